@@ -1,0 +1,50 @@
+import { watch } from "node:fs";
+import { appendFile, mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
+
+let counter = 0;
+
+/** Write a file so readers see the old or the new content, never a part: tmp file then rename. */
+export async function writeFileAtomic(path: string, content: string): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  const tmp = `${path}.${process.pid}.${counter++}.tmp`;
+  await writeFile(tmp, content);
+  await rename(tmp, path);
+}
+
+export async function writeJsonAtomic(path: string, value: unknown): Promise<void> {
+  await writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** Parsed JSON, or undefined when the file does not exist. */
+export async function readJson<T>(path: string): Promise<T | undefined> {
+  try {
+    return JSON.parse(await readFile(path, "utf8")) as T;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+}
+
+/** Append whole lines in one write(2) with O_APPEND, so concurrent appenders never interleave a line. */
+export async function appendLines(path: string, lines: string[]): Promise<void> {
+  if (lines.length === 0) return;
+  await mkdir(dirname(path), { recursive: true });
+  await appendFile(path, lines.map((line) => `${line}\n`).join(""), { flag: "a" });
+}
+
+export async function readText(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+}
+
+/** Call `onChange` on any change inside `dir` (not recursive); returns the closer. */
+export function watchDir(dir: string, onChange: () => void): () => void {
+  const watcher = watch(dir, { persistent: false }, () => onChange());
+  watcher.on("error", () => undefined);
+  return () => watcher.close();
+}

@@ -1,0 +1,149 @@
+import { mkdir, readdir, rm } from "node:fs/promises";
+import { join } from "node:path";
+import type { OrgConfig } from "../org/config/schema.js";
+import { runExperiment, type AgentLedger, type ExperimentOutcome, type ExperimentRequest, type VerifierPort } from "../org/experiment.js";
+import { agentPaths, orgPaths } from "../org/paths.js";
+import type { OrgRecord } from "../org/state.js";
+import { detectNewCommits, pickNext } from "../org/verify-schedule.js";
+import { readJson, writeJsonAtomic } from "./files.js";
+import { processRunner } from "./process.js";
+
+/** The verdict file `org submit` waits for. */
+export interface VerdictFile {
+  id: string;
+  outcome: Omit<ExperimentOutcome, "ledger">;
+  best: AgentLedger["best"];
+}
+
+/** The daemon's verifier: takes requests from state/queue and plain commits, runs them by slot, records verdicts. */
+export class VerifierLoop {
+  private readonly paths;
+  private readonly running = new Map<string, { slot: string; request: ExperimentRequest; promise: Promise<void> }>();
+  private readonly aliases = new Map<string, string[]>();
+  private readonly seenHeads = new Map<string, string>();
+  private readonly agents;
+
+  constructor(
+    private readonly record: OrgRecord,
+    private readonly config: OrgConfig,
+    private readonly port: VerifierPort,
+    private readonly log: (line: string) => void,
+  ) {
+    this.paths = orgPaths(record.root);
+    this.agents = new Map(record.agents.map((agent) => [agent.name, agent]));
+  }
+
+  /** One pass: enqueue baselines and plain commits, then start whatever slots allow. */
+  async tick(now: Date): Promise<void> {
+    const verify = this.config.verify;
+    if (!verify) return;
+    await mkdir(this.paths.queue, { recursive: true });
+    const pending = await this.readQueue();
+    const queuedAgents = new Set([...pending.map((request) => request.agent), ...[...this.running.values()].map((run) => run.request.agent)]);
+    const ledgers = new Map<string, AgentLedger>();
+    for (const agent of this.record.agents) {
+      const ledger = await readJson<AgentLedger>(this.ledgerFile(agent.name));
+      if (ledger) ledgers.set(agent.name, ledger);
+      else if (!queuedAgents.has(agent.name)) {
+        pending.push(await this.enqueue({ id: `${stamp(now)}-${agent.name}-baseline`, agent: agent.name, commit: this.record.baseCommit, description: "baseline", kind: "baseline", submittedAt: now.toISOString() }));
+        queuedAgents.add(agent.name);
+      }
+    }
+    const { heads, subjects } = await this.readHeads();
+    // A head must be seen twice before it counts, so `org submit` (commit, then enqueue) never races a duplicate.
+    const stable = new Map([...heads].filter(([agent, head]) => this.seenHeads.get(agent) === head));
+    for (const [agent, head] of heads) if (head) this.seenHeads.set(agent, head);
+    for (const request of detectNewCommits({ heads: stable, ledgers, queuedAgents, now, subjects })) pending.push(await this.enqueue(request));
+    for (;;) {
+      const busySlots = new Set([...this.running.values()].map((run) => run.slot));
+      const runningAgents = new Set([...this.running.values()].map((run) => run.request.agent));
+      const decision = pickNext({ pending: pending.filter((request) => !this.running.has(request.id)), runningAgents, busySlots, agents: this.agents, cpuSlots: verify.parallel });
+      if (decision.kind === "wait") return;
+      const { request, slot } = decision;
+      this.running.set(request.id, { slot, request, promise: this.execute(request, slot, ledgers.get(request.agent) ?? { best: null, lastVerified: null }) });
+    }
+  }
+
+  private readonly abort = new AbortController();
+
+  /** Shutdown: kill runs in flight; their requests stay queued for the next daemon. */
+  async stop(): Promise<void> {
+    this.abort.abort();
+    await this.drain();
+  }
+
+  /** Wait for the runs in flight. */
+  async drain(): Promise<void> {
+    await Promise.all([...this.running.values()].map((run) => run.promise));
+  }
+
+  private async execute(request: ExperimentRequest, slot: string, ledger: AgentLedger): Promise<void> {
+    const agent = this.agents.get(request.agent)!;
+    try {
+      const outcome = await runExperiment(this.port, {
+        verify: this.config.verify!, baseCommit: this.record.baseCommit, slot, ledger,
+        agent: { name: agent.name, branch: agent.branch, worktree: agent.worktree, gpu: agent.gpu, edits: this.config.roles[agent.role]?.edits ?? [] },
+        runsDir: this.paths.runs, patchesDir: this.paths.patches, now: () => new Date(), signal: this.abort.signal,
+      }, request);
+      await writeJsonAtomic(this.ledgerFile(agent.name), outcome.ledger);
+      this.seenHeads.set(agent.name, outcome.head);
+      const { ledger: next, ...rest } = outcome;
+      for (const id of [request.id, ...(this.aliases.get(request.id) ?? [])]) {
+        await writeJsonAtomic(join(this.paths.state, "verdicts", `${id}.json`), { id, outcome: rest, best: next.best } satisfies VerdictFile);
+      }
+      this.log(`${outcome.verdict.reason} [${agent.name} ${request.commit.slice(0, 7)}, ${outcome.seconds.toFixed(1)}s]`);
+      await rm(join(this.paths.queue, `${request.id}.json`), { force: true });
+    } catch (error) {
+      // The request file stays: the next daemon retries it rather than lose the experiment.
+      this.log(`verifier: ${request.id}: ${(error as Error).message}`);
+    } finally {
+      this.running.delete(request.id);
+    }
+  }
+
+  private async readQueue(): Promise<ExperimentRequest[]> {
+    const requests: ExperimentRequest[] = [];
+    for (const name of (await readdir(this.paths.queue)).filter((file) => file.endsWith(".json")).sort()) {
+      const request = await readJson<ExperimentRequest>(join(this.paths.queue, name)).catch(() => undefined);
+      if (!request || !this.agents.has(request.agent)) continue;
+      const twin = [...requests, ...[...this.running.values()].map((run) => run.request)]
+        .find((other) => other.id !== request.id && other.agent === request.agent && other.commit === request.commit);
+      if (twin) {
+        // The same commit queued twice (a plain commit seen just before its submit): one run answers both.
+        this.aliases.set(twin.id, [...new Set([...(this.aliases.get(twin.id) ?? []), request.id])]);
+        await rm(join(this.paths.queue, name), { force: true });
+        continue;
+      }
+      requests.push(request);
+    }
+    return requests;
+  }
+
+  private async enqueue(request: ExperimentRequest): Promise<ExperimentRequest> {
+    await writeJsonAtomic(join(this.paths.queue, `${request.id}.json`), request);
+    return request;
+  }
+
+  private async readHeads(): Promise<{ heads: Map<string, string | null>; subjects: Map<string, string> }> {
+    const prefix = `refs/heads/org/${this.record.name}/`;
+    const result = await processRunner.run(["git", "for-each-ref", "--format=%(refname)%09%(objectname)%09%(subject)", prefix], { cwd: this.record.repo, timeoutMs: 30_000 });
+    const heads = new Map<string, string | null>();
+    const subjects = new Map<string, string>();
+    for (const line of result.stdout.split("\n").filter(Boolean)) {
+      const [ref, sha, subject] = line.split("\t");
+      const agent = ref!.slice(prefix.length);
+      if (!this.agents.has(agent)) continue;
+      heads.set(agent, sha!);
+      subjects.set(agent, subject ?? "");
+    }
+    return { heads, subjects };
+  }
+
+  private ledgerFile(agent: string): string {
+    return join(agentPaths(this.paths.state, agent).dir, "ledger.json");
+  }
+}
+
+function stamp(now: Date): string {
+  return now.toISOString().replace(/[:.]/g, "-");
+}

@@ -1,0 +1,86 @@
+import { mkdir, stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { VerifierPort } from "../org/experiment.js";
+import type { ChangedPath } from "../org/path-rules.js";
+import { appendLines, readText } from "./files.js";
+import { processRunner, type Runner } from "./process.js";
+
+const GIT = ["git", "-c", "core.hooksPath=/dev/null", "-c", "gc.auto=0", "-c", "advice.detachedHead=false"];
+
+/** The verifier's git and process work for one org: checkouts live under state/verifier, never in a worktree. */
+export function createVerifierPort(opts: { repo: string; state: string; runner?: Runner }): VerifierPort {
+  const runner = opts.runner ?? processRunner;
+  const git = async (cwd: string, args: string[], allowFailure = false) => {
+    const result = await runner.run([...GIT, ...args], { cwd, timeoutMs: 120_000 });
+    if (result.exitCode !== 0 && !allowFailure) throw new Error(`git ${args.join(" ")} failed in ${cwd}: ${result.stderr.trim()}`);
+    return result;
+  };
+  return {
+    async prepareCheckout(slot, commit) {
+      const checkout = join(opts.state, "verifier", slot);
+      const exists = (await git(checkout, ["rev-parse", "--is-inside-work-tree"], true).catch(() => ({ exitCode: 1 }))).exitCode === 0;
+      if (!exists) {
+        await git(opts.repo, ["worktree", "prune"]);
+        await git(opts.repo, ["worktree", "add", "--force", "--detach", checkout, commit]);
+      }
+      // Whatever a previous run or an intruder left in the checkout goes: the run sees exactly the commit.
+      await git(checkout, ["checkout", "--force", "--detach", commit]);
+      await git(checkout, ["clean", "-ffdx", "--quiet"]);
+      return checkout;
+    },
+    async changedPaths(from, to) {
+      const out = (await git(opts.repo, ["diff", "--name-status", "--no-renames", "-z", from, to])).stdout;
+      const fields = out.split("\0").filter(Boolean);
+      const changed: ChangedPath[] = [];
+      for (let index = 0; index + 1 < fields.length; index += 2) {
+        changed.push({ status: fields[index]!, path: fields[index + 1]! } as ChangedPath);
+      }
+      return changed;
+    },
+    async restoreProtected(checkout, baseCommit, paths) {
+      for (const path of paths) {
+        // A protected path absent from base has nothing to restore.
+        const known = await git(checkout, ["cat-file", "-e", `${baseCommit}:${path}`], true);
+        if (known.exitCode === 0) await git(checkout, ["checkout", baseCommit, "--", path]);
+      }
+    },
+    async runCommand(argv, options) {
+      await mkdir(join(options.logFile, ".."), { recursive: true });
+      await writeFile(options.logFile, "");
+      const result = await runner.run(argv, { cwd: options.cwd, env: options.env, timeoutMs: options.timeoutMs, outputFile: options.logFile, killGraceMs: 2000, signal: options.signal });
+      if (result.spawnError) await appendLines(options.logFile, [`org: could not start ${argv[0]}: ${result.spawnError}`]);
+      return { exitCode: result.exitCode, signal: result.signal, timedOut: result.timedOut, durationMs: result.durationMs, aborted: result.aborted, ...(result.spawnError ? { spawnError: result.spawnError } : {}) };
+    },
+    async readLog(logFile) {
+      return (await readText(logFile)) ?? "";
+    },
+    async savePatch(from, to, file) {
+      await mkdir(join(file, ".."), { recursive: true });
+      await writeFile(file, (await git(opts.repo, ["diff", "--binary", from, to])).stdout);
+    },
+    async resetBranch(agent, commit, rescueFile) {
+      const inWorktree = (await git(agent.worktree, ["rev-parse", "--abbrev-ref", "HEAD"], true).catch(() => ({ exitCode: 1, stdout: "" })));
+      if (inWorktree.exitCode !== 0 || inWorktree.stdout.trim() !== agent.branch) {
+        await git(opts.repo, ["branch", "--force", agent.branch, commit]);
+        return undefined;
+      }
+      if ((await git(agent.worktree, ["reset", "--keep", commit], true)).exitCode === 0) return undefined;
+      // --keep refuses when uncommitted edits touch what the reset changes: save them, then reset hard.
+      await mkdir(join(rescueFile, ".."), { recursive: true });
+      await writeFile(rescueFile, (await git(agent.worktree, ["diff", "--binary", "HEAD"])).stdout);
+      await git(agent.worktree, ["reset", "--hard", commit]);
+      return rescueFile;
+    },
+    async appendResult(header, line) {
+      const file = join(opts.state, "results.tsv");
+      const size = await stat(file).then((info) => info.size, () => 0);
+      await appendLines(file, size === 0 ? [header, line] : [line]);
+    },
+    async appendLog(entry) {
+      await appendLines(join(opts.state, "log.md"), [entry]);
+    },
+    async appendInbox(agent, text) {
+      await appendLines(join(opts.state, "agents", agent, "inbox.md"), [text]);
+    },
+  };
+}

@@ -1,0 +1,67 @@
+import { mkdir } from "node:fs/promises";
+import { orgPaths } from "../../org/paths.js";
+import type { OrgRecord } from "../../org/state.js";
+import { readSnapshot } from "../../org/status.js";
+import { readJson, watchDir, writeJsonAtomic } from "../../adapters/files.js";
+import { createVerifierPort } from "../../adapters/verifier-port.js";
+import { VerifierLoop } from "../../adapters/verifier-loop.js";
+import { createWorld } from "../../adapters/world.js";
+import { renderStatus } from "../../ui/status-table.js";
+import { readAndLoadConfig } from "./validate.js";
+
+const REFRESH_MS = 2000;
+const FEED_LINES = 12;
+
+/** The control pane: heartbeat, the verifier, and the org's status table with the latest verdicts. */
+export async function runDaemon(opts: { root: string }): Promise<number> {
+  const world = createWorld();
+  const paths = orgPaths(opts.root);
+  const record = await readJson<OrgRecord>(paths.orgFile);
+  if (!record) {
+    process.stderr.write(`[org] no ${paths.orgFile}; run \`org up\`\n`);
+    return 1;
+  }
+  const feed: string[] = [];
+  const say = (line: string) => {
+    feed.push(`${new Date().toLocaleTimeString()} ${line}`);
+    feed.splice(0, Math.max(0, feed.length - FEED_LINES));
+  };
+  const read = await readAndLoadConfig({ cwd: opts.root });
+  const verifier = "loaded" in read && read.loaded.config.verify
+    ? new VerifierLoop(record, read.loaded.config, createVerifierPort({ repo: record.repo, state: paths.state }), say)
+    : undefined;
+  if ("problems" in read) say(`org.yaml has problems; the verifier is off until they are fixed:\n${read.problems.join("\n")}`);
+  else if (!verifier) say("no verify section in org.yaml: experiments are not judged");
+
+  let stopping = false;
+  let wake: () => void = () => {};
+  const stop = () => {
+    stopping = true;
+    wake();
+  };
+  process.on("SIGTERM", stop);
+  process.on("SIGHUP", stop);
+  // Ctrl-C typed by a person in the control pane must not take the org's daemon down.
+  process.on("SIGINT", () => say("the daemon keeps running; stop the org with `org down`"));
+  await mkdir(paths.queue, { recursive: true });
+  // A submit wakes the verifier at once instead of at the next refresh.
+  const unwatch = watchDir(paths.queue, () => wake());
+  const startedAt = new Date().toISOString();
+  let lastDraw = 0;
+  while (!stopping) {
+    await writeJsonAtomic(paths.daemon, { pid: process.pid, startedAt, heartbeatAt: new Date().toISOString() });
+    await verifier?.tick(new Date()).catch((error: Error) => say(`verifier: ${error.message}`));
+    if (Date.now() - lastDraw >= REFRESH_MS) {
+      lastDraw = Date.now();
+      const table = await readSnapshot(world, opts.root).then(renderStatus, (error: Error) => `status unavailable: ${error.message}`);
+      process.stdout.write(`\x1b[H\x1b[2J${table}\n\n${feed.join("\n")}\n\n[org daemon pid ${process.pid}] ${new Date().toLocaleTimeString()}\n`);
+    }
+    await new Promise<void>((resolve) => {
+      wake = resolve;
+      setTimeout(resolve, REFRESH_MS);
+    });
+  }
+  unwatch();
+  await verifier?.stop();
+  return 0;
+}

@@ -1,0 +1,49 @@
+import { access, constants } from "node:fs/promises";
+import { delimiter, isAbsolute, join, resolve } from "node:path";
+import { evaluateTools, type ToolProbe } from "../../org/doctor.js";
+import { parseNvidiaSmi } from "../../org/gpu.js";
+import { NVIDIA_SMI_ARGV } from "../../adapters/gpu-probe.js";
+import { processRunner } from "../../adapters/process.js";
+import { renderTable } from "../../ui/status-table.js";
+import type { Io } from "../io.js";
+import { readAndLoadConfig } from "./validate.js";
+
+/** `org doctor`: node, git, tmux, nvidia-smi and every runtime program of this org. */
+export async function runDoctor(opts: { root: string }, io: Io): Promise<number> {
+  const version = async (argv: string[]) => {
+    const result = await processRunner.run(argv, { timeoutMs: 10_000 });
+    return result.spawnError || result.exitCode !== 0 ? null : result.stdout.trim().split("\n")[0]!;
+  };
+  const smi = await processRunner.run(NVIDIA_SMI_ARGV, { timeoutMs: 15_000 });
+  const read = await readAndLoadConfig({ cwd: opts.root });
+  const runtimes = "loaded" in read
+    ? await Promise.all(Object.entries(read.loaded.config.runtimes).map(async ([name, runtime]) => {
+        const program = runtime.command?.[0] ?? "";
+        return { name, program, builtin: Boolean(runtime.builtin), found: runtime.builtin ? true : await onPath(program, read.loaded.repoDir) };
+      }))
+    : [];
+  const probe: ToolProbe = {
+    node: process.version,
+    git: await version(["git", "--version"]),
+    tmux: await version(["tmux", "-V"]),
+    nvidiaSmi: smi.spawnError
+      ? { found: false, gpus: 0 }
+      : smi.exitCode === 0 ? { found: true, gpus: parseNvidiaSmi(smi.stdout).length } : { found: true, gpus: 0, error: `exit ${smi.exitCode}: ${smi.stderr.trim()}` },
+    runtimes,
+  };
+  const checks = evaluateTools(probe);
+  io.out(renderTable(["CHECK", "STATUS", "DETAIL", "FIX"], checks.map((check) => [check.name, check.status, check.detail, check.fix ?? ""])));
+  if ("problems" in read) io.out(`org.yaml: ${read.problems.length} problem(s); run \`org validate\` for details`);
+  return checks.some((check) => check.status === "fail") ? 1 : 0;
+}
+
+// Relative programs (./agents/bot.sh) run from the worktree, which mirrors the research repo.
+async function onPath(program: string, repoDir: string): Promise<boolean> {
+  const candidates = program.includes("/")
+    ? [isAbsolute(program) ? program : resolve(repoDir, program)]
+    : (process.env.PATH ?? "").split(delimiter).filter(Boolean).map((dir) => join(dir, program));
+  for (const candidate of candidates) {
+    if (await access(candidate, constants.X_OK).then(() => true, () => false)) return true;
+  }
+  return false;
+}

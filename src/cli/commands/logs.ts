@@ -1,0 +1,47 @@
+import { open, stat } from "node:fs/promises";
+import { OrgError } from "../../org/errors.js";
+import { agentPaths, orgPaths } from "../../org/paths.js";
+import { stripAnsi } from "../../ui/strip-ansi.js";
+import type { Io } from "../io.js";
+import { readRecord } from "./attach.js";
+
+/** `org logs <agent> [--follow]`: the agent's pane output as text, from state. */
+export async function runLogs(opts: { root: string; agent: string; follow: boolean; lines: number }, io: Io): Promise<number> {
+  const record = await readRecord(opts.root);
+  const state = orgPaths(opts.root).state;
+  const names = ["daemon", ...record.agents.map((agent) => agent.name)];
+  if (!names.includes(opts.agent)) throw new OrgError(`no agent named "${opts.agent}" — choose one of: ${names.join(", ")}`, "unknown-agent");
+  const file = opts.agent === "daemon" ? `${state}/daemon.log` : agentPaths(state, opts.agent).paneLog;
+  const size = await stat(file).then((info) => info.size, () => 0);
+  const tail = await readFrom(file, Math.max(0, size - 256 * 1024));
+  const lines = stripAnsi(tail).split("\n");
+  if (lines.at(-1) === "") lines.pop();
+  for (const line of lines.slice(-opts.lines)) io.out(line);
+  if (!opts.follow) return 0;
+  let offset = size;
+  // Poll rather than watch: pipe-pane appends in bursts and a 200 ms cadence is plenty for a person.
+  const stop = new Promise<void>((resolve) => process.once("SIGINT", resolve));
+  for (let done = false; !done; ) {
+    done = await Promise.race([stop.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 200))]);
+    const now = await stat(file).then((info) => info.size, () => 0);
+    if (now > offset) {
+      process.stdout.write(stripAnsi(await readFrom(file, offset, now)));
+      offset = now;
+    }
+  }
+  return 0;
+}
+
+async function readFrom(file: string, start: number, end?: number): Promise<string> {
+  const handle = await open(file, "r").catch(() => undefined);
+  if (!handle) return "";
+  try {
+    const length = (end ?? (await handle.stat()).size) - start;
+    if (length <= 0) return "";
+    const buffer = Buffer.alloc(length);
+    await handle.read(buffer, 0, length, start);
+    return buffer.toString("utf8");
+  } finally {
+    await handle.close();
+  }
+}

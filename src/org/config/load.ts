@@ -1,0 +1,82 @@
+import { isPair, isScalar, visit, type Document } from "yaml";
+import { parseForPositions, placeProblems, renderPlaced, type PlacedProblem, type Problem } from "./locate.js";
+import { describeIssues } from "./messages.js";
+import { asMap, checkPromptFiles, checkRepo, RULES, type ConfigProbe } from "./rules.js";
+import { ConfigSchema, type OrgConfig } from "./schema.js";
+
+/** A valid org.yaml, with the repo and base it names already resolved. */
+export interface LoadedConfig {
+  file: string;
+  dir: string;
+  text: string;
+  config: OrgConfig;
+  repoDir: string;
+  baseCommit: string;
+}
+
+export type LoadResult = { ok: true; loaded: LoadedConfig } | { ok: false; problems: string[] };
+
+/**
+ * Parse, validate and check org.yaml, reporting every problem at once as `file:line:col: what — fix`.
+ * file: path as the user named it (for messages); dir: absolute folder of the file.
+ */
+export async function loadConfig(input: { file: string; dir: string; text: string }, probe: ConfigProbe): Promise<LoadResult> {
+  const { doc, lineCounter } = parseForPositions(input.text);
+  const syntax = findSyntaxProblems(doc);
+  if (syntax.length > 0) return { ok: false, problems: renderPlaced(input.file, lineCounter, syntax) };
+  let raw: unknown;
+  try {
+    raw = doc.toJS();
+  } catch (error) {
+    // Only resource limits (alias bombs) get here; unresolved aliases were reported above.
+    return { ok: false, problems: renderPlaced(input.file, lineCounter, [{ offset: 0, message: (error as Error).message, fix: "write the values out instead of using aliases" }]) };
+  }
+  const parsed = ConfigSchema.safeParse(raw);
+  const problems: Problem[] = parsed.success ? [] : describeIssues(parsed.error.issues, raw);
+  const map = asMap(raw);
+  const repo = map ? await checkRepo(map, input.dir, probe) : undefined;
+  if (map) problems.push(...RULES.flatMap((rule) => rule(map)), ...(await checkPromptFiles(map, input.dir, probe)), ...repo!.problems);
+  if (!parsed.success || problems.length > 0 || !repo?.baseCommit) {
+    return { ok: false, problems: renderPlaced(input.file, lineCounter, placeProblems(doc, problems)) };
+  }
+  return { ok: true, loaded: { ...input, config: parsed.data, repoDir: repo.repoDir, baseCommit: repo.baseCommit } };
+}
+
+/** YAML that does not parse, a repeated key, an alias without its anchor: reported alone, with positions. */
+function findSyntaxProblems(doc: Document): PlacedProblem[] {
+  // After the first structural error the parser's complaints are mostly echoes of it; repeated keys are independent.
+  const structural = doc.errors.filter((error) => error.code !== "DUPLICATE_KEY").slice(0, 1);
+  const errors = doc.errors.filter((error) => error.code === "DUPLICATE_KEY" || structural.includes(error));
+  const problems: PlacedProblem[] = errors.map((error) => {
+    const offset = error.pos[0];
+    switch (error.code) {
+      case "DUPLICATE_KEY": {
+        const key = findKeyAt(doc, offset);
+        return { offset, message: `duplicate key "${key}"`, fix: `keep one "${key}"; a YAML map cannot repeat a key` };
+      }
+      case "MULTIPLE_DOCS":
+        return { offset, message: 'more than one YAML document (a second "---")', fix: "keep everything in one document: remove the extra ---" };
+      case "TAB_AS_INDENT":
+        return { offset, message: "a tab is used for indentation", fix: "indent with spaces" };
+      default:
+        return { offset, message: `YAML syntax error: ${error.message.charAt(0).toLowerCase()}${error.message.slice(1)}`, fix: "fix the syntax here (indentation, quotes, brackets, a ': ' inside an unquoted value)" };
+    }
+  });
+  visit(doc, {
+    Alias(_, alias) {
+      if (alias.resolve(doc) !== undefined) return;
+      problems.push({ offset: alias.range?.[0] ?? 0, message: `alias "*${alias.source}" has no anchor "&${alias.source}" before it`, fix: "define the anchor first, or write the value out" });
+    },
+  });
+  return problems;
+}
+
+function findKeyAt(doc: Document, offset: number): string {
+  let key = "";
+  visit(doc, {
+    Pair(_, pair) {
+      if (isPair(pair) && isScalar(pair.key) && pair.key.range?.[0] === offset) key = String(pair.key.value);
+    },
+  });
+  return key;
+}

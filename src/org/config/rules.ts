@@ -1,0 +1,164 @@
+import { isAbsolute, resolve } from "node:path";
+import { findClosest, suggestFix } from "./did-you-mean.js";
+import type { Problem } from "./locate.js";
+import { formatPath } from "./messages.js";
+import { SAFE_NAME, SAFE_NAME_RULE } from "./schema.js";
+
+// Rules read the raw YAML value, not zod's output, so they run (and report) even when the schema fails.
+export type Raw = Record<string, unknown>;
+type Rule = (raw: Raw) => Problem[];
+
+export const PLACEHOLDERS = ["prompt_file", "kickoff", "agent", "role", "worktree", "gpu", "state", "inbox"];
+const RUNTIME_EXAMPLE = 'command: [claude, --append-system-prompt-file, "{prompt_file}", "{kickoff}"]';
+
+/** What the rules need to know about the disk; src/adapters/config-probe.ts is the real one. */
+export interface ConfigProbe {
+  exists(absPath: string): Promise<boolean>;
+  isGitRepo(absDir: string): Promise<boolean>;
+  /** The full sha `rev` names in the repo, or null. */
+  resolveCommit(absDir: string, rev: string): Promise<string | null>;
+}
+
+/** Every rule that needs nothing but the document. */
+export const RULES: Rule[] = [checkNames, checkRoles, checkRuntimes, checkPatterns, checkPaths];
+
+/** Prompt files that are not on disk. */
+export async function checkPromptFiles(raw: Raw, dir: string, probe: ConfigProbe): Promise<Problem[]> {
+  const checks = Object.entries(asMap(raw.roles) ?? {}).map(async ([role, spec]): Promise<Problem[]> => {
+    const prompt = asMap(spec)?.prompt;
+    if (typeof prompt !== "string" || prompt === "" || (await probe.exists(resolve(dir, prompt)))) return [];
+    return [{ path: ["roles", role, "prompt"], message: `${formatPath(["roles", role, "prompt"])} file "${prompt}" does not exist`, fix: "create it, or give its path relative to this file" }];
+  });
+  return (await Promise.all(checks)).flat();
+}
+
+/** The repo folder and the sha of base, with what is wrong when either cannot be had. */
+export async function checkRepo(raw: Raw, dir: string, probe: ConfigProbe): Promise<{ problems: Problem[]; repoDir: string; baseCommit: string | null }> {
+  const repo = raw.repo ?? ".";
+  const base = raw.base ?? "main";
+  const repoDir = resolve(dir, typeof repo === "string" ? repo : ".");
+  // A repo or base of the wrong type is the schema's problem; guessing a folder would only add noise.
+  if (typeof repo !== "string" || repo === "" || typeof base !== "string" || base === "") return { problems: [], repoDir, baseCommit: null };
+  const fail = (path: string, message: string, fix: string) => ({ problems: [{ path: [path], message, fix }], repoDir, baseCommit: null });
+  if (!(await probe.exists(repoDir))) return fail("repo", `repo "${repo}" does not exist (${repoDir})`, "point repo at your research git repo, relative to this file");
+  if (!(await probe.isGitRepo(repoDir))) return fail("repo", `repo "${repo}" is not a git repository (${repoDir})`, "run `git init` there, or point repo at your research git repo");
+  const baseCommit = await probe.resolveCommit(repoDir, base);
+  if (baseCommit !== null) return { problems: [], repoDir, baseCommit };
+  const empty = (await probe.resolveCommit(repoDir, "HEAD")) === null;
+  const fix = empty ? "the repo has no commits yet: make a first commit" : `name an existing branch, tag or commit (see \`git -C ${repo} branch\`)`;
+  return fail("base", `base "${base}" does not name a commit in repo "${repo}"`, fix);
+}
+
+/** A map-shaped value as a record; anything else is the schema's problem, not a rule's. */
+export function asMap(value: unknown): Raw | undefined {
+  return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Raw) : undefined;
+}
+
+function checkNames(raw: Raw): Problem[] {
+  const unsafe = typeof raw.name === "string" && !SAFE_NAME.test(raw.name) ? [{ path: ["name"], ...explainUnsafeName("name", raw.name) }] : [];
+  const sections = [["roles", "role name"], ["runtimes", "runtime name"]] as const;
+  return unsafe.concat(
+    sections.flatMap(([section, what]) =>
+      Object.keys(asMap(raw[section]) ?? {})
+        .filter((key) => !SAFE_NAME.test(key))
+        .map((key) => ({ path: [section, key], at: "key" as const, ...explainUnsafeName(what, key) })),
+    ),
+  );
+}
+
+function checkRoles(raw: Raw): Problem[] {
+  const roles = asMap(raw.roles);
+  if (!roles) return [];
+  if (Object.keys(roles).length === 0) {
+    return [{ path: ["roles"], message: "roles defines no role", fix: "define at least one role, e.g. researcher: {prompt: prompts/researcher.md, runtime: claude}" }];
+  }
+  const runtimes = raw.runtimes === undefined ? {} : asMap(raw.runtimes);
+  if (!runtimes) return [];
+  const names = Object.keys(runtimes);
+  return Object.entries(roles).flatMap(([role, spec]) => {
+    const runtime = asMap(spec)?.runtime;
+    if (typeof runtime !== "string" || runtime === "" || runtime in runtimes) return [];
+    const fallback = names.length > 0 ? `define it under runtimes, or use one of: ${names.join(", ")}` : `define it under runtimes, e.g. runtimes: {${runtime}: {${RUNTIME_EXAMPLE}}}`;
+    return [{ path: ["roles", role, "runtime"], message: `${formatPath(["roles", role, "runtime"])} names "${runtime}", which is not defined under runtimes`, fix: suggestFix(runtime, names, fallback) }];
+  });
+}
+
+function checkRuntimes(raw: Raw): Problem[] {
+  return Object.entries(asMap(raw.runtimes) ?? {}).flatMap(([name, value]): Problem[] => {
+    const runtime = asMap(value);
+    if (!runtime) return [];
+    const where = formatPath(["runtimes", name]);
+    const problems: Problem[] = [];
+    // A misspelled "comand" already gets a did-you-mean; "neither" on top would be noise.
+    const misspelled = Object.keys(runtime).some((key) => findClosest(key, ["command", "builtin"]) !== undefined);
+    if (runtime.command === undefined && runtime.builtin === undefined && !misspelled) {
+      problems.push({ path: ["runtimes", name], message: `${where} has neither command nor builtin`, fix: `add ${RUNTIME_EXAMPLE}, or builtin: hillclimb` });
+    }
+    if (runtime.command !== undefined && runtime.builtin !== undefined) {
+      problems.push({ path: ["runtimes", name, "builtin"], at: "key", message: `${where} has both command and builtin`, fix: "keep one: command starts your program, builtin runs one shipped with org" });
+    }
+    const command = Array.isArray(runtime.command) ? runtime.command : [];
+    command.forEach((element, index) => {
+      const placeholder = typeof element === "string" ? /^\{([^{}]*)\}$/.exec(element)?.[1] : undefined;
+      if (placeholder === undefined || PLACEHOLDERS.includes(placeholder)) return;
+      const known = PLACEHOLDERS.map((known) => `{${known}}`);
+      const fix = suggestFix(String(element), known, `use one of ${known.join(" ")}, or write it without braces`);
+      problems.push({ path: ["runtimes", name, "command", index], message: `${where}.command[${index}] is an unknown placeholder "${String(element)}"`, fix });
+    });
+    return problems;
+  });
+}
+
+function checkPatterns(raw: Raw): Problem[] {
+  const verify = asMap(raw.verify);
+  const patterns = [
+    { path: ["verify", "metric", "pattern"], value: asMap(verify?.metric)?.pattern, example: "'^val_bpb:\\s*([0-9.]+)'" },
+    { path: ["verify", "memory", "pattern"], value: asMap(verify?.memory)?.pattern, example: "'^peak_vram_mb:\\s*([0-9.]+)'" },
+  ];
+  return patterns.flatMap(({ path, value, example }): Problem[] => {
+    if (typeof value !== "string" || value === "") return [];
+    const where = formatPath(path);
+    let groups: number;
+    try {
+      // An alternative that always matches the empty string reveals the group count without real input.
+      groups = new RegExp(`${value}|`).exec("")!.length - 1;
+    } catch (error) {
+      const reason = (error as Error).message.split(": ").pop() ?? "";
+      return [{ path, message: `${where} is not a valid regular expression: ${reason.charAt(0).toLowerCase()}${reason.slice(1)}`, fix: `fix the pattern, e.g. ${example}` }];
+    }
+    if (groups > 0) return [];
+    return [{ path, message: `${where} has no capture group, so no number can be read from the log`, fix: `put the number in parentheses, e.g. ${example}` }];
+  });
+}
+
+function checkPaths(raw: Raw): Problem[] {
+  const entries: { path: (string | number)[]; value: unknown }[] = [];
+  (Array.isArray(raw.share) ? raw.share : []).forEach((entry, index) => {
+    if (typeof entry === "string") entries.push({ path: ["share", index], value: entry });
+    else entries.push({ path: ["share", index, "path"], value: asMap(entry)?.path });
+  });
+  const verify = asMap(raw.verify);
+  (Array.isArray(verify?.protected) ? verify.protected : []).forEach((value, index) => entries.push({ path: ["verify", "protected", index], value }));
+  return entries.flatMap(({ path, value }): Problem[] => {
+    if (typeof value !== "string") return [];
+    const where = formatPath(path);
+    const fix = "write a path relative to the repo that stays inside it";
+    if (isAbsolute(value) || value.startsWith("~")) return [{ path, message: `${where} "${value}" is an absolute path; it must stay inside the repo`, fix }];
+    if (value.split(/[\\/]/).includes("..")) return [{ path, message: `${where} "${value}" leaves the repo through ".."`, fix }];
+    return [];
+  });
+}
+
+/** Why `name` is not a safe name (which characters), and a safe spelling of it. */
+export function explainUnsafeName(what: string, name: string): { message: string; fix: string } {
+  const bad = [...new Set([...name].filter((char) => !/[A-Za-z0-9_-]/.test(char)))];
+  const shown = bad.map((char) => (char === " " ? "a space" : /[\x00-\x1f\x7f]/.test(char) ? JSON.stringify(char) : `"${char}"`));
+  const reason =
+    name.length === 0 ? "is empty"
+    : bad.length > 0 ? `contains ${shown.join(", ")}`
+    : !/^[A-Za-z0-9]/.test(name) ? `starts with "${name[0]}"`
+    : `is ${name.length} characters long`;
+  const safe = name.replace(/[^A-Za-z0-9_-]+/g, "-").replace(/^[-_]+/, "").slice(0, 40).replace(/-+$/, "");
+  const suggestion = safe && safe !== name ? `, e.g. "${safe}"` : "";
+  return { message: `${what} "${name}" ${reason}`, fix: `use ${SAFE_NAME_RULE}${suggestion}` };
+}

@@ -1,0 +1,125 @@
+import { z } from "zod";
+
+// Names become branch, tmux and file names: keep them to a safe alphabet.
+// Spelled without the i flag because JSON Schema patterns carry no flags.
+export const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$/;
+export const SAFE_NAME_RULE = "1-40 letters, digits, '-' or '_', starting with a letter or digit";
+// Custom messages are noun phrases: messages.ts prints "<path> must be <message>, got <value>".
+const name = () => z.string().regex(SAFE_NAME, { message: SAFE_NAME_RULE });
+
+const argv = z.array(z.string().min(1)).min(1);
+
+const DURATION = "a number of seconds or a duration such as 90s, 10m or 1h";
+const duration = z
+  .union([z.number().positive(), z.string().regex(/^\d+(\.\d+)?(ms|s|m|h)$/, { message: DURATION })], { error: DURATION })
+  .describe("a duration: seconds as a number, or a string such as 500ms, 90s, 10m, 1h");
+
+export const RuntimeSchema = z
+  .strictObject({
+    command: argv
+      .optional()
+      .describe("argv of the agent program; placeholders {prompt_file} {kickoff} {agent} {role} {worktree} {gpu} {state} {inbox} are substituted as whole elements")
+      .meta({ examples: [["claude", "--append-system-prompt-file", "{prompt_file}", "{kickoff}"]] }),
+    builtin: z.enum(["hillclimb"]).optional().describe("a runtime shipped with org instead of a command: hillclimb is the baseline researcher of the demo"),
+    restart: z.enum(["always", "on-failure", "never"]).default("on-failure").describe("when the supervisor restarts the program after it exits"),
+    env: z.record(z.string(), z.string()).default({}).describe("extra environment for the program").meta({ examples: [{ PYTHONUNBUFFERED: "1" }] }),
+  })
+  .describe("how to start an agent program");
+
+export const RoleSchema = z
+  .strictObject({
+    prompt: z.string().min(1).describe("the role's system prompt: a Markdown file, relative to org.yaml, templated per agent").meta({ examples: ["prompts/researcher.md"] }),
+    runtime: z.string().min(1).describe("the name of an entry under runtimes").meta({ examples: ["claude"] }),
+    count: z.number().int().min(1).max(256).default(1).describe("how many agents of this role").meta({ examples: [2] }),
+    gpu: z.boolean().default(false).describe("give every agent of this role one GPU of its own"),
+    edits: z.array(z.string().min(1)).default([]).describe("globs of paths this role may change; empty means any path that is not protected").meta({ examples: [["train.py"]] }),
+    kickoff: z.string().default("Read your system prompt and begin. Loop forever; never ask to stop.").describe("the first user message, passed as {kickoff}"),
+  })
+  .describe("a role: its prompt, runtime, count and permissions");
+
+export const ShareSchema = z
+  .union([
+    z.string().min(1),
+    z.strictObject({
+      path: z.string().min(1).describe("path relative to the research repo"),
+      mode: z.enum(["link", "copy"]).default("link").describe("symlink into each worktree, or copy once"),
+    }),
+  ], { error: "a path such as .venv, or a map with path and mode" })
+  .describe("an untracked path of the research repo that every worktree needs (.venv, data cache, .env)")
+  .meta({ examples: [".venv", { path: "data", mode: "copy" }] });
+
+export const MetricSchema = z.strictObject({
+  name: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: "an identifier: letters, digits and '_', not starting with a digit" })
+    .describe("the metric's name, used as the results.tsv column")
+    .meta({ examples: ["val_bpb"] }),
+  pattern: z
+    .string()
+    .min(1)
+    .describe("a regular expression, applied per line of the run log, whose first capture group is the number")
+    .meta({ examples: ["^val_bpb:\\s*([0-9.]+)"] }),
+  goal: z.enum(["minimize", "maximize"]).default("minimize").describe("whether lower or higher is better"),
+});
+
+export const VerifySchema = z
+  .strictObject({
+    command: argv.describe("argv run in a clean checkout of the candidate commit").meta({ examples: [["python", "train.py"]] }),
+    protected: z.array(z.string().min(1)).default([]).describe("paths restored from base before every run; a diff touching them is rejected"),
+    metric: MetricSchema.describe("the metric to parse from the run log"),
+    memory: z
+      .strictObject({ pattern: z.string().min(1).describe("regular expression whose capture group is peak memory in MB").meta({ examples: ["^peak_vram_mb:\\s*([0-9.]+)"] }) })
+      .optional()
+      .describe("optional peak memory, reported as memory_gb"),
+    timeout: duration.default("10m").meta({ examples: ["10m"] }).describe("a run longer than this is killed (its whole process group) and recorded as crash"),
+    parallel: z.number().int().min(1).max(64).default(2).describe("runs at once in CPU mode; with GPUs it is one run per GPU"),
+  })
+  .describe("the immutable verifier: how every experiment is run and judged");
+
+export const SupervisorSchema = z
+  .strictObject({
+    backoff: duration.default("1s").describe("delay before the first restart; doubles per consecutive failure"),
+    max_backoff: duration.default("30s").describe("the longest delay between restarts"),
+    max_restarts: z.number().int().min(0).default(10).describe("consecutive restarts before the agent is marked failed"),
+    healthy_after: duration.default("60s").describe("a run this long resets the consecutive-restart count"),
+  })
+  .describe("how agent programs are restarted");
+
+export const ConfigSchema = z
+  .strictObject({
+    name: name().default("org").describe("org name; the tmux socket and session and the branch prefix org/<name>/ derive from it"),
+    repo: z.string().min(1).default(".").describe("the research git repo, relative to this file"),
+    base: z.string().min(1).default("main").describe("commit-ish every agent branches from"),
+    gpus: z
+      .union([z.enum(["auto", "none"]), z.array(z.number().int().min(0)).min(1)], { error: "auto, none, or a list of GPU indices such as [0, 1]" })
+      .default("auto")
+      .describe("auto (nvidia-smi), none (CPU mode), or an explicit list of GPU indices such as [0, 1]"),
+    share: z.array(ShareSchema).default([]).describe("untracked paths linked or copied into every worktree"),
+    runtimes: z
+      .record(z.string(), RuntimeSchema)
+      .default({})
+      .describe("how to start agent programs, by name")
+      .meta({ examples: [{ claude: { command: ["claude", "--append-system-prompt-file", "{prompt_file}", "{kickoff}"] } }] }),
+    roles: z
+      .record(z.string(), RoleSchema)
+      .describe("the roles of the org, by name")
+      .meta({ examples: [{ researcher: { prompt: "prompts/researcher.md", runtime: "claude", count: 2 } }] }),
+    verify: VerifySchema.optional(),
+    supervisor: SupervisorSchema.default({ backoff: "1s", max_backoff: "30s", max_restarts: 10, healthy_after: "60s" }),
+  })
+  .describe("org.yaml: a research organization of coding agents");
+
+export type OrgConfig = z.output<typeof ConfigSchema>;
+export type RuntimeConfig = z.output<typeof RuntimeSchema>;
+export type RoleConfig = z.output<typeof RoleSchema>;
+export type VerifyConfig = z.output<typeof VerifySchema>;
+export type ShareEntry = z.output<typeof ShareSchema>;
+
+/** Milliseconds from a schema duration. */
+export function parseDuration(value: number | string): number {
+  if (typeof value === "number") return value * 1000;
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(value);
+  if (!match) throw new Error(`not a duration: ${value}`);
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[match[2] as "ms" | "s" | "m" | "h"];
+  return Number(match[1]) * unit;
+}

@@ -1,0 +1,96 @@
+// `org init` writes these. They must validate as written in a git repo whose base is main (a test checks).
+
+const ORG_YAML = `# yaml-language-server: $schema={{schema}}
+# org.yaml: a research organization of coding agents.
+# Check it with \`org validate\`, start it with \`org up\`, watch it with \`org status\`.
+
+# Names the tmux session and the branch prefix org/<name>/<agent>.
+name: research
+# The research git repo, relative to this file, and the commit-ish every agent branches from.
+repo: .
+base: main
+# auto asks nvidia-smi; none runs on CPU; or list GPU indices such as [0, 1].
+gpus: auto
+
+# Untracked paths every worktree needs: symlinked by default, or copied once.
+share: []
+#  - .venv
+#  - { path: data, mode: copy }
+
+# How to start agent programs. A command is an argv list, never a shell string; these
+# placeholders are replaced when they stand alone as an element:
+#   {prompt_file} {kickoff} {agent} {role} {worktree} {gpu} {state} {inbox}
+runtimes:
+  # A coding agent CLI, for example Claude Code (then set runtime: claude below):
+  # claude:
+  #   command: [claude, --append-system-prompt-file, "{prompt_file}", "{kickoff}"]
+  #   restart: on-failure
+  # The baseline shipped with org: it needs no agent CLI, so it runs anywhere.
+  hillclimb:
+    builtin: hillclimb
+    restart: on-failure
+
+# Who works here. Agents are named <role>-1, <role>-2, … and each gets its own worktree.
+roles:
+  researcher:
+    prompt: prompts/researcher.md
+    runtime: hillclimb
+    count: 2
+    # true gives every agent of this role a GPU of its own.
+    gpu: false
+    # Globs this role may change; everything else is read-only to it.
+    edits: [train.py]
+
+# The verifier: the only judge. It runs every submitted commit in a clean checkout.
+verify:
+  command: [python, train.py]
+  # Restored from base before every run; a change touching them is rejected.
+  protected: [prepare.py]
+  metric:
+    name: val_bpb
+    pattern: '^val_bpb:\\s*([0-9.]+)'
+    goal: minimize
+  memory:
+    pattern: '^peak_vram_mb:\\s*([0-9.]+)'
+  timeout: 10m
+  parallel: 2
+
+# How agent programs are restarted when they exit.
+supervisor:
+  backoff: 1s
+  max_backoff: 30s
+  max_restarts: 10
+  healthy_after: 60s
+`;
+
+const RESEARCHER_PROMPT = `# You are {{agent}}, a researcher in the {{org}} org
+
+You work alone in your own git worktree, {{worktree}}, on branch {{branch}}.
+Other researchers work in parallel on their own branches. The verifier is the only judge:
+it runs every commit you submit in a clean checkout and records {{metric}} ({{goal}}).
+
+## What you may change
+
+- You may edit: {{edits}}. Change nothing else.
+- Never touch: {{protected}}. They are restored before every run, and a change to them is rejected.
+- Do not install packages or change the evaluation.
+
+## The loop: run it forever
+
+1. Pick one idea that could improve {{metric}}. Prefer simple ideas; deleting code for an equal
+   result is a win, adding twenty lines of hacks for a tiny gain is not.
+2. Make the change in your worktree and commit it.
+3. Submit it: \`org submit -m "what you changed and why, in one line"\`.
+4. Read the verdict. On keep, build on it; on discard, go back to your last kept commit.
+5. Read your inbox, \`$ORG_INBOX\` ({{inbox}}), after every verdict: other agents and people write there.
+6. Only when the verdict says crash, read the end of the run log, fix the bug, and submit again.
+   If the idea itself is broken, move on.
+
+Never stop to ask whether to continue; nobody is watching to answer. When you run out of ideas,
+reread the code, combine near-misses, and try something more radical.
+`;
+
+/** The starter org.yaml and researcher prompt; `schema` is where editors find org.schema.json. */
+export function renderStarter(schema = "node_modules/org/org.schema.json"): { orgYaml: string; prompt: string } {
+  return { orgYaml: ORG_YAML.replace("{{schema}}", schema), prompt: RESEARCHER_PROMPT };
+}

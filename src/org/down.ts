@@ -1,0 +1,55 @@
+import { OrgError } from "./errors.js";
+import { formatLogEntry } from "./log-entry.js";
+import { agentPaths, orgPaths } from "./paths.js";
+import type { AgentStatus, OrgRecord } from "./state.js";
+import type { World } from "./world.js";
+import { decideWorktreeRemoval } from "./worktrees.js";
+
+export interface DownResult {
+  wasRunning: boolean;
+  stoppedGroups: number;
+  removed: string[];
+  kept: { agent: string; worktree: string; reason: string }[];
+}
+
+/** Stop every process of ours (by process group), the tmux server, and with `clean` the clean worktrees. */
+export async function downOrg(world: World, root: string, options: { clean: boolean }): Promise<DownResult> {
+  const paths = orgPaths(root);
+  const text = await world.files.readText(paths.orgFile);
+  if (!text) throw new OrgError(`no org state in ${paths.state} — nothing to stop (was \`org up\` run here?)`, "no-state");
+  const record = JSON.parse(text) as OrgRecord;
+  const tmux = world.tmux(record.socket, record.session);
+  const wasRunning = await tmux.isRunning();
+  const groups = new Set<number>();
+  if (wasRunning) for (const pane of await tmux.listPanes()) if (!pane.dead) groups.add(pane.pid);
+  // Supervisors are their pane's group leader; their recorded pids catch panes tmux already lost.
+  for (const agent of record.agents) {
+    const status = JSON.parse((await world.files.readText(agentPaths(paths.state, agent.name).status)) ?? "null") as AgentStatus | null;
+    if (status?.supervisorPid && world.processes.isAlive(-status.supervisorPid)) groups.add(status.supervisorPid);
+  }
+  await Promise.all([...groups].map((pgid) => world.processes.killGroup(pgid, 3000)));
+  await tmux.killServer();
+  await world.files.removeFile(paths.daemon);
+  const result: DownResult = { wasRunning, stoppedGroups: groups.size, removed: [], kept: [] };
+  if (options.clean) {
+    const listed = new Map((await world.git.worktreeList(record.repo)).map((entry) => [entry.path, entry]));
+    for (const agent of record.agents) {
+      const entry = listed.get(agent.worktree);
+      if (!entry) continue;
+      const decision = decideWorktreeRemoval({ dirty: await world.git.dirtyFiles(agent.worktree), branch: entry.branch, expectedBranch: agent.branch, ignored: [] });
+      if (decision.kind === "keep") {
+        result.kept.push({ agent: agent.name, worktree: agent.worktree, reason: decision.reason });
+        continue;
+      }
+      await world.git.removeWorktree(record.repo, agent.worktree);
+      result.removed.push(agent.name);
+    }
+    await world.git.pruneWorktrees(record.repo);
+  }
+  const kept = result.kept.map((entry) => `${entry.agent} (${entry.reason})`).join("; ");
+  await world.files.appendLines(paths.log, [formatLogEntry({
+    date: world.now(), op: "down", title: `stopped ${record.agents.length} agents${options.clean ? `, removed ${result.removed.length} worktrees` : ""}`,
+    body: kept ? `kept worktrees: ${kept}` : undefined,
+  })]);
+  return result;
+}

@@ -1,0 +1,79 @@
+// One step of the baseline researcher: nudge one named numeric constant of train.mjs, nothing smarter.
+
+/** Uniform numbers in [0, 1), injectable so a seeded run proposes the same changes every time. */
+export type Rng = () => number;
+
+export interface NumericConstant {
+  name: string;
+  /** The literal as written, e.g. "0.01" or "3000". */
+  literal: string;
+  value: number;
+  isInteger: boolean;
+  /** Offset of the literal in the source. */
+  index: number;
+}
+
+export interface Proposal {
+  source: string;
+  description: string;
+}
+
+// Module-level `const UPPER_CASE = <positive literal>;` lines: the knobs a train script exposes at its top.
+const CONSTANT_LINE = /^(const ([A-Z][A-Z0-9_]*) = )(\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|\.\d+)(;)/gm;
+const FLOAT_FACTORS = [0.5, 0.8, 1.25, 2];
+const SMALL_INTEGER = 8;
+
+/** The positive numeric constants of a train script, in source order; zeros are skipped because scaling cannot move them. */
+export function findConstants(source: string): NumericConstant[] {
+  const constants: NumericConstant[] = [];
+  for (const match of source.matchAll(CONSTANT_LINE)) {
+    const literal = match[3]!;
+    const value = Number(literal);
+    if (!(value > 0)) continue;
+    constants.push({ name: match[2]!, literal, value, isInteger: !/[.eE]/.test(literal), index: match.index + match[1]!.length });
+  }
+  return constants;
+}
+
+/** Perturb one constant chosen at random; undefined when the source has none to perturb. */
+export function proposeChange(source: string, rng: Rng): Proposal | undefined {
+  const constants = findConstants(source);
+  if (constants.length === 0) return undefined;
+  const constant = constants[Math.min(constants.length - 1, Math.floor(rng() * constants.length))]!;
+  const next = constant.isInteger ? perturbInteger(constant.value, rng() < 0.5) : perturbFloat(constant.value, rng);
+  const end = constant.index + constant.literal.length;
+  return {
+    source: source.slice(0, constant.index) + next + source.slice(end),
+    description: `${constant.name} ${constant.literal} -> ${next}`,
+  };
+}
+
+/** A seeded PRNG (mulberry32): small, fast, and the same on every platform. */
+export function createRng(seed: number): Rng {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+// Small counts (layers, heads) move by one; large ones (steps, widths) by a quarter, and never below 1.
+function perturbInteger(value: number, up: boolean): string {
+  if (value < SMALL_INTEGER) return String(up || value <= 1 ? value + 1 : value - 1);
+  const scaled = up ? Math.round(value * 1.25) : Math.max(1, Math.round(value / 1.25));
+  return String(scaled === value ? value + (up ? 1 : -1) : scaled);
+}
+
+// Multiplicative, so the step suits 3e-4 and 0.9 alike and the sign never flips.
+function perturbFloat(value: number, rng: Rng): string {
+  const factor = FLOAT_FACTORS[Math.min(FLOAT_FACTORS.length - 1, Math.floor(rng() * FLOAT_FACTORS.length))]!;
+  let scaled = value * factor;
+  // At the edges of the double range, step the other way instead of to 0 or Infinity.
+  if (!(scaled > 0) || !Number.isFinite(scaled)) scaled = factor < 1 ? value * 2 : value / 2;
+  const text = String(Number(scaled.toPrecision(4)));
+  // Keep the literal a float, or the next step would treat 2 as an integer and move it by one.
+  return /[.e]/.test(text) ? text : `${text}.0`;
+}

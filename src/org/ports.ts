@@ -1,0 +1,73 @@
+import type { Gpu } from "./gpu.js";
+
+// The orchestrator's view of the world. src/adapters implements these; tests may fake them.
+
+export interface WorktreeEntry {
+  path: string;
+  head: string | null;
+  branch: string | null;
+  prunable: boolean;
+}
+
+export interface GitPort {
+  worktreeList(repo: string): Promise<WorktreeEntry[]>;
+  revParse(dir: string, rev: string): Promise<string | null>;
+  /** Adds a worktree on `branch`, creating the branch from `base` when it does not exist yet. */
+  addWorktree(repo: string, path: string, branch: string, base: string): Promise<void>;
+  dirtyFiles(worktree: string): Promise<string[]>;
+  removeWorktree(repo: string, path: string): Promise<void>;
+  pruneWorktrees(repo: string): Promise<void>;
+  /** Adds patterns to the repository's info/exclude (shared by every worktree). */
+  excludePaths(repo: string, patterns: string[]): Promise<void>;
+}
+
+export interface PaneSpec {
+  argv: string[];
+  cwd: string;
+  options: Record<string, string>;
+  logFile: string;
+}
+
+export interface PaneInfo {
+  id: string;
+  pid: number;
+  dead: boolean;
+  deadStatus: number | null;
+  options: Record<string, string>;
+}
+
+export interface TmuxPort {
+  readonly socket: string;
+  readonly session: string;
+  isRunning(): Promise<boolean>;
+  /** Creates the server, session and tiled grid in one tmux invocation; returns pane ids in order. */
+  createGrid(panes: PaneSpec[], size: { width: number; height: number }): Promise<string[]>;
+  listPanes(): Promise<PaneInfo[]>;
+  killServer(): Promise<void>;
+  /** argv a person runs to attach, with `pane` selected. */
+  attachArgv(pane?: string): string[];
+  selectPane(pane: string): Promise<void>;
+}
+
+export interface GpuProbe {
+  probe(): Promise<Gpu[] | { error: string }>;
+}
+
+export interface FilesPort {
+  exists(path: string): Promise<boolean>;
+  readText(path: string): Promise<string | undefined>;
+  writeAtomic(path: string, content: string): Promise<void>;
+  appendLines(path: string, lines: string[]): Promise<void>;
+  mkdir(path: string): Promise<void>;
+  /** Symlink or copy `source` to `target` unless target already exists. */
+  share(source: string, target: string, mode: "link" | "copy"): Promise<"created" | "exists" | "missing">;
+  removeFile(path: string): Promise<void>;
+  makeExecutable(path: string): Promise<void>;
+  /** Takes an exclusive lock file; returns false when a live process holds it. */
+  tryLock(path: string): Promise<boolean>;
+}
+
+export interface ProcessPort {
+  isAlive(pid: number): boolean;
+  killGroup(pgid: number, graceMs?: number): Promise<void>;
+}

@@ -1,0 +1,80 @@
+import { relative } from "node:path";
+import { OrgError } from "./errors.js";
+import type { LoadedConfigLike } from "./loaded.js";
+import { buildLaunchSpec, type PlannedAgent } from "./plan.js";
+import { agentPaths, type OrgPaths } from "./paths.js";
+import type { AgentStatus } from "./state.js";
+import type { World } from "./world.js";
+import { renderPrompt } from "../roles/render.js";
+
+/** Worktree, shared paths, prompt, inbox and launch spec of every agent; existing worktrees are reused. */
+export async function prepareAgents(world: World, loaded: LoadedConfigLike, paths: OrgPaths, agents: PlannedAgent[]): Promise<{ created: string[] }> {
+  const { config, repoDir } = loaded;
+  const registered = new Set((await world.git.worktreeList(repoDir)).map((entry) => entry.path));
+  const created: string[] = [];
+  await world.files.mkdir(paths.worktrees);
+  // git takes a lock per ref and per worktree, so a few adds at once are safe and faster than one by one.
+  await runLimited(agents, 4, async (agent) => {
+    if (registered.has(agent.worktree)) return;
+    if (await world.files.exists(agent.worktree)) {
+      throw new OrgError(`${agent.worktree} exists but is not a worktree of ${repoDir} — move it away, then run \`org up\` again`, "worktree");
+    }
+    await world.git.addWorktree(repoDir, agent.worktree, agent.branch, loaded.baseCommit);
+    created.push(agent.name);
+  });
+  const binDir = `${paths.state}/bin`;
+  for (const agent of agents) {
+    for (const entry of config.share) {
+      const share = typeof entry === "string" ? { path: entry, mode: "link" as const } : entry;
+      await world.files.share(`${repoDir}/${share.path}`, `${agent.worktree}/${share.path}`, share.mode);
+    }
+    const files = agentPaths(paths.state, agent.name);
+    await world.files.mkdir(files.dir);
+    const template = (await world.files.readText(`${loaded.dir}/${config.roles[agent.role]!.prompt}`)) ?? "";
+    const verify = config.verify;
+    await world.files.writeAtomic(files.prompt, renderPrompt(template, {
+      org: config.name,
+      agent: agent.name,
+      role: agent.role,
+      branch: agent.branch,
+      worktree: agent.worktree,
+      gpu: agent.gpu === null ? "none (CPU)" : String(agent.gpu),
+      inbox: files.inbox,
+      edits: config.roles[agent.role]!.edits.join(", ") || "any unprotected path",
+      protected: verify?.protected.join(", ") || "nothing",
+      metric: verify?.metric.name ?? "the metric",
+      goal: verify?.metric.goal ?? "minimize",
+    }));
+    if (!(await world.files.exists(files.inbox))) {
+      await world.files.writeAtomic(files.inbox, `# Inbox of ${agent.name}\n\nMessages for you appear below, newest last.\n`);
+    }
+    const spec = buildLaunchSpec(config, agent, { state: paths.state, root: paths.root, orgArgv: world.orgArgv, binDir, basePath: world.basePath });
+    await world.files.writeAtomic(files.launch, `${JSON.stringify(spec, null, 2)}\n`);
+    const status: AgentStatus = {
+      agent: agent.name, state: "starting", supervisorPid: 0, pid: null, startedAt: null, restarts: 0,
+      consecutiveFailures: 0, lastExit: null, reason: "waiting for its pane", updatedAt: world.now().toISOString(),
+    };
+    await world.files.writeAtomic(files.status, `${JSON.stringify(status, null, 2)}\n`);
+  }
+  // Agents call `org submit` and friends: a shim on their PATH runs this very binary.
+  const shim = `#!/bin/sh\nexec ${world.orgArgv.map(quote).join(" ")} "$@"\n`;
+  await world.files.writeAtomic(`${binDir}/org`, shim);
+  await world.files.makeExecutable(`${binDir}/org`);
+  // Worktrees and state under the research repo must never show up as its untracked files.
+  const inside = [paths.worktrees, paths.state].map((path) => relative(repoDir, path)).filter((path) => !path.startsWith(".."));
+  const shares = config.share.map((entry) => (typeof entry === "string" ? entry : entry.path));
+  await world.git.excludePaths(repoDir, [...inside.map((path) => `/${path}/`), ...shares.map((path) => `/${path}`)]);
+  return { created };
+}
+
+function quote(value: string): string {
+  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+async function runLimited<T>(items: T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
+  const queue = [...items];
+  const workers = Array.from({ length: Math.min(limit, queue.length) }, async () => {
+    for (let item = queue.shift(); item !== undefined; item = queue.shift()) await task(item);
+  });
+  await Promise.all(workers);
+}

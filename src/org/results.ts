@@ -1,0 +1,144 @@
+// results.tsv: autoresearch's five columns (commit, metric, memory_gb, status, description) plus who, where, how long, when.
+import type { Goal, Verdict } from "./verdict.js";
+
+/** autoresearch's statuses plus reject; a baseline is recorded as keep with the description "baseline". */
+export type ResultStatus = "keep" | "discard" | "crash" | "reject";
+const STATUSES: readonly ResultStatus[] = ["keep", "discard", "crash", "reject"];
+const EXTRA_COLUMNS = ["agent", "gpu", "seconds", "time"];
+
+export interface ResultRow {
+  commit: string;
+  /** Undefined for crash and reject rows, written as 0.000000 like autoresearch. */
+  metric: number | undefined;
+  memoryGb: number | undefined;
+  status: ResultStatus;
+  description: string;
+  agent: string;
+  /** null in CPU mode, written as "cpu". */
+  gpu: number | null;
+  seconds: number;
+  /** ISO 8601 time the verdict was reached. */
+  time: string;
+}
+
+export interface ResultsTable {
+  metricName: string | undefined;
+  rows: ResultRow[];
+}
+
+export interface AgentStanding {
+  agent: string;
+  runs: number;
+  counts: Record<ResultStatus, number>;
+  /** The agent's first kept metric. */
+  baseline: number | undefined;
+  best: number | undefined;
+  bestCommit: string | undefined;
+  /** best − baseline, signed: negative is progress when minimizing. */
+  delta: number | undefined;
+}
+
+export interface Leaderboard {
+  agents: AgentStanding[];
+  best: { agent: string; commit: string; metric: number } | undefined;
+}
+
+/** The results.tsv status of a verdict: the baseline is a keep, so the column keeps autoresearch's values. */
+export function toResultStatus(kind: Verdict["kind"]): ResultStatus {
+  return kind === "baseline" ? "keep" : kind;
+}
+
+export function formatHeader(metricName: string): string {
+  return ["commit", metricName, "memory_gb", "status", "description", ...EXTRA_COLUMNS].join("\t");
+}
+
+/** One line without its newline; a row that did not measure anything shows 0.000000 and 0.0 like autoresearch. */
+export function formatRow(row: ResultRow): string {
+  const measured = row.status === "keep" || row.status === "discard";
+  return [
+    row.commit.slice(0, 7),
+    (measured ? (row.metric ?? 0) : 0).toFixed(6),
+    (measured ? (row.memoryGb ?? 0) : 0).toFixed(1),
+    row.status,
+    flattenField(row.description),
+    flattenField(row.agent),
+    row.gpu === null ? "cpu" : String(row.gpu),
+    row.seconds.toFixed(1),
+    row.time,
+  ].join("\t");
+}
+
+/** Rows of a results.tsv; a last line without its newline is still being written and is skipped, as is any malformed line. */
+export function parseResults(text: string): ResultsTable {
+  const lines = text.split("\n");
+  lines.pop();
+  let metricName: string | undefined;
+  const rows: ResultRow[] = [];
+  for (const line of lines) {
+    const fields = line.replace(/\r$/, "").split("\t");
+    if (fields[0] === "commit") metricName = fields[1];
+    else if (line.trim() !== "") pushIfValid(rows, fields);
+  }
+  return { metricName, rows };
+}
+
+/** Per-agent baseline, best and counts, best first, and the org's best kept commit. */
+export function buildLeaderboard(rows: ResultRow[], goal: Goal): Leaderboard {
+  const standings = new Map<string, AgentStanding>();
+  let best: Leaderboard["best"];
+  for (const row of rows) {
+    const standing = standings.get(row.agent) ?? createStanding(row.agent);
+    standings.set(row.agent, standing);
+    standing.runs += 1;
+    standing.counts[row.status] += 1;
+    if (row.status !== "keep" || row.metric === undefined) continue;
+    standing.baseline ??= row.metric;
+    if (standing.best === undefined || isBetter(row.metric, standing.best, goal)) {
+      standing.best = row.metric;
+      standing.bestCommit = row.commit;
+      standing.delta = row.metric - standing.baseline;
+    }
+    if (best === undefined || isBetter(row.metric, best.metric, goal)) best = { agent: row.agent, commit: row.commit, metric: row.metric };
+  }
+  const agents = [...standings.values()].sort((a, b) => compareStandings(a, b, goal));
+  return { agents, best };
+}
+
+// An autoresearch five-column file parses too: the extra columns default.
+function pushIfValid(rows: ResultRow[], fields: string[]): void {
+  const [commit, metricText, memoryText, status, description, agent, gpu, seconds, time] = fields;
+  if (fields.length < 5 || !commit || !STATUSES.includes(status as ResultStatus)) return;
+  const measured = status === "keep" || status === "discard";
+  const metric = Number(metricText);
+  if (measured && (metricText?.trim() === "" || !Number.isFinite(metric))) return;
+  const memoryGb = Number(memoryText);
+  rows.push({
+    commit,
+    metric: measured ? metric : undefined,
+    memoryGb: measured && Number.isFinite(memoryGb) ? memoryGb : undefined,
+    status: status as ResultStatus,
+    description: description ?? "",
+    agent: agent ?? "",
+    gpu: gpu !== undefined && /^\d+$/.test(gpu) ? Number(gpu) : null,
+    seconds: Number(seconds ?? 0) || 0,
+    time: time ?? "",
+  });
+}
+
+function flattenField(text: string): string {
+  return text.replace(/[\t\r\n]+/g, " ").trim();
+}
+
+function createStanding(agent: string): AgentStanding {
+  return { agent, runs: 0, counts: { keep: 0, discard: 0, crash: 0, reject: 0 }, baseline: undefined, best: undefined, bestCommit: undefined, delta: undefined };
+}
+
+function isBetter(candidate: number, best: number, goal: Goal): boolean {
+  return goal === "minimize" ? candidate < best : candidate > best;
+}
+
+function compareStandings(a: AgentStanding, b: AgentStanding, goal: Goal): number {
+  if (a.best !== undefined && b.best !== undefined && a.best !== b.best) return isBetter(a.best, b.best, goal) ? -1 : 1;
+  if ((a.best === undefined) !== (b.best === undefined)) return a.best === undefined ? 1 : -1;
+  return a.agent.localeCompare(b.agent);
+}

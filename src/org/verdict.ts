@@ -1,0 +1,77 @@
+// The verifier's decision for one experiment: pure, so every rule is a unit test and every reason is exact.
+import type { PathCheck } from "./path-rules.js";
+
+export type Goal = "minimize" | "maximize";
+
+export type Verdict =
+  | { kind: "keep"; metric: number; delta: number; reason: string }
+  | { kind: "discard"; metric: number; delta: number; reason: string }
+  | { kind: "crash"; reason: string }
+  | { kind: "reject"; reason: string }
+  | { kind: "baseline"; metric: number; reason: string };
+
+/** How the run ended, as the Runner reported it. */
+export interface RunOutcome {
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  spawnError?: string;
+}
+
+const COMPARISONS = {
+  minimize: { better: "<", worse: ">=" },
+  maximize: { better: ">", worse: "<=" },
+} as const;
+
+export interface JudgeInput {
+  metric: { name: string; pattern: string; goal: Goal };
+  timeoutMs: number;
+  /** The agent's best kept metric; undefined means this run is its baseline. */
+  best: number | undefined;
+  /** The metric parsed from the run log; undefined when no line matched. */
+  candidate: number | undefined;
+  run: RunOutcome;
+  paths: PathCheck;
+}
+
+/** Judge one candidate: reject > crash > baseline > keep (strictly better) > discard. delta is candidate − best. */
+export function judge(input: JudgeInput): Verdict {
+  const { metric, best, candidate, run, paths } = input;
+  if (!paths.ok) return { kind: "reject", reason: `reject: ${paths.reason}` };
+  if (run.spawnError !== undefined) return { kind: "crash", reason: `crash: could not start: ${run.spawnError}` };
+  if (run.timedOut) return { kind: "crash", reason: `crash: timed out after ${formatDuration(input.timeoutMs)}; process group killed` };
+  if (candidate === undefined) return { kind: "crash", reason: `crash: no line matched /${metric.pattern}/; ${describeExit(run)}` };
+  // A metric printed by a run that then failed is not trusted: the script did not finish cleanly.
+  if (run.exitCode !== 0) return { kind: "crash", reason: `crash: ${describeExit(run)} after printing ${metric.name} ${candidate.toFixed(4)}` };
+  if (best === undefined) return { kind: "baseline", metric: candidate, reason: `baseline: ${metric.name} ${candidate.toFixed(4)}` };
+  const delta = candidate - best;
+  const better = metric.goal === "minimize" ? candidate < best : candidate > best;
+  const digits = decimalsFor(delta);
+  const comparison = COMPARISONS[metric.goal][better ? "better" : "worse"];
+  const detail = `${metric.name} ${candidate.toFixed(digits)} ${comparison} best ${best.toFixed(digits)} (${formatSigned(delta, digits)})`;
+  if (better) return { kind: "keep", metric: candidate, delta, reason: `keep: ${detail}` };
+  return { kind: "discard", metric: candidate, delta, reason: `discard: ${detail}` };
+}
+
+/** A schema-style duration for messages: 600000 → "10m", 90000 → "90s", 1500 → "1500ms". */
+export function formatDuration(ms: number): string {
+  if (ms > 0 && ms % 3_600_000 === 0) return `${ms / 3_600_000}h`;
+  if (ms > 0 && ms % 60_000 === 0) return `${ms / 60_000}m`;
+  if (ms > 0 && ms % 1000 === 0) return `${ms / 1000}s`;
+  return `${ms}ms`;
+}
+
+function describeExit(run: RunOutcome): string {
+  return run.signal ? `killed by ${run.signal}` : `exit code ${run.exitCode ?? "unknown"}`;
+}
+
+// Four decimals, or more when the delta would otherwise round to zero and hide why it was kept or discarded.
+function decimalsFor(delta: number): number {
+  if (delta === 0) return 4;
+  return Math.min(12, Math.max(4, Math.ceil(-Math.log10(Math.abs(delta))) + 1));
+}
+
+function formatSigned(value: number, digits: number): string {
+  const text = Math.abs(value).toFixed(digits);
+  return value < 0 ? `-${text}` : `+${text}`;
+}

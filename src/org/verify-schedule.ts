@@ -1,0 +1,48 @@
+import type { ExperimentRequest } from "./experiment.js";
+
+/** The slot an agent's runs take: its GPU, or one of the CPU slots. */
+export function slotsFor(agent: { gpu: number | null }, cpuSlots: number): string[] {
+  return agent.gpu === null ? Array.from({ length: cpuSlots }, (_, index) => `cpu${index}`) : [`gpu${agent.gpu}`];
+}
+
+export type ScheduleDecision = { kind: "start"; request: ExperimentRequest; slot: string } | { kind: "wait"; reason: string };
+
+/**
+ * Pick what to run next: the oldest request whose agent has no run going and whose slot is free.
+ * One run per GPU at a time; an agent's runs go one by one so each is judged against its latest best.
+ */
+export function pickNext(input: {
+  pending: ExperimentRequest[];
+  runningAgents: Set<string>;
+  busySlots: Set<string>;
+  agents: Map<string, { gpu: number | null }>;
+  cpuSlots: number;
+}): ScheduleDecision {
+  const ordered = [...input.pending].sort((a, b) => (a.kind === b.kind ? a.submittedAt.localeCompare(b.submittedAt) || a.id.localeCompare(b.id) : a.kind === "baseline" ? -1 : 1));
+  for (const request of ordered) {
+    const agent = input.agents.get(request.agent);
+    if (!agent || input.runningAgents.has(request.agent)) continue;
+    const slot = slotsFor(agent, input.cpuSlots).find((candidate) => !input.busySlots.has(candidate));
+    if (slot) return { kind: "start", request, slot };
+  }
+  return { kind: "wait", reason: ordered.length === 0 ? "nothing queued" : `${ordered.length} queued, every usable slot busy` };
+}
+
+/** Requests to add for commits made with plain `git commit` since the last verdict. */
+export function detectNewCommits(input: {
+  heads: Map<string, string | null>;
+  ledgers: Map<string, { lastVerified: string | null }>;
+  queuedAgents: Set<string>;
+  now: Date;
+  subjects: Map<string, string>;
+}): ExperimentRequest[] {
+  const requests: ExperimentRequest[] = [];
+  for (const [agent, head] of input.heads) {
+    const ledger = input.ledgers.get(agent);
+    // No ledger yet means the baseline has not run: never race it with a candidate.
+    if (!head || !ledger?.lastVerified || head === ledger.lastVerified || input.queuedAgents.has(agent)) continue;
+    const stamp = input.now.toISOString();
+    requests.push({ id: `${stamp.replace(/[:.]/g, "-")}-${agent}-${head.slice(0, 7)}`, agent, commit: head, description: input.subjects.get(agent) ?? "commit", kind: "candidate", submittedAt: stamp });
+  }
+  return requests;
+}

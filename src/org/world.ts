@@ -1,0 +1,15 @@
+import type { FilesPort, GitPort, GpuProbe, ProcessPort, TmuxPort } from "./ports.js";
+
+/** Everything an org command may touch, injected so decisions stay testable. */
+export interface World {
+  git: GitPort;
+  files: FilesPort;
+  gpus: GpuProbe;
+  processes: ProcessPort;
+  tmux(socket: string, session: string): TmuxPort;
+  now(): Date;
+  /** argv that runs this org binary, e.g. [node, /pkg/bin/org.js]. */
+  orgArgv: string[];
+  /** PATH the agents inherit after our own bin folder. */
+  basePath: string;
+}

@@ -1,0 +1,23 @@
+/** Values a role prompt may use as {{name}}. */
+export interface PromptContext {
+  org: string;
+  agent: string;
+  role: string;
+  branch: string;
+  worktree: string;
+  gpu: string;
+  inbox: string;
+  edits: string;
+  protected: string;
+  metric: string;
+  goal: string;
+}
+
+const HEADER = "<!-- rendered by org for {{agent}}; edit the role's prompt file, not this copy -->\n";
+
+/** Render a role's Markdown prompt for one agent; unknown {{names}} are left visible so a typo shows. */
+export function renderPrompt(template: string, context: PromptContext): string {
+  const values = context as unknown as Record<string, string>;
+  const fill = (text: string) => text.replace(/\{\{\s*([a-z_]+)\s*\}\}/g, (whole, key: string) => (key in values ? values[key]! : whole));
+  return fill(HEADER) + fill(template);
+}

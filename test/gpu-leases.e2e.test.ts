@@ -1,0 +1,67 @@
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, test } from "vitest";
+import { FIXTURES, runOrg } from "./helpers/org-cli.js";
+import { bin, createOrgRepo, teardownOrg, tmux } from "./helpers/org-fixture.js";
+import { pollUntil } from "./helpers/poll.js";
+import { git } from "./helpers/temp-repo.js";
+
+const orgYaml = (count: number) => (name: string) => `name: ${name}
+gpus: auto
+runtimes:
+  printer: { command: ["${bin("print-env-sleep")}"] }
+roles:
+  chief: { prompt: prompts/researcher.md, runtime: printer }
+  researcher: { prompt: prompts/researcher.md, runtime: printer, count: ${count}, gpu: true }
+`;
+
+// Two idle GPUs and one that another user's job fills.
+const GPUS = [
+  "0, GPU-00000000-aaaa, NVIDIA H100 80GB HBM3, 1, 81559",
+  "1, GPU-00000001-aaaa, NVIDIA H100 80GB HBM3, 70100, 81559",
+  "2, GPU-00000002-aaaa, NVIDIA H100 80GB HBM3, 3, 81559",
+].join("\n");
+const env = { PATH: `${FIXTURES}/gpu:${process.env.PATH}`, FAKE_NVIDIA_SMI_CSV: GPUS };
+
+let org: ReturnType<typeof createOrgRepo> | undefined;
+afterEach(() => {
+  teardownOrg(org);
+  org = undefined;
+});
+
+describe("GPU leases from nvidia-smi", { tags: ["slow"] }, () => {
+  test("each GPU agent gets a distinct free GPU; busy GPUs are skipped with a warning", async () => {
+    org = createOrgRepo(orgYaml(2));
+    const up = runOrg(["up"], { cwd: org.dir, env });
+    expect(up.code).toBe(0);
+    expect(up.stderr).toContain("warning: GPU 1 (NVIDIA H100 80GB HBM3) is busy: 70100 MiB in use by another process; skipped");
+    const panes = tmux(org.socket, ["list-panes", "-s", "-t", `org-${org.name}`, "-F", "#{pane_id} #{@org_agent} #{@org_gpu}"]).out.trim().split("\n").slice(1);
+    expect(panes.map((line) => line.split(" ").slice(1).join(" "))).toEqual(["chief-1 cpu", "researcher-1 0", "researcher-2 2"]);
+    for (const [line, expected] of [[panes[0]!, ""], [panes[1]!, "0"], [panes[2]!, "2"]] as const) {
+      const pane = line.split(" ")[0]!;
+      const screen = await pollUntil(() => tmux(org!.socket, ["capture-pane", "-p", "-t", pane]).out.match(/^CUDA_VISIBLE_DEVICES=.*$/m)?.[0], { what: "CUDA_VISIBLE_DEVICES in the pane" });
+      expect(screen).toBe(`CUDA_VISIBLE_DEVICES=${expected}`);
+    }
+    expect(up.stdout).toMatch(/researcher-2\s+researcher\s+2\s+\d+\s+running/);
+  });
+
+  test("more GPU agents than free GPUs: a clear error at the role's count, nothing created", () => {
+    org = createOrgRepo(orgYaml(3));
+    const up = runOrg(["up"], { cwd: org.dir, env });
+    expect(up.code).toBe(1);
+    expect(up.stderr.trim()).toBe(
+      "org.yaml:7:73: 3 agents need a GPU each but only 2 GPUs are free (0, 2) — lower the counts of roles with gpu: true, free a GPU, or set gpus: none for CPU mode",
+    );
+    expect(tmux(org.socket, ["has-session"]).code).not.toBe(0);
+    expect(existsSync(join(org.dir, "worktrees"))).toBe(false);
+    expect(git(org.dir, ["branch", "--list", "org/*"]).trim()).toBe("");
+    expect(readdirSync(join(org.dir, "state"))).toEqual([]);
+  });
+
+  test("nvidia-smi failing means CPU mode with one warning", () => {
+    org = createOrgRepo(orgYaml(1));
+    const up = runOrg(["up"], { cwd: org.dir, env: { ...env, FAKE_NVIDIA_SMI_FAIL: "1" } });
+    expect(up.code).toBe(0);
+    expect(up.stderr.trim()).toBe(`warning: CPU mode: no GPU found (nvidia-smi exited 9: NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.); agents get CUDA_VISIBLE_DEVICES=""`);
+  });
+});

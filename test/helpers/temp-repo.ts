@@ -1,0 +1,44 @@
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+
+/** Environment for real git in tests: fixed identity, no gpg, no auto-gc, no user config. */
+export const GIT_ENV = {
+  GIT_AUTHOR_NAME: "org-test",
+  GIT_AUTHOR_EMAIL: "org-test@example.invalid",
+  GIT_COMMITTER_NAME: "org-test",
+  GIT_COMMITTER_EMAIL: "org-test@example.invalid",
+  GIT_CONFIG_NOSYSTEM: "1",
+};
+
+export function git(dir: string, args: string[]): string {
+  return execFileSync("git", ["-c", "commit.gpgsign=false", "-c", "gc.auto=0", ...args], { cwd: dir, env: { ...process.env, ...GIT_ENV }, encoding: "utf8" });
+}
+
+export function makeTempDir(prefix = "org-test-"): string {
+  return realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+}
+
+/** A temp git repo on branch main with these files committed; identity set in its own config. */
+export function createRepo(files: Record<string, string>, dir = makeTempDir()): string {
+  git(dir, ["init", "-q", "-b", "main"]);
+  for (const [key, value] of [["user.name", GIT_ENV.GIT_AUTHOR_NAME], ["user.email", GIT_ENV.GIT_AUTHOR_EMAIL], ["commit.gpgsign", "false"], ["gc.auto", "0"]]) {
+    git(dir, ["config", key!, value!]);
+  }
+  writeFiles(dir, files);
+  git(dir, ["add", "-A"]);
+  git(dir, ["commit", "-q", "-m", "initial"]);
+  return dir;
+}
+
+export function writeFiles(dir: string, files: Record<string, string>): void {
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), content);
+  }
+}
+
+export function removeDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+}

@@ -1,0 +1,104 @@
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, test } from "vitest";
+import type { AgentStatus } from "../src/org/state.js";
+import { isAlive } from "../src/adapters/process.js";
+import { runOrg } from "./helpers/org-cli.js";
+import { bin, createOrgRepo, readJsonFile, teardownOrg, tmux } from "./helpers/org-fixture.js";
+import { pollUntil } from "./helpers/poll.js";
+import { git } from "./helpers/temp-repo.js";
+
+const orgYaml = (name: string) => `name: ${name}
+repo: .
+base: main
+gpus: none
+runtimes:
+  printer: { command: ["${bin("print-env-sleep")}"], restart: always }
+  dier: { command: ["${bin("exit-now")}"], restart: always }
+roles:
+  researcher: { prompt: prompts/researcher.md, runtime: printer, count: 2, gpu: true, edits: [train.py] }
+  flaky: { prompt: prompts/researcher.md, runtime: dier }
+supervisor: { backoff: 100ms, max_backoff: 200ms, max_restarts: 3, healthy_after: 5s }
+`;
+
+let org: ReturnType<typeof createOrgRepo> | undefined;
+afterEach(() => {
+  teardownOrg(org);
+  org = undefined;
+});
+
+describe("org up / status / down", { tags: ["slow"] }, () => {
+  test("three agents in a grid: env, restarts, idempotent up, clean teardown", async () => {
+    org = createOrgRepo(orgYaml);
+    const { dir, socket, name } = org;
+    const up = runOrg(["up"], { cwd: dir });
+    expect(up.stderr).toContain('warning: CPU mode: gpus: none in org.yaml; agents get CUDA_VISIBLE_DEVICES=""');
+    expect(up.code).toBe(0);
+    expect(up.stdout).toContain(`attach: org attach [agent]   (or: tmux -L ${socket} attach-session -t org-${name})`);
+
+    const panes = tmux(socket, ["list-panes", "-s", "-t", `org-${name}`, "-F", "#{pane_id} #{@org_agent} #{@org_role} #{@org_gpu}"]).out.trim().split("\n");
+    expect(panes.map((line) => line.split(" ").slice(1).join(" ").trim())).toEqual(["", "researcher-1 researcher cpu", "researcher-2 researcher cpu", "flaky-1 flaky cpu"]);
+
+    const researcherPane = panes[1]!.split(" ")[0]!;
+    const screen = await pollUntil(() => {
+      const text = tmux(socket, ["capture-pane", "-p", "-t", researcherPane]).out;
+      return text.includes("cwd=") ? text : "";
+    }, { what: "env printed in the pane" });
+    const worktree = join(dir, "worktrees", "researcher-1");
+    const state = join(dir, "state");
+    for (const line of [`ORG_AGENT=researcher-1`, "ORG_ROLE=researcher", `ORG_STATE=${state}`, `ORG_WORKTREE=${worktree}`, `ORG_INBOX=${state}/agents/researcher-1/inbox.md`, `ORG_NAME=${name}`, "CUDA_VISIBLE_DEVICES=", `cwd=${worktree}`]) {
+      expect(screen.split("\n")).toContain(line);
+    }
+    expect(git(worktree, ["rev-parse", "--abbrev-ref", "HEAD"]).trim()).toBe(`org/${name}/researcher-1`);
+    expect(readFileSync(join(state, "agents/researcher-1/prompt.md"), "utf8")).toContain("You are researcher-1 (researcher) on GPU none (CPU). Edit only train.py.");
+    expect(git(dir, ["status", "--porcelain"]).trim()).toBe("");
+
+    const flaky = await pollUntil(() => {
+      const status = readJsonFile<AgentStatus>(join(state, "agents/flaky-1/status.json"));
+      return status.state === "failed" ? status : undefined;
+    }, { what: "the dying agent to be restarted, then marked failed" });
+    expect(flaky.restarts).toBe(3);
+
+    const status = JSON.parse(runOrg(["status", "--json"], { cwd: dir }).stdout) as { agents: { name: string; state: string; pid: number | null; head: string }[] };
+    expect(status.agents.map((agent) => [agent.name, agent.state])).toEqual([["researcher-1", "running"], ["researcher-2", "running"], ["flaky-1", "failed"]]);
+    expect(status.agents[0]!.head).toBe(git(dir, ["rev-parse", "main"]).trim());
+    const pids = status.agents.map((agent) => agent.pid).filter((pid): pid is number => pid !== null);
+    expect(pids).toHaveLength(2);
+
+    const before = tmux(socket, ["list-panes", "-s", "-t", `org-${name}`, "-F", "#{pane_id}:#{pane_pid}"]).out;
+    const again = runOrg(["up"], { cwd: dir });
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain(`org ${name} is already running (tmux -L ${socket}); nothing changed`);
+    expect(tmux(socket, ["list-panes", "-s", "-t", `org-${name}`, "-F", "#{pane_id}:#{pane_pid}"]).out).toBe(before);
+
+    const supervisors = [1, 2, 3].map((index) => readJsonFile<AgentStatus>(join(state, `agents/${["researcher-1", "researcher-2", "flaky-1"][index - 1]}/status.json`)).supervisorPid);
+    const down = runOrg(["down"], { cwd: dir });
+    expect(down.code).toBe(0);
+    expect(tmux(socket, ["has-session"]).code).not.toBe(0);
+    for (const pid of [...pids, ...supervisors]) expect(isAlive(pid)).toBe(false);
+    expect(existsSync(join(state, "up.lock"))).toBe(false);
+    expect(readFileSync(join(state, "log.md"), "utf8")).toMatch(/^## \[\d{4}-\d\d-\d\d\] up \| started 3 agents\n[\s\S]*^## \[\d{4}-\d\d-\d\d\] down \| stopped 3 agents/m);
+  });
+
+  test("a second up after down resumes the same worktrees; down --clean keeps dirty ones", async () => {
+    org = createOrgRepo(orgYaml);
+    const { dir } = org;
+    expect(runOrg(["up"], { cwd: dir }).code).toBe(0);
+    const worktree = join(dir, "worktrees", "researcher-2");
+    writeFileSync(join(worktree, "train.py"), "print('val_bpb: 0.9')\n");
+    git(worktree, ["commit", "-qam", "try"]);
+    const head = git(worktree, ["rev-parse", "HEAD"]).trim();
+    expect(runOrg(["down"], { cwd: dir }).code).toBe(0);
+
+    expect(runOrg(["up"], { cwd: dir }).code).toBe(0);
+    expect(git(worktree, ["rev-parse", "HEAD"]).trim()).toBe(head);
+    writeFileSync(join(worktree, "notes.md"), "unsaved idea\n");
+    const down = runOrg(["down", "--clean"], { cwd: dir });
+    expect(down.code).toBe(0);
+    expect(down.stdout).toContain("removed worktrees: researcher-1, flaky-1 (branches kept)");
+    expect(down.stdout).toContain(`kept ${worktree}: uncommitted changes (1 path: notes.md) — commit or discard it, then \`org down --clean\` again`);
+    expect(existsSync(join(dir, "worktrees", "researcher-1"))).toBe(false);
+    expect(readFileSync(join(worktree, "notes.md"), "utf8")).toBe("unsaved idea\n");
+    expect(git(dir, ["branch", "--list", "org/*"]).trim().split("\n")).toHaveLength(3);
+  });
+});
