@@ -21,6 +21,8 @@ export class VerifierLoop {
   private readonly running = new Map<string, { slot: string; request: ExperimentRequest; promise: Promise<void> }>();
   private readonly aliases = new Map<string, string[]>();
   private readonly seenHeads = new Map<string, string>();
+  // Requests finished during a tick are still in that tick's list: never run them twice.
+  private readonly finished = new Set<string>();
   private readonly agents;
 
   constructor(
@@ -39,9 +41,14 @@ export class VerifierLoop {
     if (!verify) return;
     await mkdir(this.paths.queue, { recursive: true });
     const pending = await this.readQueue();
-    const queuedAgents = new Set([...pending.map((request) => request.agent), ...[...this.running.values()].map((run) => run.request.agent)]);
+    const queuedAgents = new Set<string>();
     const ledgers = new Map<string, AgentLedger>();
     for (const agent of this.record.agents) {
+      // Busy is checked before the ledger is read: with no run in flight the ledger cannot change under us.
+      if (pending.some((request) => request.agent === agent.name && !this.finished.has(request.id)) || [...this.running.values()].some((run) => run.request.agent === agent.name)) {
+        queuedAgents.add(agent.name);
+        continue;
+      }
       const ledger = await readJson<AgentLedger>(this.ledgerFile(agent.name));
       if (ledger) ledgers.set(agent.name, ledger);
       else if (!queuedAgents.has(agent.name)) {
@@ -57,10 +64,11 @@ export class VerifierLoop {
     for (;;) {
       const busySlots = new Set([...this.running.values()].map((run) => run.slot));
       const runningAgents = new Set([...this.running.values()].map((run) => run.request.agent));
-      const decision = pickNext({ pending: pending.filter((request) => !this.running.has(request.id)), runningAgents, busySlots, agents: this.agents, cpuSlots: verify.parallel });
+      const waiting = pending.filter((request) => !this.running.has(request.id) && !this.finished.has(request.id));
+      const decision = pickNext({ pending: waiting, runningAgents, busySlots, agents: this.agents, cpuSlots: verify.parallel });
       if (decision.kind === "wait") return;
       const { request, slot } = decision;
-      this.running.set(request.id, { slot, request, promise: this.execute(request, slot, ledgers.get(request.agent) ?? { best: null, lastVerified: null }) });
+      this.running.set(request.id, { slot, request, promise: this.execute(request, slot) });
     }
   }
 
@@ -77,9 +85,11 @@ export class VerifierLoop {
     await Promise.all([...this.running.values()].map((run) => run.promise));
   }
 
-  private async execute(request: ExperimentRequest, slot: string, ledger: AgentLedger): Promise<void> {
+  private async execute(request: ExperimentRequest, slot: string): Promise<void> {
     const agent = this.agents.get(request.agent)!;
     try {
+      // Read now, not at tick time: the agent's previous run may have finished since.
+      const ledger = (await readJson<AgentLedger>(this.ledgerFile(agent.name))) ?? { best: null, lastVerified: null };
       const outcome = await runExperiment(this.port, {
         verify: this.config.verify!, baseCommit: this.record.baseCommit, slot, ledger,
         agent: { name: agent.name, branch: agent.branch, worktree: agent.worktree, gpu: agent.gpu, edits: this.config.roles[agent.role]?.edits ?? [] },
@@ -93,6 +103,7 @@ export class VerifierLoop {
       }
       this.log(`${outcome.verdict.reason} [${agent.name} ${request.commit.slice(0, 7)}, ${outcome.seconds.toFixed(1)}s]`);
       await rm(join(this.paths.queue, `${request.id}.json`), { force: true });
+      this.finished.add(request.id);
     } catch (error) {
       // The request file stays: the next daemon retries it rather than lose the experiment.
       this.log(`verifier: ${request.id}: ${(error as Error).message}`);

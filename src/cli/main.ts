@@ -21,6 +21,8 @@ export async function main(argv: string[], io: Io = stdio): Promise<number> {
     .action(run(async () => (await import("./commands/validate.js")).runValidate({ cwd: root() }, io)));
   program.command("up").description("create worktrees, lease GPUs and start the grid (idempotent)").option("--no-attach", "do not attach, even at a terminal")
     .action(run(async (opts: { attach: boolean }) => (await import("./commands/up.js")).runUp({ root: root(), attach: opts.attach }, io)));
+  program.command("demo").description("create the toy research repo of the demo org (first run), then `org up`").option("--no-attach", "do not attach, even at a terminal")
+    .action(run(async (opts: { attach: boolean }) => (await import("./commands/demo.js")).runDemo({ root: root(), attach: opts.attach }, io)));
   program.command("status").description("every agent with role, GPU, pid, state, restarts, uptime, head").option("--json", "machine-readable")
     .action(run(async (opts: { json?: boolean }) => (await import("./commands/status.js")).runStatus({ root: root(), json: Boolean(opts.json) }, io)));
   program.command("attach").argument("[agent]", "select this agent's pane").description("attach to the grid")

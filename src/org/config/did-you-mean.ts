@@ -32,3 +32,8 @@ export function suggestFix(word: string, candidates: readonly string[], fallback
   const closest = findClosest(word, candidates);
   return closest === undefined ? fallback : `did you mean "${closest}"?`;
 }
+
+/** "a, b or c" */
+export function joinOr(words: readonly string[]): string {
+  return words.length <= 1 ? words.join("") : `${words.slice(0, -1).join(", ")} or ${words[words.length - 1]}`;
+}

@@ -16,9 +16,9 @@ export {
   type ShareEntry,
   type VerifyConfig,
 } from "./schema.js";
-export { loadConfig, type LoadedConfig, type LoadResult } from "./load.js";
+export { loadConfig, type ConfigProbe, type LoadedConfig, type LoadResult } from "./load.js";
 export { formatProblems, type Problem } from "./locate.js";
-export { PLACEHOLDERS, type ConfigProbe } from "./rules.js";
+export { PLACEHOLDERS } from "./rules.js";
 export { findClosest } from "./did-you-mean.js";
 export { renderStarter } from "./starter.js";
 export { buildJsonSchema, renderJsonSchema } from "./json-schema.js";

@@ -1,8 +1,17 @@
+import { resolve } from "node:path";
 import { isPair, isScalar, visit, type Document } from "yaml";
 import { parseForPositions, placeProblems, renderPlaced, type PlacedProblem, type Problem } from "./locate.js";
-import { describeIssues } from "./messages.js";
-import { asMap, checkPromptFiles, checkRepo, RULES, type ConfigProbe } from "./rules.js";
+import { describeIssues, formatPath } from "./messages.js";
+import { asMap, RULES, type Raw } from "./rules.js";
 import { ConfigSchema, type OrgConfig } from "./schema.js";
+
+/** What loading needs to know about the disk and git; src/adapters/config-probe.ts is the real one. */
+export interface ConfigProbe {
+  exists(absPath: string): Promise<boolean>;
+  isGitRepo(absDir: string): Promise<boolean>;
+  /** The full sha `rev` names in the repo, or null. */
+  resolveCommit(absDir: string, rev: string): Promise<string | null>;
+}
 
 /** A valid org.yaml, with the repo and base it names already resolved. */
 export interface LoadedConfig {
@@ -35,11 +44,39 @@ export async function loadConfig(input: { file: string; dir: string; text: strin
   const problems: Problem[] = parsed.success ? [] : describeIssues(parsed.error.issues, raw);
   const map = asMap(raw);
   const repo = map ? await checkRepo(map, input.dir, probe) : undefined;
-  if (map) problems.push(...RULES.flatMap((rule) => rule(map)), ...(await checkPromptFiles(map, input.dir, probe)), ...repo!.problems);
+  if (map) problems.push(...RULES.flatMap((rule) => rule(map)), ...(await checkPromptFiles(map, input.dir, probe)));
+  problems.push(...(repo?.problems ?? []));
   if (!parsed.success || problems.length > 0 || !repo?.baseCommit) {
     return { ok: false, problems: renderPlaced(input.file, lineCounter, placeProblems(doc, problems)) };
   }
   return { ok: true, loaded: { ...input, config: parsed.data, repoDir: repo.repoDir, baseCommit: repo.baseCommit } };
+}
+
+/** Prompt files that are not on disk: a rule, but one that needs the disk. */
+async function checkPromptFiles(raw: Raw, dir: string, probe: ConfigProbe): Promise<Problem[]> {
+  const checks = Object.entries(asMap(raw.roles) ?? {}).map(async ([role, spec]): Promise<Problem[]> => {
+    const prompt = asMap(spec)?.prompt;
+    if (typeof prompt !== "string" || prompt === "" || (await probe.exists(resolve(dir, prompt)))) return [];
+    return [{ path: ["roles", role, "prompt"], message: `${formatPath(["roles", role, "prompt"])} file "${prompt}" does not exist`, fix: "create it, or give its path relative to this file" }];
+  });
+  return (await Promise.all(checks)).flat();
+}
+
+/** The repo folder and the sha of base, with what is wrong when either cannot be had. */
+async function checkRepo(raw: Raw, dir: string, probe: ConfigProbe): Promise<{ problems: Problem[]; repoDir: string; baseCommit: string | null }> {
+  const repo = raw.repo ?? ".";
+  const base = raw.base ?? "main";
+  const repoDir = resolve(dir, typeof repo === "string" ? repo : ".");
+  // A repo or base of the wrong type is the schema's problem; guessing a folder would only add noise.
+  if (typeof repo !== "string" || repo === "" || typeof base !== "string" || base === "") return { problems: [], repoDir, baseCommit: null };
+  const fail = (path: string, message: string, fix: string) => ({ problems: [{ path: [path], message, fix }], repoDir, baseCommit: null });
+  if (!(await probe.exists(repoDir))) return fail("repo", `repo "${repo}" does not exist (${repoDir})`, "point repo at your research git repo, relative to this file");
+  if (!(await probe.isGitRepo(repoDir))) return fail("repo", `repo "${repo}" is not a git repository (${repoDir})`, "run `git init` there, or point repo at your research git repo");
+  const baseCommit = await probe.resolveCommit(repoDir, base);
+  if (baseCommit !== null) return { problems: [], repoDir, baseCommit };
+  const empty = (await probe.resolveCommit(repoDir, "HEAD")) === null;
+  const fix = empty ? "the repo has no commits yet: make a first commit" : `name an existing branch, tag or commit (see \`git -C ${repo} branch\`)`;
+  return fail("base", `base "${base}" does not name a commit in repo "${repo}"`, fix);
 }
 
 /** YAML that does not parse, a repeated key, an alias without its anchor: reported alone, with positions. */

@@ -114,6 +114,18 @@ function unwrapSchema(outer: z.ZodType): FoundSchema {
   return { ...found, schema, customError: schema.def.error !== undefined };
 }
 
+/** Keys a map at this spot may hold; for a union (share entries) those of its map branch. */
+export function knownKeys(found: FoundSchema | undefined): string[] {
+  const schema = found?.schema;
+  const branches = schema instanceof z.ZodUnion ? (schema.options as z.ZodType[]) : schema ? [schema] : [];
+  return branches.flatMap((branch) => (branch instanceof z.ZodObject ? Object.keys(branch.shape) : []));
+}
+
+/** zod's issue path as document path segments. */
+export function toPath(path: readonly PropertyKey[]): (string | number)[] {
+  return path.map((segment) => (typeof segment === "number" ? segment : String(segment)));
+}
+
 /** The parsed value at a path, or undefined where the document has nothing. */
 export function valueAt(root: unknown, path: readonly (string | number)[]): unknown {
   let value = root;

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { findClosest, suggestFix } from "./did-you-mean.js";
-import { findSchema, valueAt, type FoundSchema, type Problem } from "./locate.js";
+import { findClosest, joinOr, suggestFix } from "./did-you-mean.js";
+import { findSchema, knownKeys, toPath, valueAt, type FoundSchema, type Problem } from "./locate.js";
 import { SAFE_NAME } from "./schema.js";
 
 type Issue = z.core.$ZodIssue;
@@ -98,9 +98,13 @@ function describeBound(issue: z.core.$ZodIssueTooSmall | z.core.$ZodIssueTooBig,
 function suggestValue(found: FoundSchema | undefined, value: unknown): string {
   const schema = found?.schema;
   const example = found?.examples[0] ?? found?.defaultValue;
+  const unquoted = typeof value === "string" ? value.trim() : "";
+  if (schema instanceof z.ZodNumber && unquoted !== "" && Number.isFinite(Number(unquoted))) return `remove the quotes: ${unquoted}`;
   if (schema instanceof z.ZodNumber) return `write a number such as ${typeof example === "number" ? example : 1}`;
-  if (schema instanceof z.ZodBoolean) return "write true or false";
+  if (schema instanceof z.ZodBoolean) return unquoted === "true" || unquoted === "false" ? `remove the quotes: ${unquoted}` : "write true or false";
   if (schema instanceof z.ZodString && (typeof value === "number" || typeof value === "boolean")) return `quote it: "${String(value)}"`;
+  // A shell-style string becomes an argv list: "python train.py" → [python, train.py].
+  if (schema instanceof z.ZodArray && typeof value === "string") return `make it a list: ${showInline(value.trim().split(/\s+/))}`;
   if (schema instanceof z.ZodArray && value !== null && typeof value !== "object") return `make it a list: [${showInline(value)}]`;
   if (schema instanceof z.ZodEnum) return `write ${joinOr(schema.options.map(String))}`;
   if (example !== undefined) return `write e.g. ${showInline(example)}`;
@@ -117,22 +121,6 @@ function expectPhrase(found: FoundSchema | undefined): string {
   if (schema instanceof z.ZodArray) return "a list";
   if (schema instanceof z.ZodObject || schema instanceof z.ZodRecord) return "a map";
   return found?.description ?? "a different value";
-}
-
-/** Keys a map at this spot may hold; for a union (share entries) those of its map branch. */
-function knownKeys(found: FoundSchema | undefined): string[] {
-  const schema = found?.schema;
-  const branches = schema instanceof z.ZodUnion ? (schema.options as z.ZodType[]) : schema ? [schema] : [];
-  return branches.flatMap((branch) => (branch instanceof z.ZodObject ? Object.keys(branch.shape) : []));
-}
-
-/** "a, b or c" */
-export function joinOr(words: readonly string[]): string {
-  return words.length <= 1 ? words.join("") : `${words.slice(0, -1).join(", ")} or ${words[words.length - 1]}`;
-}
-
-function toPath(path: readonly PropertyKey[]): Path {
-  return path.map((segment) => (typeof segment === "number" ? segment : String(segment)));
 }
 
 /** `roles.researcher.count`, `share[0]`, `roles["my role"]`: how a person would name the spot. */

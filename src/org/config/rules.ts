@@ -1,4 +1,4 @@
-import { isAbsolute, resolve } from "node:path";
+import { isAbsolute } from "node:path";
 import { findClosest, suggestFix } from "./did-you-mean.js";
 import type { Problem } from "./locate.js";
 import { formatPath } from "./messages.js";
@@ -11,43 +11,8 @@ type Rule = (raw: Raw) => Problem[];
 export const PLACEHOLDERS = ["prompt_file", "kickoff", "agent", "role", "worktree", "gpu", "state", "inbox"];
 const RUNTIME_EXAMPLE = 'command: [claude, --append-system-prompt-file, "{prompt_file}", "{kickoff}"]';
 
-/** What the rules need to know about the disk; src/adapters/config-probe.ts is the real one. */
-export interface ConfigProbe {
-  exists(absPath: string): Promise<boolean>;
-  isGitRepo(absDir: string): Promise<boolean>;
-  /** The full sha `rev` names in the repo, or null. */
-  resolveCommit(absDir: string, rev: string): Promise<string | null>;
-}
-
 /** Every rule that needs nothing but the document. */
 export const RULES: Rule[] = [checkNames, checkRoles, checkRuntimes, checkPatterns, checkPaths];
-
-/** Prompt files that are not on disk. */
-export async function checkPromptFiles(raw: Raw, dir: string, probe: ConfigProbe): Promise<Problem[]> {
-  const checks = Object.entries(asMap(raw.roles) ?? {}).map(async ([role, spec]): Promise<Problem[]> => {
-    const prompt = asMap(spec)?.prompt;
-    if (typeof prompt !== "string" || prompt === "" || (await probe.exists(resolve(dir, prompt)))) return [];
-    return [{ path: ["roles", role, "prompt"], message: `${formatPath(["roles", role, "prompt"])} file "${prompt}" does not exist`, fix: "create it, or give its path relative to this file" }];
-  });
-  return (await Promise.all(checks)).flat();
-}
-
-/** The repo folder and the sha of base, with what is wrong when either cannot be had. */
-export async function checkRepo(raw: Raw, dir: string, probe: ConfigProbe): Promise<{ problems: Problem[]; repoDir: string; baseCommit: string | null }> {
-  const repo = raw.repo ?? ".";
-  const base = raw.base ?? "main";
-  const repoDir = resolve(dir, typeof repo === "string" ? repo : ".");
-  // A repo or base of the wrong type is the schema's problem; guessing a folder would only add noise.
-  if (typeof repo !== "string" || repo === "" || typeof base !== "string" || base === "") return { problems: [], repoDir, baseCommit: null };
-  const fail = (path: string, message: string, fix: string) => ({ problems: [{ path: [path], message, fix }], repoDir, baseCommit: null });
-  if (!(await probe.exists(repoDir))) return fail("repo", `repo "${repo}" does not exist (${repoDir})`, "point repo at your research git repo, relative to this file");
-  if (!(await probe.isGitRepo(repoDir))) return fail("repo", `repo "${repo}" is not a git repository (${repoDir})`, "run `git init` there, or point repo at your research git repo");
-  const baseCommit = await probe.resolveCommit(repoDir, base);
-  if (baseCommit !== null) return { problems: [], repoDir, baseCommit };
-  const empty = (await probe.resolveCommit(repoDir, "HEAD")) === null;
-  const fix = empty ? "the repo has no commits yet: make a first commit" : `name an existing branch, tag or commit (see \`git -C ${repo} branch\`)`;
-  return fail("base", `base "${base}" does not name a commit in repo "${repo}"`, fix);
-}
 
 /** A map-shaped value as a record; anything else is the schema's problem, not a rule's. */
 export function asMap(value: unknown): Raw | undefined {
@@ -99,7 +64,7 @@ function checkRuntimes(raw: Raw): Problem[] {
     }
     const command = Array.isArray(runtime.command) ? runtime.command : [];
     command.forEach((element, index) => {
-      const placeholder = typeof element === "string" ? /^\{([^{}]*)\}$/.exec(element)?.[1] : undefined;
+      const placeholder = typeof element === "string" ? /^\{([A-Za-z_][\w-]*)\}$/.exec(element)?.[1] : undefined;
       if (placeholder === undefined || PLACEHOLDERS.includes(placeholder)) return;
       const known = PLACEHOLDERS.map((known) => `{${known}}`);
       const fix = suggestFix(String(element), known, `use one of ${known.join(" ")}, or write it without braces`);
