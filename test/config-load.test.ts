@@ -55,6 +55,11 @@ describe("loadConfig: schema problems as human lines", () => {
     ["yes for a boolean", `${VALID}    gpu: yes\n`, ['org.yaml:8:10: roles.researcher.gpu must be true or false, got "yes" — write true or false']],
     ["a string for a list", `${VALID}    edits: train.py\n`, ['org.yaml:8:12: roles.researcher.edits must be a list, got "train.py" — make it a list: [train.py]']],
     ["a number for a string", `${VALID}base: 2024\n`, ['org.yaml:8:7: base must be a string, got 2024 — quote it: "2024"']],
+    ["a quoted number", `${VALID}    count: "2"\n`, ['org.yaml:8:12: roles.researcher.count must be a whole number, got "2" — remove the quotes: 2']],
+    ["a shell string for an argv list", VALID.replace('[mybot, "{prompt_file}"]', 'mybot --fast "{prompt_file}"'), [
+      'org.yaml:3:14: runtimes.mybot.command must be a list, got "mybot --fast \\"{prompt_file}\\"" — make it a list: [mybot, --fast, "{prompt_file}"]',
+    ]],
+    ["a string for a map", `${VALID.replace("  mybot:\n", "  mybot:\n    env: DEBUG=1\n")}`, ['org.yaml:3:10: runtimes.mybot.env must be a map, got "DEBUG=1" — write e.g. {PYTHONUNBUFFERED: "1"}']],
   ])("%s", async (_name, text, expected) => {
     expect(await problemsOf(text)).toEqual(expected);
   });

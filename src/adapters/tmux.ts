@@ -1,3 +1,5 @@
+import { rm } from "node:fs/promises";
+import { join } from "node:path";
 import { OrgError } from "../org/errors.js";
 import type { PaneInfo, PaneSpec, TmuxPort } from "../org/ports.js";
 import type { Runner } from "./process.js";
@@ -76,6 +78,9 @@ export class Tmux implements TmuxPort {
 
   async killServer(): Promise<void> {
     await this.tmux(["kill-server"], true);
+    // tmux leaves its socket file behind; ours carry our prefix, so removing it touches nothing else.
+    const dir = join(process.env.TMUX_TMPDIR || "/tmp", `tmux-${process.getuid?.() ?? 0}`);
+    await rm(join(dir, this.socket), { force: true });
   }
 
   async selectPane(pane: string): Promise<void> {

@@ -7,6 +7,9 @@ import { checkPaths, type ChangedPath } from "./path-rules.js";
 import { formatHeader, formatRow, toResultStatus } from "./results.js";
 import { judge, type RunOutcome, type Verdict } from "./verdict.js";
 
+/** How much of a crashed run's log `org submit` prints. */
+const TAIL_LINES = 50;
+
 /** One experiment waiting for the verifier: an agent's commit, or its baseline (the base, unmodified). */
 export interface ExperimentRequest {
   id: string;
@@ -30,6 +33,8 @@ export interface ExperimentOutcome {
   metric: number | undefined;
   memoryGb: number | undefined;
   seconds: number;
+  /** The verify command's own run time; seconds minus this is the harness's overhead. */
+  runSeconds: number;
   logFile: string;
   logTail: string;
   ledger: AgentLedger;
@@ -76,6 +81,7 @@ export async function runExperiment(port: VerifierPort, context: ExperimentConte
   const changed = request.kind === "baseline" ? [] : await port.changedPaths(context.baseCommit, request.commit);
   const paths = checkPaths(changed, { protected: verify.protected, edits: agent.edits });
   let run: RunOutcome = { exitCode: null, signal: null, timedOut: false };
+  let runSeconds = 0;
   if (paths.ok) {
     const checkout = await port.prepareCheckout(context.slot, request.commit);
     await port.restoreProtected(checkout, context.baseCommit, verify.protected);
@@ -83,6 +89,7 @@ export async function runExperiment(port: VerifierPort, context: ExperimentConte
     const result = await port.runCommand(verify.command, { cwd: checkout, env, logFile, timeoutMs, signal: context.signal });
     if (result.aborted) throw new OrgError(`run of ${short} for ${agent.name} interrupted by shutdown; it stays queued`, "aborted");
     run = result;
+    runSeconds = result.durationMs / 1000;
   }
   const log = paths.ok ? await port.readLog(logFile) : "";
   const metric = parseMetric(log, verify.metric.pattern);
@@ -114,8 +121,13 @@ export async function runExperiment(port: VerifierPort, context: ExperimentConte
   await port.appendLog(formatLogEntry({ date: context.now(), op: verdict.kind, title, body: verdict.reason }));
   const reset = head !== request.commit ? `\nYour branch was reset to ${head.slice(0, 7)}; the diff is saved in ${patch}.` : "";
   await port.appendInbox(agent.name, `## [${context.now().toISOString()}] verdict ${verdict.kind} for ${short}\n${verdict.reason}${reset}\n`);
-  const logTail = verdict.kind === "crash" ? log.split("\n").slice(-51).join("\n") : "";
-  return { request, verdict, metric, memoryGb, seconds, logFile, logTail, ledger: next, head, patch };
+  const logTail = verdict.kind === "crash" ? lastLines(log, TAIL_LINES) : "";
+  return { request, verdict, metric, memoryGb, seconds, runSeconds, logFile, logTail, ledger: next, head, patch };
+}
+
+// A log that ends in a newline has no line after it; one cut off mid-line (a killed run) still has its last line.
+function lastLines(text: string, count: number): string {
+  return text.replace(/\n$/, "").split("\n").slice(-count).join("\n");
 }
 
 function oneLine(text: string): string {

@@ -18,8 +18,8 @@ export interface Proposal {
   description: string;
 }
 
-// Module-level `const UPPER_CASE = <positive literal>;` lines: the knobs a train script exposes at its top.
-const CONSTANT_LINE = /^(const ([A-Z][A-Z0-9_]*) = )(\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|\.\d+)(;)/gm;
+// Module-level `const UPPER_CASE = <positive literal>;` (JS) or `UPPER_CASE = <literal>` (Python) lines: the knobs a train script exposes.
+const CONSTANT_LINE = /^((?:const )?([A-Z][A-Z0-9_]*) = )(\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|\.\d+)(?=;|[ \t]*(?:#.*)?$)/gm;
 const FLOAT_FACTORS = [0.5, 0.8, 1.25, 2];
 const SMALL_INTEGER = 8;
 

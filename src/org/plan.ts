@@ -83,6 +83,7 @@ export function buildLaunchSpec(config: OrgConfig, agent: PlannedAgent, context:
       ORG_WORKTREE: agent.worktree,
       ORG_INBOX: files.inbox,
       ORG_PROMPT_FILE: files.prompt,
+      ORG_EDITS: role.edits.join(":"),
       CUDA_VISIBLE_DEVICES: gpu,
       PATH: `${context.binDir}:${context.basePath}`,
     },

@@ -10,11 +10,13 @@ import { renderPrompt } from "../roles/render.js";
 /** Worktree, shared paths, prompt, inbox and launch spec of every agent; existing worktrees are reused. */
 export async function prepareAgents(world: World, loaded: LoadedConfigLike, paths: OrgPaths, agents: PlannedAgent[]): Promise<{ created: string[] }> {
   const { config, repoDir } = loaded;
+  // A worktree folder deleted by hand leaves git's record behind; prune it so the worktree is re-added.
+  await world.git.pruneWorktrees(repoDir);
   const registered = new Set((await world.git.worktreeList(repoDir)).map((entry) => entry.path));
   const created: string[] = [];
   await world.files.mkdir(paths.worktrees);
-  // git takes a lock per ref and per worktree, so a few adds at once are safe and faster than one by one.
-  await runLimited(agents, 4, async (agent) => {
+  // One add at a time: concurrent `git worktree add`s race on .git/worktrees (seen at 32 agents).
+  await runLimited(agents, 1, async (agent) => {
     if (registered.has(agent.worktree)) return;
     if (await world.files.exists(agent.worktree)) {
       throw new OrgError(`${agent.worktree} exists but is not a worktree of ${repoDir} — move it away, then run \`org up\` again`, "worktree");

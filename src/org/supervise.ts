@@ -1,5 +1,4 @@
 import { constants } from "node:os";
-import { z } from "zod";
 import type { LaunchSpec } from "./state.js";
 
 /** Restart counters carried from one exit to the next. */
@@ -25,25 +24,28 @@ export type ExitDecision =
   | { kind: "give-up"; reason: string; history: RestartHistory }
   | { kind: "done"; reason: string; history: RestartHistory };
 
-const LaunchSpecSchema: z.ZodType<LaunchSpec> = z.object({
-  agent: z.string().min(1),
-  role: z.string(),
-  argv: z.array(z.string()).min(1),
-  cwd: z.string().min(1),
-  env: z.record(z.string(), z.string()),
-  restart: z.enum(["always", "on-failure", "never"]),
-  backoffMs: z.number().min(0),
-  maxBackoffMs: z.number().min(0),
-  maxRestarts: z.number().int().min(0),
-  healthyAfterMs: z.number().min(0),
-});
+// Checked by hand, not with zod: every pane starts a supervisor, and zod's import alone costs ~100 ms.
+const FIELDS: [keyof LaunchSpec, (value: unknown) => boolean, string][] = [
+  ["agent", (v) => typeof v === "string" && v !== "", "a non-empty string"],
+  ["role", (v) => typeof v === "string", "a string"],
+  ["argv", (v) => Array.isArray(v) && v.length > 0 && v.every((item) => typeof item === "string"), "a non-empty list of strings"],
+  ["cwd", (v) => typeof v === "string" && v !== "", "a non-empty string"],
+  ["env", (v) => typeof v === "object" && v !== null && !Array.isArray(v) && Object.values(v).every((item) => typeof item === "string"), "a map of strings"],
+  ["restart", (v) => v === "always" || v === "on-failure" || v === "never", "always, on-failure or never"],
+  ["backoffMs", (v) => typeof v === "number" && v >= 0, "a number ≥ 0"],
+  ["maxBackoffMs", (v) => typeof v === "number" && v >= 0, "a number ≥ 0"],
+  ["maxRestarts", (v) => Number.isInteger(v) && (v as number) >= 0, "a whole number ≥ 0"],
+  ["healthyAfterMs", (v) => typeof v === "number" && v >= 0, "a number ≥ 0"],
+];
 
 /** A launch.json's content as a LaunchSpec, or what is wrong with it as `field: problem`. */
 export function parseLaunchSpec(raw: unknown): LaunchSpec | string {
-  const parsed = LaunchSpecSchema.safeParse(raw);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
-  return `${issue.path.join(".") || "(root)"}: ${issue.message}`;
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return "(root): expected an object";
+  const record = raw as Record<string, unknown>;
+  for (const [key, valid, expected] of FIELDS) {
+    if (!valid(record[key])) return `${key}: expected ${expected}, got ${JSON.stringify(record[key]) ?? "nothing"}`;
+  }
+  return Object.fromEntries(FIELDS.map(([key]) => [key, record[key]])) as unknown as LaunchSpec;
 }
 
 type RestartPolicy = Pick<LaunchSpec, "restart" | "backoffMs" | "maxBackoffMs" | "maxRestarts" | "healthyAfterMs">;

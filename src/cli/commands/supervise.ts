@@ -1,4 +1,5 @@
-import { processRunner, type Runner } from "../../adapters/process.js";
+import { lightRunner } from "../../adapters/light-runner.js";
+import type { Runner } from "../../adapters/process.js";
 import { runSupervisor } from "../../adapters/supervisor.js";
 
 export interface SuperviseOptions {
@@ -16,7 +17,7 @@ export async function runSupervise(opts: SuperviseOptions): Promise<number> {
     state: opts.state,
     agent: opts.agent,
     log: (line) => console.log(line),
-    setPaneStatus: createPaneStatusSetter(opts.runner ?? processRunner, env.TMUX_PANE),
+    setPaneStatus: createPaneStatusSetter(opts.runner ?? lightRunner, env.TMUX_PANE),
   });
 }
 

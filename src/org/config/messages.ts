@@ -31,8 +31,12 @@ function describeIssue(issue: Issue, root: unknown): Problem[] {
       const fallback = `remove it; the keys allowed${where ? ` in ${where}` : ""} are ${known.join(", ")}`;
       return issue.keys.map((key) => ({ path: [...path, key], at: "key" as const, message: `unknown key "${key}"${where ? ` in ${where}` : ""}`, fix: suggestFix(key, known, fallback) }));
     }
-    case "invalid_union":
-      return describeUnion(issue, path, root);
+    case "invalid_union": {
+      // Describe the branch whose shape matched (its problems are deeper), else the union as a whole.
+      const matched = issue.errors.find((branch) => branch.length > 0 && branch.every((inner) => inner.path.length > 0 || inner.code === "unrecognized_keys"));
+      if (matched) return describeIssues(matched.map((inner) => ({ ...inner, path: [...path, ...inner.path] }) as Issue), root);
+      return [{ path, message: `${where} must be ${found?.customError ? issue.message : expectPhrase(found)}, ${got}`, fix: suggestValue(found, value) }];
+    }
     case "invalid_type":
       if (path.length === 0) return [describeRoot(value)];
       if (value === undefined) return [describeMissing(path, found)];
@@ -54,15 +58,6 @@ function describeIssue(issue: Issue, root: unknown): Problem[] {
     default:
       return [{ path, message: `${where}: ${issue.message.toLowerCase()}`, fix: `see the description of ${where} in org.schema.json` }];
   }
-}
-
-/** A union failed: describe the branch whose shape matched, else the union as a whole. */
-function describeUnion(issue: z.core.$ZodIssueInvalidUnion, path: Path, root: unknown): Problem[] {
-  const matched = issue.errors.find((branch) => branch.length > 0 && branch.every((inner) => inner.path.length > 0 || inner.code === "unrecognized_keys"));
-  if (matched) return describeIssues(matched.map((inner) => ({ ...inner, path: [...path, ...inner.path] }) as Issue), root);
-  const found = findSchema(path);
-  const expected = found?.customError ? issue.message : expectPhrase(found);
-  return [{ path, message: `${formatPath(path)} must be ${expected}, got ${describeValue(valueAt(root, path))}`, fix: suggestValue(found, valueAt(root, path)) }];
 }
 
 function describeRoot(value: unknown): Problem {
@@ -88,7 +83,8 @@ function describeBound(issue: z.core.$ZodIssueTooSmall | z.core.$ZodIssueTooBig,
     return { path, message: `${where} must be ${bound} ${limit}, got ${describeValue(value)}`, fix };
   }
   const example = found?.examples[0];
-  const fix = example !== undefined ? `write e.g. ${showInline(example)}` : `write ${found?.description ?? "a value"}`;
+  const fallback = typeof path[path.length - 1] === "number" ? "remove it, or write a value" : `write ${found?.description ?? "a value"}`;
+  const fix = example !== undefined ? `write e.g. ${showInline(example)}` : fallback;
   if (small && limit <= 1) return { path, message: `${where} must not be empty`, fix };
   const unit = issue.origin === "string" ? "characters" : "items";
   return { path, message: `${where} must have ${small ? "at least" : "at most"} ${limit} ${unit}, got ${describeValue(value)}`, fix };
@@ -104,7 +100,7 @@ function suggestValue(found: FoundSchema | undefined, value: unknown): string {
   if (schema instanceof z.ZodBoolean) return unquoted === "true" || unquoted === "false" ? `remove the quotes: ${unquoted}` : "write true or false";
   if (schema instanceof z.ZodString && (typeof value === "number" || typeof value === "boolean")) return `quote it: "${String(value)}"`;
   // A shell-style string becomes an argv list: "python train.py" → [python, train.py].
-  if (schema instanceof z.ZodArray && typeof value === "string") return `make it a list: ${showInline(value.trim().split(/\s+/))}`;
+  if (schema instanceof z.ZodArray && typeof value === "string") return `make it a list: ${showInline(value.trim().split(/\s+/).map((word) => word.replace(/^(["'])(.*)\1$/, "$2")))}`;
   if (schema instanceof z.ZodArray && value !== null && typeof value !== "object") return `make it a list: [${showInline(value)}]`;
   if (schema instanceof z.ZodEnum) return `write ${joinOr(schema.options.map(String))}`;
   if (example !== undefined) return `write e.g. ${showInline(example)}`;
@@ -147,6 +143,8 @@ export function describeValue(value: unknown): string {
 export function showInline(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(showInline).join(", ")}]`;
   if (value !== null && typeof value === "object") return `{${Object.entries(value).map(([key, inner]) => `${key}: ${showInline(inner)}`).join(", ")}}`;
-  if (typeof value !== "string" || /^[A-Za-z0-9_./-]+$/.test(value)) return String(value);
-  return `'${value.replace(/'/g, "''")}'`;
+  if (typeof value !== "string") return String(value);
+  // Bare only when YAML would read it back as the same string, not a number, boolean or null.
+  if (/^[A-Za-z0-9_./-]+$/.test(value) && !/^([-+.\d][\d._eE+-]*|true|false|yes|no|on|off|null)$/i.test(value)) return value;
+  return value.includes("\\") ? `'${value.replace(/'/g, "''")}'` : JSON.stringify(value);
 }

@@ -77,14 +77,15 @@ it runs every commit you submit in a clean checkout and records {{metric}} ({{go
 
 ## The loop: run it forever
 
-1. Pick one idea that could improve {{metric}}. Prefer simple ideas; deleting code for an equal
-   result is a win, adding twenty lines of hacks for a tiny gain is not.
-2. Make the change in your worktree and commit it.
-3. Submit it: \`org submit -m "what you changed and why, in one line"\`.
-4. Read the verdict. On keep, build on it; on discard, go back to your last kept commit.
-5. Read your inbox, \`$ORG_INBOX\` ({{inbox}}), after every verdict: other agents and people write there.
-6. Only when the verdict says crash, read the end of the run log, fix the bug, and submit again.
-   If the idea itself is broken, move on.
+1. Pick one idea that could improve {{metric}} and say it in one line. Prefer simple ideas:
+   the same result with less code is a win; a tiny gain that adds twenty lines of hacks is not.
+2. Make the change in your worktree.
+3. Run \`org submit -m "<the idea in one line>"\`. It commits, waits for the verifier and prints
+   the verdict: keep, discard, crash or reject.
+4. On keep, build on it. On discard, your branch is back at your best commit: start from there.
+   Only on a crash, read the end of the run log, fix an obvious bug and resubmit, or drop the
+   idea after a few tries. Never pull whole training logs into your context.
+5. After every verdict, read your inbox: \`cat "$ORG_INBOX"\`. Other agents and people write there.
 
 Never stop to ask whether to continue; nobody is watching to answer. When you run out of ideas,
 reread the code, combine near-misses, and try something more radical.
