@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { stat } from "node:fs/promises";
+import { join } from "node:path";
+import { formatLogEntry } from "../org/log-entry.js";
 import { agentPaths } from "../org/paths.js";
 import type { AgentState, AgentStatus, LaunchSpec } from "../org/state.js";
 import { decideAfterExit, explainSpawnError, parseLaunchSpec, type ProgramExit, type RestartHistory } from "../org/supervise.js";
@@ -38,6 +40,8 @@ export async function runSupervisor(opts: SupervisorOptions): Promise<number> {
     },
     append: (fields) => appendLines(paths.events, [JSON.stringify({ at: new Date().toISOString(), ...fields })]),
     print: (line) => log(`[org] ${opts.agent} ${line}`),
+    // log.md is the org's timeline: restarts and give-ups belong there next to the verdicts.
+    timeline: (op, reason) => appendLines(join(opts.state, "log.md"), [formatLogEntry({ date: new Date(), op, title: opts.agent, body: reason })]),
   };
   try {
     return await superviseProgram(spec, stop, record);
@@ -51,6 +55,7 @@ interface Recorder {
   update(patch: Partial<AgentStatus> & { state: AgentState }): Promise<void>;
   append(fields: Record<string, unknown>): Promise<void>;
   print(line: string): void;
+  timeline(op: string, reason: string): Promise<void>;
 }
 
 async function superviseProgram(spec: LaunchSpec, stop: ReturnType<typeof listenForStop>, record: Recorder): Promise<number> {
@@ -74,6 +79,7 @@ async function superviseProgram(spec: LaunchSpec, stop: ReturnType<typeof listen
     history = decision.history;
     const state = ({ restart: "restarting", "give-up": "failed", done: "stopped" } as const)[decision.kind];
     await record.update({ state, pid: null, lastExit, ...history, reason });
+    if (decision.kind !== "done") await record.timeline(decision.kind === "restart" ? "restart" : "failed", reason);
     const hint = state === "failed" ? ` — see \`org logs ${spec.agent}\`` : "";
     record.print(`${state === "restarting" ? "" : `${state}: `}${reason}${hint}`);
     // After give-up or done, stay alive so the pane keeps showing why; `org down` ends us with SIGTERM.

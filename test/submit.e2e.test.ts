@@ -1,0 +1,149 @@
+import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { AgentLedger } from "../src/org/experiment.js";
+import { runOrg } from "./helpers/org-cli.js";
+import { bin, createOrgRepo, readJsonFile, teardownOrg, tmux } from "./helpers/org-fixture.js";
+import { pollUntil } from "./helpers/poll.js";
+import { git } from "./helpers/temp-repo.js";
+
+// The verify command names a script the repo does not have yet: every run fails to start until an agent adds it.
+const orgYaml = (name: string) => `name: ${name}
+repo: .
+base: main
+gpus: none
+runtimes:
+  idle: { command: ["${bin("forever")}"], restart: never }
+roles:
+  researcher: { prompt: prompts/researcher.md, runtime: idle }
+verify:
+  command: [./verify.sh]
+  metric: { name: val_bpb, pattern: '^val_bpb:\\s*([0-9.]+)' }
+`;
+
+const VERIFY = '#!/bin/sh\necho "val_bpb: 0.5"\n';
+
+let org: ReturnType<typeof createOrgRepo>;
+let state: string;
+let worktree: string;
+let base: string;
+const short = (commit: string) => commit.slice(0, 7);
+
+beforeAll(async () => {
+  org = createOrgRepo(orgYaml);
+  state = join(org.dir, "state");
+  worktree = join(org.dir, "worktrees", "researcher-1");
+  base = git(org.dir, ["rev-parse", "main"]).trim();
+  const up = runOrg(["up"], { cwd: org.dir });
+  expect(up.code, up.stderr).toBe(0);
+  await pollUntil(() => existsSync(join(state, "agents/researcher-1/ledger.json")), { what: "the baseline", timeoutMs: 20_000 });
+}, 40_000);
+
+afterAll(() => teardownOrg(org));
+
+describe("org submit", { tags: ["slow"] }, () => {
+  test("a verify command that does not exist makes the baseline a crash that says so", () => {
+    const reason = "crash: could not start: spawn ./verify.sh ENOENT";
+    expect(readRows()).toEqual([[short(base), "0.000000", "0.0", "crash", "baseline", "researcher-1", "cpu"]]);
+    expect(readJsonFile<AgentLedger>(join(state, "agents/researcher-1/ledger.json"))).toEqual({ best: null, lastVerified: base });
+    expect(readFileSync(join(state, "log.md"), "utf8")).toMatch(new RegExp(`^## \\[\\d{4}-\\d\\d-\\d\\d\\] crash \\| researcher-1 ${short(base)} baseline\\n${escape(reason)}\\n`, "m"));
+    expect(readFileSync(join(state, "agents/researcher-1/inbox.md"), "utf8")).toMatch(new RegExp(`\\n## \\[[^\\]]+\\] verdict crash for ${short(base)}\\n${escape(reason)}\\n\\n$`));
+    const logs = readdirSync(join(state, "runs"));
+    expect(logs).toHaveLength(1);
+    expect(readFileSync(join(state, "runs", logs[0]!), "utf8")).toBe("org: could not start ./verify.sh: spawn ./verify.sh ENOENT\n");
+  });
+
+  test("refusals exit 1 with the reason and change nothing", () => {
+    const before = snapshot();
+    const outside = runOrg(["submit", "-m", "try"], { cwd: join(org.dir, "prompts") });
+    expect(outside).toEqual({ code: 1, stdout: "", stderr: `org: not inside an agent's worktree (${org.dir}/prompts) — run it from one of ${org.dir}/worktrees/<agent>\n` });
+
+    const nothing = runOrg(["submit", "-m", "try"], { cwd: worktree });
+    expect(nothing).toEqual({ code: 1, stdout: "", stderr: `org: nothing to submit: no changes since ${short(base)}, your last verified commit\n` });
+    expect(snapshot()).toEqual(before);
+
+    writeFileSync(join(worktree, "notes.md"), "an idea\n");
+    const silent = runOrg(["submit"], { cwd: worktree });
+    expect(silent).toEqual({ code: 1, stdout: "", stderr: 'org: say what you tried: org submit -m "raised the learning rate to 0.04" (nothing was committed)\n' });
+    expect(snapshot()).toEqual({ ...before, status: "?? notes.md\n" });
+    git(worktree, ["clean", "-fq"]);
+  });
+
+  test("a verify script that is not executable crashes; once executable the first measured run is the baseline", () => {
+    writeFileSync(join(worktree, "verify.sh"), VERIFY);
+    chmodSync(join(worktree, "verify.sh"), 0o644);
+    const first = runOrg(["submit", "-m", "add the verify script"], { cwd: worktree });
+    expect(first.stderr).toBe("");
+    const commit = /^submitted ([0-9a-f]{7}) /.exec(first.stdout)?.[1] ?? "";
+    const logs = readdirSync(join(state, "runs")).filter((file) => file.endsWith(`-researcher-1-${commit}.log`));
+    expect(logs).toHaveLength(1);
+    expect(first.stdout).toBe([
+      `submitted ${commit} "add the verify script"; waiting for the verifier…`,
+      "metric no metric · your best none yet · delta - · crash",
+      "crash: could not start: spawn ./verify.sh EACCES",
+      `your branch was reset to ${short(base)}; the diff is saved in ${state}/patches/researcher-1-${commit}-crash.patch`,
+      `last lines of ${state}/runs/${logs[0]}:`,
+      "org: could not start ./verify.sh: spawn ./verify.sh EACCES",
+      "",
+    ].join("\n"));
+    expect(git(worktree, ["rev-parse", "HEAD"]).trim()).toBe(base);
+    expect(existsSync(join(worktree, "verify.sh"))).toBe(false);
+
+    writeFileSync(join(worktree, "verify.sh"), VERIFY);
+    chmodSync(join(worktree, "verify.sh"), 0o755);
+    // This time as from the agent's pane, where ORG_ROOT is set.
+    const second = runOrg(["submit", "-m", "make it executable"], { cwd: worktree, env: { ORG_ROOT: org.dir } });
+    const head = git(worktree, ["rev-parse", "HEAD"]).trim();
+    expect(second).toEqual({
+      code: 0,
+      stderr: "",
+      stdout: [
+        `submitted ${short(head)} "make it executable"; waiting for the verifier…`,
+        `metric 0.500000 · your best 0.500000 (${short(head)}) · delta - · baseline`,
+        "baseline: val_bpb 0.5000",
+        "",
+      ].join("\n"),
+    });
+    expect(git(org.dir, ["rev-parse", `org/${org.name}/researcher-1`]).trim()).toBe(head);
+    expect(readRows().slice(1)).toEqual([
+      [commit, "0.000000", "0.0", "crash", "add the verify script", "researcher-1", "cpu"],
+      [short(head), "0.500000", "0.0", "keep", "make it executable", "researcher-1", "cpu"],
+    ]);
+  });
+
+  test("while the org is down submit refuses and commits nothing", () => {
+    const daemon = readJsonFile<{ pid: number }>(join(state, "daemon.json")).pid;
+    expect(runOrg(["down"], { cwd: org.dir }).code).toBe(0);
+    expect(tmux(org.socket, ["has-session"]).code).not.toBe(0);
+    expect(existsSync(`/proc/${daemon}`) ? readFileSync(`/proc/${daemon}/stat`, "utf8") : "gone").toMatch(/^(gone|\d+ \(.*\) Z )/);
+
+    writeFileSync(join(worktree, "verify.sh"), '#!/bin/sh\necho "val_bpb: 0.4"\n');
+    const before = snapshot();
+    const down = runOrg(["submit", "-m", "lower it"], { cwd: worktree });
+    expect(down).toEqual({ code: 1, stdout: "", stderr: "org: the org is not running — start it with `org up` (nothing was committed)\n" });
+    expect(snapshot()).toEqual(before);
+    expect(before.status).toBe(" M verify.sh\n");
+  });
+});
+
+/** Everything a refused submit must leave alone. */
+function snapshot(): { head: string; branch: string; status: string; results: string; queue: string[] } {
+  return {
+    head: git(worktree, ["rev-parse", "HEAD"]).trim(),
+    branch: git(org.dir, ["rev-parse", `org/${org.name}/researcher-1`]).trim(),
+    status: git(worktree, ["status", "--porcelain"]),
+    results: readFileSync(join(state, "results.tsv"), "utf8"),
+    queue: readdirSync(join(state, "queue")),
+  };
+}
+
+/** results.tsv rows without the seconds and time columns. */
+function readRows(): string[][] {
+  const lines = readFileSync(join(state, "results.tsv"), "utf8").trimEnd().split("\n");
+  expect(lines.shift()).toBe("commit\tval_bpb\tmemory_gb\tstatus\tdescription\tagent\tgpu\tseconds\ttime");
+  return lines.map((line) => line.split("\t").slice(0, 7));
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}

@@ -1,0 +1,347 @@
+import { spawn } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { AgentStatus } from "../src/org/state.js";
+import type { AgentLedger } from "../src/org/experiment.js";
+import { isAlive } from "../src/adapters/process.js";
+import { ORG_BIN, runOrg, type CliResult } from "./helpers/org-cli.js";
+import { bin, createOrgRepo, readJsonFile, teardownOrg, tmux } from "./helpers/org-fixture.js";
+import { pollUntil } from "./helpers/poll.js";
+import { git, makeTempDir, removeDir } from "./helpers/temp-repo.js";
+
+// Two researchers whose agent program idles: the test is the agent, editing worktrees and running `org submit`.
+// One verify slot and a 2 s timeout, so two submits queue behind each other and a hang is killed quickly.
+const orgYaml = (name: string) => `name: ${name}
+repo: .
+base: main
+gpus: none
+runtimes:
+  idle: { command: ["${bin("forever")}"], restart: never }
+roles:
+  researcher: { prompt: prompts/researcher.md, runtime: idle, count: 2, edits: [train.sh, value.txt] }
+verify:
+  command: [sh, train.sh]
+  protected: [prepare.sh]
+  metric: { name: val_bpb, pattern: '^val_bpb:\\s*([0-9.]+)', goal: minimize }
+  memory: { pattern: '^peak_vram_mb:\\s*([0-9.]+)' }
+  timeout: 2s
+  parallel: 1
+`;
+
+// The toy research repo: the metric is whatever value.txt says, so a test sets it by editing one file.
+const TRAIN = '#!/bin/sh\necho "val_bpb: $(cat value.txt)"\necho "peak_vram_mb: 1536"\n';
+const PREPARE = "#!/bin/sh\n# data preparation: fixed; the verifier restores it from base before every run\n";
+const PATTERN = "^val_bpb:\\s*([0-9.]+)";
+
+let org: ReturnType<typeof createOrgRepo>;
+let scratch: string;
+let state: string;
+const worktree = (agent: string) => join(org.dir, "worktrees", agent);
+const branchHead = (agent: string) => git(org.dir, ["rev-parse", `org/${org.name}/${agent}`]).trim();
+const ledger = (agent: string) => readJsonFile<AgentLedger>(join(state, "agents", agent, "ledger.json"));
+const patchFile = (agent: string, short: string, kind: string) => join(state, "patches", `${agent}-${short}-${kind}.patch`);
+// What the suite has verified so far, checked whole against results.tsv at the end.
+const rows: string[][] = [];
+let base = "";
+const kept: Record<string, string> = {};
+
+beforeAll(async () => {
+  scratch = makeTempDir("org-verifier-scratch-");
+  org = createOrgRepo(orgYaml, { "train.sh": TRAIN, "prepare.sh": PREPARE, "value.txt": "1.000\n" });
+  state = join(org.dir, "state");
+  base = git(org.dir, ["rev-parse", "main"]).trim();
+  const up = runOrg(["up"], { cwd: org.dir });
+  expect(up.code, up.stderr).toBe(0);
+  await pollUntil(() => existsSync(join(state, "agents/researcher-1/ledger.json")) && existsSync(join(state, "agents/researcher-2/ledger.json")), { what: "both baselines", timeoutMs: 20_000 });
+}, 40_000);
+
+afterAll(() => {
+  teardownOrg(org);
+  removeDir(scratch);
+});
+
+describe("the verifier judges submitted experiments", { tags: ["slow"] }, () => {
+  test("at start every agent's baseline runs on the unmodified base", () => {
+    const short = base.slice(0, 7);
+    rows.push([short, "1.000000", "1.5", "keep", "baseline", "researcher-1", "cpu"], [short, "1.000000", "1.5", "keep", "baseline", "researcher-2", "cpu"]);
+    expect(readRows()).toEqual(rows);
+    for (const agent of ["researcher-1", "researcher-2"]) {
+      expect(ledger(agent)).toEqual({ best: { commit: base, metric: 1 }, lastVerified: base });
+      expect(lastInbox(agent)).toBe(`## [T] verdict baseline for ${short}\nbaseline: val_bpb 1.0000\n`);
+      kept[agent] = base;
+    }
+  });
+
+  test("an improvement is kept: the branch stays and the best advances", () => {
+    writeFileSync(join(worktree("researcher-1"), "value.txt"), "0.900\n");
+    const { short, lines } = submit("researcher-1", "lower the value");
+    expect(lines).toEqual([
+      `submitted ${short} "lower the value"; waiting for the verifier…`,
+      `metric 0.900000 · your best 0.900000 (${short}) · delta -0.100000 · keep`,
+      "keep: val_bpb 0.9000 < best 1.0000 (-0.1000)",
+    ]);
+    const commit = branchHead("researcher-1");
+    expect(commit.slice(0, 7)).toBe(short);
+    expect(git(worktree("researcher-1"), ["rev-parse", "HEAD"]).trim()).toBe(commit);
+    expect(ledger("researcher-1")).toEqual({ best: { commit, metric: 0.9 }, lastVerified: commit });
+    rows.push([short, "0.900000", "1.5", "keep", "lower the value", "researcher-1", "cpu"]);
+    expect(readRows()).toEqual(rows);
+    expect(lastInbox("researcher-1")).toBe(`## [T] verdict keep for ${short}\nkeep: val_bpb 0.9000 < best 1.0000 (-0.1000)\n`);
+    kept["researcher-1"] = commit;
+  });
+
+  test("a regression is discarded: diff saved, branch reset to the best, agent told", () => {
+    const best = kept["researcher-1"]!;
+    writeFileSync(join(worktree("researcher-1"), "value.txt"), "0.950\n");
+    const { short, lines } = submit("researcher-1", "raise the value");
+    const patch = patchFile("researcher-1", short, "discard");
+    expect(lines).toEqual([
+      `submitted ${short} "raise the value"; waiting for the verifier…`,
+      `metric 0.950000 · your best 0.900000 (${best.slice(0, 7)}) · delta +0.050000 · discard`,
+      "discard: val_bpb 0.9500 >= best 0.9000 (+0.0500)",
+      `your branch was reset to ${best.slice(0, 7)}; the diff is saved in ${patch}`,
+    ]);
+    expectResetTo("researcher-1", best);
+    expect(readFileSync(join(worktree("researcher-1"), "value.txt"), "utf8")).toBe("0.900\n");
+    expect(readFileSync(patch, "utf8")).toBe(git(org.dir, ["diff", "--binary", best, short]));
+    expect(readFileSync(patch, "utf8")).toContain("-0.900\n+0.950\n");
+    rows.push([short, "0.950000", "1.5", "discard", "raise the value", "researcher-1", "cpu"]);
+    expect(readRows()).toEqual(rows);
+    expect(lastInbox("researcher-1")).toBe(`## [T] verdict discard for ${short}\ndiscard: val_bpb 0.9500 >= best 0.9000 (+0.0500)\nYour branch was reset to ${best.slice(0, 7)}; the diff is saved in ${patch}.\n`);
+  });
+
+  test("a commit that edits or deletes the protected file is rejected without running", () => {
+    const best = kept["researcher-1"]!;
+    const tampers = [
+      { message: "skip the slow part of data prep", change: () => writeFileSync(join(worktree("researcher-1"), "prepare.sh"), `${PREPARE}exit 0\n`) },
+      { message: "drop data prep", change: () => rmSync(join(worktree("researcher-1"), "prepare.sh")) },
+    ];
+    for (const { message, change } of tampers) {
+      change();
+      const { short, lines } = submit("researcher-1", message);
+      const patch = patchFile("researcher-1", short, "reject");
+      expect(lines).toEqual([
+        `submitted ${short} "${message}"; waiting for the verifier…`,
+        `metric no metric · your best 0.900000 (${best.slice(0, 7)}) · delta - · reject`,
+        "reject: touches protected prepare.sh",
+        `your branch was reset to ${best.slice(0, 7)}; the diff is saved in ${patch}`,
+      ]);
+      expectResetTo("researcher-1", best);
+      expect(readFileSync(join(worktree("researcher-1"), "prepare.sh"), "utf8")).toBe(PREPARE);
+      expect(readFileSync(patch, "utf8")).toBe(git(org.dir, ["diff", "--binary", best, short]));
+      expect(readdirSync(join(state, "runs")).filter((file) => file.includes(short))).toEqual([]);
+      rows.push([short, "0.000000", "0.0", "reject", message, "researcher-1", "cpu"]);
+      expect(readRows()).toEqual(rows);
+      expect(lastInbox("researcher-1")).toBe(`## [T] verdict reject for ${short}\nreject: touches protected prepare.sh\nYour branch was reset to ${best.slice(0, 7)}; the diff is saved in ${patch}.\n`);
+    }
+  });
+
+  test("a run that prints no metric is a crash; submit shows the last 50 lines of its log", () => {
+    const best = kept["researcher-1"]!;
+    // 61 lines, the last cut off without its newline, like a run killed mid-print.
+    writeFileSync(join(worktree("researcher-1"), "train.sh"), "#!/bin/sh\nfor i in $(seq 1 60); do echo \"line $i\"; done\nprintf 'Traceback: boom'\nexit 3\n");
+    const { short, lines } = submit("researcher-1", "rewrite the loop");
+    const logFile = runLog("researcher-1", short);
+    expect(lines).toEqual([
+      `submitted ${short} "rewrite the loop"; waiting for the verifier…`,
+      `metric no metric · your best 0.900000 (${best.slice(0, 7)}) · delta - · crash`,
+      `crash: no line matched /${PATTERN}/; exit code 3`,
+      `your branch was reset to ${best.slice(0, 7)}; the diff is saved in ${patchFile("researcher-1", short, "crash")}`,
+      `last lines of ${logFile}:`,
+      ...Array.from({ length: 49 }, (_, index) => `line ${index + 12}`),
+      "Traceback: boom",
+    ]);
+    expectResetTo("researcher-1", best);
+    expect(readFileSync(join(worktree("researcher-1"), "train.sh"), "utf8")).toBe(TRAIN);
+    rows.push([short, "0.000000", "0.0", "crash", "rewrite the loop", "researcher-1", "cpu"]);
+    expect(readRows()).toEqual(rows);
+  });
+
+  test("a run past the timeout is a crash and its whole process group is killed", async () => {
+    const best = kept["researcher-1"]!;
+    const pidFile = join(scratch, "hang.pid");
+    writeFileSync(join(worktree("researcher-1"), "train.sh"), `#!/bin/sh\necho "epoch 1"\nsleep 300 &\necho $! > ${pidFile}\nwait\n`);
+    const { short, lines } = submit("researcher-1", "train longer");
+    expect(lines).toEqual([
+      `submitted ${short} "train longer"; waiting for the verifier…`,
+      `metric no metric · your best 0.900000 (${best.slice(0, 7)}) · delta - · crash`,
+      "crash: timed out after 2s; process group killed",
+      `your branch was reset to ${best.slice(0, 7)}; the diff is saved in ${patchFile("researcher-1", short, "crash")}`,
+      `last lines of ${runLog("researcher-1", short)}:`,
+      "epoch 1",
+    ]);
+    // The forked sleep is gone too, well within the 2 s grace before SIGKILL: SIGTERM reached the group.
+    const sleeper = Number(readFileSync(pidFile, "utf8"));
+    await pollUntil(() => !isRunning(sleeper), { what: `the forked sleep ${sleeper} to be killed`, timeoutMs: 1000 });
+    expectResetTo("researcher-1", best);
+    rows.push([short, "0.000000", "0.0", "crash", "train longer", "researcher-1", "cpu"]);
+    expect(readRows()).toEqual(rows);
+    const seconds = readFileSync(join(state, "results.tsv"), "utf8").trimEnd().split("\n").at(-1)!.split("\t")[7];
+    expect(Number(seconds)).toBeGreaterThanOrEqual(2);
+  });
+
+  test("a plain `git commit` on the agent branch is verified without submit", async () => {
+    const dir = worktree("researcher-2");
+    writeFileSync(join(dir, "value.txt"), "0.800\n");
+    git(dir, ["commit", "-qam", "lower the value by hand"]);
+    const commit = git(dir, ["rev-parse", "HEAD"]).trim();
+    await pollUntil(() => ledger("researcher-2").lastVerified === commit, { what: "the plain commit to be verified", timeoutMs: 15_000 });
+    expect(ledger("researcher-2")).toEqual({ best: { commit, metric: 0.8 }, lastVerified: commit });
+    expect(branchHead("researcher-2")).toBe(commit);
+    const short = commit.slice(0, 7);
+    rows.push([short, "0.800000", "1.5", "keep", "lower the value by hand", "researcher-2", "cpu"]);
+    expect(readRows()).toEqual(rows);
+    expect(lastInbox("researcher-2")).toBe(`## [T] verdict keep for ${short}\nkeep: val_bpb 0.8000 < best 1.0000 (-0.2000)\n`);
+    kept["researcher-2"] = commit;
+  });
+
+  test("two agents submitting at once with one slot: both judged, one run after the other", async () => {
+    const trace = join(scratch, "trace.txt");
+    const traced = `#!/bin/sh\necho "start $ORG_AGENT" >> ${trace}\nsleep 0.4\necho "val_bpb: $(cat value.txt)"\necho "peak_vram_mb: 1536"\necho "end $ORG_AGENT" >> ${trace}\n`;
+    writeFileSync(join(worktree("researcher-1"), "train.sh"), traced);
+    writeFileSync(join(worktree("researcher-1"), "value.txt"), "0.850\n");
+    writeFileSync(join(worktree("researcher-2"), "train.sh"), traced);
+    writeFileSync(join(worktree("researcher-2"), "value.txt"), "0.900\n");
+    const [one, two] = await Promise.all([submitAsync("researcher-1", "trace and lower"), submitAsync("researcher-2", "trace and raise")]);
+    const bestOfTwo = kept["researcher-2"]!.slice(0, 7);
+    expect(one.lines).toEqual([
+      `submitted ${one.short} "trace and lower"; waiting for the verifier…`,
+      `metric 0.850000 · your best 0.850000 (${one.short}) · delta -0.050000 · keep`,
+      "keep: val_bpb 0.8500 < best 0.9000 (-0.0500)",
+    ]);
+    expect(two.lines).toEqual([
+      `submitted ${two.short} "trace and raise"; waiting for the verifier…`,
+      `metric 0.900000 · your best 0.800000 (${bestOfTwo}) · delta +0.100000 · discard`,
+      "discard: val_bpb 0.9000 >= best 0.8000 (+0.1000)",
+      `your branch was reset to ${bestOfTwo}; the diff is saved in ${patchFile("researcher-2", two.short, "discard")}`,
+    ]);
+    const order = readFileSync(trace, "utf8").split("\n").filter(Boolean);
+    const [first, second] = order[0] === "start researcher-1" ? ["researcher-1", "researcher-2"] : ["researcher-2", "researcher-1"];
+    expect(order).toEqual([`start ${first}`, `end ${first}`, `start ${second}`, `end ${second}`]);
+    const pair = {
+      "researcher-1": [one.short, "0.850000", "1.5", "keep", "trace and lower", "researcher-1", "cpu"],
+      "researcher-2": [two.short, "0.900000", "1.5", "discard", "trace and raise", "researcher-2", "cpu"],
+    };
+    rows.push(pair[first as keyof typeof pair], pair[second as keyof typeof pair]);
+    expect(readRows()).toEqual(rows);
+    kept["researcher-1"] = branchHead("researcher-1");
+    expect(kept["researcher-1"].slice(0, 7)).toBe(one.short);
+    expectResetTo("researcher-2", kept["researcher-2"]!);
+  });
+
+  test("`org results --json` ranks the agents from results.tsv", () => {
+    const results = runOrg(["results", "--json"], { cwd: org.dir });
+    expect(results.code).toBe(0);
+    const best1 = kept["researcher-1"]!.slice(0, 7);
+    const best2 = kept["researcher-2"]!.slice(0, 7);
+    expect(JSON.parse(results.stdout)).toEqual({
+      metric: "val_bpb",
+      goal: "minimize",
+      agents: [
+        { agent: "researcher-2", runs: 3, counts: { keep: 2, discard: 1, crash: 0, reject: 0 }, baseline: 1, best: 0.8, bestCommit: best2, delta: 0.8 - 1 },
+        { agent: "researcher-1", runs: 8, counts: { keep: 3, discard: 1, crash: 2, reject: 2 }, baseline: 1, best: 0.85, bestCommit: best1, delta: 0.85 - 1 },
+      ],
+      best: { agent: "researcher-2", commit: best2, metric: 0.8 },
+    });
+  });
+
+  test("log.md has one entry per verdict, in order", () => {
+    const entries = readFileSync(join(state, "log.md"), "utf8").split(/\n(?=## \[)/).map((entry) => entry.trim().replace(/^## \[\d{4}-\d\d-\d\d\]/, "## [D]"));
+    const verdicts = entries.filter((entry) => !/^## \[D\] (up|down) \|/.test(entry));
+    expect(verdicts.map((entry) => entry.split("\n")[0])).toEqual(rows.map(([short, , , status, description, agent]) => {
+      const op = description === "baseline" ? "baseline" : status;
+      return `## [D] ${op} | ${agent} ${short} ${description}`;
+    }));
+    expect(verdicts[3]).toBe(`## [D] discard | researcher-1 ${rows[3]![0]} raise the value\ndiscard: val_bpb 0.9500 >= best 0.9000 (+0.0500)`);
+    expect(verdicts[7]).toBe(`## [D] crash | researcher-1 ${rows[7]![0]} train longer\ncrash: timed out after 2s; process group killed`);
+  });
+
+  test("`org down` stops the daemon, the agents and the tmux server", () => {
+    const daemon = readJsonFile<{ pid: number }>(join(state, "daemon.json")).pid;
+    const supervisors = ["researcher-1", "researcher-2"].map((agent) => readJsonFile<AgentStatus>(join(state, "agents", agent, "status.json")));
+    const pids = [daemon, ...supervisors.flatMap((status) => [status.supervisorPid, status.pid])].filter((pid): pid is number => pid !== null);
+    expect(pids).toHaveLength(5);
+    expect(pids.every(isRunning)).toBe(true);
+    expect(runOrg(["down"], { cwd: org.dir }).code).toBe(0);
+    expect(tmux(org.socket, ["has-session"]).code).not.toBe(0);
+    expect(pids.filter(isRunning)).toEqual([]);
+    expect(existsSync(join(state, "daemon.json"))).toBe(false);
+  });
+});
+
+/** One `org submit -m` from the agent's worktree, as the agent would run it (no ORG_ROOT: found from cwd). */
+function submit(agent: string, message: string): { short: string; lines: string[] } {
+  return parseSubmit(runOrg(["submit", "-m", message], { cwd: worktree(agent) }));
+}
+
+async function submitAsync(agent: string, message: string): Promise<{ short: string; lines: string[] }> {
+  return parseSubmit(await runOrgAsync(["submit", "-m", message], worktree(agent)));
+}
+
+function parseSubmit(result: CliResult): { short: string; lines: string[] } {
+  expect(result.stderr).toBe("");
+  expect(result.code).toBe(0);
+  const lines = result.stdout.replace(/\n$/, "").split("\n");
+  return { short: /^submitted ([0-9a-f]{7}) /.exec(lines[0]!)?.[1] ?? "", lines };
+}
+
+// runOrg blocks the event loop; two agents submitting at the same instant need two live processes.
+function runOrgAsync(args: string[], cwd: string): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [ORG_BIN, ...args], { cwd, env: { ...process.env, TMUX: "", TMUX_PANE: "", ORG_ROOT: "" }, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? -1, stdout, stderr });
+    });
+  });
+}
+
+/** results.tsv without the seconds and time columns, which are checked for shape only. */
+function readRows(): string[][] {
+  const lines = readFileSync(join(state, "results.tsv"), "utf8").split("\n");
+  expect(lines.pop()).toBe("");
+  expect(lines.shift()).toBe("commit\tval_bpb\tmemory_gb\tstatus\tdescription\tagent\tgpu\tseconds\ttime");
+  return lines.map((line) => {
+    const fields = line.split("\t");
+    expect(fields).toHaveLength(9);
+    expect(fields[7]).toMatch(/^\d+\.\d$/);
+    expect(fields[8]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    return fields.slice(0, 7);
+  });
+}
+
+/** The newest inbox message, its time replaced by T. */
+function lastInbox(agent: string): string {
+  const text = readFileSync(join(state, "agents", agent, "inbox.md"), "utf8");
+  return text.slice(text.lastIndexOf("\n## [") + 1).replace(/^## \[[^\]]+\]/, "## [T]").replace(/\n+$/, "\n");
+}
+
+function runLog(agent: string, short: string): string {
+  const logs = readdirSync(join(state, "runs")).filter((file) => file.endsWith(`-${agent}-${short}.log`));
+  expect(logs).toHaveLength(1);
+  return join(state, "runs", logs[0]!);
+}
+
+/** The branch and its worktree point at `commit`, with nothing left over in the worktree. */
+function expectResetTo(agent: string, commit: string): void {
+  expect(branchHead(agent)).toBe(commit);
+  expect(git(worktree(agent), ["rev-parse", "HEAD"]).trim()).toBe(commit);
+  expect(git(worktree(agent), ["status", "--porcelain"])).toBe("");
+}
+
+// A killed child whose parent died first can stay a zombie until init reaps it; it no longer runs.
+function isRunning(pid: number): boolean {
+  if (!existsSync("/proc")) return isAlive(pid);
+  try {
+    return !/^\d+ \(.*\) Z /.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return false;
+  }
+}
