@@ -46,22 +46,22 @@ const rows: string[][] = [];
 let base = "";
 const kept: Record<string, string> = {};
 
-beforeAll(async () => {
-  scratch = makeTempDir("org-verifier-scratch-");
-  org = createOrgRepo(orgYaml, { "train.sh": TRAIN, "prepare.sh": PREPARE, "value.txt": "1.000\n" });
-  state = join(org.dir, "state");
-  base = git(org.dir, ["rev-parse", "main"]).trim();
-  const up = runOrg(["up"], { cwd: org.dir });
-  expect(up.code, up.stderr).toBe(0);
-  await pollUntil(() => existsSync(join(state, "agents/researcher-1/ledger.json")) && existsSync(join(state, "agents/researcher-2/ledger.json")), { what: "both baselines", timeoutMs: 20_000 });
-}, 40_000);
-
-afterAll(() => {
-  teardownOrg(org);
-  removeDir(scratch);
-});
-
 describe("the verifier judges submitted experiments", { tags: ["slow"] }, () => {
+  beforeAll(async () => {
+    scratch = makeTempDir("org-verifier-scratch-");
+    org = createOrgRepo(orgYaml, { "train.sh": TRAIN, "prepare.sh": PREPARE, "value.txt": "1.000\n" });
+    state = join(org.dir, "state");
+    base = git(org.dir, ["rev-parse", "main"]).trim();
+    const up = runOrg(["up"], { cwd: org.dir });
+    expect(up.code, up.stderr).toBe(0);
+    await pollUntil(() => existsSync(join(state, "agents/researcher-1/ledger.json")) && existsSync(join(state, "agents/researcher-2/ledger.json")), { what: "both baselines", timeoutMs: 20_000 });
+  }, 60_000);
+
+  afterAll(() => {
+    teardownOrg(org);
+    removeDir(scratch);
+  });
+
   test("at start every agent's baseline runs on the unmodified base", () => {
     const short = base.slice(0, 7);
     rows.push([short, "1.000000", "1.5", "keep", "baseline", "researcher-1", "cpu"], [short, "1.000000", "1.5", "keep", "baseline", "researcher-2", "cpu"]);
@@ -196,13 +196,37 @@ describe("the verifier judges submitted experiments", { tags: ["slow"] }, () => 
     kept["researcher-2"] = commit;
   });
 
+  test("a commit made while the one below it runs survives that one's discard and gets its own verdict", async () => {
+    const dir = worktree("researcher-2");
+    const best = kept["researcher-2"]!;
+    writeFileSync(join(dir, "train.sh"), TRAIN.replace("\n", "\nsleep 1\n"));
+    writeFileSync(join(dir, "value.txt"), "0.950\n");
+    git(dir, ["commit", "-qam", "slow and worse"]);
+    const slow = git(dir, ["rev-parse", "HEAD"]).trim().slice(0, 7);
+    await pollUntil(() => readdirSync(join(state, "runs")).some((file) => file.endsWith(`-researcher-2-${slow}.log`)), { what: "the slow run to start", timeoutMs: 15_000 });
+    writeFileSync(join(dir, "train.sh"), TRAIN);
+    writeFileSync(join(dir, "value.txt"), "0.700\n");
+    git(dir, ["commit", "-qam", "fast and better"]);
+    const fast = git(dir, ["rev-parse", "HEAD"]).trim();
+    await pollUntil(() => ledger("researcher-2").lastVerified === fast, { what: "the newer commit to be verified", timeoutMs: 15_000 });
+    expect(ledger("researcher-2")).toEqual({ best: { commit: fast, metric: 0.7 }, lastVerified: fast });
+    expect(branchHead("researcher-2")).toBe(fast);
+    const patch = patchFile("researcher-2", slow, "discard");
+    expect(readFileSync(patch, "utf8")).toBe(git(org.dir, ["diff", "--binary", best, slow]));
+    rows.push([slow, "0.950000", "1.5", "discard", "slow and worse", "researcher-2", "cpu"], [fast.slice(0, 7), "0.700000", "1.5", "keep", "fast and better", "researcher-2", "cpu"]);
+    expect(readRows()).toEqual(rows);
+    const inbox = readFileSync(join(state, "agents/researcher-2/inbox.md"), "utf8").replace(/^## \[[^\]]+\]/gm, "## [T]");
+    expect(inbox).toContain(`## [T] verdict discard for ${slow}\ndiscard: val_bpb 0.9500 >= best 0.8000 (+0.1500)\nYour branch has moved on to ${fast.slice(0, 7)}, so it was not reset; that commit gets its own verdict. The diff is saved in ${patch}.\n`);
+    kept["researcher-2"] = fast;
+  });
+
   test("two agents submitting at once with one slot: both judged, one run after the other", async () => {
     const trace = join(scratch, "trace.txt");
     const traced = `#!/bin/sh\necho "start $ORG_AGENT" >> ${trace}\nsleep 0.4\necho "val_bpb: $(cat value.txt)"\necho "peak_vram_mb: 1536"\necho "end $ORG_AGENT" >> ${trace}\n`;
     writeFileSync(join(worktree("researcher-1"), "train.sh"), traced);
     writeFileSync(join(worktree("researcher-1"), "value.txt"), "0.850\n");
     writeFileSync(join(worktree("researcher-2"), "train.sh"), traced);
-    writeFileSync(join(worktree("researcher-2"), "value.txt"), "0.900\n");
+    writeFileSync(join(worktree("researcher-2"), "value.txt"), "0.750\n");
     const [one, two] = await Promise.all([submitAsync("researcher-1", "trace and lower"), submitAsync("researcher-2", "trace and raise")]);
     const bestOfTwo = kept["researcher-2"]!.slice(0, 7);
     expect(one.lines).toEqual([
@@ -212,8 +236,8 @@ describe("the verifier judges submitted experiments", { tags: ["slow"] }, () => 
     ]);
     expect(two.lines).toEqual([
       `submitted ${two.short} "trace and raise"; waiting for the verifier…`,
-      `metric 0.900000 · your best 0.800000 (${bestOfTwo}) · delta +0.100000 · discard`,
-      "discard: val_bpb 0.9000 >= best 0.8000 (+0.1000)",
+      `metric 0.750000 · your best 0.700000 (${bestOfTwo}) · delta +0.050000 · discard`,
+      "discard: val_bpb 0.7500 >= best 0.7000 (+0.0500)",
       `your branch was reset to ${bestOfTwo}; the diff is saved in ${patchFile("researcher-2", two.short, "discard")}`,
     ]);
     const order = readFileSync(trace, "utf8").split("\n").filter(Boolean);
@@ -221,7 +245,7 @@ describe("the verifier judges submitted experiments", { tags: ["slow"] }, () => 
     expect(order).toEqual([`start ${first}`, `end ${first}`, `start ${second}`, `end ${second}`]);
     const pair = {
       "researcher-1": [one.short, "0.850000", "1.5", "keep", "trace and lower", "researcher-1", "cpu"],
-      "researcher-2": [two.short, "0.900000", "1.5", "discard", "trace and raise", "researcher-2", "cpu"],
+      "researcher-2": [two.short, "0.750000", "1.5", "discard", "trace and raise", "researcher-2", "cpu"],
     };
     rows.push(pair[first as keyof typeof pair], pair[second as keyof typeof pair]);
     expect(readRows()).toEqual(rows);
@@ -239,10 +263,10 @@ describe("the verifier judges submitted experiments", { tags: ["slow"] }, () => 
       metric: "val_bpb",
       goal: "minimize",
       agents: [
-        { agent: "researcher-2", runs: 3, counts: { keep: 2, discard: 1, crash: 0, reject: 0 }, baseline: 1, best: 0.8, bestCommit: best2, delta: 0.8 - 1 },
+        { agent: "researcher-2", runs: 5, counts: { keep: 3, discard: 2, crash: 0, reject: 0 }, baseline: 1, best: 0.7, bestCommit: best2, delta: 0.7 - 1 },
         { agent: "researcher-1", runs: 8, counts: { keep: 3, discard: 1, crash: 2, reject: 2 }, baseline: 1, best: 0.85, bestCommit: best1, delta: 0.85 - 1 },
       ],
-      best: { agent: "researcher-2", commit: best2, metric: 0.8 },
+      best: { agent: "researcher-2", commit: best2, metric: 0.7 },
     });
   });
 

@@ -1,8 +1,9 @@
 // Sets up the demo research problem: demo/research/* copied into a fresh git repo with one commit on main.
-import { cp, mkdir, readdir, stat } from "node:fs/promises";
+import { cp, mkdir, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { OrgError } from "../org/errors.js";
+import { pathExists } from "./files.js";
 import { processRunner, type Runner } from "./process.js";
 
 // A fixed identity and no signing, so the commit works on a machine with no git config and no gpg agent.
@@ -16,7 +17,7 @@ export function demoTemplateDir(): string {
 
 /** Create the demo repo in `dir` unless it already is a git repo; a second call changes nothing. */
 export async function createDemoRepo(dir: string, runner: Runner = processRunner): Promise<{ created: boolean }> {
-  if (await exists(join(dir, ".git"))) return { created: false };
+  if (await pathExists(join(dir, ".git"))) return { created: false };
   await mkdir(dir, { recursive: true });
   const template = demoTemplateDir();
   const names = (await readdir(template)).sort();
@@ -35,11 +36,3 @@ async function git(runner: Runner, cwd: string, args: string[], config: string[]
   throw new OrgError(`git ${args.join(" ")} failed in ${cwd}: ${why}`, "git");
 }
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    await stat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}

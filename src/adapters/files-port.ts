@@ -1,21 +1,12 @@
-import { access, chmod, cp, lstat, mkdir, open, rm, symlink } from "node:fs/promises";
+import { chmod, cp, lstat, mkdir, open, rm, symlink } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { FilesPort } from "../org/ports.js";
-import { appendLines, readText, writeFileAtomic } from "./files.js";
+import { appendLines, pathExists, readText, writeFileAtomic } from "./files.js";
 import { isAlive } from "./process.js";
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await access(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** The state folder and worktree files, through atomic writes and O_APPEND lines. */
 export const filesPort: FilesPort = {
-  exists,
+  exists: pathExists,
   readText,
   writeAtomic: writeFileAtomic,
   appendLines,
@@ -23,7 +14,7 @@ export const filesPort: FilesPort = {
     await mkdir(path, { recursive: true });
   },
   async share(source, target, mode) {
-    if (!(await exists(source))) return "missing";
+    if (!(await pathExists(source))) return "missing";
     // lstat: a dangling link still counts as present, so we never clobber a person's choice.
     if (await lstat(target).then(() => true, () => false)) return "exists";
     await mkdir(dirname(target), { recursive: true });

@@ -1,5 +1,5 @@
 import { watch } from "node:fs";
-import { appendFile, mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { access, appendFile, mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 
 let counter = 0;
@@ -47,4 +47,8 @@ export function watchDir(dir: string, onChange: () => void): () => void {
   const watcher = watch(dir, { persistent: false }, () => onChange());
   watcher.on("error", () => undefined);
   return () => watcher.close();
+}
+
+export async function pathExists(path: string): Promise<boolean> {
+  return access(path).then(() => true, () => false);
 }

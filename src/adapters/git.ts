@@ -36,9 +36,12 @@ export const gitAdapter: GitPort = {
       return null;
     }
   },
-  async addWorktree(repo, path, branch, base) {
-    const exists = (await this.revParse(repo, `refs/heads/${branch}`)) !== null;
-    await raw(repo, exists ? ["worktree", "add", path, branch] : ["worktree", "add", "-b", branch, path, base]);
+  async branchHeads(repo, prefix) {
+    const out = await raw(repo, ["for-each-ref", "--format=%(refname:strip=2) %(objectname)", `refs/heads/${prefix}`]);
+    return new Map(out.split("\n").filter(Boolean).map((line) => line.split(" ") as [string, string]));
+  },
+  async addWorktree(repo, path, branch, base, branchExists) {
+    await raw(repo, branchExists ? ["worktree", "add", path, branch] : ["worktree", "add", "-b", branch, path, base]);
   },
   async dirtyFiles(worktree) {
     const out = await raw(worktree, ["status", "--porcelain", "--untracked-files=all"]);

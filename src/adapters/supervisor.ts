@@ -31,12 +31,14 @@ export async function runSupervisor(opts: SupervisorOptions): Promise<number> {
   const stop = listenForStop();
   let status: AgentStatus = { agent: opts.agent, state: "starting", supervisorPid: process.pid, pid: null, startedAt: null,
     restarts: 0, consecutiveFailures: 0, lastExit: null, reason: "starting", updatedAt: new Date().toISOString() };
+  let paneState: AgentState = "starting";
   const record: Recorder = {
     async update(patch) {
       status = { ...status, ...patch, updatedAt: new Date().toISOString() };
       await writeJsonAtomic(paths.status, status);
-      // The pane label is cosmetic: a tmux hiccup must never stop the agent.
-      await opts.setPaneStatus?.(patch.state).catch(() => undefined);
+      // The pane label is cosmetic: a tmux hiccup must never stop the agent. `org up` already set "starting".
+      if (patch.state !== paneState) await opts.setPaneStatus?.(patch.state).catch(() => undefined);
+      paneState = patch.state;
     },
     append: (fields) => appendLines(paths.events, [JSON.stringify({ at: new Date().toISOString(), ...fields })]),
     print: (line) => log(`[org] ${opts.agent} ${line}`),

@@ -51,7 +51,8 @@ export class Tmux implements TmuxPort {
         : ["split-window", "-t", `${this.session}:org`];
       args.push(...create, "-c", pane.cwd, "-P", "-F", "#{pane_id}", ...pane.argv, ";");
       for (const [key, value] of Object.entries(pane.options)) args.push("set-option", "-p", key, value, ";");
-      args.push("pipe-pane", "-o", `cat >> ${shellQuote(pane.logFile)}`, ";");
+      // exec: the pane logger is one process, not a shell plus cat.
+      args.push("pipe-pane", "-o", `exec cat >> ${shellQuote(pane.logFile)}`, ";");
       if (index > 0) args.push("select-layout", "-t", `${this.session}:org`, "tiled", ";");
     });
     args.push(

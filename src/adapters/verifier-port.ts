@@ -58,6 +58,10 @@ export function createVerifierPort(opts: { repo: string; state: string; runner?:
       await mkdir(join(file, ".."), { recursive: true });
       await writeFile(file, (await git(opts.repo, ["diff", "--binary", from, to])).stdout);
     },
+    async branchHead(branch) {
+      const result = await git(opts.repo, ["rev-parse", "--verify", "--quiet", `refs/heads/${branch}`], true);
+      return result.exitCode === 0 ? result.stdout.trim() : undefined;
+    },
     async resetBranch(agent, commit, rescueFile) {
       const inWorktree = (await git(agent.worktree, ["rev-parse", "--abbrev-ref", "HEAD"], true).catch(() => ({ exitCode: 1, stdout: "" })));
       if (inWorktree.exitCode !== 0 || inWorktree.stdout.trim() !== agent.branch) {

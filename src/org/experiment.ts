@@ -38,7 +38,7 @@ export interface ExperimentOutcome {
   logFile: string;
   logTail: string;
   ledger: AgentLedger;
-  /** Where the branch now points. */
+  /** Where the verifier left the branch: the best commit after a reset, else the judged commit. */
   head: string;
   patch?: string;
 }
@@ -51,6 +51,8 @@ export interface VerifierPort {
   runCommand(argv: string[], options: { cwd: string; env: Record<string, string>; logFile: string; timeoutMs: number; signal?: AbortSignal }): Promise<RunOutcome & { durationMs: number; aborted?: boolean }>;
   readLog(logFile: string): Promise<string>;
   savePatch(from: string, to: string, file: string): Promise<void>;
+  /** The commit a branch points at now; undefined when it does not exist. */
+  branchHead(branch: string): Promise<string | undefined>;
   /** Points the agent's branch (and its worktree, keeping uncommitted work safe) at `commit`. */
   resetBranch(agent: { branch: string; worktree: string }, commit: string, rescueFile: string): Promise<string | undefined>;
   appendResult(header: string, line: string): Promise<void>;
@@ -105,21 +107,30 @@ export async function runExperiment(port: VerifierPort, context: ExperimentConte
   const next: AgentLedger = { ...ledger };
   let patch: string | undefined;
   let head = request.commit;
+  let movedTo: string | undefined;
   if (verdict.kind === "baseline" || verdict.kind === "keep") {
     next.best = { commit: request.commit, metric: verdict.metric };
   } else if (request.kind === "candidate") {
     const target = ledger.best?.commit ?? context.baseCommit;
     patch = `${context.patchesDir}/${agent.name}-${short}-${verdict.kind}.patch`;
     await port.savePatch(target, request.commit, patch);
-    const rescued = await port.resetBranch(agent, target, `${context.patchesDir}/${agent.name}-${short}-uncommitted.patch`);
-    head = target;
-    if (rescued) patch = `${patch} (uncommitted work saved to ${rescued})`;
+    // A plain commit made while this one ran would vanish with a reset: leave the branch, the newer head gets its own verdict.
+    const current = await port.branchHead(agent.branch);
+    if (current === request.commit || current === undefined) {
+      const rescued = await port.resetBranch(agent, target, `${context.patchesDir}/${agent.name}-${short}-uncommitted.patch`);
+      head = target;
+      if (rescued) patch = `${patch} (uncommitted work saved to ${rescued})`;
+    } else {
+      movedTo = current;
+    }
   }
   next.lastVerified = head;
 
   const title = `${agent.name} ${short} ${request.kind === "baseline" ? "baseline" : oneLine(request.description)}`;
   await port.appendLog(formatLogEntry({ date: context.now(), op: verdict.kind, title, body: verdict.reason }));
-  const reset = head !== request.commit ? `\nYour branch was reset to ${head.slice(0, 7)}; the diff is saved in ${patch}.` : "";
+  const reset = head !== request.commit ? `\nYour branch was reset to ${head.slice(0, 7)}; the diff is saved in ${patch}.`
+    : movedTo ? `\nYour branch has moved on to ${movedTo.slice(0, 7)}, so it was not reset; that commit gets its own verdict. The diff is saved in ${patch}.`
+    : "";
   await port.appendInbox(agent.name, `## [${context.now().toISOString()}] verdict ${verdict.kind} for ${short}\n${verdict.reason}${reset}\n`);
   const logTail = verdict.kind === "crash" ? lastLines(log, TAIL_LINES) : "";
   return { request, verdict, metric, memoryGb, seconds, runSeconds, logFile, logTail, ledger: next, head, patch };

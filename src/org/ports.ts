@@ -12,8 +12,10 @@ export interface WorktreeEntry {
 export interface GitPort {
   worktreeList(repo: string): Promise<WorktreeEntry[]>;
   revParse(dir: string, rev: string): Promise<string | null>;
-  /** Adds a worktree on `branch`, creating the branch from `base` when it does not exist yet. */
-  addWorktree(repo: string, path: string, branch: string, base: string): Promise<void>;
+  /** Every branch under `prefix` (e.g. org/toy/) with its head, in one git call. */
+  branchHeads(repo: string, prefix: string): Promise<Map<string, string>>;
+  /** Adds a worktree on an existing `branch`, or creates the branch from `base` (never resets one). */
+  addWorktree(repo: string, path: string, branch: string, base: string, branchExists: boolean): Promise<void>;
   dirtyFiles(worktree: string): Promise<string[]>;
   removeWorktree(repo: string, path: string): Promise<void>;
   pruneWorktrees(repo: string): Promise<void>;

@@ -1,6 +1,6 @@
 import { relative } from "node:path";
 import { OrgError } from "./errors.js";
-import type { LoadedConfigLike } from "./loaded.js";
+import type { LoadedConfig } from "./config/index.js";
 import { buildLaunchSpec, type PlannedAgent } from "./plan.js";
 import { agentPaths, type OrgPaths } from "./paths.js";
 import type { AgentStatus } from "./state.js";
@@ -8,11 +8,12 @@ import type { World } from "./world.js";
 import { renderPrompt } from "../roles/render.js";
 
 /** Worktree, shared paths, prompt, inbox and launch spec of every agent; existing worktrees are reused. */
-export async function prepareAgents(world: World, loaded: LoadedConfigLike, paths: OrgPaths, agents: PlannedAgent[]): Promise<{ created: string[] }> {
+export async function prepareAgents(world: World, loaded: LoadedConfig, paths: OrgPaths, agents: PlannedAgent[]): Promise<{ created: string[] }> {
   const { config, repoDir } = loaded;
   // A worktree folder deleted by hand leaves git's record behind; prune it so the worktree is re-added.
   await world.git.pruneWorktrees(repoDir);
   const registered = new Set((await world.git.worktreeList(repoDir)).map((entry) => entry.path));
+  const branches = await world.git.branchHeads(repoDir, `org/${config.name}/`);
   const created: string[] = [];
   await world.files.mkdir(paths.worktrees);
   // One add at a time: concurrent `git worktree add`s race on .git/worktrees (seen at 32 agents).
@@ -21,7 +22,7 @@ export async function prepareAgents(world: World, loaded: LoadedConfigLike, path
     if (await world.files.exists(agent.worktree)) {
       throw new OrgError(`${agent.worktree} exists but is not a worktree of ${repoDir} — move it away, then run \`org up\` again`, "worktree");
     }
-    await world.git.addWorktree(repoDir, agent.worktree, agent.branch, loaded.baseCommit);
+    await world.git.addWorktree(repoDir, agent.worktree, agent.branch, loaded.baseCommit, branches.has(agent.branch));
     created.push(agent.name);
   });
   const binDir = `${paths.state}/bin`;

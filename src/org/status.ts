@@ -13,12 +13,17 @@ export async function readSnapshot(world: World, root: string): Promise<OrgSnaps
   const tmux = world.tmux(record.socket, record.session);
   const panes = await tmux.listPanes();
   const running = panes.length > 0;
-  const statuses = new Map<string, AgentStatus | undefined>();
-  const heads = new Map<string, string | null>();
-  await Promise.all(record.agents.map(async (agent) => {
-    const status = await world.files.readText(agentPaths(paths.state, agent.name).status);
-    statuses.set(agent.name, status ? (JSON.parse(status) as AgentStatus) : undefined);
-    heads.set(agent.name, await world.git.revParse(record.repo, `refs/heads/${agent.branch}`));
-  }));
+  const statuses = await readStatuses(world, paths.state, record.agents.map((agent) => agent.name));
+  const branches = await world.git.branchHeads(record.repo, `org/${record.name}/`).catch(() => new Map<string, string>());
+  const heads = new Map(record.agents.map((agent) => [agent.name, branches.get(agent.branch) ?? null]));
   return buildSnapshot({ record, running, panes, statuses, heads, isAlive: world.processes.isAlive, now: world.now() });
+}
+
+/** Every agent's status.json; a missing one (not written yet) is undefined. */
+export async function readStatuses(world: World, state: string, agents: string[]): Promise<Map<string, AgentStatus | undefined>> {
+  const entries = await Promise.all(agents.map(async (agent) => {
+    const text = await world.files.readText(agentPaths(state, agent).status);
+    return [agent, text ? (JSON.parse(text) as AgentStatus) : undefined] as const;
+  }));
+  return new Map(entries);
 }

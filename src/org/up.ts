@@ -1,7 +1,7 @@
 import { ConfigError, OrgError } from "./errors.js";
 import { formatProblems } from "./config/index.js";
 import { allocateGpus, selectGpus } from "./gpu.js";
-import type { LoadedConfigLike } from "./loaded.js";
+import type { LoadedConfig } from "./config/index.js";
 import { formatLogEntry } from "./log-entry.js";
 import { agentPaths, orgPaths, tmuxSocket } from "./paths.js";
 import { listAgents, planAgents } from "./plan.js";
@@ -17,7 +17,7 @@ export type UpResult =
 export const GRID_SIZE = { width: 240, height: 80 };
 
 /** Bring the org up from org.yaml; on a running org change nothing; after a crash resume from state. */
-export async function upOrg(world: World, loaded: LoadedConfigLike): Promise<UpResult> {
+export async function upOrg(world: World, loaded: LoadedConfig): Promise<UpResult> {
   const { config } = loaded;
   const paths = orgPaths(loaded.dir);
   const socket = tmuxSocket(config.name, paths.root);

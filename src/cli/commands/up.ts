@@ -1,4 +1,5 @@
-import { readSnapshot } from "../../org/status.js";
+import { orgPaths } from "../../org/paths.js";
+import { readSnapshot, readStatuses } from "../../org/status.js";
 import { upOrg } from "../../org/up.js";
 import { runInteractive } from "../../adapters/process.js";
 import { createWorld } from "../../adapters/world.js";
@@ -21,7 +22,7 @@ export async function runUp(opts: { root: string; attach: boolean }, io: Io): Pr
     io.out(result.reason);
   } else {
     for (const warning of result.warnings) io.err(`warning: ${warning}`);
-    const snapshot = await waitUntilStarted(world, opts.root);
+    const snapshot = await waitUntilStarted(world, opts.root, result.record.agents.map((agent) => agent.name));
     io.out(renderStatus(snapshot));
   }
   const attach = world.tmux(result.record.socket, result.record.session).attachArgv();
@@ -33,11 +34,13 @@ export async function runUp(opts: { root: string; attach: boolean }, io: Io): Pr
 }
 
 // Supervisors report within milliseconds; waiting makes `org up` return an org that is really up.
-async function waitUntilStarted(world: ReturnType<typeof createWorld>, root: string) {
+// Only status files are polled: a full snapshot per poll would spawn tmux and git and slow the very start it waits for.
+async function waitUntilStarted(world: ReturnType<typeof createWorld>, root: string, agents: string[]) {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   for (;;) {
-    const snapshot = await readSnapshot(world, root);
-    if (snapshot.agents.every((agent) => agent.state !== "starting") || Date.now() > deadline) return snapshot;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    const statuses = await readStatuses(world, orgPaths(root).state, agents);
+    if ([...statuses.values()].every((status) => status && status.state !== "starting") || Date.now() > deadline) break;
+    await new Promise((resolve) => setTimeout(resolve, 25));
   }
+  return readSnapshot(world, root);
 }
