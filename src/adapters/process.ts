@@ -28,6 +28,8 @@ export interface RunOptions {
   outputFile?: string;
   /** Aborting kills the whole process group, as a timeout does. */
   signal?: AbortSignal;
+  /** After the program exits, SIGKILL whatever it left running in its group (a verify run's stray workers). */
+  reapGroup?: boolean;
 }
 
 export interface Runner {
@@ -67,6 +69,7 @@ export const processRunner: Runner = {
     const result = await child;
     if (timer) clearTimeout(timer);
     options.signal?.removeEventListener("abort", onAbort);
+    if (options.reapGroup && child.pid) signalGroup(child.pid, "SIGKILL");
     const spawnError = result.failed && result.exitCode === undefined && !result.signal ? result.originalMessage || result.shortMessage : undefined;
     return {
       argv,

@@ -47,7 +47,7 @@ export function createVerifierPort(opts: { repo: string; state: string; runner?:
     async runCommand(argv, options) {
       await mkdir(join(options.logFile, ".."), { recursive: true });
       await writeFile(options.logFile, "");
-      const result = await runner.run(argv, { cwd: options.cwd, env: options.env, timeoutMs: options.timeoutMs, outputFile: options.logFile, killGraceMs: 2000, signal: options.signal });
+      const result = await runner.run(argv, { cwd: options.cwd, env: options.env, timeoutMs: options.timeoutMs, outputFile: options.logFile, killGraceMs: 2000, signal: options.signal, reapGroup: true });
       if (result.spawnError) await appendLines(options.logFile, [`org: could not start ${argv[0]}: ${result.spawnError}`]);
       return { exitCode: result.exitCode, signal: result.signal, timedOut: result.timedOut, durationMs: result.durationMs, aborted: result.aborted, ...(result.spawnError ? { spawnError: result.spawnError } : {}) };
     },

@@ -34,7 +34,13 @@ export async function runDaemon(opts: { root: string }): Promise<number> {
   else if (!verifier) say("no verify section in org.yaml: experiments are not judged");
 
   let stopping = false;
-  let wake: () => void = () => {};
+  // A wake-up that arrives mid-tick is remembered, so the next sleep is skipped rather than the event lost.
+  let woken = false;
+  let resolveSleep: () => void = () => {};
+  const wake = () => {
+    woken = true;
+    resolveSleep();
+  };
   const stop = () => {
     stopping = true;
     wake();
@@ -45,7 +51,7 @@ export async function runDaemon(opts: { root: string }): Promise<number> {
   process.on("SIGINT", () => say("the daemon keeps running; stop the org with `org down`"));
   await mkdir(paths.queue, { recursive: true });
   // A submit wakes the verifier at once instead of at the next refresh.
-  const unwatch = watchDir(paths.queue, () => wake());
+  const unwatch = watchDir(paths.queue, wake);
   const startedAt = new Date().toISOString();
   let lastDraw = 0;
   while (!stopping) {
@@ -56,10 +62,13 @@ export async function runDaemon(opts: { root: string }): Promise<number> {
       const table = await readSnapshot(world, opts.root).then(renderStatus, (error: Error) => `status unavailable: ${error.message}`);
       process.stdout.write(`\x1b[H\x1b[2J${table}\n\n${feed.join("\n")}\n\n[org daemon pid ${process.pid}] ${new Date().toLocaleTimeString()}\n`);
     }
-    await new Promise<void>((resolve) => {
-      wake = resolve;
-      setTimeout(resolve, REFRESH_MS);
-    });
+    if (!woken) {
+      await new Promise<void>((resolve) => {
+        resolveSleep = resolve;
+        setTimeout(resolve, REFRESH_MS);
+      });
+    }
+    woken = false;
   }
   unwatch();
   await verifier?.stop();

@@ -1,6 +1,5 @@
-import { basename, dirname, join } from "node:path";
+import { join } from "node:path";
 import type { AgentLedger, ExperimentRequest } from "../../org/experiment.js";
-import type { OrgRecord } from "../../org/state.js";
 import { OrgError } from "../../org/errors.js";
 import { agentPaths, orgPaths } from "../../org/paths.js";
 import { formatSubmitReply } from "../../ui/submit-reply.js";
@@ -15,8 +14,8 @@ const HEARTBEAT_STALE_MS = 15_000;
 /** `org submit -m "what I tried"`: commit the worktree, hand the commit to the verifier, print its verdict. */
 export async function runSubmit(opts: { root: string; cwd: string; message?: string }, io: Io): Promise<number> {
   const top = (await processRunner.run(["git", "rev-parse", "--show-toplevel"], { cwd: opts.cwd })).stdout.trim();
-  const { record, root } = await readOwningRecord(opts.root, top);
-  const paths = orgPaths(root);
+  const record = await readRecord(opts.root);
+  const paths = orgPaths(opts.root);
   const agent = record.agents.find((candidate) => candidate.worktree === top);
   if (!agent) throw new OrgError(`not inside an agent's worktree (${opts.cwd}) — run it from one of ${paths.worktrees}/<agent>`, "not-agent");
   await assertDaemonAlive(paths.daemon);
@@ -47,21 +46,6 @@ export async function runSubmit(opts: { root: string; cwd: string; message?: str
   const verdict = await waitForVerdict(join(paths.state, "verdicts", `${request.id}.json`), paths.daemon);
   for (const line of formatSubmitReply(verdict)) io.out(line);
   return 0;
-}
-
-// A research repo that commits org.yaml has a copy in every worktree, so the root found upward from an
-// agent's cwd is the worktree itself: the org is then the one whose worktrees/ folder holds it.
-async function readOwningRecord(root: string, top: string): Promise<{ record: OrgRecord; root: string }> {
-  const owner = dirname(dirname(top));
-  const found = await readRecord(root).catch((error: unknown) => error as Error);
-  const holds = (record: OrgRecord) => record.agents.some((agent) => agent.worktree === top);
-  if (!(found instanceof Error) && holds(found)) return { record: found, root };
-  if (top !== "" && owner !== root && basename(dirname(top)) === "worktrees") {
-    const record = await readRecord(owner).catch(() => undefined);
-    if (record && holds(record)) return { record, root: owner };
-  }
-  if (found instanceof Error) throw found;
-  return { record: found, root };
 }
 
 async function waitForVerdict(file: string, daemonFile: string): Promise<VerdictFile> {
