@@ -35,7 +35,8 @@ export async function benchOverhead(experiments = 100) {
     await waitFor(() => { try { return rowsOf(dir).length >= 1; } catch { return false; } }, 30_000);
     const overheads = [];
     for (let index = 0; index < experiments; index++) {
-      writeFileSync(join(worktree, "train.mjs"), `const VALUE = ${(1 + ((index % 7) - 3) / 100).toFixed(2)};\n`);
+      // Alternating better and worse values exercise both the keep path and the discard-and-reset path.
+      writeFileSync(join(worktree, "train.mjs"), `const VALUE = ${index % 2 === 0 ? 1 - index / 1000 : 2 + index / 1000};\n`);
       const out = org(["submit", "-m", `try ${index}`], worktree);
       const verdict = JSON.parse(readFileSync(join(dir, "state", "verdicts", readVerdictName(dir, out)), "utf8"));
       const commit = verdict.outcome.request.commit.slice(0, 7);

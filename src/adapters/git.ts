@@ -1,47 +1,37 @@
 import { appendFile, mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { GitError, simpleGit, type SimpleGit } from "simple-git";
 import { OrgError } from "../org/errors.js";
 import type { GitPort, WorktreeEntry } from "../org/ports.js";
 import { parseWorktreeList } from "../org/worktrees.js";
+import { processRunner } from "./process.js";
 
-function git(dir: string): SimpleGit {
-  // Auto-gc never runs on our behalf: it would race the agents' own git calls.
-  return simpleGit(dir, { config: ["gc.auto=0"] });
-}
+// Auto-gc never runs on our behalf: it would race the agents' own git calls.
+const GIT = ["git", "-c", "gc.auto=0"];
 
-// simple-git's message starts with git's progress lines; the fatal line is what a person needs.
-function fatalLine(error: unknown): string {
-  const text = error instanceof GitError ? error.message : String(error);
-  return /^(fatal|error): .*/m.exec(text)?.[0] ?? text.trim().split("\n").pop() ?? text;
-}
-
+/** git's output, or an OrgError carrying git's own fatal line (the part a person needs). */
 async function raw(dir: string, args: string[]): Promise<string> {
-  try {
-    return await git(dir).raw(args);
-  } catch (error) {
-    throw new OrgError(`git ${args.join(" ")} in ${dir} failed: ${fatalLine(error)}`, "git");
-  }
+  const result = await processRunner.run([...GIT, ...args], { cwd: dir, timeoutMs: 120_000 });
+  if (result.exitCode === 0) return result.stdout;
+  const text = result.spawnError ?? `${result.stderr}${result.stdout}`;
+  const fatal = /^(fatal|error): .*/m.exec(text)?.[0] ?? text.trim().split("\n").pop() ?? `exit ${result.exitCode}`;
+  throw new OrgError(`git ${args.join(" ")} in ${dir} failed: ${fatal}`, "git");
 }
 
-/** Git for the orchestrator: worktrees, branches, dirt. */
+/** Git for the orchestrator: worktrees, branches, dirt. Plain git calls: they are what the agents see too. */
 export const gitAdapter: GitPort = {
   async worktreeList(repo): Promise<WorktreeEntry[]> {
     return parseWorktreeList(await raw(repo, ["worktree", "list", "--porcelain"]));
   },
   async revParse(dir, rev) {
-    try {
-      return (await git(dir).raw(["rev-parse", "--verify", "--quiet", `${rev}^{commit}`])).trim() || null;
-    } catch {
-      return null;
-    }
+    const result = await processRunner.run([...GIT, "rev-parse", "--verify", "--quiet", `${rev}^{commit}`], { cwd: dir, timeoutMs: 30_000 });
+    return result.exitCode === 0 ? result.stdout.trim() || null : null;
   },
   async branchHeads(repo, prefix) {
     const out = await raw(repo, ["for-each-ref", "--format=%(refname:strip=2) %(objectname)", `refs/heads/${prefix}`]);
     return new Map(out.split("\n").filter(Boolean).map((line) => line.split(" ") as [string, string]));
   },
   async addWorktree(repo, path, branch, base, branchExists) {
-    await raw(repo, branchExists ? ["worktree", "add", path, branch] : ["worktree", "add", "-b", branch, path, base]);
+    await raw(repo, branchExists ? ["worktree", "add", "--quiet", path, branch] : ["worktree", "add", "--quiet", "-b", branch, path, base]);
   },
   async dirtyFiles(worktree) {
     const out = await raw(worktree, ["status", "--porcelain", "--untracked-files=all"]);

@@ -1,5 +1,4 @@
-import { lightRunner } from "../../adapters/light-runner.js";
-import type { Runner } from "../../adapters/process.js";
+import { processRunner, type Runner } from "../../adapters/process.js";
 import { runSupervisor } from "../../adapters/supervisor.js";
 
 export interface SuperviseOptions {
@@ -17,7 +16,7 @@ export async function runSupervise(opts: SuperviseOptions): Promise<number> {
     state: opts.state,
     agent: opts.agent,
     log: (line) => console.log(line),
-    setPaneStatus: createPaneStatusSetter(opts.runner ?? lightRunner, env.TMUX_PANE),
+    setPaneStatus: createPaneStatusSetter(opts.runner ?? processRunner, env.TMUX_PANE),
   });
 }
 
