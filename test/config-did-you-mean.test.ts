@@ -40,7 +40,7 @@ describe("unknown keys in org.yaml", () => {
 
   it("a key that resembles nothing lists the allowed keys", async () => {
     expect(await problemsOf(`${VALID}    model: opus\n`)).toEqual([
-      'org.yaml:8:5: unknown key "model" in roles.researcher — remove it; the keys allowed in roles.researcher are prompt, runtime, count, gpu, edits, kickoff',
+      'org.yaml:8:5: unknown key "model" in roles.researcher — remove it; the keys allowed in roles.researcher are prompt, runtime, count, gpu, edits, kickoff, reports_to, talks_to',
     ]);
   });
 

@@ -23,6 +23,7 @@ describe("loadConfig: a valid org.yaml", () => {
           gpu: false,
           edits: [],
           kickoff: "Read your system prompt and begin. Loop forever; never ask to stop.",
+          talks_to: [],
         },
       },
       supervisor: { backoff: "1s", max_backoff: "30s", max_restarts: 10, healthy_after: "60s" },
@@ -80,7 +81,7 @@ describe("loadConfig: schema problems as human lines", () => {
   });
 
   it("a key with no value points at the key", async () => {
-    expect(await problemsOf(`${VALID}verify:\n`)).toEqual(["org.yaml:8:1: verify has no value — indent its keys below it: command, protected, metric, memory, timeout, parallel"]);
+    expect(await problemsOf(`${VALID}verify:\n`)).toEqual(["org.yaml:8:1: verify has no value — indent its keys below it: command, protected, metric, memory, timeout, parallel, repeats, keep, budgets, simplicity"]);
   });
 
   it("no roles key at all", async () => {

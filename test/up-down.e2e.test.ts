@@ -46,7 +46,7 @@ describe("org up / status / down", { tags: ["slow"] }, () => {
     }, { what: "env printed in the pane" });
     const worktree = join(dir, "worktrees", "researcher-1");
     const state = join(dir, "state");
-    for (const line of [`ORG_AGENT=researcher-1`, "ORG_ROLE=researcher", `ORG_STATE=${state}`, `ORG_WORKTREE=${worktree}`, `ORG_INBOX=${state}/agents/researcher-1/inbox.md`, `ORG_NAME=${name}`, "CUDA_VISIBLE_DEVICES=", `cwd=${worktree}`]) {
+    for (const line of [`ORG_AGENT=researcher-1`, "ORG_ROLE=researcher", `ORG_STATE=${state}`, `ORG_WORKTREE=${worktree}`, `ORG_INBOX=${state}/agents/researcher-1/inbox`, `ORG_NAME=${name}`, "CUDA_VISIBLE_DEVICES=", `cwd=${worktree}`]) {
       expect(screen.split("\n")).toContain(line);
     }
     expect(git(worktree, ["rev-parse", "--abbrev-ref", "HEAD"]).trim()).toBe(`org/${name}/researcher-1`);
@@ -79,7 +79,7 @@ describe("org up / status / down", { tags: ["slow"] }, () => {
     expect(existsSync(join(state, "up.lock"))).toBe(false);
     const log = readFileSync(join(state, "log.md"), "utf8");
     expect(log.match(/^## \[\d{4}-\d\d-\d\d\] restart \| flaky-1$/gm)).toHaveLength(3);
-    expect(log).toMatch(/^## \[\d{4}-\d\d-\d\d\] failed \| flaky-1\nexited with code 1 after \d+ms; gave up after 3 restarts without a run lasting 5s$/m);
+    expect(log).toMatch(/^## \[\d{4}-\d\d-\d\d\] failed \| flaky-1\nexited with code 1 after (\d+ms|[\d.]+s); gave up after 3 restarts without a run lasting 5s$/m);
     expect(log).toMatch(/^## \[\d{4}-\d\d-\d\d\] up \| started 3 agents\n[\s\S]*^## \[\d{4}-\d\d-\d\d\] down \| stopped 3 agents/m);
   });
 

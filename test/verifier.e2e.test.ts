@@ -27,6 +27,8 @@ verify:
   memory: { pattern: '^peak_vram_mb:\\s*([0-9.]+)' }
   timeout: 2s
   parallel: 1
+  repeats: 1                    # the loop's mechanics, not the noise rule (test/experiment.test.ts covers that)
+  keep: { k: 2, min_delta: 0, confirm: 0 }
 `;
 
 // The toy research repo: the metric is whatever value.txt says, so a test sets it by editing one file.
@@ -67,7 +69,7 @@ describe("the verifier judges submitted experiments", { tags: ["slow"] }, () => 
     rows.push([short, "1.000000", "1.5", "keep", "baseline", "researcher-1", "cpu"], [short, "1.000000", "1.5", "keep", "baseline", "researcher-2", "cpu"]);
     expect(readRows()).toEqual(rows);
     for (const agent of ["researcher-1", "researcher-2"]) {
-      expect(ledger(agent)).toEqual({ best: { commit: base, metric: 1 }, lastVerified: base });
+      expect(ledger(agent)).toMatchObject({ best: { commit: base, metric: 1 }, lastVerified: base });
       expect(lastInbox(agent)).toBe(`## [T] verdict baseline for ${short}\nbaseline: val_bpb 1.0000\n`);
       kept[agent] = base;
     }
@@ -79,15 +81,15 @@ describe("the verifier judges submitted experiments", { tags: ["slow"] }, () => 
     expect(lines).toEqual([
       `submitted ${short} "lower the value"; waiting for the verifier…`,
       `metric 0.900000 · your best 0.900000 (${short}) · delta -0.100000 · keep`,
-      "keep: val_bpb 0.9000 < best 1.0000 (-0.1000)",
+      "keep: val_bpb 0.9000 beats best 1.0000 by 0.1000 > min_delta 0.0000 (σ unknown: no repeated baseline yet)",
     ]);
     const commit = branchHead("researcher-1");
     expect(commit.slice(0, 7)).toBe(short);
     expect(git(worktree("researcher-1"), ["rev-parse", "HEAD"]).trim()).toBe(commit);
-    expect(ledger("researcher-1")).toEqual({ best: { commit, metric: 0.9 }, lastVerified: commit });
+    expect(ledger("researcher-1")).toMatchObject({ best: { commit, metric: 0.9 }, lastVerified: commit });
     rows.push([short, "0.900000", "1.5", "keep", "lower the value", "researcher-1", "cpu"]);
     expect(readRows()).toEqual(rows);
-    expect(lastInbox("researcher-1")).toBe(`## [T] verdict keep for ${short}\nkeep: val_bpb 0.9000 < best 1.0000 (-0.1000)\n`);
+    expect(lastInbox("researcher-1")).toBe(`## [T] verdict keep for ${short}\nkeep: val_bpb 0.9000 beats best 1.0000 by 0.1000 > min_delta 0.0000 (σ unknown: no repeated baseline yet)\n`);
     kept["researcher-1"] = commit;
   });
 
@@ -99,7 +101,7 @@ describe("the verifier judges submitted experiments", { tags: ["slow"] }, () => 
     expect(lines).toEqual([
       `submitted ${short} "raise the value"; waiting for the verifier…`,
       `metric 0.950000 · your best 0.900000 (${best.slice(0, 7)}) · delta +0.050000 · discard`,
-      "discard: val_bpb 0.9500 >= best 0.9000 (+0.0500)",
+      "discard: val_bpb 0.9500 not better than best 0.9000 (+0.0500)",
       `your branch was reset to ${best.slice(0, 7)}; the diff is saved in ${patch}`,
     ]);
     expectResetTo("researcher-1", best);
@@ -108,7 +110,7 @@ describe("the verifier judges submitted experiments", { tags: ["slow"] }, () => 
     expect(readFileSync(patch, "utf8")).toContain("-0.900\n+0.950\n");
     rows.push([short, "0.950000", "1.5", "discard", "raise the value", "researcher-1", "cpu"]);
     expect(readRows()).toEqual(rows);
-    expect(lastInbox("researcher-1")).toBe(`## [T] verdict discard for ${short}\ndiscard: val_bpb 0.9500 >= best 0.9000 (+0.0500)\nYour branch was reset to ${best.slice(0, 7)}; the diff is saved in ${patch}.\n`);
+    expect(lastInbox("researcher-1")).toBe(`## [T] verdict discard for ${short}\ndiscard: val_bpb 0.9500 not better than best 0.9000 (+0.0500)\nYour branch was reset to ${best.slice(0, 7)}; the diff is saved in ${patch}.\n`);
   });
 
   test("a commit that edits or deletes the protected file is rejected without running", () => {
@@ -187,12 +189,12 @@ describe("the verifier judges submitted experiments", { tags: ["slow"] }, () => 
     git(dir, ["commit", "-qam", "lower the value by hand"]);
     const commit = git(dir, ["rev-parse", "HEAD"]).trim();
     await pollUntil(() => ledger("researcher-2").lastVerified === commit, { what: "the plain commit to be verified", timeoutMs: 15_000 });
-    expect(ledger("researcher-2")).toEqual({ best: { commit, metric: 0.8 }, lastVerified: commit });
+    expect(ledger("researcher-2")).toMatchObject({ best: { commit, metric: 0.8 }, lastVerified: commit });
     expect(branchHead("researcher-2")).toBe(commit);
     const short = commit.slice(0, 7);
     rows.push([short, "0.800000", "1.5", "keep", "lower the value by hand", "researcher-2", "cpu"]);
     expect(readRows()).toEqual(rows);
-    expect(lastInbox("researcher-2")).toBe(`## [T] verdict keep for ${short}\nkeep: val_bpb 0.8000 < best 1.0000 (-0.2000)\n`);
+    expect(lastInbox("researcher-2")).toBe(`## [T] verdict keep for ${short}\nkeep: val_bpb 0.8000 beats best 1.0000 by 0.2000 > min_delta 0.0000 (σ unknown: no repeated baseline yet)\n`);
     kept["researcher-2"] = commit;
   });
 
@@ -209,14 +211,14 @@ describe("the verifier judges submitted experiments", { tags: ["slow"] }, () => 
     git(dir, ["commit", "-qam", "fast and better"]);
     const fast = git(dir, ["rev-parse", "HEAD"]).trim();
     await pollUntil(() => ledger("researcher-2").lastVerified === fast, { what: "the newer commit to be verified", timeoutMs: 15_000 });
-    expect(ledger("researcher-2")).toEqual({ best: { commit: fast, metric: 0.7 }, lastVerified: fast });
+    expect(ledger("researcher-2")).toMatchObject({ best: { commit: fast, metric: 0.7 }, lastVerified: fast });
     expect(branchHead("researcher-2")).toBe(fast);
     const patch = patchFile("researcher-2", slow, "discard");
     expect(readFileSync(patch, "utf8")).toBe(git(org.dir, ["diff", "--binary", best, slow]));
     rows.push([slow, "0.950000", "1.5", "discard", "slow and worse", "researcher-2", "cpu"], [fast.slice(0, 7), "0.700000", "1.5", "keep", "fast and better", "researcher-2", "cpu"]);
     expect(readRows()).toEqual(rows);
-    const inbox = readFileSync(join(state, "agents/researcher-2/inbox.md"), "utf8").replace(/^## \[[^\]]+\]/gm, "## [T]");
-    expect(inbox).toContain(`## [T] verdict discard for ${slow}\ndiscard: val_bpb 0.9500 >= best 0.8000 (+0.1500)\nYour branch has moved on to ${fast.slice(0, 7)}, so it was not reset; that commit gets its own verdict. The diff is saved in ${patch}.\n`);
+    const inbox = inboxText("researcher-2").replace(/^## \[[^\]]+\]/gm, "## [T]");
+    expect(inbox).toContain(`## [T] verdict discard for ${slow}\ndiscard: val_bpb 0.9500 not better than best 0.8000 (+0.1500)\nYour branch has moved on to ${fast.slice(0, 7)}, so it was not reset; that commit gets its own verdict. The diff is saved in ${patch}.\n`);
     kept["researcher-2"] = fast;
   });
 
@@ -232,12 +234,12 @@ describe("the verifier judges submitted experiments", { tags: ["slow"] }, () => 
     expect(one.lines).toEqual([
       `submitted ${one.short} "trace and lower"; waiting for the verifier…`,
       `metric 0.850000 · your best 0.850000 (${one.short}) · delta -0.050000 · keep`,
-      "keep: val_bpb 0.8500 < best 0.9000 (-0.0500)",
+      "keep: val_bpb 0.8500 beats best 0.9000 by 0.0500 > min_delta 0.0000 (σ unknown: no repeated baseline yet)",
     ]);
     expect(two.lines).toEqual([
       `submitted ${two.short} "trace and raise"; waiting for the verifier…`,
       `metric 0.750000 · your best 0.700000 (${bestOfTwo}) · delta +0.050000 · discard`,
-      "discard: val_bpb 0.7500 >= best 0.7000 (+0.0500)",
+      "discard: val_bpb 0.7500 not better than best 0.7000 (+0.0500)",
       `your branch was reset to ${bestOfTwo}; the diff is saved in ${patchFile("researcher-2", two.short, "discard")}`,
     ]);
     const order = readFileSync(trace, "utf8").split("\n").filter(Boolean);
@@ -262,6 +264,8 @@ describe("the verifier judges submitted experiments", { tags: ["slow"] }, () => 
     expect(JSON.parse(results.stdout)).toEqual({
       metric: "val_bpb",
       goal: "minimize",
+      // One run per baseline here (repeats: 1): no spread to estimate the noise from.
+      sigma: null,
       agents: [
         { agent: "researcher-2", runs: 5, counts: { keep: 3, discard: 2, crash: 0, reject: 0 }, baseline: 1, best: 0.7, bestCommit: best2, delta: 0.7 - 1 },
         { agent: "researcher-1", runs: 8, counts: { keep: 3, discard: 1, crash: 2, reject: 2 }, baseline: 1, best: 0.85, bestCommit: best1, delta: 0.85 - 1 },
@@ -272,12 +276,12 @@ describe("the verifier judges submitted experiments", { tags: ["slow"] }, () => 
 
   test("log.md has one entry per verdict, in order", () => {
     const entries = readFileSync(join(state, "log.md"), "utf8").split(/\n(?=## \[)/).map((entry) => entry.trim().replace(/^## \[\d{4}-\d\d-\d\d\]/, "## [D]"));
-    const verdicts = entries.filter((entry) => !/^## \[D\] (up|down) \|/.test(entry));
+    const verdicts = entries.filter((entry) => !/^## \[D\] (up|down|frontier) \|/.test(entry));
     expect(verdicts.map((entry) => entry.split("\n")[0])).toEqual(rows.map(([short, , , status, description, agent]) => {
       const op = description === "baseline" ? "baseline" : status;
       return `## [D] ${op} | ${agent} ${short} ${description}`;
     }));
-    expect(verdicts[3]).toBe(`## [D] discard | researcher-1 ${rows[3]![0]} raise the value\ndiscard: val_bpb 0.9500 >= best 0.9000 (+0.0500)`);
+    expect(verdicts[3]).toBe(`## [D] discard | researcher-1 ${rows[3]![0]} raise the value\ndiscard: val_bpb 0.9500 not better than best 0.9000 (+0.0500)`);
     expect(verdicts[7]).toBe(`## [D] crash | researcher-1 ${rows[7]![0]} train longer\ncrash: timed out after 2s; process group killed`);
   });
 
@@ -331,10 +335,10 @@ function runOrgAsync(args: string[], cwd: string): Promise<CliResult> {
 function readRows(): string[][] {
   const lines = readFileSync(join(state, "results.tsv"), "utf8").split("\n");
   expect(lines.pop()).toBe("");
-  expect(lines.shift()).toBe("commit\tval_bpb\tmemory_gb\tstatus\tdescription\tagent\tgpu\tseconds\ttime");
+  expect(lines.shift()).toBe("commit\tval_bpb\tmemory_gb\tstatus\tdescription\tagent\tgpu\tseconds\ttime\tlines_added\tlines_removed");
   return lines.map((line) => {
     const fields = line.split("\t");
-    expect(fields).toHaveLength(9);
+    expect(fields).toHaveLength(11);
     expect(fields[7]).toMatch(/^\d+\.\d$/);
     expect(fields[8]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     return fields.slice(0, 7);
@@ -343,8 +347,18 @@ function readRows(): string[][] {
 
 /** The newest inbox message, its time replaced by T. */
 function lastInbox(agent: string): string {
-  const text = readFileSync(join(state, "agents", agent, "inbox.md"), "utf8");
+  const text = inboxText(agent);
   return text.slice(text.lastIndexOf("\n## [") + 1).replace(/^## \[[^\]]+\]/, "## [T]").replace(/\n+$/, "\n");
+}
+
+/** The verdict messages in an agent's inbox folder, oldest first: each one from the verifier, of kind verdict. */
+function inboxText(agent: string): string {
+  const dir = join(state, "agents", agent, "inbox");
+  return readdirSync(dir).filter((name) => name.endsWith(".md")).sort().map((name) => {
+    const text = readFileSync(join(dir, name), "utf8");
+    expect(text).toMatch(new RegExp(`^---\\nid: ${name.slice(0, -3)}\\nfrom: verifier\\nto: ${agent}\\ntime: \\S+\\nkind: verdict\\n---\\n\\n## \\[`));
+    return text.slice(text.indexOf("\n---\n\n") + 6);
+  }).join("");
 }
 
 function runLog(agent: string, short: string): string {

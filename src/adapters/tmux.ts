@@ -1,8 +1,9 @@
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { OrgError } from "../org/errors.js";
-import type { PaneInfo, PaneSpec, TmuxPort } from "../org/ports.js";
+import type { PaneFeed, PaneInfo, PaneSpec, TmuxPort } from "../org/ports.js";
 import type { Runner } from "./process.js";
+import { TmuxControl } from "./tmux-control.js";
 
 const OPTION_KEYS = ["@org_agent", "@org_role", "@org_gpu", "@org_status"] as const;
 const PANE_FORMAT = ["#{pane_id}", "#{pane_pid}", "#{pane_dead}", "#{pane_dead_status}", ...OPTION_KEYS.map((key) => `#{${key}}`)].join("\t");
@@ -49,7 +50,7 @@ export class Tmux implements TmuxPort {
       const create = index === 0
         ? ["new-session", "-d", "-s", this.session, "-n", "org", "-x", String(size.width), "-y", String(size.height)]
         : ["split-window", "-t", `${this.session}:org`];
-      args.push(...create, "-c", pane.cwd, "-P", "-F", "#{pane_id}", ...pane.argv, ";");
+      args.push(...create, "-c", pane.cwd, ...pane.argv, ";");
       for (const [key, value] of Object.entries(pane.options)) args.push("set-option", "-p", key, value, ";");
       // exec: the pane logger is one process, not a shell plus cat.
       args.push("pipe-pane", "-o", `exec cat >> ${shellQuote(pane.logFile)}`, ";");
@@ -61,20 +62,65 @@ export class Tmux implements TmuxPort {
       "set", "-w", "-t", `${this.session}:org`, "pane-border-status", "top", ";",
       "set", "-w", "-t", `${this.session}:org`, "pane-border-format", BORDER_FORMAT,
     );
-    const out = await this.tmux(args);
-    return out.split("\n").filter((line) => line.startsWith("%"));
+    await this.tmux(args);
+    return this.idsByLabel(panes);
   }
 
   async listPanes(): Promise<PaneInfo[]> {
     const out = await this.tmux(["list-panes", "-s", "-t", `=${this.session}`, "-F", PANE_FORMAT], true);
-    return out.split("\n").filter(Boolean).map((line) => {
-      const [id, pid, dead, deadStatus, ...values] = line.split("\t");
-      const options: Record<string, string> = {};
-      OPTION_KEYS.forEach((key, index) => {
-        if (values[index]) options[key] = values[index]!;
-      });
-      return { id: id!, pid: Number(pid), dead: dead === "1", deadStatus: deadStatus ? Number(deadStatus) : null, options };
-    });
+    return out.split("\n").filter(Boolean).map(parsePaneLine);
+  }
+
+  openPaneFeed(): PaneFeed {
+    return new TmuxControl(this.socket, this.session, parsePaneLine, PANE_FORMAT);
+  }
+
+  // Read ids back by label: with ~30 panes tmux answers a long chained command with no -P output at all.
+  private async idsByLabel(panes: PaneSpec[]): Promise<string[]> {
+    const listed = await this.tmux(["list-panes", "-s", "-t", `=${this.session}`, "-F", "#{pane_id}\t#{@org_agent}"]);
+    const byLabel = new Map(listed.split("\n").filter(Boolean).map((line) => {
+      const [id, label] = line.split("\t");
+      return [label ?? "", id!] as const;
+    }));
+    return panes.map((pane) => byLabel.get(pane.options["@org_agent"] ?? "") ?? "");
+  }
+
+  async respawnPane(pane: string): Promise<void> {
+    await this.tmux(["respawn-pane", "-k", "-t", pane]);
+  }
+
+  async addPanes(panes: PaneSpec[]): Promise<string[]> {
+    if (panes.length === 0) return [];
+    const window = `${this.session}:org`;
+    const listed = (await this.tmux(["list-panes", "-t", window, "-F", "#{pane_id} #{pane_active}"])).split("\n").filter(Boolean).map((line) => line.split(" "));
+    const last = listed.at(-1)?.[0];
+    if (!last) throw new OrgError(`tmux window ${window} has no pane — restart the org: org down && org up`, "tmux");
+    const active = listed.find(([, flag]) => flag === "1")?.[0] ?? last;
+    // Splitting the last pane appends in order; without -d each new pane is current, so its options and pipe land on it.
+    const args = ["select-pane", "-t", last, ";"];
+    for (const pane of panes) {
+      args.push("split-window", "-t", window, "-c", pane.cwd, ...pane.argv, ";");
+      for (const [key, value] of Object.entries(pane.options)) args.push("set-option", "-p", key, value, ";");
+      args.push("pipe-pane", "-o", `exec cat >> ${shellQuote(pane.logFile)}`, ";", "select-layout", "-t", window, "tiled", ";");
+    }
+    args.push("select-pane", "-t", active);
+    await this.tmux(args);
+    return this.idsByLabel(panes);
+  }
+
+  async killPanes(ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.tmux(ids.flatMap((id, index) => [...(index > 0 ? [";"] : []), "kill-pane", "-t", id]));
+  }
+
+  async setPaneOptions(pane: string, options: Record<string, string>): Promise<void> {
+    const entries = Object.entries(options);
+    if (entries.length === 0) return;
+    await this.tmux(entries.flatMap(([key, value], index) => [...(index > 0 ? [";"] : []), "set-option", "-p", "-t", pane, key, value]));
+  }
+
+  async retile(): Promise<void> {
+    await this.tmux(["select-layout", "-t", `${this.session}:org`, "tiled"]);
   }
 
   async killServer(): Promise<void> {
@@ -92,4 +138,13 @@ export class Tmux implements TmuxPort {
     const target = pane ?? this.session;
     return ["tmux", "-L", this.socket, "attach-session", "-t", target];
   }
+}
+
+function parsePaneLine(line: string): PaneInfo {
+  const [id, pid, dead, deadStatus, ...values] = line.split("\t");
+  const options: Record<string, string> = {};
+  OPTION_KEYS.forEach((key, index) => {
+    if (values[index]) options[key] = values[index]!;
+  });
+  return { id: id!, pid: Number(pid), dead: dead === "1", deadStatus: deadStatus ? Number(deadStatus) : null, options };
 }

@@ -1,11 +1,14 @@
 import { mkdir, readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { OrgConfig } from "../org/config/schema.js";
-import { runExperiment, type AgentLedger, type ExperimentOutcome, type ExperimentRequest, type VerifierPort } from "../org/experiment.js";
+import { runExperiment, type AgentLedger, type ExperimentContext, type ExperimentOutcome, type ExperimentRequest, type VerifierPort } from "../org/experiment.js";
+import { pooledSigma } from "../org/noise.js";
 import { agentPaths, orgPaths } from "../org/paths.js";
 import type { OrgRecord } from "../org/state.js";
 import { detectNewCommits, pickNext } from "../org/verify-schedule.js";
 import { readJson, writeJsonAtomic } from "./files.js";
+import { advanceFrontier } from "./frontier.js";
+import { runConfirmation } from "./confirmation.js";
 import { processRunner } from "./process.js";
 
 /** The verdict file `org submit` waits for. */
@@ -23,6 +26,7 @@ export class VerifierLoop {
   private readonly seenHeads = new Map<string, string>();
   // Requests finished during a tick are still in that tick's list: never run them twice.
   private readonly finished = new Set<string>();
+  private readonly retried = new Set<string>();
   private readonly agents;
 
   constructor(
@@ -50,8 +54,11 @@ export class VerifierLoop {
         continue;
       }
       const ledger = await readJson<AgentLedger>(this.ledgerFile(agent.name));
-      if (ledger) ledgers.set(agent.name, ledger);
-      else if (!queuedAgents.has(agent.name)) {
+      // A crashed baseline is retried once per daemon: `org down && org up` after fixing the environment.
+      const retry = ledger?.baselineCrash !== undefined && !this.retried.has(agent.name);
+      if (ledger && !retry) ledgers.set(agent.name, ledger);
+      else {
+        this.retried.add(agent.name);
         pending.push(await this.enqueue({ id: `${stamp(now)}-${agent.name}-baseline`, agent: agent.name, commit: this.record.baseCommit, description: "baseline", kind: "baseline", submittedAt: now.toISOString() }));
         queuedAgents.add(agent.name);
       }
@@ -90,12 +97,29 @@ export class VerifierLoop {
     try {
       // Read now, not at tick time: the agent's previous run may have finished since.
       const ledger = (await readJson<AgentLedger>(this.ledgerFile(agent.name))) ?? { best: null, lastVerified: null };
-      const outcome = await runExperiment(this.port, {
+      const sigma = await this.readSigma();
+      const context: ExperimentContext = {
         verify: this.config.verify!, baseCommit: this.record.baseCommit, slot, ledger,
         agent: { name: agent.name, branch: agent.branch, worktree: agent.worktree, gpu: agent.gpu, edits: this.config.roles[agent.role]?.edits ?? [] },
-        runsDir: this.paths.runs, patchesDir: this.paths.patches, now: () => new Date(), signal: this.abort.signal,
-      }, request);
+        runsDir: this.paths.runs, patchesDir: this.paths.patches, now: () => new Date(), signal: this.abort.signal, sigma,
+      };
+      if (request.kind === "confirm") {
+        await runConfirmation(this.port, context, request, this.paths.state);
+        this.log(`confirm: ${request.commit.slice(0, 7)} re-run ${request.runs ?? 0} times for ${agent.name}`);
+        await rm(join(this.paths.queue, `${request.id}.json`), { force: true });
+        this.finished.add(request.id);
+        return;
+      }
+      const outcome = await runExperiment(this.port, context, request);
       await writeJsonAtomic(this.ledgerFile(agent.name), outcome.ledger);
+      const { verdict } = outcome;
+      if (verdict.kind === "keep" || verdict.kind === "baseline") {
+        await advanceFrontier({
+          record: this.record, goal: this.config.verify!.metric.goal, metricName: this.config.verify!.metric.name,
+          candidate: { commit: request.commit, metric: verdict.metric, agent: agent.name }, notify: (to, text) => this.port.appendInbox(to, text),
+          onlyIfMissing: verdict.kind === "baseline",
+        });
+      }
       this.seenHeads.set(agent.name, outcome.head);
       const { ledger: next, ...rest } = outcome;
       for (const id of [request.id, ...(this.aliases.get(request.id) ?? [])]) {
@@ -110,6 +134,12 @@ export class VerifierLoop {
     } finally {
       this.running.delete(request.id);
     }
+  }
+
+  /** σ pooled over every agent's baseline repeats. */
+  private async readSigma(): Promise<number | undefined> {
+    const ledgers = await Promise.all(this.record.agents.map((agent) => readJson<AgentLedger>(this.ledgerFile(agent.name))));
+    return pooledSigma(ledgers.flatMap((ledger) => [ledger?.baseline?.samples ?? [], ...(ledger?.noise ?? [])]));
   }
 
   private async readQueue(): Promise<ExperimentRequest[]> {

@@ -2,13 +2,16 @@ import { mkdir, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { VerifierPort } from "../org/experiment.js";
 import type { ChangedPath } from "../org/path-rules.js";
+import type { MessageSettings } from "../org/config/schema.js";
+import { readMessageSettings } from "../org/messages/mail-port.js";
 import { appendLines, readText } from "./files.js";
+import { sendMessage } from "./inbox-store.js";
 import { processRunner, type Runner } from "./process.js";
 
 const GIT = ["git", "-c", "core.hooksPath=/dev/null", "-c", "gc.auto=0", "-c", "advice.detachedHead=false"];
 
 /** The verifier's git and process work for one org: checkouts live under state/verifier, never in a worktree. */
-export function createVerifierPort(opts: { repo: string; state: string; runner?: Runner }): VerifierPort {
+export function createVerifierPort(opts: { repo: string; state: string; runner?: Runner; messages?: MessageSettings }): VerifierPort {
   const runner = opts.runner ?? processRunner;
   const git = async (cwd: string, args: string[], allowFailure = false) => {
     const result = await runner.run([...GIT, ...args], { cwd, timeoutMs: 120_000 });
@@ -54,6 +57,18 @@ export function createVerifierPort(opts: { repo: string; state: string; runner?:
     async readLog(logFile) {
       return (await readText(logFile)) ?? "";
     },
+    async diffStat(from, to) {
+      const out = (await git(opts.repo, ["diff", "--numstat", from, to])).stdout;
+      let added = 0;
+      let removed = 0;
+      for (const line of out.split("\n").filter(Boolean)) {
+        // Binary files show "-": they add no lines of code.
+        const [plus, minus] = line.split("\t");
+        added += Number(plus) || 0;
+        removed += Number(minus) || 0;
+      }
+      return { added, removed };
+    },
     async savePatch(from, to, file) {
       await mkdir(join(file, ".."), { recursive: true });
       await writeFile(file, (await git(opts.repo, ["diff", "--binary", from, to])).stdout);
@@ -84,7 +99,7 @@ export function createVerifierPort(opts: { repo: string; state: string; runner?:
       await appendLines(join(opts.state, "log.md"), [entry]);
     },
     async appendInbox(agent, text) {
-      await appendLines(join(opts.state, "agents", agent, "inbox.md"), [text]);
+      await sendMessage(opts.state, { from: "verifier", to: [agent], kind: "verdict", body: text }, opts.messages ?? readMessageSettings(undefined));
     },
   };
 }

@@ -16,7 +16,8 @@ export async function main(argv: string[], io: Io = stdio): Promise<number> {
   };
 
   program.command("init").description("write a starter org.yaml and prompt").option("--force", "overwrite an existing org.yaml")
-    .action(run(async (opts: { force?: boolean }) => (await import("./commands/init.js")).runInit({ cwd: program.opts<{ dir?: string }>().dir ?? process.cwd(), force: opts.force }, io)));
+    .option("--template <name>", "a topology with a prompt per role: pipeline, hierarchy, independent or autoresearch")
+    .action(run(async (opts: { force?: boolean; template?: string }) => (await import("./commands/init.js")).runInit({ cwd: program.opts<{ dir?: string }>().dir ?? process.cwd(), force: opts.force, template: opts.template }, io)));
   program.command("validate").description("check org.yaml and report every problem at once")
     .action(run(async () => (await import("./commands/validate.js")).runValidate({ cwd: root() }, io)));
   program.command("up").description("create worktrees, lease GPUs and start the grid (idempotent)").option("--no-attach", "do not attach, even at a terminal")
@@ -37,8 +38,33 @@ export async function main(argv: string[], io: Io = stdio): Promise<number> {
     .action(run(async () => (await import("./commands/doctor.js")).runDoctor({ root: root() }, io)));
   program.command("submit").description("commit your worktree and hand it to the verifier (run inside an agent worktree)").option("-m, --message <text>", "what you tried")
     .action(run(async (opts: { message?: string }) => (await import("./commands/submit.js")).runSubmit({ root: root(), cwd: process.cwd(), message: opts.message }, io)));
+  program.command("confirm").argument("<commit>", "a commit of the research repo").description("re-run a commit with fresh seeds: mean ± sd next to the baseline's")
+    .option("-n, --runs <n>", "how many runs", "5").option("--agent <agent>", "whose GPU slot runs it (default: the agent whose branch holds it)")
+    .action(run(async (commit: string, opts: { runs: string; agent?: string }) => (await import("./commands/confirm.js")).runConfirm({ root: root(), commit, runs: Number(opts.runs), agent: opts.agent }, io)));
+  program.command("send").argument("<to>", "an agent (chief-1) or a role (junior): a role reaches each of its agents").argument("[text...]", "the message")
+    .description("send a message to an agent's inbox; refused unless org.yaml wires you to it").option("-f, --file <file>", "send this Markdown file instead").option("--kind <kind>", "what kind: note, task, review, …", "note")
+    .action(run(async (to: string, text: string[], opts: { file?: string; kind: string }) => (await import("./commands/send.js")).runSend({
+      root: root(), cwd: process.cwd(), to, text: text.length > 0 ? text.join(" ") : undefined, file: opts.file, kind: opts.kind, envAgent: process.env.ORG_AGENT || undefined,
+    }, io)));
+  program.command("inbox").description("your unread messages, oldest first").option("--read <ids...>", "mark these messages read (acknowledged)")
+    .option("--sent", "the messages you sent, with who has read them").option("--agent <agent>", "whose inbox, for people (agents read their own)")
+    .action(run(async (opts: { read?: string[]; sent?: boolean; agent?: string }) => (await import("./commands/inbox.js")).runInbox({
+      root: root(), agent: opts.agent, envAgent: process.env.ORG_AGENT || undefined, read: opts.read, sent: Boolean(opts.sent),
+    }, io)));
+  program.command("note").argument("[text...]", "one lesson, on one line").description("add a lesson to the shared notes board; alone, print the board")
+    .action(run(async (text: string[]) => (await import("./commands/note.js")).runNote({ root: root(), text: text.length > 0 ? text.join(" ") : undefined, envAgent: process.env.ORG_AGENT || undefined }, io)));
+  program.command("plan").description("the actions reloading org.yaml would take on the running org; changes nothing").option("-f, --file <file>", "plan a draft instead of org.yaml (keep it next to org.yaml)")
+    .action(run(async (opts: { file?: string }) => (await import("./commands/plan.js")).runPlan({ root: root(), file: opts.file, cwd: process.cwd() }, io)));
+  program.command("reload").description("apply org.yaml and the prompts to the running org now (run by a meta agent: propose its copy)")
+    .action(run(async () => (await import("./commands/reload.js")).runReload({ root: root(), agent: process.env.ORG_AGENT || undefined }, io)));
   program.command("results").description("the leaderboard: best per agent, the org's best, counts per verdict").option("--json", "machine-readable")
     .action(run(async (opts: { json?: boolean }) => (await import("./commands/results.js")).runResults({ root: root(), json: Boolean(opts.json) }, io)));
+  program.command("watch").description("live dashboard: every agent's pane, GPU leases, leaderboard and events (q quits, the org keeps running)")
+    .action(run(async () => (await import("./commands/watch.js")).runWatch({ root: root() }, io)));
+  program.command("report").description("write a self-contained HTML progress report and an SVG chart from results.tsv")
+    .option("-o, --out <file>", "the HTML page (default: state/report.html)").option("--svg <file>", "the SVG chart (default: state/progress.svg)")
+    .addOption(new Option("--x <axis>", "x axis: experiment index or time").choices(["index", "time"]).default("index"))
+    .action(run(async (opts: { out?: string; svg?: string; x: "index" | "time" }) => (await import("./commands/report.js")).runReport({ root: root(), ...opts }, io)));
   program.addCommand(new Command("builtin").argument("<name>", "hillclimb")
     .action(run(async (name: string) => (await import("./commands/builtin.js")).runBuiltin({ name }, io))), { hidden: true });
   program.addCommand(new Command("supervise").argument("<agent>").requiredOption("--state <dir>")

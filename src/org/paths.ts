@@ -53,7 +53,7 @@ export function agentPaths(state: string, agent: string): AgentPaths {
     status: join(dir, "status.json"),
     events: join(dir, "events.jsonl"),
     prompt: join(dir, "prompt.md"),
-    inbox: join(dir, "inbox.md"),
+    inbox: join(dir, "inbox"),
     paneLog: join(dir, "pane.log"),
     progress: join(dir, "progress.md"),
   };

@@ -38,6 +38,19 @@ export interface PaneInfo {
   options: Record<string, string>;
 }
 
+/** One look at the grid: every pane of the session and the visible text of the panes asked for. */
+export interface PaneCapture {
+  panes: PaneInfo[];
+  screens: Map<string, string>;
+}
+
+/** A standing connection to the grid for a dashboard's refreshes; a down org captures no panes. */
+export interface PaneFeed {
+  /** listPanes plus the visible text of `ids`, as one tmux command line. */
+  capture(ids: string[]): Promise<PaneCapture>;
+  close(): void;
+}
+
 export interface TmuxPort {
   readonly socket: string;
   readonly session: string;
@@ -49,6 +62,15 @@ export interface TmuxPort {
   /** argv a person runs to attach, with `pane` selected. */
   attachArgv(pane?: string): string[];
   selectPane(pane: string): Promise<void>;
+  openPaneFeed(): PaneFeed;
+  /** Kills what runs in the pane and starts its original command again; the pane's log pipe survives. */
+  respawnPane(pane: string): Promise<void>;
+  /** Appends panes after the last one and re-tiles, in one tmux call; the active pane stays active. Returns the new ids. */
+  addPanes(panes: PaneSpec[]): Promise<string[]>;
+  /** Kills panes whose processes were already stopped; the grid is not re-tiled. */
+  killPanes(ids: string[]): Promise<void>;
+  setPaneOptions(pane: string, options: Record<string, string>): Promise<void>;
+  retile(): Promise<void>;
 }
 
 export interface GpuProbe {

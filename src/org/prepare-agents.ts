@@ -1,6 +1,6 @@
 import { relative } from "node:path";
 import { OrgError } from "./errors.js";
-import type { LoadedConfig } from "./config/index.js";
+import type { LoadedConfig, OrgConfig } from "./config/index.js";
 import { buildLaunchSpec, type PlannedAgent } from "./plan.js";
 import { agentPaths, type OrgPaths } from "./paths.js";
 import type { AgentStatus } from "./state.js";
@@ -34,23 +34,8 @@ export async function prepareAgents(world: World, loaded: LoadedConfig, paths: O
     const files = agentPaths(paths.state, agent.name);
     await world.files.mkdir(files.dir);
     const template = (await world.files.readText(`${loaded.dir}/${config.roles[agent.role]!.prompt}`)) ?? "";
-    const verify = config.verify;
-    await world.files.writeAtomic(files.prompt, renderPrompt(template, {
-      org: config.name,
-      agent: agent.name,
-      role: agent.role,
-      branch: agent.branch,
-      worktree: agent.worktree,
-      gpu: agent.gpu === null ? "none (CPU)" : String(agent.gpu),
-      inbox: files.inbox,
-      edits: config.roles[agent.role]!.edits.join(", ") || "any unprotected path",
-      protected: verify?.protected.join(", ") || "nothing",
-      metric: verify?.metric.name ?? "the metric",
-      goal: verify?.metric.goal ?? "minimize",
-    }));
-    if (!(await world.files.exists(files.inbox))) {
-      await world.files.writeAtomic(files.inbox, `# Inbox of ${agent.name}\n\nMessages for you appear below, newest last.\n`);
-    }
+    await world.files.writeAtomic(files.prompt, renderAgentPrompt(config, agent, paths.state, template));
+    await world.files.mkdir(files.inbox);
     const spec = buildLaunchSpec(config, agent, { state: paths.state, root: paths.root, orgArgv: world.orgArgv, binDir, basePath: world.basePath });
     await world.files.writeAtomic(files.launch, `${JSON.stringify(spec, null, 2)}\n`);
     const status: AgentStatus = {
@@ -68,6 +53,24 @@ export async function prepareAgents(world: World, loaded: LoadedConfig, paths: O
   const shares = config.share.map((entry) => (typeof entry === "string" ? entry : entry.path));
   await world.git.excludePaths(repoDir, [...inside.map((path) => `/${path}/`), ...shares.map((path) => `/${path}`)]);
   return { created };
+}
+
+/** An agent's prompt.md: its role's template filled in with who and where it is. */
+export function renderAgentPrompt(config: OrgConfig, agent: PlannedAgent, state: string, template: string): string {
+  const verify = config.verify;
+  return renderPrompt(template, {
+    org: config.name,
+    agent: agent.name,
+    role: agent.role,
+    branch: agent.branch,
+    worktree: agent.worktree,
+    gpu: agent.gpu === null ? "none (CPU)" : String(agent.gpu),
+    inbox: agentPaths(state, agent.name).inbox,
+    edits: config.roles[agent.role]!.edits.join(", ") || "any unprotected path",
+    protected: verify?.protected.join(", ") || "nothing",
+    metric: verify?.metric.name ?? "the metric",
+    goal: verify?.metric.goal ?? "minimize",
+  });
 }
 
 function quote(value: string): string {

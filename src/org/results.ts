@@ -19,6 +19,8 @@ export interface ResultRow {
   seconds: number;
   /** ISO 8601 time the verdict was reached. */
   time: string;
+  /** Budget metrics and lines added/removed, in the header's order after the standard columns. */
+  extras?: Record<string, number | undefined>;
 }
 
 export interface ResultsTable {
@@ -48,8 +50,9 @@ export function toResultStatus(kind: Verdict["kind"]): ResultStatus {
   return kind === "baseline" ? "keep" : kind;
 }
 
-export function formatHeader(metricName: string): string {
-  return ["commit", metricName, "memory_gb", "status", "description", ...EXTRA_COLUMNS].join("\t");
+/** The header; `extras` (budget metrics, lines added/removed) follow the standard columns. */
+export function formatHeader(metricName: string, extras: string[] = []): string {
+  return ["commit", metricName, "memory_gb", "status", "description", ...EXTRA_COLUMNS, ...extras].join("\t");
 }
 
 /** One line without its newline; a row that did not measure anything shows 0.000000 and 0.0 like autoresearch. */
@@ -65,6 +68,7 @@ export function formatRow(row: ResultRow): string {
     row.gpu === null ? "cpu" : String(row.gpu),
     row.seconds.toFixed(1),
     row.time,
+    ...Object.values(row.extras ?? {}).map((value) => (value === undefined ? "" : String(Number(value.toPrecision(8))))),
   ].join("\t");
 }
 

@@ -1,12 +1,11 @@
 import { ConfigError, OrgError } from "./errors.js";
-import { formatProblems } from "./config/index.js";
-import { allocateGpus, selectGpus } from "./gpu.js";
 import type { LoadedConfig } from "./config/index.js";
 import { formatLogEntry } from "./log-entry.js";
-import { agentPaths, orgPaths, tmuxSocket } from "./paths.js";
-import { listAgents, planAgents } from "./plan.js";
+import { agentPaths, orgPaths, tmuxSocket, type OrgPaths } from "./paths.js";
+import { planAgents, type PlannedAgent } from "./plan.js";
 import type { PaneSpec } from "./ports.js";
 import { prepareAgents } from "./prepare-agents.js";
+import { planLeases } from "./reconcile/leases.js";
 import type { OrgRecord } from "./state.js";
 import type { World } from "./world.js";
 
@@ -32,32 +31,16 @@ export async function upOrg(world: World, loaded: LoadedConfig): Promise<UpResul
     throw new OrgError(`another \`org up\` holds ${paths.lock} — wait for it to finish`, "locked");
   }
   try {
-    const warnings: string[] = [];
     const held = new Map((previous?.agents ?? []).map((agent) => [agent.name, agent.gpu]));
     const probed = config.gpus === "none" ? { error: "disabled" } : await world.gpus.probe();
-    const inventory = selectGpus(config.gpus, probed, [...held.values()].filter((gpu): gpu is number => gpu !== null));
-    const requests = listAgents(config);
-    if (inventory.kind === "cpu" && requests.some((agent) => agent.gpu)) warnings.push(`CPU mode: ${inventory.reason}; agents get CUDA_VISIBLE_DEVICES=""`);
-    if (inventory.kind === "gpus") warnings.push(...inventory.warnings);
-    const leases = allocateGpus(requests, inventory, held);
-    if (!leases.ok) {
-      const role = Object.entries(config.roles).find(([, spec]) => spec.gpu)?.[0] ?? "";
-      throw new ConfigError(formatProblems(loaded.file, loaded.text, [{
-        path: ["roles", role, "count"],
-        message: leases.reason,
-        fix: "lower the counts of roles with gpu: true, free a GPU, or set gpus: none for CPU mode",
-      }]));
-    }
+    const leases = planLeases(loaded, probed, held);
+    if (!leases.ok) throw new ConfigError(leases.problems);
+    const { warnings } = leases;
     const agents = planAgents(config, paths.worktrees, leases.leases);
     const { created } = await prepareAgents(world, loaded, paths, agents);
     const panes: PaneSpec[] = [
       { argv: [...world.orgArgv, "daemon", "--root", paths.root], cwd: paths.root, options: {}, logFile: `${paths.state}/daemon.log` },
-      ...agents.map((agent) => ({
-        argv: [...world.orgArgv, "supervise", agent.name, "--state", paths.state],
-        cwd: agent.worktree,
-        options: { "@org_agent": agent.name, "@org_role": agent.role, "@org_gpu": agent.gpu === null ? "cpu" : String(agent.gpu), "@org_status": "starting" },
-        logFile: agentPaths(paths.state, agent.name).paneLog,
-      })),
+      ...agents.map((agent) => agentPaneSpec(world.orgArgv, paths, agent)),
     ];
     const paneIds = await tmux.createGrid(panes, GRID_SIZE).catch(async (error: unknown) => {
       // A half-built grid would look like a running org to the next `org up`.
@@ -66,7 +49,7 @@ export async function upOrg(world: World, loaded: LoadedConfig): Promise<UpResul
     });
     const record: OrgRecord = {
       version: 1, name: config.name, root: paths.root, repo: loaded.repoDir, base: config.base, baseCommit: loaded.baseCommit,
-      socket, session: tmux.session, cpuMode: inventory.kind === "cpu",
+      socket, session: tmux.session, cpuMode: leases.cpuMode,
       agents: agents.map((agent, index) => ({ name: agent.name, role: agent.role, runtime: agent.runtime, branch: agent.branch, worktree: agent.worktree, gpu: agent.gpu, paneId: paneIds[index + 1] })),
       controlPaneId: paneIds[0], upAt: world.now().toISOString(),
     };
@@ -81,4 +64,14 @@ export async function upOrg(world: World, loaded: LoadedConfig): Promise<UpResul
   } finally {
     await world.files.removeFile(paths.lock);
   }
+}
+
+/** The pane of one agent: its supervisor, in its worktree, labelled for the border and logged to pane.log. */
+export function agentPaneSpec(orgArgv: string[], paths: OrgPaths, agent: Pick<PlannedAgent, "name" | "role" | "gpu" | "worktree">): PaneSpec {
+  return {
+    argv: [...orgArgv, "supervise", agent.name, "--state", paths.state],
+    cwd: agent.worktree,
+    options: { "@org_agent": agent.name, "@org_role": agent.role, "@org_gpu": agent.gpu === null ? "cpu" : String(agent.gpu), "@org_status": "starting" },
+    logFile: agentPaths(paths.state, agent.name).paneLog,
+  };
 }

@@ -18,7 +18,8 @@ export function pickNext(input: {
   agents: Map<string, { gpu: number | null }>;
   cpuSlots: number;
 }): ScheduleDecision {
-  const ordered = [...input.pending].sort((a, b) => (a.kind === b.kind ? a.submittedAt.localeCompare(b.submittedAt) || a.id.localeCompare(b.id) : a.kind === "baseline" ? -1 : 1));
+  const rank = (request: ExperimentRequest) => (request.kind === "baseline" ? 0 : 1);
+  const ordered = [...input.pending].sort((a, b) => rank(a) - rank(b) || a.submittedAt.localeCompare(b.submittedAt) || a.id.localeCompare(b.id));
   for (const request of ordered) {
     const agent = input.agents.get(request.agent);
     if (!agent || input.runningAgents.has(request.agent)) continue;

@@ -19,7 +19,8 @@ export function renderTable(header: string[], rows: string[][]): string {
   return [line(header), ...rows.map(line)].join("\n");
 }
 
-export function renderStatus(snapshot: OrgSnapshot): string {
+/** The table, then any warnings (a rejected org.yaml edit), each line as given. */
+export function renderStatus(snapshot: OrgSnapshot, warnings: string[] = []): string {
   const title = `org ${snapshot.name}: ${snapshot.running ? "running" : "down"}${snapshot.cpuMode ? " (CPU mode)" : ""} · tmux -L ${snapshot.socket}`;
   const rows = snapshot.agents.map((agent) => [
     agent.name,
@@ -32,5 +33,6 @@ export function renderStatus(snapshot: OrgSnapshot): string {
     agent.head ? agent.head.slice(0, 7) : "-",
     agent.state === "running" ? "" : agent.reason,
   ]);
-  return `${title}\n${renderTable(["AGENT", "ROLE", "GPU", "PID", "STATE", "RESTARTS", "UPTIME", "HEAD", "NOTE"], rows)}`;
+  const table = `${title}\n${renderTable(["AGENT", "ROLE", "GPU", "PID", "STATE", "RESTARTS", "UPTIME", "HEAD", "NOTE"], rows)}`;
+  return [table, ...warnings].join("\n");
 }

@@ -3,6 +3,9 @@ import { orgPaths } from "../../org/paths.js";
 import type { OrgRecord } from "../../org/state.js";
 import { readSnapshot } from "../../org/status.js";
 import { readJson, watchDir, writeJsonAtomic } from "../../adapters/files.js";
+import { Notifier } from "../../adapters/notifier.js";
+import { HotReload } from "../../adapters/reload-daemon.js";
+import { VerifierHandle } from "../../adapters/reload-verifier.js";
 import { createVerifierPort } from "../../adapters/verifier-port.js";
 import { VerifierLoop } from "../../adapters/verifier-loop.js";
 import { createWorld } from "../../adapters/world.js";
@@ -16,7 +19,12 @@ const FEED_LINES = 12;
 export async function runDaemon(opts: { root: string }): Promise<number> {
   const world = createWorld();
   const paths = orgPaths(opts.root);
-  const record = await readJson<OrgRecord>(paths.orgFile);
+  let record = await readJson<OrgRecord>(paths.orgFile);
+  // Our pane starts before `org up` writes org.json (the grid comes first); with 32 panes that takes seconds.
+  for (let waited = 0; !record && waited < 30_000; waited += 100) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    record = await readJson<OrgRecord>(paths.orgFile);
+  }
   if (!record) {
     process.stderr.write(`[org] no ${paths.orgFile}; run \`org up\`\n`);
     return 1;
@@ -26,12 +34,13 @@ export async function runDaemon(opts: { root: string }): Promise<number> {
     feed.push(`${new Date().toLocaleTimeString()} ${line}`);
     feed.splice(0, Math.max(0, feed.length - FEED_LINES));
   };
-  const read = await readAndLoadConfig({ cwd: opts.root });
-  const verifier = "loaded" in read && read.loaded.config.verify
-    ? new VerifierLoop(record, read.loaded.config, createVerifierPort({ repo: record.repo, state: paths.state }), say)
-    : undefined;
+  const readConfig = () => readAndLoadConfig({ cwd: opts.root });
+  const read = await readConfig();
+  // A reload that changes the agents hands the verifier a new org: the handle swaps loops between runs.
+  const verifier = new VerifierHandle(paths, (next, config) => new VerifierLoop(next, config, createVerifierPort({ repo: next.repo, state: paths.state, messages: config.messages }), say), readConfig, say);
+  await verifier.begin(record, "loaded" in read ? read.loaded.config : undefined);
   if ("problems" in read) say(`org.yaml has problems; the verifier is off until they are fixed:\n${read.problems.join("\n")}`);
-  else if (!verifier) say("no verify section in org.yaml: experiments are not judged");
+  else if (!verifier.active) say("no verify section in org.yaml: experiments are not judged");
 
   let stopping = false;
   // A wake-up that arrives mid-tick is remembered, so the next sleep is skipped rather than the event lost.
@@ -52,10 +61,14 @@ export async function runDaemon(opts: { root: string }): Promise<number> {
   await mkdir(paths.queue, { recursive: true });
   // A submit wakes the verifier at once instead of at the next refresh.
   const unwatch = watchDir(paths.queue, wake);
+  const notifier = await Notifier.start({ record, config: "loaded" in read ? read.loaded.config : undefined, say });
+  const hotReload = new HotReload({ root: opts.root, world, readConfig, say });
+  await hotReload.start(read);
   const startedAt = new Date().toISOString();
   let lastDraw = 0;
   while (!stopping) {
     await writeJsonAtomic(paths.daemon, { pid: process.pid, startedAt, heartbeatAt: new Date().toISOString() });
+    hotReload.tick();
     await verifier?.tick(new Date()).catch((error: Error) => say(`verifier: ${error.message}`));
     if (Date.now() - lastDraw >= REFRESH_MS) {
       lastDraw = Date.now();
@@ -71,6 +84,8 @@ export async function runDaemon(opts: { root: string }): Promise<number> {
     woken = false;
   }
   unwatch();
+  await hotReload.stop();
+  await notifier.stop();
   await verifier?.stop();
   return 0;
 }

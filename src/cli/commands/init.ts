@@ -3,11 +3,13 @@ import { fileURLToPath } from "node:url";
 import { readText, writeFileAtomic } from "../../adapters/files.js";
 import { renderStarter } from "../../org/config/index.js";
 import type { Io } from "../io.js";
+import { runInitTemplate } from "./init-template.js";
 
 const PROMPT_FILE = join("prompts", "researcher.md");
 
 /** `org init`: a commented starter org.yaml and researcher prompt; never overwrites without --force. */
-export async function runInit(opts: { cwd: string; force?: boolean }, io: Io): Promise<number> {
+export async function runInit(opts: { cwd: string; force?: boolean; template?: string; countGpus?: () => Promise<number> }, io: Io): Promise<number> {
+  if (opts.template !== undefined) return runInitTemplate({ ...opts, template: opts.template, schema: locateSchema(opts.cwd) }, io);
   const orgFile = join(opts.cwd, "org.yaml");
   if (!opts.force && (await readText(orgFile)) !== undefined) {
     io.err(`org.yaml already exists in ${opts.cwd} — edit it, or run \`org init --force\` to replace it`);

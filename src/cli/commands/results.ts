@@ -1,6 +1,10 @@
 import { orgPaths } from "../../org/paths.js";
 import { buildLeaderboard, parseResults } from "../../org/results.js";
-import { readText } from "../../adapters/files.js";
+import { readdir } from "node:fs/promises";
+import { join } from "node:path";
+import type { AgentLedger } from "../../org/experiment.js";
+import { pooledSigma } from "../../org/noise.js";
+import { readJson, readText } from "../../adapters/files.js";
 import { renderLeaderboard } from "../../ui/leaderboard.js";
 import type { Io } from "../io.js";
 import { readAndLoadConfig } from "./validate.js";
@@ -12,6 +16,16 @@ export async function runResults(opts: { root: string; json: boolean }, io: Io):
   const goal = "loaded" in read ? (read.loaded.config.verify?.metric.goal ?? "minimize") : "minimize";
   const board = buildLeaderboard(table.rows, goal);
   const metricName = table.metricName ?? ("loaded" in read ? read.loaded.config.verify?.metric.name : undefined) ?? "metric";
-  io.out(opts.json ? JSON.stringify({ metric: metricName, goal, ...board }, null, 2) : renderLeaderboard(board, metricName));
+  const noise = await readNoise(opts.root);
+  io.out(opts.json ? JSON.stringify({ metric: metricName, goal, sigma: noise.sigma ?? null, ...board }, null, 2) : renderLeaderboard(board, metricName, goal, noise));
   return 0;
+}
+
+/** σ pooled over the baselines recorded in every agent's ledger. */
+async function readNoise(root: string): Promise<{ sigma: number | undefined; runs: number }> {
+  const dir = join(orgPaths(root).state, "agents");
+  const agents = await readdir(dir).catch(() => [] as string[]);
+  const ledgers = await Promise.all(agents.map((agent) => readJson<AgentLedger>(join(dir, agent, "ledger.json")).catch(() => undefined)));
+  const samples = ledgers.flatMap((ledger) => [ledger?.baseline?.samples ?? [], ...(ledger?.noise ?? [])]);
+  return { sigma: pooledSigma(samples), runs: samples.reduce((sum, group) => sum + group.length, 0) };
 }

@@ -3,6 +3,7 @@ import { findClosest, suggestFix } from "./did-you-mean.js";
 import type { Problem } from "./locate.js";
 import { formatPath } from "./messages.js";
 import { SAFE_NAME, SAFE_NAME_RULE } from "./schema.js";
+import { checkWiring } from "./wiring-rules.js";
 
 // Rules read the raw YAML value, not zod's output, so they run (and report) even when the schema fails.
 export type Raw = Record<string, unknown>;
@@ -12,7 +13,7 @@ export const PLACEHOLDERS = ["prompt_file", "kickoff", "agent", "role", "worktre
 const RUNTIME_EXAMPLE = 'command: [claude, --append-system-prompt-file, "{prompt_file}", "{kickoff}"]';
 
 /** Every rule that needs nothing but the document. */
-export const RULES: Rule[] = [checkNames, checkRoles, checkRuntimes, checkPatterns, checkPaths];
+export const RULES: Rule[] = [checkNames, checkRoles, checkRuntimes, checkPatterns, checkPaths, checkWiring];
 
 /** A map-shaped value as a record; anything else is the schema's problem, not a rule's. */
 export function asMap(value: unknown): Raw | undefined {

@@ -34,6 +34,8 @@ export const RoleSchema = z
     gpu: z.boolean().default(false).describe("give every agent of this role one GPU of its own"),
     edits: z.array(z.string().min(1)).default([]).describe("globs of paths this role may change; empty means any path that is not protected").meta({ examples: [["train.py"]] }),
     kickoff: z.string().default("Read your system prompt and begin. Loop forever; never ask to stop.").describe("the first user message, passed as {kickoff}"),
+    reports_to: name().optional().describe("the role this role reports to: its agents may message that role's agents, and they may message back").meta({ examples: ["chief"] }),
+    talks_to: z.array(name()).default([]).describe("more roles this role's agents may message; their own role, the role they report to and the roles reporting to them need no entry").meta({ examples: [["evaluator"]] }),
   })
   .describe("a role: its prompt, runtime, count and permissions");
 
@@ -62,6 +64,22 @@ export const MetricSchema = z.strictObject({
   goal: z.enum(["minimize", "maximize"]).default("minimize").describe("whether lower or higher is better"),
 });
 
+export const KeepRuleSchema = z.strictObject({
+  k: z.number().min(0).default(2).describe("an improvement must beat k·σ of the noise (σ from the baseline repeats, pooled across agents)"),
+  min_delta: z.number().min(0).default(0).describe("and at least this much; the whole rule when σ is 0 (a deterministic task)"),
+  confirm: z.number().int().min(0).max(20).default(2).describe("extra runs, with fresh seeds, for a candidate that beats the best but not the noise; kept only if their mean clears the rule"),
+});
+
+export const BudgetSchema = z.strictObject({
+  pattern: z.string().min(1).describe("a regular expression whose first capture group is the value").meta({ examples: ["^training_seconds:\\s*([0-9.]+)"] }),
+  max: z.number().optional().describe("a run above this is discarded, however good its metric"),
+});
+
+export const SimplicitySchema = z.strictObject({
+  max_lines: z.number().int().min(0).describe("an improvement adding more lines than this ..."),
+  min_improvement: z.number().min(0).describe("... must improve the metric by at least this much"),
+});
+
 export const VerifySchema = z
   .strictObject({
     command: argv.describe("argv run in a clean checkout of the candidate commit").meta({ examples: [["python", "train.py"]] }),
@@ -73,6 +91,11 @@ export const VerifySchema = z
       .describe("optional peak memory, reported as memory_gb"),
     timeout: duration.default("10m").meta({ examples: ["10m"] }).describe("a run longer than this is killed (its whole process group) and recorded as crash"),
     parallel: z.number().int().min(1).max(64).default(2).describe("runs at once in CPU mode; with GPUs it is one run per GPU"),
+    repeats: z.number().int().min(1).max(100).default(3).describe("baseline runs, each with its own seed (ORG_SEED, or {seed} in the command); their spread is the noise σ"),
+    keep: KeepRuleSchema.default({ k: 2, min_delta: 0, confirm: 2 }).describe("when a better metric counts as an improvement rather than noise"),
+    budgets: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: "a budget name must be an identifier such as training_seconds" }), BudgetSchema)
+      .default({}).describe("extra metrics parsed from every run, each its own results.tsv column; a run over a max is discarded"),
+    simplicity: SimplicitySchema.optional().describe("reject small improvements that add many lines (autoresearch's simplicity criterion)"),
   })
   .describe("the immutable verifier: how every experiment is run and judged");
 
@@ -84,6 +107,25 @@ export const SupervisorSchema = z
     healthy_after: duration.default("60s").describe("a run this long resets the consecutive-restart count"),
   })
   .describe("how agent programs are restarted");
+
+export const MessagesSchema = z
+  .strictObject({
+    max_bytes: z.number().int().min(256).max(1_048_576).default(16_384).describe("the largest message in bytes; a bigger one is refused, so details go in a file whose path is sent"),
+    inbox_max: z.number().int().min(5).max(10_000).default(50).describe("messages kept in an inbox; past it the oldest move to its archive folder, read ones first"),
+    notes_max: z.number().int().min(5).max(10_000).default(50).describe("entries on the notes board, state/notes.md; past it the oldest move to state/notes-archive.md"),
+    notify: z.boolean().default(true).describe("type one short line into the recipient's pane when a message arrives"),
+    idle: duration.default("1s").describe("how long a pane must be unchanged before a notification is typed into it"),
+    busy_timeout: duration.default("10m").describe("stop waiting for a busy pane after this long; the message stays in the inbox"),
+    quiet: z.array(z.string().min(1)).default(["verdict"]).describe("kinds delivered without a pane notification (verdicts already reach the agent through org submit)"),
+  })
+  .describe("messages between agents and people: caps and pane notifications");
+
+export const ReloadSchema = z
+  .strictObject({
+    watch: z.boolean().default(true).describe("apply edits of org.yaml and the prompts as soon as they are saved; false: only `org reload` applies them"),
+    min_interval: duration.default("60s").describe("the shortest time between two edits applied for a meta role (a role whose edits include org.yaml or prompts)"),
+  })
+  .describe("hot reload of the running org; every key has a default");
 
 export const ConfigSchema = z
   .strictObject({
@@ -106,6 +148,9 @@ export const ConfigSchema = z
       .meta({ examples: [{ researcher: { prompt: "prompts/researcher.md", runtime: "claude", count: 2 } }] }),
     verify: VerifySchema.optional(),
     supervisor: SupervisorSchema.default({ backoff: "1s", max_backoff: "30s", max_restarts: 10, healthy_after: "60s" }),
+    // Optional rather than defaulted: a config without it loads exactly as before; reloadSettings() fills it in.
+    reload: ReloadSchema.optional(),
+    messages: MessagesSchema.optional(),
   })
   .describe("org.yaml: a research organization of coding agents");
 
@@ -114,6 +159,13 @@ export type RuntimeConfig = z.output<typeof RuntimeSchema>;
 export type RoleConfig = z.output<typeof RoleSchema>;
 export type VerifyConfig = z.output<typeof VerifySchema>;
 export type ShareEntry = z.output<typeof ShareSchema>;
+export type ReloadConfig = z.output<typeof ReloadSchema>;
+
+/** The reload section with its defaults, present or not. */
+export function reloadSettings(config: OrgConfig): ReloadConfig {
+  return config.reload ?? ReloadSchema.parse({});
+}
+export type MessageSettings = z.output<typeof MessagesSchema>;
 
 /** Milliseconds from a schema duration. */
 export function parseDuration(value: number | string): number {

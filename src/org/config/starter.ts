@@ -85,7 +85,8 @@ it runs every commit you submit in a clean checkout and records {{metric}} ({{go
 4. On keep, build on it. On discard, your branch is back at your best commit: start from there.
    Only on a crash, read the end of the run log, fix an obvious bug and resubmit, or drop the
    idea after a few tries. Never pull whole training logs into your context.
-5. After every verdict, read your inbox: \`cat "$ORG_INBOX"\`. Other agents and people write there.
+5. After every verdict, run \`org inbox\`: other agents and people write to you there. Act on each
+   message, then acknowledge it with \`org inbox --read <id>\`.
 
 Never stop to ask whether to continue; nobody is watching to answer. When you run out of ideas,
 reread the code, combine near-misses, and try something more radical.

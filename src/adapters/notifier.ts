@@ -1,0 +1,201 @@
+import { watch, type FSWatcher } from "node:fs";
+import { mkdir, readdir } from "node:fs/promises";
+import { join, relative } from "node:path";
+import { parseDuration, type OrgConfig } from "../org/config/schema.js";
+import { messageIds } from "../org/messages/deliver.js";
+import { newMessageId, parseMessage } from "../org/messages/front-matter.js";
+import { inboxPaths, readMessageSettings } from "../org/messages/mail-port.js";
+import { checkAlive, decideNotice, type NoticeOutcome, type PaneLook, type PendingNotice } from "../org/messages/notify.js";
+import { agentPaths, orgPaths } from "../org/paths.js";
+import type { AgentStatus, OrgRecord } from "../org/state.js";
+import { appendLines, readJson, readText } from "./files.js";
+import { createPaneIo, type PaneIo } from "./notifier-tmux.js";
+import { isAlive } from "./process.js";
+
+const CONFIRM_MS = 1000;
+// fs.watch is the fast path; a rescan now and then catches a dropped event and panes added since.
+const RESCAN_EVERY_LOOKS = 20;
+
+/**
+ * Watches every agent's inbox and types one short line into its pane when a message arrives:
+ * only while its program runs and the pane has been still for `messages.idle`. Agents and panes are
+ * found by the @org_agent label tmux carries, so a reload or a stale org.json never misdirects a line.
+ */
+export class Notifier {
+  private readonly state: string;
+  /** Messages older than the notifier were announced by an earlier one, or found by the agent at its start. */
+  private readonly since = newMessageId(new Date(), "00000000");
+  private panes = new Map<string, string>();
+  private readonly known = new Map<string, Set<string>>();
+  private readonly pending = new Map<string, PendingNotice[]>();
+  private readonly looks = new Map<string, PaneLook>();
+  private readonly running = new Map<string, Promise<void>>();
+  private readonly again = new Set<string>();
+  private readonly watchers: FSWatcher[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private ticking = false;
+  private looksTaken = 0;
+
+  private constructor(
+    private readonly root: string,
+    private readonly settings: { idleMs: number; busyTimeoutMs: number; quiet: string[] },
+    private readonly say: (line: string) => void,
+    private readonly io: PaneIo,
+  ) {
+    this.state = orgPaths(root).state;
+  }
+
+  /** Start watching; resolves once every agent pane found is watched. Off when messages.notify is false. */
+  static async start(opts: { record: OrgRecord; config: OrgConfig | undefined; say: (line: string) => void; io?: PaneIo }): Promise<{ stop(): Promise<void> }> {
+    const settings = readMessageSettings(opts.config);
+    if (!settings.notify) return { stop: async () => undefined };
+    const idleMs = parseDuration(settings.idle);
+    const io = opts.io ?? createPaneIo(opts.record.socket, opts.record.session);
+    const notifier = new Notifier(opts.record.root, { idleMs, busyTimeoutMs: parseDuration(settings.busy_timeout), quiet: settings.quiet }, opts.say, io);
+    await notifier.discover();
+    // Twice per idle period: a still pane is known as still the moment a message comes, and tmux is spawned rarely.
+    notifier.timer = setInterval(() => void notifier.tick(), Math.min(1000, Math.max(100, idleMs / 2)));
+    return { stop: () => notifier.stop() };
+  }
+
+  private async stop(): Promise<void> {
+    clearInterval(this.timer);
+    for (const watcher of this.watchers) watcher.close();
+    await Promise.all(this.running.values());
+    this.io.close();
+  }
+
+  /** Map agents to panes by label, and watch the inbox of each agent seen for the first time. */
+  private async discover(): Promise<void> {
+    const panes = await this.io.listAgentPanes();
+    if (!panes) return;
+    this.panes = panes;
+    for (const agent of panes.keys()) {
+      if (this.known.has(agent)) continue;
+      const { inbox } = inboxPaths(this.state, agent);
+      await mkdir(inbox, { recursive: true });
+      this.known.set(agent, new Set(messageIds(await readdir(inbox)).filter((id) => id < this.since)));
+      const watcher = watch(inbox, { persistent: false }, (_, name) => {
+        if (!name || name.endsWith(".md")) void this.scan(agent);
+      });
+      watcher.on("error", () => undefined);
+      this.watchers.push(watcher);
+      await this.scan(agent);
+    }
+  }
+
+  private async tick(): Promise<void> {
+    if (this.ticking) return;
+    this.ticking = true;
+    try {
+      await this.refreshLooks([...this.panes.values()]);
+      if (++this.looksTaken % RESCAN_EVERY_LOOKS === 0) {
+        await this.discover();
+        for (const agent of this.known.keys()) await this.scan(agent);
+      }
+      for (const agent of this.known.keys()) if (this.pending.get(agent)?.length) this.attempt(agent, false);
+    } finally {
+      this.ticking = false;
+    }
+  }
+
+  /** New message files become pending notices; a file that cannot be read is reported and skipped. */
+  private async scan(agent: string): Promise<void> {
+    const { inbox } = inboxPaths(this.state, agent);
+    const ids = messageIds(await readdir(inbox).catch(() => []));
+    const known = this.known.get(agent)!;
+    // Claimed before any await, so two scans racing on one event never announce a message twice.
+    const fresh = ids.filter((id) => !known.has(id));
+    fresh.forEach((id) => known.add(id));
+    if (fresh.length === 0) return;
+    const seenAt = Date.now();
+    for (const id of fresh) {
+      const file = join(inbox, `${id}.md`);
+      const text = await readText(file).catch(() => undefined);
+      if (text === undefined) continue;
+      const parsed = parseMessage(text);
+      if (!parsed.ok) {
+        this.say(`${relative(this.root, file)}:${parsed.line}: ${parsed.reason} — ${parsed.fix}; \`org inbox\` skips it`);
+        continue;
+      }
+      const { from, kind, time } = parsed.message;
+      if (this.settings.quiet.includes(kind)) continue;
+      const queue = this.pending.get(agent) ?? [];
+      queue.push({ id, from, kind, sentAt: Date.parse(time), seenAt });
+      this.pending.set(agent, queue);
+    }
+    if (this.pending.get(agent)?.length) this.attempt(agent, true);
+  }
+
+  /** One notification at a time per agent; a request that comes meanwhile runs right after. */
+  private attempt(agent: string, fresh: boolean): void {
+    if (this.running.has(agent)) {
+      this.again.add(agent);
+      return;
+    }
+    const run = this.notify(agent, fresh)
+      .catch((error: Error) => this.say(`notify ${agent}: ${error.message}`))
+      .finally(() => {
+        this.running.delete(agent);
+        if (this.again.delete(agent)) this.attempt(agent, true);
+      });
+    this.running.set(agent, run);
+  }
+
+  private async notify(agent: string, fresh: boolean): Promise<void> {
+    const queue = this.pending.get(agent) ?? [];
+    const pane = this.panes.get(agent);
+    if (queue.length === 0 || pane === undefined) return;
+    const live = await this.checkLive(agent);
+    if (live.alive && fresh) await this.refreshLooks([pane]);
+    const decision = decideNotice({ agent, live, look: this.looks.get(pane), pending: queue, now: Date.now(), ...this.settings });
+    if (decision.kind === "wait") return;
+    const batch = queue.splice(0);
+    if (decision.kind === "skip") return this.recordOutcome(agent, pane, batch, { outcome: decision.outcome, reason: decision.reason });
+    for (let attempts = 1; attempts <= 2; attempts++) {
+      const before = this.looks.get(pane)?.text;
+      const typed = await this.io.type(pane, decision.line, `org-notify-${agent}`);
+      const at = Date.now();
+      if (typed && (await this.waitForChange(pane, before))) {
+        return this.recordOutcome(agent, pane, batch, { outcome: "typed", attempts, latencyMs: at - Math.min(...batch.map((notice) => notice.sentAt)) });
+      }
+      // The retry goes only to a program that still runs.
+      const again = await this.checkLive(agent);
+      if (!again.alive) return this.recordOutcome(agent, pane, batch, { outcome: "skipped-dead", reason: again.reason, attempts });
+    }
+    this.say(`notify ${agent}: the pane did not take the notification, twice; the message stays in its inbox`);
+    return this.recordOutcome(agent, pane, batch, { outcome: "failed", attempts: 2, reason: "the pane did not change after typing" });
+  }
+
+  private async checkLive(agent: string): Promise<{ alive: boolean; reason: string }> {
+    const status = await readJson<AgentStatus>(agentPaths(this.state, agent).status).catch(() => undefined);
+    return checkAlive(status, isAlive);
+  }
+
+  private async refreshLooks(panes: string[]): Promise<void> {
+    // Every pane at once; if one pane is gone that fails, so then each pane is looked at alone.
+    const batch = await this.io.look(panes);
+    const looks = batch ?? new Map((await Promise.all(panes.map((pane) => this.io.look([pane])))).flatMap((one) => [...(one ?? [])]));
+    const now = Date.now();
+    for (const [pane, look] of looks) {
+      const previous = this.looks.get(pane);
+      this.looks.set(pane, { ...look, changedAt: previous && previous.text === look.text ? previous.changedAt : now });
+    }
+  }
+
+  private async waitForChange(pane: string, before: string | undefined): Promise<boolean> {
+    const deadline = Date.now() + CONFIRM_MS;
+    for (;;) {
+      await this.refreshLooks([pane]);
+      if (this.looks.get(pane)?.text !== before) return true;
+      if (Date.now() > deadline) return false;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  private async recordOutcome(agent: string, pane: string, batch: PendingNotice[], result: { outcome: NoticeOutcome; attempts?: number; latencyMs?: number; reason?: string }): Promise<void> {
+    const detectMs = Math.max(...batch.map((notice) => notice.seenAt - notice.sentAt));
+    const line = { at: new Date().toISOString(), ...result, ids: batch.map((notice) => notice.id), from: batch.map((notice) => notice.from), pane, detectMs };
+    await appendLines(inboxPaths(this.state, agent).notifications, [JSON.stringify(line)]);
+  }
+}

@@ -1,0 +1,123 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import type { PaneCapture, PaneFeed, PaneInfo } from "../org/ports.js";
+
+interface Request {
+  expected: number;
+  blocks: string[];
+  resolve: (blocks: string[]) => void;
+  timer: NodeJS.Timeout;
+}
+
+const REPLY_TIMEOUT_MS = 10_000;
+const RETRY_MS = 1000;
+
+/**
+ * The dashboard's view of the grid through one long-lived tmux control-mode client: each capture is one
+ * command line written to it and read back as %begin/%end blocks, so a refresh spawns no process (a spawn
+ * per refresh cost the dashboard more CPU than drawing; bench/watch.mjs). The client is attached with
+ * no-output (no pane bytes streamed to us) and ignore-size (the grid keeps its size).
+ */
+export class TmuxControl implements PaneFeed {
+  private child: ChildProcess | undefined;
+  private pending: Request | undefined;
+  private partial = "";
+  private block: { id: string; lines: string[] } | undefined;
+  private failedAt = -Infinity;
+
+  constructor(
+    private readonly socket: string,
+    private readonly session: string,
+    private readonly parsePane: (line: string) => PaneInfo,
+    private readonly listFormat: string,
+  ) {}
+
+  async capture(ids: string[]): Promise<PaneCapture> {
+    const commands = [["list-panes", "-s", "-t", `=${this.session}`, "-F", this.listFormat], ...ids.map((id) => ["capture-pane", "-p", "-t", id])];
+    const blocks = await this.send(commands);
+    // A pane gone since the caller listed it ends the chain at its %error: later panes wait for the next capture.
+    const [listing, ...screens] = blocks;
+    return {
+      panes: (listing ?? "").split("\n").filter(Boolean).map(this.parsePane),
+      screens: new Map(screens.map((screen, index) => [ids[index]!, screen])),
+    };
+  }
+
+  close(): void {
+    this.child?.kill();
+    this.child = undefined;
+  }
+
+  private send(commands: string[][]): Promise<string[]> {
+    if (this.pending) return Promise.resolve([]);
+    const child = this.connect();
+    if (!child?.stdin?.writable) return Promise.resolve([]);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => this.finish(), REPLY_TIMEOUT_MS);
+      this.pending = { expected: commands.length, blocks: [], resolve, timer };
+      child.stdin!.write(`${commands.map((argv) => argv.map(quote).join(" ")).join(" ; ")}\n`);
+    });
+  }
+
+  private connect(): ChildProcess | undefined {
+    if (this.child) return this.child;
+    // While the org is down, try again at most once a second rather than on every refresh.
+    if (Date.now() - this.failedAt < RETRY_MS) return undefined;
+    // -N: never start a server just to find no session in it.
+    const child = spawn("tmux", ["-N", "-L", this.socket, "-f", "/dev/null", "-C", "attach-session", "-t", `=${this.session}`, "-f", "no-output,ignore-size"], {
+      stdio: ["pipe", "pipe", "ignore"],
+      env: { ...process.env, TMUX: "" },
+    });
+    child.stdout!.setEncoding("utf8");
+    child.stdout!.on("data", (chunk: string) => this.receive(chunk));
+    child.stdin!.on("error", () => undefined);
+    const gone = () => {
+      if (this.child === child) this.child = undefined;
+      this.failedAt = Date.now();
+      this.finish();
+    };
+    child.on("error", gone).on("exit", gone);
+    this.child = child;
+    return child;
+  }
+
+  private receive(chunk: string): void {
+    const lines = (this.partial + chunk).split("\n");
+    this.partial = lines.pop()!;
+    for (const line of lines) this.receiveLine(line);
+  }
+
+  // Blocks are framed by "%begin TIME NUMBER FLAGS" and the same numbers after %end or %error; flags 1
+  // marks the replies to our own commands. Any other % line outside a block is a notification.
+  private receiveLine(line: string): void {
+    if (!this.block) {
+      const begin = /^%begin (\d+ \d+) (\d+)$/.exec(line);
+      if (begin) this.block = { id: begin[1]!, lines: [] };
+      return;
+    }
+    const end = /^%(end|error) (\d+ \d+) (\d+)$/.exec(line);
+    if (!end || end[2] !== this.block.id) {
+      this.block.lines.push(line);
+      return;
+    }
+    const reply = end[3] === "1";
+    const text = this.block.lines.map((entry) => `${entry}\n`).join("");
+    this.block = undefined;
+    if (!reply || !this.pending) return;
+    if (end[1] === "error") return this.finish();
+    this.pending.blocks.push(text);
+    if (this.pending.blocks.length === this.pending.expected) this.finish();
+  }
+
+  private finish(): void {
+    const request = this.pending;
+    if (!request) return;
+    this.pending = undefined;
+    clearTimeout(request.timer);
+    request.resolve(request.blocks);
+  }
+}
+
+// tmux's own command-line quoting: single quotes, with a single quote closed, escaped and reopened.
+function quote(arg: string): string {
+  return /^[\w%=.,:/-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+}

@@ -1,0 +1,44 @@
+import { join } from "node:path";
+import { formatConfirmReport, type ConfirmReport } from "../../org/confirm.js";
+import { OrgError } from "../../org/errors.js";
+import type { ExperimentRequest } from "../../org/experiment.js";
+import type { Frontier } from "../../org/frontier.js";
+import { orgPaths } from "../../org/paths.js";
+import { assertDaemonAlive, waitForAnswer } from "../../adapters/daemon-client.js";
+import { readJson, writeJsonAtomic } from "../../adapters/files.js";
+import { processRunner } from "../../adapters/process.js";
+import type { Io } from "../io.js";
+import { readRecord } from "./attach.js";
+
+/** `org confirm <commit> [-n 5] [--agent a]`: re-run a commit with fresh seeds; mean ± sd next to the baseline's. */
+export async function runConfirm(opts: { root: string; commit: string; runs: number; agent?: string }, io: Io): Promise<number> {
+  if (!Number.isInteger(opts.runs) || opts.runs < 1 || opts.runs > 100) throw new OrgError(`-n must be a whole number from 1 to 100, got ${opts.runs}`, "usage");
+  const record = await readRecord(opts.root);
+  const paths = orgPaths(opts.root);
+  const resolved = await processRunner.run(["git", "rev-parse", "--verify", "--quiet", `${opts.commit}^{commit}`], { cwd: record.repo });
+  const commit = resolved.stdout.trim();
+  if (resolved.exitCode !== 0 || !commit) throw new OrgError(`"${opts.commit}" is not a commit in ${record.repo} — name a commit from \`org results\``, "no-commit");
+  const agent = opts.agent ?? (await owningAgent(record.name, record.repo, commit, paths.state)) ?? record.agents[0]?.name;
+  if (!agent || !record.agents.some((candidate) => candidate.name === agent)) {
+    throw new OrgError(`no agent named "${agent}" — agents: ${record.agents.map((candidate) => candidate.name).join(", ")}`, "unknown-agent");
+  }
+  await assertDaemonAlive(paths.daemon, "the org is not running — start it with `org up`");
+  const now = new Date();
+  const request: ExperimentRequest = {
+    id: `${now.toISOString().replace(/[:.]/g, "-")}-${agent}-confirm-${commit.slice(0, 7)}`,
+    agent, commit, description: `confirm ×${opts.runs}`, kind: "confirm", submittedAt: now.toISOString(), runs: opts.runs,
+  };
+  await writeJsonAtomic(join(paths.queue, `${request.id}.json`), request);
+  io.out(`re-running ${commit.slice(0, 7)} ${opts.runs} times in ${agent}'s slot…`);
+  const report = await waitForAnswer<ConfirmReport>(join(paths.state, "confirmations", `${request.id}.json`), paths.daemon);
+  for (const line of formatConfirmReport(report)) io.out(line);
+  return report.crashed ? 1 : 0;
+}
+
+// The agent whose branch holds the commit runs it (its GPU, its queue); the frontier's agent breaks ties.
+async function owningAgent(org: string, repo: string, commit: string, state: string): Promise<string | undefined> {
+  const out = await processRunner.run(["git", "branch", "--contains", commit, "--format=%(refname:short)", "--list", `org/${org}/*`], { cwd: repo });
+  const owners = out.stdout.split("\n").map((line) => line.trim().slice(`org/${org}/`.length)).filter((name) => name && name !== "best");
+  const frontier = await readJson<Frontier>(join(state, "frontier.json"));
+  return frontier && owners.includes(frontier.agent) ? frontier.agent : owners[0];
+}

@@ -1,0 +1,73 @@
+import { relative } from "node:path";
+import { OrgError } from "../../org/errors.js";
+import { markRead, readInbox, readSent } from "../../org/messages/inbox.js";
+import { resolveAgent } from "../../org/messages/wiring.js";
+import { orgPaths } from "../../org/paths.js";
+import { mailPort } from "../../adapters/inbox-store.js";
+import type { Io } from "../io.js";
+import { identifyCaller, loadConfigOrThrow } from "./send.js";
+
+// Ten messages at most per call: an agent's context should not fill up with its inbox.
+const PAGE = 10;
+const SENT_SHOWN = 20;
+
+export interface InboxOptions {
+  root: string;
+  /** --agent: whose inbox, for people. */
+  agent?: string;
+  envAgent?: string;
+  read?: string[];
+  sent?: boolean;
+}
+
+/** `org inbox`: unread messages oldest first; `--read ID…` acknowledges; `--sent` shows who has read what you sent. */
+export async function runInbox(opts: InboxOptions, io: Io): Promise<number> {
+  const config = await loadConfigOrThrow(opts.root);
+  const state = orgPaths(opts.root).state;
+  const caller = identifyCaller(config, opts.envAgent);
+  let agent = caller.kind === "agent" ? caller.agent : undefined;
+  if (opts.agent !== undefined) {
+    const found = resolveAgent(config, opts.agent);
+    if (!found.ok) throw new OrgError(found.reason, "unknown-agent");
+    agent = found.agent;
+  }
+  if (opts.sent) return printSent(io, state, agent ?? "person");
+  if (agent === undefined) throw new OrgError("whose inbox? agents run `org inbox` with $ORG_AGENT set; a person names one: org inbox --agent <agent>", "usage");
+  if (opts.read) {
+    const { marked, already } = await markRead(mailPort, state, agent, opts.read, new Date());
+    for (const id of marked) io.out(`marked read: ${id}`);
+    for (const id of already) io.out(`already read: ${id}`);
+    return 0;
+  }
+  const { unread, problems } = await readInbox(mailPort, state, agent);
+  for (const problem of problems) io.err(`org: ${relative(opts.root, problem.file)}:${problem.line}: ${problem.reason} — ${problem.fix} (skipped)`);
+  if (unread.length === 0) {
+    io.out(`no unread messages for ${agent}`);
+    return 0;
+  }
+  io.out(`${unread.length} unread message${unread.length === 1 ? "" : "s"} for ${agent}, oldest first:`);
+  for (const message of unread.slice(0, PAGE)) {
+    io.out("");
+    io.out(`## ${message.id} · from ${message.from} · ${message.kind} · ${message.time}`);
+    io.out("");
+    io.out(message.body.replace(/\n$/, ""));
+  }
+  io.out("");
+  if (unread.length > PAGE) io.out(`… and ${unread.length - PAGE} more: mark these read, then run \`org inbox\` again`);
+  io.out("mark each one read once you have acted on it: org inbox --read <id>");
+  return 0;
+}
+
+async function printSent(io: Io, state: string, from: string): Promise<number> {
+  const sent = await readSent(mailPort, state, from, SENT_SHOWN);
+  if (sent.length === 0) {
+    io.out(`${from} has sent no messages`);
+    return 0;
+  }
+  io.out(`sent by ${from}, newest last:`);
+  for (const { record, deliveries } of sent) {
+    const states = deliveries.map((delivery) => `${delivery.agent} ${delivery.state === "read" ? `read${delivery.at ? ` ${delivery.at}` : ""}` : delivery.state}`);
+    io.out(`${record.id} ${record.kind} "${record.summary}": ${states.join(", ")}`);
+  }
+  return 0;
+}

@@ -1,0 +1,23 @@
+import { readMessageSettings } from "../../org/messages/mail-port.js";
+import { senderName } from "../../org/messages/wiring.js";
+import { orgPaths } from "../../org/paths.js";
+import { readText } from "../../adapters/files.js";
+import { addNote, notesPaths } from "../../adapters/inbox-notes.js";
+import type { Io } from "../io.js";
+import { identifyCaller, loadConfigOrThrow } from "./send.js";
+
+/** `org note "lesson"` adds one line to the shared notes board; `org note` prints the board. */
+export async function runNote(opts: { root: string; text?: string; envAgent?: string }, io: Io): Promise<number> {
+  const config = await loadConfigOrThrow(opts.root);
+  const state = orgPaths(opts.root).state;
+  if (opts.text === undefined) {
+    const board = await readText(notesPaths(state).board);
+    io.out(board?.replace(/\n$/, "") ?? 'the notes board is empty — add a lesson: org note "what you learned"');
+    return 0;
+  }
+  const author = senderName(identifyCaller(config, opts.envAgent));
+  const max = readMessageSettings(config).notes_max;
+  const { count, archived } = await addNote(state, author, opts.text, max);
+  io.out(`noted on the board (${count} of ${max} entries)${archived > 0 ? `; the oldest ${archived === 1 ? "entry" : `${archived} entries`} moved to state/notes-archive.md` : ""}`);
+  return 0;
+}

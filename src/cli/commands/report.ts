@@ -1,0 +1,47 @@
+import { resolve } from "node:path";
+import { OrgError } from "../../org/errors.js";
+import { orgPaths } from "../../org/paths.js";
+import { buildLeaderboard, parseResults } from "../../org/results.js";
+import type { Goal } from "../../org/verdict.js";
+import { readText, writeFileAtomic } from "../../adapters/files.js";
+import { renderReportHtml } from "../../ui/report-html.js";
+import { buildProgress } from "../../ui/report-points.js";
+import { buildProgressSpec, type ProgressAxis } from "../../ui/report-spec.js";
+import type { Io } from "../io.js";
+import { readAndLoadConfig } from "./validate.js";
+
+/** The metric's name and direction from org.yaml; an unreadable org.yaml falls back to minimizing "metric". */
+export async function readMetricSetting(root: string): Promise<{ goal: Goal; metricName: string; org: string | undefined }> {
+  const read = await readAndLoadConfig({ cwd: root });
+  const config = "loaded" in read ? read.loaded.config : undefined;
+  return { goal: config?.verify?.metric.goal ?? "minimize", metricName: config?.verify?.metric.name ?? "metric", org: config?.name };
+}
+
+/** `org report`: state/report.html (chart + leaderboard, self-contained) and state/progress.svg from results.tsv. */
+export async function runReport(opts: { root: string; out?: string; svg?: string; x: ProgressAxis }, io: Io): Promise<number> {
+  const paths = orgPaths(opts.root);
+  const table = parseResults((await readText(paths.results)) ?? "");
+  if (table.rows.length === 0) throw new OrgError(`no results yet in ${paths.results} — nothing to plot; run experiments first (agents call \`org submit\`)`, "no-results");
+  const untimed = table.rows.findIndex((row) => Number.isNaN(Date.parse(row.time)));
+  if (opts.x === "time" && untimed >= 0) {
+    throw new OrgError(`row ${untimed + 1} of ${paths.results} has no time (an autoresearch five-column file?) — plot by experiment with --x index`, "no-time");
+  }
+  const setting = await readMetricSetting(opts.root);
+  const metricName = table.metricName ?? setting.metricName;
+  const progress = buildProgress(table.rows, setting.goal);
+  const board = buildLeaderboard(table.rows, setting.goal);
+  const title = `org ${setting.org ?? "report"}`;
+  // vega is heavy to import; only this command needs it.
+  const { readVegaRuntime, renderChart } = await import("../../adapters/report-render.js");
+  const chart = await renderChart(buildProgressSpec(progress, { title: `${title}: ${metricName} per experiment`, metricName, goal: setting.goal, x: opts.x }));
+  const kept = table.rows.filter((row) => row.status === "keep").length;
+  const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
+  const summary = `${count(table.rows.length, "experiment")} by ${count(progress.agents.length, "agent")}: ${progress.measured.length} measured, ${kept} kept, ${progress.failed.length} crashed or rejected; ${setting.goal} ${metricName}`;
+  const htmlPath = opts.out ? resolve(opts.out) : `${paths.state}/report.html`;
+  const svgPath = opts.svg ? resolve(opts.svg) : `${paths.state}/progress.svg`;
+  const html = renderReportHtml({ title: `${title}: progress report`, summary, metricName, board, vegaSpec: chart.vega, runtime: await readVegaRuntime(), svg: chart.svg });
+  await writeFileAtomic(htmlPath, html);
+  await writeFileAtomic(svgPath, `${chart.svg}\n`);
+  io.out(`wrote ${htmlPath} and ${svgPath}: ${summary}`);
+  return 0;
+}

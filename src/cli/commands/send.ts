@@ -1,0 +1,62 @@
+import { resolve } from "node:path";
+import type { OrgConfig } from "../../org/config/index.js";
+import { ConfigError, OrgError } from "../../org/errors.js";
+import { readMessageSettings } from "../../org/messages/mail-port.js";
+import { identifySender, resolveRecipients, senderName, type Sender } from "../../org/messages/wiring.js";
+import { orgPaths } from "../../org/paths.js";
+import { readText } from "../../adapters/files.js";
+import { sendMessage } from "../../adapters/inbox-store.js";
+import type { Io } from "../io.js";
+import { readAndLoadConfig } from "./validate.js";
+
+export interface SendOptions {
+  root: string;
+  cwd: string;
+  to: string;
+  text?: string;
+  file?: string;
+  kind: string;
+  /** $ORG_AGENT: set for agents, unset for people. */
+  envAgent?: string;
+}
+
+/** `org send <agent|role> "text"` or `-f file.md`: one message file per recipient, refused unless the wiring allows it. */
+export async function runSend(opts: SendOptions, io: Io): Promise<number> {
+  const body = await readBody(opts);
+  const config = await loadConfigOrThrow(opts.root);
+  const sender = identifyCaller(config, opts.envAgent);
+  const recipients = resolveRecipients(config, sender, opts.to);
+  if (!recipients.ok) throw new OrgError(`${recipients.reason} (nothing was sent)`, "recipient");
+  const outgoing = { from: senderName(sender), to: recipients.agents, kind: opts.kind, body };
+  const { id } = await sendMessage(orgPaths(opts.root).state, outgoing, readMessageSettings(config)).catch((error: unknown) => {
+    throw error instanceof OrgError ? new OrgError(`${error.message} (nothing was sent)`, error.code) : error;
+  });
+  io.out(`delivered ${id} to ${recipients.agents.join(", ")} — \`org inbox --sent\` shows when it is read`);
+  return 0;
+}
+
+async function readBody(opts: SendOptions): Promise<string> {
+  if (opts.text !== undefined && opts.file !== undefined) throw new OrgError("give the text or -f <file>, not both (nothing was sent)", "usage");
+  if (opts.file === undefined) {
+    if (opts.text === undefined) throw new OrgError('nothing to send — give the text, org send <agent|role> "text", or a file, org send <agent|role> -f message.md', "usage");
+    return opts.text;
+  }
+  const text = await readText(resolve(opts.cwd, opts.file)).catch((error: NodeJS.ErrnoException) => {
+    throw new OrgError(`cannot read ${opts.file} (${error.code ?? error.message}) — give a readable Markdown file (nothing was sent)`, "usage");
+  });
+  if (text === undefined) throw new OrgError(`${opts.file} does not exist in ${opts.cwd} — give the path of a Markdown file (nothing was sent)`, "usage");
+  return text;
+}
+
+/** org.yaml as every messaging command reads it: problems end the command, as for `org up`. */
+export async function loadConfigOrThrow(root: string): Promise<OrgConfig> {
+  const read = await readAndLoadConfig({ cwd: root });
+  if ("problems" in read) throw new ConfigError(read.problems);
+  return read.loaded.config;
+}
+
+export function identifyCaller(config: OrgConfig, envAgent: string | undefined): Sender {
+  const found = identifySender(config, envAgent);
+  if (!found.ok) throw new OrgError(found.reason, "not-agent");
+  return found.sender;
+}

@@ -1,0 +1,50 @@
+import { DashboardSource } from "../../org/dashboard-source.js";
+import type { RestartDecision } from "../../org/dashboard-restart.js";
+import { runInteractive } from "../../adapters/process.js";
+import { createWorld } from "../../adapters/world.js";
+import type { Io } from "../io.js";
+import { readRecord } from "./attach.js";
+import { readMetricSetting } from "./report.js";
+
+const REFRESH_MS = 250;
+
+/** `org watch`: the live dashboard; enter attaches to an agent's pane and Ctrl-b d comes back; q stops nothing. */
+export async function runWatch(opts: { root: string }, io: Io): Promise<number> {
+  if (!process.stdin.isTTY || !process.stdout.isTTY) {
+    io.err("org watch needs a terminal — use org status");
+    return 1;
+  }
+  const record = await readRecord(opts.root);
+  const world = createWorld();
+  const tmux = world.tmux(record.socket, record.session);
+  // Loading org.yaml and blessed are the slow part of starting: do both at once.
+  const [metric, { runDashboard }] = await Promise.all([readMetricSetting(opts.root), import("../../ui/dashboard.js")]);
+  const source = new DashboardSource(world, opts.root, metric);
+  const restart = async (decision: Exclude<RestartDecision, { kind: "refuse" }>): Promise<string> => {
+    if (decision.kind === "respawn") {
+      await tmux.respawnPane(decision.paneId);
+      return `respawned ${decision.agent}'s pane`;
+    }
+    try {
+      process.kill(decision.pid, "SIGTERM");
+      return `sent SIGTERM to ${decision.agent} (pid ${decision.pid}); its supervisor restarts it`;
+    } catch (error) {
+      return `${decision.agent} (pid ${decision.pid}) already exited: ${(error as NodeJS.ErrnoException).code ?? "gone"}`;
+    }
+  };
+  const noColor = Boolean(process.env.NO_COLOR);
+  let select: string | undefined;
+  try {
+    for (;;) {
+      const outcome = await runDashboard({ read: () => source.read(), restart, theme: { color: !noColor }, refreshMs: REFRESH_MS, select });
+      if (outcome.kind === "quit") return 0;
+      select = outcome.agent.name;
+      await tmux.selectPane(outcome.agent.paneId!);
+      // Inside another tmux, attaching nests clients; tmux refuses unless TMUX is unset.
+      await runInteractive(tmux.attachArgv(outcome.agent.paneId!), { TMUX: undefined });
+    }
+  } finally {
+    // The standing tmux client would keep this process alive.
+    source.close();
+  }
+}

@@ -1,0 +1,139 @@
+// `org init --template <name>`: an org.yaml per topology, and the prompts/ files it names.
+// Each must validate as written in a git repo whose base is main (test/templates.test.ts checks).
+
+export const TEMPLATES = ["pipeline", "hierarchy", "independent", "autoresearch"] as const;
+export type TemplateName = (typeof TEMPLATES)[number];
+
+export interface Template {
+  orgYaml: string;
+  /** Prompt files under prompts/ that org.yaml names; shipped in the package's own prompts/ folder. */
+  prompts: string[];
+  /** Other files the template starts with, by path: written only where none exists. */
+  files: Record<string, string>;
+}
+
+const HEADER = `# yaml-language-server: $schema={{schema}}
+# org.yaml: the {{name}} template. {{summary}}
+# Check it with \`org validate\`, start it with \`org up\`, watch it with \`org status\`.
+
+name: {{name}}
+repo: .
+base: main
+# auto asks nvidia-smi; none runs on CPU; or list GPU indices such as [0, 1].
+gpus: auto
+share: []
+
+runtimes:
+  # Any agent CLI works: a command is an argv list, and {prompt_file} is the agent's rendered prompt.
+  claude:
+    command: [claude, --append-system-prompt-file, "{prompt_file}", "{kickoff}"]
+    restart: on-failure
+
+# Wiring: an agent may message its own role, the role it reports_to, the roles that report to it,
+# and the roles in its talks_to. \`org send\` refuses anything else.
+roles:
+`;
+
+const FOOTER = `
+# The verifier: the only judge. It runs every submitted commit in a clean checkout.
+verify:
+  command: [python, train.py]
+  protected: [prepare.py]
+  metric:
+    name: val_bpb
+    pattern: '^val_bpb:\\s*([0-9.]+)'
+    goal: minimize
+  timeout: 10m
+
+# Messages (org send, org inbox) and the notes board (org note) stay small.
+messages:
+  max_bytes: 16384   # a longer message is refused: write the details to a file and send its path
+  inbox_max: 50      # past this, the oldest messages, read ones first, move to the inbox's archive folder
+  notes_max: 50      # entries on state/notes.md; the oldest move to state/notes-archive.md
+  idle: 1s           # a pane must be still this long before a notification is typed into it
+`;
+
+const ROLES: Record<TemplateName, { summary: string; roles: string; prompts: string[] }> = {
+  pipeline: {
+    summary: "planner → generator ⇄ evaluator: the\n# planner turns goal.md into a spec, the generator writes all the code, the evaluator tries to break it.",
+    prompts: ["planner.md", "generator.md", "evaluator.md"],
+    roles: `  # Turns goal.md into a spec of experiments; never touches code (a code commit of its own is rejected).
+  planner:
+    prompt: prompts/planner.md
+    runtime: claude
+    edits: [spec.md]
+  # Writes all the code and submits it; never grades its own work.
+  generator:
+    prompt: prompts/generator.md
+    runtime: claude
+    gpu: true
+    edits: [train.py]
+    reports_to: planner
+    talks_to: [evaluator]
+  # Reads every diff, runs the checks it is given, and starts from the assumption that the code is broken.
+  evaluator:
+    prompt: prompts/evaluator.md
+    runtime: claude
+    edits: [review.md]
+    reports_to: planner
+    talks_to: [generator]
+`,
+  },
+  hierarchy: {
+    summary: "a chief scientist without a GPU assigns\n# work to juniors with one GPU each, reads their results, and adopts or drops their branches.",
+    prompts: ["chief.md", "junior.md"],
+    roles: `  chief:
+    prompt: prompts/chief.md
+    runtime: claude
+    edits: [plan.md]
+  junior:
+    prompt: prompts/junior.md
+    runtime: claude
+    count: 2
+    gpu: true
+    edits: [train.py]
+    reports_to: chief
+`,
+  },
+  independent: {
+    summary: "researchers each on their own branch,\n# sharing one bounded notes board of lessons learned and ideas that failed (org note).",
+    prompts: ["independent.md"],
+    roles: `  researcher:
+    prompt: prompts/independent.md
+    runtime: claude
+    count: 3
+    gpu: true
+    edits: [train.py]
+`,
+  },
+  autoresearch: {
+    summary: "one researcher per GPU, each running the\n# single experiment loop of autoresearch on its own branch.",
+    prompts: ["researcher.md"],
+    roles: `  researcher:
+    prompt: prompts/researcher.md
+    runtime: claude
+    {{count}}
+    gpu: true
+    edits: [train.py]
+`,
+  },
+};
+
+const GOAL = `# Goal
+
+Say what you want in a few sentences: what to improve, by how much, within what budget, and what
+must not change. The planner reads this file and turns it into a spec; agents never edit it.
+`;
+
+/** The template's files; `gpus` is how many GPUs nvidia-smi found, for one researcher per GPU. */
+export function renderTemplate(name: TemplateName, opts: { schema: string; gpus: number }): Template {
+  const template = ROLES[name];
+  const count = opts.gpus > 0
+    ? `count: ${opts.gpus}          # one per GPU: nvidia-smi showed ${opts.gpus} at \`org init\``
+    : "count: 1          # one per GPU: none was found at `org init`; set it to your GPU count";
+  const orgYaml = (HEADER + template.roles.replace("{{count}}", count) + FOOTER)
+    .replace("{{schema}}", opts.schema)
+    .replaceAll("{{name}}", name)
+    .replace("{{summary}}", template.summary);
+  return { orgYaml, prompts: template.prompts, files: name === "pipeline" ? { "goal.md": GOAL } : {} };
+}

@@ -1,0 +1,67 @@
+import type { AgentStatus } from "../state.js";
+
+/** What the notifier last saw of a pane: its text, when that text last changed, whether tmux calls it dead, whose it is. */
+export interface PaneLook {
+  text: string;
+  changedAt: number;
+  dead: boolean;
+  /** The pane's @org_agent label. */
+  agent: string;
+}
+
+/** A message waiting for its notification. */
+export interface PendingNotice {
+  id: string;
+  from: string;
+  kind: string;
+  /** Epoch ms the message was written (its front matter time) and first seen by the notifier. */
+  sentAt: number;
+  seenAt: number;
+}
+
+export type NoticeOutcome = "typed" | "skipped-dead" | "skipped-busy" | "failed";
+
+export type NoticeDecision =
+  | { kind: "type"; line: string }
+  | { kind: "wait"; reason: string }
+  | { kind: "skip"; outcome: "skipped-dead" | "skipped-busy"; reason: string };
+
+/** Whether the agent's program runs: its supervisor says running and the pid is alive. */
+export function checkAlive(status: AgentStatus | undefined, isAlive: (pid: number) => boolean): { alive: boolean; reason: string } {
+  if (!status) return { alive: false, reason: "it has no status.json yet" };
+  if (status.state !== "running") return { alive: false, reason: `its program is ${status.state}: ${status.reason}` };
+  if (status.pid === null || !isAlive(status.pid)) return { alive: false, reason: "its program has exited" };
+  return { alive: true, reason: "running" };
+}
+
+/**
+ * Type into a pane only when its program is alive and the pane has been still for `idleMs`;
+ * a dead program gets no keystrokes, and a pane busy past `busyTimeoutMs` is left alone.
+ */
+export function decideNotice(input: {
+  agent: string;
+  live: { alive: boolean; reason: string };
+  look: PaneLook | undefined;
+  pending: PendingNotice[];
+  now: number;
+  idleMs: number;
+  busyTimeoutMs: number;
+}): NoticeDecision {
+  const { live, look, now } = input;
+  if (!live.alive) return { kind: "skip", outcome: "skipped-dead", reason: live.reason };
+  if (!look) return { kind: "wait", reason: "no look at the pane yet" };
+  // A pane id from a previous grid may now be someone else's: never type into a pane not labelled as the recipient's.
+  if (look.agent !== input.agent) return { kind: "wait", reason: `its pane is labelled "${look.agent}"` };
+  if (look.dead) return { kind: "skip", outcome: "skipped-dead", reason: "its pane is dead" };
+  if (now - look.changedAt >= input.idleMs) return { kind: "type", line: formatNotice(input.pending) };
+  const since = Math.min(...input.pending.map((notice) => notice.seenAt));
+  if (now - since >= input.busyTimeoutMs) return { kind: "skip", outcome: "skipped-busy", reason: `the pane stayed busy for ${Math.round((now - since) / 1000)}s` };
+  return { kind: "wait", reason: "the pane is busy" };
+}
+
+/** One short line, whatever the messages say: their content stays in the files. */
+export function formatNotice(pending: Pick<PendingNotice, "from" | "kind">[]): string {
+  const last = pending[pending.length - 1]!;
+  const count = pending.length === 1 ? "new message" : `${pending.length} new messages, the latest`;
+  return `[org] ${count} from ${last.from} (${last.kind}): run \`org inbox\``;
+}

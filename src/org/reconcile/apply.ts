@@ -1,0 +1,84 @@
+import type { LoadedConfig } from "../config/index.js";
+import { agentPaths, type OrgPaths } from "../paths.js";
+import type { TmuxPort } from "../ports.js";
+import { prepareAgents } from "../prepare-agents.js";
+import type { AgentRecord, OrgRecord } from "../state.js";
+import { agentPaneSpec } from "../up.js";
+import type { World } from "../world.js";
+import type { Action, DesiredAgent, DesiredOrg, ObservedAgent } from "./types.js";
+
+// As `org down`: an agent gets this long to exit after SIGTERM before its group is killed.
+const STOP_GRACE_MS = 3000;
+
+export interface ApplyInput {
+  /** Its orgArgv and basePath are the running org's, so new agents launch like the others. */
+  world: World;
+  /** The new org.yaml, with baseCommit pinned to the running org's. */
+  loaded: LoadedConfig;
+  paths: OrgPaths;
+  record: OrgRecord;
+  desired: DesiredOrg;
+  actions: Action[];
+  tmux: TmuxPort;
+}
+
+/** Carry out reconcile's actions: removals, then restarts, then additions, then the layout; org.json is rewritten after each step. */
+export async function applyActions(input: ApplyInput): Promise<OrgRecord> {
+  const { world, paths, tmux } = input;
+  let record: OrgRecord = { ...input.record, agents: [...input.record.agents] };
+  const save = async (agents: AgentRecord[]) => {
+    record = { ...record, agents };
+    await world.files.writeAtomic(paths.orgFile, `${JSON.stringify(record, null, 2)}\n`);
+  };
+  const of = <K extends Action["kind"]>(kind: K) => input.actions.filter((action): action is Extract<Action, { kind: K }> => action.kind === kind);
+
+  const removes = of("remove-agent");
+  if (removes.length > 0) {
+    // Panes first lose their processes: a supervisor's group is its pane's, and kill-pane alone would only hang it up.
+    await Promise.all(removes.map((action) => stopAgent(world, action.agent)));
+    await tmux.killPanes(removes.flatMap((action) => (action.agent.pane ? [action.agent.pane.id] : [])));
+    const gone = new Set(removes.map((action) => action.agent.record.name));
+    await save(record.agents.filter((agent) => !gone.has(agent.name)));
+  }
+
+  const restarts = of("restart-agent");
+  for (const { agent } of restarts) {
+    const files = agentPaths(paths.state, agent.name);
+    await world.files.writeAtomic(files.prompt, agent.prompt);
+    await world.files.writeAtomic(files.launch, `${JSON.stringify(agent.launch, null, 2)}\n`);
+  }
+  // The old supervisor is gone before the new one starts, so the two never write status.json at once.
+  await Promise.all(restarts.map((action) => stopAgent(world, action.observed)));
+  for (const { agent, observed } of restarts) {
+    const paneId = observed.pane!.id;
+    await tmux.setPaneOptions(paneId, agentPaneSpec(world.orgArgv, paths, agent).options);
+    await tmux.respawnPane(paneId);
+    await save(record.agents.map((entry) => (entry.name === agent.name ? toRecord(agent, paneId) : entry)));
+  }
+
+  const adds = of("add-agent");
+  if (adds.length > 0) {
+    await prepareAgents(world, input.loaded, paths, adds.map((action) => action.agent));
+    const ids = await tmux.addPanes(adds.map((action) => agentPaneSpec(world.orgArgv, paths, action.agent)));
+    const added = new Map(adds.map((action, index) => [action.agent.name, toRecord(action.agent, ids[index])]));
+    await save([...record.agents.filter((agent) => !added.has(agent.name)), ...added.values()]);
+  }
+
+  // addPanes re-tiles as it splits; only removals leave holes to close.
+  if (of("retile").length > 0 && removes.length > 0) await tmux.retile();
+  // org.json lists agents in org.yaml order, as `org up` writes it.
+  const order = new Map(input.desired.agents.map((agent, index) => [agent.name, index]));
+  record = { ...record, cpuMode: input.desired.cpuMode };
+  await save([...record.agents].sort((a, b) => (order.get(a.name) ?? 0) - (order.get(b.name) ?? 0)));
+  return record;
+}
+
+async function stopAgent(world: World, agent: ObservedAgent): Promise<void> {
+  const pid = agent.pane && !agent.pane.dead ? agent.pane.pid : agent.supervisorPid;
+  // Only a live group: a stale pid from status.json may have been reused by someone else's lone process.
+  if (pid && world.processes.isAlive(-pid)) await world.processes.killGroup(pid, STOP_GRACE_MS);
+}
+
+function toRecord(agent: DesiredAgent, paneId: string | undefined): AgentRecord {
+  return { name: agent.name, role: agent.role, runtime: agent.runtime, branch: agent.branch, worktree: agent.worktree, gpu: agent.gpu, paneId };
+}

@@ -1,0 +1,28 @@
+import type { OrgConfig } from "../config/schema.js";
+import type { OrgPaths } from "../paths.js";
+import { buildLaunchSpec, planAgents, type LaunchContext } from "../plan.js";
+import { renderAgentPrompt } from "../prepare-agents.js";
+import type { DesiredOrg } from "./types.js";
+
+export interface DesiredInput {
+  config: OrgConfig;
+  /** Absolute research repo folder, as loading resolved it. */
+  repoDir: string;
+  paths: OrgPaths;
+  leases: Map<string, number | null>;
+  cpuMode: boolean;
+  context: LaunchContext;
+  /** Each role's prompt template, by role name. */
+  templates: Map<string, string>;
+}
+
+/** Every agent of the config with the exact launch.json and prompt.md `org up` would write for it. */
+export function buildDesired(input: DesiredInput): DesiredOrg {
+  const { config, paths } = input;
+  const agents = planAgents(config, paths.worktrees, input.leases).map((agent) => ({
+    ...agent,
+    launch: buildLaunchSpec(config, agent, input.context),
+    prompt: renderAgentPrompt(config, agent, paths.state, input.templates.get(agent.role) ?? ""),
+  }));
+  return { name: config.name, repo: input.repoDir, base: config.base, cpuMode: input.cpuMode, agents };
+}

@@ -1,0 +1,66 @@
+import type { PaneInfo } from "../ports.js";
+import type { AgentRecord, LaunchSpec } from "../state.js";
+
+/** One agent as the new org.yaml wants it, down to the bytes of its launch.json and prompt.md. */
+export interface DesiredAgent {
+  name: string;
+  role: string;
+  runtime: string;
+  branch: string;
+  worktree: string;
+  gpu: number | null;
+  needsGpu: boolean;
+  launch: LaunchSpec;
+  prompt: string;
+}
+
+/** The org the edited org.yaml describes. */
+export interface DesiredOrg {
+  name: string;
+  /** Absolute research repo folder. */
+  repo: string;
+  base: string;
+  cpuMode: boolean;
+  agents: DesiredAgent[];
+}
+
+/** One agent of the running org: its record, what its files say and its pane. */
+export interface ObservedAgent {
+  record: AgentRecord;
+  /** launch.json as written, or null when missing or unreadable. */
+  launch: LaunchSpec | null;
+  /** prompt.md as written, or null when missing. */
+  prompt: string | null;
+  pane: PaneInfo | undefined;
+  /** From status.json: the group to stop when the pane is already gone. */
+  supervisorPid: number | null;
+}
+
+/** The running org: state/org.json, each agent's files and the tmux panes. */
+export interface ObservedOrg {
+  name: string;
+  repo: string;
+  base: string;
+  agents: ObservedAgent[];
+  /** Panes in the grid, the control pane included. */
+  paneCount: number;
+}
+
+/** One step that brings the running org to what org.yaml says. */
+export type Action =
+  | { kind: "add-agent"; agent: DesiredAgent; reason: string }
+  | { kind: "remove-agent"; agent: ObservedAgent; reason: string }
+  | { kind: "restart-agent"; agent: DesiredAgent; observed: ObservedAgent; changes: string[]; reason: string }
+  | { kind: "retile"; panes: number; reason: string }
+  | { kind: "nothing-to-do"; reason: string };
+
+/** A key of org.yaml that cannot change while the org runs, as a problem at that key. */
+export interface Refusal {
+  key: "name" | "repo" | "base";
+  message: string;
+  fix: string;
+}
+
+export type ReconcileResult =
+  | { kind: "refused"; refusals: Refusal[] }
+  | { kind: "actions"; actions: Action[] };

@@ -1,0 +1,32 @@
+// Pane text made one column per character. blessed's fullUnicode mode measures every character and cost
+// most of the dashboard's CPU (bench/watch.mjs); without it, a wide or astral character would shift the
+// borders, so each becomes "?" and zero-width marks are dropped before blessed sees the text.
+
+// East Asian Wide and Fullwidth blocks, and the BMP emoji terminals draw two columns wide.
+const WIDE: [number, number][] = [
+  [0x1100, 0x115f], [0x231a, 0x231b], [0x2329, 0x232a], [0x23e9, 0x23ec], [0x23f0, 0x23f0], [0x23f3, 0x23f3], [0x25fd, 0x25fe],
+  [0x2614, 0x2615], [0x2648, 0x2653], [0x267f, 0x267f], [0x2693, 0x2693], [0x26a1, 0x26a1], [0x26aa, 0x26ab], [0x26bd, 0x26be],
+  [0x26c4, 0x26c5], [0x26ce, 0x26ce], [0x26d4, 0x26d4], [0x26ea, 0x26ea], [0x26f2, 0x26f3], [0x26f5, 0x26f5], [0x26fa, 0x26fa],
+  [0x26fd, 0x26fd], [0x2705, 0x2705], [0x270a, 0x270b], [0x2728, 0x2728], [0x274c, 0x274c], [0x274e, 0x274e], [0x2753, 0x2755],
+  [0x2757, 0x2757], [0x2795, 0x2797], [0x27b0, 0x27b0], [0x27bf, 0x27bf], [0x2b1b, 0x2b1c], [0x2b50, 0x2b50], [0x2b55, 0x2b55],
+  [0x2e80, 0x303e], [0x3041, 0x33ff], [0x3400, 0x4dbf], [0x4e00, 0x9fff], [0xa000, 0xa4cf], [0xa960, 0xa97f], [0xac00, 0xd7a3],
+  [0xf900, 0xfaff], [0xfe10, 0xfe19], [0xfe30, 0xfe6f], [0xff00, 0xff60], [0xffe0, 0xffe6],
+];
+const ZERO_WIDTH: [number, number][] = [[0x0300, 0x036f], [0x200b, 0x200f], [0x20d0, 0x20ff], [0xfe00, 0xfe0f], [0xfe20, 0xfe2f]];
+
+function within(code: number, ranges: [number, number][]): boolean {
+  return ranges.some(([low, high]) => code >= low && code <= high);
+}
+
+/** `text` with every character one terminal column wide: wide and astral ones as "?", zero-width ones dropped. */
+export function narrowText(text: string): string {
+  // Plain ASCII and Latin text, the usual case, needs no work.
+  if (!/[^\u0000-\u02ff]/.test(text)) return text;
+  let out = "";
+  for (const char of text) {
+    const code = char.codePointAt(0)!;
+    if (within(code, ZERO_WIDTH)) continue;
+    out += code > 0xffff || within(code, WIDE) ? "?" : char;
+  }
+  return out;
+}

@@ -1,0 +1,87 @@
+// `org report`'s page: one self-contained HTML file, the chart drawn by the inlined Vega runtime, the leaderboard as a table.
+import type { Leaderboard } from "../org/results.js";
+
+export interface ReportPage {
+  title: string;
+  summary: string;
+  metricName: string;
+  board: Leaderboard;
+  /** The compiled Vega spec the page renders. */
+  vegaSpec: unknown;
+  /** Vega's browser build, inlined. */
+  runtime: string;
+  /** The same chart pre-rendered, shown when scripts are off. */
+  svg: string;
+}
+
+const STYLE = `body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;max-width:1000px;padding:0 16px;color:#222}
+h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px}.summary{color:#555;margin:0 0 16px}
+table{border-collapse:collapse;font-variant-numeric:tabular-nums}th,td{padding:4px 10px;border-bottom:1px solid #ddd;text-align:right}
+th:first-child,td:first-child{text-align:left}th{background:#f4f4f4}#chart{min-height:420px}`;
+
+// Counts what was drawn, not what was meant to be: a test reads these back from the rendered page.
+const RENDER = `(async () => {
+  const spec = JSON.parse(document.getElementById("spec").textContent);
+  const view = new vega.View(vega.parse(spec), { renderer: "svg", container: "#chart", hover: true });
+  await view.runAsync();
+  const count = (name) => document.querySelectorAll("#chart g." + name + "_marks > path").length;
+  document.body.dataset.points = String(count("experiments"));
+  document.body.dataset.failures = String(count("failures"));
+  // #selftest hovers the first point, so a headless browser can check the tooltip shows its description.
+  const first = document.querySelector("#chart g.experiments_marks > path");
+  if (location.hash === "#selftest" && first) {
+    for (const type of ["pointerover", "pointermove", "mouseover", "mousemove"]) first.dispatchEvent(new MouseEvent(type, { bubbles: true, clientX: 1, clientY: 1 }));
+    document.body.dataset.hover = document.querySelector("#chart").getAttribute("title") || document.querySelector("#chart svg")?.getAttribute("title") || "";
+  }
+  document.body.dataset.rendered = "1";
+})().catch((error) => {
+  document.body.dataset.rendered = "error";
+  document.getElementById("chart").textContent = "the chart could not be drawn: " + error.message;
+});`;
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}
+
+// Inside <script>, "</script" ends the element early; in a JS string or regex "<\/" means the same.
+function inlineScript(code: string): string {
+  return code.replace(/<\/script/gi, "<\\/script");
+}
+
+export function renderReportHtml(page: ReportPage): string {
+  const spec = JSON.stringify(page.vegaSpec).replace(/</g, "\\u003c");
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(page.title)}</title>
+<style>${STYLE}</style>
+</head>
+<body data-rendered="0">
+<h1>${escapeHtml(page.title)}</h1>
+<p class="summary">${escapeHtml(page.summary)}</p>
+<div id="chart" role="img" aria-label="${escapeHtml(`${page.metricName} per experiment`)}"></div>
+<noscript>${page.svg}</noscript>
+<h2>Leaderboard</h2>
+${renderBoardTable(page.board, page.metricName)}
+<script>${inlineScript(page.runtime)}</script>
+<script type="application/json" id="spec">${spec}</script>
+<script>${RENDER}</script>
+</body>
+</html>
+`;
+}
+
+function renderBoardTable(board: Leaderboard, metricName: string): string {
+  const fixed = (value: number | undefined) => (value === undefined ? "-" : value.toFixed(6));
+  const signed = (value: number | undefined) => (value === undefined ? "-" : `${value > 0 ? "+" : ""}${value.toFixed(6)}`);
+  const head = ["agent", "baseline", `best ${metricName}`, "delta", "commit", "runs", "keep", "discard", "crash", "reject"];
+  const rows = board.agents.map((agent) => [
+    agent.agent, fixed(agent.baseline), fixed(agent.best), signed(agent.delta), agent.bestCommit?.slice(0, 7) ?? "-",
+    String(agent.runs), String(agent.counts.keep), String(agent.counts.discard), String(agent.counts.crash), String(agent.counts.reject),
+  ]);
+  const cells = (row: string[], tag: "th" | "td") => `<tr>${row.map((cell) => `<${tag}>${escapeHtml(cell)}</${tag}>`).join("")}</tr>`;
+  const best = board.best ? `org best: ${metricName} ${board.best.metric.toFixed(6)} by ${board.best.agent} at ${board.best.commit.slice(0, 7)}` : "org best: none yet";
+  return `<table id="leaderboard">\n<thead>${cells(head, "th")}</thead>\n<tbody>\n${rows.map((row) => cells(row, "td")).join("\n")}\n</tbody>\n</table>\n<p>${escapeHtml(best)}</p>`;
+}

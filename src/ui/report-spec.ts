@@ -1,0 +1,48 @@
+// The progress chart as a Vega-Lite spec: one spec renders both the HTML page and the SVG.
+import type { TopLevelSpec } from "vega-lite";
+import type { Goal } from "../org/verdict.js";
+import type { Progress } from "./report-points.js";
+
+export type ProgressAxis = "index" | "time";
+
+export const CHART_SIZE = { width: 760, height: 380 };
+
+export function buildProgressSpec(progress: Progress, opts: { title: string; metricName: string; goal: Goal; x: ProgressAxis }): TopLevelSpec {
+  const x = opts.x === "time"
+    ? { field: "time", type: "temporal" as const, title: "time" }
+    : { field: "n", type: "quantitative" as const, title: "experiment #", axis: { tickMinStep: 1 } };
+  const y = { type: "quantitative" as const, title: `${opts.metricName} (${opts.goal === "minimize" ? "lower" : "higher"} is better)`, scale: { zero: false } };
+  const color = { field: "agent", type: "nominal" as const, title: "agent", scale: { domain: progress.agents } };
+  const tooltip = [
+    { field: "description", type: "nominal" as const, title: "idea" },
+    { field: "agent", type: "nominal" as const },
+    { field: "status", type: "nominal" as const },
+    { field: "metric", type: "quantitative" as const, title: opts.metricName, format: ".6f" },
+    { field: "n", type: "quantitative" as const, title: "experiment" },
+    { field: "commit", type: "nominal" as const },
+  ];
+  const kept = "datum.kept";
+  return {
+    $schema: "https://vega.github.io/schema/vega-lite/v6.json",
+    ...CHART_SIZE,
+    background: "white",
+    title: { text: opts.title, subtitle: "every experiment a point · kept: large, outlined · discarded: faint · ×: crash or reject · line: each agent's running best" },
+    datasets: { steps: [...progress.steps], measured: [...progress.measured], failed: [...progress.failed] },
+    layer: [
+      { name: "best", data: { name: "steps" }, mark: { type: "line", interpolate: "step-after", strokeWidth: 2 }, encoding: { x, y: { ...y, field: "best" }, color } },
+      {
+        name: "experiments",
+        data: { name: "measured" },
+        mark: { type: "point", filled: true, strokeWidth: 1.2 },
+        encoding: {
+          x, y: { ...y, field: "metric" }, color, tooltip,
+          size: { condition: { test: kept, value: 90 }, value: 34 },
+          opacity: { condition: { test: kept, value: 1 }, value: 0.5 },
+          stroke: { condition: { test: kept, value: "#222" }, value: "transparent" },
+        },
+      },
+      // Nothing was measured: drawn on the chart's worse edge, so a crash never reads as a good result.
+      { name: "failures", data: { name: "failed" }, mark: { type: "point", shape: "cross", filled: true, size: 60, opacity: 0.8 }, encoding: { x, y: { value: opts.goal === "minimize" ? 0 : CHART_SIZE.height }, color, tooltip } },
+    ],
+  };
+}

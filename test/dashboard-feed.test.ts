@@ -1,0 +1,65 @@
+import { execFileSync } from "node:child_process";
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { Tmux } from "../src/adapters/tmux.js";
+import { processRunner } from "../src/adapters/process.js";
+import type { PaneFeed } from "../src/org/ports.js";
+import { tmux } from "./helpers/org-fixture.js";
+import { pollUntil } from "./helpers/poll.js";
+
+// A socket per test: a server still exiting from the last test must not meet the next one's client.
+let socket = "";
+let count = 0;
+let feed: PaneFeed | undefined;
+beforeEach(() => {
+  socket = `org-feed-test-${process.pid}-${count++}`;
+});
+afterEach(() => {
+  feed?.close();
+  feed = undefined;
+  tmux(socket, ["kill-server"]);
+  rmSync(join(process.env.TMUX_TMPDIR || "/tmp", `tmux-${process.getuid?.() ?? 0}`, socket), { force: true });
+});
+
+function startGrid(): string[] {
+  execFileSync("tmux", ["-L", socket, "-f", "/dev/null", "new-session", "-d", "-s", "grid", "-x", "100", "-y", "30",
+    "printf 'first pane\\n%%end 1 2 1\\nquote '\"'\"' tab\\t{x}\\n'; exec sleep 600", ";",
+    "split-window", "-t", "grid", "printf 'second pane\\n'; exec sleep 600", ";", "set-option", "-p", "@org_agent", "second"]);
+  return tmux(socket, ["list-panes", "-s", "-t", "grid", "-F", "#{pane_id}"]).out.trim().split("\n");
+}
+
+describe("the dashboard's pane feed (tmux control mode)", { tags: ["slow"] }, () => {
+  test("one command line to one standing client: every pane listed with its options and the text of the panes asked for", async () => {
+    const [first, second] = startGrid();
+    feed = new Tmux(processRunner, socket, "grid").openPaneFeed();
+    const capture = await pollUntil(async () => {
+      const result = await feed!.capture([first!, second!]);
+      return result.screens.get(second!)?.includes("second pane") ? result : undefined;
+    }, { what: "both panes captured" });
+    expect(capture.panes.map((pane) => [pane.id, pane.dead, pane.options["@org_agent"] ?? null])).toEqual([[first, false, null], [second, false, "second"]]);
+    // A line that looks like the protocol's own end marker is pane text, not the end of the reply.
+    expect(capture.screens.get(first!)!.split("\n").slice(0, 3)).toEqual(["first pane", "%end 1 2 1", "quote ' tab     {x}"]);
+    const clients = () => tmux(socket, ["list-clients", "-F", "#{client_pid} #{client_control_mode} #{client_flags}"]).out.trim();
+    const client = clients();
+    expect(client).toMatch(/^\d+ 1 .*ignore-size,no-output/);
+    await feed.capture([second!]);
+    expect(clients()).toBe(client);
+  });
+
+  test("a pane gone since it was listed ends the captures there; the listing is still fresh", async () => {
+    const [first, second] = startGrid();
+    feed = new Tmux(processRunner, socket, "grid").openPaneFeed();
+    tmux(socket, ["kill-pane", "-t", first!]);
+    const capture = await feed.capture([first!, second!]);
+    expect(capture.panes.map((pane) => pane.id)).toEqual([second]);
+    expect(capture.screens.size).toBe(0);
+    expect((await feed.capture([second!])).screens.get(second!)).toContain("second pane");
+  });
+
+  test("no server: nothing captured, and no server started to find that out", async () => {
+    feed = new Tmux(processRunner, socket, "grid").openPaneFeed();
+    expect(await feed.capture(["%1"])).toEqual({ panes: [], screens: new Map() });
+    expect(tmux(socket, ["list-sessions"]).code).not.toBe(0);
+  });
+});
