@@ -2,7 +2,7 @@ import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { AgentLedger } from "../src/org/experiment.js";
-import { isAlive } from "../src/adapters/process.js";
+import { isRunning } from "./helpers/processes.js";
 import { runOrg } from "./helpers/org-cli.js";
 import { bin, createOrgRepo, readJsonFile, teardownOrg, tmux } from "./helpers/org-fixture.js";
 import { pollUntil } from "./helpers/poll.js";
@@ -122,15 +122,6 @@ function readRows(): string[][] {
   return lines.map((line) => line.split("\t").slice(0, 7));
 }
 
-// A killed process whose parent died first can stay a zombie until init reaps it; it no longer runs.
-function isRunning(pid: number): boolean {
-  if (!existsSync("/proc")) return isAlive(pid);
-  try {
-    return !/^\d+ \(.*\) Z /.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
-  } catch {
-    return false;
-  }
-}
 
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

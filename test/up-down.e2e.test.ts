@@ -2,7 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import type { AgentStatus } from "../src/org/state.js";
-import { isAlive } from "../src/adapters/process.js";
+import { isRunning } from "./helpers/processes.js";
 import { runOrg } from "./helpers/org-cli.js";
 import { bin, createOrgRepo, readJsonFile, teardownOrg, tmux } from "./helpers/org-fixture.js";
 import { pollUntil } from "./helpers/poll.js";
@@ -75,7 +75,7 @@ describe("org up / status / down", { tags: ["slow"] }, () => {
     const down = runOrg(["down"], { cwd: dir });
     expect(down.code).toBe(0);
     expect(tmux(socket, ["has-session"]).code).not.toBe(0);
-    for (const pid of [...pids, ...supervisors]) expect(isAlive(pid)).toBe(false);
+    for (const pid of [...pids, ...supervisors]) expect(isRunning(pid)).toBe(false);
     expect(existsSync(join(state, "up.lock"))).toBe(false);
     const log = readFileSync(join(state, "log.md"), "utf8");
     expect(log.match(/^## \[\d{4}-\d\d-\d\d\] restart \| flaky-1$/gm)).toHaveLength(3);

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { AgentStatus } from "../src/org/state.js";
 import type { AgentLedger } from "../src/org/experiment.js";
-import { isAlive } from "../src/adapters/process.js";
+import { isRunning } from "./helpers/processes.js";
 import { ORG_BIN, runOrg, type CliResult } from "./helpers/org-cli.js";
 import { bin, createOrgRepo, readJsonFile, teardownOrg, tmux } from "./helpers/org-fixture.js";
 import { pollUntil } from "./helpers/poll.js";
@@ -375,11 +375,3 @@ function expectResetTo(agent: string, commit: string): void {
 }
 
 // A killed child whose parent died first can stay a zombie until init reaps it; it no longer runs.
-function isRunning(pid: number): boolean {
-  if (!existsSync("/proc")) return isAlive(pid);
-  try {
-    return !/^\d+ \(.*\) Z /.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
-  } catch {
-    return false;
-  }
-}

@@ -1,0 +1,12 @@
+import { existsSync, readFileSync } from "node:fs";
+import { isAlive } from "../../src/adapters/process.js";
+
+// A killed process whose parent died first can stay a zombie until init reaps it; it no longer runs.
+export function isRunning(pid: number): boolean {
+  if (!existsSync("/proc")) return isAlive(pid);
+  try {
+    return !/^\d+ \(.*\) Z /.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return false;
+  }
+}
