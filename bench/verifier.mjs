@@ -10,7 +10,9 @@ function verifyYaml(name, opts) {
     "runtimes:", `  idle: { command: ["${FOREVER}"] }`, "  hill: { builtin: hillclimb, restart: always }",
     "roles:", `  a: { prompt: prompt.md, runtime: ${opts.runtime}, count: ${opts.count}, edits: [train.mjs] }`,
     "verify:", `  command: [sh, -c, '${opts.sleep ? `sleep ${opts.sleep}; ` : ""}sed -n "s/^const VALUE = \\\\(.*\\\\);/val_loss: \\\\1/p" train.mjs']`,
-    "  metric: { name: val_loss, pattern: '^val_loss:\\s*([-+0-9.eE]+)' }", "  timeout: 1m", `  parallel: ${opts.parallel}`, "",
+    "  metric: { name: val_loss, pattern: '^val_loss:\\s*([-+0-9.eE]+)' }", "  timeout: 1m", `  parallel: ${opts.parallel}`,
+    // One run per experiment: this measures the harness, not the noise rule (which runs more by design).
+    "  repeats: 1", "  keep: { k: 2, min_delta: 0, confirm: 0 }", "",
   ].join("\n");
 }
 
