@@ -6,17 +6,8 @@ import { ROOT } from "./lib.mjs";
 
 const { decideKeep } = await import(join(ROOT, "dist", "org", "keep-rule.js"));
 const { pooledSigma, summarize } = await import(join(ROOT, "dist", "org", "noise.js"));
-
-function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// The same seeded generator the hillclimber uses.
+const { createRng: mulberry32 } = await import(join(ROOT, "dist", "org", "hillclimb-step.js"));
 
 function gaussian(rng) {
   return Math.sqrt(-2 * Math.log(1 - rng())) * Math.cos(2 * Math.PI * rng());

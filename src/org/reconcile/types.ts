@@ -1,15 +1,9 @@
+import type { PlannedAgent } from "../plan.js";
 import type { PaneInfo } from "../ports.js";
 import type { AgentRecord, LaunchSpec } from "../state.js";
 
 /** One agent as the new org.yaml wants it, down to the bytes of its launch.json and prompt.md. */
-export interface DesiredAgent {
-  name: string;
-  role: string;
-  runtime: string;
-  branch: string;
-  worktree: string;
-  gpu: number | null;
-  needsGpu: boolean;
+export interface DesiredAgent extends PlannedAgent {
   launch: LaunchSpec;
   prompt: string;
 }
