@@ -1,9 +1,8 @@
-import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { parseMessage } from "../src/org/messages/front-matter.js";
-import { ORG_BIN, runOrg, type CliResult } from "./helpers/org-cli.js";
+import { runOrg, runOrgAsync, type CliResult } from "./helpers/org-cli.js";
 import { createOrgRepo, teardownOrg } from "./helpers/org-fixture.js";
 import { createRepo, removeDir } from "./helpers/temp-repo.js";
 
@@ -130,7 +129,7 @@ describe("org send, org inbox and org note", { tags: ["slow"] }, () => {
 
   test("32 senders to one recipient at the same instant: every message delivered once, none lost or merged", async () => {
     const before = new Set(messageFiles("loner-1"));
-    const results = await Promise.all(Array.from({ length: 32 }, (_, index) => runOrgAsync(["send", "loner-1", `hello from crowd-${index + 1}`], `crowd-${index + 1}`)));
+    const results = await Promise.all(Array.from({ length: 32 }, (_, index) => runOrgAsync(["send", "loner-1", `hello from crowd-${index + 1}`], { cwd: org.dir, env: { ORG_AGENT: `crowd-${index + 1}` }, timeoutMs: 100_000 })));
     expect(results.filter((result) => result.code !== 0)).toEqual([]);
     const fresh = messageFiles("loner-1").filter((name) => !before.has(name));
     expect(fresh).toHaveLength(32);
@@ -163,19 +162,3 @@ describe("org init --template from the command line", { tags: ["slow"] }, () => 
   });
 });
 
-// runOrg blocks; the 32 senders must be live processes at once.
-function runOrgAsync(args: string[], agent: string): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [ORG_BIN, ...args], { cwd: org.dir, env: { ...process.env, TMUX: "", TMUX_PANE: "", ORG_ROOT: "", ORG_AGENT: agent }, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-    const timer = setTimeout(() => child.kill("SIGKILL"), 100_000);
-    child.on("error", reject);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code: code ?? -1, stdout, stderr });
-    });
-  });
-}

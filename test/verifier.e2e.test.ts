@@ -1,11 +1,10 @@
-import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { AgentStatus } from "../src/org/state.js";
 import type { AgentLedger } from "../src/org/experiment.js";
 import { isRunning } from "./helpers/processes.js";
-import { ORG_BIN, runOrg, type CliResult } from "./helpers/org-cli.js";
+import { runOrg, runOrgAsync, type CliResult } from "./helpers/org-cli.js";
 import { bin, createOrgRepo, readJsonFile, teardownOrg, tmux } from "./helpers/org-fixture.js";
 import { pollUntil } from "./helpers/poll.js";
 import { git, makeTempDir, removeDir } from "./helpers/temp-repo.js";
@@ -304,7 +303,7 @@ function submit(agent: string, message: string): { short: string; lines: string[
 }
 
 async function submitAsync(agent: string, message: string): Promise<{ short: string; lines: string[] }> {
-  return parseSubmit(await runOrgAsync(["submit", "-m", message], worktree(agent)));
+  return parseSubmit(await runOrgAsync(["submit", "-m", message], { cwd: worktree(agent), timeoutMs: 30_000 }));
 }
 
 function parseSubmit(result: CliResult): { short: string; lines: string[] } {
@@ -314,22 +313,6 @@ function parseSubmit(result: CliResult): { short: string; lines: string[] } {
   return { short: /^submitted ([0-9a-f]{7}) /.exec(lines[0]!)?.[1] ?? "", lines };
 }
 
-// runOrg blocks the event loop; two agents submitting at the same instant need two live processes.
-function runOrgAsync(args: string[], cwd: string): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [ORG_BIN, ...args], { cwd, env: { ...process.env, TMUX: "", TMUX_PANE: "", ORG_ROOT: "" }, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-    const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
-    child.on("error", reject);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code: code ?? -1, stdout, stderr });
-    });
-  });
-}
 
 /** results.tsv without the seconds and time columns, which are checked for shape only. */
 function readRows(): string[][] {

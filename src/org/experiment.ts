@@ -212,14 +212,13 @@ async function confirmImprovement(port: VerifierPort, context: ExperimentContext
     }
     decision = decide();
   }
-  return { verdict: toVerdict(decision), seed };
+  return { verdict: toVerdict(decision, ledger.best!.metric), seed };
 }
 
-function toVerdict(decision: KeepDecision): Verdict {
-  if (decision.kind === "keep") return { kind: "keep", metric: decision.mean, delta: decision.delta, reason: decision.reason };
-  // Confirmation runs all done yet still short of the rule: not kept.
-  const delta = decision.kind === "discard" ? decision.delta : decision.mean - decision.mean;
-  return { kind: "discard", metric: decision.mean, delta, reason: decision.reason };
+function toVerdict(decision: KeepDecision, best: number): Verdict {
+  const kind = decision.kind === "keep" ? "keep" : "discard";
+  // A confirm left over (its runs never came) is not a keep either.
+  return { kind, metric: decision.mean, delta: decision.mean - best, reason: decision.reason };
 }
 
 // autoresearch's simplicity criterion: a small gain is not worth many added lines.
