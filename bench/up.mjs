@@ -1,5 +1,7 @@
 // `org up` to all panes running for N agents, next to a bare script doing the same worktree adds and one chained tmux call.
 import { execFileSync } from "node:child_process";
+import { rmSync } from "node:fs";
+import { join } from "node:path";
 import { FOREVER, createRepo, median, ms, org, removeDir } from "./lib.mjs";
 
 function orgYaml(name, n) {
@@ -42,6 +44,7 @@ function timeBare(n, round) {
     return elapsed;
   } finally {
     execFileSync("tmux", ["-L", socket, "kill-server"], { stdio: "ignore" });
+    rmSync(join(process.env.TMUX_TMPDIR || "/tmp", `tmux-${process.getuid()}`, socket), { force: true });
     removeDir(dir);
   }
 }

@@ -49,7 +49,7 @@ describe("org init and org validate", { tags: ["slow"] }, () => {
   it("the starter, as rendered, loads with every section set", async () => {
     const dir = repo({ "prompts/researcher.md": renderStarter().prompt });
     const result = await loadConfig({ file: "org.yaml", dir, text: renderStarter().orgYaml }, createConfigProbe());
-    expect(result.ok && Object.keys(result.loaded.config).sort()).toEqual(["base", "gpus", "name", "repo", "roles", "runtimes", "share", "supervisor", "verify"]);
+    expect(result.ok && Object.keys(result.loaded.config).sort()).toEqual(["backend", "base", "gpus", "name", "repo", "roles", "runtimes", "share", "supervisor", "verify"]);
   });
 
   it("init refuses to overwrite org.yaml and changes nothing", async () => {

@@ -9,12 +9,13 @@ describe("loadConfig: a valid org.yaml", () => {
     const { config, repoDir, baseCommit, file, dir } = result.loaded;
     expect({ file, dir, repoDir, baseCommit }).toEqual({ file: "org.yaml", dir: DIR, repoDir: DIR, baseCommit: SHA });
     expect(config).toEqual({
+      backend: "local",
       name: "demo",
       repo: ".",
       base: "main",
       gpus: "auto",
       share: [],
-      runtimes: { mybot: { command: ["mybot", "{prompt_file}"], restart: "on-failure", env: {} } },
+      runtimes: { mybot: { command: ["mybot", "{prompt_file}"], restart: "on-failure", env: {}, nudge: "Keep going: continue your research loop. Do not stop or ask for confirmation.", nudge_after: "10m", nudges_per_hour: 3, answer_trust: false } },
       roles: {
         researcher: {
           prompt: "prompts/researcher.md",

@@ -28,7 +28,7 @@ describe("rules: roles and runtimes", () => {
 
   it("a runtime with neither command nor builtin", async () => {
     expect(await problemsOf(VALID.replace('    command: [mybot, "{prompt_file}"]\n', "    restart: always\n"))).toEqual([
-      'org.yaml:3:5: runtimes.mybot has neither command nor builtin — add command: [claude, --append-system-prompt-file, "{prompt_file}", "{kickoff}"], or builtin: hillclimb',
+      'org.yaml:3:5: runtimes.mybot has neither command, preset nor builtin — add preset: claude (or codex, gemini, opencode), command: [claude, --append-system-prompt-file, "{prompt_file}", "{kickoff}"], or builtin: hillclimb',
     ]);
   });
 
@@ -41,7 +41,7 @@ describe("rules: roles and runtimes", () => {
   it("an unknown placeholder with a did-you-mean, and one far from every placeholder", async () => {
     expect(await problemsOf(withCommand('[mybot, "{worktre}", "{xyz}", "--file={nope}", "{gpu}"]'))).toEqual([
       'org.yaml:3:22: runtimes.mybot.command[1] is an unknown placeholder "{worktre}" — did you mean "{worktree}"?',
-      'org.yaml:3:35: runtimes.mybot.command[2] is an unknown placeholder "{xyz}" — use one of {prompt_file} {kickoff} {agent} {role} {worktree} {gpu} {state} {inbox}, or write it without braces',
+      'org.yaml:3:35: runtimes.mybot.command[2] is an unknown placeholder "{xyz}" — use one of {prompt_file} {kickoff} {agent} {role} {worktree} {gpu} {state} {inbox} {session_id} {unattended}, or write it without braces',
     ]);
   });
 });

@@ -18,7 +18,7 @@ const record: OrgRecord = {
 
 const pane = (id: string, dead = false): PaneInfo => ({ id, pid: 100, dead, deadStatus: dead ? 1 : null, options: {} });
 const status = (agent: string, pid: number): AgentStatus => ({
-  agent, state: "running", supervisorPid: 50, pid, startedAt: "2026-01-01T10:01:00.000Z", restarts: 2, consecutiveFailures: 0, lastExit: null, reason: "running claude", updatedAt: "",
+  agent, state: "running", pid, startedAt: "2026-01-01T10:01:00.000Z", restarts: 2, consecutiveFailures: 0, lastExit: null, reason: "running claude", updatedAt: "",
 });
 
 const RESULTS = [
@@ -55,7 +55,7 @@ describe("buildDashboardModel", () => {
     expect(model.uptimeMs).toBe(90 * 60_000 + 5000);
     expect(model.gpus).toEqual([{ gpu: 0, agents: ["researcher-2", "critic-1"] }, { gpu: 1, agents: ["researcher-1"] }]);
     expect(model.agents.map((agent) => [agent.name, agent.state, agent.paneId, agent.pid])).toEqual([
-      ["researcher-1", "running", "%1", 201], ["researcher-2", "running", "%2", 202], ["critic-1", "failed", "%3", null],
+      ["researcher-1", "running", "%1", 201], ["researcher-2", "running", "%2", 202], ["critic-1", "restarting", "%3", null],
     ]);
     expect(model.agents[0]!.screen).toEqual(["step 1", "step 2"]);
     expect(model.agents[1]!.screen).toEqual([]);
@@ -108,7 +108,8 @@ describe("decideRestart", () => {
   test("a running program is signalled; its supervisor restarts it by policy", () => {
     expect(decideRestart(agent, true)).toEqual({ kind: "signal", agent: "researcher-1", pid: 201, reason: "SIGTERM to researcher-1's program (pid 201); its supervisor restarts it by its restart policy" });
   });
-  test("a supervisor that gave up or finished gets its pane respawned", () => {
+  test("an agent given up on, finished or blocked gets its pane respawned", () => {
+    expect(decideRestart({ ...agent, state: "blocked", pid: null, reason: "not logged in" }, true)).toMatchObject({ kind: "respawn", paneId: "%1" });
     expect(decideRestart({ ...agent, state: "failed", pid: null, reason: "gave up after 3 restarts" }, true)).toMatchObject({ kind: "respawn", paneId: "%1" });
     expect(decideRestart({ ...agent, state: "stopped", pid: null, reason: "exited with code 0; restart policy is never" }, true)).toMatchObject({ kind: "respawn", paneId: "%1" });
   });

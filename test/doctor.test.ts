@@ -16,9 +16,11 @@ describe("org doctor", () => {
       tmux: null,
       nvidiaSmi: { found: false, gpus: 0 },
       runtimes: [
-        { name: "claude", program: "claude", found: false, builtin: false },
-        { name: "bot", program: "./agents/bot.sh", found: false, builtin: false },
-        { name: "hill", program: "", found: true, builtin: true },
+        { name: "claude", builtin: false, program: "claude", found: false, install: "npm install -g @anthropic-ai/claude-code", version: null, login: null },
+        { name: "bot", builtin: false, program: "./agents/bot.sh", found: false, install: "install ./agents/bot.sh, or fix runtimes.bot.command", version: null, login: null },
+        { name: "hill", builtin: true },
+        { name: "cx", builtin: false, program: "codex", found: true, install: "npm install -g @openai/codex", version: "codex-cli 0.169.0", login: "" },
+        { name: "cc", builtin: false, program: "claude", found: true, install: "npm install -g @anthropic-ai/claude-code", version: "2.1.328 (Claude Code)", login: "$ANTHROPIC_API_KEY is set" },
       ],
     });
     expect(checks).toEqual([
@@ -26,9 +28,11 @@ describe("org doctor", () => {
       { name: "git", status: "ok", detail: "git version 2.39.5" },
       { name: "tmux", status: "fail", detail: "not found on PATH", fix: "apt-get install tmux" },
       { name: "nvidia-smi", status: "warn", detail: "not found: agents run in CPU mode", fix: "install the NVIDIA driver to lease GPUs" },
-      { name: "runtime claude", status: "fail", detail: "claude not found on PATH", fix: "npm install -g @anthropic-ai/claude-code" },
-      { name: "runtime bot", status: "fail", detail: "./agents/bot.sh not found on PATH", fix: "install ./agents/bot.sh or fix runtimes.bot.command" },
+      { name: "runtime claude", status: "fail", detail: "claude not installed (not on PATH)", fix: "npm install -g @anthropic-ai/claude-code" },
+      { name: "runtime bot", status: "fail", detail: "./agents/bot.sh not installed (not on PATH)", fix: "install ./agents/bot.sh, or fix runtimes.bot.command" },
       { name: "runtime hill", status: "ok", detail: "built in" },
+      { name: "runtime cx", status: "warn", detail: "codex-cli 0.169.0; does not look logged in", fix: "run codex once and log in, or set its API key under runtimes.cx.env" },
+      { name: "runtime cc", status: "ok", detail: "2.1.328 (Claude Code); logged in ($ANTHROPIC_API_KEY is set)" },
     ]);
   });
 });

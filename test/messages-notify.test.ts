@@ -3,7 +3,7 @@ import { checkAlive, decideNotice, formatNotice, type PaneLook } from "../src/or
 import type { AgentStatus } from "../src/org/state.js";
 
 const status: AgentStatus = {
-  agent: "junior-1", state: "running", supervisorPid: 10, pid: 11, startedAt: "2026-01-07T10:00:00.000Z", restarts: 0,
+  agent: "junior-1", state: "running", pid: 11, startedAt: "2026-01-07T10:00:00.000Z", restarts: 0,
   consecutiveFailures: 0, lastExit: null, reason: "running forever", updatedAt: "2026-01-07T10:00:00.000Z",
 };
 const pending = [{ id: "a", from: "chief-1", kind: "task", sentAt: 9_000, seenAt: 9_000 }];

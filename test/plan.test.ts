@@ -29,7 +29,7 @@ describe("plan", () => {
     const context = { state: "/o/state", root: "/o", orgArgv: ["/node", "/pkg/bin/org.js"], binDir: "/o/state/bin", basePath: "/usr/bin" };
     const spec = buildLaunchSpec(config, chief!, context);
     expect(spec.argv).toEqual(["claude", "--append-system-prompt-file", "/o/state/agents/chief-1/prompt.md", "Read your system prompt and begin. Loop forever; never ask to stop."]);
-    expect(spec.env).toMatchObject({ FOO: "1", ORG_AGENT: "chief-1", ORG_ROLE: "chief", ORG_STATE: "/o/state", ORG_WORKTREE: "/o/worktrees/chief-1", ORG_INBOX: "/o/state/agents/chief-1/inbox", CUDA_VISIBLE_DEVICES: "", ORG_EDITS: "", PATH: "/o/state/bin:/usr/bin" });
+    expect(spec.env).toMatchObject({ FOO: "1", ORG_AGENT: "chief-1", ORG_ROLE: "chief", ORG_STATE: "/o/state", ORG_WORKTREE: "/o/worktrees/chief-1", ORG_INBOX: "/o/state/agents/chief-1/inbox", ORG_PROGRESS: "/o/state/agents/chief-1/progress.md", ORG_TASK: "/o/state/agents/chief-1/task.md", CUDA_VISIBLE_DEVICES: "", ORG_EDITS: "", PATH: "/o/state/bin:/usr/bin" });
     const builtin = buildLaunchSpec(config, researcher!, context);
     expect(builtin.argv).toEqual(["/node", "/pkg/bin/org.js", "builtin", "hillclimb"]);
     expect(builtin.env.CUDA_VISIBLE_DEVICES).toBe("2");
@@ -42,7 +42,7 @@ describe("plan", () => {
   });
 
   test("prompts render per agent and leave unknown names visible", () => {
-    const text = renderPrompt("You are {{agent}} on GPU {{gpu}}; {{nope}}", { org: "toy", agent: "r-1", role: "r", branch: "b", worktree: "w", gpu: "0", inbox: "i", edits: "", protected: "", metric: "m", goal: "minimize" });
+    const text = renderPrompt("You are {{agent}} on GPU {{gpu}}; {{nope}}", { org: "toy", agent: "r-1", role: "r", branch: "b", worktree: "w", gpu: "0", inbox: "i", progress: "p", task: "t", edits: "", protected: "", metric: "m", goal: "minimize" });
     expect(text.split("\n")[1]).toBe("You are r-1 on GPU 0; {{nope}}");
   });
 });

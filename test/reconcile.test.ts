@@ -38,7 +38,7 @@ function observe(desired: DesiredOrg): ObservedOrg {
       launch: agent.launch,
       prompt: agent.prompt,
       pane: { id: `%${index + 1}`, pid: 100 + index, dead: false, deadStatus: null, options: {} },
-      supervisorPid: 100 + index,
+      programPid: 100 + index,
     })),
   };
 }

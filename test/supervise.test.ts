@@ -1,12 +1,4 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { writeJsonAtomic } from "../src/adapters/files.js";
-import type { RunOptions, RunResult, Runner } from "../src/adapters/process.js";
-import { runSupervisor } from "../src/adapters/supervisor.js";
-import { createPaneStatusSetter } from "../src/cli/commands/supervise.js";
-import { agentPaths } from "../src/org/paths.js";
 import type { LaunchSpec } from "../src/org/state.js";
 import { decideAfterExit, describeExit, explainSpawnError, formatDuration, parseLaunchSpec, type ExitDecision } from "../src/org/supervise.js";
 
@@ -109,33 +101,4 @@ test("parseLaunchSpec accepts a full spec and names the first bad field", () => 
   expect(parseLaunchSpec({ ...spec, argv: [] })).toMatch(/^argv: /);
   expect(parseLaunchSpec({ ...spec, restart: "sometimes" })).toMatch(/^restart: /);
   expect(parseLaunchSpec(null)).toMatch(/^\(root\): /);
-});
-
-test("the pane status setter runs tmux set-option on our own pane, and is absent outside tmux", async () => {
-  const calls: { argv: string[]; options?: RunOptions }[] = [];
-  const runner: Runner = {
-    async run(argv, options): Promise<RunResult> {
-      calls.push({ argv, options });
-      return { argv, exitCode: 0, signal: null, stdout: "", stderr: "", timedOut: false, durationMs: 1 };
-    },
-  };
-  await createPaneStatusSetter(runner, "%3")!("restarting");
-  expect(calls.map((call) => call.argv)).toEqual([["tmux", "set-option", "-p", "-t", "%3", "@org_status", "restarting"]]);
-  expect(createPaneStatusSetter(runner, undefined)).toBeUndefined();
-});
-
-test("a missing or invalid launch.json is reported and exits 1 before anything starts", async () => {
-  const state = await mkdtemp(join(tmpdir(), "org-supervise-"));
-  const launch = agentPaths(state, "alice").launch;
-  const lines: string[] = [];
-  try {
-    expect(await runSupervisor({ state, agent: "alice", log: (line) => lines.push(line) })).toBe(1);
-    await writeJsonAtomic(launch, { ...spec, argv: [] });
-    expect(await runSupervisor({ state, agent: "alice", log: (line) => lines.push(line) })).toBe(1);
-  } finally {
-    await rm(state, { recursive: true, force: true });
-  }
-  expect(lines[0]).toBe(`[org] alice: ${launch} not found — run \`org up\` to write it`);
-  expect(lines[1]).toContain(`[org] alice: invalid ${launch}: argv: `);
-  expect(lines[1]).toMatch(/ — rerun `org up`$/);
 });

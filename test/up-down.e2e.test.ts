@@ -46,7 +46,7 @@ describe("org up / status / down", { tags: ["slow"] }, () => {
     }, { what: "env printed in the pane" });
     const worktree = join(dir, "worktrees", "researcher-1");
     const state = join(dir, "state");
-    for (const line of [`ORG_AGENT=researcher-1`, "ORG_ROLE=researcher", `ORG_STATE=${state}`, `ORG_WORKTREE=${worktree}`, `ORG_INBOX=${state}/agents/researcher-1/inbox`, `ORG_NAME=${name}`, "CUDA_VISIBLE_DEVICES=", `cwd=${worktree}`]) {
+    for (const line of [`ORG_AGENT=researcher-1`, "ORG_ROLE=researcher", `ORG_STATE=${state}`, `ORG_WORKTREE=${worktree}`, `ORG_INBOX=${state}/agents/researcher-1/inbox`, `ORG_NAME=${name}`, "CUDA_VISIBLE_DEVICES=", `cwd=${worktree}`, `org=${state}/bin/org`]) {
       expect(screen.split("\n")).toContain(line);
     }
     expect(git(worktree, ["rev-parse", "--abbrev-ref", "HEAD"]).trim()).toBe(`org/${name}/researcher-1`);
@@ -71,16 +71,43 @@ describe("org up / status / down", { tags: ["slow"] }, () => {
     expect(again.stdout).toContain(`org ${name} is already running (tmux -L ${socket}); nothing changed`);
     expect(tmux(socket, ["list-panes", "-s", "-t", `org-${name}`, "-F", "#{pane_id}:#{pane_pid}"]).out).toBe(before);
 
-    const supervisors = [1, 2, 3].map((index) => readJsonFile<AgentStatus>(join(state, `agents/${["researcher-1", "researcher-2", "flaky-1"][index - 1]}/status.json`)).supervisorPid);
     const down = runOrg(["down"], { cwd: dir });
     expect(down.code).toBe(0);
     expect(tmux(socket, ["has-session"]).code).not.toBe(0);
-    for (const pid of [...pids, ...supervisors]) expect(isRunning(pid)).toBe(false);
+    for (const pid of pids) expect(isRunning(pid)).toBe(false);
     expect(existsSync(join(state, "up.lock"))).toBe(false);
     const log = readFileSync(join(state, "log.md"), "utf8");
     expect(log.match(/^## \[\d{4}-\d\d-\d\d\] restart \| flaky-1$/gm)).toHaveLength(3);
     expect(log).toMatch(/^## \[\d{4}-\d\d-\d\d\] failed \| flaky-1\nexited with code 1 after (\d+ms|[\d.]+s); gave up after 3 restarts without a run lasting 5s$/m);
     expect(log).toMatch(/^## \[\d{4}-\d\d-\d\d\] up \| started 3 agents\n[\s\S]*^## \[\d{4}-\d\d-\d\d\] down \| stopped 3 agents/m);
+  });
+
+  test("agents outlive a daemon killed with SIGKILL; org up brings it back, and it adopts them and restarts by policy again", async () => {
+    org = createOrgRepo(orgYaml);
+    const { dir } = org;
+    const state = join(dir, "state");
+    expect(runOrg(["up"], { cwd: dir }).code).toBe(0);
+    const daemon = await pollUntil(() => readJsonFile<{ pid: number | null }>(join(state, "daemon.json")).pid, { what: "the daemon's heartbeat" });
+    const researcher = readJsonFile<AgentStatus>(join(state, "agents/researcher-1/status.json"));
+    process.kill(-daemon, "SIGKILL");
+    await pollUntil(() => !isRunning(daemon), { what: "the daemon gone" });
+    expect(isRunning(researcher.pid!)).toBe(true);
+
+    const again = runOrg(["up"], { cwd: dir });
+    expect(again.stdout).toContain("its daemon had exited and was restarted (agents untouched)");
+    const revived = await pollUntil(() => {
+      const pid = readJsonFile<{ pid: number | null }>(join(state, "daemon.json")).pid;
+      return pid && pid !== daemon ? pid : undefined;
+    }, { what: "a new daemon's heartbeat" });
+    expect(isRunning(revived)).toBe(true);
+    expect(readJsonFile<AgentStatus>(join(state, "agents/researcher-1/status.json"))).toMatchObject({ state: "running", pid: researcher.pid });
+    process.kill(researcher.pid!, "SIGKILL");
+    const restarted = await pollUntil(() => {
+      const now = readJsonFile<AgentStatus>(join(state, "agents/researcher-1/status.json"));
+      return now.state === "running" && now.pid !== researcher.pid ? now : undefined;
+    }, { what: "researcher-1 restarted by the new daemon" });
+    expect(restarted.restarts).toBe(1);
+    expect(readFileSync(join(state, "log.md"), "utf8")).toMatch(/^## \[\d{4}-\d\d-\d\d\] up \| restarted the daemon$/m);
   });
 
   test("a second up after down resumes the same worktrees; down --clean keeps dirty ones", async () => {

@@ -286,9 +286,9 @@ describe("the verifier judges submitted experiments", { tags: ["slow"] }, () => 
 
   test("`org down` stops the daemon, the agents and the tmux server", () => {
     const daemon = readJsonFile<{ pid: number }>(join(state, "daemon.json")).pid;
-    const supervisors = ["researcher-1", "researcher-2"].map((agent) => readJsonFile<AgentStatus>(join(state, "agents", agent, "status.json")));
-    const pids = [daemon, ...supervisors.flatMap((status) => [status.supervisorPid, status.pid])].filter((pid): pid is number => pid !== null);
-    expect(pids).toHaveLength(5);
+    const agents = ["researcher-1", "researcher-2"].map((agent) => readJsonFile<AgentStatus>(join(state, "agents", agent, "status.json")));
+    const pids = [daemon, ...agents.map((status) => status.pid)].filter((pid): pid is number => pid !== null);
+    expect(pids).toHaveLength(3);
     expect(pids.every(isRunning)).toBe(true);
     expect(runOrg(["down"], { cwd: org.dir }).code).toBe(0);
     expect(tmux(org.socket, ["has-session"]).code).not.toBe(0);

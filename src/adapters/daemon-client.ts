@@ -4,12 +4,25 @@ import { isAlive } from "./process.js";
 
 // The daemon rewrites its heartbeat every refresh (2 s); three missed ones mean it is gone.
 const HEARTBEAT_STALE_MS = 15_000;
+// `org up` returns as soon as the agents run; a daemon it started gets this long to write its first heartbeat.
+const START_GRACE_MS = 30_000;
 
-/** Throws `message` unless the org's daemon is alive and recently wrote its heartbeat. */
+interface DaemonFile {
+  pid?: number | null;
+  heartbeatAt?: string;
+  /** Written by `org up` when it starts the daemon, before the daemon's first heartbeat. */
+  startingAt?: string;
+}
+
+/** Throws `message` unless the org's daemon is alive and recently wrote its heartbeat; waits for one just started. */
 export async function assertDaemonAlive(daemonFile: string, message: string): Promise<void> {
-  const daemon = await readJson<{ pid: number; heartbeatAt: string }>(daemonFile).catch(() => undefined);
-  const fresh = daemon && isAlive(daemon.pid) && Date.now() - Date.parse(daemon.heartbeatAt) < HEARTBEAT_STALE_MS;
-  if (!fresh) throw new OrgError(message, "down");
+  for (;;) {
+    const daemon = await readJson<DaemonFile>(daemonFile).catch(() => undefined);
+    if (daemon?.pid && daemon.heartbeatAt && isAlive(daemon.pid) && Date.now() - Date.parse(daemon.heartbeatAt) < HEARTBEAT_STALE_MS) return;
+    const starting = daemon?.startingAt && !daemon.heartbeatAt && Date.now() - Date.parse(daemon.startingAt) < START_GRACE_MS;
+    if (!starting) throw new OrgError(message, "down");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 /** Wait for the daemon's answer file; fail clearly if the daemon dies meanwhile (the request stays queued). */

@@ -1,7 +1,7 @@
 import { chmod, cp, lstat, mkdir, open, rm, symlink } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { FilesPort } from "../org/ports.js";
-import { appendLines, pathExists, readText, writeFileAtomic } from "./files.js";
+import { appendLines, pathExists, PRIVATE_DIR, readText, writeFileAtomic } from "./files.js";
 import { isAlive } from "./process.js";
 
 /** The state folder and worktree files, through atomic writes and O_APPEND lines. */
@@ -11,7 +11,7 @@ export const filesPort: FilesPort = {
   writeAtomic: writeFileAtomic,
   appendLines,
   async mkdir(path) {
-    await mkdir(path, { recursive: true });
+    await mkdir(path, { recursive: true, mode: PRIVATE_DIR });
   },
   async share(source, target, mode) {
     if (!(await pathExists(source))) return "missing";

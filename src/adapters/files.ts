@@ -4,9 +4,12 @@ import { dirname } from "node:path";
 
 let counter = 0;
 
+// Folders we create (state and everything in it) are ours alone, whatever the umask: no one else may plant a message, a lock or a verdict.
+export const PRIVATE_DIR = 0o700;
+
 /** Write a file so readers see the old or the new content, never a part: tmp file then rename. */
 export async function writeFileAtomic(path: string, content: string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
+  await mkdir(dirname(path), { recursive: true, mode: PRIVATE_DIR });
   const tmp = `${path}.${process.pid}.${counter++}.tmp`;
   await writeFile(tmp, content);
   await rename(tmp, path);
@@ -29,7 +32,7 @@ export async function readJson<T>(path: string): Promise<T | undefined> {
 /** Append whole lines in one write(2) with O_APPEND, so concurrent appenders never interleave a line. */
 export async function appendLines(path: string, lines: string[]): Promise<void> {
   if (lines.length === 0) return;
-  await mkdir(dirname(path), { recursive: true });
+  await mkdir(dirname(path), { recursive: true, mode: PRIVATE_DIR });
   await appendFile(path, lines.map((line) => `${line}\n`).join(""), { flag: "a" });
 }
 

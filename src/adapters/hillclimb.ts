@@ -43,7 +43,8 @@ export async function runHillclimb(options: HillclimbOptions): Promise<void> {
     if (!proposal) throw new OrgError(`hillclimb: ${path} has no \`const NAME = <positive number>;\` line to tune`, "hillclimb");
     await writeFile(path, proposal.source);
     log(`hillclimb: ${proposal.description}`);
-    const result = await runner.run([...submitArgv, "-m", proposal.description], { cwd });
+    // In the agent's own process group: stopping the agent stops a submit it is waiting on.
+    const result = await runner.run([...submitArgv, "-m", proposal.description], { cwd, sameGroup: true });
     if (result.spawnError !== undefined) throw new OrgError(`hillclimb: could not run ${submitArgv.join(" ")}: ${result.spawnError}`, "hillclimb");
     const output = `${result.stdout}${result.stderr}`.trimEnd();
     if (output !== "") log(output);

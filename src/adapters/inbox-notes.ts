@@ -29,8 +29,8 @@ export async function addNote(state: string, author: string, text: string, max: 
   }
 }
 
-// mkdir is atomic: exactly one writer creates the folder.
-async function acquire(lock: string): Promise<void> {
+// mkdir is atomic: exactly one writer creates the folder; contracts reuse it for their signers.
+export async function acquire(lock: string): Promise<void> {
   const deadline = Date.now() + LOCK_WAIT_MS;
   await mkdir(join(lock, ".."), { recursive: true });
   for (;;) {

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { closeSync, openSync } from "node:fs";
+import { closeSync, existsSync, openSync, readFileSync } from "node:fs";
 
 /** A finished subprocess, as data: never a thrown string. */
 export interface RunResult {
@@ -31,6 +31,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** After the program exits, SIGKILL whatever it left running in its group (a verify run's stray workers). */
   reapGroup?: boolean;
+  /** Stay in our process group, so whoever stops our group stops it too (an agent's own `org submit`). */
+  sameGroup?: boolean;
 }
 
 export interface Runner {
@@ -39,7 +41,7 @@ export interface Runner {
 
 /**
  * Runs programs in their own process group so a timeout kills every descendant. Built on node:child_process,
- * not execa: every pane starts an org process, and execa's import alone costs ~140 ms of each start.
+ * not execa: every CLI command starts through it, and execa's import alone costs ~140 ms of each start.
  */
 export const processRunner: Runner = {
   run(argv, options = {}) {
@@ -55,7 +57,7 @@ export const processRunner: Runner = {
       const child = spawn(file!, args, {
         cwd: options.cwd,
         env,
-        detached: true,
+        detached: !options.sameGroup,
         stdio: [options.input === undefined ? "ignore" : "pipe", output ?? "pipe", output ?? "pipe"],
       });
       child.stdout?.on("data", (chunk: Buffer) => stdout.push(chunk));
@@ -99,6 +101,16 @@ export function isAlive(pid: number): boolean {
     return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** Whether `pid` still runs: a zombie (exited, not reaped yet) does not. */
+export function isRunningProcess(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) Z /.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch (error) {
+    // Without /proc (not Linux), fall back to a signal 0 probe.
+    return (error as NodeJS.ErrnoException).code === "ENOENT" && !existsSync("/proc/self") ? isAlive(pid) : false;
   }
 }
 

@@ -4,18 +4,22 @@ import type { PaneCapture, PaneFeed, PaneInfo } from "../org/ports.js";
 interface Request {
   expected: number;
   blocks: string[];
-  resolve: (blocks: string[]) => void;
+  error: string | undefined;
+  resolve: (reply: ControlReply) => void;
   timer: NodeJS.Timeout;
 }
+
+/** The output of each command of a line, up to the first that failed; undefined when tmux is unreachable. */
+export type ControlReply = { blocks: string[]; error?: string } | undefined;
 
 const REPLY_TIMEOUT_MS = 10_000;
 const RETRY_MS = 1000;
 
 /**
- * The dashboard's view of the grid through one long-lived tmux control-mode client: each capture is one
- * command line written to it and read back as %begin/%end blocks, so a refresh spawns no process (a spawn
- * per refresh cost the dashboard more CPU than drawing; bench/watch.mjs). The client is attached with
- * no-output (no pane bytes streamed to us) and ignore-size (the grid keeps its size).
+ * One long-lived tmux control-mode client: each request is one command line written to it and read back
+ * as %begin/%end blocks, so a dashboard refresh or a supervisor poll spawns no process (a spawn per refresh
+ * cost the dashboard more CPU than drawing; bench/watch.mjs). Requests run one at a time, in order. The
+ * client is attached with no-output (no pane bytes streamed to us) and ignore-size (the grid keeps its size).
  */
 export class TmuxControl implements PaneFeed {
   private child: ChildProcess | undefined;
@@ -23,6 +27,7 @@ export class TmuxControl implements PaneFeed {
   private partial = "";
   private block: { id: string; lines: string[] } | undefined;
   private failedAt = -Infinity;
+  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly socket: string,
@@ -33,7 +38,7 @@ export class TmuxControl implements PaneFeed {
 
   async capture(ids: string[]): Promise<PaneCapture> {
     const commands = [["list-panes", "-s", "-t", `=${this.session}`, "-F", this.listFormat], ...ids.map((id) => ["capture-pane", "-p", "-t", id])];
-    const blocks = await this.send(commands);
+    const blocks = (await this.run(commands))?.blocks ?? [];
     // A pane gone since the caller listed it ends the chain at its %error: later panes wait for the next capture.
     const [listing, ...screens] = blocks;
     return {
@@ -47,13 +52,19 @@ export class TmuxControl implements PaneFeed {
     this.child = undefined;
   }
 
-  private send(commands: string[][]): Promise<string[]> {
-    if (this.pending) return Promise.resolve([]);
+  /** Runs the commands as one tmux command line, after any request already in flight. */
+  run(commands: string[][]): Promise<ControlReply> {
+    const next = this.queue.then(() => this.send(commands));
+    this.queue = next;
+    return next;
+  }
+
+  private send(commands: string[][]): Promise<ControlReply> {
     const child = this.connect();
-    if (!child?.stdin?.writable) return Promise.resolve([]);
+    if (!child?.stdin?.writable) return Promise.resolve(undefined);
     return new Promise((resolve) => {
-      const timer = setTimeout(() => this.finish(), REPLY_TIMEOUT_MS);
-      this.pending = { expected: commands.length, blocks: [], resolve, timer };
+      const timer = setTimeout(() => this.finish("no reply from tmux"), REPLY_TIMEOUT_MS);
+      this.pending = { expected: commands.length, blocks: [], error: undefined, resolve, timer };
       child.stdin!.write(`${commands.map((argv) => argv.map(quote).join(" ")).join(" ; ")}\n`);
     });
   }
@@ -73,7 +84,7 @@ export class TmuxControl implements PaneFeed {
     const gone = () => {
       if (this.child === child) this.child = undefined;
       this.failedAt = Date.now();
-      this.finish();
+      this.finish("tmux went away");
     };
     child.on("error", gone).on("exit", gone);
     this.child = child;
@@ -103,17 +114,17 @@ export class TmuxControl implements PaneFeed {
     const text = this.block.lines.map((entry) => `${entry}\n`).join("");
     this.block = undefined;
     if (!reply || !this.pending) return;
-    if (end[1] === "error") return this.finish();
+    if (end[1] === "error") return this.finish(text.trim() || "tmux command failed");
     this.pending.blocks.push(text);
     if (this.pending.blocks.length === this.pending.expected) this.finish();
   }
 
-  private finish(): void {
+  private finish(error?: string): void {
     const request = this.pending;
     if (!request) return;
     this.pending = undefined;
     clearTimeout(request.timer);
-    request.resolve(request.blocks);
+    request.resolve(error === undefined ? { blocks: request.blocks } : { blocks: request.blocks, error });
   }
 }
 

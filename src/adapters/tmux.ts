@@ -1,15 +1,41 @@
 import { rm } from "node:fs/promises";
+import { constants } from "node:os";
 import { join } from "node:path";
 import { OrgError } from "../org/errors.js";
-import type { PaneFeed, PaneInfo, PaneSpec, TmuxPort } from "../org/ports.js";
+import type { PaneFeed, PaneHost, PaneInfo, PaneLaunch, PaneSpec, TmuxPort } from "../org/ports.js";
 import type { Runner } from "./process.js";
 import { TmuxControl } from "./tmux-control.js";
+import { TmuxPaneHost } from "./tmux-pane-host.js";
+import { controlScreenPort } from "./screen-tmux.js";
+import type { ScreenPort } from "./screen-watch.js";
+import { envArgs, respawnArgs } from "./tmux-args.js";
+import { filterAgentEnv } from "../org/secrets.js";
 
 const OPTION_KEYS = ["@org_agent", "@org_role", "@org_gpu", "@org_status"] as const;
-const PANE_FORMAT = ["#{pane_id}", "#{pane_pid}", "#{pane_dead}", "#{pane_dead_status}", ...OPTION_KEYS.map((key) => `#{${key}}`)].join("\t");
+const PANE_FORMAT = ["#{pane_id}", "#{pane_pid}", "#{pane_dead}", "#{pane_dead_status}", "#{pane_dead_signal}", "#{pane_dead_time}", ...OPTION_KEYS.map((key) => `#{${key}}`)].join("\t");
+
+const DEAD_PANE_FORMAT = "[org] #{@org_agent} #{?pane_dead_signal,killed by signal #{pane_dead_signal},exited with status #{pane_dead_status}} — #{@org_status}; see: org logs #{@org_agent}";
 
 // Labels live in pane options because agents overwrite pane titles with OSC 2.
 const BORDER_FORMAT = " #{?@org_agent,#{@org_agent} | #{@org_role} | gpu #{@org_gpu} | #{@org_status},org daemon} ";
+
+// Under tmux's 16 KB message limit, with room for the largest pane's arguments.
+const CHUNK_BYTES = 10_000;
+
+function byteLength(args: string[]): number {
+  return args.reduce((sum, arg) => sum + Buffer.byteLength(arg) + 1, 0);
+}
+
+/** The variables with one value in every pane that has an environment. */
+function commonEnv(panes: PaneSpec[]): Record<string, string> {
+  const envs = panes.flatMap((pane) => (pane.env ? [pane.env] : []));
+  if (envs.length < 2) return {};
+  return Object.fromEntries(Object.entries(envs[0]!).filter(([key, value]) => envs.every((env) => env[key] === value)));
+}
+
+function withoutCommon(env: Record<string, string> | undefined, common: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(env ?? {}).filter(([key]) => !(key in common)));
+}
 
 function shellQuote(value: string): string {
   return `'${value.replace(/'/g, `'\\''`)}'`;
@@ -24,7 +50,8 @@ export class Tmux implements TmuxPort {
   ) {}
 
   private async tmux(args: string[], allowFailure = false): Promise<string> {
-    const result = await this.runner.run(["tmux", "-L", this.socket, "-f", "/dev/null", ...args], { timeoutMs: 10_000 });
+    // The server keeps its first client's environment for every pane: it must never hold a secret.
+    const result = await this.runner.run(["tmux", "-L", this.socket, "-f", "/dev/null", ...args], { timeoutMs: 10_000, env: filterAgentEnv(process.env), cleanEnv: true });
     if (result.spawnError) throw new OrgError("tmux not found on PATH — install tmux ≥ 3.2 (apt-get install tmux), or run `org doctor`", "tmux");
     if (result.exitCode !== 0 && !allowFailure) {
       throw new OrgError(`tmux ${args[0]} failed: ${result.stderr.trim() || `exit ${result.exitCode}`}`, "tmux");
@@ -38,19 +65,30 @@ export class Tmux implements TmuxPort {
   }
 
   async createGrid(panes: PaneSpec[], size: { width: number; height: number }): Promise<string[]> {
+    // Variables every agent shares are set once for the server: each pane carries only its own.
+    const common = commonEnv(panes);
     const args: string[] = [
       "start-server", ";",
+      ...Object.entries(common).flatMap(([key, value]) => ["set-environment", "-g", key, value, ";"]),
       "set", "-g", "history-limit", "50000", ";",
       "set", "-g", "remain-on-exit", "on", ";",
       "set", "-g", "escape-time", "0", ";",
       "set", "-g", "exit-empty", "off", ";",
+      // A dead pane says what ended and where to look; the daemon's supervisor decides whether it restarts.
+      "set", "-g", "remain-on-exit-format", DEAD_PANE_FORMAT, ";",
     ];
+    const chunks: string[][] = [];
     panes.forEach((pane, index) => {
+      // tmux refuses a command line over 16 KB: a big grid is built in several calls.
+      if (index > 0 && byteLength(args) > CHUNK_BYTES) chunks.push(args.splice(0, args.length));
       // Split the pane just made and re-tile each time: panes stay in order and never run out of space.
       const create = index === 0
         ? ["new-session", "-d", "-s", this.session, "-n", "org", "-x", String(size.width), "-y", String(size.height)]
         : ["split-window", "-t", `${this.session}:org`];
-      args.push(...create, "-c", pane.cwd, ...pane.argv, ";");
+      const own = withoutCommon(pane.env, common);
+      args.push(...create, "-c", pane.cwd, ...envArgs(own), ...pane.argv, ";");
+      // new-session -e also sets the session's environment: the first pane's own variables must not reach the rest.
+      if (index === 0) for (const key of Object.keys(own)) args.push("set-environment", "-t", this.session, "-u", key, ";");
       for (const [key, value] of Object.entries(pane.options)) args.push("set-option", "-p", key, value, ";");
       // exec: the pane logger is one process, not a shell plus cat.
       args.push("pipe-pane", "-o", `exec cat >> ${shellQuote(pane.logFile)}`, ";");
@@ -62,7 +100,7 @@ export class Tmux implements TmuxPort {
       "set", "-w", "-t", `${this.session}:org`, "pane-border-status", "top", ";",
       "set", "-w", "-t", `${this.session}:org`, "pane-border-format", BORDER_FORMAT,
     );
-    await this.tmux(args);
+    for (const chunk of [...chunks, args]) await this.tmux(chunk.at(-1) === ";" ? chunk.slice(0, -1) : chunk);
     return this.idsByLabel(panes);
   }
 
@@ -72,7 +110,13 @@ export class Tmux implements TmuxPort {
   }
 
   openPaneFeed(): PaneFeed {
-    return new TmuxControl(this.socket, this.session, parsePaneLine, PANE_FORMAT);
+    return this.control();
+  }
+
+  // One control-mode client per Tmux, shared by the feed, the pane host and the screen port: requests queue on it.
+  private shared: TmuxControl | undefined;
+  private control(): TmuxControl {
+    return (this.shared ??= new TmuxControl(this.socket, this.session, parsePaneLine, PANE_FORMAT));
   }
 
   // Read ids back by label: with ~30 panes tmux answers a long chained command with no -P output at all.
@@ -85,8 +129,17 @@ export class Tmux implements TmuxPort {
     return panes.map((pane) => byLabel.get(pane.options["@org_agent"] ?? "") ?? "");
   }
 
-  async respawnPane(pane: string): Promise<void> {
-    await this.tmux(["respawn-pane", "-k", "-t", pane]);
+  async respawnPane(pane: string, launch?: PaneLaunch): Promise<void> {
+    await this.tmux(respawnArgs(pane, launch));
+  }
+
+  /** Screens of the panes and keys into them, over a standing control-mode client of its own. */
+  openScreenPort(): ScreenPort {
+    return controlScreenPort(this.control());
+  }
+
+  openPaneHost(): PaneHost {
+    return new TmuxPaneHost(this.control(), this.session, PANE_FORMAT, parsePaneLine);
   }
 
   async addPanes(panes: PaneSpec[]): Promise<string[]> {
@@ -99,7 +152,11 @@ export class Tmux implements TmuxPort {
     // Splitting the last pane appends in order; without -d each new pane is current, so its options and pipe land on it.
     const args = ["select-pane", "-t", last, ";"];
     for (const pane of panes) {
-      args.push("split-window", "-t", window, "-c", pane.cwd, ...pane.argv, ";");
+      if (byteLength(args) > CHUNK_BYTES) {
+        await this.tmux(args.slice(0, -1));
+        args.splice(0, args.length);
+      }
+      args.push("split-window", "-t", window, "-c", pane.cwd, ...envArgs(pane.env), ...pane.argv, ";");
       for (const [key, value] of Object.entries(pane.options)) args.push("set-option", "-p", key, value, ";");
       args.push("pipe-pane", "-o", `exec cat >> ${shellQuote(pane.logFile)}`, ";", "select-layout", "-t", window, "tiled", ";");
     }
@@ -141,10 +198,19 @@ export class Tmux implements TmuxPort {
 }
 
 function parsePaneLine(line: string): PaneInfo {
-  const [id, pid, dead, deadStatus, ...values] = line.split("\t");
+  const [id, pid, dead, deadStatus, deadSignal, deadTime, ...values] = line.split("\t");
   const options: Record<string, string> = {};
   OPTION_KEYS.forEach((key, index) => {
     if (values[index]) options[key] = values[index]!;
   });
-  return { id: id!, pid: Number(pid), dead: dead === "1", deadStatus: deadStatus ? Number(deadStatus) : null, options };
+  return {
+    id: id!, pid: Number(pid), dead: dead === "1", deadStatus: deadStatus ? Number(deadStatus) : null,
+    deadSignal: deadSignal ? signalName(deadSignal) : null, deadAt: deadTime && deadTime !== "0" ? Number(deadTime) * 1000 : null, options,
+  };
+}
+
+// tmux prints the signal's number; status files and messages say SIGTERM, as Node does.
+function signalName(number: string): string {
+  const entry = Object.entries(constants.signals).find(([, value]) => value === Number(number));
+  return entry ? entry[0] : `signal ${number}`;
 }

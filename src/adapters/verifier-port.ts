@@ -7,11 +7,14 @@ import { readMessageSettings } from "../org/messages/mail-port.js";
 import { appendLines, readText } from "./files.js";
 import { sendMessage } from "./inbox-store.js";
 import { processRunner, type Runner } from "./process.js";
+import { filterAgentEnv } from "../org/secrets.js";
+import { slurmVerifyArgv } from "../org/slurm/argv.js";
+import { slurmAgentPaths } from "../org/slurm/paths.js";
 
 const GIT = ["git", "-c", "core.hooksPath=/dev/null", "-c", "gc.auto=0", "-c", "advice.detachedHead=false"];
 
 /** The verifier's git and process work for one org: checkouts live under state/verifier, never in a worktree. */
-export function createVerifierPort(opts: { repo: string; state: string; runner?: Runner; messages?: MessageSettings }): VerifierPort {
+export function createVerifierPort(opts: { repo: string; state: string; runner?: Runner; messages?: MessageSettings; backend?: "local" | "slurm" }): VerifierPort {
   const runner = opts.runner ?? processRunner;
   const git = async (cwd: string, args: string[], allowFailure = false) => {
     const result = await runner.run([...GIT, ...args], { cwd, timeoutMs: 120_000 });
@@ -47,10 +50,13 @@ export function createVerifierPort(opts: { repo: string; state: string; runner?:
         if (known.exitCode === 0) await git(checkout, ["checkout", baseCommit, "--", path]);
       }
     },
-    async runCommand(argv, options) {
+    async runCommand(command, options) {
       await mkdir(join(options.logFile, ".."), { recursive: true });
       await writeFile(options.logFile, "");
-      const result = await runner.run(argv, { cwd: options.cwd, env: options.env, timeoutMs: options.timeoutMs, outputFile: options.logFile, killGraceMs: 2000, signal: options.signal, reapGroup: true });
+      const { argv, env, note } = opts.backend === "slurm" ? await placeInJob(opts.state, command, options) : { argv: command, env: options.env, note: undefined };
+      if (note) await appendLines(options.logFile, [note]);
+      // Verify runs never see the secrets the daemon holds for agents.
+      const result = await runner.run(argv, { cwd: options.cwd, env: { ...filterAgentEnv(process.env), ...env }, cleanEnv: true, timeoutMs: options.timeoutMs, outputFile: options.logFile, killGraceMs: 2000, signal: options.signal, reapGroup: true });
       if (result.spawnError) await appendLines(options.logFile, [`org: could not start ${argv[0]}: ${result.spawnError}`]);
       return { exitCode: result.exitCode, signal: result.signal, timedOut: result.timedOut, durationMs: result.durationMs, aborted: result.aborted, ...(result.spawnError ? { spawnError: result.spawnError } : {}) };
     },
@@ -102,4 +108,16 @@ export function createVerifierPort(opts: { repo: string; state: string; runner?:
       await sendMessage(opts.state, { from: "verifier", to: [agent], kind: "verdict", body: text }, opts.messages ?? readMessageSettings(undefined));
     },
   };
+}
+
+/** Under Slurm a run is a step of the agent's own job, on its GPU; with no running job it runs here, and says so. */
+async function placeInJob(state: string, argv: string[], options: { cwd: string; env: Record<string, string> }): Promise<{ argv: string[]; env: Record<string, string>; note?: string }> {
+  const agent = options.env.ORG_AGENT ?? "";
+  const record = JSON.parse((await readText(slurmAgentPaths(state, agent).job)) ?? "null") as { id?: string; status?: string; job?: { kind?: string } } | null;
+  if (record?.id && record.job?.kind === "running") {
+    // Slurm sets CUDA_VISIBLE_DEVICES in the step from the job's allocation.
+    const env = Object.fromEntries(Object.entries(options.env).filter(([key]) => key !== "CUDA_VISIBLE_DEVICES"));
+    return { argv: slurmVerifyArgv(record.id, { argv, cwd: options.cwd }), env };
+  }
+  return { argv, env: options.env, note: `org: ${agent}'s Slurm job is not running (${record?.status ?? "no job"}); this run is on the submitting host` };
 }

@@ -1,10 +1,13 @@
 import { fileURLToPath } from "node:url";
+import { PTY_SOCKET_PREFIX } from "../org/paths.js";
 import type { World } from "../org/world.js";
 import { filesPort } from "./files-port.js";
 import { gitAdapter } from "./git.js";
 import { createGpuProbe } from "./gpu-probe.js";
 import { isAlive, killProcessGroup, processRunner } from "./process.js";
+import { PtyGrid } from "./pty-grid.js";
 import { Tmux } from "./tmux.js";
+import { pickEnv } from "../org/secrets.js";
 
 // dist/adapters/world.js and src/adapters/world.ts both sit two folders below the package root.
 export const PACKAGE_ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -17,9 +20,12 @@ export function createWorld(): World {
     files: filesPort,
     gpus: createGpuProbe(processRunner),
     processes: { isAlive, killGroup: killProcessGroup },
-    tmux: (socket, session) => new Tmux(processRunner, socket, session),
+    // An org run without tmux records its pty host's socket instead: the same grid port, served by `org pty-host`.
+    tmux: (socket, session) => (socket.startsWith(PTY_SOCKET_PREFIX) ? new PtyGrid(socket, session, [process.execPath, ORG_BIN]) : new Tmux(processRunner, socket, session)),
     now: () => new Date(),
     orgArgv: [process.execPath, ORG_BIN],
     basePath: process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin",
+    secretEnv: (names) => pickEnv(process.env, names),
   };
 }
+

@@ -21,7 +21,8 @@ export async function main(argv: string[], io: Io = stdio): Promise<number> {
   program.command("validate").description("check org.yaml and report every problem at once")
     .action(run(async () => (await import("./commands/validate.js")).runValidate({ cwd: root() }, io)));
   program.command("up").description("create worktrees, lease GPUs and start the grid (idempotent)").option("--no-attach", "do not attach, even at a terminal")
-    .action(run(async (opts: { attach: boolean }) => (await import("./commands/up.js")).runUp({ root: root(), attach: opts.attach }, io)));
+    .option("--no-tmux", "run every pane in node-pty instead of tmux (automatic when tmux is missing); watch with `org watch`")
+    .action(run(async (opts: { attach: boolean; tmux: boolean }) => (await import("./commands/up.js")).runUp({ root: root(), attach: opts.attach, tmux: opts.tmux }, io)));
   program.command("demo").description("create the toy research repo of the demo org (first run), then `org up`").option("--no-attach", "do not attach, even at a terminal")
     .action(run(async (opts: { attach: boolean }) => (await import("./commands/demo.js")).runDemo({ root: root(), attach: opts.attach }, io)));
   program.command("status").description("every agent with role, GPU, pid, state, restarts, uptime, head").option("--json", "machine-readable")
@@ -53,6 +54,21 @@ export async function main(argv: string[], io: Io = stdio): Promise<number> {
     }, io)));
   program.command("note").argument("[text...]", "one lesson, on one line").description("add a lesson to the shared notes board; alone, print the board")
     .action(run(async (text: string[]) => (await import("./commands/note.js")).runNote({ root: root(), text: text.length > 0 ? text.join(" ") : undefined, envAgent: process.env.ORG_AGENT || undefined }, io)));
+  const envAgent = () => process.env.ORG_AGENT || undefined;
+  const contract = program.command("contract").description("a sprint's contract of testable assertions: the generator drafts, generator and evaluator sign");
+  const runContract = (action: import("./commands/contract.js").ContractAction) => async () => (await import("./commands/contract.js")).runContract({ root: root(), cwd: process.cwd(), envAgent: envAgent(), action }, io);
+  contract.command("draft").description("store a checklist (`- [ ] …` lines) as the sprint's contract; every signature is dropped").requiredOption("-f, --file <file>", "the Markdown checklist")
+    .action(run(async (opts: { file: string }) => runContract({ kind: "draft", file: opts.file })()));
+  contract.command("sign").description("sign the current contract as you stand (generator or evaluator)").action(run(async () => runContract({ kind: "sign" })()));
+  contract.command("object").argument("<why...>", "what must change").description("the evaluator objects: the contract is not agreed until redrafted and signed")
+    .action(run(async (why: string[]) => runContract({ kind: "object", why: why.join(" ") })()));
+  contract.command("status").description("the current sprint's contract: agreed or what is missing").action(run(async () => runContract({ kind: "status" })()));
+  program.command("review").description("the evaluator's checklist against the agreed contract; all passing on a kept commit closes the sprint")
+    .requiredOption("-f, --file <file>", "the contract's checklist, ticked [x] where it passes, with evidence").option("--commit <sha>", "the reviewed commit (default: the generator's latest kept one)")
+    .action(run(async (opts: { file: string; commit?: string }) => (await import("./commands/review.js")).runReview({ root: root(), cwd: process.cwd(), file: opts.file, commit: opts.commit, envAgent: envAgent() }, io)));
+  program.command("task").argument("<agent>", "an agent that reports to you, e.g. junior-1").argument("[text...]", "the task").description("set an agent's task (state/agents/<agent>/task.md) and message it")
+    .option("-f, --file <file>", "the task as a Markdown file")
+    .action(run(async (to: string, text: string[], opts: { file?: string }) => (await import("./commands/task.js")).runTask({ root: root(), cwd: process.cwd(), to, text: text.length > 0 ? text.join(" ") : undefined, file: opts.file, envAgent: envAgent() }, io)));
   program.command("plan").description("the actions reloading org.yaml would take on the running org; changes nothing").option("-f, --file <file>", "plan a draft instead of org.yaml (keep it next to org.yaml)")
     .action(run(async (opts: { file?: string }) => (await import("./commands/plan.js")).runPlan({ root: root(), file: opts.file, cwd: process.cwd() }, io)));
   program.command("reload").description("apply org.yaml and the prompts to the running org now (run by a meta agent: propose its copy)")
@@ -67,10 +83,12 @@ export async function main(argv: string[], io: Io = stdio): Promise<number> {
     .action(run(async (opts: { out?: string; svg?: string; x: "index" | "time" }) => (await import("./commands/report.js")).runReport({ root: root(), ...opts }, io)));
   program.addCommand(new Command("builtin").argument("<name>", "hillclimb")
     .action(run(async (name: string) => (await import("./commands/builtin.js")).runBuiltin({ name }, io))), { hidden: true });
-  program.addCommand(new Command("supervise").argument("<agent>").requiredOption("--state <dir>")
-    .action(run(async (agent: string, opts: { state: string }) => (await import("./commands/supervise.js")).runSupervise({ state: opts.state, agent }))), { hidden: true });
   program.addCommand(new Command("daemon").requiredOption("--root <dir>")
     .action(run(async (opts: { root: string }) => (await import("./commands/daemon.js")).runDaemon({ root: opts.root }))), { hidden: true });
+  program.addCommand(new Command("pty-host").requiredOption("--socket <path>")
+    .action(run(async (opts: { socket: string }) => (await import("./commands/pty-host.js")).runPtyHost({ socket: opts.socket }))), { hidden: true });
+  program.addCommand(new Command("slurm-run").argument("<agent>").requiredOption("--state <dir>")
+    .action(run(async (agent: string, opts: { state: string }) => (await import("./commands/slurm-run.js")).runSlurmRun({ agent, state: opts.state }, io))), { hidden: true });
   program.addOption(new Option("--debug", "print stack traces").hideHelp());
 
   try {

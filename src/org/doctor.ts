@@ -23,16 +23,13 @@ export interface ToolProbe {
   git: string | null;
   tmux: string | null;
   nvidiaSmi: { found: boolean; gpus: number; error?: string };
-  runtimes: { name: string; program: string; found: boolean; builtin: boolean }[];
+  runtimes: RuntimeCheckInput[];
 }
 
-// Runtime programs people commonly name, with how to install them.
-const INSTALL: Record<string, string> = {
-  claude: "npm install -g @anthropic-ai/claude-code",
-  codex: "npm install -g @openai/codex",
-  gemini: "npm install -g @google/gemini-cli",
-  opencode: "npm install -g opencode-ai",
-};
+/** One runtime of the org as probed: builtins need nothing; the rest need their program, and maybe a login. */
+export type RuntimeCheckInput =
+  | { name: string; builtin: true }
+  | { name: string; builtin: false; program: string; found: boolean; install: string; version: string | null; login: string | null };
 
 /** What is missing on this machine and the command that installs it. */
 export function evaluateTools(probe: ToolProbe): Check[] {
@@ -49,10 +46,16 @@ export function evaluateTools(probe: ToolProbe): Check[] {
   checks.push(probe.nvidiaSmi.found
     ? { name: "nvidia-smi", status: probe.nvidiaSmi.error ? "warn" : "ok", detail: probe.nvidiaSmi.error ?? `${probe.nvidiaSmi.gpus} GPU${probe.nvidiaSmi.gpus === 1 ? "" : "s"}` }
     : { name: "nvidia-smi", status: "warn", detail: "not found: agents run in CPU mode", fix: "install the NVIDIA driver to lease GPUs" });
-  for (const runtime of probe.runtimes) {
-    if (runtime.builtin) checks.push({ name: `runtime ${runtime.name}`, status: "ok", detail: "built in" });
-    else if (runtime.found) checks.push({ name: `runtime ${runtime.name}`, status: "ok", detail: `${runtime.program} on PATH` });
-    else checks.push({ name: `runtime ${runtime.name}`, status: "fail", detail: `${runtime.program} not found on PATH`, fix: INSTALL[runtime.program] ?? `install ${runtime.program} or fix runtimes.${runtime.name}.command` });
-  }
+  checks.push(...probe.runtimes.map(evaluateRuntime));
   return checks;
+}
+
+/** Installed (with its version) and logged in, or what to run. */
+function evaluateRuntime(runtime: RuntimeCheckInput): Check {
+  const name = `runtime ${runtime.name}`;
+  if (runtime.builtin) return { name, status: "ok", detail: "built in" };
+  if (!runtime.found) return { name, status: "fail", detail: `${runtime.program} not installed (not on PATH)`, fix: runtime.install };
+  const version = runtime.version ?? "version unknown";
+  if (runtime.login === "") return { name, status: "warn", detail: `${version}; does not look logged in`, fix: `run ${runtime.program} once and log in, or set its API key under runtimes.${runtime.name}.env` };
+  return { name, status: "ok", detail: runtime.login === null ? version : `${version}; logged in (${runtime.login})` };
 }

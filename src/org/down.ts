@@ -21,11 +21,18 @@ export async function downOrg(world: World, root: string, options: { clean: bool
   const tmux = world.tmux(record.socket, record.session);
   const wasRunning = await tmux.isRunning();
   const groups = new Set<number>();
-  if (wasRunning) for (const pane of await tmux.listPanes()) if (!pane.dead) groups.add(pane.pid);
-  // Supervisors are their pane's group leader; their recorded pids catch panes tmux already lost.
+  const panes = wasRunning ? await tmux.listPanes() : [];
+  for (const pane of panes) if (!pane.dead) groups.add(pane.pid);
+  // Agent programs lead their pane's process group; their recorded pids catch panes tmux already lost.
   for (const agent of record.agents) {
     const status = JSON.parse((await world.files.readText(agentPaths(paths.state, agent.name).status)) ?? "null") as AgentStatus | null;
-    if (status?.supervisorPid && world.processes.isAlive(-status.supervisorPid)) groups.add(status.supervisorPid);
+    if (status?.pid && world.processes.isAlive(-status.pid)) groups.add(status.pid);
+  }
+  // The daemon goes first, so its supervisor never restarts an agent that is being stopped.
+  const daemon = record.controlPaneId ? panes.find((pane) => pane.id === record.controlPaneId && !pane.dead) : undefined;
+  if (daemon) {
+    groups.delete(daemon.pid);
+    await world.processes.killGroup(daemon.pid, 3000);
   }
   await Promise.all([...groups].map((pgid) => world.processes.killGroup(pgid, 3000)));
   await tmux.killServer();

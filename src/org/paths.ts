@@ -43,6 +43,10 @@ export interface AgentPaths {
   inbox: string;
   paneLog: string;
   progress: string;
+  progressArchive: string;
+  /** The current task from the agent's chief (`org task`), and every earlier one. */
+  task: string;
+  taskArchive: string;
 }
 
 export function agentPaths(state: string, agent: string): AgentPaths {
@@ -56,13 +60,35 @@ export function agentPaths(state: string, agent: string): AgentPaths {
     inbox: join(dir, "inbox"),
     paneLog: join(dir, "pane.log"),
     progress: join(dir, "progress.md"),
+    progressArchive: join(dir, "progress-archive.md"),
+    task: join(dir, "task.md"),
+    taskArchive: join(dir, "task-archive.md"),
   };
+}
+
+/** Pipeline contracts, one per sprint, with the evaluator's latest review next to each; the lock serialises signers. */
+export function contractPaths(state: string): { dir: string; lock: string; contract: (sprint: number) => string; review: (sprint: number) => string } {
+  const dir = join(state, "contracts");
+  return { dir, lock: join(state, "contracts.lock"), contract: (sprint) => join(dir, `sprint-${sprint}.md`), review: (sprint) => join(dir, `sprint-${sprint}.review.md`) };
+}
+
+/** When the last standup digest went out, and how many verdicts it had seen. */
+export function standupFile(state: string): string {
+  return join(state, "standup.json");
 }
 
 /** The tmux socket: the org name plus a short hash of its folder, so two checkouts never share a server. */
 export function tmuxSocket(name: string, root: string): string {
   const hash = createHash("sha256").update(root).digest("hex").slice(0, 6);
   return `org-${name}-${hash}`;
+}
+
+/** Marks org.json's socket of an org run without tmux: what follows is the path of its pty host's unix socket. */
+export const PTY_SOCKET_PREFIX = "pty:";
+
+/** The grid socket of an org without tmux: its `org pty-host` listens at state/pty.sock. */
+export function ptyGridSocket(state: string): string {
+  return `${PTY_SOCKET_PREFIX}${join(state, "pty.sock")}`;
 }
 
 export function branchName(org: string, agent: string): string {

@@ -2,6 +2,8 @@ import { join } from "node:path";
 import { parseDuration, type OrgConfig } from "./config/schema.js";
 import type { LaunchSpec } from "./state.js";
 import { agentPaths, branchName } from "./paths.js";
+import { agentHome, describeRuntimeLaunch } from "./runtimes/launch.js";
+import { resolveRuntime, sessionIdFor } from "./runtimes/resolve.js";
 
 /** One agent as the plan wants it: identity, branch, worktree and GPU lease. */
 export interface PlannedAgent {
@@ -57,7 +59,9 @@ export function buildLaunchSpec(config: OrgConfig, agent: PlannedAgent, context:
   const role = config.roles[agent.role]!;
   const files = agentPaths(context.state, agent.name);
   const gpu = agent.gpu === null ? "" : String(agent.gpu);
+  const sessionId = sessionIdFor(context.root, agent.name);
   const values = {
+    session_id: sessionId,
     prompt_file: files.prompt,
     kickoff: role.kickoff,
     agent: agent.name,
@@ -67,13 +71,17 @@ export function buildLaunchSpec(config: OrgConfig, agent: PlannedAgent, context:
     state: context.state,
     inbox: files.inbox,
   };
-  const argv = runtime.builtin ? [...context.orgArgv, "builtin", runtime.builtin] : substituteArgv(runtime.command!, values);
+  const resolved = runtime.builtin ? null : resolveRuntime(runtime);
+  const launch = resolved && describeRuntimeLaunch(resolved, { name: agent.runtime, home: agentHome(files.dir), worktree: agent.worktree, sessionId }, (argv) => substituteArgv(argv, values));
+  const argv = resolved ? substituteArgv(resolved.command, values) : [...context.orgArgv, "builtin", runtime.builtin!];
   return {
     agent: agent.name,
     role: agent.role,
     argv,
     cwd: agent.worktree,
+    ...(launch ? { runtime: launch.runtime } : {}),
     env: {
+      ...launch?.env,
       ...runtime.env,
       ORG_NAME: config.name,
       ORG_AGENT: agent.name,
@@ -83,6 +91,8 @@ export function buildLaunchSpec(config: OrgConfig, agent: PlannedAgent, context:
       ORG_WORKTREE: agent.worktree,
       ORG_INBOX: files.inbox,
       ORG_PROMPT_FILE: files.prompt,
+      ORG_PROGRESS: files.progress,
+      ORG_TASK: files.task,
       ORG_EDITS: role.edits.join(":"),
       CUDA_VISIBLE_DEVICES: gpu,
       PATH: `${context.binDir}:${context.basePath}`,
@@ -92,5 +102,6 @@ export function buildLaunchSpec(config: OrgConfig, agent: PlannedAgent, context:
     maxBackoffMs: parseDuration(config.supervisor.max_backoff),
     maxRestarts: config.supervisor.max_restarts,
     healthyAfterMs: parseDuration(config.supervisor.healthy_after),
+    ...(runtime.pass_env?.length ? { passEnv: runtime.pass_env } : {}),
   };
 }

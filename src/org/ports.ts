@@ -26,6 +26,8 @@ export interface GitPort {
 export interface PaneSpec {
   argv: string[];
   cwd: string;
+  /** Environment of the pane's program on top of the server's. */
+  env?: Record<string, string>;
   options: Record<string, string>;
   logFile: string;
 }
@@ -35,7 +37,41 @@ export interface PaneInfo {
   pid: number;
   dead: boolean;
   deadStatus: number | null;
+  /** The signal that ended the pane's program, e.g. SIGTERM; null when it exited or still runs. */
+  deadSignal?: string | null;
+  /** Epoch ms when the pane's program ended. */
+  deadAt?: number | null;
   options: Record<string, string>;
+}
+
+/** What a pane runs: the agent program itself, attached to the pane's terminal. */
+export interface PaneLaunch {
+  argv: string[];
+  cwd: string;
+  env: Record<string, string>;
+}
+
+/** One agent's pane as its host (tmux, or node-pty without tmux) sees it. */
+export interface AgentPane {
+  agent: string;
+  id: string;
+  pid: number;
+  dead: boolean;
+  exitCode: number | null;
+  exitSignal: string | null;
+  /** Epoch ms when the program ended, when the host knows. */
+  exitedAt: number | null;
+}
+
+/** Where agent programs run; the daemon's supervisor restarts them through it. */
+export interface PaneHost {
+  /** Every agent pane, found by its agent label, in one call; undefined when the host itself is gone. */
+  listAgentPanes(): Promise<AgentPane[] | undefined>;
+  /** Kills what runs in the pane, if anything, and starts `launch` in it. */
+  respawn(id: string, launch: PaneLaunch): Promise<void>;
+  /** Mirrors the agent's state where a person looks (the pane border); failures are ignored. */
+  setStatus(id: string, status: string): Promise<void>;
+  close(): void;
 }
 
 /** One look at the grid: every pane of the session and the visible text of the panes asked for. */
@@ -63,8 +99,10 @@ export interface TmuxPort {
   attachArgv(pane?: string): string[];
   selectPane(pane: string): Promise<void>;
   openPaneFeed(): PaneFeed;
-  /** Kills what runs in the pane and starts its original command again; the pane's log pipe survives. */
-  respawnPane(pane: string): Promise<void>;
+  /** Kills what runs in the pane and starts `launch` in it, or its original command again; the pane's log pipe survives. */
+  respawnPane(pane: string, launch?: PaneLaunch): Promise<void>;
+  /** A standing connection that supervises agent panes by label. */
+  openPaneHost(): PaneHost;
   /** Appends panes after the last one and re-tiles, in one tmux call; the active pane stays active. Returns the new ids. */
   addPanes(panes: PaneSpec[]): Promise<string[]>;
   /** Kills panes whose processes were already stopped; the grid is not re-tiled. */

@@ -3,16 +3,22 @@ import { OrgError } from "./errors.js";
 import type { LoadedConfig, OrgConfig } from "./config/index.js";
 import { buildLaunchSpec, type PlannedAgent } from "./plan.js";
 import { agentPaths, type OrgPaths } from "./paths.js";
-import type { AgentStatus } from "./state.js";
+import type { AgentStatus, LaunchSpec } from "./state.js";
 import type { World } from "./world.js";
 import { renderPrompt } from "../roles/render.js";
+import { prepareSlurmAgents } from "./slurm/prepare.js";
+import { prepareRuntimeFiles } from "./runtimes/prepare.js";
 
 /** Worktree, shared paths, prompt, inbox and launch spec of every agent; existing worktrees are reused. */
-export async function prepareAgents(world: World, loaded: LoadedConfig, paths: OrgPaths, agents: PlannedAgent[]): Promise<{ created: string[] }> {
+export async function prepareAgents(world: World, loaded: LoadedConfig, paths: OrgPaths, agents: PlannedAgent[]): Promise<{ created: string[]; launches: Map<string, LaunchSpec>; heads: Map<string, string> }> {
   const { config, repoDir } = loaded;
-  // A worktree folder deleted by hand leaves git's record behind; prune it so the worktree is re-added.
-  await world.git.pruneWorktrees(repoDir);
-  const registered = new Set((await world.git.worktreeList(repoDir)).map((entry) => entry.path));
+  // A worktree folder deleted by hand leaves git's record behind (prunable); prune it so the worktree is re-added.
+  let listed = await world.git.worktreeList(repoDir);
+  if (listed.some((entry) => entry.prunable)) {
+    await world.git.pruneWorktrees(repoDir);
+    listed = await world.git.worktreeList(repoDir);
+  }
+  const registered = new Set(listed.map((entry) => entry.path));
   const branches = await world.git.branchHeads(repoDir, `org/${config.name}/`);
   const created: string[] = [];
   await world.files.mkdir(paths.worktrees);
@@ -26,6 +32,8 @@ export async function prepareAgents(world: World, loaded: LoadedConfig, paths: O
     created.push(agent.name);
   });
   const binDir = `${paths.state}/bin`;
+  const launches = new Map<string, LaunchSpec>();
+  const runtimeExcludes: string[] = [];
   for (const agent of agents) {
     for (const entry of config.share) {
       const share = typeof entry === "string" ? { path: entry, mode: "link" as const } : entry;
@@ -34,12 +42,15 @@ export async function prepareAgents(world: World, loaded: LoadedConfig, paths: O
     const files = agentPaths(paths.state, agent.name);
     await world.files.mkdir(files.dir);
     const template = (await world.files.readText(`${loaded.dir}/${config.roles[agent.role]!.prompt}`)) ?? "";
-    await world.files.writeAtomic(files.prompt, renderAgentPrompt(config, agent, paths.state, template));
+    const prompt = renderAgentPrompt(config, agent, paths.state, template);
+    await world.files.writeAtomic(files.prompt, prompt);
     await world.files.mkdir(files.inbox);
     const spec = buildLaunchSpec(config, agent, { state: paths.state, root: paths.root, orgArgv: world.orgArgv, binDir, basePath: world.basePath });
+    runtimeExcludes.push(...(await prepareRuntimeFiles(world, spec, prompt, process.env.HOME ?? "")));
     await world.files.writeAtomic(files.launch, `${JSON.stringify(spec, null, 2)}\n`);
+    launches.set(agent.name, spec);
     const status: AgentStatus = {
-      agent: agent.name, state: "starting", supervisorPid: 0, pid: null, startedAt: null, restarts: 0,
+      agent: agent.name, state: "starting", pid: null, startedAt: null, restarts: 0,
       consecutiveFailures: 0, lastExit: null, reason: "waiting for its pane", updatedAt: world.now().toISOString(),
     };
     await world.files.writeAtomic(files.status, `${JSON.stringify(status, null, 2)}\n`);
@@ -51,8 +62,12 @@ export async function prepareAgents(world: World, loaded: LoadedConfig, paths: O
   // Worktrees and state under the research repo must never show up as its untracked files.
   const inside = [paths.worktrees, paths.state].map((path) => relative(repoDir, path)).filter((path) => !path.startsWith(".."));
   const shares = config.share.map((entry) => (typeof entry === "string" ? entry : entry.path));
-  await world.git.excludePaths(repoDir, [...inside.map((path) => `/${path}/`), ...shares.map((path) => `/${path}`)]);
-  return { created };
+  await world.git.excludePaths(repoDir, [...inside.map((path) => `/${path}/`), ...shares.map((path) => `/${path}`), ...new Set(runtimeExcludes)]);
+  // Under backend: slurm a job agent's pane runs `org slurm-run`: its job's pending reason, then the agent as a job step.
+  // Every agent branch's head, as it now stands: a branch just created sits on the base commit.
+  const heads = new Map(branches);
+  for (const agent of agents) if (created.includes(agent.name)) heads.set(agent.branch, loaded.baseCommit);
+  return { created, heads, launches: await prepareSlurmAgents(world.files, config, paths.state, world.orgArgv, agents, launches) };
 }
 
 /** An agent's prompt.md: its role's template filled in with who and where it is. */
@@ -66,6 +81,8 @@ export function renderAgentPrompt(config: OrgConfig, agent: PlannedAgent, state:
     worktree: agent.worktree,
     gpu: agent.gpu === null ? "none (CPU)" : String(agent.gpu),
     inbox: agentPaths(state, agent.name).inbox,
+    progress: agentPaths(state, agent.name).progress,
+    task: agentPaths(state, agent.name).task,
     edits: config.roles[agent.role]!.edits.join(", ") || "any unprotected path",
     protected: verify?.protected.join(", ") || "nothing",
     metric: verify?.metric.name ?? "the metric",

@@ -24,6 +24,12 @@ export interface OrgSnapshot {
   agents: AgentView[];
 }
 
+/** An agent's Slurm job: "pending (Resources)", "running on node1 GPU 2", and the GPUs it holds. */
+export interface JobView {
+  status: string;
+  gpus: number[];
+}
+
 /** Join what org up recorded, what supervisors wrote and what tmux says into one view. */
 export function buildSnapshot(input: {
   record: OrgRecord;
@@ -31,6 +37,8 @@ export function buildSnapshot(input: {
   panes: PaneInfo[];
   statuses: Map<string, AgentStatus | undefined>;
   heads: Map<string, string | null>;
+  /** Under Slurm: each agent's job as its pane last described it. */
+  jobs?: Map<string, JobView>;
   isAlive: (pid: number) => boolean;
   now: Date;
 }): OrgSnapshot {
@@ -38,12 +46,16 @@ export function buildSnapshot(input: {
   const agents = input.record.agents.map((agent): AgentView => {
     const status = input.statuses.get(agent.name);
     const pane = agent.paneId ? panes.get(agent.paneId) : undefined;
-    const view = observeState(input.running, pane, status, input.isAlive);
+    const observed = observeState(input.running, pane, status, input.isAlive);
+    const job = input.jobs?.get(agent.name);
+    // The pane's program runs, but it waits in Slurm's queue: say so, with Slurm's reason.
+    const view = observed.state === "running" && job?.status.startsWith("pending") ? { state: "pending" as const, reason: job.status } : observed;
     const startedAt = status?.startedAt ? Date.parse(status.startedAt) : NaN;
     return {
       name: agent.name,
       role: agent.role,
-      gpu: agent.gpu,
+      // Under Slurm the job's allocation, not a lease of ours, says which GPU.
+      gpu: job ? (job.gpus[0] ?? null) : agent.gpu,
       pid: view.state === "running" ? (status?.pid ?? null) : null,
       state: view.state,
       restarts: status?.restarts ?? 0,
@@ -60,8 +72,9 @@ export function buildSnapshot(input: {
 function observeState(running: boolean, pane: PaneInfo | undefined, status: AgentStatus | undefined, isAlive: (pid: number) => boolean): { state: AgentState; reason: string } {
   if (!running) return { state: "stopped", reason: "org is down" };
   if (!pane) return { state: "stopped", reason: "its pane is gone" };
-  if (pane.dead) return { state: "failed", reason: `supervisor exited (status ${pane.deadStatus ?? "?"})` };
-  if (!status) return { state: "starting", reason: "no status yet" };
-  if (status.state === "running" && status.pid !== null && !isAlive(status.pid)) return { state: "restarting", reason: "program exited; supervisor deciding" };
+  // The pane runs the program itself: its death is news until the daemon's supervisor records it.
+  if (!status) return pane.dead ? { state: "restarting", reason: "program exited; supervisor deciding" } : { state: "starting", reason: "no status yet" };
+  const exited = pane.dead || (status.pid !== null && !isAlive(status.pid));
+  if ((status.state === "running" || status.state === "starting") && exited) return { state: "restarting", reason: "program exited; supervisor deciding" };
   return { state: status.state, reason: status.reason };
 }

@@ -45,7 +45,11 @@ export function parseLaunchSpec(raw: unknown): LaunchSpec | string {
   for (const [key, valid, expected] of FIELDS) {
     if (!valid(record[key])) return `${key}: expected ${expected}, got ${JSON.stringify(record[key]) ?? "nothing"}`;
   }
-  return Object.fromEntries(FIELDS.map(([key]) => [key, record[key]])) as unknown as LaunchSpec;
+  const spec = Object.fromEntries(FIELDS.map(([key]) => [key, record[key]])) as unknown as LaunchSpec;
+  // Optional parts: a preset's resume and watch settings, and the names of secrets the program receives.
+  if (typeof record.runtime === "object" && record.runtime !== null) spec.runtime = record.runtime as LaunchSpec["runtime"];
+  if (Array.isArray(record.passEnv) && record.passEnv.every((name) => typeof name === "string")) spec.passEnv = record.passEnv as string[];
+  return spec;
 }
 
 type RestartPolicy = Pick<LaunchSpec, "restart" | "backoffMs" | "maxBackoffMs" | "maxRestarts" | "healthyAfterMs">;

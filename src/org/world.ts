@@ -12,4 +12,6 @@ export interface World {
   orgArgv: string[];
   /** PATH the agents inherit after our own bin folder. */
   basePath: string;
+  /** These variables of our own environment, where set: secrets a runtime declares in pass_env. */
+  secretEnv(names: readonly string[]): Record<string, string>;
 }

@@ -7,6 +7,10 @@ export interface PromptContext {
   worktree: string;
   gpu: string;
   inbox: string;
+  /** The agent's own running summary, kept across restarts: state/agents/<agent>/progress.md. */
+  progress: string;
+  /** Its current task from its chief (`org task`): state/agents/<agent>/task.md. */
+  task: string;
   edits: string;
   protected: string;
   metric: string;

@@ -22,6 +22,9 @@ export const HELP_LINES = [
   " q         quit; the org keeps running",
 ];
 
+/** The help of an org without tmux: enter focuses the agent inside the dashboard. */
+export const FOCUS_HELP_LINES = HELP_LINES.map((line) => (line.startsWith(" enter") ? " enter     type to it; Ctrl-] returns" : line));
+
 /** `{` and `}` are blessed's tag delimiters: text from agents and logs must not open tags. */
 export function escapeTags(text: string): string {
   return text.replace(/[{}]/g, (brace) => (brace === "{" ? "{open}" : "{close}"));
@@ -130,7 +133,7 @@ export function stateColor(state: string): string | undefined {
 }
 
 /** The key hints, or a message; when not every agent fits, which ones are shown. */
-export function renderFooter(message: string | undefined, width: number, page?: { first: number; last: number; total: number }): string {
+export function renderFooter(message: string | undefined, width: number, page?: { first: number; last: number; total: number }, enter: "attach" | "focus" = "attach"): string {
   const shown = page && page.last - page.first + 1 < page.total ? `agents ${page.first + 1}–${page.last + 1} of ${page.total} · ` : "";
-  return escapeTags(truncate(message ?? `${shown}←↑↓→ tab select · enter attach · r restart · ? help · q quit`, width));
+  return escapeTags(truncate(message ?? `${shown}←↑↓→ tab select · enter ${enter} · r restart · ? help · q quit`, width));
 }

@@ -25,7 +25,7 @@ export function renderStatus(snapshot: OrgSnapshot, warnings: string[] = []): st
   const rows = snapshot.agents.map((agent) => [
     agent.name,
     agent.role,
-    agent.gpu === null ? "cpu" : String(agent.gpu),
+    agent.gpu === null ? (agent.state === "pending" ? "-" : "cpu") : String(agent.gpu),
     agent.pid === null ? "-" : String(agent.pid),
     agent.state,
     String(agent.restarts),

@@ -1,10 +1,18 @@
 import { mkdir } from "node:fs/promises";
-import { orgPaths } from "../../org/paths.js";
+import { join } from "node:path";
+import { orgPaths, PTY_SOCKET_PREFIX } from "../../org/paths.js";
 import type { OrgRecord } from "../../org/state.js";
 import { readSnapshot } from "../../org/status.js";
 import { readJson, watchDir, writeJsonAtomic } from "../../adapters/files.js";
+import { cacheConfigRead } from "../../adapters/config-cache.js";
 import { Notifier } from "../../adapters/notifier.js";
+import { PaneSupervisor } from "../../adapters/pane-supervisor.js";
+import { processRunner } from "../../adapters/process.js";
+import { ScreenWatch } from "../../adapters/screen-watch.js";
+import { PtyGrid } from "../../adapters/pty-grid.js";
+import { Tmux } from "../../adapters/tmux.js";
 import { HotReload } from "../../adapters/reload-daemon.js";
+import { StandupScheduler } from "../../adapters/standup-scheduler.js";
 import { VerifierHandle } from "../../adapters/reload-verifier.js";
 import { createVerifierPort } from "../../adapters/verifier-port.js";
 import { VerifierLoop } from "../../adapters/verifier-loop.js";
@@ -13,6 +21,10 @@ import { renderStatus } from "../../ui/status-table.js";
 import { readAndLoadConfig } from "./validate.js";
 
 const REFRESH_MS = 2000;
+// How soon an agent's exit is noticed and a due restart made: one tmux command per look, over a standing client.
+const SUPERVISE_MS = 500;
+const SCREEN_MS = 3000;
+const HEADS_MS = 10_000;
 const FEED_LINES = 12;
 
 /** The control pane: heartbeat, the verifier, and the org's status table with the latest verdicts. */
@@ -34,10 +46,20 @@ export async function runDaemon(opts: { root: string }): Promise<number> {
     feed.push(`${new Date().toLocaleTimeString()} ${line}`);
     feed.splice(0, Math.max(0, feed.length - FEED_LINES));
   };
+  // First, before loading the verifier: agents whose program already exited wait on us.
+  // Without tmux the panes live in `org pty-host`: the same supervision, screen watch and feed over its socket.
+  const tmux = record.socket.startsWith(PTY_SOCKET_PREFIX) ? new PtyGrid(record.socket, record.session, world.orgArgv) : new Tmux(processRunner, record.socket, record.session);
+  const screenPort = tmux.openScreenPort();
+  const screens = new ScreenWatch(paths.state, screenPort);
+  const supervisor = new PaneSupervisor(paths.state, tmux.openPaneHost(), say, (pane) => screens.whyBlocked(pane));
+  await supervisor.tick();
+  const supervising = setInterval(() => void supervisor.tick(), SUPERVISE_MS);
+  // Screens change slowly next to exits (a nudge waits minutes): a look every few seconds is enough.
+  const watching = setInterval(() => void supervisor.watchScreens((panes) => screens.tick(panes)).catch((error: Error) => say(`screens: ${error.message}`)), SCREEN_MS);
   const readConfig = () => readAndLoadConfig({ cwd: opts.root });
   const read = await readConfig();
   // A reload that changes the agents hands the verifier a new org: the handle swaps loops between runs.
-  const verifier = new VerifierHandle(paths, (next, config) => new VerifierLoop(next, config, createVerifierPort({ repo: next.repo, state: paths.state, messages: config.messages }), say), readConfig, say);
+  const verifier = new VerifierHandle(paths, (next, config) => new VerifierLoop(next, config, createVerifierPort({ repo: next.repo, state: paths.state, messages: config.messages, backend: config.backend }), say), readConfig, say);
   await verifier.begin(record, "loaded" in read ? read.loaded.config : undefined);
   if ("problems" in read) say(`org.yaml has problems; the verifier is off until they are fixed:\n${read.problems.join("\n")}`);
   else if (!verifier.active) say("no verify section in org.yaml: experiments are not judged");
@@ -64,15 +86,25 @@ export async function runDaemon(opts: { root: string }): Promise<number> {
   const notifier = await Notifier.start({ record, config: "loaded" in read ? read.loaded.config : undefined, say });
   const hotReload = new HotReload({ root: opts.root, world, readConfig, say });
   await hotReload.start(read);
+  const standups = new StandupScheduler({ root: opts.root, readConfig: cacheConfigRead(readConfig, join(opts.root, "org.yaml")), say });
   const startedAt = new Date().toISOString();
+  const paneFeed = tmux.openPaneFeed();
+  let heads: { at: number; map: Map<string, string> } | undefined;
+  const cachedHeads = async (current: OrgRecord) => {
+    if (!heads || Date.now() - heads.at > HEADS_MS) heads = { at: Date.now(), map: await world.git.branchHeads(current.repo, `org/${current.name}/`) };
+    return heads.map;
+  };
   let lastDraw = 0;
   while (!stopping) {
     await writeJsonAtomic(paths.daemon, { pid: process.pid, startedAt, heartbeatAt: new Date().toISOString() });
     hotReload.tick();
+    void standups.tick(new Date());
     await verifier?.tick(new Date()).catch((error: Error) => say(`verifier: ${error.message}`));
     if (Date.now() - lastDraw >= REFRESH_MS) {
       lastDraw = Date.now();
-      const table = await readSnapshot(world, opts.root).then(renderStatus, (error: Error) => `status unavailable: ${error.message}`);
+      // The table's panes come over a standing client and its branch heads are a little stale: an idle org spawns nothing for it.
+      const { panes } = await paneFeed.capture([]);
+      const table = await readSnapshot(world, opts.root, { panes, branches: cachedHeads }).then(renderStatus, (error: Error) => `status unavailable: ${error.message}`);
       process.stdout.write(`\x1b[H\x1b[2J${table}\n\n${feed.join("\n")}\n\n[org daemon pid ${process.pid}] ${new Date().toLocaleTimeString()}\n`);
     }
     if (!woken) {
@@ -84,7 +116,13 @@ export async function runDaemon(opts: { root: string }): Promise<number> {
     woken = false;
   }
   unwatch();
+  clearInterval(supervising);
+  clearInterval(watching);
+  supervisor.close();
+  paneFeed.close();
+  screenPort.close?.();
   await hotReload.stop();
+  await standups.stop();
   await notifier.stop();
   await verifier?.stop();
   return 0;

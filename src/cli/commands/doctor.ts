@@ -1,6 +1,6 @@
-import { access, constants } from "node:fs/promises";
-import { delimiter, isAbsolute, join, resolve } from "node:path";
-import { evaluateTools, type ToolProbe } from "../../org/doctor.js";
+import { evaluateTools, type RuntimeCheckInput, type ToolProbe } from "../../org/doctor.js";
+import { resolveRuntime } from "../../org/runtimes/resolve.js";
+import { probeRuntime } from "../../adapters/runtime-probe.js";
 import { parseNvidiaSmi } from "../../org/gpu.js";
 import { NVIDIA_SMI_ARGV } from "../../adapters/gpu-probe.js";
 import { processRunner } from "../../adapters/process.js";
@@ -16,11 +16,9 @@ export async function runDoctor(opts: { root: string }, io: Io): Promise<number>
   };
   const smi = await processRunner.run(NVIDIA_SMI_ARGV, { timeoutMs: 15_000 });
   const read = await readAndLoadConfig({ cwd: opts.root });
-  const runtimes = "loaded" in read
-    ? await Promise.all(Object.entries(read.loaded.config.runtimes).map(async ([name, runtime]) => {
-        const program = runtime.command?.[0] ?? "";
-        return { name, program, builtin: Boolean(runtime.builtin), found: runtime.builtin ? true : await onPath(program, read.loaded.repoDir) };
-      }))
+  const runtimes: RuntimeCheckInput[] = "loaded" in read
+    ? await Promise.all(Object.entries(read.loaded.config.runtimes).map(async ([name, runtime]): Promise<RuntimeCheckInput> =>
+        runtime.builtin ? { name, builtin: true } : { ...(await probeRuntime(name, resolveRuntime(runtime), read.loaded.repoDir)), builtin: false }))
     : [];
   const probe: ToolProbe = {
     node: process.version,
@@ -35,15 +33,4 @@ export async function runDoctor(opts: { root: string }, io: Io): Promise<number>
   io.out(renderTable(["CHECK", "STATUS", "DETAIL", "FIX"], checks.map((check) => [check.name, check.status, check.detail, check.fix ?? ""])));
   if ("problems" in read) io.out(`org.yaml: ${read.problems.length} problem(s); run \`org validate\` for details`);
   return checks.some((check) => check.status === "fail") ? 1 : 0;
-}
-
-// Relative programs (./agents/bot.sh) run from the worktree, which mirrors the research repo.
-async function onPath(program: string, repoDir: string): Promise<boolean> {
-  const candidates = program.includes("/")
-    ? [isAbsolute(program) ? program : resolve(repoDir, program)]
-    : (process.env.PATH ?? "").split(delimiter).filter(Boolean).map((dir) => join(dir, program));
-  for (const candidate of candidates) {
-    if (await access(candidate, constants.X_OK).then(() => true, () => false)) return true;
-  }
-  return false;
 }

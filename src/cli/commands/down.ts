@@ -1,11 +1,22 @@
+import { readFile } from "node:fs/promises";
 import { downOrg } from "../../org/down.js";
+import { orgPaths } from "../../org/paths.js";
+import type { OrgRecord } from "../../org/state.js";
+import { cancelOrgJobs, createSlurm } from "../../adapters/slurm.js";
 import { createWorld } from "../../adapters/world.js";
 import type { Io } from "../io.js";
 
 /** `org down [--clean]`: stop everything of ours; with --clean remove clean worktrees, never branches. */
 export async function runDown(opts: { root: string; clean: boolean }, io: Io): Promise<number> {
+  const record = JSON.parse(await readFile(orgPaths(opts.root).orgFile, "utf8").catch(() => "null")) as OrgRecord | null;
   const result = await downOrg(createWorld(), opts.root, { clean: opts.clean });
-  io.out(result.wasRunning ? `stopped: ${result.stoppedGroups} process groups and the tmux server` : "the org was not running; cleaned up what was left");
+  const server = record?.mode === "pty" ? "the pty host" : "the tmux server";
+  io.out(result.wasRunning ? `stopped: ${result.stoppedGroups} process groups and ${server}` : "the org was not running; cleaned up what was left");
+  if (record?.backend === "slurm") {
+    // Jobs hold GPUs after their panes are gone: cancel ours, found by our comment, never by user.
+    const cancelled = await cancelOrgJobs(createSlurm(), record.name);
+    io.out(cancelled.ok ? `cancelled ${cancelled.value.length} Slurm jobs of org ${record.name}` : `could not cancel Slurm jobs: ${cancelled.error} — run \`scancel\` on jobs named org-${record.name}-*`);
+  }
   if (opts.clean) {
     if (result.removed.length > 0) io.out(`removed worktrees: ${result.removed.join(", ")} (branches kept)`);
     for (const kept of result.kept) io.out(`kept ${kept.worktree}: ${kept.reason} — commit or discard it, then \`org down --clean\` again`);

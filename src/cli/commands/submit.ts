@@ -9,6 +9,7 @@ import { processRunner } from "../../adapters/process.js";
 import type { VerdictFile } from "../../adapters/verifier-loop.js";
 import type { Io } from "../io.js";
 import { readRecord } from "./attach.js";
+import { assertContractAgreed } from "./contract.js";
 
 /** `org submit -m "what I tried"`: commit the worktree, hand the commit to the verifier, print its verdict. */
 export async function runSubmit(opts: { root: string; cwd: string; message?: string }, io: Io): Promise<number> {
@@ -18,6 +19,7 @@ export async function runSubmit(opts: { root: string; cwd: string; message?: str
   const agent = record.agents.find((candidate) => candidate.worktree === top);
   if (!agent) throw new OrgError(`not inside an agent's worktree (${opts.cwd}) — run it from one of ${paths.worktrees}/<agent>`, "not-agent");
   await assertDaemonAlive(paths.daemon, "the org is not running — start it with `org up` (nothing was committed)");
+  await assertContractAgreed(opts.root, agent.role);
   const ledger = await readJson<AgentLedger>(join(agentPaths(paths.state, agent.name).dir, "ledger.json"));
   const git = async (args: string[]) => processRunner.run(["git", "-c", "core.hooksPath=/dev/null", ...(await identity(top)), ...args], { cwd: top, timeoutMs: 60_000 });
   await git(["add", "--all"]);

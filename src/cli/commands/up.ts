@@ -3,26 +3,35 @@ import { readSnapshot, readStatuses } from "../../org/status.js";
 import { upOrg } from "../../org/up.js";
 import { runInteractive } from "../../adapters/process.js";
 import { createWorld } from "../../adapters/world.js";
+import { findMissingPrograms, findProgram } from "../../adapters/runtime-probe.js";
 import { renderStatus } from "../../ui/status-table.js";
 import type { Io } from "../io.js";
 import { readAndLoadConfig } from "./validate.js";
 
 const READY_TIMEOUT_MS = 15_000;
 
-/** `org up`: plan, worktrees, leases, the grid; attach when a person is at a terminal. */
-export async function runUp(opts: { root: string; attach: boolean }, io: Io): Promise<number> {
+/** `org up`: plan, worktrees, leases, the grid; attach when a person is at a terminal. `tmux: false` runs the grid in node-pty. */
+export async function runUp(opts: { root: string; attach: boolean; tmux?: boolean }, io: Io): Promise<number> {
   const read = await readAndLoadConfig({ cwd: opts.root });
   if ("problems" in read) {
     for (const problem of read.problems) io.err(problem);
     return 1;
   }
+  // Checked before anything is created: a pane whose program is missing would only restart-loop.
+  const missing = await findMissingPrograms(read.loaded.config, read.loaded.repoDir);
+  if (missing.length > 0) {
+    for (const problem of missing) io.err(problem);
+    return 1;
+  }
   const world = createWorld();
-  const result = await upOrg(world, read.loaded);
+  const result = await upOrg(world, read.loaded, { mode: await chooseMode(opts.tmux !== false, io) });
   if (result.kind === "already-running") {
     io.out(result.reason);
   } else {
     for (const warning of result.warnings) io.err(`warning: ${warning}`);
-    const snapshot = await waitUntilStarted(world, opts.root, result.record.agents.map((agent) => agent.name));
+    const waited = await waitUntilStarted(world, opts.root, result.record.agents.map((agent) => agent.name));
+    // What org up just listed and created is still true unless it had to wait: no tmux or git call for the table.
+    const snapshot = await readSnapshot(world, opts.root, waited ? {} : { panes: result.panes, branches: async () => result.heads });
     io.out(renderStatus(snapshot));
   }
   const attach = world.tmux(result.record.socket, result.record.session).attachArgv();
@@ -33,14 +42,22 @@ export async function runUp(opts: { root: string; attach: boolean }, io: Io): Pr
   return 0;
 }
 
-// Supervisors report within milliseconds; waiting makes `org up` return an org that is really up.
+// Without tmux the same org runs in node-pty: asked for, or because tmux is not installed.
+async function chooseMode(wantTmux: boolean, io: Io): Promise<"tmux" | "pty"> {
+  if (!wantTmux) return "pty";
+  // A PATH lookup, not a `tmux -V`: every process spawned here is time a person waits on `org up`.
+  if (await findProgram("tmux", process.cwd())) return "tmux";
+  io.err("notice: tmux not found on PATH — running the org without it (node-pty); watch it with `org watch`");
+  return "pty";
+}
+
+// org up records every program it saw running; one that died at once waits for the daemon's supervisor to say why.
 // Only status files are polled: a full snapshot per poll would spawn tmux and git and slow the very start it waits for.
-async function waitUntilStarted(world: ReturnType<typeof createWorld>, root: string, agents: string[]) {
+async function waitUntilStarted(world: ReturnType<typeof createWorld>, root: string, agents: string[]): Promise<boolean> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
-  for (;;) {
+  for (let polls = 0; ; polls++) {
     const statuses = await readStatuses(world, orgPaths(root).state, agents);
-    if ([...statuses.values()].every((status) => status && status.state !== "starting") || Date.now() > deadline) break;
+    if ([...statuses.values()].every((status) => status && status.state !== "starting") || Date.now() > deadline) return polls > 0;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
-  return readSnapshot(world, root);
 }

@@ -1,6 +1,9 @@
 import { DashboardSource } from "../../org/dashboard-source.js";
 import type { RestartDecision } from "../../org/dashboard-restart.js";
+import { PTY_SOCKET_PREFIX } from "../../org/paths.js";
 import { runInteractive } from "../../adapters/process.js";
+import { PtyFeed } from "../../adapters/pty-feed.js";
+import { PtyFocus } from "../../adapters/pty-focus.js";
 import { createWorld } from "../../adapters/world.js";
 import type { Io } from "../io.js";
 import { readRecord } from "./attach.js";
@@ -8,7 +11,10 @@ import { readMetricSetting } from "./report.js";
 
 const REFRESH_MS = 250;
 
-/** `org watch`: the live dashboard; enter attaches to an agent's pane and Ctrl-b d comes back; q stops nothing. */
+/**
+ * `org watch`: the live dashboard; q stops nothing. Enter attaches to an agent's tmux pane (Ctrl-b d comes back),
+ * or, in an org without tmux, focuses it inside the dashboard with keys passed through the pty host (Ctrl-] comes back).
+ */
 export async function runWatch(opts: { root: string }, io: Io): Promise<number> {
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
     io.err("org watch needs a terminal — use org status");
@@ -20,6 +26,8 @@ export async function runWatch(opts: { root: string }, io: Io): Promise<number> 
   // Loading org.yaml and blessed are the slow part of starting: do both at once.
   const [metric, { runDashboard }] = await Promise.all([readMetricSetting(opts.root), import("../../ui/dashboard.js")]);
   const source = new DashboardSource(world, opts.root, metric);
+  // Without tmux there is nothing to attach to: the dashboard itself passes keys to the pty host.
+  const pty = record.socket.startsWith(PTY_SOCKET_PREFIX) ? new PtyFeed(record.socket.slice(PTY_SOCKET_PREFIX.length)) : undefined;
   const restart = async (decision: Exclude<RestartDecision, { kind: "refuse" }>): Promise<string> => {
     if (decision.kind === "respawn") {
       await tmux.respawnPane(decision.paneId);
@@ -36,7 +44,8 @@ export async function runWatch(opts: { root: string }, io: Io): Promise<number> 
   let select: string | undefined;
   try {
     for (;;) {
-      const outcome = await runDashboard({ read: () => source.read(), restart, theme: { color: !noColor }, refreshMs: REFRESH_MS, select });
+      const focus = pty ? { focus: new PtyFocus(pty) } : {};
+      const outcome = await runDashboard({ read: () => source.read(), restart, theme: { color: !noColor }, refreshMs: REFRESH_MS, select, ...focus });
       if (outcome.kind === "quit") return 0;
       select = outcome.agent.name;
       await tmux.selectPane(outcome.agent.paneId!);
@@ -44,7 +53,8 @@ export async function runWatch(opts: { root: string }, io: Io): Promise<number> 
       await runInteractive(tmux.attachArgv(outcome.agent.paneId!), { TMUX: undefined });
     }
   } finally {
-    // The standing tmux client would keep this process alive.
+    // The standing tmux client (or pty socket) would keep this process alive.
     source.close();
+    pty?.close();
   }
 }

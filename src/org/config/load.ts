@@ -31,7 +31,7 @@ export type LoadResult = { ok: true; loaded: LoadedConfig } | { ok: false; probl
  */
 export async function loadConfig(input: { file: string; dir: string; text: string }, probe: ConfigProbe): Promise<LoadResult> {
   const { doc, lineCounter } = parseForPositions(input.text);
-  const syntax = findSyntaxProblems(doc);
+  const syntax = findSyntaxProblems(doc, input.text);
   if (syntax.length > 0) return { ok: false, problems: renderPlaced(input.file, lineCounter, syntax) };
   let raw: unknown;
   try {
@@ -80,7 +80,7 @@ async function checkRepo(raw: Raw, dir: string, probe: ConfigProbe): Promise<{ p
 }
 
 /** YAML that does not parse, a repeated key, an alias without its anchor: reported alone, with positions. */
-function findSyntaxProblems(doc: Document): PlacedProblem[] {
+function findSyntaxProblems(doc: Document, text: string): PlacedProblem[] {
   // After the first structural error the parser's complaints are mostly echoes of it; repeated keys are independent.
   const structural = doc.errors.filter((error) => error.code !== "DUPLICATE_KEY").slice(0, 1);
   const errors = doc.errors.filter((error) => error.code === "DUPLICATE_KEY" || structural.includes(error));
@@ -96,6 +96,8 @@ function findSyntaxProblems(doc: Document): PlacedProblem[] {
       case "TAB_AS_INDENT":
         return { offset, message: "a tab is used for indentation", fix: "indent with spaces" };
       default:
+        // The parser's stack ran out: where it did depends on the stack, so point at where the nesting gets absurd.
+        if (/call stack/i.test(error.message)) return { offset: findDeepNesting(text), message: `values are nested more than ${MAX_DEPTH} levels deep`, fix: "org.yaml needs a few levels: remove the extra brackets or indentation" };
         return { offset, message: `YAML syntax error: ${error.message.charAt(0).toLowerCase()}${error.message.slice(1)}`, fix: "fix the syntax here (indentation, quotes, brackets, a ': ' inside an unquoted value)" };
     }
   });
@@ -106,6 +108,23 @@ function findSyntaxProblems(doc: Document): PlacedProblem[] {
     },
   });
   return problems;
+}
+
+const MAX_DEPTH = 64;
+
+/** The first offset past MAX_DEPTH levels of brackets or of two-space indentation; 0 when none is found. */
+function findDeepNesting(text: string): number {
+  let depth = 0;
+  let lineStart = true;
+  for (let offset = 0; offset < text.length; offset++) {
+    const char = text[offset]!;
+    if (char === "[" || char === "{") depth += 1;
+    else if (char === "]" || char === "}") depth -= 1;
+    if (depth > MAX_DEPTH) return offset;
+    if (lineStart && text.startsWith(" ".repeat(2 * MAX_DEPTH), offset)) return offset + 2 * MAX_DEPTH;
+    lineStart = char === "\n";
+  }
+  return 0;
 }
 
 function findKeyAt(doc: Document, offset: number): string {

@@ -21,7 +21,8 @@ export interface PlacedProblem {
 /** Parse for positions only; errors are the loader's business. */
 export function parseForPositions(text: string): { doc: Document; lineCounter: LineCounter } {
   const lineCounter = new LineCounter();
-  return { doc: parseDocument(text, { lineCounter, prettyErrors: false }), lineCounter };
+  // logLevel "error": a collection used as a key would otherwise print a Node warning next to our problem lines.
+  return { doc: parseDocument(text, { lineCounter, prettyErrors: false, logLevel: "error" }), lineCounter };
 }
 
 /**
@@ -56,9 +57,17 @@ export function renderPlaced(file: string, lineCounter: LineCounter, placed: rea
   const ordered = placed.map((problem, order) => ({ problem, order })).sort((a, b) => a.problem.offset - b.problem.offset || a.order - b.order);
   const lines = ordered.map(({ problem }) => {
     const { line, col } = lineCounter.linePos(problem.offset);
-    return `${file}:${Math.max(line, 1)}:${Math.max(col, 1)}: ${problem.message} — ${problem.fix}`;
+    return `${file}:${Math.max(line, 1)}:${Math.max(col, 1)}: ${escapeControls(problem.message)} — ${escapeControls(problem.fix)}`;
   });
   return [...new Set(lines)];
+}
+
+// A name or value quoted in a message may hold a newline or a bidi override: one problem must stay one honest line.
+const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/** Control, line-breaking and bidi characters as \n or \u202e, so a problem prints as one line that shows what is there. */
+export function escapeControls(text: string): string {
+  return text.replace(CONTROLS, (char) => (char === "\n" ? "\\n" : char === "\t" ? "\\t" : char === "\r" ? "\\r" : `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`));
 }
 
 export function placeProblems(doc: Document, problems: readonly Problem[]): PlacedProblem[] {

@@ -3,17 +3,20 @@ import { findClosest, suggestFix } from "./did-you-mean.js";
 import type { Problem } from "./locate.js";
 import { formatPath } from "./messages.js";
 import { SAFE_NAME, SAFE_NAME_RULE } from "./schema.js";
+import { checkSlurm } from "./slurm-rules.js";
+import { checkProcessStrings } from "./process-rules.js";
 import { checkWiring } from "./wiring-rules.js";
+import { checkProtocolRoles } from "../contracts/config-rules.js";
 
 // Rules read the raw YAML value, not zod's output, so they run (and report) even when the schema fails.
 export type Raw = Record<string, unknown>;
 type Rule = (raw: Raw) => Problem[];
 
-export const PLACEHOLDERS = ["prompt_file", "kickoff", "agent", "role", "worktree", "gpu", "state", "inbox"];
+export const PLACEHOLDERS = ["prompt_file", "kickoff", "agent", "role", "worktree", "gpu", "state", "inbox", "session_id", "unattended"];
 const RUNTIME_EXAMPLE = 'command: [claude, --append-system-prompt-file, "{prompt_file}", "{kickoff}"]';
 
 /** Every rule that needs nothing but the document. */
-export const RULES: Rule[] = [checkNames, checkRoles, checkRuntimes, checkPatterns, checkPaths, checkWiring];
+export const RULES: Rule[] = [checkNames, checkRoles, checkRuntimes, checkPatterns, checkPaths, checkWiring, checkSlurm, checkProtocolRoles, checkProcessStrings];
 
 /** A map-shaped value as a record; anything else is the schema's problem, not a rule's. */
 export function asMap(value: unknown): Raw | undefined {
@@ -56,21 +59,26 @@ function checkRuntimes(raw: Raw): Problem[] {
     const where = formatPath(["runtimes", name]);
     const problems: Problem[] = [];
     // A misspelled "comand" already gets a did-you-mean; "neither" on top would be noise.
-    const misspelled = Object.keys(runtime).some((key) => findClosest(key, ["command", "builtin"]) !== undefined);
-    if (runtime.command === undefined && runtime.builtin === undefined && !misspelled) {
-      problems.push({ path: ["runtimes", name], message: `${where} has neither command nor builtin`, fix: `add ${RUNTIME_EXAMPLE}, or builtin: hillclimb` });
+    const misspelled = Object.keys(runtime).some((key) => findClosest(key, ["command", "builtin", "preset"]) !== undefined);
+    // The generic preset knows no program: it needs a command like no preset at all.
+    const preset = runtime.preset === "generic" ? undefined : runtime.preset;
+    if (runtime.command === undefined && runtime.builtin === undefined && preset === undefined && !misspelled) {
+      problems.push({ path: ["runtimes", name], message: `${where} has neither command, preset nor builtin`, fix: `add preset: claude (or codex, gemini, opencode), ${RUNTIME_EXAMPLE}, or builtin: hillclimb` });
+    }
+    if (runtime.preset !== undefined && runtime.builtin !== undefined) {
+      problems.push({ path: ["runtimes", name, "builtin"], at: "key", message: `${where} has both preset and builtin`, fix: "keep one: preset starts an agent CLI, builtin runs one shipped with org" });
     }
     if (runtime.command !== undefined && runtime.builtin !== undefined) {
       problems.push({ path: ["runtimes", name, "builtin"], at: "key", message: `${where} has both command and builtin`, fix: "keep one: command starts your program, builtin runs one shipped with org" });
     }
-    const command = Array.isArray(runtime.command) ? runtime.command : [];
-    command.forEach((element, index) => {
+    const argvs = (["command", "resume"] as const).flatMap((key) => (Array.isArray(runtime[key]) ? [[key, runtime[key] as unknown[]] as const] : []));
+    argvs.forEach(([key, argv]) => argv.forEach((element, index) => {
       const placeholder = typeof element === "string" ? /^\{([A-Za-z_][\w-]*)\}$/.exec(element)?.[1] : undefined;
       if (placeholder === undefined || PLACEHOLDERS.includes(placeholder)) return;
       const known = PLACEHOLDERS.map((known) => `{${known}}`);
       const fix = suggestFix(String(element), known, `use one of ${known.join(" ")}, or write it without braces`);
-      problems.push({ path: ["runtimes", name, "command", index], message: `${where}.command[${index}] is an unknown placeholder "${String(element)}"`, fix });
-    });
+      problems.push({ path: ["runtimes", name, key, index], message: `${where}.${key}[${index}] is an unknown placeholder "${String(element)}"`, fix });
+    }));
     return problems;
   });
 }

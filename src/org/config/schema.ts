@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PRESET_NAMES } from "../runtimes/presets.js";
 
 // Names become branch, tmux and file names: keep them to a safe alphabet.
 // Spelled without the i flag because JSON Schema patterns carry no flags.
@@ -23,6 +24,23 @@ export const RuntimeSchema = z
     builtin: z.enum(["hillclimb"]).optional().describe("a runtime shipped with org instead of a command: hillclimb is the baseline researcher of the demo"),
     restart: z.enum(["always", "on-failure", "never"]).default("on-failure").describe("when the supervisor restarts the program after it exits"),
     env: z.record(z.string(), z.string()).default({}).describe("extra environment for the program").meta({ examples: [{ PYTHONUNBUFFERED: "1" }] }),
+    pass_env: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: "an environment variable name" }).meta({ examples: ["ANTHROPIC_API_KEY"] })).optional()
+      .describe("secret-looking variables (*_API_KEY, *_TOKEN, *SECRET*, *PASSWORD*) of `org up`'s environment this program receives; default: none, every other runtime never sees them")
+      .meta({ examples: [["ANTHROPIC_API_KEY"]] }),
+    preset: z.enum(PRESET_NAMES).optional().describe("a known agent CLI whose launch, resume, install and login settings are filled in; any key below overrides the preset's").meta({ examples: ["claude"] }),
+    program: z.string().min(1).optional().describe("the program of command and resume, e.g. a path to a local install").meta({ examples: ["./node_modules/.bin/claude"] }),
+    resume: z.array(z.string().min(1)).optional().describe("argv that resumes the agent's conversation after a restart ({session_id} is the agent's id); [] starts afresh"),
+    unattended: z.array(z.string().min(1)).optional().describe("flags for working without a person, spliced where command or resume says {unattended}"),
+    prompt_file: z.string().optional().describe("a file in the worktree the CLI reads as instructions (AGENTS.md), written from the role prompt and excluded from git; empty: the prompt goes by a flag"),
+    home_env: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: "an environment variable name" })).optional().describe("environment variables set to the agent's own config folder, state/agents/<agent>/home"),
+    seed: z.array(z.strictObject({ from: z.string().min(1).describe("a path under your home folder"), to: z.string().min(1).describe("a path in the agent's config folder") })).optional().describe("credentials copied once from your config into each agent's config folder"),
+    install: z.string().optional().describe("the command that installs the program, shown when it is missing"),
+    version: z.array(z.string().min(1)).optional().describe("argv printing the program's version, for org doctor"),
+    login: z.strictObject({ env: z.array(z.string()).default([]).describe("variables that hold a key"), files: z.array(z.string()).default([]).describe("credential files under your home folder") }).optional().describe("how org doctor tells whether the program looks logged in"),
+    nudge: z.string().min(1).default("Keep going: continue your research loop. Do not stop or ask for confirmation.").describe("the line typed into an agent idle at its prompt"),
+    nudge_after: duration.default("10m").describe("how long an agent must sit idle with an unchanged screen before it is nudged"),
+    nudges_per_hour: z.number().int().min(0).max(60).default(3).describe("the most nudges per agent per hour; 0 never nudges"),
+    answer_trust: z.boolean().default(false).describe("answer the CLI's trust-this-folder dialog with yes; false marks the agent blocked instead"),
   })
   .describe("how to start an agent program");
 
@@ -120,12 +138,46 @@ export const MessagesSchema = z
   })
   .describe("messages between agents and people: caps and pane notifications");
 
+export const ContractsSchema = z
+  .strictObject({
+    generator: name().default("generator").describe("the role that drafts each sprint's contract; its agents' `org submit` is refused until the sprint's contract is agreed"),
+    evaluator: name().default("evaluator").describe("the role that objects to or signs the contract, and reviews the sprint's commit against it (`org review`)"),
+    min_assertions: z.number().int().min(1).max(1000).default(15).describe("a contract with fewer testable assertions (`- [ ] …` lines) cannot be agreed"),
+    max_bytes: z.number().int().min(256).max(1_048_576).default(32_768).describe("the largest contract or review in bytes: every agent reads them"),
+  })
+  .describe("pipeline contracts: before a sprint's first submit, generator and evaluator sign a checklist of testable assertions in state/contracts/sprint-<n>.md");
+
+export const StandupSchema = z
+  .strictObject({
+    to: name().default("chief").describe("the role that receives the digest; its juniors are the roles that report_to it"),
+    every: duration.default("30m").describe("a digest at most this often, when a verdict has landed since the last one"),
+    verdicts: z.number().int().min(1).max(10_000).default(10).describe("or sooner, once this many of the juniors' verdicts have landed since the last digest"),
+    results: z.number().int().min(1).max(20).default(3).describe("the latest results listed per junior"),
+  })
+  .describe("standup digests (hierarchy): per junior its task, latest results, best and crashes, delivered to the chief's inbox as kind standup");
+
+export const ProgressSchema = z
+  .strictObject({
+    max_bytes: z.number().int().min(512).max(1_048_576).default(8192).describe("the largest progress.md; past it the daemon moves its oldest lines to progress-archive.md"),
+  })
+  .describe("each agent's own running summary, state/agents/<agent>/progress.md ($ORG_PROGRESS), kept across restarts and never committed");
+
 export const ReloadSchema = z
   .strictObject({
     watch: z.boolean().default(true).describe("apply edits of org.yaml and the prompts as soon as they are saved; false: only `org reload` applies them"),
     min_interval: duration.default("60s").describe("the shortest time between two edits applied for a meta role (a role whose edits include org.yaml or prompts)"),
   })
   .describe("hot reload of the running org; every key has a default");
+
+export const SlurmSchema = z
+  .strictObject({
+    partition: z.string().min(1).optional().describe("the partition (sbatch --partition); unset: the cluster's default partition").meta({ examples: ["gpu"] }),
+    account: z.string().min(1).optional().describe("the account jobs are charged to (sbatch --account); unset: your default account").meta({ examples: ["lab-ml"] }),
+    time_limit: z.string().min(1).default("UNLIMITED").describe("each agent job's time limit in Slurm's format (minutes, H:MM:SS, D-HH:MM:SS or UNLIMITED); a job that hits it is resubmitted").meta({ examples: ["1-00:00:00"] }),
+    sbatch_args: z.array(z.string().min(1)).default([]).describe("extra sbatch arguments for every agent job, e.g. memory or constraints; org sets the job name, comment, GPUs, partition, account and time itself").meta({ examples: [["--mem=32G", "--constraint=a100"]] }),
+    cpu_roles: z.enum(["local", "job"]).default("local").describe("where roles without a GPU run: local (a pane on this host, no job) or job (a CPU-only Slurm job)"),
+  })
+  .describe("how agents run as Slurm jobs when backend is slurm; every key has a default");
 
 export const ConfigSchema = z
   .strictObject({
@@ -146,11 +198,16 @@ export const ConfigSchema = z
       .record(z.string(), RoleSchema)
       .describe("the roles of the org, by name")
       .meta({ examples: [{ researcher: { prompt: "prompts/researcher.md", runtime: "claude", count: 2 } }] }),
+    backend: z.enum(["local", "slurm"]).default("local").describe("where agents run: local (this host, GPUs leased by org) or slurm (each GPU agent is one Slurm job holding one GPU)"),
+    slurm: SlurmSchema.optional(),
     verify: VerifySchema.optional(),
     supervisor: SupervisorSchema.default({ backoff: "1s", max_backoff: "30s", max_restarts: 10, healthy_after: "60s" }),
     // Optional rather than defaulted: a config without it loads exactly as before; reloadSettings() fills it in.
     reload: ReloadSchema.optional(),
     messages: MessagesSchema.optional(),
+    contracts: ContractsSchema.optional(),
+    standup: StandupSchema.optional(),
+    progress: ProgressSchema.optional(),
   })
   .describe("org.yaml: a research organization of coding agents");
 
@@ -160,12 +217,20 @@ export type RoleConfig = z.output<typeof RoleSchema>;
 export type VerifyConfig = z.output<typeof VerifySchema>;
 export type ShareEntry = z.output<typeof ShareSchema>;
 export type ReloadConfig = z.output<typeof ReloadSchema>;
+export type SlurmConfig = z.output<typeof SlurmSchema>;
 
 /** The reload section with its defaults, present or not. */
 export function reloadSettings(config: OrgConfig): ReloadConfig {
   return config.reload ?? ReloadSchema.parse({});
 }
 export type MessageSettings = z.output<typeof MessagesSchema>;
+export type ContractSettings = z.output<typeof ContractsSchema>;
+export type StandupSettings = z.output<typeof StandupSchema>;
+
+/** The largest progress.md, whether or not org.yaml has a progress section. */
+export function progressMaxBytes(config: OrgConfig): number {
+  return (config.progress ?? ProgressSchema.parse({})).max_bytes;
+}
 
 /** Milliseconds from a schema duration. */
 export function parseDuration(value: number | string): number {

@@ -51,6 +51,10 @@ messages:
   inbox_max: 50      # past this, the oldest messages, read ones first, move to the inbox's archive folder
   notes_max: 50      # entries on state/notes.md; the oldest move to state/notes-archive.md
   idle: 1s           # a pane must be still this long before a notification is typed into it
+
+# Each agent keeps its own running summary in $ORG_PROGRESS (state/agents/<agent>/progress.md).
+progress:
+  max_bytes: 8192    # past this, the daemon moves its oldest lines to progress-archive.md
 `;
 
 const ROLES: Record<TemplateName, { summary: string; roles: string; prompts: string[] }> = {
@@ -77,6 +81,15 @@ const ROLES: Record<TemplateName, { summary: string; roles: string; prompts: str
     edits: [review.md]
     reports_to: planner
     talks_to: [generator]
+
+# Contracts: before a sprint's first submit the generator drafts a checklist of testable assertions
+# (org contract draft -f contract.md) and both sign it (org contract sign); the evaluator may object
+# (org contract object "why"). Submits are refused until it is agreed. The evaluator's review of the
+# kept commit (org review -f review.md) closes the sprint when every assertion passes.
+contracts:
+  generator: generator
+  evaluator: evaluator
+  min_assertions: 15   # a contract with fewer assertions cannot be agreed
 `,
   },
   hierarchy: {
@@ -93,6 +106,13 @@ const ROLES: Record<TemplateName, { summary: string; roles: string; prompts: str
     gpu: true
     edits: [train.py]
     reports_to: chief
+
+# Standups: the chief sets tasks (org task junior-1 -f task.md) and never reads raw logs: the daemon
+# sends it a digest per junior (task, latest results, best, crashes) as a message of kind standup.
+standup:
+  to: chief
+  every: 30m      # at most this often, when a verdict landed since the last digest
+  verdicts: 10    # or as soon as this many verdicts have landed
 `,
   },
   independent: {

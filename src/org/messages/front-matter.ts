@@ -1,4 +1,5 @@
 import { SAFE_NAME, SAFE_NAME_RULE } from "../config/schema.js";
+import { quoteValue, unquote } from "../front-matter-values.js";
 
 /** The front matter every message file starts with. */
 export interface MessageHead {
@@ -69,20 +70,4 @@ export function parseMessage(text: string): ParsedMessage {
 
 function fail(line: number, reason: string, fix: string): ParsedMessage {
   return { ok: false, line, reason, fix };
-}
-
-// Plain when YAML and a person read it back the same; anything else in JSON quotes.
-function quoteValue(value: string): string {
-  return /^[\w.:+-]+$/.test(value) ? value : JSON.stringify(value);
-}
-
-function unquote(raw: string): string | undefined {
-  const value = raw.trim();
-  if (!value.startsWith('"')) return value;
-  try {
-    const parsed: unknown = JSON.parse(value);
-    return typeof parsed === "string" ? parsed : undefined;
-  } catch {
-    return undefined;
-  }
 }

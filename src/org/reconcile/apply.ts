@@ -2,7 +2,8 @@ import type { LoadedConfig } from "../config/index.js";
 import { agentPaths, type OrgPaths } from "../paths.js";
 import type { TmuxPort } from "../ports.js";
 import { prepareAgents } from "../prepare-agents.js";
-import type { AgentRecord, OrgRecord } from "../state.js";
+import type { AgentRecord, AgentStatus, OrgRecord } from "../state.js";
+import { prepareSlurmAgents } from "../slurm/prepare.js";
 import { agentPaneSpec } from "../up.js";
 import type { World } from "../world.js";
 import type { Action, DesiredAgent, DesiredOrg, ObservedAgent } from "./types.js";
@@ -34,7 +35,8 @@ export async function applyActions(input: ApplyInput): Promise<OrgRecord> {
 
   const removes = of("remove-agent");
   if (removes.length > 0) {
-    // Panes first lose their processes: a supervisor's group is its pane's, and kill-pane alone would only hang it up.
+    // Panes first lose their processes: kill-pane alone would only hang them up.
+    await Promise.all(removes.map((action) => markStatus(world, paths, action.agent.record.name, "stopped", "removed from org.yaml")));
     await Promise.all(removes.map((action) => stopAgent(world, action.agent)));
     await tmux.killPanes(removes.flatMap((action) => (action.agent.pane ? [action.agent.pane.id] : [])));
     const gone = new Set(removes.map((action) => action.agent.record.name));
@@ -47,19 +49,23 @@ export async function applyActions(input: ApplyInput): Promise<OrgRecord> {
     await world.files.writeAtomic(files.prompt, agent.prompt);
     await world.files.writeAtomic(files.launch, `${JSON.stringify(agent.launch, null, 2)}\n`);
   }
-  // The old supervisor is gone before the new one starts, so the two never write status.json at once.
+  // A job agent's job request holds its real launch; rewritten, the next job step runs the new one.
+  await prepareSlurmAgents(world.files, input.loaded.config, paths.state, world.orgArgv, restarts.map((action) => action.agent), new Map(restarts.map((action) => [action.agent.name, action.agent.raw])));
+  // The old program is gone before the new one starts; marked first, so the supervisor does not restart it by policy meanwhile.
+  await Promise.all(restarts.map((action) => markStatus(world, paths, action.agent.name, "restarting", `restarting: ${action.changes.join(", ")} changed`)));
   await Promise.all(restarts.map((action) => stopAgent(world, action.observed)));
   for (const { agent, observed } of restarts) {
     const paneId = observed.pane!.id;
-    await tmux.setPaneOptions(paneId, agentPaneSpec(world.orgArgv, paths, agent).options);
-    await tmux.respawnPane(paneId);
+    const pane = agentPaneSpec(paths, agent, agent.launch, world.secretEnv(agent.launch.passEnv ?? []));
+    await tmux.setPaneOptions(paneId, pane.options);
+    await tmux.respawnPane(paneId, { argv: pane.argv, cwd: pane.cwd, env: pane.env ?? {} });
     await save(record.agents.map((entry) => (entry.name === agent.name ? toRecord(agent, paneId) : entry)));
   }
 
   const adds = of("add-agent");
   if (adds.length > 0) {
     await prepareAgents(world, input.loaded, paths, adds.map((action) => action.agent));
-    const ids = await tmux.addPanes(adds.map((action) => agentPaneSpec(world.orgArgv, paths, action.agent)));
+    const ids = await tmux.addPanes(adds.map((action) => agentPaneSpec(paths, action.agent, action.agent.launch, world.secretEnv(action.agent.launch.passEnv ?? []))));
     const added = new Map(adds.map((action, index) => [action.agent.name, toRecord(action.agent, ids[index])]));
     await save([...record.agents.filter((agent) => !added.has(agent.name)), ...added.values()]);
   }
@@ -73,8 +79,20 @@ export async function applyActions(input: ApplyInput): Promise<OrgRecord> {
   return record;
 }
 
+// A restart an hour away is one the supervisor leaves alone: whoever marked it starts the agent.
+const HELD_MS = 3_600_000;
+
+async function markStatus(world: World, paths: OrgPaths, agent: string, state: "stopped" | "restarting", reason: string): Promise<void> {
+  const file = agentPaths(paths.state, agent).status;
+  const status = JSON.parse((await world.files.readText(file)) ?? "null") as AgentStatus | null;
+  if (!status) return;
+  const now = world.now();
+  const restartAt = state === "restarting" ? new Date(now.getTime() + HELD_MS).toISOString() : null;
+  await world.files.writeAtomic(file, `${JSON.stringify({ ...status, state, reason, restartAt, updatedAt: now.toISOString() }, null, 2)}\n`);
+}
+
 async function stopAgent(world: World, agent: ObservedAgent): Promise<void> {
-  const pid = agent.pane && !agent.pane.dead ? agent.pane.pid : agent.supervisorPid;
+  const pid = agent.pane && !agent.pane.dead ? agent.pane.pid : agent.programPid;
   // Only a live group: a stale pid from status.json may have been reused by someone else's lone process.
   if (pid && world.processes.isAlive(-pid)) await world.processes.killGroup(pid, STOP_GRACE_MS);
 }

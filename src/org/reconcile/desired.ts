@@ -2,6 +2,7 @@ import type { OrgConfig } from "../config/schema.js";
 import type { OrgPaths } from "../paths.js";
 import { buildLaunchSpec, planAgents, type LaunchContext } from "../plan.js";
 import { renderAgentPrompt } from "../prepare-agents.js";
+import { slurmLaunchSpec } from "../slurm/prepare.js";
 import type { DesiredOrg } from "./types.js";
 
 export interface DesiredInput {
@@ -19,10 +20,10 @@ export interface DesiredInput {
 /** Every agent of the config with the exact launch.json and prompt.md `org up` would write for it. */
 export function buildDesired(input: DesiredInput): DesiredOrg {
   const { config, paths } = input;
-  const agents = planAgents(config, paths.worktrees, input.leases).map((agent) => ({
-    ...agent,
-    launch: buildLaunchSpec(config, agent, input.context),
-    prompt: renderAgentPrompt(config, agent, paths.state, input.templates.get(agent.role) ?? ""),
-  }));
+  const agents = planAgents(config, paths.worktrees, input.leases).map((agent) => {
+    const raw = buildLaunchSpec(config, agent, input.context);
+    return { ...agent, raw, launch: slurmLaunchSpec(config, paths.state, input.context.orgArgv, raw), prompt: renderAgentPrompt(config, agent, paths.state, input.templates.get(agent.role) ?? "") };
+  });
+
   return { name: config.name, repo: input.repoDir, base: config.base, cpuMode: input.cpuMode, agents };
 }

@@ -15,6 +15,8 @@ export function planLeases(loaded: LoadedConfig, probed: Gpu[] | { error: string
   const { config } = loaded;
   const inventory = selectGpus(config.gpus, probed, [...held.values()].filter((gpu): gpu is number => gpu !== null));
   const requests = listAgents(config);
+  // Slurm's allocation gives each job its GPU; leasing this host's would only mislabel the panes.
+  if (config.backend === "slurm") return { ok: true, leases: new Map(requests.map((agent) => [agent.name, null])), cpuMode: false, warnings: [] };
   const warnings: string[] = [];
   if (inventory.kind === "cpu" && requests.some((agent) => agent.gpu)) warnings.push(`CPU mode: ${inventory.reason}; agents get CUDA_VISIBLE_DEVICES=""`);
   if (inventory.kind === "gpus") warnings.push(...inventory.warnings);

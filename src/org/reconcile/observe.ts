@@ -19,7 +19,7 @@ export async function observeOrg(world: World, paths: OrgPaths, record: OrgRecor
       launch,
       prompt: prompt ?? null,
       pane: agent.paneId ? byId.get(agent.paneId) : undefined,
-      supervisorPid: status?.supervisorPid || null,
+      programPid: status?.pid || null,
     };
   }));
   return { name: record.name, repo: record.repo, base: record.base, agents, paneCount: panes.length };

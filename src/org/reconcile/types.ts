@@ -4,7 +4,10 @@ import type { AgentRecord, LaunchSpec } from "../state.js";
 
 /** One agent as the new org.yaml wants it, down to the bytes of its launch.json and prompt.md. */
 export interface DesiredAgent extends PlannedAgent {
+  /** launch.json as written: under Slurm, the pane command that runs `raw` as a job step. */
   launch: LaunchSpec;
+  /** The agent's own launch, as its runtime and role build it. */
+  raw: LaunchSpec;
   prompt: string;
 }
 
@@ -26,8 +29,8 @@ export interface ObservedAgent {
   /** prompt.md as written, or null when missing. */
   prompt: string | null;
   pane: PaneInfo | undefined;
-  /** From status.json: the group to stop when the pane is already gone. */
-  supervisorPid: number | null;
+  /** From status.json: the program's group, to stop when the pane is already gone. */
+  programPid: number | null;
 }
 
 /** The running org: state/org.json, each agent's files and the tmux panes. */

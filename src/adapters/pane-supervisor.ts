@@ -1,0 +1,141 @@
+import { stat } from "node:fs/promises";
+import { delimiter, isAbsolute, join } from "node:path";
+import { constants as fsConstants } from "node:fs";
+import { access } from "node:fs/promises";
+import { formatLogEntry } from "../org/log-entry.js";
+import { agentPaths } from "../org/paths.js";
+import type { AgentPane, PaneHost } from "../org/ports.js";
+import type { AgentState, AgentStatus, LaunchSpec } from "../org/state.js";
+import { explainSpawnError, parseLaunchSpec } from "../org/supervise.js";
+import { exitTime, paneLaunch, stepAgent, type SupervisionStep } from "../org/supervise-step.js";
+import { chooseStartArgv } from "../org/runtimes/launch.js";
+import { appendLines, readJson, writeJsonAtomic } from "./files.js";
+import { hasConversation } from "./runtime-probe.js";
+import { pickEnv } from "../org/secrets.js";
+
+/**
+ * The one supervisor of every agent: each tick lists all panes in one tmux command, and only an agent whose
+ * pane changed (a new pid, a death) or whose restart is due costs a file read. Agent programs run in their
+ * panes directly, so they outlive this process: a daemon killed and started again adopts them.
+ */
+export class PaneSupervisor {
+  /** Per agent, the pane as last seen and settled: an unchanged pane needs no look at status.json. */
+  private readonly seen = new Map<string, string>();
+  private ticking = false;
+
+  constructor(
+    private readonly state: string,
+    private readonly host: PaneHost,
+    private readonly say: (line: string) => void = () => undefined,
+    /** Reads a dead pane's last screen: why a person must act (not logged in, offline), or undefined. */
+    private readonly whyBlocked: (pane: AgentPane) => Promise<string | undefined> = async () => undefined,
+  ) {}
+
+  async tick(now = Date.now()): Promise<void> {
+    if (this.ticking) return;
+    this.ticking = true;
+    try {
+      const panes = await this.host.listAgentPanes();
+      for (const pane of panes ?? []) await this.superviseOne(pane, now).catch((error: Error) => this.say(`supervisor: ${pane.agent}: ${error.message}`));
+    } finally {
+      this.ticking = false;
+    }
+  }
+
+  /** Hands the live and dead agent panes to `look` (the screen watch), listed through the same host. */
+  async watchScreens(look: (panes: AgentPane[]) => Promise<unknown>): Promise<void> {
+    const panes = await this.host.listAgentPanes();
+    if (panes) await look(panes);
+  }
+
+  close(): void {
+    this.host.close();
+  }
+
+  private async superviseOne(pane: AgentPane, now: number): Promise<void> {
+    const key = `${pane.id} ${pane.pid} ${pane.dead}`;
+    if (this.seen.get(pane.agent) === key) return;
+    const paths = agentPaths(this.state, pane.agent);
+    const [status, spec] = await Promise.all([readJson<AgentStatus>(paths.status).catch(() => undefined), loadSpec(paths.launch)]);
+    if (typeof spec === "string") {
+      this.say(`${pane.agent}: ${spec}`);
+      this.seen.set(pane.agent, key);
+      return;
+    }
+    const exitError = pane.dead && (pane.exitCode === 126 || pane.exitCode === 127) ? await explainNeverRan(spec) : undefined;
+    const blocked = pane.dead && status?.state !== "failed" && status?.state !== "stopped" ? await this.whyBlocked(pane) : undefined;
+    const step = stepAgent({ status, pane, spec, now, exitError, blocked });
+    await this.apply(step, pane, status, spec, now);
+    // A pending restart keeps the agent looked at every tick until it is due.
+    if (step.kind === "steady" && status?.state !== "restarting") this.seen.set(pane.agent, key);
+    else this.seen.delete(pane.agent);
+  }
+
+  private async apply(step: SupervisionStep, pane: AgentPane, status: AgentStatus | undefined, spec: LaunchSpec, now: number): Promise<void> {
+    const paths = agentPaths(this.state, pane.agent);
+    const at = new Date(now).toISOString();
+    const base: AgentStatus = status ?? { agent: pane.agent, state: "starting", pid: null, startedAt: null, restarts: 0, consecutiveFailures: 0, lastExit: null, reason: "", updatedAt: at };
+    const write = async (next: AgentStatus) => {
+      await writeJsonAtomic(paths.status, next);
+      if (next.state !== status?.state) await this.host.setStatus(pane.id, next.state).catch(() => undefined);
+    };
+    const event = (fields: Record<string, unknown>) => appendLines(paths.events, [JSON.stringify({ at, ...fields })]);
+    const program = spec.argv[0]!;
+    if (step.kind === "started") {
+      // Started again by a person after it failed or stopped: the restart budget starts over.
+      const fresh = base.state === "failed" || base.state === "stopped" ? { consecutiveFailures: 0 } : {};
+      await event({ type: "start", pid: step.pid, code: null, signal: null, durationMs: null });
+      await write({ ...base, ...fresh, state: "running", pid: step.pid, startedAt: at, restartAt: null, reason: `running ${program}`, updatedAt: at });
+    } else if (step.kind === "exited") {
+      const { decision, exit } = step;
+      const endedAt = exitTime(pane, now);
+      const state: AgentState = ({ restart: "restarting", "give-up": "failed", done: "stopped" } as const)[decision.kind];
+      const restartAt = decision.kind === "restart" ? new Date(endedAt + decision.delayMs).toISOString() : null;
+      await event({ type: "exit", pid: pane.pid, code: exit.code, signal: exit.signal, durationMs: Math.max(0, endedAt - exit.startedAt), reason: decision.reason });
+      await write({ ...base, ...decision.history, state, pid: null, restartAt, lastExit: { code: exit.code, signal: exit.signal, at: new Date(endedAt).toISOString(), pid: pane.pid }, reason: decision.reason, updatedAt: at });
+      if (decision.kind !== "done") await this.timeline(decision.kind === "restart" ? "restart" : "failed", pane.agent, decision.reason, now);
+    } else if (step.kind === "blocked") {
+      const { exit } = step;
+      const endedAt = exitTime(pane, now);
+      await event({ type: "exit", pid: pane.pid, code: exit.code, signal: exit.signal, durationMs: Math.max(0, endedAt - exit.startedAt), reason: `blocked: ${step.reason}` });
+      await write({ ...base, state: "blocked", pid: null, restartAt: null, lastExit: { code: exit.code, signal: exit.signal, at: new Date(endedAt).toISOString(), pid: pane.pid }, reason: step.reason, updatedAt: at });
+      if (status?.state !== "blocked") await this.timeline("blocked", pane.agent, step.reason, now);
+    } else if (step.kind === "respawn") {
+      // A CLI that keeps conversations resumes its own by id rather than starting over.
+      const start = spec.runtime ? chooseStartArgv(spec, await hasConversation(spec.runtime)) : { argv: spec.argv, resumed: false };
+      // Secrets the runtime declares come from our own environment, never from a file.
+      await this.host.respawn(pane.id, paneLaunch({ ...spec, argv: start.argv, env: { ...spec.env, ...pickEnv(process.env, spec.passEnv ?? []) } }));
+      if (start.resumed) await event({ type: "resume", pid: null, code: null, signal: null, durationMs: null });
+      // The run's start, should it die before the next look sees it alive.
+      await writeJsonAtomic(paths.status, { ...base, startedAt: at, restartAt: null, updatedAt: at });
+    }
+  }
+
+  private async timeline(op: string, agent: string, reason: string, now: number): Promise<void> {
+    await appendLines(join(this.state, "log.md"), [formatLogEntry({ date: new Date(now), op, title: agent, body: reason })]);
+  }
+}
+
+async function loadSpec(path: string): Promise<LaunchSpec | string> {
+  const raw = await readJson(path).catch((error: Error) => error);
+  if (raw === undefined) return `${path} not found — run \`org up\` to write it`;
+  if (raw instanceof Error) return `cannot read ${path}: ${raw.message} — rerun \`org up\``;
+  const spec = parseLaunchSpec(raw);
+  return typeof spec === "string" ? `invalid ${path}: ${spec} — rerun \`org up\`` : spec;
+}
+
+// Exit 126/127 is also what a shell reports for a missing program: look before blaming the program's own code.
+async function explainNeverRan(spec: LaunchSpec): Promise<string | undefined> {
+  const cwdExists = await stat(spec.cwd).then((info) => info.isDirectory(), () => false);
+  const program = spec.argv[0]!;
+  const candidates = program.includes("/") ? [isAbsolute(program) ? program : join(spec.cwd, program)] : (spec.env.PATH ?? process.env.PATH ?? "").split(delimiter).filter(Boolean).map((dir) => join(dir, program));
+  const found = await firstAccessible(candidates, fsConstants.F_OK);
+  if (cwdExists && found && (await firstAccessible([found], fsConstants.X_OK))) return undefined;
+  const code = !found ? "ENOENT" : "EACCES";
+  return explainSpawnError({ code, message: code }, spec, cwdExists).error;
+}
+
+async function firstAccessible(paths: string[], mode: number): Promise<string | undefined> {
+  for (const path of paths) if (await access(path, mode).then(() => true, () => false)) return path;
+  return undefined;
+}

@@ -1,0 +1,153 @@
+import { createHash } from "node:crypto";
+import { join } from "node:path";
+import { formatLogEntry } from "../org/log-entry.js";
+import { agentPaths } from "../org/paths.js";
+import type { AgentPane } from "../org/ports.js";
+import { decideWatch, type WatchDecision, type WatchMemory } from "../org/screens/decide.js";
+import { detectScreen } from "../org/screens/detect.js";
+import { describeFix } from "../org/screens/fixes.js";
+import type { ScreenState } from "../org/screens/types.js";
+import type { AgentStatus, LaunchSpec } from "../org/state.js";
+import { appendLines, readJson, writeJsonAtomic } from "./files.js";
+
+/** Where screens come from and keys go: tmux panes (screen-tmux.ts) or any other terminal host. */
+export interface ScreenPort {
+  capture(paneIds: string[]): Promise<Map<string, string>>;
+  /** Types `text` literally, then submits it with a separate Enter. */
+  sendLine(paneId: string, text: string): Promise<void>;
+  sendKeys(paneId: string, keys: string[]): Promise<void>;
+  /** Asked right before typing: the pane's program still runs. */
+  paneAlive?(paneId: string): Promise<boolean>;
+  /** Lets go of a standing connection, if the port holds one. */
+  close?(): void;
+}
+
+export interface WatchOutcome {
+  agent: string;
+  screen: ScreenState;
+  decision: WatchDecision;
+  /** What was typed, if anything. */
+  typed: string | null;
+}
+
+interface Seen extends WatchMemory {
+  hash: string;
+  since: number;
+  /** The last decision recorded, so an unchanged one is not written again every tick. */
+  recorded: string;
+}
+
+/**
+ * Reads each agent's screen once per tick and acts on it: nudges an idle agent, answers a trust dialog when
+ * the org allows it, waits out a usage limit, marks a login or network problem `blocked` with its fix.
+ * Never types into a pane whose program is not running.
+ */
+export class ScreenWatch {
+  private readonly seen = new Map<string, Seen>();
+
+  constructor(
+    private readonly state: string,
+    private readonly port: ScreenPort,
+    private readonly isAlive: (pid: number) => boolean = defaultIsAlive,
+  ) {}
+
+  /** One look at every pane given (as the supervisor just listed them). */
+  async tick(panes: AgentPane[], now = Date.now()): Promise<WatchOutcome[]> {
+    const specs = await Promise.all(panes.map((pane) => loadSpec(this.state, pane.agent)));
+    const watched = panes.filter((_, index) => specs[index]?.runtime);
+    const screens = await this.port.capture(watched.map((pane) => pane.id));
+    const outcomes: WatchOutcome[] = [];
+    for (const pane of watched) {
+      const spec = specs[panes.indexOf(pane)]!;
+      const text = screens.get(pane.id);
+      if (text === undefined) continue;
+      outcomes.push(await this.watchOne(pane, spec, text, now));
+    }
+    return outcomes;
+  }
+
+  /** For a dead pane: why only a person can get it going again (the supervisor's whyBlocked), or undefined. */
+  async whyBlocked(pane: AgentPane): Promise<string | undefined> {
+    const spec = await loadSpec(this.state, pane.agent);
+    if (!spec?.runtime) return undefined;
+    const text = (await this.port.capture([pane.id])).get(pane.id);
+    if (text === undefined) return undefined;
+    const screen = detectScreen(spec.runtime.preset, text.split("\n"), false);
+    const decision = decideWatch({ screen, alive: false, unchangedMs: 0, now: Date.now(), memory: emptyMemory(), settings: spec.runtime.watch, fix: fixFor(screen, spec) });
+    return decision.kind === "block" ? `${decision.reason} — ${decision.fix}` : undefined;
+  }
+
+  private async watchOne(pane: AgentPane, spec: LaunchSpec, text: string, now: number): Promise<WatchOutcome> {
+    const runtime = spec.runtime!;
+    const hash = createHash("sha1").update(text).digest("hex");
+    const previous = this.seen.get(pane.agent);
+    const seen: Seen = previous && previous.hash === hash ? previous : { ...(previous ?? { ...emptyMemory(), recorded: "" }), hash, since: now };
+    this.seen.set(pane.agent, seen);
+    const alive = !pane.dead && this.isAlive(pane.pid);
+    const screen = detectScreen(runtime.preset, text.split("\n"), alive);
+    const decision = decideWatch({ screen, alive, unchangedMs: now - seen.since, now, memory: seen, settings: runtime.watch, fix: fixFor(screen, spec) });
+    const typed = await this.act(pane, decision, seen, now);
+    await this.record(pane, spec, screen, decision, typed, seen, now);
+    return { agent: pane.agent, screen, decision, typed };
+  }
+
+  private async act(pane: AgentPane, decision: WatchDecision, seen: Seen, now: number): Promise<string | null> {
+    if (decision.kind === "wait") seen.waitUntil = decision.until;
+    if (decision.kind !== "nudge" && decision.kind !== "answer-trust") return null;
+    // The program may have died since the capture: a line typed now would land in whatever replaced it.
+    if (pane.dead || !this.isAlive(pane.pid) || (this.port.paneAlive && !(await this.port.paneAlive(pane.id)))) return null;
+    if (decision.kind === "nudge") {
+      await this.port.sendLine(pane.id, decision.text);
+      seen.nudges.push(now);
+      seen.waitUntil = null;
+      return decision.text;
+    }
+    await this.port.sendKeys(pane.id, decision.keys);
+    seen.trustAnswers.push(now);
+    return decision.keys.join(" ");
+  }
+
+  private async record(pane: AgentPane, spec: LaunchSpec, screen: ScreenState, decision: WatchDecision, typed: string | null, seen: Seen, now: number): Promise<void> {
+    const key = `${decision.kind} ${decision.kind === "wait" ? decision.until : ""} ${screen.kind}`;
+    if (key === seen.recorded && typed === null) return;
+    seen.recorded = key;
+    const paths = agentPaths(this.state, pane.agent);
+    const at = new Date(now).toISOString();
+    await appendLines(paths.events, [JSON.stringify({ at, type: "screen", screen: screen.kind, decision: decision.kind, reason: decision.reason, typed })]);
+    const status = await readJson<AgentStatus>(paths.status).catch(() => undefined);
+    const timeline = (op: string, body: string) => appendLines(join(this.state, "log.md"), [formatLogEntry({ date: new Date(now), op, title: pane.agent, body })]);
+    if (decision.kind === "block") {
+      const reason = `${decision.reason} — ${decision.fix}`;
+      if (status && status.reason !== reason) await writeJsonAtomic(paths.status, { ...status, state: "blocked", reason, updatedAt: at });
+      await timeline("blocked", reason);
+    } else if (status?.state === "blocked" && (screen.kind === "working" || screen.kind === "idle") && !pane.dead) {
+      await writeJsonAtomic(paths.status, { ...status, state: "running", reason: `running ${spec.argv[0]} (unblocked: ${screen.kind})`, updatedAt: at });
+      await timeline("unblocked", screen.reason);
+    }
+    if (decision.kind === "wait") await timeline("waiting", `${decision.reason}; resumes at ${new Date(decision.until).toISOString()}`);
+    if (typed !== null) await timeline(decision.kind === "nudge" ? "nudge" : "trust", `${decision.reason}; typed ${JSON.stringify(typed)}`);
+  }
+}
+
+function fixFor(screen: ScreenState, spec: LaunchSpec): string {
+  const runtime = spec.runtime!;
+  const homeEnv = Object.keys(spec.env).find((name) => spec.env[name] === runtime.home) ?? null;
+  return describeFix(screen, { agent: spec.agent, runtime: runtime.name, program: spec.argv[0]!, home: runtime.home, homeEnv });
+}
+
+function emptyMemory(): WatchMemory {
+  return { nudges: [], trustAnswers: [], waitUntil: null };
+}
+
+async function loadSpec(state: string, agent: string): Promise<LaunchSpec | undefined> {
+  return readJson<LaunchSpec>(agentPaths(state, agent).launch).catch(() => undefined);
+}
+
+function defaultIsAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}

@@ -1,0 +1,109 @@
+import { stat } from "node:fs/promises";
+import type { OrgConfig } from "../org/config/schema.js";
+import { parseDuration, progressMaxBytes } from "../org/config/schema.js";
+import { parseFrontMatter } from "../org/contracts/front-matter.js";
+import { readMessageSettings } from "../org/messages/mail-port.js";
+import { listAgents } from "../org/plan.js";
+import { agentPaths, orgPaths, standupFile } from "../org/paths.js";
+import { buildLeaderboard, parseResults } from "../org/results.js";
+import type { AgentStatus } from "../org/state.js";
+import { trimProgress } from "../org/tasks/progress.js";
+import { decideStandup, type StandupMark } from "../org/tasks/standup-due.js";
+import { renderDigest, type JuniorReport } from "../org/tasks/standup-digest.js";
+import { appendLines, readJson, readText, writeFileAtomic, writeJsonAtomic } from "./files.js";
+import { sendMessage } from "./inbox-store.js";
+
+// Both jobs read a few small files; every few seconds is soon enough for a digest due every N minutes.
+const TICK_MS = 5000;
+
+type ReadConfig = () => Promise<{ loaded: { config: OrgConfig } } | { problems: string[] }>;
+
+/** The daemon's upkeep of what agents read: each progress.md kept under its cap, and standup digests for the chief. */
+export class StandupScheduler {
+  private lastTick = 0;
+  private running: Promise<void> | undefined;
+  private stopped = false;
+  private readonly paths;
+
+  constructor(private readonly opts: { root: string; readConfig: ReadConfig; say: (line: string) => void }) {
+    this.paths = orgPaths(opts.root);
+  }
+
+  /** Cheap to call often: it works at most once per TICK_MS, and never twice at once. */
+  async tick(now: Date): Promise<void> {
+    if (this.stopped || this.running || now.getTime() - this.lastTick < TICK_MS) return;
+    this.lastTick = now.getTime();
+    this.running = this.work(now).catch((error: Error) => this.opts.say(`standup: ${error.message}`)).finally(() => (this.running = undefined));
+    await this.running;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.running;
+  }
+
+  private async work(now: Date): Promise<void> {
+    const read = await this.opts.readConfig();
+    if (!("loaded" in read)) return;
+    const config = read.loaded.config;
+    await this.capProgress(config);
+    if (config.standup) await this.standup(config, now);
+  }
+
+  private async capProgress(config: OrgConfig): Promise<void> {
+    const max = progressMaxBytes(config);
+    for (const agent of listAgents(config)) {
+      const files = agentPaths(this.paths.state, agent.name);
+      const size = await stat(files.progress).then((info) => info.size, () => 0);
+      if (size <= max) continue;
+      const text = (await readText(files.progress)) ?? "";
+      const trimmed = trimProgress(text, max);
+      if (!trimmed) continue;
+      await appendLines(files.progressArchive, trimmed.archived);
+      // The agent may have written meanwhile: its newer text wins, and is trimmed at the next tick.
+      if ((await readText(files.progress)) === text) await writeFileAtomic(files.progress, trimmed.kept);
+      this.opts.say(`progress: moved ${trimmed.archived.length} old lines of ${agent.name}'s progress.md to progress-archive.md`);
+    }
+  }
+
+  private async standup(config: OrgConfig, now: Date): Promise<void> {
+    const settings = config.standup!;
+    const agents = listAgents(config);
+    const juniorRoles = new Set(Object.entries(config.roles).filter(([, role]) => role.reports_to === settings.to).map(([name]) => name));
+    const juniors = agents.filter((agent) => juniorRoles.has(agent.role)).map((agent) => agent.name);
+    const chiefs = agents.filter((agent) => agent.role === settings.to).map((agent) => agent.name);
+    if (juniors.length === 0 || chiefs.length === 0) return;
+    const table = parseResults((await readText(this.paths.results)) ?? "");
+    const rows = table.rows.filter((row) => juniors.includes(row.agent));
+    const file = standupFile(this.paths.state);
+    const last = await readJson<StandupMark>(file).catch(() => undefined);
+    const decision = decideStandup({ now, last, verdicts: rows.length, everyMs: parseDuration(settings.every), verdictsEvery: settings.verdicts });
+    if (decision.kind === "wait") return;
+    if (decision.kind === "due") {
+      const board = buildLeaderboard(rows, config.verify?.metric.goal ?? "minimize");
+      const reports = await Promise.all(juniors.map(async (agent): Promise<JuniorReport> => ({
+        agent, state: await this.readState(agent), task: await this.readTask(agent), rows: rows.filter((row) => row.agent === agent), standing: board.agents.find((standing) => standing.agent === agent),
+      })));
+      const messages = readMessageSettings(config);
+      const body = renderDigest({ now, reason: decision.reason, metric: config.verify?.metric.name ?? table.metricName ?? "metric", juniors: reports, latest: settings.results, maxBytes: messages.max_bytes, best: board.best });
+      const { id } = await sendMessage(this.paths.state, { from: "org", to: chiefs, kind: "standup", body }, messages, now);
+      this.opts.say(`standup ${id} to ${chiefs.join(", ")}: ${decision.reason}`);
+    }
+    await writeJsonAtomic(file, { at: now.toISOString(), verdicts: rows.length } satisfies StandupMark);
+  }
+
+  private async readState(agent: string): Promise<string> {
+    const status = await readJson<AgentStatus>(agentPaths(this.paths.state, agent).status).catch(() => undefined);
+    if (!status) return "not started";
+    return status.state === "running" ? "running" : `${status.state}: ${status.reason}`;
+  }
+
+  private async readTask(agent: string): Promise<JuniorReport["task"]> {
+    const text = await readText(agentPaths(this.paths.state, agent).task);
+    if (text === undefined) return undefined;
+    const parsed = parseFrontMatter(text, "from: chief-1");
+    if (!parsed.ok) return { from: "?", time: "", title: `unreadable task.md (line ${parsed.line}: ${parsed.reason})` };
+    const title = parsed.body.split("\n").map((line) => line.replace(/^#+\s*/, "").trim()).find((line) => line !== "") ?? "(empty)";
+    return { from: parsed.fields.get("from")?.value ?? "?", time: parsed.fields.get("time")?.value ?? "", title };
+  }
+}

@@ -1,0 +1,41 @@
+import type { AgentPane, PaneHost, PaneInfo, PaneLaunch } from "../org/ports.js";
+import { isRunningProcess } from "./process.js";
+import { respawnArgs } from "./tmux-args.js";
+import type { TmuxControl } from "./tmux-control.js";
+
+/** Agent panes of one tmux session, supervised through a single control-mode client: a poll spawns nothing. */
+export class TmuxPaneHost implements PaneHost {
+  constructor(
+    private readonly control: TmuxControl,
+    private readonly session: string,
+    private readonly format: string,
+    private readonly parsePane: (line: string) => PaneInfo,
+  ) {}
+
+  async listAgentPanes(): Promise<AgentPane[] | undefined> {
+    const reply = await this.control.run([["list-panes", "-s", "-t", `=${this.session}`, "-F", this.format]]);
+    if (!reply || reply.error !== undefined || reply.blocks.length === 0) return undefined;
+    return reply.blocks[0]!.split("\n").filter(Boolean).map(this.parsePane).flatMap((pane) => {
+      const agent = pane.options["@org_agent"];
+      if (!agent) return [];
+      // tmux marks a pane dead when its terminal closes, maybe before the program has ended: wait for the status,
+      // or for the program to be gone (under load tmux can lose the status of a program that ended at once).
+      const dead = pane.dead && (pane.deadStatus !== null || Boolean(pane.deadSignal) || !isRunningProcess(pane.pid));
+      return [{ agent, id: pane.id, pid: pane.pid, dead, exitCode: dead ? pane.deadStatus : null, exitSignal: pane.deadSignal ?? null, exitedAt: pane.deadAt ?? null }];
+    });
+  }
+
+  async respawn(id: string, launch: PaneLaunch): Promise<void> {
+    const reply = await this.control.run([respawnArgs(id, launch)]);
+    if (!reply) throw new Error(`cannot respawn pane ${id}: tmux is not running`);
+    if (reply.error !== undefined) throw new Error(`cannot respawn pane ${id}: ${reply.error}`);
+  }
+
+  async setStatus(id: string, status: string): Promise<void> {
+    await this.control.run([["set-option", "-p", "-t", id, "@org_status", status]]);
+  }
+
+  close(): void {
+    this.control.close();
+  }
+}

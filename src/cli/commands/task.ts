@@ -1,0 +1,48 @@
+import { relative, resolve } from "node:path";
+import { OrgError } from "../../org/errors.js";
+import { checkOutgoing } from "../../org/messages/deliver.js";
+import { readMessageSettings } from "../../org/messages/mail-port.js";
+import { senderName } from "../../org/messages/wiring.js";
+import { agentPaths, orgPaths } from "../../org/paths.js";
+import { formatTaskFile, formatTaskMessage, resolveTaskTarget } from "../../org/tasks/task.js";
+import { appendLines, readText, writeFileAtomic } from "../../adapters/files.js";
+import { sendMessage } from "../../adapters/inbox-store.js";
+import type { Io } from "../io.js";
+import { identifyCaller, loadConfigOrThrow } from "./send.js";
+
+/** `org task <junior> "text"` or `-f task.md`: replace the junior's task file (the old one is archived) and tell it. */
+export async function runTask(opts: { root: string; cwd: string; to: string; text?: string; file?: string; envAgent?: string }, io: Io): Promise<number> {
+  const body = await readTaskBody(opts);
+  const config = await loadConfigOrThrow(opts.root);
+  const sender = identifyCaller(config, opts.envAgent);
+  const target = resolveTaskTarget(config, sender, opts.to);
+  if (!target.ok) throw new OrgError(`${target.reason} (nothing was changed)`, "recipient");
+  const state = orgPaths(opts.root).state;
+  const files = agentPaths(state, target.agent);
+  const from = senderName(sender);
+  const settings = readMessageSettings(config);
+  const message = formatTaskMessage(from, relative(opts.root, files.task), body);
+  // Checked before anything is written: a task too big to send is not set either.
+  const problem = checkOutgoing({ from, to: [target.agent], kind: "task", body: message }, settings);
+  if (problem) throw new OrgError(`${problem} (nothing was changed)`, "message");
+  const previous = await readText(files.task);
+  if (previous !== undefined) await appendLines(files.taskArchive, [previous.replace(/\n+$/, ""), ""]);
+  const { id } = await sendMessage(state, { from, to: [target.agent], kind: "task", body: message }, settings);
+  await writeFileAtomic(files.task, formatTaskFile({ from, time: new Date().toISOString(), id, body }));
+  io.out(`task set for ${target.agent} in ${relative(opts.root, files.task)} and delivered as ${id} — \`org inbox --sent\` shows when it is read`);
+  return 0;
+}
+
+async function readTaskBody(opts: { cwd: string; text?: string; file?: string }): Promise<string> {
+  if (opts.text !== undefined && opts.file !== undefined) throw new OrgError("give the task's text or -f <file>, not both (nothing was changed)", "usage");
+  if (opts.file === undefined) {
+    if (opts.text === undefined || opts.text.trim() === "") throw new OrgError('no task given — org task <junior> "the task", or org task <junior> -f task.md', "usage");
+    return opts.text;
+  }
+  const text = await readText(resolve(opts.cwd, opts.file)).catch((error: NodeJS.ErrnoException) => {
+    throw new OrgError(`cannot read ${opts.file} (${error.code ?? error.message}) — give a readable Markdown file (nothing was changed)`, "usage");
+  });
+  if (text === undefined) throw new OrgError(`${opts.file} does not exist in ${opts.cwd} — write the task to a Markdown file first (nothing was changed)`, "usage");
+  if (text.trim() === "") throw new OrgError(`${opts.file} is empty — write the task in it (nothing was changed)`, "usage");
+  return text;
+}

@@ -1,0 +1,37 @@
+import { suggestFix } from "../config/did-you-mean.js";
+import type { Problem } from "../config/locate.js";
+import { formatPath } from "../config/messages.js";
+import { asMap, explainUnsafeName, type Raw } from "../config/rules.js";
+import { SAFE_NAME } from "../config/schema.js";
+
+/** contracts.generator/evaluator and standup.to name roles of org.yaml; a contract needs two different roles. */
+export function checkProtocolRoles(raw: Raw): Problem[] {
+  const roles = Object.keys(asMap(raw.roles) ?? {});
+  if (roles.length === 0) return [];
+  const problems: Problem[] = [];
+  const contracts = asMap(raw.contracts);
+  // The defaults name roles too: a contracts section left empty still needs a generator and an evaluator role.
+  const generator = contracts ? (contracts.generator ?? "generator") : undefined;
+  const evaluator = contracts ? (contracts.evaluator ?? "evaluator") : undefined;
+  for (const [key, value] of [["generator", generator], ["evaluator", evaluator]] as const) {
+    if (typeof value === "string") problems.push(...checkRole(["contracts", key], value, roles, contracts?.[key] === undefined));
+  }
+  if (typeof generator === "string" && generator === evaluator) {
+    problems.push({ path: ["contracts", "evaluator"], message: `contracts.evaluator is "${evaluator}", the generator's role too`, fix: "the evaluator must be another role: no one grades their own work" });
+  }
+  const standup = asMap(raw.standup);
+  if (standup) {
+    const to = standup.to ?? "chief";
+    if (typeof to === "string") problems.push(...checkRole(["standup", "to"], to, roles, standup.to === undefined));
+  }
+  return problems;
+}
+
+function checkRole(path: (string | number)[], target: string, roles: string[], defaulted: boolean): Problem[] {
+  const where = formatPath(path);
+  const listed = `name one of the roles: ${roles.join(", ")}`;
+  if (!SAFE_NAME.test(target)) return [{ path, message: explainUnsafeName(where, target).message, fix: listed }];
+  if (roles.includes(target)) return [];
+  if (defaulted) return [{ path: path.slice(0, -1), message: `${where} defaults to "${target}", which is not a role`, fix: `set ${path.at(-1)}: to a role — ${listed}` }];
+  return [{ path, message: `${where} names "${target}", which is not a role`, fix: suggestFix(target, roles, listed) }];
+}

@@ -1,0 +1,32 @@
+import { basename, join, relative } from "node:path";
+import { OrgError } from "../errors.js";
+import type { LaunchSpec } from "../state.js";
+import type { World } from "../world.js";
+
+// The first line of a prompt file org wrote: a file without it is the repo's own, never overwritten.
+const MARK = "<!-- written by org up from the role prompt; not part of the repo (excluded via .git/info/exclude) -->";
+
+/**
+ * The agent's own config folder (with credentials seeded from `userHome` once) and the prompt file its CLI
+ * reads from the worktree. Returns the info/exclude pattern of that file, if any.
+ */
+export async function prepareRuntimeFiles(world: World, spec: LaunchSpec, prompt: string, userHome: string): Promise<string[]> {
+  const runtime = spec.runtime;
+  if (!runtime) return [];
+  // Codex refuses a CODEX_HOME that does not exist: make the folder before the CLI first looks.
+  await world.files.mkdir(runtime.home);
+  if (userHome) {
+    for (const seed of runtime.seed) await world.files.share(join(userHome, seed.from), join(runtime.home, seed.to), "copy");
+  }
+  if (!runtime.promptFile) return [];
+  const current = await world.files.readText(runtime.promptFile);
+  if (current !== undefined && !current.startsWith(MARK)) {
+    const name = relative(spec.cwd, runtime.promptFile);
+    throw new OrgError(
+      `${runtime.promptFile} belongs to the repo, and org would write ${spec.agent}'s role prompt there — set prompt_file of its runtime to another file the CLI reads (codex: AGENTS.override.md), or move the repo's ${name}`,
+      "prompt-file",
+    );
+  }
+  await world.files.writeAtomic(runtime.promptFile, `${MARK}\n${prompt}`);
+  return [`/${basename(runtime.promptFile)}`];
+}

@@ -1,0 +1,28 @@
+import type { ScreenState } from "./types.js";
+
+/** Who is blocked and where its CLI keeps its config: what a fix must name. */
+export interface FixContext {
+  agent: string;
+  runtime: string;
+  program: string;
+  /** The agent's own config folder (CLAUDE_CONFIG_DIR, CODEX_HOME…), or null. */
+  home: string | null;
+  homeEnv: string | null;
+}
+
+/** The exact thing a person does to unblock the agent; org never types it for them. */
+export function describeFix(state: ScreenState, ctx: FixContext): string {
+  const inHome = ctx.home && ctx.homeEnv ? `${ctx.homeEnv}=${ctx.home} ` : "";
+  switch (state.kind) {
+    case "login-required":
+      return `log in once for this agent: run \`${inHome}${ctx.program}\` and sign in (or \`org attach ${ctx.agent}\` and sign in there), or put an API key under runtimes.${ctx.runtime}.env`;
+    case "offline":
+      return `this machine cannot reach ${ctx.program}'s service: fix the network or set HTTPS_PROXY under runtimes.${ctx.runtime}.env, then restart ${ctx.agent}`;
+    case "refused":
+      return `run org as a non-root user, or inside a sandbox set IS_SANDBOX: "1" under runtimes.${ctx.runtime}.env, or drop the flag with runtimes.${ctx.runtime}.unattended: []`;
+    case "trust-dialog":
+      return `answer the dialog: \`org attach ${ctx.agent}\`, or let org answer it with runtimes.${ctx.runtime}.answer_trust: true`;
+    default:
+      return `look at the pane: \`org attach ${ctx.agent}\``;
+  }
+}

@@ -1,0 +1,23 @@
+/** What an agent's terminal shows, as one word a supervisor acts on, with the evidence. */
+export type ScreenState =
+  | { kind: "working"; reason: string }
+  | { kind: "idle"; reason: string }
+  | { kind: "trust-dialog"; reason: string; keys: string[] }
+  | { kind: "usage-limit"; reason: string; resetText: string | null }
+  | { kind: "login-required"; reason: string }
+  | { kind: "offline"; reason: string }
+  | { kind: "refused"; reason: string }
+  | { kind: "shell"; reason: string }
+  | { kind: "unknown"; reason: string };
+
+export type ScreenKind = ScreenState["kind"];
+
+/** One screen pattern of a CLI: the first rule whose pattern matches a row decides. */
+export interface ScreenRule {
+  kind: Exclude<ScreenKind, "unknown" | "shell">;
+  pattern: RegExp;
+  /** For trust dialogs: the keys that answer yes. */
+  keys?: string[];
+  /** For usage limits: the part of the matched row that says when it resets (capture group 1). */
+  reset?: RegExp;
+}

@@ -1,0 +1,56 @@
+import type { SlurmConfig } from "../config/schema.js";
+import type { PaneLaunch } from "../ports.js";
+import { slurmJobComment, slurmJobName } from "./naming.js";
+
+/** One agent's job as `org up` records it in state/agents/<agent>/slurm.json; the pane submits from it. */
+export interface SlurmJobRequest {
+  org: string;
+  agent: string;
+  gpu: boolean;
+  /** Where the job's own output (the holder's, not the agent's) goes; on the shared filesystem. */
+  output: string;
+  cwd: string;
+  settings: SlurmConfig;
+  /** The agent program itself, run as a step of the job; launch.json holds `org slurm-run` instead. */
+  launch: PaneLaunch;
+}
+
+// The job only holds the allocation: the agent runs in it as an `srun --overlap --pty` step from its pane,
+// so the job outlives our processes and a person can type into the agent. The constant --wrap carries no user data.
+const HOLD = "exec sleep infinity";
+
+/** sbatch argv for one agent's job: named and commented as ours, one GPU when the role has one, requeued on preemption. */
+export function sbatchArgv(request: SlurmJobRequest): string[] {
+  const { settings } = request;
+  return [
+    "sbatch", "--parsable",
+    `--job-name=${slurmJobName(request.org, request.agent)}`,
+    `--comment=${slurmJobComment(request.org, request.agent)}`,
+    ...(request.gpu ? ["--gres=gpu:1"] : []),
+    ...(settings.partition ? [`--partition=${settings.partition}`] : []),
+    ...(settings.account ? [`--account=${settings.account}`] : []),
+    `--time=${settings.time_limit}`,
+    "--requeue",
+    `--output=${request.output}`,
+    `--chdir=${request.cwd}`,
+    // Plain ALL: ALL,VAR=x makes slurmd run `su -` for a login environment before every job.
+    "--export=ALL",
+    ...settings.sbatch_args,
+    "--wrap", HOLD,
+  ];
+}
+
+/** argv of an agent's pane once its job runs: the agent as a step of the job, on the pane's terminal. */
+export function slurmPaneArgv(jobId: string, launch: Pick<PaneLaunch, "argv" | "cwd">): string[] {
+  return ["srun", `--jobid=${jobId}`, "--overlap", "--pty", "--quiet", `--chdir=${launch.cwd}`, ...launch.argv];
+}
+
+/** argv that runs a verify command inside an agent's allocation (its GPU), as another step of its job. */
+export function slurmVerifyArgv(jobId: string, verify: { argv: string[]; cwd: string }): string[] {
+  return ["srun", `--jobid=${jobId}`, "--overlap", "--quiet", `--chdir=${verify.cwd}`, ...verify.argv];
+}
+
+/** What an agent's pane runs under backend: slurm: `org slurm-run`, which finds or submits the job, waits, then srun. */
+export function slurmPaneLaunch(orgArgv: string[], state: string, launch: PaneLaunch, agent: string): PaneLaunch {
+  return { argv: [...orgArgv, "slurm-run", agent, "--state", state], cwd: launch.cwd, env: launch.env };
+}

@@ -1,0 +1,50 @@
+// Reads the facts checkInvariants judges from a stopped org's state/, git and /proc.
+import { existsSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { join } from "node:path";
+import type { OrgRecord } from "../../src/org/state.js";
+import { tmux } from "../helpers/org-fixture.js";
+import { git } from "../helpers/temp-repo.js";
+import type { OrgFacts, RowFact, VerdictFact } from "./invariants.js";
+
+const list = (dir: string, suffix: string) => (existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith(suffix)).map((name) => name.slice(0, -suffix.length)) : []);
+
+export function collectFacts(root: string): OrgFacts {
+  const state = join(root, "state");
+  const record = JSON.parse(readFileSync(join(state, "org.json"), "utf8")) as OrgRecord;
+  const [header, ...lines] = (existsSync(join(state, "results.tsv")) ? readFileSync(join(state, "results.tsv"), "utf8") : "").split("\n").filter(Boolean);
+  const columns = (header ?? "").split("\t");
+  const at = (cells: string[], name: string) => cells[columns.indexOf(name)] ?? "";
+  const rows: RowFact[] = lines.map((line) => line.split("\t")).map((cells) => ({ commit: at(cells, "commit"), status: at(cells, "status"), description: at(cells, "description"), agent: at(cells, "agent") }));
+  const verdicts: VerdictFact[] = list(join(state, "verdicts"), ".json").map((id) => {
+    const file = JSON.parse(readFileSync(join(state, "verdicts", `${id}.json`), "utf8")) as { outcome: { request: { agent: string; commit: string; description: string }; verdict: { kind: string } } };
+    const { request, verdict } = file.outcome;
+    return { id, agent: request.agent, commit: request.commit, description: request.description, verdict: verdict.kind };
+  });
+  const queued = list(join(state, "queue"), ".json");
+  const ids = new Set([...verdicts.map((verdict) => verdict.id), ...queued]);
+  // Repeats and confirmations log as <id>-<n>.log: they belong to their experiment.
+  const runs = [...new Set(list(join(state, "runs"), ".log").map((name) => (ids.has(name) ? name : name.replace(/-run\d+$/, ""))))];
+  const branches = record.agents.map((agent) => {
+    const head = git(record.repo, ["rev-parse", agent.branch]).trim();
+    const commits = git(record.repo, ["rev-list", head, `^${record.baseCommit}`]).split("\n").filter(Boolean);
+    return { agent: agent.name, head, commits };
+  });
+  return { baseCommit: record.baseCommit, rows, verdicts, runs, queued, branches, leftovers: findLeftovers(root, record.socket) };
+}
+
+/** Live processes whose cwd or command line is inside the org's folder, and our tmux server. */
+export function findLeftovers(root: string, socket: string): string[] {
+  const found: string[] = [];
+  if (tmux(socket, ["has-session"]).code === 0) found.push(`tmux server on socket ${socket}`);
+  for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name) && Number(name) !== process.pid)) {
+    try {
+      if (/^\d+ \(.*\) Z /.test(readFileSync(`/proc/${pid}/stat`, "utf8"))) continue;
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " ").trim();
+      const cwd = readlinkSync(`/proc/${pid}/cwd`);
+      if (cwd === root || cwd.startsWith(`${root}/`) || cmdline.includes(root)) found.push(`pid ${pid} (${cmdline.slice(0, 120)}) in ${cwd}`);
+    } catch {
+      // Gone between the listing and the read, or not ours to read.
+    }
+  }
+  return found;
+}

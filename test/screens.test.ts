@@ -1,0 +1,101 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, test } from "vitest";
+import { renderScreen } from "../src/adapters/screen-render.js";
+import { decideWatch, type WatchInput } from "../src/org/screens/decide.js";
+import { detectScreen } from "../src/org/screens/detect.js";
+import { parseResetTime } from "../src/org/screens/reset-time.js";
+import type { PresetName } from "../src/org/runtimes/presets.js";
+import { FIXTURES } from "./helpers/org-cli.js";
+
+const screen = async (name: string) => renderScreen(readFileSync(`${FIXTURES}/screens/${name}.txt`, "utf8"), { cols: 120, rows: 40 });
+
+describe("screen detectors on fixtures", () => {
+  // Real screens captured in a tmux pane (claude-2.1.328-*, codex-0.169.0-*) and screens copied from the CLIs' output.
+  test.each([
+    ["claude", "claude-2.1.328-offline", false, "offline"],
+    ["codex", "codex-0.169.0-sign-in", true, "login-required"],
+    ["claude", "claude-not-logged-in", true, "login-required"],
+    ["claude", "claude-root-refused", false, "refused"],
+    ["claude", "claude-idle", true, "idle"],
+    ["claude", "claude-working", true, "working"],
+    ["claude", "claude-trust", true, "trust-dialog"],
+    ["claude", "claude-usage-limit", true, "usage-limit"],
+    ["codex", "codex-idle", true, "idle"],
+    ["codex", "codex-working", true, "working"],
+    ["codex", "codex-usage-limit", true, "usage-limit"],
+    ["codex", "codex-offline", true, "offline"],
+    ["claude", "shell-after-crash", true, "shell"],
+    ["claude", "exit-127", false, "shell"],
+    ["claude", "garbage", true, "unknown"],
+    ["generic", "claude-idle", true, "unknown"],
+  ] as [PresetName, string, boolean, string][])("%s %s → %s", async (preset, name, alive, kind) => {
+    expect(detectScreen(preset, await screen(name), alive).kind).toBe(kind);
+  });
+
+  test("a dead program's last screen is never idle or working", async () => {
+    expect(detectScreen("claude", await screen("claude-idle"), false)).toEqual({ kind: "unknown", reason: 'no known screen; last line "⏵⏵ bypass permissions on (shift+tab to cycle)"' });
+  });
+
+  test("the usage limit carries the reset time shown, and the trust dialog its answer", async () => {
+    expect(detectScreen("claude", await screen("claude-usage-limit"))).toMatchObject({ resetText: "5pm (UTC)." });
+    expect(detectScreen("codex", await screen("codex-usage-limit"))).toMatchObject({ resetText: "2 hours 14 minutes" });
+    expect(detectScreen("claude", await screen("claude-trust"))).toMatchObject({ keys: ["Enter"] });
+  });
+
+  test("reset times: relative, clock with zone, clock without one, none", () => {
+    const now = Date.parse("2026-11-29T16:30:00Z");
+    expect(parseResetTime("2 hours 14 minutes", now)).toBe(now + (2 * 60 + 14) * 60_000);
+    expect(parseResetTime("5pm (UTC).", now)).toBe(Date.parse("2026-11-29T17:00:00Z"));
+    expect(parseResetTime("3pm (UTC)", now)).toBe(Date.parse("2026-11-30T15:00:00Z"));
+    expect(parseResetTime("5pm (America/New_York)", now)).toBe(Date.parse("2026-11-29T22:00:00Z"));
+    expect(parseResetTime("soon", now)).toBeNull();
+  });
+});
+
+describe("watch decisions", () => {
+  const settings = { nudge: "keep going", nudgeAfterMs: 600_000, nudgesPerHour: 2, answerTrust: false };
+  const now = Date.parse("2026-11-29T16:30:00Z");
+  const base: WatchInput = { screen: { kind: "idle", reason: "prompt" }, alive: true, unchangedMs: 0, now, memory: { nudges: [], trustAnswers: [], waitUntil: null }, settings, fix: "THE FIX" };
+
+  test("idle and unchanged long enough → nudge, capped per hour", () => {
+    expect(decideWatch(base)).toEqual({ kind: "none", reason: "idle, not yet for long" });
+    expect(decideWatch({ ...base, unchangedMs: 600_000 })).toEqual({ kind: "nudge", text: "keep going", reason: "idle with an unchanged screen for 600s" });
+    const capped = { ...base, unchangedMs: 600_000, memory: { ...base.memory, nudges: [now - 60_000, now - 120_000] } };
+    expect(decideWatch(capped)).toEqual({ kind: "none", reason: "idle; 2 nudges this hour already" });
+    const old = { ...capped, memory: { ...capped.memory, nudges: [now - 3_700_000, now - 60_000] } };
+    expect(decideWatch(old).kind).toBe("nudge");
+  });
+
+  test("a trust dialog is answered only when the org allows it", () => {
+    const trust = { ...base, screen: { kind: "trust-dialog" as const, reason: "dialog", keys: ["Enter"] } };
+    expect(decideWatch(trust)).toEqual({ kind: "block", fix: "THE FIX", reason: "dialog; answer_trust is off" });
+    const allowed = { ...trust, settings: { ...settings, answerTrust: true } };
+    expect(decideWatch(allowed)).toEqual({ kind: "answer-trust", keys: ["Enter"], reason: "dialog" });
+    expect(decideWatch({ ...allowed, memory: { ...base.memory, trustAnswers: [now - 2000] } }).kind).toBe("none");
+    expect(decideWatch({ ...allowed, memory: { ...base.memory, trustAnswers: [now - 900_000, now - 600_000, now - 300_000] } })).toMatchObject({ kind: "block", reason: "dialog; still there after 3 answers" });
+  });
+
+  test("a usage limit waits until its reset, then resumes with one nudge; no reset shown waits an hour", () => {
+    const limit = { ...base, screen: { kind: "usage-limit" as const, reason: "limit", resetText: "5pm (UTC)" } };
+    expect(decideWatch(limit)).toEqual({ kind: "wait", until: Date.parse("2026-11-29T17:00:00Z"), reason: "usage limit: resets 5pm (UTC)" });
+    expect(decideWatch({ ...limit, memory: { ...base.memory, waitUntil: now - 1 } })).toEqual({ kind: "nudge", text: "keep going", reason: "the usage limit's reset time has passed" });
+    expect(decideWatch({ ...limit, screen: { ...limit.screen, resetText: null } })).toMatchObject({ kind: "wait", until: now + 3_600_000 });
+  });
+
+  test("login required, offline and a refused flag block with the fix, alive or dead", () => {
+    for (const kind of ["login-required", "offline", "refused"] as const) {
+      expect(decideWatch({ ...base, screen: { kind, reason: "r" } })).toEqual({ kind: "block", fix: "THE FIX", reason: "r" });
+      expect(decideWatch({ ...base, alive: false, screen: { kind, reason: "r" } }).kind).toBe("block");
+    }
+  });
+
+  test("garbage, a shell, exit 127 or a dead agent: nothing is ever typed", () => {
+    const typing = new Set(["nudge", "answer-trust"]);
+    const screens = [{ kind: "unknown" as const, reason: "garbage" }, { kind: "shell" as const, reason: "shell" }, { kind: "working" as const, reason: "w" }];
+    for (const screen of screens) expect(typing.has(decideWatch({ ...base, unchangedMs: 9e9, screen }).kind)).toBe(false);
+    const idleButDead = { ...base, alive: false, unchangedMs: 9e9 };
+    expect(decideWatch(idleButDead)).toEqual({ kind: "none", reason: "the program is not running (prompt): nothing is typed" });
+    const trustButDead = { ...idleButDead, screen: { kind: "trust-dialog" as const, reason: "d", keys: ["Enter"] }, settings: { ...settings, answerTrust: true } };
+    expect(decideWatch(trustButDead).kind).toBe("none");
+  });
+});

@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { SlurmSchema } from "../src/org/config/schema.js";
+import { sbatchArgv, slurmPaneArgv, slurmPaneLaunch, slurmVerifyArgv } from "../src/org/slurm/argv.js";
+
+const request = (settings: object, gpu = true) => ({ org: "demo", agent: "r1", gpu, output: "/org/state/agents/r1/slurm-job.out", cwd: "/org/worktrees/r1", settings: SlurmSchema.parse(settings), launch: { argv: ["claude"], cwd: "/org/worktrees/r1", env: {} } });
+
+describe("slurm: argv", () => {
+  it("sbatch for a GPU agent with every setting", () => {
+    expect(sbatchArgv(request({ partition: "gpu", account: "lab", time_limit: "1-00:00:00", sbatch_args: ["--mem=8G"] }))).toEqual([
+      "sbatch", "--parsable", "--job-name=org-demo-r1", "--comment=org/demo/r1", "--gres=gpu:1", "--partition=gpu", "--account=lab",
+      "--time=1-00:00:00", "--requeue", "--output=/org/state/agents/r1/slurm-job.out", "--chdir=/org/worktrees/r1", "--export=ALL", "--mem=8G",
+      "--wrap", "exec sleep infinity",
+    ]);
+  });
+
+  it("sbatch for a CPU job with defaults asks for no GPU, partition or account", () => {
+    expect(sbatchArgv(request({}, false))).toEqual([
+      "sbatch", "--parsable", "--job-name=org-demo-r1", "--comment=org/demo/r1", "--time=UNLIMITED", "--requeue",
+      "--output=/org/state/agents/r1/slurm-job.out", "--chdir=/org/worktrees/r1", "--export=ALL", "--wrap", "exec sleep infinity",
+    ]);
+  });
+
+  it("the pane runs the agent as an overlapping pty step of its job, argv untouched", () => {
+    expect(slurmPaneArgv("42", { argv: ["claude", "--append-system-prompt-file", "/p/prompt.md", "it's; $(rm -rf)"], cwd: "/org/worktrees/r1" })).toEqual([
+      "srun", "--jobid=42", "--overlap", "--pty", "--quiet", "--chdir=/org/worktrees/r1", "claude", "--append-system-prompt-file", "/p/prompt.md", "it's; $(rm -rf)",
+    ]);
+  });
+
+  it("the verifier runs as another step of the same job, without a pty", () => {
+    expect(slurmVerifyArgv("42", { argv: ["python", "train.py"], cwd: "/org/state/runs/abc" })).toEqual(["srun", "--jobid=42", "--overlap", "--quiet", "--chdir=/org/state/runs/abc", "python", "train.py"]);
+  });
+
+  it("the pane's launch runs org slurm-run with the agent's cwd and env", () => {
+    expect(slurmPaneLaunch(["node", "/org/bin/org.js"], "/org/state", { argv: ["claude"], cwd: "/w/r1", env: { A: "1" } }, "r1")).toEqual({
+      argv: ["node", "/org/bin/org.js", "slurm-run", "r1", "--state", "/org/state"], cwd: "/w/r1", env: { A: "1" },
+    });
+  });
+});

@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import { ConfigSchema } from "../src/org/config/schema.js";
+import type { FilesPort } from "../src/org/ports.js";
+import { prepareSlurmAgents, runsAsJob } from "../src/org/slurm/prepare.js";
+import type { LaunchSpec } from "../src/org/state.js";
+
+const config = (extra: object) => ConfigSchema.parse({
+  name: "demo", runtimes: { bot: { command: ["bot"] } },
+  roles: { researcher: { prompt: "p.md", runtime: "bot", gpu: true, count: 2 }, chief: { prompt: "p.md", runtime: "bot" } }, ...extra,
+});
+const launch = (agent: string): LaunchSpec => ({
+  agent, role: agent === "chief" ? "chief" : "researcher", argv: ["bot", "--go"], cwd: `/org/worktrees/${agent}`, env: { ORG_AGENT: agent, CUDA_VISIBLE_DEVICES: "0" },
+  restart: "on-failure", backoffMs: 1000, maxBackoffMs: 30_000, maxRestarts: 10, healthyAfterMs: 60_000,
+});
+const AGENTS = [{ name: "researcher-1", role: "researcher" }, { name: "chief", role: "chief" }];
+
+function memoryFiles(): FilesPort & { written: Map<string, string> } {
+  const written = new Map<string, string>();
+  const unused = () => Promise.reject(new Error("not used"));
+  return { written, writeAtomic: async (path, content) => void written.set(path, content), exists: unused, readText: unused, appendLines: unused, mkdir: unused, share: unused, removeFile: unused, makeExecutable: unused, tryLock: unused };
+}
+
+describe("slurm: preparing agents for org up", () => {
+  it("GPU roles run as jobs; CPU roles stay local unless cpu_roles is job; the local backend runs none", () => {
+    expect([runsAsJob(config({ backend: "slurm" }), "researcher"), runsAsJob(config({ backend: "slurm" }), "chief")]).toEqual([true, false]);
+    expect(runsAsJob(config({ backend: "slurm", slurm: { cpu_roles: "job" } }), "chief")).toBe(true);
+    expect(runsAsJob(config({}), "researcher")).toBe(false);
+  });
+
+  it("records the real launch in slurm.json and points launch.json at org slurm-run", async () => {
+    const files = memoryFiles();
+    const launches = new Map(AGENTS.map((agent) => [agent.name, launch(agent.name)]));
+    const result = await prepareSlurmAgents(files, config({ backend: "slurm", slurm: { partition: "gpu" } }), "/org/state", ["node", "/o/bin/org.js"], AGENTS, launches);
+    expect(result.get("chief")).toBe(launches.get("chief"));
+    expect(result.get("researcher-1")).toEqual({ ...launch("researcher-1"), argv: ["node", "/o/bin/org.js", "slurm-run", "researcher-1", "--state", "/org/state"], env: { ORG_AGENT: "researcher-1" } });
+    expect([...files.written.keys()]).toEqual(["/org/state/agents/researcher-1/slurm.json", "/org/state/agents/researcher-1/launch.json"]);
+    expect(JSON.parse(files.written.get("/org/state/agents/researcher-1/slurm.json")!)).toEqual({
+      org: "demo", agent: "researcher-1", gpu: true, output: "/org/state/agents/researcher-1/slurm-job.out", cwd: "/org/worktrees/researcher-1",
+      settings: { partition: "gpu", time_limit: "UNLIMITED", sbatch_args: [], cpu_roles: "local" },
+      launch: { argv: ["bot", "--go"], cwd: "/org/worktrees/researcher-1", env: { ORG_AGENT: "researcher-1" } },
+    });
+    expect(JSON.parse(files.written.get("/org/state/agents/researcher-1/launch.json")!)).toEqual(result.get("researcher-1"));
+  });
+
+  it("changes nothing under the local backend", async () => {
+    const files = memoryFiles();
+    const launches = new Map(AGENTS.map((agent) => [agent.name, launch(agent.name)]));
+    expect(await prepareSlurmAgents(files, config({}), "/org/state", ["org"], AGENTS, launches)).toEqual(launches);
+    expect(files.written.size).toBe(0);
+  });
+});

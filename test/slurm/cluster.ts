@@ -1,0 +1,42 @@
+import { fileURLToPath } from "node:url";
+import { processRunner } from "../../src/adapters/process.js";
+
+const SCRIPT_DIR = fileURLToPath(new URL("./", import.meta.url));
+
+/** Starts (or finds running) the single-host test cluster; sets SLURM_CONF for this process and its children. */
+export async function startCluster(): Promise<{ ms: number; output: string }> {
+  const result = await processRunner.run(["bash", `${SCRIPT_DIR}start.sh`], { timeoutMs: 110_000 });
+  if (result.exitCode !== 0) throw new Error(`test/slurm/start.sh failed (${result.exitCode}): ${result.stderr}${result.stdout}`);
+  const conf = /export SLURM_CONF=(\S+)/.exec(result.stdout)?.[1];
+  if (!conf) throw new Error(`test/slurm/start.sh printed no SLURM_CONF: ${result.stdout}`);
+  process.env.SLURM_CONF = conf;
+  return { ms: Math.round(result.durationMs), output: result.stderr.trim() };
+}
+
+/** A tmux server on a private socket whose windows keep their pane after the program ends, to read its exit. */
+export function createPaneHost(socket: string) {
+  const tmux = (...args: string[]) => processRunner.run(["tmux", "-L", socket, "-f", "/dev/null", ...args], { timeoutMs: 10_000 });
+  return {
+    async start(): Promise<void> {
+      await tmux("new-session", "-d", "-s", "keep", "-x", "200", "-y", "50");
+      await tmux("set-option", "-g", "remain-on-exit", "on");
+    },
+    /** Runs argv in a new window, as an agent's pane would, and resolves to its exit status once it ends. */
+    async run(name: string, argv: string[], env: Record<string, string>): Promise<number> {
+      await tmux("new-window", "-d", "-t", "keep", "-n", name, ...Object.entries(env).flatMap(([key, value]) => ["-e", `${key}=${value}`]), "--", ...argv);
+      for (;;) {
+        const panes = await tmux("list-panes", "-t", `keep:${name}`, "-F", "#{pane_dead} #{pane_dead_status}");
+        const [dead, status] = panes.stdout.trim().split(" ");
+        if (panes.exitCode !== 0) return 1;
+        if (dead === "1") return Number(status);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    },
+    async screen(name: string): Promise<string> {
+      return (await tmux("capture-pane", "-p", "-t", `keep:${name}`)).stdout;
+    },
+    async kill(): Promise<void> {
+      await tmux("kill-server");
+    },
+  };
+}

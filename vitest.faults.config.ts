@@ -1,0 +1,13 @@
+import { defineConfig } from "vitest/config";
+
+// `npm run faults`: the demo org under injected faults; minutes, not seconds, so apart from `npm test`.
+export default defineConfig({
+  test: {
+    include: ["test/faults/**/*.faults.ts"],
+    pool: "forks",
+    fileParallelism: false,
+    globalSetup: ["test/global-setup.ts"],
+    testTimeout: 600_000,
+    hookTimeout: 60_000,
+  },
+});
