@@ -3,6 +3,8 @@ import { isRunningProcess } from "./process.js";
 import { respawnArgs } from "./tmux-args.js";
 import type { TmuxControl } from "./tmux-control.js";
 
+const STATUS_GRACE_MS = 2000;
+
 /** Agent panes of one tmux session, supervised through a single control-mode client: a poll spawns nothing. */
 export class TmuxPaneHost implements PaneHost {
   constructor(
@@ -15,14 +17,25 @@ export class TmuxPaneHost implements PaneHost {
   async listAgentPanes(): Promise<AgentPane[] | undefined> {
     const reply = await this.control.run([["list-panes", "-s", "-t", `=${this.session}`, "-F", this.format]]);
     if (!reply || reply.error !== undefined || reply.blocks.length === 0) return undefined;
-    return reply.blocks[0]!.split("\n").filter(Boolean).map(this.parsePane).flatMap((pane) => {
+    const panes = reply.blocks[0]!.split("\n").filter(Boolean).map(this.parsePane);
+    for (const pid of this.waitingSince.keys()) if (!panes.some((pane) => pane.pid === pid)) this.waitingSince.delete(pid);
+    return panes.flatMap((pane) => {
       const agent = pane.options["@org_agent"];
       if (!agent) return [];
-      // tmux marks a pane dead when its terminal closes, maybe before the program has ended: wait for the status,
-      // or for the program to be gone (under load tmux can lose the status of a program that ended at once).
-      const dead = pane.dead && (pane.deadStatus !== null || Boolean(pane.deadSignal) || !isRunningProcess(pane.pid));
+      // tmux marks a pane dead when its terminal closes, maybe before the program has ended or been reaped: wait
+      // for the status, but not forever (under load tmux can lose the status of a program that ended at once).
+      const dead = pane.dead && (pane.deadStatus !== null || Boolean(pane.deadSignal) || this.statusLost(pane.pid));
       return [{ agent, id: pane.id, pid: pane.pid, dead, exitCode: dead ? pane.deadStatus : null, exitSignal: pane.deadSignal ?? null, exitedAt: pane.deadAt ?? null }];
     });
+  }
+
+  private readonly waitingSince = new Map<number, number>();
+
+  private statusLost(pid: number): boolean {
+    if (isRunningProcess(pid)) return false;
+    const since = this.waitingSince.get(pid) ?? Date.now();
+    this.waitingSince.set(pid, since);
+    return Date.now() - since >= STATUS_GRACE_MS;
   }
 
   async respawn(id: string, launch: PaneLaunch): Promise<void> {

@@ -105,7 +105,7 @@ async function markDaemonStarting(world: World, paths: OrgPaths): Promise<void> 
 }
 
 /** Each live agent pane's program as started, in status.json and events.jsonl, as the supervisor would. */
-async function recordStarts(world: World, paths: OrgPaths, panes: PaneInfo[], now: Date): Promise<void> {
+export async function recordStarts(world: World, paths: OrgPaths, panes: PaneInfo[], now: Date): Promise<void> {
   const at = now.toISOString();
   await Promise.all(panes.map(async (pane) => {
     const agent = pane.options["@org_agent"];

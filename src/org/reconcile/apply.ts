@@ -4,7 +4,7 @@ import type { TmuxPort } from "../ports.js";
 import { prepareAgents } from "../prepare-agents.js";
 import type { AgentRecord, AgentStatus, OrgRecord } from "../state.js";
 import { prepareSlurmAgents } from "../slurm/prepare.js";
-import { agentPaneSpec } from "../up.js";
+import { agentPaneSpec, recordStarts } from "../up.js";
 import type { World } from "../world.js";
 import type { Action, DesiredAgent, DesiredOrg, ObservedAgent } from "./types.js";
 
@@ -66,6 +66,9 @@ export async function applyActions(input: ApplyInput): Promise<OrgRecord> {
   if (adds.length > 0) {
     await prepareAgents(world, input.loaded, paths, adds.map((action) => action.agent));
     const ids = await tmux.addPanes(adds.map((action) => agentPaneSpec(paths, action.agent, action.agent.launch, world.secretEnv(action.agent.launch.passEnv ?? []))));
+    // Recorded now, not at the supervisor's next look: a reload is done when the new agents run.
+    const fresh = new Set(ids);
+    await recordStarts(world, paths, (await tmux.listPanes()).filter((pane) => fresh.has(pane.id)), world.now());
     const added = new Map(adds.map((action, index) => [action.agent.name, toRecord(action.agent, ids[index])]));
     await save([...record.agents.filter((agent) => !added.has(agent.name)), ...added.values()]);
   }
