@@ -51,3 +51,9 @@ export function percentile(values, p) {
 export function median(values) {
   return percentile(values, 50);
 }
+
+/** Stop a bench's own tmux server and remove the socket file tmux leaves behind. */
+export function killTmux(socket) {
+  try { execFileSync("tmux", ["-L", socket, "kill-server"], { stdio: "ignore" }); } catch { /* already gone */ }
+  rmSync(join(process.env.TMUX_TMPDIR || "/tmp", `tmux-${process.getuid()}`, socket), { force: true });
+}

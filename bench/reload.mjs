@@ -4,7 +4,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { FOREVER, createRepo, median, ms, org, percentile, removeDir } from "./lib.mjs";
+import { FOREVER, createRepo, killTmux, median, ms, org, percentile, removeDir } from "./lib.mjs";
 
 const GOAL_MS = 1000;
 
@@ -76,7 +76,7 @@ function timeBare(rounds) {
     }
     return times;
   } finally {
-    execFileSync("tmux", ["-L", socket, "kill-server"], { stdio: "ignore" });
+    killTmux(socket);
     removeDir(dir);
   }
 }

@@ -1,8 +1,6 @@
 // `org up` to all panes running for N agents, next to a bare script doing the same worktree adds and one chained tmux call.
 import { execFileSync } from "node:child_process";
-import { rmSync } from "node:fs";
-import { join } from "node:path";
-import { FOREVER, createRepo, median, ms, org, removeDir } from "./lib.mjs";
+import { FOREVER, createRepo, killTmux, median, ms, org, removeDir } from "./lib.mjs";
 
 function orgYaml(name, n) {
   return `name: ${name}\ngpus: none\nruntimes:\n  idle: { command: ["${FOREVER}"] }\nroles:\n  a: { prompt: prompt.md, runtime: idle, count: ${n} }\n`;
@@ -43,8 +41,7 @@ function timeBare(n, round) {
     if (panes !== n + 1) throw new Error(`bare script made ${panes} panes, expected ${n + 1}`);
     return elapsed;
   } finally {
-    execFileSync("tmux", ["-L", socket, "kill-server"], { stdio: "ignore" });
-    rmSync(join(process.env.TMUX_TMPDIR || "/tmp", `tmux-${process.getuid()}`, socket), { force: true });
+    killTmux(socket);
     removeDir(dir);
   }
 }
