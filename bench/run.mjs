@@ -8,6 +8,7 @@ import { benchReload } from "./reload.mjs";
 import { benchWatch } from "./watch.mjs";
 import { benchRigor } from "./rigor.mjs";
 import { benchMessages } from "./messages.mjs";
+import { benchSlurm } from "./slurm.mjs";
 
 const only = process.argv[2];
 const results = { machine: { cpus: (await import("node:os")).cpus().length, node: process.version }, at: new Date().toISOString() };
@@ -18,6 +19,8 @@ if (!only || only === "reload") results.reload = await benchReload();
 if (!only || only === "rigor") results.rigor = benchRigor();
 if (!only || only === "messages") results.messages = await benchMessages();
 if (!only || only === "watch") results.watch = await benchWatch();
+// Needs root and apt for its single-host cluster: only when asked for by name.
+if (only === "slurm") results.slurm = await benchSlurm();
 mkdirSync(join(ROOT, "bench", "out"), { recursive: true });
 writeFileSync(join(ROOT, "bench", "out", "results.json"), `${JSON.stringify(results, null, 2)}\n`);
 process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
