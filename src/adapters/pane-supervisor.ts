@@ -1,7 +1,6 @@
-import { stat } from "node:fs/promises";
-import { delimiter, isAbsolute, join } from "node:path";
 import { constants as fsConstants } from "node:fs";
-import { access } from "node:fs/promises";
+import { access, stat } from "node:fs/promises";
+import { join } from "node:path";
 import { formatLogEntry } from "../org/log-entry.js";
 import { agentPaths } from "../org/paths.js";
 import type { AgentPane, PaneHost } from "../org/ports.js";
@@ -10,7 +9,7 @@ import { explainSpawnError, parseLaunchSpec } from "../org/supervise.js";
 import { exitTime, paneLaunch, stepAgent, type SupervisionStep } from "../org/supervise-step.js";
 import { chooseStartArgv } from "../org/runtimes/launch.js";
 import { appendLines, readJson, writeJsonAtomic } from "./files.js";
-import { hasConversation } from "./runtime-probe.js";
+import { hasConversation, programCandidates } from "./runtime-probe.js";
 import { pickEnv } from "../org/secrets.js";
 
 /**
@@ -128,7 +127,7 @@ async function loadSpec(path: string): Promise<LaunchSpec | string> {
 async function explainNeverRan(spec: LaunchSpec): Promise<string | undefined> {
   const cwdExists = await stat(spec.cwd).then((info) => info.isDirectory(), () => false);
   const program = spec.argv[0]!;
-  const candidates = program.includes("/") ? [isAbsolute(program) ? program : join(spec.cwd, program)] : (spec.env.PATH ?? process.env.PATH ?? "").split(delimiter).filter(Boolean).map((dir) => join(dir, program));
+  const candidates = programCandidates(program, spec.cwd, spec.env.PATH ?? process.env.PATH ?? "");
   const found = await firstAccessible(candidates, fsConstants.F_OK);
   if (cwdExists && found && (await firstAccessible([found], fsConstants.X_OK))) return undefined;
   const code = !found ? "ENOENT" : "EACCES";

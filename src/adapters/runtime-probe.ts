@@ -17,11 +17,15 @@ export interface RuntimeProbe {
   login: string | null;
 }
 
+/** Where a program may be: a path (relative to `baseDir`) is itself; a bare name is looked up on `pathEnv`. */
+export function programCandidates(program: string, baseDir: string, pathEnv: string): string[] {
+  return program.includes("/") ? [isAbsolute(program) ? program : resolve(baseDir, program)] : pathEnv.split(delimiter).filter(Boolean).map((dir) => join(dir, program));
+}
+
 /** The program's path: relative ones (./agents/bot.sh) run from the worktree, which mirrors the research repo. */
 export async function findProgram(program: string, repoDir: string, pathEnv = process.env.PATH ?? ""): Promise<string | null> {
   if (program === "") return null;
-  const candidates = program.includes("/") ? [isAbsolute(program) ? program : resolve(repoDir, program)] : pathEnv.split(delimiter).filter(Boolean).map((dir) => join(dir, program));
-  for (const candidate of candidates) {
+  for (const candidate of programCandidates(program, repoDir, pathEnv)) {
     if (await access(candidate, constants.X_OK).then(() => true, () => false)) return candidate;
   }
   return null;

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { formatLogEntry } from "../org/log-entry.js";
 import { agentPaths } from "../org/paths.js";
-import type { AgentPane } from "../org/ports.js";
+import type { AgentPane, ScreenPort } from "../org/ports.js";
 import { decideWatch, type WatchDecision, type WatchMemory } from "../org/screens/decide.js";
 import { detectScreen } from "../org/screens/detect.js";
 import { describeFix } from "../org/screens/fixes.js";
@@ -10,17 +10,7 @@ import type { ScreenState } from "../org/screens/types.js";
 import type { AgentStatus, LaunchSpec } from "../org/state.js";
 import { appendLines, readJson, writeJsonAtomic } from "./files.js";
 
-/** Where screens come from and keys go: tmux panes (screen-tmux.ts) or any other terminal host. */
-export interface ScreenPort {
-  capture(paneIds: string[]): Promise<Map<string, string>>;
-  /** Types `text` literally, then submits it with a separate Enter. */
-  sendLine(paneId: string, text: string): Promise<void>;
-  sendKeys(paneId: string, keys: string[]): Promise<void>;
-  /** Asked right before typing: the pane's program still runs. */
-  paneAlive?(paneId: string): Promise<boolean>;
-  /** Lets go of a standing connection, if the port holds one. */
-  close?(): void;
-}
+export type { ScreenPort };
 
 export interface WatchOutcome {
   agent: string;

@@ -87,6 +87,18 @@ export interface PaneFeed {
   close(): void;
 }
 
+/** Where screens come from and keys go: tmux panes (screen-tmux.ts) or any other terminal host. */
+export interface ScreenPort {
+  capture(paneIds: string[]): Promise<Map<string, string>>;
+  /** Types `text` literally, then submits it with a separate Enter. */
+  sendLine(paneId: string, text: string): Promise<void>;
+  sendKeys(paneId: string, keys: string[]): Promise<void>;
+  /** Asked right before typing: the pane's program still runs. */
+  paneAlive?(paneId: string): Promise<boolean>;
+  /** Lets go of a standing connection, if the port holds one. */
+  close?(): void;
+}
+
 export interface TmuxPort {
   readonly socket: string;
   readonly session: string;
@@ -103,6 +115,8 @@ export interface TmuxPort {
   respawnPane(pane: string, launch?: PaneLaunch): Promise<void>;
   /** A standing connection that supervises agent panes by label. */
   openPaneHost(): PaneHost;
+  /** Screens of the panes and keys into them, for the daemon's screen watch. */
+  openScreenPort(): ScreenPort;
   /** Appends panes after the last one and re-tiles, in one tmux call; the active pane stays active. Returns the new ids. */
   addPanes(panes: PaneSpec[]): Promise<string[]>;
   /** Kills panes whose processes were already stopped; the grid is not re-tiled. */

@@ -1,16 +1,13 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { orgPaths, PTY_SOCKET_PREFIX } from "../../org/paths.js";
+import { orgPaths } from "../../org/paths.js";
 import type { OrgRecord } from "../../org/state.js";
 import { readSnapshot } from "../../org/status.js";
 import { readJson, watchDir, writeJsonAtomic } from "../../adapters/files.js";
 import { cacheConfigRead } from "../../adapters/config-cache.js";
 import { Notifier } from "../../adapters/notifier.js";
 import { PaneSupervisor } from "../../adapters/pane-supervisor.js";
-import { processRunner } from "../../adapters/process.js";
 import { ScreenWatch } from "../../adapters/screen-watch.js";
-import { PtyGrid } from "../../adapters/pty-grid.js";
-import { Tmux } from "../../adapters/tmux.js";
 import { HotReload } from "../../adapters/reload-daemon.js";
 import { StandupScheduler } from "../../adapters/standup-scheduler.js";
 import { VerifierHandle } from "../../adapters/reload-verifier.js";
@@ -48,7 +45,7 @@ export async function runDaemon(opts: { root: string }): Promise<number> {
   };
   // First, before loading the verifier: agents whose program already exited wait on us.
   // Without tmux the panes live in `org pty-host`: the same supervision, screen watch and feed over its socket.
-  const tmux = record.socket.startsWith(PTY_SOCKET_PREFIX) ? new PtyGrid(record.socket, record.session, world.orgArgv) : new Tmux(processRunner, record.socket, record.session);
+  const tmux = world.tmux(record.socket, record.session);
   const screenPort = tmux.openScreenPort();
   const screens = new ScreenWatch(paths.state, screenPort);
   const supervisor = new PaneSupervisor(paths.state, tmux.openPaneHost(), say, (pane) => screens.whyBlocked(pane));
