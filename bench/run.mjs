@@ -9,6 +9,7 @@ import { benchWatch } from "./watch.mjs";
 import { benchRigor } from "./rigor.mjs";
 import { benchMessages } from "./messages.mjs";
 import { benchSlurm } from "./slurm.mjs";
+import { benchScale } from "./scale.mjs";
 
 const only = process.argv[2];
 const results = { machine: { cpus: (await import("node:os")).cpus().length, node: process.version }, at: new Date().toISOString() };
@@ -19,6 +20,7 @@ if (!only || only === "reload") results.reload = await benchReload();
 if (!only || only === "rigor") results.rigor = benchRigor();
 if (!only || only === "messages") results.messages = await benchMessages();
 if (!only || only === "watch") results.watch = await benchWatch();
+if (!only || only === "scale") results.scale = await benchScale();
 // Needs root and apt for its single-host cluster: only when asked for by name.
 if (only === "slurm") results.slurm = await benchSlurm();
 mkdirSync(join(ROOT, "bench", "out"), { recursive: true });

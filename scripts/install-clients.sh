@@ -1,14 +1,20 @@
 #!/usr/bin/env bash
-# Installs the real agent CLIs that test/real-clients.test.ts drives (exact versions, about 760 MB) into
-# test/clients/node_modules, kept out of org's own dependencies. Idempotent: a no-op when they are present.
+# Installs the real agent CLIs that test/real-clients.test.ts drives (Claude Code, Codex, Gemini CLI, opencode; exact
+# versions, about 1.2 GB) into test/clients/node_modules, kept out of org's own dependencies. Idempotent: a no-op
+# when all four are present at their pinned versions.
 set -euo pipefail
 cd "$(dirname "$0")/../test/clients"
-want_claude="$(node -p 'require("./package.json").dependencies["@anthropic-ai/claude-code"]')"
-want_codex="$(node -p 'require("./package.json").dependencies["@openai/codex"]')"
-have() { node -p "try { require('./node_modules/$1/package.json').version } catch { '' }"; }
-if [ "$(have @anthropic-ai/claude-code)" = "$want_claude" ] && [ "$(have @openai/codex)" = "$want_codex" ] \
-  && [ -x node_modules/.bin/claude ] && [ -x node_modules/.bin/codex ]; then
-  exit 0
-fi
-# Claude Code's postinstall only links its native binary; npm 11 asks before running install scripts.
-npm ci --no-audit --no-fund --foreground-scripts
+installed() {
+  node -e '
+    const deps = require("./package.json").dependencies;
+    const have = (name) => { try { return require(`./node_modules/${name}/package.json`).version; } catch { return ""; } };
+    process.exit(Object.entries(deps).every(([name, want]) => have(name) === want) ? 0 : 1);
+  ' || return 1
+  for bin in claude codex gemini opencode; do [ -x "node_modules/.bin/$bin" ] || return 1; done
+}
+installed && exit 0
+# npm ci refuses this lock: opencode-ai names binaries for other platforms that the registry answers 404 for at
+# 1.18.33, so they are not in it; npm install skips such optional packages and --no-save leaves the lock as it is.
+# Claude Code's and opencode's postinstalls only link their native binaries; npm 11 asks before running install scripts.
+npm install --no-save --no-audit --no-fund --foreground-scripts
+installed || { echo "install-clients: a CLI is still missing or at another version after npm install" >&2; exit 1; }

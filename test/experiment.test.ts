@@ -1,6 +1,8 @@
 import { describe, expect, test } from "vitest";
 import { ConfigSchema } from "../src/org/config/schema.js";
 import { runExperiment, type AgentLedger, type ExperimentContext, type VerifierPort } from "../src/org/experiment.js";
+import { findRecordedRow } from "../src/org/experiment-recover.js";
+import { parseResults } from "../src/org/results.js";
 
 const config = (verify: Record<string, unknown> = {}) => ConfigSchema.parse({
   roles: { r: { prompt: "p.md", runtime: "x" } },
@@ -8,7 +10,7 @@ const config = (verify: Record<string, unknown> = {}) => ConfigSchema.parse({
 }).verify!;
 
 /** A port that records every call in order and answers runs from a script of logs, one per run. */
-function fakePort(logs: string[], options: { changed?: { path: string; status: string }[]; added?: number } = {}) {
+function fakePort(logs: string[], options: { changed?: { path: string; status: string }[]; added?: number; head?: string } = {}) {
   const calls: string[] = [];
   let run = 0;
   const port: VerifierPort = {
@@ -18,7 +20,7 @@ function fakePort(logs: string[], options: { changed?: { path: string; status: s
     runCommand: async (argv, opts) => (calls.push(`run ${argv.join(" ")} gpu=${opts.env.CUDA_VISIBLE_DEVICES} seed=${opts.env.ORG_SEED}`), { exitCode: logs[run]?.includes("FAIL") ? 1 : 0, signal: null, timedOut: false, durationMs: 1200 }),
     readLog: async () => logs[run++] ?? "",
     savePatch: async (from, to, file) => void calls.push(`patch ${from}..${to} ${file}`),
-    branchHead: async () => "cand1234567",
+    branchHead: async () => options.head ?? "cand1234567",
     resetBranch: async (agent, commit) => (calls.push(`reset ${agent.branch} ${commit}`), undefined),
     appendResult: async (header, line) => void calls.push(`header ${header.split("\t").slice(9).join(",")}`, `row ${line.split("\t").slice(0, 6).join(" ")} | ${line.split("\t").slice(9).join(",")}`),
     diffStat: async () => ({ added: options.added ?? 3, removed: 1 }),
@@ -132,5 +134,52 @@ describe("runExperiment", () => {
     const outcome = await runExperiment(blocked.port, context(config(), crashed.ledger), request);
     expect(outcome.verdict.reason).toBe("crash: not run: the baseline crashed, so the base is broken (crash: no line matched /^val_bpb: ([0-9.]+)/; exit code 1) — fix it, then `org down && org up`");
     expect(blocked.calls.filter((call) => call.startsWith("run"))).toEqual([]);
+  });
+});
+
+describe("a request whose row a daemon killed before clearing it left behind", () => {
+  const tsv = (...rows: string[]) => parseResults(`commit\tval_bpb\tmemory_gb\tstatus\tdescription\tagent\tgpu\tseconds\ttime\n${rows.map((row) => `${row}\n`).join("")}`).rows;
+  const recorded = tsv("cand123\t1.050000\t0.0\tdiscard\tlr up\tr-1\t1\t4.0\t2026-11-29T10:00:05.000Z")[0]!;
+
+  test("is found by agent, commit and a time after the submit; an older row of the same commit or another agent's is not", () => {
+    const rows = tsv(
+      "cand123\t0.000000\t0.0\tcrash\tlr up\tr-1\t1\t1.0\t2026-11-29T09:59:00.000Z",
+      "cand123\t1.050000\t0.0\tdiscard\tlr up\tr-2\t1\t4.0\t2026-11-29T10:00:04.000Z",
+      "cand123\t1.050000\t0.0\tdiscard\tlr up\tr-1\t1\t4.0\t2026-11-29T10:00:05.000Z",
+    );
+    expect(findRecordedRow(rows, request)).toEqual(recorded);
+    expect(findRecordedRow(rows.slice(0, 2), request)).toBeUndefined();
+  });
+
+  test("its row is the verdict: nothing runs and no second row is written; the reset and the inbox still happen", async () => {
+    const { port, calls } = fakePort([metric(0.5)]);
+    const outcome = await runExperiment(port, { ...context(config(), {}, 0.01), recorded }, request);
+    expect(outcome.verdict).toEqual({ kind: "discard", metric: 1.05, delta: expect.closeTo(0.05, 9), reason: "discard: recorded in results.tsv at 2026-11-29T10:00:05.000Z before the daemon stopped; not run again" });
+    expect(calls).toEqual([
+      "patch best000..cand1234567 /s/patches/r-1-cand123-discard.patch",
+      "reset org/t/r-1 best000",
+      "log ## [2026-11-29] discard | r-1 cand123 lr up",
+      "inbox r-1 discard: recorded in results.tsv at 2026-11-29T10:00:05.000Z before the daemon stopped; not run again",
+    ]);
+    expect(outcome.ledger).toMatchObject({ best: { commit: "best000", metric: 1 }, lastVerified: "best000", runs: 3 });
+  });
+
+  test("a branch the killed daemon had already reset stays at the best, and the ledger says so", async () => {
+    const { port, calls } = fakePort([], { head: "best000" });
+    const outcome = await runExperiment(port, { ...context(config(), {}, 0.01), recorded }, request);
+    expect(calls).toContain("reset org/t/r-1 best000");
+    expect(outcome.head).toBe("best000");
+    expect(outcome.ledger.lastVerified).toBe("best000");
+  });
+
+  test("a recorded keep becomes the best; a recorded baseline becomes the baseline", async () => {
+    const keep = tsv("cand123\t0.900000\t0.0\tkeep\tlr up\tr-1\t1\t4.0\t2026-11-29T10:00:05.000Z")[0]!;
+    const kept = await runExperiment(fakePort([]).port, { ...context(config(), {}, 0.01), recorded: keep }, request);
+    expect(kept.verdict).toMatchObject({ kind: "keep", metric: 0.9, delta: expect.closeTo(-0.1, 9) });
+    expect(kept.ledger.best).toEqual({ commit: "cand1234567", metric: 0.9, runs: 1 });
+    const base = tsv("base000\t1.000000\t0.0\tkeep\tbaseline\tr-1\t1\t4.0\t2026-11-29T10:00:05.000Z")[0]!;
+    const baseline = await runExperiment(fakePort([]).port, { ...context(config(), { best: null, lastVerified: null }), recorded: base }, { ...request, commit: "base000", description: "baseline", kind: "baseline" });
+    expect(baseline.verdict.kind).toBe("baseline");
+    expect(baseline.ledger).toMatchObject({ best: { commit: "base000", metric: 1 }, baseline: { samples: [1], mean: 1, sd: 0 }, lastVerified: "base000" });
   });
 });

@@ -6,4 +6,6 @@ import { fileURLToPath } from "node:url";
 export default function setup(): void {
   const root = fileURLToPath(new URL("../", import.meta.url));
   spawnSync(process.execPath, [`${root}node_modules/typescript/bin/tsc`, "-p", `${root}tsconfig.json`], { cwd: root, stdio: "ignore" });
+  const bundle = spawnSync(process.execPath, [`${root}scripts/bundle.mjs`], { cwd: root, encoding: "utf8" });
+  if (bundle.status !== 0) throw new Error(`scripts/bundle.mjs failed: ${bundle.stderr}`);
 }

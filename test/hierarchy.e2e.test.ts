@@ -5,6 +5,7 @@ import { parseMessage, type Message } from "../src/org/messages/front-matter.js"
 import { runOrg } from "./helpers/org-cli.js";
 import { bin, createOrgRepo, teardownOrg } from "./helpers/org-fixture.js";
 import { pollUntil } from "./helpers/poll.js";
+import { readScriptLog } from "./helpers/script-log.js";
 
 // Scripted agents (test/fixtures/bin/hierarchy-*): the chief sets tasks, junior-1 does its task and submits.
 const orgYaml = (name: string) => `name: ${name}
@@ -27,7 +28,7 @@ verify:
 let org: ReturnType<typeof createOrgRepo>;
 let state: string;
 const file = (...parts: string[]) => join(state, "agents", ...parts);
-const script = (agent: string) => (existsSync(file(agent, "script.log")) ? readFileSync(file(agent, "script.log"), "utf8") : "");
+const script = (agent: string) => readScriptLog(state, agent);
 const standups = (): Message[] => {
   const dir = file("chief-1", "inbox");
   if (!existsSync(dir)) return [];

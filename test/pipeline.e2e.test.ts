@@ -1,9 +1,10 @@
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { runOrg } from "./helpers/org-cli.js";
 import { bin, createOrgRepo, teardownOrg } from "./helpers/org-fixture.js";
 import { pollUntil } from "./helpers/poll.js";
+import { readScriptLog, scriptSection as section } from "./helpers/script-log.js";
 import { git } from "./helpers/temp-repo.js";
 
 // Scripted agents (test/fixtures/bin/pipeline-*): the generator tries to submit before and during the negotiation.
@@ -25,11 +26,7 @@ verify:
 
 let org: ReturnType<typeof createOrgRepo>;
 let state: string;
-const script = (agent: string) => {
-  const file = join(state, "agents", agent, "script.log");
-  return existsSync(file) ? readFileSync(file, "utf8") : "";
-};
-const section = (text: string, heading: string) => text.split(/^== /m).find((part) => part.startsWith(`${heading}\n`))?.slice(heading.length + 1) ?? "";
+const script = (agent: string) => readScriptLog(state, agent);
 
 describe("the pipeline's contract protocol", { tags: ["slow"] }, () => {
   beforeAll(() => {

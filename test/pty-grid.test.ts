@@ -40,11 +40,11 @@ describe("PtyGrid: the grid port over a detached `org pty-host`", { tags: ["slow
   test("createGrid starts the host and the panes; list, feed, supervisor host, respawn, options, add and kill; killServer leaves nothing", async () => {
     const { grid: ptyGrid, socket, state } = makeGrid();
     expect(await ptyGrid.isRunning()).toBe(false);
-    const ids = await ptyGrid.createGrid([
+    const created = await ptyGrid.createGrid([
       pane([join(BIN, "forever")], {}, join(state, "daemon.log")),
       pane([join(BIN, "print-env-sleep")], { "@org_agent": "alpha", "@org_status": "running" }, join(state, "agents", "alpha", "pane.log"), { ORG_AGENT: "alpha" }),
     ]);
-    expect(ids).toEqual(["%0", "%1"]);
+    expect(created.map((one) => [one.id, one.options["@org_agent"]])).toEqual([["%0", undefined], ["%1", "alpha"]]);
     expect(await ptyGrid.isRunning()).toBe(true);
     expect(hostPids(socket)).toHaveLength(1);
     const listed = await ptyGrid.listPanes();

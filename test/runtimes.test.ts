@@ -30,17 +30,41 @@ describe("runtime presets", () => {
     });
   });
 
-  test("codex: AGENTS.md in the worktree, its own CODEX_HOME, no background daemon, resume --last", () => {
+  test("codex: AGENTS.md in the worktree, its own CODEX_HOME, no background daemon, no update check, resume --last", () => {
     const spec = specFor({ preset: "codex" });
-    expect(spec.argv).toEqual(["codex", "--no-daemon", "--dangerously-bypass-approvals-and-sandbox", KICKOFF]);
+    const noUpdate = ["-c", "check_for_update_on_startup=false"];
+    expect(spec.argv).toEqual(["codex", ...noUpdate, "--no-daemon", "--dangerously-bypass-approvals-and-sandbox", KICKOFF]);
     expect(spec.env.CODEX_HOME).toBe("/o/state/agents/researcher-1/home");
     expect(spec.runtime?.promptFile).toBe("/o/worktrees/researcher-1/AGENTS.md");
-    expect(spec.runtime?.resumeArgv).toEqual(["codex", "--no-daemon", "resume", "--last", "--dangerously-bypass-approvals-and-sandbox", KICKOFF]);
+    expect(spec.runtime?.resumeArgv).toEqual(["codex", ...noUpdate, "--no-daemon", "resume", "--last", "--dangerously-bypass-approvals-and-sandbox", KICKOFF]);
   });
 
-  test("gemini and opencode pass the kickoff by flag, never typed", () => {
+  test("gemini and opencode pass the kickoff by flag, never typed; opencode resumes its last session", () => {
     expect(specFor({ preset: "gemini" }).argv).toEqual(["gemini", "--yolo", "--prompt-interactive", KICKOFF]);
-    expect(specFor({ preset: "opencode" }).argv).toEqual(["opencode", "--prompt", KICKOFF]);
+    const opencode = specFor({ preset: "opencode" });
+    expect(opencode.argv).toEqual(["opencode", "--auto", "--prompt", KICKOFF]);
+    expect(opencode.runtime).toMatchObject({
+      resumeArgv: ["opencode", "--auto", "--continue", "--prompt", KICKOFF],
+      transcripts: { dir: "/o/state/agents/researcher-1/home/opencode", suffix: "opencode.db" },
+    });
+    expect(specFor({ preset: "gemini" }).runtime?.transcripts).toEqual({ dir: "/o/state/agents/researcher-1/home/.gemini/tmp", suffix: ".jsonl" });
+  });
+
+  test("answer_trust adds the preset's trust flags after the unattended ones, at start and resume (gemini: --skip-trust)", () => {
+    const gemini = specFor({ preset: "gemini", answer_trust: true });
+    expect(gemini.argv).toEqual(["gemini", "--yolo", "--skip-trust", "--prompt-interactive", KICKOFF]);
+    expect(gemini.runtime?.resumeArgv).toEqual(["gemini", "--yolo", "--skip-trust", "--resume", "latest", "--prompt-interactive", KICKOFF]);
+    expect(specFor({ preset: "gemini", answer_trust: true, unattended: [], trust: ["--trust-it"] }).argv).toEqual(["gemini", "--trust-it", "--prompt-interactive", KICKOFF]);
+    expect(specFor({ preset: "claude", answer_trust: true }).argv.slice(0, 3)).toEqual(["claude", "--dangerously-skip-permissions", "--session-id"]);
+  });
+
+  test("preset env: no self-update for claude and opencode; org.yaml's env adds to it and overrides it key by key", () => {
+    expect(specFor({ preset: "claude" }).env).toMatchObject({ DISABLE_AUTOUPDATER: "1", CLAUDE_CONFIG_DIR: "/o/state/agents/researcher-1/home" });
+    expect(specFor({ preset: "opencode" }).env).toMatchObject({ OPENCODE_DISABLE_AUTOUPDATE: "1", XDG_DATA_HOME: "/o/state/agents/researcher-1/home" });
+    const overridden = specFor({ preset: "claude", env: { DISABLE_AUTOUPDATER: "", IS_SANDBOX: "1" } });
+    expect(overridden.env).toMatchObject({ DISABLE_AUTOUPDATER: "", IS_SANDBOX: "1" });
+    expect(resolveRuntime(ConfigSchema.shape.runtimes.parse({ x: { preset: "opencode", env: { A: "b" } } }).x!).env).toEqual({ OPENCODE_DISABLE_AUTOUPDATE: "1", A: "b" });
+    expect(specFor({ preset: "codex" }).env.DISABLE_AUTOUPDATER).toBeUndefined();
   });
 
   test("org.yaml overrides any part: program, unattended flags, resume, prompt file, env", () => {

@@ -10,10 +10,30 @@ import { FIXTURES } from "./helpers/org-cli.js";
 const screen = async (name: string) => renderScreen(readFileSync(`${FIXTURES}/screens/${name}.txt`, "utf8"), { cols: 120, rows: 40 });
 
 describe("screen detectors on fixtures", () => {
-  // Real screens captured in a tmux pane (claude-2.1.328-*, codex-0.169.0-*) and screens copied from the CLIs' output.
+  // Real screens captured in a tmux pane (claude-2.1.328-*, codex-0.169.0-*, gemini-0.61.0-*, opencode-1.18.33-*)
+  // and screens copied from the CLIs' output.
   test.each([
     ["claude", "claude-2.1.328-offline", false, "offline"],
+    ["claude", "claude-2.1.328-retrying", true, "offline"],
+    ["claude", "claude-2.1.328-trust", true, "trust-dialog"],
+    ["claude", "claude-2.1.328-trust-yes-selected", true, "trust-dialog"],
+    ["claude", "claude-2.1.328-bypass-permissions", true, "trust-dialog"],
+    ["claude", "claude-2.1.328-api-key-prompt", true, "login-required"],
+    ["claude", "claude-2.1.328-not-logged-in", true, "login-required"],
     ["codex", "codex-0.169.0-sign-in", true, "login-required"],
+    ["codex", "codex-0.169.0-trust", true, "trust-dialog"],
+    ["codex", "codex-0.169.0-idle", true, "idle"],
+    ["codex", "codex-0.169.0-reconnecting", true, "offline"],
+    ["gemini", "gemini-0.61.0-trust", true, "trust-dialog"],
+    ["gemini", "gemini-0.61.0-trust-restarting", true, "working"],
+    ["gemini", "gemini-0.61.0-sign-in", true, "login-required"],
+    ["gemini", "gemini-0.61.0-api-key-unselected", true, "login-required"],
+    ["gemini", "gemini-0.61.0-working", true, "working"],
+    ["gemini", "gemini-0.61.0-offline", true, "offline"],
+    ["opencode", "opencode-1.18.33-idle", true, "idle"],
+    ["opencode", "opencode-1.18.33-working", true, "working"],
+    ["opencode", "opencode-1.18.33-retrying", true, "offline"],
+    ["opencode", "opencode-1.18.33-offline", true, "offline"],
     ["claude", "claude-not-logged-in", true, "login-required"],
     ["claude", "claude-root-refused", false, "refused"],
     ["claude", "claude-idle", true, "idle"],
@@ -34,6 +54,22 @@ describe("screen detectors on fixtures", () => {
 
   test("a dead program's last screen is never idle or working", async () => {
     expect(detectScreen("claude", await screen("claude-idle"), false)).toEqual({ kind: "unknown", reason: 'no known screen; last line "⏵⏵ bypass permissions on (shift+tab to cycle)"' });
+  });
+
+  test("real trust dialogs carry the keys that answer yes where the cursor is (checked by hand on each CLI)", async () => {
+    // Claude 2.1.328 selects "No, exit" first: Enter alone exits with "this folder isn't trusted".
+    expect(detectScreen("claude", await screen("claude-2.1.328-trust"))).toEqual({ kind: "trust-dialog", keys: ["Down", "Enter"], reason: 'screen shows "Quick safety check: Is this a project you created or one you trust? (Like your own code, a well-known open source"' });
+    expect(detectScreen("claude", await screen("claude-2.1.328-trust-yes-selected"))).toEqual({ kind: "trust-dialog", keys: ["Enter"], reason: 'screen shows "❯ Yes, I trust this folder"' });
+    expect(detectScreen("claude", await screen("claude-2.1.328-bypass-permissions"))).toMatchObject({ keys: ["Down", "Enter"] });
+    expect(detectScreen("codex", await screen("codex-0.169.0-trust"))).toMatchObject({ keys: ["Enter"] });
+    expect(detectScreen("gemini", await screen("gemini-0.61.0-trust"))).toEqual({ kind: "trust-dialog", keys: ["Enter"], reason: 'screen shows "Do you trust the files in this folder?"' });
+  });
+
+  test("a row inside a box is shown without its edges; the CLI's own hint is the reason when it gives one", async () => {
+    expect(detectScreen("gemini", await screen("gemini-0.61.0-sign-in")).reason).toBe('screen shows "How would you like to authenticate for this project?"');
+    expect(detectScreen("gemini", await screen("gemini-0.61.0-api-key-unselected")).reason).toBe('screen shows "Existing API key detected (GEMINI_API_KEY). Select "Gemini API Key" option to use it."');
+    expect(detectScreen("opencode", await screen("opencode-1.18.33-retrying")).reason).toBe('screen shows "⬝⬝⬝⬝■■■■ Cannot connect to API: Was there a typo in the url or port? [retrying in 3s attempt #3] esc interrupt"');
+    expect(detectScreen("claude", await screen("claude-2.1.328-retrying")).reason).toMatch(/^screen shows "✻ Can't reach the API server — check your internet or DNS \(ENOTFOUND\)/);
   });
 
   test("the usage limit carries the reset time shown, and the trust dialog its answer", async () => {

@@ -1,7 +1,7 @@
 // Sets up the demo research problem: demo/research/* copied into a fresh git repo with one commit on main.
 import { cp, mkdir, readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { PACKAGE_ROOT } from "./package-root.js";
 import { OrgError } from "../org/errors.js";
 import { pathExists } from "./files.js";
 import { processRunner, type Runner } from "./process.js";
@@ -11,8 +11,7 @@ const GIT_IDENTITY = ["-c", "user.name=org demo", "-c", "user.email=demo@org.inv
 
 /** The template folder shipped with the package. */
 export function demoTemplateDir(): string {
-  // src/adapters/x.ts under tsx and dist/adapters/x.js after tsc are both two levels below the package root.
-  return fileURLToPath(new URL("../../demo/research/", import.meta.url));
+  return join(PACKAGE_ROOT, "demo", "research");
 }
 
 /** Create the demo repo in `dir` unless it already is a git repo; a second call changes nothing. */

@@ -1,5 +1,5 @@
 import { watch } from "node:fs";
-import { access, appendFile, mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { access, mkdir, open, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 
 let counter = 0;
@@ -11,8 +11,14 @@ export const PRIVATE_DIR = 0o700;
 export async function writeFileAtomic(path: string, content: string): Promise<void> {
   await mkdir(dirname(path), { recursive: true, mode: PRIVATE_DIR });
   const tmp = `${path}.${process.pid}.${counter++}.tmp`;
-  await writeFile(tmp, content);
-  await rename(tmp, path);
+  try {
+    await writeFile(tmp, content);
+    await rename(tmp, path);
+  } catch (error) {
+    // A full disk leaves a partial tmp file: remove it, or every failed write would take more of the space.
+    await rm(tmp, { force: true }).catch(() => undefined);
+    throw error;
+  }
 }
 
 export async function writeJsonAtomic(path: string, value: unknown): Promise<void> {
@@ -33,7 +39,21 @@ export async function readJson<T>(path: string): Promise<T | undefined> {
 export async function appendLines(path: string, lines: string[]): Promise<void> {
   if (lines.length === 0) return;
   await mkdir(dirname(path), { recursive: true, mode: PRIVATE_DIR });
-  await appendFile(path, lines.map((line) => `${line}\n`).join(""), { flag: "a" });
+  const data = Buffer.from(lines.map((line) => `${line}\n`).join(""));
+  const file = await open(path, "a");
+  try {
+    const { size } = await file.stat();
+    let written = 0;
+    try {
+      while (written < data.length) written += (await file.write(data, written)).bytesWritten;
+    } catch (error) {
+      // A full disk can take part of a line: cut it off, so the file still ends in a whole line and the next append starts clean.
+      if (written > 0) await file.truncate(size).catch(() => undefined);
+      throw error;
+    }
+  } finally {
+    await file.close();
+  }
 }
 
 export async function readText(path: string): Promise<string | undefined> {

@@ -1,7 +1,8 @@
-import { appendFile, mkdir, readFile } from "node:fs/promises";
+import { appendFile, mkdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { OrgError } from "../org/errors.js";
-import type { GitPort, WorktreeEntry } from "../org/ports.js";
+import type { GitPort, NewWorktree, WorktreeEntry } from "../org/ports.js";
+import { runLimited } from "../org/run-limited.js";
 import { parseWorktreeList } from "../org/worktrees.js";
 import { processRunner } from "./process.js";
 
@@ -17,6 +18,33 @@ async function raw(dir: string, args: string[]): Promise<string> {
   throw new OrgError(`git ${args.join(" ")} in ${dir} failed: ${fatal}`, "git");
 }
 
+/**
+ * What `git worktree add -b` does, in fewer processes: every new branch in one update-ref, the adds one at a time
+ * (concurrent adds read each other's half-made .git/worktrees entries and fail), then the checkouts side by side.
+ */
+async function addWorktrees(repo: string, entries: NewWorktree[]): Promise<void> {
+  const fresh = entries.filter((entry) => !entry.branchExists);
+  if (fresh.length > 0) {
+    const lines = fresh.map((entry) => `create refs/heads/${entry.branch} ${entry.base}\n`).join("");
+    const result = await processRunner.run([...GIT, "update-ref", "-m", "org: agent branch", "--stdin"], { cwd: repo, input: lines, timeoutMs: 120_000 });
+    if (result.exitCode !== 0) throw new OrgError(`git update-ref in ${repo} failed: ${result.stderr.trim()}`, "git");
+  }
+  for (const entry of entries) await raw(repo, ["worktree", "add", "--quiet", "--no-checkout", entry.path, entry.branch]);
+  const failed: string[] = [];
+  await runLimited(entries, CHECKOUTS_AT_ONCE, async (entry) => {
+    try {
+      await raw(entry.path, ["reset", "--hard", "--no-recurse-submodules", "--quiet"]);
+    } catch (error) {
+      // An empty worktree would be reused as is by the next `org up`: it goes, its branch stays.
+      await raw(repo, ["worktree", "remove", "--force", entry.path]).catch(() => undefined);
+      failed.push(error instanceof Error ? error.message : String(error));
+    }
+  });
+  if (failed.length > 0) throw new OrgError(failed.join("\n"), "git");
+}
+
+const CHECKOUTS_AT_ONCE = 4;
+
 /** Git for the orchestrator: worktrees, branches, dirt. Plain git calls: they are what the agents see too. */
 export const gitAdapter: GitPort = {
   async worktreeList(repo): Promise<WorktreeEntry[]> {
@@ -30,8 +58,8 @@ export const gitAdapter: GitPort = {
     const out = await raw(repo, ["for-each-ref", "--format=%(refname:strip=2) %(objectname)", `refs/heads/${prefix}`]);
     return new Map(out.split("\n").filter(Boolean).map((line) => line.split(" ") as [string, string]));
   },
-  async addWorktree(repo, path, branch, base, branchExists) {
-    await raw(repo, branchExists ? ["worktree", "add", "--quiet", path, branch] : ["worktree", "add", "--quiet", "-b", branch, path, base]);
+  async addWorktrees(repo, entries) {
+    await addWorktrees(repo, entries);
   },
   async dirtyFiles(worktree) {
     const out = await raw(worktree, ["status", "--porcelain", "--untracked-files=all"]);
@@ -44,7 +72,9 @@ export const gitAdapter: GitPort = {
     await raw(repo, ["worktree", "prune"]);
   },
   async excludePaths(repo, patterns) {
-    const common = (await raw(repo, ["rev-parse", "--git-common-dir"])).trim();
+    // The repo's own .git folder is its common dir; a linked worktree or a subfolder asks git.
+    const dotGit = join(repo, ".git");
+    const common = (await stat(dotGit).then((info) => info.isDirectory(), () => false)) ? dotGit : (await raw(repo, ["rev-parse", "--git-common-dir"])).trim();
     const file = join(common.startsWith("/") ? common : join(repo, common), "info", "exclude");
     const current = await readFile(file, "utf8").catch(() => "");
     const have = new Set(current.split("\n"));

@@ -9,7 +9,7 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
-import { fileURLToPath } from "node:url";
+import { PACKAGE_ROOT } from "./package-root.js";
 import { OrgError } from "../org/errors.js";
 import { proposeChange, type Rng } from "../org/hillclimb-step.js";
 import { readText } from "./files.js";
@@ -55,7 +55,7 @@ export async function runHillclimb(options: HillclimbOptions): Promise<void> {
 /** `ORG_SUBMIT` as a JSON argv, else this package's own `org submit` run by the current Node. */
 export function defaultSubmitArgv(env: Record<string, string | undefined> = process.env): string[] {
   const configured = env.ORG_SUBMIT;
-  if (configured === undefined || configured === "") return [process.execPath, join(packageRoot(), "bin", "org.js"), "submit"];
+  if (configured === undefined || configured === "") return [process.execPath, join(PACKAGE_ROOT, "bin", "org.js"), "submit"];
   let parsed: unknown;
   try {
     parsed = JSON.parse(configured);
@@ -68,7 +68,3 @@ export function defaultSubmitArgv(env: Record<string, string | undefined> = proc
   return parsed as string[];
 }
 
-// src/adapters/x.ts under tsx and dist/adapters/x.js after tsc are both two levels below the package root.
-function packageRoot(): string {
-  return fileURLToPath(new URL("../../", import.meta.url));
-}

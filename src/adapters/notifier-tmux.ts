@@ -1,4 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { usage } from "./usage-counters.js";
 
 const MARK = "\x1forg-pane";
 // After the tmux server went away, try to reattach at most this often.
@@ -72,6 +73,7 @@ export function createPaneIo(socket: string, session: string): PaneIo {
 
   // Commands are pipelined: tmux answers them in order, one %begin/%end block each.
   const run = (commands: string[]): Promise<Reply[]> => {
+    usage.tmuxCommands += commands.length;
     const child = attach();
     if (!child) return Promise.resolve(commands.map(() => ({ ok: false, lines: [] })));
     const replies = commands.map((command) => new Promise<Reply>((resolve) => {

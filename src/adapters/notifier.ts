@@ -1,5 +1,5 @@
 import { watch, type FSWatcher } from "node:fs";
-import { mkdir, readdir } from "node:fs/promises";
+import { mkdir, readdir, stat } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { parseDuration, type OrgConfig } from "../org/config/schema.js";
 import { messageIds } from "../org/messages/deliver.js";
@@ -14,7 +14,13 @@ import { isAlive } from "./process.js";
 
 const CONFIRM_MS = 1000;
 // fs.watch is the fast path; a rescan now and then catches a dropped event and panes added since.
-const RESCAN_EVERY_LOOKS = 20;
+const RESCAN_MS = 10_000;
+// After typing into a pane, it is looked at for this many idle periods, until what the typing set off has settled.
+const SETTLE_LOOKS = 3;
+// A message file that does not parse and changed this recently may be half written.
+const SETTLE_MS = 500;
+// With nothing to announce, every pane is looked at this seldom: a message's own look then tells still from busy.
+const IDLE_LOOK_MS = 5000;
 
 /**
  * Watches every agent's inbox and types one short line into its pane when a message arrives:
@@ -34,7 +40,9 @@ export class Notifier {
   private readonly watchers: FSWatcher[] = [];
   private timer: NodeJS.Timeout | undefined;
   private ticking = false;
-  private looksTaken = 0;
+  private lastFullLook = 0;
+  private readonly typedAt = new Map<string, number>();
+  private lastRescan = Date.now();
 
   private constructor(
     private readonly root: string,
@@ -88,8 +96,15 @@ export class Notifier {
     if (this.ticking) return;
     this.ticking = true;
     try {
-      await this.refreshLooks([...this.panes.values()]);
-      if (++this.looksTaken % RESCAN_EVERY_LOOKS === 0) {
+      const now = Date.now();
+      // Panes with messages waiting, and panes just typed into until they settle: their next message then knows they are still.
+      for (const [pane, at] of this.typedAt) if (now - at > SETTLE_LOOKS * this.settings.idleMs) this.typedAt.delete(pane);
+      const waiting = [...new Set([...[...this.known.keys()].filter((agent) => this.pending.get(agent)?.length).flatMap((agent) => this.panes.get(agent) ?? []), ...this.typedAt.keys()])];
+      const full = Date.now() - this.lastFullLook >= IDLE_LOOK_MS;
+      if (full) this.lastFullLook = Date.now();
+      if (full || waiting.length > 0) await this.refreshLooks(full ? [...this.panes.values()] : waiting);
+      if (Date.now() - this.lastRescan >= RESCAN_MS) {
+        this.lastRescan = Date.now();
         await this.discover();
         for (const agent of this.known.keys()) await this.scan(agent);
       }
@@ -114,6 +129,12 @@ export class Notifier {
       const text = await readText(file).catch(() => undefined);
       if (text === undefined) continue;
       const parsed = parseMessage(text);
+      if (!parsed.ok && (await this.stillBeingWritten(file))) {
+        // A file written in place (not by org send's rename) is seen the moment it is created: judge it once it settles.
+        known.delete(id);
+        setTimeout(() => void this.scan(agent), SETTLE_MS).unref();
+        continue;
+      }
       if (!parsed.ok) {
         this.say(`${relative(this.root, file)}:${parsed.line}: ${parsed.reason} — ${parsed.fix}; \`org inbox\` skips it`);
         continue;
@@ -125,6 +146,11 @@ export class Notifier {
       this.pending.set(agent, queue);
     }
     if (this.pending.get(agent)?.length) this.attempt(agent, true);
+  }
+
+  private async stillBeingWritten(file: string): Promise<boolean> {
+    const modified = await stat(file).then((info) => info.mtimeMs, () => 0);
+    return Date.now() - modified < SETTLE_MS;
   }
 
   /** One notification at a time per agent; a request that comes meanwhile runs right after. */
@@ -156,6 +182,7 @@ export class Notifier {
       const before = this.looks.get(pane)?.text;
       const typed = await this.io.type(pane, decision.line, `org-notify-${agent}`);
       const at = Date.now();
+      this.typedAt.set(pane, at);
       if (typed && (await this.waitForChange(pane, before))) {
         return this.recordOutcome(agent, pane, batch, { outcome: "typed", attempts, latencyMs: at - Math.min(...batch.map((notice) => notice.sentAt)) });
       }

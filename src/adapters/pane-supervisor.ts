@@ -11,6 +11,9 @@ import { chooseStartArgv } from "../org/runtimes/launch.js";
 import { appendLines, readJson, writeJsonAtomic } from "./files.js";
 import { hasConversation, programCandidates } from "./runtime-probe.js";
 import { pickEnv } from "../org/secrets.js";
+import { usage } from "./usage-counters.js";
+
+const LOG_RETRY_MS = 10_000;
 
 /**
  * The one supervisor of every agent: each tick lists all panes in one tmux command, and only an agent whose
@@ -35,6 +38,10 @@ export class PaneSupervisor {
     this.ticking = true;
     try {
       const panes = await this.host.listAgentPanes();
+      usage.polls++;
+      for (const key of this.logAsked.keys()) if (!panes?.some((pane) => key.startsWith(`${pane.id} ${pane.pid} `))) this.logAsked.delete(key);
+      // Logged first: a dead pane's last screen goes to its log before a restart replaces it.
+      for (const pane of panes ?? []) if (pane.logged === false) await this.startLog(pane, now);
       for (const pane of panes ?? []) await this.superviseOne(pane, now).catch((error: Error) => this.say(`supervisor: ${pane.agent}: ${error.message}`));
     } finally {
       this.ticking = false;
@@ -49,6 +56,18 @@ export class PaneSupervisor {
 
   close(): void {
     this.host.close();
+  }
+
+  /** When each pane (and program) was last asked to start logging: a failed attempt is retried, but not every tick. */
+  private readonly logAsked = new Map<string, number>();
+
+  private async startLog(pane: AgentPane, now: number): Promise<void> {
+    const key = `${pane.id} ${pane.pid} ${pane.dead}`;
+    const asked = this.logAsked.get(key);
+    // A dead pane's screen is written once; a live pane without a pipe is asked again now and then.
+    if (!this.host.startLog || (asked !== undefined && (pane.dead || now - asked < LOG_RETRY_MS))) return;
+    this.logAsked.set(key, now);
+    await this.host.startLog(pane.id, agentPaths(this.state, pane.agent).paneLog, pane.dead).catch((error: Error) => this.say(`supervisor: ${pane.agent}: ${error.message}`));
   }
 
   private async superviseOne(pane: AgentPane, now: number): Promise<void> {
@@ -103,7 +122,8 @@ export class PaneSupervisor {
       // A CLI that keeps conversations resumes its own by id rather than starting over.
       const start = spec.runtime ? chooseStartArgv(spec, await hasConversation(spec.runtime)) : { argv: spec.argv, resumed: false };
       // Secrets the runtime declares come from our own environment, never from a file.
-      await this.host.respawn(pane.id, paneLaunch({ ...spec, argv: start.argv, env: { ...spec.env, ...pickEnv(process.env, spec.passEnv ?? []) } }));
+      const launch = paneLaunch({ ...spec, argv: start.argv, env: { ...spec.env, ...pickEnv(process.env, spec.passEnv ?? []) } });
+      await this.host.respawn(pane.id, launch, pane.logged === false ? paths.paneLog : undefined);
       if (start.resumed) await event({ type: "resume", pid: null, code: null, signal: null, durationMs: null });
       // The run's start, should it die before the next look sees it alive.
       await writeJsonAtomic(paths.status, { ...base, startedAt: at, restartAt: null, updatedAt: at });

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { closeSync, existsSync, openSync, readFileSync } from "node:fs";
+import { usage } from "./usage-counters.js";
 
 /** A finished subprocess, as data: never a thrown string. */
 export interface RunResult {
@@ -45,6 +46,7 @@ export interface Runner {
  */
 export const processRunner: Runner = {
   run(argv, options = {}) {
+    usage.spawned++;
     const started = performance.now();
     const [file, ...args] = argv;
     const output = options.outputFile ? openSync(options.outputFile, "a") : undefined;

@@ -36,9 +36,11 @@ export class PtyGrid implements TmuxPort {
     return client !== undefined;
   }
 
-  async createGrid(panes: PaneSpec[]): Promise<string[]> {
+  async createGrid(panes: PaneSpec[]): Promise<PaneInfo[]> {
     await this.startHost();
-    return this.addPanes(panes);
+    const ids = await this.addPanes(panes);
+    const listed = await this.listPanes();
+    return ids.map((id) => listed.find((pane) => pane.id === id) ?? { id, pid: 0, dead: true, deadStatus: null, options: {} });
   }
 
   async listPanes(): Promise<PaneInfo[]> {

@@ -1,8 +1,10 @@
 import { access, constants, readdir } from "node:fs/promises";
 import { delimiter, isAbsolute, join, resolve } from "node:path";
 import type { OrgConfig } from "../org/config/schema.js";
+import type { LoginProbe } from "../org/doctor.js";
 import type { LaunchRuntime } from "../org/runtimes/launch.js";
 import { installHint, resolveRuntime, type ResolvedRuntime } from "../org/runtimes/resolve.js";
+import { isSecretName } from "../org/secrets.js";
 import { processRunner, type Runner } from "./process.js";
 
 /** What `org doctor` learns about one runtime program on this machine. */
@@ -13,8 +15,7 @@ export interface RuntimeProbe {
   install: string;
   /** First line of its version output, or null when it has none or failed. */
   version: string | null;
-  /** How it looks logged in (a variable or a file), "" when it does not, null when the preset cannot tell. */
-  login: string | null;
+  login: LoginProbe;
 }
 
 /** Where a program may be: a path (relative to `baseDir`) is itself; a bare name is looked up on `pathEnv`. */
@@ -48,21 +49,29 @@ export async function findMissingPrograms(config: OrgConfig, repoDir: string): P
 export async function probeRuntime(name: string, resolved: ResolvedRuntime, repoDir: string, runner: Runner = processRunner, env = process.env): Promise<RuntimeProbe> {
   const path = await findProgram(resolved.program, repoDir, env.PATH ?? "");
   const install = installHint(resolved, name);
-  if (!path) return { name, program: resolved.program, found: false, install, version: null, login: null };
-  const result = resolved.version.length > 0 ? await runner.run(resolved.version, { timeoutMs: 15_000, cwd: repoDir }) : undefined;
+  if (!path) return { name, program: resolved.program, found: false, install, version: null, login: { kind: "unknown" } };
+  // Asked in the environment it was found in (PATH) and judged by (HOME): gemini and opencode write under HOME even for --version.
+  const result = resolved.version.length > 0 ? await runner.run(resolved.version, { timeoutMs: 15_000, cwd: repoDir, env }) : undefined;
   const version = result && !result.spawnError && result.exitCode === 0 ? result.stdout.trim().split("\n")[0] ?? null : null;
-  return { name, program: resolved.program, found: true, install, version, login: await findLogin(resolved.login, env) };
+  return { name, program: resolved.program, found: true, install, version, login: await findLogin(resolved, env) };
 }
 
-async function findLogin(login: ResolvedRuntime["login"], env: NodeJS.ProcessEnv): Promise<string | null> {
-  if (login.env.length === 0 && login.files.length === 0) return null;
-  const variable = login.env.find((name) => env[name]);
-  if (variable) return `$${variable} is set`;
+/** A key counts where it reaches the program: its runtime's env, or pass_env from ours; a credential file is seeded from ~. */
+async function findLogin(resolved: ResolvedRuntime, env: NodeJS.ProcessEnv): Promise<LoginProbe> {
+  const { login } = resolved;
+  if (login.env.length === 0 && login.files.length === 0 && !login.without) return { kind: "unknown" };
+  const given = login.env.find((name) => resolved.env[name]);
+  if (given) return { kind: "yes", how: `$${given} is set in its env` };
+  const passed = login.env.find((name) => env[name] && resolved.pass_env.includes(name));
+  if (passed) return { kind: "yes", how: `$${passed} is passed to it` };
   const home = env.HOME ?? "";
   for (const file of login.files) {
-    if (home && (await access(join(home, file)).then(() => true, () => false))) return `~/${file} exists`;
+    if (home && (await access(join(home, file)).then(() => true, () => false))) return { kind: "yes", how: `~/${file} exists` };
   }
-  return "";
+  // Secret-looking variables never reach a program that does not pass them (secrets.ts); a plain one is inherited.
+  const withheld = login.env.find((name) => env[name]);
+  if (withheld) return isSecretName(withheld) ? { kind: "withheld", variable: withheld } : { kind: "yes", how: `$${withheld} is set` };
+  return { kind: "no", without: login.without, keys: login.env };
 }
 
 /** Whether the agent's config folder holds a conversation to resume (a file ending in the preset's suffix). */

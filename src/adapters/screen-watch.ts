@@ -5,10 +5,12 @@ import { agentPaths } from "../org/paths.js";
 import type { AgentPane, ScreenPort } from "../org/ports.js";
 import { decideWatch, type WatchDecision, type WatchMemory } from "../org/screens/decide.js";
 import { detectScreen } from "../org/screens/detect.js";
+import { SCREEN_RULES } from "../org/screens/presets.js";
 import { describeFix } from "../org/screens/fixes.js";
 import type { ScreenState } from "../org/screens/types.js";
 import type { AgentStatus, LaunchSpec } from "../org/state.js";
 import { appendLines, readJson, writeJsonAtomic } from "./files.js";
+import { cachedReadText } from "./read-cache.js";
 
 export type { ScreenPort };
 
@@ -34,6 +36,8 @@ interface Seen extends WatchMemory {
  */
 export class ScreenWatch {
   private readonly seen = new Map<string, Seen>();
+  // Every look needs each agent's launch.json, which changes only on up and reload: read it again only when it changed.
+  private readonly readLaunch = cachedReadText();
 
   constructor(
     private readonly state: string,
@@ -43,8 +47,9 @@ export class ScreenWatch {
 
   /** One look at every pane given (as the supervisor just listed them). */
   async tick(panes: AgentPane[], now = Date.now()): Promise<WatchOutcome[]> {
-    const specs = await Promise.all(panes.map((pane) => loadSpec(this.state, pane.agent)));
-    const watched = panes.filter((_, index) => specs[index]?.runtime);
+    const specs = await Promise.all(panes.map((pane) => this.loadSpec(pane.agent)));
+    // A generic program's screen is only ever a shell or unknown, which nothing acts on: its pane is not captured.
+    const watched = panes.filter((_, index) => specs[index]?.runtime && SCREEN_RULES[specs[index].runtime.preset].length > 0);
     const screens = await this.port.capture(watched.map((pane) => pane.id));
     const outcomes: WatchOutcome[] = [];
     for (const pane of watched) {
@@ -58,13 +63,22 @@ export class ScreenWatch {
 
   /** For a dead pane: why only a person can get it going again (the supervisor's whyBlocked), or undefined. */
   async whyBlocked(pane: AgentPane): Promise<string | undefined> {
-    const spec = await loadSpec(this.state, pane.agent);
+    const spec = await this.loadSpec(pane.agent);
     if (!spec?.runtime) return undefined;
     const text = (await this.port.capture([pane.id])).get(pane.id);
     if (text === undefined) return undefined;
     const screen = detectScreen(spec.runtime.preset, text.split("\n"), false);
     const decision = decideWatch({ screen, alive: false, unchangedMs: 0, now: Date.now(), memory: emptyMemory(), settings: spec.runtime.watch, fix: fixFor(screen, spec) });
     return decision.kind === "block" ? `${decision.reason} — ${decision.fix}` : undefined;
+  }
+
+  private async loadSpec(agent: string): Promise<LaunchSpec | undefined> {
+    const text = await this.readLaunch(agentPaths(this.state, agent).launch).catch(() => undefined);
+    try {
+      return text === undefined ? undefined : (JSON.parse(text) as LaunchSpec);
+    } catch {
+      return undefined;
+    }
   }
 
   private async watchOne(pane: AgentPane, spec: LaunchSpec, text: string, now: number): Promise<WatchOutcome> {
@@ -127,10 +141,6 @@ function fixFor(screen: ScreenState, spec: LaunchSpec): string {
 
 function emptyMemory(): WatchMemory {
   return { nudges: [], trustAnswers: [], waitUntil: null };
-}
-
-async function loadSpec(state: string, agent: string): Promise<LaunchSpec | undefined> {
-  return readJson<LaunchSpec>(agentPaths(state, agent).launch).catch(() => undefined);
 }
 
 function defaultIsAlive(pid: number): boolean {

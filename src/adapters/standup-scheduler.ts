@@ -15,12 +15,15 @@ import { sendMessage } from "./inbox-store.js";
 
 // Both jobs read a few small files; every few seconds is soon enough for a digest due every N minutes.
 const TICK_MS = 5000;
+// progress.md grows by an agent's own notes: a look at every agent's size twice a minute keeps it near its cap.
+const PROGRESS_EVERY_MS = 30_000;
 
 type ReadConfig = () => Promise<{ loaded: { config: OrgConfig } } | { problems: string[] }>;
 
 /** The daemon's upkeep of what agents read: each progress.md kept under its cap, and standup digests for the chief. */
 export class StandupScheduler {
   private lastTick = 0;
+  private lastCap = 0;
   private running: Promise<void> | undefined;
   private stopped = false;
   private readonly paths;
@@ -46,7 +49,10 @@ export class StandupScheduler {
     const read = await this.opts.readConfig();
     if (!("loaded" in read)) return;
     const config = read.loaded.config;
-    await this.capProgress(config);
+    if (now.getTime() - this.lastCap >= PROGRESS_EVERY_MS) {
+      this.lastCap = now.getTime();
+      await this.capProgress(config);
+    }
     if (config.standup) await this.standup(config, now);
   }
 

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import type { PaneCapture, PaneFeed, PaneInfo } from "../org/ports.js";
+import { usage } from "./usage-counters.js";
 
 interface Request {
   expected: number;
@@ -60,6 +61,7 @@ export class TmuxControl implements PaneFeed {
   }
 
   private send(commands: string[][]): Promise<ControlReply> {
+    usage.tmuxCommands += commands.length;
     const child = this.connect();
     if (!child?.stdin?.writable) return Promise.resolve(undefined);
     return new Promise((resolve) => {

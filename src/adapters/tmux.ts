@@ -1,4 +1,5 @@
 import { rm } from "node:fs/promises";
+import { pathExists } from "./files.js";
 import { constants } from "node:os";
 import { join } from "node:path";
 import { OrgError } from "../org/errors.js";
@@ -8,11 +9,11 @@ import { TmuxControl } from "./tmux-control.js";
 import { TmuxPaneHost } from "./tmux-pane-host.js";
 import { controlScreenPort } from "./screen-tmux.js";
 import type { ScreenPort } from "./screen-watch.js";
-import { envArgs, respawnArgs } from "./tmux-args.js";
+import { envArgs, respawnArgs, shellQuote } from "./tmux-args.js";
 import { filterAgentEnv } from "../org/secrets.js";
 
 const OPTION_KEYS = ["@org_agent", "@org_role", "@org_gpu", "@org_status"] as const;
-const PANE_FORMAT = ["#{pane_id}", "#{pane_pid}", "#{pane_dead}", "#{pane_dead_status}", "#{pane_dead_signal}", "#{pane_dead_time}", ...OPTION_KEYS.map((key) => `#{${key}}`)].join("\t");
+const PANE_FORMAT = ["#{pane_id}", "#{pane_pid}", "#{pane_dead}", "#{pane_dead_status}", "#{pane_dead_signal}", "#{pane_dead_time}", "#{pane_pipe}", ...OPTION_KEYS.map((key) => `#{${key}}`)].join("\t");
 
 const DEAD_PANE_FORMAT = "[org] #{@org_agent} #{?pane_dead_signal,killed by signal #{pane_dead_signal},exited with status #{pane_dead_status}} — #{@org_status}; see: org logs #{@org_agent}";
 
@@ -37,10 +38,6 @@ function withoutCommon(env: Record<string, string> | undefined, common: Record<s
   return Object.fromEntries(Object.entries(env ?? {}).filter(([key]) => !(key in common)));
 }
 
-function shellQuote(value: string): string {
-  return `'${value.replace(/'/g, `'\\''`)}'`;
-}
-
 /** tmux on a private socket, never the user's own server, with no user config. */
 export class Tmux implements TmuxPort {
   constructor(
@@ -60,11 +57,13 @@ export class Tmux implements TmuxPort {
   }
 
   async isRunning(): Promise<boolean> {
+    // No socket file, no server: `org up` of a stopped org asks no tmux process.
+    if (!(await pathExists(socketPath(this.socket)))) return false;
     const result = await this.runner.run(["tmux", "-L", this.socket, "-f", "/dev/null", "has-session", "-t", `=${this.session}`], { timeoutMs: 10_000 });
     return result.exitCode === 0;
   }
 
-  async createGrid(panes: PaneSpec[], size: { width: number; height: number }): Promise<string[]> {
+  async createGrid(panes: PaneSpec[], size: { width: number; height: number }): Promise<PaneInfo[]> {
     // Variables every agent shares are set once for the server: each pane carries only its own.
     const common = commonEnv(panes);
     const args: string[] = [
@@ -90,8 +89,8 @@ export class Tmux implements TmuxPort {
       // new-session -e also sets the session's environment: the first pane's own variables must not reach the rest.
       if (index === 0) for (const key of Object.keys(own)) args.push("set-environment", "-t", this.session, "-u", key, ";");
       for (const [key, value] of Object.entries(pane.options)) args.push("set-option", "-p", key, value, ";");
-      // exec: the pane logger is one process, not a shell plus cat.
-      args.push("pipe-pane", "-o", `exec cat >> ${shellQuote(pane.logFile)}`, ";");
+      // Agent panes are logged by the daemon's supervisor (startLog): a logger process per pane would double the grid's time.
+      if (!isAgentPane(pane)) args.push("pipe-pane", "-o", `exec cat >> ${shellQuote(pane.logFile)}`, ";");
       if (index > 0) args.push("select-layout", "-t", `${this.session}:org`, "tiled", ";");
     });
     args.push(
@@ -101,7 +100,9 @@ export class Tmux implements TmuxPort {
       "set", "-w", "-t", `${this.session}:org`, "pane-border-format", BORDER_FORMAT,
     );
     for (const chunk of [...chunks, args]) await this.tmux(chunk.at(-1) === ";" ? chunk.slice(0, -1) : chunk);
-    return this.idsByLabel(panes);
+    const listed = await this.listByLabel(panes);
+    if (listed.some((pane) => pane === undefined)) throw new OrgError(`tmux built the grid on socket ${this.socket} but lists only some of its panes — run \`org down\`, then \`org up\``, "tmux");
+    return listed as PaneInfo[];
   }
 
   async listPanes(): Promise<PaneInfo[]> {
@@ -121,12 +122,14 @@ export class Tmux implements TmuxPort {
 
   // Read ids back by label: with ~30 panes tmux answers a long chained command with no -P output at all.
   private async idsByLabel(panes: PaneSpec[]): Promise<string[]> {
-    const listed = await this.tmux(["list-panes", "-s", "-t", `=${this.session}`, "-F", "#{pane_id}\t#{@org_agent}"]);
-    const byLabel = new Map(listed.split("\n").filter(Boolean).map((line) => {
-      const [id, label] = line.split("\t");
-      return [label ?? "", id!] as const;
-    }));
-    return panes.map((pane) => byLabel.get(pane.options["@org_agent"] ?? "") ?? "");
+    return (await this.listByLabel(panes)).map((pane) => pane?.id ?? "");
+  }
+
+  // Every pane of the session once, in the order of `panes`: the grid's caller needs ids, pids and state alike.
+  private async listByLabel(panes: PaneSpec[]): Promise<(PaneInfo | undefined)[]> {
+    const listed = await this.listPanes();
+    const byLabel = new Map(listed.map((pane) => [pane.options["@org_agent"] ?? "", pane]));
+    return panes.map((pane) => byLabel.get(pane.options["@org_agent"] ?? ""));
   }
 
   async respawnPane(pane: string, launch?: PaneLaunch): Promise<void> {
@@ -139,7 +142,7 @@ export class Tmux implements TmuxPort {
   }
 
   openPaneHost(): PaneHost {
-    return new TmuxPaneHost(this.control(), this.session, PANE_FORMAT, parsePaneLine);
+    return new TmuxPaneHost(this.control(), this.session, PANE_FORMAT, parsePaneLine, this.socket);
   }
 
   async addPanes(panes: PaneSpec[]): Promise<string[]> {
@@ -158,7 +161,8 @@ export class Tmux implements TmuxPort {
       }
       args.push("split-window", "-t", window, "-c", pane.cwd, ...envArgs(pane.env), ...pane.argv, ";");
       for (const [key, value] of Object.entries(pane.options)) args.push("set-option", "-p", key, value, ";");
-      args.push("pipe-pane", "-o", `exec cat >> ${shellQuote(pane.logFile)}`, ";", "select-layout", "-t", window, "tiled", ";");
+      if (!isAgentPane(pane)) args.push("pipe-pane", "-o", `exec cat >> ${shellQuote(pane.logFile)}`, ";");
+      args.push("select-layout", "-t", window, "tiled", ";");
     }
     args.push("select-pane", "-t", active);
     await this.tmux(args);
@@ -183,8 +187,7 @@ export class Tmux implements TmuxPort {
   async killServer(): Promise<void> {
     await this.tmux(["kill-server"], true);
     // tmux leaves its socket file behind; ours carry our prefix, so removing it touches nothing else.
-    const dir = join(process.env.TMUX_TMPDIR || "/tmp", `tmux-${process.getuid?.() ?? 0}`);
-    await rm(join(dir, this.socket), { force: true });
+    await rm(socketPath(this.socket), { force: true });
   }
 
   async selectPane(pane: string): Promise<void> {
@@ -197,15 +200,23 @@ export class Tmux implements TmuxPort {
   }
 }
 
+function socketPath(socket: string): string {
+  return join(process.env.TMUX_TMPDIR || "/tmp", `tmux-${process.getuid?.() ?? 0}`, socket);
+}
+
+function isAgentPane(pane: PaneSpec): boolean {
+  return pane.options["@org_agent"] !== undefined;
+}
+
 function parsePaneLine(line: string): PaneInfo {
-  const [id, pid, dead, deadStatus, deadSignal, deadTime, ...values] = line.split("\t");
+  const [id, pid, dead, deadStatus, deadSignal, deadTime, pipe, ...values] = line.split("\t");
   const options: Record<string, string> = {};
   OPTION_KEYS.forEach((key, index) => {
     if (values[index]) options[key] = values[index]!;
   });
   return {
     id: id!, pid: Number(pid), dead: dead === "1", deadStatus: deadStatus ? Number(deadStatus) : null,
-    deadSignal: deadSignal ? signalName(deadSignal) : null, deadAt: deadTime && deadTime !== "0" ? Number(deadTime) * 1000 : null, options,
+    deadSignal: deadSignal ? signalName(deadSignal) : null, deadAt: deadTime && deadTime !== "0" ? Number(deadTime) * 1000 : null, piped: pipe === "1", options,
   };
 }
 

@@ -6,10 +6,13 @@ import { pooledSigma } from "../org/noise.js";
 import { agentPaths, orgPaths } from "../org/paths.js";
 import type { OrgRecord } from "../org/state.js";
 import { detectNewCommits, pickNext } from "../org/verify-schedule.js";
-import { readJson, writeJsonAtomic } from "./files.js";
+import { findRecordedRow } from "../org/experiment-recover.js";
+import { parseResults } from "../org/results.js";
+import { readJson, readText, writeJsonAtomic } from "./files.js";
 import { advanceFrontier } from "./frontier.js";
 import { runConfirmation } from "./confirmation.js";
 import { processRunner } from "./process.js";
+import { RefStamp } from "./ref-stamp.js";
 
 /** The verdict file `org submit` waits for. */
 export interface VerdictFile {
@@ -28,6 +31,10 @@ export class VerifierLoop {
   private readonly finished = new Set<string>();
   private readonly retried = new Set<string>();
   private readonly agents;
+  private readonly bornAt = new Date().toISOString();
+  // Idle, the org's branches rarely move: two stats per tick instead of a git process.
+  private readonly refStamp;
+  private heads: { heads: Map<string, string | null>; subjects: Map<string, string> } | undefined;
 
   constructor(
     private readonly record: OrgRecord,
@@ -37,6 +44,7 @@ export class VerifierLoop {
   ) {
     this.paths = orgPaths(record.root);
     this.agents = new Map(record.agents.map((agent) => [agent.name, agent]));
+    this.refStamp = new RefStamp(record.repo, `refs/heads/org/${record.name}`);
   }
 
   /** One pass: enqueue baselines and plain commits, then start whatever slots allow. */
@@ -98,10 +106,12 @@ export class VerifierLoop {
       // Read now, not at tick time: the agent's previous run may have finished since.
       const ledger = (await readJson<AgentLedger>(this.ledgerFile(agent.name))) ?? { best: null, lastVerified: null };
       const sigma = await this.readSigma();
+      // Queued before this loop began: a daemon killed after writing its row may have judged it already.
+      const recorded = request.submittedAt < this.bornAt ? findRecordedRow(parseResults((await readText(join(this.paths.state, "results.tsv"))) ?? "").rows, request) : undefined;
       const context: ExperimentContext = {
         verify: this.config.verify!, baseCommit: this.record.baseCommit, slot, ledger,
         agent: { name: agent.name, branch: agent.branch, worktree: agent.worktree, gpu: agent.gpu, edits: this.config.roles[agent.role]?.edits ?? [] },
-        runsDir: this.paths.runs, patchesDir: this.paths.patches, now: () => new Date(), signal: this.abort.signal, sigma,
+        runsDir: this.paths.runs, patchesDir: this.paths.patches, now: () => new Date(), signal: this.abort.signal, sigma, recorded,
       };
       if (request.kind === "confirm") {
         await runConfirmation(this.port, context, request, this.paths.state);
@@ -166,6 +176,12 @@ export class VerifierLoop {
   }
 
   private async readHeads(): Promise<{ heads: Map<string, string | null>; subjects: Map<string, string> }> {
+    if (this.heads && !(await this.refStamp.mayHaveMoved())) return this.heads;
+    this.heads = await this.listHeads();
+    return this.heads;
+  }
+
+  private async listHeads(): Promise<{ heads: Map<string, string | null>; subjects: Map<string, string> }> {
     const prefix = `refs/heads/org/${this.record.name}/`;
     const result = await processRunner.run(["git", "for-each-ref", "--format=%(refname)%09%(objectname)%09%(subject)", prefix], { cwd: this.record.repo, timeoutMs: 30_000 });
     const heads = new Map<string, string | null>();

@@ -1,5 +1,6 @@
-import { mkdir, stat, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { mkdir, stat, statfs, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { OrgError } from "../org/errors.js";
 import type { VerifierPort } from "../org/experiment.js";
 import type { ChangedPath } from "../org/path-rules.js";
 import type { MessageSettings } from "../org/config/schema.js";
@@ -21,6 +22,7 @@ export function createVerifierPort(opts: { repo: string; state: string; runner?:
     if (result.exitCode !== 0 && !allowFailure) throw new Error(`git ${args.join(" ")} failed in ${cwd}: ${result.stderr.trim()}`);
     return result;
   };
+  let resultsQueue: Promise<void> = Promise.resolve();
   return {
     async prepareCheckout(slot, commit) {
       const checkout = join(opts.state, "verifier", slot);
@@ -57,6 +59,8 @@ export function createVerifierPort(opts: { repo: string; state: string; runner?:
       if (note) await appendLines(options.logFile, [note]);
       // Verify runs never see the secrets the daemon holds for agents.
       const result = await runner.run(argv, { cwd: options.cwd, env: { ...filterAgentEnv(process.env), ...env }, cleanEnv: true, timeoutMs: options.timeoutMs, outputFile: options.logFile, killGraceMs: 2000, signal: options.signal, reapGroup: true });
+      // With the disk full the run's output, and so its metric, is lost: keep the request queued rather than record a false crash.
+      if (await isDiskFull(options.logFile)) throw new OrgError(`no space left on the disk that holds ${options.logFile}: the run's output could not be saved — free some space; the experiment stays queued and runs again`, "disk-full");
       if (result.spawnError) await appendLines(options.logFile, [`org: could not start ${argv[0]}: ${result.spawnError}`]);
       return { exitCode: result.exitCode, signal: result.signal, timedOut: result.timedOut, durationMs: result.durationMs, aborted: result.aborted, ...(result.spawnError ? { spawnError: result.spawnError } : {}) };
     },
@@ -96,10 +100,15 @@ export function createVerifierPort(opts: { repo: string; state: string; runner?:
       await git(agent.worktree, ["reset", "--hard", commit]);
       return rescueFile;
     },
-    async appendResult(header, line) {
+    appendResult(header, line) {
       const file = join(opts.state, "results.tsv");
-      const size = await stat(file).then((info) => info.size, () => 0);
-      await appendLines(file, size === 0 ? [header, line] : [line]);
+      // Verdicts of parallel runs land together: one at a time, or two of them see an empty file and both write the header.
+      const append = async () => {
+        const size = await stat(file).then((info) => info.size, () => 0);
+        await appendLines(file, size === 0 ? [header, line] : [line]);
+      };
+      resultsQueue = resultsQueue.then(append, append);
+      return resultsQueue;
     },
     async appendLog(entry) {
       await appendLines(join(opts.state, "log.md"), [entry]);
@@ -108,6 +117,14 @@ export function createVerifierPort(opts: { repo: string; state: string; runner?:
       await sendMessage(opts.state, { from: "verifier", to: [agent], kind: "verdict", body: text }, opts.messages ?? readMessageSettings(undefined));
     },
   };
+}
+
+// Less than this free and a run's log may have been cut short.
+const FULL_BYTES = 1024 * 1024;
+
+async function isDiskFull(file: string): Promise<boolean> {
+  const info = await statfs(dirname(file)).catch(() => undefined);
+  return info !== undefined && info.bavail * info.bsize < FULL_BYTES;
 }
 
 /** Under Slurm a run is a step of the agent's own job, on its GPU; with no running job it runs here, and says so. */

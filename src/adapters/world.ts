@@ -1,16 +1,15 @@
-import { fileURLToPath } from "node:url";
 import { PTY_SOCKET_PREFIX } from "../org/paths.js";
 import type { World } from "../org/world.js";
 import { filesPort } from "./files-port.js";
 import { gitAdapter } from "./git.js";
+import { PACKAGE_ROOT } from "./package-root.js";
 import { createGpuProbe } from "./gpu-probe.js";
 import { isAlive, killProcessGroup, processRunner } from "./process.js";
 import { PtyGrid } from "./pty-grid.js";
 import { Tmux } from "./tmux.js";
 import { pickEnv } from "../org/secrets.js";
 
-// dist/adapters/world.js and src/adapters/world.ts both sit two folders below the package root.
-export const PACKAGE_ROOT = fileURLToPath(new URL("../../", import.meta.url));
+export { PACKAGE_ROOT };
 export const ORG_BIN = `${PACKAGE_ROOT}bin/org.js`;
 
 /** The real world: git, tmux, nvidia-smi, the file system and processes. */

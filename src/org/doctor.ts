@@ -26,10 +26,19 @@ export interface ToolProbe {
   runtimes: RuntimeCheckInput[];
 }
 
+/** Whether a runtime's program will find a login: only what reaches the program counts, not what `org up` holds. */
+export type LoginProbe =
+  | { kind: "unknown" }
+  | { kind: "yes"; how: string }
+  /** Set in `org up`'s environment, but a secret the runtime does not pass: its program never sees it. */
+  | { kind: "withheld"; variable: string }
+  /** `without`: what the program does with no login ("" when it needs one); `keys`: variables that would do. */
+  | { kind: "no"; without: string; keys: string[] };
+
 /** One runtime of the org as probed: builtins need nothing; the rest need their program, and maybe a login. */
 export type RuntimeCheckInput =
   | { name: string; builtin: true }
-  | { name: string; builtin: false; program: string; found: boolean; install: string; version: string | null; login: string | null };
+  | { name: string; builtin: false; program: string; found: boolean; install: string; version: string | null; login: LoginProbe };
 
 /** What is missing on this machine and the command that installs it. */
 export function evaluateTools(probe: ToolProbe): Check[] {
@@ -56,6 +65,18 @@ function evaluateRuntime(runtime: RuntimeCheckInput): Check {
   if (runtime.builtin) return { name, status: "ok", detail: "built in" };
   if (!runtime.found) return { name, status: "fail", detail: `${runtime.program} not installed (not on PATH)`, fix: runtime.install };
   const version = runtime.version ?? "version unknown";
-  if (runtime.login === "") return { name, status: "warn", detail: `${version}; does not look logged in`, fix: `run ${runtime.program} once and log in, or set its API key under runtimes.${runtime.name}.env` };
-  return { name, status: "ok", detail: runtime.login === null ? version : `${version}; logged in (${runtime.login})` };
+  const login = runtime.login;
+  switch (login.kind) {
+    case "unknown":
+      return { name, status: "ok", detail: version };
+    case "yes":
+      return { name, status: "ok", detail: `${version}; logged in (${login.how})` };
+    case "withheld":
+      return { name, status: "warn", detail: `${version}; $${login.variable} is set but not passed to it`, fix: `add ${login.variable} to runtimes.${runtime.name}.pass_env` };
+    case "no": {
+      if (login.without) return { name, status: "ok", detail: `${version}; not logged in: ${login.without}` };
+      const key = login.keys[0] ? `, or export ${login.keys[0]} and add it to runtimes.${runtime.name}.pass_env` : "";
+      return { name, status: "warn", detail: `${version}; does not look logged in`, fix: `run ${runtime.program} once and log in${key}` };
+    }
+  }
 }

@@ -5,7 +5,8 @@ import { checkBudgets, measureRuns, type RunMeasure } from "./experiment-runs.js
 import { decideKeep, type KeepDecision } from "./keep-rule.js";
 import { summarize } from "./noise.js";
 import { checkPaths, type ChangedPath, type PathCheck } from "./path-rules.js";
-import { formatHeader, formatRow, toResultStatus } from "./results.js";
+import { verdictOfRow } from "./experiment-recover.js";
+import { formatHeader, formatRow, toResultStatus, type ResultRow } from "./results.js";
 import { judge, type RunOutcome, type Verdict } from "./verdict.js";
 
 /** How much of a crashed run's log `org submit` prints. */
@@ -89,15 +90,67 @@ export interface ExperimentContext {
   now: () => Date;
   /** The noise σ pooled over every agent's baseline; undefined until one exists. */
   sigma: number | undefined;
+  /** The row a daemon killed after writing it left for this request: it is the verdict, and nothing runs again. */
+  recorded?: ResultRow;
   /** Shutdown: the run is killed and nothing is recorded, so the request runs again at the next `org up`. */
   signal?: AbortSignal;
 }
 
 /** Run one experiment start to end; the results row is written before any reset of the branch. */
 export async function runExperiment(port: VerifierPort, context: ExperimentContext, request: ExperimentRequest): Promise<ExperimentOutcome> {
-  const { verify, agent, ledger } = context;
+  const { agent, ledger } = context;
   const started = context.now().getTime();
   const short = request.commit.slice(0, 7);
+  const baseline = request.kind === "baseline";
+  const recorded = context.recorded;
+  const { verdict, measures, samples, metric, memoryGb, seconds, seed } = recorded
+    ? { verdict: verdictOfRow(recorded, request, ledger.best?.metric), measures: [] as RunMeasure[], samples: recorded.metric === undefined ? [] : [recorded.metric], metric: recorded.metric, memoryGb: recorded.memoryGb, seconds: recorded.seconds, seed: ledger.runs ?? 0 }
+    : await judgeAndRecord(port, context, request, started);
+
+  const next: AgentLedger = { ...ledger, runs: seed };
+  if (!baseline && samples.length > 1) next.noise = [...(ledger.noise ?? []), samples].slice(-NOISE_GROUPS);
+  if (baseline) {
+    if (verdict.kind === "baseline") next.baseline = { samples, mean: verdict.metric, sd: summarize(samples).sd };
+    if (verdict.kind === "crash") next.baselineCrash = verdict.reason;
+    else delete next.baselineCrash;
+  }
+  let patch: string | undefined;
+  let head = request.commit;
+  let movedTo: string | undefined;
+  if (verdict.kind === "baseline" || verdict.kind === "keep") {
+    next.best = { commit: request.commit, metric: verdict.metric, runs: samples.length };
+  } else if (request.kind === "candidate") {
+    const target = ledger.best?.commit ?? context.baseCommit;
+    patch = `${context.patchesDir}/${agent.name}-${short}-${verdict.kind}.patch`;
+    await port.savePatch(target, request.commit, patch);
+    // A plain commit made while this one ran would vanish with a reset: leave the branch, the newer head gets its own verdict.
+    // Already at the target: a daemon killed between the reset and clearing the request got that far.
+    const current = await port.branchHead(agent.branch);
+    if (current === request.commit || current === target || current === undefined) {
+      const rescued = await port.resetBranch(agent, target, `${context.patchesDir}/${agent.name}-${short}-uncommitted.patch`);
+      head = target;
+      if (rescued) patch = `${patch} (uncommitted work saved to ${rescued})`;
+    } else {
+      movedTo = current;
+    }
+  }
+  next.lastVerified = head;
+
+  const title = `${agent.name} ${short} ${request.kind === "baseline" ? "baseline" : oneLine(request.description)}`;
+  await port.appendLog(formatLogEntry({ date: context.now(), op: verdict.kind, title, body: verdict.reason }));
+  const reset = head !== request.commit ? `\nYour branch was reset to ${head.slice(0, 7)}; the diff is saved in ${patch}.`
+    : movedTo ? `\nYour branch has moved on to ${movedTo.slice(0, 7)}, so it was not reset; that commit gets its own verdict. The diff is saved in ${patch}.`
+    : "";
+  await port.appendInbox(agent.name, `## [${context.now().toISOString()}] verdict ${verdict.kind} for ${short}\n${verdict.reason}${reset}\n`);
+  const last = measures.at(-1);
+  const logTail = verdict.kind === "crash" && last ? lastLines(last.log, TAIL_LINES) : "";
+  const runSeconds = measures.reduce((sum, measure) => sum + measure.runSeconds, 0);
+  return { request, verdict, metric, memoryGb, seconds, runSeconds, samples, logFile: last?.logFile ?? `${context.runsDir}/${request.id}.log`, logTail, ledger: next, head, patch };
+}
+
+/** Measure, judge and append the row: the row is the verdict's record, so a request whose row exists never runs again. */
+async function judgeAndRecord(port: VerifierPort, context: ExperimentContext, request: ExperimentRequest, started: number) {
+  const { verify, agent, ledger } = context;
   const baseline = request.kind === "baseline";
   const changed = baseline ? [] : await port.changedPaths(context.baseCommit, request.commit);
   const paths = checkPaths(changed, { protected: verify.protected, edits: agent.edits });
@@ -132,45 +185,7 @@ export async function runExperiment(port: VerifierPort, context: ExperimentConte
   await port.appendResult(formatHeader(verify.metric.name, Object.keys(extras)), formatRow({
     commit: request.commit, metric, memoryGb, status: toResultStatus(verdict.kind), description, agent: agent.name, gpu: agent.gpu, seconds, time: context.now().toISOString(), extras,
   }));
-
-  const next: AgentLedger = { ...ledger, runs: seed };
-  if (!baseline && samples.length > 1) next.noise = [...(ledger.noise ?? []), samples].slice(-NOISE_GROUPS);
-  if (baseline) {
-    if (verdict.kind === "baseline") next.baseline = { samples, mean: verdict.metric, sd: summarize(samples).sd };
-    if (verdict.kind === "crash") next.baselineCrash = verdict.reason;
-    else delete next.baselineCrash;
-  }
-  let patch: string | undefined;
-  let head = request.commit;
-  let movedTo: string | undefined;
-  if (verdict.kind === "baseline" || verdict.kind === "keep") {
-    next.best = { commit: request.commit, metric: verdict.metric, runs: samples.length };
-  } else if (request.kind === "candidate") {
-    const target = ledger.best?.commit ?? context.baseCommit;
-    patch = `${context.patchesDir}/${agent.name}-${short}-${verdict.kind}.patch`;
-    await port.savePatch(target, request.commit, patch);
-    // A plain commit made while this one ran would vanish with a reset: leave the branch, the newer head gets its own verdict.
-    const current = await port.branchHead(agent.branch);
-    if (current === request.commit || current === undefined) {
-      const rescued = await port.resetBranch(agent, target, `${context.patchesDir}/${agent.name}-${short}-uncommitted.patch`);
-      head = target;
-      if (rescued) patch = `${patch} (uncommitted work saved to ${rescued})`;
-    } else {
-      movedTo = current;
-    }
-  }
-  next.lastVerified = head;
-
-  const title = `${agent.name} ${short} ${request.kind === "baseline" ? "baseline" : oneLine(request.description)}`;
-  await port.appendLog(formatLogEntry({ date: context.now(), op: verdict.kind, title, body: verdict.reason }));
-  const reset = head !== request.commit ? `\nYour branch was reset to ${head.slice(0, 7)}; the diff is saved in ${patch}.`
-    : movedTo ? `\nYour branch has moved on to ${movedTo.slice(0, 7)}, so it was not reset; that commit gets its own verdict. The diff is saved in ${patch}.`
-    : "";
-  await port.appendInbox(agent.name, `## [${context.now().toISOString()}] verdict ${verdict.kind} for ${short}\n${verdict.reason}${reset}\n`);
-  const last = measures.at(-1);
-  const logTail = verdict.kind === "crash" && last ? lastLines(last.log, TAIL_LINES) : "";
-  const runSeconds = measures.reduce((sum, measure) => sum + measure.runSeconds, 0);
-  return { request, verdict, metric, memoryGb, seconds, runSeconds, samples, logFile: last?.logFile ?? `${context.runsDir}/${request.id}.log`, logTail, ledger: next, head, patch };
+  return { verdict, measures, samples, metric, memoryGb, seconds, seed };
 }
 
 // A log that ends in a newline has no line after it; one cut off mid-line (a killed run) still has its last line.

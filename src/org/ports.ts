@@ -9,13 +9,20 @@ export interface WorktreeEntry {
   prunable: boolean;
 }
 
+export interface NewWorktree {
+  path: string;
+  branch: string;
+  base: string;
+  branchExists: boolean;
+}
+
 export interface GitPort {
   worktreeList(repo: string): Promise<WorktreeEntry[]>;
   revParse(dir: string, rev: string): Promise<string | null>;
   /** Every branch under `prefix` (e.g. org/toy/) with its head, in one git call. */
   branchHeads(repo: string, prefix: string): Promise<Map<string, string>>;
-  /** Adds a worktree on an existing `branch`, or creates the branch from `base` (never resets one). */
-  addWorktree(repo: string, path: string, branch: string, base: string, branchExists: boolean): Promise<void>;
+  /** Adds a worktree per entry on its existing `branch`, or creates the branch from `base` (never resets one). */
+  addWorktrees(repo: string, entries: NewWorktree[]): Promise<void>;
   dirtyFiles(worktree: string): Promise<string[]>;
   removeWorktree(repo: string, path: string): Promise<void>;
   pruneWorktrees(repo: string): Promise<void>;
@@ -29,6 +36,7 @@ export interface PaneSpec {
   /** Environment of the pane's program on top of the server's. */
   env?: Record<string, string>;
   options: Record<string, string>;
+  /** Where the pane's output is appended. tmux agent panes get it from the daemon's supervisor (PaneHost.startLog). */
   logFile: string;
 }
 
@@ -41,6 +49,8 @@ export interface PaneInfo {
   deadSignal?: string | null;
   /** Epoch ms when the pane's program ended. */
   deadAt?: number | null;
+  /** Whether its output is being logged (tmux pipe-pane); undefined where the host logs every pane itself. */
+  piped?: boolean;
   options: Record<string, string>;
 }
 
@@ -61,16 +71,20 @@ export interface AgentPane {
   exitSignal: string | null;
   /** Epoch ms when the program ended, when the host knows. */
   exitedAt: number | null;
+  /** false: its output is not logged yet, and startLog should begin it. */
+  logged?: boolean;
 }
 
 /** Where agent programs run; the daemon's supervisor restarts them through it. */
 export interface PaneHost {
   /** Every agent pane, found by its agent label, in one call; undefined when the host itself is gone. */
   listAgentPanes(): Promise<AgentPane[] | undefined>;
-  /** Kills what runs in the pane, if anything, and starts `launch` in it. */
-  respawn(id: string, launch: PaneLaunch): Promise<void>;
+  /** Kills what runs in the pane, if anything, and starts `launch` in it; `logFile`: log the new program's output there. */
+  respawn(id: string, launch: PaneLaunch, logFile?: string): Promise<void>;
   /** Mirrors the agent's state where a person looks (the pane border); failures are ignored. */
   setStatus(id: string, status: string): Promise<void>;
+  /** Appends what the pane has shown so far to `file` and, while its program runs, everything it shows from now on. */
+  startLog?(id: string, file: string, dead: boolean): Promise<void>;
   close(): void;
 }
 
@@ -104,7 +118,8 @@ export interface TmuxPort {
   readonly session: string;
   isRunning(): Promise<boolean>;
   /** Creates the server, session and tiled grid in one tmux invocation; returns pane ids in order. */
-  createGrid(panes: PaneSpec[], size: { width: number; height: number }): Promise<string[]>;
+  /** Builds the grid and returns its panes as listed once built, in the order of `panes`. */
+  createGrid(panes: PaneSpec[], size: { width: number; height: number }): Promise<PaneInfo[]>;
   listPanes(): Promise<PaneInfo[]>;
   killServer(): Promise<void>;
   /** argv a person runs to attach, with `pane` selected. */

@@ -20,17 +20,17 @@ export async function prepareAgents(world: World, loaded: LoadedConfig, paths: O
   }
   const registered = new Set(listed.map((entry) => entry.path));
   const branches = await world.git.branchHeads(repoDir, `org/${config.name}/`);
-  const created: string[] = [];
   await world.files.mkdir(paths.worktrees);
-  // One add at a time: concurrent `git worktree add`s race on .git/worktrees (seen at 32 agents).
-  await runLimited(agents, 1, async (agent) => {
-    if (registered.has(agent.worktree)) return;
+  const missing: PlannedAgent[] = [];
+  for (const agent of agents) {
+    if (registered.has(agent.worktree)) continue;
     if (await world.files.exists(agent.worktree)) {
       throw new OrgError(`${agent.worktree} exists but is not a worktree of ${repoDir} — move it away, then run \`org up\` again`, "worktree");
     }
-    await world.git.addWorktree(repoDir, agent.worktree, agent.branch, loaded.baseCommit, branches.has(agent.branch));
-    created.push(agent.name);
-  });
+    missing.push(agent);
+  }
+  await world.git.addWorktrees(repoDir, missing.map((agent) => ({ path: agent.worktree, branch: agent.branch, base: loaded.baseCommit, branchExists: branches.has(agent.branch) })));
+  const created = missing.map((agent) => agent.name);
   const binDir = `${paths.state}/bin`;
   const launches = new Map<string, LaunchSpec>();
   const runtimeExcludes: string[] = [];
@@ -41,6 +41,8 @@ export async function prepareAgents(world: World, loaded: LoadedConfig, paths: O
     }
     const files = agentPaths(paths.state, agent.name);
     await world.files.mkdir(files.dir);
+    // The daemon starts logging the pane moments later; `org logs` meanwhile finds an empty log, not none.
+    if (!(await world.files.exists(files.paneLog))) await world.files.writeAtomic(files.paneLog, "");
     const template = (await world.files.readText(`${loaded.dir}/${config.roles[agent.role]!.prompt}`)) ?? "";
     const prompt = renderAgentPrompt(config, agent, paths.state, template);
     await world.files.writeAtomic(files.prompt, prompt);
@@ -92,12 +94,4 @@ export function renderAgentPrompt(config: OrgConfig, agent: PlannedAgent, state:
 
 function quote(value: string): string {
   return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
-}
-
-async function runLimited<T>(items: T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
-  const queue = [...items];
-  const workers = Array.from({ length: Math.min(limit, queue.length) }, async () => {
-    for (let item = queue.shift(); item !== undefined; item = queue.shift()) await task(item);
-  });
-  await Promise.all(workers);
 }

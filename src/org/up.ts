@@ -57,7 +57,7 @@ export async function upOrg(world: World, loaded: LoadedConfig, opts: { mode?: "
       { argv: [...world.orgArgv, "daemon", "--root", paths.root], cwd: paths.root, env: world.secretEnv(declaredSecrets(config)), options: {}, logFile: `${paths.state}/daemon.log` },
       ...agents.map((agent) => agentPaneSpec(paths, agent, launches.get(agent.name)!, world.secretEnv(launches.get(agent.name)!.passEnv ?? []))),
     ];
-    const paneIds = await tmux.createGrid(panes, GRID_SIZE).catch(async (error: unknown) => {
+    const listed = await tmux.createGrid(panes, GRID_SIZE).catch(async (error: unknown) => {
       // A half-built grid would look like a running org to the next `org up`.
       await tmux.killServer();
       throw error;
@@ -65,11 +65,10 @@ export async function upOrg(world: World, loaded: LoadedConfig, opts: { mode?: "
     const record: OrgRecord = {
       version: 1, name: config.name, root: paths.root, repo: loaded.repoDir, base: config.base, baseCommit: loaded.baseCommit,
       socket, session: tmux.session, mode: socket.startsWith(PTY_SOCKET_PREFIX) ? "pty" : "tmux", cpuMode: leases.cpuMode, backend: config.backend,
-      agents: agents.map((agent, index) => ({ name: agent.name, role: agent.role, runtime: agent.runtime, branch: agent.branch, worktree: agent.worktree, gpu: agent.gpu, paneId: paneIds[index + 1] })),
-      controlPaneId: paneIds[0], upAt: world.now().toISOString(),
+      agents: agents.map((agent, index) => ({ name: agent.name, role: agent.role, runtime: agent.runtime, branch: agent.branch, worktree: agent.worktree, gpu: agent.gpu, paneId: listed[index + 1]!.id })),
+      controlPaneId: listed[0]!.id, upAt: world.now().toISOString(),
     };
     // Before org.json, which the daemon waits for: its supervisor then adopts running agents instead of starting them.
-    const listed = await tmux.listPanes();
     await recordStarts(world, paths, listed, world.now());
     await markDaemonStarting(world, paths);
     await world.files.writeAtomic(paths.orgFile, `${JSON.stringify(record, null, 2)}\n`);

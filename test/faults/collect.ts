@@ -4,7 +4,9 @@ import { join } from "node:path";
 import type { OrgRecord } from "../../src/org/state.js";
 import { tmux } from "../helpers/org-fixture.js";
 import { git } from "../helpers/temp-repo.js";
-import type { OrgFacts, RowFact, VerdictFact } from "./invariants.js";
+import { runOrg } from "../helpers/org-cli.js";
+import { checkInvariants, type OrgFacts, type RowFact, type VerdictFact } from "./invariants.js";
+import { findUnreadable } from "./state-files.js";
 
 const list = (dir: string, suffix: string) => (existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith(suffix)).map((name) => name.slice(0, -suffix.length)) : []);
 
@@ -20,8 +22,11 @@ export function collectFacts(root: string): OrgFacts {
     const { request, verdict } = file.outcome;
     return { id, agent: request.agent, commit: request.commit, description: request.description, verdict: verdict.kind };
   });
-  const queued = list(join(state, "queue"), ".json");
-  const ids = new Set([...verdicts.map((verdict) => verdict.id), ...queued]);
+  const queued = list(join(state, "queue"), ".json").map((id) => {
+    const request = JSON.parse(readFileSync(join(state, "queue", `${id}.json`), "utf8")) as { agent: string; commit: string };
+    return { id, agent: request.agent, commit: request.commit };
+  });
+  const ids = new Set([...verdicts.map((verdict) => verdict.id), ...queued.map((request) => request.id)]);
   // Repeats and confirmations log as <id>-<n>.log: they belong to their experiment.
   const runs = [...new Set(list(join(state, "runs"), ".log").map((name) => (ids.has(name) ? name : name.replace(/-run\d+$/, ""))))];
   const branches = record.agents.map((agent) => {
@@ -47,4 +52,10 @@ export function findLeftovers(root: string, socket: string): string[] {
     }
   }
   return found;
+}
+
+/** `org down`, then every invariant and every state file: [] when nothing was lost, doubled, corrupted or left running. */
+export function downAndFindProblems(root: string): string[] {
+  const down = runOrg(["down"], { cwd: root });
+  return [...(down.code === 0 ? [] : [`org down exited ${down.code}: ${down.stderr}`]), ...checkInvariants(collectFacts(root)), ...findUnreadable(join(root, "state"))];
 }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { checkInvariants, type OrgFacts } from "./invariants.js";
+import { checkInvariants, findLostExperiments, type OrgFacts } from "./invariants.js";
 
 const BASE = "b".repeat(40);
 const row = (agent: string, commit: string, status: string, description: string) => ({ agent, commit: commit.slice(0, 7), status, description });
@@ -47,12 +47,29 @@ describe("the faults invariants", () => {
     ]);
   });
 
-  test("a head one commit past the kept one, still queued, is fine; two past is not", () => {
+  test("commits past the kept one on their way to the verifier are fine; a judged one left on top is not", () => {
     const facts = good();
-    facts.queued.push("5-r-1-c4");
+    facts.queued.push({ id: "5-r-1-c4", agent: "r-1", commit: "c4".repeat(20) });
+    facts.branches[0]!.commits.unshift("c5".repeat(20), "c4".repeat(20));
+    expect(checkInvariants(facts)).toEqual([]);
+    facts.rows.push(row("r-1", "c5".repeat(20), "discard", "x"));
+    facts.verdicts.push(verdict("6-r-1-c5", "r-1", "c5".repeat(20), "x", "discard"));
+    expect(checkInvariants(facts)).toEqual(["r-1's branch still holds c5c5c5c, which results.tsv says was not kept"]);
+  });
+
+  test("a row whose request is still queued (the daemon died before clearing it) answers that request", () => {
+    const facts = good();
+    facts.rows.push(row("r-1", "c4".repeat(20), "discard", "y"));
+    facts.queued.push({ id: "5-r-1-c4", agent: "r-1", commit: "c4".repeat(20) });
     facts.branches[0]!.commits.unshift("c4".repeat(20));
     expect(checkInvariants(facts)).toEqual([]);
-    facts.branches[0]!.commits.unshift("c5".repeat(20));
-    expect(checkInvariants(facts)).toEqual(["r-1's branch is 2 commits past its kept commit c1c1c1c"]);
+  });
+
+  test("lost experiments are the judged ones without a row and the runs with neither verdict nor queue entry", () => {
+    const facts = good();
+    expect(findLostExperiments(facts)).toEqual([]);
+    facts.rows.splice(1, 1);
+    facts.runs.push("4-r-1-c3");
+    expect(findLostExperiments(facts)).toEqual(["2-r-1-c1", "4-r-1-c3"]);
   });
 });

@@ -17,6 +17,12 @@ export interface VerdictFact {
   verdict: string;
 }
 
+export interface QueuedFact {
+  id: string;
+  agent: string;
+  commit: string;
+}
+
 export interface BranchFact {
   agent: string;
   head: string;
@@ -30,8 +36,8 @@ export interface OrgFacts {
   verdicts: VerdictFact[];
   /** Ids of runs that started: state/runs/<id>.log (repeats as <id>-<n>.log count once). */
   runs: string[];
-  /** Ids still waiting in state/queue. */
-  queued: string[];
+  /** Requests still waiting in state/queue. */
+  queued: QueuedFact[];
   branches: BranchFact[];
   /** Processes of ours (or a tmux server on our socket) still alive after `org down`: a description each. */
   leftovers: string[];
@@ -44,37 +50,52 @@ const sameCommit = (a: string, b: string) => a.startsWith(short(b)) || b.startsW
 export function checkInvariants(facts: OrgFacts): string[] {
   const problems: string[] = [];
   for (const verdict of facts.verdicts) {
-    const rows = facts.rows.filter((row) => row.agent === verdict.agent && sameCommit(row.commit, verdict.commit) && row.description === verdict.description);
+    const rows = rowsOf(facts, verdict);
     if (rows.length !== 1) problems.push(`experiment ${verdict.id} has ${rows.length} rows in results.tsv, not 1`);
   }
   for (const row of facts.rows) {
     const answered = facts.verdicts.some((verdict) => verdict.agent === row.agent && sameCommit(row.commit, verdict.commit) && verdict.description === row.description);
-    const pending = facts.queued.some((id) => id.includes(row.agent));
+    // A daemon killed between the row and the verdict leaves the request queued: the next one answers it from the row.
+    const pending = facts.queued.some((request) => request.agent === row.agent && sameCommit(request.commit, row.commit));
     if (!answered && !pending) problems.push(`row ${row.agent} ${row.commit} ${row.status} "${row.description}" answers no experiment`);
   }
   const baselines = new Map<string, number>();
   for (const row of facts.rows.filter((row) => row.description === "baseline")) baselines.set(row.agent, (baselines.get(row.agent) ?? 0) + 1);
   for (const [agent, count] of baselines) if (count > 1) problems.push(`${agent} has ${count} baseline rows`);
-  const known = new Set([...facts.verdicts.map((verdict) => verdict.id), ...facts.queued]);
-  for (const run of facts.runs) if (!known.has(run)) problems.push(`run ${run} reached the verifier but has neither a verdict nor a queue entry: lost`);
+  for (const run of unknownRuns(facts)) problems.push(`run ${run} reached the verifier but has neither a verdict nor a queue entry: lost`);
   for (const branch of facts.branches) problems.push(...checkBranch(facts, branch));
   problems.push(...facts.leftovers.map((leftover) => `left running after org down: ${leftover}`));
   return problems;
 }
 
-// The head is the agent's last kept commit, or one commit past it still on its way to the verifier.
+/** Experiments that reached the verifier and left no row: judged without one, or run and forgotten. */
+export function findLostExperiments(facts: OrgFacts): string[] {
+  return [...facts.verdicts.filter((verdict) => rowsOf(facts, verdict).length === 0).map((verdict) => verdict.id), ...unknownRuns(facts)];
+}
+
+function rowsOf(facts: OrgFacts, verdict: VerdictFact): RowFact[] {
+  return facts.rows.filter((row) => row.agent === verdict.agent && sameCommit(row.commit, verdict.commit) && row.description === verdict.description);
+}
+
+function unknownRuns(facts: OrgFacts): string[] {
+  const known = new Set([...facts.verdicts.map((verdict) => verdict.id), ...facts.queued.map((request) => request.id)]);
+  return facts.runs.filter((run) => !known.has(run));
+}
+
+// Past the kept commit a branch holds only commits on their way: a judged one stays only under a newer one still to judge,
+// because the verifier never resets a branch that has moved on.
 function checkBranch(facts: OrgFacts, branch: BranchFact): string[] {
   const rows = facts.rows.filter((row) => row.agent === branch.agent);
   const kept = rows.filter((row) => row.status === "keep" && row.description !== "baseline").at(-1)?.commit ?? facts.baseCommit;
-  const problems: string[] = [];
-  const rejected = new Set(rows.filter((row) => row.status !== "keep").map((row) => short(row.commit)));
-  for (const commit of branch.commits) {
-    if (rejected.has(short(commit)) && !rows.some((row) => row.status === "keep" && sameCommit(row.commit, commit))) {
-      problems.push(`${branch.agent}'s branch still holds ${short(commit)}, which results.tsv says was not kept`);
-    }
-  }
   const keptIndex = sameCommit(kept, facts.baseCommit) ? branch.commits.length : branch.commits.findIndex((commit) => sameCommit(commit, kept));
-  if (keptIndex < 0) problems.push(`${branch.agent}'s branch lost its kept commit ${short(kept)}`);
-  else if (keptIndex > 1) problems.push(`${branch.agent}'s branch is ${keptIndex} commits past its kept commit ${short(kept)}`);
+  if (keptIndex < 0) return [`${branch.agent}'s branch lost its kept commit ${short(kept)}`];
+  const newer = branch.commits.slice(0, keptIndex);
+  const queued = (commit: string) => facts.queued.some((request) => request.agent === branch.agent && sameCommit(request.commit, commit));
+  const judged = (commit: string) => rows.some((row) => sameCommit(row.commit, commit));
+  const problems: string[] = [];
+  newer.forEach((commit, index) => {
+    const awaited = newer.slice(0, index).some((above) => queued(above) || !judged(above));
+    if (judged(commit) && !queued(commit) && !awaited) problems.push(`${branch.agent}'s branch still holds ${short(commit)}, which results.tsv says was not kept`);
+  });
   return problems;
 }

@@ -14,10 +14,14 @@ import { VerifierHandle } from "../../adapters/reload-verifier.js";
 import { createVerifierPort } from "../../adapters/verifier-port.js";
 import { VerifierLoop } from "../../adapters/verifier-loop.js";
 import { createWorld } from "../../adapters/world.js";
+import { cachedReadText } from "../../adapters/read-cache.js";
+import { RefStamp } from "../../adapters/ref-stamp.js";
+import { usage } from "../../adapters/usage-counters.js";
 import { renderStatus } from "../../ui/status-table.js";
 import { readAndLoadConfig } from "./validate.js";
 
 const REFRESH_MS = 2000;
+const REDRAW_MS = 10_000;
 // How soon an agent's exit is noticed and a due restart made: one tmux command per look, over a standing client.
 const SUPERVISE_MS = 500;
 const SCREEN_MS = 3000;
@@ -86,14 +90,27 @@ export async function runDaemon(opts: { root: string }): Promise<number> {
   const standups = new StandupScheduler({ root: opts.root, readConfig: cacheConfigRead(readConfig, join(opts.root, "org.yaml")), say });
   const startedAt = new Date().toISOString();
   const paneFeed = tmux.openPaneFeed();
-  let heads: { at: number; map: Map<string, string> } | undefined;
+  let heads: { key: string; at: number; map: Map<string, string> } | undefined;
+  let refStamp: { key: string; stamp: RefStamp } | undefined;
+  let headsMoved = false;
   const cachedHeads = async (current: OrgRecord) => {
-    if (!heads || Date.now() - heads.at > HEADS_MS) heads = { at: Date.now(), map: await world.git.branchHeads(current.repo, `org/${current.name}/`) };
+    const key = `${current.repo}\n${current.name}`;
+    if (refStamp?.key !== key) refStamp = { key, stamp: new RefStamp(current.repo, `refs/heads/org/${current.name}`) };
+    // A move seen between refreshes is remembered until the next one.
+    headsMoved = (await refStamp.stamp.mayHaveMoved()) || headsMoved;
+    if (!heads || heads.key !== key || (Date.now() - heads.at > HEADS_MS && headsMoved)) {
+      headsMoved = false;
+      heads = { key, at: Date.now(), map: await world.git.branchHeads(current.repo, `org/${current.name}/`) };
+    }
     return heads.map;
   };
+  // The table reads every agent's status.json each refresh; most have not changed since the last one.
+  const tableWorld = { ...world, files: { ...world.files, readText: cachedReadText() } };
   let lastDraw = 0;
+  let drawn = { screen: "", at: 0 };
   while (!stopping) {
-    await writeJsonAtomic(paths.daemon, { pid: process.pid, startedAt, heartbeatAt: new Date().toISOString() });
+    // A full disk must not end the loop: the heartbeat resumes when space returns.
+    await writeJsonAtomic(paths.daemon, { pid: process.pid, startedAt, heartbeatAt: new Date().toISOString(), usage }).catch((error: Error) => say(`heartbeat: ${error.message}`));
     hotReload.tick();
     void standups.tick(new Date());
     await verifier?.tick(new Date()).catch((error: Error) => say(`verifier: ${error.message}`));
@@ -101,8 +118,13 @@ export async function runDaemon(opts: { root: string }): Promise<number> {
       lastDraw = Date.now();
       // The table's panes come over a standing client and its branch heads are a little stale: an idle org spawns nothing for it.
       const { panes } = await paneFeed.capture([]);
-      const table = await readSnapshot(world, opts.root, { panes, branches: cachedHeads }).then(renderStatus, (error: Error) => `status unavailable: ${error.message}`);
-      process.stdout.write(`\x1b[H\x1b[2J${table}\n\n${feed.join("\n")}\n\n[org daemon pid ${process.pid}] ${new Date().toLocaleTimeString()}\n`);
+      const table = await readSnapshot(tableWorld, opts.root, { panes, branches: cachedHeads }).then(renderStatus, (error: Error) => `status unavailable: ${error.message}`);
+      const screen = `${table}\n\n${feed.join("\n")}`;
+      // An unchanged table is not drawn again (tmux would parse it for nothing), but the clock says we live.
+      if (screen !== drawn.screen || Date.now() - drawn.at >= REDRAW_MS) {
+        drawn = { screen, at: Date.now() };
+        process.stdout.write(`\x1b[H\x1b[2J${screen}\n\n[org daemon pid ${process.pid}] ${new Date().toLocaleTimeString()}\n`);
+      }
     }
     if (!woken) {
       await new Promise<void>((resolve) => {

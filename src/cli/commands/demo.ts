@@ -1,4 +1,6 @@
+import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
+import { parse } from "yaml";
 import { createDemoRepo } from "../../adapters/demo-repo.js";
 import type { Io } from "../io.js";
 import { runUp } from "./up.js";
@@ -16,8 +18,6 @@ export async function runDemo(opts: { root: string; attach: boolean }, io: Io): 
 async function demoRepoPath(root: string): Promise<string> {
   const read = await readAndLoadConfig({ cwd: root });
   if ("loaded" in read) return read.loaded.repoDir;
-  const { readFile } = await import("node:fs/promises");
-  const { parse } = await import("yaml");
   const raw = parse(await readFile(resolve(root, "org.yaml"), "utf8")) as { repo?: unknown } | null;
   return resolve(root, typeof raw?.repo === "string" ? raw.repo : ".demo/research");
 }

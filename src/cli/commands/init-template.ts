@@ -1,15 +1,14 @@
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { suggestFix } from "../../org/config/did-you-mean.js";
 import { renderTemplate, TEMPLATES, type TemplateName } from "../../org/config/templates.js";
 import { OrgError } from "../../org/errors.js";
 import { readText, writeFileAtomic } from "../../adapters/files.js";
 import { createGpuProbe } from "../../adapters/gpu-probe.js";
 import { processRunner } from "../../adapters/process.js";
+import { PACKAGE_ROOT } from "../../adapters/package-root.js";
 import type { Io } from "../io.js";
 
-// src/cli/commands and dist/cli/commands are both three folders below the package root.
-const PACKAGE_PROMPTS = fileURLToPath(new URL("../../../prompts/", import.meta.url));
+const PACKAGE_PROMPTS = join(PACKAGE_ROOT, "prompts");
 
 export interface InitTemplateOptions {
   cwd: string;

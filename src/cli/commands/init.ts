@@ -1,6 +1,6 @@
 import { join, relative, isAbsolute } from "node:path";
-import { fileURLToPath } from "node:url";
 import { readText, writeFileAtomic } from "../../adapters/files.js";
+import { PACKAGE_ROOT } from "../../adapters/package-root.js";
 import { renderStarter } from "../../org/config/index.js";
 import type { Io } from "../io.js";
 import { runInitTemplate } from "./init-template.js";
@@ -26,9 +26,8 @@ export async function runInit(opts: { cwd: string; force?: boolean; template?: s
   return 0;
 }
 
-// src/cli/commands and dist/cli/commands are both three folders below the package root.
 function locateSchema(cwd: string): string {
-  const schema = fileURLToPath(new URL("../../../org.schema.json", import.meta.url));
+  const schema = join(PACKAGE_ROOT, "org.schema.json");
   const fromCwd = relative(cwd, schema);
   return fromCwd.startsWith("..") || isAbsolute(fromCwd) ? schema : fromCwd;
 }

@@ -27,6 +27,14 @@ export async function runUp(opts: { root: string; attach: boolean; tmux?: boolea
   const result = await upOrg(world, read.loaded, { mode: await chooseMode(opts.tmux !== false, io) });
   if (result.kind === "already-running") {
     io.out(result.reason);
+    // An agent pane closed by hand comes back the way `org reload` adds a missing agent.
+    const panes = await world.tmux(result.record.socket, result.record.session).listPanes();
+    if (result.record.agents.some((agent) => !panes.some((pane) => pane.options["@org_agent"] === agent.name))) {
+      // Loaded only here: a plain `org up` starts without the reload machinery.
+      const [{ reloadOrg }, { printOutcome }] = await Promise.all([import("../../adapters/reload.js"), import("./reload.js")]);
+      const reloaded = printOutcome(await reloadOrg(world, { root: opts.root, read, by: "org up", apply: true }), io, true);
+      if (reloaded !== 0) return reloaded;
+    }
   } else {
     for (const warning of result.warnings) io.err(`warning: ${warning}`);
     const waited = await waitUntilStarted(world, opts.root, result.record.agents.map((agent) => agent.name));

@@ -71,9 +71,10 @@ async function checkRepo(raw: Raw, dir: string, probe: ConfigProbe): Promise<{ p
   if (typeof repo !== "string" || repo === "" || typeof base !== "string" || base === "") return { problems: [], repoDir, baseCommit: null };
   const fail = (path: string, message: string, fix: string) => ({ problems: [{ path: [path], message, fix }], repoDir, baseCommit: null });
   if (!(await probe.exists(repoDir))) return fail("repo", `repo "${repo}" does not exist (${repoDir})`, "point repo at your research git repo, relative to this file");
-  if (!(await probe.isGitRepo(repoDir))) return fail("repo", `repo "${repo}" is not a git repository (${repoDir})`, "run `git init` there, or point repo at your research git repo");
+  // A base that resolves proves the repo too: one git call on the path every command takes.
   const baseCommit = await probe.resolveCommit(repoDir, base);
   if (baseCommit !== null) return { problems: [], repoDir, baseCommit };
+  if (!(await probe.isGitRepo(repoDir))) return fail("repo", `repo "${repo}" is not a git repository (${repoDir})`, "run `git init` there, or point repo at your research git repo");
   const empty = (await probe.resolveCommit(repoDir, "HEAD")) === null;
   const fix = empty ? "the repo has no commits yet: make a first commit" : `name an existing branch, tag or commit (see \`git -C ${repo} branch\`)`;
   return fail("base", `base "${base}" does not name a commit in repo "${repo}"`, fix);

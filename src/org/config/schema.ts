@@ -23,7 +23,7 @@ export const RuntimeSchema = z
       .meta({ examples: [["claude", "--append-system-prompt-file", "{prompt_file}", "{kickoff}"]] }),
     builtin: z.enum(["hillclimb"]).optional().describe("a runtime shipped with org instead of a command: hillclimb is the baseline researcher of the demo"),
     restart: z.enum(["always", "on-failure", "never"]).default("on-failure").describe("when the supervisor restarts the program after it exits"),
-    env: z.record(z.string(), z.string()).default({}).describe("extra environment for the program").meta({ examples: [{ PYTHONUNBUFFERED: "1" }] }),
+    env: z.record(z.string(), z.string()).default({}).describe("extra environment for the program, over its preset's key by key (claude: DISABLE_AUTOUPDATER=1, opencode: OPENCODE_DISABLE_AUTOUPDATE=1; \"\" turns one off)").meta({ examples: [{ PYTHONUNBUFFERED: "1" }] }),
     pass_env: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: "an environment variable name" }).meta({ examples: ["ANTHROPIC_API_KEY"] })).optional()
       .describe("secret-looking variables (*_API_KEY, *_TOKEN, *SECRET*, *PASSWORD*) of `org up`'s environment this program receives; default: none, every other runtime never sees them")
       .meta({ examples: [["ANTHROPIC_API_KEY"]] }),
@@ -31,16 +31,21 @@ export const RuntimeSchema = z
     program: z.string().min(1).optional().describe("the program of command and resume, e.g. a path to a local install").meta({ examples: ["./node_modules/.bin/claude"] }),
     resume: z.array(z.string().min(1)).optional().describe("argv that resumes the agent's conversation after a restart ({session_id} is the agent's id); [] starts afresh"),
     unattended: z.array(z.string().min(1)).optional().describe("flags for working without a person, spliced where command or resume says {unattended}"),
+    trust: z.array(z.string().min(1)).optional().describe("flags that trust the worktree without a dialog (gemini: --skip-trust), spliced after the unattended flags when answer_trust is true"),
     prompt_file: z.string().optional().describe("a file in the worktree the CLI reads as instructions (AGENTS.md), written from the role prompt and excluded from git; empty: the prompt goes by a flag"),
     home_env: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: "an environment variable name" })).optional().describe("environment variables set to the agent's own config folder, state/agents/<agent>/home"),
     seed: z.array(z.strictObject({ from: z.string().min(1).describe("a path under your home folder"), to: z.string().min(1).describe("a path in the agent's config folder") })).optional().describe("credentials copied once from your config into each agent's config folder"),
     install: z.string().optional().describe("the command that installs the program, shown when it is missing"),
     version: z.array(z.string().min(1)).optional().describe("argv printing the program's version, for org doctor"),
-    login: z.strictObject({ env: z.array(z.string()).default([]).describe("variables that hold a key"), files: z.array(z.string()).default([]).describe("credential files under your home folder") }).optional().describe("how org doctor tells whether the program looks logged in"),
+    login: z.strictObject({
+      env: z.array(z.string()).default([]).describe("variables that hold a key; one counts when the program receives it (env or pass_env)"),
+      files: z.array(z.string()).default([]).describe("credential files under your home folder"),
+      without: z.string().default("").describe("what the program does with no login, for org doctor; empty: it needs one"),
+    }).optional().describe("how org doctor tells whether the program looks logged in"),
     nudge: z.string().min(1).default("Keep going: continue your research loop. Do not stop or ask for confirmation.").describe("the line typed into an agent idle at its prompt"),
     nudge_after: duration.default("10m").describe("how long an agent must sit idle with an unchanged screen before it is nudged"),
     nudges_per_hour: z.number().int().min(0).max(60).default(3).describe("the most nudges per agent per hour; 0 never nudges"),
-    answer_trust: z.boolean().default(false).describe("answer the CLI's trust-this-folder dialog with yes; false marks the agent blocked instead"),
+    answer_trust: z.boolean().default(false).describe("trust the agent's worktree: its trust dialog is skipped where the preset can (claude, gemini), else answered with yes; false marks the agent blocked at it instead"),
   })
   .describe("how to start an agent program");
 

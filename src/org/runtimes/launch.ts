@@ -30,7 +30,7 @@ export function describeRuntimeLaunch(
   where: { name: string; home: string; worktree: string; sessionId: string },
   substitute: (argv: string[]) => string[],
 ): { env: Record<string, string>; runtime: LaunchRuntime } {
-  const env = Object.fromEntries(resolved.home_env.map((name) => [name, where.home]));
+  const env = { ...Object.fromEntries(resolved.home_env.map((name) => [name, where.home])), ...resolved.env };
   const transcripts = resolved.transcripts && {
     dir: join(where.home, resolved.transcripts.dir),
     suffix: resolved.transcripts.suffix.replace("{session_id}", where.sessionId),

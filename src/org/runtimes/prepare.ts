@@ -1,16 +1,18 @@
 import { basename, join, relative } from "node:path";
 import { OrgError } from "../errors.js";
 import type { LaunchSpec } from "../state.js";
+import type { LaunchRuntime } from "./launch.js";
 import type { World } from "../world.js";
+import { mergeJson, parseStateFile, planConfigState } from "./config-state.js";
 
 // The first line of a prompt file org wrote: a file without it is the repo's own, never overwritten.
 const MARK = "<!-- written by org up from the role prompt; not part of the repo (excluded via .git/info/exclude) -->";
 
 /**
- * The agent's own config folder (with credentials seeded from `userHome` once) and the prompt file its CLI
- * reads from the worktree. Returns the info/exclude pattern of that file, if any.
+ * The agent's own config folder (with credentials seeded from `userHome` once, and the first-start answers its
+ * CLI would ask for) and the prompt file its CLI reads from the worktree. Returns the info/exclude pattern of that file, if any.
  */
-export async function prepareRuntimeFiles(world: World, spec: LaunchSpec, prompt: string, userHome: string): Promise<string[]> {
+export async function prepareRuntimeFiles(world: Pick<World, "files" | "secretEnv">, spec: LaunchSpec, prompt: string, userHome: string): Promise<string[]> {
   const runtime = spec.runtime;
   if (!runtime) return [];
   // Codex refuses a CODEX_HOME that does not exist: make the folder before the CLI first looks.
@@ -18,6 +20,7 @@ export async function prepareRuntimeFiles(world: World, spec: LaunchSpec, prompt
   if (userHome) {
     for (const seed of runtime.seed) await world.files.share(join(userHome, seed.from), join(runtime.home, seed.to), "copy");
   }
+  await writeConfigState(world, spec, runtime);
   if (!runtime.promptFile) return [];
   const current = await world.files.readText(runtime.promptFile);
   if (current !== undefined && !current.startsWith(MARK)) {
@@ -29,4 +32,20 @@ export async function prepareRuntimeFiles(world: World, spec: LaunchSpec, prompt
   }
   await world.files.writeAtomic(runtime.promptFile, `${MARK}\n${prompt}`);
   return [`/${basename(runtime.promptFile)}`];
+}
+
+/** Merges org's first-start answers into the CLI's own JSON files, over what it (or the seed) wrote there. */
+async function writeConfigState(world: Pick<World, "files" | "secretEnv">, spec: LaunchSpec, runtime: LaunchRuntime): Promise<void> {
+  // The key is read from the environment the program gets, and only its approved suffix ever reaches a file.
+  const env = { ...spec.env, ...world.secretEnv(spec.passEnv ?? []) };
+  for (const patch of planConfigState(runtime.preset, { worktree: spec.cwd, answerTrust: runtime.watch.answerTrust, env })) {
+    const path = join(runtime.home, patch.file);
+    const current = parseStateFile(await world.files.readText(path));
+    // Not plain JSON (a seeded settings.json with comments): the CLI's own, not to be rewritten; it asks instead.
+    if (current === null) continue;
+    const merged = mergeJson(current, patch.set);
+    // Unchanged on a later `org up`: no write racing the running CLI's own.
+    if (JSON.stringify(merged) === JSON.stringify(current)) continue;
+    await world.files.writeAtomic(path, `${JSON.stringify(merged, null, 2)}\n`);
+  }
 }

@@ -7,6 +7,8 @@ export interface ResolvedRuntime extends RuntimePreset {
   preset: PresetName;
   /** argv[0] of command: what must be installed. */
   program: string;
+  /** Secrets of `org up`'s environment it receives. */
+  pass_env: string[];
   watch: { nudge: string; nudgeAfterMs: number; nudgesPerHour: number; answerTrust: boolean };
 }
 
@@ -15,10 +17,12 @@ export function resolveRuntime(runtime: RuntimeConfig): ResolvedRuntime {
   const presetName: PresetName = runtime.preset ?? "generic";
   const base = PRESETS[presetName];
   const unattended = runtime.unattended ?? base.unattended;
+  const trust = runtime.trust ?? base.trust;
+  const flags = [...unattended, ...(runtime.answer_trust ? trust : [])];
   const resumeTemplate = runtime.resume === undefined ? base.resume : runtime.resume.length > 0 ? runtime.resume : null;
   const withProgram = (argv: string[]) => (runtime.program && argv.length > 0 ? [runtime.program, ...argv.slice(1)] : argv);
-  const command = expandUnattended(withProgram(runtime.command ?? base.command), unattended);
-  const resume = resumeTemplate && expandUnattended(withProgram(resumeTemplate), unattended);
+  const command = expandUnattended(withProgram(runtime.command ?? base.command), flags);
+  const resume = resumeTemplate && expandUnattended(withProgram(resumeTemplate), flags);
   const program = command[0] ?? "";
   return {
     preset: presetName,
@@ -26,8 +30,11 @@ export function resolveRuntime(runtime: RuntimeConfig): ResolvedRuntime {
     command,
     resume,
     unattended,
+    trust,
     prompt_file: runtime.prompt_file === undefined ? base.prompt_file : runtime.prompt_file || null,
     home_env: runtime.home_env ?? base.home_env,
+    env: { ...base.env, ...runtime.env },
+    pass_env: runtime.pass_env ?? [],
     seed: runtime.seed ?? base.seed,
     install: runtime.install ?? base.install,
     // A moved program (program: ./bin/claude) is asked its version at its new place.
@@ -48,8 +55,8 @@ export function installHint(resolved: Pick<ResolvedRuntime, "install" | "program
   return resolved.install || `install ${resolved.program}, or fix runtimes.${runtimeName}.command`;
 }
 
-function expandUnattended(argv: string[], unattended: string[]): string[] {
-  return argv.flatMap((element) => (element === "{unattended}" ? unattended : [element]));
+function expandUnattended(argv: string[], flags: string[]): string[] {
+  return argv.flatMap((element) => (element === "{unattended}" ? flags : [element]));
 }
 
 /** A stable conversation id per agent and org folder, UUID-shaped as Claude Code's --session-id requires. */

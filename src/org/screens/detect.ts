@@ -5,6 +5,8 @@ import type { ScreenState } from "./types.js";
 // A shell prompt on the last line: user@host:dir$ , bash-5.2# , or a bare $ / # / %.
 const SHELL_PROMPT = /^(?:[\w.-]+@[\w.-]+(?::[^\s]*)?\s?[$#%]|(?:ba|z|da)?sh(?:-[\d.]+)?[$#%]|[$#%])\s*$/;
 const NOT_FOUND = /(?:command not found|No such file or directory|not found)\s*$/;
+// A dialog's row inside a box: "│ ● 1. Trust folder (wt)      │" is shown as "● 1. Trust folder (wt)".
+const BOX_EDGES = /^[\s│┃]+|[\s│┃]+$/g;
 
 /**
  * What the screen of a `preset` CLI shows. `programAlive` is the pane's own knowledge: a dead program
@@ -15,7 +17,7 @@ export function detectScreen(preset: PresetName, rows: string[], programAlive = 
   for (const rule of SCREEN_RULES[preset]) {
     const index = lines.findIndex((line) => rule.pattern.test(line));
     if (index === -1) continue;
-    const line = lines[index]!.trim();
+    const line = tidyRow(lines[index]!);
     if (!programAlive && (rule.kind === "working" || rule.kind === "idle")) break;
     const reason = `screen shows "${line}"`;
     if (rule.kind === "trust-dialog") return { kind: "trust-dialog", reason, keys: rule.keys ?? ["Enter"] };
@@ -34,8 +36,12 @@ export function detectScreen(preset: PresetName, rows: string[], programAlive = 
 function findReset(lines: string[], pattern: RegExp | undefined): string | null {
   if (!pattern) return null;
   for (const line of lines) {
-    const match = pattern.exec(line.trim());
+    const match = pattern.exec(tidyRow(line));
     if (match?.[1]) return match[1].trim();
   }
   return null;
+}
+
+function tidyRow(row: string): string {
+  return row.replace(BOX_EDGES, "").replace(/\s{2,}/g, " ");
 }

@@ -4,10 +4,14 @@ import type { ScreenRule } from "./types.js";
 // Order matters: a blocking screen (login, offline, limit, dialog) wins over the prompt drawn under it.
 const CLAUDE: ScreenRule[] = [
   { kind: "refused", pattern: /--dangerously-skip-permissions cannot be used with root\/sudo/ },
-  { kind: "offline", pattern: /Unable to connect to Anthropic services|Failed to connect to api\.anthropic\.com/ },
-  { kind: "login-required", pattern: /Not logged in|Please run \/login|Invalid API key|Select login method|OAuth (error|token has expired)/ },
+  { kind: "offline", pattern: /Unable to connect to Anthropic services|Failed to connect to api\.anthropic\.com|Can't reach the API server/ },
+  // 2.1.328 asks before it uses an ANTHROPIC_API_KEY it has not seen, with "No" selected: a person answers that.
+  { kind: "login-required", pattern: /Not logged in|Please run \/login|Invalid API key|Select login method|OAuth (error|token has expired)|Detected a custom API key/ },
   { kind: "usage-limit", pattern: /usage limit reached|hit your (usage )?limit|\blimit reached\b.*reset/i, reset: /resets? (?:at )?([^·∙|]+?)\s*$/i },
-  { kind: "trust-dialog", pattern: /Do you trust the files in this folder|Is this a project you created or one you trust|Yes, I trust this folder/, keys: ["Enter"] },
+  // 2.1.328's dialogs open with "No, exit" selected, and Enter there exits: Down first unless yes is already selected.
+  { kind: "trust-dialog", pattern: /^\s*[│|]?\s*❯\s*(?:\d+\.\s*)?Yes, (?:proceed|I trust this folder|I accept)/, keys: ["Enter"] },
+  { kind: "trust-dialog", pattern: /Yes, I trust this folder|Is this a project you created or one you trust/, keys: ["Down", "Enter"] },
+  { kind: "trust-dialog", pattern: /Do you trust the files in this folder/, keys: ["Enter"] },
   { kind: "trust-dialog", pattern: /Bypass Permissions mode.*|Yes, I accept/, keys: ["Down", "Enter"] },
   { kind: "working", pattern: /esc to interrupt/i },
   { kind: "idle", pattern: /\? for shortcuts|⏵⏵ bypass permissions|^\s*[│|]?\s*[>❯]\s*[│|]?$/ },
@@ -17,23 +21,30 @@ const CODEX: ScreenRule[] = [
   { kind: "login-required", pattern: /Sign in with ChatGPT|Sign in with Device Code|Please (log|sign) in|codex login/ },
   { kind: "offline", pattern: /Reconnecting\.\.\.|waiting for network|stream error: error sending request|error sending request for url/ },
   { kind: "usage-limit", pattern: /hit your usage limit|usage limit reached|Rate limit reached/i, reset: /try again (?:in|at) ([^.]+)/i },
-  { kind: "trust-dialog", pattern: /Do you trust the files in this folder|allow Codex to work in this folder/i, keys: ["Enter"] },
+  // 0.169.0: "Trust this folder?" with "› 1. Trust and continue" selected; Enter saves trust_level = "trusted".
+  { kind: "trust-dialog", pattern: /Trust this folder\?|Trust and continue|Do you trust the files in this folder|allow Codex to work in this folder/i, keys: ["Enter"] },
   { kind: "working", pattern: /esc to interrupt/i },
   { kind: "idle", pattern: /\? for shortcuts|⏎ send|context left|^\s*[›▌>]\s*$/ },
 ];
 
 const GEMINI: ScreenRule[] = [
-  { kind: "login-required", pattern: /Login with Google|Waiting for auth|GEMINI_API_KEY environment variable not found|Get started\s*$/ },
+  // 0.61.0 asks for an auth method even with GEMINI_API_KEY set, until settings.json names one: its own hint says which.
+  { kind: "login-required", pattern: /Existing API key detected/ },
+  { kind: "login-required", pattern: /How would you like to authenticate|Waiting for authentication|Failed to sign in|GEMINI_API_KEY environment variable not found/ },
   { kind: "offline", pattern: /fetch failed|ENOTFOUND|getaddrinfo|Failed to connect/ },
-  { kind: "usage-limit", pattern: /quota exceeded|Quota exceeded|RESOURCE_EXHAUSTED|usage limit/i, reset: /(?:reset|retry)[^0-9]*([0-9].*)$/i },
-  { kind: "trust-dialog", pattern: /Do you trust this folder|Trust folder/, keys: ["Enter"] },
+  { kind: "usage-limit", pattern: /quota exceeded|Quota exceeded|RESOURCE_EXHAUSTED|usage limit reached/i, reset: /(?:resets?|retry)[^0-9]*([0-9].*)$/i },
+  // 0.61.0: "● 1. Trust folder (<name>)" is selected; after Enter the dialog stays up while the CLI restarts itself,
+  // and a second Enter then would land in whatever it draws next.
+  { kind: "working", pattern: /is restarting to apply the trust changes/ },
+  { kind: "trust-dialog", pattern: /Do you trust the files in this folder|Do you trust this folder|Trust folder/, keys: ["Enter"] },
   { kind: "working", pattern: /esc to cancel/i },
   { kind: "idle", pattern: /Type your message|^\s*>\s*$/ },
 ];
 
 const OPENCODE: ScreenRule[] = [
-  { kind: "login-required", pattern: /No providers? (configured|found)|opencode auth login|Connect a provider/i },
-  { kind: "offline", pattern: /Unable to connect|ENOTFOUND|fetch failed/ },
+  { kind: "login-required", pattern: /No providers? (configured|found)|opencode auth login|Connect a provider|Failed to initialize provider/i },
+  // 1.18.33 retries with "Cannot connect to API: … [retrying in 3s attempt #3]", then leaves the error in the session.
+  { kind: "offline", pattern: /Cannot connect to API|Unable to connect|ENOTFOUND|fetch failed/ },
   { kind: "usage-limit", pattern: /rate limit|usage limit|quota/i, reset: /(?:reset|retry)[^0-9]*([0-9].*)$/i },
   { kind: "working", pattern: /esc (to )?interrupt|working\.\.\./i },
   { kind: "idle", pattern: /ctrl\+p commands|enter send/i },

@@ -1,0 +1,82 @@
+// kill -9 of an org's daemon at a chosen moment, then `org up`: the fault the issue names first.
+import { existsSync, readdirSync, readFileSync, watch } from "node:fs";
+import { join } from "node:path";
+import { runOrgAsync } from "../helpers/org-cli.js";
+import { pollUntil } from "../helpers/poll.js";
+import { isRunning } from "../helpers/processes.js";
+import type { Rng } from "../fuzz/rng.js";
+import { readDaemonPid, type DemoOrg } from "./demo-org.js";
+
+/** random: any time; verify-run: while a verify command runs; after-row: the instant a results row lands, before its reset. */
+export const KILL_MOMENTS = ["random", "verify-run", "after-row"] as const;
+export type KillMoment = (typeof KILL_MOMENTS)[number];
+
+/** Kill the daemon at `moment`, bring it back with `org up`, and wait for the new one. rowPending: it died with the
+ * latest row written but its request not yet cleared, the window between the row and the reset. */
+export async function killDaemonAt(org: DemoOrg, moment: KillMoment, rng: Rng): Promise<{ pid: number; rowPending: boolean }> {
+  const pid = await pollUntil(() => readDaemonPid(org), { what: "daemon.json" });
+  const kill = () => {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // Already gone: the moment came after its death, which org up handles the same way.
+    }
+  };
+  if (moment === "random") {
+    await sleep(rng.int(0, 4000));
+    kill();
+  } else if (moment === "verify-run") {
+    await onChange(join(org.root, "state/runs"), (name) => name.endsWith(".log"));
+    // The demo's runs take a few seconds: somewhere inside one.
+    await sleep(rng.int(100, 2000));
+    kill();
+  } else {
+    // Killed from inside the watch callback: the daemon has not yet reached the branch reset or the verdict file.
+    await onChange(join(org.root, "state"), (name) => name === "results.tsv", kill);
+  }
+  await pollUntil(() => !isRunning(pid), { what: `daemon ${pid} dead` });
+  const rowPending = isLastRowQueued(org);
+  const up = await runOrgAsync(["up", "--no-attach"], { cwd: org.root });
+  if (up.code !== 0) throw new Error(`org up after kill -9 failed (${up.code}): ${up.stderr}`);
+  const next = await pollUntil(() => {
+    const current = readDaemonPid(org);
+    return current !== undefined && current !== pid && isRunning(current) ? current : undefined;
+  }, { what: "a new daemon after org up", timeoutMs: 30_000 });
+  return { pid: next, rowPending };
+}
+
+function isLastRowQueued(org: DemoOrg): boolean {
+  if (!existsSync(join(org.root, "state/results.tsv"))) return false;
+  const [commit, , , , , agent] = readFileSync(join(org.root, "state/results.tsv"), "utf8").trimEnd().split("\n").at(-1)!.split("\t");
+  const queue = join(org.root, "state/queue");
+  return readdirSync(queue).filter((name) => name.endsWith(".json")).some((name) => {
+    const request = JSON.parse(readFileSync(join(queue, name), "utf8")) as { agent: string; commit: string };
+    return request.agent === agent && request.commit.startsWith(commit!);
+  });
+}
+
+/** How many requests a restarted daemon answered from a row its killed predecessor had written. */
+export function countRecoveredRows(org: DemoOrg): number {
+  const log = join(org.root, "state/log.md");
+  return existsSync(log) ? readFileSync(log, "utf8").split("before the daemon stopped; not run again").length - 1 : 0;
+}
+
+function onChange(dir: string, matches: (name: string) => boolean, then: () => void = () => undefined, timeoutMs = 90_000): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const watcher = watch(dir, (_event, name) => {
+      if (!name || !matches(name)) return;
+      then();
+      watcher.close();
+      clearTimeout(timer);
+      resolve();
+    });
+    const timer = setTimeout(() => {
+      watcher.close();
+      reject(new Error(`nothing changed in ${dir} for ${timeoutMs} ms`));
+    }, timeoutMs);
+  });
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,34 @@
+// A full disk takes part of a write: appends and atomic writes must leave whole files behind, never a cut line or a tmp file.
+import { spawnSync } from "node:child_process";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { appendLines, writeJsonAtomic } from "../src/adapters/files.js";
+import { makeTempDir, removeDir } from "./helpers/temp-repo.js";
+
+// Mounting a tmpfs needs root; elsewhere the full-disk fault suite (`npm run faults`) cannot run either.
+describe.runIf(process.getuid?.() === 0)("files on a full disk", { tags: ["slow"] }, () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = makeTempDir("org-full-");
+    // Two pages: a file of 4090 bytes leaves 6 bytes of room in its page, another file takes the second page.
+    expect(spawnSync("mount", ["-t", "tmpfs", "-o", "size=8k", "tmpfs", dir]).status).toBe(0);
+    writeFileSync(join(dir, "results.tsv"), `${"x".repeat(4089)}\n`);
+    writeFileSync(join(dir, "filler"), "f".repeat(4096));
+  });
+  afterEach(() => {
+    spawnSync("umount", ["-l", dir]);
+    removeDir(dir);
+  });
+
+  test("an append that only partly fits is cut back: the file ends in its last whole line", async () => {
+    await expect(appendLines(join(dir, "results.tsv"), ["abc1234\t0.5\tkeep"])).rejects.toThrow(/ENOSPC/);
+    expect(readFileSync(join(dir, "results.tsv"), "utf8")).toBe(`${"x".repeat(4089)}\n`);
+  });
+
+  test("an atomic write that does not fit leaves the old file and no tmp file", async () => {
+    await expect(writeJsonAtomic(join(dir, "results.tsv"), { big: "y".repeat(8192) })).rejects.toThrow(/ENOSPC/);
+    expect(readdirSync(dir).sort()).toEqual(["filler", "results.tsv"]);
+    expect(readFileSync(join(dir, "results.tsv"), "utf8")).toBe(`${"x".repeat(4089)}\n`);
+  });
+});
