@@ -6,6 +6,7 @@ import { ScreenWatch, type ScreenPort } from "../src/adapters/screen-watch.js";
 import { tmuxScreenPort } from "../src/adapters/screen-tmux.js";
 import type { AgentStatus } from "../src/org/state.js";
 import { bin } from "./helpers/org-fixture.js";
+import { FIXTURES } from "./helpers/org-cli.js";
 import { PaneLab, writeAgentState } from "./helpers/screen-panes.js";
 import { pollUntil } from "./helpers/poll.js";
 import { makeTempDir, removeDir } from "./helpers/temp-repo.js";
@@ -131,4 +132,26 @@ describe("screen watch on fake CLIs in real tmux panes", { tags: ["slow"] }, () 
     expect(status("l").state).toBe("running");
     expect(readFileSync(join(state, "log.md"), "utf8")).toContain("waiting");
   });
+});
+
+test("a screen that moves on between the look and the keystroke takes no keys: gemini's trust dialog turning into its sign-in menu", async () => {
+  const dir = makeTempDir("org-screen-moved-");
+  try {
+    const state = join(dir, "state");
+    writeAgentState(state, "g", { preset: "gemini", watch: { nudge: "Keep going.", nudgeAfterMs: 60_000, nudgesPerHour: 3, answerTrust: true } }, process.pid);
+    const fixture = (name: string) => readFileSync(join(FIXTURES, "screens", `${name}.txt`), "utf8");
+    const screens = [fixture("gemini-0.61.0-trust"), fixture("gemini-0.61.0-sign-in")];
+    const sent: string[] = [];
+    const port: ScreenPort = {
+      capture: async (ids) => new Map(ids.map((id) => [id, screens.length > 1 ? screens.shift()! : screens[0]!])),
+      paneAlive: async () => true,
+      sendLine: async (_, text) => void sent.push(text),
+      sendKeys: async (_, keys) => void sent.push(keys.join(" ")),
+    };
+    const [outcome] = await new ScreenWatch(state, port).tick([{ agent: "g", id: "%1", pid: process.pid, dead: false, exitCode: null, exitSignal: null, exitedAt: null }]);
+    expect(outcome).toMatchObject({ decision: { kind: "answer-trust" }, typed: null });
+    expect(sent).toEqual([]);
+  } finally {
+    removeDir(dir);
+  }
 });

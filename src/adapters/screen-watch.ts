@@ -6,6 +6,7 @@ import type { AgentPane, ScreenPort } from "../org/ports.js";
 import { decideWatch, type WatchDecision, type WatchMemory } from "../org/screens/decide.js";
 import { detectScreen } from "../org/screens/detect.js";
 import { SCREEN_RULES } from "../org/screens/presets.js";
+import type { PresetName } from "../org/runtimes/presets.js";
 import { describeFix } from "../org/screens/fixes.js";
 import type { ScreenState } from "../org/screens/types.js";
 import type { AgentStatus, LaunchSpec } from "../org/state.js";
@@ -90,16 +91,18 @@ export class ScreenWatch {
     const alive = !pane.dead && this.isAlive(pane.pid);
     const screen = detectScreen(runtime.preset, text.split("\n"), alive);
     const decision = decideWatch({ screen, alive, unchangedMs: now - seen.since, now, memory: seen, settings: runtime.watch, fix: fixFor(screen, spec) });
-    const typed = await this.act(pane, decision, seen, now);
+    const typed = await this.act(pane, decision, seen, now, { screen, preset: runtime.preset });
     await this.record(pane, spec, screen, decision, typed, seen, now);
     return { agent: pane.agent, screen, decision, typed };
   }
 
-  private async act(pane: AgentPane, decision: WatchDecision, seen: Seen, now: number): Promise<string | null> {
+  private async act(pane: AgentPane, decision: WatchDecision, seen: Seen, now: number, look: { screen: ScreenState; preset: PresetName }): Promise<string | null> {
     if (decision.kind === "wait") seen.waitUntil = decision.until;
     if (decision.kind !== "nudge" && decision.kind !== "answer-trust") return null;
     // The program may have died since the capture: a line typed now would land in whatever replaced it.
     if (pane.dead || !this.isAlive(pane.pid) || (this.port.paneAlive && !(await this.port.paneAlive(pane.id)))) return null;
+    // A screen between two states (a dialog closing, a menu opening) must not take keys meant for the first: look again.
+    if (!(await this.stillShows(pane.id, look.screen, look.preset))) return null;
     if (decision.kind === "nudge") {
       await this.port.sendLine(pane.id, decision.text);
       seen.nudges.push(now);
@@ -109,6 +112,14 @@ export class ScreenWatch {
     await this.port.sendKeys(pane.id, decision.keys);
     seen.trustAnswers.push(now);
     return decision.keys.join(" ");
+  }
+
+  private async stillShows(paneId: string, screen: ScreenState, preset: PresetName): Promise<boolean> {
+    const text = (await this.port.capture([paneId])).get(paneId);
+    if (text === undefined) return false;
+    const again = detectScreen(preset, text.split("\n"), true);
+    const keys = (state: ScreenState) => (state.kind === "trust-dialog" ? state.keys.join(" ") : "");
+    return again.kind === screen.kind && keys(again) === keys(screen);
   }
 
   private async record(pane: AgentPane, spec: LaunchSpec, screen: ScreenState, decision: WatchDecision, typed: string | null, seen: Seen, now: number): Promise<void> {
