@@ -56,7 +56,8 @@ async function inject(org: DemoOrg, kind: Fault, tampered: string[]): Promise<st
     writeFileSync(join(org.repo, ".git/index.lock"), "");
     return "";
   }
-  await pollUntil(() => !tampered.length || statusesOf(org, [tampered.at(-1)!]).length > 0, { what: "the last tampered commit judged", timeoutMs: 120_000 });
+  // Sixteen researchers keep the verifier busy: a tampered commit may wait minutes in the queue, so none is piled on top.
+  if (tampered.length && statusesOf(org, [tampered.at(-1)!]).length === 0) return "skipped: the last tampered commit still waits for its verdict";
   tampered.push(commitTamper(org, TAMPERER, String(tampered.length)));
   return tampered.at(-1)!;
 }
@@ -74,14 +75,14 @@ async function soak(): Promise<number> {
     while (Date.now() < deadline) {
       const kind = rng.pick(FAULTS);
       const note = await inject(org, kind, tampered);
-      faults[kind] += 1;
+      if (!note.startsWith("skipped")) faults[kind] += 1;
       console.log(`${((Date.now() - started) / 1000).toFixed(0)}s ${kind} ${note} (rows ${countRows(org)})`);
       // The org must be making progress again before the next fault.
       await waitForRows(org, 1, 180_000);
       await new Promise((resolve) => setTimeout(resolve, rng.int(0, 10_000)));
     }
-    // The last tampered commit gets its verdict before the count.
-    if (tampered.length) await pollUntil(() => statusesOf(org, [tampered.at(-1)!]).length > 0, { what: "the last tampered commit judged", timeoutMs: 120_000 });
+    // The last tampered commit gets its verdict before the count; behind a long queue that can take a while.
+    if (tampered.length) await pollUntil(() => statusesOf(org, [tampered.at(-1)!]).length > 0, { what: "the last tampered commit judged", timeoutMs: 600_000 });
   } catch (caught) {
     error = (caught as Error).message;
   }
