@@ -56,7 +56,8 @@ test("a pane dead before its first look: its last screen is written once, and it
   const log = join(dir, "pane.log");
   await grid.createGrid([
     { argv: ["sleep", "60"], cwd: dir, options: {}, logFile: join(dir, "daemon.log") },
-    { argv: ["sh", "-c", "echo first life; exit 3"], cwd: dir, options: { "@org_agent": "a-1" }, logFile: log },
+    // The pause: under load tmux can mark a pane dead before it has drawn what a program printed as it exited.
+    { argv: ["sh", "-c", "echo first life; sleep 0.3; exit 3"], cwd: dir, options: { "@org_agent": "a-1" }, logFile: log },
   ], { width: 80, height: 24 });
   host = grid.openPaneHost();
   const pane = await pollUntil(async () => (await host!.listAgentPanes())?.find((one) => one.dead), { what: "the pane dead" });

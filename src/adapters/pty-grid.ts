@@ -40,7 +40,11 @@ export class PtyGrid implements TmuxPort {
     await this.startHost();
     const ids = await this.addPanes(panes);
     const listed = await this.listPanes();
-    return ids.map((id) => listed.find((pane) => pane.id === id) ?? { id, pid: 0, dead: true, deadStatus: null, options: {} });
+    return ids.map((id) => {
+      const pane = listed.find((one) => one.id === id);
+      if (!pane) throw new OrgError(`the pty host started pane ${id} but does not list it — run \`org down\`, then \`org up\``, "pty");
+      return pane;
+    });
   }
 
   async listPanes(): Promise<PaneInfo[]> {

@@ -10,6 +10,11 @@ export function shellQuote(value: string): string {
   return `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
+/** The shell command a pane's pipe runs: one process appending what the pane shows to `file`. */
+export function appendCommand(file: string): string {
+  return `exec cat >> ${shellQuote(file)}`;
+}
+
 /** The two commands, sent as one tmux command line, that start logging a pane with nothing lost or repeated: the pane's
  * text so far into a buffer, then a pipe whose shell first writes that buffer (trailing blank rows dropped), then appends
  * the live output. tmux runs one command line without reading pane output in between. */
@@ -20,7 +25,7 @@ export function startLogArgs(socket: string, pane: string, file: string): string
   const log = shellQuote(file);
   return [
     ["capture-pane", "-J", "-S", "-", "-t", pane, "-b", buffer],
-    ["pipe-pane", "-o", "-t", pane, `${tmux} save-buffer -b ${buffer} - | ${dropTrailingBlanks} >> ${log}; ${tmux} delete-buffer -b ${buffer}; exec cat >> ${log}`],
+    ["pipe-pane", "-o", "-t", pane, `${tmux} save-buffer -b ${buffer} - | ${dropTrailingBlanks} >> ${log}; ${tmux} delete-buffer -b ${buffer}; ${appendCommand(file)}`],
   ];
 }
 

@@ -1,7 +1,7 @@
 import type { AgentPane, PaneHost, PaneInfo, PaneLaunch } from "../org/ports.js";
 import { isRunningProcess } from "./process.js";
 import { appendLines } from "./files.js";
-import { respawnArgs, shellQuote, startLogArgs } from "./tmux-args.js";
+import { appendCommand, respawnArgs, startLogArgs } from "./tmux-args.js";
 import type { TmuxControl } from "./tmux-control.js";
 
 const STATUS_GRACE_MS = 2000;
@@ -42,7 +42,7 @@ export class TmuxPaneHost implements PaneHost {
 
   async respawn(id: string, launch: PaneLaunch, logFile?: string): Promise<void> {
     // One command line: the pipe is there before the new program prints anything.
-    const reply = await this.control.run([respawnArgs(id, launch), ...(logFile ? [["pipe-pane", "-o", "-t", id, `exec cat >> ${shellQuote(logFile)}`]] : [])]);
+    const reply = await this.control.run([respawnArgs(id, launch), ...(logFile ? [["pipe-pane", "-o", "-t", id, appendCommand(logFile)]] : [])]);
     if (!reply) throw new Error(`cannot respawn pane ${id}: tmux is not running`);
     if (reply.error !== undefined) throw new Error(`cannot respawn pane ${id}: ${reply.error}`);
   }

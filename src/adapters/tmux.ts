@@ -9,7 +9,7 @@ import { TmuxControl } from "./tmux-control.js";
 import { TmuxPaneHost } from "./tmux-pane-host.js";
 import { controlScreenPort } from "./screen-tmux.js";
 import type { ScreenPort } from "./screen-watch.js";
-import { envArgs, respawnArgs, shellQuote } from "./tmux-args.js";
+import { appendCommand, envArgs, respawnArgs } from "./tmux-args.js";
 import { filterAgentEnv } from "../org/secrets.js";
 
 const OPTION_KEYS = ["@org_agent", "@org_role", "@org_gpu", "@org_status"] as const;
@@ -90,7 +90,7 @@ export class Tmux implements TmuxPort {
       if (index === 0) for (const key of Object.keys(own)) args.push("set-environment", "-t", this.session, "-u", key, ";");
       for (const [key, value] of Object.entries(pane.options)) args.push("set-option", "-p", key, value, ";");
       // Agent panes are logged by the daemon's supervisor (startLog): a logger process per pane would double the grid's time.
-      if (!isAgentPane(pane)) args.push("pipe-pane", "-o", `exec cat >> ${shellQuote(pane.logFile)}`, ";");
+      if (!isAgentPane(pane)) args.push("pipe-pane", "-o", appendCommand(pane.logFile), ";");
       if (index > 0) args.push("select-layout", "-t", `${this.session}:org`, "tiled", ";");
     });
     args.push(
@@ -152,7 +152,7 @@ export class Tmux implements TmuxPort {
     const last = listed.at(-1)?.[0];
     if (!last) throw new OrgError(`tmux window ${window} has no pane — restart the org: org down && org up`, "tmux");
     const active = listed.find(([, flag]) => flag === "1")?.[0] ?? last;
-    // Splitting the last pane appends in order; without -d each new pane is current, so its options and pipe land on it.
+    // Splitting the last pane appends in order; without -d each new pane is current, so its options land on it.
     const args = ["select-pane", "-t", last, ";"];
     for (const pane of panes) {
       if (byteLength(args) > CHUNK_BYTES) {
@@ -161,7 +161,6 @@ export class Tmux implements TmuxPort {
       }
       args.push("split-window", "-t", window, "-c", pane.cwd, ...envArgs(pane.env), ...pane.argv, ";");
       for (const [key, value] of Object.entries(pane.options)) args.push("set-option", "-p", key, value, ";");
-      if (!isAgentPane(pane)) args.push("pipe-pane", "-o", `exec cat >> ${shellQuote(pane.logFile)}`, ";");
       args.push("select-layout", "-t", window, "tiled", ";");
     }
     args.push("select-pane", "-t", active);

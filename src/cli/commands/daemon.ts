@@ -90,17 +90,16 @@ export async function runDaemon(opts: { root: string }): Promise<number> {
   const standups = new StandupScheduler({ root: opts.root, readConfig: cacheConfigRead(readConfig, join(opts.root, "org.yaml")), say });
   const startedAt = new Date().toISOString();
   const paneFeed = tmux.openPaneFeed();
-  let heads: { key: string; at: number; map: Map<string, string> } | undefined;
-  let refStamp: { key: string; stamp: RefStamp } | undefined;
+  let heads: { at: number; map: Map<string, string> } | undefined;
+  // A reload never changes the org's name or repo, so one stamp serves the daemon's life.
+  const refStamp = new RefStamp(record.repo, `refs/heads/org/${record.name}`);
   let headsMoved = false;
   const cachedHeads = async (current: OrgRecord) => {
-    const key = `${current.repo}\n${current.name}`;
-    if (refStamp?.key !== key) refStamp = { key, stamp: new RefStamp(current.repo, `refs/heads/org/${current.name}`) };
     // A move seen between refreshes is remembered until the next one.
-    headsMoved = (await refStamp.stamp.mayHaveMoved()) || headsMoved;
-    if (!heads || heads.key !== key || (Date.now() - heads.at > HEADS_MS && headsMoved)) {
+    headsMoved = (await refStamp.mayHaveMoved()) || headsMoved;
+    if (!heads || (Date.now() - heads.at > HEADS_MS && headsMoved)) {
       headsMoved = false;
-      heads = { key, at: Date.now(), map: await world.git.branchHeads(current.repo, `org/${current.name}/`) };
+      heads = { at: Date.now(), map: await world.git.branchHeads(current.repo, `org/${current.name}/`) };
     }
     return heads.map;
   };
