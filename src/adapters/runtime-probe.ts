@@ -51,7 +51,7 @@ export async function probeRuntime(name: string, resolved: ResolvedRuntime, repo
   const install = installHint(resolved, name);
   if (!path) return { name, program: resolved.program, found: false, install, version: null, login: { kind: "unknown" } };
   // Asked in the environment it was found in (PATH) and judged by (HOME): gemini and opencode write under HOME even for --version.
-  const result = resolved.version.length > 0 ? await runner.run(resolved.version, { timeoutMs: 15_000, cwd: repoDir, env }) : undefined;
+  const result = resolved.version.length > 0 ? await runner.run(resolved.version, { timeoutMs: 30_000, cwd: repoDir, env }) : undefined;
   const version = result && !result.spawnError && result.exitCode === 0 ? result.stdout.trim().split("\n")[0] ?? null : null;
   return { name, program: resolved.program, found: true, install, version, login: await findLogin(resolved, env) };
 }
