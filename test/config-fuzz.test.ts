@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { readAndLoadConfig } from "../src/cli/commands/validate.js";
-import type { ReloadRecord } from "../src/org/reconcile/index.js";
+import type { ReloadRecord } from "../src/org/reload-record.js";
 import { load } from "./fixtures/configs/fake-probe.js";
 import { baseConfig, toYaml } from "./fuzz/base-config.js";
 import { explainUnclean, generateMutations, MUTATION_KINDS, PROBLEM_LINE, type ConfigMutation } from "./fuzz/config-mutations.js";

@@ -18,8 +18,10 @@ beforeEach(() => {
 afterEach(() => {
   feed?.close();
   feed = undefined;
-  tmux(socket, ["kill-server"]);
-  rmSync(join(process.env.TMUX_TMPDIR || "/tmp", `tmux-${process.getuid?.() ?? 0}`, socket), { force: true });
+  for (const server of [socket, `${socket}-outer`]) {
+    tmux(server, ["kill-server"]);
+    rmSync(join(process.env.TMUX_TMPDIR || "/tmp", `tmux-${process.getuid?.() ?? 0}`, server), { force: true });
+  }
 });
 
 function startGrid(): string[] {
@@ -55,6 +57,41 @@ describe("the dashboard's pane feed (tmux control mode)", { tags: ["slow"] }, ()
     expect(capture.panes.map((pane) => pane.id)).toEqual([second]);
     expect(capture.screens.size).toBe(0);
     expect((await feed.capture([second!])).screens.get(second!)).toContain("second pane");
+  });
+
+  test("a capture counts the terminals attached (people), not the control-mode clients (programs)", async () => {
+    startGrid();
+    feed = new Tmux(processRunner, socket, "grid").openPaneFeed();
+    expect((await feed.capture([])).people).toBe(0);
+    // A person's terminal, played by a pane of another tmux server.
+    execFileSync("tmux", ["-L", `${socket}-outer`, "-f", "/dev/null", "new-session", "-d", "-x", "100", "-y", "30", "env", "-u", "TMUX", "tmux", "-L", socket, "attach", "-t", "grid"]);
+    await pollUntil(async () => (await feed!.capture([])).people === 1, { what: "one person counted" });
+    expect(tmux(socket, ["list-clients", "-F", "#{client_control_mode}"]).out.trim().split("\n").sort()).toEqual(["0", "1"]);
+  });
+
+  test("the pane host's wait ends when a pane's program exits, long before its period, and the next look sees it dead", async () => {
+    const [, second] = startGrid();
+    tmux(socket, ["set-option", "-g", "remain-on-exit", "on"]);
+    tmux(socket, ["split-window", "-t", "grid", "sleep 1"]);
+    tmux(socket, ["set-option", "-p", "@org_agent", "brief"]);
+    const host = new Tmux(processRunner, socket, "grid").openPaneHost();
+    try {
+      expect((await host.listAgentPanes())?.map((pane) => [pane.agent, pane.dead])).toEqual([["second", false], ["brief", false]]);
+      const started = Date.now();
+      await host.waitForChange!(60_000);
+      expect(Date.now() - started).toBeLessThan(30_000);
+      const panes = await pollUntil(async () => {
+        const listed = await host.listAgentPanes();
+        return listed?.find((pane) => pane.agent === "brief")?.dead ? listed : undefined;
+      }, { what: "the brief pane dead" });
+      expect(panes.find((pane) => pane.id === second)?.dead).toBe(false);
+      // Closed, the host's wait returns at once and leaves no client behind.
+      host.close();
+      await host.waitForChange!(60_000);
+      await pollUntil(() => tmux(socket, ["list-clients"]).out.trim() === "", { what: "no client left" });
+    } finally {
+      host.close();
+    }
   });
 
   test("no server: nothing captured, and no server started to find that out", async () => {

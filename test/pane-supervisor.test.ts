@@ -68,6 +68,30 @@ describe("PaneSupervisor", () => {
     expect(await readFile(join(state, "log.md"), "utf8")).toContain("restart");
   });
 
+  test("a tick says whether every agent is settled; settled, the pause waits on the host's change signal, else it polls", async () => {
+    const waits: number[] = [];
+    const hooked = Object.assign(host, { waitForChange: async (ms: number) => void waits.push(ms) });
+    const supervisor = new PaneSupervisor(state, hooked);
+    // Adopting the pane records its start; the next look finds nothing to do.
+    expect(await supervisor.tick(T0)).toBe(false);
+    expect(await supervisor.tick(T0 + 100)).toBe(true);
+    await supervisor.pause(true, 500, 5000);
+    expect(waits).toEqual([5000]);
+    host.die(3, null, T0 + 2000);
+    // Dead with a restart pending: not settled until the respawned program is seen running.
+    expect(await supervisor.tick(T0 + 2100)).toBe(false);
+    expect(await supervisor.tick(T0 + 3100)).toBe(false);
+    expect(host.respawns).toHaveLength(1);
+    const polled = Date.now();
+    await supervisor.pause(false, 20, 5000);
+    expect(waits).toEqual([5000]);
+    expect(Date.now() - polled).toBeGreaterThanOrEqual(15);
+    // The new program's start is recorded, then the next look finds nothing left to do.
+    expect(await supervisor.tick(T0 + 3200)).toBe(false);
+    expect(await status()).toMatchObject({ state: "running", pid: 101 });
+    expect(await supervisor.tick(T0 + 3300)).toBe(true);
+  });
+
   test("gives up after max_restarts quick failures, and a start by a person gets a fresh budget", async () => {
     const supervisor = new PaneSupervisor(state, host);
     let now = T0;

@@ -19,8 +19,9 @@ const RESCAN_MS = 10_000;
 const SETTLE_LOOKS = 3;
 // A message file that does not parse and changed this recently may be half written.
 const SETTLE_MS = 500;
-// With nothing to announce, every pane is looked at this seldom: a message's own look then tells still from busy.
-const IDLE_LOOK_MS = 5000;
+// With nothing to announce, every pane is looked at this seldom: a message's own look, compared with this one, tells
+// a pane still since (typed at once) from one that changed (typed once it has been still for messages.idle).
+const IDLE_LOOK_MS = 30_000;
 
 /**
  * Watches every agent's inbox and types one short line into its pane when a message arrives:

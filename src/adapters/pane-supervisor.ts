@@ -33,8 +33,9 @@ export class PaneSupervisor {
     private readonly whyBlocked: (pane: AgentPane) => Promise<string | undefined> = async () => undefined,
   ) {}
 
-  async tick(now = Date.now()): Promise<void> {
-    if (this.ticking) return;
+  /** One look at every pane; true when every agent is settled (no restart pending, nothing left to record). */
+  async tick(now = Date.now()): Promise<boolean> {
+    if (this.ticking) return false;
     this.ticking = true;
     try {
       const panes = await this.host.listAgentPanes();
@@ -43,9 +44,16 @@ export class PaneSupervisor {
       // Logged first: a dead pane's last screen goes to its log before a restart replaces it.
       for (const pane of panes ?? []) if (pane.logged === false) await this.startLog(pane, now);
       for (const pane of panes ?? []) await this.superviseOne(pane, now).catch((error: Error) => this.say(`supervisor: ${pane.agent}: ${error.message}`));
+      return panes !== undefined && panes.every((pane) => this.seen.get(pane.agent) === `${pane.id} ${pane.pid} ${pane.dead}`);
     } finally {
       this.ticking = false;
     }
+  }
+
+  /** Until the next tick: `busyMs` while something is pending, else `idleMs` unless the host reports a change first. */
+  async pause(settled: boolean, busyMs: number, idleMs: number): Promise<void> {
+    if (!settled || !this.host.waitForChange) return new Promise((resolve) => setTimeout(resolve, busyMs));
+    await this.host.waitForChange(idleMs);
   }
 
   /** Hands the live and dead agent panes to `look` (the screen watch), listed through the same host. */

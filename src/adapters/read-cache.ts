@@ -8,12 +8,13 @@ import { readText } from "./files.js";
 export function cachedReadText(): (path: string) => Promise<string | undefined> {
   const cache = new Map<string, { key: string; text: string | undefined }>();
   return async (path) => {
-    const info = await stat(path, { bigint: true }).catch(() => undefined);
+    // Plain numbers, not bigint: this runs for every agent every refresh, and bigints were most of the daemon's garbage.
+    const info = await stat(path).catch(() => undefined);
     if (!info) {
       cache.delete(path);
       return undefined;
     }
-    const key = `${info.ino} ${info.size} ${info.mtimeNs}`;
+    const key = `${info.ino} ${info.size} ${info.mtimeMs}`;
     const hit = cache.get(path);
     if (hit?.key === key) return hit.text;
     const text = await readText(path);

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { formatLogEntry } from "../org/log-entry.js";
-import type { ReloadRecord } from "../org/reconcile/index.js";
+import type { ReloadRecord } from "../org/reload-record.js";
 import { appendLines, readJson, writeJsonAtomic } from "./files.js";
 
 export function reloadFile(state: string): string {

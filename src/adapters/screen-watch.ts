@@ -15,6 +15,8 @@ import { cachedReadText } from "./read-cache.js";
 
 export type { ScreenPort };
 
+const SPEC_RECHECK_MS = 30_000;
+
 export interface WatchOutcome {
   agent: string;
   screen: ScreenState;
@@ -39,6 +41,8 @@ export class ScreenWatch {
   private readonly seen = new Map<string, Seen>();
   // Every look needs each agent's launch.json, which changes only on up and reload: read it again only when it changed.
   private readonly readLaunch = cachedReadText();
+  // A reload that changes an agent's launch restarts its program, so a pane's process keeps its spec; checked now and then all the same.
+  private readonly specs = new Map<string, { pid: number; at: number; spec: LaunchSpec | undefined }>();
 
   constructor(
     private readonly state: string,
@@ -48,7 +52,7 @@ export class ScreenWatch {
 
   /** One look at every pane given (as the supervisor just listed them). */
   async tick(panes: AgentPane[], now = Date.now()): Promise<WatchOutcome[]> {
-    const specs = await Promise.all(panes.map((pane) => this.loadSpec(pane.agent)));
+    const specs = await Promise.all(panes.map((pane) => this.specFor(pane, now)));
     // A generic program's screen is only ever a shell or unknown, which nothing acts on: its pane is not captured.
     const watched = panes.filter((_, index) => specs[index]?.runtime && SCREEN_RULES[specs[index].runtime.preset].length > 0);
     const screens = await this.port.capture(watched.map((pane) => pane.id));
@@ -71,6 +75,14 @@ export class ScreenWatch {
     const screen = detectScreen(spec.runtime.preset, text.split("\n"), false);
     const decision = decideWatch({ screen, alive: false, unchangedMs: 0, now: Date.now(), memory: emptyMemory(), settings: spec.runtime.watch, fix: fixFor(screen, spec) });
     return decision.kind === "block" ? `${decision.reason} — ${decision.fix}` : undefined;
+  }
+
+  private async specFor(pane: AgentPane, now: number): Promise<LaunchSpec | undefined> {
+    const known = this.specs.get(pane.agent);
+    if (known && known.pid === pane.pid && now - known.at < SPEC_RECHECK_MS) return known.spec;
+    const spec = await this.loadSpec(pane.agent);
+    this.specs.set(pane.agent, { pid: pane.pid, at: now, spec });
+    return spec;
   }
 
   private async loadSpec(agent: string): Promise<LaunchSpec | undefined> {

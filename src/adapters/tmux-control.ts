@@ -38,13 +38,19 @@ export class TmuxControl implements PaneFeed {
   ) {}
 
   async capture(ids: string[]): Promise<PaneCapture> {
-    const commands = [["list-panes", "-s", "-t", `=${this.session}`, "-F", this.listFormat], ...ids.map((id) => ["capture-pane", "-p", "-t", id])];
+    const commands = [
+      ["list-panes", "-s", "-t", `=${this.session}`, "-F", this.listFormat],
+      ["list-clients", "-t", `=${this.session}`, "-F", "#{client_control_mode}"],
+      ...ids.map((id) => ["capture-pane", "-p", "-t", id]),
+    ];
     const blocks = (await this.run(commands))?.blocks ?? [];
     // A pane gone since the caller listed it ends the chain at its %error: later panes wait for the next capture.
-    const [listing, ...screens] = blocks;
+    const [listing, clients, ...screens] = blocks;
     return {
       panes: (listing ?? "").split("\n").filter(Boolean).map(this.parsePane),
       screens: new Map(screens.map((screen, index) => [ids[index]!, screen])),
+      // Control-mode clients are programs (ours, dashboards); a terminal client is a person.
+      ...(clients === undefined ? {} : { people: clients.split("\n").filter((mode) => mode === "0").length }),
     };
   }
 

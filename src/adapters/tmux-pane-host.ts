@@ -1,10 +1,18 @@
+import { spawn, type ChildProcess } from "node:child_process";
 import type { AgentPane, PaneHost, PaneInfo, PaneLaunch } from "../org/ports.js";
 import { isRunningProcess } from "./process.js";
 import { appendLines } from "./files.js";
 import { appendCommand, respawnArgs, startLogArgs } from "./tmux-args.js";
 import type { TmuxControl } from "./tmux-control.js";
+import { usage } from "./usage-counters.js";
 
 const STATUS_GRACE_MS = 2000;
+// While a dead pane's exit status is still awaited, look again this soon whatever the caller asked.
+const GRACE_LOOK_MS = 500;
+const CHANGED = "org-panes-changed";
+// tmux signals the channel on each of these: a program exited, a pane closed or was made. (tmux 3.3 has no
+// after-respawn-pane; a respawn is ours, and the supervisor looks often until the new program is seen.)
+const CHANGE_HOOKS = ["pane-died", "pane-exited", "after-split-window", "after-kill-pane"];
 
 /** Agent panes of one tmux session, supervised through a single control-mode client: a poll spawns nothing. */
 export class TmuxPaneHost implements PaneHost {
@@ -15,6 +23,32 @@ export class TmuxPaneHost implements PaneHost {
     private readonly parsePane: (line: string) => PaneInfo,
     private readonly socket: string,
   ) {}
+
+  private hooked = false;
+  private closed = false;
+  private change: { child: ChildProcess; done: Promise<"changed" | "gone"> } | undefined;
+
+  /** Resolves when tmux says a pane changed, or after `ms`: an idle org is looked at seldom, a dying agent at once. */
+  async waitForChange(ms: number): Promise<void> {
+    const wait = Math.min(ms, this.waitingSince.size > 0 ? GRACE_LOOK_MS : ms);
+    if (this.closed) return;
+    if (!this.hooked) {
+      const reply = await this.control.run(CHANGE_HOOKS.map((hook) => ["set-hook", "-g", hook, `wait-for -S ${CHANGED}`]));
+      this.hooked = reply !== undefined && reply.error === undefined;
+      if (!this.hooked) return sleep(wait);
+    }
+    // One waiting client stays across calls; a signal that comes while none waits is kept by tmux for the next.
+    // A plain client, not a control-mode one: there wait-for does not hold its reply until the signal.
+    this.change ??= this.startWaiter();
+    let timer: NodeJS.Timeout | undefined;
+    const woke = await Promise.race([this.change.done, new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), wait)))]);
+    clearTimeout(timer);
+    // A server that went away answers at once: wait out the period rather than spin; the next look says what is left.
+    if (woke === "gone" && !this.closed) {
+      this.hooked = false;
+      await sleep(wait);
+    }
+  }
 
   async listAgentPanes(): Promise<AgentPane[] | undefined> {
     const reply = await this.control.run([["list-panes", "-s", "-t", `=${this.session}`, "-F", this.format]]);
@@ -59,7 +93,25 @@ export class TmuxPaneHost implements PaneHost {
     await this.control.run([["set-option", "-p", "-t", id, "@org_status", status]]);
   }
 
+  private startWaiter(): { child: ChildProcess; done: Promise<"changed" | "gone"> } {
+    usage.spawned++;
+    const child = spawn("tmux", ["-N", "-L", this.socket, "-f", "/dev/null", "wait-for", CHANGED], { stdio: "ignore", env: { ...process.env, TMUX: "" } });
+    const done = new Promise<"changed" | "gone">((resolve) => {
+      child.on("error", () => resolve("gone"));
+      child.on("exit", (code) => resolve(code === 0 ? "changed" : "gone"));
+    }).finally(() => {
+      if (this.change?.child === child) this.change = undefined;
+    });
+    return { child, done };
+  }
+
   close(): void {
+    this.closed = true;
+    this.change?.child.kill();
     this.control.close();
   }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }

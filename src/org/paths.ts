@@ -49,7 +49,17 @@ export interface AgentPaths {
   taskArchive: string;
 }
 
+// The daemon asks for every agent's paths several times a second; eleven joins each time showed in its idle profile.
+const agentPathsCache = new Map<string, AgentPaths>();
+
 export function agentPaths(state: string, agent: string): AgentPaths {
+  const key = `${state}\0${agent}`;
+  let paths = agentPathsCache.get(key);
+  if (!paths) agentPathsCache.set(key, (paths = Object.freeze(buildAgentPaths(state, agent))));
+  return paths;
+}
+
+function buildAgentPaths(state: string, agent: string): AgentPaths {
   const dir = join(state, "agents", agent);
   return {
     dir,

@@ -85,6 +85,8 @@ export interface PaneHost {
   setStatus(id: string, status: string): Promise<void>;
   /** Appends what the pane has shown so far to `file` and, while its program runs, everything it shows from now on. */
   startLog?(id: string, file: string, dead: boolean): Promise<void>;
+  /** Resolves when a pane may have changed (a program exited, a pane was made or restarted), or after `ms` at most. */
+  waitForChange?(ms: number): Promise<void>;
   close(): void;
 }
 
@@ -92,6 +94,8 @@ export interface PaneHost {
 export interface PaneCapture {
   panes: PaneInfo[];
   screens: Map<string, string>;
+  /** Terminals attached to the grid (people, not programs); absent where the host cannot tell. */
+  people?: number;
 }
 
 /** A standing connection to the grid for a dashboard's refreshes; a down org captures no panes. */

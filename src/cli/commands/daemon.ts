@@ -22,8 +22,12 @@ import { readAndLoadConfig } from "./validate.js";
 
 const REFRESH_MS = 2000;
 const REDRAW_MS = 10_000;
-// How soon an agent's exit is noticed and a due restart made: one tmux command per look, over a standing client.
+// With no one attached the table is only for the log and the next person: it is read and drawn this seldom.
+const UNWATCHED_REFRESH_MS = 10_000;
+// While a restart is pending, how soon it is made: one tmux command per look, over a standing client.
 const SUPERVISE_MS = 500;
+// With every agent settled, tmux hooks wake the supervisor on an exit; this look only catches what no hook reports.
+const SETTLED_SUPERVISE_MS = 5000;
 const SCREEN_MS = 3000;
 const HEADS_MS = 10_000;
 const FEED_LINES = 12;
@@ -43,7 +47,10 @@ export async function runDaemon(opts: { root: string }): Promise<number> {
     return 1;
   }
   const feed: string[] = [];
+  // Counts lines said, so a new one is drawn at the next refresh even while no one watches.
+  let said = 0;
   const say = (line: string) => {
+    said++;
     feed.push(`${new Date().toLocaleTimeString()} ${line}`);
     feed.splice(0, Math.max(0, feed.length - FEED_LINES));
   };
@@ -53,8 +60,15 @@ export async function runDaemon(opts: { root: string }): Promise<number> {
   const screenPort = tmux.openScreenPort();
   const screens = new ScreenWatch(paths.state, screenPort);
   const supervisor = new PaneSupervisor(paths.state, tmux.openPaneHost(), say, (pane) => screens.whyBlocked(pane));
-  await supervisor.tick();
-  const supervising = setInterval(() => void supervisor.tick(), SUPERVISE_MS);
+  const look = () => supervisor.tick().catch((error: Error) => (say(`supervisor: ${error.message}`), false));
+  let settled = await look();
+  let supervising = true;
+  const supervision = (async () => {
+    while (supervising) {
+      await supervisor.pause(settled, SUPERVISE_MS, SETTLED_SUPERVISE_MS);
+      if (supervising) settled = await look();
+    }
+  })();
   // Screens change slowly next to exits (a nudge waits minutes): a look every few seconds is enough.
   const watching = setInterval(() => void supervisor.watchScreens((panes) => screens.tick(panes)).catch((error: Error) => say(`screens: ${error.message}`)), SCREEN_MS);
   const readConfig = () => readAndLoadConfig({ cwd: opts.root });
@@ -106,7 +120,18 @@ export async function runDaemon(opts: { root: string }): Promise<number> {
   // The table reads every agent's status.json each refresh; most have not changed since the last one.
   const tableWorld = { ...world, files: { ...world.files, readText: cachedReadText() } };
   let lastDraw = 0;
-  let drawn = { screen: "", at: 0 };
+  let drawn = { screen: "", at: 0, said: 0 };
+  const drawTable = async () => {
+    // The table's panes come over a standing client and its branch heads are a little stale: an idle org spawns nothing for it.
+    const { panes, people } = await paneFeed.capture([]);
+    if (people === 0 && said === drawn.said && Date.now() - drawn.at < UNWATCHED_REFRESH_MS) return;
+    const table = await readSnapshot(tableWorld, opts.root, { panes, branches: cachedHeads }).then(renderStatus, (error: Error) => `status unavailable: ${error.message}`);
+    const screen = `${table}\n\n${feed.join("\n")}`;
+    // An unchanged table is not drawn again (tmux would parse it for nothing), but the clock says we live.
+    if (screen === drawn.screen && Date.now() - drawn.at < REDRAW_MS) return;
+    drawn = { screen, at: Date.now(), said };
+    process.stdout.write(`\x1b[H\x1b[2J${screen}\n\n[org daemon pid ${process.pid}] ${new Date().toLocaleTimeString()}\n`);
+  };
   while (!stopping) {
     // A full disk must not end the loop: the heartbeat resumes when space returns.
     await writeJsonAtomic(paths.daemon, { pid: process.pid, startedAt, heartbeatAt: new Date().toISOString(), usage }).catch((error: Error) => say(`heartbeat: ${error.message}`));
@@ -115,15 +140,7 @@ export async function runDaemon(opts: { root: string }): Promise<number> {
     await verifier?.tick(new Date()).catch((error: Error) => say(`verifier: ${error.message}`));
     if (Date.now() - lastDraw >= REFRESH_MS) {
       lastDraw = Date.now();
-      // The table's panes come over a standing client and its branch heads are a little stale: an idle org spawns nothing for it.
-      const { panes } = await paneFeed.capture([]);
-      const table = await readSnapshot(tableWorld, opts.root, { panes, branches: cachedHeads }).then(renderStatus, (error: Error) => `status unavailable: ${error.message}`);
-      const screen = `${table}\n\n${feed.join("\n")}`;
-      // An unchanged table is not drawn again (tmux would parse it for nothing), but the clock says we live.
-      if (screen !== drawn.screen || Date.now() - drawn.at >= REDRAW_MS) {
-        drawn = { screen, at: Date.now() };
-        process.stdout.write(`\x1b[H\x1b[2J${screen}\n\n[org daemon pid ${process.pid}] ${new Date().toLocaleTimeString()}\n`);
-      }
+      await drawTable();
     }
     if (!woken) {
       await new Promise<void>((resolve) => {
@@ -134,9 +151,10 @@ export async function runDaemon(opts: { root: string }): Promise<number> {
     woken = false;
   }
   unwatch();
-  clearInterval(supervising);
+  supervising = false;
   clearInterval(watching);
   supervisor.close();
+  await supervision;
   paneFeed.close();
   screenPort.close?.();
   await hotReload.stop();

@@ -1,5 +1,5 @@
 import { orgPaths } from "../../org/paths.js";
-import { describeReloadWarning } from "../../org/reconcile/index.js";
+import { describeReloadWarning } from "../../org/reload-record.js";
 import { readSnapshot } from "../../org/status.js";
 import { readReloadRecord } from "../../adapters/reload-state.js";
 import { createWorld } from "../../adapters/world.js";

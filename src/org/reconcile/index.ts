@@ -8,5 +8,4 @@ export { planLeases, type LeasePlan } from "./leases.js";
 export { checkMetaEdit, checkMetaRate, isMetaRole, listConfigFiles, type MetaCheck } from "./meta.js";
 export { observeOrg } from "./observe.js";
 export { reconcile } from "./reconcile.js";
-export { describeReloadWarning, type ReloadRecord } from "./reload-record.js";
 export type { Action, DesiredAgent, DesiredOrg, ObservedAgent, ObservedOrg, ReconcileResult, Refusal } from "./types.js";
