@@ -49,11 +49,13 @@ async function measureIdle(agents, windowMs) {
       daemon_rss_mb: Math.round(after.rssBytes / 1e6),
       supervisor_polls: polls,
       tmux_commands_per_poll: Number(((after.tmuxCommands - before.tmuxCommands) / polls).toFixed(2)),
+      // Every tmux command the daemon sent (supervisor, screen watch, notifier, table), over the idle window.
+      tmux_commands_per_s: Number(((after.tmuxCommands - before.tmuxCommands) / seconds).toFixed(2)),
       processes_spawned_while_idle: after.spawned - before.spawned,
       org_status_ms: median(statusMs),
       org_status_all_ms: statusMs,
     };
-    process.stderr.write(`scale idle N=${agents}: daemon ${result.daemon_cpu_pct}% CPU, ${result.daemon_rss_mb} MB, ${result.tmux_commands_per_poll} tmux commands per poll, ${result.processes_spawned_while_idle} processes spawned, org status ${result.org_status_ms} ms\n`);
+    process.stderr.write(`scale idle N=${agents}: daemon ${result.daemon_cpu_pct}% CPU, ${result.daemon_rss_mb} MB, ${result.supervisor_polls} supervisor polls, ${result.tmux_commands_per_s} tmux commands/s, ${result.processes_spawned_while_idle} processes spawned, org status ${result.org_status_ms} ms\n`);
     return result;
   } finally {
     try { org(["down"], dir); } catch { /* already down */ }
@@ -105,7 +107,7 @@ verify:
 }
 
 /** ORG_SCALE_WORK_SECONDS=0 measures the idle org only. */
-export async function benchScale({ sizes = [32, 64], windowMs = 20_000, workAgents = 64, workSeconds = Number(process.env.ORG_SCALE_WORK_SECONDS ?? 90) } = {}) {
+export async function benchScale({ sizes = [32, 64], windowMs = Number(process.env.ORG_SCALE_IDLE_SECONDS ?? 60) * 1000, workAgents = 64, workSeconds = Number(process.env.ORG_SCALE_WORK_SECONDS ?? 90) } = {}) {
   const idle = [];
   for (const agents of sizes) idle.push(await measureIdle(agents, windowMs));
   return { idle, work: workSeconds > 0 ? await measureWork(workAgents, workSeconds) : null };

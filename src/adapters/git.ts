@@ -1,9 +1,9 @@
 import { appendFile, mkdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { OrgError } from "../org/errors.js";
-import type { GitPort, NewWorktree, WorktreeEntry } from "../org/ports.js";
-import { runLimited } from "../org/run-limited.js";
+import type { GitPort, WorktreeEntry } from "../org/ports.js";
 import { parseWorktreeList } from "../org/worktrees.js";
+import { addWorktrees } from "./git-worktrees.js";
 import { processRunner } from "./process.js";
 
 // Auto-gc never runs on our behalf: it would race the agents' own git calls.
@@ -17,33 +17,6 @@ async function raw(dir: string, args: string[]): Promise<string> {
   const fatal = /^(fatal|error): .*/m.exec(text)?.[0] ?? text.trim().split("\n").pop() ?? `exit ${result.exitCode}`;
   throw new OrgError(`git ${args.join(" ")} in ${dir} failed: ${fatal}`, "git");
 }
-
-/**
- * What `git worktree add -b` does, in fewer processes: every new branch in one update-ref, the adds one at a time
- * (concurrent adds read each other's half-made .git/worktrees entries and fail), then the checkouts side by side.
- */
-async function addWorktrees(repo: string, entries: NewWorktree[]): Promise<void> {
-  const fresh = entries.filter((entry) => !entry.branchExists);
-  if (fresh.length > 0) {
-    const lines = fresh.map((entry) => `create refs/heads/${entry.branch} ${entry.base}\n`).join("");
-    const result = await processRunner.run([...GIT, "update-ref", "-m", "org: agent branch", "--stdin"], { cwd: repo, input: lines, timeoutMs: 120_000 });
-    if (result.exitCode !== 0) throw new OrgError(`git update-ref in ${repo} failed: ${result.stderr.trim()}`, "git");
-  }
-  for (const entry of entries) await raw(repo, ["worktree", "add", "--quiet", "--no-checkout", entry.path, entry.branch]);
-  const failed: string[] = [];
-  await runLimited(entries, CHECKOUTS_AT_ONCE, async (entry) => {
-    try {
-      await raw(entry.path, ["reset", "--hard", "--no-recurse-submodules", "--quiet"]);
-    } catch (error) {
-      // An empty worktree would be reused as is by the next `org up`: it goes, its branch stays.
-      await raw(repo, ["worktree", "remove", "--force", entry.path]).catch(() => undefined);
-      failed.push(error instanceof Error ? error.message : String(error));
-    }
-  });
-  if (failed.length > 0) throw new OrgError(failed.join("\n"), "git");
-}
-
-const CHECKOUTS_AT_ONCE = 4;
 
 /** Git for the orchestrator: worktrees, branches, dirt. Plain git calls: they are what the agents see too. */
 export const gitAdapter: GitPort = {

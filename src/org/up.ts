@@ -54,7 +54,7 @@ export async function upOrg(world: World, loaded: LoadedConfig, opts: { mode?: "
     const { created, launches, heads } = await prepareAgents(world, loaded, paths, agents);
     const panes: PaneSpec[] = [
       // The daemon holds the declared secrets (in memory only) to give them to agents it restarts or adds.
-      { argv: [...world.orgArgv, "daemon", "--root", paths.root], cwd: paths.root, env: world.secretEnv(declaredSecrets(config)), options: {}, logFile: `${paths.state}/daemon.log` },
+      { argv: [...world.orgArgv, "daemon", "--root", paths.root, "--after", paths.orgFile], cwd: paths.root, env: world.secretEnv(declaredSecrets(config)), options: {}, logFile: `${paths.state}/daemon.log` },
       ...agents.map((agent) => agentPaneSpec(paths, agent, launches.get(agent.name)!, world.secretEnv(launches.get(agent.name)!.passEnv ?? []))),
     ];
     const listed = await tmux.createGrid(panes, GRID_SIZE).catch(async (error: unknown) => {
