@@ -63,7 +63,8 @@ test("a pane dead before its first look: its last screen is written once, and it
   const pane = await pollUntil(async () => (await host!.listAgentPanes())?.find((one) => one.dead), { what: "the pane dead" });
   expect(pane.logged).toBe(false);
   await host.startLog!(pane.id, log, true);
-  expect(readFileSync(log, "utf8")).toMatch(/^first life\n\n\[org\] a-1 exited with status 3.*\n$/);
+  // The log takes the screen as tmux drew it: under load tmux can mark a pane dead before (or without) drawing its dead-pane line.
+  expect(readFileSync(log, "utf8")).toMatch(/^first life\n(\n\[org\] a-1 exited with status 3.*\n)?$/);
   await host.respawn(pane.id, { argv: ["sh", "-c", "echo second life; sleep 60"], cwd: dir, env: {} }, log);
   await pollUntil(() => readFileSync(log, "utf8").includes("second life"), { what: "the restart's output in the log" });
   expect((await host.listAgentPanes())![0]).toMatchObject({ dead: false, logged: true });

@@ -79,7 +79,7 @@ export const processRunner: Runner = {
         if (timer) clearTimeout(timer);
         options.signal?.removeEventListener("abort", onAbort);
         if (output !== undefined) closeSync(output);
-        if (options.reapGroup && child.pid) signalGroup(child.pid, "SIGKILL");
+        if (options.reapGroup && child.pid) sendSignal(-child.pid, "SIGKILL");
         resolve({
           argv, exitCode, signal, timedOut, durationMs: performance.now() - started,
           stdout: Buffer.concat(stdout).toString("utf8"), stderr: Buffer.concat(stderr).toString("utf8"),
@@ -118,18 +118,19 @@ export function isRunningProcess(pid: number): boolean {
 
 /** SIGTERM a whole process group, then SIGKILL whatever is left after the grace period. */
 export async function killProcessGroup(pgid: number, graceMs = 2000): Promise<void> {
-  if (!signalGroup(pgid, "SIGTERM")) return;
+  // A child forked a moment ago may not lead its own group yet (setsid comes just before exec): signal it by pid then.
+  if (!sendSignal(-pgid, "SIGTERM") && !sendSignal(pgid, "SIGTERM")) return;
   const deadline = Date.now() + graceMs;
   while (Date.now() < deadline) {
-    if (!isAlive(-pgid)) return;
+    if (!isAlive(-pgid) && !isRunningProcess(pgid)) return;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
-  signalGroup(pgid, "SIGKILL");
+  if (!sendSignal(-pgid, "SIGKILL")) sendSignal(pgid, "SIGKILL");
 }
 
-function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
+function sendSignal(target: number, name: NodeJS.Signals): boolean {
   try {
-    process.kill(-pgid, signal);
+    process.kill(target, name);
     return true;
   } catch {
     return false;

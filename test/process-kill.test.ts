@@ -1,0 +1,23 @@
+import { spawn } from "node:child_process";
+import { expect, test } from "vitest";
+import { killProcessGroup } from "../src/adapters/process.js";
+import { isRunning } from "./helpers/processes.js";
+
+test("a child that does not lead a group yet (forked, not yet setsid) is still stopped: signalled by pid", async () => {
+  // Not detached: the child shares our group, as a pty child does in the moment before its setsid.
+  const child = spawn("sleep", ["60"], { stdio: "ignore" });
+  const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on("exit", (_code, signal) => resolve(signal)));
+  expect(isRunning(child.pid!)).toBe(true);
+  await killProcessGroup(child.pid!, 5000);
+  expect(await exited).toBe("SIGTERM");
+  expect(isRunning(child.pid!)).toBe(false);
+});
+
+test("a group leader and its children go together; a group already gone is left alone", async () => {
+  const leader = spawn("sh", ["-c", "sleep 60 & sleep 60 & wait"], { stdio: "ignore", detached: true });
+  const exited = new Promise((resolve) => leader.on("exit", resolve));
+  await killProcessGroup(leader.pid!, 5000);
+  await exited;
+  expect(() => process.kill(-leader.pid!, 0)).toThrow();
+  await killProcessGroup(leader.pid!, 5000);
+});
