@@ -10,8 +10,7 @@ import type { PresetName } from "../org/runtimes/presets.js";
 import { describeFix } from "../org/screens/fixes.js";
 import type { ScreenState } from "../org/screens/types.js";
 import type { AgentStatus, LaunchSpec } from "../org/state.js";
-import { appendLines, readJson, writeJsonAtomic } from "./files.js";
-import { cachedReadText } from "./read-cache.js";
+import { appendLines, readJson, readText, writeJsonAtomic } from "./files.js";
 
 export type { ScreenPort };
 
@@ -39,9 +38,8 @@ interface Seen extends WatchMemory {
  */
 export class ScreenWatch {
   private readonly seen = new Map<string, Seen>();
-  // Every look needs each agent's launch.json, which changes only on up and reload: read it again only when it changed.
-  private readonly readLaunch = cachedReadText();
-  // A reload that changes an agent's launch restarts its program, so a pane's process keeps its spec; checked now and then all the same.
+  // Every look needs each agent's launch.json, which changes only on up and reload. A reload that changes an
+  // agent's launch restarts its program, so a pane's process keeps its spec; it is read again now and then all the same.
   private readonly specs = new Map<string, { pid: number; at: number; spec: LaunchSpec | undefined }>();
 
   constructor(
@@ -86,7 +84,7 @@ export class ScreenWatch {
   }
 
   private async loadSpec(agent: string): Promise<LaunchSpec | undefined> {
-    const text = await this.readLaunch(agentPaths(this.state, agent).launch).catch(() => undefined);
+    const text = await readText(agentPaths(this.state, agent).launch).catch(() => undefined);
     try {
       return text === undefined ? undefined : (JSON.parse(text) as LaunchSpec);
     } catch {

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { AgentPane, PaneHost, PaneInfo, PaneLaunch } from "../org/ports.js";
 import { isRunningProcess } from "./process.js";
 import { appendLines } from "./files.js";
@@ -30,12 +31,15 @@ export class TmuxPaneHost implements PaneHost {
 
   /** Resolves when tmux says a pane changed, or after `ms`: an idle org is looked at seldom, a dying agent at once. */
   async waitForChange(ms: number): Promise<void> {
-    const wait = Math.min(ms, this.waitingSince.size > 0 ? GRACE_LOOK_MS : ms);
+    const wait = this.waitingSince.size > 0 ? Math.min(ms, GRACE_LOOK_MS) : ms;
     if (this.closed) return;
     if (!this.hooked) {
       const reply = await this.control.run(CHANGE_HOOKS.map((hook) => ["set-hook", "-g", hook, `wait-for -S ${CHANGED}`]));
       this.hooked = reply !== undefined && reply.error === undefined;
-      if (!this.hooked) return sleep(wait);
+      if (!this.hooked) {
+        await sleep(wait);
+        return;
+      }
     }
     // One waiting client stays across calls; a signal that comes while none waits is kept by tmux for the next.
     // A plain client, not a control-mode one: there wait-for does not hold its reply until the signal.
@@ -110,8 +114,4 @@ export class TmuxPaneHost implements PaneHost {
     this.change?.child.kill();
     this.control.close();
   }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
