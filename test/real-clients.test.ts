@@ -168,15 +168,18 @@ describe("Gemini CLI and opencode started by `org up`, offline", { tags: ["slow"
 
   // opencode's start otherwise spends most of a minute fetching models and plugins; these skip that (its self-update is off by the preset).
   // gem drops gemini's --skip-trust, so its real trust dialog is answered; gk and ck get fake keys through pass_env.
+  // gemini takes CI=true (set on CI machines) as headless and then refuses to ask: gem sets CI false, gci true.
   const orgYaml = (name: string) => `name: ${name}
 gpus: none
 runtimes:
-  gem: { preset: gemini, program: "${join(CLIENTS, "gemini")}", answer_trust: true, trust: [] }
+  gem: { preset: gemini, program: "${join(CLIENTS, "gemini")}", answer_trust: true, trust: [], env: { CI: "false", GITHUB_ACTIONS: "false" } }
+  gci: { preset: gemini, program: "${join(CLIENTS, "gemini")}", answer_trust: true, trust: [], env: { CI: "true" } }
   gk: { preset: gemini, program: "${join(CLIENTS, "gemini")}", answer_trust: true, pass_env: [GEMINI_API_KEY] }
   ck: { preset: claude, program: "${join(CLIENTS, "claude")}", answer_trust: true, pass_env: [ANTHROPIC_API_KEY], env: { IS_SANDBOX: "1" } }
   oc: { preset: opencode, program: "${join(CLIENTS, "opencode")}", env: { OPENCODE_DISABLE_MODELS_FETCH: "1", OPENCODE_DISABLE_DEFAULT_PLUGINS: "1" } }
 roles:
   g: { prompt: prompts/researcher.md, runtime: gem }
+  h: { prompt: prompts/researcher.md, runtime: gci }
   k: { prompt: prompts/researcher.md, runtime: gk }
   c: { prompt: prompts/researcher.md, runtime: ck }
   o: { prompt: prompts/researcher.md, runtime: oc }
@@ -222,6 +225,20 @@ roles:
     expect(events("g-1").filter((event) => event.typed)).toEqual([expect.objectContaining({ screen: "trust-dialog", decision: "answer-trust", typed: "Enter" })]);
     expect(readJsonFile<Record<string, string>>(join(gHome, ".gemini", "trustedFolders.json"))).toEqual({ [join(org.dir, "worktrees", "g-1")]: "TRUST_FOLDER" });
 
+    // Headless under CI=true: gemini exits 55 at once, and org says why instead of restarting it.
+    const headless = await pollUntil(() => blocked("h-1"), { what: "h-1 blocked: gemini headless in an untrusted folder", timeoutMs: 150_000, explain: explain("h-1") });
+    // The row quoted depends on the pane's width; the fix does not.
+    const quoted = /^screen shows "[^"]*(not running in a trusted directory|GEMINI_CLI_TRUST_WORKSPACE|headless-and-automated-environments)[^"]*" — /;
+    expect(headless.reason, explain("h-1")()).toMatch(quoted);
+    expect(headless.reason.replace(quoted, "")).toBe(
+      `${join(CLIENTS, "gemini")} takes its pane for a headless run (CI=true or GITHUB_ACTIONS=true reaches it) and will not ask to trust the folder: set CI: "false" and GITHUB_ACTIONS: "false" under runtimes.gci.env, or leave runtimes.gci.trust out to keep the preset's flag that trusts it`,
+    );
+    // One exit, recorded as blocked: 55 is gemini's code for it, when tmux kept the status of a program that ended this fast.
+    const exits = events("h-1").filter((event) => event.type === "exit") as { code?: number | null; reason?: string }[];
+    expect(exits).toHaveLength(1);
+    expect([55, null]).toContain(exits[0]!.code);
+    expect(exits[0]!.reason).toBe(`blocked: ${headless.reason}`);
+
     const opencode = await pollUntil(() => blocked("o-1"), { what: "o-1 blocked: opencode cannot reach its API", timeoutMs: 90_000, explain: explain("o-1") });
     expect(opencode.reason).toMatch(/^screen shows ".*Cannot connect to API: .*" — this machine cannot reach .*opencode's service: fix the network or set HTTPS_PROXY under runtimes\.oc\.env, then restart o-1$/);
     expect(opencode.pid).not.toBeNull();
@@ -230,10 +247,10 @@ roles:
     const heartbeat = () => readJsonFile<{ heartbeatAt?: string }>(join(state, "daemon.json")).heartbeatAt;
     const first = await pollUntil(heartbeat, { what: "a heartbeat" });
     await pollUntil(() => heartbeat() !== first, { what: "the next heartbeat", timeoutMs: 15_000 });
-    for (const agent of ["g-1", "o-1"]) expect(events(agent).filter((event) => event.type === "start")).toHaveLength(1);
+    for (const agent of ["g-1", "h-1", "o-1"]) expect(events(agent).filter((event) => event.type === "start")).toHaveLength(1);
     expect(events("g-1").filter((event) => event.typed)).toHaveLength(1);
     expect(events("o-1").filter((event) => event.typed)).toEqual([]);
-    for (const agent of ["k-1", "c-1"]) expect(events(agent).filter((event) => event.typed)).toEqual([]);
+    for (const agent of ["k-1", "c-1", "h-1"]) expect(events(agent).filter((event) => event.typed)).toEqual([]);
     expect(status("g-1").state).toBe("blocked");
   }, 420_000);
 });

@@ -3,6 +3,7 @@ import { describe, expect, test } from "vitest";
 import { renderScreen } from "../src/adapters/screen-render.js";
 import { decideWatch, type WatchInput } from "../src/org/screens/decide.js";
 import { detectScreen } from "../src/org/screens/detect.js";
+import { describeFix } from "../src/org/screens/fixes.js";
 import { parseResetTime } from "../src/org/screens/reset-time.js";
 import type { PresetName } from "../src/org/runtimes/presets.js";
 import { FIXTURES } from "./helpers/org-cli.js";
@@ -30,6 +31,7 @@ describe("screen detectors on fixtures", () => {
     ["gemini", "gemini-0.61.0-api-key-unselected", true, "login-required"],
     ["gemini", "gemini-0.61.0-working", true, "working"],
     ["gemini", "gemini-0.61.0-offline", true, "offline"],
+    ["gemini", "gemini-0.61.0-headless-untrusted", false, "refused"],
     ["opencode", "opencode-1.18.33-idle", true, "idle"],
     ["opencode", "opencode-1.18.33-working", true, "working"],
     ["opencode", "opencode-1.18.33-retrying", true, "offline"],
@@ -70,6 +72,19 @@ describe("screen detectors on fixtures", () => {
     expect(detectScreen("gemini", await screen("gemini-0.61.0-api-key-unselected")).reason).toBe('screen shows "Existing API key detected (GEMINI_API_KEY). Select "Gemini API Key" option to use it."');
     expect(detectScreen("opencode", await screen("opencode-1.18.33-retrying")).reason).toBe('screen shows "⬝⬝⬝⬝■■■■ Cannot connect to API: Was there a typo in the url or port? [retrying in 3s attempt #3] esc interrupt"');
     expect(detectScreen("claude", await screen("claude-2.1.328-retrying")).reason).toMatch(/^screen shows "✻ Can't reach the API server — check your internet or DNS \(ENOTFOUND\)/);
+  });
+
+  test("a refusal says which, so its fix fits: root for claude's flag, headless for gemini under CI=true", async () => {
+    const ctx = { agent: "g-1", runtime: "gem", program: "gemini", home: null, homeEnv: null };
+    const headless = detectScreen("gemini", await screen("gemini-0.61.0-headless-untrusted"), false);
+    expect(headless).toEqual({ kind: "refused", refusal: "headless", reason: 'screen shows "Gemini CLI is not running in a trusted directory. To proceed, either use `--skip-trust`, set the `GEMINI_CLI_TRUST_WORKS"' });
+    expect(describeFix(headless, ctx)).toBe('gemini takes its pane for a headless run (CI=true or GITHUB_ACTIONS=true reaches it) and will not ask to trust the folder: set CI: "false" and GITHUB_ACTIONS: "false" under runtimes.gem.env, or leave runtimes.gem.trust out to keep the preset\'s flag that trusts it');
+    // A narrow pane splits the first phrase; another one still names it.
+    const narrow = ["Gemini CLI is not running in a trus", "ted directory. To proceed, either use", "set the `GEMINI_CLI_TRUST_WORKSPACE=true`"];
+    expect(detectScreen("gemini", narrow, false)).toMatchObject({ kind: "refused", refusal: "headless" });
+    const root = detectScreen("claude", await screen("claude-root-refused"), false);
+    expect(root).toMatchObject({ kind: "refused", refusal: "root" });
+    expect(describeFix(root, { ...ctx, runtime: "cl" })).toBe('run org as a non-root user, or inside a sandbox set IS_SANDBOX: "1" under runtimes.cl.env, or drop the flag with runtimes.cl.unattended: []');
   });
 
   test("the usage limit carries the reset time shown, and the trust dialog its answer", async () => {
@@ -119,9 +134,9 @@ describe("watch decisions", () => {
   });
 
   test("login required, offline and a refused flag block with the fix, alive or dead", () => {
-    for (const kind of ["login-required", "offline", "refused"] as const) {
-      expect(decideWatch({ ...base, screen: { kind, reason: "r" } })).toEqual({ kind: "block", fix: "THE FIX", reason: "r" });
-      expect(decideWatch({ ...base, alive: false, screen: { kind, reason: "r" } }).kind).toBe("block");
+    for (const screen of [{ kind: "login-required", reason: "r" }, { kind: "offline", reason: "r" }, { kind: "refused", reason: "r", refusal: "root" }] as const) {
+      expect(decideWatch({ ...base, screen })).toEqual({ kind: "block", fix: "THE FIX", reason: "r" });
+      expect(decideWatch({ ...base, alive: false, screen }).kind).toBe("block");
     }
   });
 

@@ -21,6 +21,7 @@ export function detectScreen(preset: PresetName, rows: string[], programAlive = 
     if (!programAlive && (rule.kind === "working" || rule.kind === "idle")) break;
     const reason = `screen shows "${line}"`;
     if (rule.kind === "trust-dialog") return { kind: "trust-dialog", reason, keys: rule.keys ?? ["Enter"] };
+    if (rule.kind === "refused") return { kind: "refused", reason, refusal: rule.refusal ?? "root" };
     if (rule.kind === "usage-limit") return { kind: "usage-limit", reason, resetText: findReset(lines.slice(index, index + 3), rule.reset) };
     return { kind: rule.kind, reason };
   }

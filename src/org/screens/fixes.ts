@@ -19,6 +19,7 @@ export function describeFix(state: ScreenState, ctx: FixContext): string {
     case "offline":
       return `this machine cannot reach ${ctx.program}'s service: fix the network or set HTTPS_PROXY under runtimes.${ctx.runtime}.env, then restart ${ctx.agent}`;
     case "refused":
+      if (state.refusal === "headless") return `${ctx.program} takes its pane for a headless run (CI=true or GITHUB_ACTIONS=true reaches it) and will not ask to trust the folder: set CI: "false" and GITHUB_ACTIONS: "false" under runtimes.${ctx.runtime}.env, or leave runtimes.${ctx.runtime}.trust out to keep the preset's flag that trusts it`;
       return `run org as a non-root user, or inside a sandbox set IS_SANDBOX: "1" under runtimes.${ctx.runtime}.env, or drop the flag with runtimes.${ctx.runtime}.unattended: []`;
     case "trust-dialog":
       return `answer the dialog: \`org attach ${ctx.agent}\`, or let org answer it with runtimes.${ctx.runtime}.answer_trust: true`;

@@ -3,7 +3,7 @@ import type { ScreenRule } from "./types.js";
 
 // Order matters: a blocking screen (login, offline, limit, dialog) wins over the prompt drawn under it.
 const CLAUDE: ScreenRule[] = [
-  { kind: "refused", pattern: /--dangerously-skip-permissions cannot be used with root\/sudo/ },
+  { kind: "refused", pattern: /--dangerously-skip-permissions cannot be used with root\/sudo/, refusal: "root" },
   { kind: "offline", pattern: /Unable to connect to Anthropic services|Failed to connect to api\.anthropic\.com|Can't reach the API server/ },
   // 2.1.328 asks before it uses an ANTHROPIC_API_KEY it has not seen, with "No" selected: a person answers that.
   { kind: "login-required", pattern: /Not logged in|Please run \/login|Invalid API key|Select login method|OAuth (error|token has expired)|Detected a custom API key/ },
@@ -28,6 +28,9 @@ const CODEX: ScreenRule[] = [
 ];
 
 const GEMINI: ScreenRule[] = [
+  // 0.61.0 takes CI=true or GITHUB_ACTIONS=true as headless even in a terminal: it exits 55 instead of asking for trust.
+  // A narrow pane wraps its message: any one of its phrases on one row will do.
+  { kind: "refused", pattern: /not running in a trusted directory|GEMINI_CLI_TRUST_WORKSPACE|headless-and-automated-environments/, refusal: "headless" },
   // 0.61.0 asks for an auth method even with GEMINI_API_KEY set, until settings.json names one: its own hint says which.
   { kind: "login-required", pattern: /Existing API key detected/ },
   { kind: "login-required", pattern: /How would you like to authenticate|Waiting for authentication|Failed to sign in|GEMINI_API_KEY environment variable not found/ },

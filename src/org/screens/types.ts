@@ -6,11 +6,14 @@ export type ScreenState =
   | { kind: "usage-limit"; reason: string; resetText: string | null }
   | { kind: "login-required"; reason: string }
   | { kind: "offline"; reason: string }
-  | { kind: "refused"; reason: string }
+  | { kind: "refused"; reason: string; refusal: Refusal }
   | { kind: "shell"; reason: string }
   | { kind: "unknown"; reason: string };
 
 export type ScreenKind = ScreenState["kind"];
+
+/** Why a CLI refused to start: "root" for an unattended flag refused to root, "headless" for a trust question it will not ask without a terminal. */
+export type Refusal = "root" | "headless";
 
 /** One screen pattern of a CLI: the first rule whose pattern matches a row decides. */
 export interface ScreenRule {
@@ -20,4 +23,6 @@ export interface ScreenRule {
   keys?: string[];
   /** For usage limits: the part of the matched row that says when it resets (capture group 1). */
   reset?: RegExp;
+  /** For refusals: which one, so the fix fits it. */
+  refusal?: Refusal;
 }
