@@ -1,6 +1,6 @@
 // The pty host's control socket (state/pty.sock): one JSON object per line each way, replies matched by id.
 // Requests are checked with zod on the host only: clients (every org command, through the world) import types alone.
-import { z } from "zod";
+import * as z from "zod";
 import type { PtyPane } from "./pty-host.js";
 
 const MAX_KEYS = 16 * 1024;

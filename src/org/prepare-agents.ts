@@ -13,13 +13,13 @@ import { prepareRuntimeFiles } from "./runtimes/prepare.js";
 export async function prepareAgents(world: World, loaded: LoadedConfig, paths: OrgPaths, agents: PlannedAgent[]): Promise<{ created: string[]; launches: Map<string, LaunchSpec>; heads: Map<string, string> }> {
   const { config, repoDir } = loaded;
   // A worktree folder deleted by hand leaves git's record behind (prunable); prune it so the worktree is re-added.
-  let listed = await world.git.worktreeList(repoDir);
+  const [worktrees, branches] = await Promise.all([world.git.worktreeList(repoDir), world.git.branchHeads(repoDir, `org/${config.name}/`)]);
+  let listed = worktrees;
   if (listed.some((entry) => entry.prunable)) {
     await world.git.pruneWorktrees(repoDir);
     listed = await world.git.worktreeList(repoDir);
   }
   const registered = new Set(listed.map((entry) => entry.path));
-  const branches = await world.git.branchHeads(repoDir, `org/${config.name}/`);
   await world.files.mkdir(paths.worktrees);
   const missing: PlannedAgent[] = [];
   for (const agent of agents) {
@@ -29,34 +29,21 @@ export async function prepareAgents(world: World, loaded: LoadedConfig, paths: O
     }
     missing.push(agent);
   }
-  await world.git.addWorktrees(repoDir, missing.map((agent) => ({ path: agent.worktree, branch: agent.branch, base: loaded.baseCommit, branchExists: branches.has(agent.branch) })));
-  const created = missing.map((agent) => agent.name);
   const binDir = `${paths.state}/bin`;
-  const launches = new Map<string, LaunchSpec>();
-  const runtimeExcludes: string[] = [];
-  for (const agent of agents) {
+  // An agent's files in state need no worktree: they are written while git makes the worktrees.
+  const [written] = await Promise.all([
+    writeAgentFiles(world, loaded, paths, agents, binDir),
+    world.git.addWorktrees(repoDir, missing.map((agent) => ({ path: agent.worktree, branch: agent.branch, base: loaded.baseCommit, branchExists: branches.has(agent.branch) }))),
+  ]);
+  const created = missing.map((agent) => agent.name);
+  const runtimeExcludes = (await Promise.all(written.map(async ({ agent, spec, prompt }) => {
     for (const entry of config.share) {
       const share = typeof entry === "string" ? { path: entry, mode: "link" as const } : entry;
       await world.files.share(`${repoDir}/${share.path}`, `${agent.worktree}/${share.path}`, share.mode);
     }
-    const files = agentPaths(paths.state, agent.name);
-    await world.files.mkdir(files.dir);
-    // The daemon starts logging the pane moments later; `org logs` meanwhile finds an empty log, not none.
-    if (!(await world.files.exists(files.paneLog))) await world.files.writeAtomic(files.paneLog, "");
-    const template = (await world.files.readText(`${loaded.dir}/${config.roles[agent.role]!.prompt}`)) ?? "";
-    const prompt = renderAgentPrompt(config, agent, paths.state, template);
-    await world.files.writeAtomic(files.prompt, prompt);
-    await world.files.mkdir(files.inbox);
-    const spec = buildLaunchSpec(config, agent, { state: paths.state, root: paths.root, orgArgv: world.orgArgv, binDir, basePath: world.basePath });
-    runtimeExcludes.push(...(await prepareRuntimeFiles(world, spec, prompt, process.env.HOME ?? "")));
-    await world.files.writeAtomic(files.launch, `${JSON.stringify(spec, null, 2)}\n`);
-    launches.set(agent.name, spec);
-    const status: AgentStatus = {
-      agent: agent.name, state: "starting", pid: null, startedAt: null, restarts: 0,
-      consecutiveFailures: 0, lastExit: null, reason: "waiting for its pane", updatedAt: world.now().toISOString(),
-    };
-    await world.files.writeAtomic(files.status, `${JSON.stringify(status, null, 2)}\n`);
-  }
+    return prepareRuntimeFiles(world, spec, prompt, process.env.HOME ?? "");
+  }))).flat();
+  const launches = new Map<string, LaunchSpec>(written.map(({ agent, spec }) => [agent.name, spec]));
   // Agents call `org submit` and friends: a shim on their PATH runs this very binary.
   const shim = `#!/bin/sh\nexec ${world.orgArgv.map(quote).join(" ")} "$@"\n`;
   await world.files.writeAtomic(`${binDir}/org`, shim);
@@ -70,6 +57,31 @@ export async function prepareAgents(world: World, loaded: LoadedConfig, paths: O
   const heads = new Map(branches);
   for (const agent of agents) if (created.includes(agent.name)) heads.set(agent.branch, loaded.baseCommit);
   return { created, heads, launches: await prepareSlurmAgents(world.files, config, paths.state, world.orgArgv, agents, launches) };
+}
+
+/** Every agent's prompt, inbox, empty pane log, launch spec and "starting" status, side by side; each role's template read once. */
+async function writeAgentFiles(world: World, loaded: LoadedConfig, paths: OrgPaths, agents: PlannedAgent[], binDir: string): Promise<{ agent: PlannedAgent; spec: LaunchSpec; prompt: string }[]> {
+  const { config } = loaded;
+  const templates = new Map<string, Promise<string>>();
+  const template = (file: string) => templates.get(file) ?? templates.set(file, world.files.readText(`${loaded.dir}/${file}`).then((text) => text ?? "")).get(file)!;
+  return Promise.all(agents.map(async (agent) => {
+    const files = agentPaths(paths.state, agent.name);
+    await world.files.mkdir(files.inbox);
+    const prompt = renderAgentPrompt(config, agent, paths.state, await template(config.roles[agent.role]!.prompt));
+    const spec = buildLaunchSpec(config, agent, { state: paths.state, root: paths.root, orgArgv: world.orgArgv, binDir, basePath: world.basePath });
+    const status: AgentStatus = {
+      agent: agent.name, state: "starting", pid: null, startedAt: null, restarts: 0,
+      consecutiveFailures: 0, lastExit: null, reason: "waiting for its pane", updatedAt: world.now().toISOString(),
+    };
+    await Promise.all([
+      // The daemon starts logging the pane moments later; `org logs` meanwhile finds an empty log, not none.
+      world.files.exists(files.paneLog).then((exists) => (exists ? undefined : world.files.writeAtomic(files.paneLog, ""))),
+      world.files.writeAtomic(files.prompt, prompt),
+      world.files.writeAtomic(files.launch, `${JSON.stringify(spec, null, 2)}\n`),
+      world.files.writeAtomic(files.status, `${JSON.stringify(status, null, 2)}\n`),
+    ]);
+    return { agent, spec, prompt };
+  }));
 }
 
 /** An agent's prompt.md: its role's template filled in with who and where it is. */

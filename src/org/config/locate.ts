@@ -1,5 +1,5 @@
 import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, type Document } from "yaml";
-import { z } from "zod";
+import * as z from "zod";
 import { ConfigSchema } from "./schema.js";
 
 /** One thing wrong with org.yaml: where (a path into the document), what, and how to fix it. */

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { findClosest, joinOr, suggestFix } from "./did-you-mean.js";
 import { findSchema, knownKeys, toPath, valueAt, type FoundSchema, type Problem } from "./locate.js";
 import { SAFE_NAME } from "./schema.js";

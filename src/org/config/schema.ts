@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { PRESET_NAMES } from "../runtimes/presets.js";
 
 // Names become branch, tmux and file names: keep them to a safe alphabet.
