@@ -6,6 +6,8 @@ import { readAndLoadConfig, runValidate } from "../src/cli/commands/validate.js"
 import { loadConfig, renderStarter } from "../src/org/config/index.js";
 import { createConfigProbe } from "../src/adapters/config-probe.js";
 import { createRepo, makeTempDir, removeDir } from "./helpers/temp-repo.js";
+import { runOrg } from "./helpers/org-cli.js";
+import { main } from "../src/cli/main.js";
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach(removeDir));
@@ -97,4 +99,15 @@ describe("org init and org validate", { tags: ["slow"] }, () => {
     });
     expect(readdirSync(dir).sort()).toEqual(["conf"]);
   });
+
+  it("org --version prints package.json's version, from the bundle as from source", async () => {
+    const version = (JSON.parse(readFileSync(join(import.meta.dirname, "..", "package.json"), "utf8")) as { version: string }).version;
+    const fromSource = capture();
+    expect(await main(["--version"], fromSource.io)).toBe(0);
+    expect(fromSource.out).toEqual([version]);
+    const dir = makeTempDir();
+    dirs.push(dir);
+    expect(runOrg(["-V"], { cwd: dir })).toEqual({ code: 0, stdout: `${version}\n`, stderr: "" });
+  });
 });
+

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { Command, CommanderError, Option } from "commander";
 import { ConfigError, ExitError, OrgError } from "../org/errors.js";
 import { findOrgRoot, stdio, type Io } from "./io.js";
@@ -7,6 +8,7 @@ export async function main(argv: string[], io: Io = stdio): Promise<number> {
   let code = 0;
   const program = new Command("org")
     .description("Run an autonomous research organization of coding agents.")
+    .version(readVersion(), "-V, --version", "print org's version")
     .option("-C, --dir <dir>", "the org's folder (holding org.yaml); default: found upward from the current folder")
     .exitOverride()
     .configureOutput({ writeOut: (text) => io.out(text.trimEnd()), writeErr: (text) => io.err(text.trimEnd()) });
@@ -114,4 +116,9 @@ function reportError(error: unknown, io: Io, debug?: boolean): number {
   io.err(`org: internal error: ${(error as Error)?.stack ?? String(error)}`);
   io.err("this is a bug in org; please report it with the command you ran");
   return 70;
+}
+
+// package.json sits two folders up from both src/cli/main.ts and its bundle, dist/bundle/main.js.
+function readVersion(): string {
+  return (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
 }
