@@ -72,11 +72,14 @@ describe("the dashboard's pane feed (tmux control mode)", { tags: ["slow"] }, ()
   test("the pane host's wait ends when a pane's program exits, long before its period, and the next look sees it dead", async () => {
     const [, second] = startGrid();
     tmux(socket, ["set-option", "-g", "remain-on-exit", "on"]);
-    tmux(socket, ["split-window", "-t", "grid", "sleep 1"]);
+    const pid = Number(tmux(socket, ["split-window", "-P", "-F", "#{pane_pid}", "-t", "grid", "exec sleep 600"]).out.trim());
     tmux(socket, ["set-option", "-p", "@org_agent", "brief"]);
     const host = new Tmux(processRunner, socket, "grid").openPaneHost();
     try {
       expect((await host.listAgentPanes())?.map((pane) => [pane.agent, pane.dead])).toEqual([["second", false], ["brief", false]]);
+      // Ended between the first look and the first wait: the hooks set with that look still tell the wait.
+      process.kill(pid, "SIGTERM");
+      await pollUntil(() => tmux(socket, ["list-panes", "-t", "grid", "-F", "#{pane_dead}"]).out.includes("1"), { what: "tmux to see the pane dead" });
       const started = Date.now();
       await host.waitForChange!(60_000);
       expect(Date.now() - started).toBeLessThan(30_000);

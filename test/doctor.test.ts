@@ -26,7 +26,7 @@ describe("org doctor", () => {
     expect(checks).toEqual([
       { name: "node", status: "ok", detail: "v20.20.2" },
       { name: "git", status: "ok", detail: "git version 2.39.5" },
-      { name: "tmux", status: "fail", detail: "not found on PATH", fix: "apt-get install tmux" },
+      { name: "tmux", status: "warn", detail: "not found on PATH: org up runs the agents in node-pty instead, and `org attach` opens `org watch`", fix: "apt-get install tmux" },
       { name: "nvidia-smi", status: "warn", detail: "not found: agents run in CPU mode", fix: "install the NVIDIA driver to lease GPUs" },
       { name: "runtime claude", status: "fail", detail: "claude not installed (not on PATH)", fix: "npm install -g @anthropic-ai/claude-code" },
       { name: "runtime bot", status: "fail", detail: "./agents/bot.sh not installed (not on PATH)", fix: "install ./agents/bot.sh, or fix runtimes.bot.command" },

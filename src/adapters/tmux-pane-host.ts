@@ -34,7 +34,7 @@ export class TmuxPaneHost implements PaneHost {
     const wait = this.waitingSince.size > 0 ? Math.min(ms, GRACE_LOOK_MS) : ms;
     if (this.closed) return;
     if (!this.hooked) {
-      const reply = await this.control.run(CHANGE_HOOKS.map((hook) => ["set-hook", "-g", hook, `wait-for -S ${CHANGED}`]));
+      const reply = await this.control.run(this.hookCommands());
       this.hooked = reply !== undefined && reply.error === undefined;
       if (!this.hooked) {
         await sleep(wait);
@@ -55,9 +55,12 @@ export class TmuxPaneHost implements PaneHost {
   }
 
   async listAgentPanes(): Promise<AgentPane[] | undefined> {
-    const reply = await this.control.run([["list-panes", "-s", "-t", `=${this.session}`, "-F", this.format]]);
-    if (!reply || reply.error !== undefined || reply.blocks.length === 0) return undefined;
-    const panes = reply.blocks[0]!.split("\n").filter(Boolean).map(this.parsePane);
+    // Hooked before the first look, in the same command line: a pane that dies after this look still signals.
+    const hooks = this.hooked ? [] : this.hookCommands();
+    const reply = await this.control.run([...hooks, ["list-panes", "-s", "-t", `=${this.session}`, "-F", this.format]]);
+    if (!reply || reply.error !== undefined || reply.blocks.length <= hooks.length) return undefined;
+    this.hooked = true;
+    const panes = reply.blocks[hooks.length]!.split("\n").filter(Boolean).map(this.parsePane);
     for (const pid of this.waitingSince.keys()) if (!panes.some((pane) => pane.pid === pid)) this.waitingSince.delete(pid);
     return panes.flatMap((pane) => {
       const agent = pane.options["@org_agent"];
@@ -95,6 +98,10 @@ export class TmuxPaneHost implements PaneHost {
 
   async setStatus(id: string, status: string): Promise<void> {
     await this.control.run([["set-option", "-p", "-t", id, "@org_status", status]]);
+  }
+
+  private hookCommands(): string[][] {
+    return CHANGE_HOOKS.map((hook) => ["set-hook", "-g", hook, `wait-for -S ${CHANGED}`]);
   }
 
   private startWaiter(): { child: ChildProcess; done: Promise<"changed" | "gone"> } {

@@ -49,7 +49,8 @@ export function evaluateTools(probe: ToolProbe): Check[] {
   checks.push(probe.git === null
     ? { name: "git", status: "fail", detail: "not found on PATH", fix: "apt-get install git" }
     : { name: "git", status: "ok", detail: probe.git });
-  if (probe.tmux === null) checks.push({ name: "tmux", status: "fail", detail: "not found on PATH", fix: "apt-get install tmux" });
+  // Without tmux `org up` runs the grid in node-pty: a warning, not a failure.
+  if (probe.tmux === null) checks.push({ name: "tmux", status: "warn", detail: "not found on PATH: org up runs the agents in node-pty instead, and `org attach` opens `org watch`", fix: "apt-get install tmux" });
   else if (!versionAtLeast(probe.tmux, "3.2")) checks.push({ name: "tmux", status: "fail", detail: `${probe.tmux} is older than 3.2`, fix: "install tmux 3.2 or newer" });
   else checks.push({ name: "tmux", status: "ok", detail: probe.tmux });
   checks.push(probe.nvidiaSmi.found
