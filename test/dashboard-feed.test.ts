@@ -69,7 +69,7 @@ describe("the dashboard's pane feed (tmux control mode)", { tags: ["slow"] }, ()
     expect(tmux(socket, ["list-clients", "-F", "#{client_control_mode}"]).out.trim().split("\n").sort()).toEqual(["0", "1"]);
   });
 
-  test("the pane host's wait ends when a pane's program exits, long before its period, and the next look sees it dead", async () => {
+  test("a pane's program that ends wakes the pane host's wait long before its period; the look sees it dead with its real signal", async () => {
     const [, second] = startGrid();
     tmux(socket, ["set-option", "-g", "remain-on-exit", "on"]);
     const pid = Number(tmux(socket, ["split-window", "-P", "-F", "#{pane_pid}", "-t", "grid", "exec sleep 600"]).out.trim());
@@ -79,14 +79,15 @@ describe("the dashboard's pane feed (tmux control mode)", { tags: ["slow"] }, ()
       expect((await host.listAgentPanes())?.map((pane) => [pane.agent, pane.dead])).toEqual([["second", false], ["brief", false]]);
       // Ended between the first look and the first wait: the hooks set with that look still tell the wait.
       process.kill(pid, "SIGTERM");
-      await pollUntil(() => tmux(socket, ["list-panes", "-t", "grid", "-F", "#{pane_dead}"]).out.includes("1"), { what: "tmux to see the pane dead" });
-      const started = Date.now();
-      await host.waitForChange!(60_000);
-      expect(Date.now() - started).toBeLessThan(30_000);
+      // Under load tmux 3.3 can miss the SIGCHLD and leave the program a zombie: a look then makes it reap.
       const panes = await pollUntil(async () => {
         const listed = await host.listAgentPanes();
         return listed?.find((pane) => pane.agent === "brief")?.dead ? listed : undefined;
       }, { what: "the brief pane dead" });
+      expect(panes.find((pane) => pane.agent === "brief")).toMatchObject({ exitSignal: "SIGTERM", exitCode: null });
+      const started = Date.now();
+      await host.waitForChange!(60_000);
+      expect(Date.now() - started).toBeLessThan(5_000);
       expect(panes.find((pane) => pane.id === second)?.dead).toBe(false);
       // Closed, the host's wait returns at once and leaves no client behind.
       host.close();

@@ -66,7 +66,7 @@ export class TmuxPaneHost implements PaneHost {
       const agent = pane.options["@org_agent"];
       if (!agent) return [];
       // tmux marks a pane dead when its terminal closes, maybe before the program has ended or been reaped: wait
-      // for the status, but not forever (under load tmux can lose the status of a program that ended at once).
+      // for the status, but not forever.
       const dead = pane.dead && (pane.deadStatus !== null || Boolean(pane.deadSignal) || this.statusLost(pane.pid));
       return [{ agent, id: pane.id, pid: pane.pid, dead, exitCode: dead ? pane.deadStatus : null, exitSignal: pane.deadSignal ?? null, exitedAt: pane.deadAt ?? null, logged: pane.piped ?? true }];
     });
@@ -76,8 +76,14 @@ export class TmuxPaneHost implements PaneHost {
 
   private statusLost(pid: number): boolean {
     if (isRunningProcess(pid)) return false;
-    const since = this.waitingSince.get(pid) ?? Date.now();
-    this.waitingSince.set(pid, since);
+    const since = this.waitingSince.get(pid);
+    if (since === undefined) {
+      this.waitingSince.set(pid, Date.now());
+      // Ended but not reaped: tmux 3.3 under load can miss a SIGCHLD. Another child of its own ending makes it reap
+      // them all, so the real exit status arrives (and pane-died fires) instead of none.
+      void this.control.run([["run-shell", "-b", "true"]]);
+      return false;
+    }
     return Date.now() - since >= STATUS_GRACE_MS;
   }
 
