@@ -98,7 +98,7 @@ export function agentPaneSpec(paths: OrgPaths, agent: Pick<PlannedAgent, "name" 
 const AFTER_ORG_FILE = 'n=0; while [ ! -e "$1" ] && [ $n -lt 600 ]; do sleep 0.05; n=$((n+1)); done; shift; exec "$@"';
 
 /** The daemon pane's command: `org daemon`, started once org.json exists. */
-export function daemonArgv(orgArgv: readonly string[], paths: OrgPaths): string[] {
+function daemonArgv(orgArgv: readonly string[], paths: OrgPaths): string[] {
   return ["/bin/sh", "-c", AFTER_ORG_FILE, "org-daemon", paths.orgFile, ...orgArgv, "daemon", "--root", paths.root];
 }
 
