@@ -33,13 +33,10 @@ export class TmuxPaneHost implements PaneHost {
   async waitForChange(ms: number): Promise<void> {
     const wait = this.waitingSince.size > 0 ? Math.min(ms, GRACE_LOOK_MS) : ms;
     if (this.closed) return;
+    // The hooks come with a look (listAgentPanes): with none yet, or tmux gone since, nothing would signal.
     if (!this.hooked) {
-      const reply = await this.control.run(this.hookCommands());
-      this.hooked = reply !== undefined && reply.error === undefined;
-      if (!this.hooked) {
-        await sleep(wait);
-        return;
-      }
+      await sleep(wait);
+      return;
     }
     // One waiting client stays across calls; a signal that comes while none waits is kept by tmux for the next.
     // A plain client, not a control-mode one: there wait-for does not hold its reply until the signal.
@@ -56,7 +53,7 @@ export class TmuxPaneHost implements PaneHost {
 
   async listAgentPanes(): Promise<AgentPane[] | undefined> {
     // Hooked before the first look, in the same command line: a pane that dies after this look still signals.
-    const hooks = this.hooked ? [] : this.hookCommands();
+    const hooks = this.hooked ? [] : CHANGE_HOOKS.map((hook) => ["set-hook", "-g", hook, `wait-for -S ${CHANGED}`]);
     const reply = await this.control.run([...hooks, ["list-panes", "-s", "-t", `=${this.session}`, "-F", this.format]]);
     if (!reply || reply.error !== undefined || reply.blocks.length <= hooks.length) return undefined;
     this.hooked = true;
@@ -104,10 +101,6 @@ export class TmuxPaneHost implements PaneHost {
 
   async setStatus(id: string, status: string): Promise<void> {
     await this.control.run([["set-option", "-p", "-t", id, "@org_status", status]]);
-  }
-
-  private hookCommands(): string[][] {
-    return CHANGE_HOOKS.map((hook) => ["set-hook", "-g", hook, `wait-for -S ${CHANGED}`]);
   }
 
   private startWaiter(): { child: ChildProcess; done: Promise<"changed" | "gone"> } {
