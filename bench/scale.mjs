@@ -93,8 +93,8 @@ verify:
     const verdicts = existsSync(verdictsDir) ? readdirSync(verdictsDir).filter((file) => file.endsWith(".json")).map((file) => JSON.parse(readFileSync(join(verdictsDir, file), "utf8")).outcome.request) : [];
     const header = readFileSync(join(dir, "state/results.tsv"), "utf8").split("\n")[0].split("\t");
     const column = (row, key) => row[header.indexOf(key)];
-    // A verdict answered with no row, or with two, is a lost or doubled experiment.
-    const rowsOf = (request) => rows.filter((row) => column(row, "agent") === request.agent && request.commit.startsWith(column(row, "commit")) && column(row, "description") === request.description).length;
+    // A verdict answered with no row, or with two, is a lost or doubled experiment; by commit, as a commit is judged once.
+    const rowsOf = (request) => rows.filter((row) => column(row, "agent") === request.agent && request.commit.startsWith(column(row, "commit"))).length;
     const lost = verdicts.filter((request) => rowsOf(request) === 0).length;
     const doubled = verdicts.filter((request) => rowsOf(request) > 1).length;
     const result = { agents, seconds, rows: rows.length, verdicts: verdicts.length, rows_lost: lost, rows_doubled: doubled };

@@ -7,6 +7,8 @@ import { loadConfig, renderStarter } from "../src/org/config/index.js";
 import { createConfigProbe } from "../src/adapters/config-probe.js";
 import { createRepo, makeTempDir, removeDir } from "./helpers/temp-repo.js";
 import { runOrg } from "./helpers/org-cli.js";
+import { planArgvs } from "./helpers/planned-argv.js";
+import { PRESETS } from "../src/org/runtimes/presets.js";
 import { main } from "../src/cli/main.js";
 
 const dirs: string[] = [];
@@ -52,6 +54,20 @@ describe("org init and org validate", { tags: ["slow"] }, () => {
     const dir = repo({ "prompts/researcher.md": renderStarter().prompt });
     const result = await loadConfig({ file: "org.yaml", dir, text: renderStarter().orgYaml }, createConfigProbe());
     expect(result.ok && Object.keys(result.loaded.config).sort()).toEqual(["backend", "base", "gpus", "name", "repo", "roles", "runtimes", "share", "supervisor", "verify"]);
+  });
+
+  it("the starter's researchers move to any agent CLI by their runtime alone, with its unattended flags", async () => {
+    const dir = repo({ "prompts/researcher.md": renderStarter().prompt });
+    expect(renderStarter().orgYaml).toContain("    # For coding agents, write claude, codex, gemini or opencode here.\n    runtime: hillclimb\n");
+    for (const preset of ["claude", "codex", "gemini", "opencode"] as const) {
+      const text = renderStarter().orgYaml.replace("runtime: hillclimb", `runtime: ${preset}`);
+      const result = await loadConfig({ file: "org.yaml", dir, text }, createConfigProbe());
+      if (!result.ok) throw new Error(result.problems.join("\n"));
+      for (const argv of Object.values(planArgvs(result.loaded.config))) {
+        expect(argv[0], preset).toBe(preset);
+        expect(argv, preset).toEqual(expect.arrayContaining(PRESETS[preset].unattended));
+      }
+    }
   });
 
   it("init refuses to overwrite org.yaml and changes nothing", async () => {

@@ -145,7 +145,7 @@ gpus: some
       'org.yaml:1:1: unknown key "nme" — did you mean "name"?',
       'org.yaml:4:22: runtimes.mybot.command[1] is an unknown placeholder "{promt_file}" — did you mean "{prompt_file}"?',
       'org.yaml:7:13: roles.researcher.prompt file "prompts/missing.md" does not exist — create it, or give its path relative to this file',
-      'org.yaml:8:14: roles.researcher.runtime names "mybt", which is not defined under runtimes — did you mean "mybot"?',
+      'org.yaml:8:14: roles.researcher.runtime names "mybt", which is neither defined under runtimes nor a preset — did you mean "mybot"?',
       'org.yaml:9:12: roles.researcher.count must be a whole number, got "two" — write a number such as 2',
       'org.yaml:10:7: gpus must be auto, none, or a list of GPU indices such as [0, 1], got "some" — write e.g. auto',
     ]);

@@ -10,14 +10,18 @@ describe("rules: roles and runtimes", () => {
 
   it("a role naming a runtime that does not exist, with a did-you-mean", async () => {
     expect(await problemsOf(VALID.replace("runtime: mybot", "runtime: mybott"))).toEqual([
-      'org.yaml:7:14: roles.researcher.runtime names "mybott", which is not defined under runtimes — did you mean "mybot"?',
+      'org.yaml:7:14: roles.researcher.runtime names "mybott", which is neither defined under runtimes nor a preset — did you mean "mybot"?',
     ]);
   });
 
-  it("a role naming a runtime far from any defined one lists them", async () => {
-    expect(await problemsOf(VALID.replace("runtime: mybot", "runtime: claude"))).toEqual([
-      'org.yaml:7:14: roles.researcher.runtime names "claude", which is not defined under runtimes — define it under runtimes, or use one of: mybot',
+  it("a role naming a runtime far from any defined one and from every preset lists them", async () => {
+    expect(await problemsOf(VALID.replace("runtime: mybot", "runtime: aider"))).toEqual([
+      'org.yaml:7:14: roles.researcher.runtime names "aider", which is neither defined under runtimes nor a preset — name a preset (claude, codex, gemini or opencode) or a defined runtime (mybot), or define it under runtimes, e.g. runtimes: {aider: {command: [aider, "{kickoff}"]}}',
     ]);
+  });
+
+  it("a role naming a preset needs no runtimes entry", async () => {
+    expect(await problemsOf(VALID.replace("runtime: mybot", "runtime: claude"))).toEqual([]);
   });
 
   it("a role whose prompt file does not exist", async () => {
@@ -28,7 +32,7 @@ describe("rules: roles and runtimes", () => {
 
   it("a runtime with neither command nor builtin", async () => {
     expect(await problemsOf(VALID.replace('    command: [mybot, "{prompt_file}"]\n', "    restart: always\n"))).toEqual([
-      'org.yaml:3:5: runtimes.mybot has neither command, preset nor builtin — add preset: claude (or codex, gemini, opencode), command: [claude, --append-system-prompt-file, "{prompt_file}", "{kickoff}"], or builtin: hillclimb',
+      'org.yaml:3:5: runtimes.mybot has neither command, preset nor builtin — add preset: claude (or codex, gemini, opencode), command: [mybot, "{kickoff}"], or builtin: hillclimb',
     ]);
   });
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { ConfigSchema } from "../src/org/config/schema.js";
 import { runExperiment, type AgentLedger, type ExperimentContext, type VerifierPort } from "../src/org/experiment.js";
-import { findRecordedRow } from "../src/org/experiment-recover.js";
+import { findRowsOfCommit } from "../src/org/experiment-recover.js";
 import { parseResults } from "../src/org/results.js";
 
 const config = (verify: Record<string, unknown> = {}) => ConfigSchema.parse({
@@ -141,14 +141,18 @@ describe("a request whose row a daemon killed before clearing it left behind", (
   const tsv = (...rows: string[]) => parseResults(`commit\tval_bpb\tmemory_gb\tstatus\tdescription\tagent\tgpu\tseconds\ttime\n${rows.map((row) => `${row}\n`).join("")}`).rows;
   const recorded = tsv("cand123\t1.050000\t0.0\tdiscard\tlr up\tr-1\t1\t4.0\t2026-11-29T10:00:05.000Z")[0]!;
 
-  test("is found by agent, commit and a time after the submit; an older row of the same commit or another agent's is not", () => {
+  test("is found by agent and commit, newest first, whenever written; another agent's is not; a baseline's only since its request", () => {
     const rows = tsv(
       "cand123\t0.000000\t0.0\tcrash\tlr up\tr-1\t1\t1.0\t2026-11-29T09:59:00.000Z",
       "cand123\t1.050000\t0.0\tdiscard\tlr up\tr-2\t1\t4.0\t2026-11-29T10:00:04.000Z",
       "cand123\t1.050000\t0.0\tdiscard\tlr up\tr-1\t1\t4.0\t2026-11-29T10:00:05.000Z",
     );
-    expect(findRecordedRow(rows, request)).toEqual(recorded);
-    expect(findRecordedRow(rows.slice(0, 2), request)).toBeUndefined();
+    expect(findRowsOfCommit(rows, request)).toEqual([recorded, rows[0]]);
+    expect(findRowsOfCommit(rows.slice(1, 2), request)).toEqual([]);
+    const baselines = tsv("base000\t0.000000\t0.0\tcrash\tbaseline\tr-1\t1\t1.0\t2026-11-29T09:59:00.000Z");
+    const baseline = { ...request, kind: "baseline" as const, commit: "base000", description: "baseline" };
+    expect(findRowsOfCommit(baselines, baseline)).toEqual([]);
+    expect(findRowsOfCommit(baselines, { ...baseline, submittedAt: "2026-11-29T09:58:00.000Z" })).toEqual(baselines);
   });
 
   test("its row is the verdict: nothing runs and no second row is written; the reset and the inbox still happen", async () => {

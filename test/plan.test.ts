@@ -41,8 +41,14 @@ describe("plan", () => {
     expect(tmuxSocket("toy", "/a")).not.toBe(tmuxSocket("toy", "/b"));
   });
 
-  test("prompts render per agent and leave unknown names visible", () => {
-    const text = renderPrompt("You are {{agent}} on GPU {{gpu}}; {{nope}}", { org: "toy", agent: "r-1", role: "r", branch: "b", worktree: "w", gpu: "0", inbox: "i", progress: "p", task: "t", edits: "", protected: "", metric: "m", goal: "minimize" });
-    expect(text.split("\n")[1]).toBe("You are r-1 on GPU 0; {{nope}}");
+  test("prompts render per agent, leave unknown names visible and end with org's full path for a shell that lost PATH", () => {
+    const text = renderPrompt("You are {{agent}} on GPU {{gpu}}; {{nope}}\n\n", { org: "toy", agent: "r-1", role: "r", branch: "b", worktree: "w", gpu: "0", inbox: "i", progress: "p", task: "t", edits: "", protected: "", metric: "m", goal: "minimize", org_bin: "/o/state/bin/org" });
+    expect(text.split("\n").slice(1)).toEqual([
+      "You are r-1 on GPU 0; {{nope}}",
+      "",
+      "---",
+      "`org` is on your PATH. If your shell ever answers `org: command not found`, run it by its full path instead: `/o/state/bin/org` (same arguments).",
+      "",
+    ]);
   });
 });

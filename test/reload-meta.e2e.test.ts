@@ -45,7 +45,7 @@ describe("a meta role reprograms the org", { tags: ["slow"] }, () => {
 
     const copyYaml = join(copy, "org.yaml");
     writeFileSync(copyYaml, orgYaml(name).replace("runtime: printer, count: 1", "runtime: nope, count: 1"));
-    const broken = 'org.yaml:9:57: roles.researcher.runtime names "nope", which is not defined under runtimes — define it under runtimes, or use one of: printer, idle';
+    const broken = 'org.yaml:9:57: roles.researcher.runtime names "nope", which is neither defined under runtimes nor a preset — name a preset (claude, codex, gemini or opencode) or a defined runtime (printer, idle), or define it under runtimes, e.g. runtimes: {nope: {command: [nope, "{kickoff}"]}}';
     expect(asMeta()).toEqual([1, "", `${broken}\nnothing changed: the org runs as before; this attempt is in log.md`]);
     expect({ panes: panes(), files: orgFiles() }).toEqual(before);
     expect(log()).toContain([

@@ -63,7 +63,7 @@ describe("bad edits of a running org's org.yaml", { tags: ["slow"] }, () => {
 
     const cases: [string, () => void, string][] = [
       ["a removed runtime still in use", () => writeFileSync(orgFile, good(name).replace("  printer: {", "  other: {")),
-        `org.yaml:8:57: roles.researcher.runtime names "printer", which is not defined under runtimes — define it under runtimes, or use one of: other`],
+        `org.yaml:8:57: roles.researcher.runtime names "printer", which is neither defined under runtimes nor a preset — name a preset (claude, codex, gemini or opencode) or a defined runtime (other), or define it under runtimes, e.g. runtimes: {printer: {command: [printer, "{kickoff}"]}}`],
       ["a count that needs more GPUs than exist", () => writeFileSync(orgFile, good(name).replace("count: 2", "count: 3")),
         "org.yaml:8:73: 3 agents need a GPU each but only 2 GPUs are free (0, 1) — lower the counts of roles with gpu: true, free a GPU, or set gpus: none for CPU mode"],
       ["a prompt file deleted while in use", () => rmSync(join(dir, "prompts/researcher.md")),

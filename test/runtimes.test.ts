@@ -30,9 +30,9 @@ describe("runtime presets", () => {
     });
   });
 
-  test("codex: AGENTS.md in the worktree, its own CODEX_HOME, no background daemon, no update check, resume --last", () => {
+  test("codex: AGENTS.md in the worktree, its own CODEX_HOME, no background daemon, no update check, no login shell, resume --last", () => {
     const spec = specFor({ preset: "codex" });
-    const noUpdate = ["-c", "check_for_update_on_startup=false"];
+    const noUpdate = ["-c", "check_for_update_on_startup=false", "-c", "allow_login_shell=false"];
     expect(spec.argv).toEqual(["codex", ...noUpdate, "--no-daemon", "--dangerously-bypass-approvals-and-sandbox", KICKOFF]);
     expect(spec.env.CODEX_HOME).toBe("/o/state/agents/researcher-1/home");
     expect(spec.runtime?.promptFile).toBe("/o/worktrees/researcher-1/AGENTS.md");
@@ -111,7 +111,7 @@ describe("runtime config errors", () => {
   test("an unknown preset, a generic preset with no command, a preset with a builtin", async () => {
     expect(await load("    preset: claud")).toEqual(['org.yaml:3:13: runtimes.c.preset must be one of claude, codex, gemini, opencode, generic, got "claud" — did you mean "claude"?']);
     expect(await load("    preset: generic")).toEqual([
-      'org.yaml:3:5: runtimes.c has neither command, preset nor builtin — add preset: claude (or codex, gemini, opencode), command: [claude, --append-system-prompt-file, "{prompt_file}", "{kickoff}"], or builtin: hillclimb',
+      'org.yaml:3:5: runtimes.c has neither command, preset nor builtin — add preset: claude (or codex, gemini, opencode), command: [c, "{kickoff}"], or builtin: hillclimb',
     ]);
     expect(await load("    preset: codex\n    builtin: hillclimb")).toEqual([
       "org.yaml:4:5: runtimes.c has both preset and builtin — keep one: preset starts an agent CLI, builtin runs one shipped with org",

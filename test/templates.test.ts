@@ -1,10 +1,12 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { runInit } from "../src/cli/commands/init.js";
 import { readAndLoadConfig, runValidate } from "../src/cli/commands/validate.js";
 import { TEMPLATES } from "../src/org/config/templates.js";
 import { mayMessage } from "../src/org/messages/wiring.js";
+import { PRESETS } from "../src/org/runtimes/presets.js";
+import { planArgvs } from "./helpers/planned-argv.js";
 import { createRepo, removeDir } from "./helpers/temp-repo.js";
 
 const dirs: string[] = [];
@@ -44,6 +46,25 @@ describe("org init --template", { tags: ["slow"] }, () => {
       expect(text, prompt).toMatch(/^# You are \{\{agent\}\}/);
       expect(text, prompt).toContain("org inbox");
     }
+  });
+
+  test.each(TEMPLATES)("%s starts every agent with the claude preset's unattended flags; a role moves to codex by its runtime alone", async (name) => {
+    const dir = repo();
+    await runInit({ cwd: dir, template: name, countGpus: async () => 2 }, capture().io);
+    const argvs = async () => {
+      const read = await readAndLoadConfig({ cwd: dir });
+      if (!("loaded" in read)) throw new Error(read.problems.join("\n"));
+      return Object.values(planArgvs(read.loaded.config));
+    };
+    for (const argv of await argvs()) {
+      expect(argv[0]).toBe("claude");
+      expect(argv).toEqual(expect.arrayContaining(PRESETS.claude.unattended));
+    }
+    const file = join(dir, "org.yaml");
+    writeFileSync(file, readFileSync(file, "utf8").replace("runtime: claude", "runtime: codex"));
+    const [first] = await argvs();
+    expect(first![0]).toBe("codex");
+    expect(first).toEqual(expect.arrayContaining(PRESETS.codex.unattended));
   });
 
   test("the pipeline's wiring lets each role reach the ones it works with, and no more", async () => {

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import type { NoticePort, PaneText } from "../org/ports.js";
 import { usage } from "./usage-counters.js";
 
 const MARK = "\x1forg-pane";
@@ -7,27 +8,14 @@ const REATTACH_MS = 1000;
 // tmux answers in milliseconds; a reply this late means the client is wedged: start a fresh one.
 const REPLY_TIMEOUT_MS = 5000;
 
-/** The notifier's tmux operations on the org's private socket. */
-export interface PaneIo {
-  /** Each agent's pane, by the @org_agent label `org up` gives it; undefined when the server is down. */
-  listAgentPanes(): Promise<Map<string, string> | undefined>;
-  /**
-   * Each pane's visible text with its cursor and scrollback length (a repeated line scrolls an
-   * unchanged screen), whether it is dead and whose it is; undefined when tmux fails (a pane gone, the server down).
-   */
-  look(panes: string[]): Promise<Map<string, { text: string; dead: boolean; agent: string }> | undefined>;
-  /** Paste `line` as a buffer, then press Enter as a separate command; false when either fails. */
-  type(pane: string, line: string, buffer: string): Promise<boolean>;
-  close(): void;
-}
-
 type Reply = { ok: boolean; lines: string[] };
 
 /**
- * One long-lived control-mode client (`tmux -C`) instead of a tmux process per command: looking at 32
- * panes twice a second, and typing within milliseconds of a message, would otherwise fork all day.
+ * The notifier's tmux operations on the org's private socket, over one long-lived control-mode client (`tmux -C`)
+ * instead of a tmux process per command: looking at 32 panes twice a second, and typing within milliseconds of a
+ * message, would otherwise fork all day. A look's text carries the scrollback length and cursor: a repeated line scrolls an unchanged screen.
  */
-export function createPaneIo(socket: string, session: string): PaneIo {
+export function openTmuxNoticePort(socket: string, session: string): NoticePort {
   let client: ChildProcessWithoutNullStreams | undefined;
   let failedAt = 0;
   let waiting: ((reply: Reply) => void)[] = [];
@@ -96,7 +84,7 @@ export function createPaneIo(socket: string, session: string): PaneIo {
     },
     async look(panes) {
       const replies = await run(panes.flatMap((pane) => [`display-message -p -t ${quote(pane)} ${quote(`${MARK} #{pane_id} #{pane_dead} #{history_size},#{cursor_x},#{cursor_y} #{@org_agent}`)}`, `capture-pane -p -t ${quote(pane)}`]));
-      const looks = new Map<string, { text: string; dead: boolean; agent: string }>();
+      const looks = new Map<string, PaneText>();
       for (let index = 0; index < panes.length; index++) {
         const [head, capture] = [replies[2 * index]!, replies[2 * index + 1]!];
         const [mark, id, dead, position, agent] = (head.lines[0] ?? "").split(" ");
@@ -106,11 +94,12 @@ export function createPaneIo(socket: string, session: string): PaneIo {
       }
       return looks;
     },
-    async type(pane, line, buffer) {
+    async paste(pane, line, buffer) {
       // -p pastes with bracketed-paste markers when the program asked for them, so a TUI sees one paste, not keystrokes.
       const pasted = await run([`set-buffer -b ${quote(buffer)} -- ${quote(line)}`, `paste-buffer -d -p -b ${quote(buffer)} -t ${quote(pane)}`]);
-      if (!pasted.every((reply) => reply.ok)) return false;
-      // Enter on its own, after the paste landed: sent with it, some agents take it as part of the pasted text.
+      return pasted.every((reply) => reply.ok);
+    },
+    async pressEnter(pane) {
       const [enter] = await run([`send-keys -t ${quote(pane)} Enter`]);
       return enter?.ok === true;
     },

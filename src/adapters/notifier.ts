@@ -7,9 +7,11 @@ import { newMessageId, parseMessage } from "../org/messages/front-matter.js";
 import { inboxPaths, readMessageSettings } from "../org/messages/mail-port.js";
 import { checkAlive, decideNotice, type NoticeOutcome, type PaneLook, type PendingNotice } from "../org/messages/notify.js";
 import { agentPaths, orgPaths } from "../org/paths.js";
-import type { AgentStatus, OrgRecord } from "../org/state.js";
+import type { NoticePort } from "../org/ports.js";
+import type { AgentStatus, LaunchSpec, OrgRecord } from "../org/state.js";
+import { detectScreen } from "../org/screens/detect.js";
+import { typeNotice } from "./notice-typing.js";
 import { appendLines, readJson, readText } from "./files.js";
-import { createPaneIo, type PaneIo } from "./notifier-tmux.js";
 import { isAlive } from "./process.js";
 
 const CONFIRM_MS = 1000;
@@ -26,7 +28,7 @@ const IDLE_LOOK_MS = 30_000;
 /**
  * Watches every agent's inbox and types one short line into its pane when a message arrives:
  * only while its program runs and the pane has been still for `messages.idle`. Agents and panes are
- * found by the @org_agent label tmux carries, so a reload or a stale org.json never misdirects a line.
+ * found by the @org_agent label the grid carries (tmux, or the pty host), so a reload or a stale org.json never misdirects a line.
  */
 export class Notifier {
   private readonly state: string;
@@ -49,20 +51,22 @@ export class Notifier {
     private readonly root: string,
     private readonly settings: { idleMs: number; busyTimeoutMs: number; quiet: string[] },
     private readonly say: (line: string) => void,
-    private readonly io: PaneIo,
+    private readonly io: NoticePort,
   ) {
     this.state = orgPaths(root).state;
   }
 
-  /** Start watching; resolves once every agent pane found is watched. Off when messages.notify is false. */
-  static async start(opts: { record: OrgRecord; config: OrgConfig | undefined; say: (line: string) => void; io?: PaneIo }): Promise<{ stop(): Promise<void> }> {
+  /** Start watching the panes behind `io` (the grid's NoticePort); resolves once every agent pane found is watched. Off when messages.notify is false. */
+  static async start(opts: { record: Pick<OrgRecord, "root">; config: OrgConfig | undefined; say: (line: string) => void; io: NoticePort }): Promise<{ stop(): Promise<void> }> {
     const settings = readMessageSettings(opts.config);
-    if (!settings.notify) return { stop: async () => undefined };
+    if (!settings.notify) {
+      opts.io.close();
+      return { stop: async () => undefined };
+    }
     const idleMs = parseDuration(settings.idle);
-    const io = opts.io ?? createPaneIo(opts.record.socket, opts.record.session);
-    const notifier = new Notifier(opts.record.root, { idleMs, busyTimeoutMs: parseDuration(settings.busy_timeout), quiet: settings.quiet }, opts.say, io);
+    const notifier = new Notifier(opts.record.root, { idleMs, busyTimeoutMs: parseDuration(settings.busy_timeout), quiet: settings.quiet }, opts.say, opts.io);
     await notifier.discover();
-    // Twice per idle period: a still pane is known as still the moment a message comes, and tmux is spawned rarely.
+    // Twice per idle period: a still pane is known as still the moment a message comes, and the grid is asked rarely.
     notifier.timer = setInterval(() => void notifier.tick(), Math.min(1000, Math.max(100, idleMs / 2)));
     return { stop: () => notifier.stop() };
   }
@@ -175,24 +179,40 @@ export class Notifier {
     if (queue.length === 0 || pane === undefined) return;
     const live = await this.checkLive(agent);
     if (live.alive && fresh) await this.refreshLooks([pane]);
-    const decision = decideNotice({ agent, live, look: this.looks.get(pane), pending: queue, now: Date.now(), ...this.settings });
+    const look = this.looks.get(pane);
+    const screen = look && (await this.readScreen(agent, look.text));
+    const decision = decideNotice({ agent, live, look, pending: queue, now: Date.now(), ...this.settings, ...(screen ? { screen } : {}) });
     if (decision.kind === "wait") return;
     const batch = queue.splice(0);
     if (decision.kind === "skip") return this.recordOutcome(agent, pane, batch, { outcome: decision.outcome, reason: decision.reason });
+    const lookAt = async () => {
+      await this.refreshLooks([pane]);
+      return this.looks.get(pane)?.text;
+    };
+    let reason = "";
     for (let attempts = 1; attempts <= 2; attempts++) {
-      const before = this.looks.get(pane)?.text;
-      const typed = await this.io.type(pane, decision.line, `org-notify-${agent}`);
-      const at = Date.now();
-      this.typedAt.set(pane, at);
-      if (typed && (await this.waitForChange(pane, before))) {
-        return this.recordOutcome(agent, pane, batch, { outcome: "typed", attempts, latencyMs: at - Math.min(...batch.map((notice) => notice.sentAt)) });
+      const typed = await typeNotice(this.io, pane, decision.line, `org-notify-${agent}`, lookAt, CONFIRM_MS);
+      this.typedAt.set(pane, Date.now());
+      if (typed.kind === "typed") {
+        return this.recordOutcome(agent, pane, batch, { outcome: "typed", attempts, latencyMs: Date.now() - Math.min(...batch.map((notice) => notice.sentAt)) });
       }
+      reason = typed.reason;
       // The retry goes only to a program that still runs.
       const again = await this.checkLive(agent);
       if (!again.alive) return this.recordOutcome(agent, pane, batch, { outcome: "skipped-dead", reason: again.reason, attempts });
     }
-    this.say(`notify ${agent}: the pane did not take the notification, twice; the message stays in its inbox`);
-    return this.recordOutcome(agent, pane, batch, { outcome: "failed", attempts: 2, reason: "the pane did not change after typing" });
+    this.say(`notify ${agent}: the pane did not take the notification, twice (${reason}); the message stays in its inbox`);
+    return this.recordOutcome(agent, pane, batch, { outcome: "failed", attempts: 2, reason });
+  }
+
+  /** A known CLI's screen says whether it is at its prompt; any other program is judged by stillness alone. */
+  private async readScreen(agent: string, text: string): Promise<{ ready: boolean; reason: string } | undefined> {
+    const launch = await readJson<LaunchSpec>(agentPaths(this.state, agent).launch).catch(() => undefined);
+    const preset = launch?.runtime?.preset;
+    if (!preset || preset === "generic") return undefined;
+    // The look's first line is the pane's cursor and history, not a screen row.
+    const state = detectScreen(preset, text.split("\n").slice(1));
+    return { ready: state.kind === "idle" || state.kind === "working", reason: state.reason };
   }
 
   private async checkLive(agent: string): Promise<{ alive: boolean; reason: string }> {
@@ -208,16 +228,6 @@ export class Notifier {
     for (const [pane, look] of looks) {
       const previous = this.looks.get(pane);
       this.looks.set(pane, { ...look, changedAt: previous && previous.text === look.text ? previous.changedAt : now });
-    }
-  }
-
-  private async waitForChange(pane: string, before: string | undefined): Promise<boolean> {
-    const deadline = Date.now() + CONFIRM_MS;
-    for (;;) {
-      await this.refreshLooks([pane]);
-      if (this.looks.get(pane)?.text !== before) return true;
-      if (Date.now() > deadline) return false;
-      await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
 

@@ -1,9 +1,8 @@
 import type { PaneCapture, PaneFeed, PaneInfo } from "../org/ports.js";
-import { PtyClient } from "./pty-client.js";
+import { PtyConnection } from "./pty-connection.js";
 import type { PtyPane } from "./pty-host.js";
 import type { Cursor } from "./pty-protocol.js";
 
-const RETRY_MS = 1000;
 const KEYS_CHUNK = 4096;
 const NOTHING: PaneCapture = { panes: [], screens: new Map() };
 
@@ -12,14 +11,14 @@ const NOTHING: PaneCapture = { panes: [], screens: new Map() };
  * plus a screen per pane, all written at once and answered in order. A down org captures no panes.
  */
 export class PtyFeed implements PaneFeed {
-  private client: PtyClient | undefined;
-  private connecting: Promise<PtyClient | undefined> | undefined;
-  private failedAt = -Infinity;
+  private readonly connection: PtyConnection;
 
-  constructor(private readonly socketPath: string) {}
+  constructor(socketPath: string) {
+    this.connection = new PtyConnection(socketPath);
+  }
 
   async capture(ids: string[]): Promise<PaneCapture> {
-    const client = await this.connect();
+    const client = await this.connection.get();
     if (!client) return NOTHING;
     const [listed, ...screens] = await Promise.all([client.request({ op: "list" }), ...ids.map((pane) => client.request({ op: "screen", pane }))]);
     if (!listed?.ok || !listed.panes) return NOTHING;
@@ -32,21 +31,21 @@ export class PtyFeed implements PaneFeed {
 
   /** Every pane with its size, or undefined when the host is gone. */
   async panes(): Promise<PtyPane[] | undefined> {
-    const client = await this.connect();
+    const client = await this.connection.get();
     const reply = client ? await client.request({ op: "list" }) : undefined;
     return reply?.ok ? reply.panes : undefined;
   }
 
   /** One pane's screen and cursor, or undefined when the host is gone or has no such pane. */
   async screen(pane: string): Promise<{ lines: string[]; cursor: Cursor } | undefined> {
-    const client = await this.connect();
+    const client = await this.connection.get();
     const reply = client ? await client.request({ op: "screen", pane }) : undefined;
     return reply?.ok && reply.lines ? { lines: reply.lines, cursor: reply.cursor } : undefined;
   }
 
   /** Typed keys for the focused agent; false when the host is gone or refused them. */
   async sendKeys(agent: string, data: string): Promise<boolean> {
-    const client = await this.connect();
+    const client = await this.connection.get();
     if (!client) return false;
     // A paste can pass the host's request limit: send it in pieces, in order.
     for (let at = 0; at < data.length; at += KEYS_CHUNK) {
@@ -56,32 +55,19 @@ export class PtyFeed implements PaneFeed {
   }
 
   async resize(agent: string, cols: number, rows: number): Promise<boolean> {
-    const client = await this.connect();
+    const client = await this.connection.get();
     return Boolean(client && (await client.request({ op: "resize", pane: agent, cols, rows })).ok);
   }
 
   /** Kills what runs in the agent's pane and starts its last launch spec again. */
   async respawn(agent: string): Promise<void> {
-    const client = await this.connect();
-    if (!client) throw new Error(`the pty host at ${this.socketPath} is not running — is the org up?`);
+    const client = await this.connection.get();
+    if (!client) throw new Error(`the pty host at ${this.connection.path} is not running — is the org up?`);
     await client.respawn(agent);
   }
 
   close(): void {
-    this.client?.close();
-    this.client = undefined;
-  }
-
-  private connect(): Promise<PtyClient | undefined> {
-    if (this.client && !this.client.isClosed) return Promise.resolve(this.client);
-    this.client = undefined;
-    // While the org is down, try again at most once a second rather than on every refresh.
-    if (Date.now() - this.failedAt < RETRY_MS) return Promise.resolve(undefined);
-    this.connecting ??= PtyClient.connect(this.socketPath).then(
-      (client) => (this.client = client),
-      () => ((this.failedAt = Date.now()), undefined),
-    ).finally(() => (this.connecting = undefined));
-    return this.connecting;
+    this.connection.close();
   }
 }
 

@@ -4,10 +4,11 @@ import { rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { OrgError } from "../org/errors.js";
 import { PTY_SOCKET_PREFIX } from "../org/paths.js";
-import type { PaneFeed, PaneHost, PaneInfo, PaneLaunch, PaneSpec, TmuxPort } from "../org/ports.js";
+import type { NoticePort, PaneFeed, PaneHost, PaneInfo, PaneLaunch, PaneSpec, TmuxPort } from "../org/ports.js";
 import { isAlive } from "./process.js";
 import { PtyClient } from "./pty-client.js";
 import { PtyFeed, toPaneInfo } from "./pty-feed.js";
+import { openPtyNoticePort } from "./pty-notice-port.js";
 import { PtyPaneHost } from "./pty-pane-host.js";
 import { ptyScreenPort } from "./pty-screen-port.js";
 import type { ScreenPort } from "./screen-watch.js";
@@ -83,6 +84,11 @@ export class PtyGrid implements TmuxPort {
   /** The daemon's screen watch: screens to read, keys to type. */
   openScreenPort(): ScreenPort {
     return ptyScreenPort(this.path);
+  }
+
+  /** The daemon's notifier: looks and pastes over the host's socket, as over tmux's control client. */
+  openNoticePort(): NoticePort {
+    return openPtyNoticePort(this.path);
   }
 
   respawnPane(pane: string, launch?: PaneLaunch): Promise<void> {

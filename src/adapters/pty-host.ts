@@ -9,6 +9,8 @@ import { isAlive, killProcessGroup } from "./process.js";
 import { readScreen } from "./pty-screen.js";
 
 const EXIT_WAIT_MS = 3000;
+const PASTE_START = "\x1b[200~";
+const PASTE_END = "\x1b[201~";
 
 // @xterm/headless is CommonJS: a named import compiles but is undefined at run time.
 const { Terminal } = xterm;
@@ -141,6 +143,16 @@ export class PtyHost implements PaneHost {
     pane.pty.write(data);
   }
 
+  /**
+   * Text as one paste, as tmux's paste-buffer -p: newlines become Enter's CR, and the bracketed-paste markers go
+   * around it when the program turned that mode on, so a TUI takes it as a paste rather than as typed keys.
+   */
+  paste(ref: string, text: string): void {
+    const body = text.replace(/\r?\n/g, "\r");
+    // An end marker inside would close the paste early and hand the rest to the program as keys.
+    this.write(ref, this.require(ref).term.modes.bracketedPasteMode ? `${PASTE_START}${body.replaceAll(PASTE_END, "")}${PASTE_END}` : body);
+  }
+
   resize(ref: string, cols: number, rows: number): void {
     const pane = this.require(ref);
     pane.term.resize(cols, rows);
@@ -155,6 +167,11 @@ export class PtyHost implements PaneHost {
   cursor(ref: string): { x: number; y: number } {
     const { buffer } = this.require(ref).term;
     return { x: buffer.active.cursorX, y: buffer.active.cursorY };
+  }
+
+  /** Lines scrolled above the screen, up to the scrollback kept (tmux's history_size): a repeated line scrolls an unchanged screen. */
+  history(ref: string): number {
+    return this.require(ref).term.buffer.active.baseY;
   }
 
   /** Called with the pane after each program exit (natural or killed). */

@@ -20,7 +20,8 @@ const paneSpec = launch.extend({ options: labels.optional(), logFile: z.string()
 export const requestSchema = z.discriminatedUnion("op", [
   z.object({ id, op: z.literal("list") }).strict(),
   z.object({ id, op: z.literal("screen"), pane, attributes: z.boolean().optional() }).strict(),
-  z.object({ id, op: z.literal("keys"), pane, data: z.string().min(1).max(MAX_KEYS) }).strict(),
+  // paste: the data arrives as one paste, as tmux's paste-buffer -p sends it (bracketed when the program asked).
+  z.object({ id, op: z.literal("keys"), pane, data: z.string().min(1).max(MAX_KEYS), paste: z.boolean().optional() }).strict(),
   z.object({ id, op: z.literal("resize"), pane, cols: z.number().int().min(2).max(500), rows: z.number().int().min(2).max(300) }).strict(),
   z.object({ id, op: z.literal("respawn"), pane, launch: launch.optional() }).strict(),
   z.object({ id, op: z.literal("open"), panes: z.array(paneSpec).min(1).max(256) }).strict(),
@@ -39,7 +40,7 @@ type RequestId = PtyRequest["id"];
 
 export type PtyReply =
   | { id?: RequestId; ok: true; panes: PtyPane[]; lines?: never; ids?: never }
-  | { id?: RequestId; ok: true; lines: string[]; cursor: Cursor; panes?: never; ids?: never }
+  | { id?: RequestId; ok: true; lines: string[]; cursor: Cursor; history: number; panes?: never; ids?: never }
   | { id?: RequestId; ok: true; ids: string[]; panes?: never; lines?: never }
   | { id?: RequestId; ok: true; panes?: never; lines?: never; ids?: never }
   | { id?: RequestId; ok: false; error: string };

@@ -1,4 +1,4 @@
-import { PtyClient } from "./pty-client.js";
+import { PtyConnection } from "./pty-connection.js";
 import type { ScreenPort } from "./screen-watch.js";
 
 // tmux's key names, as the screen presets write them, in the bytes a terminal sends for them.
@@ -17,11 +17,8 @@ export function keyBytes(key: string): string {
 
 /** The daemon's screen watch over an `org pty-host`: screens come already emulated, keys go as bytes. */
 export function ptyScreenPort(path: string): ScreenPort {
-  let client: PtyClient | undefined;
-  const connect = async () => {
-    if (!client || client.isClosed) client = await PtyClient.connect(path).catch(() => undefined);
-    return client;
-  };
+  const connection = new PtyConnection(path);
+  const connect = () => connection.get();
   const type = async (pane: string, data: string) => {
     const connected = await connect();
     if (!connected) throw new Error(`cannot type into ${pane}: the pty host is not running`);
@@ -52,8 +49,7 @@ export function ptyScreenPort(path: string): ScreenPort {
       return panes?.some((pane) => pane.id === paneId && !pane.dead) ?? false;
     },
     close() {
-      client?.close();
-      client = undefined;
+      connection.close();
     },
   };
 }

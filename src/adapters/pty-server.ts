@@ -6,7 +6,7 @@ import { LineReader, MAX_REQUEST_BYTES } from "./pty-lines.js";
 import { parseRequest, type PtyReply, type PtyRequest } from "./pty-protocol.js";
 
 /** What the socket may ask of the host. */
-export type PtyControl = Pick<PtyHost, "listPanes" | "open" | "remove" | "setOptions" | "screen" | "cursor" | "write" | "resize" | "respawn">;
+export type PtyControl = Pick<PtyHost, "listPanes" | "open" | "remove" | "setOptions" | "screen" | "cursor" | "history" | "write" | "paste" | "resize" | "respawn">;
 
 export interface PtyServer {
   readonly path: string;
@@ -92,9 +92,10 @@ export async function answer(host: PtyControl, request: Exclude<PtyRequest, { op
       case "list":
         return { ...id, ok: true, panes: await host.listPanes() };
       case "screen":
-        return { ...id, ok: true, lines: host.screen(request.pane, { attributes: request.attributes ?? false }), cursor: host.cursor(request.pane) };
+        return { ...id, ok: true, lines: host.screen(request.pane, { attributes: request.attributes ?? false }), cursor: host.cursor(request.pane), history: host.history(request.pane) };
       case "keys":
-        host.write(request.pane, request.data);
+        if (request.paste) host.paste(request.pane, request.data);
+        else host.write(request.pane, request.data);
         return { ...id, ok: true };
       case "resize":
         host.resize(request.pane, request.cols, request.rows);

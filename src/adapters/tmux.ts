@@ -3,8 +3,9 @@ import { pathExists } from "./files.js";
 import { constants } from "node:os";
 import { join } from "node:path";
 import { OrgError } from "../org/errors.js";
-import type { PaneFeed, PaneHost, PaneInfo, PaneLaunch, PaneSpec, TmuxPort } from "../org/ports.js";
+import type { NoticePort, PaneFeed, PaneHost, PaneInfo, PaneLaunch, PaneSpec, TmuxPort } from "../org/ports.js";
 import type { Runner } from "./process.js";
+import { openTmuxNoticePort } from "./notifier-tmux.js";
 import { TmuxControl } from "./tmux-control.js";
 import { TmuxPaneHost } from "./tmux-pane-host.js";
 import { controlScreenPort } from "./screen-tmux.js";
@@ -139,6 +140,11 @@ export class Tmux implements TmuxPort {
   /** Screens of the panes and keys into them, over a standing control-mode client of its own. */
   openScreenPort(): ScreenPort {
     return controlScreenPort(this.control());
+  }
+
+  /** The notifier's looks and typing, over a control-mode client of its own. */
+  openNoticePort(): NoticePort {
+    return openTmuxNoticePort(this.socket, this.session);
   }
 
   openPaneHost(): PaneHost {

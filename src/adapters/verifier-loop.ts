@@ -6,9 +6,8 @@ import { pooledSigma } from "../org/noise.js";
 import { agentPaths, orgPaths } from "../org/paths.js";
 import type { OrgRecord } from "../org/state.js";
 import { detectNewCommits, pickNext } from "../org/verify-schedule.js";
-import { findRecordedRow } from "../org/experiment-recover.js";
-import { parseResults } from "../org/results.js";
-import { readJson, readText, writeJsonAtomic } from "./files.js";
+import { readJson, writeJsonAtomic } from "./files.js";
+import { findJudgedRow } from "./judged-row.js";
 import { advanceFrontier } from "./frontier.js";
 import { runConfirmation } from "./confirmation.js";
 import { processRunner } from "./process.js";
@@ -31,7 +30,6 @@ export class VerifierLoop {
   private readonly finished = new Set<string>();
   private readonly retried = new Set<string>();
   private readonly agents;
-  private readonly bornAt = new Date().toISOString();
   // Idle, the org's branches rarely move: two stats per tick instead of a git process.
   private readonly refStamp;
   private heads: { heads: Map<string, string | null>; subjects: Map<string, string> } | undefined;
@@ -106,8 +104,8 @@ export class VerifierLoop {
       // Read now, not at tick time: the agent's previous run may have finished since.
       const ledger = (await readJson<AgentLedger>(this.ledgerFile(agent.name))) ?? { best: null, lastVerified: null };
       const sigma = await this.readSigma();
-      // Queued before this loop began: a daemon killed after writing its row may have judged it already.
-      const recorded = request.submittedAt < this.bornAt ? findRecordedRow(parseResults((await readText(join(this.paths.state, "results.tsv"))) ?? "").rows, request) : undefined;
+      // Judged once already (by a daemon killed before it cleared the request, or under an earlier request): answer from that row.
+      const recorded = await findJudgedRow({ repo: this.record.repo, resultsFile: join(this.paths.state, "results.tsv"), request });
       const context: ExperimentContext = {
         verify: this.config.verify!, baseCommit: this.record.baseCommit, slot, ledger,
         agent: { name: agent.name, branch: agent.branch, worktree: agent.worktree, gpu: agent.gpu, edits: this.config.roles[agent.role]?.edits ?? [] },

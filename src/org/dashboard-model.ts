@@ -3,6 +3,7 @@ import type { PaneInfo } from "./ports.js";
 import { buildLeaderboard, type ResultRow } from "./results.js";
 import { buildSnapshot, type AgentView } from "./snapshot.js";
 import type { AgentStatus, OrgRecord } from "./state.js";
+import type { AgentUsage } from "./usage/summary.js";
 import type { Goal } from "./verdict.js";
 
 export interface DashboardAgent extends AgentView {
@@ -19,6 +20,8 @@ export interface Standing {
   keeps: number;
   /** Every measured metric (keep or discard) of the agent, oldest first: its sparkline. */
   series: number[];
+  /** Tokens and dollars as the daemon last summed them; null: its program records none; undefined: not read. */
+  usage?: AgentUsage | null;
 }
 
 /** One `## [date] op | title` heading of log.md. */
@@ -58,6 +61,8 @@ export interface DashboardInput {
   logText: string;
   now: Date;
   feedSize?: number;
+  /** Each agent's usage.json view, when read. */
+  usage?: Map<string, AgentUsage | null>;
 }
 
 export function buildDashboardModel(input: DashboardInput): DashboardModel {
@@ -79,7 +84,7 @@ export function buildDashboardModel(input: DashboardInput): DashboardModel {
     agents,
     metricName: input.metricName,
     goal: input.goal,
-    ...rankStandings(input.rows, input.goal, record.agents.map((agent) => agent.name)),
+    ...withUsage(rankStandings(input.rows, input.goal, record.agents.map((agent) => agent.name)), input.usage),
     events: parseLogHeadings(input.logText, input.feedSize ?? 50),
   };
 }
@@ -92,6 +97,11 @@ export function parseLogHeadings(text: string, limit: number): FeedEvent[] {
     if (match) events.push({ date: match[1]!, op: match[2]!, title: match[3] ?? "" });
   }
   return limit <= 0 ? [] : events.slice(-limit);
+}
+
+function withUsage(ranked: Pick<DashboardModel, "standings" | "orgBest">, usage: Map<string, AgentUsage | null> | undefined): Pick<DashboardModel, "standings" | "orgBest"> {
+  if (!usage) return ranked;
+  return { ...ranked, standings: ranked.standings.map((standing) => ({ ...standing, usage: usage.get(standing.agent) })) };
 }
 
 function splitScreen(text: string | undefined): string[] {

@@ -7,6 +7,7 @@ import type { AgentStatus, OrgRecord } from "./state.js";
 import { readStatuses } from "./status.js";
 import type { Goal } from "./verdict.js";
 import type { World } from "./world.js";
+import { readUsageViews, type AgentUsage } from "./usage/summary.js";
 
 interface FileState {
   record: OrgRecord;
@@ -14,6 +15,7 @@ interface FileState {
   rows: ResultRow[];
   metricName: string | undefined;
   logText: string;
+  usage: Map<string, AgentUsage | null>;
 }
 
 /**
@@ -61,12 +63,13 @@ export class DashboardSource {
     const text = await this.world.files.readText(paths.orgFile);
     if (!text && !previous) throw new OrgError(`no org state in ${paths.state} — run \`org up\` first`, "no-state");
     const record = text ? (JSON.parse(text) as OrgRecord) : previous!.record;
-    const [statuses, results, logText] = await Promise.all([
+    const [statuses, results, logText, usage] = await Promise.all([
       readStatuses(this.world, paths.state, record.agents.map((agent) => agent.name)),
       this.world.files.readText(paths.results),
       this.world.files.readText(paths.log),
+      readUsageViews(this.world.files, paths.state, record.agents.map((agent) => agent.name)),
     ]);
     const table = parseResults(results ?? "");
-    return { record, statuses, rows: table.rows, metricName: table.metricName, logText: logText ?? "" };
+    return { record, statuses, rows: table.rows, metricName: table.metricName, logText: logText ?? "", usage };
   }
 }

@@ -1,20 +1,41 @@
-// A daemon killed after writing an experiment's row but before clearing its request leaves the row as the verdict.
-import type { ExperimentRequest } from "./experiment.js";
+// results.tsv is the record of every verdict: a commit with a row is answered from it and never runs again.
+import type { AgentLedger, ExperimentRequest } from "./experiment.js";
 import type { ResultRow } from "./results.js";
-import type { Verdict } from "./verdict.js";
+import type { Goal, Verdict } from "./verdict.js";
 
-/** The row recorded for this request, if any: the agent's commit, written after the request was submitted. */
-export function findRecordedRow(rows: ResultRow[], request: ExperimentRequest): ResultRow | undefined {
+/**
+ * The rows that may be this request's commit's, newest first: the agent's, under the commit's short sha. A candidate's
+ * counts whenever written (the commit may come back under another request); a baseline's only from its request on,
+ * because a crashed baseline is run again by the next daemon.
+ */
+export function findRowsOfCommit(rows: ResultRow[], request: ExperimentRequest): ResultRow[] {
   const short = request.commit.slice(0, 7);
-  // Twin requests for one commit are merged before they run, so a later row for it can only be this request's.
-  return rows.find((row) => row.agent === request.agent && row.commit.startsWith(short) && row.time >= request.submittedAt);
+  const baseline = request.kind === "baseline";
+  return rows
+    .filter((row) => row.agent === request.agent && row.commit.startsWith(short) && (!baseline || (row.description.startsWith("baseline") && row.time >= request.submittedAt)))
+    .reverse();
+}
+
+/** Whether the row was written for this very request (by a daemon killed before it cleared it) rather than an earlier one. */
+export function isOwnRow(row: ResultRow, request: ExperimentRequest): boolean {
+  return row.time >= request.submittedAt;
 }
 
 /** The verdict a recorded row stands for; its run is not repeated, so the row stays the only one. */
-export function verdictOfRow(row: ResultRow, request: ExperimentRequest, best: number | undefined): Verdict {
-  const reason = `${row.status}: recorded in results.tsv at ${row.time} before the daemon stopped; not run again`;
+export function verdictOfRow(row: ResultRow, request: ExperimentRequest, best: AgentLedger["best"], goal: Goal): Verdict {
+  const when = isOwnRow(row, request) ? "before the daemon stopped" : "for an earlier request";
+  const reason = `${row.status}: recorded in results.tsv at ${row.time} ${when}; not run again`;
   const metric = row.metric ?? 0;
   if (row.status === "crash" || row.status === "reject") return { kind: row.status, reason };
   if (request.kind === "baseline") return { kind: "baseline", metric, reason: `baseline${reason.slice(row.status.length)}` };
-  return { kind: row.status, metric, delta: metric - (best ?? metric), reason };
+  const delta = metric - (best?.metric ?? metric);
+  // A keep the agent's best has since beaten (its branch set back to it) is no improvement now: never the best again.
+  if (row.status === "keep" && best && best.commit !== request.commit && !isBetter(metric, best.metric, goal)) {
+    return { kind: "discard", metric, delta, reason: `discard: kept in results.tsv at ${row.time}, but best ${best.commit.slice(0, 7)} (${best.metric}) has beaten it since; not run again` };
+  }
+  return { kind: row.status, metric, delta, reason };
+}
+
+function isBetter(metric: number, best: number, goal: Goal): boolean {
+  return goal === "minimize" ? metric < best : metric > best;
 }

@@ -90,7 +90,7 @@ export interface ExperimentContext {
   now: () => Date;
   /** The noise σ pooled over every agent's baseline; undefined until one exists. */
   sigma: number | undefined;
-  /** The row a daemon killed after writing it left for this request: it is the verdict, and nothing runs again. */
+  /** The row results.tsv already holds for this commit (a daemon killed after writing it, or an earlier request): it is the verdict, and nothing runs again. */
   recorded?: ResultRow;
   /** Shutdown: the run is killed and nothing is recorded, so the request runs again at the next `org up`. */
   signal?: AbortSignal;
@@ -104,13 +104,15 @@ export async function runExperiment(port: VerifierPort, context: ExperimentConte
   const baseline = request.kind === "baseline";
   const recorded = context.recorded;
   const { verdict, measures, samples, metric, memoryGb, seconds, seed } = recorded
-    ? { verdict: verdictOfRow(recorded, request, ledger.best?.metric), measures: [] as RunMeasure[], samples: recorded.metric === undefined ? [] : [recorded.metric], metric: recorded.metric, memoryGb: recorded.memoryGb, seconds: recorded.seconds, seed: ledger.runs ?? 0 }
+    ? { verdict: verdictOfRow(recorded, request, ledger.best, context.verify.metric.goal), measures: [] as RunMeasure[], samples: recorded.metric === undefined ? [] : [recorded.metric], metric: recorded.metric, memoryGb: recorded.memoryGb, seconds: recorded.seconds, seed: ledger.runs ?? 0 }
     : await judgeAndRecord(port, context, request, started);
 
   const next: AgentLedger = { ...ledger, runs: seed };
   if (!baseline && samples.length > 1) next.noise = [...(ledger.noise ?? []), samples].slice(-NOISE_GROUPS);
+  // Answered from its row after the verdict was applied once already: what that verdict set (every run's sample) stands.
+  const applied = recorded !== undefined && ledger.best?.commit === request.commit;
   if (baseline) {
-    if (verdict.kind === "baseline") next.baseline = { samples, mean: verdict.metric, sd: summarize(samples).sd };
+    if (verdict.kind === "baseline" && !(applied && ledger.baseline)) next.baseline = { samples, mean: verdict.metric, sd: summarize(samples).sd };
     if (verdict.kind === "crash") next.baselineCrash = verdict.reason;
     else delete next.baselineCrash;
   }
@@ -118,7 +120,7 @@ export async function runExperiment(port: VerifierPort, context: ExperimentConte
   let head = request.commit;
   let movedTo: string | undefined;
   if (verdict.kind === "baseline" || verdict.kind === "keep") {
-    next.best = { commit: request.commit, metric: verdict.metric, runs: samples.length };
+    next.best = applied ? ledger.best : { commit: request.commit, metric: verdict.metric, runs: samples.length };
   } else if (request.kind === "candidate") {
     const target = ledger.best?.commit ?? context.baseCommit;
     patch = `${context.patchesDir}/${agent.name}-${short}-${verdict.kind}.patch`;

@@ -117,6 +117,27 @@ export interface ScreenPort {
   close?(): void;
 }
 
+/** One look at a pane for the notifier: its text (with what tells a scrolled or moved screen apart), whether it is dead, whose it is. */
+export interface PaneText {
+  text: string;
+  dead: boolean;
+  /** The pane's @org_agent label. */
+  agent: string;
+}
+
+/** What the daemon's notifier needs of the grid: tmux (notifier-tmux.ts) or the pty host (pty-notice-port.ts). */
+export interface NoticePort {
+  /** Each agent's pane, by the @org_agent label `org up` gives it; undefined when the grid's server is down. */
+  listAgentPanes(): Promise<Map<string, string> | undefined>;
+  /** Each pane's look; undefined when any of them cannot be looked at (a pane gone, the server down). */
+  look(panes: string[]): Promise<Map<string, PaneText> | undefined>;
+  /** `line` as one paste, bracketed when the pane's program asked for it; false when it fails. `buffer` names tmux's paste buffer. */
+  paste(pane: string, line: string, buffer: string): Promise<boolean>;
+  /** Enter on its own: sent with a paste, some agents take it as part of the pasted text. */
+  pressEnter(pane: string): Promise<boolean>;
+  close(): void;
+}
+
 export interface TmuxPort {
   readonly socket: string;
   readonly session: string;
@@ -136,6 +157,8 @@ export interface TmuxPort {
   openPaneHost(): PaneHost;
   /** Screens of the panes and keys into them, for the daemon's screen watch. */
   openScreenPort(): ScreenPort;
+  /** Looks at agent panes and types notifications into them, for the daemon's notifier. */
+  openNoticePort(): NoticePort;
   /** Appends panes after the last one and re-tiles, in one tmux call; the active pane stays active. Returns the new ids. */
   addPanes(panes: PaneSpec[]): Promise<string[]>;
   /** Kills panes whose processes were already stopped; the grid is not re-tiled. */

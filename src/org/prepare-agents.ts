@@ -101,6 +101,7 @@ export function renderAgentPrompt(config: OrgConfig, agent: PlannedAgent, state:
     protected: verify?.protected.join(", ") || "nothing",
     metric: verify?.metric.name ?? "the metric",
     goal: verify?.metric.goal ?? "minimize",
+    org_bin: `${state}/bin/org`,
   });
 }
 

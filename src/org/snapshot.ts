@@ -1,3 +1,4 @@
+import { PTY_SOCKET_PREFIX } from "./paths.js";
 import type { PaneInfo } from "./ports.js";
 import type { AgentState, AgentStatus, OrgRecord } from "./state.js";
 
@@ -17,7 +18,12 @@ export interface AgentView {
 
 export interface OrgSnapshot {
   name: string;
+  /** The org's folder. */
+  root: string;
   running: boolean;
+  /** What holds the panes: a tmux server, or node-pty in the org's `org pty-host`. */
+  mode: "tmux" | "pty";
+  /** The tmux socket name, or `pty:` and the path of the pty host's unix socket. */
   socket: string;
   cpuMode: boolean;
   upAt: string;
@@ -65,7 +71,10 @@ export function buildSnapshot(input: {
       reason: view.reason,
     };
   });
-  return { name: input.record.name, running: input.running, socket: input.record.socket, cpuMode: input.record.cpuMode, upAt: input.record.upAt, agents };
+  const { record } = input;
+  // The socket, not the record's mode, is what every command goes by (records before pty mode have no mode).
+  const mode = record.socket.startsWith(PTY_SOCKET_PREFIX) ? "pty" : "tmux";
+  return { name: record.name, root: record.root, running: input.running, mode, socket: record.socket, cpuMode: record.cpuMode, upAt: record.upAt, agents };
 }
 
 // A status file can outlive its writer: trust it only while its supervisor and pane are alive.

@@ -3,6 +3,7 @@ import type { DashboardAgent, DashboardModel, FeedEvent, Standing } from "../org
 import { narrowText } from "./dashboard-width.js";
 import { renderSparkline } from "./sparkline.js";
 import { formatUptime } from "./status-table.js";
+import { formatUsageCell } from "./usage-format.js";
 
 export interface Theme {
   color: boolean;
@@ -81,10 +82,12 @@ export function fitScreen(agent: DashboardAgent, width: number, height: number):
 export function renderStandings(model: DashboardModel, selectedAgent: string | undefined, width: number, height: number, theme: Theme): string {
   if (height <= 0) return "";
   const nameWidth = Math.min(18, Math.max(5, ...model.standings.map((standing) => standing.agent.length)));
-  const head = `  ${"AGENT".padEnd(nameWidth)} ${"BEST".padStart(9)} ${"DELTA".padStart(9)} ${"RUNS".padStart(4)}  TREND`;
+  // The tokens and dollars column shows once any agent's program records usage.
+  const spend = model.standings.some((standing) => standing.usage) ? SPEND_WIDTH : 0;
+  const head = `  ${"AGENT".padEnd(nameWidth)} ${"BEST".padStart(9)} ${"DELTA".padStart(9)} ${"RUNS".padStart(4)}${spend ? ` ${"TOKENS $".padStart(spend)}` : ""}  TREND`;
   const trendWidth = Math.max(0, width - head.length + 5);
   const best = model.orgBest ? `org best ${model.metricName} ${formatMetric(model.orgBest.metric)} by ${model.orgBest.agent}` : `no ${model.metricName} measured yet`;
-  const rows = model.standings.map((standing) => renderStanding(standing, standing.agent === selectedAgent, nameWidth, trendWidth, model.goal, theme));
+  const rows = model.standings.map((standing) => renderStanding(standing, standing.agent === selectedAgent, { nameWidth, trendWidth, spend }, model.goal, theme));
   // Scroll only as far as needed to keep the selected agent's row in view.
   const room = Math.max(0, height - 2);
   const selected = model.standings.findIndex((standing) => standing.agent === selectedAgent);
@@ -93,7 +96,10 @@ export function renderStandings(model: DashboardModel, selectedAgent: string | u
   return [truncate(head, width), ...shown, escapeTags(truncate(best, width))].slice(0, height).join("\n");
 }
 
-function renderStanding(standing: Standing, selected: boolean, nameWidth: number, trendWidth: number, goal: DashboardModel["goal"], theme: Theme): string {
+const SPEND_WIDTH = 13;
+
+function renderStanding(standing: Standing, selected: boolean, widths: { nameWidth: number; trendWidth: number; spend: number }, goal: DashboardModel["goal"], theme: Theme): string {
+  const { nameWidth, trendWidth } = widths;
   const improved = standing.delta !== undefined && standing.delta !== 0 && (goal === "minimize" ? standing.delta < 0 : standing.delta > 0);
   const delta = formatDelta(standing.delta).padStart(9);
   const deltaColor = standing.delta === undefined || standing.delta === 0 ? undefined : improved ? "green" : "red";
@@ -103,6 +109,7 @@ function renderStanding(standing: Standing, selected: boolean, nameWidth: number
     formatMetric(standing.best).padStart(9),
     paint(delta, deltaColor, theme),
     String(standing.runs).padStart(4),
+    ...(widths.spend ? [truncate(formatUsageCell(standing.usage), widths.spend).padStart(widths.spend)] : []),
     ` ${paint(renderSparkline(standing.series, trendWidth), "cyan", theme)}`,
   ].join(" ").trimEnd();
 }

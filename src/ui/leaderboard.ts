@@ -1,12 +1,18 @@
 import type { Leaderboard } from "../org/results.js";
 import type { Goal } from "../org/verdict.js";
+import type { ResultsUsage } from "../org/usage/windows.js";
 import { renderTable } from "./status-table.js";
+import { describeSpan, formatTokens, formatUsd } from "./usage-format.js";
+import { totalTokens } from "../org/usage/types.js";
 
 const fixed = (value: number | undefined, digits = 6) => (value === undefined ? "-" : value.toFixed(digits));
 const signed = (value: number | undefined) => (value === undefined ? "-" : `${value > 0 ? "+" : ""}${value.toFixed(6)}`);
 
-/** `org results`: best per agent, the org's best, deltas vs baseline, counts per status. */
-export function renderLeaderboard(board: Leaderboard, metricName: string, goal: Goal = "minimize", noise: Noise = { sigma: undefined, runs: 0 }): string {
+/** Kept improvements listed with their cost: the latest ones, the rest counted. */
+const KEEPS_SHOWN = 10;
+
+/** `org results`: best per agent, the org's best, deltas vs baseline, counts per status; with `usage`, tokens and dollars too. */
+export function renderLeaderboard(board: Leaderboard, metricName: string, goal: Goal = "minimize", noise: Noise = { sigma: undefined, runs: 0 }, usage?: ResultsUsage): string {
   if (board.agents.length === 0) return "no results yet: results.tsv is empty";
   const rows = board.agents.map((agent) => [
     agent.agent,
@@ -19,8 +25,10 @@ export function renderLeaderboard(board: Leaderboard, metricName: string, goal: 
     String(agent.counts.discard),
     String(agent.counts.crash),
     String(agent.counts.reject),
+    ...(usage ? spendCells(usage.agents[agent.agent]) : []),
   ]);
-  const table = renderTable(["AGENT", "BASELINE", `BEST ${metricName}`, "DELTA", "COMMIT", "RUNS", "KEEP", "DISCARD", "CRASH", "REJECT"], rows);
+  const header = ["AGENT", "BASELINE", `BEST ${metricName}`, "DELTA", "COMMIT", "RUNS", "KEEP", "DISCARD", "CRASH", "REJECT", ...(usage ? ["TOKENS", "COST", "COST/KEEP"] : [])];
+  const table = [renderTable(header, rows), ...(usage ? renderKeeps(usage, metricName) : [])].join("\n");
   const sigma = noise.sigma === undefined ? "noise σ: unknown (needs repeated baselines)" : `noise σ: ${noise.sigma.toFixed(6)} (pooled over ${noise.runs} repeated runs)`;
   if (!board.best) return `${table}\n${sigma}\norg best: none yet`;
   const baseline = board.agents.find((agent) => agent.agent === board.best!.agent)?.baseline;
@@ -32,4 +40,23 @@ export function renderLeaderboard(board: Leaderboard, metricName: string, goal: 
 export interface Noise {
   sigma: number | undefined;
   runs: number;
+}
+
+function spendCells(spend: ResultsUsage["agents"][string] | undefined): string[] {
+  if (!spend) return ["-", "-", "-"];
+  const cost = spend.costUsd === null ? "unpriced" : formatUsd(spend.costUsd);
+  const perKeep = spend.costPerKeepUsd === null ? "-" : formatUsd(spend.costPerKeepUsd);
+  return [formatTokens(totalTokens(spend)), cost, perKeep];
+}
+
+// What each kept improvement took: every reply of its agent since the agent's previous keep, up to its submit.
+function renderKeeps(usage: ResultsUsage, metricName: string): string[] {
+  if (usage.keeps.length === 0) return [];
+  const shown = usage.keeps.slice(-KEEPS_SHOWN);
+  const earlier = usage.keeps.length - shown.length;
+  const lines = shown.map((keep) => {
+    const metric = keep.metric === undefined ? "" : ` ${metricName} ${keep.metric.toFixed(6)}`;
+    return `  ${keep.commit.slice(0, 7)} ${keep.agent}${metric}: ${describeSpan(keep.usage)} over ${keep.experiments} experiment${keep.experiments === 1 ? "" : "s"}`;
+  });
+  return [`cost per kept improvement${earlier > 0 ? ` (latest ${shown.length}; ${earlier} earlier)` : ""}:`, ...lines];
 }

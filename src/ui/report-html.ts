@@ -1,5 +1,8 @@
 // `org report`'s page: one self-contained HTML file, the chart drawn by the inlined Vega runtime, the leaderboard as a table.
 import type { Leaderboard } from "../org/results.js";
+import type { ResultsUsage } from "../org/usage/windows.js";
+import { totalTokens } from "../org/usage/types.js";
+import { describeSpan, formatTokens, formatUsd } from "./usage-format.js";
 
 export interface ReportPage {
   title: string;
@@ -12,6 +15,8 @@ export interface ReportPage {
   runtime: string;
   /** The same chart pre-rendered, shown when scripts are off. */
   svg: string;
+  /** Tokens and dollars per agent and per kept improvement, where the daemon kept ledgers. */
+  usage?: ResultsUsage;
 }
 
 const STYLE = `body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;max-width:1000px;padding:0 16px;color:#222}
@@ -64,8 +69,8 @@ export function renderReportHtml(page: ReportPage): string {
 <div id="chart" role="img" aria-label="${escapeHtml(`${page.metricName} per experiment`)}"></div>
 <noscript>${page.svg}</noscript>
 <h2>Leaderboard</h2>
-${renderBoardTable(page.board, page.metricName)}
-<script>${inlineScript(page.runtime)}</script>
+${renderBoardTable(page.board, page.metricName, page.usage)}
+${page.usage ? renderKeepCosts(page.usage, page.metricName) : ""}<script>${inlineScript(page.runtime)}</script>
 <script type="application/json" id="spec">${spec}</script>
 <script>${RENDER}</script>
 </body>
@@ -73,15 +78,28 @@ ${renderBoardTable(page.board, page.metricName)}
 `;
 }
 
-function renderBoardTable(board: Leaderboard, metricName: string): string {
+function renderBoardTable(board: Leaderboard, metricName: string, usage: ResultsUsage | undefined): string {
   const fixed = (value: number | undefined) => (value === undefined ? "-" : value.toFixed(6));
   const signed = (value: number | undefined) => (value === undefined ? "-" : `${value > 0 ? "+" : ""}${value.toFixed(6)}`);
-  const head = ["agent", "baseline", `best ${metricName}`, "delta", "commit", "runs", "keep", "discard", "crash", "reject"];
+  const head = ["agent", "baseline", `best ${metricName}`, "delta", "commit", "runs", "keep", "discard", "crash", "reject", ...(usage ? ["tokens", "cost", "cost per keep"] : [])];
   const rows = board.agents.map((agent) => [
     agent.agent, fixed(agent.baseline), fixed(agent.best), signed(agent.delta), agent.bestCommit?.slice(0, 7) ?? "-",
     String(agent.runs), String(agent.counts.keep), String(agent.counts.discard), String(agent.counts.crash), String(agent.counts.reject),
+    ...(usage ? spendCells(usage.agents[agent.agent]) : []),
   ]);
   const cells = (row: string[], tag: "th" | "td") => `<tr>${row.map((cell) => `<${tag}>${escapeHtml(cell)}</${tag}>`).join("")}</tr>`;
   const best = board.best ? `org best: ${metricName} ${board.best.metric.toFixed(6)} by ${board.best.agent} at ${board.best.commit.slice(0, 7)}` : "org best: none yet";
   return `<table id="leaderboard">\n<thead>${cells(head, "th")}</thead>\n<tbody>\n${rows.map((row) => cells(row, "td")).join("\n")}\n</tbody>\n</table>\n<p>${escapeHtml(best)}</p>`;
+}
+
+function spendCells(spend: ResultsUsage["agents"][string] | undefined): string[] {
+  if (!spend) return ["-", "-", "-"];
+  return [formatTokens(totalTokens(spend)), spend.costUsd === null ? "unpriced" : formatUsd(spend.costUsd), spend.costPerKeepUsd === null ? "-" : formatUsd(spend.costPerKeepUsd)];
+}
+
+// Every kept improvement with what its agent spent since its previous keep, up to its submit.
+function renderKeepCosts(usage: ResultsUsage, metricName: string): string {
+  if (usage.keeps.length === 0) return "";
+  const rows = usage.keeps.map((keep) => `<tr><td>${escapeHtml(keep.commit.slice(0, 7))}</td><td>${escapeHtml(keep.agent)}</td><td>${keep.metric === undefined ? "-" : keep.metric.toFixed(6)}</td><td>${keep.experiments}</td><td>${escapeHtml(describeSpan(keep.usage))}</td></tr>`);
+  return `<h2>Cost per kept improvement</h2>\n<table id="keep-costs">\n<thead><tr><th>commit</th><th>agent</th><th>${escapeHtml(metricName)}</th><th>experiments</th><th>tokens and cost</th></tr></thead>\n<tbody>\n${rows.join("\n")}\n</tbody>\n</table>\n`;
 }

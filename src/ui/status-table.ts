@@ -1,4 +1,8 @@
+import { relative } from "node:path";
+import { PTY_SOCKET_PREFIX } from "../org/paths.js";
 import type { OrgSnapshot } from "../org/snapshot.js";
+import type { AgentUsage } from "../org/usage/summary.js";
+import { explainUsage, formatUsageCell } from "./usage-format.js";
 
 /** Human duration: 45s, 12m, 3h05m, 2d4h. */
 export function formatUptime(ms: number | null): string {
@@ -19,9 +23,15 @@ export function renderTable(header: string[], rows: string[][]): string {
   return [line(header), ...rows.map(line)].join("\n");
 }
 
-/** The table, then any warnings (a rejected org.yaml edit), each line as given. */
-export function renderStatus(snapshot: OrgSnapshot, warnings: string[] = []): string {
-  const title = `org ${snapshot.name}: ${snapshot.running ? "running" : "down"}${snapshot.cpuMode ? " (CPU mode)" : ""} · tmux -L ${snapshot.socket}`;
+/** Where a person reaches the panes: tmux's private socket, or the pty host's, which only `org attach` and `org watch` speak. */
+export function describeGrid(snapshot: Pick<OrgSnapshot, "root" | "mode" | "socket">): string {
+  if (snapshot.mode === "tmux") return `tmux -L ${snapshot.socket}`;
+  return `pty host: ${relative(snapshot.root, snapshot.socket.slice(PTY_SOCKET_PREFIX.length))} — org attach / org watch`;
+}
+
+/** The table (with a tokens and dollars column when `usage` is given, and why a usage is unknown), then any warnings, each line as given. */
+export function renderStatus(snapshot: OrgSnapshot, warnings: string[] = [], usage?: Map<string, AgentUsage | null>): string {
+  const title = `org ${snapshot.name}: ${snapshot.running ? "running" : "down"}${snapshot.cpuMode ? " (CPU mode)" : ""} · ${describeGrid(snapshot)}`;
   const rows = snapshot.agents.map((agent) => [
     agent.name,
     agent.role,
@@ -31,8 +41,10 @@ export function renderStatus(snapshot: OrgSnapshot, warnings: string[] = []): st
     String(agent.restarts),
     formatUptime(agent.uptimeMs),
     agent.head ? agent.head.slice(0, 7) : "-",
+    ...(usage ? [formatUsageCell(usage.get(agent.name))] : []),
     agent.state === "running" ? "" : agent.reason,
   ]);
-  const table = `${title}\n${renderTable(["AGENT", "ROLE", "GPU", "PID", "STATE", "RESTARTS", "UPTIME", "HEAD", "NOTE"], rows)}`;
-  return [table, ...warnings].join("\n");
+  const header = ["AGENT", "ROLE", "GPU", "PID", "STATE", "RESTARTS", "UPTIME", "HEAD", ...(usage ? ["TOKENS $"] : []), "NOTE"];
+  const table = `${title}\n${renderTable(header, rows)}`;
+  return [table, ...(usage ? explainUsage(usage) : []), ...warnings].join("\n");
 }

@@ -57,6 +57,17 @@ describe("the faults invariants", () => {
     expect(checkInvariants(facts)).toEqual(["r-1's branch still holds c5c5c5c, which results.tsv says was not kept"]);
   });
 
+  test("a commit submitted again is answered from its one row; the same commit judged twice under two descriptions is named", () => {
+    const facts = good();
+    facts.verdicts.push(verdict("4-r-1-c1", "r-1", "c1".repeat(20), "idea after a restart", "keep"));
+    expect(checkInvariants(facts)).toEqual([]);
+    facts.rows.push(row("r-1", "c1".repeat(20), "discard", "idea after a restart"));
+    expect(checkInvariants(facts)).toEqual([
+      "experiment 2-r-1-c1 has 2 rows in results.tsv, not 1",
+      "experiment 4-r-1-c1 has 2 rows in results.tsv, not 1",
+    ]);
+  });
+
   test("a row whose request is still queued (the daemon died before clearing it) answers that request", () => {
     const facts = good();
     facts.rows.push(row("r-1", "c4".repeat(20), "discard", "y"));

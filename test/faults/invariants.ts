@@ -54,7 +54,7 @@ export function checkInvariants(facts: OrgFacts): string[] {
     if (rows.length !== 1) problems.push(`experiment ${verdict.id} has ${rows.length} rows in results.tsv, not 1`);
   }
   for (const row of facts.rows) {
-    const answered = facts.verdicts.some((verdict) => verdict.agent === row.agent && sameCommit(row.commit, verdict.commit) && verdict.description === row.description);
+    const answered = facts.verdicts.some((verdict) => verdict.agent === row.agent && sameCommit(row.commit, verdict.commit));
     // A daemon killed between the row and the verdict leaves the request queued: the next one answers it from the row.
     const pending = facts.queued.some((request) => request.agent === row.agent && sameCommit(request.commit, row.commit));
     if (!answered && !pending) problems.push(`row ${row.agent} ${row.commit} ${row.status} "${row.description}" answers no experiment`);
@@ -73,8 +73,9 @@ export function findLostExperiments(facts: OrgFacts): string[] {
   return [...facts.verdicts.filter((verdict) => rowsOf(facts, verdict).length === 0).map((verdict) => verdict.id), ...unknownRuns(facts)];
 }
 
+// By commit, not description: a commit is judged once, and a later request for it is answered from that row.
 function rowsOf(facts: OrgFacts, verdict: VerdictFact): RowFact[] {
-  return facts.rows.filter((row) => row.agent === verdict.agent && sameCommit(row.commit, verdict.commit) && row.description === verdict.description);
+  return facts.rows.filter((row) => row.agent === verdict.agent && sameCommit(row.commit, verdict.commit));
 }
 
 function unknownRuns(facts: OrgFacts): string[] {

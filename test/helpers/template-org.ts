@@ -26,12 +26,9 @@ export function replaceExactly(text: string, edits: [from: string, to: string][]
   }, text);
 }
 
-/** The template's claude runtime swapped for a scripted agent that keeps the same argv placeholders and is never restarted. */
+/** The template's claude runtime swapped for a scripted agent that takes the argv the old hand-written command gave, never restarted. */
 export function swapRuntime(program: string): [from: string, to: string][] {
-  return [
-    ["command: [claude, ", `command: ["${program}", `],
-    ["    restart: on-failure\n", "    restart: never\n"],
-  ];
+  return [["  claude: { preset: claude }\n", `  claude: { command: ["${program}", --append-system-prompt-file, "{prompt_file}", "{kickoff}"], restart: never }\n`]];
 }
 
 /** PATH for a template's org: the fake nvidia-smi, then the folder of the real python, whose pyenv shim takes seconds a call on a busy machine. */

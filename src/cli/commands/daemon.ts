@@ -17,6 +17,7 @@ import { createWorld } from "../../adapters/world.js";
 import { cachedReadText } from "../../adapters/read-cache.js";
 import { RefStamp } from "../../adapters/ref-stamp.js";
 import { usage } from "../../adapters/usage-counters.js";
+import { UsagePoller } from "../../adapters/usage-poller.js";
 import { renderStatus } from "../../ui/status-table.js";
 import { readAndLoadConfig } from "./validate.js";
 
@@ -98,10 +99,12 @@ export async function runDaemon(opts: { root: string }): Promise<number> {
   await mkdir(paths.queue, { recursive: true });
   // A submit wakes the verifier at once instead of at the next refresh.
   const unwatch = watchDir(paths.queue, wake);
-  const notifier = await Notifier.start({ record, config: "loaded" in read ? read.loaded.config : undefined, say });
+  const notifier = await Notifier.start({ record, config: "loaded" in read ? read.loaded.config : undefined, say, io: tmux.openNoticePort() });
   const hotReload = new HotReload({ root: opts.root, world, readConfig, say });
   await hotReload.start(read);
   const standups = new StandupScheduler({ root: opts.root, readConfig: cacheConfigRead(readConfig, join(opts.root, "org.yaml")), say });
+  // Token usage from what each agent CLI records: usage.json per agent, which `org status` shows as it is.
+  const tokens = new UsagePoller({ root: opts.root, readConfig: cacheConfigRead(readConfig, join(opts.root, "org.yaml")), say });
   const startedAt = new Date().toISOString();
   const paneFeed = tmux.openPaneFeed();
   let heads: { at: number; map: Map<string, string> } | undefined;
@@ -137,6 +140,7 @@ export async function runDaemon(opts: { root: string }): Promise<number> {
     await writeJsonAtomic(paths.daemon, { pid: process.pid, startedAt, heartbeatAt: new Date().toISOString(), usage }).catch((error: Error) => say(`heartbeat: ${error.message}`));
     hotReload.tick();
     void standups.tick(new Date());
+    void tokens.tick(new Date());
     await verifier?.tick(new Date()).catch((error: Error) => say(`verifier: ${error.message}`));
     if (Date.now() - lastDraw >= REFRESH_MS) {
       lastDraw = Date.now();
@@ -159,6 +163,7 @@ export async function runDaemon(opts: { root: string }): Promise<number> {
   screenPort.close?.();
   await hotReload.stop();
   await standups.stop();
+  await tokens.stop();
   await notifier.stop();
   await verifier?.stop();
   return 0;

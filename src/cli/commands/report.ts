@@ -3,7 +3,12 @@ import { OrgError } from "../../org/errors.js";
 import { orgPaths } from "../../org/paths.js";
 import { buildLeaderboard, parseResults } from "../../org/results.js";
 import type { Goal } from "../../org/verdict.js";
+import type { Pricing } from "../../org/usage/pricing.js";
 import { readText, writeFileAtomic } from "../../adapters/files.js";
+import { readLedgers } from "../../adapters/usage-store.js";
+import { buildResultsUsage } from "../../org/usage/windows.js";
+import { addCounts, totalTokens, ZERO_COUNTS } from "../../org/usage/types.js";
+import { formatTokens, formatUsd } from "../../ui/usage-format.js";
 import { renderReportHtml } from "../../ui/report-html.js";
 import { buildProgress } from "../../ui/report-points.js";
 import { buildProgressSpec, type ProgressAxis } from "../../ui/report-spec.js";
@@ -11,10 +16,10 @@ import type { Io } from "../io.js";
 import { readAndLoadConfig } from "./validate.js";
 
 /** The metric's name and direction from org.yaml; an unreadable org.yaml falls back to minimizing "metric". */
-export async function readMetricSetting(root: string): Promise<{ goal: Goal; metricName: string; org: string | undefined }> {
+export async function readMetricSetting(root: string): Promise<{ goal: Goal; metricName: string; org: string | undefined; pricing: Pricing }> {
   const read = await readAndLoadConfig({ cwd: root });
   const config = "loaded" in read ? read.loaded.config : undefined;
-  return { goal: config?.verify?.metric.goal ?? "minimize", metricName: config?.verify?.metric.name ?? "metric", org: config?.name };
+  return { goal: config?.verify?.metric.goal ?? "minimize", metricName: config?.verify?.metric.name ?? "metric", org: config?.name, pricing: config?.pricing ?? {} };
 }
 
 /** `org report`: state/report.html (chart + leaderboard, self-contained) and state/progress.svg from results.tsv. */
@@ -36,12 +41,22 @@ export async function runReport(opts: { root: string; out?: string; svg?: string
   const chart = await renderChart(buildProgressSpec(progress, { title: `${title}: ${metricName} per experiment`, metricName, goal: setting.goal, x: opts.x }));
   const kept = table.rows.filter((row) => row.status === "keep").length;
   const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
-  const summary = `${count(table.rows.length, "experiment")} by ${count(progress.agents.length, "agent")}: ${progress.measured.length} measured, ${kept} kept, ${progress.failed.length} crashed or rejected; ${setting.goal} ${metricName}`;
+  const ledgers = await readLedgers(paths.state, table.rows.map((row) => row.agent));
+  const usage = ledgers.size > 0 ? buildResultsUsage(table.rows, ledgers, setting.pricing) : undefined;
+  const summary = `${count(table.rows.length, "experiment")} by ${count(progress.agents.length, "agent")}: ${progress.measured.length} measured, ${kept} kept, ${progress.failed.length} crashed or rejected; ${setting.goal} ${metricName}${usage ? `; ${describeSpend(usage)}` : ""}`;
   const htmlPath = opts.out ? resolve(opts.out) : `${paths.state}/report.html`;
   const svgPath = opts.svg ? resolve(opts.svg) : `${paths.state}/progress.svg`;
-  const html = renderReportHtml({ title: `${title}: progress report`, summary, metricName, board, vegaSpec: chart.vega, runtime: await readVegaRuntime(), svg: chart.svg });
+  const html = renderReportHtml({ title: `${title}: progress report`, summary, metricName, board, vegaSpec: chart.vega, runtime: await readVegaRuntime(), svg: chart.svg, usage });
   await writeFileAtomic(htmlPath, html);
   await writeFileAtomic(svgPath, `${chart.svg}\n`);
   io.out(`wrote ${htmlPath} and ${svgPath}: ${summary}`);
   return 0;
+}
+
+/** "1.2M tokens, $3.40" over every agent with a ledger; "unpriced" when any agent's models lack a price. */
+function describeSpend(usage: NonNullable<ReturnType<typeof buildResultsUsage>>): string {
+  const spends = Object.values(usage.agents);
+  const tokens = totalTokens(spends.reduce((sum, spend) => addCounts(sum, spend), ZERO_COUNTS));
+  const unpriced = spends.some((spend) => spend.costUsd === null);
+  return `${formatTokens(tokens)} tokens, ${unpriced ? "unpriced" : formatUsd(spends.reduce((sum, spend) => sum + (spend.costUsd ?? 0), 0))}`;
 }

@@ -5,11 +5,13 @@ import { join } from "node:path";
 import type { AgentLedger } from "../../org/experiment.js";
 import { pooledSigma } from "../../org/noise.js";
 import { readJson, readText } from "../../adapters/files.js";
+import { readLedgers } from "../../adapters/usage-store.js";
+import { buildResultsUsage } from "../../org/usage/windows.js";
 import { renderLeaderboard } from "../../ui/leaderboard.js";
 import type { Io } from "../io.js";
 import { readAndLoadConfig } from "./validate.js";
 
-/** `org results [--json]`: the leaderboard from state/results.tsv. */
+/** `org results [--json]`: the leaderboard from state/results.tsv, with tokens and dollars per agent and per kept improvement. */
 export async function runResults(opts: { root: string; json: boolean }, io: Io): Promise<number> {
   const table = parseResults((await readText(orgPaths(opts.root).results)) ?? "");
   const read = await readAndLoadConfig({ cwd: opts.root });
@@ -17,7 +19,12 @@ export async function runResults(opts: { root: string; json: boolean }, io: Io):
   const board = buildLeaderboard(table.rows, goal);
   const metricName = table.metricName ?? ("loaded" in read ? read.loaded.config.verify?.metric.name : undefined) ?? "metric";
   const noise = await readNoise(opts.root);
-  io.out(opts.json ? JSON.stringify({ metric: metricName, goal, sigma: noise.sigma ?? null, ...board }, null, 2) : renderLeaderboard(board, metricName, goal, noise));
+  // Tokens and dollars where the daemon kept a ledger of the agents' replies; none: the leaderboard as before.
+  const ledgers = await readLedgers(orgPaths(opts.root).state, table.rows.map((row) => row.agent));
+  const usage = ledgers.size > 0 ? buildResultsUsage(table.rows, ledgers, ("loaded" in read ? read.loaded.config.pricing : undefined) ?? {}) : undefined;
+  const experiments = usage && table.rows.map((row, index) => ({ commit: row.commit, agent: row.agent, status: row.status, description: row.description, time: row.time, usage: usage.windows[index] ?? null }));
+  const json = { metric: metricName, goal, sigma: noise.sigma ?? null, ...board, ...(usage ? { usage: { agents: usage.agents, keeps: usage.keeps, experiments } } : {}) };
+  io.out(opts.json ? JSON.stringify(json, null, 2) : renderLeaderboard(board, metricName, goal, noise, usage));
   return 0;
 }
 

@@ -5,6 +5,7 @@ import { agentPaths, orgPaths } from "../../org/paths.js";
 import { formatSubmitReply } from "../../ui/submit-reply.js";
 import { readJson, writeJsonAtomic } from "../../adapters/files.js";
 import { assertDaemonAlive, waitForAnswer } from "../../adapters/daemon-client.js";
+import { commitOnto } from "../../adapters/git-commit-onto.js";
 import { processRunner } from "../../adapters/process.js";
 import type { VerdictFile } from "../../adapters/verifier-loop.js";
 import type { Io } from "../io.js";
@@ -37,12 +38,13 @@ export async function runSubmit(opts: { root: string; cwd: string; message?: str
   if (ledger?.baselineCrash) {
     await refuse(`your baseline crashed, so the base is broken: ${ledger.baselineCrash} — fix it, then \`org down && org up\` (nothing was committed)`, "broken-base");
   }
+  let head = before;
   if (staged) {
-    const commit = await git(["commit", "--quiet", "--no-verify", "-m", opts.message!]);
-    if (commit.exitCode !== 0) throw new OrgError(`git commit failed: ${commit.stderr.trim()}`, "git");
+    const made = await commitOnto(git, before, opts.message!.trim());
+    if (made.kind === "moved") await refuse(made.reason, "moved");
+    else head = made.commit;
   }
-  const head = (await git(["rev-parse", "HEAD"])).stdout.trim();
-  const description = opts.message?.trim() || (await git(["log", "-1", "--format=%s"])).stdout.trim();
+  const description = opts.message?.trim() || (await git(["log", "-1", "--format=%s", head])).stdout.trim();
   const now = new Date();
   const request: ExperimentRequest = {
     id: `${now.toISOString().replace(/[:.]/g, "-")}-${agent.name}-${head.slice(0, 7)}`,

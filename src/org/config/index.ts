@@ -18,7 +18,7 @@ export {
 } from "./schema.js";
 export { loadConfig, type ConfigProbe, type LoadedConfig, type LoadResult } from "./load.js";
 export { formatProblems, type Problem } from "./locate.js";
-export { PLACEHOLDERS } from "./rules.js";
+export { PLACEHOLDERS } from "./runtime-rules.js";
 export { findClosest } from "./did-you-mean.js";
 export { renderStarter } from "./starter.js";
 export { buildJsonSchema, renderJsonSchema } from "./json-schema.js";

@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import { isPair, isScalar, visit, type Document } from "yaml";
 import { parseForPositions, placeProblems, renderPlaced, type PlacedProblem, type Problem } from "./locate.js";
 import { describeIssues, formatPath } from "./messages.js";
+import { normalizeDefaults } from "./normalize.js";
 import { asMap, RULES, type Raw } from "./rules.js";
 import { ConfigSchema, type OrgConfig } from "./schema.js";
 
@@ -26,7 +27,7 @@ export interface LoadedConfig {
 export type LoadResult = { ok: true; loaded: LoadedConfig } | { ok: false; problems: string[] };
 
 /**
- * Parse, validate and check org.yaml, reporting every problem at once as `file:line:col: what — fix`.
+ * Parse, validate, normalize and check org.yaml, reporting every problem at once as `file:line:col: what — fix`.
  * file: path as the user named it (for messages); dir: absolute folder of the file.
  */
 export async function loadConfig(input: { file: string; dir: string; text: string }, probe: ConfigProbe): Promise<LoadResult> {
@@ -49,7 +50,7 @@ export async function loadConfig(input: { file: string; dir: string; text: strin
   if (!parsed.success || problems.length > 0 || !repo?.baseCommit) {
     return { ok: false, problems: renderPlaced(input.file, lineCounter, placeProblems(doc, problems)) };
   }
-  return { ok: true, loaded: { ...input, config: parsed.data, repoDir: repo.repoDir, baseCommit: repo.baseCommit } };
+  return { ok: true, loaded: { ...input, config: normalizeDefaults(parsed.data), repoDir: repo.repoDir, baseCommit: repo.baseCommit } };
 }
 
 /** Prompt files that are not on disk: a rule, but one that needs the disk. */

@@ -1,10 +1,11 @@
 import { isAbsolute } from "node:path";
-import { findClosest, suggestFix } from "./did-you-mean.js";
 import type { Problem } from "./locate.js";
 import { formatPath } from "./messages.js";
 import { SAFE_NAME, SAFE_NAME_RULE } from "./schema.js";
 import { checkSlurm } from "./slurm-rules.js";
 import { checkProcessStrings } from "./process-rules.js";
+import { checkPricing } from "./pricing-rules.js";
+import { checkRoleRuntimes, checkRuntimes } from "./runtime-rules.js";
 import { checkWiring } from "./wiring-rules.js";
 import { checkProtocolRoles } from "../contracts/config-rules.js";
 
@@ -12,11 +13,8 @@ import { checkProtocolRoles } from "../contracts/config-rules.js";
 export type Raw = Record<string, unknown>;
 type Rule = (raw: Raw) => Problem[];
 
-export const PLACEHOLDERS = ["prompt_file", "kickoff", "agent", "role", "worktree", "gpu", "state", "inbox", "session_id", "unattended"];
-const RUNTIME_EXAMPLE = 'command: [claude, --append-system-prompt-file, "{prompt_file}", "{kickoff}"]';
-
 /** Every rule that needs nothing but the document. */
-export const RULES: Rule[] = [checkNames, checkRoles, checkRuntimes, checkPatterns, checkPaths, checkWiring, checkSlurm, checkProtocolRoles, checkProcessStrings];
+export const RULES: Rule[] = [checkNames, checkRoles, checkRoleRuntimes, checkRuntimes, checkPatterns, checkPaths, checkWiring, checkSlurm, checkProtocolRoles, checkProcessStrings, checkPricing];
 
 /** A map-shaped value as a record; anything else is the schema's problem, not a rule's. */
 export function asMap(value: unknown): Raw | undefined {
@@ -37,50 +35,8 @@ function checkNames(raw: Raw): Problem[] {
 
 function checkRoles(raw: Raw): Problem[] {
   const roles = asMap(raw.roles);
-  if (!roles) return [];
-  if (Object.keys(roles).length === 0) {
-    return [{ path: ["roles"], message: "roles defines no role", fix: "define at least one role, e.g. researcher: {prompt: prompts/researcher.md, runtime: claude}" }];
-  }
-  const runtimes = raw.runtimes === undefined ? {} : asMap(raw.runtimes);
-  if (!runtimes) return [];
-  const names = Object.keys(runtimes);
-  return Object.entries(roles).flatMap(([role, spec]) => {
-    const runtime = asMap(spec)?.runtime;
-    if (typeof runtime !== "string" || runtime === "" || runtime in runtimes) return [];
-    const fallback = names.length > 0 ? `define it under runtimes, or use one of: ${names.join(", ")}` : `define it under runtimes, e.g. runtimes: {${runtime}: {${RUNTIME_EXAMPLE}}}`;
-    return [{ path: ["roles", role, "runtime"], message: `${formatPath(["roles", role, "runtime"])} names "${runtime}", which is not defined under runtimes`, fix: suggestFix(runtime, names, fallback) }];
-  });
-}
-
-function checkRuntimes(raw: Raw): Problem[] {
-  return Object.entries(asMap(raw.runtimes) ?? {}).flatMap(([name, value]): Problem[] => {
-    const runtime = asMap(value);
-    if (!runtime) return [];
-    const where = formatPath(["runtimes", name]);
-    const problems: Problem[] = [];
-    // A misspelled "comand" already gets a did-you-mean; "neither" on top would be noise.
-    const misspelled = Object.keys(runtime).some((key) => findClosest(key, ["command", "builtin", "preset"]) !== undefined);
-    // The generic preset knows no program: it needs a command like no preset at all.
-    const preset = runtime.preset === "generic" ? undefined : runtime.preset;
-    if (runtime.command === undefined && runtime.builtin === undefined && preset === undefined && !misspelled) {
-      problems.push({ path: ["runtimes", name], message: `${where} has neither command, preset nor builtin`, fix: `add preset: claude (or codex, gemini, opencode), ${RUNTIME_EXAMPLE}, or builtin: hillclimb` });
-    }
-    if (runtime.preset !== undefined && runtime.builtin !== undefined) {
-      problems.push({ path: ["runtimes", name, "builtin"], at: "key", message: `${where} has both preset and builtin`, fix: "keep one: preset starts an agent CLI, builtin runs one shipped with org" });
-    }
-    if (runtime.command !== undefined && runtime.builtin !== undefined) {
-      problems.push({ path: ["runtimes", name, "builtin"], at: "key", message: `${where} has both command and builtin`, fix: "keep one: command starts your program, builtin runs one shipped with org" });
-    }
-    const argvs = (["command", "resume"] as const).flatMap((key) => (Array.isArray(runtime[key]) ? [[key, runtime[key] as unknown[]] as const] : []));
-    argvs.forEach(([key, argv]) => argv.forEach((element, index) => {
-      const placeholder = typeof element === "string" ? /^\{([A-Za-z_][\w-]*)\}$/.exec(element)?.[1] : undefined;
-      if (placeholder === undefined || PLACEHOLDERS.includes(placeholder)) return;
-      const known = PLACEHOLDERS.map((known) => `{${known}}`);
-      const fix = suggestFix(String(element), known, `use one of ${known.join(" ")}, or write it without braces`);
-      problems.push({ path: ["runtimes", name, key, index], message: `${where}.${key}[${index}] is an unknown placeholder "${String(element)}"`, fix });
-    }));
-    return problems;
-  });
+  if (!roles || Object.keys(roles).length > 0) return [];
+  return [{ path: ["roles"], message: "roles defines no role", fix: "define at least one role, e.g. researcher: {prompt: prompts/researcher.md, runtime: claude}" }];
 }
 
 function checkPatterns(raw: Raw): Problem[] {

@@ -20,7 +20,7 @@ export const RuntimeSchema = z
     command: argv
       .optional()
       .describe("argv of the agent program; placeholders {prompt_file} {kickoff} {agent} {role} {worktree} {gpu} {state} {inbox} are substituted as whole elements")
-      .meta({ examples: [["claude", "--append-system-prompt-file", "{prompt_file}", "{kickoff}"]] }),
+      .meta({ examples: [["./agents/mybot.sh", "{prompt_file}", "{kickoff}"]] }),
     builtin: z.enum(["hillclimb"]).optional().describe("a runtime shipped with org instead of a command: hillclimb is the baseline researcher of the demo"),
     restart: z.enum(["always", "on-failure", "never"]).default("on-failure").describe("when the supervisor restarts the program after it exits"),
     env: z.record(z.string(), z.string()).default({}).describe("extra environment for the program, over its preset's key by key (claude: DISABLE_AUTOUPDATER=1, opencode: OPENCODE_DISABLE_AUTOUPDATE=1; \"\" turns one off)").meta({ examples: [{ PYTHONUNBUFFERED: "1" }] }),
@@ -52,7 +52,7 @@ export const RuntimeSchema = z
 export const RoleSchema = z
   .strictObject({
     prompt: z.string().min(1).describe("the role's system prompt: a Markdown file, relative to org.yaml, templated per agent").meta({ examples: ["prompts/researcher.md"] }),
-    runtime: z.string().min(1).describe("the name of an entry under runtimes").meta({ examples: ["claude"] }),
+    runtime: z.string().min(1).describe("the name of an entry under runtimes, or a preset (claude, codex, gemini, opencode) used as is when no entry has its name").meta({ examples: ["claude", "codex"] }),
     count: z.number().int().min(1).max(256).default(1).describe("how many agents of this role").meta({ examples: [2] }),
     gpu: z.boolean().default(false).describe("give every agent of this role one GPU of its own"),
     edits: z.array(z.string().min(1)).default([]).describe("globs of paths this role may change; empty means any path that is not protected").meta({ examples: [["train.py"]] }),
@@ -167,6 +167,18 @@ export const ProgressSchema = z
   })
   .describe("each agent's own running summary, state/agents/<agent>/progress.md ($ORG_PROGRESS), kept across restarts and never committed");
 
+const perMillion = (what: string, example: number) => z.number().min(0).describe(`dollars per million ${what}`).meta({ examples: [example] });
+
+export const PriceSchema = z
+  .strictObject({
+    input: perMillion("input tokens (not read from or written to the cache)", 3),
+    output: perMillion("output tokens, reasoning included", 15),
+    cache_read: perMillion("tokens read from the prompt cache", 0.3).optional(),
+    cache_write: perMillion("tokens written to the prompt cache", 3.75).optional(),
+  })
+  .describe("a model's prices in dollars per million tokens; a model that used cache tokens without a cache price stays unpriced")
+  .meta({ examples: [{ input: 3, output: 15, cache_read: 0.3, cache_write: 3.75 }] });
+
 export const ReloadSchema = z
   .strictObject({
     watch: z.boolean().default(true).describe("apply edits of org.yaml and the prompts as soon as they are saved; false: only `org reload` applies them"),
@@ -197,8 +209,8 @@ export const ConfigSchema = z
     runtimes: z
       .record(z.string(), RuntimeSchema)
       .default({})
-      .describe("how to start agent programs, by name")
-      .meta({ examples: [{ claude: { command: ["claude", "--append-system-prompt-file", "{prompt_file}", "{kickoff}"] } }] }),
+      .describe("how to start agent programs, by name; a role may name a preset (claude, codex, gemini, opencode) with no entry here")
+      .meta({ examples: [{ claude: { preset: "claude" }, mybot: { command: ["./agents/mybot.sh", "{kickoff}"] } }] }),
     roles: z
       .record(z.string(), RoleSchema)
       .describe("the roles of the org, by name")
@@ -213,6 +225,11 @@ export const ConfigSchema = z
     contracts: ContractsSchema.optional(),
     standup: StandupSchema.optional(),
     progress: ProgressSchema.optional(),
+    pricing: z
+      .record(z.string(), PriceSchema)
+      .optional()
+      .describe("token prices per model, by model name or glob (* any characters, ? one); the exact name wins, then the first glob that matches. No price is built in: a model with none is shown as unpriced")
+      .meta({ examples: [{ "claude-sonnet-*": { input: 3, output: 15, cache_read: 0.3, cache_write: 3.75 }, "gpt-5*": { input: 1.25, output: 10, cache_read: 0.125 } }] }),
   })
   .describe("org.yaml: a research organization of coding agents");
 

@@ -17,14 +17,16 @@ share: []
 #  - .venv
 #  - { path: data, mode: copy }
 
-# How to start agent programs. A command is an argv list, never a shell string; these
+# How to start agent programs. A role may name a preset, claude, codex, gemini or opencode, with no
+# entry here: the preset starts that CLI unattended (no permission prompts), hands it the role's prompt,
+# resumes its conversation after a restart and gives each agent a config folder of its own.
+# To change a preset's keys, add an entry that names it; the entry's keys win:
+#   claude: { preset: claude, env: { IS_SANDBOX: "1" } }     # claude run as root in a container
+# Any other program gets a command: an argv list, never a shell string, in which these
 # placeholders are replaced when they stand alone as an element:
 #   {prompt_file} {kickoff} {agent} {role} {worktree} {gpu} {state} {inbox}
+#   mybot: { command: [./agents/mybot.sh, "{prompt_file}", "{kickoff}"] }
 runtimes:
-  # A coding agent CLI, for example Claude Code (then set runtime: claude below):
-  # claude:
-  #   command: [claude, --append-system-prompt-file, "{prompt_file}", "{kickoff}"]
-  #   restart: on-failure
   # The baseline shipped with org: it needs no agent CLI, so it runs anywhere.
   hillclimb:
     builtin: hillclimb
@@ -34,6 +36,7 @@ runtimes:
 roles:
   researcher:
     prompt: prompts/researcher.md
+    # For coding agents, write claude, codex, gemini or opencode here.
     runtime: hillclimb
     count: 2
     # true gives every agent of this role a GPU of its own.

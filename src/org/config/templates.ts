@@ -23,11 +23,14 @@ base: main
 gpus: auto
 share: []
 
+# A preset starts its agent CLI unattended (no permission prompts), hands it the role's prompt, resumes
+# its conversation after a restart and gives each agent a config folder of its own. Keys added to the
+# entry override the preset's, e.g. env: { IS_SANDBOX: "1" } for claude run as root in a container.
 runtimes:
-  # Any agent CLI works: a command is an argv list, and {prompt_file} is the agent's rendered prompt.
-  claude:
-    command: [claude, --append-system-prompt-file, "{prompt_file}", "{kickoff}"]
-    restart: on-failure
+  claude: { preset: claude }
+  # To move a role to another CLI, set its runtime to codex, gemini or opencode: each is a preset too,
+  # usable with no entry here; add one only to override a key, e.g.
+  # gemini: { preset: gemini, pass_env: [GEMINI_API_KEY] }
 
 # Wiring: an agent may message its own role, the role it reports_to, the roles that report to it,
 # and the roles in its talks_to. \`org send\` refuses anything else.

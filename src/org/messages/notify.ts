@@ -46,6 +46,8 @@ export function decideNotice(input: {
   now: number;
   idleMs: number;
   busyTimeoutMs: number;
+  /** For a known CLI: whether its screen shows its input prompt (a CLI still starting, or in a dialog, loses what is typed). */
+  screen?: { ready: boolean; reason: string };
 }): NoticeDecision {
   const { live, look, now } = input;
   if (!live.alive) return { kind: "skip", outcome: "skipped-dead", reason: live.reason };
@@ -53,10 +55,21 @@ export function decideNotice(input: {
   // A pane id from a previous grid may now be someone else's: never type into a pane not labelled as the recipient's.
   if (look.agent !== input.agent) return { kind: "wait", reason: `its pane is labelled "${look.agent}"` };
   if (look.dead) return { kind: "skip", outcome: "skipped-dead", reason: "its pane is dead" };
-  if (now - look.changedAt >= input.idleMs) return { kind: "type", line: formatNotice(input.pending) };
+  const ready = input.screen?.ready ?? true;
+  if (ready && now - look.changedAt >= input.idleMs) return { kind: "type", line: formatNotice(input.pending) };
   const since = Math.min(...input.pending.map((notice) => notice.seenAt));
-  if (now - since >= input.busyTimeoutMs) return { kind: "skip", outcome: "skipped-busy", reason: `the pane stayed busy for ${Math.round((now - since) / 1000)}s` };
-  return { kind: "wait", reason: "the pane is busy" };
+  const waited = Math.round((now - since) / 1000);
+  if (now - since >= input.busyTimeoutMs) {
+    return { kind: "skip", outcome: "skipped-busy", reason: ready ? `the pane stayed busy for ${waited}s` : `not at its prompt for ${waited}s: ${input.screen!.reason}` };
+  }
+  return { kind: "wait", reason: ready ? "the pane is busy" : `not at its prompt: ${input.screen!.reason}` };
+}
+
+/** How often `line` shows on a screen, wrapped or boxed or not: whitespace and box edges are not compared. */
+export function countNoticeLines(screen: string, line: string): number {
+  const squeeze = (text: string) => text.replace(/[\s│┃║]+/g, "");
+  const needle = squeeze(line);
+  return needle === "" ? 0 : squeeze(screen).split(needle).length - 1;
 }
 
 /** One short line, whatever the messages say: their content stays in the files. */

@@ -51,9 +51,10 @@ export const PRESETS: Record<PresetName, RuntimePreset> = {
   // Codex's CODEX_HOME is the agent's own, so "the last session" there is this agent's conversation.
   // --no-daemon: 0.169 otherwise leaves a detached app-server running after the pane dies, shared by socket.
   // check_for_update_on_startup=false: no "update available" screen in front of an agent nobody watches.
+  // allow_login_shell=false: its shell tool otherwise runs `bash -lc`, whose /etc/profile resets PATH and loses `org`.
   codex: {
-    command: ["codex", "-c", "check_for_update_on_startup=false", "--no-daemon", "{unattended}", "{kickoff}"],
-    resume: ["codex", "-c", "check_for_update_on_startup=false", "--no-daemon", "resume", "--last", "{unattended}", "{kickoff}"],
+    command: ["codex", "-c", "check_for_update_on_startup=false", "-c", "allow_login_shell=false", "--no-daemon", "{unattended}", "{kickoff}"],
+    resume: ["codex", "-c", "check_for_update_on_startup=false", "-c", "allow_login_shell=false", "--no-daemon", "resume", "--last", "{unattended}", "{kickoff}"],
     unattended: ["--dangerously-bypass-approvals-and-sandbox"],
     trust: [],
     prompt_file: "AGENTS.md",

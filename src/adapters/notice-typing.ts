@@ -1,0 +1,48 @@
+import { countNoticeLines } from "../org/messages/notify.js";
+import type { NoticePort } from "../org/ports.js";
+
+// Gemini CLI 0.61 takes an Enter within 30 ms of a paste as a newline: the screen must have settled on the paste first.
+const SETTLE_MS = 150;
+
+export type TypingResult = { kind: "typed"; presses: number } | { kind: "not-taken"; reason: string };
+
+/**
+ * Pastes a notice line, waits until the screen shows it, and only then presses Enter, once more if the screen stays as it
+ * was: an Enter that arrives with the paste is swallowed by some TUIs (Gemini CLI 0.61), a paste into a CLI still starting is lost.
+ */
+export async function typeNotice(io: NoticePort, pane: string, line: string, buffer: string, look: () => Promise<string | undefined>, confirmMs: number): Promise<TypingResult> {
+  const shownBefore = countNoticeLines((await look()) ?? "", line);
+  if (!(await io.paste(pane, line, buffer))) return { kind: "not-taken", reason: "the paste did not reach the pane" };
+  const shown = await waitForLook(look, (text) => countNoticeLines(text, line) > shownBefore, confirmMs);
+  if (shown === undefined) return { kind: "not-taken", reason: "the pasted line never showed on its screen" };
+  const pasted = await waitForStill(look, shown, confirmMs);
+  for (let presses = 1; presses <= 2; presses++) {
+    if (!(await io.pressEnter(pane))) return { kind: "not-taken", reason: "Enter did not reach the pane" };
+    if ((await waitForLook(look, (text) => text !== pasted, confirmMs)) !== undefined) return { kind: "typed", presses };
+  }
+  return { kind: "not-taken", reason: "the screen did not change after Enter, twice" };
+}
+
+/** The screen once it has stayed the same for SETTLE_MS, or as it is when `timeoutMs` runs out. */
+async function waitForStill(look: () => Promise<string | undefined>, first: string, timeoutMs: number): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  let last = first;
+  let since = Date.now();
+  while (Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const text = (await look()) ?? last;
+    if (text !== last) [last, since] = [text, Date.now()];
+    else if (Date.now() - since >= SETTLE_MS) break;
+  }
+  return last;
+}
+
+async function waitForLook(look: () => Promise<string | undefined>, done: (text: string) => boolean, timeoutMs: number): Promise<string | undefined> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const text = await look();
+    if (text !== undefined && done(text)) return text;
+    if (Date.now() > deadline) return undefined;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

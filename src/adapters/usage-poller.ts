@@ -1,0 +1,54 @@
+import type { OrgConfig } from "../org/config/schema.js";
+import { orgPaths } from "../org/paths.js";
+import type { OrgRecord } from "../org/state.js";
+import type { Pricing } from "../org/usage/pricing.js";
+import { readJson } from "./files.js";
+import { AgentUsageReader } from "./usage-agent.js";
+
+// New replies show in `org status` within this long; each look reads only what the CLIs appended since the last.
+export const USAGE_EVERY_MS = 10_000;
+
+type ReadConfig = () => Promise<{ loaded: { config: OrgConfig } } | { problems: string[] }>;
+
+/** The daemon's reading of every agent's token usage into state/agents/<agent>/usage.json and usage.jsonl. */
+export class UsagePoller {
+  private readonly readers = new Map<string, AgentUsageReader>();
+  private readonly reported = new Set<string>();
+  private pricing: Pricing = {};
+  private lastTick = -Infinity;
+  private running: Promise<void> | undefined;
+  private stopped = false;
+
+  constructor(private readonly opts: { root: string; readConfig: ReadConfig; say: (line: string) => void; everyMs?: number }) {}
+
+  /** Cheap to call often: it works at most once per period, and never twice at once. */
+  async tick(now: Date): Promise<void> {
+    if (this.stopped || this.running || now.getTime() - this.lastTick < (this.opts.everyMs ?? USAGE_EVERY_MS)) return;
+    this.lastTick = now.getTime();
+    this.running = this.work(now).catch((error: Error) => this.opts.say(`usage: ${error.message}`)).finally(() => (this.running = undefined));
+    await this.running;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.running;
+  }
+
+  private async work(now: Date): Promise<void> {
+    const paths = orgPaths(this.opts.root);
+    const record = await readJson<OrgRecord>(paths.orgFile).catch(() => undefined);
+    const read = await this.opts.readConfig().catch(() => undefined);
+    // An org.yaml with problems keeps the last good prices rather than dropping every cost to unpriced.
+    if (read && "loaded" in read) this.pricing = read.loaded.config.pricing ?? {};
+    for (const agent of record?.agents ?? []) {
+      let reader = this.readers.get(agent.name);
+      if (!reader) this.readers.set(agent.name, (reader = new AgentUsageReader(paths.state, agent.name)));
+      // Reading usage must never take the daemon down: a failure is said once per agent and kind, then retried quietly.
+      await reader.poll(now, this.pricing).catch((error: Error) => {
+        const key = `${agent.name}: ${error.message}`;
+        if (!this.reported.has(key)) this.opts.say(`usage: ${key}`);
+        this.reported.add(key);
+      });
+    }
+  }
+}

@@ -1,0 +1,154 @@
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { PtyClient } from "../../src/adapters/pty-client.js";
+import { tmuxSocket } from "../../src/org/paths.js";
+import type { AgentStatus } from "../../src/org/state.js";
+import { startModelServer, type ModelServer, type Script } from "./model-server/index.js";
+import { PACKAGE_ROOT, runOrg, runOrgAsync, type CliResult } from "./org-cli.js";
+import { tmux } from "./org-fixture.js";
+import { isRunning } from "./processes.js";
+import { createRepo, removeDir } from "./temp-repo.js";
+
+export const CLIENTS = join(PACKAGE_ROOT, "test/clients/node_modules/.bin");
+export type Cli = "claude" | "codex" | "gemini" | "opencode";
+
+// Longer than 20 characters: Claude Code approves a custom key by its last 20, which org writes for it.
+const API_KEY = "sk-scripted-0123456789abcdefghij";
+
+/** The environment every org command of these tests runs with: nothing inherited that changes how a CLI behaves. */
+function orgEnv(home: string): Record<string, string> {
+  return { HOME: home, SCRIPTED_API_KEY: API_KEY, ANTHROPIC_API_KEY: API_KEY, GEMINI_API_KEY: API_KEY, IS_SANDBOX: "", CI: "", NO_COLOR: "1", TERM: "xterm-256color" };
+}
+
+/** Each CLI pointed at the scripted server the way a user points it at a provider: runtime env, or its own config file under ~. */
+function runtimeYaml(cli: Cli, url: string): string {
+  const program = `program: ${join(CLIENTS, cli)}, answer_trust: true`;
+  switch (cli) {
+    case "claude":
+      // As root Claude Code refuses --dangerously-skip-permissions without IS_SANDBOX (inside a container or VM only).
+      return `{ preset: claude, ${program}, pass_env: [ANTHROPIC_API_KEY], env: { ANTHROPIC_BASE_URL: "${url}", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1", IS_SANDBOX: "1" } }`;
+    case "codex":
+      return `{ preset: codex, ${program}, pass_env: [SCRIPTED_API_KEY] }`;
+    case "gemini":
+      return `{ preset: gemini, ${program}, pass_env: [GEMINI_API_KEY], env: { GOOGLE_GEMINI_BASE_URL: "${url}", CI: "false" } }`;
+    case "opencode":
+      return `{ preset: opencode, ${program}, pass_env: [SCRIPTED_API_KEY], env: { OPENCODE_DISABLE_MODELS_FETCH: "1" } }`;
+  }
+}
+
+/** The user's own config files under ~ that org copies into each agent's config folder. */
+function homeFiles(url: string): Record<string, string> {
+  return {
+    ".codex/config.toml": `model = "gpt-scripted"\nmodel_provider = "scripted"\n\n[model_providers.scripted]\nname = "scripted"\nbase_url = "${url}/v1"\nwire_api = "responses"\nenv_key = "SCRIPTED_API_KEY"\n`,
+    ".config/opencode/opencode.json": JSON.stringify({
+      $schema: "https://opencode.ai/config.json",
+      model: "scripted/model",
+      provider: { scripted: { npm: "@ai-sdk/openai-compatible", name: "scripted", options: { baseURL: `${url}/v1`, apiKey: "{env:SCRIPTED_API_KEY}" }, models: { model: { name: "model" } } } },
+    }),
+  };
+}
+
+export interface RealOrg {
+  dir: string;
+  state: string;
+  socket: string;
+  server: ModelServer;
+  env: Record<string, string>;
+  org(args: string[]): Promise<CliResult>;
+  status(agent: string): AgentStatus;
+  results(): string[][];
+  /** The notifier's outcomes for the agent, as written. */
+  notifications(agent: string): string;
+  /** `org up` in this org's mode: the tmux grid, or node-pty panes with --no-tmux. */
+  up(): Promise<CliResult>;
+  /** What the agent's pane shows now. */
+  screen(agent: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+/**
+ * A research repo whose verifier scores params.txt (higher is better), and an org of real CLIs, one role per entry,
+ * each behind the scripted model server. Every role's prompt carries a marker the test can find in what the CLI sent.
+ */
+export async function createRealOrg(roles: { role: string; cli: Cli; kickoff: string; extra?: string }[], script: Script, mode: "tmux" | "pty" = "tmux"): Promise<RealOrg> {
+  const server = await startModelServer({ script });
+  const name = `r${process.pid}x${Math.floor(Math.random() * 1e6)}`;
+  const runtimes = [...new Set(roles.map((role) => role.cli))].map((cli) => `  ${cli}: ${runtimeYaml(cli, server.url)}`).join("\n");
+  const roleYaml = roles
+    .map((role) => `  ${role.role}: { prompt: prompts/${role.role}.md, runtime: ${role.cli}, edits: [params.txt], kickoff: "${role.kickoff}"${role.extra ? `, ${role.extra}` : ""} }`)
+    .join("\n");
+  const prompts = Object.fromEntries(roles.map((role) => [`prompts/${role.role}.md`, `# Role marker ${role.role}\nYou are {{agent}}. Edit only {{edits}}; run \`org submit -m "idea"\`.\n`]));
+  const dir = createRepo({
+    "params.txt": "0.5\n",
+    "score.sh": "#!/bin/sh\necho \"score: $(cat params.txt)\"\n",
+    ...prompts,
+    "org.yaml": `name: ${name}\nrepo: .\nbase: main\ngpus: none\nruntimes:\n${runtimes}\nroles:\n${roleYaml}\nverify:\n  command: [sh, score.sh]\n  protected: [score.sh]\n  metric: { name: score, pattern: '^score:\\s*([0-9.]+)', goal: maximize }\n  repeats: 1\n  keep: { k: 0, min_delta: 0, confirm: 0 }\nmessages: { idle: 500ms }\n`,
+  });
+  const home = join(dir, ".home");
+  for (const [file, text] of Object.entries(homeFiles(server.url))) {
+    mkdirSync(join(home, file, ".."), { recursive: true });
+    writeFileSync(join(home, file), text);
+  }
+  writeFileSync(join(dir, ".git/info/exclude"), "/.home/\n", { flag: "a" });
+  const env = orgEnv(home);
+  const state = join(dir, "state");
+  const socket = tmuxSocket(name, dir);
+  return {
+    dir,
+    state,
+    socket,
+    server,
+    env,
+    org: (args) => runOrgAsync(args, { cwd: dir, env, timeoutMs: 120_000 }),
+    status: (agent) => JSON.parse(readFileSync(join(state, "agents", agent, "status.json"), "utf8")) as AgentStatus,
+    results: () => readFileSync(join(state, "results.tsv"), "utf8").trim().split("\n").slice(1).map((line) => line.split("\t")),
+    notifications: (agent) => {
+      try {
+        return readFileSync(join(state, "agents", agent, "notifications.jsonl"), "utf8");
+      } catch {
+        return "(no notifications.jsonl)";
+      }
+    },
+    up: () => runOrgAsync(["up", "--no-attach", ...(mode === "pty" ? ["--no-tmux"] : [])], { cwd: dir, env, timeoutMs: 120_000 }),
+    async screen(agent) {
+      if (mode === "pty") return ptyScreen(join(state, "pty.sock"), agent);
+      const panes = tmux(socket, ["list-panes", "-a", "-F", "#{pane_id} #{@org_agent}"]).out.split("\n");
+      const id = panes.find((line) => line.endsWith(` ${agent}`))?.split(" ")[0];
+      return id ? tmux(socket, ["capture-pane", "-p", "-J", "-t", id]).out : "";
+    },
+    async close() {
+      runOrg(["down"], { cwd: dir, env });
+      tmux(socket, ["kill-server"]);
+      await server.close();
+      removeDir(dir);
+    },
+  };
+}
+
+async function ptyScreen(socket: string, agent: string): Promise<string> {
+  const client = await PtyClient.connect(socket).catch(() => undefined);
+  if (!client) return "";
+  try {
+    const pane = (await client.list()).find((candidate) => candidate.agent === agent);
+    return pane ? (await client.screen(pane.id)).join("\n") : "";
+  } finally {
+    client.close();
+  }
+}
+
+/** Live processes of this org: every agent program and its children carry ORG_STATE; the daemon and hosts name the folder. */
+export function processesOf(org: Pick<RealOrg, "dir" | "state">): { pid: number; command: string }[] {
+  const found: { pid: number; command: string }[] = [];
+  for (const entry of readdirSync("/proc")) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid) || pid === process.pid) continue;
+    try {
+      const command = readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ").trim();
+      const environ = readFileSync(`/proc/${pid}/environ`, "utf8");
+      if ((environ.includes(`ORG_STATE=${org.state}\0`) || command.includes(org.dir)) && isRunning(pid)) found.push({ pid, command });
+    } catch {
+      // gone between the listing and the read
+    }
+  }
+  return found;
+}
