@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { checkAlive, decideNotice, formatNotice, type PaneLook } from "../src/org/messages/notify.js";
+import { checkAlive, countNoticeLines, decideNotice, formatNotice, type PaneLook } from "../src/org/messages/notify.js";
 import type { AgentStatus } from "../src/org/state.js";
 
 const status: AgentStatus = {
@@ -24,6 +24,20 @@ describe("when a notification is typed", () => {
   test("a pane that changed within the idle time waits; past the busy timeout it is given up", () => {
     expect(decide({ look: { ...still, changedAt: 9_500 } })).toEqual({ kind: "wait", reason: "the pane is busy" });
     expect(decide({ look: { ...still, changedAt: 69_500 }, now: 70_000 })).toEqual({ kind: "skip", outcome: "skipped-busy", reason: "the pane stayed busy for 61s" });
+  });
+
+  test("a known CLI still for the idle time but not at its prompt (starting, in a dialog) waits; past the busy timeout it is given up with why", () => {
+    const starting = { ready: false, reason: 'no known screen; last line "Welcome"' };
+    expect(decide({ screen: starting })).toEqual({ kind: "wait", reason: 'not at its prompt: no known screen; last line "Welcome"' });
+    expect(decide({ screen: starting, now: 70_000 })).toEqual({ kind: "skip", outcome: "skipped-busy", reason: 'not at its prompt for 61s: no known screen; last line "Welcome"' });
+    expect(decide({ screen: { ready: true, reason: 'screen shows "? for shortcuts"' } })).toMatchObject({ kind: "type" });
+  });
+
+  test("a notice line is counted on a screen however it wraps or sits in a box", () => {
+    const line = "[org] new message from person (note): run `org inbox`";
+    expect(countNoticeLines("│ * [org] new message from person │\n│ (note): run `org inbox`        │", line)).toBe(1);
+    expect(countNoticeLines(`> ${line}\n* ${line}`, line)).toBe(2);
+    expect(countNoticeLines("* Type your message", line)).toBe(0);
   });
 
   test("a pane labelled for another agent is never typed into", () => {

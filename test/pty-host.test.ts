@@ -108,6 +108,20 @@ describe("PtyHost: agents in node-pty, read through @xterm/headless", { tags: ["
     expect(exits.map((exit) => exit.exitSignal)).toEqual(["SIGTERM", "SIGTERM", "SIGTERM"]);
   });
 
+  test("a respawned program gets a fresh terminal's modes: the dead one's bracketed paste no longer wraps a paste", async () => {
+    await startHost();
+    const id = await openAgent("worker", [join(BIN, "paste-probe")]);
+    await waitForScreen("worker", "ready");
+    host!.paste(id, "one");
+    await waitForScreen("worker", 'read: "\\u001b[200~one\\u001b[201~"');
+    // cat shows control characters as ^[: markers it was never asked for would show up in its echo.
+    await host!.respawn(id, spec(["sh", "-c", "stty raw -echo; echo ready-2; exec cat -v"]));
+    await waitForScreen("worker", "ready-2");
+    host!.paste(id, "two");
+    await waitForScreen("worker", "two");
+    expect(screenOf("worker")).not.toContain("^[[200~");
+  });
+
   test("a pane with no agent label (the daemon's) is listed but is not an agent pane", async () => {
     await startHost();
     await host!.open({ ...spec([join(BIN, "forever")]), options: {} });

@@ -32,6 +32,10 @@ describe("screen detectors on fixtures", () => {
     ["gemini", "gemini-0.61.0-working", true, "working"],
     ["gemini", "gemini-0.61.0-offline", true, "offline"],
     ["gemini", "gemini-0.61.0-headless-untrusted", false, "refused"],
+    ["claude", "claude-2.1.328-key-refused", true, "key-refused"],
+    ["codex", "codex-0.169.0-key-refused", true, "key-refused"],
+    ["gemini", "gemini-0.61.0-key-refused", true, "key-refused"],
+    ["opencode", "opencode-1.18.33-key-refused", true, "key-refused"],
     ["opencode", "opencode-1.18.33-idle", true, "idle"],
     ["opencode", "opencode-1.18.33-working", true, "working"],
     ["opencode", "opencode-1.18.33-retrying", true, "offline"],
@@ -72,6 +76,24 @@ describe("screen detectors on fixtures", () => {
     expect(detectScreen("gemini", await screen("gemini-0.61.0-api-key-unselected")).reason).toBe('screen shows "Existing API key detected (GEMINI_API_KEY). Select "Gemini API Key" option to use it."');
     expect(detectScreen("opencode", await screen("opencode-1.18.33-retrying")).reason).toBe('screen shows "⬝⬝⬝⬝■■■■ Cannot connect to API: Was there a typo in the url or port? [retrying in 3s attempt #3] esc interrupt"');
     expect(detectScreen("claude", await screen("claude-2.1.328-retrying")).reason).toMatch(/^screen shows "✻ Can't reach the API server — check your internet or DNS \(ENOTFOUND\)/);
+  });
+
+  test("a key the model service refuses (401) blocks at once, even while the CLI retries, with the fix that names the key", async () => {
+    const reasons = await Promise.all(
+      (["claude-2.1.328", "codex-0.169.0", "gemini-0.61.0", "opencode-1.18.33"] as const).map(async (name) => detectScreen(name.split("-")[0] as "claude", await screen(`${name}-key-refused`)).reason),
+    );
+    expect(reasons).toEqual([
+      'screen shows "✻ 401 invalid x-api-key · retrying in 1s · attempt 5/10"',
+      'screen shows "■ unexpected status 401 Unauthorized: invalid x-api-key, url: http://127.0.0.1:41251/v1/responses"',
+      'screen shows "✕ [API Error: {"error":{"code":401,"message":"invalid x-api-key","status":"UNAUTHENTICATED"}}]"',
+      'screen shows "invalid x-api-key"',
+    ]);
+    const ctx = { agent: "c-1", runtime: "cl", program: "claude", home: null, homeEnv: null };
+    expect(describeFix({ kind: "key-refused", reason: reasons[0]! }, ctx)).toBe(
+      "claude's model service refused its key (401): export a valid key in your shell and name it under runtimes.cl.pass_env (or fix the service URL under runtimes.cl.env), then restart c-1",
+    );
+    // A tool's own output that mentions a 401 is the agent's business, not a refused key.
+    expect(detectScreen("claude", ["⎿  curl: (22) The requested URL returned error: 401", "❯ "]).kind).toBe("idle");
   });
 
   test("a refusal says which, so its fix fits: root for claude's flag, headless for gemini under CI=true", async () => {

@@ -212,7 +212,8 @@ export class Notifier {
     if (!preset || preset === "generic") return undefined;
     // The look's first line is the pane's cursor and history, not a screen row.
     const state = detectScreen(preset, text.split("\n").slice(1));
-    return { ready: state.kind === "idle" || state.kind === "working", reason: state.reason };
+    // Only at its prompt: a CLI busy with a turn (a resumed kickoff) may drop or hold an Enter typed meanwhile.
+    return { ready: state.kind === "idle", reason: state.reason };
   }
 
   private async checkLive(agent: string): Promise<{ alive: boolean; reason: string }> {

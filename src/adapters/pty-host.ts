@@ -23,6 +23,9 @@ export interface PtyPaneSpec extends PaneLaunch {
   logFile?: string;
 }
 
+// Main screen, no bracketed paste, no mouse reports, normal cursor keys and keypad, cursor shown, plain colours.
+const RESET_MODES = "\x1b[?1049l\x1b[?2004l\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1l\x1b>\x1b[?25h\x1b[0m";
+
 /** One pane as the host sees it; its id ("%3") survives respawns. `agent` is empty for a pane that runs no agent. */
 export interface PtyPane extends AgentPane {
   status: string;
@@ -123,7 +126,9 @@ export class PtyHost implements PaneHost {
     if (!pane) throw new OrgError(`pane ${id} was removed`, "pty");
     await this.stop(pane);
     if (this.closed || this.panes.get(id) !== pane) return;
-    // The new program starts on a fresh line below what the old one left.
+    // The new program starts on a fresh line below what the old one left, with the modes of a fresh terminal, as tmux's
+    // respawn-pane gives it: a dead TUI's bracketed paste would otherwise wrap every paste in markers the new one shows as text.
+    pane.term.write(RESET_MODES);
     if (pane.term.buffer.active.cursorX > 0) pane.term.write("\r\n");
     this.panes.set(pane.id, this.spawn(pane.id, launch ?? pane.spec, pane.options, pane.term, pane.log));
   }

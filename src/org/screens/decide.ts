@@ -49,7 +49,7 @@ export interface WatchInput {
 export function decideWatch(input: WatchInput): WatchDecision {
   const { screen, now, memory, settings } = input;
   const recent = (times: number[]) => times.filter((at) => now - at < HOUR);
-  if (screen.kind === "login-required" || screen.kind === "offline" || screen.kind === "refused") {
+  if (screen.kind === "login-required" || screen.kind === "key-refused" || screen.kind === "offline" || screen.kind === "refused") {
     return { kind: "block", fix: input.fix, reason: screen.reason };
   }
   if (!input.alive) return { kind: "none", reason: `the program is not running (${screen.reason}): nothing is typed` };

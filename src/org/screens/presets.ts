@@ -7,6 +7,8 @@ const CLAUDE: ScreenRule[] = [
   { kind: "offline", pattern: /Unable to connect to Anthropic services|Failed to connect to api\.anthropic\.com|Can't reach the API server/ },
   // 2.1.328 asks before it uses an ANTHROPIC_API_KEY it has not seen, with "No" selected: a person answers that.
   { kind: "login-required", pattern: /Not logged in|Please run \/login|Invalid API key|Select login method|OAuth (error|token has expired)|Detected a custom API key/ },
+  // 2.1.328 retries a 401 ten times ("✻ 401 invalid x-api-key · retrying in 29s · attempt 7/10"), minutes a person could fix it in.
+  { kind: "key-refused", pattern: /^\s*\S?\s*(?:API Error: )?401\b.*(?:retrying in|attempt \d+\/\d+|authentication_error|x-api-key)/ },
   { kind: "usage-limit", pattern: /usage limit reached|hit your (usage )?limit|\blimit reached\b.*reset/i, reset: /resets? (?:at )?([^·∙|]+?)\s*$/i },
   // 2.1.328's dialogs open with "No, exit" selected, and Enter there exits: Down first unless yes is already selected.
   { kind: "trust-dialog", pattern: /^\s*[│|]?\s*❯\s*(?:\d+\.\s*)?Yes, (?:proceed|I trust this folder|I accept)/, keys: ["Enter"] },
@@ -19,6 +21,7 @@ const CLAUDE: ScreenRule[] = [
 
 const CODEX: ScreenRule[] = [
   { kind: "login-required", pattern: /Sign in with ChatGPT|Sign in with Device Code|Please (log|sign) in|codex login/ },
+  { kind: "key-refused", pattern: /^\s*■ unexpected status 401\b/ },
   { kind: "offline", pattern: /Reconnecting\.\.\.|waiting for network|stream error: error sending request|error sending request for url/ },
   { kind: "usage-limit", pattern: /hit your usage limit|usage limit reached|Rate limit reached/i, reset: /try again (?:in|at) ([^.]+)/i },
   // 0.169.0: "Trust this folder?" with "› 1. Trust and continue" selected; Enter saves trust_level = "trusted".
@@ -34,6 +37,7 @@ const GEMINI: ScreenRule[] = [
   // 0.61.0 asks for an auth method even with GEMINI_API_KEY set, until settings.json names one: its own hint says which.
   { kind: "login-required", pattern: /Existing API key detected/ },
   { kind: "login-required", pattern: /How would you like to authenticate|Waiting for authentication|Failed to sign in|GEMINI_API_KEY environment variable not found/ },
+  { kind: "key-refused", pattern: /^\s*✕ \[API Error: .*(?:"code":\s*401\b|UNAUTHENTICATED|API key not valid)/ },
   { kind: "offline", pattern: /fetch failed|ENOTFOUND|getaddrinfo|Failed to connect/ },
   { kind: "usage-limit", pattern: /quota exceeded|Quota exceeded|RESOURCE_EXHAUSTED|usage limit reached/i, reset: /(?:resets?|retry)[^0-9]*([0-9].*)$/i },
   // 0.61.0: "● 1. Trust folder (<name>)" is selected; after Enter the dialog stays up while the CLI restarts itself,
@@ -46,6 +50,8 @@ const GEMINI: ScreenRule[] = [
 
 const OPENCODE: ScreenRule[] = [
   { kind: "login-required", pattern: /No providers? (configured|found)|opencode auth login|Connect a provider|Failed to initialize provider/i },
+  // 1.18.33 shows only the service's message, in the session's box: the services' own words for a refused key.
+  { kind: "key-refused", pattern: /^\s*┃\s+(?:Incorrect API key provided|invalid x-api-key|Invalid API key|API key not valid|invalid_api_key)\b/ },
   // 1.18.33 retries with "Cannot connect to API: … [retrying in 3s attempt #3]", then leaves the error in the session.
   { kind: "offline", pattern: /Cannot connect to API|Unable to connect|ENOTFOUND|fetch failed/ },
   { kind: "usage-limit", pattern: /rate limit|usage limit|quota/i, reset: /(?:reset|retry)[^0-9]*([0-9].*)$/i },

@@ -5,6 +5,7 @@ export type ScreenState =
   | { kind: "trust-dialog"; reason: string; keys: string[] }
   | { kind: "usage-limit"; reason: string; resetText: string | null }
   | { kind: "login-required"; reason: string }
+  | { kind: "key-refused"; reason: string }
   | { kind: "offline"; reason: string }
   | { kind: "refused"; reason: string; refusal: Refusal }
   | { kind: "shell"; reason: string }
