@@ -10,6 +10,7 @@ import { benchRigor } from "./rigor.mjs";
 import { benchMessages } from "./messages.mjs";
 import { benchSlurm } from "./slurm.mjs";
 import { benchScale } from "./scale.mjs";
+import { benchClients } from "./clients.mjs";
 
 const only = process.argv[2];
 const results = { machine: { cpus: (await import("node:os")).cpus().length, node: process.version }, at: new Date().toISOString() };
@@ -21,6 +22,8 @@ if (!only || only === "rigor") results.rigor = benchRigor();
 if (!only || only === "messages") results.messages = await benchMessages();
 if (!only || only === "watch") results.watch = await benchWatch();
 if (!only || only === "scale") results.scale = await benchScale();
+// The real agent CLIs (scripts/install-clients.sh) behind a scripted model server, in TypeScript: only when asked for by name.
+if (only === "clients") results.clients = benchClients();
 // Needs root and apt for its single-host cluster: only when asked for by name.
 if (only === "slurm") results.slurm = await benchSlurm();
 mkdirSync(join(ROOT, "bench", "out"), { recursive: true });

@@ -55,6 +55,31 @@ describe("org doctor", () => {
     ]);
   });
 
+  test("a version other than the tested one warns, with the install pinned to it; the tested one and generic runtimes do not", () => {
+    const base = { node: "v20.20.2", git: "git version 2.39.5", tmux: "tmux 3.3a", nvidiaSmi: { found: true, gpus: 1 } };
+    const runtime = { builtin: false as const, found: true, login: { kind: "unknown" as const } };
+    const checks = evaluateTools({
+      ...base,
+      runtimes: [
+        { ...runtime, name: "old", preset: "claude", program: "claude", install: "npm install -g @anthropic-ai/claude-code", version: "2.0.1 (Claude Code)" },
+        { ...runtime, name: "cx", preset: "codex", program: "codex", install: "npm install -g @openai/codex", version: "codex-cli 0.169.0" },
+        { ...runtime, name: "bot", preset: "generic", program: "./bot.sh", install: "", version: "bot 9.9.9" },
+        { ...runtime, name: "g", preset: "gemini", program: "gemini", install: "npm install -g @google/gemini-cli", version: "0.62.0", login: { kind: "no" as const, without: "", keys: ["GEMINI_API_KEY"] } },
+      ],
+    });
+    expect(checks.slice(4)).toEqual([
+      { name: "runtime old", status: "warn", detail: "2.0.1 (Claude Code); 2.0.1 is not 2.1.328, the version org was tested with: org may not recognize its screens (login, errors, dialogs)", fix: "npm install -g @anthropic-ai/claude-code@2.1.328" },
+      { name: "runtime cx", status: "ok", detail: "codex-cli 0.169.0" },
+      { name: "runtime bot", status: "ok", detail: "bot 9.9.9" },
+      {
+        name: "runtime g",
+        status: "warn",
+        detail: "0.62.0; does not look logged in; 0.62.0 is not 0.61.0, the version org was tested with: org may not recognize its screens (login, errors, dialogs)",
+        fix: "run gemini once and log in, or export GEMINI_API_KEY and add it to runtimes.g.pass_env; npm install -g @google/gemini-cli@0.61.0",
+      },
+    ]);
+  });
+
   test("a key counts only where it reaches the program; opencode needs no login at all", () => {
     const base = { node: "v20.20.2", git: "git version 2.39.5", tmux: "tmux 3.3a", nvidiaSmi: { found: true, gpus: 1 } };
     const runtime = { builtin: false as const, found: true, install: "" };

@@ -151,6 +151,20 @@ describe("PaneSupervisor", () => {
     expect((await status()).reason).toMatch(/^program "no-such-agent-cli" not found on PATH; restart 1\/2 in 1s$/);
   });
 
+  test("exit 127 from a program that is there blocks it with what to check, and it is not restarted", async () => {
+    const supervisor = new PaneSupervisor(state, host);
+    await supervisor.tick(T0);
+    host.die(127, null, T0 + 10);
+    await supervisor.tick(T0 + 20);
+    await supervisor.tick(T0 + 60_000);
+    expect(await status()).toMatchObject({
+      state: "blocked",
+      restarts: 0,
+      reason: "exit 127 from /bin/true itself: a command it runs is not installed (a broken install or wrapper) — run `/bin/true --version` by hand to see what is missing, fix it, then restart alice",
+    });
+    expect(host.respawns).toEqual([]);
+  });
+
   test("a missing launch.json is reported, and nothing is started", async () => {
     await rm(agentPaths(state, "alice").launch);
     const lines: string[] = [];

@@ -46,7 +46,7 @@ describe("real agent CLIs when the model service limits or refuses them", { tags
     expect((await org.up()).code).toBe(0);
     for (const cli of CLIS) {
       const agent = `${cli}-r-1`;
-      // Codex first shows "Reconnecting... 2/5" while it retries, and is held offline until its 401 shows.
+      // Codex first shows "Reconnecting... 2/5" while it retries (working, its own retry) until its 401 shows.
       const refused = () => org!.status(agent).state === "blocked" && org!.status(agent).reason.includes("refused its key");
       const blocked = await pollUntil(() => (refused() ? org!.status(agent) : undefined), { timeoutMs: 120_000, what: `${cli} blocked for its key`, explain: () => JSON.stringify(org!.status(agent)) });
       expect(blocked.reason).toContain(`'s model service refused its key (401): export a valid key in your shell and name it under runtimes.${cli}.pass_env (or fix the service URL under runtimes.${cli}.env), then restart ${agent}`);

@@ -127,7 +127,8 @@ describe("real agent CLIs in tmux panes, offline", { tags: ["slow"] }, () => {
     expect(await look(claude, "Yes, I accept")).toMatchObject({ screen: { kind: "trust-dialog" }, typed: "Down Enter" });
     expect(await look(claude, "Not logged in")).toMatchObject({ screen: { kind: "login-required" }, decision: { kind: "block" }, typed: null });
     expect(await look(codex, "Trust this folder?")).toMatchObject({ screen: { kind: "trust-dialog" }, typed: "Enter" });
-    expect(await look(codex, "Reconnecting")).toMatchObject({ screen: { kind: "offline" }, decision: { kind: "block" }, typed: null });
+    // "Reconnecting... 1/5" is its own retry (a 500 shows it too); "waiting for network" is the machine offline.
+    expect(await look(codex, "waiting for network")).toMatchObject({ screen: { kind: "offline" }, decision: { kind: "block" }, typed: null });
     expect(typed).toEqual(["trusting-claude-1: Down Enter", "trusting-claude-1: Down Enter", "trusting-codex-1: Enter"]);
     // Each CLI saved the answer as yes for its folder.
     const claudeState = JSON.parse(readFileSync(join(claude.spec.runtime!.home, ".claude.json"), "utf8")) as { projects: Record<string, object> };

@@ -25,6 +25,23 @@ describe("screen detectors on fixtures", () => {
     ["codex", "codex-0.169.0-trust", true, "trust-dialog"],
     ["codex", "codex-0.169.0-idle", true, "idle"],
     ["codex", "codex-0.169.0-reconnecting", true, "offline"],
+    ["codex", "codex-0.169.0-retrying-500", true, "working"],
+    ["codex", "codex-0.169.0-server-error", true, "service-error"],
+    ["codex", "codex-0.169.0-stream-disconnected", true, "service-error"],
+    ["claude", "claude-2.1.328-retrying-500", true, "working"],
+    ["opencode", "opencode-1.18.33-retrying-500", true, "working"],
+    ["opencode", "opencode-1.18.33-server-error", true, "service-error"],
+    ["claude", "claude-2.1.328-connection-dropped", true, "service-error"],
+    ["claude", "claude-2.1.328-server-error", true, "service-error"],
+    ["opencode", "opencode-1.18.33-stream-closed", true, "service-error"],
+    ["claude", "claude-2.1.328-malformed-reply", true, "service-error"],
+    ["codex", "codex-0.169.0-stream-cut", true, "service-error"],
+    ["opencode", "opencode-1.18.33-malformed-reply", true, "service-error"],
+    ["gemini", "gemini-0.61.0-retrying-500", true, "working"],
+    ["gemini", "gemini-0.61.0-malformed-reply", true, "service-error"],
+    ["codex", "codex-0.169.0-stalled", true, "working"],
+    ["gemini", "gemini-0.61.0-stalled", true, "working"],
+    ["claude", "claude-2.1.328-retrying-cut", true, "working"],
     ["gemini", "gemini-0.61.0-trust", true, "trust-dialog"],
     ["gemini", "gemini-0.61.0-trust-restarting", true, "working"],
     ["gemini", "gemini-0.61.0-sign-in", true, "login-required"],
@@ -96,6 +113,31 @@ describe("screen detectors on fixtures", () => {
     expect(detectScreen("claude", ["⎿  curl: (22) The requested URL returned error: 401", "❯ "]).kind).toBe("idle");
   });
 
+  test("a server error the CLI has given up on blocks with the fix that names the service, never a login; its own retries are working", async () => {
+    const ctx = { agent: "x-1", runtime: "cx", program: "codex", home: null, homeEnv: null };
+    const gaveUp = detectScreen("codex", await screen("codex-0.169.0-server-error"));
+    expect(gaveUp).toEqual({ kind: "service-error", reason: 'screen shows "■ We’re currently experiencing high demand, which may cause temporary errors."' });
+    expect(detectScreen("codex", await screen("codex-0.169.0-stream-disconnected")).reason).toBe('screen shows "■ stream disconnected before completion: stream closed before response.completed"');
+    expect(describeFix(gaveUp, ctx)).toBe(
+      "codex's model service keeps failing on its side (a server error, not a login or key problem): check the provider's status page, or the service URL under runtimes.cx.env; org nudges x-1 to try again after runtimes.cx.nudge_after",
+    );
+    expect(detectScreen("codex", await screen("codex-0.169.0-retrying-500")).reason).toBe('screen shows "• Reconnecting... 3/5 (12s • esc to interrupt)"');
+    expect(detectScreen("claude", await screen("claude-2.1.328-retrying-500")).reason).toBe('screen shows "⏵⏵ bypass permissions on (shift+tab to cycle) · esc to interrupt"');
+    expect(detectScreen("opencode", await screen("opencode-1.18.33-server-error")).reason).toBe('screen shows "Internal server error $0.00 spent"');
+    expect(detectScreen("claude", await screen("claude-2.1.328-connection-dropped")).reason).toBe('screen shows "● API Error: Connection dropped (ECONNRESET). Check the gateway set in ANTHROPIC_BASE_URL, then try again."');
+    expect(detectScreen("gemini", await screen("gemini-0.61.0-malformed-reply")).reason).toBe(`screen shows "✕ [API Error: Expected property name or '}' in JSON at position 1]"`);
+    expect(detectScreen("claude", await screen("claude-2.1.328-server-error")).reason).toBe('screen shows "● API Error: 500 Internal server error. This is a server-side issue, usually temporary — try again in a moment."');
+    // 1.18.33 on a stream the service closed mid-event: its own retry, not the network (the row is wider than a fixture's 119 columns).
+    const dropped = "   ⬝⬝⬝⬝⬝⬝⬝⬝ Cannot connect to API: The socket connection was closed unexpectedly. For more i… (click to expand) [retrying in 1s attempt #2]    esc interrupt";
+    expect(detectScreen("opencode", ["  ┃  Begin the research.", dropped])).toEqual({ kind: "working", reason: `screen shows "${dropped.trim().replace(/\s{2,}/g, " ")}"` });
+    // Once the agent has gone on, the old error scrolls out of the last rows and the prompt is idle again.
+    const later = [...(await screen("codex-0.169.0-server-error")).filter((row) => row.trim() !== "").slice(0, -3), "• Ran printf '0.7' > params.txt", "  └ (no output)", "─ Worked for 2s ─", "• Submitted.", "› Ask Codex to do anything", "  ? for shortcuts"];
+    expect(detectScreen("codex", later).kind).toBe("idle");
+    const geminiLater = (await screen("gemini-0.61.0-malformed-reply")).filter((row) => row.trim() !== "");
+    geminiLater.splice(geminiLater.findIndex((row) => row.startsWith("⚠")), 0, "> Keep going", "✦ Recovered.");
+    expect(detectScreen("gemini", geminiLater).kind).toBe("idle");
+  });
+
   test("a refusal says which, so its fix fits: root for claude's flag, headless for gemini under CI=true", async () => {
     const ctx = { agent: "g-1", runtime: "gem", program: "gemini", home: null, homeEnv: null };
     const headless = detectScreen("gemini", await screen("gemini-0.61.0-headless-untrusted"), false);
@@ -160,6 +202,14 @@ describe("watch decisions", () => {
       expect(decideWatch({ ...base, screen })).toEqual({ kind: "block", fix: "THE FIX", reason: "r" });
       expect(decideWatch({ ...base, alive: false, screen }).kind).toBe("block");
     }
+  });
+
+  test("a service error blocks at once, and is nudged to try again once unchanged for nudge_after, within the hourly budget", () => {
+    const failing = { ...base, screen: { kind: "service-error" as const, reason: "r" } };
+    expect(decideWatch(failing)).toEqual({ kind: "block", fix: "THE FIX", reason: "r" });
+    expect(decideWatch({ ...failing, unchangedMs: 600_000 })).toEqual({ kind: "nudge", text: "keep going", reason: "r, unchanged for 600s: nudged to try the service again" });
+    expect(decideWatch({ ...failing, unchangedMs: 600_000, memory: { ...base.memory, nudges: [now - 60_000, now - 120_000] } })).toEqual({ kind: "block", fix: "THE FIX", reason: "r" });
+    expect(decideWatch({ ...failing, unchangedMs: 600_000, alive: false })).toEqual({ kind: "block", fix: "THE FIX", reason: "r" });
   });
 
   test("garbage, a shell, exit 127 or a dead agent: nothing is ever typed", () => {

@@ -1,7 +1,8 @@
 import { countNoticeLines } from "../org/messages/notify.js";
 import type { NoticePort } from "../org/ports.js";
 
-// Gemini CLI 0.61 takes an Enter within 30 ms of a paste as a newline: the screen must have settled on the paste first.
+// Gemini CLI 0.61 takes an Enter within 40 ms of a paste as a newline, by a timer that a loaded machine delays as much as
+// it delays drawing: the screen must have settled on the paste, for at least twice as long as the paste took to show.
 const SETTLE_MS = 150;
 
 export type TypingResult = { kind: "typed"; presses: number } | { kind: "not-taken"; reason: string };
@@ -12,10 +13,11 @@ export type TypingResult = { kind: "typed"; presses: number } | { kind: "not-tak
  */
 export async function typeNotice(io: NoticePort, pane: string, line: string, buffer: string, look: () => Promise<string | undefined>, confirmMs: number): Promise<TypingResult> {
   const shownBefore = countNoticeLines((await look()) ?? "", line);
+  const pastedAt = Date.now();
   if (!(await io.paste(pane, line, buffer))) return { kind: "not-taken", reason: "the paste did not reach the pane" };
   const shown = await waitForLook(look, (text) => countNoticeLines(text, line) > shownBefore, confirmMs);
   if (shown === undefined) return { kind: "not-taken", reason: "the pasted line never showed on its screen" };
-  const pasted = await waitForStill(look, shown, confirmMs);
+  const pasted = await waitForStill(look, shown, Math.max(SETTLE_MS, 2 * (Date.now() - pastedAt)), confirmMs);
   for (let presses = 1; presses <= 2; presses++) {
     if (!(await io.pressEnter(pane))) return { kind: "not-taken", reason: "Enter did not reach the pane" };
     if ((await waitForLook(look, (text) => text !== pasted, confirmMs)) !== undefined) return { kind: "typed", presses };
@@ -23,8 +25,8 @@ export async function typeNotice(io: NoticePort, pane: string, line: string, buf
   return { kind: "not-taken", reason: "the screen did not change after Enter, twice" };
 }
 
-/** The screen once it has stayed the same for SETTLE_MS, or as it is when `timeoutMs` runs out. */
-async function waitForStill(look: () => Promise<string | undefined>, first: string, timeoutMs: number): Promise<string> {
+/** The screen once it has stayed the same for `stillMs`, or as it is when `timeoutMs` runs out. */
+async function waitForStill(look: () => Promise<string | undefined>, first: string, stillMs: number, timeoutMs: number): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   let last = first;
   let since = Date.now();
@@ -32,7 +34,7 @@ async function waitForStill(look: () => Promise<string | undefined>, first: stri
     await new Promise((resolve) => setTimeout(resolve, 50));
     const text = (await look()) ?? last;
     if (text !== last) [last, since] = [text, Date.now()];
-    else if (Date.now() - since >= SETTLE_MS) break;
+    else if (Date.now() - since >= stillMs) break;
   }
   return last;
 }

@@ -89,7 +89,8 @@ export class PaneSupervisor {
       return;
     }
     const exitError = pane.dead && (pane.exitCode === 126 || pane.exitCode === 127) ? await explainNeverRan(spec) : undefined;
-    const blocked = pane.dead && status?.state !== "failed" && status?.state !== "stopped" ? await this.whyBlocked(pane) : undefined;
+    const broken = pane.dead && pane.exitCode === 127 && !exitError ? explainBrokenProgram(spec) : undefined;
+    const blocked = broken ?? (pane.dead && status?.state !== "failed" && status?.state !== "stopped" ? await this.whyBlocked(pane) : undefined);
     const step = stepAgent({ status, pane, spec, now, exitError, blocked });
     await this.apply(step, pane, status, spec, now);
     // A pending restart keeps the agent looked at every tick until it is due.
@@ -160,6 +161,12 @@ async function explainNeverRan(spec: LaunchSpec): Promise<string | undefined> {
   if (cwdExists && found && (await firstAccessible([found], fsConstants.X_OK))) return undefined;
   const code = !found ? "ENOENT" : "EACCES";
   return explainSpawnError({ code, message: code }, spec, cwdExists).error;
+}
+
+// The program is there, so its own 127 is a command it runs that is missing: every restart would end the same way.
+function explainBrokenProgram(spec: LaunchSpec): string {
+  const program = spec.argv[0]!;
+  return `exit 127 from ${program} itself: a command it runs is not installed (a broken install or wrapper) — run \`${program} --version\` by hand to see what is missing, fix it, then restart ${spec.agent}`;
 }
 
 async function firstAccessible(paths: string[], mode: number): Promise<string | undefined> {

@@ -1,5 +1,6 @@
 import { PtyConnection } from "./pty-connection.js";
 import type { ScreenPort } from "./screen-watch.js";
+import { typeThenEnter } from "./line-settle.js";
 
 // tmux's key names, as the screen presets write them, in the bytes a terminal sends for them.
 const KEYS: Record<string, string> = {
@@ -37,8 +38,7 @@ export function ptyScreenPort(path: string): ScreenPort {
     },
     // Typed, then submitted with a separate Enter, as with tmux: a CLI may take a pasted newline as text.
     async sendLine(paneId, text) {
-      await type(paneId, text);
-      await type(paneId, "\r");
+      await typeThenEnter(() => type(paneId, text), () => type(paneId, "\r"));
     },
     async sendKeys(paneId, keys) {
       const data = keys.map(keyBytes).join("");

@@ -3,6 +3,7 @@ import { delimiter, isAbsolute, join, resolve } from "node:path";
 import type { OrgConfig } from "../org/config/schema.js";
 import type { LoginProbe } from "../org/doctor.js";
 import type { LaunchRuntime } from "../org/runtimes/launch.js";
+import type { PresetName } from "../org/runtimes/presets.js";
 import { installHint, resolveRuntime, type ResolvedRuntime } from "../org/runtimes/resolve.js";
 import { isSecretName } from "../org/secrets.js";
 import { processRunner, type Runner } from "./process.js";
@@ -10,6 +11,7 @@ import { processRunner, type Runner } from "./process.js";
 /** What `org doctor` learns about one runtime program on this machine. */
 export interface RuntimeProbe {
   name: string;
+  preset: PresetName;
   program: string;
   found: boolean;
   install: string;
@@ -49,11 +51,11 @@ export async function findMissingPrograms(config: OrgConfig, repoDir: string): P
 export async function probeRuntime(name: string, resolved: ResolvedRuntime, repoDir: string, runner: Runner = processRunner, env = process.env): Promise<RuntimeProbe> {
   const path = await findProgram(resolved.program, repoDir, env.PATH ?? "");
   const install = installHint(resolved, name);
-  if (!path) return { name, program: resolved.program, found: false, install, version: null, login: { kind: "unknown" } };
+  if (!path) return { name, preset: resolved.preset, program: resolved.program, found: false, install, version: null, login: { kind: "unknown" } };
   // Asked in the environment it was found in (PATH) and judged by (HOME): gemini and opencode write under HOME even for --version.
   const result = resolved.version.length > 0 ? await runner.run(resolved.version, { timeoutMs: 30_000, cwd: repoDir, env }) : undefined;
   const version = result && !result.spawnError && result.exitCode === 0 ? result.stdout.trim().split("\n")[0] ?? null : null;
-  return { name, program: resolved.program, found: true, install, version, login: await findLogin(resolved, env) };
+  return { name, preset: resolved.preset, program: resolved.program, found: true, install, version, login: await findLogin(resolved, env) };
 }
 
 /** A key counts where it reaches the program: its runtime's env, or pass_env from ours; a credential file is seeded from ~. */

@@ -2,6 +2,7 @@ import type { Runner } from "./process.js";
 import { renderScreen } from "./screen-render.js";
 import type { ScreenPort } from "./screen-watch.js";
 import type { TmuxControl } from "./tmux-control.js";
+import { typeThenEnter } from "./line-settle.js";
 
 /**
  * Screens and keys of panes on a private tmux socket. Screens are read with their escapes and rendered by
@@ -25,8 +26,7 @@ export function tmuxScreenPort(runner: Runner, socket: string): ScreenPort {
       return screens;
     },
     async sendLine(paneId, text) {
-      await tmux(["send-keys", "-t", paneId, "-l", "--", text]);
-      await tmux(["send-keys", "-t", paneId, "Enter"]);
+      await typeThenEnter(() => tmux(["send-keys", "-t", paneId, "-l", "--", text]), () => tmux(["send-keys", "-t", paneId, "Enter"]));
     },
     async sendKeys(paneId, keys) {
       await tmux(["send-keys", "-t", paneId, ...keys]);
@@ -70,7 +70,7 @@ export function controlScreenPort(control: TmuxControl): ScreenPort {
       return screens;
     },
     async sendLine(paneId, text) {
-      await run([["send-keys", "-t", paneId, "-l", "--", text], ["send-keys", "-t", paneId, "Enter"]]);
+      await typeThenEnter(() => run([["send-keys", "-t", paneId, "-l", "--", text]]), () => run([["send-keys", "-t", paneId, "Enter"]]));
     },
     async sendKeys(paneId, keys) {
       await run([["send-keys", "-t", paneId, ...keys]]);

@@ -1,3 +1,6 @@
+import type { PresetName } from "./runtimes/presets.js";
+import { judgeVersion, pinInstall } from "./runtimes/tested-versions.js";
+
 /** One line of `org doctor`. */
 export interface Check {
   name: string;
@@ -38,7 +41,7 @@ export type LoginProbe =
 /** One runtime of the org as probed: builtins need nothing; the rest need their program, and maybe a login. */
 export type RuntimeCheckInput =
   | { name: string; builtin: true }
-  | { name: string; builtin: false; program: string; found: boolean; install: string; version: string | null; login: LoginProbe };
+  | { name: string; builtin: false; preset?: PresetName; program: string; found: boolean; install: string; version: string | null; login: LoginProbe };
 
 /** What is missing on this machine and the command that installs it. */
 export function evaluateTools(probe: ToolProbe): Check[] {
@@ -56,7 +59,7 @@ export function evaluateTools(probe: ToolProbe): Check[] {
   checks.push(probe.nvidiaSmi.found
     ? { name: "nvidia-smi", status: probe.nvidiaSmi.error ? "warn" : "ok", detail: probe.nvidiaSmi.error ?? `${probe.nvidiaSmi.gpus} GPU${probe.nvidiaSmi.gpus === 1 ? "" : "s"}` }
     : { name: "nvidia-smi", status: "warn", detail: "not found: agents run in CPU mode", fix: "install the NVIDIA driver to lease GPUs" });
-  checks.push(...probe.runtimes.map(evaluateRuntime));
+  checks.push(...probe.runtimes.map((runtime) => flagOtherVersion(runtime, evaluateRuntime(runtime))));
   return checks;
 }
 
@@ -80,4 +83,14 @@ function evaluateRuntime(runtime: RuntimeCheckInput): Check {
       return { name, status: "warn", detail: `${version}; does not look logged in`, fix: `run ${runtime.program} once and log in${key}` };
     }
   }
+}
+
+/** A version other than the tested one still runs, but its screens may go unrecognized: a warning with the pinned install. */
+function flagOtherVersion(runtime: RuntimeCheckInput, check: Check): Check {
+  if (runtime.builtin || !runtime.found || !runtime.preset) return check;
+  const verdict = judgeVersion(runtime.preset, runtime.version);
+  if (verdict.kind !== "other") return check;
+  const pin = pinInstall(runtime.install, verdict.tested);
+  const detail = `${check.detail}; ${verdict.reason}: org may not recognize its screens (login, errors, dialogs)`;
+  return { name: check.name, status: check.status === "fail" ? "fail" : "warn", detail, fix: check.fix ? `${check.fix}; ${pin}` : pin };
 }

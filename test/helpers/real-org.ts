@@ -16,13 +16,13 @@ export type Cli = "claude" | "codex" | "gemini" | "opencode";
 const API_KEY = "sk-scripted-0123456789abcdefghij";
 
 /** The environment every org command of these tests runs with: nothing inherited that changes how a CLI behaves. */
-function orgEnv(home: string): Record<string, string> {
+export function orgEnv(home: string): Record<string, string> {
   return { HOME: home, SCRIPTED_API_KEY: API_KEY, ANTHROPIC_API_KEY: API_KEY, GEMINI_API_KEY: API_KEY, IS_SANDBOX: "", CI: "", NO_COLOR: "1", TERM: "xterm-256color" };
 }
 
 /** Each CLI pointed at the scripted server the way a user points it at a provider: runtime env, or its own config file under ~. */
-function runtimeYaml(cli: Cli, url: string): string {
-  const program = `program: ${join(CLIENTS, cli)}, answer_trust: true`;
+export function runtimeYaml(cli: Cli, url: string, path = join(CLIENTS, cli)): string {
+  const program = `program: ${path}, answer_trust: true`;
   switch (cli) {
     case "claude":
       // As root Claude Code refuses --dangerously-skip-permissions without IS_SANDBOX (inside a container or VM only).
@@ -37,7 +37,7 @@ function runtimeYaml(cli: Cli, url: string): string {
 }
 
 /** The user's own config files under ~ that org copies into each agent's config folder. */
-function homeFiles(url: string): Record<string, string> {
+export function homeFiles(url: string): Record<string, string> {
   return {
     ".codex/config.toml": `model = "gpt-scripted"\nmodel_provider = "scripted"\n\n[model_providers.scripted]\nname = "scripted"\nbase_url = "${url}/v1"\nwire_api = "responses"\nenv_key = "SCRIPTED_API_KEY"\n`,
     ".config/opencode/opencode.json": JSON.stringify({
@@ -70,10 +70,10 @@ export interface RealOrg {
  * A research repo whose verifier scores params.txt (higher is better), and an org of real CLIs, one role per entry,
  * each behind the scripted model server. Every role's prompt carries a marker the test can find in what the CLI sent.
  */
-export async function createRealOrg(roles: { role: string; cli: Cli; kickoff: string; extra?: string }[], script: Script, mode: "tmux" | "pty" = "tmux"): Promise<RealOrg> {
+export async function createRealOrg(roles: { role: string; cli: Cli; kickoff: string; extra?: string }[], script: Script, mode: "tmux" | "pty" = "tmux", program?: (cli: Cli) => string): Promise<RealOrg> {
   const server = await startModelServer({ script });
   const name = `r${process.pid}x${Math.floor(Math.random() * 1e6)}`;
-  const runtimes = [...new Set(roles.map((role) => role.cli))].map((cli) => `  ${cli}: ${runtimeYaml(cli, server.url)}`).join("\n");
+  const runtimes = [...new Set(roles.map((role) => role.cli))].map((cli) => `  ${cli}: ${runtimeYaml(cli, server.url, program?.(cli))}`).join("\n");
   const roleYaml = roles
     .map((role) => `  ${role.role}: { prompt: prompts/${role.role}.md, runtime: ${role.cli}, edits: [params.txt], kickoff: "${role.kickoff}"${role.extra ? `, ${role.extra}` : ""} }`)
     .join("\n");

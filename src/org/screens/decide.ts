@@ -52,6 +52,7 @@ export function decideWatch(input: WatchInput): WatchDecision {
   if (screen.kind === "login-required" || screen.kind === "key-refused" || screen.kind === "offline" || screen.kind === "refused") {
     return { kind: "block", fix: input.fix, reason: screen.reason };
   }
+  if (screen.kind === "service-error") return decideServiceError(input);
   if (!input.alive) return { kind: "none", reason: `the program is not running (${screen.reason}): nothing is typed` };
   switch (screen.kind) {
     case "usage-limit": {
@@ -74,4 +75,13 @@ export function decideWatch(input: WatchInput): WatchDecision {
     default:
       return { kind: "none", reason: screen.reason };
   }
+}
+
+/** A CLI that gave up on a failing service: blocked so a person sees why, and nudged within the budget so it tries again. */
+function decideServiceError(input: WatchInput): WatchDecision {
+  const { screen, now, memory, settings } = input;
+  const block: WatchDecision = { kind: "block", fix: input.fix, reason: screen.reason };
+  if (!input.alive || input.unchangedMs < settings.nudgeAfterMs) return block;
+  if (memory.nudges.filter((at) => now - at < HOUR).length >= settings.nudgesPerHour) return block;
+  return { kind: "nudge", text: settings.nudge, reason: `${screen.reason}, unchanged for ${Math.round(input.unchangedMs / 1000)}s: nudged to try the service again` };
 }

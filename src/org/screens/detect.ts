@@ -15,7 +15,7 @@ const BOX_EDGES = /^[\s│┃]+|[\s│┃]+$/g;
 export function detectScreen(preset: PresetName, rows: string[], programAlive = true): ScreenState {
   const lines = rows.map((row) => row.replace(/\s+$/, ""));
   for (const rule of SCREEN_RULES[preset]) {
-    const index = lines.findIndex((line) => rule.pattern.test(line));
+    const index = lines.findIndex((line, at) => at >= tailStart(lines, rule.tail) && rule.pattern.test(line));
     if (index === -1) continue;
     const line = tidyRow(lines[index]!);
     if (!programAlive && (rule.kind === "working" || rule.kind === "idle")) break;
@@ -32,6 +32,12 @@ export function detectScreen(preset: PresetName, rows: string[], programAlive = 
   const last = filled.at(-1)?.trim() ?? "";
   if (SHELL_PROMPT.test(last) || (NOT_FOUND.test(last) && !programAlive)) return { kind: "shell", reason: `back at a shell: "${last}"` };
   return { kind: "unknown", reason: filled.length === 0 ? "the screen is empty" : `no known screen; last line "${last.slice(0, 80)}"` };
+}
+
+function tailStart(lines: string[], tail: number | undefined): number {
+  if (!tail) return 0;
+  const filled = lines.flatMap((line, at) => (line.trim() === "" ? [] : [at]));
+  return filled[Math.max(filled.length - tail, 0)] ?? 0;
 }
 
 function findReset(lines: string[], pattern: RegExp | undefined): string | null {

@@ -18,6 +18,8 @@ export function describeFix(state: ScreenState, ctx: FixContext): string {
       return `log in once for this agent: run \`${inHome}${ctx.program}\` and sign in (or \`org attach ${ctx.agent}\` and sign in there), or export its API key in your shell and name it under runtimes.${ctx.runtime}.pass_env (secrets never go in org.yaml)`;
     case "key-refused":
       return `${ctx.program}'s model service refused its key (401): export a valid key in your shell and name it under runtimes.${ctx.runtime}.pass_env (or fix the service URL under runtimes.${ctx.runtime}.env), then restart ${ctx.agent}`;
+    case "service-error":
+      return `${ctx.program}'s model service keeps failing on its side (a server error, not a login or key problem): check the provider's status page, or the service URL under runtimes.${ctx.runtime}.env; org nudges ${ctx.agent} to try again after runtimes.${ctx.runtime}.nudge_after`;
     case "offline":
       return `this machine cannot reach ${ctx.program}'s service: fix the network or set HTTPS_PROXY under runtimes.${ctx.runtime}.env, then restart ${ctx.agent}`;
     case "refused":

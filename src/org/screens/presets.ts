@@ -16,17 +16,22 @@ const CLAUDE: ScreenRule[] = [
   { kind: "trust-dialog", pattern: /Do you trust the files in this folder/, keys: ["Enter"] },
   { kind: "trust-dialog", pattern: /Bypass Permissions mode.*|Yes, I accept/, keys: ["Down", "Enter"] },
   { kind: "working", pattern: /esc to interrupt/i },
+  // After working: 2.1.328 retries a 5xx or a dropped stream ten times ("attempt 7/10"), then leaves "● API Error: …" above its prompt.
+  { kind: "service-error", pattern: /^\s*●\s*API Error: (?:5\d\d\b|Connection dropped|Overloaded|Internal server error|JSON Parse error)/, tail: 6 },
   { kind: "idle", pattern: /\? for shortcuts|⏵⏵ bypass permissions|^\s*[│|]?\s*[>❯]\s*[│|]?$/ },
 ];
 
 const CODEX: ScreenRule[] = [
   { kind: "login-required", pattern: /Sign in with ChatGPT|Sign in with Device Code|Please (log|sign) in|codex login/ },
   { kind: "key-refused", pattern: /^\s*■ unexpected status 401\b/ },
-  { kind: "offline", pattern: /Reconnecting\.\.\.|waiting for network|stream error: error sending request|error sending request for url/ },
+  // 0.169.0 shows "Reconnecting... 1/5" while it retries any failed request (a 500 too): that is its own retry, still working.
+  { kind: "offline", pattern: /waiting for network|stream error: error sending request|error sending request for url/ },
   { kind: "usage-limit", pattern: /hit your usage limit|usage limit reached|Rate limit reached/i, reset: /try again (?:in|at) ([^.]+)/i },
   // 0.169.0: "Trust this folder?" with "› 1. Trust and continue" selected; Enter saves trust_level = "trusted".
   { kind: "trust-dialog", pattern: /Trust this folder\?|Trust and continue|Do you trust the files in this folder|allow Codex to work in this folder/i, keys: ["Enter"] },
   { kind: "working", pattern: /esc to interrupt/i },
+  // After working: 0.169.0 gives up after "Reconnecting... 5/5" and leaves the last error, under "■", above its prompt.
+  { kind: "service-error", pattern: /^\s*■ (?:We’re currently experiencing high demand|stream disconnected before completion|unexpected status 5\d\d)/, tail: 5 },
   { kind: "idle", pattern: /\? for shortcuts|⏎ send|context left|^\s*[›▌>]\s*$/ },
 ];
 
@@ -45,6 +50,8 @@ const GEMINI: ScreenRule[] = [
   { kind: "working", pattern: /is restarting to apply the trust changes/ },
   { kind: "trust-dialog", pattern: /Do you trust the files in this folder|Do you trust this folder|Trust folder/, keys: ["Enter"] },
   { kind: "working", pattern: /esc to cancel/i },
+  // After working: 0.61.0 answers a reply it cannot parse, or a 5xx it gave up on, with "✕ [API Error: …]" above its prompt.
+  { kind: "service-error", pattern: /^\s*✕ \[API Error: .*(?:"code":\s*5\d\d\b|INTERNAL|UNAVAILABLE|in JSON at position|Unexpected token|terminated)/, tail: 13 },
   { kind: "idle", pattern: /Type your message|^\s*>\s*$/ },
 ];
 
@@ -53,9 +60,13 @@ const OPENCODE: ScreenRule[] = [
   // 1.18.33 shows only the service's message, in the session's box: the services' own words for a refused key.
   { kind: "key-refused", pattern: /^\s*┃\s+(?:Incorrect API key provided|invalid x-api-key|Invalid API key|API key not valid|invalid_api_key)\b/ },
   // 1.18.33 retries with "Cannot connect to API: … [retrying in 3s attempt #3]", then leaves the error in the session.
-  { kind: "offline", pattern: /Cannot connect to API|Unable to connect|ENOTFOUND|fetch failed/ },
+  // "Cannot connect to API: The socket connection was closed unexpectedly" is the service dropping a stream, not the network.
+  { kind: "offline", pattern: /Cannot connect to API(?!: The socket connection was closed)|Unable to connect|ENOTFOUND|fetch failed/ },
   { kind: "usage-limit", pattern: /rate limit|usage limit|quota/i, reset: /(?:reset|retry)[^0-9]*([0-9].*)$/i },
-  { kind: "working", pattern: /esc (to )?interrupt|working\.\.\./i },
+  { kind: "working", pattern: /esc (to )?interrupt|working\.\.\.|\[retrying in \d+s attempt #\d+\]/i },
+  // After working: 1.18.33 retries a 5xx ("Internal server error [retrying in 16s attempt #4]"), then leaves the service's words
+  // in the session's box; a reply it cannot parse shows at once.
+  { kind: "service-error", pattern: /^\s*┃\s+(?:Internal server error|Service Unavailable|Bad Gateway|Overloaded|The server had an error|Cannot connect to API: The socket connection was closed|JSON parsing failed)\b/i },
   { kind: "idle", pattern: /ctrl\+p commands|enter send/i },
 ];
 

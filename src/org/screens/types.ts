@@ -7,6 +7,7 @@ export type ScreenState =
   | { kind: "login-required"; reason: string }
   | { kind: "key-refused"; reason: string }
   | { kind: "offline"; reason: string }
+  | { kind: "service-error"; reason: string }
   | { kind: "refused"; reason: string; refusal: Refusal }
   | { kind: "shell"; reason: string }
   | { kind: "unknown"; reason: string };
@@ -24,6 +25,8 @@ export interface ScreenRule {
   keys?: string[];
   /** For usage limits: the part of the matched row that says when it resets (capture group 1). */
   reset?: RegExp;
+  /** Only the last this many non-empty rows count: an error the CLI has since moved past scrolls out of them. */
+  tail?: number;
   /** For refusals: which one, so the fix fits it. */
   refusal?: Refusal;
 }
