@@ -4,12 +4,12 @@ import { afterEach, describe, expect, test } from "vitest";
 import { detectScreen } from "../src/org/screens/detect.js";
 import { reactions, toolOutputs, type ModelRequest, type Move } from "./helpers/model-server/index.js";
 import { pollUntil } from "./helpers/poll.js";
-import { createRealOrg, type Cli, type RealOrg } from "./helpers/real-org.js";
+import { cliOfRequest, createRealOrg, faultFirst, waitForKeeps, type Cli, type RealOrg } from "./helpers/real-org.js";
 
 // The four real CLIs in one org each time, behind a model service that fails on its side: 500s, cut or malformed streams, silence.
 const CLIS: Cli[] = ["claude", "codex", "gemini", "opencode"];
 const KICKOFF = "Begin the research.";
-const cliOf = (request: ModelRequest) => /# Role marker (\w+)-r\n/.exec(request.system)?.[1] ?? "";
+const cliOf = cliOfRequest;
 const roles = CLIS.map((cli) => ({ role: `${cli}-r`, cli, kickoff: KICKOFF }));
 const researcher = reactions([{ when: (text) => text.includes(KICKOFF) || text.startsWith("Keep going"), commands: ["printf '0.7\\n' > params.txt && org submit -m 'raise to 0.7'"], done: "Submitted." }]);
 // The fault each CLI gives up on soonest (seconds, not minutes): claude retries a 500 ten times, gemini longer still.
@@ -24,23 +24,10 @@ describe("real agent CLIs when the model service fails on its side", { tags: ["s
   const timeline = () => readFileSync(join(org!.state, "log.md"), "utf8");
 
   test("two 500s, then the service recovers: every CLI retries by itself and reaches its verdict; org neither blocks nor restarts it", async () => {
-    const failed = new Map<string, number>();
-    org = await createRealOrg(roles, (request): Move => {
-      const count = failed.get(cliOf(request)) ?? 0;
-      failed.set(cliOf(request), count + 1);
-      return count < 2 ? { kind: "error", status: 500, message: "Internal server error" } : researcher(request);
-    });
+    const { script, seen: failed } = faultFirst(2, { kind: "error", status: 500, message: "Internal server error" }, researcher);
+    org = await createRealOrg(roles, script);
     expect((await org.up()).code).toBe(0);
-    await Promise.all(
-      CLIS.map((cli) =>
-        pollUntil(() => org!.server.exchanges.some((exchange) => cliOf(exchange.request) === cli && toolOutputs(exchange.request).some((output) => output.includes("· keep"))), {
-          timeoutMs: 150_000,
-          intervalMs: 250,
-          what: `${cli} to reach its verdict past two 500s`,
-          explain: () => JSON.stringify(org!.status(`${cli}-r-1`)),
-        }),
-      ),
-    );
+    await waitForKeeps(org, CLIS, "past two 500s");
     for (const cli of CLIS) {
       expect(failed.get(cli)!, cli).toBeGreaterThanOrEqual(3);
       expect(org.status(`${cli}-r-1`), cli).toMatchObject({ state: "running", restarts: 0 });

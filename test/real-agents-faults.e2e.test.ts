@@ -1,12 +1,11 @@
 import { afterEach, describe, expect, test } from "vitest";
-import { reactions, toolOutputs, type ModelRequest, type Move } from "./helpers/model-server/index.js";
+import { reactions } from "./helpers/model-server/index.js";
 import { pollUntil } from "./helpers/poll.js";
-import { createRealOrg, type Cli, type RealOrg } from "./helpers/real-org.js";
+import { createRealOrg, faultFirst, waitForKeeps, type Cli, type RealOrg } from "./helpers/real-org.js";
 
 // The four real CLIs in one org each time, behind a model service that limits or refuses them.
 const CLIS: Cli[] = ["claude", "codex", "gemini", "opencode"];
 const KICKOFF = "Begin the research.";
-const cliOf = (request: ModelRequest) => /# Role marker (\w+)-r\n/.exec(request.system)?.[1] ?? "";
 const roles = CLIS.map((cli) => ({ role: `${cli}-r`, cli, kickoff: KICKOFF }));
 
 describe("real agent CLIs when the model service limits or refuses them", { tags: ["slow"] }, () => {
@@ -17,24 +16,11 @@ describe("real agent CLIs when the model service limits or refuses them", { tags
   });
 
   test("a 429 with each API's rate-limit shape: every CLI waits and goes on to its verdict; org neither blocks nor restarts it", async () => {
-    const limited = new Map<string, number>();
     const researcher = reactions([{ when: (text) => text.includes(KICKOFF), commands: ["printf '0.7\\n' > params.txt && org submit -m 'raise to 0.7'"], done: "Submitted." }]);
-    org = await createRealOrg(roles, (request): Move => {
-      const count = limited.get(cliOf(request)) ?? 0;
-      limited.set(cliOf(request), count + 1);
-      return count < 2 ? { kind: "error", status: 429, message: "Rate limit reached for requests", retryAfterSeconds: 1 } : researcher(request);
-    });
+    const { script, seen: limited } = faultFirst(2, { kind: "error", status: 429, message: "Rate limit reached for requests", retryAfterSeconds: 1 }, researcher);
+    org = await createRealOrg(roles, script);
     expect((await org.up()).code).toBe(0);
-    await Promise.all(
-      CLIS.map((cli) =>
-        pollUntil(() => org!.server.exchanges.some((exchange) => cliOf(exchange.request) === cli && toolOutputs(exchange.request).some((output) => output.includes("· keep"))), {
-          timeoutMs: 150_000,
-          intervalMs: 250,
-          what: `${cli} to reach its verdict past two 429s`,
-          explain: () => JSON.stringify(org!.status(`${cli}-r-1`)),
-        }),
-      ),
-    );
+    await waitForKeeps(org, CLIS, "past two 429s");
     for (const cli of CLIS) {
       expect(limited.get(cli)!, cli).toBeGreaterThanOrEqual(3);
       expect(org.status(`${cli}-r-1`), cli).toMatchObject({ state: "running", restarts: 0 });

@@ -3,7 +3,8 @@ import { join } from "node:path";
 import { PtyClient } from "../../src/adapters/pty-client.js";
 import { tmuxSocket } from "../../src/org/paths.js";
 import type { AgentStatus } from "../../src/org/state.js";
-import { startModelServer, type ModelServer, type Script } from "./model-server/index.js";
+import { startModelServer, toolOutputs, type ModelRequest, type ModelServer, type Move, type Script } from "./model-server/index.js";
+import { pollUntil } from "./poll.js";
 import { PACKAGE_ROOT, runOrg, runOrgAsync, type CliResult } from "./org-cli.js";
 import { tmux } from "./org-fixture.js";
 import { isRunning } from "./processes.js";
@@ -151,4 +152,26 @@ export function processesOf(org: Pick<RealOrg, "dir" | "state">): { pid: number;
     }
   }
   return found;
+}
+
+/** Which CLI a request came from, by the role marker its rendered prompt carries. */
+export const cliOfRequest = (request: ModelRequest): string => /# Role marker (\w+)-r\n/.exec(request.system)?.[1] ?? "";
+
+/** A script whose first `count` requests from each CLI get `fault`, and `then` answers after; `seen` counts them per CLI. */
+export function faultFirst(count: number, fault: Move, then: Script): { script: Script; seen: Map<string, number> } {
+  const seen = new Map<string, number>();
+  const script: Script = (request) => {
+    const sofar = seen.get(cliOfRequest(request)) ?? 0;
+    seen.set(cliOfRequest(request), sofar + 1);
+    return sofar < count ? fault : then(request);
+  };
+  return { script, seen };
+}
+
+/** Until every CLI's conversation holds a keep verdict. */
+export function waitForKeeps(org: RealOrg, clis: Cli[], what: string): Promise<unknown> {
+  const kept = (cli: Cli) => org.server.exchanges.some((exchange) => cliOfRequest(exchange.request) === cli && toolOutputs(exchange.request).some((output) => output.includes("· keep")));
+  return Promise.all(
+    clis.map((cli) => pollUntil(() => kept(cli), { timeoutMs: 150_000, intervalMs: 250, what: `${cli} to reach its verdict ${what}`, explain: () => JSON.stringify(org.status(`${cli}-r-1`)) })),
+  );
 }

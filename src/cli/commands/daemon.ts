@@ -102,9 +102,11 @@ export async function runDaemon(opts: { root: string }): Promise<number> {
   const notifier = await Notifier.start({ record, config: "loaded" in read ? read.loaded.config : undefined, say, io: tmux.openNoticePort() });
   const hotReload = new HotReload({ root: opts.root, world, readConfig, say });
   await hotReload.start(read);
-  const standups = new StandupScheduler({ root: opts.root, readConfig: cacheConfigRead(readConfig, join(opts.root, "org.yaml")), say });
+  // One cached read of org.yaml for the services that tick on it: parsed once per change, not once per service.
+  const cachedConfig = cacheConfigRead(readConfig, join(opts.root, "org.yaml"));
+  const standups = new StandupScheduler({ root: opts.root, readConfig: cachedConfig, say });
   // Token usage from what each agent CLI records: usage.json per agent, which `org status` shows as it is.
-  const tokens = new UsagePoller({ root: opts.root, readConfig: cacheConfigRead(readConfig, join(opts.root, "org.yaml")), say });
+  const tokens = new UsagePoller({ root: opts.root, readConfig: cachedConfig, say });
   const startedAt = new Date().toISOString();
   const paneFeed = tmux.openPaneFeed();
   let heads: { at: number; map: Map<string, string> } | undefined;
