@@ -7,6 +7,8 @@ export default defineConfig({
     // Most suites wait on git, tmux and agent processes rather than compute: two at a time keep a 2-core machine busy.
     maxWorkers: 2,
     globalSetup: ["test/global-setup.ts"],
+    // Every test process gets a fixed environment and an empty HOME, whatever the shell holds.
+    setupFiles: ["test/hermetic-env.ts"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // tmux and git suites are tagged slow so `npm run test:fast` can skip them.

@@ -8,6 +8,8 @@ export default defineConfig({
     pool: "forks",
     fileParallelism: false,
     globalSetup: ["test/global-setup.ts"],
+    // Every test process gets a fixed environment and an empty HOME, whatever the shell holds.
+    setupFiles: ["test/hermetic-env.ts"],
     testTimeout: 600_000,
     hookTimeout: 120_000,
     tags: [{ name: "slow", description: "real tmux, git or processes" }],

@@ -1,4 +1,5 @@
 import { OrgError } from "../org/errors.js";
+import { describeDiskFull, FULL_BYTES, readFreeBytes } from "./disk-space.js";
 import { readJson } from "./files.js";
 import { isAlive } from "./process.js";
 
@@ -14,15 +15,44 @@ interface DaemonFile {
   startingAt?: string;
 }
 
-/** Throws `message` unless the org's daemon is alive and recently wrote its heartbeat; waits for one just started. */
-export async function assertDaemonAlive(daemonFile: string, message: string): Promise<void> {
+/** What the liveness check looks at; tests hand in a full disk or a dead pid without making one. */
+export interface DaemonProbe {
+  isAlive(pid: number): boolean;
+  readFreeBytes(path: string): Promise<number | undefined>;
+}
+
+const systemProbe: DaemonProbe = { isAlive, readFreeBytes };
+
+/**
+ * Throws `message` unless the org's daemon is alive and recently wrote its heartbeat; waits for one just started.
+ * A live daemon with a stale heartbeat is never called "not running": `outcome` (what became of the user's work) follows its own message.
+ */
+export async function assertDaemonAlive(daemonFile: string, message: string, opts: { outcome?: string; probe?: DaemonProbe } = {}): Promise<void> {
+  const probe = opts.probe ?? systemProbe;
   for (;;) {
     const daemon = await readJson<DaemonFile>(daemonFile).catch(() => undefined);
-    if (daemon?.pid && daemon.heartbeatAt && isAlive(daemon.pid) && Date.now() - Date.parse(daemon.heartbeatAt) < HEARTBEAT_STALE_MS) return;
+    const pid = daemon?.pid && probe.isAlive(daemon.pid) ? daemon.pid : undefined;
+    const age = daemon?.heartbeatAt ? Date.now() - Date.parse(daemon.heartbeatAt) : undefined;
+    if (pid && age !== undefined && age < HEARTBEAT_STALE_MS) return;
     const starting = daemon?.startingAt && !daemon.heartbeatAt && Date.now() - Date.parse(daemon.startingAt) < START_GRACE_MS;
-    if (!starting) throw new OrgError(message, "down");
+    if (!starting) {
+      if (pid) throw await explainSilentDaemon(daemonFile, pid, age, probe, opts.outcome);
+      throw new OrgError(message, "down");
+    }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+// The daemon's process lives but its heartbeat is old: a full disk stops the write, anything else is a hung daemon.
+async function explainSilentDaemon(daemonFile: string, pid: number, age: number | undefined, probe: DaemonProbe, outcome: string | undefined): Promise<OrgError> {
+  const after = outcome ? ` (${outcome})` : "";
+  const free = await probe.readFreeBytes(daemonFile);
+  if (free !== undefined && free < FULL_BYTES) {
+    const what = `the org's daemon (pid ${pid}) is running but cannot write its heartbeat to ${daemonFile}`;
+    return new OrgError(`${await describeDiskFull(daemonFile, { what, free })}; the daemon carries on by itself once there is room${after}`, "disk-full");
+  }
+  const silent = age === undefined ? "has written no heartbeat since it started" : `stopped answering (heartbeat ${Math.round(age / 1000)} s old)`;
+  return new OrgError(`the org's daemon (pid ${pid}) ${silent} — restart it with \`org down && org up\`${after}`, "daemon-stuck");
 }
 
 /** Wait for the daemon's answer file; fail clearly if the daemon dies meanwhile (the request stays queued). */
@@ -30,7 +60,7 @@ export async function waitForAnswer<T>(file: string, daemonFile: string): Promis
   for (let polls = 0; ; polls++) {
     const answer = await readJson<T>(file).catch(() => undefined);
     if (answer) return answer;
-    if (polls % 40 === 39) await assertDaemonAlive(daemonFile, "the org went down while your request waited; it stays queued and runs at the next `org up`");
+    if (polls % 40 === 39) await assertDaemonAlive(daemonFile, "the org went down while your request waited; it stays queued and runs at the next `org up`", { outcome: "your request stays queued" });
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

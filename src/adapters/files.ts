@@ -1,6 +1,7 @@
 import { watch } from "node:fs";
 import { access, mkdir, open, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
+import { convertNoSpace } from "./disk-space.js";
 
 let counter = 0;
 
@@ -9,6 +10,13 @@ export const PRIVATE_DIR = 0o700;
 
 /** Write a file so readers see the old or the new content, never a part: tmp file then rename. */
 export async function writeFileAtomic(path: string, content: string): Promise<void> {
+  // A full disk is named to the user (where, how much is free, what to do), never shown as a bare ENOSPC.
+  await writeInPlace(path, content).catch(async (error: unknown) => {
+    throw await convertNoSpace(error, path);
+  });
+}
+
+async function writeInPlace(path: string, content: string): Promise<void> {
   await mkdir(dirname(path), { recursive: true, mode: PRIVATE_DIR });
   const tmp = `${path}.${process.pid}.${counter++}.tmp`;
   try {
@@ -38,6 +46,12 @@ export async function readJson<T>(path: string): Promise<T | undefined> {
 /** Append whole lines in one write(2) with O_APPEND, so concurrent appenders never interleave a line. */
 export async function appendLines(path: string, lines: string[]): Promise<void> {
   if (lines.length === 0) return;
+  await appendInPlace(path, lines).catch(async (error: unknown) => {
+    throw await convertNoSpace(error, path);
+  });
+}
+
+async function appendInPlace(path: string, lines: string[]): Promise<void> {
   await mkdir(dirname(path), { recursive: true, mode: PRIVATE_DIR });
   const data = Buffer.from(lines.map((line) => `${line}\n`).join(""));
   const file = await open(path, "a");

@@ -34,6 +34,9 @@ export interface RunOptions {
   reapGroup?: boolean;
   /** Stay in our process group, so whoever stops our group stops it too (an agent's own `org submit`). */
   sameGroup?: boolean;
+  /** Told the pid right after the spawn (to record a child that may outlive us), and again once it is done. */
+  onSpawn?: (pid: number | undefined) => void;
+  onExit?: (pid: number | undefined) => void;
 }
 
 export interface Runner {
@@ -62,6 +65,7 @@ export const processRunner: Runner = {
         detached: !options.sameGroup,
         stdio: [options.input === undefined ? "ignore" : "pipe", output ?? "pipe", output ?? "pipe"],
       });
+      options.onSpawn?.(child.pid);
       child.stdout?.on("data", (chunk: Buffer) => stdout.push(chunk));
       child.stderr?.on("data", (chunk: Buffer) => stderr.push(chunk));
       if (options.input !== undefined) child.stdin?.end(options.input);
@@ -80,6 +84,7 @@ export const processRunner: Runner = {
         options.signal?.removeEventListener("abort", onAbort);
         if (output !== undefined) closeSync(output);
         if (options.reapGroup && child.pid) sendSignal(-child.pid, "SIGKILL");
+        options.onExit?.(child.pid);
         resolve({
           argv, exitCode, signal, timedOut, durationMs: performance.now() - started,
           stdout: Buffer.concat(stdout).toString("utf8"), stderr: Buffer.concat(stderr).toString("utf8"),

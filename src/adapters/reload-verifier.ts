@@ -36,6 +36,11 @@ export class VerifierHandle {
     return this.current !== undefined || this.swapping !== undefined;
   }
 
+  /** What one agent may have queued, under the verify section the verifier judges by; submits read it from daemon.json. */
+  get queuePerAgent(): number | undefined {
+    return this.verify?.queue_per_agent;
+  }
+
   /** Start with the org and config the daemon started with. */
   async begin(record: OrgRecord, config: OrgConfig | undefined): Promise<void> {
     this.seen = await this.readMarks();

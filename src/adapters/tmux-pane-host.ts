@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { AgentPane, PaneHost, PaneInfo, PaneLaunch } from "../org/ports.js";
+import type { AgentPane, ChildTracker, PaneHost, PaneInfo, PaneLaunch } from "../org/ports.js";
 import { isRunningProcess } from "./process.js";
 import { appendLines } from "./files.js";
 import { appendCommand, respawnArgs, startLogArgs } from "./tmux-args.js";
@@ -23,6 +23,7 @@ export class TmuxPaneHost implements PaneHost {
     private readonly format: string,
     private readonly parsePane: (line: string) => PaneInfo,
     private readonly socket: string,
+    private readonly children?: ChildTracker,
   ) {}
 
   private hooked = false;
@@ -106,10 +107,13 @@ export class TmuxPaneHost implements PaneHost {
   private startWaiter(): { child: ChildProcess; done: Promise<"changed" | "gone"> } {
     usage.spawned++;
     const child = spawn("tmux", ["-N", "-L", this.socket, "-f", "/dev/null", "wait-for", CHANGED], { stdio: "ignore", env: { ...process.env, TMUX: "" } });
+    // A daemon killed with -9 leaves it blocked on the channel: the next daemon ends it by this record.
+    this.children?.track(child.pid, "waiter", `tmux wait-for ${CHANGED} on ${this.socket}`, false);
     const done = new Promise<"changed" | "gone">((resolve) => {
       child.on("error", () => resolve("gone"));
       child.on("exit", (code) => resolve(code === 0 ? "changed" : "gone"));
     }).finally(() => {
+      this.children?.forget(child.pid);
       if (this.change?.child === child) this.change = undefined;
     });
     return { child, done };

@@ -3,7 +3,7 @@ import { pathExists } from "./files.js";
 import { constants } from "node:os";
 import { join } from "node:path";
 import { OrgError } from "../org/errors.js";
-import type { NoticePort, PaneFeed, PaneHost, PaneInfo, PaneLaunch, PaneSpec, TmuxPort } from "../org/ports.js";
+import type { ChildTracker, NoticePort, PaneFeed, PaneHost, PaneInfo, PaneLaunch, PaneSpec, TmuxPort } from "../org/ports.js";
 import type { Runner } from "./process.js";
 import { openTmuxNoticePort } from "./notifier-tmux.js";
 import { TmuxControl } from "./tmux-control.js";
@@ -147,8 +147,8 @@ export class Tmux implements TmuxPort {
     return openTmuxNoticePort(this.socket, this.session);
   }
 
-  openPaneHost(): PaneHost {
-    return new TmuxPaneHost(this.control(), this.session, PANE_FORMAT, parsePaneLine, this.socket);
+  openPaneHost(children?: ChildTracker): PaneHost {
+    return new TmuxPaneHost(this.control(), this.session, PANE_FORMAT, parsePaneLine, this.socket, children);
   }
 
   async addPanes(panes: PaneSpec[]): Promise<string[]> {

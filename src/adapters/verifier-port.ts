@@ -1,12 +1,14 @@
-import { mkdir, stat, statfs, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { mkdir, stat, writeFile } from "node:fs/promises";
+import { basename, join } from "node:path";
 import { OrgError } from "../org/errors.js";
 import type { VerifierPort } from "../org/experiment.js";
 import type { ChangedPath } from "../org/path-rules.js";
 import type { MessageSettings } from "../org/config/schema.js";
 import { readMessageSettings } from "../org/messages/mail-port.js";
+import { describeDiskFull, isDiskFull } from "./disk-space.js";
 import { appendLines, readText } from "./files.js";
 import { sendMessage } from "./inbox-store.js";
+import type { ChildRecords } from "./child-records.js";
 import { processRunner, type Runner } from "./process.js";
 import { filterAgentEnv } from "../org/secrets.js";
 import { slurmVerifyArgv } from "../org/slurm/argv.js";
@@ -15,7 +17,7 @@ import { slurmAgentPaths } from "../org/slurm/paths.js";
 const GIT = ["git", "-c", "core.hooksPath=/dev/null", "-c", "gc.auto=0", "-c", "advice.detachedHead=false"];
 
 /** The verifier's git and process work for one org: checkouts live under state/verifier, never in a worktree. */
-export function createVerifierPort(opts: { repo: string; state: string; runner?: Runner; messages?: MessageSettings; backend?: "local" | "slurm" }): VerifierPort {
+export function createVerifierPort(opts: { repo: string; state: string; runner?: Runner; messages?: MessageSettings; backend?: "local" | "slurm"; children?: ChildRecords }): VerifierPort {
   const runner = opts.runner ?? processRunner;
   const git = async (cwd: string, args: string[], allowFailure = false) => {
     const result = await runner.run([...GIT, ...args], { cwd, timeoutMs: 120_000 });
@@ -58,9 +60,14 @@ export function createVerifierPort(opts: { repo: string; state: string; runner?:
       const { argv, env, note } = opts.backend === "slurm" ? await placeInJob(opts.state, command, options) : { argv: command, env: options.env, note: undefined };
       if (note) await appendLines(options.logFile, [note]);
       // Verify runs never see the secrets the daemon holds for agents.
-      const result = await runner.run(argv, { cwd: options.cwd, env: { ...filterAgentEnv(process.env), ...env }, cleanEnv: true, timeoutMs: options.timeoutMs, outputFile: options.logFile, killGraceMs: 2000, signal: options.signal, reapGroup: true });
+      // Recorded on disk while it runs: a daemon killed meanwhile leaves it to the next one, which ends it.
+      const what = `verify run ${basename(options.logFile, ".log")} in ${basename(options.cwd)}`;
+      const result = await runner.run(argv, {
+        cwd: options.cwd, env: { ...filterAgentEnv(process.env), ...env }, cleanEnv: true, timeoutMs: options.timeoutMs, outputFile: options.logFile, killGraceMs: 2000, signal: options.signal, reapGroup: true,
+        onSpawn: (pid) => opts.children?.track(pid, "verify", what, true), onExit: (pid) => opts.children?.forget(pid),
+      });
       // With the disk full the run's output, and so its metric, is lost: keep the request queued rather than record a false crash.
-      if (await isDiskFull(options.logFile)) throw new OrgError(`no space left on the disk that holds ${options.logFile}: the run's output could not be saved — free some space; the experiment stays queued and runs again`, "disk-full");
+      if (await isDiskFull(options.logFile)) throw new OrgError(`${await describeDiskFull(options.logFile, { what: `the run's output in ${options.logFile} could not be saved` })}; the experiment stays queued and runs again`, "disk-full");
       if (result.spawnError) await appendLines(options.logFile, [`org: could not start ${argv[0]}: ${result.spawnError}`]);
       return { exitCode: result.exitCode, signal: result.signal, timedOut: result.timedOut, durationMs: result.durationMs, aborted: result.aborted, ...(result.spawnError ? { spawnError: result.spawnError } : {}) };
     },
@@ -117,14 +124,6 @@ export function createVerifierPort(opts: { repo: string; state: string; runner?:
       await sendMessage(opts.state, { from: "verifier", to: [agent], kind: "verdict", body: text }, opts.messages ?? readMessageSettings(undefined));
     },
   };
-}
-
-// Less than this free and a run's log may have been cut short.
-const FULL_BYTES = 1024 * 1024;
-
-async function isDiskFull(file: string): Promise<boolean> {
-  const info = await statfs(dirname(file)).catch(() => undefined);
-  return info !== undefined && info.bavail * info.bsize < FULL_BYTES;
 }
 
 /** Under Slurm a run is a step of the agent's own job, on its GPU; with no running job it runs here, and says so. */

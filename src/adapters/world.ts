@@ -4,6 +4,7 @@ import { filesPort } from "./files-port.js";
 import { gitAdapter } from "./git.js";
 import { PACKAGE_ROOT } from "./package-root.js";
 import { createGpuProbe } from "./gpu-probe.js";
+import { describeChild, endOrphanedChildren } from "./child-records.js";
 import { isAlive, killProcessGroup, processRunner } from "./process.js";
 import { PtyGrid } from "./pty-grid.js";
 import { Tmux } from "./tmux.js";
@@ -18,7 +19,7 @@ export function createWorld(): World {
     git: gitAdapter,
     files: filesPort,
     gpus: createGpuProbe(processRunner),
-    processes: { isAlive, killGroup: killProcessGroup },
+    processes: { isAlive, killGroup: killProcessGroup, endOrphans: async (dir) => (await endOrphanedChildren(dir)).map(describeChild) },
     // An org run without tmux records its pty host's socket instead: the same grid port, served by `org pty-host`.
     tmux: (socket, session) => (socket.startsWith(PTY_SOCKET_PREFIX) ? new PtyGrid(socket, session, [process.execPath, ORG_BIN]) : new Tmux(processRunner, socket, session)),
     now: () => new Date(),

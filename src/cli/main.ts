@@ -26,7 +26,8 @@ export async function main(argv: string[], io: Io = stdio): Promise<number> {
     .option("--no-tmux", "run every pane in node-pty instead of tmux (automatic when tmux is missing); watch with `org watch`")
     .action(run(async (opts: { attach: boolean; tmux: boolean }) => (await import("./commands/up.js")).runUp({ root: root(), attach: opts.attach, tmux: opts.tmux }, io)));
   program.command("demo").description("create the toy research repo of the demo org (first run), then `org up`").option("--no-attach", "do not attach, even at a terminal")
-    .action(run(async (opts: { attach: boolean }) => (await import("./commands/demo.js")).runDemo({ root: root(), attach: opts.attach }, io)));
+    .option("--no-tmux", "run every pane in node-pty instead of tmux (automatic when tmux is missing); watch with `org watch`")
+    .action(run(async (opts: { attach: boolean; tmux: boolean }) => (await import("./commands/demo.js")).runDemo({ root: root(), attach: opts.attach, tmux: opts.tmux }, io)));
   program.command("status").description("every agent with role, GPU, pid, state, restarts, uptime, head").option("--json", "machine-readable")
     .action(run(async (opts: { json?: boolean }) => (await import("./commands/status.js")).runStatus({ root: root(), json: Boolean(opts.json) }, io)));
   program.command("attach").argument("[agent]", "select this agent's pane").description("attach to the grid")

@@ -35,6 +35,8 @@ export async function downOrg(world: World, root: string, options: { clean: bool
     await world.processes.killGroup(daemon.pid, 3000);
   }
   await Promise.all([...groups].map((pgid) => world.processes.killGroup(pgid, 3000)));
+  // Verify runs of a daemon killed earlier run in groups of their own, outside every pane.
+  const orphans = await world.processes.endOrphans(paths.children);
   await tmux.killServer();
   await world.files.removeFile(paths.daemon);
   const result: DownResult = { wasRunning, stoppedGroups: groups.size, removed: [], kept: [] };
@@ -56,7 +58,7 @@ export async function downOrg(world: World, root: string, options: { clean: bool
   const kept = result.kept.map((entry) => `${entry.agent} (${entry.reason})`).join("; ");
   await world.files.appendLines(paths.log, [formatLogEntry({
     date: world.now(), op: "down", title: `stopped ${record.agents.length} agents${options.clean ? `, removed ${result.removed.length} worktrees` : ""}`,
-    body: kept ? `kept worktrees: ${kept}` : undefined,
+    body: [kept ? `kept worktrees: ${kept}` : "", ...orphans.map((line) => `ended, left by a killed daemon: ${line}`)].filter(Boolean).join("\n") || undefined,
   })]);
   return result;
 }

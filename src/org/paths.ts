@@ -13,6 +13,8 @@ export interface OrgPaths {
   patches: string;
   queue: string;
   daemon: string;
+  /** One file per process the daemon started that may outlive it (verify runs, its tmux waiter). */
+  children: string;
   lock: string;
 }
 
@@ -29,6 +31,7 @@ export function orgPaths(root: string): OrgPaths {
     patches: join(state, "patches"),
     queue: join(state, "queue"),
     daemon: join(state, "daemon.json"),
+    children: join(state, "children"),
     lock: join(state, "up.lock"),
   };
 }

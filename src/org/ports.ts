@@ -138,6 +138,12 @@ export interface NoticePort {
   close(): void;
 }
 
+/** Writes down a child process that may outlive its daemon, so the next one can end it. */
+export interface ChildTracker {
+  track(pid: number | undefined, kind: "verify" | "waiter", what: string, group: boolean): void;
+  forget(pid: number | undefined): void;
+}
+
 export interface TmuxPort {
   readonly socket: string;
   readonly session: string;
@@ -153,8 +159,8 @@ export interface TmuxPort {
   openPaneFeed(): PaneFeed;
   /** Kills what runs in the pane and starts `launch` in it, or its original command again; the pane's log pipe survives. */
   respawnPane(pane: string, launch?: PaneLaunch): Promise<void>;
-  /** A standing connection that supervises agent panes by label. */
-  openPaneHost(): PaneHost;
+  /** A standing connection that supervises agent panes by label; helpers it starts are recorded with `children`. */
+  openPaneHost(children?: ChildTracker): PaneHost;
   /** Screens of the panes and keys into them, for the daemon's screen watch. */
   openScreenPort(): ScreenPort;
   /** Looks at agent panes and types notifications into them, for the daemon's notifier. */
@@ -188,4 +194,6 @@ export interface FilesPort {
 export interface ProcessPort {
   isAlive(pid: number): boolean;
   killGroup(pgid: number, graceMs?: number): Promise<void>;
+  /** Ends what a dead daemon recorded in `dir` (verify runs, waiters); returns a line per process ended. */
+  endOrphans(dir: string): Promise<string[]>;
 }

@@ -1,5 +1,8 @@
 import type { ExperimentRequest } from "./experiment.js";
 
+/** verify.queue_per_agent when org.yaml does not say. */
+export const DEFAULT_QUEUE_PER_AGENT = 2;
+
 /** The slot an agent's runs take: its GPU, or one of the CPU slots. */
 export function slotsFor(agent: { gpu: number | null }, cpuSlots: number): string[] {
   return agent.gpu === null ? Array.from({ length: cpuSlots }, (_, index) => `cpu${index}`) : [`gpu${agent.gpu}`];
@@ -46,4 +49,14 @@ export function detectNewCommits(input: {
     requests.push({ id: `${stamp.replace(/[:.]/g, "-")}-${agent}-${head.slice(0, 7)}`, agent, commit: head, description: input.subjects.get(agent) ?? "commit", kind: "candidate", submittedAt: stamp });
   }
   return requests;
+}
+
+export type QueueRoom = { kind: "room"; queued: number } | { kind: "full"; reason: string };
+
+/** Whether an agent may queue one more experiment: counted from the queue on disk, so a daemon restart never resets it. */
+export function decideQueueRoom(queued: ExperimentRequest[], agent: string, cap: number): QueueRoom {
+  const mine = queued.filter((request) => request.agent === agent && request.kind === "candidate");
+  if (mine.length < cap) return { kind: "room", queued: mine.length };
+  const list = mine.map((request) => `${request.commit.slice(0, 7)} "${request.description}"`).join(", ");
+  return { kind: "full", reason: `you already have ${mine.length} experiment${mine.length === 1 ? "" : "s"} queued (${list}) and verify.queue_per_agent is ${cap}: wait for a verdict, then submit (nothing was committed)` };
 }

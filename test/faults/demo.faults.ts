@@ -11,6 +11,7 @@ import { downAndFindProblems, findLeftovers } from "./collect.js";
 import { startCpuWindow } from "./cpu.js";
 import { countRows, createDemoOrg, queueIsEmpty, readControlPane, readDaemonPid, removeDemoOrg, startDemo, waitForRows, type DemoOrg } from "./demo-org.js";
 import { countRecoveredRows, killDaemonAt, KILL_MOMENTS } from "./kill-daemon.js";
+import { sampleOrg } from "./proc-table.js";
 import { commitTamper, statusesOf } from "./tamper.js";
 
 // `npm run faults` runs the full counts; ORG_FAULTS_KILLS and ORG_FAULTS_SEED change them.
@@ -30,6 +31,12 @@ afterEach(() => {
   mounted = undefined;
 });
 
+/** What every agent's pane shows, scrollback included: where an agent's `org submit` says what went wrong. */
+function readAgentPanes(current: DemoOrg): string {
+  const record = JSON.parse(readFileSync(join(current.root, "state/org.json"), "utf8")) as { agents: { paneId?: string }[] };
+  return record.agents.filter((agent) => agent.paneId).map((agent) => tmux(current.socket, ["capture-pane", "-p", "-J", "-S", "-", "-t", agent.paneId!]).out).join("\n");
+}
+
 /** `org down`, then every invariant and state file; the org must be gone. */
 function downAndCheck(current: DemoOrg): void {
   expect(downAndFindProblems(current.root)).toEqual([]);
@@ -37,16 +44,26 @@ function downAndCheck(current: DemoOrg): void {
 
 describe("faults on the demo org: nothing is lost", () => {
   test(`kill -9 of the daemon ${KILLS} times (at random, during a verify run, right after a row), each followed by org up`, async () => {
-    org = createDemoOrg();
+    // Runs 5 s longer than the demo's own, as a training would be: a run the killed daemon left outlives the next one's start.
+    org = createDemoOrg({ verifyCommand: ["bash", "-c", "sleep 5; exec node train.mjs"] });
     startDemo(org);
     await waitForRows(org, 2);
     let betweenRowAndReset = 0;
+    const left: string[] = [];
+    const sampler = sampleOrg(org.root, 2);
     for (let kill = 0; kill < KILLS; kill++) {
-      if ((await killDaemonAt(org, KILL_MOMENTS[kill % KILL_MOMENTS.length]!, rng)).rowPending) betweenRowAndReset += 1;
+      const killed = await killDaemonAt(org, KILL_MOMENTS[kill % KILL_MOMENTS.length]!, rng);
+      if (killed.rowPending) betweenRowAndReset += 1;
+      left.push(...killed.left);
     }
     await waitForRows(org, 2);
-    console.log(`${KILLS} kills, ${betweenRowAndReset} between a row and its reset; rows ${countRows(org)}; answered from a killed daemon's row: ${countRecoveredRows(org)}`);
+    const sampled = sampler.stop();
+    console.log(`${KILLS} kills, ${betweenRowAndReset} between a row and its reset; rows ${countRows(org)}; answered from a killed daemon's row: ${countRecoveredRows(org)}; slot samples ${sampled.samples}, doubled ${sampled.doubled.length}; over the queue cap ${sampled.overCap.length}; left 1 s after org up: ${left.length}`);
     if (KILLS >= KILL_MOMENTS.length) expect(betweenRowAndReset).toBeGreaterThan(0);
+    // A slot never holds a run next to one a killed daemon left, and nothing of a dead daemon outlives the next one's start.
+    expect(sampled.doubled).toEqual([]);
+    expect(sampled.overCap).toEqual([]);
+    expect(left).toEqual([]);
     downAndCheck(org);
   }, 900_000);
 
@@ -117,6 +134,11 @@ describe("faults on the demo org: nothing is lost", () => {
     await pollUntil(() => /verifier: .*no space left on/i.test(readControlPane(org!)), { what: "the verifier saying the disk is full", timeoutMs: 60_000 });
     const status = runOrg(["status"], { cwd: org.root });
     expect(`${status.stdout}${status.stderr}`).not.toMatch(/^\s+at /m);
+    expect(`${status.stdout}${status.stderr}`).not.toMatch(/not running/);
+    // The agents' own `org submit`s meet it once the heartbeat is stale: they name the disk and the running daemon, never "not running".
+    await pollUntil(() => /no space left on the disk mounted at .* free\): the org's daemon \(pid \d+\) is running but cannot write its heartbeat/.test(readAgentPanes(org!)), { what: "a submit naming the full disk under a running daemon", timeoutMs: 90_000 });
+    expect(readAgentPanes(org)).not.toMatch(/not running|went down/);
+    expect(readControlPane(org)).toMatch(/heartbeat: no space left on the disk mounted at .* free\): could not write /);
     rmSync(filler);
     await waitForRows(org, 3, 120_000);
     expect(countRows(org)).toBeGreaterThan(full);

@@ -5,6 +5,7 @@ import { runOrgAsync } from "../helpers/org-cli.js";
 import { pollUntil } from "../helpers/poll.js";
 import { isRunning } from "../helpers/processes.js";
 import type { Rng } from "../fuzz/rng.js";
+import { readDescendants, stillRunning, type ProcFact } from "./proc-table.js";
 import { readDaemonPid, type DemoOrg } from "./demo-org.js";
 
 /** random: any time; verify-run: while a verify command runs; after-row: the instant a results row lands, before its reset. */
@@ -13,9 +14,12 @@ export type KillMoment = (typeof KILL_MOMENTS)[number];
 
 /** Kill the daemon at `moment`, bring it back with `org up`, and wait for the new one. rowPending: it died with the
  * latest row written but its request not yet cleared, the window between the row and the reset. */
-export async function killDaemonAt(org: DemoOrg, moment: KillMoment, rng: Rng): Promise<{ pid: number; rowPending: boolean }> {
+export async function killDaemonAt(org: DemoOrg, moment: KillMoment, rng: Rng): Promise<{ pid: number; rowPending: boolean; left: string[] }> {
   const pid = await pollUntil(() => readDaemonPid(org), { what: "daemon.json" });
+  let children: ProcFact[] = [];
   const kill = () => {
+    // What the daemon started (verify runs, waiters, clients), as of the instant before it dies.
+    children = readDescendants(pid);
     try {
       process.kill(pid, "SIGKILL");
     } catch {
@@ -42,7 +46,10 @@ export async function killDaemonAt(org: DemoOrg, moment: KillMoment, rng: Rng): 
     const current = readDaemonPid(org);
     return current !== undefined && current !== pid && isRunning(current) ? current : undefined;
   }, { what: "a new daemon after org up", timeoutMs: 30_000 });
-  return { pid: next, rowPending };
+  // The new daemon ends what its predecessor left before its first heartbeat; a second is all it may take.
+  const left = await pollUntil(() => (stillRunning(children).length === 0 ? [] : undefined), { what: "nothing of the killed daemon left", timeoutMs: 1000 })
+    .catch(() => stillRunning(children).map((fact) => `pid ${fact.pid} (${fact.cmdline.slice(0, 100)}) of killed daemon ${pid}`));
+  return { pid: next, rowPending, left };
 }
 
 function isLastRowQueued(org: DemoOrg): boolean {

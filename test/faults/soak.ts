@@ -11,6 +11,7 @@ import { collectFacts } from "./collect.js";
 import { countRows, createDemoOrg, startDemo, waitForRows, type DemoOrg } from "./demo-org.js";
 import { checkInvariants, findLostExperiments } from "./invariants.js";
 import { countRecoveredRows, killDaemonAt, KILL_MOMENTS } from "./kill-daemon.js";
+import { sampleOrg } from "./proc-table.js";
 import { findUnreadable } from "./state-files.js";
 import { commitTamper, statusesOf } from "./tamper.js";
 
@@ -22,6 +23,9 @@ const rng = createRng(SEED);
 const TAMPERER = "tamperer-1";
 
 const moments = Object.fromEntries(KILL_MOMENTS.map((moment) => [moment, 0])) as Record<(typeof KILL_MOMENTS)[number], number>;
+// What a killed daemon left running one second after the next one started: must stay empty.
+const leftByKilledDaemons: string[] = [];
+
 type Fault = "daemon-kill" | "pane-kill" | "server-kill" | "index-lock" | "tamper";
 const FAULTS: Fault[] = ["daemon-kill", "pane-kill", "server-kill", "index-lock", "tamper"];
 
@@ -34,7 +38,7 @@ async function up(org: DemoOrg): Promise<void> {
 async function inject(org: DemoOrg, kind: Fault, tampered: string[]): Promise<string> {
   if (kind === "daemon-kill") {
     const moment = rng.pick(KILL_MOMENTS);
-    await killDaemonAt(org, moment, rng);
+    leftByKilledDaemons.push(...(await killDaemonAt(org, moment, rng)).left);
     moments[moment] += 1;
     return moment;
   }
@@ -68,6 +72,7 @@ async function soak(): Promise<number> {
   const faults = Object.fromEntries(FAULTS.map((kind) => [kind, 0])) as Record<Fault, number>;
   const tampered: string[] = [];
   let error: string | undefined;
+  const sampler = sampleOrg(org.root, 2, 250);
   try {
     startDemo(org);
     await waitForRows(org, AGENTS + 1, 300_000);
@@ -86,6 +91,7 @@ async function soak(): Promise<number> {
   } catch (caught) {
     error = (caught as Error).message;
   }
+  const sampled = sampler.stop();
   const down = await runOrgAsync(["down"], { cwd: org.root, timeoutMs: 120_000 });
   const facts = collectFacts(org.root);
   const problems = [...(down.code === 0 ? [] : [`org down failed: ${down.stderr}`]), ...checkInvariants(facts)];
@@ -96,6 +102,7 @@ async function soak(): Promise<number> {
     experiments: facts.rows.length, verdicts: facts.verdicts.length, queuedAtEnd: facts.queued.length,
     faults, daemonKillMoments: moments, faultsTotal: Object.values(faults).reduce((sum, count) => sum + count, 0),
     answeredFromKilledDaemonsRow: countRecoveredRows(org),
+    slotSamples: sampled.samples, slotsDoubled: sampled.doubled, queueOverCap: sampled.overCap, leftOneSecondAfterUp: leftByKilledDaemons,
     rowsLost: findLostExperiments(facts).length,
     tamperedCommits: tampered.length, tamperedAccepted: tamperStatuses.filter((status) => status !== "reject").length, tamperedJudged: tamperStatuses.length,
     invariantProblems: problems, unreadableFiles: unreadable, error: error ?? null,
@@ -106,7 +113,7 @@ async function soak(): Promise<number> {
   tmux(org.socket, ["kill-server"]);
   if (process.env.ORG_SOAK_KEEP) console.log(`kept ${org.root}`);
   else removeDir(org.root);
-  return error || problems.length || unreadable.length || report.tamperedAccepted ? 1 : 0;
+  return error || problems.length || unreadable.length || report.tamperedAccepted || sampled.doubled.length || sampled.overCap.length || leftByKilledDaemons.length ? 1 : 0;
 }
 
 process.exitCode = await soak();

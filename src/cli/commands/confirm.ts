@@ -5,6 +5,7 @@ import type { ExperimentRequest } from "../../org/experiment.js";
 import type { Frontier } from "../../org/frontier.js";
 import { orgPaths } from "../../org/paths.js";
 import { assertDaemonAlive, waitForAnswer } from "../../adapters/daemon-client.js";
+import { addOutcome } from "../../adapters/disk-space.js";
 import { readJson, writeJsonAtomic } from "../../adapters/files.js";
 import { processRunner } from "../../adapters/process.js";
 import type { Io } from "../io.js";
@@ -22,13 +23,13 @@ export async function runConfirm(opts: { root: string; commit: string; runs: num
   if (!agent || !record.agents.some((candidate) => candidate.name === agent)) {
     throw new OrgError(`no agent named "${agent}" — agents: ${record.agents.map((candidate) => candidate.name).join(", ")}`, "unknown-agent");
   }
-  await assertDaemonAlive(paths.daemon, "the org is not running — start it with `org up`");
+  await assertDaemonAlive(paths.daemon, "the org is not running — start it with `org up`", { outcome: "nothing was queued" });
   const now = new Date();
   const request: ExperimentRequest = {
     id: `${now.toISOString().replace(/[:.]/g, "-")}-${agent}-confirm-${commit.slice(0, 7)}`,
     agent, commit, description: `confirm ×${opts.runs}`, kind: "confirm", submittedAt: now.toISOString(), runs: opts.runs,
   };
-  await writeJsonAtomic(join(paths.queue, `${request.id}.json`), request);
+  await writeJsonAtomic(join(paths.queue, `${request.id}.json`), request).catch((error: unknown) => addOutcome(error, "nothing was queued — run `org confirm` again then"));
   io.out(`re-running ${commit.slice(0, 7)} ${opts.runs} times in ${agent}'s slot…`);
   const report = await waitForAnswer<ConfirmReport>(join(paths.state, "confirmations", `${request.id}.json`), paths.daemon);
   for (const line of formatConfirmReport(report)) io.out(line);

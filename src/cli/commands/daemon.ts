@@ -1,10 +1,12 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
+import { OrgError } from "../../org/errors.js";
 import { orgPaths } from "../../org/paths.js";
 import type { OrgRecord } from "../../org/state.js";
 import { readSnapshot } from "../../org/status.js";
 import { readJson, watchDir, writeJsonAtomic } from "../../adapters/files.js";
 import { cacheConfigRead } from "../../adapters/config-cache.js";
+import { ChildRecords, endLeftChildren } from "../../adapters/child-records.js";
 import { Notifier } from "../../adapters/notifier.js";
 import { PaneSupervisor } from "../../adapters/pane-supervisor.js";
 import { ScreenWatch } from "../../adapters/screen-watch.js";
@@ -47,6 +49,9 @@ export async function runDaemon(opts: { root: string }): Promise<number> {
     process.stderr.write(`[org] no ${paths.orgFile}; run \`org up\`\n`);
     return 1;
   }
+  // Before any run starts: a slot or GPU must never hold a run of ours next to one a killed daemon left.
+  await endLeftChildren(paths, "the daemon");
+  const children = new ChildRecords(paths.children);
   const feed: string[] = [];
   // Counts lines said, so a new one is drawn at the next refresh even while no one watches.
   let said = 0;
@@ -60,7 +65,7 @@ export async function runDaemon(opts: { root: string }): Promise<number> {
   const tmux = world.tmux(record.socket, record.session);
   const screenPort = tmux.openScreenPort();
   const screens = new ScreenWatch(paths.state, screenPort);
-  const supervisor = new PaneSupervisor(paths.state, tmux.openPaneHost(), say, (pane) => screens.whyBlocked(pane));
+  const supervisor = new PaneSupervisor(paths.state, tmux.openPaneHost(children), say, (pane) => screens.whyBlocked(pane));
   const look = () => supervisor.tick().catch((error: Error) => (say(`supervisor: ${error.message}`), false));
   let settled = await look();
   let supervising = true;
@@ -75,7 +80,7 @@ export async function runDaemon(opts: { root: string }): Promise<number> {
   const readConfig = () => readAndLoadConfig({ cwd: opts.root });
   const read = await readConfig();
   // A reload that changes the agents hands the verifier a new org: the handle swaps loops between runs.
-  const verifier = new VerifierHandle(paths, (next, config) => new VerifierLoop(next, config, createVerifierPort({ repo: next.repo, state: paths.state, messages: config.messages, backend: config.backend }), say), readConfig, say);
+  const verifier = new VerifierHandle(paths, (next, config) => new VerifierLoop(next, config, createVerifierPort({ repo: next.repo, state: paths.state, messages: config.messages, backend: config.backend, children }), say), readConfig, say);
   await verifier.begin(record, "loaded" in read ? read.loaded.config : undefined);
   if ("problems" in read) say(`org.yaml has problems; the verifier is off until they are fixed:\n${read.problems.join("\n")}`);
   else if (!verifier.active) say("no verify section in org.yaml: experiments are not judged");
@@ -137,9 +142,15 @@ export async function runDaemon(opts: { root: string }): Promise<number> {
     drawn = { screen, at: Date.now(), said };
     process.stdout.write(`\x1b[H\x1b[2J${screen}\n\n[org daemon pid ${process.pid}] ${new Date().toLocaleTimeString()}\n`);
   };
+  let heartbeatProblem = "";
   while (!stopping) {
-    // A full disk must not end the loop: the heartbeat resumes when space returns.
-    await writeJsonAtomic(paths.daemon, { pid: process.pid, startedAt, heartbeatAt: new Date().toISOString(), usage }).catch((error: Error) => say(`heartbeat: ${error.message}`));
+    // A full disk must not end the loop: the heartbeat resumes when space returns. Each problem is said once, not every refresh.
+    await writeJsonAtomic(paths.daemon, { pid: process.pid, startedAt, heartbeatAt: new Date().toISOString(), queuePerAgent: verifier.queuePerAgent, usage }).then(() => {
+      heartbeatProblem = "";
+    }, (error: Error) => {
+      if (error.message !== heartbeatProblem) say(`heartbeat: ${error.message}${error instanceof OrgError && error.code === "disk-full" ? "; the daemon keeps running and beats again once there is room" : ""}`);
+      heartbeatProblem = error.message;
+    });
     hotReload.tick();
     void standups.tick(new Date());
     void tokens.tick(new Date());

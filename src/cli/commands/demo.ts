@@ -1,17 +1,32 @@
 import { readFile } from "node:fs/promises";
-import { resolve } from "node:path";
+import { basename, relative, resolve } from "node:path";
 import { parse } from "yaml";
 import { createDemoRepo } from "../../adapters/demo-repo.js";
 import type { Io } from "../io.js";
+import { readRecord } from "./attach.js";
 import { runUp } from "./up.js";
 import { readAndLoadConfig } from "./validate.js";
 
 /** `org demo`: create the toy research repo org.yaml points at (first run only), then `org up`. */
-export async function runDemo(opts: { root: string; attach: boolean }, io: Io): Promise<number> {
+export async function runDemo(opts: { root: string; attach: boolean; tmux?: boolean }, io: Io): Promise<number> {
   const repo = await demoRepoPath(opts.root);
   const { created } = await createDemoRepo(repo);
   if (created) io.out(`created the demo research repo in ${repo} (train.mjs is mutable, prepare.mjs is protected)`);
-  return runUp(opts, io);
+  const code = await runUp(opts, io);
+  if (code === 0) io.out(howToWatch((await readRecord(opts.root)).mode ?? "tmux", orgCommand()));
+  return code;
+}
+
+/** What a person types next, for the grid the demo got: tmux, or node-pty when tmux is missing or --no-tmux. */
+export function howToWatch(mode: "tmux" | "pty", org: string): string {
+  const watch = mode === "tmux" ? `watch it: ${org} attach   (the tmux grid; Ctrl-b d detaches)   or: ${org} watch   (a dashboard; q quits)` : `watch it: ${org} watch   (no tmux: the panes run in node-pty; q quits, the org keeps running)`;
+  return `${watch}\nresults:  ${org} results   (baselines and keep/discard rows within a minute)\nstop it:  ${org} down`;
+}
+
+// From a clone `npm start` runs bin/org.js, which is not on PATH: show the command that works from here.
+function orgCommand(): string {
+  const script = process.argv[1] ?? "";
+  return basename(script) === "org.js" ? `node ${relative(process.cwd(), script) || script}` : "org";
 }
 
 // Read org.yaml's repo before validation: validation itself fails until the repo exists.

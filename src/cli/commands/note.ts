@@ -2,6 +2,7 @@ import { readMessageSettings } from "../../org/messages/mail-port.js";
 import { senderName } from "../../org/messages/wiring.js";
 import { orgPaths } from "../../org/paths.js";
 import { readText } from "../../adapters/files.js";
+import { addOutcome } from "../../adapters/disk-space.js";
 import { addNote, notesPaths } from "../../adapters/inbox-notes.js";
 import type { Io } from "../io.js";
 import { identifyCaller, loadConfigOrThrow } from "./send.js";
@@ -17,7 +18,8 @@ export async function runNote(opts: { root: string; text?: string; envAgent?: st
   }
   const author = senderName(identifyCaller(config, opts.envAgent));
   const max = readMessageSettings(config).notes_max;
-  const { count, archived } = await addNote(state, author, opts.text, max);
+  // addNote archives before it rewrites the board: a failed write leaves the board as it was.
+  const { count, archived } = await addNote(state, author, opts.text, max).catch((error: unknown) => addOutcome(error, "your note was not added to the board"));
   io.out(`noted on the board (${count} of ${max} entries)${archived > 0 ? `; the oldest ${archived === 1 ? "entry" : `${archived} entries`} moved to state/notes-archive.md` : ""}`);
   return 0;
 }

@@ -29,7 +29,8 @@ export async function runSend(opts: SendOptions, io: Io): Promise<number> {
   if (!recipients.ok) throw new OrgError(`${recipients.reason} (nothing was sent)`, "recipient");
   const outgoing = { from: senderName(sender), to: recipients.agents, kind: opts.kind, body };
   const { id } = await sendMessage(orgPaths(opts.root).state, outgoing, readMessageSettings(config)).catch((error: unknown) => {
-    throw error instanceof OrgError ? new OrgError(`${error.message} (nothing was sent)`, error.code) : error;
+    // A full disk's message already says which inboxes got it.
+    throw error instanceof OrgError && error.code !== "disk-full" ? new OrgError(`${error.message} (nothing was sent)`, error.code) : error;
   });
   io.out(`delivered ${id} to ${recipients.agents.join(", ")} — \`org inbox --sent\` shows when it is read`);
   return 0;

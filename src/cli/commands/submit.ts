@@ -5,8 +5,11 @@ import { agentPaths, orgPaths } from "../../org/paths.js";
 import { formatSubmitReply } from "../../ui/submit-reply.js";
 import { readJson, writeJsonAtomic } from "../../adapters/files.js";
 import { assertDaemonAlive, waitForAnswer } from "../../adapters/daemon-client.js";
+import { addOutcome, describeDiskFull } from "../../adapters/disk-space.js";
 import { commitOnto } from "../../adapters/git-commit-onto.js";
 import { processRunner } from "../../adapters/process.js";
+import { readQueuedRequests } from "../../adapters/queue-files.js";
+import { decideQueueRoom, DEFAULT_QUEUE_PER_AGENT } from "../../org/verify-schedule.js";
 import type { VerdictFile } from "../../adapters/verifier-loop.js";
 import type { Io } from "../io.js";
 import { readRecord } from "./attach.js";
@@ -19,11 +22,18 @@ export async function runSubmit(opts: { root: string; cwd: string; message?: str
   const paths = orgPaths(opts.root);
   const agent = record.agents.find((candidate) => candidate.worktree === top);
   if (!agent) throw new OrgError(`not inside an agent's worktree (${opts.cwd}) — run it from one of ${paths.worktrees}/<agent>`, "not-agent");
-  await assertDaemonAlive(paths.daemon, "the org is not running — start it with `org up` (nothing was committed)");
+  await assertDaemonAlive(paths.daemon, "the org is not running — start it with `org up` (nothing was committed)", { outcome: "nothing was committed" });
   await assertContractAgreed(opts.root, agent.role);
+  const daemon = await readJson<{ queuePerAgent?: number }>(paths.daemon).catch(() => undefined);
+  const room = decideQueueRoom(await readQueuedRequests(paths.queue), agent.name, daemon?.queuePerAgent ?? DEFAULT_QUEUE_PER_AGENT);
+  if (room.kind === "full") throw new OrgError(room.reason, "queue-full");
   const ledger = await readJson<AgentLedger>(join(agentPaths(paths.state, agent.name).dir, "ledger.json"));
   const git = async (args: string[]) => processRunner.run(["git", "-c", "core.hooksPath=/dev/null", ...(await identity(top)), ...args], { cwd: top, timeoutMs: 60_000 });
-  await git(["add", "--all"]);
+  const added = await git(["add", "--all"]);
+  // Without this a full disk would read as "nothing to submit": git staged nothing because it could not write its index.
+  if (added.exitCode !== 0 && /no space left|quota exceeded/i.test(added.stderr)) {
+    throw new OrgError(`${await describeDiskFull(top, { what: `git could not stage your changes in ${top}` })}; nothing was committed`, "disk-full");
+  }
   const staged = (await git(["diff", "--cached", "--quiet"])).exitCode === 1;
   // Every refusal below leaves the worktree exactly as it was: unstage what `add --all` staged.
   const refuse = async (message: string, code: string) => {
@@ -40,7 +50,11 @@ export async function runSubmit(opts: { root: string; cwd: string; message?: str
   }
   let head = before;
   if (staged) {
-    const made = await commitOnto(git, before, opts.message!.trim());
+    // A commit that fails (a full disk takes git too) leaves the worktree as it was: nothing staged by us.
+    const made = await commitOnto(git, before, opts.message!.trim()).catch(async (error: unknown) => {
+      await git(["reset", "--quiet"]);
+      throw error;
+    });
     if (made.kind === "moved") await refuse(made.reason, "moved");
     else head = made.commit;
   }
@@ -50,7 +64,9 @@ export async function runSubmit(opts: { root: string; cwd: string; message?: str
     id: `${now.toISOString().replace(/[:.]/g, "-")}-${agent.name}-${head.slice(0, 7)}`,
     agent: agent.name, commit: head, description, kind: "candidate", submittedAt: now.toISOString(),
   };
-  await writeJsonAtomic(join(paths.queue, `${request.id}.json`), request);
+  await writeJsonAtomic(join(paths.queue, `${request.id}.json`), request).catch((error: unknown) => {
+    addOutcome(error, head === before ? `nothing was queued — run \`org submit\` again then` : `your commit ${head.slice(0, 7)} is kept on your branch but not queued — run \`org submit\` again then`);
+  });
   io.out(`submitted ${head.slice(0, 7)} "${description}"; waiting for the verifier…`);
   const verdict = await waitForAnswer<VerdictFile>(join(paths.state, "verdicts", `${request.id}.json`), paths.daemon);
   for (const line of formatSubmitReply(verdict)) io.out(line);

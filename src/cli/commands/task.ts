@@ -6,6 +6,7 @@ import { senderName } from "../../org/messages/wiring.js";
 import { agentPaths, orgPaths } from "../../org/paths.js";
 import { formatTaskFile, formatTaskMessage, resolveTaskTarget } from "../../org/tasks/task.js";
 import { appendLines, readText, writeFileAtomic } from "../../adapters/files.js";
+import { addOutcome } from "../../adapters/disk-space.js";
 import { sendMessage } from "../../adapters/inbox-store.js";
 import type { Io } from "../io.js";
 import { identifyCaller, loadConfigOrThrow } from "./send.js";
@@ -26,9 +27,12 @@ export async function runTask(opts: { root: string; cwd: string; to: string; tex
   const problem = checkOutgoing({ from, to: [target.agent], kind: "task", body: message }, settings);
   if (problem) throw new OrgError(`${problem} (nothing was changed)`, "message");
   const previous = await readText(files.task);
-  if (previous !== undefined) await appendLines(files.taskArchive, [previous.replace(/\n+$/, ""), ""]);
-  const { id } = await sendMessage(state, { from, to: [target.agent], kind: "task", body: message }, settings);
-  await writeFileAtomic(files.task, formatTaskFile({ from, time: new Date().toISOString(), id, body }));
+  // On a full disk each step says what it left behind: the user reruns the command knowing what already went out.
+  if (previous !== undefined) await appendLines(files.taskArchive, [previous.replace(/\n+$/, ""), ""]).catch((error: unknown) => addOutcome(error, "nothing was changed"));
+  const { id } = await sendMessage(state, { from, to: [target.agent], kind: "task", body: message }, settings).catch((error: unknown) => addOutcome(error, "the task was not set either"));
+  await writeFileAtomic(files.task, formatTaskFile({ from, time: new Date().toISOString(), id, body })).catch((error: unknown) => {
+    addOutcome(error, `the task went out as message ${id}, but ${relative(opts.root, files.task)} ${previous === undefined ? "was not written" : "still holds the old one"} — run this org task again then`);
+  });
   io.out(`task set for ${target.agent} in ${relative(opts.root, files.task)} and delivered as ${id} — \`org inbox --sent\` shows when it is read`);
   return 0;
 }

@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { PRESET_NAMES } from "../runtimes/presets.js";
+import { DEFAULT_QUEUE_PER_AGENT } from "../verify-schedule.js";
 
 // Names become branch, tmux and file names: keep them to a safe alphabet.
 // Spelled without the i flag because JSON Schema patterns carry no flags.
@@ -114,6 +115,7 @@ export const VerifySchema = z
       .describe("optional peak memory, reported as memory_gb"),
     timeout: duration.default("10m").meta({ examples: ["10m"] }).describe("a run longer than this is killed (its whole process group) and recorded as crash"),
     parallel: z.number().int().min(1).max(64).default(2).describe("runs at once in CPU mode; with GPUs it is one run per GPU"),
+    queue_per_agent: z.number().int().min(1).max(100).default(DEFAULT_QUEUE_PER_AGENT).describe("experiments one agent may have queued at once; past it `org submit` refuses until a verdict comes"),
     repeats: z.number().int().min(1).max(100).default(3).describe("baseline runs, each with its own seed (ORG_SEED, or {seed} in the command); their spread is the noise σ"),
     keep: KeepRuleSchema.default({ k: 2, min_delta: 0, confirm: 2 }).describe("when a better metric counts as an improvement rather than noise"),
     budgets: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: "a budget name must be an identifier such as training_seconds" }), BudgetSchema)

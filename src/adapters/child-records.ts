@@ -1,0 +1,127 @@
+// What a daemon starts that can outlive it (verify runs, its tmux waiter) is written down here, one file per child,
+// so the next daemon or `org down` ends exactly those processes: by pid and start time, never by name.
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { formatLogEntry } from "../org/log-entry.js";
+import type { ChildTracker } from "../org/ports.js";
+import { appendLines } from "./files.js";
+import { isAlive, killProcessGroup } from "./process.js";
+
+export interface ChildRecord {
+  pid: number;
+  /** The kernel's start time of the process (/proc/<pid>/stat field 22): a reused pid has another. */
+  startTicks: number | null;
+  /** It leads its own process group, and the whole group is ended. */
+  group: boolean;
+  kind: "verify" | "waiter";
+  /** For people: what it was doing, e.g. "verify run 2026-…-researcher-1-abc1234 on cpu0". */
+  what: string;
+  daemonPid: number;
+  daemonTicks: number | null;
+}
+
+/** The children of this daemon, recorded as they start and forgotten as they end. */
+export class ChildRecords implements ChildTracker {
+  private made = false;
+
+  constructor(private readonly dir: string) {}
+
+  /** Synchronous, right after spawn: a kill -9 a moment later must still find the record. */
+  track(pid: number | undefined, kind: ChildRecord["kind"], what: string, group: boolean): void {
+    if (pid === undefined) return;
+    if (!this.made) mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    this.made = true;
+    const record: ChildRecord = { pid, startTicks: readStartTicks(pid), group, kind, what, daemonPid: process.pid, daemonTicks: readStartTicks(process.pid) };
+    try {
+      writeFileSync(join(this.dir, `${pid}.json`), `${JSON.stringify(record)}\n`);
+    } catch {
+      // A full disk: the child runs unrecorded, as before this ledger existed; the run itself must not fail for it.
+    }
+  }
+
+  forget(pid: number | undefined): void {
+    if (pid !== undefined) rmSync(join(this.dir, `${pid}.json`), { force: true });
+  }
+}
+
+/** Ends every recorded child whose daemon is gone; returns what was ended, for the log. Records of a live daemon stay. */
+export async function endOrphanedChildren(dir: string, graceMs = 2000): Promise<ChildRecord[]> {
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((name) => name.endsWith(".json"));
+  } catch {
+    return [];
+  }
+  const ended: ChildRecord[] = [];
+  await Promise.all(names.map(async (name) => {
+    const record = readRecord(join(dir, name));
+    if (record && record.daemonPid !== process.pid && isSameProcess(record.daemonPid, record.daemonTicks)) return;
+    if (record && (await endChild(record, graceMs))) ended.push(record);
+    rmSync(join(dir, name), { force: true });
+  }));
+  return ended;
+}
+
+async function endChild(record: ChildRecord, graceMs: number): Promise<boolean> {
+  const same = isSameProcess(record.pid, record.startTicks);
+  // Its leader gone, a group can still hold the run's workers; Linux hands out no pid that is a live group's id.
+  const groupLeft = record.group && readStartTicks(record.pid) === null && isAlive(-record.pid);
+  if (!same && !groupLeft) return false;
+  if (record.group) await killProcessGroup(record.pid, graceMs);
+  else await killProcess(record.pid, graceMs);
+  return true;
+}
+
+async function killProcess(pid: number, graceMs: number): Promise<void> {
+  try {
+    process.kill(pid, "SIGTERM");
+  } catch {
+    return;
+  }
+  const deadline = Date.now() + graceMs;
+  while (Date.now() < deadline && readStartTicks(pid) !== null) await new Promise((resolve) => setTimeout(resolve, 25));
+  if (readStartTicks(pid) !== null) process.kill(pid, "SIGKILL");
+}
+
+function isSameProcess(pid: number, ticks: number | null): boolean {
+  const now = readStartTicks(pid);
+  // Without /proc there is no start time to compare: a live pid is taken as the same process.
+  return ticks === null ? isAlive(pid) : now === ticks;
+}
+
+/** The start time of a live, non-zombie process; null when there is none (or no /proc). */
+export function readStartTicks(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // Fields after the name start at field 3 (state); starttime is field 22.
+    return fields[0] === "Z" ? null : Number(fields[19]);
+  } catch {
+    return null;
+  }
+}
+
+function readRecord(file: string): ChildRecord | undefined {
+  try {
+    const record = JSON.parse(readFileSync(file, "utf8")) as ChildRecord;
+    return Number.isInteger(record.pid) && record.pid > 1 ? record : undefined;
+  } catch {
+    // Cut short by a full disk or a kill mid-write: nothing to act on.
+    return undefined;
+  }
+}
+
+/** One line for a process ended: what it was and whose. */
+export function describeChild(record: ChildRecord): string {
+  return `${record.what} (pid ${record.pid}${record.group ? " and its process group" : ""}, left by daemon ${record.daemonPid})`;
+}
+
+/** Ends what a dead daemon left and says so in log.md; a verify run's request is still queued, so it runs again. */
+export async function endLeftChildren(paths: { children: string; log: string }, who: string): Promise<ChildRecord[]> {
+  const ended = await endOrphanedChildren(paths.children);
+  if (ended.length === 0) return ended;
+  const rerun = ended.some((record) => record.kind === "verify") ? "\nTheir requests stay queued and run again: no one can read the exit status of a run whose daemon died." : "";
+  const entry = formatLogEntry({ date: new Date(), op: "recover", title: `${who} ended ${ended.length} process${ended.length === 1 ? "" : "es"} a killed daemon left`, body: `${ended.map((record) => `- ${describeChild(record)}`).join("\n")}${rerun}` });
+  await appendLines(paths.log, [entry]).catch(() => undefined);
+  return ended;
+}

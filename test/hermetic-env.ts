@@ -1,0 +1,25 @@
+import { mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { tmpdir, userInfo } from "node:os";
+import { join } from "node:path";
+
+// vitest setupFiles: runs in every test process before its test file loads, so every org process, tmux server and
+// real CLI a test starts inherits this environment, never the shell's (IS_SANDBOX, CI, a real ~/.claude, …).
+
+/** Kept from the shell: where programs and certificates are, vitest's own variables and the suites' knobs. */
+const KEPT = /^(PATH|TMPDIR|PYENV_ROOT|NODE_ENV|NODE_V8_COVERAGE|NODE_EXTRA_CA_CERTS|SSL_CERT_FILE|SSL_CERT_DIR|VITEST\w*|TINYPOOL\w*|ORG_(FUZZ|FAULTS|SOAK)_\w+)$/;
+
+/** What every test process runs with, whatever the shell held; HOME is an empty folder of its own. */
+export function hermeticEnv(home: string): Record<string, string> {
+  const user = userInfo().username;
+  return { HOME: home, USER: user, LOGNAME: user, SHELL: "/bin/bash", TERM: "xterm-256color", LANG: "C.UTF-8", TZ: "UTC", NO_COLOR: "1" };
+}
+
+/** Replace process.env in place: vitest and node keep the same object. */
+export function applyHermeticEnv(env: NodeJS.ProcessEnv, fixed: Record<string, string>): void {
+  for (const key of Object.keys(env)) if (!KEPT.test(key)) delete env[key];
+  Object.assign(env, fixed);
+}
+
+const home = realpathSync(mkdtempSync(join(tmpdir(), "org-test-home-")));
+applyHermeticEnv(process.env, hermeticEnv(home));
+process.once("exit", () => rmSync(home, { recursive: true, force: true }));
