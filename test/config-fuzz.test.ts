@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { readAndLoadConfig } from "../src/cli/commands/validate.js";
+import { readAndLoadConfig } from "../src/adapters/config-file.js";
 import type { ReloadRecord } from "../src/org/reload-record.js";
 import { load } from "./fixtures/configs/fake-probe.js";
 import { baseConfig, toYaml } from "./fuzz/base-config.js";

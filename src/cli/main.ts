@@ -27,7 +27,7 @@ export async function main(argv: string[], io: Io = stdio): Promise<number> {
     .action(run(async (opts: { attach: boolean; tmux: boolean }) => (await import("./commands/up.js")).runUp({ root: root(), attach: opts.attach, tmux: opts.tmux }, io)));
   program.command("demo").description("create the toy research repo of the demo org (first run), then `org up`").option("--no-attach", "do not attach, even at a terminal")
     .option("--no-tmux", "run every pane in node-pty instead of tmux (automatic when tmux is missing); watch with `org watch`")
-    .action(run(async (opts: { attach: boolean; tmux: boolean }) => (await import("./commands/demo.js")).runDemo({ root: root(), attach: opts.attach, tmux: opts.tmux }, io)));
+    .action(run(async (opts: { attach: boolean; tmux: boolean }) => (await import("./commands/demo.js")).runDemo({ root: root(), attach: opts.attach, tmux: opts.tmux }, io, (await import("./commands/up.js")).runUp)));
   program.command("status").description("every agent with role, GPU, pid, state, restarts, uptime, head").option("--json", "machine-readable")
     .action(run(async (opts: { json?: boolean }) => (await import("./commands/status.js")).runStatus({ root: root(), json: Boolean(opts.json) }, io)));
   program.command("attach").argument("[agent]", "select this agent's pane").description("attach to the grid")
@@ -59,7 +59,7 @@ export async function main(argv: string[], io: Io = stdio): Promise<number> {
     .action(run(async (text: string[]) => (await import("./commands/note.js")).runNote({ root: root(), text: text.length > 0 ? text.join(" ") : undefined, envAgent: process.env.ORG_AGENT || undefined }, io)));
   const envAgent = () => process.env.ORG_AGENT || undefined;
   const contract = program.command("contract").description("a sprint's contract of testable assertions: the generator drafts, generator and evaluator sign");
-  const runContract = (action: import("./commands/contract.js").ContractAction) => async () => (await import("./commands/contract.js")).runContract({ root: root(), cwd: process.cwd(), envAgent: envAgent(), action }, io);
+  const runContract = (action: import("../org/contracts/actions.js").ContractAction) => async () => (await import("./commands/contract.js")).runContract({ root: root(), cwd: process.cwd(), envAgent: envAgent(), action }, io);
   contract.command("draft").description("store a checklist (`- [ ] …` lines) as the sprint's contract; every signature is dropped").requiredOption("-f, --file <file>", "the Markdown checklist")
     .action(run(async (opts: { file: string }) => runContract({ kind: "draft", file: opts.file })()));
   contract.command("sign").description("sign the current contract as you stand (generator or evaluator)").action(run(async () => runContract({ kind: "sign" })()));

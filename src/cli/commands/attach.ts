@@ -1,7 +1,5 @@
-import { readFile } from "node:fs/promises";
 import { OrgError } from "../../org/errors.js";
-import { orgPaths } from "../../org/paths.js";
-import type { OrgRecord } from "../../org/state.js";
+import { readRecord } from "../../adapters/org-record.js";
 import { runInteractive } from "../../adapters/process.js";
 import { createWorld } from "../../adapters/world.js";
 import type { Io } from "../io.js";
@@ -25,11 +23,4 @@ export async function runAttach(opts: { root: string; agent?: string }, io: Io):
   }
   // Inside another tmux, attaching nests clients; tmux refuses unless TMUX is unset.
   return runInteractive(argv, { TMUX: undefined });
-}
-
-export async function readRecord(root: string): Promise<OrgRecord> {
-  const path = orgPaths(root).orgFile;
-  const text = await readFile(path, "utf8").catch(() => undefined);
-  if (!text) throw new OrgError(`no org state in ${orgPaths(root).state} — run \`org up\` first`, "no-state");
-  return JSON.parse(text) as OrgRecord;
 }

@@ -7,9 +7,9 @@ import { orgPaths } from "../../org/paths.js";
 import { assertDaemonAlive, waitForAnswer } from "../../adapters/daemon-client.js";
 import { addOutcome } from "../../adapters/disk-space.js";
 import { readJson, writeJsonAtomic } from "../../adapters/files.js";
+import { readRecord } from "../../adapters/org-record.js";
 import { processRunner } from "../../adapters/process.js";
 import type { Io } from "../io.js";
-import { readRecord } from "./attach.js";
 
 /** `org confirm <commit> [-n 5] [--agent a]`: re-run a commit with fresh seeds; mean ± sd next to the baseline's. */
 export async function runConfirm(opts: { root: string; commit: string; runs: number; agent?: string }, io: Io): Promise<number> {

@@ -5,6 +5,7 @@ import { orgPaths } from "../../org/paths.js";
 import type { OrgRecord } from "../../org/state.js";
 import { readSnapshot } from "../../org/status.js";
 import { readJson, watchDir, writeJsonAtomic } from "../../adapters/files.js";
+import { readAndLoadConfig } from "../../adapters/config-file.js";
 import { cacheConfigRead } from "../../adapters/config-cache.js";
 import { ChildRecords, endLeftChildren } from "../../adapters/child-records.js";
 import { Notifier } from "../../adapters/notifier.js";
@@ -21,7 +22,6 @@ import { RefStamp } from "../../adapters/ref-stamp.js";
 import { usage } from "../../adapters/usage-counters.js";
 import { UsagePoller } from "../../adapters/usage-poller.js";
 import { renderStatus } from "../../ui/status-table.js";
-import { readAndLoadConfig } from "./validate.js";
 
 const REFRESH_MS = 2000;
 const REDRAW_MS = 10_000;

@@ -1,14 +1,15 @@
 import { readFile } from "node:fs/promises";
 import { basename, relative, resolve } from "node:path";
 import { parse } from "yaml";
+import { readAndLoadConfig } from "../../adapters/config-file.js";
 import { createDemoRepo } from "../../adapters/demo-repo.js";
+import { readRecord } from "../../adapters/org-record.js";
 import type { Io } from "../io.js";
-import { readRecord } from "./attach.js";
-import { runUp } from "./up.js";
-import { readAndLoadConfig } from "./validate.js";
 
-/** `org demo`: create the toy research repo org.yaml points at (first run only), then `org up`. */
-export async function runDemo(opts: { root: string; attach: boolean; tmux?: boolean }, io: Io): Promise<number> {
+type DemoOptions = { root: string; attach: boolean; tmux?: boolean };
+
+/** `org demo`: create the toy research repo org.yaml points at (first run only), then `org up` (passed in: no command imports another). */
+export async function runDemo(opts: DemoOptions, io: Io, runUp: (opts: DemoOptions, io: Io) => Promise<number>): Promise<number> {
   const repo = await demoRepoPath(opts.root);
   const { created } = await createDemoRepo(repo);
   if (created) io.out(`created the demo research repo in ${repo} (train.mjs is mutable, prepare.mjs is protected)`);

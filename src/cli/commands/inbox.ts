@@ -1,11 +1,11 @@
 import { relative } from "node:path";
 import { OrgError } from "../../org/errors.js";
 import { markRead, readInbox, readSent } from "../../org/messages/inbox.js";
-import { resolveAgent } from "../../org/messages/wiring.js";
+import { identifyCaller, resolveAgent } from "../../org/messages/wiring.js";
 import { orgPaths } from "../../org/paths.js";
+import { loadConfigOrThrow } from "../../adapters/config-file.js";
 import { mailPort } from "../../adapters/inbox-store.js";
 import type { Io } from "../io.js";
-import { identifyCaller, loadConfigOrThrow } from "./send.js";
 
 // Ten messages at most per call: an agent's context should not fill up with its inbox.
 const PAGE = 10;

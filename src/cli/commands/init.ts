@@ -1,15 +1,19 @@
 import { join, relative, isAbsolute } from "node:path";
 import { readText, writeFileAtomic } from "../../adapters/files.js";
 import { PACKAGE_ROOT } from "../../adapters/package-root.js";
+import { writeTemplateFiles } from "../../adapters/template-files.js";
+import { suggestFix } from "../../org/config/did-you-mean.js";
 import { renderStarter } from "../../org/config/index.js";
+import { TEMPLATES, type TemplateName } from "../../org/config/templates.js";
 import type { Io } from "../io.js";
-import { runInitTemplate } from "./init-template.js";
 
 const PROMPT_FILE = join("prompts", "researcher.md");
 
+type InitOptions = { cwd: string; force?: boolean; template?: string; countGpus?: () => Promise<number> };
+
 /** `org init`: a commented starter org.yaml and researcher prompt; never overwrites without --force. */
-export async function runInit(opts: { cwd: string; force?: boolean; template?: string; countGpus?: () => Promise<number> }, io: Io): Promise<number> {
-  if (opts.template !== undefined) return runInitTemplate({ ...opts, template: opts.template, schema: locateSchema(opts.cwd) }, io);
+export async function runInit(opts: InitOptions, io: Io): Promise<number> {
+  if (opts.template !== undefined) return initTemplate({ ...opts, template: opts.template }, io);
   const orgFile = join(opts.cwd, "org.yaml");
   if (!opts.force && (await readText(orgFile)) !== undefined) {
     io.err(`org.yaml already exists in ${opts.cwd} — edit it, or run \`org init --force\` to replace it`);
@@ -26,8 +30,29 @@ export async function runInit(opts: { cwd: string; force?: boolean; template?: s
   return 0;
 }
 
+/** `org init --template <name>`: org.yaml for a topology and a working prompt per role; prompts a person wrote are kept. */
+async function initTemplate(opts: InitOptions & { template: string }, io: Io): Promise<number> {
+  if (!(TEMPLATES as readonly string[]).includes(opts.template)) {
+    io.err(`unknown template "${opts.template}" — ${suggestFix(opts.template, TEMPLATES, `use one of ${TEMPLATES.join(", ")}`)}`);
+    return 1;
+  }
+  const name = opts.template as TemplateName;
+  if (!opts.force && (await readText(join(opts.cwd, "org.yaml"))) !== undefined) {
+    io.err(`org.yaml already exists in ${opts.cwd} — edit it, or run \`org init --template ${name} --force\` to replace it`);
+    return 1;
+  }
+  const { written, kept } = await writeTemplateFiles({ cwd: opts.cwd, name, schema: locateSchema(opts.cwd), countGpus: opts.countGpus });
+  io.out(`wrote ${joinAnd(written)}${kept.length > 0 ? ` (kept the existing ${joinAnd(kept)})` : ""}`);
+  io.out(`next: ${name === "pipeline" ? "write your goal in goal.md, " : ""}edit them, check with \`org validate\`, then start with \`org up\``);
+  return 0;
+}
+
 function locateSchema(cwd: string): string {
   const schema = join(PACKAGE_ROOT, "org.schema.json");
   const fromCwd = relative(cwd, schema);
   return fromCwd.startsWith("..") || isAbsolute(fromCwd) ? schema : fromCwd;
+}
+
+function joinAnd(items: string[]): string {
+  return items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
 }

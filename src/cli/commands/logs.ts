@@ -1,9 +1,9 @@
 import { open, stat } from "node:fs/promises";
 import { OrgError } from "../../org/errors.js";
 import { agentPaths, orgPaths } from "../../org/paths.js";
+import { readRecord } from "../../adapters/org-record.js";
 import { stripAnsi } from "../../ui/strip-ansi.js";
 import type { Io } from "../io.js";
-import { readRecord } from "./attach.js";
 
 /** `org logs <agent> [--follow]`: the agent's pane output as text, from state. */
 export async function runLogs(opts: { root: string; agent: string; follow: boolean; lines: number }, io: Io): Promise<number> {

@@ -1,11 +1,11 @@
 import { readMessageSettings } from "../../org/messages/mail-port.js";
-import { senderName } from "../../org/messages/wiring.js";
+import { identifyCaller, senderName } from "../../org/messages/wiring.js";
 import { orgPaths } from "../../org/paths.js";
+import { loadConfigOrThrow } from "../../adapters/config-file.js";
 import { readText } from "../../adapters/files.js";
 import { addOutcome } from "../../adapters/disk-space.js";
 import { addNote, notesPaths } from "../../adapters/inbox-notes.js";
 import type { Io } from "../io.js";
-import { identifyCaller, loadConfigOrThrow } from "./send.js";
 
 /** `org note "lesson"` adds one line to the shared notes board; `org note` prints the board. */
 export async function runNote(opts: { root: string; text?: string; envAgent?: string }, io: Io): Promise<number> {

@@ -1,9 +1,9 @@
 import { resolve } from "node:path";
+import { readAndLoadConfig } from "../../adapters/config-file.js";
 import { reloadOrg } from "../../adapters/reload.js";
 import { createWorld } from "../../adapters/world.js";
 import type { Io } from "../io.js";
-import { printOutcome } from "./reload.js";
-import { readAndLoadConfig } from "./validate.js";
+import { printOutcome } from "../shared.js";
 
 /** `org plan [--file draft.yaml]`: what reloading org.yaml (or a draft next to it) would do to the running org; changes nothing. */
 export async function runPlan(opts: { root: string; file?: string; cwd: string }, io: Io): Promise<number> {

@@ -1,14 +1,14 @@
 import { rm } from "node:fs/promises";
 import { OrgError } from "../../org/errors.js";
 import { orgPaths } from "../../org/paths.js";
-import { describeAction } from "../../org/reconcile/index.js";
+import { readAndLoadConfig } from "../../adapters/config-file.js";
 import { assertDaemonAlive, waitForAnswer } from "../../adapters/daemon-client.js";
 import type { MetaReply } from "../../adapters/reload-meta.js";
 import { replyFile, submitMetaRequest } from "../../adapters/reload-requests.js";
-import { reloadOrg, type ReloadOutcome } from "../../adapters/reload.js";
+import { reloadOrg } from "../../adapters/reload.js";
 import { createWorld } from "../../adapters/world.js";
 import type { Io } from "../io.js";
-import { readAndLoadConfig } from "./validate.js";
+import { printOutcome } from "../shared.js";
 
 // The daemon applies saves within a second; `org reload` waits that long for its turn at the lock.
 const LOCK_WAIT_MS = 15_000;
@@ -24,30 +24,6 @@ export async function runReload(opts: { root: string; agent?: string }, io: Io):
     if (outcome.kind !== "busy") return printOutcome(outcome, io, true);
     if (Date.now() > deadline) throw new OrgError(`${outcome.reason} — wait for it to finish, then run \`org reload\` again`, "locked");
     await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
-/** What `org plan` and `org reload` print; exit 1 when the edit is rejected. */
-export function printOutcome(outcome: ReloadOutcome, io: Io, applying: boolean): number {
-  switch (outcome.kind) {
-    case "rejected":
-      for (const problem of outcome.problems) io.err(problem);
-      if (applying) io.err("nothing changed: the org runs as before");
-      return 1;
-    case "in-sync":
-      io.out("nothing to do: the running org matches org.yaml");
-      return 0;
-    case "busy":
-      io.err(outcome.reason);
-      return 1;
-    case "planned":
-    case "applied": {
-      for (const warning of outcome.warnings) io.err(`warning: ${warning}`);
-      const count = outcome.actions.length;
-      io.out(outcome.kind === "planned" ? `org plan: ${count} action${count === 1 ? "" : "s"}; \`org reload\` applies them` : `reloaded: ${count} action${count === 1 ? "" : "s"} applied`);
-      for (const action of outcome.actions) io.out(`  ${describeAction(action)}`);
-      return 0;
-    }
   }
 }
 

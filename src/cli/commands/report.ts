@@ -2,8 +2,7 @@ import { resolve } from "node:path";
 import { OrgError } from "../../org/errors.js";
 import { orgPaths } from "../../org/paths.js";
 import { buildLeaderboard, parseResults } from "../../org/results.js";
-import type { Goal } from "../../org/verdict.js";
-import type { Pricing } from "../../org/usage/pricing.js";
+import { readMetricSetting } from "../../adapters/config-file.js";
 import { readText, writeFileAtomic } from "../../adapters/files.js";
 import { readLedgers } from "../../adapters/usage-store.js";
 import { buildResultsUsage } from "../../org/usage/windows.js";
@@ -13,14 +12,6 @@ import { renderReportHtml } from "../../ui/report-html.js";
 import { buildProgress } from "../../ui/report-points.js";
 import { buildProgressSpec, type ProgressAxis } from "../../ui/report-spec.js";
 import type { Io } from "../io.js";
-import { readAndLoadConfig } from "./validate.js";
-
-/** The metric's name and direction from org.yaml; an unreadable org.yaml falls back to minimizing "metric". */
-export async function readMetricSetting(root: string): Promise<{ goal: Goal; metricName: string; org: string | undefined; pricing: Pricing }> {
-  const read = await readAndLoadConfig({ cwd: root });
-  const config = "loaded" in read ? read.loaded.config : undefined;
-  return { goal: config?.verify?.metric.goal ?? "minimize", metricName: config?.verify?.metric.name ?? "metric", org: config?.name, pricing: config?.pricing ?? {} };
-}
 
 /** `org report`: state/report.html (chart + leaderboard, self-contained) and state/progress.svg from results.tsv. */
 export async function runReport(opts: { root: string; out?: string; svg?: string; x: ProgressAxis }, io: Io): Promise<number> {

@@ -4,12 +4,12 @@ import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { AgentLedger } from "../../org/experiment.js";
 import { pooledSigma } from "../../org/noise.js";
+import { readAndLoadConfig } from "../../adapters/config-file.js";
 import { readJson, readText } from "../../adapters/files.js";
 import { readLedgers } from "../../adapters/usage-store.js";
 import { buildResultsUsage } from "../../org/usage/windows.js";
 import { renderLeaderboard } from "../../ui/leaderboard.js";
 import type { Io } from "../io.js";
-import { readAndLoadConfig } from "./validate.js";
 
 /** `org results [--json]`: the leaderboard from state/results.tsv, with tokens and dollars per agent and per kept improvement. */
 export async function runResults(opts: { root: string; json: boolean }, io: Io): Promise<number> {

@@ -1,22 +1,9 @@
-import { rm } from "node:fs/promises";
-import { relative, resolve } from "node:path";
+import { requireContractSettings } from "../../org/contracts/actions.js";
 import { OrgError } from "../../org/errors.js";
-import { formatLogEntry } from "../../org/log-entry.js";
-import { decideAgreement } from "../../org/contracts/agreement.js";
-import { formatContract } from "../../org/contracts/contract.js";
-import { formatFrontMatter } from "../../org/contracts/front-matter.js";
-import { decideSprint, parseReview } from "../../org/contracts/review.js";
-import { readMessageSettings } from "../../org/messages/mail-port.js";
-import { senderName } from "../../org/messages/wiring.js";
-import { listAgents } from "../../org/plan.js";
-import { contractPaths, orgPaths } from "../../org/paths.js";
-import { parseResults } from "../../org/results.js";
-import { appendLines, readText, writeFileAtomic } from "../../adapters/files.js";
-import { acquire } from "../../adapters/inbox-notes.js";
-import { sendMessage } from "../../adapters/inbox-store.js";
+import { identifyCaller } from "../../org/messages/wiring.js";
+import { loadConfigOrThrow } from "../../adapters/config-file.js";
+import { reviewSprint } from "../../adapters/sprint-review.js";
 import type { Io } from "../io.js";
-import { readCurrentContract } from "./contract.js";
-import { identifyCaller, loadConfigOrThrow } from "./send.js";
 
 /**
  * `org review -f review.md [--commit sha]`: the evaluator's checklist against the agreed contract, stored
@@ -24,48 +11,10 @@ import { identifyCaller, loadConfigOrThrow } from "./send.js";
  */
 export async function runReview(opts: { root: string; cwd: string; file: string; commit?: string; envAgent?: string }, io: Io): Promise<number> {
   const config = await loadConfigOrThrow(opts.root);
-  const settings = config.contracts;
-  if (!settings) throw new OrgError("org.yaml has no contracts section — add `contracts: { generator: generator, evaluator: evaluator }` to use contracts", "no-contracts");
+  const settings = requireContractSettings(config);
   const caller = identifyCaller(config, opts.envAgent);
   if (caller.kind === "agent" && caller.role !== settings.evaluator) throw new OrgError(`${caller.agent} may not review: only role ${settings.evaluator} reviews (contracts.evaluator in org.yaml) (nothing was changed)`, "not-party");
   if (opts.commit !== undefined && !/^[0-9a-f]{4,40}$/.test(opts.commit)) throw new OrgError(`--commit "${opts.commit}" is not a commit hash — give one from \`org results\`, e.g. 1a2b3c4 (nothing was changed)`, "usage");
-  const text = await readText(resolve(opts.cwd, opts.file));
-  if (text === undefined) throw new OrgError(`${opts.file} does not exist in ${opts.cwd} — write the review as the contract's checklist, ticked, first (nothing was changed)`, "usage");
-  if (Buffer.byteLength(text) > settings.max_bytes) throw new OrgError(`${opts.file} is ${Buffer.byteLength(text)} bytes, over the cap of ${settings.max_bytes} (contracts.max_bytes) — one line of evidence per assertion (nothing was changed)`, "contract");
-  const state = orgPaths(opts.root).state;
-  const paths = contractPaths(state);
-  await acquire(paths.lock);
-  try {
-    const current = await readCurrentContract(state);
-    if (!current) throw new OrgError("there is no contract to review against — the generator drafts one: org contract draft -f contract.md (nothing was changed)", "contract");
-    if (!current.parsed.ok) throw new OrgError(`${relative(opts.root, current.file)}:${current.parsed.line}: ${current.parsed.reason} — ${current.parsed.fix} (nothing was changed)`, "contract");
-    const contract = current.parsed.contract;
-    const agreement = decideAgreement(contract, settings.min_assertions);
-    if (agreement.kind !== "agreed") {
-      throw new OrgError(`sprint ${contract.sprint}'s contract is ${agreement.kind === "done" ? "done already" : `not agreed: ${agreement.reason}`} — a review checks the commit of an agreed sprint (nothing was changed)`, "contract");
-    }
-    const review = parseReview(text, contract);
-    if (!review.ok) throw new OrgError(`${opts.file}:${review.line}: ${review.reason} — ${review.fix} (nothing was changed)`, "review");
-    const generators = new Set(listAgents(config).filter((agent) => agent.role === settings.generator).map((agent) => agent.name));
-    const kept = parseResults((await readText(orgPaths(opts.root).results)) ?? "").rows.filter((row) => row.status === "keep" && generators.has(row.agent));
-    const decision = decideSprint({ sprint: contract.sprint, items: review.items, commit: opts.commit ?? review.commit, kept, agreedAt: agreement.at });
-    const by = senderName(caller);
-    const now = new Date();
-    const passed = review.items.filter((item) => item.passed).length;
-    await writeFileAtomic(paths.review(contract.sprint), formatFrontMatter([
-      ["sprint", String(contract.sprint)], ["by", by], ["time", now.toISOString()], ["commit", decision.kind === "done" ? decision.commit : (opts.commit ?? review.commit)],
-      ["passed", `${passed}/${review.items.length}`], ["verdict", decision.kind],
-    ], review.items.map((item) => `- [${item.passed ? "x" : " "}] ${item.assertion}${item.evidence ? ` — ${item.evidence}` : ""}`).join("\n")));
-    const where = relative(opts.root, paths.review(contract.sprint));
-    if (decision.kind === "done") await writeFileAtomic(current.file, formatContract({ ...contract, status: "done", done: { commit: decision.commit, at: now.toISOString() } }));
-    const line = decision.kind === "done" ? `sprint ${contract.sprint} done: ${decision.reason}` : `sprint ${contract.sprint} reviewed by ${by}: ${decision.reason}`;
-    await appendLines(orgPaths(opts.root).log, [formatLogEntry({ date: now, op: decision.kind === "done" ? "sprint" : "review", title: decision.kind === "done" ? `sprint ${contract.sprint} done` : `sprint ${contract.sprint} review`, body: `${line} (${where})` })]);
-    const message = `${line} — the review is ${where}${decision.kind === "done" ? "; draft the next sprint's contract: org contract draft -f contract.md" : ""}`;
-    const to = [...generators];
-    if (to.length > 0) await sendMessage(state, { from: by, to, kind: "review", body: message }, readMessageSettings(config));
-    io.out(message);
-    return 0;
-  } finally {
-    await rm(paths.lock, { recursive: true, force: true });
-  }
+  io.out(await reviewSprint({ root: opts.root, cwd: opts.cwd, file: opts.file, commit: opts.commit, config, settings, caller }));
+  return 0;
 }

@@ -1,13 +1,12 @@
 import { resolve } from "node:path";
-import type { OrgConfig } from "../../org/config/index.js";
-import { ConfigError, OrgError } from "../../org/errors.js";
+import { OrgError } from "../../org/errors.js";
 import { readMessageSettings } from "../../org/messages/mail-port.js";
-import { identifySender, resolveRecipients, senderName, type Sender } from "../../org/messages/wiring.js";
+import { identifyCaller, resolveRecipients, senderName } from "../../org/messages/wiring.js";
 import { orgPaths } from "../../org/paths.js";
+import { loadConfigOrThrow } from "../../adapters/config-file.js";
 import { readText } from "../../adapters/files.js";
 import { sendMessage } from "../../adapters/inbox-store.js";
 import type { Io } from "../io.js";
-import { readAndLoadConfig } from "./validate.js";
 
 export interface SendOptions {
   root: string;
@@ -47,17 +46,4 @@ async function readBody(opts: SendOptions): Promise<string> {
   });
   if (text === undefined) throw new OrgError(`${opts.file} does not exist in ${opts.cwd} — give the path of a Markdown file (nothing was sent)`, "usage");
   return text;
-}
-
-/** org.yaml as every messaging command reads it: problems end the command, as for `org up`. */
-export async function loadConfigOrThrow(root: string): Promise<OrgConfig> {
-  const read = await readAndLoadConfig({ cwd: root });
-  if ("problems" in read) throw new ConfigError(read.problems);
-  return read.loaded.config;
-}
-
-export function identifyCaller(config: OrgConfig, envAgent: string | undefined): Sender {
-  const found = identifySender(config, envAgent);
-  if (!found.ok) throw new OrgError(found.reason, "not-agent");
-  return found.sender;
 }

@@ -4,16 +4,16 @@ import { OrgError } from "../../org/errors.js";
 import { agentPaths, orgPaths } from "../../org/paths.js";
 import { formatSubmitReply } from "../../ui/submit-reply.js";
 import { readJson, writeJsonAtomic } from "../../adapters/files.js";
+import { assertContractAgreed } from "../../adapters/contracts-store.js";
 import { assertDaemonAlive, waitForAnswer } from "../../adapters/daemon-client.js";
 import { addOutcome, describeDiskFull } from "../../adapters/disk-space.js";
 import { commitOnto } from "../../adapters/git-commit-onto.js";
+import { readRecord } from "../../adapters/org-record.js";
 import { processRunner } from "../../adapters/process.js";
 import { readQueuedRequests } from "../../adapters/queue-files.js";
 import { decideQueueRoom, DEFAULT_QUEUE_PER_AGENT } from "../../org/verify-schedule.js";
 import type { VerdictFile } from "../../adapters/verifier-loop.js";
 import type { Io } from "../io.js";
-import { readRecord } from "./attach.js";
-import { assertContractAgreed } from "./contract.js";
 
 /** `org submit -m "what I tried"`: commit the worktree, hand the commit to the verifier, print its verdict. */
 export async function runSubmit(opts: { root: string; cwd: string; message?: string }, io: Io): Promise<number> {

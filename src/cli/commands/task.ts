@@ -2,14 +2,14 @@ import { relative, resolve } from "node:path";
 import { OrgError } from "../../org/errors.js";
 import { checkOutgoing } from "../../org/messages/deliver.js";
 import { readMessageSettings } from "../../org/messages/mail-port.js";
-import { senderName } from "../../org/messages/wiring.js";
+import { identifyCaller, senderName } from "../../org/messages/wiring.js";
 import { agentPaths, orgPaths } from "../../org/paths.js";
 import { formatTaskFile, formatTaskMessage, resolveTaskTarget } from "../../org/tasks/task.js";
+import { loadConfigOrThrow } from "../../adapters/config-file.js";
 import { appendLines, readText, writeFileAtomic } from "../../adapters/files.js";
 import { addOutcome } from "../../adapters/disk-space.js";
 import { sendMessage } from "../../adapters/inbox-store.js";
 import type { Io } from "../io.js";
-import { identifyCaller, loadConfigOrThrow } from "./send.js";
 
 /** `org task <junior> "text"` or `-f task.md`: replace the junior's task file (the old one is archived) and tell it. */
 export async function runTask(opts: { root: string; cwd: string; to: string; text?: string; file?: string; envAgent?: string }, io: Io): Promise<number> {

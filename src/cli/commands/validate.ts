@@ -1,28 +1,7 @@
-import { dirname, isAbsolute, resolve } from "node:path";
+import type { ConfigProbe, LoadedConfig } from "../../org/config/index.js";
+import { readAndLoadConfig } from "../../adapters/config-file.js";
 import { configProbe } from "../../adapters/config-probe.js";
-import { readText } from "../../adapters/files.js";
-import { loadConfig, type ConfigProbe, type LoadedConfig } from "../../org/config/index.js";
 import type { Io } from "../io.js";
-
-export type ReadConfigResult = { loaded: LoadedConfig } | { problems: string[] };
-
-/** Read and load org.yaml exactly as every command does; prints nothing. */
-export async function readAndLoadConfig(opts: { cwd: string; file?: string }, probe: ConfigProbe = configProbe): Promise<ReadConfigResult> {
-  const file = opts.file ?? "org.yaml";
-  const absFile = resolve(opts.cwd, file);
-  let text: string | undefined;
-  try {
-    text = await readText(absFile);
-  } catch (error) {
-    return { problems: [`${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}) — check that it is a readable file`] };
-  }
-  if (text === undefined) {
-    const where = isAbsolute(file) ? "" : ` in ${opts.cwd}`;
-    return { problems: [`${file}: not found${where} — run \`org init\` to create one`] };
-  }
-  const result = await loadConfig({ file, dir: dirname(absFile), text }, probe);
-  return result.ok ? { loaded: result.loaded } : { problems: result.problems };
-}
 
 /** `org validate`: every problem at once on stderr (exit 1), or a one-line summary (exit 0). */
 export async function runValidate(opts: { cwd: string; file?: string }, io: Io, probe: ConfigProbe = configProbe): Promise<number> {

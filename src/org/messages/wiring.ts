@@ -1,6 +1,7 @@
 import { findClosest } from "../config/did-you-mean.js";
 import { explainUnsafeName } from "../config/rules.js";
 import { SAFE_NAME, type OrgConfig, type RoleConfig } from "../config/schema.js";
+import { OrgError } from "../errors.js";
 import { listAgents } from "../plan.js";
 
 /** Who sends: an agent of the org, or a person (no $ORG_AGENT), who may message anyone. */
@@ -58,6 +59,13 @@ export function identifySender(config: OrgConfig, envAgent: string | undefined):
   const found = resolveAgent(config, envAgent);
   if (found.ok) return { ok: true, sender: { kind: "agent", agent: found.agent, role: found.role } };
   return { ok: false, reason: `$ORG_AGENT is "${envAgent}", which is not an agent of this org — unset ORG_AGENT to act as a person` };
+}
+
+/** The caller as every messaging command takes it: a $ORG_AGENT naming no agent ends the command. */
+export function identifyCaller(config: OrgConfig, envAgent: string | undefined): Sender {
+  const found = identifySender(config, envAgent);
+  if (!found.ok) throw new OrgError(found.reason, "not-agent");
+  return found.sender;
 }
 
 /** The name a sender signs with: its agent name, or "person". */
