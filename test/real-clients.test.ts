@@ -5,7 +5,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, onTestFinished, test 
 import { processRunner } from "../src/adapters/process.js";
 import { hasConversation, probeRuntime } from "../src/adapters/runtime-probe.js";
 import { ScreenWatch, type ScreenPort } from "../src/adapters/screen-watch.js";
-import { tmuxScreenPort } from "../src/adapters/screen-tmux.js";
 import { ConfigSchema } from "../src/org/config/schema.js";
 import { buildLaunchSpec, planAgents } from "../src/org/plan.js";
 import { resolveRuntime } from "../src/org/runtimes/resolve.js";
@@ -62,7 +61,7 @@ describe("real agent CLIs in tmux panes, offline", { tags: ["slow"] }, () => {
   }
 
   const port = (): ScreenPort => {
-    const real = tmuxScreenPort(processRunner, lab.socket);
+    const real = lab.openScreenPort();
     return { ...real, sendLine: async (_id, text) => void sent.push(text), sendKeys: async (_id, keys) => void sent.push(keys.join(" ")) };
   };
   const statusOf = (spec: LaunchSpec) => JSON.parse(readFileSync(join(dir, "state", "agents", spec.agent, "status.json"), "utf8")) as AgentStatus;
@@ -106,7 +105,7 @@ describe("real agent CLIs in tmux panes, offline", { tags: ["slow"] }, () => {
     // A tmux server each, so each dialog has a whole 120x40 pane, and a watch typing for real into it.
     const watched = (spec: LaunchSpec, on: PaneLab) => {
       onTestFinished(() => on.close());
-      return { spec, on, watch: new ScreenWatch(join(dir, "state"), tmuxScreenPort(processRunner, on.socket)) };
+      return { spec, on, watch: new ScreenWatch(join(dir, "state"), on.openScreenPort()) };
     };
     // Past their first-run screens: Claude Code's onboarding marked done, Codex holding an API key as `codex login` saves it.
     const claudeLab = new PaneLab();

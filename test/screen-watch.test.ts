@@ -1,9 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { processRunner } from "../src/adapters/process.js";
 import { ScreenWatch, type ScreenPort } from "../src/adapters/screen-watch.js";
-import { tmuxScreenPort } from "../src/adapters/screen-tmux.js";
 import type { AgentStatus } from "../src/org/state.js";
 import { bin } from "./helpers/org-fixture.js";
 import { FIXTURES } from "./helpers/org-cli.js";
@@ -12,8 +10,8 @@ import { pollUntil } from "./helpers/poll.js";
 import { makeTempDir, removeDir } from "./helpers/temp-repo.js";
 
 /** The real tmux port, with every keystroke it sends counted. */
-function countingPort(socket: string): ScreenPort & { sent: string[] } {
-  const port = tmuxScreenPort(processRunner, socket);
+function countingPort(lab: PaneLab): ScreenPort & { sent: string[] } {
+  const port = lab.openScreenPort();
   const sent: string[] = [];
   return {
     sent,
@@ -56,7 +54,7 @@ describe("screen watch on fake CLIs in real tmux panes", { tags: ["slow"] }, () 
     const id = fake("a", { FAKE_SCREEN: "claude-idle", FAKE_AFTER: "claude-working" });
     await ready(id, "bypass permissions");
     writeAgentState(state, "a", { preset: "claude", watch: { nudge: "Keep going.", nudgeAfterMs: 60_000, nudgesPerHour: 1, answerTrust: false } }, lab.panes()[0]!.pid);
-    const port = countingPort(lab.socket);
+    const port = countingPort(lab);
     const watch = new ScreenWatch(state, port);
     const t0 = Date.now();
     expect((await watch.tick(lab.panes(), t0))[0]).toMatchObject({ screen: { kind: "idle" }, decision: { kind: "none" }, typed: null });
@@ -74,7 +72,7 @@ describe("screen watch on fake CLIs in real tmux panes", { tags: ["slow"] }, () 
     const id = fake("b", { FAKE_SCREEN: "claude-idle", FAKE_EXIT: "0" });
     await pollUntil(() => lab.panes()[0]?.dead, { what: "the fake CLI to exit" });
     writeAgentState(state, "b", { preset: "claude" }, null);
-    const port = countingPort(lab.socket);
+    const port = countingPort(lab);
     const watch = new ScreenWatch(state, port);
     const outcomes = [...(await watch.tick(lab.panes(), Date.now())), ...(await watch.tick(lab.panes(), Date.now() + 3_600_000))];
     expect(outcomes.map((outcome) => outcome.typed)).toEqual([null, null]);
@@ -93,7 +91,7 @@ describe("screen watch on fake CLIs in real tmux panes", { tags: ["slow"] }, () 
     lab.start("n", ["/bin/sh", "-c", "echo 'sh: 1: claude: not found'; sleep 0.5; exit 127"], {}, dir);
     await pollUntil(() => lab.panes().find((pane) => pane.agent === "n")?.dead, { what: "exit 127" });
     for (const agent of ["g", "n"]) writeAgentState(state, agent, { preset: "claude" }, null);
-    const port = countingPort(lab.socket);
+    const port = countingPort(lab);
     const watch = new ScreenWatch(state, port);
     await watch.tick(lab.panes(), Date.now());
     const outcomes = await watch.tick(lab.panes(), Date.now() + 3_600_000);
@@ -110,7 +108,7 @@ describe("screen watch on fake CLIs in real tmux panes", { tags: ["slow"] }, () 
     const pids = new Map(lab.panes().map((pane) => [pane.agent, pane.pid]));
     writeAgentState(state, "y", { preset: "claude", watch: { nudge: "k", nudgeAfterMs: 60_000, nudgesPerHour: 3, answerTrust: true } }, pids.get("y")!);
     writeAgentState(state, "z", { preset: "claude", name: "cc" }, pids.get("z")!);
-    const port = countingPort(lab.socket);
+    const port = countingPort(lab);
     const outcomes = await new ScreenWatch(state, port).tick(lab.panes(), Date.now());
     expect(outcomes.map((outcome) => [outcome.agent, outcome.decision.kind, outcome.typed])).toEqual([["y", "answer-trust", "Enter"], ["z", "block", null]]);
     await ready(yes, "bypass permissions");
@@ -122,7 +120,7 @@ describe("screen watch on fake CLIs in real tmux panes", { tags: ["slow"] }, () 
     const id = fake("l", { FAKE_SCREEN: "codex-usage-limit" });
     await ready(id, "usage limit");
     writeAgentState(state, "l", { preset: "codex" }, lab.panes()[0]!.pid);
-    const port = countingPort(lab.socket);
+    const port = countingPort(lab);
     const watch = new ScreenWatch(state, port);
     const now = Date.now();
     const [outcome] = await watch.tick(lab.panes(), now);

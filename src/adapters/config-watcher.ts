@@ -1,7 +1,7 @@
 import { watch, type FSWatcher } from "node:fs";
 import { dirname, join } from "node:path";
 
-export const DEBOUNCE_MS = 200;
+const DEBOUNCE_MS = 200;
 
 /**
  * Calls `onChange` once per burst of saves to any watched file, `debounceMs` after the last. It watches the

@@ -10,7 +10,7 @@ import { processRunner, type Runner } from "./process.js";
 const GIT_IDENTITY = ["-c", "user.name=org demo", "-c", "user.email=demo@org.invalid", "-c", "commit.gpgsign=false"];
 
 /** The template folder shipped with the package. */
-export function demoTemplateDir(): string {
+function demoTemplateDir(): string {
   return join(PACKAGE_ROOT, "demo", "research");
 }
 

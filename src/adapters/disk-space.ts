@@ -20,7 +20,7 @@ export async function isDiskFull(path: string): Promise<boolean> {
 }
 
 /** The error a write gets when the disk (or the user's quota on it) has no room left. */
-export function isNoSpaceError(error: unknown): boolean {
+function isNoSpaceError(error: unknown): boolean {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   return code === "ENOSPC" || code === "EDQUOT";
 }

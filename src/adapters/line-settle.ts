@@ -1,5 +1,5 @@
 // Gemini CLI 0.61 takes an Enter within 30 ms of typed text as a newline in its input box: the Enter goes separately, later.
-export const ENTER_AFTER_TEXT_MS = 150;
+const ENTER_AFTER_TEXT_MS = 150;
 
 /** Types a line's text, lets the CLI take it as typing rather than a paste, then submits it with its own Enter. */
 export async function typeThenEnter(typeText: () => Promise<unknown>, pressEnter: () => Promise<unknown>): Promise<void> {

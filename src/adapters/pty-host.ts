@@ -60,7 +60,7 @@ interface Pane {
 const SIGNAL_NAMES = new Map(Object.entries(constants.signals).map(([name, number]) => [number, name]));
 
 /** Loads node-pty only when pty mode is used, so tmux mode works where the native module was never built. */
-export async function loadNodePty(): Promise<PtyModule> {
+async function loadNodePty(): Promise<PtyModule> {
   try {
     const mod = (await import("node-pty")) as PtyModule & { default?: PtyModule };
     return typeof mod.spawn === "function" ? mod : mod.default!;

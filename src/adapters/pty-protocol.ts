@@ -17,7 +17,7 @@ const launch = z.object({
 const labels = z.record(z.string().max(100), z.string().max(1000));
 const paneSpec = launch.extend({ options: labels.optional(), logFile: z.string().min(1).max(4096).optional() }).strict();
 
-export const requestSchema = z.discriminatedUnion("op", [
+const requestSchema = z.discriminatedUnion("op", [
   z.object({ id, op: z.literal("list") }).strict(),
   z.object({ id, op: z.literal("screen"), pane, attributes: z.boolean().optional() }).strict(),
   // paste: the data arrives as one paste, as tmux's paste-buffer -p sends it (bracketed when the program asked).

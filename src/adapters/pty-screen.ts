@@ -44,7 +44,7 @@ function isBlank(cell: Cell | undefined): boolean {
 }
 
 /** The SGR parameters of one cell, "0" for the default style. */
-export function sgrOf(cell: Cell): string {
+function sgrOf(cell: Cell): string {
   const codes: number[] = [];
   if (cell.isBold()) codes.push(1);
   if (cell.isDim()) codes.push(2);

@@ -35,7 +35,7 @@ export async function markMetaApplied(state: string, at: string): Promise<void> 
   if (record) await saveReloadRecord(state, { ...record, lastMetaAt: at });
 }
 
-export async function saveReloadRecord(state: string, record: ReloadRecord): Promise<void> {
+async function saveReloadRecord(state: string, record: ReloadRecord): Promise<void> {
   await writeJsonAtomic(reloadFile(state), record);
 }
 

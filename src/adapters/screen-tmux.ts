@@ -1,45 +1,12 @@
-import type { Runner } from "./process.js";
 import { renderScreen } from "./screen-render.js";
 import type { ScreenPort } from "./screen-watch.js";
 import type { TmuxControl } from "./tmux-control.js";
 import { typeThenEnter } from "./line-settle.js";
 
 /**
- * Screens and keys of panes on a private tmux socket. Screens are read with their escapes and rendered by
- * @xterm/headless; a line is typed literally and submitted with a separate named Enter, which every CLI takes.
- */
-export function tmuxScreenPort(runner: Runner, socket: string): ScreenPort {
-  const tmux = async (args: string[]) => {
-    const result = await runner.run(["tmux", "-L", socket, "-f", "/dev/null", ...args], { timeoutMs: 10_000 });
-    return result.exitCode === 0 ? result.stdout : undefined;
-  };
-  return {
-    async capture(paneIds) {
-      const screens = new Map<string, string>();
-      for (const id of paneIds) {
-        const size = await tmux(["display-message", "-p", "-t", id, "#{pane_width} #{pane_height}"]);
-        const content = await tmux(["capture-pane", "-p", "-e", "-t", id]);
-        if (size === undefined || content === undefined) continue;
-        const [cols, rows] = size.trim().split(" ").map(Number);
-        screens.set(id, (await renderScreen(content.replace(/\n$/, ""), { cols: cols || 80, rows: rows || 24 })).join("\n"));
-      }
-      return screens;
-    },
-    async sendLine(paneId, text) {
-      await typeThenEnter(() => tmux(["send-keys", "-t", paneId, "-l", "--", text]), () => tmux(["send-keys", "-t", paneId, "Enter"]));
-    },
-    async sendKeys(paneId, keys) {
-      await tmux(["send-keys", "-t", paneId, ...keys]);
-    },
-    async paneAlive(paneId) {
-      return (await tmux(["display-message", "-p", "-t", paneId, "#{pane_dead}"]))?.trim() === "0";
-    },
-  };
-}
-
-/**
- * The same port over a standing control-mode client: one command line captures every pane (size and content),
- * so the daemon's look at all screens spawns no process.
+ * Screens and keys of panes on a private tmux socket, over a standing control-mode client: one command line
+ * captures every pane (size and content), so the daemon's look at all screens spawns no process. Screens are
+ * rendered by @xterm/headless; a line is typed literally and submitted with a separate named Enter, which every CLI takes.
  */
 export function controlScreenPort(control: TmuxControl): ScreenPort {
   const run = (commands: string[][]) => control.run(commands);

@@ -6,7 +6,7 @@ export function envArgs(env: Record<string, string> | undefined): string[] {
 }
 
 /** One shell word: the pipe-pane commands tmux hands to /bin/sh carry paths, never trusted as code. */
-export function shellQuote(value: string): string {
+function shellQuote(value: string): string {
   return `'${value.replace(/'/g, `'\\''`)}'`;
 }
 

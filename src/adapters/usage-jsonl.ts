@@ -13,7 +13,7 @@ export interface FileCursor extends ScanCursor {
 export type JsonlFormat = Extract<UsageFormat, { kind: "jsonl" }>;
 
 /** A half-written last line this long unchanged is no longer being written: its reply is reported missing. */
-export const HALF_LINE_STALE_MS = 60_000;
+const HALF_LINE_STALE_MS = 60_000;
 const CHUNK = 4 * 1024 * 1024;
 
 /** New replies in every transcript file of one CLI under `dir`, read from where each file was left; never throws. */

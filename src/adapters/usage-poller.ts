@@ -6,7 +6,7 @@ import { readJson } from "./files.js";
 import { AgentUsageReader } from "./usage-agent.js";
 
 // New replies show in `org status` within this long; each look reads only what the CLIs appended since the last.
-export const USAGE_EVERY_MS = 10_000;
+const USAGE_EVERY_MS = 10_000;
 
 type ReadConfig = () => Promise<{ loaded: { config: OrgConfig } } | { problems: string[] }>;
 

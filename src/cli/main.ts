@@ -86,8 +86,7 @@ export async function main(argv: string[], io: Io = stdio): Promise<number> {
     .action(run(async (opts: { out?: string; svg?: string; x: "index" | "time" }) => (await import("./commands/report.js")).runReport({ root: root(), ...opts }, io)));
   program.addCommand(new Command("builtin").argument("<name>", "hillclimb")
     .action(run(async (name: string) => (await import("./commands/builtin.js")).runBuiltin({ name }, io))), { hidden: true });
-  // --after: the daemon pane of an org started by an older org, respawned by this one, still names it.
-  program.addCommand(new Command("daemon").requiredOption("--root <dir>").addOption(new Option("--after <file>").hideHelp())
+  program.addCommand(new Command("daemon").requiredOption("--root <dir>")
     .action(run(async (opts: { root: string }) => (await import("./commands/daemon.js")).runDaemon({ root: opts.root }))), { hidden: true });
   program.addCommand(new Command("pty-host").requiredOption("--socket <path>")
     .action(run(async (opts: { socket: string }) => (await import("./commands/pty-host.js")).runPtyHost({ socket: opts.socket }))), { hidden: true });

@@ -8,7 +8,7 @@ export interface Gpu {
 }
 
 // A GPU with more than this much memory in use belongs to someone else (the driver itself takes a few MiB).
-export const BUSY_MEMORY_MB = 512;
+const BUSY_MEMORY_MB = 512;
 
 /** Parse `nvidia-smi --query-gpu=index,uuid,name,memory.used,memory.total --format=csv,noheader,nounits`. */
 export function parseNvidiaSmi(csv: string): Gpu[] {

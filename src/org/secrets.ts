@@ -25,12 +25,6 @@ export function filterAgentEnv(parentEnv: Readonly<Record<string, string | undef
   return env;
 }
 
-/** The secret-looking variables filterAgentEnv leaves out, sorted: for a log line that names them, never their values. */
-export function listWithheld(parentEnv: Readonly<Record<string, string | undefined>>, declared: readonly string[] = []): string[] {
-  const kept = filterAgentEnv(parentEnv, declared);
-  return Object.keys(parentEnv).filter((name) => parentEnv[name] !== undefined && !(name in kept)).sort();
-}
-
 /** The named variables of `env` that are set: the secrets a runtime declares, for its program only. */
 export function pickEnv(env: Readonly<Record<string, string | undefined>>, names: readonly string[]): Record<string, string> {
   return Object.fromEntries(names.flatMap((name) => (env[name] === undefined ? [] : [[name, env[name]!]])));

@@ -14,7 +14,7 @@ export type UpResult =
   | { kind: "already-running"; record: OrgRecord; reason: string }
   | { kind: "started"; record: OrgRecord; createdWorktrees: string[]; warnings: string[]; resumed: boolean; panes: PaneInfo[]; heads: Map<string, string> };
 
-export const GRID_SIZE = { width: 240, height: 80 };
+const GRID_SIZE = { width: 240, height: 80 };
 
 /** Bring the org up from org.yaml; on a running org change nothing; after a crash resume from state. */
 export async function upOrg(world: World, loaded: LoadedConfig, opts: { mode?: "tmux" | "pty" } = {}): Promise<UpResult> {
@@ -103,7 +103,7 @@ function daemonArgv(orgArgv: readonly string[], paths: OrgPaths): string[] {
 }
 
 /** Every secret any runtime of the org declares in pass_env. */
-export function declaredSecrets(config: LoadedConfig["config"]): string[] {
+function declaredSecrets(config: LoadedConfig["config"]): string[] {
   return [...new Set(Object.values(config.runtimes).flatMap((runtime) => runtime.pass_env ?? []))];
 }
 

@@ -4,7 +4,7 @@ import { escapeTags, truncate } from "./dashboard-text.js";
 import { narrowText } from "./dashboard-width.js";
 
 /** Ctrl-] leaves focus, as in telnet: Esc and Ctrl-C belong to the agent's own program. */
-export const LEAVE_FOCUS = "\x1d";
+const LEAVE_FOCUS = "\x1d";
 
 /** The focused agent's screen: its rows, and its cursor in cells from the top left. */
 export interface FocusScreen {

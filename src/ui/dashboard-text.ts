@@ -42,7 +42,7 @@ export function truncate(text: string, width: number): string {
   return chars.length <= width ? text : `${chars.slice(0, width - 1).join("")}…`;
 }
 
-export function formatMetric(value: number | undefined): string {
+function formatMetric(value: number | undefined): string {
   if (value === undefined) return "-";
   // Six significant digits with trailing zeros kept, so a column of metrics lines up.
   return Math.abs(value) >= 1e6 || (value !== 0 && Math.abs(value) < 1e-4) ? value.toExponential(3) : value.toPrecision(6);
@@ -133,10 +133,6 @@ export function renderListRow(agent: DashboardAgent, standing: Standing | undefi
   const text = truncate(spark ? `${plain} ${spark}` : plain, width);
   const state = paint(agent.state, STATE_COLORS[agent.state], theme);
   return escapeTags(text).replace(` ${agent.state} `, ` ${state} `);
-}
-
-export function stateColor(state: string): string | undefined {
-  return STATE_COLORS[state];
 }
 
 /** The key hints, or a message; when not every agent fits, which ones are shown. */

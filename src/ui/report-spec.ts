@@ -5,7 +5,7 @@ import type { Progress } from "./report-points.js";
 
 export type ProgressAxis = "index" | "time";
 
-export const CHART_SIZE = { width: 760, height: 380 };
+const CHART_SIZE = { width: 760, height: 380 };
 
 export function buildProgressSpec(progress: Progress, opts: { title: string; metricName: string; goal: Goal; x: ProgressAxis }): TopLevelSpec {
   const x = opts.x === "time"

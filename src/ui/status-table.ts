@@ -24,7 +24,7 @@ export function renderTable(header: string[], rows: string[][]): string {
 }
 
 /** Where a person reaches the panes: tmux's private socket, or the pty host's, which only `org attach` and `org watch` speak. */
-export function describeGrid(snapshot: Pick<OrgSnapshot, "root" | "mode" | "socket">): string {
+function describeGrid(snapshot: Pick<OrgSnapshot, "root" | "mode" | "socket">): string {
   if (snapshot.mode === "tmux") return `tmux -L ${snapshot.socket}`;
   return `pty host: ${relative(snapshot.root, snapshot.socket.slice(PTY_SOCKET_PREFIX.length))} — org attach / org watch`;
 }

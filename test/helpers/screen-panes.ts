@@ -1,6 +1,9 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { processRunner } from "../../src/adapters/process.js";
+import type { ScreenPort } from "../../src/adapters/screen-watch.js";
+import { Tmux } from "../../src/adapters/tmux.js";
 import type { AgentPane } from "../../src/org/ports.js";
 import type { LaunchRuntime } from "../../src/org/runtimes/launch.js";
 import type { AgentStatus, LaunchSpec } from "../../src/org/state.js";
@@ -9,6 +12,7 @@ import type { AgentStatus, LaunchSpec } from "../../src/org/state.js";
 export class PaneLab {
   readonly socket = `orgscreen${process.pid}x${Math.floor(Math.random() * 1e6)}`;
   private started = false;
+  private readonly ports: ScreenPort[] = [];
 
   tmux(args: string[]): string {
     return execFileSync("tmux", ["-L", this.socket, "-f", "/dev/null", ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
@@ -37,7 +41,15 @@ export class PaneLab {
     return this.tmux(["capture-pane", "-p", "-t", id]);
   }
 
+  /** The screen port the daemon itself uses on this server (a control-mode client), closed with the lab. */
+  openScreenPort(): ScreenPort {
+    const port = new Tmux(processRunner, this.socket, "lab").openScreenPort();
+    this.ports.push(port);
+    return port;
+  }
+
   close(): void {
+    for (const port of this.ports.splice(0)) port.close?.();
     try {
       this.tmux(["kill-server"]);
     } catch {

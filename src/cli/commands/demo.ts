@@ -19,7 +19,7 @@ export async function runDemo(opts: DemoOptions, io: Io, runUp: (opts: DemoOptio
 }
 
 /** What a person types next, for the grid the demo got: tmux, or node-pty when tmux is missing or --no-tmux. */
-export function howToWatch(mode: "tmux" | "pty", org: string): string {
+function howToWatch(mode: "tmux" | "pty", org: string): string {
   const watch = mode === "tmux" ? `watch it: ${org} attach   (the tmux grid; Ctrl-b d detaches)   or: ${org} watch   (a dashboard; q quits)` : `watch it: ${org} watch   (no tmux: the panes run in node-pty; q quits, the org keeps running)`;
   return `${watch}\nresults:  ${org} results   (baselines and keep/discard rows within a minute)\nstop it:  ${org} down`;
 }

@@ -29,7 +29,7 @@ export function parseForPositions(text: string): { doc: Document; lineCounter: L
  * The offset of the node `path` names: the key or the value of its pair. A path that
  * leaves the document (a missing key) stops at the deepest node that exists, the map that lacks it.
  */
-export function locateOffset(doc: Document, path: readonly (string | number)[], at: "key" | "value" = "value"): number {
+function locateOffset(doc: Document, path: readonly (string | number)[], at: "key" | "value" = "value"): number {
   let node: unknown = doc.contents;
   let offset = startOf(node) ?? 0;
   for (const [index, segment] of path.entries()) {
@@ -66,7 +66,7 @@ export function renderPlaced(file: string, lineCounter: LineCounter, placed: rea
 const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 /** Control, line-breaking and bidi characters as \n or \u202e, so a problem prints as one line that shows what is there. */
-export function escapeControls(text: string): string {
+function escapeControls(text: string): string {
   return text.replace(CONTROLS, (char) => (char === "\n" ? "\\n" : char === "\t" ? "\\t" : char === "\r" ? "\\r" : `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`));
 }
 

@@ -131,7 +131,7 @@ export function formatPath(path: readonly (string | number)[]): string {
 }
 
 /** A value as a message quotes it: strings in quotes, collections by kind. */
-export function describeValue(value: unknown): string {
+function describeValue(value: unknown): string {
   if (value === null || value === undefined) return "nothing";
   if (typeof value === "string") return JSON.stringify(value);
   if (Array.isArray(value)) return value.length === 0 ? "an empty list" : "a list";
@@ -140,7 +140,7 @@ export function describeValue(value: unknown): string {
 }
 
 /** A value as one line of YAML a person can paste: [python, train.py], {path: data}. */
-export function showInline(value: unknown): string {
+function showInline(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(showInline).join(", ")}]`;
   if (value !== null && typeof value === "object") return `{${Object.entries(value).map(([key, inner]) => `${key}: ${showInline(inner)}`).join(", ")}}`;
   if (typeof value !== "string") return String(value);

@@ -88,18 +88,18 @@ export const MetricSchema = z.strictObject({
   goal: z.enum(["minimize", "maximize"]).default("minimize").describe("whether lower or higher is better"),
 });
 
-export const KeepRuleSchema = z.strictObject({
+const KeepRuleSchema = z.strictObject({
   k: z.number().min(0).default(2).describe("an improvement must beat k·σ of the noise (σ from the baseline repeats, pooled across agents)"),
   min_delta: z.number().min(0).default(0).describe("and at least this much; the whole rule when σ is 0 (a deterministic task)"),
   confirm: z.number().int().min(0).max(20).default(2).describe("extra runs, with fresh seeds, for a candidate that beats the best but not the noise; kept only if their mean clears the rule"),
 });
 
-export const BudgetSchema = z.strictObject({
+const BudgetSchema = z.strictObject({
   pattern: z.string().min(1).describe("a regular expression whose first capture group is the value").meta({ examples: ["^training_seconds:\\s*([0-9.]+)"] }),
   max: z.number().optional().describe("a run above this is discarded, however good its metric"),
 });
 
-export const SimplicitySchema = z.strictObject({
+const SimplicitySchema = z.strictObject({
   max_lines: z.number().int().min(0).describe("an improvement adding more lines than this ..."),
   min_improvement: z.number().min(0).describe("... must improve the metric by at least this much"),
 });
@@ -145,7 +145,7 @@ export const MessagesSchema = z
   })
   .describe("messages between agents and people: caps and pane notifications");
 
-export const ContractsSchema = z
+const ContractsSchema = z
   .strictObject({
     generator: name().default("generator").describe("the role that drafts each sprint's contract; its agents' `org submit` is refused until the sprint's contract is agreed"),
     evaluator: name().default("evaluator").describe("the role that objects to or signs the contract, and reviews the sprint's commit against it (`org review`)"),
@@ -154,7 +154,7 @@ export const ContractsSchema = z
   })
   .describe("pipeline contracts: before a sprint's first submit, generator and evaluator sign a checklist of testable assertions in state/contracts/sprint-<n>.md");
 
-export const StandupSchema = z
+const StandupSchema = z
   .strictObject({
     to: name().default("chief").describe("the role that receives the digest; its juniors are the roles that report_to it"),
     every: duration.default("30m").describe("a digest at most this often, when a verdict has landed since the last one"),
@@ -163,7 +163,7 @@ export const StandupSchema = z
   })
   .describe("standup digests (hierarchy): per junior its task, latest results, best and crashes, delivered to the chief's inbox as kind standup");
 
-export const ProgressSchema = z
+const ProgressSchema = z
   .strictObject({
     max_bytes: z.number().int().min(512).max(1_048_576).default(8192).describe("the largest progress.md; past it the daemon moves its oldest lines to progress-archive.md"),
   })
@@ -171,7 +171,7 @@ export const ProgressSchema = z
 
 const perMillion = (what: string, example: number) => z.number().min(0).describe(`dollars per million ${what}`).meta({ examples: [example] });
 
-export const PriceSchema = z
+const PriceSchema = z
   .strictObject({
     input: perMillion("input tokens (not read from or written to the cache)", 3),
     output: perMillion("output tokens, reasoning included", 15),
@@ -181,7 +181,7 @@ export const PriceSchema = z
   .describe("a model's prices in dollars per million tokens; a model that used cache tokens without a cache price stays unpriced")
   .meta({ examples: [{ input: 3, output: 15, cache_read: 0.3, cache_write: 3.75 }] });
 
-export const ReloadSchema = z
+const ReloadSchema = z
   .strictObject({
     watch: z.boolean().default(true).describe("apply edits of org.yaml and the prompts as soon as they are saved; false: only `org reload` applies them"),
     min_interval: duration.default("60s").describe("the shortest time between two edits applied for a meta role (a role whose edits include org.yaml or prompts)"),
@@ -249,7 +249,6 @@ export function reloadSettings(config: OrgConfig): ReloadConfig {
 }
 export type MessageSettings = z.output<typeof MessagesSchema>;
 export type ContractSettings = z.output<typeof ContractsSchema>;
-export type StandupSettings = z.output<typeof StandupSchema>;
 
 /** The largest progress.md, whether or not org.yaml has a progress section. */
 export function progressMaxBytes(config: OrgConfig): number {

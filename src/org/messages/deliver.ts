@@ -53,7 +53,7 @@ export function checkOutgoing(outgoing: Outgoing, settings: MessageSettings): st
 }
 
 /** Move the oldest messages to the archive until the inbox holds at most `max`: read ones first, then unread. */
-export async function archiveOverflow(port: MailPort, state: string, agent: string, max: number): Promise<string[]> {
+async function archiveOverflow(port: MailPort, state: string, agent: string, max: number): Promise<string[]> {
   const paths = inboxPaths(state, agent);
   const ids = messageIds(await port.listNames(paths.inbox));
   if (ids.length <= max) return [];

@@ -1,7 +1,7 @@
 import { OrgError } from "../errors.js";
 
 /** The longest note: a lesson is one line; details belong in a file. */
-export const NOTE_MAX_CHARS = 300;
+const NOTE_MAX_CHARS = 300;
 
 const HEADER = `# Notes board
 

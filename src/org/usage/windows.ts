@@ -26,12 +26,12 @@ export interface KeepCost {
  * An experiment's submit: the verification's start, its verdict time less its run seconds. A queued experiment
  * waited between the two, while its agent sat in `org submit`.
  */
-export function submitTime(row: ResultRow): number {
+function submitTime(row: ResultRow): number {
   return Date.parse(row.time) - row.seconds * 1000;
 }
 
 /** The agent's replies with from < at ≤ to, summed and priced. */
-export function sumSpan(records: UsageRecord[], from: number, to: number, pricing: Pricing): SpanUsage {
+function sumSpan(records: UsageRecord[], from: number, to: number, pricing: Pricing): SpanUsage {
   let counts: TokenCounts = ZERO_COUNTS;
   const byModel = new Map<string, TokenCounts>();
   let replies = 0;
