@@ -14,7 +14,7 @@ function fakePane(opts: { drawsPaste: boolean; takesEnterFrom: number }) {
     look: async () => undefined,
     paste: async (_pane, line) => {
       keys.push("paste");
-      if (opts.drawsPaste) input = line;
+      if (opts.drawsPaste) input += line;
       return true;
     },
     pressEnter: async () => {
@@ -49,5 +49,14 @@ describe("typing a notice line, confirmed on the screen", () => {
   test("a screen that stays as it was after two Enters is not taken", async () => {
     const pane = fakePane({ drawsPaste: true, takesEnterFrom: 9 });
     expect(await typeNotice(pane.io, "%1", LINE, "b", pane.look, 300)).toEqual({ kind: "not-taken", reason: "the screen did not change after Enter, twice" });
+  });
+
+  test("a retry after a first paste left unsent presses Enter only: the line is never sent twice", async () => {
+    const pane = fakePane({ drawsPaste: true, takesEnterFrom: 3 });
+    const before = 0;
+    expect(await typeNotice(pane.io, "%1", LINE, "b", pane.look, 300, before)).toEqual({ kind: "not-taken", reason: "the screen did not change after Enter, twice" });
+    expect(await typeNotice(pane.io, "%1", LINE, "b", pane.look, 300, before)).toEqual({ kind: "typed", presses: 1 });
+    expect(pane.keys).toEqual(["paste", "Enter", "Enter", "Enter"]);
+    expect(await pane.look()).toBe(`\n> ${LINE}\n* `);
   });
 });

@@ -10,12 +10,16 @@ export type TypingResult = { kind: "typed"; presses: number } | { kind: "not-tak
 /**
  * Pastes a notice line, waits until the screen shows it, and only then presses Enter, once more if the screen stays as it
  * was: an Enter that arrives with the paste is swallowed by some TUIs (Gemini CLI 0.61), a paste into a CLI still starting is lost.
+ * `shownBefore`: on a retry, how often the line showed before the first attempt.
  */
-export async function typeNotice(io: NoticePort, pane: string, line: string, buffer: string, look: () => Promise<string | undefined>, confirmMs: number): Promise<TypingResult> {
-  const shownBefore = countNoticeLines((await look()) ?? "", line);
+export async function typeNotice(io: NoticePort, pane: string, line: string, buffer: string, look: () => Promise<string | undefined>, confirmMs: number, shownBefore?: number): Promise<TypingResult> {
+  const now = (await look()) ?? "";
+  const before = shownBefore ?? countNoticeLines(now, line);
   const pastedAt = Date.now();
-  if (!(await io.paste(pane, line, buffer))) return { kind: "not-taken", reason: "the paste did not reach the pane" };
-  const shown = await waitForLook(look, (text) => countNoticeLines(text, line) > shownBefore, confirmMs);
+  // A retry whose first paste still sits unsent in the input only needs its Enter: a second paste would send the line twice.
+  const unsent = shownBefore !== undefined && countNoticeLines(now, line) > shownBefore;
+  if (!unsent && !(await io.paste(pane, line, buffer))) return { kind: "not-taken", reason: "the paste did not reach the pane" };
+  const shown = unsent ? now : await waitForLook(look, (text) => countNoticeLines(text, line) > before, confirmMs);
   if (shown === undefined) return { kind: "not-taken", reason: "the pasted line never showed on its screen" };
   const pasted = await waitForStill(look, shown, Math.max(SETTLE_MS, 2 * (Date.now() - pastedAt)), confirmMs);
   for (let presses = 1; presses <= 2; presses++) {

@@ -5,7 +5,7 @@ import { parseDuration, type OrgConfig } from "../org/config/schema.js";
 import { messageIds } from "../org/messages/deliver.js";
 import { newMessageId, parseMessage } from "../org/messages/front-matter.js";
 import { inboxPaths, readMessageSettings } from "../org/messages/mail-port.js";
-import { checkAlive, decideNotice, type NoticeOutcome, type PaneLook, type PendingNotice } from "../org/messages/notify.js";
+import { checkAlive, countNoticeLines, decideNotice, type NoticeOutcome, type PaneLook, type PendingNotice } from "../org/messages/notify.js";
 import { agentPaths, orgPaths } from "../org/paths.js";
 import type { NoticePort } from "../org/ports.js";
 import type { AgentStatus, LaunchSpec, OrgRecord } from "../org/state.js";
@@ -190,8 +190,9 @@ export class Notifier {
       return this.looks.get(pane)?.text;
     };
     let reason = "";
+    const shownBefore = countNoticeLines((await lookAt()) ?? "", decision.line);
     for (let attempts = 1; attempts <= 2; attempts++) {
-      const typed = await typeNotice(this.io, pane, decision.line, `org-notify-${agent}`, lookAt, CONFIRM_MS);
+      const typed = await typeNotice(this.io, pane, decision.line, `org-notify-${agent}`, lookAt, CONFIRM_MS, shownBefore);
       this.typedAt.set(pane, Date.now());
       if (typed.kind === "typed") {
         return this.recordOutcome(agent, pane, batch, { outcome: "typed", attempts, latencyMs: Date.now() - Math.min(...batch.map((notice) => notice.sentAt)) });
