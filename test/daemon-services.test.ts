@@ -1,5 +1,6 @@
 import { expect, test } from "vitest";
 import { defineLoop, listServiceTicks, runServices, type Service } from "../src/daemon/index.js";
+import { readServiceTicks } from "../src/org/service-ticks.js";
 
 function fakeService(name: string, events: string[], fail: { start?: boolean; stop?: boolean } = {}): Service {
   return {
@@ -122,4 +123,14 @@ test("a loop that asks for it has run its first tick when its start resolves; th
   await behind.stop();
   await first.stop();
   expect(events).toEqual(["first ticked", "both started", "behind ticked"]);
+});
+
+test("org status reads the services' ticks from daemon.json: none before the first beat or from a file that does not parse", async () => {
+  const files = (text: string | undefined) => ({ readText: async () => text });
+  const services = [{ name: "verifier", lastTickAt: "2026-01-01T00:00:00.000Z", lagMs: 12 }, { name: "notifier", lastTickAt: null, lagMs: null }];
+  const daemon = { pid: 1, startedAt: "2026-01-01T00:00:00.000Z", heartbeatAt: "2026-01-01T00:00:02.000Z", services: [...services, { name: 3 }] };
+  expect(await readServiceTicks(files(JSON.stringify(daemon)), "daemon.json")).toEqual(services);
+  expect(await readServiceTicks(files(JSON.stringify({ pid: null, startingAt: "2026-01-01T00:00:00.000Z" })), "daemon.json")).toEqual([]);
+  expect(await readServiceTicks(files("{"), "daemon.json")).toEqual([]);
+  expect(await readServiceTicks(files(undefined), "daemon.json")).toEqual([]);
 });

@@ -56,7 +56,7 @@ export function buildServices(opts: { root: string; paths: OrgPaths; record: Org
     defineLoop({ name: "hot-reload", periodMs: REFRESH_MS, open: async () => hotReload.start(await firstRead()), tick: async () => hotReload.tick(), close: () => hotReload.stop() }),
     defineLoop({ name: "standups", periodMs: REFRESH_MS, tick: (now) => standups.tick(now), close: () => standups.stop() }),
     defineLoop({ name: "usage", periodMs: REFRESH_MS, tick: (now) => tokens.tick(now), close: () => tokens.stop() }),
-    defineStatusScreen({ root, world, record, feed, renderStatus: opts.renderStatus }),
+    defineStatusScreen({ root, world, tmux, record, feed, renderStatus: opts.renderStatus }),
   ];
   services.push(defineHeartbeat({ file: paths.daemon, queuePerAgent: verifier.queuePerAgent, services: () => services, say }));
   return services;

@@ -1,3 +1,4 @@
+import type { PaneFeed, TmuxPort } from "../org/ports.js";
 import type { OrgSnapshot } from "../org/snapshot.js";
 import type { OrgRecord } from "../org/state.js";
 import { readSnapshot } from "../org/status.js";
@@ -14,16 +15,16 @@ const REDRAW_MS = 10_000;
 const UNWATCHED_REFRESH_MS = 10_000;
 
 /** The control pane's screen: the org's status table with the feed under it, redrawn when it changes. */
-export function defineStatusScreen(opts: { root: string; world: World; record: OrgRecord; feed: Feed; renderStatus: (snapshot: OrgSnapshot) => string }): Service {
+export function defineStatusScreen(opts: { root: string; world: World; tmux: TmuxPort; record: OrgRecord; feed: Feed; renderStatus: (snapshot: OrgSnapshot) => string }): Service {
   const { world, feed } = opts;
-  const paneFeed = world.tmux(opts.record.socket, opts.record.session).openPaneFeed();
+  let paneFeed: PaneFeed | undefined;
   const branches = cacheBranchHeads(world, opts.record);
   // The table reads every agent's status.json each refresh; most have not changed since the last one.
   const tableWorld = { ...world, files: { ...world.files, readText: cachedReadText() } };
   let drawn = { screen: "", at: 0, said: 0 };
   const draw = async () => {
     // The table's panes come over a standing client and its branch heads are a little stale: an idle org spawns nothing for it.
-    const { panes, people } = await paneFeed.capture([]);
+    const { panes, people } = await paneFeed!.capture([]);
     if (people === 0 && feed.said === drawn.said && Date.now() - drawn.at < UNWATCHED_REFRESH_MS) return;
     const table = await readSnapshot(tableWorld, opts.root, { panes, branches }).then(opts.renderStatus, (error: Error) => `status unavailable: ${error.message}`);
     const screen = `${table}\n\n${feed.text}`;
@@ -32,5 +33,12 @@ export function defineStatusScreen(opts: { root: string; world: World; record: O
     drawn = { screen, at: Date.now(), said: feed.said };
     process.stdout.write(`\x1b[H\x1b[2J${screen}\n\n[org daemon pid ${process.pid}] ${new Date().toLocaleTimeString()}\n`);
   };
-  return defineLoop({ name: "status-table", periodMs: REFRESH_MS, tick: draw, fail: (error) => feed.say(`status table: ${error.message}`), close: async () => paneFeed.close() });
+  return defineLoop({
+    name: "status-table",
+    periodMs: REFRESH_MS,
+    open: async () => void (paneFeed = opts.tmux.openPaneFeed()),
+    tick: draw,
+    fail: (error) => feed.say(`status table: ${error.message}`),
+    close: async () => paneFeed?.close(),
+  });
 }
