@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { writeJsonAtomic } from "../src/adapters/files.js";
-import { PaneSupervisor } from "../src/adapters/pane-supervisor.js";
+import { PaneSupervisor } from "../src/daemon/pane-supervisor.js";
 import { agentPaths } from "../src/org/paths.js";
 import type { AgentPane, PaneHost, PaneLaunch } from "../src/org/ports.js";
 import type { AgentStatus, LaunchSpec } from "../src/org/state.js";

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { mailPort } from "../src/adapters/inbox-store.js";
-import { Notifier } from "../src/adapters/notifier.js";
+import { Notifier } from "../src/daemon/notifier.js";
 import { PtyHost } from "../src/adapters/pty-host.js";
 import { openPtyNoticePort } from "../src/adapters/pty-notice-port.js";
 import { startPtyServer, type PtyServer } from "../src/adapters/pty-server.js";

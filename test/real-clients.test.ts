@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, onTestFinished, test } from "vitest";
 import { processRunner } from "../src/adapters/process.js";
 import { hasConversation, probeRuntime } from "../src/adapters/runtime-probe.js";
-import { ScreenWatch, type ScreenPort } from "../src/adapters/screen-watch.js";
+import { ScreenWatch, type ScreenPort } from "../src/daemon/screen-watch.js";
 import { ConfigSchema } from "../src/org/config/schema.js";
 import { buildLaunchSpec, planAgents } from "../src/org/plan.js";
 import { resolveRuntime } from "../src/org/runtimes/resolve.js";

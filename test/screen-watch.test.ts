@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { ScreenWatch, type ScreenPort } from "../src/adapters/screen-watch.js";
+import { ScreenWatch, type ScreenPort } from "../src/daemon/screen-watch.js";
 import type { AgentStatus } from "../src/org/state.js";
 import { bin } from "./helpers/org-fixture.js";
 import { FIXTURES } from "./helpers/org-cli.js";

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { ConfigSchema } from "../src/org/config/schema.js";
-import { StandupScheduler } from "../src/adapters/standup-scheduler.js";
+import { StandupScheduler } from "../src/daemon/standup-scheduler.js";
 
 const config = ConfigSchema.parse({
   runtimes: { bot: { command: ["bot"] } },

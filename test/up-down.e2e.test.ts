@@ -59,8 +59,13 @@ describe("org up / status / down", { tags: ["slow"] }, () => {
     }, { what: "the dying agent to be restarted, then marked failed" });
     expect(flaky.restarts).toBe(3);
 
-    const status = JSON.parse(runOrg(["status", "--json"], { cwd: dir }).stdout) as { agents: { name: string; state: string; pid: number | null; head: string }[] };
+    const status = JSON.parse(runOrg(["status", "--json"], { cwd: dir }).stdout) as { agents: { name: string; state: string; pid: number | null; head: string }[]; daemon: { services: { name: string; lastTickAt: string | null; lagMs: number | null }[] } };
     expect(status.agents.map((agent) => [agent.name, agent.state])).toEqual([["researcher-1", "running"], ["researcher-2", "running"], ["flaky-1", "failed"]]);
+    // Every daemon service as its last heartbeat wrote it: the loops have ticked; the notifier runs on its own events.
+    expect(status.daemon.services.map((service) => [service.name, typeof service.lastTickAt, typeof service.lagMs])).toEqual([
+      ["supervisor", "string", "number"], ["screens", "string", "number"], ["verifier", "string", "number"], ["notifier", "object", "object"],
+      ["hot-reload", "string", "number"], ["standups", "string", "number"], ["usage", "string", "number"], ["status-table", "string", "number"], ["heartbeat", "string", "number"],
+    ]);
     expect(status.agents[0]!.head).toBe(git(dir, ["rev-parse", "main"]).trim());
     const pids = status.agents.map((agent) => agent.pid).filter((pid): pid is number => pid !== null);
     expect(pids).toHaveLength(2);

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { AgentUsageReader } from "../src/adapters/usage-agent.js";
 import { readJsonlUsage } from "../src/adapters/usage-jsonl.js";
-import { UsagePoller } from "../src/adapters/usage-poller.js";
+import { UsagePoller } from "../src/daemon/usage-poller.js";
 import { usageFormatOf } from "../src/org/usage/formats.js";
 import { parseLedger } from "../src/org/usage/ledger.js";
 import { usagePaths } from "../src/org/usage/summary.js";

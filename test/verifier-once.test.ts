@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { findJudgedRow } from "../src/adapters/judged-row.js";
-import { VerifierLoop } from "../src/adapters/verifier-loop.js";
+import { VerifierLoop } from "../src/daemon/verifier-loop.js";
 import { createVerifierPort } from "../src/adapters/verifier-port.js";
 import type { Runner } from "../src/adapters/process.js";
 import { ConfigSchema } from "../src/org/config/schema.js";

@@ -4,14 +4,13 @@ import { rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { OrgError } from "../org/errors.js";
 import { PTY_SOCKET_PREFIX } from "../org/paths.js";
-import type { NoticePort, PaneFeed, PaneHost, PaneInfo, PaneLaunch, PaneSpec, TmuxPort } from "../org/ports.js";
+import type { NoticePort, PaneFeed, PaneHost, PaneInfo, PaneLaunch, PaneSpec, ScreenPort, TmuxPort } from "../org/ports.js";
 import { isAlive } from "./process.js";
 import { PtyClient } from "./pty-client.js";
 import { PtyFeed, toPaneInfo } from "./pty-feed.js";
 import { openPtyNoticePort } from "./pty-notice-port.js";
 import { PtyPaneHost } from "./pty-pane-host.js";
 import { ptyScreenPort } from "./pty-screen-port.js";
-import type { ScreenPort } from "./screen-watch.js";
 
 const START_TIMEOUT_MS = 10_000;
 

@@ -1,5 +1,5 @@
 import { PtyConnection } from "./pty-connection.js";
-import type { ScreenPort } from "./screen-watch.js";
+import type { ScreenPort } from "../org/ports.js";
 import { typeThenEnter } from "./line-settle.js";
 
 // tmux's key names, as the screen presets write them, in the bytes a terminal sends for them.

@@ -1,5 +1,5 @@
 import { renderScreen } from "./screen-render.js";
-import type { ScreenPort } from "./screen-watch.js";
+import type { ScreenPort } from "../org/ports.js";
 import type { TmuxControl } from "./tmux-control.js";
 import { typeThenEnter } from "./line-settle.js";
 

@@ -3,13 +3,12 @@ import { pathExists } from "./files.js";
 import { constants } from "node:os";
 import { join } from "node:path";
 import { OrgError } from "../org/errors.js";
-import type { ChildTracker, NoticePort, PaneFeed, PaneHost, PaneInfo, PaneLaunch, PaneSpec, TmuxPort } from "../org/ports.js";
+import type { ChildTracker, NoticePort, PaneFeed, PaneHost, PaneInfo, PaneLaunch, PaneSpec, ScreenPort, TmuxPort } from "../org/ports.js";
 import type { Runner } from "./process.js";
 import { openTmuxNoticePort } from "./notifier-tmux.js";
 import { TmuxControl } from "./tmux-control.js";
 import { TmuxPaneHost } from "./tmux-pane-host.js";
 import { controlScreenPort } from "./screen-tmux.js";
-import type { ScreenPort } from "./screen-watch.js";
 import { appendCommand, envArgs, respawnArgs } from "./tmux-args.js";
 import { filterAgentEnv } from "../org/secrets.js";
 

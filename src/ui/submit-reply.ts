@@ -1,4 +1,4 @@
-import type { VerdictFile } from "../adapters/verifier-loop.js";
+import type { VerdictFile } from "../daemon/index.js";
 
 /** The few lines an agent reads after `org submit`: metric, its best, delta, verdict; on a crash the log's tail. */
 export function formatSubmitReply(verdict: VerdictFile): string[] {

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { processRunner } from "../../src/adapters/process.js";
-import type { ScreenPort } from "../../src/adapters/screen-watch.js";
+import type { ScreenPort } from "../../src/daemon/screen-watch.js";
 import { Tmux } from "../../src/adapters/tmux.js";
 import type { AgentPane } from "../../src/org/ports.js";
 import type { LaunchRuntime } from "../../src/org/runtimes/launch.js";

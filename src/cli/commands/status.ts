@@ -1,5 +1,6 @@
 import { orgPaths } from "../../org/paths.js";
 import { describeReloadWarning } from "../../org/reload-record.js";
+import { readServiceTicks } from "../../org/service-ticks.js";
 import { readSnapshot } from "../../org/status.js";
 import { readUsageViews } from "../../org/usage/summary.js";
 import { readReloadRecord } from "../../adapters/reload-state.js";
@@ -11,10 +12,17 @@ import type { Io } from "../io.js";
 export async function runStatus(opts: { root: string; json: boolean }, io: Io): Promise<number> {
   const world = createWorld();
   const snapshot = await readSnapshot(world, opts.root);
-  const reload = await readReloadRecord(orgPaths(opts.root).state);
+  const paths = orgPaths(opts.root);
+  const reload = await readReloadRecord(paths.state);
   // Each agent's tokens and dollars as the daemon last summed them (null: its program records none).
-  const usage = await readUsageViews(world.files, orgPaths(opts.root).state, snapshot.agents.map((agent) => agent.name));
+  const usage = await readUsageViews(world.files, paths.state, snapshot.agents.map((agent) => agent.name));
   const agents = snapshot.agents.map((agent) => ({ ...agent, usage: usage.get(agent.name) ?? null }));
-  io.out(opts.json ? JSON.stringify({ ...snapshot, agents, reload: reload ?? null }, null, 2) : renderStatus(snapshot, describeReloadWarning(reload), usage));
+  if (!opts.json) {
+    io.out(renderStatus(snapshot, describeReloadWarning(reload), usage));
+    return 0;
+  }
+  // Each daemon service's last tick and lag, as its last heartbeat wrote them: a stalled loop shows here.
+  const daemon = { services: await readServiceTicks(world.files, paths.daemon) };
+  io.out(JSON.stringify({ ...snapshot, agents, reload: reload ?? null, daemon }, null, 2));
   return 0;
 }

@@ -12,7 +12,7 @@ import { readRecord } from "../../adapters/org-record.js";
 import { processRunner } from "../../adapters/process.js";
 import { readQueuedRequests } from "../../adapters/queue-files.js";
 import { decideQueueRoom, DEFAULT_QUEUE_PER_AGENT } from "../../org/verify-schedule.js";
-import type { VerdictFile } from "../../adapters/verifier-loop.js";
+import type { VerdictFile } from "../../daemon/index.js";
 import type { Io } from "../io.js";
 
 /** `org submit -m "what I tried"`: commit the worktree, hand the commit to the verifier, print its verdict. */

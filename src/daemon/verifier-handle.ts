@@ -1,8 +1,8 @@
 import type { LoadedConfig, OrgConfig } from "../org/config/index.js";
 import type { OrgPaths } from "../org/paths.js";
 import type { OrgRecord } from "../org/state.js";
-import { readText } from "./files.js";
-import { reloadFile } from "./reload-state.js";
+import { readText } from "../adapters/files.js";
+import { reloadFile } from "../adapters/reload-state.js";
 
 interface Verifier {
   tick(now: Date): Promise<void>;

@@ -10,9 +10,9 @@ import { agentPaths, orgPaths } from "../org/paths.js";
 import type { NoticePort } from "../org/ports.js";
 import type { AgentStatus, LaunchSpec, OrgRecord } from "../org/state.js";
 import { detectScreen } from "../org/screens/detect.js";
-import { typeNotice } from "./notice-typing.js";
-import { appendLines, readJson, readText } from "./files.js";
-import { isAlive } from "./process.js";
+import { typeNotice } from "../adapters/notice-typing.js";
+import { appendLines, readJson, readText } from "../adapters/files.js";
+import { isAlive } from "../adapters/process.js";
 
 const CONFIRM_MS = 1000;
 // fs.watch is the fast path; a rescan now and then catches a dropped event and panes added since.

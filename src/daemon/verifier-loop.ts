@@ -6,12 +6,12 @@ import { pooledSigma } from "../org/noise.js";
 import { agentPaths, orgPaths } from "../org/paths.js";
 import type { OrgRecord } from "../org/state.js";
 import { detectNewCommits, pickNext } from "../org/verify-schedule.js";
-import { readJson, writeJsonAtomic } from "./files.js";
-import { findJudgedRow } from "./judged-row.js";
-import { advanceFrontier } from "./frontier.js";
-import { runConfirmation } from "./confirmation.js";
-import { processRunner } from "./process.js";
-import { RefStamp } from "./ref-stamp.js";
+import { readJson, writeJsonAtomic } from "../adapters/files.js";
+import { findJudgedRow } from "../adapters/judged-row.js";
+import { advanceFrontier } from "../adapters/frontier.js";
+import { runConfirmation } from "../adapters/confirmation.js";
+import { processRunner } from "../adapters/process.js";
+import { RefStamp } from "../adapters/ref-stamp.js";
 
 /** The verdict file `org submit` waits for. */
 export interface VerdictFile {

@@ -2,8 +2,8 @@ import type { OrgConfig } from "../org/config/schema.js";
 import { orgPaths } from "../org/paths.js";
 import type { OrgRecord } from "../org/state.js";
 import type { Pricing } from "../org/usage/pricing.js";
-import { readJson } from "./files.js";
-import { AgentUsageReader } from "./usage-agent.js";
+import { readJson } from "../adapters/files.js";
+import { AgentUsageReader } from "../adapters/usage-agent.js";
 
 // New replies show in `org status` within this long; each look reads only what the CLIs appended since the last.
 const USAGE_EVERY_MS = 10_000;

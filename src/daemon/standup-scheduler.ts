@@ -10,8 +10,8 @@ import type { AgentStatus } from "../org/state.js";
 import { trimProgress } from "../org/tasks/progress.js";
 import { decideStandup, type StandupMark } from "../org/tasks/standup-due.js";
 import { renderDigest, type JuniorReport } from "../org/tasks/standup-digest.js";
-import { appendLines, readJson, readText, writeFileAtomic, writeJsonAtomic } from "./files.js";
-import { sendMessage } from "./inbox-store.js";
+import { appendLines, readJson, readText, writeFileAtomic, writeJsonAtomic } from "../adapters/files.js";
+import { sendMessage } from "../adapters/inbox-store.js";
 
 // Both jobs read a few small files; every few seconds is soon enough for a digest due every N minutes.
 const TICK_MS = 5000;

@@ -8,10 +8,10 @@ import type { AgentState, AgentStatus, LaunchSpec } from "../org/state.js";
 import { explainSpawnError, parseLaunchSpec } from "../org/supervise.js";
 import { exitTime, paneLaunch, stepAgent, type SupervisionStep } from "../org/supervise-step.js";
 import { chooseStartArgv } from "../org/runtimes/launch.js";
-import { appendLines, readJson, writeJsonAtomic } from "./files.js";
-import { hasConversation, programCandidates } from "./runtime-probe.js";
+import { appendLines, readJson, writeJsonAtomic } from "../adapters/files.js";
+import { hasConversation, programCandidates } from "../adapters/runtime-probe.js";
 import { pickEnv } from "../org/secrets.js";
-import { usage } from "./usage-counters.js";
+import { usage } from "../adapters/usage-counters.js";
 
 const LOG_RETRY_MS = 10_000;
 

@@ -5,11 +5,11 @@ import { reloadSettings } from "../org/config/schema.js";
 import { orgPaths } from "../org/paths.js";
 import { describeAction } from "../org/reconcile/index.js";
 import type { World } from "../org/world.js";
-import { ConfigWatcher } from "./config-watcher.js";
-import { watchDir } from "./files.js";
-import { applyMetaEdit, type MetaReply } from "./reload-meta.js";
-import { answerMetaRequest, listMetaRequests, requestsDir } from "./reload-requests.js";
-import { reloadOrg, type ReloadOutcome } from "./reload.js";
+import { ConfigWatcher } from "../adapters/config-watcher.js";
+import { watchDir } from "../adapters/files.js";
+import { applyMetaEdit, type MetaReply } from "../adapters/reload-meta.js";
+import { answerMetaRequest, listMetaRequests, requestsDir } from "../adapters/reload-requests.js";
+import { reloadOrg, type ReloadOutcome } from "../adapters/reload.js";
 
 type ReadConfig = () => Promise<{ loaded: LoadedConfig } | { problems: string[] }>;
 

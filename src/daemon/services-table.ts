@@ -1,0 +1,63 @@
+import { join } from "node:path";
+import type { OrgPaths } from "../org/paths.js";
+import type { OrgSnapshot } from "../org/snapshot.js";
+import type { OrgRecord } from "../org/state.js";
+import { ChildRecords } from "../adapters/child-records.js";
+import { cacheConfigRead } from "../adapters/config-cache.js";
+import { readAndLoadConfig, type ReadConfigResult } from "../adapters/config-file.js";
+import { createWorld } from "../adapters/world.js";
+import type { Feed } from "./feed.js";
+import { defineHeartbeat } from "./heartbeat.js";
+import { defineLoop } from "./loop-service.js";
+import { Notifier } from "./notifier.js";
+import { HotReload } from "./hot-reload.js";
+import type { Service } from "./services.js";
+import { StandupScheduler } from "./standup-scheduler.js";
+import { defineStatusScreen } from "./status-screen.js";
+import { defineSupervision } from "./supervision.js";
+import { UsagePoller } from "./usage-poller.js";
+import { defineVerifier } from "./verifier-service.js";
+
+// Hot reload, standups and usage are looked at this often; the last two work only when their own period is due.
+const REFRESH_MS = 2000;
+
+/** The daemon's table of services, in start order: each one's timers and watchers are its own, stopped in reverse. */
+export function buildServices(opts: { root: string; paths: OrgPaths; record: OrgRecord; feed: Feed; renderStatus: (snapshot: OrgSnapshot) => string }): Service[] {
+  const { root, paths, record, feed } = opts;
+  const say = feed.say;
+  const world = createWorld();
+  const tmux = world.tmux(record.socket, record.session);
+  const children = new ChildRecords(paths.children);
+  const readConfig = () => readAndLoadConfig({ cwd: root });
+  // org.yaml as the daemon started: read once, by the first service that needs it, after the supervisor's first look.
+  let first: Promise<ReadConfigResult> | undefined;
+  const firstRead = () => (first ??= readConfig());
+  // One cached read of org.yaml for the services that tick on it: parsed once per change, not once per service.
+  const cachedConfig = cacheConfigRead(readConfig, join(root, "org.yaml"));
+  const { supervisor, screens } = defineSupervision({ state: paths.state, tmux, children, say });
+  const verifier = defineVerifier({ paths, record, children, readConfig, firstRead, say });
+  let notifier: { stop(): Promise<void> } | undefined;
+  const hotReload = new HotReload({ root, world, readConfig, say });
+  const standups = new StandupScheduler({ root, readConfig: cachedConfig, say });
+  // Token usage from what each agent CLI records: usage.json per agent, which `org status` shows as it is.
+  const tokens = new UsagePoller({ root, readConfig: cachedConfig, say });
+  const services: Service[] = [
+    supervisor,
+    screens,
+    verifier.service,
+    {
+      name: "notifier",
+      start: async () => {
+        const read = await firstRead();
+        notifier = await Notifier.start({ record, config: "loaded" in read ? read.loaded.config : undefined, say, io: tmux.openNoticePort() });
+      },
+      stop: async () => notifier?.stop(),
+    },
+    defineLoop({ name: "hot-reload", periodMs: REFRESH_MS, open: async () => hotReload.start(await firstRead()), tick: async () => hotReload.tick(), close: () => hotReload.stop() }),
+    defineLoop({ name: "standups", periodMs: REFRESH_MS, tick: (now) => standups.tick(now), close: () => standups.stop() }),
+    defineLoop({ name: "usage", periodMs: REFRESH_MS, tick: (now) => tokens.tick(now), close: () => tokens.stop() }),
+    defineStatusScreen({ root, world, tmux, record, feed, renderStatus: opts.renderStatus }),
+  ];
+  services.push(defineHeartbeat({ file: paths.daemon, queuePerAgent: verifier.queuePerAgent, services: () => services, say }));
+  return services;
+}

@@ -1,0 +1,44 @@
+import type { PaneFeed, TmuxPort } from "../org/ports.js";
+import type { OrgSnapshot } from "../org/snapshot.js";
+import type { OrgRecord } from "../org/state.js";
+import { readSnapshot } from "../org/status.js";
+import type { World } from "../org/world.js";
+import { cachedReadText } from "../adapters/read-cache.js";
+import { cacheBranchHeads } from "./branch-heads.js";
+import type { Feed } from "./feed.js";
+import { defineLoop } from "./loop-service.js";
+import type { Service } from "./services.js";
+
+const REFRESH_MS = 2000;
+const REDRAW_MS = 10_000;
+// With no one attached the table is only for the log and the next person: it is read and drawn this seldom.
+const UNWATCHED_REFRESH_MS = 10_000;
+
+/** The control pane's screen: the org's status table with the feed under it, redrawn when it changes. */
+export function defineStatusScreen(opts: { root: string; world: World; tmux: TmuxPort; record: OrgRecord; feed: Feed; renderStatus: (snapshot: OrgSnapshot) => string }): Service {
+  const { world, feed } = opts;
+  let paneFeed: PaneFeed | undefined;
+  const branches = cacheBranchHeads(world, opts.record);
+  // The table reads every agent's status.json each refresh; most have not changed since the last one.
+  const tableWorld = { ...world, files: { ...world.files, readText: cachedReadText() } };
+  let drawn = { screen: "", at: 0, said: 0 };
+  const draw = async () => {
+    // The table's panes come over a standing client and its branch heads are a little stale: an idle org spawns nothing for it.
+    const { panes, people } = await paneFeed!.capture([]);
+    if (people === 0 && feed.said === drawn.said && Date.now() - drawn.at < UNWATCHED_REFRESH_MS) return;
+    const table = await readSnapshot(tableWorld, opts.root, { panes, branches }).then(opts.renderStatus, (error: Error) => `status unavailable: ${error.message}`);
+    const screen = `${table}\n\n${feed.text}`;
+    // An unchanged table is not drawn again (tmux would parse it for nothing), but the clock says we live.
+    if (screen === drawn.screen && Date.now() - drawn.at < REDRAW_MS) return;
+    drawn = { screen, at: Date.now(), said: feed.said };
+    process.stdout.write(`\x1b[H\x1b[2J${screen}\n\n[org daemon pid ${process.pid}] ${new Date().toLocaleTimeString()}\n`);
+  };
+  return defineLoop({
+    name: "status-table",
+    periodMs: REFRESH_MS,
+    open: async () => void (paneFeed = opts.tmux.openPaneFeed()),
+    tick: draw,
+    fail: (error) => feed.say(`status table: ${error.message}`),
+    close: async () => paneFeed?.close(),
+  });
+}

@@ -1,0 +1,44 @@
+import type { ChildTracker, TmuxPort } from "../org/ports.js";
+import { defineLoop } from "./loop-service.js";
+import { PaneSupervisor } from "./pane-supervisor.js";
+import { ScreenWatch } from "./screen-watch.js";
+import type { Service } from "./services.js";
+
+// While a restart is pending, how soon it is made: one tmux command per look, over a standing client.
+const SUPERVISE_MS = 500;
+// With every agent settled, tmux hooks wake the supervisor on an exit; this look only catches what no hook reports.
+const SETTLED_SUPERVISE_MS = 5000;
+// Screens change slowly next to exits (a nudge waits minutes): a look every few seconds is enough.
+const SCREEN_MS = 3000;
+
+/**
+ * The supervisor and the screen watch over one grid (tmux, or `org pty-host` over its socket). The supervisor's
+ * first look is made at its start, before the verifier loads: agents whose program already exited wait on us.
+ */
+export function defineSupervision(opts: { state: string; tmux: TmuxPort; children: ChildTracker; say: (line: string) => void }): { supervisor: Service; screens: Service } {
+  const { say } = opts;
+  const screenPort = opts.tmux.openScreenPort();
+  const screens = new ScreenWatch(opts.state, screenPort);
+  const supervisor = new PaneSupervisor(opts.state, opts.tmux.openPaneHost(opts.children), say, (pane) => screens.whyBlocked(pane));
+  let settled = false;
+  return {
+    supervisor: defineLoop({
+      name: "supervisor",
+      periodMs: SETTLED_SUPERVISE_MS,
+      firstTickInStart: true,
+      tick: async () => (settled = await supervisor.tick().catch((error: Error) => (say(`supervisor: ${error.message}`), false))),
+      pause: () => supervisor.pause(settled, SUPERVISE_MS, SETTLED_SUPERVISE_MS),
+      // The supervisor reads dead panes' screens: the screen port closes with it, not with the screen watch.
+      close: async () => {
+        supervisor.close();
+        screenPort.close?.();
+      },
+    }),
+    screens: defineLoop({
+      name: "screens",
+      periodMs: SCREEN_MS,
+      tick: () => supervisor.watchScreens((panes) => screens.tick(panes)),
+      fail: (error) => say(`screens: ${error.message}`),
+    }),
+  };
+}
