@@ -13,6 +13,7 @@ import { processRunner, type Runner } from "./process.js";
 import { filterAgentEnv } from "../org/secrets.js";
 import { slurmVerifyArgv } from "../org/slurm/argv.js";
 import { slurmAgentPaths } from "../org/slurm/paths.js";
+import { logPath } from "../org/paths.js";
 
 const GIT = ["git", "-c", "core.hooksPath=/dev/null", "-c", "gc.auto=0", "-c", "advice.detachedHead=false"];
 
@@ -118,7 +119,7 @@ export function createVerifierPort(opts: { repo: string; state: string; runner?:
       return resultsQueue;
     },
     async appendLog(entry) {
-      await appendLines(join(opts.state, "log.md"), [entry]);
+      await appendLines(logPath(opts.state), [entry]);
     },
     async appendInbox(agent, text) {
       await sendMessage(opts.state, { from: "verifier", to: [agent], kind: "verdict", body: text }, opts.messages ?? readMessageSettings(undefined));
