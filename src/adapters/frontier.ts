@@ -6,6 +6,7 @@ import type { OrgRecord } from "../org/state.js";
 import type { Goal } from "../org/verdict.js";
 import { appendLines, readJson, writeJsonAtomic } from "./files.js";
 import { processRunner } from "./process.js";
+import { gitArgv } from "./git-argv.js";
 
 /** Moves `org/<name>/best` to a confirmed keep that beats the whole org, and tells the other agents. */
 export async function advanceFrontier(input: {
@@ -24,7 +25,7 @@ export async function advanceFrontier(input: {
   const decision = decideFrontier(current, candidate, input.goal, input.metricName);
   if (decision.kind === "hold") return undefined;
   const branch = `refs/heads/org/${record.name}/best`;
-  const moved = await processRunner.run(["git", "update-ref", "-m", `org: ${decision.reason}`, branch, candidate.commit], { cwd: record.repo, timeoutMs: 30_000 });
+  const moved = await processRunner.run(gitArgv(["update-ref", "-m", `org: ${decision.reason}`, branch, candidate.commit]), { cwd: record.repo, timeoutMs: 30_000 });
   if (moved.exitCode !== 0) throw new Error(`git update-ref ${branch} failed: ${moved.stderr.trim()}`);
   const next: Frontier = { ...candidate, at: new Date().toISOString() };
   await writeJsonAtomic(file, next);
