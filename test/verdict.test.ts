@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { formatDuration, judge, type JudgeInput } from "../src/org/verdict.js";
+import { formatConfigDuration, judge, type JudgeInput } from "../src/org/verdict.js";
 
 const clean = { exitCode: 0, signal: null, timedOut: false };
 const base: JudgeInput = {
@@ -59,8 +59,8 @@ describe("judge", () => {
   });
 });
 
-describe("formatDuration", () => {
+describe("formatConfigDuration", () => {
   test("the largest whole unit", () => {
-    expect([formatDuration(600_000), formatDuration(90_000), formatDuration(7_200_000), formatDuration(1500)]).toEqual(["10m", "90s", "2h", "1500ms"]);
+    expect([formatConfigDuration(600_000), formatConfigDuration(90_000), formatConfigDuration(7_200_000), formatConfigDuration(1500)]).toEqual(["10m", "90s", "2h", "1500ms"]);
   });
 });

@@ -1,13 +1,14 @@
 import { access } from "node:fs/promises";
 import type { ConfigProbe } from "../org/config/index.js";
 import { processRunner, type Runner } from "./process.js";
+import { gitArgv } from "./git-argv.js";
 
 // rev-parse answers instantly; a hung git (a lock, a network filesystem) must not hang `org validate`.
 const GIT_TIMEOUT_MS = 10_000;
 
 /** The real disk and git behind org.yaml's rules. */
 export function createConfigProbe(runner: Runner = processRunner): ConfigProbe {
-  const git = (dir: string, args: string[]) => runner.run(["git", "-C", dir, ...args], { timeoutMs: GIT_TIMEOUT_MS });
+  const git = (dir: string, args: string[]) => runner.run(gitArgv(["-C", dir, ...args]), { timeoutMs: GIT_TIMEOUT_MS });
   return {
     async exists(absPath) {
       try {

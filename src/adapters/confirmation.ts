@@ -4,6 +4,7 @@ import type { AgentLedger, ExperimentContext, ExperimentRequest, VerifierPort } 
 import { measureRuns } from "../org/experiment-runs.js";
 import { formatLogEntry } from "../org/log-entry.js";
 import { appendLines, writeJsonAtomic } from "./files.js";
+import { logPath } from "../org/paths.js";
 
 /** `org confirm`: re-run a commit with fresh seeds, compare with the baseline, record it; branches are untouched. */
 export async function runConfirmation(port: VerifierPort, context: ExperimentContext, request: ExperimentRequest, state: string): Promise<ConfirmReport> {
@@ -23,6 +24,6 @@ export async function runConfirmation(port: VerifierPort, context: ExperimentCon
   const next: AgentLedger = { ...ledger, runs: first + measures.length };
   await writeJsonAtomic(join(state, "agents", context.agent.name, "ledger.json"), next);
   await writeJsonAtomic(join(state, "confirmations", `${request.id}.json`), report);
-  await appendLines(join(state, "log.md"), [formatLogEntry({ date: context.now(), op: "confirm", title: `${context.agent.name} ${request.commit.slice(0, 7)}`, body: formatConfirmReport(report).join("\n") })]);
+  await appendLines(logPath(state), [formatLogEntry({ date: context.now(), op: "confirm", title: `${context.agent.name} ${request.commit.slice(0, 7)}`, body: formatConfirmReport(report).join("\n") })]);
   return report;
 }

@@ -3,7 +3,7 @@ import type { ContractSettings, OrgConfig } from "../org/config/schema.js";
 import { describeTransition, requireParty, type ContractAction } from "../org/contracts/actions.js";
 import { draftContract, objectToContract, signContract, type Transition } from "../org/contracts/agreement.js";
 import { formatContract, hashBody, readAssertions, type Contract } from "../org/contracts/contract.js";
-import { parseFrontMatter } from "../org/contracts/front-matter.js";
+import { parseFrontMatter } from "../org/front-matter.js";
 import { OrgError } from "../org/errors.js";
 import { formatLogEntry } from "../org/log-entry.js";
 import { readMessageSettings } from "../org/messages/mail-port.js";

@@ -1,4 +1,3 @@
-import { rm } from "node:fs/promises";
 import { relative } from "node:path";
 import { decideSubmit } from "../org/contracts/agreement.js";
 import { parseContract, type ParsedContract } from "../org/contracts/contract.js";
@@ -6,7 +5,7 @@ import { OrgError } from "../org/errors.js";
 import { contractPaths, orgPaths } from "../org/paths.js";
 import { readAndLoadConfig } from "./config-file.js";
 import { readText } from "./files.js";
-import { acquire } from "./inbox-notes.js";
+import { withLock } from "./file-lock.js";
 import { mailPort } from "./inbox-store.js";
 
 export type CurrentContract = { sprint: number; file: string; parsed: ParsedContract };
@@ -23,13 +22,7 @@ export async function readCurrentContract(state: string): Promise<CurrentContrac
 
 /** Run `change` holding the contracts lock, so two signers never overwrite each other. */
 export async function withContractLock<T>(state: string, change: () => Promise<T>): Promise<T> {
-  const lock = contractPaths(state).lock;
-  await acquire(lock);
-  try {
-    return await change();
-  } finally {
-    await rm(lock, { recursive: true, force: true });
-  }
+  return withLock(contractPaths(state).lock, change);
 }
 
 /** `org submit` by the generator role waits for an agreed contract; a broken org.yaml leaves the rule to the verifier's config. */

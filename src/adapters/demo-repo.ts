@@ -5,9 +5,10 @@ import { PACKAGE_ROOT } from "./package-root.js";
 import { OrgError } from "../org/errors.js";
 import { pathExists } from "./files.js";
 import { processRunner, type Runner } from "./process.js";
+import { gitArgv } from "./git-argv.js";
 
 // A fixed identity and no signing, so the commit works on a machine with no git config and no gpg agent.
-const GIT_IDENTITY = ["-c", "user.name=org demo", "-c", "user.email=demo@org.invalid", "-c", "commit.gpgsign=false"];
+const GIT_IDENTITY = ["user.name=org demo", "user.email=demo@org.invalid", "commit.gpgsign=false"];
 
 /** The template folder shipped with the package. */
 function demoTemplateDir(): string {
@@ -29,7 +30,7 @@ export async function createDemoRepo(dir: string, runner: Runner = processRunner
 }
 
 async function git(runner: Runner, cwd: string, args: string[], config: string[] = []): Promise<void> {
-  const result = await runner.run(["git", ...config, ...args], { cwd });
+  const result = await runner.run(gitArgv(args, config), { cwd });
   if (result.exitCode === 0) return;
   const why = result.spawnError ?? (result.stderr.trim() || `exit code ${result.exitCode}`);
   throw new OrgError(`git ${args.join(" ")} failed in ${cwd}: ${why}`, "git");

@@ -1,8 +1,8 @@
-import { chmod, cp, lstat, mkdir, open, rm, symlink } from "node:fs/promises";
+import { chmod, cp, lstat, mkdir, rm, symlink } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { FilesPort } from "../org/ports.js";
+import { tryLock } from "./file-lock.js";
 import { appendLines, pathExists, PRIVATE_DIR, readText, writeFileAtomic } from "./files.js";
-import { isAlive } from "./process.js";
 
 /** The state folder and worktree files, through atomic writes and O_APPEND lines. */
 export const filesPort: FilesPort = {
@@ -28,21 +28,5 @@ export const filesPort: FilesPort = {
   async makeExecutable(path) {
     await chmod(path, 0o755);
   },
-  async tryLock(path) {
-    for (let attempt = 0; attempt < 2; attempt++) {
-      try {
-        const handle = await open(path, "wx");
-        await handle.writeFile(`${process.pid}\n`);
-        await handle.close();
-        return true;
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-        const holder = Number((await readText(path))?.trim());
-        // A lock left by a dead process is stale: take it over once.
-        if (Number.isInteger(holder) && holder > 0 && isAlive(holder)) return false;
-        await rm(path, { force: true });
-      }
-    }
-    return false;
-  },
+  tryLock,
 };

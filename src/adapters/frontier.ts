@@ -1,10 +1,12 @@
 import { join } from "node:path";
 import { decideFrontier, type Frontier } from "../org/frontier.js";
 import { formatLogEntry } from "../org/log-entry.js";
+import { orgPaths } from "../org/paths.js";
 import type { OrgRecord } from "../org/state.js";
 import type { Goal } from "../org/verdict.js";
 import { appendLines, readJson, writeJsonAtomic } from "./files.js";
 import { processRunner } from "./process.js";
+import { gitArgv } from "./git-argv.js";
 
 /** Moves `org/<name>/best` to a confirmed keep that beats the whole org, and tells the other agents. */
 export async function advanceFrontier(input: {
@@ -17,17 +19,17 @@ export async function advanceFrontier(input: {
   onlyIfMissing?: boolean;
 }): Promise<Frontier | undefined> {
   const { record, candidate } = input;
-  const file = join(record.root, "state", "frontier.json");
+  const file = join(orgPaths(record.root).state, "frontier.json");
   const current = await readJson<Frontier>(file);
   if (current && input.onlyIfMissing) return undefined;
   const decision = decideFrontier(current, candidate, input.goal, input.metricName);
   if (decision.kind === "hold") return undefined;
   const branch = `refs/heads/org/${record.name}/best`;
-  const moved = await processRunner.run(["git", "update-ref", "-m", `org: ${decision.reason}`, branch, candidate.commit], { cwd: record.repo, timeoutMs: 30_000 });
+  const moved = await processRunner.run(gitArgv(["update-ref", "-m", `org: ${decision.reason}`, branch, candidate.commit]), { cwd: record.repo, timeoutMs: 30_000 });
   if (moved.exitCode !== 0) throw new Error(`git update-ref ${branch} failed: ${moved.stderr.trim()}`);
   const next: Frontier = { ...candidate, at: new Date().toISOString() };
   await writeJsonAtomic(file, next);
-  await appendLines(join(record.root, "state", "log.md"), [formatLogEntry({ date: new Date(), op: "frontier", title: `${candidate.agent} ${candidate.commit.slice(0, 7)}`, body: decision.reason })]);
+  await appendLines(orgPaths(record.root).log, [formatLogEntry({ date: new Date(), op: "frontier", title: `${candidate.agent} ${candidate.commit.slice(0, 7)}`, body: decision.reason })]);
   if (current) {
     const text = `## [${next.at}] the org's best advanced\n${decision.reason}.\nBuild on it: \`git rebase org/${record.name}/best\` (or merge it) — your own best stays on your branch.\n`;
     for (const agent of record.agents) if (agent.name !== candidate.agent) await input.notify(agent.name, text);

@@ -2,14 +2,13 @@ import type { LoadedConfig } from "../org/config/index.js";
 import { parseDuration, reloadSettings } from "../org/config/schema.js";
 import { orgPaths } from "../org/paths.js";
 import { checkMetaEdit, checkMetaRate, describeAction, listConfigFiles } from "../org/reconcile/index.js";
-import type { OrgRecord } from "../org/state.js";
 import type { World } from "../org/world.js";
-import { readJson } from "./files.js";
 import { reloadOrg } from "./reload.js";
 import {
   copyFiles, diffFiles, findChangedFiles, hashFiles, hasProposal, loadProposal, proposalDir, readProposalBase, readProposalTemplate, seedProposal,
 } from "./reload-proposal.js";
 import { logReload, markMetaApplied, readReloadRecord } from "./reload-state.js";
+import { readOptionalRecord } from "./org-record.js";
 
 /** What `org reload` run by a meta agent prints: the outcome and its lines. */
 export interface MetaReply {
@@ -31,7 +30,7 @@ export async function applyMetaEdit(world: World, root: string, agent: string, c
     return { outcome: "rejected", lines: problems };
   };
   if ("problems" in current) return reject(["the org's own org.yaml is invalid (a person is editing it) — try again once `org validate` passes", ...current.problems]);
-  const record = await readJson<OrgRecord>(paths.orgFile);
+  const record = await readOptionalRecord(paths.root);
   const self = record?.agents.find((entry) => entry.name === agent);
   if (!self) return reject([`no agent named ${agent} runs in this org — run \`org reload\` from a meta agent's pane`]);
   const { config } = current.loaded;

@@ -6,6 +6,7 @@ import { agentPaths } from "../org/paths.js";
 import { configProbe } from "./config-probe.js";
 import { pathExists, readJson, readText, writeFileAtomic, writeJsonAtomic } from "./files.js";
 import { processRunner } from "./process.js";
+import { gitArgv } from "./git-argv.js";
 
 /** A meta agent's editable copy of the org's config: org.yaml and the prompts, at their paths relative to the org folder. */
 export function proposalDir(state: string, agent: string): string {
@@ -78,7 +79,7 @@ export async function diffFiles(root: string, dir: string, files: string[]): Pro
   const parts: string[] = [];
   for (const file of files) {
     const before = (await pathExists(join(root, file))) ? join(root, file) : "/dev/null";
-    const result = await processRunner.run(["git", "diff", "--no-index", "--no-color", "--no-ext-diff", before, join(dir, file)], { timeoutMs: 10_000 });
+    const result = await processRunner.run(gitArgv(["diff", "--no-index", "--no-color", "--no-ext-diff", before, join(dir, file)]), { timeoutMs: 10_000 });
     // git names absolute paths oddly (a/tmp/x); the hunks are what matter, under our own header.
     const hunks = result.stdout.slice(Math.max(0, result.stdout.indexOf("\n@@") + 1)).trimEnd();
     parts.push(`--- org/${file}\n+++ proposed/${file}\n${hunks}`);

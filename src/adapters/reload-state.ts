@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { formatLogEntry } from "../org/log-entry.js";
 import type { ReloadRecord } from "../org/reload-record.js";
 import { appendLines, readJson, writeJsonAtomic } from "./files.js";
+import { logPath } from "../org/paths.js";
 
 export function reloadFile(state: string): string {
   return join(state, "reload.json");
@@ -26,7 +27,7 @@ export async function recordReload(state: string, record: Omit<ReloadRecord, "la
 
 /** A `reload`, `reload-rejected` or `reload-failed` entry in log.md. */
 export async function logReload(state: string, entry: { at: string; op: "reload" | "reload-rejected" | "reload-failed"; title: string; body?: string }): Promise<void> {
-  await appendLines(join(state, "log.md"), [formatLogEntry({ date: new Date(entry.at), op: entry.op, title: entry.title, body: entry.body })]);
+  await appendLines(logPath(state), [formatLogEntry({ date: new Date(entry.at), op: entry.op, title: entry.title, body: entry.body })]);
 }
 
 /** Start the meta rate limit's clock. */

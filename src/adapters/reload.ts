@@ -8,6 +8,7 @@ import {
 import type { OrgRecord } from "../org/state.js";
 import type { World } from "../org/world.js";
 import { logReload, recordReload } from "./reload-state.js";
+import { readOrgRecord } from "../org/record-file.js";
 
 export interface ReloadInput {
   root: string;
@@ -38,7 +39,7 @@ export type ReloadOutcome =
 export async function reloadOrg(world: World, input: ReloadInput): Promise<ReloadOutcome> {
   const paths = orgPaths(input.root);
   if ("problems" in input.read) {
-    await assertRunning(world, await readRecord(world, paths));
+    await assertRunning(world, await readOrgRecord(world.files, paths.root));
     return reject(input, paths, input.read.problems);
   }
   if (input.apply && !(await world.files.tryLock(paths.lock))) return { kind: "busy", reason: `another \`org up\` or \`org reload\` holds ${paths.lock}` };
@@ -51,7 +52,7 @@ export async function reloadOrg(world: World, input: ReloadInput): Promise<Reloa
 
 async function reloadLocked(world: World, input: ReloadInput, paths: OrgPaths, loaded: LoadedConfig): Promise<ReloadOutcome> {
   // Read again under the lock: whoever held it may have just changed the org.
-  const record = await readRecord(world, paths);
+  const record = await readOrgRecord(world.files, paths.root);
   const tmux = world.tmux(record.socket, record.session);
   const { config } = loaded;
   // nvidia-smi takes a while on a real GPU box: ask it while tmux and the files are read.
@@ -106,12 +107,6 @@ async function assertRunning(world: World, record: OrgRecord): Promise<void> {
   if (!(await world.tmux(record.socket, record.session).isRunning())) {
     throw new OrgError(`org ${record.name} is not running — start it with \`org up\`, which reads org.yaml as it is now`, "down");
   }
-}
-
-async function readRecord(world: World, paths: OrgPaths): Promise<OrgRecord> {
-  const text = await world.files.readText(paths.orgFile);
-  if (!text) throw new OrgError(`no org state in ${paths.state} — run \`org up\` first`, "no-state");
-  return JSON.parse(text) as OrgRecord;
 }
 
 // Too few GPUs is blamed on the GPU role whose count grew, when one did.

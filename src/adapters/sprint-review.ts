@@ -2,7 +2,7 @@ import { relative, resolve } from "node:path";
 import type { ContractSettings, OrgConfig } from "../org/config/schema.js";
 import { decideAgreement } from "../org/contracts/agreement.js";
 import { formatContract } from "../org/contracts/contract.js";
-import { formatFrontMatter } from "../org/contracts/front-matter.js";
+import { formatFrontMatter } from "../org/front-matter.js";
 import { decideSprint, parseReview } from "../org/contracts/review.js";
 import { OrgError } from "../org/errors.js";
 import { formatLogEntry } from "../org/log-entry.js";

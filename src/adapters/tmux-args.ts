@@ -5,14 +5,19 @@ export function envArgs(env: Record<string, string> | undefined): string[] {
   return Object.entries(env ?? {}).flatMap(([key, value]) => ["-e", `${key}=${value}`]);
 }
 
-/** One shell word: the pipe-pane commands tmux hands to /bin/sh carry paths, never trusted as code. */
-function shellQuote(value: string): string {
-  return `'${value.replace(/'/g, `'\\''`)}'`;
+/** tmux's argv on the org's private socket with no user config; `noStart` (-N) never starts a server just to find none. */
+export function tmuxArgv(socket: string, args: string[], opts: { noStart?: boolean } = {}): string[] {
+  return ["tmux", ...(opts.noStart ? ["-N"] : []), "-L", socket, "-f", "/dev/null", ...args];
+}
+
+/** One word for tmux's command parser or /bin/sh, which quote alike: a plain word as is, else single quotes with each quote closed, escaped and reopened. */
+export function quote(value: string): string {
+  return /^[\w%=.,:/-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
 /** The shell command a pane's pipe runs: one process appending what the pane shows to `file`. */
 export function appendCommand(file: string): string {
-  return `exec cat >> ${shellQuote(file)}`;
+  return `exec cat >> ${quote(file)}`;
 }
 
 /** The two commands, sent as one tmux command line, that start logging a pane with nothing lost or repeated: the pane's
@@ -20,9 +25,9 @@ export function appendCommand(file: string): string {
  * the live output. tmux runs one command line without reading pane output in between. */
 export function startLogArgs(socket: string, pane: string, file: string): string[][] {
   const buffer = `org-log-${pane.replace(/\W/g, "")}`;
-  const tmux = `tmux -L ${shellQuote(socket)}`;
+  const tmux = tmuxArgv(socket, []).map(quote).join(" ");
   const dropTrailingBlanks = `awk 'NF { while (blank > 0) { print ""; blank-- } print; next } { blank++ }'`;
-  const log = shellQuote(file);
+  const log = quote(file);
   return [
     ["capture-pane", "-J", "-S", "-", "-t", pane, "-b", buffer],
     ["pipe-pane", "-o", "-t", pane, `${tmux} save-buffer -b ${buffer} - | ${dropTrailingBlanks} >> ${log}; ${tmux} delete-buffer -b ${buffer}; ${appendCommand(file)}`],

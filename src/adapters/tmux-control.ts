@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import type { PaneCapture, PaneFeed, PaneInfo } from "../org/ports.js";
+import { quote, tmuxArgv } from "./tmux-args.js";
 import { usage } from "./usage-counters.js";
 
 interface Request {
@@ -13,7 +14,6 @@ interface Request {
 /** The output of each command of a line, up to the first that failed; undefined when tmux is unreachable. */
 export type ControlReply = { blocks: string[]; error?: string } | undefined;
 
-const REPLY_TIMEOUT_MS = 10_000;
 const RETRY_MS = 1000;
 
 /**
@@ -35,6 +35,8 @@ export class TmuxControl implements PaneFeed {
     private readonly session: string,
     private readonly parsePane: (line: string) => PaneInfo,
     private readonly listFormat: string,
+    // tmux answers in milliseconds: a reply this late means the client is wedged, and a fresh one replaces it.
+    private readonly replyTimeoutMs = 10_000,
   ) {}
 
   async capture(ids: string[]): Promise<PaneCapture> {
@@ -55,8 +57,12 @@ export class TmuxControl implements PaneFeed {
   }
 
   close(): void {
-    this.child?.kill();
+    const child = this.child;
+    if (!child) return;
     this.child = undefined;
+    this.failedAt = Date.now();
+    child.kill();
+    this.finish("tmux went away");
   }
 
   /** Runs the commands as one tmux command line, after any request already in flight. */
@@ -71,9 +77,13 @@ export class TmuxControl implements PaneFeed {
     const child = this.connect();
     if (!child?.stdin?.writable) return Promise.resolve(undefined);
     return new Promise((resolve) => {
-      const timer = setTimeout(() => this.finish("no reply from tmux"), REPLY_TIMEOUT_MS);
+      const timer = setTimeout(() => {
+        this.finish("no reply from tmux");
+        this.close();
+      }, this.replyTimeoutMs);
       this.pending = { expected: commands.length, blocks: [], error: undefined, resolve, timer };
-      child.stdin!.write(`${commands.map((argv) => argv.map(quote).join(" ")).join(" ; ")}\n`);
+      // A newline would end the command line early: no argument keeps one.
+      child.stdin!.write(`${commands.map((argv) => argv.map((arg) => quote(arg.replace(/\n/g, ""))).join(" ")).join(" ; ")}\n`);
     });
   }
 
@@ -81,16 +91,22 @@ export class TmuxControl implements PaneFeed {
     if (this.child) return this.child;
     // While the org is down, try again at most once a second rather than on every refresh.
     if (Date.now() - this.failedAt < RETRY_MS) return undefined;
-    // -N: never start a server just to find no session in it.
-    const child = spawn("tmux", ["-N", "-L", this.socket, "-f", "/dev/null", "-C", "attach-session", "-t", `=${this.session}`, "-f", "no-output,ignore-size"], {
+    const [program, ...argv] = tmuxArgv(this.socket, ["-C", "attach-session", "-t", `=${this.session}`, "-f", "no-output,ignore-size"], { noStart: true });
+    const child = spawn(program!, argv, {
       stdio: ["pipe", "pipe", "ignore"],
       env: { ...process.env, TMUX: "" },
     });
     child.stdout!.setEncoding("utf8");
-    child.stdout!.on("data", (chunk: string) => this.receive(chunk));
+    [this.partial, this.block] = ["", undefined];
+    // A replaced client's late bytes belong to no request of ours.
+    child.stdout!.on("data", (chunk: string) => {
+      if (this.child === child) this.receive(chunk);
+    });
     child.stdin!.on("error", () => undefined);
+    // A client closed or replaced already answered its request: only the current one's end fails the pending request.
     const gone = () => {
-      if (this.child === child) this.child = undefined;
+      if (this.child !== child) return;
+      this.child = undefined;
       this.failedAt = Date.now();
       this.finish("tmux went away");
     };
@@ -134,9 +150,4 @@ export class TmuxControl implements PaneFeed {
     clearTimeout(request.timer);
     request.resolve(error === undefined ? { blocks: request.blocks } : { blocks: request.blocks, error });
   }
-}
-
-// tmux's own command-line quoting: single quotes, with a single quote closed, escaped and reopened.
-function quote(arg: string): string {
-  return /^[\w%=.,:/-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
 }

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { AgentPane, ChildTracker, PaneHost, PaneInfo, PaneLaunch } from "../org/ports.js";
 import { isRunningProcess } from "./process.js";
 import { appendLines } from "./files.js";
-import { appendCommand, respawnArgs, startLogArgs } from "./tmux-args.js";
+import { appendCommand, respawnArgs, startLogArgs, tmuxArgv } from "./tmux-args.js";
 import type { TmuxControl } from "./tmux-control.js";
 import { usage } from "./usage-counters.js";
 
@@ -106,7 +106,8 @@ export class TmuxPaneHost implements PaneHost {
 
   private startWaiter(): { child: ChildProcess; done: Promise<"changed" | "gone"> } {
     usage.spawned++;
-    const child = spawn("tmux", ["-N", "-L", this.socket, "-f", "/dev/null", "wait-for", CHANGED], { stdio: "ignore", env: { ...process.env, TMUX: "" } });
+    const [program, ...argv] = tmuxArgv(this.socket, ["wait-for", CHANGED], { noStart: true });
+    const child = spawn(program!, argv, { stdio: "ignore", env: { ...process.env, TMUX: "" } });
     // A daemon killed with -9 leaves it blocked on the channel: the next daemon ends it by this record.
     this.children?.track(child.pid, "waiter", `tmux wait-for ${CHANGED} on ${this.socket}`, false);
     const done = new Promise<"changed" | "gone">((resolve) => {

@@ -5,11 +5,11 @@ import { join } from "node:path";
 import { OrgError } from "../org/errors.js";
 import type { ChildTracker, NoticePort, PaneFeed, PaneHost, PaneInfo, PaneLaunch, PaneSpec, ScreenPort, TmuxPort } from "../org/ports.js";
 import type { Runner } from "./process.js";
-import { openTmuxNoticePort } from "./notifier-tmux.js";
+import { NOTICE_REPLY_TIMEOUT_MS, openTmuxNoticePort } from "./notifier-tmux.js";
 import { TmuxControl } from "./tmux-control.js";
 import { TmuxPaneHost } from "./tmux-pane-host.js";
 import { controlScreenPort } from "./screen-tmux.js";
-import { appendCommand, envArgs, respawnArgs } from "./tmux-args.js";
+import { appendCommand, envArgs, respawnArgs, tmuxArgv } from "./tmux-args.js";
 import { filterAgentEnv } from "../org/secrets.js";
 
 const OPTION_KEYS = ["@org_agent", "@org_role", "@org_gpu", "@org_status"] as const;
@@ -48,7 +48,7 @@ export class Tmux implements TmuxPort {
 
   private async tmux(args: string[], allowFailure = false): Promise<string> {
     // The server keeps its first client's environment for every pane: it must never hold a secret.
-    const result = await this.runner.run(["tmux", "-L", this.socket, "-f", "/dev/null", ...args], { timeoutMs: 10_000, env: filterAgentEnv(process.env), cleanEnv: true });
+    const result = await this.runner.run(tmuxArgv(this.socket, args), { timeoutMs: 10_000, env: filterAgentEnv(process.env), cleanEnv: true });
     if (result.spawnError) throw new OrgError("tmux not found on PATH — install tmux ≥ 3.2 (apt-get install tmux), or run `org doctor`", "tmux");
     if (result.exitCode !== 0 && !allowFailure) {
       throw new OrgError(`tmux ${args[0]} failed: ${result.stderr.trim() || `exit ${result.exitCode}`}`, "tmux");
@@ -59,7 +59,7 @@ export class Tmux implements TmuxPort {
   async isRunning(): Promise<boolean> {
     // No socket file, no server: `org up` of a stopped org asks no tmux process.
     if (!(await pathExists(socketPath(this.socket)))) return false;
-    const result = await this.runner.run(["tmux", "-L", this.socket, "-f", "/dev/null", "has-session", "-t", `=${this.session}`], { timeoutMs: 10_000 });
+    const result = await this.runner.run(tmuxArgv(this.socket, ["has-session", "-t", `=${this.session}`]), { timeoutMs: 10_000 });
     return result.exitCode === 0;
   }
 
@@ -143,7 +143,7 @@ export class Tmux implements TmuxPort {
 
   /** The notifier's looks and typing, over a control-mode client of its own. */
   openNoticePort(): NoticePort {
-    return openTmuxNoticePort(this.socket, this.session);
+    return openTmuxNoticePort(new TmuxControl(this.socket, this.session, parsePaneLine, PANE_FORMAT, NOTICE_REPLY_TIMEOUT_MS), this.session);
   }
 
   openPaneHost(children?: ChildTracker): PaneHost {
@@ -200,6 +200,7 @@ export class Tmux implements TmuxPort {
 
   attachArgv(pane?: string): string[] {
     const target = pane ?? this.session;
+    // Printed for a person to type, as is: -f only matters to a server starting, and attach starts none.
     return ["tmux", "-L", this.socket, "attach-session", "-t", target];
   }
 }

@@ -13,14 +13,16 @@ import { processRunner, type Runner } from "./process.js";
 import { filterAgentEnv } from "../org/secrets.js";
 import { slurmVerifyArgv } from "../org/slurm/argv.js";
 import { slurmAgentPaths } from "../org/slurm/paths.js";
+import { logPath } from "../org/paths.js";
+import { gitArgv } from "./git-argv.js";
 
-const GIT = ["git", "-c", "core.hooksPath=/dev/null", "-c", "gc.auto=0", "-c", "advice.detachedHead=false"];
+const GIT_CONFIG = ["core.hooksPath=/dev/null", "gc.auto=0", "advice.detachedHead=false"];
 
 /** The verifier's git and process work for one org: checkouts live under state/verifier, never in a worktree. */
 export function createVerifierPort(opts: { repo: string; state: string; runner?: Runner; messages?: MessageSettings; backend?: "local" | "slurm"; children?: ChildRecords }): VerifierPort {
   const runner = opts.runner ?? processRunner;
   const git = async (cwd: string, args: string[], allowFailure = false) => {
-    const result = await runner.run([...GIT, ...args], { cwd, timeoutMs: 120_000 });
+    const result = await runner.run(gitArgv(args, GIT_CONFIG), { cwd, timeoutMs: 120_000 });
     if (result.exitCode !== 0 && !allowFailure) throw new Error(`git ${args.join(" ")} failed in ${cwd}: ${result.stderr.trim()}`);
     return result;
   };
@@ -118,7 +120,7 @@ export function createVerifierPort(opts: { repo: string; state: string; runner?:
       return resultsQueue;
     },
     async appendLog(entry) {
-      await appendLines(join(opts.state, "log.md"), [entry]);
+      await appendLines(logPath(opts.state), [entry]);
     },
     async appendInbox(agent, text) {
       await sendMessage(opts.state, { from: "verifier", to: [agent], kind: "verdict", body: text }, opts.messages ?? readMessageSettings(undefined));

@@ -1,8 +1,7 @@
 import { constants as fsConstants } from "node:fs";
 import { access, stat } from "node:fs/promises";
-import { join } from "node:path";
 import { formatLogEntry } from "../org/log-entry.js";
-import { agentPaths } from "../org/paths.js";
+import { agentPaths, logPath } from "../org/paths.js";
 import type { AgentPane, PaneHost } from "../org/ports.js";
 import type { AgentState, AgentStatus, LaunchSpec } from "../org/state.js";
 import { explainSpawnError, parseLaunchSpec } from "../org/supervise.js";
@@ -140,7 +139,7 @@ export class PaneSupervisor {
   }
 
   private async timeline(op: string, agent: string, reason: string, now: number): Promise<void> {
-    await appendLines(join(this.state, "log.md"), [formatLogEntry({ date: new Date(now), op, title: agent, body: reason })]);
+    await appendLines(logPath(this.state), [formatLogEntry({ date: new Date(now), op, title: agent, body: reason })]);
   }
 }
 

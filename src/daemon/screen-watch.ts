@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
-import { join } from "node:path";
 import { formatLogEntry } from "../org/log-entry.js";
-import { agentPaths } from "../org/paths.js";
+import { agentPaths, logPath } from "../org/paths.js";
 import type { AgentPane, ScreenPort } from "../org/ports.js";
 import { decideWatch, type WatchDecision, type WatchMemory } from "../org/screens/decide.js";
 import { detectScreen } from "../org/screens/detect.js";
@@ -11,6 +10,7 @@ import { describeFix } from "../org/screens/fixes.js";
 import type { ScreenState } from "../org/screens/types.js";
 import type { AgentStatus, LaunchSpec } from "../org/state.js";
 import { appendLines, readJson, readText, writeJsonAtomic } from "../adapters/files.js";
+import { isAlive as isProcessAlive } from "../adapters/process.js";
 
 export type { ScreenPort };
 
@@ -45,7 +45,7 @@ export class ScreenWatch {
   constructor(
     private readonly state: string,
     private readonly port: ScreenPort,
-    private readonly isAlive: (pid: number) => boolean = defaultIsAlive,
+    private readonly isAlive: (pid: number) => boolean = isProcessAlive,
   ) {}
 
   /** One look at every pane given (as the supervisor just listed them). */
@@ -140,7 +140,7 @@ export class ScreenWatch {
     const at = new Date(now).toISOString();
     await appendLines(paths.events, [JSON.stringify({ at, type: "screen", screen: screen.kind, decision: decision.kind, reason: decision.reason, typed })]);
     const status = await readJson<AgentStatus>(paths.status).catch(() => undefined);
-    const timeline = (op: string, body: string) => appendLines(join(this.state, "log.md"), [formatLogEntry({ date: new Date(now), op, title: pane.agent, body })]);
+    const timeline = (op: string, body: string) => appendLines(logPath(this.state), [formatLogEntry({ date: new Date(now), op, title: pane.agent, body })]);
     if (decision.kind === "block") {
       const reason = `${decision.reason} — ${decision.fix}`;
       if (status && status.reason !== reason) await writeJsonAtomic(paths.status, { ...status, state: "blocked", reason, updatedAt: at });
@@ -162,13 +162,4 @@ function fixFor(screen: ScreenState, spec: LaunchSpec): string {
 
 function emptyMemory(): WatchMemory {
   return { nudges: [], trustAnswers: [], waitUntil: null };
-}
-
-function defaultIsAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
 }

@@ -1,7 +1,7 @@
 import { stat } from "node:fs/promises";
 import type { OrgConfig } from "../org/config/schema.js";
 import { parseDuration, progressMaxBytes } from "../org/config/schema.js";
-import { parseFrontMatter } from "../org/contracts/front-matter.js";
+import { parseFrontMatter } from "../org/front-matter.js";
 import { readMessageSettings } from "../org/messages/mail-port.js";
 import { listAgents } from "../org/plan.js";
 import { agentPaths, orgPaths, standupFile } from "../org/paths.js";

@@ -1,9 +1,8 @@
 import type { OrgConfig } from "../org/config/schema.js";
 import { orgPaths } from "../org/paths.js";
-import type { OrgRecord } from "../org/state.js";
 import type { Pricing } from "../org/usage/pricing.js";
-import { readJson } from "../adapters/files.js";
 import { AgentUsageReader } from "../adapters/usage-agent.js";
+import { readOptionalRecord } from "../adapters/org-record.js";
 
 // New replies show in `org status` within this long; each look reads only what the CLIs appended since the last.
 const USAGE_EVERY_MS = 10_000;
@@ -36,7 +35,7 @@ export class UsagePoller {
 
   private async work(now: Date): Promise<void> {
     const paths = orgPaths(this.opts.root);
-    const record = await readJson<OrgRecord>(paths.orgFile).catch(() => undefined);
+    const record = await readOptionalRecord(paths.root).catch(() => undefined);
     const read = await this.opts.readConfig().catch(() => undefined);
     // An org.yaml with problems keeps the last good prices rather than dropping every cost to unpriced.
     if (read && "loaded" in read) this.pricing = read.loaded.config.pricing ?? {};

@@ -12,6 +12,7 @@ import { advanceFrontier } from "../adapters/frontier.js";
 import { runConfirmation } from "../adapters/confirmation.js";
 import { processRunner } from "../adapters/process.js";
 import { RefStamp } from "../adapters/ref-stamp.js";
+import { gitArgv } from "../adapters/git-argv.js";
 
 /** The verdict file `org submit` waits for. */
 export interface VerdictFile {
@@ -181,7 +182,7 @@ export class VerifierLoop {
 
   private async listHeads(): Promise<{ heads: Map<string, string | null>; subjects: Map<string, string> }> {
     const prefix = `refs/heads/org/${this.record.name}/`;
-    const result = await processRunner.run(["git", "for-each-ref", "--format=%(refname)%09%(objectname)%09%(subject)", prefix], { cwd: this.record.repo, timeoutMs: 30_000 });
+    const result = await processRunner.run(gitArgv(["for-each-ref", "--format=%(refname)%09%(objectname)%09%(subject)", prefix]), { cwd: this.record.repo, timeoutMs: 30_000 });
     const heads = new Map<string, string | null>();
     const subjects = new Map<string, string>();
     for (const line of result.stdout.split("\n").filter(Boolean)) {

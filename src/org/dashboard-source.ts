@@ -1,5 +1,4 @@
 import { buildDashboardModel, type DashboardModel } from "./dashboard-model.js";
-import { OrgError } from "./errors.js";
 import { orgPaths } from "./paths.js";
 import type { PaneFeed } from "./ports.js";
 import { parseResults, type ResultRow } from "./results.js";
@@ -8,6 +7,7 @@ import { readStatuses } from "./status.js";
 import type { Goal } from "./verdict.js";
 import type { World } from "./world.js";
 import { readUsageViews, type AgentUsage } from "./usage/summary.js";
+import { readOptionalOrgRecord, readOrgRecord } from "./record-file.js";
 
 interface FileState {
   record: OrgRecord;
@@ -60,9 +60,8 @@ export class DashboardSource {
 
   private async readFiles(previous: FileState | undefined): Promise<FileState> {
     const paths = orgPaths(this.root);
-    const text = await this.world.files.readText(paths.orgFile);
-    if (!text && !previous) throw new OrgError(`no org state in ${paths.state} — run \`org up\` first`, "no-state");
-    const record = text ? (JSON.parse(text) as OrgRecord) : previous!.record;
+    // Once shown, an org whose org.json went missing keeps its last record on screen.
+    const record = previous ? ((await readOptionalOrgRecord(this.world.files, this.root)) ?? previous.record) : await readOrgRecord(this.world.files, this.root);
     const [statuses, results, logText, usage] = await Promise.all([
       readStatuses(this.world, paths.state, record.agents.map((agent) => agent.name)),
       this.world.files.readText(paths.results),

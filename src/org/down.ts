@@ -1,9 +1,9 @@
-import { OrgError } from "./errors.js";
 import { formatLogEntry } from "./log-entry.js";
 import { agentPaths, orgPaths } from "./paths.js";
-import type { AgentStatus, OrgRecord } from "./state.js";
+import type { AgentStatus } from "./state.js";
 import type { World } from "./world.js";
 import { decideWorktreeRemoval } from "./worktrees.js";
+import { readOrgRecord } from "./record-file.js";
 
 export interface DownResult {
   wasRunning: boolean;
@@ -15,9 +15,7 @@ export interface DownResult {
 /** Stop every process of ours (by process group), the tmux server, and with `clean` the clean worktrees. */
 export async function downOrg(world: World, root: string, options: { clean: boolean }): Promise<DownResult> {
   const paths = orgPaths(root);
-  const text = await world.files.readText(paths.orgFile);
-  if (!text) throw new OrgError(`no org state in ${paths.state} — nothing to stop (was \`org up\` run here?)`, "no-state");
-  const record = JSON.parse(text) as OrgRecord;
+  const record = await readOrgRecord(world.files, root, "nothing to stop (was `org up` run here?)");
   const tmux = world.tmux(record.socket, record.session);
   const wasRunning = await tmux.isRunning();
   const groups = new Set<number>();

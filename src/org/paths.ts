@@ -25,7 +25,7 @@ export function orgPaths(root: string): OrgPaths {
     state,
     worktrees: join(root, "worktrees"),
     orgFile: join(state, "org.json"),
-    log: join(state, "log.md"),
+    log: logPath(state),
     results: join(state, "results.tsv"),
     runs: join(state, "runs"),
     patches: join(state, "patches"),
@@ -34,6 +34,11 @@ export function orgPaths(root: string): OrgPaths {
     children: join(state, "children"),
     lock: join(state, "up.lock"),
   };
+}
+
+/** state/log.md, the org's timeline, for callers that hold the state folder rather than the root. */
+export function logPath(state: string): string {
+  return join(state, "log.md");
 }
 
 /** Files of one agent inside state/agents/<agent>/. */

@@ -1,17 +1,15 @@
-import { OrgError } from "./errors.js";
 import { agentPaths, orgPaths } from "./paths.js";
 import { buildSnapshot, type JobView, type OrgSnapshot } from "./snapshot.js";
 import type { PaneInfo } from "./ports.js";
 import type { AgentStatus, OrgRecord } from "./state.js";
 import { slurmAgentPaths } from "./slurm/paths.js";
 import type { World } from "./world.js";
+import { readOrgRecord } from "./record-file.js";
 
 /** Read state, one tmux call and the branch heads into a snapshot; a caller that already holds panes or heads passes them. */
 export async function readSnapshot(world: World, root: string, known: { panes?: PaneInfo[]; branches?: (record: OrgRecord) => Promise<Map<string, string>> } = {}): Promise<OrgSnapshot> {
   const paths = orgPaths(root);
-  const text = await world.files.readText(paths.orgFile);
-  if (!text) throw new OrgError(`no org state in ${paths.state} — run \`org up\` first`, "no-state");
-  const record = JSON.parse(text) as OrgRecord;
+  const record = await readOrgRecord(world.files, root);
   const tmux = world.tmux(record.socket, record.session);
   const panes = known.panes ?? (await tmux.listPanes());
   const running = panes.length > 0;

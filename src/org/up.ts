@@ -9,6 +9,7 @@ import { planLeases } from "./reconcile/leases.js";
 import type { AgentStatus, LaunchSpec, OrgRecord } from "./state.js";
 import { paneLaunch } from "./supervise-step.js";
 import type { World } from "./world.js";
+import { readOptionalOrgRecord } from "./record-file.js";
 
 export type UpResult =
   | { kind: "already-running"; record: OrgRecord; reason: string }
@@ -20,7 +21,7 @@ const GRID_SIZE = { width: 240, height: 80 };
 export async function upOrg(world: World, loaded: LoadedConfig, opts: { mode?: "tmux" | "pty" } = {}): Promise<UpResult> {
   const { config } = loaded;
   const paths = orgPaths(loaded.dir);
-  const previous = JSON.parse((await world.files.readText(paths.orgFile)) ?? "null") as OrgRecord | null;
+  const previous = (await readOptionalOrgRecord(world.files, paths.root)) ?? null;
   const wanted = opts.mode === "pty" ? ptyGridSocket(paths.state) : tmuxSocket(config.name, paths.root);
   // Still up in the other mode (tmux or pty), the org is the running one: switching needs `org down` first.
   const other = previous && previous.socket !== wanted && (await world.tmux(previous.socket, previous.session).isRunning());

@@ -39,7 +39,7 @@ export function judge(input: JudgeInput): Verdict {
   const { metric, best, candidate, run, paths } = input;
   if (!paths.ok) return { kind: "reject", reason: `reject: ${paths.reason}` };
   if (run.spawnError !== undefined) return { kind: "crash", reason: `crash: could not start: ${run.spawnError}` };
-  if (run.timedOut) return { kind: "crash", reason: `crash: timed out after ${formatDuration(input.timeoutMs)}; process group killed` };
+  if (run.timedOut) return { kind: "crash", reason: `crash: timed out after ${formatConfigDuration(input.timeoutMs)}; process group killed` };
   if (candidate === undefined) return { kind: "crash", reason: `crash: no line matched /${metric.pattern}/; ${describeExit(run)}` };
   // A metric printed by a run that then failed is not trusted: the script did not finish cleanly.
   if (run.exitCode !== 0) return { kind: "crash", reason: `crash: ${describeExit(run)} after printing ${metric.name} ${candidate.toFixed(4)}` };
@@ -53,8 +53,8 @@ export function judge(input: JudgeInput): Verdict {
   return { kind: "discard", metric: candidate, delta, reason: `discard: ${detail}` };
 }
 
-/** A schema-style duration for messages: 600000 → "10m", 90000 → "90s", 1500 → "1500ms". */
-export function formatDuration(ms: number): string {
+/** A duration as org.yaml spells it, so a timeout reads back as configured: 600000 → "10m", 90000 → "90s", 1500 → "1500ms". */
+export function formatConfigDuration(ms: number): string {
   if (ms > 0 && ms % 3_600_000 === 0) return `${ms / 3_600_000}h`;
   if (ms > 0 && ms % 60_000 === 0) return `${ms / 60_000}m`;
   if (ms > 0 && ms % 1000 === 0) return `${ms / 1000}s`;

@@ -1,14 +1,12 @@
-import { readFile } from "node:fs/promises";
 import { downOrg } from "../../org/down.js";
-import { orgPaths } from "../../org/paths.js";
-import type { OrgRecord } from "../../org/state.js";
 import { cancelOrgJobs, createSlurm } from "../../adapters/slurm.js";
 import { createWorld } from "../../adapters/world.js";
 import type { Io } from "../io.js";
+import { readOptionalRecord } from "../../adapters/org-record.js";
 
 /** `org down [--clean]`: stop everything of ours; with --clean remove clean worktrees, never branches. */
 export async function runDown(opts: { root: string; clean: boolean }, io: Io): Promise<number> {
-  const record = JSON.parse(await readFile(orgPaths(opts.root).orgFile, "utf8").catch(() => "null")) as OrgRecord | null;
+  const record = await readOptionalRecord(opts.root).catch(() => undefined);
   const result = await downOrg(createWorld(), opts.root, { clean: opts.clean });
   const server = record?.mode === "pty" ? "the pty host" : "the tmux server";
   io.out(result.wasRunning ? `stopped: ${result.stoppedGroups} process groups and ${server}` : "the org was not running; cleaned up what was left");

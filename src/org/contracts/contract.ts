@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { SAFE_NAME, SAFE_NAME_RULE } from "../config/schema.js";
-import { formatFrontMatter, parseFrontMatter, type Field, type FileProblem } from "./front-matter.js";
+import { formatFrontMatter, parseFrontMatter, type Field, type FileProblem } from "../front-matter.js";
 
 const CONTRACT_STATUSES = ["draft", "objected", "agreed", "done"] as const;
 export type ContractStatus = (typeof CONTRACT_STATUSES)[number];

@@ -1,7 +1,7 @@
 import type { ResultRow } from "../results.js";
 import type { Assertion, Contract } from "./contract.js";
 import { readAssertions } from "./contract.js";
-import { parseFrontMatter, type FileProblem } from "./front-matter.js";
+import { parseFrontMatter, type FileProblem } from "../front-matter.js";
 
 /** One contract assertion as the evaluator judged it. */
 export interface ReviewItem {

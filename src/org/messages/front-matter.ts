@@ -1,5 +1,5 @@
 import { SAFE_NAME, SAFE_NAME_RULE } from "../config/schema.js";
-import { quoteValue, unquote } from "../front-matter-values.js";
+import { parseFrontMatter, quoteValue } from "../front-matter.js";
 
 /** The front matter every message file starts with. */
 export interface MessageHead {
@@ -37,24 +37,12 @@ export function formatMessage(head: MessageHead, body: string, extra: Record<str
 
 /** Parse a message file; what is wrong names the 1-based line it is on. */
 export function parseMessage(text: string): ParsedMessage {
-  const lines = text.split("\n").map((line) => line.replace(/\r$/, ""));
-  if (lines[0] !== "---") return fail(1, "no front matter: the first line is not ---", "start the file with a line holding only ---, then id, from, to, time and kind, then ---");
-  const fields = new Map<string, { value: string; line: number }>();
-  let close = -1;
-  for (let index = 1; index < lines.length && close < 0; index++) {
-    const line = lines[index]!;
-    if (line === "---") close = index;
-    else if (line.trim() !== "") {
-      const match = /^([A-Za-z_][\w-]*):(?:[ \t]+(.*))?$/.exec(line);
-      const value = match ? unquote(match[2] ?? "") : undefined;
-      if (!match || value === undefined) return fail(index + 1, `front matter line ${JSON.stringify(line)} is not "key: value"`, "write it as key: value, e.g. kind: note");
-      if (fields.has(match[1]!)) return fail(index + 1, `front matter repeats "${match[1]}"`, "keep one");
-      fields.set(match[1]!, { value, line: index + 1 });
-    }
-  }
-  if (close < 0) return fail(lines.length - (lines.at(-1) === "" ? 1 : 0), "the front matter is never closed", "end it with a line holding only ---");
+  const parsed = parseFrontMatter(text, "kind: note");
+  if (!parsed.ok) return parsed;
+  if (parsed.bodyLine === 1) return fail(1, "no front matter: the first line is not ---", "start the file with a line holding only ---, then id, from, to, time and kind, then ---");
+  const { fields } = parsed;
   for (const key of KEYS) {
-    if (!fields.has(key)) return fail(close + 1, `front matter has no "${key}"`, `add ${key}: ${EXAMPLES[key]}`);
+    if (!fields.has(key)) return fail(parsed.bodyLine - 1, `front matter has no "${key}"`, `add ${key}: ${EXAMPLES[key]}`);
   }
   const value = (key: (typeof KEYS)[number]) => fields.get(key)!;
   if (!MESSAGE_ID.test(value("id").value)) return fail(value("id").line, `id "${value("id").value}" is not a message id`, `ids look like ${EXAMPLES.id}`);
@@ -64,8 +52,7 @@ export function parseMessage(text: string): ParsedMessage {
   if (Number.isNaN(Date.parse(value("time").value))) return fail(value("time").line, `time "${value("time").value}" is not a date`, `write an ISO time such as ${EXAMPLES.time}`);
   const head = Object.fromEntries(KEYS.map((key) => [key, value(key).value])) as unknown as MessageHead;
   const extra = Object.fromEntries([...fields].filter(([key]) => !(KEYS as readonly string[]).includes(key)).map(([key, field]) => [key, field.value]));
-  const body = lines.slice(close + 1).join("\n").replace(/^\n/, "");
-  return { ok: true, message: { ...head, body, extra } };
+  return { ok: true, message: { ...head, body: parsed.body.replace(/^\n/, ""), extra } };
 }
 
 function fail(line: number, reason: string, fix: string): ParsedMessage {

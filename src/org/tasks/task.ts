@@ -1,5 +1,5 @@
 import type { OrgConfig } from "../config/schema.js";
-import { formatFrontMatter } from "../contracts/front-matter.js";
+import { formatFrontMatter } from "../front-matter.js";
 import { resolveAgent, type Sender } from "../messages/wiring.js";
 
 /** The junior a task is for, or why the caller may not give it one: tasks flow down reports_to. */

@@ -1,6 +1,4 @@
-// Contracts and reviews are Markdown with a flat `key: value` front matter, like messages.
-
-import { quoteValue, unquote } from "../front-matter-values.js";
+// Messages, contracts, reviews and tasks are Markdown with a flat `key: value` front matter.
 
 export interface Field {
   value: string;
@@ -41,4 +39,21 @@ export function parseFrontMatter(text: string, hint: string): ParsedFrontMatter 
 export function formatFrontMatter(fields: [string, string | undefined][], body: string): string {
   const lines = fields.filter((field): field is [string, string] => field[1] !== undefined).map(([key, value]) => `${key}: ${quoteValue(value)}`);
   return `---\n${lines.join("\n")}\n---\n\n${body.replace(/^\n+/, "").replace(/\s+$/, "")}\n`;
+}
+
+/** One front-matter value as written: plain when YAML and a person read it back the same; anything else in JSON quotes. */
+export function quoteValue(value: string): string {
+  return /^[\w.:+-]+$/.test(value) ? value : JSON.stringify(value);
+}
+
+/** One front-matter value as read: plain, or JSON-quoted; undefined when the quotes do not parse. */
+function unquote(raw: string): string | undefined {
+  const value = raw.trim();
+  if (!value.startsWith('"')) return value;
+  try {
+    const parsed: unknown = JSON.parse(value);
+    return typeof parsed === "string" ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
 }
