@@ -6,9 +6,9 @@ import { afterEach, describe, expect, test } from "vitest";
 import { commitOnto, type WorktreeGit } from "../src/adapters/git-commit-onto.js";
 import { processRunner } from "../src/adapters/process.js";
 import type { ExperimentRequest } from "../src/org/experiment.js";
-import type { OrgRecord } from "../src/org/state.js";
 import { runOrgAsync } from "./helpers/org-cli.js";
 import { pollUntil } from "./helpers/poll.js";
+import { createSubmitOrg } from "./helpers/submit-org.js";
 import { createRepo, git, removeDir, writeFiles } from "./helpers/temp-repo.js";
 
 const REAL_GIT = execFileSync("sh", ["-c", "command -v git"], { encoding: "utf8" }).trim();
@@ -51,21 +51,9 @@ describe("org submit commits onto the HEAD it saw", { tags: ["slow"] }, () => {
   });
 
   test("the verifier resets the branch right after the agent's commit lands: the request still names that commit, not the branch's new head", async () => {
-    dir = createRepo({ "org.yaml": "name: t\nrepo: .\nbase: main\ngpus: none\nruntimes:\n  idle: { command: [sleep, \"1\"] }\nroles:\n  researcher: { prompt: p.md, runtime: idle, edits: [value.txt] }\n", "p.md": "# r\n", "value.txt": "1\n" });
-    const base = git(dir, ["rev-parse", "HEAD"]).trim();
-    const worktree = join(dir, "worktrees", "researcher-1");
-    git(dir, ["worktree", "add", "-q", "-b", "org/t/researcher-1", worktree, "main"]);
-    const record: OrgRecord = {
-      version: 1, name: "t", root: dir, repo: dir, base: "main", baseCommit: base, socket: "none", session: "none", cpuMode: true,
-      agents: [{ name: "researcher-1", role: "researcher", runtime: "idle", branch: "org/t/researcher-1", worktree, gpu: null }], upAt: new Date().toISOString(),
-    };
     // The test is the daemon: alive by its heartbeat, and it answers the request.
-    writeFiles(dir, {
-      "state/org.json": JSON.stringify(record),
-      "state/agents/researcher-1/ledger.json": JSON.stringify({ best: { commit: base, metric: 1 }, lastVerified: base }),
-      "state/daemon.json": JSON.stringify({ pid: process.pid, heartbeatAt: new Date().toISOString() }),
-      "fakebin/git": RACING_GIT,
-    });
+    const { base, worktree, ...org } = createSubmitOrg({ "state/daemon.json": JSON.stringify({ pid: process.pid, heartbeatAt: new Date().toISOString() }), "fakebin/git": RACING_GIT });
+    dir = org.dir;
     chmodSync(join(dir, "fakebin/git"), 0o755);
     writeFileSync(join(worktree, "value.txt"), "2\n");
     const env = { PATH: `${join(dir, "fakebin")}:${process.env.PATH}`, REAL_GIT, RACE_DONE: join(dir, "raced"), RACE_MESSAGE: "double it", RACE_BEST: base };

@@ -3,10 +3,10 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import type { ExperimentRequest } from "../src/org/experiment.js";
-import type { OrgRecord } from "../src/org/state.js";
 import { decideQueueRoom } from "../src/org/verify-schedule.js";
 import { runOrgAsync } from "./helpers/org-cli.js";
-import { createRepo, git, removeDir, writeFiles } from "./helpers/temp-repo.js";
+import { createSubmitOrg } from "./helpers/submit-org.js";
+import { git, removeDir } from "./helpers/temp-repo.js";
 
 const request = (agent: string, commit: string, kind: ExperimentRequest["kind"] = "candidate"): ExperimentRequest =>
   ({ id: `2026-12-02T00-00-00-000Z-${agent}-${commit}`, agent, commit, description: `idea ${commit}`, kind, submittedAt: "2026-12-02T00:00:00.000Z" });
@@ -33,22 +33,13 @@ afterEach(() => {
 
 describe("org submit at the queue cap", { tags: ["slow"] }, () => {
   test("two requests left queued by earlier daemons: the third submit is refused and the worktree stays as it was", async () => {
-    dir = createRepo({ "org.yaml": "name: t\nrepo: .\nbase: main\ngpus: none\nruntimes:\n  idle: { command: [sleep, \"1\"] }\nroles:\n  researcher: { prompt: p.md, runtime: idle, edits: [value.txt] }\n", "p.md": "# r\n", "value.txt": "1\n" });
-    const base = git(dir, ["rev-parse", "HEAD"]).trim();
-    const worktree = join(dir, "worktrees", "researcher-1");
-    git(dir, ["worktree", "add", "-q", "-b", "org/t/researcher-1", worktree, "main"]);
-    const record: OrgRecord = {
-      version: 1, name: "t", root: dir, repo: dir, base: "main", baseCommit: base, socket: "none", session: "none", cpuMode: true,
-      agents: [{ name: "researcher-1", role: "researcher", runtime: "idle", branch: "org/t/researcher-1", worktree, gpu: null }], upAt: new Date().toISOString(),
-    };
     const queued = [request("researcher-1", "aaaaaaa"), request("researcher-1", "bbbbbbb")];
-    writeFiles(dir, {
-      "state/org.json": JSON.stringify(record),
-      "state/agents/researcher-1/ledger.json": JSON.stringify({ best: { commit: base, metric: 1 }, lastVerified: base }),
+    const { base, worktree, ...org } = createSubmitOrg({
       // A daemon just started: it accepted nothing yet, but the queue on disk is full.
       "state/daemon.json": JSON.stringify({ pid: process.pid, heartbeatAt: new Date().toISOString(), queuePerAgent: 2 }),
       ...Object.fromEntries(queued.map((item) => [`state/queue/${item.id}.json`, JSON.stringify(item)])),
     });
+    dir = org.dir;
     writeFileSync(join(worktree, "value.txt"), "2\n");
     const result = await runOrgAsync(["submit", "-m", "double it"], { cwd: worktree, timeoutMs: 30_000 });
     expect(result.code).toBe(1);
