@@ -113,13 +113,13 @@ describe("org watch", { tags: ["slow"] }, () => {
     await showing(outer, "▶ researcher-2 · running", "the dashboard again after detaching");
     expect(people()).toEqual([]);
 
-    // Control clients attach with ignore-size: the dashboard's and the daemon's supervisor's.
+    // Control clients attach with ignore-size: the dashboard's, and the daemon's two (its supervisor's and its notifier's).
     const controls = () => tmux(socket, ["list-clients", "-F", "#{client_flags}"]).out.split("\n").filter((flags) => flags.includes("ignore-size"));
-    expect(controls()).toHaveLength(2);
+    expect(controls()).toHaveLength(3);
     const researcher1 = status(dir, "researcher-1");
     keys(outer, "q");
     await showing(outer, "[watch exited 0]");
-    await pollUntil(() => controls().length === 1, { what: "the dashboard's control client gone" });
+    await pollUntil(() => controls().length === 2, { what: "the dashboard's control client gone" });
     const running = JSON.parse(runOrg(["status", "--json"], { cwd: dir }).stdout) as { running: boolean; agents: { name: string; state: string; pid: number | null }[] };
     expect(running.running).toBe(true);
     expect(running.agents.find((agent) => agent.name === "researcher-1")).toMatchObject({ state: "running", pid: researcher1.pid });
