@@ -16,13 +16,15 @@ export const pipelineScript: Script = minds({
     { when: notice("generator-1", "result"), steps: ["org inbox"], done: "Read the result." },
   ],
   generator: [
-    { when: notice("planner-1", "spec"), steps: ["org inbox", submitValue("0.5", "halve val_bpb"), draft("")], done: "Drafted sprint 1." },
+    // Both submits are refused: no contract yet, then one the evaluator has not signed (or has objected to: it always does).
+    { when: notice("planner-1", "spec"), steps: ["org inbox", submitValue("0.5", "halve val_bpb"), draft(""), "org submit -m 'halve val_bpb'"], done: "Drafted sprint 1." },
     {
       when: notice("evaluator-1", "contract"),
       steps: [
         "org contract status",
         ([status]) => (/^sprint 1: agreed/m.test(status!) ? "org submit -m 'halve val_bpb'" : /^objection: /m.test(status!) ? draft(THRESHOLD) : null),
-        ([status, last]) => (/^sprint 1: agreed/m.test(status!) ? (last!.includes("· keep") ? 'org send evaluator --kind review-request "sprint 1: commit $(git rev-parse --short HEAD), keep"' : null) : "org submit -m 'halve val_bpb'"),
+        // No submit after the redraft: the evaluator may sign before it lands, and the agreement's own notice submits.
+        ([status, last]) => (/^sprint 1: agreed/m.test(status!) && last!.includes("· keep") ? 'org send evaluator --kind review-request "sprint 1: commit $(git rev-parse --short HEAD), keep"' : null),
         ([status]) => (/^sprint 1: agreed/m.test(status!) ? 'org send planner --kind result "experiment 1: keep, val_bpb 0.5 (-0.5)"' : null),
       ],
       done: "Contract handled.",
