@@ -37,7 +37,7 @@ async function timeUpToRunning(backend, round) {
 async function timeVerdicts(backend) {
   const dir = createRepo({ "README.md": "slurm bench\n" });
   try {
-    const { createDemoRepo } = await import(join(ROOT, "dist/adapters/demo-repo.js"));
+    const { createDemoRepo } = await import(join(ROOT, "dist/adapters/git/demo-repo.js"));
     await createDemoRepo(join(dir, "research"));
     const demo = readFileSync(join(ROOT, "org.yaml"), "utf8").replace(/^name: .*$/m, `name: bv${process.pid}${backend[0]}`).replace(/^repo: .*$/m, "repo: research");
     writeFileSync(join(dir, "org.yaml"), backend === "slurm" ? demo.replace(/^gpus: .*$/m, "gpus: auto\nbackend: slurm") : demo.replace(/^gpus: .*$/m, "gpus: none"));

@@ -2,10 +2,10 @@ import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "n
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { runInit } from "../src/cli/commands/init.js";
-import { readAndLoadConfig } from "../src/adapters/config-file.js";
+import { readAndLoadConfig } from "../src/adapters/store/config-file.js";
 import { runValidate } from "../src/cli/commands/validate.js";
 import { loadConfig, renderStarter } from "../src/org/config/index.js";
-import { createConfigProbe } from "../src/adapters/config-probe.js";
+import { createConfigProbe } from "../src/adapters/probes/config.js";
 import { createRepo, makeTempDir, removeDir } from "./helpers/temp-repo.js";
 import { runOrg } from "./helpers/org-cli.js";
 import { planArgvs } from "./helpers/planned-argv.js";

@@ -1,8 +1,8 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { readAndLoadConfig } from "../src/adapters/config-file.js";
-import type { ReloadRecord } from "../src/org/reload-record.js";
+import { readAndLoadConfig } from "../src/adapters/store/config-file.js";
+import type { ReloadRecord } from "../src/org/reconcile/reload-record.js";
 import { load } from "./fixtures/configs/fake-probe.js";
 import { baseConfig, toYaml } from "./fuzz/base-config.js";
 import { explainUnclean, generateMutations, MUTATION_KINDS, PROBLEM_LINE, type ConfigMutation } from "./fuzz/config-mutations.js";

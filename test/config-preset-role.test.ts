@@ -4,7 +4,7 @@ import { afterEach, describe, expect, test } from "vitest";
 import { runValidate } from "../src/cli/commands/validate.js";
 import type { LoadedConfig } from "../src/org/config/index.js";
 import { orgPaths } from "../src/org/paths.js";
-import { buildLaunchSpec, listAgents, planAgents } from "../src/org/plan.js";
+import { buildLaunchSpec, listAgents, planAgents } from "../src/org/lifecycle/plan.js";
 import { buildDesired, describeAction, reconcile, type DesiredOrg, type ObservedOrg } from "../src/org/reconcile/index.js";
 import { PRESETS } from "../src/org/runtimes/presets.js";
 import { DIR, load, problemsOf } from "./fixtures/configs/fake-probe.js";

@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createConfigProbe } from "../src/adapters/config-probe.js";
+import { createConfigProbe } from "../src/adapters/probes/config.js";
 import type { Runner } from "../src/adapters/process.js";
 import { createRepo, git, makeTempDir, removeDir } from "./helpers/temp-repo.js";
 

@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import { decideAgreement, decideSubmit, draftContract, objectToContract, signContract } from "../src/org/contracts/agreement.js";
 import { formatContract, hashBody, parseContract, readAssertions, type Contract } from "../src/org/contracts/contract.js";
 import { decideSprint, parseReview } from "../src/org/contracts/review.js";
-import type { ResultRow } from "../src/org/results.js";
+import type { ResultRow } from "../src/org/experiments/results.js";
 import { problemsOf } from "./fixtures/configs/fake-probe.js";
 
 const checklist = (n: number) => Array.from({ length: n }, (_, i) => `- [ ] assertion ${i + 1} holds on the verifier's run`).join("\n");

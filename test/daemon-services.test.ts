@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
 import { defineLoop, listServiceTicks, runServices, type Service } from "../src/daemon/index.js";
-import { readServiceTicks } from "../src/org/service-ticks.js";
+import { readServiceTicks } from "../src/org/views/service-ticks.js";
 
 function fakeService(name: string, events: string[], fail: { start?: boolean; stop?: boolean } = {}): Service {
   return {

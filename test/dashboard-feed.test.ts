@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { Tmux } from "../src/adapters/tmux.js";
+import { Tmux } from "../src/adapters/tmux/tmux.js";
 import { processRunner } from "../src/adapters/process.js";
 import type { PaneFeed } from "../src/org/ports.js";
 import { tmux } from "./helpers/org-fixture.js";

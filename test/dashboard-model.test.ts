@@ -1,8 +1,8 @@
 import { describe, expect, test } from "vitest";
-import { buildDashboardModel, parseLogHeadings, type DashboardInput } from "../src/org/dashboard-model.js";
-import { decideRestart } from "../src/org/dashboard-restart.js";
+import { buildDashboardModel, parseLogHeadings, type DashboardInput } from "../src/org/views/dashboard-model.js";
+import { decideRestart } from "../src/org/views/dashboard-restart.js";
 import type { PaneInfo } from "../src/org/ports.js";
-import { parseResults } from "../src/org/results.js";
+import { parseResults } from "../src/org/experiments/results.js";
 import type { AgentStatus, OrgRecord } from "../src/org/state.js";
 
 const record: OrgRecord = {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
-import type { DashboardAgent, DashboardModel } from "../src/org/dashboard-model.js";
-import type { RestartDecision } from "../src/org/dashboard-restart.js";
+import type { DashboardAgent, DashboardModel } from "../src/org/views/dashboard-model.js";
+import type { RestartDecision } from "../src/org/views/dashboard-restart.js";
 import { handleKey, INITIAL_VIEW, type KeyContext } from "../src/ui/dashboard-keys.js";
 import { computeLayout, moveSelection, type Rect } from "../src/ui/dashboard-layout.js";
 import { escapeTags, fitScreen, HELP_LINES, renderFeed, renderFooter, renderHeader, renderListRow, renderPaneLabel, renderStandings, truncate } from "../src/ui/dashboard-text.js";

@@ -1,9 +1,9 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createDemoRepo } from "../src/adapters/demo-repo.js";
+import { createDemoRepo } from "../src/adapters/git/demo-repo.js";
 import { processRunner } from "../src/adapters/process.js";
-import { parseMemoryGb, parseMetric } from "../src/org/metric.js";
+import { parseMemoryGb, parseMetric } from "../src/org/experiments/metric.js";
 import { git, makeTempDir, removeDir } from "./helpers/temp-repo.js";
 
 const VAL_LOSS = "^val_loss:\\s*([0-9.]+)";

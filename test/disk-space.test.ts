@@ -3,7 +3,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { assertDaemonAlive, type DaemonProbe } from "../src/adapters/daemon-client.js";
-import { addOutcome, convertNoSpace, describeDiskFull, findMountPoint, formatBytes, readFreeBytes } from "../src/adapters/disk-space.js";
+import { addOutcome, convertNoSpace, describeDiskFull, findMountPoint, formatBytes, readFreeBytes } from "../src/adapters/fs/disk-space.js";
 import { OrgError } from "../src/org/errors.js";
 import { makeTempDir, removeDir } from "./helpers/temp-repo.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { evaluateTools, versionAtLeast } from "../src/org/doctor.js";
+import { evaluateTools, versionAtLeast } from "../src/org/views/doctor.js";
 
 describe("org doctor", () => {
   test("versions compare numerically, letters ignored", () => {

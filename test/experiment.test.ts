@@ -1,8 +1,8 @@
 import { describe, expect, test } from "vitest";
 import { ConfigSchema } from "../src/org/config/schema.js";
-import { runExperiment, type AgentLedger, type ExperimentContext, type VerifierPort } from "../src/org/experiment.js";
-import { findRowsOfCommit } from "../src/org/experiment-recover.js";
-import { parseResults } from "../src/org/results.js";
+import { runExperiment, type AgentLedger, type ExperimentContext, type VerifierPort } from "../src/org/experiments/experiment.js";
+import { findRowsOfCommit } from "../src/org/experiments/recover.js";
+import { parseResults } from "../src/org/experiments/results.js";
 
 const config = (verify: Record<string, unknown> = {}) => ConfigSchema.parse({
   roles: { r: { prompt: "p.md", runtime: "x" } },

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFil
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { tryLock, withLock } from "../src/adapters/file-lock.js";
+import { tryLock, withLock } from "../src/adapters/fs/lock.js";
 
 const dir = () => mkdtempSync(join(tmpdir(), "org-lock-"));
 

@@ -4,7 +4,7 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { assertDaemonAlive } from "../src/adapters/daemon-client.js";
-import { appendLines, writeJsonAtomic } from "../src/adapters/files.js";
+import { appendLines, writeJsonAtomic } from "../src/adapters/fs/files.js";
 import { makeTempDir, removeDir } from "./helpers/temp-repo.js";
 
 // Mounting a tmpfs needs root; elsewhere the full-disk fault suite (`npm run faults`) cannot run either.

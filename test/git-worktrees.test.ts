@@ -2,8 +2,8 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import { addWorktrees } from "../src/adapters/git-worktrees.js";
-import { usage } from "../src/adapters/usage-counters.js";
+import { addWorktrees } from "../src/adapters/git/worktrees.js";
+import { usage } from "../src/adapters/usage/counters.js";
 import { OrgError } from "../src/org/errors.js";
 import { createRepo, git, GIT_ENV, removeDir } from "./helpers/temp-repo.js";
 

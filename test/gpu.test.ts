@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { allocateGpus, parseNvidiaSmi, selectGpus } from "../src/org/gpu.js";
+import { allocateGpus, parseNvidiaSmi, selectGpus } from "../src/org/lifecycle/gpu.js";
 
 const CSV = [
   "0, GPU-aaaa, NVIDIA H100 80GB HBM3, 1, 81559",

@@ -2,9 +2,10 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, test } from "vitest";
-import { defaultSubmitArgv, runHillclimb } from "../src/adapters/hillclimb.js";
+import { runHillclimb } from "../src/roles/builtin/hillclimb.js";
+import { defaultSubmitArgv, hillclimbWorld } from "../src/cli/commands/builtin.js";
 import type { Runner } from "../src/adapters/process.js";
-import { createRng, findConstants, proposeChange } from "../src/org/hillclimb-step.js";
+import { createRng, findConstants, proposeChange } from "../src/roles/builtin/hillclimb-step.js";
 import { makeTempDir, removeDir } from "./helpers/temp-repo.js";
 
 const TRAIN = ["// knobs", "const LEARNING_RATE = 0.01;", "const HIDDEN = 16;", "const LAYERS = 2; // depth", "const WEIGHT_DECAY = 0;", "const NAME = \"x\";", "", "function f() {", "  const STEPS = 10;", "}", ""].join("\n");
@@ -73,7 +74,7 @@ describe("runHillclimb", () => {
       },
     };
     const lines: string[] = [];
-    await runHillclimb({ cwd: dir, submitArgv: ["org", "submit"], rng: replay(0, 0.6, 0, 0.6), log: (line) => lines.push(line), iterations: 2, pauseMs: 0, runner: resettingRunner });
+    await runHillclimb({ cwd: dir, submitArgv: ["org", "submit"], rng: replay(0, 0.6, 0, 0.6), log: (line) => lines.push(line), iterations: 2, pauseMs: 0 }, hillclimbWorld(resettingRunner));
     expect(submitted).toEqual([["org", "submit", "-m", "LEARNING_RATE 0.01 -> 0.0125"], ["org", "submit", "-m", "LEARNING_RATE 0.01 -> 0.0125"]]);
     expect(lines).toEqual(["hillclimb: LEARNING_RATE 0.01 -> 0.0125", "verdict: discard", "hillclimb: submit exited 1", "hillclimb: LEARNING_RATE 0.01 -> 0.0125", "verdict: discard", "hillclimb: submit exited 1"]);
   });
@@ -81,7 +82,7 @@ describe("runHillclimb", () => {
   test("a train.mjs with nothing to tune stops with a message", async () => {
     dir = makeTempDir();
     writeFileSync(join(dir, "train.mjs"), "let x = 1;\n");
-    await expect(runHillclimb({ cwd: dir, submitArgv: ["true"], log: () => {}, iterations: 1 })).rejects.toThrow(/has no `const NAME = <positive number>;` line to tune/);
+    expect(await runHillclimb({ cwd: dir, submitArgv: ["true"], log: () => {}, iterations: 1 }, hillclimbWorld())).toEqual({ kind: "failed", reason: `hillclimb: ${join(dir, "train.mjs")} has no \`const NAME = <positive number>;\` line to tune` });
   });
 
   test("runs the real submit command three times with -m and prints its output", { tags: ["slow"] }, async () => {
@@ -89,7 +90,7 @@ describe("runHillclimb", () => {
     writeFileSync(join(dir, "train.mjs"), "const LEARNING_RATE = 0.01;\nconst STEPS = 3000;\n");
     const record = join(dir, "record.jsonl");
     const lines: string[] = [];
-    await runHillclimb({ cwd: dir, submitArgv: [process.execPath, RECORD_SUBMIT, record], rng: createRng(1), log: (line) => lines.push(line), iterations: 3, pauseMs: 10 });
+    await runHillclimb({ cwd: dir, submitArgv: [process.execPath, RECORD_SUBMIT, record], rng: createRng(1), log: (line) => lines.push(line), iterations: 3, pauseMs: 10 }, hillclimbWorld());
     const calls = readFileSync(record, "utf8").trim().split("\n").map((line) => JSON.parse(line) as { args: string[]; train: string });
     expect(calls).toHaveLength(3);
     const descriptions = lines.filter((line) => line.startsWith("hillclimb: ")).map((line) => line.slice("hillclimb: ".length));

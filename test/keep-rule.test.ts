@@ -1,8 +1,8 @@
 import { describe, expect, test } from "vitest";
-import { buildConfirmReport, formatConfirmReport } from "../src/org/confirm.js";
-import { decideFrontier } from "../src/org/frontier.js";
-import { decideKeep } from "../src/org/keep-rule.js";
-import { pooledSigma, summarize } from "../src/org/noise.js";
+import { buildConfirmReport, formatConfirmReport } from "../src/org/experiments/confirm.js";
+import { decideFrontier } from "../src/org/experiments/frontier.js";
+import { decideKeep } from "../src/org/experiments/keep-rule.js";
+import { pooledSigma, summarize } from "../src/org/experiments/noise.js";
 
 const rule = { k: 2, minDelta: 0, confirm: 2 };
 

@@ -6,8 +6,8 @@ import { deliverMessage, pickArchived } from "../src/org/messages/deliver.js";
 import { parseMessage } from "../src/org/messages/front-matter.js";
 import { markRead, readInbox, readSent } from "../src/org/messages/inbox.js";
 import { appendNote } from "../src/org/messages/notes.js";
-import { addNote } from "../src/adapters/inbox-notes.js";
-import { mailPort } from "../src/adapters/inbox-store.js";
+import { addNote } from "../src/adapters/store/notes.js";
+import { mailPort } from "../src/adapters/store/inbox.js";
 import { makeTempDir, removeDir } from "./helpers/temp-repo.js";
 
 const settings = MessagesSchema.parse({ inbox_max: 5, max_bytes: 256 });

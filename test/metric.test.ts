@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { parseMemoryGb, parseMetric } from "../src/org/metric.js";
+import { parseMemoryGb, parseMetric } from "../src/org/experiments/metric.js";
 
 const LOG = ["step 1000: train_loss 0.4", "val_loss: 0.500000", "---", "val_loss: 0.085064", "training_seconds: 0.6", "peak_vram_mb: 45060.2", ""].join("\n");
 

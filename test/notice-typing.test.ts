@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { typeNotice } from "../src/adapters/notice-typing.js";
+import { typeNotice } from "../src/daemon/notice-typing.js";
 import type { NoticePort } from "../src/org/ports.js";
 
 const LINE = "[org] new message from person (note): run `org inbox`";

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { openTmuxNoticePort } from "../src/adapters/notifier-tmux.js";
-import type { ControlReply, TmuxControl } from "../src/adapters/tmux-control.js";
+import { openTmuxNoticePort } from "../src/adapters/tmux/notice-client.js";
+import type { ControlReply, TmuxControl } from "../src/adapters/tmux/control.js";
 
 // A control client that answers each command line from `answer`, recording what was sent.
 function fakeControl(answer: (commands: string[][]) => ControlReply): { control: TmuxControl; sent: string[][][] } {

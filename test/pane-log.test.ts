@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, expect, test } from "vitest";
 import { processRunner } from "../src/adapters/process.js";
-import { Tmux } from "../src/adapters/tmux.js";
+import { Tmux } from "../src/adapters/tmux/tmux.js";
 import type { PaneHost } from "../src/org/ports.js";
 import { tmux as tmuxCli } from "./helpers/org-fixture.js";
 import { pollUntil } from "./helpers/poll.js";

@@ -2,12 +2,12 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { writeJsonAtomic } from "../src/adapters/files.js";
+import { writeJsonAtomic } from "../src/adapters/fs/files.js";
 import { PaneSupervisor } from "../src/daemon/pane-supervisor.js";
 import { agentPaths } from "../src/org/paths.js";
 import type { AgentPane, PaneHost, PaneLaunch } from "../src/org/ports.js";
 import type { AgentStatus, LaunchSpec } from "../src/org/state.js";
-import { paneLaunch, stepAgent } from "../src/org/supervise-step.js";
+import { paneLaunch, stepAgent } from "../src/org/lifecycle/supervise-step.js";
 
 const spec: LaunchSpec = {
   agent: "alice", role: "researcher", argv: ["/bin/true"], cwd: "/tmp", env: { PATH: "/usr/bin:/bin" },

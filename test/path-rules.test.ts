@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { checkPaths, globToRegExp, matchesRule } from "../src/org/path-rules.js";
+import { checkPaths, globToRegExp, matchesRule } from "../src/org/experiments/path-rules.js";
 
 const rules = { protected: ["prepare.py"], edits: ["train.py"] };
 

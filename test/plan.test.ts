@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { ConfigSchema } from "../src/org/config/schema.js";
-import { buildLaunchSpec, listAgents, planAgents, substituteArgv } from "../src/org/plan.js";
+import { buildLaunchSpec, listAgents, planAgents, substituteArgv } from "../src/org/lifecycle/plan.js";
 import { renderPrompt } from "../src/roles/render.js";
 import { tmuxSocket } from "../src/org/paths.js";
 

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import { PtyHost } from "../src/adapters/pty-host.js";
+import { PtyHost } from "../src/adapters/pty/host.js";
 import { computeFocusLayout, focusTerminalSize, renderFocusFooter, renderFocusScreen, splitFocusInput } from "../src/ui/dashboard-focus.js";
 import { FOCUS_HELP_LINES, renderFooter } from "../src/ui/dashboard-text.js";
 import { pollUntil } from "./helpers/poll.js";

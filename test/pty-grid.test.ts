@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import { PtyGrid } from "../src/adapters/pty-grid.js";
+import { PtyGrid } from "../src/adapters/pty/grid.js";
 import { ORG_BIN } from "../src/adapters/world.js";
 import type { PaneSpec } from "../src/org/ports.js";
 import { pollUntil } from "./helpers/poll.js";

@@ -1,7 +1,7 @@
 import { readFileSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import { PtyHost, type PtyPane } from "../src/adapters/pty-host.js";
+import { PtyHost, type PtyPane } from "../src/adapters/pty/host.js";
 import type { PaneLaunch } from "../src/org/ports.js";
 import { pollUntil } from "./helpers/poll.js";
 import { isRunning } from "./helpers/processes.js";

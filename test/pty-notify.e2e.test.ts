@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { PtyClient } from "../src/adapters/pty-client.js";
+import { PtyClient } from "../src/adapters/pty/client.js";
 import type { AgentStatus, OrgRecord } from "../src/org/state.js";
 import { runOrg } from "./helpers/org-cli.js";
 import { bin, createOrgRepo, readJsonFile, teardownOrg } from "./helpers/org-fixture.js";

@@ -1,11 +1,11 @@
 import { describe, expect, test } from "vitest";
 import type { LoadedConfig } from "../src/org/config/index.js";
 import { ConfigSchema, reloadSettings } from "../src/org/config/schema.js";
-import type { Gpu } from "../src/org/gpu.js";
+import type { Gpu } from "../src/org/lifecycle/gpu.js";
 import {
   checkMetaEdit, checkMetaRate, inferLaunchContext, isMetaRole, listConfigFiles, planLeases,
 } from "../src/org/reconcile/index.js";
-import { describeReloadWarning } from "../src/org/reload-record.js";
+import { describeReloadWarning } from "../src/org/reconcile/reload-record.js";
 import type { LaunchSpec } from "../src/org/state.js";
 
 const config = ConfigSchema.parse({

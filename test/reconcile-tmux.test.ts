@@ -1,9 +1,9 @@
 import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import { ConfigWatcher } from "../src/adapters/config-watcher.js";
+import { ConfigWatcher } from "../src/adapters/fs/config-watcher.js";
 import type { RunResult, Runner } from "../src/adapters/process.js";
-import { Tmux } from "../src/adapters/tmux.js";
+import { Tmux } from "../src/adapters/tmux/tmux.js";
 import { pollUntil } from "./helpers/poll.js";
 import { makeTempDir, removeDir } from "./helpers/temp-repo.js";
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { ConfigSchema } from "../src/org/config/schema.js";
 import { orgPaths } from "../src/org/paths.js";
-import { listAgents } from "../src/org/plan.js";
+import { listAgents } from "../src/org/lifecycle/plan.js";
 import { buildDesired, describeAction, reconcile, summarizeActions, type DesiredOrg, type ObservedOrg } from "../src/org/reconcile/index.js";
 
 const ROOT = "/org";

@@ -1,5 +1,5 @@
 import { afterEach, expect, test } from "vitest";
-import { RefStamp } from "../src/adapters/ref-stamp.js";
+import { RefStamp } from "../src/adapters/git/ref-stamp.js";
 import { createRepo, git, removeDir } from "./helpers/temp-repo.js";
 
 let repo: string | undefined;

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import type { ReloadRecord } from "../src/org/reload-record.js";
+import type { ReloadRecord } from "../src/org/reconcile/reload-record.js";
 import type { AgentStatus } from "../src/org/state.js";
 import { FIXTURES, runOrg } from "./helpers/org-cli.js";
 import { bin, createOrgRepo, PROMPT, readJsonFile, teardownOrg, tmux } from "./helpers/org-fixture.js";

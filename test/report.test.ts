@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { buildLeaderboard, parseResults } from "../src/org/results.js";
+import { buildLeaderboard, parseResults } from "../src/org/experiments/results.js";
 import { escapeHtml, renderReportHtml } from "../src/ui/report-html.js";
 import { buildProgress } from "../src/ui/report-points.js";
 import { buildProgressSpec } from "../src/ui/report-spec.js";

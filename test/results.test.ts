@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { buildLeaderboard, formatHeader, formatRow, parseResults, toResultStatus, type ResultRow } from "../src/org/results.js";
+import { buildLeaderboard, formatHeader, formatRow, parseResults, toResultStatus, type ResultRow } from "../src/org/experiments/results.js";
 
 const time = "2026-04-02T10:00:00.000Z";
 function row(overrides: Partial<ResultRow>): ResultRow {

@@ -1,15 +1,15 @@
 import { readdirSync, readFileSync, statSync, writeFileSync, chmodSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { filesPort } from "../src/adapters/files-port.js";
+import { filesPort } from "../src/adapters/fs/files-port.js";
 import { processRunner } from "../src/adapters/process.js";
-import { hasConversation, probeRuntime } from "../src/adapters/runtime-probe.js";
+import { hasConversation, probeRuntime } from "../src/adapters/probes/runtime.js";
 import { ConfigSchema } from "../src/org/config/schema.js";
-import { buildLaunchSpec, planAgents } from "../src/org/plan.js";
+import { buildLaunchSpec, planAgents } from "../src/org/lifecycle/plan.js";
 import { mergeJson, parseStateFile, planConfigState } from "../src/org/runtimes/config-state.js";
 import { prepareRuntimeFiles } from "../src/org/runtimes/prepare.js";
 import { resolveRuntime } from "../src/org/runtimes/resolve.js";
-import { pickEnv } from "../src/org/secrets.js";
+import { pickEnv } from "../src/org/lifecycle/secrets.js";
 import type { LaunchSpec } from "../src/org/state.js";
 import { makeTempDir, removeDir, writeFiles } from "./helpers/temp-repo.js";
 

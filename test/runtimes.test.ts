@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { loadConfig, type ConfigProbe } from "../src/org/config/index.js";
 import { ConfigSchema } from "../src/org/config/schema.js";
-import { buildLaunchSpec, planAgents } from "../src/org/plan.js";
+import { buildLaunchSpec, planAgents } from "../src/org/lifecycle/plan.js";
 import { chooseStartArgv } from "../src/org/runtimes/launch.js";
 import { resolveRuntime, sessionIdFor } from "../src/org/runtimes/resolve.js";
 

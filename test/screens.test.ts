@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
-import { renderScreen } from "../src/adapters/screen-render.js";
+import { renderScreen } from "../src/adapters/render/screen.js";
 import { decideWatch, type WatchInput } from "../src/org/screens/decide.js";
 import { detectScreen } from "../src/org/screens/detect.js";
 import { describeFix } from "../src/org/screens/fixes.js";

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { load } from "./fixtures/configs/fake-probe.js";
-import { filterAgentEnv, isSecretName } from "../src/org/secrets.js";
+import { filterAgentEnv, isSecretName } from "../src/org/lifecycle/secrets.js";
 
 const PARENT = {
   PATH: "/usr/bin",

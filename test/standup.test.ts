@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { ConfigSchema } from "../src/org/config/schema.js";
-import { buildLeaderboard, type ResultRow } from "../src/org/results.js";
+import { buildLeaderboard, type ResultRow } from "../src/org/experiments/results.js";
 import { trimProgress } from "../src/org/tasks/progress.js";
 import { decideStandup } from "../src/org/tasks/standup-due.js";
 import { renderDigest, type JuniorReport } from "../src/org/tasks/standup-digest.js";

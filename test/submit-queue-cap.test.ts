@@ -2,8 +2,8 @@
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import type { ExperimentRequest } from "../src/org/experiment.js";
-import { decideQueueRoom } from "../src/org/verify-schedule.js";
+import type { ExperimentRequest } from "../src/org/experiments/experiment.js";
+import { decideQueueRoom } from "../src/org/experiments/schedule.js";
 import { runOrgAsync } from "./helpers/org-cli.js";
 import { createSubmitOrg } from "./helpers/submit-org.js";
 import { git, removeDir } from "./helpers/temp-repo.js";

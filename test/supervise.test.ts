@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import type { LaunchSpec } from "../src/org/state.js";
-import { decideAfterExit, describeExit, explainSpawnError, formatDuration, parseLaunchSpec, type ExitDecision } from "../src/org/supervise.js";
+import { decideAfterExit, describeExit, explainSpawnError, formatDuration, parseLaunchSpec, type ExitDecision } from "../src/org/lifecycle/supervise.js";
 
 const spec: LaunchSpec = {
   agent: "alice", role: "researcher", argv: ["claude"], cwd: "/wt/alice", env: {},

@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
-import { TmuxPaneHost } from "../src/adapters/tmux-pane-host.js";
-import type { TmuxControl } from "../src/adapters/tmux-control.js";
+import { TmuxPaneHost } from "../src/adapters/tmux/pane-host.js";
+import type { TmuxControl } from "../src/adapters/tmux/control.js";
 import type { PaneInfo } from "../src/org/ports.js";
 import { pollUntil } from "./helpers/poll.js";
 

@@ -1,7 +1,7 @@
 import { cpSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { readOpencodeUsage } from "../src/adapters/usage-opencode.js";
+import { readOpencodeUsage } from "../src/adapters/usage/opencode.js";
 import { readClaudeLine } from "../src/org/usage/claude-transcript.js";
 import { readCodexLine } from "../src/org/usage/codex-rollout.js";
 import { readGeminiLine } from "../src/org/usage/gemini-chat.js";

@@ -2,8 +2,8 @@ import { spawn } from "node:child_process";
 import { appendFileSync, chmodSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { AgentUsageReader } from "../src/adapters/usage-agent.js";
-import { readJsonlUsage } from "../src/adapters/usage-jsonl.js";
+import { AgentUsageReader } from "../src/adapters/usage/agent.js";
+import { readJsonlUsage } from "../src/adapters/usage/jsonl.js";
 import { UsagePoller } from "../src/daemon/usage-poller.js";
 import { usageFormatOf } from "../src/org/usage/formats.js";
 import { parseLedger } from "../src/org/usage/ledger.js";
@@ -139,7 +139,7 @@ describe("the ledger, state/agents/<agent>/usage.jsonl", () => {
 function readAsNobody(folder: string): Promise<{ records: unknown[]; problems: string[] }> {
   chmodSync(dir, 0o755);
   for (const sub of ["home", "home/projects", "home/projects/-work"]) chmodSync(join(dir, sub), 0o755);
-  const code = `import { readJsonlUsage } from ${JSON.stringify(join(PACKAGE_ROOT, "src/adapters/usage-jsonl.ts"))};
+  const code = `import { readJsonlUsage } from ${JSON.stringify(join(PACKAGE_ROOT, "src/adapters/usage/jsonl.ts"))};
 import { usageFormatOf } from ${JSON.stringify(join(PACKAGE_ROOT, "src/org/usage/formats.ts"))};
 console.log(JSON.stringify(await readJsonlUsage(${JSON.stringify(folder)}, usageFormatOf("claude"), {}, Date.now())));`;
   return new Promise((resolve, reject) => {

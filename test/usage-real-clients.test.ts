@@ -2,7 +2,7 @@ import { execFileSync, spawn } from "node:child_process";
 import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, test } from "vitest";
-import { AgentUsageReader } from "../src/adapters/usage-agent.js";
+import { AgentUsageReader } from "../src/adapters/usage/agent.js";
 import { parseLedger } from "../src/org/usage/ledger.js";
 import { usagePaths } from "../src/org/usage/summary.js";
 import type { UsageSummary } from "../src/org/usage/summary.js";

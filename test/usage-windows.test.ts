@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { buildLeaderboard, parseResults } from "../src/org/results.js";
-import type { OrgSnapshot } from "../src/org/snapshot.js";
+import { buildLeaderboard, parseResults } from "../src/org/experiments/results.js";
+import type { OrgSnapshot } from "../src/org/views/snapshot.js";
 import { buildResultsUsage } from "../src/org/usage/windows.js";
 import type { AgentUsage } from "../src/org/usage/summary.js";
 import type { UsageRecord } from "../src/org/usage/types.js";
@@ -8,7 +8,7 @@ import { attributeWindows, costKeeps } from "../src/org/usage/windows.js";
 import { renderLeaderboard } from "../src/ui/leaderboard.js";
 import { renderReportHtml } from "../src/ui/report-html.js";
 import { renderStatus } from "../src/ui/status-table.js";
-import { buildDashboardModel } from "../src/org/dashboard-model.js";
+import { buildDashboardModel } from "../src/org/views/dashboard-model.js";
 import { renderStandings } from "../src/ui/dashboard-text.js";
 import { formatTokens, formatUsd } from "../src/ui/usage-format.js";
 

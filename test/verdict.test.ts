@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { formatConfigDuration, judge, type JudgeInput } from "../src/org/verdict.js";
+import { formatConfigDuration, judge, type JudgeInput } from "../src/org/experiments/verdict.js";
 
 const clean = { exitCode: 0, signal: null, timedOut: false };
 const base: JudgeInput = {

@@ -2,12 +2,12 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import { findJudgedRow } from "../src/adapters/judged-row.js";
-import { VerifierLoop } from "../src/daemon/verifier-loop.js";
-import { createVerifierPort } from "../src/adapters/verifier-port.js";
+import { findJudgedRow } from "../src/daemon/verifier/judged-row.js";
+import { VerifierLoop } from "../src/daemon/verifier/loop.js";
+import { createVerifierPort } from "../src/daemon/verifier/port.js";
 import type { Runner } from "../src/adapters/process.js";
 import { ConfigSchema } from "../src/org/config/schema.js";
-import type { AgentLedger, ExperimentRequest, VerifierPort } from "../src/org/experiment.js";
+import type { AgentLedger, ExperimentRequest, VerifierPort } from "../src/org/experiments/experiment.js";
 import type { OrgRecord } from "../src/org/state.js";
 import { pollUntil } from "./helpers/poll.js";
 import { createRepo, git, removeDir } from "./helpers/temp-repo.js";

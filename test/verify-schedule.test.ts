@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
-import type { ExperimentRequest } from "../src/org/experiment.js";
-import { detectNewCommits, pickNext, slotsFor } from "../src/org/verify-schedule.js";
+import type { ExperimentRequest } from "../src/org/experiments/experiment.js";
+import { detectNewCommits, pickNext, slotsFor } from "../src/org/experiments/schedule.js";
 
 const request = (id: string, agent: string, kind: ExperimentRequest["kind"] = "candidate", at = id): ExperimentRequest => ({
   id, agent, commit: `c-${id}`, description: id, kind, submittedAt: `2026-11-29T00:00:0${at}Z`,

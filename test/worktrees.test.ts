@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { decideWorktreeRemoval, parseWorktreeList } from "../src/org/worktrees.js";
+import { decideWorktreeRemoval, parseWorktreeList } from "../src/org/lifecycle/worktrees.js";
 
 describe("parseWorktreeList", () => {
   test("reads path, head and branch of each block", () => {

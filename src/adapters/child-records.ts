@@ -4,7 +4,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "nod
 import { join } from "node:path";
 import { formatLogEntry } from "../org/log-entry.js";
 import type { ChildTracker } from "../org/ports.js";
-import { appendLines } from "./files.js";
+import { appendLines } from "./fs/files.js";
 import { isAlive, killProcessGroup } from "./process.js";
 
 export interface ChildRecord {

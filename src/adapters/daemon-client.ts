@@ -1,6 +1,6 @@
 import { OrgError } from "../org/errors.js";
-import { describeDiskFull, FULL_BYTES, readFreeBytes } from "./disk-space.js";
-import { readJson } from "./files.js";
+import { describeDiskFull, FULL_BYTES, readFreeBytes } from "./fs/disk-space.js";
+import { readJson } from "./fs/files.js";
 import { isAlive } from "./process.js";
 
 // The daemon rewrites its heartbeat every refresh (2 s); three missed ones mean it is gone.

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { closeSync, existsSync, openSync, readFileSync } from "node:fs";
-import { usage } from "./usage-counters.js";
+import { usage } from "./usage/counters.js";
 
 /** A finished subprocess, as data: never a thrown string. */
 export interface RunResult {

@@ -1,14 +1,14 @@
 import { PTY_SOCKET_PREFIX } from "../org/paths.js";
 import type { World } from "../org/world.js";
-import { filesPort } from "./files-port.js";
-import { gitAdapter } from "./git.js";
+import { filesPort } from "./fs/files-port.js";
+import { gitAdapter } from "./git/git.js";
 import { PACKAGE_ROOT } from "./package-root.js";
-import { createGpuProbe } from "./gpu-probe.js";
+import { createGpuProbe } from "./probes/gpu.js";
 import { describeChild, endOrphanedChildren } from "./child-records.js";
 import { isAlive, killProcessGroup, processRunner } from "./process.js";
-import { PtyGrid } from "./pty-grid.js";
-import { Tmux } from "./tmux.js";
-import { pickEnv } from "../org/secrets.js";
+import { PtyGrid } from "./pty/grid.js";
+import { Tmux } from "./tmux/tmux.js";
+import { pickEnv } from "../org/lifecycle/secrets.js";
 
 export { PACKAGE_ROOT };
 export const ORG_BIN = `${PACKAGE_ROOT}bin/org.js`;

@@ -1,5 +1,5 @@
 import { describeAction } from "../org/reconcile/index.js";
-import type { ReloadOutcome } from "../adapters/reload.js";
+import type { ReloadOutcome } from "../daemon/reload/reload-org.js";
 import type { Io } from "./io.js";
 
 /** What `org plan` and `org reload` print; exit 1 when the edit is rejected. */

@@ -1,6 +1,6 @@
 import type { OrgRecord } from "../org/state.js";
 import type { World } from "../org/world.js";
-import { RefStamp } from "../adapters/ref-stamp.js";
+import { RefStamp } from "../adapters/git/ref-stamp.js";
 
 const HEADS_MS = 10_000;
 

@@ -1,6 +1,6 @@
 import { OrgError } from "../org/errors.js";
-import { writeJsonAtomic } from "../adapters/files.js";
-import { usage } from "../adapters/usage-counters.js";
+import { writeJsonAtomic } from "../adapters/fs/files.js";
+import { usage } from "../adapters/usage/counters.js";
 import { defineLoop } from "./loop-service.js";
 import { listServiceTicks, type Service } from "./services.js";
 

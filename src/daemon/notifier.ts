@@ -10,8 +10,8 @@ import { agentPaths, orgPaths } from "../org/paths.js";
 import type { NoticePort } from "../org/ports.js";
 import type { AgentStatus, LaunchSpec, OrgRecord } from "../org/state.js";
 import { detectScreen } from "../org/screens/detect.js";
-import { typeNotice } from "../adapters/notice-typing.js";
-import { appendLines, readJson, readText } from "../adapters/files.js";
+import { typeNotice } from "./notice-typing.js";
+import { appendLines, readJson, readText } from "../adapters/fs/files.js";
 import { isAlive } from "../adapters/process.js";
 
 const CONFIRM_MS = 1000;

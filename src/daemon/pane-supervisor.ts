@@ -4,13 +4,13 @@ import { formatLogEntry } from "../org/log-entry.js";
 import { agentPaths, logPath } from "../org/paths.js";
 import type { AgentPane, PaneHost } from "../org/ports.js";
 import type { AgentState, AgentStatus, LaunchSpec } from "../org/state.js";
-import { explainSpawnError, parseLaunchSpec } from "../org/supervise.js";
-import { exitTime, paneLaunch, stepAgent, type SupervisionStep } from "../org/supervise-step.js";
+import { explainSpawnError, parseLaunchSpec } from "../org/lifecycle/supervise.js";
+import { exitTime, paneLaunch, stepAgent, type SupervisionStep } from "../org/lifecycle/supervise-step.js";
 import { chooseStartArgv } from "../org/runtimes/launch.js";
-import { appendLines, readJson, writeJsonAtomic } from "../adapters/files.js";
-import { hasConversation, programCandidates } from "../adapters/runtime-probe.js";
-import { pickEnv } from "../org/secrets.js";
-import { usage } from "../adapters/usage-counters.js";
+import { appendLines, readJson, writeJsonAtomic } from "../adapters/fs/files.js";
+import { hasConversation, programCandidates } from "../adapters/probes/runtime.js";
+import { pickEnv } from "../org/lifecycle/secrets.js";
+import { usage } from "../adapters/usage/counters.js";
 
 const LOG_RETRY_MS = 10_000;
 

@@ -1,8 +1,8 @@
 import { orgPaths } from "../org/paths.js";
-import type { OrgSnapshot } from "../org/snapshot.js";
+import type { OrgSnapshot } from "../org/views/snapshot.js";
 import type { OrgRecord } from "../org/state.js";
 import { endLeftChildren } from "../adapters/child-records.js";
-import { readJson } from "../adapters/files.js";
+import { readJson } from "../adapters/fs/files.js";
 import { Feed } from "./feed.js";
 import { runServices } from "./services.js";
 import { buildServices } from "./services-table.js";

@@ -9,7 +9,7 @@ import type { PresetName } from "../org/runtimes/presets.js";
 import { describeFix } from "../org/screens/fixes.js";
 import type { ScreenState } from "../org/screens/types.js";
 import type { AgentStatus, LaunchSpec } from "../org/state.js";
-import { appendLines, readJson, readText, writeJsonAtomic } from "../adapters/files.js";
+import { appendLines, readJson, readText, writeJsonAtomic } from "../adapters/fs/files.js";
 import { isAlive as isProcessAlive } from "../adapters/process.js";
 
 export type { ScreenPort };

@@ -1,22 +1,22 @@
 import { join } from "node:path";
 import type { OrgPaths } from "../org/paths.js";
-import type { OrgSnapshot } from "../org/snapshot.js";
+import type { OrgSnapshot } from "../org/views/snapshot.js";
 import type { OrgRecord } from "../org/state.js";
 import { ChildRecords } from "../adapters/child-records.js";
-import { cacheConfigRead } from "../adapters/config-cache.js";
-import { readAndLoadConfig, type ReadConfigResult } from "../adapters/config-file.js";
+import { cacheConfigRead } from "../adapters/fs/config-cache.js";
+import { readAndLoadConfig, type ReadConfigResult } from "../adapters/store/config-file.js";
 import { createWorld } from "../adapters/world.js";
 import type { Feed } from "./feed.js";
 import { defineHeartbeat } from "./heartbeat.js";
 import { defineLoop } from "./loop-service.js";
 import { Notifier } from "./notifier.js";
-import { HotReload } from "./hot-reload.js";
+import { HotReload } from "./reload/hot-reload.js";
 import type { Service } from "./services.js";
 import { StandupScheduler } from "./standup-scheduler.js";
 import { defineStatusScreen } from "./status-screen.js";
 import { defineSupervision } from "./supervision.js";
 import { UsagePoller } from "./usage-poller.js";
-import { defineVerifier } from "./verifier-service.js";
+import { defineVerifier } from "./verifier/service.js";
 
 // Hot reload, standups and usage are looked at this often; the last two work only when their own period is due.
 const REFRESH_MS = 2000;

@@ -1,4 +1,4 @@
-import type { ServiceTick } from "../org/service-ticks.js";
+import type { ServiceTick } from "../org/views/service-ticks.js";
 
 export type { ServiceTick };
 

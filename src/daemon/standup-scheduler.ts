@@ -3,15 +3,15 @@ import type { OrgConfig } from "../org/config/schema.js";
 import { parseDuration, progressMaxBytes } from "../org/config/schema.js";
 import { parseFrontMatter } from "../org/front-matter.js";
 import { readMessageSettings } from "../org/messages/mail-port.js";
-import { listAgents } from "../org/plan.js";
+import { listAgents } from "../org/lifecycle/plan.js";
 import { agentPaths, orgPaths, standupFile } from "../org/paths.js";
-import { buildLeaderboard, parseResults } from "../org/results.js";
+import { buildLeaderboard, parseResults } from "../org/experiments/results.js";
 import type { AgentStatus } from "../org/state.js";
 import { trimProgress } from "../org/tasks/progress.js";
 import { decideStandup, type StandupMark } from "../org/tasks/standup-due.js";
 import { renderDigest, type JuniorReport } from "../org/tasks/standup-digest.js";
-import { appendLines, readJson, readText, writeFileAtomic, writeJsonAtomic } from "../adapters/files.js";
-import { sendMessage } from "../adapters/inbox-store.js";
+import { appendLines, readJson, readText, writeFileAtomic, writeJsonAtomic } from "../adapters/fs/files.js";
+import { sendMessage } from "../adapters/store/inbox.js";
 
 // Both jobs read a few small files; every few seconds is soon enough for a digest due every N minutes.
 const TICK_MS = 5000;

@@ -1,9 +1,9 @@
 import type { PaneFeed, TmuxPort } from "../org/ports.js";
-import type { OrgSnapshot } from "../org/snapshot.js";
+import type { OrgSnapshot } from "../org/views/snapshot.js";
 import type { OrgRecord } from "../org/state.js";
-import { readSnapshot } from "../org/status.js";
+import { readSnapshot } from "../org/views/status.js";
 import type { World } from "../org/world.js";
-import { cachedReadText } from "../adapters/read-cache.js";
+import { cachedReadText } from "../adapters/fs/read-cache.js";
 import { cacheBranchHeads } from "./branch-heads.js";
 import type { Feed } from "./feed.js";
 import { defineLoop } from "./loop-service.js";

@@ -1,8 +1,8 @@
 import type { OrgConfig } from "../org/config/schema.js";
 import { orgPaths } from "../org/paths.js";
 import type { Pricing } from "../org/usage/pricing.js";
-import { AgentUsageReader } from "../adapters/usage-agent.js";
-import { readOptionalRecord } from "../adapters/org-record.js";
+import { AgentUsageReader } from "../adapters/usage/agent.js";
+import { readOptionalRecord } from "../adapters/store/org-record.js";
 
 // New replies show in `org status` within this long; each look reads only what the CLIs appended since the last.
 const USAGE_EVERY_MS = 10_000;

@@ -1,4 +1,4 @@
-import type { Gpu } from "./gpu.js";
+import type { Gpu } from "./lifecycle/gpu.js";
 
 // The orchestrator's view of the world. src/adapters implements these; tests may fake them.
 

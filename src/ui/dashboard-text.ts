@@ -1,5 +1,5 @@
 // The dashboard's text, as blessed tag strings: pure, so NO_COLOR and every width are unit tests.
-import type { DashboardAgent, DashboardModel, FeedEvent, Standing } from "../org/dashboard-model.js";
+import type { DashboardAgent, DashboardModel, FeedEvent, Standing } from "../org/views/dashboard-model.js";
 import { narrowText } from "./dashboard-width.js";
 import { renderSparkline } from "./sparkline.js";
 import { formatUptime } from "./status-table.js";

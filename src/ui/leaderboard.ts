@@ -1,5 +1,5 @@
-import type { Leaderboard } from "../org/results.js";
-import type { Goal } from "../org/verdict.js";
+import type { Leaderboard } from "../org/experiments/results.js";
+import type { Goal } from "../org/experiments/verdict.js";
 import type { ResultsUsage } from "../org/usage/windows.js";
 import { renderTable } from "./status-table.js";
 import { describeSpan, formatTokens, formatUsd } from "./usage-format.js";

@@ -1,6 +1,6 @@
 // results.tsv as the points of autoresearch's progress plot: every experiment, kept ones marked, each agent's running best.
-import type { ResultRow, ResultStatus } from "../org/results.js";
-import type { Goal } from "../org/verdict.js";
+import type { ResultRow, ResultStatus } from "../org/experiments/results.js";
+import type { Goal } from "../org/experiments/verdict.js";
 
 export interface ProgressPoint {
   /** 1-based position in results.tsv: the experiment's number. */

@@ -1,6 +1,6 @@
 import { relative } from "node:path";
 import { PTY_SOCKET_PREFIX } from "../org/paths.js";
-import type { OrgSnapshot } from "../org/snapshot.js";
+import type { OrgSnapshot } from "../org/views/snapshot.js";
 import type { AgentUsage } from "../org/usage/summary.js";
 import { explainUsage, formatUsageCell } from "./usage-format.js";
 

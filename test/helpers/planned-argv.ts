@@ -1,5 +1,5 @@
 import type { OrgConfig } from "../../src/org/config/index.js";
-import { buildLaunchSpec, planAgents } from "../../src/org/plan.js";
+import { buildLaunchSpec, planAgents } from "../../src/org/lifecycle/plan.js";
 
 const CONTEXT = { state: "/o/state", root: "/o", orgArgv: ["/node", "/pkg/bin/org.js"], binDir: "/o/state/bin", basePath: "/usr/bin" };
 

@@ -1,6 +1,6 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { PtyClient } from "../../src/adapters/pty-client.js";
+import { PtyClient } from "../../src/adapters/pty/client.js";
 import { tmuxSocket } from "../../src/org/paths.js";
 import type { AgentStatus } from "../../src/org/state.js";
 import { startModelServer, toolOutputs, type ModelRequest, type ModelServer, type Move, type Script } from "./model-server/index.js";

@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { processRunner } from "../../src/adapters/process.js";
 import type { ScreenPort } from "../../src/daemon/screen-watch.js";
-import { Tmux } from "../../src/adapters/tmux.js";
+import { Tmux } from "../../src/adapters/tmux/tmux.js";
 import type { AgentPane } from "../../src/org/ports.js";
 import type { LaunchRuntime } from "../../src/org/runtimes/launch.js";
 import type { AgentStatus, LaunchSpec } from "../../src/org/state.js";

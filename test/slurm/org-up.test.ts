@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, describe, expect, test } from "vitest";
-import { createSlurm, type SlurmPort } from "../../src/adapters/slurm.js";
+import { createSlurm, type SlurmPort } from "../../src/adapters/slurm/slurm.js";
 import { jobsByAgent } from "../../src/org/slurm/decide.js";
 import { runOrg } from "../helpers/org-cli.js";
 import { bin, createOrgRepo, teardownOrg, tmux } from "../helpers/org-fixture.js";

@@ -1,5 +1,5 @@
 import { OrgError } from "../../org/errors.js";
-import { readRecord } from "../../adapters/org-record.js";
+import { readRecord } from "../../adapters/store/org-record.js";
 import { runInteractive } from "../../adapters/process.js";
 import { createWorld } from "../../adapters/world.js";
 import type { Io } from "../io.js";

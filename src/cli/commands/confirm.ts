@@ -1,16 +1,16 @@
 import { join } from "node:path";
-import { formatConfirmReport, type ConfirmReport } from "../../org/confirm.js";
+import { formatConfirmReport, type ConfirmReport } from "../../org/experiments/confirm.js";
 import { OrgError } from "../../org/errors.js";
-import type { ExperimentRequest } from "../../org/experiment.js";
-import type { Frontier } from "../../org/frontier.js";
+import type { ExperimentRequest } from "../../org/experiments/experiment.js";
+import type { Frontier } from "../../org/experiments/frontier.js";
 import { orgPaths } from "../../org/paths.js";
 import { assertDaemonAlive, waitForAnswer } from "../../adapters/daemon-client.js";
-import { addOutcome } from "../../adapters/disk-space.js";
-import { readJson, writeJsonAtomic } from "../../adapters/files.js";
-import { readRecord } from "../../adapters/org-record.js";
+import { addOutcome } from "../../adapters/fs/disk-space.js";
+import { readJson, writeJsonAtomic } from "../../adapters/fs/files.js";
+import { readRecord } from "../../adapters/store/org-record.js";
 import { processRunner } from "../../adapters/process.js";
 import type { Io } from "../io.js";
-import { gitArgv } from "../../adapters/git-argv.js";
+import { gitArgv } from "../../adapters/git/argv.js";
 
 /** `org confirm <commit> [-n 5] [--agent a]`: re-run a commit with fresh seeds; mean ± sd next to the baseline's. */
 export async function runConfirm(opts: { root: string; commit: string; runs: number; agent?: string }, io: Io): Promise<number> {

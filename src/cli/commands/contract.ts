@@ -4,9 +4,9 @@ import { requireContractSettings, type ContractAction } from "../../org/contract
 import { decideAgreement } from "../../org/contracts/agreement.js";
 import { identifyCaller } from "../../org/messages/wiring.js";
 import { orgPaths } from "../../org/paths.js";
-import { loadConfigOrThrow } from "../../adapters/config-file.js";
-import { changeContract } from "../../adapters/contract-change.js";
-import { readCurrentContract } from "../../adapters/contracts-store.js";
+import { loadConfigOrThrow } from "../../adapters/store/config-file.js";
+import { changeContract } from "../../adapters/store/contract-change.js";
+import { readCurrentContract } from "../../adapters/store/contracts.js";
 import type { Io } from "../io.js";
 
 /** `org contract draft|sign|object|status`: the generator drafts, both parties sign the same checklist, the evaluator may object. */

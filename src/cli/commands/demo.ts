@@ -1,9 +1,9 @@
 import { readFile } from "node:fs/promises";
 import { basename, relative, resolve } from "node:path";
 import { parse } from "yaml";
-import { readAndLoadConfig } from "../../adapters/config-file.js";
-import { createDemoRepo } from "../../adapters/demo-repo.js";
-import { readRecord } from "../../adapters/org-record.js";
+import { readAndLoadConfig } from "../../adapters/store/config-file.js";
+import { createDemoRepo } from "../../adapters/git/demo-repo.js";
+import { readRecord } from "../../adapters/store/org-record.js";
 import type { Io } from "../io.js";
 
 type DemoOptions = { root: string; attach: boolean; tmux?: boolean };

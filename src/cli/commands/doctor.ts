@@ -1,13 +1,13 @@
-import { evaluateTools, type RuntimeCheckInput, type ToolProbe } from "../../org/doctor.js";
+import { evaluateTools, type RuntimeCheckInput, type ToolProbe } from "../../org/views/doctor.js";
 import { resolveRuntime } from "../../org/runtimes/resolve.js";
-import { readAndLoadConfig } from "../../adapters/config-file.js";
-import { probeRuntime } from "../../adapters/runtime-probe.js";
-import { parseNvidiaSmi } from "../../org/gpu.js";
-import { NVIDIA_SMI_ARGV } from "../../adapters/gpu-probe.js";
+import { readAndLoadConfig } from "../../adapters/store/config-file.js";
+import { probeRuntime } from "../../adapters/probes/runtime.js";
+import { parseNvidiaSmi } from "../../org/lifecycle/gpu.js";
+import { NVIDIA_SMI_ARGV } from "../../adapters/probes/gpu.js";
 import { processRunner } from "../../adapters/process.js";
 import { renderTable } from "../../ui/status-table.js";
 import type { Io } from "../io.js";
-import { gitArgv } from "../../adapters/git-argv.js";
+import { gitArgv } from "../../adapters/git/argv.js";
 
 /** `org doctor`: node, git, tmux, nvidia-smi and every runtime program of this org. */
 export async function runDoctor(opts: { root: string }, io: Io): Promise<number> {

@@ -1,8 +1,8 @@
-import { downOrg } from "../../org/down.js";
-import { cancelOrgJobs, createSlurm } from "../../adapters/slurm.js";
+import { downOrg } from "../../org/lifecycle/down.js";
+import { cancelOrgJobs, createSlurm } from "../../adapters/slurm/slurm.js";
 import { createWorld } from "../../adapters/world.js";
 import type { Io } from "../io.js";
-import { readOptionalRecord } from "../../adapters/org-record.js";
+import { readOptionalRecord } from "../../adapters/store/org-record.js";
 
 /** `org down [--clean]`: stop everything of ours; with --clean remove clean worktrees, never branches. */
 export async function runDown(opts: { root: string; clean: boolean }, io: Io): Promise<number> {

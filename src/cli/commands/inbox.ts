@@ -3,8 +3,8 @@ import { OrgError } from "../../org/errors.js";
 import { markRead, readInbox, readSent } from "../../org/messages/inbox.js";
 import { identifyCaller, resolveAgent } from "../../org/messages/wiring.js";
 import { orgPaths } from "../../org/paths.js";
-import { loadConfigOrThrow } from "../../adapters/config-file.js";
-import { mailPort } from "../../adapters/inbox-store.js";
+import { loadConfigOrThrow } from "../../adapters/store/config-file.js";
+import { mailPort } from "../../adapters/store/inbox.js";
 import type { Io } from "../io.js";
 
 // Ten messages at most per call: an agent's context should not fill up with its inbox.

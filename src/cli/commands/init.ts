@@ -1,10 +1,10 @@
 import { join, relative, isAbsolute } from "node:path";
-import { readText, writeFileAtomic } from "../../adapters/files.js";
+import { readText, writeFileAtomic } from "../../adapters/fs/files.js";
 import { PACKAGE_ROOT } from "../../adapters/package-root.js";
-import { writeTemplateFiles } from "../../adapters/template-files.js";
+import { writeTemplateFiles } from "../../adapters/store/template-files.js";
 import { suggestFix } from "../../org/config/did-you-mean.js";
 import { renderStarter } from "../../org/config/index.js";
-import { TEMPLATES, type TemplateName } from "../../org/config/templates.js";
+import { TEMPLATES, type TemplateName } from "../../roles/templates.js";
 import type { Io } from "../io.js";
 
 const PROMPT_FILE = join("prompts", "researcher.md");

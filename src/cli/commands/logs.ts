@@ -1,7 +1,7 @@
 import { open, stat } from "node:fs/promises";
 import { OrgError } from "../../org/errors.js";
 import { agentPaths, orgPaths } from "../../org/paths.js";
-import { readRecord } from "../../adapters/org-record.js";
+import { readRecord } from "../../adapters/store/org-record.js";
 import { stripAnsi } from "../../ui/strip-ansi.js";
 import type { Io } from "../io.js";
 

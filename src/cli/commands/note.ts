@@ -1,10 +1,10 @@
 import { readMessageSettings } from "../../org/messages/mail-port.js";
 import { identifyCaller, senderName } from "../../org/messages/wiring.js";
 import { orgPaths } from "../../org/paths.js";
-import { loadConfigOrThrow } from "../../adapters/config-file.js";
-import { readText } from "../../adapters/files.js";
-import { addOutcome } from "../../adapters/disk-space.js";
-import { addNote, notesPaths } from "../../adapters/inbox-notes.js";
+import { loadConfigOrThrow } from "../../adapters/store/config-file.js";
+import { readText } from "../../adapters/fs/files.js";
+import { addOutcome } from "../../adapters/fs/disk-space.js";
+import { addNote, notesPaths } from "../../adapters/store/notes.js";
 import type { Io } from "../io.js";
 
 /** `org note "lesson"` adds one line to the shared notes board; `org note` prints the board. */

@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
-import { readAndLoadConfig } from "../../adapters/config-file.js";
-import { reloadOrg } from "../../adapters/reload.js";
+import { readAndLoadConfig } from "../../adapters/store/config-file.js";
+import { reloadOrg } from "../../daemon/reload/reload-org.js";
 import { createWorld } from "../../adapters/world.js";
 import type { Io } from "../io.js";
 import { printOutcome } from "../shared.js";

@@ -1,5 +1,5 @@
-import { PtyHost } from "../../adapters/pty-host.js";
-import { startPtyServer } from "../../adapters/pty-server.js";
+import { PtyHost } from "../../adapters/pty/host.js";
+import { startPtyServer } from "../../adapters/pty/server.js";
 
 /** `org pty-host --socket PATH` (hidden): holds an org's panes in node-pty, as the tmux server does in tmux mode, until shut down. */
 export async function runPtyHost(opts: { socket: string }): Promise<number> {

@@ -1,11 +1,11 @@
 import { rm } from "node:fs/promises";
 import { OrgError } from "../../org/errors.js";
 import { orgPaths } from "../../org/paths.js";
-import { readAndLoadConfig } from "../../adapters/config-file.js";
+import { readAndLoadConfig } from "../../adapters/store/config-file.js";
 import { assertDaemonAlive, waitForAnswer } from "../../adapters/daemon-client.js";
-import type { MetaReply } from "../../adapters/reload-meta.js";
-import { replyFile, submitMetaRequest } from "../../adapters/reload-requests.js";
-import { reloadOrg } from "../../adapters/reload.js";
+import type { MetaReply } from "../../daemon/reload/meta.js";
+import { replyFile, submitMetaRequest } from "../../daemon/reload/requests.js";
+import { reloadOrg } from "../../daemon/reload/reload-org.js";
 import { createWorld } from "../../adapters/world.js";
 import type { Io } from "../io.js";
 import { printOutcome } from "../shared.js";

@@ -1,10 +1,10 @@
 import { resolve } from "node:path";
 import { OrgError } from "../../org/errors.js";
 import { orgPaths } from "../../org/paths.js";
-import { buildLeaderboard, parseResults } from "../../org/results.js";
-import { readMetricSetting } from "../../adapters/config-file.js";
-import { readText, writeFileAtomic } from "../../adapters/files.js";
-import { readLedgers } from "../../adapters/usage-store.js";
+import { buildLeaderboard, parseResults } from "../../org/experiments/results.js";
+import { readMetricSetting } from "../../adapters/store/config-file.js";
+import { readText, writeFileAtomic } from "../../adapters/fs/files.js";
+import { readLedgers } from "../../adapters/usage/store.js";
 import { buildResultsUsage } from "../../org/usage/windows.js";
 import { addCounts, totalTokens, ZERO_COUNTS } from "../../org/usage/types.js";
 import { formatTokens, formatUsd } from "../../ui/usage-format.js";
@@ -28,7 +28,7 @@ export async function runReport(opts: { root: string; out?: string; svg?: string
   const board = buildLeaderboard(table.rows, setting.goal);
   const title = `org ${setting.org ?? "report"}`;
   // vega is heavy to import; only this command needs it.
-  const { readVegaRuntime, renderChart } = await import("../../adapters/report-render.js");
+  const { readVegaRuntime, renderChart } = await import("../../adapters/render/report.js");
   const chart = await renderChart(buildProgressSpec(progress, { title: `${title}: ${metricName} per experiment`, metricName, goal: setting.goal, x: opts.x }));
   const kept = table.rows.filter((row) => row.status === "keep").length;
   const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;

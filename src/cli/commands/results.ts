@@ -1,12 +1,12 @@
 import { orgPaths } from "../../org/paths.js";
-import { buildLeaderboard, parseResults } from "../../org/results.js";
+import { buildLeaderboard, parseResults } from "../../org/experiments/results.js";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
-import type { AgentLedger } from "../../org/experiment.js";
-import { pooledSigma } from "../../org/noise.js";
-import { readAndLoadConfig } from "../../adapters/config-file.js";
-import { readJson, readText } from "../../adapters/files.js";
-import { readLedgers } from "../../adapters/usage-store.js";
+import type { AgentLedger } from "../../org/experiments/experiment.js";
+import { pooledSigma } from "../../org/experiments/noise.js";
+import { readAndLoadConfig } from "../../adapters/store/config-file.js";
+import { readJson, readText } from "../../adapters/fs/files.js";
+import { readLedgers } from "../../adapters/usage/store.js";
 import { buildResultsUsage } from "../../org/usage/windows.js";
 import { renderLeaderboard } from "../../ui/leaderboard.js";
 import type { Io } from "../io.js";

@@ -1,8 +1,8 @@
 import { requireContractSettings } from "../../org/contracts/actions.js";
 import { OrgError } from "../../org/errors.js";
 import { identifyCaller } from "../../org/messages/wiring.js";
-import { loadConfigOrThrow } from "../../adapters/config-file.js";
-import { reviewSprint } from "../../adapters/sprint-review.js";
+import { loadConfigOrThrow } from "../../adapters/store/config-file.js";
+import { reviewSprint } from "../../adapters/store/sprint-review.js";
 import type { Io } from "../io.js";
 
 /**

@@ -3,9 +3,9 @@ import { OrgError } from "../../org/errors.js";
 import { readMessageSettings } from "../../org/messages/mail-port.js";
 import { identifyCaller, resolveRecipients, senderName } from "../../org/messages/wiring.js";
 import { orgPaths } from "../../org/paths.js";
-import { loadConfigOrThrow } from "../../adapters/config-file.js";
-import { readText } from "../../adapters/files.js";
-import { sendMessage } from "../../adapters/inbox-store.js";
+import { loadConfigOrThrow } from "../../adapters/store/config-file.js";
+import { readText } from "../../adapters/fs/files.js";
+import { sendMessage } from "../../adapters/store/inbox.js";
 import type { Io } from "../io.js";
 
 export interface SendOptions {

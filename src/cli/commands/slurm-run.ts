@@ -1,5 +1,5 @@
-import { createSlurm } from "../../adapters/slurm.js";
-import { attachAgentJob } from "../../adapters/slurm-attach.js";
+import { createSlurm } from "../../adapters/slurm/slurm.js";
+import { attachAgentJob } from "../../adapters/slurm/attach.js";
 import { processRunner } from "../../adapters/process.js";
 import type { Io } from "../io.js";
 

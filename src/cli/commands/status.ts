@@ -1,9 +1,9 @@
 import { orgPaths } from "../../org/paths.js";
-import { describeReloadWarning } from "../../org/reload-record.js";
-import { readServiceTicks } from "../../org/service-ticks.js";
-import { readSnapshot } from "../../org/status.js";
+import { describeReloadWarning } from "../../org/reconcile/reload-record.js";
+import { readServiceTicks } from "../../org/views/service-ticks.js";
+import { readSnapshot } from "../../org/views/status.js";
 import { readUsageViews } from "../../org/usage/summary.js";
-import { readReloadRecord } from "../../adapters/reload-state.js";
+import { readReloadRecord } from "../../daemon/reload/state.js";
 import { createWorld } from "../../adapters/world.js";
 import { renderStatus } from "../../ui/status-table.js";
 import type { Io } from "../io.js";

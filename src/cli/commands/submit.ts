@@ -1,20 +1,20 @@
 import { join } from "node:path";
-import type { AgentLedger, ExperimentRequest } from "../../org/experiment.js";
+import type { AgentLedger, ExperimentRequest } from "../../org/experiments/experiment.js";
 import { OrgError } from "../../org/errors.js";
 import { agentPaths, orgPaths } from "../../org/paths.js";
 import { formatSubmitReply } from "../../ui/submit-reply.js";
-import { readJson, writeJsonAtomic } from "../../adapters/files.js";
-import { assertContractAgreed } from "../../adapters/contracts-store.js";
+import { readJson, writeJsonAtomic } from "../../adapters/fs/files.js";
+import { assertContractAgreed } from "../../adapters/store/contracts.js";
 import { assertDaemonAlive, waitForAnswer } from "../../adapters/daemon-client.js";
-import { addOutcome, describeDiskFull } from "../../adapters/disk-space.js";
-import { commitOnto } from "../../adapters/git-commit-onto.js";
-import { readRecord } from "../../adapters/org-record.js";
+import { addOutcome, describeDiskFull } from "../../adapters/fs/disk-space.js";
+import { commitOnto } from "../../adapters/git/commit-onto.js";
+import { readRecord } from "../../adapters/store/org-record.js";
 import { processRunner } from "../../adapters/process.js";
-import { readQueuedRequests } from "../../adapters/queue-files.js";
-import { decideQueueRoom, DEFAULT_QUEUE_PER_AGENT } from "../../org/verify-schedule.js";
+import { readQueuedRequests } from "../../adapters/store/queue.js";
+import { decideQueueRoom, DEFAULT_QUEUE_PER_AGENT } from "../../org/experiments/schedule.js";
 import type { VerdictFile } from "../../daemon/index.js";
 import type { Io } from "../io.js";
-import { gitArgv } from "../../adapters/git-argv.js";
+import { gitArgv } from "../../adapters/git/argv.js";
 
 /** `org submit -m "what I tried"`: commit the worktree, hand the commit to the verifier, print its verdict. */
 export async function runSubmit(opts: { root: string; cwd: string; message?: string }, io: Io): Promise<number> {

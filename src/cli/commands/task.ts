@@ -5,10 +5,10 @@ import { readMessageSettings } from "../../org/messages/mail-port.js";
 import { identifyCaller, senderName } from "../../org/messages/wiring.js";
 import { agentPaths, orgPaths } from "../../org/paths.js";
 import { formatTaskFile, formatTaskMessage, resolveTaskTarget } from "../../org/tasks/task.js";
-import { loadConfigOrThrow } from "../../adapters/config-file.js";
-import { appendLines, readText, writeFileAtomic } from "../../adapters/files.js";
-import { addOutcome } from "../../adapters/disk-space.js";
-import { sendMessage } from "../../adapters/inbox-store.js";
+import { loadConfigOrThrow } from "../../adapters/store/config-file.js";
+import { appendLines, readText, writeFileAtomic } from "../../adapters/fs/files.js";
+import { addOutcome } from "../../adapters/fs/disk-space.js";
+import { sendMessage } from "../../adapters/store/inbox.js";
 import type { Io } from "../io.js";
 
 /** `org task <junior> "text"` or `-f task.md`: replace the junior's task file (the old one is archived) and tell it. */

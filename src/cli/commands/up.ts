@@ -1,10 +1,10 @@
 import { orgPaths } from "../../org/paths.js";
-import { readSnapshot, readStatuses } from "../../org/status.js";
-import { upOrg } from "../../org/up.js";
-import { readAndLoadConfig } from "../../adapters/config-file.js";
+import { readSnapshot, readStatuses } from "../../org/views/status.js";
+import { upOrg } from "../../org/lifecycle/up.js";
+import { readAndLoadConfig } from "../../adapters/store/config-file.js";
 import { runInteractive } from "../../adapters/process.js";
 import { createWorld } from "../../adapters/world.js";
-import { findMissingPrograms, findProgram } from "../../adapters/runtime-probe.js";
+import { findMissingPrograms, findProgram } from "../../adapters/probes/runtime.js";
 import { renderStatus } from "../../ui/status-table.js";
 import type { Io } from "../io.js";
 
@@ -31,7 +31,7 @@ export async function runUp(opts: { root: string; attach: boolean; tmux?: boolea
     const panes = await world.tmux(result.record.socket, result.record.session).listPanes();
     if (result.record.agents.some((agent) => !panes.some((pane) => pane.options["@org_agent"] === agent.name))) {
       // Loaded only here: a plain `org up` starts without the reload machinery.
-      const [{ reloadOrg }, { printOutcome }] = await Promise.all([import("../../adapters/reload.js"), import("../shared.js")]);
+      const [{ reloadOrg }, { printOutcome }] = await Promise.all([import("../../daemon/reload/reload-org.js"), import("../shared.js")]);
       const reloaded = printOutcome(await reloadOrg(world, { root: opts.root, read, by: "org up", apply: true }), io, true);
       if (reloaded !== 0) return reloaded;
     }

@@ -1,6 +1,6 @@
 import type { ConfigProbe, LoadedConfig } from "../../org/config/index.js";
-import { readAndLoadConfig } from "../../adapters/config-file.js";
-import { configProbe } from "../../adapters/config-probe.js";
+import { readAndLoadConfig } from "../../adapters/store/config-file.js";
+import { configProbe } from "../../adapters/probes/config.js";
 import type { Io } from "../io.js";
 
 /** `org validate`: every problem at once on stderr (exit 1), or a one-line summary (exit 0). */

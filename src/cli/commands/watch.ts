@@ -1,11 +1,11 @@
-import { DashboardSource } from "../../org/dashboard-source.js";
-import type { RestartDecision } from "../../org/dashboard-restart.js";
+import { DashboardSource } from "../../org/views/dashboard-source.js";
+import type { RestartDecision } from "../../org/views/dashboard-restart.js";
 import { PTY_SOCKET_PREFIX } from "../../org/paths.js";
-import { readMetricSetting } from "../../adapters/config-file.js";
-import { readRecord } from "../../adapters/org-record.js";
+import { readMetricSetting } from "../../adapters/store/config-file.js";
+import { readRecord } from "../../adapters/store/org-record.js";
 import { runInteractive } from "../../adapters/process.js";
-import { PtyFeed } from "../../adapters/pty-feed.js";
-import { PtyFocus } from "../../adapters/pty-focus.js";
+import { PtyFeed } from "../../adapters/pty/feed.js";
+import { PtyFocus } from "../../adapters/pty/focus.js";
 import { createWorld } from "../../adapters/world.js";
 import type { Io } from "../io.js";
 

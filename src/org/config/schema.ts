@@ -1,6 +1,6 @@
 import * as z from "zod";
 import { PRESET_NAMES } from "../runtimes/presets.js";
-import { DEFAULT_QUEUE_PER_AGENT } from "../verify-schedule.js";
+import { DEFAULT_QUEUE_PER_AGENT } from "../experiments/schedule.js";
 
 // Names become branch, tmux and file names: keep them to a safe alphabet.
 // Spelled without the i flag because JSON Schema patterns carry no flags.

@@ -1,4 +1,4 @@
-import type { ResultRow } from "../results.js";
+import type { ResultRow } from "../experiments/results.js";
 import type { Assertion, Contract } from "./contract.js";
 import { readAssertions } from "./contract.js";
 import { parseFrontMatter, type FileProblem } from "../front-matter.js";

@@ -2,7 +2,7 @@ import { findClosest } from "../config/did-you-mean.js";
 import { explainUnsafeName } from "../config/rules.js";
 import { SAFE_NAME, type OrgConfig, type RoleConfig } from "../config/schema.js";
 import { OrgError } from "../errors.js";
-import { listAgents } from "../plan.js";
+import { listAgents } from "../lifecycle/plan.js";
 
 /** Who sends: an agent of the org, or a person (no $ORG_AGENT), who may message anyone. */
 export type Sender = { kind: "agent"; agent: string; role: string } | { kind: "person" };

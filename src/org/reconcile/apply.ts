@@ -1,10 +1,10 @@
 import type { LoadedConfig } from "../config/index.js";
 import { agentPaths, type OrgPaths } from "../paths.js";
 import type { TmuxPort } from "../ports.js";
-import { prepareAgents } from "../prepare-agents.js";
+import { prepareAgents } from "../lifecycle/prepare-agents.js";
 import type { AgentRecord, AgentStatus, OrgRecord } from "../state.js";
 import { prepareSlurmAgents } from "../slurm/prepare.js";
-import { agentPaneSpec, recordStarts } from "../up.js";
+import { agentPaneSpec, recordStarts } from "../lifecycle/up.js";
 import type { World } from "../world.js";
 import type { Action, DesiredAgent, DesiredOrg, ObservedAgent } from "./types.js";
 

@@ -1,7 +1,7 @@
 import type { OrgConfig } from "../config/schema.js";
 import type { OrgPaths } from "../paths.js";
-import { buildLaunchSpec, planAgents, type LaunchContext } from "../plan.js";
-import { renderAgentPrompt } from "../prepare-agents.js";
+import { buildLaunchSpec, planAgents, type LaunchContext } from "../lifecycle/plan.js";
+import { renderAgentPrompt } from "../lifecycle/prepare-agents.js";
 import { slurmLaunchSpec } from "../slurm/prepare.js";
 import type { DesiredOrg } from "./types.js";
 

@@ -1,4 +1,4 @@
-import type { LaunchContext } from "../plan.js";
+import type { LaunchContext } from "../lifecycle/plan.js";
 import type { LaunchSpec } from "../state.js";
 
 /**

@@ -1,6 +1,6 @@
 import { formatProblems, type LoadedConfig } from "../config/index.js";
-import { allocateGpus, selectGpus, type Gpu } from "../gpu.js";
-import { listAgents } from "../plan.js";
+import { allocateGpus, selectGpus, type Gpu } from "../lifecycle/gpu.js";
+import { listAgents } from "../lifecycle/plan.js";
 
 export type LeasePlan =
   | { ok: true; leases: Map<string, number | null>; cpuMode: boolean; warnings: string[] }

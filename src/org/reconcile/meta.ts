@@ -1,7 +1,7 @@
 import { isAbsolute, posix } from "node:path";
 import type { OrgConfig } from "../config/schema.js";
-import { matchesRule } from "../path-rules.js";
-import { formatDuration } from "../supervise.js";
+import { matchesRule } from "../experiments/path-rules.js";
+import { formatDuration } from "../lifecycle/supervise.js";
 
 export type MetaCheck = { ok: true } | { ok: false; reason: string };
 

@@ -1,7 +1,7 @@
 import { agentPaths, type OrgPaths } from "../paths.js";
 import type { TmuxPort } from "../ports.js";
 import type { AgentStatus, OrgRecord } from "../state.js";
-import { parseLaunchSpec } from "../supervise.js";
+import { parseLaunchSpec } from "../lifecycle/supervise.js";
 import type { World } from "../world.js";
 import type { ObservedOrg } from "./types.js";
 

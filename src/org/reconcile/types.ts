@@ -1,4 +1,4 @@
-import type { PlannedAgent } from "../plan.js";
+import type { PlannedAgent } from "../lifecycle/plan.js";
 import type { PaneInfo } from "../ports.js";
 import type { AgentRecord, LaunchSpec } from "../state.js";
 

@@ -1,4 +1,4 @@
-import type { AgentStanding, ResultRow } from "../results.js";
+import type { AgentStanding, ResultRow } from "../experiments/results.js";
 
 /** What the digest says about one junior, read from results.tsv, its status.json and its task.md. */
 export interface JuniorReport {

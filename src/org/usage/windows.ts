@@ -1,5 +1,5 @@
 // Which tokens went into which experiment: results rows and an agent's ledger, matched by agent and time.
-import type { ResultRow } from "../results.js";
+import type { ResultRow } from "../experiments/results.js";
 import { priceCounts, type Pricing } from "./pricing.js";
 import { addCounts, ZERO_COUNTS, type TokenCounts, type UsageRecord } from "./types.js";
 

@@ -1,0 +1,74 @@
+import { stat, statfs } from "node:fs/promises";
+import { dirname } from "node:path";
+import { OrgError } from "../../org/errors.js";
+
+// Less than this free and a write of ours (a heartbeat, a run's log) may already have failed or been cut short.
+export const FULL_BYTES = 1024 * 1024;
+
+/** Free bytes for an unprivileged writer on the filesystem holding `path` (it need not exist yet); undefined if unknown. */
+export async function readFreeBytes(path: string): Promise<number | undefined> {
+  for (let dir = path; ; dir = dirname(dir)) {
+    const info = await statfs(dir).catch(() => undefined);
+    if (info) return info.bavail * info.bsize;
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+export async function isDiskFull(path: string): Promise<boolean> {
+  const free = await readFreeBytes(path);
+  return free !== undefined && free < FULL_BYTES;
+}
+
+/** The error a write gets when the disk (or the user's quota on it) has no room left. */
+function isNoSpaceError(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return code === "ENOSPC" || code === "EDQUOT";
+}
+
+export function formatBytes(bytes: number): string {
+  const units = ["B", "KiB", "MiB", "GiB", "TiB"];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${unit === 0 || value >= 10 ? Math.floor(value) : value.toFixed(1)} ${units[unit]}`;
+}
+
+/** The mount point holding `path`: the highest existing ancestor still on the same device. */
+export async function findMountPoint(path: string): Promise<string | undefined> {
+  let dir = path;
+  let info = await stat(dir).catch(() => undefined);
+  while (!info && dirname(dir) !== dir) {
+    dir = dirname(dir);
+    info = await stat(dir).catch(() => undefined);
+  }
+  if (!info) return undefined;
+  for (;;) {
+    const parent = dirname(dir);
+    if (parent === dir) return dir;
+    const above = await stat(parent).catch(() => undefined);
+    if (!above || above.dev !== info.dev) return dir;
+    dir = parent;
+  }
+}
+
+/** `no space left on the disk mounted at M (F free): <what> — free some space there`, for any write under `path`. */
+export async function describeDiskFull(path: string, opts: { what?: string; free?: number } = {}): Promise<string> {
+  const [mount, free] = await Promise.all([findMountPoint(path), opts.free ?? readFreeBytes(path)]);
+  const what = opts.what ?? `could not write ${path}`;
+  const disk = mount ? `the disk mounted at ${mount}` : `the disk holding ${path}`;
+  return `no space left on ${disk} (${free === undefined ? "free space unknown" : `${formatBytes(free)} free`}): ${what} — free some space there`;
+}
+
+/** An ENOSPC or EDQUOT from writing `path` as the disk-full OrgError; any other error as it was. */
+export async function convertNoSpace(error: unknown, path: string): Promise<unknown> {
+  return isNoSpaceError(error) ? new OrgError(await describeDiskFull(path), "disk-full") : error;
+}
+
+/** Rethrows a disk-full error with what became of the user's work (`nothing was committed`) after it; others as they are. */
+export function addOutcome(error: unknown, outcome: string): never {
+  if (error instanceof OrgError && error.code === "disk-full") throw new OrgError(`${error.message}; ${outcome}`, "disk-full");
+  throw error;
+}

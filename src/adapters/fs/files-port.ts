@@ -1,0 +1,32 @@
+import { chmod, cp, lstat, mkdir, rm, symlink } from "node:fs/promises";
+import { dirname } from "node:path";
+import type { FilesPort } from "../../org/ports.js";
+import { tryLock } from "./lock.js";
+import { appendLines, pathExists, PRIVATE_DIR, readText, writeFileAtomic } from "./files.js";
+
+/** The state folder and worktree files, through atomic writes and O_APPEND lines. */
+export const filesPort: FilesPort = {
+  exists: pathExists,
+  readText,
+  writeAtomic: writeFileAtomic,
+  appendLines,
+  async mkdir(path) {
+    await mkdir(path, { recursive: true, mode: PRIVATE_DIR });
+  },
+  async share(source, target, mode) {
+    if (!(await pathExists(source))) return "missing";
+    // lstat: a dangling link still counts as present, so we never clobber a person's choice.
+    if (await lstat(target).then(() => true, () => false)) return "exists";
+    await mkdir(dirname(target), { recursive: true });
+    if (mode === "link") await symlink(source, target);
+    else await cp(source, target, { recursive: true, preserveTimestamps: true });
+    return "created";
+  },
+  async removeFile(path) {
+    await rm(path, { force: true });
+  },
+  async makeExecutable(path) {
+    await chmod(path, 0o755);
+  },
+  tryLock,
+};

@@ -1,0 +1,61 @@
+import { appendFile, mkdir, readFile, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { OrgError } from "../../org/errors.js";
+import type { GitPort, WorktreeEntry } from "../../org/ports.js";
+import { parseWorktreeList } from "../../org/lifecycle/worktrees.js";
+import { addWorktrees } from "./worktrees.js";
+import { processRunner } from "../process.js";
+import { gitArgv } from "./argv.js";
+
+// Auto-gc never runs on our behalf: it would race the agents' own git calls.
+const GIT_CONFIG = ["gc.auto=0"];
+
+/** git's output, or an OrgError carrying git's own fatal line (the part a person needs). */
+async function raw(dir: string, args: string[]): Promise<string> {
+  const result = await processRunner.run(gitArgv(args, GIT_CONFIG), { cwd: dir, timeoutMs: 120_000 });
+  if (result.exitCode === 0) return result.stdout;
+  const text = result.spawnError ?? `${result.stderr}${result.stdout}`;
+  const fatal = /^(fatal|error): .*/m.exec(text)?.[0] ?? text.trim().split("\n").pop() ?? `exit ${result.exitCode}`;
+  throw new OrgError(`git ${args.join(" ")} in ${dir} failed: ${fatal}`, "git");
+}
+
+/** Git for the orchestrator: worktrees, branches, dirt. Plain git calls: they are what the agents see too. */
+export const gitAdapter: GitPort = {
+  async worktreeList(repo): Promise<WorktreeEntry[]> {
+    return parseWorktreeList(await raw(repo, ["worktree", "list", "--porcelain"]));
+  },
+  async revParse(dir, rev) {
+    const result = await processRunner.run(gitArgv(["rev-parse", "--verify", "--quiet", `${rev}^{commit}`], GIT_CONFIG), { cwd: dir, timeoutMs: 30_000 });
+    return result.exitCode === 0 ? result.stdout.trim() || null : null;
+  },
+  async branchHeads(repo, prefix) {
+    const out = await raw(repo, ["for-each-ref", "--format=%(refname:strip=2) %(objectname)", `refs/heads/${prefix}`]);
+    return new Map(out.split("\n").filter(Boolean).map((line) => line.split(" ") as [string, string]));
+  },
+  async addWorktrees(repo, entries) {
+    await addWorktrees(repo, entries);
+  },
+  async dirtyFiles(worktree) {
+    const out = await raw(worktree, ["status", "--porcelain", "--untracked-files=all"]);
+    return out.split("\n").filter((line) => line.trim() !== "");
+  },
+  async removeWorktree(repo, path) {
+    await raw(repo, ["worktree", "remove", path]);
+  },
+  async pruneWorktrees(repo) {
+    await raw(repo, ["worktree", "prune"]);
+  },
+  async excludePaths(repo, patterns) {
+    // The repo's own .git folder is its common dir; a linked worktree or a subfolder asks git.
+    const dotGit = join(repo, ".git");
+    const common = (await stat(dotGit).then((info) => info.isDirectory(), () => false)) ? dotGit : (await raw(repo, ["rev-parse", "--git-common-dir"])).trim();
+    const file = join(common.startsWith("/") ? common : join(repo, common), "info", "exclude");
+    const current = await readFile(file, "utf8").catch(() => "");
+    const have = new Set(current.split("\n"));
+    const missing = patterns.filter((pattern) => !have.has(pattern));
+    if (missing.length === 0) return;
+    await mkdir(join(file, ".."), { recursive: true });
+    const prefix = current === "" || current.endsWith("\n") ? "" : "\n";
+    await appendFile(file, `${prefix}# added by org\n${missing.join("\n")}\n`);
+  },
+};

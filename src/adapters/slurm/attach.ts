@@ -1,0 +1,74 @@
+import type { SlurmJobRequest } from "../../org/slurm/argv.js";
+import { sbatchArgv, slurmPaneArgv } from "../../org/slurm/argv.js";
+import { decideAgentJob, jobsByAgent } from "../../org/slurm/decide.js";
+import { describeJob, type SlurmJob } from "../../org/slurm/job.js";
+import { slurmAgentPaths } from "../../org/slurm/paths.js";
+import { readJson, writeJsonAtomic } from "../fs/files.js";
+import { runInteractive } from "../process.js";
+import type { SlurmPort } from "./slurm.js";
+
+export interface AttachOptions {
+  state: string;
+  agent: string;
+  slurm: SlurmPort;
+  log: (line: string) => void;
+  /** Mirrors "pending (Resources)" etc. on the pane border. */
+  setStatus?: (status: string) => Promise<void>;
+  pollMs?: number;
+  /** Runs the srun step on this terminal; returns its exit code. */
+  interactive?: (argv: string[], env: Record<string, string>) => Promise<number>;
+}
+
+/** The job as `org status` and `org watch` read it: state/agents/<agent>/slurm-job.json. */
+export interface SlurmJobRecord {
+  id: string;
+  status: string;
+  job: SlurmJob;
+  updatedAt: string;
+}
+
+/**
+ * `org slurm-run`: find this agent's job (adopt it, or submit/resubmit one), show why it waits, and once it
+ * runs, run the agent as an `srun --overlap --pty` step on this terminal. Resolves to the exit code.
+ */
+export async function attachAgentJob(opts: AttachOptions): Promise<number> {
+  const paths = slurmAgentPaths(opts.state, opts.agent);
+  const request = await readJson<SlurmJobRequest>(paths.request);
+  if (!request) return fail(opts, `no ${paths.request} — run \`org up\` again`);
+  const { launch } = request;
+  const submitted = new Set<string>();
+  let shown = "";
+  for (;;) {
+    const listed = await opts.slurm.listJobs();
+    if (!listed.ok) return fail(opts, listed.error);
+    const decision = decideAgentJob(jobsByAgent(listed.value, request.org).get(opts.agent) ?? []);
+    if (decision.kind === "submit" || decision.kind === "resubmit") {
+      // A job this very process submitted ended before it ran: stop, and let the supervisor's backoff decide.
+      if (decision.kind === "resubmit" && submitted.has(decision.after.id)) return fail(opts, `${decision.reason} before it ran; see ${paths.output}`);
+      const id = await opts.slurm.submit(sbatchArgv(request));
+      if (!id.ok) return fail(opts, id.error);
+      submitted.add(id.value);
+      opts.log(`org: ${decision.reason}: submitted job ${id.value}`);
+    } else if (decision.kind === "adopt") {
+      if (decision.cancel.length > 0) await opts.slurm.cancel(decision.cancel);
+      const { job } = decision;
+      const status = describeJob(job);
+      if (status !== shown) {
+        shown = status;
+        await writeJsonAtomic(paths.job, { id: job.id, status, job, updatedAt: new Date().toISOString() } satisfies SlurmJobRecord);
+        opts.log(`org: job ${job.id} ${status}`);
+        await opts.setStatus?.(status);
+      }
+      if (job.kind === "running") {
+        const run = opts.interactive ?? runInteractive;
+        return run(slurmPaneArgv(job.id, launch), launch.env);
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, opts.pollMs ?? 1000));
+  }
+}
+
+function fail(opts: AttachOptions, message: string): number {
+  opts.log(`org: ${message}`);
+  return 1;
+}

@@ -1,0 +1,41 @@
+import { dirname, isAbsolute, resolve } from "node:path";
+import { loadConfig, type ConfigProbe, type LoadedConfig, type OrgConfig } from "../../org/config/index.js";
+import { ConfigError } from "../../org/errors.js";
+import type { Pricing } from "../../org/usage/pricing.js";
+import type { Goal } from "../../org/experiments/verdict.js";
+import { configProbe } from "../probes/config.js";
+import { readText } from "../fs/files.js";
+
+export type ReadConfigResult = { loaded: LoadedConfig } | { problems: string[] };
+
+/** Read and load org.yaml exactly as every command does; prints nothing. */
+export async function readAndLoadConfig(opts: { cwd: string; file?: string }, probe: ConfigProbe = configProbe): Promise<ReadConfigResult> {
+  const file = opts.file ?? "org.yaml";
+  const absFile = resolve(opts.cwd, file);
+  let text: string | undefined;
+  try {
+    text = await readText(absFile);
+  } catch (error) {
+    return { problems: [`${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}) — check that it is a readable file`] };
+  }
+  if (text === undefined) {
+    const where = isAbsolute(file) ? "" : ` in ${opts.cwd}`;
+    return { problems: [`${file}: not found${where} — run \`org init\` to create one`] };
+  }
+  const result = await loadConfig({ file, dir: dirname(absFile), text }, probe);
+  return result.ok ? { loaded: result.loaded } : { problems: result.problems };
+}
+
+/** org.yaml as every messaging command reads it: problems end the command, as for `org up`. */
+export async function loadConfigOrThrow(root: string): Promise<OrgConfig> {
+  const read = await readAndLoadConfig({ cwd: root });
+  if ("problems" in read) throw new ConfigError(read.problems);
+  return read.loaded.config;
+}
+
+/** The metric's name and direction from org.yaml; an unreadable org.yaml falls back to minimizing "metric". */
+export async function readMetricSetting(root: string): Promise<{ goal: Goal; metricName: string; org: string | undefined; pricing: Pricing }> {
+  const read = await readAndLoadConfig({ cwd: root });
+  const config = "loaded" in read ? read.loaded.config : undefined;
+  return { goal: config?.verify?.metric.goal ?? "minimize", metricName: config?.verify?.metric.name ?? "metric", org: config?.name, pricing: config?.pricing ?? {} };
+}

@@ -1,0 +1,37 @@
+import { relative } from "node:path";
+import { decideSubmit } from "../../org/contracts/agreement.js";
+import { parseContract, type ParsedContract } from "../../org/contracts/contract.js";
+import { OrgError } from "../../org/errors.js";
+import { contractPaths, orgPaths } from "../../org/paths.js";
+import { readAndLoadConfig } from "./config-file.js";
+import { readText } from "../fs/files.js";
+import { withLock } from "../fs/lock.js";
+import { mailPort } from "./inbox.js";
+
+export type CurrentContract = { sprint: number; file: string; parsed: ParsedContract };
+
+/** The newest sprint's contract file, parsed; undefined before the first draft. */
+export async function readCurrentContract(state: string): Promise<CurrentContract | undefined> {
+  const paths = contractPaths(state);
+  const sprints = (await mailPort.listNames(paths.dir)).map((name) => /^sprint-([1-9]\d*)\.md$/.exec(name)?.[1]).filter((n) => n !== undefined).map(Number);
+  if (sprints.length === 0) return undefined;
+  const sprint = Math.max(...sprints);
+  const file = paths.contract(sprint);
+  return { sprint, file, parsed: parseContract((await readText(file)) ?? "") };
+}
+
+/** Run `change` holding the contracts lock, so two signers never overwrite each other. */
+export async function withContractLock<T>(state: string, change: () => Promise<T>): Promise<T> {
+  return withLock(contractPaths(state).lock, change);
+}
+
+/** `org submit` by the generator role waits for an agreed contract; a broken org.yaml leaves the rule to the verifier's config. */
+export async function assertContractAgreed(root: string, role: string): Promise<void> {
+  const read = await readAndLoadConfig({ cwd: root });
+  const settings = "loaded" in read ? read.loaded.config.contracts : undefined;
+  if (!settings || settings.generator !== role) return;
+  const current = await readCurrentContract(orgPaths(root).state);
+  const where = current && `${relative(root, current.file)}:${current.parsed.ok ? 1 : current.parsed.line}`;
+  const decision = decideSubmit(current && (current.parsed.ok ? { contract: current.parsed.contract } : { sprint: current.sprint, problem: `${where}: ${current.parsed.reason} — ${current.parsed.fix}` }), settings.min_assertions);
+  if (decision.kind === "refused") throw new OrgError(decision.reason, "no-contract");
+}

@@ -1,0 +1,232 @@
+import { rm } from "node:fs/promises";
+import { pathExists } from "../fs/files.js";
+import { constants } from "node:os";
+import { join } from "node:path";
+import { OrgError } from "../../org/errors.js";
+import type { ChildTracker, NoticePort, PaneFeed, PaneHost, PaneInfo, PaneLaunch, PaneSpec, ScreenPort, TmuxPort } from "../../org/ports.js";
+import type { Runner } from "../process.js";
+import { NOTICE_REPLY_TIMEOUT_MS, openTmuxNoticePort } from "./notice-client.js";
+import { TmuxControl } from "./control.js";
+import { TmuxPaneHost } from "./pane-host.js";
+import { controlScreenPort } from "./screen-port.js";
+import { appendCommand, envArgs, respawnArgs, tmuxArgv } from "./args.js";
+import { filterAgentEnv } from "../../org/lifecycle/secrets.js";
+
+const OPTION_KEYS = ["@org_agent", "@org_role", "@org_gpu", "@org_status"] as const;
+const PANE_FORMAT = ["#{pane_id}", "#{pane_pid}", "#{pane_dead}", "#{pane_dead_status}", "#{pane_dead_signal}", "#{pane_dead_time}", "#{pane_pipe}", ...OPTION_KEYS.map((key) => `#{${key}}`)].join("\t");
+
+const DEAD_PANE_FORMAT = "[org] #{@org_agent} #{?pane_dead_signal,killed by signal #{pane_dead_signal},exited with status #{pane_dead_status}} — #{@org_status}; see: org logs #{@org_agent}";
+
+// Labels live in pane options because agents overwrite pane titles with OSC 2.
+const BORDER_FORMAT = " #{?@org_agent,#{@org_agent} | #{@org_role} | gpu #{@org_gpu} | #{@org_status},org daemon} ";
+
+// Under tmux's 16 KB message limit, with room for the largest pane's arguments.
+const CHUNK_BYTES = 10_000;
+
+function byteLength(args: string[]): number {
+  return args.reduce((sum, arg) => sum + Buffer.byteLength(arg) + 1, 0);
+}
+
+/** The variables with one value in every pane that has an environment. */
+function commonEnv(panes: PaneSpec[]): Record<string, string> {
+  const envs = panes.flatMap((pane) => (pane.env ? [pane.env] : []));
+  if (envs.length < 2) return {};
+  return Object.fromEntries(Object.entries(envs[0]!).filter(([key, value]) => envs.every((env) => env[key] === value)));
+}
+
+function withoutCommon(env: Record<string, string> | undefined, common: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(env ?? {}).filter(([key]) => !(key in common)));
+}
+
+/** tmux on a private socket, never the user's own server, with no user config. */
+export class Tmux implements TmuxPort {
+  constructor(
+    private readonly runner: Runner,
+    readonly socket: string,
+    readonly session: string,
+  ) {}
+
+  private async tmux(args: string[], allowFailure = false): Promise<string> {
+    // The server keeps its first client's environment for every pane: it must never hold a secret.
+    const result = await this.runner.run(tmuxArgv(this.socket, args), { timeoutMs: 10_000, env: filterAgentEnv(process.env), cleanEnv: true });
+    if (result.spawnError) throw new OrgError("tmux not found on PATH — install tmux ≥ 3.2 (apt-get install tmux), or run `org doctor`", "tmux");
+    if (result.exitCode !== 0 && !allowFailure) {
+      throw new OrgError(`tmux ${args[0]} failed: ${result.stderr.trim() || `exit ${result.exitCode}`}`, "tmux");
+    }
+    return result.exitCode === 0 ? result.stdout : "";
+  }
+
+  async isRunning(): Promise<boolean> {
+    // No socket file, no server: `org up` of a stopped org asks no tmux process.
+    if (!(await pathExists(socketPath(this.socket)))) return false;
+    const result = await this.runner.run(tmuxArgv(this.socket, ["has-session", "-t", `=${this.session}`]), { timeoutMs: 10_000 });
+    return result.exitCode === 0;
+  }
+
+  async createGrid(panes: PaneSpec[], size: { width: number; height: number }): Promise<PaneInfo[]> {
+    // Variables every agent shares are set once for the server: each pane carries only its own.
+    const common = commonEnv(panes);
+    const args: string[] = [
+      "start-server", ";",
+      ...Object.entries(common).flatMap(([key, value]) => ["set-environment", "-g", key, value, ";"]),
+      "set", "-g", "history-limit", "50000", ";",
+      "set", "-g", "remain-on-exit", "on", ";",
+      "set", "-g", "escape-time", "0", ";",
+      "set", "-g", "exit-empty", "off", ";",
+      // A dead pane says what ended and where to look; the daemon's supervisor decides whether it restarts.
+      "set", "-g", "remain-on-exit-format", DEAD_PANE_FORMAT, ";",
+    ];
+    const chunks: string[][] = [];
+    panes.forEach((pane, index) => {
+      // tmux refuses a command line over 16 KB: a big grid is built in several calls.
+      if (index > 0 && byteLength(args) > CHUNK_BYTES) chunks.push(args.splice(0, args.length));
+      // Split the pane just made and re-tile each time: panes stay in order and never run out of space.
+      const create = index === 0
+        ? ["new-session", "-d", "-s", this.session, "-n", "org", "-x", String(size.width), "-y", String(size.height)]
+        : ["split-window", "-t", `${this.session}:org`];
+      const own = withoutCommon(pane.env, common);
+      args.push(...create, "-c", pane.cwd, ...envArgs(own), ...pane.argv, ";");
+      // new-session -e also sets the session's environment: the first pane's own variables must not reach the rest.
+      if (index === 0) for (const key of Object.keys(own)) args.push("set-environment", "-t", this.session, "-u", key, ";");
+      for (const [key, value] of Object.entries(pane.options)) args.push("set-option", "-p", key, value, ";");
+      // Agent panes are logged by the daemon's supervisor (startLog): a logger process per pane would double the grid's time.
+      if (!isAgentPane(pane)) args.push("pipe-pane", "-o", appendCommand(pane.logFile), ";");
+      if (index > 0) args.push("select-layout", "-t", `${this.session}:org`, "tiled", ";");
+    });
+    args.push(
+      // A smaller client attaching must not shrink the grid for good.
+      "set", "-w", "-t", `${this.session}:org`, "window-size", "manual", ";",
+      "set", "-w", "-t", `${this.session}:org`, "pane-border-status", "top", ";",
+      "set", "-w", "-t", `${this.session}:org`, "pane-border-format", BORDER_FORMAT,
+    );
+    for (const chunk of [...chunks, args]) await this.tmux(chunk.at(-1) === ";" ? chunk.slice(0, -1) : chunk);
+    const listed = await this.listByLabel(panes);
+    if (listed.some((pane) => pane === undefined)) throw new OrgError(`tmux built the grid on socket ${this.socket} but lists only some of its panes — run \`org down\`, then \`org up\``, "tmux");
+    return listed as PaneInfo[];
+  }
+
+  async listPanes(): Promise<PaneInfo[]> {
+    const out = await this.tmux(["list-panes", "-s", "-t", `=${this.session}`, "-F", PANE_FORMAT], true);
+    return out.split("\n").filter(Boolean).map(parsePaneLine);
+  }
+
+  openPaneFeed(): PaneFeed {
+    return this.control();
+  }
+
+  // One control-mode client per Tmux, shared by the feed, the pane host and the screen port: requests queue on it.
+  private shared: TmuxControl | undefined;
+  private control(): TmuxControl {
+    return (this.shared ??= new TmuxControl(this.socket, this.session, parsePaneLine, PANE_FORMAT));
+  }
+
+  // Read ids back by label: with ~30 panes tmux answers a long chained command with no -P output at all.
+  private async idsByLabel(panes: PaneSpec[]): Promise<string[]> {
+    return (await this.listByLabel(panes)).map((pane) => pane?.id ?? "");
+  }
+
+  // Every pane of the session once, in the order of `panes`: the grid's caller needs ids, pids and state alike.
+  private async listByLabel(panes: PaneSpec[]): Promise<(PaneInfo | undefined)[]> {
+    const listed = await this.listPanes();
+    const byLabel = new Map(listed.map((pane) => [pane.options["@org_agent"] ?? "", pane]));
+    return panes.map((pane) => byLabel.get(pane.options["@org_agent"] ?? ""));
+  }
+
+  async respawnPane(pane: string, launch?: PaneLaunch): Promise<void> {
+    await this.tmux(respawnArgs(pane, launch));
+  }
+
+  /** Screens of the panes and keys into them, over a standing control-mode client of its own. */
+  openScreenPort(): ScreenPort {
+    return controlScreenPort(this.control());
+  }
+
+  /** The notifier's looks and typing, over a control-mode client of its own. */
+  openNoticePort(): NoticePort {
+    return openTmuxNoticePort(new TmuxControl(this.socket, this.session, parsePaneLine, PANE_FORMAT, NOTICE_REPLY_TIMEOUT_MS), this.session);
+  }
+
+  openPaneHost(children?: ChildTracker): PaneHost {
+    return new TmuxPaneHost(this.control(), this.session, PANE_FORMAT, parsePaneLine, this.socket, children);
+  }
+
+  async addPanes(panes: PaneSpec[]): Promise<string[]> {
+    if (panes.length === 0) return [];
+    const window = `${this.session}:org`;
+    const listed = (await this.tmux(["list-panes", "-t", window, "-F", "#{pane_id} #{pane_active}"])).split("\n").filter(Boolean).map((line) => line.split(" "));
+    const last = listed.at(-1)?.[0];
+    if (!last) throw new OrgError(`tmux window ${window} has no pane — restart the org: org down && org up`, "tmux");
+    const active = listed.find(([, flag]) => flag === "1")?.[0] ?? last;
+    // Splitting the last pane appends in order; without -d each new pane is current, so its options land on it.
+    const args = ["select-pane", "-t", last, ";"];
+    for (const pane of panes) {
+      if (byteLength(args) > CHUNK_BYTES) {
+        await this.tmux(args.slice(0, -1));
+        args.splice(0, args.length);
+      }
+      args.push("split-window", "-t", window, "-c", pane.cwd, ...envArgs(pane.env), ...pane.argv, ";");
+      for (const [key, value] of Object.entries(pane.options)) args.push("set-option", "-p", key, value, ";");
+      args.push("select-layout", "-t", window, "tiled", ";");
+    }
+    args.push("select-pane", "-t", active);
+    await this.tmux(args);
+    return this.idsByLabel(panes);
+  }
+
+  async killPanes(ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.tmux(ids.flatMap((id, index) => [...(index > 0 ? [";"] : []), "kill-pane", "-t", id]));
+  }
+
+  async setPaneOptions(pane: string, options: Record<string, string>): Promise<void> {
+    const entries = Object.entries(options);
+    if (entries.length === 0) return;
+    await this.tmux(entries.flatMap(([key, value], index) => [...(index > 0 ? [";"] : []), "set-option", "-p", "-t", pane, key, value]));
+  }
+
+  async retile(): Promise<void> {
+    await this.tmux(["select-layout", "-t", `${this.session}:org`, "tiled"]);
+  }
+
+  async killServer(): Promise<void> {
+    await this.tmux(["kill-server"], true);
+    // tmux leaves its socket file behind; ours carry our prefix, so removing it touches nothing else.
+    await rm(socketPath(this.socket), { force: true });
+  }
+
+  async selectPane(pane: string): Promise<void> {
+    await this.tmux(["select-pane", "-t", pane], true);
+  }
+
+  attachArgv(pane?: string): string[] {
+    const target = pane ?? this.session;
+    // Printed for a person to type, as is: -f only matters to a server starting, and attach starts none.
+    return ["tmux", "-L", this.socket, "attach-session", "-t", target];
+  }
+}
+
+function socketPath(socket: string): string {
+  return join(process.env.TMUX_TMPDIR || "/tmp", `tmux-${process.getuid?.() ?? 0}`, socket);
+}
+
+function isAgentPane(pane: PaneSpec): boolean {
+  return pane.options["@org_agent"] !== undefined;
+}
+
+function parsePaneLine(line: string): PaneInfo {
+  const [id, pid, dead, deadStatus, deadSignal, deadTime, pipe, ...values] = line.split("\t");
+  const options: Record<string, string> = {};
+  OPTION_KEYS.forEach((key, index) => {
+    if (values[index]) options[key] = values[index]!;
+  });
+  return {
+    id: id!, pid: Number(pid), dead: dead === "1", deadStatus: deadStatus ? Number(deadStatus) : null,
+    deadSignal: deadSignal ? signalName(deadSignal) : null, deadAt: deadTime && deadTime !== "0" ? Number(deadTime) * 1000 : null, piped: pipe === "1", options,
+  };
+}
+
+// tmux prints the signal's number; status files and messages say SIGTERM, as Node does.
+function signalName(number: string): string {
+  const entry = Object.entries(constants.signals).find(([, value]) => value === Number(number));
+  return entry ? entry[0] : `signal ${number}`;
+}

@@ -1,0 +1,70 @@
+import { join } from "node:path";
+import { agentPaths } from "../../org/paths.js";
+import type { LaunchSpec } from "../../org/state.js";
+import { usageFormatOf } from "../../org/usage/formats.js";
+import { addToTally, emptyTally, takeNew, type UsageTally } from "../../org/usage/ledger.js";
+import type { Pricing } from "../../org/usage/pricing.js";
+import { buildSummary } from "../../org/usage/summary.js";
+import type { UsageRecord } from "../../org/usage/types.js";
+import { readJson } from "../fs/files.js";
+import { readJsonlUsage } from "./jsonl.js";
+import { readOpencodeUsage } from "./opencode.js";
+import { UsageStore, type UsageCursors } from "./store.js";
+
+/** One agent's usage as the daemon keeps it: what its CLI recorded since the last look, counted once, summed, priced. */
+export class AgentUsageReader {
+  private readonly store;
+  private loaded: { seen: Set<string>; tally: UsageTally; cursors: UsageCursors } | undefined;
+  private problems: string[] = [];
+  private written = "";
+
+  constructor(private readonly state: string, private readonly agent: string) {
+    this.store = new UsageStore(state, agent);
+  }
+
+  /** One look: new replies into the ledger, and usage.json rewritten when anything in it changed. */
+  async poll(now: Date, pricing: Pricing): Promise<void> {
+    const launch = await readJson<LaunchSpec>(agentPaths(this.state, this.agent).launch).catch(() => undefined);
+    // Not started yet by `org up`: nothing to say, not even unknown.
+    if (!launch) return;
+    const format = usageFormatOf(launch.runtime?.preset);
+    if (format.kind === "none" || !launch.runtime) {
+      return this.write(buildSummary({ cli: null, none: format.kind === "none" ? format.why : "no config folder", tally: emptyTally(), pricing, now }));
+    }
+    if (!this.loaded) {
+      const { records, cursors } = await this.store.load();
+      this.loaded = { seen: new Set(records.map((record) => record.id)), tally: addToTally(emptyTally(), records), cursors };
+    }
+    const { cursors } = this.loaded;
+    const before = JSON.stringify(cursors);
+    let records: UsageRecord[] = [];
+    if (format.kind === "jsonl") {
+      const read = await readJsonlUsage(join(launch.runtime.home, format.dir), format, cursors.files, now.getTime());
+      ({ records, problems: this.problems } = read);
+      cursors.files = read.cursors;
+    } else {
+      const read = await readOpencodeUsage(join(launch.runtime.home, format.file), cursors.opencodeStamp);
+      if (read.kind === "failed") this.problems = [read.problem];
+      if (read.kind === "read") {
+        records = read.records;
+        cursors.opencodeStamp = read.stamp;
+        this.problems = read.problem ? [read.problem] : [];
+      }
+    }
+    const fresh = takeNew(records, this.loaded.seen);
+    if (fresh.length > 0 || JSON.stringify(cursors) !== before) await this.store.save(fresh, cursors);
+    this.loaded.tally = addToTally(this.loaded.tally, fresh);
+    const [first, ...more] = this.problems;
+    const unknown = first && `${first}${more.length > 0 ? ` (and ${more.length} more)` : ""}`;
+    await this.write(buildSummary({ cli: format.cli, tally: this.loaded.tally, pricing, unknown, now }));
+  }
+
+  // An idle agent's summary is not rewritten every look: only its content, not its time, decides.
+  private async write(summary: ReturnType<typeof buildSummary>): Promise<void> {
+    const { updatedAt: _at, ...content } = summary;
+    const text = JSON.stringify(content);
+    if (text === this.written) return;
+    await this.store.writeSummary(summary);
+    this.written = text;
+  }
+}

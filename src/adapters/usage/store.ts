@@ -1,0 +1,49 @@
+import { formatLedgerLine, parseLedger } from "../../org/usage/ledger.js";
+import { usagePaths } from "../../org/usage/summary.js";
+import type { UsageSummary } from "../../org/usage/summary.js";
+import type { UsageRecord } from "../../org/usage/types.js";
+import type { FileCursor } from "./jsonl.js";
+import { appendLines, readJson, readText, writeJsonAtomic } from "../fs/files.js";
+
+/** Where reading stopped: per transcript file, and the stamp of opencode's database at its last read. */
+export interface UsageCursors {
+  files: Record<string, FileCursor>;
+  opencodeStamp?: string;
+}
+
+/** One agent's usage files under state/agents/<agent>/: only the daemon writes them. */
+export class UsageStore {
+  private readonly paths;
+  private ledgerEndsClean = true;
+
+  constructor(state: string, agent: string) {
+    this.paths = usagePaths(state, agent);
+  }
+
+  /** The ledger's records; an unparseable cursor file reads as none (the ledger's ids keep the re-read from counting twice). */
+  async load(): Promise<{ records: UsageRecord[]; cursors: UsageCursors }> {
+    const text = (await readText(this.paths.ledger).catch(() => undefined)) ?? "";
+    this.ledgerEndsClean = text === "" || text.endsWith("\n");
+    const cursors = await readJson<UsageCursors>(this.paths.cursors).catch(() => undefined);
+    return { records: parseLedger(text), cursors: cursors && typeof cursors.files === "object" ? cursors : { files: {} } };
+  }
+
+  /** Appends first, then saves where reading stopped: a crash between the two re-reads lines the ledger already holds. */
+  async save(records: UsageRecord[], cursors: UsageCursors): Promise<void> {
+    // A line cut off by a crash is closed before the next one, so it stays one unparseable line.
+    const lines = [...(this.ledgerEndsClean ? [] : [""]), ...records.map(formatLedgerLine)];
+    await appendLines(this.paths.ledger, lines);
+    if (lines.length > 0) this.ledgerEndsClean = true;
+    await writeJsonAtomic(this.paths.cursors, cursors);
+  }
+
+  async writeSummary(summary: UsageSummary): Promise<void> {
+    await writeJsonAtomic(this.paths.summary, summary);
+  }
+}
+
+/** The ledgers of these agents that have one, as `org results` and `org report` read them. */
+export async function readLedgers(state: string, agents: string[]): Promise<Map<string, UsageRecord[]>> {
+  const read = await Promise.all([...new Set(agents)].map(async (agent) => [agent, await readText(usagePaths(state, agent).ledger).catch(() => undefined)] as const));
+  return new Map(read.flatMap(([agent, text]) => (text === undefined ? [] : [[agent, parseLedger(text)] as const])));
+}

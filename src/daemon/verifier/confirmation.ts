@@ -1,0 +1,29 @@
+import { join } from "node:path";
+import { buildConfirmReport, formatConfirmReport, type ConfirmReport } from "../../org/experiments/confirm.js";
+import type { AgentLedger, ExperimentContext, ExperimentRequest, VerifierPort } from "../../org/experiments/experiment.js";
+import { measureRuns } from "../../org/experiments/runs.js";
+import { formatLogEntry } from "../../org/log-entry.js";
+import { appendLines, writeJsonAtomic } from "../../adapters/fs/files.js";
+import { logPath } from "../../org/paths.js";
+
+/** `org confirm`: re-run a commit with fresh seeds, compare with the baseline, record it; branches are untouched. */
+export async function runConfirmation(port: VerifierPort, context: ExperimentContext, request: ExperimentRequest, state: string): Promise<ConfirmReport> {
+  const { ledger, verify } = context;
+  const first = ledger.runs ?? 0;
+  const count = request.runs ?? 5;
+  const measures = await measureRuns(port, context, request, Array.from({ length: count }, (_, index) => first + index), 0);
+  const last = measures.at(-1);
+  const crashed = last && (last.outcome.exitCode !== 0 || last.metric === undefined)
+    ? `run ${measures.length} ${last.outcome.timedOut ? "timed out" : `exited ${last.outcome.exitCode ?? last.outcome.signal}`}${last.metric === undefined ? " with no metric" : ""}; log ${last.logFile}`
+    : undefined;
+  const report = buildConfirmReport({
+    commit: request.commit, agent: context.agent.name, metric: verify.metric.name, goal: verify.metric.goal,
+    runs: measures.map((measure) => measure.metric).filter((value): value is number => value !== undefined),
+    baseline: ledger.baseline?.samples, sigma: context.sigma, crashed,
+  });
+  const next: AgentLedger = { ...ledger, runs: first + measures.length };
+  await writeJsonAtomic(join(state, "agents", context.agent.name, "ledger.json"), next);
+  await writeJsonAtomic(join(state, "confirmations", `${request.id}.json`), report);
+  await appendLines(logPath(state), [formatLogEntry({ date: context.now(), op: "confirm", title: `${context.agent.name} ${request.commit.slice(0, 7)}`, body: formatConfirmReport(report).join("\n") })]);
+  return report;
+}

@@ -1,0 +1,92 @@
+import type { LoadedConfig, OrgConfig } from "../../org/config/index.js";
+import type { OrgPaths } from "../../org/paths.js";
+import type { OrgRecord } from "../../org/state.js";
+import { readText } from "../../adapters/fs/files.js";
+import { reloadFile } from "../reload/state.js";
+
+interface Verifier {
+  tick(now: Date): Promise<void>;
+  drain(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The daemon's verifier, kept in step with reloads: when the agents or their edits change, the old loop
+ * finishes its runs in flight (none is started meanwhile) and a new one takes over. The verify section
+ * stays the one the verifier started with — experiments are judged one way for the life of the org.
+ */
+export class VerifierHandle {
+  private current: Verifier | undefined;
+  private swapping: Promise<void> | undefined;
+  private verify: OrgConfig["verify"];
+  private settled = false;
+  private key = "";
+  private warned = "";
+  private seen = "";
+
+  constructor(
+    private readonly paths: OrgPaths,
+    private readonly start: (record: OrgRecord, config: OrgConfig) => Verifier,
+    private readonly readConfig: () => Promise<{ loaded: LoadedConfig } | { problems: string[] }>,
+    private readonly say: (line: string) => void,
+  ) {}
+
+  /** Whether experiments are being judged (a valid org.yaml with a verify section was seen). */
+  get active(): boolean {
+    return this.current !== undefined || this.swapping !== undefined;
+  }
+
+  /** What one agent may have queued, under the verify section the verifier judges by; submits read it from daemon.json. */
+  get queuePerAgent(): number | undefined {
+    return this.verify?.queue_per_agent;
+  }
+
+  /** Start with the org and config the daemon started with. */
+  async begin(record: OrgRecord, config: OrgConfig | undefined): Promise<void> {
+    this.seen = await this.readMarks();
+    if (config) this.follow(record, config);
+  }
+
+  async tick(now: Date): Promise<void> {
+    const marks = await this.readMarks();
+    if (marks !== this.seen) {
+      this.seen = marks;
+      const read = await this.readConfig();
+      const record = JSON.parse(marks.split("\0")[0] || "null") as OrgRecord | null;
+      if (record && "loaded" in read) this.follow(record, read.loaded.config);
+    }
+    if (!this.swapping) await this.current?.tick(now);
+  }
+
+  async stop(): Promise<void> {
+    await this.swapping;
+    await this.current?.stop();
+  }
+
+  private follow(record: OrgRecord, config: OrgConfig): void {
+    // The first valid config fixes how experiments are judged, verify or none, until the next `org up`.
+    if (!this.settled) [this.verify, this.settled] = [config.verify, true];
+    const verify = JSON.stringify(config.verify) ?? "";
+    if (verify !== (JSON.stringify(this.verify) ?? "") && verify !== this.warned) {
+      this.warned = verify;
+      this.say("org.yaml's verify section changed: the verifier keeps judging as it started — `org down && org up` applies it");
+    }
+    if (!this.verify) return;
+    const key = JSON.stringify([record.agents.map(({ name, branch, worktree, gpu }) => [name, branch, worktree, gpu]), Object.entries(config.roles).map(([role, spec]) => [role, spec.edits])]);
+    if (key === this.key) return;
+    this.key = key;
+    const next = { ...config, verify: this.verify };
+    const old = this.current;
+    this.current = undefined;
+    this.swapping = (old?.drain() ?? Promise.resolve()).then(() => {
+      this.current = this.start(record, next);
+      this.swapping = undefined;
+    });
+  }
+
+  // org.json changes with the agents; reload.json with every applied reload (a role's edits change no record).
+  private async readMarks(): Promise<string> {
+    const [record, reload] = await Promise.all([readText(this.paths.orgFile), readText(reloadFile(this.paths.state))]);
+    return `${record ?? ""}\0${reload ?? ""}`;
+  }
+}

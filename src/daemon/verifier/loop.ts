@@ -1,0 +1,205 @@
+import { mkdir, readdir, rm } from "node:fs/promises";
+import { join } from "node:path";
+import type { OrgConfig } from "../../org/config/schema.js";
+import { runExperiment, type AgentLedger, type ExperimentContext, type ExperimentOutcome, type ExperimentRequest, type VerifierPort } from "../../org/experiments/experiment.js";
+import { pooledSigma } from "../../org/experiments/noise.js";
+import { agentPaths, orgPaths } from "../../org/paths.js";
+import type { OrgRecord } from "../../org/state.js";
+import { detectNewCommits, pickNext } from "../../org/experiments/schedule.js";
+import { readJson, writeJsonAtomic } from "../../adapters/fs/files.js";
+import { findJudgedRow } from "./judged-row.js";
+import { advanceFrontier } from "./frontier.js";
+import { runConfirmation } from "./confirmation.js";
+import { processRunner } from "../../adapters/process.js";
+import { RefStamp } from "../../adapters/git/ref-stamp.js";
+import { gitArgv } from "../../adapters/git/argv.js";
+
+/** The verdict file `org submit` waits for. */
+export interface VerdictFile {
+  id: string;
+  outcome: Omit<ExperimentOutcome, "ledger">;
+  best: AgentLedger["best"];
+}
+
+/** The daemon's verifier: takes requests from state/queue and plain commits, runs them by slot, records verdicts. */
+export class VerifierLoop {
+  private readonly paths;
+  private readonly running = new Map<string, { slot: string; request: ExperimentRequest; promise: Promise<void> }>();
+  private readonly aliases = new Map<string, string[]>();
+  private readonly seenHeads = new Map<string, string>();
+  // Requests finished during a tick are still in that tick's list: never run them twice.
+  private readonly finished = new Set<string>();
+  private readonly retried = new Set<string>();
+  private readonly agents;
+  // Idle, the org's branches rarely move: two stats per tick instead of a git process.
+  private readonly refStamp;
+  private heads: { heads: Map<string, string | null>; subjects: Map<string, string> } | undefined;
+
+  constructor(
+    private readonly record: OrgRecord,
+    private readonly config: OrgConfig,
+    private readonly port: VerifierPort,
+    private readonly log: (line: string) => void,
+  ) {
+    this.paths = orgPaths(record.root);
+    this.agents = new Map(record.agents.map((agent) => [agent.name, agent]));
+    this.refStamp = new RefStamp(record.repo, `refs/heads/org/${record.name}`);
+  }
+
+  /** One pass: enqueue baselines and plain commits, then start whatever slots allow. */
+  async tick(now: Date): Promise<void> {
+    const verify = this.config.verify;
+    if (!verify) return;
+    await mkdir(this.paths.queue, { recursive: true });
+    const pending = await this.readQueue();
+    const queuedAgents = new Set<string>();
+    const ledgers = new Map<string, AgentLedger>();
+    for (const agent of this.record.agents) {
+      // Busy is checked before the ledger is read: with no run in flight the ledger cannot change under us.
+      if (pending.some((request) => request.agent === agent.name && !this.finished.has(request.id)) || [...this.running.values()].some((run) => run.request.agent === agent.name)) {
+        queuedAgents.add(agent.name);
+        continue;
+      }
+      const ledger = await readJson<AgentLedger>(this.ledgerFile(agent.name));
+      // A crashed baseline is retried once per daemon: `org down && org up` after fixing the environment.
+      const retry = ledger?.baselineCrash !== undefined && !this.retried.has(agent.name);
+      if (ledger && !retry) ledgers.set(agent.name, ledger);
+      else {
+        this.retried.add(agent.name);
+        pending.push(await this.enqueue({ id: `${stamp(now)}-${agent.name}-baseline`, agent: agent.name, commit: this.record.baseCommit, description: "baseline", kind: "baseline", submittedAt: now.toISOString() }));
+        queuedAgents.add(agent.name);
+      }
+    }
+    const { heads, subjects } = await this.readHeads();
+    // A head must be seen twice before it counts, so `org submit` (commit, then enqueue) never races a duplicate.
+    const stable = new Map([...heads].filter(([agent, head]) => this.seenHeads.get(agent) === head));
+    for (const [agent, head] of heads) if (head) this.seenHeads.set(agent, head);
+    for (const request of detectNewCommits({ heads: stable, ledgers, queuedAgents, now, subjects })) pending.push(await this.enqueue(request));
+    for (;;) {
+      const busySlots = new Set([...this.running.values()].map((run) => run.slot));
+      const runningAgents = new Set([...this.running.values()].map((run) => run.request.agent));
+      const waiting = pending.filter((request) => !this.running.has(request.id) && !this.finished.has(request.id));
+      const decision = pickNext({ pending: waiting, runningAgents, busySlots, agents: this.agents, cpuSlots: verify.parallel });
+      if (decision.kind === "wait") return;
+      const { request, slot } = decision;
+      this.running.set(request.id, { slot, request, promise: this.execute(request, slot) });
+    }
+  }
+
+  private readonly abort = new AbortController();
+
+  /** Shutdown: kill runs in flight; their requests stay queued for the next daemon. */
+  async stop(): Promise<void> {
+    this.abort.abort();
+    await this.drain();
+  }
+
+  /** Wait for the runs in flight. */
+  async drain(): Promise<void> {
+    await Promise.all([...this.running.values()].map((run) => run.promise));
+  }
+
+  private async execute(request: ExperimentRequest, slot: string): Promise<void> {
+    const agent = this.agents.get(request.agent)!;
+    try {
+      // Read now, not at tick time: the agent's previous run may have finished since.
+      const ledger = (await readJson<AgentLedger>(this.ledgerFile(agent.name))) ?? { best: null, lastVerified: null };
+      const sigma = await this.readSigma();
+      // Judged once already (by a daemon killed before it cleared the request, or under an earlier request): answer from that row.
+      const recorded = await findJudgedRow({ repo: this.record.repo, resultsFile: join(this.paths.state, "results.tsv"), request });
+      const context: ExperimentContext = {
+        verify: this.config.verify!, baseCommit: this.record.baseCommit, slot, ledger,
+        agent: { name: agent.name, branch: agent.branch, worktree: agent.worktree, gpu: agent.gpu, edits: this.config.roles[agent.role]?.edits ?? [] },
+        runsDir: this.paths.runs, patchesDir: this.paths.patches, now: () => new Date(), signal: this.abort.signal, sigma, recorded,
+      };
+      if (request.kind === "confirm") {
+        await runConfirmation(this.port, context, request, this.paths.state);
+        this.log(`confirm: ${request.commit.slice(0, 7)} re-run ${request.runs ?? 0} times for ${agent.name}`);
+        await rm(join(this.paths.queue, `${request.id}.json`), { force: true });
+        this.finished.add(request.id);
+        return;
+      }
+      const outcome = await runExperiment(this.port, context, request);
+      await writeJsonAtomic(this.ledgerFile(agent.name), outcome.ledger);
+      const { verdict } = outcome;
+      if (verdict.kind === "keep" || verdict.kind === "baseline") {
+        await advanceFrontier({
+          record: this.record, goal: this.config.verify!.metric.goal, metricName: this.config.verify!.metric.name,
+          candidate: { commit: request.commit, metric: verdict.metric, agent: agent.name }, notify: (to, text) => this.port.appendInbox(to, text),
+          onlyIfMissing: verdict.kind === "baseline",
+        });
+      }
+      this.seenHeads.set(agent.name, outcome.head);
+      const { ledger: next, ...rest } = outcome;
+      for (const id of [request.id, ...(this.aliases.get(request.id) ?? [])]) {
+        await writeJsonAtomic(join(this.paths.state, "verdicts", `${id}.json`), { id, outcome: rest, best: next.best } satisfies VerdictFile);
+      }
+      this.log(`${outcome.verdict.reason} [${agent.name} ${request.commit.slice(0, 7)}, ${outcome.seconds.toFixed(1)}s]`);
+      await rm(join(this.paths.queue, `${request.id}.json`), { force: true });
+      this.finished.add(request.id);
+    } catch (error) {
+      // The request file stays: the next daemon retries it rather than lose the experiment.
+      this.log(`verifier: ${request.id}: ${(error as Error).message}`);
+    } finally {
+      this.running.delete(request.id);
+    }
+  }
+
+  /** σ pooled over every agent's baseline repeats. */
+  private async readSigma(): Promise<number | undefined> {
+    const ledgers = await Promise.all(this.record.agents.map((agent) => readJson<AgentLedger>(this.ledgerFile(agent.name))));
+    return pooledSigma(ledgers.flatMap((ledger) => [ledger?.baseline?.samples ?? [], ...(ledger?.noise ?? [])]));
+  }
+
+  private async readQueue(): Promise<ExperimentRequest[]> {
+    const requests: ExperimentRequest[] = [];
+    for (const name of (await readdir(this.paths.queue)).filter((file) => file.endsWith(".json")).sort()) {
+      const request = await readJson<ExperimentRequest>(join(this.paths.queue, name)).catch(() => undefined);
+      if (!request || !this.agents.has(request.agent)) continue;
+      const twin = [...requests, ...[...this.running.values()].map((run) => run.request)]
+        .find((other) => other.id !== request.id && other.agent === request.agent && other.commit === request.commit);
+      if (twin) {
+        // The same commit queued twice (a plain commit seen just before its submit): one run answers both.
+        this.aliases.set(twin.id, [...new Set([...(this.aliases.get(twin.id) ?? []), request.id])]);
+        await rm(join(this.paths.queue, name), { force: true });
+        continue;
+      }
+      requests.push(request);
+    }
+    return requests;
+  }
+
+  private async enqueue(request: ExperimentRequest): Promise<ExperimentRequest> {
+    await writeJsonAtomic(join(this.paths.queue, `${request.id}.json`), request);
+    return request;
+  }
+
+  private async readHeads(): Promise<{ heads: Map<string, string | null>; subjects: Map<string, string> }> {
+    if (this.heads && !(await this.refStamp.mayHaveMoved())) return this.heads;
+    this.heads = await this.listHeads();
+    return this.heads;
+  }
+
+  private async listHeads(): Promise<{ heads: Map<string, string | null>; subjects: Map<string, string> }> {
+    const prefix = `refs/heads/org/${this.record.name}/`;
+    const result = await processRunner.run(gitArgv(["for-each-ref", "--format=%(refname)%09%(objectname)%09%(subject)", prefix]), { cwd: this.record.repo, timeoutMs: 30_000 });
+    const heads = new Map<string, string | null>();
+    const subjects = new Map<string, string>();
+    for (const line of result.stdout.split("\n").filter(Boolean)) {
+      const [ref, sha, subject] = line.split("\t");
+      const agent = ref!.slice(prefix.length);
+      if (!this.agents.has(agent)) continue;
+      heads.set(agent, sha!);
+      subjects.set(agent, subject ?? "");
+    }
+    return { heads, subjects };
+  }
+
+  private ledgerFile(agent: string): string {
+    return join(agentPaths(this.paths.state, agent).dir, "ledger.json");
+  }
+}
+
+function stamp(now: Date): string {
+  return now.toISOString().replace(/[:.]/g, "-");
+}

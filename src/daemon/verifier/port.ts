@@ -1,0 +1,141 @@
+import { mkdir, stat, writeFile } from "node:fs/promises";
+import { basename, join } from "node:path";
+import { OrgError } from "../../org/errors.js";
+import type { VerifierPort } from "../../org/experiments/experiment.js";
+import type { ChangedPath } from "../../org/experiments/path-rules.js";
+import type { MessageSettings } from "../../org/config/schema.js";
+import { readMessageSettings } from "../../org/messages/mail-port.js";
+import { describeDiskFull, isDiskFull } from "../../adapters/fs/disk-space.js";
+import { appendLines, readText } from "../../adapters/fs/files.js";
+import { sendMessage } from "../../adapters/store/inbox.js";
+import type { ChildRecords } from "../../adapters/child-records.js";
+import { processRunner, type Runner } from "../../adapters/process.js";
+import { filterAgentEnv } from "../../org/lifecycle/secrets.js";
+import { slurmVerifyArgv } from "../../org/slurm/argv.js";
+import { slurmAgentPaths } from "../../org/slurm/paths.js";
+import { logPath } from "../../org/paths.js";
+import { gitArgv } from "../../adapters/git/argv.js";
+
+const GIT_CONFIG = ["core.hooksPath=/dev/null", "gc.auto=0", "advice.detachedHead=false"];
+
+/** The verifier's git and process work for one org: checkouts live under state/verifier, never in a worktree. */
+export function createVerifierPort(opts: { repo: string; state: string; runner?: Runner; messages?: MessageSettings; backend?: "local" | "slurm"; children?: ChildRecords }): VerifierPort {
+  const runner = opts.runner ?? processRunner;
+  const git = async (cwd: string, args: string[], allowFailure = false) => {
+    const result = await runner.run(gitArgv(args, GIT_CONFIG), { cwd, timeoutMs: 120_000 });
+    if (result.exitCode !== 0 && !allowFailure) throw new Error(`git ${args.join(" ")} failed in ${cwd}: ${result.stderr.trim()}`);
+    return result;
+  };
+  let resultsQueue: Promise<void> = Promise.resolve();
+  return {
+    async prepareCheckout(slot, commit) {
+      const checkout = join(opts.state, "verifier", slot);
+      const exists = (await git(checkout, ["rev-parse", "--is-inside-work-tree"], true).catch(() => ({ exitCode: 1 }))).exitCode === 0;
+      if (!exists) {
+        await git(opts.repo, ["worktree", "prune"]);
+        await git(opts.repo, ["worktree", "add", "--force", "--detach", checkout, commit]);
+      }
+      // Whatever a previous run or an intruder left in the checkout goes: the run sees exactly the commit.
+      await git(checkout, ["checkout", "--force", "--detach", commit]);
+      await git(checkout, ["clean", "-ffdx", "--quiet"]);
+      return checkout;
+    },
+    async changedPaths(from, to) {
+      const out = (await git(opts.repo, ["diff", "--name-status", "--no-renames", "-z", from, to])).stdout;
+      const fields = out.split("\0").filter(Boolean);
+      const changed: ChangedPath[] = [];
+      for (let index = 0; index + 1 < fields.length; index += 2) {
+        changed.push({ status: fields[index]!, path: fields[index + 1]! } as ChangedPath);
+      }
+      return changed;
+    },
+    async restoreProtected(checkout, baseCommit, paths) {
+      for (const path of paths) {
+        // A protected path absent from base has nothing to restore.
+        const known = await git(checkout, ["cat-file", "-e", `${baseCommit}:${path}`], true);
+        if (known.exitCode === 0) await git(checkout, ["checkout", baseCommit, "--", path]);
+      }
+    },
+    async runCommand(command, options) {
+      await mkdir(join(options.logFile, ".."), { recursive: true });
+      await writeFile(options.logFile, "");
+      const { argv, env, note } = opts.backend === "slurm" ? await placeInJob(opts.state, command, options) : { argv: command, env: options.env, note: undefined };
+      if (note) await appendLines(options.logFile, [note]);
+      // Verify runs never see the secrets the daemon holds for agents.
+      // Recorded on disk while it runs: a daemon killed meanwhile leaves it to the next one, which ends it.
+      const what = `verify run ${basename(options.logFile, ".log")} in ${basename(options.cwd)}`;
+      const result = await runner.run(argv, {
+        cwd: options.cwd, env: { ...filterAgentEnv(process.env), ...env }, cleanEnv: true, timeoutMs: options.timeoutMs, outputFile: options.logFile, killGraceMs: 2000, signal: options.signal, reapGroup: true,
+        onSpawn: (pid) => opts.children?.track(pid, "verify", what, true), onExit: (pid) => opts.children?.forget(pid),
+      });
+      // With the disk full the run's output, and so its metric, is lost: keep the request queued rather than record a false crash.
+      if (await isDiskFull(options.logFile)) throw new OrgError(`${await describeDiskFull(options.logFile, { what: `the run's output in ${options.logFile} could not be saved` })}; the experiment stays queued and runs again`, "disk-full");
+      if (result.spawnError) await appendLines(options.logFile, [`org: could not start ${argv[0]}: ${result.spawnError}`]);
+      return { exitCode: result.exitCode, signal: result.signal, timedOut: result.timedOut, durationMs: result.durationMs, aborted: result.aborted, ...(result.spawnError ? { spawnError: result.spawnError } : {}) };
+    },
+    async readLog(logFile) {
+      return (await readText(logFile)) ?? "";
+    },
+    async diffStat(from, to) {
+      const out = (await git(opts.repo, ["diff", "--numstat", from, to])).stdout;
+      let added = 0;
+      let removed = 0;
+      for (const line of out.split("\n").filter(Boolean)) {
+        // Binary files show "-": they add no lines of code.
+        const [plus, minus] = line.split("\t");
+        added += Number(plus) || 0;
+        removed += Number(minus) || 0;
+      }
+      return { added, removed };
+    },
+    async savePatch(from, to, file) {
+      await mkdir(join(file, ".."), { recursive: true });
+      await writeFile(file, (await git(opts.repo, ["diff", "--binary", from, to])).stdout);
+    },
+    async branchHead(branch) {
+      const result = await git(opts.repo, ["rev-parse", "--verify", "--quiet", `refs/heads/${branch}`], true);
+      return result.exitCode === 0 ? result.stdout.trim() : undefined;
+    },
+    async resetBranch(agent, commit, rescueFile) {
+      const inWorktree = (await git(agent.worktree, ["rev-parse", "--abbrev-ref", "HEAD"], true).catch(() => ({ exitCode: 1, stdout: "" })));
+      if (inWorktree.exitCode !== 0 || inWorktree.stdout.trim() !== agent.branch) {
+        await git(opts.repo, ["branch", "--force", agent.branch, commit]);
+        return undefined;
+      }
+      if ((await git(agent.worktree, ["reset", "--keep", commit], true)).exitCode === 0) return undefined;
+      // --keep refuses when uncommitted edits touch what the reset changes: save them, then reset hard.
+      await mkdir(join(rescueFile, ".."), { recursive: true });
+      await writeFile(rescueFile, (await git(agent.worktree, ["diff", "--binary", "HEAD"])).stdout);
+      await git(agent.worktree, ["reset", "--hard", commit]);
+      return rescueFile;
+    },
+    appendResult(header, line) {
+      const file = join(opts.state, "results.tsv");
+      // Verdicts of parallel runs land together: one at a time, or two of them see an empty file and both write the header.
+      const append = async () => {
+        const size = await stat(file).then((info) => info.size, () => 0);
+        await appendLines(file, size === 0 ? [header, line] : [line]);
+      };
+      resultsQueue = resultsQueue.then(append, append);
+      return resultsQueue;
+    },
+    async appendLog(entry) {
+      await appendLines(logPath(opts.state), [entry]);
+    },
+    async appendInbox(agent, text) {
+      await sendMessage(opts.state, { from: "verifier", to: [agent], kind: "verdict", body: text }, opts.messages ?? readMessageSettings(undefined));
+    },
+  };
+}
+
+/** Under Slurm a run is a step of the agent's own job, on its GPU; with no running job it runs here, and says so. */
+async function placeInJob(state: string, argv: string[], options: { cwd: string; env: Record<string, string> }): Promise<{ argv: string[]; env: Record<string, string>; note?: string }> {
+  const agent = options.env.ORG_AGENT ?? "";
+  const record = JSON.parse((await readText(slurmAgentPaths(state, agent).job)) ?? "null") as { id?: string; status?: string; job?: { kind?: string } } | null;
+  if (record?.id && record.job?.kind === "running") {
+    // Slurm sets CUDA_VISIBLE_DEVICES in the step from the job's allocation.
+    const env = Object.fromEntries(Object.entries(options.env).filter(([key]) => key !== "CUDA_VISIBLE_DEVICES"));
+    return { argv: slurmVerifyArgv(record.id, { argv, cwd: options.cwd }), env };
+  }
+  return { argv, env: options.env, note: `org: ${agent}'s Slurm job is not running (${record?.status ?? "no job"}); this run is on the submitting host` };
+}

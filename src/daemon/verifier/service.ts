@@ -1,0 +1,36 @@
+import { mkdir } from "node:fs/promises";
+import type { OrgPaths } from "../../org/paths.js";
+import type { OrgRecord } from "../../org/state.js";
+import type { ChildRecords } from "../../adapters/child-records.js";
+import type { ReadConfigResult } from "../../adapters/store/config-file.js";
+import { watchDir } from "../../adapters/fs/files.js";
+import { createVerifierPort } from "./port.js";
+import { defineLoop } from "../loop-service.js";
+import { VerifierHandle } from "./handle.js";
+import type { Service } from "../services.js";
+import { VerifierLoop } from "./loop.js";
+
+const VERIFY_MS = 2000;
+
+/** The verifier as a service: it judges the queue every VERIFY_MS, and at once when a submit lands in it. */
+export function defineVerifier(opts: { paths: OrgPaths; record: OrgRecord; children: ChildRecords; readConfig: () => Promise<ReadConfigResult>; firstRead: () => Promise<ReadConfigResult>; say: (line: string) => void }): { service: Service; queuePerAgent: () => number | undefined } {
+  const { paths, say } = opts;
+  // A reload that changes the agents hands the verifier a new org: the handle swaps loops between runs.
+  const verifier = new VerifierHandle(paths, (next, config) => new VerifierLoop(next, config, createVerifierPort({ repo: next.repo, state: paths.state, messages: config.messages, backend: config.backend, children: opts.children }), say), opts.readConfig, say);
+  const service = defineLoop({
+    name: "verifier",
+    periodMs: VERIFY_MS,
+    open: async () => {
+      const read = await opts.firstRead();
+      await verifier.begin(opts.record, "loaded" in read ? read.loaded.config : undefined);
+      if ("problems" in read) say(`org.yaml has problems; the verifier is off until they are fixed:\n${read.problems.join("\n")}`);
+      else if (!verifier.active) say("no verify section in org.yaml: experiments are not judged");
+      await mkdir(paths.queue, { recursive: true });
+    },
+    wake: (wake) => watchDir(paths.queue, wake),
+    tick: (now) => verifier.tick(now),
+    fail: (error) => say(`verifier: ${error.message}`),
+    close: () => verifier.stop(),
+  });
+  return { service, queuePerAgent: () => verifier.queuePerAgent };
+}

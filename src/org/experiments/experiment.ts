@@ -1,0 +1,247 @@
+import type { VerifyConfig } from "../config/schema.js";
+import { parseDuration } from "../config/schema.js";
+import { formatLogEntry } from "../log-entry.js";
+import { checkBudgets, measureRuns, type RunMeasure } from "./runs.js";
+import { decideKeep, type KeepDecision } from "./keep-rule.js";
+import { summarize } from "./noise.js";
+import { checkPaths, type ChangedPath, type PathCheck } from "./path-rules.js";
+import { verdictOfRow } from "./recover.js";
+import { formatHeader, formatRow, toResultStatus, type ResultRow } from "./results.js";
+import { judge, type RunOutcome, type Verdict } from "./verdict.js";
+
+/** How much of a crashed run's log `org submit` prints. */
+const TAIL_LINES = 50;
+/** Confirmation groups kept per agent for σ: enough to steady it, bounded so the ledger stays small. */
+const NOISE_GROUPS = 20;
+
+/** One experiment waiting for the verifier: an agent's commit, or its baseline (the base, unmodified). */
+export interface ExperimentRequest {
+  id: string;
+  agent: string;
+  commit: string;
+  description: string;
+  kind: "baseline" | "candidate" | "confirm";
+  submittedAt: string;
+  /** For `org confirm`: how many runs. */
+  runs?: number;
+}
+
+/** What the verifier remembers per agent between runs. */
+export interface AgentLedger {
+  /** runs: how many runs the best's metric is the mean of (the keep rule weighs its noise too). */
+  best: { commit: string; metric: number; runs?: number } | null;
+  /** The branch head after the last verdict was applied; a different head is a new commit to verify. */
+  lastVerified: string | null;
+  /** The base's metric over `repeats` seeds: the agent's share of the noise estimate. */
+  baseline?: { samples: number[]; mean: number; sd: number };
+  /** Set when the base itself crashed: no experiment runs on a broken base. */
+  baselineCrash?: string;
+  /** Runs so far: the next run's seed, so every run of an agent has a fresh one. */
+  runs?: number;
+  /** Recent confirmation runs, grouped per candidate: more spreads for the pooled σ. */
+  noise?: number[][];
+}
+
+export interface ExperimentOutcome {
+  request: ExperimentRequest;
+  verdict: Verdict;
+  metric: number | undefined;
+  memoryGb: number | undefined;
+  seconds: number;
+  /** The verify command's own run time; seconds minus this is the harness's overhead. */
+  runSeconds: number;
+  /** Every run's metric, in order (several for a baseline or a confirmed candidate). */
+  samples: number[];
+  logFile: string;
+  logTail: string;
+  ledger: AgentLedger;
+  /** Where the verifier left the branch: the best commit after a reset, else the judged commit. */
+  head: string;
+  patch?: string;
+}
+
+/** The verifier's hands: a private checkout, the run, git surgery on the agent's branch, files. */
+export interface VerifierPort {
+  prepareCheckout(slot: string, commit: string): Promise<string>;
+  changedPaths(from: string, to: string): Promise<ChangedPath[]>;
+  restoreProtected(checkout: string, baseCommit: string, paths: string[]): Promise<void>;
+  runCommand(argv: string[], options: { cwd: string; env: Record<string, string>; logFile: string; timeoutMs: number; signal?: AbortSignal }): Promise<RunOutcome & { durationMs: number; aborted?: boolean }>;
+  readLog(logFile: string): Promise<string>;
+  savePatch(from: string, to: string, file: string): Promise<void>;
+  /** The commit a branch points at now; undefined when it does not exist. */
+  branchHead(branch: string): Promise<string | undefined>;
+  /** Points the agent's branch (and its worktree, keeping uncommitted work safe) at `commit`. */
+  resetBranch(agent: { branch: string; worktree: string }, commit: string, rescueFile: string): Promise<string | undefined>;
+  appendResult(header: string, line: string): Promise<void>;
+  /** Lines added and removed from one commit to another (the simplicity record). */
+  diffStat(from: string, to: string): Promise<{ added: number; removed: number }>;
+  appendLog(entry: string): Promise<void>;
+  appendInbox(agent: string, text: string): Promise<void>;
+}
+
+export interface ExperimentContext {
+  verify: VerifyConfig;
+  baseCommit: string;
+  agent: { name: string; branch: string; worktree: string; gpu: number | null; edits: string[] };
+  slot: string;
+  ledger: AgentLedger;
+  runsDir: string;
+  patchesDir: string;
+  now: () => Date;
+  /** The noise σ pooled over every agent's baseline; undefined until one exists. */
+  sigma: number | undefined;
+  /** The row results.tsv already holds for this commit (a daemon killed after writing it, or an earlier request): it is the verdict, and nothing runs again. */
+  recorded?: ResultRow;
+  /** Shutdown: the run is killed and nothing is recorded, so the request runs again at the next `org up`. */
+  signal?: AbortSignal;
+}
+
+/** Run one experiment start to end; the results row is written before any reset of the branch. */
+export async function runExperiment(port: VerifierPort, context: ExperimentContext, request: ExperimentRequest): Promise<ExperimentOutcome> {
+  const { agent, ledger } = context;
+  const started = context.now().getTime();
+  const short = request.commit.slice(0, 7);
+  const baseline = request.kind === "baseline";
+  const recorded = context.recorded;
+  const { verdict, measures, samples, metric, memoryGb, seconds, seed } = recorded
+    ? { verdict: verdictOfRow(recorded, request, ledger.best, context.verify.metric.goal), measures: [] as RunMeasure[], samples: recorded.metric === undefined ? [] : [recorded.metric], metric: recorded.metric, memoryGb: recorded.memoryGb, seconds: recorded.seconds, seed: ledger.runs ?? 0 }
+    : await judgeAndRecord(port, context, request, started);
+
+  const next: AgentLedger = { ...ledger, runs: seed };
+  if (!baseline && samples.length > 1) next.noise = [...(ledger.noise ?? []), samples].slice(-NOISE_GROUPS);
+  // Answered from its row after the verdict was applied once already: what that verdict set (every run's sample) stands.
+  const applied = recorded !== undefined && ledger.best?.commit === request.commit;
+  if (baseline) {
+    if (verdict.kind === "baseline" && !(applied && ledger.baseline)) next.baseline = { samples, mean: verdict.metric, sd: summarize(samples).sd };
+    if (verdict.kind === "crash") next.baselineCrash = verdict.reason;
+    else delete next.baselineCrash;
+  }
+  let patch: string | undefined;
+  let head = request.commit;
+  let movedTo: string | undefined;
+  if (verdict.kind === "baseline" || verdict.kind === "keep") {
+    next.best = applied ? ledger.best : { commit: request.commit, metric: verdict.metric, runs: samples.length };
+  } else if (request.kind === "candidate") {
+    const target = ledger.best?.commit ?? context.baseCommit;
+    patch = `${context.patchesDir}/${agent.name}-${short}-${verdict.kind}.patch`;
+    await port.savePatch(target, request.commit, patch);
+    // A plain commit made while this one ran would vanish with a reset: leave the branch, the newer head gets its own verdict.
+    // Already at the target: a daemon killed between the reset and clearing the request got that far.
+    const current = await port.branchHead(agent.branch);
+    if (current === request.commit || current === target || current === undefined) {
+      const rescued = await port.resetBranch(agent, target, `${context.patchesDir}/${agent.name}-${short}-uncommitted.patch`);
+      head = target;
+      if (rescued) patch = `${patch} (uncommitted work saved to ${rescued})`;
+    } else {
+      movedTo = current;
+    }
+  }
+  next.lastVerified = head;
+
+  const title = `${agent.name} ${short} ${request.kind === "baseline" ? "baseline" : oneLine(request.description)}`;
+  await port.appendLog(formatLogEntry({ date: context.now(), op: verdict.kind, title, body: verdict.reason }));
+  const reset = head !== request.commit ? `\nYour branch was reset to ${head.slice(0, 7)}; the diff is saved in ${patch}.`
+    : movedTo ? `\nYour branch has moved on to ${movedTo.slice(0, 7)}, so it was not reset; that commit gets its own verdict. The diff is saved in ${patch}.`
+    : "";
+  await port.appendInbox(agent.name, `## [${context.now().toISOString()}] verdict ${verdict.kind} for ${short}\n${verdict.reason}${reset}\n`);
+  const last = measures.at(-1);
+  const logTail = verdict.kind === "crash" && last ? lastLines(last.log, TAIL_LINES) : "";
+  const runSeconds = measures.reduce((sum, measure) => sum + measure.runSeconds, 0);
+  return { request, verdict, metric, memoryGb, seconds, runSeconds, samples, logFile: last?.logFile ?? `${context.runsDir}/${request.id}.log`, logTail, ledger: next, head, patch };
+}
+
+/** Measure, judge and append the row: the row is the verdict's record, so a request whose row exists never runs again. */
+async function judgeAndRecord(port: VerifierPort, context: ExperimentContext, request: ExperimentRequest, started: number) {
+  const { verify, agent, ledger } = context;
+  const baseline = request.kind === "baseline";
+  const changed = baseline ? [] : await port.changedPaths(context.baseCommit, request.commit);
+  const paths = checkPaths(changed, { protected: verify.protected, edits: agent.edits });
+  // No experiment runs on a base that crashed: its numbers would mean nothing.
+  const blocked = !baseline && ledger.baselineCrash !== undefined && paths.ok;
+  let seed = ledger.runs ?? 0;
+  const measures = paths.ok && !blocked ? await measureRuns(port, context, request, seeds(seed, baseline ? verify.repeats : 1), 0) : [];
+  seed += measures.length;
+  const first = measures[0];
+  let verdict: Verdict = judge({
+    metric: verify.metric, timeoutMs: parseDuration(verify.timeout), best: baseline ? undefined : ledger.best?.metric,
+    candidate: measures.at(-1)?.metric, run: measures.at(-1)?.outcome ?? { exitCode: null, signal: null, timedOut: false }, paths,
+  });
+  if (blocked) verdict = { kind: "crash", reason: `crash: not run: the baseline crashed, so the base is broken (${ledger.baselineCrash}) — fix it, then \`org down && org up\`` };
+  const budgets = verdict.kind === "crash" || verdict.kind === "reject" ? ({ ok: true } as const) : checkBudgets(verify, measures);
+  if (!budgets.ok) verdict = budgets.kind === "crash" ? { kind: "crash", reason: budgets.reason } : { kind: "discard", metric: first!.metric!, delta: first!.metric! - (ledger.best?.metric ?? 0), reason: budgets.reason };
+  const lines = baseline || !paths.ok ? { added: 0, removed: 0 } : await port.diffStat(ledger.best?.commit ?? context.baseCommit, request.commit);
+  if ((verdict.kind === "keep" || verdict.kind === "discard") && budgets.ok) {
+    const confirmed = await confirmImprovement(port, context, request, measures, seed, paths);
+    seed = confirmed.seed;
+    verdict = applySimplicity(verify, confirmed.verdict, lines.added, ledger.best!.metric);
+  } else if (verdict.kind === "baseline") {
+    const stats = summarize(metricsOf(measures));
+    verdict = { kind: "baseline", metric: stats.mean, reason: stats.n > 1 ? `baseline: ${verify.metric.name} ${stats.mean.toFixed(6)} ± ${stats.sd.toFixed(6)} over ${stats.n} seeds` : verdict.reason };
+  }
+  const samples = metricsOf(measures);
+  const metric = verdict.kind === "keep" || verdict.kind === "discard" || verdict.kind === "baseline" ? verdict.metric : first?.metric;
+  const memoryGb = Math.max(...measures.map((measure) => measure.memoryGb ?? 0), 0) || undefined;
+  const seconds = (context.now().getTime() - started) / 1000;
+  const extras = { ...Object.fromEntries(Object.keys(verify.budgets).map((name) => [name, mean(measures.map((measure) => measure.budgets[name]))])), lines_added: lines.added, lines_removed: lines.removed };
+  const description = baseline ? (samples.length > 1 ? `baseline (mean of ${samples.length} seeds)` : "baseline") : samples.length > 1 ? `${request.description} (mean of ${samples.length} runs)` : request.description;
+  await port.appendResult(formatHeader(verify.metric.name, Object.keys(extras)), formatRow({
+    commit: request.commit, metric, memoryGb, status: toResultStatus(verdict.kind), description, agent: agent.name, gpu: agent.gpu, seconds, time: context.now().toISOString(), extras,
+  }));
+  return { verdict, measures, samples, metric, memoryGb, seconds, seed };
+}
+
+// A log that ends in a newline has no line after it; one cut off mid-line (a killed run) still has its last line.
+function lastLines(text: string, count: number): string {
+  return text.replace(/\n$/, "").split("\n").slice(-count).join("\n");
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ").trim().slice(0, 120);
+}
+
+function seeds(from: number, count: number): number[] {
+  return Array.from({ length: count }, (_, index) => from + index);
+}
+
+function metricsOf(measures: RunMeasure[]): number[] {
+  return measures.map((measure) => measure.metric).filter((value): value is number => value !== undefined);
+}
+
+function mean(values: (number | undefined)[]): number | undefined {
+  const known = values.filter((value): value is number => value !== undefined);
+  return known.length === 0 ? undefined : known.reduce((sum, value) => sum + value, 0) / known.length;
+}
+
+/** The keep rule over one run, and over the confirmation runs it asks for; a crashing confirmation run is a crash. */
+async function confirmImprovement(port: VerifierPort, context: ExperimentContext, request: ExperimentRequest, measures: RunMeasure[], seed: number, paths: PathCheck): Promise<{ verdict: Verdict; seed: number }> {
+  const { verify, ledger } = context;
+  const rule = { k: verify.keep.k, minDelta: verify.keep.min_delta, confirm: verify.keep.confirm };
+  const decide = () => decideKeep({ goal: verify.metric.goal, metric: verify.metric.name, best: ledger.best!.metric, bestRuns: ledger.best!.runs ?? 1, samples: metricsOf(measures), sigma: context.sigma, rule });
+  let decision = decide();
+  if (decision.kind === "confirm") {
+    const more = await measureRuns(port, context, request, seeds(seed, decision.runs), measures.length);
+    seed += more.length;
+    measures.push(...more);
+    const last = more.at(-1)!;
+    if (last.outcome.exitCode !== 0 || last.metric === undefined) {
+      const crash = judge({ metric: verify.metric, timeoutMs: parseDuration(verify.timeout), best: ledger.best?.metric, candidate: last.metric, run: last.outcome, paths });
+      return { verdict: { kind: "crash", reason: `${crash.reason} (confirmation run ${measures.length})` }, seed };
+    }
+    decision = decide();
+  }
+  return { verdict: toVerdict(decision, ledger.best!.metric), seed };
+}
+
+function toVerdict(decision: KeepDecision, best: number): Verdict {
+  const kind = decision.kind === "keep" ? "keep" : "discard";
+  // A confirm left over (its runs never came) is not a keep either.
+  return { kind, metric: decision.mean, delta: decision.mean - best, reason: decision.reason };
+}
+
+// autoresearch's simplicity criterion: a small gain is not worth many added lines.
+function applySimplicity(verify: VerifyConfig, verdict: Verdict, added: number, best: number): Verdict {
+  if (verdict.kind !== "keep" || !verify.simplicity) return verdict;
+  const gain = Math.abs(verdict.metric - best);
+  if (added <= verify.simplicity.max_lines || gain >= verify.simplicity.min_improvement) return verdict;
+  return { kind: "discard", metric: verdict.metric, delta: verdict.delta, reason: `discard: simplicity: gain ${gain.toPrecision(3)} < ${verify.simplicity.min_improvement} with ${added} lines added (max ${verify.simplicity.max_lines})` };
+}

@@ -1,0 +1,56 @@
+import { parseDuration, type VerifyConfig } from "../config/schema.js";
+import { OrgError } from "../errors.js";
+import type { ExperimentContext, ExperimentRequest, VerifierPort } from "./experiment.js";
+import { parseMemoryGb, parseMetric } from "./metric.js";
+import type { RunOutcome } from "./verdict.js";
+
+/** One run of the verify command: how it ended and what it printed. */
+export interface RunMeasure {
+  seed: number;
+  outcome: RunOutcome;
+  metric: number | undefined;
+  memoryGb: number | undefined;
+  budgets: Record<string, number | undefined>;
+  log: string;
+  logFile: string;
+  runSeconds: number;
+}
+
+/** Run the candidate once per seed, each in a freshly cleaned checkout with protected paths restored. */
+export async function measureRuns(port: VerifierPort, context: ExperimentContext, request: ExperimentRequest, seeds: number[], first: number): Promise<RunMeasure[]> {
+  const { verify, agent } = context;
+  const measures: RunMeasure[] = [];
+  for (const [index, seed] of seeds.entries()) {
+    const number = first + index;
+    const logFile = `${context.runsDir}/${request.id}${number === 0 ? "" : `-run${number + 1}`}.log`;
+    const checkout = await port.prepareCheckout(context.slot, request.commit);
+    await port.restoreProtected(checkout, context.baseCommit, verify.protected);
+    const env = { CUDA_VISIBLE_DEVICES: agent.gpu === null ? "" : String(agent.gpu), ORG_AGENT: agent.name, ORG_COMMIT: request.commit, ORG_SEED: String(seed) };
+    const argv = verify.command.map((element) => (element === "{seed}" ? String(seed) : element));
+    const result = await port.runCommand(argv, { cwd: checkout, env, logFile, timeoutMs: parseDuration(verify.timeout), signal: context.signal });
+    if (result.aborted) throw new OrgError(`run of ${request.commit.slice(0, 7)} for ${agent.name} interrupted by shutdown; it stays queued`, "aborted");
+    const log = await port.readLog(logFile);
+    measures.push({ seed, outcome: result, log, logFile, runSeconds: result.durationMs / 1000, ...readNumbers(verify, log) });
+    // A crash ends the experiment: more seeds of a broken commit teach nothing.
+    if (result.exitCode !== 0 || parseMetric(log, verify.metric.pattern) === undefined) break;
+  }
+  return measures;
+}
+
+function readNumbers(verify: VerifyConfig, log: string): Pick<RunMeasure, "metric" | "memoryGb" | "budgets"> {
+  const budgets = Object.fromEntries(Object.entries(verify.budgets).map(([name, budget]) => [name, parseMetric(log, budget.pattern)]));
+  return { metric: parseMetric(log, verify.metric.pattern), memoryGb: verify.memory ? parseMemoryGb(log, verify.memory.pattern) : undefined, budgets };
+}
+
+export type BudgetCheck = { ok: true } | { ok: false; kind: "crash" | "discard"; reason: string };
+
+/** Every budget metric must be printed, and each with a max must stay under it. */
+export function checkBudgets(verify: VerifyConfig, measures: RunMeasure[]): BudgetCheck {
+  for (const [name, budget] of Object.entries(verify.budgets)) {
+    const values = measures.map((measure) => measure.budgets[name]);
+    if (values.some((value) => value === undefined)) return { ok: false, kind: "crash", reason: `crash: budget ${name}: no line matched /${budget.pattern}/` };
+    const worst = Math.max(...(values as number[]));
+    if (budget.max !== undefined && worst > budget.max) return { ok: false, kind: "discard", reason: `discard: over budget: ${name} ${worst} > max ${budget.max}` };
+  }
+  return { ok: true };
+}

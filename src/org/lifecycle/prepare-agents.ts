@@ -1,0 +1,110 @@
+import { relative } from "node:path";
+import { OrgError } from "../errors.js";
+import type { LoadedConfig, OrgConfig } from "../config/index.js";
+import { buildLaunchSpec, type PlannedAgent } from "./plan.js";
+import { agentPaths, type OrgPaths } from "../paths.js";
+import type { AgentStatus, LaunchSpec } from "../state.js";
+import type { World } from "../world.js";
+import { renderPrompt } from "../../roles/render.js";
+import { prepareSlurmAgents } from "../slurm/prepare.js";
+import { prepareRuntimeFiles } from "../runtimes/prepare.js";
+
+/** Worktree, shared paths, prompt, inbox and launch spec of every agent; existing worktrees are reused. */
+export async function prepareAgents(world: World, loaded: LoadedConfig, paths: OrgPaths, agents: PlannedAgent[]): Promise<{ created: string[]; launches: Map<string, LaunchSpec>; heads: Map<string, string> }> {
+  const { config, repoDir } = loaded;
+  // A worktree folder deleted by hand leaves git's record behind (prunable); prune it so the worktree is re-added.
+  const [worktrees, branches] = await Promise.all([world.git.worktreeList(repoDir), world.git.branchHeads(repoDir, `org/${config.name}/`)]);
+  let listed = worktrees;
+  if (listed.some((entry) => entry.prunable)) {
+    await world.git.pruneWorktrees(repoDir);
+    listed = await world.git.worktreeList(repoDir);
+  }
+  const registered = new Set(listed.map((entry) => entry.path));
+  await world.files.mkdir(paths.worktrees);
+  const missing: PlannedAgent[] = [];
+  for (const agent of agents) {
+    if (registered.has(agent.worktree)) continue;
+    if (await world.files.exists(agent.worktree)) {
+      throw new OrgError(`${agent.worktree} exists but is not a worktree of ${repoDir} — move it away, then run \`org up\` again`, "worktree");
+    }
+    missing.push(agent);
+  }
+  const binDir = `${paths.state}/bin`;
+  // An agent's files in state need no worktree: they are written while git makes the worktrees.
+  const [written] = await Promise.all([
+    writeAgentFiles(world, loaded, paths, agents, binDir),
+    world.git.addWorktrees(repoDir, missing.map((agent) => ({ path: agent.worktree, branch: agent.branch, base: loaded.baseCommit, branchExists: branches.has(agent.branch) }))),
+  ]);
+  const created = missing.map((agent) => agent.name);
+  const runtimeExcludes = (await Promise.all(written.map(async ({ agent, spec, prompt }) => {
+    for (const entry of config.share) {
+      const share = typeof entry === "string" ? { path: entry, mode: "link" as const } : entry;
+      await world.files.share(`${repoDir}/${share.path}`, `${agent.worktree}/${share.path}`, share.mode);
+    }
+    return prepareRuntimeFiles(world, spec, prompt, process.env.HOME ?? "");
+  }))).flat();
+  const launches = new Map<string, LaunchSpec>(written.map(({ agent, spec }) => [agent.name, spec]));
+  // Agents call `org submit` and friends: a shim on their PATH runs this very binary.
+  const shim = `#!/bin/sh\nexec ${world.orgArgv.map(quote).join(" ")} "$@"\n`;
+  await world.files.writeAtomic(`${binDir}/org`, shim);
+  await world.files.makeExecutable(`${binDir}/org`);
+  // Worktrees and state under the research repo must never show up as its untracked files.
+  const inside = [paths.worktrees, paths.state].map((path) => relative(repoDir, path)).filter((path) => !path.startsWith(".."));
+  const shares = config.share.map((entry) => (typeof entry === "string" ? entry : entry.path));
+  await world.git.excludePaths(repoDir, [...inside.map((path) => `/${path}/`), ...shares.map((path) => `/${path}`), ...new Set(runtimeExcludes)]);
+  // Under backend: slurm a job agent's pane runs `org slurm-run`: its job's pending reason, then the agent as a job step.
+  // Every agent branch's head, as it now stands: a branch just created sits on the base commit.
+  const heads = new Map(branches);
+  for (const agent of agents) if (created.includes(agent.name)) heads.set(agent.branch, loaded.baseCommit);
+  return { created, heads, launches: await prepareSlurmAgents(world.files, config, paths.state, world.orgArgv, agents, launches) };
+}
+
+/** Every agent's prompt, inbox, empty pane log, launch spec and "starting" status, side by side; each role's template read once. */
+async function writeAgentFiles(world: World, loaded: LoadedConfig, paths: OrgPaths, agents: PlannedAgent[], binDir: string): Promise<{ agent: PlannedAgent; spec: LaunchSpec; prompt: string }[]> {
+  const { config } = loaded;
+  const templates = new Map<string, Promise<string>>();
+  const template = (file: string) => templates.get(file) ?? templates.set(file, world.files.readText(`${loaded.dir}/${file}`).then((text) => text ?? "")).get(file)!;
+  return Promise.all(agents.map(async (agent) => {
+    const files = agentPaths(paths.state, agent.name);
+    await world.files.mkdir(files.inbox);
+    const prompt = renderAgentPrompt(config, agent, paths.state, await template(config.roles[agent.role]!.prompt));
+    const spec = buildLaunchSpec(config, agent, { state: paths.state, root: paths.root, orgArgv: world.orgArgv, binDir, basePath: world.basePath });
+    const status: AgentStatus = {
+      agent: agent.name, state: "starting", pid: null, startedAt: null, restarts: 0,
+      consecutiveFailures: 0, lastExit: null, reason: "waiting for its pane", updatedAt: world.now().toISOString(),
+    };
+    await Promise.all([
+      // The daemon starts logging the pane moments later; `org logs` meanwhile finds an empty log, not none.
+      world.files.exists(files.paneLog).then((exists) => (exists ? undefined : world.files.writeAtomic(files.paneLog, ""))),
+      world.files.writeAtomic(files.prompt, prompt),
+      world.files.writeAtomic(files.launch, `${JSON.stringify(spec, null, 2)}\n`),
+      world.files.writeAtomic(files.status, `${JSON.stringify(status, null, 2)}\n`),
+    ]);
+    return { agent, spec, prompt };
+  }));
+}
+
+/** An agent's prompt.md: its role's template filled in with who and where it is. */
+export function renderAgentPrompt(config: OrgConfig, agent: PlannedAgent, state: string, template: string): string {
+  const verify = config.verify;
+  return renderPrompt(template, {
+    org: config.name,
+    agent: agent.name,
+    role: agent.role,
+    branch: agent.branch,
+    worktree: agent.worktree,
+    gpu: agent.gpu === null ? "none (CPU)" : String(agent.gpu),
+    inbox: agentPaths(state, agent.name).inbox,
+    progress: agentPaths(state, agent.name).progress,
+    task: agentPaths(state, agent.name).task,
+    edits: config.roles[agent.role]!.edits.join(", ") || "any unprotected path",
+    protected: verify?.protected.join(", ") || "nothing",
+    metric: verify?.metric.name ?? "the metric",
+    goal: verify?.metric.goal ?? "minimize",
+    org_bin: `${state}/bin/org`,
+  });
+}
+
+function quote(value: string): string {
+  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
+}

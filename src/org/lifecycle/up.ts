@@ -1,0 +1,127 @@
+import { ConfigError, OrgError } from "../errors.js";
+import type { LoadedConfig } from "../config/index.js";
+import { formatLogEntry } from "../log-entry.js";
+import { agentPaths, orgPaths, PTY_SOCKET_PREFIX, ptyGridSocket, tmuxSocket, type OrgPaths } from "../paths.js";
+import { planAgents, type PlannedAgent } from "./plan.js";
+import type { PaneInfo, PaneSpec } from "../ports.js";
+import { prepareAgents } from "./prepare-agents.js";
+import { planLeases } from "../reconcile/leases.js";
+import type { AgentStatus, LaunchSpec, OrgRecord } from "../state.js";
+import { paneLaunch } from "./supervise-step.js";
+import type { World } from "../world.js";
+import { readOptionalOrgRecord } from "../record-file.js";
+
+export type UpResult =
+  | { kind: "already-running"; record: OrgRecord; reason: string }
+  | { kind: "started"; record: OrgRecord; createdWorktrees: string[]; warnings: string[]; resumed: boolean; panes: PaneInfo[]; heads: Map<string, string> };
+
+const GRID_SIZE = { width: 240, height: 80 };
+
+/** Bring the org up from org.yaml; on a running org change nothing; after a crash resume from state. */
+export async function upOrg(world: World, loaded: LoadedConfig, opts: { mode?: "tmux" | "pty" } = {}): Promise<UpResult> {
+  const { config } = loaded;
+  const paths = orgPaths(loaded.dir);
+  const previous = (await readOptionalOrgRecord(world.files, paths.root)) ?? null;
+  const wanted = opts.mode === "pty" ? ptyGridSocket(paths.state) : tmuxSocket(config.name, paths.root);
+  // Still up in the other mode (tmux or pty), the org is the running one: switching needs `org down` first.
+  const other = previous && previous.socket !== wanted && (await world.tmux(previous.socket, previous.session).isRunning());
+  const socket = other ? previous.socket : wanted;
+  const tmux = world.tmux(socket, `org-${config.name}`);
+  if (await tmux.isRunning()) {
+    if (!previous) throw new OrgError(`a tmux server on socket ${socket} is running but ${paths.orgFile} is missing — run \`org down\`, then \`org up\``, "state");
+    // Agents outlive their daemon (killed, crashed): bring back the supervisor and verifier, touch nothing else.
+    const control = (await tmux.listPanes()).find((pane) => pane.id === previous.controlPaneId);
+    if (control?.dead) {
+      await markDaemonStarting(world, paths);
+      await tmux.respawnPane(control.id);
+      await world.files.appendLines(paths.log, [formatLogEntry({ date: world.now(), op: "up", title: "restarted the daemon", body: `its pane had exited (status ${control.deadStatus ?? control.deadSignal ?? "?"}); agents kept running` })]);
+      return { kind: "already-running", record: previous, reason: `org ${config.name} is running; its daemon had exited and was restarted (agents untouched)` };
+    }
+    const grid = socket.startsWith(PTY_SOCKET_PREFIX) ? `without tmux, pty host at ${socket.slice(PTY_SOCKET_PREFIX.length)}` : `tmux -L ${socket}`;
+    return { kind: "already-running", record: previous, reason: `org ${config.name} is already running (${grid}); nothing changed` };
+  }
+  await world.files.mkdir(paths.state);
+  if (!(await world.files.tryLock(paths.lock))) {
+    throw new OrgError(`another \`org up\` holds ${paths.lock} — wait for it to finish`, "locked");
+  }
+  try {
+    const held = new Map((previous?.agents ?? []).map((agent) => [agent.name, agent.gpu]));
+    // Under Slurm the allocation names the GPU; this host's GPUs are none of our business.
+    const probed = config.gpus === "none" || config.backend === "slurm" ? { error: "disabled" } : await world.gpus.probe();
+    const leases = planLeases(loaded, probed, held);
+    if (!leases.ok) throw new ConfigError(leases.problems);
+    const { warnings } = leases;
+    const agents = planAgents(config, paths.worktrees, leases.leases);
+    const { created, launches, heads } = await prepareAgents(world, loaded, paths, agents);
+    const panes: PaneSpec[] = [
+      // The daemon holds the declared secrets (in memory only) to give them to agents it restarts or adds.
+      { argv: daemonArgv(world.orgArgv, paths), cwd: paths.root, env: world.secretEnv(declaredSecrets(config)), options: {}, logFile: `${paths.state}/daemon.log` },
+      ...agents.map((agent) => agentPaneSpec(paths, agent, launches.get(agent.name)!, world.secretEnv(launches.get(agent.name)!.passEnv ?? []))),
+    ];
+    const listed = await tmux.createGrid(panes, GRID_SIZE).catch(async (error: unknown) => {
+      // A half-built grid would look like a running org to the next `org up`.
+      await tmux.killServer();
+      throw error;
+    });
+    const record: OrgRecord = {
+      version: 1, name: config.name, root: paths.root, repo: loaded.repoDir, base: config.base, baseCommit: loaded.baseCommit,
+      socket, session: tmux.session, mode: socket.startsWith(PTY_SOCKET_PREFIX) ? "pty" : "tmux", cpuMode: leases.cpuMode, backend: config.backend,
+      agents: agents.map((agent, index) => ({ name: agent.name, role: agent.role, runtime: agent.runtime, branch: agent.branch, worktree: agent.worktree, gpu: agent.gpu, paneId: listed[index + 1]!.id })),
+      controlPaneId: listed[0]!.id, upAt: world.now().toISOString(),
+    };
+    // Before org.json, which the daemon waits for: its supervisor then adopts running agents instead of starting them.
+    await recordStarts(world, paths, listed, world.now());
+    await markDaemonStarting(world, paths);
+    await world.files.writeAtomic(paths.orgFile, `${JSON.stringify(record, null, 2)}\n`);
+    const resumed = previous !== null;
+    const leaseText = agents.map((agent) => `${agent.name}:${agent.gpu ?? "cpu"}`).join(" ");
+    await world.files.appendLines(paths.log, [formatLogEntry({
+      date: world.now(), op: "up", title: `${resumed ? "resumed" : "started"} ${agents.length} agents`,
+      body: `leases ${leaseText}; new worktrees ${created.length}; socket ${socket}`,
+    })]);
+    return { kind: "started", record, createdWorktrees: created, warnings, resumed, panes: listed, heads };
+  } finally {
+    await world.files.removeFile(paths.lock);
+  }
+}
+
+/** The pane of one agent: its program, in its worktree with its environment, labelled for the border and logged to pane.log. */
+export function agentPaneSpec(paths: OrgPaths, agent: Pick<PlannedAgent, "name" | "role" | "gpu">, launch: LaunchSpec, secrets: Record<string, string> = {}): PaneSpec {
+  return {
+    ...paneLaunch({ ...launch, env: { ...launch.env, ...secrets } }),
+    options: { "@org_agent": agent.name, "@org_role": agent.role, "@org_gpu": agent.gpu === null ? "cpu" : String(agent.gpu), "@org_status": "running" },
+    logFile: agentPaths(paths.state, agent.name).paneLog,
+  };
+}
+
+// The daemon's pane starts with the grid, while `org up` still builds it: a shell waits (30 s at most) for org.json,
+// so node's start-up, a tenth of a second of CPU, does not slow the grid a person waits on.
+const AFTER_ORG_FILE = 'n=0; while [ ! -e "$1" ] && [ $n -lt 600 ]; do sleep 0.05; n=$((n+1)); done; shift; exec "$@"';
+
+/** The daemon pane's command: `org daemon`, started once org.json exists. */
+function daemonArgv(orgArgv: readonly string[], paths: OrgPaths): string[] {
+  return ["/bin/sh", "-c", AFTER_ORG_FILE, "org-daemon", paths.orgFile, ...orgArgv, "daemon", "--root", paths.root];
+}
+
+/** Every secret any runtime of the org declares in pass_env. */
+function declaredSecrets(config: LoadedConfig["config"]): string[] {
+  return [...new Set(Object.values(config.runtimes).flatMap((runtime) => runtime.pass_env ?? []))];
+}
+
+/** Commands that need the daemon (submit, reload) wait for its first heartbeat instead of calling the org down. */
+async function markDaemonStarting(world: World, paths: OrgPaths): Promise<void> {
+  await world.files.writeAtomic(paths.daemon, `${JSON.stringify({ pid: null, startingAt: world.now().toISOString() })}\n`);
+}
+
+/** Each live agent pane's program as started, in status.json and events.jsonl, as the supervisor would. */
+export async function recordStarts(world: World, paths: OrgPaths, panes: PaneInfo[], now: Date): Promise<void> {
+  const at = now.toISOString();
+  await Promise.all(panes.map(async (pane) => {
+    const agent = pane.options["@org_agent"];
+    if (!agent || pane.dead) return;
+    const files = agentPaths(paths.state, agent);
+    const status: AgentStatus = { agent, state: "running", pid: pane.pid, startedAt: at, restarts: 0, consecutiveFailures: 0, lastExit: null, reason: "started by org up", updatedAt: at };
+    await world.files.writeAtomic(files.status, `${JSON.stringify(status, null, 2)}\n`);
+    await world.files.appendLines(files.events, [JSON.stringify({ at, type: "start", pid: pane.pid, code: null, signal: null, durationMs: null })]);
+  }));
+}

@@ -1,0 +1,74 @@
+import { buildDashboardModel, type DashboardModel } from "./dashboard-model.js";
+import { orgPaths } from "../paths.js";
+import type { PaneFeed } from "../ports.js";
+import { parseResults, type ResultRow } from "../experiments/results.js";
+import type { AgentStatus, OrgRecord } from "../state.js";
+import { readStatuses } from "./status.js";
+import type { Goal } from "../experiments/verdict.js";
+import type { World } from "../world.js";
+import { readUsageViews, type AgentUsage } from "../usage/summary.js";
+import { readOptionalOrgRecord, readOrgRecord } from "../record-file.js";
+
+interface FileState {
+  record: OrgRecord;
+  statuses: Map<string, AgentStatus | undefined>;
+  rows: ResultRow[];
+  metricName: string | undefined;
+  logText: string;
+  usage: Map<string, AgentUsage | null>;
+}
+
+/**
+ * Reads what the dashboard shows: the panes on every read, as one tmux command line, and the state files
+ * (org.json, status.json, results.tsv, log.md) at most every `fileRefreshMs`, since they change slowly.
+ */
+export class DashboardSource {
+  private files: FileState | undefined;
+  private filesAt = -Infinity;
+  private listed: Set<string> | undefined;
+  private feed: PaneFeed | undefined;
+
+  constructor(
+    private readonly world: World,
+    private readonly root: string,
+    private readonly opts: { goal: Goal; metricName: string; fileRefreshMs?: number },
+  ) {}
+
+  async read(): Promise<DashboardModel> {
+    const now = this.world.now();
+    if (!this.files || now.getTime() - this.filesAt >= (this.opts.fileRefreshMs ?? 1000)) {
+      this.files = await this.readFiles(this.files);
+      this.filesAt = now.getTime();
+    }
+    const { record } = this.files;
+    // Only panes the last listing showed: a vanished one would end the chained capture early every time.
+    const ids = record.agents.flatMap((agent) => (agent.paneId && (!this.listed || this.listed.has(agent.paneId)) ? [agent.paneId] : []));
+    this.feed ??= this.world.tmux(record.socket, record.session).openPaneFeed();
+    const capture = await this.feed.capture(ids);
+    this.listed = new Set(capture.panes.map((pane) => pane.id));
+    return buildDashboardModel({
+      ...this.files, panes: capture.panes, screens: capture.screens, isAlive: this.world.processes.isAlive,
+      metricName: this.files.metricName ?? this.opts.metricName, goal: this.opts.goal, now,
+    });
+  }
+
+  /** Ends the standing tmux connection. */
+  close(): void {
+    this.feed?.close();
+    this.feed = undefined;
+  }
+
+  private async readFiles(previous: FileState | undefined): Promise<FileState> {
+    const paths = orgPaths(this.root);
+    // Once shown, an org whose org.json went missing keeps its last record on screen.
+    const record = previous ? ((await readOptionalOrgRecord(this.world.files, this.root)) ?? previous.record) : await readOrgRecord(this.world.files, this.root);
+    const [statuses, results, logText, usage] = await Promise.all([
+      readStatuses(this.world, paths.state, record.agents.map((agent) => agent.name)),
+      this.world.files.readText(paths.results),
+      this.world.files.readText(paths.log),
+      readUsageViews(this.world.files, paths.state, record.agents.map((agent) => agent.name)),
+    ]);
+    const table = parseResults(results ?? "");
+    return { record, statuses, rows: table.rows, metricName: table.metricName, logText: logText ?? "", usage };
+  }
+}

@@ -1,0 +1,41 @@
+import { agentPaths, orgPaths } from "../paths.js";
+import { buildSnapshot, type JobView, type OrgSnapshot } from "./snapshot.js";
+import type { PaneInfo } from "../ports.js";
+import type { AgentStatus, OrgRecord } from "../state.js";
+import { slurmAgentPaths } from "../slurm/paths.js";
+import type { World } from "../world.js";
+import { readOrgRecord } from "../record-file.js";
+
+/** Read state, one tmux call and the branch heads into a snapshot; a caller that already holds panes or heads passes them. */
+export async function readSnapshot(world: World, root: string, known: { panes?: PaneInfo[]; branches?: (record: OrgRecord) => Promise<Map<string, string>> } = {}): Promise<OrgSnapshot> {
+  const paths = orgPaths(root);
+  const record = await readOrgRecord(world.files, root);
+  const tmux = world.tmux(record.socket, record.session);
+  const panes = known.panes ?? (await tmux.listPanes());
+  const running = panes.length > 0;
+  const statuses = await readStatuses(world, paths.state, record.agents.map((agent) => agent.name));
+  const branches = await (known.branches ? known.branches(record) : world.git.branchHeads(record.repo, `org/${record.name}/`)).catch(() => new Map<string, string>());
+  const heads = new Map(record.agents.map((agent) => [agent.name, branches.get(agent.branch) ?? null]));
+  const jobs = record.backend === "slurm" ? await readJobStatuses(world, paths.state, record.agents.map((agent) => agent.name)) : undefined;
+  return buildSnapshot({ record, running, panes, statuses, heads, jobs, isAlive: world.processes.isAlive, now: world.now() });
+}
+
+/** Under Slurm, what each agent's job is doing, as its pane's `org slurm-run` last wrote it. */
+async function readJobStatuses(world: World, state: string, agents: string[]): Promise<Map<string, JobView>> {
+  const entries = await Promise.all(agents.map(async (agent) => {
+    const text = await world.files.readText(slurmAgentPaths(state, agent).job);
+    const record = text ? (JSON.parse(text) as { status?: unknown; job?: { gpus?: unknown } }) : undefined;
+    const gpus = Array.isArray(record?.job?.gpus) ? record.job.gpus.filter((gpu): gpu is number => typeof gpu === "number") : [];
+    return typeof record?.status === "string" ? [[agent, { status: record.status, gpus }] as const] : [];
+  }));
+  return new Map(entries.flat());
+}
+
+/** Every agent's status.json; a missing one (not written yet) is undefined. */
+export async function readStatuses(world: World, state: string, agents: string[]): Promise<Map<string, AgentStatus | undefined>> {
+  const entries = await Promise.all(agents.map(async (agent) => {
+    const text = await world.files.readText(agentPaths(state, agent).status);
+    return [agent, text ? (JSON.parse(text) as AgentStatus) : undefined] as const;
+  }));
+  return new Map(entries);
+}

@@ -1,0 +1,56 @@
+/**
+ * The built-in baseline researcher: random local search on the numeric constants of train.mjs.
+ *
+ * Each iteration re-reads train.mjs, scales one `const NAME = number;` up or down, and hands the change
+ * to `org submit`, which commits it and lets the verifier keep or revert it. It reads no results, forms
+ * no hypotheses and never touches the model: it is the honest floor a real research agent should beat,
+ * and a way to exercise the whole org with no model API at all.
+ */
+import { join } from "node:path";
+import { proposeChange, type Rng } from "./hillclimb-step.js";
+
+/** What the baseline needs of the world; `org builtin` hands it the real one. */
+export interface HillclimbWorld {
+  readText(path: string): Promise<string | undefined>;
+  writeText(path: string, text: string): Promise<void>;
+  /** Runs the submit command and waits for its verdict. */
+  submit(argv: string[], cwd: string): Promise<{ spawnError?: string; output: string; exit: number | string | null }>;
+  delay(ms: number): Promise<void>;
+}
+
+export interface HillclimbOptions {
+  /** The agent's worktree. */
+  cwd: string;
+  /** The submit command; `-m <description>` is appended. */
+  submitArgv: string[];
+  rng?: Rng;
+  log: (text: string) => void;
+  /** Stop after this many submissions; forever when absent. */
+  iterations?: number;
+  /** Rest between submissions, so a submit that fails at once never turns this into a busy loop. */
+  pauseMs?: number;
+  file?: string;
+}
+
+export type HillclimbEnd = { kind: "done"; submitted: number } | { kind: "failed"; reason: string };
+
+/** Propose, write, submit, repeat. Re-reads the file every time because a discard resets the worktree under us. */
+export async function runHillclimb(options: HillclimbOptions, world: HillclimbWorld): Promise<HillclimbEnd> {
+  const { cwd, log, iterations, submitArgv, pauseMs = 200, rng = Math.random } = options;
+  const path = join(cwd, options.file ?? "train.mjs");
+  let done = 0;
+  for (; iterations === undefined || done < iterations; done++) {
+    if (done > 0) await world.delay(pauseMs);
+    const source = await world.readText(path);
+    if (source === undefined) return { kind: "failed", reason: `hillclimb: ${path} does not exist — the baseline researcher tunes the constants of train.mjs` };
+    const proposal = proposeChange(source, rng);
+    if (!proposal) return { kind: "failed", reason: `hillclimb: ${path} has no \`const NAME = <positive number>;\` line to tune` };
+    await world.writeText(path, proposal.source);
+    log(`hillclimb: ${proposal.description}`);
+    const result = await world.submit([...submitArgv, "-m", proposal.description], cwd);
+    if (result.spawnError !== undefined) return { kind: "failed", reason: `hillclimb: could not run ${submitArgv.join(" ")}: ${result.spawnError}` };
+    if (result.output !== "") log(result.output);
+    if (result.exit !== 0) log(`hillclimb: submit exited ${result.exit}`);
+  }
+  return { kind: "done", submitted: done };
+}
