@@ -16,8 +16,8 @@ export default tseslint.config(
     },
   },
   {
-    // src/org decides; only src/adapters touches the world.
-    files: ["src/org/**/*.ts", "src/roles/**/*.ts", "src/ui/**/*.ts"],
+    // src/org decides, src/daemon schedules; only src/adapters touches the world.
+    files: ["src/org/**/*.ts", "src/roles/**/*.ts", "src/ui/**/*.ts", "src/daemon/**/*.ts"],
     ignores: ["src/ui/dashboard*.ts"],
     rules: { "no-restricted-imports": ["error", { paths: sideEffects.map((name) => ({ name, message: "side effects belong in src/adapters" })) }] },
   },

@@ -2,9 +2,9 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import { findJudgedRow } from "../src/daemon/verifier/judged-row.js";
+import { findJudgedRow } from "../src/adapters/verifier/judged-row.js";
 import { VerifierLoop } from "../src/daemon/verifier/loop.js";
-import { createVerifierPort } from "../src/daemon/verifier/port.js";
+import { createVerifierPort } from "../src/adapters/verifier/port.js";
 import type { Runner } from "../src/adapters/process.js";
 import { ConfigSchema } from "../src/org/config/schema.js";
 import type { AgentLedger, ExperimentRequest, VerifierPort } from "../src/org/experiments/experiment.js";

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, expect, test } from "vitest";
-import { createVerifierPort } from "../src/daemon/verifier/port.js";
+import { createVerifierPort } from "../src/adapters/verifier/port.js";
 import { makeTempDir, removeDir } from "./helpers/temp-repo.js";
 
 let dir: string | undefined;

@@ -1,5 +1,3 @@
-import { watch, type FSWatcher } from "node:fs";
-import { mkdir, readdir, stat } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { parseDuration, type OrgConfig } from "../org/config/schema.js";
 import { messageIds } from "../org/messages/deliver.js";
@@ -11,8 +9,9 @@ import type { NoticePort } from "../org/ports.js";
 import type { AgentStatus, LaunchSpec, OrgRecord } from "../org/state.js";
 import { detectScreen } from "../org/screens/detect.js";
 import { typeNotice } from "./notice-typing.js";
-import { appendLines, readJson, readText } from "../adapters/fs/files.js";
+import { appendLines, readJson, readText, watchDir } from "../adapters/fs/files.js";
 import { isAlive } from "../adapters/process.js";
+import { ensureDir, listDir, modifiedMs } from "../adapters/fs/dir.js";
 
 const CONFIRM_MS = 1000;
 // fs.watch is the fast path; a rescan now and then catches a dropped event and panes added since.
@@ -40,7 +39,7 @@ export class Notifier {
   private readonly looks = new Map<string, PaneLook>();
   private readonly running = new Map<string, Promise<void>>();
   private readonly again = new Set<string>();
-  private readonly watchers: FSWatcher[] = [];
+  private readonly unwatch: (() => void)[] = [];
   private timer: NodeJS.Timeout | undefined;
   private ticking = false;
   private lastFullLook = 0;
@@ -73,7 +72,7 @@ export class Notifier {
 
   private async stop(): Promise<void> {
     clearInterval(this.timer);
-    for (const watcher of this.watchers) watcher.close();
+    for (const close of this.unwatch) close();
     await Promise.all(this.running.values());
     this.io.close();
   }
@@ -86,13 +85,11 @@ export class Notifier {
     for (const agent of panes.keys()) {
       if (this.known.has(agent)) continue;
       const { inbox } = inboxPaths(this.state, agent);
-      await mkdir(inbox, { recursive: true });
-      this.known.set(agent, new Set(messageIds(await readdir(inbox)).filter((id) => id < this.since)));
-      const watcher = watch(inbox, { persistent: false }, (_, name) => {
+      await ensureDir(inbox);
+      this.known.set(agent, new Set(messageIds(await listDir(inbox)).filter((id) => id < this.since)));
+      this.unwatch.push(watchDir(inbox, (name) => {
         if (!name || name.endsWith(".md")) void this.scan(agent);
-      });
-      watcher.on("error", () => undefined);
-      this.watchers.push(watcher);
+      }));
       await this.scan(agent);
     }
   }
@@ -122,7 +119,7 @@ export class Notifier {
   /** New message files become pending notices; a file that cannot be read is reported and skipped. */
   private async scan(agent: string): Promise<void> {
     const { inbox } = inboxPaths(this.state, agent);
-    const ids = messageIds(await readdir(inbox).catch(() => []));
+    const ids = messageIds(await listDir(inbox));
     const known = this.known.get(agent)!;
     // Claimed before any await, so two scans racing on one event never announce a message twice.
     const fresh = ids.filter((id) => !known.has(id));
@@ -154,7 +151,7 @@ export class Notifier {
   }
 
   private async stillBeingWritten(file: string): Promise<boolean> {
-    const modified = await stat(file).then((info) => info.mtimeMs, () => 0);
+    const modified = await modifiedMs(file);
     return Date.now() - modified < SETTLE_MS;
   }
 

@@ -1,5 +1,3 @@
-import { constants as fsConstants } from "node:fs";
-import { access, stat } from "node:fs/promises";
 import { formatLogEntry } from "../org/log-entry.js";
 import { agentPaths, logPath } from "../org/paths.js";
 import type { AgentPane, PaneHost } from "../org/ports.js";
@@ -11,6 +9,7 @@ import { appendLines, readJson, writeJsonAtomic } from "../adapters/fs/files.js"
 import { hasConversation, programCandidates } from "../adapters/probes/runtime.js";
 import { pickEnv } from "../org/lifecycle/secrets.js";
 import { usage } from "../adapters/usage/counters.js";
+import { canAccess, isDirectory } from "../adapters/fs/dir.js";
 
 const LOG_RETRY_MS = 10_000;
 
@@ -153,11 +152,11 @@ async function loadSpec(path: string): Promise<LaunchSpec | string> {
 
 // Exit 126/127 is also what a shell reports for a missing program: look before blaming the program's own code.
 async function explainNeverRan(spec: LaunchSpec): Promise<string | undefined> {
-  const cwdExists = await stat(spec.cwd).then((info) => info.isDirectory(), () => false);
+  const cwdExists = await isDirectory(spec.cwd);
   const program = spec.argv[0]!;
   const candidates = programCandidates(program, spec.cwd, spec.env.PATH ?? process.env.PATH ?? "");
-  const found = await firstAccessible(candidates, fsConstants.F_OK);
-  if (cwdExists && found && (await firstAccessible([found], fsConstants.X_OK))) return undefined;
+  const found = await firstAccessible(candidates, "exists");
+  if (cwdExists && found && (await canAccess(found, "execute"))) return undefined;
   const code = !found ? "ENOENT" : "EACCES";
   return explainSpawnError({ code, message: code }, spec, cwdExists).error;
 }
@@ -168,7 +167,7 @@ function explainBrokenProgram(spec: LaunchSpec): string {
   return `exit 127 from ${program} itself: a command it runs is not installed (a broken install or wrapper) — run \`${program} --version\` by hand to see what is missing, fix it, then restart ${spec.agent}`;
 }
 
-async function firstAccessible(paths: string[], mode: number): Promise<string | undefined> {
-  for (const path of paths) if (await access(path, mode).then(() => true, () => false)) return path;
+async function firstAccessible(paths: string[], mode: "exists" | "execute"): Promise<string | undefined> {
+  for (const path of paths) if (await canAccess(path, mode)) return path;
   return undefined;
 }

@@ -1,4 +1,3 @@
-import { stat } from "node:fs/promises";
 import type { OrgConfig } from "../org/config/schema.js";
 import { parseDuration, progressMaxBytes } from "../org/config/schema.js";
 import { parseFrontMatter } from "../org/front-matter.js";
@@ -12,6 +11,7 @@ import { decideStandup, type StandupMark } from "../org/tasks/standup-due.js";
 import { renderDigest, type JuniorReport } from "../org/tasks/standup-digest.js";
 import { appendLines, readJson, readText, writeFileAtomic, writeJsonAtomic } from "../adapters/fs/files.js";
 import { sendMessage } from "../adapters/store/inbox.js";
+import { fileSize } from "../adapters/fs/dir.js";
 
 // Both jobs read a few small files; every few seconds is soon enough for a digest due every N minutes.
 const TICK_MS = 5000;
@@ -60,7 +60,7 @@ export class StandupScheduler {
     const max = progressMaxBytes(config);
     for (const agent of listAgents(config)) {
       const files = agentPaths(this.paths.state, agent.name);
-      const size = await stat(files.progress).then((info) => info.size, () => 0);
+      const size = await fileSize(files.progress);
       if (size <= max) continue;
       const text = (await readText(files.progress)) ?? "";
       const trimmed = trimProgress(text, max);

@@ -79,9 +79,9 @@ export async function readText(path: string): Promise<string | undefined> {
   }
 }
 
-/** Call `onChange` on any change inside `dir` (not recursive); returns the closer. */
-export function watchDir(dir: string, onChange: () => void): () => void {
-  const watcher = watch(dir, { persistent: false }, () => onChange());
+/** Call `onChange` on any change inside `dir` (not recursive), with the name changed when the kernel says; returns the closer. */
+export function watchDir(dir: string, onChange: (name: string | undefined) => void): () => void {
+  const watcher = watch(dir, { persistent: false }, (_, name) => onChange(name ?? undefined));
   watcher.on("error", () => undefined);
   return () => watcher.close();
 }

@@ -1,4 +1,3 @@
-import { mkdir } from "node:fs/promises";
 import { isAbsolute, join, resolve } from "node:path";
 import type { LoadedConfig } from "../../org/config/index.js";
 import { reloadSettings } from "../../org/config/schema.js";
@@ -10,6 +9,7 @@ import { watchDir } from "../../adapters/fs/files.js";
 import { applyMetaEdit, type MetaReply } from "./meta.js";
 import { answerMetaRequest, listMetaRequests, requestsDir } from "./requests.js";
 import { reloadOrg, type ReloadOutcome } from "./reload-org.js";
+import { ensureDir } from "../../adapters/fs/dir.js";
 
 type ReadConfig = () => Promise<{ loaded: LoadedConfig } | { problems: string[] }>;
 
@@ -45,7 +45,7 @@ export class HotReload {
 
   async start(read: { loaded: LoadedConfig } | { problems: string[] }): Promise<void> {
     this.follow(read);
-    await mkdir(requestsDir(this.paths.state), { recursive: true });
+    await ensureDir(requestsDir(this.paths.state));
     this.unwatchRequests = watchDir(requestsDir(this.paths.state), () => this.tick());
     // A save between `org up` reading org.yaml and this watcher starting would otherwise go unseen.
     this.enqueue(() => this.reloadFromDisk());

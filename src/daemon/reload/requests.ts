@@ -1,7 +1,7 @@
-import { readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { readJson, writeJsonAtomic } from "../../adapters/fs/files.js";
 import type { MetaReply } from "./meta.js";
+import { listDir, removeFile } from "../../adapters/fs/dir.js";
 
 // A meta agent's `org reload` hands its proposal to the daemon: an apply may restart the agent itself,
 // and with it the very command that asked, so the one applying must live outside the agent's process group.
@@ -28,12 +28,12 @@ export async function submitMetaRequest(state: string, agent: string, now: Date)
 
 /** Requests waiting, oldest first. */
 export async function listMetaRequests(state: string): Promise<MetaRequest[]> {
-  const names = await readdir(requestsDir(state)).catch(() => [] as string[]);
+  const names = await listDir(requestsDir(state));
   const requests = await Promise.all(names.filter((name) => name.endsWith(".json")).sort().map((name) => readJson<MetaRequest>(join(requestsDir(state), name)).catch(() => undefined)));
   return requests.filter((request): request is MetaRequest => request !== undefined && typeof request.agent === "string");
 }
 
 export async function answerMetaRequest(state: string, request: MetaRequest, reply: MetaReply): Promise<void> {
   await writeJsonAtomic(replyFile(state, request.id), reply);
-  await rm(join(requestsDir(state), `${request.id}.json`), { force: true });
+  await removeFile(join(requestsDir(state), `${request.id}.json`));
 }

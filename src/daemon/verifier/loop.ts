@@ -1,4 +1,3 @@
-import { mkdir, readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { OrgConfig } from "../../org/config/schema.js";
 import { runExperiment, type AgentLedger, type ExperimentContext, type ExperimentOutcome, type ExperimentRequest, type VerifierPort } from "../../org/experiments/experiment.js";
@@ -7,12 +6,13 @@ import { agentPaths, orgPaths } from "../../org/paths.js";
 import type { OrgRecord } from "../../org/state.js";
 import { detectNewCommits, pickNext } from "../../org/experiments/schedule.js";
 import { readJson, writeJsonAtomic } from "../../adapters/fs/files.js";
-import { findJudgedRow } from "./judged-row.js";
-import { advanceFrontier } from "./frontier.js";
-import { runConfirmation } from "./confirmation.js";
+import { findJudgedRow } from "../../adapters/verifier/judged-row.js";
+import { advanceFrontier } from "../../adapters/verifier/frontier.js";
+import { runConfirmation } from "../../adapters/verifier/confirmation.js";
 import { processRunner } from "../../adapters/process.js";
 import { RefStamp } from "../../adapters/git/ref-stamp.js";
 import { gitArgv } from "../../adapters/git/argv.js";
+import { ensureDir, listDir, removeFile } from "../../adapters/fs/dir.js";
 
 /** The verdict file `org submit` waits for. */
 export interface VerdictFile {
@@ -50,7 +50,7 @@ export class VerifierLoop {
   async tick(now: Date): Promise<void> {
     const verify = this.config.verify;
     if (!verify) return;
-    await mkdir(this.paths.queue, { recursive: true });
+    await ensureDir(this.paths.queue);
     const pending = await this.readQueue();
     const queuedAgents = new Set<string>();
     const ledgers = new Map<string, AgentLedger>();
@@ -115,7 +115,7 @@ export class VerifierLoop {
       if (request.kind === "confirm") {
         await runConfirmation(this.port, context, request, this.paths.state);
         this.log(`confirm: ${request.commit.slice(0, 7)} re-run ${request.runs ?? 0} times for ${agent.name}`);
-        await rm(join(this.paths.queue, `${request.id}.json`), { force: true });
+        await removeFile(join(this.paths.queue, `${request.id}.json`));
         this.finished.add(request.id);
         return;
       }
@@ -135,7 +135,7 @@ export class VerifierLoop {
         await writeJsonAtomic(join(this.paths.state, "verdicts", `${id}.json`), { id, outcome: rest, best: next.best } satisfies VerdictFile);
       }
       this.log(`${outcome.verdict.reason} [${agent.name} ${request.commit.slice(0, 7)}, ${outcome.seconds.toFixed(1)}s]`);
-      await rm(join(this.paths.queue, `${request.id}.json`), { force: true });
+      await removeFile(join(this.paths.queue, `${request.id}.json`));
       this.finished.add(request.id);
     } catch (error) {
       // The request file stays: the next daemon retries it rather than lose the experiment.
@@ -153,7 +153,7 @@ export class VerifierLoop {
 
   private async readQueue(): Promise<ExperimentRequest[]> {
     const requests: ExperimentRequest[] = [];
-    for (const name of (await readdir(this.paths.queue)).filter((file) => file.endsWith(".json")).sort()) {
+    for (const name of (await listDir(this.paths.queue)).filter((file) => file.endsWith(".json")).sort()) {
       const request = await readJson<ExperimentRequest>(join(this.paths.queue, name)).catch(() => undefined);
       if (!request || !this.agents.has(request.agent)) continue;
       const twin = [...requests, ...[...this.running.values()].map((run) => run.request)]
@@ -161,7 +161,7 @@ export class VerifierLoop {
       if (twin) {
         // The same commit queued twice (a plain commit seen just before its submit): one run answers both.
         this.aliases.set(twin.id, [...new Set([...(this.aliases.get(twin.id) ?? []), request.id])]);
-        await rm(join(this.paths.queue, name), { force: true });
+        await removeFile(join(this.paths.queue, name));
         continue;
       }
       requests.push(request);

@@ -1,14 +1,14 @@
-import { mkdir } from "node:fs/promises";
 import type { OrgPaths } from "../../org/paths.js";
 import type { OrgRecord } from "../../org/state.js";
 import type { ChildRecords } from "../../adapters/child-records.js";
 import type { ReadConfigResult } from "../../adapters/store/config-file.js";
 import { watchDir } from "../../adapters/fs/files.js";
-import { createVerifierPort } from "./port.js";
+import { createVerifierPort } from "../../adapters/verifier/port.js";
 import { defineLoop } from "../loop-service.js";
 import { VerifierHandle } from "./handle.js";
 import type { Service } from "../services.js";
 import { VerifierLoop } from "./loop.js";
+import { ensureDir } from "../../adapters/fs/dir.js";
 
 const VERIFY_MS = 2000;
 
@@ -25,7 +25,7 @@ export function defineVerifier(opts: { paths: OrgPaths; record: OrgRecord; child
       await verifier.begin(opts.record, "loaded" in read ? read.loaded.config : undefined);
       if ("problems" in read) say(`org.yaml has problems; the verifier is off until they are fixed:\n${read.problems.join("\n")}`);
       else if (!verifier.active) say("no verify section in org.yaml: experiments are not judged");
-      await mkdir(paths.queue, { recursive: true });
+      await ensureDir(paths.queue);
     },
     wake: (wake) => watchDir(paths.queue, wake),
     tick: (now) => verifier.tick(now),

@@ -5,16 +5,16 @@ import type { VerifierPort } from "../../org/experiments/experiment.js";
 import type { ChangedPath } from "../../org/experiments/path-rules.js";
 import type { MessageSettings } from "../../org/config/schema.js";
 import { readMessageSettings } from "../../org/messages/mail-port.js";
-import { describeDiskFull, isDiskFull } from "../../adapters/fs/disk-space.js";
-import { appendLines, readText } from "../../adapters/fs/files.js";
-import { sendMessage } from "../../adapters/store/inbox.js";
-import type { ChildRecords } from "../../adapters/child-records.js";
-import { processRunner, type Runner } from "../../adapters/process.js";
+import { describeDiskFull, isDiskFull } from "../fs/disk-space.js";
+import { appendLines, readText } from "../fs/files.js";
+import { sendMessage } from "../store/inbox.js";
+import type { ChildRecords } from "../child-records.js";
+import { processRunner, type Runner } from "../process.js";
 import { filterAgentEnv } from "../../org/lifecycle/secrets.js";
 import { slurmVerifyArgv } from "../../org/slurm/argv.js";
 import { slurmAgentPaths } from "../../org/slurm/paths.js";
 import { logPath } from "../../org/paths.js";
-import { gitArgv } from "../../adapters/git/argv.js";
+import { gitArgv } from "../git/argv.js";
 
 const GIT_CONFIG = ["core.hooksPath=/dev/null", "gc.auto=0", "advice.detachedHead=false"];
 

@@ -3,7 +3,7 @@ import { buildConfirmReport, formatConfirmReport, type ConfirmReport } from "../
 import type { AgentLedger, ExperimentContext, ExperimentRequest, VerifierPort } from "../../org/experiments/experiment.js";
 import { measureRuns } from "../../org/experiments/runs.js";
 import { formatLogEntry } from "../../org/log-entry.js";
-import { appendLines, writeJsonAtomic } from "../../adapters/fs/files.js";
+import { appendLines, writeJsonAtomic } from "../fs/files.js";
 import { logPath } from "../../org/paths.js";
 
 /** `org confirm`: re-run a commit with fresh seeds, compare with the baseline, record it; branches are untouched. */

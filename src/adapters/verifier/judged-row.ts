@@ -1,9 +1,9 @@
 import type { ExperimentRequest } from "../../org/experiments/experiment.js";
 import { findRowsOfCommit, isOwnRow } from "../../org/experiments/recover.js";
 import { parseResults, type ResultRow } from "../../org/experiments/results.js";
-import { readText } from "../../adapters/fs/files.js";
-import { processRunner, type Runner } from "../../adapters/process.js";
-import { gitArgv } from "../../adapters/git/argv.js";
+import { readText } from "../fs/files.js";
+import { processRunner, type Runner } from "../process.js";
+import { gitArgv } from "../git/argv.js";
 
 /** The row results.tsv already holds for this request's commit, if any; an `org confirm` re-run is never one. */
 export async function findJudgedRow(input: { repo: string; resultsFile: string; request: ExperimentRequest; runner?: Runner }): Promise<ResultRow | undefined> {

@@ -4,9 +4,9 @@ import { formatLogEntry } from "../../org/log-entry.js";
 import { orgPaths } from "../../org/paths.js";
 import type { OrgRecord } from "../../org/state.js";
 import type { Goal } from "../../org/experiments/verdict.js";
-import { appendLines, readJson, writeJsonAtomic } from "../../adapters/fs/files.js";
-import { processRunner } from "../../adapters/process.js";
-import { gitArgv } from "../../adapters/git/argv.js";
+import { appendLines, readJson, writeJsonAtomic } from "../fs/files.js";
+import { processRunner } from "../process.js";
+import { gitArgv } from "../git/argv.js";
 
 /** Moves `org/<name>/best` to a confirmed keep that beats the whole org, and tells the other agents. */
 export async function advanceFrontier(input: {

@@ -1,0 +1,44 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { describe, expect, test } from "vitest";
+import { PACKAGE_ROOT } from "./helpers/org-cli.js";
+
+// cli → ui → daemon → adapters → org → roles: each folder may import its own and those after it.
+const LAYERS = ["cli", "ui", "daemon", "adapters", "org", "roles"];
+const SRC = join(PACKAGE_ROOT, "src");
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    return entry.isDirectory() ? sourceFiles(path) : entry.name.endsWith(".ts") ? [path] : [];
+  });
+}
+
+/** Every relative import of src as [importer, imported], both relative to src. */
+function imports(): [string, string][] {
+  return sourceFiles(SRC).flatMap((file) => [...readFileSync(file, "utf8").matchAll(/(?:from|import)\s*\(?\s*"(\.{1,2}\/[^"]+)"/g)]
+    .map((match): [string, string] => [relative(SRC, file), relative(SRC, resolve(dirname(file), match[1]!))]));
+}
+
+function layerBreaks(edges: [string, string][]): string[] {
+  return edges.filter(([from, to]) => LAYERS.indexOf(to.split("/")[0]!) < LAYERS.indexOf(from.split("/")[0]!)).map(([from, to]) => `${from} -> ${to}`);
+}
+
+describe("the house", () => {
+  test("every import points down the layers", () => {
+    expect(layerBreaks(imports())).toEqual([]);
+  });
+
+  test("a layer break is found", () => {
+    expect(layerBreaks([["org/x.ts", "adapters/fs/files.js"], ["adapters/x.ts", "org/paths.js"]])).toEqual(["org/x.ts -> adapters/fs/files.js"]);
+  });
+
+  test("no CLI command imports another command", () => {
+    const crossed = imports().filter(([from, to]) => from.startsWith("cli/commands/") && to.startsWith("cli/commands/"));
+    expect(crossed.map(([from, to]) => `${from} -> ${to}`)).toEqual([]);
+  });
+
+  test("every source folder is one of the layers", () => {
+    expect(readdirSync(SRC).sort()).toEqual([...LAYERS].sort());
+  });
+});
