@@ -45,10 +45,10 @@ describe("the real config probe", { tags: ["slow"] }, () => {
 
 describe("the config probe's git calls", () => {
   it("runs exactly these argv", async () => {
-    const calls: string[][] = [];
+    const calls: { argv: string[]; cwd?: string }[] = [];
     const runner: Runner = {
-      run: async (argv) => {
-        calls.push(argv);
+      run: async (argv, opts) => {
+        calls.push({ argv, cwd: opts?.cwd });
         return { argv, exitCode: 0, signal: null, stdout: argv.includes("--is-inside-work-tree") ? "true\n" : `${"a".repeat(40)}\n`, stderr: "", timedOut: false, durationMs: 1 };
       },
     };
@@ -56,8 +56,8 @@ describe("the config probe's git calls", () => {
     expect(await probe.isGitRepo("/r")).toBe(true);
     expect(await probe.resolveCommit("/r", "main")).toBe("a".repeat(40));
     expect(calls).toEqual([
-      ["git", "-C", "/r", "rev-parse", "--is-inside-work-tree"],
-      ["git", "-C", "/r", "rev-parse", "--verify", "--quiet", "main^{commit}"],
+      { argv: ["git", "-C", "/r", "rev-parse", "--is-inside-work-tree"], cwd: undefined },
+      { argv: ["git", "rev-parse", "--verify", "--quiet", "main^{commit}"], cwd: "/r" },
     ]);
   });
 });

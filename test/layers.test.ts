@@ -38,6 +38,12 @@ describe("the house", () => {
     expect(crossed.map(([from, to]) => `${from} -> ${to}`)).toEqual([]);
   });
 
+  test("git runs only in src/adapters/git, and processes start only in src/adapters/process.ts", () => {
+    const files = sourceFiles(SRC).map((file) => [relative(SRC, file), readFileSync(file, "utf8")] as const);
+    expect(files.filter(([path, text]) => !path.startsWith("adapters/git/") && /\bgitArgv\b|\[\s*"git"\s*,/.test(text)).map(([path]) => path)).toEqual([]);
+    expect(files.filter(([path, text]) => path !== "adapters/process.ts" && /from "node:child_process"/.test(text.replace(/import type [^;]*;/g, ""))).map(([path]) => path)).toEqual([]);
+  });
+
   test("every source folder is one of the layers", () => {
     expect(readdirSync(SRC).sort()).toEqual([...LAYERS].sort());
   });

@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process";
 import { closeSync, existsSync, openSync, readFileSync } from "node:fs";
 import { usage } from "./usage/counters.js";
 
@@ -37,6 +37,13 @@ export interface RunOptions {
   /** Told the pid right after the spawn (to record a child that may outlive us), and again once it is done. */
   onSpawn?: (pid: number | undefined) => void;
   onExit?: (pid: number | undefined) => void;
+}
+
+/** A child that lives alongside us (a control client, a waiter, a detached host): for what streams or outlives a call. */
+export function startChild(argv: string[], options: SpawnOptions = {}): ChildProcess {
+  usage.spawned++;
+  const [file, ...args] = argv;
+  return spawn(file!, args, options);
 }
 
 export interface Runner {

@@ -5,7 +5,7 @@ import { PACKAGE_ROOT } from "../package-root.js";
 import { OrgError } from "../../org/errors.js";
 import { pathExists } from "../fs/files.js";
 import { processRunner, type Runner } from "../process.js";
-import { gitArgv } from "./argv.js";
+import { runGit } from "./run.js";
 
 // A fixed identity and no signing, so the commit works on a machine with no git config and no gpg agent.
 const GIT_IDENTITY = ["user.name=org demo", "user.email=demo@org.invalid", "commit.gpgsign=false"];
@@ -30,7 +30,7 @@ export async function createDemoRepo(dir: string, runner: Runner = processRunner
 }
 
 async function git(runner: Runner, cwd: string, args: string[], config: string[] = []): Promise<void> {
-  const result = await runner.run(gitArgv(args, config), { cwd });
+  const result = await runGit(args, { cwd, config, runner });
   if (result.exitCode === 0) return;
   const why = result.spawnError ?? (result.stderr.trim() || `exit code ${result.exitCode}`);
   throw new OrgError(`git ${args.join(" ")} failed in ${cwd}: ${why}`, "git");

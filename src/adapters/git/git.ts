@@ -4,15 +4,14 @@ import { OrgError } from "../../org/errors.js";
 import type { GitPort, WorktreeEntry } from "../../org/ports.js";
 import { parseWorktreeList } from "../../org/lifecycle/worktrees.js";
 import { addWorktrees } from "./worktrees.js";
-import { processRunner } from "../process.js";
-import { gitArgv } from "./argv.js";
+import { resolveCommit, runGit } from "./run.js";
 
 // Auto-gc never runs on our behalf: it would race the agents' own git calls.
 const GIT_CONFIG = ["gc.auto=0"];
 
 /** git's output, or an OrgError carrying git's own fatal line (the part a person needs). */
 async function raw(dir: string, args: string[]): Promise<string> {
-  const result = await processRunner.run(gitArgv(args, GIT_CONFIG), { cwd: dir, timeoutMs: 120_000 });
+  const result = await runGit(args, { cwd: dir, config: GIT_CONFIG, timeoutMs: 120_000 });
   if (result.exitCode === 0) return result.stdout;
   const text = result.spawnError ?? `${result.stderr}${result.stdout}`;
   const fatal = /^(fatal|error): .*/m.exec(text)?.[0] ?? text.trim().split("\n").pop() ?? `exit ${result.exitCode}`;
@@ -25,8 +24,7 @@ export const gitAdapter: GitPort = {
     return parseWorktreeList(await raw(repo, ["worktree", "list", "--porcelain"]));
   },
   async revParse(dir, rev) {
-    const result = await processRunner.run(gitArgv(["rev-parse", "--verify", "--quiet", `${rev}^{commit}`], GIT_CONFIG), { cwd: dir, timeoutMs: 30_000 });
-    return result.exitCode === 0 ? result.stdout.trim() || null : null;
+    return (await resolveCommit(dir, rev, { config: GIT_CONFIG })) ?? null;
   },
   async branchHeads(repo, prefix) {
     const out = await raw(repo, ["for-each-ref", "--format=%(refname:strip=2) %(objectname)", `refs/heads/${prefix}`]);

@@ -1,7 +1,6 @@
 import { stat } from "node:fs/promises";
 import { isAbsolute, join } from "node:path";
-import { processRunner } from "../process.js";
-import { gitArgv } from "./argv.js";
+import { runGit } from "./run.js";
 
 // File times tick in jiffies: a ref moved in the same tick as the last look leaves the same time behind.
 const RACY_MS = 1000;
@@ -34,7 +33,7 @@ export class RefStamp {
 
 // Undefined means "always ask git": no repository, or refs kept in a reftable, where loose-ref times say nothing.
 async function findCommonDir(repo: string): Promise<string | undefined> {
-  const result = await processRunner.run(gitArgv(["rev-parse", "--git-common-dir"]), { cwd: repo, timeoutMs: 30_000 });
+  const result = await runGit(["rev-parse", "--git-common-dir"], { cwd: repo, timeoutMs: 30_000 });
   if (result.exitCode !== 0) return undefined;
   const dir = result.stdout.trim();
   const common = isAbsolute(dir) ? dir : join(repo, dir);

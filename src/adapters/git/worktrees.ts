@@ -1,7 +1,7 @@
 import { OrgError } from "../../org/errors.js";
 import type { NewWorktree } from "../../org/ports.js";
 import { processRunner } from "../process.js";
-import { gitArgv } from "./argv.js";
+import { runGit } from "./run.js";
 
 const CHECKOUTS_AT_ONCE = 4;
 
@@ -52,7 +52,7 @@ export async function addWorktrees(repo: string, entries: NewWorktree[]): Promis
     const branch = entries.find((entry) => entry.path === path)?.branch ?? "?";
     problems.push(phase === "add" ? `git worktree add ${path} ${branch} failed: ${fatalLine(output)}` : `git checkout of ${branch} in ${path} failed: ${fatalLine(output)}`);
     // An empty worktree would be reused as is by the next `org up`: it goes, its branch stays.
-    if (phase === "checkout") await processRunner.run(gitArgv(["worktree", "remove", "--force", path!], ["gc.auto=0"]), { cwd: repo, timeoutMs: 60_000 });
+    if (phase === "checkout") await runGit(["worktree", "remove", "--force", path!], { cwd: repo, config: ["gc.auto=0"] });
   }
   throw new OrgError(problems.join("\n"), "git");
 }

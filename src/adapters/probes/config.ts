@@ -1,14 +1,14 @@
 import { access } from "node:fs/promises";
 import type { ConfigProbe } from "../../org/config/index.js";
 import { processRunner, type Runner } from "../process.js";
-import { gitArgv } from "../git/argv.js";
+import { resolveCommit, runGit } from "../git/run.js";
 
 // rev-parse answers instantly; a hung git (a lock, a network filesystem) must not hang `org validate`.
 const GIT_TIMEOUT_MS = 10_000;
 
 /** The real disk and git behind org.yaml's rules. */
 export function createConfigProbe(runner: Runner = processRunner): ConfigProbe {
-  const git = (dir: string, args: string[]) => runner.run(gitArgv(["-C", dir, ...args]), { timeoutMs: GIT_TIMEOUT_MS });
+  const git = (dir: string, args: string[]) => runGit(["-C", dir, ...args], { timeoutMs: GIT_TIMEOUT_MS, runner });
   return {
     async exists(absPath) {
       try {
@@ -23,11 +23,7 @@ export function createConfigProbe(runner: Runner = processRunner): ConfigProbe {
       return result.exitCode === 0 && result.stdout.trim() === "true";
     },
     async resolveCommit(absDir, rev) {
-      // A rev starting with "-" would be read as an option, not a name.
-      if (rev.startsWith("-")) return null;
-      const result = await git(absDir, ["rev-parse", "--verify", "--quiet", `${rev}^{commit}`]);
-      const sha = result.stdout.trim();
-      return result.exitCode === 0 && /^[0-9a-f]{40,64}$/.test(sha) ? sha : null;
+      return (await resolveCommit(absDir, rev, { timeoutMs: GIT_TIMEOUT_MS, runner })) ?? null;
     },
   };
 }

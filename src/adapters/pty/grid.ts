@@ -1,11 +1,10 @@
-import { spawn } from "node:child_process";
 import { closeSync, openSync, readFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { OrgError } from "../../org/errors.js";
 import { PTY_SOCKET_PREFIX } from "../../org/paths.js";
 import type { NoticePort, PaneFeed, PaneHost, PaneInfo, PaneLaunch, PaneSpec, ScreenPort, TmuxPort } from "../../org/ports.js";
-import { isAlive } from "../process.js";
+import { isAlive, startChild } from "../process.js";
 import { PtyClient } from "./client.js";
 import { PtyFeed, toPaneInfo } from "./feed.js";
 import { openPtyNoticePort } from "./notice-port.js";
@@ -123,8 +122,7 @@ export class PtyGrid implements TmuxPort {
   private async startHost(): Promise<void> {
     const logFile = join(dirname(this.path), "pty-host.log");
     const log = openSync(logFile, "a");
-    const [file, ...args] = this.orgArgv;
-    const child = spawn(file!, [...args, "pty-host", "--socket", this.path], { detached: true, stdio: ["ignore", log, log], cwd: dirname(this.path) });
+    const child = startChild([...this.orgArgv, "pty-host", "--socket", this.path], { detached: true, stdio: ["ignore", log, log], cwd: dirname(this.path) });
     closeSync(log);
     child.unref();
     const deadline = Date.now() + START_TIMEOUT_MS;

@@ -1,7 +1,8 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import type { PaneCapture, PaneFeed, PaneInfo } from "../../org/ports.js";
 import { quote, tmuxArgv } from "./args.js";
 import { usage } from "../usage/counters.js";
+import { startChild } from "../process.js";
 
 interface Request {
   expected: number;
@@ -91,8 +92,7 @@ export class TmuxControl implements PaneFeed {
     if (this.child) return this.child;
     // While the org is down, try again at most once a second rather than on every refresh.
     if (Date.now() - this.failedAt < RETRY_MS) return undefined;
-    const [program, ...argv] = tmuxArgv(this.socket, ["-C", "attach-session", "-t", `=${this.session}`, "-f", "no-output,ignore-size"], { noStart: true });
-    const child = spawn(program!, argv, {
+    const child = startChild(tmuxArgv(this.socket, ["-C", "attach-session", "-t", `=${this.session}`, "-f", "no-output,ignore-size"], { noStart: true }), {
       stdio: ["pipe", "pipe", "ignore"],
       env: { ...process.env, TMUX: "" },
     });

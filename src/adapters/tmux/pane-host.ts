@@ -1,11 +1,10 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { AgentPane, ChildTracker, PaneHost, PaneInfo, PaneLaunch } from "../../org/ports.js";
-import { isRunningProcess } from "../process.js";
+import { isRunningProcess, startChild } from "../process.js";
 import { appendLines } from "../fs/files.js";
 import { appendCommand, respawnArgs, startLogArgs, tmuxArgv } from "./args.js";
 import type { TmuxControl } from "./control.js";
-import { usage } from "../usage/counters.js";
 
 const STATUS_GRACE_MS = 2000;
 // While a dead pane's exit status is still awaited, look again this soon whatever the caller asked.
@@ -105,9 +104,7 @@ export class TmuxPaneHost implements PaneHost {
   }
 
   private startWaiter(): { child: ChildProcess; done: Promise<"changed" | "gone"> } {
-    usage.spawned++;
-    const [program, ...argv] = tmuxArgv(this.socket, ["wait-for", CHANGED], { noStart: true });
-    const child = spawn(program!, argv, { stdio: "ignore", env: { ...process.env, TMUX: "" } });
+    const child = startChild(tmuxArgv(this.socket, ["wait-for", CHANGED], { noStart: true }), { stdio: "ignore", env: { ...process.env, TMUX: "" } });
     // A daemon killed with -9 leaves it blocked on the channel: the next daemon ends it by this record.
     this.children?.track(child.pid, "waiter", `tmux wait-for ${CHANGED} on ${this.socket}`, false);
     const done = new Promise<"changed" | "gone">((resolve) => {

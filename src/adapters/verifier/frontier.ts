@@ -5,8 +5,7 @@ import { orgPaths } from "../../org/paths.js";
 import type { OrgRecord } from "../../org/state.js";
 import type { Goal } from "../../org/experiments/verdict.js";
 import { appendLines, readJson, writeJsonAtomic } from "../fs/files.js";
-import { processRunner } from "../process.js";
-import { gitArgv } from "../git/argv.js";
+import { moveRef } from "../git/refs.js";
 
 /** Moves `org/<name>/best` to a confirmed keep that beats the whole org, and tells the other agents. */
 export async function advanceFrontier(input: {
@@ -25,8 +24,7 @@ export async function advanceFrontier(input: {
   const decision = decideFrontier(current, candidate, input.goal, input.metricName);
   if (decision.kind === "hold") return undefined;
   const branch = `refs/heads/org/${record.name}/best`;
-  const moved = await processRunner.run(gitArgv(["update-ref", "-m", `org: ${decision.reason}`, branch, candidate.commit]), { cwd: record.repo, timeoutMs: 30_000 });
-  if (moved.exitCode !== 0) throw new Error(`git update-ref ${branch} failed: ${moved.stderr.trim()}`);
+  await moveRef(record.repo, branch, candidate.commit, decision.reason);
   const next: Frontier = { ...candidate, at: new Date().toISOString() };
   await writeJsonAtomic(file, next);
   await appendLines(orgPaths(record.root).log, [formatLogEntry({ date: new Date(), op: "frontier", title: `${candidate.agent} ${candidate.commit.slice(0, 7)}`, body: decision.reason })]);

@@ -14,7 +14,7 @@ import { filterAgentEnv } from "../../org/lifecycle/secrets.js";
 import { slurmVerifyArgv } from "../../org/slurm/argv.js";
 import { slurmAgentPaths } from "../../org/slurm/paths.js";
 import { logPath } from "../../org/paths.js";
-import { gitArgv } from "../git/argv.js";
+import { runGit } from "../git/run.js";
 
 const GIT_CONFIG = ["core.hooksPath=/dev/null", "gc.auto=0", "advice.detachedHead=false"];
 
@@ -22,7 +22,7 @@ const GIT_CONFIG = ["core.hooksPath=/dev/null", "gc.auto=0", "advice.detachedHea
 export function createVerifierPort(opts: { repo: string; state: string; runner?: Runner; messages?: MessageSettings; backend?: "local" | "slurm"; children?: ChildRecords }): VerifierPort {
   const runner = opts.runner ?? processRunner;
   const git = async (cwd: string, args: string[], allowFailure = false) => {
-    const result = await runner.run(gitArgv(args, GIT_CONFIG), { cwd, timeoutMs: 120_000 });
+    const result = await runGit(args, { cwd, config: GIT_CONFIG, timeoutMs: 120_000, runner });
     if (result.exitCode !== 0 && !allowFailure) throw new Error(`git ${args.join(" ")} failed in ${cwd}: ${result.stderr.trim()}`);
     return result;
   };

@@ -8,18 +8,17 @@ import { assertDaemonAlive, waitForAnswer } from "../../adapters/daemon-client.j
 import { addOutcome } from "../../adapters/fs/disk-space.js";
 import { readJson, writeJsonAtomic } from "../../adapters/fs/files.js";
 import { readRecord } from "../../adapters/store/org-record.js";
-import { processRunner } from "../../adapters/process.js";
 import type { Io } from "../io.js";
-import { gitArgv } from "../../adapters/git/argv.js";
+import { resolveCommit } from "../../adapters/git/run.js";
+import { branchesContaining } from "../../adapters/git/refs.js";
 
 /** `org confirm <commit> [-n 5] [--agent a]`: re-run a commit with fresh seeds; mean ± sd next to the baseline's. */
 export async function runConfirm(opts: { root: string; commit: string; runs: number; agent?: string }, io: Io): Promise<number> {
   if (!Number.isInteger(opts.runs) || opts.runs < 1 || opts.runs > 100) throw new OrgError(`-n must be a whole number from 1 to 100, got ${opts.runs}`, "usage");
   const record = await readRecord(opts.root);
   const paths = orgPaths(opts.root);
-  const resolved = await processRunner.run(gitArgv(["rev-parse", "--verify", "--quiet", `${opts.commit}^{commit}`]), { cwd: record.repo });
-  const commit = resolved.stdout.trim();
-  if (resolved.exitCode !== 0 || !commit) throw new OrgError(`"${opts.commit}" is not a commit in ${record.repo} — name a commit from \`org results\``, "no-commit");
+  const commit = await resolveCommit(record.repo, opts.commit);
+  if (!commit) throw new OrgError(`"${opts.commit}" is not a commit in ${record.repo} — name a commit from \`org results\``, "no-commit");
   const agent = opts.agent ?? (await owningAgent(record.name, record.repo, commit, paths.state)) ?? record.agents[0]?.name;
   if (!agent || !record.agents.some((candidate) => candidate.name === agent)) {
     throw new OrgError(`no agent named "${agent}" — agents: ${record.agents.map((candidate) => candidate.name).join(", ")}`, "unknown-agent");
@@ -39,8 +38,7 @@ export async function runConfirm(opts: { root: string; commit: string; runs: num
 
 // The agent whose branch holds the commit runs it (its GPU, its queue); the frontier's agent breaks ties.
 async function owningAgent(org: string, repo: string, commit: string, state: string): Promise<string | undefined> {
-  const out = await processRunner.run(gitArgv(["branch", "--contains", commit, "--format=%(refname:short)", "--list", `org/${org}/*`]), { cwd: repo });
-  const owners = out.stdout.split("\n").map((line) => line.trim().slice(`org/${org}/`.length)).filter((name) => name && name !== "best");
+  const owners = (await branchesContaining(repo, commit, `org/${org}/*`)).map((branch) => branch.slice(`org/${org}/`.length)).filter((name) => name && name !== "best");
   const frontier = await readJson<Frontier>(join(state, "frontier.json"));
   return frontier && owners.includes(frontier.agent) ? frontier.agent : owners[0];
 }

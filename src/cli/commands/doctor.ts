@@ -7,7 +7,7 @@ import { NVIDIA_SMI_ARGV } from "../../adapters/probes/gpu.js";
 import { processRunner } from "../../adapters/process.js";
 import { renderTable } from "../../ui/status-table.js";
 import type { Io } from "../io.js";
-import { gitArgv } from "../../adapters/git/argv.js";
+import { readGitVersion } from "../../adapters/git/refs.js";
 
 /** `org doctor`: node, git, tmux, nvidia-smi and every runtime program of this org. */
 export async function runDoctor(opts: { root: string }, io: Io): Promise<number> {
@@ -23,7 +23,7 @@ export async function runDoctor(opts: { root: string }, io: Io): Promise<number>
     : [];
   const probe: ToolProbe = {
     node: process.version,
-    git: await version(gitArgv(["--version"])),
+    git: (await readGitVersion()) ?? null,
     tmux: await version(["tmux", "-V"]),
     nvidiaSmi: smi.spawnError
       ? { found: false, gpus: 0 }

@@ -9,16 +9,16 @@ import { assertDaemonAlive, waitForAnswer } from "../../adapters/daemon-client.j
 import { addOutcome, describeDiskFull } from "../../adapters/fs/disk-space.js";
 import { commitOnto } from "../../adapters/git/commit-onto.js";
 import { readRecord } from "../../adapters/store/org-record.js";
-import { processRunner } from "../../adapters/process.js";
 import { readQueuedRequests } from "../../adapters/store/queue.js";
 import { decideQueueRoom, DEFAULT_QUEUE_PER_AGENT } from "../../org/experiments/schedule.js";
 import type { VerdictFile } from "../../daemon/index.js";
 import type { Io } from "../io.js";
-import { gitArgv } from "../../adapters/git/argv.js";
+import { runGit } from "../../adapters/git/run.js";
+import { hasUserName, readTopLevel } from "../../adapters/git/refs.js";
 
 /** `org submit -m "what I tried"`: commit the worktree, hand the commit to the verifier, print its verdict. */
 export async function runSubmit(opts: { root: string; cwd: string; message?: string }, io: Io): Promise<number> {
-  const top = (await processRunner.run(gitArgv(["rev-parse", "--show-toplevel"]), { cwd: opts.cwd })).stdout.trim();
+  const top = await readTopLevel(opts.cwd);
   const record = await readRecord(opts.root);
   const paths = orgPaths(opts.root);
   const agent = record.agents.find((candidate) => candidate.worktree === top);
@@ -29,7 +29,8 @@ export async function runSubmit(opts: { root: string; cwd: string; message?: str
   const room = decideQueueRoom(await readQueuedRequests(paths.queue), agent.name, daemon?.queuePerAgent ?? DEFAULT_QUEUE_PER_AGENT);
   if (room.kind === "full") throw new OrgError(room.reason, "queue-full");
   const ledger = await readJson<AgentLedger>(join(agentPaths(paths.state, agent.name).dir, "ledger.json"));
-  const git = async (args: string[]) => processRunner.run(gitArgv(args, ["core.hooksPath=/dev/null", ...(await identity(top))]), { cwd: top, timeoutMs: 60_000 });
+  const config = ["core.hooksPath=/dev/null", ...(await identity(top))];
+  const git = (args: string[]) => runGit(args, { cwd: top, config });
   const added = await git(["add", "--all"]);
   // Without this a full disk would read as "nothing to submit": git staged nothing because it could not write its index.
   if (added.exitCode !== 0 && /no space left|quota exceeded/i.test(added.stderr)) {
@@ -76,6 +77,5 @@ export async function runSubmit(opts: { root: string; cwd: string; message?: str
 
 // A research repo on a fresh machine may have no git identity; the agent's commits still need one.
 async function identity(dir: string): Promise<string[]> {
-  const name = await processRunner.run(gitArgv(["config", "user.name"]), { cwd: dir });
-  return name.exitCode === 0 && name.stdout.trim() ? [] : ["user.name=org agent", "user.email=agent@org.invalid"];
+  return (await hasUserName(dir)) ? [] : ["user.name=org agent", "user.email=agent@org.invalid"];
 }

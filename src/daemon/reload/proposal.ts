@@ -5,8 +5,7 @@ import { loadConfig, type ConfigProbe, type LoadResult } from "../../org/config/
 import { agentPaths } from "../../org/paths.js";
 import { configProbe } from "../../adapters/probes/config.js";
 import { pathExists, readJson, readText, writeFileAtomic, writeJsonAtomic } from "../../adapters/fs/files.js";
-import { processRunner } from "../../adapters/process.js";
-import { gitArgv } from "../../adapters/git/argv.js";
+import { diffFilesNoIndex } from "../../adapters/git/refs.js";
 
 /** A meta agent's editable copy of the org's config: org.yaml and the prompts, at their paths relative to the org folder. */
 export function proposalDir(state: string, agent: string): string {
@@ -79,9 +78,9 @@ export async function diffFiles(root: string, dir: string, files: string[]): Pro
   const parts: string[] = [];
   for (const file of files) {
     const before = (await pathExists(join(root, file))) ? join(root, file) : "/dev/null";
-    const result = await processRunner.run(gitArgv(["diff", "--no-index", "--no-color", "--no-ext-diff", before, join(dir, file)]), { timeoutMs: 10_000 });
+    const diff = await diffFilesNoIndex(before, join(dir, file));
     // git names absolute paths oddly (a/tmp/x); the hunks are what matter, under our own header.
-    const hunks = result.stdout.slice(Math.max(0, result.stdout.indexOf("\n@@") + 1)).trimEnd();
+    const hunks = diff.slice(Math.max(0, diff.indexOf("\n@@") + 1)).trimEnd();
     parts.push(`--- org/${file}\n+++ proposed/${file}\n${hunks}`);
   }
   return ["```diff", ...parts, "```"].join("\n");

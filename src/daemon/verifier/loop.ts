@@ -9,9 +9,8 @@ import { readJson, writeJsonAtomic } from "../../adapters/fs/files.js";
 import { findJudgedRow } from "../../adapters/verifier/judged-row.js";
 import { advanceFrontier } from "../../adapters/verifier/frontier.js";
 import { runConfirmation } from "../../adapters/verifier/confirmation.js";
-import { processRunner } from "../../adapters/process.js";
 import { RefStamp } from "../../adapters/git/ref-stamp.js";
-import { gitArgv } from "../../adapters/git/argv.js";
+import { listRefs } from "../../adapters/git/refs.js";
 import { ensureDir, listDir, removeFile } from "../../adapters/fs/dir.js";
 
 /** The verdict file `org submit` waits for. */
@@ -182,11 +181,10 @@ export class VerifierLoop {
 
   private async listHeads(): Promise<{ heads: Map<string, string | null>; subjects: Map<string, string> }> {
     const prefix = `refs/heads/org/${this.record.name}/`;
-    const result = await processRunner.run(gitArgv(["for-each-ref", "--format=%(refname)%09%(objectname)%09%(subject)", prefix]), { cwd: this.record.repo, timeoutMs: 30_000 });
+    const refs = await listRefs(this.record.repo, prefix, ["refname", "objectname", "subject"]);
     const heads = new Map<string, string | null>();
     const subjects = new Map<string, string>();
-    for (const line of result.stdout.split("\n").filter(Boolean)) {
-      const [ref, sha, subject] = line.split("\t");
+    for (const [ref, sha, subject] of refs) {
       const agent = ref!.slice(prefix.length);
       if (!this.agents.has(agent)) continue;
       heads.set(agent, sha!);
