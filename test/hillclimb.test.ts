@@ -5,7 +5,8 @@ import { afterEach, describe, expect, test } from "vitest";
 import { runHillclimb } from "../src/roles/builtin/hillclimb.js";
 import { defaultSubmitArgv, hillclimbWorld } from "../src/cli/commands/builtin.js";
 import type { Runner } from "../src/adapters/process.js";
-import { createRng, findConstants, proposeChange } from "../src/roles/builtin/hillclimb-step.js";
+import { findConstants, proposeChange } from "../src/roles/builtin/hillclimb-step.js";
+import { createRng } from "./fuzz/rng.js";
 import { makeTempDir, removeDir } from "./helpers/temp-repo.js";
 
 const TRAIN = ["// knobs", "const LEARNING_RATE = 0.01;", "const HIDDEN = 16;", "const LAYERS = 2; // depth", "const WEIGHT_DECAY = 0;", "const NAME = \"x\";", "", "function f() {", "  const STEPS = 10;", "}", ""].join("\n");
@@ -38,7 +39,7 @@ describe("proposeChange", () => {
   });
   test("is deterministic for a seed and stays positive over many steps", () => {
     const walk = (seed: number) => {
-      const rng = createRng(seed);
+      const rng = createRng(seed).next;
       let source = TRAIN;
       const descriptions: string[] = [];
       for (let i = 0; i < 200; i++) {
@@ -90,7 +91,7 @@ describe("runHillclimb", () => {
     writeFileSync(join(dir, "train.mjs"), "const LEARNING_RATE = 0.01;\nconst STEPS = 3000;\n");
     const record = join(dir, "record.jsonl");
     const lines: string[] = [];
-    await runHillclimb({ cwd: dir, submitArgv: [process.execPath, RECORD_SUBMIT, record], rng: createRng(1), log: (line) => lines.push(line), iterations: 3, pauseMs: 10 }, hillclimbWorld());
+    await runHillclimb({ cwd: dir, submitArgv: [process.execPath, RECORD_SUBMIT, record], rng: createRng(1).next, log: (line) => lines.push(line), iterations: 3, pauseMs: 10 }, hillclimbWorld());
     const calls = readFileSync(record, "utf8").trim().split("\n").map((line) => JSON.parse(line) as { args: string[]; train: string });
     expect(calls).toHaveLength(3);
     const descriptions = lines.filter((line) => line.startsWith("hillclimb: ")).map((line) => line.slice("hillclimb: ".length));

@@ -48,18 +48,6 @@ export function proposeChange(source: string, rng: Rng): Proposal | undefined {
   };
 }
 
-/** A seeded PRNG (mulberry32): small, fast, and the same on every platform. */
-export function createRng(seed: number): Rng {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 // Small counts (layers, heads) move by one; large ones (steps, widths) by a quarter, and never below 1.
 function perturbInteger(value: number, up: boolean): string {
   if (value < SMALL_INTEGER) return String(up || value <= 1 ? value + 1 : value - 1);
