@@ -2,10 +2,9 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, test } from "vitest";
-import { runHillclimb } from "../src/roles/builtin/hillclimb.js";
+import { createRng, findConstants, proposeChange, runHillclimb } from "../src/roles/index.js";
 import { defaultSubmitArgv, hillclimbWorld } from "../src/cli/commands/builtin.js";
 import type { Runner } from "../src/adapters/process.js";
-import { createRng, findConstants, proposeChange } from "../src/roles/builtin/hillclimb-step.js";
 import { makeTempDir, removeDir } from "./helpers/temp-repo.js";
 
 const TRAIN = ["// knobs", "const LEARNING_RATE = 0.01;", "const HIDDEN = 16;", "const LAYERS = 2; // depth", "const WEIGHT_DECAY = 0;", "const NAME = \"x\";", "", "function f() {", "  const STEPS = 10;", "}", ""].join("\n");
