@@ -2,10 +2,9 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, test } from "vitest";
-import { runHillclimb } from "../src/roles/builtin/hillclimb.js";
+import { findConstants, proposeChange, runHillclimb } from "../src/roles/index.js";
 import { defaultSubmitArgv, hillclimbWorld } from "../src/cli/commands/builtin.js";
 import type { Runner } from "../src/adapters/process.js";
-import { findConstants, proposeChange } from "../src/roles/builtin/hillclimb-step.js";
 import { createRng } from "./fuzz/rng.js";
 import { makeTempDir, removeDir } from "./helpers/temp-repo.js";
 

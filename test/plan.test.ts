@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { ConfigSchema } from "../src/org/config/schema.js";
 import { buildLaunchSpec, listAgents, planAgents, substituteArgv } from "../src/org/lifecycle/plan.js";
-import { renderPrompt } from "../src/roles/render.js";
+import { renderPrompt } from "../src/roles/index.js";
 import { tmuxSocket } from "../src/org/paths.js";
 
 const config = ConfigSchema.parse({

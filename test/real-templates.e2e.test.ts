@@ -4,7 +4,7 @@ import { pollUntil } from "./helpers/poll.js";
 import { processesOf, type Cli } from "./helpers/real-org.js";
 import { createRealTemplateOrg, type TemplateOrg } from "./helpers/real-template-org.js";
 import { autoresearchScript, hierarchyScript, independentScript, pipelineScript, THRESHOLD } from "./helpers/template-scripts.js";
-import type { TemplateName } from "../src/roles/templates.js";
+import type { TemplateName } from "../src/roles/index.js";
 import { git } from "./helpers/temp-repo.js";
 
 // Each template from `org init --template`, its roles run by real CLIs behind a scripted model whose every move is a

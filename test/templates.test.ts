@@ -4,7 +4,7 @@ import { afterEach, describe, expect, test } from "vitest";
 import { runInit } from "../src/cli/commands/init.js";
 import { readAndLoadConfig } from "../src/adapters/store/config-file.js";
 import { runValidate } from "../src/cli/commands/validate.js";
-import { TEMPLATES } from "../src/roles/templates.js";
+import { TEMPLATES } from "../src/roles/index.js";
 import { mayMessage } from "../src/org/messages/wiring.js";
 import { PRESETS } from "../src/org/runtimes/presets.js";
 import { planArgvs } from "./helpers/planned-argv.js";

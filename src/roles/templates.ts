@@ -1,5 +1,8 @@
-// `org init --template <name>`: an org.yaml per topology, and the prompts/ files it names.
+// `org init --template <name>`: an org.yaml per topology (the catalogue's role kinds it wires, in order,
+// plus the sections that tie them together) and the prompts/ files those kinds ship.
 // Each must validate as written in a git repo whose base is main (test/templates.test.ts checks).
+
+import { readRole, type PromptedKind } from "./catalogue.js";
 
 export const TEMPLATES = ["pipeline", "hierarchy", "independent", "autoresearch"] as const;
 export type TemplateName = (typeof TEMPLATES)[number];
@@ -60,32 +63,19 @@ progress:
   max_bytes: 8192    # past this, the daemon moves its oldest lines to progress-archive.md
 `;
 
-const ROLES: Record<TemplateName, { summary: string; roles: string; prompts: string[] }> = {
+export interface Topology {
+  summary: string;
+  /** The role kinds it wires, in the order org.yaml lists them. */
+  kinds: PromptedKind[];
+  /** Sections written after the roles, such as contracts or standup. */
+  sections: string[];
+}
+
+const TOPOLOGIES: Record<TemplateName, Topology> = {
   pipeline: {
     summary: "planner → generator ⇄ evaluator: the\n# planner turns goal.md into a spec, the generator writes all the code, the evaluator tries to break it.",
-    prompts: ["planner.md", "generator.md", "evaluator.md"],
-    roles: `  # Turns goal.md into a spec of experiments; never touches code (a code commit of its own is rejected).
-  planner:
-    prompt: prompts/planner.md
-    runtime: claude
-    edits: [spec.md]
-  # Writes all the code and submits it; never grades its own work.
-  generator:
-    prompt: prompts/generator.md
-    runtime: claude
-    gpu: true
-    edits: [train.py]
-    reports_to: planner
-    talks_to: [evaluator]
-  # Reads every diff, runs the checks it is given, and starts from the assumption that the code is broken.
-  evaluator:
-    prompt: prompts/evaluator.md
-    runtime: claude
-    edits: [review.md]
-    reports_to: planner
-    talks_to: [generator]
-
-# Contracts: before a sprint's first submit the generator drafts a checklist of testable assertions
+    kinds: ["planner", "generator", "evaluator"],
+    sections: [`# Contracts: before a sprint's first submit the generator drafts a checklist of testable assertions
 # (org contract draft -f contract.md) and both sign it (org contract sign); the evaluator may object
 # (org contract object "why"). Submits are refused until it is agreed. The evaluator's review of the
 # kept commit (org review -f review.md) closes the sprint when every assertion passes.
@@ -93,54 +83,34 @@ contracts:
   generator: generator
   evaluator: evaluator
   min_assertions: 15   # a contract with fewer assertions cannot be agreed
-`,
+`],
   },
   hierarchy: {
     summary: "a chief scientist without a GPU assigns\n# work to juniors with one GPU each, reads their results, and adopts or drops their branches.",
-    prompts: ["chief.md", "junior.md"],
-    roles: `  chief:
-    prompt: prompts/chief.md
-    runtime: claude
-    edits: [plan.md]
-  junior:
-    prompt: prompts/junior.md
-    runtime: claude
-    count: 2
-    gpu: true
-    edits: [train.py]
-    reports_to: chief
-
-# Standups: the chief sets tasks (org task junior-1 -f task.md) and never reads raw logs: the daemon
+    kinds: ["chief", "junior"],
+    sections: [`# Standups: the chief sets tasks (org task junior-1 -f task.md) and never reads raw logs: the daemon
 # sends it a digest per junior (task, latest results, best, crashes) as a message of kind standup.
 standup:
   to: chief
   every: 30m      # at most this often, when a verdict landed since the last digest
   verdicts: 10    # or as soon as this many verdicts have landed
-`,
+`],
   },
   independent: {
     summary: "researchers each on their own branch,\n# sharing one bounded notes board of lessons learned and ideas that failed (org note).",
-    prompts: ["independent.md"],
-    roles: `  researcher:
-    prompt: prompts/independent.md
-    runtime: claude
-    count: 3
-    gpu: true
-    edits: [train.py]
-`,
+    kinds: ["independent"],
+    sections: [],
   },
   autoresearch: {
     summary: "one researcher per GPU, each running the\n# single experiment loop of autoresearch on its own branch.",
-    prompts: ["researcher.md"],
-    roles: `  researcher:
-    prompt: prompts/researcher.md
-    runtime: claude
-    {{count}}
-    gpu: true
-    edits: [train.py]
-`,
+    kinds: ["researcher"],
+    sections: [],
   },
 };
+
+export function readTopology(name: TemplateName): Topology {
+  return TOPOLOGIES[name];
+}
 
 const GOAL = `# Goal
 
@@ -150,13 +120,15 @@ must not change. The planner reads this file and turns it into a spec; agents ne
 
 /** The template's files; `gpus` is how many GPUs nvidia-smi found, for one researcher per GPU. */
 export function renderTemplate(name: TemplateName, opts: { schema: string; gpus: number }): Template {
-  const template = ROLES[name];
+  const topology = TOPOLOGIES[name];
   const count = opts.gpus > 0
     ? `count: ${opts.gpus}          # one per GPU: nvidia-smi showed ${opts.gpus} at \`org init\``
     : "count: 1          # one per GPU: none was found at `org init`; set it to your GPU count";
-  const orgYaml = (HEADER + template.roles.replace("{{count}}", count) + FOOTER)
+  const roles = [topology.kinds.map((kind) => readRole(kind).wiring).join(""), ...topology.sections].join("\n");
+  const orgYaml = (HEADER + roles.replace("{{count}}", count) + FOOTER)
     .replace("{{schema}}", opts.schema)
     .replaceAll("{{name}}", name)
-    .replace("{{summary}}", template.summary);
-  return { orgYaml, prompts: template.prompts, files: name === "pipeline" ? { "goal.md": GOAL } : {} };
+    .replace("{{summary}}", topology.summary);
+  const prompts = topology.kinds.map((kind) => readRole(kind).prompt);
+  return { orgYaml, prompts, files: name === "pipeline" ? { "goal.md": GOAL } : {} };
 }

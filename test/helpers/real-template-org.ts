@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { expect } from "vitest";
-import type { TemplateName } from "../../src/roles/templates.js";
+import type { TemplateName } from "../../src/roles/index.js";
 import { tmuxSocket } from "../../src/org/paths.js";
 import { startModelServer, type Exchange, type ModelServer, type Script } from "./model-server/index.js";
 import { runOrg, runOrgAsync, type CliResult } from "./org-cli.js";

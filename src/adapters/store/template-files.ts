@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { renderTemplate, type TemplateName } from "../../roles/templates.js";
+import { renderTemplate, type TemplateName } from "../../roles/index.js";
 import { OrgError } from "../../org/errors.js";
 import { readText, writeFileAtomic } from "../fs/files.js";
 import { createGpuProbe } from "../probes/gpu.js";

@@ -2,7 +2,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { OrgError } from "../../org/errors.js";
-import { runHillclimb, type HillclimbWorld } from "../../roles/builtin/hillclimb.js";
+import { runHillclimb, type HillclimbWorld } from "../../roles/index.js";
 import { readText } from "../../adapters/fs/files.js";
 import { PACKAGE_ROOT } from "../../adapters/package-root.js";
 import { processRunner, type Runner } from "../../adapters/process.js";

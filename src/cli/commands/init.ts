@@ -4,7 +4,7 @@ import { PACKAGE_ROOT } from "../../adapters/package-root.js";
 import { writeTemplateFiles } from "../../adapters/store/template-files.js";
 import { suggestFix } from "../../org/config/did-you-mean.js";
 import { renderStarter } from "../../org/config/index.js";
-import { TEMPLATES, type TemplateName } from "../../roles/templates.js";
+import { TEMPLATES, type TemplateName } from "../../roles/index.js";
 import type { Io } from "../io.js";
 
 const PROMPT_FILE = join("prompts", "researcher.md");

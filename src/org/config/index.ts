@@ -20,5 +20,5 @@ export { loadConfig, type ConfigProbe, type LoadedConfig, type LoadResult } from
 export { formatProblems, type Problem } from "./locate.js";
 export { PLACEHOLDERS } from "./runtime-rules.js";
 export { findClosest } from "./did-you-mean.js";
-export { renderStarter } from "../../roles/starter.js";
+export { renderStarter } from "../../roles/index.js";
 export { buildJsonSchema, renderJsonSchema } from "./json-schema.js";

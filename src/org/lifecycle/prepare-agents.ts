@@ -5,7 +5,7 @@ import { buildLaunchSpec, type PlannedAgent } from "./plan.js";
 import { agentPaths, type OrgPaths } from "../paths.js";
 import type { AgentStatus, LaunchSpec } from "../state.js";
 import type { World } from "../world.js";
-import { renderPrompt } from "../../roles/render.js";
+import { renderPrompt } from "../../roles/index.js";
 import { prepareSlurmAgents } from "../slurm/prepare.js";
 import { prepareRuntimeFiles } from "../runtimes/prepare.js";
 

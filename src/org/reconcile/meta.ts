@@ -2,6 +2,7 @@ import { isAbsolute, posix } from "node:path";
 import type { OrgConfig } from "../config/schema.js";
 import { matchesRule } from "../experiments/path-rules.js";
 import { formatDuration } from "../lifecycle/supervise.js";
+import { formatEdits, readRole } from "../../roles/index.js";
 
 export type MetaCheck = { ok: true } | { ok: false; reason: string };
 
@@ -26,7 +27,7 @@ export function checkMetaEdit(input: { agent: string; role: string; config: OrgC
   const { agent, role, config } = input;
   const edits = config.roles[role]?.edits ?? [];
   if (!isMetaRole(config, role)) {
-    return { ok: false, reason: `${agent}'s role ${role} may not change the org: its edits [${edits.join(", ")}] name neither org.yaml nor a prompt — a meta role lists them, e.g. edits: [org.yaml, "prompts/**"]` };
+    return { ok: false, reason: `${agent}'s role ${role} may not change the org: its edits [${edits.join(", ")}] name neither org.yaml nor a prompt — a meta role lists them, e.g. edits: ${formatEdits(readRole("meta").edits)}` };
   }
   const outside = input.changed.filter((path) => !edits.some((rule) => matchesRule(path, rule)));
   if (outside.length > 0) return { ok: false, reason: `the edit changes ${outside.join(", ")}, outside ${role}'s edits [${edits.join(", ")}] — change only those files in your copy` };

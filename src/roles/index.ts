@@ -1,0 +1,8 @@
+// The roles folder's public surface: the role catalogue, the templates and starter built from it,
+// prompt rendering and the built-in baseline agent.
+export { ROLE_KINDS, findKindByPrompt, formatEdits, listRoles, readRole, type MetaRole, type PromptedKind, type PromptedRole, type RoleEntry, type RoleKind } from "./catalogue.js";
+export { renderPrompt, type PromptContext } from "./render.js";
+export { renderStarter } from "./starter.js";
+export { TEMPLATES, readTopology, renderTemplate, type Template, type TemplateName, type Topology } from "./templates.js";
+export { runHillclimb, type HillclimbEnd, type HillclimbOptions, type HillclimbWorld } from "./builtin/hillclimb.js";
+export { findConstants, proposeChange, type NumericConstant, type Proposal, type Rng } from "./builtin/hillclimb-step.js";
