@@ -6,7 +6,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { FOREVER, ROOT, createRepo, org, percentile, removeDir } from "./lib.mjs";
 
-const { sendMessage } = await import(join(ROOT, "dist", "adapters", "inbox-store.js"));
+const { sendMessage } = await import(join(ROOT, "dist", "adapters", "store", "inbox.js"));
 const { MessagesSchema } = await import(join(ROOT, "dist", "org", "config", "schema.js"));
 
 const IDLE_MS = 1000;

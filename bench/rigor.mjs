@@ -4,10 +4,10 @@
 import { join } from "node:path";
 import { ROOT } from "./lib.mjs";
 
-const { decideKeep } = await import(join(ROOT, "dist", "org", "keep-rule.js"));
-const { pooledSigma, summarize } = await import(join(ROOT, "dist", "org", "noise.js"));
+const { decideKeep } = await import(join(ROOT, "dist", "org", "experiments", "keep-rule.js"));
+const { pooledSigma, summarize } = await import(join(ROOT, "dist", "org", "experiments", "noise.js"));
 // The same seeded generator the hillclimber uses.
-const { createRng: mulberry32 } = await import(join(ROOT, "dist", "org", "hillclimb-step.js"));
+const { createRng: mulberry32 } = await import(join(ROOT, "dist", "roles", "builtin", "hillclimb-step.js"));
 
 function gaussian(rng) {
   return Math.sqrt(-2 * Math.log(1 - rng())) * Math.cos(2 * Math.PI * rng());

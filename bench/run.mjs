@@ -11,6 +11,7 @@ import { benchMessages } from "./messages.mjs";
 import { benchSlurm } from "./slurm.mjs";
 import { benchScale } from "./scale.mjs";
 import { benchClients } from "./clients.mjs";
+import { benchDeps } from "./deps.mjs";
 
 const only = process.argv[2];
 const results = { machine: { cpus: (await import("node:os")).cpus().length, node: process.version }, at: new Date().toISOString() };
@@ -26,6 +27,8 @@ if (!only || only === "scale") results.scale = await benchScale();
 if (only === "clients") results.clients = benchClients();
 // Needs root and apt for its single-host cluster: only when asked for by name.
 if (only === "slurm") results.slurm = await benchSlurm();
+// Installs execa and simple-git into a temp prefix (network): only when asked for by name.
+if (only === "deps") results.deps = await benchDeps();
 mkdirSync(join(ROOT, "bench", "out"), { recursive: true });
 writeFileSync(join(ROOT, "bench", "out", "results.json"), `${JSON.stringify(results, null, 2)}\n`);
 process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
