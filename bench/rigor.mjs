@@ -2,12 +2,10 @@
 // with known true effects and Gaussian seed noise (σ measured on the demo problem: 0.0047 at val_loss ≈ 0.085).
 // Both rules see the same true changes and the same noise draws; each hill-climbs from its own best.
 import { join } from "node:path";
-import { ROOT } from "./lib.mjs";
+import { ROOT, mulberry32 } from "./lib.mjs";
 
 const { decideKeep } = await import(join(ROOT, "dist", "org", "experiments", "keep-rule.js"));
 const { pooledSigma, summarize } = await import(join(ROOT, "dist", "org", "experiments", "noise.js"));
-// The same seeded generator the hillclimber uses.
-const { createRng: mulberry32 } = await import(join(ROOT, "dist", "roles", "builtin", "hillclimb-step.js"));
 
 function gaussian(rng) {
   return Math.sqrt(-2 * Math.log(1 - rng())) * Math.cos(2 * Math.PI * rng());
