@@ -7,10 +7,11 @@ import { PACKAGE_ROOT } from "./helpers/org-cli.js";
 const LAYERS = ["cli", "ui", "daemon", "adapters", "org", "roles"];
 const SRC = join(PACKAGE_ROOT, "src");
 
-function sourceFiles(dir: string): string[] {
+function sourceFiles(dir: string, pattern = /\.ts$/): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    return entry.isDirectory() ? sourceFiles(path) : entry.name.endsWith(".ts") ? [path] : [];
+    if (entry.name === "node_modules") return [];
+    return entry.isDirectory() ? sourceFiles(path, pattern) : pattern.test(entry.name) ? [path] : [];
   });
 }
 
@@ -42,6 +43,28 @@ describe("the house", () => {
     const files = sourceFiles(SRC).map((file) => [relative(SRC, file), readFileSync(file, "utf8")] as const);
     expect(files.filter(([path, text]) => !path.startsWith("adapters/git/") && /\bgitArgv\b|\[\s*"git"\s*,/.test(text)).map(([path]) => path)).toEqual([]);
     expect(files.filter(([path, text]) => path !== "adapters/process.ts" && /from "node:child_process"/.test(text.replace(/import type [^;]*;/g, ""))).map(([path]) => path)).toEqual([]);
+  });
+
+  test("every export is used, and every exported value is used by the program itself", () => {
+    const sources = sourceFiles(SRC).map((file) => [relative(SRC, file), readFileSync(file, "utf8")] as const);
+    const elsewhere = ["test", "bench", "scripts"].flatMap((dir) => sourceFiles(join(PACKAGE_ROOT, dir), /\.(ts|mjs)$/)).map((file) => readFileSync(file, "utf8"));
+    const dead: string[] = [];
+    for (const [path, text] of sources) {
+      for (const match of text.matchAll(/^export (?:async )?(function\*?|const|let|class|interface|type|enum) ([A-Za-z_$][\w$]*)/gm)) {
+        const [kind, name] = [match[1]!, match[2]!];
+        const uses = new RegExp(`\\b${name.replaceAll("$", "\\$")}\\b`, "g");
+        const inProgram = (text.match(uses)?.length ?? 0) > 1 || sources.some(([other, body]) => other !== path && uses.test(body));
+        const isValue = kind !== "interface" && kind !== "type";
+        if (!inProgram && (isValue || !elsewhere.some((body) => uses.test(body)))) dead.push(`${path}: ${name}`);
+      }
+    }
+    expect(dead).toEqual([]);
+  });
+
+  test("every runtime dependency is imported by the program", () => {
+    const { dependencies } = JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as { dependencies: Record<string, string> };
+    const text = sourceFiles(SRC).map((file) => readFileSync(file, "utf8")).join("\n");
+    expect(Object.keys(dependencies).filter((name) => !text.includes(`"${name}"`) && !text.includes(`"${name}/`))).toEqual([]);
   });
 
   test("every source folder is one of the layers", () => {
