@@ -119,10 +119,9 @@ describe("the daemon's reading of one agent's transcripts", () => {
     mkdirSync(join(dir, "state/agents/broken/usage.jsonl"), { recursive: true });
     writeFileSync(join(dir, "state/agents/broken/launch.json"), JSON.stringify({ agent: "broken", runtime: { preset: "claude", home } }));
     const said: string[] = [];
-    const poller = new UsagePoller({ root: dir, readConfig: async () => ({ problems: ["bad"] }), say: (line) => said.push(line), everyMs: 0 });
+    const poller = new UsagePoller({ root: dir, readConfig: async () => ({ problems: ["bad"] }), say: (line) => said.push(line) });
     await poller.tick(new Date());
     await poller.tick(new Date(Date.now() + 1));
-    await poller.stop();
     expect(summary()).toMatchObject({ replies: 3 });
     expect(said).toEqual([expect.stringMatching(/^usage: broken: EISDIR/)]);
   });

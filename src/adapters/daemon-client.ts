@@ -8,9 +8,12 @@ const HEARTBEAT_STALE_MS = 15_000;
 // `org up` returns as soon as the agents run; a daemon it started gets this long to write its first heartbeat.
 const START_GRACE_MS = 30_000;
 
-interface DaemonFile {
+/** What a client reads of daemon.json. */
+export interface DaemonFile {
   pid?: number | null;
   heartbeatAt?: string;
+  /** verify.queue_per_agent as the running daemon applies it. */
+  queuePerAgent?: number;
   /** Written by `org up` when it starts the daemon, before the daemon's first heartbeat. */
   startingAt?: string;
 }
@@ -26,14 +29,15 @@ const systemProbe: DaemonProbe = { isAlive, readFreeBytes };
 /**
  * Throws `message` unless the org's daemon is alive and recently wrote its heartbeat; waits for one just started.
  * A live daemon with a stale heartbeat is never called "not running": `outcome` (what became of the user's work) follows its own message.
+ * Returns the heartbeat it found fresh, so a caller reads daemon.json once.
  */
-export async function assertDaemonAlive(daemonFile: string, message: string, opts: { outcome?: string; probe?: DaemonProbe } = {}): Promise<void> {
+export async function assertDaemonAlive(daemonFile: string, message: string, opts: { outcome?: string; probe?: DaemonProbe } = {}): Promise<DaemonFile> {
   const probe = opts.probe ?? systemProbe;
   for (;;) {
     const daemon = await readJson<DaemonFile>(daemonFile).catch(() => undefined);
     const pid = daemon?.pid && probe.isAlive(daemon.pid) ? daemon.pid : undefined;
     const age = daemon?.heartbeatAt ? Date.now() - Date.parse(daemon.heartbeatAt) : undefined;
-    if (pid && age !== undefined && age < HEARTBEAT_STALE_MS) return;
+    if (daemon && pid && age !== undefined && age < HEARTBEAT_STALE_MS) return daemon;
     const starting = daemon?.startingAt && !daemon.heartbeatAt && Date.now() - Date.parse(daemon.startingAt) < START_GRACE_MS;
     if (!starting) {
       if (pid) throw await explainSilentDaemon(daemonFile, pid, age, probe, opts.outcome);

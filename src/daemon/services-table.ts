@@ -12,13 +12,13 @@ import { defineLoop } from "./loop-service.js";
 import { Notifier } from "./notifier.js";
 import { HotReload } from "./reload/hot-reload.js";
 import type { Service } from "./services.js";
-import { StandupScheduler } from "./standup-scheduler.js";
+import { STANDUP_TICK_MS, StandupScheduler } from "./standup-scheduler.js";
 import { defineStatusScreen } from "./status-screen.js";
 import { defineSupervision } from "./supervision.js";
-import { UsagePoller } from "./usage-poller.js";
+import { USAGE_EVERY_MS, UsagePoller } from "./usage-poller.js";
 import { defineVerifier } from "./verifier/service.js";
 
-// Hot reload, standups and usage are looked at this often; the last two work only when their own period is due.
+// Hot reload looks for requests and edits this often (a watch cuts the wait short).
 const REFRESH_MS = 2000;
 
 /** The daemon's table of services, in start order: each one's timers and watchers are its own, stopped in reverse. */
@@ -54,8 +54,8 @@ export function buildServices(opts: { root: string; paths: OrgPaths; record: Org
       stop: async () => notifier?.stop(),
     },
     defineLoop({ name: "hot-reload", periodMs: REFRESH_MS, open: async () => hotReload.start(await firstRead()), tick: async () => hotReload.tick(), close: () => hotReload.stop() }),
-    defineLoop({ name: "standups", periodMs: REFRESH_MS, tick: (now) => standups.tick(now), close: () => standups.stop() }),
-    defineLoop({ name: "usage", periodMs: REFRESH_MS, tick: (now) => tokens.tick(now), close: () => tokens.stop() }),
+    defineLoop({ name: "standups", periodMs: STANDUP_TICK_MS, tick: (now) => standups.tick(now) }),
+    defineLoop({ name: "usage", periodMs: USAGE_EVERY_MS, tick: (now) => tokens.tick(now) }),
     defineStatusScreen({ root, world, tmux, record, feed, renderStatus: opts.renderStatus }),
   ];
   services.push(defineHeartbeat({ file: paths.daemon, queuePerAgent: verifier.queuePerAgent, services: () => services, say }));

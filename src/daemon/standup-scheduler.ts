@@ -14,7 +14,7 @@ import { sendMessage } from "../adapters/store/inbox.js";
 import { fileSize } from "../adapters/fs/dir.js";
 
 // Both jobs read a few small files; every few seconds is soon enough for a digest due every N minutes.
-const TICK_MS = 5000;
+export const STANDUP_TICK_MS = 5000;
 // progress.md grows by an agent's own notes: a look at every agent's size twice a minute keeps it near its cap.
 const PROGRESS_EVERY_MS = 30_000;
 
@@ -22,27 +22,16 @@ type ReadConfig = () => Promise<{ loaded: { config: OrgConfig } } | { problems: 
 
 /** The daemon's upkeep of what agents read: each progress.md kept under its cap, and standup digests for the chief. */
 export class StandupScheduler {
-  private lastTick = 0;
   private lastCap = 0;
-  private running: Promise<void> | undefined;
-  private stopped = false;
   private readonly paths;
 
   constructor(private readonly opts: { root: string; readConfig: ReadConfig; say: (line: string) => void }) {
     this.paths = orgPaths(opts.root);
   }
 
-  /** Cheap to call often: it works at most once per TICK_MS, and never twice at once. */
+  /** One look, run by the daemon's loop every STANDUP_TICK_MS: a failure is said, never thrown. */
   async tick(now: Date): Promise<void> {
-    if (this.stopped || this.running || now.getTime() - this.lastTick < TICK_MS) return;
-    this.lastTick = now.getTime();
-    this.running = this.work(now).catch((error: Error) => this.opts.say(`standup: ${error.message}`)).finally(() => (this.running = undefined));
-    await this.running;
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    await this.running;
+    await this.work(now).catch((error: Error) => this.opts.say(`standup: ${error.message}`));
   }
 
   private async work(now: Date): Promise<void> {

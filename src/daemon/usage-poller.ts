@@ -5,7 +5,7 @@ import { AgentUsageReader } from "../adapters/usage/agent.js";
 import { readOptionalRecord } from "../adapters/store/org-record.js";
 
 // New replies show in `org status` within this long; each look reads only what the CLIs appended since the last.
-const USAGE_EVERY_MS = 10_000;
+export const USAGE_EVERY_MS = 10_000;
 
 type ReadConfig = () => Promise<{ loaded: { config: OrgConfig } } | { problems: string[] }>;
 
@@ -14,23 +14,12 @@ export class UsagePoller {
   private readonly readers = new Map<string, AgentUsageReader>();
   private readonly reported = new Set<string>();
   private pricing: Pricing = {};
-  private lastTick = -Infinity;
-  private running: Promise<void> | undefined;
-  private stopped = false;
 
-  constructor(private readonly opts: { root: string; readConfig: ReadConfig; say: (line: string) => void; everyMs?: number }) {}
+  constructor(private readonly opts: { root: string; readConfig: ReadConfig; say: (line: string) => void }) {}
 
-  /** Cheap to call often: it works at most once per period, and never twice at once. */
+  /** One look, run by the daemon's loop every USAGE_EVERY_MS: a failure is said, never thrown. */
   async tick(now: Date): Promise<void> {
-    if (this.stopped || this.running || now.getTime() - this.lastTick < (this.opts.everyMs ?? USAGE_EVERY_MS)) return;
-    this.lastTick = now.getTime();
-    this.running = this.work(now).catch((error: Error) => this.opts.say(`usage: ${error.message}`)).finally(() => (this.running = undefined));
-    await this.running;
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    await this.running;
+    await this.work(now).catch((error: Error) => this.opts.say(`usage: ${error.message}`));
   }
 
   private async work(now: Date): Promise<void> {

@@ -23,10 +23,9 @@ export async function runSubmit(opts: { root: string; cwd: string; message?: str
   const paths = orgPaths(opts.root);
   const agent = record.agents.find((candidate) => candidate.worktree === top);
   if (!agent) throw new OrgError(`not inside an agent's worktree (${opts.cwd}) — run it from one of ${paths.worktrees}/<agent>`, "not-agent");
-  await assertDaemonAlive(paths.daemon, "the org is not running — start it with `org up` (nothing was committed)", { outcome: "nothing was committed" });
+  const daemon = await assertDaemonAlive(paths.daemon, "the org is not running — start it with `org up` (nothing was committed)", { outcome: "nothing was committed" });
   await assertContractAgreed(opts.root, agent.role);
-  const daemon = await readJson<{ queuePerAgent?: number }>(paths.daemon).catch(() => undefined);
-  const room = decideQueueRoom(await readQueuedRequests(paths.queue), agent.name, daemon?.queuePerAgent ?? DEFAULT_QUEUE_PER_AGENT);
+  const room = decideQueueRoom(await readQueuedRequests(paths.queue), agent.name, daemon.queuePerAgent ?? DEFAULT_QUEUE_PER_AGENT);
   if (room.kind === "full") throw new OrgError(room.reason, "queue-full");
   const ledger = await readJson<AgentLedger>(join(agentPaths(paths.state, agent.name).dir, "ledger.json"));
   const config = ["core.hooksPath=/dev/null", ...(await identity(top))];
