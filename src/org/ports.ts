@@ -105,7 +105,7 @@ export interface PaneFeed {
   close(): void;
 }
 
-/** Where screens come from and keys go: tmux panes (screen-tmux.ts) or any other terminal host. */
+/** Where screens come from and keys go: tmux panes (adapters/tmux/screen-port.ts) or any other terminal host. */
 export interface ScreenPort {
   capture(paneIds: string[]): Promise<Map<string, string>>;
   /** Types `text` literally, then submits it with a separate Enter. */
@@ -125,7 +125,7 @@ export interface PaneText {
   agent: string;
 }
 
-/** What the daemon's notifier needs of the grid: tmux (notifier-tmux.ts) or the pty host (pty-notice-port.ts). */
+/** What the daemon's notifier needs of the grid: tmux (adapters/tmux/notice-client.ts) or the pty host (adapters/pty/notice-port.ts). */
 export interface NoticePort {
   /** Each agent's pane, by the @org_agent label `org up` gives it; undefined when the grid's server is down. */
   listAgentPanes(): Promise<Map<string, string> | undefined>;

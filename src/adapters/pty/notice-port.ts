@@ -2,7 +2,7 @@ import type { NoticePort, PaneText } from "../../org/ports.js";
 import { PtyConnection } from "./connection.js";
 
 /**
- * The notifier's panes on an `org pty-host`, looked at and typed into as tmux's are (notifier-tmux.ts), over one
+ * The notifier's panes on an `org pty-host`, looked at and typed into as tmux's are (tmux/notice-client.ts), over one
  * standing connection to the host's socket: a dead socket is a failed look or keystroke, never a throw.
  */
 export function openPtyNoticePort(path: string): NoticePort {

@@ -6,7 +6,7 @@ import { normalizeDefaults } from "./normalize.js";
 import { asMap, RULES, type Raw } from "./rules.js";
 import { ConfigSchema, type OrgConfig } from "./schema.js";
 
-/** What loading needs to know about the disk and git; src/adapters/config-probe.ts is the real one. */
+/** What loading needs to know about the disk and git; src/adapters/probes/config.ts is the real one. */
 export interface ConfigProbe {
   exists(absPath: string): Promise<boolean>;
   isGitRepo(absDir: string): Promise<boolean>;

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { MessagesSchema, type MessageSettings, type OrgConfig } from "../config/schema.js";
 import { agentPaths } from "../paths.js";
 
-/** The few file operations messages need; src/adapters/inbox-store.ts is the real one. */
+/** The few file operations messages need; src/adapters/store/inbox.ts is the real one. */
 export interface MailPort {
   /** File names in a folder; none when it does not exist. */
   listNames(dir: string): Promise<string[]>;
