@@ -81,9 +81,10 @@ describe("a live daemon whose heartbeat is stale is never called not running", (
     await expect(check(join(dir, "missing.json"), probe(0))).rejects.toThrow(/^the org is not running/);
   });
 
-  test("a live daemon with a fresh heartbeat passes, even on a full disk", async () => {
+  test("a live daemon with a fresh heartbeat passes, even on a full disk, and its heartbeat is handed back", async () => {
     const daemonFile = join(dir, "daemon.json");
-    writeFileSync(daemonFile, JSON.stringify({ pid: process.pid, heartbeatAt: new Date().toISOString() }));
-    await expect(check(daemonFile, probe(0))).resolves.toBeUndefined();
+    const heartbeat = { pid: process.pid, heartbeatAt: new Date().toISOString(), queuePerAgent: 3 };
+    writeFileSync(daemonFile, JSON.stringify(heartbeat));
+    await expect(check(daemonFile, probe(0))).resolves.toEqual(heartbeat);
   });
 });

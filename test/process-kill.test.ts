@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { expect, test } from "vitest";
-import { killProcessGroup } from "../src/adapters/process.js";
+import { killProcessGroup, processRunner } from "../src/adapters/process.js";
 import { isRunning } from "./helpers/processes.js";
 
 test("a child that does not lead a group yet (forked, not yet setsid) is still stopped: signalled by pid", async () => {
@@ -20,4 +20,9 @@ test("a group leader and its children go together; a group already gone is left 
   await exited;
   expect(() => process.kill(-leader.pid!, 0)).toThrow();
   await killProcessGroup(leader.pid!, 5000);
+});
+
+test("a program that cannot start is a result with spawnError, never a throw: a missing program, a cwd that is a file", async () => {
+  expect(await processRunner.run(["/nonexistent/program"])).toMatchObject({ exitCode: null, spawnError: expect.stringMatching(/ENOENT/) });
+  expect(await processRunner.run(["true"], { cwd: "/etc/hostname" })).toMatchObject({ exitCode: null, stdout: "", spawnError: "spawn ENOTDIR" });
 });

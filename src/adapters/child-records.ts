@@ -3,14 +3,16 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { formatLogEntry } from "../org/log-entry.js";
-import type { ChildTracker } from "../org/ports.js";
+import type { ChildTicket, ChildTracker } from "../org/ports.js";
 import { appendLines } from "./fs/files.js";
 import { isAlive, killProcessGroup } from "./process.js";
 
 export interface ChildRecord {
-  pid: number;
+  /** Null while the spawn is under way: the child is then found by `token` in its environment. */
+  pid: number | null;
   /** The kernel's start time of the process (/proc/<pid>/stat field 22): a reused pid has another. */
   startTicks: number | null;
+  token: string;
   /** It leads its own process group, and the whole group is ended. */
   group: boolean;
   kind: "verify" | "waiter";
@@ -20,27 +22,43 @@ export interface ChildRecord {
   daemonTicks: number | null;
 }
 
-/** The children of this daemon, recorded as they start and forgotten as they end. */
+// A kill -9 inside the spawn leaves a child with no pid on record: the token in its environment still names it.
+export const CHILD_TOKEN_ENV = "ORG_CHILD_TOKEN";
+
+/** The children of this daemon, announced before they start and forgotten as they end. */
 export class ChildRecords implements ChildTracker {
   private made = false;
+  private count = 0;
 
   constructor(private readonly dir: string) {}
 
-  /** Synchronous, right after spawn: a kill -9 a moment later must still find the record. */
-  track(pid: number | undefined, kind: ChildRecord["kind"], what: string, group: boolean): void {
-    if (pid === undefined) return;
-    if (!this.made) mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-    this.made = true;
-    const record: ChildRecord = { pid, startTicks: readStartTicks(pid), group, kind, what, daemonPid: process.pid, daemonTicks: readStartTicks(process.pid) };
+  /** Synchronous, before and right after the spawn: a kill -9 at any moment still leaves a record to find the child by. */
+  announce(kind: ChildRecord["kind"], what: string, group: boolean): ChildTicket {
+    const token = `${process.pid}-${Date.now()}-${++this.count}`;
+    const base: ChildRecord = { pid: null, startTicks: null, token, group, kind, what, daemonPid: process.pid, daemonTicks: readStartTicks(process.pid) };
+    const pending = join(this.dir, `pending-${token}.json`);
+    this.write(pending, base);
+    return {
+      env: { [CHILD_TOKEN_ENV]: token },
+      started: (pid) => {
+        if (pid !== undefined) this.write(join(this.dir, `${pid}.json`), { ...base, pid, startTicks: readStartTicks(pid) });
+        rmSync(pending, { force: true });
+      },
+      ended: (pid) => {
+        if (pid !== undefined) rmSync(join(this.dir, `${pid}.json`), { force: true });
+        rmSync(pending, { force: true });
+      },
+    };
+  }
+
+  private write(file: string, record: ChildRecord): void {
     try {
-      writeFileSync(join(this.dir, `${pid}.json`), `${JSON.stringify(record)}\n`);
+      if (!this.made) mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+      this.made = true;
+      writeFileSync(file, `${JSON.stringify(record)}\n`);
     } catch {
       // A full disk: the child runs unrecorded, as before this ledger existed; the run itself must not fail for it.
     }
-  }
-
-  forget(pid: number | undefined): void {
-    if (pid !== undefined) rmSync(join(this.dir, `${pid}.json`), { force: true });
   }
 }
 
@@ -52,17 +70,46 @@ export async function endOrphanedChildren(dir: string, graceMs = 2000): Promise<
   } catch {
     return [];
   }
+  const records = names.map((name) => ({ name, record: readRecord(join(dir, name)) }));
+  const orphaned = records.filter(({ record }) => !record || record.daemonPid === process.pid || !isSameProcess(record.daemonPid, record.daemonTicks));
+  const unspawned = orphaned.flatMap(({ record }) => (record && record.pid === null ? [record] : []));
+  const found = unspawned.length > 0 ? findByToken(new Set(unspawned.map((record) => record.token))) : new Map<string, { pid: number; pgid: number }[]>();
   const ended: ChildRecord[] = [];
-  await Promise.all(names.map(async (name) => {
-    const record = readRecord(join(dir, name));
-    if (record && record.daemonPid !== process.pid && isSameProcess(record.daemonPid, record.daemonTicks)) return;
-    if (record && (await endChild(record, graceMs))) ended.push(record);
+  await Promise.all(orphaned.map(async ({ name, record }) => {
+    // A verify run's workers inherit the token too: its group leader stands for them all.
+    const matches = record?.pid === null ? (found.get(record.token) ?? []).filter((match) => !record.group || match.pgid === match.pid) : [];
+    const children = !record ? [] : record.pid === null ? matches.map((match) => ({ ...record, pid: match.pid, startTicks: readStartTicks(match.pid) })) : [{ ...record, pid: record.pid }];
+    for (const child of children) if (await endChild(child, graceMs)) ended.push(child);
     rmSync(join(dir, name), { force: true });
   }));
   return ended;
 }
 
-async function endChild(record: ChildRecord, graceMs: number): Promise<boolean> {
+// Only a spawn cut short by a kill leaves a pending record, so this walk of /proc is rare.
+function findByToken(tokens: Set<string>): Map<string, { pid: number; pgid: number }[]> {
+  const found = new Map<string, { pid: number; pgid: number }[]>();
+  let names: string[];
+  try {
+    names = readdirSync("/proc").filter((name) => /^\d+$/.test(name));
+  } catch {
+    return found;
+  }
+  for (const name of names) {
+    try {
+      const entry = readFileSync(`/proc/${name}/environ`, "utf8").split("\0").find((line) => line.startsWith(`${CHILD_TOKEN_ENV}=`));
+      const token = entry?.slice(CHILD_TOKEN_ENV.length + 1);
+      if (!token || !tokens.has(token)) continue;
+      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+      const pgid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[2]);
+      found.set(token, [...(found.get(token) ?? []), { pid: Number(name), pgid }]);
+    } catch {
+      // Gone meanwhile, or not ours to read.
+    }
+  }
+  return found;
+}
+
+async function endChild(record: ChildRecord & { pid: number }, graceMs: number): Promise<boolean> {
   const same = isSameProcess(record.pid, record.startTicks);
   // Its leader gone, a group can still hold the run's workers; Linux hands out no pid that is a live group's id.
   const groupLeft = record.group && readStartTicks(record.pid) === null && isAlive(-record.pid);
@@ -104,7 +151,7 @@ export function readStartTicks(pid: number): number | null {
 function readRecord(file: string): ChildRecord | undefined {
   try {
     const record = JSON.parse(readFileSync(file, "utf8")) as ChildRecord;
-    return Number.isInteger(record.pid) && record.pid > 1 ? record : undefined;
+    return record.pid === null ? (typeof record.token === "string" ? record : undefined) : Number.isInteger(record.pid) && record.pid > 1 ? record : undefined;
   } catch {
     // Cut short by a full disk or a kill mid-write: nothing to act on.
     return undefined;

@@ -66,12 +66,20 @@ export const processRunner: Runner = {
       let aborted = false;
       const stdout: Buffer[] = [];
       const stderr: Buffer[] = [];
-      const child = spawn(file!, args, {
-        cwd: options.cwd,
-        env,
-        detached: !options.sameGroup,
-        stdio: [options.input === undefined ? "ignore" : "pipe", output ?? "pipe", output ?? "pipe"],
-      });
+      let child: ChildProcess;
+      try {
+        child = spawn(file!, args, {
+          cwd: options.cwd,
+          env,
+          detached: !options.sameGroup,
+          stdio: [options.input === undefined ? "ignore" : "pipe", output ?? "pipe", output ?? "pipe"],
+        });
+      } catch (error) {
+        // A cwd that is a file throws ENOTDIR here rather than emitting "error": a result all the same.
+        if (output !== undefined) closeSync(output);
+        resolve({ argv, exitCode: null, signal: null, timedOut: false, durationMs: performance.now() - started, stdout: "", stderr: "", spawnError: (error as Error).message });
+        return;
+      }
       options.onSpawn?.(child.pid);
       child.stdout?.on("data", (chunk: Buffer) => stdout.push(chunk));
       child.stderr?.on("data", (chunk: Buffer) => stderr.push(chunk));

@@ -139,9 +139,15 @@ export interface NoticePort {
 }
 
 /** Writes down a child process that may outlive its daemon, so the next one can end it. */
+/** A child announced before its spawn: its environment carries `env`, and it is told the pid once there is one. */
+export interface ChildTicket {
+  env: Record<string, string>;
+  started(pid: number | undefined): void;
+  ended(pid: number | undefined): void;
+}
+
 export interface ChildTracker {
-  track(pid: number | undefined, kind: "verify" | "waiter", what: string, group: boolean): void;
-  forget(pid: number | undefined): void;
+  announce(kind: "verify" | "waiter", what: string, group: boolean): ChildTicket;
 }
 
 export interface TmuxPort {

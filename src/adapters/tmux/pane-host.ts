@@ -104,14 +104,15 @@ export class TmuxPaneHost implements PaneHost {
   }
 
   private startWaiter(): { child: ChildProcess; done: Promise<"changed" | "gone"> } {
-    const child = startChild(tmuxArgv(this.socket, ["wait-for", CHANGED], { noStart: true }), { stdio: "ignore", env: { ...process.env, TMUX: "" } });
     // A daemon killed with -9 leaves it blocked on the channel: the next daemon ends it by this record.
-    this.children?.track(child.pid, "waiter", `tmux wait-for ${CHANGED} on ${this.socket}`, false);
+    const ticket = this.children?.announce("waiter", `tmux wait-for ${CHANGED} on ${this.socket}`, false);
+    const child = startChild(tmuxArgv(this.socket, ["wait-for", CHANGED], { noStart: true }), { stdio: "ignore", env: { ...process.env, TMUX: "", ...ticket?.env } });
+    ticket?.started(child.pid);
     const done = new Promise<"changed" | "gone">((resolve) => {
       child.on("error", () => resolve("gone"));
       child.on("exit", (code) => resolve(code === 0 ? "changed" : "gone"));
     }).finally(() => {
-      this.children?.forget(child.pid);
+      ticket?.ended(child.pid);
       if (this.change?.child === child) this.change = undefined;
     });
     return { child, done };

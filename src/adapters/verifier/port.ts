@@ -63,10 +63,10 @@ export function createVerifierPort(opts: { repo: string; state: string; runner?:
       if (note) await appendLines(options.logFile, [note]);
       // Verify runs never see the secrets the daemon holds for agents.
       // Recorded on disk while it runs: a daemon killed meanwhile leaves it to the next one, which ends it.
-      const what = `verify run ${basename(options.logFile, ".log")} in ${basename(options.cwd)}`;
+      const ticket = opts.children?.announce("verify", `verify run ${basename(options.logFile, ".log")} in ${basename(options.cwd)}`, true);
       const result = await runner.run(argv, {
-        cwd: options.cwd, env: { ...filterAgentEnv(process.env), ...env }, cleanEnv: true, timeoutMs: options.timeoutMs, outputFile: options.logFile, killGraceMs: 2000, signal: options.signal, reapGroup: true,
-        onSpawn: (pid) => opts.children?.track(pid, "verify", what, true), onExit: (pid) => opts.children?.forget(pid),
+        cwd: options.cwd, env: { ...filterAgentEnv(process.env), ...env, ...ticket?.env }, cleanEnv: true, timeoutMs: options.timeoutMs, outputFile: options.logFile, killGraceMs: 2000, signal: options.signal, reapGroup: true,
+        onSpawn: (pid) => ticket?.started(pid), onExit: (pid) => ticket?.ended(pid),
       });
       // With the disk full the run's output, and so its metric, is lost: keep the request queued rather than record a false crash.
       if (await isDiskFull(options.logFile)) throw new OrgError(`${await describeDiskFull(options.logFile, { what: `the run's output in ${options.logFile} could not be saved` })}; the experiment stays queued and runs again`, "disk-full");
