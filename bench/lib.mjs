@@ -10,18 +10,6 @@ export const ORG = join(ROOT, "bin", "org.js");
 export const FOREVER = join(ROOT, "test", "fixtures", "bin", "forever");
 const GIT_ENV = { GIT_AUTHOR_NAME: "bench", GIT_AUTHOR_EMAIL: "b@b.invalid", GIT_COMMITTER_NAME: "bench", GIT_COMMITTER_EMAIL: "b@b.invalid" };
 
-/** A seeded PRNG (mulberry32): the same stream on every machine, so two benches see the same draws. */
-export function mulberry32(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export function git(dir, args) {
   return execFileSync("git", ["-c", "commit.gpgsign=false", "-c", "gc.auto=0", ...args], { cwd: dir, env: { ...process.env, ...GIT_ENV }, encoding: "utf8" });
 }

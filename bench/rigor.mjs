@@ -2,14 +2,12 @@
 // with known true effects and Gaussian seed noise (σ measured on the demo problem: 0.0047 at val_loss ≈ 0.085).
 // Both rules see the same true changes and the same noise draws; each hill-climbs from its own best.
 import { join } from "node:path";
-import { ROOT, mulberry32 } from "./lib.mjs";
+import { ROOT } from "./lib.mjs";
+// The demo problem's own seeded generator and normal sampler: the same draws on every machine.
+import { createRng as mulberry32, gaussian } from "../demo/research/prepare.mjs";
 
 const { decideKeep } = await import(join(ROOT, "dist", "org", "experiments", "keep-rule.js"));
 const { pooledSigma, summarize } = await import(join(ROOT, "dist", "org", "experiments", "noise.js"));
-
-function gaussian(rng) {
-  return Math.sqrt(-2 * Math.log(1 - rng())) * Math.cos(2 * Math.PI * rng());
-}
 
 /** Candidate changes: 20% truly better by 2σ–6σ, 50% neutral, 30% worse by 0.5σ–5σ (seeded). */
 function makeStream(count, sigma, seed) {
