@@ -96,6 +96,7 @@ describe("candidates queued on top of each other", { tags: ["slow"] }, () => {
     await settle(loop, org.state);
 
     expect(org.verdictOf(first).outcome).toMatchObject({ verdict: { kind: "discard" }, head: a, movedTo: b });
+    expect(formatSubmitReply(org.verdictOf(first)).at(-1)).toBe(`your branch has moved on to ${b.slice(0, 7)}, so it was left there; that commit gets its own verdict (the diff is saved in ${join(org.state, "patches", `${AGENT}-${a.slice(0, 7)}-discard.patch`)})`);
     const judged = org.verdictOf(second).outcome;
     const rebased = judged.request.commit;
     expect(judged.request.rebased).toEqual({ kind: "rebased", from: b, onto: org.base, commit: rebased });

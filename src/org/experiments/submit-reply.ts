@@ -19,7 +19,7 @@ export function formatSubmitReply(verdict: VerdictFile): string[] {
   lines.push(outcome.verdict.reason);
   if (request.rebased?.kind === "rebased") lines.push(describeRebase(request.rebased, request.after));
   if (outcome.head !== request.commit) lines.push(`your branch was reset to ${outcome.head.slice(0, 7)}; the diff is saved in ${outcome.patch}`);
-  else if (outcome.movedTo) lines.push(`your branch has moved on to ${outcome.movedTo.slice(0, 7)}, so it was not reset; that commit gets its own verdict${outcome.patch ? ` (the diff is saved in ${outcome.patch})` : ""}`);
+  else if (outcome.movedTo) lines.push(`your branch has moved on to ${outcome.movedTo.slice(0, 7)}, so it was left there; that commit gets its own verdict${outcome.patch ? ` (the diff is saved in ${outcome.patch})` : ""}`);
   else if (request.rebased && outcome.verdict.kind === "keep") lines.push(`your branch now points at ${request.commit.slice(0, 7)}${outcome.patch ? `; your uncommitted work is saved in ${outcome.patch}` : ""}`);
   if (outcome.verdict.kind === "crash" && outcome.logTail) {
     lines.push(`last lines of ${outcome.logFile}:`, outcome.logTail);
