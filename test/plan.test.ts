@@ -42,7 +42,7 @@ describe("plan", () => {
   });
 
   test("prompts render per agent, leave unknown names visible and end with org's full path for a shell that lost PATH", () => {
-    const text = renderPrompt("You are {{agent}} on GPU {{gpu}}; {{nope}}\n\n", { org: "toy", agent: "r-1", role: "r", branch: "b", worktree: "w", gpu: "0", inbox: "i", progress: "p", task: "t", edits: "", protected: "", metric: "m", goal: "minimize", org_bin: "/o/state/bin/org" });
+    const text = renderPrompt("You are {{agent}} on GPU {{gpu}}; {{nope}}\n\n", { org: "toy", agent: "r-1", role: "r", branch: "b", worktree: "w", gpu: "0", inbox: "i", progress: "p", task: "t", edits: "", protected: "", metric: "m", goal: "minimize", queue_per_agent: "2", org_bin: "/o/state/bin/org" });
     expect(text.split("\n").slice(1)).toEqual([
       "You are r-1 on GPU 0; {{nope}}",
       "",

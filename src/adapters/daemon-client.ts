@@ -64,7 +64,7 @@ export async function waitForAnswer<T>(file: string, daemonFile: string): Promis
   for (let polls = 0; ; polls++) {
     const answer = await readJson<T>(file).catch(() => undefined);
     if (answer) return answer;
-    if (polls % 40 === 39) await assertDaemonAlive(daemonFile, "the org went down while your request waited; it stays queued and runs at the next `org up`", { outcome: "your request stays queued" });
+    if (polls % 40 === 0) await assertDaemonAlive(daemonFile, "the org went down while your request waited; it stays queued and runs at the next `org up`", { outcome: "your request stays queued" });
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

@@ -41,7 +41,10 @@ export async function main(argv: string[], io: Io = stdio): Promise<number> {
   program.command("doctor").description("check node, git, tmux, nvidia-smi and the runtimes")
     .action(run(async () => (await import("./commands/doctor.js")).runDoctor({ root: root() }, io)));
   program.command("submit").description("commit your worktree and hand it to the verifier (run inside an agent worktree)").option("-m, --message <text>", "what you tried")
-    .action(run(async (opts: { message?: string }) => (await import("./commands/submit.js")).runSubmit({ root: root(), cwd: process.cwd(), message: opts.message }, io)));
+    .option("--no-wait", "return once it is queued: the verdict comes to your inbox (`org wait <id>` waits for it)")
+    .action(run(async (opts: { message?: string; wait: boolean }) => (await import("./commands/submit.js")).runSubmit({ root: root(), cwd: process.cwd(), message: opts.message, wait: opts.wait }, io)));
+  program.command("wait").argument("[id]", "an experiment id, as `org submit --no-wait` printed it").description("wait for an experiment's verdict and print it as `org submit` does")
+    .action(run(async (id?: string) => (await import("./commands/wait.js")).runWait({ root: root(), id }, io)));
   program.command("confirm").argument("<commit>", "a commit of the research repo").description("re-run a commit with fresh seeds: mean ± sd next to the baseline's")
     .option("-n, --runs <n>", "how many runs", "5").option("--agent <agent>", "whose GPU slot runs it (default: the agent whose branch holds it)")
     .action(run(async (commit: string, opts: { runs: string; agent?: string }) => (await import("./commands/confirm.js")).runConfirm({ root: root(), commit, runs: Number(opts.runs), agent: opts.agent }, io)));

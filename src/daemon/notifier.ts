@@ -141,8 +141,9 @@ export class Notifier {
         this.say(`${relative(this.root, file)}:${parsed.line}: ${parsed.reason} — ${parsed.fix}; \`org inbox\` skips it`);
         continue;
       }
-      const { from, kind, time } = parsed.message;
-      if (this.settings.quiet.includes(kind)) continue;
+      const { from, kind, time, extra } = parsed.message;
+      // A verdict asked for by `org submit --no-wait` reaches the agent no other way: quiet kinds are typed then too.
+      if (this.settings.quiet.includes(kind) && extra.notify !== "always") continue;
       const queue = this.pending.get(agent) ?? [];
       queue.push({ id, from, kind, sentAt: Date.parse(time), seenAt });
       this.pending.set(agent, queue);

@@ -15,6 +15,8 @@ export interface PromptContext {
   protected: string;
   metric: string;
   goal: string;
+  /** verify.queue_per_agent: how many experiments the agent may have queued, the one running included. */
+  queue_per_agent: string;
   /** The absolute path of the `org` shim: the fallback when a CLI's shell loses PATH. */
   org_bin: string;
 }

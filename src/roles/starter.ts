@@ -84,7 +84,9 @@ it runs every commit you submit in a clean checkout and records {{metric}} ({{go
    the same result with less code is a win; a tiny gain that adds twenty lines of hacks is not.
 2. Make the change in your worktree.
 3. Run \`org submit -m "<the idea in one line>"\`. It commits, waits for the verifier and prints
-   the verdict: keep, discard, crash or reject.
+   the verdict: keep, discard, crash or reject. To keep your GPU busy, queue the next idea while
+   one runs: \`org submit --no-wait -m "<idea>"\` prints the experiment's id at once; its verdict
+   comes to your inbox, or \`org wait <id>\` prints it. At most {{queue_per_agent}} may be queued.
 4. On keep, build on it. On discard, your branch is back at your best commit: start from there.
    Only on a crash, read the end of the run log, fix an obvious bug and resubmit, or drop the
    idea after a few tries. Never pull whole training logs into your context.

@@ -122,8 +122,8 @@ export function createVerifierPort(opts: { repo: string; state: string; runner?:
     async appendLog(entry) {
       await appendLines(logPath(opts.state), [entry]);
     },
-    async appendInbox(agent, text) {
-      await sendMessage(opts.state, { from: "verifier", to: [agent], kind: "verdict", body: text }, opts.messages ?? readMessageSettings(undefined));
+    async appendInbox(agent, text, extra) {
+      await sendMessage(opts.state, { from: "verifier", to: [agent], kind: "verdict", body: text, ...(extra ? { extra } : {}) }, opts.messages ?? readMessageSettings(undefined));
     },
   };
 }

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import type { AgentLedger, ExperimentRequest } from "../../org/experiments/experiment.js";
 import { OrgError } from "../../org/errors.js";
 import { agentPaths, orgPaths } from "../../org/paths.js";
-import { formatSubmitReply } from "../../ui/submit-reply.js";
+import { formatSubmitReply, type VerdictFile } from "../../org/experiments/submit-reply.js";
 import { readJson, writeJsonAtomic } from "../../adapters/fs/files.js";
 import { assertContractAgreed } from "../../adapters/store/contracts.js";
 import { assertDaemonAlive, waitForAnswer } from "../../adapters/daemon-client.js";
@@ -11,13 +11,12 @@ import { commitOnto } from "../../adapters/git/commit-onto.js";
 import { readRecord } from "../../adapters/store/org-record.js";
 import { readQueuedRequests } from "../../adapters/store/queue.js";
 import { decideQueueRoom, DEFAULT_QUEUE_PER_AGENT } from "../../org/experiments/schedule.js";
-import type { VerdictFile } from "../../daemon/index.js";
 import type { Io } from "../io.js";
 import { runGit } from "../../adapters/git/run.js";
 import { hasUserName, readTopLevel } from "../../adapters/git/refs.js";
 
-/** `org submit -m "what I tried"`: commit the worktree, hand the commit to the verifier, print its verdict. */
-export async function runSubmit(opts: { root: string; cwd: string; message?: string }, io: Io): Promise<number> {
+/** `org submit -m "what I tried"`: commit the worktree, hand the commit to the verifier, print its verdict; `--no-wait` returns once it is queued. */
+export async function runSubmit(opts: { root: string; cwd: string; message?: string; wait?: boolean }, io: Io): Promise<number> {
   const top = await readTopLevel(opts.cwd);
   const record = await readRecord(opts.root);
   const paths = orgPaths(opts.root);
@@ -25,8 +24,10 @@ export async function runSubmit(opts: { root: string; cwd: string; message?: str
   if (!agent) throw new OrgError(`not inside an agent's worktree (${opts.cwd}) — run it from one of ${paths.worktrees}/<agent>`, "not-agent");
   const daemon = await assertDaemonAlive(paths.daemon, "the org is not running — start it with `org up` (nothing was committed)", { outcome: "nothing was committed" });
   await assertContractAgreed(opts.root, agent.role);
-  const room = decideQueueRoom(await readQueuedRequests(paths.queue), agent.name, daemon.queuePerAgent ?? DEFAULT_QUEUE_PER_AGENT);
+  const queued = await readQueuedRequests(paths.queue);
+  const room = decideQueueRoom(queued, agent.name, daemon.queuePerAgent ?? DEFAULT_QUEUE_PER_AGENT);
   if (room.kind === "full") throw new OrgError(room.reason, "queue-full");
+  const mine = queued.filter((request) => request.agent === agent.name && request.kind === "candidate");
   const ledger = await readJson<AgentLedger>(join(agentPaths(paths.state, agent.name).dir, "ledger.json"));
   const config = ["core.hooksPath=/dev/null", ...(await identity(top))];
   const git = (args: string[]) => runGit(args, { cwd: top, config });
@@ -46,6 +47,8 @@ export async function runSubmit(opts: { root: string; cwd: string; message?: str
   if (!staged && before === (ledger?.lastVerified ?? record.baseCommit)) {
     await refuse(`nothing to submit: no changes since ${before.slice(0, 7)}, your last verified commit`, "nothing");
   }
+  const waiting = staged ? undefined : mine.find((request) => request.commit === before);
+  if (waiting) await refuse(`nothing to submit: no changes since ${before.slice(0, 7)}, which is queued already — \`org wait ${waiting.id}\` waits for its verdict`, "nothing");
   if (ledger?.baselineCrash) {
     await refuse(`your baseline crashed, so the base is broken: ${ledger.baselineCrash} — fix it, then \`org down && org up\` (nothing was committed)`, "broken-base");
   }
@@ -60,14 +63,23 @@ export async function runSubmit(opts: { root: string; cwd: string; message?: str
     else head = made.commit;
   }
   const description = opts.message?.trim() || (await git(["log", "-1", "--format=%s", head])).stdout.trim();
+  // Made on a candidate still queued: the verifier judges only this commit's own change, on whatever the agent's best is then.
+  const last = mine.at(-1);
+  const after = last && (await git(["merge-base", "--is-ancestor", last.commit, head])).exitCode === 0 ? last.commit : undefined;
   const now = new Date();
   const request: ExperimentRequest = {
     id: `${now.toISOString().replace(/[:.]/g, "-")}-${agent.name}-${head.slice(0, 7)}`,
     agent: agent.name, commit: head, description, kind: "candidate", submittedAt: now.toISOString(),
+    ...(after ? { after } : {}), ...(opts.wait === false ? { reply: "message" as const } : {}),
   };
   await writeJsonAtomic(join(paths.queue, `${request.id}.json`), request).catch((error: unknown) => {
     addOutcome(error, head === before ? `nothing was queued — run \`org submit\` again then` : `your commit ${head.slice(0, 7)} is kept on your branch but not queued — run \`org submit\` again then`);
   });
+  if (opts.wait === false) {
+    io.out(`queued ${head.slice(0, 7)} "${description}" as ${request.id}`);
+    io.out(`its verdict comes to your inbox (\`org inbox\`); \`org wait ${request.id}\` waits for it here`);
+    return 0;
+  }
   io.out(`submitted ${head.slice(0, 7)} "${description}"; waiting for the verifier…`);
   const verdict = await waitForAnswer<VerdictFile>(join(paths.state, "verdicts", `${request.id}.json`), paths.daemon);
   for (const line of formatSubmitReply(verdict)) io.out(line);

@@ -1,6 +1,9 @@
 import { join } from "node:path";
 import type { OrgConfig } from "../../org/config/schema.js";
-import { runExperiment, type AgentLedger, type ExperimentContext, type ExperimentOutcome, type ExperimentRequest, type VerifierPort } from "../../org/experiments/experiment.js";
+import { runExperiment, type AgentLedger, type ExperimentContext, type ExperimentRequest, type VerifierPort } from "../../org/experiments/experiment.js";
+import { decideRebase, describeConflict, toJudged } from "../../org/experiments/rebase.js";
+import { formatVerdictMessage, type VerdictFile } from "../../org/experiments/submit-reply.js";
+import { readMessageSettings } from "../../org/messages/mail-port.js";
 import { pooledSigma } from "../../org/experiments/noise.js";
 import { agentPaths, orgPaths } from "../../org/paths.js";
 import type { OrgRecord } from "../../org/state.js";
@@ -10,15 +13,9 @@ import { findJudgedRow } from "../../adapters/verifier/judged-row.js";
 import { advanceFrontier } from "../../adapters/verifier/frontier.js";
 import { runConfirmation } from "../../adapters/verifier/confirmation.js";
 import { RefStamp } from "../../adapters/git/ref-stamp.js";
+import { rebaseChange } from "../../adapters/git/rebase-change.js";
 import { listRefs } from "../../adapters/git/refs.js";
 import { ensureDir, listDir, removeFile } from "../../adapters/fs/dir.js";
-
-/** The verdict file `org submit` waits for. */
-export interface VerdictFile {
-  id: string;
-  outcome: Omit<ExperimentOutcome, "ledger">;
-  best: AgentLedger["best"];
-}
 
 /** The daemon's verifier: takes requests from state/queue and plain commits, runs them by slot, records verdicts. */
 export class VerifierLoop {
@@ -98,11 +95,12 @@ export class VerifierLoop {
     await Promise.all([...this.running.values()].map((run) => run.promise));
   }
 
-  private async execute(request: ExperimentRequest, slot: string): Promise<void> {
-    const agent = this.agents.get(request.agent)!;
+  private async execute(submitted: ExperimentRequest, slot: string): Promise<void> {
+    const agent = this.agents.get(submitted.agent)!;
     try {
       // Read now, not at tick time: the agent's previous run may have finished since.
       const ledger = (await readJson<AgentLedger>(this.ledgerFile(agent.name))) ?? { best: null, lastVerified: null };
+      const request = toJudged(await this.rebaseOntoBest(submitted, ledger, slot));
       const sigma = await this.readSigma();
       // Judged once already (by a daemon killed before it cleared the request, or under an earlier request): answer from that row.
       const recorded = await findJudgedRow({ repo: this.record.repo, resultsFile: join(this.paths.state, "results.tsv"), request });
@@ -133,15 +131,40 @@ export class VerifierLoop {
       for (const id of [request.id, ...(this.aliases.get(request.id) ?? [])]) {
         await writeJsonAtomic(join(this.paths.state, "verdicts", `${id}.json`), { id, outcome: rest, best: next.best } satisfies VerdictFile);
       }
+      // Sent after the verdict file and before the request is cleared: a daemon killed between sends it again, never not at all.
+      if (request.reply === "message") {
+        const text = formatVerdictMessage({ id: request.id, outcome: rest, best: next.best }, readMessageSettings(this.config).max_bytes);
+        await this.port.appendInbox(agent.name, text, { experiment: request.id, notify: "always" });
+      }
       this.log(`${outcome.verdict.reason} [${agent.name} ${request.commit.slice(0, 7)}, ${outcome.seconds.toFixed(1)}s]`);
       await removeFile(join(this.paths.queue, `${request.id}.json`));
       this.finished.add(request.id);
     } catch (error) {
       // The request file stays: the next daemon retries it rather than lose the experiment.
-      this.log(`verifier: ${request.id}: ${(error as Error).message}`);
+      this.log(`verifier: ${submitted.id}: ${(error as Error).message}`);
     } finally {
-      this.running.delete(request.id);
+      this.running.delete(submitted.id);
     }
+  }
+
+  /**
+   * A candidate queued on top of one that is not the agent's best now (discarded, or kept as a rebase) runs as its own
+   * change on that best. The result goes into the request file before the run: a daemon killed meanwhile judges the same commit.
+   */
+  private async rebaseOntoBest(request: ExperimentRequest, ledger: AgentLedger, slot: string): Promise<ExperimentRequest> {
+    const decision = decideRebase(request, ledger.best?.commit ?? this.record.baseCommit);
+    if (decision.kind === "as-is") return request;
+    const checkout = await this.port.prepareCheckout(slot, decision.onto);
+    const change = await rebaseChange(checkout, { after: decision.after, commit: request.commit }, decision.onto);
+    const { onto, after } = decision;
+    const rebased: ExperimentRequest = {
+      ...request,
+      rebased: change.kind === "rebased" ? { kind: "rebased", from: request.commit, onto, commit: change.commit }
+        : { kind: "conflict", from: request.commit, onto, reason: describeConflict({ from: request.commit, after, onto, subject: request.description, files: change.files }) },
+    };
+    await writeJsonAtomic(join(this.paths.queue, `${request.id}.json`), rebased);
+    this.log(`${request.agent} ${request.commit.slice(0, 7)} was made on ${after.slice(0, 7)}, not its best: ${change.kind === "rebased" ? `rebased onto ${onto.slice(0, 7)} as ${change.commit.slice(0, 7)}` : `conflicts with ${onto.slice(0, 7)}`}`);
+    return rebased;
   }
 
   /** σ pooled over every agent's baseline repeats. */

@@ -141,7 +141,7 @@ export const MessagesSchema = z
     notify: z.boolean().default(true).describe("type one short line into the recipient's pane when a message arrives"),
     idle: duration.default("1s").describe("how long a pane must be unchanged before a notification is typed into it"),
     busy_timeout: duration.default("10m").describe("stop waiting for a busy pane after this long; the message stays in the inbox"),
-    quiet: z.array(z.string().min(1)).default(["verdict"]).describe("kinds delivered without a pane notification (verdicts already reach the agent through org submit)"),
+    quiet: z.array(z.string().min(1)).default(["verdict"]).describe("kinds delivered without a pane notification (verdicts already reach the agent through org submit; one asked for with org submit --no-wait is announced still)"),
   })
   .describe("messages between agents and people: caps and pane notifications");
 

@@ -5,6 +5,7 @@ import { checkBudgets, measureRuns, type RunMeasure } from "./runs.js";
 import { decideKeep, type KeepDecision } from "./keep-rule.js";
 import { summarize } from "./noise.js";
 import { checkPaths, type ChangedPath, type PathCheck } from "./path-rules.js";
+import { describeRebase } from "./rebase.js";
 import { verdictOfRow } from "./recover.js";
 import { formatHeader, formatRow, toResultStatus, type ResultRow } from "./results.js";
 import { judge, type RunOutcome, type Verdict } from "./verdict.js";
@@ -24,7 +25,16 @@ export interface ExperimentRequest {
   submittedAt: string;
   /** For `org confirm`: how many runs. */
   runs?: number;
+  /** `org submit --no-wait`: the verdict goes to the agent's inbox as a message, typed into its pane. */
+  reply?: "message";
+  /** The agent's queued candidate this commit was made on top of: its own change is after..commit. */
+  after?: string;
+  /** Set by the verifier when `after` was not kept as it is: the change on the agent's best, or why it would not apply. */
+  rebased?: Rebased;
 }
+
+/** A candidate's change moved onto the agent's best: `from` (the commit submitted) became `commit`, or conflicted. */
+export type Rebased = { kind: "rebased"; from: string; onto: string; commit: string } | { kind: "conflict"; from: string; onto: string; reason: string };
 
 /** What the verifier remembers per agent between runs. */
 export interface AgentLedger {
@@ -58,6 +68,8 @@ export interface ExperimentOutcome {
   /** Where the verifier left the branch: the best commit after a reset, else the judged commit. */
   head: string;
   patch?: string;
+  /** The branch's head when a commit made on top of this one kept it from being reset. */
+  movedTo?: string;
 }
 
 /** The verifier's hands: a private checkout, the run, git surgery on the agent's branch, files. */
@@ -76,7 +88,8 @@ export interface VerifierPort {
   /** Lines added and removed from one commit to another (the simplicity record). */
   diffStat(from: string, to: string): Promise<{ added: number; removed: number }>;
   appendLog(entry: string): Promise<void>;
-  appendInbox(agent: string, text: string): Promise<void>;
+  /** A message of kind verdict from the verifier; `extra` goes into its front matter. */
+  appendInbox(agent: string, text: string, extra?: Record<string, string>): Promise<void>;
 }
 
 export interface ExperimentContext {
@@ -119,16 +132,23 @@ export async function runExperiment(port: VerifierPort, context: ExperimentConte
   let patch: string | undefined;
   let head = request.commit;
   let movedTo: string | undefined;
+  // The commit the agent submitted, when the verifier judged its change rebased onto the best instead.
+  const submitted = request.rebased?.from ?? request.commit;
   if (verdict.kind === "baseline" || verdict.kind === "keep") {
     next.best = applied ? ledger.best : { commit: request.commit, metric: verdict.metric, runs: samples.length };
+    // A kept rebase takes the submitted commit's place on the branch, unless the agent has committed on top of it since.
+    const current = request.rebased ? await port.branchHead(agent.branch) : request.commit;
+    if (current === submitted && submitted !== request.commit) patch = await port.resetBranch(agent, request.commit, `${context.patchesDir}/${agent.name}-${short}-uncommitted.patch`);
+    else if (current !== undefined && current !== request.commit) movedTo = current;
   } else if (request.kind === "candidate") {
     const target = ledger.best?.commit ?? context.baseCommit;
     patch = `${context.patchesDir}/${agent.name}-${short}-${verdict.kind}.patch`;
-    await port.savePatch(target, request.commit, patch);
-    // A plain commit made while this one ran would vanish with a reset: leave the branch, the newer head gets its own verdict.
-    // Already at the target: a daemon killed between the reset and clearing the request got that far.
+    // A change that would not apply on the best is saved as the agent made it, on the candidate it was built on.
+    await port.savePatch(request.rebased?.kind === "conflict" ? request.after ?? target : target, request.commit, patch);
+    // A commit made on top of this one (plain, or queued by `org submit --no-wait`) would vanish with a reset: leave the
+    // branch, the newer head gets its own verdict. Already at the target: a daemon killed after the reset got that far.
     const current = await port.branchHead(agent.branch);
-    if (current === request.commit || current === target || current === undefined) {
+    if (current === request.commit || current === submitted || current === target || current === undefined) {
       const rescued = await port.resetBranch(agent, target, `${context.patchesDir}/${agent.name}-${short}-uncommitted.patch`);
       head = target;
       if (rescued) patch = `${patch} (uncommitted work saved to ${rescued})`;
@@ -140,26 +160,30 @@ export async function runExperiment(port: VerifierPort, context: ExperimentConte
 
   const title = `${agent.name} ${short} ${request.kind === "baseline" ? "baseline" : oneLine(request.description)}`;
   await port.appendLog(formatLogEntry({ date: context.now(), op: verdict.kind, title, body: verdict.reason }));
+  const rebase = request.rebased?.kind === "rebased" ? `\n${describeRebase(request.rebased, request.after)}.` : "";
   const reset = head !== request.commit ? `\nYour branch was reset to ${head.slice(0, 7)}; the diff is saved in ${patch}.`
-    : movedTo ? `\nYour branch has moved on to ${movedTo.slice(0, 7)}, so it was not reset; that commit gets its own verdict. The diff is saved in ${patch}.`
+    : movedTo ? `\nYour branch has moved on to ${movedTo.slice(0, 7)}, so it was not reset; that commit gets its own verdict.${patch ? ` The diff is saved in ${patch}.` : ""}`
+    : rebase && verdict.kind === "keep" ? `\nYour branch now points at ${short}.${patch ? ` Your uncommitted work is saved in ${patch}.` : ""}`
     : "";
-  await port.appendInbox(agent.name, `## [${context.now().toISOString()}] verdict ${verdict.kind} for ${short}\n${verdict.reason}${reset}\n`);
+  // `org submit --no-wait` gets the whole reply from the verifier's loop instead: one message per verdict.
+  if (request.reply !== "message") await port.appendInbox(agent.name, `## [${context.now().toISOString()}] verdict ${verdict.kind} for ${short}\n${verdict.reason}${rebase}${reset}\n`);
   const last = measures.at(-1);
   const logTail = verdict.kind === "crash" && last ? lastLines(last.log, TAIL_LINES) : "";
   const runSeconds = measures.reduce((sum, measure) => sum + measure.runSeconds, 0);
-  return { request, verdict, metric, memoryGb, seconds, runSeconds, samples, logFile: last?.logFile ?? `${context.runsDir}/${request.id}.log`, logTail, ledger: next, head, patch };
+  return { request, verdict, metric, memoryGb, seconds, runSeconds, samples, logFile: last?.logFile ?? `${context.runsDir}/${request.id}.log`, logTail, ledger: next, head, patch, ...(movedTo ? { movedTo } : {}) };
 }
 
 /** Measure, judge and append the row: the row is the verdict's record, so a request whose row exists never runs again. */
 async function judgeAndRecord(port: VerifierPort, context: ExperimentContext, request: ExperimentRequest, started: number) {
   const { verify, agent, ledger } = context;
   const baseline = request.kind === "baseline";
-  const changed = baseline ? [] : await port.changedPaths(context.baseCommit, request.commit);
+  const conflict = request.rebased?.kind === "conflict" ? request.rebased.reason : undefined;
+  const changed = baseline || conflict ? [] : await port.changedPaths(context.baseCommit, request.commit);
   const paths = checkPaths(changed, { protected: verify.protected, edits: agent.edits });
   // No experiment runs on a base that crashed: its numbers would mean nothing.
   const blocked = !baseline && ledger.baselineCrash !== undefined && paths.ok;
   let seed = ledger.runs ?? 0;
-  const measures = paths.ok && !blocked ? await measureRuns(port, context, request, seeds(seed, baseline ? verify.repeats : 1), 0) : [];
+  const measures = paths.ok && !blocked && !conflict ? await measureRuns(port, context, request, seeds(seed, baseline ? verify.repeats : 1), 0) : [];
   seed += measures.length;
   const first = measures[0];
   let verdict: Verdict = judge({
@@ -167,9 +191,10 @@ async function judgeAndRecord(port: VerifierPort, context: ExperimentContext, re
     candidate: measures.at(-1)?.metric, run: measures.at(-1)?.outcome ?? { exitCode: null, signal: null, timedOut: false }, paths,
   });
   if (blocked) verdict = { kind: "crash", reason: `crash: not run: the baseline crashed, so the base is broken (${ledger.baselineCrash}) — fix it, then \`org down && org up\`` };
+  if (conflict) verdict = { kind: "reject", reason: conflict };
   const budgets = verdict.kind === "crash" || verdict.kind === "reject" ? ({ ok: true } as const) : checkBudgets(verify, measures);
   if (!budgets.ok) verdict = budgets.kind === "crash" ? { kind: "crash", reason: budgets.reason } : { kind: "discard", metric: first!.metric!, delta: first!.metric! - (ledger.best?.metric ?? 0), reason: budgets.reason };
-  const lines = baseline || !paths.ok ? { added: 0, removed: 0 } : await port.diffStat(ledger.best?.commit ?? context.baseCommit, request.commit);
+  const lines = baseline || !paths.ok || conflict ? { added: 0, removed: 0 } : await port.diffStat(ledger.best?.commit ?? context.baseCommit, request.commit);
   if ((verdict.kind === "keep" || verdict.kind === "discard") && budgets.ok) {
     const confirmed = await confirmImprovement(port, context, request, measures, seed, paths);
     seed = confirmed.seed;

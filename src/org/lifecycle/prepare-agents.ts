@@ -8,6 +8,7 @@ import type { World } from "../world.js";
 import { renderPrompt } from "../../roles/index.js";
 import { prepareSlurmAgents } from "../slurm/prepare.js";
 import { prepareRuntimeFiles } from "../runtimes/prepare.js";
+import { DEFAULT_QUEUE_PER_AGENT } from "../experiments/schedule.js";
 
 /** Worktree, shared paths, prompt, inbox and launch spec of every agent; existing worktrees are reused. */
 export async function prepareAgents(world: World, loaded: LoadedConfig, paths: OrgPaths, agents: PlannedAgent[]): Promise<{ created: string[]; launches: Map<string, LaunchSpec>; heads: Map<string, string> }> {
@@ -101,6 +102,7 @@ export function renderAgentPrompt(config: OrgConfig, agent: PlannedAgent, state:
     protected: verify?.protected.join(", ") || "nothing",
     metric: verify?.metric.name ?? "the metric",
     goal: verify?.metric.goal ?? "minimize",
+    queue_per_agent: String(verify?.queue_per_agent ?? DEFAULT_QUEUE_PER_AGENT),
     org_bin: `${state}/bin/org`,
   });
 }

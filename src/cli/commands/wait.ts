@@ -1,0 +1,25 @@
+import { join } from "node:path";
+import { OrgError } from "../../org/errors.js";
+import { formatSubmitReply, type VerdictFile } from "../../org/experiments/submit-reply.js";
+import { orgPaths } from "../../org/paths.js";
+import { pathExists } from "../../adapters/fs/files.js";
+import { waitForAnswer } from "../../adapters/daemon-client.js";
+import type { Io } from "../io.js";
+
+// Ids name files under state/queue and state/verdicts: anything else could name a path outside them.
+const EXPERIMENT_ID = /^[0-9A-Za-z][0-9A-Za-z._-]*$/;
+const HOW_TO_LIST = "`org inbox` shows your verdicts with their ids, `org results` the judged commits";
+
+/** `org wait <id>`: block until that experiment's verdict exists, then print it as `org submit` would. */
+export async function runWait(opts: { root: string; id?: string }, io: Io): Promise<number> {
+  const id = opts.id?.trim();
+  if (!id) throw new OrgError(`which experiment? — run \`org wait <id>\` with the id \`org submit --no-wait\` printed; ${HOW_TO_LIST}`, "usage");
+  const paths = orgPaths(opts.root);
+  const verdictFile = join(paths.state, "verdicts", `${id}.json`);
+  // The queue first: the verifier writes the verdict before it clears the request, so a known id is always in one of them.
+  const known = EXPERIMENT_ID.test(id) && ((await pathExists(join(paths.queue, `${id}.json`))) || (await pathExists(verdictFile)));
+  if (!known) throw new OrgError(`no experiment "${id}" is queued or judged — ${HOW_TO_LIST}`, "unknown-experiment");
+  const verdict = await waitForAnswer<VerdictFile>(verdictFile, paths.daemon);
+  for (const line of formatSubmitReply(verdict)) io.out(line);
+  return 0;
+}

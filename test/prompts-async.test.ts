@@ -1,0 +1,30 @@
+// The prompts that submit teach the asynchronous pattern, with the org's own queue_per_agent filled in.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import { ConfigSchema } from "../src/org/config/schema.js";
+import { renderAgentPrompt } from "../src/org/lifecycle/prepare-agents.js";
+import { renderStarter } from "../src/roles/starter.js";
+import { PACKAGE_ROOT } from "./helpers/org-cli.js";
+
+const config = ConfigSchema.parse({
+  name: "toy",
+  roles: { r: { prompt: "p.md", runtime: "claude", gpu: true } },
+  verify: { command: ["sh", "train.sh"], metric: { name: "val_bpb", pattern: "^val_bpb: ([0-9.]+)" }, queue_per_agent: 3 },
+});
+const agent = { name: "r-1", role: "r", runtime: "claude", branch: "org/toy/r-1", worktree: "/o/worktrees/r-1", gpu: 0, needsGpu: true };
+
+describe("prompts that submit", () => {
+  const templates = [
+    ...["researcher", "independent", "junior", "generator"].map((name) => [name, readFileSync(join(PACKAGE_ROOT, "prompts", `${name}.md`), "utf8")] as const),
+    ["org init's starter", renderStarter().prompt] as const,
+  ];
+  test.each(templates)("%s: queue with --no-wait, read the verdict from the inbox or org wait, at most queue_per_agent", (_name, template) => {
+    const text = renderAgentPrompt(config, agent, "/o/state", template).replace(/\s+/g, " ");
+    expect(text).toContain("org submit --no-wait -m");
+    expect(text).toContain("`org wait <id>`");
+    expect(text).toMatch(/verdict (arrives in|comes to) your inbox/);
+    expect(text).toContain("At most 3 may be queued");
+    expect(text).not.toContain("{{queue_per_agent}}");
+  });
+});
