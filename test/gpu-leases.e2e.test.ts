@@ -50,7 +50,7 @@ describe("GPU leases from nvidia-smi", { tags: ["slow"] }, () => {
     const up = runOrg(["up"], { cwd: org.dir, env });
     expect(up.code).toBe(1);
     expect(up.stderr.trim()).toBe(
-      "org.yaml:7:73: 3 agents need a GPU each but only 2 GPUs are free (0, 2) — lower the counts of roles with gpu: true, free a GPU, or set gpus: none for CPU mode",
+      "org.yaml:7:73: 3 agents need a GPU each but only 2 GPUs are free (0, 2) — lower the counts of roles with gpu: true, free a GPU, set verify.gpus: pool (verify runs share the GPUs, agents hold none), or set gpus: none for CPU mode",
     );
     expect(tmux(org.socket, ["has-session"]).code).not.toBe(0);
     expect(existsSync(join(org.dir, "worktrees"))).toBe(false);
