@@ -161,6 +161,13 @@ describe("the verifier with a GPU pool", { tags: ["slow"] }, () => {
     const after = org.readMarks().slice(before);
     expect(after.map((mark) => mark.gpu)).toEqual(["0", "0", "0", "0"]);
     expect(overlaps([...intervalsByGpu(after).values()].flat())).toBe(0);
+    // A restarted daemon, org.json still listing GPU 1: it asks nvidia-smi before its first run, so no run crashes on it.
+    const restarted = org.daemon();
+    const last = org.submit(org.agents[0]!, org.commit(org.agents[0]!, "0.6"));
+    await org.settle(restarted);
+    expect(org.verdictOf(last).outcome.verdict.kind).toBe("keep");
+    expect(org.readMarks().at(-1)!.gpu).toBe("0");
+    expect(readFileSync(join(org.state, "log.md"), "utf8").match(/pool \| gpu 1 left the pool/g)).toHaveLength(2);
   }, 120_000);
 
   test("the daemon killed with runs going on both GPUs, twice: after the restart every queued candidate is judged exactly once", async () => {

@@ -7,6 +7,7 @@ import type { OrgRecord } from "../../org/state.js";
 import { detectNewCommits, gpuOfSlot, pickNext, poolSlots, type Served } from "../../org/experiments/schedule.js";
 import { formatLogEntry } from "../../org/log-entry.js";
 import type { GpuProbe } from "../../org/ports.js";
+import { checkGpuPresent } from "../../org/lifecycle/gpu.js";
 import { readJson, writeJsonAtomic } from "../../adapters/fs/files.js";
 import { findJudgedRow } from "../../adapters/verifier/judged-row.js";
 import { advanceFrontier } from "../../adapters/verifier/frontier.js";
@@ -47,7 +48,7 @@ export class VerifierLoop {
     private readonly config: OrgConfig,
     port: VerifierPort,
     private readonly log: (line: string) => void,
-    probe?: GpuProbe,
+    private readonly probe?: GpuProbe,
   ) {
     this.port = record.pool && probe ? watchPoolGpus(port, probe, (gpu, reason) => this.dropGpu(gpu, reason)) : port;
     this.paths = orgPaths(record.root);
@@ -60,6 +61,7 @@ export class VerifierLoop {
     const verify = this.config.verify;
     if (!verify) return;
     await ensureDir(this.paths.queue);
+    await this.checkPool();
     const pending = await this.readQueue();
     const queuedAgents = new Set<string>();
     const ledgers = new Map<string, AgentLedger>();
@@ -153,6 +155,18 @@ export class VerifierLoop {
       this.log(`verifier: ${request.id}: ${(error as Error).message}`);
     } finally {
       this.running.delete(request.id);
+    }
+  }
+
+  // org.json's pool is as `org up` found it: a GPU lost since would crash this daemon's first run on it.
+  private poolChecked = false;
+  private async checkPool(): Promise<void> {
+    if (this.poolChecked || !this.probe || !this.record.pool?.length) return;
+    this.poolChecked = true;
+    const probed = await this.probe.probe();
+    for (const gpu of this.record.pool) {
+      const presence = checkGpuPresent(gpu, probed);
+      if (presence.kind === "gone") await this.dropGpu(gpu, presence.reason);
     }
   }
 
