@@ -1,6 +1,7 @@
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
+import type { OrgRecord } from "../src/org/state.js";
 import { FIXTURES, runOrg } from "./helpers/org-cli.js";
 import { bin, createOrgRepo, teardownOrg, tmux } from "./helpers/org-fixture.js";
 import { pollUntil } from "./helpers/poll.js";
@@ -50,12 +51,26 @@ describe("GPU leases from nvidia-smi", { tags: ["slow"] }, () => {
     const up = runOrg(["up"], { cwd: org.dir, env });
     expect(up.code).toBe(1);
     expect(up.stderr.trim()).toBe(
-      "org.yaml:7:73: 3 agents need a GPU each but only 2 GPUs are free (0, 2) — lower the counts of roles with gpu: true, free a GPU, or set gpus: none for CPU mode",
+      "org.yaml:7:73: 3 agents need a GPU each but only 2 GPUs are free (0, 2) — lower the counts of roles with gpu: true, free a GPU, set verify.gpus: pool (verify runs share the GPUs, agents hold none), or set gpus: none for CPU mode",
     );
     expect(tmux(org.socket, ["has-session"]).code).not.toBe(0);
     expect(existsSync(join(org.dir, "worktrees"))).toBe(false);
     expect(git(org.dir, ["branch", "--list", "org/*"]).trim()).toBe("");
     expect(readdirSync(join(org.dir, "state"))).toEqual([]);
+  });
+
+  test("verify.gpus: pool: more GPU agents than free GPUs come up, none holding a GPU; the free GPUs are the pool", async () => {
+    org = createOrgRepo((name) => `${orgYaml(3)(name)}verify:\n  command: [x]\n  metric: { name: m, pattern: "^m: (.*)" }\n  gpus: pool\n`);
+    const up = runOrg(["up"], { cwd: org.dir, env });
+    expect(up.code).toBe(0);
+    const record = JSON.parse(readFileSync(join(org.dir, "state/org.json"), "utf8")) as OrgRecord;
+    expect({ pool: record.pool, gpus: record.agents.map((agent) => agent.gpu) }).toEqual({ pool: [0, 2], gpus: [null, null, null, null] });
+    const panes = tmux(org.socket, ["list-panes", "-s", "-t", `org-${org.name}`, "-F", "#{pane_id}"]).out.trim().split("\n").slice(1);
+    for (const pane of panes) {
+      const screen = await pollUntil(() => tmux(org!.socket, ["capture-pane", "-p", "-t", pane]).out.match(/^CUDA_VISIBLE_DEVICES=.*$/m)?.[0], { what: "CUDA_VISIBLE_DEVICES in the pane" });
+      expect(screen).toBe("CUDA_VISIBLE_DEVICES=");
+    }
+    expect(readFileSync(join(org.dir, "state/log.md"), "utf8")).toMatch(/leases chief-1:cpu researcher-1:cpu researcher-2:cpu researcher-3:cpu; verify pool GPUs 0, 2;/);
   });
 
   test("nvidia-smi failing means CPU mode with one warning", () => {

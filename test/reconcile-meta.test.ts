@@ -67,13 +67,13 @@ describe("GPU leases on reload", () => {
     expect(fits.ok && [...fits.leases]).toEqual([["researcher-1", 2], ["researcher-2", 0], ["reviewer-1", 1], ["reviewer-2", 3]]);
     const busy = planLeases(loaded(), gpus([70_000, 1, 70_000, 70_000]), held);
     expect(busy.ok ? [] : busy.problems).toEqual([
-      "org.yaml:2:53: 4 agents need a GPU each but only 3 GPUs are free (0, 1, 2) — lower the counts of roles with gpu: true, free a GPU, or set gpus: none for CPU mode",
+      "org.yaml:2:53: 4 agents need a GPU each but only 3 GPUs are free (0, 1, 2) — lower the counts of roles with gpu: true, free a GPU, set verify.gpus: pool (verify runs share the GPUs, agents hold none), or set gpus: none for CPU mode",
     ]);
   });
 
   test("too few GPUs is a problem at the count of the role that grew", () => {
     const plan = planLeases(loaded(), gpus([1, 1, 1]), new Map([["researcher-1", 0], ["researcher-2", 1]]), "reviewer");
-    expect(plan).toEqual({ ok: false, problems: ["org.yaml:3:51: 4 agents need a GPU each but only 3 GPUs are free (0, 1, 2) — lower the counts of roles with gpu: true, free a GPU, or set gpus: none for CPU mode"] });
+    expect(plan).toEqual({ ok: false, problems: ["org.yaml:3:51: 4 agents need a GPU each but only 3 GPUs are free (0, 1, 2) — lower the counts of roles with gpu: true, free a GPU, set verify.gpus: pool (verify runs share the GPUs, agents hold none), or set gpus: none for CPU mode"] });
   });
 });
 

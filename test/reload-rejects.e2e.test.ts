@@ -65,7 +65,7 @@ describe("bad edits of a running org's org.yaml", { tags: ["slow"] }, () => {
       ["a removed runtime still in use", () => writeFileSync(orgFile, good(name).replace("  printer: {", "  other: {")),
         `org.yaml:8:57: roles.researcher.runtime names "printer", which is neither defined under runtimes nor a preset — name a preset (claude, codex, gemini or opencode) or a defined runtime (other), or define it under runtimes, e.g. runtimes: {printer: {command: [printer, "{kickoff}"]}}`],
       ["a count that needs more GPUs than exist", () => writeFileSync(orgFile, good(name).replace("count: 2", "count: 3")),
-        "org.yaml:8:73: 3 agents need a GPU each but only 2 GPUs are free (0, 1) — lower the counts of roles with gpu: true, free a GPU, or set gpus: none for CPU mode"],
+        "org.yaml:8:73: 3 agents need a GPU each but only 2 GPUs are free (0, 1) — lower the counts of roles with gpu: true, free a GPU, set verify.gpus: pool (verify runs share the GPUs, agents hold none), or set gpus: none for CPU mode"],
       ["a prompt file deleted while in use", () => rmSync(join(dir, "prompts/researcher.md")),
         'org.yaml:8:25: roles.researcher.prompt file "prompts/researcher.md" does not exist — create it, or give its path relative to this file'],
       ["a new org name", () => writeFileSync(orgFile, good(name).replace(`name: ${name}`, "name: renamed")),

@@ -35,7 +35,7 @@ export function buildServices(opts: { root: string; paths: OrgPaths; record: Org
   // One cached read of org.yaml for the services that tick on it: parsed once per change, not once per service.
   const cachedConfig = cacheConfigRead(readConfig, join(root, "org.yaml"));
   const { supervisor, screens } = defineSupervision({ state: paths.state, tmux, children, say });
-  const verifier = defineVerifier({ paths, record, children, readConfig, firstRead, say });
+  const verifier = defineVerifier({ paths, record, children, gpus: world.gpus, readConfig, firstRead, say });
   let notifier: { stop(): Promise<void> } | undefined;
   const hotReload = new HotReload({ root, world, readConfig, say });
   const standups = new StandupScheduler({ root, readConfig: cachedConfig, say });

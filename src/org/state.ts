@@ -65,6 +65,8 @@ export interface OrgRecord {
   /** Where agents run; absent in records written before Slurm support, meaning local. */
   backend?: "local" | "slurm";
   agents: AgentRecord[];
+  /** verify.gpus: pool: the GPUs every agent's verify runs share ([]: no GPU, the CPU slots); absent: each agent's runs use its own lease. */
+  pool?: number[];
   controlPaneId?: string;
   upAt: string;
 }

@@ -3,7 +3,7 @@ import { basename, join } from "node:path";
 import { OrgError } from "../../org/errors.js";
 import type { VerifierPort } from "../../org/experiments/experiment.js";
 import type { ChangedPath } from "../../org/experiments/path-rules.js";
-import type { MessageSettings } from "../../org/config/schema.js";
+import type { MessageSettings, SlurmConfig } from "../../org/config/schema.js";
 import { readMessageSettings } from "../../org/messages/mail-port.js";
 import { describeDiskFull, isDiskFull } from "../fs/disk-space.js";
 import { appendLines, readText } from "../fs/files.js";
@@ -11,7 +11,7 @@ import { sendMessage } from "../store/inbox.js";
 import type { ChildRecords } from "../child-records.js";
 import { processRunner, type Runner } from "../process.js";
 import { filterAgentEnv } from "../../org/lifecycle/secrets.js";
-import { slurmVerifyArgv } from "../../org/slurm/argv.js";
+import { endedByTimeLimit, slurmPoolRunArgv, slurmVerifyArgv } from "../../org/slurm/argv.js";
 import { slurmAgentPaths } from "../../org/slurm/paths.js";
 import { logPath } from "../../org/paths.js";
 import { runGit } from "../git/run.js";
@@ -19,7 +19,11 @@ import { runGit } from "../git/run.js";
 const GIT_CONFIG = ["core.hooksPath=/dev/null", "gc.auto=0", "advice.detachedHead=false"];
 
 /** The verifier's git and process work for one org: checkouts live under state/verifier, never in a worktree. */
-export function createVerifierPort(opts: { repo: string; state: string; runner?: Runner; messages?: MessageSettings; backend?: "local" | "slurm"; children?: ChildRecords }): VerifierPort {
+export function createVerifierPort(opts: {
+  repo: string; state: string; runner?: Runner; messages?: MessageSettings; backend?: "local" | "slurm"; children?: ChildRecords;
+  /** Under Slurm with verify.gpus: pool: every run is a job of its own. */
+  slurmPool?: { org: string; settings: SlurmConfig };
+}): VerifierPort {
   const runner = opts.runner ?? processRunner;
   const git = async (cwd: string, args: string[], allowFailure = false) => {
     const result = await runGit(args, { cwd, config: GIT_CONFIG, timeoutMs: 120_000, runner });
@@ -59,19 +63,21 @@ export function createVerifierPort(opts: { repo: string; state: string; runner?:
     async runCommand(command, options) {
       await mkdir(join(options.logFile, ".."), { recursive: true });
       await writeFile(options.logFile, "");
-      const { argv, env, note } = opts.backend === "slurm" ? await placeInJob(opts.state, command, options) : { argv: command, env: options.env, note: undefined };
+      const pool = opts.backend === "slurm" ? opts.slurmPool : undefined;
+      const { argv, env, note } = pool ? placeInPoolJob(pool, command, options) : opts.backend === "slurm" ? await placeInJob(opts.state, command, options) : { argv: command, env: options.env, note: undefined };
       if (note) await appendLines(options.logFile, [note]);
       // Verify runs never see the secrets the daemon holds for agents.
       // Recorded on disk while it runs: a daemon killed meanwhile leaves it to the next one, which ends it.
       const ticket = opts.children?.announce("verify", `verify run ${basename(options.logFile, ".log")} in ${basename(options.cwd)}`, true);
       const result = await runner.run(argv, {
-        cwd: options.cwd, env: { ...filterAgentEnv(process.env), ...env, ...ticket?.env }, cleanEnv: true, timeoutMs: options.timeoutMs, outputFile: options.logFile, killGraceMs: 2000, signal: options.signal, reapGroup: true,
+        cwd: options.cwd, env: { ...filterAgentEnv(process.env), ...env, ...ticket?.env }, cleanEnv: true, timeoutMs: pool ? undefined : options.timeoutMs, outputFile: options.logFile, killGraceMs: 2000, signal: options.signal, reapGroup: true,
         onSpawn: (pid) => ticket?.started(pid), onExit: (pid) => ticket?.ended(pid),
       });
       // With the disk full the run's output, and so its metric, is lost: keep the request queued rather than record a false crash.
       if (await isDiskFull(options.logFile)) throw new OrgError(`${await describeDiskFull(options.logFile, { what: `the run's output in ${options.logFile} could not be saved` })}; the experiment stays queued and runs again`, "disk-full");
       if (result.spawnError) await appendLines(options.logFile, [`org: could not start ${argv[0]}: ${result.spawnError}`]);
-      return { exitCode: result.exitCode, signal: result.signal, timedOut: result.timedOut, durationMs: result.durationMs, aborted: result.aborted, ...(result.spawnError ? { spawnError: result.spawnError } : {}) };
+      const timedOut = result.timedOut || (pool !== undefined && result.exitCode !== 0 && endedByTimeLimit((await readText(options.logFile)) ?? ""));
+      return { exitCode: result.exitCode, signal: result.signal, timedOut, durationMs: result.durationMs, aborted: result.aborted, ...(result.spawnError ? { spawnError: result.spawnError } : {}) };
     },
     async readLog(logFile) {
       return (await readText(logFile)) ?? "";
@@ -126,6 +132,12 @@ export function createVerifierPort(opts: { repo: string; state: string; runner?:
       await sendMessage(opts.state, { from: "verifier", to: [agent], kind: "verdict", body: text, ...(extra ? { extra } : {}) }, opts.messages ?? readMessageSettings(undefined));
     },
   };
+}
+
+/** Under Slurm with a pool, a run is its own job of one GPU: Slurm picks the GPU and sets CUDA_VISIBLE_DEVICES. */
+function placeInPoolJob(pool: { org: string; settings: SlurmConfig }, argv: string[], options: { cwd: string; env: Record<string, string>; timeoutMs: number }): { argv: string[]; env: Record<string, string>; note?: string } {
+  const env = Object.fromEntries(Object.entries(options.env).filter(([key]) => key !== "CUDA_VISIBLE_DEVICES"));
+  return { argv: slurmPoolRunArgv(pool.org, pool.settings, { argv, cwd: options.cwd, timeoutMs: options.timeoutMs }), env };
 }
 
 /** Under Slurm a run is a step of the agent's own job, on its GPU; with no running job it runs here, and says so. */

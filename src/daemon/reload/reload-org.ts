@@ -58,7 +58,7 @@ async function reloadLocked(world: World, input: ReloadInput, paths: OrgPaths, l
   // nvidia-smi takes a while on a real GPU box: ask it while tmux and the files are read.
   const [observed, probed] = await Promise.all([observeOrg(world, paths, record, tmux), config.gpus === "none" ? { error: "disabled" } : world.gpus.probe()]);
   if (observed.paneCount === 0) await assertRunning(world, record);
-  const leases = planLeases(loaded, probed, new Map(record.agents.map((agent) => [agent.name, agent.gpu])), findGrownRole(loaded, observed));
+  const leases = planLeases(loaded, probed, new Map(record.agents.map((agent) => [agent.name, agent.gpu])), findGrownRole(loaded, observed), record.pool);
   if (!leases.ok) return reject(input, paths, leases.problems);
   const context = inferLaunchContext(
     observed.agents.map((agent) => ({ spec: agent.launch, builtin: config.runtimes[agent.record.runtime]?.builtin })),
@@ -66,7 +66,7 @@ async function reloadLocked(world: World, input: ReloadInput, paths: OrgPaths, l
   );
   const readTemplate = input.readTemplate ?? ((prompt: string) => world.files.readText(`${loaded.dir}/${prompt}`));
   const templates = new Map(await Promise.all(Object.entries(config.roles).map(async ([role, spec]) => [role, (await readTemplate(spec.prompt)) ?? ""] as const)));
-  const desired = buildDesired({ config, repoDir: loaded.repoDir, paths, leases: leases.leases, cpuMode: leases.cpuMode, context, templates });
+  const desired = buildDesired({ config, repoDir: loaded.repoDir, paths, leases: leases.leases, cpuMode: leases.cpuMode, pool: leases.pool, context, templates });
   const result = reconcile(desired, observed);
   if (result.kind === "refused") return reject(input, paths, formatProblems(loaded.file, loaded.text, result.refusals.map((refusal) => ({ path: [refusal.key], message: refusal.message, fix: refusal.fix }))));
   const { actions } = result;

@@ -66,13 +66,14 @@ export class VerifierHandle {
   private follow(record: OrgRecord, config: OrgConfig): void {
     // The first valid config fixes how experiments are judged, verify or none, until the next `org up`.
     if (!this.settled) [this.verify, this.settled] = [config.verify, true];
-    const verify = JSON.stringify(config.verify) ?? "";
-    if (verify !== (JSON.stringify(this.verify) ?? "") && verify !== this.warned) {
+    // verify.gpus is applied by the reload itself, as leases and the pool in org.json.
+    const verify = JSON.stringify(withoutGpus(config.verify)) ?? "";
+    if (verify !== (JSON.stringify(withoutGpus(this.verify)) ?? "") && verify !== this.warned) {
       this.warned = verify;
       this.say("org.yaml's verify section changed: the verifier keeps judging as it started — `org down && org up` applies it");
     }
     if (!this.verify) return;
-    const key = JSON.stringify([record.agents.map(({ name, branch, worktree, gpu }) => [name, branch, worktree, gpu]), Object.entries(config.roles).map(([role, spec]) => [role, spec.edits])]);
+    const key = JSON.stringify([record.agents.map(({ name, branch, worktree, gpu }) => [name, branch, worktree, gpu]), Object.entries(config.roles).map(([role, spec]) => [role, spec.edits]), record.pool]);
     if (key === this.key) return;
     this.key = key;
     const next = { ...config, verify: this.verify };
@@ -89,4 +90,10 @@ export class VerifierHandle {
     const [record, reload] = await Promise.all([readText(this.paths.orgFile), readText(reloadFile(this.paths.state))]);
     return `${record ?? ""}\0${reload ?? ""}`;
   }
+}
+
+function withoutGpus(verify: OrgConfig["verify"]): Omit<NonNullable<OrgConfig["verify"]>, "gpus"> | undefined {
+  if (!verify) return undefined;
+  const { gpus: _, ...rest } = verify;
+  return rest;
 }

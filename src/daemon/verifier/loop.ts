@@ -7,7 +7,10 @@ import { readMessageSettings } from "../../org/messages/mail-port.js";
 import { pooledSigma } from "../../org/experiments/noise.js";
 import { agentPaths, orgPaths } from "../../org/paths.js";
 import type { OrgRecord } from "../../org/state.js";
-import { detectNewCommits, pickNext } from "../../org/experiments/schedule.js";
+import { detectNewCommits, gpuOfSlot, pickNext, poolSlots, type Served } from "../../org/experiments/schedule.js";
+import { formatLogEntry } from "../../org/log-entry.js";
+import type { GpuProbe } from "../../org/ports.js";
+import { checkGpuPresent } from "../../org/lifecycle/gpu.js";
 import { readJson, writeJsonAtomic } from "../../adapters/fs/files.js";
 import { findJudgedRow } from "../../adapters/verifier/judged-row.js";
 import { advanceFrontier } from "../../adapters/verifier/frontier.js";
@@ -16,6 +19,7 @@ import { RefStamp } from "../../adapters/git/ref-stamp.js";
 import { rebaseChange } from "../../adapters/git/rebase-change.js";
 import { listRefs } from "../../adapters/git/refs.js";
 import { ensureDir, listDir, removeFile } from "../../adapters/fs/dir.js";
+import { watchPoolGpus } from "./pool-watch.js";
 
 /** The daemon's verifier: takes requests from state/queue and plain commits, runs them by slot, records verdicts. */
 export class VerifierLoop {
@@ -30,13 +34,20 @@ export class VerifierLoop {
   // Idle, the org's branches rarely move: two stats per tick instead of a git process.
   private readonly refStamp;
   private heads: { heads: Map<string, string | null>; subjects: Map<string, string> } | undefined;
+  // Pool mode: each agent's share of the pool since this daemon started, and the GPUs that fell off the machine.
+  private readonly served = new Map<string, Served>();
+  private turns = 0;
+  private readonly lost = new Set<number>();
+  private readonly port: VerifierPort;
 
   constructor(
     private readonly record: OrgRecord,
     private readonly config: OrgConfig,
-    private readonly port: VerifierPort,
+    port: VerifierPort,
     private readonly log: (line: string) => void,
+    private readonly probe?: GpuProbe,
   ) {
+    this.port = record.pool && probe ? watchPoolGpus(port, probe, (gpu, reason) => this.dropGpu(gpu, reason)) : port;
     this.paths = orgPaths(record.root);
     this.agents = new Map(record.agents.map((agent) => [agent.name, agent]));
     this.refStamp = new RefStamp(record.repo, `refs/heads/org/${record.name}`);
@@ -47,6 +58,7 @@ export class VerifierLoop {
     const verify = this.config.verify;
     if (!verify) return;
     await ensureDir(this.paths.queue);
+    await this.checkPool();
     const pending = await this.readQueue();
     const queuedAgents = new Set<string>();
     const ledgers = new Map<string, AgentLedger>();
@@ -75,9 +87,11 @@ export class VerifierLoop {
       const busySlots = new Set([...this.running.values()].map((run) => run.slot));
       const runningAgents = new Set([...this.running.values()].map((run) => run.request.agent));
       const waiting = pending.filter((request) => !this.running.has(request.id) && !this.finished.has(request.id));
-      const decision = pickNext({ pending: waiting, runningAgents, busySlots, agents: this.agents, cpuSlots: verify.parallel });
+      const pool = this.record.pool ? { pool: poolSlots(this.record.pool, this.lost, verify.parallel), served: this.served } : {};
+      const decision = pickNext({ pending: waiting, runningAgents, busySlots, agents: this.agents, cpuSlots: verify.parallel, ...pool });
       if (decision.kind === "wait") return;
       const { request, slot } = decision;
+      this.served.set(request.agent, { runs: (this.served.get(request.agent)?.runs ?? 0) + 1, last: this.turns++ });
       this.running.set(request.id, { slot, request, promise: this.execute(request, slot) });
     }
   }
@@ -106,7 +120,7 @@ export class VerifierLoop {
       const recorded = await findJudgedRow({ repo: this.record.repo, resultsFile: join(this.paths.state, "results.tsv"), request });
       const context: ExperimentContext = {
         verify: this.config.verify!, baseCommit: this.record.baseCommit, slot, ledger,
-        agent: { name: agent.name, branch: agent.branch, worktree: agent.worktree, gpu: agent.gpu, edits: this.config.roles[agent.role]?.edits ?? [] },
+        agent: { name: agent.name, branch: agent.branch, worktree: agent.worktree, gpu: gpuOfSlot(slot), edits: this.config.roles[agent.role]?.edits ?? [] },
         runsDir: this.paths.runs, patchesDir: this.paths.patches, now: () => new Date(), signal: this.abort.signal, sigma, recorded,
       };
       if (request.kind === "confirm") {
@@ -165,6 +179,27 @@ export class VerifierLoop {
     await writeJsonAtomic(join(this.paths.queue, `${request.id}.json`), rebased);
     this.log(`${request.agent} ${request.commit.slice(0, 7)} was made on ${after.slice(0, 7)}, not its best: ${change.kind === "rebased" ? `rebased onto ${onto.slice(0, 7)} as ${change.commit.slice(0, 7)}` : `conflicts with ${onto.slice(0, 7)}`}`);
     return rebased;
+  }
+
+  // org.json's pool is as `org up` found it: a GPU lost since would crash this daemon's first run on it.
+  private poolChecked = false;
+  private async checkPool(): Promise<void> {
+    if (this.poolChecked || !this.probe || !this.record.pool?.length) return;
+    this.poolChecked = true;
+    const probed = await this.probe.probe();
+    for (const gpu of this.record.pool) {
+      const presence = checkGpuPresent(gpu, probed);
+      if (presence.kind === "gone") await this.dropGpu(gpu, presence.reason);
+    }
+  }
+
+  /** A GPU gone from nvidia-smi leaves the pool for the life of this daemon; the queue goes on on the others. */
+  private async dropGpu(gpu: number, reason: string): Promise<void> {
+    this.lost.add(gpu);
+    const left = (this.record.pool ?? []).filter((index) => !this.lost.has(index));
+    const body = `${reason}; ${left.length > 0 ? `runs go on on gpu ${left.join(", ")}` : "no GPU is left: runs wait until `org down && org up`"}`;
+    this.log(`verifier: gpu ${gpu} left the pool: ${body}`);
+    await this.port.appendLog(formatLogEntry({ date: new Date(), op: "pool", title: `gpu ${gpu} left the pool`, body }));
   }
 
   /** σ pooled over every agent's baseline repeats. */

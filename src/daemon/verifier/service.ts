@@ -1,5 +1,7 @@
 import type { OrgPaths } from "../../org/paths.js";
 import type { OrgRecord } from "../../org/state.js";
+import type { GpuProbe } from "../../org/ports.js";
+import { SlurmSchema } from "../../org/config/schema.js";
 import type { ChildRecords } from "../../adapters/child-records.js";
 import type { ReadConfigResult } from "../../adapters/store/config-file.js";
 import { watchDir } from "../../adapters/fs/files.js";
@@ -13,10 +15,15 @@ import { ensureDir } from "../../adapters/fs/dir.js";
 const VERIFY_MS = 2000;
 
 /** The verifier as a service: it judges the queue every VERIFY_MS, and at once when a submit lands in it. */
-export function defineVerifier(opts: { paths: OrgPaths; record: OrgRecord; children: ChildRecords; readConfig: () => Promise<ReadConfigResult>; firstRead: () => Promise<ReadConfigResult>; say: (line: string) => void }): { service: Service; queuePerAgent: () => number | undefined } {
+export function defineVerifier(opts: { paths: OrgPaths; record: OrgRecord; children: ChildRecords; gpus: GpuProbe; readConfig: () => Promise<ReadConfigResult>; firstRead: () => Promise<ReadConfigResult>; say: (line: string) => void }): { service: Service; queuePerAgent: () => number | undefined } {
   const { paths, say } = opts;
   // A reload that changes the agents hands the verifier a new org: the handle swaps loops between runs.
-  const verifier = new VerifierHandle(paths, (next, config) => new VerifierLoop(next, config, createVerifierPort({ repo: next.repo, state: paths.state, messages: config.messages, backend: config.backend, children: opts.children }), say), opts.readConfig, say);
+  const verifier = new VerifierHandle(paths, (next, config) => {
+    // Under Slurm a pool run is a job of its own; the GPU inventory it would check is the cluster's, not this host's.
+    const slurmPool = next.pool && config.backend === "slurm" ? { org: next.name, settings: config.slurm ?? SlurmSchema.parse({}) } : undefined;
+    const port = createVerifierPort({ repo: next.repo, state: paths.state, messages: config.messages, backend: config.backend, children: opts.children, slurmPool });
+    return new VerifierLoop(next, config, port, say, opts.gpus);
+  }, opts.readConfig, say);
   const service = defineLoop({
     name: "verifier",
     periodMs: VERIFY_MS,

@@ -114,7 +114,8 @@ export const VerifySchema = z
       .optional()
       .describe("optional peak memory, reported as memory_gb"),
     timeout: duration.default("10m").meta({ examples: ["10m"] }).describe("a run longer than this is killed (its whole process group) and recorded as crash"),
-    parallel: z.number().int().min(1).max(64).default(2).describe("runs at once in CPU mode; with GPUs it is one run per GPU"),
+    parallel: z.number().int().min(1).max(64).default(2).describe("runs at once in CPU mode (and under Slurm with gpus: pool, jobs at once); with GPUs it is one run per GPU"),
+    gpus: z.enum(["own", "pool"]).default("own").describe("own: an agent's runs use the GPU it holds; pool: agents hold none and each run takes any free GPU of the org, one run per GPU, agents served in turn"),
     queue_per_agent: z.number().int().min(1).max(100).default(DEFAULT_QUEUE_PER_AGENT).describe("experiments one agent may have queued at once; past it `org submit` refuses until a verdict comes"),
     repeats: z.number().int().min(1).max(100).default(3).describe("baseline runs, each with its own seed (ORG_SEED, or {seed} in the command); their spread is the noise σ"),
     keep: KeepRuleSchema.default({ k: 2, min_delta: 0, confirm: 2 }).describe("when a better metric counts as an improvement rather than noise"),

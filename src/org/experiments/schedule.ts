@@ -3,16 +3,36 @@ import type { ExperimentRequest } from "./experiment.js";
 /** verify.queue_per_agent when org.yaml does not say. */
 export const DEFAULT_QUEUE_PER_AGENT = 2;
 
-/** The slot an agent's runs take: its GPU, or one of the CPU slots. */
-export function slotsFor(agent: { gpu: number | null }, cpuSlots: number): string[] {
-  return agent.gpu === null ? Array.from({ length: cpuSlots }, (_, index) => `cpu${index}`) : [`gpu${agent.gpu}`];
+/** The slot an agent's runs take: its GPU, or one of the CPU slots; in pool mode any slot of the pool. */
+export function slotsFor(agent: { gpu: number | null }, cpuSlots: number, pool?: readonly string[]): string[] {
+  if (pool) return [...pool];
+  return agent.gpu === null ? listCpuSlots(cpuSlots) : [`gpu${agent.gpu}`];
+}
+
+/** The slots of a pool: one per GPU still in it, or the CPU slots when the org has no GPU. */
+export function poolSlots(gpus: readonly number[], lost: ReadonlySet<number>, cpuSlots: number): string[] {
+  return gpus.length === 0 ? listCpuSlots(cpuSlots) : gpus.filter((gpu) => !lost.has(gpu)).map((gpu) => `gpu${gpu}`);
+}
+
+/** The GPU a slot stands for; null for a CPU slot. */
+export function gpuOfSlot(slot: string): number | null {
+  const match = /^gpu(\d+)$/.exec(slot);
+  return match ? Number(match[1]) : null;
+}
+
+/** How much of the pool an agent has had since the daemon started: runs started, and the turn of its latest start. */
+export interface Served {
+  runs: number;
+  last: number;
 }
 
 export type ScheduleDecision = { kind: "start"; request: ExperimentRequest; slot: string } | { kind: "wait"; reason: string };
 
 /**
- * Pick what to run next: the oldest request whose agent has no run going and whose slot is free.
- * One run per GPU at a time; an agent's runs go one by one so each is judged against its latest best.
+ * Pick what to run next. Each agent offers one request, its baseline first, else its oldest; an agent with a
+ * run going offers none, so its runs go one by one and each is judged against its latest best. Baselines go
+ * first; then, given `served` (pool mode), the agent with the fewest runs started, then the one served least
+ * recently; then the oldest request. One run per slot: a GPU, or a CPU slot.
  */
 export function pickNext(input: {
   pending: ExperimentRequest[];
@@ -20,16 +40,25 @@ export function pickNext(input: {
   busySlots: Set<string>;
   agents: Map<string, { gpu: number | null }>;
   cpuSlots: number;
+  /** Pool mode: every agent's runs share these slots. */
+  pool?: readonly string[];
+  served?: ReadonlyMap<string, Served>;
 }): ScheduleDecision {
   const rank = (request: ExperimentRequest) => (request.kind === "baseline" ? 0 : 1);
-  const ordered = [...input.pending].sort((a, b) => rank(a) - rank(b) || a.submittedAt.localeCompare(b.submittedAt) || a.id.localeCompare(b.id));
+  const byAge = (a: ExperimentRequest, b: ExperimentRequest) => a.submittedAt.localeCompare(b.submittedAt) || a.id.localeCompare(b.id);
+  const heads = new Map<string, ExperimentRequest>();
+  for (const request of [...input.pending].sort((a, b) => rank(a) - rank(b) || byAge(a, b))) {
+    if (!heads.has(request.agent) && input.agents.has(request.agent) && !input.runningAgents.has(request.agent)) heads.set(request.agent, request);
+  }
+  const turn = (agent: string) => input.served?.get(agent) ?? { runs: 0, last: -1 };
+  const ordered = [...heads.values()].sort((a, b) => rank(a) - rank(b) || turn(a.agent).runs - turn(b.agent).runs || turn(a.agent).last - turn(b.agent).last || byAge(a, b));
   for (const request of ordered) {
-    const agent = input.agents.get(request.agent);
-    if (!agent || input.runningAgents.has(request.agent)) continue;
-    const slot = slotsFor(agent, input.cpuSlots).find((candidate) => !input.busySlots.has(candidate));
+    const slot = slotsFor(input.agents.get(request.agent)!, input.cpuSlots, input.pool).find((candidate) => !input.busySlots.has(candidate));
     if (slot) return { kind: "start", request, slot };
   }
-  return { kind: "wait", reason: ordered.length === 0 ? "nothing queued" : `${ordered.length} queued, every usable slot busy` };
+  if (input.pending.length === 0) return { kind: "wait", reason: "nothing queued" };
+  if (input.pool?.length === 0) return { kind: "wait", reason: `${input.pending.length} queued, every GPU of the pool is gone` };
+  return { kind: "wait", reason: `${input.pending.length} queued, every usable slot busy` };
 }
 
 /** Requests to add for commits made with plain `git commit` since the last verdict. */
@@ -59,4 +88,8 @@ export function decideQueueRoom(queued: ExperimentRequest[], agent: string, cap:
   if (mine.length < cap) return { kind: "room", queued: mine.length };
   const list = mine.map((request) => `${request.commit.slice(0, 7)} "${request.description}"`).join(", ");
   return { kind: "full", reason: `you already have ${mine.length} experiment${mine.length === 1 ? "" : "s"} queued (${list}) and verify.queue_per_agent is ${cap}: wait for a verdict, then submit (nothing was committed)` };
+}
+
+function listCpuSlots(count: number): string[] {
+  return Array.from({ length: count }, (_, index) => `cpu${index}`);
 }

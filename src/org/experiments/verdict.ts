@@ -16,6 +16,8 @@ export interface RunOutcome {
   signal: string | null;
   timedOut: boolean;
   spawnError?: string;
+  /** Why the run failed that is not the command's doing, e.g. the GPU it ran on fell off the machine. */
+  fault?: string;
 }
 
 const COMPARISONS = {
@@ -39,6 +41,7 @@ export function judge(input: JudgeInput): Verdict {
   const { metric, best, candidate, run, paths } = input;
   if (!paths.ok) return { kind: "reject", reason: `reject: ${paths.reason}` };
   if (run.spawnError !== undefined) return { kind: "crash", reason: `crash: could not start: ${run.spawnError}` };
+  if (run.fault !== undefined) return { kind: "crash", reason: `crash: ${run.fault}` };
   if (run.timedOut) return { kind: "crash", reason: `crash: timed out after ${formatConfigDuration(input.timeoutMs)}; process group killed` };
   if (candidate === undefined) return { kind: "crash", reason: `crash: no line matched /${metric.pattern}/; ${describeExit(run)}` };
   // A metric printed by a run that then failed is not trusted: the script did not finish cleanly.

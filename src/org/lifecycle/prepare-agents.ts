@@ -94,7 +94,7 @@ export function renderAgentPrompt(config: OrgConfig, agent: PlannedAgent, state:
     role: agent.role,
     branch: agent.branch,
     worktree: agent.worktree,
-    gpu: agent.gpu === null ? "none (CPU)" : String(agent.gpu),
+    gpu: agent.gpu !== null ? String(agent.gpu) : verify?.gpus === "pool" ? "none of your own (the verifier runs each experiment on a free GPU of the org's pool)" : "none (CPU)",
     inbox: agentPaths(state, agent.name).inbox,
     progress: agentPaths(state, agent.name).progress,
     task: agentPaths(state, agent.name).task,

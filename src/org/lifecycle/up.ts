@@ -48,7 +48,7 @@ export async function upOrg(world: World, loaded: LoadedConfig, opts: { mode?: "
     const held = new Map((previous?.agents ?? []).map((agent) => [agent.name, agent.gpu]));
     // Under Slurm the allocation names the GPU; this host's GPUs are none of our business.
     const probed = config.gpus === "none" || config.backend === "slurm" ? { error: "disabled" } : await world.gpus.probe();
-    const leases = planLeases(loaded, probed, held);
+    const leases = planLeases(loaded, probed, held, undefined, previous?.pool);
     if (!leases.ok) throw new ConfigError(leases.problems);
     const { warnings } = leases;
     const agents = planAgents(config, paths.worktrees, leases.leases);
@@ -65,7 +65,7 @@ export async function upOrg(world: World, loaded: LoadedConfig, opts: { mode?: "
     });
     const record: OrgRecord = {
       version: 1, name: config.name, root: paths.root, repo: loaded.repoDir, base: config.base, baseCommit: loaded.baseCommit,
-      socket, session: tmux.session, mode: socket.startsWith(PTY_SOCKET_PREFIX) ? "pty" : "tmux", cpuMode: leases.cpuMode, backend: config.backend,
+      socket, session: tmux.session, mode: socket.startsWith(PTY_SOCKET_PREFIX) ? "pty" : "tmux", cpuMode: leases.cpuMode, backend: config.backend, ...(leases.pool ? { pool: leases.pool } : {}),
       agents: agents.map((agent, index) => ({ name: agent.name, role: agent.role, runtime: agent.runtime, branch: agent.branch, worktree: agent.worktree, gpu: agent.gpu, paneId: listed[index + 1]!.id })),
       controlPaneId: listed[0]!.id, upAt: world.now().toISOString(),
     };
@@ -77,7 +77,7 @@ export async function upOrg(world: World, loaded: LoadedConfig, opts: { mode?: "
     const leaseText = agents.map((agent) => `${agent.name}:${agent.gpu ?? "cpu"}`).join(" ");
     await world.files.appendLines(paths.log, [formatLogEntry({
       date: world.now(), op: "up", title: `${resumed ? "resumed" : "started"} ${agents.length} agents`,
-      body: `leases ${leaseText}; new worktrees ${created.length}; socket ${socket}`,
+      body: `leases ${leaseText}${leases.pool ? `; verify pool ${leases.pool.length > 0 ? `GPUs ${leases.pool.join(", ")}` : "CPU slots"}` : ""}; new worktrees ${created.length}; socket ${socket}`,
     })]);
     return { kind: "started", record, createdWorktrees: created, warnings, resumed, panes: listed, heads };
   } finally {

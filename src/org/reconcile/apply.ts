@@ -77,7 +77,8 @@ export async function applyActions(input: ApplyInput): Promise<OrgRecord> {
   if (of("retile").length > 0 && removes.length > 0) await tmux.retile();
   // org.json lists agents in org.yaml order, as `org up` writes it.
   const order = new Map(input.desired.agents.map((agent, index) => [agent.name, index]));
-  record = { ...record, cpuMode: input.desired.cpuMode };
+  const { pool: _, ...rest } = record;
+  record = { ...rest, cpuMode: input.desired.cpuMode, ...(input.desired.pool ? { pool: input.desired.pool } : {}) };
   await save([...record.agents].sort((a, b) => (order.get(a.name) ?? 0) - (order.get(b.name) ?? 0)));
   return record;
 }

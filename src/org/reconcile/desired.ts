@@ -12,6 +12,7 @@ export interface DesiredInput {
   paths: OrgPaths;
   leases: Map<string, number | null>;
   cpuMode: boolean;
+  pool?: number[];
   context: LaunchContext;
   /** Each role's prompt template, by role name. */
   templates: Map<string, string>;
@@ -25,5 +26,5 @@ export function buildDesired(input: DesiredInput): DesiredOrg {
     return { ...agent, raw, launch: slurmLaunchSpec(config, paths.state, input.context.orgArgv, raw), prompt: renderAgentPrompt(config, agent, paths.state, input.templates.get(agent.role) ?? "") };
   });
 
-  return { name: config.name, repo: input.repoDir, base: config.base, cpuMode: input.cpuMode, agents };
+  return { name: config.name, repo: input.repoDir, base: config.base, cpuMode: input.cpuMode, ...(input.pool ? { pool: input.pool } : {}), agents };
 }

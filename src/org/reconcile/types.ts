@@ -18,6 +18,8 @@ export interface DesiredOrg {
   repo: string;
   base: string;
   cpuMode: boolean;
+  /** verify.gpus: pool: the GPUs verify runs share; absent in own mode. */
+  pool?: number[];
   agents: DesiredAgent[];
 }
 

@@ -54,3 +54,36 @@ export function slurmVerifyArgv(jobId: string, verify: { argv: string[]; cwd: st
 export function slurmPaneLaunch(orgArgv: string[], state: string, launch: PaneLaunch, agent: string): PaneLaunch {
   return { argv: [...orgArgv, "slurm-run", agent, "--state", state], cwd: launch.cwd, env: launch.env };
 }
+
+/**
+ * argv of one verify run under verify.gpus: pool: a job of its own with one GPU, for exactly as long as the run.
+ * Its limit is verify.timeout, which Slurm counts from the run's start, so a wait in the queue is no timeout.
+ */
+export function slurmPoolRunArgv(org: string, settings: SlurmConfig, run: { argv: string[]; cwd: string; timeoutMs: number }): string[] {
+  return [
+    "srun", "--quiet",
+    `--job-name=${slurmJobName(org, POOL_JOB)}`,
+    `--comment=${slurmJobComment(org, POOL_JOB)}`,
+    "--gres=gpu:1",
+    ...(settings.partition ? [`--partition=${settings.partition}`] : []),
+    ...(settings.account ? [`--account=${settings.account}`] : []),
+    `--time=${formatSlurmTime(run.timeoutMs)}`,
+    ...settings.sbatch_args,
+    `--chdir=${run.cwd}`,
+    ...run.argv,
+  ];
+}
+
+// Never an agent's name (those end in -<n>), so `org down` cancels these jobs with the agents' and none is mistaken for one.
+const POOL_JOB = "verifier";
+
+// Slurm's minutes:seconds, rounded up to a whole second.
+function formatSlurmTime(ms: number): string {
+  const seconds = Math.ceil(ms / 1000);
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+}
+
+/** Whether a run's log says Slurm ended it at its time limit (slurmstepd's `*** … CANCELLED AT … DUE TO TIME LIMIT ***`). */
+export function endedByTimeLimit(log: string): boolean {
+  return /\*\*\* (JOB|STEP) \S+ ON \S+ CANCELLED AT \S+ DUE TO TIME LIMIT/.test(log);
+}

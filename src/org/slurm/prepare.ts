@@ -8,7 +8,12 @@ import { slurmAgentPaths } from "./paths.js";
 /** Whether an agent of this role runs as a Slurm job: every GPU role, and CPU roles when cpu_roles is job. */
 export function runsAsJob(config: OrgConfig, role: string): boolean {
   if (config.backend !== "slurm") return false;
-  return Boolean(config.roles[role]?.gpu) || (config.slurm?.cpu_roles ?? "local") === "job";
+  return holdsGpu(config, role) || (config.slurm?.cpu_roles ?? "local") === "job";
+}
+
+// With verify.gpus: pool the verify runs take the GPUs, each as its own job: an agent of a GPU role holds none.
+function holdsGpu(config: OrgConfig, role: string): boolean {
+  return Boolean(config.roles[role]?.gpu) && config.verify?.gpus !== "pool";
 }
 
 /** The launch a job agent's pane runs (`org slurm-run`, Slurm's CUDA_VISIBLE_DEVICES); any other agent's unchanged. */
@@ -36,7 +41,7 @@ export async function prepareSlurmAgents(
     if (!spec || !runsAsJob(config, agent.role)) continue;
     const env = withoutLease(spec.env);
     const request: SlurmJobRequest = {
-      org: config.name, agent: agent.name, gpu: Boolean(config.roles[agent.role]?.gpu), output: slurmAgentPaths(state, agent.name).output,
+      org: config.name, agent: agent.name, gpu: holdsGpu(config, agent.role), output: slurmAgentPaths(state, agent.name).output,
       cwd: spec.cwd, settings, launch: { argv: spec.argv, cwd: spec.cwd, env },
     };
     await files.writeAtomic(slurmAgentPaths(state, agent.name).request, `${JSON.stringify(request, null, 2)}\n`);
