@@ -8,7 +8,8 @@ import { readMessageSettings } from "../../org/messages/mail-port.js";
 import { describeDiskFull, isDiskFull } from "../fs/disk-space.js";
 import { appendLines, readText } from "../fs/files.js";
 import { sendMessage } from "../store/inbox.js";
-import type { ChildRecords } from "../child-records.js";
+import { readStartTicks, type ChildRecords } from "../child-records.js";
+import { recordRunEnd, recordRunStart } from "../store/gpu-runs.js";
 import { processRunner, type Runner } from "../process.js";
 import { filterAgentEnv } from "../../org/lifecycle/secrets.js";
 import { slurmVerifyArgv } from "../../org/slurm/argv.js";
@@ -63,11 +64,21 @@ export function createVerifierPort(opts: { repo: string; state: string; runner?:
       if (note) await appendLines(options.logFile, [note]);
       // Verify runs never see the secrets the daemon holds for agents.
       // Recorded on disk while it runs: a daemon killed meanwhile leaves it to the next one, which ends it.
-      const what = `verify run ${basename(options.logFile, ".log")} in ${basename(options.cwd)}`;
+      const id = basename(options.logFile, ".log");
+      const what = `verify run ${id} in ${basename(options.cwd)}`;
+      let start: string | undefined;
       const result = await runner.run(argv, {
         cwd: options.cwd, env: { ...filterAgentEnv(process.env), ...env }, cleanEnv: true, timeoutMs: options.timeoutMs, outputFile: options.logFile, killGraceMs: 2000, signal: options.signal, reapGroup: true,
-        onSpawn: (pid) => opts.children?.track(pid, "verify", what, true), onExit: (pid) => opts.children?.forget(pid),
+        onSpawn: (pid) => {
+          opts.children?.track(pid, "verify", what, true);
+          if (pid === undefined) return;
+          start = new Date().toISOString();
+          recordRunStart(opts.state, { id, ...options.run, start, pid, ticks: readStartTicks(pid) });
+        },
+        onExit: (pid) => opts.children?.forget(pid),
       });
+      // The whole interval in one line: a killed daemon loses at most the run in flight.
+      if (start) await recordRunEnd(opts.state, { id, ...options.run, start, end: new Date().toISOString() });
       // With the disk full the run's output, and so its metric, is lost: keep the request queued rather than record a false crash.
       if (await isDiskFull(options.logFile)) throw new OrgError(`${await describeDiskFull(options.logFile, { what: `the run's output in ${options.logFile} could not be saved` })}; the experiment stays queued and runs again`, "disk-full");
       if (result.spawnError) await appendLines(options.logFile, [`org: could not start ${argv[0]}: ${result.spawnError}`]);

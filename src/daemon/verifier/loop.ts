@@ -12,6 +12,8 @@ import { runConfirmation } from "../../adapters/verifier/confirmation.js";
 import { RefStamp } from "../../adapters/git/ref-stamp.js";
 import { listRefs } from "../../adapters/git/refs.js";
 import { ensureDir, listDir, removeFile } from "../../adapters/fs/dir.js";
+import { writeCapacity } from "../../adapters/store/gpu-runs.js";
+import { listCapacity } from "../../org/experiments/gpu-runs.js";
 
 /** The verdict file `org submit` waits for. */
 export interface VerdictFile {
@@ -33,6 +35,7 @@ export class VerifierLoop {
   // Idle, the org's branches rarely move: two stats per tick instead of a git process.
   private readonly refStamp;
   private heads: { heads: Map<string, string | null>; subjects: Map<string, string> } | undefined;
+  private capacityWritten = false;
 
   constructor(
     private readonly record: OrgRecord,
@@ -50,6 +53,9 @@ export class VerifierLoop {
     const verify = this.config.verify;
     if (!verify) return;
     await ensureDir(this.paths.queue);
+    // Once per loop: a reload that changes the agents starts a new loop, and so rewrites it.
+    if (!this.capacityWritten) await writeCapacity(this.paths.state, listCapacity(this.record.agents, verify.parallel));
+    this.capacityWritten = true;
     const pending = await this.readQueue();
     const queuedAgents = new Set<string>();
     const ledgers = new Map<string, AgentLedger>();
