@@ -11,7 +11,7 @@ import { isAlive } from "../process.js";
 // Beats come every 2 s: older than this, the daemon is gone and the org's clock stopped at its last beat.
 const STOPPED_AFTER_MS = 15_000;
 
-export function gpuRunsFile(state: string): string {
+function gpuRunsFile(state: string): string {
   return join(state, "gpu-runs.jsonl");
 }
 
@@ -33,8 +33,15 @@ export async function writeCapacity(state: string, capacity: Capacity): Promise<
   await writeJsonAtomic(join(state, "gpu-slots.json"), capacity);
 }
 
+export interface UtilizationInput {
+  runs: BusyInterval[];
+  capacity: Capacity;
+  since: number;
+  now: number;
+}
+
 /** What the utilization figures are computed from; undefined before the verifier of this org first started. */
-export async function readUtilizationInput(state: string, now: Date): Promise<{ runs: BusyInterval[]; capacity: Capacity; since: number; now: number } | undefined> {
+export async function readUtilizationInput(state: string, now: Date): Promise<UtilizationInput | undefined> {
   const [capacity, record, daemon, text] = await Promise.all([
     readJson<Capacity>(join(state, "gpu-slots.json")).catch(() => undefined),
     readJson<{ upAt?: string }>(join(state, "org.json")).catch(() => undefined),

@@ -3,7 +3,7 @@
 const HOUR_MS = 3_600_000;
 /** Bucket sizes for the plot, smallest first: the first that gives at most MAX_BUCKETS points over the org's life wins. */
 const BUCKETS_MS = [60_000, 300_000, 900_000, HOUR_MS, 6 * HOUR_MS, 24 * HOUR_MS];
-const MAX_BUCKETS = 120;
+const MAX_BUCKETS = 60;
 
 /** One verify run's hold on a slot, in epoch ms; no end: still running, counted up to now. */
 export interface BusyInterval {
