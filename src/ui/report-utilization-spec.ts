@@ -21,6 +21,8 @@ export function buildUtilizationSpec(series: { bucketSeconds: number; points: Ut
         x: { field: "start", type: "temporal", title: "time" },
         x2: { field: "end" },
         y: { field: "utilization", type: "quantitative", title: "busy", scale: { domain: [0, 1] }, axis: { format: "%" } },
+        // With x2 set, a bar is a range on both axes: without y2 it would be a line at its height.
+        y2: { datum: 0 },
         tooltip: [
           { field: "start", type: "temporal", title: "from", format: "%H:%M" },
           { field: "end", type: "temporal", title: "to", format: "%H:%M" },
