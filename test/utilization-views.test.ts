@@ -71,6 +71,17 @@ test("org status of a CPU-only org says cpu slots; with no verifier yet, no figu
   expect(none.text().split("\n")[0]).toBe(`org t: down · tmux -L org-none-${process.pid}`);
 });
 
+test("after org down (no daemon.json) the clock stops at the last run's end, not at the time of asking", async () => {
+  const dir = writeOrg();
+  removeDir(join(dir, "state", "daemon.json"));
+  const runs = readFileSync(join(dir, "state", "gpu-runs.jsonl"), "utf8").split("\n").filter((line) => !line.includes('"id":"c"'));
+  writeFileSync(join(dir, "state", "gpu-runs.jsonl"), runs.join("\n"));
+  const json = capture();
+  await runStatus({ root: dir, json: true }, json.io);
+  // gpu0 busy 90 of the 90 minutes to its last run's end, gpu1 none: 50%, and 60 of 120 GPU-minutes in the hour before.
+  expect((JSON.parse(json.text()) as { utilization: unknown }).utilization).toMatchObject({ overall: 0.5, wallSeconds: 5400, lastHour: 0.5, lastHourWallSeconds: 3600 });
+});
+
 test("org results: a utilization line under the leaderboard, and the figures in --json", async () => {
   const dir = writeOrg();
   const text = capture();

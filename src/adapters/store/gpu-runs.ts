@@ -50,10 +50,13 @@ export async function readUtilizationInput(state: string, now: Date): Promise<Ut
   ]);
   const since = Date.parse(record?.upAt ?? "");
   if (!capacity || !Array.isArray(capacity.slots) || Number.isNaN(since)) return undefined;
-  const beat = Date.parse(daemon?.heartbeatAt ?? "");
-  const end = !Number.isNaN(beat) && now.getTime() - beat > STOPPED_AFTER_MS ? beat : now.getTime();
   const { ended, open } = parseGpuRuns(text ?? "");
   // A start with no end whose process is gone was lost with a killed daemon: its time is unknown, so it counts none.
   const running = open.filter((run) => (run.ticks === null ? isAlive(run.pid) : readStartTicks(run.pid) === run.ticks));
-  return { runs: toBusyIntervals(ended, running), capacity, since, now: Math.max(since, end) };
+  const runs = toBusyIntervals(ended, running);
+  const beat = Date.parse(daemon?.heartbeatAt ?? "");
+  // `org down` removes daemon.json: the clock stops at the last run it recorded rather than run on through the downtime.
+  const lastRun = Math.max(since, ...runs.map((run) => run.end ?? now.getTime()));
+  const end = daemon === undefined ? lastRun : !Number.isNaN(beat) && now.getTime() - beat > STOPPED_AFTER_MS ? beat : now.getTime();
+  return { runs, capacity, since, now: Math.max(since, end) };
 }
