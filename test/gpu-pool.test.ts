@@ -124,7 +124,7 @@ describe("a pool run under Slurm", () => {
     };
     const port = createVerifierPort({ repo: dir, state: dir, runner, backend: "slurm", slurmPool: { org: "demo", settings: SlurmSchema.parse({}) } });
     const logFile = join(dir, "runs", "r.log");
-    const result = await port.runCommand(["python", "train.py"], { cwd: dir, env: { CUDA_VISIBLE_DEVICES: "", ORG_AGENT: "r-1" }, logFile, timeoutMs: 60_000 });
+    const result = await port.runCommand(["python", "train.py"], { cwd: dir, env: { CUDA_VISIBLE_DEVICES: "", ORG_AGENT: "r-1" }, logFile, timeoutMs: 60_000, run: { slot: "gpu0", gpu: 0, agent: "r-1", commit: "a".repeat(40), kind: "candidate", run: 1 } });
     expect(result).toMatchObject({ exitCode: 1, timedOut: true });
     expect(calls.map((call) => call.argv)).toEqual([["srun", "--quiet", "--job-name=org-demo-verifier", "--comment=org/demo/verifier", "--gres=gpu:1", "--time=1:00", `--chdir=${dir}`, "python", "train.py"]]);
     expect(calls[0]!.options!.timeoutMs).toBeUndefined();

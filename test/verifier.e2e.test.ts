@@ -270,7 +270,15 @@ describe("the verifier judges submitted experiments", { tags: ["slow"] }, () => 
         { agent: "researcher-1", runs: 8, counts: { keep: 3, discard: 1, crash: 2, reject: 2 }, baseline: 1, best: 0.85, bestCommit: best1, delta: 0.85 - 1 },
       ],
       best: { agent: "researcher-2", commit: best2, metric: 0.7 },
+      // One CPU slot (parallel: 1), busy with every run above (the 2 s timeout among them), each its own interval.
+      utilization: expect.objectContaining({ unit: "slot", gpus: 1, overall: expect.any(Number), busySeconds: expect.any(Number) }),
     });
+    const { utilization } = JSON.parse(results.stdout) as { utilization: { overall: number; busySeconds: number } };
+    expect(utilization.busySeconds).toBeGreaterThan(2);
+    expect(utilization.overall).toBeGreaterThan(0);
+    expect(utilization.overall).toBeLessThanOrEqual(1);
+    const runs = readFileSync(join(state, "gpu-runs.jsonl"), "utf8").trim().split("\n").map((line) => JSON.parse(line) as { end?: string; slot: string });
+    expect(runs.filter((run) => run.end).map((run) => run.slot)).toEqual(Array(runs.length / 2).fill("cpu0"));
   });
 
   test("log.md has one entry per verdict, in order", () => {

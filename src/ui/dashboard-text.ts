@@ -2,7 +2,7 @@
 import type { DashboardAgent, DashboardModel, FeedEvent, Standing } from "../org/views/dashboard-model.js";
 import { narrowText } from "./dashboard-width.js";
 import { renderSparkline } from "./sparkline.js";
-import { formatUptime } from "./status-table.js";
+import { formatUptime } from "./duration.js";
 import { formatUsageCell } from "./usage-format.js";
 
 export interface Theme {

@@ -17,19 +17,27 @@ export interface ReportPage {
   svg: string;
   /** Tokens and dollars per agent and per kept improvement, where the daemon kept ledgers. */
   usage?: ResultsUsage;
+  /** The utilization plot, its compiled Vega spec and pre-rendered SVG, where the verifier recorded its runs. */
+  utilization?: { summary: string; vegaSpec: unknown; svg: string };
 }
 
 const STYLE = `body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;max-width:1000px;padding:0 16px;color:#222}
 h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px}.summary{color:#555;margin:0 0 16px}
 table{border-collapse:collapse;font-variant-numeric:tabular-nums}th,td{padding:4px 10px;border-bottom:1px solid #ddd;text-align:right}
-th:first-child,td:first-child{text-align:left}th{background:#f4f4f4}#chart{min-height:420px}`;
+th:first-child,td:first-child{text-align:left}th{background:#f4f4f4}#chart{min-height:420px}#utilization-chart{min-height:220px}`;
 
 // Counts what was drawn, not what was meant to be: a test reads these back from the rendered page.
 const RENDER = `(async () => {
-  const spec = JSON.parse(document.getElementById("spec").textContent);
-  const view = new vega.View(vega.parse(spec), { renderer: "svg", container: "#chart", hover: true });
-  await view.runAsync();
-  const count = (name) => document.querySelectorAll("#chart g." + name + "_marks > path").length;
+  const draw = async (specId, container) => {
+    const view = new vega.View(vega.parse(JSON.parse(document.getElementById(specId).textContent)), { renderer: "svg", container, hover: true });
+    await view.runAsync();
+  };
+  await draw("spec", "#chart");
+  const count = (name) => document.querySelectorAll("g." + name + "_marks > path").length;
+  if (document.getElementById("utilization-spec")) {
+    await draw("utilization-spec", "#utilization-chart");
+    document.body.dataset.utilization = String(count("utilization"));
+  }
   document.body.dataset.points = String(count("experiments"));
   document.body.dataset.failures = String(count("failures"));
   // #selftest hovers the first point, so a headless browser can check the tooltip shows its description.
@@ -54,7 +62,7 @@ function inlineScript(code: string): string {
 }
 
 export function renderReportHtml(page: ReportPage): string {
-  const spec = JSON.stringify(page.vegaSpec).replace(/</g, "\\u003c");
+  const spec = inlineJson(page.vegaSpec);
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -68,14 +76,24 @@ export function renderReportHtml(page: ReportPage): string {
 <p class="summary">${escapeHtml(page.summary)}</p>
 <div id="chart" role="img" aria-label="${escapeHtml(`${page.metricName} per experiment`)}"></div>
 <noscript>${page.svg}</noscript>
-<h2>Leaderboard</h2>
+${page.utilization ? renderUtilization(page.utilization) : ""}<h2>Leaderboard</h2>
 ${renderBoardTable(page.board, page.metricName, page.usage)}
 ${page.usage ? renderKeepCosts(page.usage, page.metricName) : ""}<script>${inlineScript(page.runtime)}</script>
 <script type="application/json" id="spec">${spec}</script>
-<script>${RENDER}</script>
+${page.utilization ? `<script type="application/json" id="utilization-spec">${inlineJson(page.utilization.vegaSpec)}</script>\n` : ""}<script>${RENDER}</script>
 </body>
 </html>
 `;
+}
+
+// JSON inside <script>: a "<" escaped, so no string in it can end the element.
+function inlineJson(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, "\\u003c");
+}
+
+// How busy the GPUs were, under the progress chart: the figures, then the plot over time.
+function renderUtilization(utilization: NonNullable<ReportPage["utilization"]>): string {
+  return `<h2>Utilization</h2>\n<p class="summary">${escapeHtml(utilization.summary)}</p>\n<div id="utilization-chart" role="img" aria-label="utilization over time"></div>\n<noscript>${utilization.svg}</noscript>\n`;
 }
 
 function renderBoardTable(board: Leaderboard, metricName: string, usage: ResultsUsage | undefined): string {

@@ -3,18 +3,9 @@ import { PTY_SOCKET_PREFIX } from "../org/paths.js";
 import type { OrgSnapshot } from "../org/views/snapshot.js";
 import type { AgentUsage } from "../org/usage/summary.js";
 import { explainUsage, formatUsageCell } from "./usage-format.js";
-
-/** Human duration: 45s, 12m, 3h05m, 2d4h. */
-export function formatUptime(ms: number | null): string {
-  if (ms === null) return "-";
-  const seconds = Math.floor(ms / 1000);
-  if (seconds < 60) return `${seconds}s`;
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return `${minutes}m`;
-  const hours = Math.floor(minutes / 60);
-  if (hours < 24) return `${hours}h${String(minutes % 60).padStart(2, "0")}m`;
-  return `${Math.floor(hours / 24)}d${hours % 24}h`;
-}
+import type { Utilization } from "../org/experiments/utilization.js";
+import { formatUtilization } from "./utilization-format.js";
+import { formatUptime } from "./duration.js";
 
 /** Plain aligned columns: readable in a pane, a log and a pipe alike. */
 export function renderTable(header: string[], rows: string[][]): string {
@@ -30,8 +21,9 @@ function describeGrid(snapshot: Pick<OrgSnapshot, "root" | "mode" | "socket">): 
 }
 
 /** The table (with a tokens and dollars column when `usage` is given, and why a usage is unknown), then any warnings, each line as given. */
-export function renderStatus(snapshot: OrgSnapshot, warnings: string[] = [], usage?: Map<string, AgentUsage | null>): string {
-  const title = `org ${snapshot.name}: ${snapshot.running ? "running" : "down"}${snapshot.cpuMode ? " (CPU mode)" : ""} · ${describeGrid(snapshot)}`;
+export function renderStatus(snapshot: OrgSnapshot, warnings: string[] = [], usage?: Map<string, AgentUsage | null>, utilization?: Utilization): string {
+  const busy = utilization ? ` · ${formatUtilization(utilization)}` : "";
+  const title = `org ${snapshot.name}: ${snapshot.running ? "running" : "down"}${snapshot.cpuMode ? " (CPU mode)" : ""} · ${describeGrid(snapshot)}${busy}`;
   const rows = snapshot.agents.map((agent) => [
     agent.name,
     agent.role,

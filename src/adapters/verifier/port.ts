@@ -8,7 +8,8 @@ import { readMessageSettings } from "../../org/messages/mail-port.js";
 import { describeDiskFull, isDiskFull } from "../fs/disk-space.js";
 import { appendLines, readText } from "../fs/files.js";
 import { sendMessage } from "../store/inbox.js";
-import type { ChildRecords } from "../child-records.js";
+import { readStartTicks, type ChildRecords } from "../child-records.js";
+import { recordRunEnd, recordRunStart } from "../store/gpu-runs.js";
 import { processRunner, type Runner } from "../process.js";
 import { filterAgentEnv } from "../../org/lifecycle/secrets.js";
 import { endedByTimeLimit, slurmPoolRunArgv, slurmVerifyArgv } from "../../org/slurm/argv.js";
@@ -68,11 +69,21 @@ export function createVerifierPort(opts: {
       if (note) await appendLines(options.logFile, [note]);
       // Verify runs never see the secrets the daemon holds for agents.
       // Recorded on disk while it runs: a daemon killed meanwhile leaves it to the next one, which ends it.
-      const ticket = opts.children?.announce("verify", `verify run ${basename(options.logFile, ".log")} in ${basename(options.cwd)}`, true);
+      const id = basename(options.logFile, ".log");
+      const ticket = opts.children?.announce("verify", `verify run ${id} in ${basename(options.cwd)}`, true);
+      let start: string | undefined;
       const result = await runner.run(argv, {
         cwd: options.cwd, env: { ...filterAgentEnv(process.env), ...env, ...ticket?.env }, cleanEnv: true, timeoutMs: pool ? undefined : options.timeoutMs, outputFile: options.logFile, killGraceMs: 2000, signal: options.signal, reapGroup: true,
-        onSpawn: (pid) => ticket?.started(pid), onExit: (pid) => ticket?.ended(pid),
+        onSpawn: (pid) => {
+          ticket?.started(pid);
+          if (pid === undefined) return;
+          start = new Date().toISOString();
+          recordRunStart(opts.state, { id, ...options.run, start, pid, ticks: readStartTicks(pid) });
+        },
+        onExit: (pid) => ticket?.ended(pid),
       });
+      // The whole interval in one line: a killed daemon loses at most the run in flight.
+      if (start) await recordRunEnd(opts.state, { id, ...options.run, start, end: new Date().toISOString() });
       // With the disk full the run's output, and so its metric, is lost: keep the request queued rather than record a false crash.
       if (await isDiskFull(options.logFile)) throw new OrgError(`${await describeDiskFull(options.logFile, { what: `the run's output in ${options.logFile} could not be saved` })}; the experiment stays queued and runs again`, "disk-full");
       if (result.spawnError) await appendLines(options.logFile, [`org: could not start ${argv[0]}: ${result.spawnError}`]);

@@ -11,6 +11,11 @@ import { formatTokens, formatUsd } from "../../ui/usage-format.js";
 import { renderReportHtml } from "../../ui/report-html.js";
 import { buildProgress } from "../../ui/report-points.js";
 import { buildProgressSpec, type ProgressAxis } from "../../ui/report-spec.js";
+import { readUtilizationInput, type UtilizationInput } from "../../adapters/store/gpu-runs.js";
+import { measureUtilization, seriesUtilization } from "../../org/experiments/utilization.js";
+import { buildUtilizationSpec } from "../../ui/report-utilization-spec.js";
+import { describeUtilization } from "../../ui/utilization-format.js";
+import type { TopLevelSpec } from "vega-lite";
 import type { Io } from "../io.js";
 
 /** `org report`: state/report.html (chart + leaderboard, self-contained) and state/progress.svg from results.tsv. */
@@ -37,11 +42,22 @@ export async function runReport(opts: { root: string; out?: string; svg?: string
   const summary = `${count(table.rows.length, "experiment")} by ${count(progress.agents.length, "agent")}: ${progress.measured.length} measured, ${kept} kept, ${progress.failed.length} crashed or rejected; ${setting.goal} ${metricName}${usage ? `; ${describeSpend(usage)}` : ""}`;
   const htmlPath = opts.out ? resolve(opts.out) : `${paths.state}/report.html`;
   const svgPath = opts.svg ? resolve(opts.svg) : `${paths.state}/progress.svg`;
-  const html = renderReportHtml({ title: `${title}: progress report`, summary, metricName, board, vegaSpec: chart.vega, runtime: await readVegaRuntime(), svg: chart.svg, usage });
+  // How busy the GPUs were over the org's life, where the verifier recorded its runs.
+  const input = await readUtilizationInput(paths.state, new Date());
+  const utilization = input && await renderUtilization(input, title, renderChart);
+  const html = renderReportHtml({ title: `${title}: progress report`, summary, metricName, board, vegaSpec: chart.vega, runtime: await readVegaRuntime(), svg: chart.svg, usage, utilization });
   await writeFileAtomic(htmlPath, html);
   await writeFileAtomic(svgPath, `${chart.svg}\n`);
   io.out(`wrote ${htmlPath} and ${svgPath}: ${summary}`);
   return 0;
+}
+
+/** The utilization figures as one line, and their plot over time. */
+async function renderUtilization(input: UtilizationInput, title: string, renderChart: (spec: TopLevelSpec) => Promise<{ vega: unknown; svg: string }>) {
+  const measured = measureUtilization(input);
+  const spec = buildUtilizationSpec(seriesUtilization(input), { title: `${title}: utilization`, unit: measured.unit, gpus: measured.gpus });
+  const chart = await renderChart(spec);
+  return { summary: describeUtilization(measured), vegaSpec: chart.vega, svg: chart.svg };
 }
 
 /** "1.2M tokens, $3.40" over every agent with a ledger; "unpriced" when any agent's models lack a price. */

@@ -9,6 +9,9 @@ import { readJson, readText } from "../../adapters/fs/files.js";
 import { readLedgers } from "../../adapters/usage/store.js";
 import { buildResultsUsage } from "../../org/usage/windows.js";
 import { renderLeaderboard } from "../../ui/leaderboard.js";
+import { readUtilizationInput } from "../../adapters/store/gpu-runs.js";
+import { measureUtilization } from "../../org/experiments/utilization.js";
+import { describeUtilization } from "../../ui/utilization-format.js";
 import type { Io } from "../io.js";
 
 /** `org results [--json]`: the leaderboard from state/results.tsv, with tokens and dollars per agent and per kept improvement. */
@@ -23,8 +26,12 @@ export async function runResults(opts: { root: string; json: boolean }, io: Io):
   const ledgers = await readLedgers(orgPaths(opts.root).state, table.rows.map((row) => row.agent));
   const usage = ledgers.size > 0 ? buildResultsUsage(table.rows, ledgers, ("loaded" in read ? read.loaded.config.pricing : undefined) ?? {}) : undefined;
   const experiments = usage && table.rows.map((row, index) => ({ commit: row.commit, agent: row.agent, status: row.status, description: row.description, time: row.time, usage: usage.windows[index] ?? null }));
-  const json = { metric: metricName, goal, sigma: noise.sigma ?? null, ...board, ...(usage ? { usage: { agents: usage.agents, keeps: usage.keeps, experiments } } : {}) };
-  io.out(opts.json ? JSON.stringify(json, null, 2) : renderLeaderboard(board, metricName, goal, noise, usage));
+  // How busy the GPUs were: none before the verifier first started.
+  const input = await readUtilizationInput(orgPaths(opts.root).state, new Date());
+  const utilization = input && measureUtilization(input);
+  const json = { metric: metricName, goal, sigma: noise.sigma ?? null, ...board, ...(usage ? { usage: { agents: usage.agents, keeps: usage.keeps, experiments } } : {}), utilization: utilization ?? null };
+  const text = [renderLeaderboard(board, metricName, goal, noise, usage), ...(utilization ? [describeUtilization(utilization)] : [])].join("\n");
+  io.out(opts.json ? JSON.stringify(json, null, 2) : text);
   return 0;
 }
 

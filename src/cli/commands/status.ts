@@ -5,6 +5,8 @@ import { readSnapshot } from "../../org/views/status.js";
 import { readUsageViews } from "../../org/usage/summary.js";
 import { readReloadRecord } from "../../daemon/reload/state.js";
 import { createWorld } from "../../adapters/world.js";
+import { readUtilizationInput } from "../../adapters/store/gpu-runs.js";
+import { measureUtilization } from "../../org/experiments/utilization.js";
 import { renderStatus } from "../../ui/status-table.js";
 import type { Io } from "../io.js";
 
@@ -17,12 +19,15 @@ export async function runStatus(opts: { root: string; json: boolean }, io: Io): 
   // Each agent's tokens and dollars as the daemon last summed them (null: its program records none).
   const usage = await readUsageViews(world.files, paths.state, snapshot.agents.map((agent) => agent.name));
   const agents = snapshot.agents.map((agent) => ({ ...agent, usage: usage.get(agent.name) ?? null }));
+  // Busy GPU-seconds of verify runs over wall time × GPUs; none before the verifier first started.
+  const input = await readUtilizationInput(paths.state, world.now());
+  const utilization = input && measureUtilization(input);
   if (!opts.json) {
-    io.out(renderStatus(snapshot, describeReloadWarning(reload), usage));
+    io.out(renderStatus(snapshot, describeReloadWarning(reload), usage, utilization));
     return 0;
   }
   // Each daemon service's last tick and lag, as its last heartbeat wrote them: a stalled loop shows here.
   const daemon = { services: await readServiceTicks(world.files, paths.daemon) };
-  io.out(JSON.stringify({ ...snapshot, agents, reload: reload ?? null, daemon }, null, 2));
+  io.out(JSON.stringify({ ...snapshot, agents, reload: reload ?? null, daemon, utilization: utilization ?? null }, null, 2));
   return 0;
 }

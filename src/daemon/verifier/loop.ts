@@ -20,6 +20,8 @@ import { rebaseChange } from "../../adapters/git/rebase-change.js";
 import { listRefs } from "../../adapters/git/refs.js";
 import { ensureDir, listDir, removeFile } from "../../adapters/fs/dir.js";
 import { watchPoolGpus } from "./pool-watch.js";
+import { writeCapacity } from "../../adapters/store/gpu-runs.js";
+import { listCapacity } from "../../org/experiments/gpu-runs.js";
 
 /** The daemon's verifier: takes requests from state/queue and plain commits, runs them by slot, records verdicts. */
 export class VerifierLoop {
@@ -39,6 +41,7 @@ export class VerifierLoop {
   private turns = 0;
   private readonly lost = new Set<number>();
   private readonly port: VerifierPort;
+  private capacityWritten = false;
 
   constructor(
     private readonly record: OrgRecord,
@@ -59,6 +62,9 @@ export class VerifierLoop {
     if (!verify) return;
     await ensureDir(this.paths.queue);
     await this.checkPool();
+    // Once per loop: a reload that changes the agents starts a new loop, and so rewrites it.
+    if (!this.capacityWritten) await writeCapacity(this.paths.state, listCapacity(this.record.agents, verify.parallel, this.record.pool));
+    this.capacityWritten = true;
     const pending = await this.readQueue();
     const queuedAgents = new Set<string>();
     const ledgers = new Map<string, AgentLedger>();

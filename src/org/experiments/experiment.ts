@@ -1,6 +1,7 @@
 import type { VerifyConfig } from "../config/schema.js";
 import { parseDuration } from "../config/schema.js";
 import { formatLogEntry } from "../log-entry.js";
+import type { RunSlot } from "./gpu-runs.js";
 import { checkBudgets, measureRuns, type RunMeasure } from "./runs.js";
 import { decideKeep, type KeepDecision } from "./keep-rule.js";
 import { summarize } from "./noise.js";
@@ -77,7 +78,8 @@ export interface VerifierPort {
   prepareCheckout(slot: string, commit: string): Promise<string>;
   changedPaths(from: string, to: string): Promise<ChangedPath[]>;
   restoreProtected(checkout: string, baseCommit: string, paths: string[]): Promise<void>;
-  runCommand(argv: string[], options: { cwd: string; env: Record<string, string>; logFile: string; timeoutMs: number; signal?: AbortSignal }): Promise<RunOutcome & { durationMs: number; aborted?: boolean }>;
+  /** `run` says which slot it holds, for state/gpu-runs.jsonl. */
+  runCommand(argv: string[], options: { cwd: string; env: Record<string, string>; logFile: string; timeoutMs: number; signal?: AbortSignal; run: RunSlot }): Promise<RunOutcome & { durationMs: number; aborted?: boolean }>;
   readLog(logFile: string): Promise<string>;
   savePatch(from: string, to: string, file: string): Promise<void>;
   /** The commit a branch points at now; undefined when it does not exist. */

@@ -27,7 +27,10 @@ export async function measureRuns(port: VerifierPort, context: ExperimentContext
     await port.restoreProtected(checkout, context.baseCommit, verify.protected);
     const env = { CUDA_VISIBLE_DEVICES: agent.gpu === null ? "" : String(agent.gpu), ORG_AGENT: agent.name, ORG_COMMIT: request.commit, ORG_SEED: String(seed) };
     const argv = verify.command.map((element) => (element === "{seed}" ? String(seed) : element));
-    const result = await port.runCommand(argv, { cwd: checkout, env, logFile, timeoutMs: parseDuration(verify.timeout), signal: context.signal });
+    // A candidate's runs after its first are confirmation runs, asked for by the keep rule.
+    const kind = request.kind === "candidate" && number > 0 ? "confirmation" : request.kind;
+    const run = { slot: context.slot, gpu: agent.gpu, agent: agent.name, commit: request.commit, kind, run: number + 1 } as const;
+    const result = await port.runCommand(argv, { cwd: checkout, env, logFile, timeoutMs: parseDuration(verify.timeout), signal: context.signal, run });
     if (result.aborted) throw new OrgError(`run of ${request.commit.slice(0, 7)} for ${agent.name} interrupted by shutdown; it stays queued`, "aborted");
     const log = await port.readLog(logFile);
     measures.push({ seed, outcome: result, log, logFile, runSeconds: result.durationMs / 1000, ...readNumbers(verify, log) });
