@@ -29,8 +29,11 @@ function describeGrid(snapshot: Pick<OrgSnapshot, "root" | "mode" | "socket">): 
   return `pty host: ${relative(snapshot.root, snapshot.socket.slice(PTY_SOCKET_PREFIX.length))} — org attach / org watch`;
 }
 
-/** The table (with a tokens and dollars column when `usage` is given, and why a usage is unknown), then any warnings, each line as given. */
-export function renderStatus(snapshot: OrgSnapshot, warnings: string[] = [], usage?: Map<string, AgentUsage | null>): string {
+/**
+ * The table (with a tokens and dollars column when `usage` is given, and why a usage is unknown), then any warnings, each line as given;
+ * `stopLine`, the stop section's distances or the stop itself, goes under the title.
+ */
+export function renderStatus(snapshot: OrgSnapshot, warnings: string[] = [], usage?: Map<string, AgentUsage | null>, stopLine?: string): string {
   const title = `org ${snapshot.name}: ${snapshot.running ? "running" : "down"}${snapshot.cpuMode ? " (CPU mode)" : ""} · ${describeGrid(snapshot)}`;
   const rows = snapshot.agents.map((agent) => [
     agent.name,
@@ -45,6 +48,6 @@ export function renderStatus(snapshot: OrgSnapshot, warnings: string[] = [], usa
     agent.state === "running" ? "" : agent.reason,
   ]);
   const header = ["AGENT", "ROLE", "GPU", "PID", "STATE", "RESTARTS", "UPTIME", "HEAD", ...(usage ? ["TOKENS $"] : []), "NOTE"];
-  const table = `${title}\n${renderTable(header, rows)}`;
+  const table = [title, ...(stopLine ? [stopLine] : []), renderTable(header, rows)].join("\n");
   return [table, ...(usage ? explainUsage(usage) : []), ...warnings].join("\n");
 }

@@ -4,6 +4,8 @@ import { readServiceTicks } from "../../org/views/service-ticks.js";
 import { readSnapshot } from "../../org/views/status.js";
 import { readUsageViews } from "../../org/usage/summary.js";
 import { readReloadRecord } from "../../daemon/reload/state.js";
+import { readStopFile } from "../../adapters/store/stop-state.js";
+import { formatStopLine } from "../../ui/stop-line.js";
 import { createWorld } from "../../adapters/world.js";
 import { renderStatus } from "../../ui/status-table.js";
 import type { Io } from "../io.js";
@@ -17,12 +19,17 @@ export async function runStatus(opts: { root: string; json: boolean }, io: Io): 
   // Each agent's tokens and dollars as the daemon last summed them (null: its program records none).
   const usage = await readUsageViews(world.files, paths.state, snapshot.agents.map((agent) => agent.name));
   const agents = snapshot.agents.map((agent) => ({ ...agent, usage: usage.get(agent.name) ?? null }));
+  // The stop section as the daemon last decided it: the distance to each condition, or the stop with its figures.
+  // Distances written by a daemon that is gone are stale; a stop stays true after `org down`.
+  const read = await readStopFile(paths.state);
+  const stop = read?.kind === "running" && !snapshot.running ? undefined : read;
   if (!opts.json) {
-    io.out(renderStatus(snapshot, describeReloadWarning(reload), usage));
+    io.out(renderStatus(snapshot, describeReloadWarning(reload), usage, formatStopLine(stop, opts.root)));
     return 0;
   }
   // Each daemon service's last tick and lag, as its last heartbeat wrote them: a stalled loop shows here.
   const daemon = { services: await readServiceTicks(world.files, paths.daemon) };
-  io.out(JSON.stringify({ ...snapshot, agents, reload: reload ?? null, daemon }, null, 2));
+  const stopped = stop?.kind === "stop" && stop.phase === "stopped" ? stop.reason : null;
+  io.out(JSON.stringify({ ...snapshot, agents, reload: reload ?? null, daemon, stopped, stop: stop ?? null }, null, 2));
   return 0;
 }
