@@ -21,12 +21,7 @@ export interface StopRecord {
 
 export type StopFile = { kind: "running"; at: string; distances: StopDistance[] } | StopRecord;
 
-/** A stop in any phase, from stop.json's text; the distances of a running org (or nothing readable) are none. */
-export function parseStopRecord(text: string | undefined): StopRecord | undefined {
-  const file = parseStopFile(text);
-  return file?.kind === "stop" ? file : undefined;
-}
-
+/** stop.json's text as a StopFile; nothing readable is none. */
 export function parseStopFile(text: string | undefined): StopFile | undefined {
   if (!text) return undefined;
   try {
