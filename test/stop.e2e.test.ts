@@ -32,7 +32,7 @@ let org: ReturnType<typeof createOrgRepo> | undefined;
 afterAll(() => teardownOrg(org));
 
 describe("an org that knows when to stop", { tags: ["slow"] }, () => {
-  test("max_experiments: 3 stops it: log entry, one message each, programs stopped, panes kept, report, status; a plain org up refuses; a raised limit resumes", async () => {
+  test("max_experiments: 3 stops it: log entry, one message each, programs stopped, panes kept, report, status; a plain org up refuses; --resume goes on; a new limit stops it again, a raised one resumes", async () => {
     org = createOrgRepo(orgYaml(3), { "train.sh": 'echo "val_bpb: $(cat value.txt)"\n', "value.txt": "1.000\n" });
     const { dir } = org;
     const state = join(dir, "state");
@@ -76,13 +76,27 @@ describe("an org that knows when to stop", { tags: ["slow"] }, () => {
     const again = runOrg(["up", "--no-attach"], { cwd: dir });
     expect([again.code, again.stderr.trim()]).toEqual([1, `org ${org.name} stopped: ${stopped.reason} — to go on, raise stop.max_experiments (now 3) in org.yaml, or run \`org up --resume\` to go on past it`]);
 
-    // The limit raised: the daemon's next look resumes the org, and the agents run again.
+    // `org up --resume` goes on past the limit as it is now: the same programs' panes start again.
+    const resumed = runOrg(["up", "--no-attach", "--resume"], { cwd: dir });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    // Its figures are today's: the queued runs that finished after the stop count too.
+    expect(resumed.stdout).toMatch(/^going on past stop\.max_experiments 3 \(max_experiments reached: \d+ experiments of 3\)\n/);
+    await pollUntil(() => log().includes("resume | the stop no longer holds (org up --resume)"), { what: "the --resume entry", timeoutMs: 20_000, explain });
+    const running = async (old: number[]) => pollUntil(() => {
+      const agents = (JSON.parse(runOrg(["status", "--json"], { cwd: dir }).stdout) as { agents: { state: string; pid: number | null }[] }).agents;
+      return agents.every((agent) => agent.state === "running" && agent.pid !== null && !old.includes(agent.pid)) ? agents.map((agent) => agent.pid!) : undefined;
+    }, { what: "both agents running again", timeoutMs: 20_000, explain });
+    const second = await running(pids);
+
+    // A new value applies again: 4 is met at once; then raised to 1000, the daemon's next look resumes the org.
+    writeFileSync(join(dir, "org.yaml"), orgYaml(4)(org.name));
+    await pollUntil(() => {
+      const file = stopFile();
+      return file?.kind === "stop" && file.phase === "stopped" && file.reason.endsWith("experiments of 4");
+    }, { what: "the second stop", timeoutMs: 60_000, explain });
     writeFileSync(join(dir, "org.yaml"), orgYaml(1000)(org.name));
     await pollUntil(() => log().includes("resume | the stop no longer holds (stop.max_experiments now 1000)"), { what: "the resume entry", timeoutMs: 20_000, explain });
-    await pollUntil(() => {
-      const agents = (JSON.parse(runOrg(["status", "--json"], { cwd: dir }).stdout) as { agents: { state: string; pid: number | null }[] }).agents;
-      return agents.every((agent) => agent.state === "running" && agent.pid !== null && !pids.includes(agent.pid));
-    }, { what: "both agents running again", timeoutMs: 20_000, explain });
+    await running([...pids, ...second]);
     expect(runOrg(["status"], { cwd: dir }).stdout.split("\n")[1]).toMatch(/^stop: \d+\/1000 experiments$/);
-  }, 150_000);
+  }, 240_000);
 });
