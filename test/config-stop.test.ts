@@ -10,7 +10,7 @@ const stop = (section: string, verify = VERIFY) => `${VALID}${verify}stop:\n${se
 
 describe("config: the stop section", () => {
   it("loads every condition, with the grace's default", async () => {
-    const result = await load(stop("  target: 0.95\n  max_experiments: 500\n  max_gpu_hours: 100\n  max_cost: 200\n  deadline: 48h\n  stall: 100\n"));
+    const result = await load(stop("  target: 0.95\n  max_experiments: 500\n  max_gpu_hours: 100\n  max_cost: 200\n  deadline: 48h\n  stall: 100\n", `${VERIFY}pricing:\n  "claude-*": { input: 3, output: 15 }\n`));
     expect(result.ok && result.loaded.config.stop).toEqual({ target: 0.95, max_experiments: 500, max_gpu_hours: 100, max_cost: 200, deadline: "48h", stall: 100, grace: "2m" });
   });
 
@@ -44,6 +44,12 @@ describe("config: the stop section", () => {
     ]);
     // The daemon's own reads: an org must still load once its deadline has passed, or nothing could stop it.
     expect(await problemsOf(text)).toEqual([]);
+  });
+
+  it("refuses a cost limit where no model has a price", async () => {
+    expect(await problemsOf(stop("  max_cost: 200\n"))).toEqual([
+      'org.yaml:12:13: stop.max_cost counts dollars, but org.yaml prices no model — add a pricing section, e.g. pricing: {"claude-sonnet-*": {input: 3, output: 15}}, or remove stop.max_cost',
+    ]);
   });
 
   it("refuses an ISO deadline that names no real time", async () => {
