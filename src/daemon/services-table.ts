@@ -13,6 +13,8 @@ import { Notifier } from "./notifier.js";
 import { HotReload } from "./reload/hot-reload.js";
 import type { Service } from "./services.js";
 import { STANDUP_TICK_MS, StandupScheduler } from "./standup-scheduler.js";
+import { createStopControl } from "./stop-agents.js";
+import { STOP_TICK_MS, StopWatch } from "./stop-watch.js";
 import { defineStatusScreen } from "./status-screen.js";
 import { defineSupervision } from "./supervision.js";
 import { USAGE_EVERY_MS, UsagePoller } from "./usage-poller.js";
@@ -41,6 +43,8 @@ export function buildServices(opts: { root: string; paths: OrgPaths; record: Org
   const standups = new StandupScheduler({ root, readConfig: cachedConfig, say });
   // Token usage from what each agent CLI records: usage.json per agent, which `org status` shows as it is.
   const tokens = new UsagePoller({ root, readConfig: cachedConfig, say });
+  // org.yaml's stop section: when a condition is met, the agents are told, stopped after a grace, and the report written.
+  const stops = new StopWatch({ root, readConfig: cachedConfig, control: createStopControl({ root, world, tmux }), say });
   const services: Service[] = [
     supervisor,
     screens,
@@ -56,6 +60,7 @@ export function buildServices(opts: { root: string; paths: OrgPaths; record: Org
     defineLoop({ name: "hot-reload", periodMs: REFRESH_MS, open: async () => hotReload.start(await firstRead()), tick: async () => hotReload.tick(), close: () => hotReload.stop() }),
     defineLoop({ name: "standups", periodMs: STANDUP_TICK_MS, tick: (now) => standups.tick(now) }),
     defineLoop({ name: "usage", periodMs: USAGE_EVERY_MS, tick: (now) => tokens.tick(now) }),
+    defineLoop({ name: "stop", periodMs: STOP_TICK_MS, tick: (now) => stops.tick(now) }),
     defineStatusScreen({ root, world, tmux, record, feed, renderStatus: opts.renderStatus }),
   ];
   services.push(defineHeartbeat({ file: paths.daemon, queuePerAgent: verifier.queuePerAgent, services: () => services, say }));

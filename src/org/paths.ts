@@ -95,6 +95,11 @@ export function standupFile(state: string): string {
   return join(state, "standup.json");
 }
 
+/** state/stop.json (the stop's distances, or the stop itself, as the daemon last decided) and the conditions waived by `org up --resume`. */
+export function stopFiles(state: string): { stop: string; waivers: string } {
+  return { stop: join(state, "stop.json"), waivers: join(state, "stop-waivers.json") };
+}
+
 /** The tmux socket: the org name plus a short hash of its folder, so two checkouts never share a server. */
 export function tmuxSocket(name: string, root: string): string {
   const hash = createHash("sha256").update(root).digest("hex").slice(0, 6);

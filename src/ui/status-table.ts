@@ -20,9 +20,12 @@ function describeGrid(snapshot: Pick<OrgSnapshot, "root" | "mode" | "socket">): 
   return `pty host: ${relative(snapshot.root, snapshot.socket.slice(PTY_SOCKET_PREFIX.length))} — org attach / org watch`;
 }
 
-/** The table (with a tokens and dollars column when `usage` is given, and why a usage is unknown), then any warnings, each line as given. */
-export function renderStatus(snapshot: OrgSnapshot, warnings: string[] = [], usage?: Map<string, AgentUsage | null>, utilization?: Utilization): string {
-  const busy = utilization ? ` · ${formatUtilization(utilization)}` : "";
+/**
+ * The table (with a tokens and dollars column when `usage` is given, and why a usage is unknown), then any warnings, each line as given;
+ * the GPU utilization ends the title, and `stopLine`, the stop section's distances or the stop itself, goes under it.
+ */
+export function renderStatus(snapshot: OrgSnapshot, warnings: string[] = [], usage?: Map<string, AgentUsage | null>, extra: { utilization?: Utilization; stopLine?: string } = {}): string {
+  const busy = extra.utilization ? ` · ${formatUtilization(extra.utilization)}` : "";
   const title = `org ${snapshot.name}: ${snapshot.running ? "running" : "down"}${snapshot.cpuMode ? " (CPU mode)" : ""} · ${describeGrid(snapshot)}${busy}`;
   const rows = snapshot.agents.map((agent) => [
     agent.name,
@@ -37,6 +40,6 @@ export function renderStatus(snapshot: OrgSnapshot, warnings: string[] = [], usa
     agent.state === "running" ? "" : agent.reason,
   ]);
   const header = ["AGENT", "ROLE", "GPU", "PID", "STATE", "RESTARTS", "UPTIME", "HEAD", ...(usage ? ["TOKENS $"] : []), "NOTE"];
-  const table = `${title}\n${renderTable(header, rows)}`;
+  const table = [title, ...(extra.stopLine ? [extra.stopLine] : []), renderTable(header, rows)].join("\n");
   return [table, ...(usage ? explainUsage(usage) : []), ...warnings].join("\n");
 }

@@ -9,7 +9,7 @@ import { readText } from "../fs/files.js";
 export type ReadConfigResult = { loaded: LoadedConfig } | { problems: string[] };
 
 /** Read and load org.yaml exactly as every command does; prints nothing. */
-export async function readAndLoadConfig(opts: { cwd: string; file?: string }, probe: ConfigProbe = configProbe): Promise<ReadConfigResult> {
+export async function readAndLoadConfig(opts: { cwd: string; file?: string; now?: Date }, probe: ConfigProbe = configProbe): Promise<ReadConfigResult> {
   const file = opts.file ?? "org.yaml";
   const absFile = resolve(opts.cwd, file);
   let text: string | undefined;
@@ -22,7 +22,7 @@ export async function readAndLoadConfig(opts: { cwd: string; file?: string }, pr
     const where = isAbsolute(file) ? "" : ` in ${opts.cwd}`;
     return { problems: [`${file}: not found${where} — run \`org init\` to create one`] };
   }
-  const result = await loadConfig({ file, dir: dirname(absFile), text }, probe);
+  const result = await loadConfig({ file, dir: dirname(absFile), text, now: opts.now }, probe);
   return result.ok ? { loaded: result.loaded } : { problems: result.problems };
 }
 

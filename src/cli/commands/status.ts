@@ -4,6 +4,8 @@ import { readServiceTicks } from "../../org/views/service-ticks.js";
 import { readSnapshot } from "../../org/views/status.js";
 import { readUsageViews } from "../../org/usage/summary.js";
 import { readReloadRecord } from "../../daemon/reload/state.js";
+import { readStopFile } from "../../adapters/store/stop-state.js";
+import { formatStopLine } from "../../ui/stop-line.js";
 import { createWorld } from "../../adapters/world.js";
 import { readUtilizationInput } from "../../adapters/store/gpu-runs.js";
 import { measureUtilization } from "../../org/experiments/utilization.js";
@@ -22,12 +24,17 @@ export async function runStatus(opts: { root: string; json: boolean }, io: Io): 
   // Busy GPU-seconds of verify runs over wall time × GPUs; none before the verifier first started.
   const input = await readUtilizationInput(paths.state, world.now());
   const utilization = input && measureUtilization(input);
+  // The stop section as the daemon last decided it: the distance to each condition, or the stop with its figures.
+  // Distances written by a daemon that is gone are stale; a stop stays true after `org down`.
+  const read = await readStopFile(paths.state);
+  const stop = read?.kind === "running" && !snapshot.running ? undefined : read;
   if (!opts.json) {
-    io.out(renderStatus(snapshot, describeReloadWarning(reload), usage, utilization));
+    io.out(renderStatus(snapshot, describeReloadWarning(reload), usage, { utilization, stopLine: formatStopLine(stop, opts.root) }));
     return 0;
   }
   // Each daemon service's last tick and lag, as its last heartbeat wrote them: a stalled loop shows here.
   const daemon = { services: await readServiceTicks(world.files, paths.daemon) };
-  io.out(JSON.stringify({ ...snapshot, agents, reload: reload ?? null, daemon, utilization: utilization ?? null }, null, 2));
+  const stopped = stop?.kind === "stop" && stop.phase === "stopped" ? stop.reason : null;
+  io.out(JSON.stringify({ ...snapshot, agents, reload: reload ?? null, daemon, utilization: utilization ?? null, stopped, stop: stop ?? null }, null, 2));
   return 0;
 }

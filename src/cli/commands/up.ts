@@ -1,7 +1,11 @@
 import { orgPaths } from "../../org/paths.js";
 import { readSnapshot, readStatuses } from "../../org/views/status.js";
 import { upOrg } from "../../org/lifecycle/up.js";
+import { decideStoppedUp } from "../../org/lifecycle/stopped-up.js";
+import type { LoadedConfig } from "../../org/config/index.js";
 import { readAndLoadConfig } from "../../adapters/store/config-file.js";
+import { readOptionalRecord } from "../../adapters/store/org-record.js";
+import { evaluateStop, readStopFile, readWaivers, writeWaivers } from "../../adapters/store/stop-state.js";
 import { runInteractive } from "../../adapters/process.js";
 import { createWorld } from "../../adapters/world.js";
 import { findMissingPrograms, findProgram } from "../../adapters/probes/runtime.js";
@@ -10,9 +14,13 @@ import type { Io } from "../io.js";
 
 const READY_TIMEOUT_MS = 15_000;
 
-/** `org up`: plan, worktrees, leases, the grid; attach when a person is at a terminal. `tmux: false` runs the grid in node-pty. */
-export async function runUp(opts: { root: string; attach: boolean; tmux?: boolean }, io: Io): Promise<number> {
-  const read = await readAndLoadConfig({ cwd: opts.root });
+/**
+ * `org up`: plan, worktrees, leases, the grid; attach when a person is at a terminal. `tmux: false` runs the grid in node-pty.
+ * An org whose stop condition holds is refused, unless `resume` goes on past it.
+ */
+export async function runUp(opts: { root: string; attach: boolean; tmux?: boolean; resume?: boolean }, io: Io): Promise<number> {
+  // A stop deadline already past is refused, unless `--resume` goes on past it.
+  const read = await readAndLoadConfig({ cwd: opts.root, now: opts.resume ? undefined : new Date() });
   if ("problems" in read) {
     for (const problem of read.problems) io.err(problem);
     return 1;
@@ -21,6 +29,11 @@ export async function runUp(opts: { root: string; attach: boolean; tmux?: boolea
   const missing = await findMissingPrograms(read.loaded.config, read.loaded.repoDir);
   if (missing.length > 0) {
     for (const problem of missing) io.err(problem);
+    return 1;
+  }
+  const refused = await checkStop(opts.root, read.loaded, opts.resume === true, io);
+  if (refused) {
+    io.err(refused);
     return 1;
   }
   const world = createWorld();
@@ -48,6 +61,22 @@ export async function runUp(opts: { root: string; attach: boolean; tmux?: boolea
   }
   io.out(`attach: org attach [agent]   (or: ${attach.join(" ")})`);
   return 0;
+}
+
+/** Why a stop condition refuses this `org up`; with `resume`, the conditions met are waived and the daemon goes on. */
+async function checkStop(root: string, loaded: LoadedConfig, resume: boolean, io: Io): Promise<string | undefined> {
+  const record = await readOptionalRecord(root);
+  if (!record || !loaded.config.stop) return undefined;
+  const state = orgPaths(root).state;
+  const stopped = await readStopFile(state);
+  const decision = await evaluateStop({ config: loaded.config, record, now: new Date() });
+  const up = decideStoppedUp({ name: loaded.config.name, stop: loaded.config.stop, decision, record: stopped?.kind === "stop" ? stopped : undefined, resume, waived: await readWaivers(state) });
+  if (up.kind === "refuse") return up.reason;
+  if (up.kind === "waive") {
+    await writeWaivers(state, up.waivers);
+    io.out(up.reason);
+  }
+  return undefined;
 }
 
 // Without tmux the same org runs in node-pty: asked for, or because tmux is not installed.

@@ -5,7 +5,8 @@ import type { Io } from "../io.js";
 
 /** `org validate`: every problem at once on stderr (exit 1), or a one-line summary (exit 0). */
 export async function runValidate(opts: { cwd: string; file?: string }, io: Io, probe: ConfigProbe = configProbe): Promise<number> {
-  const read = await readAndLoadConfig(opts, probe);
+  // A stop deadline already past is refused here, where a person writes it, as at `org up`.
+  const read = await readAndLoadConfig({ ...opts, now: new Date() }, probe);
   if ("problems" in read) {
     for (const problem of read.problems) io.err(problem);
     return 1;

@@ -11,7 +11,8 @@ import { detectNewCommits, gpuOfSlot, pickNext, poolSlots, type Served } from ".
 import { formatLogEntry } from "../../org/log-entry.js";
 import type { GpuProbe } from "../../org/ports.js";
 import { checkGpuPresent } from "../../org/lifecycle/gpu.js";
-import { readJson, writeJsonAtomic } from "../../adapters/fs/files.js";
+import { appendLines, readJson, writeJsonAtomic } from "../../adapters/fs/files.js";
+import { readStopFile } from "../../adapters/store/stop-state.js";
 import { findJudgedRow } from "../../adapters/verifier/judged-row.js";
 import { advanceFrontier } from "../../adapters/verifier/frontier.js";
 import { runConfirmation } from "../../adapters/verifier/confirmation.js";
@@ -66,6 +67,9 @@ export class VerifierLoop {
     if (!this.capacityWritten) await writeCapacity(this.paths.state, listCapacity(this.record.agents, verify.parallel, this.record.pool));
     this.capacityWritten = true;
     const pending = await this.readQueue();
+    const stop = await readStopFile(this.paths.state);
+    // Stopped by a GPU-hour or cost limit: nothing new is queued or started, confirmations excepted.
+    if (stop?.kind === "stop" && stop.cancel) return this.startRuns(await this.cancelForStop(pending, stop.reason, now), verify.parallel);
     const queuedAgents = new Set<string>();
     const ledgers = new Map<string, AgentLedger>();
     for (const agent of this.record.agents) {
@@ -89,17 +93,38 @@ export class VerifierLoop {
     const stable = new Map([...heads].filter(([agent, head]) => this.seenHeads.get(agent) === head));
     for (const [agent, head] of heads) if (head) this.seenHeads.set(agent, head);
     for (const request of detectNewCommits({ heads: stable, ledgers, queuedAgents, now, subjects })) pending.push(await this.enqueue(request));
+    this.startRuns(pending, verify.parallel);
+  }
+
+  /** Start whatever slots allow. */
+  private startRuns(pending: ExperimentRequest[], cpuSlots: number): void {
     for (;;) {
       const busySlots = new Set([...this.running.values()].map((run) => run.slot));
       const runningAgents = new Set([...this.running.values()].map((run) => run.request.agent));
       const waiting = pending.filter((request) => !this.running.has(request.id) && !this.finished.has(request.id));
-      const pool = this.record.pool ? { pool: poolSlots(this.record.pool, this.lost, verify.parallel), served: this.served } : {};
-      const decision = pickNext({ pending: waiting, runningAgents, busySlots, agents: this.agents, cpuSlots: verify.parallel, ...pool });
+      const pool = this.record.pool ? { pool: poolSlots(this.record.pool, this.lost, cpuSlots), served: this.served } : {};
+      const decision = pickNext({ pending: waiting, runningAgents, busySlots, agents: this.agents, cpuSlots, ...pool });
       if (decision.kind === "wait") return;
       const { request, slot } = decision;
       this.served.set(request.agent, { runs: (this.served.get(request.agent)?.runs ?? 0) + 1, last: this.turns++ });
       this.running.set(request.id, { slot, request, promise: this.execute(request, slot) });
     }
+  }
+
+  /** Each queued experiment not yet running is cancelled (its request removed, a log entry); confirmations are kept to finish. */
+  private async cancelForStop(pending: ExperimentRequest[], reason: string, now: Date): Promise<ExperimentRequest[]> {
+    const kept: ExperimentRequest[] = [];
+    for (const request of pending) {
+      if (request.kind === "confirm" || this.running.has(request.id) || this.finished.has(request.id)) {
+        kept.push(request);
+        continue;
+      }
+      await removeFile(join(this.paths.queue, `${request.id}.json`));
+      const title = `${request.agent} ${request.commit.slice(0, 7)} ${request.kind === "baseline" ? "baseline" : request.description.replace(/\s+/g, " ").slice(0, 120)}`;
+      await appendLines(this.paths.log, [formatLogEntry({ date: now, op: "cancel", title, body: `not run: the org stopped (${reason}); its request was removed — raise the limit in org.yaml and the commit is judged` })]);
+      this.log(`stop: cancelled ${request.id}: the org stopped (${reason})`);
+    }
+    return kept;
   }
 
   private readonly abort = new AbortController();

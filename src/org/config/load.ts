@@ -5,6 +5,7 @@ import { describeIssues, formatPath } from "./messages.js";
 import { normalizeDefaults } from "./normalize.js";
 import { asMap, RULES, type Raw } from "./rules.js";
 import { ConfigSchema, type OrgConfig } from "./schema.js";
+import { checkStop } from "./stop-rules.js";
 
 /** What loading needs to know about the disk and git; src/adapters/probes/config.ts is the real one. */
 export interface ConfigProbe {
@@ -28,9 +29,9 @@ export type LoadResult = { ok: true; loaded: LoadedConfig } | { ok: false; probl
 
 /**
  * Parse, validate, normalize and check org.yaml, reporting every problem at once as `file:line:col: what — fix`.
- * file: path as the user named it (for messages); dir: absolute folder of the file.
+ * file: path as the user named it (for messages); dir: absolute folder of the file; now: refuse a stop deadline already past.
  */
-export async function loadConfig(input: { file: string; dir: string; text: string }, probe: ConfigProbe): Promise<LoadResult> {
+export async function loadConfig(input: { file: string; dir: string; text: string; now?: Date }, probe: ConfigProbe): Promise<LoadResult> {
   const { doc, lineCounter } = parseForPositions(input.text);
   const syntax = findSyntaxProblems(doc, input.text);
   if (syntax.length > 0) return { ok: false, problems: renderPlaced(input.file, lineCounter, syntax) };
@@ -45,12 +46,12 @@ export async function loadConfig(input: { file: string; dir: string; text: strin
   const problems: Problem[] = parsed.success ? [] : describeIssues(parsed.error.issues, raw);
   const map = asMap(raw);
   const repo = map ? await checkRepo(map, input.dir, probe) : undefined;
-  if (map) problems.push(...RULES.flatMap((rule) => rule(map)), ...(await checkPromptFiles(map, input.dir, probe)));
+  if (map) problems.push(...RULES.flatMap((rule) => rule(map)), ...checkStop(map, input.now), ...(await checkPromptFiles(map, input.dir, probe)));
   problems.push(...(repo?.problems ?? []));
   if (!parsed.success || problems.length > 0 || !repo?.baseCommit) {
     return { ok: false, problems: renderPlaced(input.file, lineCounter, placeProblems(doc, problems)) };
   }
-  return { ok: true, loaded: { ...input, config: normalizeDefaults(parsed.data), repoDir: repo.repoDir, baseCommit: repo.baseCommit } };
+  return { ok: true, loaded: { file: input.file, dir: input.dir, text: input.text, config: normalizeDefaults(parsed.data), repoDir: repo.repoDir, baseCommit: repo.baseCommit } };
 }
 
 /** Prompt files that are not on disk: a rule, but one that needs the disk. */

@@ -189,6 +189,23 @@ const ReloadSchema = z
   })
   .describe("hot reload of the running org; every key has a default");
 
+// A deadline is a duration from `org up` or an ISO time; a past ISO time is refused at `org up` (stop-rules.ts).
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?)?$/;
+const DEADLINE = "a duration from org up such as 48h, or an ISO time such as 2030-01-31T18:00:00Z";
+const positive = (what: string, example: number) => z.number().positive().optional().describe(what).meta({ examples: [example] });
+
+const StopSchema = z
+  .strictObject({
+    target: z.number().optional().describe("stop once the org's best metric reaches this, in verify.metric.goal's direction").meta({ examples: [0.95] }),
+    max_experiments: z.number().int().positive().optional().describe("stop after this many experiments (results.tsv rows, baselines not counted)").meta({ examples: [500] }),
+    max_gpu_hours: positive("stop after this many hours of verify runs (the seconds column of results.tsv, summed)", 100),
+    max_cost: positive("stop once the agents' tokens cost this many dollars (priced by pricing:)", 200),
+    deadline: z.union([duration, z.string().regex(ISO_TIME, { message: DEADLINE })], { error: DEADLINE }).optional().describe(DEADLINE).meta({ examples: ["48h"] }),
+    stall: z.number().int().positive().optional().describe("stop after this many experiments in a row without an improvement of the org's best").meta({ examples: [100] }),
+    grace: duration.default("2m").describe("how long agents get, once told, to write their progress file before their programs are stopped"),
+  })
+  .describe("when the org stops by itself: the first condition met stops every agent, writes the report and state/stop.json; every key optional");
+
 export const SlurmSchema = z
   .strictObject({
     partition: z.string().min(1).optional().describe("the partition (sbatch --partition); unset: the cluster's default partition").meta({ examples: ["gpu"] }),
@@ -228,6 +245,7 @@ export const ConfigSchema = z
     contracts: ContractsSchema.optional(),
     standup: StandupSchema.optional(),
     progress: ProgressSchema.optional(),
+    stop: StopSchema.optional(),
     pricing: z
       .record(z.string(), PriceSchema)
       .optional()
@@ -243,6 +261,7 @@ export type VerifyConfig = z.output<typeof VerifySchema>;
 export type ShareEntry = z.output<typeof ShareSchema>;
 export type ReloadConfig = z.output<typeof ReloadSchema>;
 export type SlurmConfig = z.output<typeof SlurmSchema>;
+export type StopSettings = z.output<typeof StopSchema>;
 
 /** The reload section with its defaults, present or not. */
 export function reloadSettings(config: OrgConfig): ReloadConfig {

@@ -1,0 +1,41 @@
+import type { OrgConfig } from "../../org/config/schema.js";
+import { decideStop, type StopDecision, type StopWaivers } from "../../org/experiments/stop.js";
+import { parseStopFile, type StopFile } from "../../org/experiments/stop-state.js";
+import { parseResults } from "../../org/experiments/results.js";
+import { orgPaths, stopFiles } from "../../org/paths.js";
+import type { OrgRecord } from "../../org/state.js";
+import { readUsageViews } from "../../org/usage/summary.js";
+import { filesPort } from "../fs/files-port.js";
+import { readJson, readText, writeJsonAtomic } from "../fs/files.js";
+
+/**
+ * The stop section over what is on disk now: results.tsv, every agent's usage.json (an agent whose program
+ * records no usage costs nothing; one with unpriced models makes the sum a floor) and the waivers.
+ */
+export async function evaluateStop(input: { config: OrgConfig; record: Pick<OrgRecord, "root" | "baseCommit" | "upAt" | "agents">; now: Date }): Promise<StopDecision> {
+  const { config, record } = input;
+  const paths = orgPaths(record.root);
+  const rows = parseResults((await readText(paths.results)) ?? "").rows;
+  const usage = await readUsageViews(filesPort, paths.state, record.agents.map((agent) => agent.name));
+  const costs = [...usage.values()].map((view) => (view === null ? 0 : view.costUsd));
+  const metric = config.verify ? { name: config.verify.metric.name, goal: config.verify.metric.goal } : undefined;
+  return decideStop({
+    stop: config.stop, metric, rows, baseCommit: record.baseCommit, costs, startedAt: new Date(record.upAt), now: input.now, waived: await readWaivers(paths.state),
+  });
+}
+
+export async function readStopFile(state: string): Promise<StopFile | undefined> {
+  return parseStopFile(await readText(stopFiles(state).stop));
+}
+
+export async function writeStopFile(state: string, file: StopFile): Promise<void> {
+  await writeJsonAtomic(stopFiles(state).stop, file);
+}
+
+export async function readWaivers(state: string): Promise<StopWaivers> {
+  return (await readJson<StopWaivers>(stopFiles(state).waivers).catch(() => undefined)) ?? {};
+}
+
+export async function writeWaivers(state: string, waivers: StopWaivers): Promise<void> {
+  await writeJsonAtomic(stopFiles(state).waivers, waivers);
+}

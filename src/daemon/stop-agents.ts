@@ -1,0 +1,64 @@
+import { parseLaunchSpec } from "../org/lifecycle/supervise.js";
+import { paneLaunch } from "../org/lifecycle/supervise-step.js";
+import { pickEnv } from "../org/lifecycle/secrets.js";
+import { agentPaths, orgPaths } from "../org/paths.js";
+import type { TmuxPort } from "../org/ports.js";
+import { chooseStartArgv } from "../org/runtimes/launch.js";
+import type { AgentStatus } from "../org/state.js";
+import type { World } from "../org/world.js";
+import { readJson, writeJsonAtomic } from "../adapters/fs/files.js";
+import { processRunner } from "../adapters/process.js";
+import { hasConversation } from "../adapters/probes/runtime.js";
+import type { StopControl } from "./stop-watch.js";
+
+// As `org down` and a reload's removal: SIGTERM to the program's group, this long to exit, then SIGKILL.
+const STOP_GRACE_MS = 3000;
+// The reason a stop writes into status.json: what tells a program it ended from one that failed or finished.
+const STOPPED_BY = "org stopped: ";
+const REPORT_TIMEOUT_MS = 120_000;
+
+/** The stop carried out on a grid (tmux or the pty host): panes stay, with their last screen, for a person to read. */
+export function createStopControl(opts: { root: string; world: World; tmux: TmuxPort }): StopControl {
+  const { world, tmux } = opts;
+  const state = orgPaths(opts.root).state;
+  return {
+    async stopAgents(record, reason) {
+      const panes = await tmux.listPanes();
+      const stopped: string[] = [];
+      await Promise.all(record.agents.map(async (agent) => {
+        const file = agentPaths(state, agent.name).status;
+        const status = await readJson<AgentStatus>(file).catch(() => undefined);
+        const pane = panes.find((candidate) => candidate.id === agent.paneId);
+        const live = pane !== undefined && !pane.dead;
+        if (!status || (!live && status.state !== "restarting")) return;
+        // Marked first, so the supervisor finds a stopped agent behind the dead pane and restarts nothing.
+        await writeJsonAtomic(file, { ...status, state: "stopped", reason: `${STOPPED_BY}${reason}`, restartAt: null, updatedAt: world.now().toISOString() } satisfies AgentStatus);
+        if (live && world.processes.isAlive(-pane.pid)) await world.processes.killGroup(pane.pid, STOP_GRACE_MS);
+        stopped.push(agent.name);
+      }));
+      return stopped.sort();
+    },
+    async resumeAgents(record) {
+      const resumed: string[] = [];
+      for (const agent of record.agents) {
+        const paths = agentPaths(state, agent.name);
+        const status = await readJson<AgentStatus>(paths.status).catch(() => undefined);
+        if (!agent.paneId || status?.state !== "stopped" || !status.reason.startsWith(STOPPED_BY)) continue;
+        const spec = parseLaunchSpec(await readJson(paths.launch).catch(() => undefined));
+        if (typeof spec === "string") continue;
+        // As the supervisor's restart: a CLI resumes its conversation, and secrets come from our environment, never a file.
+        const start = spec.runtime ? chooseStartArgv(spec, await hasConversation(spec.runtime)) : { argv: spec.argv };
+        await tmux.respawnPane(agent.paneId, paneLaunch({ ...spec, argv: start.argv, env: { ...spec.env, ...pickEnv(process.env, spec.passEnv ?? []) } }));
+        resumed.push(agent.name);
+      }
+      return resumed;
+    },
+    async writeReport() {
+      // `org report` in its own process: the chart's renderer is heavy, and the daemon never loads it.
+      const result = await processRunner.run([...world.orgArgv, "-C", opts.root, "report"], { timeoutMs: REPORT_TIMEOUT_MS });
+      if (result.exitCode === 0) return { path: `${state}/report.html` };
+      const why = (result.stderr.trim() || result.stdout.trim() || result.spawnError || `exit ${result.exitCode ?? result.signal}`).split("\n").pop()!;
+      return { error: why };
+    },
+  };
+}

@@ -1,0 +1,134 @@
+import { join } from "node:path";
+import type { OrgConfig } from "../org/config/schema.js";
+import { parseDuration } from "../org/config/schema.js";
+import { describeFigures, type StopDecision } from "../org/experiments/stop.js";
+import type { StopRecord } from "../org/experiments/stop-state.js";
+import type { ExperimentRequest } from "../org/experiments/experiment.js";
+import { formatLogEntry } from "../org/log-entry.js";
+import { readMessageSettings } from "../org/messages/mail-port.js";
+import { orgPaths, stopFiles } from "../org/paths.js";
+import type { OrgRecord } from "../org/state.js";
+import { appendLines, readJson } from "../adapters/fs/files.js";
+import { listDir, removeFile } from "../adapters/fs/dir.js";
+import { sendMessage } from "../adapters/store/inbox.js";
+import { readOptionalRecord } from "../adapters/store/org-record.js";
+import { evaluateStop, readStopFile, readWaivers, writeStopFile } from "../adapters/store/stop-state.js";
+
+// A stop is a matter of minutes; a look every few seconds is soon enough and costs a few small reads.
+export const STOP_TICK_MS = 3000;
+
+/** What carrying out a stop does to the world: the grid's programs and the report. */
+export interface StopControl {
+  /** Marks every live agent stopped (so no supervisor restarts it) and ends its program's group; returns their names. */
+  stopAgents(record: OrgRecord, reason: string): Promise<string[]>;
+  /** Starts again each agent a stop ended; returns their names. */
+  resumeAgents(record: OrgRecord): Promise<string[]>;
+  writeReport(): Promise<{ path: string } | { error: string }>;
+}
+
+type ReadConfig = () => Promise<{ loaded: { config: OrgConfig } } | { problems: string[] }>;
+
+/**
+ * The daemon's keeper of org.yaml's stop section: each look decides anew, so a limit raised (or removed, or
+ * waived by `org up --resume`) resumes a stopped org. A stop goes grace → draining → stopped, on disk in stop.json.
+ */
+export class StopWatch {
+  private readonly paths;
+
+  constructor(private readonly opts: { root: string; readConfig: ReadConfig; control: StopControl; say: (line: string) => void }) {
+    this.paths = orgPaths(opts.root);
+  }
+
+  /** One look, run by the daemon's loop every STOP_TICK_MS: a failure is said, never thrown. */
+  async tick(now: Date): Promise<void> {
+    await this.work(now).catch((error: Error) => this.opts.say(`stop: ${error.message}`));
+  }
+
+  private async work(now: Date): Promise<void> {
+    const read = await this.opts.readConfig();
+    const record = await readOptionalRecord(this.opts.root).catch(() => undefined);
+    if (!("loaded" in read) || !record) return;
+    const { config } = read.loaded;
+    const current = await readStopFile(this.paths.state);
+    const stopped = current?.kind === "stop" ? current : undefined;
+    if (!config.stop && !stopped) {
+      if (current) await removeFile(stopFiles(this.paths.state).stop);
+      return;
+    }
+    const decision = await evaluateStop({ config, record, now });
+    if (decision.kind === "running") {
+      if (stopped) await this.resume(stopped, config, record, now);
+      if (stopped || JSON.stringify(current?.kind === "running" ? current.distances : undefined) !== JSON.stringify(decision.distances)) {
+        await writeStopFile(this.paths.state, { kind: "running", at: now.toISOString(), distances: decision.distances });
+      }
+      return;
+    }
+    if (!stopped) return this.begin(decision, config, record, now);
+    await this.advance(stopped, decision, config, record, now);
+  }
+
+  /** Met: the timeline, one message to every agent, and the grace they get to write their progress. */
+  private async begin(decision: Extract<StopDecision, { kind: "stop" }>, config: OrgConfig, record: OrgRecord, now: Date): Promise<void> {
+    const grace = parseDuration(config.stop?.grace ?? "2m");
+    const graceUntil = new Date(now.getTime() + grace).toISOString();
+    const stop: StopRecord = { kind: "stop", phase: "grace", key: decision.key, reason: decision.reason, figures: decision.figures, cancel: decision.cancel, metAt: now.toISOString(), graceUntil };
+    await writeStopFile(this.paths.state, stop);
+    const queued = decision.cancel ? "queued experiments are cancelled (confirmations finish)" : "queued experiments finish";
+    const agents = record.agents.map((agent) => agent.name);
+    const body = [
+      `# The org stops: ${decision.reason}`, "",
+      `You have ${config.stop?.grace ?? "2m"} (until ${graceUntil}) to write your progress file ($ORG_PROGRESS): what you tried, what worked, what you would try next.`,
+      `Submit nothing new: ${queued}. Then your program is stopped; your pane, branch and worktree stay.`,
+    ].join("\n");
+    const sent = agents.length > 0 ? await sendMessage(this.paths.state, { from: "org", to: agents, kind: "stop", body }, readMessageSettings(config), now) : undefined;
+    await this.timeline(now, "stop", decision.reason, [describeFigures(decision.figures), `agents told${sent ? ` (message ${sent.id})` : ""}; their programs stop at ${graceUntil}; ${queued}`]);
+    this.opts.say(`stop: ${decision.reason}; agents stop at ${graceUntil}`);
+  }
+
+  /** Past the grace the programs stop; once no experiment is queued or running, the report and the stop are final. */
+  private async advance(stopped: StopRecord, decision: Extract<StopDecision, { kind: "stop" }>, config: OrgConfig, record: OrgRecord, now: Date): Promise<void> {
+    let next: StopRecord = stopped;
+    if (decision.key !== stopped.key) {
+      // The limit that stopped the org was raised, but another holds now: the stop stands, for the new reason.
+      next = { ...next, key: decision.key, reason: decision.reason, cancel: decision.cancel };
+      await this.timeline(now, "stop", decision.reason, [describeFigures(decision.figures), `was: ${stopped.reason}`]);
+    }
+    if (next.phase === "grace" && now.getTime() >= Date.parse(next.graceUntil)) {
+      const names = await this.opts.control.stopAgents(record, next.reason);
+      this.opts.say(`stop: stopped ${names.length > 0 ? names.join(", ") : "no running agent"}; waiting for queued experiments`);
+      next = { ...next, phase: "draining" };
+    }
+    if (next.phase === "draining" && (await this.countQueued(config, record)) === 0) {
+      const report = await this.opts.control.writeReport();
+      next = { ...next, phase: "stopped", figures: decision.figures, stoppedAt: now.toISOString(), report };
+      const written = "path" in report ? `report ${report.path}` : `no report: ${report.error}`;
+      await this.timeline(now, "stopped", next.reason, [describeFigures(decision.figures), `agents stopped; ${written}`, "to go on: raise the limit in org.yaml, or `org up --resume`"]);
+    }
+    if (next !== stopped) await writeStopFile(this.paths.state, next);
+  }
+
+  private async resume(stopped: StopRecord, config: OrgConfig, record: OrgRecord, now: Date): Promise<void> {
+    const value = config.stop?.[stopped.key];
+    const waived = (await readWaivers(this.paths.state))[stopped.key];
+    const why = value === undefined ? `stop.${stopped.key} removed` : waived !== undefined && JSON.stringify(waived) === JSON.stringify(value) ? "org up --resume" : `stop.${stopped.key} now ${String(value)}`;
+    const names = stopped.phase === "grace" ? [] : await this.opts.control.resumeAgents(record);
+    await this.timeline(now, "resume", `the stop no longer holds (${why})`, [`was: ${stopped.reason}`, names.length > 0 ? `restarted: ${names.join(", ")}` : "no agent was stopped yet"]);
+    const agents = record.agents.map((agent) => agent.name);
+    const body = `# The org goes on\n\nThe stop (${stopped.reason}) no longer holds: ${why}. Carry on with your research loop.`;
+    if (agents.length > 0) await sendMessage(this.paths.state, { from: "org", to: agents, kind: "resume", body }, readMessageSettings(config), now);
+    this.opts.say(`stop: resumed (${why})`);
+  }
+
+  /** Experiments of this org's agents still queued or running: a request file stays until its verdict is recorded. */
+  private async countQueued(config: OrgConfig, record: OrgRecord): Promise<number> {
+    if (!config.verify) return 0;
+    const agents = new Set(record.agents.map((agent) => agent.name));
+    const names = (await listDir(this.paths.queue)).filter((name) => name.endsWith(".json"));
+    const requests = await Promise.all(names.map((name) => readJson<ExperimentRequest>(join(this.paths.queue, name)).catch(() => undefined)));
+    return requests.filter((request) => request && agents.has(request.agent)).length;
+  }
+
+  private async timeline(now: Date, op: string, title: string, body: string[]): Promise<void> {
+    await appendLines(this.paths.log, [formatLogEntry({ date: now, op, title, body: body.join("\n") })]);
+  }
+}
