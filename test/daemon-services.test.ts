@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
 import { defineLoop, listServiceTicks, runServices, type Service } from "../src/daemon/index.js";
-import { readServiceTicks } from "../src/org/views/service-ticks.js";
+import { checkServices, readServiceTicks } from "../src/org/views/service-ticks.js";
 
 function fakeService(name: string, events: string[], fail: { start?: boolean; stop?: boolean } = {}): Service {
   return {
@@ -133,4 +133,19 @@ test("org status reads the services' ticks from daemon.json: none before the fir
   expect(await readServiceTicks(files(JSON.stringify({ pid: null, startingAt: "2026-01-01T00:00:00.000Z" })), "daemon.json")).toEqual([]);
   expect(await readServiceTicks(files("{"), "daemon.json")).toEqual([]);
   expect(await readServiceTicks(files(undefined), "daemon.json")).toEqual([]);
+});
+
+test("org doctor's line per service: an event service, a loop on time, a late loop and a silent one", () => {
+  const now = new Date("2026-01-07T10:10:00.000Z");
+  expect(checkServices([
+    { name: "notifier", lastTickAt: null, lagMs: null },
+    { name: "verifier", lastTickAt: "2026-01-07T10:09:58.000Z", lagMs: 12 },
+    { name: "usage", lastTickAt: "2026-01-07T10:09:40.000Z", lagMs: 15_000 },
+    { name: "standups", lastTickAt: "2026-01-07T10:00:00.000Z", lagMs: 0 },
+  ], now)).toEqual([
+    { name: "daemon: notifier", status: "ok", detail: "running (no ticks: it acts on events)" },
+    { name: "daemon: verifier", status: "ok", detail: "last tick 2s ago, lag 12 ms" },
+    { name: "daemon: usage", status: "warn", detail: "last tick 20s ago, lag 15000 ms", fix: "the daemon is starved of CPU or a tick runs long: check the machine's load" },
+    { name: "daemon: standups", status: "warn", detail: "last tick 10m ago, lag 0 ms", fix: "a tick hangs or the daemon is stuck: see the control pane (org attach), then `org down && org up`" },
+  ]);
 });

@@ -8,6 +8,9 @@ import { processRunner } from "../../adapters/process.js";
 import { renderTable } from "../../ui/status-table.js";
 import type { Io } from "../io.js";
 import { readGitVersion } from "../../adapters/git/refs.js";
+import { checkServices, readServiceTicks } from "../../org/views/service-ticks.js";
+import { orgPaths } from "../../org/paths.js";
+import { filesPort } from "../../adapters/fs/files-port.js";
 
 /** `org doctor`: node, git, tmux, nvidia-smi and every runtime program of this org. */
 export async function runDoctor(opts: { root: string }, io: Io): Promise<number> {
@@ -30,7 +33,9 @@ export async function runDoctor(opts: { root: string }, io: Io): Promise<number>
       : smi.exitCode === 0 ? { found: true, gpus: parseNvidiaSmi(smi.stdout).length } : { found: true, gpus: 0, error: `exit ${smi.exitCode}: ${smi.stderr.trim()}` },
     runtimes,
   };
-  const checks = evaluateTools(probe);
+  // With the org running, its daemon's services too: a hung loop is what a person asks the doctor about.
+  const ticks = await readServiceTicks(filesPort, orgPaths(opts.root).daemon);
+  const checks = [...evaluateTools(probe), ...checkServices(ticks, new Date())];
   io.out(renderTable(["CHECK", "STATUS", "DETAIL", "FIX"], checks.map((check) => [check.name, check.status, check.detail, check.fix ?? ""])));
   if ("problems" in read) io.out(`org.yaml: ${read.problems.length} problem(s); run \`org validate\` for details`);
   return checks.some((check) => check.status === "fail") ? 1 : 0;
