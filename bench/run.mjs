@@ -12,6 +12,7 @@ import { benchSlurm } from "./slurm.mjs";
 import { benchScale } from "./scale.mjs";
 import { benchClients } from "./clients.mjs";
 import { benchDeps } from "./deps.mjs";
+import { benchPool } from "./pool.mjs";
 
 const only = process.argv[2];
 const results = { machine: { cpus: (await import("node:os")).cpus().length, node: process.version }, at: new Date().toISOString() };
@@ -25,6 +26,8 @@ if (!only || only === "watch") results.watch = await benchWatch();
 if (!only || only === "scale") results.scale = await benchScale();
 // The real agent CLIs (scripts/install-clients.sh) behind a scripted model server, in TypeScript: only when asked for by name.
 if (only === "clients") results.clients = benchClients();
+// GPU utilization of own + sync vs pool + sync vs pool + async on 4 fake GPUs, about 2 min a configuration: only when asked for by name.
+if (only === "pool") results.pool = await benchPool();
 // Needs root and apt for its single-host cluster: only when asked for by name.
 if (only === "slurm") results.slurm = await benchSlurm();
 // Installs execa and simple-git into a temp prefix (network): only when asked for by name.
