@@ -153,3 +153,21 @@ test("a screen that moves on between the look and the keystroke takes no keys: g
     removeDir(dir);
   }
 });
+
+describe("a dead pane's screen", () => {
+  test("is looked at once more when it names no reason: tmux can mark a pane dead before it draws the program's last words", async () => {
+    const dir = makeTempDir("org-screen-");
+    try {
+      const state = join(dir, "state");
+      writeAgentState(state, "r-1", { preset: "claude" }, null);
+      const screens = ["", "Unable to connect to Anthropic services\n"];
+      let captures = 0;
+      const port: ScreenPort = { capture: async (ids) => new Map([[ids[0]!, screens[Math.min(captures++, 1)]!]]), sendLine: async () => {}, sendKeys: async () => {} };
+      const pane = { agent: "r-1", id: "%1", pid: 123, dead: true, exitCode: 1, exitSignal: null, exitedAt: Date.now() };
+      expect(await new ScreenWatch(state, port).whyBlocked(pane)).toMatch(/^screen shows "Unable to connect to Anthropic services" — this machine cannot reach claude's service/);
+      expect(captures).toBe(2);
+    } finally {
+      removeDir(dir);
+    }
+  });
+});

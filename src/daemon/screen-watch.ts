@@ -12,6 +12,9 @@ import type { AgentStatus, LaunchSpec } from "../org/state.js";
 import { appendLines, readJson, readText, writeJsonAtomic } from "../adapters/fs/files.js";
 import { isAlive as isProcessAlive } from "../adapters/process.js";
 
+// A dead pane whose screen names no reason is looked at once more after this long, before it counts as a crash.
+const DEAD_SCREEN_SETTLE_MS = 300;
+
 export type { ScreenPort };
 
 const SPEC_RECHECK_MS = 30_000;
@@ -68,10 +71,18 @@ export class ScreenWatch {
   async whyBlocked(pane: AgentPane): Promise<string | undefined> {
     const spec = await this.loadSpec(pane.agent);
     if (!spec?.runtime) return undefined;
+    const first = await this.readBlock(pane, spec, spec.runtime);
+    if (first !== undefined) return first;
+    // tmux can mark a pane dead before it has drawn the program's last output (a CLI that prints why and exits at once).
+    await new Promise((resolve) => setTimeout(resolve, DEAD_SCREEN_SETTLE_MS));
+    return this.readBlock(pane, spec, spec.runtime);
+  }
+
+  private async readBlock(pane: AgentPane, spec: LaunchSpec, runtime: NonNullable<LaunchSpec["runtime"]>): Promise<string | undefined> {
     const text = (await this.port.capture([pane.id])).get(pane.id);
     if (text === undefined) return undefined;
-    const screen = detectScreen(spec.runtime.preset, text.split("\n"), false);
-    const decision = decideWatch({ screen, alive: false, unchangedMs: 0, now: Date.now(), memory: emptyMemory(), settings: spec.runtime.watch, fix: fixFor(screen, spec) });
+    const screen = detectScreen(runtime.preset, text.split("\n"), false);
+    const decision = decideWatch({ screen, alive: false, unchangedMs: 0, now: Date.now(), memory: emptyMemory(), settings: runtime.watch, fix: fixFor(screen, spec) });
     return decision.kind === "block" ? `${decision.reason} — ${decision.fix}` : undefined;
   }
 
