@@ -1,15 +1,14 @@
-import { join } from "node:path";
 import type { OrgConfig } from "../org/config/schema.js";
 import { parseDuration } from "../org/config/schema.js";
 import { describeFigures, type StopDecision } from "../org/experiments/stop.js";
 import type { StopRecord } from "../org/experiments/stop-state.js";
-import type { ExperimentRequest } from "../org/experiments/experiment.js";
 import { formatLogEntry } from "../org/log-entry.js";
 import { readMessageSettings } from "../org/messages/mail-port.js";
 import { orgPaths, stopFiles } from "../org/paths.js";
 import type { OrgRecord } from "../org/state.js";
-import { appendLines, readJson } from "../adapters/fs/files.js";
-import { listDir, removeFile } from "../adapters/fs/dir.js";
+import { appendLines } from "../adapters/fs/files.js";
+import { removeFile } from "../adapters/fs/dir.js";
+import { readQueuedRequests } from "../adapters/store/queue.js";
 import { sendMessage } from "../adapters/store/inbox.js";
 import { readOptionalRecord } from "../adapters/store/org-record.js";
 import { evaluateStop, readStopFile, readWaivers, writeStopFile } from "../adapters/store/stop-state.js";
@@ -123,9 +122,7 @@ export class StopWatch {
   private async countQueued(config: OrgConfig, record: OrgRecord): Promise<number> {
     if (!config.verify) return 0;
     const agents = new Set(record.agents.map((agent) => agent.name));
-    const names = (await listDir(this.paths.queue)).filter((name) => name.endsWith(".json"));
-    const requests = await Promise.all(names.map((name) => readJson<ExperimentRequest>(join(this.paths.queue, name)).catch(() => undefined)));
-    return requests.filter((request) => request && agents.has(request.agent)).length;
+    return (await readQueuedRequests(this.paths.queue)).filter((request) => agents.has(request.agent)).length;
   }
 
   private async timeline(now: Date, op: string, title: string, body: string[]): Promise<void> {
