@@ -8,12 +8,13 @@ import { narrowText } from "../src/ui/dashboard-width.js";
 import { renderSparkline } from "../src/ui/sparkline.js";
 
 const agent = (name: string, overrides: Partial<DashboardAgent> = {}): DashboardAgent => ({
-  name, role: "researcher", gpu: 0, pid: 10, state: "running", restarts: 0, uptimeMs: 1000, branch: `org/toy/${name}`, head: null, reason: "running", paneId: "%1", screen: [], ...overrides,
+  name, role: "researcher", gpu: 0, pooled: false, pid: 10, state: "running", restarts: 0, uptimeMs: 1000, branch: `org/toy/${name}`, head: null, reason: "running", paneId: "%1", screen: [], ...overrides,
 });
 
 const model = (overrides: Partial<DashboardModel> = {}): DashboardModel => ({
   org: "toy", running: true, cpuMode: false, socket: "org-toy-1", uptimeMs: 3 * 3600_000 + 5 * 60_000,
   gpus: [{ gpu: 0, agents: ["researcher-1"] }, { gpu: 1, agents: ["researcher-2"] }],
+  pool: [],
   agents: [agent("researcher-1"), agent("researcher-2", { gpu: 1 })],
   metricName: "val_bpb", goal: "minimize",
   standings: [
@@ -130,6 +131,10 @@ describe("dashboard text", () => {
     expect(renderHeader(model(), 200, plain)).toBe("org toy · running · up 3h05m · 2 agents · GPU 0: researcher-1 · GPU 1: researcher-2");
     expect(renderHeader(model(), 200, color)).toContain("{green-fg}running{/green-fg}");
     expect(renderHeader(model({ cpuMode: true, gpus: [] }), 200, plain)).toBe("org toy · running · up 3h05m · 2 agents · CPU mode");
+    // verify.gpus: pool — no agent holds a GPU; the header names the pool, each pane says its runs take any of it.
+    expect(renderHeader(model({ gpus: [], pool: [0, 1, 2, 3] }), 200, plain)).toBe("org toy · running · up 3h05m · 2 agents · GPU pool 0,1,2,3: every agent's runs");
+    expect(renderPaneLabel(agent("researcher-1", { gpu: null, pooled: true }), false, 80)).toBe("researcher-1 · running · gpu pool");
+    expect(renderListRow(agent("researcher-1", { gpu: null, pooled: true }), undefined, false, 80, plain)).toMatch(/^ {2}researcher-1 running pool /);
     expect(renderHeader(model({ running: false, uptimeMs: null }), 200, plain)).toBe("org toy · down · 2 agents · GPU 0: researcher-1 · GPU 1: researcher-2");
     expect(renderHeader(model(), 20, plain)).toBe("org toy · running ·…");
   });

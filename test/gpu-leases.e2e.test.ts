@@ -70,7 +70,10 @@ describe("GPU leases from nvidia-smi", { tags: ["slow"] }, () => {
       const screen = await pollUntil(() => tmux(org!.socket, ["capture-pane", "-p", "-t", pane]).out.match(/^CUDA_VISIBLE_DEVICES=.*$/m)?.[0], { what: "CUDA_VISIBLE_DEVICES in the pane" });
       expect(screen).toBe("CUDA_VISIBLE_DEVICES=");
     }
-    expect(readFileSync(join(org.dir, "state/log.md"), "utf8")).toMatch(/leases chief-1:cpu researcher-1:cpu researcher-2:cpu researcher-3:cpu; verify pool GPUs 0, 2;/);
+    expect(readFileSync(join(org.dir, "state/log.md"), "utf8")).toMatch(/leases chief-1:pool researcher-1:pool researcher-2:pool researcher-3:pool; verify pool GPUs 0, 2;/);
+    // Views say the same: no agent's GPU column reads "cpu" when a GPU pool serves its runs.
+    const status = runOrg(["status"], { cwd: org.dir, env });
+    expect(status.stdout.split("\n").filter((line) => /^(chief|researcher)-\d +\w/.test(line) && !line.includes(": usage")).map((line) => line.split(/ +/)[2])).toEqual(["pool", "pool", "pool", "pool"]);
   });
 
   test("nvidia-smi failing means CPU mode with one warning", () => {

@@ -63,7 +63,7 @@ describe("where tokens and dollars show", () => {
   it("org status: a TOKENS $ column, and why for an unknown or unpriced usage", () => {
     const snapshot: OrgSnapshot = {
       name: "toy", root: "/org", running: true, mode: "tmux", socket: "org-toy-1", cpuMode: true, upAt: at(0),
-      agents: ["c-1", "x-1", "h-1", "g-1"].map((name) => ({ name, role: "r", gpu: null, pid: 1, state: "running" as const, restarts: 0, uptimeMs: 1000, branch: `org/toy/${name}`, head: null, reason: "" })),
+      agents: ["c-1", "x-1", "h-1", "g-1"].map((name) => ({ name, role: "r", gpu: null, pooled: false, pid: 1, state: "running" as const, restarts: 0, uptimeMs: 1000, branch: `org/toy/${name}`, head: null, reason: "" })),
     };
     const usage = new Map<string, AgentUsage | null>([
       ["c-1", { input: 1_200_000, output: 30_000, cacheRead: 0, cacheWrite: 0, costUsd: 3.4, priced: true }],
@@ -72,6 +72,8 @@ describe("where tokens and dollars show", () => {
       ["g-1", { input: 10, output: 1, cacheRead: 0, cacheWrite: 0, costUsd: null, priced: false, unknown: "projects/x.jsonl: truncated" }],
     ]);
     const lines = renderStatus(snapshot, [], usage).split("\n");
+    // verify.gpus: pool — an agent with no GPU of its own shows "pool", not "cpu".
+    expect(renderStatus({ ...snapshot, cpuMode: false, agents: snapshot.agents.map((agent) => ({ ...agent, pooled: true })) }).split("\n")[2]).toMatch(/^c-1 +r +pool +1 /);
     expect(lines[1]).toMatch(/HEAD {2}TOKENS \$ {8}NOTE$/);
     expect(lines[2]).toMatch(/ 1\.23M \$3\.40$/);
     expect(lines[3]).toMatch(/ 5\.20k unpriced$/);

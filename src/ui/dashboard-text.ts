@@ -56,7 +56,7 @@ function formatDelta(value: number | undefined): string {
 
 export function renderHeader(model: DashboardModel, width: number, theme: Theme): string {
   const state = model.running ? paint("running", "green", theme) : paint("down", "red", theme);
-  const leases = model.cpuMode ? ["CPU mode"] : model.gpus.map((lease) => `GPU ${lease.gpu}: ${lease.agents.join(", ")}`);
+  const leases = model.cpuMode ? ["CPU mode"] : model.pool.length > 0 ? [`GPU pool ${model.pool.join(",")}: every agent's runs`] : model.gpus.map((lease) => `GPU ${lease.gpu}: ${lease.agents.join(", ")}`);
   const parts = [`org ${model.org}`, model.running ? `up ${formatUptime(model.uptimeMs)}` : "", `${model.agents.length} agents`, ...leases].filter(Boolean);
   const plainState = model.running ? "running" : "down";
   const text = truncate([`org ${model.org}`, plainState, ...parts.slice(1)].join(" · "), width);
@@ -66,7 +66,7 @@ export function renderHeader(model: DashboardModel, width: number, theme: Theme)
 }
 
 export function renderPaneLabel(agent: DashboardAgent, selected: boolean, width: number): string {
-  const gpu = agent.gpu === null ? "cpu" : `gpu ${agent.gpu}`;
+  const gpu = agent.gpu !== null ? `gpu ${agent.gpu}` : agent.pooled ? "gpu pool" : "cpu";
   const restarts = agent.restarts > 0 ? ` · ${agent.restarts} restart${agent.restarts === 1 ? "" : "s"}` : "";
   // The border keeps its corner and one line each side of the label's padding.
   return truncate(`${selected ? "▶ " : ""}${agent.name} · ${agent.state} · ${gpu}${restarts}`, Math.max(0, width - 6));
@@ -127,7 +127,7 @@ export function renderFeed(events: FeedEvent[], width: number, height: number, t
 /** One agent per line for small terminals: state, GPU, best and trend. */
 export function renderListRow(agent: DashboardAgent, standing: Standing | undefined, selected: boolean, width: number, theme: Theme): string {
   const marker = selected ? "▶" : " ";
-  const gpu = agent.gpu === null ? "cpu" : `g${agent.gpu}`;
+  const gpu = agent.gpu !== null ? `g${agent.gpu}` : agent.pooled ? "pool" : "cpu";
   const plain = `${marker} ${agent.name} ${agent.state} ${gpu} ${formatMetric(standing?.best)}`;
   const spark = renderSparkline(standing?.series ?? [], Math.max(0, width - [...plain].length - 1));
   const text = truncate(spark ? `${plain} ${spark}` : plain, width);

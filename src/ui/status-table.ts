@@ -30,7 +30,7 @@ export function renderStatus(snapshot: OrgSnapshot, warnings: string[] = [], usa
   const rows = snapshot.agents.map((agent) => [
     agent.name,
     agent.role,
-    agent.gpu === null ? (agent.state === "pending" ? "-" : "cpu") : String(agent.gpu),
+    agent.gpu === null ? (agent.state === "pending" ? "-" : agent.pooled ? "pool" : "cpu") : String(agent.gpu),
     agent.pid === null ? "-" : String(agent.pid),
     agent.state,
     String(agent.restarts),

@@ -74,7 +74,7 @@ export async function upOrg(world: World, loaded: LoadedConfig, opts: { mode?: "
     await markDaemonStarting(world, paths);
     await world.files.writeAtomic(paths.orgFile, `${JSON.stringify(record, null, 2)}\n`);
     const resumed = previous !== null;
-    const leaseText = agents.map((agent) => `${agent.name}:${agent.gpu ?? "cpu"}`).join(" ");
+    const leaseText = agents.map((agent) => `${agent.name}:${agent.gpu ?? (leases.pool?.length ? "pool" : "cpu")}`).join(" ");
     await world.files.appendLines(paths.log, [formatLogEntry({
       date: world.now(), op: "up", title: `${resumed ? "resumed" : "started"} ${agents.length} agents`,
       body: `leases ${leaseText}${leases.pool ? `; verify pool ${leases.pool.length > 0 ? `GPUs ${leases.pool.join(", ")}` : "CPU slots"}` : ""}; new worktrees ${created.length}; socket ${socket}`,

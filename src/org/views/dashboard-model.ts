@@ -39,6 +39,8 @@ export interface DashboardModel {
   uptimeMs: number | null;
   /** Each leased GPU with the agents holding it, by GPU index. */
   gpus: { gpu: number; agents: string[] }[];
+  /** verify.gpus: pool — the GPUs every agent's runs share; empty otherwise. */
+  pool: number[];
   agents: DashboardAgent[];
   metricName: string;
   goal: Goal;
@@ -81,6 +83,7 @@ export function buildDashboardModel(input: DashboardInput): DashboardModel {
     socket: record.socket,
     uptimeMs: snapshot.running && !Number.isNaN(upAt) ? Math.max(0, input.now.getTime() - upAt) : null,
     gpus: mapGpus(record),
+    pool: record.pool ?? [],
     agents,
     metricName: input.metricName,
     goal: input.goal,

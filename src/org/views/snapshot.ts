@@ -7,6 +7,8 @@ export interface AgentView {
   name: string;
   role: string;
   gpu: number | null;
+  /** verify.gpus: pool — the agent holds no GPU of its own; its runs take any GPU of the org's pool. */
+  pooled: boolean;
   pid: number | null;
   state: AgentState;
   restarts: number;
@@ -62,6 +64,7 @@ export function buildSnapshot(input: {
       role: agent.role,
       // Under Slurm the job's allocation, not a lease of ours, says which GPU.
       gpu: job ? (job.gpus[0] ?? null) : agent.gpu,
+      pooled: !job && agent.gpu === null && (input.record.pool?.length ?? 0) > 0,
       pid: view.state === "running" ? (status?.pid ?? null) : null,
       state: view.state,
       restarts: status?.restarts ?? 0,
