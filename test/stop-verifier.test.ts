@@ -48,8 +48,10 @@ describe("the verifier under a stop that cancels queued runs", { tags: ["slow"] 
     git(worktree, ["commit", "-qam", "halve the value"]);
     const commit = git(worktree, ["rev-parse", "HEAD"]).trim();
     const request = (id: string, kind: ExperimentRequest["kind"], at: string): ExperimentRequest => ({ id, agent: AGENT, commit: kind === "confirm" ? base : commit, description: kind === "confirm" ? "confirm" : "halve the value", kind, submittedAt: at, ...(kind === "confirm" ? { runs: 2 } : {}) });
-    writeFileSync(join(state, "queue", "a-candidate.json"), JSON.stringify(request("a-candidate", "candidate", new Date().toISOString())));
+    writeFileSync(join(state, "queue", "a-candidate.json"), JSON.stringify({ ...request("a-candidate", "candidate", new Date().toISOString()), reply: "message" }));
     writeFileSync(join(state, "queue", "b-confirm.json"), JSON.stringify(request("b-confirm", "confirm", new Date().toISOString())));
+    // The same commit queued again (a plain commit seen just before its submit): one answer for both.
+    writeFileSync(join(state, "queue", "c-twin.json"), JSON.stringify(request("c-twin", "candidate", new Date().toISOString())));
     // Several looks: the candidate's head is seen twice, and would be queued as a plain commit were the verifier not held.
     for (let tick = 0; tick < 3; tick++) await look();
 
@@ -57,6 +59,14 @@ describe("the verifier under a stop that cancels queued runs", { tags: ["slow"] 
     expect(existsSync(join(state, "confirmations", "b-confirm.json"))).toBe(true);
     const log = readFileSync(join(state, "log.md"), "utf8");
     expect(log).toContain(`cancel | ${AGENT} ${commit.slice(0, 7)} halve the value\nnot run: the org stopped (${REASON}); its request was removed — raise the limit in org.yaml and the commit is judged\n`);
+    // `org submit` and `org wait` are answered, not left waiting; `--no-wait` gets it as a message too.
+    const why = `the org stopped (${REASON}) — raise the limit in org.yaml, or \`org up --resume\`; the commit is judged then`;
+    for (const id of ["a-candidate", "c-twin"]) {
+      expect(JSON.parse(readFileSync(join(state, "verdicts", `${id}.json`), "utf8"))).toEqual({ id, commit, description: "halve the value", cancelled: why });
+    }
+    const inbox = readdirSync(join(state, "agents", AGENT, "inbox")).map((name) => readFileSync(join(state, "agents", AGENT, "inbox", name), "utf8")).join("");
+    expect(inbox).toContain(`not run: ${commit.slice(0, 7)} "halve the value" was cancelled: ${why}`);
+    expect(inbox.match(/was cancelled/g)).toHaveLength(1);
     const rows = () => readFileSync(join(state, "results.tsv"), "utf8").split("\n").filter((line) => line.startsWith(commit.slice(0, 7)));
     expect(rows()).toEqual([]);
 

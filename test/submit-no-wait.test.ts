@@ -110,6 +110,16 @@ describe("org wait", { tags: ["slow"] }, () => {
     ].join("\n"));
   });
 
+  test("an id cancelled by a stop prints why it never ran and exits 1, instead of waiting for ever", async () => {
+    const org = createSubmitOrg({});
+    dir = org.dir;
+    const id = "2026-12-02T00-00-00-000Z-researcher-1-abcdef0";
+    mkdirSync(join(dir, "state", "verdicts"), { recursive: true });
+    writeFileSync(join(dir, "state", "verdicts", `${id}.json`), JSON.stringify({ id, commit: "abcdef0123", description: "double\nit", cancelled: "the org stopped (GPU-hours 2.0 ≥ 2)" }));
+    const waited = await runOrgAsync(["wait", id], { cwd: dir });
+    expect({ code: waited.code, stdout: waited.stdout }).toEqual({ code: 1, stdout: 'not run: abcdef0 "double it" was cancelled: the org stopped (GPU-hours 2.0 ≥ 2)\n' });
+  });
+
   test("a queued id blocks until its verdict lands, then prints it; with the daemon gone it fails as org submit does and the request stays", async () => {
     const { base, ...org } = createSubmitOrg(alive());
     dir = org.dir;

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import type { AgentLedger, ExperimentRequest } from "../../org/experiments/experiment.js";
 import { OrgError } from "../../org/errors.js";
 import { agentPaths, orgPaths } from "../../org/paths.js";
-import { formatSubmitReply, type VerdictFile } from "../../org/experiments/submit-reply.js";
+import { formatAnswer, type SubmitAnswer } from "../../org/experiments/submit-reply.js";
 import { readJson, writeJsonAtomic } from "../../adapters/fs/files.js";
 import { assertContractAgreed } from "../../adapters/store/contracts.js";
 import { assertDaemonAlive, waitForAnswer } from "../../adapters/daemon-client.js";
@@ -81,9 +81,9 @@ export async function runSubmit(opts: { root: string; cwd: string; message?: str
     return 0;
   }
   io.out(`submitted ${head.slice(0, 7)} "${description}"; waiting for the verifier…`);
-  const verdict = await waitForAnswer<VerdictFile>(join(paths.state, "verdicts", `${request.id}.json`), paths.daemon);
-  for (const line of formatSubmitReply(verdict)) io.out(line);
-  return 0;
+  const answer = formatAnswer(await waitForAnswer<SubmitAnswer>(join(paths.state, "verdicts", `${request.id}.json`), paths.daemon));
+  for (const line of answer.lines) io.out(line);
+  return answer.code;
 }
 
 // A research repo on a fresh machine may have no git identity; the agent's commits still need one.

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { OrgError } from "../../org/errors.js";
-import { formatSubmitReply, type VerdictFile } from "../../org/experiments/submit-reply.js";
+import { formatAnswer, type SubmitAnswer } from "../../org/experiments/submit-reply.js";
 import { orgPaths } from "../../org/paths.js";
 import { pathExists } from "../../adapters/fs/files.js";
 import { waitForAnswer } from "../../adapters/daemon-client.js";
@@ -19,7 +19,7 @@ export async function runWait(opts: { root: string; id?: string }, io: Io): Prom
   // The queue first: the verifier writes the verdict before it clears the request, so a known id is always in one of them.
   const known = EXPERIMENT_ID.test(id) && ((await pathExists(join(paths.queue, `${id}.json`))) || (await pathExists(verdictFile)));
   if (!known) throw new OrgError(`no experiment "${id}" is queued or judged — ${HOW_TO_LIST}`, "unknown-experiment");
-  const verdict = await waitForAnswer<VerdictFile>(verdictFile, paths.daemon);
-  for (const line of formatSubmitReply(verdict)) io.out(line);
-  return 0;
+  const answer = formatAnswer(await waitForAnswer<SubmitAnswer>(verdictFile, paths.daemon));
+  for (const line of answer.lines) io.out(line);
+  return answer.code;
 }

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import type { OrgConfig } from "../../org/config/schema.js";
 import { runExperiment, type AgentLedger, type ExperimentContext, type ExperimentRequest, type VerifierPort } from "../../org/experiments/experiment.js";
 import { decideRebase, describeConflict, toJudged } from "../../org/experiments/rebase.js";
-import { formatVerdictMessage, type VerdictFile } from "../../org/experiments/submit-reply.js";
+import { describeCancel, formatVerdictMessage, type CancelledFile, type VerdictFile } from "../../org/experiments/submit-reply.js";
 import { readMessageSettings } from "../../org/messages/mail-port.js";
 import { pooledSigma } from "../../org/experiments/noise.js";
 import { agentPaths, orgPaths } from "../../org/paths.js";
@@ -119,6 +119,11 @@ export class VerifierLoop {
         kept.push(request);
         continue;
       }
+      const why = `the org stopped (${reason}) — raise the limit in org.yaml, or \`org up --resume\`; the commit is judged then`;
+      // Answered like a verdict, before the request goes: `org submit` and `org wait` would otherwise wait for ever.
+      const answer: CancelledFile = { id: request.id, commit: request.commit, description: request.description, cancelled: why };
+      for (const id of [request.id, ...(this.aliases.get(request.id) ?? [])]) await writeJsonAtomic(join(this.paths.state, "verdicts", `${id}.json`), { ...answer, id });
+      if (request.reply === "message") await this.port.appendInbox(request.agent, `## cancelled ${request.commit.slice(0, 7)}\n${describeCancel(answer)}`, { experiment: request.id, notify: "always" });
       await removeFile(join(this.paths.queue, `${request.id}.json`));
       const title = `${request.agent} ${request.commit.slice(0, 7)} ${request.kind === "baseline" ? "baseline" : request.description.replace(/\s+/g, " ").slice(0, 120)}`;
       await appendLines(this.paths.log, [formatLogEntry({ date: now, op: "cancel", title, body: `not run: the org stopped (${reason}); its request was removed — raise the limit in org.yaml and the commit is judged` })]);

@@ -8,6 +8,28 @@ export interface VerdictFile {
   best: AgentLedger["best"];
 }
 
+/** In place of a verdict: a queued experiment the org cancelled before it ran (a GPU-hour or cost stop), and why. */
+export interface CancelledFile {
+  id: string;
+  commit: string;
+  description: string;
+  cancelled: string;
+}
+
+/** What `org submit` and `org wait` find in state/verdicts/<id>.json. */
+export type SubmitAnswer = VerdictFile | CancelledFile;
+
+/** The lines to print for an answer, and the exit code: 1 when the experiment never ran. */
+export function formatAnswer(answer: SubmitAnswer): { lines: string[]; code: number } {
+  if ("cancelled" in answer) return { lines: [describeCancel(answer)], code: 1 };
+  return { lines: formatSubmitReply(answer), code: 0 };
+}
+
+/** One line for a cancelled experiment: what, why, and that the commit is judged once the org runs again. */
+export function describeCancel(answer: CancelledFile): string {
+  return `not run: ${answer.commit.slice(0, 7)} "${answer.description.replace(/\s+/g, " ").slice(0, 120)}" was cancelled: ${answer.cancelled}`;
+}
+
 /** The few lines an agent reads after `org submit`: metric, its best, delta, verdict; on a crash the log's tail. */
 export function formatSubmitReply(verdict: VerdictFile): string[] {
   const { outcome, best } = verdict;
