@@ -62,6 +62,11 @@ export async function main(argv: string[], io: Io = stdio): Promise<number> {
   program.command("note").argument("[text...]", "one lesson, on one line").description("add a lesson to the shared notes board; alone, print the board")
     .action(run(async (text: string[]) => (await import("./commands/note.js")).runNote({ root: root(), text: text.length > 0 ? text.join(" ") : undefined, envAgent: process.env.ORG_AGENT || undefined }, io)));
   const envAgent = () => process.env.ORG_AGENT || undefined;
+  program.command("claim").argument("[idea...]", "the idea you are about to work on, in one line").description("put your idea on the claims board, state/claims.md, so others pick another; warns when it is near an open claim or a tried idea")
+    .option("--done <id>", "close your claim: you finished with it").option("--drop <id>", "close your claim: you gave it up")
+    .action(run(async (idea: string[], opts: { done?: string; drop?: string }) => (await import("./commands/claim.js")).runClaim({ root: root(), text: idea.length > 0 ? idea.join(" ") : undefined, ...opts, envAgent: envAgent() }, io)));
+  program.command("claims").description("the open claims: who works on which idea now").option("--all", "closed claims too, with what closed them").option("--json", "machine-readable")
+    .action(run(async (opts: { all?: boolean; json?: boolean }) => (await import("./commands/claims.js")).runClaims({ root: root(), all: Boolean(opts.all), json: Boolean(opts.json) }, io)));
   const contract = program.command("contract").description("a sprint's contract of testable assertions: the generator drafts, generator and evaluator sign");
   const runContract = (action: import("../org/contracts/actions.js").ContractAction) => async () => (await import("./commands/contract.js")).runContract({ root: root(), cwd: process.cwd(), envAgent: envAgent(), action }, io);
   contract.command("draft").description("store a checklist (`- [ ] …` lines) as the sprint's contract; every signature is dropped").requiredOption("-f, --file <file>", "the Markdown checklist")

@@ -80,9 +80,13 @@ it runs every commit you submit in a clean checkout and records {{metric}} ({{go
 
 ## The loop: run it forever
 
-1. Pick one idea that could improve {{metric}} and say it in one line. Prefer simple ideas:
-   the same result with less code is a win; a tiny gain that adds twenty lines of hacks is not.
-2. Make the change in your worktree.
+1. Run \`org claims\`: the ideas others are working on now. Pick one idea that could improve
+   {{metric}}, not one of theirs, and say it in one line. Prefer simple ideas: the same result
+   with less code is a win; a tiny gain that adds twenty lines of hacks is not.
+2. Claim it before you work on it: \`org claim "<the idea in one line>"\`. A warning naming a near
+   claim or tried idea means it is taken or was tried: pick another, or make yours clearly different.
+   Then make the change in your worktree. The claim closes with your next verdict; an idea you
+   abandon before submitting it: \`org claim --drop <id>\`.
 3. Run \`org submit -m "<the idea in one line>"\`. It commits, waits for the verifier and prints
    the verdict: keep, discard, crash or reject. To keep your GPU busy, queue the next idea while
    one runs: \`org submit --no-wait -m "<idea>"\` prints the experiment's id at once; its verdict

@@ -1,6 +1,8 @@
 import * as z from "zod";
 import { PRESET_NAMES } from "../runtimes/presets.js";
 import { DEFAULT_QUEUE_PER_AGENT } from "../experiments/schedule.js";
+import { ClaimsSchema } from "./claims-schema.js";
+import { duration } from "./duration.js";
 
 // Names become branch, tmux and file names: keep them to a safe alphabet.
 // Spelled without the i flag because JSON Schema patterns carry no flags.
@@ -10,11 +12,6 @@ export const SAFE_NAME_RULE = "1-40 letters, digits, '-' or '_', starting with a
 const name = () => z.string().regex(SAFE_NAME, { message: SAFE_NAME_RULE });
 
 const argv = z.array(z.string().min(1)).min(1);
-
-const DURATION = "a number of seconds or a duration such as 90s, 10m or 1h";
-const duration = z
-  .union([z.number().positive(), z.string().regex(/^\d+(\.\d+)?(ms|s|m|h)$/, { message: DURATION })], { error: DURATION })
-  .describe("a duration: seconds as a number, or a string such as 500ms, 90s, 10m, 1h");
 
 export const RuntimeSchema = z
   .strictObject({
@@ -246,6 +243,7 @@ export const ConfigSchema = z
     standup: StandupSchema.optional(),
     progress: ProgressSchema.optional(),
     stop: StopSchema.optional(),
+    claims: ClaimsSchema.optional(),
     pricing: z
       .record(z.string(), PriceSchema)
       .optional()
