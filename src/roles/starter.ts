@@ -82,6 +82,8 @@ it runs every commit you submit in a clean checkout and records {{metric}} ({{go
 
 1. Pick one idea that could improve {{metric}} and say it in one line. Prefer simple ideas:
    the same result with less code is a win; a tiny gain that adds twenty lines of hacks is not.
+   Run \`org tried <a few words of it>\` first: every idea tried in the org, with its verdict. A change
+   already judged on the same code is answered from that record without a run.
 2. Make the change in your worktree.
 3. Run \`org submit -m "<the idea in one line>"\`. It commits, waits for the verifier and prints
    the verdict: keep, discard, crash or reject. To keep your GPU busy, queue the next idea while
