@@ -31,9 +31,10 @@ export class TriedMemory {
   async plan(input: { request: ExperimentRequest; ledger: AgentLedger; recorded?: ResultRow; gpu: number | null }): Promise<TriedPlan> {
     const { request, ledger, recorded } = input;
     if ((await this.read()).some((entry) => entry.commit === request.commit && entry.agent === request.agent)) return { kind: "skip", reason: "in the ledger already" };
-    // Nothing was tried on a broken base; a conflicting rebase has no change of its own: tried, never an answer.
+    // Nothing is tried on a broken base.
     if (ledger.baselineCrash !== undefined) return { kind: "skip", reason: "not run: the baseline crashed" };
     const against = ledger.best?.commit ?? this.opts.baseCommit;
+    // A conflicting rebase has no change of its own, and a best answered from its row is no change: tried, never an answer.
     if (request.rebased?.kind === "conflict" || against === request.commit) return { kind: "run" };
     const change = await readChange(this.opts.repo, against, request.commit);
     const key = change.kind === "change" ? change.key : undefined;
