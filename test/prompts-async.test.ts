@@ -27,4 +27,7 @@ describe("prompts that submit", () => {
     expect(text).toContain("At most 3 may be queued");
     expect(text).not.toContain("{{queue_per_agent}}");
   });
+  test.each(templates)("%s: look up an idea with `org tried` before trying it", (_name, template) => {
+    expect(renderAgentPrompt(config, agent, "/o/state", template).replace(/\s+/g, " ")).toContain("org tried <a few words of it>");
+  });
 });

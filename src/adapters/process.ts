@@ -22,7 +22,8 @@ export interface RunOptions {
   env?: Record<string, string | undefined>;
   /** Replace the environment instead of extending process.env. */
   cleanEnv?: boolean;
-  input?: string;
+  /** Fed to stdin; bytes as they are when a Buffer (a diff of files that are not UTF-8). */
+  input?: string | Buffer;
   timeoutMs?: number;
   /** Grace between SIGTERM and SIGKILL of the process group at the timeout. */
   killGraceMs?: number;

@@ -87,6 +87,9 @@ export async function main(argv: string[], io: Io = stdio): Promise<number> {
     .action(run(async () => (await import("./commands/reload.js")).runReload({ root: root(), agent: process.env.ORG_AGENT || undefined }, io)));
   program.command("results").description("the leaderboard: best per agent, the org's best, counts per verdict").option("--json", "machine-readable")
     .action(run(async (opts: { json?: boolean }) => (await import("./commands/results.js")).runResults({ root: root(), json: Boolean(opts.json) }, io)));
+  program.command("tried").argument("[words...]", "only ideas whose description, agent, verdict or commit holds every word (any case)")
+    .description("every idea tried in the org, newest first: description, agent, verdict, delta, commit — run it before trying an idea").option("--json", "machine-readable")
+    .action(run(async (words: string[], opts: { json?: boolean }) => (await import("./commands/tried.js")).runTried({ root: root(), text: words.join(" "), json: Boolean(opts.json) }, io)));
   program.command("watch").description("live dashboard: every agent's pane, GPU leases, leaderboard and events (q quits, the org keeps running)")
     .action(run(async () => (await import("./commands/watch.js")).runWatch({ root: root() }, io)));
   program.command("report").description("write a self-contained HTML progress report and an SVG chart from results.tsv")

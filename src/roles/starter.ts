@@ -82,7 +82,9 @@ it runs every commit you submit in a clean checkout and records {{metric}} ({{go
 
 1. Run \`org claims\`: the ideas others are working on now. Pick one idea that could improve
    {{metric}}, not one of theirs, and say it in one line. Prefer simple ideas: the same result
-   with less code is a win; a tiny gain that adds twenty lines of hacks is not.
+   with less code is a win; a tiny gain that adds twenty lines of hacks is not. Run
+   \`org tried <a few words of it>\` too: every idea tried in the org, with its verdict. A change
+   already judged on the same code is answered from that record without a run.
 2. Claim it before you work on it: \`org claim "<the idea in one line>"\`. A warning naming a near
    claim or tried idea means it is taken or was tried: pick another, or make yours clearly different.
    Then make the change in your worktree. The claim closes with your next verdict; an idea you

@@ -11,11 +11,13 @@ export interface GitCall {
   config?: string[];
   timeoutMs?: number;
   runner?: Runner;
+  /** Fed to git's stdin (`git patch-id` reads a diff there). */
+  input?: string | Buffer;
 }
 
 /** One git call, its result as data: every git process of org starts here. */
 export function runGit(args: string[], call: GitCall = {}): Promise<RunResult> {
-  return (call.runner ?? processRunner).run(gitArgv(args, call.config), { cwd: call.cwd, timeoutMs: call.timeoutMs ?? 60_000 });
+  return (call.runner ?? processRunner).run(gitArgv(args, call.config), { cwd: call.cwd, timeoutMs: call.timeoutMs ?? 60_000, ...(call.input === undefined ? {} : { input: call.input }) });
 }
 
 /** The full hash `rev` names as a commit in `dir`'s repository; undefined when it names none. */

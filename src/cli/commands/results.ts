@@ -12,6 +12,9 @@ import { renderLeaderboard } from "../../ui/leaderboard.js";
 import { readUtilizationInput } from "../../adapters/store/gpu-runs.js";
 import { measureUtilization } from "../../org/experiments/utilization.js";
 import { describeUtilization } from "../../ui/utilization-format.js";
+import { readTriedLedger } from "../../adapters/store/tried-ledger.js";
+import { summarizeDuplicates } from "../../org/experiments/tried-list.js";
+import { describeDuplicates } from "../../ui/tried-table.js";
 import type { Io } from "../io.js";
 
 /** `org results [--json]`: the leaderboard from state/results.tsv, with tokens and dollars per agent and per kept improvement. */
@@ -29,8 +32,10 @@ export async function runResults(opts: { root: string; json: boolean }, io: Io):
   // How busy the GPUs were: none before the verifier first started.
   const input = await readUtilizationInput(orgPaths(opts.root).state, new Date());
   const utilization = input && measureUtilization(input);
-  const json = { metric: metricName, goal, sigma: noise.sigma ?? null, ...board, ...(usage ? { usage: { agents: usage.agents, keeps: usage.keeps, experiments } } : {}), utilization: utilization ?? null };
-  const text = [renderLeaderboard(board, metricName, goal, noise, usage), ...(utilization ? [describeUtilization(utilization)] : [])].join("\n");
+  // What the experiment ledger answered without a run; its broken lines are `org tried`'s to name.
+  const duplicates = summarizeDuplicates((await readTriedLedger(orgPaths(opts.root).state)).entries);
+  const json = { metric: metricName, goal, sigma: noise.sigma ?? null, ...board, ...(usage ? { usage: { agents: usage.agents, keeps: usage.keeps, experiments } } : {}), utilization: utilization ?? null, duplicates };
+  const text = [renderLeaderboard(board, metricName, goal, noise, usage), ...(duplicates.answered > 0 ? [describeDuplicates(duplicates)] : []), ...(utilization ? [describeUtilization(utilization)] : [])].join("\n");
   io.out(opts.json ? JSON.stringify(json, null, 2) : text);
   return 0;
 }

@@ -23,6 +23,7 @@ import { ensureDir, listDir, removeFile } from "../../adapters/fs/dir.js";
 import { watchPoolGpus } from "./pool-watch.js";
 import { writeCapacity } from "../../adapters/store/gpu-runs.js";
 import { listCapacity } from "../../org/experiments/gpu-runs.js";
+import { TriedMemory } from "./tried-memory.js";
 
 /** The daemon's verifier: takes requests from state/queue and plain commits, runs them by slot, records verdicts. */
 export class VerifierLoop {
@@ -43,6 +44,7 @@ export class VerifierLoop {
   private readonly lost = new Set<number>();
   private readonly port: VerifierPort;
   private capacityWritten = false;
+  private readonly tried: TriedMemory;
 
   constructor(
     private readonly record: OrgRecord,
@@ -55,6 +57,7 @@ export class VerifierLoop {
     this.paths = orgPaths(record.root);
     this.agents = new Map(record.agents.map((agent) => [agent.name, agent]));
     this.refStamp = new RefStamp(record.repo, `refs/heads/org/${record.name}`);
+    this.tried = new TriedMemory({ repo: record.repo, state: this.paths.state, baseCommit: record.baseCommit, verify: config.verify!, port: this.port, log });
   }
 
   /** One pass: enqueue baselines and plain commits, then start whatever slots allow. */
@@ -101,7 +104,7 @@ export class VerifierLoop {
     for (;;) {
       const busySlots = new Set([...this.running.values()].map((run) => run.slot));
       const runningAgents = new Set([...this.running.values()].map((run) => run.request.agent));
-      const waiting = pending.filter((request) => !this.running.has(request.id) && !this.finished.has(request.id));
+      const waiting = pending.filter((request) => !this.running.has(request.id) && !this.finished.has(request.id) && !this.tried.holds(request.agent));
       const pool = this.record.pool ? { pool: poolSlots(this.record.pool, this.lost, cpuSlots), served: this.served } : {};
       const decision = pickNext({ pending: waiting, runningAgents, busySlots, agents: this.agents, cpuSlots, ...pool });
       if (decision.kind === "wait") return;
@@ -154,10 +157,13 @@ export class VerifierLoop {
       const sigma = await this.readSigma();
       // Judged once already (by a daemon killed before it cleared the request, or under an earlier request): answer from that row.
       const recorded = await findJudgedRow({ repo: this.record.repo, resultsFile: join(this.paths.state, "results.tsv"), request });
+      const tried = request.kind === "candidate" ? await this.tried.plan({ request, ledger, recorded, gpu: gpuOfSlot(slot) }) : undefined;
+      if (tried?.kind === "hold") return;
       const context: ExperimentContext = {
         verify: this.config.verify!, baseCommit: this.record.baseCommit, slot, ledger,
         agent: { name: agent.name, branch: agent.branch, worktree: agent.worktree, gpu: gpuOfSlot(slot), edits: this.config.roles[agent.role]?.edits ?? [] },
-        runsDir: this.paths.runs, patchesDir: this.paths.patches, now: () => new Date(), signal: this.abort.signal, sigma, recorded,
+        runsDir: this.paths.runs, patchesDir: this.paths.patches, now: () => new Date(), signal: this.abort.signal, sigma,
+        ...(tried?.kind === "answer" ? { recorded: tried.row, answer: tried.verdict } : { recorded }),
       };
       if (request.kind === "confirm") {
         await runConfirmation(this.port, context, request, this.paths.state);
@@ -167,6 +173,7 @@ export class VerifierLoop {
         return;
       }
       const outcome = await runExperiment(this.port, context, request);
+      if (tried) await this.tried.record(tried, outcome, recorded);
       await writeJsonAtomic(this.ledgerFile(agent.name), outcome.ledger);
       const { verdict } = outcome;
       if (verdict.kind === "keep" || verdict.kind === "baseline") {
@@ -193,6 +200,7 @@ export class VerifierLoop {
       // The request file stays: the next daemon retries it rather than lose the experiment.
       this.log(`verifier: ${submitted.id}: ${(error as Error).message}`);
     } finally {
+      this.tried.release(submitted.id);
       this.running.delete(submitted.id);
     }
   }

@@ -107,6 +107,8 @@ export interface ExperimentContext {
   sigma: number | undefined;
   /** The row results.tsv already holds for this commit (a daemon killed after writing it, or an earlier request): it is the verdict, and nothing runs again. */
   recorded?: ResultRow;
+  /** A verdict reached without a run (a change already tried on this tree, an empty one); `recorded` is its row. */
+  answer?: Verdict;
   /** Shutdown: the run is killed and nothing is recorded, so the request runs again at the next `org up`. */
   signal?: AbortSignal;
 }
@@ -119,7 +121,7 @@ export async function runExperiment(port: VerifierPort, context: ExperimentConte
   const baseline = request.kind === "baseline";
   const recorded = context.recorded;
   const { verdict, measures, samples, metric, memoryGb, seconds, seed } = recorded
-    ? { verdict: verdictOfRow(recorded, request, ledger.best, context.verify.metric.goal), measures: [] as RunMeasure[], samples: recorded.metric === undefined ? [] : [recorded.metric], metric: recorded.metric, memoryGb: recorded.memoryGb, seconds: recorded.seconds, seed: ledger.runs ?? 0 }
+    ? { verdict: context.answer ?? verdictOfRow(recorded, request, ledger.best, context.verify.metric.goal), measures: [] as RunMeasure[], samples: recorded.metric === undefined ? [] : [recorded.metric], metric: recorded.metric, memoryGb: recorded.memoryGb, seconds: recorded.seconds, seed: ledger.runs ?? 0 }
     : await judgeAndRecord(port, context, request, started);
 
   const next: AgentLedger = { ...ledger, runs: seed };
