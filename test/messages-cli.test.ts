@@ -113,7 +113,7 @@ describe("org send, org inbox and org note", { tags: ["slow"] }, () => {
     expect(result.code).toBe(0);
     expect(result.stderr).toBe(`org: state/agents/loner-1/inbox/${bad}:3: front matter line "from chief-1" is not "key: value" — write it as key: value, e.g. kind: note (skipped)\n`);
     expect(result.stdout).toMatch(new RegExp(`^1 unread message for loner-1, oldest first:\\n\\n## ${id} · from person · note · \\S+Z\\n\\nfirst note\\n\\nmark each one read once you have acted on it: org inbox --read <id>\\n$`));
-    expect(runOrg(["inbox"], person())).toEqual({ code: 1, stdout: "", stderr: "org: whose inbox? agents run `org inbox` with $ORG_AGENT set; a person names one: org inbox --agent <agent>\n" });
+    expect(runOrg(["inbox"], person())).toEqual({ code: 1, stdout: "", stderr: "org: whose inbox? an agent runs `org inbox` in its own pane; a person names one: org inbox --agent <agent>\n" });
   });
 
   test("read receipts: the sender sees unread, then read, per recipient", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { ConfigSchema } from "../src/org/config/schema.js";
-import { identifySender, mayMessage, resolveRecipients, type Sender } from "../src/org/messages/wiring.js";
+import { mayMessage, resolveRecipients, type Sender } from "../src/org/messages/wiring.js";
 import { problemsOf } from "./fixtures/configs/fake-probe.js";
 
 const config = ConfigSchema.parse({
@@ -53,12 +53,6 @@ describe("the wiring rule", () => {
   test("a name with ../ or a slash is refused before anything is looked up", () => {
     expect(resolveRecipients(config, { kind: "person" }, "../junior-1")).toEqual({ ok: false, reason: 'recipient "../junior-1" contains ".", "/" — name an agent such as planner-1 or a role such as planner' });
     expect(resolveRecipients(config, { kind: "person" }, "junior/1")).toEqual({ ok: false, reason: 'recipient "junior/1" contains "/" — name an agent such as planner-1 or a role such as planner' });
-  });
-
-  test("$ORG_AGENT must name an agent of the org", () => {
-    expect(identifySender(config, undefined)).toEqual({ ok: true, sender: { kind: "person" } });
-    expect(identifySender(config, "junior-3")).toEqual({ ok: true, sender: agent("junior-3", "junior") });
-    expect(identifySender(config, "junior-9")).toEqual({ ok: false, reason: '$ORG_AGENT is "junior-9", which is not an agent of this org — unset ORG_AGENT to act as a person' });
   });
 });
 

@@ -52,23 +52,22 @@ export async function main(argv: string[], io: Io = stdio): Promise<number> {
   program.command("send").argument("<to>", "an agent (chief-1) or a role (junior): a role reaches each of its agents").argument("[text...]", "the message")
     .description("send a message to an agent's inbox; refused unless org.yaml wires you to it").option("-f, --file <file>", "send this Markdown file instead").option("--kind <kind>", "what kind: note, task, review, …", "note")
     .action(run(async (to: string, text: string[], opts: { file?: string; kind: string }) => (await import("./commands/send.js")).runSend({
-      root: root(), cwd: process.cwd(), to, text: text.length > 0 ? text.join(" ") : undefined, file: opts.file, kind: opts.kind, envAgent: process.env.ORG_AGENT || undefined,
+      root: root(), cwd: process.cwd(), to, text: text.length > 0 ? text.join(" ") : undefined, file: opts.file, kind: opts.kind,
     }, io)));
   program.command("inbox").description("your unread messages, oldest first").option("--read <ids...>", "mark these messages read (acknowledged)")
     .option("--sent", "the messages you sent, with who has read them").option("--agent <agent>", "whose inbox, for people (agents read their own)")
     .action(run(async (opts: { read?: string[]; sent?: boolean; agent?: string }) => (await import("./commands/inbox.js")).runInbox({
-      root: root(), agent: opts.agent, envAgent: process.env.ORG_AGENT || undefined, read: opts.read, sent: Boolean(opts.sent),
+      root: root(), agent: opts.agent, read: opts.read, sent: Boolean(opts.sent),
     }, io)));
   program.command("note").argument("[text...]", "one lesson, on one line").description("add a lesson to the shared notes board; alone, print the board")
-    .action(run(async (text: string[]) => (await import("./commands/note.js")).runNote({ root: root(), text: text.length > 0 ? text.join(" ") : undefined, envAgent: process.env.ORG_AGENT || undefined }, io)));
-  const envAgent = () => process.env.ORG_AGENT || undefined;
+    .action(run(async (text: string[]) => (await import("./commands/note.js")).runNote({ root: root(), text: text.length > 0 ? text.join(" ") : undefined }, io)));
   program.command("claim").argument("[idea...]", "the idea you are about to work on, in one line").description("put your idea on the claims board, state/claims.md, so others pick another; warns when it is near an open claim or a tried idea")
     .option("--done <id>", "close your claim: you finished with it").option("--drop <id>", "close your claim: you gave it up")
-    .action(run(async (idea: string[], opts: { done?: string; drop?: string }) => (await import("./commands/claim.js")).runClaim({ root: root(), text: idea.length > 0 ? idea.join(" ") : undefined, ...opts, envAgent: envAgent() }, io)));
+    .action(run(async (idea: string[], opts: { done?: string; drop?: string }) => (await import("./commands/claim.js")).runClaim({ root: root(), text: idea.length > 0 ? idea.join(" ") : undefined, ...opts }, io)));
   program.command("claims").description("the open claims: who works on which idea now").option("--all", "closed claims too, with what closed them").option("--json", "machine-readable")
     .action(run(async (opts: { all?: boolean; json?: boolean }) => (await import("./commands/claims.js")).runClaims({ root: root(), all: Boolean(opts.all), json: Boolean(opts.json) }, io)));
   const contract = program.command("contract").description("a sprint's contract of testable assertions: the generator drafts, generator and evaluator sign");
-  const runContract = (action: import("../org/contracts/actions.js").ContractAction) => async () => (await import("./commands/contract.js")).runContract({ root: root(), cwd: process.cwd(), envAgent: envAgent(), action }, io);
+  const runContract = (action: import("../org/contracts/actions.js").ContractAction) => async () => (await import("./commands/contract.js")).runContract({ root: root(), cwd: process.cwd(), action }, io);
   contract.command("draft").description("store a checklist (`- [ ] …` lines) as the sprint's contract; every signature is dropped").requiredOption("-f, --file <file>", "the Markdown checklist")
     .action(run(async (opts: { file: string }) => runContract({ kind: "draft", file: opts.file })()));
   contract.command("sign").description("sign the current contract as you stand (generator or evaluator)").action(run(async () => runContract({ kind: "sign" })()));
@@ -77,14 +76,14 @@ export async function main(argv: string[], io: Io = stdio): Promise<number> {
   contract.command("status").description("the current sprint's contract: agreed or what is missing").action(run(async () => runContract({ kind: "status" })()));
   program.command("review").description("the evaluator's checklist against the agreed contract; all passing on a kept commit closes the sprint")
     .requiredOption("-f, --file <file>", "the contract's checklist, ticked [x] where it passes, with evidence").option("--commit <sha>", "the reviewed commit (default: the generator's latest kept one)")
-    .action(run(async (opts: { file: string; commit?: string }) => (await import("./commands/review.js")).runReview({ root: root(), cwd: process.cwd(), file: opts.file, commit: opts.commit, envAgent: envAgent() }, io)));
+    .action(run(async (opts: { file: string; commit?: string }) => (await import("./commands/review.js")).runReview({ root: root(), cwd: process.cwd(), file: opts.file, commit: opts.commit }, io)));
   program.command("task").argument("<agent>", "an agent that reports to you, e.g. junior-1").argument("[text...]", "the task").description("set an agent's task (state/agents/<agent>/task.md) and message it")
     .option("-f, --file <file>", "the task as a Markdown file")
-    .action(run(async (to: string, text: string[], opts: { file?: string }) => (await import("./commands/task.js")).runTask({ root: root(), cwd: process.cwd(), to, text: text.length > 0 ? text.join(" ") : undefined, file: opts.file, envAgent: envAgent() }, io)));
+    .action(run(async (to: string, text: string[], opts: { file?: string }) => (await import("./commands/task.js")).runTask({ root: root(), cwd: process.cwd(), to, text: text.length > 0 ? text.join(" ") : undefined, file: opts.file }, io)));
   program.command("plan").description("the actions reloading org.yaml would take on the running org; changes nothing").option("-f, --file <file>", "plan a draft instead of org.yaml (keep it next to org.yaml)")
     .action(run(async (opts: { file?: string }) => (await import("./commands/plan.js")).runPlan({ root: root(), file: opts.file, cwd: process.cwd() }, io)));
   program.command("reload").description("apply org.yaml and the prompts to the running org now (run by a meta agent: propose its copy)")
-    .action(run(async () => (await import("./commands/reload.js")).runReload({ root: root(), agent: process.env.ORG_AGENT || undefined }, io)));
+    .action(run(async () => (await import("./commands/reload.js")).runReload({ root: root() }, io)));
   program.command("results").description("the leaderboard: best per agent, the org's best, counts per verdict").option("--json", "machine-readable")
     .action(run(async (opts: { json?: boolean }) => (await import("./commands/results.js")).runResults({ root: root(), json: Boolean(opts.json) }, io)));
   program.command("tried").argument("[words...]", "only ideas whose description, agent, verdict or commit holds every word (any case)")

@@ -5,7 +5,9 @@ import { settleBoard } from "../../org/claims/settle.js";
 import { findNearIdeas } from "../../org/claims/similarity.js";
 import { readClaimSettings } from "../../org/config/claims-schema.js";
 import { parseDuration } from "../../org/config/schema.js";
-import { identifyCaller, senderName } from "../../org/messages/wiring.js";
+import { senderName } from "../../org/messages/wiring.js";
+import { listAgents } from "../../org/lifecycle/plan.js";
+import { findCaller } from "../../adapters/identity/find-caller.js";
 import { orgPaths } from "../../org/paths.js";
 import { loadConfigOrThrow } from "../../adapters/store/config-file.js";
 import { changeClaimBoard } from "../../adapters/store/claims.js";
@@ -16,10 +18,10 @@ import type { Io } from "../io.js";
 type Action = { kind: "add"; idea: string } | { kind: "close"; id: string; how: "done" | "dropped" };
 
 /** `org claim "idea"` puts the caller's idea on state/claims.md; `--done <id>` / `--drop <id>` closes one of its claims. */
-export async function runClaim(opts: { root: string; text?: string; done?: string; drop?: string; envAgent?: string }, io: Io): Promise<number> {
+export async function runClaim(opts: { root: string; text?: string; done?: string; drop?: string }, io: Io): Promise<number> {
   const action = readAction(opts);
   const config = await loadConfigOrThrow(opts.root);
-  const caller = senderName(identifyCaller(config, opts.envAgent));
+  const caller = senderName(await findCaller(opts.root, listAgents(config)));
   const settings = readClaimSettings(config);
   const now = new Date();
   const outcome = await changeClaimBoard(orgPaths(opts.root), (board, results) => {

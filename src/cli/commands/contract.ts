@@ -2,18 +2,19 @@ import { relative } from "node:path";
 import type { ContractSettings } from "../../org/config/schema.js";
 import { requireContractSettings, type ContractAction } from "../../org/contracts/actions.js";
 import { decideAgreement } from "../../org/contracts/agreement.js";
-import { identifyCaller } from "../../org/messages/wiring.js";
+import { listAgents } from "../../org/lifecycle/plan.js";
 import { orgPaths } from "../../org/paths.js";
 import { loadConfigOrThrow } from "../../adapters/store/config-file.js";
 import { changeContract } from "../../adapters/store/contract-change.js";
 import { readCurrentContract } from "../../adapters/store/contracts.js";
+import { findCaller } from "../../adapters/identity/find-caller.js";
 import type { Io } from "../io.js";
 
 /** `org contract draft|sign|object|status`: the generator drafts, both parties sign the same checklist, the evaluator may object. */
-export async function runContract(opts: { root: string; cwd: string; envAgent?: string; action: ContractAction }, io: Io): Promise<number> {
+export async function runContract(opts: { root: string; cwd: string; action: ContractAction }, io: Io): Promise<number> {
   const config = await loadConfigOrThrow(opts.root);
   const settings = requireContractSettings(config);
-  const caller = identifyCaller(config, opts.envAgent);
+  const caller = await findCaller(opts.root, listAgents(config));
   if (opts.action.kind === "status") return printStatus(io, orgPaths(opts.root).state, settings, (file) => relative(opts.root, file));
   io.out(await changeContract({ root: opts.root, cwd: opts.cwd, config, settings, caller, action: opts.action }));
   return 0;

@@ -1,10 +1,12 @@
 import { relative } from "node:path";
 import { OrgError } from "../../org/errors.js";
 import { markRead, readInbox, readSent } from "../../org/messages/inbox.js";
-import { identifyCaller, resolveAgent } from "../../org/messages/wiring.js";
+import { resolveAgent } from "../../org/messages/wiring.js";
+import { listAgents } from "../../org/lifecycle/plan.js";
 import { orgPaths } from "../../org/paths.js";
 import { loadConfigOrThrow } from "../../adapters/store/config-file.js";
 import { mailPort } from "../../adapters/store/inbox.js";
+import { findCaller } from "../../adapters/identity/find-caller.js";
 import type { Io } from "../io.js";
 
 // Ten messages at most per call: an agent's context should not fill up with its inbox.
@@ -15,7 +17,6 @@ export interface InboxOptions {
   root: string;
   /** --agent: whose inbox, for people. */
   agent?: string;
-  envAgent?: string;
   read?: string[];
   sent?: boolean;
 }
@@ -24,15 +25,17 @@ export interface InboxOptions {
 export async function runInbox(opts: InboxOptions, io: Io): Promise<number> {
   const config = await loadConfigOrThrow(opts.root);
   const state = orgPaths(opts.root).state;
-  const caller = identifyCaller(config, opts.envAgent);
+  const caller = await findCaller(opts.root, listAgents(config));
   let agent = caller.kind === "agent" ? caller.agent : undefined;
   if (opts.agent !== undefined) {
     const found = resolveAgent(config, opts.agent);
     if (!found.ok) throw new OrgError(found.reason, "unknown-agent");
+    // An agent reads and acknowledges its own messages only: another's --read would mark them read unseen.
+    if (agent !== undefined && found.agent !== agent) throw new OrgError(`${agent} reads only its own inbox; --agent ${found.agent} names another agent — drop --agent`, "not-agent");
     agent = found.agent;
   }
   if (opts.sent) return printSent(io, state, agent ?? "person");
-  if (agent === undefined) throw new OrgError("whose inbox? agents run `org inbox` with $ORG_AGENT set; a person names one: org inbox --agent <agent>", "usage");
+  if (agent === undefined) throw new OrgError("whose inbox? an agent runs `org inbox` in its own pane; a person names one: org inbox --agent <agent>", "usage");
   if (opts.read) {
     const { marked, already } = await markRead(mailPort, state, agent, opts.read, new Date());
     for (const id of marked) io.out(`marked read: ${id}`);

@@ -1,14 +1,16 @@
 import { readMessageSettings } from "../../org/messages/mail-port.js";
-import { identifyCaller, senderName } from "../../org/messages/wiring.js";
+import { senderName } from "../../org/messages/wiring.js";
+import { listAgents } from "../../org/lifecycle/plan.js";
 import { orgPaths } from "../../org/paths.js";
 import { loadConfigOrThrow } from "../../adapters/store/config-file.js";
 import { readText } from "../../adapters/fs/files.js";
 import { addOutcome } from "../../adapters/fs/disk-space.js";
 import { addNote, notesPaths } from "../../adapters/store/notes.js";
+import { findCaller } from "../../adapters/identity/find-caller.js";
 import type { Io } from "../io.js";
 
 /** `org note "lesson"` adds one line to the shared notes board; `org note` prints the board. */
-export async function runNote(opts: { root: string; text?: string; envAgent?: string }, io: Io): Promise<number> {
+export async function runNote(opts: { root: string; text?: string }, io: Io): Promise<number> {
   const config = await loadConfigOrThrow(opts.root);
   const state = orgPaths(opts.root).state;
   if (opts.text === undefined) {
@@ -16,7 +18,7 @@ export async function runNote(opts: { root: string; text?: string; envAgent?: st
     io.out(board?.replace(/\n$/, "") ?? 'the notes board is empty — add a lesson: org note "what you learned"');
     return 0;
   }
-  const author = senderName(identifyCaller(config, opts.envAgent));
+  const author = senderName(await findCaller(opts.root, listAgents(config)));
   const max = readMessageSettings(config).notes_max;
   // addNote archives before it rewrites the board: a failed write leaves the board as it was.
   const { count, archived } = await addNote(state, author, opts.text, max).catch((error: unknown) => addOutcome(error, "your note was not added to the board"));

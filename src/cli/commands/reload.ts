@@ -7,6 +7,8 @@ import type { MetaReply } from "../../daemon/reload/meta.js";
 import { replyFile, submitMetaRequest } from "../../daemon/reload/requests.js";
 import { reloadOrg } from "../../daemon/reload/reload-org.js";
 import { createWorld } from "../../adapters/world.js";
+import { findCaller } from "../../adapters/identity/find-caller.js";
+import { readOptionalRecord } from "../../adapters/store/org-record.js";
 import type { Io } from "../io.js";
 import { printOutcome } from "../shared.js";
 
@@ -14,8 +16,10 @@ import { printOutcome } from "../shared.js";
 const LOCK_WAIT_MS = 15_000;
 
 /** `org reload`: apply org.yaml and the prompts to the running org now; run by a meta agent, propose its copy. */
-export async function runReload(opts: { root: string; agent?: string }, io: Io): Promise<number> {
-  if (opts.agent) return proposeAsAgent(opts.root, opts.agent, io);
+export async function runReload(opts: { root: string }, io: Io): Promise<number> {
+  // The running org's agents, not org.yaml's: the file being reloaded may be the broken one.
+  const caller = await findCaller(opts.root, (await readOptionalRecord(opts.root).catch(() => undefined))?.agents ?? []);
+  if (caller.kind === "agent") return proposeAsAgent(opts.root, caller.agent, io);
   const read = await readAndLoadConfig({ cwd: opts.root });
   const world = createWorld();
   const deadline = Date.now() + LOCK_WAIT_MS;

@@ -1,11 +1,13 @@
 import { resolve } from "node:path";
 import { OrgError } from "../../org/errors.js";
 import { readMessageSettings } from "../../org/messages/mail-port.js";
-import { identifyCaller, resolveRecipients, senderName } from "../../org/messages/wiring.js";
+import { resolveRecipients, senderName } from "../../org/messages/wiring.js";
+import { listAgents } from "../../org/lifecycle/plan.js";
 import { orgPaths } from "../../org/paths.js";
 import { loadConfigOrThrow } from "../../adapters/store/config-file.js";
 import { readText } from "../../adapters/fs/files.js";
 import { sendMessage } from "../../adapters/store/inbox.js";
+import { findCaller } from "../../adapters/identity/find-caller.js";
 import type { Io } from "../io.js";
 
 export interface SendOptions {
@@ -15,15 +17,13 @@ export interface SendOptions {
   text?: string;
   file?: string;
   kind: string;
-  /** $ORG_AGENT: set for agents, unset for people. */
-  envAgent?: string;
 }
 
 /** `org send <agent|role> "text"` or `-f file.md`: one message file per recipient, refused unless the wiring allows it. */
 export async function runSend(opts: SendOptions, io: Io): Promise<number> {
   const body = await readBody(opts);
   const config = await loadConfigOrThrow(opts.root);
-  const sender = identifyCaller(config, opts.envAgent);
+  const sender = await findCaller(opts.root, listAgents(config));
   const recipients = resolveRecipients(config, sender, opts.to);
   if (!recipients.ok) throw new OrgError(`${recipients.reason} (nothing was sent)`, "recipient");
   const outgoing = { from: senderName(sender), to: recipients.agents, kind: opts.kind, body };

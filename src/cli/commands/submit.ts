@@ -14,6 +14,7 @@ import { decideQueueRoom, DEFAULT_QUEUE_PER_AGENT } from "../../org/experiments/
 import type { Io } from "../io.js";
 import { runGit } from "../../adapters/git/run.js";
 import { hasUserName, readTopLevel } from "../../adapters/git/refs.js";
+import { findCaller } from "../../adapters/identity/find-caller.js";
 
 /** `org submit -m "what I tried"`: commit the worktree, hand the commit to the verifier, print its verdict; `--no-wait` returns once it is queued. */
 export async function runSubmit(opts: { root: string; cwd: string; message?: string; wait?: boolean }, io: Io): Promise<number> {
@@ -22,6 +23,11 @@ export async function runSubmit(opts: { root: string; cwd: string; message?: str
   const paths = orgPaths(opts.root);
   const agent = record.agents.find((candidate) => candidate.worktree === top);
   if (!agent) throw new OrgError(`not inside an agent's worktree (${opts.cwd}) — run it from one of ${paths.worktrees}/<agent>`, "not-agent");
+  const caller = await findCaller(opts.root, record.agents);
+  if (caller.kind === "agent" && caller.agent !== agent.name) {
+    const own = record.agents.find((candidate) => candidate.name === caller.agent)?.worktree;
+    throw new OrgError(`you are ${caller.agent}, but ${top} is ${agent.name}'s worktree — submit from your own, ${own} (nothing was committed)`, "not-agent");
+  }
   const daemon = await assertDaemonAlive(paths.daemon, "the org is not running — start it with `org up` (nothing was committed)", { outcome: "nothing was committed" });
   await assertContractAgreed(opts.root, agent.role);
   const queued = await readQueuedRequests(paths.queue);

@@ -2,20 +2,22 @@ import { relative, resolve } from "node:path";
 import { OrgError } from "../../org/errors.js";
 import { checkOutgoing } from "../../org/messages/deliver.js";
 import { readMessageSettings } from "../../org/messages/mail-port.js";
-import { identifyCaller, senderName } from "../../org/messages/wiring.js";
+import { senderName } from "../../org/messages/wiring.js";
+import { listAgents } from "../../org/lifecycle/plan.js";
 import { agentPaths, orgPaths } from "../../org/paths.js";
 import { formatTaskFile, formatTaskMessage, resolveTaskTarget } from "../../org/tasks/task.js";
 import { loadConfigOrThrow } from "../../adapters/store/config-file.js";
 import { appendLines, readText, writeFileAtomic } from "../../adapters/fs/files.js";
 import { addOutcome } from "../../adapters/fs/disk-space.js";
 import { sendMessage } from "../../adapters/store/inbox.js";
+import { findCaller } from "../../adapters/identity/find-caller.js";
 import type { Io } from "../io.js";
 
 /** `org task <junior> "text"` or `-f task.md`: replace the junior's task file (the old one is archived) and tell it. */
-export async function runTask(opts: { root: string; cwd: string; to: string; text?: string; file?: string; envAgent?: string }, io: Io): Promise<number> {
+export async function runTask(opts: { root: string; cwd: string; to: string; text?: string; file?: string }, io: Io): Promise<number> {
   const body = await readTaskBody(opts);
   const config = await loadConfigOrThrow(opts.root);
-  const sender = identifyCaller(config, opts.envAgent);
+  const sender = await findCaller(opts.root, listAgents(config));
   const target = resolveTaskTarget(config, sender, opts.to);
   if (!target.ok) throw new OrgError(`${target.reason} (nothing was changed)`, "recipient");
   const state = orgPaths(opts.root).state;

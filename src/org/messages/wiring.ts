@@ -1,10 +1,9 @@
 import { findClosest } from "../config/did-you-mean.js";
 import { explainUnsafeName } from "../config/rules.js";
 import { SAFE_NAME, type OrgConfig, type RoleConfig } from "../config/schema.js";
-import { OrgError } from "../errors.js";
 import { listAgents } from "../lifecycle/plan.js";
 
-/** Who sends: an agent of the org, or a person (no $ORG_AGENT), who may message anyone. */
+/** Who sends: an agent of the org, or a person (in no agent's pane, ORG_AGENT unset), who may message anyone. */
 export type Sender = { kind: "agent"; agent: string; role: string } | { kind: "person" };
 
 export type Recipients = { ok: true; agents: string[]; role: string } | { ok: false; reason: string };
@@ -51,21 +50,6 @@ export function resolveAgent(config: OrgConfig, name: string): { ok: true; agent
   const closest = findClosest(name, agents.map((agent) => agent.name));
   const listed = agents.length <= 8 ? agents.map((agent) => agent.name).join(", ") : `${agents.slice(0, 8).map((agent) => agent.name).join(", ")}, …`;
   return { ok: false, reason: `no agent named "${name}" in org.yaml — ${closest ? `did you mean "${closest}"?` : `the agents are ${listed}`}` };
-}
-
-/** The caller: the agent named by $ORG_AGENT, or a person when it is unset. */
-export function identifySender(config: OrgConfig, envAgent: string | undefined): { ok: true; sender: Sender } | { ok: false; reason: string } {
-  if (!envAgent) return { ok: true, sender: { kind: "person" } };
-  const found = resolveAgent(config, envAgent);
-  if (found.ok) return { ok: true, sender: { kind: "agent", agent: found.agent, role: found.role } };
-  return { ok: false, reason: `$ORG_AGENT is "${envAgent}", which is not an agent of this org — unset ORG_AGENT to act as a person` };
-}
-
-/** The caller as every messaging command takes it: a $ORG_AGENT naming no agent ends the command. */
-export function identifyCaller(config: OrgConfig, envAgent: string | undefined): Sender {
-  const found = identifySender(config, envAgent);
-  if (!found.ok) throw new OrgError(found.reason, "not-agent");
-  return found.sender;
 }
 
 /** The name a sender signs with: its agent name, or "person". */

@@ -1,0 +1,45 @@
+import { readFileSync } from "node:fs";
+import { decideCaller, type AgentRef } from "../../org/identity/decide-caller.js";
+import { findPaneOwner, type PaneRoot } from "../../org/identity/pane-owner.js";
+import type { Sender } from "../../org/messages/wiring.js";
+import { OrgError } from "../../org/errors.js";
+import { agentPaths, orgPaths } from "../../org/paths.js";
+import type { AgentRecord, AgentStatus, OrgRecord } from "../../org/state.js";
+import { readAncestry } from "./ancestry.js";
+
+/**
+ * The one way a command finds who runs it: the agent whose pane it runs in, found by one walk up /proc against the
+ * pane pids status.json records, else whom ORG_AGENT names, else the person. A refusal ends the command before it
+ * changes anything. `roster` is the org's agents as the command knows them (org.yaml, or org.json when running).
+ */
+export async function findCaller(root: string, roster: readonly AgentRef[], env: Record<string, string | undefined> = process.env): Promise<Sender> {
+  const envAgent = env.ORG_AGENT || undefined;
+  const decision = decideCaller(roster, findPaneAgent(root, envAgent), envAgent);
+  if (decision.kind === "refused") throw new OrgError(decision.reason, "not-agent");
+  return decision.kind === "agent" ? { kind: "agent", agent: decision.agent, role: decision.role } : { kind: "person" };
+}
+
+// Synchronous: a handful of small files, read faster in a row than through the thread pool.
+function findPaneAgent(root: string, hint: string | undefined): string | undefined {
+  const paths = orgPaths(root);
+  const record = readJsonFile<OrgRecord>(paths.orgFile);
+  // Slurm agents run on other nodes: no process of theirs is among this machine's, so ORG_AGENT is all there is.
+  if (!record || record.backend === "slurm") return undefined;
+  const ancestors = readAncestry();
+  const readRoots = (agents: readonly AgentRecord[]) => agents.flatMap((agent): PaneRoot[] => {
+    const status = readJsonFile<AgentStatus>(agentPaths(paths.state, agent.name).status);
+    return typeof status?.pid === "number" ? [{ agent: agent.name, pid: status.pid, startedAt: status.startedAt }] : [];
+  });
+  // The agent ORG_AGENT names first: a genuine agent's command then reads one status.json rather than every one.
+  const named = findPaneOwner(ancestors, readRoots(record.agents.filter((agent) => agent.name === hint)));
+  return named ?? findPaneOwner(ancestors, readRoots(record.agents.filter((agent) => agent.name !== hint)));
+}
+
+function readJsonFile<T>(file: string): T | undefined {
+  try {
+    return JSON.parse(readFileSync(file, "utf8")) as T;
+  } catch {
+    // Missing (never started) or torn by a full disk: no pane is known from it.
+    return undefined;
+  }
+}
