@@ -48,7 +48,7 @@ describe("research rigor in the running org", { tags: ["slow"] }, () => {
     expect(runOrg(["up"], { cwd: dir }).code).toBe(0);
     const results = () => readFileSync(join(dir, "state", "results.tsv"), "utf8").trim().split("\n").map((line) => line.split("\t"));
     await pollUntil(() => { try { return results().length === 3; } catch { return false; } }, { what: "two baselines", timeoutMs: 30_000 });
-    expect(results()[0]).toEqual(["commit", "val_loss", "memory_gb", "status", "description", "agent", "gpu", "seconds", "time", "training_seconds", "lines_added", "lines_removed"]);
+    expect(results()[0]).toEqual(["commit", "val_loss", "memory_gb", "status", "description", "agent", "gpu", "seconds", "time", "program", "training_seconds", "lines_added", "lines_removed"]);
     expect(results().slice(1).map((row) => [row[1], row[3], row[4]])).toEqual([["1.000000", "keep", "baseline (mean of 3 seeds)"], ["1.000000", "keep", "baseline (mean of 3 seeds)"]]);
 
     const keep = submit(dir, "researcher-1", { "value.txt": "0.9\n" }, "lower value");
