@@ -76,6 +76,11 @@ describe("recording program versions", () => {
     expect(read("state/programs/history.jsonl").trim().split("\n").map((line) => JSON.parse(line) as { kind: string; by: string })
       .map((event) => `${event.kind} ${event.by}`)).toEqual(["use org up", "use daemon", "stop org down"]);
   });
+
+  test("a reload that finds no version recorded (an org started before versions) says so rather than claim the change", async () => {
+    const version = await record("daemon", "2026-01-07T10:00:00.000Z");
+    expect(read("state/log.md").split("\n")[0]).toBe(`## [2026-01-07] program | ${version} is the first program recorded (the org was already running), by a person's save, applied by hot reload`);
+  });
 });
 
 describe("org program show", () => {

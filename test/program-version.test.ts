@@ -74,6 +74,13 @@ describe("what changed between two programs", () => {
     expect(describeProgramChanges(program, { ...program, prompts: { "prompts/researcher.md": `${PROMPT}\n\n` } })).toEqual(["= nothing that counts: whitespace or comments only"]);
   });
 
+  test("a verify change says when the verifier starts judging by it", async () => {
+    const verify = "verify: { command: [python, train.py], metric: { name: val_bpb, pattern: 'val_bpb: (.*)' }, timeout: 1m }\n";
+    const before = { config: await configOf(`${YAML}${verify}`), prompts: { "prompts/researcher.md": PROMPT } };
+    const after = { ...before, config: await configOf(`${YAML}${verify.replace("1m", "2m")}`) };
+    expect(describeProgramChanges(before, after)).toEqual(["~ verify changed (runs are judged by it from the next `org up`)"]);
+  });
+
   test("who changed it, in words", () => {
     expect(["daemon", "org reload", "org up", "meta edit by meta-1", "org program restore 1a2b3c4d"].map(describeAuthor)).toEqual([
       "a person's save, applied by hot reload", "`org reload`", "`org up`", "the meta role's proposal (meta-1)", "`org program restore 1a2b3c4d`",

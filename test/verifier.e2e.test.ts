@@ -283,7 +283,7 @@ describe("the verifier judges submitted experiments", { tags: ["slow"] }, () => 
 
   test("log.md has one entry per verdict, in order", () => {
     const entries = readFileSync(join(state, "log.md"), "utf8").split(/\n(?=## \[)/).map((entry) => entry.trim().replace(/^## \[\d{4}-\d\d-\d\d\]/, "## [D]"));
-    const verdicts = entries.filter((entry) => !/^## \[D\] (up|down|frontier) \|/.test(entry));
+    const verdicts = entries.filter((entry) => !/^## \[D\] (up|down|frontier|program) \|/.test(entry));
     expect(verdicts.map((entry) => entry.split("\n")[0])).toEqual(rows.map(([short, , , status, description, agent]) => {
       const op = description === "baseline" ? "baseline" : status;
       return `## [D] ${op} | ${agent} ${short} ${description}`;

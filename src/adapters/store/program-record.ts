@@ -33,7 +33,7 @@ export async function recordProgram(input: RecordProgramInput): Promise<string> 
   if (!(await readMeta(state, version))) await saveProgram(state, { version, at, by: input.by, orgYaml: loaded.text, config: loaded.config, prompts });
   if (previous === version && !input.start) return version;
   await appendProgramEvent(state, { at, kind: "use", version, by: input.by });
-  if (previous !== version) await logChange(state, { version, previous, content, by: input.by, at: input.at });
+  if (previous !== version) await logChange(state, { version, previous, content, by: input.by, at: input.at, start: input.start === true });
   return version;
 }
 
@@ -43,14 +43,16 @@ export async function recordProgramStop(state: string, at: Date): Promise<void> 
   if (events[events.length - 1]?.kind === "use") await appendProgramEvent(state, { at: at.toISOString(), kind: "stop", by: "org down" });
 }
 
-async function logChange(state: string, change: { version: string; previous: string | undefined; content: ProgramContent; by: string; at: Date }): Promise<void> {
+async function logChange(state: string, change: { version: string; previous: string | undefined; content: ProgramContent; by: string; at: Date; start: boolean }): Promise<void> {
   const { version, previous } = change;
   const before = previous ? await readSavedProgram(state, previous) : undefined;
   const known = before?.config && Object.values(before.prompts).every((text) => text !== undefined);
   const lines = previous && !known
     ? [`the saved copy of ${previous} is gone or incomplete, so what changed is unknown`]
     : describeProgramChanges(known ? { config: before.config!, prompts: before.prompts as Record<string, string> } : undefined, change.content);
-  const title = `${version} ${previous ? `replaces ${previous}` : "is the first program"}, by ${describeAuthor(change.by)}`;
+  // A reload finding no version recorded: an org started before versions were kept, not a change.
+  const first = change.start ? "is the first program" : "is the first program recorded (the org was already running)";
+  const title = `${version} ${previous ? `replaces ${previous}` : first}, by ${describeAuthor(change.by)}`;
   const body = [...lines, `saved in state/programs/${version}/ — \`org program show ${version}\``].join("\n");
   await appendLines(logPath(state), [formatLogEntry({ date: change.at, op: "program", title, body })]);
 }

@@ -8,7 +8,9 @@ export function describeProgramChanges(before: ProgramContent | undefined, after
   const lines = [...compareRoles(before.config, after.config), ...compareRuntimes(before.config, after.config), ...comparePrompts(before.prompts, after.prompts)];
   const sections = [...new Set([...Object.keys(before.config), ...Object.keys(after.config)])].filter((key) => key !== "roles" && key !== "runtimes").sort();
   for (const key of sections) {
-    if (!same(before.config[key as keyof OrgConfig], after.config[key as keyof OrgConfig])) lines.push(`~ ${key} changed`);
+    if (same(before.config[key as keyof OrgConfig], after.config[key as keyof OrgConfig])) continue;
+    // The verifier judges one way for the life of an org: the version counts it now, the runs from the next `org up`.
+    lines.push(key === "verify" ? "~ verify changed (runs are judged by it from the next `org up`)" : `~ ${key} changed`);
   }
   return lines.length > 0 ? lines : ["= nothing that counts: whitespace or comments only"];
 }
