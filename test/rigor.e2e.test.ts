@@ -62,7 +62,7 @@ describe("research rigor in the running org", { tags: ["slow"] }, () => {
     expect(noise.stdout).toContain("discard: val_loss 0.8950 (mean of 3) -0.0050 < 2σ·√(1/3+1/3) (0.0163)");
     const budget = submit(dir, "researcher-2", { "value.txt": "0.5\n", "seconds.txt": "150\n" }, "train longer");
     expect(budget.stdout).toContain("discard: over budget: training_seconds 150 > max 100");
-    expect(results().at(-1)!.slice(9)).toEqual(["150", "2", "2"]);
+    expect(results().at(-1)!.slice(9)).toEqual([expect.stringMatching(/^[0-9a-f]{8}$/), "150", "2", "2"]);
 
     const board = runOrg(["results"], { cwd: dir }).stdout;
     expect(board).toContain("noise σ: 0.010000 (pooled over 12 repeated runs)");
