@@ -59,7 +59,7 @@ describe("the autoresearch template", { tags: ["slow"] }, () => {
     expect(git(org.dir, ["rev-parse", branch("researcher-2")]).trim()).toBe(base);
     expect(existsSync(join(state, `patches/researcher-2-${submitted}-discard.patch`))).toBe(true);
     const lines = readFileSync(join(state, "results.tsv"), "utf8").trimEnd().split("\n");
-    expect(lines.shift()).toBe("commit\tval_bpb\tmemory_gb\tstatus\tdescription\tagent\tgpu\tseconds\ttime\tlines_added\tlines_removed");
+    expect(lines.shift()).toBe("commit\tval_bpb\tmemory_gb\tstatus\tdescription\tagent\tgpu\tseconds\ttime\tprogram\tlines_added\tlines_removed");
     // The two agents' verdicts land in either order: compare the rows as a set, each run on its agent's GPU.
     expect(lines.map((line) => line.split("\t").slice(0, 7).join(" ")).sort()).toEqual([
       `${base.slice(0, 7)} 1.000000 0.0 keep baseline (mean of 3 seeds) researcher-1 0`,

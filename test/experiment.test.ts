@@ -22,7 +22,7 @@ function fakePort(logs: string[], options: { changed?: { path: string; status: s
     savePatch: async (from, to, file) => void calls.push(`patch ${from}..${to} ${file}`),
     branchHead: async () => options.head ?? "cand1234567",
     resetBranch: async (agent, commit) => (calls.push(`reset ${agent.branch} ${commit}`), undefined),
-    appendResult: async (header, line) => void calls.push(`header ${header.split("\t").slice(9).join(",")}`, `row ${line.split("\t").slice(0, 6).join(" ")} | ${line.split("\t").slice(9).join(",")}`),
+    appendResult: async (header, line) => void calls.push(`header ${header.split("\t").slice(10).join(",")}`, `row ${line.split("\t").slice(0, 6).join(" ")} | ${line.split("\t").slice(10).join(",")}`),
     diffStat: async () => ({ added: options.added ?? 3, removed: 1 }),
     appendLog: async (entry) => void calls.push(`log ${entry.split("\n")[0]}`),
     appendInbox: async (agent, text) => void calls.push(`inbox ${agent} ${text.split("\n")[1]}`),

@@ -70,6 +70,8 @@ describe("a meta role reprograms the org", { tags: ["slow"] }, () => {
     expect(log()).toMatch(/^## \[\d{4}-\d\d-\d\d\] reload \| 3 actions: ~researcher-1 \+researcher-2 \(meta edit by meta-1\)\n~ restart researcher-1 \(prompt changed\)\n/m);
     expect(log()).toContain("\n--- org/prompts/researcher.md\n+++ proposed/prompts/researcher.md\n");
     expect(log()).toContain("\n+Try one idea at a time.\n");
+    // The new program version names the meta role's proposal as what changed it.
+    expect(log()).toMatch(/^## \[\d{4}-\d\d-\d\d\] program \| [0-9a-f]{8} replaces [0-9a-f]{8}, by the meta role's proposal \(meta-1\)\n~ researcher count 1 → 2\n~ prompt prompts\/researcher\.md changed\n/m);
 
     writeFileSync(copyYaml, orgYaml(name).replace("count: 1", "count: 3"));
     const [code, out, err] = asMeta();

@@ -123,5 +123,12 @@ describe("hot reload of a running org", { tags: ["slow"] }, () => {
     await pollUntil(() => existsSync(join(dir, "state/agents/researcher-2/ledger.json")), { what: "the new agent's baseline verified", timeoutMs: 30_000 });
     expect(runOrg(["reload"], { cwd: dir }).stdout.trim()).toBe("nothing to do: the running org matches org.yaml");
     expect(readFileSync(join(dir, "state/log.md"), "utf8").match(/^## \[.*\] reload \|.*$/gm)).toEqual([expect.stringMatching(/reload \| 2 actions: \+researcher-2 \(org reload\)$/)]);
+    // Each agent's baseline row carries the program it was queued under: the first, then the one `org reload` applied.
+    const programs = readFileSync(join(dir, "state/log.md"), "utf8").match(/^## \[.*\] program \|.*$/gm)!.map((line) => /program \| ([0-9a-f]{8}) /.exec(line)![1]);
+    expect(readFileSync(join(dir, "state/log.md"), "utf8").match(/^## \[.*\] program \|.*$/gm)).toEqual([
+      expect.stringMatching(/program \| [0-9a-f]{8} is the first program, by `org up`$/), expect.stringMatching(new RegExp(`program \\| ${programs[1]} replaces ${programs[0]}, by \`org reload\`$`)),
+    ]);
+    const rows = readFileSync(join(dir, "state/results.tsv"), "utf8").trim().split("\n").slice(1).map((line) => line.split("\t"));
+    expect(rows.map((row) => [row[5], row[9]]).sort()).toEqual([["researcher-1", programs[0]], ["researcher-2", programs[1]]]);
   }, 120_000);
 });

@@ -7,15 +7,15 @@ function row(overrides: Partial<ResultRow>): ResultRow {
 }
 
 describe("formatHeader and formatRow", () => {
-  test("autoresearch's five columns first, then agent, gpu, seconds, time", () => {
-    expect(formatHeader("val_bpb")).toBe("commit\tval_bpb\tmemory_gb\tstatus\tdescription\tagent\tgpu\tseconds\ttime");
+  test("autoresearch's five columns first, then agent, gpu, seconds, time, program", () => {
+    expect(formatHeader("val_bpb")).toBe("commit\tval_bpb\tmemory_gb\tstatus\tdescription\tagent\tgpu\tseconds\ttime\tprogram");
   });
   test("a kept row: 7-char commit, 6 decimals, 1 decimal memory", () => {
-    expect(formatRow(row({}))).toBe(`a1b2c3d\t0.997900\t44.0\tkeep\tbaseline\talice\t0\t325.9\t${time}`);
+    expect(formatRow(row({}))).toBe(`a1b2c3d\t0.997900\t44.0\tkeep\tbaseline\talice\t0\t325.9\t${time}\t`);
   });
   test("a crash row is zeroed like autoresearch, and CPU mode says cpu", () => {
     expect(formatRow(row({ status: "crash", metric: undefined, memoryGb: undefined, description: "double the width", gpu: null, seconds: 12 }))).toBe(
-      `a1b2c3d\t0.000000\t0.0\tcrash\tdouble the width\talice\tcpu\t12.0\t${time}`,
+      `a1b2c3d\t0.000000\t0.0\tcrash\tdouble the width\talice\tcpu\t12.0\t${time}\t`,
     );
   });
   test("tabs and newlines in the description become spaces", () => {

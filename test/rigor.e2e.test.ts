@@ -48,7 +48,7 @@ describe("research rigor in the running org", { tags: ["slow"] }, () => {
     expect(runOrg(["up"], { cwd: dir }).code).toBe(0);
     const results = () => readFileSync(join(dir, "state", "results.tsv"), "utf8").trim().split("\n").map((line) => line.split("\t"));
     await pollUntil(() => { try { return results().length === 3; } catch { return false; } }, { what: "two baselines", timeoutMs: 30_000 });
-    expect(results()[0]).toEqual(["commit", "val_loss", "memory_gb", "status", "description", "agent", "gpu", "seconds", "time", "training_seconds", "lines_added", "lines_removed"]);
+    expect(results()[0]).toEqual(["commit", "val_loss", "memory_gb", "status", "description", "agent", "gpu", "seconds", "time", "program", "training_seconds", "lines_added", "lines_removed"]);
     expect(results().slice(1).map((row) => [row[1], row[3], row[4]])).toEqual([["1.000000", "keep", "baseline (mean of 3 seeds)"], ["1.000000", "keep", "baseline (mean of 3 seeds)"]]);
 
     const keep = submit(dir, "researcher-1", { "value.txt": "0.9\n" }, "lower value");
@@ -62,7 +62,7 @@ describe("research rigor in the running org", { tags: ["slow"] }, () => {
     expect(noise.stdout).toContain("discard: val_loss 0.8950 (mean of 3) -0.0050 < 2σ·√(1/3+1/3) (0.0163)");
     const budget = submit(dir, "researcher-2", { "value.txt": "0.5\n", "seconds.txt": "150\n" }, "train longer");
     expect(budget.stdout).toContain("discard: over budget: training_seconds 150 > max 100");
-    expect(results().at(-1)!.slice(9)).toEqual(["150", "2", "2"]);
+    expect(results().at(-1)!.slice(9)).toEqual([expect.stringMatching(/^[0-9a-f]{8}$/), "150", "2", "2"]);
 
     const board = runOrg(["results"], { cwd: dir }).stdout;
     expect(board).toContain("noise σ: 0.010000 (pooled over 12 repeated runs)");

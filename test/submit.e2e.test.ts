@@ -118,7 +118,7 @@ function snapshot(): { head: string; branch: string; status: string; results: st
 /** results.tsv rows without the seconds and time columns. */
 function readRows(): string[][] {
   const lines = readFileSync(join(state, "results.tsv"), "utf8").trimEnd().split("\n");
-  expect(lines.shift()).toBe("commit\tval_bpb\tmemory_gb\tstatus\tdescription\tagent\tgpu\tseconds\ttime\tlines_added\tlines_removed");
+  expect(lines.shift()).toBe("commit\tval_bpb\tmemory_gb\tstatus\tdescription\tagent\tgpu\tseconds\ttime\tprogram\tlines_added\tlines_removed");
   return lines.map((line) => line.split("\t").slice(0, 7));
 }
 

@@ -283,7 +283,7 @@ describe("the verifier judges submitted experiments", { tags: ["slow"] }, () => 
 
   test("log.md has one entry per verdict, in order", () => {
     const entries = readFileSync(join(state, "log.md"), "utf8").split(/\n(?=## \[)/).map((entry) => entry.trim().replace(/^## \[\d{4}-\d\d-\d\d\]/, "## [D]"));
-    const verdicts = entries.filter((entry) => !/^## \[D\] (up|down|frontier) \|/.test(entry));
+    const verdicts = entries.filter((entry) => !/^## \[D\] (up|down|frontier|program) \|/.test(entry));
     expect(verdicts.map((entry) => entry.split("\n")[0])).toEqual(rows.map(([short, , , status, description, agent]) => {
       const op = description === "baseline" ? "baseline" : status;
       return `## [D] ${op} | ${agent} ${short} ${description}`;
@@ -326,12 +326,14 @@ function parseSubmit(result: CliResult): { short: string; lines: string[] } {
 function readRows(): string[][] {
   const lines = readFileSync(join(state, "results.tsv"), "utf8").split("\n");
   expect(lines.pop()).toBe("");
-  expect(lines.shift()).toBe("commit\tval_bpb\tmemory_gb\tstatus\tdescription\tagent\tgpu\tseconds\ttime\tlines_added\tlines_removed");
+  expect(lines.shift()).toBe("commit\tval_bpb\tmemory_gb\tstatus\tdescription\tagent\tgpu\tseconds\ttime\tprogram\tlines_added\tlines_removed");
   return lines.map((line) => {
     const fields = line.split("\t");
-    expect(fields).toHaveLength(11);
+    expect(fields).toHaveLength(12);
     expect(fields[7]).toMatch(/^\d+\.\d$/);
     expect(fields[8]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    // `org up` recorded the program every row ran under.
+    expect(fields[9]).toMatch(/^[0-9a-f]{8}$/);
     return fields.slice(0, 7);
   });
 }

@@ -84,6 +84,13 @@ export async function main(argv: string[], io: Io = stdio): Promise<number> {
     .action(run(async (opts: { file?: string }) => (await import("./commands/plan.js")).runPlan({ root: root(), file: opts.file, cwd: process.cwd() }, io)));
   program.command("reload").description("apply org.yaml and the prompts to the running org now (run by a meta agent: propose its copy)")
     .action(run(async () => (await import("./commands/reload.js")).runReload({ root: root() }, io)));
+  const programs = program.command("program").description("the org's program versions: org.yaml and its prompts as each version ran (state/programs/)");
+  programs.command("show").argument("<version>", "a version or a unique prefix, as `org history` lists them").description("print a version's org.yaml, its prompts, and what restoring it would change")
+    .action(run(async (version: string) => (await import("./commands/program-show.js")).runProgramShow({ root: root(), version }, io)));
+  programs.command("restore").argument("<version>", "a version or a unique prefix, as `org history` lists them").description("write a version's org.yaml and prompts back, checked as a save is; a running org applies it")
+    .action(run(async (version: string) => (await import("./commands/program-restore.js")).runProgramRestore({ root: root(), version }, io)));
+  program.command("history").description("one line per program version: when it ran, agents, experiments, keeps, best, GPU-hours, tokens and $").option("--json", "machine-readable")
+    .action(run(async (opts: { json?: boolean }) => (await import("./commands/history.js")).runHistory({ root: root(), json: Boolean(opts.json) }, io)));
   program.command("results").description("the leaderboard: best per agent, the org's best, counts per verdict").option("--json", "machine-readable")
     .action(run(async (opts: { json?: boolean }) => (await import("./commands/results.js")).runResults({ root: root(), json: Boolean(opts.json) }, io)));
   program.command("tried").argument("[words...]", "only ideas whose description, agent, verdict or commit holds every word (any case)")

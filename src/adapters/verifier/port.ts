@@ -1,4 +1,4 @@
-import { mkdir, stat, writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { OrgError } from "../../org/errors.js";
 import type { VerifierPort } from "../../org/experiments/experiment.js";
@@ -16,6 +16,7 @@ import { endedByTimeLimit, slurmPoolRunArgv, slurmVerifyArgv } from "../../org/s
 import { slurmAgentPaths } from "../../org/slurm/paths.js";
 import { logPath } from "../../org/paths.js";
 import { runGit } from "../git/run.js";
+import { createResultsAppender } from "../store/results-file.js";
 
 const GIT_CONFIG = ["core.hooksPath=/dev/null", "gc.auto=0", "advice.detachedHead=false"];
 
@@ -31,7 +32,6 @@ export function createVerifierPort(opts: {
     if (result.exitCode !== 0 && !allowFailure) throw new Error(`git ${args.join(" ")} failed in ${cwd}: ${result.stderr.trim()}`);
     return result;
   };
-  let resultsQueue: Promise<void> = Promise.resolve();
   return {
     async prepareCheckout(slot, commit) {
       const checkout = join(opts.state, "verifier", slot);
@@ -126,16 +126,7 @@ export function createVerifierPort(opts: {
       await git(agent.worktree, ["reset", "--hard", commit]);
       return rescueFile;
     },
-    appendResult(header, line) {
-      const file = join(opts.state, "results.tsv");
-      // Verdicts of parallel runs land together: one at a time, or two of them see an empty file and both write the header.
-      const append = async () => {
-        const size = await stat(file).then((info) => info.size, () => 0);
-        await appendLines(file, size === 0 ? [header, line] : [line]);
-      };
-      resultsQueue = resultsQueue.then(append, append);
-      return resultsQueue;
-    },
+    appendResult: createResultsAppender(join(opts.state, "results.tsv")),
     async appendLog(entry) {
       await appendLines(logPath(opts.state), [entry]);
     },

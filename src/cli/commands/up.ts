@@ -5,6 +5,7 @@ import { decideStoppedUp } from "../../org/lifecycle/stopped-up.js";
 import type { LoadedConfig } from "../../org/config/index.js";
 import { readAndLoadConfig } from "../../adapters/store/config-file.js";
 import { readOptionalRecord } from "../../adapters/store/org-record.js";
+import { recordProgram } from "../../adapters/store/program-record.js";
 import { evaluateStop, readStopFile, readWaivers, writeWaivers } from "../../adapters/store/stop-state.js";
 import { runInteractive } from "../../adapters/process.js";
 import { createWorld } from "../../adapters/world.js";
@@ -37,7 +38,10 @@ export async function runUp(opts: { root: string; attach: boolean; tmux?: boolea
     return 1;
   }
   const world = createWorld();
-  const result = await upOrg(world, read.loaded, { mode: await chooseMode(opts.tmux !== false, io) });
+  // A program not recorded costs `org history` a line, never the start itself.
+  const onStart = () => recordProgram({ state: orgPaths(opts.root).state, loaded: read.loaded, by: "org up", at: new Date(), start: true })
+    .then(() => undefined, (error: Error) => io.err(`warning: the program version was not recorded in state/programs: ${error.message}`));
+  const result = await upOrg(world, read.loaded, { mode: await chooseMode(opts.tmux !== false, io), onStart });
   if (result.kind === "already-running") {
     io.out(result.reason);
     // An agent pane closed by hand comes back the way `org reload` adds a missing agent.

@@ -9,6 +9,7 @@ import type { OrgRecord } from "../../org/state.js";
 import type { World } from "../../org/world.js";
 import { logReload, recordReload } from "./state.js";
 import { readOrgRecord } from "../../org/record-file.js";
+import { noteProgram } from "./program.js";
 
 export interface ReloadInput {
   root: string;
@@ -78,7 +79,8 @@ async function reloadLocked(world: World, input: ReloadInput, paths: OrgPaths, l
   const at = world.now().toISOString();
   if (inSync && !input.meta) {
     await recordReload(paths.state, { at, by: input.by, outcome: "in-sync", problems: [], actions: [] }, { title: "" });
-    return { kind: "in-sync", warnings: leases.warnings };
+    // Nothing to restart, yet the program may differ where the running agents do not show it (verify, comments aside).
+    return { kind: "in-sync", warnings: [...leases.warnings, ...(await noteProgram(paths.state, loaded, readTemplate, input.by, world.now()))] };
   }
   const lines = actions.map(describeAction);
   const applied = await applyActions({
@@ -92,7 +94,7 @@ async function reloadLocked(world: World, input: ReloadInput, paths: OrgPaths, l
   });
   const body = [...lines, ...(input.meta ? ["", input.meta.diff] : [])].join("\n");
   await recordReload(paths.state, { at, by: input.by, outcome: "applied", problems: [], actions: lines }, { title: `${summarizeActions(actions)} (${input.by})`, body });
-  return { kind: "applied", actions, warnings: leases.warnings, record: applied };
+  return { kind: "applied", actions, warnings: [...leases.warnings, ...(await noteProgram(paths.state, loaded, readTemplate, input.by, world.now()))], record: applied };
 }
 
 async function reject(input: ReloadInput, paths: OrgPaths, problems: string[]): Promise<ReloadOutcome> {

@@ -24,6 +24,7 @@ import { watchPoolGpus } from "./pool-watch.js";
 import { writeCapacity } from "../../adapters/store/gpu-runs.js";
 import { listCapacity } from "../../org/experiments/gpu-runs.js";
 import { TriedMemory } from "./tried-memory.js";
+import { readProgramAt } from "../../adapters/store/programs.js";
 
 /** The daemon's verifier: takes requests from state/queue and plain commits, runs them by slot, records verdicts. */
 export class VerifierLoop {
@@ -164,6 +165,7 @@ export class VerifierLoop {
         agent: { name: agent.name, branch: agent.branch, worktree: agent.worktree, gpu: gpuOfSlot(slot), edits: this.config.roles[agent.role]?.edits ?? [] },
         runsDir: this.paths.runs, patchesDir: this.paths.patches, now: () => new Date(), signal: this.abort.signal, sigma,
         ...(tried?.kind === "answer" ? { recorded: tried.row, answer: tried.verdict } : { recorded }),
+        program: await readProgramAt(this.paths.state, submitted.submittedAt),
       };
       if (request.kind === "confirm") {
         await runConfirmation(this.port, context, request, this.paths.state);

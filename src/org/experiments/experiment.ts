@@ -111,6 +111,8 @@ export interface ExperimentContext {
   answer?: Verdict;
   /** Shutdown: the run is killed and nothing is recorded, so the request runs again at the next `org up`. */
   signal?: AbortSignal;
+  /** The program version the request was submitted under, for its results row. */
+  program?: string;
 }
 
 /** Run one experiment start to end; the results row is written before any reset of the branch. */
@@ -214,7 +216,7 @@ async function judgeAndRecord(port: VerifierPort, context: ExperimentContext, re
   const extras = { ...Object.fromEntries(Object.keys(verify.budgets).map((name) => [name, mean(measures.map((measure) => measure.budgets[name]))])), lines_added: lines.added, lines_removed: lines.removed };
   const description = baseline ? (samples.length > 1 ? `baseline (mean of ${samples.length} seeds)` : "baseline") : samples.length > 1 ? `${request.description} (mean of ${samples.length} runs)` : request.description;
   await port.appendResult(formatHeader(verify.metric.name, Object.keys(extras)), formatRow({
-    commit: request.commit, metric, memoryGb, status: toResultStatus(verdict.kind), description, agent: agent.name, gpu: agent.gpu, seconds, time: context.now().toISOString(), extras,
+    commit: request.commit, metric, memoryGb, status: toResultStatus(verdict.kind), description, agent: agent.name, gpu: agent.gpu, seconds, time: context.now().toISOString(), program: context.program, extras,
   }));
   return { verdict, measures, samples, metric, memoryGb, seconds, seed };
 }

@@ -1,10 +1,10 @@
-// results.tsv: autoresearch's five columns (commit, metric, memory_gb, status, description) plus who, where, how long, when.
+// results.tsv: autoresearch's five columns (commit, metric, memory_gb, status, description) plus who, where, how long, when, under which program.
 import type { Goal, Verdict } from "./verdict.js";
 
 /** autoresearch's statuses plus reject; a baseline is recorded as keep with the description "baseline". */
 export type ResultStatus = "keep" | "discard" | "crash" | "reject";
 const STATUSES: readonly ResultStatus[] = ["keep", "discard", "crash", "reject"];
-const EXTRA_COLUMNS = ["agent", "gpu", "seconds", "time"];
+const EXTRA_COLUMNS = ["agent", "gpu", "seconds", "time", "program"];
 
 export interface ResultRow {
   commit: string;
@@ -19,6 +19,8 @@ export interface ResultRow {
   seconds: number;
   /** ISO 8601 time the verdict was reached. */
   time: string;
+  /** The program version the experiment was submitted under; undefined (written empty) for rows before versions. */
+  program?: string;
   /** Budget metrics and lines added/removed, in the header's order after the standard columns. */
   extras?: Record<string, number | undefined>;
 }
@@ -68,20 +70,27 @@ export function formatRow(row: ResultRow): string {
     row.gpu === null ? "cpu" : String(row.gpu),
     row.seconds.toFixed(1),
     row.time,
+    row.program ?? "",
     ...Object.values(row.extras ?? {}).map((value) => (value === undefined ? "" : String(Number(value.toPrecision(8))))),
   ].join("\t");
 }
 
-/** Rows of a results.tsv; a last line without its newline is still being written and is skipped, as is any malformed line. */
+/**
+ * Rows of a results.tsv; a last line without its newline is still being written and is skipped, as is any malformed line.
+ * Each header line names the columns of the rows after it: a file from before a column was added goes on under a new header.
+ */
 export function parseResults(text: string): ResultsTable {
   const lines = text.split("\n");
   lines.pop();
   let metricName: string | undefined;
+  let programColumn = -1;
   const rows: ResultRow[] = [];
   for (const line of lines) {
     const fields = line.replace(/\r$/, "").split("\t");
-    if (fields[0] === "commit") metricName = fields[1];
-    else if (line.trim() !== "") pushIfValid(rows, fields);
+    if (fields[0] === "commit") {
+      metricName = fields[1];
+      programColumn = fields.indexOf("program");
+    } else if (line.trim() !== "") pushIfValid(rows, fields, programColumn);
   }
   return { metricName, rows };
 }
@@ -109,7 +118,7 @@ export function buildLeaderboard(rows: ResultRow[], goal: Goal): Leaderboard {
 }
 
 // An autoresearch five-column file parses too: the extra columns default.
-function pushIfValid(rows: ResultRow[], fields: string[]): void {
+function pushIfValid(rows: ResultRow[], fields: string[], programColumn: number): void {
   const [commit, metricText, memoryText, status, description, agent, gpu, seconds, time] = fields;
   if (fields.length < 5 || !commit || !STATUSES.includes(status as ResultStatus)) return;
   const measured = status === "keep" || status === "discard";
@@ -126,6 +135,7 @@ function pushIfValid(rows: ResultRow[], fields: string[]): void {
     gpu: gpu !== undefined && /^\d+$/.test(gpu) ? Number(gpu) : null,
     seconds: Number(seconds ?? 0) || 0,
     time: time ?? "",
+    ...(fields[programColumn] ? { program: fields[programColumn] } : {}),
   });
 }
 

@@ -18,7 +18,7 @@ export type UpResult =
 const GRID_SIZE = { width: 240, height: 80 };
 
 /** Bring the org up from org.yaml; on a running org change nothing; after a crash resume from state. */
-export async function upOrg(world: World, loaded: LoadedConfig, opts: { mode?: "tmux" | "pty" } = {}): Promise<UpResult> {
+export async function upOrg(world: World, loaded: LoadedConfig, opts: { mode?: "tmux" | "pty"; onStart?: () => Promise<void> } = {}): Promise<UpResult> {
   const { config } = loaded;
   const paths = orgPaths(loaded.dir);
   const previous = (await readOptionalOrgRecord(world.files, paths.root)) ?? null;
@@ -69,7 +69,9 @@ export async function upOrg(world: World, loaded: LoadedConfig, opts: { mode?: "
       agents: agents.map((agent, index) => ({ name: agent.name, role: agent.role, runtime: agent.runtime, branch: agent.branch, worktree: agent.worktree, gpu: agent.gpu, paneId: listed[index + 1]!.id })),
       controlPaneId: listed[0]!.id, upAt: world.now().toISOString(),
     };
-    // Before org.json, which the daemon waits for: its supervisor then adopts running agents instead of starting them.
+    // Before org.json, which the daemon waits for: its supervisor then adopts running agents instead of starting them,
+    // and its first reload finds the program `org up` started already recorded.
+    await opts.onStart?.();
     await recordStarts(world, paths, listed, world.now());
     await markDaemonStarting(world, paths);
     await world.files.writeAtomic(paths.orgFile, `${JSON.stringify(record, null, 2)}\n`);

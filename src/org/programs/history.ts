@@ -1,0 +1,113 @@
+// `org history`: one line per program version, in order of first use, with what the org did while it ran.
+import type { ResultRow } from "../experiments/results.js";
+import type { Goal } from "../experiments/verdict.js";
+import { priceModels, type Pricing } from "../usage/pricing.js";
+import { addCounts, ZERO_COUNTS, type TokenCounts, type UsageRecord } from "../usage/types.js";
+import { listSpans, type ProgramEvent, type ProgramSpan } from "./timeline.js";
+import { UNVERSIONED } from "./version.js";
+
+/** What a saved program says of itself: who first ran it and how many agents it has. */
+export interface SavedProgram {
+  by: string;
+  agents: number;
+}
+
+export interface HistoryInput {
+  events: ProgramEvent[];
+  saved: Map<string, SavedProgram>;
+  rows: ResultRow[];
+  /** Every agent's replies, by agent. */
+  usage: Map<string, UsageRecord[]>;
+  pricing: Pricing;
+  goal: Goal;
+}
+
+export interface ProgramHistoryRow {
+  program: string;
+  /** Who brought it in first (`by` as recorded); null for unversioned rows. */
+  by: string | null;
+  /** ISO times: its first start, and its last end (null while it runs, or with no time known). */
+  from: string | null;
+  to: string | null;
+  /** How many separate stretches it ran (a restore runs an old version again). */
+  runs: number;
+  agents: number;
+  /** results.tsv rows other than baselines, as stop.max_experiments counts them. */
+  experiments: number;
+  keeps: number;
+  crashes: number;
+  /** The org's best when its first row came, and after its last. */
+  bestBefore: number | null;
+  bestAfter: number | null;
+  /** Its rows' seconds summed, as stop.max_gpu_hours counts them. */
+  gpuHours: number;
+  /** The replies of every agent inside its time window (tokens are not recorded per program). */
+  usage: TokenCounts & { replies: number; costUsd: number | null; unpriced?: string };
+  saved: boolean;
+}
+
+/** Rows and replies attributed: rows by their program column, replies by the time window each program ran in. */
+export function buildProgramHistory(input: HistoryInput): ProgramHistoryRow[] {
+  const spans = listSpans(input.events);
+  const order = [...new Set([...(input.rows.some((row) => !row.program) ? [UNVERSIONED] : []), ...spans.map((span) => span.version), ...input.rows.map((row) => row.program || UNVERSIONED)])];
+  const best = trackBest(input.rows, input.goal);
+  const firstUse = spans[0]?.from ?? Infinity;
+  return order.map((program) => {
+    const rows = input.rows.filter((row) => (row.program || UNVERSIONED) === program);
+    const own = spans.filter((span) => span.version === program);
+    // Before the first recorded version, every reply belongs to the unversioned org.
+    const windows: ProgramSpan[] = program === UNVERSIONED ? [{ version: program, from: -Infinity, to: firstUse }] : own;
+    const indexes = input.rows.flatMap((row, index) => ((row.program || UNVERSIONED) === program ? [index] : []));
+    const saved = input.saved.get(program);
+    return {
+      program, by: saved?.by ?? null, ...describeWindow(own, rows), runs: own.length,
+      agents: saved?.agents ?? new Set(rows.map((row) => row.agent)).size,
+      experiments: rows.filter((row) => !row.description.startsWith("baseline")).length,
+      keeps: rows.filter((row) => row.status === "keep" && !row.description.startsWith("baseline")).length,
+      crashes: rows.filter((row) => row.status === "crash").length,
+      bestBefore: indexes.length > 0 ? (best[indexes[0]!]!.before ?? null) : null,
+      bestAfter: indexes.length > 0 ? (best[indexes[indexes.length - 1]!]!.after ?? null) : null,
+      gpuHours: rows.reduce((sum, row) => sum + row.seconds, 0) / 3600,
+      usage: sumWindows(input.usage, windows, input.pricing),
+      saved: saved !== undefined,
+    };
+  });
+}
+
+/** From its first start to its last end; a program with no recorded use (unversioned) spans its rows. */
+function describeWindow(spans: ProgramSpan[], rows: ResultRow[]): { from: string | null; to: string | null } {
+  if (spans.length > 0) {
+    const end = spans[spans.length - 1]!.to;
+    return { from: new Date(spans[0]!.from).toISOString(), to: end === undefined ? null : new Date(end).toISOString() };
+  }
+  const times = rows.map((row) => Date.parse(row.time)).filter((time) => !Number.isNaN(time));
+  if (times.length === 0) return { from: null, to: null };
+  const starts = rows.map((row) => Date.parse(row.time) - row.seconds * 1000).filter((time) => !Number.isNaN(time));
+  return { from: new Date(Math.min(...starts)).toISOString(), to: new Date(Math.max(...times)).toISOString() };
+}
+
+/** Per row, the org's best kept metric just before it and just after it. */
+function trackBest(rows: ResultRow[], goal: Goal): { before: number | undefined; after: number | undefined }[] {
+  let best: number | undefined;
+  return rows.map((row) => {
+    const before = best;
+    const better = row.status === "keep" && row.metric !== undefined && (best === undefined || (goal === "minimize" ? row.metric < best : row.metric > best));
+    if (better) best = row.metric;
+    return { before, after: best };
+  });
+}
+
+/** Every agent's replies with from < at ≤ to in any window (an open one has no end yet), summed and priced. */
+function sumWindows(usage: Map<string, UsageRecord[]>, windows: ProgramSpan[], pricing: Pricing): ProgramHistoryRow["usage"] {
+  let counts: TokenCounts = ZERO_COUNTS;
+  let replies = 0;
+  const byModel: Record<string, TokenCounts> = {};
+  for (const record of [...usage.values()].flat()) {
+    if (!windows.some((window) => record.at > window.from && record.at <= (window.to ?? Infinity))) continue;
+    replies++;
+    counts = addCounts(counts, record);
+    byModel[record.model] = addCounts(byModel[record.model] ?? ZERO_COUNTS, record);
+  }
+  const { costUsd, unpriced } = priceModels(byModel, pricing);
+  return { ...counts, replies, costUsd, ...(unpriced ? { unpriced } : {}) };
+}

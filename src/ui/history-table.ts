@@ -1,0 +1,40 @@
+import type { ProgramHistoryRow } from "../org/programs/history.js";
+import { describeAuthor } from "../org/programs/changes.js";
+import { totalTokens } from "../org/usage/types.js";
+import { renderTable } from "./status-table.js";
+import { formatTokens, formatUsd } from "./usage-format.js";
+
+/** The note under the table: how rows and tokens were matched to programs. */
+export const ATTRIBUTION = "experiments, keeps, crashes and GPU-h: results.tsv rows by their program column; tokens and $: every agent's replies while the program ran (usage is recorded per agent and time, not per program)";
+
+/** `org history`: one line per program version in order of first use. */
+export function renderHistory(rows: ProgramHistoryRow[], metricName: string): string {
+  if (rows.length === 0) return "no program recorded yet: `org up` records the first, and results.tsv has no rows";
+  const header = ["PROGRAM", "FROM", "TO", "AGENTS", "EXPTS", "KEEPS", "CRASHES", `BEST ${metricName}`, "GPU-H", "TOKENS", "$", "BY"];
+  const cells = rows.map((row) => [
+    row.saved || row.program === "unversioned" ? row.program : `${row.program} (not saved)`,
+    formatTime(row.from),
+    row.to === null ? (row.from === null ? "-" : "running") : formatTime(row.to),
+    String(row.agents),
+    String(row.experiments),
+    String(row.keeps),
+    String(row.crashes),
+    formatBest(row.bestBefore, row.bestAfter),
+    row.gpuHours.toFixed(2),
+    row.usage.replies === 0 ? "-" : formatTokens(totalTokens(row.usage)),
+    row.usage.replies === 0 ? "-" : row.usage.costUsd === null ? "unpriced" : formatUsd(row.usage.costUsd),
+    `${row.by === null ? "-" : describeAuthor(row.by)}${row.runs > 1 ? ` (ran ${row.runs} times)` : ""}`,
+  ]);
+  return [renderTable(header, cells), ATTRIBUTION].join("\n");
+}
+
+function formatTime(iso: string | null): string {
+  return iso === null ? "-" : `${iso.slice(0, 10)} ${iso.slice(11, 16)}`;
+}
+
+/** `-→0.99`, `0.99→0.97`, or `0.97=` when it did not move the org's best. */
+function formatBest(before: number | null, after: number | null): string {
+  const show = (value: number | null) => (value === null ? "-" : String(Number(value.toPrecision(6))));
+  if (after === null) return "-";
+  return before === after ? `${show(after)}=` : `${show(before)}→${show(after)}`;
+}
