@@ -270,6 +270,7 @@ describe("the verifier judges submitted experiments", { tags: ["slow"] }, () => 
         { agent: "researcher-1", runs: 8, counts: { keep: 3, discard: 1, crash: 2, reject: 2 }, baseline: 1, best: 0.85, bestCommit: best1, delta: 0.85 - 1 },
       ],
       best: { agent: "researcher-2", commit: best2, metric: 0.7 },
+      duplicates: { answered: 0, savedSeconds: 0 },
       // One CPU slot (parallel: 1), busy with every run above (the 2 s timeout among them), each its own interval.
       utilization: expect.objectContaining({ unit: "slot", gpus: 1, overall: expect.any(Number), busySeconds: expect.any(Number) }),
     });
