@@ -1,22 +1,27 @@
 import { orgPaths } from "../../org/paths.js";
-import { buildLeaderboard, parseResults } from "../../org/experiments/results.js";
+import { buildLeaderboard } from "../../org/experiments/results.js";
+import { listTamperedRows, listTrustedRows } from "../../org/experiments/journal-check.js";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { AgentLedger } from "../../org/experiments/experiment.js";
 import { pooledSigma } from "../../org/experiments/noise.js";
 import { readAndLoadConfig } from "../../adapters/store/config-file.js";
-import { readJson, readText } from "../../adapters/fs/files.js";
+import { readJson } from "../../adapters/fs/files.js";
+import { readCheckedResults } from "../../adapters/verifier/checked-results.js";
 import { readLedgers } from "../../adapters/usage/store.js";
 import { buildResultsUsage } from "../../org/usage/windows.js";
 import { renderLeaderboard } from "../../ui/leaderboard.js";
 import { readUtilizationInput } from "../../adapters/store/gpu-runs.js";
 import { measureUtilization } from "../../org/experiments/utilization.js";
 import { describeUtilization } from "../../ui/utilization-format.js";
+import { describeTrust } from "../../ui/trust-lines.js";
 import type { Io } from "../io.js";
 
 /** `org results [--json]`: the leaderboard from state/results.tsv, with tokens and dollars per agent and per kept improvement. */
 export async function runResults(opts: { root: string; json: boolean }, io: Io): Promise<number> {
-  const table = parseResults((await readText(orgPaths(opts.root).results)) ?? "");
+  // Only the verifier's rows count: a row it never journaled is shown as tampered, and told.
+  const checked = await readCheckedResults(opts.root, (line) => io.err(line));
+  const table = { metricName: checked.metricName, rows: listTrustedRows(checked) };
   const read = await readAndLoadConfig({ cwd: opts.root });
   const goal = "loaded" in read ? (read.loaded.config.verify?.metric.goal ?? "minimize") : "minimize";
   const board = buildLeaderboard(table.rows, goal);
@@ -29,8 +34,8 @@ export async function runResults(opts: { root: string; json: boolean }, io: Io):
   // How busy the GPUs were: none before the verifier first started.
   const input = await readUtilizationInput(orgPaths(opts.root).state, new Date());
   const utilization = input && measureUtilization(input);
-  const json = { metric: metricName, goal, sigma: noise.sigma ?? null, ...board, ...(usage ? { usage: { agents: usage.agents, keeps: usage.keeps, experiments } } : {}), utilization: utilization ?? null };
-  const text = [renderLeaderboard(board, metricName, goal, noise, usage), ...(utilization ? [describeUtilization(utilization)] : [])].join("\n");
+  const json = { metric: metricName, goal, sigma: noise.sigma ?? null, ...board, ...(usage ? { usage: { agents: usage.agents, keeps: usage.keeps, experiments } } : {}), utilization: utilization ?? null, ...describeTrustJson(checked) };
+  const text = [renderLeaderboard(board, metricName, goal, noise, usage), ...describeTrust(checked), ...(utilization ? [describeUtilization(utilization)] : [])].join("\n");
   io.out(opts.json ? JSON.stringify(json, null, 2) : text);
   return 0;
 }
@@ -42,4 +47,10 @@ async function readNoise(root: string): Promise<{ sigma: number | undefined; run
   const ledgers = await Promise.all(agents.map((agent) => readJson<AgentLedger>(join(dir, agent, "ledger.json")).catch(() => undefined)));
   const samples = ledgers.flatMap((ledger) => [ledger?.baseline?.samples ?? [], ...(ledger?.noise ?? [])]);
   return { sigma: pooledSigma(samples), runs: samples.reduce((sum, group) => sum + group.length, 0) };
+}
+
+/** The tampered rows and the count of unchecked legacy ones, for --json. */
+function describeTrustJson(checked: Awaited<ReturnType<typeof readCheckedResults>>) {
+  const tampered = listTamperedRows(checked).map(({ line, number, trust }) => ({ line: number, row: line, reason: trust.reason }));
+  return { tampered, unjournaled: checked.rows.filter((row) => row.trust.kind === "legacy").length, ...(checked.broken ? { journalBroken: checked.broken } : {}) };
 }
