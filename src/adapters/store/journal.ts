@@ -68,7 +68,7 @@ export class JournalStore {
   // Untouched since our last write: same size and time, and the same last line. Anything else is compared whole.
   private async checkFile(): Promise<void> {
     const stamp = await this.readStamp();
-    if (stamp === this.stamp && (await this.readTail()) === this.text.slice(this.text.lastIndexOf("\n", this.text.length - 2) + 1)) return;
+    if (stamp === this.stamp && (await this.readTail()) === this.lastLine()) return;
     const found = (await readText(this.file)) ?? "";
     if (found !== this.text) {
       const evidence = await this.keepEvidence(found);
@@ -119,8 +119,14 @@ export class JournalStore {
     return stat(this.file).then((info) => `${info.size} ${info.mtimeMs} ${info.ino}`, () => "missing");
   }
 
+  // From the entries, not the text: slicing a long appended string copies all of it.
+  private lastLine(): string {
+    const last = this.entries.at(-1);
+    return last ? `${formatEntry(last)}\n` : "";
+  }
+
   private async readTail(): Promise<string> {
-    const bytes = Buffer.byteLength(this.text.slice(this.text.lastIndexOf("\n", this.text.length - 2) + 1));
+    const bytes = Buffer.byteLength(this.lastLine());
     const handle = await open(this.file, "r").catch(() => undefined);
     if (!handle) return "";
     try {

@@ -1,5 +1,7 @@
-import { checkResults, listRowIncidents, markMissingCommits, type CheckedResults } from "../../org/experiments/journal-check.js";
-import { journalPath, readChain } from "../../org/experiments/journal.js";
+import { join } from "node:path";
+import { checkResults, listRowIncidents, listTrustedRows, markMissingCommits, type CheckedResults } from "../../org/experiments/journal-check.js";
+import { journalPath, readChain, type JournalEntry } from "../../org/experiments/journal.js";
+import { parseResults, type ResultRow } from "../../org/experiments/results.js";
 import { orgPaths } from "../../org/paths.js";
 import { readText } from "../fs/files.js";
 import { listMissingCommits } from "../git/missing-commits.js";
@@ -20,4 +22,15 @@ export async function readCheckedResults(root: string, say: (line: string) => vo
   checked = markMissingCommits(checked, await listMissingCommits(record.repo, kept));
   await reportIncidents({ state: paths.state, agents: record.agents.map((agent) => agent.name), incidents: listRowIncidents(checked), say });
   return checked;
+}
+
+/**
+ * The rows of state/results.tsv the verifier vouches for (journaled or legacy), with journaled rows the file lacks yet
+ * (a daemon killed between the two writes); `entries` is the daemon's own copy, else the journal file is read.
+ */
+export async function readTrustedRows(state: string, entries?: readonly JournalEntry[]): Promise<ResultRow[]> {
+  const text = (await readText(join(state, "results.tsv"))) ?? "";
+  const file = entries ? undefined : await readText(journalPath(state));
+  const checked = checkResults(text, entries ? { entries } : file === undefined ? undefined : readChain(file));
+  return [...listTrustedRows(checked), ...checked.missing.flatMap(({ record }) => parseResults(`${record.row}\n`).rows)];
 }

@@ -2,7 +2,7 @@ import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { Incident } from "../../org/experiments/incident.js";
 import { checkResults, listRowIncidents } from "../../org/experiments/journal-check.js";
-import { chainOf, type JournalEntry } from "../../org/experiments/journal.js";
+import type { JournalEntry } from "../../org/experiments/journal.js";
 import { readText } from "../fs/files.js";
 
 /**
@@ -30,7 +30,7 @@ export class ResultsAudit {
   async check(entries: readonly JournalEntry[]): Promise<Incident[]> {
     const stamp = await this.readStamp();
     if (stamp === this.stamp) return [];
-    const checked = checkResults((await readText(this.file)) ?? "", chainOf(entries));
+    const checked = checkResults((await readText(this.file)) ?? "", { entries });
     const incidents = listRowIncidents(checked);
     // Each row is written right after its entry, one at a time: a kill can cut only the last one.
     const last = [...entries].reverse().find((entry) => entry.kind === "row")?.seq;

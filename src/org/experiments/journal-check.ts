@@ -1,6 +1,6 @@
 // results.tsv read through the journal: a row counts only when the verifier journaled that very line.
 import type { Incident } from "./incident.js";
-import { hashText, type ChainRead, type RowRecord } from "./journal.js";
+import { hashText, type ChainRead, type JournalEntry, type RowRecord } from "./journal.js";
 import { parseResults, type ResultRow } from "./results.js";
 
 /** How far a row is to be believed: the verifier's, older than the journal, or not the verifier's at all. */
@@ -32,8 +32,11 @@ export interface CheckedResults {
   broken?: string;
 }
 
+/** A chain as far as it holds: the daemon's own entries, or those read from the file and where it broke. */
+type Chain = { entries: readonly JournalEntry[]; broken?: ChainRead["broken"] };
+
 /** Each results.tsv row checked against the journal's rows; `chain` undefined means there is no journal file. */
-export function checkResults(resultsText: string, chain: ChainRead | undefined): CheckedResults {
+export function checkResults(resultsText: string, chain: Chain | undefined): CheckedResults {
   const { metricName } = parseResults(resultsText);
   const lines = resultsText.split("\n");
   // A last line without its newline is still being written: not a row yet, as parseResults has it.
@@ -77,7 +80,7 @@ function parseLines(lines: string[], trust: (line: string, number: number, row: 
   return checked;
 }
 
-function explainUnjournaled(row: ResultRow, line: string, journaled: Map<string, JournaledRow[]>, chain: ChainRead): string {
+function explainUnjournaled(row: ResultRow, line: string, journaled: Map<string, JournaledRow[]>, chain: Chain): string {
   if (journaled.has(line)) return "a second copy of a row the verifier wrote once";
   const judged = [...journaled.values()].flat().map((found) => found.record).find((record) => record.commit.startsWith(row.commit) && record.agent === row.agent);
   if (judged) return `the verifier recorded ${row.commit} for ${row.agent} otherwise: ${judged.row.split("\t").slice(1, 4).join(" ")}`;

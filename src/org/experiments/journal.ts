@@ -65,11 +65,6 @@ export function readChain(text: string): ChainRead {
   return { entries, text: text.slice(0, length), torn: last !== "" };
 }
 
-/** The daemon's own entries as a chain read: whole, unbroken. */
-export function chainOf(entries: readonly JournalEntry[]): ChainRead {
-  return { entries: [...entries], text: entries.map((entry) => `${formatEntry(entry)}\n`).join(""), torn: false };
-}
-
 /** sha256 of some text, hex. */
 export function hashText(text: string): string {
   return createHash("sha256").update(text).digest("hex");

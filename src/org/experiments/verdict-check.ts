@@ -1,10 +1,10 @@
 // state/verdicts/<id>.json read through the journal: the file must be one the verifier journaled for that id.
-import { hashText, type ChainRead } from "./journal.js";
+import { hashText, type JournalEntry } from "./journal.js";
 
 export type VerdictTrust = { kind: "journaled" } | { kind: "legacy"; reason: string } | { kind: "tampered"; reason: string };
 
 /** Whether `text` is a verdict the verifier wrote for `id`; `chain` undefined means there is no journal file. */
-export function checkVerdict(id: string, text: string, chain: ChainRead | undefined): VerdictTrust {
+export function checkVerdict(id: string, text: string, chain: { entries: readonly JournalEntry[] } | undefined): VerdictTrust {
   if (!chain) return { kind: "legacy", reason: "the org has no journal (started by an older org)" };
   const written = chain.entries.flatMap((entry) => (entry.kind === "verdict" && entry.payload.id === id ? [entry.payload.sha256] : []));
   if (written.includes(hashText(text))) return { kind: "journaled" };
