@@ -30,7 +30,11 @@ export class JournalStore {
   /** Run `work` alone: appends, audits and the writes they guard never interleave. */
   exclusive<T>(work: (tx: JournalTx) => Promise<T>): Promise<T> {
     const run = async () => {
-      await (this.opened ??= this.load());
+      // A load that failed (a full disk) is tried again by the next caller rather than remembered.
+      await (this.opened ??= this.load().catch((error: unknown) => {
+        this.opened = undefined;
+        throw error;
+      }));
       // The same array throughout: appends push onto it.
       return work({ entries: this.entries, append: (draft) => this.appendNow(draft) });
     };
@@ -88,7 +92,7 @@ export class JournalStore {
       const evidence = await this.keepEvidence(text);
       this.found.push({ kind: "tampered", title: `the journal breaks at line ${chain.broken.line}`, body: `${chain.broken.reason}; what follows is not the verifier's and was set aside as ${evidence}: rows journaled only there count as tampered` });
     } else if (chain.torn) {
-      this.found.push({ kind: "recovered", title: `a journal entry cut short after entry ${chain.entries.length - 1}`, body: "the daemon was killed while writing it, before the row it announced: it was dropped and that experiment runs again" });
+      this.found.push({ kind: "recovered", title: `a journal entry cut short after entry ${chain.entries.length - 1}`, body: "the daemon was killed while writing it, before doing what it announced: it was dropped, and that request is answered again" });
     }
     if (chain.entries.length === 0) return this.begin(!chain.broken);
     if (text !== chain.text) await writeFileAtomic(this.file, chain.text);

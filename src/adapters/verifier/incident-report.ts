@@ -17,7 +17,8 @@ export async function reportIncidents(opts: { state: string; agents: string[]; i
   for (const incident of opts.incidents) {
     const op = incident.kind === "tampered" ? "tamper" : "recover";
     const entry = formatLogEntry({ date: new Date(), op, title: incident.title, body: incident.body });
-    if (log.includes(entry.slice(entry.indexOf("] ") + 2, entry.indexOf("\n")))) continue;
+    // The heading after its date, to its newline: the same finding on another day is still the same finding.
+    if (log.includes(entry.slice(entry.indexOf("] ") + 2, entry.indexOf("\n") + 1))) continue;
     await appendLines(logPath(opts.state), [entry]);
     opts.say(`${op}: ${incident.title}: ${incident.body}`);
     if (incident.kind === "tampered" && opts.agents.length > 0) {

@@ -49,8 +49,9 @@ async function readNoise(root: string): Promise<{ sigma: number | undefined; run
   return { sigma: pooledSigma(samples), runs: samples.reduce((sum, group) => sum + group.length, 0) };
 }
 
-/** The tampered rows and the count of unchecked legacy ones, for --json. */
+/** For --json, only where there is something to say: the tampered rows, the count of unchecked legacy ones, a broken journal. */
 function describeTrustJson(checked: Awaited<ReturnType<typeof readCheckedResults>>) {
   const tampered = listTamperedRows(checked).map(({ line, number, trust }) => ({ line: number, row: line, reason: trust.reason }));
-  return { tampered, unjournaled: checked.rows.filter((row) => row.trust.kind === "legacy").length, ...(checked.broken ? { journalBroken: checked.broken } : {}) };
+  const unjournaled = checked.rows.filter((row) => row.trust.kind === "legacy").length;
+  return { ...(tampered.length > 0 ? { tampered } : {}), ...(unjournaled > 0 ? { unjournaled } : {}), ...(checked.broken ? { journalBroken: checked.broken } : {}) };
 }

@@ -69,7 +69,7 @@ export class VerifierLoop {
     await this.checkPool();
     const listing = await this.heads.read();
     // Before anything is judged: the record is the verifier's, and the org best where it put it.
-    await this.guard.check(listing.best);
+    await this.guard.check(listing.best).catch((error: Error) => this.log(`verifier: checking the journal: ${error.message}`));
     // Once per loop: a reload that changes the agents starts a new loop, and so rewrites it.
     if (!this.capacityWritten) await writeCapacity(this.paths.state, listCapacity(this.record.agents, verify.parallel, this.record.pool));
     this.capacityWritten = true;
