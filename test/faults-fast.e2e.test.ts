@@ -47,6 +47,8 @@ describe("faults, the fast subset: nothing is lost", { tags: ["slow"] }, () => {
     await waitForRows(org, 1);
     // The next daemon answered that request from its row instead of running it again.
     expect(countRecoveredRows(org)).toBeGreaterThanOrEqual(1);
+    // Daemons killed mid-write leave nothing the journal calls tampering.
+    expect(readFileSync(join(org.root, "state/log.md"), "utf8")).not.toMatch(/^## \[[^\]]+\] tamper \|/m);
     const sampled = sampler.stop();
     expect(sampled.doubled).toEqual([]);
     expect(sampled.overCap).toEqual([]);

@@ -39,3 +39,9 @@ export async function readGitVersion(): Promise<string | undefined> {
 export async function diffFilesNoIndex(before: string, after: string): Promise<string> {
   return (await runGit(["diff", "--no-index", "--no-color", "--no-ext-diff", before, after], { timeoutMs: 10_000 })).stdout;
 }
+
+/** Remove `ref`; one already gone is no error. */
+export async function deleteRef(repo: string, ref: string): Promise<void> {
+  const removed = await runGit(["update-ref", "-d", ref], { cwd: repo, timeoutMs: 30_000 });
+  if (removed.exitCode !== 0) throw new Error(`git update-ref -d ${ref} failed: ${removed.stderr.trim()}`);
+}

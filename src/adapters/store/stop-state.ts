@@ -1,12 +1,12 @@
 import type { OrgConfig } from "../../org/config/schema.js";
 import { decideStop, type StopDecision, type StopWaivers } from "../../org/experiments/stop.js";
 import { parseStopFile, type StopFile } from "../../org/experiments/stop-state.js";
-import { parseResults } from "../../org/experiments/results.js";
 import { orgPaths, stopFiles } from "../../org/paths.js";
 import type { OrgRecord } from "../../org/state.js";
 import { readUsageViews } from "../../org/usage/summary.js";
 import { filesPort } from "../fs/files-port.js";
 import { readJson, readText, writeJsonAtomic } from "../fs/files.js";
+import { readTrustedRows } from "../verifier/checked-results.js";
 
 /**
  * The stop section over what is on disk now: results.tsv, every agent's usage.json (an agent whose program
@@ -15,7 +15,8 @@ import { readJson, readText, writeJsonAtomic } from "../fs/files.js";
 export async function evaluateStop(input: { config: OrgConfig; record: Pick<OrgRecord, "root" | "baseCommit" | "upAt" | "agents">; now: Date }): Promise<StopDecision> {
   const { config, record } = input;
   const paths = orgPaths(record.root);
-  const rows = parseResults((await readText(paths.results)) ?? "").rows;
+  // A forged row must not reach a target or use up max_experiments: only the verifier's rows count.
+  const rows = await readTrustedRows(paths.state);
   const usage = await readUsageViews(filesPort, paths.state, record.agents.map((agent) => agent.name));
   const costs = [...usage.values()].map((view) => (view === null ? 0 : view.costUsd));
   const metric = config.verify ? { name: config.verify.metric.name, goal: config.verify.metric.goal } : undefined;

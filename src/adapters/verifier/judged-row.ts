@@ -1,15 +1,20 @@
+import { dirname } from "node:path";
 import type { ExperimentRequest } from "../../org/experiments/experiment.js";
+import type { JournalEntry } from "../../org/experiments/journal.js";
 import { findRowsOfCommit, isOwnRow } from "../../org/experiments/recover.js";
-import { parseResults, type ResultRow } from "../../org/experiments/results.js";
-import { readText } from "../fs/files.js";
+import type { ResultRow } from "../../org/experiments/results.js";
 import type { Runner } from "../process.js";
 import { resolveCommit } from "../git/run.js";
+import { readTrustedRows } from "./checked-results.js";
 
-/** The row results.tsv already holds for this request's commit, if any; an `org confirm` re-run is never one. */
-export async function findJudgedRow(input: { repo: string; resultsFile: string; request: ExperimentRequest; runner?: Runner }): Promise<ResultRow | undefined> {
+/**
+ * The row the verifier already wrote for this request's commit, if any; an `org confirm` re-run is never one. Only a
+ * journaled (or pre-journal) row counts: a forged one would otherwise be taken as the verdict and never run.
+ */
+export async function findJudgedRow(input: { repo: string; resultsFile: string; request: ExperimentRequest; runner?: Runner; journal?: readonly JournalEntry[] }): Promise<ResultRow | undefined> {
   const { request } = input;
   if (request.kind === "confirm") return undefined;
-  const rows = findRowsOfCommit(parseResults((await readText(input.resultsFile)) ?? "").rows, request);
+  const rows = findRowsOfCommit(await readTrustedRows(dirname(input.resultsFile), input.journal), request);
   if (rows.length === 0) return undefined;
   // A row keeps 7 hex digits: git says whether they name this commit alone, or also another one of the repo's.
   const resolved = await resolveCommit(input.repo, rows[0]!.commit, { runner: input.runner });

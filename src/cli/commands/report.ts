@@ -1,9 +1,11 @@
 import { resolve } from "node:path";
 import { OrgError } from "../../org/errors.js";
 import { orgPaths } from "../../org/paths.js";
-import { buildLeaderboard, parseResults } from "../../org/experiments/results.js";
+import { buildLeaderboard } from "../../org/experiments/results.js";
+import { listTamperedRows, listTrustedRows } from "../../org/experiments/journal-check.js";
+import { readCheckedResults } from "../../adapters/verifier/checked-results.js";
 import { readMetricSetting } from "../../adapters/store/config-file.js";
-import { readText, writeFileAtomic } from "../../adapters/fs/files.js";
+import { writeFileAtomic } from "../../adapters/fs/files.js";
 import { readLedgers } from "../../adapters/usage/store.js";
 import { buildResultsUsage } from "../../org/usage/windows.js";
 import { addCounts, totalTokens, ZERO_COUNTS } from "../../org/usage/types.js";
@@ -21,7 +23,10 @@ import type { Io } from "../io.js";
 /** `org report`: state/report.html (chart + leaderboard, self-contained) and state/progress.svg from results.tsv. */
 export async function runReport(opts: { root: string; out?: string; svg?: string; x: ProgressAxis }, io: Io): Promise<number> {
   const paths = orgPaths(opts.root);
-  const table = parseResults((await readText(paths.results)) ?? "");
+  // Only the verifier's rows are plotted and ranked; a tampered one is named in the summary and told.
+  const checked = await readCheckedResults(opts.root, (line) => io.err(line));
+  const table = { metricName: checked.metricName, rows: listTrustedRows(checked) };
+  const tampered = listTamperedRows(checked).length;
   if (table.rows.length === 0) throw new OrgError(`no results yet in ${paths.results} — nothing to plot; run experiments first (agents call \`org submit\`)`, "no-results");
   const untimed = table.rows.findIndex((row) => Number.isNaN(Date.parse(row.time)));
   if (opts.x === "time" && untimed >= 0) {
@@ -39,7 +44,7 @@ export async function runReport(opts: { root: string; out?: string; svg?: string
   const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
   const ledgers = await readLedgers(paths.state, table.rows.map((row) => row.agent));
   const usage = ledgers.size > 0 ? buildResultsUsage(table.rows, ledgers, setting.pricing) : undefined;
-  const summary = `${count(table.rows.length, "experiment")} by ${count(progress.agents.length, "agent")}: ${progress.measured.length} measured, ${kept} kept, ${progress.failed.length} crashed or rejected; ${setting.goal} ${metricName}${usage ? `; ${describeSpend(usage)}` : ""}`;
+  const summary = `${count(table.rows.length, "experiment")} by ${count(progress.agents.length, "agent")}: ${progress.measured.length} measured, ${kept} kept, ${progress.failed.length} crashed or rejected; ${setting.goal} ${metricName}${usage ? `; ${describeSpend(usage)}` : ""}${tampered > 0 ? `; ${count(tampered, "tampered row")} left out (see \`org results\`)` : ""}`;
   const htmlPath = opts.out ? resolve(opts.out) : `${paths.state}/report.html`;
   const svgPath = opts.svg ? resolve(opts.svg) : `${paths.state}/progress.svg`;
   // How busy the GPUs were over the org's life, where the verifier recorded its runs.

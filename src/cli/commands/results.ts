@@ -1,11 +1,13 @@
 import { orgPaths } from "../../org/paths.js";
-import { buildLeaderboard, parseResults } from "../../org/experiments/results.js";
+import { buildLeaderboard } from "../../org/experiments/results.js";
+import { listTamperedRows, listTrustedRows } from "../../org/experiments/journal-check.js";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { AgentLedger } from "../../org/experiments/experiment.js";
 import { pooledSigma } from "../../org/experiments/noise.js";
 import { readAndLoadConfig } from "../../adapters/store/config-file.js";
-import { readJson, readText } from "../../adapters/fs/files.js";
+import { readJson } from "../../adapters/fs/files.js";
+import { readCheckedResults } from "../../adapters/verifier/checked-results.js";
 import { readLedgers } from "../../adapters/usage/store.js";
 import { buildResultsUsage } from "../../org/usage/windows.js";
 import { renderLeaderboard } from "../../ui/leaderboard.js";
@@ -15,11 +17,14 @@ import { describeUtilization } from "../../ui/utilization-format.js";
 import { readTriedLedger } from "../../adapters/store/tried-ledger.js";
 import { summarizeDuplicates } from "../../org/experiments/tried-list.js";
 import { describeDuplicates } from "../../ui/tried-table.js";
+import { describeTrust } from "../../ui/trust-lines.js";
 import type { Io } from "../io.js";
 
 /** `org results [--json]`: the leaderboard from state/results.tsv, with tokens and dollars per agent and per kept improvement. */
 export async function runResults(opts: { root: string; json: boolean }, io: Io): Promise<number> {
-  const table = parseResults((await readText(orgPaths(opts.root).results)) ?? "");
+  // Only the verifier's rows count: a row it never journaled is shown as tampered, and told.
+  const checked = await readCheckedResults(opts.root, (line) => io.err(line));
+  const table = { metricName: checked.metricName, rows: listTrustedRows(checked) };
   const read = await readAndLoadConfig({ cwd: opts.root });
   const goal = "loaded" in read ? (read.loaded.config.verify?.metric.goal ?? "minimize") : "minimize";
   const board = buildLeaderboard(table.rows, goal);
@@ -34,8 +39,8 @@ export async function runResults(opts: { root: string; json: boolean }, io: Io):
   const utilization = input && measureUtilization(input);
   // What the experiment ledger answered without a run; its broken lines are `org tried`'s to name.
   const duplicates = summarizeDuplicates((await readTriedLedger(orgPaths(opts.root).state)).entries);
-  const json = { metric: metricName, goal, sigma: noise.sigma ?? null, ...board, ...(usage ? { usage: { agents: usage.agents, keeps: usage.keeps, experiments } } : {}), utilization: utilization ?? null, duplicates };
-  const text = [renderLeaderboard(board, metricName, goal, noise, usage), ...(duplicates.answered > 0 ? [describeDuplicates(duplicates)] : []), ...(utilization ? [describeUtilization(utilization)] : [])].join("\n");
+  const json = { metric: metricName, goal, sigma: noise.sigma ?? null, ...board, ...(usage ? { usage: { agents: usage.agents, keeps: usage.keeps, experiments } } : {}), utilization: utilization ?? null, duplicates, ...describeTrustJson(checked) };
+  const text = [renderLeaderboard(board, metricName, goal, noise, usage), ...describeTrust(checked), ...(duplicates.answered > 0 ? [describeDuplicates(duplicates)] : []), ...(utilization ? [describeUtilization(utilization)] : [])].join("\n");
   io.out(opts.json ? JSON.stringify(json, null, 2) : text);
   return 0;
 }
@@ -47,4 +52,11 @@ async function readNoise(root: string): Promise<{ sigma: number | undefined; run
   const ledgers = await Promise.all(agents.map((agent) => readJson<AgentLedger>(join(dir, agent, "ledger.json")).catch(() => undefined)));
   const samples = ledgers.flatMap((ledger) => [ledger?.baseline?.samples ?? [], ...(ledger?.noise ?? [])]);
   return { sigma: pooledSigma(samples), runs: samples.reduce((sum, group) => sum + group.length, 0) };
+}
+
+/** For --json, only where there is something to say: the tampered rows, the count of unchecked legacy ones, a broken journal. */
+function describeTrustJson(checked: Awaited<ReturnType<typeof readCheckedResults>>) {
+  const tampered = listTamperedRows(checked).map(({ line, number, trust }) => ({ line: number, row: line, reason: trust.reason }));
+  const unjournaled = checked.rows.filter((row) => row.trust.kind === "legacy").length;
+  return { ...(tampered.length > 0 ? { tampered } : {}), ...(unjournaled > 0 ? { unjournaled } : {}), ...(checked.broken ? { journalBroken: checked.broken } : {}) };
 }

@@ -11,6 +11,7 @@ import { commitOnto } from "../../adapters/git/commit-onto.js";
 import { readRecord } from "../../adapters/store/org-record.js";
 import { readQueuedRequests } from "../../adapters/store/queue.js";
 import { decideQueueRoom, DEFAULT_QUEUE_PER_AGENT } from "../../org/experiments/schedule.js";
+import { assertJournaledVerdict } from "../../adapters/verifier/verdict-file.js";
 import type { Io } from "../io.js";
 import { runGit } from "../../adapters/git/run.js";
 import { hasUserName, readTopLevel } from "../../adapters/git/refs.js";
@@ -88,6 +89,7 @@ export async function runSubmit(opts: { root: string; cwd: string; message?: str
   }
   io.out(`submitted ${head.slice(0, 7)} "${description}"; waiting for the verifier…`);
   const answer = formatAnswer(await waitForAnswer<SubmitAnswer>(join(paths.state, "verdicts", `${request.id}.json`), paths.daemon));
+  await assertJournaledVerdict(opts.root, request.id, (line) => io.err(line));
   for (const line of answer.lines) io.out(line);
   return answer.code;
 }

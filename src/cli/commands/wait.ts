@@ -4,6 +4,7 @@ import { formatAnswer, type SubmitAnswer } from "../../org/experiments/submit-re
 import { orgPaths } from "../../org/paths.js";
 import { pathExists } from "../../adapters/fs/files.js";
 import { waitForAnswer } from "../../adapters/daemon-client.js";
+import { assertJournaledVerdict } from "../../adapters/verifier/verdict-file.js";
 import type { Io } from "../io.js";
 
 // Ids name files under state/queue and state/verdicts: anything else could name a path outside them.
@@ -20,6 +21,8 @@ export async function runWait(opts: { root: string; id?: string }, io: Io): Prom
   const known = EXPERIMENT_ID.test(id) && ((await pathExists(join(paths.queue, `${id}.json`))) || (await pathExists(verdictFile)));
   if (!known) throw new OrgError(`no experiment "${id}" is queued or judged — ${HOW_TO_LIST}`, "unknown-experiment");
   const answer = formatAnswer(await waitForAnswer<SubmitAnswer>(verdictFile, paths.daemon));
+  // A verdict file edited after the verifier wrote it is refused, and told as tampering.
+  await assertJournaledVerdict(opts.root, id, (line) => io.err(line));
   for (const line of answer.lines) io.out(line);
   return answer.code;
 }

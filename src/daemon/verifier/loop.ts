@@ -2,7 +2,7 @@ import { join } from "node:path";
 import type { OrgConfig } from "../../org/config/schema.js";
 import { runExperiment, type AgentLedger, type ExperimentContext, type ExperimentRequest, type VerifierPort } from "../../org/experiments/experiment.js";
 import { decideRebase, describeConflict, toJudged } from "../../org/experiments/rebase.js";
-import { describeCancel, formatVerdictMessage, type CancelledFile, type VerdictFile } from "../../org/experiments/submit-reply.js";
+import { describeCancel, formatVerdictMessage, type CancelledFile } from "../../org/experiments/submit-reply.js";
 import { readMessageSettings } from "../../org/messages/mail-port.js";
 import { pooledSigma } from "../../org/experiments/noise.js";
 import { agentPaths, orgPaths } from "../../org/paths.js";
@@ -16,9 +16,11 @@ import { readStopFile } from "../../adapters/store/stop-state.js";
 import { findJudgedRow } from "../../adapters/verifier/judged-row.js";
 import { advanceFrontier } from "../../adapters/verifier/frontier.js";
 import { runConfirmation } from "../../adapters/verifier/confirmation.js";
-import { RefStamp } from "../../adapters/git/ref-stamp.js";
 import { rebaseChange } from "../../adapters/git/rebase-change.js";
-import { listRefs } from "../../adapters/git/refs.js";
+import { JournalStore } from "../../adapters/store/journal.js";
+import { writeVerdictFile } from "../../adapters/verifier/verdict-file.js";
+import { VerifierGuard } from "./guard.js";
+import { OrgHeadsReader } from "./org-heads.js";
 import { ensureDir, listDir, removeFile } from "../../adapters/fs/dir.js";
 import { watchPoolGpus } from "./pool-watch.js";
 import { writeCapacity } from "../../adapters/store/gpu-runs.js";
@@ -36,9 +38,8 @@ export class VerifierLoop {
   private readonly finished = new Set<string>();
   private readonly retried = new Set<string>();
   private readonly agents;
-  // Idle, the org's branches rarely move: two stats per tick instead of a git process.
-  private readonly refStamp;
-  private heads: { heads: Map<string, string | null>; subjects: Map<string, string> } | undefined;
+  private readonly heads;
+  private readonly guard;
   // Pool mode: each agent's share of the pool since this daemon started, and the GPUs that fell off the machine.
   private readonly served = new Map<string, Served>();
   private turns = 0;
@@ -53,12 +54,15 @@ export class VerifierLoop {
     port: VerifierPort,
     private readonly log: (line: string) => void,
     private readonly probe?: GpuProbe,
+    /** The daemon's one journal, shared by the loops a reload swaps; a loop of its own is a daemon started afresh. */
+    private readonly journal = new JournalStore(orgPaths(record.root).state),
   ) {
     this.port = record.pool && probe ? watchPoolGpus(port, probe, (gpu, reason) => this.dropGpu(gpu, reason)) : port;
     this.paths = orgPaths(record.root);
     this.agents = new Map(record.agents.map((agent) => [agent.name, agent]));
-    this.refStamp = new RefStamp(record.repo, `refs/heads/org/${record.name}`);
-    this.tried = new TriedMemory({ repo: record.repo, state: this.paths.state, baseCommit: record.baseCommit, verify: config.verify!, port: this.port, log });
+    this.heads = new OrgHeadsReader(record, this.agents);
+    this.guard = new VerifierGuard({ record, journal: this.journal, port: this.port, say: log, messages: config.messages });
+    this.tried = new TriedMemory({ repo: record.repo, state: this.paths.state, baseCommit: record.baseCommit, verify: config.verify!, log });
   }
 
   /** One pass: enqueue baselines and plain commits, then start whatever slots allow. */
@@ -67,6 +71,9 @@ export class VerifierLoop {
     if (!verify) return;
     await ensureDir(this.paths.queue);
     await this.checkPool();
+    const listing = await this.heads.read();
+    // Before anything is judged: the record is the verifier's, and the org best where it put it.
+    await this.guard.check(listing.best).catch((error: Error) => this.log(`verifier: checking the journal: ${error.message}`));
     // Once per loop: a reload that changes the agents starts a new loop, and so rewrites it.
     if (!this.capacityWritten) await writeCapacity(this.paths.state, listCapacity(this.record.agents, verify.parallel, this.record.pool));
     this.capacityWritten = true;
@@ -92,7 +99,7 @@ export class VerifierLoop {
         queuedAgents.add(agent.name);
       }
     }
-    const { heads, subjects } = await this.readHeads();
+    const { heads, subjects } = listing;
     // A head must be seen twice before it counts, so `org submit` (commit, then enqueue) never races a duplicate.
     const stable = new Map([...heads].filter(([agent, head]) => this.seenHeads.get(agent) === head));
     for (const [agent, head] of heads) if (head) this.seenHeads.set(agent, head);
@@ -126,7 +133,7 @@ export class VerifierLoop {
       const why = `the org stopped (${reason}) — raise the limit in org.yaml, or \`org up --resume\`; the commit is judged then`;
       // Answered like a verdict, before the request goes: `org submit` and `org wait` would otherwise wait for ever.
       const answer: CancelledFile = { id: request.id, commit: request.commit, description: request.description, cancelled: why };
-      for (const id of [request.id, ...(this.aliases.get(request.id) ?? [])]) await writeJsonAtomic(join(this.paths.state, "verdicts", `${id}.json`), { ...answer, id });
+      for (const id of [request.id, ...(this.aliases.get(request.id) ?? [])]) await writeVerdictFile(this.journal, this.paths.state, { ...answer, id });
       if (request.reply === "message") await this.port.appendInbox(request.agent, `## cancelled ${request.commit.slice(0, 7)}\n${describeCancel(answer)}`, { experiment: request.id, notify: "always" });
       await removeFile(join(this.paths.queue, `${request.id}.json`));
       const title = `${request.agent} ${request.commit.slice(0, 7)} ${request.kind === "baseline" ? "baseline" : request.description.replace(/\s+/g, " ").slice(0, 120)}`;
@@ -157,15 +164,18 @@ export class VerifierLoop {
       const request = toJudged(await this.rebaseOntoBest(submitted, ledger, slot));
       const sigma = await this.readSigma();
       // Judged once already (by a daemon killed before it cleared the request, or under an earlier request): answer from that row.
-      const recorded = await findJudgedRow({ repo: this.record.repo, resultsFile: join(this.paths.state, "results.tsv"), request });
-      const tried = request.kind === "candidate" ? await this.tried.plan({ request, ledger, recorded, gpu: gpuOfSlot(slot) }) : undefined;
+      const recorded = await findJudgedRow({ repo: this.record.repo, resultsFile: join(this.paths.state, "results.tsv"), request, journal: await this.journal.read() });
+      // Every row goes through the journal: one the verifier did not seal would read as forged.
+      const port = this.guard.journalRows(this.port, request);
+      const program = await readProgramAt(this.paths.state, submitted.submittedAt);
+      const tried = request.kind === "candidate" ? await this.tried.plan({ request, ledger, recorded, gpu: gpuOfSlot(slot), port, program }) : undefined;
       if (tried?.kind === "hold") return;
       const context: ExperimentContext = {
         verify: this.config.verify!, baseCommit: this.record.baseCommit, slot, ledger,
         agent: { name: agent.name, branch: agent.branch, worktree: agent.worktree, gpu: gpuOfSlot(slot), edits: this.config.roles[agent.role]?.edits ?? [] },
         runsDir: this.paths.runs, patchesDir: this.paths.patches, now: () => new Date(), signal: this.abort.signal, sigma,
         ...(tried?.kind === "answer" ? { recorded: tried.row, answer: tried.verdict } : { recorded }),
-        program: await readProgramAt(this.paths.state, submitted.submittedAt),
+        program,
       };
       if (request.kind === "confirm") {
         await runConfirmation(this.port, context, request, this.paths.state);
@@ -174,13 +184,13 @@ export class VerifierLoop {
         this.finished.add(request.id);
         return;
       }
-      const outcome = await runExperiment(this.port, context, request);
+      const outcome = await runExperiment(port, context, request);
       if (tried) await this.tried.record(tried, outcome, recorded);
       await writeJsonAtomic(this.ledgerFile(agent.name), outcome.ledger);
       const { verdict } = outcome;
       if (verdict.kind === "keep" || verdict.kind === "baseline") {
         await advanceFrontier({
-          record: this.record, goal: this.config.verify!.metric.goal, metricName: this.config.verify!.metric.name,
+          record: this.record, journal: this.journal, goal: this.config.verify!.metric.goal, metricName: this.config.verify!.metric.name,
           candidate: { commit: request.commit, metric: verdict.metric, agent: agent.name }, notify: (to, text) => this.port.appendInbox(to, text),
           onlyIfMissing: verdict.kind === "baseline",
         });
@@ -188,7 +198,7 @@ export class VerifierLoop {
       this.seenHeads.set(agent.name, outcome.head);
       const { ledger: next, ...rest } = outcome;
       for (const id of [request.id, ...(this.aliases.get(request.id) ?? [])]) {
-        await writeJsonAtomic(join(this.paths.state, "verdicts", `${id}.json`), { id, outcome: rest, best: next.best } satisfies VerdictFile);
+        await writeVerdictFile(this.journal, this.paths.state, { id, outcome: rest, best: next.best });
       }
       // Sent after the verdict file and before the request is cleared: a daemon killed between sends it again, never not at all.
       if (request.reply === "message") {
@@ -275,26 +285,6 @@ export class VerifierLoop {
   private async enqueue(request: ExperimentRequest): Promise<ExperimentRequest> {
     await writeJsonAtomic(join(this.paths.queue, `${request.id}.json`), request);
     return request;
-  }
-
-  private async readHeads(): Promise<{ heads: Map<string, string | null>; subjects: Map<string, string> }> {
-    if (this.heads && !(await this.refStamp.mayHaveMoved())) return this.heads;
-    this.heads = await this.listHeads();
-    return this.heads;
-  }
-
-  private async listHeads(): Promise<{ heads: Map<string, string | null>; subjects: Map<string, string> }> {
-    const prefix = `refs/heads/org/${this.record.name}/`;
-    const refs = await listRefs(this.record.repo, prefix, ["refname", "objectname", "subject"]);
-    const heads = new Map<string, string | null>();
-    const subjects = new Map<string, string>();
-    for (const [ref, sha, subject] of refs) {
-      const agent = ref!.slice(prefix.length);
-      if (!this.agents.has(agent)) continue;
-      heads.set(agent, sha!);
-      subjects.set(agent, subject ?? "");
-    }
-    return { heads, subjects };
   }
 
   private ledgerFile(agent: string): string {

@@ -22,13 +22,13 @@ export class TriedMemory {
   // Agents whose candidate waits on its twin: none of their requests starts meanwhile, so their verdicts stay in order.
   private readonly held = new Set<string>();
 
-  constructor(private readonly opts: { repo: string; state: string; baseCommit: string; verify: VerifyConfig; port: VerifierPort; log: (line: string) => void }) {}
+  constructor(private readonly opts: { repo: string; state: string; baseCommit: string; verify: VerifyConfig; log: (line: string) => void }) {}
 
   /**
    * Before a candidate runs: a change already judged on this tree, or none at all, is answered from the ledger without a run.
    * An answer's results row is written here, before any reset, so a daemon killed after it answers the request the same.
    */
-  async plan(input: { request: ExperimentRequest; ledger: AgentLedger; recorded?: ResultRow; gpu: number | null }): Promise<TriedPlan> {
+  async plan(input: { request: ExperimentRequest; ledger: AgentLedger; recorded?: ResultRow; gpu: number | null; port: VerifierPort; program?: string }): Promise<TriedPlan> {
     const { request, ledger, recorded } = input;
     if ((await this.read()).some((entry) => entry.commit === request.commit && entry.agent === request.agent)) return { kind: "skip", reason: "in the ledger already" };
     // Nothing is tried on a broken base.
@@ -49,8 +49,8 @@ export class TriedMemory {
     });
     if (decision.kind === "run") return { kind: "run", ...(key ? { change: key } : {}) };
     const extras = [...Object.keys(this.opts.verify.budgets), "lines_added", "lines_removed"];
-    const row = recorded ?? buildAnsweredRow({ commit: request.commit, agent: request.agent, gpu: input.gpu, decision, time: new Date().toISOString(), extras });
-    if (!recorded) await this.opts.port.appendResult(formatHeader(this.opts.verify.metric.name, extras), formatRow(row));
+    const row = recorded ?? { ...buildAnsweredRow({ commit: request.commit, agent: request.agent, gpu: input.gpu, decision, time: new Date().toISOString(), extras }), ...(input.program ? { program: input.program } : {}) };
+    if (!recorded) await input.port.appendResult(formatHeader(this.opts.verify.metric.name, extras), formatRow(row));
     return { kind: "answer", verdict: decision.verdict, row, ...(key ? { change: key } : {}), ...(decision.original ? { original: decision.original } : {}) };
   }
 

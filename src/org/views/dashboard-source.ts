@@ -1,7 +1,10 @@
 import { buildDashboardModel, type DashboardModel } from "./dashboard-model.js";
 import { orgPaths } from "../paths.js";
 import type { PaneFeed } from "../ports.js";
-import { parseResults, type ResultRow } from "../experiments/results.js";
+import type { ResultRow } from "../experiments/results.js";
+import { checkResults, listTamperedRows, listTrustedRows } from "../experiments/journal-check.js";
+import { journalPath, readChain } from "../experiments/journal.js";
+import { formatLogEntry } from "../log-entry.js";
 import type { AgentStatus, OrgRecord } from "../state.js";
 import { readStatuses } from "./status.js";
 import type { Goal } from "../experiments/verdict.js";
@@ -62,13 +65,17 @@ export class DashboardSource {
     const paths = orgPaths(this.root);
     // Once shown, an org whose org.json went missing keeps its last record on screen.
     const record = previous ? ((await readOptionalOrgRecord(this.world.files, this.root)) ?? previous.record) : await readOrgRecord(this.world.files, this.root);
-    const [statuses, results, logText, usage] = await Promise.all([
+    const [statuses, results, journal, logText, usage] = await Promise.all([
       readStatuses(this.world, paths.state, record.agents.map((agent) => agent.name)),
       this.world.files.readText(paths.results),
+      this.world.files.readText(journalPath(paths.state)),
       this.world.files.readText(paths.log),
       readUsageViews(this.world.files, paths.state, record.agents.map((agent) => agent.name)),
     ]);
-    const table = parseResults(results ?? "");
-    return { record, statuses, rows: table.rows, metricName: table.metricName, logText: logText ?? "", usage };
+    // Only the verifier's rows are ranked; tampered ones are named in the event feed.
+    const checked = checkResults(results ?? "", journal === undefined ? undefined : readChain(journal));
+    const tampered = listTamperedRows(checked).length;
+    const warning = tampered > 0 ? formatLogEntry({ date: this.world.now(), op: "tamper", title: `${tampered} results.tsv row${tampered === 1 ? " is" : "s are"} not the verifier's: not counted (org results lists them)` }) : "";
+    return { record, statuses, rows: listTrustedRows(checked), metricName: checked.metricName, logText: `${logText ?? ""}${warning}`, usage };
   }
 }

@@ -1,0 +1,36 @@
+import { join } from "node:path";
+import { checkResults, listRowIncidents, listTrustedRows, markMissingCommits, type CheckedResults } from "../../org/experiments/journal-check.js";
+import { journalPath, readChain, type JournalEntry } from "../../org/experiments/journal.js";
+import { parseResults, type ResultRow } from "../../org/experiments/results.js";
+import { orgPaths } from "../../org/paths.js";
+import { readText } from "../fs/files.js";
+import { listMissingCommits } from "../git/missing-commits.js";
+import { reportIncidents } from "./incident-report.js";
+import { readOptionalRecord } from "../store/org-record.js";
+
+/**
+ * results.tsv checked against the journal and the repository, for `org results` and `org report`: what is tampered
+ * is told (log.md once, every agent, `say` for the person) and left out of every result.
+ */
+export async function readCheckedResults(root: string, say: (line: string) => void): Promise<CheckedResults> {
+  const paths = orgPaths(root);
+  const [text, journal, record] = await Promise.all([readText(paths.results), readText(journalPath(paths.state)), readOptionalRecord(root).catch(() => undefined)]);
+  let checked = checkResults(text ?? "", journal === undefined ? undefined : readChain(journal));
+  if (!record) return checked;
+  // Only kept commits count for a best: those must still be what was judged.
+  const kept = checked.rows.flatMap((row) => (row.trust.kind === "journaled" && row.row.status === "keep" ? [row.trust.commit] : []));
+  checked = markMissingCommits(checked, await listMissingCommits(record.repo, kept));
+  await reportIncidents({ state: paths.state, agents: record.agents.map((agent) => agent.name), incidents: listRowIncidents(checked), say });
+  return checked;
+}
+
+/**
+ * The rows of state/results.tsv the verifier vouches for (journaled or legacy), with journaled rows the file lacks yet
+ * (a daemon killed between the two writes); `entries` is the daemon's own copy, else the journal file is read.
+ */
+export async function readTrustedRows(state: string, entries?: readonly JournalEntry[]): Promise<ResultRow[]> {
+  const text = (await readText(join(state, "results.tsv"))) ?? "";
+  const file = entries ? undefined : await readText(journalPath(state));
+  const checked = checkResults(text, entries ? { entries } : file === undefined ? undefined : readChain(file));
+  return [...listTrustedRows(checked), ...checked.missing.flatMap(({ record }) => parseResults(`${record.row}\n`).rows)];
+}

@@ -1,0 +1,31 @@
+import { join } from "node:path";
+import { OrgError } from "../../org/errors.js";
+import { hashText, journalPath, readChain } from "../../org/experiments/journal.js";
+import type { SubmitAnswer } from "../../org/experiments/submit-reply.js";
+import { checkVerdict } from "../../org/experiments/verdict-check.js";
+import { orgPaths } from "../../org/paths.js";
+import { readText, writeFileAtomic } from "../fs/files.js";
+import type { JournalStore } from "../store/journal.js";
+import { readOptionalRecord } from "../store/org-record.js";
+import { reportIncidents } from "./incident-report.js";
+
+/** state/verdicts/<id>.json (a verdict, or why it was cancelled), journaled first: a daemon killed between leaves an entry and no file, never a file unjournaled. */
+export async function writeVerdictFile(journal: JournalStore, state: string, answer: SubmitAnswer): Promise<void> {
+  const text = `${JSON.stringify(answer, null, 2)}\n`;
+  const commit = "cancelled" in answer ? answer.commit : answer.outcome.request.commit;
+  await journal.exclusive(async (tx) => {
+    await tx.append({ kind: "verdict", payload: { id: answer.id, commit, sha256: hashText(text) } });
+    await writeFileAtomic(join(state, "verdicts", `${answer.id}.json`), text);
+  });
+}
+
+/** Refuse a verdict file the verifier did not write (`org submit`, `org wait`), and tell it as tampering. */
+export async function assertJournaledVerdict(root: string, id: string, say: (line: string) => void): Promise<void> {
+  const { state } = orgPaths(root);
+  const [text, journal] = await Promise.all([readText(join(state, "verdicts", `${id}.json`)), readText(journalPath(state))]);
+  const trust = checkVerdict(id, text ?? "", journal === undefined ? undefined : readChain(journal));
+  if (trust.kind !== "tampered") return;
+  const agents = (await readOptionalRecord(root).catch(() => undefined))?.agents.map((agent) => agent.name) ?? [];
+  await reportIncidents({ state, agents, say, incidents: [{ kind: "tampered", title: `verdict file ${id}.json is not the verifier's`, body: `${trust.reason}; it was not shown as a verdict` }] });
+  throw new OrgError(`${trust.reason} — not shown; \`org results\` has the verifier's record`, "tampered");
+}

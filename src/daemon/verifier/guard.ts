@@ -1,0 +1,64 @@
+import type { MessageSettings } from "../../org/config/schema.js";
+import { decideBest } from "../../org/experiments/best-guard.js";
+import type { ExperimentRequest, VerifierPort } from "../../org/experiments/experiment.js";
+import type { Incident } from "../../org/experiments/incident.js";
+import type { JournalEntry } from "../../org/experiments/journal.js";
+import { orgPaths } from "../../org/paths.js";
+import type { OrgRecord } from "../../org/state.js";
+import { deleteRef, moveRef } from "../../adapters/git/refs.js";
+import type { JournalStore } from "../../adapters/store/journal.js";
+import { reportIncidents } from "../../adapters/verifier/incident-report.js";
+import { ResultsAudit } from "../../adapters/verifier/results-audit.js";
+
+/**
+ * The verifier's word kept final: its rows are journaled before they are written, and each tick the journal file,
+ * results.tsv and the org best are held against the journal; whatever else wrote them is put back where it can be, and told.
+ */
+export class VerifierGuard {
+  private readonly results: ResultsAudit;
+  private readonly state: string;
+  private starting = true;
+
+  constructor(private readonly opts: { record: OrgRecord; journal: JournalStore; port: VerifierPort; say: (line: string) => void; messages?: MessageSettings }) {
+    this.state = orgPaths(opts.record.root).state;
+    this.results = new ResultsAudit(this.state, (header, line) => opts.port.appendResult(header, line));
+  }
+
+  /** `port` for one request: its row goes into the journal first, so a row without an entry is never the verifier's. */
+  journalRows(port: VerifierPort, request: ExperimentRequest): VerifierPort {
+    return {
+      ...port,
+      appendResult: (header, line) => this.opts.journal.exclusive(async (tx) => {
+        const entry = await tx.append({ kind: "row", payload: { agent: request.agent, commit: request.commit, request: request.id, header, row: line } });
+        await port.appendResult(header, line).catch((error: unknown) => {
+          this.results.noteUnwritten(entry.seq);
+          throw error;
+        });
+      }),
+    };
+  }
+
+  /** One tick's look; `best` is where the org best pointed at the tick's listing of the refs. */
+  async check(best: string | undefined): Promise<void> {
+    const { journal, record } = this.opts;
+    const found = await journal.audit();
+    found.push(...(await journal.exclusive(async (tx) => [...(await this.results.check(tx.entries)), ...(await this.guardBest(tx.entries, best))])));
+    await reportIncidents({ state: this.state, agents: record.agents.map((agent) => agent.name), incidents: found, say: this.opts.say, messages: this.opts.messages });
+  }
+
+  // The listing may predate a move the verifier just made: a mismatch is read again from git before anything is put back.
+  private async guardBest(entries: readonly JournalEntry[], listed: string | undefined): Promise<Incident[]> {
+    const { record, port } = this.opts;
+    const branch = `org/${record.name}/best`;
+    let decision = decideBest(listed, entries, this.starting);
+    if (decision.kind !== "hold") decision = decideBest(await port.branchHead(branch), entries, this.starting);
+    this.starting = false;
+    if (decision.kind === "hold") return [];
+    if (decision.commit) await moveRef(record.repo, `refs/heads/${branch}`, decision.commit, decision.reason);
+    else await deleteRef(record.repo, `refs/heads/${branch}`);
+    const at = new Date().toISOString();
+    return decision.kind === "complete"
+      ? [{ kind: "recovered", title: `org best moved to ${decision.commit.slice(0, 7)} from the journal (${at})`, body: decision.reason }]
+      : [{ kind: "tampered", title: `org best moved by hand, put back (${at})`, body: `${decision.reason}; it was put back — only a verdict moves the org best` }];
+  }
+}
