@@ -16,11 +16,10 @@ import { readStopFile } from "../../adapters/store/stop-state.js";
 import { findJudgedRow } from "../../adapters/verifier/judged-row.js";
 import { advanceFrontier } from "../../adapters/verifier/frontier.js";
 import { runConfirmation } from "../../adapters/verifier/confirmation.js";
-import { RefStamp } from "../../adapters/git/ref-stamp.js";
 import { rebaseChange } from "../../adapters/git/rebase-change.js";
-import { listRefs } from "../../adapters/git/refs.js";
 import { ensureDir, listDir, removeFile } from "../../adapters/fs/dir.js";
 import { watchPoolGpus } from "./pool-watch.js";
+import { AgentHeadsCache } from "./heads.js";
 import { writeCapacity } from "../../adapters/store/gpu-runs.js";
 import { listCapacity } from "../../org/experiments/gpu-runs.js";
 
@@ -34,9 +33,7 @@ export class VerifierLoop {
   private readonly finished = new Set<string>();
   private readonly retried = new Set<string>();
   private readonly agents;
-  // Idle, the org's branches rarely move: two stats per tick instead of a git process.
-  private readonly refStamp;
-  private heads: { heads: Map<string, string | null>; subjects: Map<string, string> } | undefined;
+  private readonly heads;
   // Pool mode: each agent's share of the pool since this daemon started, and the GPUs that fell off the machine.
   private readonly served = new Map<string, Served>();
   private turns = 0;
@@ -54,7 +51,7 @@ export class VerifierLoop {
     this.port = record.pool && probe ? watchPoolGpus(port, probe, (gpu, reason) => this.dropGpu(gpu, reason)) : port;
     this.paths = orgPaths(record.root);
     this.agents = new Map(record.agents.map((agent) => [agent.name, agent]));
-    this.refStamp = new RefStamp(record.repo, `refs/heads/org/${record.name}`);
+    this.heads = new AgentHeadsCache(record, this.agents);
   }
 
   /** One pass: enqueue baselines and plain commits, then start whatever slots allow. */
@@ -88,7 +85,7 @@ export class VerifierLoop {
         queuedAgents.add(agent.name);
       }
     }
-    const { heads, subjects } = await this.readHeads();
+    const { heads, subjects } = await this.heads.read();
     // A head must be seen twice before it counts, so `org submit` (commit, then enqueue) never races a duplicate.
     const stable = new Map([...heads].filter(([agent, head]) => this.seenHeads.get(agent) === head));
     for (const [agent, head] of heads) if (head) this.seenHeads.set(agent, head);
@@ -265,26 +262,6 @@ export class VerifierLoop {
   private async enqueue(request: ExperimentRequest): Promise<ExperimentRequest> {
     await writeJsonAtomic(join(this.paths.queue, `${request.id}.json`), request);
     return request;
-  }
-
-  private async readHeads(): Promise<{ heads: Map<string, string | null>; subjects: Map<string, string> }> {
-    if (this.heads && !(await this.refStamp.mayHaveMoved())) return this.heads;
-    this.heads = await this.listHeads();
-    return this.heads;
-  }
-
-  private async listHeads(): Promise<{ heads: Map<string, string | null>; subjects: Map<string, string> }> {
-    const prefix = `refs/heads/org/${this.record.name}/`;
-    const refs = await listRefs(this.record.repo, prefix, ["refname", "objectname", "subject"]);
-    const heads = new Map<string, string | null>();
-    const subjects = new Map<string, string>();
-    for (const [ref, sha, subject] of refs) {
-      const agent = ref!.slice(prefix.length);
-      if (!this.agents.has(agent)) continue;
-      heads.set(agent, sha!);
-      subjects.set(agent, subject ?? "");
-    }
-    return { heads, subjects };
   }
 
   private ledgerFile(agent: string): string {
