@@ -12,7 +12,7 @@ export async function advanceFrontier(input: {
   record: OrgRecord;
   goal: Goal;
   metricName: string;
-  candidate: { commit: string; metric: number; agent: string };
+  candidate: { commit: string; metric: number; agent: string; runs?: number };
   notify: (agent: string, text: string) => Promise<void>;
   /** Baselines only start the frontier: the same base measured by another agent is no progress. */
   onlyIfMissing?: boolean;

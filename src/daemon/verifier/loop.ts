@@ -20,6 +20,7 @@ import { rebaseChange } from "../../adapters/git/rebase-change.js";
 import { ensureDir, listDir, removeFile } from "../../adapters/fs/dir.js";
 import { watchPoolGpus } from "./pool-watch.js";
 import { AgentHeadsCache } from "./heads.js";
+import { StackRunner } from "./stack.js";
 import { writeCapacity } from "../../adapters/store/gpu-runs.js";
 import { listCapacity } from "../../org/experiments/gpu-runs.js";
 
@@ -40,6 +41,7 @@ export class VerifierLoop {
   private readonly lost = new Set<number>();
   private readonly port: VerifierPort;
   private capacityWritten = false;
+  private readonly stacks;
 
   constructor(
     private readonly record: OrgRecord,
@@ -52,6 +54,7 @@ export class VerifierLoop {
     this.paths = orgPaths(record.root);
     this.agents = new Map(record.agents.map((agent) => [agent.name, agent]));
     this.heads = new AgentHeadsCache(record, this.agents);
+    this.stacks = new StackRunner(record, config, this.port, log);
   }
 
   /** One pass: enqueue baselines and plain commits, then start whatever slots allow. */
@@ -145,6 +148,11 @@ export class VerifierLoop {
   private async execute(submitted: ExperimentRequest, slot: string): Promise<void> {
     const agent = this.agents.get(submitted.agent)!;
     try {
+      // A stack is the org's own experiment in this agent's turn: judged, recorded and cleared by the stack runner; no branch moves.
+      if (submitted.kind === "stack") {
+        await this.stacks.run(submitted, slot, await this.readSigma(), this.abort.signal);
+        return void this.finished.add(submitted.id);
+      }
       // Read now, not at tick time: the agent's previous run may have finished since.
       const ledger = (await readJson<AgentLedger>(this.ledgerFile(agent.name))) ?? { best: null, lastVerified: null };
       const request = toJudged(await this.rebaseOntoBest(submitted, ledger, slot));
@@ -164,6 +172,7 @@ export class VerifierLoop {
         return;
       }
       const outcome = await runExperiment(this.port, context, request);
+      await this.stacks.offer(request, ledger, outcome);
       await writeJsonAtomic(this.ledgerFile(agent.name), outcome.ledger);
       const { verdict } = outcome;
       if (verdict.kind === "keep" || verdict.kind === "baseline") {
@@ -247,7 +256,7 @@ export class VerifierLoop {
       const request = await readJson<ExperimentRequest>(join(this.paths.queue, name)).catch(() => undefined);
       if (!request || !this.agents.has(request.agent)) continue;
       const twin = [...requests, ...[...this.running.values()].map((run) => run.request)]
-        .find((other) => other.id !== request.id && other.agent === request.agent && other.commit === request.commit);
+        .find((other) => other.id !== request.id && other.agent === request.agent && other.commit === request.commit && (other.kind === "stack") === (request.kind === "stack"));
       if (twin) {
         // The same commit queued twice (a plain commit seen just before its submit): one run answers both.
         this.aliases.set(twin.id, [...new Set([...(this.aliases.get(twin.id) ?? []), request.id])]);
