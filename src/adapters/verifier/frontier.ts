@@ -18,7 +18,7 @@ export async function advanceFrontier(input: {
   journal: JournalStore;
   goal: Goal;
   metricName: string;
-  candidate: { commit: string; metric: number; agent: string };
+  candidate: { commit: string; metric: number; agent: string; runs?: number };
   notify: (agent: string, text: string) => Promise<void>;
   /** Baselines only start the frontier: the same base measured by another agent is no progress. */
   onlyIfMissing?: boolean;

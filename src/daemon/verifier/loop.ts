@@ -23,6 +23,7 @@ import { VerifierGuard } from "./guard.js";
 import { OrgHeadsReader } from "./org-heads.js";
 import { ensureDir, listDir, removeFile } from "../../adapters/fs/dir.js";
 import { watchPoolGpus } from "./pool-watch.js";
+import { StackRunner } from "./stack.js";
 import { writeCapacity } from "../../adapters/store/gpu-runs.js";
 import { listCapacity } from "../../org/experiments/gpu-runs.js";
 import { TriedMemory } from "./tried-memory.js";
@@ -47,6 +48,7 @@ export class VerifierLoop {
   private readonly port: VerifierPort;
   private capacityWritten = false;
   private readonly tried: TriedMemory;
+  private readonly stacks;
 
   constructor(
     private readonly record: OrgRecord,
@@ -63,6 +65,7 @@ export class VerifierLoop {
     this.heads = new OrgHeadsReader(record, this.agents);
     this.guard = new VerifierGuard({ record, journal: this.journal, port: this.port, say: log, messages: config.messages });
     this.tried = new TriedMemory({ repo: record.repo, state: this.paths.state, baseCommit: record.baseCommit, verify: config.verify!, log });
+    this.stacks = new StackRunner(record, config, this.port, log, { journal: this.journal, guard: this.guard });
   }
 
   /** One pass: enqueue baselines and plain commits, then start whatever slots allow. */
@@ -159,6 +162,11 @@ export class VerifierLoop {
   private async execute(submitted: ExperimentRequest, slot: string): Promise<void> {
     const agent = this.agents.get(submitted.agent)!;
     try {
+      // A stack is the org's own experiment in this agent's turn: judged, recorded and cleared by the stack runner; no branch moves.
+      if (submitted.kind === "stack") {
+        await this.stacks.run(submitted, slot, await this.readSigma(), this.abort.signal);
+        return void this.finished.add(submitted.id);
+      }
       // Read now, not at tick time: the agent's previous run may have finished since.
       const ledger = (await readJson<AgentLedger>(this.ledgerFile(agent.name))) ?? { best: null, lastVerified: null };
       const request = toJudged(await this.rebaseOntoBest(submitted, ledger, slot));
@@ -186,6 +194,7 @@ export class VerifierLoop {
       }
       const outcome = await runExperiment(port, context, request);
       if (tried) await this.tried.record(tried, outcome, recorded);
+      await this.stacks.offer(request, ledger, outcome);
       await writeJsonAtomic(this.ledgerFile(agent.name), outcome.ledger);
       const { verdict } = outcome;
       if (verdict.kind === "keep" || verdict.kind === "baseline") {
@@ -270,7 +279,7 @@ export class VerifierLoop {
       const request = await readJson<ExperimentRequest>(join(this.paths.queue, name)).catch(() => undefined);
       if (!request || !this.agents.has(request.agent)) continue;
       const twin = [...requests, ...[...this.running.values()].map((run) => run.request)]
-        .find((other) => other.id !== request.id && other.agent === request.agent && other.commit === request.commit);
+        .find((other) => other.id !== request.id && other.agent === request.agent && other.commit === request.commit && (other.kind === "stack") === (request.kind === "stack"));
       if (twin) {
         // The same commit queued twice (a plain commit seen just before its submit): one run answers both.
         this.aliases.set(twin.id, [...new Set([...(this.aliases.get(twin.id) ?? []), request.id])]);

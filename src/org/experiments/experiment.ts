@@ -10,6 +10,7 @@ import { describeRebase } from "./rebase.js";
 import { verdictOfRow } from "./recover.js";
 import { formatHeader, formatRow, toResultStatus, type ResultRow } from "./results.js";
 import { judge, type RunOutcome, type Verdict } from "./verdict.js";
+import type { StackTarget } from "./stack.js";
 
 /** How much of a crashed run's log `org submit` prints. */
 const TAIL_LINES = 50;
@@ -22,7 +23,7 @@ export interface ExperimentRequest {
   agent: string;
   commit: string;
   description: string;
-  kind: "baseline" | "candidate" | "confirm";
+  kind: "baseline" | "candidate" | "confirm" | "stack";
   submittedAt: string;
   /** For `org confirm`: how many runs. */
   runs?: number;
@@ -32,6 +33,8 @@ export interface ExperimentRequest {
   after?: string;
   /** Set by the verifier when `after` was not kept as it is: the change on the agent's best, or why it would not apply. */
   rebased?: Rebased;
+  /** A stack: the org best its change (after..commit) goes onto, and what that best measured. */
+  stack?: StackTarget;
 }
 
 /** A candidate's change moved onto the agent's best: `from` (the commit submitted) became `commit`, or conflicted. */
@@ -113,6 +116,8 @@ export interface ExperimentContext {
   signal?: AbortSignal;
   /** The program version the request was submitted under, for its results row. */
   program?: string;
+  /** The results row's agent when not the one whose slot runs it: org, for a stack. */
+  rowAgent?: string;
 }
 
 /** Run one experiment start to end; the results row is written before any reset of the branch. */
@@ -180,7 +185,7 @@ export async function runExperiment(port: VerifierPort, context: ExperimentConte
 }
 
 /** Measure, judge and append the row: the row is the verdict's record, so a request whose row exists never runs again. */
-async function judgeAndRecord(port: VerifierPort, context: ExperimentContext, request: ExperimentRequest, started: number) {
+export async function judgeAndRecord(port: VerifierPort, context: ExperimentContext, request: ExperimentRequest, started: number) {
   const { verify, agent, ledger } = context;
   const baseline = request.kind === "baseline";
   const conflict = request.rebased?.kind === "conflict" ? request.rebased.reason : undefined;
@@ -216,7 +221,7 @@ async function judgeAndRecord(port: VerifierPort, context: ExperimentContext, re
   const extras = { ...Object.fromEntries(Object.keys(verify.budgets).map((name) => [name, mean(measures.map((measure) => measure.budgets[name]))])), lines_added: lines.added, lines_removed: lines.removed };
   const description = baseline ? (samples.length > 1 ? `baseline (mean of ${samples.length} seeds)` : "baseline") : samples.length > 1 ? `${request.description} (mean of ${samples.length} runs)` : request.description;
   await port.appendResult(formatHeader(verify.metric.name, Object.keys(extras)), formatRow({
-    commit: request.commit, metric, memoryGb, status: toResultStatus(verdict.kind), description, agent: agent.name, gpu: agent.gpu, seconds, time: context.now().toISOString(), program: context.program, extras,
+    commit: request.commit, metric, memoryGb, status: toResultStatus(verdict.kind), description, agent: context.rowAgent ?? agent.name, gpu: agent.gpu, seconds, time: context.now().toISOString(), program: context.program, extras,
   }));
   return { verdict, measures, samples, metric, memoryGb, seconds, seed };
 }

@@ -6,6 +6,8 @@ export interface Frontier {
   metric: number;
   agent: string;
   at: string;
+  /** How many runs the metric is the mean of, when the keep that set it said so (a stack does). */
+  runs?: number;
 }
 
 export type FrontierDecision = { kind: "advance"; reason: string } | { kind: "hold"; reason: string };

@@ -1,5 +1,6 @@
 // results.tsv: autoresearch's five columns (commit, metric, memory_gb, status, description) plus who, where, how long, when, under which program.
 import type { Goal, Verdict } from "./verdict.js";
+import { STACK_AGENT } from "./stack.js";
 
 /** autoresearch's statuses plus reject; a baseline is recorded as keep with the description "baseline". */
 export type ResultStatus = "keep" | "discard" | "crash" | "reject";
@@ -99,13 +100,16 @@ export function parseResults(text: string): ResultsTable {
 export function buildLeaderboard(rows: ResultRow[], goal: Goal): Leaderboard {
   const standings = new Map<string, AgentStanding>();
   let best: Leaderboard["best"];
+  let base: number | undefined;
   for (const row of rows) {
     const standing = standings.get(row.agent) ?? createStanding(row.agent);
     standings.set(row.agent, standing);
     standing.runs += 1;
     standing.counts[row.status] += 1;
     if (row.status !== "keep" || row.metric === undefined) continue;
-    standing.baseline ??= row.metric;
+    if (row.description.startsWith("baseline")) base ??= row.metric;
+    // The org's stacks are measured from the base too: their first keep is no baseline.
+    standing.baseline ??= row.agent === STACK_AGENT ? (base ?? row.metric) : row.metric;
     if (standing.best === undefined || isBetter(row.metric, standing.best, goal)) {
       standing.best = row.metric;
       standing.bestCommit = row.commit;
