@@ -1,0 +1,20 @@
+// What `org history`, `org compare` and `org report` read besides results.tsv: the timeline, the saved versions, every agent's replies.
+import { join } from "node:path";
+import type { SavedProgram } from "../../org/programs/history.js";
+import type { ProgramEvent } from "../../org/programs/timeline.js";
+import type { UsageRecord } from "../../org/usage/types.js";
+import { listDir } from "../fs/dir.js";
+import { readLedgers } from "../usage/store.js";
+import { listSavedVersions, readProgramEvents, readSavedProgram } from "./programs.js";
+
+export async function readHistoryInput(state: string): Promise<{ events: ProgramEvent[]; saved: Map<string, SavedProgram>; usage: Map<string, UsageRecord[]> }> {
+  const saved = new Map<string, SavedProgram>();
+  for (const version of await listSavedVersions(state)) {
+    const copy = await readSavedProgram(state, version);
+    const agents = Object.values(copy?.config?.roles ?? {}).reduce((sum, role) => sum + role.count, 0);
+    if (copy) saved.set(version, { by: copy.meta.by, agents });
+  }
+  // Every agent that ever ran here, removed ones too: their tokens were spent under some program.
+  const usage = await readLedgers(state, await listDir(join(state, "agents")));
+  return { events: await readProgramEvents(state), saved, usage };
+}

@@ -1,0 +1,25 @@
+import { OrgError } from "../../org/errors.js";
+import { orgPaths } from "../../org/paths.js";
+import { createRandom } from "../../org/programs/bootstrap.js";
+import { COMPARE_SEED } from "../../org/programs/compare.js";
+import { compareVersions } from "../../org/programs/compare-pick.js";
+import { buildProgramHistory } from "../../org/programs/history.js";
+import { readMetricSetting } from "../../adapters/store/config-file.js";
+import { readHistoryInput } from "../../adapters/store/program-history-input.js";
+import { readTrustedRows } from "../../adapters/verifier/checked-results.js";
+import { COMPARE_METHOD, renderComparison } from "../../ui/compare-table.js";
+import type { Io } from "../io.js";
+
+/** `org compare [A B] [--json]`: two program versions' measures with 95 % bootstrap intervals, and which is better where that is clear. */
+export async function runCompare(opts: { root: string; ids: string[]; json: boolean }, io: Io): Promise<number> {
+  const state = orgPaths(opts.root).state;
+  // Only the verifier's rows count, as in `org results`.
+  const rows = await readTrustedRows(state);
+  const { goal, metricName, pricing } = await readMetricSetting(opts.root);
+  const input = await readHistoryInput(state);
+  const history = buildProgramHistory({ ...input, rows, pricing, goal });
+  const result = compareVersions({ ids: opts.ids, history, rows, saved: [...input.saved.keys()], goal, random: createRandom(COMPARE_SEED) });
+  if (result.kind === "refused") throw new OrgError(result.reason, result.code);
+  io.out(opts.json ? JSON.stringify({ metric: metricName, goal, method: COMPARE_METHOD, ...result.comparison }, null, 2) : renderComparison(result.comparison, metricName));
+  return 0;
+}

@@ -1,0 +1,32 @@
+// Percentile bootstrap over a program's experiments: the random source is injected so every answer is reproducible.
+
+/** A seeded uniform source in [0, 1) (mulberry32): the same draws on every machine. */
+export function createRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * n draws with replacement from 0..n-1, as how many times each index was drawn: walking the counts in index order
+ * gives the resampled sequence in time order without a sort.
+ */
+export function resampleCounts(n: number, random: () => number): Uint32Array {
+  const counts = new Uint32Array(n);
+  for (let i = 0; i < n; i++) counts[Math.floor(random() * n)]!++;
+  return counts;
+}
+
+/** The central 95 % of the values (percentile method); undefined where none is defined. */
+export function findInterval(values: readonly (number | undefined)[]): [number, number] | undefined {
+  const sorted = values.filter((value): value is number => value !== undefined && Number.isFinite(value)).sort((a, b) => a - b);
+  // Most resamples undefined (no GPU time, say): no interval worth the name.
+  if (sorted.length < values.length / 2 || sorted.length === 0) return undefined;
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.round(q * (sorted.length - 1))))]!;
+  return [at(0.025), at(0.975)];
+}

@@ -1,0 +1,40 @@
+// `org compare` and the report's table: each measure for A and B with its 95 % interval, B − A, and what it says.
+import { RESAMPLES, type Comparison, type Estimate, type MeasureComparison, type MeasureName } from "../org/programs/compare.js";
+import { renderTable } from "./status-table.js";
+import { formatUsd } from "./usage-format.js";
+
+const LABELS: Record<MeasureName, string> = {
+  improvementPerGpuHour: "best gain / GPU-h", improvementPerUsd: "best gain / $", keepRate: "keep rate", crashRate: "crash rate", toFirstKeep: "expts to 1st keep",
+};
+
+/** How the numbers are made, under the table and in the report. */
+export const COMPARE_METHOD = `95 % percentile bootstrap: each version's experiments (baselines left out) resampled ${RESAMPLES} times (seeded), kept in time order; best gain is how far its own keeps moved the org best it started from (recomputed per resample), over its GPU-hours (results seconds) or its $ (replies while it ran, held fixed); expts to 1st keep counts n+1 when none kept; a later version starts from a better best, so diminishing returns favour the earlier one on best gain`;
+
+/** The header and one row of cells per measure, for the terminal table and the HTML one. */
+export function buildComparisonCells(comparison: Comparison): { header: string[]; cells: string[][] } {
+  const header = ["MEASURE", `A ${comparison.a.program}`, `B ${comparison.b.program}`, "B − A", "VERDICT"];
+  const cells = comparison.measures.map((line) => [LABELS[line.measure], formatEstimate(line, line.a), formatEstimate(line, line.b), formatEstimate(line, line.diff), describeVerdict(line)]);
+  return { header, cells };
+}
+
+/** The table with what each side ran and why each measure says what it says. */
+export function renderComparison(comparison: Comparison, metricName: string): string {
+  const { header, cells } = buildComparisonCells(comparison);
+  const side = (name: string, one: Comparison["a"]) => `${name} = ${one.program}: ${one.experiments} experiment${one.experiments === 1 ? "" : "s"}, ${one.gpuHours.toFixed(2)} GPU-h, ${one.costUsd === null ? "unpriced" : formatUsd(one.costUsd)}`;
+  const empty = [comparison.a, comparison.b].filter((one) => one.experiments === 0).map((one) => `${one.program} has no experiments: nothing to measure, no intervals`);
+  const reasons = [...new Set(comparison.measures.map((line) => `${LABELS[line.measure]}: ${line.verdict.reason}`))];
+  return [`${side("A", comparison.a)}\n${side("B", comparison.b)}`, ...empty, renderTable(header, cells), ...reasons, `best gain is in ${metricName}; fewer than ${comparison.minExperiments} experiments on a side names no winner`, COMPARE_METHOD].join("\n");
+}
+
+function describeVerdict(line: MeasureComparison): string {
+  const verdict = line.verdict;
+  if (verdict.kind === "better") return `${verdict.program} better`;
+  return { unclear: "can't tell", "too-few": "too few experiments", unpriced: "unpriced" }[verdict.kind];
+}
+
+/** `0.0123 [0.0040, 0.0210]`; rates as percentages; `-` where there is no value. */
+function formatEstimate(line: MeasureComparison, estimate: Estimate): string {
+  const show = (value: number) => (line.measure === "keepRate" || line.measure === "crashRate" ? `${(value * 100).toFixed(1)}%` : line.measure === "toFirstKeep" ? String(Number(value.toFixed(1))) : String(Number(value.toPrecision(3))));
+  if (estimate.value === undefined) return line.measure === "improvementPerUsd" && line.verdict.kind === "unpriced" ? "unpriced" : "-";
+  return estimate.interval ? `${show(estimate.value)} [${show(estimate.interval[0])}, ${show(estimate.interval[1])}]` : show(estimate.value);
+}
