@@ -8,7 +8,7 @@ const LABELS: Record<MeasureName, string> = {
 };
 
 /** How the numbers are made, under the table and in the report. */
-export const COMPARE_METHOD = `95 % percentile bootstrap: each version's experiments (baselines left out) resampled ${RESAMPLES} times (seeded), kept in time order; best gain is how far its own keeps moved the org best it started from (recomputed per resample), over its GPU-hours (results seconds) or its $ (replies while it ran, held fixed); expts to 1st keep counts n+1 when none kept; a later version starts from a better best, so diminishing returns favour the earlier one on best gain`;
+export const COMPARE_METHOD = `95 % percentile bootstrap: each version's experiments (baselines left out) resampled ${RESAMPLES} times (seeded), kept in time order; best gain is the sum of what each of its keeps moved the org best by when it ran (a resample sums the gains it drew), over its GPU-hours (results seconds) or its $ (replies while it ran, held fixed); expts to 1st keep counts n+1 when none kept; a later version starts from a better best, so diminishing returns favour the earlier one on best gain`;
 
 /** The header and one row of cells per measure, for the terminal table and the HTML one. */
 export function buildComparisonCells(comparison: Comparison): { header: string[]; cells: string[][] } {
@@ -20,10 +20,16 @@ export function buildComparisonCells(comparison: Comparison): { header: string[]
 /** The table with what each side ran and why each measure says what it says. */
 export function renderComparison(comparison: Comparison, metricName: string): string {
   const { header, cells } = buildComparisonCells(comparison);
+  const [sides, ...notes] = describeComparison(comparison, metricName);
+  return [sides, renderTable(header, cells), ...notes].join("\n");
+}
+
+/** What each side ran (first), then versions with nothing to measure, each measure's reason, and the method. */
+export function describeComparison(comparison: Comparison, metricName: string): string[] {
   const side = (name: string, one: Comparison["a"]) => `${name} = ${one.program}: ${one.experiments} experiment${one.experiments === 1 ? "" : "s"}, ${one.gpuHours.toFixed(2)} GPU-h, ${one.costUsd === null ? "unpriced" : formatUsd(one.costUsd)}`;
   const empty = [comparison.a, comparison.b].filter((one) => one.experiments === 0).map((one) => `${one.program} has no experiments: nothing to measure, no intervals`);
   const reasons = [...new Set(comparison.measures.map((line) => `${LABELS[line.measure]}: ${line.verdict.reason}`))];
-  return [`${side("A", comparison.a)}\n${side("B", comparison.b)}`, ...empty, renderTable(header, cells), ...reasons, `best gain is in ${metricName}; fewer than ${comparison.minExperiments} experiments on a side names no winner`, COMPARE_METHOD].join("\n");
+  return [`${side("A", comparison.a)}\n${side("B", comparison.b)}`, ...empty, ...reasons, `best gain is in ${metricName}; fewer than ${comparison.minExperiments} experiments on a side names no winner`, COMPARE_METHOD];
 }
 
 function describeVerdict(line: MeasureComparison): string {

@@ -19,6 +19,8 @@ export interface ReportPage {
   usage?: ResultsUsage;
   /** The utilization plot, its compiled Vega spec and pre-rendered SVG, where the verifier recorded its runs. */
   utilization?: { summary: string; vegaSpec: unknown; svg: string };
+  /** The last two program versions as `org compare` puts them (no cells: why there is no comparison). */
+  versions?: { header: string[]; cells: string[][]; notes: string[] };
 }
 
 const STYLE = `body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;max-width:1000px;padding:0 16px;color:#222}
@@ -78,7 +80,7 @@ export function renderReportHtml(page: ReportPage): string {
 <noscript>${page.svg}</noscript>
 ${page.utilization ? renderUtilization(page.utilization) : ""}<h2>Leaderboard</h2>
 ${renderBoardTable(page.board, page.metricName, page.usage)}
-${page.usage ? renderKeepCosts(page.usage, page.metricName) : ""}<script>${inlineScript(page.runtime)}</script>
+${page.usage ? renderKeepCosts(page.usage, page.metricName) : ""}${page.versions ? renderVersions(page.versions) : ""}<script>${inlineScript(page.runtime)}</script>
 <script type="application/json" id="spec">${spec}</script>
 ${page.utilization ? `<script type="application/json" id="utilization-spec">${inlineJson(page.utilization.vegaSpec)}</script>\n` : ""}<script>${RENDER}</script>
 </body>
@@ -120,4 +122,11 @@ function renderKeepCosts(usage: ResultsUsage, metricName: string): string {
   if (usage.keeps.length === 0) return "";
   const rows = usage.keeps.map((keep) => `<tr><td>${escapeHtml(keep.commit.slice(0, 7))}</td><td>${escapeHtml(keep.agent)}</td><td>${keep.metric === undefined ? "-" : keep.metric.toFixed(6)}</td><td>${keep.experiments}</td><td>${escapeHtml(describeSpan(keep.usage))}</td></tr>`);
   return `<h2>Cost per kept improvement</h2>\n<table id="keep-costs">\n<thead><tr><th>commit</th><th>agent</th><th>${escapeHtml(metricName)}</th><th>experiments</th><th>tokens and cost</th></tr></thead>\n<tbody>\n${rows.join("\n")}\n</tbody>\n</table>\n`;
+}
+
+// The last two program versions, as `org compare` prints them.
+function renderVersions(versions: NonNullable<ReportPage["versions"]>): string {
+  const cells = (row: string[], tag: "th" | "td") => `<tr>${row.map((cell) => `<${tag}>${escapeHtml(cell)}</${tag}>`).join("")}</tr>`;
+  const table = versions.cells.length === 0 ? "" : `<table id="versions">\n<thead>${cells(versions.header, "th")}</thead>\n<tbody>\n${versions.cells.map((row) => cells(row, "td")).join("\n")}\n</tbody>\n</table>\n`;
+  return `<h2>Program versions compared</h2>\n${table}${versions.notes.map((note) => `<p class="summary">${escapeHtml(note)}</p>`).join("\n")}\n`;
 }

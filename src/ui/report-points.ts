@@ -1,6 +1,7 @@
 // results.tsv as the points of autoresearch's progress plot: every experiment, kept ones marked, each agent's running best.
 import type { ResultRow, ResultStatus } from "../org/experiments/results.js";
 import type { Goal } from "../org/experiments/verdict.js";
+import type { ProgramEvent } from "../org/programs/timeline.js";
 
 export interface ProgressPoint {
   /** 1-based position in results.tsv: the experiment's number. */
@@ -51,4 +52,22 @@ export function buildProgress(rows: ResultRow[], goal: Goal): Progress {
   if (last) for (const [agent, value] of best) steps.push({ n: last.n, time: latest, agent, best: value });
   const agents = [...new Set(points.map((point) => point.agent))].sort();
   return { measured, failed: points.filter((point) => point.metric === undefined), steps, agents };
+}
+
+/** Where a program version started: a vertical marker on the plot, at its time or between the experiments around it. */
+export interface VersionMark {
+  n: number;
+  time: string;
+  version: string;
+}
+
+/** Each use of a version other than the one already running (a restore counts), placed among the rows by time. */
+export function buildVersionMarks(rows: readonly ResultRow[], events: readonly ProgramEvent[]): VersionMark[] {
+  let running: string | undefined;
+  return events.flatMap((event) => {
+    if (event.kind !== "use" || event.version === running) return [];
+    running = event.version;
+    const at = Date.parse(event.at);
+    return [{ n: rows.filter((row) => Date.parse(row.time) < at).length + 0.5, time: event.at, version: event.version }];
+  });
 }

@@ -1,13 +1,13 @@
 // The progress chart as a Vega-Lite spec: one spec renders both the HTML page and the SVG.
 import type { TopLevelSpec } from "vega-lite";
 import type { Goal } from "../org/experiments/verdict.js";
-import type { Progress } from "./report-points.js";
+import type { Progress, VersionMark } from "./report-points.js";
 
 export type ProgressAxis = "index" | "time";
 
 const CHART_SIZE = { width: 760, height: 380 };
 
-export function buildProgressSpec(progress: Progress, opts: { title: string; metricName: string; goal: Goal; x: ProgressAxis }): TopLevelSpec {
+export function buildProgressSpec(progress: Progress, opts: { title: string; metricName: string; goal: Goal; x: ProgressAxis; versions?: VersionMark[] }): TopLevelSpec {
   const x = opts.x === "time"
     ? { field: "time", type: "temporal" as const, title: "time" }
     : { field: "n", type: "quantitative" as const, title: "experiment #", axis: { tickMinStep: 1 } };
@@ -27,8 +27,11 @@ export function buildProgressSpec(progress: Progress, opts: { title: string; met
     ...CHART_SIZE,
     background: "white",
     title: { text: opts.title, subtitle: "every experiment a point · kept: large, outlined · discarded: faint · ×: crash or reject · line: each agent's running best" },
-    datasets: { steps: [...progress.steps], measured: [...progress.measured], failed: [...progress.failed] },
+    datasets: { steps: [...progress.steps], measured: [...progress.measured], failed: [...progress.failed], versions: [...(opts.versions ?? [])] },
     layer: [
+      // Where each program version started (`org history`), so a change in pace can be read against it.
+      { name: "versions", data: { name: "versions" }, mark: { type: "rule", strokeDash: [4, 3], color: "#888" }, encoding: { x } },
+      { name: "version_labels", data: { name: "versions" }, mark: { type: "text", align: "left", dx: 3, dy: 10, fontSize: 10, color: "#555" }, encoding: { x, y: { value: 0 }, text: { field: "version", type: "nominal" } } },
       { name: "best", data: { name: "steps" }, mark: { type: "line", interpolate: "step-after", strokeWidth: 2 }, encoding: { x, y: { ...y, field: "best" }, color } },
       {
         name: "experiments",

@@ -11,7 +11,13 @@ import { buildResultsUsage } from "../../org/usage/windows.js";
 import { addCounts, totalTokens, ZERO_COUNTS } from "../../org/usage/types.js";
 import { formatTokens, formatUsd } from "../../ui/usage-format.js";
 import { renderReportHtml } from "../../ui/report-html.js";
-import { buildProgress } from "../../ui/report-points.js";
+import { buildProgress, buildVersionMarks } from "../../ui/report-points.js";
+import { readHistoryInput } from "../../adapters/store/program-history-input.js";
+import { buildProgramHistory } from "../../org/programs/history.js";
+import { createRandom } from "../../org/programs/bootstrap.js";
+import { COMPARE_SEED } from "../../org/programs/compare.js";
+import { compareVersions } from "../../org/programs/compare-pick.js";
+import { buildComparisonCells, describeComparison } from "../../ui/compare-table.js";
 import { buildProgressSpec, type ProgressAxis } from "../../ui/report-spec.js";
 import { readUtilizationInput, type UtilizationInput } from "../../adapters/store/gpu-runs.js";
 import { measureUtilization, seriesUtilization } from "../../org/experiments/utilization.js";
@@ -39,7 +45,11 @@ export async function runReport(opts: { root: string; out?: string; svg?: string
   const title = `org ${setting.org ?? "report"}`;
   // vega is heavy to import; only this command needs it.
   const { readVegaRuntime, renderChart } = await import("../../adapters/render/report.js");
-  const chart = await renderChart(buildProgressSpec(progress, { title: `${title}: ${metricName} per experiment`, metricName, goal: setting.goal, x: opts.x }));
+  // The same comparison `org compare` prints for the last two versions, and where each version started.
+  const history = await readHistoryInput(paths.state);
+  const compared = compareVersions({ ids: [], history: buildProgramHistory({ ...history, rows: table.rows, pricing: setting.pricing, goal: setting.goal }), rows: table.rows, saved: [...history.saved.keys()], goal: setting.goal, random: createRandom(COMPARE_SEED) });
+  const versions = compared.kind === "compared" ? { ...buildComparisonCells(compared.comparison), notes: describeComparison(compared.comparison, metricName) } : { header: [], cells: [], notes: [compared.reason] };
+  const chart = await renderChart(buildProgressSpec(progress, { title: `${title}: ${metricName} per experiment`, metricName, goal: setting.goal, x: opts.x, versions: buildVersionMarks(table.rows, history.events) }));
   const kept = table.rows.filter((row) => row.status === "keep").length;
   const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
   const ledgers = await readLedgers(paths.state, table.rows.map((row) => row.agent));
@@ -50,7 +60,7 @@ export async function runReport(opts: { root: string; out?: string; svg?: string
   // How busy the GPUs were over the org's life, where the verifier recorded its runs.
   const input = await readUtilizationInput(paths.state, new Date());
   const utilization = input && await renderUtilization(input, title, renderChart);
-  const html = renderReportHtml({ title: `${title}: progress report`, summary, metricName, board, vegaSpec: chart.vega, runtime: await readVegaRuntime(), svg: chart.svg, usage, utilization });
+  const html = renderReportHtml({ title: `${title}: progress report`, summary, metricName, board, vegaSpec: chart.vega, runtime: await readVegaRuntime(), svg: chart.svg, usage, utilization, versions });
   await writeFileAtomic(htmlPath, html);
   await writeFileAtomic(svgPath, `${chart.svg}\n`);
   io.out(`wrote ${htmlPath} and ${svgPath}: ${summary}`);

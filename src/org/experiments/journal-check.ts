@@ -70,9 +70,12 @@ export function listTamperedRows(checked: CheckedResults): (CheckedRow & { trust
 
 function parseLines(lines: string[], trust: (line: string, number: number, row: ResultRow) => RowTrust): CheckedRow[] {
   const checked: CheckedRow[] = [];
+  let header = "";
   for (const [index, raw] of lines.entries()) {
     const line = raw.replace(/\r$/, "");
-    const row = parseResults(`${line}\n`).rows[0];
+    // Parsed under its header: a column such as program is found by name.
+    if (line.startsWith("commit\t")) header = `${line}\n`;
+    const row = parseResults(`${header}${line}\n`).rows[0];
     if (!row) continue;
     const number = index + 1;
     checked.push({ row, line, number, trust: trust(line, number, row) });

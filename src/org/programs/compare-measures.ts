@@ -5,7 +5,7 @@ import type { Goal } from "../experiments/verdict.js";
 export type Experiment = Pick<ResultRow, "status" | "metric" | "seconds">;
 
 export interface SequenceMeasures {
-  /** How far its own keeps moved the org best it started from, in the goal's direction (≥ 0). */
+  /** The sum of what each of its keeps moved the org best by (its own keeps only), in the goal's direction (≥ 0). */
   improvement: number;
   gpuHours: number;
   keepRate: number;
@@ -25,25 +25,25 @@ export function selectExperiments(rows: readonly ResultRow[], program: string, g
 
 /**
  * The measures over a sequence; `counts` (a resample) says how often each experiment occurs, in time order.
- * The org best is recomputed over the sequence, so a resampled keep counts once it beats what came before it.
+ * Each experiment's gain is what it moved the org best when it ran; a resample sums the gains it drew (a sum, unlike a
+ * running best, is something a bootstrap estimates well).
  */
 export function measureSequence(experiments: readonly Experiment[], startBest: number | undefined, goal: Goal, counts?: Uint32Array): SequenceMeasures {
   let best = startBest;
-  let n = 0, keeps = 0, crashes = 0, seconds = 0, firstKeep = 0;
+  let n = 0, keeps = 0, crashes = 0, seconds = 0, firstKeep = 0, improvement = 0;
   experiments.forEach((experiment, index) => {
     const times = counts ? counts[index]! : 1;
+    // With no start (the org's first rows), the first keep sets the best and gains nothing.
+    const gain = experiment.status === "keep" && best !== undefined && experiment.metric !== undefined ? Math.max(0, goal === "minimize" ? best - experiment.metric : experiment.metric - best) : 0;
+    if (experiment.status === "keep") best = pickBetter(best, experiment.metric, goal);
     if (times === 0) return;
     if (experiment.status === "keep" && firstKeep === 0) firstKeep = n + 1;
     n += times;
     seconds += experiment.seconds * times;
-    if (experiment.status === "keep") {
-      keeps += times;
-      best = best === undefined ? experiment.metric : pickBetter(best, experiment.metric, goal);
-    } else if (experiment.status === "crash") crashes += times;
+    improvement += gain * times;
+    if (experiment.status === "keep") keeps += times;
+    else if (experiment.status === "crash") crashes += times;
   });
-  // With no start (the org's first rows), the first keep sets it and only later keeps count as improvement.
-  const start = startBest ?? experiments.find((experiment, index) => experiment.status === "keep" && (counts ? counts[index]! : 1) > 0)?.metric;
-  const improvement = start === undefined || best === undefined ? 0 : Math.max(0, goal === "minimize" ? start - best : best - start);
   return { improvement, gpuHours: seconds / 3600, keepRate: n === 0 ? 0 : keeps / n, crashRate: n === 0 ? 0 : crashes / n, toFirstKeep: firstKeep === 0 ? n + 1 : firstKeep };
 }
 
