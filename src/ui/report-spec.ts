@@ -30,8 +30,8 @@ export function buildProgressSpec(progress: Progress, opts: { title: string; met
     datasets: { steps: [...progress.steps], measured: [...progress.measured], failed: [...progress.failed], versions: [...(opts.versions ?? [])] },
     layer: [
       // Where each program version started (`org history`), so a change in pace can be read against it.
-      { name: "versions", data: { name: "versions" }, mark: { type: "rule", strokeDash: [4, 3], color: "#888" }, encoding: { x } },
-      { name: "version_labels", data: { name: "versions" }, mark: { type: "text", align: "left", dx: 3, dy: 10, fontSize: 10, color: "#555" }, encoding: { x, y: { value: 0 }, text: { field: "version", type: "nominal" } } },
+      ...(opts.versions?.length ? [{ name: "versions", data: { name: "versions" }, mark: { type: "rule" as const, strokeDash: [4, 3], color: "#888" }, encoding: { x } },
+        { name: "version_labels", data: { name: "versions" }, mark: { type: "text" as const, align: "left" as const, dx: 3, dy: 10, fontSize: 10, color: "#555" }, encoding: { x, y: { value: 0 }, text: { field: "version", type: "nominal" as const } } }] : []),
       { name: "best", data: { name: "steps" }, mark: { type: "line", interpolate: "step-after", strokeWidth: 2 }, encoding: { x, y: { ...y, field: "best" }, color } },
       {
         name: "experiments",
