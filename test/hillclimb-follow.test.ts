@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import { proposeChange, runHillclimb, seededRng } from "../src/roles/index.js";
+import { proposeChange, proposeUntried, runHillclimb, seededRng } from "../src/roles/index.js";
 import { hillclimbWorld, orgWorld } from "../src/cli/commands/builtin.js";
 import type { Runner } from "../src/adapters/process.js";
 import { createRepo, git, makeTempDir, removeDir } from "./helpers/temp-repo.js";
@@ -19,6 +19,19 @@ function recordingRunner(cwd: string, calls: { description: string; train: strin
     },
   };
 }
+
+describe("proposeUntried", () => {
+  test("passes over tried steps, and takes two at once when every single step was tried", () => {
+    const source = "const LEARNING_RATE = 0.01;\n";
+    const singles = new Set(["0.005", "0.008", "0.0125", "0.02"].map((value) => `LEARNING_RATE 0.01 -> ${value}`));
+    const proposal = proposeUntried(source, seededRng(3), singles)!;
+    expect(proposal.skipped).toBeGreaterThanOrEqual(32);
+    expect(proposal.description).toMatch(/^LEARNING_RATE 0\.01 -> [0-9.]+; LEARNING_RATE [0-9.]+ -> [0-9.]+$/);
+    expect(proposal.source).not.toBe(source);
+    const fresh = proposeUntried(source, seededRng(3), new Set());
+    expect(fresh).toEqual({ ...proposeChange(source, seededRng(3))!, skipped: 0 });
+  });
+});
 
 describe("the built-in researcher follows the org", () => {
   const dirs: string[] = [];
