@@ -49,7 +49,7 @@ async function runSeed(seed, opts) {
       await sleep(1000);
     }
     const results = JSON.parse(orgIn(dir, ["results", "--json"]));
-    const rows = (readFileSync(join(dir, "state", "results.tsv"), "utf8").trim().split("\n").slice(1)).map((line) => line.split("\t")[3]);
+    const rows = (readFileSync(join(dir, "state", "results.tsv"), "utf8").trim().split("\n").slice(1)).map((line) => line.split("\t")).filter((fields) => fields[4] !== "baseline").map((fields) => fields[3]);
     return {
       seed, agents: opts.agents, baseline: round(moves[0]?.metric), sigma: round(results.sigma ?? sigma), threshold: round(K * (results.sigma ?? sigma ?? NaN)),
       org_best: round(moves.at(-1)?.metric), seconds_to_beat_noise: crossed ? crossed.s : null, learned: crossed !== undefined,
