@@ -65,9 +65,11 @@ async function runSeed(seed, opts) {
 export async function benchDemoLearns() {
   const seeds = Number(process.env.DEMO_LEARNS_SEEDS ?? 2);
   const opts = { windowS: Number(process.env.DEMO_LEARNS_WINDOW_S ?? 120), agents: Number(process.env.DEMO_LEARNS_AGENTS ?? 3) };
+  // DEMO_LEARNS_FIRST_SEED: resume a series (seeds 4 and 5 after a run of 3) without running its first seeds again.
+  const first = Number(process.env.DEMO_LEARNS_FIRST_SEED ?? 1);
   const runs = [];
-  for (let seed = 1; seed <= seeds; seed++) {
-    process.stderr.write(`demo-learns: seed ${seed} of ${seeds}, up to ${opts.windowS}s\n`);
+  for (let seed = first; seed < first + seeds; seed++) {
+    process.stderr.write(`demo-learns: seed ${seed} (${seeds} from ${first}), up to ${opts.windowS}s\n`);
     runs.push(await runSeed(seed, opts));
     process.stderr.write(`demo-learns: ${JSON.stringify(runs.at(-1))}\n`);
   }
