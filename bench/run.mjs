@@ -14,6 +14,8 @@ import { benchClients } from "./clients.mjs";
 import { benchDeps } from "./deps.mjs";
 import { benchPool } from "./pool.mjs";
 import { benchCompare } from "./compare.mjs";
+import { benchDemoLearns } from "./demo-learns.mjs";
+import { benchDemoOrgSim } from "./demo-org-sim.mjs";
 
 const only = process.argv[2];
 const results = { machine: { cpus: (await import("node:os")).cpus().length, node: process.version }, at: new Date().toISOString() };
@@ -30,6 +32,10 @@ if (!only || only === "compare") results.compare = benchCompare();
 if (only === "clients") results.clients = benchClients();
 // GPU utilization of own + sync vs pool + sync vs pool + async on 4 fake GPUs, about 2 min a configuration: only when asked for by name.
 if (only === "pool") results.pool = await benchPool();
+// The demo org, headless, up to 2 minutes a seed (DEMO_LEARNS_SEEDS, DEMO_LEARNS_WINDOW_S): only when asked for by name.
+if (only === "demo-learns") results.demo_learns = await benchDemoLearns();
+// Ledger + stacking + following vs today on a simulated demo landscape, 3 and 8 researchers, in seconds (needs dist/).
+if (only === "demo-org-sim") results.demo_org_sim = benchDemoOrgSim();
 // Needs root and apt for its single-host cluster: only when asked for by name.
 if (only === "slurm") results.slurm = await benchSlurm();
 // Installs execa and simple-git into a temp prefix (network): only when asked for by name.

@@ -50,7 +50,7 @@ describe("createDemoRepo", { tags: ["slow"] }, () => {
     expect(seed0.exitCode).toBe(0);
     expect(seed0.stdout).toMatch(/^val_loss: \d+\.\d{6}$/m);
     expect(parseMemoryGb(seed0.stdout, "^peak_vram_mb:\\s*([0-9.]+)")).toBe(0);
-    // Measured over ten seeds: default 0.088 ± 0.004, tuned 0.031 ± 0.008.
+    // Measured over three seeds: default 0.105 ± 0.003 (was 0.088 ± 0.004 before the demo was made to learn within minutes).
     expect(seed0.valLoss).toBeGreaterThan(0.07);
     expect(seed1.valLoss).not.toBe(seed0.valLoss);
     expect(Math.abs(seed1.valLoss! - seed0.valLoss!)).toBeLessThan(0.02);

@@ -5,9 +5,9 @@
 const LEARNING_RATE = 0.01;
 const MOMENTUM = 0.5;
 const HIDDEN = 16;
-const STEPS = 30000;
+const STEPS = 20000;
 const BATCH_SIZE = 32;
-const WEIGHT_DECAY = 0.003;
+const WEIGHT_DECAY = 0.005;
 const INIT_SCALE = 0.5;
 
 import { TRAIN, N_FEATURES, N_TRAIN, createRng, gaussian, evaluate } from "./prepare.mjs";

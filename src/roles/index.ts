@@ -5,4 +5,4 @@ export { renderPrompt, type PromptContext } from "./render.js";
 export { renderStarter } from "./starter.js";
 export { TEMPLATES, readTopology, renderTemplate, type Template, type TemplateName, type Topology } from "./templates.js";
 export { runHillclimb, type HillclimbEnd, type HillclimbOptions, type HillclimbWorld } from "./builtin/hillclimb.js";
-export { findConstants, proposeChange, type NumericConstant, type Proposal, type Rng } from "./builtin/hillclimb-step.js";
+export { findConstants, proposeChange, proposeUntried, seededRng, type NumericConstant, type Proposal, type Rng } from "./builtin/hillclimb-step.js";

@@ -2,8 +2,11 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { OrgError } from "../../org/errors.js";
-import { runHillclimb, type HillclimbWorld } from "../../roles/index.js";
+import { runHillclimb, seededRng, type HillclimbWorld, type Rng } from "../../roles/index.js";
 import { readText } from "../../adapters/fs/files.js";
+import { moveOntoBest, readHeadTree } from "../../adapters/git/follow-best.js";
+import { listFrontierNews } from "../../adapters/store/frontier-news.js";
+import { readTriedLedger } from "../../adapters/store/tried-ledger.js";
 import { PACKAGE_ROOT } from "../../adapters/package-root.js";
 import { processRunner, type Runner } from "../../adapters/process.js";
 import type { Io } from "../io.js";
@@ -13,7 +16,8 @@ export async function runBuiltin(opts: { name: string }, io: Io): Promise<number
   if (opts.name !== "hillclimb") throw new OrgError(`no built-in runtime "${opts.name}" — the built-ins are: hillclimb`, "builtin");
   // The baseline tunes the role's first plain editable file (no glob), as the demo's train.mjs.
   const file = (process.env.ORG_EDITS ?? "").split(":").find((entry) => entry !== "" && !/[*?[\]{}]/.test(entry)) ?? "train.mjs";
-  const end = await runHillclimb({ cwd: process.cwd(), submitArgv: defaultSubmitArgv(), log: io.out, file }, hillclimbWorld());
+  const rng = seededRngFor(process.env);
+  const end = await runHillclimb({ cwd: process.cwd(), submitArgv: defaultSubmitArgv(), log: io.out, file, ...(rng ? { rng } : {}) }, { ...hillclimbWorld(), ...orgWorld(process.env) });
   if (end.kind === "failed") throw new OrgError(end.reason, "hillclimb");
   return 0;
 }
@@ -30,6 +34,30 @@ export function hillclimbWorld(runner: Runner = processRunner): HillclimbWorld {
     },
     delay: (ms) => delay(ms),
   };
+}
+
+/** What the baseline reads of the org it runs in: its inbox, the org best ref and the ledger; nothing outside an org. */
+export function orgWorld(env: Record<string, string | undefined>): Partial<HillclimbWorld> {
+  const { ORG_NAME: name, ORG_INBOX: inbox, ORG_STATE: state } = env;
+  return {
+    ...(inbox ? { listFrontierNews: () => listFrontierNews(inbox) } : {}),
+    ...(name ? { moveOntoBest: (cwd: string) => moveOntoBest(cwd, `refs/heads/org/${name}/best`) } : {}),
+    ...(state ? { listTried: async (cwd: string) => {
+      const tree = await readHeadTree(cwd);
+      const { entries } = await readTriedLedger(state);
+      return new Set(entries.filter((entry) => tree !== undefined && entry.change?.tree === tree).map((entry) => entry.description));
+    } } : {}),
+  };
+}
+
+// ORG_DEMO_SEED: each agent draws from the seed and its own name, so a seeded demo org replays the same proposals.
+function seededRngFor(env: Record<string, string | undefined>): Rng | undefined {
+  const seed = env.ORG_DEMO_SEED;
+  if (seed === undefined || seed === "" || !Number.isInteger(Number(seed))) return undefined;
+  const agent = env.ORG_AGENT ?? "";
+  let hash = Number(seed);
+  for (const char of agent) hash = (Math.imul(hash, 31) + char.charCodeAt(0)) >>> 0;
+  return seededRng(hash);
 }
 
 /** `ORG_SUBMIT` as a JSON argv, else this package's own `org submit` run by the current Node. */

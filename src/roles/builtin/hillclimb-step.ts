@@ -48,6 +48,43 @@ export function proposeChange(source: string, rng: Rng): Proposal | undefined {
   };
 }
 
+// Enough draws to find an untried step among a few constants × directions, few enough to stay cheap.
+const UNTRIED_DRAWS = 32;
+
+/**
+ * The first proposal whose description is not in `tried`, and how many tried ones it passed over. When every single
+ * step drawn was tried on this code, two steps at once reach code nobody judged; the last draw when even those were.
+ */
+export function proposeUntried(source: string, rng: Rng, tried: ReadonlySet<string>): (Proposal & { skipped: number }) | undefined {
+  let proposal = proposeChange(source, rng);
+  let skipped = 0;
+  while (proposal && tried.has(proposal.description) && skipped < 2 * UNTRIED_DRAWS) {
+    skipped++;
+    proposal = skipped < UNTRIED_DRAWS ? proposeChange(source, rng) : proposeTwo(source, rng);
+  }
+  return proposal && { ...proposal, skipped };
+}
+
+function proposeTwo(source: string, rng: Rng): Proposal | undefined {
+  const first = proposeChange(source, rng);
+  const second = first && proposeChange(first.source, rng);
+  // The second step can undo the first (0.01 -> 0.0125 -> 0.01): no change is no proposal worth a run.
+  if (!first || !second || second.source === source) return first;
+  return { source: second.source, description: `${first.description}; ${second.description}` };
+}
+
+/** mulberry32: `ORG_DEMO_SEED` makes a demo org's researchers propose the same steps on every run. */
+export function seededRng(seed: number): Rng {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
 // Small counts (layers, heads) move by one; large ones (steps, widths) by a quarter, and never below 1.
 function perturbInteger(value: number, up: boolean): string {
   if (value < SMALL_INTEGER) return String(up || value <= 1 ? value + 1 : value - 1);

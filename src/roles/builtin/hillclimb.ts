@@ -4,10 +4,11 @@
  * Each iteration re-reads train.mjs, scales one `const NAME = number;` up or down, and hands the change
  * to `org submit`, which commits it and lets the verifier keep or revert it. It reads no results, forms
  * no hypotheses and never touches the model: it is the honest floor a real research agent should beat,
- * and a way to exercise the whole org with no model API at all.
+ * and a way to exercise the whole org with no model API at all. It does follow the org: once its inbox says the org's
+ * best advanced it works on that best, and it skips a change the ledger already holds as tried on the same code.
  */
 import { join } from "node:path";
-import { proposeChange, type Rng } from "./hillclimb-step.js";
+import { proposeUntried, type Rng } from "./hillclimb-step.js";
 
 /** What the baseline needs of the world; `org builtin` hands it the real one. */
 export interface HillclimbWorld {
@@ -16,6 +17,12 @@ export interface HillclimbWorld {
   /** Runs the submit command and waits for its verdict. */
   submit(argv: string[], cwd: string): Promise<{ spawnError?: string; output: string; exit: number | string | null }>;
   delay(ms: number): Promise<void>;
+  /** Ids of the inbox's "the org's best advanced" messages; absent: the agent never follows the frontier. */
+  listFrontierNews?(): Promise<string[]>;
+  /** Moves cwd's branch onto the org best unless it holds it already; says so when it moved. */
+  moveOntoBest?(cwd: string): Promise<string | undefined>;
+  /** Descriptions of the changes the ledger holds as judged on the code now in cwd; absent: no ledger. */
+  listTried?(cwd: string): Promise<Set<string>>;
 }
 
 export interface HillclimbOptions {
@@ -39,12 +46,20 @@ export async function runHillclimb(options: HillclimbOptions, world: HillclimbWo
   const { cwd, log, iterations, submitArgv, pauseMs = 200, rng = Math.random } = options;
   const path = join(cwd, options.file ?? "train.mjs");
   let done = 0;
+  const seen = new Set<string>();
+  let following = false;
   for (; iterations === undefined || done < iterations; done++) {
     if (done > 0) await world.delay(pauseMs);
+    following = (await hasNews(world, seen)) || following;
+    // Once the org's best is ahead, every step starts from it: a discard puts the branch back on the agent's own best.
+    const moved = following ? await world.moveOntoBest?.(cwd) : undefined;
+    if (moved !== undefined) log(`hillclimb: ${moved}`);
     const source = await world.readText(path);
     if (source === undefined) return { kind: "failed", reason: `hillclimb: ${path} does not exist — the baseline researcher tunes the constants of train.mjs` };
-    const proposal = proposeChange(source, rng);
+    const tried = (await world.listTried?.(cwd)) ?? new Set<string>();
+    const proposal = proposeUntried(source, rng, tried);
     if (!proposal) return { kind: "failed", reason: `hillclimb: ${path} has no \`const NAME = <positive number>;\` line to tune` };
+    if (proposal.skipped > 0) log(`hillclimb: skipped ${proposal.skipped} change(s) already tried on this code (org tried)`);
     await world.writeText(path, proposal.source);
     log(`hillclimb: ${proposal.description}`);
     const result = await world.submit([...submitArgv, "-m", proposal.description], cwd);
@@ -53,4 +68,12 @@ export async function runHillclimb(options: HillclimbOptions, world: HillclimbWo
     if (result.exit !== 0) log(`hillclimb: submit exited ${result.exit}`);
   }
   return { kind: "done", submitted: done };
+}
+
+// New frontier messages since the last look; the ids are remembered, so each message moves the agent once.
+async function hasNews(world: HillclimbWorld, seen: Set<string>): Promise<boolean> {
+  const ids = (await world.listFrontierNews?.()) ?? [];
+  const fresh = ids.filter((id) => !seen.has(id));
+  for (const id of fresh) seen.add(id);
+  return fresh.length > 0;
 }
