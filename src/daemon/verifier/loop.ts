@@ -2,7 +2,7 @@ import { join } from "node:path";
 import type { OrgConfig } from "../../org/config/schema.js";
 import { runExperiment, type AgentLedger, type ExperimentContext, type ExperimentRequest, type VerifierPort } from "../../org/experiments/experiment.js";
 import { decideRebase, describeConflict, toJudged } from "../../org/experiments/rebase.js";
-import { describeCancel, formatVerdictMessage, type CancelledFile } from "../../org/experiments/submit-reply.js";
+import { formatVerdictMessage } from "../../org/experiments/submit-reply.js";
 import { readMessageSettings } from "../../org/messages/mail-port.js";
 import { pooledSigma } from "../../org/experiments/noise.js";
 import { agentPaths, orgPaths } from "../../org/paths.js";
@@ -11,7 +11,7 @@ import { detectNewCommits, gpuOfSlot, pickNext, poolSlots, type Served } from ".
 import { formatLogEntry } from "../../org/log-entry.js";
 import type { GpuProbe } from "../../org/ports.js";
 import { checkGpuPresent } from "../../org/lifecycle/gpu.js";
-import { appendLines, readJson, writeJsonAtomic } from "../../adapters/fs/files.js";
+import { pathExists, readJson, writeJsonAtomic } from "../../adapters/fs/files.js";
 import { readStopFile } from "../../adapters/store/stop-state.js";
 import { findJudgedRow } from "../../adapters/verifier/judged-row.js";
 import { advanceFrontier } from "../../adapters/verifier/frontier.js";
@@ -23,6 +23,7 @@ import { VerifierGuard } from "./guard.js";
 import { OrgHeadsReader } from "./org-heads.js";
 import { ensureDir, listDir, removeFile } from "../../adapters/fs/dir.js";
 import { watchPoolGpus } from "./pool-watch.js";
+import { cancelQueued } from "./cancel-queued.js";
 import { StackRunner } from "./stack.js";
 import { writeCapacity } from "../../adapters/store/gpu-runs.js";
 import { listCapacity } from "../../org/experiments/gpu-runs.js";
@@ -83,13 +84,22 @@ export class VerifierLoop {
     const pending = await this.readQueue();
     const stop = await readStopFile(this.paths.state);
     // Stopped by a GPU-hour or cost limit: nothing new is queued or started, confirmations excepted.
-    if (stop?.kind === "stop" && stop.cancel) return this.startRuns(await this.cancelForStop(pending, stop.reason, now), verify.parallel);
+    if (stop?.kind === "stop" && stop.cancel) {
+      const kept = await cancelQueued({
+        pending, keep: (request) => this.running.has(request.id) || this.finished.has(request.id), aliases: (id) => this.aliases.get(id) ?? [],
+        reason: stop.reason, now, paths: this.paths, journal: this.journal, port: this.port, log: this.log,
+      });
+      return this.startRuns(kept, verify.parallel);
+    }
     const queuedAgents = new Set<string>();
     const ledgers = new Map<string, AgentLedger>();
     for (const agent of this.record.agents) {
       // Busy is checked before the ledger is read: with no run in flight the ledger cannot change under us.
-      if (pending.some((request) => request.agent === agent.name && !this.finished.has(request.id)) || [...this.running.values()].some((run) => run.request.agent === agent.name)) {
+      const mine = [...pending.filter((request) => !this.finished.has(request.id)), ...[...this.running.values()].map((run) => run.request)].filter((request) => request.agent === agent.name);
+      if (mine.length > 0) {
         queuedAgents.add(agent.name);
+        // A submit that beat the first tick still waits for its agent's baseline, which pickNext runs first.
+        if (!mine.some((request) => request.kind === "baseline") && !(await pathExists(this.ledgerFile(agent.name)))) pending.push(await this.enqueueBaseline(agent.name, now));
         continue;
       }
       const ledger = await readJson<AgentLedger>(this.ledgerFile(agent.name));
@@ -98,7 +108,7 @@ export class VerifierLoop {
       if (ledger && !retry) ledgers.set(agent.name, ledger);
       else {
         this.retried.add(agent.name);
-        pending.push(await this.enqueue({ id: `${stamp(now)}-${agent.name}-baseline`, agent: agent.name, commit: this.record.baseCommit, description: "baseline", kind: "baseline", submittedAt: now.toISOString() }));
+        pending.push(await this.enqueueBaseline(agent.name, now));
         queuedAgents.add(agent.name);
       }
     }
@@ -123,27 +133,6 @@ export class VerifierLoop {
       this.served.set(request.agent, { runs: (this.served.get(request.agent)?.runs ?? 0) + 1, last: this.turns++ });
       this.running.set(request.id, { slot, request, promise: this.execute(request, slot) });
     }
-  }
-
-  /** Each queued experiment not yet running is cancelled (its request removed, a log entry); confirmations are kept to finish. */
-  private async cancelForStop(pending: ExperimentRequest[], reason: string, now: Date): Promise<ExperimentRequest[]> {
-    const kept: ExperimentRequest[] = [];
-    for (const request of pending) {
-      if (request.kind === "confirm" || this.running.has(request.id) || this.finished.has(request.id)) {
-        kept.push(request);
-        continue;
-      }
-      const why = `the org stopped (${reason}) — raise the limit in org.yaml, or \`org up --resume\`; the commit is judged then`;
-      // Answered like a verdict, before the request goes: `org submit` and `org wait` would otherwise wait for ever.
-      const answer: CancelledFile = { id: request.id, commit: request.commit, description: request.description, cancelled: why };
-      for (const id of [request.id, ...(this.aliases.get(request.id) ?? [])]) await writeVerdictFile(this.journal, this.paths.state, { ...answer, id });
-      if (request.reply === "message") await this.port.appendInbox(request.agent, `## cancelled ${request.commit.slice(0, 7)}\n${describeCancel(answer)}`, { experiment: request.id, notify: "always" });
-      await removeFile(join(this.paths.queue, `${request.id}.json`));
-      const title = `${request.agent} ${request.commit.slice(0, 7)} ${request.kind === "baseline" ? "baseline" : request.description.replace(/\s+/g, " ").slice(0, 120)}`;
-      await appendLines(this.paths.log, [formatLogEntry({ date: now, op: "cancel", title, body: `not run: the org stopped (${reason}); its request was removed — raise the limit in org.yaml and the commit is judged` })]);
-      this.log(`stop: cancelled ${request.id}: the org stopped (${reason})`);
-    }
-    return kept;
   }
 
   private readonly abort = new AbortController();
@@ -289,6 +278,10 @@ export class VerifierLoop {
       requests.push(request);
     }
     return requests;
+  }
+
+  private enqueueBaseline(agent: string, now: Date): Promise<ExperimentRequest> {
+    return this.enqueue({ id: `${stamp(now)}-${agent}-baseline`, agent, commit: this.record.baseCommit, description: "baseline", kind: "baseline", submittedAt: now.toISOString() });
   }
 
   private async enqueue(request: ExperimentRequest): Promise<ExperimentRequest> {
