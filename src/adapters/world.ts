@@ -9,6 +9,7 @@ import { isAlive, killProcessGroup, processRunner } from "./process.js";
 import { PtyGrid } from "./pty/grid.js";
 import { Tmux } from "./tmux/tmux.js";
 import { pickEnv } from "../org/lifecycle/secrets.js";
+import { probeSandbox, tmuxSocketDir } from "./probes/sandbox.js";
 
 export { PACKAGE_ROOT };
 export const ORG_BIN = `${PACKAGE_ROOT}bin/org.js`;
@@ -26,6 +27,7 @@ export function createWorld(): World {
     orgArgv: [process.execPath, ORG_BIN],
     basePath: process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin",
     secretEnv: (names) => pickEnv(process.env, names),
+    sandbox: { probe: () => probeSandbox(), tmuxDir: tmuxSocketDir() },
   };
 }
 

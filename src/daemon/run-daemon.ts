@@ -11,7 +11,7 @@ import { buildServices } from "./services-table.js";
 const ORG_FILE_WAIT_MS = 30_000;
 const ORG_FILE_POLL_MS = 100;
 
-/** The control pane: every daemon service (supervisor, screens, verifier, notifier, reload, standups, usage, table, heartbeat) until SIGTERM or SIGHUP. */
+/** The control pane: every daemon service (supervisor, outbox broker, screens, verifier, notifier, reload, standups, usage, table, heartbeat) until SIGTERM or SIGHUP. */
 export async function runDaemon(opts: { root: string; renderStatus: (snapshot: OrgSnapshot) => string }): Promise<number> {
   const paths = orgPaths(opts.root);
   const record = await waitForOrgRecord(paths.orgFile);
