@@ -4,6 +4,7 @@ import { planSandbox } from "../src/org/sandbox/layout.js";
 import { decideOutboxRequest } from "../src/org/sandbox/outbox.js";
 import { paneLaunch } from "../src/org/lifecycle/supervise-step.js";
 import { defaultSubmitArgv } from "../src/cli/commands/builtin.js";
+import { slurmPaneArgv } from "../src/org/slurm/argv.js";
 
 const works: SandboxProbe = { kind: "works", bwrap: "/usr/bin/bwrap" };
 const missing: SandboxProbe = { kind: "unavailable", reason: "bwrap (bubblewrap) is not on PATH", fix: "install it: apt-get install bubblewrap (dnf install bubblewrap)" };
@@ -11,7 +12,7 @@ const missing: SandboxProbe = { kind: "unavailable", reason: "bwrap (bubblewrap)
 const layout = {
   bwrap: "/usr/bin/bwrap", root: "/o", repo: "/o", worktrees: "/o/worktrees", worktree: "/o/worktrees/a-1",
   agentDir: "/o/state/agents/a-1", outbox: "/o/state/agents/a-1/outbox", git: { common: "/o/.git", worktreeDir: "/o/.git/worktrees/a-1", org: "t" },
-  read: [], write: ["/o/data"], hideDirs: ["/tmp/tmux-1000"], maskFiles: [],
+  read: [], write: ["/o/data"], hideDirs: ["/tmp/tmux-1000"], maskFiles: [], step: false,
 };
 
 describe("the sandbox's plan", () => {
@@ -43,6 +44,19 @@ describe("the sandbox's plan", () => {
       cwd: "/w",
       env: { ANTHROPIC_API_KEY: "k" },
     });
+  });
+
+  test("a Slurm job agent: its pane (org slurm-run) unsandboxed; on the node, bwrap around the step where it works, its org polling the outbox", () => {
+    const sandbox = planSandbox({ ...layout, step: true });
+    expect(sandbox.step).toBe(true);
+    expect(sandbox.args.slice(-2)).toEqual(["ORG_OUTBOX_POLL", "1"]);
+    const launch = { argv: ["/node", "/pkg/bin/org.js", "slurm-run", "a-1"], cwd: "/o/worktrees/a-1", env: { ORG_AGENT: "a-1" } };
+    expect(paneLaunch(launch, {}, sandbox).argv).toEqual(["/bin/sh", "-c", 'exec "$0" "$@"', ...launch.argv]);
+    const step = slurmPaneArgv("42", { argv: ["claude", "--go"], cwd: "/o/worktrees/a-1" }, { args: ["--die-with-parent"] });
+    expect(step.slice(0, 6)).toEqual(["srun", "--jobid=42", "--overlap", "--pty", "--quiet", "--chdir=/o/worktrees/a-1"]);
+    expect(step.slice(6, 8)).toEqual(["/bin/sh", "-c"]);
+    expect(step.slice(9)).toEqual(["org-sandbox", "--die-with-parent", "--", "claude", "--go"]);
+    expect(step[8]).toContain("no working bwrap on $(hostname): this agent runs WITHOUT a sandbox");
   });
 
   test("on by default where bwrap works; off by choice; a warning where it cannot; a refusal when asked for and impossible", () => {

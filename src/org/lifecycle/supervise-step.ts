@@ -50,7 +50,8 @@ export function stepAgent(input: { status: AgentStatus | undefined; pane: AgentP
  * runs it. `secrets` (pass_env values) reach the program through the pane's environment, never its command line.
  */
 export function paneLaunch(spec: Pick<LaunchSpec, "argv" | "cwd" | "env">, secrets: Record<string, string> = {}, sandbox?: AgentSandbox): PaneLaunch {
-  if (sandbox) return wrapInSandbox(sandbox, spec, secrets);
+  // A Slurm job agent's pane is `org slurm-run`, outside: its sandbox is made on the node, around the job step.
+  if (sandbox && !sandbox.step) return wrapInSandbox(sandbox, spec, secrets);
   const { PATH: path, ...env } = { ...spec.env, ...secrets };
   // tmux puts its client's PATH over a pane's own -e PATH, so the PATH travels as an argument. tmux would also
   // run a one-word command through a shell: this fixed script execs the argv as data, never parsed.

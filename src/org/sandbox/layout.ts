@@ -21,12 +21,16 @@ export interface SandboxLayout {
   /** Folders that vanish (tmux's socket folder) and files masked by /dev/null (the pty host's socket). */
   hideDirs: string[];
   maskFiles: string[];
+  /** Runs as a step of the agent's Slurm job, on a node: its `org` polls the outbox, FIFOs do not cross hosts. */
+  step: boolean;
 }
 
 /** One agent's sandbox: bwrap and its arguments up to the program's. */
 export interface AgentSandbox {
   bwrap: string;
   args: string[];
+  /** Made on the node around the job step (if bwrap works there); the pane, `org slurm-run`, stays outside. */
+  step?: true;
 }
 
 /**
@@ -70,6 +74,7 @@ export function planSandbox(layout: SandboxLayout): AgentSandbox {
     "--setenv", "GIT_CONFIG_KEY_0", "gc.auto", "--setenv", "GIT_CONFIG_VALUE_0", "0",
     "--setenv", "GIT_CONFIG_KEY_1", "maintenance.auto", "--setenv", "GIT_CONFIG_VALUE_1", "false",
     "--setenv", "ORG_OUTBOX", layout.outbox,
+    ...(layout.step ? ["--setenv", "ORG_OUTBOX_POLL", "1"] : []),
   ];
-  return { bwrap: layout.bwrap, args };
+  return { bwrap: layout.bwrap, args, ...(layout.step ? { step: true as const } : {}) };
 }

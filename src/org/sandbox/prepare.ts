@@ -5,6 +5,7 @@ import { agentPaths, PTY_SOCKET_PREFIX, sandboxFile, type OrgPaths } from "../pa
 import type { World } from "../world.js";
 import { decideSandbox, type SandboxDecision } from "./decide.js";
 import { planSandbox, type AgentSandbox } from "./layout.js";
+import { runsAsJob } from "../slurm/prepare.js";
 
 /** The org's sandbox decision for `org up` and `org reload`: sandbox.enabled against what bwrap can do here. */
 export async function decideOrgSandbox(world: Pick<World, "sandbox">, config: LoadedConfig["config"]): Promise<SandboxDecision> {
@@ -20,7 +21,7 @@ export async function decideOrgSandbox(world: Pick<World, "sandbox">, config: Lo
  * restart (launch.json lies in the agent's own, writable folder). Without a sandbox those files go, so none is stale.
  */
 export async function writeSandboxes(
-  world: World, loaded: LoadedConfig, paths: OrgPaths, decision: SandboxDecision, agents: readonly { name: string; worktree: string }[], socket: string,
+  world: World, loaded: LoadedConfig, paths: OrgPaths, decision: SandboxDecision, agents: readonly { name: string; role: string; worktree: string }[], socket: string,
 ): Promise<Map<string, AgentSandbox>> {
   const sandboxes = new Map<string, AgentSandbox>();
   if (decision.kind !== "on") {
@@ -42,6 +43,7 @@ export async function writeSandboxes(
       // Through the grid's socket an agent could type into another agent's pane, or end the org.
       hideDirs: pty ? [] : [world.sandbox.tmuxDir],
       maskFiles: pty ? [socket.slice(PTY_SOCKET_PREFIX.length)] : [],
+      step: runsAsJob(config, agent.role),
     });
     await world.files.writeAtomic(sandboxFile(paths.state, agent.name), `${JSON.stringify(sandbox, null, 2)}\n`);
     sandboxes.set(agent.name, sandbox);
@@ -60,5 +62,5 @@ export function parseAgentSandbox(text: string | undefined): AgentSandbox | unde
   }
   const { bwrap, args } = (raw ?? {}) as { bwrap?: unknown; args?: unknown };
   if (typeof bwrap !== "string" || !Array.isArray(args) || !args.every((arg) => typeof arg === "string")) return undefined;
-  return { bwrap, args: args as string[] };
+  return { bwrap, args: args as string[], ...((raw as { step?: unknown }).step === true ? { step: true as const } : {}) };
 }
