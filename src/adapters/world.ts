@@ -16,6 +16,8 @@ export const ORG_BIN = `${PACKAGE_ROOT}bin/org.js`;
 
 /** The real world: git, tmux, nvidia-smi, the file system and processes. */
 export function createWorld(): World {
+  // One trial sandbox per process: `org up` starts it early, and what it finds holds for the process's life.
+  let sandbox: ReturnType<typeof probeSandbox> | undefined;
   return {
     git: gitAdapter,
     files: filesPort,
@@ -27,7 +29,7 @@ export function createWorld(): World {
     orgArgv: [process.execPath, ORG_BIN],
     basePath: process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin",
     secretEnv: (names) => pickEnv(process.env, names),
-    sandbox: { probe: () => probeSandbox(), tmuxDir: tmuxSocketDir() },
+    sandbox: { probe: () => (sandbox ??= probeSandbox()), tmuxDir: tmuxSocketDir() },
   };
 }
 

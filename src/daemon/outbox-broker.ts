@@ -22,8 +22,17 @@ export function defineOutboxBroker(opts: { root: string; paths: OrgPaths; orgArg
   const watched = new Map<string, () => void>();
   let wakeUp = () => {};
   const outboxOf = (agent: string) => join(agentPaths(opts.paths.state, agent).dir, "outbox");
-  const serve = async (record: OrgRecord) => {
+  // org.json and the worktrees' real paths, read once a period: a wake-up for a new request goes straight to the outboxes.
+  let known: { at: number; record: OrgRecord; worktrees: Map<string, string> } | undefined;
+  const readAgents = async (now: number) => {
+    if (known && now - known.at < OUTBOX_MS) return known;
+    const record = await readOptionalRecord(opts.root);
+    if (!record) return undefined;
     const worktrees = new Map(await Promise.all(record.agents.map(async (agent) => [agent.name, await resolvePath(agent.worktree)] as const)));
+    watchOutboxes(record);
+    return (known = { at: now, record, worktrees });
+  };
+  const serve = async ({ record, worktrees }: { record: OrgRecord; worktrees: Map<string, string> }) => {
     for (const agent of record.agents) {
       for (const entry of await takeOutboxRequests(outboxOf(agent.name))) {
         const decision = decideOutboxRequest(entry, { org: record.name, root: opts.root, state: opts.paths.state, agent, worktrees });
@@ -35,14 +44,15 @@ export function defineOutboxBroker(opts: { root: string; paths: OrgPaths; orgArg
           opts.say(`outbox: ${agent.name}: org ${entry.argv[0] ?? ""} did not start: ${error.message}`);
           return undefined;
         });
-        if (pid !== undefined) running.set(entry.dir, { entry, pid });
+        if (pid !== undefined) running.set(entry.base, { entry, pid });
       }
     }
   };
   const settle = async () => {
     for (const [dir, { entry, pid }] of running) {
       const state = await checkOutboxCommand(entry);
-      if (state === "abandoned") await stopOutboxCommand(pid);
+      // Its grace runs on its own: a loop that waited on it would leave new requests waiting too.
+      if (state === "abandoned") void stopOutboxCommand(pid);
       if (state !== "running") running.delete(dir);
     }
   };
@@ -60,12 +70,9 @@ export function defineOutboxBroker(opts: { root: string; paths: OrgPaths; orgArg
   return defineLoop({
     name: "outbox",
     periodMs: OUTBOX_MS,
-    tick: async () => {
-      const record = await readOptionalRecord(opts.root);
-      if (record) {
-        watchOutboxes(record);
-        await serve(record);
-      }
+    tick: async (now) => {
+      const agents = await readAgents(now.getTime());
+      if (agents) await serve(agents);
       await settle();
     },
     wake: (wake) => {

@@ -1,4 +1,4 @@
-import { mkdir, readFile } from "node:fs/promises";
+import { mkdir, readFile, stat } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { branchName } from "../../org/paths.js";
 import type { SandboxGit } from "../../org/ports.js";
@@ -10,12 +10,14 @@ import { runGit } from "./run.js";
  * outside every sandbox, and never the file each sandbox mounts read-only: a file renamed over would lose the mount.
  */
 export async function prepareSandboxGit(repo: string, org: string, worktrees: string[]): Promise<SandboxGit> {
-  const common = resolve(repo, (await git(repo, ["rev-parse", "--git-common-dir"])).trim());
+  // Read, not asked of git, once the repo is ready: every spawned git is time a person waits on `org up`.
+  const dotGit = join(repo, ".git");
+  const common = (await stat(dotGit).then((info) => info.isDirectory(), () => false)) ? dotGit : resolve(repo, (await git(repo, ["rev-parse", "--git-common-dir"])).trim());
   const best = `refs/heads/${branchName(org, "best")}`;
   const target = `refs/frontier/${org}`;
   await mkdir(join(common, "logs", dirname(best)), { recursive: true });
-  const symbolic = await runGit(["symbolic-ref", "-q", best], { cwd: repo });
-  if (symbolic.exitCode !== 0 || symbolic.stdout.trim() !== target) {
+  const current = await readFile(join(common, best), "utf8").catch(() => "");
+  if (current !== `ref: ${target}\n`) {
     // A best made before the sandbox is a plain branch: its commit moves to the target first.
     const head = await runGit(["rev-parse", "--verify", "-q", `${best}^{commit}`], { cwd: repo });
     if (head.exitCode === 0) await git(repo, ["update-ref", "-m", "org: best becomes a symbolic ref for the sandbox", target, head.stdout.trim()]);

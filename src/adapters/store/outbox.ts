@@ -6,10 +6,10 @@ import { isAlive, killProcessGroup, startChild } from "../process.js";
 // The shim opens its FIFOs just after it publishes a request: a writer that comes first waits this long for them.
 const READER_WAIT_MS = 5000;
 
-/** A request as the shim left it: argv, working folder (symlinks resolved) and the shim's pid. */
+/** A request as the shim left it: argv, working folder (symlinks resolved) and the shim's pid, its id. */
 export interface OutboxEntry {
-  id: string;
-  dir: string;
+  /** The path of its files but for the suffix: <outbox>/<id>. */
+  base: string;
   argv: string[];
   cwd: string;
   shimPid: number;
@@ -17,33 +17,34 @@ export interface OutboxEntry {
   local: boolean;
 }
 
-/** Requests in an agent's outbox not yet taken: folders the shim renamed into place (a dot marks one being written). */
+/** Requests in an agent's outbox not yet taken: each <id>.ready the shim wrote once its <id>.argv and <id>.cwd were there. */
 export async function takeOutboxRequests(outbox: string): Promise<OutboxEntry[]> {
-  const names = await readdir(outbox).catch(() => [] as string[]);
+  const names = new Set(await readdir(outbox).catch(() => [] as string[]));
   const taken: OutboxEntry[] = [];
-  for (const id of names.filter((name) => !name.startsWith(".")).sort()) {
-    const dir = join(outbox, id);
-    if (await exists(join(dir, "taken")) || await exists(join(dir, "cancel"))) continue;
+  for (const name of [...names].filter((entry) => entry.endsWith(".ready")).sort()) {
+    const id = name.slice(0, -".ready".length);
+    if (names.has(`${id}.taken`) || names.has(`${id}.cancel`)) continue;
+    const base = join(outbox, id);
     // Marked before it runs: a daemon started again never runs a command twice.
-    await writeFile(join(dir, "taken"), "");
-    const entry = await readEntry(id, dir).catch(() => undefined);
+    await writeFile(`${base}.taken`, "");
+    const entry = await readEntry(base, id, names.has(`${id}.out`)).catch(() => undefined);
     if (entry) taken.push(entry);
   }
   return taken;
 }
 
-async function readEntry(id: string, dir: string): Promise<OutboxEntry> {
-  const [argv, cwd, pid] = await Promise.all(["argv", "cwd", "pid"].map((file) => readFile(join(dir, file), "utf8")));
-  const local = await lstat(join(dir, "out")).then((info) => info.isFIFO(), () => false);
-  return { id, dir, argv: argv!.split("\0").slice(0, -1), cwd: await resolvePath(cwd!.trim()), shimPid: Number(pid), local };
+async function readEntry(base: string, id: string, fifo: boolean): Promise<OutboxEntry> {
+  const [argv, cwd] = await Promise.all([readFile(`${base}.argv`, "utf8"), readFile(`${base}.cwd`, "utf8")]);
+  return { base, argv: argv.split("\0").slice(0, -1), cwd: await resolvePath(cwd.trim()), shimPid: Number.parseInt(id, 10), local: fifo };
 }
 
-/** Runs `argv` for a request: its output into the request's FIFOs (files under Slurm), its exit status into `status` by /bin/sh. */
+/** Runs `argv` for a request: its output into the request's FIFOs (files under Slurm), its exit status into <id>.status by /bin/sh. */
 export async function runOutboxCommand(entry: OutboxEntry, argv: string[], opts: { cwd: string; env: Record<string, string> }): Promise<number | undefined> {
-  const [out, err] = await openOutputs(entry.dir);
+  const [out, err] = await openOutputs(entry.base);
   try {
-    const script = '"$@"; code=$?; echo $code > "$0.tmp" && mv "$0.tmp" "$0"';
-    const child = startChild(["/bin/sh", "-c", script, join(entry.dir, "status"), ...argv], {
+    // The shim reads a FIFO request's status after its output ends; a polling one may read it the moment it appears.
+    const script = entry.local ? '"$@"; echo $? > "$0"' : '"$@"; echo $? > "$0.tmp" && mv "$0.tmp" "$0"';
+    const child = startChild(["/bin/sh", "-c", script, `${entry.base}.status`, ...argv], {
       cwd: opts.cwd, env: { ...process.env, ...opts.env }, stdio: ["ignore", out.fd, err.fd], detached: true,
     });
     child.on("error", () => undefined);
@@ -56,25 +57,25 @@ export async function runOutboxCommand(entry: OutboxEntry, argv: string[], opts:
 
 /** A request refused: the reason on its stderr, exit status 2. */
 export async function refuseOutboxRequest(entry: OutboxEntry, reason: string): Promise<void> {
-  const [out, err] = await openOutputs(entry.dir);
+  const [out, err] = await openOutputs(entry.base);
   await err.write(`org: ${reason}\n`).catch(() => undefined);
-  await writeFile(join(entry.dir, "status"), "2\n");
+  await writeFile(`${entry.base}.status`, "2\n");
   await Promise.all([out.close(), err.close()]);
 }
 
 /** Whether a request's command is over (its status is written), or the shim gave up on it: cancelled (Ctrl-C) or gone. */
 export async function checkOutboxCommand(entry: OutboxEntry): Promise<"running" | "done" | "abandoned"> {
-  if (await exists(join(entry.dir, "status"))) return "done";
-  return (await exists(join(entry.dir, "cancel"))) || (entry.local && !isAlive(entry.shimPid)) ? "abandoned" : "running";
+  if (await exists(`${entry.base}.status`)) return "done";
+  return (await exists(`${entry.base}.cancel`)) || (entry.local && !isAlive(entry.shimPid)) ? "abandoned" : "running";
 }
 
 export function stopOutboxCommand(pid: number): Promise<void> {
   return killProcessGroup(pid, 1000);
 }
 
-async function openOutputs(dir: string): Promise<[FileHandle, FileHandle]> {
-  const out = await openOutput(join(dir, "out"));
-  const err = await openOutput(join(dir, "err")).catch(async (error: unknown) => {
+async function openOutputs(base: string): Promise<[FileHandle, FileHandle]> {
+  const out = await openOutput(`${base}.out`);
+  const err = await openOutput(`${base}.err`).catch(async (error: unknown) => {
     await out.close();
     throw error;
   });

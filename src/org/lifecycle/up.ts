@@ -22,6 +22,8 @@ const GRID_SIZE = { width: 240, height: 80 };
 export async function upOrg(world: World, loaded: LoadedConfig, opts: { mode?: "tmux" | "pty" } = {}): Promise<UpResult> {
   const { config } = loaded;
   const paths = orgPaths(loaded.dir);
+  // The trial sandbox (a bwrap start) runs while tmux and git are asked; prepareAgents takes its answer.
+  if (config.sandbox?.enabled !== false) void world.sandbox.probe();
   const previous = (await readOptionalOrgRecord(world.files, paths.root)) ?? null;
   const wanted = opts.mode === "pty" ? ptyGridSocket(paths.state) : tmuxSocket(config.name, paths.root);
   // Still up in the other mode (tmux or pty), the org is the running one: switching needs `org down` first.
