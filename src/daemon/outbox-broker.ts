@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { agentPaths, type OrgPaths } from "../org/paths.js";
 import { decideOutboxRequest } from "../org/sandbox/outbox.js";
 import type { OrgRecord } from "../org/state.js";
+import type { ChildTracker } from "../org/ports.js";
 import { watchDir } from "../adapters/fs/files.js";
 import { readOptionalRecord } from "../adapters/store/org-record.js";
 import {
@@ -17,8 +18,8 @@ const OUTBOX_MS = 1000;
  * The daemon side of a sandboxed agent's `org`: each command an agent leaves in its outbox runs here, outside every
  * sandbox, as that agent (whose outbox it is decides, not its environment), and is stopped when the agent gives up on it.
  */
-export function defineOutboxBroker(opts: { root: string; paths: OrgPaths; orgArgv: string[]; say: (line: string) => void }): Service {
-  const running = new Map<string, { entry: OutboxEntry; pid: number }>();
+export function defineOutboxBroker(opts: { root: string; paths: OrgPaths; orgArgv: string[]; children: ChildTracker; say: (line: string) => void }): Service {
+  const running = new Map<string, { entry: OutboxEntry; pid: number; ended: () => void }>();
   const watched = new Map<string, () => void>();
   let wakeUp = () => {};
   const outboxOf = (agent: string) => join(agentPaths(opts.paths.state, agent).dir, "outbox");
@@ -40,20 +41,22 @@ export function defineOutboxBroker(opts: { root: string; paths: OrgPaths; orgArg
           await refuseOutboxRequest(entry, decision.reason).catch(() => undefined);
           continue;
         }
-        const pid = await runOutboxCommand(entry, [...opts.orgArgv, ...decision.args], { cwd: decision.cwd, env: decision.env }).catch((error: Error) => {
+        const started = await runOutboxCommand(entry, [...opts.orgArgv, ...decision.args], { cwd: decision.cwd, env: decision.env, children: opts.children, agent: agent.name }).catch((error: Error) => {
           opts.say(`outbox: ${agent.name}: org ${entry.argv[0] ?? ""} did not start: ${error.message}`);
           return undefined;
         });
-        if (pid !== undefined) running.set(entry.base, { entry, pid });
+        if (started) running.set(entry.base, { entry, ...started });
       }
     }
   };
   const settle = async () => {
-    for (const [dir, { entry, pid }] of running) {
+    for (const [base, { entry, pid, ended }] of running) {
       const state = await checkOutboxCommand(entry);
+      if (state === "running") continue;
       // Its grace runs on its own: a loop that waited on it would leave new requests waiting too.
-      if (state === "abandoned") void stopOutboxCommand(pid);
-      if (state !== "running") running.delete(dir);
+      if (state === "abandoned") void stopOutboxCommand(pid).finally(ended);
+      else ended();
+      running.delete(base);
     }
   };
   // Agents added by a reload get their watch at the next look.

@@ -20,7 +20,8 @@ export async function runDaemon(opts: { root: string; renderStatus: (snapshot: O
     return 1;
   }
   // Before any run starts: a slot or GPU must never hold a run of ours next to one a killed daemon left.
-  await endLeftChildren(paths, "the daemon");
+  // An agent's org command it ran goes on (a submit waits for its verdict, from us now), as it would in the agent's pane.
+  await endLeftChildren(paths, "the daemon", ["command"]);
   const feed = new Feed();
   const services = buildServices({ root: opts.root, paths, record, feed, renderStatus: opts.renderStatus });
   const stopping = new AbortController();

@@ -49,7 +49,7 @@ export function buildServices(opts: { root: string; paths: OrgPaths; record: Org
   const services: Service[] = [
     supervisor,
     // Sandboxed agents' org commands run here from their first moments: before the verifier's slower start.
-    defineOutboxBroker({ root, paths, orgArgv: world.orgArgv, say }),
+    defineOutboxBroker({ root, paths, orgArgv: world.orgArgv, children, say }),
     screens,
     verifier.service,
     {

@@ -156,7 +156,8 @@ export interface ChildTicket {
 }
 
 export interface ChildTracker {
-  announce(kind: "verify" | "waiter", what: string, group: boolean): ChildTicket;
+  /** command: an agent's `org` command the daemon runs for a sandboxed agent. */
+  announce(kind: "verify" | "waiter" | "command", what: string, group: boolean): ChildTicket;
 }
 
 export interface TmuxPort {

@@ -1,6 +1,7 @@
 import { constants } from "node:fs";
 import { lstat, open, readdir, readFile, realpath, writeFile, type FileHandle } from "node:fs/promises";
 import { join } from "node:path";
+import type { ChildTracker } from "../../org/ports.js";
 import { isAlive, killProcessGroup, startChild } from "../process.js";
 
 // The shim opens its FIFOs just after it publishes a request: a writer that comes first waits this long for them.
@@ -38,18 +39,25 @@ async function readEntry(base: string, id: string, fifo: boolean): Promise<Outbo
   return { base, argv: argv.split("\0").slice(0, -1), cwd: await resolvePath(cwd.trim()), shimPid: Number.parseInt(id, 10), local: fifo };
 }
 
-/** Runs `argv` for a request: its output into the request's FIFOs (files under Slurm), its exit status into <id>.status by /bin/sh. */
-export async function runOutboxCommand(entry: OutboxEntry, argv: string[], opts: { cwd: string; env: Record<string, string> }): Promise<number | undefined> {
+/**
+ * Runs `argv` for a request: its output into the request's FIFOs (files under Slurm), its exit status into <id>.status.
+ * A subshell runs it, left to init as its /bin/sh exits at once: like a command in the agent's pane it outlives a killed
+ * daemon (a submit waits on for its verdict), and its process group, recorded, is what `org down` ends. Returns the group.
+ */
+export async function runOutboxCommand(entry: OutboxEntry, argv: string[], opts: { cwd: string; env: Record<string, string>; children: ChildTracker; agent: string }): Promise<{ pid: number; ended: () => void } | undefined> {
   const [out, err] = await openOutputs(entry.base);
+  const ticket = opts.children.announce("command", `org ${entry.argv[0] ?? ""} for ${opts.agent}`, true);
   try {
     // The shim reads a FIFO request's status after its output ends; a polling one may read it the moment it appears.
-    const script = entry.local ? '"$@"; echo $? > "$0"' : '"$@"; echo $? > "$0.tmp" && mv "$0.tmp" "$0"';
-    const child = startChild(["/bin/sh", "-c", script, `${entry.base}.status`, ...argv], {
-      cwd: opts.cwd, env: { ...process.env, ...opts.env }, stdio: ["ignore", out.fd, err.fd], detached: true,
+    const status = entry.local ? 'echo $? > "$0"' : 'echo $? > "$0.tmp" && mv "$0.tmp" "$0"';
+    const child = startChild(["/bin/sh", "-c", `( "$@"; ${status} ) &`, `${entry.base}.status`, ...argv], {
+      cwd: opts.cwd, env: { ...process.env, ...opts.env, ...ticket.env }, stdio: ["ignore", out.fd, err.fd], detached: true,
     });
-    child.on("error", () => undefined);
+    child.on("error", () => ticket.ended(child.pid));
     child.unref();
-    return child.pid;
+    if (child.pid === undefined) return undefined;
+    ticket.started(child.pid);
+    return { pid: child.pid, ended: () => ticket.ended(child.pid) };
   } finally {
     await Promise.all([out.close(), err.close()]);
   }
@@ -69,6 +77,7 @@ export async function checkOutboxCommand(entry: OutboxEntry): Promise<"running" 
   return (await exists(`${entry.base}.cancel`)) || (entry.local && !isAlive(entry.shimPid)) ? "abandoned" : "running";
 }
 
+/** Ends a command's process group (its leader, /bin/sh, long gone: the group still stands for it). */
 export function stopOutboxCommand(pid: number): Promise<void> {
   return killProcessGroup(pid, 1000);
 }
