@@ -16,13 +16,6 @@ export interface NewWorktree {
   branchExists: boolean;
 }
 
-/** What an agent sandbox needs of the repo: its common git folder and each worktree's own git folder in it. */
-export interface SandboxGit {
-  common: string;
-  /** By worktree path. */
-  worktreeDirs: Map<string, string>;
-}
-
 export interface GitPort {
   worktreeList(repo: string): Promise<WorktreeEntry[]>;
   revParse(dir: string, rev: string): Promise<string | null>;
@@ -35,8 +28,6 @@ export interface GitPort {
   pruneWorktrees(repo: string): Promise<void>;
   /** Adds patterns to the repository's info/exclude (shared by every worktree). */
   excludePaths(repo: string, patterns: string[]): Promise<void>;
-  /** Readies the repo for sandboxed agents of org `org` (best as a symbolic ref) and finds their git folders. */
-  prepareSandbox(repo: string, org: string, worktrees: string[]): Promise<SandboxGit>;
 }
 
 export interface PaneSpec {
@@ -156,8 +147,7 @@ export interface ChildTicket {
 }
 
 export interface ChildTracker {
-  /** command: an agent's `org` command the daemon runs for a sandboxed agent. */
-  announce(kind: "verify" | "waiter" | "command", what: string, group: boolean): ChildTicket;
+  announce(kind: "verify" | "waiter", what: string, group: boolean): ChildTicket;
 }
 
 export interface TmuxPort {
