@@ -16,7 +16,8 @@ export async function readCheckedResults(root: string, say: (line: string) => vo
   const paths = orgPaths(root);
   const [text, journal, record] = await Promise.all([readText(paths.results), readText(journalPath(paths.state)), readOptionalRecord(root).catch(() => undefined)]);
   let checked = checkResults(text ?? "", journal === undefined ? undefined : readChain(journal));
-  if (!record) return checked;
+  // Without the org's repo and agents (none, or a hand-cut org.json) there is nothing to look commits up in or to tell.
+  if (!record?.repo || !Array.isArray(record.agents)) return checked;
   // Only kept commits count for a best: those must still be what was judged.
   const kept = checked.rows.flatMap((row) => (row.trust.kind === "journaled" && row.row.status === "keep" ? [row.trust.commit] : []));
   checked = markMissingCommits(checked, await listMissingCommits(record.repo, kept));
