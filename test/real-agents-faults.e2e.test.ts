@@ -16,7 +16,7 @@ describe("real agent CLIs when the model service limits or refuses them", { tags
   });
 
   test("a 429 with each API's rate-limit shape: every CLI waits and goes on to its verdict; org neither blocks nor restarts it", async () => {
-    const researcher = reactions([{ when: (text) => text.includes(KICKOFF), commands: ["printf '0.7\\n' > params.txt && org submit -m 'raise to 0.7'"], done: "Submitted." }]);
+    const researcher = reactions([{ when: (text) => text.includes(KICKOFF), commands: ["printf '0.7\\n' > params.txt && pwd >> params.txt && org submit -m 'raise to 0.7'"], done: "Submitted." }]);
     const { script, seen: limited } = faultFirst(2, { kind: "error", status: 429, message: "Rate limit reached for requests", retryAfterSeconds: 1 }, researcher);
     org = await createRealOrg(roles, script);
     expect((await org.up()).code).toBe(0);

@@ -10,7 +10,8 @@ const CLIS: Cli[] = ["claude", "codex", "gemini", "opencode"];
 // Gemini CLI 0.61 can take the notice's Enter as a newline on a loaded machine (an open issue): it is woken by its kickoff only.
 const MESSAGED: Cli[] = ["claude", "codex", "opencode"];
 const KICKOFF = "Begin the research.";
-const SUBMIT = "printf '0.7\\n' > params.txt && org submit -m 'raise to 0.7'";
+// Each agent's own change (its worktree's path on a second line; Gemini CLI's shell refuses `$(…)`): the same change twice would be answered from the ledger, not run.
+const SUBMIT = "printf '0.7\\n' > params.txt && pwd >> params.txt && org submit -m 'raise to 0.7'";
 const VERDICT = /metric 0\.700000 · your best 0\.700000 \(\w{7}\) · delta \+0\.200000 · keep/;
 const submitted = (request: ModelRequest) => toolOutputs(request).some((output) => VERDICT.test(output));
 const submittedBefore = (request: ModelRequest) => earlierToolOutputs(request).some((output) => VERDICT.test(output));

@@ -14,7 +14,7 @@ function entry(overrides: Partial<TriedEntry>): TriedEntry {
 }
 
 const decide = (entries: TriedEntry[], overrides: Partial<Parameters<typeof decideTried>[0]> = {}) =>
-  decideTried({ commit: B, agent: "r-2", description: "lr up", change: { kind: "change", key: KEY }, entries, best: { metric: 1.2 }, metricName: "val_bpb", ...overrides });
+  decideTried({ commit: B, agent: "r-2", description: "lr up", change: { kind: "change", key: KEY }, entries, best: { metric: 1.2 }, metricName: "val_bpb", goal: "minimize", ...overrides });
 
 describe("parseTriedLedger", () => {
   test("round-trips entries; blank lines are no problem", () => {
@@ -54,6 +54,14 @@ describe("decideTried", () => {
       reason: "discard: already tried as aaaaaaa by r-1: discard, val_bpb 1.500000; not run again (300.0s of GPU time saved; `org tried` lists every idea tried)",
       verdict: { kind: "discard", metric: 1.5, delta: 1.5 - 1.2, reason: decision.reason },
     });
+  });
+
+  test("the very commit another agent kept, adopted by a merge: a keep here when it beats this agent's best, with no run", () => {
+    const adopted = decide([entry({ commit: B, status: "keep", metric: 0.9 })]);
+    expect(adopted).toMatchObject({ kind: "answer", status: "keep", description: "adopt bbbbbbb kept by r-1: raise the lr", verdict: { kind: "keep", metric: 0.9 } });
+    expect(adopted.reason).toBe("keep: adopted bbbbbbb, kept by r-1 with val_bpb 0.900000; not run again (300.0s of GPU time saved; `org tried` lists every idea tried)");
+    // Not better than this agent's own best: no keep, it goes back as for a discard.
+    expect(decide([entry({ commit: B, status: "keep", metric: 0.9 })], { best: { metric: 0.8 } })).toMatchObject({ kind: "answer", status: "discard" });
   });
 
   test("a keep is the original agent's: a discard here, pointing at the commit to merge", () => {

@@ -71,7 +71,7 @@ describe("the experiment ledger answers what was tried", { tags: ["slow"] }, () 
     expect(org.branch("r-1")).toBe(base);
   });
 
-  test("two agents submit the very same commit in the same second: one runs, the other is held while it is in flight, then answered from it", async () => {
+  test("two agents submit the very same commit in the same second: one runs, the other is held while it is in flight, then answered from it (adopted, as the same kept commit)", async () => {
     const org = createOrg(["r-1", "r-2"]);
     await org.settle(org.daemon());
     let open = () => {};
@@ -96,11 +96,12 @@ describe("the experiment ledger answers what was tried", { tags: ["slow"] }, () 
     expect(org.runs).toHaveLength(3);
     const verdicts = Object.fromEntries(requests.map((request) => [request.agent, org.verdictOf(request).outcome.verdict]));
     expect(verdicts[runner]!.kind).toBe("keep");
-    expect(verdicts[waiter]!.reason).toMatch(new RegExp(`^discard: already tried as ${a.slice(0, 7)} by ${runner}: keep, score 0\\.500000 — it is kept on ${runner}'s branch: merge ${a.slice(0, 7)} to build on it; ${SAVED}$`));
+    // The very commit the other kept: the waiter adopts it, a keep without a run, and its branch stays on it.
+    expect(verdicts[waiter]!.reason).toMatch(new RegExp(`^keep: adopted ${a.slice(0, 7)}, kept by ${runner} with score 0\\.500000; ${SAVED}$`));
     expect(org.branch(runner)).toBe(a);
-    expect(org.branch(waiter)).toBe(org.record.baseCommit);
+    expect(org.branch(waiter)).toBe(a);
     expect(org.rows().filter((row) => row[0] === a.slice(0, 7)).map((row) => [row[3], row[4], row[5]])).toEqual([
-      ["keep", "halve the value", runner], ["discard", `duplicate of ${a.slice(0, 7)} by ${runner}: halve the value`, waiter],
+      ["keep", "halve the value", runner], ["keep", `adopt ${a.slice(0, 7)} kept by ${runner}: halve the value`, waiter],
     ]);
     expect(org.entries().map((entry) => [entry.agent, entry.duplicateOf?.agent])).toEqual([[runner, undefined], [waiter, runner]]);
   });

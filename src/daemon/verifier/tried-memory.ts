@@ -45,7 +45,7 @@ export class TriedMemory {
     // Read after the claim: a twin that finished while the diff was read is in the ledger by now.
     const decision = decideTried({
       commit: request.commit, agent: request.agent, description: request.description, change, entries: await this.read(), best: ledger.best,
-      metricName: this.opts.verify.metric.name, ...(recorded ? { recordedAt: recorded.time } : {}),
+      metricName: this.opts.verify.metric.name, goal: this.opts.verify.metric.goal, ...(recorded ? { recordedAt: recorded.time } : {}),
     });
     if (decision.kind === "run") return { kind: "run", ...(key ? { change: key } : {}) };
     const extras = [...Object.keys(this.opts.verify.budgets), "lines_added", "lines_removed"];

@@ -22,6 +22,7 @@ export function decideTried(input: {
   entries: TriedEntry[];
   best: { metric: number } | null;
   metricName: string;
+  goal: "minimize" | "maximize";
   recordedAt?: string;
 }): TriedDecision {
   const { change, commit } = input;
@@ -41,6 +42,13 @@ export function decideTried(input: {
   const result = measured ? `${source.status}, ${input.metricName} ${source.metric!.toFixed(6)}` : source.status;
   const detail = source.status === "keep" ? ` — it is kept on ${source.agent}'s branch: merge ${source.commit.slice(0, 7)} to build on it` : "";
   const saved = `not run again (${source.seconds.toFixed(1)}s of GPU time saved; \`org tried\` lists every idea tried)`;
+  // The very commit another agent kept (a merge that fast-forwarded onto it): adopting a keep is building on it, not a repeat.
+  const better = (metric: number) => input.best === null || (input.goal === "minimize" ? metric < input.best.metric : metric > input.best.metric);
+  if (source.status === "keep" && source.commit === commit && better(source.metric!)) {
+    const reason = `keep: adopted ${commit.slice(0, 7)}, kept by ${source.agent} with ${input.metricName} ${source.metric!.toFixed(6)}; ${saved}`;
+    const verdict: Verdict = { kind: "keep", metric: source.metric!, delta: source.metric! - (input.best?.metric ?? source.metric!), reason };
+    return { kind: "answer", verdict, status: "keep", description: `adopt ${commit.slice(0, 7)} kept by ${source.agent}: ${source.description}`, original, reason };
+  }
   // A keep is the original agent's: for this agent it is a change already known, so its branch goes back as for a discard.
   const status: ResultStatus = source.status === "keep" ? "discard" : source.status;
   const reason = `${status}: already tried as ${source.commit.slice(0, 7)} by ${source.agent}: ${result}${detail}; ${saved}`;
@@ -54,7 +62,7 @@ export function decideTried(input: {
 export function buildAnsweredRow(input: { commit: string; agent: string; gpu: number | null; decision: Extract<TriedDecision, { kind: "answer" }>; time: string; extras: string[] }): ResultRow {
   const { verdict } = input.decision;
   return {
-    commit: input.commit, metric: verdict.kind === "discard" ? verdict.metric : undefined, memoryGb: undefined, status: input.decision.status,
+    commit: input.commit, metric: verdict.kind === "discard" || verdict.kind === "keep" ? verdict.metric : undefined, memoryGb: undefined, status: input.decision.status,
     description: input.decision.description, agent: input.agent, gpu: input.gpu, seconds: 0, time: input.time,
     extras: Object.fromEntries(input.extras.map((name) => [name, undefined])),
   };
