@@ -62,7 +62,7 @@ verify:
     expect(up.stderr).toBe("");
     expect(up.code).toBe(0);
 
-    const started = await pollUntil(() => (existsSync(argvFile) ? readFileSync(argvFile, "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line) as { argv: string[]; env: Record<string, string | null>; cwd: string }) : undefined), { what: "the agent's argv", timeoutMs: 20_000 });
+    const started = await pollUntil(() => (existsSync(argvFile) ? readFileSync(argvFile, "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line) as { argv: string[]; env: Record<string, string | null>; cwd: string }) : []).at(0) && (readFileSync(argvFile, "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line) as { argv: string[]; env: Record<string, string | null>; cwd: string })), { what: "the agent's argv (the file can exist before its first line)", timeoutMs: 20_000 });
     const worktree = join(root, "worktrees", "researcher-1");
     expect(started[0]).toEqual({
       argv: [EVIL, EVIL, join(root, "state/agents/researcher-1/prompt.md"), worktree],
