@@ -4,7 +4,7 @@ import { writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT, createRepo, org, removeDir } from "./lib.mjs";
 
-const { createRandom } = await import(join(ROOT, "dist", "org", "programs", "bootstrap.js"));
+const { seededRng } = await import(join(ROOT, "dist", "roles", "index.js"));
 const { compareSamples, RESAMPLES } = await import(join(ROOT, "dist", "org", "programs", "compare.js"));
 
 // Each experiment holds one GPU for 30 min; 5 % crash; a keep moves the best down by an exponential step (mean 0.003:
@@ -25,7 +25,7 @@ function makeSide(program, researchers, hours, keep, random) {
 }
 
 function winners(a, b) {
-  return compareSamples(a, b, "minimize", createRandom(18)).measures.filter((line) => line.verdict.kind === "better").map((line) => [line.measure, line.verdict.program]);
+  return compareSamples(a, b, "minimize", seededRng(18)).measures.filter((line) => line.verdict.kind === "better").map((line) => [line.measure, line.verdict.program]);
 }
 
 const quantile = (values, q) => {
@@ -41,9 +41,9 @@ function benchDiffering(seeds = 20, maxHours = 30) {
     const seen = new Set();
     for (let hours = 1; hours <= maxHours && seen.size < Object.keys(firsts).length; hours++) {
       // The same seed grows the same history: hour h extends hour h − 1's experiments.
-      const random = createRandom(seed);
+      const random = seededRng(seed);
       const a = makeSide("A", 3, hours, 0.1, random);
-      const b = makeSide("B", 6, hours, 0.2, createRandom(seed + 1000));
+      const b = makeSide("B", 6, hours, 0.2, seededRng(seed + 1000));
       for (const [measure, program] of winners(a, b)) {
         if (program === "A") wrong.push(measure);
         if (program === "B" && measure in firsts && !seen.has(measure)) {
@@ -68,7 +68,7 @@ function benchEqual(seeds = 100, sizes = [10, 30, 90]) {
     let any = 0;
     for (let seed = 1; seed <= seeds; seed++) {
       const hours = perSideA / 6;
-      const found = winners(makeSide("A", 3, hours, 0.15, createRandom(seed)), makeSide("B", 6, hours, 0.15, createRandom(seed + 5000)));
+      const found = winners(makeSide("A", 3, hours, 0.15, seededRng(seed)), makeSide("B", 6, hours, 0.15, seededRng(seed + 5000)));
       if (found.length > 0) any++;
       for (const [measure] of found) counts[measure] = (counts[measure] ?? 0) + 1;
     }
@@ -81,7 +81,7 @@ function benchCommand(rows = 10_000) {
   const dir = createRepo({ "org.yaml": "name: toy\nrepo: .\nbase: main\ngpus: none\nruntimes:\n  printer: { command: [sleep, \"1000\"] }\nroles:\n  researcher: { prompt: prompts/researcher.md, runtime: printer, count: 1 }\n", "prompts/researcher.md": "# R\n" });
   try {
     mkdirSync(join(dir, "state"), { recursive: true });
-    const random = createRandom(7);
+    const random = seededRng(7);
     const start = Date.UTC(2026, 0, 7);
     const lines = Array.from({ length: rows }, (_, index) => {
       const program = index < rows / 2 ? "aaaaaaaa" : "bbbbbbbb";

@@ -1,9 +1,10 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { BOARD_HEADER } from "../src/org/claims/board.js";
 import { runOrg, runOrgAsync, type CliResult } from "./helpers/org-cli.js";
 import { createOrgRepo, teardownOrg } from "./helpers/org-fixture.js";
+import { expectRefusedIn, snapshotDir } from "./helpers/state-snapshot.js";
 
 // No `org up`: the board is a file in state, so claiming needs only org.yaml.
 const orgYaml = (name: string) => `name: ${name}
@@ -17,6 +18,8 @@ claims: { similarity: 0.5, timeout: 2h }
 
 let org: ReturnType<typeof createOrgRepo>;
 let state: string;
+const snapshot = () => snapshotDir(state);
+const expectRefused = (result: CliResult, stderr: string, before: Record<string, string>) => expectRefusedIn(state, result, `org: ${stderr}`, before);
 const boardFile = () => join(state, "claims.md");
 const as = (agent: string) => ({ cwd: org.dir, env: { ORG_AGENT: agent } });
 const person = () => ({ cwd: org.dir, env: { ORG_AGENT: "" } });
@@ -30,21 +33,6 @@ const writeResults = (...rows: string[][]) => {
   writeFileSync(join(state, "results.tsv"), ["commit\tval_bpb\tmemory_gb\tstatus\tdescription\tagent\tgpu\tseconds\ttime", ...rows.map((row) => row.join("\t")), ""].join("\n"));
 };
 
-/** Every path under state with its size and mtime: proof that a refusal wrote nothing. */
-function snapshot(): Record<string, string> {
-  if (!existsSync(state)) return {};
-  const entries: Record<string, string> = {};
-  for (const name of readdirSync(state, { recursive: true }) as string[]) {
-    const info = statSync(join(state, name));
-    entries[name] = `${info.size} ${info.mtimeMs}`;
-  }
-  return entries;
-}
-
-function expectRefused(result: CliResult, stderr: string, before: Record<string, string>): void {
-  expect(result).toEqual({ code: 1, stdout: "", stderr: `org: ${stderr}\n` });
-  expect(snapshot()).toEqual(before);
-}
 
 function claimed(result: CliResult): number {
   expect(result.code, result.stderr).toBe(0);

@@ -1,9 +1,10 @@
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { parseMessage } from "../src/org/messages/front-matter.js";
 import { runOrg, type CliResult } from "./helpers/org-cli.js";
 import { createOrgRepo, teardownOrg } from "./helpers/org-fixture.js";
+import { expectRefusedIn, snapshotDir } from "./helpers/state-snapshot.js";
 
 // No `org up`: contracts, reviews and tasks are files in state, so the commands need only org.yaml.
 const orgYaml = (name: string) => `name: ${name}
@@ -22,6 +23,8 @@ messages: { max_bytes: 400 }
 
 let org: ReturnType<typeof createOrgRepo>;
 let state: string;
+const snapshot = () => snapshotDir(state);
+const expectRefused = (result: CliResult, stderr: string, before: Record<string, string>) => expectRefusedIn(state, result, `org: ${stderr}`, before);
 const as = (agent: string, ...args: string[]) => runOrg(args, { cwd: org.dir, env: { ORG_AGENT: agent } });
 const write = (name: string, text: string) => writeFileSync(join(org.dir, name), text);
 const checklist = (n: number) => Array.from({ length: n }, (_, i) => `- [ ] assertion ${i + 1} holds`).join("\n");
@@ -31,20 +34,6 @@ const inbox = (agent: string) => {
   return existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith(".md")).sort().map((name) => parseMessage(readFileSync(join(dir, name), "utf8"))) : [];
 };
 
-function snapshot(): Record<string, string> {
-  if (!existsSync(state)) return {};
-  const entries: Record<string, string> = {};
-  for (const name of readdirSync(state, { recursive: true }) as string[]) {
-    const info = statSync(join(state, name));
-    entries[name] = `${info.size} ${info.mtimeMs}`;
-  }
-  return entries;
-}
-
-function expectRefused(result: CliResult, stderr: string, before: Record<string, string>): void {
-  expect(result).toEqual({ code: 1, stdout: "", stderr: `org: ${stderr}\n` });
-  expect(snapshot()).toEqual(before);
-}
 
 describe("org contract, org review and org task", { tags: ["slow"] }, () => {
   beforeAll(() => {

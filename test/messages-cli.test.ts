@@ -1,9 +1,10 @@
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { parseMessage } from "../src/org/messages/front-matter.js";
 import { runOrg, runOrgAsync, type CliResult } from "./helpers/org-cli.js";
 import { createOrgRepo, teardownOrg } from "./helpers/org-fixture.js";
+import { expectRefusedIn, snapshotDir } from "./helpers/state-snapshot.js";
 import { createRepo, removeDir } from "./helpers/temp-repo.js";
 
 // No `org up`: messages are files in state, so sending and reading need only org.yaml.
@@ -21,26 +22,13 @@ messages: { max_bytes: 300, notes_max: 5 }
 
 let org: ReturnType<typeof createOrgRepo>;
 let state: string;
+const snapshot = () => snapshotDir(state);
+const expectRefused = (result: CliResult, stderr: string, before: Record<string, string>) => expectRefusedIn(state, result, `${stderr}`, before);
 const inbox = (agent: string) => join(state, "agents", agent, "inbox");
 const messageFiles = (agent: string) => (existsSync(inbox(agent)) ? readdirSync(inbox(agent)).filter((name) => name.endsWith(".md")).sort() : []);
 const as = (agent: string) => ({ cwd: org.dir, env: { ORG_AGENT: agent } });
 const person = () => ({ cwd: org.dir, env: { ORG_AGENT: "" } });
 
-/** Every path under state with its size and mtime: proof that a refusal wrote nothing. */
-function snapshot(): Record<string, string> {
-  if (!existsSync(state)) return {};
-  const entries: Record<string, string> = {};
-  for (const name of readdirSync(state, { recursive: true }) as string[]) {
-    const info = statSync(join(state, name));
-    entries[name] = `${info.size} ${info.mtimeMs}`;
-  }
-  return entries;
-}
-
-function expectRefused(result: CliResult, stderr: string, before: Record<string, string>): void {
-  expect(result).toEqual({ code: 1, stdout: "", stderr: `${stderr}\n` });
-  expect(snapshot()).toEqual(before);
-}
 
 function delivered(result: CliResult, to: string): string {
   expect(result.stderr).toBe("");

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import type { ResultRow } from "../src/org/experiments/results.js";
-import { createRandom } from "../src/org/programs/bootstrap.js";
+import { seededRng } from "../src/roles/index.js";
 import { compareSamples, type ProgramSample } from "../src/org/programs/compare.js";
 import { compareVersions, pickVersions } from "../src/org/programs/compare-pick.js";
 import { buildProgramHistory } from "../src/org/programs/history.js";
@@ -8,7 +8,7 @@ import { renderComparison } from "../src/ui/compare-table.js";
 
 /** n experiments of 30 GPU-minutes each, a keep with probability `keep` moving the best down by about 0.01 (seeded). */
 function makeRows(program: string, n: number, keep: number, seed: number, start = 1): ResultRow[] {
-  const random = createRandom(seed);
+  const random = seededRng(seed);
   let best = start;
   return Array.from({ length: n }, (_, index): ResultRow => {
     const roll = random();
@@ -18,7 +18,7 @@ function makeRows(program: string, n: number, keep: number, seed: number, start 
   });
 }
 const sample = (program: string, rows: ResultRow[]): ProgramSample => ({ program, experiments: rows, startBest: 1, costUsd: 10 });
-const compare = (a: ProgramSample, b: ProgramSample) => compareSamples(a, b, "minimize", createRandom(18));
+const compare = (a: ProgramSample, b: ProgramSample) => compareSamples(a, b, "minimize", seededRng(18));
 const verdicts = (comparison: ReturnType<typeof compare>) => Object.fromEntries(comparison.measures.map((line) => [line.measure, line.verdict.kind === "better" ? line.verdict.program : line.verdict.kind]));
 
 describe("org compare: the statistics", () => {
@@ -73,7 +73,7 @@ describe("org compare: which versions", () => {
   test("from history and rows: the org best before a version is where its best gain starts", () => {
     const rows = [{ ...makeRows("", 1, 0, 1)[0]!, description: "baseline", status: "keep" as const, metric: 1, program: undefined }, ...makeRows("aaaaaaaa", 20, 0.3, 8), ...makeRows("bbbbbbbb", 20, 0.3, 9, 0.9)];
     const history = buildProgramHistory({ events: [], saved: new Map(), rows, usage: new Map(), pricing: {}, goal: "minimize" });
-    const result = compareVersions({ ids: [], history, rows, saved: [], goal: "minimize", random: createRandom(18) });
+    const result = compareVersions({ ids: [], history, rows, saved: [], goal: "minimize", random: seededRng(18) });
     expect(result.kind).toBe("compared");
     if (result.kind !== "compared") return;
     expect([result.comparison.a.program, result.comparison.b.program, result.comparison.a.experiments, result.comparison.a.gpuHours]).toEqual(["aaaaaaaa", "bbbbbbbb", 20, 10]);

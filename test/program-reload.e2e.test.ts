@@ -2,19 +2,11 @@ import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { runOrg } from "./helpers/org-cli.js";
-import { bin, createOrgRepo, teardownOrg, tmux } from "./helpers/org-fixture.js";
+import { createOrgRepo, printerOrgYaml, teardownOrg, tmux } from "./helpers/org-fixture.js";
 import { pollUntil } from "./helpers/poll.js";
 import { git } from "./helpers/temp-repo.js";
 
-const orgYaml = (count: number) => (name: string) => `name: ${name}
-repo: .
-base: main
-gpus: none
-runtimes:
-  printer: { command: ["${bin("print-env-sleep")}"] }
-roles:
-  researcher: { prompt: prompts/researcher.md, runtime: printer, count: ${count} }
-`;
+const orgYaml = (count: number) => printerOrgYaml(count);
 
 let org: ReturnType<typeof createOrgRepo> | undefined;
 afterEach(() => {

@@ -4,19 +4,11 @@ import { afterEach, describe, expect, test } from "vitest";
 import type { AgentStatus, OrgRecord } from "../src/org/state.js";
 import { isRunning } from "./helpers/processes.js";
 import { runOrg } from "./helpers/org-cli.js";
-import { bin, createOrgRepo, readJsonFile, teardownOrg, tmux } from "./helpers/org-fixture.js";
+import { createOrgRepo, printerOrgYaml, readJsonFile, teardownOrg, tmux } from "./helpers/org-fixture.js";
 import { pollUntil } from "./helpers/poll.js";
 import { git } from "./helpers/temp-repo.js";
 
-const orgYaml = (count: number) => (name: string) => `name: ${name}
-repo: .
-base: main
-gpus: none
-runtimes:
-  printer: { command: ["${bin("print-env-sleep")}"] }
-roles:
-  researcher: { prompt: prompts/researcher.md, runtime: printer, count: ${count}, edits: [train.py] }
-`;
+const orgYaml = (count: number) => printerOrgYaml(count, ", edits: [train.py]");
 
 let org: ReturnType<typeof createOrgRepo> | undefined;
 afterEach(() => {

@@ -21,6 +21,10 @@ function findPwned(dir: string, depth = 6): string[] {
   });
 }
 
+type ArgvLine = { argv: string[]; env: Record<string, string | null>; cwd: string };
+// The file exists before its first line is whole: only the lines a newline ends are read.
+const readArgvLines = (file: string): ArgvLine[] => (existsSync(file) ? readFileSync(file, "utf8").split("\n").slice(0, -1).map((line) => JSON.parse(line) as ArgvLine) : []);
+
 let outer: string | undefined;
 let org: { dir: string; socket: string } | undefined;
 afterEach(() => {
@@ -62,9 +66,9 @@ verify:
     expect(up.stderr).toBe("");
     expect(up.code).toBe(0);
 
-    const started = await pollUntil(() => (existsSync(argvFile) ? readFileSync(argvFile, "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line) as { argv: string[]; env: Record<string, string | null>; cwd: string }) : []).at(0) && (readFileSync(argvFile, "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line) as { argv: string[]; env: Record<string, string | null>; cwd: string })), { what: "the agent's argv (the file can exist before its first line)", timeoutMs: 20_000 });
+    const started = await pollUntil(() => readArgvLines(argvFile)[0], { what: "the agent's argv", timeoutMs: 20_000 });
     const worktree = join(root, "worktrees", "researcher-1");
-    expect(started[0]).toEqual({
+    expect(started).toEqual({
       argv: [EVIL, EVIL, join(root, "state/agents/researcher-1/prompt.md"), worktree],
       env: expect.objectContaining({ ORG_AGENT: "researcher-1", HOSTILE_ENV: EVIL }),
       cwd: worktree,

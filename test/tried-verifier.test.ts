@@ -88,9 +88,10 @@ describe("the experiment ledger answers what was tried", { tags: ["slow"] }, () 
     const held = await pollUntil(() => org.log.find((line) => line.includes("running now: held")), { what: "one request held" });
     const [waiter, runner] = held.startsWith("r-2") ? ["r-2", "r-1"] : ["r-1", "r-2"];
     expect(held).toBe(`${waiter} ${a.slice(0, 7)} is the same change as ${a.slice(0, 7)}, running now: held until its verdict answers it`);
-    // Held: no other tick starts it while the first runs.
+    // The runner reaches its verify command only after its clean checkout: wait for that, not for the tick.
+    await pollUntil(() => org.runs.length === 3, { what: "the runner's verify run started" });
+    // Held: another tick does not start it while the first runs (the run count after settling proves it).
     await loop.tick(new Date());
-    expect(org.runs).toHaveLength(3);
     open();
     await org.settle(loop);
     expect(org.runs).toHaveLength(3);

@@ -29,12 +29,23 @@ export function collectFacts(root: string): OrgFacts {
   const ids = new Set([...verdicts.map((verdict) => verdict.id), ...queued.map((request) => request.id)]);
   // Repeats and confirmations log as <id>-<n>.log: they belong to their experiment.
   const runs = [...new Set(list(join(state, "runs"), ".log").map((name) => (ids.has(name) ? name : name.replace(/-run\d+$/, ""))))];
+  verdicts.push(...readStackVerdicts(state, runs));
   const branches = record.agents.map((agent) => {
     const head = git(record.repo, ["rev-parse", agent.branch]).trim();
     const commits = git(record.repo, ["rev-list", head, `^${record.baseCommit}`]).split("\n").filter(Boolean);
     return { agent: agent.name, head, commits };
   });
   return { baseCommit: record.baseCommit, rows, verdicts, runs, queued, branches, leftovers: findLeftovers(root, record.socket) };
+}
+
+// A stack is the org's experiment: its row (agent org) answers its line in stacks.jsonl, its run named <id>-stack-<kept>.
+function readStackVerdicts(state: string, runs: string[]): VerdictFact[] {
+  const file = join(state, "stacks.jsonl");
+  const attempts = existsSync(file) ? readFileSync(file, "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line) as { kept: string; onto: string; outcome: string; commit?: string }) : [];
+  return attempts.filter((attempt) => attempt.commit !== undefined).map((attempt) => ({
+    id: runs.find((run) => run.endsWith(`-stack-${attempt.kept.slice(0, 7)}`)) ?? `stack ${attempt.kept.slice(0, 7)} onto ${attempt.onto.slice(0, 7)}`,
+    agent: "org", commit: attempt.commit!, description: `stack ${attempt.kept.slice(0, 7)} onto ${attempt.onto.slice(0, 7)}`, verdict: attempt.outcome,
+  }));
 }
 
 /** Live processes whose cwd or command line is inside the org's folder, and our tmux server. */

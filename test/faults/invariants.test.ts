@@ -47,6 +47,17 @@ describe("the faults invariants", () => {
     ]);
   });
 
+  test("an agent that left its kept commit for another's keep (the org best) lost nothing; a branch on neither did", () => {
+    const facts = good();
+    facts.rows.push(row("r-2", "e1".repeat(20), "keep", "wd down"), row("org", "e2".repeat(20), "keep", "stack e1e1e1e onto c1c1c1c"));
+    facts.verdicts.push(verdict("4-r-2-e1", "r-2", "e1".repeat(20), "wd down", "keep"), verdict("5-org-e2", "org", "e2".repeat(20), "stack e1e1e1e onto c1c1c1c", "keep"));
+    facts.runs.push("4-r-2-e1", "5-org-e2");
+    facts.branches[0] = { agent: "r-1", head: "e2".repeat(20), commits: ["e2".repeat(20), "e1".repeat(20)] };
+    expect(checkInvariants(facts)).toEqual([]);
+    facts.branches[0] = { agent: "r-1", head: "e3".repeat(20), commits: ["e3".repeat(20)] };
+    expect(checkInvariants(facts)).toEqual(["r-1's branch lost its kept commit c1c1c1c"]);
+  });
+
   test("commits past the kept one on their way to the verifier are fine; a judged one left on top is not", () => {
     const facts = good();
     facts.queued.push({ id: "5-r-1-c4", agent: "r-1", commit: "c4".repeat(20) });

@@ -88,7 +88,7 @@ function unknownRuns(facts: OrgFacts): string[] {
 function checkBranch(facts: OrgFacts, branch: BranchFact): string[] {
   const rows = facts.rows.filter((row) => row.agent === branch.agent);
   const kept = rows.filter((row) => row.status === "keep" && row.description !== "baseline").at(-1)?.commit ?? facts.baseCommit;
-  const keptIndex = sameCommit(kept, facts.baseCommit) ? branch.commits.length : branch.commits.findIndex((commit) => sameCommit(commit, kept));
+  const keptIndex = findAnchor(facts, branch, kept);
   if (keptIndex < 0) return [`${branch.agent}'s branch lost its kept commit ${short(kept)}`];
   const newer = branch.commits.slice(0, keptIndex);
   const queued = (commit: string) => facts.queued.some((request) => request.agent === branch.agent && sameCommit(request.commit, commit));
@@ -99,4 +99,13 @@ function checkBranch(facts: OrgFacts, branch: BranchFact): string[] {
     if (judged(commit) && !queued(commit) && !awaited) problems.push(`${branch.agent}'s branch still holds ${short(commit)}, which results.tsv says was not kept`);
   });
   return problems;
+}
+
+// An agent may leave its own best for the org's, a commit another agent (or the org's stacking) kept: the built-in researcher does.
+function findAnchor(facts: OrgFacts, branch: BranchFact, kept: string): number {
+  if (sameCommit(kept, facts.baseCommit)) return branch.commits.length;
+  const own = branch.commits.findIndex((commit) => sameCommit(commit, kept));
+  if (own >= 0) return own;
+  const keptByOthers = (commit: string) => facts.rows.some((row) => row.agent !== branch.agent && row.status === "keep" && sameCommit(row.commit, commit));
+  return branch.commits.findIndex(keptByOthers);
 }

@@ -13,6 +13,17 @@ export function createOrgRepo(orgYaml: (name: string) => string, files: Record<s
   return { dir, name, socket: tmuxSocket(name, dir) };
 }
 
+/** org.yaml of `count` researchers whose agent prints its environment and sleeps; `role` adds keys to the researcher role. */
+export const printerOrgYaml = (count: number, role = "") => (name: string) => `name: ${name}
+repo: .
+base: main
+gpus: none
+runtimes:
+  printer: { command: ["${bin("print-env-sleep")}"] }
+roles:
+  researcher: { prompt: prompts/researcher.md, runtime: printer, count: ${count}${role} }
+`;
+
 export function bin(name: string): string {
   return `${FIXTURES}/bin/${name}`;
 }

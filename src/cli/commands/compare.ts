@@ -1,6 +1,6 @@
 import { OrgError } from "../../org/errors.js";
 import { orgPaths } from "../../org/paths.js";
-import { createRandom } from "../../org/programs/bootstrap.js";
+import { seededRng } from "../../roles/index.js";
 import { COMPARE_SEED } from "../../org/programs/compare.js";
 import { compareVersions } from "../../org/programs/compare-pick.js";
 import { buildProgramHistory } from "../../org/programs/history.js";
@@ -18,7 +18,7 @@ export async function runCompare(opts: { root: string; ids: string[]; json: bool
   const { goal, metricName, pricing } = await readMetricSetting(opts.root);
   const input = await readHistoryInput(state);
   const history = buildProgramHistory({ ...input, rows, pricing, goal });
-  const result = compareVersions({ ids: opts.ids, history, rows, saved: [...input.saved.keys()], goal, random: createRandom(COMPARE_SEED) });
+  const result = compareVersions({ ids: opts.ids, history, rows, saved: [...input.saved.keys()], goal, random: seededRng(COMPARE_SEED) });
   if (result.kind === "refused") throw new OrgError(result.reason, result.code);
   io.out(opts.json ? JSON.stringify({ metric: metricName, goal, method: COMPARE_METHOD, ...result.comparison }, null, 2) : renderComparison(result.comparison, metricName));
   return 0;

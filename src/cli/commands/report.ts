@@ -14,7 +14,7 @@ import { renderReportHtml } from "../../ui/report-html.js";
 import { buildProgress, buildVersionMarks } from "../../ui/report-points.js";
 import { readHistoryInput } from "../../adapters/store/program-history-input.js";
 import { buildProgramHistory } from "../../org/programs/history.js";
-import { createRandom } from "../../org/programs/bootstrap.js";
+import { seededRng } from "../../roles/index.js";
 import { COMPARE_SEED } from "../../org/programs/compare.js";
 import { compareVersions } from "../../org/programs/compare-pick.js";
 import { buildComparisonCells, describeComparison } from "../../ui/compare-table.js";
@@ -47,7 +47,7 @@ export async function runReport(opts: { root: string; out?: string; svg?: string
   const { readVegaRuntime, renderChart } = await import("../../adapters/render/report.js");
   // The same comparison `org compare` prints for the last two versions, and where each version started.
   const history = await readHistoryInput(paths.state);
-  const compared = compareVersions({ ids: [], history: buildProgramHistory({ ...history, rows: table.rows, pricing: setting.pricing, goal: setting.goal }), rows: table.rows, saved: [...history.saved.keys()], goal: setting.goal, random: createRandom(COMPARE_SEED) });
+  const compared = compareVersions({ ids: [], history: buildProgramHistory({ ...history, rows: table.rows, pricing: setting.pricing, goal: setting.goal }), rows: table.rows, saved: [...history.saved.keys()], goal: setting.goal, random: seededRng(COMPARE_SEED) });
   const versions = compared.kind === "compared" ? { ...buildComparisonCells(compared.comparison), notes: describeComparison(compared.comparison, metricName) } : { header: [], cells: [], notes: [compared.reason] };
   const chart = await renderChart(buildProgressSpec(progress, { title: `${title}: ${metricName} per experiment`, metricName, goal: setting.goal, x: opts.x, versions: buildVersionMarks(table.rows, history.events) }));
   const kept = table.rows.filter((row) => row.status === "keep").length;

@@ -1,17 +1,5 @@
 // Percentile bootstrap over a program's experiments: the random source is injected so every answer is reproducible.
 
-/** A seeded uniform source in [0, 1) (mulberry32): the same draws on every machine. */
-export function createRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * n draws with replacement from 0..n-1, as how many times each index was drawn: walking the counts in index order
  * gives the resampled sequence in time order without a sort.

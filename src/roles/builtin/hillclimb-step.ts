@@ -73,7 +73,7 @@ function proposeTwo(source: string, rng: Rng): Proposal | undefined {
   return { source: second.source, description: `${first.description}; ${second.description}` };
 }
 
-/** mulberry32: `ORG_DEMO_SEED` makes a demo org's researchers propose the same steps on every run. */
+/** mulberry32, a seeded uniform source in [0, 1): the same draws on every machine (`ORG_DEMO_SEED`'s proposals, `org compare`'s bootstrap). */
 export function seededRng(seed: number): Rng {
   let state = seed >>> 0;
   return () => {
