@@ -42,6 +42,15 @@ describe("org history", () => {
     ]);
   });
 
+  test("the ledger's answers (a duplicate, an adopted keep) ran nothing: no experiment, no keep", () => {
+    const answered = [
+      row(14, { program: "bbbbbbbb", seconds: 0, description: "duplicate of c0ffee0 by r-1: idea" }),
+      row(14, { program: "bbbbbbbb", seconds: 0, status: "keep", metric: 0.93, description: "adopt c0ffee0 kept by r-1: idea" }),
+    ];
+    const history = buildProgramHistory({ ...input, rows: [...rows, ...answered] });
+    expect(history.find((line) => line.program === "bbbbbbbb")).toMatchObject({ experiments: 1, keeps: 0, gpuHours: 0.5 });
+  });
+
   test("tokens and dollars by time window: a reply while the org was down belongs to no program", () => {
     const history = buildProgramHistory(input);
     expect(history.map((line) => [line.program, line.usage.input, line.usage.replies, line.usage.costUsd])).toEqual([

@@ -50,6 +50,18 @@ describe("the stop decision", () => {
     expect(decideStop(input({ max_experiments: 5, grace: GRACE })).kind).toBe("running");
   });
 
+  it("does not count the ledger's answers (a duplicate, an adopted keep) as experiments or as a stall: nothing ran", () => {
+    const answered = [
+      { ...row("ddd0001", "discard", 0.99, "researcher-2"), seconds: 0, description: "duplicate of ccc0001 by researcher-1: idea" },
+      { ...row("abc1234", "keep", 0.948, "researcher-1"), seconds: 0, description: "adopt abc1234 kept by researcher-2: idea" },
+    ];
+    const decision = decideStop(input({ max_experiments: 5, stall: 4, grace: GRACE }, { rows: [...ROWS, ...answered] }));
+    expect(decision).toMatchObject({ kind: "running", figures: { experiments: 4, sinceBest: 3, gpuHours: 1 } });
+    // An agent's own description that merely starts alike is an experiment.
+    const own = { ...row("eee0001", "discard", 0.99), description: "duplicate of the warmup, by hand: idea" };
+    expect(decideStop(input({ max_experiments: 5, grace: GRACE }, { rows: [...ROWS, own] }))).toMatchObject({ kind: "stop", key: "max_experiments" });
+  });
+
   it("stops at max_gpu_hours and cancels queued runs", () => {
     expect(decideStop(input({ max_gpu_hours: 1, grace: GRACE }))).toMatchObject({ kind: "stop", key: "max_gpu_hours", cancel: true, reason: "max_gpu_hours reached: 1.0 of 1 GPU-hours of verify runs" });
   });

@@ -1,6 +1,7 @@
 // When the org stops by itself: org.yaml's stop section over results.tsv, the agents' costs and the clock.
 import { parseDuration, type StopSettings } from "../config/schema.js";
 import type { ResultRow } from "./results.js";
+import { isLedgerAnswer } from "./tried-answer.js";
 import type { Goal } from "./verdict.js";
 
 export type StopKey = "target" | "max_experiments" | "max_gpu_hours" | "max_cost" | "deadline" | "stall";
@@ -8,7 +9,7 @@ export type StopKey = "target" | "max_experiments" | "max_gpu_hours" | "max_cost
 const ORDER: StopKey[] = ["target", "max_experiments", "max_gpu_hours", "max_cost", "deadline", "stall"];
 
 export interface StopFigures {
-  /** results.tsv rows that are not baselines. */
+  /** results.tsv rows that ran: neither baselines nor the ledger's answers. */
   experiments: number;
   /** The seconds column summed: every run of a row (baseline repeats, confirmations) ran in its one slot. */
   gpuHours: number;
@@ -81,7 +82,7 @@ function measureStop(input: StopInput): StopFigures {
     const baseline = row.commit === base && row.description.startsWith("baseline");
     const better = row.status === "keep" && row.metric !== undefined && (!best || (goal === "minimize" ? row.metric < best.metric : row.metric > best.metric));
     if (better) best = { name: input.metric?.name ?? "metric", metric: row.metric!, agent: row.agent, commit: row.commit };
-    if (baseline) continue;
+    if (baseline || isLedgerAnswer(row.description)) continue;
     experiments += 1;
     sinceBest = better ? 0 : sinceBest + 1;
   }

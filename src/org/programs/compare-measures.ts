@@ -1,5 +1,6 @@
 // What one program's experiments say of it: org-best improvement, GPU-hours, keep and crash rates, experiments to the first keep.
 import type { ResultRow } from "../experiments/results.js";
+import { ranAsExperiment } from "../experiments/tried-answer.js";
 import type { Goal } from "../experiments/verdict.js";
 
 export type Experiment = Pick<ResultRow, "status" | "metric" | "seconds">;
@@ -14,9 +15,9 @@ export interface SequenceMeasures {
   toFirstKeep: number;
 }
 
-/** One program's experiments (baselines left out, file order) and the org best just before its first. */
+/** One program's experiments (baselines and the ledger's answers left out, file order) and the org best just before its first. */
 export function selectExperiments(rows: readonly ResultRow[], program: string, goal: Goal): { experiments: Experiment[]; startBest: number | undefined } {
-  const own = (row: ResultRow) => (row.program || "unversioned") === program && !row.description.startsWith("baseline");
+  const own = (row: ResultRow) => (row.program || "unversioned") === program && ranAsExperiment(row);
   const first = rows.findIndex(own);
   let startBest: number | undefined;
   for (const row of rows.slice(0, first < 0 ? 0 : first)) if (row.status === "keep") startBest = pickBetter(startBest, row.metric, goal);

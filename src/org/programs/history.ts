@@ -1,5 +1,6 @@
 // `org history`: one line per program version, in order of first use, with what the org did while it ran.
 import type { ResultRow } from "../experiments/results.js";
+import { ranAsExperiment } from "../experiments/tried-answer.js";
 import type { Goal } from "../experiments/verdict.js";
 import { priceModels, type Pricing } from "../usage/pricing.js";
 import { addCounts, ZERO_COUNTS, type TokenCounts, type UsageRecord } from "../usage/types.js";
@@ -32,7 +33,7 @@ export interface ProgramHistoryRow {
   /** How many separate stretches it ran (a restore runs an old version again). */
   runs: number;
   agents: number;
-  /** results.tsv rows other than baselines, as stop.max_experiments counts them. */
+  /** results.tsv rows that ran, baselines and the ledger's answers left out, as stop.max_experiments counts them. */
   experiments: number;
   keeps: number;
   crashes: number;
@@ -62,8 +63,8 @@ export function buildProgramHistory(input: HistoryInput): ProgramHistoryRow[] {
     return {
       program, by: saved?.by ?? null, ...describeWindow(own, rows), runs: own.length,
       agents: saved?.agents ?? new Set(rows.map((row) => row.agent)).size,
-      experiments: rows.filter((row) => !row.description.startsWith("baseline")).length,
-      keeps: rows.filter((row) => row.status === "keep" && !row.description.startsWith("baseline")).length,
+      experiments: rows.filter(ranAsExperiment).length,
+      keeps: rows.filter((row) => row.status === "keep" && ranAsExperiment(row)).length,
       crashes: rows.filter((row) => row.status === "crash").length,
       bestBefore: indexes.length > 0 ? (best[indexes[0]!]!.before ?? null) : null,
       bestAfter: indexes.length > 0 ? (best[indexes[indexes.length - 1]!]!.after ?? null) : null,
