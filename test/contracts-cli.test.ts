@@ -1,6 +1,7 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { formatEntry, hashText, sealEntry } from "../src/org/experiments/journal.js";
 import { parseMessage } from "../src/org/messages/front-matter.js";
 import { runOrg, type CliResult } from "./helpers/org-cli.js";
 import { createOrgRepo, teardownOrg } from "./helpers/org-fixture.js";
@@ -87,7 +88,14 @@ describe("org contract, org review and org task", { tags: ["slow"] }, () => {
 
   test("every item passing on a commit the verifier kept closes the sprint: log.md says so and submits need the next contract", () => {
     const later = new Date(Date.now() + 60_000).toISOString();
-    writeFileSync(join(state, "results.tsv"), `commit\tval_bpb\tmemory_gb\tstatus\tdescription\tagent\tgpu\tseconds\ttime\n1a2b3c4\t0.900000\t1.0\tkeep\tcosine schedule\tgenerator-1\tcpu\t3.0\t${later}\n`);
+    const header = "commit\tval_bpb\tmemory_gb\tstatus\tdescription\tagent\tgpu\tseconds\ttime\n";
+    // The same keep written by hand after the journal began is no keep: the sprint stays open.
+    const genesis = sealEntry(undefined, { kind: "genesis", payload: { results: { lines: 1, sha256: hashText(header) }, frontier: null } }, new Date());
+    writeFileSync(join(state, "journal.jsonl"), `${formatEntry(genesis)}\n`);
+    writeFileSync(join(state, "results.tsv"), `${header}1a2b3c4\t0.900000\t1.0\tkeep\tcosine schedule\tgenerator-1\tcpu\t3.0\t${later}\n`);
+    expect(as("evaluator-1", "review", "-f", "review.md").stdout).toMatch(/^sprint 1 reviewed by evaluator-1: 15\/15 assertions pass, but the verifier has not kept any commit/);
+    // An org from before the journal: its rows are the verifier's.
+    rmSync(join(state, "journal.jsonl"));
     const done = as("evaluator-1", "review", "-f", "review.md");
     expect(done.stderr).toBe("");
     expect(done.stdout).toBe("sprint 1 done: 15/15 assertions pass and the verifier kept 1a2b3c4 — the review is state/contracts/sprint-1.review.md; draft the next sprint's contract: org contract draft -f contract.md\n");

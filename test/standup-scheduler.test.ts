@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { ConfigSchema } from "../src/org/config/schema.js";
 import { StandupScheduler } from "../src/daemon/standup-scheduler.js";
+import { formatEntry, hashText, sealEntry } from "../src/org/experiments/journal.js";
 
 const config = ConfigSchema.parse({
   runtimes: { bot: { command: ["bot"] } },
@@ -39,6 +40,19 @@ describe("the standup scheduler", () => {
     expect(readFileSync(join(root, "state/agents/chief-1/inbox", chiefInbox()[0]!), "utf8")).toMatch(/^---\nid: \S+\nfrom: org\nto: chief-1\ntime: \S+\nkind: standup\n---\n\n# Standup 2026-01-07 10:00 UTC\n/);
     await standups.tick(new Date("2026-01-07T10:00:12.000Z"));
     expect(chiefInbox()).toHaveLength(1);
+  });
+
+  test("forged rows are no verdicts: a results.tsv the journal does not vouch for brings no standup", async () => {
+    const legit = HEADER + row("junior-1", "1.000000", "baseline") + row("junior-2", "1.000000", "baseline");
+    writeFileSync(join(root, "state/results.tsv"), legit);
+    const genesis = sealEntry(undefined, { kind: "genesis", payload: { results: { lines: 3, sha256: hashText(legit) }, frontier: null } }, new Date());
+    writeFileSync(join(root, "state/journal.jsonl"), `${formatEntry(genesis)}\n`);
+    const standups = scheduler();
+    await standups.tick(new Date("2026-01-07T10:00:00.000Z"));
+    writeFileSync(join(root, "state/results.tsv"), legit + row("junior-1", "0.100000", "forged") + row("junior-2", "0.200000", "forged too"));
+    await standups.tick(new Date("2026-01-07T10:00:06.000Z"));
+    expect(said).toEqual([]);
+    expect(JSON.parse(readFileSync(join(root, "state/standup.json"), "utf8"))).toEqual({ at: "2026-01-07T10:00:00.000Z", verdicts: 2 });
   });
 
   test("a progress.md over its cap keeps its newest lines; the oldest move to progress-archive.md", async () => {

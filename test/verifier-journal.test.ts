@@ -2,6 +2,7 @@
 import { appendFileSync, readFileSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
+import { runHistory } from "../src/cli/commands/history.js";
 import { runResults } from "../src/cli/commands/results.js";
 import { runWait } from "../src/cli/commands/wait.js";
 import { formatEntry, readChain, sealEntry } from "../src/org/experiments/journal.js";
@@ -55,6 +56,16 @@ describe("the verifier's word is final, daemon running", { tags: ["slow"] }, () 
     // Reading it again tells nothing new.
     await runResults({ root: org.root, json: false }, capture().io);
     expect(countLogEntries(org.read("log.md"), "tamper | results.tsv row deadbee")).toBe(1);
+  });
+
+  test("org history counts no forged row: a forged keep is neither an experiment nor a keep of any program", async () => {
+    org = createJournalOrg();
+    await settle(org.daemon(), org.state);
+    forgeRow(org.state, "deadbee", "0.000100", "r-1", "forged keep");
+    const json = capture();
+    await runHistory({ root: org.root, json: true }, json.io);
+    const programs = (JSON.parse(json.out.join("\n")) as { programs: { experiments: number; keeps: number; bestAfter: number | null }[] }).programs;
+    expect(programs.map((line) => [line.experiments, line.keeps, line.bestAfter])).toEqual([[0, 0, 1]]);
   });
 
   test("a forged keep for a real, unjudged commit is not taken as its verdict: the commit runs and is judged on its merits", async () => {

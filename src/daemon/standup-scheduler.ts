@@ -4,13 +4,14 @@ import { parseFrontMatter } from "../org/front-matter.js";
 import { readMessageSettings } from "../org/messages/mail-port.js";
 import { listAgents } from "../org/lifecycle/plan.js";
 import { agentPaths, orgPaths, standupFile } from "../org/paths.js";
-import { buildLeaderboard, parseResults } from "../org/experiments/results.js";
+import { buildLeaderboard } from "../org/experiments/results.js";
 import type { AgentStatus } from "../org/state.js";
 import { trimProgress } from "../org/tasks/progress.js";
 import { decideStandup, type StandupMark } from "../org/tasks/standup-due.js";
 import { renderDigest, type JuniorReport } from "../org/tasks/standup-digest.js";
 import { appendLines, readJson, readText, writeFileAtomic, writeJsonAtomic } from "../adapters/fs/files.js";
 import { sendMessage } from "../adapters/store/inbox.js";
+import { readTrustedRows } from "../adapters/verifier/checked-results.js";
 import { fileSize } from "../adapters/fs/dir.js";
 
 // Both jobs read a few small files; every few seconds is soon enough for a digest due every N minutes.
@@ -68,8 +69,8 @@ export class StandupScheduler {
     const juniors = agents.filter((agent) => juniorRoles.has(agent.role)).map((agent) => agent.name);
     const chiefs = agents.filter((agent) => agent.role === settings.to).map((agent) => agent.name);
     if (juniors.length === 0 || chiefs.length === 0) return;
-    const table = parseResults((await readText(this.paths.results)) ?? "");
-    const rows = table.rows.filter((row) => juniors.includes(row.agent));
+    // Only the verifier's rows: a forged row never reaches the chief as a junior's result.
+    const rows = (await readTrustedRows(this.paths.state)).filter((row) => juniors.includes(row.agent));
     const file = standupFile(this.paths.state);
     const last = await readJson<StandupMark>(file).catch(() => undefined);
     const decision = decideStandup({ now, last, verdicts: rows.length, everyMs: parseDuration(settings.every), verdictsEvery: settings.verdicts });
@@ -80,7 +81,7 @@ export class StandupScheduler {
         agent, state: await this.readState(agent), task: await this.readTask(agent), rows: rows.filter((row) => row.agent === agent), standing: board.agents.find((standing) => standing.agent === agent),
       })));
       const messages = readMessageSettings(config);
-      const body = renderDigest({ now, reason: decision.reason, metric: config.verify?.metric.name ?? table.metricName ?? "metric", juniors: reports, latest: settings.results, maxBytes: messages.max_bytes, best: board.best });
+      const body = renderDigest({ now, reason: decision.reason, metric: config.verify?.metric.name ?? "metric", juniors: reports, latest: settings.results, maxBytes: messages.max_bytes, best: board.best });
       const { id } = await sendMessage(this.paths.state, { from: "org", to: chiefs, kind: "standup", body }, messages, now);
       this.opts.say(`standup ${id} to ${chiefs.join(", ")}: ${decision.reason}`);
     }

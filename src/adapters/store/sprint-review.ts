@@ -10,10 +10,10 @@ import { readMessageSettings } from "../../org/messages/mail-port.js";
 import { senderName, type Sender } from "../../org/messages/wiring.js";
 import { contractPaths, orgPaths } from "../../org/paths.js";
 import { listAgents } from "../../org/lifecycle/plan.js";
-import { parseResults } from "../../org/experiments/results.js";
 import { readCurrentContract, withContractLock } from "./contracts.js";
 import { appendLines, readText, writeFileAtomic } from "../fs/files.js";
 import { sendMessage } from "./inbox.js";
+import { readTrustedRows } from "../verifier/checked-results.js";
 
 export interface SprintReview {
   root: string;
@@ -48,7 +48,8 @@ export async function reviewSprint(opts: SprintReview): Promise<string> {
     const review = parseReview(text, contract);
     if (!review.ok) throw new OrgError(`${opts.file}:${review.line}: ${review.reason} — ${review.fix} (nothing was changed)`, "review");
     const generators = new Set(listAgents(config).filter((agent) => agent.role === settings.generator).map((agent) => agent.name));
-    const kept = parseResults((await readText(orgPaths(opts.root).results)) ?? "").rows.filter((row) => row.status === "keep" && generators.has(row.agent));
+    // A sprint is done only by a keep the verifier vouches for, never by a forged row.
+    const kept = (await readTrustedRows(orgPaths(opts.root).state)).filter((row) => row.status === "keep" && generators.has(row.agent));
     const decision = decideSprint({ sprint: contract.sprint, items: review.items, commit: opts.commit ?? review.commit, kept, agreedAt: agreement.at });
     const by = senderName(opts.caller);
     const now = new Date();

@@ -4,6 +4,7 @@ import { buildProgramHistory } from "../../org/programs/history.js";
 import { readText } from "../../adapters/fs/files.js";
 import { readMetricSetting } from "../../adapters/store/config-file.js";
 import { readHistoryInput } from "../../adapters/store/program-history-input.js";
+import { readTrustedRows } from "../../adapters/verifier/checked-results.js";
 import { ATTRIBUTION, renderHistory } from "../../ui/history-table.js";
 import type { Io } from "../io.js";
 
@@ -12,7 +13,8 @@ export async function runHistory(opts: { root: string; json: boolean }, io: Io):
   const state = orgPaths(opts.root).state;
   const table = parseResults((await readText(orgPaths(opts.root).results)) ?? "");
   const { goal, metricName, pricing } = await readMetricSetting(opts.root);
-  const rows = buildProgramHistory({ ...(await readHistoryInput(state)), rows: table.rows, pricing, goal });
+  // Only the verifier's rows count for a program: `org results` names the tampered ones.
+  const rows = buildProgramHistory({ ...(await readHistoryInput(state)), rows: await readTrustedRows(state), pricing, goal });
   io.out(opts.json ? JSON.stringify({ metric: table.metricName ?? metricName, goal, attribution: ATTRIBUTION, programs: rows }, null, 2) : renderHistory(rows, table.metricName ?? metricName));
   return 0;
 }
