@@ -1,5 +1,5 @@
 // `org compare` and the report's table: each measure for A and B with its 95 % interval, B − A, and what it says.
-import { RESAMPLES, type Comparison, type Estimate, type MeasureComparison, type MeasureName } from "../org/programs/compare.js";
+import { DIFF_LEVEL, formatLevel, RESAMPLES, type Comparison, type Estimate, type MeasureComparison, type MeasureName } from "../org/programs/compare.js";
 import { renderTable } from "./status-table.js";
 import { formatUsd } from "./usage-format.js";
 
@@ -8,11 +8,11 @@ const LABELS: Record<MeasureName, string> = {
 };
 
 /** How the numbers are made, under the table and in the report. */
-export const COMPARE_METHOD = `95 % percentile bootstrap: each version's experiments (baselines left out) resampled ${RESAMPLES} times (seeded), kept in time order; best gain is the sum of what each of its keeps moved the org best by when it ran (a resample sums the gains it drew), over its GPU-hours (results seconds) or its $ (replies while it ran, held fixed); expts to 1st keep counts n+1 when none kept; a later version starts from a better best, so diminishing returns favour the earlier one on best gain`;
+export const COMPARE_METHOD = `95 % percentile bootstrap (B − A at ${formatLevel(DIFF_LEVEL)}, so the five measures together name a false winner at most 5 % of the time): each version's experiments (baselines left out) resampled ${RESAMPLES} times (seeded), kept in time order; best gain is the sum of what each of its keeps moved the org best by when it ran (a resample sums the gains it drew), over its GPU-hours (results seconds) or its $ (replies while it ran, held fixed); expts to 1st keep counts n+1 when none kept; a later version starts from a better best, so diminishing returns favour the earlier one on best gain`;
 
 /** The header and one row of cells per measure, for the terminal table and the HTML one. */
 export function buildComparisonCells(comparison: Comparison): { header: string[]; cells: string[][] } {
-  const header = ["MEASURE", `A ${comparison.a.program}`, `B ${comparison.b.program}`, "B − A", "VERDICT"];
+  const header = ["MEASURE", `A ${comparison.a.program}`, `B ${comparison.b.program}`, `B − A (${formatLevel(comparison.diffLevel)})`, "VERDICT"];
   const cells = comparison.measures.map((line) => [LABELS[line.measure], formatEstimate(line, line.a), formatEstimate(line, line.b), formatEstimate(line, line.diff), describeVerdict(line)]);
   return { header, cells };
 }
