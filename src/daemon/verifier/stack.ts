@@ -18,7 +18,7 @@ import { readStackAttempts, recordStackAttempt } from "../../adapters/store/stac
 import { advanceFrontier } from "../../adapters/verifier/frontier.js";
 import { findJudgedRow } from "../../adapters/verifier/judged-row.js";
 import type { JournalStore } from "../../adapters/store/journal.js";
-import { readProgramAt } from "../../adapters/store/programs.js";
+import { readAgentProgramAt } from "../../adapters/store/ab-run.js";
 import type { VerifierGuard } from "./guard.js";
 
 /**
@@ -96,7 +96,7 @@ export class StackRunner {
       verify, baseCommit: this.record.baseCommit, slot, ledger: { best, lastVerified: null, runs: ledger.runs }, rowAgent: STACK_AGENT,
       agent: { name: agent.name, branch: agent.branch, worktree: agent.worktree, gpu: gpuOfSlot(slot), edits: [] },
       runsDir: this.paths.runs, patchesDir: this.paths.patches, now: () => new Date(), signal, sigma,
-      program: await readProgramAt(this.paths.state, request.submittedAt),
+      program: await readAgentProgramAt(this.paths.state, request.agent, request.submittedAt),
     };
     const { verdict, samples } = recorded ? { verdict: verdictOfRow(recorded, judged, best, verify.metric.goal), samples: [] } : await this.measure(context, judged, ledgerFile);
     if (verdict.kind === "keep") {

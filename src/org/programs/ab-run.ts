@@ -1,0 +1,60 @@
+// state/ab.json: an A/B run (`org up --ab other.yaml`) — which program each half runs and which agents are B's.
+
+/** One half of an A/B run: its program version and its agents. */
+export interface AbHalf {
+  version: string;
+  /** The file it came from, as given: org.yaml, or the path after --ab. */
+  file: string;
+  agents: string[];
+}
+
+/** Written by `org up --ab` before the daemon starts, removed by `org down`. */
+export interface AbRun {
+  at: string;
+  a: AbHalf;
+  b: AbHalf;
+}
+
+/** B's agents and roles carry this prefix: both programs may name the same roles, and agent names are branches and panes. */
+export const B_PREFIX = "b-";
+
+export function abRunPath(state: string): string {
+  return `${state}/ab.json`;
+}
+
+export function parseAbRun(text: string | undefined): AbRun | undefined {
+  if (!text) return undefined;
+  try {
+    const run = JSON.parse(text) as Partial<AbRun>;
+    return typeof run.at === "string" && isHalf(run.a) && isHalf(run.b) ? (run as AbRun) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function isHalf(half: unknown): half is AbHalf {
+  const value = half as Partial<AbHalf> | undefined;
+  return typeof value?.version === "string" && typeof value.file === "string" && Array.isArray(value.agents);
+}
+
+/** The program an agent of the run belongs to; undefined for one in neither half (not an agent of the run). */
+export function findAgentProgram(run: AbRun, agent: string): string | undefined {
+  if (run.b.agents.includes(agent)) return run.b.version;
+  return run.a.agents.includes(agent) ? run.a.version : undefined;
+}
+
+/**
+ * The ledger entries an agent may be answered from: during an A/B run only its own half's, since the run began, so
+ * neither half gets free answers from the other's runs (nor from runs before) and both start with the same memory.
+ */
+export function filterOwnHalf<T extends { agent: string; time: string }>(run: AbRun | undefined, agent: string, entries: readonly T[]): T[] {
+  if (!run) return [...entries];
+  const half = run.b.agents.includes(agent);
+  const since = Date.parse(run.at);
+  return entries.filter((entry) => run.b.agents.includes(entry.agent) === half && Date.parse(entry.time) >= since);
+}
+
+/** `org status`'s line: an A/B run and both versions. */
+export function describeAbRun(run: AbRun): string {
+  return `A/B run since ${run.at}: A ${run.a.version} (${run.a.file}, ${run.a.agents.length} agents) vs B ${run.b.version} (${run.b.file}, ${run.b.agents.length} agents, prefixed ${B_PREFIX}) — \`org compare\` compares them`;
+}
