@@ -37,6 +37,18 @@ function isHalf(half: unknown): half is AbHalf {
   return typeof value?.version === "string" && typeof value.file === "string" && Array.isArray(value.agents);
 }
 
+/** Which frontier an agent builds on: "b" for B's half of an A/B run, undefined for the org's own (A's). */
+export type Half = "b" | undefined;
+
+export function findHalf(run: AbRun | undefined, agent: string): Half {
+  return run?.b.agents.includes(agent) ? "b" : undefined;
+}
+
+/** The branch a half's best is kept on: org/<name>/best, and during an A/B run org/<name>/b-best for B (no agent name ends so). */
+export function bestBranchOf(org: string, half: Half): string {
+  return `org/${org}/${half === "b" ? "b-best" : "best"}`;
+}
+
 /** The program an agent of the run belongs to; undefined for one in neither half (not an agent of the run). */
 export function findAgentProgram(run: AbRun, agent: string): string | undefined {
   if (run.b.agents.includes(agent)) return run.b.version;
