@@ -3,6 +3,8 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { readAndLoadConfig } from "../src/adapters/store/config-file.js";
 import { readProgramContent } from "../src/adapters/store/program-record.js";
+import { loadAbPrograms } from "../src/adapters/store/ab-run.js";
+import { planLeases } from "../src/org/reconcile/index.js";
 import { runOrg } from "./helpers/org-cli.js";
 import { snapshotDir, expectRefusedIn } from "./helpers/state-snapshot.js";
 import { createRepo, git, removeDir } from "./helpers/temp-repo.js";
@@ -77,5 +79,23 @@ describe("org up --ab: bad input is refused before anything is created", () => {
   test("a role of B whose b- name org.yaml already has", () => {
     writeFileSync(join(dir, "org.yaml"), orgYaml().replace("roles:\n", "roles:\n  b-researcher: { prompt: prompts/researcher.md, runtime: printer }\n"));
     expectRefused(orgYaml({ count: 2 }), "other.yaml:8:3: role researcher becomes b-researcher in the A/B run, a role the current org.yaml already has — rename b-researcher in org.yaml or researcher here");
+  });
+});
+
+describe("org up --ab: the GPUs split evenly between the halves", () => {
+  const gpus = [0, 1, 2, 3].map((index) => ({ index, uuid: `GPU-${index}`, name: "H100", memoryUsedMb: 0, memoryTotalMb: 81_000 }));
+  const withGpus = (count: number) => orgYaml({ count }).replace("gpus: none", "gpus: auto").replace(/count: (\d+) }/, "count: $1, gpu: true }");
+
+  test("A's agents lease from the first half, B's from the second; a half that needs more than its half is refused", async () => {
+    writeFileSync(join(dir, "org.yaml"), withGpus(1));
+    writeFileSync(join(dir, "other.yaml"), withGpus(2));
+    const read = await loadAbPrograms(dir, "other.yaml");
+    if ("problems" in read) return expect.fail(read.problems.join("\n"));
+    expect(planLeases(read.loaded, gpus, new Map())).toMatchObject({ ok: true, leases: new Map([["researcher-1", 0], ["b-researcher-1", 2], ["b-researcher-2", 3]]) });
+
+    writeFileSync(join(dir, "other.yaml"), withGpus(3));
+    const more = await loadAbPrograms(dir, "other.yaml");
+    if ("problems" in more) return expect.fail(more.problems.join("\n"));
+    expect(planLeases(more.loaded, gpus, new Map())).toEqual({ ok: false, problems: [expect.stringContaining("A/B run, each half gets half the free GPUs: 3 agents need a GPU each but only 2 GPUs are free (2, 3)")] });
   });
 });
