@@ -1,10 +1,10 @@
 // state/ab.json and the org an A/B run runs: org.yaml (program A) and the file after --ab (program B) as one org.
-import { isAbsolute, resolve } from "node:path";
+import { isAbsolute, join, resolve } from "node:path";
 import type { ConfigProbe, LoadedConfig } from "../../org/config/index.js";
-import { abRunPath as abFile, findAgentProgram, parseAbRun, type AbRun } from "../../org/programs/ab-run.js";
+import { abRunPath as abFile, findAgentProgram, parseAbRun, parseAbSpans, type AbRun, type AbSpan } from "../../org/programs/ab-run.js";
 import { mergeAbPrograms, type AbMerge } from "../../org/programs/ab-merge.js";
 import { configProbe } from "../probes/config.js";
-import { readText, writeJsonAtomic } from "../fs/files.js";
+import { appendLines, readText, writeJsonAtomic } from "../fs/files.js";
 import { removeFile } from "../fs/dir.js";
 import { readAndLoadConfig, type ReadConfigResult } from "./config-file.js";
 import { readProgramAt } from "./programs.js";
@@ -15,12 +15,24 @@ export async function readAbRun(state: string): Promise<AbRun | undefined> {
 }
 
 export async function writeAbRun(state: string, run: AbRun): Promise<void> {
+  await appendLines(spansFile(state), [JSON.stringify(run)]);
   await writeJsonAtomic(abFile(state), run);
 }
 
-/** `org down`, or a plain `org up` after an A/B run that was not brought down. */
+/** `org down`, or a plain `org up` after an A/B run that was not brought down; ab-runs.jsonl keeps when it ended. */
 export async function removeAbRun(state: string): Promise<void> {
+  if (!(await readAbRun(state))) return;
+  await appendLines(spansFile(state), [JSON.stringify({ end: new Date().toISOString() })]);
   await removeFile(abFile(state));
+}
+
+/** Every A/B run this org ran, for `org history`'s tokens and $ per half. */
+export async function readAbSpans(state: string): Promise<AbSpan[]> {
+  return parseAbSpans((await readText(spansFile(state))) ?? "");
+}
+
+function spansFile(state: string): string {
+  return join(state, "programs", "ab-runs.jsonl");
 }
 
 /** The program an experiment of `agent` submitted at `time` ran under: its half's during an A/B run, else the one running then. */

@@ -37,6 +37,38 @@ function isHalf(half: unknown): half is AbHalf {
   return typeof value?.version === "string" && typeof value.file === "string" && Array.isArray(value.agents);
 }
 
+/** An A/B run as state/programs/ab-runs.jsonl keeps it after `org down`: when it ran and which program each agent ran. */
+export interface AbSpan {
+  from: number;
+  to: number | undefined;
+  programs: Map<string, string>;
+}
+
+/** ab-runs.jsonl: a run's state/ab.json as a line when it starts, `{"end": time}` when it ends; a broken line is skipped. */
+export function parseAbSpans(text: string): AbSpan[] {
+  const spans: AbSpan[] = [];
+  for (const line of text.split("\n")) {
+    if (!line.trim()) continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    const end = (value as { end?: unknown }).end;
+    const last = spans.at(-1);
+    if (typeof end === "string") {
+      if (last && last.to === undefined) last.to = Date.parse(end);
+      continue;
+    }
+    const run = parseAbRun(line);
+    if (!run) continue;
+    const programs = new Map([...run.a.agents.map((agent) => [agent, run.a.version] as const), ...run.b.agents.map((agent) => [agent, run.b.version] as const)]);
+    spans.push({ from: Date.parse(run.at), to: undefined, programs });
+  }
+  return spans;
+}
+
 /** Which frontier an agent builds on: "b" for B's half of an A/B run, undefined for the org's own (A's). */
 export type Half = "b" | undefined;
 
