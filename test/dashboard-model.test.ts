@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { buildDashboardModel, parseLogHeadings, type DashboardInput } from "../src/org/views/dashboard-model.js";
+import { renderPaneLabel } from "../src/ui/dashboard-text.js";
 import { decideRestart } from "../src/org/views/dashboard-restart.js";
 import type { PaneInfo } from "../src/org/ports.js";
 import { parseResults } from "../src/org/experiments/results.js";
@@ -87,6 +88,14 @@ describe("buildDashboardModel", () => {
   test("CPU mode has no GPU map", () => {
     const cpu = { ...record, cpuMode: true, agents: record.agents.map((agent) => ({ ...agent, gpu: null })) };
     expect(buildDashboardModel(input({ record: cpu })).gpus).toEqual([]);
+  });
+
+  test("an A/B run tags each agent with its half's program, and the pane label shows it", () => {
+    const ab = { at: "2026-01-01T10:00:00.000Z", a: { version: "aaaa1111", file: "org.yaml", agents: ["researcher-1", "researcher-2"] }, b: { version: "bbbb2222", file: "other.yaml", agents: ["critic-1"] } };
+    const model = buildDashboardModel(input({ ab }));
+    expect(model.agents.map((agent) => [agent.name, agent.program])).toEqual([["researcher-1", "aaaa1111"], ["researcher-2", "aaaa1111"], ["critic-1", "bbbb2222"]]);
+    expect(renderPaneLabel(model.agents[2]!, false, 80)).toBe("critic-1 · restarting · gpu 0 · bbbb2222");
+    expect(buildDashboardModel(input()).agents.map((agent) => agent.program)).toEqual([undefined, undefined, undefined]);
   });
 });
 

@@ -79,4 +79,16 @@ describe("org compare: which versions", () => {
     expect([result.comparison.a.program, result.comparison.b.program, result.comparison.a.experiments, result.comparison.a.gpuHours]).toEqual(["aaaaaaaa", "bbbbbbbb", 20, 10]);
     expect(result.comparison.measures.find((line) => line.measure === "improvementPerUsd")!.verdict).toMatchObject({ kind: "unpriced", reason: "aaaaaaaa: no usage recorded while it ran" });
   });
+
+  test("side by side (an A/B run, rows interleaved): each half's best gain starts from the baselines, not from the other's keeps", () => {
+    const row = (program: string, status: "keep" | "discard", metric: number, description = "idea"): ResultRow => ({ ...makeRows(program, 1, 0, 1)[0]!, program, status, metric, description });
+    // A keeps 0.5 first; B then keeps 0.8: from the shared baseline 1.0 that is B's gain of 0.2, which A's 0.5 would have hidden.
+    const rows = [row("aaaaaaaa", "keep", 1, "baseline"), row("bbbbbbbb", "keep", 1, "baseline"), row("aaaaaaaa", "keep", 0.5), row("bbbbbbbb", "keep", 0.8), row("aaaaaaaa", "discard", 0.6), row("bbbbbbbb", "discard", 0.9)];
+    const history = buildProgramHistory({ events: [], saved: new Map(), rows, usage: new Map(), pricing: {}, goal: "minimize" });
+    const result = compareVersions({ ids: ["aaaaaaaa", "bbbbbbbb"], history, rows, saved: [], goal: "minimize", random: seededRng(18) });
+    if (result.kind !== "compared") return expect.fail(result.reason);
+    const gain = result.comparison.measures.find((line) => line.measure === "improvementPerGpuHour")!;
+    // Two experiments of 30 minutes each: one GPU-hour per half.
+    expect([gain.a.value, gain.b.value]).toEqual([0.5, expect.closeTo(0.2, 9)]);
+  });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "vitest";
 import type { ResultRow } from "../src/org/experiments/results.js";
 import { buildProgramHistory } from "../src/org/programs/history.js";
+import { parseAbSpans } from "../src/org/programs/ab-run.js";
 import type { ProgramEvent } from "../src/org/programs/timeline.js";
 import type { UsageRecord } from "../src/org/usage/types.js";
 import { renderHistory } from "../src/ui/history-table.js";
@@ -55,6 +56,16 @@ describe("org history", () => {
     const history = buildProgramHistory(input);
     expect(history.map((line) => [line.program, line.usage.input, line.usage.replies, line.usage.costUsd])).toEqual([
       ["unversioned", 100, 1, 100], ["aaaaaaaa", 23, 2, 23], ["bbbbbbbb", 5, 1, 5],
+    ]);
+  });
+
+  test("an A/B run: while it ran, each reply belongs to its agent's half, not to A's window alone", () => {
+    // From 14 on A runs beside B (b-r-1): B's 7 tokens at 14:15 are B's, r-1's 3 are A's; before the run, windows as ever.
+    const ab = parseAbSpans(`${JSON.stringify({ at: at(14), a: { version: "aaaaaaaa", file: "org.yaml", agents: ["r-1"] }, b: { version: "cccccccc", file: "other.yaml", agents: ["b-r-1"] } })}\n{"end": "${at(15)}"}\nnot json\n`);
+    expect(ab).toEqual([{ from: Date.parse(at(14)), to: Date.parse(at(15)), programs: new Map([["r-1", "aaaaaaaa"], ["b-r-1", "cccccccc"]]) }]);
+    const history = buildProgramHistory({ ...input, rows: [...rows, row(14, { agent: "b-r-1", program: "cccccccc" })], usage: new Map([...usage, ["b-r-1", [reply(14, 7)]]]), ab });
+    expect(history.map((line) => [line.program, line.usage.input, line.usage.replies])).toEqual([
+      ["unversioned", 100, 1], ["aaaaaaaa", 23, 2], ["bbbbbbbb", 5, 1], ["cccccccc", 7, 1],
     ]);
   });
 

@@ -25,7 +25,8 @@ export async function main(argv: string[], io: Io = stdio): Promise<number> {
   program.command("up").description("create worktrees, lease GPUs and start the grid (idempotent)").option("--no-attach", "do not attach, even at a terminal")
     .option("--no-tmux", "run every pane in node-pty instead of tmux (automatic when tmux is missing); watch with `org watch`")
     .option("--resume", "go on past the stop conditions org.yaml's stop section says are met")
-    .action(run(async (opts: { attach: boolean; tmux: boolean; resume?: boolean }) => (await import("./commands/up.js")).runUp({ root: root(), attach: opts.attach, tmux: opts.tmux, resume: opts.resume === true }, io)));
+    .option("--ab <file>", "an A/B run: org.yaml's agents (program A) and the agents of <file> (program B, prefixed b-) side by side on the same repo and verifier")
+    .action(run(async (opts: { attach: boolean; tmux: boolean; resume?: boolean; ab?: string }) => (await import("./commands/up.js")).runUp({ root: root(), attach: opts.attach, tmux: opts.tmux, resume: opts.resume === true, ...(opts.ab !== undefined ? { ab: opts.ab } : {}) }, io)));
   program.command("demo").description("create the toy research repo of the demo org (first run), then `org up`").option("--no-attach", "do not attach, even at a terminal")
     .option("--no-tmux", "run every pane in node-pty instead of tmux (automatic when tmux is missing); watch with `org watch`")
     .action(run(async (opts: { attach: boolean; tmux: boolean }) => (await import("./commands/demo.js")).runDemo({ root: root(), attach: opts.attach, tmux: opts.tmux }, io, (await import("./commands/up.js")).runUp)));

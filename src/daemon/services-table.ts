@@ -4,7 +4,8 @@ import type { OrgSnapshot } from "../org/views/snapshot.js";
 import type { OrgRecord } from "../org/state.js";
 import { ChildRecords } from "../adapters/child-records.js";
 import { cacheConfigRead } from "../adapters/fs/config-cache.js";
-import { readAndLoadConfig, type ReadConfigResult } from "../adapters/store/config-file.js";
+import type { ReadConfigResult } from "../adapters/store/config-file.js";
+import { readRunConfig } from "../adapters/store/ab-run.js";
 import { createWorld } from "../adapters/world.js";
 import type { Feed } from "./feed.js";
 import { defineHeartbeat } from "./heartbeat.js";
@@ -30,7 +31,8 @@ export function buildServices(opts: { root: string; paths: OrgPaths; record: Org
   const world = createWorld();
   const tmux = world.tmux(record.socket, record.session);
   const children = new ChildRecords(paths.children);
-  const readConfig = () => readAndLoadConfig({ cwd: root });
+  // During an A/B run the org is both programs at once.
+  const readConfig = () => readRunConfig(root, paths.state);
   // org.yaml as the daemon started: read once, by the first service that needs it, after the supervisor's first look.
   let first: Promise<ReadConfigResult> | undefined;
   const firstRead = () => (first ??= readConfig());

@@ -69,7 +69,8 @@ export function renderPaneLabel(agent: DashboardAgent, selected: boolean, width:
   const gpu = agent.gpu !== null ? `gpu ${agent.gpu}` : agent.pooled ? "gpu pool" : "cpu";
   const restarts = agent.restarts > 0 ? ` · ${agent.restarts} restart${agent.restarts === 1 ? "" : "s"}` : "";
   // The border keeps its corner and one line each side of the label's padding.
-  return truncate(`${selected ? "▶ " : ""}${agent.name} · ${agent.state} · ${gpu}${restarts}`, Math.max(0, width - 6));
+  const program = agent.program ? ` · ${agent.program}` : "";
+  return truncate(`${selected ? "▶ " : ""}${agent.name} · ${agent.state} · ${gpu}${restarts}${program}`, Math.max(0, width - 6));
 }
 
 /** The pane's last `height` lines cut to `width`; a pane with nothing yet says why. */

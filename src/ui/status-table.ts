@@ -1,3 +1,4 @@
+import { describeAbRun } from "../org/programs/ab-run.js";
 import { relative } from "node:path";
 import { PTY_SOCKET_PREFIX } from "../org/paths.js";
 import type { OrgSnapshot } from "../org/views/snapshot.js";
@@ -30,6 +31,7 @@ export function renderStatus(snapshot: OrgSnapshot, warnings: string[] = [], usa
   const rows = snapshot.agents.map((agent) => [
     agent.name,
     agent.role,
+    ...(snapshot.ab ? [agent.program ?? "-"] : []),
     agent.gpu === null ? (agent.state === "pending" ? "-" : agent.pooled ? "pool" : "cpu") : String(agent.gpu),
     agent.pid === null ? "-" : String(agent.pid),
     agent.state,
@@ -39,7 +41,7 @@ export function renderStatus(snapshot: OrgSnapshot, warnings: string[] = [], usa
     ...(usage ? [formatUsageCell(usage.get(agent.name))] : []),
     agent.state === "running" ? "" : agent.reason,
   ]);
-  const header = ["AGENT", "ROLE", "GPU", "PID", "STATE", "RESTARTS", "UPTIME", "HEAD", ...(usage ? ["TOKENS $"] : []), "NOTE"];
-  const table = [title, ...(extra.stopLine ? [extra.stopLine] : []), renderTable(header, rows)].join("\n");
+  const header = ["AGENT", "ROLE", ...(snapshot.ab ? ["PROGRAM"] : []), "GPU", "PID", "STATE", "RESTARTS", "UPTIME", "HEAD", ...(usage ? ["TOKENS $"] : []), "NOTE"];
+  const table = [title, ...(snapshot.ab ? [describeAbRun(snapshot.ab)] : []), ...(extra.stopLine ? [extra.stopLine] : []), renderTable(header, rows)].join("\n");
   return [table, ...(usage ? explainUsage(usage) : []), ...warnings].join("\n");
 }

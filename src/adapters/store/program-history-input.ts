@@ -6,8 +6,10 @@ import type { UsageRecord } from "../../org/usage/types.js";
 import { listDir } from "../fs/dir.js";
 import { readLedgers } from "../usage/store.js";
 import { listSavedVersions, readProgramEvents, readSavedProgram } from "./programs.js";
+import { readAbSpans } from "./ab-run.js";
+import type { AbSpan } from "../../org/programs/ab-run.js";
 
-export async function readHistoryInput(state: string): Promise<{ events: ProgramEvent[]; saved: Map<string, SavedProgram>; usage: Map<string, UsageRecord[]> }> {
+export async function readHistoryInput(state: string): Promise<{ events: ProgramEvent[]; saved: Map<string, SavedProgram>; usage: Map<string, UsageRecord[]>; ab: AbSpan[] }> {
   const saved = new Map<string, SavedProgram>();
   for (const version of await listSavedVersions(state)) {
     const copy = await readSavedProgram(state, version);
@@ -16,5 +18,5 @@ export async function readHistoryInput(state: string): Promise<{ events: Program
   }
   // Every agent that ever ran here, removed ones too: their tokens were spent under some program.
   const usage = await readLedgers(state, await listDir(join(state, "agents")));
-  return { events: await readProgramEvents(state), saved, usage };
+  return { events: await readProgramEvents(state), saved, usage, ab: await readAbSpans(state) };
 }

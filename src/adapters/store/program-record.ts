@@ -24,16 +24,31 @@ export interface RecordProgramInput {
 /** The version now running: saved when new, a history line when it starts running, a log.md entry when it changed. */
 export async function recordProgram(input: RecordProgramInput): Promise<string> {
   const { loaded, state } = input;
-  const read = input.readPrompt ?? ((prompt: string) => readText(resolve(loaded.dir, prompt)));
-  const prompts = Object.fromEntries(await Promise.all(listPromptPaths(loaded.config).map(async (path) => [path, (await read(path)) ?? ""] as const)));
-  const content: ProgramContent = { config: loaded.config, prompts };
-  const version = computeProgramVersion(content);
+  const { content, version } = await readProgramContent(loaded, input.readPrompt);
   const at = input.at.toISOString();
   const previous = findLastProgram(await readProgramEvents(state));
-  if (!(await readMeta(state, version))) await saveProgram(state, { version, at, by: input.by, orgYaml: loaded.text, config: loaded.config, prompts });
+  if (!(await readMeta(state, version))) await saveProgram(state, { version, at, by: input.by, orgYaml: loaded.text, config: loaded.config, prompts: content.prompts });
   if (previous === version && !input.start) return version;
   await appendProgramEvent(state, { at, kind: "use", version, by: input.by });
   if (previous !== version) await logChange(state, { version, previous, content, by: input.by, at: input.at, start: input.start === true });
+  return version;
+}
+
+/** A loaded org.yaml's program and its version; prompts read next to it unless `readPrompt` says otherwise. */
+export async function readProgramContent(loaded: LoadedConfig, readPrompt?: (prompt: string) => Promise<string | undefined>): Promise<{ content: ProgramContent; version: string }> {
+  const read = readPrompt ?? ((prompt: string) => readText(resolve(loaded.dir, prompt)));
+  const prompts = Object.fromEntries(await Promise.all(listPromptPaths(loaded.config).map(async (path) => [path, (await read(path)) ?? ""] as const)));
+  const content: ProgramContent = { config: loaded.config, prompts };
+  return { content, version: computeProgramVersion(content) };
+}
+
+/** `org up --ab`: program B saved and logged, with no use event: the timeline stays A's, and B's rows are named by state/ab.json. */
+export async function recordSideProgram(input: { state: string; loaded: LoadedConfig; file: string; beside: string; at: Date }): Promise<string> {
+  const { content, version } = await readProgramContent(input.loaded);
+  const at = input.at.toISOString();
+  if (!(await readMeta(input.state, version))) await saveProgram(input.state, { version, at, by: "org up --ab", orgYaml: input.loaded.text, config: content.config, prompts: content.prompts });
+  const body = [`from ${input.file}; its agents' names start with b-`, `saved in state/programs/${version}/ — \`org program show ${version}\``].join("\n");
+  await appendLines(logPath(input.state), [formatLogEntry({ date: input.at, op: "program", title: `${version} runs beside ${input.beside} as program B of an A/B run, by ${describeAuthor("org up --ab")}`, body })]);
   return version;
 }
 

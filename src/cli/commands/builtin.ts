@@ -1,4 +1,6 @@
 import { writeFile } from "node:fs/promises";
+import { readAbRun } from "../../adapters/store/ab-run.js";
+import { bestBranchOf, filterOwnHalf, findHalf } from "../../org/programs/ab-run.js";
 import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { OrgError } from "../../org/errors.js";
@@ -38,13 +40,15 @@ export function hillclimbWorld(runner: Runner = processRunner): HillclimbWorld {
 
 /** What the baseline reads of the org it runs in: its inbox, the org best ref and the ledger; nothing outside an org. */
 export function orgWorld(env: Record<string, string | undefined>): Partial<HillclimbWorld> {
-  const { ORG_NAME: name, ORG_INBOX: inbox, ORG_STATE: state } = env;
+  const { ORG_NAME: name, ORG_INBOX: inbox, ORG_STATE: state, ORG_AGENT: agent = "" } = env;
   return {
     ...(inbox ? { listFrontierNews: () => listFrontierNews(inbox) } : {}),
-    ...(name ? { moveOntoBest: (cwd: string) => moveOntoBest(cwd, `refs/heads/org/${name}/best`) } : {}),
+    // In an A/B run each half follows its own best.
+    ...(name ? { moveOntoBest: async (cwd: string) => moveOntoBest(cwd, `refs/heads/${bestBranchOf(name, state ? findHalf(await readAbRun(state), agent) : undefined)}`) } : {}),
     ...(state ? { listTried: async (cwd: string) => {
       const tree = await readHeadTree(cwd);
-      const { entries } = await readTriedLedger(state);
+      // In an A/B run a half skips only what its own half tried, as the verifier answers only from it.
+      const entries = filterOwnHalf(await readAbRun(state), agent, (await readTriedLedger(state)).entries);
       return new Set(entries.filter((entry) => tree !== undefined && entry.change?.tree === tree).map((entry) => entry.description));
     } } : {}),
   };

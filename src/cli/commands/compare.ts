@@ -9,6 +9,8 @@ import { readHistoryInput } from "../../adapters/store/program-history-input.js"
 import { readTrustedRows } from "../../adapters/verifier/checked-results.js";
 import { COMPARE_METHOD, renderComparison } from "../../ui/compare-table.js";
 import type { Io } from "../io.js";
+import { readAbRun } from "../../adapters/store/ab-run.js";
+import { describeAbRun } from "../../org/programs/ab-run.js";
 
 /** `org compare [A B] [--json]`: two program versions' measures with 95 % bootstrap intervals, and which is better where that is clear. */
 export async function runCompare(opts: { root: string; ids: string[]; json: boolean }, io: Io): Promise<number> {
@@ -18,8 +20,11 @@ export async function runCompare(opts: { root: string; ids: string[]; json: bool
   const { goal, metricName, pricing } = await readMetricSetting(opts.root);
   const input = await readHistoryInput(state);
   const history = buildProgramHistory({ ...input, rows, pricing, goal });
-  const result = compareVersions({ ids: opts.ids, history, rows, saved: [...input.saved.keys()], goal, random: seededRng(COMPARE_SEED) });
+  // No ids during an A/B run: its two live halves.
+  const ab = opts.ids.length === 0 ? await readAbRun(state) : undefined;
+  const result = compareVersions({ ids: ab ? [ab.a.version, ab.b.version] : opts.ids, history, rows, saved: [...input.saved.keys()], goal, random: seededRng(COMPARE_SEED) });
   if (result.kind === "refused") throw new OrgError(result.reason, result.code);
-  io.out(opts.json ? JSON.stringify({ metric: metricName, goal, method: COMPARE_METHOD, ...result.comparison }, null, 2) : renderComparison(result.comparison, metricName));
+  if (opts.json) io.out(JSON.stringify({ metric: metricName, goal, method: COMPARE_METHOD, ...(ab ? { ab } : {}), ...result.comparison }, null, 2));
+  else io.out([...(ab ? [describeAbRun(ab)] : []), renderComparison(result.comparison, metricName)].join("\n"));
   return 0;
 }

@@ -5,12 +5,15 @@ import type { Io } from "../io.js";
 import { readOptionalRecord } from "../../adapters/store/org-record.js";
 import { recordProgramStop } from "../../adapters/store/program-record.js";
 import { orgPaths } from "../../org/paths.js";
+import { removeAbRun } from "../../adapters/store/ab-run.js";
 
 /** `org down [--clean]`: stop everything of ours; with --clean remove clean worktrees, never branches. */
 export async function runDown(opts: { root: string; clean: boolean }, io: Io): Promise<number> {
   const record = await readOptionalRecord(opts.root).catch(() => undefined);
   const result = await downOrg(createWorld(), opts.root, { clean: opts.clean });
   await recordProgramStop(orgPaths(opts.root).state, new Date());
+  // Both halves of an A/B run end together; their rows keep their programs.
+  await removeAbRun(orgPaths(opts.root).state);
   const server = record?.mode === "pty" ? "the pty host" : "the tmux server";
   io.out(result.wasRunning ? `stopped: ${result.stoppedGroups} process groups and ${server}` : "the org was not running; cleaned up what was left");
   if (record?.backend === "slurm") {

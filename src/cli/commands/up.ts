@@ -3,15 +3,14 @@ import { readSnapshot, readStatuses } from "../../org/views/status.js";
 import { upOrg } from "../../org/lifecycle/up.js";
 import { decideStoppedUp } from "../../org/lifecycle/stopped-up.js";
 import type { LoadedConfig } from "../../org/config/index.js";
-import { readAndLoadConfig } from "../../adapters/store/config-file.js";
 import { readOptionalRecord } from "../../adapters/store/org-record.js";
-import { recordProgram } from "../../adapters/store/program-record.js";
 import { evaluateStop, readStopFile, readWaivers, writeWaivers } from "../../adapters/store/stop-state.js";
 import { runInteractive } from "../../adapters/process.js";
 import { createWorld } from "../../adapters/world.js";
 import { findMissingPrograms, findProgram } from "../../adapters/probes/runtime.js";
 import { renderStatus } from "../../ui/status-table.js";
 import type { Io } from "../io.js";
+import { prepareUp } from "../up-programs.js";
 
 const READY_TIMEOUT_MS = 15_000;
 
@@ -19,9 +18,10 @@ const READY_TIMEOUT_MS = 15_000;
  * `org up`: plan, worktrees, leases, the grid; attach when a person is at a terminal. `tmux: false` runs the grid in node-pty.
  * An org whose stop condition holds is refused, unless `resume` goes on past it.
  */
-export async function runUp(opts: { root: string; attach: boolean; tmux?: boolean; resume?: boolean }, io: Io): Promise<number> {
+export async function runUp(opts: { root: string; attach: boolean; tmux?: boolean; resume?: boolean; ab?: string }, io: Io): Promise<number> {
   // A stop deadline already past is refused, unless `--resume` goes on past it.
-  const read = await readAndLoadConfig({ cwd: opts.root, now: opts.resume ? undefined : new Date() });
+  const now = opts.resume ? undefined : new Date();
+  const read = await prepareUp(opts.root, opts.ab, now);
   if ("problems" in read) {
     for (const problem of read.problems) io.err(problem);
     return 1;
@@ -39,8 +39,8 @@ export async function runUp(opts: { root: string; attach: boolean; tmux?: boolea
   }
   const world = createWorld();
   // A program not recorded costs `org history` a line, never the start itself.
-  const onStart = () => recordProgram({ state: orgPaths(opts.root).state, loaded: read.loaded, by: "org up", at: new Date(), start: true })
-    .then(() => undefined, (error: Error) => io.err(`warning: the program version was not recorded in state/programs: ${error.message}`));
+  const onStart = () => read.record(new Date())
+    .then((line) => void (line && io.out(line)), (error: Error) => io.err(`warning: the program version was not recorded in state/programs: ${error.message}`));
   const result = await upOrg(world, read.loaded, { mode: await chooseMode(opts.tmux !== false, io), onStart });
   if (result.kind === "already-running") {
     io.out(result.reason);

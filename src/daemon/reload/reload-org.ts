@@ -10,6 +10,8 @@ import type { World } from "../../org/world.js";
 import { logReload, recordReload } from "./state.js";
 import { readOrgRecord } from "../../org/record-file.js";
 import { noteProgram } from "./program.js";
+import { readAbRun } from "../../adapters/store/ab-run.js";
+import type { AbRun } from "../../org/programs/ab-run.js";
 
 export interface ReloadInput {
   root: string;
@@ -73,6 +75,9 @@ async function reloadLocked(world: World, input: ReloadInput, paths: OrgPaths, l
   const { actions } = result;
   const inSync = actions.every((action) => action.kind === "nothing-to-do");
   if (!input.apply) return inSync ? { kind: "in-sync", warnings: leases.warnings } : { kind: "planned", actions, warnings: leases.warnings };
+  // Both programs stay as they started: a half changed mid-run would blur the comparison, and no version is noted.
+  const ab = await readAbRun(paths.state);
+  if (ab) return inSync ? { kind: "in-sync", warnings: leases.warnings } : reject(input, paths, [describeAbRefusal(ab)]);
   const refusal = await input.guard?.();
   if (refusal) return reject(input, paths, [refusal]);
   await input.beforeApply?.();
@@ -115,4 +120,8 @@ async function assertRunning(world: World, record: OrgRecord): Promise<void> {
 function findGrownRole(loaded: LoadedConfig, observed: ObservedOrg): string | undefined {
   const before = (role: string) => observed.agents.filter((agent) => agent.record.role === role).length;
   return Object.entries(loaded.config.roles).find(([role, spec]) => spec.gpu && spec.count > before(role))?.[0];
+}
+
+function describeAbRefusal(ab: AbRun): string {
+  return `an A/B run is on (A ${ab.a.version} from ${ab.a.file}, B ${ab.b.version} from ${ab.b.file}): edits of either program are not applied while both are measured — \`org down\`, edit, then \`org up --ab ${ab.b.file}\` again`;
 }

@@ -8,6 +8,8 @@ import type { OrgRecord } from "../../org/state.js";
 import { deleteRef, moveRef } from "../../adapters/git/refs.js";
 import type { JournalStore } from "../../adapters/store/journal.js";
 import { reportIncidents } from "../../adapters/verifier/incident-report.js";
+import { readAbRun } from "../../adapters/store/ab-run.js";
+import { bestBranchOf } from "../../org/programs/ab-run.js";
 import { ResultsAudit } from "../../adapters/verifier/results-audit.js";
 
 /**
@@ -42,17 +44,25 @@ export class VerifierGuard {
   async check(best: string | undefined): Promise<void> {
     const { journal, record } = this.opts;
     const found = await journal.audit();
-    found.push(...(await journal.exclusive(async (tx) => [...(await this.results.check(tx.entries)), ...(await this.guardBest(tx.entries, best))])));
+    // B's best of an A/B run is held against the journal as the org's is; the listing only has the org's.
+    const halves: ("b" | undefined)[] = (await readAbRun(this.state)) ? [undefined, "b"] : [undefined];
+    found.push(...(await journal.exclusive(async (tx) => [...(await this.results.check(tx.entries)), ...(await this.guardHalves(tx.entries, best, halves))])));
     await reportIncidents({ state: this.state, agents: record.agents.map((agent) => agent.name), incidents: found, say: this.opts.say, messages: this.opts.messages });
   }
 
   // The listing may predate a move the verifier just made: a mismatch is read again from git before anything is put back.
-  private async guardBest(entries: readonly JournalEntry[], listed: string | undefined): Promise<Incident[]> {
-    const { record, port } = this.opts;
-    const branch = `org/${record.name}/best`;
-    let decision = decideBest(listed, entries, this.starting);
-    if (decision.kind !== "hold") decision = decideBest(await port.branchHead(branch), entries, this.starting);
+  private async guardHalves(entries: readonly JournalEntry[], listed: string | undefined, halves: ("b" | undefined)[]): Promise<Incident[]> {
+    const found: Incident[] = [];
+    for (const half of halves) found.push(...(await this.guardBest(entries, half ? undefined : listed, half)));
     this.starting = false;
+    return found;
+  }
+
+  private async guardBest(entries: readonly JournalEntry[], listed: string | undefined, half: "b" | undefined): Promise<Incident[]> {
+    const { record, port } = this.opts;
+    const branch = bestBranchOf(record.name, half);
+    let decision = half ? undefined : decideBest(listed, entries, this.starting);
+    if (decision?.kind !== "hold") decision = decideBest(await port.branchHead(branch), entries, this.starting, half);
     if (decision.kind === "hold") return [];
     if (decision.commit) await moveRef(record.repo, `refs/heads/${branch}`, decision.commit, decision.reason);
     else await deleteRef(record.repo, `refs/heads/${branch}`);

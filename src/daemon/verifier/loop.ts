@@ -28,7 +28,7 @@ import { StackRunner } from "./stack.js";
 import { writeCapacity } from "../../adapters/store/gpu-runs.js";
 import { listCapacity } from "../../org/experiments/gpu-runs.js";
 import { TriedMemory } from "./tried-memory.js";
-import { readProgramAt } from "../../adapters/store/programs.js";
+import { readAgentProgramAt } from "../../adapters/store/ab-run.js";
 
 /** The daemon's verifier: takes requests from state/queue and plain commits, runs them by slot, records verdicts. */
 export class VerifierLoop {
@@ -164,7 +164,7 @@ export class VerifierLoop {
       const recorded = await findJudgedRow({ repo: this.record.repo, resultsFile: join(this.paths.state, "results.tsv"), request, journal: await this.journal.read() });
       // Every row goes through the journal: one the verifier did not seal would read as forged.
       const port = this.guard.journalRows(this.port, request);
-      const program = await readProgramAt(this.paths.state, submitted.submittedAt);
+      const program = await readAgentProgramAt(this.paths.state, submitted.agent, submitted.submittedAt);
       const tried = request.kind === "candidate" ? await this.tried.plan({ request, ledger, recorded, gpu: gpuOfSlot(slot), port, program }) : undefined;
       if (tried?.kind === "hold") return;
       const context: ExperimentContext = {

@@ -15,10 +15,11 @@ import { isAncestor } from "../../adapters/git/ancestry.js";
 import { rebaseChange } from "../../adapters/git/rebase-change.js";
 import { readQueuedRequests } from "../../adapters/store/queue.js";
 import { readStackAttempts, recordStackAttempt } from "../../adapters/store/stacks.js";
-import { advanceFrontier } from "../../adapters/verifier/frontier.js";
+import { advanceFrontier, frontierFile } from "../../adapters/verifier/frontier.js";
+import { findHalf } from "../../org/programs/ab-run.js";
 import { findJudgedRow } from "../../adapters/verifier/judged-row.js";
 import type { JournalStore } from "../../adapters/store/journal.js";
-import { readProgramAt } from "../../adapters/store/programs.js";
+import { readAbRun, readAgentProgramAt } from "../../adapters/store/ab-run.js";
 import type { VerifierGuard } from "./guard.js";
 
 /**
@@ -42,7 +43,7 @@ export class StackRunner {
   /** Called before the keep's ledger is written: a daemon killed in between still knows the previous best, and queues it again. */
   async offer(request: ExperimentRequest, before: AgentLedger, outcome: ExperimentOutcome): Promise<void> {
     const verify = this.config.verify!;
-    const frontier = await this.readFrontier();
+    const frontier = await this.readFrontier(request.agent);
     const offer = decideStackOffer({ enabled: verify.stack, request, verdict: outcome.verdict, after: before.best?.commit, frontier, goal: verify.metric.goal, metricName: verify.metric.name });
     if (offer.kind === "skip") return;
     const decision = await this.decideTarget(request.commit, frontier);
@@ -63,7 +64,7 @@ export class StackRunner {
 
   /** The change made again on the org best of now, written into the request before anything runs; undefined when it is not to be stacked. */
   private async apply(queued: ExperimentRequest, slot: string): Promise<ExperimentRequest | undefined> {
-    const decision = queued.after ? await this.decideTarget(queued.commit, await this.readFrontier()) : { kind: "skip" as const, reason: "its request names no previous best" };
+    const decision = queued.after ? await this.decideTarget(queued.commit, await this.readFrontier(queued.agent)) : { kind: "skip" as const, reason: "its request names no previous best" };
     if (decision.kind === "skip") return void this.log(`stack: ${queued.agent} ${queued.commit.slice(0, 7)} not stacked: ${decision.reason}`);
     const { onto } = decision.target;
     const checkout = await this.port.prepareCheckout(slot, onto);
@@ -96,16 +97,16 @@ export class StackRunner {
       verify, baseCommit: this.record.baseCommit, slot, ledger: { best, lastVerified: null, runs: ledger.runs }, rowAgent: STACK_AGENT,
       agent: { name: agent.name, branch: agent.branch, worktree: agent.worktree, gpu: gpuOfSlot(slot), edits: [] },
       runsDir: this.paths.runs, patchesDir: this.paths.patches, now: () => new Date(), signal, sigma,
-      program: await readProgramAt(this.paths.state, request.submittedAt),
+      program: await readAgentProgramAt(this.paths.state, request.agent, request.submittedAt),
     };
     const { verdict, samples } = recorded ? { verdict: verdictOfRow(recorded, judged, best, verify.metric.goal), samples: [] } : await this.measure(context, judged, ledgerFile);
     if (verdict.kind === "keep") {
       await advanceFrontier({
         record: this.record, journal: this.sealed.journal, goal: verify.metric.goal, metricName: verify.metric.name, notify: (to, text) => this.port.appendInbox(to, text),
-        candidate: { commit: combination, metric: verdict.metric, agent: STACK_AGENT, ...(samples.length > 0 ? { runs: samples.length } : {}) },
+        candidate: { commit: combination, metric: verdict.metric, agent: STACK_AGENT, ...(samples.length > 0 ? { runs: samples.length } : {}) }, owner: request.agent,
       });
     }
-    const advanced = verdict.kind === "keep" && (await this.readFrontier())?.commit === combination;
+    const advanced = verdict.kind === "keep" && (await this.readFrontier(request.agent))?.commit === combination;
     const frontier = verdict.kind !== "keep" ? "" : advanced ? "\nthe org best advanced to it" : "\nthe org best has moved on since: it stays";
     await this.settle(request, { outcome: verdict.kind, reason: `${verdict.reason}${frontier}`, commit: combination });
   }
@@ -141,7 +142,8 @@ export class StackRunner {
     return best?.commit === frontier.commit ? (best.runs ?? 1) : 1;
   }
 
-  private readFrontier(): Promise<Frontier | undefined> {
-    return readJson<Frontier>(join(this.paths.state, "frontier.json"));
+  // In an A/B run a keep stacks onto its own half's best only.
+  private async readFrontier(agent: string): Promise<Frontier | undefined> {
+    return readJson<Frontier>(frontierFile(this.paths.state, findHalf(await readAbRun(this.paths.state), agent)));
   }
 }

@@ -6,6 +6,8 @@ import { originalOf, type ChangeKey, type TriedEntry } from "../../org/experimen
 import type { Verdict } from "../../org/experiments/verdict.js";
 import { readChange } from "../../adapters/git/change-key.js";
 import { appendTriedEntry, readTriedLedger } from "../../adapters/store/tried-ledger.js";
+import { readAbRun } from "../../adapters/store/ab-run.js";
+import { filterOwnHalf } from "../../org/programs/ab-run.js";
 
 /** What the verifier does with a candidate, given the ledger: run it, answer it without a run, or hold it behind its twin. */
 export type TriedPlan =
@@ -38,13 +40,14 @@ export class TriedMemory {
     if (request.rebased?.kind === "conflict" || against === request.commit) return { kind: "run" };
     const change = await readChange(this.opts.repo, against, request.commit);
     const key = change.kind === "change" ? change.key : undefined;
+    const run = await readAbRun(this.opts.state);
     if (key) {
-      const held = this.claim(key, request);
+      const held = this.claim(key, request, run ? String(run.b.agents.includes(request.agent)) : "");
       if (held) return held;
     }
     // Read after the claim: a twin that finished while the diff was read is in the ledger by now.
     const decision = decideTried({
-      commit: request.commit, agent: request.agent, description: request.description, change, entries: await this.read(), best: ledger.best,
+      commit: request.commit, agent: request.agent, description: request.description, change, entries: filterOwnHalf(run, request.agent, await this.read()), best: ledger.best,
       metricName: this.opts.verify.metric.name, goal: this.opts.verify.metric.goal, ...(recorded ? { recordedAt: recorded.time } : {}),
     });
     if (decision.kind === "run") return { kind: "run", ...(key ? { change: key } : {}) };
@@ -85,8 +88,9 @@ export class TriedMemory {
     }
   }
 
-  private claim(key: ChangeKey, request: ExperimentRequest): TriedPlan | undefined {
-    const name = `${key.patchId} ${key.tree}`;
+  // In an A/B run each half holds only behind its own twins: the other half's run would answer nothing.
+  private claim(key: ChangeKey, request: ExperimentRequest, half: string): TriedPlan | undefined {
+    const name = `${half} ${key.patchId} ${key.tree}`;
     const current = this.claims.get(name);
     if (current && current.id !== request.id) {
       this.held.add(request.agent);

@@ -23,6 +23,8 @@ export interface LoadedConfig {
   config: OrgConfig;
   repoDir: string;
   baseCommit: string;
+  /** An A/B run (`org up --ab`): the agents of program B, who lease from their own half of the GPUs. */
+  ab?: { b: string[] };
 }
 
 export type LoadResult = { ok: true; loaded: LoadedConfig } | { ok: false; problems: string[] };

@@ -10,8 +10,9 @@ export type BestDecision =
  * Where `org/<name>/best` must point, given where it does (`actual`, undefined when absent) and the journal.
  * `starting`: this daemon's first look, the only time a move left half made by a killed one can be found.
  */
-export function decideBest(actual: string | undefined, entries: readonly JournalEntry[], starting: boolean): BestDecision {
-  const moves = entries.flatMap((entry) => (entry.kind === "frontier" ? [entry.payload.commit] : entry.kind === "genesis" && entry.payload.frontier ? [entry.payload.frontier.commit] : []));
+export function decideBest(actual: string | undefined, entries: readonly JournalEntry[], starting: boolean, half?: "b"): BestDecision {
+  // B's best in an A/B run is a frontier of its own: only its moves count, and the genesis frontier is the org's.
+  const moves = entries.flatMap((entry) => (entry.kind === "frontier" ? (entry.payload.half === half ? [entry.payload.commit] : []) : entry.kind === "genesis" && entry.payload.frontier && !half ? [entry.payload.frontier.commit] : []));
   const expected = moves.at(-1);
   if (actual === expected) return { kind: "hold", reason: expected ? `at ${expected.slice(0, 7)}, as journaled` : "no best yet, as journaled" };
   // The verifier journals a move before it makes it: a ref one move behind is a daemon killed in between.

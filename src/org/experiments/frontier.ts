@@ -8,6 +8,8 @@ export interface Frontier {
   at: string;
   /** How many runs the metric is the mean of, when the keep that set it said so (a stack does). */
   runs?: number;
+  /** "b": program B's own frontier during an A/B run. */
+  half?: "b";
 }
 
 export type FrontierDecision = { kind: "advance"; reason: string } | { kind: "hold"; reason: string };

@@ -8,7 +8,8 @@ const ORIGIN = "0".repeat(64);
 
 const RowPayload = z.object({ agent: z.string(), commit: z.string(), request: z.string(), header: z.string(), row: z.string() });
 const VerdictPayload = z.object({ id: z.string(), commit: z.string(), sha256: z.string() });
-const FrontierPayload = z.object({ commit: z.string(), metric: z.number(), agent: z.string(), at: z.string() });
+// half "b": program B's own frontier during an A/B run (`org up --ab`); absent: the org's.
+const FrontierPayload = z.object({ commit: z.string(), metric: z.number(), agent: z.string(), at: z.string(), half: z.literal("b").optional() });
 // What the org held when the journal began: the rows before it are legacy, and the frontier then is the one to guard.
 const GenesisPayload = z.object({ results: z.object({ lines: z.number().int().min(0), sha256: z.string() }), frontier: FrontierPayload.nullable() });
 
@@ -71,11 +72,11 @@ export function hashText(text: string): string {
 }
 
 /** The frontier the journal last recorded: the latest move, else the one the org had when the journal began. */
-export function findJournaledFrontier(entries: readonly JournalEntry[]): FrontierRecord | undefined {
+export function findJournaledFrontier(entries: readonly JournalEntry[], half?: "b"): FrontierRecord | undefined {
   for (let index = entries.length - 1; index >= 0; index--) {
     const entry = entries[index]!;
-    if (entry.kind === "frontier") return entry.payload;
-    if (entry.kind === "genesis") return entry.payload.frontier ?? undefined;
+    if (entry.kind === "frontier" && entry.payload.half === half) return entry.payload;
+    if (entry.kind === "genesis") return half ? undefined : (entry.payload.frontier ?? undefined);
   }
   return undefined;
 }

@@ -45,6 +45,23 @@ function sampleProgram(program: string, history: readonly ProgramHistoryRow[], r
 export function compareVersions(input: { ids: readonly string[]; history: readonly ProgramHistoryRow[]; rows: readonly ResultRow[]; saved: readonly string[]; goal: Goal; random: () => number }): { kind: "compared"; comparison: Comparison } | Extract<ComparePick, { kind: "refused" }> {
   const pick = pickVersions(input.ids, input.history.map((line) => line.program), input.saved);
   if (pick.kind === "refused") return pick;
-  const [a, b] = [pick.a, pick.b].map((program) => sampleProgram(program, input.history, input.rows, input.goal));
+  // Side by side (an A/B run), neither starts from the other's keeps: each one's start is the best of the rows without the other's.
+  const apart = interleave(input.rows, pick.a, pick.b);
+  const [a, b] = [[pick.a, pick.b], [pick.b, pick.a]].map(([program, other]) => sampleProgram(program!, input.history, apart ? input.rows.filter((row) => programOf(row) !== other) : input.rows, input.goal));
   return { kind: "compared", comparison: compareSamples(a!, b!, input.goal, input.random) };
+}
+
+function programOf(row: ResultRow): string {
+  return row.program || UNVERSIONED;
+}
+
+/** Whether the two versions' rows interleave in results.tsv: they ran at the same time, as the halves of an A/B run do. */
+function interleave(rows: readonly ResultRow[], a: string, b: string): boolean {
+  const indexes = (program: string) => rows.flatMap((row, index) => (programOf(row) === program ? [index] : []));
+  const span = (program: string) => {
+    const found = indexes(program);
+    return [found[0] ?? -1, found.at(-1) ?? -1] as const;
+  };
+  const [[firstA, lastA], [firstB, lastB]] = [span(a), span(b)];
+  return firstA >= 0 && firstB >= 0 && firstA < lastB && firstB < lastA;
 }

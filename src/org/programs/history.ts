@@ -6,6 +6,7 @@ import { priceModels, type Pricing } from "../usage/pricing.js";
 import { addCounts, ZERO_COUNTS, type TokenCounts, type UsageRecord } from "../usage/types.js";
 import { listSpans, type ProgramEvent, type ProgramSpan } from "./timeline.js";
 import { UNVERSIONED } from "./version.js";
+import type { AbSpan } from "./ab-run.js";
 
 /** What a saved program says of itself: who first ran it and how many agents it has. */
 export interface SavedProgram {
@@ -21,6 +22,8 @@ export interface HistoryInput {
   usage: Map<string, UsageRecord[]>;
   pricing: Pricing;
   goal: Goal;
+  /** A/B runs: while one ran, a reply belongs to its agent's half, not to the program whose window it falls in. */
+  ab?: AbSpan[];
 }
 
 export interface ProgramHistoryRow {
@@ -69,7 +72,7 @@ export function buildProgramHistory(input: HistoryInput): ProgramHistoryRow[] {
       bestBefore: indexes.length > 0 ? (best[indexes[0]!]!.before ?? null) : null,
       bestAfter: indexes.length > 0 ? (best[indexes[indexes.length - 1]!]!.after ?? null) : null,
       gpuHours: rows.reduce((sum, row) => sum + row.seconds, 0) / 3600,
-      usage: sumWindows(input.usage, windows, input.pricing),
+      usage: sumWindows(input.usage, windows, input.pricing, { program, ab: input.ab ?? [] }),
       saved: saved !== undefined,
     };
   });
@@ -99,12 +102,14 @@ function trackBest(rows: ResultRow[], goal: Goal): { before: number | undefined;
 }
 
 /** Every agent's replies with from < at ≤ to in any window (an open one has no end yet), summed and priced. */
-function sumWindows(usage: Map<string, UsageRecord[]>, windows: ProgramSpan[], pricing: Pricing): ProgramHistoryRow["usage"] {
+function sumWindows(usage: Map<string, UsageRecord[]>, windows: ProgramSpan[], pricing: Pricing, own: { program: string; ab: AbSpan[] }): ProgramHistoryRow["usage"] {
   let counts: TokenCounts = ZERO_COUNTS;
   let replies = 0;
   const byModel: Record<string, TokenCounts> = {};
-  for (const record of [...usage.values()].flat()) {
-    if (!windows.some((window) => record.at > window.from && record.at <= (window.to ?? Infinity))) continue;
+  const inside = (record: UsageRecord, window: { from: number; to: number | undefined }) => record.at > window.from && record.at <= (window.to ?? Infinity);
+  for (const [agent, records] of usage) for (const record of records) {
+    const run = own.ab.find((span) => inside(record, span));
+    if (run ? run.programs.get(agent) !== own.program : !windows.some((window) => inside(record, window))) continue;
     replies++;
     counts = addCounts(counts, record);
     byModel[record.model] = addCounts(byModel[record.model] ?? ZERO_COUNTS, record);

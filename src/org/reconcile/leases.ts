@@ -1,5 +1,5 @@
 import { formatProblems, type LoadedConfig } from "../config/index.js";
-import { allocateGpus, selectGpus, type Gpu } from "../lifecycle/gpu.js";
+import { allocateGpus, selectGpus, type Gpu, type GpuInventory, type LeaseResult } from "../lifecycle/gpu.js";
 import { listAgents } from "../lifecycle/plan.js";
 
 export type LeasePlan =
@@ -28,7 +28,7 @@ export function planLeases(loaded: LoadedConfig, probed: Gpu[] | { error: string
   if (pooled) {
     return { ok: false, problems: formatProblems(loaded.file, loaded.text, [{ path: ["verify", "gpus"], message: "verify.gpus is pool but no GPU is free for it", fix: "free a GPU, or set gpus: none for CPU mode" }]) };
   }
-  const leases = allocateGpus(requests, inventory, held);
+  const leases = loaded.ab && inventory.kind === "gpus" ? allocateHalves(requests, inventory, held, loaded.ab.b) : allocateGpus(requests, inventory, held);
   if (leases.ok) return { ok: true, leases: leases.leases, cpuMode: inventory.kind === "cpu", warnings };
   const gpuRoles = Object.entries(config.roles).filter(([, spec]) => spec.gpu).map(([role]) => role);
   const role = blame !== undefined && gpuRoles.includes(blame) ? blame : (gpuRoles[0] ?? "");
@@ -40,4 +40,14 @@ export function planLeases(loaded: LoadedConfig, probed: Gpu[] | { error: string
       fix: "lower the counts of roles with gpu: true, free a GPU, set verify.gpus: pool (verify runs share the GPUs, agents hold none), or set gpus: none for CPU mode",
     }]),
   };
+}
+
+// An A/B run: A's agents lease from the first half of the free GPUs, B's from the other, so neither half has more to run on.
+function allocateHalves(requests: { name: string; gpu: boolean }[], inventory: Extract<GpuInventory, { kind: "gpus" }>, held: Map<string, number | null>, b: string[]): LeaseResult {
+  const split = Math.ceil(inventory.free.length / 2);
+  const halves = [inventory.free.slice(0, split), inventory.free.slice(split)];
+  const results = [false, true].map((isB, index) => allocateGpus(requests.filter((agent) => b.includes(agent.name) === isB), { ...inventory, free: halves[index]! }, held));
+  const failed = results.find((result) => !result.ok);
+  if (failed && !failed.ok) return { ...failed, reason: `A/B run, each half gets half the free GPUs: ${failed.reason}` };
+  return { ok: true, leases: new Map(results.flatMap((result) => (result.ok ? [...result.leases] : []))) };
 }

@@ -1,3 +1,4 @@
+import { findAgentProgram, type AbRun } from "../programs/ab-run.js";
 // What `org watch` shows, built purely from what was read: the dashboard renders it and decides nothing.
 import type { PaneInfo } from "../ports.js";
 import { buildLeaderboard, type ResultRow } from "../experiments/results.js";
@@ -65,6 +66,8 @@ export interface DashboardInput {
   feedSize?: number;
   /** Each agent's usage.json view, when read. */
   usage?: Map<string, AgentUsage | null>;
+  /** An A/B run: each agent is tagged with its half's program. */
+  ab?: AbRun;
 }
 
 export function buildDashboardModel(input: DashboardInput): DashboardModel {
@@ -73,7 +76,8 @@ export function buildDashboardModel(input: DashboardInput): DashboardModel {
   const paneIds = new Map(record.agents.map((agent) => [agent.name, agent.paneId ?? null]));
   const agents = snapshot.agents.map((view): DashboardAgent => {
     const paneId = paneIds.get(view.name) ?? null;
-    return { ...view, paneId, screen: splitScreen(paneId === null ? undefined : input.screens.get(paneId)) };
+    const program = input.ab && findAgentProgram(input.ab, view.name);
+    return { ...view, ...(program ? { program } : {}), paneId, screen: splitScreen(paneId === null ? undefined : input.screens.get(paneId)) };
   });
   const upAt = Date.parse(record.upAt);
   return {

@@ -1,3 +1,4 @@
+import type { AbRun } from "../programs/ab-run.js";
 import { PTY_SOCKET_PREFIX } from "../paths.js";
 import type { PaneInfo } from "../ports.js";
 import type { AgentState, AgentStatus, OrgRecord } from "../state.js";
@@ -16,6 +17,8 @@ export interface AgentView {
   branch: string;
   head: string | null;
   reason: string;
+  /** During an A/B run: the program version of the agent's half. */
+  program?: string;
 }
 
 export interface OrgSnapshot {
@@ -30,6 +33,8 @@ export interface OrgSnapshot {
   cpuMode: boolean;
   upAt: string;
   agents: AgentView[];
+  /** An A/B run (`org up --ab`): both programs and their agents. */
+  ab?: AbRun;
 }
 
 /** An agent's Slurm job: "pending (Resources)", "running on node1 GPU 2", and the GPUs it holds. */

@@ -5,6 +5,7 @@ import type { AgentStatus, OrgRecord } from "../state.js";
 import { slurmAgentPaths } from "../slurm/paths.js";
 import type { World } from "../world.js";
 import { readOrgRecord } from "../record-file.js";
+import { abRunPath, findAgentProgram, parseAbRun } from "../programs/ab-run.js";
 
 /** Read state, one tmux call and the branch heads into a snapshot; a caller that already holds panes or heads passes them. */
 export async function readSnapshot(world: World, root: string, known: { panes?: PaneInfo[]; branches?: (record: OrgRecord) => Promise<Map<string, string>> } = {}): Promise<OrgSnapshot> {
@@ -17,7 +18,9 @@ export async function readSnapshot(world: World, root: string, known: { panes?: 
   const branches = await (known.branches ? known.branches(record) : world.git.branchHeads(record.repo, `org/${record.name}/`)).catch(() => new Map<string, string>());
   const heads = new Map(record.agents.map((agent) => [agent.name, branches.get(agent.branch) ?? null]));
   const jobs = record.backend === "slurm" ? await readJobStatuses(world, paths.state, record.agents.map((agent) => agent.name)) : undefined;
-  return buildSnapshot({ record, running, panes, statuses, heads, jobs, isAlive: world.processes.isAlive, now: world.now() });
+  const snapshot = buildSnapshot({ record, running, panes, statuses, heads, jobs, isAlive: world.processes.isAlive, now: world.now() });
+  const ab = parseAbRun(await world.files.readText(abRunPath(paths.state)));
+  return ab ? { ...snapshot, ab, agents: snapshot.agents.map((agent) => ({ ...agent, program: findAgentProgram(ab, agent.name) })) } : snapshot;
 }
 
 /** Under Slurm, what each agent's job is doing, as its pane's `org slurm-run` last wrote it. */

@@ -1,0 +1,48 @@
+// What `org up` starts and records as the org starts: org.yaml's program, or with --ab both programs, checked and merged first.
+import { orgPaths } from "../org/paths.js";
+import type { AbRun } from "../org/programs/ab-run.js";
+import type { LoadedConfig } from "../org/config/index.js";
+import { loadAbPrograms, removeAbRun, writeAbRun } from "../adapters/store/ab-run.js";
+import { readOptionalRecord } from "../adapters/store/org-record.js";
+import { readProgramContent, recordProgram, recordSideProgram } from "../adapters/store/program-record.js";
+import { createWorld } from "../adapters/world.js";
+import { readAndLoadConfig } from "../adapters/store/config-file.js";
+
+export type UpPrograms = { loaded: LoadedConfig; record: (at: Date) => Promise<string | undefined> } | { problems: string[] };
+
+/** org.yaml, or with `ab` both programs; `record` saves the version(s) run and says, for an A/B run, which agents run which. */
+export async function prepareUp(root: string, ab: string | undefined, now: Date | undefined): Promise<UpPrograms> {
+  if (ab !== undefined) return prepareAbUp(root, ab, now);
+  const read = await readAndLoadConfig({ cwd: root, now });
+  if ("problems" in read) return read;
+  return {
+    loaded: read.loaded,
+    record: async (at) => {
+      // A plain `org up` of a stopped org: an A/B run left by a crash (no `org down`) is over.
+      await removeAbRun(orgPaths(root).state);
+      await recordProgram({ state: orgPaths(root).state, loaded: read.loaded, by: "org up", at, start: true });
+      return undefined;
+    },
+  };
+}
+
+/** The merged org to start, and what records both programs once it starts; or why not, with nothing changed. */
+async function prepareAbUp(root: string, other: string, now: Date | undefined): Promise<UpPrograms> {
+  const record = await readOptionalRecord(root).catch(() => undefined);
+  if (record && (await createWorld().tmux(record.socket, record.session).isRunning())) {
+    return { problems: [`--ab ${other}: org ${record.name} is already running — an A/B run starts both halves together on the same hours: \`org down\` first, then \`org up --ab ${other}\``] };
+  }
+  const read = await loadAbPrograms(root, other, now);
+  if ("problems" in read) return read;
+  const [a, b] = await Promise.all([readProgramContent(read.aLoaded), readProgramContent(read.bLoaded)]);
+  if (a.version === b.version) return { problems: [`--ab ${other}: is the same program as org.yaml (version ${a.version}) — an A/B run compares two different programs`] };
+  const state = orgPaths(root).state;
+  const recordBoth = async (at: Date): Promise<string> => {
+    const va = await recordProgram({ state, loaded: read.aLoaded, by: "org up --ab", at, start: true });
+    const vb = await recordSideProgram({ state, loaded: read.bLoaded, file: other, beside: va, at });
+    const run: AbRun = { at: at.toISOString(), a: { version: va, file: read.aLoaded.file, agents: read.a }, b: { version: vb, file: other, agents: read.b } };
+    await writeAbRun(state, run);
+    return `A/B run: A ${va} (${read.aLoaded.file}: ${read.a.join(", ")}) vs B ${vb} (${other}: ${read.b.join(", ")})`;
+  };
+  return { loaded: read.loaded, record: recordBoth };
+}
