@@ -36,13 +36,18 @@ export function hillclimbWorld(runner: Runner = processRunner): HillclimbWorld {
   };
 }
 
-/** What the baseline reads of the org it runs in: its inbox, the org best ref and the ledger; nothing outside an org. */
+/**
+ * What the baseline reads of the org it runs in: its inbox, the org best ref and the ledger; nothing outside an org.
+ * ORG_HILLCLIMB_FOLLOW=0 keeps it on its own best; ORG_HILLCLIMB_TRIED=0 proposes without reading the ledger.
+ */
 export function orgWorld(env: Record<string, string | undefined>): Partial<HillclimbWorld> {
   const { ORG_NAME: name, ORG_INBOX: inbox, ORG_STATE: state } = env;
+  const follow = env.ORG_HILLCLIMB_FOLLOW !== "0";
+  const consult = env.ORG_HILLCLIMB_TRIED !== "0";
   return {
-    ...(inbox ? { listFrontierNews: () => listFrontierNews(inbox) } : {}),
-    ...(name ? { moveOntoBest: (cwd: string) => moveOntoBest(cwd, `refs/heads/org/${name}/best`) } : {}),
-    ...(state ? { listTried: async (cwd: string) => {
+    ...(inbox && follow ? { listFrontierNews: () => listFrontierNews(inbox) } : {}),
+    ...(name && follow ? { moveOntoBest: (cwd: string) => moveOntoBest(cwd, `refs/heads/org/${name}/best`) } : {}),
+    ...(state && consult ? { listTried: async (cwd: string) => {
       const tree = await readHeadTree(cwd);
       const { entries } = await readTriedLedger(state);
       return new Set(entries.filter((entry) => tree !== undefined && entry.change?.tree === tree).map((entry) => entry.description));
