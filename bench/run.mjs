@@ -16,6 +16,7 @@ import { benchPool } from "./pool.mjs";
 import { benchCompare } from "./compare.mjs";
 import { benchDemoLearns } from "./demo-learns.mjs";
 import { benchDemoOrgSim } from "./demo-org-sim.mjs";
+import { benchDemoOrg } from "./demo-org.mjs";
 
 const only = process.argv[2];
 const results = { machine: { cpus: (await import("node:os")).cpus().length, node: process.version }, at: new Date().toISOString() };
@@ -36,6 +37,8 @@ if (only === "pool") results.pool = await benchPool();
 if (only === "demo-learns") results.demo_learns = await benchDemoLearns();
 // Ledger + stacking + following vs today on a simulated demo landscape, 3 and 8 researchers, in seconds (needs dist/).
 if (only === "demo-org-sim") results.demo_org_sim = benchDemoOrgSim();
+// The same side by side on the real demo org, 3 and 8 researchers, both arms per seed (DEMO_ORG_*): only when asked for by name.
+if (only === "demo-org") results.demo_org = await benchDemoOrg();
 // Needs root and apt for its single-host cluster: only when asked for by name.
 if (only === "slurm") results.slurm = await benchSlurm();
 // Installs execa and simple-git into a temp prefix (network): only when asked for by name.
