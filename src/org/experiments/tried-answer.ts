@@ -7,7 +7,7 @@ import type { Verdict } from "./verdict.js";
 export type Change = { kind: "change"; key: ChangeKey } | { kind: "empty"; whitespace: boolean };
 
 /** A discard within the noise proved nothing: the same change on the same tree may be judged this many times in all. */
-export const NOISY_JUDGMENTS = 2;
+const NOISY_JUDGMENTS = 2;
 
 export type TriedDecision =
   | { kind: "run"; reason: string }
