@@ -17,6 +17,7 @@ import { benchCompare } from "./compare.mjs";
 import { benchDemoLearns } from "./demo-learns.mjs";
 import { benchDemoOrgSim } from "./demo-org-sim.mjs";
 import { benchAb } from "./ab.mjs";
+import { benchDemoOrg } from "./demo-org.mjs";
 
 const only = process.argv[2];
 const results = { machine: { cpus: (await import("node:os")).cpus().length, node: process.version }, at: new Date().toISOString() };
@@ -39,6 +40,8 @@ if (only === "demo-learns") results.demo_learns = await benchDemoLearns();
 if (only === "demo-org-sim") results.demo_org_sim = benchDemoOrgSim();
 // An A/B run of the demo, 3 vs 6 researchers, 20 minutes (AB_A, AB_B, AB_WINDOW_S, AB_EVERY_S): only when asked for by name.
 if (only === "ab") results.ab = await benchAb();
+// The same side by side on the real demo org, 3 and 8 researchers, both arms per seed (DEMO_ORG_*): only when asked for by name.
+if (only === "demo-org") results.demo_org = await benchDemoOrg();
 // Needs root and apt for its single-host cluster: only when asked for by name.
 if (only === "slurm") results.slurm = await benchSlurm();
 // Installs execa and simple-git into a temp prefix (network): only when asked for by name.

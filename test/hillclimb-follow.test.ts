@@ -66,6 +66,28 @@ describe("the built-in researcher follows the org", () => {
     expect(calls[0]!.train.split("\n").filter((line, index) => line !== BEST.split("\n")[index])).toHaveLength(1);
   });
 
+  test("ORG_HILLCLIMB_FOLLOW=0 and ORG_HILLCLIMB_TRIED=0: the same frontier message and ledger entry move nothing and skip nothing", async () => {
+    const repo = createRepo({ "train.mjs": TRAIN });
+    const state = makeTempDir();
+    dirs.push(repo, state);
+    git(repo, ["branch", "org/t/best"]);
+    git(repo, ["checkout", "-q", "-b", "mine"]);
+    const head = git(repo, ["rev-parse", "HEAD"]);
+    const inbox = join(state, "inbox");
+    mkdirSync(inbox, { recursive: true });
+    writeFileSync(join(inbox, "m1.md"), "## [now] the org's best advanced\nr-2 beat it.\n");
+    const first = proposeChange(TRAIN, seededRng(5))!.description;
+    const entry = { commit: "a".repeat(40), agent: "r-2", description: first, status: "discard", metric: 1, reason: "discard", seconds: 2, time: new Date().toISOString(), change: { patchId: "p", tree: git(repo, ["rev-parse", "HEAD^{tree}"]).trim() } };
+    writeFileSync(join(state, "tried.jsonl"), `${JSON.stringify(entry)}\n`);
+    const calls: { description: string; train: string }[] = [];
+    const lines: string[] = [];
+    const env = { ORG_NAME: "t", ORG_INBOX: inbox, ORG_STATE: state, ORG_HILLCLIMB_FOLLOW: "0", ORG_HILLCLIMB_TRIED: "0" };
+    await runHillclimb({ cwd: repo, submitArgv: ["org", "submit"], rng: seededRng(5), log: (line) => lines.push(line), iterations: 1, pauseMs: 0 }, { ...hillclimbWorld(recordingRunner(repo, calls)), ...orgWorld(env) });
+    expect(git(repo, ["rev-parse", "HEAD"])).toBe(head);
+    expect(calls.map((call) => call.description)).toEqual([first]);
+    expect(lines.filter((line) => line.includes("moved onto") || line.includes("skipped"))).toEqual([]);
+  });
+
   test("with no frontier message it stays on its own branch", async () => {
     const repo = createRepo({ "train.mjs": TRAIN });
     const state = makeTempDir();

@@ -22,13 +22,14 @@ describe("decideStackOffer", () => {
     expect(offer()).toEqual({ kind: "offer", after: PREVIOUS });
   });
 
-  test("no offer when off, for anything but a kept candidate, for a keep that advances the org itself, or with no change", () => {
+  test("no offer when off, for anything but a kept candidate, for a keep that advances the org itself, with no change, or for the org best itself (adopted)", () => {
     expect(offer({ enabled: false })).toEqual({ kind: "skip", reason: "verify.stack is false" });
     expect(offer({ verdict: { kind: "discard", metric: 1, delta: -1, reason: "discard" } }).kind).toBe("skip");
     expect(offer({ request: { ...candidate, kind: "baseline" } }).kind).toBe("skip");
     expect(offer({ verdict: { ...keep, metric: 5 } })).toEqual({ kind: "skip", reason: "score 5 by rb-1 beats the org's best 4 (ra-1)" });
     expect(offer({ frontier: undefined })).toEqual({ kind: "skip", reason: "the org has no best yet" });
     expect(offer({ after: KEPT })).toEqual({ kind: "skip", reason: "no change over the agent's previous best" });
+    expect(offer({ frontier: { ...frontier, commit: KEPT } })).toEqual({ kind: "skip", reason: "it is the org best" });
   });
 });
 

@@ -13,8 +13,8 @@ afterEach(() => {
   root = undefined;
 });
 
-function createOrg(agents: string[]) {
-  const org = createTriedOrg(agents);
+function createOrg(agents: string[], verify: Record<string, unknown> = {}) {
+  const org = createTriedOrg(agents, verify);
   root = org.root;
   return org;
 }
@@ -105,6 +105,45 @@ describe("the experiment ledger answers what was tried", { tags: ["slow"] }, () 
       ["keep", "halve the value", runner], ["keep", `adopt ${a.slice(0, 7)} kept by ${runner}: halve the value`, waiter],
     ]);
     expect(org.entries().map((entry) => [entry.agent, entry.duplicateOf?.agent])).toEqual([[runner, undefined], [waiter, runner]]);
+  });
+
+  test("verify.ledger false: another agent's same change runs again, and the ledger still lists both", async () => {
+    const org = createOrg(["r-1", "r-2"], { ledger: false });
+    const loop = org.daemon();
+    await org.settle(loop);
+    org.submit("r-1", org.commit("r-1", { "value.txt": "1.5\n" }, "raise the value"), "raise the value");
+    await org.settle(loop);
+    const twin = org.submit("r-2", org.commit("r-2", { "value.txt": "1.5\n" }, "try a higher value"), "try a higher value");
+    await org.settle(loop);
+    expect(org.runs).toHaveLength(4);
+    expect(org.verdictOf(twin).outcome.verdict.reason).not.toContain("already tried");
+    const [first, second] = org.entries();
+    expect(second).toMatchObject({ agent: "r-2", status: "discard", change: first!.change });
+    expect(second!.duplicateOf).toBeUndefined();
+  });
+
+  test("a discard within the noise band k·σ is judged once more by the next agent to try it; the third try is answered from the second", async () => {
+    // Seeds 0 and 1 score value and value + 0.01: σ ≈ 0.007, so the band 2σ ≈ 0.014 holds a change of 0.005.
+    const command = ["sh", "-c", "awk -v s=\"$ORG_SEED\" '{ printf \"score: %.6f\\n\", $1 + (s % 2) * 0.01 }' value.txt"];
+    const org = createOrg(["r-1", "r-2"], { command, repeats: 2, keep: { k: 2, min_delta: 0, confirm: 0 } });
+    const loop = org.daemon();
+    await org.settle(loop);
+    const baselineRuns = org.runs.length;
+    const first = org.commit("r-1", { "value.txt": "1.005\n" }, "nudge the value");
+    const judged = org.submit("r-1", first, "nudge the value");
+    await org.settle(loop);
+    expect(org.verdictOf(judged).outcome.verdict.kind).toBe("discard");
+    const second = org.commit("r-2", { "value.txt": "1.005\n" }, "nudge the value too");
+    const rerun = org.submit("r-2", second, "nudge the value too");
+    await org.settle(loop);
+    expect(org.runs).toHaveLength(baselineRuns + 2);
+    expect(org.verdictOf(rerun).outcome.verdict.reason).not.toContain("already tried");
+    const third = org.commit("r-1", { "value.txt": "1.005\n" }, "nudge the value again");
+    const answered = org.submit("r-1", third, "nudge the value again");
+    await org.settle(loop);
+    expect(org.runs).toHaveLength(baselineRuns + 2);
+    expect(org.verdictOf(answered).outcome.verdict.reason).toMatch(new RegExp(`^discard: already tried as ${second.slice(0, 7)} by r-2: discard`));
+    expect(org.entries().map((entry) => [entry.agent, entry.duplicateOf?.commit])).toEqual([["r-1", undefined], ["r-2", undefined], ["r-1", second]]);
   });
 
   test("an empty change and a whitespace-only one are rejected at once with their reason, no run, the diff kept", async () => {

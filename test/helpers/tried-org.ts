@@ -11,13 +11,11 @@ import type { OrgRecord } from "../../src/org/state.js";
 import { pollUntil } from "./poll.js";
 import { createRepo, git, GIT_ENV } from "./temp-repo.js";
 
-const config = ConfigSchema.parse({
-  roles: { researcher: { prompt: "p.md", runtime: "idle", edits: ["value.txt", "weights.bin"] } },
-  verify: { command: ["sh", "score.sh"], metric: { name: "score", pattern: "^score: ([0-9.]+)" }, timeout: "30s", parallel: 2, repeats: 1, keep: { k: 0, min_delta: 0, confirm: 0 } },
-});
+const VERIFY = { command: ["sh", "score.sh"], metric: { name: "score", pattern: "^score: ([0-9.]+)" }, timeout: "30s", parallel: 2, repeats: 1, keep: { k: 0, min_delta: 0, confirm: 0 } };
 
-/** A repo scored by value.txt (lower is better), with a binary weights.bin; one worktree per agent; a loop per "daemon". */
-export function createTriedOrg(agents: string[]) {
+/** A repo scored by value.txt (lower is better), with a binary weights.bin; one worktree per agent; a loop per "daemon"; `verify` keys over the defaults. */
+export function createTriedOrg(agents: string[], verify: Record<string, unknown> = {}) {
+  const config = ConfigSchema.parse({ roles: { researcher: { prompt: "p.md", runtime: "idle", edits: ["value.txt", "weights.bin"] } }, verify: { ...VERIFY, ...verify } });
   const root = createRepo({ "score.sh": 'echo "score: $(head -n 1 value.txt)"\n', "value.txt": "1.0\n", "weights.bin": "\0\x01\x02\n" });
   for (const agent of agents) git(root, ["worktree", "add", "-q", "-b", `org/t/${agent}`, join(root, "worktrees", agent), "main"]);
   const record: OrgRecord = {

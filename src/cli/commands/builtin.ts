@@ -38,14 +38,19 @@ export function hillclimbWorld(runner: Runner = processRunner): HillclimbWorld {
   };
 }
 
-/** What the baseline reads of the org it runs in: its inbox, the org best ref and the ledger; nothing outside an org. */
+/**
+ * What the baseline reads of the org it runs in: its inbox, the org best ref and the ledger; nothing outside an org.
+ * ORG_HILLCLIMB_FOLLOW=0 keeps it on its own best; ORG_HILLCLIMB_TRIED=0 proposes without reading the ledger.
+ */
 export function orgWorld(env: Record<string, string | undefined>): Partial<HillclimbWorld> {
   const { ORG_NAME: name, ORG_INBOX: inbox, ORG_STATE: state, ORG_AGENT: agent = "" } = env;
+  const follow = env.ORG_HILLCLIMB_FOLLOW !== "0";
+  const consult = env.ORG_HILLCLIMB_TRIED !== "0";
   return {
-    ...(inbox ? { listFrontierNews: () => listFrontierNews(inbox) } : {}),
+    ...(inbox && follow ? { listFrontierNews: () => listFrontierNews(inbox) } : {}),
     // In an A/B run each half follows its own best.
-    ...(name ? { moveOntoBest: async (cwd: string) => moveOntoBest(cwd, `refs/heads/${bestBranchOf(name, state ? findHalf(await readAbRun(state), agent) : undefined)}`) } : {}),
-    ...(state ? { listTried: async (cwd: string) => {
+    ...(name && follow ? { moveOntoBest: async (cwd: string) => moveOntoBest(cwd, `refs/heads/${bestBranchOf(name, state ? findHalf(await readAbRun(state), agent) : undefined)}`) } : {}),
+    ...(state && consult ? { listTried: async (cwd: string) => {
       const tree = await readHeadTree(cwd);
       // In an A/B run a half skips only what its own half tried, as the verifier answers only from it.
       const entries = filterOwnHalf(await readAbRun(state), agent, (await readTriedLedger(state)).entries);

@@ -165,7 +165,7 @@ export class VerifierLoop {
       // Every row goes through the journal: one the verifier did not seal would read as forged.
       const port = this.guard.journalRows(this.port, request);
       const program = await readAgentProgramAt(this.paths.state, submitted.agent, submitted.submittedAt);
-      const tried = request.kind === "candidate" ? await this.tried.plan({ request, ledger, recorded, gpu: gpuOfSlot(slot), port, program }) : undefined;
+      const tried = request.kind === "candidate" ? await this.tried.plan({ request, ledger, recorded, gpu: gpuOfSlot(slot), port, program, sigma }) : undefined;
       if (tried?.kind === "hold") return;
       const context: ExperimentContext = {
         verify: this.config.verify!, baseCommit: this.record.baseCommit, slot, ledger,

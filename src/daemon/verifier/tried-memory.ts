@@ -30,7 +30,7 @@ export class TriedMemory {
    * Before a candidate runs: a change already judged on this tree, or none at all, is answered from the ledger without a run.
    * An answer's results row is written here, before any reset, so a daemon killed after it answers the request the same.
    */
-  async plan(input: { request: ExperimentRequest; ledger: AgentLedger; recorded?: ResultRow; gpu: number | null; port: VerifierPort; program?: string }): Promise<TriedPlan> {
+  async plan(input: { request: ExperimentRequest; ledger: AgentLedger; recorded?: ResultRow; gpu: number | null; port: VerifierPort; program?: string; sigma?: number }): Promise<TriedPlan> {
     const { request, ledger, recorded } = input;
     if ((await this.read()).some((entry) => entry.commit === request.commit && entry.agent === request.agent)) return { kind: "skip", reason: "in the ledger already" };
     // Nothing is tried on a broken base.
@@ -41,14 +41,17 @@ export class TriedMemory {
     const change = await readChange(this.opts.repo, against, request.commit);
     const key = change.kind === "change" ? change.key : undefined;
     const run = await readAbRun(this.opts.state);
-    if (key) {
+    // verify.ledger false: every change runs, twins too; the ledger is still written, so `org tried` lists them.
+    const answers = this.opts.verify.ledger;
+    if (key && answers) {
       const held = this.claim(key, request, run ? String(run.b.agents.includes(request.agent)) : "");
       if (held) return held;
     }
     // Read after the claim: a twin that finished while the diff was read is in the ledger by now.
     const decision = decideTried({
-      commit: request.commit, agent: request.agent, description: request.description, change, entries: filterOwnHalf(run, request.agent, await this.read()), best: ledger.best,
+      commit: request.commit, agent: request.agent, description: request.description, change, entries: answers ? filterOwnHalf(run, request.agent, await this.read()) : [], best: ledger.best,
       metricName: this.opts.verify.metric.name, goal: this.opts.verify.metric.goal, ...(recorded ? { recordedAt: recorded.time } : {}),
+      ...(input.sigma !== undefined ? { noise: this.opts.verify.keep.k * input.sigma } : {}),
     });
     if (decision.kind === "run") return { kind: "run", ...(key ? { change: key } : {}) };
     const extras = [...Object.keys(this.opts.verify.budgets), "lines_added", "lines_removed"];

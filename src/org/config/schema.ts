@@ -119,6 +119,7 @@ export const VerifySchema = z
     budgets: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: "a budget name must be an identifier such as training_seconds" }), BudgetSchema)
       .default({}).describe("extra metrics parsed from every run, each its own results.tsv column; a run over a max is discarded"),
     simplicity: SimplicitySchema.optional().describe("reject small improvements that add many lines (autoresearch's simplicity criterion)"),
+    ledger: z.boolean().default(true).describe("a change already judged on the same code is answered from state/tried.jsonl without a run; false: every submit runs (a metric so noisy that re-running a change is wanted)"),
     stack: z.boolean().default(true).describe("a keep that improves its agent's best but not the org's is tried on top of the org best (a results row by org); false: never"),
   })
   .describe("the immutable verifier: how every experiment is run and judged");

@@ -40,6 +40,8 @@ export function decideStackOffer(input: { enabled: boolean; request: ExperimentR
   if (!input.enabled) return { kind: "skip", reason: "verify.stack is false" };
   if (request.kind !== "candidate" || verdict.kind !== "keep") return { kind: "skip", reason: "not a kept candidate" };
   if (!frontier) return { kind: "skip", reason: "the org has no best yet" };
+  // A keep adopted from the org best (a follower moved onto it) is the org best: nothing to stack, nothing to log.
+  if (frontier.commit === request.commit) return { kind: "skip", reason: "it is the org best" };
   // The keep advances the org best itself: nothing to stack it on.
   const frontierDecision = decideFrontier(frontier, { commit: request.commit, metric: verdict.metric, agent: request.agent }, input.goal, input.metricName);
   if (frontierDecision.kind === "advance") return { kind: "skip", reason: frontierDecision.reason };

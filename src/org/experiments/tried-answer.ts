@@ -6,6 +6,9 @@ import type { Verdict } from "./verdict.js";
 /** The candidate's change against the commit it is judged on, as git read it. */
 export type Change = { kind: "change"; key: ChangeKey } | { kind: "empty"; whitespace: boolean };
 
+/** A discard within the noise proved nothing: the same change on the same tree may be judged this many times in all. */
+const NOISY_JUDGMENTS = 2;
+
 export type TriedDecision =
   | { kind: "run"; reason: string }
   | { kind: "answer"; verdict: Verdict; status: ResultStatus; description: string; original?: TriedEntry; reason: string };
@@ -37,6 +40,8 @@ export function decideTried(input: {
   metricName: string;
   goal: "minimize" | "maximize";
   recordedAt?: string;
+  /** The noise band k·σ: a discard whose delta was within it may run again; absent (σ unknown or 0): every discard is final. */
+  noise?: number;
 }): TriedDecision {
   const { change, commit } = input;
   if (change.kind === "empty") {
@@ -45,8 +50,14 @@ export function decideTried(input: {
     return { kind: "answer", verdict: { kind: "reject", reason }, status: "reject", description: input.description, reason };
   }
   // The agent's own entry for this very commit is its record, not an original; another agent's same commit is one.
-  const original = input.entries.find((entry) => !(entry.commit === commit && entry.agent === input.agent) && sameKey(entry.change, change.key)
+  const matching = input.entries.filter((entry) => !(entry.commit === commit && entry.agent === input.agent) && sameKey(entry.change, change.key)
     && (input.recordedAt === undefined || entry.time < input.recordedAt));
+  const judged = matching.filter((entry) => entry.duplicateOf === undefined);
+  if (judged.length > 0 && judged.length < NOISY_JUDGMENTS && judged.every((entry) => isWithinNoise(entry, input.noise))) {
+    return { kind: "run", reason: `judged ${judged.length} time(s) on this tree, each a discard within the noise (|Δ| ≤ ${input.noise!.toPrecision(3)}): run again` };
+  }
+  // The latest judgment answers: after a re-run within the noise, it is the one with the most evidence behind it.
+  const original = judged.at(-1) ?? matching[0];
   if (!original) return { kind: "run", reason: "a change not judged on this tree before" };
   const source = originalOf(original);
   const measured = source.status === "keep" || source.status === "discard";
@@ -79,6 +90,10 @@ export function buildAnsweredRow(input: { commit: string; agent: string; gpu: nu
     description: input.decision.description, agent: input.agent, gpu: input.gpu, seconds: 0, time: input.time,
     extras: Object.fromEntries(input.extras.map((name) => [name, undefined])),
   };
+}
+
+function isWithinNoise(entry: TriedEntry, noise: number | undefined): boolean {
+  return noise !== undefined && noise > 0 && entry.status === "discard" && entry.delta !== undefined && Math.abs(entry.delta) <= noise;
 }
 
 function sameKey(a: ChangeKey | undefined, b: ChangeKey): boolean {
