@@ -6,9 +6,6 @@ import type { Verdict } from "./verdict.js";
 /** The candidate's change against the commit it is judged on, as git read it. */
 export type Change = { kind: "change"; key: ChangeKey } | { kind: "empty"; whitespace: boolean };
 
-/** A discard within the noise proved nothing: the same change on the same tree may be judged this many times in all. */
-const NOISY_JUDGMENTS = 2;
-
 export type TriedDecision =
   | { kind: "run"; reason: string }
   | { kind: "answer"; verdict: Verdict; status: ResultStatus; description: string; original?: TriedEntry; reason: string };
@@ -40,7 +37,7 @@ export function decideTried(input: {
   metricName: string;
   goal: "minimize" | "maximize";
   recordedAt?: string;
-  /** The noise band k·σ: a discard whose delta was within it may run again; absent (σ unknown or 0): every discard is final. */
+  /** The noise band k·σ: a discard whose delta was within it is answered as inconclusive; absent (σ unknown or 0): no band. */
   noise?: number;
 }): TriedDecision {
   const { change, commit } = input;
@@ -52,19 +49,17 @@ export function decideTried(input: {
   // The agent's own entry for this very commit is its record, not an original; another agent's same commit is one.
   const matching = input.entries.filter((entry) => !(entry.commit === commit && entry.agent === input.agent) && sameKey(entry.change, change.key)
     && (input.recordedAt === undefined || entry.time < input.recordedAt));
-  const judged = matching.filter((entry) => entry.duplicateOf === undefined);
-  if (judged.length > 0 && judged.length < NOISY_JUDGMENTS && judged.every((entry) => isWithinNoise(entry, input.noise))) {
-    return { kind: "run", reason: `judged ${judged.length} time(s) on this tree, each a discard within the noise (|Δ| ≤ ${input.noise!.toPrecision(3)}): run again` };
-  }
-  // The latest judgment answers: after a re-run within the noise, it is the one with the most evidence behind it.
-  const original = judged.at(-1) ?? matching[0];
+  // The latest judgment answers (several exist where verify.ledger was off for a while): the most evidence is behind it.
+  const original = matching.filter((entry) => entry.duplicateOf === undefined).at(-1) ?? matching[0];
   if (!original) return { kind: "run", reason: "a change not judged on this tree before" };
   const source = originalOf(original);
   const measured = source.status === "keep" || source.status === "discard";
   // A hand-edited entry that lost its metric cannot stand for a measured verdict.
   if (measured && source.metric === undefined) return { kind: "run", reason: `${source.commit.slice(0, 7)}'s entry has no metric` };
   const result = measured ? `${source.status}, ${input.metricName} ${source.metric!.toFixed(6)}` : source.status;
-  const detail = source.status === "keep" ? ` — it is kept on ${source.agent}'s branch: merge ${source.commit.slice(0, 7)} to build on it` : "";
+  // A discard inside the noise band proved nothing either way: say so, rather than spend a run on the same change again.
+  const inconclusive = isWithinNoise(original, input.noise) ? ` — within the noise (|Δ| ${Math.abs(original.delta!).toPrecision(3)} ≤ k·σ ${input.noise!.toPrecision(3)}): inconclusive, not proof that it does not help; try it together with another change` : "";
+  const detail = source.status === "keep" ? ` — it is kept on ${source.agent}'s branch: merge ${source.commit.slice(0, 7)} to build on it` : inconclusive;
   const saved = `not run again (${source.seconds.toFixed(1)}s of GPU time saved; \`org tried\` lists every idea tried)`;
   // The very commit another agent kept (a merge that fast-forwarded onto it): adopting a keep is building on it, not a repeat.
   const better = (metric: number) => input.best === null || (input.goal === "minimize" ? metric < input.best.metric : metric > input.best.metric);
