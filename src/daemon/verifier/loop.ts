@@ -119,6 +119,7 @@ export class VerifierLoop {
 
   /** Start whatever slots allow. */
   private startRuns(pending: ExperimentRequest[], cpuSlots: number): void {
+    this.ready = pending;
     for (;;) {
       const busySlots = new Set([...this.running.values()].map((run) => run.slot));
       const runningAgents = new Set([...this.running.values()].map((run) => run.request.agent));
@@ -131,6 +132,20 @@ export class VerifierLoop {
     }
   }
 
+  // The last look's queue, vetted (baselines first, stop cancels done): a run that ends starts the next of it at once,
+  // not at the next look, which would leave its GPU idle for seconds.
+  private ready: ExperimentRequest[] = [];
+  private draining = 0;
+
+  private async startNext(): Promise<void> {
+    const blocked = () => this.draining > 0 || this.abort.signal.aborted;
+    if (blocked()) return;
+    // Stopped by a GPU-hour or cost limit: the next look cancels what is queued, and nothing starts before it.
+    const stop = await readStopFile(this.paths.state);
+    if ((stop?.kind === "stop" && stop.cancel) || blocked()) return;
+    this.startRuns(this.ready, this.config.verify!.parallel);
+  }
+
   private readonly abort = new AbortController();
 
   /** Shutdown: kill runs in flight; their requests stay queued for the next daemon. */
@@ -139,9 +154,14 @@ export class VerifierLoop {
     await this.drain();
   }
 
-  /** Wait for the runs in flight. */
+  /** Wait for the runs in flight; none starts meanwhile (a reload swaps loops only between runs). */
   async drain(): Promise<void> {
-    await Promise.all([...this.running.values()].map((run) => run.promise));
+    this.draining++;
+    try {
+      await Promise.all([...this.running.values()].map((run) => run.promise));
+    } finally {
+      this.draining--;
+    }
   }
 
   private async execute(submitted: ExperimentRequest, slot: string): Promise<void> {
@@ -208,6 +228,8 @@ export class VerifierLoop {
     } finally {
       this.tried.release(submitted.id);
       this.running.delete(submitted.id);
+      // Only after a verdict: a request that failed waits for the next look rather than retry at once, in a loop.
+      if (this.finished.has(submitted.id)) void this.startNext().catch((error: Error) => this.log(`verifier: ${error.message}`));
     }
   }
 
