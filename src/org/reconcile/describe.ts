@@ -16,9 +16,16 @@ export function describeAction(action: Action): string {
       return `~ restart ${action.agent.name} (${action.reason})`;
     case "retile":
       return `# retile the grid: ${action.panes} panes (${action.reason})`;
+    case "set-pool":
+      return `~ verify runs: ${describePool(action.from)} → ${describePool(action.to)} (${action.reason}); the verifier takes it up after the runs in flight, nothing restarts for it`;
     case "nothing-to-do":
       return `= nothing to do: ${action.reason}`;
   }
+}
+
+function describePool(pool: number[] | undefined): string {
+  if (pool === undefined) return "each agent's own GPU";
+  return pool.length === 0 ? "a pool of CPU slots" : `a pool of GPU ${pool.join(", ")}`;
 }
 
 /** `2 actions: +researcher-3 ~researcher-1`: a log.md title. */
@@ -27,6 +34,7 @@ export function summarizeActions(actions: Action[]): string {
     if (action.kind === "add-agent") return [`+${action.agent.name}`];
     if (action.kind === "remove-agent") return [`-${action.agent.record.name}`];
     if (action.kind === "restart-agent") return [`~${action.agent.name}`];
+    if (action.kind === "set-pool") return ["~pool"];
     return [];
   });
   const count = actions.filter((action) => action.kind !== "nothing-to-do").length;

@@ -22,7 +22,7 @@ export async function observeOrg(world: World, paths: OrgPaths, record: OrgRecor
       programPid: status?.pid || null,
     };
   }));
-  return { name: record.name, repo: record.repo, base: record.base, agents, paneCount: panes.length };
+  return { name: record.name, repo: record.repo, base: record.base, agents, paneCount: panes.length, ...(record.pool ? { pool: record.pool } : {}) };
 }
 
 function parseLaunch(text: string) {

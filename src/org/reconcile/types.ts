@@ -41,6 +41,8 @@ export interface ObservedOrg {
   repo: string;
   base: string;
   agents: ObservedAgent[];
+  /** org.json's verify pool: absent in own mode. */
+  pool?: number[];
   /** Panes in the grid, the control pane included. */
   paneCount: number;
 }
@@ -51,6 +53,8 @@ export type Action =
   | { kind: "remove-agent"; agent: ObservedAgent; reason: string }
   | { kind: "restart-agent"; agent: DesiredAgent; observed: ObservedAgent; changes: string[]; reason: string }
   | { kind: "retile"; panes: number; reason: string }
+  /** verify.gpus or the pool's GPUs changed: org.json's pool is rewritten and the verifier takes it up between runs. */
+  | { kind: "set-pool"; from: number[] | undefined; to: number[] | undefined; reason: string }
   | { kind: "nothing-to-do"; reason: string };
 
 /** A key of org.yaml that cannot change while the org runs, as a problem at that key. */
