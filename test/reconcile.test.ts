@@ -156,6 +156,17 @@ describe("reconcile: every kind of org.yaml edit → the exact actions", () => {
     ]);
   });
 
+  test("a stopped org stays stopped: a prompt edit updates the agents the stop holds and restarts none; a running one restarts", () => {
+    const after = desire(base(), {}, { templates: { "prompts/researcher.md": "# {{agent}} tries harder\n" } });
+    expect(plan(desire(base()), after, (observed) => {
+      observed.agents[0]!.heldByStop = true;
+      observed.agents[0]!.pane!.dead = true;
+    })).toEqual([
+      "~ update researcher-1 (prompt changed): the org is stopped, so it stays stopped and starts with this when the org resumes",
+      "~ restart researcher-2 (prompt changed)",
+    ]);
+  });
+
   test("name, repo and base cannot change live: refused, with how to restart", () => {
     expect(plan(desire(base()), desire(edit((y) => ((y.name = "other"), (y.base = "dev")))))).toEqual([
       'refused name: name changed from "toy" to "other" while the org runs; it names the tmux socket, the session and every branch — restart the org: org down && org up',

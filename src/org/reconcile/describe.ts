@@ -14,6 +14,8 @@ export function describeAction(action: Action): string {
     }
     case "restart-agent":
       return `~ restart ${action.agent.name} (${action.reason})`;
+    case "update-held-agent":
+      return `~ update ${action.agent.name} (${action.reason}): the org is stopped, so it stays stopped and starts with this when the org resumes`;
     case "retile":
       return `# retile the grid: ${action.panes} panes (${action.reason})`;
     case "set-pool":
@@ -33,7 +35,7 @@ export function summarizeActions(actions: Action[]): string {
   const agents = actions.flatMap((action) => {
     if (action.kind === "add-agent") return [`+${action.agent.name}`];
     if (action.kind === "remove-agent") return [`-${action.agent.record.name}`];
-    if (action.kind === "restart-agent") return [`~${action.agent.name}`];
+    if (action.kind === "restart-agent" || action.kind === "update-held-agent") return [`~${action.agent.name}`];
     if (action.kind === "set-pool") return ["~pool"];
     return [];
   });

@@ -23,6 +23,10 @@ export function reconcile(desired: DesiredOrg, observed: ObservedOrg): Reconcile
     const current = running.get(agent.name);
     if (!current) {
       adds.push({ kind: "add-agent", agent, reason: explainCount(agent.role, counts) });
+    } else if (current.heldByStop) {
+      // A stopped org stays stopped: the edit is written for the resume, and nothing starts now.
+      const changes = describeChanges(current, agent);
+      if (changes.length > 0) restarts.push({ kind: "update-held-agent", agent, observed: current, changes, reason: changes.join("; ") });
     } else if (!current.pane) {
       adds.push({ kind: "add-agent", agent, reason: "its pane is gone" });
     } else {
