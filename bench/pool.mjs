@@ -213,15 +213,18 @@ function summarize(label, opts, data) {
  */
 export async function benchPool(window = Number(process.env.BENCH_POOL_WINDOW ?? 60), run = Number(process.env.BENCH_POOL_RUN ?? 5)) {
   const common = { run, think: run, window, queue: 2 };
-  const own = await measure("own+sync", { ...common, mode: "own", submit: "sync", agents: GPUS });
-  const poolSync = await measure("pool+sync", { ...common, mode: "pool", submit: "sync", agents: 2 * GPUS });
-  const poolAsync = await measure("pool+async", { ...common, mode: "pool", submit: "async", agents: 2 * GPUS });
+  // BENCH_POOL_ONLY=pool+async measures that configuration alone (two builds side by side under the same load).
+  const only = process.env.BENCH_POOL_ONLY;
+  const pick = (label, opts) => (!only || only === label ? measure(label, opts) : undefined);
+  const own = await pick("own+sync", { ...common, mode: "own", submit: "sync", agents: GPUS });
+  const poolSync = await pick("pool+sync", { ...common, mode: "pool", submit: "sync", agents: 2 * GPUS });
+  const poolAsync = await pick("pool+async", { ...common, mode: "pool", submit: "async", agents: 2 * GPUS });
   return {
     note: `4 fake GPUs (test/fixtures/gpu/nvidia-smi); verify run ${run}s, think ${run}s; own mode leases one GPU per GPU agent, so it runs 4 agents, pool runs 8; utilization from state/gpu-runs.jsonl over exactly the window (opened once every baseline has its row)`,
-    configs: [own, poolSync, poolAsync],
+    configs: [own, poolSync, poolAsync].filter(Boolean),
     overhead_async_vs_today: {
-      scheduling_overhead_ms: { "own+sync": own.scheduling_overhead_ms, "pool+async": poolAsync.scheduling_overhead_ms },
-      commit_to_row_minus_run_ms: { "own+sync": own.commit_to_row_minus_run_ms, "pool+async": poolAsync.commit_to_row_minus_run_ms },
+      scheduling_overhead_ms: { "own+sync": own?.scheduling_overhead_ms, "pool+async": poolAsync?.scheduling_overhead_ms },
+      commit_to_row_minus_run_ms: { "own+sync": own?.commit_to_row_minus_run_ms, "pool+async": poolAsync?.commit_to_row_minus_run_ms },
     },
   };
 }

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import type { OrgRecord } from "../src/org/state.js";
@@ -74,6 +74,31 @@ describe("GPU leases from nvidia-smi", { tags: ["slow"] }, () => {
     // Views say the same: no agent's GPU column reads "cpu" when a GPU pool serves its runs.
     const status = runOrg(["status"], { cwd: org.dir, env });
     expect(status.stdout.split("\n").filter((line) => /^(chief|researcher)-\d +\w/.test(line) && !line.includes(": usage")).map((line) => line.split(/ +/)[2])).toEqual(["pool", "pool", "pool", "pool"]);
+  });
+
+  test("a reload that changes only the pool's GPUs applies it live: said, logged, org.json's pool rewritten, no agent restarted", async () => {
+    const yaml = (gpus: string) => (name: string) => `${orgYaml(3)(name).replace("gpus: auto\n", `gpus: ${gpus}\n`)}reload: { watch: false }\nverify:\n  command: [x]\n  metric: { name: m, pattern: "^m: (.*)" }\n  gpus: pool\n`;
+    org = createOrgRepo(yaml("auto"));
+    const up = runOrg(["up"], { cwd: org.dir, env });
+    expect(up.code, up.stderr).toBe(0);
+    const recordOf = () => JSON.parse(readFileSync(join(org!.dir, "state/org.json"), "utf8")) as OrgRecord;
+    expect(recordOf().pool).toEqual([0, 2]);
+    const slots = () => (existsSync(join(org!.dir, "state/gpu-slots.json")) ? (JSON.parse(readFileSync(join(org!.dir, "state/gpu-slots.json"), "utf8")) as { slots: string[] }).slots : []);
+    await pollUntil(() => slots().length === 2, { what: "the verifier's two pool slots" });
+    expect(slots()).toEqual(["gpu0", "gpu2"]);
+    const pids = () => recordOf().agents.map((agent) => (JSON.parse(readFileSync(join(org!.dir, "state/agents", agent.name, "status.json"), "utf8")) as { pid: number | null }).pid);
+    const before = await pollUntil(() => (pids().every((pid) => pid) ? pids() : undefined), { what: "every agent's pid" });
+    writeFileSync(join(org.dir, "org.yaml"), yaml("[0]")(org.name));
+    const reload = runOrg(["reload"], { cwd: org.dir, env });
+    expect(reload.code, reload.stderr).toBe(0);
+    expect(reload.stdout).toContain("~ verify runs: a pool of GPU 0, 2 → a pool of GPU 0 (the pool's GPUs changed); the verifier takes it up after the runs in flight, nothing restarts for it");
+    expect(recordOf().pool).toEqual([0]);
+    expect(readFileSync(join(org.dir, "state/log.md"), "utf8")).toContain("reload | 1 action: ~pool (org reload)");
+    expect(pids()).toEqual(before);
+    // The daemon's verifier takes the new pool up: its slots are GPU 0's alone.
+    await pollUntil(() => JSON.stringify(slots()) === JSON.stringify(["gpu0"]), { what: "the verifier on the new pool", timeoutMs: 20_000, explain: () => JSON.stringify(slots()) });
+    // Applied once: the same org.yaml again is nothing to do.
+    expect(runOrg(["reload"], { cwd: org.dir, env }).stdout).not.toContain("verify runs");
   });
 
   test("nvidia-smi failing means CPU mode with one warning", () => {

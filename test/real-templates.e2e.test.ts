@@ -1,11 +1,12 @@
 import { describe, expect, test } from "vitest";
-import { toolOutputs, type Exchange, type Script } from "./helpers/model-server/index.js";
+import { toolOutputs, userTexts, type Exchange, type Script } from "./helpers/model-server/index.js";
 import { pollUntil } from "./helpers/poll.js";
 import { processesOf, type Cli } from "./helpers/real-org.js";
 import { createRealTemplateOrg, type TemplateOrg } from "./helpers/real-template-org.js";
-import { autoresearchScript, hierarchyScript, independentScript, pipelineScript, THRESHOLD } from "./helpers/template-scripts.js";
+import { asyncScript, autoresearchScript, hierarchyScript, independentScript, pipelineScript, THRESHOLD } from "./helpers/template-scripts.js";
 import type { TemplateName } from "../src/roles/index.js";
 import { git } from "./helpers/temp-repo.js";
+import { notice } from "./helpers/template-minds.js";
 
 // Each template from `org init --template`, its roles run by real CLIs behind a scripted model whose every move is a
 // shell command the CLI runs with its own tool: one org per topology, all of its agents at once.
@@ -98,6 +99,20 @@ describe("every template from org init, run by real agent CLIs", { tags: ["slow"
       expect(rowsOf(org, "researcher-1")).toEqual([["keep", "baseline"], ["keep", "print 0.8"], ["discard", "print 0.9"]]);
     });
   }, 150_000);
+
+  // The CLI's own shell queues with `org submit --no-wait`, gets the id, `org wait`s the first, and the verdicts reach it as inbox messages.
+  test.each(["claude", "codex"] as const)("asynchronous submit (one %s researcher): --no-wait prints the id, org wait prints the verdict, both verdicts arrive as messages", async (cli) => {
+    await withOrg("autoresearch", { researcher: cli }, asyncScript, async (org) => {
+      const both = await waitForOutput(org, "researcher-1", "both verdicts read from the inbox", (outputs) => /## verdict discard for \w{7} "print 0\.9"/.test(outputs) && /## verdict keep for \w{7} "print 0\.8"/.test(outputs), 150_000);
+      const outputs = toolOutputs(both.request);
+      expect(outputs[0]).toMatch(/^queued \w{7} "print 0\.8" as \S+-researcher-1-\w{7}\nits verdict comes to your inbox \(`org inbox`\); `org wait \S+` waits for it here/m);
+      expect(outputs[1]).toMatch(/^queued \w{7} "print 0\.9" as \S+/m);
+      expect(outputs[2]).toMatch(/metric 0\.800000 · your best 0\.800000 \(\w{7}\) · delta -0\.200000 · keep/);
+      expect(outputsOf(both)).toMatch(/metric 0\.900000 · your best 0\.800000 \(\w{7}\) · delta \+0\.100000 · discard/);
+      expect(userTexts(both.request).some((text) => notice("verifier", "verdict").test(text))).toBe(true);
+      expect(rowsOf(org, "researcher-1")).toEqual([["keep", "baseline"], ["keep", "print 0.8"], ["discard", "print 0.9"]]);
+    });
+  }, 200_000);
 
   test("a mixed hierarchy (claude chief, two codex juniors): the chief tasks both, both submit, the chief reads both reports", async () => {
     await withOrg("hierarchy", { chief: "claude", junior: "codex" }, hierarchyScript("hierarchy", ["0.5", "0.7"]), async (org) => {

@@ -19,11 +19,11 @@ const base = (): Yaml => ({
 });
 
 /** What org.yaml `yaml` asks for; GPU leases by agent name, CPU when absent. */
-function desire(yaml: Yaml, leases: Record<string, number> = {}, options: { repo?: string; templates?: Record<string, string> } = {}): DesiredOrg {
+function desire(yaml: Yaml, leases: Record<string, number> = {}, options: { repo?: string; templates?: Record<string, string>; pool?: number[] } = {}): DesiredOrg {
   const config = ConfigSchema.parse(yaml);
   const templates = { ...TEMPLATES, ...options.templates };
   return buildDesired({
-    config, repoDir: options.repo ?? ROOT, paths, context, cpuMode: Object.keys(leases).length === 0,
+    config, repoDir: options.repo ?? ROOT, paths, context, cpuMode: Object.keys(leases).length === 0 && !options.pool?.length, pool: options.pool,
     leases: new Map(listAgents(config).map((agent) => [agent.name, leases[agent.name] ?? null])),
     templates: new Map(Object.entries(config.roles).map(([role, spec]) => [role, templates[spec.prompt] ?? ""])),
   });
@@ -32,7 +32,7 @@ function desire(yaml: Yaml, leases: Record<string, number> = {}, options: { repo
 /** The org as `org up` left it for `desired`: every file written, every pane alive. */
 function observe(desired: DesiredOrg): ObservedOrg {
   return {
-    name: desired.name, repo: desired.repo, base: desired.base, paneCount: desired.agents.length + 1,
+    name: desired.name, repo: desired.repo, base: desired.base, paneCount: desired.agents.length + 1, ...(desired.pool ? { pool: desired.pool } : {}),
     agents: desired.agents.map((agent, index) => ({
       record: { name: agent.name, role: agent.role, runtime: agent.runtime, branch: agent.branch, worktree: agent.worktree, gpu: agent.gpu, paneId: `%${index + 1}` },
       launch: agent.launch,
@@ -138,6 +138,33 @@ describe("reconcile: every kind of org.yaml edit → the exact actions", () => {
   test("a moved GPU lease restarts the agent once, as a lease change", () => {
     const gpu = edit((y) => ((y.gpus = "auto"), (y.roles.researcher!.gpu = true)));
     expect(plan(desire(gpu, { "researcher-1": 0, "researcher-2": 1 }), desire(gpu, { "researcher-1": 0, "researcher-2": 3 }))).toEqual(["~ restart researcher-2 (GPU lease 1 → 3; prompt changed)"]);
+  });
+
+  test("a change of the verify pool alone is an action of its own that restarts nothing; with leases moving, the agents restart too", () => {
+    const pooled = edit((y) => ((y.gpus = "auto"), (y.roles.researcher!.gpu = true), (y.verify = { command: ["x"], metric: { name: "m", pattern: "^m: (.*)" }, gpus: "pool" })));
+    const tail = "the verifier takes it up after the runs in flight, nothing restarts for it";
+    expect(plan(desire(pooled, {}, { pool: [0, 1] }), desire(pooled, {}, { pool: [0, 1, 2] }))).toEqual([`~ verify runs: a pool of GPU 0, 1 → a pool of GPU 0, 1, 2 (the pool's GPUs changed); ${tail}`]);
+    // Agents that hold no GPU either way (gpu: false, or CPU mode): only the pool changes.
+    expect(plan(desire(base()), desire(base(), {}, { pool: [] }))).toEqual([`~ verify runs: each agent's own GPU → a pool of CPU slots (verify.gpus own → pool); ${tail}`]);
+    const result = reconcile(desire(pooled, {}, { pool: [0, 1, 2] }), observe(desire(pooled, {}, { pool: [0, 1] })));
+    expect(result.kind === "actions" && summarizeActions(result.actions)).toBe("1 action: ~pool");
+    const own = desire(pooled, { "researcher-1": 0, "researcher-2": 1 });
+    expect(plan(desire(pooled, {}, { pool: [0, 1] }), own)).toEqual([
+      "~ restart researcher-1 (GPU lease cpu → 0; prompt changed)",
+      "~ restart researcher-2 (GPU lease cpu → 1; prompt changed)",
+      `~ verify runs: a pool of GPU 0, 1 → each agent's own GPU (verify.gpus pool → own); ${tail}`,
+    ]);
+  });
+
+  test("a stopped org stays stopped: a prompt edit updates the agents the stop holds and restarts none; a running one restarts", () => {
+    const after = desire(base(), {}, { templates: { "prompts/researcher.md": "# {{agent}} tries harder\n" } });
+    expect(plan(desire(base()), after, (observed) => {
+      observed.agents[0]!.heldByStop = true;
+      observed.agents[0]!.pane!.dead = true;
+    })).toEqual([
+      "~ update researcher-1 (prompt changed): the org is stopped, so it stays stopped and starts with this when the org resumes",
+      "~ restart researcher-2 (prompt changed)",
+    ]);
   });
 
   test("name, repo and base cannot change live: refused, with how to restart", () => {

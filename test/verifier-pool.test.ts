@@ -170,6 +170,19 @@ describe("the verifier with a GPU pool", { tags: ["slow"] }, () => {
     expect(readFileSync(join(org.state, "log.md"), "utf8").match(/pool \| gpu 1 left the pool/g)).toHaveLength(2);
   }, 120_000);
 
+  test("a run that ends starts the next queued one on its GPU at once, with no tick in between", async () => {
+    const org = createPoolOrg(2, [0]);
+    const loop = org.daemon();
+    await org.settle(loop);
+    const requests = org.agents.map((agent) => org.submit(agent, org.commit(agent, "0.9")));
+    // One look starts the first; the second may only start when the first ends, and no look follows.
+    await loop.tick(new Date());
+    await pollUntil(() => requests.every((request) => existsSync(join(org.state, "verdicts", `${request.id}.json`))), { what: "both verdicts without a second tick", timeoutMs: 60_000 });
+    await loop.stop();
+    expect(requests.map((request) => org.verdictOf(request).outcome.verdict.kind)).toEqual(["keep", "keep"]);
+    expect(overlaps(intervalsByGpu(org.readMarks()).get("0")!)).toBe(0);
+  }, 120_000);
+
   test("the daemon killed with runs going on both GPUs, twice: after the restart every queued candidate is judged exactly once", async () => {
     const org = createPoolOrg(3, [0, 1]);
     await org.settle(org.daemon());

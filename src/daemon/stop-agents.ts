@@ -5,6 +5,7 @@ import { agentPaths, orgPaths } from "../org/paths.js";
 import type { TmuxPort } from "../org/ports.js";
 import { chooseStartArgv } from "../org/runtimes/launch.js";
 import type { AgentStatus } from "../org/state.js";
+import { describeStopped, isHeldByStop } from "../org/experiments/stop-state.js";
 import type { World } from "../org/world.js";
 import { readJson, writeJsonAtomic } from "../adapters/fs/files.js";
 import { processRunner } from "../adapters/process.js";
@@ -13,8 +14,6 @@ import type { StopControl } from "./stop-watch.js";
 
 // As `org down` and a reload's removal: SIGTERM to the program's group, this long to exit, then SIGKILL.
 const STOP_GRACE_MS = 3000;
-// The reason a stop writes into status.json: what tells a program it ended from one that failed or finished.
-const STOPPED_BY = "org stopped: ";
 const REPORT_TIMEOUT_MS = 120_000;
 
 /** The stop carried out on a grid (tmux or the pty host): panes stay, with their last screen, for a person to read. */
@@ -32,7 +31,7 @@ export function createStopControl(opts: { root: string; world: World; tmux: Tmux
         const live = pane !== undefined && !pane.dead;
         if (!status || (!live && status.state !== "restarting")) return;
         // Marked first, so the supervisor finds a stopped agent behind the dead pane and restarts nothing.
-        await writeJsonAtomic(file, { ...status, state: "stopped", reason: `${STOPPED_BY}${reason}`, restartAt: null, updatedAt: world.now().toISOString() } satisfies AgentStatus);
+        await writeJsonAtomic(file, { ...status, state: "stopped", reason: describeStopped(reason), restartAt: null, updatedAt: world.now().toISOString() } satisfies AgentStatus);
         if (live && world.processes.isAlive(-pane.pid)) await world.processes.killGroup(pane.pid, STOP_GRACE_MS);
         stopped.push(agent.name);
       }));
@@ -43,7 +42,7 @@ export function createStopControl(opts: { root: string; world: World; tmux: Tmux
       for (const agent of record.agents) {
         const paths = agentPaths(state, agent.name);
         const status = await readJson<AgentStatus>(paths.status).catch(() => undefined);
-        if (!agent.paneId || status?.state !== "stopped" || !status.reason.startsWith(STOPPED_BY)) continue;
+        if (!agent.paneId || !isHeldByStop(status)) continue;
         const spec = parseLaunchSpec(await readJson(paths.launch).catch(() => undefined));
         if (typeof spec === "string") continue;
         // As the supervisor's restart: a CLI resumes its conversation, and secrets come from our environment, never a file.

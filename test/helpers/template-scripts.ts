@@ -106,3 +106,19 @@ export function independentScript(values: Record<string, string>): Script {
 export const autoresearchScript: Script = minds({
   researcher: [{ when: KICKOFF, steps: [submitValue("0.8", "print 0.8"), submitValue("0.9", "print 0.9")], done: "Two experiments done." }],
 });
+
+/** One researcher that queues two ideas with `org submit --no-wait`, waits for the first with `org wait`, and reads the verdicts its inbox gets. */
+export const asyncScript: Script = minds({
+  researcher: [
+    {
+      when: KICKOFF,
+      steps: [
+        `printf "print('val_bpb: 0.8')\\n" > train.py && org submit --no-wait -m 'print 0.8'`,
+        `printf "print('val_bpb: 0.9')\\n" > train.py && org submit --no-wait -m 'print 0.9'`,
+        ([queued]) => `org wait ${/ as (\S+)$/m.exec(queued!)![1]!}`,
+      ],
+      done: "Two ideas queued; the first one's verdict is in.",
+    },
+    { when: notice("verifier", "verdict"), steps: ["org inbox"], done: "Read my verdicts." },
+  ],
+});

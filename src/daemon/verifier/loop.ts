@@ -7,10 +7,8 @@ import { readMessageSettings } from "../../org/messages/mail-port.js";
 import { pooledSigma } from "../../org/experiments/noise.js";
 import { agentPaths, orgPaths } from "../../org/paths.js";
 import type { OrgRecord } from "../../org/state.js";
-import { detectNewCommits, gpuOfSlot, pickNext, poolSlots, type Served } from "../../org/experiments/schedule.js";
-import { formatLogEntry } from "../../org/log-entry.js";
+import { detectNewCommits, gpuOfSlot, pickNext } from "../../org/experiments/schedule.js";
 import type { GpuProbe } from "../../org/ports.js";
-import { checkGpuPresent } from "../../org/lifecycle/gpu.js";
 import { pathExists, readJson, writeJsonAtomic } from "../../adapters/fs/files.js";
 import { readStopFile } from "../../adapters/store/stop-state.js";
 import { findJudgedRow } from "../../adapters/verifier/judged-row.js";
@@ -23,6 +21,7 @@ import { VerifierGuard } from "./guard.js";
 import { OrgHeadsReader } from "./org-heads.js";
 import { ensureDir, listDir, removeFile } from "../../adapters/fs/dir.js";
 import { watchPoolGpus } from "./pool-watch.js";
+import { PoolKeeper } from "./pool-keeper.js";
 import { cancelQueued } from "./cancel-queued.js";
 import { StackRunner } from "./stack.js";
 import { writeCapacity } from "../../adapters/store/gpu-runs.js";
@@ -42,10 +41,7 @@ export class VerifierLoop {
   private readonly agents;
   private readonly heads;
   private readonly guard;
-  // Pool mode: each agent's share of the pool since this daemon started, and the GPUs that fell off the machine.
-  private readonly served = new Map<string, Served>();
-  private turns = 0;
-  private readonly lost = new Set<number>();
+  private readonly pool: PoolKeeper;
   private readonly port: VerifierPort;
   private capacityWritten = false;
   private readonly tried: TriedMemory;
@@ -56,11 +52,12 @@ export class VerifierLoop {
     private readonly config: OrgConfig,
     port: VerifierPort,
     private readonly log: (line: string) => void,
-    private readonly probe?: GpuProbe,
+    probe?: GpuProbe,
     /** The daemon's one journal, shared by the loops a reload swaps; a loop of its own is a daemon started afresh. */
     private readonly journal = new JournalStore(orgPaths(record.root).state),
   ) {
-    this.port = record.pool && probe ? watchPoolGpus(port, probe, (gpu, reason) => this.dropGpu(gpu, reason)) : port;
+    this.pool = new PoolKeeper(record.pool, port, log, probe);
+    this.port = record.pool && probe ? watchPoolGpus(port, probe, (gpu, reason) => this.pool.dropGpu(gpu, reason)) : port;
     this.paths = orgPaths(record.root);
     this.agents = new Map(record.agents.map((agent) => [agent.name, agent]));
     this.heads = new OrgHeadsReader(record, this.agents);
@@ -74,7 +71,7 @@ export class VerifierLoop {
     const verify = this.config.verify;
     if (!verify) return;
     await ensureDir(this.paths.queue);
-    await this.checkPool();
+    await this.pool.checkOnce();
     const listing = await this.heads.read();
     // Before anything is judged: the record is the verifier's, and the org best where it put it.
     await this.guard.check(listing.best).catch((error: Error) => this.log(`verifier: checking the journal: ${error.message}`));
@@ -122,17 +119,31 @@ export class VerifierLoop {
 
   /** Start whatever slots allow. */
   private startRuns(pending: ExperimentRequest[], cpuSlots: number): void {
+    this.ready = pending;
     for (;;) {
       const busySlots = new Set([...this.running.values()].map((run) => run.slot));
       const runningAgents = new Set([...this.running.values()].map((run) => run.request.agent));
       const waiting = pending.filter((request) => !this.running.has(request.id) && !this.finished.has(request.id) && !this.tried.holds(request.agent));
-      const pool = this.record.pool ? { pool: poolSlots(this.record.pool, this.lost, cpuSlots), served: this.served } : {};
-      const decision = pickNext({ pending: waiting, runningAgents, busySlots, agents: this.agents, cpuSlots, ...pool });
+      const decision = pickNext({ pending: waiting, runningAgents, busySlots, agents: this.agents, cpuSlots, ...this.pool.readSlots(cpuSlots) });
       if (decision.kind === "wait") return;
       const { request, slot } = decision;
-      this.served.set(request.agent, { runs: (this.served.get(request.agent)?.runs ?? 0) + 1, last: this.turns++ });
+      this.pool.countStart(request.agent);
       this.running.set(request.id, { slot, request, promise: this.execute(request, slot) });
     }
+  }
+
+  // The last look's queue, vetted (baselines first, stop cancels done): a run that ends starts the next of it at once,
+  // not at the next look, which would leave its GPU idle for seconds.
+  private ready: ExperimentRequest[] = [];
+  private draining = 0;
+
+  private async startNext(): Promise<void> {
+    const blocked = () => this.draining > 0 || this.abort.signal.aborted;
+    if (blocked()) return;
+    // Stopped by a GPU-hour or cost limit: the next look cancels what is queued, and nothing starts before it.
+    const stop = await readStopFile(this.paths.state);
+    if ((stop?.kind === "stop" && stop.cancel) || blocked()) return;
+    this.startRuns(this.ready, this.config.verify!.parallel);
   }
 
   private readonly abort = new AbortController();
@@ -143,9 +154,14 @@ export class VerifierLoop {
     await this.drain();
   }
 
-  /** Wait for the runs in flight. */
+  /** Wait for the runs in flight; none starts meanwhile (a reload swaps loops only between runs). */
   async drain(): Promise<void> {
-    await Promise.all([...this.running.values()].map((run) => run.promise));
+    this.draining++;
+    try {
+      await Promise.all([...this.running.values()].map((run) => run.promise));
+    } finally {
+      this.draining--;
+    }
   }
 
   private async execute(submitted: ExperimentRequest, slot: string): Promise<void> {
@@ -212,6 +228,8 @@ export class VerifierLoop {
     } finally {
       this.tried.release(submitted.id);
       this.running.delete(submitted.id);
+      // Only after a verdict: a request that failed waits for the next look rather than retry at once, in a loop.
+      if (this.finished.has(submitted.id)) void this.startNext().catch((error: Error) => this.log(`verifier: ${error.message}`));
     }
   }
 
@@ -233,27 +251,6 @@ export class VerifierLoop {
     await writeJsonAtomic(join(this.paths.queue, `${request.id}.json`), rebased);
     this.log(`${request.agent} ${request.commit.slice(0, 7)} was made on ${after.slice(0, 7)}, not its best: ${change.kind === "rebased" ? `rebased onto ${onto.slice(0, 7)} as ${change.commit.slice(0, 7)}` : `conflicts with ${onto.slice(0, 7)}`}`);
     return rebased;
-  }
-
-  // org.json's pool is as `org up` found it: a GPU lost since would crash this daemon's first run on it.
-  private poolChecked = false;
-  private async checkPool(): Promise<void> {
-    if (this.poolChecked || !this.probe || !this.record.pool?.length) return;
-    this.poolChecked = true;
-    const probed = await this.probe.probe();
-    for (const gpu of this.record.pool) {
-      const presence = checkGpuPresent(gpu, probed);
-      if (presence.kind === "gone") await this.dropGpu(gpu, presence.reason);
-    }
-  }
-
-  /** A GPU gone from nvidia-smi leaves the pool for the life of this daemon; the queue goes on on the others. */
-  private async dropGpu(gpu: number, reason: string): Promise<void> {
-    this.lost.add(gpu);
-    const left = (this.record.pool ?? []).filter((index) => !this.lost.has(index));
-    const body = `${reason}; ${left.length > 0 ? `runs go on on gpu ${left.join(", ")}` : "no GPU is left: runs wait until `org down && org up`"}`;
-    this.log(`verifier: gpu ${gpu} left the pool: ${body}`);
-    await this.port.appendLog(formatLogEntry({ date: new Date(), op: "pool", title: `gpu ${gpu} left the pool`, body }));
   }
 
   /** σ pooled over every agent's baseline repeats. */

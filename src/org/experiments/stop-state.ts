@@ -1,5 +1,19 @@
 // state/stop.json: what `org status` shows of the stop section, and where a stop has got to.
+import type { AgentStatus } from "../state.js";
 import type { StopDistance, StopFigures, StopKey } from "./stop.js";
+
+// The reason a stop writes into status.json: what tells a program it ended from one that failed or finished.
+const STOPPED_BY = "org stopped: ";
+
+/** status.json's reason for an agent the stop ended. */
+export function describeStopped(reason: string): string {
+  return `${STOPPED_BY}${reason}`;
+}
+
+/** Whether a stop ended this agent's program: only the stop's resume starts it again, never a restart policy or reload. */
+export function isHeldByStop(status: Pick<AgentStatus, "state" | "reason"> | null | undefined): boolean {
+  return status?.state === "stopped" && status.reason.startsWith(STOPPED_BY);
+}
 
 /** grace: agents were told and write their progress; draining: their programs are stopped, queued runs finish; stopped: done. */
 export type StopPhase = "grace" | "draining" | "stopped";

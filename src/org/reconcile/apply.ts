@@ -44,13 +44,15 @@ export async function applyActions(input: ApplyInput): Promise<OrgRecord> {
   }
 
   const restarts = of("restart-agent");
-  for (const { agent } of restarts) {
+  // An agent the stop holds gets its new files only: the stop's resume starts it from them.
+  const rewritten = [...restarts, ...of("update-held-agent")];
+  for (const { agent } of rewritten) {
     const files = agentPaths(paths.state, agent.name);
     await world.files.writeAtomic(files.prompt, agent.prompt);
     await world.files.writeAtomic(files.launch, `${JSON.stringify(agent.launch, null, 2)}\n`);
   }
   // A job agent's job request holds its real launch; rewritten, the next job step runs the new one.
-  await prepareSlurmAgents(world.files, input.loaded.config, paths.state, world.orgArgv, restarts.map((action) => action.agent), new Map(restarts.map((action) => [action.agent.name, action.agent.raw])));
+  await prepareSlurmAgents(world.files, input.loaded.config, paths.state, world.orgArgv, rewritten.map((action) => action.agent), new Map(rewritten.map((action) => [action.agent.name, action.agent.raw])));
   // The old program is gone before the new one starts; marked first, so the supervisor does not restart it by policy meanwhile.
   await Promise.all(restarts.map((action) => markStatus(world, paths, action.agent.name, "restarting", `restarting: ${action.changes.join(", ")} changed`)));
   await Promise.all(restarts.map((action) => stopAgent(world, action.observed)));
@@ -61,6 +63,7 @@ export async function applyActions(input: ApplyInput): Promise<OrgRecord> {
     await tmux.respawnPane(paneId, { argv: pane.argv, cwd: pane.cwd, env: pane.env ?? {} });
     await save(record.agents.map((entry) => (entry.name === agent.name ? toRecord(agent, paneId) : entry)));
   }
+  for (const { agent, observed } of of("update-held-agent")) await save(record.agents.map((entry) => (entry.name === agent.name ? toRecord(agent, observed.record.paneId) : entry)));
 
   const adds = of("add-agent");
   if (adds.length > 0) {

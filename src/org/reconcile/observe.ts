@@ -4,6 +4,7 @@ import type { AgentStatus, OrgRecord } from "../state.js";
 import { parseLaunchSpec } from "../lifecycle/supervise.js";
 import type { World } from "../world.js";
 import type { ObservedOrg } from "./types.js";
+import { isHeldByStop } from "../experiments/stop-state.js";
 
 /** The running org as its files and its panes show it. */
 export async function observeOrg(world: World, paths: OrgPaths, record: OrgRecord, tmux: TmuxPort): Promise<ObservedOrg> {
@@ -20,9 +21,10 @@ export async function observeOrg(world: World, paths: OrgPaths, record: OrgRecor
       prompt: prompt ?? null,
       pane: agent.paneId ? byId.get(agent.paneId) : undefined,
       programPid: status?.pid || null,
+      heldByStop: isHeldByStop(status),
     };
   }));
-  return { name: record.name, repo: record.repo, base: record.base, agents, paneCount: panes.length };
+  return { name: record.name, repo: record.repo, base: record.base, agents, paneCount: panes.length, ...(record.pool ? { pool: record.pool } : {}) };
 }
 
 function parseLaunch(text: string) {

@@ -23,6 +23,10 @@ export function reconcile(desired: DesiredOrg, observed: ObservedOrg): Reconcile
     const current = running.get(agent.name);
     if (!current) {
       adds.push({ kind: "add-agent", agent, reason: explainCount(agent.role, counts) });
+    } else if (current.heldByStop) {
+      // A stopped org stays stopped: the edit is written for the resume, and nothing starts now.
+      const changes = describeChanges(current, agent);
+      if (changes.length > 0) restarts.push({ kind: "update-held-agent", agent, observed: current, changes, reason: changes.join("; ") });
     } else if (!current.pane) {
       adds.push({ kind: "add-agent", agent, reason: "its pane is gone" });
     } else {
@@ -30,7 +34,7 @@ export function reconcile(desired: DesiredOrg, observed: ObservedOrg): Reconcile
       if (changes.length > 0) restarts.push({ kind: "restart-agent", agent, observed: current, changes, reason: changes.join("; ") });
     }
   }
-  const actions = [...removes, ...restarts, ...adds];
+  const actions = [...removes, ...restarts, ...adds, ...comparePool(desired.pool, observed.pool)];
   if (actions.length === 0) return { kind: "actions", actions: [{ kind: "nothing-to-do", reason: "the running org matches org.yaml" }] };
   if (removes.length > 0 || adds.length > 0) {
     const panes = observed.paneCount - removes.filter((action) => action.kind === "remove-agent" && action.agent.pane).length + adds.length;
@@ -38,6 +42,13 @@ export function reconcile(desired: DesiredOrg, observed: ObservedOrg): Reconcile
     actions.push({ kind: "retile", panes, reason: `panes ${what}` });
   }
   return { kind: "actions", actions };
+}
+
+// Nothing restarts for it: no agent holds a pool GPU, and the verifier swaps to the new pool between runs.
+function comparePool(to: number[] | undefined, from: number[] | undefined): Action[] {
+  if (JSON.stringify(to) === JSON.stringify(from)) return [];
+  const reason = from === undefined ? "verify.gpus own → pool" : to === undefined ? "verify.gpus pool → own" : "the pool's GPUs changed";
+  return [{ kind: "set-pool", from, to, reason }];
 }
 
 function findRefusals(desired: DesiredOrg, observed: ObservedOrg): Refusal[] {

@@ -33,6 +33,8 @@ export interface ObservedAgent {
   pane: PaneInfo | undefined;
   /** From status.json: the program's group, to stop when the pane is already gone. */
   programPid: number | null;
+  /** From status.json: a stop condition ended its program, and only the stop's resume starts it again. */
+  heldByStop?: boolean;
 }
 
 /** The running org: state/org.json, each agent's files and the tmux panes. */
@@ -41,6 +43,8 @@ export interface ObservedOrg {
   repo: string;
   base: string;
   agents: ObservedAgent[];
+  /** org.json's verify pool: absent in own mode. */
+  pool?: number[];
   /** Panes in the grid, the control pane included. */
   paneCount: number;
 }
@@ -50,7 +54,11 @@ export type Action =
   | { kind: "add-agent"; agent: DesiredAgent; reason: string }
   | { kind: "remove-agent"; agent: ObservedAgent; reason: string }
   | { kind: "restart-agent"; agent: DesiredAgent; observed: ObservedAgent; changes: string[]; reason: string }
+  /** A change to an agent the stop holds: its files are rewritten, it stays stopped, and the resume starts it with them. */
+  | { kind: "update-held-agent"; agent: DesiredAgent; observed: ObservedAgent; changes: string[]; reason: string }
   | { kind: "retile"; panes: number; reason: string }
+  /** verify.gpus or the pool's GPUs changed: org.json's pool is rewritten and the verifier takes it up between runs. */
+  | { kind: "set-pool"; from: number[] | undefined; to: number[] | undefined; reason: string }
   | { kind: "nothing-to-do"; reason: string };
 
 /** A key of org.yaml that cannot change while the org runs, as a problem at that key. */
