@@ -55,7 +55,7 @@ describe("the agents' sandbox", { tags: ["slow"] }, () => {
       `write git hook: sh: 1: cannot create ${common}/hooks/pre-commit: Read-only file system`,
       `write best: sh: 1: cannot create ${common}/refs/heads/org/${name}/best: Read-only file system`,
       `move best: fatal: update_ref failed for ref 'refs/heads/org/${name}/best': cannot lock ref 'refs/heads/org/${name}/best': unable to create directory for ${common}/refs/frontier/${name}`,
-      "org down: org: `org down` is not for agents: in the sandbox an agent runs org submit, wait, send, inbox, note, task, contract, review, reload, claim, results, status, logs, plan, validate, help — ask a person for the rest",
+      "org down: org: `org down` is not for agents: in the sandbox an agent runs org submit, wait, send, inbox, note, task, contract, review, reload, claim, claims, tried, results, history, compare, status, logs, plan, validate, help — ask a person for the rest",
       "== done",
       "",
     ]);

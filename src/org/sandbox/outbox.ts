@@ -2,7 +2,7 @@ import { agentPaths, isInsideDir } from "../paths.js";
 import type { AgentRecord } from "../state.js";
 
 // What an agent may have the daemon run for it: its research loop, its messages and what it reads. Never up, down, attach, report…
-const AGENT_COMMANDS = ["submit", "wait", "send", "inbox", "note", "task", "contract", "review", "reload", "claim", "results", "status", "logs", "plan", "validate", "help"];
+const AGENT_COMMANDS = ["submit", "wait", "send", "inbox", "note", "task", "contract", "review", "reload", "claim", "claims", "tried", "results", "history", "compare", "status", "logs", "plan", "validate", "help"];
 const HELP = ["-h", "--help", "-V", "--version"];
 
 /** A command a sandboxed agent's `org` handed the daemon through its outbox. */
