@@ -1,6 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { checkSandbox, decideSandbox, type SandboxProbe } from "../src/org/sandbox/decide.js";
 import { planSandbox } from "../src/org/sandbox/layout.js";
+import { findHomeInsideOrg } from "../src/org/sandbox/prepare.js";
 import { decideOutboxRequest } from "../src/org/sandbox/outbox.js";
 import { paneLaunch } from "../src/org/lifecycle/supervise-step.js";
 import { defaultSubmitArgv } from "../src/cli/commands/builtin.js";
@@ -35,6 +36,17 @@ describe("the sandbox's plan", () => {
       "--setenv", "GIT_CONFIG_KEY_1", "maintenance.auto", "--setenv", "GIT_CONFIG_VALUE_1", "false",
       "--setenv", "ORG_OUTBOX", "/o/state/agents/a-1/outbox",
     ]);
+  });
+
+  test("a HOME inside the org folder stays writable like the host's (the CLIs' caches), right after the org goes read-only; never one holding the org's places", () => {
+    const args = planSandbox({ ...layout, home: "/o/.home" }).args;
+    expect(args.slice(7, 13)).toEqual(["--ro-bind", "/o/.git", "/o/.git", "--bind", "/o/.home", "/o/.home"]);
+    const places = ["/o/state", "/o/worktrees", "/o/.git"];
+    expect(findHomeInsideOrg("/o/.home", ["/o"], places)).toBe("/o/.home");
+    expect(findHomeInsideOrg("/home/u", ["/home/u/o"], places)).toBeUndefined();
+    expect(findHomeInsideOrg("/o", ["/o"], places)).toBeUndefined();
+    expect(findHomeInsideOrg("/o/sub", ["/o"], ["/o/sub/state", "/o/worktrees"])).toBeUndefined();
+    expect(findHomeInsideOrg("", ["/o"], places)).toBeUndefined();
   });
 
   test("the pane runs bwrap with the launch's environment set inside; only secrets ride the pane's own", () => {

@@ -29,7 +29,7 @@ export function createWorld(): World {
     orgArgv: [process.execPath, ORG_BIN],
     basePath: process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin",
     secretEnv: (names) => pickEnv(process.env, names),
-    sandbox: { probe: () => (sandbox ??= probeSandbox()), tmuxDir: tmuxSocketDir() },
+    sandbox: { probe: () => (sandbox ??= probeSandbox()), tmuxDir: tmuxSocketDir(), home: process.env.HOME ?? "" },
   };
 }
 

@@ -15,6 +15,8 @@ export interface SandboxLayout {
   outbox: string;
   /** The repo's common git folder, the worktree's own git folder in it, and the org name of the branches. */
   git: { common: string; worktreeDir: string; org: string };
+  /** The user's home when it lies inside the org: the host's, so writable like every other host folder (the CLIs' caches). */
+  home?: string;
   /** sandbox.read and sandbox.write of org.yaml. */
   read: string[];
   write: string[];
@@ -51,6 +53,7 @@ export function planSandbox(layout: SandboxLayout): AgentSandbox {
     "--die-with-parent",
     "--dev-bind", "/", "/",
     ...tops.flatMap(ro),
+    ...(layout.home ? rw(layout.home) : []),
     ...layout.hideDirs.flatMap((dir) => ["--tmpfs", dir]),
     ...layout.maskFiles.flatMap((file) => ["--ro-bind", "/dev/null", file]),
     "--tmpfs", layout.worktrees,

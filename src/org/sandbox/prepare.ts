@@ -1,7 +1,7 @@
 import { join, resolve } from "node:path";
 import { OrgError } from "../errors.js";
 import type { LoadedConfig } from "../config/index.js";
-import { agentPaths, PTY_SOCKET_PREFIX, sandboxFile, type OrgPaths } from "../paths.js";
+import { agentPaths, isInsideDir, PTY_SOCKET_PREFIX, sandboxFile, type OrgPaths } from "../paths.js";
 import type { World } from "../world.js";
 import { decideSandbox, type SandboxDecision } from "./decide.js";
 import { planSandbox, type AgentSandbox } from "./layout.js";
@@ -31,6 +31,7 @@ export async function writeSandboxes(
   const { config } = loaded;
   const git = await world.git.prepareSandbox(loaded.repoDir, config.name, agents.map((agent) => agent.worktree));
   const pty = socket.startsWith(PTY_SOCKET_PREFIX);
+  const home = findHomeInsideOrg(world.sandbox.home, [paths.root, loaded.repoDir], [paths.state, paths.worktrees, git.common]);
   await Promise.all(agents.map(async (agent) => {
     const agentDir = agentPaths(paths.state, agent.name).dir;
     const outbox = join(agentDir, "outbox");
@@ -38,6 +39,7 @@ export async function writeSandboxes(
     const sandbox = planSandbox({
       bwrap: decision.bwrap, root: paths.root, repo: loaded.repoDir, worktrees: paths.worktrees, worktree: agent.worktree, agentDir, outbox,
       git: { common: git.common, worktreeDir: git.worktreeDirs.get(agent.worktree)!, org: config.name },
+      ...(home ? { home } : {}),
       read: (config.sandbox?.read ?? []).map((path) => resolve(loaded.dir, path)),
       write: (config.sandbox?.write ?? []).map((path) => resolve(loaded.dir, path)),
       // Through the grid's socket an agent could type into another agent's pane, or end the org.
@@ -63,4 +65,13 @@ export function parseAgentSandbox(text: string | undefined): AgentSandbox | unde
   const { bwrap, args } = (raw ?? {}) as { bwrap?: unknown; args?: unknown };
   if (typeof bwrap !== "string" || !Array.isArray(args) || !args.every((arg) => typeof arg === "string")) return undefined;
   return { bwrap, args: args as string[], ...((raw as { step?: unknown }).step === true ? { step: true as const } : {}) };
+}
+
+/**
+ * The user's home when the org's read-only folders would cover it (a HOME inside the org folder or repo): the CLIs
+ * write their caches and data there (opencode: ~/.cache, ~/.local), so it stays writable, unless it holds the org's own places.
+ */
+export function findHomeInsideOrg(home: string, tops: readonly string[], orgPlaces: readonly string[]): string | undefined {
+  if (!home || home === "/" || !tops.some((top) => isInsideDir(home, top) && home !== top)) return undefined;
+  return orgPlaces.some((place) => isInsideDir(place, home)) ? undefined : home;
 }
