@@ -10,6 +10,11 @@ describe("rules: sandbox", () => {
     expect(result.ok && result.loaded.config.sandbox).toEqual({ enabled: true, read: ["worktrees"], write: ["data/cache"] });
   });
 
+  it("read: [worktrees] loads before the first org up has made the folder", async () => {
+    const result = await load(withSandbox("  read: [worktrees]\n"), fakeProbe({ files: [DIR, `${DIR}/prompts/researcher.md`] }));
+    expect(result.ok && result.loaded.config.sandbox).toEqual({ read: ["worktrees"], write: [] });
+  });
+
   it("an entry that does not exist, one outside the org and the repo, and writes into state, worktrees and .git", async () => {
     expect(await problemsOf(withSandbox("  read: [dat/cache, /etc]\n  write: [state/results.tsv, worktrees, .git/hooks, /var/cache/x, .]\n"), probe)).toEqual([
       'org.yaml:9:10: sandbox.read[0] "dat/cache" does not exist (/org/dat/cache) — create it first, or give its path relative to this file',

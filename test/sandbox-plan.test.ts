@@ -88,19 +88,19 @@ describe("the sandbox's plan", () => {
 
 describe("the daemon's outbox", () => {
   const agent = { name: "a-1", role: "a", runtime: "r", branch: "org/t/a-1", worktree: "/o/worktrees/a-1", gpu: null };
-  const context = { org: "t", root: "/o", state: "/o/state", agent, worktrees: new Map([["a-1", "/o/worktrees/a-1"], ["b-1", "/o/worktrees/b-1"]]) };
+  const context = { org: "t", root: "/o", state: "/o/state", agent };
 
-  test("runs an agent command as the agent whose outbox it came through, whatever its environment said", () => {
-    expect(decideOutboxRequest({ argv: ["send", "b-1", "hi"], cwd: "/o/worktrees/a-1/src" }, context)).toEqual({
+  test("runs an agent command as the agent whose outbox it came through, passing on whom its ORG_AGENT claimed for the command to check", () => {
+    expect(decideOutboxRequest({ argv: ["send", "b-1", "hi"], cwd: "/o/worktrees/a-1/src", claimed: "b-1" }, context)).toEqual({
       kind: "run", args: ["send", "b-1", "hi"], cwd: "/o/worktrees/a-1/src",
-      env: { ORG_NAME: "t", ORG_AGENT: "a-1", ORG_ROLE: "a", ORG_ROOT: "/o", ORG_STATE: "/o/state", ORG_WORKTREE: "/o/worktrees/a-1", ORG_INBOX: "/o/state/agents/a-1/inbox", ORG_PROGRESS: "/o/state/agents/a-1/progress.md", ORG_TASK: "/o/state/agents/a-1/task.md" },
+      env: { ORG_NAME: "t", ORG_AGENT: "b-1", ORG_BROKERED_FOR: "a-1", ORG_ROLE: "a", ORG_ROOT: "/o", ORG_STATE: "/o/state", ORG_WORKTREE: "/o/worktrees/a-1", ORG_INBOX: "/o/state/agents/a-1/inbox", ORG_PROGRESS: "/o/state/agents/a-1/progress.md", ORG_TASK: "/o/state/agents/a-1/task.md" },
     });
   });
 
-  test("refuses a person's command, another org, and a submit from another agent's worktree", () => {
-    expect(decideOutboxRequest({ argv: ["down"], cwd: "/o/worktrees/a-1" }, context)).toMatchObject({ kind: "refuse", reason: expect.stringMatching(/^`org down` is not for agents: in the sandbox an agent runs org submit, wait, send, /) });
-    expect(decideOutboxRequest({ argv: ["-C", "/other", "submit"], cwd: "/o/worktrees/a-1" }, context)).toEqual({ kind: "refuse", reason: "an agent's org commands run on its own org: drop -C" });
-    expect(decideOutboxRequest({ argv: ["submit", "--dir=/other"], cwd: "/o/worktrees/a-1" }, context)).toEqual({ kind: "refuse", reason: "an agent's org commands run on its own org: drop --dir=/other" });
-    expect(decideOutboxRequest({ argv: ["submit", "-m", "x"], cwd: "/o/worktrees/b-1" }, context)).toEqual({ kind: "refuse", reason: "run org from your own worktree (/o/worktrees/a-1), not from b-1's (/o/worktrees/b-1)" });
+  test("refuses a person's command and another org", () => {
+    const at = { cwd: "/o/worktrees/a-1", claimed: "a-1" };
+    expect(decideOutboxRequest({ argv: ["down"], ...at }, context)).toMatchObject({ kind: "refuse", reason: expect.stringMatching(/^`org down` is not for agents: in the sandbox an agent runs org submit, wait, send, /) });
+    expect(decideOutboxRequest({ argv: ["-C", "/other", "submit"], ...at }, context)).toEqual({ kind: "refuse", reason: "an agent's org commands run on its own org: drop -C" });
+    expect(decideOutboxRequest({ argv: ["submit", "--dir=/other"], ...at }, context)).toEqual({ kind: "refuse", reason: "an agent's org commands run on its own org: drop --dir=/other" });
   });
 });

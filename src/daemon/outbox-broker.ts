@@ -6,7 +6,7 @@ import type { ChildTracker } from "../org/ports.js";
 import { watchDir } from "../adapters/fs/files.js";
 import { readOptionalRecord } from "../adapters/store/org-record.js";
 import {
-  checkOutboxCommand, refuseOutboxRequest, resolvePath, runOutboxCommand, stopOutboxCommand, takeOutboxRequests, type OutboxEntry,
+  checkOutboxCommand, refuseOutboxRequest, runOutboxCommand, stopOutboxCommand, takeOutboxRequests, type OutboxEntry,
 } from "../adapters/store/outbox.js";
 import { defineLoop } from "./loop-service.js";
 import type { Service } from "./services.js";
@@ -23,20 +23,19 @@ export function defineOutboxBroker(opts: { root: string; paths: OrgPaths; orgArg
   const watched = new Map<string, () => void>();
   let wakeUp = () => {};
   const outboxOf = (agent: string) => join(agentPaths(opts.paths.state, agent).dir, "outbox");
-  // org.json and the worktrees' real paths, read once a period: a wake-up for a new request goes straight to the outboxes.
-  let known: { at: number; record: OrgRecord; worktrees: Map<string, string> } | undefined;
+  // org.json, read once a period: a wake-up for a new request goes straight to the outboxes.
+  let known: { at: number; record: OrgRecord } | undefined;
   const readAgents = async (now: number) => {
     if (known && now - known.at < OUTBOX_MS) return known;
     const record = await readOptionalRecord(opts.root);
     if (!record) return undefined;
-    const worktrees = new Map(await Promise.all(record.agents.map(async (agent) => [agent.name, await resolvePath(agent.worktree)] as const)));
     watchOutboxes(record);
-    return (known = { at: now, record, worktrees });
+    return (known = { at: now, record });
   };
-  const serve = async ({ record, worktrees }: { record: OrgRecord; worktrees: Map<string, string> }) => {
+  const serve = async ({ record }: { record: OrgRecord }) => {
     for (const agent of record.agents) {
       for (const entry of await takeOutboxRequests(outboxOf(agent.name))) {
-        const decision = decideOutboxRequest(entry, { org: record.name, root: opts.root, state: opts.paths.state, agent, worktrees });
+        const decision = decideOutboxRequest(entry, { org: record.name, root: opts.root, state: opts.paths.state, agent });
         if (decision.kind === "refuse") {
           await refuseOutboxRequest(entry, decision.reason).catch(() => undefined);
           continue;

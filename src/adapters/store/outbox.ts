@@ -13,6 +13,8 @@ export interface OutboxEntry {
   base: string;
   argv: string[];
   cwd: string;
+  /** Whom the caller's $ORG_AGENT named ("" when unset): a claim, checked against the outbox's agent by the command. */
+  claimed: string;
   shimPid: number;
   /** Its output goes through FIFOs, so the shim runs on this host (not a Slurm node) and its pid means something here. */
   local: boolean;
@@ -35,8 +37,8 @@ export async function takeOutboxRequests(outbox: string): Promise<OutboxEntry[]>
 }
 
 async function readEntry(base: string, id: string, fifo: boolean): Promise<OutboxEntry> {
-  const [argv, cwd] = await Promise.all([readFile(`${base}.argv`, "utf8"), readFile(`${base}.cwd`, "utf8")]);
-  return { base, argv: argv.split("\0").slice(0, -1), cwd: await resolvePath(cwd.trim()), shimPid: Number.parseInt(id, 10), local: fifo };
+  const [argv, cwd, claimed] = await Promise.all([readFile(`${base}.argv`, "utf8"), readFile(`${base}.cwd`, "utf8"), readFile(`${base}.agent`, "utf8").catch(() => "")]);
+  return { base, argv: argv.split("\0").slice(0, -1), cwd: await resolvePath(cwd.trim()), claimed, shimPid: Number.parseInt(id, 10), local: fifo };
 }
 
 /**
@@ -106,7 +108,7 @@ async function openOutput(path: string): Promise<FileHandle> {
 }
 
 /** `path` with symlinks resolved, or as given when it does not resolve. */
-export function resolvePath(path: string): Promise<string> {
+function resolvePath(path: string): Promise<string> {
   return realpath(path).catch(() => path);
 }
 

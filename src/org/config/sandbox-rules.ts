@@ -29,7 +29,9 @@ export async function checkSandboxPaths(raw: Raw, dir: string, repoDir: string, 
     if (!inside) return [{ path, message: `${where} is outside the org folder and the repo, where agents already ${verb} whatever you may`, fix: "remove it: the sandbox only restricts the org's own files" }];
     const guarded = list === "write" ? findGuarded(abs, dir, repoDir) : undefined;
     if (guarded) return [{ path, message: `${where} would let every agent write ${guarded.what}`, fix: `remove it: ${guarded.fix}` }];
-    if (!(await probe.exists(abs))) return [{ path, message: `${where} does not exist (${abs})`, fix: "create it first, or give its path relative to this file" }];
+    // state/ and worktrees/ are org up's to make: `read: [worktrees]` holds before the first `org up`.
+    const made = GUARDED.some((area) => isInsideDir(abs, area.under(dir)));
+    if (!made && !(await probe.exists(abs))) return [{ path, message: `${where} does not exist (${abs})`, fix: "create it first, or give its path relative to this file" }];
     return [];
   });
   return (await Promise.all(checks)).flat();

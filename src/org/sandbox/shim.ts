@@ -4,7 +4,7 @@ const TAKE_TIMEOUT_S = 30;
 /**
  * state/bin/org, the `org` on every agent's PATH. Outside a sandbox it runs this very binary. Inside one
  * ($ORG_OUTBOX set) the org's shared files are read-only, so it hands the command to the daemon through the
- * agent's outbox: <id>.argv (NUL-separated) and <id>.cwd, then <id>.ready; output comes back through two FIFOs
+ * agent's outbox: <id>.argv (NUL-separated), <id>.cwd and <id>.agent (what $ORG_AGENT claims), then <id>.ready; output comes back through two FIFOs
  * (plain files, polled, under Slurm: $ORG_OUTBOX_POLL, where the daemon runs on another host), <id>.status last.
  * The id is the shim's pid, which the daemon watches. Few programs run here: each fork is time every command pays.
  */
@@ -14,7 +14,7 @@ export function renderOrgShim(orgArgv: readonly string[]): string {
 r="$ORG_OUTBOX/$$"
 [ -e "$r.argv" ] && r="$r-$(date +%s%N)"
 [ -d "$ORG_OUTBOX" ] || mkdir -p "$ORG_OUTBOX" || exit 70
-printf '%s\\0' "$@" > "$r.argv" && pwd -P > "$r.cwd" || exit 70
+printf '%s\\0' "$@" > "$r.argv" && pwd -P > "$r.cwd" && printf '%s' "$ORG_AGENT" > "$r.agent" || exit 70
 [ -n "$ORG_OUTBOX_POLL" ] || mkfifo "$r.out" "$r.err" || exit 70
 trap ': > "$r.cancel"; exit 130' INT TERM HUP
 : > "$r.ready"
