@@ -36,7 +36,8 @@ export function org(args, cwd) {
 }
 
 export function removeDir(dir) {
-  rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+  // A stopped org's last writers (a brokered command ending, the verifier's checkout) may still be finishing.
+  rmSync(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 200 });
 }
 
 export function ms(start) {

@@ -18,6 +18,7 @@ import { benchDemoLearns } from "./demo-learns.mjs";
 import { benchDemoOrgSim } from "./demo-org-sim.mjs";
 import { benchAb } from "./ab.mjs";
 import { benchDemoOrg } from "./demo-org.mjs";
+import { benchSandbox } from "./sandbox.mjs";
 
 const only = process.argv[2];
 const results = { machine: { cpus: (await import("node:os")).cpus().length, node: process.version }, at: new Date().toISOString() };
@@ -30,6 +31,7 @@ if (!only || only === "messages") results.messages = await benchMessages();
 if (!only || only === "watch") results.watch = await benchWatch();
 if (!only || only === "scale") results.scale = await benchScale();
 if (!only || only === "compare") results.compare = benchCompare();
+if (!only || only === "sandbox") results.sandbox = await benchSandbox();
 // The real agent CLIs (scripts/install-clients.sh) behind a scripted model server, in TypeScript: only when asked for by name.
 if (only === "clients") results.clients = benchClients();
 // GPU utilization of own + sync vs pool + sync vs pool + async on 4 fake GPUs, about 2 min a configuration: only when asked for by name.

@@ -24,6 +24,7 @@ if [ "$for_what" = test ]; then
   need tmux tmux "the grid's tests run real tmux servers"
   need chromium chromium "test/report-chromium.test.ts opens org report's page in headless Chromium"
   need python python-is-python3 "the template tests run train.py with python"
+  need bwrap bubblewrap "agents run in a bubblewrap sandbox by default; test/sandbox.e2e.test.ts checks what it lets them write"
 fi
 # node-pty compiles at npm ci: the --no-tmux tests drive it, and the demo runs in it when tmux is missing.
 if [ "$for_what" = test ] || ! command -v tmux >/dev/null 2>&1; then

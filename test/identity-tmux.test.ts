@@ -20,6 +20,7 @@ roles:
   generator: { prompt: prompts/researcher.md, runtime: jobs, reports_to: planner }
   evaluator: { prompt: prompts/researcher.md, runtime: jobs, reports_to: planner }
 contracts: { generator: generator, evaluator: evaluator, min_assertions: 2 }
+sandbox: { read: [worktrees] }
 `;
 
 // A pid namespace between the pane and the command, as a sandbox may put there; the host's /proc stays.

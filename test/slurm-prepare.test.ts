@@ -33,9 +33,9 @@ describe("slurm: preparing agents for org up", () => {
     const result = await prepareSlurmAgents(files, config({ backend: "slurm", slurm: { partition: "gpu" } }), "/org/state", ["node", "/o/bin/org.js"], AGENTS, launches);
     expect(result.get("chief")).toBe(launches.get("chief"));
     expect(result.get("researcher-1")).toEqual({ ...launch("researcher-1"), argv: ["node", "/o/bin/org.js", "slurm-run", "researcher-1", "--state", "/org/state"], env: { ORG_AGENT: "researcher-1" } });
-    expect([...files.written.keys()]).toEqual(["/org/state/agents/researcher-1/slurm.json", "/org/state/agents/researcher-1/launch.json"]);
-    expect(JSON.parse(files.written.get("/org/state/agents/researcher-1/slurm.json")!)).toEqual({
-      org: "demo", agent: "researcher-1", gpu: true, output: "/org/state/agents/researcher-1/slurm-job.out", cwd: "/org/worktrees/researcher-1",
+    expect([...files.written.keys()]).toEqual(["/org/state/slurm/researcher-1/slurm.json", "/org/state/agents/researcher-1/launch.json"]);
+    expect(JSON.parse(files.written.get("/org/state/slurm/researcher-1/slurm.json")!)).toEqual({
+      org: "demo", agent: "researcher-1", gpu: true, output: "/org/state/slurm/researcher-1/slurm-job.out", cwd: "/org/worktrees/researcher-1",
       settings: { partition: "gpu", time_limit: "UNLIMITED", sbatch_args: [], cpu_roles: "local" },
       launch: { argv: ["bot", "--go"], cwd: "/org/worktrees/researcher-1", env: { ORG_AGENT: "researcher-1" } },
     });

@@ -63,7 +63,7 @@ describe("org up / status / down", { tags: ["slow"] }, () => {
     expect(status.agents.map((agent) => [agent.name, agent.state])).toEqual([["researcher-1", "running"], ["researcher-2", "running"], ["flaky-1", "failed"]]);
     // Every daemon service as its last heartbeat wrote it: the loops have ticked; the notifier runs on its own events.
     expect(status.daemon.services.map((service) => [service.name, typeof service.lastTickAt, typeof service.lagMs])).toEqual([
-      ["supervisor", "string", "number"], ["screens", "string", "number"], ["verifier", "string", "number"], ["notifier", "object", "object"],
+      ["supervisor", "string", "number"], ["outbox", "string", "number"], ["screens", "string", "number"], ["verifier", "string", "number"], ["notifier", "object", "object"],
       ["hot-reload", "string", "number"], ["standups", "string", "number"], ["usage", "string", "number"], ["stop", "string", "number"], ["status-table", "string", "number"], ["heartbeat", "string", "number"],
     ]);
     expect(status.agents[0]!.head).toBe(git(dir, ["rev-parse", "main"]).trim());

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { AgentStatus } from "../src/org/state.js";
@@ -292,6 +292,34 @@ describe("the verifier judges submitted experiments", { tags: ["slow"] }, () => 
     }));
     expect(verdicts[3]).toBe(`## [D] discard | researcher-1 ${rows[3]![0]} raise the value\ndiscard: val_bpb 0.9500 not better than best 0.9000 (+0.0500)`);
     expect(verdicts[7]).toBe(`## [D] crash | researcher-1 ${rows[7]![0]} train longer\ncrash: timed out after 2s; process group killed`);
+  });
+
+  test("an editable file committed as a symbolic link into the scorer, or to the repo's own scorer by its absolute path, is rejected unrun and reported", () => {
+    const agent = "researcher-1";
+    const links = [
+      { message: "value from prep", path: "value.txt", target: "prepare.sh", reason: "value.txt is a symbolic link to protected prepare.sh: commit the file itself" },
+      { message: "train is prep", path: "train.sh", target: join(org.dir, "prepare.sh"), reason: `train.sh is a symbolic link out of the repo (${join(org.dir, "prepare.sh")}): commit the file itself` },
+    ];
+    for (const { message, path, target, reason } of links) {
+      const best = ledger(agent).best!;
+      rmSync(join(worktree(agent), path));
+      symlinkSync(target, join(worktree(agent), path));
+      const { short, lines } = submit(agent, message);
+      const patch = patchFile(agent, short, "reject");
+      expect(lines).toEqual([
+        `submitted ${short} "${message}"; waiting for the verifier…`,
+        `metric no metric · your best ${best.metric.toFixed(6)} (${best.commit.slice(0, 7)}) · delta - · reject`,
+        `reject: ${reason}`,
+        `your branch was reset to ${best.commit.slice(0, 7)}; the diff is saved in ${patch}`,
+      ]);
+      expectResetTo(agent, best.commit);
+      expect(lstatSync(join(worktree(agent), path)).isSymbolicLink()).toBe(false);
+      expect(readdirSync(join(state, "runs")).filter((file) => file.includes(short))).toEqual([]);
+      expect(readRows().at(-1)).toEqual([short, "0.000000", "0.0", "reject", message, agent, "cpu"]);
+      expect(lastInbox(agent)).toBe(`## [T] verdict reject for ${short}\nreject: ${reason}\nYour branch was reset to ${best.commit.slice(0, 7)}; the diff is saved in ${patch}.\n`);
+      expect(readFileSync(join(state, "log.md"), "utf8")).toContain(`reject | ${agent} ${short} ${message}\nreject: ${reason}`);
+    }
+    expect(readFileSync(join(org.dir, "prepare.sh"), "utf8")).toBe(PREPARE);
   });
 
   test("`org down` stops the daemon, the agents and the tmux server", () => {

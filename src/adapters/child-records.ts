@@ -15,7 +15,7 @@ export interface ChildRecord {
   token: string;
   /** It leads its own process group, and the whole group is ended. */
   group: boolean;
-  kind: "verify" | "waiter";
+  kind: "verify" | "waiter" | "command";
   /** For people: what it was doing, e.g. "verify run 2026-…-researcher-1-abc1234 on cpu0". */
   what: string;
   daemonPid: number;
@@ -62,8 +62,11 @@ export class ChildRecords implements ChildTracker {
   }
 }
 
-/** Ends every recorded child whose daemon is gone; returns what was ended, for the log. Records of a live daemon stay. */
-export async function endOrphanedChildren(dir: string, graceMs = 2000): Promise<ChildRecord[]> {
+/**
+ * Ends every recorded child whose daemon is gone; returns what was ended, for the log. Records of a live daemon stay,
+ * and so do those of the kinds in `keep` (a new daemon lets an agent's command wait on for its verdict; `org down` ends it).
+ */
+export async function endOrphanedChildren(dir: string, graceMs = 2000, keep: readonly ChildRecord["kind"][] = []): Promise<ChildRecord[]> {
   let names: string[];
   try {
     names = readdirSync(dir).filter((name) => name.endsWith(".json"));
@@ -71,7 +74,7 @@ export async function endOrphanedChildren(dir: string, graceMs = 2000): Promise<
     return [];
   }
   const records = names.map((name) => ({ name, record: readRecord(join(dir, name)) }));
-  const orphaned = records.filter(({ record }) => !record || record.daemonPid === process.pid || !isSameProcess(record.daemonPid, record.daemonTicks));
+  const orphaned = records.filter(({ record }) => !record || (!keep.includes(record.kind) && (record.daemonPid === process.pid || !isSameProcess(record.daemonPid, record.daemonTicks))));
   const unspawned = orphaned.flatMap(({ record }) => (record && record.pid === null ? [record] : []));
   const found = unspawned.length > 0 ? findByToken(new Set(unspawned.map((record) => record.token))) : new Map<string, { pid: number; pgid: number }[]>();
   const ended: ChildRecord[] = [];
@@ -164,11 +167,13 @@ export function describeChild(record: ChildRecord): string {
 }
 
 /** Ends what a dead daemon left and says so in log.md; a verify run's request is still queued, so it runs again. */
-export async function endLeftChildren(paths: { children: string; log: string }, who: string): Promise<ChildRecord[]> {
-  const ended = await endOrphanedChildren(paths.children);
+export async function endLeftChildren(paths: { children: string; log: string }, who: string, keep: readonly ChildRecord["kind"][] = []): Promise<ChildRecord[]> {
+  const ended = await endOrphanedChildren(paths.children, undefined, keep);
   if (ended.length === 0) return ended;
   const rerun = ended.some((record) => record.kind === "verify") ? "\nTheir requests stay queued and run again: no one can read the exit status of a run whose daemon died." : "";
-  const entry = formatLogEntry({ date: new Date(), op: "recover", title: `${who} ended ${ended.length} process${ended.length === 1 ? "" : "es"} a killed daemon left`, body: `${ended.map((record) => `- ${describeChild(record)}`).join("\n")}${rerun}` });
+  // Verify runs first, whose requests run again: what a person reading log.md most needs to know.
+  const listed = [...ended].sort((a, b) => Number(b.kind === "verify") - Number(a.kind === "verify"));
+  const entry = formatLogEntry({ date: new Date(), op: "recover", title: `${who} ended ${ended.length} process${ended.length === 1 ? "" : "es"} a killed daemon left`, body: `${listed.map((record) => `- ${describeChild(record)}`).join("\n")}${rerun}` });
   await appendLines(paths.log, [entry]).catch(() => undefined);
   return ended;
 }

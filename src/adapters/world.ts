@@ -9,12 +9,15 @@ import { isAlive, killProcessGroup, processRunner } from "./process.js";
 import { PtyGrid } from "./pty/grid.js";
 import { Tmux } from "./tmux/tmux.js";
 import { pickEnv } from "../org/lifecycle/secrets.js";
+import { probeSandbox, tmuxSocketDir } from "./probes/sandbox.js";
 
 export { PACKAGE_ROOT };
 export const ORG_BIN = `${PACKAGE_ROOT}bin/org.js`;
 
 /** The real world: git, tmux, nvidia-smi, the file system and processes. */
 export function createWorld(): World {
+  // One trial sandbox per process: `org up` starts it early, and what it finds holds for the process's life.
+  let sandbox: ReturnType<typeof probeSandbox> | undefined;
   return {
     git: gitAdapter,
     files: filesPort,
@@ -26,6 +29,7 @@ export function createWorld(): World {
     orgArgv: [process.execPath, ORG_BIN],
     basePath: process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin",
     secretEnv: (names) => pickEnv(process.env, names),
+    sandbox: { probe: () => (sandbox ??= probeSandbox()), tmuxDir: tmuxSocketDir(), home: process.env.HOME ?? "" },
   };
 }
 

@@ -8,6 +8,7 @@ import { chooseStartArgv } from "../org/runtimes/launch.js";
 import { appendLines, readJson, writeJsonAtomic } from "../adapters/fs/files.js";
 import { hasConversation, programCandidates } from "../adapters/probes/runtime.js";
 import { pickEnv } from "../org/lifecycle/secrets.js";
+import { readAgentSandbox } from "../adapters/store/sandbox.js";
 import { usage } from "../adapters/usage/counters.js";
 import { canAccess, isDirectory } from "../adapters/fs/dir.js";
 
@@ -129,7 +130,8 @@ export class PaneSupervisor {
       // A CLI that keeps conversations resumes its own by id rather than starting over.
       const start = spec.runtime ? chooseStartArgv(spec, await hasConversation(spec.runtime)) : { argv: spec.argv, resumed: false };
       // Secrets the runtime declares come from our own environment, never from a file.
-      const launch = paneLaunch({ ...spec, argv: start.argv, env: { ...spec.env, ...pickEnv(process.env, spec.passEnv ?? []) } });
+      // The sandbox comes from state/sandbox/, never from launch.json, which lies in the agent's own writable folder.
+      const launch = paneLaunch({ ...spec, argv: start.argv }, pickEnv(process.env, spec.passEnv ?? []), await readAgentSandbox(this.state, pane.agent));
       await this.host.respawn(pane.id, launch, pane.logged === false ? paths.paneLog : undefined);
       if (start.resumed) await event({ type: "resume", pid: null, code: null, signal: null, durationMs: null });
       // The run's start, should it die before the next look sees it alive.

@@ -11,7 +11,7 @@ import { buildServices } from "./services-table.js";
 const ORG_FILE_WAIT_MS = 30_000;
 const ORG_FILE_POLL_MS = 100;
 
-/** The control pane: every daemon service (supervisor, screens, verifier, notifier, reload, standups, usage, table, heartbeat) until SIGTERM or SIGHUP. */
+/** The control pane: every daemon service (supervisor, outbox broker, screens, verifier, notifier, reload, standups, usage, table, heartbeat) until SIGTERM or SIGHUP. */
 export async function runDaemon(opts: { root: string; renderStatus: (snapshot: OrgSnapshot) => string }): Promise<number> {
   const paths = orgPaths(opts.root);
   const record = await waitForOrgRecord(paths.orgFile);
@@ -20,7 +20,8 @@ export async function runDaemon(opts: { root: string; renderStatus: (snapshot: O
     return 1;
   }
   // Before any run starts: a slot or GPU must never hold a run of ours next to one a killed daemon left.
-  await endLeftChildren(paths, "the daemon");
+  // An agent's org command it ran goes on (a submit waits for its verdict, from us now), as it would in the agent's pane.
+  await endLeftChildren(paths, "the daemon", ["command"]);
   const feed = new Feed();
   const services = buildServices({ root: opts.root, paths, record, feed, renderStatus: opts.renderStatus });
   const stopping = new AbortController();

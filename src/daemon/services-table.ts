@@ -10,6 +10,7 @@ import { createWorld } from "../adapters/world.js";
 import type { Feed } from "./feed.js";
 import { defineHeartbeat } from "./heartbeat.js";
 import { defineLoop } from "./loop-service.js";
+import { defineOutboxBroker } from "./outbox-broker.js";
 import { Notifier } from "./notifier.js";
 import { HotReload } from "./reload/hot-reload.js";
 import type { Service } from "./services.js";
@@ -49,6 +50,8 @@ export function buildServices(opts: { root: string; paths: OrgPaths; record: Org
   const stops = new StopWatch({ root, readConfig: cachedConfig, control: createStopControl({ root, world, tmux }), say });
   const services: Service[] = [
     supervisor,
+    // Sandboxed agents' org commands run here from their first moments: before the verifier's slower start.
+    defineOutboxBroker({ root, paths, orgArgv: world.orgArgv, children, say }),
     screens,
     verifier.service,
     {

@@ -1,6 +1,7 @@
 import { parseLaunchSpec } from "../org/lifecycle/supervise.js";
 import { paneLaunch } from "../org/lifecycle/supervise-step.js";
 import { pickEnv } from "../org/lifecycle/secrets.js";
+import { readAgentSandbox } from "../adapters/store/sandbox.js";
 import { agentPaths, orgPaths } from "../org/paths.js";
 import type { TmuxPort } from "../org/ports.js";
 import { chooseStartArgv } from "../org/runtimes/launch.js";
@@ -47,7 +48,7 @@ export function createStopControl(opts: { root: string; world: World; tmux: Tmux
         if (typeof spec === "string") continue;
         // As the supervisor's restart: a CLI resumes its conversation, and secrets come from our environment, never a file.
         const start = spec.runtime ? chooseStartArgv(spec, await hasConversation(spec.runtime)) : { argv: spec.argv };
-        await tmux.respawnPane(agent.paneId, paneLaunch({ ...spec, argv: start.argv, env: { ...spec.env, ...pickEnv(process.env, spec.passEnv ?? []) } }));
+        await tmux.respawnPane(agent.paneId, paneLaunch({ ...spec, argv: start.argv }, pickEnv(process.env, spec.passEnv ?? []), await readAgentSandbox(state, agent.name)));
         resumed.push(agent.name);
       }
       return resumed;

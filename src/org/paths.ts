@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { join } from "node:path";
+import { isAbsolute, join, relative } from "node:path";
 
 /** Every on-disk location of one org, derived from the folder holding org.yaml. */
 export interface OrgPaths {
@@ -112,6 +112,17 @@ export const PTY_SOCKET_PREFIX = "pty:";
 /** The grid socket of an org without tmux: its `org pty-host` listens at state/pty.sock. */
 export function ptyGridSocket(state: string): string {
   return `${PTY_SOCKET_PREFIX}${join(state, "pty.sock")}`;
+}
+
+/** What runs an agent's program when the org is sandboxed: state/sandbox/<agent>.json, out of every agent's reach. */
+export function sandboxFile(state: string, agent: string): string {
+  return join(state, "sandbox", `${agent}.json`);
+}
+
+/** Whether `path` is `top` or lies below it; both absolute. */
+export function isInsideDir(path: string, top: string): boolean {
+  const rel = relative(top, path);
+  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
 }
 
 export function branchName(org: string, agent: string): string {

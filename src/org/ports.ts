@@ -16,6 +16,13 @@ export interface NewWorktree {
   branchExists: boolean;
 }
 
+/** What an agent sandbox needs of the repo: its common git folder and each worktree's own git folder in it. */
+export interface SandboxGit {
+  common: string;
+  /** By worktree path. */
+  worktreeDirs: Map<string, string>;
+}
+
 export interface GitPort {
   worktreeList(repo: string): Promise<WorktreeEntry[]>;
   revParse(dir: string, rev: string): Promise<string | null>;
@@ -28,6 +35,8 @@ export interface GitPort {
   pruneWorktrees(repo: string): Promise<void>;
   /** Adds patterns to the repository's info/exclude (shared by every worktree). */
   excludePaths(repo: string, patterns: string[]): Promise<void>;
+  /** Readies the repo for sandboxed agents of org `org` (best as a symbolic ref) and finds their git folders. */
+  prepareSandbox(repo: string, org: string, worktrees: string[]): Promise<SandboxGit>;
 }
 
 export interface PaneSpec {
@@ -147,7 +156,8 @@ export interface ChildTicket {
 }
 
 export interface ChildTracker {
-  announce(kind: "verify" | "waiter", what: string, group: boolean): ChildTicket;
+  /** command: an agent's `org` command the daemon runs for a sandboxed agent. */
+  announce(kind: "verify" | "waiter" | "command", what: string, group: boolean): ChildTicket;
 }
 
 export interface TmuxPort {

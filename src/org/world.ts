@@ -1,4 +1,5 @@
 import type { FilesPort, GitPort, GpuProbe, ProcessPort, TmuxPort } from "./ports.js";
+import type { SandboxProbe } from "./sandbox/decide.js";
 
 /** Everything an org command may touch, injected so decisions stay testable. */
 export interface World {
@@ -14,4 +15,6 @@ export interface World {
   basePath: string;
   /** These variables of our own environment, where set: secrets a runtime declares in pass_env. */
   secretEnv(names: readonly string[]): Record<string, string>;
+  /** Whether bwrap can sandbox an agent here, the folder of tmux's sockets a sandbox hides, and the user's home ("" when unset). */
+  sandbox: { probe(): Promise<SandboxProbe>; tmuxDir: string; home: string };
 }

@@ -50,6 +50,7 @@ export function homeFiles(url: string): Record<string, string> {
 }
 
 export interface RealOrg {
+  name: string;
   dir: string;
   state: string;
   socket: string;
@@ -95,6 +96,7 @@ export async function createRealOrg(roles: { role: string; cli: Cli; kickoff: st
   const state = join(dir, "state");
   const socket = tmuxSocket(name, dir);
   return {
+    name,
     dir,
     state,
     socket,

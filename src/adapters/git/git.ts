@@ -4,6 +4,7 @@ import { OrgError } from "../../org/errors.js";
 import type { GitPort, WorktreeEntry } from "../../org/ports.js";
 import { parseWorktreeList } from "../../org/lifecycle/worktrees.js";
 import { addWorktrees } from "./worktrees.js";
+import { prepareSandboxGit } from "./sandbox-git.js";
 import { resolveCommit, runGit } from "./run.js";
 
 // Auto-gc never runs on our behalf: it would race the agents' own git calls.
@@ -56,4 +57,5 @@ export const gitAdapter: GitPort = {
     const prefix = current === "" || current.endsWith("\n") ? "" : "\n";
     await appendFile(file, `${prefix}# added by org\n${missing.join("\n")}\n`);
   },
+  prepareSandbox: prepareSandboxGit,
 };

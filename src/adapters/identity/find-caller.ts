@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { decideCaller, type AgentRef } from "../../org/identity/decide-caller.js";
+import { BROKERED_ENV, decideCaller, type AgentRef } from "../../org/identity/decide-caller.js";
 import { findPaneOwner, type PaneRoot } from "../../org/identity/pane-owner.js";
 import type { Sender } from "../../org/messages/wiring.js";
 import { OrgError } from "../../org/errors.js";
@@ -9,12 +9,13 @@ import { readAncestry } from "./ancestry.js";
 
 /**
  * The one way a command finds who runs it: the agent whose pane it runs in, found by one walk up /proc against the
- * pane pids status.json records, else whom ORG_AGENT names, else the person. A refusal ends the command before it
+ * pane pids status.json records, else the agent whose outbox the daemon ran it for (a sandboxed agent's command, no
+ * longer under its pane: a pane found wins, so naming another there changes nothing), else whom ORG_AGENT names, else the person. A refusal ends the command before it
  * changes anything. `roster` is the org's agents as the command knows them (org.yaml, or org.json when running).
  */
 export async function findCaller(root: string, roster: readonly AgentRef[], env: Record<string, string | undefined> = process.env): Promise<Sender> {
   const envAgent = env.ORG_AGENT || undefined;
-  const decision = decideCaller(roster, findPaneAgent(root, envAgent), envAgent);
+  const decision = decideCaller(roster, findPaneAgent(root, envAgent) ?? (env[BROKERED_ENV] || undefined), envAgent);
   if (decision.kind === "refused") throw new OrgError(decision.reason, "not-agent");
   return decision.kind === "agent" ? { kind: "agent", agent: decision.agent, role: decision.role } : { kind: "person" };
 }

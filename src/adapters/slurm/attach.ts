@@ -4,6 +4,7 @@ import { decideAgentJob, jobsByAgent } from "../../org/slurm/decide.js";
 import { describeJob, type SlurmJob } from "../../org/slurm/job.js";
 import { slurmAgentPaths } from "../../org/slurm/paths.js";
 import { readJson, writeJsonAtomic } from "../fs/files.js";
+import { readAgentSandbox } from "../store/sandbox.js";
 import { runInteractive } from "../process.js";
 import type { SlurmPort } from "./slurm.js";
 
@@ -19,7 +20,7 @@ export interface AttachOptions {
   interactive?: (argv: string[], env: Record<string, string>) => Promise<number>;
 }
 
-/** The job as `org status` and `org watch` read it: state/agents/<agent>/slurm-job.json. */
+/** The job as `org status` and `org watch` read it: state/slurm/<agent>/slurm-job.json. */
 export interface SlurmJobRecord {
   id: string;
   status: string;
@@ -61,7 +62,7 @@ export async function attachAgentJob(opts: AttachOptions): Promise<number> {
       }
       if (job.kind === "running") {
         const run = opts.interactive ?? runInteractive;
-        return run(slurmPaneArgv(job.id, launch), launch.env);
+        return run(slurmPaneArgv(job.id, launch, await readAgentSandbox(opts.state, opts.agent)), launch.env);
       }
     }
     await new Promise((resolve) => setTimeout(resolve, opts.pollMs ?? 1000));

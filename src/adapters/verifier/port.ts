@@ -2,7 +2,6 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { OrgError } from "../../org/errors.js";
 import type { VerifierPort } from "../../org/experiments/experiment.js";
-import type { ChangedPath } from "../../org/experiments/path-rules.js";
 import type { MessageSettings, SlurmConfig } from "../../org/config/schema.js";
 import { readMessageSettings } from "../../org/messages/mail-port.js";
 import { describeDiskFull, isDiskFull } from "../fs/disk-space.js";
@@ -16,6 +15,7 @@ import { endedByTimeLimit, slurmPoolRunArgv, slurmVerifyArgv } from "../../org/s
 import { slurmAgentPaths } from "../../org/slurm/paths.js";
 import { logPath } from "../../org/paths.js";
 import { runGit } from "../git/run.js";
+import { listChangedPaths } from "../git/changed-paths.js";
 import { createResultsAppender } from "../store/results-file.js";
 
 const GIT_CONFIG = ["core.hooksPath=/dev/null", "gc.auto=0", "advice.detachedHead=false"];
@@ -45,15 +45,7 @@ export function createVerifierPort(opts: {
       await git(checkout, ["clean", "-ffdx", "--quiet"]);
       return checkout;
     },
-    async changedPaths(from, to) {
-      const out = (await git(opts.repo, ["diff", "--name-status", "--no-renames", "-z", from, to])).stdout;
-      const fields = out.split("\0").filter(Boolean);
-      const changed: ChangedPath[] = [];
-      for (let index = 0; index + 1 < fields.length; index += 2) {
-        changed.push({ status: fields[index]!, path: fields[index + 1]! } as ChangedPath);
-      }
-      return changed;
-    },
+    changedPaths: (from, to) => listChangedPaths(opts.repo, from, to, { config: GIT_CONFIG, timeoutMs: 120_000, runner }),
     async restoreProtected(checkout, baseCommit, paths) {
       for (const path of paths) {
         // A protected path absent from base has nothing to restore.

@@ -69,9 +69,10 @@ function seededRngFor(env: Record<string, string | undefined>): Rng | undefined 
   return seededRng(hash);
 }
 
-/** `ORG_SUBMIT` as a JSON argv, else this package's own `org submit` run by the current Node. */
+/** `ORG_SUBMIT` as a JSON argv, else this package's own `org submit` run by the current Node (in a sandbox, the daemon runs it). */
 export function defaultSubmitArgv(env: Record<string, string | undefined> = process.env): string[] {
   const configured = env.ORG_SUBMIT;
+  if ((configured === undefined || configured === "") && env.ORG_OUTBOX && env.ORG_STATE) return [join(env.ORG_STATE, "bin", "org"), "submit"];
   if (configured === undefined || configured === "") return [process.execPath, join(PACKAGE_ROOT, "bin", "org.js"), "submit"];
   let parsed: unknown;
   try {

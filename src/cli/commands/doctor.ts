@@ -11,6 +11,8 @@ import { readGitVersion } from "../../adapters/git/refs.js";
 import { checkServices, readServiceTicks } from "../../org/views/service-ticks.js";
 import { orgPaths } from "../../org/paths.js";
 import { filesPort } from "../../adapters/fs/files-port.js";
+import { probeSandbox } from "../../adapters/probes/sandbox.js";
+import { checkSandbox, decideSandbox } from "../../org/sandbox/decide.js";
 
 /** `org doctor`: node, git, tmux, nvidia-smi and every runtime program of this org. */
 export async function runDoctor(opts: { root: string }, io: Io): Promise<number> {
@@ -35,7 +37,10 @@ export async function runDoctor(opts: { root: string }, io: Io): Promise<number>
   };
   // With the org running, its daemon's services too: a hung loop is what a person asks the doctor about.
   const ticks = await readServiceTicks(filesPort, orgPaths(opts.root).daemon);
-  const checks = [...evaluateTools(probe), ...checkServices(ticks, new Date())];
+  // Whether the agents of this org run sandboxed: bwrap found, a trial sandbox started, sandbox.enabled.
+  const sandbox = await probeSandbox();
+  const setting = "loaded" in read ? read.loaded.config.sandbox : undefined;
+  const checks = [...evaluateTools(probe), checkSandbox(decideSandbox(setting, sandbox), sandbox), ...checkServices(ticks, new Date())];
   io.out(renderTable(["CHECK", "STATUS", "DETAIL", "FIX"], checks.map((check) => [check.name, check.status, check.detail, check.fix ?? ""])));
   if ("problems" in read) io.out(`org.yaml: ${read.problems.length} problem(s); run \`org validate\` for details`);
   return checks.some((check) => check.status === "fail") ? 1 : 0;

@@ -6,6 +6,7 @@ import { normalizeDefaults } from "./normalize.js";
 import { asMap, RULES, type Raw } from "./rules.js";
 import { ConfigSchema, type OrgConfig } from "./schema.js";
 import { checkStop } from "./stop-rules.js";
+import { checkSandboxPaths } from "./sandbox-rules.js";
 
 /** What loading needs to know about the disk and git; src/adapters/probes/config.ts is the real one. */
 export interface ConfigProbe {
@@ -50,6 +51,7 @@ export async function loadConfig(input: { file: string; dir: string; text: strin
   const repo = map ? await checkRepo(map, input.dir, probe) : undefined;
   if (map) problems.push(...RULES.flatMap((rule) => rule(map)), ...checkStop(map, input.now), ...(await checkPromptFiles(map, input.dir, probe)));
   problems.push(...(repo?.problems ?? []));
+  if (map && repo) problems.push(...(await checkSandboxPaths(map, input.dir, repo.repoDir, probe)));
   if (!parsed.success || problems.length > 0 || !repo?.baseCommit) {
     return { ok: false, problems: renderPlaced(input.file, lineCounter, placeProblems(doc, problems)) };
   }

@@ -215,6 +215,14 @@ export const SlurmSchema = z
   })
   .describe("how agents run as Slurm jobs when backend is slurm; every key has a default");
 
+const SandboxSchema = z
+  .strictObject({
+    enabled: z.boolean().optional().describe("run every agent in a bubblewrap (bwrap) sandbox; unset: on where bwrap works, with a warning at org up and in org doctor where it does not; true: org up refuses to start agents without one; false: never"),
+    read: z.array(z.string().min(1)).default([]).describe("paths inside the org folder or the repo, relative to this file, that every agent may read although the sandbox hides them (other agents' worktrees)").meta({ examples: [["worktrees"]] }),
+    write: z.array(z.string().min(1)).default([]).describe("paths inside the org folder or the repo, relative to this file, that every agent may write (a shared cache); state, worktrees and the repo's .git are refused").meta({ examples: [["data/cache"]] }),
+  })
+  .describe("the agents' sandbox: each writes only its worktree and branch, its own state/agents/<agent> folder and the paths under write; the rest of the org is read-only, other agents' worktrees hidden, and org's own commands run through the daemon");
+
 export const ConfigSchema = z
   .strictObject({
     name: name().default("org").describe("org name; the tmux socket and session and the branch prefix org/<name>/ derive from it"),
@@ -246,6 +254,7 @@ export const ConfigSchema = z
     progress: ProgressSchema.optional(),
     stop: StopSchema.optional(),
     claims: ClaimsSchema.optional(),
+    sandbox: SandboxSchema.optional(),
     pricing: z
       .record(z.string(), PriceSchema)
       .optional()
@@ -262,6 +271,7 @@ export type ShareEntry = z.output<typeof ShareSchema>;
 export type ReloadConfig = z.output<typeof ReloadSchema>;
 export type SlurmConfig = z.output<typeof SlurmSchema>;
 export type StopSettings = z.output<typeof StopSchema>;
+export type SandboxConfig = z.output<typeof SandboxSchema>;
 
 /** The reload section with its defaults, present or not. */
 export function reloadSettings(config: OrgConfig): ReloadConfig {

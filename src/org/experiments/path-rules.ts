@@ -1,10 +1,13 @@
 // Which files an experiment may change: protected paths never, and only the role's `edits` globs when it has any.
+import { posix } from "node:path";
 
 /** One entry of `git diff --name-status`: status is git's letter (M, A, D, R100, C75, T); from is the old path of a rename or copy. */
 export interface ChangedPath {
   path: string;
   status: string;
   from?: string;
+  /** Where it points, when the commit makes it a symbolic link. */
+  link?: string;
 }
 
 export interface PathRules {
@@ -21,10 +24,29 @@ export function checkPaths(changed: ChangedPath[], rules: PathRules): PathCheck 
   const touched = unique(changed.flatMap((change) => (change.from === undefined ? [change.path] : [change.from, change.path])).map(normalizePath));
   const isProtected = touched.filter((path) => rules.protected.some((rule) => matchesRule(path, rule)));
   if (isProtected.length > 0) return { ok: false, reason: `touches protected ${listPaths(isProtected)}` };
+  const link = changed.map((change) => checkLink(change, rules)).find((reason) => reason !== undefined);
+  if (link) return { ok: false, reason: link };
   if (rules.edits.length === 0) return { ok: true };
   const outside = touched.filter((path) => !rules.edits.some((rule) => matchesRule(path, rule)));
   if (outside.length > 0) return { ok: false, reason: `changes ${listPaths(outside)}, outside edits [${rules.edits.join(", ")}]` };
   return { ok: true };
+}
+
+/**
+ * A link the run would follow into a protected file (the scorer) or out of the checkout (the org's own repo, state):
+ * refused before anything runs, since the path rules see only the link's own path.
+ */
+function checkLink(change: ChangedPath, rules: PathRules): string | undefined {
+  if (change.link === undefined) return undefined;
+  const resolved = posix.normalize(posix.join(posix.dirname(change.path), change.link));
+  if (posix.isAbsolute(change.link) || resolved === ".." || resolved.startsWith("../")) {
+    return `${change.path} is a symbolic link out of the repo (${change.link}): commit the file itself`;
+  }
+  // A link to a folder holding a protected file reaches it as well: the repo's root (".") holds them all.
+  if (rules.protected.some((rule) => resolved === "." || matchesRule(resolved, rule) || matchesRule(normalizePath(rule).replace(/\/+$/, ""), resolved))) {
+    return `${change.path} is a symbolic link to protected ${resolved}: commit the file itself`;
+  }
+  return undefined;
 }
 
 /** A rule is a glob; a rule without wildcards also covers everything below it, so `data` protects `data/x.csv`. */

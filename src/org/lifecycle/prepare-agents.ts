@@ -9,10 +9,26 @@ import { renderPrompt } from "../../roles/index.js";
 import { prepareSlurmAgents } from "../slurm/prepare.js";
 import { prepareRuntimeFiles } from "../runtimes/prepare.js";
 import { DEFAULT_QUEUE_PER_AGENT } from "../experiments/schedule.js";
+import { decideOrgSandbox, writeSandboxes } from "../sandbox/prepare.js";
+import { renderOrgShim } from "../sandbox/shim.js";
+import type { SandboxDecision } from "../sandbox/decide.js";
+import type { AgentSandbox } from "../sandbox/layout.js";
 
-/** Worktree, shared paths, prompt, inbox and launch spec of every agent; existing worktrees are reused. */
-export async function prepareAgents(world: World, loaded: LoadedConfig, paths: OrgPaths, agents: PlannedAgent[]): Promise<{ created: string[]; launches: Map<string, LaunchSpec>; heads: Map<string, string> }> {
+/** What prepareAgents made ready: new worktrees, every launch, branch heads, and how the agents are sandboxed. */
+export interface PreparedAgents {
+  created: string[];
+  launches: Map<string, LaunchSpec>;
+  heads: Map<string, string>;
+  sandbox: SandboxDecision;
+  /** By agent; empty when the sandbox is not on. */
+  sandboxes: Map<string, AgentSandbox>;
+}
+
+/** Worktree, shared paths, prompt, inbox, launch spec and sandbox of every agent; existing worktrees are reused. `socket` is the grid's. */
+export async function prepareAgents(world: World, loaded: LoadedConfig, paths: OrgPaths, agents: PlannedAgent[], socket: string): Promise<PreparedAgents> {
   const { config, repoDir } = loaded;
+  // Decided before anything is made: sandbox.enabled: true where bwrap cannot work refuses here.
+  const sandbox = await decideOrgSandbox(world, config);
   // A worktree folder deleted by hand leaves git's record behind (prunable); prune it so the worktree is re-added.
   const [worktrees, branches] = await Promise.all([world.git.worktreeList(repoDir), world.git.branchHeads(repoDir, `org/${config.name}/`)]);
   let listed = worktrees;
@@ -45,9 +61,8 @@ export async function prepareAgents(world: World, loaded: LoadedConfig, paths: O
     return prepareRuntimeFiles(world, spec, prompt, process.env.HOME ?? "");
   }))).flat();
   const launches = new Map<string, LaunchSpec>(written.map(({ agent, spec }) => [agent.name, spec]));
-  // Agents call `org submit` and friends: a shim on their PATH runs this very binary.
-  const shim = `#!/bin/sh\nexec ${world.orgArgv.map(quote).join(" ")} "$@"\n`;
-  await world.files.writeAtomic(`${binDir}/org`, shim);
+  // Agents call `org submit` and friends: a shim on their PATH runs this very binary, or asks the daemon from a sandbox.
+  await world.files.writeAtomic(`${binDir}/org`, renderOrgShim(world.orgArgv));
   await world.files.makeExecutable(`${binDir}/org`);
   // Worktrees and state under the research repo must never show up as its untracked files.
   const inside = [paths.worktrees, paths.state].map((path) => relative(repoDir, path)).filter((path) => !path.startsWith(".."));
@@ -57,7 +72,8 @@ export async function prepareAgents(world: World, loaded: LoadedConfig, paths: O
   // Every agent branch's head, as it now stands: a branch just created sits on the base commit.
   const heads = new Map(branches);
   for (const agent of agents) if (created.includes(agent.name)) heads.set(agent.branch, loaded.baseCommit);
-  return { created, heads, launches: await prepareSlurmAgents(world.files, config, paths.state, world.orgArgv, agents, launches) };
+  const sandboxes = await writeSandboxes(world, loaded, paths, sandbox, agents, socket);
+  return { created, heads, sandbox, sandboxes, launches: await prepareSlurmAgents(world.files, config, paths.state, world.orgArgv, agents, launches) };
 }
 
 /** Every agent's prompt, inbox, empty pane log, launch spec and "starting" status, side by side; each role's template read once. */
@@ -107,6 +123,3 @@ export function renderAgentPrompt(config: OrgConfig, agent: PlannedAgent, state:
   });
 }
 
-function quote(value: string): string {
-  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
-}

@@ -1,5 +1,7 @@
 import type { AgentPane, PaneLaunch } from "../ports.js";
 import type { AgentStatus, LaunchSpec } from "../state.js";
+import { wrapInSandbox } from "../sandbox/wrap.js";
+import type { AgentSandbox } from "../sandbox/layout.js";
 import { decideAfterExit, type ExitDecision, type ProgramExit, type RestartHistory } from "./supervise.js";
 
 /** What the supervisor does for one agent, from what its pane shows and what its status file says. */
@@ -43,9 +45,14 @@ export function stepAgent(input: { status: AgentStatus | undefined; pane: AgentP
   return { kind: "steady" };
 }
 
-/** The pane command for a launch spec: the agent program itself, so it owns the pane's terminal. */
-export function paneLaunch(spec: Pick<LaunchSpec, "argv" | "cwd" | "env">): PaneLaunch {
-  const { PATH: path, ...env } = spec.env;
+/**
+ * The pane command for a launch spec: the agent program itself, so it owns the pane's terminal; in a sandbox, bwrap
+ * runs it. `secrets` (pass_env values) reach the program through the pane's environment, never its command line.
+ */
+export function paneLaunch(spec: Pick<LaunchSpec, "argv" | "cwd" | "env">, secrets: Record<string, string> = {}, sandbox?: AgentSandbox): PaneLaunch {
+  // A Slurm job agent's pane is `org slurm-run`, outside: its sandbox is made on the node, around the job step.
+  if (sandbox && !sandbox.step) return wrapInSandbox(sandbox, spec, secrets);
+  const { PATH: path, ...env } = { ...spec.env, ...secrets };
   // tmux puts its client's PATH over a pane's own -e PATH, so the PATH travels as an argument. tmux would also
   // run a one-word command through a shell: this fixed script execs the argv as data, never parsed.
   if (path !== undefined) return { argv: ["/bin/sh", "-c", 'PATH="$1"; export PATH; shift; exec "$@"', "org-agent", path, ...spec.argv], cwd: spec.cwd, env };

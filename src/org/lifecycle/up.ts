@@ -10,6 +10,7 @@ import type { AgentStatus, LaunchSpec, OrgRecord } from "../state.js";
 import { paneLaunch } from "./supervise-step.js";
 import type { World } from "../world.js";
 import { readOptionalOrgRecord } from "../record-file.js";
+import type { AgentSandbox } from "../sandbox/layout.js";
 
 export type UpResult =
   | { kind: "already-running"; record: OrgRecord; reason: string }
@@ -21,6 +22,8 @@ const GRID_SIZE = { width: 240, height: 80 };
 export async function upOrg(world: World, loaded: LoadedConfig, opts: { mode?: "tmux" | "pty"; onStart?: () => Promise<void> } = {}): Promise<UpResult> {
   const { config } = loaded;
   const paths = orgPaths(loaded.dir);
+  // The trial sandbox (a bwrap start) runs while tmux and git are asked; prepareAgents takes its answer.
+  if (config.sandbox?.enabled !== false) void world.sandbox.probe();
   const previous = (await readOptionalOrgRecord(world.files, paths.root)) ?? null;
   const wanted = opts.mode === "pty" ? ptyGridSocket(paths.state) : tmuxSocket(config.name, paths.root);
   // Still up in the other mode (tmux or pty), the org is the running one: switching needs `org down` first.
@@ -50,13 +53,14 @@ export async function upOrg(world: World, loaded: LoadedConfig, opts: { mode?: "
     const probed = config.gpus === "none" || config.backend === "slurm" ? { error: "disabled" } : await world.gpus.probe();
     const leases = planLeases(loaded, probed, held, undefined, previous?.pool);
     if (!leases.ok) throw new ConfigError(leases.problems);
-    const { warnings } = leases;
+    const warnings = [...leases.warnings];
     const agents = planAgents(config, paths.worktrees, leases.leases);
-    const { created, launches, heads } = await prepareAgents(world, loaded, paths, agents);
+    const { created, launches, heads, sandbox, sandboxes } = await prepareAgents(world, loaded, paths, agents, socket);
+    if (sandbox.kind === "unavailable") warnings.push(sandbox.warning);
     const panes: PaneSpec[] = [
       // The daemon holds the declared secrets (in memory only) to give them to agents it restarts or adds.
       { argv: daemonArgv(world.orgArgv, paths), cwd: paths.root, env: world.secretEnv(declaredSecrets(config)), options: {}, logFile: `${paths.state}/daemon.log` },
-      ...agents.map((agent) => agentPaneSpec(paths, agent, launches.get(agent.name)!, world.secretEnv(launches.get(agent.name)!.passEnv ?? []))),
+      ...agents.map((agent) => agentPaneSpec(paths, agent, launches.get(agent.name)!, world.secretEnv(launches.get(agent.name)!.passEnv ?? []), sandboxes.get(agent.name))),
     ];
     const listed = await tmux.createGrid(panes, GRID_SIZE).catch(async (error: unknown) => {
       // A half-built grid would look like a running org to the next `org up`.
@@ -87,10 +91,10 @@ export async function upOrg(world: World, loaded: LoadedConfig, opts: { mode?: "
   }
 }
 
-/** The pane of one agent: its program, in its worktree with its environment, labelled for the border and logged to pane.log. */
-export function agentPaneSpec(paths: OrgPaths, agent: Pick<PlannedAgent, "name" | "role" | "gpu">, launch: LaunchSpec, secrets: Record<string, string> = {}): PaneSpec {
+/** The pane of one agent: its program, in its worktree with its environment (in its sandbox), labelled for the border and logged to pane.log. */
+export function agentPaneSpec(paths: OrgPaths, agent: Pick<PlannedAgent, "name" | "role" | "gpu">, launch: LaunchSpec, secrets: Record<string, string> = {}, sandbox?: AgentSandbox): PaneSpec {
   return {
-    ...paneLaunch({ ...launch, env: { ...launch.env, ...secrets } }),
+    ...paneLaunch(launch, secrets, sandbox),
     options: { "@org_agent": agent.name, "@org_role": agent.role, "@org_gpu": agent.gpu === null ? "cpu" : String(agent.gpu), "@org_status": "running" },
     logFile: agentPaths(paths.state, agent.name).paneLog,
   };

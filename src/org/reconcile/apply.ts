@@ -1,5 +1,6 @@
 import type { LoadedConfig } from "../config/index.js";
-import { agentPaths, type OrgPaths } from "../paths.js";
+import { agentPaths, sandboxFile, type OrgPaths } from "../paths.js";
+import { parseAgentSandbox } from "../sandbox/prepare.js";
 import type { TmuxPort } from "../ports.js";
 import { prepareAgents } from "../lifecycle/prepare-agents.js";
 import type { AgentRecord, AgentStatus, OrgRecord } from "../state.js";
@@ -58,7 +59,8 @@ export async function applyActions(input: ApplyInput): Promise<OrgRecord> {
   await Promise.all(restarts.map((action) => stopAgent(world, action.observed)));
   for (const { agent, observed } of restarts) {
     const paneId = observed.pane!.id;
-    const pane = agentPaneSpec(paths, agent, agent.launch, world.secretEnv(agent.launch.passEnv ?? []));
+    const sandbox = parseAgentSandbox(await world.files.readText(sandboxFile(paths.state, agent.name)));
+    const pane = agentPaneSpec(paths, agent, agent.launch, world.secretEnv(agent.launch.passEnv ?? []), sandbox);
     await tmux.setPaneOptions(paneId, pane.options);
     await tmux.respawnPane(paneId, { argv: pane.argv, cwd: pane.cwd, env: pane.env ?? {} });
     await save(record.agents.map((entry) => (entry.name === agent.name ? toRecord(agent, paneId) : entry)));
@@ -67,8 +69,8 @@ export async function applyActions(input: ApplyInput): Promise<OrgRecord> {
 
   const adds = of("add-agent");
   if (adds.length > 0) {
-    await prepareAgents(world, input.loaded, paths, adds.map((action) => action.agent));
-    const ids = await tmux.addPanes(adds.map((action) => agentPaneSpec(paths, action.agent, action.agent.launch, world.secretEnv(action.agent.launch.passEnv ?? []))));
+    const { sandboxes } = await prepareAgents(world, input.loaded, paths, adds.map((action) => action.agent), record.socket);
+    const ids = await tmux.addPanes(adds.map((action) => agentPaneSpec(paths, action.agent, action.agent.launch, world.secretEnv(action.agent.launch.passEnv ?? []), sandboxes.get(action.agent.name))));
     // Recorded now, not at the supervisor's next look: a reload is done when the new agents run.
     const fresh = new Set(ids);
     await recordStarts(world, paths, (await tmux.listPanes()).filter((pane) => fresh.has(pane.id)), world.now());

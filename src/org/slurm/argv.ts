@@ -2,7 +2,7 @@ import type { SlurmConfig } from "../config/schema.js";
 import type { PaneLaunch } from "../ports.js";
 import { slurmJobComment, slurmJobName } from "./naming.js";
 
-/** One agent's job as `org up` records it in state/agents/<agent>/slurm.json; the pane submits from it. */
+/** One agent's job as `org up` records it in state/slurm/<agent>/slurm.json; the pane submits from it. */
 export interface SlurmJobRequest {
   org: string;
   agent: string;
@@ -40,9 +40,16 @@ export function sbatchArgv(request: SlurmJobRequest): string[] {
   ];
 }
 
-/** argv of an agent's pane once its job runs: the agent as a step of the job, on the pane's terminal. */
-export function slurmPaneArgv(jobId: string, launch: Pick<PaneLaunch, "argv" | "cwd">): string[] {
-  return ["srun", `--jobid=${jobId}`, "--overlap", "--pty", "--quiet", `--chdir=${launch.cwd}`, ...launch.argv];
+// On the node: the agent in its sandbox where bwrap works there, else unsandboxed with a warning on its pane.
+const ON_NODE = `b=$(command -v bwrap) && "$b" --dev-bind / / true 2>/dev/null && exec "$b" "$@"
+while [ $# -gt 0 ] && [ "$1" != -- ]; do shift; done; shift
+echo "org: warning: no working bwrap on $(hostname): this agent runs WITHOUT a sandbox — install bubblewrap on the cluster's nodes" >&2
+exec "$@"`;
+
+/** argv of an agent's pane once its job runs: the agent as a step of the job, on the pane's terminal; in its sandbox when it has one. */
+export function slurmPaneArgv(jobId: string, launch: Pick<PaneLaunch, "argv" | "cwd">, sandbox?: { args: string[] }): string[] {
+  const step = sandbox ? ["/bin/sh", "-c", ON_NODE, "org-sandbox", ...sandbox.args, "--", ...launch.argv] : launch.argv;
+  return ["srun", `--jobid=${jobId}`, "--overlap", "--pty", "--quiet", `--chdir=${launch.cwd}`, ...step];
 }
 
 /** argv that runs a verify command inside an agent's allocation (its GPU), as another step of its job. */

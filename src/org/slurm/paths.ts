@@ -1,7 +1,10 @@
 import { join } from "node:path";
 
-/** Slurm files of one agent, next to its launch.json: the job request `org up` wrote, and the job last seen. */
+/**
+ * Slurm files of one agent: the job request `org up` wrote, and the job last seen. Not in state/agents/<agent>,
+ * which the agent's sandbox lets it write: `org slurm-run` submits and runs what the request says, outside any sandbox.
+ */
 export function slurmAgentPaths(state: string, agent: string): { request: string; job: string; output: string } {
-  const dir = join(state, "agents", agent);
+  const dir = join(state, "slurm", agent);
   return { request: join(dir, "slurm.json"), job: join(dir, "slurm-job.json"), output: join(dir, "slurm-job.out") };
 }

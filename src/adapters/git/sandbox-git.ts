@@ -1,0 +1,42 @@
+import { mkdir, readFile, stat } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
+import { branchName } from "../../org/paths.js";
+import type { SandboxGit } from "../../org/ports.js";
+import { runGit } from "./run.js";
+
+/**
+ * Readies the repo for sandboxed agents: the org's reflog folder exists (bwrap binds only what exists), and
+ * org/<name>/best is a symbolic ref to refs/frontier/<name>. The verifier's `update-ref` then rewrites the target,
+ * outside every sandbox, and never the file each sandbox mounts read-only: a file renamed over would lose the mount.
+ */
+export async function prepareSandboxGit(repo: string, org: string, worktrees: string[]): Promise<SandboxGit> {
+  // Read, not asked of git, once the repo is ready: every spawned git is time a person waits on `org up`.
+  const dotGit = join(repo, ".git");
+  const common = (await stat(dotGit).then((info) => info.isDirectory(), () => false)) ? dotGit : resolve(repo, (await git(repo, ["rev-parse", "--git-common-dir"])).trim());
+  const best = `refs/heads/${branchName(org, "best")}`;
+  const target = `refs/frontier/${org}`;
+  await mkdir(join(common, "logs", dirname(best)), { recursive: true });
+  const current = await readFile(join(common, best), "utf8").catch(() => "");
+  if (current !== `ref: ${target}\n`) {
+    // A best made before the sandbox is a plain branch: its commit moves to the target first.
+    const head = await runGit(["rev-parse", "--verify", "-q", `${best}^{commit}`], { cwd: repo });
+    if (head.exitCode === 0) await git(repo, ["update-ref", "-m", "org: best becomes a symbolic ref for the sandbox", target, head.stdout.trim()]);
+    await git(repo, ["symbolic-ref", "-m", "org: sandbox", best, target]);
+  }
+  const entries = await Promise.all(worktrees.map(async (worktree) => [worktree, await readGitDir(worktree)] as const));
+  return { common, worktreeDirs: new Map(entries) };
+}
+
+// A worktree's .git is a file naming its own folder under the common one (git may add a number to the name).
+async function readGitDir(worktree: string): Promise<string> {
+  const text = await readFile(join(worktree, ".git"), "utf8");
+  const match = /^gitdir: (.+)$/m.exec(text);
+  if (!match) throw new Error(`${worktree}/.git does not name its git folder (gitdir: …)`);
+  return resolve(worktree, match[1]!.trim());
+}
+
+async function git(repo: string, args: string[]): Promise<string> {
+  const result = await runGit(args, { cwd: repo, timeoutMs: 30_000 });
+  if (result.exitCode !== 0) throw new Error(`git ${args.join(" ")} in ${repo} failed: ${result.stderr.trim()}`);
+  return result.stdout;
+}

@@ -1,0 +1,28 @@
+import type { SandboxProbe } from "../../org/sandbox/decide.js";
+import { processRunner, type Runner } from "../process.js";
+import { findProgram } from "./runtime.js";
+
+// The mounts every agent sandbox makes, in small: a failure here is the failure an agent's pane would show.
+const TRIAL = ["--die-with-parent", "--dev-bind", "/", "/", "--ro-bind", "/usr", "/usr", "--tmpfs", "/mnt", "true"];
+
+/** Whether bubblewrap can sandbox an agent here: Linux, bwrap on PATH, and a trial sandbox that starts. */
+export async function probeSandbox(runner: Runner = processRunner, pathEnv = process.env.PATH ?? ""): Promise<SandboxProbe> {
+  if (process.platform !== "linux") {
+    return { kind: "unavailable", reason: `bubblewrap sandboxes only on Linux, and this is ${process.platform}`, fix: "run the org on Linux to sandbox its agents" };
+  }
+  const bwrap = await findProgram("bwrap", "/", pathEnv);
+  if (!bwrap) return { kind: "unavailable", reason: "bwrap (bubblewrap) is not on PATH", fix: "install it: apt-get install bubblewrap (dnf install bubblewrap)" };
+  const trial = await runner.run([bwrap, ...TRIAL], { timeoutMs: 10_000 });
+  if (trial.exitCode === 0) return { kind: "works", bwrap };
+  const said = (trial.spawnError ?? trial.stderr.trim().split("\n")[0]) || `exit ${trial.exitCode ?? trial.signal}`;
+  return {
+    kind: "unavailable",
+    reason: `${bwrap} cannot make a sandbox here (${said})`,
+    fix: "allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, or kernel.apparmor_restrict_unprivileged_userns=0 on Ubuntu 24.04)",
+  };
+}
+
+/** The folder of this user's tmux sockets, where every org's grid server listens: hidden from agents. */
+export function tmuxSocketDir(): string {
+  return `${process.env.TMUX_TMPDIR || "/tmp"}/tmux-${process.getuid?.() ?? 0}`;
+}

@@ -1,0 +1,45 @@
+import { join, resolve } from "node:path";
+import { isInsideDir } from "../paths.js";
+import type { ConfigProbe } from "./load.js";
+import type { Problem } from "./locate.js";
+import { formatPath } from "./messages.js";
+import { asMap, type Raw } from "./rules.js";
+
+// What no sandbox.write entry may open up: each agent changes these only through org's commands or its own folder.
+const GUARDED = [
+  { under: (dir: string) => join(dir, "state"), what: "the org's records (results, verdicts, every inbox)", fix: "agents write state/ only through org's commands and their own state/agents/<agent> folder" },
+  { under: (dir: string) => join(dir, "worktrees"), what: "every agent's worktree", fix: "each agent already writes its own worktree" },
+] as const;
+
+/**
+ * sandbox.read and sandbox.write: each entry must exist, lie inside the org folder or the repo (outside them the
+ * sandbox changes nothing), and a write entry must not open up state/, the worktrees or the repo's .git.
+ */
+export async function checkSandboxPaths(raw: Raw, dir: string, repoDir: string, probe: ConfigProbe): Promise<Problem[]> {
+  const sandbox = asMap(raw.sandbox);
+  if (!sandbox) return [];
+  const entries = (["read", "write"] as const).flatMap((list) =>
+    (Array.isArray(sandbox[list]) ? (sandbox[list] as unknown[]) : []).map((value, index) => ({ list, value, path: ["sandbox", list, index] })));
+  const checks = entries.map(async ({ list, value, path }): Promise<Problem[]> => {
+    if (typeof value !== "string" || value === "") return [];
+    const where = `${formatPath(path)} "${value}"`;
+    const abs = resolve(dir, value);
+    const inside = [dir, repoDir].some((top) => isInsideDir(abs, top));
+    const verb = list === "write" ? "write" : "read";
+    if (!inside) return [{ path, message: `${where} is outside the org folder and the repo, where agents already ${verb} whatever you may`, fix: "remove it: the sandbox only restricts the org's own files" }];
+    const guarded = list === "write" ? findGuarded(abs, dir, repoDir) : undefined;
+    if (guarded) return [{ path, message: `${where} would let every agent write ${guarded.what}`, fix: `remove it: ${guarded.fix}` }];
+    // state/ and worktrees/ are org up's to make: `read: [worktrees]` holds before the first `org up`.
+    const made = GUARDED.some((area) => isInsideDir(abs, area.under(dir)));
+    if (!made && !(await probe.exists(abs))) return [{ path, message: `${where} does not exist (${abs})`, fix: "create it first, or give its path relative to this file" }];
+    return [];
+  });
+  return (await Promise.all(checks)).flat();
+}
+
+function findGuarded(abs: string, dir: string, repoDir: string): { what: string; fix: string } | undefined {
+  const git = { under: join(repoDir, ".git"), what: "the repo's git config, hooks and every branch", fix: "each agent already commits to its own branch" };
+  const areas = [...GUARDED.map((area) => ({ ...area, under: area.under(dir) })), git];
+  // An entry above a guarded folder (the org folder itself) opens it up as much as one inside it.
+  return areas.find((area) => isInsideDir(abs, area.under) || isInsideDir(area.under, abs));
+}

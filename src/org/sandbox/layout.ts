@@ -1,0 +1,83 @@
+import { dirname, join } from "node:path";
+import { branchName } from "../paths.js";
+
+/** Where one agent's sandbox lets it write, and what it hides; every path absolute. */
+export interface SandboxLayout {
+  bwrap: string;
+  /** The org folder and the research repo: read-only, but for what follows. */
+  root: string;
+  repo: string;
+  /** Every agent's worktree lives here: hidden, but for the agent's own, writable. */
+  worktrees: string;
+  worktree: string;
+  /** state/agents/<agent>: inbox, progress, task, its CLI's config home, its scratch files and its outbox to the daemon. */
+  agentDir: string;
+  outbox: string;
+  /** The repo's common git folder, the worktree's own git folder in it, and the org name of the branches. */
+  git: { common: string; worktreeDir: string; org: string };
+  /** The user's home when it lies inside the org: the host's, so writable like every other host folder (the CLIs' caches). */
+  home?: string;
+  /** sandbox.read and sandbox.write of org.yaml. */
+  read: string[];
+  write: string[];
+  /** Folders that vanish (tmux's socket folder) and files masked by /dev/null (the pty host's socket). */
+  hideDirs: string[];
+  maskFiles: string[];
+  /** Runs as a step of the agent's Slurm job, on a node: its `org` polls the outbox, FIFOs do not cross hosts. */
+  step: boolean;
+}
+
+/** One agent's sandbox: bwrap and its arguments up to the program's. */
+export interface AgentSandbox {
+  bwrap: string;
+  args: string[];
+  /** Made on the node around the job step (if bwrap works there); the pane, `org slurm-run`, stays outside. */
+  step?: true;
+}
+
+/**
+ * The host as it is (devices, network, home, caches, /tmp), the org read-only over it, then the agent's own places
+ * writable. Later mounts win in bwrap, so the order is the policy. No --unshare-pid: an org command finds its agent
+ * by the pane's process tree, and the daemon checks a caller's pid. No --new-session: the CLIs need their terminal.
+ */
+export function planSandbox(layout: SandboxLayout): AgentSandbox {
+  const { git } = layout;
+  const ro = (path: string) => ["--ro-bind", path, path];
+  const rw = (path: string) => ["--bind", path, path];
+  // A parent first, so the child's mount is not covered by it.
+  const tops = [...new Set([layout.root, layout.repo, git.common])].sort((a, b) => a.length - b.length);
+  // org/<name>/: every agent branch of the org and best, in one folder of loose refs.
+  const folder = dirname(branchName(git.org, "best"));
+  const branches = join(git.common, "refs", "heads", folder);
+  const args = [
+    "--die-with-parent",
+    "--dev-bind", "/", "/",
+    ...tops.flatMap(ro),
+    ...(layout.home ? rw(layout.home) : []),
+    ...layout.hideDirs.flatMap((dir) => ["--tmpfs", dir]),
+    ...layout.maskFiles.flatMap((file) => ["--ro-bind", "/dev/null", file]),
+    "--tmpfs", layout.worktrees,
+    ...layout.read.flatMap(ro),
+    ...layout.write.flatMap(rw),
+    ...rw(layout.worktree),
+    ...rw(layout.agentDir),
+    // git commits on the agent's branch: new objects (packs stay read-only), its worktree's index and HEAD, the branch and its reflog.
+    ...rw(join(git.common, "objects")),
+    ...ro(join(git.common, "objects", "pack")),
+    ...rw(git.worktreeDir),
+    ...rw(branches),
+    ...rw(join(git.common, "logs", "refs", "heads", folder)),
+    // best is a symbolic ref never rewritten in place: this mount holds, and it follows refs/frontier/<org>, read-only.
+    ...ro(join(branches, "best")),
+    // The emptied folders stay empty: an agent makes nothing there that only it would see.
+    ...[...layout.hideDirs, layout.worktrees].flatMap((dir) => ["--remount-ro", dir]),
+    "--chdir", layout.worktree,
+    // Repacking and pruning are for the repo's owner: the agent's git must not try them on the shared object store.
+    "--setenv", "GIT_CONFIG_COUNT", "2",
+    "--setenv", "GIT_CONFIG_KEY_0", "gc.auto", "--setenv", "GIT_CONFIG_VALUE_0", "0",
+    "--setenv", "GIT_CONFIG_KEY_1", "maintenance.auto", "--setenv", "GIT_CONFIG_VALUE_1", "false",
+    "--setenv", "ORG_OUTBOX", layout.outbox,
+    ...(layout.step ? ["--setenv", "ORG_OUTBOX_POLL", "1"] : []),
+  ];
+  return { bwrap: layout.bwrap, args, ...(layout.step ? { step: true as const } : {}) };
+}

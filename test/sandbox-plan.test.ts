@@ -1,0 +1,106 @@
+import { describe, expect, test } from "vitest";
+import { checkSandbox, decideSandbox, type SandboxProbe } from "../src/org/sandbox/decide.js";
+import { planSandbox } from "../src/org/sandbox/layout.js";
+import { findHomeInsideOrg } from "../src/org/sandbox/prepare.js";
+import { decideOutboxRequest } from "../src/org/sandbox/outbox.js";
+import { paneLaunch } from "../src/org/lifecycle/supervise-step.js";
+import { defaultSubmitArgv } from "../src/cli/commands/builtin.js";
+import { slurmPaneArgv } from "../src/org/slurm/argv.js";
+
+const works: SandboxProbe = { kind: "works", bwrap: "/usr/bin/bwrap" };
+const missing: SandboxProbe = { kind: "unavailable", reason: "bwrap (bubblewrap) is not on PATH", fix: "install it: apt-get install bubblewrap (dnf install bubblewrap)" };
+
+const layout = {
+  bwrap: "/usr/bin/bwrap", root: "/o", repo: "/o", worktrees: "/o/worktrees", worktree: "/o/worktrees/a-1",
+  agentDir: "/o/state/agents/a-1", outbox: "/o/state/agents/a-1/outbox", git: { common: "/o/.git", worktreeDir: "/o/.git/worktrees/a-1", org: "t" },
+  read: [], write: ["/o/data"], hideDirs: ["/tmp/tmux-1000"], maskFiles: [], step: false,
+};
+
+describe("the sandbox's plan", () => {
+  test("the host as it is, the org read-only over it, other worktrees gone, then what the agent writes; later mounts win", () => {
+    expect(planSandbox(layout).args).toEqual([
+      "--die-with-parent", "--dev-bind", "/", "/",
+      "--ro-bind", "/o", "/o", "--ro-bind", "/o/.git", "/o/.git",
+      "--tmpfs", "/tmp/tmux-1000", "--tmpfs", "/o/worktrees",
+      "--bind", "/o/data", "/o/data",
+      "--bind", "/o/worktrees/a-1", "/o/worktrees/a-1",
+      "--bind", "/o/state/agents/a-1", "/o/state/agents/a-1",
+      "--bind", "/o/.git/objects", "/o/.git/objects", "--ro-bind", "/o/.git/objects/pack", "/o/.git/objects/pack",
+      "--bind", "/o/.git/worktrees/a-1", "/o/.git/worktrees/a-1",
+      "--bind", "/o/.git/refs/heads/org/t", "/o/.git/refs/heads/org/t",
+      "--bind", "/o/.git/logs/refs/heads/org/t", "/o/.git/logs/refs/heads/org/t",
+      "--ro-bind", "/o/.git/refs/heads/org/t/best", "/o/.git/refs/heads/org/t/best",
+      "--remount-ro", "/tmp/tmux-1000", "--remount-ro", "/o/worktrees",
+      "--chdir", "/o/worktrees/a-1",
+      "--setenv", "GIT_CONFIG_COUNT", "2", "--setenv", "GIT_CONFIG_KEY_0", "gc.auto", "--setenv", "GIT_CONFIG_VALUE_0", "0",
+      "--setenv", "GIT_CONFIG_KEY_1", "maintenance.auto", "--setenv", "GIT_CONFIG_VALUE_1", "false",
+      "--setenv", "ORG_OUTBOX", "/o/state/agents/a-1/outbox",
+    ]);
+  });
+
+  test("a HOME inside the org folder stays writable like the host's (the CLIs' caches), right after the org goes read-only; never one holding the org's places", () => {
+    const args = planSandbox({ ...layout, home: "/o/.home" }).args;
+    expect(args.slice(7, 13)).toEqual(["--ro-bind", "/o/.git", "/o/.git", "--bind", "/o/.home", "/o/.home"]);
+    const places = ["/o/state", "/o/worktrees", "/o/.git"];
+    expect(findHomeInsideOrg("/o/.home", ["/o"], places)).toBe("/o/.home");
+    expect(findHomeInsideOrg("/home/u", ["/home/u/o"], places)).toBeUndefined();
+    expect(findHomeInsideOrg("/o", ["/o"], places)).toBeUndefined();
+    expect(findHomeInsideOrg("/o/sub", ["/o"], ["/o/sub/state", "/o/worktrees"])).toBeUndefined();
+    expect(findHomeInsideOrg("", ["/o"], places)).toBeUndefined();
+  });
+
+  test("the pane runs bwrap with the launch's environment set inside; only secrets ride the pane's own", () => {
+    const sandbox = { bwrap: "/usr/bin/bwrap", args: ["--die-with-parent"] };
+    expect(paneLaunch({ argv: ["claude", "$(id)"], cwd: "/w", env: { PATH: "/s/bin:/usr/bin", LD_PRELOAD: "/w/evil.so" } }, { ANTHROPIC_API_KEY: "k" }, sandbox)).toEqual({
+      argv: ["/usr/bin/bwrap", "--setenv", "PATH", "/s/bin:/usr/bin", "--setenv", "LD_PRELOAD", "/w/evil.so", "--die-with-parent", "--", "/bin/sh", "-c", 'exec "$0" "$@"', "claude", "$(id)"],
+      cwd: "/w",
+      env: { ANTHROPIC_API_KEY: "k" },
+    });
+  });
+
+  test("a Slurm job agent: its pane (org slurm-run) unsandboxed; on the node, bwrap around the step where it works, its org polling the outbox", () => {
+    const sandbox = planSandbox({ ...layout, step: true });
+    expect(sandbox.step).toBe(true);
+    expect(sandbox.args.slice(-2)).toEqual(["ORG_OUTBOX_POLL", "1"]);
+    const launch = { argv: ["/node", "/pkg/bin/org.js", "slurm-run", "a-1"], cwd: "/o/worktrees/a-1", env: { ORG_AGENT: "a-1" } };
+    expect(paneLaunch(launch, {}, sandbox).argv).toEqual(["/bin/sh", "-c", 'exec "$0" "$@"', ...launch.argv]);
+    const step = slurmPaneArgv("42", { argv: ["claude", "--go"], cwd: "/o/worktrees/a-1" }, { args: ["--die-with-parent"] });
+    expect(step.slice(0, 6)).toEqual(["srun", "--jobid=42", "--overlap", "--pty", "--quiet", "--chdir=/o/worktrees/a-1"]);
+    expect(step.slice(6, 8)).toEqual(["/bin/sh", "-c"]);
+    expect(step.slice(9)).toEqual(["org-sandbox", "--die-with-parent", "--", "claude", "--go"]);
+    expect(step[8]).toContain("no working bwrap on $(hostname): this agent runs WITHOUT a sandbox");
+  });
+
+  test("on by default where bwrap works; off by choice; a warning where it cannot; a refusal when asked for and impossible", () => {
+    expect(decideSandbox(undefined, works)).toEqual({ kind: "on", bwrap: "/usr/bin/bwrap" });
+    expect(decideSandbox({ enabled: false, read: [], write: [] }, works)).toEqual({ kind: "off", reason: "sandbox.enabled is false in org.yaml" });
+    const warned = decideSandbox(undefined, missing);
+    expect(warned).toEqual({ kind: "unavailable", warning: "agents run WITHOUT a sandbox: bwrap (bubblewrap) is not on PATH, so each one may write every file of the org (results, other agents' worktrees, the repo's .git) — install it: apt-get install bubblewrap (dnf install bubblewrap), or set sandbox: { enabled: false } in org.yaml to run them unsandboxed on purpose" });
+    expect(decideSandbox({ enabled: true, read: [], write: [] }, missing)).toEqual({ kind: "refused", reason: "sandbox.enabled is true in org.yaml, but bwrap (bubblewrap) is not on PATH — install it: apt-get install bubblewrap (dnf install bubblewrap), or set sandbox: { enabled: false }" });
+    expect(checkSandbox(warned, missing)).toEqual({ name: "bwrap", status: "warn", detail: "bwrap (bubblewrap) is not on PATH: agents run unsandboxed", fix: "install it: apt-get install bubblewrap (dnf install bubblewrap)" });
+    expect(checkSandbox(decideSandbox(undefined, works), works)).toEqual({ name: "bwrap", status: "ok", detail: "/usr/bin/bwrap works: every agent runs in its sandbox" });
+  });
+
+  test("a sandboxed baseline researcher submits through the daemon", () => {
+    expect(defaultSubmitArgv({ ORG_OUTBOX: "/o/state/agents/a-1/outbox", ORG_STATE: "/o/state" })).toEqual(["/o/state/bin/org", "submit"]);
+  });
+});
+
+describe("the daemon's outbox", () => {
+  const agent = { name: "a-1", role: "a", runtime: "r", branch: "org/t/a-1", worktree: "/o/worktrees/a-1", gpu: null };
+  const context = { org: "t", root: "/o", state: "/o/state", agent };
+
+  test("runs an agent command as the agent whose outbox it came through, passing on whom its ORG_AGENT claimed for the command to check", () => {
+    expect(decideOutboxRequest({ argv: ["send", "b-1", "hi"], cwd: "/o/worktrees/a-1/src", claimed: "b-1" }, context)).toEqual({
+      kind: "run", args: ["send", "b-1", "hi"], cwd: "/o/worktrees/a-1/src",
+      env: { ORG_NAME: "t", ORG_AGENT: "b-1", ORG_BROKERED_FOR: "a-1", ORG_ROLE: "a", ORG_ROOT: "/o", ORG_STATE: "/o/state", ORG_WORKTREE: "/o/worktrees/a-1", ORG_INBOX: "/o/state/agents/a-1/inbox", ORG_PROGRESS: "/o/state/agents/a-1/progress.md", ORG_TASK: "/o/state/agents/a-1/task.md" },
+    });
+  });
+
+  test("refuses a person's command and another org", () => {
+    const at = { cwd: "/o/worktrees/a-1", claimed: "a-1" };
+    expect(decideOutboxRequest({ argv: ["down"], ...at }, context)).toMatchObject({ kind: "refuse", reason: expect.stringMatching(/^`org down` is not for agents: in the sandbox an agent runs org submit, wait, send, /) });
+    expect(decideOutboxRequest({ argv: ["-C", "/other", "submit"], ...at }, context)).toEqual({ kind: "refuse", reason: "an agent's org commands run on its own org: drop -C" });
+    expect(decideOutboxRequest({ argv: ["submit", "--dir=/other"], ...at }, context)).toEqual({ kind: "refuse", reason: "an agent's org commands run on its own org: drop --dir=/other" });
+  });
+});
