@@ -1,7 +1,7 @@
 // Launch to first model request for each real CLI: started by `org up`, and started bare (the same argv and environment
 // as org's launch.json, in a tmux pane of its own). Run by `node bench/run.mjs clients` through tsx; JSON on stdout.
 import { execFileSync, spawn } from "node:child_process";
-import { appendFileSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { LaunchSpec } from "../src/org/state.js";
 import { CLIENTS, createRealOrg, type Cli } from "../test/helpers/real-org.js";
@@ -60,8 +60,6 @@ async function bare(cli: Cli): Promise<Timing> {
     const spec = JSON.parse(readFileSync(join(org.state, "agents", "r-1", "launch.json"), "utf8")) as LaunchSpec;
     const argv = [join(CLIENTS, cli), ...spec.argv.slice(1)];
     const env = { ...process.env, ...org.env, ...spec.env, PATH: spec.env.PATH ?? "" } as Record<string, string>;
-    // org answers Codex's trust dialog from the screen; by hand a user trusts the folder in config.toml once.
-    if (cli === "codex") appendFileSync(join(spec.env.CODEX_HOME!, "config.toml"), `\n[projects."${spec.cwd}"]\ntrust_level = "trusted"\n`);
     const socket = `orgbench-${process.pid}-${cli}`;
     const start = Date.now();
     await run(["tmux", "-L", socket, "-f", "/dev/null", "new-session", "-d", "-x", "200", "-y", "50", "-c", spec.cwd, "--", ...argv], { cwd: spec.cwd, env });

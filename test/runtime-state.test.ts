@@ -6,7 +6,7 @@ import { processRunner } from "../src/adapters/process.js";
 import { hasConversation, probeRuntime } from "../src/adapters/probes/runtime.js";
 import { ConfigSchema } from "../src/org/config/schema.js";
 import { buildLaunchSpec, planAgents } from "../src/org/lifecycle/plan.js";
-import { mergeJson, parseStateFile, planConfigState } from "../src/org/runtimes/config-state.js";
+import { appendTomlTable, mergeJson, parseStateFile, planConfigState, planConfigTables } from "../src/org/runtimes/config-state.js";
 import { prepareRuntimeFiles } from "../src/org/runtimes/prepare.js";
 import { resolveRuntime } from "../src/org/runtimes/resolve.js";
 import { pickEnv } from "../src/org/lifecycle/secrets.js";
@@ -58,6 +58,27 @@ describe("first-start answers in the agent's config folder", () => {
     await prepare(spec, { ANTHROPIC_API_KEY: KEY });
     expect(readJson(join(spec.runtime!.home, ".claude.json"))).toEqual({ hasCompletedOnboarding: true });
     expect(() => statSync(join(spec.runtime!.home, "settings.json"))).toThrow();
+  });
+
+  test("codex with a trusted worktree: its folder trusted in the agent's config.toml after the seeded settings, once; untrusted: nothing", async () => {
+    writeFiles(join(dir, "user"), { ".codex/config.toml": 'model = "gpt-5"\n[projects."/elsewhere"]\ntrust_level = "trusted"' });
+    const spec = specFor({ preset: "codex", answer_trust: true });
+    await prepare(spec);
+    const file = join(spec.runtime!.home, "config.toml");
+    const expected = `model = "gpt-5"\n[projects."/elsewhere"]\ntrust_level = "trusted"\n\n[projects.${JSON.stringify(spec.cwd)}]\ntrust_level = "trusted"\n`;
+    expect(readFileSync(file, "utf8")).toBe(expected);
+    // A later org up finds the table there: not written twice (TOML forbids a table twice).
+    await prepare(spec);
+    expect(readFileSync(file, "utf8")).toBe(expected);
+    const untrusted = specFor({ preset: "codex" });
+    removeDir(join(dir, "state"));
+    await prepare(untrusted, {}, join(dir, "nobody"));
+    expect(() => statSync(join(untrusted.runtime!.home, "config.toml"))).toThrow();
+  });
+
+  test("a TOML table header quotes a path's backslashes and quotes", () => {
+    expect(appendTomlTable(undefined, { file: "config.toml", header: planConfigTables("codex", { worktree: 'C:\\w "x"', answerTrust: true, env: {} })[0]!.header, body: "a = 1" }))
+      .toBe('[projects."C:\\\\w \\"x\\""]\na = 1\n');
   });
 
   test("a key in the runtime's env counts; a key of 20 characters or fewer is left to the CLI's own prompt", () => {

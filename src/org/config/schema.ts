@@ -43,7 +43,7 @@ export const RuntimeSchema = z
     nudge: z.string().min(1).default("Keep going: continue your research loop. Do not stop or ask for confirmation.").describe("the line typed into an agent idle at its prompt"),
     nudge_after: duration.default("10m").describe("how long an agent must sit idle with an unchanged screen before it is nudged"),
     nudges_per_hour: z.number().int().min(0).max(60).default(3).describe("the most nudges per agent per hour; 0 never nudges"),
-    answer_trust: z.boolean().default(false).describe("trust the agent's worktree: its trust dialog is skipped where the preset can (claude, gemini), else answered with yes; false marks the agent blocked at it instead"),
+    answer_trust: z.boolean().default(false).describe("trust the agent's worktree: its trust dialog is skipped where the preset can (claude, gemini, codex), else answered with yes; false marks the agent blocked at it instead"),
   })
   .describe("how to start an agent program");
 

@@ -10,6 +10,14 @@ export interface StatePatch {
   set: JsonObject;
 }
 
+/** A TOML table org adds to a file of the agent's config folder, unless its header is there already (the CLI's own, or the seed's). */
+export interface TomlTable {
+  /** Relative to the agent's config folder. */
+  file: string;
+  header: string;
+  body: string;
+}
+
 /** What the agent's CLI receives: its worktree, whether org.yaml trusts it, and its environment (secrets included). */
 export interface StateContext {
   worktree: string;
@@ -25,6 +33,25 @@ export function planConfigState(preset: PresetName, context: StateContext): Stat
   if (preset === "claude") return planClaude(context);
   if (preset === "gemini") return planGemini(context);
   return [];
+}
+
+/** Codex 0.169.0 asks whether to trust a folder unless $CODEX_HOME/config.toml names it trusted: answered there before it asks. */
+export function planConfigTables(preset: PresetName, context: StateContext): TomlTable[] {
+  if (preset !== "codex" || !context.answerTrust) return [];
+  return [{ file: "config.toml", header: `[projects.${quoteToml(context.worktree)}]`, body: 'trust_level = "trusted"' }];
+}
+
+/** The file with the table appended; unchanged when a table of that header is there. */
+export function appendTomlTable(text: string | undefined, table: TomlTable): string {
+  const current = text ?? "";
+  if (current.split("\n").some((line) => line.trim() === table.header)) return current;
+  const gap = current === "" ? "" : current.endsWith("\n") ? "\n" : "\n\n";
+  return `${current}${gap}${table.header}\n${table.body}\n`;
+}
+
+// A TOML basic string: a path may hold quotes or backslashes.
+function quoteToml(text: string): string {
+  return `"${text.replace(/[\\"]/g, (char) => `\\${char}`)}"`;
 }
 
 // Claude Code 2.1.328 keeps these in $CLAUDE_CONFIG_DIR/.claude.json and settings.json.

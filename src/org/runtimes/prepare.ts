@@ -3,7 +3,7 @@ import { OrgError } from "../errors.js";
 import type { LaunchSpec } from "../state.js";
 import type { LaunchRuntime } from "./launch.js";
 import type { World } from "../world.js";
-import { mergeJson, parseStateFile, planConfigState } from "./config-state.js";
+import { appendTomlTable, mergeJson, parseStateFile, planConfigState, planConfigTables } from "./config-state.js";
 
 // The first line of a prompt file org wrote: a file without it is the repo's own, never overwritten.
 const MARK = "<!-- written by org up from the role prompt; not part of the repo (excluded via .git/info/exclude) -->";
@@ -47,5 +47,11 @@ async function writeConfigState(world: Pick<World, "files" | "secretEnv">, spec:
     // Unchanged on a later `org up`: no write racing the running CLI's own.
     if (JSON.stringify(merged) === JSON.stringify(current)) continue;
     await world.files.writeAtomic(path, `${JSON.stringify(merged, null, 2)}\n`);
+  }
+  for (const table of planConfigTables(runtime.preset, { worktree: spec.cwd, answerTrust: runtime.watch.answerTrust, env })) {
+    const path = join(runtime.home, table.file);
+    const current = await world.files.readText(path);
+    const next = appendTomlTable(current, table);
+    if (next !== (current ?? "")) await world.files.writeAtomic(path, next);
   }
 }
