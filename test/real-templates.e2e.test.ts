@@ -27,7 +27,9 @@ async function withOrg(template: TemplateName, clis: Record<string, Cli>, script
 
 /** The first request of `agent` whose tool outputs (all of them, oldest first) satisfy `check`. */
 function waitForOutput(org: TemplateOrg, agent: string, what: string, check: (outputs: string) => boolean, timeoutMs = 90_000): Promise<Exchange> {
-  return pollUntil(() => org.requestsOf(agent).find((exchange) => check(outputsOf(exchange))), { timeoutMs, intervalMs: 250, what: `${agent}: ${what}`, explain: () => org.explain() });
+  // On a time-out the last request's tool outputs are shown whole: what the check looked at.
+  const last = () => org.requestsOf(agent).at(-1);
+  return pollUntil(() => org.requestsOf(agent).find((exchange) => check(outputsOf(exchange))), { timeoutMs, intervalMs: 250, what: `${agent}: ${what}`, explain: () => `${org.explain()}\n== ${agent}'s last request's tool outputs:\n${last() ? outputsOf(last()!) : "(no request)"}` });
 }
 
 const rowsOf = (org: TemplateOrg, agent: string) => org.results().filter((row) => row[5] === agent).map((row) => [row[3], row[4]]);
