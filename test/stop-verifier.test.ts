@@ -37,8 +37,8 @@ describe("the verifier under a stop that cancels queued runs", { tags: ["slow"] 
     const state = join(root, "state");
     const loop = new VerifierLoop(record, config, createVerifierPort({ repo: root, state }), () => undefined);
     const queued = () => readdirSync(join(state, "queue")).filter((name) => name.endsWith(".json"));
-    const look = async () => {
-      await loop.tick(new Date());
+    const look = async (now = new Date()) => {
+      await loop.tick(now);
       await loop.drain();
     };
     await pollUntil(async () => (await look(), existsSync(join(state, "agents", AGENT, "ledger.json")) && queued().length === 0), { what: "the baseline", timeoutMs: 30_000 });
@@ -52,8 +52,8 @@ describe("the verifier under a stop that cancels queued runs", { tags: ["slow"] 
     writeFileSync(join(state, "queue", "b-confirm.json"), JSON.stringify(request("b-confirm", "confirm", new Date().toISOString())));
     // The same commit queued again (a plain commit seen just before its submit): one answer for both.
     writeFileSync(join(state, "queue", "c-twin.json"), JSON.stringify(request("c-twin", "candidate", new Date().toISOString())));
-    // Several looks: the candidate's head is seen twice, and would be queued as a plain commit were the verifier not held.
-    for (let tick = 0; tick < 3; tick++) await look();
+    // Several looks 5 s apart on the verifier's clock: the candidate's head stands, and would be queued as a plain commit were the verifier not held.
+    for (let tick = 0; tick < 3; tick++) await look(new Date(Date.now() + tick * 5_000));
 
     expect(queued()).toEqual([]);
     expect(existsSync(join(state, "confirmations", "b-confirm.json"))).toBe(true);

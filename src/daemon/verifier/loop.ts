@@ -29,12 +29,14 @@ import { listCapacity } from "../../org/experiments/gpu-runs.js";
 import { TriedMemory } from "./tried-memory.js";
 import { readAgentProgramAt } from "../../adapters/store/ab-run.js";
 
+const HEAD_SETTLE_MS = 2000;
+
 /** The daemon's verifier: takes requests from state/queue and plain commits, runs them by slot, records verdicts. */
 export class VerifierLoop {
   private readonly paths;
   private readonly running = new Map<string, { slot: string; request: ExperimentRequest; promise: Promise<void> }>();
   private readonly aliases = new Map<string, string[]>();
-  private readonly seenHeads = new Map<string, string>();
+  private readonly seenHeads = new Map<string, { head: string; since: number }>();
   // Requests finished during a tick are still in that tick's list: never run them twice.
   private readonly finished = new Set<string>();
   private readonly retried = new Set<string>();
@@ -110,9 +112,9 @@ export class VerifierLoop {
       }
     }
     const { heads, subjects } = listing;
-    // A head must be seen twice before it counts, so `org submit` (commit, then enqueue) never races a duplicate.
-    const stable = new Map([...heads].filter(([agent, head]) => this.seenHeads.get(agent) === head));
-    for (const [agent, head] of heads) if (head) this.seenHeads.set(agent, head);
+    // A head counts once it stood a tick period, not two looks (ms apart when the queue wakes the loop): `org submit` gets there first.
+    const stable = new Map([...heads].filter(([agent, head]) => this.seenHeads.get(agent)?.head === head && now.getTime() - this.seenHeads.get(agent)!.since >= HEAD_SETTLE_MS));
+    for (const [agent, head] of heads) if (head && this.seenHeads.get(agent)?.head !== head) this.seenHeads.set(agent, { head, since: now.getTime() });
     for (const request of detectNewCommits({ heads: stable, ledgers, queuedAgents, now, subjects })) pending.push(await this.enqueue(request));
     this.startRuns(pending, verify.parallel);
   }
@@ -209,7 +211,7 @@ export class VerifierLoop {
           onlyIfMissing: verdict.kind === "baseline",
         });
       }
-      this.seenHeads.set(agent.name, outcome.head);
+      this.seenHeads.set(agent.name, { head: outcome.head, since: 0 });
       const { ledger: next, ...rest } = outcome;
       for (const id of [request.id, ...(this.aliases.get(request.id) ?? [])]) {
         await writeVerdictFile(this.journal, this.paths.state, { id, outcome: rest, best: next.best });
