@@ -108,7 +108,8 @@ describe("the verifier's word is final, daemon running", { tags: ["slow"] }, () 
     await tickOnce(loop);
     expect(org.best()).toBe(org.baseCommit);
     // Judged once its head has stood a tick period, as a plain commit.
-    await pollUntil(async () => (await tickOnce(loop), org.best() === better), { what: "the plain commit's keep to move the best", timeoutMs: 30_000 });
+    const current = org;
+    await pollUntil(async () => (await tickOnce(loop), current.best() === better), { what: "the plain commit's keep to move the best", timeoutMs: 30_000 });
     expect(org.read("journal.jsonl")).toContain(`"kind":"frontier","payload":{"agent":"r-2","at":`);
     expectTold(org, "tamper | org best moved by hand, put back");
   });
