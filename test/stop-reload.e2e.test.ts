@@ -5,35 +5,19 @@ import type { StopFile } from "../src/org/experiments/stop-state.js";
 import type { AgentStatus } from "../src/org/state.js";
 import { isRunning } from "./helpers/processes.js";
 import { runOrg } from "./helpers/org-cli.js";
-import { bin, createOrgRepo, readJsonFile, teardownOrg, tmux } from "./helpers/org-fixture.js";
+import { createOrgRepo, readJsonFile, teardownOrg, tmux } from "./helpers/org-fixture.js";
 import { pollUntil } from "./helpers/poll.js";
+import { LOOPING_FILES, loopingOrgYaml } from "./helpers/stop-org.js";
 
 // One researcher that submits forever, stopped after two experiments; then its prompt is saved while the org is stopped.
-const orgYaml = (maxExperiments: number) => (name: string) => `name: ${name}
-repo: .
-base: main
-gpus: none
-runtimes:
-  looper: { command: ["${bin("submit-loop")}"] }
-roles:
-  researcher: { prompt: prompts/researcher.md, runtime: looper, count: 1, edits: [value.txt] }
-verify:
-  command: [sh, train.sh]
-  metric: { name: val_bpb, pattern: '^val_bpb:\\s*([0-9.]+)', goal: minimize }
-  timeout: 10s
-  repeats: 1
-  keep: { k: 0, min_delta: 0, confirm: 0 }
-stop:
-  max_experiments: ${maxExperiments}
-  grace: 1s
-`;
+const orgYaml = loopingOrgYaml(1);
 
 let org: ReturnType<typeof createOrgRepo> | undefined;
 afterAll(() => teardownOrg(org));
 
 describe("a prompt saved while the org is stopped", { tags: ["slow"] }, () => {
   test("is recorded (reload entry, program version) but restarts no agent; a raised limit resumes it with the new prompt", async () => {
-    org = createOrgRepo(orgYaml(2), { "train.sh": 'echo "val_bpb: $(cat value.txt)"\n', "value.txt": "1.000\n" });
+    org = createOrgRepo(orgYaml(2), LOOPING_FILES);
     const { dir } = org;
     const state = join(dir, "state");
     const up = runOrg(["up", "--no-attach"], { cwd: dir });

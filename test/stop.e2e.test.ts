@@ -5,35 +5,19 @@ import type { StopFile } from "../src/org/experiments/stop-state.js";
 import type { AgentStatus } from "../src/org/state.js";
 import { isRunning } from "./helpers/processes.js";
 import { runOrg } from "./helpers/org-cli.js";
-import { bin, createOrgRepo, readJsonFile, teardownOrg, tmux } from "./helpers/org-fixture.js";
+import { createOrgRepo, readJsonFile, teardownOrg, tmux } from "./helpers/org-fixture.js";
 import { pollUntil } from "./helpers/poll.js";
+import { LOOPING_FILES, loopingOrgYaml } from "./helpers/stop-org.js";
 
 // Two researchers that submit forever, and a stop after three experiments: the whole stop, then a raised limit resumes it.
-const orgYaml = (maxExperiments: number) => (name: string) => `name: ${name}
-repo: .
-base: main
-gpus: none
-runtimes:
-  looper: { command: ["${bin("submit-loop")}"] }
-roles:
-  researcher: { prompt: prompts/researcher.md, runtime: looper, count: 2, edits: [value.txt] }
-verify:
-  command: [sh, train.sh]
-  metric: { name: val_bpb, pattern: '^val_bpb:\\s*([0-9.]+)', goal: minimize }
-  timeout: 10s
-  repeats: 1
-  keep: { k: 0, min_delta: 0, confirm: 0 }
-stop:
-  max_experiments: ${maxExperiments}
-  grace: 1s
-`;
+const orgYaml = loopingOrgYaml(2);
 
 let org: ReturnType<typeof createOrgRepo> | undefined;
 afterAll(() => teardownOrg(org));
 
 describe("an org that knows when to stop", { tags: ["slow"] }, () => {
   test("max_experiments: 3 stops it: log entry, one message each, programs stopped, panes kept, report, status; a plain org up refuses; --resume goes on; a new limit stops it again, a raised one resumes", async () => {
-    org = createOrgRepo(orgYaml(3), { "train.sh": 'echo "val_bpb: $(cat value.txt)"\n', "value.txt": "1.000\n" });
+    org = createOrgRepo(orgYaml(3), LOOPING_FILES);
     const { dir } = org;
     const state = join(dir, "state");
     const up = runOrg(["up", "--no-attach"], { cwd: dir });
