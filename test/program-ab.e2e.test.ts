@@ -1,5 +1,5 @@
 // `org up --ab` end to end on tmux: both halves up and tagged, compare on them, edits refused, a second up refused, down ends both.
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { runOrg } from "./helpers/org-cli.js";
@@ -33,6 +33,11 @@ describe("org up --ab", { tags: ["slow"] }, () => {
     expect(runOrg(["status"], { cwd: dir }).stdout.split("\n")[1]).toMatch(new RegExp(`^A/B run since \\S+: A ${va} \\(org\\.yaml, 1 agents\\) vs B ${vb} \\(other\\.yaml, 2 agents, prefixed b-\\) — \`org compare\` compares them$`));
     const compare = runOrg(["compare"], { cwd: dir });
     expect([compare.code, compare.stdout.split("\n")[0]]).toEqual([0, expect.stringMatching(new RegExp(`^A/B run since .*: A ${va} .* vs B ${vb} `))]);
+
+    // B's agents are agents of the running org to every messaging command, not only to the verifier.
+    const sent = runOrg(["send", "b-researcher-2", "look at LR"], { cwd: dir });
+    expect([sent.code, sent.stderr]).toEqual([0, ""]);
+    expect(readdirSync(join(state, "agents", "b-researcher-2", "inbox")).map((file) => readFileSync(join(state, "agents", "b-researcher-2", "inbox", file), "utf8")).join("")).toContain("look at LR");
 
     // A second up, A/B or not, changes nothing.
     const record = readFileSync(join(state, "org.json"), "utf8");

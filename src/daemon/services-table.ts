@@ -5,7 +5,7 @@ import type { OrgRecord } from "../org/state.js";
 import { ChildRecords } from "../adapters/child-records.js";
 import { cacheConfigRead } from "../adapters/fs/config-cache.js";
 import type { ReadConfigResult } from "../adapters/store/config-file.js";
-import { readRunConfig } from "../adapters/store/ab-run.js";
+import { readRunConfig } from "../adapters/store/run-config.js";
 import { createWorld } from "../adapters/world.js";
 import type { Feed } from "./feed.js";
 import { defineHeartbeat } from "./heartbeat.js";

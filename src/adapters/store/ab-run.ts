@@ -6,7 +6,7 @@ import { mergeAbPrograms, type AbMerge } from "../../org/programs/ab-merge.js";
 import { configProbe } from "../probes/config.js";
 import { appendLines, readText, writeJsonAtomic } from "../fs/files.js";
 import { removeFile } from "../fs/dir.js";
-import { readAndLoadConfig, type ReadConfigResult } from "./config-file.js";
+import { readAndLoadConfig } from "./config-file.js";
 import { readProgramAt } from "./programs.js";
 
 /** The A/B run on now; undefined when the org runs one program. */
@@ -53,12 +53,4 @@ export async function loadAbPrograms(root: string, other: string, now?: Date, pr
   if ("problems" in b) return b;
   const merged = mergeAbPrograms(a.loaded, b.loaded);
   return merged.ok ? { ...merged, aLoaded: a.loaded, bLoaded: b.loaded } : { problems: merged.problems };
-}
-
-/** org.yaml as the running org runs it: during an A/B run, both programs merged as `org up --ab` merged them. */
-export async function readRunConfig(root: string, state: string): Promise<ReadConfigResult> {
-  const run = await readAbRun(state);
-  if (!run) return readAndLoadConfig({ cwd: root });
-  const read = await loadAbPrograms(root, run.b.file);
-  return "problems" in read ? read : { loaded: read.loaded };
 }

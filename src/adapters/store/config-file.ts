@@ -1,6 +1,5 @@
 import { dirname, isAbsolute, resolve } from "node:path";
-import { loadConfig, type ConfigProbe, type LoadedConfig, type OrgConfig } from "../../org/config/index.js";
-import { ConfigError } from "../../org/errors.js";
+import { loadConfig, type ConfigProbe, type LoadedConfig } from "../../org/config/index.js";
 import type { Pricing } from "../../org/usage/pricing.js";
 import type { Goal } from "../../org/experiments/verdict.js";
 import { configProbe } from "../probes/config.js";
@@ -24,13 +23,6 @@ export async function readAndLoadConfig(opts: { cwd: string; file?: string; now?
   }
   const result = await loadConfig({ file, dir: dirname(absFile), text, now: opts.now }, probe);
   return result.ok ? { loaded: result.loaded } : { problems: result.problems };
-}
-
-/** org.yaml as every messaging command reads it: problems end the command, as for `org up`. */
-export async function loadConfigOrThrow(root: string): Promise<OrgConfig> {
-  const read = await readAndLoadConfig({ cwd: root });
-  if ("problems" in read) throw new ConfigError(read.problems);
-  return read.loaded.config;
 }
 
 /** The metric's name and direction from org.yaml; an unreadable org.yaml falls back to minimizing "metric". */

@@ -9,7 +9,7 @@ import { senderName } from "../../org/messages/wiring.js";
 import { listAgents } from "../../org/lifecycle/plan.js";
 import { findCaller } from "../../adapters/identity/find-caller.js";
 import { orgPaths } from "../../org/paths.js";
-import { loadConfigOrThrow } from "../../adapters/store/config-file.js";
+import { loadConfigOrThrow } from "../../adapters/store/run-config.js";
 import { changeClaimBoard } from "../../adapters/store/claims.js";
 import { addOutcome } from "../../adapters/fs/disk-space.js";
 import { describeBoardProblem, describeNear } from "../../ui/claims-format.js";

@@ -3,7 +3,7 @@ import { settleBoard } from "../../org/claims/settle.js";
 import { readClaimSettings } from "../../org/config/claims-schema.js";
 import { parseDuration } from "../../org/config/schema.js";
 import { orgPaths } from "../../org/paths.js";
-import { loadConfigOrThrow } from "../../adapters/store/config-file.js";
+import { loadConfigOrThrow } from "../../adapters/store/run-config.js";
 import { changeClaimBoard, hasClaimBoard } from "../../adapters/store/claims.js";
 import { describeBoardProblem, renderClaims } from "../../ui/claims-format.js";
 import { addOutcome } from "../../adapters/fs/disk-space.js";

@@ -4,7 +4,7 @@ import { requireContractSettings, type ContractAction } from "../../org/contract
 import { decideAgreement } from "../../org/contracts/agreement.js";
 import { listAgents } from "../../org/lifecycle/plan.js";
 import { orgPaths } from "../../org/paths.js";
-import { loadConfigOrThrow } from "../../adapters/store/config-file.js";
+import { loadConfigOrThrow } from "../../adapters/store/run-config.js";
 import { changeContract } from "../../adapters/store/contract-change.js";
 import { readCurrentContract } from "../../adapters/store/contracts.js";
 import { findCaller } from "../../adapters/identity/find-caller.js";

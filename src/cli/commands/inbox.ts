@@ -4,7 +4,7 @@ import { markRead, readInbox, readSent } from "../../org/messages/inbox.js";
 import { resolveAgent } from "../../org/messages/wiring.js";
 import { listAgents } from "../../org/lifecycle/plan.js";
 import { orgPaths } from "../../org/paths.js";
-import { loadConfigOrThrow } from "../../adapters/store/config-file.js";
+import { loadConfigOrThrow } from "../../adapters/store/run-config.js";
 import { mailPort } from "../../adapters/store/inbox.js";
 import { findCaller } from "../../adapters/identity/find-caller.js";
 import type { Io } from "../io.js";

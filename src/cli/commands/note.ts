@@ -2,7 +2,7 @@ import { readMessageSettings } from "../../org/messages/mail-port.js";
 import { senderName } from "../../org/messages/wiring.js";
 import { listAgents } from "../../org/lifecycle/plan.js";
 import { orgPaths } from "../../org/paths.js";
-import { loadConfigOrThrow } from "../../adapters/store/config-file.js";
+import { loadConfigOrThrow } from "../../adapters/store/run-config.js";
 import { readText } from "../../adapters/fs/files.js";
 import { addOutcome } from "../../adapters/fs/disk-space.js";
 import { addNote, notesPaths } from "../../adapters/store/notes.js";

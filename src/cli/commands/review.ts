@@ -1,7 +1,7 @@
 import { requireContractSettings } from "../../org/contracts/actions.js";
 import { OrgError } from "../../org/errors.js";
 import { listAgents } from "../../org/lifecycle/plan.js";
-import { loadConfigOrThrow } from "../../adapters/store/config-file.js";
+import { loadConfigOrThrow } from "../../adapters/store/run-config.js";
 import { reviewSprint } from "../../adapters/store/sprint-review.js";
 import { findCaller } from "../../adapters/identity/find-caller.js";
 import type { Io } from "../io.js";

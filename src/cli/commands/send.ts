@@ -4,7 +4,7 @@ import { readMessageSettings } from "../../org/messages/mail-port.js";
 import { resolveRecipients, senderName } from "../../org/messages/wiring.js";
 import { listAgents } from "../../org/lifecycle/plan.js";
 import { orgPaths } from "../../org/paths.js";
-import { loadConfigOrThrow } from "../../adapters/store/config-file.js";
+import { loadConfigOrThrow } from "../../adapters/store/run-config.js";
 import { readText } from "../../adapters/fs/files.js";
 import { sendMessage } from "../../adapters/store/inbox.js";
 import { findCaller } from "../../adapters/identity/find-caller.js";

@@ -6,7 +6,7 @@ import { senderName } from "../../org/messages/wiring.js";
 import { listAgents } from "../../org/lifecycle/plan.js";
 import { agentPaths, orgPaths } from "../../org/paths.js";
 import { formatTaskFile, formatTaskMessage, resolveTaskTarget } from "../../org/tasks/task.js";
-import { loadConfigOrThrow } from "../../adapters/store/config-file.js";
+import { loadConfigOrThrow } from "../../adapters/store/run-config.js";
 import { appendLines, readText, writeFileAtomic } from "../../adapters/fs/files.js";
 import { addOutcome } from "../../adapters/fs/disk-space.js";
 import { sendMessage } from "../../adapters/store/inbox.js";
