@@ -99,3 +99,18 @@ describe("org up --ab: the GPUs split evenly between the halves", () => {
     expect(planLeases(more.loaded, gpus, new Map())).toEqual({ ok: false, problems: [expect.stringContaining("A/B run, each half gets half the free GPUs: 3 agents need a GPU each but only 2 GPUs are free (2, 3)")] });
   });
 });
+
+describe("org up --ab: B's runtimes", () => {
+  test("one A lacks joins under its own name, one A has differently under a b- name, the same one is shared", async () => {
+    const other = orgYaml({ count: 2 })
+      .replace("runtimes:\n", "runtimes:\n  boss: { command: [sleep, \"2000\"] }\n")
+      .replace('printer: { command: [sleep, "1000"] }', 'printer: { command: [sleep, "3000"] }')
+      .replace("roles:\n", "roles:\n  chief: { prompt: prompts/researcher.md, runtime: boss }\n");
+    writeFileSync(join(dir, "other.yaml"), other);
+    const read = await loadAbPrograms(dir, "other.yaml");
+    if ("problems" in read) return expect.fail(read.problems.join("\n"));
+    const { runtimes, roles } = read.loaded.config;
+    expect([runtimes.boss?.command, runtimes.printer?.command, runtimes["b-printer"]?.command]).toEqual([["sleep", "2000"], ["sleep", "1000"], ["sleep", "3000"]]);
+    expect([roles["b-chief"]?.runtime, roles["b-researcher"]?.runtime, roles.researcher?.runtime]).toEqual(["boss", "b-printer", "printer"]);
+  });
+});

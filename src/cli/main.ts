@@ -106,7 +106,7 @@ export async function main(argv: string[], io: Io = stdio): Promise<number> {
     .option("-o, --out <file>", "the HTML page (default: state/report.html)").option("--svg <file>", "the SVG chart (default: state/progress.svg)")
     .addOption(new Option("--x <axis>", "x axis: experiment index or time").choices(["index", "time"]).default("index"))
     .action(run(async (opts: { out?: string; svg?: string; x: "index" | "time" }) => (await import("./commands/report.js")).runReport({ root: root(), ...opts }, io)));
-  program.addCommand(new Command("builtin").argument("<name>", "hillclimb")
+  program.addCommand(new Command("builtin").argument("<name>", "hillclimb or chief")
     .action(run(async (name: string) => (await import("./commands/builtin.js")).runBuiltin({ name }, io))), { hidden: true });
   program.addCommand(new Command("daemon").requiredOption("--root <dir>")
     .action(run(async (opts: { root: string }) => (await import("./commands/daemon.js")).runDaemon({ root: opts.root }))), { hidden: true });

@@ -5,4 +5,6 @@ export { renderPrompt, type PromptContext } from "./render.js";
 export { renderStarter } from "./starter.js";
 export { TEMPLATES, readTopology, renderTemplate, type Template, type TemplateName, type Topology } from "./templates.js";
 export { runHillclimb, type HillclimbEnd, type HillclimbOptions, type HillclimbWorld } from "./builtin/hillclimb.js";
+export { runChief, type ChiefEnd, type ChiefOptions, type ChiefWorld } from "./builtin/chief.js";
+export { assignFocus, formatFocusTask, parseFocus, scoreConstants, type Assignment, type ConstantScore, type JudgedChange } from "./builtin/chief-plan.js";
 export { findConstants, proposeChange, proposeUntried, seededRng, type NumericConstant, type Proposal, type Rng } from "./builtin/hillclimb-step.js";

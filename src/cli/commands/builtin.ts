@@ -4,7 +4,8 @@ import { bestBranchOf, filterOwnHalf, findHalf } from "../../org/programs/ab-run
 import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { OrgError } from "../../org/errors.js";
-import { runHillclimb, seededRng, type HillclimbWorld, type Rng } from "../../roles/index.js";
+import { parseFocus, runChief, runHillclimb, seededRng, type HillclimbWorld, type Rng } from "../../roles/index.js";
+import { chiefWorld } from "../builtin-chief.js";
 import { readText } from "../../adapters/fs/files.js";
 import { moveOntoBest, readHeadTree } from "../../adapters/git/follow-best.js";
 import { listFrontierNews } from "../../adapters/store/frontier-news.js";
@@ -15,7 +16,12 @@ import type { Io } from "../io.js";
 
 /** `org builtin <name>`: a runtime shipped with org, run by a supervisor like any agent program. */
 export async function runBuiltin(opts: { name: string }, io: Io): Promise<number> {
-  if (opts.name !== "hillclimb") throw new OrgError(`no built-in runtime "${opts.name}" — the built-ins are: hillclimb`, "builtin");
+  if (opts.name === "chief") {
+    const end = await runChief({ cwd: process.cwd(), log: io.out, file: process.env.ORG_CHIEF_FILE || "train.mjs" }, chiefWorld(process.env, defaultOrgArgv()));
+    if (end.kind === "failed") throw new OrgError(end.reason, "chief");
+    return 0;
+  }
+  if (opts.name !== "hillclimb") throw new OrgError(`no built-in runtime "${opts.name}" — the built-ins are: hillclimb, chief`, "builtin");
   // The baseline tunes the role's first plain editable file (no glob), as the demo's train.mjs.
   const file = (process.env.ORG_EDITS ?? "").split(":").find((entry) => entry !== "" && !/[*?[\]{}]/.test(entry)) ?? "train.mjs";
   const rng = seededRngFor(process.env);
@@ -39,14 +45,15 @@ export function hillclimbWorld(runner: Runner = processRunner): HillclimbWorld {
 }
 
 /**
- * What the baseline reads of the org it runs in: its inbox, the org best ref and the ledger; nothing outside an org.
+ * What the baseline reads of the org it runs in: its inbox, its task, the org best ref and the ledger; nothing outside an org.
  * ORG_HILLCLIMB_FOLLOW=0 keeps it on its own best; ORG_HILLCLIMB_TRIED=0 proposes without reading the ledger.
  */
 export function orgWorld(env: Record<string, string | undefined>): Partial<HillclimbWorld> {
-  const { ORG_NAME: name, ORG_INBOX: inbox, ORG_STATE: state, ORG_AGENT: agent = "" } = env;
+  const { ORG_NAME: name, ORG_INBOX: inbox, ORG_STATE: state, ORG_AGENT: agent = "", ORG_TASK: task } = env;
   const follow = env.ORG_HILLCLIMB_FOLLOW !== "0";
   const consult = env.ORG_HILLCLIMB_TRIED !== "0";
   return {
+    ...(task ? { readFocus: async () => parseFocus((await readText(task)) ?? "") } : {}),
     ...(inbox && follow ? { listFrontierNews: () => listFrontierNews(inbox) } : {}),
     // In an A/B run each half follows its own best.
     ...(name && follow ? { moveOntoBest: async (cwd: string) => moveOntoBest(cwd, `refs/heads/${bestBranchOf(name, state ? findHalf(await readAbRun(state), agent) : undefined)}`) } : {}),
@@ -69,11 +76,16 @@ function seededRngFor(env: Record<string, string | undefined>): Rng | undefined 
   return seededRng(hash);
 }
 
-/** `ORG_SUBMIT` as a JSON argv, else this package's own `org submit` run by the current Node (in a sandbox, the daemon runs it). */
+/** The argv of an org command from an agent: in a sandbox the agent's `org` (the daemon runs it), else this package's own, by the current Node. */
+export function defaultOrgArgv(env: Record<string, string | undefined> = process.env): string[] {
+  if (env.ORG_OUTBOX && env.ORG_STATE) return [join(env.ORG_STATE, "bin", "org")];
+  return [process.execPath, join(PACKAGE_ROOT, "bin", "org.js")];
+}
+
+/** `ORG_SUBMIT` as a JSON argv, else `org submit` as defaultOrgArgv runs it. */
 export function defaultSubmitArgv(env: Record<string, string | undefined> = process.env): string[] {
   const configured = env.ORG_SUBMIT;
-  if ((configured === undefined || configured === "") && env.ORG_OUTBOX && env.ORG_STATE) return [join(env.ORG_STATE, "bin", "org"), "submit"];
-  if (configured === undefined || configured === "") return [process.execPath, join(PACKAGE_ROOT, "bin", "org.js"), "submit"];
+  if (configured === undefined || configured === "") return [...defaultOrgArgv(env), "submit"];
   let parsed: unknown;
   try {
     parsed = JSON.parse(configured);

@@ -19,7 +19,7 @@ export const RuntimeSchema = z
       .optional()
       .describe("argv of the agent program; placeholders {prompt_file} {kickoff} {agent} {role} {worktree} {gpu} {state} {inbox} are substituted as whole elements")
       .meta({ examples: [["./agents/mybot.sh", "{prompt_file}", "{kickoff}"]] }),
-    builtin: z.enum(["hillclimb"]).optional().describe("a runtime shipped with org instead of a command: hillclimb is the baseline researcher of the demo"),
+    builtin: z.enum(["hillclimb", "chief"]).optional().describe("a runtime shipped with org instead of a command: hillclimb is the baseline researcher of the demo (as a junior it follows its task's focus: line), chief hands each junior one constant to work on"),
     restart: z.enum(["always", "on-failure", "never"]).default("on-failure").describe("when the supervisor restarts the program after it exits"),
     env: z.record(z.string(), z.string()).default({}).describe("extra environment for the program, over its preset's key by key (claude: DISABLE_AUTOUPDATER=1, opencode: OPENCODE_DISABLE_AUTOUPDATE=1; \"\" turns one off)").meta({ examples: [{ PYTHONUNBUFFERED: "1" }] }),
     pass_env: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: "an environment variable name" }).meta({ examples: ["ANTHROPIC_API_KEY"] })).optional()

@@ -20,7 +20,8 @@ export function mergeAbPrograms(a: LoadedConfig, b: LoadedConfig): AbMerge {
     ...(spec.reports_to ? { reports_to: prefix(spec.reports_to) } : {}),
     talks_to: spec.talks_to.map(prefix),
   }]));
-  const added = Object.fromEntries([...runtimes].flatMap(([name, renamed]) => (renamed === name ? [] : [[renamed, b.config.runtimes[name]!]])));
+  // B's runtimes A lacks join under their own names, and differing ones under b- names; a shared one is A's already.
+  const added = Object.fromEntries([...runtimes].flatMap(([name, renamed]) => (renamed === name && name in a.config.runtimes ? [] : [[renamed, b.config.runtimes[name]!]])));
   const config: OrgConfig = { ...a.config, runtimes: { ...a.config.runtimes, ...added }, roles: { ...a.config.roles, ...roles } };
   const bRoles = new Set(Object.keys(roles));
   const agents = listAgents(config);

@@ -35,9 +35,11 @@ export function findConstants(source: string): NumericConstant[] {
   return constants;
 }
 
-/** Perturb one constant chosen at random; undefined when the source has none to perturb. */
-export function proposeChange(source: string, rng: Rng): Proposal | undefined {
-  const constants = findConstants(source);
+/** Perturb one constant chosen at random, among `focus` where it names any; undefined when the source has none to perturb. */
+export function proposeChange(source: string, rng: Rng, focus?: ReadonlySet<string>): Proposal | undefined {
+  const all = findConstants(source);
+  const focused = focus ? all.filter((constant) => focus.has(constant.name)) : [];
+  const constants = focused.length > 0 ? focused : all;
   if (constants.length === 0) return undefined;
   const constant = constants[Math.min(constants.length - 1, Math.floor(rng() * constants.length))]!;
   const next = constant.isInteger ? perturbInteger(constant.value, rng() < 0.5) : perturbFloat(constant.value, rng);
@@ -55,19 +57,19 @@ const UNTRIED_DRAWS = 32;
  * The first proposal whose description is not in `tried`, and how many tried ones it passed over. When every single
  * step drawn was tried on this code, two steps at once reach code nobody judged; the last draw when even those were.
  */
-export function proposeUntried(source: string, rng: Rng, tried: ReadonlySet<string>): (Proposal & { skipped: number }) | undefined {
-  let proposal = proposeChange(source, rng);
+export function proposeUntried(source: string, rng: Rng, tried: ReadonlySet<string>, focus?: ReadonlySet<string>): (Proposal & { skipped: number }) | undefined {
+  let proposal = proposeChange(source, rng, focus);
   let skipped = 0;
   while (proposal && tried.has(proposal.description) && skipped < 2 * UNTRIED_DRAWS) {
     skipped++;
-    proposal = skipped < UNTRIED_DRAWS ? proposeChange(source, rng) : proposeTwo(source, rng);
+    proposal = skipped < UNTRIED_DRAWS ? proposeChange(source, rng, focus) : proposeTwo(source, rng, focus);
   }
   return proposal && { ...proposal, skipped };
 }
 
-function proposeTwo(source: string, rng: Rng): Proposal | undefined {
-  const first = proposeChange(source, rng);
-  const second = first && proposeChange(first.source, rng);
+function proposeTwo(source: string, rng: Rng, focus?: ReadonlySet<string>): Proposal | undefined {
+  const first = proposeChange(source, rng, focus);
+  const second = first && proposeChange(first.source, rng, focus);
   // The second step can undo the first (0.01 -> 0.0125 -> 0.01): no change is no proposal worth a run.
   if (!first || !second || second.source === source) return first;
   return { source: second.source, description: `${first.description}; ${second.description}` };

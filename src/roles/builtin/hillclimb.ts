@@ -6,6 +6,7 @@
  * no hypotheses and never touches the model: it is the honest floor a real research agent should beat,
  * and a way to exercise the whole org with no model API at all. It does follow the org: once its inbox says the org's
  * best advanced it works on that best, and it skips a change the ledger already holds as tried on the same code.
+ * As a junior it takes its chief's task: a `focus: NAME, NAME` line narrows which constants it moves.
  */
 import { join } from "node:path";
 import { proposeUntried, type Rng } from "./hillclimb-step.js";
@@ -23,6 +24,8 @@ export interface HillclimbWorld {
   moveOntoBest?(cwd: string): Promise<string | undefined>;
   /** Descriptions of the changes the ledger holds as judged on the code now in cwd; absent: no ledger. */
   listTried?(cwd: string): Promise<Set<string>>;
+  /** The constants its task names (a chief's `focus:` line); absent or empty: every constant. */
+  readFocus?(): Promise<string[]>;
 }
 
 export interface HillclimbOptions {
@@ -48,6 +51,7 @@ export async function runHillclimb(options: HillclimbOptions, world: HillclimbWo
   let done = 0;
   const seen = new Set<string>();
   let following = false;
+  let focus: string[] = [];
   for (; iterations === undefined || done < iterations; done++) {
     if (done > 0) await world.delay(pauseMs);
     following = (await hasNews(world, seen)) || following;
@@ -57,7 +61,10 @@ export async function runHillclimb(options: HillclimbOptions, world: HillclimbWo
     const source = await world.readText(path);
     if (source === undefined) return { kind: "failed", reason: `hillclimb: ${path} does not exist — the baseline researcher tunes the constants of train.mjs` };
     const tried = (await world.listTried?.(cwd)) ?? new Set<string>();
-    const proposal = proposeUntried(source, rng, tried);
+    const nextFocus = (await world.readFocus?.()) ?? [];
+    if (nextFocus.join() !== focus.join()) log(`hillclimb: ${nextFocus.length > 0 ? `focus ${nextFocus.join(", ")} (its task)` : "no focus: every constant"}`);
+    focus = nextFocus;
+    const proposal = proposeUntried(source, rng, tried, focus.length > 0 ? new Set(focus) : undefined);
     if (!proposal) return { kind: "failed", reason: `hillclimb: ${path} has no \`const NAME = <positive number>;\` line to tune` };
     if (proposal.skipped > 0) log(`hillclimb: skipped ${proposal.skipped} change(s) already tried on this code (org tried)`);
     await world.writeText(path, proposal.source);
