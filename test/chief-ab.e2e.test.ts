@@ -50,7 +50,7 @@ describe("a built-in chief and juniors in an A/B run", { tags: ["slow"] }, () =>
     };
     const tasks = await pollUntil(() => {
       const both = ["b-junior-1", "b-junior-2"].map(taskOf);
-      return both.every((task) => parseFocus(task).length === 1) && both;
+      return both.every((task) => parseFocus(task).length === 1) ? both : undefined;
     }, { what: "both juniors tasked by the chief", timeoutMs: 60_000 });
     for (const task of tasks) expect(task).toMatch(/^from: b-chief-1$/m);
     expect(new Set(tasks.map((task) => parseFocus(task)[0])).size).toBe(2);

@@ -7,17 +7,18 @@ const CONSTANTS = ["LEARNING_RATE", "HIDDEN", "STEPS"];
 const change = (description: string, status: JudgedChange["status"], duplicate = false): JudgedChange => ({ description, status, duplicate });
 
 describe("scoreConstants", () => {
-  test("counts runs and keeps per constant; rejects, ledger answers and unknown names are no evidence", () => {
+  test("counts tries and keeps per constant; a ledger answer is a try and never a keep; rejects and unknown names are no evidence", () => {
     const scores = scoreConstants(CONSTANTS, [
       change("LEARNING_RATE 0.01 -> 0.02", "keep"),
       change("LEARNING_RATE 0.02 -> 0.04", "discard"),
       change("HIDDEN 16 -> 20; STEPS 3000 -> 3750", "crash"),
       change("HIDDEN 16 -> 13", "reject"),
       change("LEARNING_RATE 0.02 -> 0.04", "discard", true),
+      change("STEPS 3000 -> 3750", "keep", true),
       change("tried a new optimizer", "keep"),
       change("DROPOUT 0.1 -> 0.2", "keep"),
     ]);
-    expect(scores.map(({ name, tried, kept }) => [name, tried, kept])).toEqual([["LEARNING_RATE", 2, 1], ["HIDDEN", 1, 0], ["STEPS", 1, 0]]);
+    expect(scores.map(({ name, tried, kept }) => [name, tried, kept])).toEqual([["LEARNING_RATE", 3, 1], ["HIDDEN", 1, 0], ["STEPS", 2, 0]]);
   });
   test("a constant nobody tried outranks one that only failed, and a fruitful one outranks both once tried enough", () => {
     const failed = Array.from({ length: 6 }, () => change("HIDDEN 16 -> 20", "discard"));
@@ -61,6 +62,14 @@ describe("the focus task", () => {
     }
     const open = new Set(Array.from({ length: 20 }, (_, seed) => proposeUntried(TRAIN, seededRng(seed), new Set(), new Set(["DROPOUT"]))!.description.split(" ")[0]));
     expect([...open].sort()).toEqual(["HIDDEN", "LEARNING_RATE", "STEPS"]);
+  });
+  test("a focus whose every step was tried on this code opens the rest of the file, not a change already judged", () => {
+    const tried = new Set(["HIDDEN 16 -> 20", "HIDDEN 16 -> 13"]);
+    for (let seed = 0; seed < 10; seed++) {
+      const proposal = proposeUntried("const HIDDEN = 16;\nconst STEPS = 3000;\n", seededRng(seed), tried, new Set(["HIDDEN"]))!;
+      expect(tried.has(proposal.description)).toBe(false);
+      expect(proposal.skipped).toBeGreaterThan(0);
+    }
   });
   test("the junior reads its task before each step and says when its focus changes", async () => {
     const focuses = [["STEPS"], ["STEPS"], ["HIDDEN"]];

@@ -52,6 +52,23 @@ describe("org compare: the statistics", () => {
     expect(text).not.toMatch(/bbbbbbbb better|aaaaaaaa better/);
   });
 
+  test("experiments to the first keep: a side with no keep is not counted as keeping at n + 1", () => {
+    const noKeeps = (program: string, n: number) => makeRows(program, n, 0, 9).map((row) => ({ ...row, status: "discard" as const }));
+    const firstKeep = (comparison: ReturnType<typeof compare>) => comparison.measures.find((line) => line.measure === "toFirstKeep")!;
+    // Neither has a keep: the side with one more experiment used to be named the better.
+    const neither = firstKeep(compare(sample("aaaaaaaa", noKeeps("a", 25)), sample("bbbbbbbb", noKeeps("b", 26))));
+    expect(neither.verdict).toEqual({ kind: "unclear", reason: "neither has a keep yet: no first keep to compare" });
+    expect([neither.a.value, neither.b.value]).toEqual([undefined, undefined]);
+    // B kept at its 10th; A has none in 6: too soon to say A is slower.
+    const early = [...noKeeps("b", 9), { ...makeRows("b", 1, 1, 1)[0]!, status: "keep" as const, metric: 0.9 }, ...noKeeps("b", 10)];
+    const soon = firstKeep(compare(sample("aaaaaaaa", noKeeps("a", 6)), sample("bbbbbbbb", early)));
+    expect(soon.verdict).toMatchObject({ kind: "unclear", reason: expect.stringMatching(/^aaaaaaaa has no keep yet in 6 experiments, within where bbbbbbbb's first keep falls \(up to \d+ at 99 %\): not enough data/) });
+    expect(renderComparison(compare(sample("aaaaaaaa", noKeeps("a", 6)), sample("bbbbbbbb", early)), "val_bpb")).toMatch(/^expts to 1st keep\s+none yet\s+10 \[/m);
+    // A has none in 60: past anywhere B's first keep falls.
+    const late = firstKeep(compare(sample("aaaaaaaa", noKeeps("a", 60)), sample("bbbbbbbb", early)));
+    expect(late.verdict).toMatchObject({ kind: "better", program: "bbbbbbbb", reason: expect.stringMatching(/^aaaaaaaa has no keep in 60 experiments, past where bbbbbbbb's first keep falls \(up to \d+ at 99 %\): bbbbbbbb is better$/) });
+  });
+
   test("unpriced usage: the per-dollar measure says unpriced, the rest still compare", () => {
     const comparison = compare({ ...sample("aaaaaaaa", makeRows("a", 80, 0.05, 1)), costUsd: null, unpriced: "unpriced (no price for model \"m\")" }, sample("bbbbbbbb", makeRows("b", 80, 0.4, 2)));
     expect(verdicts(comparison)).toMatchObject({ improvementPerUsd: "unpriced", keepRate: "bbbbbbbb" });

@@ -41,6 +41,6 @@ function describeVerdict(line: MeasureComparison): string {
 /** `0.0123 [0.0040, 0.0210]`; rates as percentages; `-` where there is no value. */
 function formatEstimate(line: MeasureComparison, estimate: Estimate): string {
   const show = (value: number) => (line.measure === "keepRate" || line.measure === "crashRate" ? `${(value * 100).toFixed(1)}%` : line.measure === "toFirstKeep" ? String(Number(value.toFixed(1))) : String(Number(value.toPrecision(3))));
-  if (estimate.value === undefined) return line.measure === "improvementPerUsd" && line.verdict.kind === "unpriced" ? "unpriced" : "-";
+  if (estimate.value === undefined) return line.measure === "improvementPerUsd" && line.verdict.kind === "unpriced" ? "unpriced" : line.measure === "toFirstKeep" ? "none yet" : "-";
   return estimate.interval ? `${show(estimate.value)} [${show(estimate.interval[0])}, ${show(estimate.interval[1])}]` : show(estimate.value);
 }

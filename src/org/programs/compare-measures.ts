@@ -12,7 +12,8 @@ export interface SequenceMeasures {
   keepRate: number;
   crashRate: number;
   /** 1-based position of the first keep; n + 1 when none (censored). */
-  toFirstKeep: number;
+  /** Undefined while the sequence has no keep: how long it would take is only known to be more than its length. */
+  toFirstKeep: number | undefined;
 }
 
 /** One program's experiments (baselines and the ledger's answers left out, file order) and the org best just before its first. */
@@ -45,7 +46,7 @@ export function measureSequence(experiments: readonly Experiment[], startBest: n
     if (experiment.status === "keep") keeps += times;
     else if (experiment.status === "crash") crashes += times;
   });
-  return { improvement, gpuHours: seconds / 3600, keepRate: n === 0 ? 0 : keeps / n, crashRate: n === 0 ? 0 : crashes / n, toFirstKeep: firstKeep === 0 ? n + 1 : firstKeep };
+  return { improvement, gpuHours: seconds / 3600, keepRate: n === 0 ? 0 : keeps / n, crashRate: n === 0 ? 0 : crashes / n, toFirstKeep: firstKeep === 0 ? undefined : firstKeep };
 }
 
 function pickBetter(best: number | undefined, metric: number | undefined, goal: Goal): number | undefined {

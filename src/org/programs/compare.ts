@@ -65,7 +65,11 @@ export function compareSamples(a: ProgramSample, b: ProgramSample, goal: Goal, r
       sample.experiments.length === 0 ? { value: undefined, interval: undefined } : { value: point[name], interval: findInterval(draws.map((one) => one[name])) };
     const diffs = drawsA.length === 0 || drawsB.length === 0 ? [] : drawsA.map((one, index) => subtract(drawsB[index]![name], one[name]));
     const diff = { value: subtract(pointB![name], pointA![name]), interval: diffs.length === 0 ? undefined : findInterval(diffs, DIFF_LEVEL) };
-    return { measure: name, a: estimate(a, pointA!, drawsA), b: estimate(b, pointB!, drawsB), diff, verdict: decideMeasure(name, higherIsBetter, a, b, diff) };
+    const [estimateA, estimateB] = [estimate(a, pointA!, drawsA), estimate(b, pointB!, drawsB)];
+    const verdict = name !== "toFirstKeep" || (estimateA.value !== undefined && estimateB.value !== undefined) ? decideMeasure(name, higherIsBetter, a, b, diff)
+      : estimateA.value !== undefined ? decideFirstKeep(b, a, drawsA) : estimateB.value !== undefined ? decideFirstKeep(a, b, drawsB)
+      : decideNoKeeps(a, b);
+    return { measure: name, a: estimateA, b: estimateB, diff, verdict };
   });
   const side = (sample: ProgramSample) => ({ program: sample.program, experiments: sample.experiments.length, gpuHours: measureSequence(sample.experiments, sample.startBest, goal).gpuHours, costUsd: sample.costUsd });
   return { a: side(a), b: side(b), measures, resamples, minExperiments: MIN_EXPERIMENTS, diffLevel: DIFF_LEVEL };
@@ -87,7 +91,7 @@ function subtract(b: number | undefined, a: number | undefined): number | undefi
 /** A winner only with enough experiments on both sides and a B − A interval that leaves out 0. */
 function decideMeasure(name: MeasureName, higherIsBetter: boolean, a: ProgramSample, b: ProgramSample, diff: Estimate): MeasureVerdict {
   const few = [a, b].find((sample) => sample.experiments.length < MIN_EXPERIMENTS);
-  if (few) return { kind: "too-few", reason: `${few.program} has ${few.experiments.length} experiment${few.experiments.length === 1 ? "" : "s"}, fewer than ${MIN_EXPERIMENTS}: not enough data to tell them apart` };
+  if (few) return describeTooFew(few);
   if (name === "improvementPerUsd") {
     const unpriced = [a, b].find((sample) => sample.costUsd === null || sample.costUsd <= 0);
     if (unpriced) return { kind: "unpriced", reason: `${unpriced.program}: ${unpriced.unpriced ?? "no usage recorded while it ran"}` };
@@ -97,6 +101,28 @@ function decideMeasure(name: MeasureName, higherIsBetter: boolean, a: ProgramSam
   if (low <= 0 && high >= 0) return { kind: "unclear", reason: `the ${formatLevel(DIFF_LEVEL)} interval of B − A contains 0: not enough data to tell them apart` };
   const winner = (low > 0) === higherIsBetter ? b.program : a.program;
   return { kind: "better", program: winner, reason: `the ${formatLevel(DIFF_LEVEL)} interval of B − A excludes 0: ${winner} is better` };
+}
+
+/**
+ * One side has a keep, the other none yet: the keepless side's first keep is only known to lie beyond its length. It is
+ * named the slower only once it has run past where the other's first keep falls in the B − A level's interval.
+ */
+function decideFirstKeep(keepless: ProgramSample, kept: ProgramSample, keptDraws: Record<MeasureName, number | undefined>[]): MeasureVerdict {
+  const few = [keepless, kept].find((sample) => sample.experiments.length < MIN_EXPERIMENTS);
+  if (few) return describeTooFew(few);
+  const high = findInterval(keptDraws.map((one) => one.toFirstKeep), DIFF_LEVEL)?.[1];
+  const n = keepless.experiments.length;
+  if (high === undefined || n < high) return { kind: "unclear", reason: `${keepless.program} has no keep yet in ${n} experiments, within where ${kept.program}'s first keep falls (${high === undefined ? "no interval" : `up to ${high}`} at ${formatLevel(DIFF_LEVEL)}): not enough data to tell them apart` };
+  return { kind: "better", program: kept.program, reason: `${keepless.program} has no keep in ${n} experiments, past where ${kept.program}'s first keep falls (up to ${high} at ${formatLevel(DIFF_LEVEL)}): ${kept.program} is better` };
+}
+
+function decideNoKeeps(a: ProgramSample, b: ProgramSample): MeasureVerdict {
+  const few = [a, b].find((sample) => sample.experiments.length < MIN_EXPERIMENTS);
+  return few ? describeTooFew(few) : { kind: "unclear", reason: "neither has a keep yet: no first keep to compare" };
+}
+
+function describeTooFew(few: ProgramSample): MeasureVerdict {
+  return { kind: "too-few", reason: `${few.program} has ${few.experiments.length} experiment${few.experiments.length === 1 ? "" : "s"}, fewer than ${MIN_EXPERIMENTS}: not enough data to tell them apart` };
 }
 
 /** 0.99 → `99 %`. */

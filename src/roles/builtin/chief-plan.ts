@@ -4,7 +4,7 @@
 export interface JudgedChange {
   description: string;
   status: "keep" | "discard" | "crash" | "reject";
-  /** Answered from the ledger without a run: no evidence of its own. */
+  /** Answered from the ledger without a run: not a keep, and a sign the constant's steps on this code are used up. */
   duplicate?: boolean;
 }
 
@@ -25,18 +25,18 @@ export interface Assignment {
 
 const STEP = /(?:^|;\s*)([A-Z][A-Z0-9_]*) [^\s;]+ -> [^\s;]+/g;
 
-/** Each constant's runs and keeps among the judged changes; rejects and ledger answers are not evidence. */
+/** Each constant's tries and keeps among the judged changes (ledger answers count as tries); rejects are not evidence. */
 export function scoreConstants(constants: readonly string[], changes: readonly JudgedChange[]): ConstantScore[] {
   const tally = new Map(constants.map((name) => [name, { tried: 0, kept: 0 }]));
   let total = 0;
   for (const change of changes) {
-    if (change.duplicate || change.status === "reject") continue;
+    if (change.status === "reject") continue;
     const names = new Set([...change.description.matchAll(STEP)].map((match) => match[1]!));
     for (const name of names) {
       const entry = tally.get(name);
       if (!entry) continue;
       entry.tried++;
-      if (change.status === "keep") entry.kept++;
+      if (change.status === "keep" && !change.duplicate) entry.kept++;
     }
     if (names.size > 0) total++;
   }

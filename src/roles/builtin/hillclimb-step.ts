@@ -55,7 +55,8 @@ const UNTRIED_DRAWS = 32;
 
 /**
  * The first proposal whose description is not in `tried`, and how many tried ones it passed over. When every single
- * step drawn was tried on this code, two steps at once reach code nobody judged; the last draw when even those were.
+ * step drawn was tried on this code, two steps at once reach code nobody judged; then, past a focus, any constant; the
+ * last draw when even those were.
  */
 export function proposeUntried(source: string, rng: Rng, tried: ReadonlySet<string>, focus?: ReadonlySet<string>): (Proposal & { skipped: number }) | undefined {
   let proposal = proposeChange(source, rng, focus);
@@ -63,6 +64,11 @@ export function proposeUntried(source: string, rng: Rng, tried: ReadonlySet<stri
   while (proposal && tried.has(proposal.description) && skipped < 2 * UNTRIED_DRAWS) {
     skipped++;
     proposal = skipped < UNTRIED_DRAWS ? proposeChange(source, rng, focus) : proposeTwo(source, rng, focus);
+  }
+  // Every step within the focus was tried on this code: the rest of the file, rather than a change already judged.
+  if (focus && proposal && tried.has(proposal.description)) {
+    const open = proposeUntried(source, rng, tried);
+    return open && { ...open, skipped: skipped + open.skipped };
   }
   return proposal && { ...proposal, skipped };
 }
