@@ -59,14 +59,17 @@ describe("org compare: the statistics", () => {
     const neither = firstKeep(compare(sample("aaaaaaaa", noKeeps("a", 25)), sample("bbbbbbbb", noKeeps("b", 26))));
     expect(neither.verdict).toEqual({ kind: "unclear", reason: "neither has a keep yet: no first keep to compare" });
     expect([neither.a.value, neither.b.value]).toEqual([undefined, undefined]);
-    // B kept at its 10th; A has none in 6: too soon to say A is slower.
-    const early = [...noKeeps("b", 9), { ...makeRows("b", 1, 1, 1)[0]!, status: "keep" as const, metric: 0.9 }, ...noKeeps("b", 10)];
+    // B kept at its 10th and then at every fifth; A has none in 6: too soon to say A is slower.
+    const early = Array.from({ length: 60 }, (_, index) => ({ ...noKeeps("b", 1)[0]!, commit: `b${index}`, ...(index >= 9 && (index - 9) % 5 === 0 ? { status: "keep" as const, metric: 0.99 - index / 1000 } : {}) }));
     const soon = firstKeep(compare(sample("aaaaaaaa", noKeeps("a", 6)), sample("bbbbbbbb", early)));
-    expect(soon.verdict).toMatchObject({ kind: "unclear", reason: expect.stringMatching(/^aaaaaaaa has no keep yet in 6 experiments, within where bbbbbbbb's first keep falls \(up to \d+ at 99 %\): not enough data/) });
+    expect(soon.verdict).toMatchObject({ kind: "unclear", reason: expect.stringMatching(/^aaaaaaaa has no keep in 6 experiments; at bbbbbbbb's keep rate \([0-9.]+ % or more at 99 %\) that happens by chance [0-9.]+ % of the time: not enough data to tell them apart$/) });
     expect(renderComparison(compare(sample("aaaaaaaa", noKeeps("a", 6)), sample("bbbbbbbb", early)), "val_bpb")).toMatch(/^expts to 1st keep\s+none yet\s+10 \[/m);
-    // A has none in 60: past anywhere B's first keep falls.
-    const late = firstKeep(compare(sample("aaaaaaaa", noKeeps("a", 60)), sample("bbbbbbbb", early)));
-    expect(late.verdict).toMatchObject({ kind: "better", program: "bbbbbbbb", reason: expect.stringMatching(/^aaaaaaaa has no keep in 60 experiments, past where bbbbbbbb's first keep falls \(up to \d+ at 99 %\): bbbbbbbb is better$/) });
+    // A has none in 200: rare even at the low end of B's keep rate.
+    const late = firstKeep(compare(sample("aaaaaaaa", noKeeps("a", 200)), sample("bbbbbbbb", early)));
+    expect(late.verdict).toMatchObject({ kind: "better", program: "bbbbbbbb", reason: expect.stringMatching(/^aaaaaaaa has no keep in 200 experiments; .* that happens by chance 0\.[0-9]+ % of the time: bbbbbbbb is better$/) });
+    // One keep in B's 60: its keep rate could be near 0, so A's 120 without one proves nothing.
+    const once = early.map((one, index) => (index > 9 ? { ...one, status: "discard" as const } : one));
+    expect(firstKeep(compare(sample("aaaaaaaa", noKeeps("a", 120)), sample("bbbbbbbb", once))).verdict.kind).toBe("unclear");
   });
 
   test("unpriced usage: the per-dollar measure says unpriced, the rest still compare", () => {

@@ -62,10 +62,20 @@ describe("org history", () => {
   test("an A/B run: while it ran, each reply belongs to its agent's half, not to A's window alone", () => {
     // From 14 on A runs beside B (b-r-1): B's 7 tokens at 14:15 are B's, r-1's 3 are A's; before the run, windows as ever.
     const ab = parseAbSpans(`${JSON.stringify({ at: at(14), a: { version: "aaaaaaaa", file: "org.yaml", agents: ["r-1"] }, b: { version: "cccccccc", file: "other.yaml", agents: ["b-r-1"] } })}\n{"end": "${at(15)}"}\nnot json\n`);
-    expect(ab).toEqual([{ from: Date.parse(at(14)), to: Date.parse(at(15)), programs: new Map([["r-1", "aaaaaaaa"], ["b-r-1", "cccccccc"]]) }]);
+    expect(ab).toEqual([{ from: Date.parse(at(14)), to: Date.parse(at(15)), programs: new Map([["r-1", "aaaaaaaa"], ["b-r-1", "cccccccc"]]), b: "cccccccc" }]);
     const history = buildProgramHistory({ ...input, rows: [...rows, row(14, { agent: "b-r-1", program: "cccccccc" })], usage: new Map([...usage, ["b-r-1", [reply(14, 7)]]]), ab });
     expect(history.map((line) => [line.program, line.usage.input, line.usage.replies])).toEqual([
       ["unversioned", 100, 1], ["aaaaaaaa", 23, 2], ["bbbbbbbb", 5, 1], ["cccccccc", 7, 1],
+    ]);
+  });
+
+  test("an A/B run: B's half keeps a best of its own, and A's best goes on from the org's", () => {
+    const ab = parseAbSpans(`${JSON.stringify({ at: at(14), a: { version: "aaaaaaaa", file: "org.yaml", agents: ["r-1"] }, b: { version: "cccccccc", file: "other.yaml", agents: ["b-r-1"] } })}\n`);
+    const during = [row(14, { agent: "b-r-1", program: "cccccccc", status: "keep", metric: 0.96, time: at(14, 40) }), row(14, { agent: "b-r-1", program: "cccccccc", status: "keep", metric: 0.94, time: at(14, 50) })];
+    const history = buildProgramHistory({ ...input, rows: [...rows, ...during], ab });
+    // A's 0.93 at 14:30 does not beat the org's 0.9; B's first keep starts its own best, which a later one improves.
+    expect(history.map((line) => [line.program, line.bestBefore, line.bestAfter])).toEqual([
+      ["unversioned", null, 0.95], ["aaaaaaaa", 0.95, 0.9], ["bbbbbbbb", 0.9, 0.9], ["cccccccc", null, 0.94],
     ]);
   });
 

@@ -42,6 +42,8 @@ export interface AbSpan {
   from: number;
   to: number | undefined;
   programs: Map<string, string>;
+  /** Program B's version: its half keeps a best of its own. */
+  b: string;
 }
 
 /** ab-runs.jsonl: a run's state/ab.json as a line when it starts, `{"end": time}` when it ends; a broken line is skipped. */
@@ -64,7 +66,7 @@ export function parseAbSpans(text: string): AbSpan[] {
     const run = parseAbRun(line);
     if (!run) continue;
     const programs = new Map([...run.a.agents.map((agent) => [agent, run.a.version] as const), ...run.b.agents.map((agent) => [agent, run.b.version] as const)]);
-    spans.push({ from: Date.parse(run.at), to: undefined, programs });
+    spans.push({ from: Date.parse(run.at), to: undefined, programs, b: run.b.version });
   }
   return spans;
 }

@@ -104,16 +104,22 @@ function decideMeasure(name: MeasureName, higherIsBetter: boolean, a: ProgramSam
 }
 
 /**
- * One side has a keep, the other none yet: the keepless side's first keep is only known to lie beyond its length. It is
- * named the slower only once it has run past where the other's first keep falls in the B − A level's interval.
+ * One side has a keep, the other none yet: its first keep is only known to lie beyond its length. It is named the slower
+ * only when no keep in that many would be rare (under 1 − DIFF_LEVEL) even at the low end of the other's keep rate.
  */
 function decideFirstKeep(keepless: ProgramSample, kept: ProgramSample, keptDraws: Record<MeasureName, number | undefined>[]): MeasureVerdict {
   const few = [keepless, kept].find((sample) => sample.experiments.length < MIN_EXPERIMENTS);
   if (few) return describeTooFew(few);
-  const high = findInterval(keptDraws.map((one) => one.toFirstKeep), DIFF_LEVEL)?.[1];
+  const low = findInterval(keptDraws.map((one) => one.keepRate), DIFF_LEVEL)?.[0] ?? 0;
   const n = keepless.experiments.length;
-  if (high === undefined || n < high) return { kind: "unclear", reason: `${keepless.program} has no keep yet in ${n} experiments, within where ${kept.program}'s first keep falls (${high === undefined ? "no interval" : `up to ${high}`} at ${formatLevel(DIFF_LEVEL)}): not enough data to tell them apart` };
-  return { kind: "better", program: kept.program, reason: `${keepless.program} has no keep in ${n} experiments, past where ${kept.program}'s first keep falls (up to ${high} at ${formatLevel(DIFF_LEVEL)}): ${kept.program} is better` };
+  const chance = (1 - low) ** n;
+  const why = `${keepless.program} has no keep in ${n} experiments; at ${kept.program}'s keep rate (${formatPercent(low)} or more at ${formatLevel(DIFF_LEVEL)}) that happens by chance ${formatPercent(chance)} of the time`;
+  if (chance >= 1 - DIFF_LEVEL) return { kind: "unclear", reason: `${why}: not enough data to tell them apart` };
+  return { kind: "better", program: kept.program, reason: `${why}: ${kept.program} is better` };
+}
+
+function formatPercent(value: number): string {
+  return `${Number((value * 100).toPrecision(2))} %`;
 }
 
 function decideNoKeeps(a: ProgramSample, b: ProgramSample): MeasureVerdict {

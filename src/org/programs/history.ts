@@ -54,7 +54,7 @@ export interface ProgramHistoryRow {
 export function buildProgramHistory(input: HistoryInput): ProgramHistoryRow[] {
   const spans = listSpans(input.events);
   const order = [...new Set([...(input.rows.some((row) => !row.program) ? [UNVERSIONED] : []), ...spans.map((span) => span.version), ...input.rows.map((row) => row.program || UNVERSIONED)])];
-  const best = trackBest(input.rows, input.goal);
+  const best = trackBest(input.rows, input.goal, input.ab ?? []);
   const firstUse = spans[0]?.from ?? Infinity;
   return order.map((program) => {
     const rows = input.rows.filter((row) => (row.program || UNVERSIONED) === program);
@@ -90,14 +90,17 @@ function describeWindow(spans: ProgramSpan[], rows: ResultRow[]): { from: string
   return { from: new Date(Math.min(...starts)).toISOString(), to: new Date(Math.max(...times)).toISOString() };
 }
 
-/** Per row, the org's best kept metric just before it and just after it. */
-function trackBest(rows: ResultRow[], goal: Goal): { before: number | undefined; after: number | undefined }[] {
-  let best: number | undefined;
+/** Per row, the best kept metric just before it and just after it: the org's, or during an A/B run B's half's own. */
+function trackBest(rows: ResultRow[], goal: Goal, ab: AbSpan[]): { before: number | undefined; after: number | undefined }[] {
+  const bests = new Map<string, number | undefined>();
   return rows.map((row) => {
-    const before = best;
-    const better = row.status === "keep" && row.metric !== undefined && (best === undefined || (goal === "minimize" ? row.metric < best : row.metric > best));
-    if (better) best = row.metric;
-    return { before, after: best };
+    const time = Date.parse(row.time);
+    const span = ab.find((one) => one.b === row.program && time >= one.from && time <= (one.to ?? Infinity));
+    const track = span ? `b@${span.from}` : "org";
+    const before = bests.get(track);
+    const better = row.status === "keep" && row.metric !== undefined && (before === undefined || (goal === "minimize" ? row.metric < before : row.metric > before));
+    if (better) bests.set(track, row.metric);
+    return { before, after: bests.get(track) };
   });
 }
 
