@@ -8,7 +8,7 @@ const LABELS: Record<MeasureName, string> = {
 };
 
 /** How the numbers are made, under the table and in the report. */
-export const COMPARE_METHOD = `95 % percentile bootstrap (B − A at ${formatLevel(DIFF_LEVEL)}, so the five measures together name a false winner at most 5 % of the time): each version's experiments (baselines left out) resampled ${RESAMPLES} times (seeded), kept in time order; best gain is the sum of what each of its keeps moved the org best by when it ran (a resample sums the gains it drew), over its GPU-hours (results seconds) or its $ (replies while it ran, held fixed); expts to 1st keep counts n+1 when none kept; a later version starts from a better best, so diminishing returns favour the earlier one on best gain`;
+export const COMPARE_METHOD = `95 % percentile bootstrap (B − A at ${formatLevel(DIFF_LEVEL)}, so the five measures together name a false winner at most 5 % of the time): each version's experiments (baselines left out) resampled ${RESAMPLES} times (seeded), kept in time order; best gain is the sum of what each of its keeps moved the org best by when it ran (a resample sums the gains it drew), over its GPU-hours (results seconds) or its $ (replies while it ran, held fixed); a side with no keep yet has no expts to 1st keep (none yet), and is named the slower only when that many without one would be rare even at the low end of the other's keep rate; a later version starts from a better best, so diminishing returns favour the earlier one on best gain`;
 
 /** The header and one row of cells per measure, for the terminal table and the HTML one. */
 export function buildComparisonCells(comparison: Comparison): { header: string[]; cells: string[][] } {
