@@ -48,8 +48,9 @@ async function timeSubmits(on, submits, round) {
 
 const overhead = (on, off) => Number((((on - off) / off) * 100).toFixed(1));
 
-// Rounds alternate off and on: a busy machine's swings then fall on both sides alike.
-export async function benchSandbox({ agents = 4, rounds = 5, submitRounds = 3, submits = 5 } = {}) {
+// Rounds alternate off and on: a busy machine's swings then fall on both sides alike. More rounds: BENCH_SANDBOX_ROUNDS, BENCH_SANDBOX_SUBMIT_ROUNDS.
+const fromEnv = (name, fallback) => Number(process.env[name] ?? fallback);
+export async function benchSandbox({ agents = 4, rounds = fromEnv("BENCH_SANDBOX_ROUNDS", 5), submitRounds = fromEnv("BENCH_SANDBOX_SUBMIT_ROUNDS", 3), submits = 5 } = {}) {
   const up = { off: [], on: [] };
   for (let round = 0; round < rounds; round++) {
     up.off.push(timeUp(agents, false, round));

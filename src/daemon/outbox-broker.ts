@@ -63,7 +63,7 @@ export function defineOutboxBroker(opts: { root: string; paths: OrgPaths; orgArg
     for (const agent of record.agents) {
       if (watched.has(agent.name)) continue;
       try {
-        watched.set(agent.name, watchDir(outboxOf(agent.name), () => wakeUp()));
+        watched.set(agent.name, watchDir(outboxOf(agent.name), (name) => isOutboxEvent(name) && wakeUp()));
       } catch {
         // No outbox: the agent runs unsandboxed (or its folder is not made yet), and looks find what a watch would.
       }
@@ -86,4 +86,10 @@ export function defineOutboxBroker(opts: { root: string; paths: OrgPaths; orgArg
     },
     fail: (error) => opts.say(`outbox: ${error.message}`),
   });
+}
+
+// A new request (.ready) or one given up (.cancel) wants the broker now; the shim's other files come before its .ready,
+// and a command's output and status can wait for the period. A nameless event may be anything.
+export function isOutboxEvent(name: string | undefined): boolean {
+  return name === undefined || name.endsWith(".ready") || name.endsWith(".cancel");
 }

@@ -3,6 +3,7 @@ import type { OrgSnapshot } from "../org/views/snapshot.js";
 import type { OrgRecord } from "../org/state.js";
 import { endLeftChildren } from "../adapters/child-records.js";
 import { readJson } from "../adapters/fs/files.js";
+import { pinGlobalGitConfig, snapshotGlobalGitConfig } from "../adapters/git/global-config.js";
 import { Feed } from "./feed.js";
 import { runServices } from "./services.js";
 import { buildServices } from "./services-table.js";
@@ -22,6 +23,8 @@ export async function runDaemon(opts: { root: string; renderStatus: (snapshot: O
   // Before any run starts: a slot or GPU must never hold a run of ours next to one a killed daemon left.
   // An agent's org command it ran goes on (a submit waits for its verdict, from us now), as it would in the agent's pane.
   await endLeftChildren(paths, "the daemon", ["command"]);
+  // The verifier's checkouts and judging read the global git config as it was at `org up`, never an agent's later edit.
+  pinGlobalGitConfig(await snapshotGlobalGitConfig(paths.state, record.upAt));
   const feed = new Feed();
   const services = buildServices({ root: opts.root, paths, record, feed, renderStatus: opts.renderStatus });
   const stopping = new AbortController();

@@ -19,8 +19,8 @@ export interface NewWorktree {
 /** What an agent sandbox needs of the repo: its common git folder and each worktree's own git folder in it. */
 export interface SandboxGit {
   common: string;
-  /** By worktree path. */
-  worktreeDirs: Map<string, string>;
+  /** A worktree's own git folder, read once the worktree exists. */
+  findWorktreeDir(worktree: string): Promise<string>;
 }
 
 export interface GitPort {
@@ -35,8 +35,8 @@ export interface GitPort {
   pruneWorktrees(repo: string): Promise<void>;
   /** Adds patterns to the repository's info/exclude (shared by every worktree). */
   excludePaths(repo: string, patterns: string[]): Promise<void>;
-  /** Readies the repo for sandboxed agents of org `org` (best as a symbolic ref) and finds their git folders. */
-  prepareSandbox(repo: string, org: string, worktrees: string[]): Promise<SandboxGit>;
+  /** Readies the repo for sandboxed agents of org `org` (best as a symbolic ref); needs no worktree, so it runs beside their making. */
+  prepareSandbox(repo: string, org: string): Promise<SandboxGit>;
 }
 
 export interface PaneSpec {

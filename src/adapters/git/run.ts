@@ -1,4 +1,5 @@
 import { processRunner, type RunResult, type Runner } from "../process.js";
+import { pinnedGitEnv } from "./global-config.js";
 
 /** git's argv, each `config` entry a `-c` ahead of the command: every caller keeps exactly the settings it needs. */
 function gitArgv(args: string[], config: string[] = []): string[] {
@@ -17,7 +18,10 @@ export interface GitCall {
 
 /** One git call, its result as data: every git process of org starts here. */
 export function runGit(args: string[], call: GitCall = {}): Promise<RunResult> {
-  return (call.runner ?? processRunner).run(gitArgv(args, call.config), { cwd: call.cwd, timeoutMs: call.timeoutMs ?? 60_000, ...(call.input === undefined ? {} : { input: call.input }) });
+  const env = pinnedGitEnv();
+  return (call.runner ?? processRunner).run(gitArgv(args, call.config), {
+    cwd: call.cwd, timeoutMs: call.timeoutMs ?? 60_000, ...(call.input === undefined ? {} : { input: call.input }), ...("GIT_CONFIG_GLOBAL" in env ? { env } : {}),
+  });
 }
 
 /** The full hash `rev` names as a commit in `dir`'s repository; undefined when it names none. */

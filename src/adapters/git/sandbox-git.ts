@@ -9,22 +9,29 @@ import { runGit } from "./run.js";
  * org/<name>/best is a symbolic ref to refs/frontier/<name>. The verifier's `update-ref` then rewrites the target,
  * outside every sandbox, and never the file each sandbox mounts read-only: a file renamed over would lose the mount.
  */
-export async function prepareSandboxGit(repo: string, org: string, worktrees: string[]): Promise<SandboxGit> {
+export async function prepareSandboxGit(repo: string, org: string): Promise<SandboxGit> {
   // Read, not asked of git, once the repo is ready: every spawned git is time a person waits on `org up`.
   const dotGit = join(repo, ".git");
   const common = (await stat(dotGit).then((info) => info.isDirectory(), () => false)) ? dotGit : resolve(repo, (await git(repo, ["rev-parse", "--git-common-dir"])).trim());
   const best = `refs/heads/${branchName(org, "best")}`;
   const target = `refs/frontier/${org}`;
   await mkdir(join(common, "logs", dirname(best)), { recursive: true });
-  const current = await readFile(join(common, best), "utf8").catch(() => "");
+  const current = await readFile(join(common, best), "utf8").catch(() => undefined);
   if (current !== `ref: ${target}\n`) {
-    // A best made before the sandbox is a plain branch: its commit moves to the target first.
-    const head = await runGit(["rev-parse", "--verify", "-q", `${best}^{commit}`], { cwd: repo });
-    if (head.exitCode === 0) await git(repo, ["update-ref", "-m", "org: best becomes a symbolic ref for the sandbox", target, head.stdout.trim()]);
+    // A best made before the sandbox is a plain branch (loose or packed): its commit moves to the target first.
+    if (current !== undefined || (await isPacked(common, best))) {
+      const head = await runGit(["rev-parse", "--verify", "-q", `${best}^{commit}`], { cwd: repo });
+      if (head.exitCode === 0) await git(repo, ["update-ref", "-m", "org: best becomes a symbolic ref for the sandbox", target, head.stdout.trim()]);
+    }
     await git(repo, ["symbolic-ref", "-m", "org: sandbox", best, target]);
   }
-  const entries = await Promise.all(worktrees.map(async (worktree) => [worktree, await readGitDir(worktree)] as const));
-  return { common, worktreeDirs: new Map(entries) };
+  return { common, findWorktreeDir: readGitDir };
+}
+
+// packed-refs lines are "<sha> <ref>": a best that no file holds may still be there (after a `git pack-refs`).
+async function isPacked(common: string, ref: string): Promise<boolean> {
+  const packed = await readFile(join(common, "packed-refs"), "utf8").catch(() => "");
+  return packed.split("\n").some((line) => line.endsWith(` ${ref}`));
 }
 
 // A worktree's .git is a file naming its own folder under the common one (git may add a number to the name).

@@ -28,9 +28,8 @@ export async function takeOutboxRequests(outbox: string): Promise<OutboxEntry[]>
     const id = name.slice(0, -".ready".length);
     if (names.has(`${id}.taken`) || names.has(`${id}.cancel`)) continue;
     const base = join(outbox, id);
-    // Marked before it runs: a daemon started again never runs a command twice.
-    await writeFile(`${base}.taken`, "");
-    const entry = await readEntry(base, id, names.has(`${id}.out`)).catch(() => undefined);
+    // Marked before it runs (read meanwhile): a daemon started again never runs a command twice.
+    const [, entry] = await Promise.all([writeFile(`${base}.taken`, ""), readEntry(base, id, names.has(`${id}.out`)).catch(() => undefined)]);
     if (entry) taken.push(entry);
   }
   return taken;
@@ -76,7 +75,10 @@ export async function refuseOutboxRequest(entry: OutboxEntry, reason: string): P
 /** Whether a request's command is over (its status is written), or the shim gave up on it: cancelled (Ctrl-C) or gone. */
 export async function checkOutboxCommand(entry: OutboxEntry): Promise<"running" | "done" | "abandoned"> {
   if (await exists(`${entry.base}.status`)) return "done";
-  return (await exists(`${entry.base}.cancel`)) || (entry.local && !isAlive(entry.shimPid)) ? "abandoned" : "running";
+  if (await exists(`${entry.base}.cancel`)) return "abandoned";
+  if (!entry.local || isAlive(entry.shimPid)) return "running";
+  // The shim removes its files (its .argv before its .status) only once it has read the status: then the command is over.
+  return (await exists(`${entry.base}.argv`)) ? "abandoned" : "done";
 }
 
 /** Ends a command's process group (its leader, /bin/sh, long gone: the group still stands for it). */
@@ -102,7 +104,7 @@ async function openOutput(path: string): Promise<FileHandle> {
       return await open(path, constants.O_WRONLY | constants.O_NONBLOCK);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "ENXIO" || Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      await new Promise((resolve) => setTimeout(resolve, 1));
     }
   }
 }

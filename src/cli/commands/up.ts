@@ -26,6 +26,9 @@ export async function runUp(opts: { root: string; attach: boolean; tmux?: boolea
     for (const problem of read.problems) io.err(problem);
     return 1;
   }
+  const world = createWorld();
+  // The trial sandbox (a bwrap start) runs while the programs and the stop condition are checked: org up awaits it later.
+  if (read.loaded.config.sandbox?.enabled !== false) void world.sandbox.probe();
   // Checked before anything is created: a pane whose program is missing would only restart-loop.
   const missing = await findMissingPrograms(read.loaded.config, read.loaded.repoDir);
   if (missing.length > 0) {
@@ -37,7 +40,6 @@ export async function runUp(opts: { root: string; attach: boolean; tmux?: boolea
     io.err(refused);
     return 1;
   }
-  const world = createWorld();
   // A program not recorded costs `org history` a line, never the start itself.
   const onStart = () => read.record(new Date())
     .then((line) => void (line && io.out(line)), (error: Error) => io.err(`warning: the program version was not recorded in state/programs: ${error.message}`));

@@ -9,7 +9,7 @@ import { renderPrompt } from "../../roles/index.js";
 import { prepareSlurmAgents } from "../slurm/prepare.js";
 import { prepareRuntimeFiles } from "../runtimes/prepare.js";
 import { DEFAULT_QUEUE_PER_AGENT } from "../experiments/schedule.js";
-import { decideOrgSandbox, writeSandboxes } from "../sandbox/prepare.js";
+import { decideOrgSandbox, startSandboxGit, writeSandboxes } from "../sandbox/prepare.js";
 import { renderOrgShim } from "../sandbox/shim.js";
 import type { SandboxDecision } from "../sandbox/decide.js";
 import type { AgentSandbox } from "../sandbox/layout.js";
@@ -46,6 +46,8 @@ export async function prepareAgents(world: World, loaded: LoadedConfig, paths: O
     }
     missing.push(agent);
   }
+  // After the branch listing and the checks that refuse: its git calls run beside the worktrees', which it does not need.
+  const sandboxGit = startSandboxGit(world, loaded, sandbox);
   const binDir = `${paths.state}/bin`;
   // An agent's files in state need no worktree: they are written while git makes the worktrees.
   const [written] = await Promise.all([
@@ -72,7 +74,7 @@ export async function prepareAgents(world: World, loaded: LoadedConfig, paths: O
   // Every agent branch's head, as it now stands: a branch just created sits on the base commit.
   const heads = new Map(branches);
   for (const agent of agents) if (created.includes(agent.name)) heads.set(agent.branch, loaded.baseCommit);
-  const sandboxes = await writeSandboxes(world, loaded, paths, sandbox, agents, socket);
+  const sandboxes = await writeSandboxes(world, loaded, paths, sandbox, agents, socket, sandboxGit);
   return { created, heads, sandbox, sandboxes, launches: await prepareSlurmAgents(world.files, config, paths.state, world.orgArgv, agents, launches) };
 }
 

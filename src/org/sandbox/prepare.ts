@@ -3,6 +3,7 @@ import { OrgError } from "../errors.js";
 import type { LoadedConfig } from "../config/index.js";
 import { agentPaths, isInsideDir, PTY_SOCKET_PREFIX, sandboxFile, type OrgPaths } from "../paths.js";
 import type { World } from "../world.js";
+import type { SandboxGit } from "../ports.js";
 import { decideSandbox, type SandboxDecision } from "./decide.js";
 import { planSandbox, type AgentSandbox } from "./layout.js";
 import { runsAsJob } from "../slurm/prepare.js";
@@ -17,28 +18,40 @@ export async function decideOrgSandbox(world: Pick<World, "sandbox">, config: Lo
 }
 
 /**
+ * The repo readied for the sandbox (best as a symbolic ref), started as soon as the sandbox is decided: it needs no
+ * worktree, so its git calls run while the worktrees are made. Rejections wait for writeSandboxes, which awaits it.
+ */
+export function startSandboxGit(world: Pick<World, "git">, loaded: LoadedConfig, decision: SandboxDecision): Promise<SandboxGit> | undefined {
+  if (decision.kind !== "on") return undefined;
+  const started = world.git.prepareSandbox(loaded.repoDir, loaded.config.name);
+  started.catch(() => undefined);
+  return started;
+}
+
+/**
  * Each agent's sandbox, written to state/sandbox/<agent>.json, where the daemon's supervisor reads it for every
  * restart (launch.json lies in the agent's own, writable folder). Without a sandbox those files go, so none is stale.
  */
 export async function writeSandboxes(
   world: World, loaded: LoadedConfig, paths: OrgPaths, decision: SandboxDecision, agents: readonly { name: string; role: string; worktree: string }[], socket: string,
+  started: Promise<SandboxGit> | undefined,
 ): Promise<Map<string, AgentSandbox>> {
   const sandboxes = new Map<string, AgentSandbox>();
-  if (decision.kind !== "on") {
+  if (decision.kind !== "on" || !started) {
     await Promise.all(agents.map((agent) => world.files.removeFile(sandboxFile(paths.state, agent.name))));
     return sandboxes;
   }
   const { config } = loaded;
-  const git = await world.git.prepareSandbox(loaded.repoDir, config.name, agents.map((agent) => agent.worktree));
+  const git = await started;
   const pty = socket.startsWith(PTY_SOCKET_PREFIX);
   const home = findHomeInsideOrg(world.sandbox.home, [paths.root, loaded.repoDir], [paths.state, paths.worktrees, git.common]);
   await Promise.all(agents.map(async (agent) => {
     const agentDir = agentPaths(paths.state, agent.name).dir;
     const outbox = join(agentDir, "outbox");
-    await world.files.mkdir(outbox);
+    const [worktreeDir] = await Promise.all([git.findWorktreeDir(agent.worktree), world.files.mkdir(outbox)]);
     const sandbox = planSandbox({
       bwrap: decision.bwrap, root: paths.root, repo: loaded.repoDir, worktrees: paths.worktrees, worktree: agent.worktree, agentDir, outbox,
-      git: { common: git.common, worktreeDir: git.worktreeDirs.get(agent.worktree)!, org: config.name },
+      git: { common: git.common, worktreeDir, org: config.name },
       ...(home ? { home } : {}),
       read: (config.sandbox?.read ?? []).map((path) => resolve(loaded.dir, path)),
       write: (config.sandbox?.write ?? []).map((path) => resolve(loaded.dir, path)),

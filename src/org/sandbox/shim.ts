@@ -15,11 +15,11 @@ r="$ORG_OUTBOX/$$"
 [ -e "$r.argv" ] && r="$r-$(date +%s%N)"
 [ -d "$ORG_OUTBOX" ] || mkdir -p "$ORG_OUTBOX" || exit 70
 printf '%s\\0' "$@" > "$r.argv" && pwd -P > "$r.cwd" && printf '%s' "$ORG_AGENT" > "$r.agent" || exit 70
-[ -n "$ORG_OUTBOX_POLL" ] || mkfifo "$r.out" "$r.err" || exit 70
-trap ': > "$r.cancel"; exit 130' INT TERM HUP
-: > "$r.ready"
+out= err= dog=
+trap ': > "$r.cancel"; kill $out $err 2>/dev/null; exit 130' INT TERM HUP
 gone() { echo "org: the org's daemon did not take this command within ${TAKE_TIMEOUT_S} s: it runs org's commands for sandboxed agents — check it with \\\`org status\\\`" >&2; }
 if [ -n "$ORG_OUTBOX_POLL" ]; then
+  : > "$r.ready"
   n=0
   while [ ! -e "$r.status" ]; do
     sleep 0.2; n=$((n + 1))
@@ -27,17 +27,21 @@ if [ -n "$ORG_OUTBOX_POLL" ]; then
   done
   cat "$r.out" 2>/dev/null; cat "$r.err" >&2 2>/dev/null
 else
-  # Not taken in time: the watchdog opens the FIFOs itself, so both readers see their end.
-  ( trap 'kill $s 2>/dev/null; exit 0' TERM; sleep ${TAKE_TIMEOUT_S} & s=$!; wait $s
-    [ -e "$r.taken" ] || { : > "$r.cancel"; gone; : > "$r.out"; : > "$r.err"; } ) & dog=$!
+  mkfifo "$r.out" "$r.err" || exit 70
+  # Readers before .ready: the daemon, opening the writers without waiting, finds them there and loses no retry.
   cat "$r.err" >&2 & err=$!
-  cat "$r.out"
+  cat "$r.out" & out=$!
+  : > "$r.ready"
+  # Not taken in time: the watchdog opens the FIFOs itself, so both readers see their end (read-write: never waits for a reader).
+  # Ended once the output is read, it removes the request's files: the shim forks nothing more on its way out.
+  ( trap 'kill $s 2>/dev/null; exec rm -f "$r".*' TERM; sleep ${TAKE_TIMEOUT_S} & s=$!; wait $s
+    [ -e "$r.taken" ] || { : > "$r.cancel"; gone; : <> "$r.out"; : <> "$r.err"; } ) & dog=$!
+  wait $out
   wait $err
-  kill $dog 2>/dev/null
 fi
 status=; [ -e "$r.status" ] && read -r status < "$r.status"
 taken=no; [ -e "$r.taken" ] && taken=yes
-rm -f "$r".* &
+if ! kill $dog 2>/dev/null; then rm -f "$r".* & fi
 [ -n "$status" ] && exit "$status"
 [ $taken = yes ] && echo "org: the command ended without an exit status (the daemon stopped?) — see \\\`org status\\\`" >&2
 exit 70
