@@ -3,9 +3,12 @@ import { processRunner } from "../../src/adapters/process.js";
 
 const SCRIPT_DIR = fileURLToPath(new URL("./", import.meta.url));
 
+/** A first start installs Slurm with apt, and the other test files wait for it on start.sh's lock. */
+export const CLUSTER_START_MS = 300_000;
+
 /** Starts (or finds running) the single-host test cluster; sets SLURM_CONF for this process and its children. */
 export async function startCluster(): Promise<{ ms: number; output: string }> {
-  const result = await processRunner.run(["bash", `${SCRIPT_DIR}start.sh`], { timeoutMs: 110_000 });
+  const result = await processRunner.run(["bash", `${SCRIPT_DIR}start.sh`], { timeoutMs: CLUSTER_START_MS - 10_000 });
   if (result.exitCode !== 0) throw new Error(`test/slurm/start.sh failed (${result.exitCode}): ${result.stderr}${result.stdout}`);
   const conf = /export SLURM_CONF=(\S+)/.exec(result.stdout)?.[1];
   if (!conf) throw new Error(`test/slurm/start.sh printed no SLURM_CONF: ${result.stdout}`);

@@ -6,7 +6,7 @@ import { parseResults } from "../../src/org/experiments/results.js";
 import { PACKAGE_ROOT, runOrg } from "../helpers/org-cli.js";
 import { pollUntil } from "../helpers/poll.js";
 import { createRepo, removeDir } from "../helpers/temp-repo.js";
-import { startCluster } from "./cluster.js";
+import { CLUSTER_START_MS, startCluster } from "./cluster.js";
 
 const VERDICTS = 4;
 let dirs: string[] = [];
@@ -42,7 +42,7 @@ async function runDemo(backend: "local" | "slurm") {
 describe("the demo org under backend: slurm", { tags: ["slow", "slurm"] }, () => {
   beforeAll(async () => {
     await startCluster();
-  }, 120_000);
+  }, CLUSTER_START_MS);
 
   test("produces the same kind of results as the local backend: baselines kept, then experiments judged, metric parsed", async () => {
     const [local, slurm] = [await runDemo("local"), await runDemo("slurm")];

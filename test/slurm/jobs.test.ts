@@ -13,7 +13,7 @@ import { jobsByAgent } from "../../src/org/slurm/decide.js";
 import type { SlurmJob } from "../../src/org/slurm/job.js";
 import { slurmAgentPaths } from "../../src/org/slurm/paths.js";
 import { pollUntil } from "../helpers/poll.js";
-import { createPaneHost, startCluster } from "./cluster.js";
+import { createPaneHost, CLUSTER_START_MS, startCluster } from "./cluster.js";
 
 // Real single-host Slurm (test/slurm/start.sh: 4 fake GPUs). Each test uses its own org name, so jobs never mix.
 let slurm: SlurmPort;
@@ -46,7 +46,7 @@ describe("slurm backend on a real single-host cluster", { tags: ["slow", "slurm"
     const started = await startCluster();
     console.log(`test/slurm/start.sh: ${started.ms} ms (${started.output.split("\n").pop()})`);
     slurm = createSlurm();
-  }, 120_000);
+  }, CLUSTER_START_MS);
 
   beforeEach(async () => {
     org = `t${process.pid}x${testIndex++}`;

@@ -4,7 +4,7 @@ import { jobsByAgent } from "../../src/org/slurm/decide.js";
 import { runOrg } from "../helpers/org-cli.js";
 import { bin, createOrgRepo, teardownOrg, tmux } from "../helpers/org-fixture.js";
 import { pollUntil } from "../helpers/poll.js";
-import { startCluster } from "./cluster.js";
+import { CLUSTER_START_MS, startCluster } from "./cluster.js";
 
 // The same kind of org as the local e2e tests, with backend: slurm: each researcher is one job with one fake GPU.
 const orgYaml = (name: string) => `name: ${name}
@@ -34,7 +34,7 @@ describe("org up with backend: slurm on a real single-host cluster", { tags: ["s
   beforeAll(async () => {
     await startCluster();
     slurm = createSlurm();
-  }, 120_000);
+  }, CLUSTER_START_MS);
 
   test("5 researchers on 4 GPUs: 4 run on distinct GPUs, 1 pending (Resources); a job cancelled from outside is resubmitted; down cancels ours", async () => {
     org = createOrgRepo(orgYaml);

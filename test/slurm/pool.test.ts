@@ -6,7 +6,7 @@ import { jobsByAgent } from "../../src/org/slurm/decide.js";
 import { runOrg } from "../helpers/org-cli.js";
 import { bin, createOrgRepo, teardownOrg } from "../helpers/org-fixture.js";
 import { pollUntil } from "../helpers/poll.js";
-import { startCluster } from "./cluster.js";
+import { CLUSTER_START_MS, startCluster } from "./cluster.js";
 
 // Three researchers that submit forever, no GPU of their own: every verify run is a one-GPU Slurm job of the pool.
 const orgYaml = (name: string) => `name: ${name}
@@ -43,7 +43,7 @@ describe("verify.gpus: pool on a real single-host cluster", { tags: ["slow", "sl
   beforeAll(async () => {
     await startCluster();
     slurm = createSlurm();
-  }, 120_000);
+  }, CLUSTER_START_MS);
 
   test("3 researchers, no job of their own: each run is an org-<name>-verifier job with one GPU of its own; down leaves no job", async () => {
     org = createOrgRepo(orgYaml, { "train.sh": TRAIN, "value.txt": "1.000\n" });

@@ -15,6 +15,11 @@ elapsed() { echo "$(( ($(date +%s%N) - started_at) / 1000000 )) ms"; }
 
 [ "$(id -u)" = 0 ] || { log "must run as root (it installs packages and starts daemons)"; exit 1; }
 [[ "$gpus" =~ ^[1-9][0-9]?$ ]] || { log "ORG_SLURM_GPUS must be 1-99, got $gpus"; exit 1; }
+# Every Slurm test file starts the cluster: one at a time, or parallel apt-get installs fail on dpkg's lock. The
+# daemons started below get the lock's fd closed (9>&-): holding it, they would hold the lock for their whole life.
+mkdir -p "$dir"
+exec 9>"$dir/.start.lock"
+flock 9
 
 missing=()
 for pkg in slurmctld slurmd slurm-client munge; do
@@ -95,15 +100,15 @@ fi
 
 [ -s /etc/munge/munge.key ] || { mungekey --create >/dev/null 2>&1 || /usr/sbin/create-munge-key -f >/dev/null; chown munge:munge /etc/munge/munge.key; }
 if ! munge -n 2>/dev/null | unmunge >/dev/null 2>&1; then
-  runuser -u munge -- /usr/sbin/munged
+  runuser -u munge -- /usr/sbin/munged 9>&-
   record /run/munge/munged.pid munged
 fi
 if ! live "$dir/run/slurmctld.pid" slurmctld >/dev/null; then
-  /usr/sbin/slurmctld -f "$SLURM_CONF"
+  /usr/sbin/slurmctld -f "$SLURM_CONF" 9>&-
   record "$dir/run/slurmctld.pid" slurmctld
 fi
 if ! live "$dir/run/slurmd.pid" slurmd >/dev/null; then
-  /usr/sbin/slurmd -f "$SLURM_CONF" -N node1
+  /usr/sbin/slurmd -f "$SLURM_CONF" -N node1 9>&-
   record "$dir/run/slurmd.pid" slurmd
 fi
 
