@@ -1,4 +1,7 @@
 // `org builtin chief`'s real world: the running org's config for its juniors, the ledger for what was judged, `org task` to tell them.
+import { join } from "node:path";
+import { setTimeout as delay } from "node:timers/promises";
+import { cacheConfigRead } from "../adapters/fs/config-cache.js";
 import { readText } from "../adapters/fs/files.js";
 import { processRunner, type Runner } from "../adapters/process.js";
 import { readAbRun } from "../adapters/store/ab-run.js";
@@ -11,10 +14,12 @@ import type { ChiefWorld } from "../roles/index.js";
 /** The chief's world from its agent environment; `org` is the argv that runs an org command (the sandbox's shim or this binary). */
 export function chiefWorld(env: Record<string, string | undefined>, org: string[], runner: Runner = processRunner): ChiefWorld {
   const { ORG_ROOT: root = process.cwd(), ORG_STATE: state, ORG_ROLE: role, ORG_AGENT: agent = "" } = env;
+  // Loading the config probes git: the chief looks every few seconds, so it loads again only when org.yaml changes.
+  const readConfig = cacheConfigRead(() => readRunConfig(root, state), join(root, "org.yaml"));
   return {
     readText,
     async listJuniors() {
-      const read = await readRunConfig(root, state);
+      const read = await readConfig();
       if ("problems" in read) return [];
       const config = read.loaded.config;
       return listAgents(config).filter((other) => config.roles[other.role]?.reports_to === role).map((other) => other.name);
@@ -30,6 +35,6 @@ export function chiefWorld(env: Record<string, string | undefined>, org: string[
       const output = `${result.stdout}${result.stderr}`.trim();
       return { ok: result.spawnError === undefined && result.exitCode === 0, output: result.spawnError ?? output };
     },
-    delay: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    delay: (ms) => delay(ms),
   };
 }

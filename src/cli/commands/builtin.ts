@@ -77,7 +77,7 @@ function seededRngFor(env: Record<string, string | undefined>): Rng | undefined 
 }
 
 /** The argv of an org command from an agent: in a sandbox the agent's `org` (the daemon runs it), else this package's own, by the current Node. */
-export function defaultOrgArgv(env: Record<string, string | undefined> = process.env): string[] {
+function defaultOrgArgv(env: Record<string, string | undefined> = process.env): string[] {
   if (env.ORG_OUTBOX && env.ORG_STATE) return [join(env.ORG_STATE, "bin", "org")];
   return [process.execPath, join(PACKAGE_ROOT, "bin", "org.js")];
 }

@@ -11,8 +11,7 @@ export interface SequenceMeasures {
   gpuHours: number;
   keepRate: number;
   crashRate: number;
-  /** 1-based position of the first keep; n + 1 when none (censored). */
-  /** Undefined while the sequence has no keep: how long it would take is only known to be more than its length. */
+  /** 1-based position of the first keep; undefined while none: how long it takes is only known to exceed the length. */
   toFirstKeep: number | undefined;
 }
 

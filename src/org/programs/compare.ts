@@ -66,9 +66,8 @@ export function compareSamples(a: ProgramSample, b: ProgramSample, goal: Goal, r
     const diffs = drawsA.length === 0 || drawsB.length === 0 ? [] : drawsA.map((one, index) => subtract(drawsB[index]![name], one[name]));
     const diff = { value: subtract(pointB![name], pointA![name]), interval: diffs.length === 0 ? undefined : findInterval(diffs, DIFF_LEVEL) };
     const [estimateA, estimateB] = [estimate(a, pointA!, drawsA), estimate(b, pointB!, drawsB)];
-    const verdict = name !== "toFirstKeep" || (estimateA.value !== undefined && estimateB.value !== undefined) ? decideMeasure(name, higherIsBetter, a, b, diff)
-      : estimateA.value !== undefined ? decideFirstKeep(b, a, drawsA) : estimateB.value !== undefined ? decideFirstKeep(a, b, drawsB)
-      : decideNoKeeps(a, b);
+    const censored = name === "toFirstKeep" && (estimateA.value === undefined || estimateB.value === undefined);
+    const verdict = censored ? decideCensoredFirstKeep(a, b, estimateA.value, estimateB.value, [drawsA, drawsB]) : decideMeasure(name, higherIsBetter, a, b, diff);
     return { measure: name, a: estimateA, b: estimateB, diff, verdict };
   });
   const side = (sample: ProgramSample) => ({ program: sample.program, experiments: sample.experiments.length, gpuHours: measureSequence(sample.experiments, sample.startBest, goal).gpuHours, costUsd: sample.costUsd });
@@ -101,6 +100,13 @@ function decideMeasure(name: MeasureName, higherIsBetter: boolean, a: ProgramSam
   if (low <= 0 && high >= 0) return { kind: "unclear", reason: `the ${formatLevel(DIFF_LEVEL)} interval of B − A contains 0: not enough data to tell them apart` };
   const winner = (low > 0) === higherIsBetter ? b.program : a.program;
   return { kind: "better", program: winner, reason: `the ${formatLevel(DIFF_LEVEL)} interval of B − A excludes 0: ${winner} is better` };
+}
+
+/** Experiments to the first keep when a side has none: that side has no value to subtract, rather than a made-up n + 1. */
+function decideCensoredFirstKeep(a: ProgramSample, b: ProgramSample, valueA: number | undefined, valueB: number | undefined, [drawsA, drawsB]: Record<MeasureName, number | undefined>[][]): MeasureVerdict {
+  if (valueA !== undefined) return decideFirstKeep(b, a, drawsA!);
+  if (valueB !== undefined) return decideFirstKeep(a, b, drawsB!);
+  return decideNoKeeps(a, b);
 }
 
 /**
