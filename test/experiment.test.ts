@@ -17,6 +17,8 @@ function fakePort(logs: string[], options: { changed?: { path: string; status: s
     prepareCheckout: async (slot, commit) => (calls.push(`checkout ${slot} ${commit}`), "/co"),
     changedPaths: async () => (calls.push("diff"), options.changed ?? []),
     restoreProtected: async (_checkout, _base, paths) => void calls.push(`restore ${paths.join(",")}`),
+    admit: async () => undefined,
+    publish: async () => undefined,
     runCommand: async (argv, opts) => (calls.push(`run ${argv.join(" ")} gpu=${opts.env.CUDA_VISIBLE_DEVICES} seed=${opts.env.ORG_SEED}`), { exitCode: logs[run]?.includes("FAIL") ? 1 : 0, signal: null, timedOut: false, durationMs: 1200 }),
     readLog: async () => logs[run++] ?? "",
     savePatch: async (from, to, file) => void calls.push(`patch ${from}..${to} ${file}`),

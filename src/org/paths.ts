@@ -128,3 +128,12 @@ export function isInsideDir(path: string, top: string): boolean {
 export function branchName(org: string, agent: string): string {
   return `org/${org}/${agent}`;
 }
+
+/**
+ * The verifier's own git repository (objects taken from the research repo only through a checked fetch, out of every
+ * agent's reach) and the base's protected files as recorded at `org up`.
+ */
+export function verifierStorePaths(state: string): { dir: string; repo: string; hashes: string } {
+  const dir = join(state, "verifier");
+  return { dir, repo: join(dir, "objects.git"), hashes: join(dir, "protected.json") };
+}

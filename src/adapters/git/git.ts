@@ -5,6 +5,7 @@ import type { GitPort, WorktreeEntry } from "../../org/ports.js";
 import { parseWorktreeList } from "../../org/lifecycle/worktrees.js";
 import { addWorktrees } from "./worktrees.js";
 import { prepareSandboxGit } from "./sandbox-git.js";
+import { prepareVerifierStore } from "../verifier/prepare-store.js";
 import { resolveCommit, runGit } from "./run.js";
 
 // Auto-gc never runs on our behalf: it would race the agents' own git calls.
@@ -58,4 +59,5 @@ export const gitAdapter: GitPort = {
     await appendFile(file, `${prefix}# added by org\n${missing.join("\n")}\n`);
   },
   prepareSandbox: prepareSandboxGit,
+  prepareVerifier: prepareVerifierStore,
 };

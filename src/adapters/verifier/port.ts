@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { OrgError } from "../../org/errors.js";
 import type { VerifierPort } from "../../org/experiments/experiment.js";
@@ -13,16 +13,22 @@ import { processRunner, type Runner } from "../process.js";
 import { filterAgentEnv } from "../../org/lifecycle/secrets.js";
 import { endedByTimeLimit, slurmPoolRunArgv, slurmVerifyArgv } from "../../org/slurm/argv.js";
 import { slurmAgentPaths } from "../../org/slurm/paths.js";
-import { logPath } from "../../org/paths.js";
+import { logPath, verifierStorePaths } from "../../org/paths.js";
 import { runGit } from "../git/run.js";
 import { listChangedPaths } from "../git/changed-paths.js";
 import { createResultsAppender } from "../store/results-file.js";
+import { TamperedError } from "../../org/experiments/protected-files.js";
+import { admitCommits, openVerifierStore, publishCommit } from "../git/verifier-store.js";
+import { checkProtectedFiles, recordProtectedHashes } from "./protected-check.js";
+import { reportIncidents } from "./incident-report.js";
 
 const GIT_CONFIG = ["core.hooksPath=/dev/null", "gc.auto=0", "advice.detachedHead=false"];
 
 /** The verifier's git and process work for one org: checkouts live under state/verifier, never in a worktree. */
 export function createVerifierPort(opts: {
-  repo: string; state: string; runner?: Runner; messages?: MessageSettings; backend?: "local" | "slurm"; children?: ChildRecords;
+  repo: string; state: string; runner?: Runner; say?: (line: string) => void;
+  /** Taken into the verifier's store first, alone, when the store is made (org up made it already, before any agent). */
+  baseCommit?: string; messages?: MessageSettings; backend?: "local" | "slurm"; children?: ChildRecords;
   /** Under Slurm with verify.gpus: pool: every run is a job of its own. */
   slurmPool?: { org: string; settings: SlurmConfig };
 }): VerifierPort {
@@ -32,27 +38,63 @@ export function createVerifierPort(opts: {
     if (result.exitCode !== 0 && !allowFailure) throw new Error(`git ${args.join(" ")} failed in ${cwd}: ${result.stderr.trim()}`);
     return result;
   };
+  const store = verifierStorePaths(opts.state);
+  const tell = (title: string, body: string) => reportIncidents({ state: opts.state, agents: [], incidents: [{ kind: "tampered", title, body }], say: opts.say ?? (() => {}), messages: opts.messages }).then(() => undefined);
+  let opened: Promise<void> | undefined;
+  // Made or checked once per port; the base comes in alone (one commit's tree), before anything else is asked of it.
+  const open = () => (opened ??= openStore(store, opts).catch((error: unknown) => {
+    opened = undefined;
+    throw error;
+  }));
+  // One fetch at a time: two slots taking the same commit would race for its ref, and fail an honest commit.
+  let queue: Promise<unknown> = Promise.resolve();
+  const admit = (commits: string[]): Promise<string | undefined> => {
+    const next = queue.then(async () => {
+      await open();
+      const refused = await admitCommits(store.repo, opts.repo, commits);
+      if (refused) await tell(refused, `not run: ${refused}`);
+      return refused;
+    });
+    queue = next.catch(() => undefined);
+    return next;
+  };
+  const need = async (...commits: string[]) => {
+    const refused = await admit(commits);
+    if (refused) throw new TamperedError(refused);
+  };
   return {
     async prepareCheckout(slot, commit) {
-      const checkout = join(opts.state, "verifier", slot);
-      const exists = (await git(checkout, ["rev-parse", "--is-inside-work-tree"], true).catch(() => ({ exitCode: 1 }))).exitCode === 0;
-      if (!exists) {
-        await git(opts.repo, ["worktree", "prune"]);
-        await git(opts.repo, ["worktree", "add", "--force", "--detach", checkout, commit]);
+      await need(commit);
+      const checkout = join(store.dir, slot);
+      // A checkout of the store's own, or none: one left by an older org was a worktree of the shared store.
+      if (!(await isStoreCheckout(checkout, store.repo))) {
+        await rm(checkout, { recursive: true, force: true });
+        await git(store.repo, ["worktree", "prune"]);
+        await git(store.repo, ["worktree", "add", "--force", "--detach", checkout, commit]);
       }
       // Whatever a previous run or an intruder left in the checkout goes: the run sees exactly the commit.
       await git(checkout, ["checkout", "--force", "--detach", commit]);
       await git(checkout, ["clean", "-ffdx", "--quiet"]);
       return checkout;
     },
-    changedPaths: (from, to) => listChangedPaths(opts.repo, from, to, { config: GIT_CONFIG, timeoutMs: 120_000, runner }),
+    async changedPaths(from, to) {
+      await need(from, to);
+      return listChangedPaths(store.repo, from, to, { config: GIT_CONFIG, timeoutMs: 120_000, runner });
+    },
     async restoreProtected(checkout, baseCommit, paths) {
+      await need(baseCommit);
       for (const path of paths) {
         // A protected path absent from base has nothing to restore.
         const known = await git(checkout, ["cat-file", "-e", `${baseCommit}:${path}`], true);
         if (known.exitCode === 0) await git(checkout, ["checkout", baseCommit, "--", path]);
       }
+      const record = await recordProtectedHashes({ store: store.repo, hashes: store.hashes, base: baseCommit, rules: paths });
+      const tampered = await checkProtectedFiles(checkout, record, paths);
+      if (tampered) await tell(tampered, `not run: ${tampered}; the checkout was made from the verifier's own store, so that store or the checkout was changed`);
+      return tampered;
     },
+    admit: (commits) => admit(commits),
+    publish: (commit) => open().then(() => publishCommit(store.repo, opts.repo, commit)),
     async runCommand(command, options) {
       await mkdir(join(options.logFile, ".."), { recursive: true });
       await writeFile(options.logFile, "");
@@ -86,7 +128,8 @@ export function createVerifierPort(opts: {
       return (await readText(logFile)) ?? "";
     },
     async diffStat(from, to) {
-      const out = (await git(opts.repo, ["diff", "--numstat", from, to])).stdout;
+      await need(from, to);
+      const out = (await git(store.repo, ["diff", "--numstat", from, to])).stdout;
       let added = 0;
       let removed = 0;
       for (const line of out.split("\n").filter(Boolean)) {
@@ -99,7 +142,9 @@ export function createVerifierPort(opts: {
     },
     async savePatch(from, to, file) {
       await mkdir(join(file, ".."), { recursive: true });
-      await writeFile(file, (await git(opts.repo, ["diff", "--binary", from, to])).stdout);
+      // The change as the shared store tells it is no record: without the commit in the store, the patch says why.
+      const refused = await admit([from, to]);
+      await writeFile(file, refused ? `# org: no patch: ${refused}\n` : (await git(store.repo, ["diff", "--binary", from, to])).stdout);
     },
     async branchHead(branch) {
       const result = await git(opts.repo, ["rev-parse", "--verify", "--quiet", `refs/heads/${branch}`], true);
@@ -144,4 +189,21 @@ async function placeInJob(state: string, argv: string[], options: { cwd: string;
     return { argv: slurmVerifyArgv(record.id, { argv, cwd: options.cwd }), env };
   }
   return { argv, env: options.env, note: `org: ${agent}'s Slurm job is not running (${record?.status ?? "no job"}); this run is on the submitting host` };
+}
+
+/** The store opened or made; a broken one is moved aside and said so; a base it cannot take is a clear refusal. */
+async function openStore(store: { dir: string; repo: string }, opts: { repo: string; baseCommit?: string; say?: (line: string) => void }): Promise<void> {
+  await mkdir(store.dir, { recursive: true });
+  const opened = await openVerifierStore(store.repo);
+  if (opened.kind === "remade") opts.say?.(`verifier: its object store ${store.repo} was broken: moved to ${opened.brokenTo} and made again`);
+  if (!opts.baseCommit) return;
+  const refused = await admitCommits(store.repo, opts.repo, [opts.baseCommit], 1);
+  if (refused) throw new OrgError(`the verifier cannot take the base into its own object store, so nothing can be verified: ${refused}`, "objects");
+}
+
+/** Whether `checkout` is a worktree of the store: its .git file names a folder under the store's worktrees. */
+async function isStoreCheckout(checkout: string, store: string): Promise<boolean> {
+  const text = await readFile(join(checkout, ".git"), "utf8").catch(() => "");
+  const dir = /^gitdir: (.+)$/m.exec(text)?.[1]?.trim();
+  return dir !== undefined && dir.startsWith(join(store, "worktrees") + "/") && (await readFile(join(dir, "HEAD"), "utf8").then(() => true, () => false));
 }

@@ -5,7 +5,7 @@ import { decideRebase, describeConflict, toJudged } from "../../org/experiments/
 import { formatVerdictMessage } from "../../org/experiments/submit-reply.js";
 import { readMessageSettings } from "../../org/messages/mail-port.js";
 import { pooledSigma } from "../../org/experiments/noise.js";
-import { agentPaths, orgPaths } from "../../org/paths.js";
+import { agentPaths, orgPaths, verifierStorePaths } from "../../org/paths.js";
 import type { OrgRecord } from "../../org/state.js";
 import { detectNewCommits, gpuOfSlot, pickNext } from "../../org/experiments/schedule.js";
 import type { GpuProbe } from "../../org/ports.js";
@@ -64,7 +64,8 @@ export class VerifierLoop {
     this.agents = new Map(record.agents.map((agent) => [agent.name, agent]));
     this.heads = new OrgHeadsReader(record, this.agents);
     this.guard = new VerifierGuard({ record, journal: this.journal, port: this.port, say: log, messages: config.messages });
-    this.tried = new TriedMemory({ repo: record.repo, state: this.paths.state, baseCommit: record.baseCommit, verify: config.verify!, log });
+    // Change keys are read from the verifier's own store: a diff in the shared one could be made to match another's.
+    this.tried = new TriedMemory({ repo: verifierStorePaths(this.paths.state).repo, state: this.paths.state, baseCommit: record.baseCommit, verify: config.verify!, log });
     this.stacks = new StackRunner(record, config, this.port, log, { journal: this.journal, guard: this.guard });
   }
 
@@ -176,21 +177,23 @@ export class VerifierLoop {
       }
       // Read now, not at tick time: the agent's previous run may have finished since.
       const ledger = (await readJson<AgentLedger>(this.ledgerFile(agent.name))) ?? { best: null, lastVerified: null };
-      const request = toJudged(await this.rebaseOntoBest(submitted, ledger, slot));
+      // Every commit the request names comes into the verifier's own store, checked, before any is read or run.
+      const refused = await this.port.admit([submitted.commit, submitted.after, ledger.best?.commit, this.record.baseCommit].filter((commit) => commit !== undefined));
+      const request = toJudged(refused ? submitted : await this.rebaseOntoBest(submitted, ledger, slot));
       const sigma = await this.readSigma();
       // Judged once already (by a daemon killed before it cleared the request, or under an earlier request): answer from that row.
       const recorded = await findJudgedRow({ repo: this.record.repo, resultsFile: join(this.paths.state, "results.tsv"), request, journal: await this.journal.read() });
       // Every row goes through the journal: one the verifier did not seal would read as forged.
       const port = this.guard.journalRows(this.port, request);
       const program = await readAgentProgramAt(this.paths.state, submitted.agent, submitted.submittedAt);
-      const tried = request.kind === "candidate" ? await this.tried.plan({ request, ledger, recorded, gpu: gpuOfSlot(slot), port, program, sigma }) : undefined;
+      const tried = request.kind === "candidate" && !refused ? await this.tried.plan({ request, ledger, recorded, gpu: gpuOfSlot(slot), port, program, sigma }) : undefined;
       if (tried?.kind === "hold") return;
       const context: ExperimentContext = {
         verify: this.config.verify!, baseCommit: this.record.baseCommit, slot, ledger,
         agent: { name: agent.name, branch: agent.branch, worktree: agent.worktree, gpu: gpuOfSlot(slot), edits: this.config.roles[agent.role]?.edits ?? [] },
         runsDir: this.paths.runs, patchesDir: this.paths.patches, now: () => new Date(), signal: this.abort.signal, sigma,
         ...(tried?.kind === "answer" ? { recorded: tried.row, answer: tried.verdict } : { recorded }),
-        program,
+        program, ...(refused ? { refused } : {}),
       };
       if (request.kind === "confirm") {
         await runConfirmation(this.port, context, request, this.paths.state);
@@ -244,6 +247,7 @@ export class VerifierLoop {
     if (decision.kind === "as-is") return request;
     const checkout = await this.port.prepareCheckout(slot, decision.onto);
     const change = await rebaseChange(checkout, { after: decision.after, commit: request.commit }, decision.onto);
+    if (change.kind === "rebased") await this.port.publish(change.commit);
     const { onto, after } = decision;
     const rebased: ExperimentRequest = {
       ...request,

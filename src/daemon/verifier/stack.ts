@@ -7,7 +7,7 @@ import { verdictOfRow } from "../../org/experiments/recover.js";
 import { gpuOfSlot } from "../../org/experiments/schedule.js";
 import { checkStackPaths, decideStackOffer, decideStackTarget, describeStack, describeStackConflict, STACK_AGENT, toStackRequest, type StackAttempt, type StackDecision } from "../../org/experiments/stack.js";
 import { formatLogEntry } from "../../org/log-entry.js";
-import { agentPaths, orgPaths } from "../../org/paths.js";
+import { agentPaths, orgPaths, verifierStorePaths } from "../../org/paths.js";
 import type { OrgRecord } from "../../org/state.js";
 import { readJson, writeJsonAtomic } from "../../adapters/fs/files.js";
 import { removeFile } from "../../adapters/fs/dir.js";
@@ -67,8 +67,12 @@ export class StackRunner {
     const decision = queued.after ? await this.decideTarget(queued.commit, await this.readFrontier(queued.agent)) : { kind: "skip" as const, reason: "its request names no previous best" };
     if (decision.kind === "skip") return void this.log(`stack: ${queued.agent} ${queued.commit.slice(0, 7)} not stacked: ${decision.reason}`);
     const { onto } = decision.target;
+    const refused = await this.port.admit([queued.commit, queued.after!, onto]);
+    if (refused) return void this.log(`stack: ${queued.agent} ${queued.commit.slice(0, 7)} not stacked: ${refused}`);
     const checkout = await this.port.prepareCheckout(slot, onto);
     const change = await rebaseChange(checkout, { after: queued.after!, commit: queued.commit }, onto);
+    // The combination is the verifier's own commit: the org best may move to it in the research repo.
+    if (change.kind === "rebased") await this.port.publish(change.commit);
     const request: ExperimentRequest = {
       ...queued, description: describeStack(queued.commit, onto), stack: decision.target,
       rebased: change.kind === "rebased" ? { kind: "rebased", from: queued.commit, onto, commit: change.commit }
@@ -130,7 +134,9 @@ export class StackRunner {
   }
 
   private async decideTarget(kept: string, frontier: Frontier | undefined): Promise<StackDecision> {
-    const ancestry = frontier && { bestHoldsKept: await isAncestor(this.record.repo, kept, frontier.commit), keptHoldsBest: await isAncestor(this.record.repo, frontier.commit, kept) };
+    // Ancestry from the verifier's store, where both were judged: a commit rewritten in the shared one could name other parents.
+    const store = verifierStorePaths(this.paths.state).repo;
+    const ancestry = frontier && { bestHoldsKept: await isAncestor(store, kept, frontier.commit), keptHoldsBest: await isAncestor(store, frontier.commit, kept) };
     return decideStackTarget({ kept, frontier, bestRuns: await this.readBestRuns(frontier), tried: await readStackAttempts(this.paths.state), ancestry });
   }
 

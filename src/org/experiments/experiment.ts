@@ -11,6 +11,7 @@ import { verdictOfRow } from "./recover.js";
 import { formatHeader, formatRow, toResultStatus, type ResultRow } from "./results.js";
 import { judge, type RunOutcome, type Verdict } from "./verdict.js";
 import type { StackTarget } from "./stack.js";
+import { TamperedError } from "./protected-files.js";
 
 /** How much of a crashed run's log `org submit` prints. */
 const TAIL_LINES = 50;
@@ -80,7 +81,12 @@ export interface ExperimentOutcome {
 export interface VerifierPort {
   prepareCheckout(slot: string, commit: string): Promise<string>;
   changedPaths(from: string, to: string): Promise<ChangedPath[]>;
-  restoreProtected(checkout: string, baseCommit: string, paths: string[]): Promise<void>;
+  /** Restores the protected paths from the base, then checks them against org's record of the base: why not, or undefined. */
+  restoreProtected(checkout: string, baseCommit: string, paths: string[]): Promise<string | undefined>;
+  /** Takes commits into the verifier's own object store, checked: why it could not, or undefined. */
+  admit(commits: string[]): Promise<string | undefined>;
+  /** A commit the verifier made in its store, copied into the research repo for the branches that move to it. */
+  publish(commit: string): Promise<void>;
   /** `run` says which slot it holds, for state/gpu-runs.jsonl. */
   runCommand(argv: string[], options: { cwd: string; env: Record<string, string>; logFile: string; timeoutMs: number; signal?: AbortSignal; run: RunSlot }): Promise<RunOutcome & { durationMs: number; aborted?: boolean }>;
   readLog(logFile: string): Promise<string>;
@@ -118,6 +124,8 @@ export interface ExperimentContext {
   program?: string;
   /** The results row's agent when not the one whose slot runs it: org, for a stack. */
   rowAgent?: string;
+  /** Why the commit's objects could not be taken into the verifier's store: the verdict, and nothing runs. */
+  refused?: string;
 }
 
 /** Run one experiment start to end; the results row is written before any reset of the branch. */
@@ -186,9 +194,18 @@ export async function runExperiment(port: VerifierPort, context: ExperimentConte
 
 /** Measure, judge and append the row: the row is the verdict's record, so a request whose row exists never runs again. */
 export async function judgeAndRecord(port: VerifierPort, context: ExperimentContext, request: ExperimentRequest, started: number) {
+  // Objects that are not what their names say, or a protected file not as recorded: the verdict, with nothing measured.
+  return measureAndRecord(port, context, request, started).catch((error: unknown) => {
+    if (!(error instanceof TamperedError)) throw error;
+    return measureAndRecord(port, { ...context, refused: error.reason }, request, started);
+  });
+}
+
+async function measureAndRecord(port: VerifierPort, context: ExperimentContext, request: ExperimentRequest, started: number) {
   const { verify, agent, ledger } = context;
   const baseline = request.kind === "baseline";
-  const conflict = request.rebased?.kind === "conflict" ? request.rebased.reason : undefined;
+  const refused = context.refused && `${baseline ? "crash" : "reject"}: ${context.refused}`;
+  const conflict = request.rebased?.kind === "conflict" ? request.rebased.reason : refused;
   const changed = baseline || conflict ? [] : await port.changedPaths(context.baseCommit, request.commit);
   const paths = checkPaths(changed, { protected: verify.protected, edits: agent.edits });
   // No experiment runs on a base that crashed: its numbers would mean nothing.
@@ -202,7 +219,7 @@ export async function judgeAndRecord(port: VerifierPort, context: ExperimentCont
     candidate: measures.at(-1)?.metric, run: measures.at(-1)?.outcome ?? { exitCode: null, signal: null, timedOut: false }, paths,
   });
   if (blocked) verdict = { kind: "crash", reason: `crash: not run: the baseline crashed, so the base is broken (${ledger.baselineCrash}) — fix it, then \`org down && org up\`` };
-  if (conflict) verdict = { kind: "reject", reason: conflict };
+  if (conflict) verdict = baseline ? { kind: "crash", reason: conflict } : { kind: "reject", reason: conflict };
   const budgets = verdict.kind === "crash" || verdict.kind === "reject" ? ({ ok: true } as const) : checkBudgets(verify, measures);
   if (!budgets.ok) verdict = budgets.kind === "crash" ? { kind: "crash", reason: budgets.reason } : { kind: "discard", metric: first!.metric!, delta: first!.metric! - (ledger.best?.metric ?? 0), reason: budgets.reason };
   const lines = baseline || !paths.ok || conflict ? { added: 0, removed: 0 } : await port.diffStat(ledger.best?.commit ?? context.baseCommit, request.commit);

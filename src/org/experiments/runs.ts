@@ -1,5 +1,6 @@
 import { parseDuration, type VerifyConfig } from "../config/schema.js";
 import { OrgError } from "../errors.js";
+import { TamperedError } from "./protected-files.js";
 import type { ExperimentContext, ExperimentRequest, VerifierPort } from "./experiment.js";
 import { parseMemoryGb, parseMetric } from "./metric.js";
 import type { RunOutcome } from "./verdict.js";
@@ -24,7 +25,9 @@ export async function measureRuns(port: VerifierPort, context: ExperimentContext
     const number = first + index;
     const logFile = `${context.runsDir}/${request.id}${number === 0 ? "" : `-run${number + 1}`}.log`;
     const checkout = await port.prepareCheckout(context.slot, request.commit);
-    await port.restoreProtected(checkout, context.baseCommit, verify.protected);
+    // Before every run: the scorer the run would use is the base's as org recorded it, or nothing runs.
+    const tampered = await port.restoreProtected(checkout, context.baseCommit, verify.protected);
+    if (tampered) throw new TamperedError(tampered);
     const env = { CUDA_VISIBLE_DEVICES: agent.gpu === null ? "" : String(agent.gpu), ORG_AGENT: agent.name, ORG_COMMIT: request.commit, ORG_SEED: String(seed) };
     const argv = verify.command.map((element) => (element === "{seed}" ? String(seed) : element));
     // A candidate's runs after its first are confirmation runs, asked for by the keep rule.

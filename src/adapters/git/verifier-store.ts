@@ -1,0 +1,87 @@
+import { appendFile, rename, rm, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { OrgError } from "../../org/errors.js";
+import { runGit } from "./run.js";
+
+// The store's own settings, in its config file: no hooks, no gc racing the runs, and every fetched object checked.
+const STORE_CONFIG = `[gc]
+\tauto = 0
+[maintenance]
+\tauto = false
+[core]
+\thooksPath = /dev/null
+\tlogAllRefUpdates = false
+[fetch]
+\tfsckObjects = true
+\twriteCommitGraph = false
+[transfer]
+\tfsckObjects = true
+`;
+// Every git call on either side: nothing of the research repo's or the agents' runs (hooks, gc, submodules).
+const CALL = ["core.hooksPath=/dev/null", "gc.auto=0", "maintenance.auto=false", "fetch.writeCommitGraph=false"];
+const FETCH = ["fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--no-recurse-submodules"];
+const HASH = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+
+export type StoreOpened = { kind: "opened" | "made" } | { kind: "remade"; brokenTo: string };
+
+/**
+ * The verifier's own bare repository at `store`: opened when git can read it, else made afresh (a broken one moved
+ * aside, never deleted). It starts empty: commits come in through admitCommits, checked on the way.
+ */
+export async function openVerifierStore(store: string): Promise<StoreOpened> {
+  const found = await stat(store).then(() => true, () => false);
+  if (found && (await runGit(["rev-parse", "--is-bare-repository"], { cwd: store, config: CALL })).stdout.trim() === "true") return { kind: "opened" };
+  const brokenTo = `${store}.broken-${Date.now()}`;
+  if (found) await rename(store, brokenTo);
+  const fresh = `${store}.new-${process.pid}`;
+  await rm(fresh, { recursive: true, force: true });
+  await must(["init", "--quiet", "--bare", fresh], join(fresh, ".."));
+  await appendFile(join(fresh, "config"), STORE_CONFIG);
+  await rename(fresh, store);
+  return found ? { kind: "remade", brokenTo } : { kind: "made" };
+}
+
+/** Whether the store took `commit` in full before: a ref of its own names it (refs only move after a complete fetch). */
+async function isAdmitted(store: string, commit: string): Promise<boolean> {
+  return stat(join(store, "refs", "verified", commit)).then(() => true, () => false);
+}
+
+/**
+ * Takes `commits` (full hashes) and all they hold from `repo` into the store, each named by a ref of its own. The
+ * fetch runs git's pack-objects and index-pack: every object is named by its content on arrival, so one rewritten
+ * in the shared store no longer has the name a tree gives it and the fetch fails; what the store has is never taken
+ * again. `depth` 1 takes one commit's tree alone (the base at `org up`). Returns why when git refuses; disk full throws.
+ */
+export async function admitCommits(store: string, repo: string, commits: string[], depth?: number): Promise<string | undefined> {
+  const wanted: string[] = [];
+  for (const commit of new Set(commits)) {
+    if (!HASH.test(commit)) return `${commit} is not a full commit hash`;
+    if (!(await isAdmitted(store, commit))) wanted.push(commit);
+  }
+  if (wanted.length === 0) return undefined;
+  const refspecs = wanted.map((commit) => `${commit}:refs/verified/${commit}`);
+  const result = await runGit([...FETCH, ...(depth ? [`--depth=${depth}`] : []), repo, ...refspecs], { cwd: store, config: CALL, timeoutMs: 600_000 });
+  if (result.exitCode === 0) return undefined;
+  const text = result.spawnError ?? `${result.stderr}${result.stdout}`;
+  if (/No space left on device/i.test(text)) throw new OrgError(`the verifier's object store ${store}: no space left on device`, "disk-full");
+  const short = wanted.map((commit) => commit.slice(0, 7)).join(", ");
+  return `${short} could not be taken into the verifier's own object store: ${fatalLines(text)} — an object in the repo's shared store is missing or does not match its name`;
+}
+
+/** A commit the verifier made in its store (a rebase, a stack) kept there by a ref, and copied into `repo` for the agents. */
+export async function publishCommit(store: string, repo: string, commit: string): Promise<void> {
+  await must(["update-ref", `refs/verified/${commit}`, commit], store);
+  await must([...FETCH, store, commit], repo);
+}
+
+async function must(args: string[], cwd: string): Promise<string> {
+  const result = await runGit(args, { cwd, config: CALL, timeoutMs: 120_000 });
+  if (result.exitCode !== 0) throw new OrgError(`git ${args.join(" ")} in ${cwd} failed: ${fatalLines(`${result.stderr}${result.stdout}`)}`, "git");
+  return result.stdout;
+}
+
+// git's fatal and error lines are the part a person needs; joined, as the first one alone often says only "index-pack failed".
+function fatalLines(text: string): string {
+  const lines = text.split("\n").filter((line) => /^(fatal|error): /.test(line)).slice(0, 3);
+  return lines.length > 0 ? lines.join("; ") : text.trim().split("\n").pop() || "no output";
+}

@@ -1,0 +1,61 @@
+// The base's protected files as org recorded them at `org up`, and what a checkout must hold before a run.
+import { OrgError } from "../errors.js";
+import { matchesRule } from "./path-rules.js";
+
+/** One file of the base's tree: git's mode and the name of its content (a blob id, sha1 or sha256 as the repo's). */
+export interface ProtectedFile {
+  mode: string;
+  blob: string;
+}
+
+/** state/verifier/protected.json: per verify.protected rule, the base's files it covers (none: the rule matches nothing). */
+export interface ProtectedRecord {
+  base: string;
+  recordedAt: string;
+  rules: Record<string, Record<string, ProtectedFile>>;
+}
+
+/** What a checkout holds at one recorded path: its mode and content name, or undefined when the path is missing. */
+export type FoundFile = ProtectedFile | undefined;
+
+/** A run must not start: the checkout, or the object store it came from, is not what org recorded. */
+export class TamperedError extends OrgError {
+  constructor(readonly reason: string) {
+    super(reason, "tampered");
+    this.name = "TamperedError";
+  }
+}
+
+const GITLINK = "160000";
+
+/** The record of `rules` from the base's tree (`ls-tree -r` entries); gitlinks are no files of the checkout. */
+export function recordProtected(base: string, entries: { path: string; file: ProtectedFile }[], rules: string[], now: Date): ProtectedRecord {
+  const files = entries.filter((entry) => entry.file.mode !== GITLINK);
+  const byRule = rules.map((rule) => [rule, Object.fromEntries(files.filter((entry) => matchesRule(entry.path, rule)).map((entry) => [entry.path, entry.file]))]);
+  return { base, recordedAt: now.toISOString(), rules: Object.fromEntries(byRule) };
+}
+
+/** Whether `record` answers for these rules on this base: a new base, or a rule it never saw, is recorded again. */
+export function coversRules(record: ProtectedRecord | undefined, base: string, rules: string[]): boolean {
+  return record !== undefined && record.base === base && rules.every((rule) => record.rules[rule] !== undefined);
+}
+
+/** Every file the rules cover, by path. */
+export function listProtected(record: ProtectedRecord, rules: string[]): Map<string, ProtectedFile> {
+  return new Map(rules.flatMap((rule) => Object.entries(record.rules[rule] ?? {})));
+}
+
+/** The first protected file the checkout does not hold as recorded, said in one line; undefined when all match. */
+export function findTampered(expected: Map<string, ProtectedFile>, found: Map<string, FoundFile>): string | undefined {
+  for (const [path, want] of expected) {
+    const have = found.get(path);
+    if (!have) return `protected ${path} is missing from the checkout`;
+    if (isLink(have.mode) !== isLink(want.mode)) return `protected ${path} is ${isLink(have.mode) ? "a symbolic link" : "a file"} in the checkout, not as recorded`;
+    if (have.blob !== want.blob) return `protected ${path} in the checkout is ${have.blob.slice(0, 12)}, not the base's ${want.blob.slice(0, 12)} recorded at org up`;
+  }
+  return undefined;
+}
+
+function isLink(mode: string): boolean {
+  return mode === "120000";
+}
