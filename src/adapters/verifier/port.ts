@@ -52,7 +52,7 @@ export function createVerifierPort(opts: {
     const next = queue.then(async () => {
       await open();
       const refused = await admitCommits(store.repo, opts.repo, commits);
-      if (refused) await tell(refused, `not run: ${refused}`);
+      if (refused) await tell(refused, "nothing of it was run: someone wrote the repo's shared object store (.git/objects) behind git's back");
       return refused;
     });
     queue = next.catch(() => undefined);
