@@ -1,4 +1,4 @@
-import { lstat, mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { branchName } from "../../org/paths.js";
 import type { SandboxGit } from "../../org/ports.js";
@@ -37,14 +37,14 @@ async function isPacked(common: string, ref: string): Promise<boolean> {
 
 /**
  * A worktree's own git folder, from git's registry (a .git pointed elsewhere is put back), with a config.worktree
- * that is a plain file: the sandbox mounts it read-only, so the agent writes no config the daemon's git would read.
+ * the sandbox mounts read-only, so the agent writes no config the daemon's git would read.
  */
 async function findWorktreeDir(repo: string, worktree: string, agent: string): Promise<string> {
   const { gitDir } = await openOrgWorktree(repo, worktree, agent, (line) => process.stderr.write(`org: warning: ${line}\n`));
-  const config = join(gitDir, "config.worktree");
-  const info = await lstat(config).catch(() => undefined);
-  if (info && !info.isFile()) await rm(config, { recursive: true, force: true });
-  if (!info?.isFile()) await writeFile(config, "", { flag: "wx" });
+  // bwrap mounts only what exists; one already there is plain and harmless (openOrgWorktree set any other aside).
+  await writeFile(join(gitDir, "config.worktree"), "", { flag: "wx" }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== "EEXIST") throw error;
+  });
   return gitDir;
 }
 

@@ -2,7 +2,7 @@ import { constants } from "node:fs";
 import { lstat, open, readdir, realpath, rename, rm, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { OrgError } from "../../org/errors.js";
-import { decideWorktreeGitDir, type RegisteredGitDir } from "../../org/sandbox/git-dir.js";
+import { decideWorktreeGitDir, isHarmlessWorktreeConfig, type RegisteredGitDir } from "../../org/sandbox/git-dir.js";
 import { runGit } from "./run.js";
 
 // A .git file or a registry entry is a line; anything bigger is not git's.
@@ -44,10 +44,34 @@ export async function openOrgWorktree(repo: string, worktree: string, agent: str
   const decision = decideWorktreeGitDir({ worktree: path, common, pointer: await readPlainFile(join(path, ".git")), registry: await readRegistry(common) });
   if (decision.kind === "lost") throw new OrgError(`${agent}'s worktree: ${decision.reason} — org runs no git there; \`org down\` then \`org up\` makes it again`, "git");
   if (decision.kind === "repair") {
-    const put = await putPointerBack(path, decision.gitDir);
+    const put = await putFileBack(join(path, ".git"), `gitdir: ${decision.gitDir}\n`);
     say(`${agent}: ${decision.reason}; org ignored it and ${put ? "put .git back" : "left .git as it is (not a file)"}`);
   }
+  // The agent's own git follows commondir; org's never does (GIT_COMMON_DIR), but says so and puts it back.
+  const commondir = join(decision.gitDir, "commondir");
+  const named = await readPlainFile(commondir);
+  if (named === undefined || resolve(decision.gitDir, named.trim()) !== common) {
+    const put = await putFileBack(commondir, "../..\n");
+    say(`${agent}: ${commondir} names ${named?.trim() ?? "nothing"}, not the repo's ${common}; org ignored it and ${put ? "put it back" : "left it"}`);
+  }
+  await setAsideWorktreeConfig(join(decision.gitDir, "config.worktree"), (what) => say(`${agent}: ${what}`));
   return { path, common, gitDir: decision.gitDir };
+}
+
+/**
+ * config.worktree is read by git in this worktree when the repo turns on extensions.worktreeConfig; the sandbox mounts
+ * it read-only, but one written before (or a link) may name a filter or an fsmonitor: it is set aside, not read.
+ */
+async function setAsideWorktreeConfig(config: string, say: (line: string) => void): Promise<void> {
+  const info = await lstat(config).catch(() => undefined);
+  if (!info) return;
+  const text = info.isFile() ? await readPlainFile(config) : undefined;
+  if (text !== undefined && isHarmlessWorktreeConfig(text)) return;
+  const aside = `${config}.org-set-aside`;
+  await rm(aside, { recursive: true, force: true });
+  await rename(config, aside);
+  await writeFile(config, "", { flag: "wx" }).catch(() => undefined);
+  say(`${config} ${info.isFile() ? "sets more than sparse checkout" : "is not a plain file"}; org set it aside as ${aside}, unread`);
 }
 
 async function readRegistry(common: string): Promise<RegisteredGitDir[]> {
@@ -72,15 +96,14 @@ async function readPlainFile(path: string): Promise<string | undefined> {
   }
 }
 
-// A fresh file renamed over .git (a file or a link the agent made); a folder there is the agent's and stays.
-async function putPointerBack(worktree: string, gitDir: string): Promise<boolean> {
-  const dotGit = join(worktree, ".git");
-  if ((await lstat(dotGit).catch(() => undefined))?.isDirectory()) return false;
-  const tmp = `${dotGit}.org-${process.pid}-${Date.now()}`;
+// A fresh file renamed over `path` (a file or a link the agent made); a folder there is the agent's and stays.
+async function putFileBack(path: string, text: string): Promise<boolean> {
+  if ((await lstat(path).catch(() => undefined))?.isDirectory()) return false;
+  const tmp = `${path}.org-${process.pid}-${Date.now()}`;
   // "wx": a name the agent took (a link among them) is not written through.
-  if (!(await writeFile(tmp, `gitdir: ${gitDir}\n`, { flag: "wx" }).then(() => true, () => false))) return false;
+  if (!(await writeFile(tmp, text, { flag: "wx" }).then(() => true, () => false))) return false;
   try {
-    await rename(tmp, dotGit);
+    await rename(tmp, path);
     return true;
   } catch {
     await rm(tmp, { force: true }).catch(() => undefined);

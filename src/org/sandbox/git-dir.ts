@@ -39,3 +39,26 @@ function readPointer(text: string | undefined, worktree: string): string | undef
   const match = text === undefined ? null : /^gitdir: (.+)$/m.exec(text);
   return match ? resolve(worktree, match[1]!.trim()) : undefined;
 }
+
+// What a per-worktree config may set and org's git still read: sparse checkout's switches, nothing that names a program.
+const HARMLESS_KEYS: Record<string, string[]> = { core: ["sparsecheckout", "sparsecheckoutcone"], index: ["sparse"] };
+
+/**
+ * Whether a worktree's config.worktree holds only harmless settings. Read conservatively: a line this does not
+ * understand (an include, a driver, a section with a name, a continued value) makes the file not harmless.
+ */
+export function isHarmlessWorktreeConfig(text: string): boolean {
+  let section: string | undefined;
+  for (const raw of text.split("\n")) {
+    const line = raw.trim();
+    if (line === "" || line.startsWith("#") || line.startsWith(";")) continue;
+    const header = /^\[([A-Za-z0-9-]+)\]$/.exec(line);
+    if (header) {
+      section = header[1]!.toLowerCase();
+      continue;
+    }
+    const key = /^([A-Za-z][A-Za-z0-9-]*)\s*(=\s*(true|false|yes|no|on|off|0|1)\s*)?$/i.exec(line)?.[1]?.toLowerCase();
+    if (!key || !section || !HARMLESS_KEYS[section]?.includes(key)) return false;
+  }
+  return true;
+}
