@@ -4,7 +4,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { gitAdapter } from "../../src/adapters/git/git.js";
-import { resetAgentBranch } from "../../src/adapters/git/reset-branch.js";
+import { createVerifierPort } from "../../src/adapters/verifier/port.js";
 import { decideWorktreeGitDir } from "../../src/org/sandbox/git-dir.js";
 import { createRepo, git, makeTempDir } from "../helpers/temp-repo.js";
 
@@ -32,6 +32,12 @@ function makeOrg() {
 }
 
 type Org = ReturnType<typeof makeOrg>;
+
+// The verifier's reset of a-1's branch to base after a discard, as the daemon's verifier port does it.
+function reset(org: Org, say: (line: string) => void): Promise<string | undefined> {
+  const port = createVerifierPort({ repo: org.repo, state: join(org.outside, "state"), say });
+  return port.resetBranch(org.agent, org.base, join(org.outside, "rescue.patch"));
+}
 
 // The traps of test/security/git-worktree.e2e.test.ts, planted from outside the sandbox.
 const TRAPS: { what: string; plant: (org: Org) => void }[] = [
@@ -70,7 +76,7 @@ describe("the daemon's git on a worktree the agent rewrote", () => {
     const org = makeOrg();
     plant(org);
     const said: string[] = [];
-    expect(await resetAgentBranch(org.repo, org.agent, org.base, join(org.outside, "rescue.patch"), (line) => said.push(line))).toBeUndefined();
+    expect(await reset(org, (line) => said.push(line))).toBeUndefined();
     expect(existsSync(org.marker) ? readFileSync(org.marker, "utf8") : "").toBe("");
     expect(git(org.repo, ["rev-parse", "org/t/a-1"]).trim()).toBe(org.base);
     expect(readFileSync(join(org.worktree, "value.txt"), "utf8")).toBe("1\n");
@@ -92,7 +98,7 @@ describe("the daemon's git on a worktree the agent rewrote", () => {
     const main = git(org.repo, ["rev-parse", "main"]).trim();
     git(org.repo, ["update-ref", "refs/frontier/t", main]);
     writeFileSync(join(org.gitDir, "HEAD"), "ref: refs/frontier/t\n");
-    await resetAgentBranch(org.repo, org.agent, org.base, join(org.outside, "rescue.patch"), () => {});
+    await reset(org, () => {});
     expect(git(org.repo, ["rev-parse", "refs/frontier/t", "main"]).trim().split("\n")).toEqual([main, main]);
     expect(git(org.repo, ["rev-parse", "org/t/a-1"]).trim()).toBe(org.base);
   });
