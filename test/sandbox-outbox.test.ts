@@ -79,6 +79,7 @@ describe("the repo readied for the sandbox", () => {
     expect(git(repo, ["symbolic-ref", "refs/heads/org/u/best"]).trim()).toBe("refs/frontier/u");
     expect(git(repo, ["rev-parse", "refs/frontier/u"]).trim()).toBe(head);
     git(repo, ["worktree", "add", "-q", join(repo, "w"), "-b", "w"]);
-    expect(await fresh.findWorktreeDir(join(repo, "w"))).toBe(join(repo, ".git", "worktrees", "w"));
+    expect(await fresh.findWorktreeDir(join(repo, "w"), "w")).toBe(join(repo, ".git", "worktrees", "w"));
+    expect(readFileSync(join(repo, ".git", "worktrees", "w", "config.worktree"), "utf8")).toBe("");
   });
 });

@@ -27,6 +27,7 @@ describe("the sandbox's plan", () => {
       "--bind", "/o/state/agents/a-1", "/o/state/agents/a-1",
       "--bind", "/o/.git/objects", "/o/.git/objects", "--ro-bind", "/o/.git/objects/pack", "/o/.git/objects/pack",
       "--bind", "/o/.git/worktrees/a-1", "/o/.git/worktrees/a-1",
+      "--ro-bind", "/o/.git/worktrees/a-1/config.worktree", "/o/.git/worktrees/a-1/config.worktree",
       "--bind", "/o/.git/refs/heads/org/t", "/o/.git/refs/heads/org/t",
       "--bind", "/o/.git/logs/refs/heads/org/t", "/o/.git/logs/refs/heads/org/t",
       "--ro-bind", "/o/.git/refs/heads/org/t/best", "/o/.git/refs/heads/org/t/best",

@@ -34,7 +34,8 @@ describe("org submit commits onto the HEAD it saw", { tags: ["slow"] }, () => {
     const run: WorktreeGit = (args) => processRunner.run(["git", ...args], { cwd: dir });
     writeFileSync(join(dir, "value.txt"), "2\n");
     git(dir, ["add", "--all"]);
-    const made = await commitOnto(run, base, "two");
+    const branch = git(dir, ["symbolic-ref", "HEAD"]).trim();
+    const made = await commitOnto(run, base, "two", branch);
     expect(made.kind).toBe("committed");
     const commit = made.kind === "committed" ? made.commit : "";
     expect(git(dir, ["log", "-1", "--format=%H %P %s"]).trim()).toBe(`${commit} ${base} two`);
@@ -46,7 +47,7 @@ describe("org submit commits onto the HEAD it saw", { tags: ["slow"] }, () => {
       if (args[0] === "update-ref") git(dir!, ["update-ref", "HEAD", base]);
       return run(args);
     };
-    expect(await commitOnto(racing, commit, "three")).toEqual({ kind: "moved", reason: `your branch moved from ${commit.slice(0, 7)} to ${base.slice(0, 7)} while committing (the verifier applied a verdict; see \`org inbox\`); nothing was committed — run org submit again` });
+    expect(await commitOnto(racing, commit, "three", branch)).toEqual({ kind: "moved", reason: `your branch moved from ${commit.slice(0, 7)} to ${base.slice(0, 7)} while committing (the verifier applied a verdict; see \`org inbox\`); nothing was committed — run org submit again` });
     expect(git(dir, ["rev-parse", "HEAD"]).trim()).toBe(base);
   });
 

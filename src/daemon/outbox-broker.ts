@@ -5,6 +5,7 @@ import type { OrgRecord } from "../org/state.js";
 import type { ChildTracker } from "../org/ports.js";
 import { watchDir } from "../adapters/fs/files.js";
 import { readOptionalRecord } from "../adapters/store/org-record.js";
+import { pinnedGitEnv } from "../adapters/git/global-config.js";
 import {
   checkOutboxCommand, refuseOutboxRequest, runOutboxCommand, stopOutboxCommand, takeOutboxRequests, type OutboxEntry,
 } from "../adapters/store/outbox.js";
@@ -40,7 +41,9 @@ export function defineOutboxBroker(opts: { root: string; paths: OrgPaths; orgArg
           await refuseOutboxRequest(entry, decision.reason).catch(() => undefined);
           continue;
         }
-        const started = await runOutboxCommand(entry, [...opts.orgArgv, ...decision.args], { cwd: decision.cwd, env: decision.env, children: opts.children, agent: agent.name }).catch((error: Error) => {
+        // Its git reads the global config the daemon pinned, never a ~/.gitconfig the agent wrote since.
+        const env = { ...decision.env, ...pinnedGitEnv() };
+        const started = await runOutboxCommand(entry, [...opts.orgArgv, ...decision.args], { cwd: decision.cwd, env, children: opts.children, agent: agent.name }).catch((error: Error) => {
           opts.say(`outbox: ${agent.name}: org ${entry.argv[0] ?? ""} did not start: ${error.message}`);
           return undefined;
         });

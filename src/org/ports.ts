@@ -19,8 +19,8 @@ export interface NewWorktree {
 /** What an agent sandbox needs of the repo: its common git folder and each worktree's own git folder in it. */
 export interface SandboxGit {
   common: string;
-  /** A worktree's own git folder, read once the worktree exists. */
-  findWorktreeDir(worktree: string): Promise<string>;
+  /** `agent`'s worktree's own git folder, from git's registry in the common folder, once the worktree exists. */
+  findWorktreeDir(worktree: string, agent: string): Promise<string>;
 }
 
 export interface GitPort {
@@ -30,7 +30,9 @@ export interface GitPort {
   branchHeads(repo: string, prefix: string): Promise<Map<string, string>>;
   /** Adds a worktree per entry on its existing `branch`, or creates the branch from `base` (never resets one). */
   addWorktrees(repo: string, entries: NewWorktree[]): Promise<void>;
-  dirtyFiles(worktree: string): Promise<string[]>;
+  /** `git status --porcelain` of `agent`'s worktree, run on the git folders org knows; throws when git's registry has none. */
+  dirtyFiles(repo: string, worktree: string, agent: string): Promise<string[]>;
+  /** Removes a worktree found clean by dirtyFiles. */
   removeWorktree(repo: string, path: string): Promise<void>;
   pruneWorktrees(repo: string): Promise<void>;
   /** Adds patterns to the repository's info/exclude (shared by every worktree). */

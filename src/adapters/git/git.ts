@@ -6,7 +6,10 @@ import { parseWorktreeList } from "../../org/lifecycle/worktrees.js";
 import { addWorktrees } from "./worktrees.js";
 import { prepareSandboxGit } from "./sandbox-git.js";
 import { prepareVerifierStore } from "../verifier/prepare-store.js";
+import type { RunResult } from "../process.js";
 import { resolveCommit, runGit } from "./run.js";
+import { openOrgWorktree } from "./worktree-git-dir.js";
+import { runGitOnWorktree } from "./worktree-git.js";
 
 // Auto-gc never runs on our behalf: it would race the agents' own git calls.
 const GIT_CONFIG = ["gc.auto=0"];
@@ -15,9 +18,12 @@ const GIT_CONFIG = ["gc.auto=0"];
 async function raw(dir: string, args: string[]): Promise<string> {
   const result = await runGit(args, { cwd: dir, config: GIT_CONFIG, timeoutMs: 120_000 });
   if (result.exitCode === 0) return result.stdout;
+  throw new OrgError(`git ${args.join(" ")} in ${dir} failed: ${fatalLine(result)}`, "git");
+}
+
+function fatalLine(result: RunResult): string {
   const text = result.spawnError ?? `${result.stderr}${result.stdout}`;
-  const fatal = /^(fatal|error): .*/m.exec(text)?.[0] ?? text.trim().split("\n").pop() ?? `exit ${result.exitCode}`;
-  throw new OrgError(`git ${args.join(" ")} in ${dir} failed: ${fatal}`, "git");
+  return /^(fatal|error): .*/m.exec(text)?.[0] ?? text.trim().split("\n").pop() ?? `exit ${result.exitCode}`;
 }
 
 /** Git for the orchestrator: worktrees, branches, dirt. Plain git calls: they are what the agents see too. */
@@ -35,12 +41,15 @@ export const gitAdapter: GitPort = {
   async addWorktrees(repo, entries) {
     await addWorktrees(repo, entries);
   },
-  async dirtyFiles(worktree) {
-    const out = await raw(worktree, ["status", "--porcelain", "--untracked-files=all"]);
-    return out.split("\n").filter((line) => line.trim() !== "");
+  async dirtyFiles(repo, path, agent) {
+    const worktree = await openOrgWorktree(repo, path, agent);
+    const result = await runGitOnWorktree(worktree, ["status", "--porcelain", "--untracked-files=all"], { timeoutMs: 120_000 });
+    if (result.exitCode !== 0) throw new OrgError(`git status in ${path} failed: ${fatalLine(result)}`, "git");
+    return result.stdout.split("\n").filter((line) => line.trim() !== "");
   },
   async removeWorktree(repo, path) {
-    await raw(repo, ["worktree", "remove", path]);
+    // --force: dirtyFiles found it clean; git's own check would run git in it again, nested repos and all.
+    await raw(repo, ["worktree", "remove", "--force", path]);
   },
   async pruneWorktrees(repo) {
     await raw(repo, ["worktree", "prune"]);

@@ -8,11 +8,15 @@ const SNAPSHOT = "git-global-config";
 
 let pinned: string | undefined;
 
-/** The files git reads as the global config, in its order: $GIT_CONFIG_GLOBAL alone, else XDG's, then ~/.gitconfig (which wins). */
+/**
+ * The files git reads before the repo's own config, in its order: the system's (a root agent may write /etc), then
+ * $GIT_CONFIG_GLOBAL alone, else XDG's, then ~/.gitconfig (which wins).
+ */
 function globalConfigFiles(env: NodeJS.ProcessEnv): string[] {
-  if (env.GIT_CONFIG_GLOBAL) return [env.GIT_CONFIG_GLOBAL];
+  const system = env.GIT_CONFIG_NOSYSTEM ? [] : [env.GIT_CONFIG_SYSTEM || "/etc/gitconfig"];
+  if (env.GIT_CONFIG_GLOBAL) return [...system, env.GIT_CONFIG_GLOBAL];
   const home = env.HOME || homedir();
-  return [join(env.XDG_CONFIG_HOME || join(home, ".config"), "git", "config"), join(home, ".gitconfig")];
+  return [...system, join(env.XDG_CONFIG_HOME || join(home, ".config"), "git", "config"), join(home, ".gitconfig")];
 }
 
 /**
@@ -33,7 +37,10 @@ export function pinGlobalGitConfig(file: string | undefined): void {
   pinned = file;
 }
 
-/** The environment runGit adds for the pinned global config: none unless pinned. */
+/**
+ * The environment runGit adds for the pinned global config, which holds the system's too: none unless pinned. The
+ * outbox broker hands it to an agent's brokered `org`, whose git then reads no ~/.gitconfig the agent edited.
+ */
 export function pinnedGitEnv(): Record<string, string> {
-  return pinned === undefined ? {} : { GIT_CONFIG_GLOBAL: pinned };
+  return pinned === undefined ? {} : { GIT_CONFIG_GLOBAL: pinned, GIT_CONFIG_NOSYSTEM: "1" };
 }

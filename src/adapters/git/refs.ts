@@ -18,17 +18,6 @@ export async function branchesContaining(repo: string, commit: string, pattern: 
   return result.stdout.split("\n").map((line) => line.trim()).filter(Boolean);
 }
 
-/** The top folder of the worktree holding `dir`; "" outside any. */
-export async function readTopLevel(dir: string): Promise<string> {
-  return (await runGit(["rev-parse", "--show-toplevel"], { cwd: dir })).stdout.trim();
-}
-
-/** Whether git has a user.name for commits made in `dir`. */
-export async function hasUserName(dir: string): Promise<boolean> {
-  const name = await runGit(["config", "user.name"], { cwd: dir });
-  return name.exitCode === 0 && name.stdout.trim() !== "";
-}
-
 /** `git --version`'s line, or undefined when git does not run. */
 export async function readGitVersion(): Promise<string | undefined> {
   const result = await runGit(["--version"], { timeoutMs: 10_000 });

@@ -14,13 +14,15 @@ export interface GitCall {
   runner?: Runner;
   /** Fed to git's stdin (`git patch-id` reads a diff there). */
   input?: string | Buffer;
+  /** Added to the environment (undefined unsets): runGitOnWorktree names the git folders here. */
+  env?: Record<string, string | undefined>;
 }
 
 /** One git call, its result as data: every git process of org starts here. */
 export function runGit(args: string[], call: GitCall = {}): Promise<RunResult> {
-  const env = pinnedGitEnv();
+  const env = { ...pinnedGitEnv(), ...call.env };
   return (call.runner ?? processRunner).run(gitArgv(args, call.config), {
-    cwd: call.cwd, timeoutMs: call.timeoutMs ?? 60_000, ...(call.input === undefined ? {} : { input: call.input }), ...("GIT_CONFIG_GLOBAL" in env ? { env } : {}),
+    cwd: call.cwd, timeoutMs: call.timeoutMs ?? 60_000, ...(call.input === undefined ? {} : { input: call.input }), ...(Object.keys(env).length > 0 ? { env } : {}),
   });
 }
 

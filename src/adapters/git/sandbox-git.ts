@@ -1,8 +1,9 @@
-import { mkdir, readFile, stat } from "node:fs/promises";
+import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { branchName } from "../../org/paths.js";
 import type { SandboxGit } from "../../org/ports.js";
 import { runGit } from "./run.js";
+import { openOrgWorktree } from "./worktree-git-dir.js";
 
 /**
  * Readies the repo for sandboxed agents: the org's reflog folder exists (bwrap binds only what exists), and
@@ -25,7 +26,7 @@ export async function prepareSandboxGit(repo: string, org: string): Promise<Sand
     }
     await git(repo, ["symbolic-ref", "-m", "org: sandbox", best, target]);
   }
-  return { common, findWorktreeDir: readGitDir };
+  return { common, findWorktreeDir: (worktree, agent) => findWorktreeDir(repo, worktree, agent) };
 }
 
 // packed-refs lines are "<sha> <ref>": a best that no file holds may still be there (after a `git pack-refs`).
@@ -34,12 +35,17 @@ async function isPacked(common: string, ref: string): Promise<boolean> {
   return packed.split("\n").some((line) => line.endsWith(` ${ref}`));
 }
 
-// A worktree's .git is a file naming its own folder under the common one (git may add a number to the name).
-async function readGitDir(worktree: string): Promise<string> {
-  const text = await readFile(join(worktree, ".git"), "utf8");
-  const match = /^gitdir: (.+)$/m.exec(text);
-  if (!match) throw new Error(`${worktree}/.git does not name its git folder (gitdir: …)`);
-  return resolve(worktree, match[1]!.trim());
+/**
+ * A worktree's own git folder, from git's registry (a .git pointed elsewhere is put back), with a config.worktree
+ * the sandbox mounts read-only, so the agent writes no config the daemon's git would read.
+ */
+async function findWorktreeDir(repo: string, worktree: string, agent: string): Promise<string> {
+  const { gitDir } = await openOrgWorktree(repo, worktree, agent, (line) => process.stderr.write(`org: warning: ${line}\n`));
+  // bwrap mounts only what exists; one already there is plain and harmless (openOrgWorktree set any other aside).
+  await writeFile(join(gitDir, "config.worktree"), "", { flag: "wx" }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== "EEXIST") throw error;
+  });
+  return gitDir;
 }
 
 async function git(repo: string, args: string[]): Promise<string> {

@@ -16,6 +16,7 @@ import { slurmAgentPaths } from "../../org/slurm/paths.js";
 import { logPath, verifierStorePaths } from "../../org/paths.js";
 import { runGit } from "../git/run.js";
 import { listChangedPaths } from "../git/changed-paths.js";
+import { resetAgentBranch } from "../git/reset-branch.js";
 import { createResultsAppender } from "../store/results-file.js";
 import { TamperedError } from "../../org/experiments/protected-files.js";
 import { admitCommits, openVerifierStore, publishCommit } from "../git/verifier-store.js";
@@ -31,6 +32,8 @@ export function createVerifierPort(opts: {
   baseCommit?: string; messages?: MessageSettings; backend?: "local" | "slurm"; children?: ChildRecords;
   /** Under Slurm with verify.gpus: pool: every run is a job of its own. */
   slurmPool?: { org: string; settings: SlurmConfig };
+  /** The daemon's log: an agent's worktree whose .git no longer points where org put it is named there. */
+  say?: (line: string) => void;
 }): VerifierPort {
   const runner = opts.runner ?? processRunner;
   const git = async (cwd: string, args: string[], allowFailure = false) => {
@@ -150,19 +153,7 @@ export function createVerifierPort(opts: {
       const result = await git(opts.repo, ["rev-parse", "--verify", "--quiet", `refs/heads/${branch}`], true);
       return result.exitCode === 0 ? result.stdout.trim() : undefined;
     },
-    async resetBranch(agent, commit, rescueFile) {
-      const inWorktree = (await git(agent.worktree, ["rev-parse", "--abbrev-ref", "HEAD"], true).catch(() => ({ exitCode: 1, stdout: "" })));
-      if (inWorktree.exitCode !== 0 || inWorktree.stdout.trim() !== agent.branch) {
-        await git(opts.repo, ["branch", "--force", agent.branch, commit]);
-        return undefined;
-      }
-      if ((await git(agent.worktree, ["reset", "--keep", commit], true)).exitCode === 0) return undefined;
-      // --keep refuses when uncommitted edits touch what the reset changes: save them, then reset hard.
-      await mkdir(join(rescueFile, ".."), { recursive: true });
-      await writeFile(rescueFile, (await git(agent.worktree, ["diff", "--binary", "HEAD"])).stdout);
-      await git(agent.worktree, ["reset", "--hard", commit]);
-      return rescueFile;
-    },
+    resetBranch: (agent, commit, rescueFile) => resetAgentBranch(opts.repo, agent, commit, rescueFile, opts.say ?? (() => {})),
     appendResult: createResultsAppender(join(opts.state, "results.tsv")),
     async appendLog(entry) {
       await appendLines(logPath(opts.state), [entry]);

@@ -1,7 +1,8 @@
+import { realpath } from "node:fs/promises";
 import { join } from "node:path";
 import type { AgentLedger, ExperimentRequest } from "../../org/experiments/experiment.js";
 import { OrgError } from "../../org/errors.js";
-import { agentPaths, orgPaths } from "../../org/paths.js";
+import { agentPaths, isInsideDir, orgPaths } from "../../org/paths.js";
 import { formatAnswer, type SubmitAnswer } from "../../org/experiments/submit-reply.js";
 import { readJson, writeJsonAtomic } from "../../adapters/fs/files.js";
 import { assertContractAgreed } from "../../adapters/store/contracts.js";
@@ -13,21 +14,21 @@ import { readQueuedRequests } from "../../adapters/store/queue.js";
 import { decideQueueRoom, DEFAULT_QUEUE_PER_AGENT } from "../../org/experiments/schedule.js";
 import { assertJournaledVerdict } from "../../adapters/verifier/verdict-file.js";
 import type { Io } from "../io.js";
-import { runGit } from "../../adapters/git/run.js";
-import { hasUserName, readTopLevel } from "../../adapters/git/refs.js";
+import { openOrgWorktree } from "../../adapters/git/worktree-git-dir.js";
+import { runGitOnWorktree } from "../../adapters/git/worktree-git.js";
 import { findCaller } from "../../adapters/identity/find-caller.js";
 
 /** `org submit -m "what I tried"`: commit the worktree, hand the commit to the verifier, print its verdict; `--no-wait` returns once it is queued. */
 export async function runSubmit(opts: { root: string; cwd: string; message?: string; wait?: boolean }, io: Io): Promise<number> {
-  const top = await readTopLevel(opts.cwd);
   const record = await readRecord(opts.root);
   const paths = orgPaths(opts.root);
-  const agent = record.agents.find((candidate) => candidate.worktree === top);
+  // Found by path, not by asking git: git in the caller's folder would follow the .git the agent wrote there.
+  const agent = await findWorktreeAgent(record.agents, opts.cwd);
   if (!agent) throw new OrgError(`not inside an agent's worktree (${opts.cwd}) — run it from one of ${paths.worktrees}/<agent>`, "not-agent");
   const caller = await findCaller(opts.root, record.agents);
   if (caller.kind === "agent" && caller.agent !== agent.name) {
     const own = record.agents.find((candidate) => candidate.name === caller.agent)?.worktree;
-    throw new OrgError(`you are ${caller.agent}, but ${top} is ${agent.name}'s worktree — submit from your own, ${own} (nothing was committed)`, "not-agent");
+    throw new OrgError(`you are ${caller.agent}, but ${agent.worktree} is ${agent.name}'s worktree — submit from your own, ${own} (nothing was committed)`, "not-agent");
   }
   const daemon = await assertDaemonAlive(paths.daemon, "the org is not running — start it with `org up` (nothing was committed)", { outcome: "nothing was committed" });
   await assertContractAgreed(opts.root, agent.role);
@@ -36,8 +37,10 @@ export async function runSubmit(opts: { root: string; cwd: string; message?: str
   if (room.kind === "full") throw new OrgError(room.reason, "queue-full");
   const mine = queued.filter((request) => request.agent === agent.name && request.kind === "candidate");
   const ledger = await readJson<AgentLedger>(join(agentPaths(paths.state, agent.name).dir, "ledger.json"));
-  const config = ["core.hooksPath=/dev/null", ...(await identity(top))];
-  const git = (args: string[]) => runGit(args, { cwd: top, config });
+  const worktree = await openOrgWorktree(record.repo, agent.worktree, agent.name, (line) => io.err(`org: ${line}`));
+  const top = worktree.path;
+  const config = await identity((args) => runGitOnWorktree(worktree, args));
+  const git = (args: string[]) => runGitOnWorktree(worktree, args, { config });
   const added = await git(["add", "--all"]);
   // Without this a full disk would read as "nothing to submit": git staged nothing because it could not write its index.
   if (added.exitCode !== 0 && /no space left|quota exceeded/i.test(added.stderr)) {
@@ -60,9 +63,11 @@ export async function runSubmit(opts: { root: string; cwd: string; message?: str
     await refuse(`your baseline crashed, so the base is broken: ${ledger.baselineCrash} — fix it, then \`org down && org up\` (nothing was committed)`, "broken-base");
   }
   let head = before;
+  const ref = staged ? await findBranchRef(git, agent.branch) : "HEAD";
+  if (ref === undefined) await refuse(`your worktree's HEAD is not on your branch ${agent.branch} — \`git switch ${agent.branch}\`, then org submit again (nothing was committed)`, "not-on-branch");
   if (staged) {
     // A commit that fails (a full disk takes git too) leaves the worktree as it was: nothing staged by us.
-    const made = await commitOnto(git, before, opts.message!.trim()).catch(async (error: unknown) => {
+    const made = await commitOnto(git, before, opts.message!.trim(), ref!).catch(async (error: unknown) => {
       await git(["reset", "--quiet"]);
       throw error;
     });
@@ -94,7 +99,26 @@ export async function runSubmit(opts: { root: string; cwd: string; message?: str
   return answer.code;
 }
 
+type Git = (args: string[]) => Promise<{ exitCode: number | null; stdout: string }>;
+
+/** The agent whose worktree holds `cwd`, by real path. */
+async function findWorktreeAgent<T extends { worktree: string }>(agents: readonly T[], cwd: string): Promise<T | undefined> {
+  const here = await realpath(cwd).catch(() => cwd);
+  for (const agent of agents) {
+    if (isInsideDir(here, await realpath(agent.worktree).catch(() => agent.worktree))) return agent;
+  }
+  return undefined;
+}
+
+// The ref the commit goes on: the agent's branch, or a detached HEAD; never a ref the agent pointed HEAD at (refs/frontier).
+async function findBranchRef(git: Git, branch: string): Promise<string | undefined> {
+  const head = await git(["symbolic-ref", "-q", "HEAD"]);
+  if (head.exitCode === 1) return "HEAD";
+  return head.stdout.trim() === `refs/heads/${branch}` ? `refs/heads/${branch}` : undefined;
+}
+
 // A research repo on a fresh machine may have no git identity; the agent's commits still need one.
-async function identity(dir: string): Promise<string[]> {
-  return (await hasUserName(dir)) ? [] : ["user.name=org agent", "user.email=agent@org.invalid"];
+async function identity(git: Git): Promise<string[]> {
+  const name = await git(["config", "user.name"]);
+  return name.exitCode === 0 && name.stdout.trim() !== "" ? [] : ["user.name=org agent", "user.email=agent@org.invalid"];
 }

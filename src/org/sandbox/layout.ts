@@ -65,6 +65,8 @@ export function planSandbox(layout: SandboxLayout): AgentSandbox {
     ...rw(join(git.common, "objects")),
     ...ro(join(git.common, "objects", "pack")),
     ...rw(git.worktreeDir),
+    // Its per-worktree config would be read by the daemon's git in this worktree (with extensions.worktreeConfig).
+    ...ro(join(git.worktreeDir, "config.worktree")),
     ...rw(branches),
     ...rw(join(git.common, "logs", "refs", "heads", folder)),
     // best is a symbolic ref never rewritten in place: this mount holds, and it follows refs/frontier/<org>, read-only.

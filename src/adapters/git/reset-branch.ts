@@ -1,0 +1,44 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
+import { runGit } from "./run.js";
+import { openOrgWorktree } from "./worktree-git-dir.js";
+import { runGitOnWorktree } from "./worktree-git.js";
+
+/**
+ * The verifier's reset of an agent's branch to `commit` after a verdict: its worktree follows when it holds the
+ * branch (`reset --keep`; uncommitted edits in the way are saved to `rescueFile`, then a hard reset). Every step names
+ * the branch itself, never HEAD, and writes it with --no-deref: a HEAD or branch the agent made symbolic
+ * (refs/frontier, main) must not carry the verifier's write there. Returns the rescue file when one was written.
+ */
+export async function resetAgentBranch(
+  repo: string, agent: { name: string; branch: string; worktree: string }, commit: string, rescueFile: string, say: (line: string) => void,
+): Promise<string | undefined> {
+  const ref = `refs/heads/${agent.branch}`;
+  const must = async (run: Promise<{ exitCode: number | null; stdout: string; stderr: string }>, what: string) => {
+    const result = await run;
+    if (result.exitCode !== 0) throw new Error(`git ${what} for ${agent.name} failed: ${result.stderr.trim()}`);
+    return result.stdout;
+  };
+  const moveBranch = (from?: string) => must(runGit(["update-ref", "--no-deref", "-m", `org: reset to ${commit.slice(0, 7)}`, ref, commit, ...(from ? [from] : [])], { cwd: repo, timeoutMs: 30_000 }), `update-ref ${ref}`);
+  const worktree = await openOrgWorktree(repo, agent.worktree, agent.name, say).catch((error: Error) => {
+    say(`${error.message}; its branch moves without it`);
+    return undefined;
+  });
+  const git = (args: string[]) => runGitOnWorktree(worktree!, args, { timeoutMs: 120_000 });
+  const holds = worktree && (await git(["symbolic-ref", "-q", "HEAD"])).stdout.trim() === ref;
+  if (!holds) {
+    await moveBranch();
+    return undefined;
+  }
+  const old = (await must(git(["rev-parse", "--verify", "-q", `${ref}^{commit}`]), `rev-parse ${ref}`)).trim();
+  // What `reset --keep` does: a two-tree merge that refuses to drop uncommitted edits.
+  if ((await git(["read-tree", "-m", "-u", old, commit])).exitCode === 0) {
+    await moveBranch(old);
+    return undefined;
+  }
+  await mkdir(dirname(rescueFile), { recursive: true });
+  await writeFile(rescueFile, await must(git(["diff", "--binary", "--no-ext-diff", "--no-textconv", old]), "diff"));
+  await must(git(["read-tree", "--reset", "-u", commit]), `read-tree --reset ${commit.slice(0, 7)}`);
+  await moveBranch(old);
+  return rescueFile;
+}

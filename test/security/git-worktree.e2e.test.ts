@@ -1,0 +1,132 @@
+// Red team: an agent rewrites what git reads in its worktree (.git, its git folder's commondir, config.worktree and
+// .gitattributes) so that the daemon's git, run there for a brokered `org submit` and for the verifier's reset after a
+// discard, would run the agent's fsmonitor or filter outside the sandbox, with the daemon's rights.
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { AgentLedger } from "../../src/org/experiments/experiment.js";
+import { bin } from "../helpers/org-fixture.js";
+import { runInPane } from "../helpers/pane-jobs.js";
+import { pollUntil } from "../helpers/poll.js";
+import { createOrgRepoAs, gitAs, handOver, IDENTITIES, runOrgAs, teardownOrgAs, type OrgAs } from "./identities.js";
+
+// Three agents whose tool calls are shell jobs in real sandboxed panes; a candidate's run takes 3 s, time for an
+// agent to rewrite its worktree again between its submit and the verifier's reset.
+const orgYaml = (jobs: string) => (name: string) => `name: ${name}
+gpus: none
+runtimes:
+  jobs: { command: ["${bin("run-jobs")}", "${jobs}"], restart: never }
+roles:
+  a: { prompt: prompts/researcher.md, runtime: jobs, edits: [value.txt, .gitattributes] }
+  b: { prompt: prompts/researcher.md, runtime: jobs, edits: [value.txt, .gitattributes] }
+  c: { prompt: prompts/researcher.md, runtime: jobs, edits: [value.txt, .gitattributes] }
+verify:
+  command: [sh, train.sh]
+  metric: { name: val_bpb, pattern: '^val_bpb:\\s*([0-9.]+)', goal: minimize }
+  timeout: 30s
+  parallel: 3
+  repeats: 1
+  keep: { k: 2, min_delta: 0, confirm: 0 }
+`;
+const TRAIN = 'v=$(cat value.txt); [ "$v" = 1.000 ] || sleep 3; echo "val_bpb: $v"\n';
+
+// What every attack plants: a program that leaves a mark in state/, which no sandbox can write; only git run by the
+// daemon, outside every sandbox, could. It passes its input on, so as a filter it changes nothing else.
+const HOOK = `hook="$ORG_STATE/agents/$ORG_AGENT/hook.sh"
+printf '#!/bin/sh\\necho "$ORG_AGENT $*" >> "%s/pwned"\\ncat 2>/dev/null\\nexit 0\\n' "$ORG_STATE" > "$hook"
+chmod +x "$hook"
+gitdir=$(git rev-parse --path-format=absolute --git-dir)
+common=$(git rev-parse --path-format=absolute --git-common-dir)
+echo "$VALUE" > value.txt
+`;
+
+// (a) .git names a repository of the agent's, on its branch, whose config runs the hook as fsmonitor.
+const POINT_DOT_GIT = `evil="$ORG_STATE/agents/$ORG_AGENT/evil"
+if [ ! -d "$evil" ]; then
+  git init -q "$evil" && git -C "$evil" symbolic-ref HEAD "$(git symbolic-ref HEAD)"
+  git -C "$evil" -c user.name=a -c user.email=a@a commit -q --allow-empty -m evil
+  git -C "$evil" config core.fsmonitor "$hook"
+fi
+printf 'gitdir: %s/.git\\n' "$evil" > .git
+`;
+// (b) commondir names a copy of the repo (its branches) whose config runs the hook as fsmonitor.
+const POINT_COMMONDIR = `evil="$ORG_STATE/agents/$ORG_AGENT/evil.git"
+if [ ! -d "$evil" ]; then git clone -q --bare --shared "$common" "$evil" && git -C "$evil" config core.fsmonitor "$hook"; fi
+echo "$evil" > "$gitdir/commondir"
+`;
+// (c) the repo reads per-worktree config: the agent's config.worktree runs the hook as fsmonitor and as a filter.
+const WRITE_WORKTREE_CONFIG = `printf '[core]\\n\\tfsmonitor = %s\\n[filter "evil"]\\n\\tclean = %s\\n\\tsmudge = %s\\n' "$hook" "$hook" "$hook" > "$gitdir/config.worktree" || echo "config.worktree refused"
+echo 'value.txt filter=evil' > .gitattributes
+`;
+const SUBMIT = 'org submit --no-wait -m "worse, with a trap"\n';
+
+const ATTACKS = [
+  { agent: "a-1", value: "2.000", plant: POINT_DOT_GIT, what: "its .git points at a repository of its own" },
+  { agent: "b-1", value: "2.500", plant: POINT_COMMONDIR, what: "its git folder's commondir points at a copy of the repo" },
+  { agent: "c-1", value: "3.000", plant: WRITE_WORKTREE_CONFIG, what: "config.worktree and .gitattributes name its program" },
+];
+
+describe.each(IDENTITIES)("the daemon's git in an agent's worktree, as $name", { tags: ["slow"] }, (who) => {
+  let org: OrgAs;
+  let jobs: string;
+  let state: string;
+  let base: string;
+  let config: string;
+  const submitted = new Map<string, { code: number; stdout: string; stderr: string }>();
+
+  beforeAll(async () => {
+    jobs = realpathSync(mkdtempSync(join(tmpdir(), "org-sec-jobs-")));
+    handOver(who, jobs);
+    org = createOrgRepoAs(who, orgYaml(jobs), { "train.sh": TRAIN, "value.txt": "1.000\n" });
+    state = join(org.dir, "state");
+    // A repo that reads per-worktree config (git sparse-checkout turns this on).
+    gitAs(who, org.dir, ["config", "extensions.worktreeConfig", "true"]);
+    config = readFileSync(join(org.dir, ".git", "config"), "utf8");
+    base = gitAs(who, org.dir, ["rev-parse", "main"]).trim();
+    const up = runOrgAs(who, ["up", "--no-attach"], { cwd: org.dir });
+    expect(up.stderr).not.toContain("WITHOUT a sandbox");
+    expect(up.code, up.stderr).toBe(0);
+    await pollUntil(() => ATTACKS.every(({ agent }) => readLedger(state, agent)?.lastVerified === base), { timeoutMs: 30_000, what: "the three baselines" });
+    // Each agent plants its trap, submits a worse value (the brokered submit runs daemon-side), then plants it again for the reset.
+    await Promise.all(ATTACKS.map(async ({ agent, value, plant }) => {
+      submitted.set(agent, await runInPane(jobs, agent, `VALUE=${value}\n${HOOK}${plant}${SUBMIT}${plant}`));
+    }));
+    const judged = () => (existsSync(join(state, "results.tsv")) ? readFileSync(join(state, "results.tsv"), "utf8") : "");
+    // The ledger is written once the verdict is applied (the branch reset): one baseline run, then the candidate's.
+    await pollUntil(() => ATTACKS.every(({ agent }) => readLedger(state, agent)?.runs === 2), { timeoutMs: 45_000, what: "the three verdicts", explain: judged });
+  }, 120_000);
+
+  afterAll(() => {
+    teardownOrgAs(org);
+    rmSync(jobs, { recursive: true, force: true });
+  });
+
+  test.each(ATTACKS)("$agent: $what — nothing runs outside the sandbox; the submit is queued and discarded, the branch reset", ({ agent }) => {
+    expect(existsSync(join(state, "pwned")) ? readFileSync(join(state, "pwned"), "utf8") : "").toBe("");
+    const submit = submitted.get(agent)!;
+    expect(submit.stdout).toMatch(/^queued [0-9a-f]{7} "worse, with a trap" as /m);
+    expect(readLedger(state, agent)).toMatchObject({ lastVerified: base, best: { commit: base } });
+    expect(readFileSync(join(state, "results.tsv"), "utf8")).toMatch(new RegExp(`\\tdiscard\\tworse, with a trap\\t${agent}\\t`));
+    expect(gitAs(who, org.dir, ["rev-parse", `org/${org.name}/${agent}`]).trim()).toBe(base);
+    expect(readFileSync(join(org.dir, "worktrees", agent, "value.txt"), "utf8")).toBe("1.000\n");
+  });
+
+  test("what the agents could not reach stays as it was; a .git pointed elsewhere is named, put back, and config.worktree is read-only", async () => {
+    expect(readFileSync(join(org.dir, ".git", "config"), "utf8")).toBe(config);
+    expect(gitAs(who, org.dir, ["rev-parse", "main", `refs/frontier/${org.name}`]).trim().split("\n")).toEqual([base, base]);
+    const dotGit = join(org.dir, "worktrees", "a-1", ".git");
+    expect(readFileSync(dotGit, "utf8")).toBe(`gitdir: ${join(org.dir, ".git", "worktrees", "a-1")}\n`);
+    const moved = `a-1: ${dotGit} names ${join(state, "agents", "a-1", "evil", ".git")}, not its git folder ${join(org.dir, ".git", "worktrees", "a-1")}; org ignored it and put .git back`;
+    expect(submitted.get("a-1")!.stderr).toContain(`org: ${moved}`);
+    // The verifier's reset found it pointed away again, and the daemon's log says so (the screen is drawn now and then).
+    await pollUntil(() => readFileSync(join(state, "daemon.log"), "utf8").includes(moved), { timeoutMs: 15_000, what: "the daemon's log naming a-1" });
+    expect(submitted.get("c-1")!.stdout).toContain("config.worktree refused");
+    expect(readFileSync(join(org.dir, ".git", "worktrees", "c-1", "config.worktree"), "utf8")).toBe("");
+  });
+});
+
+function readLedger(state: string, agent: string): AgentLedger | undefined {
+  const file = join(state, "agents", agent, "ledger.json");
+  return existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as AgentLedger) : undefined;
+}
