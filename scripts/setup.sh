@@ -26,6 +26,9 @@ if [ "$for_what" = test ]; then
   need python python-is-python3 "the template tests run train.py with python"
   need bwrap bubblewrap "agents run in a bubblewrap sandbox by default; test/sandbox.e2e.test.ts checks what it lets them write"
 fi
+# The demo's agents run sandboxed too, where Linux has bubblewrap: installed when it can be, else the demo says why not.
+want_bwrap=no
+[ "$for_what" = demo ] && [ "$(uname -s)" = Linux ] && ! command -v bwrap >/dev/null 2>&1 && want_bwrap=yes
 # node-pty compiles at npm ci: the --no-tmux tests drive it, and the demo runs in it when tmux is missing.
 if [ "$for_what" = test ] || ! command -v tmux >/dev/null 2>&1; then
   need make make "node-pty compiles at npm ci"
@@ -33,10 +36,20 @@ if [ "$for_what" = test ] || ! command -v tmux >/dev/null 2>&1; then
   need python3 python3 "node-gyp, which compiles node-pty, runs on python3"
 fi
 
-if [ ${#missing[@]} -gt 0 ]; then
-  sudo=()
-  [ "$(id -u)" -ne 0 ] && sudo -n true 2>/dev/null && sudo=(sudo -n)
-  if command -v apt-get >/dev/null 2>&1 && { [ "$(id -u)" -eq 0 ] || [ ${#sudo[@]} -gt 0 ]; }; then
+sudo=()
+[ "$(id -u)" -ne 0 ] && sudo -n true 2>/dev/null && sudo=(sudo -n)
+can_apt=no
+command -v apt-get >/dev/null 2>&1 && { [ "$(id -u)" -eq 0 ] || [ ${#sudo[@]} -gt 0 ]; } && can_apt=yes
+if [ $want_bwrap = yes ]; then
+  if [ $can_apt = yes ]; then
+    packages+=(bubblewrap)
+  else
+    echo "setup: bwrap (bubblewrap) is missing, so the demo's agents run WITHOUT a sandbox — install it to sandbox them: sudo apt-get install -y bubblewrap (dnf install bubblewrap)" >&2
+  fi
+fi
+
+if [ ${#packages[@]} -gt 0 ]; then
+  if [ $can_apt = yes ]; then
     echo "setup: installing ${packages[*]}"
     "${sudo[@]}" apt-get update -qq
     "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${packages[@]}"

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { checkSandbox, decideSandbox, type SandboxProbe } from "../src/org/sandbox/decide.js";
 import { planSandbox } from "../src/org/sandbox/layout.js";
-import { findHomeInsideOrg } from "../src/org/sandbox/prepare.js";
+import { findUserFiles } from "../src/org/sandbox/prepare.js";
 import { decideOutboxRequest } from "../src/org/sandbox/outbox.js";
 import { paneLaunch } from "../src/org/lifecycle/supervise-step.js";
 import { defaultSubmitArgv } from "../src/cli/commands/builtin.js";
@@ -12,19 +12,22 @@ const missing: SandboxProbe = { kind: "unavailable", reason: "bwrap (bubblewrap)
 
 const layout = {
   bwrap: "/usr/bin/bwrap", root: "/o", repo: "/o", worktrees: "/o/worktrees", worktree: "/o/worktrees/a-1",
-  agentDir: "/o/state/agents/a-1", outbox: "/o/state/agents/a-1/outbox", git: { common: "/o/.git", worktreeDir: "/o/.git/worktrees/a-1", org: "t" },
+  agentDir: "/o/state/agents/a-1", outbox: "/o/state/agents/a-1/outbox", home: "/o/state/agents/a-1/home", git: { common: "/o/.git", worktreeDir: "/o/.git/worktrees/a-1", org: "t" },
   read: [], write: ["/o/data"], hideDirs: ["/tmp/tmux-1000"], maskFiles: [], step: false,
 };
 
 describe("the sandbox's plan", () => {
-  test("the host as it is, the org read-only over it, other worktrees gone, then what the agent writes; later mounts win", () => {
+  test("no capabilities, the host read-only, a private /tmp, the org read-only, other worktrees gone, then what the agent writes; later mounts win", () => {
     expect(planSandbox(layout).args).toEqual([
-      "--die-with-parent", "--dev-bind", "/", "/",
+      "--die-with-parent", "--unshare-user", "--cap-drop", "ALL",
+      "--ro-bind", "/", "/", "--dev-bind", "/dev", "/dev", "--proc", "/proc",
+      "--perms", "1777", "--tmpfs", "/tmp", "--perms", "1777", "--tmpfs", "/dev/shm",
       "--ro-bind", "/o", "/o", "--ro-bind", "/o/.git", "/o/.git",
       "--tmpfs", "/tmp/tmux-1000", "--tmpfs", "/o/worktrees",
       "--bind", "/o/data", "/o/data",
       "--bind", "/o/worktrees/a-1", "/o/worktrees/a-1",
       "--bind", "/o/state/agents/a-1", "/o/state/agents/a-1",
+      "--bind", "/o/state/agents/a-1/home", "/o/state/agents/a-1/home",
       "--bind", "/o/.git/objects", "/o/.git/objects", "--ro-bind", "/o/.git/objects/pack", "/o/.git/objects/pack",
       "--bind", "/o/.git/worktrees/a-1", "/o/.git/worktrees/a-1",
       "--ro-bind", "/o/.git/worktrees/a-1/config.worktree", "/o/.git/worktrees/a-1/config.worktree",
@@ -35,19 +38,22 @@ describe("the sandbox's plan", () => {
       "--chdir", "/o/worktrees/a-1",
       "--setenv", "GIT_CONFIG_COUNT", "2", "--setenv", "GIT_CONFIG_KEY_0", "gc.auto", "--setenv", "GIT_CONFIG_VALUE_0", "0",
       "--setenv", "GIT_CONFIG_KEY_1", "maintenance.auto", "--setenv", "GIT_CONFIG_VALUE_1", "false",
+      "--setenv", "HOME", "/o/state/agents/a-1/home", "--setenv", "TMPDIR", "/tmp",
       "--setenv", "ORG_OUTBOX", "/o/state/agents/a-1/outbox",
     ]);
   });
 
-  test("a HOME inside the org folder stays writable like the host's (the CLIs' caches), right after the org goes read-only; never one holding the org's places", () => {
-    const args = planSandbox({ ...layout, home: "/o/.home" }).args;
-    expect(args.slice(7, 13)).toEqual(["--ro-bind", "/o/.git", "/o/.git", "--bind", "/o/.home", "/o/.home"]);
-    const places = ["/o/state", "/o/worktrees", "/o/.git"];
-    expect(findHomeInsideOrg("/o/.home", ["/o"], places)).toBe("/o/.home");
-    expect(findHomeInsideOrg("/home/u", ["/home/u/o"], places)).toBeUndefined();
-    expect(findHomeInsideOrg("/o", ["/o"], places)).toBeUndefined();
-    expect(findHomeInsideOrg("/o/sub", ["/o"], ["/o/sub/state", "/o/worktrees"])).toBeUndefined();
-    expect(findHomeInsideOrg("", ["/o"], places)).toBeUndefined();
+  test("the agent's HOME is its own folder; the user's home, read-only, shows again over the private /tmp where it lies there; their git config is the agent's global one", async () => {
+    const args = planSandbox({ ...layout, tmpHome: "/tmp/h", gitConfig: "/tmp/h/.gitconfig" }).args;
+    expect(args.slice(20, 26)).toEqual(["--ro-bind", "/tmp/h", "/tmp/h", "--ro-bind", "/o", "/o"]);
+    expect(args.slice(-12, -3)).toEqual(["--setenv", "HOME", "/o/state/agents/a-1/home", "--setenv", "TMPDIR", "/tmp", "--setenv", "GIT_CONFIG_GLOBAL", "/tmp/h/.gitconfig"]);
+    const exists = (present: string[]) => ({ files: { exists: async (path: string) => present.includes(path) } }) as unknown as Parameters<typeof findUserFiles>[0];
+    expect(await findUserFiles(exists(["/tmp/h", "/tmp/h/.gitconfig", "/tmp/h/.config/git/config"]), "/tmp/h")).toEqual({ tmpHome: "/tmp/h", gitConfig: "/tmp/h/.gitconfig" });
+    expect(await findUserFiles(exists(["/home/u", "/home/u/.config/git/config"]), "/home/u")).toEqual({ gitConfig: "/home/u/.config/git/config" });
+    expect(await findUserFiles(exists(["/home/u"]), "/home/u")).toEqual({});
+    expect(await findUserFiles(exists(["/tmp", "/tmp/.gitconfig"]), "/tmp")).toEqual({ gitConfig: "/tmp/.gitconfig" });
+    expect(await findUserFiles(exists([]), "/nonexistent")).toEqual({});
+    expect(await findUserFiles(exists(["/"]), "")).toEqual({});
   });
 
   test("the pane runs bwrap with the launch's environment set inside; only secrets ride the pane's own", () => {

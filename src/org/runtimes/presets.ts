@@ -95,7 +95,12 @@ export const PRESETS: Record<PresetName, RuntimePreset> = {
     prompt_file: "AGENTS.md",
     home_env: ["XDG_DATA_HOME"],
     env: { OPENCODE_DISABLE_AUTOUPDATE: "1" },
-    seed: [{ from: ".local/share/opencode/auth.json", to: "opencode/auth.json" }],
+    // Its config (providers, models) too: in the sandbox its HOME is this folder, so ~/.config/opencode is read from here.
+    seed: [
+      { from: ".local/share/opencode/auth.json", to: "opencode/auth.json" },
+      { from: ".config/opencode/opencode.json", to: ".config/opencode/opencode.json" },
+      { from: ".config/opencode/opencode.jsonc", to: ".config/opencode/opencode.jsonc" },
+    ],
     install: "npm install -g opencode-ai",
     version: ["opencode", "--version"],
     login: {

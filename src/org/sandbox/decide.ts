@@ -4,7 +4,9 @@ import type { Check } from "../views/doctor.js";
 /** Whether bubblewrap can sandbox a program on this machine, as src/adapters/probes/sandbox.ts found. */
 export type SandboxProbe =
   | { kind: "works"; bwrap: string }
-  | { kind: "unavailable"; reason: string; fix: string };
+  | { kind: "unavailable"; reason: string; fix: string }
+  /** Root where bwrap cannot make a user namespace: its sandbox would keep every capability, and an agent with them undoes it. */
+  | { kind: "privileged"; bwrap: string; reason: string; fix: string };
 
 /** Whether this org's agents run sandboxed, and why not when they do not. */
 export type SandboxDecision =
@@ -19,6 +21,13 @@ export type SandboxDecision =
 export function decideSandbox(setting: SandboxConfig | undefined, probe: SandboxProbe): SandboxDecision {
   if (setting?.enabled === false) return { kind: "off", reason: "sandbox.enabled is false in org.yaml" };
   if (probe.kind === "works") return { kind: "on", bwrap: probe.bwrap };
+  // Neither a sandbox with capabilities (it only looks like one) nor silently none: the person decides.
+  if (probe.kind === "privileged") {
+    return {
+      kind: "refused",
+      reason: `${probe.reason}, and an agent keeping root's capabilities can remount the org read-write — ${probe.fix}, or set sandbox: { enabled: false } in org.yaml to run agents unsandboxed on purpose`,
+    };
+  }
   if (setting?.enabled === true) {
     return { kind: "refused", reason: `sandbox.enabled is true in org.yaml, but ${probe.reason} — ${probe.fix}, or set sandbox: { enabled: false }` };
   }
@@ -30,15 +39,16 @@ export function decideSandbox(setting: SandboxConfig | undefined, probe: Sandbox
 
 /** `org doctor`'s line: bwrap, whether it works here, and what that means for this org's agents. */
 export function checkSandbox(decision: SandboxDecision, probe: SandboxProbe): Check {
-  const fix = probe.kind === "unavailable" ? probe.fix : undefined;
+  const fix = probe.kind === "works" ? undefined : probe.fix;
+  const why = probe.kind === "works" ? "" : probe.reason;
   switch (decision.kind) {
     case "on":
       return { name: "bwrap", status: "ok", detail: `${decision.bwrap} works: every agent runs in its sandbox` };
     case "off":
       return { name: "bwrap", status: "warn", detail: `${probe.kind === "works" ? `${probe.bwrap} works, but ` : ""}${decision.reason}: agents run unsandboxed`, fix: "remove sandbox.enabled: false from org.yaml" };
     case "unavailable":
-      return { name: "bwrap", status: "warn", detail: `${probe.kind === "unavailable" ? probe.reason : ""}: agents run unsandboxed`, ...(fix ? { fix } : {}) };
+      return { name: "bwrap", status: "warn", detail: `${why}: agents run unsandboxed`, ...(fix ? { fix } : {}) };
     case "refused":
-      return { name: "bwrap", status: "fail", detail: `${probe.kind === "unavailable" ? probe.reason : ""}, and sandbox.enabled is true: org up refuses`, ...(fix ? { fix } : {}) };
+      return { name: "bwrap", status: "fail", detail: `${why}${probe.kind === "privileged" ? "" : ", and sandbox.enabled is true"}: org up refuses`, ...(fix ? { fix } : {}) };
   }
 }

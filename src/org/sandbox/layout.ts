@@ -13,10 +13,14 @@ export interface SandboxLayout {
   /** state/agents/<agent>: inbox, progress, task, its CLI's config home, its scratch files and its outbox to the daemon. */
   agentDir: string;
   outbox: string;
+  /** The agent's HOME, state/agents/<agent>/home (its CLI's config folder too): every cache and dotfile a CLI keeps under ~. */
+  home: string;
   /** The repo's common git folder, the worktree's own git folder in it, and the org name of the branches. */
   git: { common: string; worktreeDir: string; org: string };
-  /** The user's home when it lies inside the org: the host's, so writable like every other host folder (the CLIs' caches). */
-  home?: string;
+  /** The user's home when the private /tmp would hide it: readable again, like every home, never writable. */
+  tmpHome?: string;
+  /** The user's git config, the agent's global one (read-only): its commits carry the user's name, as unsandboxed. */
+  gitConfig?: string;
   /** sandbox.read and sandbox.write of org.yaml. */
   read: string[];
   write: string[];
@@ -36,9 +40,9 @@ export interface AgentSandbox {
 }
 
 /**
- * The host as it is (devices, network, home, caches, /tmp), the org read-only over it, then the agent's own places
- * writable. Later mounts win in bwrap, so the order is the policy. No --unshare-pid: an org command finds its agent
- * by the pane's process tree, and the daemon checks a caller's pid. No --new-session: the CLIs need their terminal.
+ * The host read-only, the org read-only over it, then the agent's own places writable. Later mounts win in bwrap, so
+ * the order is the policy. No --unshare-pid: an org command finds its agent by the pane's process tree, and the daemon
+ * checks a caller's pid. No --new-session: the CLIs need their terminal.
  */
 export function planSandbox(layout: SandboxLayout): AgentSandbox {
   const { git } = layout;
@@ -51,9 +55,14 @@ export function planSandbox(layout: SandboxLayout): AgentSandbox {
   const branches = join(git.common, "refs", "heads", folder);
   const args = [
     "--die-with-parent",
-    "--dev-bind", "/", "/",
+    // No capabilities, whoever runs org: root in a user namespace of its own (uid mapped as is) owns nothing outside it,
+    // so it can neither remount the org nor reach another process's files through /proc/<pid>/root.
+    "--unshare-user", "--cap-drop", "ALL",
+    // The host read-only but its devices (GPUs); /tmp and /dev/shm the agent's own.
+    "--ro-bind", "/", "/", "--dev-bind", "/dev", "/dev", "--proc", "/proc",
+    "--perms", "1777", "--tmpfs", "/tmp", "--perms", "1777", "--tmpfs", "/dev/shm",
+    ...(layout.tmpHome ? ro(layout.tmpHome) : []),
     ...tops.flatMap(ro),
-    ...(layout.home ? rw(layout.home) : []),
     ...layout.hideDirs.flatMap((dir) => ["--tmpfs", dir]),
     ...layout.maskFiles.flatMap((file) => ["--ro-bind", "/dev/null", file]),
     "--tmpfs", layout.worktrees,
@@ -61,6 +70,7 @@ export function planSandbox(layout: SandboxLayout): AgentSandbox {
     ...layout.write.flatMap(rw),
     ...rw(layout.worktree),
     ...rw(layout.agentDir),
+    ...rw(layout.home),
     // git commits on the agent's branch: new objects (packs stay read-only), its worktree's index and HEAD, the branch and its reflog.
     ...rw(join(git.common, "objects")),
     ...ro(join(git.common, "objects", "pack")),
@@ -78,6 +88,8 @@ export function planSandbox(layout: SandboxLayout): AgentSandbox {
     "--setenv", "GIT_CONFIG_COUNT", "2",
     "--setenv", "GIT_CONFIG_KEY_0", "gc.auto", "--setenv", "GIT_CONFIG_VALUE_0", "0",
     "--setenv", "GIT_CONFIG_KEY_1", "maintenance.auto", "--setenv", "GIT_CONFIG_VALUE_1", "false",
+    "--setenv", "HOME", layout.home, "--setenv", "TMPDIR", "/tmp",
+    ...(layout.gitConfig ? ["--setenv", "GIT_CONFIG_GLOBAL", layout.gitConfig] : []),
     "--setenv", "ORG_OUTBOX", layout.outbox,
     ...(layout.step ? ["--setenv", "ORG_OUTBOX_POLL", "1"] : []),
   ];

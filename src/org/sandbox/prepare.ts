@@ -7,6 +7,7 @@ import type { SandboxGit } from "../ports.js";
 import { decideSandbox, type SandboxDecision } from "./decide.js";
 import { planSandbox, type AgentSandbox } from "./layout.js";
 import { runsAsJob } from "../slurm/prepare.js";
+import { agentHome } from "../runtimes/launch.js";
 
 /** The org's sandbox decision for `org up` and `org reload`: sandbox.enabled against what bwrap can do here. */
 export async function decideOrgSandbox(world: Pick<World, "sandbox">, config: LoadedConfig["config"]): Promise<SandboxDecision> {
@@ -44,15 +45,15 @@ export async function writeSandboxes(
   const { config } = loaded;
   const git = await started;
   const pty = socket.startsWith(PTY_SOCKET_PREFIX);
-  const home = findHomeInsideOrg(world.sandbox.home, [paths.root, loaded.repoDir], [paths.state, paths.worktrees, git.common]);
+  const user = await findUserFiles(world, world.sandbox.home);
   await Promise.all(agents.map(async (agent) => {
     const agentDir = agentPaths(paths.state, agent.name).dir;
     const outbox = join(agentDir, "outbox");
-    const [worktreeDir] = await Promise.all([git.findWorktreeDir(agent.worktree, agent.name), world.files.mkdir(outbox)]);
+    const home = agentHome(agentDir);
+    const [worktreeDir] = await Promise.all([git.findWorktreeDir(agent.worktree, agent.name), world.files.mkdir(outbox), world.files.mkdir(home)]);
     const sandbox = planSandbox({
-      bwrap: decision.bwrap, root: paths.root, repo: loaded.repoDir, worktrees: paths.worktrees, worktree: agent.worktree, agentDir, outbox,
-      git: { common: git.common, worktreeDir, org: config.name },
-      ...(home ? { home } : {}),
+      bwrap: decision.bwrap, root: paths.root, repo: loaded.repoDir, worktrees: paths.worktrees, worktree: agent.worktree, agentDir, outbox, home,
+      git: { common: git.common, worktreeDir, org: config.name }, ...user,
       read: (config.sandbox?.read ?? []).map((path) => resolve(loaded.dir, path)),
       write: (config.sandbox?.write ?? []).map((path) => resolve(loaded.dir, path)),
       // Through the grid's socket an agent could type into another agent's pane, or end the org.
@@ -81,10 +82,14 @@ export function parseAgentSandbox(text: string | undefined): AgentSandbox | unde
 }
 
 /**
- * The user's home when the org's read-only folders would cover it (a HOME inside the org folder or repo): the CLIs
- * write their caches and data there (opencode: ~/.cache, ~/.local), so it stays writable, unless it holds the org's own places.
+ * What the sandbox shows of the user's own files: their home again over the private /tmp when it lies there (a test's,
+ * a container's), and their git config as the agent's global one (the agent's HOME is its own folder).
  */
-export function findHomeInsideOrg(home: string, tops: readonly string[], orgPlaces: readonly string[]): string | undefined {
-  if (!home || home === "/" || !tops.some((top) => isInsideDir(home, top) && home !== top)) return undefined;
-  return orgPlaces.some((place) => isInsideDir(place, home)) ? undefined : home;
+export async function findUserFiles(world: Pick<World, "files">, home: string): Promise<{ tmpHome?: string; gitConfig?: string }> {
+  if (!home || home === "/" || !(await world.files.exists(home))) return {};
+  const candidates = [join(home, ".gitconfig"), join(home, ".config", "git", "config")];
+  const found = await Promise.all(candidates.map((path) => world.files.exists(path)));
+  const gitConfig = candidates.find((_, i) => found[i]);
+  const inTmp = isInsideDir(home, "/tmp") && home !== "/tmp";
+  return { ...(inTmp ? { tmpHome: home } : {}), ...(gitConfig ? { gitConfig } : {}) };
 }

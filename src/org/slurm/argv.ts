@@ -40,8 +40,8 @@ export function sbatchArgv(request: SlurmJobRequest): string[] {
   ];
 }
 
-// On the node: the agent in its sandbox where bwrap works there, else unsandboxed with a warning on its pane.
-const ON_NODE = `b=$(command -v bwrap) && "$b" --dev-bind / / true 2>/dev/null && exec "$b" "$@"
+// On the node: the agent in its sandbox where bwrap works there (without capabilities), else unsandboxed with a warning on its pane.
+const ON_NODE = `b=$(command -v bwrap) && "$b" --unshare-user --cap-drop ALL --ro-bind / / true 2>/dev/null && exec "$b" "$@"
 while [ $# -gt 0 ] && [ "$1" != -- ]; do shift; done; shift
 echo "org: warning: no working bwrap on $(hostname): this agent runs WITHOUT a sandbox — install bubblewrap on the cluster's nodes" >&2
 exec "$@"`;
