@@ -1,4 +1,4 @@
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { OrgError } from "../errors.js";
 import type { LoadedConfig } from "../config/index.js";
 import { agentPaths, isInsideDir, PTY_SOCKET_PREFIX, sandboxFile, type OrgPaths } from "../paths.js";
@@ -30,7 +30,7 @@ export function startSandboxGit(world: Pick<World, "git">, loaded: LoadedConfig,
 
 /**
  * Each agent's sandbox, written to state/sandbox/<agent>.json, where the daemon's supervisor reads it for every
- * restart (launch.json lies in the agent's own, writable folder). Without a sandbox those files go, so none is stale.
+ * restart. Without a sandbox those files go, so none is stale.
  */
 export async function writeSandboxes(
   world: World, loaded: LoadedConfig, paths: OrgPaths, decision: SandboxDecision, agents: readonly { name: string; role: string; worktree: string }[], socket: string,
@@ -46,11 +46,12 @@ export async function writeSandboxes(
   const pty = socket.startsWith(PTY_SOCKET_PREFIX);
   const home = findHomeInsideOrg(world.sandbox.home, [paths.root, loaded.repoDir], [paths.state, paths.worktrees, git.common]);
   await Promise.all(agents.map(async (agent) => {
-    const agentDir = agentPaths(paths.state, agent.name).dir;
-    const outbox = join(agentDir, "outbox");
-    const [worktreeDir] = await Promise.all([git.findWorktreeDir(agent.worktree), world.files.mkdir(outbox)]);
+    const files = agentPaths(paths.state, agent.name);
+    const outbox = files.outbox;
+    // bwrap binds only folders that exist: each writable one is made (as a folder, never a link) before the agent starts.
+    const [worktreeDir] = await Promise.all([git.findWorktreeDir(agent.worktree), ...files.writable.map((dir) => world.files.mkdir(dir))]);
     const sandbox = planSandbox({
-      bwrap: decision.bwrap, root: paths.root, repo: loaded.repoDir, worktrees: paths.worktrees, worktree: agent.worktree, agentDir, outbox,
+      bwrap: decision.bwrap, root: paths.root, repo: loaded.repoDir, worktrees: paths.worktrees, worktree: agent.worktree, agentWritable: files.writable, outbox,
       git: { common: git.common, worktreeDir, org: config.name },
       ...(home ? { home } : {}),
       read: (config.sandbox?.read ?? []).map((path) => resolve(loaded.dir, path)),
