@@ -29,7 +29,7 @@ describe("plan", () => {
     const context = { state: "/o/state", root: "/o", orgArgv: ["/node", "/pkg/bin/org.js"], binDir: "/o/state/bin", basePath: "/usr/bin" };
     const spec = buildLaunchSpec(config, chief!, context);
     expect(spec.argv).toEqual(["claude", "--append-system-prompt-file", "/o/state/agents/chief-1/prompt.md", "Read your system prompt and begin. Loop forever; never ask to stop."]);
-    expect(spec.env).toMatchObject({ FOO: "1", ORG_AGENT: "chief-1", ORG_ROLE: "chief", ORG_STATE: "/o/state", ORG_WORKTREE: "/o/worktrees/chief-1", ORG_INBOX: "/o/state/agents/chief-1/inbox", ORG_PROGRESS: "/o/state/agents/chief-1/progress.md", ORG_TASK: "/o/state/agents/chief-1/task.md", CUDA_VISIBLE_DEVICES: "", ORG_EDITS: "", PATH: "/o/state/bin:/usr/bin" });
+    expect(spec.env).toMatchObject({ FOO: "1", ORG_AGENT: "chief-1", ORG_ROLE: "chief", ORG_STATE: "/o/state", ORG_WORKTREE: "/o/worktrees/chief-1", ORG_INBOX: "/o/state/agents/chief-1/inbox", ORG_PROGRESS: "/o/state/agents/chief-1/own/progress.md", ORG_TASK: "/o/state/agents/chief-1/task.md", CUDA_VISIBLE_DEVICES: "", ORG_EDITS: "", PATH: "/o/state/bin:/usr/bin" });
     const builtin = buildLaunchSpec(config, researcher!, context);
     expect(builtin.argv).toEqual(["/node", "/pkg/bin/org.js", "builtin", "hillclimb"]);
     expect(builtin.env.CUDA_VISIBLE_DEVICES).toBe("2");

@@ -12,7 +12,8 @@ const missing: SandboxProbe = { kind: "unavailable", reason: "bwrap (bubblewrap)
 
 const layout = {
   bwrap: "/usr/bin/bwrap", root: "/o", repo: "/o", worktrees: "/o/worktrees", worktree: "/o/worktrees/a-1",
-  agentDir: "/o/state/agents/a-1", outbox: "/o/state/agents/a-1/outbox", home: "/o/state/agents/a-1/home", git: { common: "/o/.git", worktreeDir: "/o/.git/worktrees/a-1", org: "t" },
+  agentWritable: ["home", "own", "proposal", "outbox"].map((name) => `/o/state/agents/a-1/${name}`), outbox: "/o/state/agents/a-1/outbox", home: "/o/state/agents/a-1/home",
+  git: { common: "/o/.git", worktreeDir: "/o/.git/worktrees/a-1", org: "t" },
   read: [], write: ["/o/data"], hideDirs: ["/tmp/tmux-1000"], maskFiles: [], step: false,
 };
 
@@ -26,8 +27,10 @@ describe("the sandbox's plan", () => {
       "--tmpfs", "/tmp/tmux-1000", "--tmpfs", "/o/worktrees",
       "--bind", "/o/data", "/o/data",
       "--bind", "/o/worktrees/a-1", "/o/worktrees/a-1",
-      "--bind", "/o/state/agents/a-1", "/o/state/agents/a-1",
-      "--bind", "/o/state/agents/a-1/home", "/o/state/agents/a-1/home",
+      // state/agents/a-1 itself stays read-only: launch spec, status, events, pane log and inbox are the daemon's.
+      "--bind", "/o/state/agents/a-1/home", "/o/state/agents/a-1/home", "--bind", "/o/state/agents/a-1/own", "/o/state/agents/a-1/own",
+      "--bind", "/o/state/agents/a-1/proposal", "/o/state/agents/a-1/proposal",
+      "--bind", "/o/state/agents/a-1/outbox", "/o/state/agents/a-1/outbox",
       "--bind", "/o/.git/objects", "/o/.git/objects", "--ro-bind", "/o/.git/objects/pack", "/o/.git/objects/pack",
       "--bind", "/o/.git/worktrees/a-1", "/o/.git/worktrees/a-1",
       "--ro-bind", "/o/.git/worktrees/a-1/config.worktree", "/o/.git/worktrees/a-1/config.worktree",
@@ -100,7 +103,7 @@ describe("the daemon's outbox", () => {
   test("runs an agent command as the agent whose outbox it came through, passing on whom its ORG_AGENT claimed for the command to check", () => {
     expect(decideOutboxRequest({ argv: ["send", "b-1", "hi"], cwd: "/o/worktrees/a-1/src", claimed: "b-1" }, context)).toEqual({
       kind: "run", args: ["send", "b-1", "hi"], cwd: "/o/worktrees/a-1/src",
-      env: { ORG_NAME: "t", ORG_AGENT: "b-1", ORG_BROKERED_FOR: "a-1", ORG_ROLE: "a", ORG_ROOT: "/o", ORG_STATE: "/o/state", ORG_WORKTREE: "/o/worktrees/a-1", ORG_INBOX: "/o/state/agents/a-1/inbox", ORG_PROGRESS: "/o/state/agents/a-1/progress.md", ORG_TASK: "/o/state/agents/a-1/task.md" },
+      env: { ORG_NAME: "t", ORG_AGENT: "b-1", ORG_BROKERED_FOR: "a-1", ORG_ROLE: "a", ORG_ROOT: "/o", ORG_STATE: "/o/state", ORG_WORKTREE: "/o/worktrees/a-1", ORG_INBOX: "/o/state/agents/a-1/inbox", ORG_PROGRESS: "/o/state/agents/a-1/own/progress.md", ORG_TASK: "/o/state/agents/a-1/task.md" },
     });
   });
 

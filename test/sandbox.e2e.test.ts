@@ -29,7 +29,7 @@ afterEach(() => {
 });
 
 describe("the agents' sandbox", { tags: ["slow"] }, () => {
-  test.skipIf(!bwrapWorks)("an agent writes its worktree, branch, inbox and progress, submits and sends; results, another agent's worktree and inbox, .git's config, hooks and best stay as they were", async () => {
+  test.skipIf(!bwrapWorks)("an agent writes its worktree, branch, home and progress, submits and sends; results, its launch spec, pane log and inbox, another agent's worktree and inbox, .git's config, hooks and best stay as they were", async () => {
     org = createOrgRepo(orgYaml("probe"), { "value.txt": "1\n" });
     const { dir, name } = org;
     const state = join(dir, "state");
@@ -37,19 +37,22 @@ describe("the agents' sandbox", { tags: ["slow"] }, () => {
     const up = runOrg(["up", "--no-attach"], { cwd: dir });
     expect(up.stderr).not.toContain("WITHOUT a sandbox");
     expect(up.code).toBe(0);
-    const log = join(state, "agents", "a-1", "probe.log");
+    const log = join(state, "agents", "a-1", "own", "probe.log");
     await pollUntil(() => existsSync(log) && readFileSync(log, "utf8").includes("== done"), { timeoutMs: 30_000, what: "the probe to finish", explain: () => (existsSync(log) ? readFileSync(log, "utf8") : "no probe.log") });
     const common = join(dir, ".git");
     expect(readFileSync(log, "utf8").split("\n")).toEqual([
       "write worktree: ok",
       "commit: ok",
-      "write inbox: ok",
+      "write home: ok",
       "write progress: ok",
       "submit: ok",
       "send: ok",
       `write results: sh: 1: cannot create ${state}/results.tsv: Read-only file system`,
       `make a worktree: sh: 1: cannot create ${dir}/worktrees/new: Read-only file system`,
       `write other worktree: sh: 1: cannot create ${dir}/worktrees/b-1/value.txt: Directory nonexistent`,
+      `write own inbox: sh: 1: cannot create ${state}/agents/a-1/inbox/probe.txt: Read-only file system`,
+      `write launch spec: sh: 1: cannot create ${state}/agents/a-1/launch.json: Read-only file system`,
+      `link pane log: ln: failed to create symbolic link '${state}/agents/a-1/pane.log': Read-only file system`,
       `write other inbox: sh: 1: cannot create ${state}/agents/b-1/inbox/forged.md: Read-only file system`,
       `write git config: sh: 1: cannot create ${common}/config: Read-only file system`,
       `write git hook: sh: 1: cannot create ${common}/hooks/pre-commit: Read-only file system`,
@@ -68,7 +71,7 @@ describe("the agents' sandbox", { tags: ["slow"] }, () => {
     const messages = readdirSync(inbox).filter((file) => file.endsWith(".md"));
     expect(messages).toHaveLength(1);
     expect(readFileSync(join(inbox, messages[0]!), "utf8")).toMatch(/^---\n[^]*from: a-1\n[^]*---\n\nhello from a-1\n$/);
-    expect(readFileSync(join(state, "agents", "a-1", "progress.md"), "utf8")).toBe("- probed the sandbox\n");
+    expect(readFileSync(join(state, "agents", "a-1", "own", "progress.md"), "utf8")).toBe("- probed the sandbox\n");
     // What it may not, as it was.
     expect(existsSync(join(state, "results.tsv"))).toBe(false);
     expect(readFileSync(join(dir, "worktrees", "b-1", "value.txt"), "utf8")).toBe("1\n");

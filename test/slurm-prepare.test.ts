@@ -17,7 +17,7 @@ const AGENTS = [{ name: "researcher-1", role: "researcher" }, { name: "chief", r
 function memoryFiles(): FilesPort & { written: Map<string, string> } {
   const written = new Map<string, string>();
   const unused = () => Promise.reject(new Error("not used"));
-  return { written, writeAtomic: async (path, content) => void written.set(path, content), exists: unused, readText: unused, appendLines: unused, mkdir: unused, share: unused, removeFile: unused, makeExecutable: unused, tryLock: unused };
+  return { written, writeAtomic: async (path, content) => void written.set(path, content), exists: unused, readText: unused, appendLines: unused, mkdir: unused, share: unused, removeFile: unused, makeExecutable: unused, tryLock: unused, reclaimAgentDir: unused, readUntrusted: unused, writeUntrusted: unused };
 }
 
 describe("slurm: preparing agents for org up", () => {

@@ -57,9 +57,10 @@ describe("the standup scheduler", () => {
 
   test("a progress.md over its cap keeps its newest lines; the oldest move to progress-archive.md", async () => {
     const lines = Array.from({ length: 30 }, (_, i) => `- step ${i + 1}: tried a thing`);
-    writeFileSync(join(root, "state/agents/junior-1/progress.md"), `${lines.join("\n")}\n`);
+    mkdirSync(join(root, "state/agents/junior-1/own"), { recursive: true });
+    writeFileSync(join(root, "state/agents/junior-1/own/progress.md"), `${lines.join("\n")}\n`);
     await scheduler().tick(new Date());
-    const kept = readFileSync(join(root, "state/agents/junior-1/progress.md"), "utf8");
+    const kept = readFileSync(join(root, "state/agents/junior-1/own/progress.md"), "utf8");
     const archived = readFileSync(join(root, "state/agents/junior-1/progress-archive.md"), "utf8");
     expect(Buffer.byteLength(kept)).toBeLessThanOrEqual(384);
     expect(`${archived}${kept.split("\n").slice(1).join("\n")}`).toBe(`${lines.join("\n")}\n`);

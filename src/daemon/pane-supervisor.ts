@@ -130,7 +130,8 @@ export class PaneSupervisor {
       // A CLI that keeps conversations resumes its own by id rather than starting over.
       const start = spec.runtime ? chooseStartArgv(spec, await hasConversation(spec.runtime)) : { argv: spec.argv, resumed: false };
       // Secrets the runtime declares come from our own environment, never from a file.
-      // The sandbox comes from state/sandbox/, never from launch.json, which lies in the agent's own writable folder.
+      // launch.json (restart, passEnv, argv) is written by org up and reload from org.yaml into state/agents/<agent>/,
+      // which the agent's sandbox mounts read-only; the sandbox itself comes from state/sandbox/.
       const launch = paneLaunch({ ...spec, argv: start.argv }, pickEnv(process.env, spec.passEnv ?? []), await readAgentSandbox(this.state, pane.agent));
       await this.host.respawn(pane.id, launch, pane.logged === false ? paths.paneLog : undefined);
       if (start.resumed) await event({ type: "resume", pid: null, code: null, signal: null, durationMs: null });

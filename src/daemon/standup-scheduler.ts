@@ -9,10 +9,10 @@ import type { AgentStatus } from "../org/state.js";
 import { trimProgress } from "../org/tasks/progress.js";
 import { decideStandup, type StandupMark } from "../org/tasks/standup-due.js";
 import { renderDigest, type JuniorReport } from "../org/tasks/standup-digest.js";
-import { appendLines, readJson, readText, writeFileAtomic, writeJsonAtomic } from "../adapters/fs/files.js";
+import { appendLines, readJson, readText, writeJsonAtomic } from "../adapters/fs/files.js";
+import { readUntrusted, sizeUntrusted, writeUntrusted } from "../adapters/fs/untrusted.js";
 import { sendMessage } from "../adapters/store/inbox.js";
 import { readTrustedRows } from "../adapters/verifier/checked-results.js";
-import { fileSize } from "../adapters/fs/dir.js";
 
 // Both jobs read a few small files; every few seconds is soon enough for a digest due every N minutes.
 export const STANDUP_TICK_MS = 5000;
@@ -50,14 +50,15 @@ export class StandupScheduler {
     const max = progressMaxBytes(config);
     for (const agent of listAgents(config)) {
       const files = agentPaths(this.paths.state, agent.name);
-      const size = await fileSize(files.progress);
+      // The agent's own file: never followed as a link, nor read past a size cap.
+      const size = await sizeUntrusted(files.own, files.progress);
       if (size <= max) continue;
-      const text = (await readText(files.progress)) ?? "";
+      const text = (await readUntrusted(files.own, files.progress)) ?? "";
       const trimmed = trimProgress(text, max);
       if (!trimmed) continue;
       await appendLines(files.progressArchive, trimmed.archived);
       // The agent may have written meanwhile: its newer text wins, and is trimmed at the next tick.
-      if ((await readText(files.progress)) === text) await writeFileAtomic(files.progress, trimmed.kept);
+      if ((await readUntrusted(files.own, files.progress)) === text) await writeUntrusted(files.own, files.progress, trimmed.kept);
       this.opts.say(`progress: moved ${trimmed.archived.length} old lines of ${agent.name}'s progress.md to progress-archive.md`);
     }
   }

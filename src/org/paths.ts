@@ -41,9 +41,20 @@ export function logPath(state: string): string {
   return join(state, "log.md");
 }
 
-/** Files of one agent inside state/agents/<agent>/. */
+/**
+ * Files of one agent inside state/agents/<agent>/: the daemon's records, read-only in the agent's sandbox, but for
+ * the folders its sandbox lets it write (`writable`), whose files the daemon reads only through adapters/fs/untrusted.
+ */
 export interface AgentPaths {
   dir: string;
+  /** Its CLI's config home, its own files (progress.md, scratch), the meta copy of the config, its outbox. */
+  home: string;
+  own: string;
+  proposal: string;
+  outbox: string;
+  writable: readonly string[];
+  /** Where progress.md lay before own/ (an org started by an older org): moved into own/ at `org up`. */
+  legacyProgress: string;
   launch: string;
   status: string;
   events: string;
@@ -69,15 +80,22 @@ export function agentPaths(state: string, agent: string): AgentPaths {
 
 function buildAgentPaths(state: string, agent: string): AgentPaths {
   const dir = join(state, "agents", agent);
+  const [home, own, proposal, outbox] = ["home", "own", "proposal", "outbox"].map((name) => join(dir, name)) as [string, string, string, string];
   return {
     dir,
+    home,
+    own,
+    proposal,
+    outbox,
+    writable: Object.freeze([home, own, proposal, outbox]),
+    legacyProgress: join(dir, "progress.md"),
     launch: join(dir, "launch.json"),
     status: join(dir, "status.json"),
     events: join(dir, "events.jsonl"),
     prompt: join(dir, "prompt.md"),
     inbox: join(dir, "inbox"),
     paneLog: join(dir, "pane.log"),
-    progress: join(dir, "progress.md"),
+    progress: join(own, "progress.md"),
     progressArchive: join(dir, "progress-archive.md"),
     task: join(dir, "task.md"),
     taskArchive: join(dir, "task-archive.md"),

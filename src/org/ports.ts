@@ -1,4 +1,5 @@
 import type { Gpu } from "./lifecycle/gpu.js";
+import type { AgentPaths } from "./paths.js";
 
 // The orchestrator's view of the world. src/adapters implements these; tests may fake them.
 
@@ -209,6 +210,12 @@ export interface FilesPort {
   makeExecutable(path: string): Promise<void>;
   /** Takes an exclusive lock file; returns false when a live process holds it. */
   tryLock(path: string): Promise<boolean>;
+  /** An agent's folder made the daemon's again (links removed, progress.md into own/); returns what it removed. */
+  reclaimAgentDir(paths: AgentPaths): Promise<string[]>;
+  /** Text of a file below `top`, a folder an agent can write, read without following links; undefined when absent. */
+  readUntrusted(top: string, path: string): Promise<string | undefined>;
+  /** Replaces a file below `top`, a folder an agent can write, without following links; top's parent must be the daemon's. */
+  writeUntrusted(top: string, path: string, content: string): Promise<void>;
 }
 
 export interface ProcessPort {

@@ -7,7 +7,7 @@ export interface PromptContext {
   worktree: string;
   gpu: string;
   inbox: string;
-  /** The agent's own running summary, kept across restarts: state/agents/<agent>/progress.md. */
+  /** The agent's own running summary, kept across restarts: state/agents/<agent>/own/progress.md. */
   progress: string;
   /** Its current task from its chief (`org task`): state/agents/<agent>/task.md. */
   task: string;

@@ -58,7 +58,7 @@ messages:
   notes_max: 50      # entries on state/notes.md; the oldest move to state/notes-archive.md
   idle: 1s           # a pane must be still this long before a notification is typed into it
 
-# Each agent keeps its own running summary in $ORG_PROGRESS (state/agents/<agent>/progress.md).
+# Each agent keeps its own running summary in $ORG_PROGRESS (state/agents/<agent>/own/progress.md).
 progress:
   max_bytes: 8192    # past this, the daemon moves its oldest lines to progress-archive.md
 `;

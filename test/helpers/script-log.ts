@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
-/** What a scripted agent (test/fixtures/bin) wrote to state/agents/<agent>/script.log, or "" before it starts. */
+/** What a scripted agent (test/fixtures/bin) wrote to state/agents/<agent>/own/script.log, or "" before it starts. */
 export function readScriptLog(state: string, agent: string): string {
-  const file = join(state, "agents", agent, "script.log");
+  const file = join(state, "agents", agent, "own", "script.log");
   return existsSync(file) ? readFileSync(file, "utf8") : "";
 }
 

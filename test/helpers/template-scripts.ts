@@ -3,7 +3,7 @@ import { inboxIds, minds, notice, submitValue } from "./template-minds.js";
 
 // The scripted minds of each template's roles: every move is a shell command the real CLI runs with its own tool.
 const KICKOFF = /Read your system prompt and begin/;
-const CONTRACT = '"$ORG_STATE/agents/$ORG_AGENT/contract.md"';
+const CONTRACT = '"$ORG_STATE/agents/$ORG_AGENT/own/contract.md"';
 const draft = (suffix: string) => `for i in $(seq 1 15); do echo "- [ ] assertion $i holds${suffix}"; done > ${CONTRACT} && org contract draft -f ${CONTRACT} && org contract sign`;
 export const THRESHOLD = ": val_bpb below 0.9 on the verifier's run";
 const REVIEW = `for i in $(seq 1 15); do echo "- [x] assertion $i holds${THRESHOLD} — 0.5 in org results"; done > review.md && org review -f review.md`;

@@ -3,6 +3,8 @@ import { dirname } from "node:path";
 import type { FilesPort } from "../../org/ports.js";
 import { tryLock } from "./lock.js";
 import { appendLines, pathExists, PRIVATE_DIR, readText, writeFileAtomic } from "./files.js";
+import { reclaimAgentDir } from "./agent-dir.js";
+import { readUntrusted, writeUntrusted } from "./untrusted.js";
 
 /** The state folder and worktree files, through atomic writes and O_APPEND lines. */
 export const filesPort: FilesPort = {
@@ -29,4 +31,7 @@ export const filesPort: FilesPort = {
     await chmod(path, 0o755);
   },
   tryLock,
+  reclaimAgentDir,
+  readUntrusted: (top, path) => readUntrusted(top, path),
+  writeUntrusted,
 };

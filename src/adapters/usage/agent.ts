@@ -39,11 +39,11 @@ export class AgentUsageReader {
     const before = JSON.stringify(cursors);
     let records: UsageRecord[] = [];
     if (format.kind === "jsonl") {
-      const read = await readJsonlUsage(join(launch.runtime.home, format.dir), format, cursors.files, now.getTime());
+      const read = await readJsonlUsage(join(launch.runtime.home, format.dir), format, cursors.files, now.getTime(), launch.runtime.home);
       ({ records, problems: this.problems } = read);
       cursors.files = read.cursors;
     } else {
-      const read = await readOpencodeUsage(join(launch.runtime.home, format.file), cursors.opencodeStamp);
+      const read = await readOpencodeUsage(join(launch.runtime.home, format.file), cursors.opencodeStamp, launch.runtime.home);
       if (read.kind === "failed") this.problems = [read.problem];
       if (read.kind === "read") {
         records = read.records;

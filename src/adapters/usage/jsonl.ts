@@ -1,8 +1,9 @@
-import { open, readdir, stat } from "node:fs/promises";
+import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { explainCursor, freshCursor, scanJsonl, type ScanCursor } from "../../org/usage/jsonl-scan.js";
 import type { UsageFormat } from "../../org/usage/formats.js";
 import type { UsageRecord } from "../../org/usage/types.js";
+import { openUntrusted } from "../fs/untrusted.js";
 
 /** How far one transcript file has been read: bytes (always at a line's end) and the scan's own cursor. */
 export interface FileCursor extends ScanCursor {
@@ -16,8 +17,11 @@ export type JsonlFormat = Extract<UsageFormat, { kind: "jsonl" }>;
 const HALF_LINE_STALE_MS = 60_000;
 const CHUNK = 4 * 1024 * 1024;
 
-/** New replies in every transcript file of one CLI under `dir`, read from where each file was left; never throws. */
-export async function readJsonlUsage(dir: string, format: JsonlFormat, cursors: Record<string, FileCursor>, now: number): Promise<{ records: UsageRecord[]; cursors: Record<string, FileCursor>; problems: string[] }> {
+/**
+ * New replies in every transcript file of one CLI under `dir`, read from where each file was left; never throws.
+ * `top` is the agent's config folder, which it writes: no link below it is followed.
+ */
+export async function readJsonlUsage(dir: string, format: JsonlFormat, cursors: Record<string, FileCursor>, now: number, top = dir): Promise<{ records: UsageRecord[]; cursors: Record<string, FileCursor>; problems: string[] }> {
   const listed = await listTranscripts(dir, format);
   if ("problem" in listed) return { records: [], cursors, problems: [listed.problem] };
   const next = { ...cursors };
@@ -26,7 +30,7 @@ export async function readJsonlUsage(dir: string, format: JsonlFormat, cursors: 
   for (const file of listed.files) {
     // Named as in the agent's config folder, where a person would look for it.
     const label = join(format.dir, file);
-    const read = await readFileFrom(join(dir, file), label, format, next[file], now).catch((error: NodeJS.ErrnoException) => ({ problem: `cannot read ${label}: ${describeError(error)}` }));
+    const read = await readFileFrom(top, join(dir, file), label, format, next[file], now).catch((error: NodeJS.ErrnoException) => ({ problem: `cannot read ${label}: ${describeError(error)}` }));
     if ("problem" in read) {
       problems.push(read.problem);
       continue;
@@ -61,12 +65,15 @@ async function listTranscripts(dir: string, format: JsonlFormat): Promise<{ file
   return { files: files.sort(), problems };
 }
 
-async function readFileFrom(path: string, label: string, format: JsonlFormat, previous: FileCursor | undefined, now: number): Promise<{ records: UsageRecord[]; cursor: FileCursor; halfLine?: string }> {
-  const info = await stat(path);
+async function readFileFrom(top: string, path: string, label: string, format: JsonlFormat, previous: FileCursor | undefined, now: number): Promise<{ records: UsageRecord[]; cursor: FileCursor; halfLine?: string }> {
+  const handle = await openUntrusted(top, path);
+  const info = await handle.stat().catch(async (error: unknown) => {
+    await handle.close();
+    throw error;
+  });
   // A file replaced or cut shorter is read again from its start: ids keep replies counted once.
   let cursor: FileCursor = previous && previous.ino === info.ino && previous.offset <= info.size ? previous : { ...freshCursor(), offset: 0, ino: info.ino };
   const records: UsageRecord[] = [];
-  const handle = await open(path, "r");
   try {
     let size = CHUNK;
     while (cursor.offset < info.size) {

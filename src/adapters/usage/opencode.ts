@@ -9,14 +9,14 @@ export type OpencodeRead = { kind: "unchanged" } | { kind: "read"; stamp: string
  * Every finished reply in opencode's database, read from the file itself (Node 20 has no SQLite; `opencode db`
  * works but starts a whole opencode, seconds of CPU per look). A read that a write overlapped is tried again.
  */
-export async function readOpencodeUsage(path: string, lastStamp: string | undefined): Promise<OpencodeRead> {
+export async function readOpencodeUsage(path: string, lastStamp: string | undefined, top?: string): Promise<OpencodeRead> {
   let problem = "";
   for (let attempt = 0; attempt < 3; attempt++) {
     const stamp = await stampOf(path);
     if (stamp === lastStamp) return { kind: "unchanged" };
     if (stamp.startsWith("-")) return { kind: "read", stamp, records: [] };
     try {
-      const rows = await readRows(path);
+      const rows = await readRows(path, top);
       if ((await stampOf(path)) !== stamp) continue;
       return { kind: "read", stamp, ...collect(rows) };
     } catch (error) {
@@ -28,8 +28,8 @@ export async function readOpencodeUsage(path: string, lastStamp: string | undefi
   return { kind: "failed", problem: `cannot read opencode's database ${path}: ${problem || "it kept changing while read"}` };
 }
 
-async function readRows(path: string) {
-  const pages = await openPages(path);
+async function readRows(path: string, top?: string) {
+  const pages = await openPages(path, top);
   try {
     return await readTableRows(pages, "message");
   } finally {

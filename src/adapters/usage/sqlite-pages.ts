@@ -1,6 +1,8 @@
 // Pages of a SQLite database as its last committed transaction left them: the file, overlaid with the WAL's frames.
 // Read-only and lock-free: no SQLite in Node 20, and the writer (opencode) must never wait on us.
-import { open, readFile, stat } from "node:fs/promises";
+import { lstat } from "node:fs/promises";
+import { dirname } from "node:path";
+import { openUntrusted } from "../fs/untrusted.js";
 
 export interface PageSource {
   pageSize: number;
@@ -10,10 +12,13 @@ export interface PageSource {
   close(): Promise<void>;
 }
 
-/** The database at `path` (with `path`-wal when there is one); throws on a file that is not SQLite. */
-export async function openPages(path: string): Promise<PageSource> {
-  const wal = parseWal(await readFile(`${path}-wal`).catch(() => Buffer.alloc(0)));
-  const handle = await open(path, "r");
+/**
+ * The database at `path` (with `path`-wal when there is one); throws on a file that is not SQLite. `top` is the agent's
+ * config folder, which it writes: no link below it is followed.
+ */
+export async function openPages(path: string, top = dirname(path)): Promise<PageSource> {
+  const wal = parseWal(await readWal(top, `${path}-wal`));
+  const handle = await openUntrusted(top, path);
   try {
     const header = Buffer.alloc(100);
     const { bytesRead } = await handle.read(header, 0, 100, 0);
@@ -44,7 +49,7 @@ export async function openPages(path: string): Promise<PageSource> {
 
 /** Sizes and times of the database and its WAL: equal before and after a read means no writer moved under it. */
 export async function stampOf(path: string): Promise<string> {
-  const parts = await Promise.all([path, `${path}-wal`].map((file) => stat(file).then((info) => `${info.size}:${info.mtimeMs}:${info.ino}`, () => "-")));
+  const parts = await Promise.all([path, `${path}-wal`].map((file) => lstat(file).then((info) => `${info.size}:${info.mtimeMs}:${info.ino}`, () => "-")));
   return parts.join("|");
 }
 
@@ -90,4 +95,14 @@ function checksum(data: Buffer, [start0, start1]: number[], bigEndian: boolean):
     s1 = (s1 + x1 + s0) >>> 0;
   }
   return [s0, s1];
+}
+
+async function readWal(top: string, path: string): Promise<Buffer> {
+  const handle = await openUntrusted(top, path).catch(() => undefined);
+  if (!handle) return Buffer.alloc(0);
+  try {
+    return await handle.readFile();
+  } finally {
+    await handle.close();
+  }
 }

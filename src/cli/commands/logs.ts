@@ -1,8 +1,9 @@
-import { open, stat } from "node:fs/promises";
+import { dirname } from "node:path";
 import { OrgError } from "../../org/errors.js";
 import { agentPaths, orgPaths } from "../../org/paths.js";
 import { readRecord } from "../../adapters/store/org-record.js";
 import { stripAnsi } from "../../ui/strip-ansi.js";
+import { openUntrusted } from "../../adapters/fs/untrusted.js";
 import type { Io } from "../io.js";
 
 /** `org logs <agent> [--follow]`: the agent's pane output as text, from state. */
@@ -12,7 +13,8 @@ export async function runLogs(opts: { root: string; agent: string; follow: boole
   const names = ["daemon", ...record.agents.map((agent) => agent.name)];
   if (!names.includes(opts.agent)) throw new OrgError(`no agent named "${opts.agent}" — choose one of: ${names.join(", ")}`, "unknown-agent");
   const file = opts.agent === "daemon" ? `${state}/daemon.log` : agentPaths(state, opts.agent).paneLog;
-  const size = await stat(file).then((info) => info.size, () => 0);
+  await checkLog(file);
+  const size = await sizeOf(file);
   const tail = await readFrom(file, Math.max(0, size - 256 * 1024));
   const lines = stripAnsi(tail).split("\n");
   if (lines.at(-1) === "") lines.pop();
@@ -23,7 +25,7 @@ export async function runLogs(opts: { root: string; agent: string; follow: boole
   const stop = new Promise<void>((resolve) => process.once("SIGINT", resolve));
   for (let done = false; !done; ) {
     done = await Promise.race([stop.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 200))]);
-    const now = await stat(file).then((info) => info.size, () => 0);
+    const now = await sizeOf(file);
     if (now > offset) {
       process.stdout.write(stripAnsi(await readFrom(file, offset, now)));
       offset = now;
@@ -32,8 +34,31 @@ export async function runLogs(opts: { root: string; agent: string; follow: boole
   return 0;
 }
 
+// An agent's org logs runs outside its sandbox: a link at pane.log (an older org let agents make one) shows nothing.
+async function openLog(file: string) {
+  return openUntrusted(dirname(file), file).catch(() => undefined);
+}
+
+async function checkLog(file: string): Promise<void> {
+  const handle = await openUntrusted(dirname(file), file).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOENT") return undefined;
+    throw new OrgError(`${error.message} — \`org up\` makes it the pane's log again`, "pane-log");
+  });
+  await handle?.close();
+}
+
+async function sizeOf(file: string): Promise<number> {
+  const handle = await openLog(file);
+  if (!handle) return 0;
+  try {
+    return (await handle.stat()).size;
+  } finally {
+    await handle.close();
+  }
+}
+
 async function readFrom(file: string, start: number, end?: number): Promise<string> {
-  const handle = await open(file, "r").catch(() => undefined);
+  const handle = await openLog(file);
   if (!handle) return "";
   try {
     const length = (end ?? (await handle.stat()).size) - start;

@@ -1,13 +1,18 @@
 import { createHash } from "node:crypto";
-import { isAbsolute, join, relative, resolve } from "node:path";
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { parse } from "yaml";
 import { loadConfig, type ConfigProbe, type LoadResult } from "../../org/config/index.js";
 import { agentPaths } from "../../org/paths.js";
 import { configProbe } from "../../adapters/probes/config.js";
 import { pathExists, readJson, readText, writeFileAtomic, writeJsonAtomic } from "../../adapters/fs/files.js";
+import { readUntrusted, writeUntrusted } from "../../adapters/fs/untrusted.js";
+import { filesPort } from "../../adapters/fs/files-port.js";
 import { diffFilesNoIndex } from "../../adapters/git/refs.js";
 
-/** A meta agent's editable copy of the org's config: org.yaml and the prompts, at their paths relative to the org folder. */
+/**
+ * A meta agent's editable copy of the org's config: org.yaml and the prompts, at their paths relative to the org folder.
+ * The agent writes it: every file there is read and written through adapters/fs/untrusted, never through a link.
+ */
 export function proposalDir(state: string, agent: string): string {
   return join(agentPaths(state, agent).dir, "proposal");
 }
@@ -28,7 +33,7 @@ export async function seedProposal(root: string, state: string, agent: string, f
   const dir = proposalDir(state, agent);
   for (const file of files) {
     const text = await readText(join(root, file));
-    if (text !== undefined) await writeFileAtomic(join(dir, file), text);
+    if (text !== undefined) await writeUntrusted(dir, join(dir, file), text);
   }
   await writeJsonAtomic(baseFile(state, agent), { hash: await hashFiles(root, files) });
 }
@@ -38,7 +43,9 @@ export async function readProposalBase(state: string, agent: string): Promise<st
 }
 
 export async function hasProposal(state: string, agent: string): Promise<boolean> {
-  return pathExists(join(proposalDir(state, agent), "org.yaml"));
+  const dir = proposalDir(state, agent);
+  // A link there counts as a copy, so loading it refuses it by name.
+  return readUntrusted(dir, join(dir, "org.yaml")).then((text) => text !== undefined, () => true);
 }
 
 /**
@@ -46,11 +53,11 @@ export async function hasProposal(state: string, agent: string): Promise<boolean
  * prompt it names inside the folder must be in the copy, so a prompt deleted from the copy is missing.
  */
 export async function loadProposal(root: string, dir: string): Promise<LoadResult & { text: string }> {
-  const text = (await readText(join(dir, "org.yaml"))) ?? "";
+  const text = (await readUntrusted(dir, join(dir, "org.yaml"))) ?? "";
   const prompts = new Set(listPromptPaths(text).map((prompt) => resolve(root, prompt)).filter((path) => insideOf(root, path)));
   const probe: ConfigProbe = {
     ...configProbe,
-    exists: (path) => (prompts.has(path) ? pathExists(join(dir, relative(root, path))) : configProbe.exists(path)),
+    exists: (path) => (prompts.has(path) ? existsInCopy(dir, join(dir, relative(root, path))) : configProbe.exists(path)),
   };
   return { ...(await loadConfig({ file: "org.yaml", dir: root, text }, probe)), text };
 }
@@ -59,7 +66,7 @@ export async function loadProposal(root: string, dir: string): Promise<LoadResul
 export function readProposalTemplate(root: string, dir: string): (prompt: string) => Promise<string | undefined> {
   return (prompt) => {
     const path = resolve(root, prompt);
-    return readText(insideOf(root, path) ? join(dir, relative(root, path)) : path);
+    return insideOf(root, path) ? readUntrusted(dir, join(dir, relative(root, path))) : readText(path);
   };
 }
 
@@ -67,7 +74,7 @@ export function readProposalTemplate(root: string, dir: string): (prompt: string
 export async function findChangedFiles(root: string, dir: string, files: string[]): Promise<string[]> {
   const changed: string[] = [];
   for (const file of files) {
-    const proposed = await readText(join(dir, file));
+    const proposed = await readUntrusted(dir, join(dir, file));
     if (proposed !== undefined && proposed !== (await readText(join(root, file)))) changed.push(file);
   }
   return changed;
@@ -76,9 +83,12 @@ export async function findChangedFiles(root: string, dir: string, files: string[
 /** `git diff --no-index` of each changed file, org's side first, labelled with its path. */
 export async function diffFiles(root: string, dir: string, files: string[]): Promise<string> {
   const parts: string[] = [];
+  // git would follow a link in the agent's copy: it diffs the text read here, from a file in the daemon's folder.
+  const proposed = join(dirname(dir), `.proposed-${process.pid}.tmp`);
   for (const file of files) {
     const before = (await pathExists(join(root, file))) ? join(root, file) : "/dev/null";
-    const diff = await diffFilesNoIndex(before, join(dir, file));
+    await writeFileAtomic(proposed, (await readUntrusted(dir, join(dir, file))) ?? "");
+    const diff = await diffFilesNoIndex(before, proposed).finally(() => filesPort.removeFile(proposed));
     // git names absolute paths oddly (a/tmp/x); the hunks are what matter, under our own header.
     const hunks = diff.slice(Math.max(0, diff.indexOf("\n@@") + 1)).trimEnd();
     parts.push(`--- org/${file}\n+++ proposed/${file}\n${hunks}`);
@@ -86,8 +96,13 @@ export async function diffFiles(root: string, dir: string, files: string[]): Pro
   return ["```diff", ...parts, "```"].join("\n");
 }
 
+/** The copy's files over the org's own. */
 export async function copyFiles(from: string, to: string, files: string[]): Promise<void> {
-  for (const file of files) await writeFileAtomic(join(to, file), (await readText(join(from, file))) ?? "");
+  for (const file of files) await writeFileAtomic(join(to, file), (await readUntrusted(from, join(from, file))) ?? "");
+}
+
+async function existsInCopy(dir: string, path: string): Promise<boolean> {
+  return readUntrusted(dir, path).then((text) => text !== undefined, () => false);
 }
 
 function listPromptPaths(text: string): string[] {

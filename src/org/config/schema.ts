@@ -167,7 +167,7 @@ const ProgressSchema = z
   .strictObject({
     max_bytes: z.number().int().min(512).max(1_048_576).default(8192).describe("the largest progress.md; past it the daemon moves its oldest lines to progress-archive.md"),
   })
-  .describe("each agent's own running summary, state/agents/<agent>/progress.md ($ORG_PROGRESS), kept across restarts and never committed");
+  .describe("each agent's own running summary, state/agents/<agent>/own/progress.md ($ORG_PROGRESS), kept across restarts and never committed");
 
 const perMillion = (what: string, example: number) => z.number().min(0).describe(`dollars per million ${what}`).meta({ examples: [example] });
 

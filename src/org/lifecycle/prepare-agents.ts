@@ -87,6 +87,8 @@ async function writeAgentFiles(world: World, loaded: LoadedConfig, paths: OrgPat
   const template = (file: string) => templates.get(file) ?? templates.set(file, world.files.readText(`${loaded.dir}/${file}`).then((text) => text ?? "")).get(file)!;
   return Promise.all(agents.map(async (agent) => {
     const files = agentPaths(paths.state, agent.name);
+    // Before any write there: an older org let the agent plant links where the daemon and tmux write.
+    await world.files.reclaimAgentDir(files);
     await world.files.mkdir(files.inbox);
     const prompt = renderAgentPrompt(config, agent, paths.state, await template(config.roles[agent.role]!.prompt));
     const spec = buildLaunchSpec(config, agent, { state: paths.state, root: paths.root, orgArgv: world.orgArgv, binDir, basePath: world.basePath });

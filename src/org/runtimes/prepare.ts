@@ -18,11 +18,13 @@ export async function prepareRuntimeFiles(world: Pick<World, "files" | "secretEn
   // Codex refuses a CODEX_HOME that does not exist: make the folder before the CLI first looks.
   await world.files.mkdir(runtime.home);
   if (userHome) {
-    for (const seed of runtime.seed) await world.files.share(join(userHome, seed.from), join(runtime.home, seed.to), "copy");
+    for (const seed of runtime.seed) await seedFile(world, join(userHome, seed.from), runtime.home, join(runtime.home, seed.to));
   }
   await writeConfigState(world, spec, runtime);
   if (!runtime.promptFile) return [];
-  const current = await world.files.readText(runtime.promptFile);
+  // In the agent's worktree: read and replaced without following a link it made there.
+  // A link there (the repo's own, or the agent's) is not org's file either.
+  const current = await world.files.readUntrusted(spec.cwd, runtime.promptFile).catch(() => "");
   if (current !== undefined && !current.startsWith(MARK)) {
     const name = relative(spec.cwd, runtime.promptFile);
     throw new OrgError(
@@ -30,7 +32,7 @@ export async function prepareRuntimeFiles(world: Pick<World, "files" | "secretEn
       "prompt-file",
     );
   }
-  await world.files.writeAtomic(runtime.promptFile, `${MARK}\n${prompt}`);
+  await world.files.writeUntrusted(spec.cwd, runtime.promptFile, `${MARK}\n${prompt}`);
   return [`/${basename(runtime.promptFile)}`];
 }
 
@@ -40,18 +42,27 @@ async function writeConfigState(world: Pick<World, "files" | "secretEnv">, spec:
   const env = { ...spec.env, ...world.secretEnv(spec.passEnv ?? []) };
   for (const patch of planConfigState(runtime.preset, { worktree: spec.cwd, answerTrust: runtime.watch.answerTrust, env })) {
     const path = join(runtime.home, patch.file);
-    const current = parseStateFile(await world.files.readText(path));
+    // The agent's own config folder: a link there is not followed but replaced, as a file with nothing of ours.
+    const current = parseStateFile(await world.files.readUntrusted(runtime.home, path).catch(() => undefined));
     // Not plain JSON (a seeded settings.json with comments): the CLI's own, not to be rewritten; it asks instead.
     if (current === null) continue;
     const merged = mergeJson(current, patch.set);
     // Unchanged on a later `org up`: no write racing the running CLI's own.
     if (JSON.stringify(merged) === JSON.stringify(current)) continue;
-    await world.files.writeAtomic(path, `${JSON.stringify(merged, null, 2)}\n`);
+    await world.files.writeUntrusted(runtime.home, path, `${JSON.stringify(merged, null, 2)}\n`);
   }
   for (const table of planConfigTables(runtime.preset, { worktree: spec.cwd, answerTrust: runtime.watch.answerTrust, env })) {
     const path = join(runtime.home, table.file);
-    const current = await world.files.readText(path);
+    const current = await world.files.readUntrusted(runtime.home, path).catch(() => undefined);
     const next = appendTomlTable(current, table);
-    if (next !== (current ?? "")) await world.files.writeAtomic(path, next);
+    if (next !== (current ?? "")) await world.files.writeUntrusted(runtime.home, path, next);
   }
+}
+
+/** The user's credentials copied into the agent's home once; what the agent keeps there (a link too) stays as it is. */
+async function seedFile(world: Pick<World, "files">, from: string, home: string, to: string): Promise<void> {
+  const present = await world.files.readUntrusted(home, to).then((text) => text !== undefined, () => true);
+  if (present) return;
+  const text = await world.files.readText(from);
+  if (text !== undefined) await world.files.writeUntrusted(home, to, text);
 }

@@ -10,8 +10,11 @@ export interface SandboxLayout {
   /** Every agent's worktree lives here: hidden, but for the agent's own, writable. */
   worktrees: string;
   worktree: string;
-  /** state/agents/<agent>: inbox, progress, task, its CLI's config home, its scratch files and its outbox to the daemon. */
-  agentDir: string;
+  /**
+   * The folders of state/agents/<agent> it may write: its CLI's config home, own/ (progress, scratch), its meta
+   * proposal and its outbox. The rest there (launch spec, status, events, pane log, inbox, task) is the daemon's.
+   */
+  agentWritable: readonly string[];
   outbox: string;
   /** The agent's HOME, state/agents/<agent>/home (its CLI's config folder too): every cache and dotfile a CLI keeps under ~. */
   home: string;
@@ -69,8 +72,7 @@ export function planSandbox(layout: SandboxLayout): AgentSandbox {
     ...layout.read.flatMap(ro),
     ...layout.write.flatMap(rw),
     ...rw(layout.worktree),
-    ...rw(layout.agentDir),
-    ...rw(layout.home),
+    ...layout.agentWritable.flatMap(rw),
     // git commits on the agent's branch: new objects (packs stay read-only), its worktree's index and HEAD, the branch and its reflog.
     ...rw(join(git.common, "objects")),
     ...ro(join(git.common, "objects", "pack")),

@@ -1,4 +1,4 @@
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { OrgError } from "../errors.js";
 import type { LoadedConfig } from "../config/index.js";
 import { agentPaths, isInsideDir, PTY_SOCKET_PREFIX, sandboxFile, type OrgPaths } from "../paths.js";
@@ -7,7 +7,6 @@ import type { SandboxGit } from "../ports.js";
 import { decideSandbox, type SandboxDecision } from "./decide.js";
 import { planSandbox, type AgentSandbox } from "./layout.js";
 import { runsAsJob } from "../slurm/prepare.js";
-import { agentHome } from "../runtimes/launch.js";
 
 /** The org's sandbox decision for `org up` and `org reload`: sandbox.enabled against what bwrap can do here. */
 export async function decideOrgSandbox(world: Pick<World, "sandbox">, config: LoadedConfig["config"]): Promise<SandboxDecision> {
@@ -31,7 +30,7 @@ export function startSandboxGit(world: Pick<World, "git">, loaded: LoadedConfig,
 
 /**
  * Each agent's sandbox, written to state/sandbox/<agent>.json, where the daemon's supervisor reads it for every
- * restart (launch.json lies in the agent's own, writable folder). Without a sandbox those files go, so none is stale.
+ * restart. Without a sandbox those files go, so none is stale.
  */
 export async function writeSandboxes(
   world: World, loaded: LoadedConfig, paths: OrgPaths, decision: SandboxDecision, agents: readonly { name: string; role: string; worktree: string }[], socket: string,
@@ -47,13 +46,13 @@ export async function writeSandboxes(
   const pty = socket.startsWith(PTY_SOCKET_PREFIX);
   const user = await findUserFiles(world, world.sandbox.home);
   await Promise.all(agents.map(async (agent) => {
-    const agentDir = agentPaths(paths.state, agent.name).dir;
-    const outbox = join(agentDir, "outbox");
-    const home = agentHome(agentDir);
-    const [worktreeDir] = await Promise.all([git.findWorktreeDir(agent.worktree, agent.name), world.files.mkdir(outbox), world.files.mkdir(home)]);
+    const files = agentPaths(paths.state, agent.name);
+    const outbox = files.outbox;
+    // bwrap binds only folders that exist: each writable one is made (as a folder, never a link) before the agent starts.
+    const [worktreeDir] = await Promise.all([git.findWorktreeDir(agent.worktree, agent.name), ...files.writable.map((dir) => world.files.mkdir(dir))]);
     const sandbox = planSandbox({
-      bwrap: decision.bwrap, root: paths.root, repo: loaded.repoDir, worktrees: paths.worktrees, worktree: agent.worktree, agentDir, outbox, home,
-      git: { common: git.common, worktreeDir, org: config.name }, ...user,
+      bwrap: decision.bwrap, root: paths.root, repo: loaded.repoDir, worktrees: paths.worktrees, worktree: agent.worktree, agentWritable: files.writable, outbox,
+      home: files.home, git: { common: git.common, worktreeDir, org: config.name }, ...user,
       read: (config.sandbox?.read ?? []).map((path) => resolve(loaded.dir, path)),
       write: (config.sandbox?.write ?? []).map((path) => resolve(loaded.dir, path)),
       // Through the grid's socket an agent could type into another agent's pane, or end the org.

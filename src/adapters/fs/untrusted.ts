@@ -1,0 +1,130 @@
+import { constants, existsSync } from "node:fs";
+import { lstat, mkdir, open, rename, rm, writeFile, type FileHandle } from "node:fs/promises";
+import { basename, dirname, join, relative, sep } from "node:path";
+import { PRIVATE_DIR } from "./files.js";
+
+// Files an agent can write (its CLI home, progress, proposal copy, worktree) are read and written here only: no link
+// is followed below `top`, only regular files are read, and writes are renames of files made in top's parent, which
+// must be a folder no agent can write. Linux walks each step from the last one's open fd, so a folder swapped for a
+// link mid-walk is refused too.
+const { O_RDONLY, O_NOFOLLOW, O_DIRECTORY, O_NONBLOCK } = constants;
+const BY_FD = existsSync("/proc/self/fd");
+/** What readUntrusted reads at most: a progress file or a CLI's settings, never a disk's worth. */
+export const UNTRUSTED_MAX_BYTES = 16 * 1024 * 1024;
+
+let counter = 0;
+
+/** Opens `path` (below the folder `top`) for reading: a regular file reached through no link, or an error saying why not. */
+export async function openUntrusted(top: string, path: string): Promise<FileHandle> {
+  const { parts, name } = splitBelow(top, path);
+  return withFolder(top, parts, false, async (folder) => {
+    const handle = await open(join(folder, name), O_RDONLY | O_NOFOLLOW | O_NONBLOCK).catch((error: NodeJS.ErrnoException) => {
+      throw explainRefusal(error, path);
+    });
+    const info = await handle.stat();
+    if (!info.isFile()) {
+      await handle.close();
+      throw info.isDirectory() ? untrustedError(`${path} is a directory`, "EISDIR") : untrustedError(`${path} is not a regular file: not read`, "EINVAL");
+    }
+    return handle;
+  });
+}
+
+/** The text of `path` below `top` as openUntrusted finds it, undefined when it does not exist; over `maxBytes` is an error. */
+export async function readUntrusted(top: string, path: string, maxBytes = UNTRUSTED_MAX_BYTES): Promise<string | undefined> {
+  const handle = await openUntrusted(top, path).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOENT") return undefined;
+    throw error;
+  });
+  if (!handle) return undefined;
+  try {
+    const { size } = await handle.stat();
+    if (size > maxBytes) throw untrustedError(`${path} is ${size} bytes, over the ${maxBytes} org reads from an agent's folder: not read`, "EFBIG");
+    return (await handle.readFile()).toString("utf8");
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Replaces `path` below `top` with `content`: written in top's parent, then renamed into a folder reached through no link. */
+export async function writeUntrusted(top: string, path: string, content: string): Promise<void> {
+  const { parts, name } = splitBelow(top, path);
+  const tmp = join(dirname(top), `.${basename(top)}.${process.pid}.${counter++}.tmp`);
+  // A link at top itself is refused by the walk below, after this made nothing.
+  await mkdir(top, { recursive: true, mode: PRIVATE_DIR });
+  await writeFile(tmp, content, { flag: "wx", mode: 0o600 });
+  try {
+    await withFolder(top, parts, true, (folder) => rename(tmp, join(folder, name)));
+  } catch (error) {
+    await rm(tmp, { force: true }).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** The folder below `top` (made when `create`), walked without following links, handed to `use` as a path naming it. */
+async function withFolder<T>(top: string, parts: string[], create: boolean, use: (folder: string) => Promise<T>): Promise<T> {
+  if (!BY_FD) return use(await walkByLstat(top, parts, create));
+  const fds: FileHandle[] = [];
+  try {
+    let at = top;
+    fds.push(await openFolder(top, top));
+    for (const part of parts) {
+      const next = join(`/proc/self/fd/${fds.at(-1)!.fd}`, part);
+      at = join(at, part);
+      if (create) await mkdir(next, { mode: PRIVATE_DIR }).catch((error: NodeJS.ErrnoException) => (error.code === "EEXIST" ? undefined : Promise.reject(error)));
+      fds.push(await openFolder(next, at));
+    }
+    return await use(`/proc/self/fd/${fds.at(-1)!.fd}`);
+  } finally {
+    await Promise.all(fds.map((fd) => fd.close().catch(() => undefined)));
+  }
+}
+
+async function openFolder(path: string, named: string): Promise<FileHandle> {
+  return open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW).catch((error: NodeJS.ErrnoException) => {
+    throw explainRefusal(error, named);
+  });
+}
+
+// Without /proc (not Linux, where no sandbox runs either): each step looked at, a link refused.
+async function walkByLstat(top: string, parts: string[], create: boolean): Promise<string> {
+  let at = top;
+  for (const step of ["", ...parts]) {
+    at = join(at, step);
+    const info = await lstat(at).catch((error: NodeJS.ErrnoException) => (error.code === "ENOENT" && create ? undefined : Promise.reject(error)));
+    if (!info) await mkdir(at, { mode: PRIVATE_DIR });
+    else if (!info.isDirectory()) throw untrustedError(`${at} is ${info.isSymbolicLink() ? "a symbolic link" : "not a folder"}: not followed`, "ELOOP");
+  }
+  return at;
+}
+
+function splitBelow(top: string, path: string): { parts: string[]; name: string } {
+  const rel = relative(top, path);
+  if (rel === "" || rel.startsWith("..") || rel.startsWith(sep)) throw untrustedError(`${path} is not inside ${top}`, "EINVAL");
+  const parts = rel.split(sep);
+  return { parts: parts.slice(0, -1), name: parts.at(-1)! };
+}
+
+function explainRefusal(error: NodeJS.ErrnoException, path: string): Error {
+  // O_NOFOLLOW on a link: ELOOP; O_DIRECTORY on a link or a file: ENOTDIR.
+  if (error.code === "ELOOP") return untrustedError(`${path} is a symbolic link: not followed`, "ELOOP");
+  if (error.code === "ENOTDIR") return untrustedError(`${path} is not a folder (a symbolic link or a file): not followed`, "ENOTDIR");
+  if (error.code === "ENXIO") return untrustedError(`${path} is not a regular file: not read`, "ENXIO");
+  error.message = error.message.replace(/'\/proc\/self\/fd\/\d+[^']*'/, `'${path}'`);
+  return error;
+}
+
+function untrustedError(message: string, code: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(message), { code });
+}
+
+/** The size of the regular file `path` below `top`, 0 when absent; a link or a special file is an error. */
+export async function sizeUntrusted(top: string, path: string): Promise<number> {
+  const handle = await openUntrusted(top, path).catch((error: NodeJS.ErrnoException) => (error.code === "ENOENT" ? undefined : Promise.reject(error)));
+  if (!handle) return 0;
+  try {
+    return (await handle.stat()).size;
+  } finally {
+    await handle.close();
+  }
+}
