@@ -6,7 +6,7 @@ import { afterEach, describe, expect, test } from "vitest";
 import { bin } from "../helpers/org-fixture.js";
 import { pollUntil } from "../helpers/poll.js";
 import { createOrgRepoAs, IDENTITIES, runOrgAs, teardownOrgAs, type OrgAs } from "./identities.js";
-import { HOSTILE, findUnsafe } from "./terminal-payloads.js";
+import { ATTACKS, HOSTILE, findUnsafe } from "./terminal-payloads.js";
 
 const orgYaml = (name: string) => `name: ${name}
 repo: .
@@ -68,6 +68,11 @@ describe.each(IDENTITIES)("an agent's escapes never reach a person's terminal, a
       expect(text, name).toContain("idea");
       expect(findUnsafe(text), name).toBeUndefined();
     }
+
+    // The daemon's pane, a person's terminal too, draws its own clears only: none of the agent's sequences.
+    const daemon = file("daemon.log");
+    expect(daemon).toContain("[org");
+    for (const attack of [ATTACKS.clipboard, ATTACKS.title, ATTACKS.fakeVerdict, ATTACKS.c1Csi, ATTACKS.bidi]) expect(daemon).not.toContain(attack);
 
     const json = org_(["tried", "--json"]).stdout;
     expect(findUnsafe(json)).toBeUndefined();
