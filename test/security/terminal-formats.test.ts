@@ -9,6 +9,7 @@ import { formatMessage } from "../../src/org/messages/front-matter.js";
 import { prepareIdea } from "../../src/org/claims/claim.js";
 import { escapeTags, renderFeed } from "../../src/ui/dashboard-text.js";
 import { renderTable } from "../../src/ui/status-table.js";
+import { renderTried } from "../../src/ui/tried-table.js";
 import { ATTACKS, HOSTILE, findUnsafe } from "./terminal-payloads.js";
 
 const MULTI_LINE = `${HOSTILE}\n[org] verdict keep${ATTACKS.fakeVerdict}`;
@@ -56,6 +57,13 @@ describe("what org puts on a terminal or into a pane", () => {
     expect(lines).toHaveLength(3);
     expect(findUnsafe(table)).toBeUndefined();
     expect(lines[1]!.indexOf(" 1")).toBe(lines[2]!.indexOf(" 2"));
+  });
+
+  test("org tried cuts a long description after it is cleaned: an escape's payload takes no width, a cut one swallows nothing", () => {
+    const entry = { commit: "a1b2c3d", agent: "r-1", description: `${"a".repeat(90)}${ATTACKS.clipboard} tail`, status: "discard" as const, reason: "", seconds: 1, time: date.toISOString() };
+    const table = renderTried([entry], 1, "");
+    expect(table).toContain(`${"a".repeat(90)} tail`);
+    expect(findUnsafe(table)).toBeUndefined();
   });
 
   test("org watch: the feed and every escaped text hold no escape for blessed to pass on", () => {
