@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { cleanText } from "../org/safe-text.js";
 
 export interface Io {
   out: (text: string) => void;
@@ -10,6 +11,14 @@ export const stdio: Io = {
   out: (text) => process.stdout.write(`${text}\n`),
   err: (text) => process.stderr.write(`${text}\n`),
 };
+
+/**
+ * Every line a command prints, cleaned of escapes and control characters: agent text reaches a person's terminal
+ * through tables, messages and error echoes alike, and records written by older builds may hold raw escapes.
+ */
+export function toSafeIo(io: Io): Io {
+  return { out: (text) => io.out(cleanText(text)), err: (text) => io.err(cleanText(text)) };
+}
 
 /**
  * The org's folder: --dir, else $ORG_ROOT (agents), else the nearest folder up from cwd holding a running

@@ -1,10 +1,11 @@
 import { readFileSync } from "node:fs";
 import { Command, CommanderError, Option } from "commander";
 import { ConfigError, ExitError, OrgError } from "../org/errors.js";
-import { findOrgRoot, stdio, type Io } from "./io.js";
+import { findOrgRoot, stdio, toSafeIo, type Io } from "./io.js";
 
 /** Parse argv, run one command, return the exit code; user errors print as one clear message. */
-export async function main(argv: string[], io: Io = stdio): Promise<number> {
+export async function main(argv: string[], given: Io = stdio): Promise<number> {
+  const io = toSafeIo(given);
   let code = 0;
   const program = new Command("org")
     .description("Run an autonomous research organization of coding agents.")

@@ -1,4 +1,5 @@
 import type { ServiceTick } from "../org/views/service-ticks.js";
+import { cleanText } from "../org/safe-text.js";
 
 export type { ServiceTick };
 
@@ -42,6 +43,7 @@ function waitForAbort(signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
 }
 
+// What the daemon says names agents' descriptions and paths: the daemon pane is a person's terminal too.
 function writeStderr(line: string): void {
-  process.stderr.write(`[org] ${line}\n`);
+  process.stderr.write(`[org] ${cleanText(line)}\n`);
 }

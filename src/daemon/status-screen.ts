@@ -8,6 +8,7 @@ import { cacheBranchHeads } from "./branch-heads.js";
 import type { Feed } from "./feed.js";
 import { defineLoop } from "./loop-service.js";
 import type { Service } from "./services.js";
+import { cleanText } from "../org/safe-text.js";
 
 const REFRESH_MS = 2000;
 const REDRAW_MS = 10_000;
@@ -27,7 +28,8 @@ export function defineStatusScreen(opts: { root: string; world: World; tmux: Tmu
     const { panes, people } = await paneFeed!.capture([]);
     if (people === 0 && feed.said === drawn.said && Date.now() - drawn.at < UNWATCHED_REFRESH_MS) return;
     const table = await readSnapshot(tableWorld, opts.root, { panes, branches }).then(opts.renderStatus, (error: Error) => `status unavailable: ${error.message}`);
-    const screen = `${table}\n\n${feed.text}`;
+    // The table and feed carry agent text; only our own clear and home escapes may reach the daemon pane.
+    const screen = cleanText(`${table}\n\n${feed.text}`);
     // An unchanged table is not drawn again (tmux would parse it for nothing), but the clock says we live.
     if (screen === drawn.screen && Date.now() - drawn.at < REDRAW_MS) return;
     drawn = { screen, at: Date.now(), said: feed.said };

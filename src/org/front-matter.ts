@@ -1,4 +1,5 @@
 // Messages, contracts, reviews and tasks are Markdown with a flat `key: value` front matter.
+import { cleanText, formatJson } from "./safe-text.js";
 
 export interface Field {
   value: string;
@@ -35,15 +36,18 @@ export function parseFrontMatter(text: string, hint: string): ParsedFrontMatter 
   return { ok: false, line: lines.length - (lines.at(-1) === "" ? 1 : 0), reason: "the front matter is never closed", fix: "end it with a line holding only ---" };
 }
 
-/** Front matter in the given order, skipping undefined values, then the body with one trailing newline. */
+/**
+ * Front matter in the given order, skipping undefined values, then the body with one trailing newline. The body is an
+ * agent's text in a file people read: no escape or control character of it is written.
+ */
 export function formatFrontMatter(fields: [string, string | undefined][], body: string): string {
   const lines = fields.filter((field): field is [string, string] => field[1] !== undefined).map(([key, value]) => `${key}: ${quoteValue(value)}`);
-  return `---\n${lines.join("\n")}\n---\n\n${body.replace(/^\n+/, "").replace(/\s+$/, "")}\n`;
+  return `---\n${lines.join("\n")}\n---\n\n${cleanText(body).replace(/^\n+/, "").replace(/\s+$/, "")}\n`;
 }
 
 /** One front-matter value as written: plain when YAML and a person read it back the same; anything else in JSON quotes. */
 export function quoteValue(value: string): string {
-  return /^[\w.:+-]+$/.test(value) ? value : JSON.stringify(value);
+  return /^[\w.:+-]+$/.test(value) ? value : formatJson(value, 0);
 }
 
 /** One front-matter value as read: plain, or JSON-quoted; undefined when the quotes do not parse. */

@@ -4,6 +4,7 @@ import { narrowText } from "./dashboard-width.js";
 import { renderSparkline } from "./sparkline.js";
 import { formatUptime } from "./duration.js";
 import { formatUsageCell } from "./usage-format.js";
+import { cleanText } from "../org/safe-text.js";
 
 export interface Theme {
   color: boolean;
@@ -26,9 +27,9 @@ export const HELP_LINES = [
 /** The help of an org without tmux: enter focuses the agent inside the dashboard. */
 export const FOCUS_HELP_LINES = HELP_LINES.map((line) => (line.startsWith(" enter") ? " enter     type to it; Ctrl-] returns" : line));
 
-/** `{` and `}` are blessed's tag delimiters: text from agents and logs must not open tags. */
+/** `{` and `}` are blessed's tag delimiters: text from agents and logs must not open tags, nor reach the terminal as escapes. */
 export function escapeTags(text: string): string {
-  return text.replace(/[{}]/g, (brace) => (brace === "{" ? "{open}" : "{close}"));
+  return cleanText(text).replace(/[{}]/g, (brace) => (brace === "{" ? "{open}" : "{close}"));
 }
 
 export function paint(text: string, color: string | undefined, theme: Theme): string {

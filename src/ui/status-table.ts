@@ -7,9 +7,11 @@ import { explainUsage, formatUsageCell } from "./usage-format.js";
 import type { Utilization } from "../org/experiments/utilization.js";
 import { formatUtilization } from "./utilization-format.js";
 import { formatUptime } from "./duration.js";
+import { cleanLine } from "../org/safe-text.js";
 
-/** Plain aligned columns: readable in a pane, a log and a pipe alike. */
-export function renderTable(header: string[], rows: string[][]): string {
+/** Plain aligned columns: readable in a pane, a log and a pipe alike; a cell is one line, whatever an agent wrote in it. */
+export function renderTable(header: string[], given: string[][]): string {
+  const rows = given.map((row) => row.map(cleanLine));
   const widths = header.map((cell, column) => Math.max(cell.length, ...rows.map((row) => (row[column] ?? "").length)));
   const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column]!)).join("  ").trimEnd();
   return [line(header), ...rows.map(line)].join("\n");

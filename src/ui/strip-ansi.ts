@@ -1,12 +1,11 @@
-// CSI, OSC and single-character escapes as a pty emits them; pane logs are raw terminal bytes.
-const ANSI = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]/g;
+import { cleanText, dropEscapes } from "../org/safe-text.js";
 
-/** Terminal bytes → readable text: escapes removed, CRLF to LF, carriage-return overwrites collapsed. */
+/**
+ * Terminal bytes → readable text: escapes removed, CRLF to LF, carriage-return overwrites collapsed, then no control
+ * character left. All of it goes, colour too: a pane log replays a TUI's cursor moves, clears, titles and clipboard writes,
+ * and keeping only colour would take a parser whose every mistake lets an agent's escape through to a person.
+ */
 export function stripAnsi(text: string): string {
-  return text
-    .replace(ANSI, "")
-    .replace(/\r\n/g, "\n")
-    .split("\n")
-    .map((line) => line.slice(line.lastIndexOf("\r") + 1))
-    .join("\n");
+  const lines = dropEscapes(text).replace(/\r\n/g, "\n").split("\n");
+  return cleanText(lines.map((line) => line.slice(line.lastIndexOf("\r") + 1)).join("\n"));
 }

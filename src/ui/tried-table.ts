@@ -1,6 +1,7 @@
 import type { TriedEntry } from "../org/experiments/tried-ledger.js";
 import { formatUptime } from "./duration.js";
 import { renderTable } from "./status-table.js";
+import { cleanLine } from "../org/safe-text.js";
 
 /** A description is cut here so one idea stays one line of the table. */
 const DESCRIPTION_WIDTH = 100;
@@ -15,7 +16,8 @@ export function renderTried(shown: TriedEntry[], total: number, text: string): s
     entry.agent,
     entry.status,
     entry.delta === undefined ? "-" : `${entry.delta > 0 ? "+" : ""}${entry.delta.toFixed(6)}`,
-    cut(entry.description.replace(/\s+/g, " ").trim()),
+    // Cleaned before the cut: an escape's bytes would take the width, and a cut one would swallow the rest.
+    cut(cleanLine(entry.description).replace(/\s+/g, " ").trim()),
   ]);
   const footer = text.trim() === "" ? `${total} tried` : `${shown.length} of ${total} tried match "${text}"`;
   return `${renderTable(["WHEN", "COMMIT", "AGENT", "VERDICT", "DELTA", "DESCRIPTION"], rows)}\n${footer}`;

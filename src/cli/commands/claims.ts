@@ -8,6 +8,7 @@ import { changeClaimBoard, hasClaimBoard } from "../../adapters/store/claims.js"
 import { describeBoardProblem, renderClaims } from "../../ui/claims-format.js";
 import { addOutcome } from "../../adapters/fs/disk-space.js";
 import type { Io } from "../io.js";
+import { formatJson } from "../../org/safe-text.js";
 
 /** `org claims [--all] [--json]`: the open claims of state/claims.md (closed ones too with --all); closures due are written back. */
 export async function runClaims(opts: { root: string; all: boolean; json: boolean }, io: Io): Promise<number> {
@@ -28,7 +29,7 @@ export async function runClaims(opts: { root: string; all: boolean; json: boolea
     return 0;
   }
   const shown = opts.all ? claims : claims.filter((claim) => !claim.closed);
-  io.out(JSON.stringify({ claims: shown.map(toJson) }, null, 2));
+  io.out(formatJson({ claims: shown.map(toJson) }));
   return 0;
 }
 

@@ -7,6 +7,7 @@ import { readHistoryInput } from "../../adapters/store/program-history-input.js"
 import { readTrustedRows } from "../../adapters/verifier/checked-results.js";
 import { ATTRIBUTION, renderHistory } from "../../ui/history-table.js";
 import type { Io } from "../io.js";
+import { formatJson } from "../../org/safe-text.js";
 
 /** `org history [--json]`: every program version in order of first use, with what the org did while it ran. */
 export async function runHistory(opts: { root: string; json: boolean }, io: Io): Promise<number> {
@@ -15,6 +16,6 @@ export async function runHistory(opts: { root: string; json: boolean }, io: Io):
   const { goal, metricName, pricing } = await readMetricSetting(opts.root);
   // Only the verifier's rows count for a program: `org results` names the tampered ones.
   const rows = buildProgramHistory({ ...(await readHistoryInput(state)), rows: await readTrustedRows(state), pricing, goal });
-  io.out(opts.json ? JSON.stringify({ metric: table.metricName ?? metricName, goal, attribution: ATTRIBUTION, programs: rows }, null, 2) : renderHistory(rows, table.metricName ?? metricName));
+  io.out(opts.json ? formatJson({ metric: table.metricName ?? metricName, goal, attribution: ATTRIBUTION, programs: rows }) : renderHistory(rows, table.metricName ?? metricName));
   return 0;
 }

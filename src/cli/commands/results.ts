@@ -19,6 +19,7 @@ import { summarizeDuplicates } from "../../org/experiments/tried-list.js";
 import { describeDuplicates } from "../../ui/tried-table.js";
 import { describeTrust } from "../../ui/trust-lines.js";
 import type { Io } from "../io.js";
+import { formatJson } from "../../org/safe-text.js";
 
 /** `org results [--json]`: the leaderboard from state/results.tsv, with tokens and dollars per agent and per kept improvement. */
 export async function runResults(opts: { root: string; json: boolean }, io: Io): Promise<number> {
@@ -41,7 +42,7 @@ export async function runResults(opts: { root: string; json: boolean }, io: Io):
   const duplicates = summarizeDuplicates((await readTriedLedger(orgPaths(opts.root).state)).entries);
   const json = { metric: metricName, goal, sigma: noise.sigma ?? null, ...board, ...(usage ? { usage: { agents: usage.agents, keeps: usage.keeps, experiments } } : {}), utilization: utilization ?? null, duplicates, ...describeTrustJson(checked) };
   const text = [renderLeaderboard(board, metricName, goal, noise, usage), ...describeTrust(checked), ...(duplicates.answered > 0 ? [describeDuplicates(duplicates)] : []), ...(utilization ? [describeUtilization(utilization)] : [])].join("\n");
-  io.out(opts.json ? JSON.stringify(json, null, 2) : text);
+  io.out(opts.json ? formatJson(json) : text);
   return 0;
 }
 

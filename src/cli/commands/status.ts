@@ -11,6 +11,7 @@ import { readUtilizationInput } from "../../adapters/store/gpu-runs.js";
 import { measureUtilization } from "../../org/experiments/utilization.js";
 import { renderStatus } from "../../ui/status-table.js";
 import type { Io } from "../io.js";
+import { formatJson } from "../../org/safe-text.js";
 
 /** `org status [--json]`: every agent with role, GPU, pid, state, restarts, uptime, branch head, tokens and dollars. */
 export async function runStatus(opts: { root: string; json: boolean }, io: Io): Promise<number> {
@@ -35,6 +36,6 @@ export async function runStatus(opts: { root: string; json: boolean }, io: Io): 
   // Each daemon service's last tick and lag, as its last heartbeat wrote them: a stalled loop shows here.
   const daemon = { services: await readServiceTicks(world.files, paths.daemon) };
   const stopped = stop?.kind === "stop" && stop.phase === "stopped" ? stop.reason : null;
-  io.out(JSON.stringify({ ...snapshot, agents, reload: reload ?? null, daemon, utilization: utilization ?? null, stopped, stop: stop ?? null }, null, 2));
+  io.out(formatJson({ ...snapshot, agents, reload: reload ?? null, daemon, utilization: utilization ?? null, stopped, stop: stop ?? null }));
   return 0;
 }

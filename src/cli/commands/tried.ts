@@ -3,6 +3,7 @@ import { selectTried } from "../../org/experiments/tried-list.js";
 import { readTriedLedger } from "../../adapters/store/tried-ledger.js";
 import { renderTried } from "../../ui/tried-table.js";
 import type { Io } from "../io.js";
+import { formatJson } from "../../org/safe-text.js";
 
 /** `org tried [words…] [--json]`: every idea tried in the org, newest first, those whose text holds every word. */
 export async function runTried(opts: { root: string; text: string; json: boolean }, io: Io): Promise<number> {
@@ -10,6 +11,6 @@ export async function runTried(opts: { root: string; text: string; json: boolean
   // A broken line is named, and the list goes on without it.
   for (const problem of ledger.problems) io.err(`org: ${problem}`);
   const shown = selectTried(ledger.entries, opts.text);
-  io.out(opts.json ? JSON.stringify(shown, null, 2) : renderTried(shown, ledger.entries.length, opts.text));
+  io.out(opts.json ? formatJson(shown) : renderTried(shown, ledger.entries.length, opts.text));
   return 0;
 }

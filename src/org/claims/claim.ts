@@ -1,5 +1,6 @@
 import { BOARD_HEADER, CLAIMS_FILE, describeWhy, formatBoardTime, type BoardLine, type Claim } from "./board.js";
 import type { SettledBoard } from "./settle.js";
+import { cleanLine } from "../safe-text.js";
 
 /** The longest idea: a claim is one line, like a note; details belong in a file. */
 const IDEA_MAX_CHARS = 300;
@@ -9,7 +10,7 @@ type ClaimDecision = { ok: true; lines: BoardLine[]; claim: Claim } | { ok: fals
 
 /** The idea on one line, or why it cannot be claimed. */
 export function prepareIdea(text: string | undefined): { ok: true; idea: string } | { ok: false; reason: string } {
-  const idea = (text ?? "").replace(/\s+/g, " ").trim();
+  const idea = cleanLine(text ?? "").replace(/\s+/g, " ").trim();
   if (idea === "") return { ok: false, reason: 'no idea given — say it in one line: org claim "the idea in one line"' };
   if (idea.length > IDEA_MAX_CHARS) return { ok: false, reason: `the idea is ${idea.length} characters, over ${IDEA_MAX_CHARS} — say it in one short line; put details in a file` };
   return { ok: true, idea };

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { SAFE_NAME, SAFE_NAME_RULE } from "../config/schema.js";
 import { formatFrontMatter, parseFrontMatter, type Field, type FileProblem } from "../front-matter.js";
+import { cleanText } from "../safe-text.js";
 
 const CONTRACT_STATUSES = ["draft", "objected", "agreed", "done"] as const;
 export type ContractStatus = (typeof CONTRACT_STATUSES)[number];
@@ -108,9 +109,12 @@ export function formatContract(contract: Contract): string {
   ], contract.body);
 }
 
-/** Trailing spaces and blank lines at either end do not change what was agreed; anything else does. */
+/**
+ * Trailing spaces and blank lines at either end do not change what was agreed, nor do control characters, which the
+ * stored file never keeps; anything else does.
+ */
 export function hashBody(body: string): string {
-  const normalized = body.split("\n").map((line) => line.replace(/\s+$/, "")).join("\n").replace(/^\n+|\n+$/g, "");
+  const normalized = cleanText(body).split("\n").map((line) => line.replace(/\s+$/, "")).join("\n").replace(/^\n+|\n+$/g, "");
   return createHash("sha256").update(normalized).digest("hex").slice(0, 16);
 }
 

@@ -1,6 +1,7 @@
 // results.tsv: autoresearch's five columns (commit, metric, memory_gb, status, description) plus who, where, how long, when, under which program.
 import type { Goal, Verdict } from "./verdict.js";
 import { STACK_AGENT } from "./stack.js";
+import { cleanLine } from "../safe-text.js";
 
 /** autoresearch's statuses plus reject; a baseline is recorded as keep with the description "baseline". */
 export type ResultStatus = "keep" | "discard" | "crash" | "reject";
@@ -143,8 +144,9 @@ function pushIfValid(rows: ResultRow[], fields: string[], programColumn: number)
   });
 }
 
+// A tab or newline would shift the columns, an escape would reach whoever `cat`s the file.
 function flattenField(text: string): string {
-  return text.replace(/[\t\r\n]+/g, " ").trim();
+  return cleanLine(text).trim();
 }
 
 function createStanding(agent: string): AgentStanding {

@@ -1,5 +1,6 @@
 import { SAFE_NAME, SAFE_NAME_RULE } from "../config/schema.js";
 import { parseFrontMatter, quoteValue } from "../front-matter.js";
+import { cleanText } from "../safe-text.js";
 
 /** The front matter every message file starts with. */
 export interface MessageHead {
@@ -29,10 +30,10 @@ export function newMessageId(now: Date, entropy: string): string {
   return `${date}-${time.slice(0, 6)}-${time.slice(7, 10)}-${entropy}`;
 }
 
-/** A message file: front matter, a blank line, the body with exactly one trailing newline. */
+/** A message file: front matter, a blank line, the body (no escapes: a person may `cat` it) with one trailing newline. */
 export function formatMessage(head: MessageHead, body: string, extra: Record<string, string> = {}): string {
   const fields = [...KEYS.map((key) => [key, head[key]] as const), ...Object.entries(extra)];
-  return `---\n${fields.map(([key, value]) => `${key}: ${quoteValue(value)}`).join("\n")}\n---\n\n${body.replace(/\s+$/, "")}\n`;
+  return `---\n${fields.map(([key, value]) => `${key}: ${quoteValue(value)}`).join("\n")}\n---\n\n${cleanText(body).replace(/\s+$/, "")}\n`;
 }
 
 /** Parse a message file; what is wrong names the 1-based line it is on. */

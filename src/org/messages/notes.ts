@@ -1,4 +1,5 @@
 import { OrgError } from "../errors.js";
+import { cleanLine } from "../safe-text.js";
 
 /** The longest note: a lesson is one line; details belong in a file. */
 const NOTE_MAX_CHARS = 300;
@@ -12,7 +13,7 @@ Lessons learned and ideas that failed, newest last. Everyone reads it; add one l
 
 /** One board entry: `- 2026-01-07 10:15 researcher-2: warmup longer than 5% never helped`. */
 export function formatNote(author: string, text: string, now: Date): string {
-  const line = text.replace(/\s+/g, " ").trim();
+  const line = cleanLine(text).replace(/\s+/g, " ").trim();
   if (line === "") throw new OrgError('the note is empty — write the lesson: org note "what you learned"', "note");
   if (line.length > NOTE_MAX_CHARS) {
     throw new OrgError(`the note is ${line.length} characters, over ${NOTE_MAX_CHARS} — keep it to one short line; put details in a file and note its path`, "note");

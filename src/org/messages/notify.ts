@@ -1,3 +1,4 @@
+import { cleanLine } from "../safe-text.js";
 import type { AgentStatus } from "../state.js";
 
 /** What the notifier last saw of a pane: its text, when that text last changed, whether tmux calls it dead, whose it is. */
@@ -72,9 +73,12 @@ export function countNoticeLines(screen: string, line: string): number {
   return needle === "" ? 0 : squeeze(screen).split(needle).length - 1;
 }
 
-/** One short line, whatever the messages say: their content stays in the files. */
+/**
+ * One short line, whatever the messages say: their content stays in the files. It is typed into another agent's pane,
+ * so even a sender or kind that slipped past the name rules types no escape, control key or line break there.
+ */
 export function formatNotice(pending: Pick<PendingNotice, "from" | "kind">[]): string {
   const last = pending[pending.length - 1]!;
   const count = pending.length === 1 ? "new message" : `${pending.length} new messages, the latest`;
-  return `[org] ${count} from ${last.from} (${last.kind}): run \`org inbox\``;
+  return cleanLine(`[org] ${count} from ${last.from} (${last.kind}): run \`org inbox\``);
 }
