@@ -37,8 +37,9 @@ export interface AgentSandbox {
 
 /**
  * The host as it is (devices, network, home, caches, /tmp), the org read-only over it, then the agent's own places
- * writable. Later mounts win in bwrap, so the order is the policy. No --unshare-pid: an org command finds its agent
- * by the pane's process tree, and the daemon checks a caller's pid. No --new-session: the CLIs need their terminal.
+ * writable. Later mounts win in bwrap, so the order is the policy. Its own pid namespace and /proc: the agent sees and
+ * signals only its own processes (`pkill node` ends no daemon), all ended with the pane; its org commands are known by
+ * their outbox, not a pid. No --new-session: the CLIs need their terminal.
  */
 export function planSandbox(layout: SandboxLayout): AgentSandbox {
   const { git } = layout;
@@ -51,7 +52,9 @@ export function planSandbox(layout: SandboxLayout): AgentSandbox {
   const branches = join(git.common, "refs", "heads", folder);
   const args = [
     "--die-with-parent",
+    "--unshare-pid",
     "--dev-bind", "/", "/",
+    "--proc", "/proc",
     ...tops.flatMap(ro),
     ...(layout.home ? rw(layout.home) : []),
     ...layout.hideDirs.flatMap((dir) => ["--tmpfs", dir]),
