@@ -42,6 +42,16 @@ describe.each(IDENTITIES)("an agent's brokered commands are capped and end with 
     await pollUntil(() => findBrokered("a-1").length === 0, { timeoutMs: 15_000, what: "a-1's commands to end", explain: () => `left: ${findBrokered("a-1").join(", ")}` });
     expect(runOrgAs(who, ["status"], { cwd: dir }).stdout).toMatch(/^b-1 +b +cpu +\d+ +running /m);
   }, 90_000);
+
+  test("org down ends the commands an agent had running", async () => {
+    org = createOrgRepoAs(who, orgYaml);
+    const { dir } = org;
+    expect(runOrgAs(who, ["up", "--no-attach"], { cwd: dir }).code).toBe(0);
+    await pollUntil(() => findBrokered("a-1").length === 4, { timeoutMs: 40_000, what: "a-1's 4 commands running" });
+    const down = runOrgAs(who, ["down"], { cwd: dir });
+    expect(down.code, down.stderr).toBe(0);
+    await pollUntil(() => findBrokered("a-1").length === 0, { timeoutMs: 15_000, what: "a-1's commands to end", explain: () => `left: ${findBrokered("a-1").join(", ")}` });
+  }, 90_000);
 });
 
 /** The process groups running a brokered command for `agent` now, as the daemon started them. */
