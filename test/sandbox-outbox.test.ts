@@ -1,10 +1,12 @@
 // The outbox between a sandboxed agent's `org` (the shim) and the daemon: the real shim script, the real adapter, no daemon.
-import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { renderOrgShim } from "../src/org/sandbox/shim.js";
-import { checkOutboxCommand, runOutboxCommand, takeOutboxRequests, type OutboxEntry } from "../src/adapters/store/outbox.js";
+import {
+  checkOutboxCommand, closeOutboxRequest, refuseOutboxRequest, runOutboxCommand, stopOutboxCommand, takeOutboxRequests,
+} from "../src/adapters/store/outbox.js";
 import { isOutboxEvent } from "../src/daemon/outbox-broker.js";
 import { prepareSandboxGit } from "../src/adapters/git/sandbox-git.js";
 import { createRepo, git, makeTempDir } from "./helpers/temp-repo.js";
@@ -23,14 +25,19 @@ const children = { announce: () => ({ env: {}, started: () => undefined, ended: 
 
 /** The shim run as a sandboxed agent's `org`, its output and exit status once it ends. */
 function runShim(outbox: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return spawnShim(outbox, args).ended;
+}
+
+function spawnShim(outbox: string, args: string[]): { child: ChildProcess; ended: Promise<{ code: number | null; stdout: string; stderr: string }> } {
   const dir = join(outbox, "..");
   writeFileSync(join(dir, "org"), renderOrgShim(["/bin/false"]), { mode: 0o755 });
-  const child = spawn(join(dir, "org"), args, { cwd: dir, env: { ...process.env, ORG_OUTBOX: outbox, ORG_AGENT: "a-1" } });
+  // Its own group, as in a pane: killing the group is the pane ending (the watchdog's sleep holds our pipes meanwhile).
+  const child = spawn(join(dir, "org"), args, { cwd: dir, env: { ...process.env, ORG_OUTBOX: outbox, ORG_AGENT: "a-1" }, detached: true });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
+  return { child, ended: new Promise((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr }))) };
 }
 
 describe("the outbox", () => {
@@ -41,22 +48,67 @@ describe("the outbox", () => {
     const [entry] = await pollUntil(() => takeOutboxRequests(outbox).then((taken) => (taken.length > 0 ? taken : undefined)), { what: "the shim's request" });
     expect(entry!.argv).toEqual(["status", "--all"]);
     expect(entry!.claimed).toBe("a-1");
-    await runOutboxCommand(entry!, ["/bin/sh", "-c", 'echo "out $*"; echo err >&2; exit 3', "sh", ...entry!.argv], { cwd: entry!.cwd, env: {}, children, agent: "a-1" });
+    const started = await runOutboxCommand(entry!, ["/bin/sh", "-c", 'echo "out $*"; echo err >&2; exit 3', "sh", ...entry!.argv], { cwd: entry!.cwd, env: {}, children, agent: "a-1" });
     expect(await ended).toEqual({ code: 3, stdout: "out status --all\n", stderr: "err\n" });
     await pollUntil(() => readdirSync(outbox).length === 0, { what: "the request's files to go" });
-    // Its files gone with the shim, the daemon counts the command as over, not given up.
-    expect(await checkOutboxCommand(entry!)).toBe("done");
+    // Its process group gone, the daemon counts the command as over, not given up.
+    await pollUntil(() => checkOutboxCommand(entry!, started!.pid).then((state) => state === "done"), { what: "the command over" });
+    await closeOutboxRequest(entry!, { files: false });
   });
 
-  test("a command whose shim died with its files in place was given up; one still awaited runs", async () => {
+  test("a command whose shim was killed is given up (the end of its .live, no pid), one still awaited runs, and one whose group ended is done", async () => {
     const outbox = join(tempDir(), "outbox");
     mkdirSync(outbox);
-    const entry: OutboxEntry = { base: join(outbox, "1"), argv: ["wait"], cwd: outbox, claimed: "", shimPid: 2 ** 22 + 7, local: true };
-    writeFileSync(`${entry.base}.argv`, "wait\0");
-    expect(await checkOutboxCommand(entry)).toBe("abandoned");
-    expect(await checkOutboxCommand({ ...entry, shimPid: process.pid })).toBe("running");
-    writeFileSync(`${entry.base}.status`, "0\n");
-    expect(await checkOutboxCommand(entry)).toBe("done");
+    const shim = spawnShim(outbox, ["wait"]);
+    const [entry] = await pollUntil(() => takeOutboxRequests(outbox).then((taken) => (taken.length > 0 ? taken : undefined)), { what: "the shim's request" });
+    const started = await runOutboxCommand(entry!, ["sleep", "30"], { cwd: entry!.cwd, env: {}, children, agent: "a-1" });
+    expect(await checkOutboxCommand(entry!, started!.pid)).toBe("running");
+    process.kill(-shim.child.pid!, "SIGKILL");
+    await pollUntil(() => checkOutboxCommand(entry!, started!.pid).then((state) => state === "abandoned"), { what: "the command given up" });
+    await stopOutboxCommand(started!.pid);
+    await pollUntil(() => checkOutboxCommand(entry!, started!.pid).then((state) => state === "done"), { what: "its group gone" });
+    await closeOutboxRequest(entry!, { files: true });
+    await shim.ended;
+    expect(readdirSync(outbox)).toEqual([]);
+  });
+
+  test("a -f's file is read by the shim, as the agent may read it; a missing one is refused there, with nothing left in the outbox", async () => {
+    const outbox = join(tempDir(), "outbox");
+    mkdirSync(outbox);
+    writeFileSync(join(outbox, "..", "note.md"), "# hello\n");
+    const ended = runShim(outbox, ["send", "b-1", "--file", "note.md"]);
+    const [entry] = await pollUntil(() => takeOutboxRequests(outbox).then((taken) => (taken.length > 0 ? taken : undefined)), { what: "the shim's request" });
+    expect(entry!.file?.toString()).toBe("# hello\n");
+    const started = await runOutboxCommand(entry!, ["sh", "-c", 'cat "$1"; pwd', "sh", "note.md"], { cwd: entry!.cwd, env: {}, children, agent: "a-1", file: "note.md" });
+    const { stdout } = await ended;
+    expect(stdout).toMatch(/^# hello\n.*\/org-file-\w+\n$/);
+    await closeOutboxRequest(entry!, { files: false, folder: started!.folder! });
+    expect(existsSync(started!.folder!)).toBe(false);
+    expect(await runShim(outbox, ["task", "b-1", "-f", "missing.md"])).toEqual({
+      code: 1, stdout: "", stderr: `org: cannot read missing.md in ${join(outbox, "..")}: give a readable file (nothing was done)\n`,
+    });
+    expect(readdirSync(outbox)).toEqual([]);
+  });
+
+  test("files the agent put in its outbox are never followed: a linked request is refused, a linked .taken or .status is not written through", async () => {
+    const dir = tempDir();
+    const outbox = join(dir, "outbox");
+    mkdirSync(outbox);
+    writeFileSync(join(dir, "secret"), "status --all\0");
+    symlinkSync(join(dir, "secret"), join(outbox, "7.argv"));
+    writeFileSync(join(outbox, "7.cwd"), dir);
+    writeFileSync(join(outbox, "7.ready"), "");
+    writeFileSync(join(outbox, "7.out"), "");
+    writeFileSync(join(outbox, "7.err"), "");
+    const [entry] = await takeOutboxRequests(outbox);
+    expect(entry!.problem).toBe("the request in your outbox is not as org's shim writes it (7.argv is a symbolic link): run org as your PATH has it");
+    writeFileSync(join(dir, "victim"), "kept\n");
+    for (const name of ["8.taken", "9.status.tmp"]) symlinkSync(join(dir, "victim"), join(outbox, name));
+    for (const id of ["8", "9"]) for (const suffix of [".argv", ".cwd", ".ready"]) writeFileSync(join(outbox, `${id}${suffix}`), suffix === ".cwd" ? dir : "status\0");
+    const taken = await takeOutboxRequests(outbox);
+    expect(taken.map((request) => request.base)).toEqual([join(outbox, "9")]);
+    await expect(refuseOutboxRequest(taken[0]!, "no")).rejects.toThrow(/EEXIST/);
+    expect(readFileSync(join(dir, "victim"), "utf8")).toBe("kept\n");
   });
 
   test("only a new request or a cancel wakes the broker: the shim's other files and a command's output wait for its period", () => {

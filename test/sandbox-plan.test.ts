@@ -20,7 +20,7 @@ const layout = {
 describe("the sandbox's plan", () => {
   test("no capabilities, the host read-only, a private /tmp, the org read-only, other worktrees gone, then what the agent writes; later mounts win", () => {
     expect(planSandbox(layout).args).toEqual([
-      "--die-with-parent", "--unshare-user", "--cap-drop", "ALL",
+      "--die-with-parent", "--unshare-user", "--unshare-pid", "--cap-drop", "ALL",
       "--ro-bind", "/", "/", "--dev-bind", "/dev", "/dev", "--proc", "/proc",
       "--perms", "1777", "--tmpfs", "/tmp", "--perms", "1777", "--tmpfs", "/dev/shm",
       "--ro-bind", "/o", "/o", "--ro-bind", "/o/.git", "/o/.git",
@@ -98,19 +98,41 @@ describe("the sandbox's plan", () => {
 
 describe("the daemon's outbox", () => {
   const agent = { name: "a-1", role: "a", runtime: "r", branch: "org/t/a-1", worktree: "/o/worktrees/a-1", gpu: null };
-  const context = { org: "t", root: "/o", state: "/o/state", agent };
+  const context = { org: "t", root: "/o", state: "/o/state", worktrees: "/o/worktrees", agent, running: 0 };
 
   test("runs an agent command as the agent whose outbox it came through, passing on whom its ORG_AGENT claimed for the command to check", () => {
-    expect(decideOutboxRequest({ argv: ["send", "b-1", "hi"], cwd: "/o/worktrees/a-1/src", claimed: "b-1" }, context)).toEqual({
+    expect(decideOutboxRequest({ argv: ["send", "b-1", "hi"], cwd: "/o/worktrees/a-1/src", claimed: "b-1", file: false }, context)).toEqual({
       kind: "run", args: ["send", "b-1", "hi"], cwd: "/o/worktrees/a-1/src",
       env: { ORG_NAME: "t", ORG_AGENT: "b-1", ORG_BROKERED_FOR: "a-1", ORG_ROLE: "a", ORG_ROOT: "/o", ORG_STATE: "/o/state", ORG_WORKTREE: "/o/worktrees/a-1", ORG_INBOX: "/o/state/agents/a-1/inbox", ORG_PROGRESS: "/o/state/agents/a-1/own/progress.md", ORG_TASK: "/o/state/agents/a-1/task.md" },
     });
   });
 
   test("refuses a person's command and another org", () => {
-    const at = { cwd: "/o/worktrees/a-1", claimed: "a-1" };
+    const at = { cwd: "/o/worktrees/a-1", claimed: "a-1", file: false };
     expect(decideOutboxRequest({ argv: ["down"], ...at }, context)).toMatchObject({ kind: "refuse", reason: expect.stringMatching(/^`org down` is not for agents: in the sandbox an agent runs org submit, wait, send, /) });
     expect(decideOutboxRequest({ argv: ["-C", "/other", "submit"], ...at }, context)).toEqual({ kind: "refuse", reason: "an agent's org commands run on its own org: drop -C" });
     expect(decideOutboxRequest({ argv: ["submit", "--dir=/other"], ...at }, context)).toEqual({ kind: "refuse", reason: "an agent's org commands run on its own org: drop --dir=/other" });
+  });
+
+  test("a -f names the content the shim read in the sandbox, in a folder of its own: never a path the daemon opens", () => {
+    const at = { cwd: "/o/worktrees/a-1", claimed: "", file: true };
+    const run = (argv: string[], file = true) => decideOutboxRequest({ ...at, argv, file }, context);
+    expect(run(["send", "b-1", "-f", "../../worktrees/b-1/secret.md"])).toMatchObject({ kind: "run", args: ["send", "b-1", "-f", "secret.md"], file: "secret.md" });
+    expect(run(["task", "b-1", "--file=/o/worktrees/b-1/$(x)"])).toMatchObject({ args: ["task", "b-1", "--file=file.md"], file: "file.md" });
+    expect(run(["review", "-fnotes.md", "--file", "last.md"])).toMatchObject({ args: ["review", "-flast.md", "--file", "last.md"], file: "last.md" });
+    expect(run(["contract", "draft", "--", "-f", "x.md"])).toMatchObject({ args: ["contract", "draft", "--", "-f", "x.md"] });
+    expect(run(["logs", "-f", "b-1"], false)).toMatchObject({ kind: "run", args: ["logs", "-f", "b-1"] });
+    expect(run(["send", "b-1", "-f", "/etc/shadow"], false)).toEqual({ kind: "refuse", reason: "/etc/shadow's content did not come with the command: run org as your PATH has it, which reads the file" });
+  });
+
+  test("refuses a command past the agent's cap, and a working folder in another agent's worktree", () => {
+    const at = { argv: ["status"], claimed: "", file: false };
+    expect(decideOutboxRequest({ ...at, cwd: "/o/worktrees/a-1" }, { ...context, running: 4 })).toEqual({
+      kind: "refuse", reason: "a-1 has 4 org commands running already, the most an agent may run at once (4) — wait for one to end, then run this again",
+    });
+    expect(decideOutboxRequest({ ...at, cwd: "/o/worktrees/a-1" }, { ...context, running: 3 })).toMatchObject({ kind: "run" });
+    expect(decideOutboxRequest({ ...at, cwd: "/o/worktrees/b-1" }, context)).toEqual({
+      kind: "refuse", reason: "/o/worktrees/b-1 is not in your sandbox: run org from your own worktree, /o/worktrees/a-1",
+    });
   });
 });

@@ -7,7 +7,7 @@ import { watchDir } from "../adapters/fs/files.js";
 import { readOptionalRecord } from "../adapters/store/org-record.js";
 import { pinnedGitEnv } from "../adapters/git/global-config.js";
 import {
-  checkOutboxCommand, refuseOutboxRequest, runOutboxCommand, stopOutboxCommand, takeOutboxRequests, type OutboxEntry,
+  checkOutboxCommand, closeOutboxRequest, refuseOutboxRequest, runOutboxCommand, stopOutboxCommand, takeOutboxRequests, type OutboxEntry,
 } from "../adapters/store/outbox.js";
 import { defineLoop } from "./loop-service.js";
 import type { Service } from "./services.js";
@@ -17,10 +17,11 @@ const OUTBOX_MS = 1000;
 
 /**
  * The daemon side of a sandboxed agent's `org`: each command an agent leaves in its outbox runs here, outside every
- * sandbox, as that agent (whose outbox it is decides, not its environment), and is stopped when the agent gives up on it.
+ * sandbox, as that agent (whose outbox it is decides, not its environment), at most OUTBOX_CAP at once for each, and is
+ * stopped when the agent gives up on it: its `org` cancelled or gone (killed, or its pane ended).
  */
 export function defineOutboxBroker(opts: { root: string; paths: OrgPaths; orgArgv: string[]; children: ChildTracker; say: (line: string) => void }): Service {
-  const running = new Map<string, { entry: OutboxEntry; pid: number; ended: () => void }>();
+  const running = new Map<string, { entry: OutboxEntry; agent: string; pid: number; ended: () => void; folder?: string }>();
   const watched = new Map<string, () => void>();
   let wakeUp = () => {};
   const outboxOf = (agent: string) => join(agentPaths(opts.paths.state, agent).dir, "outbox");
@@ -36,28 +37,35 @@ export function defineOutboxBroker(opts: { root: string; paths: OrgPaths; orgArg
   const serve = async ({ record }: { record: OrgRecord }) => {
     for (const agent of record.agents) {
       for (const entry of await takeOutboxRequests(outboxOf(agent.name))) {
-        const decision = decideOutboxRequest(entry, { org: record.name, root: opts.root, state: opts.paths.state, agent });
+        const mine = [...running.values()].filter((command) => command.agent === agent.name).length;
+        const context = { org: record.name, root: opts.root, state: opts.paths.state, worktrees: opts.paths.worktrees, agent, running: mine };
+        const decision = entry.problem ? { kind: "refuse" as const, reason: entry.problem } : decideOutboxRequest({ ...entry, file: entry.file !== undefined }, context);
         if (decision.kind === "refuse") {
           await refuseOutboxRequest(entry, decision.reason).catch(() => undefined);
+          await closeOutboxRequest(entry, { files: false });
           continue;
         }
         // Its git reads the global config the daemon pinned, never a ~/.gitconfig the agent wrote since.
         const env = { ...decision.env, ...pinnedGitEnv() };
-        const started = await runOutboxCommand(entry, [...opts.orgArgv, ...decision.args], { cwd: decision.cwd, env, children: opts.children, agent: agent.name }).catch((error: Error) => {
+        const started = await runOutboxCommand(entry, [...opts.orgArgv, ...decision.args], {
+          cwd: decision.cwd, env, children: opts.children, agent: agent.name, ...(decision.file ? { file: decision.file } : {}),
+        }).catch((error: Error) => {
           opts.say(`outbox: ${agent.name}: org ${entry.argv[0] ?? ""} did not start: ${error.message}`);
           return undefined;
         });
-        if (started) running.set(entry.base, { entry, ...started });
+        if (started) running.set(entry.base, { entry, agent: agent.name, ...started });
+        else await closeOutboxRequest(entry, { files: false });
       }
     }
   };
   const settle = async () => {
-    for (const [base, { entry, pid, ended }] of running) {
-      const state = await checkOutboxCommand(entry);
+    for (const [base, { entry, pid, ended, folder }] of running) {
+      const state = await checkOutboxCommand(entry, pid);
       if (state === "running") continue;
+      const close = () => closeOutboxRequest(entry, { files: state === "abandoned", ...(folder ? { folder } : {}) }).finally(ended);
       // Its grace runs on its own: a loop that waited on it would leave new requests waiting too.
-      if (state === "abandoned") void stopOutboxCommand(pid).finally(ended);
-      else ended();
+      if (state === "abandoned") void stopOutboxCommand(pid).finally(close);
+      else void close();
       running.delete(base);
     }
   };
@@ -86,6 +94,8 @@ export function defineOutboxBroker(opts: { root: string; paths: OrgPaths; orgArg
     },
     close: async () => {
       for (const unwatch of watched.values()) unwatch();
+      // The commands go on (a submit waits for its verdict across a restart); only what watched them is let go.
+      await Promise.all([...running.values()].map(({ entry }) => entry.live?.close().catch(() => undefined)));
     },
     fail: (error) => opts.say(`outbox: ${error.message}`),
   });

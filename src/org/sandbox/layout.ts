@@ -44,8 +44,9 @@ export interface AgentSandbox {
 
 /**
  * The host read-only, the org read-only over it, then the agent's own places writable. Later mounts win in bwrap, so
- * the order is the policy. No --unshare-pid: an org command finds its agent by the pane's process tree, and the daemon
- * checks a caller's pid. No --new-session: the CLIs need their terminal.
+ * the order is the policy. Its own pid namespace and /proc: the agent sees and signals only its own processes
+ * (`pkill node` ends no daemon), all ended with the pane; its org commands are known by their outbox, not a pid.
+ * No --new-session: the CLIs need their terminal.
  */
 export function planSandbox(layout: SandboxLayout): AgentSandbox {
   const { git } = layout;
@@ -60,7 +61,7 @@ export function planSandbox(layout: SandboxLayout): AgentSandbox {
     "--die-with-parent",
     // No capabilities, whoever runs org: root in a user namespace of its own (uid mapped as is) owns nothing outside it,
     // so it can neither remount the org nor reach another process's files through /proc/<pid>/root.
-    "--unshare-user", "--cap-drop", "ALL",
+    "--unshare-user", "--unshare-pid", "--cap-drop", "ALL",
     // The host read-only but its devices (GPUs); /tmp and /dev/shm the agent's own.
     "--ro-bind", "/", "/", "--dev-bind", "/dev", "/dev", "--proc", "/proc",
     "--perms", "1777", "--tmpfs", "/tmp", "--perms", "1777", "--tmpfs", "/dev/shm",

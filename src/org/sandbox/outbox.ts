@@ -1,10 +1,14 @@
+import { basename } from "node:path";
 import { BROKERED_ENV } from "../identity/decide-caller.js";
-import { agentPaths } from "../paths.js";
+import { agentPaths, isInsideDir } from "../paths.js";
 import type { AgentRecord } from "../state.js";
+import { findFileOption } from "./file-option.js";
 
 // What an agent may have the daemon run for it: its research loop, its messages and what it reads. Never up, down, attach, report…
 const AGENT_COMMANDS = ["submit", "wait", "send", "inbox", "note", "task", "contract", "review", "reload", "claim", "claims", "tried", "results", "history", "compare", "status", "logs", "plan", "validate", "help"];
 const HELP = ["-h", "--help", "-V", "--version"];
+/** How many commands the daemon runs at once for one agent: each is a process outside its sandbox, with memory of its own. */
+export const OUTBOX_CAP = 4;
 
 /** A command a sandboxed agent's `org` handed the daemon through its outbox. */
 export interface OutboxRequest {
@@ -13,18 +17,25 @@ export interface OutboxRequest {
   cwd: string;
   /** What the caller's $ORG_AGENT said ("" when unset): passed on, so a claim to be another agent is refused as in a pane. */
   claimed: string;
+  /** Whether the shim passed the content of the file a -f names, read inside the sandbox. */
+  file: boolean;
 }
 
 export type OutboxDecision =
-  | { kind: "run"; args: string[]; cwd: string; env: Record<string, string> }
+  /** file: the name the passed content gets in a folder of its own, which is then the command's working folder. */
+  | { kind: "run"; args: string[]; cwd: string; env: Record<string, string>; file?: string }
   | { kind: "refuse"; reason: string };
 
 /**
  * Whether the daemon runs `org <argv>` for `agent`, and as whom. The caller is the agent whose outbox the request
  * came through (only its sandbox can write there): the command gets it as ${BROKERED_ENV}, which stands for the pane
  * its process tree no longer runs under, and the ORG_AGENT the caller claimed, which it then refuses if it names another.
+ * A file it names is the content the shim read inside the sandbox, never a path the daemon opens: the daemon sees
+ * what the sandbox hides. `running` is how many of the agent's commands run now.
  */
-export function decideOutboxRequest(request: OutboxRequest, context: { org: string; root: string; state: string; agent: AgentRecord }): OutboxDecision {
+export function decideOutboxRequest(
+  request: OutboxRequest, context: { org: string; root: string; state: string; worktrees: string; agent: AgentRecord; running: number },
+): OutboxDecision {
   const { agent } = context;
   const other = request.argv.find((arg) => /^(-C|--dir)(=|$)|^-C./.test(arg));
   if (other !== undefined) return { kind: "refuse", reason: `an agent's org commands run on its own org: drop ${other}` };
@@ -32,10 +43,20 @@ export function decideOutboxRequest(request: OutboxRequest, context: { org: stri
   if (first !== undefined && !AGENT_COMMANDS.includes(first) && !HELP.includes(first)) {
     return { kind: "refuse", reason: `\`org ${first}\` is not for agents: in the sandbox an agent runs org ${AGENT_COMMANDS.join(", ")} — ask a person for the rest` };
   }
+  if (context.running >= OUTBOX_CAP) {
+    return { kind: "refuse", reason: `${agent.name} has ${context.running} org commands running already, the most an agent may run at once (${OUTBOX_CAP}) — wait for one to end, then run this again` };
+  }
+  if (isInsideDir(request.cwd, context.worktrees) && !isInsideDir(request.cwd, agent.worktree)) {
+    return { kind: "refuse", reason: `${request.cwd} is not in your sandbox: run org from your own worktree, ${agent.worktree}` };
+  }
+  const option = findFileOption(request.argv);
+  if (option && !request.file) return { kind: "refuse", reason: `${option.path}'s content did not come with the command: run org as your PATH has it, which reads the file` };
   const files = agentPaths(context.state, agent.name);
   const env = {
     ORG_NAME: context.org, ORG_AGENT: request.claimed, [BROKERED_ENV]: agent.name, ORG_ROLE: agent.role, ORG_ROOT: context.root, ORG_STATE: context.state,
     ORG_WORKTREE: agent.worktree, ORG_INBOX: files.inbox, ORG_PROGRESS: files.progress, ORG_TASK: files.task,
   };
-  return { kind: "run", args: request.argv, cwd: request.cwd, env };
+  if (!option) return { kind: "run", args: request.argv, cwd: request.cwd, env };
+  const name = /^\w[\w.+-]{0,99}$/.test(basename(option.path)) ? basename(option.path) : "file.md";
+  return { kind: "run", args: option.rewrite(name), cwd: request.cwd, env, file: name };
 }

@@ -4,9 +4,11 @@ const TAKE_TIMEOUT_S = 30;
 /**
  * state/bin/org, the `org` on every agent's PATH. Outside a sandbox it runs this very binary. Inside one
  * ($ORG_OUTBOX set) the org's shared files are read-only, so it hands the command to the daemon through the
- * agent's outbox: <id>.argv (NUL-separated), <id>.cwd and <id>.agent (what $ORG_AGENT claims), then <id>.ready; output comes back through two FIFOs
- * (plain files, polled, under Slurm: $ORG_OUTBOX_POLL, where the daemon runs on another host), <id>.status last.
- * The id is the shim's pid, which the daemon watches. Few programs run here: each fork is time every command pays.
+ * agent's outbox: <id>.file (what a -f names, read here as the agent may), <id>.argv (NUL-separated), <id>.cwd and
+ * <id>.agent (what $ORG_AGENT claims), then <id>.ready; output comes back through two FIFOs (plain files, polled,
+ * under Slurm: $ORG_OUTBOX_POLL, where the daemon runs on another host), the exit status in <id>.status.
+ * The shim holds <id>.live open while it lives: its pid means nothing outside the sandbox's pid namespace, the end
+ * of that FIFO does. Few programs run here: each fork is time every command pays.
  */
 export function renderOrgShim(orgArgv: readonly string[]): string {
   return `#!/bin/sh
@@ -14,6 +16,7 @@ export function renderOrgShim(orgArgv: readonly string[]): string {
 r="$ORG_OUTBOX/$$"
 [ -e "$r.argv" ] && r="$r-$(date +%s%N)"
 [ -d "$ORG_OUTBOX" ] || mkdir -p "$ORG_OUTBOX" || exit 70
+${FILE_OPTION}
 printf '%s\\0' "$@" > "$r.argv" && pwd -P > "$r.cwd" && printf '%s' "$ORG_AGENT" > "$r.agent" || exit 70
 out= err= dog=
 trap ': > "$r.cancel"; kill $out $err 2>/dev/null; exit 130' INT TERM HUP
@@ -27,15 +30,17 @@ if [ -n "$ORG_OUTBOX_POLL" ]; then
   done
   cat "$r.out" 2>/dev/null; cat "$r.err" >&2 2>/dev/null
 else
-  mkfifo "$r.out" "$r.err" || exit 70
+  mkfifo "$r.out" "$r.err" "$r.live" || exit 70
+  # Read-write: never waits for a reader. No child keeps it: its end is this shim's.
+  exec 9<> "$r.live"
   # Readers before .ready: the daemon, opening the writers without waiting, finds them there and loses no retry.
-  cat "$r.err" >&2 & err=$!
-  cat "$r.out" & out=$!
+  cat "$r.err" >&2 9>&- & err=$!
+  cat "$r.out" 9>&- & out=$!
   : > "$r.ready"
   # Not taken in time: the watchdog opens the FIFOs itself, so both readers see their end (read-write: never waits for a reader).
   # Ended once the output is read, it removes the request's files: the shim forks nothing more on its way out.
   ( trap 'kill $s 2>/dev/null; exec rm -f "$r".*' TERM; sleep ${TAKE_TIMEOUT_S} & s=$!; wait $s
-    [ -e "$r.taken" ] || { : > "$r.cancel"; gone; : <> "$r.out"; : <> "$r.err"; } ) & dog=$!
+    [ -e "$r.taken" ] || { : > "$r.cancel"; gone; : <> "$r.out"; : <> "$r.err"; } ) 9>&- & dog=$!
   wait $out
   wait $err
 fi
@@ -47,6 +52,21 @@ if ! kill $dog 2>/dev/null; then rm -f "$r".* & fi
 exit 70
 `;
 }
+
+// The file a -f names (the last one, as the CLI takes it), copied into the request: the daemon reads nothing the
+// sandbox hides. Which commands take one, and the option's spellings, as src/org/sandbox/outbox.ts finds them.
+const FILE_OPTION = `f= next= rest=
+case $1 in send|task|contract|review|plan)
+  for a do
+    if [ -n "$next" ]; then f=$a next=; continue; fi
+    [ -n "$rest" ] && continue
+    case $a in --) rest=1;; -f|--file) next=1;; --file=*) f=\${a#--file=};; -f?*) f=\${a#-f};; esac
+  done;;
+esac
+if [ -n "$f" ]; then
+  [ -f "$f" ] && [ -r "$f" ] && cat -- "$f" > "$r.file" || {
+    echo "org: cannot read $f in $PWD: give a readable file (nothing was done)" >&2; rm -f "$r".*; exit 1; }
+fi`;
 
 function quote(value: string): string {
   return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
