@@ -12,7 +12,7 @@ import { stopKeeper } from "../../adapters/keeper-process.js";
 export async function runDown(opts: { root: string; clean: boolean }, io: Io): Promise<number> {
   const record = await readOptionalRecord(opts.root).catch(() => undefined);
   // First the keeper, which would otherwise restart the daemon that down stops next.
-  await stopKeeper(opts.root, orgPaths(opts.root).state);
+  if (record) await stopKeeper(opts.root, orgPaths(opts.root).state);
   const result = await downOrg(createWorld(), opts.root, { clean: opts.clean });
   await recordProgramStop(orgPaths(opts.root).state, new Date());
   // Both halves of an A/B run end together; their rows keep their programs.
