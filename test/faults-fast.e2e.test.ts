@@ -1,5 +1,5 @@
 // `npm test`'s share of `npm run faults`: one fault of each kind on one small demo org, then the same invariants.
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { bin } from "./helpers/org-fixture.js";
@@ -64,11 +64,14 @@ describe("faults, the fast subset: nothing is lost", { tags: ["slow"] }, () => {
     expect(downAndFindProblems(org.root)).toEqual([]);
   }, 60_000);
 
-  test("a daemon killed during a run, then org down: the run's whole process group is ended and logged", async () => {
+  test("a daemon and its keeper killed during a run, then org down: the run's whole process group is ended and logged", async () => {
     org = createDemoOrg({ count: 1, runtime: `{ command: ["${bin("forever")}"] }`, verifyCommand: [bin("hang-fork")], timeout: "5m" });
     startDemo(org);
     await pollUntil(() => findLeftovers(org!.root, "none").some((line) => line.includes("sleep 3600")), { what: "the hanging baseline's child", timeoutMs: 60_000 });
     const daemon = await pollUntil(() => readDaemonPid(org!), { what: "daemon.json" });
+    // The keeper too: alone, the daemon would be back in a second and end the run itself.
+    const keeper = await pollUntil(() => (existsSync(join(org!.root, "state/keeper.lock")) ? Number(readFileSync(join(org!.root, "state/keeper.lock"), "utf8")) : 0), { what: "the keeper" });
+    process.kill(keeper, "SIGKILL");
     process.kill(daemon, "SIGKILL");
     await pollUntil(() => !isRunning(daemon), { what: "the daemon gone" });
     expect(downAndFindProblems(org.root)).toEqual([]);

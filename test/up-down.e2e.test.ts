@@ -63,7 +63,7 @@ describe("org up / status / down", { tags: ["slow"] }, () => {
     expect(status.agents.map((agent) => [agent.name, agent.state])).toEqual([["researcher-1", "running"], ["researcher-2", "running"], ["flaky-1", "failed"]]);
     // Every daemon service as its last heartbeat wrote it: the loops have ticked; the notifier runs on its own events.
     expect(status.daemon.services.map((service) => [service.name, typeof service.lastTickAt, typeof service.lagMs])).toEqual([
-      ["supervisor", "string", "number"], ["outbox", "string", "number"], ["screens", "string", "number"], ["verifier", "string", "number"], ["notifier", "object", "object"],
+      ["keeper", "string", "number"], ["supervisor", "string", "number"], ["outbox", "string", "number"], ["screens", "string", "number"], ["verifier", "string", "number"], ["notifier", "object", "object"],
       ["hot-reload", "string", "number"], ["standups", "string", "number"], ["usage", "string", "number"], ["stop", "string", "number"], ["status-table", "string", "number"], ["heartbeat", "string", "number"],
     ]);
     expect(status.agents[0]!.head).toBe(git(dir, ["rev-parse", "main"]).trim());
@@ -87,13 +87,16 @@ describe("org up / status / down", { tags: ["slow"] }, () => {
     expect(log).toMatch(/^## \[\d{4}-\d\d-\d\d\] up \| started 3 agents\n[\s\S]*^## \[\d{4}-\d\d-\d\d\] down \| stopped 3 agents/m);
   });
 
-  test("agents outlive a daemon killed with SIGKILL; org up brings it back, and it adopts them and restarts by policy again", async () => {
+  test("agents outlive a daemon and its keeper killed with SIGKILL; org up brings it back, and it adopts them and restarts by policy again", async () => {
     org = createOrgRepo(orgYaml);
     const { dir } = org;
     const state = join(dir, "state");
     expect(runOrg(["up"], { cwd: dir }).code).toBe(0);
     const daemon = await pollUntil(() => readJsonFile<{ pid: number | null }>(join(state, "daemon.json")).pid, { what: "the daemon's heartbeat" });
     const researcher = readJsonFile<AgentStatus>(join(state, "agents/researcher-1/status.json"));
+    // Both at once: the keeper would restart the daemon by itself (test/keeper.e2e.test.ts), the daemon the keeper.
+    const keeper = await pollUntil(() => (existsSync(join(state, "keeper.lock")) ? Number(readFileSync(join(state, "keeper.lock"), "utf8")) : 0), { what: "the keeper" });
+    process.kill(-keeper, "SIGKILL");
     process.kill(-daemon, "SIGKILL");
     await pollUntil(() => !isRunning(daemon), { what: "the daemon gone" });
     expect(isRunning(researcher.pid!)).toBe(true);

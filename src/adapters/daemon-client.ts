@@ -2,6 +2,8 @@ import { OrgError } from "../org/errors.js";
 import { describeDiskFull, FULL_BYTES, readFreeBytes } from "./fs/disk-space.js";
 import { readJson } from "./fs/files.js";
 import { isAlive } from "./process.js";
+import { dirname } from "node:path";
+import { findRunningKeeper } from "./keeper-process.js";
 
 // The daemon rewrites its heartbeat every refresh (2 s); three missed ones mean it is gone.
 const HEARTBEAT_STALE_MS = 15_000;
@@ -39,7 +41,7 @@ export async function assertDaemonAlive(daemonFile: string, message: string, opt
     const age = daemon?.heartbeatAt ? Date.now() - Date.parse(daemon.heartbeatAt) : undefined;
     if (daemon && pid && age !== undefined && age < HEARTBEAT_STALE_MS) return daemon;
     const starting = daemon?.startingAt && !daemon.heartbeatAt && Date.now() - Date.parse(daemon.startingAt) < START_GRACE_MS;
-    if (!starting) {
+    if (!starting && !(await isBeingRestarted(daemonFile, daemon, pid))) {
       if (pid) throw await explainSilentDaemon(daemonFile, pid, age, probe, opts.outcome);
       throw new OrgError(message, "down");
     }
@@ -57,6 +59,13 @@ async function explainSilentDaemon(daemonFile: string, pid: number, age: number 
   }
   const silent = age === undefined ? "has written no heartbeat since it started" : `stopped answering (heartbeat ${Math.round(age / 1000)} s old)`;
   return new OrgError(`the org's daemon (pid ${pid}) ${silent} — restart it with \`org down && org up\`${after}`, "daemon-stuck");
+}
+
+// A daemon that died a moment ago while its keeper runs is about to come back: its clients wait as for one starting.
+async function isBeingRestarted(daemonFile: string, daemon: DaemonFile | undefined, pid?: number): Promise<boolean> {
+  if (pid || !daemon?.heartbeatAt || Date.now() - Date.parse(daemon.heartbeatAt) > START_GRACE_MS) return false;
+  const state = dirname(daemonFile);
+  return (await findRunningKeeper(dirname(state), state)) !== undefined;
 }
 
 /** Wait for the daemon's answer file; fail clearly if the daemon dies meanwhile (the request stays queued). */

@@ -111,6 +111,8 @@ export async function main(argv: string[], given: Io = stdio): Promise<number> {
     .action(run(async (name: string) => (await import("./commands/builtin.js")).runBuiltin({ name }, io))), { hidden: true });
   program.addCommand(new Command("daemon").requiredOption("--root <dir>")
     .action(run(async (opts: { root: string }) => (await import("./commands/daemon.js")).runDaemon({ root: opts.root }))), { hidden: true });
+  program.addCommand(new Command("keeper").requiredOption("--root <dir>")
+    .action(run(async (opts: { root: string }) => (await import("./commands/keeper.js")).runKeeper({ root: opts.root }))), { hidden: true });
   program.addCommand(new Command("pty-host").requiredOption("--socket <path>")
     .action(run(async (opts: { socket: string }) => (await import("./commands/pty-host.js")).runPtyHost({ socket: opts.socket }))), { hidden: true });
   program.addCommand(new Command("slurm-run").argument("<agent>").requiredOption("--state <dir>")

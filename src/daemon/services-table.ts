@@ -9,6 +9,7 @@ import { readRunConfig } from "../adapters/store/run-config.js";
 import { createWorld } from "../adapters/world.js";
 import type { Feed } from "./feed.js";
 import { defineHeartbeat } from "./heartbeat.js";
+import { defineKeeperWatch } from "./keeper-watch.js";
 import { defineLoop } from "./loop-service.js";
 import { defineOutboxBroker } from "./outbox-broker.js";
 import { Notifier } from "./notifier.js";
@@ -49,6 +50,8 @@ export function buildServices(opts: { root: string; paths: OrgPaths; record: Org
   // org.yaml's stop section: when a condition is met, the agents are told, stopped after a grace, and the report written.
   const stops = new StopWatch({ root, readConfig: cachedConfig, control: createStopControl({ root, world, tmux }), say });
   const services: Service[] = [
+    // First: a daemon that dies while the rest still start is brought back by the keeper it started.
+    defineKeeperWatch({ root, state: paths.state, orgArgv: world.orgArgv, say }),
     supervisor,
     // Sandboxed agents' org commands run here from their first moments: before the verifier's slower start.
     defineOutboxBroker({ root, paths, orgArgv: world.orgArgv, children, say }),

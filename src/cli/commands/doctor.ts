@@ -13,6 +13,8 @@ import { orgPaths } from "../../org/paths.js";
 import { filesPort } from "../../adapters/fs/files-port.js";
 import { probeSandbox } from "../../adapters/probes/sandbox.js";
 import { checkSandbox, decideSandbox } from "../../org/sandbox/decide.js";
+import { checkKeeper } from "../../org/lifecycle/keeper.js";
+import { findRunningKeeper, readKeeperRecord } from "../../adapters/keeper-process.js";
 
 /** `org doctor`: node, git, tmux, nvidia-smi and every runtime program of this org. */
 export async function runDoctor(opts: { root: string }, io: Io): Promise<number> {
@@ -40,7 +42,10 @@ export async function runDoctor(opts: { root: string }, io: Io): Promise<number>
   // Whether the agents of this org run sandboxed: bwrap found, a trial sandbox started, sandbox.enabled.
   const sandbox = await probeSandbox();
   const setting = "loaded" in read ? read.loaded.config.sandbox : undefined;
-  const checks = [...evaluateTools(probe), checkSandbox(decideSandbox(setting, sandbox), sandbox), ...checkServices(ticks, new Date())];
+  // A running org (its daemon has beaten) has a keeper that brings the daemon back; none is worth a warning.
+  const state = orgPaths(opts.root).state;
+  const keeper = ticks.length > 0 ? [checkKeeper(await readKeeperRecord(state), await findRunningKeeper(opts.root, state))] : [];
+  const checks = [...evaluateTools(probe), checkSandbox(decideSandbox(setting, sandbox), sandbox), ...checkServices(ticks, new Date()), ...keeper];
   io.out(renderTable(["CHECK", "STATUS", "DETAIL", "FIX"], checks.map((check) => [check.name, check.status, check.detail, check.fix ?? ""])));
   if ("problems" in read) io.out(`org.yaml: ${read.problems.length} problem(s); run \`org validate\` for details`);
   return checks.some((check) => check.status === "fail") ? 1 : 0;

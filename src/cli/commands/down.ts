@@ -6,10 +6,13 @@ import { readOptionalRecord } from "../../adapters/store/org-record.js";
 import { recordProgramStop } from "../../adapters/store/program-record.js";
 import { orgPaths } from "../../org/paths.js";
 import { removeAbRun } from "../../adapters/store/ab-run.js";
+import { stopKeeper } from "../../adapters/keeper-process.js";
 
 /** `org down [--clean]`: stop everything of ours; with --clean remove clean worktrees, never branches. */
 export async function runDown(opts: { root: string; clean: boolean }, io: Io): Promise<number> {
   const record = await readOptionalRecord(opts.root).catch(() => undefined);
+  // First the keeper, which would otherwise restart the daemon that down stops next.
+  if (record) await stopKeeper(opts.root, orgPaths(opts.root).state);
   const result = await downOrg(createWorld(), opts.root, { clean: opts.clean });
   await recordProgramStop(orgPaths(opts.root).state, new Date());
   // Both halves of an A/B run end together; their rows keep their programs.

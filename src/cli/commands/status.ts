@@ -10,6 +10,8 @@ import { createWorld } from "../../adapters/world.js";
 import { readUtilizationInput } from "../../adapters/store/gpu-runs.js";
 import { measureUtilization } from "../../org/experiments/utilization.js";
 import { renderStatus } from "../../ui/status-table.js";
+import { formatKeeperLine } from "../../ui/keeper-line.js";
+import { findRunningKeeper, readKeeperRecord } from "../../adapters/keeper-process.js";
 import type { Io } from "../io.js";
 import { formatJson } from "../../org/safe-text.js";
 
@@ -29,12 +31,20 @@ export async function runStatus(opts: { root: string; json: boolean }, io: Io): 
   // Distances written by a daemon that is gone are stale; a stop stays true after `org down`.
   const read = await readStopFile(paths.state);
   const stop = read?.kind === "running" && !snapshot.running ? undefined : read;
+  // Who brings the daemon back if it dies, and how often it had to: only while the org runs.
+  const keeperPid = snapshot.running ? await findRunningKeeper(opts.root, paths.state) : undefined;
+  const keeper = snapshot.running ? await readKeeperRecord(paths.state) : undefined;
   if (!opts.json) {
     io.out(renderStatus(snapshot, describeReloadWarning(reload), usage, { utilization, stopLine: formatStopLine(stop, opts.root) }));
+    const line = formatKeeperLine(keeper, keeperPid !== undefined);
+    if (line) io.out(line);
     return 0;
   }
   // Each daemon service's last tick and lag, as its last heartbeat wrote them: a stalled loop shows here.
-  const daemon = { services: await readServiceTicks(world.files, paths.daemon) };
+  const daemon = {
+    services: await readServiceTicks(world.files, paths.daemon),
+    keeper: keeper ? { ...keeper, running: keeperPid !== undefined } : null,
+  };
   const stopped = stop?.kind === "stop" && stop.phase === "stopped" ? stop.reason : null;
   io.out(formatJson({ ...snapshot, agents, reload: reload ?? null, daemon, utilization: utilization ?? null, stopped, stop: stop ?? null }));
   return 0;

@@ -1,11 +1,12 @@
 import { orgPaths } from "../../org/paths.js";
 import { readSnapshot, readStatuses } from "../../org/views/status.js";
-import { upOrg } from "../../org/lifecycle/up.js";
+import { declaredSecrets, upOrg } from "../../org/lifecycle/up.js";
 import { decideStoppedUp } from "../../org/lifecycle/stopped-up.js";
 import type { LoadedConfig } from "../../org/config/index.js";
 import { readOptionalRecord } from "../../adapters/store/org-record.js";
 import { evaluateStop, readStopFile, readWaivers, writeWaivers } from "../../adapters/store/stop-state.js";
 import { runInteractive } from "../../adapters/process.js";
+import { allowKeeper, findRunningKeeper, keeperEnv, startKeeper } from "../../adapters/keeper-process.js";
 import { createWorld } from "../../adapters/world.js";
 import { findMissingPrograms, findProgram } from "../../adapters/probes/runtime.js";
 import { renderStatus } from "../../ui/status-table.js";
@@ -43,7 +44,10 @@ export async function runUp(opts: { root: string; attach: boolean; tmux?: boolea
   // A program not recorded costs `org history` a line, never the start itself.
   const onStart = () => read.record(new Date())
     .then((line) => void (line && io.out(line)), (error: Error) => io.err(`warning: the program version was not recorded in state/programs: ${error.message}`));
+  // `org down` left keepers a mark to stay away: from here on one keeps the daemon running.
+  await allowKeeper(orgPaths(opts.root).state);
   const result = await upOrg(world, read.loaded, { mode: await chooseMode(opts.tmux !== false, io), onStart });
+  await ensureKeeper(opts.root, world.orgArgv, declaredSecrets(read.loaded.config));
   if (result.kind === "already-running") {
     io.out(result.reason);
     // An agent pane closed by hand comes back the way `org reload` adds a missing agent.
@@ -103,4 +107,11 @@ async function waitUntilStarted(world: ReturnType<typeof createWorld>, root: str
     if ([...statuses.values()].every((status) => status && status.state !== "starting") || Date.now() > deadline) return polls > 0;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
+}
+
+// The daemon starts one too, but a daemon that dies before its first look would then have none: `org up` starts it.
+async function ensureKeeper(root: string, orgArgv: readonly string[], secrets: readonly string[]): Promise<void> {
+  const state = orgPaths(root).state;
+  if ((await findRunningKeeper(root, state)) !== undefined) return;
+  await startKeeper({ root, state, orgArgv, env: keeperEnv(process.env, secrets) });
 }

@@ -11,6 +11,7 @@ import { paneLaunch } from "./supervise-step.js";
 import type { World } from "../world.js";
 import { readOptionalOrgRecord } from "../record-file.js";
 import type { AgentSandbox } from "../sandbox/layout.js";
+import { daemonLaunch, markDaemonStarting, respawnDeadDaemon } from "./daemon-pane.js";
 
 export type UpResult =
   | { kind: "already-running"; record: OrgRecord; reason: string }
@@ -35,10 +36,14 @@ export async function upOrg(world: World, loaded: LoadedConfig, opts: { mode?: "
     // Agents outlive their daemon (killed, crashed): bring back the supervisor and verifier, touch nothing else.
     const control = (await tmux.listPanes()).find((pane) => pane.id === previous.controlPaneId);
     if (control?.dead) {
-      await markDaemonStarting(world, paths);
-      await tmux.respawnPane(control.id);
-      await world.files.appendLines(paths.log, [formatLogEntry({ date: world.now(), op: "up", title: "restarted the daemon", body: `its pane had exited (status ${control.deadStatus ?? control.deadSignal ?? "?"}); agents kept running` })]);
-      return { kind: "already-running", record: previous, reason: `org ${config.name} is running; its daemon had exited and was restarted (agents untouched)` };
+      // Its keeper may restart it in the same moment: under up.lock, only one of the two does.
+      const respawn = await respawnDeadDaemon(world, paths, previous, daemonLaunch(world.orgArgv, paths, world.secretEnv(declaredSecrets(config))));
+      if (respawn.kind === "restarted") {
+        await world.files.appendLines(paths.log, [formatLogEntry({ date: world.now(), op: "up", title: "restarted the daemon", body: `its pane had exited (status ${control.deadStatus ?? control.deadSignal ?? "?"}); agents kept running` })]);
+        return { kind: "already-running", record: previous, reason: `org ${config.name} is running; its daemon had exited and was restarted (agents untouched)` };
+      }
+      if (respawn.kind === "busy") throw new OrgError(`${respawn.reason} — wait for it to finish, then \`org up\` again`, "locked");
+      return { kind: "already-running", record: previous, reason: `org ${config.name} is running; its daemon had exited; ${respawn.kind === "alive" ? "its keeper restarted it" : respawn.reason}` };
     }
     const grid = socket.startsWith(PTY_SOCKET_PREFIX) ? `without tmux, pty host at ${socket.slice(PTY_SOCKET_PREFIX.length)}` : `tmux -L ${socket}`;
     return { kind: "already-running", record: previous, reason: `org ${config.name} is already running (${grid}); nothing changed` };
@@ -59,7 +64,7 @@ export async function upOrg(world: World, loaded: LoadedConfig, opts: { mode?: "
     if (sandbox.kind === "unavailable") warnings.push(sandbox.warning);
     const panes: PaneSpec[] = [
       // The daemon holds the declared secrets (in memory only) to give them to agents it restarts or adds.
-      { argv: daemonArgv(world.orgArgv, paths), cwd: paths.root, env: world.secretEnv(declaredSecrets(config)), options: {}, logFile: `${paths.state}/daemon.log` },
+      { ...daemonLaunch(world.orgArgv, paths, world.secretEnv(declaredSecrets(config))), options: {}, logFile: `${paths.state}/daemon.log` },
       ...agents.map((agent) => agentPaneSpec(paths, agent, launches.get(agent.name)!, world.secretEnv(launches.get(agent.name)!.passEnv ?? []), sandboxes.get(agent.name))),
     ];
     const listed = await tmux.createGrid(panes, GRID_SIZE).catch(async (error: unknown) => {
@@ -100,23 +105,9 @@ export function agentPaneSpec(paths: OrgPaths, agent: Pick<PlannedAgent, "name" 
   };
 }
 
-// The daemon's pane starts with the grid, while `org up` still builds it: a shell waits (30 s at most) for org.json,
-// so node's start-up, a tenth of a second of CPU, does not slow the grid a person waits on.
-const AFTER_ORG_FILE = 'n=0; while [ ! -e "$1" ] && [ $n -lt 600 ]; do sleep 0.05; n=$((n+1)); done; shift; exec "$@"';
-
-/** The daemon pane's command: `org daemon`, started once org.json exists. */
-function daemonArgv(orgArgv: readonly string[], paths: OrgPaths): string[] {
-  return ["/bin/sh", "-c", AFTER_ORG_FILE, "org-daemon", paths.orgFile, ...orgArgv, "daemon", "--root", paths.root];
-}
-
 /** Every secret any runtime of the org declares in pass_env. */
-function declaredSecrets(config: LoadedConfig["config"]): string[] {
+export function declaredSecrets(config: LoadedConfig["config"]): string[] {
   return [...new Set(Object.values(config.runtimes).flatMap((runtime) => runtime.pass_env ?? []))];
-}
-
-/** Commands that need the daemon (submit, reload) wait for its first heartbeat instead of calling the org down. */
-async function markDaemonStarting(world: World, paths: OrgPaths): Promise<void> {
-  await world.files.writeAtomic(paths.daemon, `${JSON.stringify({ pid: null, startingAt: world.now().toISOString() })}\n`);
 }
 
 /** Each live agent pane's program as started, in status.json and events.jsonl, as the supervisor would. */
