@@ -5,6 +5,7 @@ import { readSnapshot } from "../../org/views/status.js";
 import { readUsageViews } from "../../org/usage/summary.js";
 import { readReloadRecord } from "../../daemon/reload/state.js";
 import { readStopFile } from "../../adapters/store/stop-state.js";
+import { readDiskRecord } from "../../adapters/store/disk-state.js";
 import { formatStopLine } from "../../ui/stop-line.js";
 import { createWorld } from "../../adapters/world.js";
 import { readUtilizationInput } from "../../adapters/store/gpu-runs.js";
@@ -28,13 +29,16 @@ export async function runStatus(opts: { root: string; json: boolean }, io: Io): 
   // Distances written by a daemon that is gone are stale; a stop stays true after `org down`.
   const read = await readStopFile(paths.state);
   const stop = read?.kind === "running" && !snapshot.running ? undefined : read;
+  // The disk watch's last look: why verify runs wait, while a running daemon says so.
+  const disk = snapshot.running ? await readDiskRecord(paths.state) : undefined;
   if (!opts.json) {
-    io.out(renderStatus(snapshot, describeReloadWarning(reload), usage, { utilization, stopLine: formatStopLine(stop, opts.root) }));
+    const warnings = [...describeReloadWarning(reload), ...(disk?.low ? [`verifier paused: ${disk.low}`] : [])];
+    io.out(renderStatus(snapshot, warnings, usage, { utilization, stopLine: formatStopLine(stop, opts.root) }));
     return 0;
   }
   // Each daemon service's last tick and lag, as its last heartbeat wrote them: a stalled loop shows here.
   const daemon = { services: await readServiceTicks(world.files, paths.daemon) };
   const stopped = stop?.kind === "stop" && stop.phase === "stopped" ? stop.reason : null;
-  io.out(JSON.stringify({ ...snapshot, agents, reload: reload ?? null, daemon, utilization: utilization ?? null, stopped, stop: stop ?? null }, null, 2));
+  io.out(JSON.stringify({ ...snapshot, agents, reload: reload ?? null, daemon, utilization: utilization ?? null, stopped, stop: stop ?? null, disk: disk ?? null }, null, 2));
   return 0;
 }
