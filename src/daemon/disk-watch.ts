@@ -42,15 +42,23 @@ export class DiskWatch {
     const disk = await readDiskUse(this.state);
     const headroom = Math.min(this.settings.perAgent, ...this.uses.map((use) => this.settings.perAgent - use.bytes));
     // No agent can have passed its budget unless the disk's use grew by its headroom (or something else freed space).
-    const due = !this.swept || now.getTime() - this.swept.at >= this.settings.everyMs || (disk !== undefined && disk.used - this.swept.used >= headroom);
+    const due = !this.swept || now.getTime() - this.swept.at >= this.settings.everyMs || (disk !== undefined && disk.used - this.swept.used >= headroom)
+      || this.crossing(disk?.free);
     if (due) await this.sweep(now, disk?.used ?? 0);
     await this.judgeFloor(disk?.free, now, due);
   }
 
   /** Asked before each verify run: why none may start now, or undefined. */
   async holdRuns(now = new Date()): Promise<string | undefined> {
-    await this.judgeFloor((await readDiskUse(this.state))?.free, now, false);
+    const disk = await readDiskUse(this.state);
+    if (this.crossing(disk?.free)) await this.sweep(now, disk!.used);
+    await this.judgeFloor(disk?.free, now, false);
     return this.low ?? undefined;
+  }
+
+  // The floor just crossed: what each agent wrote is measured now, so the message names who filled the disk.
+  private crossing(free: number | undefined): boolean {
+    return free !== undefined && free < this.settings.floor && this.low === null;
   }
 
   private async sweep(now: Date, used: number): Promise<void> {

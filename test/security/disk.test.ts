@@ -44,7 +44,7 @@ afterEach(() => {
 const statusOf = (who: OrgAs) => JSON.parse(runOrgAs(who.who, ["status", "--json"], { cwd: who.dir }).stdout || "{}") as { agents?: AgentJson[]; disk?: { low: string | null } | null };
 const logOf = (who: OrgAs) => readFileSync(join(who.dir, "state", "log.md"), "utf8");
 // results.tsv rows of the researcher: its verdicts so far.
-const verdictsOf = (who: OrgAs) => readFileSync(join(who.dir, "state", "results.tsv"), "utf8").split("\n").filter((line) => line.includes("\tresearcher-1\t")).length;
+const verdictsOf = (who: OrgAs) => (existsSync(join(who.dir, "state", "results.tsv")) ? readFileSync(join(who.dir, "state", "results.tsv"), "utf8") : "").split("\n").filter((line) => line.includes("\tresearcher-1\t")).length;
 const explain = (who: OrgAs) => () => `${logOf(who)}\n${runOrgAs(who.who, ["status"], { cwd: who.dir }).stdout}`;
 
 describe.each(IDENTITIES)("disk attacks as $name", { tags: ["slow"] }, (who) => {
@@ -81,7 +81,7 @@ describe.each(IDENTITIES)("disk attacks as $name", { tags: ["slow"] }, (who) => 
     const saved = process.env.TMPDIR;
     process.env.TMPDIR = mount;
     try {
-      org = createOrgRepoAs(who, orgYaml("{ per_agent: 1G, floor: 24M, every: 1s }", 36), LOOPING_FILES);
+      org = createOrgRepoAs(who, orgYaml("{ per_agent: 1G, floor: 24M, every: 1s }", 16), LOOPING_FILES);
     } finally {
       if (saved === undefined) delete process.env.TMPDIR;
       else process.env.TMPDIR = saved;
@@ -95,7 +95,7 @@ describe.each(IDENTITIES)("disk attacks as $name", { tags: ["slow"] }, (who) => 
     const queue = join(org.dir, "state", "queue");
     const rows = verdictsOf(org);
     const queued = await pollUntil(() => {
-      const ids = readdirSync(queue).filter((name) => name.startsWith("") && name.endsWith(".json"));
+      const ids = readdirSync(queue).filter((name) => name.endsWith(".json"));
       return ids.length >= 3 ? ids : undefined;
     }, { what: "three requests queued while paused", timeoutMs: 20_000, explain: explain(org) });
     expect(verdictsOf(org)).toBe(rows);
