@@ -1,3 +1,4 @@
+import { isDiskBlock } from "../org/sandbox/disk-budget.js";
 import { createHash } from "node:crypto";
 import { formatLogEntry } from "../org/log-entry.js";
 import { agentPaths, logPath } from "../org/paths.js";
@@ -156,7 +157,7 @@ export class ScreenWatch {
       const reason = `${decision.reason} — ${decision.fix}`;
       if (status && status.reason !== reason) await writeJsonAtomic(paths.status, { ...status, state: "blocked", reason, updatedAt: at });
       await timeline("blocked", reason);
-    } else if (status?.state === "blocked" && (screen.kind === "working" || screen.kind === "idle") && !pane.dead) {
+    } else if (status?.state === "blocked" && !isDiskBlock(status.reason) && (screen.kind === "working" || screen.kind === "idle") && !pane.dead) {
       await writeJsonAtomic(paths.status, { ...status, state: "running", reason: `running ${spec.argv[0]} (unblocked: ${screen.kind})`, updatedAt: at });
       await timeline("unblocked", screen.reason);
     }

@@ -8,6 +8,7 @@ import type { ReadConfigResult } from "../adapters/store/config-file.js";
 import { readRunConfig } from "../adapters/store/run-config.js";
 import { createWorld } from "../adapters/world.js";
 import type { Feed } from "./feed.js";
+import { DISK_TICK_MS, DiskWatch } from "./disk-watch.js";
 import { defineHeartbeat } from "./heartbeat.js";
 import { defineKeeperWatch } from "./keeper-watch.js";
 import { defineLoop } from "./loop-service.js";
@@ -41,7 +42,9 @@ export function buildServices(opts: { root: string; paths: OrgPaths; record: Org
   // One cached read of org.yaml for the services that tick on it: parsed once per change, not once per service.
   const cachedConfig = cacheConfigRead(readConfig, join(root, "org.yaml"));
   const { supervisor, screens } = defineSupervision({ state: paths.state, tmux, children, say });
-  const verifier = defineVerifier({ paths, record, children, gpus: world.gpus, readConfig, firstRead, say });
+  // What each agent writes, and the free space verify runs keep: the verifier asks it before every run.
+  const disk = new DiskWatch({ root, readConfig: cachedConfig, tmux, processes: world.processes, say });
+  const verifier = defineVerifier({ paths, record, children, gpus: world.gpus, readConfig, firstRead, say, holdRuns: () => disk.holdRuns() });
   let notifier: { stop(): Promise<void> } | undefined;
   const hotReload = new HotReload({ root, world, readConfig, say });
   const standups = new StandupScheduler({ root, readConfig: cachedConfig, say });
@@ -69,6 +72,7 @@ export function buildServices(opts: { root: string; paths: OrgPaths; record: Org
     defineLoop({ name: "standups", periodMs: STANDUP_TICK_MS, tick: (now) => standups.tick(now) }),
     defineLoop({ name: "usage", periodMs: USAGE_EVERY_MS, tick: (now) => tokens.tick(now) }),
     defineLoop({ name: "stop", periodMs: STOP_TICK_MS, tick: (now) => stops.tick(now) }),
+    defineLoop({ name: "disk", periodMs: DISK_TICK_MS, tick: (now) => disk.tick(now), fail: (error) => say(`disk: ${error.message}`) }),
     defineStatusScreen({ root, world, tmux, record, feed, renderStatus: opts.renderStatus }),
   ];
   services.push(defineHeartbeat({ file: paths.daemon, queuePerAgent: verifier.queuePerAgent, services: () => services, say }));

@@ -1,15 +1,34 @@
+import type { StatsFs } from "node:fs";
 import { stat, statfs } from "node:fs/promises";
 import { dirname } from "node:path";
 import { OrgError } from "../../org/errors.js";
+import { formatSize } from "../../org/config/size.js";
 
 // Less than this free and a write of ours (a heartbeat, a run's log) may already have failed or been cut short.
 export const FULL_BYTES = 1024 * 1024;
 
 /** Free bytes for an unprivileged writer on the filesystem holding `path` (it need not exist yet); undefined if unknown. */
 export async function readFreeBytes(path: string): Promise<number | undefined> {
+  const info = await statNearest(path);
+  return info && info.bavail * info.bsize;
+}
+
+/** The whole size of the filesystem holding `path` (it need not exist yet); undefined if unknown. */
+export async function readDiskSize(path: string): Promise<number | undefined> {
+  const info = await statNearest(path);
+  return info && info.blocks * info.bsize;
+}
+
+/** Free and used bytes of the filesystem holding `path`: one statfs, cheap enough for every few seconds. */
+export async function readDiskUse(path: string): Promise<{ free: number; used: number } | undefined> {
+  const info = await statNearest(path);
+  return info && { free: info.bavail * info.bsize, used: (info.blocks - info.bfree) * info.bsize };
+}
+
+async function statNearest(path: string): Promise<StatsFs | undefined> {
   for (let dir = path; ; dir = dirname(dir)) {
     const info = await statfs(dir).catch(() => undefined);
-    if (info) return info.bavail * info.bsize;
+    if (info) return info;
     if (dirname(dir) === dir) return undefined;
   }
 }
@@ -25,16 +44,8 @@ function isNoSpaceError(error: unknown): boolean {
   return code === "ENOSPC" || code === "EDQUOT";
 }
 
-export function formatBytes(bytes: number): string {
-  const units = ["B", "KiB", "MiB", "GiB", "TiB"];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${unit === 0 || value >= 10 ? Math.floor(value) : value.toFixed(1)} ${units[unit]}`;
-}
+// One spelling of sizes everywhere: org.yaml's sizes and messages about the disk.
+export const formatBytes = formatSize;
 
 /** The mount point holding `path`: the highest existing ancestor still on the same device. */
 export async function findMountPoint(path: string): Promise<string | undefined> {

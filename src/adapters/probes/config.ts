@@ -2,6 +2,7 @@ import { access } from "node:fs/promises";
 import type { ConfigProbe } from "../../org/config/index.js";
 import { processRunner, type Runner } from "../process.js";
 import { resolveCommit, runGit } from "../git/run.js";
+import { readDiskSize } from "../fs/disk-space.js";
 
 // rev-parse answers instantly; a hung git (a lock, a network filesystem) must not hang `org validate`.
 const GIT_TIMEOUT_MS = 10_000;
@@ -25,6 +26,7 @@ export function createConfigProbe(runner: Runner = processRunner): ConfigProbe {
     async resolveCommit(absDir, rev) {
       return (await resolveCommit(absDir, rev, { timeoutMs: GIT_TIMEOUT_MS, runner })) ?? null;
     },
+    diskSize: readDiskSize,
   };
 }
 

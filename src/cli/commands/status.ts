@@ -5,6 +5,7 @@ import { readSnapshot } from "../../org/views/status.js";
 import { readUsageViews } from "../../org/usage/summary.js";
 import { readReloadRecord } from "../../daemon/reload/state.js";
 import { readStopFile } from "../../adapters/store/stop-state.js";
+import { readDiskRecord } from "../../adapters/store/disk-state.js";
 import { formatStopLine } from "../../ui/stop-line.js";
 import { createWorld } from "../../adapters/world.js";
 import { readUtilizationInput } from "../../adapters/store/gpu-runs.js";
@@ -34,8 +35,11 @@ export async function runStatus(opts: { root: string; json: boolean }, io: Io): 
   // Who brings the daemon back if it dies, and how often it had to: only while the org runs.
   const keeperPid = snapshot.running ? await findRunningKeeper(opts.root, paths.state) : undefined;
   const keeper = snapshot.running ? await readKeeperRecord(paths.state) : undefined;
+  // The disk watch's last look: why verify runs wait, while a running daemon says so.
+  const disk = snapshot.running ? await readDiskRecord(paths.state) : undefined;
   if (!opts.json) {
-    io.out(renderStatus(snapshot, describeReloadWarning(reload), usage, { utilization, stopLine: formatStopLine(stop, opts.root) }));
+    const warnings = [...describeReloadWarning(reload), ...(disk?.low ? [`verifier paused: ${disk.low}`] : [])];
+    io.out(renderStatus(snapshot, warnings, usage, { utilization, stopLine: formatStopLine(stop, opts.root) }));
     const line = formatKeeperLine(keeper, keeperPid !== undefined);
     if (line) io.out(line);
     return 0;
@@ -46,6 +50,6 @@ export async function runStatus(opts: { root: string; json: boolean }, io: Io): 
     keeper: keeper ? { ...keeper, running: keeperPid !== undefined } : null,
   };
   const stopped = stop?.kind === "stop" && stop.phase === "stopped" ? stop.reason : null;
-  io.out(formatJson({ ...snapshot, agents, reload: reload ?? null, daemon, utilization: utilization ?? null, stopped, stop: stop ?? null }));
+  io.out(formatJson({ ...snapshot, agents, reload: reload ?? null, daemon, utilization: utilization ?? null, stopped, stop: stop ?? null, disk: disk ?? null }));
   return 0;
 }

@@ -57,6 +57,7 @@ export class VerifierLoop {
     probe?: GpuProbe,
     /** The daemon's one journal, shared by the loops a reload swaps; a loop of its own is a daemon started afresh. */
     private readonly journal = new JournalStore(orgPaths(record.root).state),
+    private readonly holdRuns: () => Promise<string | undefined> = async () => undefined,
   ) {
     this.pool = new PoolKeeper(record.pool, port, log, probe);
     this.port = record.pool && probe ? watchPoolGpus(port, probe, (gpu, reason) => this.pool.dropGpu(gpu, reason)) : port;
@@ -89,7 +90,7 @@ export class VerifierLoop {
         pending, keep: (request) => this.running.has(request.id) || this.finished.has(request.id), aliases: (id) => this.aliases.get(id) ?? [],
         reason: stop.reason, now, paths: this.paths, journal: this.journal, port: this.port, log: this.log,
       });
-      return this.startRuns(kept, verify.parallel);
+      return this.startWhenRoom(kept, verify.parallel);
     }
     const queuedAgents = new Set<string>();
     const ledgers = new Map<string, AgentLedger>();
@@ -117,12 +118,17 @@ export class VerifierLoop {
     const stable = new Map([...heads].filter(([agent, head]) => this.seenHeads.get(agent)?.head === head && now.getTime() - this.seenHeads.get(agent)!.since >= HEAD_SETTLE_MS));
     for (const [agent, head] of heads) if (head && this.seenHeads.get(agent)?.head !== head) this.seenHeads.set(agent, { head, since: now.getTime() });
     for (const request of detectNewCommits({ heads: stable, ledgers, queuedAgents, now, subjects })) pending.push(await this.enqueue(request));
-    this.startRuns(pending, verify.parallel);
+    await this.startWhenRoom(pending, verify.parallel);
+  }
+
+  // holdRuns says why no run may start (the disk below sandbox.disk.floor): the queue stays, a later look starts it.
+  private async startWhenRoom(pending: ExperimentRequest[], cpuSlots: number): Promise<void> {
+    this.ready = pending;
+    if (!(await this.holdRuns()) && this.draining === 0 && !this.abort.signal.aborted) this.startRuns(pending, cpuSlots);
   }
 
   /** Start whatever slots allow. */
   private startRuns(pending: ExperimentRequest[], cpuSlots: number): void {
-    this.ready = pending;
     for (;;) {
       const busySlots = new Set([...this.running.values()].map((run) => run.slot));
       const runningAgents = new Set([...this.running.values()].map((run) => run.request.agent));
@@ -146,7 +152,7 @@ export class VerifierLoop {
     // Stopped by a GPU-hour or cost limit: the next look cancels what is queued, and nothing starts before it.
     const stop = await readStopFile(this.paths.state);
     if ((stop?.kind === "stop" && stop.cancel) || blocked()) return;
-    this.startRuns(this.ready, this.config.verify!.parallel);
+    await this.startWhenRoom(this.ready, this.config.verify!.parallel);
   }
 
   private readonly abort = new AbortController();
@@ -284,7 +290,7 @@ export class VerifierLoop {
   }
 
   private enqueueBaseline(agent: string, now: Date): Promise<ExperimentRequest> {
-    return this.enqueue({ id: `${stamp(now)}-${agent}-baseline`, agent, commit: this.record.baseCommit, description: "baseline", kind: "baseline", submittedAt: now.toISOString() });
+    return this.enqueue({ id: `${now.toISOString().replace(/[:.]/g, "-")}-${agent}-baseline`, agent, commit: this.record.baseCommit, description: "baseline", kind: "baseline", submittedAt: now.toISOString() });
   }
 
   private async enqueue(request: ExperimentRequest): Promise<ExperimentRequest> {
@@ -295,8 +301,4 @@ export class VerifierLoop {
   private ledgerFile(agent: string): string {
     return join(agentPaths(this.paths.state, agent).dir, "ledger.json");
   }
-}
-
-function stamp(now: Date): string {
-  return now.toISOString().replace(/[:.]/g, "-");
 }

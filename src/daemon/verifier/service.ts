@@ -16,7 +16,10 @@ import { JournalStore } from "../../adapters/store/journal.js";
 const VERIFY_MS = 2000;
 
 /** The verifier as a service: it judges the queue every VERIFY_MS, and at once when a submit lands in it. */
-export function defineVerifier(opts: { paths: OrgPaths; record: OrgRecord; children: ChildRecords; gpus: GpuProbe; readConfig: () => Promise<ReadConfigResult>; firstRead: () => Promise<ReadConfigResult>; say: (line: string) => void }): { service: Service; queuePerAgent: () => number | undefined } {
+export function defineVerifier(opts: { paths: OrgPaths; record: OrgRecord; children: ChildRecords; gpus: GpuProbe; readConfig: () => Promise<ReadConfigResult>; firstRead: () => Promise<ReadConfigResult>; say: (line: string) => void;
+  /** Why no verify run may start now (the disk is below its floor), or undefined. */
+  holdRuns?: () => Promise<string | undefined>;
+}): { service: Service; queuePerAgent: () => number | undefined } {
   const { paths, say } = opts;
   // Held for the daemon's life: a reload's new loop keeps the chain the old one checked, not what the file says now.
   const journal = new JournalStore(paths.state);
@@ -25,7 +28,7 @@ export function defineVerifier(opts: { paths: OrgPaths; record: OrgRecord; child
     // Under Slurm a pool run is a job of its own; the GPU inventory it would check is the cluster's, not this host's.
     const slurmPool = next.pool && config.backend === "slurm" ? { org: next.name, settings: config.slurm ?? SlurmSchema.parse({}) } : undefined;
     const port = createVerifierPort({ repo: next.repo, state: paths.state, baseCommit: next.baseCommit, say, messages: config.messages, backend: config.backend, children: opts.children, slurmPool });
-    return new VerifierLoop(next, config, port, say, opts.gpus, journal);
+    return new VerifierLoop(next, config, port, say, opts.gpus, journal, opts.holdRuns);
   }, opts.readConfig, say);
   const service = defineLoop({
     name: "verifier",

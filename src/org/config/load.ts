@@ -7,6 +7,7 @@ import { asMap, RULES, type Raw } from "./rules.js";
 import { ConfigSchema, type OrgConfig } from "./schema.js";
 import { checkStop } from "./stop-rules.js";
 import { checkSandboxPaths } from "./sandbox-rules.js";
+import { checkDiskSettings } from "./disk-rules.js";
 
 /** What loading needs to know about the disk and git; src/adapters/probes/config.ts is the real one. */
 export interface ConfigProbe {
@@ -14,6 +15,8 @@ export interface ConfigProbe {
   isGitRepo(absDir: string): Promise<boolean>;
   /** The full sha `rev` names in the repo, or null. */
   resolveCommit(absDir: string, rev: string): Promise<string | null>;
+  /** The size in bytes of the disk that holds `absPath` (which need not exist yet), if it can be told. */
+  diskSize?(absPath: string): Promise<number | undefined>;
 }
 
 /** A valid org.yaml, with the repo and base it names already resolved. */
@@ -52,6 +55,7 @@ export async function loadConfig(input: { file: string; dir: string; text: strin
   if (map) problems.push(...RULES.flatMap((rule) => rule(map)), ...checkStop(map, input.now), ...(await checkPromptFiles(map, input.dir, probe)));
   problems.push(...(repo?.problems ?? []));
   if (map && repo) problems.push(...(await checkSandboxPaths(map, input.dir, repo.repoDir, probe)));
+  if (map) problems.push(...(await checkDiskSettings(map, input.dir, probe)));
   if (!parsed.success || problems.length > 0 || !repo?.baseCommit) {
     return { ok: false, problems: renderPlaced(input.file, lineCounter, placeProblems(doc, problems)) };
   }

@@ -1,0 +1,26 @@
+import type { OrgRecord, AgentStatus } from "../org/state.js";
+import { formatLogEntry } from "../org/log-entry.js";
+import { agentPaths, logPath } from "../org/paths.js";
+import type { ProcessPort, TmuxPort } from "../org/ports.js";
+import { appendLines, readJson, writeJsonAtomic } from "../adapters/fs/files.js";
+
+// As `org down` and a stop: SIGTERM to the program's group, this long to exit, then SIGKILL.
+const STOP_GRACE_MS = 3000;
+
+/**
+ * Stops one agent over its disk budget, as a stop does: marked blocked first (so its supervisor records the exit as
+ * blocked and restarts nothing), then its program's group ended. False when there was nothing live to stop.
+ */
+export async function blockAgent(opts: { state: string; record: OrgRecord; tmux: TmuxPort; processes: ProcessPort; now: Date }, agent: string, reason: string): Promise<boolean> {
+  const paths = agentPaths(opts.state, agent);
+  const paneId = opts.record.agents.find((candidate) => candidate.name === agent)?.paneId;
+  const pane = (await opts.tmux.listPanes()).find((candidate) => candidate.id === paneId);
+  const status = await readJson<AgentStatus>(paths.status).catch(() => undefined);
+  const live = pane !== undefined && !pane.dead;
+  if (!status || (!live && status.state !== "restarting")) return false;
+  const at = opts.now.toISOString();
+  await writeJsonAtomic(paths.status, { ...status, state: "blocked", reason, restartAt: null, updatedAt: at } satisfies AgentStatus);
+  await appendLines(logPath(opts.state), [formatLogEntry({ date: opts.now, op: "blocked", title: agent, body: reason })]);
+  if (live && opts.processes.isAlive(-pane.pid)) await opts.processes.killGroup(pane.pid, STOP_GRACE_MS);
+  return true;
+}

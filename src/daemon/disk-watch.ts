@@ -1,0 +1,102 @@
+import { relative } from "node:path";
+import type { OrgConfig } from "../org/config/schema.js";
+import { formatSize } from "../org/config/size.js";
+import { formatLogEntry } from "../org/log-entry.js";
+import { agentPaths, logPath, orgPaths } from "../org/paths.js";
+import type { ProcessPort, TmuxPort } from "../org/ports.js";
+import { judgeAgentDisk, judgeFloor, readDiskSettings, type AgentDiskUse } from "../org/sandbox/disk-budget.js";
+import { appendLines } from "../adapters/fs/files.js";
+import { readDiskUse } from "../adapters/fs/disk-space.js";
+import { measureTree } from "../adapters/fs/tree-size.js";
+import { readOptionalRecord } from "../adapters/store/org-record.js";
+import { writeDiskRecord } from "../adapters/store/disk-state.js";
+import { blockAgent } from "./disk-block.js";
+
+// One statfs this often; the agents' folders are walked every sandbox.disk.every, or sooner when the disk fills fast.
+export const DISK_TICK_MS = 2000;
+// Per folder and sweep: a folder of more files is measured as at least what the walk found.
+const MAX_ENTRIES = 200_000;
+
+type ReadConfig = () => Promise<{ loaded: { config: OrgConfig } } | { problems: string[] }>;
+type Settings = ReturnType<typeof readDiskSettings>;
+
+/**
+ * The daemon's watch over the disk: what each agent has written in its worktree and its state folder (an agent over
+ * sandbox.disk.per_agent is stopped and blocked), and the free space verify runs need (sandbox.disk.floor).
+ */
+export class DiskWatch {
+  private readonly state: string;
+  private uses: AgentDiskUse[] = [];
+  private settings: Settings = readDiskSettings(undefined);
+  private swept: { at: number; used: number; ms: number } | undefined;
+  private low: string | null = null;
+
+  constructor(private readonly opts: { root: string; readConfig: ReadConfig; tmux: TmuxPort; processes: ProcessPort; say: (line: string) => void }) {
+    this.state = orgPaths(opts.root).state;
+  }
+
+  async tick(now: Date): Promise<void> {
+    const read = await this.opts.readConfig();
+    // org.yaml with problems keeps the budgets it last had.
+    if ("loaded" in read) this.settings = readDiskSettings(read.loaded.config);
+    const disk = await readDiskUse(this.state);
+    const headroom = Math.min(this.settings.perAgent, ...this.uses.map((use) => this.settings.perAgent - use.bytes));
+    // No agent can have passed its budget unless the disk's use grew by its headroom (or something else freed space).
+    const due = !this.swept || now.getTime() - this.swept.at >= this.settings.everyMs || (disk !== undefined && disk.used - this.swept.used >= headroom)
+      || this.crossing(disk?.free);
+    if (due) await this.sweep(now, disk?.used ?? 0);
+    await this.judgeFloor(disk?.free, now, due);
+  }
+
+  /** Asked before each verify run: why none may start now, or undefined. */
+  async holdRuns(now = new Date()): Promise<string | undefined> {
+    const disk = await readDiskUse(this.state);
+    if (this.crossing(disk?.free)) await this.sweep(now, disk!.used);
+    await this.judgeFloor(disk?.free, now, false);
+    return this.low ?? undefined;
+  }
+
+  // The floor just crossed: what each agent wrote is measured now, so the message names who filled the disk.
+  private crossing(free: number | undefined): boolean {
+    return free !== undefined && free < this.settings.floor && this.low === null;
+  }
+
+  private async sweep(now: Date, used: number): Promise<void> {
+    const started = Date.now();
+    const record = await readOptionalRecord(this.opts.root).catch(() => undefined);
+    if (!record) return;
+    const uses: AgentDiskUse[] = [];
+    // One agent at a time: the walk's lstats never crowd the daemon's own file work.
+    for (const agent of record.agents) {
+      const dir = agentPaths(this.state, agent.name).dir;
+      const [tree, own] = [await measureTree(agent.worktree, MAX_ENTRIES), await measureTree(dir, MAX_ENTRIES)];
+      const places = [relative(this.opts.root, agent.worktree) || agent.worktree, relative(this.opts.root, dir)];
+      const use = { agent: agent.name, bytes: tree.bytes + own.bytes, places, partial: tree.partial || own.partial };
+      uses.push(use);
+      const decision = judgeAgentDisk(use, this.settings.perAgent);
+      if (decision.kind !== "over") continue;
+      const stopped = await blockAgent({ state: this.state, record, tmux: this.opts.tmux, processes: this.opts.processes, now }, agent.name, decision.reason);
+      if (stopped) this.opts.say(`${agent.name} blocked: ${decision.reason}`);
+    }
+    this.uses = uses;
+    this.swept = { at: now.getTime(), used, ms: Date.now() - started };
+  }
+
+  /** Says once when the floor is crossed either way, in log.md and to the daemon's feed; disk.json after each change or sweep. */
+  private async judgeFloor(free: number | undefined, now: Date, swept: boolean): Promise<void> {
+    const { floor } = this.settings;
+    // A disk that cannot be asked is no news either way.
+    if (free === undefined) return;
+    const decision = judgeFloor(free, floor, this.uses);
+    const low = decision.kind === "low" ? decision.reason : null;
+    const changed = (low === null) !== (this.low === null);
+    this.low = low;
+    if (changed) {
+      const body = low ?? `${formatSize(free)} free on the disk of state/, at or above sandbox.disk.floor (${formatSize(floor)}): verify runs start again`;
+      await appendLines(logPath(this.state), [formatLogEntry({ date: now, op: low ? "paused" : "resumed", title: "verifier", body })]).catch(() => undefined);
+      this.opts.say(`verifier ${low ? "paused" : "resumed"}: ${body}`);
+    }
+    if (!changed && !swept) return;
+    await writeDiskRecord(this.state, { at: now.toISOString(), free, floor, low, agents: this.uses, sweepMs: this.swept?.ms ?? null }).catch(() => undefined);
+  }
+}
