@@ -27,12 +27,12 @@ const GIT_CONFIG = ["core.hooksPath=/dev/null", "gc.auto=0", "advice.detachedHea
 
 /** The verifier's git and process work for one org: checkouts live under state/verifier, never in a worktree. */
 export function createVerifierPort(opts: {
-  repo: string; state: string; runner?: Runner; say?: (line: string) => void;
+  repo: string; state: string; runner?: Runner;
   /** Taken into the verifier's store first, alone, when the store is made (org up made it already, before any agent). */
   baseCommit?: string; messages?: MessageSettings; backend?: "local" | "slurm"; children?: ChildRecords;
   /** Under Slurm with verify.gpus: pool: every run is a job of its own. */
   slurmPool?: { org: string; settings: SlurmConfig };
-  /** The daemon's log: an agent's worktree whose .git no longer points where org put it is named there. */
+  /** The daemon's log: the store's repairs, and an agent's worktree whose .git no longer points where org put it. */
   say?: (line: string) => void;
 }): VerifierPort {
   const runner = opts.runner ?? processRunner;

@@ -1,4 +1,4 @@
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { OrgError } from "../errors.js";
 import type { LoadedConfig } from "../config/index.js";
 import { agentPaths, isInsideDir, PTY_SOCKET_PREFIX, sandboxFile, type OrgPaths } from "../paths.js";
