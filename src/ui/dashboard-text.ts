@@ -27,7 +27,7 @@ export const HELP_LINES = [
 /** The help of an org without tmux: enter focuses the agent inside the dashboard. */
 export const FOCUS_HELP_LINES = HELP_LINES.map((line) => (line.startsWith(" enter") ? " enter     type to it; Ctrl-] returns" : line));
 
-/** `{` and `}` are blessed's tag delimiters: text from agents and logs must not open tags, nor reach the terminal as escapes. */
+/** `{` and `}` are blessed's tag delimiters: text from agents and logs must not open tags, nor pass escapes on. */
 export function escapeTags(text: string): string {
   return cleanText(text).replace(/[{}]/g, (brace) => (brace === "{" ? "{open}" : "{close}"));
 }
