@@ -7,7 +7,8 @@ import { formatNote } from "../../src/org/messages/notes.js";
 import { formatNotice } from "../../src/org/messages/notify.js";
 import { formatMessage } from "../../src/org/messages/front-matter.js";
 import { prepareIdea } from "../../src/org/claims/claim.js";
-import { escapeTags, renderFeed } from "../../src/ui/dashboard-text.js";
+import { escapeTags, fitScreen, renderFeed } from "../../src/ui/dashboard-text.js";
+import type { DashboardAgent } from "../../src/org/views/dashboard-model.js";
 import { renderTable } from "../../src/ui/status-table.js";
 import { renderTried } from "../../src/ui/tried-table.js";
 import { ATTACKS, HOSTILE, findUnsafe } from "./terminal-payloads.js";
@@ -80,6 +81,9 @@ describe("what org puts on a terminal or into a pane", () => {
     const theme = { color: false };
     expect(findUnsafe(escapeTags(MULTI_LINE))).toBeUndefined();
     expect(findUnsafe(renderFeed([{ date: "2026-04-02", op: "keep", title: HOSTILE }], 200, 3, theme))).toBeUndefined();
+    // A grid cell shows the pane's screen untagged: what the pane drew of C1 and bidi must not pass either.
+    const agent = { screen: [HOSTILE, `${ATTACKS.c1Csi}${ATTACKS.bidi}`], state: "running", reason: "" } as unknown as DashboardAgent;
+    expect(findUnsafe(fitScreen(agent, 300, 5))).toBeUndefined();
   });
 
   test("the notice typed into another agent's pane: one line, no escape or control key, whatever the names", () => {
