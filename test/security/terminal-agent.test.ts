@@ -56,8 +56,10 @@ describe.each(IDENTITIES)("an agent's escapes never reach a person's terminal, a
     const file = (path: string) => (existsSync(join(state, path)) ? readFileSync(join(state, path), "utf8") : "");
     const attackLog = () => file("agents/a-1/attack.log");
     const inboxB = () => readIn(join(state, "agents/b-1/inbox"));
-    const rows = () => file("results.tsv").split("\n").length - 2;
-    const done = () => rows() >= 2 && attackLog().includes("== done") && inboxB() !== "";
+    // Each agent's baseline makes a row too: the attack's own row is the one with its description.
+    const inboxA = () => readIn(join(state, "agents/a-1/inbox"));
+    const verdict = () => file("results.tsv").includes("\tcrash\tidea") && inboxA().includes("verdict crash");
+    const done = () => verdict() && attackLog().includes("== done") && inboxB() !== "";
     const explain = () => `${attackLog()}\n${file("results.tsv")}`;
     await pollUntil(done, { timeoutMs: 40_000, what: "the attack and its verdict", explain });
     for (const command of ["submit", "note", "send", "claim"]) expect(attackLog()).toContain(`\n${command}: 0\n`);
