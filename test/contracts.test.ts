@@ -184,7 +184,8 @@ describe("contracts and standup in org.yaml", () => {
 describe("a contract's escapes", () => {
   test("the stored file drops them and the hash ignores them: a body signed as drafted is the body stored", () => {
     const body = "- [ ] loss \x1b[32mbelow\x1b[0m 1.0\r\n- [ ] no \u202eregression\u202c\n";
-    const stored = parseContract(formatContract({ sprint: 1, status: "draft", signed: {}, body, hash: hashBody(body), assertions: [] }));
+    const drafted: Contract = { sprint: 1, status: "draft", signed: {}, body, hash: hashBody(body), assertions: [] };
+    const stored = parseContract(formatContract(drafted));
     expect(stored.ok && stored.contract.body.trim()).toBe("- [ ] loss below 1.0\n- [ ] no regression");
     expect(stored.ok && stored.contract.hash).toBe(hashBody(body));
   });

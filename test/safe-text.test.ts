@@ -42,7 +42,8 @@ describe("cleanText", () => {
 
 describe("cleanLine", () => {
   test("line breaks and tabs become one space, so a field stays one line", () => {
-    expect(cleanLine("try\r\nbigger\n\n[org] verdict keep\tnow\u2028too")).toBe("try bigger [org] verdict keep now too");
+    const text = "try\r\nbigger\n\n[org] verdict keep\tnow\u2028too";
+    expect(cleanLine(text)).toBe("try bigger [org] verdict keep now too");
   });
 
   test("a carriage return is a space, not an overwrite", () => {

@@ -4,7 +4,7 @@ import { narrowText } from "./dashboard-width.js";
 import { renderSparkline } from "./sparkline.js";
 import { formatUptime } from "./duration.js";
 import { formatUsageCell } from "./usage-format.js";
-import { cleanText } from "../org/safe-text.js";
+import { cleanLine, cleanText } from "../org/safe-text.js";
 
 export interface Theme {
   color: boolean;
@@ -27,7 +27,7 @@ export const HELP_LINES = [
 /** The help of an org without tmux: enter focuses the agent inside the dashboard. */
 export const FOCUS_HELP_LINES = HELP_LINES.map((line) => (line.startsWith(" enter") ? " enter     type to it; Ctrl-] returns" : line));
 
-/** `{` and `}` are blessed's tag delimiters: text from agents and logs must not open tags, nor reach the terminal as escapes. */
+/** `{` and `}` are blessed's tag delimiters: text from agents and logs must not open tags, nor pass escapes on. */
 export function escapeTags(text: string): string {
   return cleanText(text).replace(/[{}]/g, (brace) => (brace === "{" ? "{open}" : "{close}"));
 }
@@ -78,7 +78,7 @@ export function renderPaneLabel(agent: DashboardAgent, selected: boolean, width:
 export function fitScreen(agent: DashboardAgent, width: number, height: number): string {
   if (height <= 0 || width <= 0) return "";
   const lines = agent.screen.length > 0 ? agent.screen : [agent.state === "running" ? "(no output yet)" : `(${agent.reason})`];
-  return lines.slice(-height).map((line) => truncate(narrowText(line.replace(/[\x00-\x08\x0b-\x1f\x7f]/g, "")), width)).join("\n");
+  return lines.slice(-height).map((line) => truncate(narrowText(cleanLine(line)), width)).join("\n");
 }
 
 export function renderStandings(model: DashboardModel, selectedAgent: string | undefined, width: number, height: number, theme: Theme): string {

@@ -9,7 +9,7 @@ import { formatUtilization } from "./utilization-format.js";
 import { formatUptime } from "./duration.js";
 import { cleanLine } from "../org/safe-text.js";
 
-/** Plain aligned columns: readable in a pane, a log and a pipe alike; a cell is one line, whatever an agent wrote in it. */
+/** Plain aligned columns, readable in a pane, a log and a pipe alike; a cell is one line, whatever an agent wrote. */
 export function renderTable(header: string[], given: string[][]): string {
   const rows = given.map((row) => row.map(cleanLine));
   const widths = header.map((cell, column) => Math.max(cell.length, ...rows.map((row) => (row[column] ?? "").length)));

@@ -26,7 +26,11 @@ verify:
 `;
 
 // The run prints what the agent wrote to output.txt: a crash's log tail carries its escapes to the verdict.
-const FILES = { "verify.sh": 'cat output.txt 2>/dev/null\necho "val_bpb: $(head -n 1 value.txt)"\n', "value.txt": "1\n", "hostile.txt": HOSTILE };
+const FILES = {
+  "verify.sh": 'cat output.txt 2>/dev/null\necho "val_bpb: $(head -n 1 value.txt)"\n',
+  "value.txt": "1\n",
+  "hostile.txt": HOSTILE,
+};
 
 let org: OrgAs | undefined;
 afterEach(() => {
@@ -34,36 +38,51 @@ afterEach(() => {
   org = undefined;
 });
 
-const readIn = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith(".md")).map((name) => readFileSync(join(dir, name), "utf8")).join("") : "");
+function readIn(dir: string): string {
+  if (!existsSync(dir)) return "";
+  const names = readdirSync(dir).filter((name) => name.endsWith(".md"));
+  return names.map((name) => readFileSync(join(dir, name), "utf8")).join("");
+}
 
 describe.each(IDENTITIES)("an agent's escapes never reach a person's terminal, as $name", { tags: ["slow"] }, (who) => {
-  test("org tried, note, inbox, results, claims, status and logs print none; results.tsv, log.md, notes.md, claims.md and the inbox hold none; --json keeps the original", async () => {
+  test("no command prints them, no file a person reads holds them, --json keeps the original", async () => {
     org = createOrgRepoAs(who, orgYaml, FILES);
     const { dir } = org;
     const state = join(dir, "state");
-    const org_ = (args: string[]) => runOrgAs(who, args, { cwd: dir });
-    const up = org_(["up", "--no-attach"]);
+    const orgAs = (args: string[]) => runOrgAs(who, args, { cwd: dir });
+    const up = orgAs(["up", "--no-attach"]);
     expect(up.stderr).not.toContain("WITHOUT a sandbox");
     expect(up.code, up.stderr).toBe(0);
     const file = (path: string) => (existsSync(join(state, path)) ? readFileSync(join(state, path), "utf8") : "");
-    await pollUntil(() => file("results.tsv").split("\n").length >= 4 && file("agents/a-1/attack.log").includes("== done") && readIn(join(state, "agents/b-1/inbox")) !== "", {
-      timeoutMs: 40_000, what: "the attack and its verdict", explain: () => `${file("agents/a-1/attack.log")}\n${file("results.tsv")}`,
-    });
-    for (const command of ["submit", "note", "send", "claim"]) expect(file("agents/a-1/attack.log")).toContain(`\n${command}: 0\n`);
+    const attackLog = () => file("agents/a-1/attack.log");
+    const inboxB = () => readIn(join(state, "agents/b-1/inbox"));
+    // Each agent's baseline makes a row too: the attack's own row is the one with its description.
+    const inboxA = () => readIn(join(state, "agents/a-1/inbox"));
+    const verdict = () => file("results.tsv").includes("\tcrash\tidea") && inboxA().includes("verdict crash");
+    const done = () => verdict() && attackLog().includes("== done") && inboxB() !== "";
+    const explain = () => `${attackLog()}\n${file("results.tsv")}`;
+    await pollUntil(done, { timeoutMs: 40_000, what: "the attack and its verdict", explain });
+    for (const command of ["submit", "note", "send", "claim"]) expect(attackLog()).toContain(`\n${command}: 0\n`);
 
     const printed = {
-      tried: org_(["tried"]), note: org_(["note"]), inboxB: org_(["inbox", "--agent", "b-1"]), inboxA: org_(["inbox", "--agent", "a-1"]),
-      results: org_(["results"]), claims: org_(["claims", "--all"]), status: org_(["status"]), logs: org_(["logs", "a-1"]),
+      tried: orgAs(["tried"]), note: orgAs(["note"]), results: orgAs(["results"]), claims: orgAs(["claims", "--all"]),
+      inboxB: orgAs(["inbox", "--agent", "b-1"]), inboxA: orgAs(["inbox", "--agent", "a-1"]),
+      status: orgAs(["status"]), logs: orgAs(["logs", "a-1"]),
     };
     for (const [command, result] of Object.entries(printed)) {
       expect(result.code, `${command}: ${result.stderr}`).toBe(0);
       expect(findUnsafe(result.stdout), command).toBeUndefined();
       expect(findUnsafe(result.stderr), command).toBeUndefined();
     }
-    for (const command of ["tried", "note", "inboxB", "claims", "logs"] as const) expect(printed[command].stdout, command).toContain("idea");
+    for (const command of ["tried", "note", "inboxB", "claims", "logs"] as const) {
+      expect(printed[command].stdout, command).toContain("idea");
+    }
     expect(printed.inboxA.stdout).toContain("verdict crash");
 
-    const files = { "results.tsv": file("results.tsv"), "log.md": file("log.md"), "notes.md": file("notes.md"), "claims.md": file("claims.md"), inbox: readIn(join(state, "agents/b-1/inbox")) };
+    const files = {
+      "results.tsv": file("results.tsv"), "log.md": file("log.md"), "notes.md": file("notes.md"),
+      "claims.md": file("claims.md"), inbox: inboxB(),
+    };
     for (const [name, text] of Object.entries(files)) {
       expect(text, name).toContain("idea");
       expect(findUnsafe(text), name).toBeUndefined();
@@ -72,9 +91,11 @@ describe.each(IDENTITIES)("an agent's escapes never reach a person's terminal, a
     // The daemon's pane, a person's terminal too, draws its own clears only: none of the agent's sequences.
     const daemon = file("daemon.log");
     expect(daemon).toContain("[org");
-    for (const attack of [ATTACKS.clipboard, ATTACKS.title, ATTACKS.fakeVerdict, ATTACKS.c1Csi, ATTACKS.bidi]) expect(daemon).not.toContain(attack);
+    for (const attack of [ATTACKS.clipboard, ATTACKS.title, ATTACKS.fakeVerdict, ATTACKS.c1Csi, ATTACKS.bidi]) {
+      expect(daemon).not.toContain(attack);
+    }
 
-    const json = org_(["tried", "--json"]).stdout;
+    const json = orgAs(["tried", "--json"]).stdout;
     expect(findUnsafe(json)).toBeUndefined();
     expect((JSON.parse(json) as { description: string }[]).map((entry) => entry.description)).toContain(HOSTILE);
   }, 90_000);

@@ -1,4 +1,4 @@
-// Every formatter that hands an agent's text to a terminal, a pane or a file a person reads, given that text with escapes.
+// Every formatter that hands an agent's text to a terminal, a pane or a file a person reads, given escapes.
 import { describe, expect, test } from "vitest";
 import { formatFrontMatter, parseFrontMatter } from "../../src/org/front-matter.js";
 import { formatLogEntry } from "../../src/org/log-entry.js";
@@ -7,7 +7,8 @@ import { formatNote } from "../../src/org/messages/notes.js";
 import { formatNotice } from "../../src/org/messages/notify.js";
 import { formatMessage } from "../../src/org/messages/front-matter.js";
 import { prepareIdea } from "../../src/org/claims/claim.js";
-import { escapeTags, renderFeed } from "../../src/ui/dashboard-text.js";
+import { escapeTags, fitScreen, renderFeed } from "../../src/ui/dashboard-text.js";
+import type { DashboardAgent } from "../../src/org/views/dashboard-model.js";
 import { renderTable } from "../../src/ui/status-table.js";
 import { renderTried } from "../../src/ui/tried-table.js";
 import { ATTACKS, HOSTILE, findUnsafe } from "./terminal-payloads.js";
@@ -17,7 +18,10 @@ const date = new Date("2026-04-02T10:00:00Z");
 
 describe("what org writes to the files people read", () => {
   test("a results.tsv row: one line of the same columns, no escape", () => {
-    const row = formatRow({ commit: "a1b2c3d", metric: 0.98, memoryGb: 1, status: "discard", description: MULTI_LINE, agent: "r-1", gpu: null, seconds: 1, time: "t" });
+    const row = formatRow({
+      commit: "a1b2c3d", metric: 0.98, memoryGb: 1, status: "discard", description: MULTI_LINE, agent: "r-1", gpu: null,
+      seconds: 1, time: "t",
+    });
     expect(row.split("\t")).toHaveLength(10);
     expect(row).not.toMatch(/\n/);
     expect(row).toContain("idea");
@@ -25,7 +29,8 @@ describe("what org writes to the files people read", () => {
   });
 
   test("a log.md entry: one heading, the body's lines without escapes, no forged heading", () => {
-    const entry = formatLogEntry({ date, op: "crash", title: MULTI_LINE, body: `${MULTI_LINE}\n\x1b[0m## [2020-01-01] keep | forged` });
+    const body = `${MULTI_LINE}\n\x1b[0m## [2020-01-01] keep | forged`;
+    const entry = formatLogEntry({ date, op: "crash", title: MULTI_LINE, body });
     expect(entry.split("\n").filter((line) => line.startsWith("## ["))).toHaveLength(1);
     expect(findUnsafe(entry)).toBeUndefined();
     expect(entry).toContain("\\## [2020-01-01] keep | forged");
@@ -38,8 +43,9 @@ describe("what org writes to the files people read", () => {
     for (const text of [note, idea.ok ? idea.idea : ""]) expect(findUnsafe(text)).toBeUndefined();
   });
 
-  test("a message, a task, a contract or a review: the body keeps its lines and loses its escapes; a value is JSON-escaped", () => {
-    const message = formatMessage({ id: "20260402-100000-000-0a1b2c3d", from: "r-1", to: "r-2", time: date.toISOString(), kind: "note" }, MULTI_LINE);
+  test("a message, task, contract or review: the body keeps its lines, not its escapes; a value is JSON", () => {
+    const head = { id: "20260402-100000-000-0a1b2c3d", from: "r-1", to: "r-2", time: date.toISOString(), kind: "note" };
+    const message = formatMessage(head, MULTI_LINE);
     const file = formatFrontMatter([["objection", MULTI_LINE]], `- [ ] ${MULTI_LINE}\n- [ ] second`);
     for (const text of [message, file]) {
       expect(findUnsafe(text)).toBeUndefined();
@@ -59,8 +65,13 @@ describe("what org puts on a terminal or into a pane", () => {
     expect(lines[1]!.indexOf(" 1")).toBe(lines[2]!.indexOf(" 2"));
   });
 
-  test("org tried cuts a long description after it is cleaned: an escape's payload takes no width, a cut one swallows nothing", () => {
-    const entry = { commit: "a1b2c3d", agent: "r-1", description: `${"a".repeat(90)}${ATTACKS.clipboard} tail`, status: "discard" as const, reason: "", seconds: 1, time: date.toISOString() };
+  test("org tried cuts a description once cleaned: a payload takes no width, a cut escape swallows nothing", () => {
+    const description = `${"a".repeat(90)}${ATTACKS.clipboard} tail`;
+    const time = date.toISOString();
+    const entry = {
+      commit: "a1b2c3d", agent: "r-1", description, status: "discard" as const,
+      reason: "", seconds: 1, time,
+    };
     const table = renderTried([entry], 1, "");
     expect(table).toContain(`${"a".repeat(90)} tail`);
     expect(findUnsafe(table)).toBeUndefined();
@@ -70,9 +81,12 @@ describe("what org puts on a terminal or into a pane", () => {
     const theme = { color: false };
     expect(findUnsafe(escapeTags(MULTI_LINE))).toBeUndefined();
     expect(findUnsafe(renderFeed([{ date: "2026-04-02", op: "keep", title: HOSTILE }], 200, 3, theme))).toBeUndefined();
+    // A grid cell shows the pane's screen untagged: what the pane drew of C1 and bidi must not pass either.
+    const agent = { screen: [HOSTILE, `${ATTACKS.c1Csi}${ATTACKS.bidi}`], state: "running", reason: "" } as unknown as DashboardAgent;
+    expect(findUnsafe(fitScreen(agent, 300, 5))).toBeUndefined();
   });
 
-  test("the notice typed into another agent's pane: one line, no escape or control key, whoever slipped past the name rules", () => {
+  test("the notice typed into another agent's pane: one line, no escape or control key, whatever the names", () => {
     const line = formatNotice([{ from: `r-1${ATTACKS.clear}`, kind: `note\r${ATTACKS.title}` }]);
     expect(line).toBe("[org] new message from r-1 (note ): run `org inbox`");
     expect(findUnsafe(line)).toBeUndefined();

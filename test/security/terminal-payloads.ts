@@ -22,5 +22,6 @@ const UNSAFE = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/u;
 export function findUnsafe(text: string): string | undefined {
   const match = UNSAFE.exec(text);
   if (!match) return undefined;
-  return `U+${match[0].charCodeAt(0).toString(16).padStart(4, "0")} at ${match.index}: ${JSON.stringify(text.slice(Math.max(0, match.index - 20), match.index + 20))}`;
+  const code = match[0].charCodeAt(0).toString(16).padStart(4, "0");
+  return `U+${code} at ${match.index}: ${JSON.stringify(text.slice(Math.max(0, match.index - 20), match.index + 20))}`;
 }

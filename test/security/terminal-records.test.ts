@@ -28,17 +28,22 @@ function createOrg(): string {
 
 /** state/ as builds before the sanitiser left it: escapes raw in every file, newlines only where the format allowed. */
 function writeOldRecords(dir: string): void {
-  const row = [COMMIT.slice(0, 7), "0.980000", "1.0", "discard", HOSTILE, "researcher-1", "cpu", "12.0", "2026-04-02T10:00:00.000Z"];
-  const tried = { commit: COMMIT, agent: "researcher-1", description: MULTI_LINE, status: "discard", metric: 0.98, reason: `discard: ${HOSTILE}`, seconds: 12, time: "2026-04-02T10:00:00.000Z" };
+  const time = "2026-04-02T10:00:00.000Z";
+  const header = "commit\tval_bpb\tmemory_gb\tstatus\tdescription\tagent\tgpu\tseconds\ttime";
+  const row = [COMMIT.slice(0, 7), "0.980000", "1.0", "discard", HOSTILE, "researcher-1", "cpu", "12.0", time];
+  const tried = {
+    commit: COMMIT, agent: "researcher-1", description: MULTI_LINE, status: "discard", metric: 0.98,
+    reason: `discard: ${HOSTILE}`, seconds: 12, time,
+  };
+  const head = `---\nid: ${MESSAGE_ID}\nfrom: researcher-1\nto: researcher-2\ntime: ${time}\nkind: note\n---\n`;
   writeFiles(dir, {
-    "state/results.tsv": `commit\tval_bpb\tmemory_gb\tstatus\tdescription\tagent\tgpu\tseconds\ttime\n${row.join("\t")}\n`,
+    "state/results.tsv": `${header}\n${row.join("\t")}\n`,
     "state/tried.jsonl": `${JSON.stringify(tried)}\n`,
     // An empty journal vouches for no row: org results names the row as tampered, description and all.
     "state/journal.jsonl": "",
     "state/notes.md": `# Notes board\n\n- 2026-04-02 10:00 researcher-1: ${HOSTILE}\n`,
     "state/claims.md": `# Claims board\n\n- #1 researcher-1 2026-04-02T10:00:00Z open: ${HOSTILE}\n`,
-    [`state/agents/researcher-2/inbox/${MESSAGE_ID}.md`]:
-      `---\nid: ${MESSAGE_ID}\nfrom: researcher-1\nto: researcher-2\ntime: 2026-04-02T10:00:00.000Z\nkind: note\n---\n\n${MULTI_LINE}\nsecond line\n`,
+    [`state/agents/researcher-2/inbox/${MESSAGE_ID}.md`]: `${head}\n${MULTI_LINE}\nsecond line\n`,
   });
 }
 
@@ -81,7 +86,8 @@ describe("what org prints of records that hold an agent's escapes", () => {
     writeOldRecords(dir);
     const tried = await org(["tried", "--json"]);
     expect(findUnsafe(tried.out)).toBeUndefined();
-    expect((JSON.parse(tried.out) as { description: string; reason: string }[])[0]).toMatchObject({ description: MULTI_LINE, reason: `discard: ${HOSTILE}` });
+    const entries = JSON.parse(tried.out) as { description: string; reason: string }[];
+    expect(entries[0]).toMatchObject({ description: MULTI_LINE, reason: `discard: ${HOSTILE}` });
     const claims = await org(["claims", "--all", "--json"]);
     expect(findUnsafe(claims.out)).toBeUndefined();
     expect((JSON.parse(claims.out) as { claims: { idea: string }[] }).claims[0]!.idea).toBe(HOSTILE);
@@ -96,7 +102,7 @@ describe("what org prints of records that hold an agent's escapes", () => {
 });
 
 describe("what org writes of an agent's escapes", () => {
-  test("org note, org claim and org send: notes.md, claims.md and the message file hold the text and none of the escapes", async () => {
+  test("org note, claim and send: notes.md, claims.md and the message hold the text, none of its escapes", async () => {
     dir = createOrg();
     process.env.ORG_AGENT = "researcher-1";
     for (const args of [["note", MULTI_LINE], ["claim", MULTI_LINE], ["send", "researcher-2", MULTI_LINE]]) {
@@ -112,11 +118,13 @@ describe("what org writes of an agent's escapes", () => {
       expect(findUnsafe(text), file).toBeUndefined();
     }
     // One line each on the boards: the newline of the note and the claim is a space.
-    expect(readFileSync(join(dir, "state/notes.md"), "utf8").split("\n").filter((line) => line.includes("verdict keep"))).toHaveLength(1);
-    expect(readFileSync(join(dir, "state/claims.md"), "utf8").split("\n").filter((line) => line.includes("verdict keep"))).toHaveLength(1);
+    for (const board of ["state/notes.md", "state/claims.md"]) {
+      const lines = readFileSync(join(dir, board), "utf8").split("\n");
+      expect(lines.filter((line) => line.includes("verdict keep")), board).toHaveLength(1);
+    }
   });
 
-  test("the verifier: results.tsv, log.md and the verdict message hold none of a description's or run output's escapes", { tags: ["slow"] }, async () => {
+  test("the verifier: results.tsv, log.md and the verdict hold none of its escapes", { tags: ["slow"] }, async () => {
     const tried = createTriedOrg(["r-1"]);
     dir = tried.root;
     const loop = tried.daemon();
@@ -130,7 +138,9 @@ describe("what org writes of an agent's escapes", () => {
     expect(results).toContain("idea");
     expect(log).toContain("idea");
     expect(tried.inbox("r-1")).toContain("verdict crash");
-    for (const [file, text] of [["results.tsv", results], ["log.md", log], ["inbox", tried.inbox("r-1")]] as const) expect(findUnsafe(text), file).toBeUndefined();
+    for (const [file, text] of [["results.tsv", results], ["log.md", log], ["inbox", tried.inbox("r-1")]] as const) {
+      expect(findUnsafe(text), file).toBeUndefined();
+    }
     expect(results.split("\n").filter((line) => line.includes("verdict keep"))).toHaveLength(1);
     // The ledger is JSON: the original, escaped, for `org tried --json`.
     expect(tried.entries().at(-1)?.description).toBe(MULTI_LINE);

@@ -114,7 +114,8 @@ export function formatContract(contract: Contract): string {
  * stored file never keeps; anything else does.
  */
 export function hashBody(body: string): string {
-  const normalized = cleanText(body).split("\n").map((line) => line.replace(/\s+$/, "")).join("\n").replace(/^\n+|\n+$/g, "");
+  const lines = cleanText(body).split("\n").map((line) => line.replace(/\s+$/, ""));
+  const normalized = lines.join("\n").replace(/^\n+|\n+$/g, "");
   return createHash("sha256").update(normalized).digest("hex").slice(0, 16);
 }
 

@@ -30,10 +30,11 @@ export function newMessageId(now: Date, entropy: string): string {
   return `${date}-${time.slice(0, 6)}-${time.slice(7, 10)}-${entropy}`;
 }
 
-/** A message file: front matter, a blank line, the body (no escapes: a person may `cat` it) with one trailing newline. */
+/** A message file: front matter, a blank line, the body (no escapes: a person may `cat` it), one trailing newline. */
 export function formatMessage(head: MessageHead, body: string, extra: Record<string, string> = {}): string {
   const fields = [...KEYS.map((key) => [key, head[key]] as const), ...Object.entries(extra)];
-  return `---\n${fields.map(([key, value]) => `${key}: ${quoteValue(value)}`).join("\n")}\n---\n\n${cleanText(body).replace(/\s+$/, "")}\n`;
+  const front = fields.map(([key, value]) => `${key}: ${quoteValue(value)}`).join("\n");
+  return `---\n${front}\n---\n\n${cleanText(body).replace(/\s+$/, "")}\n`;
 }
 
 /** Parse a message file; what is wrong names the 1-based line it is on. */
