@@ -32,7 +32,7 @@ describe.each(IDENTITIES)("an agent's brokered commands are capped and end with 
     const up = runOrgAs(who, ["up", "--no-attach"], { cwd: dir });
     expect(up.stderr).not.toContain("WITHOUT a sandbox");
     expect(up.code, up.stderr).toBe(0);
-    const flood = join(dir, "state", "agents", "a-1", "flood");
+    const flood = join(dir, "state", "agents", "a-1", "own", "flood");
     const refused = () => (existsSync(flood) ? readdirSync(flood).filter((name) => readFileSync(join(flood, name), "utf8") === CAP).length : 0);
     await pollUntil(() => refused() === 26, { timeoutMs: 40_000, what: "26 refusals", explain: () => `${refused()} refused; running: ${findBrokered("a-1").length}` });
     expect(findBrokered("a-1")).toHaveLength(4);

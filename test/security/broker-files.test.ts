@@ -34,7 +34,7 @@ describe.each(IDENTITIES)("the broker reads files only as the agent could, as $n
     const secret = `SECRET-${Math.random().toString(36).slice(2)}`;
     const file = join(dir, "worktrees", "c-1", "secret.txt");
     expect(runAs(who, ["sh", "-c", 'printf "%s\\n" "$1" > "$2"', "sh", secret, file], { cwd: dir }).code).toBe(0);
-    const agent = join(dir, "state", "agents", "a-1");
+    const agent = join(dir, "state", "agents", "a-1", "own");
     expect(runAs(who, ["touch", join(agent, "go")], { cwd: dir }).code).toBe(0);
     const log = join(agent, "attack.log");
     await pollUntil(() => existsSync(log) && readFileSync(log, "utf8").includes("== done"), { timeoutMs: 40_000, what: "the attack to finish", explain: () => (existsSync(log) ? readFileSync(log, "utf8") : "no attack.log") });

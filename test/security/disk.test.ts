@@ -62,7 +62,7 @@ describe.each(IDENTITIES)("disk attacks as $name", { tags: ["slow"] }, (who) => 
       expect(agent.reason).toMatch(new RegExp(`^wrote \\d+(\\.\\d)? MiB in ${where} and state/agents/${agent.name}, over sandbox\\.disk\\.per_agent \\(5\\.0 MiB\\), so its program was stopped — free space there or raise sandbox\\.disk\\.per_agent in org\\.yaml, then restart it \\(r in \`org watch\`, or \`org down && org up\`\\)$`));
       expect(logOf(org)).toContain(`] blocked | ${agent.name}\n${agent.reason}\n`);
     }
-    const files = [join(org.dir, "worktrees", "filler-1", "fill.bin"), join(org.dir, "state", "agents", "stasher-1", "fill.bin")];
+    const files = [join(org.dir, "worktrees", "filler-1", "fill.bin"), join(org.dir, "state", "agents", "stasher-1", "own", "fill.bin")];
     const sizes = files.map((file) => statSync(file).size);
     expect(sizes.every((size) => size < 200 * 1024 * 1024)).toBe(true);
     // The other agent's verdicts keep coming while the fillers stay stopped: their files no longer grow.
@@ -101,7 +101,7 @@ describe.each(IDENTITIES)("disk attacks as $name", { tags: ["slow"] }, (who) => 
     expect(verdictsOf(org)).toBe(rows);
     expect(logOf(org).match(/\] paused \| verifier/g)).toHaveLength(1);
     // A person frees the space: the verifier resumes by itself and every request queued meanwhile gets its verdict.
-    for (const file of [join(org.dir, "worktrees", "filler-1", "fill.bin"), join(org.dir, "state", "agents", "stasher-1", "fill.bin")]) rmSync(file, { force: true });
+    for (const file of [join(org.dir, "worktrees", "filler-1", "fill.bin"), join(org.dir, "state", "agents", "stasher-1", "own", "fill.bin")]) rmSync(file, { force: true });
     await pollUntil(() => logOf(org!).includes("] resumed | verifier\n"), { what: "the verifier resumed", timeoutMs: 20_000, explain: explain(org) });
     await pollUntil(() => queued.every((name) => existsSync(join(org!.dir, "state", "verdicts", name))), { what: "a verdict for every request queued while paused", timeoutMs: 60_000, explain: explain(org) });
     expect(statusOf(org).disk?.low).toBeNull();

@@ -43,7 +43,7 @@ describe.each(IDENTITIES)("an agent's careless kills end only its own processes,
     expect(up.code, up.stderr).toBe(0);
     const state = join(dir, "state");
     const daemon = await pollUntil(() => readJsonFile<{ pid: number | null }>(join(state, "daemon.json")).pid ?? undefined, { what: "the daemon's pid" });
-    const log = join(state, "agents", "a-1", "kills.log");
+    const log = join(state, "agents", "a-1", "own", "kills.log");
     await pollUntil(() => existsSync(log) && readFileSync(log, "utf8").includes("== done"), {
       timeoutMs: 60_000, what: "the kills to stop", explain: () => (existsSync(log) ? readFileSync(log, "utf8") : "no kills.log"),
     });

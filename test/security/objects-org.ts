@@ -46,7 +46,7 @@ export async function runAttack(who: Identity, mode: "rewrite" | "preseed", keep
   const up = runOrgAs(who, ["up", "--no-attach"], { cwd: org.dir });
   if (up.code !== 0) throw new Error(`org up failed: ${up.stderr}`);
   const state = join(org.dir, "state");
-  const file = join(state, "agents", "r-1", "attack.log");
+  const file = join(state, "agents", "r-1", "own", "attack.log");
   const text = await pollUntil(() => (existsSync(file) && readFileSync(file, "utf8").includes("== done") ? readFileSync(file, "utf8") : undefined), {
     timeoutMs: 60_000, what: "the attacker's submit to get its verdict", explain: () => (existsSync(file) ? readFileSync(file, "utf8") : "no attack.log"),
   });

@@ -54,7 +54,7 @@ describe.each(IDENTITIES)("an agent's escapes never reach a person's terminal, a
     expect(up.stderr).not.toContain("WITHOUT a sandbox");
     expect(up.code, up.stderr).toBe(0);
     const file = (path: string) => (existsSync(join(state, path)) ? readFileSync(join(state, path), "utf8") : "");
-    const attackLog = () => file("agents/a-1/attack.log");
+    const attackLog = () => file("agents/a-1/own/attack.log");
     const inboxB = () => readIn(join(state, "agents/b-1/inbox"));
     // Each agent's baseline makes a row too: the attack's own row is the one with its description.
     const inboxA = () => readIn(join(state, "agents/a-1/inbox"));
