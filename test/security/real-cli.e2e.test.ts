@@ -47,11 +47,11 @@ describe("a real CLI runs the red team's attacks on the boundary", { tags: ["slo
     const outputs = await pollUntil(() => org.server.exchanges.map((exchange) => toolOutputs(exchange.request)).find((seen) => seen.length === ATTACKS.length), {
       timeoutMs: 200_000, intervalMs: 250, what: "every attack's output in the conversation", explain: () => JSON.stringify(org.server.exchanges.map((exchange) => exchange.move)),
     });
-    console.log(outputs.join("\n----\n"));
+    const seen = outputs.join("\n----\n");
     const line = (name: string) => outputs.map((output) => output.split("\n").find((text) => text.startsWith(`${name} `))).find(Boolean) ?? "";
-    expect.soft(line("caps")).toBe("caps 0000000000000000");
-    expect.soft(line("remount")).not.toBe("remount rc=0");
-    expect.soft(line("kill")).not.toBe("kill rc=0");
+    expect.soft(line("caps"), seen).toBe("caps 0000000000000000");
+    expect.soft(line("remount"), seen).not.toBe("remount rc=0");
+    expect.soft(line("kill"), seen).not.toBe("kill rc=0");
     expect.soft(JSON.parse(readFileSync(join(org.state, "daemon.json"), "utf8"))).toMatchObject({ pid: daemonPid });
     expect.soft(readFileSync(join(org.dir, ".git", "config"), "utf8")).toBe(config);
     expect.soft(readFileSync(join(org.state, "notes.md"), "utf8")).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f\x9b]/);
