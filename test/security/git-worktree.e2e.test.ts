@@ -33,7 +33,7 @@ const TRAIN = 'v=$(cat value.txt); [ "$v" = 1.000 ] || sleep 3; echo "val_bpb: $
 
 // What every attack plants: a program that leaves a mark in state/, which no sandbox can write; only git run by the
 // daemon, outside every sandbox, could. It passes its input on, so as a filter it changes nothing else.
-const HOOK = `hook="$ORG_STATE/agents/$ORG_AGENT/hook.sh"
+const HOOK = `hook="$ORG_STATE/agents/$ORG_AGENT/own/hook.sh"
 printf '#!/bin/sh\\necho "$ORG_AGENT $*" >> "%s/pwned"\\ncat 2>/dev/null\\nexit 0\\n' "$ORG_STATE" > "$hook"
 chmod +x "$hook"
 gitdir=$(git rev-parse --path-format=absolute --git-dir)
@@ -42,7 +42,7 @@ echo "$VALUE" > value.txt
 `;
 
 // (a) .git names a repository of the agent's, on its branch, whose config runs the hook as fsmonitor.
-const POINT_DOT_GIT = `evil="$ORG_STATE/agents/$ORG_AGENT/evil"
+const POINT_DOT_GIT = `evil="$ORG_STATE/agents/$ORG_AGENT/own/evil"
 if [ ! -d "$evil" ]; then
   git init -q "$evil" && git -C "$evil" symbolic-ref HEAD "$(git symbolic-ref HEAD)"
   git -C "$evil" -c user.name=a -c user.email=a@a commit -q --allow-empty -m evil
@@ -51,7 +51,7 @@ fi
 printf 'gitdir: %s/.git\\n' "$evil" > .git
 `;
 // (b) commondir names a copy of the repo (its branches) whose config runs the hook as fsmonitor.
-const POINT_COMMONDIR = `evil="$ORG_STATE/agents/$ORG_AGENT/evil.git"
+const POINT_COMMONDIR = `evil="$ORG_STATE/agents/$ORG_AGENT/own/evil.git"
 if [ ! -d "$evil" ]; then git clone -q --bare --shared "$common" "$evil" && git -C "$evil" config core.fsmonitor "$hook"; fi
 echo "$evil" > "$gitdir/commondir"
 `;
@@ -117,7 +117,7 @@ describe.each(IDENTITIES)("the daemon's git in an agent's worktree, as $name", {
     expect(gitAs(who, org.dir, ["rev-parse", "main", `refs/frontier/${org.name}`]).trim().split("\n")).toEqual([base, base]);
     const dotGit = join(org.dir, "worktrees", "a-1", ".git");
     expect(readFileSync(dotGit, "utf8")).toBe(`gitdir: ${join(org.dir, ".git", "worktrees", "a-1")}\n`);
-    const moved = `a-1: ${dotGit} names ${join(state, "agents", "a-1", "evil", ".git")}, not its git folder ${join(org.dir, ".git", "worktrees", "a-1")}; org ignored it and put .git back`;
+    const moved = `a-1: ${dotGit} names ${join(state, "agents", "a-1", "own", "evil", ".git")}, not its git folder ${join(org.dir, ".git", "worktrees", "a-1")}; org ignored it and put .git back`;
     expect(submitted.get("a-1")!.stderr).toContain(`org: ${moved}`);
     // The verifier's reset found it pointed away again, and the daemon's log says so (the screen is drawn now and then).
     await pollUntil(() => readFileSync(join(state, "daemon.log"), "utf8").includes(moved), { timeoutMs: 15_000, what: "the daemon's log naming a-1" });
