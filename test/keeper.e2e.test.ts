@@ -6,6 +6,7 @@ import { afterEach, describe, expect, test } from "vitest";
 import { runOrg } from "./helpers/org-cli.js";
 import { bin, createOrgRepo, teardownOrg } from "./helpers/org-fixture.js";
 import { pollUntil } from "./helpers/poll.js";
+import { killDaemonAndKeepers } from "./helpers/keepers.js";
 import { isRunning } from "./helpers/processes.js";
 import { findLeftovers } from "./faults/collect.js";
 
@@ -95,8 +96,7 @@ describe.each([["tmux", []], ["pty", ["--no-tmux"]]] as const)("the daemon's kee
     expect(runOrg(["up", "--no-attach", ...flags], { cwd: org.dir, env: SECRET }).code).toBe(0);
     const daemon = await awaitDaemon(state);
     const keeper = await awaitKeeper(state);
-    process.kill(keeper, "SIGKILL");
-    process.kill(daemon, "SIGKILL");
+    killDaemonAndKeepers(org.dir, daemon);
     // Three seconds, more than the keeper or the daemon takes to restart the other: no one is left to do it.
     await expect(awaitDaemon(state, daemon, 3000)).rejects.toThrow(/timed out waiting for a daemon other than/);
     const up = runOrg(["up", "--no-attach", ...flags], { cwd: org.dir, env: SECRET });
