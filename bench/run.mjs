@@ -19,6 +19,7 @@ import { benchDemoOrgSim } from "./demo-org-sim.mjs";
 import { benchAb } from "./ab.mjs";
 import { benchDemoOrg } from "./demo-org.mjs";
 import { benchSandbox } from "./sandbox.mjs";
+import { benchKeeper } from "./keeper.mjs";
 
 const only = process.argv[2];
 const results = { machine: { cpus: (await import("node:os")).cpus().length, node: process.version }, at: new Date().toISOString() };
@@ -32,6 +33,7 @@ if (!only || only === "watch") results.watch = await benchWatch();
 if (!only || only === "scale") results.scale = await benchScale();
 if (!only || only === "compare") results.compare = benchCompare();
 if (!only || only === "sandbox") results.sandbox = await benchSandbox();
+if (!only || only === "keeper") results.keeper = await benchKeeper();
 // The real agent CLIs (scripts/install-clients.sh) behind a scripted model server, in TypeScript: only when asked for by name.
 if (only === "clients") results.clients = benchClients();
 // GPU utilization of own + sync vs pool + sync vs pool + async on 4 fake GPUs, about 2 min a configuration: only when asked for by name.

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { bin } from "./helpers/org-fixture.js";
 import { pollUntil } from "./helpers/poll.js";
+import { killDaemonAndKeepers } from "./helpers/keepers.js";
 import { isRunning } from "./helpers/processes.js";
 import { makeTempDir, removeDir } from "./helpers/temp-repo.js";
 import { createRng } from "./fuzz/rng.js";
@@ -70,9 +71,8 @@ describe("faults, the fast subset: nothing is lost", { tags: ["slow"] }, () => {
     await pollUntil(() => findLeftovers(org!.root, "none").some((line) => line.includes("sleep 3600")), { what: "the hanging baseline's child", timeoutMs: 60_000 });
     const daemon = await pollUntil(() => readDaemonPid(org!), { what: "daemon.json" });
     // The keeper too: alone, the daemon would be back in a second and end the run itself.
-    const keeper = await pollUntil(() => (existsSync(join(org!.root, "state/keeper.lock")) ? Number(readFileSync(join(org!.root, "state/keeper.lock"), "utf8")) : 0), { what: "the keeper" });
-    process.kill(keeper, "SIGKILL");
-    process.kill(daemon, "SIGKILL");
+    await pollUntil(() => existsSync(join(org!.root, "state/keeper.lock")), { what: "the keeper" });
+    killDaemonAndKeepers(org.root, daemon);
     await pollUntil(() => !isRunning(daemon), { what: "the daemon gone" });
     expect(downAndFindProblems(org.root)).toEqual([]);
     expect(readFileSync(join(org.root, "state/log.md"), "utf8")).toMatch(/ended, left by a killed daemon: verify run .*-researcher-1-baseline in cpu0 \(pid \d+ and its process group, left by daemon \d+\)/);

@@ -1,25 +1,11 @@
-// The keeper: a daemon killed with -9 comes back by itself, in tmux and without it; a killed keeper comes back too;
-// with both killed at once nothing comes back until `org up`, which recovers as before; `org down` leaves nothing.
+// The keeper: a daemon killed with -9 comes back by itself, in tmux and without it, and a killed keeper comes back too.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { runOrg } from "./helpers/org-cli.js";
-import { bin, createOrgRepo, teardownOrg } from "./helpers/org-fixture.js";
+import { createOrgRepo, teardownOrg } from "./helpers/org-fixture.js";
 import { pollUntil } from "./helpers/poll.js";
-import { isRunning } from "./helpers/processes.js";
-import { findLeftovers } from "./faults/collect.js";
-
-// The runtime declares a secret: the daemon holds it for agents it restarts, and so must every daemon after it.
-const orgYaml = (name: string) => `name: ${name}
-repo: .
-base: main
-gpus: none
-runtimes:
-  printer: { command: ["${bin("print-env-sleep")}"], pass_env: [ORG_KEEPER_TEST_TOKEN] }
-roles:
-  researcher: { prompt: prompts/researcher.md, runtime: printer, count: 1 }
-`;
-const SECRET = { ORG_KEEPER_TEST_TOKEN: "tok-123" };
+import { awaitDaemon, awaitKeeper, awaitNothingLeft, environOf, orgYaml, readJson, SECRET } from "./helpers/keepers.js";
 
 let org: ReturnType<typeof createOrgRepo> | undefined;
 afterEach(() => {
@@ -27,40 +13,7 @@ afterEach(() => {
   org = undefined;
 });
 
-const readJson = <T>(path: string): T | undefined => {
-  try {
-    return JSON.parse(readFileSync(path, "utf8")) as T;
-  } catch {
-    return undefined;
-  }
-};
-
-/** The daemon's pid once it has beaten, other than `not`. */
-function awaitDaemon(state: string, not?: number, timeoutMs = 10_000): Promise<number> {
-  return pollUntil(() => {
-    const beat = readJson<{ pid: number | null; heartbeatAt?: string }>(join(state, "daemon.json"));
-    return beat?.pid && beat.pid !== not && beat.heartbeatAt && isRunning(beat.pid) ? beat.pid : undefined;
-  }, { timeoutMs, intervalMs: 25, what: `a daemon${not ? ` other than ${not}` : ""} beating` });
-}
-
-/** The running keeper's pid, other than `not`. */
-function awaitKeeper(state: string, not?: number, timeoutMs = 10_000): Promise<number> {
-  return pollUntil(() => {
-    const pid = Number(existsSync(join(state, "keeper.lock")) ? readFileSync(join(state, "keeper.lock"), "utf8").trim() : "");
-    return pid && pid !== not && isRunning(pid) ? pid : undefined;
-  }, { timeoutMs, what: `a keeper${not ? ` other than ${not}` : ""}` });
-}
-
-/** Nothing of the org runs: a killed tmux server or pty host takes a moment to exit. */
-function awaitNothingLeft(dir: string, socket: string): Promise<boolean> {
-  return pollUntil(() => findLeftovers(dir, socket).length === 0, { what: "nothing of the org left", explain: () => findLeftovers(dir, socket).join("\n") });
-}
-
-function environOf(pid: number): string[] {
-  return readFileSync(`/proc/${pid}/environ`, "utf8").split("\0");
-}
-
-describe.each([["tmux", []], ["pty", ["--no-tmux"]]] as const)("the daemon's keeper (%s)", { tags: ["slow"] }, (mode, flags) => {
+describe.each([["tmux", []], ["pty", ["--no-tmux"]]] as const)("the daemon's keeper (%s)", { tags: ["slow"] }, (_mode, flags) => {
   test("kill -9 of the daemon: a new one within 10 s with the same secrets; of the keeper: the daemon starts another", async () => {
     org = createOrgRepo(orgYaml);
     const state = join(org.dir, "state");
@@ -87,26 +40,5 @@ describe.each([["tmux", []], ["pty", ["--no-tmux"]]] as const)("the daemon's kee
     expect(runOrg(["down"], { cwd: org.dir }).code).toBe(0);
     await awaitNothingLeft(org.dir, org.socket);
     expect(["keeper.lock", "keeper.json"].filter((name) => existsSync(join(state, name)))).toEqual([]);
-  }, 90_000);
-
-  test("both killed at once: neither comes back by itself; org up restarts the daemon and a keeper", async () => {
-    org = createOrgRepo(orgYaml);
-    const state = join(org.dir, "state");
-    expect(runOrg(["up", "--no-attach", ...flags], { cwd: org.dir, env: SECRET }).code).toBe(0);
-    const daemon = await awaitDaemon(state);
-    const keeper = await awaitKeeper(state);
-    process.kill(keeper, "SIGKILL");
-    process.kill(daemon, "SIGKILL");
-    // Three seconds, more than the keeper or the daemon takes to restart the other: no one is left to do it.
-    await expect(awaitDaemon(state, daemon, 3000)).rejects.toThrow(/timed out waiting for a daemon other than/);
-    const up = runOrg(["up", "--no-attach", ...flags], { cwd: org.dir, env: SECRET });
-    expect(up.stdout).toContain("its daemon had exited and was restarted (agents untouched)");
-    const next = await awaitDaemon(state, daemon);
-    expect(environOf(next)).toContain("ORG_KEEPER_TEST_TOKEN=tok-123");
-    await awaitKeeper(state, keeper);
-    expect(readFileSync(join(state, "log.md"), "utf8")).toMatch(/^## \[[\d-]+\] up \| restarted the daemon$/m);
-    expect(runOrg(["down"], { cwd: org.dir }).code).toBe(0);
-    await awaitNothingLeft(org.dir, org.socket);
-    expect(mode === "tmux" || !existsSync(join(state, "pty.sock"))).toBe(true);
   }, 90_000);
 });

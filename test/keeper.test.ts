@@ -33,6 +33,7 @@ describe("the keeper's decisions", () => {
   test("org status and org doctor say who keeps the daemon, and how often it had to", () => {
     const restarted = { ...record, lastRestart: { at: "2026-01-01T00:05:00.000Z", exit: "signal SIGKILL", livedMs: 1000 } };
     expect(formatKeeperLine(restarted, true)).toBe("daemon: kept by its keeper (pid 7); daemon restarted (signal SIGKILL), 2 times, last at 2026-01-01T00:05:00.000Z");
+    expect(formatKeeperLine({ ...restarted, waitingUntil: "2026-01-01T00:05:04.000Z" }, true)).toBe("daemon: kept by its keeper (pid 7); daemon restarted (signal SIGKILL), 2 times, last at 2026-01-01T00:05:00.000Z; next start 2026-01-01T00:05:04.000Z (it keeps dying at once)");
     expect(formatKeeperLine(undefined, false)).toBeUndefined();
     expect(formatKeeperLine({ ...record, daemonRestarts: 0 }, false)).toBe("daemon: its keeper is not running (`org up` starts it)");
     expect(checkKeeper(record, 7)).toEqual({ name: "daemon keeper", status: "ok", detail: "running (pid 7); restarted the daemon 2 times since org up" });

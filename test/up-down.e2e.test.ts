@@ -6,6 +6,7 @@ import { isRunning } from "./helpers/processes.js";
 import { runOrg } from "./helpers/org-cli.js";
 import { bin, createOrgRepo, readJsonFile, teardownOrg, tmux } from "./helpers/org-fixture.js";
 import { pollUntil } from "./helpers/poll.js";
+import { killDaemonAndKeepers } from "./helpers/keepers.js";
 import { git } from "./helpers/temp-repo.js";
 
 const orgYaml = (name: string) => `name: ${name}
@@ -95,9 +96,8 @@ describe("org up / status / down", { tags: ["slow"] }, () => {
     const daemon = await pollUntil(() => readJsonFile<{ pid: number | null }>(join(state, "daemon.json")).pid, { what: "the daemon's heartbeat" });
     const researcher = readJsonFile<AgentStatus>(join(state, "agents/researcher-1/status.json"));
     // Both at once: the keeper would restart the daemon by itself (test/keeper.e2e.test.ts), the daemon the keeper.
-    const keeper = await pollUntil(() => (existsSync(join(state, "keeper.lock")) ? Number(readFileSync(join(state, "keeper.lock"), "utf8")) : 0), { what: "the keeper" });
-    process.kill(-keeper, "SIGKILL");
-    process.kill(-daemon, "SIGKILL");
+    await pollUntil(() => existsSync(join(state, "keeper.lock")), { what: "the keeper" });
+    killDaemonAndKeepers(dir, daemon, { group: true });
     await pollUntil(() => !isRunning(daemon), { what: "the daemon gone" });
     expect(isRunning(researcher.pid!)).toBe(true);
 

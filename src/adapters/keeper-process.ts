@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { DAEMON_SECRETS_VAR, type KeeperRecord } from "../org/lifecycle/keeper.js";
 import { filterAgentEnv, pickEnv } from "../org/lifecycle/secrets.js";
 import { pathExists, PRIVATE_DIR, readJson, readText } from "./fs/files.js";
+import { tryLock } from "./fs/lock.js";
 import { isRunningProcess, killProcessGroup, startChild } from "./process.js";
 
 /** The keeper's files in state/: its record, its lock (its pid), its log, and the mark `org down` leaves. */
@@ -16,6 +17,14 @@ export function keeperPaths(state: string): { record: string; lock: string; log:
 export async function findRunningKeeper(root: string, state: string): Promise<number | undefined> {
   const pid = Number((await readText(keeperPaths(state).lock).catch(() => undefined))?.trim());
   return Number.isInteger(pid) && pid > 0 && isKeeperProcess(pid, root) ? pid : undefined;
+}
+
+/** keeper.lock for this process, unless a keeper runs: one keeper per org. */
+export async function takeKeeperLock(root: string, state: string): Promise<boolean> {
+  if ((await findRunningKeeper(root, state)) !== undefined) return false;
+  // A lock naming no running keeper (a dead one, or a pid reused since) is stale, whatever tryLock's probe says.
+  await rm(keeperPaths(state).lock, { force: true });
+  return tryLock(keeperPaths(state).lock);
 }
 
 export async function readKeeperRecord(state: string): Promise<KeeperRecord | undefined> {

@@ -1,7 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { readJson, readText, writeJsonAtomic } from "../adapters/fs/files.js";
-import { tryLock } from "../adapters/fs/lock.js";
-import { findRunningKeeper, isKeeperStopped, keeperPaths } from "../adapters/keeper-process.js";
+import { isKeeperStopped, keeperPaths, takeKeeperLock } from "../adapters/keeper-process.js";
 import { readDaemonSecrets, readKeeperRecord } from "../adapters/keeper-process.js";
 import { isRunningProcess } from "../adapters/process.js";
 import { createWorld } from "../adapters/world.js";
@@ -30,8 +29,7 @@ export async function runKeeper(opts: { root: string }): Promise<number> {
   const record = await readJson<OrgRecord>(paths.orgFile).catch(() => undefined);
   if (!record || (await isKeeperStopped(paths.state))) return 0;
   const previous = await readKeeperRecord(paths.state);
-  const predecessor = await findRunningKeeper(opts.root, paths.state);
-  if (predecessor !== undefined || !(await tryLock(files.lock))) return 0;
+  if (!(await takeKeeperLock(opts.root, paths.state))) return 0;
   const world = createWorld();
   const me = { pid: process.pid, now: world.now(), upAt: record.upAt };
   const started = startKeeperRecord(previous, me);
@@ -85,6 +83,12 @@ async function keepDaemon({ world, paths, record, first, save, mine }: KeepInput
     }
     if (!control.dead) {
       if (daemon?.pid !== control.pid) daemon = { pid: control.pid, since: now };
+      // Restarted by `org up` while this keeper waited out a backoff: nothing is pending any more.
+      if (due && state.waitingUntil) {
+        const { waitingUntil: _, ...rest } = state;
+        state = rest;
+        await save(state);
+      }
       due = undefined;
       await sleep(POLL_MS);
       continue;

@@ -64,7 +64,10 @@ describe.each(IDENTITIES)("the daemon outlives careless agents, as $name", { tag
     }, { timeoutMs: 60_000, what: `the verdict on ${commit.slice(0, 7)}` });
     expect(rows.map((row) => row[3])).toEqual(["keep"]);
     expect(readJson<{ pid: number; state: string }>(join(state, "agents/careless-1/status.json"))).toMatchObject({ pid: agent, state: "running" });
-    await pollUntil(() => readFileSync(join(state, "agents/careless-1/own/script.log"), "utf8").includes("== done"), { timeoutMs: 30_000, what: "the agent's submit to return" });
+    const script = join(state, "agents/careless-1/own/script.log");
+    await pollUntil(() => readFileSync(script, "utf8").includes("== done"), { timeoutMs: 30_000, what: "the agent's submit to return" });
+    // Its `org submit` waited through the restart for its verdict, rather than call the org down.
+    expect(readFileSync(script, "utf8")).toContain("submit: exit 0");
     expect(readFileSync(join(state, "log.md"), "utf8")).toMatch(/^## \[[\d-]+\] keeper \| restarted the daemon \(signal SIGKILL\), 1 time since org up$/m);
     // `org down` ends the new daemon, its keeper and the agent: nothing of the org is left.
     expect(runOrgAs(who, ["down"], { cwd: dir }).code).toBe(0);
