@@ -125,7 +125,9 @@ describe("the verifier's own objects", { tags: ["slow"] }, () => {
     await loop.tick(new Date());
     await loop.drain();
     expect(org.said.find((line) => line.startsWith(`verifier: ${request.id}: `))).toMatch(
-      /: the verifier cannot take the base into its own object store, so nothing can be verified: [0-9a-f]{7} could not be taken into the verifier's own object store: fatal: .* — an object in the repo's shared store is missing or does not match its name$/,
+      new RegExp(": the base cannot be taken into the verifier's own object store, so nothing can be verified: [0-9a-f]{7} could not be taken "
+        + "into the verifier's own object store: fatal: .* — an object in the repo's shared store is missing or does not match its name"
+        + ` — run \`git fsck\` in ${root} and repair it, or start the org on another base$`),
     );
     expect(existsSync(join(org.state, "queue", `${request.id}.json`))).toBe(true);
     expect(readFileSync(join(org.state, "results.tsv"), "utf8").trim().split("\n")).toHaveLength(2);
