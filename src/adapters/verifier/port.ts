@@ -1,4 +1,4 @@
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { OrgError } from "../../org/errors.js";
 import type { VerifierPort } from "../../org/experiments/experiment.js";
@@ -200,7 +200,10 @@ async function placeInJob(state: string, argv: string[], options: { cwd: string;
 /** Whether `checkout` is a worktree of the store: its .git file names a folder under the store's worktrees. */
 async function isStoreCheckout(checkout: string, store: string): Promise<boolean> {
   const text = await readFile(join(checkout, ".git"), "utf8").catch(() => "");
-  const dir = /^gitdir: (.+)$/m.exec(text)?.[1]?.trim();
-  if (dir === undefined || !dir.startsWith(`${join(store, "worktrees")}/`)) return false;
+  const named = /^gitdir: (.+)$/m.exec(text)?.[1]?.trim();
+  // git writes the real path: the org's folder may be reached through a link.
+  const real = (path: string | undefined) => (path ? realpath(path).catch(() => undefined) : undefined);
+  const [dir, worktrees] = await Promise.all([real(named), real(join(store, "worktrees"))]);
+  if (!dir || !worktrees || !dir.startsWith(`${worktrees}/`)) return false;
   return readFile(join(dir, "HEAD"), "utf8").then(() => true, () => false);
 }

@@ -37,7 +37,8 @@ export interface TreeEntry {
 /** The record of `rules` from the base's tree (`ls-tree -r` entries); gitlinks are no files of the checkout. */
 export function recordProtected(base: string, entries: TreeEntry[], rules: string[], now: Date): ProtectedRecord {
   const files = entries.filter((entry) => entry.file.mode !== GITLINK);
-  const covered = (rule: string) => files.filter((entry) => matchesRule(entry.path, rule)).map(({ path, file }) => [path, file]);
+  const covered = (rule: string) =>
+    files.filter(({ path }) => matchesRule(path, rule)).map(({ path, file }) => [path, file]);
   const byRule = rules.map((rule) => [rule, Object.fromEntries(covered(rule))]);
   return { base, recordedAt: now.toISOString(), rules: Object.fromEntries(byRule) };
 }
