@@ -88,13 +88,15 @@ export function createVerifierPort(opts: {
     },
     async restoreProtected(checkout, baseCommit, paths) {
       await need(baseCommit);
+      const record = await recordProtectedHashes({ ...store, store: store.repo, base: baseCommit, rules: paths });
+      // Every file already the base's as recorded: nothing to restore, and two git calls a path saved on every run.
+      if (!(await checkProtectedFiles(checkout, record, paths))) return undefined;
       for (const path of paths) {
         // A protected path absent from base has nothing to restore.
         const known = await git(checkout, ["cat-file", "-e", `${baseCommit}:${path}`], true);
         if (known.exitCode === 0) await git(checkout, ["checkout", baseCommit, "--", path]);
       }
-      const hashes = { store: store.repo, hashes: store.hashes, base: baseCommit, rules: paths };
-      const tampered = await checkProtectedFiles(checkout, await recordProtectedHashes(hashes), paths);
+      const tampered = await checkProtectedFiles(checkout, record, paths);
       if (tampered) await tell(tampered, "not run: the checkout or the verifier's own store it came from changed");
       return tampered;
     },
