@@ -1,5 +1,6 @@
 // The verifier's own object store and org up's record of the protected files: bad input at daemon start, and a
 // checkout whose protected file is not the base's as recorded. A real git repo, the verifier's loop, no tmux.
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { deflateSync } from "node:zlib";
@@ -7,6 +8,7 @@ import { afterEach, describe, expect, test } from "vitest";
 import { VerifierLoop } from "../src/daemon/verifier/loop.js";
 import { createVerifierPort } from "../src/adapters/verifier/port.js";
 import { prepareVerifierStore } from "../src/adapters/verifier/prepare-store.js";
+import { recordProtectedHashes } from "../src/adapters/verifier/protected-check.js";
 import { ConfigSchema } from "../src/org/config/schema.js";
 import type { ExperimentRequest } from "../src/org/experiments/experiment.js";
 import type { ProtectedRecord } from "../src/org/experiments/protected-files.js";
@@ -68,9 +70,9 @@ async function settle(loop: VerifierLoop, state: string): Promise<void> {
 }
 
 /** What an agent can do to the shared store: a loose object under `name` holding other content. */
-function rewriteBlob(repo: string, name: string, content: string): void {
+function rewriteObject(repo: string, name: string, type: "blob" | "tree", content: Buffer): void {
   const file = join(repo, ".git", "objects", name.slice(0, 2), name.slice(2));
-  writeFileSync(`${file}.tmp`, deflateSync(Buffer.from(`blob ${Buffer.byteLength(content)}\0${content}`)));
+  writeFileSync(`${file}.tmp`, deflateSync(Buffer.concat([Buffer.from(`${type} ${content.length}\0`), content])));
   renameSync(`${file}.tmp`, file);
 }
 
@@ -112,7 +114,7 @@ describe("the verifier's own objects", { tags: ["slow"] }, () => {
   test("a store missing while the base's object in the shared store was rewritten: refused clearly, nothing judged; org up's store never reads it again", async () => {
     const org = await createOrg();
     const scorer = git(root!, ["rev-parse", "main:score.sh"]).trim();
-    rewriteBlob(root!, scorer, 'echo "score: 0.001"\n');
+    rewriteObject(root!, scorer, "blob", Buffer.from('echo "score: 0.001"\n'));
     // org up again (a resume): the store and the record it holds stay, and the base is not taken again.
     const before = readFileSync(join(org.state, "verifier", "protected.json"), "utf8");
     await prepareVerifierStore({ repo: root!, state: org.state, base: org.record.baseCommit, protected: ["score.sh"] });
@@ -131,5 +133,22 @@ describe("the verifier's own objects", { tags: ["slow"] }, () => {
     );
     expect(existsSync(join(org.state, "queue", `${request.id}.json`))).toBe(true);
     expect(readFileSync(join(org.state, "results.tsv"), "utf8").trim().split("\n")).toHaveLength(2);
+  });
+
+  test("a reload that protects one more path records it from the verifier's store, never the shared one; what was recorded stays", async () => {
+    const org = await createOrg();
+    const hashes = join(org.state, "verifier", "protected.json");
+    const before = JSON.parse(readFileSync(hashes, "utf8")) as ProtectedRecord;
+    const value = git(root!, ["rev-parse", "main:value.txt"]).trim();
+    // The base's tree itself rewritten in the shared store: there value.txt now names another blob.
+    const fake = execFileSync("git", ["hash-object", "-w", "--stdin"], { cwd: root, input: "0.001\n", encoding: "utf8" }).trim();
+    const entry = (mode: string, name: string, blob: string) => Buffer.concat([Buffer.from(`${mode} ${name}\0`), Buffer.from(blob, "hex")]);
+    const tree = git(root!, ["rev-parse", "main^{tree}"]).trim();
+    rewriteObject(root!, tree, "tree", Buffer.concat([entry("100644", "score.sh", git(root!, ["rev-parse", "main:score.sh"]).trim()), entry("100644", "value.txt", fake)]));
+    expect(git(root!, ["rev-parse", "main:value.txt"]).trim()).toBe(fake);
+    const after = await recordProtectedHashes({ store: org.store, hashes, base: org.record.baseCommit, rules: ["score.sh", "value.txt"] });
+    expect(after.rules).toEqual({ ...before.rules, "value.txt": { "value.txt": { mode: "100644", blob: value } } });
+    expect(after.recordedAt).not.toBe(before.recordedAt);
+    expect(JSON.parse(readFileSync(hashes, "utf8"))).toEqual(after);
   });
 });
