@@ -40,7 +40,7 @@ export interface GitPort {
   excludePaths(repo: string, patterns: string[]): Promise<void>;
   /** Readies the repo for sandboxed agents of org `org` (best as a symbolic ref); needs no worktree, so it runs beside their making. */
   prepareSandbox(repo: string, org: string): Promise<SandboxGit>;
-  /** The verifier's own object store with the base in it, and the base's protected files recorded: before any agent starts. */
+  /** The verifier's own object store with the base in it, and the base's protected files recorded, before any agent. */
   prepareVerifier(input: { repo: string; state: string; base: string; protected: string[] }): Promise<void>;
 }
 

@@ -30,7 +30,8 @@ export type StoreOpened = { kind: "opened" | "made" } | { kind: "remade"; broken
  */
 export async function openVerifierStore(store: string): Promise<StoreOpened> {
   const found = await stat(store).then(() => true, () => false);
-  if (found && (await runGit(["rev-parse", "--is-bare-repository"], { cwd: store, config: CALL })).stdout.trim() === "true") return { kind: "opened" };
+  const bare = found && (await runGit(["rev-parse", "--is-bare-repository"], { cwd: store, config: CALL })).stdout;
+  if (bare && bare.trim() === "true") return { kind: "opened" };
   const brokenTo = `${store}.broken-${Date.now()}`;
   if (found) await rename(store, brokenTo);
   const fresh = `${store}.new-${process.pid}`;
@@ -41,7 +42,7 @@ export async function openVerifierStore(store: string): Promise<StoreOpened> {
   return found ? { kind: "remade", brokenTo } : { kind: "made" };
 }
 
-/** Whether the store took `commit` in full before: a ref of its own names it (refs only move after a complete fetch). */
+/** Whether the store took `commit` in full before: a ref of its own names it (refs move only after a whole fetch). */
 async function isAdmitted(store: string, commit: string): Promise<boolean> {
   return stat(join(store, "refs", "verified", commit)).then(() => true, () => false);
 }
@@ -50,9 +51,10 @@ async function isAdmitted(store: string, commit: string): Promise<boolean> {
  * Takes `commits` (full hashes) and all they hold from `repo` into the store, each named by a ref of its own. The
  * fetch runs git's pack-objects and index-pack: every object is named by its content on arrival, so one rewritten
  * in the shared store no longer has the name a tree gives it and the fetch fails; what the store has is never taken
- * again. `depth` 1 takes one commit's tree alone (the base at `org up`). Returns why when git refuses; disk full throws.
+ * again. `depth` 1 takes one commit's tree alone (the base at `org up`). Returns why git refused; disk full throws.
  */
-export async function admitCommits(store: string, repo: string, commits: string[], depth?: number): Promise<string | undefined> {
+export async function admitCommits(store: string, repo: string, commits: string[], depth?: number)
+  : Promise<string | undefined> {
   const wanted: string[] = [];
   for (const commit of new Set(commits)) {
     if (!HASH.test(commit)) return `${commit} is not a full commit hash`;
@@ -60,15 +62,19 @@ export async function admitCommits(store: string, repo: string, commits: string[
   }
   if (wanted.length === 0) return undefined;
   const refspecs = wanted.map((commit) => `${commit}:refs/verified/${commit}`);
-  const result = await runGit([...FETCH, ...(depth ? [`--depth=${depth}`] : []), repo, ...refspecs], { cwd: store, config: CALL, timeoutMs: 600_000 });
+  const args = [...FETCH, ...(depth ? [`--depth=${depth}`] : []), repo, ...refspecs];
+  const result = await runGit(args, { cwd: store, config: CALL, timeoutMs: 600_000 });
   if (result.exitCode === 0) return undefined;
   const text = result.spawnError ?? `${result.stderr}${result.stdout}`;
-  if (/No space left on device/i.test(text)) throw new OrgError(`the verifier's object store ${store}: no space left on device`, "disk-full");
+  if (/No space left on device/i.test(text)) {
+    throw new OrgError(`the verifier's object store ${store}: no space left on device`, "disk-full");
+  }
   const short = wanted.map((commit) => commit.slice(0, 7)).join(", ");
-  return `${short} could not be taken into the verifier's own object store: ${fatalLines(text)} — an object in the repo's shared store is missing or does not match its name`;
+  return `${short} could not be taken into the verifier's own object store: ${fatalLines(text)}`
+    + " — an object in the repo's shared store is missing or does not match its name";
 }
 
-/** A commit the verifier made in its store (a rebase, a stack) kept there by a ref, and copied into `repo` for the agents. */
+/** A commit the verifier made in its store (a rebase, a stack), kept there by a ref and copied into `repo`. */
 export async function publishCommit(store: string, repo: string, commit: string): Promise<void> {
   await must(["update-ref", `refs/verified/${commit}`, commit], store);
   await must([...FETCH, store, commit], repo);
@@ -76,11 +82,12 @@ export async function publishCommit(store: string, repo: string, commit: string)
 
 async function must(args: string[], cwd: string): Promise<string> {
   const result = await runGit(args, { cwd, config: CALL, timeoutMs: 120_000 });
-  if (result.exitCode !== 0) throw new OrgError(`git ${args.join(" ")} in ${cwd} failed: ${fatalLines(`${result.stderr}${result.stdout}`)}`, "git");
-  return result.stdout;
+  if (result.exitCode === 0) return result.stdout;
+  const why = fatalLines(`${result.stderr}${result.stdout}`);
+  throw new OrgError(`git ${args.join(" ")} in ${cwd} failed: ${why}`, "git");
 }
 
-// git's fatal and error lines are the part a person needs; joined, as the first one alone often says only "index-pack failed".
+// git's fatal and error lines are the part a person needs; joined, as one alone may say only "index-pack failed".
 function fatalLines(text: string): string {
   const lines = text.split("\n").filter((line) => /^(fatal|error): /.test(line)).slice(0, 3);
   return lines.length > 0 ? lines.join("; ") : text.trim().split("\n").pop() || "no output";

@@ -1,4 +1,4 @@
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { OrgError } from "../../org/errors.js";
 import type { VerifierPort } from "../../org/experiments/experiment.js";
@@ -19,7 +19,8 @@ import { listChangedPaths } from "../git/changed-paths.js";
 import { resetAgentBranch } from "../git/reset-branch.js";
 import { createResultsAppender } from "../store/results-file.js";
 import { TamperedError } from "../../org/experiments/protected-files.js";
-import { admitCommits, openVerifierStore, publishCommit } from "../git/verifier-store.js";
+import { admitCommits, publishCommit } from "../git/verifier-store.js";
+import { openVerifierObjects } from "./prepare-store.js";
 import { checkProtectedFiles, recordProtectedHashes } from "./protected-check.js";
 import { reportIncidents } from "./incident-report.js";
 
@@ -28,7 +29,7 @@ const GIT_CONFIG = ["core.hooksPath=/dev/null", "gc.auto=0", "advice.detachedHea
 /** The verifier's git and process work for one org: checkouts live under state/verifier, never in a worktree. */
 export function createVerifierPort(opts: {
   repo: string; state: string; runner?: Runner;
-  /** Taken into the verifier's store first, alone, when the store is made (org up made it already, before any agent). */
+  /** Taken into the verifier's store first, alone, when the store is made (org up made it, before any agent). */
   baseCommit?: string; messages?: MessageSettings; backend?: "local" | "slurm"; children?: ChildRecords;
   /** Under Slurm with verify.gpus: pool: every run is a job of its own. */
   slurmPool?: { org: string; settings: SlurmConfig };
@@ -42,20 +43,24 @@ export function createVerifierPort(opts: {
     return result;
   };
   const store = verifierStorePaths(opts.state);
-  const tell = (title: string, body: string) => reportIncidents({ state: opts.state, agents: [], incidents: [{ kind: "tampered", title, body }], say: opts.say ?? (() => {}), messages: opts.messages }).then(() => undefined);
+  const tell = async (title: string, body: string) => {
+    const incidents = [{ kind: "tampered" as const, title, body }];
+    const say = opts.say ?? (() => {});
+    await reportIncidents({ state: opts.state, agents: [], incidents, say, messages: opts.messages });
+  };
   let opened: Promise<void> | undefined;
   // Made or checked once per port; the base comes in alone (one commit's tree), before anything else is asked of it.
-  const open = () => (opened ??= openStore(store, opts).catch((error: unknown) => {
+  const open = () => (opened ??= openVerifierObjects({ ...opts, base: opts.baseCommit }).catch((error: unknown) => {
     opened = undefined;
     throw error;
   }));
   // One fetch at a time: two slots taking the same commit would race for its ref, and fail an honest commit.
   let queue: Promise<unknown> = Promise.resolve();
-  const admit = (commits: string[]): Promise<string | undefined> => {
+  const admit = (named: (string | undefined)[]): Promise<string | undefined> => {
     const next = queue.then(async () => {
       await open();
-      const refused = await admitCommits(store.repo, opts.repo, commits);
-      if (refused) await tell(refused, "nothing of it was run: someone wrote the repo's shared object store (.git/objects) behind git's back");
+      const refused = await admitCommits(store.repo, opts.repo, named.filter((commit) => commit !== undefined));
+      if (refused) await tell(refused, "nothing of it was run: the repo's shared store was written behind git's back");
       return refused;
     });
     queue = next.catch(() => undefined);
@@ -86,14 +91,16 @@ export function createVerifierPort(opts: {
     },
     async restoreProtected(checkout, baseCommit, paths) {
       await need(baseCommit);
+      const record = await recordProtectedHashes({ ...store, store: store.repo, base: baseCommit, rules: paths });
+      // Every file already the base's as recorded: nothing to restore, and two git calls a path saved on every run.
+      if (!(await checkProtectedFiles(checkout, record, paths))) return undefined;
       for (const path of paths) {
         // A protected path absent from base has nothing to restore.
         const known = await git(checkout, ["cat-file", "-e", `${baseCommit}:${path}`], true);
         if (known.exitCode === 0) await git(checkout, ["checkout", baseCommit, "--", path]);
       }
-      const record = await recordProtectedHashes({ store: store.repo, hashes: store.hashes, base: baseCommit, rules: paths });
       const tampered = await checkProtectedFiles(checkout, record, paths);
-      if (tampered) await tell(tampered, `not run: ${tampered}; the checkout was made from the verifier's own store, so that store or the checkout was changed`);
+      if (tampered) await tell(tampered, "not run: the checkout or the verifier's own store it came from changed");
       return tampered;
     },
     admit: (commits) => admit(commits),
@@ -147,7 +154,8 @@ export function createVerifierPort(opts: {
       await mkdir(join(file, ".."), { recursive: true });
       // The change as the shared store tells it is no record: without the commit in the store, the patch says why.
       const refused = await admit([from, to]);
-      await writeFile(file, refused ? `# org: no patch: ${refused}\n` : (await git(store.repo, ["diff", "--binary", from, to])).stdout);
+      const patch = refused ? undefined : (await git(store.repo, ["diff", "--binary", from, to])).stdout;
+      await writeFile(file, patch ?? `# org: no patch: ${refused}\n`);
     },
     async branchHead(branch) {
       const result = await git(opts.repo, ["rev-parse", "--verify", "--quiet", `refs/heads/${branch}`], true);
@@ -182,19 +190,13 @@ async function placeInJob(state: string, argv: string[], options: { cwd: string;
   return { argv, env: options.env, note: `org: ${agent}'s Slurm job is not running (${record?.status ?? "no job"}); this run is on the submitting host` };
 }
 
-/** The store opened or made; a broken one is moved aside and said so; a base it cannot take is a clear refusal. */
-async function openStore(store: { dir: string; repo: string }, opts: { repo: string; baseCommit?: string; say?: (line: string) => void }): Promise<void> {
-  await mkdir(store.dir, { recursive: true });
-  const opened = await openVerifierStore(store.repo);
-  if (opened.kind === "remade") opts.say?.(`verifier: its object store ${store.repo} was broken: moved to ${opened.brokenTo} and made again`);
-  if (!opts.baseCommit) return;
-  const refused = await admitCommits(store.repo, opts.repo, [opts.baseCommit], 1);
-  if (refused) throw new OrgError(`the verifier cannot take the base into its own object store, so nothing can be verified: ${refused}`, "objects");
-}
-
 /** Whether `checkout` is a worktree of the store: its .git file names a folder under the store's worktrees. */
 async function isStoreCheckout(checkout: string, store: string): Promise<boolean> {
   const text = await readFile(join(checkout, ".git"), "utf8").catch(() => "");
-  const dir = /^gitdir: (.+)$/m.exec(text)?.[1]?.trim();
-  return dir !== undefined && dir.startsWith(join(store, "worktrees") + "/") && (await readFile(join(dir, "HEAD"), "utf8").then(() => true, () => false));
+  const named = /^gitdir: (.+)$/m.exec(text)?.[1]?.trim();
+  // git writes the real path: the org's folder may be reached through a link.
+  const real = (path: string | undefined) => (path ? realpath(path).catch(() => undefined) : undefined);
+  const [dir, worktrees] = await Promise.all([real(named), real(join(store, "worktrees"))]);
+  if (!dir || !worktrees || !dir.startsWith(`${worktrees}/`)) return false;
+  return readFile(join(dir, "HEAD"), "utf8").then(() => true, () => false);
 }

@@ -2,7 +2,8 @@ import { createHash } from "node:crypto";
 import { lstat, readFile, readlink } from "node:fs/promises";
 import { join } from "node:path";
 import { OrgError } from "../../org/errors.js";
-import { coversRules, findTampered, listProtected, recordProtected, type FoundFile, type ProtectedFile, type ProtectedRecord } from "../../org/experiments/protected-files.js";
+import { coversRules, findTampered, listProtected, recordProtected } from "../../org/experiments/protected-files.js";
+import type { FoundFile, ProtectedFile, ProtectedRecord } from "../../org/experiments/protected-files.js";
 import { readJson, writeJsonAtomic } from "../fs/files.js";
 import { runGit } from "../git/run.js";
 
@@ -11,13 +12,17 @@ import { runGit } from "../git/run.js";
  * or a rule: that store's objects came in checked, named by their content, so its base tree is the base's and no
  * agent could write it (the repo's shared store, which agents write, is never read for this).
  */
-export async function recordProtectedHashes(input: { store: string; hashes: string; base: string; rules: string[] }): Promise<ProtectedRecord> {
+export async function recordProtectedHashes(input: { store: string; hashes: string; base: string; rules: string[] })
+  : Promise<ProtectedRecord> {
   const { store, hashes, base, rules } = input;
   const current = await readJson<ProtectedRecord>(hashes).catch(() => undefined);
   if (current && coversRules(current, base, rules)) return current;
   const wanted = current?.base === base ? [...new Set([...Object.keys(current.rules), ...rules])] : rules;
-  const listed = await runGit(["ls-tree", "-r", "-z", "--full-tree", base], { cwd: store, config: ["core.hooksPath=/dev/null"], timeoutMs: 120_000 });
-  if (listed.exitCode !== 0) throw new OrgError(`reading the base ${base.slice(0, 7)} in the verifier's store ${store} failed: ${listed.stderr.trim()}`, "git");
+  const listed = await runGit(["ls-tree", "-r", "-z", "--full-tree", base], { cwd: store, timeoutMs: 120_000 });
+  if (listed.exitCode !== 0) {
+    const why = listed.stderr.trim();
+    throw new OrgError(`reading the base ${base.slice(0, 7)} in the verifier's store ${store} failed: ${why}`, "git");
+  }
   const entries = listed.stdout.split("\0").filter(Boolean).map((line) => {
     // "<mode> <type> <name>\t<path>"
     const tab = line.indexOf("\t");
@@ -34,10 +39,12 @@ export async function recordProtectedHashes(input: { store: string; hashes: stri
 const known = new Map<string, { stamp: string; found: ProtectedFile }>();
 
 /** Why the checkout's protected files are not the base's as recorded; undefined when every one matches. */
-export async function checkProtectedFiles(checkout: string, record: ProtectedRecord, rules: string[]): Promise<string | undefined> {
+export async function checkProtectedFiles(checkout: string, record: ProtectedRecord, rules: string[]) {
   const expected = listProtected(record, rules);
   const found = new Map<string, FoundFile>();
-  for (const [path, want] of expected) found.set(path, await hashFile(join(checkout, path), want.blob.length === 64 ? "sha256" : "sha1"));
+  for (const [path, want] of expected) {
+    found.set(path, await hashFile(join(checkout, path), want.blob.length === 64 ? "sha256" : "sha1"));
+  }
   return findTampered(expected, found);
 }
 

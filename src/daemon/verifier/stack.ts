@@ -134,9 +134,12 @@ export class StackRunner {
   }
 
   private async decideTarget(kept: string, frontier: Frontier | undefined): Promise<StackDecision> {
-    // Ancestry from the verifier's store, where both were judged: a commit rewritten in the shared one could name other parents.
+    // Ancestry from the verifier's store, where both were judged: one rewritten in the shared store names any parents.
     const store = verifierStorePaths(this.paths.state).repo;
-    const ancestry = frontier && { bestHoldsKept: await isAncestor(store, kept, frontier.commit), keptHoldsBest: await isAncestor(store, frontier.commit, kept) };
+    const ancestry = frontier && {
+      bestHoldsKept: await isAncestor(store, kept, frontier.commit),
+      keptHoldsBest: await isAncestor(store, frontier.commit, kept),
+    };
     return decideStackTarget({ kept, frontier, bestRuns: await this.readBestRuns(frontier), tried: await readStackAttempts(this.paths.state), ancestry });
   }
 

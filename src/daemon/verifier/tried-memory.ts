@@ -8,6 +8,7 @@ import { readChange } from "../../adapters/git/change-key.js";
 import { appendTriedEntry, readTriedLedger } from "../../adapters/store/tried-ledger.js";
 import { readAbRun } from "../../adapters/store/ab-run.js";
 import { filterOwnHalf } from "../../org/programs/ab-run.js";
+import { verifierStorePaths } from "../../org/paths.js";
 
 /** What the verifier does with a candidate, given the ledger: run it, answer it without a run, or hold it behind its twin. */
 export type TriedPlan =
@@ -15,6 +16,8 @@ export type TriedPlan =
   | { kind: "run"; change?: ChangeKey }
   | { kind: "answer"; verdict: Verdict; row: ResultRow; change?: ChangeKey; original?: TriedEntry }
   | { kind: "hold"; twin: string };
+
+type Log = (line: string) => void;
 
 /** The verifier's memory of every judged change (state/tried.jsonl): answers from it, holds twins, records each verdict once. */
 export class TriedMemory {
@@ -24,7 +27,7 @@ export class TriedMemory {
   // Agents whose candidate waits on its twin: none of their requests starts meanwhile, so their verdicts stay in order.
   private readonly held = new Set<string>();
 
-  constructor(private readonly opts: { repo: string; state: string; baseCommit: string; verify: VerifyConfig; log: (line: string) => void }) {}
+  constructor(private readonly opts: { state: string; base: string; verify: VerifyConfig; log: Log }) {}
 
   /**
    * Before a candidate runs: a change already judged on this tree, or none at all, is answered from the ledger without a run.
@@ -35,10 +38,11 @@ export class TriedMemory {
     if ((await this.read()).some((entry) => entry.commit === request.commit && entry.agent === request.agent)) return { kind: "skip", reason: "in the ledger already" };
     // Nothing is tried on a broken base.
     if (ledger.baselineCrash !== undefined) return { kind: "skip", reason: "not run: the baseline crashed" };
-    const against = ledger.best?.commit ?? this.opts.baseCommit;
+    const against = ledger.best?.commit ?? this.opts.base;
     // A conflicting rebase has no change of its own, and a best answered from its row is no change: tried, never an answer.
     if (request.rebased?.kind === "conflict" || against === request.commit) return { kind: "run" };
-    const change = await readChange(this.opts.repo, against, request.commit);
+    // From the verifier's own store, where the loop took both: a diff in the shared one could pass for another's.
+    const change = await readChange(verifierStorePaths(this.opts.state).repo, against, request.commit);
     const key = change.kind === "change" ? change.key : undefined;
     const run = await readAbRun(this.opts.state);
     // verify.ledger false: every change runs, twins too; the ledger is still written, so `org tried` lists them.

@@ -3,7 +3,7 @@ import { parseDuration } from "../config/schema.js";
 import { formatLogEntry } from "../log-entry.js";
 import type { RunSlot } from "./gpu-runs.js";
 import { checkBudgets, measureRuns, type RunMeasure } from "./runs.js";
-import { decideKeep, type KeepDecision } from "./keep-rule.js";
+import { applySimplicity, decideKeep, type KeepDecision } from "./keep-rule.js";
 import { summarize } from "./noise.js";
 import { checkPaths, type ChangedPath, type PathCheck } from "./path-rules.js";
 import { describeRebase } from "./rebase.js";
@@ -81,10 +81,10 @@ export interface ExperimentOutcome {
 export interface VerifierPort {
   prepareCheckout(slot: string, commit: string): Promise<string>;
   changedPaths(from: string, to: string): Promise<ChangedPath[]>;
-  /** Restores the protected paths from the base, then checks them against org's record of the base: why not, or undefined. */
+  /** Restores the protected paths from the base, then checks them against org's record of it: why not, or undefined. */
   restoreProtected(checkout: string, baseCommit: string, paths: string[]): Promise<string | undefined>;
-  /** Takes commits into the verifier's own object store, checked: why it could not, or undefined. */
-  admit(commits: string[]): Promise<string | undefined>;
+  /** Takes commits into the verifier's own object store, checked, before any is read or run: why not, or undefined. */
+  admit(commits: (string | undefined)[]): Promise<string | undefined>;
   /** A commit the verifier made in its store, copied into the research repo for the branches that move to it. */
   publish(commit: string): Promise<void>;
   /** `run` says which slot it holds, for state/gpu-runs.jsonl. */
@@ -201,7 +201,8 @@ export async function judgeAndRecord(port: VerifierPort, context: ExperimentCont
   });
 }
 
-async function measureAndRecord(port: VerifierPort, context: ExperimentContext, request: ExperimentRequest, started: number) {
+async function measureAndRecord(port: VerifierPort, context: ExperimentContext, request: ExperimentRequest,
+  since: number) {
   const { verify, agent, ledger } = context;
   const baseline = request.kind === "baseline";
   const refused = context.refused && `${baseline ? "crash" : "reject"}: ${context.refused}`;
@@ -234,7 +235,7 @@ async function measureAndRecord(port: VerifierPort, context: ExperimentContext, 
   const samples = metricsOf(measures);
   const metric = verdict.kind === "keep" || verdict.kind === "discard" || verdict.kind === "baseline" ? verdict.metric : first?.metric;
   const memoryGb = Math.max(...measures.map((measure) => measure.memoryGb ?? 0), 0) || undefined;
-  const seconds = (context.now().getTime() - started) / 1000;
+  const seconds = (context.now().getTime() - since) / 1000;
   const extras = { ...Object.fromEntries(Object.keys(verify.budgets).map((name) => [name, mean(measures.map((measure) => measure.budgets[name]))])), lines_added: lines.added, lines_removed: lines.removed };
   const description = baseline ? (samples.length > 1 ? `baseline (mean of ${samples.length} seeds)` : "baseline") : samples.length > 1 ? `${request.description} (mean of ${samples.length} runs)` : request.description;
   await port.appendResult(formatHeader(verify.metric.name, Object.keys(extras)), formatRow({
@@ -289,12 +290,4 @@ function toVerdict(decision: KeepDecision, best: number): Verdict {
   const kind = decision.kind === "keep" ? "keep" : "discard";
   // A confirm left over (its runs never came) is not a keep either.
   return { kind, metric: decision.mean, delta: decision.mean - best, reason: decision.reason };
-}
-
-// autoresearch's simplicity criterion: a small gain is not worth many added lines.
-function applySimplicity(verify: VerifyConfig, verdict: Verdict, added: number, best: number): Verdict {
-  if (verdict.kind !== "keep" || !verify.simplicity) return verdict;
-  const gain = Math.abs(verdict.metric - best);
-  if (added <= verify.simplicity.max_lines || gain >= verify.simplicity.min_improvement) return verdict;
-  return { kind: "discard", metric: verdict.metric, delta: verdict.delta, reason: `discard: simplicity: gain ${gain.toPrecision(3)} < ${verify.simplicity.min_improvement} with ${added} lines added (max ${verify.simplicity.max_lines})` };
 }

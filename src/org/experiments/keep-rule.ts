@@ -1,4 +1,5 @@
-import type { Goal } from "./verdict.js";
+import type { VerifyConfig } from "../config/schema.js";
+import type { Goal, Verdict } from "./verdict.js";
 import { summarize } from "./noise.js";
 
 export interface KeepRule {
@@ -54,4 +55,14 @@ function decimals(magnitude: number): number {
 
 function format(value: number, digits: number): string {
   return value.toFixed(digits);
+}
+
+// autoresearch's simplicity criterion: a small gain is not worth many added lines.
+export function applySimplicity(verify: VerifyConfig, verdict: Verdict, added: number, best: number): Verdict {
+  if (verdict.kind !== "keep" || !verify.simplicity) return verdict;
+  const gain = Math.abs(verdict.metric - best);
+  if (added <= verify.simplicity.max_lines || gain >= verify.simplicity.min_improvement) return verdict;
+  const { min_improvement: least, max_lines: most } = verify.simplicity;
+  const reason = `discard: simplicity: gain ${gain.toPrecision(3)} < ${least} with ${added} lines added (max ${most})`;
+  return { kind: "discard", metric: verdict.metric, delta: verdict.delta, reason };
 }

@@ -8,7 +8,7 @@ export interface ProtectedFile {
   blob: string;
 }
 
-/** state/verifier/protected.json: per verify.protected rule, the base's files it covers (none: the rule matches nothing). */
+/** state/verifier/protected.json: per verify.protected rule, the base's files it covers (none when it matches none). */
 export interface ProtectedRecord {
   base: string;
   recordedAt: string;
@@ -28,10 +28,18 @@ export class TamperedError extends OrgError {
 
 const GITLINK = "160000";
 
+/** One line of `git ls-tree -r`: a path and what it holds. */
+export interface TreeEntry {
+  path: string;
+  file: ProtectedFile;
+}
+
 /** The record of `rules` from the base's tree (`ls-tree -r` entries); gitlinks are no files of the checkout. */
-export function recordProtected(base: string, entries: { path: string; file: ProtectedFile }[], rules: string[], now: Date): ProtectedRecord {
+export function recordProtected(base: string, entries: TreeEntry[], rules: string[], now: Date): ProtectedRecord {
   const files = entries.filter((entry) => entry.file.mode !== GITLINK);
-  const byRule = rules.map((rule) => [rule, Object.fromEntries(files.filter((entry) => matchesRule(entry.path, rule)).map((entry) => [entry.path, entry.file]))]);
+  const covered = (rule: string) =>
+    files.filter(({ path }) => matchesRule(path, rule)).map(({ path, file }) => [path, file]);
+  const byRule = rules.map((rule) => [rule, Object.fromEntries(covered(rule))]);
   return { base, recordedAt: now.toISOString(), rules: Object.fromEntries(byRule) };
 }
 
@@ -50,8 +58,14 @@ export function findTampered(expected: Map<string, ProtectedFile>, found: Map<st
   for (const [path, want] of expected) {
     const have = found.get(path);
     if (!have) return `protected ${path} is missing from the checkout`;
-    if (isLink(have.mode) !== isLink(want.mode)) return `protected ${path} is ${isLink(have.mode) ? "a symbolic link" : "a file"} in the checkout, not as recorded`;
-    if (have.blob !== want.blob) return `protected ${path} in the checkout is ${have.blob.slice(0, 12)}, not the base's ${want.blob.slice(0, 12)} recorded at org up`;
+    if (isLink(have.mode) !== isLink(want.mode)) {
+      const what = isLink(have.mode) ? "a symbolic link" : "a file";
+      return `protected ${path} is ${what} in the checkout, not as recorded`;
+    }
+    if (have.blob !== want.blob) {
+      const [found, recorded] = [have.blob.slice(0, 12), want.blob.slice(0, 12)];
+      return `protected ${path} in the checkout is ${found}, not the base's ${recorded} recorded at org up`;
+    }
   }
   return undefined;
 }

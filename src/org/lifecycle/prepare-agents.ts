@@ -54,7 +54,9 @@ export async function prepareAgents(world: World, loaded: LoadedConfig, paths: O
     writeAgentFiles(world, loaded, paths, agents, binDir),
     world.git.addWorktrees(repoDir, missing.map((agent) => ({ path: agent.worktree, branch: agent.branch, base: loaded.baseCommit, branchExists: branches.has(agent.branch) }))),
     // The verifier's objects and the base's protected hashes are taken now, while no agent can have written the repo's.
-    config.verify && world.git.prepareVerifier({ repo: repoDir, state: paths.state, base: loaded.baseCommit, protected: config.verify.protected }),
+    config.verify && world.git.prepareVerifier({
+      repo: repoDir, state: paths.state, base: loaded.baseCommit, protected: config.verify.protected,
+    }),
   ]);
   const created = missing.map((agent) => agent.name);
   const runtimeExcludes = (await Promise.all(written.map(async ({ agent, spec, prompt }) => {
