@@ -17,6 +17,8 @@ runtimes:
 roles:
   chief: { prompt: prompts/researcher.md, runtime: jobs }
   junior: { prompt: prompts/researcher.md, runtime: jobs, reports_to: chief }
+# The jobs folder lies in /tmp, the agents' own in the sandbox: declared, it is the host's.
+sandbox: { write: ["${jobs}"] }
 `;
 
 let org: ReturnType<typeof createOrgRepo>;

@@ -20,11 +20,14 @@ roles:
   generator: { prompt: prompts/researcher.md, runtime: jobs, reports_to: planner }
   evaluator: { prompt: prompts/researcher.md, runtime: jobs, reports_to: planner }
 contracts: { generator: generator, evaluator: evaluator, min_assertions: 2 }
-sandbox: { read: [worktrees] }
+# The jobs folder lies in /tmp, the agents' own in the sandbox: declared, it is the host's.
+sandbox: { read: [worktrees], write: ["${jobs}"] }
 `;
 
-// A pid namespace between the pane and the command, as a sandbox may put there; the host's /proc stays.
-const CAN_UNSHARE = spawnSync("unshare", ["-Urpf", "true"]).status === 0;
+// A pid namespace between the pane and the command, as a sandbox may put there; the host's /proc stays. Made in the
+// pane's sandbox, where root cannot: without CAP_SETFCAP it maps no uid 0 into a user namespace of its own (Linux 5.12).
+const SANDBOX = ["--unshare-user", "--cap-drop", "ALL", "--ro-bind", "/", "/", "--dev-bind", "/dev", "/dev"];
+const CAN_UNSHARE = spawnSync("bwrap", [...SANDBOX, "unshare", "-Urpf", "true"]).status === 0;
 
 let org: ReturnType<typeof createOrgRepo>;
 let jobs: string;

@@ -37,7 +37,8 @@ describe("a runtime program that is installed but not the one org was tested wit
 
   test("a program that exits 127 at once is blocked with what to check, never restarted", async () => {
     const broken = writeTool("agent-cli", 'echo "agent-cli: 2: exec: agent-cli-real: not found" >&2\nexit 127');
-    org = createOrgRepo((name) => `name: ${name}\nruntimes:\n  broken: { command: [${broken}] }\nroles:\n  researcher: { prompt: prompts/researcher.md, runtime: broken }\n`);
+    // Its folder lies in /tmp, the agent's own in the sandbox: shown, so the program itself runs there.
+    org = createOrgRepo((name) => `name: ${name}\nruntimes:\n  broken: { command: [${broken}] }\nroles:\n  researcher: { prompt: prompts/researcher.md, runtime: broken }\nsandbox: { read: ["${tools}"] }\n`);
     expect(runOrg(["up", "--no-attach"], { cwd: org.dir }).code).toBe(0);
     const statusPath = join(org.dir, "state/agents/researcher-1/status.json");
     const read = () => JSON.parse(readFileSync(statusPath, "utf8")) as AgentStatus;

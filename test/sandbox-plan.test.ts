@@ -24,8 +24,9 @@ describe("the sandbox's plan", () => {
       "--ro-bind", "/", "/", "--dev-bind", "/dev", "/dev", "--proc", "/proc",
       "--perms", "1777", "--tmpfs", "/tmp", "--perms", "1777", "--tmpfs", "/dev/shm",
       "--ro-bind", "/o", "/o", "--ro-bind", "/o/.git", "/o/.git",
-      "--tmpfs", "/tmp/tmux-1000", "--tmpfs", "/o/worktrees",
+      "--tmpfs", "/o/worktrees",
       "--bind", "/o/data", "/o/data",
+      "--tmpfs", "/tmp/tmux-1000",
       "--bind", "/o/worktrees/a-1", "/o/worktrees/a-1",
       // state/agents/a-1 itself stays read-only: launch spec, status, events, pane log and inbox are the daemon's.
       "--bind", "/o/state/agents/a-1/home", "/o/state/agents/a-1/home", "--bind", "/o/state/agents/a-1/own", "/o/state/agents/a-1/own",
@@ -57,6 +58,13 @@ describe("the sandbox's plan", () => {
     expect(await findUserFiles(exists(["/tmp", "/tmp/.gitconfig"]), "/tmp")).toEqual({ gitConfig: "/tmp/.gitconfig" });
     expect(await findUserFiles(exists([]), "/nonexistent")).toEqual({});
     expect(await findUserFiles(exists(["/"]), "")).toEqual({});
+  });
+
+  test("a read or write entry over a hidden folder shows it not: the hides come after every entry", () => {
+    const args = planSandbox({ ...layout, read: ["/tmp"], write: ["/run"], hideDirs: ["/tmp/tmux-0"], maskFiles: ["/run/pty.sock"] }).args;
+    const at = (...mount: string[]) => args.findIndex((_, i) => mount.every((part, j) => args[i + j] === part));
+    expect(at("--ro-bind", "/tmp", "/tmp")).toBeLessThan(at("--tmpfs", "/tmp/tmux-0"));
+    expect(at("--bind", "/run", "/run")).toBeLessThan(at("--ro-bind", "/dev/null", "/run/pty.sock"));
   });
 
   test("the pane runs bwrap with the launch's environment set inside; only secrets ride the pane's own", () => {

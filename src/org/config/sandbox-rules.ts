@@ -12,8 +12,8 @@ const GUARDED = [
 ] as const;
 
 /**
- * sandbox.read and sandbox.write: each entry must exist, lie inside the org folder or the repo (outside them the
- * sandbox changes nothing), and a write entry must not open up state/, the worktrees or the repo's .git.
+ * sandbox.read and sandbox.write: each entry must exist, and a write entry must not open up state/, the worktrees or
+ * the repo's .git. Outside the org an entry counts too: the host is read-only in the sandbox and its /tmp private.
  */
 export async function checkSandboxPaths(raw: Raw, dir: string, repoDir: string, probe: ConfigProbe): Promise<Problem[]> {
   const sandbox = asMap(raw.sandbox);
@@ -24,9 +24,6 @@ export async function checkSandboxPaths(raw: Raw, dir: string, repoDir: string, 
     if (typeof value !== "string" || value === "") return [];
     const where = `${formatPath(path)} "${value}"`;
     const abs = resolve(dir, value);
-    const inside = [dir, repoDir].some((top) => isInsideDir(abs, top));
-    const verb = list === "write" ? "write" : "read";
-    if (!inside) return [{ path, message: `${where} is outside the org folder and the repo, where agents already ${verb} whatever you may`, fix: "remove it: the sandbox only restricts the org's own files" }];
     const guarded = list === "write" ? findGuarded(abs, dir, repoDir) : undefined;
     if (guarded) return [{ path, message: `${where} would let every agent write ${guarded.what}`, fix: `remove it: ${guarded.fix}` }];
     // state/ and worktrees/ are org up's to make: `read: [worktrees]` holds before the first `org up`.

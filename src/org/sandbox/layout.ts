@@ -67,11 +67,12 @@ export function planSandbox(layout: SandboxLayout): AgentSandbox {
     "--perms", "1777", "--tmpfs", "/tmp", "--perms", "1777", "--tmpfs", "/dev/shm",
     ...(layout.tmpHome ? ro(layout.tmpHome) : []),
     ...tops.flatMap(ro),
-    ...layout.hideDirs.flatMap((dir) => ["--tmpfs", dir]),
-    ...layout.maskFiles.flatMap((file) => ["--ro-bind", "/dev/null", file]),
     "--tmpfs", layout.worktrees,
     ...layout.read.flatMap(ro),
     ...layout.write.flatMap(rw),
+    // After read and write: no entry (a write: [/tmp]) shows the sockets again; a socket connects on a read-only mount too.
+    ...layout.hideDirs.flatMap((dir) => ["--tmpfs", dir]),
+    ...layout.maskFiles.flatMap((file) => ["--ro-bind", "/dev/null", file]),
     ...rw(layout.worktree),
     ...layout.agentWritable.flatMap(rw),
     // git commits on the agent's branch: new objects (packs stay read-only), its worktree's index and HEAD, the branch and its reflog.
