@@ -4,6 +4,7 @@ import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSyn
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { reclaimAgentDir } from "../src/adapters/fs/agent-dir.js";
+import { filesPort } from "../src/adapters/fs/files-port.js";
 import { readUntrusted, sizeUntrusted, writeUntrusted } from "../src/adapters/fs/untrusted.js";
 import { agentPaths } from "../src/org/paths.js";
 import { makeTempDir, removeDir } from "./helpers/temp-repo.js";
@@ -58,6 +59,22 @@ describe("files in an agent's folder", () => {
     expect(readFileSync(join(top, "a", "b", "c.json"), "utf8")).toBe("{}\n");
     expect(readFileSync(secret, "utf8")).toBe("the daemon's\n");
     expect(readdirSync(join(dir, "agent"))).toEqual(["home"]);
+  });
+});
+
+describe("sharing the repo's files into an agent's worktree", () => {
+  test("linked and copied into folders it makes; a folder the agent made a link is refused, nothing made through it", async () => {
+    const worktree = join(dir, "worktrees", "a-1");
+    mkdirSync(worktree, { recursive: true });
+    mkdirSync(join(dir, "repo", "data"), { recursive: true });
+    writeFileSync(join(dir, "repo", "data", "train.bin"), "bytes");
+    expect(await filesPort.share(join(dir, "repo", "data"), join(worktree, "sub", "data"), "copy", worktree)).toBe("created");
+    expect(readFileSync(join(worktree, "sub", "data", "train.bin"), "utf8")).toBe("bytes");
+    expect(await filesPort.share(join(dir, "repo", "data"), join(worktree, "venv"), "link", worktree)).toBe("created");
+    expect(lstatSync(join(worktree, "venv")).isSymbolicLink()).toBe(true);
+    symlinkSync(join(dir, "elsewhere"), join(worktree, "cache"));
+    await expect(filesPort.share(join(dir, "repo", "data"), join(worktree, "cache", "data"), "link", worktree)).rejects.toThrow(`${join(worktree, "cache")} is not a folder (a symbolic link or a file): not followed`);
+    expect(readdirSync(join(dir, "elsewhere"))).toEqual([]);
   });
 });
 

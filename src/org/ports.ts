@@ -200,8 +200,8 @@ export interface FilesPort {
   writeAtomic(path: string, content: string): Promise<void>;
   appendLines(path: string, lines: string[]): Promise<void>;
   mkdir(path: string): Promise<void>;
-  /** Symlink or copy `source` to `target` unless target already exists. */
-  share(source: string, target: string, mode: "link" | "copy"): Promise<"created" | "exists" | "missing">;
+  /** Symlink or copy `source` to `target` below `within` (an agent's worktree, no link in it followed) unless target exists. */
+  share(source: string, target: string, mode: "link" | "copy", within: string): Promise<"created" | "exists" | "missing">;
   removeFile(path: string): Promise<void>;
   makeExecutable(path: string): Promise<void>;
   /** Takes an exclusive lock file; returns false when a live process holds it. */

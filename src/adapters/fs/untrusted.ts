@@ -61,6 +61,12 @@ export async function writeUntrusted(top: string, path: string, content: string)
   }
 }
 
+/** Makes `path` below `top` with `make` (a link, a copy), in a folder reached through no link: made when missing. */
+export async function placeUntrusted(top: string, path: string, make: (at: string) => Promise<unknown>): Promise<void> {
+  const { parts, name } = splitBelow(top, path);
+  await withFolder(top, parts, true, (folder) => make(join(folder, name)));
+}
+
 /** The folder below `top` (made when `create`), walked without following links, handed to `use` as a path naming it. */
 async function withFolder<T>(top: string, parts: string[], create: boolean, use: (folder: string) => Promise<T>): Promise<T> {
   if (!BY_FD) return use(await walkByLstat(top, parts, create));

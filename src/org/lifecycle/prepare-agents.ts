@@ -58,7 +58,7 @@ export async function prepareAgents(world: World, loaded: LoadedConfig, paths: O
   const runtimeExcludes = (await Promise.all(written.map(async ({ agent, spec, prompt }) => {
     for (const entry of config.share) {
       const share = typeof entry === "string" ? { path: entry, mode: "link" as const } : entry;
-      await world.files.share(`${repoDir}/${share.path}`, `${agent.worktree}/${share.path}`, share.mode);
+      await world.files.share(`${repoDir}/${share.path}`, `${agent.worktree}/${share.path}`, share.mode, agent.worktree);
     }
     return prepareRuntimeFiles(world, spec, prompt, process.env.HOME ?? "");
   }))).flat();
