@@ -14,7 +14,7 @@ import { diffFilesNoIndex } from "../../adapters/git/refs.js";
  * The agent writes it: every file there is read and written through adapters/fs/untrusted, never through a link.
  */
 export function proposalDir(state: string, agent: string): string {
-  return join(agentPaths(state, agent).dir, "proposal");
+  return agentPaths(state, agent).proposal;
 }
 
 function baseFile(state: string, agent: string): string {
