@@ -7,6 +7,8 @@ import { reclaimAgentDir } from "../src/adapters/fs/agent-dir.js";
 import { filesPort } from "../src/adapters/fs/files-port.js";
 import { readUntrusted, sizeUntrusted, writeUntrusted } from "../src/adapters/fs/untrusted.js";
 import { agentPaths } from "../src/org/paths.js";
+import { readJsonlUsage, type JsonlFormat } from "../src/adapters/usage/jsonl.js";
+import { usageFormatOf } from "../src/org/usage/formats.js";
 import { makeTempDir, removeDir } from "./helpers/temp-repo.js";
 
 let dir: string;
@@ -59,6 +61,17 @@ describe("files in an agent's folder", () => {
     expect(readFileSync(join(top, "a", "b", "c.json"), "utf8")).toBe("{}\n");
     expect(readFileSync(secret, "utf8")).toBe("the daemon's\n");
     expect(readdirSync(join(dir, "agent"))).toEqual(["home"]);
+  });
+});
+
+describe("the daemon's reading of an agent's transcripts", () => {
+  test("a transcripts folder made a link (to another agent's home) is refused by name: nothing read through it", async () => {
+    const other = join(dir, "other", "projects", "w");
+    mkdirSync(other, { recursive: true });
+    writeFileSync(join(other, "s.jsonl"), `${JSON.stringify({ type: "assistant", message: { id: "m1", usage: { input_tokens: 5, output_tokens: 5 } } })}\n`);
+    symlinkSync(join(dir, "other", "projects"), join(top, "projects"));
+    const read = await readJsonlUsage(join(top, "projects"), usageFormatOf("claude") as JsonlFormat, {}, Date.now(), top);
+    expect(read).toEqual({ records: [], cursors: {}, problems: [`cannot list Claude Code's transcripts in ${join(top, "projects")}: ${join(top, "projects")} is not a folder (a symbolic link or a file): not followed`] });
   });
 });
 

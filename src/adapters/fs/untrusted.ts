@@ -1,5 +1,5 @@
-import { constants, existsSync } from "node:fs";
-import { lstat, mkdir, open, rename, rm, writeFile, type FileHandle } from "node:fs/promises";
+import { constants, existsSync, type Dirent } from "node:fs";
+import { lstat, mkdir, open, readdir, rename, rm, writeFile, type FileHandle } from "node:fs/promises";
 import { basename, dirname, join, relative, sep } from "node:path";
 import { PRIVATE_DIR } from "./files.js";
 
@@ -59,6 +59,16 @@ export async function writeUntrusted(top: string, path: string, content: string)
     await rm(tmp, { force: true }).catch(() => undefined);
     throw error;
   }
+}
+
+/** Every entry below the folder `dir` (`top` or below it), with its path relative to `dir`; links are listed, never entered. */
+export async function listUntrusted(top: string, dir: string): Promise<{ path: string; entry: Dirent }[]> {
+  const parts = dir === top ? [] : [...splitBelow(top, dir).parts, splitBelow(top, dir).name];
+  return withFolder(top, parts, false, async (folder) => {
+    const entries = await readdir(folder, { recursive: true, withFileTypes: true });
+    // Node 20's recursive readdir names the entry's folder in parentPath (path before 20.12).
+    return entries.map((entry) => ({ path: relative(folder, join((entry as { parentPath?: string }).parentPath ?? entry.path, entry.name)), entry }));
+  });
 }
 
 /** Makes `path` below `top` with `make` (a link, a copy), in a folder reached through no link: made when missing. */
