@@ -19,7 +19,9 @@ export const filesPort: FilesPort = {
     // lstat: a dangling link still counts as present, so we never clobber a person's choice.
     if (await lstat(target).then(() => true, () => false)) return "exists";
     // In the agent's worktree: made in a folder reached through no link the agent put there.
-    await placeUntrusted(within, target, (at) => (mode === "link" ? symlink(source, at) : cp(source, at, { recursive: true, preserveTimestamps: true })));
+    const copy = (at: string) => cp(source, at, { recursive: true, preserveTimestamps: true });
+    const make = (at: string) => (mode === "link" ? symlink(source, at) : copy(at));
+    await placeUntrusted(within, target, make);
     return "created";
   },
   async removeFile(path) {

@@ -60,8 +60,9 @@ export class HotReload {
       for (const request of await listMetaRequests(this.paths.state)) {
         const reply = await this.retryWhileBusy(async () => {
           // An error still answers: the agent's `org reload` would otherwise wait for a reply forever.
-          const answer = await applyMetaEdit(this.opts.world, this.opts.root, request.agent, await this.opts.readConfig())
-            .catch((error: Error): MetaReply => ({ outcome: "rejected", lines: [error.message] }));
+          const config = await this.opts.readConfig();
+          const failed = (error: Error): MetaReply => ({ outcome: "rejected", lines: [error.message] });
+          const answer = await applyMetaEdit(this.opts.world, this.opts.root, request.agent, config).catch(failed);
           return answer.outcome === "busy" ? undefined : answer;
         });
         if (!reply) return;

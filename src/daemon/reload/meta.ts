@@ -44,7 +44,8 @@ export async function applyMetaEdit(world: World, root: string, agent: string, c
   }
   // The agent writes its copy: a link or a special file there is refused by name, never read through.
   const read = await readCopy(root, dir, files).catch((error: Error) => error);
-  if (read instanceof Error) return reject([`${read.message} — your copy holds plain files only: put the file back, then run \`org reload\` again`]);
+  const putBack = "your copy holds plain files only: put the file back, then run `org reload` again";
+  if (read instanceof Error) return reject([`${read.message} — ${putBack}`]);
   const { proposed, changed, diff } = read;
   if (changed.length === 0) return { outcome: "unchanged", lines: ["nothing to do: your copy matches the org's config — edit it first", ...seeded] };
   if ((await readProposalBase(paths.state, agent)) !== (await hashFiles(root, files))) {
