@@ -4,8 +4,11 @@ import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSyn
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { reclaimAgentDir } from "../src/adapters/fs/agent-dir.js";
+import { filesPort } from "../src/adapters/fs/files-port.js";
 import { readUntrusted, sizeUntrusted, writeUntrusted } from "../src/adapters/fs/untrusted.js";
 import { agentPaths } from "../src/org/paths.js";
+import { readJsonlUsage, type JsonlFormat } from "../src/adapters/usage/jsonl.js";
+import { usageFormatOf } from "../src/org/usage/formats.js";
 import { makeTempDir, removeDir } from "./helpers/temp-repo.js";
 
 let dir: string;
@@ -58,6 +61,33 @@ describe("files in an agent's folder", () => {
     expect(readFileSync(join(top, "a", "b", "c.json"), "utf8")).toBe("{}\n");
     expect(readFileSync(secret, "utf8")).toBe("the daemon's\n");
     expect(readdirSync(join(dir, "agent"))).toEqual(["home"]);
+  });
+});
+
+describe("the daemon's reading of an agent's transcripts", () => {
+  test("a transcripts folder made a link (to another agent's home) is refused by name: nothing read through it", async () => {
+    const other = join(dir, "other", "projects", "w");
+    mkdirSync(other, { recursive: true });
+    writeFileSync(join(other, "s.jsonl"), `${JSON.stringify({ type: "assistant", message: { id: "m1", usage: { input_tokens: 5, output_tokens: 5 } } })}\n`);
+    symlinkSync(join(dir, "other", "projects"), join(top, "projects"));
+    const read = await readJsonlUsage(join(top, "projects"), usageFormatOf("claude") as JsonlFormat, {}, Date.now(), top);
+    expect(read).toEqual({ records: [], cursors: {}, problems: [`cannot list Claude Code's transcripts in ${join(top, "projects")}: ${join(top, "projects")} is not a folder (a symbolic link or a file): not followed`] });
+  });
+});
+
+describe("sharing the repo's files into an agent's worktree", () => {
+  test("linked and copied into folders it makes; a folder the agent made a link is refused, nothing made through it", async () => {
+    const worktree = join(dir, "worktrees", "a-1");
+    mkdirSync(worktree, { recursive: true });
+    mkdirSync(join(dir, "repo", "data"), { recursive: true });
+    writeFileSync(join(dir, "repo", "data", "train.bin"), "bytes");
+    expect(await filesPort.share(join(dir, "repo", "data"), join(worktree, "sub", "data"), "copy", worktree)).toBe("created");
+    expect(readFileSync(join(worktree, "sub", "data", "train.bin"), "utf8")).toBe("bytes");
+    expect(await filesPort.share(join(dir, "repo", "data"), join(worktree, "venv"), "link", worktree)).toBe("created");
+    expect(lstatSync(join(worktree, "venv")).isSymbolicLink()).toBe(true);
+    symlinkSync(join(dir, "elsewhere"), join(worktree, "cache"));
+    await expect(filesPort.share(join(dir, "repo", "data"), join(worktree, "cache", "data"), "link", worktree)).rejects.toThrow(`${join(worktree, "cache")} is not a folder (a symbolic link or a file): not followed`);
+    expect(readdirSync(join(dir, "elsewhere"))).toEqual([]);
   });
 });
 

@@ -58,7 +58,8 @@ export class StandupScheduler {
       if (!trimmed) continue;
       await appendLines(files.progressArchive, trimmed.archived);
       // The agent may have written meanwhile: its newer text wins, and is trimmed at the next tick.
-      if ((await readUntrusted(files.own, files.progress)) === text) await writeUntrusted(files.own, files.progress, trimmed.kept);
+      const now = await readUntrusted(files.own, files.progress);
+      if (now === text) await writeUntrusted(files.own, files.progress, trimmed.kept);
       this.opts.say(`progress: moved ${trimmed.archived.length} old lines of ${agent.name}'s progress.md to progress-archive.md`);
     }
   }

@@ -80,7 +80,8 @@ export function agentPaths(state: string, agent: string): AgentPaths {
 
 function buildAgentPaths(state: string, agent: string): AgentPaths {
   const dir = join(state, "agents", agent);
-  const [home, own, proposal, outbox] = ["home", "own", "proposal", "outbox"].map((name) => join(dir, name)) as [string, string, string, string];
+  const [home, own, proposal, outbox] = ["home", "own", "proposal", "outbox"].map((name) => join(dir, name)) as
+    [string, string, string, string];
   return {
     dir,
     home,

@@ -204,8 +204,8 @@ export interface FilesPort {
   writeAtomic(path: string, content: string): Promise<void>;
   appendLines(path: string, lines: string[]): Promise<void>;
   mkdir(path: string): Promise<void>;
-  /** Symlink or copy `source` to `target` unless target already exists. */
-  share(source: string, target: string, mode: "link" | "copy"): Promise<"created" | "exists" | "missing">;
+  /** Symlink or copy `source` to `target` below `within` (a worktree: no link in it followed) unless target exists. */
+  share(source: string, target: string, mode: "link" | "copy", within: string): Promise<"created" | "exists" | "missing">;
   removeFile(path: string): Promise<void>;
   makeExecutable(path: string): Promise<void>;
   /** Takes an exclusive lock file; returns false when a live process holds it. */
@@ -214,7 +214,7 @@ export interface FilesPort {
   reclaimAgentDir(paths: AgentPaths): Promise<string[]>;
   /** Text of a file below `top`, a folder an agent can write, read without following links; undefined when absent. */
   readUntrusted(top: string, path: string): Promise<string | undefined>;
-  /** Replaces a file below `top`, a folder an agent can write, without following links; top's parent must be the daemon's. */
+  /** Replaces a file below `top`, a folder an agent writes, without following links; top's parent is the daemon's. */
   writeUntrusted(top: string, path: string, content: string): Promise<void>;
 }
 

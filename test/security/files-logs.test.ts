@@ -54,6 +54,7 @@ describe.each(IDENTITIES)("org logs of an agent's own pane as $name", { tags: ["
     expect(refused.stderr).toBe(`org: ${join(agentDir, "pane.log")} is a symbolic link: not followed — \`org up\` makes it the pane's log again\n`);
     const again = runOrgAs(who, ["up", "--no-attach", "--resume"], { cwd: dir });
     expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain(`warning: removed ${join(agentDir, "pane.log")}: a link or special file where org writes, left by an agent of an older org\n`);
     expect(lstatSync(join(agentDir, "pane.log")).isFile()).toBe(true);
     expect(readFileSync(join(agentDir, "own", "progress.md"), "utf8")).toBe("- notes from before\n");
     expect(existsSync(join(agentDir, "progress.md"))).toBe(false);

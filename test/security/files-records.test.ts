@@ -24,7 +24,7 @@ afterEach(() => {
 });
 
 describe.each(IDENTITIES)("the daemon's records of an agent as $name", { tags: ["slow"] }, (who) => {
-  test("links at pane.log, events.jsonl and status.json are refused: .git/config unchanged, no forged message, the org restarts cleanly", async () => {
+  test("links at pane.log, events.jsonl and status.json, a forged ledger, task and prompt: refused; .git/config unchanged, no forged message, the org restarts cleanly", async () => {
     org = createOrgRepoAs(who, orgYaml);
     const { dir } = org;
     const state = join(dir, "state");
@@ -43,10 +43,14 @@ describe.each(IDENTITIES)("the daemon's records of an agent as $name", { tags: [
     expect(readFileSync(join(dir, ".git", "config"), "utf8")).toBe(gitConfig);
     expect(readdirSync(join(state, "agents", "b-1", "inbox")).filter((name) => name.endsWith(".md"))).toEqual([]);
     for (const record of ["pane.log", "events.jsonl", "status.json"]) expect(lstatSync(join(agentDir, record)).isFile(), record).toBe(true);
-    // The record stays true: its exit and restart, each in events.jsonl.
+    // The verifier's ledger of the agent, its task and its prompt: the daemon's, not forged.
+    expect(existsSync(join(agentDir, "ledger.json"))).toBe(false);
+    expect(existsSync(join(agentDir, "task.md"))).toBe(false);
+    expect(readFileSync(join(agentDir, "prompt.md"), "utf8")).not.toContain("forged");
+    // The record stays true: its exit, in events.jsonl and status.json.
     const events = readFileSync(join(agentDir, "events.jsonl"), "utf8").trim().split("\n").map((line) => JSON.parse(line) as { type: string; code: number | null });
-    expect(events.map((event) => event.type)).toEqual(expect.arrayContaining(["start", "exit"]));
     expect(events.find((event) => event.type === "exit")?.code).toBe(1);
+    expect(JSON.parse(readFileSync(join(agentDir, "status.json"), "utf8"))).toMatchObject({ lastExit: { code: 1 } });
     expect(readFileSync(attackLog, "utf8")).toMatch(/Read-only file system[^]*refused: ln -s [^]*\/pane\.log/);
     expect(runOrgAs(who, ["down"], { cwd: dir }).code).toBe(0);
     const again = runOrgAs(who, ["up", "--no-attach", "--resume"], { cwd: dir });

@@ -9,7 +9,9 @@ import { PRIVATE_DIR } from "./files.js";
  * writable folder is a real folder (bwrap would bind a link's target), and progress.md moves into own/.
  * Returns the paths it removed.
  */
-export async function reclaimAgentDir(paths: Pick<AgentPaths, "dir" | "writable" | "legacyProgress" | "progress">): Promise<string[]> {
+export async function reclaimAgentDir(
+  paths: Pick<AgentPaths, "dir" | "writable" | "legacyProgress" | "progress">,
+): Promise<string[]> {
   const removed: string[] = [];
   const writable = new Set(paths.writable);
   await removeStrays(paths.dir, writable, removed, 0);

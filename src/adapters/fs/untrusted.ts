@@ -1,5 +1,5 @@
-import { constants, existsSync } from "node:fs";
-import { lstat, mkdir, open, rename, rm, writeFile, type FileHandle } from "node:fs/promises";
+import { constants, existsSync, type Dirent } from "node:fs";
+import { lstat, mkdir, open, readdir, rename, rm, writeFile, type FileHandle } from "node:fs/promises";
 import { basename, dirname, join, relative, sep } from "node:path";
 import { PRIVATE_DIR } from "./files.js";
 
@@ -14,39 +14,50 @@ export const UNTRUSTED_MAX_BYTES = 16 * 1024 * 1024;
 
 let counter = 0;
 
-/** Opens `path` (below the folder `top`) for reading: a regular file reached through no link, or an error saying why not. */
+/** Opens `path` (below the folder `top`) for reading: a regular file reached through no link, or an error why not. */
 export async function openUntrusted(top: string, path: string): Promise<FileHandle> {
   const { parts, name } = splitBelow(top, path);
   return withFolder(top, parts, false, async (folder) => {
-    const handle = await open(join(folder, name), O_RDONLY | O_NOFOLLOW | O_NONBLOCK).catch((error: NodeJS.ErrnoException) => {
+    const flags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK;
+    const handle = await open(join(folder, name), flags).catch((error: NodeJS.ErrnoException) => {
       throw explainRefusal(error, path);
     });
     const info = await handle.stat();
-    if (!info.isFile()) {
-      await handle.close();
-      throw info.isDirectory() ? untrustedError(`${path} is a directory`, "EISDIR") : untrustedError(`${path} is not a regular file: not read`, "EINVAL");
-    }
-    return handle;
+    if (info.isFile()) return handle;
+    await handle.close();
+    if (info.isDirectory()) throw untrustedError(`${path} is a directory`, "EISDIR");
+    throw untrustedError(`${path} is not a regular file: not read`, "EINVAL");
   });
 }
 
-/** The text of `path` below `top` as openUntrusted finds it, undefined when it does not exist; over `maxBytes` is an error. */
-export async function readUntrusted(top: string, path: string, maxBytes = UNTRUSTED_MAX_BYTES): Promise<string | undefined> {
-  const handle = await openUntrusted(top, path).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === "ENOENT") return undefined;
-    throw error;
-  });
+/** The text of `path` below `top` as openUntrusted finds it, undefined when absent; over `maxBytes` is an error. */
+export async function readUntrusted(
+  top: string, path: string, maxBytes = UNTRUSTED_MAX_BYTES,
+): Promise<string | undefined> {
+  const handle = await openUntrusted(top, path).catch(orAbsent);
   if (!handle) return undefined;
   try {
     const { size } = await handle.stat();
-    if (size > maxBytes) throw untrustedError(`${path} is ${size} bytes, over the ${maxBytes} org reads from an agent's folder: not read`, "EFBIG");
+    const over = `${path} is ${size} bytes, over the ${maxBytes} org reads from an agent's folder: not read`;
+    if (size > maxBytes) throw untrustedError(over, "EFBIG");
     return (await handle.readFile()).toString("utf8");
   } finally {
     await handle.close();
   }
 }
 
-/** Replaces `path` below `top` with `content`: written in top's parent, then renamed into a folder reached through no link. */
+/** The size of the regular file `path` below `top`, 0 when absent; a link or a special file is an error. */
+export async function sizeUntrusted(top: string, path: string): Promise<number> {
+  const handle = await openUntrusted(top, path).catch(orAbsent);
+  if (!handle) return 0;
+  try {
+    return (await handle.stat()).size;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Replaces `path` below `top` with `content`: made in top's parent, renamed into a folder reached through no link. */
 export async function writeUntrusted(top: string, path: string, content: string): Promise<void> {
   const { parts, name } = splitBelow(top, path);
   const tmp = join(dirname(top), `.${basename(top)}.${process.pid}.${counter++}.tmp`);
@@ -61,8 +72,27 @@ export async function writeUntrusted(top: string, path: string, content: string)
   }
 }
 
+/** Every entry below the folder `dir` (`top` or below it), its path relative to `dir`; links listed, not entered. */
+export async function listUntrusted(top: string, dir: string): Promise<{ path: string; entry: Dirent }[]> {
+  const below = dir === top ? undefined : splitBelow(top, dir);
+  return withFolder(top, below ? [...below.parts, below.name] : [], false, async (folder) => {
+    const entries = await readdir(folder, { recursive: true, withFileTypes: true });
+    // Node 20's recursive readdir names the entry's folder in parentPath (path before 20.12).
+    const parentOf = (entry: Dirent) => (entry as { parentPath?: string }).parentPath ?? entry.path;
+    return entries.map((entry) => ({ path: relative(folder, join(parentOf(entry), entry.name)), entry }));
+  });
+}
+
+/** Makes `path` below `top` with `make` (a link, a copy), in a folder reached through no link: made when missing. */
+export async function placeUntrusted(top: string, path: string, make: (at: string) => Promise<unknown>): Promise<void> {
+  const { parts, name } = splitBelow(top, path);
+  await withFolder(top, parts, true, (folder) => make(join(folder, name)));
+}
+
 /** The folder below `top` (made when `create`), walked without following links, handed to `use` as a path naming it. */
-async function withFolder<T>(top: string, parts: string[], create: boolean, use: (folder: string) => Promise<T>): Promise<T> {
+async function withFolder<T>(
+  top: string, parts: string[], create: boolean, use: (folder: string) => Promise<T>,
+): Promise<T> {
   if (!BY_FD) return use(await walkByLstat(top, parts, create));
   const fds: FileHandle[] = [];
   try {
@@ -71,7 +101,7 @@ async function withFolder<T>(top: string, parts: string[], create: boolean, use:
     for (const part of parts) {
       const next = join(`/proc/self/fd/${fds.at(-1)!.fd}`, part);
       at = join(at, part);
-      if (create) await mkdir(next, { mode: PRIVATE_DIR }).catch((error: NodeJS.ErrnoException) => (error.code === "EEXIST" ? undefined : Promise.reject(error)));
+      if (create) await mkdir(next, { mode: PRIVATE_DIR }).catch(orExisting);
       fds.push(await openFolder(next, at));
     }
     return await use(`/proc/self/fd/${fds.at(-1)!.fd}`);
@@ -91,16 +121,18 @@ async function walkByLstat(top: string, parts: string[], create: boolean): Promi
   let at = top;
   for (const step of ["", ...parts]) {
     at = join(at, step);
-    const info = await lstat(at).catch((error: NodeJS.ErrnoException) => (error.code === "ENOENT" && create ? undefined : Promise.reject(error)));
+    const info = await lstat(at).catch((error: NodeJS.ErrnoException) => (create ? orAbsent(error) : raise(error)));
     if (!info) await mkdir(at, { mode: PRIVATE_DIR });
-    else if (!info.isDirectory()) throw untrustedError(`${at} is ${info.isSymbolicLink() ? "a symbolic link" : "not a folder"}: not followed`, "ELOOP");
+    else if (info.isSymbolicLink()) throw untrustedError(`${at} is a symbolic link: not followed`, "ELOOP");
+    else if (!info.isDirectory()) throw untrustedError(`${at} is not a folder: not followed`, "ENOTDIR");
   }
   return at;
 }
 
 function splitBelow(top: string, path: string): { parts: string[]; name: string } {
   const rel = relative(top, path);
-  if (rel === "" || rel.startsWith("..") || rel.startsWith(sep)) throw untrustedError(`${path} is not inside ${top}`, "EINVAL");
+  const outside = rel === "" || rel.startsWith("..") || rel.startsWith(sep);
+  if (outside) throw untrustedError(`${path} is not inside ${top}`, "EINVAL");
   const parts = rel.split(sep);
   return { parts: parts.slice(0, -1), name: parts.at(-1)! };
 }
@@ -108,23 +140,27 @@ function splitBelow(top: string, path: string): { parts: string[]; name: string 
 function explainRefusal(error: NodeJS.ErrnoException, path: string): Error {
   // O_NOFOLLOW on a link: ELOOP; O_DIRECTORY on a link or a file: ENOTDIR.
   if (error.code === "ELOOP") return untrustedError(`${path} is a symbolic link: not followed`, "ELOOP");
-  if (error.code === "ENOTDIR") return untrustedError(`${path} is not a folder (a symbolic link or a file): not followed`, "ENOTDIR");
+  const notFolder = `${path} is not a folder (a symbolic link or a file): not followed`;
+  if (error.code === "ENOTDIR") return untrustedError(notFolder, "ENOTDIR");
   if (error.code === "ENXIO") return untrustedError(`${path} is not a regular file: not read`, "ENXIO");
   error.message = error.message.replace(/'\/proc\/self\/fd\/\d+[^']*'/, `'${path}'`);
   return error;
 }
 
-function untrustedError(message: string, code: string): NodeJS.ErrnoException {
-  return Object.assign(new Error(message), { code });
+function orAbsent(error: NodeJS.ErrnoException): undefined {
+  if (error.code === "ENOENT") return undefined;
+  throw error;
 }
 
-/** The size of the regular file `path` below `top`, 0 when absent; a link or a special file is an error. */
-export async function sizeUntrusted(top: string, path: string): Promise<number> {
-  const handle = await openUntrusted(top, path).catch((error: NodeJS.ErrnoException) => (error.code === "ENOENT" ? undefined : Promise.reject(error)));
-  if (!handle) return 0;
-  try {
-    return (await handle.stat()).size;
-  } finally {
-    await handle.close();
-  }
+function raise(error: Error): never {
+  throw error;
+}
+
+function orExisting(error: NodeJS.ErrnoException): undefined {
+  if (error.code === "EEXIST") return undefined;
+  throw error;
+}
+
+function untrustedError(message: string, code: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(message), { code });
 }

@@ -39,11 +39,13 @@ export class AgentUsageReader {
     const before = JSON.stringify(cursors);
     let records: UsageRecord[] = [];
     if (format.kind === "jsonl") {
-      const read = await readJsonlUsage(join(launch.runtime.home, format.dir), format, cursors.files, now.getTime(), launch.runtime.home);
+      const { home } = launch.runtime;
+      const read = await readJsonlUsage(join(home, format.dir), format, cursors.files, now.getTime(), home);
       ({ records, problems: this.problems } = read);
       cursors.files = read.cursors;
     } else {
-      const read = await readOpencodeUsage(join(launch.runtime.home, format.file), cursors.opencodeStamp, launch.runtime.home);
+      const { home } = launch.runtime;
+      const read = await readOpencodeUsage(join(home, format.file), cursors.opencodeStamp, home);
       if (read.kind === "failed") this.problems = [read.problem];
       if (read.kind === "read") {
         records = read.records;

@@ -1,9 +1,8 @@
-import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { explainCursor, freshCursor, scanJsonl, type ScanCursor } from "../../org/usage/jsonl-scan.js";
 import type { UsageFormat } from "../../org/usage/formats.js";
 import type { UsageRecord } from "../../org/usage/types.js";
-import { openUntrusted } from "../fs/untrusted.js";
+import { listUntrusted, openUntrusted } from "../fs/untrusted.js";
 
 /** How far one transcript file has been read: bytes (always at a line's end) and the scan's own cursor. */
 export interface FileCursor extends ScanCursor {
@@ -22,7 +21,7 @@ const CHUNK = 4 * 1024 * 1024;
  * `top` is the agent's config folder, which it writes: no link below it is followed.
  */
 export async function readJsonlUsage(dir: string, format: JsonlFormat, cursors: Record<string, FileCursor>, now: number, top = dir): Promise<{ records: UsageRecord[]; cursors: Record<string, FileCursor>; problems: string[] }> {
-  const listed = await listTranscripts(dir, format);
+  const listed = await listTranscripts(top, dir, format);
   if ("problem" in listed) return { records: [], cursors, problems: [listed.problem] };
   const next = { ...cursors };
   const records: UsageRecord[] = [];
@@ -44,20 +43,17 @@ export async function readJsonlUsage(dir: string, format: JsonlFormat, cursors: 
 }
 
 /** Transcript paths relative to `dir`, sorted; a folder where a transcript should be is a problem, no folder is none yet. */
-async function listTranscripts(dir: string, format: JsonlFormat): Promise<{ files: string[]; problems: string[] } | { problem: string }> {
+async function listTranscripts(top: string, dir: string, format: JsonlFormat): Promise<{ files: string[]; problems: string[] } | { problem: string }> {
   let entries;
   try {
-    entries = await readdir(dir, { recursive: true, withFileTypes: true });
+    entries = await listUntrusted(top, dir);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     return code === "ENOENT" ? { files: [], problems: [] } : { problem: `cannot list ${format.cli}'s transcripts in ${dir}: ${describeError(error as NodeJS.ErrnoException)}` };
   }
   const files: string[] = [];
   const problems: string[] = [];
-  for (const entry of entries) {
-    // Node 20's recursive readdir names the entry's folder in parentPath (path before 20.12).
-    const folder = (entry as { parentPath?: string }).parentPath ?? entry.path;
-    const relative = join(folder, entry.name).slice(dir.length + 1);
+  for (const { path: relative, entry } of entries) {
     if (!format.matches(relative)) continue;
     if (entry.isFile()) files.push(relative);
     else if (entry.isDirectory()) problems.push(`${join(format.dir, relative)} is a directory, not a transcript file`);

@@ -9,7 +9,9 @@ export type OpencodeRead = { kind: "unchanged" } | { kind: "read"; stamp: string
  * Every finished reply in opencode's database, read from the file itself (Node 20 has no SQLite; `opencode db`
  * works but starts a whole opencode, seconds of CPU per look). A read that a write overlapped is tried again.
  */
-export async function readOpencodeUsage(path: string, lastStamp: string | undefined, top?: string): Promise<OpencodeRead> {
+export async function readOpencodeUsage(
+  path: string, lastStamp: string | undefined, top?: string,
+): Promise<OpencodeRead> {
   let problem = "";
   for (let attempt = 0; attempt < 3; attempt++) {
     const stamp = await stampOf(path);

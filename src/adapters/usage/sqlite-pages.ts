@@ -49,6 +49,7 @@ export async function openPages(path: string, top = dirname(path)): Promise<Page
 
 /** Sizes and times of the database and its WAL: equal before and after a read means no writer moved under it. */
 export async function stampOf(path: string): Promise<string> {
+  // lstat: a link the agent put there is no database of its CLI's.
   const parts = await Promise.all([path, `${path}-wal`].map((file) => lstat(file).then((info) => `${info.size}:${info.mtimeMs}:${info.ino}`, () => "-")));
   return parts.join("|");
 }

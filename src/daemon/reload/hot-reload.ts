@@ -59,7 +59,10 @@ export class HotReload {
       this.serving = false;
       for (const request of await listMetaRequests(this.paths.state)) {
         const reply = await this.retryWhileBusy(async () => {
-          const answer = await applyMetaEdit(this.opts.world, this.opts.root, request.agent, await this.opts.readConfig());
+          // An error still answers: the agent's `org reload` would otherwise wait for a reply forever.
+          const config = await this.opts.readConfig();
+          const failed = (error: Error): MetaReply => ({ outcome: "rejected", lines: [error.message] });
+          const answer = await applyMetaEdit(this.opts.world, this.opts.root, request.agent, config).catch(failed);
           return answer.outcome === "busy" ? undefined : answer;
         });
         if (!reply) return;

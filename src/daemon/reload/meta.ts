@@ -42,11 +42,12 @@ export async function applyMetaEdit(world: World, root: string, agent: string, c
     await seedProposal(root, paths.state, agent, files);
     return { outcome: "seeded", lines: seeded };
   }
-  const proposed = await loadProposal(root, dir);
-  const touched = [...new Set([...files, ...(proposed.ok ? listConfigFiles(proposed.loaded.config) : [])])];
-  const changed = await findChangedFiles(root, dir, touched);
+  // The agent writes its copy: a link or a special file there is refused by name, never read through.
+  const read = await readCopy(root, dir, files).catch((error: Error) => error);
+  const putBack = "your copy holds plain files only: put the file back, then run `org reload` again";
+  if (read instanceof Error) return reject([`${read.message} — ${putBack}`]);
+  const { proposed, changed, diff } = read;
   if (changed.length === 0) return { outcome: "unchanged", lines: ["nothing to do: your copy matches the org's config — edit it first", ...seeded] };
-  const diff = await diffFiles(root, dir, changed);
   if ((await readProposalBase(paths.state, agent)) !== (await hashFiles(root, files))) {
     const rejected = await reject(["the org's config changed since your copy was made (a person or another meta agent edited it) — your copy was refreshed from the org: redo your edit there and run `org reload` again"], diff);
     await seedProposal(root, paths.state, agent, files);
@@ -71,4 +72,12 @@ export async function applyMetaEdit(world: World, root: string, agent: string, c
   await seedProposal(root, paths.state, agent, listConfigFiles(proposed.loaded.config));
   const actions = outcome.kind === "applied" ? outcome.actions.map(describeAction) : ["= nothing to do: the running org already matched"];
   return { outcome: "applied", lines: [`applied ${changed.join(", ")} to the org:`, ...actions.map((line) => `  ${line}`)] };
+}
+
+/** The copy as loaded, the files it changes and their diff. */
+async function readCopy(root: string, dir: string, files: string[]) {
+  const proposed = await loadProposal(root, dir);
+  const touched = [...new Set([...files, ...(proposed.ok ? listConfigFiles(proposed.loaded.config) : [])])];
+  const changed = await findChangedFiles(root, dir, touched);
+  return { proposed, changed, diff: changed.length > 0 ? await diffFiles(root, dir, changed) : "" };
 }

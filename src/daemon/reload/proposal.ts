@@ -10,11 +10,11 @@ import { filesPort } from "../../adapters/fs/files-port.js";
 import { diffFilesNoIndex } from "../../adapters/git/refs.js";
 
 /**
- * A meta agent's editable copy of the org's config: org.yaml and the prompts, at their paths relative to the org folder.
- * The agent writes it: every file there is read and written through adapters/fs/untrusted, never through a link.
+ * A meta agent's editable copy of the org's config: org.yaml and the prompts, at their paths relative to the org
+ * folder. The agent writes it: every file there is read and written through adapters/fs/untrusted, never through a link.
  */
 export function proposalDir(state: string, agent: string): string {
-  return join(agentPaths(state, agent).dir, "proposal");
+  return agentPaths(state, agent).proposal;
 }
 
 function baseFile(state: string, agent: string): string {

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { parseDuration, type OrgConfig } from "../config/schema.js";
 import type { LaunchSpec } from "../state.js";
 import { agentPaths, branchName } from "../paths.js";
-import { agentHome, describeRuntimeLaunch } from "../runtimes/launch.js";
+import { describeRuntimeLaunch } from "../runtimes/launch.js";
 import { resolveRuntime, sessionIdFor } from "../runtimes/resolve.js";
 
 /** One agent as the plan wants it: identity, branch, worktree and GPU lease. */
@@ -72,7 +72,7 @@ export function buildLaunchSpec(config: OrgConfig, agent: PlannedAgent, context:
     inbox: files.inbox,
   };
   const resolved = runtime.builtin ? null : resolveRuntime(runtime);
-  const launch = resolved && describeRuntimeLaunch(resolved, { name: agent.runtime, home: agentHome(files.dir), worktree: agent.worktree, sessionId }, (argv) => substituteArgv(argv, values));
+  const launch = resolved && describeRuntimeLaunch(resolved, { name: agent.runtime, home: files.home, worktree: agent.worktree, sessionId }, (argv) => substituteArgv(argv, values));
   const argv = resolved ? substituteArgv(resolved.command, values) : [...context.orgArgv, "builtin", runtime.builtin!];
   return {
     agent: agent.name,

@@ -22,6 +22,8 @@ export interface PreparedAgents {
   sandbox: SandboxDecision;
   /** By agent; empty when the sandbox is not on. */
   sandboxes: Map<string, AgentSandbox>;
+  /** Links and special files removed from the agents' folders, which an older org let agents write. */
+  reclaimed: string[];
 }
 
 /** Worktree, shared paths, prompt, inbox, launch spec and sandbox of every agent; existing worktrees are reused. `socket` is the grid's. */
@@ -62,7 +64,7 @@ export async function prepareAgents(world: World, loaded: LoadedConfig, paths: O
   const runtimeExcludes = (await Promise.all(written.map(async ({ agent, spec, prompt }) => {
     for (const entry of config.share) {
       const share = typeof entry === "string" ? { path: entry, mode: "link" as const } : entry;
-      await world.files.share(`${repoDir}/${share.path}`, `${agent.worktree}/${share.path}`, share.mode);
+      await world.files.share(`${repoDir}/${share.path}`, `${agent.worktree}/${share.path}`, share.mode, agent.worktree);
     }
     return prepareRuntimeFiles(world, spec, prompt, process.env.HOME ?? "");
   }))).flat();
@@ -79,18 +81,21 @@ export async function prepareAgents(world: World, loaded: LoadedConfig, paths: O
   const heads = new Map(branches);
   for (const agent of agents) if (created.includes(agent.name)) heads.set(agent.branch, loaded.baseCommit);
   const sandboxes = await writeSandboxes(world, loaded, paths, sandbox, agents, socket, sandboxGit);
-  return { created, heads, sandbox, sandboxes, launches: await prepareSlurmAgents(world.files, config, paths.state, world.orgArgv, agents, launches) };
+  const reclaimed = written.flatMap((entry) => entry.reclaimed);
+  return { created, heads, sandbox, sandboxes, reclaimed, launches: await prepareSlurmAgents(world.files, config, paths.state, world.orgArgv, agents, launches) };
 }
 
 /** Every agent's prompt, inbox, empty pane log, launch spec and "starting" status, side by side; each role's template read once. */
-async function writeAgentFiles(world: World, loaded: LoadedConfig, paths: OrgPaths, agents: PlannedAgent[], binDir: string): Promise<{ agent: PlannedAgent; spec: LaunchSpec; prompt: string }[]> {
+async function writeAgentFiles(
+  world: World, loaded: LoadedConfig, paths: OrgPaths, agents: PlannedAgent[], binDir: string,
+): Promise<{ agent: PlannedAgent; spec: LaunchSpec; prompt: string; reclaimed: string[] }[]> {
   const { config } = loaded;
   const templates = new Map<string, Promise<string>>();
   const template = (file: string) => templates.get(file) ?? templates.set(file, world.files.readText(`${loaded.dir}/${file}`).then((text) => text ?? "")).get(file)!;
   return Promise.all(agents.map(async (agent) => {
     const files = agentPaths(paths.state, agent.name);
     // Before any write there: an older org let the agent plant links where the daemon and tmux write.
-    await world.files.reclaimAgentDir(files);
+    const reclaimed = await world.files.reclaimAgentDir(files);
     await world.files.mkdir(files.inbox);
     const prompt = renderAgentPrompt(config, agent, paths.state, await template(config.roles[agent.role]!.prompt));
     const spec = buildLaunchSpec(config, agent, { state: paths.state, root: paths.root, orgArgv: world.orgArgv, binDir, basePath: world.basePath });
@@ -105,7 +110,7 @@ async function writeAgentFiles(world: World, loaded: LoadedConfig, paths: OrgPat
       world.files.writeAtomic(files.launch, `${JSON.stringify(spec, null, 2)}\n`),
       world.files.writeAtomic(files.status, `${JSON.stringify(status, null, 2)}\n`),
     ]);
-    return { agent, spec, prompt };
+    return { agent, spec, prompt, reclaimed };
   }));
 }
 

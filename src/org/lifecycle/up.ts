@@ -60,8 +60,10 @@ export async function upOrg(world: World, loaded: LoadedConfig, opts: { mode?: "
     if (!leases.ok) throw new ConfigError(leases.problems);
     const warnings = [...leases.warnings];
     const agents = planAgents(config, paths.worktrees, leases.leases);
-    const { created, launches, heads, sandbox, sandboxes } = await prepareAgents(world, loaded, paths, agents, socket);
+    const { created, launches, heads, sandbox, sandboxes, reclaimed } = await prepareAgents(world, loaded, paths, agents, socket);
     if (sandbox.kind === "unavailable") warnings.push(sandbox.warning);
+    const left = "a link or special file where org writes, left by an agent of an older org";
+    for (const path of reclaimed) warnings.push(`removed ${path}: ${left}`);
     const panes: PaneSpec[] = [
       // The daemon holds the declared secrets (in memory only) to give them to agents it restarts or adds.
       { ...daemonLaunch(world.orgArgv, paths, world.secretEnv(declaredSecrets(config))), options: {}, logFile: `${paths.state}/daemon.log` },

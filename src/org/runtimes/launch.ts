@@ -20,10 +20,6 @@ export interface LaunchRuntime {
   watch: ResolvedRuntime["watch"];
 }
 
-export function agentHome(agentDir: string): string {
-  return join(agentDir, "home");
-}
-
 /** The env and launch.json record of one agent's runtime; `substitute` fills placeholders as for its command. */
 export function describeRuntimeLaunch(
   resolved: ResolvedRuntime,

@@ -18,7 +18,9 @@ export async function prepareRuntimeFiles(world: Pick<World, "files" | "secretEn
   // Codex refuses a CODEX_HOME that does not exist: make the folder before the CLI first looks.
   await world.files.mkdir(runtime.home);
   if (userHome) {
-    for (const seed of runtime.seed) await seedFile(world, join(userHome, seed.from), runtime.home, join(runtime.home, seed.to));
+    for (const seed of runtime.seed) {
+      await seedFile(world, join(userHome, seed.from), runtime.home, join(runtime.home, seed.to));
+    }
   }
   await writeConfigState(world, spec, runtime);
   if (!runtime.promptFile) return [];

@@ -48,8 +48,9 @@ export async function writeSandboxes(
   await Promise.all(agents.map(async (agent) => {
     const files = agentPaths(paths.state, agent.name);
     const outbox = files.outbox;
-    // bwrap binds only folders that exist: each writable one is made (as a folder, never a link) before the agent starts.
-    const [worktreeDir] = await Promise.all([git.findWorktreeDir(agent.worktree, agent.name), ...files.writable.map((dir) => world.files.mkdir(dir))]);
+    // bwrap binds only folders that exist: each writable one is made (a folder, never a link) before the agent starts.
+    const made = files.writable.map((dir) => world.files.mkdir(dir));
+    const [worktreeDir] = await Promise.all([git.findWorktreeDir(agent.worktree, agent.name), ...made]);
     const sandbox = planSandbox({
       bwrap: decision.bwrap, root: paths.root, repo: loaded.repoDir, worktrees: paths.worktrees, worktree: agent.worktree, agentWritable: files.writable, outbox,
       home: files.home, git: { common: git.common, worktreeDir, org: config.name }, ...user,
