@@ -28,6 +28,8 @@ verify:
   parallel: 3
   repeats: 1
   keep: { k: 2, min_delta: 0, confirm: 0 }
+# The jobs folder lies in /tmp, the agents' own in the sandbox: declared, it is the host's.
+sandbox: { write: ["${jobs}"] }
 `;
 const TRAIN = 'v=$(cat value.txt); [ "$v" = 1.000 ] || sleep 3; echo "val_bpb: $v"\n';
 
