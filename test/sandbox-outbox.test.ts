@@ -1,6 +1,6 @@
 // The outbox between a sandboxed agent's `org` (the shim) and the daemon: the real shim script, the real adapter, no daemon.
-import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { closeSync, constants, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { renderOrgShim } from "../src/org/sandbox/shim.js";
@@ -88,6 +88,26 @@ describe("the outbox", () => {
       code: 1, stdout: "", stderr: `org: cannot read missing.md in ${join(outbox, "..")}: give a readable file (nothing was done)\n`,
     });
     expect(readdirSync(outbox)).toEqual([]);
+  });
+
+  test("a command taken before the shim's readers are there waits for them, and its output still comes back", async () => {
+    const outbox = join(tempDir(), "outbox");
+    mkdirSync(outbox);
+    const base = join(outbox, "3");
+    expect(spawnSync("mkfifo", [`${base}.out`, `${base}.err`, `${base}.live`]).status).toBe(0);
+    const live = openSync(`${base}.live`, constants.O_RDWR);
+    for (const [suffix, text] of [[".argv", "status\0"], [".cwd", outbox], [".ready", ""]]) writeFileSync(`${base}${suffix}`, text!);
+    const [entry] = await takeOutboxRequests(outbox);
+    const started = runOutboxCommand(entry!, ["echo", "late"], { cwd: outbox, env: {}, children, agent: "a-1" });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const reader = spawn("sh", ["-c", 'cat "$1.err" >&2 & cat "$1.out"; wait; cat "$1.status"', "sh", base]);
+    let output = "";
+    reader.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    await new Promise((resolve) => reader.on("close", resolve));
+    expect(output).toBe("late\n0\n");
+    await pollUntil(async () => (await checkOutboxCommand(entry!, (await started)!.pid)) === "done", { what: "the command over" });
+    closeSync(live);
+    await closeOutboxRequest(entry!, { files: true });
   });
 
   test("files the agent put in its outbox are never followed: a linked request is refused, a linked .taken or .status is not written through", async () => {

@@ -9,7 +9,8 @@ const SAFE = constants.O_NOFOLLOW | constants.O_NOCTTY | constants.O_NONBLOCK;
 /** A file of the outbox opened as `kind`, or an error saying what it is instead. */
 export async function openOutboxFile(path: string, flags: number, kind: "file" | "fifo"): Promise<FileHandle> {
   const handle = await open(path, flags | SAFE).catch((error: NodeJS.ErrnoException) => {
-    throw new Error(error.code === "ELOOP" ? `${basename(path)} is a symbolic link` : `${basename(path)}: ${error.code ?? error.message}`, { cause: error });
+    // The code stays: a FIFO's writer waits out ENXIO until the shim's reader is there.
+    throw Object.assign(new Error(error.code === "ELOOP" ? `${basename(path)} is a symbolic link` : `${basename(path)}: ${error.code ?? error.message}`), { code: error.code });
   });
   const info = await handle.stat();
   if (kind === "fifo" ? info.isFIFO() : info.isFile()) return handle;
