@@ -37,7 +37,7 @@ export function defineOutboxBroker(opts: { root: string; paths: OrgPaths; orgArg
     for (const agent of record.agents) {
       for (const entry of await takeOutboxRequests(outboxOf(agent.name))) {
         const mine = [...running.values()].filter((command) => command.agent === agent.name).length;
-        const context = { org: record.name, root: opts.root, state: opts.paths.state, worktrees: opts.paths.worktrees, agent, running: mine };
+        const context = { org: record.name, root: opts.root, state: opts.paths.state, agent, running: mine };
         const decision = entry.problem ? { kind: "refuse" as const, reason: entry.problem } : decideOutboxRequest({ ...entry, file: entry.file !== undefined }, context);
         if (decision.kind === "refuse") {
           await refuseOutboxRequest(entry, decision.reason).catch(() => undefined);

@@ -1,6 +1,6 @@
 import { basename } from "node:path";
 import { BROKERED_ENV } from "../identity/decide-caller.js";
-import { agentPaths, isInsideDir } from "../paths.js";
+import { agentPaths } from "../paths.js";
 import type { AgentRecord } from "../state.js";
 import { findFileOption } from "./file-option.js";
 
@@ -34,7 +34,7 @@ export type OutboxDecision =
  * what the sandbox hides. `running` is how many of the agent's commands run now.
  */
 export function decideOutboxRequest(
-  request: OutboxRequest, context: { org: string; root: string; state: string; worktrees: string; agent: AgentRecord; running: number },
+  request: OutboxRequest, context: { org: string; root: string; state: string; agent: AgentRecord; running: number },
 ): OutboxDecision {
   const { agent } = context;
   const other = request.argv.find((arg) => /^(-C|--dir)(=|$)|^-C./.test(arg));
@@ -45,9 +45,6 @@ export function decideOutboxRequest(
   }
   if (context.running >= OUTBOX_CAP) {
     return { kind: "refuse", reason: `${agent.name} has ${context.running} org commands running already, the most an agent may run at once (${OUTBOX_CAP}) — wait for one to end, then run this again` };
-  }
-  if (isInsideDir(request.cwd, context.worktrees) && !isInsideDir(request.cwd, agent.worktree)) {
-    return { kind: "refuse", reason: `${request.cwd} is not in your sandbox: run org from your own worktree, ${agent.worktree}` };
   }
   const option = findFileOption(request.argv);
   if (option && !request.file) return { kind: "refuse", reason: `${option.path}'s content did not come with the command: run org as your PATH has it, which reads the file` };
