@@ -2,6 +2,8 @@ import { constants } from "node:fs";
 import { open, type FileHandle } from "node:fs/promises";
 import { basename } from "node:path";
 
+// The shim opens its FIFOs just after it publishes a request: a writer that comes first waits this long for them.
+const READER_WAIT_MS = 5000;
 // The agent owns its outbox: nothing in it is opened through a link, blocks the daemon (a FIFO where a file should be,
 // a terminal) or is read past its size.
 const SAFE = constants.O_NOFOLLOW | constants.O_NOCTTY | constants.O_NONBLOCK;
@@ -30,5 +32,32 @@ export async function readOutboxFile(path: string, limit: number): Promise<Buffe
     return buffer.subarray(0, size);
   } finally {
     await handle.close();
+  }
+}
+
+/** A request's stdout, stderr and exit status, for its command or its refusal. */
+export async function openOutputs(entry: { base: string; local: boolean }): Promise<[FileHandle, FileHandle, FileHandle]> {
+  const opened: FileHandle[] = [];
+  try {
+    for (const suffix of [".out", ".err"]) opened.push(await openOutput(`${entry.base}${suffix}`, entry.local));
+    // Made here, never opened through a link: FIFO requests read it once their output ends, polled ones once it appears.
+    opened.push(await open(`${entry.base}.status${entry.local ? "" : ".tmp"}`, "wx"));
+    return opened as [FileHandle, FileHandle, FileHandle];
+  } catch (error) {
+    await Promise.all(opened.map((handle) => handle.close()));
+    throw error;
+  }
+}
+
+// A FIFO opened without waiting: ENXIO until the shim's reader is there. Polled requests get plain files of our own.
+async function openOutput(path: string, fifo: boolean): Promise<FileHandle> {
+  if (!fifo) return open(path, "wx");
+  for (const deadline = Date.now() + READER_WAIT_MS; ; ) {
+    try {
+      return await openOutboxFile(path, constants.O_WRONLY | constants.O_NONBLOCK, "fifo");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENXIO" || Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
   }
 }

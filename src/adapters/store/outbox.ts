@@ -1,13 +1,11 @@
 import { constants } from "node:fs";
-import { lstat, mkdtemp, open, readdir, realpath, rename, rm, unlink, writeFile, type FileHandle } from "node:fs/promises";
+import { lstat, mkdtemp, readdir, realpath, rename, rm, unlink, writeFile, type FileHandle } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ChildTracker } from "../../org/ports.js";
 import { isAlive, killProcessGroup, startChild } from "../process.js";
-import { openOutboxFile, readOutboxFile } from "./outbox-files.js";
+import { openOutboxFile, openOutputs, readOutboxFile } from "./outbox-files.js";
 
-// The shim opens its FIFOs just after it publishes a request: a writer that comes first waits this long for them.
-const READER_WAIT_MS = 5000;
 // What a request's files may weigh: an argv, a folder, a name, and the file a -f names (a message, a task, a checklist).
 const LIMITS = { argv: 256 * 1024, cwd: 4096, agent: 1024, file: 1024 * 1024 };
 
@@ -132,32 +130,6 @@ export async function closeOutboxRequest(entry: OutboxEntry, opts: { folder?: st
   const [outbox, id] = [join(entry.base, ".."), entry.base.slice(entry.base.lastIndexOf("/") + 1)];
   const names = await readdir(outbox).catch(() => [] as string[]);
   await Promise.all(names.filter((name) => name.startsWith(`${id}.`)).map((name) => unlink(join(outbox, name)).catch(() => undefined)));
-}
-
-async function openOutputs(entry: OutboxEntry): Promise<[FileHandle, FileHandle, FileHandle]> {
-  const opened: FileHandle[] = [];
-  try {
-    for (const suffix of [".out", ".err"]) opened.push(await openOutput(`${entry.base}${suffix}`, entry.local));
-    // Made here, never opened through a link: FIFO requests read it once their output ends, polled ones once it appears.
-    opened.push(await open(`${entry.base}.status${entry.local ? "" : ".tmp"}`, "wx"));
-    return opened as [FileHandle, FileHandle, FileHandle];
-  } catch (error) {
-    await Promise.all(opened.map((handle) => handle.close()));
-    throw error;
-  }
-}
-
-// A FIFO opened without waiting: ENXIO until the shim's reader is there. Polled requests get plain files of our own.
-async function openOutput(path: string, fifo: boolean): Promise<FileHandle> {
-  if (!fifo) return open(path, "wx");
-  for (const deadline = Date.now() + READER_WAIT_MS; ; ) {
-    try {
-      return await openOutboxFile(path, constants.O_WRONLY | constants.O_NONBLOCK, "fifo");
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "ENXIO" || Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 1));
-    }
-  }
 }
 
 /** `path` with symlinks resolved, or as given when it does not resolve. */
