@@ -24,15 +24,15 @@ const tempDir = () => {
 const children = { announce: () => ({ env: {}, started: () => undefined, ended: () => undefined }) };
 
 /** The shim run as a sandboxed agent's `org`, its output and exit status once it ends. */
-function runShim(outbox: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return spawnShim(outbox, args).ended;
+function runShim(outbox: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return spawnShim(outbox, args, env).ended;
 }
 
-function spawnShim(outbox: string, args: string[]): { child: ChildProcess; ended: Promise<{ code: number | null; stdout: string; stderr: string }> } {
+function spawnShim(outbox: string, args: string[], env: Record<string, string> = {}): { child: ChildProcess; ended: Promise<{ code: number | null; stdout: string; stderr: string }> } {
   const dir = join(outbox, "..");
   writeFileSync(join(dir, "org"), renderOrgShim(["/bin/false"]), { mode: 0o755 });
   // Its own group, as in a pane: killing the group is the pane ending (the watchdog's sleep holds our pipes meanwhile).
-  const child = spawn(join(dir, "org"), args, { cwd: dir, env: { ...process.env, ORG_OUTBOX: outbox, ORG_AGENT: "a-1" }, detached: true });
+  const child = spawn(join(dir, "org"), args, { cwd: dir, env: { ...process.env, ORG_OUTBOX: outbox, ORG_AGENT: "a-1", ...env }, detached: true });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
@@ -54,6 +54,16 @@ describe("the outbox", () => {
     // Its process group gone, the daemon counts the command as over, not given up.
     await pollUntil(() => checkOutboxCommand(entry!, started!.pid).then((state) => state === "done"), { what: "the command over" });
     await closeOutboxRequest(entry!, { files: false });
+  });
+
+  test("polled (Slurm), the output comes back through plain files of the daemon's own, the status once it is whole", async () => {
+    const outbox = join(tempDir(), "outbox");
+    mkdirSync(outbox);
+    const ended = runShim(outbox, ["status"], { ORG_OUTBOX_POLL: "1" });
+    const [entry] = await pollUntil(() => takeOutboxRequests(outbox).then((taken) => (taken.length > 0 ? taken : undefined)), { what: "the shim's request" });
+    expect(entry!.local).toBe(false);
+    await runOutboxCommand(entry!, ["sh", "-c", "echo polled; echo oops >&2; exit 4"], { cwd: entry!.cwd, env: {}, children, agent: "a-1" });
+    expect(await ended).toEqual({ code: 4, stdout: "polled\n", stderr: "oops\n" });
   });
 
   test("a command whose shim was killed is given up (the end of its .live, no pid), one still awaited runs, and one whose group ended is done", async () => {

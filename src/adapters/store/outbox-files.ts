@@ -12,7 +12,9 @@ const SAFE = constants.O_NOFOLLOW | constants.O_NOCTTY | constants.O_NONBLOCK;
 export async function openOutboxFile(path: string, flags: number, kind: "file" | "fifo"): Promise<FileHandle> {
   const handle = await open(path, flags | SAFE).catch((error: NodeJS.ErrnoException) => {
     // The code stays: a FIFO's writer waits out ENXIO until the shim's reader is there.
-    throw Object.assign(new Error(error.code === "ELOOP" ? `${basename(path)} is a symbolic link` : `${basename(path)}: ${error.code ?? error.message}`), { code: error.code });
+    const name = basename(path);
+    const what = error.code === "ELOOP" ? `${name} is a symbolic link` : `${name}: ${error.code ?? error.message}`;
+    throw Object.assign(new Error(what), { code: error.code });
   });
   const info = await handle.stat();
   if (kind === "fifo" ? info.isFIFO() : info.isFile()) return handle;
@@ -27,7 +29,9 @@ export async function readOutboxFile(path: string, limit: number): Promise<Buffe
     // One byte past the limit tells a file too large from one just at it, whatever it grew to since.
     const buffer = Buffer.alloc(limit + 1);
     let size = 0;
-    for (let read = -1; read !== 0 && size <= limit; size += read) read = (await handle.read(buffer, size, limit + 1 - size, null)).bytesRead;
+    for (let read = -1; read !== 0 && size <= limit; size += read) {
+      read = (await handle.read(buffer, size, limit + 1 - size, null)).bytesRead;
+    }
     if (size > limit) throw new Error(`${basename(path)} is over ${limit} bytes`);
     return buffer.subarray(0, size);
   } finally {
@@ -35,14 +39,16 @@ export async function readOutboxFile(path: string, limit: number): Promise<Buffe
   }
 }
 
+type Outputs = [out: FileHandle, err: FileHandle, status: FileHandle];
+
 /** A request's stdout, stderr and exit status, for its command or its refusal. */
-export async function openOutputs(entry: { base: string; local: boolean }): Promise<[FileHandle, FileHandle, FileHandle]> {
+export async function openOutputs(entry: { base: string; local: boolean }): Promise<Outputs> {
   const opened: FileHandle[] = [];
   try {
     for (const suffix of [".out", ".err"]) opened.push(await openOutput(`${entry.base}${suffix}`, entry.local));
-    // Made here, never opened through a link: FIFO requests read it once their output ends, polled ones once it appears.
+    // Made here, never opened through a link: the shim reads it once its output ends, or (polled) once it appears.
     opened.push(await open(`${entry.base}.status${entry.local ? "" : ".tmp"}`, "wx"));
-    return opened as [FileHandle, FileHandle, FileHandle];
+    return opened as Outputs;
   } catch (error) {
     await Promise.all(opened.map((handle) => handle.close()));
     throw error;

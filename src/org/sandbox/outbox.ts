@@ -6,7 +6,7 @@ import type { AgentRecord } from "../state.js";
 // What an agent may have the daemon run for it: its research loop, its messages and what it reads. Never up, down, attach, report…
 const AGENT_COMMANDS = ["submit", "wait", "send", "inbox", "note", "task", "contract", "review", "reload", "claim", "claims", "tried", "results", "history", "compare", "status", "logs", "plan", "validate", "help"];
 const HELP = ["-h", "--help", "-V", "--version"];
-/** How many commands the daemon runs at once for one agent: each is a process outside its sandbox, with memory of its own. */
+/** How many commands the daemon runs at once for one agent: each a process outside its sandbox, with its memory. */
 export const OUTBOX_CAP = 4;
 
 /** A command a sandboxed agent's `org` handed the daemon through its outbox. */
@@ -43,10 +43,15 @@ export function decideOutboxRequest(
     return { kind: "refuse", reason: `\`org ${first}\` is not for agents: in the sandbox an agent runs org ${AGENT_COMMANDS.join(", ")} — ask a person for the rest` };
   }
   if (context.running >= OUTBOX_CAP) {
-    return { kind: "refuse", reason: `${agent.name} has ${context.running} org commands running already, the most an agent may run at once (${OUTBOX_CAP}) — wait for one to end, then run this again` };
+    const most = `the most an agent may run at once (${OUTBOX_CAP})`;
+    const reason = `${agent.name} has ${context.running} org commands running already, ${most}`;
+    return { kind: "refuse", reason: `${reason} — wait for one to end, then run this again` };
   }
   const option = findFileOption(request.argv);
-  if (option && !request.file) return { kind: "refuse", reason: `${option.path}'s content did not come with the command: run org as your PATH has it, which reads the file` };
+  if (option && !request.file) {
+    const fix = "run org as your PATH has it, which reads the file";
+    return { kind: "refuse", reason: `${option.path}'s content did not come with the command: ${fix}` };
+  }
   const files = agentPaths(context.state, agent.name);
   const env = {
     ORG_NAME: context.org, ORG_AGENT: request.claimed, [BROKERED_ENV]: agent.name, ORG_ROLE: agent.role, ORG_ROOT: context.root, ORG_STATE: context.state,
@@ -60,7 +65,7 @@ export function decideOutboxRequest(
 // The commands whose -f names a file to read; `org logs -f` follows instead.
 const FILE_COMMANDS = ["send", "task", "contract", "review", "plan"];
 
-/** Where a brokered command's -f is, as the shim (src/org/sandbox/shim.ts) finds it: its path and the argv naming another. */
+/** Where a brokered command's -f is, as the shim (src/org/sandbox/shim.ts) finds it: its path, argv naming another. */
 interface FileOption {
   /** The last one given, as the CLI takes it. */
   path: string;
