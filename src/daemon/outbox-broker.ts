@@ -9,6 +9,7 @@ import {
   checkOutboxCommand, closeOutboxRequest, refuseOutboxRequest, runOutboxCommand, stopOutboxCommand, takeOutboxRequests,
 } from "../adapters/store/outbox.js";
 import type { OutboxEntry } from "../adapters/store/outbox-entry.js";
+import { isAlive } from "../adapters/process.js";
 import { defineLoop } from "./loop-service.js";
 import type { Service } from "./services.js";
 
@@ -46,8 +47,9 @@ export function defineOutboxBroker(opts: { root: string; paths: OrgPaths; orgArg
   const serve = async ({ record }: { record: OrgRecord }) => {
     for (const agent of record.agents) {
       for (const entry of await takeOutboxRequests(outboxOf(agent.name))) {
-        const mine = [...running.values()].filter((command) => command.agent === agent.name).length;
-        const context = { org: record.name, root: opts.root, state: opts.paths.state, agent, running: mine };
+        // Live groups, not what the last look saw: a command just over leaves room for the next at once.
+        const mine = [...running.values()].filter((command) => command.agent === agent.name && isAlive(-command.pid));
+        const context = { org: record.name, root: opts.root, state: opts.paths.state, agent, running: mine.length };
         const decision = entry.problem
           ? { kind: "refuse" as const, reason: entry.problem }
           : decideOutboxRequest({ ...entry, file: entry.file !== undefined }, context);
