@@ -1,6 +1,6 @@
 // The outbox between a sandboxed agent's `org` (the shim) and the daemon: the real shim script, the real adapter, no daemon.
-import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { closeSync, constants, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { renderOrgShim } from "../src/org/sandbox/shim.js";
@@ -24,15 +24,15 @@ const tempDir = () => {
 const children = { announce: () => ({ env: {}, started: () => undefined, ended: () => undefined }) };
 
 /** The shim run as a sandboxed agent's `org`, its output and exit status once it ends. */
-function runShim(outbox: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return spawnShim(outbox, args).ended;
+function runShim(outbox: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return spawnShim(outbox, args, env).ended;
 }
 
-function spawnShim(outbox: string, args: string[]): { child: ChildProcess; ended: Promise<{ code: number | null; stdout: string; stderr: string }> } {
+function spawnShim(outbox: string, args: string[], env: Record<string, string> = {}): { child: ChildProcess; ended: Promise<{ code: number | null; stdout: string; stderr: string }> } {
   const dir = join(outbox, "..");
   writeFileSync(join(dir, "org"), renderOrgShim(["/bin/false"]), { mode: 0o755 });
   // Its own group, as in a pane: killing the group is the pane ending (the watchdog's sleep holds our pipes meanwhile).
-  const child = spawn(join(dir, "org"), args, { cwd: dir, env: { ...process.env, ORG_OUTBOX: outbox, ORG_AGENT: "a-1" }, detached: true });
+  const child = spawn(join(dir, "org"), args, { cwd: dir, env: { ...process.env, ORG_OUTBOX: outbox, ORG_AGENT: "a-1", ...env }, detached: true });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
@@ -54,6 +54,16 @@ describe("the outbox", () => {
     // Its process group gone, the daemon counts the command as over, not given up.
     await pollUntil(() => checkOutboxCommand(entry!, started!.pid).then((state) => state === "done"), { what: "the command over" });
     await closeOutboxRequest(entry!, { files: false });
+  });
+
+  test("polled (Slurm), the output comes back through plain files of the daemon's own, the status once it is whole", async () => {
+    const outbox = join(tempDir(), "outbox");
+    mkdirSync(outbox);
+    const ended = runShim(outbox, ["status"], { ORG_OUTBOX_POLL: "1" });
+    const [entry] = await pollUntil(() => takeOutboxRequests(outbox).then((taken) => (taken.length > 0 ? taken : undefined)), { what: "the shim's request" });
+    expect(entry!.local).toBe(false);
+    await runOutboxCommand(entry!, ["sh", "-c", "echo polled; echo oops >&2; exit 4"], { cwd: entry!.cwd, env: {}, children, agent: "a-1" });
+    expect(await ended).toEqual({ code: 4, stdout: "polled\n", stderr: "oops\n" });
   });
 
   test("a command whose shim was killed is given up (the end of its .live, no pid), one still awaited runs, and one whose group ended is done", async () => {
@@ -88,6 +98,26 @@ describe("the outbox", () => {
       code: 1, stdout: "", stderr: `org: cannot read missing.md in ${join(outbox, "..")}: give a readable file (nothing was done)\n`,
     });
     expect(readdirSync(outbox)).toEqual([]);
+  });
+
+  test("a command taken before the shim's readers are there waits for them, and its output still comes back", async () => {
+    const outbox = join(tempDir(), "outbox");
+    mkdirSync(outbox);
+    const base = join(outbox, "3");
+    expect(spawnSync("mkfifo", [`${base}.out`, `${base}.err`, `${base}.live`]).status).toBe(0);
+    const live = openSync(`${base}.live`, constants.O_RDWR);
+    for (const [suffix, text] of [[".argv", "status\0"], [".cwd", outbox], [".ready", ""]]) writeFileSync(`${base}${suffix}`, text!);
+    const [entry] = await takeOutboxRequests(outbox);
+    const started = runOutboxCommand(entry!, ["echo", "late"], { cwd: outbox, env: {}, children, agent: "a-1" });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const reader = spawn("sh", ["-c", 'cat "$1.err" >&2 & cat "$1.out"; wait; cat "$1.status"', "sh", base]);
+    let output = "";
+    reader.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    await new Promise((resolve) => reader.on("close", resolve));
+    expect(output).toBe("late\n0\n");
+    await pollUntil(async () => (await checkOutboxCommand(entry!, (await started)!.pid)) === "done", { what: "the command over" });
+    closeSync(live);
+    await closeOutboxRequest(entry!, { files: true });
   });
 
   test("files the agent put in its outbox are never followed: a linked request is refused, a linked .taken or .status is not written through", async () => {

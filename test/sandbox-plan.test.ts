@@ -106,7 +106,7 @@ describe("the sandbox's plan", () => {
 
 describe("the daemon's outbox", () => {
   const agent = { name: "a-1", role: "a", runtime: "r", branch: "org/t/a-1", worktree: "/o/worktrees/a-1", gpu: null };
-  const context = { org: "t", root: "/o", state: "/o/state", worktrees: "/o/worktrees", agent, running: 0 };
+  const context = { org: "t", root: "/o", state: "/o/state", agent, running: 0 };
 
   test("runs an agent command as the agent whose outbox it came through, passing on whom its ORG_AGENT claimed for the command to check", () => {
     expect(decideOutboxRequest({ argv: ["send", "b-1", "hi"], cwd: "/o/worktrees/a-1/src", claimed: "b-1", file: false }, context)).toEqual({
@@ -133,14 +133,11 @@ describe("the daemon's outbox", () => {
     expect(run(["send", "b-1", "-f", "/etc/shadow"], false)).toEqual({ kind: "refuse", reason: "/etc/shadow's content did not come with the command: run org as your PATH has it, which reads the file" });
   });
 
-  test("refuses a command past the agent's cap, and a working folder in another agent's worktree", () => {
+  test("refuses a command past the agent's cap", () => {
     const at = { argv: ["status"], claimed: "", file: false };
     expect(decideOutboxRequest({ ...at, cwd: "/o/worktrees/a-1" }, { ...context, running: 4 })).toEqual({
       kind: "refuse", reason: "a-1 has 4 org commands running already, the most an agent may run at once (4) — wait for one to end, then run this again",
     });
     expect(decideOutboxRequest({ ...at, cwd: "/o/worktrees/a-1" }, { ...context, running: 3 })).toMatchObject({ kind: "run" });
-    expect(decideOutboxRequest({ ...at, cwd: "/o/worktrees/b-1" }, context)).toEqual({
-      kind: "refuse", reason: "/o/worktrees/b-1 is not in your sandbox: run org from your own worktree, /o/worktrees/a-1",
-    });
   });
 });

@@ -7,10 +7,21 @@ import { watchDir } from "../adapters/fs/files.js";
 import { readOptionalRecord } from "../adapters/store/org-record.js";
 import { pinnedGitEnv } from "../adapters/git/global-config.js";
 import {
-  checkOutboxCommand, closeOutboxRequest, refuseOutboxRequest, runOutboxCommand, stopOutboxCommand, takeOutboxRequests, type OutboxEntry,
+  checkOutboxCommand, closeOutboxRequest, refuseOutboxRequest, runOutboxCommand, stopOutboxCommand, takeOutboxRequests,
 } from "../adapters/store/outbox.js";
+import type { OutboxEntry } from "../adapters/store/outbox-entry.js";
+import { isAlive } from "../adapters/process.js";
 import { defineLoop } from "./loop-service.js";
 import type { Service } from "./services.js";
+
+/** A command the broker runs for an agent: its request, its process group and our copy of its file. */
+interface Running {
+  entry: OutboxEntry;
+  agent: string;
+  pid: number;
+  ended: () => void;
+  folder?: string;
+}
 
 // A watch on every outbox wakes the broker at once; this look catches what no watch reports (Slurm's shared filesystem).
 const OUTBOX_MS = 1000;
@@ -21,7 +32,7 @@ const OUTBOX_MS = 1000;
  * stopped when the agent gives up on it: its `org` cancelled or gone (killed, or its pane ended).
  */
 export function defineOutboxBroker(opts: { root: string; paths: OrgPaths; orgArgv: string[]; children: ChildTracker; say: (line: string) => void }): Service {
-  const running = new Map<string, { entry: OutboxEntry; agent: string; pid: number; ended: () => void; folder?: string }>();
+  const running = new Map<string, Running>();
   const watched = new Map<string, () => void>();
   let wakeUp = () => {};
   const outboxOf = (agent: string) => join(agentPaths(opts.paths.state, agent).dir, "outbox");
@@ -37,9 +48,12 @@ export function defineOutboxBroker(opts: { root: string; paths: OrgPaths; orgArg
   const serve = async ({ record }: { record: OrgRecord }) => {
     for (const agent of record.agents) {
       for (const entry of await takeOutboxRequests(outboxOf(agent.name))) {
-        const mine = [...running.values()].filter((command) => command.agent === agent.name).length;
-        const context = { org: record.name, root: opts.root, state: opts.paths.state, worktrees: opts.paths.worktrees, agent, running: mine };
-        const decision = entry.problem ? { kind: "refuse" as const, reason: entry.problem } : decideOutboxRequest({ ...entry, file: entry.file !== undefined }, context);
+        // Live groups, not what the last look saw: a command just over leaves room for the next at once.
+        const mine = [...running.values()].filter((command) => command.agent === agent.name && isAlive(-command.pid));
+        const context = { org: record.name, root: opts.root, state: opts.paths.state, agent, running: mine.length };
+        const decision = entry.problem
+          ? { kind: "refuse" as const, reason: entry.problem }
+          : decideOutboxRequest({ ...entry, file: entry.file !== undefined }, context);
         if (decision.kind === "refuse") {
           await refuseOutboxRequest(entry, decision.reason).catch(() => undefined);
           await closeOutboxRequest(entry, { files: false });
@@ -48,7 +62,8 @@ export function defineOutboxBroker(opts: { root: string; paths: OrgPaths; orgArg
         // Its git reads the global config the daemon pinned, never a ~/.gitconfig the agent wrote since.
         const env = { ...decision.env, ...pinnedGitEnv() };
         const started = await runOutboxCommand(entry, [...opts.orgArgv, ...decision.args], {
-          cwd: decision.cwd, env, children: opts.children, agent: agent.name, ...(decision.file ? { file: decision.file } : {}),
+          cwd: decision.cwd, env, children: opts.children, agent: agent.name,
+          ...(decision.file ? { file: decision.file } : {}),
         }).catch((error: Error) => {
           opts.say(`outbox: ${agent.name}: org ${entry.argv[0] ?? ""} did not start: ${error.message}`);
           return undefined;
@@ -62,7 +77,8 @@ export function defineOutboxBroker(opts: { root: string; paths: OrgPaths; orgArg
     for (const [base, { entry, pid, ended, folder }] of running) {
       const state = await checkOutboxCommand(entry, pid);
       if (state === "running") continue;
-      const close = () => closeOutboxRequest(entry, { files: state === "abandoned", ...(folder ? { folder } : {}) }).finally(ended);
+      const files = state === "abandoned";
+      const close = () => closeOutboxRequest(entry, { files, ...(folder ? { folder } : {}) }).finally(ended);
       // Its grace runs on its own: a loop that waited on it would leave new requests waiting too.
       if (state === "abandoned") void stopOutboxCommand(pid).finally(close);
       else void close();

@@ -17,7 +17,8 @@ roles:
   b: { prompt: prompts/researcher.md, runtime: idle }
 `;
 
-const CAP = "org: a-1 has 4 org commands running already, the most an agent may run at once (4) — wait for one to end, then run this again\n";
+const CAP = "org: a-1 has 4 org commands running already, the most an agent may run at once (4) — "
+  + "wait for one to end, then run this again\n";
 
 let org: OrgAs | undefined;
 afterEach(() => {
@@ -25,21 +26,27 @@ afterEach(() => {
   org = undefined;
 });
 
-describe.each(IDENTITIES)("an agent's brokered commands are capped and end with it, as $name", { tags: ["slow"] }, (who) => {
-  test("30 org commands at once: 4 run, 26 are refused naming the cap, and the 4 end when the agent's pane ends", async () => {
+describe.each(IDENTITIES)("brokered commands are capped, end with their agent, as $name", { tags: ["slow"] }, (who) => {
+  const gone = () => pollUntil(() => findBrokered("a-1").length === 0, {
+    timeoutMs: 15_000, what: "a-1's commands to end", explain: () => `left: ${findBrokered("a-1").join(", ")}`,
+  });
+
+  test("30 org commands at once: 4 run, 26 are refused naming the cap, the 4 end with the agent's pane", async () => {
     org = createOrgRepoAs(who, orgYaml);
     const { dir } = org;
     const up = runOrgAs(who, ["up", "--no-attach"], { cwd: dir });
     expect(up.stderr).not.toContain("WITHOUT a sandbox");
     expect(up.code, up.stderr).toBe(0);
     const flood = join(dir, "state", "agents", "a-1", "own", "flood");
-    const refused = () => (existsSync(flood) ? readdirSync(flood).filter((name) => readFileSync(join(flood, name), "utf8") === CAP).length : 0);
-    await pollUntil(() => refused() === 26, { timeoutMs: 40_000, what: "26 refusals", explain: () => `${refused()} refused; running: ${findBrokered("a-1").length}` });
+    const isCap = (name: string) => readFileSync(join(flood, name), "utf8") === CAP;
+    const refused = () => (existsSync(flood) ? readdirSync(flood).filter(isCap) : []);
+    const explain = () => `${refused().length} refused; running: ${findBrokered("a-1").length}`;
+    await pollUntil(() => refused().length === 26, { timeoutMs: 40_000, what: "26 refusals", explain });
     expect(findBrokered("a-1")).toHaveLength(4);
     // The pane ends (its bwrap killed, as when tmux loses it): its sandbox goes whole, and every command it started.
     const { pid } = readJsonFile<{ pid: number }>(join(dir, "state", "agents", "a-1", "status.json"));
     process.kill(pid, "SIGKILL");
-    await pollUntil(() => findBrokered("a-1").length === 0, { timeoutMs: 15_000, what: "a-1's commands to end", explain: () => `left: ${findBrokered("a-1").join(", ")}` });
+    await gone();
     expect(runOrgAs(who, ["status"], { cwd: dir }).stdout).toMatch(/^b-1 +b +cpu +\d+ +running /m);
   }, 90_000);
 
@@ -50,7 +57,7 @@ describe.each(IDENTITIES)("an agent's brokered commands are capped and end with 
     await pollUntil(() => findBrokered("a-1").length === 4, { timeoutMs: 40_000, what: "a-1's 4 commands running" });
     const down = runOrgAs(who, ["down"], { cwd: dir });
     expect(down.code, down.stderr).toBe(0);
-    await pollUntil(() => findBrokered("a-1").length === 0, { timeoutMs: 15_000, what: "a-1's commands to end", explain: () => `left: ${findBrokered("a-1").join(", ")}` });
+    await gone();
   }, 90_000);
 });
 

@@ -18,6 +18,8 @@ roles:
   c: { prompt: prompts/researcher.md, runtime: idle }
 `;
 
+const FIX = "give a readable file (nothing was done)";
+
 let org: OrgAs | undefined;
 afterEach(() => {
   teardownOrgAs(org);
@@ -25,7 +27,7 @@ afterEach(() => {
 });
 
 describe.each(IDENTITIES)("the broker reads files only as the agent could, as $name", { tags: ["slow"] }, (who) => {
-  test("org send -f of another agent's file sends nothing: the shim cannot read it in the sandbox, and no message holds it", async () => {
+  test("org send -f of another agent's file sends nothing: the shim cannot read it, no message holds it", async () => {
     org = createOrgRepoAs(who, orgYaml);
     const { dir } = org;
     const up = runOrgAs(who, ["up", "--no-attach"], { cwd: dir });
@@ -37,17 +39,21 @@ describe.each(IDENTITIES)("the broker reads files only as the agent could, as $n
     const agent = join(dir, "state", "agents", "a-1", "own");
     expect(runAs(who, ["touch", join(agent, "go")], { cwd: dir }).code).toBe(0);
     const log = join(agent, "attack.log");
-    await pollUntil(() => existsSync(log) && readFileSync(log, "utf8").includes("== done"), { timeoutMs: 40_000, what: "the attack to finish", explain: () => (existsSync(log) ? readFileSync(log, "utf8") : "no attack.log") });
+    const explain = () => (existsSync(log) ? readFileSync(log, "utf8") : "no attack.log");
+    const done = () => existsSync(log) && readFileSync(log, "utf8").includes("== done");
+    await pollUntil(done, { timeoutMs: 40_000, what: "the attack to finish", explain });
     const worktree = join(dir, "worktrees", "a-1");
+    const refused = (path: string) => `send -f ${path}: 1 org: cannot read ${path} in ${worktree}: ${FIX}`;
     expect(readFileSync(log, "utf8").split("\n")).toEqual([
-      `send -f ../c-1/secret.txt: 1 org: cannot read ../c-1/secret.txt in ${worktree}: give a readable file (nothing was done)`,
-      `send -f ${file}: 1 org: cannot read ${file} in ${worktree}: give a readable file (nothing was done)`,
-      `send -f link.md: 1 org: cannot read link.md in ${worktree}: give a readable file (nothing was done)`,
+      refused("../c-1/secret.txt"),
+      refused(file),
+      refused("link.md"),
       "== done",
       "",
     ]);
     // The record stays true: no message went out, and the secret is nowhere in the org's state.
-    expect(readdirSync(join(dir, "state", "agents", "b-1", "inbox")).filter((name) => name.endsWith(".md"))).toEqual([]);
+    const inbox = join(dir, "state", "agents", "b-1", "inbox");
+    expect(readdirSync(inbox).filter((name) => name.endsWith(".md"))).toEqual([]);
     expect(findFilesHolding(join(dir, "state"), secret)).toEqual([]);
     expect(readFileSync(file, "utf8")).toBe(`${secret}\n`);
   }, 90_000);

@@ -34,23 +34,28 @@ afterEach(() => {
   org = undefined;
 });
 
-describe.each(IDENTITIES)("an agent's careless kills end only its own processes, as $name", { tags: ["slow"] }, (who) => {
-  test("pkill -f verify-slow, pkill node and kill -9 -1 from one agent, round after round: the daemon lives and every baseline is judged", async () => {
+describe.each(IDENTITIES)("careless kills end only the agent's own processes, as $name", { tags: ["slow"] }, (who) => {
+  test("pkill -f verify-slow, pkill node, kill -9 -1 in a pane: the daemon lives, all baselines judged", async () => {
     org = createOrgRepoAs(who, orgYaml, { "verify-slow.sh": VERIFY });
     const { dir } = org;
     const up = runOrgAs(who, ["up", "--no-attach"], { cwd: dir });
     expect(up.stderr).not.toContain("WITHOUT a sandbox");
     expect(up.code, up.stderr).toBe(0);
     const state = join(dir, "state");
-    const daemon = await pollUntil(() => readJsonFile<{ pid: number | null }>(join(state, "daemon.json")).pid ?? undefined, { what: "the daemon's pid" });
+    const readPid = () => readJsonFile<{ pid: number | null }>(join(state, "daemon.json")).pid ?? undefined;
+    const daemon = await pollUntil(readPid, { what: "the daemon's pid" });
     const log = join(state, "agents", "a-1", "own", "kills.log");
     await pollUntil(() => existsSync(log) && readFileSync(log, "utf8").includes("== done"), {
-      timeoutMs: 60_000, what: "the kills to stop", explain: () => (existsSync(log) ? readFileSync(log, "utf8") : "no kills.log"),
+      timeoutMs: 60_000, what: "the kills to stop",
+      explain: () => (existsSync(log) ? readFileSync(log, "utf8") : "no kills.log"),
     });
     expect(readFileSync(log, "utf8")).toBe("own pid namespace: yes\n== done\n");
-    const rows = readFileSync(join(state, "results.tsv"), "utf8").trimEnd().split("\n").slice(1).map((line) => line.split("\t"));
+    const lines = readFileSync(join(state, "results.tsv"), "utf8").trimEnd().split("\n").slice(1);
+    const rows = lines.map((line) => line.split("\t"));
     expect(rows.map((row) => [row[1], row[3], row[4], row[5]]).sort()).toEqual([
-      ["1.000000", "keep", "baseline", "a-1"], ["1.000000", "keep", "baseline", "b-1"], ["1.000000", "keep", "baseline", "b-2"],
+      ["1.000000", "keep", "baseline", "a-1"],
+      ["1.000000", "keep", "baseline", "b-1"],
+      ["1.000000", "keep", "baseline", "b-2"],
     ]);
     expect(isAlive(daemon)).toBe(true);
     expect(runOrgAs(who, ["status"], { cwd: dir }).stdout).toMatch(/^b-2 +b +cpu +\d+ +running /m);

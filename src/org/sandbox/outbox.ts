@@ -1,13 +1,12 @@
 import { basename } from "node:path";
 import { BROKERED_ENV } from "../identity/decide-caller.js";
-import { agentPaths, isInsideDir } from "../paths.js";
+import { agentPaths } from "../paths.js";
 import type { AgentRecord } from "../state.js";
-import { findFileOption } from "./file-option.js";
 
 // What an agent may have the daemon run for it: its research loop, its messages and what it reads. Never up, down, attach, report…
 const AGENT_COMMANDS = ["submit", "wait", "send", "inbox", "note", "task", "contract", "review", "reload", "claim", "claims", "tried", "results", "history", "compare", "status", "logs", "plan", "validate", "help"];
 const HELP = ["-h", "--help", "-V", "--version"];
-/** How many commands the daemon runs at once for one agent: each is a process outside its sandbox, with memory of its own. */
+/** How many commands the daemon runs at once for one agent: each a process outside its sandbox, with its memory. */
 export const OUTBOX_CAP = 4;
 
 /** A command a sandboxed agent's `org` handed the daemon through its outbox. */
@@ -34,7 +33,7 @@ export type OutboxDecision =
  * what the sandbox hides. `running` is how many of the agent's commands run now.
  */
 export function decideOutboxRequest(
-  request: OutboxRequest, context: { org: string; root: string; state: string; worktrees: string; agent: AgentRecord; running: number },
+  request: OutboxRequest, context: { org: string; root: string; state: string; agent: AgentRecord; running: number },
 ): OutboxDecision {
   const { agent } = context;
   const other = request.argv.find((arg) => /^(-C|--dir)(=|$)|^-C./.test(arg));
@@ -44,13 +43,15 @@ export function decideOutboxRequest(
     return { kind: "refuse", reason: `\`org ${first}\` is not for agents: in the sandbox an agent runs org ${AGENT_COMMANDS.join(", ")} — ask a person for the rest` };
   }
   if (context.running >= OUTBOX_CAP) {
-    return { kind: "refuse", reason: `${agent.name} has ${context.running} org commands running already, the most an agent may run at once (${OUTBOX_CAP}) — wait for one to end, then run this again` };
-  }
-  if (isInsideDir(request.cwd, context.worktrees) && !isInsideDir(request.cwd, agent.worktree)) {
-    return { kind: "refuse", reason: `${request.cwd} is not in your sandbox: run org from your own worktree, ${agent.worktree}` };
+    const most = `the most an agent may run at once (${OUTBOX_CAP})`;
+    const reason = `${agent.name} has ${context.running} org commands running already, ${most}`;
+    return { kind: "refuse", reason: `${reason} — wait for one to end, then run this again` };
   }
   const option = findFileOption(request.argv);
-  if (option && !request.file) return { kind: "refuse", reason: `${option.path}'s content did not come with the command: run org as your PATH has it, which reads the file` };
+  if (option && !request.file) {
+    const fix = "run org as your PATH has it, which reads the file";
+    return { kind: "refuse", reason: `${option.path}'s content did not come with the command: ${fix}` };
+  }
   const files = agentPaths(context.state, agent.name);
   const env = {
     ORG_NAME: context.org, ORG_AGENT: request.claimed, [BROKERED_ENV]: agent.name, ORG_ROLE: agent.role, ORG_ROOT: context.root, ORG_STATE: context.state,
@@ -59,4 +60,39 @@ export function decideOutboxRequest(
   if (!option) return { kind: "run", args: request.argv, cwd: request.cwd, env };
   const name = /^\w[\w.+-]{0,99}$/.test(basename(option.path)) ? basename(option.path) : "file.md";
   return { kind: "run", args: option.rewrite(name), cwd: request.cwd, env, file: name };
+}
+
+// The commands whose -f names a file to read; `org logs -f` follows instead.
+const FILE_COMMANDS = ["send", "task", "contract", "review", "plan"];
+
+/** Where a brokered command's -f is, as the shim (src/org/sandbox/shim.ts) finds it: its path, argv naming another. */
+interface FileOption {
+  /** The last one given, as the CLI takes it. */
+  path: string;
+  /** The argv with every -f naming `name` instead. */
+  rewrite(name: string): string[];
+}
+
+/** The file a command's -f names (-f x, -fx, --file x, --file=x, none after --); undefined when it names none. */
+export function findFileOption(argv: readonly string[]): FileOption | undefined {
+  if (!FILE_COMMANDS.includes(argv[0] ?? "")) return undefined;
+  const spots: { index: number; prefix: string }[] = [];
+  for (let index = 1; index < argv.length; index++) {
+    const arg = argv[index]!;
+    if (arg === "--") break;
+    if (arg === "-f" || arg === "--file") {
+      if (index + 1 < argv.length) spots.push({ index: index + 1, prefix: "" });
+      index++;
+    } else if (arg.startsWith("--file=")) spots.push({ index, prefix: "--file=" });
+    else if (/^-f./.test(arg)) spots.push({ index, prefix: "-f" });
+  }
+  const last = spots.at(-1);
+  if (!last) return undefined;
+  return {
+    path: argv[last.index]!.slice(last.prefix.length),
+    rewrite: (name) => argv.map((arg, index) => {
+      const spot = spots.find((candidate) => candidate.index === index);
+      return spot ? `${spot.prefix}${name}` : arg;
+    }),
+  };
 }

@@ -54,7 +54,7 @@ exit 70
 }
 
 // The file a -f names (the last one, as the CLI takes it), copied into the request: the daemon reads nothing the
-// sandbox hides. Which commands take one, and the option's spellings, as src/org/sandbox/outbox.ts finds them.
+// sandbox hides. Which commands take one, and the option's spellings, as decideOutboxRequest finds them.
 const FILE_OPTION = `f= next= rest=
 case $1 in send|task|contract|review|plan)
   for a do
