@@ -25,7 +25,7 @@ export async function resetAgentBranch(
     return undefined;
   });
   const git = (args: string[]) => runGitOnWorktree(worktree!, args, { timeoutMs: 120_000 });
-  const holds = worktree && (await git(["symbolic-ref", "-q", "HEAD"])).stdout.trim() === ref;
+  const holds = worktree && (await git(["symbolic-ref", "-q", "--no-recurse", "HEAD"])).stdout.trim() === ref;
   if (!holds) {
     await moveBranch();
     return undefined;

@@ -112,7 +112,7 @@ async function findWorktreeAgent<T extends { worktree: string }>(agents: readonl
 
 // The ref the commit goes on: the agent's branch, or a detached HEAD; never a ref the agent pointed HEAD at (refs/frontier).
 async function findBranchRef(git: Git, branch: string): Promise<string | undefined> {
-  const head = await git(["symbolic-ref", "-q", "HEAD"]);
+  const head = await git(["symbolic-ref", "-q", "--no-recurse", "HEAD"]);
   if (head.exitCode === 1) return "HEAD";
   return head.stdout.trim() === `refs/heads/${branch}` ? `refs/heads/${branch}` : undefined;
 }
