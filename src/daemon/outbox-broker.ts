@@ -43,7 +43,8 @@ export function defineOutboxBroker(opts: { root: string; paths: OrgPaths; orgArg
         }
         // Its git reads the global config the daemon pinned, never a ~/.gitconfig the agent wrote since.
         const env = { ...decision.env, ...pinnedGitEnv() };
-        const started = await runOutboxCommand(entry, [...opts.orgArgv, ...decision.args], { cwd: decision.cwd, env, children: opts.children, agent: agent.name }).catch((error: Error) => {
+        const argv = [...opts.orgArgv, ...decision.args];
+        const started = await runOutboxCommand(entry, argv, { cwd: decision.cwd, env, children: opts.children, agent: agent.name }).catch((error: Error) => {
           opts.say(`outbox: ${agent.name}: org ${entry.argv[0] ?? ""} did not start: ${error.message}`);
           return undefined;
         });

@@ -42,7 +42,8 @@ export const gitAdapter: GitPort = {
   },
   async dirtyFiles(repo, path, agent) {
     const worktree = await openOrgWorktree(repo, path, agent);
-    const result = await runGitOnWorktree(worktree, ["status", "--porcelain", "--untracked-files=all"], { timeoutMs: 120_000 });
+    const args = ["status", "--porcelain", "--untracked-files=all"];
+    const result = await runGitOnWorktree(worktree, args, { timeoutMs: 120_000 });
     if (result.exitCode !== 0) throw new OrgError(`git status in ${path} failed: ${fatalLine(result)}`, "git");
     return result.stdout.split("\n").filter((line) => line.trim() !== "");
   },

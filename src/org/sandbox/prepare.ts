@@ -48,7 +48,8 @@ export async function writeSandboxes(
   await Promise.all(agents.map(async (agent) => {
     const agentDir = agentPaths(paths.state, agent.name).dir;
     const outbox = join(agentDir, "outbox");
-    const [worktreeDir] = await Promise.all([git.findWorktreeDir(agent.worktree, agent.name), world.files.mkdir(outbox)]);
+    const found = git.findWorktreeDir(agent.worktree, agent.name);
+    const [worktreeDir] = await Promise.all([found, world.files.mkdir(outbox)]);
     const sandbox = planSandbox({
       bwrap: decision.bwrap, root: paths.root, repo: loaded.repoDir, worktrees: paths.worktrees, worktree: agent.worktree, agentDir, outbox,
       git: { common: git.common, worktreeDir, org: config.name },
