@@ -44,7 +44,7 @@ function reset(org: Org, say: (line: string) => void): Promise<string | undefine
 const TRAPS: { what: string; said: RegExp; plant: (org: Org) => void }[] = [
   {
     what: ".git names a repository of the agent's, on its branch, with an fsmonitor",
-    said: /^a-1: \S+\/worktrees\/a-1\/\.git names \S+\/evil\/\.git, not its git folder \S+; org ignored it and put \.git back$/,
+    said: /^a-1: \S+\/a-1\/\.git names \S+\/evil\/\.git; its git folder is \S+; org ignored it and put \.git back$/,
     plant: ({ worktree, outside, hook }) => {
       const evil = join(outside, "evil");
       git(outside, ["init", "-q", evil]);
@@ -69,14 +69,16 @@ const TRAPS: { what: string; said: RegExp; plant: (org: Org) => void }[] = [
     said: /^a-1: \S+\/config\.worktree sets more than sparse checkout; org set it aside as \S+\.org-set-aside, unread$/,
     plant: ({ repo, worktree, gitDir, hook }) => {
       git(repo, ["config", "extensions.worktreeConfig", "true"]);
-      writeFileSync(join(gitDir, "config.worktree"), `[core]\n\tfsmonitor = ${hook}\n[filter "evil"]\n\tclean = ${hook}\n\tsmudge = ${hook}\n`);
+      const config = `[core]\n\tfsmonitor = ${hook}\n[filter "evil"]\n\tclean = ${hook}\n\tsmudge = ${hook}\n`;
+      writeFileSync(join(gitDir, "config.worktree"), config);
       writeFileSync(join(worktree, ".gitattributes"), "value.txt filter=evil\n");
     },
   },
 ];
 
 describe("the daemon's git on a worktree the agent rewrote", () => {
-  test.each(TRAPS)("the verifier's reset after a discard: $what — nothing runs, the branch and the worktree go back", async ({ plant, said: line }) => {
+  test.each(TRAPS)("the verifier's reset after a discard: $what — nothing runs, all goes back", async (trap) => {
+    const { plant, said: line } = trap;
     const org = makeOrg();
     plant(org);
     const said: string[] = [];
@@ -98,37 +100,41 @@ describe("the daemon's git on a worktree the agent rewrote", () => {
     expect(existsSync(org.marker) ? readFileSync(org.marker, "utf8") : "").toBe("");
   });
 
+  const branchFile = (repo: string, agent: string) => join(repo, ".git", "refs", "heads", "org", "t", agent);
   test.each([
     { what: "HEAD", plant: (org: Org) => writeFileSync(join(org.gitDir, "HEAD"), "ref: refs/frontier/t\n") },
-    { what: "its branch", plant: (org: Org) => writeFileSync(join(org.repo, ".git", "refs", "heads", "org", "t", "a-1"), "ref: refs/frontier/t\n") },
-  ])("a reset after the agent made $what symbolic (to the org's best) moves only the agent's branch", async ({ plant }) => {
+    { what: "its branch", plant: (org: Org) => writeFileSync(branchFile(org.repo, "a-1"), "ref: refs/frontier/t\n") },
+  ])("a reset after the agent made $what symbolic (to the org's best) moves only its branch", async ({ plant }) => {
     const org = makeOrg();
     const best = git(org.repo, ["rev-parse", "org/t/a-1"]).trim();
     git(org.repo, ["update-ref", "refs/frontier/t", best]);
     plant(org);
     await reset(org, () => {});
     expect(git(org.repo, ["rev-parse", "refs/frontier/t"]).trim()).toBe(best);
-    expect(readFileSync(join(org.repo, ".git", "refs", "heads", "org", "t", "a-1"), "utf8")).toBe(`${org.base}\n`);
+    expect(readFileSync(branchFile(org.repo, "a-1"), "utf8")).toBe(`${org.base}\n`);
   });
 
-  test("org submit after the agent made its branch symbolic (to the org's best) commits on the branch, never the best", async () => {
-    const org = createSubmitOrg({ "state/daemon.json": JSON.stringify({ pid: process.pid, heartbeatAt: new Date().toISOString() }) });
+  test("org submit after the agent made its branch symbolic (to the best) commits on it, not the best", async () => {
+    const daemon = { pid: process.pid, heartbeatAt: new Date().toISOString() };
+    const org = createSubmitOrg({ "state/daemon.json": JSON.stringify(daemon) });
     dirs.push(org.dir);
     git(org.dir, ["update-ref", "refs/frontier/t", org.base]);
-    writeFileSync(join(org.dir, ".git", "refs", "heads", "org", "t", "researcher-1"), "ref: refs/frontier/t\n");
+    writeFileSync(branchFile(org.dir, "researcher-1"), "ref: refs/frontier/t\n");
     writeFileSync(join(org.worktree, "value.txt"), "2\n");
     const submit = runOrg(["submit", "--no-wait", "-m", "double it"], { cwd: org.worktree });
     expect(submit.code, submit.stderr).toBe(0);
     expect(git(org.dir, ["rev-parse", "refs/frontier/t"]).trim()).toBe(org.base);
-    const branch = readFileSync(join(org.dir, ".git", "refs", "heads", "org", "t", "researcher-1"), "utf8").trim();
+    const branch = readFileSync(branchFile(org.dir, "researcher-1"), "utf8").trim();
     expect(submit.stdout).toContain(`queued ${branch.slice(0, 7)} "double it"`);
   });
 
   test("a worktree no folder of git's registry claims is reported, and git is not run there", async () => {
     const org = makeOrg();
     writeFileSync(join(org.gitDir, "gitdir"), "/elsewhere/.git\n");
+    const where = join(org.repo, ".git", "worktrees");
     await expect(gitAdapter.dirtyFiles(org.repo, org.worktree, "a-1")).rejects.toThrow(
-      `a-1's worktree: no git folder in ${join(org.repo, ".git", "worktrees")} belongs to ${org.worktree} (its .git names ${org.gitDir}) — org runs no git there; \`org down\` then \`org up\` makes it again`,
+      `a-1's worktree: no git folder in ${where} belongs to ${org.worktree} (its .git names ${org.gitDir})`
+      + " — org runs no git there; `org down` then `org up` makes it again",
     );
   });
 });

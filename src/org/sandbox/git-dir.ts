@@ -31,7 +31,7 @@ export function decideWorktreeGitDir(facts: {
   const said = named === undefined ? "names no git folder" : `names ${named}`;
   if (claims.length === 1) {
     const [only] = claims as [RegisteredGitDir];
-    return { kind: "repair", gitDir: only.dir, reason: `${dotGit} ${said}, not its git folder ${only.dir}` };
+    return { kind: "repair", gitDir: only.dir, reason: `${dotGit} ${said}; its git folder is ${only.dir}` };
   }
   const where = join(common, "worktrees");
   if (claims.length === 0) {
