@@ -33,6 +33,7 @@ function makeOrg() {
 }
 
 type Org = ReturnType<typeof makeOrg>;
+const where = (org: Org) => ({ repo: org.repo, state: join(org.outside, "state"), worktree: org.worktree, agent: "a-1" });
 
 // The verifier's reset of a-1's branch to base after a discard, as the daemon's verifier port does it.
 function reset(org: Org, say: (line: string) => void): Promise<string | undefined> {
@@ -96,7 +97,7 @@ describe("the daemon's git on a worktree the agent rewrote", () => {
     const org = makeOrg();
     plant(org);
     writeFileSync(join(org.worktree, "new.txt"), "x\n");
-    expect(await gitAdapter.dirtyFiles(org.repo, org.worktree, "a-1")).toContain("?? new.txt");
+    expect(await gitAdapter.dirtyFiles(where(org))).toContain("?? new.txt");
     expect(existsSync(org.marker) ? readFileSync(org.marker, "utf8") : "").toBe("");
   });
 
@@ -128,12 +129,26 @@ describe("the daemon's git on a worktree the agent rewrote", () => {
     expect(submit.stdout).toContain(`queued ${branch.slice(0, 7)} "double it"`);
   });
 
+  test("org submit reads the org's snapshot of the global config, not a ~/.gitconfig the agent wrote a filter into", () => {
+    const daemon = { pid: process.pid, heartbeatAt: new Date().toISOString() };
+    const org = createSubmitOrg({ "state/daemon.json": JSON.stringify(daemon), "state/git-global-config": "" });
+    const home = makeTempDir("org-home-");
+    dirs.push(org.dir, home);
+    const marker = join(home, "pwned");
+    writeFileSync(join(home, ".gitconfig"), `[filter "evil"]\n\tclean = sh -c 'echo clean >> ${marker}; cat'\n`);
+    writeFileSync(join(org.worktree, ".gitattributes"), "value.txt filter=evil\n");
+    writeFileSync(join(org.worktree, "value.txt"), "2\n");
+    const submit = runOrg(["submit", "--no-wait", "-m", "double it"], { cwd: org.worktree, env: { HOME: home } });
+    expect(submit.code, submit.stderr).toBe(0);
+    expect(existsSync(marker)).toBe(false);
+  });
+
   test("a worktree no folder of git's registry claims is reported, and git is not run there", async () => {
     const org = makeOrg();
     writeFileSync(join(org.gitDir, "gitdir"), "/elsewhere/.git\n");
-    const where = join(org.repo, ".git", "worktrees");
-    await expect(gitAdapter.dirtyFiles(org.repo, org.worktree, "a-1")).rejects.toThrow(
-      `a-1's worktree: no git folder in ${where} belongs to ${org.worktree} (its .git names ${org.gitDir})`
+    const registry = join(org.repo, ".git", "worktrees");
+    await expect(gitAdapter.dirtyFiles(where(org))).rejects.toThrow(
+      `a-1's worktree: no git folder in ${registry} belongs to ${org.worktree} (its .git names ${org.gitDir})`
       + " — org runs no git there; `org down` then `org up` makes it again",
     );
   });

@@ -3,6 +3,7 @@ import { lstat, open, readdir, realpath, rename, rm, writeFile } from "node:fs/p
 import { join, resolve } from "node:path";
 import { OrgError } from "../../org/errors.js";
 import { decideWorktreeGitDir, isHarmlessWorktreeConfig, type RegisteredGitDir } from "../../org/sandbox/git-dir.js";
+import { findGlobalGitConfig } from "./global-config.js";
 import { runGit } from "./run.js";
 
 // A .git file or a registry entry is a line; anything bigger is not git's.
@@ -13,6 +14,8 @@ export interface OrgWorktree {
   path: string;
   common: string;
   gitDir: string;
+  /** The org's snapshot of the global (and system) config, read instead of the live ones, which agents may write. */
+  globalConfig?: string;
 }
 
 const commons = new Map<string, Promise<string>>();
@@ -40,7 +43,7 @@ async function findCommonDir(repo: string): Promise<string> {
  * never followed: it is put back (and `say` names the agent), or, when the registry cannot tell, git is not run there.
  */
 export async function openOrgWorktree(
-  repo: string, worktree: string, agent: string, say: (line: string) => void = () => {},
+  repo: string, worktree: string, agent: string, say: (line: string) => void = () => {}, state?: string,
 ): Promise<OrgWorktree> {
   const common = await readCommonDir(repo);
   // The worktree's own folder is a mount point the agent cannot replace: its real path is org's.
@@ -65,7 +68,8 @@ export async function openOrgWorktree(
     say(`${agent}: ${what}; org ignored it and ${put ? "put it back" : "left it"}`);
   }
   await setAsideWorktreeConfig(join(decision.gitDir, "config.worktree"), (what) => say(`${agent}: ${what}`));
-  return { path, common, gitDir: decision.gitDir };
+  const globalConfig = state === undefined ? undefined : await findGlobalGitConfig(state);
+  return { path, common, gitDir: decision.gitDir, ...(globalConfig ? { globalConfig } : {}) };
 }
 
 /**

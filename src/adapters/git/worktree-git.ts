@@ -16,7 +16,7 @@ const RUN_NOTHING = [
 /**
  * git on an agent's worktree, with the git folders org knows (openOrgWorktree) rather than what its .git, commondir
  * or gitdir files say now: the agent can rewrite every one of them. The config is the repo's own (read-only to
- * agents) and the global one org pinned; drivers it names (git-lfs's filters) still run, as the user set them.
+ * agents) and the org's snapshot of the global one; drivers they name (git-lfs's filters) still run, as the user set them.
  */
 export function runGitOnWorktree(
   worktree: OrgWorktree, args: string[], call: Omit<GitCall, "cwd" | "env"> = {},
@@ -29,6 +29,7 @@ export function runGitOnWorktree(
       GIT_DIR: worktree.gitDir, GIT_COMMON_DIR: worktree.common, GIT_WORK_TREE: worktree.path,
       GIT_INDEX_FILE: undefined, GIT_OBJECT_DIRECTORY: undefined, GIT_ALTERNATE_OBJECT_DIRECTORIES: undefined,
       GIT_NAMESPACE: undefined,
+      ...(worktree.globalConfig ? { GIT_CONFIG_GLOBAL: worktree.globalConfig, GIT_CONFIG_NOSYSTEM: "1" } : {}),
     },
   });
 }

@@ -37,7 +37,7 @@ export async function runSubmit(opts: { root: string; cwd: string; message?: str
   if (room.kind === "full") throw new OrgError(room.reason, "queue-full");
   const mine = queued.filter((request) => request.agent === agent.name && request.kind === "candidate");
   const ledger = await readJson<AgentLedger>(join(agentPaths(paths.state, agent.name).dir, "ledger.json"));
-  const worktree = await openOrgWorktree(record.repo, agent.worktree, agent.name, (line) => io.err(`org: ${line}`));
+  const worktree = await openOrgWorktree(record.repo, agent.worktree, agent.name, (line) => io.err(`org: ${line}`), paths.state);
   const top = worktree.path;
   const config = await identity((args) => runGitOnWorktree(worktree, args));
   const git = (args: string[]) => runGitOnWorktree(worktree, args, { config });
