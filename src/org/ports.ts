@@ -31,8 +31,8 @@ export interface GitPort {
   branchHeads(repo: string, prefix: string): Promise<Map<string, string>>;
   /** Adds a worktree per entry on its existing `branch`, or creates the branch from `base` (never resets one). */
   addWorktrees(repo: string, entries: NewWorktree[]): Promise<void>;
-  /** `git status --porcelain` of `agent`'s worktree, run on the git folders org knows; throws when git's registry has none. */
-  dirtyFiles(repo: string, worktree: string, agent: string): Promise<string[]>;
+  /** `git status --porcelain` of `agent`'s worktree on the git folders org knows; throws when the registry has none. */
+  dirtyFiles(where: { repo: string; state: string; worktree: string; agent: string }): Promise<string[]>;
   /** Removes a worktree found clean by dirtyFiles. */
   removeWorktree(repo: string, path: string): Promise<void>;
   pruneWorktrees(repo: string): Promise<void>;

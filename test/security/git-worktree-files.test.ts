@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { gitAdapter } from "../../src/adapters/git/git.js";
 import { createVerifierPort } from "../../src/adapters/verifier/port.js";
-import { decideWorktreeGitDir } from "../../src/org/sandbox/git-dir.js";
+import { runOrg } from "../helpers/org-cli.js";
+import { createSubmitOrg } from "../helpers/submit-org.js";
 import { createRepo, git, makeTempDir } from "../helpers/temp-repo.js";
 
 let dirs: string[] = [];
@@ -32,6 +33,7 @@ function makeOrg() {
 }
 
 type Org = ReturnType<typeof makeOrg>;
+const where = (org: Org) => ({ repo: org.repo, state: join(org.outside, "state"), worktree: org.worktree, agent: "a-1" });
 
 // The verifier's reset of a-1's branch to base after a discard, as the daemon's verifier port does it.
 function reset(org: Org, say: (line: string) => void): Promise<string | undefined> {
@@ -40,9 +42,10 @@ function reset(org: Org, say: (line: string) => void): Promise<string | undefine
 }
 
 // The traps of test/security/git-worktree.e2e.test.ts, planted from outside the sandbox.
-const TRAPS: { what: string; plant: (org: Org) => void }[] = [
+const TRAPS: { what: string; said: RegExp; plant: (org: Org) => void }[] = [
   {
     what: ".git names a repository of the agent's, on its branch, with an fsmonitor",
+    said: /^a-1: \S+\/a-1\/\.git names \S+\/evil\/\.git; its git folder is \S+; org ignored it and put \.git back$/,
     plant: ({ worktree, outside, hook }) => {
       const evil = join(outside, "evil");
       git(outside, ["init", "-q", evil]);
@@ -54,6 +57,7 @@ const TRAPS: { what: string; plant: (org: Org) => void }[] = [
   },
   {
     what: "commondir names a copy of the repo with an fsmonitor",
+    said: /^a-1: \S+\/commondir names \S+\/evil\.git, not the repo's \S+; org ignored it and put it back$/,
     plant: ({ repo, gitDir, outside, hook }) => {
       const evil = join(outside, "evil.git");
       git(outside, ["clone", "-q", "--bare", "--shared", join(repo, ".git"), evil]);
@@ -63,16 +67,19 @@ const TRAPS: { what: string; plant: (org: Org) => void }[] = [
   },
   {
     what: "config.worktree (the repo reads it) sets an fsmonitor and a filter that .gitattributes names",
+    said: /^a-1: \S+\/config\.worktree sets more than sparse checkout; org set it aside as \S+\.org-set-aside, unread$/,
     plant: ({ repo, worktree, gitDir, hook }) => {
       git(repo, ["config", "extensions.worktreeConfig", "true"]);
-      writeFileSync(join(gitDir, "config.worktree"), `[core]\n\tfsmonitor = ${hook}\n[filter "evil"]\n\tclean = ${hook}\n\tsmudge = ${hook}\n`);
+      const config = `[core]\n\tfsmonitor = ${hook}\n[filter "evil"]\n\tclean = ${hook}\n\tsmudge = ${hook}\n`;
+      writeFileSync(join(gitDir, "config.worktree"), config);
       writeFileSync(join(worktree, ".gitattributes"), "value.txt filter=evil\n");
     },
   },
 ];
 
 describe("the daemon's git on a worktree the agent rewrote", () => {
-  test.each(TRAPS)("the verifier's reset after a discard: $what — nothing runs, the branch and the worktree go back", async ({ plant }) => {
+  test.each(TRAPS)("the verifier's reset after a discard: $what — nothing runs, all goes back", async (trap) => {
+    const { plant, said: line } = trap;
     const org = makeOrg();
     plant(org);
     const said: string[] = [];
@@ -82,57 +89,67 @@ describe("the daemon's git on a worktree the agent rewrote", () => {
     expect(readFileSync(join(org.worktree, "value.txt"), "utf8")).toBe("1\n");
     expect(readFileSync(join(org.worktree, ".git"), "utf8")).toBe(`gitdir: ${org.gitDir}\n`);
     expect(readFileSync(join(org.gitDir, "commondir"), "utf8").trim()).toMatch(/^(\.\.\/\.\.|.*\/\.git)$/);
-    expect(said.every((line) => line.startsWith("a-1: "))).toBe(true);
+    expect(said).toHaveLength(1);
+    expect(said[0]).toMatch(line);
   });
 
   test.each(TRAPS)("org down --clean's look at the worktree: $what — nothing runs", async ({ plant }) => {
     const org = makeOrg();
     plant(org);
     writeFileSync(join(org.worktree, "new.txt"), "x\n");
-    expect(await gitAdapter.dirtyFiles(org.repo, org.worktree, "a-1")).toContain("?? new.txt");
+    expect(await gitAdapter.dirtyFiles(where(org))).toContain("?? new.txt");
     expect(existsSync(org.marker) ? readFileSync(org.marker, "utf8") : "").toBe("");
   });
 
-  test("a reset whose HEAD or branch the agent made symbolic moves only the agent's branch, never what they name", async () => {
+  const branchFile = (repo: string, agent: string) => join(repo, ".git", "refs", "heads", "org", "t", agent);
+  test.each([
+    { what: "HEAD", plant: (org: Org) => writeFileSync(join(org.gitDir, "HEAD"), "ref: refs/frontier/t\n") },
+    { what: "its branch", plant: (org: Org) => writeFileSync(branchFile(org.repo, "a-1"), "ref: refs/frontier/t\n") },
+  ])("a reset after the agent made $what symbolic (to the org's best) moves only its branch", async ({ plant }) => {
     const org = makeOrg();
-    const main = git(org.repo, ["rev-parse", "main"]).trim();
-    git(org.repo, ["update-ref", "refs/frontier/t", main]);
-    writeFileSync(join(org.gitDir, "HEAD"), "ref: refs/frontier/t\n");
+    const best = git(org.repo, ["rev-parse", "org/t/a-1"]).trim();
+    git(org.repo, ["update-ref", "refs/frontier/t", best]);
+    plant(org);
     await reset(org, () => {});
-    expect(git(org.repo, ["rev-parse", "refs/frontier/t", "main"]).trim().split("\n")).toEqual([main, main]);
-    expect(git(org.repo, ["rev-parse", "org/t/a-1"]).trim()).toBe(org.base);
+    expect(git(org.repo, ["rev-parse", "refs/frontier/t"]).trim()).toBe(best);
+    expect(readFileSync(branchFile(org.repo, "a-1"), "utf8")).toBe(`${org.base}\n`);
+  });
+
+  test("org submit after the agent made its branch symbolic (to the best) commits on it, not the best", async () => {
+    const daemon = { pid: process.pid, heartbeatAt: new Date().toISOString() };
+    const org = createSubmitOrg({ "state/daemon.json": JSON.stringify(daemon) });
+    dirs.push(org.dir);
+    git(org.dir, ["update-ref", "refs/frontier/t", org.base]);
+    writeFileSync(branchFile(org.dir, "researcher-1"), "ref: refs/frontier/t\n");
+    writeFileSync(join(org.worktree, "value.txt"), "2\n");
+    const submit = runOrg(["submit", "--no-wait", "-m", "double it"], { cwd: org.worktree });
+    expect(submit.code, submit.stderr).toBe(0);
+    expect(git(org.dir, ["rev-parse", "refs/frontier/t"]).trim()).toBe(org.base);
+    const branch = readFileSync(branchFile(org.dir, "researcher-1"), "utf8").trim();
+    expect(submit.stdout).toContain(`queued ${branch.slice(0, 7)} "double it"`);
+  });
+
+  test("org submit reads the org's snapshot of the global config, not a ~/.gitconfig the agent wrote a filter into", () => {
+    const daemon = { pid: process.pid, heartbeatAt: new Date().toISOString() };
+    const org = createSubmitOrg({ "state/daemon.json": JSON.stringify(daemon), "state/git-global-config": "" });
+    const home = makeTempDir("org-home-");
+    dirs.push(org.dir, home);
+    const marker = join(home, "pwned");
+    writeFileSync(join(home, ".gitconfig"), `[filter "evil"]\n\tclean = sh -c 'echo clean >> ${marker}; cat'\n`);
+    writeFileSync(join(org.worktree, ".gitattributes"), "value.txt filter=evil\n");
+    writeFileSync(join(org.worktree, "value.txt"), "2\n");
+    const submit = runOrg(["submit", "--no-wait", "-m", "double it"], { cwd: org.worktree, env: { HOME: home } });
+    expect(submit.code, submit.stderr).toBe(0);
+    expect(existsSync(marker)).toBe(false);
   });
 
   test("a worktree no folder of git's registry claims is reported, and git is not run there", async () => {
     const org = makeOrg();
     writeFileSync(join(org.gitDir, "gitdir"), "/elsewhere/.git\n");
-    await expect(gitAdapter.dirtyFiles(org.repo, org.worktree, "a-1")).rejects.toThrow(
-      `a-1's worktree: no git folder in ${join(org.repo, ".git", "worktrees")} belongs to ${org.worktree} (its .git names ${org.gitDir}) — org runs no git there; \`org down\` then \`org up\` makes it again`,
+    const registry = join(org.repo, ".git", "worktrees");
+    await expect(gitAdapter.dirtyFiles(where(org))).rejects.toThrow(
+      `a-1's worktree: no git folder in ${registry} belongs to ${org.worktree} (its .git names ${org.gitDir})`
+      + " — org runs no git there; `org down` then `org up` makes it again",
     );
-  });
-});
-
-describe("which git folder is an agent worktree's", () => {
-  const facts = { worktree: "/o/worktrees/a-1", common: "/o/.git" };
-  const own = { dir: "/o/.git/worktrees/a-1", backlink: "/o/worktrees/a-1/.git\n" };
-  const other = { dir: "/o/.git/worktrees/b-1", backlink: "/o/worktrees/b-1/.git\n" };
-
-  test("the one its .git names, when that folder's backlink names the worktree", () => {
-    expect(decideWorktreeGitDir({ ...facts, pointer: "gitdir: /o/.git/worktrees/a-1\n", registry: [own, other] })).toEqual({ kind: "ok", gitDir: own.dir });
-  });
-
-  test("a .git naming another agent's folder, or a repository of its own, is repaired from the registry", () => {
-    expect(decideWorktreeGitDir({ ...facts, pointer: "gitdir: /o/.git/worktrees/b-1\n", registry: [own, other] })).toEqual({
-      kind: "repair", gitDir: own.dir, reason: "/o/worktrees/a-1/.git names /o/.git/worktrees/b-1, not its git folder /o/.git/worktrees/a-1",
-    });
-    expect(decideWorktreeGitDir({ ...facts, registry: [own] })).toMatchObject({ kind: "repair", gitDir: own.dir });
-  });
-
-  test("another agent claiming this worktree in its own folder does not take it over; two claims and a .git naming neither is lost", () => {
-    const claim = { dir: "/o/.git/worktrees/b-1", backlink: "/o/worktrees/a-1/.git" };
-    expect(decideWorktreeGitDir({ ...facts, pointer: "gitdir: /o/.git/worktrees/a-1\n", registry: [own, claim] })).toEqual({ kind: "ok", gitDir: own.dir });
-    expect(decideWorktreeGitDir({ ...facts, pointer: "gitdir: /tmp/evil\n", registry: [own, claim] })).toEqual({
-      kind: "lost", reason: "2 git folders in /o/.git/worktrees claim /o/worktrees/a-1 (/o/.git/worktrees/a-1, /o/.git/worktrees/b-1) and its .git names /tmp/evil",
-    });
   });
 });

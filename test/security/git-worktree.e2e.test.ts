@@ -54,19 +54,22 @@ printf 'gitdir: %s/.git\\n' "$evil" > .git
 `;
 // (b) commondir names a copy of the repo (its branches) whose config runs the hook as fsmonitor.
 const POINT_COMMONDIR = `evil="$ORG_STATE/agents/$ORG_AGENT/own/evil.git"
-if [ ! -d "$evil" ]; then git clone -q --bare --shared "$common" "$evil" && git -C "$evil" config core.fsmonitor "$hook"; fi
+if [ ! -d "$evil" ]; then
+  git clone -q --bare --shared "$common" "$evil" && git -C "$evil" config core.fsmonitor "$hook"
+fi
 echo "$evil" > "$gitdir/commondir"
 `;
 // (c) the repo reads per-worktree config: the agent's config.worktree runs the hook as fsmonitor and as a filter.
-const WRITE_WORKTREE_CONFIG = `printf '[core]\\n\\tfsmonitor = %s\\n[filter "evil"]\\n\\tclean = %s\\n\\tsmudge = %s\\n' "$hook" "$hook" "$hook" > "$gitdir/config.worktree" || echo "config.worktree refused"
+const WRITE_WORKTREE_CONFIG = `config='[core]\\n\\tfsmonitor = %s\\n[filter "evil"]\\n\\tclean = %s\\n\\tsmudge = %s\\n'
+printf "$config" "$hook" "$hook" "$hook" > "$gitdir/config.worktree" || echo "config.worktree refused"
 echo 'value.txt filter=evil' > .gitattributes
 `;
 const SUBMIT = 'org submit --no-wait -m "worse, with a trap"\n';
 
 const ATTACKS = [
   { agent: "a-1", value: "2.000", plant: POINT_DOT_GIT, what: "its .git points at a repository of its own" },
-  { agent: "b-1", value: "2.500", plant: POINT_COMMONDIR, what: "its git folder's commondir points at a copy of the repo" },
-  { agent: "c-1", value: "3.000", plant: WRITE_WORKTREE_CONFIG, what: "config.worktree and .gitattributes name its program" },
+  { agent: "b-1", value: "2.500", plant: POINT_COMMONDIR, what: "its commondir points at a copy of the repo" },
+  { agent: "c-1", value: "3.000", plant: WRITE_WORKTREE_CONFIG, what: "config.worktree and .gitattributes name its hook" },
 ];
 
 describe.each(IDENTITIES)("the daemon's git in an agent's worktree, as $name", { tags: ["slow"] }, (who) => {
@@ -89,14 +92,18 @@ describe.each(IDENTITIES)("the daemon's git in an agent's worktree, as $name", {
     const up = runOrgAs(who, ["up", "--no-attach"], { cwd: org.dir });
     expect(up.stderr).not.toContain("WITHOUT a sandbox");
     expect(up.code, up.stderr).toBe(0);
-    await pollUntil(() => ATTACKS.every(({ agent }) => readLedger(state, agent)?.lastVerified === base), { timeoutMs: 30_000, what: "the three baselines" });
-    // Each agent plants its trap, submits a worse value (the brokered submit runs daemon-side), then plants it again for the reset.
+    const baselined = () => ATTACKS.every(({ agent }) => readLedger(state, agent)?.lastVerified === base);
+    await pollUntil(baselined, { timeoutMs: 30_000, what: "the three baselines" });
+    // Each agent plants its trap, submits a worse value (the brokered submit runs daemon-side), then plants it again
+    // for the verifier's reset.
     await Promise.all(ATTACKS.map(async ({ agent, value, plant }) => {
       submitted.set(agent, await runInPane(jobs, agent, `VALUE=${value}\n${HOOK}${plant}${SUBMIT}${plant}`));
     }));
-    const judged = () => (existsSync(join(state, "results.tsv")) ? readFileSync(join(state, "results.tsv"), "utf8") : "");
+    const results = join(state, "results.tsv");
+    const judged = () => (existsSync(results) ? readFileSync(results, "utf8") : "");
     // The ledger is written once the verdict is applied (the branch reset): one baseline run, then the candidate's.
-    await pollUntil(() => ATTACKS.every(({ agent }) => readLedger(state, agent)?.runs === 2), { timeoutMs: 45_000, what: "the three verdicts", explain: judged });
+    const applied = () => ATTACKS.every(({ agent }) => readLedger(state, agent)?.runs === 2);
+    await pollUntil(applied, { timeoutMs: 45_000, what: "the three verdicts", explain: judged });
   }, 120_000);
 
   afterAll(() => {
@@ -104,25 +111,30 @@ describe.each(IDENTITIES)("the daemon's git in an agent's worktree, as $name", {
     rmSync(jobs, { recursive: true, force: true });
   });
 
-  test.each(ATTACKS)("$agent: $what — nothing runs outside the sandbox; the submit is queued and discarded, the branch reset", ({ agent }) => {
+  test.each(ATTACKS)("$agent: $what — nothing runs outside; its submit is queued, discarded, reset", ({ agent }) => {
     expect(existsSync(join(state, "pwned")) ? readFileSync(join(state, "pwned"), "utf8") : "").toBe("");
     const submit = submitted.get(agent)!;
     expect(submit.stdout).toMatch(/^queued [0-9a-f]{7} "worse, with a trap" as /m);
     expect(readLedger(state, agent)).toMatchObject({ lastVerified: base, best: { commit: base } });
-    expect(readFileSync(join(state, "results.tsv"), "utf8")).toMatch(new RegExp(`\\tdiscard\\tworse, with a trap\\t${agent}\\t`));
+    const row = new RegExp(`\\tdiscard\\tworse, with a trap\\t${agent}\\t`);
+    expect(readFileSync(join(state, "results.tsv"), "utf8")).toMatch(row);
     expect(gitAs(who, org.dir, ["rev-parse", `org/${org.name}/${agent}`]).trim()).toBe(base);
     expect(readFileSync(join(org.dir, "worktrees", agent, "value.txt"), "utf8")).toBe("1.000\n");
   });
 
-  test("what the agents could not reach stays as it was; a .git pointed elsewhere is named, put back, and config.worktree is read-only", async () => {
+  test("the org stays as it was; a .git pointed away is named and put back; config.worktree is read-only", async () => {
     expect(readFileSync(join(org.dir, ".git", "config"), "utf8")).toBe(config);
-    expect(gitAs(who, org.dir, ["rev-parse", "main", `refs/frontier/${org.name}`]).trim().split("\n")).toEqual([base, base]);
+    const heads = gitAs(who, org.dir, ["rev-parse", "main", `refs/frontier/${org.name}`]);
+    expect(heads.trim().split("\n")).toEqual([base, base]);
     const dotGit = join(org.dir, "worktrees", "a-1", ".git");
     expect(readFileSync(dotGit, "utf8")).toBe(`gitdir: ${join(org.dir, ".git", "worktrees", "a-1")}\n`);
-    const moved = `a-1: ${dotGit} names ${join(state, "agents", "a-1", "own", "evil", ".git")}, not its git folder ${join(org.dir, ".git", "worktrees", "a-1")}; org ignored it and put .git back`;
+    const evil = join(state, "agents", "a-1", "own", "evil", ".git");
+    const moved = `a-1: ${dotGit} names ${evil}; its git folder is ${join(org.dir, ".git", "worktrees", "a-1")}`
+      + "; org ignored it and put .git back";
     expect(submitted.get("a-1")!.stderr).toContain(`org: ${moved}`);
     // The verifier's reset found it pointed away again, and the daemon's log says so (the screen is drawn now and then).
-    await pollUntil(() => readFileSync(join(state, "daemon.log"), "utf8").includes(moved), { timeoutMs: 15_000, what: "the daemon's log naming a-1" });
+    const logged = () => readFileSync(join(state, "daemon.log"), "utf8").includes(moved);
+    await pollUntil(logged, { timeoutMs: 15_000, what: "the daemon's log naming a-1" });
     expect(submitted.get("c-1")!.stdout).toContain("config.worktree refused");
     expect(readFileSync(join(org.dir, ".git", "worktrees", "c-1", "config.worktree"), "utf8")).toBe("");
   });

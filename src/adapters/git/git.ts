@@ -41,9 +41,10 @@ export const gitAdapter: GitPort = {
   async addWorktrees(repo, entries) {
     await addWorktrees(repo, entries);
   },
-  async dirtyFiles(repo, path, agent) {
-    const worktree = await openOrgWorktree(repo, path, agent);
-    const result = await runGitOnWorktree(worktree, ["status", "--porcelain", "--untracked-files=all"], { timeoutMs: 120_000 });
+  async dirtyFiles({ repo, state, worktree: path, agent }) {
+    const worktree = await openOrgWorktree(repo, path, agent, () => {}, state);
+    const args = ["status", "--porcelain", "--untracked-files=all"];
+    const result = await runGitOnWorktree(worktree, args, { timeoutMs: 120_000 });
     if (result.exitCode !== 0) throw new OrgError(`git status in ${path} failed: ${fatalLine(result)}`, "git");
     return result.stdout.split("\n").filter((line) => line.trim() !== "");
   },

@@ -32,6 +32,12 @@ export async function snapshotGlobalGitConfig(state: string, upAt: string, env: 
   return file;
 }
 
+/** The snapshot `org up`'s daemon took for the org whose state folder is `state`; undefined before it took one. */
+export async function findGlobalGitConfig(state: string): Promise<string | undefined> {
+  const file = join(state, SNAPSHOT);
+  return (await stat(file).then((info) => info.isFile(), () => false)) ? file : undefined;
+}
+
 /** From now on, every git call of this process (runGit) reads `file` as the global config; its children are untouched. */
 export function pinGlobalGitConfig(file: string | undefined): void {
   pinned = file;

@@ -11,7 +11,8 @@ import { runGitOnWorktree } from "./worktree-git.js";
  * (refs/frontier, main) must not carry the verifier's write there. Returns the rescue file when one was written.
  */
 export async function resetAgentBranch(
-  repo: string, agent: { name: string; branch: string; worktree: string }, commit: string, rescueFile: string, say: (line: string) => void,
+  repo: string, agent: { name: string; branch: string; worktree: string }, commit: string, rescueFile: string,
+  say: (line: string) => void,
 ): Promise<string | undefined> {
   const ref = `refs/heads/${agent.branch}`;
   const must = async (run: Promise<{ exitCode: number | null; stdout: string; stderr: string }>, what: string) => {
@@ -19,13 +20,16 @@ export async function resetAgentBranch(
     if (result.exitCode !== 0) throw new Error(`git ${what} for ${agent.name} failed: ${result.stderr.trim()}`);
     return result.stdout;
   };
-  const moveBranch = (from?: string) => must(runGit(["update-ref", "--no-deref", "-m", `org: reset to ${commit.slice(0, 7)}`, ref, commit, ...(from ? [from] : [])], { cwd: repo, timeoutMs: 30_000 }), `update-ref ${ref}`);
+  const moveBranch = (from?: string) => {
+    const args = ["update-ref", "--no-deref", "-m", `org: reset to ${commit.slice(0, 7)}`, ref, commit];
+    return must(runGit([...args, ...(from ? [from] : [])], { cwd: repo, timeoutMs: 30_000 }), `update-ref ${ref}`);
+  };
   const worktree = await openOrgWorktree(repo, agent.worktree, agent.name, say).catch((error: Error) => {
     say(`${error.message}; its branch moves without it`);
     return undefined;
   });
   const git = (args: string[]) => runGitOnWorktree(worktree!, args, { timeoutMs: 120_000 });
-  const holds = worktree && (await git(["symbolic-ref", "-q", "HEAD"])).stdout.trim() === ref;
+  const holds = worktree && (await git(["symbolic-ref", "-q", "--no-recurse", "HEAD"])).stdout.trim() === ref;
   if (!holds) {
     await moveBranch();
     return undefined;

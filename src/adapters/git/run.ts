@@ -22,7 +22,8 @@ export interface GitCall {
 export function runGit(args: string[], call: GitCall = {}): Promise<RunResult> {
   const env = { ...pinnedGitEnv(), ...call.env };
   return (call.runner ?? processRunner).run(gitArgv(args, call.config), {
-    cwd: call.cwd, timeoutMs: call.timeoutMs ?? 60_000, ...(call.input === undefined ? {} : { input: call.input }), ...(Object.keys(env).length > 0 ? { env } : {}),
+    cwd: call.cwd, timeoutMs: call.timeoutMs ?? 60_000, ...(call.input === undefined ? {} : { input: call.input }),
+    ...(Object.keys(env).length > 0 ? { env } : {}),
   });
 }
 

@@ -40,7 +40,8 @@ async function isPacked(common: string, ref: string): Promise<boolean> {
  * the sandbox mounts read-only, so the agent writes no config the daemon's git would read.
  */
 async function findWorktreeDir(repo: string, worktree: string, agent: string): Promise<string> {
-  const { gitDir } = await openOrgWorktree(repo, worktree, agent, (line) => process.stderr.write(`org: warning: ${line}\n`));
+  const warn = (line: string) => process.stderr.write(`org: warning: ${line}\n`);
+  const { gitDir } = await openOrgWorktree(repo, worktree, agent, warn);
   // bwrap mounts only what exists; one already there is plain and harmless (openOrgWorktree set any other aside).
   await writeFile(join(gitDir, "config.worktree"), "", { flag: "wx" }).catch((error: NodeJS.ErrnoException) => {
     if (error.code !== "EEXIST") throw error;

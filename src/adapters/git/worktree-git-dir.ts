@@ -3,6 +3,7 @@ import { lstat, open, readdir, realpath, rename, rm, writeFile } from "node:fs/p
 import { join, resolve } from "node:path";
 import { OrgError } from "../../org/errors.js";
 import { decideWorktreeGitDir, isHarmlessWorktreeConfig, type RegisteredGitDir } from "../../org/sandbox/git-dir.js";
+import { findGlobalGitConfig } from "./global-config.js";
 import { runGit } from "./run.js";
 
 // A .git file or a registry entry is a line; anything bigger is not git's.
@@ -13,12 +14,14 @@ export interface OrgWorktree {
   path: string;
   common: string;
   gitDir: string;
+  /** The org's snapshot of the global (and system) config, read instead of the live ones, which agents may write. */
+  globalConfig?: string;
 }
 
 const commons = new Map<string, Promise<string>>();
 
 /** The repo's common git folder: its own .git folder, or what git says for a repo that is itself a linked worktree. */
-export function readCommonDir(repo: string): Promise<string> {
+function readCommonDir(repo: string): Promise<string> {
   let common = commons.get(repo);
   if (!common) commons.set(repo, (common = findCommonDir(repo)));
   common.catch(() => commons.delete(repo));
@@ -29,7 +32,9 @@ async function findCommonDir(repo: string): Promise<string> {
   const dotGit = join(repo, ".git");
   if ((await lstat(dotGit).catch(() => undefined))?.isDirectory()) return realpath(dotGit);
   const result = await runGit(["rev-parse", "--git-common-dir"], { cwd: repo, timeoutMs: 30_000 });
-  if (result.exitCode !== 0) throw new OrgError(`git rev-parse --git-common-dir in ${repo} failed: ${result.stderr.trim()}`, "git");
+  if (result.exitCode !== 0) {
+    throw new OrgError(`git rev-parse --git-common-dir in ${repo} failed: ${result.stderr.trim()}`, "git");
+  }
   return realpath(resolve(repo, result.stdout.trim()));
 }
 
@@ -37,25 +42,34 @@ async function findCommonDir(repo: string): Promise<string> {
  * `worktree` of `agent` with the git folder git's registry in the repo gives it. A .git the agent pointed elsewhere is
  * never followed: it is put back (and `say` names the agent), or, when the registry cannot tell, git is not run there.
  */
-export async function openOrgWorktree(repo: string, worktree: string, agent: string, say: (line: string) => void = () => {}): Promise<OrgWorktree> {
+export async function openOrgWorktree(
+  repo: string, worktree: string, agent: string, say: (line: string) => void = () => {}, state?: string,
+): Promise<OrgWorktree> {
   const common = await readCommonDir(repo);
   // The worktree's own folder is a mount point the agent cannot replace: its real path is org's.
   const path = await realpath(worktree).catch(() => worktree);
-  const decision = decideWorktreeGitDir({ worktree: path, common, pointer: await readPlainFile(join(path, ".git")), registry: await readRegistry(common) });
-  if (decision.kind === "lost") throw new OrgError(`${agent}'s worktree: ${decision.reason} — org runs no git there; \`org down\` then \`org up\` makes it again`, "git");
+  const pointer = await readPlainFile(join(path, ".git"));
+  const decision = decideWorktreeGitDir({ worktree: path, common, pointer, registry: await readRegistry(common) });
+  if (decision.kind === "lost") {
+    const fix = "org runs no git there; `org down` then `org up` makes it again";
+    throw new OrgError(`${agent}'s worktree: ${decision.reason} — ${fix}`, "git");
+  }
   if (decision.kind === "repair") {
     const put = await putFileBack(join(path, ".git"), `gitdir: ${decision.gitDir}\n`);
-    say(`${agent}: ${decision.reason}; org ignored it and ${put ? "put .git back" : "left .git as it is (not a file)"}`);
+    const done = put ? "put .git back" : "left .git as it is (not a file)";
+    say(`${agent}: ${decision.reason}; org ignored it and ${done}`);
   }
   // The agent's own git follows commondir; org's never does (GIT_COMMON_DIR), but says so and puts it back.
   const commondir = join(decision.gitDir, "commondir");
   const named = await readPlainFile(commondir);
   if (named === undefined || resolve(decision.gitDir, named.trim()) !== common) {
     const put = await putFileBack(commondir, "../..\n");
-    say(`${agent}: ${commondir} names ${named?.trim() ?? "nothing"}, not the repo's ${common}; org ignored it and ${put ? "put it back" : "left it"}`);
+    const what = `${commondir} names ${named?.trim() ?? "nothing"}, not the repo's ${common}`;
+    say(`${agent}: ${what}; org ignored it and ${put ? "put it back" : "left it"}`);
   }
   await setAsideWorktreeConfig(join(decision.gitDir, "config.worktree"), (what) => say(`${agent}: ${what}`));
-  return { path, common, gitDir: decision.gitDir };
+  const globalConfig = state === undefined ? undefined : await findGlobalGitConfig(state);
+  return { path, common, gitDir: decision.gitDir, ...(globalConfig ? { globalConfig } : {}) };
 }
 
 /**
@@ -71,7 +85,8 @@ async function setAsideWorktreeConfig(config: string, say: (line: string) => voi
   await rm(aside, { recursive: true, force: true });
   await rename(config, aside);
   await writeFile(config, "", { flag: "wx" }).catch(() => undefined);
-  say(`${config} ${info.isFile() ? "sets more than sparse checkout" : "is not a plain file"}; org set it aside as ${aside}, unread`);
+  const what = info.isFile() ? "sets more than sparse checkout" : "is not a plain file";
+  say(`${config} ${what}; org set it aside as ${aside}, unread`);
 }
 
 async function readRegistry(common: string): Promise<RegisteredGitDir[]> {
@@ -86,7 +101,8 @@ async function readRegistry(common: string): Promise<RegisteredGitDir[]> {
 
 /** A small regular file's text, never through a link nor from a FIFO the agent made; undefined otherwise. */
 async function readPlainFile(path: string): Promise<string | undefined> {
-  const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(() => undefined);
+  const flags = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+  const handle = await open(path, flags).catch(() => undefined);
   if (!handle) return undefined;
   try {
     const info = await handle.stat();

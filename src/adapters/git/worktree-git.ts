@@ -9,22 +9,27 @@ import type { OrgWorktree } from "./worktree-git-dir.js";
  */
 const RUN_NOTHING = [
   "core.fsmonitor=false", "core.hooksPath=/dev/null", "core.attributesFile=/dev/null", "protocol.allow=never",
-  "diff.ignoreSubmodules=dirty", "submodule.recurse=false", "commit.gpgSign=false", "gc.auto=0", "maintenance.auto=false",
+  "diff.ignoreSubmodules=dirty", "submodule.recurse=false", "commit.gpgSign=false",
+  "gc.auto=0", "maintenance.auto=false",
 ];
 
 /**
  * git on an agent's worktree, with the git folders org knows (openOrgWorktree) rather than what its .git, commondir
  * or gitdir files say now: the agent can rewrite every one of them. The config is the repo's own (read-only to
- * agents) and the global one org pinned; drivers it names (git-lfs's filters) still run, as the user set them.
+ * agents) and the org's snapshot of the global one; drivers they name (git-lfs's filters) still run, as the user set them.
  */
-export function runGitOnWorktree(worktree: OrgWorktree, args: string[], call: Omit<GitCall, "cwd" | "env"> = {}): Promise<RunResult> {
+export function runGitOnWorktree(
+  worktree: OrgWorktree, args: string[], call: Omit<GitCall, "cwd" | "env"> = {},
+): Promise<RunResult> {
   return runGit(args, {
     ...call,
     cwd: worktree.path,
     config: [...RUN_NOTHING, ...(call.config ?? [])],
     env: {
       GIT_DIR: worktree.gitDir, GIT_COMMON_DIR: worktree.common, GIT_WORK_TREE: worktree.path,
-      GIT_INDEX_FILE: undefined, GIT_OBJECT_DIRECTORY: undefined, GIT_ALTERNATE_OBJECT_DIRECTORIES: undefined, GIT_NAMESPACE: undefined,
+      GIT_INDEX_FILE: undefined, GIT_OBJECT_DIRECTORY: undefined, GIT_ALTERNATE_OBJECT_DIRECTORIES: undefined,
+      GIT_NAMESPACE: undefined,
+      ...(worktree.globalConfig ? { GIT_CONFIG_GLOBAL: worktree.globalConfig, GIT_CONFIG_NOSYSTEM: "1" } : {}),
     },
   });
 }

@@ -161,7 +161,7 @@ export function createVerifierPort(opts: {
       const result = await git(opts.repo, ["rev-parse", "--verify", "--quiet", `refs/heads/${branch}`], true);
       return result.exitCode === 0 ? result.stdout.trim() : undefined;
     },
-    resetBranch: (agent, commit, rescueFile) => resetAgentBranch(opts.repo, agent, commit, rescueFile, opts.say ?? (() => {})),
+    resetBranch: (agent, commit, rescue) => resetAgentBranch(opts.repo, agent, commit, rescue, opts.say ?? (() => {})),
     appendResult: createResultsAppender(join(opts.state, "results.tsv")),
     async appendLog(entry) {
       await appendLines(logPath(opts.state), [entry]);

@@ -37,7 +37,7 @@ export async function runSubmit(opts: { root: string; cwd: string; message?: str
   if (room.kind === "full") throw new OrgError(room.reason, "queue-full");
   const mine = queued.filter((request) => request.agent === agent.name && request.kind === "candidate");
   const ledger = await readJson<AgentLedger>(join(agentPaths(paths.state, agent.name).dir, "ledger.json"));
-  const worktree = await openOrgWorktree(record.repo, agent.worktree, agent.name, (line) => io.err(`org: ${line}`));
+  const worktree = await openOrgWorktree(record.repo, agent.worktree, agent.name, (line) => io.err(`org: ${line}`), paths.state);
   const top = worktree.path;
   const config = await identity((args) => runGitOnWorktree(worktree, args));
   const git = (args: string[]) => runGitOnWorktree(worktree, args, { config });
@@ -64,7 +64,10 @@ export async function runSubmit(opts: { root: string; cwd: string; message?: str
   }
   let head = before;
   const ref = staged ? await findBranchRef(git, agent.branch) : "HEAD";
-  if (ref === undefined) await refuse(`your worktree's HEAD is not on your branch ${agent.branch} — \`git switch ${agent.branch}\`, then org submit again (nothing was committed)`, "not-on-branch");
+  if (ref === undefined) {
+    const fix = `\`git switch ${agent.branch}\`, then org submit again (nothing was committed)`;
+    await refuse(`your worktree's HEAD is not on your branch ${agent.branch} — ${fix}`, "not-on-branch");
+  }
   if (staged) {
     // A commit that fails (a full disk takes git too) leaves the worktree as it was: nothing staged by us.
     const made = await commitOnto(git, before, opts.message!.trim(), ref!).catch(async (error: unknown) => {
@@ -102,7 +105,7 @@ export async function runSubmit(opts: { root: string; cwd: string; message?: str
 type Git = (args: string[]) => Promise<{ exitCode: number | null; stdout: string }>;
 
 /** The agent whose worktree holds `cwd`, by real path. */
-async function findWorktreeAgent<T extends { worktree: string }>(agents: readonly T[], cwd: string): Promise<T | undefined> {
+async function findWorktreeAgent<T extends { worktree: string }>(agents: readonly T[], cwd: string) {
   const here = await realpath(cwd).catch(() => cwd);
   for (const agent of agents) {
     if (isInsideDir(here, await realpath(agent.worktree).catch(() => agent.worktree))) return agent;
@@ -110,9 +113,9 @@ async function findWorktreeAgent<T extends { worktree: string }>(agents: readonl
   return undefined;
 }
 
-// The ref the commit goes on: the agent's branch, or a detached HEAD; never a ref the agent pointed HEAD at (refs/frontier).
+// The ref the commit goes on: the agent's branch, or a detached HEAD; never one the agent pointed HEAD at (the best).
 async function findBranchRef(git: Git, branch: string): Promise<string | undefined> {
-  const head = await git(["symbolic-ref", "-q", "HEAD"]);
+  const head = await git(["symbolic-ref", "-q", "--no-recurse", "HEAD"]);
   if (head.exitCode === 1) return "HEAD";
   return head.stdout.trim() === `refs/heads/${branch}` ? `refs/heads/${branch}` : undefined;
 }
@@ -120,5 +123,6 @@ async function findBranchRef(git: Git, branch: string): Promise<string | undefin
 // A research repo on a fresh machine may have no git identity; the agent's commits still need one.
 async function identity(git: Git): Promise<string[]> {
   const name = await git(["config", "user.name"]);
-  return name.exitCode === 0 && name.stdout.trim() !== "" ? [] : ["user.name=org agent", "user.email=agent@org.invalid"];
+  if (name.exitCode === 0 && name.stdout.trim() !== "") return [];
+  return ["user.name=org agent", "user.email=agent@org.invalid"];
 }

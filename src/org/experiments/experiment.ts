@@ -94,7 +94,9 @@ export interface VerifierPort {
   /** The commit a branch points at now; undefined when it does not exist. */
   branchHead(branch: string): Promise<string | undefined>;
   /** Points the agent's branch (and its worktree, keeping uncommitted work safe) at `commit`. */
-  resetBranch(agent: { name: string; branch: string; worktree: string }, commit: string, rescueFile: string): Promise<string | undefined>;
+  resetBranch(
+    agent: { name: string; branch: string; worktree: string }, commit: string, rescueFile: string,
+  ): Promise<string | undefined>;
   appendResult(header: string, line: string): Promise<void>;
   /** Lines added and removed from one commit to another (the simplicity record). */
   diffStat(from: string, to: string): Promise<{ added: number; removed: number }>;

@@ -43,8 +43,10 @@ export async function downOrg(world: World, root: string, options: { clean: bool
     for (const agent of record.agents) {
       const entry = listed.get(agent.worktree);
       if (!entry) continue;
-      const dirty = await world.git.dirtyFiles(record.repo, agent.worktree, agent.name).catch((error: Error) => error);
-      const decision = dirty instanceof Error ? { kind: "keep" as const, reason: dirty.message } : decideWorktreeRemoval({ dirty, branch: entry.branch, expectedBranch: agent.branch, ignored: [] });
+      const dirty = await world.git.dirtyFiles({ repo: record.repo, state: paths.state, worktree: agent.worktree, agent: agent.name }).catch((error: Error) => error);
+      const decision = dirty instanceof Error
+        ? { kind: "keep" as const, reason: dirty.message }
+        : decideWorktreeRemoval({ dirty, branch: entry.branch, expectedBranch: agent.branch, ignored: [] });
       if (decision.kind === "keep") {
         result.kept.push({ agent: agent.name, worktree: agent.worktree, reason: decision.reason });
         continue;
