@@ -49,7 +49,7 @@ describe("the sandbox's plan", () => {
 
   test("the agent's HOME is its own folder; the user's home, read-only, shows again over the private /tmp where it lies there; their git config is the agent's global one", async () => {
     const args = planSandbox({ ...layout, tmpHome: "/tmp/h", gitConfig: "/tmp/h/.gitconfig" }).args;
-    expect(args.slice(20, 26)).toEqual(["--ro-bind", "/tmp/h", "/tmp/h", "--ro-bind", "/o", "/o"]);
+    expect(args.slice(21, 27)).toEqual(["--ro-bind", "/tmp/h", "/tmp/h", "--ro-bind", "/o", "/o"]);
     expect(args.slice(-12, -3)).toEqual(["--setenv", "HOME", "/o/state/agents/a-1/home", "--setenv", "TMPDIR", "/tmp", "--setenv", "GIT_CONFIG_GLOBAL", "/tmp/h/.gitconfig"]);
     const exists = (present: string[]) => ({ files: { exists: async (path: string) => present.includes(path) } }) as unknown as Parameters<typeof findUserFiles>[0];
     expect(await findUserFiles(exists(["/tmp/h", "/tmp/h/.gitconfig", "/tmp/h/.config/git/config"]), "/tmp/h")).toEqual({ tmpHome: "/tmp/h", gitConfig: "/tmp/h/.gitconfig" });
