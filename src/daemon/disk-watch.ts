@@ -13,7 +13,7 @@ import { writeDiskRecord } from "../adapters/store/disk-state.js";
 import { blockAgent } from "./disk-block.js";
 
 // One statfs this often; the agents' folders are walked every sandbox.disk.every, or sooner when the disk fills fast.
-export const DISK_TICK_MS = 2000;
+export const DISK_TICK_MS = 1000;
 // Per folder and sweep: a folder of more files is measured as at least what the walk found.
 const MAX_ENTRIES = 200_000;
 
@@ -71,7 +71,8 @@ export class DiskWatch {
       const dir = agentPaths(this.state, agent.name).dir;
       const [tree, own] = [await measureTree(agent.worktree, MAX_ENTRIES), await measureTree(dir, MAX_ENTRIES)];
       const places = [relative(this.opts.root, agent.worktree) || agent.worktree, relative(this.opts.root, dir)];
-      const use = { agent: agent.name, bytes: tree.bytes + own.bytes, places, partial: tree.partial || own.partial };
+      const largest = tree.bytes >= own.bytes ? places[0]! : places[1]!;
+      const use = { agent: agent.name, bytes: tree.bytes + own.bytes, places, largest, partial: tree.partial || own.partial };
       uses.push(use);
       const decision = judgeAgentDisk(use, this.settings.perAgent);
       if (decision.kind !== "over") continue;

@@ -7,6 +7,8 @@ export interface AgentDiskUse {
   agent: string;
   bytes: number;
   places: string[];
+  /** The place of `places` that holds the most. */
+  largest: string;
   /** The walk stopped at its cap: `bytes` is a floor of the truth. */
   partial: boolean;
 }
@@ -40,7 +42,7 @@ export function isDiskBlock(reason: string): boolean {
 export function judgeFloor(free: number, floor: number, uses: AgentDiskUse[]): FloorDecision {
   if (free >= floor) return { kind: "ok", free };
   const top = [...uses].filter((use) => use.bytes > 0).sort((a, b) => b.bytes - a.bytes).slice(0, 3);
-  const named = top.length > 0 ? `; most written: ${top.map((use) => `${use.agent} ${formatSize(use.bytes)} (${use.places[0]})`).join(", ")}` : "";
+  const named = top.length > 0 ? `; most written: ${top.map((use) => `${use.agent} ${formatSize(use.bytes)} (${use.largest})`).join(", ")}` : "";
   return {
     kind: "low",
     free,
