@@ -37,7 +37,9 @@ export async function measureTree(root: string, maxEntries: number): Promise<Tre
     total.entries += taken.length;
     // A batch of lstats at once: the thread pool works while this loop waits, one await per batch instead of per file.
     for (let at = 0; at < taken.length; at += BATCH) {
-      const infos = await Promise.all(taken.slice(at, at + BATCH).map((name) => lstat(join(dir, name)).then((info) => ({ name, info }), () => undefined)));
+      const batch = taken.slice(at, at + BATCH);
+      const look = (name: string) => lstat(join(dir, name)).then((info) => ({ name, info }), () => undefined);
+      const infos = await Promise.all(batch.map(look));
       for (const found of infos) {
         if (!found || found.info.dev !== top.dev) continue;
         count(found.info);

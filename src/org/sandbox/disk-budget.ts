@@ -22,14 +22,15 @@ export function readDiskSettings(config: OrgConfig | undefined): { perAgent: num
   return { perAgent: parseSize(disk.per_agent), floor: parseSize(disk.floor), everyMs: parseDuration(disk.every) };
 }
 
-/** Over its budget, an agent is stopped and waits for a person: the reason names what it wrote, where, and the way out. */
+/** Over its budget an agent is stopped and waits for a person: the reason says what it wrote, where, the way out. */
 export function judgeAgentDisk(use: AgentDiskUse, perAgent: number): BudgetDecision {
   if (use.bytes <= perAgent) return { kind: "within" };
   const wrote = `${use.partial ? "at least " : ""}${formatSize(use.bytes)}`;
   return {
     kind: "over",
-    reason: `wrote ${wrote} in ${use.places.join(" and ")}, over sandbox.disk.per_agent (${formatSize(perAgent)}), so its program was stopped — `
-      + "free space there or raise sandbox.disk.per_agent in org.yaml, then restart it (r in `org watch`, or `org down && org up`)",
+    reason: `wrote ${wrote} in ${use.places.join(" and ")}, over sandbox.disk.per_agent (${formatSize(perAgent)}), `
+      + "so its program was stopped — free space there or raise sandbox.disk.per_agent in org.yaml, "
+      + "then restart it (r in `org watch`, or `org down && org up`)",
   };
 }
 
@@ -38,15 +39,17 @@ export function isDiskBlock(reason: string): boolean {
   return reason.includes("over sandbox.disk.per_agent");
 }
 
-/** Below the floor no verify run starts; the reason names the agents that wrote the most, the likeliest to have filled it. */
+/** Below the floor no verify run starts; the reason names the agents that wrote the most, the likeliest culprits. */
 export function judgeFloor(free: number, floor: number, uses: AgentDiskUse[]): FloorDecision {
   if (free >= floor) return { kind: "ok", free };
   const top = [...uses].filter((use) => use.bytes > 0).sort((a, b) => b.bytes - a.bytes).slice(0, 3);
-  const named = top.length > 0 ? `; most written: ${top.map((use) => `${use.agent} ${formatSize(use.bytes)} (${use.largest})`).join(", ")}` : "";
+  const each = top.map((use) => `${use.agent} ${formatSize(use.bytes)} (${use.largest})`);
+  const named = top.length > 0 ? `; most written: ${each.join(", ")}` : "";
   return {
     kind: "low",
     free,
-    reason: `only ${formatSize(free)} free on the disk of state/, below sandbox.disk.floor (${formatSize(floor)}): no verify run starts, `
-      + `queued ones wait and nothing is lost${named} — free space on that disk and runs resume by themselves`,
+    reason: `only ${formatSize(free)} free on the disk of state/, below sandbox.disk.floor (${formatSize(floor)}): `
+      + `no verify run starts, queued ones wait and nothing is lost${named} — `
+      + "free space on that disk and runs resume by themselves",
   };
 }
