@@ -4,7 +4,7 @@ import { formatSize } from "../org/config/size.js";
 import { formatLogEntry } from "../org/log-entry.js";
 import { agentPaths, logPath, orgPaths } from "../org/paths.js";
 import type { ProcessPort, TmuxPort } from "../org/ports.js";
-import { judgeAgentDisk, judgeFloor, readDiskSettings, type AgentDiskUse } from "../org/sandbox/disk-budget.js";
+import { chooseFloor, judgeAgentDisk, judgeFloor, readDiskSettings, type AgentDiskUse } from "../org/sandbox/disk-budget.js";
 import { appendLines } from "../adapters/fs/files.js";
 import { readDiskUse } from "../adapters/fs/disk-space.js";
 import { measureTree } from "../adapters/fs/tree-size.js";
@@ -19,6 +19,7 @@ const MAX_ENTRIES = 200_000;
 
 type ReadConfig = () => Promise<{ loaded: { config: OrgConfig } } | { problems: string[] }>;
 type Settings = ReturnType<typeof readDiskSettings>;
+type Disk = { free: number; used: number; total: number };
 interface WatchOptions {
   root: string;
   readConfig: ReadConfig;
@@ -51,19 +52,19 @@ export class DiskWatch {
     const disk = await readDiskUse(this.state);
     const due = this.isSweepDue(now, disk);
     if (due) await this.sweep(now, disk?.used ?? 0);
-    await this.judgeFloor(disk?.free, now, due);
+    await this.judgeFloor(disk, now, due);
   }
 
   /** Asked before each verify run: why none may start now, or undefined. */
   async holdRuns(now = new Date()): Promise<string | undefined> {
     const disk = await readDiskUse(this.state);
-    if (disk && this.isCrossing(disk.free)) await this.sweep(now, disk.used);
-    await this.judgeFloor(disk?.free, now, false);
+    if (disk && this.isCrossing(disk)) await this.sweep(now, disk.used);
+    await this.judgeFloor(disk, now, false);
     return this.low ?? undefined;
   }
 
-  private isSweepDue(now: Date, disk: { free: number; used: number } | undefined): boolean {
-    if (!this.swept || this.isCrossing(disk?.free)) return true;
+  private isSweepDue(now: Date, disk: Disk | undefined): boolean {
+    if (!this.swept || (disk && this.isCrossing(disk))) return true;
     if (now.getTime() - this.swept.at >= this.settings.everyMs) return true;
     // No agent can have passed its budget unless the disk's use grew by its headroom (or something else freed space).
     const headroom = Math.min(this.settings.perAgent, ...this.uses.map((use) => this.settings.perAgent - use.bytes));
@@ -71,8 +72,8 @@ export class DiskWatch {
   }
 
   // The floor just crossed: what each agent wrote is measured now, so the message names who filled the disk.
-  private isCrossing(free: number | undefined): boolean {
-    return free !== undefined && free < this.settings.floor && this.low === null;
+  private isCrossing(disk: Disk): boolean {
+    return disk.free < chooseFloor(this.settings.floor, disk.total) && this.low === null;
   }
 
   private sweep(now: Date, used: number): Promise<void> {
@@ -110,10 +111,11 @@ export class DiskWatch {
   }
 
   /** Says once when the floor is crossed either way, in log.md and the feed; writes disk.json on a change or sweep. */
-  private async judgeFloor(free: number | undefined, now: Date, swept: boolean): Promise<void> {
-    const { floor } = this.settings;
+  private async judgeFloor(disk: Disk | undefined, now: Date, swept: boolean): Promise<void> {
     // A disk that cannot be asked is no news either way.
-    if (free === undefined) return;
+    if (!disk) return;
+    const { free } = disk;
+    const floor = chooseFloor(this.settings.floor, disk.total);
     const decision = judgeFloor(free, floor, this.uses);
     const low = decision.kind === "low" ? decision.reason : null;
     const changed = (low === null) !== (this.low === null);

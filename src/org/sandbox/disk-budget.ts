@@ -16,10 +16,20 @@ export interface AgentDiskUse {
 export type BudgetDecision = { kind: "within" } | { kind: "over"; reason: string };
 export type FloorDecision = { kind: "ok"; free: number } | { kind: "low"; free: number; reason: string };
 
-/** sandbox.disk in bytes and milliseconds, with its defaults, present or not. */
-export function readDiskSettings(config: OrgConfig | undefined): { perAgent: number; floor: number; everyMs: number } {
+/** sandbox.disk in bytes and milliseconds, with its defaults, present or not; `floor` only when org.yaml sets one. */
+export function readDiskSettings(config: OrgConfig | undefined): { perAgent: number; floor?: number; everyMs: number } {
   const disk = config?.sandbox?.disk ?? DiskSchema.parse({});
-  return { perAgent: parseSize(disk.per_agent), floor: parseSize(disk.floor), everyMs: parseDuration(disk.every) };
+  const floor = disk.floor === undefined ? {} : { floor: parseSize(disk.floor) };
+  return { perAgent: parseSize(disk.per_agent), ...floor, everyMs: parseDuration(disk.every) };
+}
+
+// Room for verify runs' logs, checkouts and results; a disk this close to full fails runs anyway. A small disk (a
+// tmpfs for state/) keeps a twentieth of itself, so the default never holds runs on a disk that is merely small.
+const FLOOR = 1024 ** 3;
+
+/** The floor verify runs keep: org.yaml's, else 1 GiB or a twentieth of the disk, whichever is less. */
+export function chooseFloor(floor: number | undefined, diskBytes: number): number {
+  return floor ?? Math.min(FLOOR, Math.floor(diskBytes / 20));
 }
 
 /** Over its budget an agent is stopped and waits for a person: the reason says what it wrote, where, the way out. */
