@@ -16,6 +16,9 @@ import { blockAgent } from "./disk-block.js";
 export const DISK_TICK_MS = 1000;
 // Per folder and sweep: a folder of more files is measured as at least what the walk found.
 const MAX_ENTRIES = 200_000;
+// A disk whose use moved less than this since the last walk is quiet: walked again only after IDLE_SWEEPS periods.
+const QUIET_BYTES = 16 * 1024 ** 2;
+const IDLE_SWEEPS = 10;
 
 type ReadConfig = () => Promise<{ loaded: { config: OrgConfig } } | { problems: string[] }>;
 type Settings = ReturnType<typeof readDiskSettings>;
@@ -63,12 +66,17 @@ export class DiskWatch {
     return this.low ?? undefined;
   }
 
+  /**
+   * No agent can have passed its budget unless the disk's use grew by its headroom, or something freed as much
+   * meanwhile: an idle org's disk barely changes, so its folders are walked only every IDLE_SWEEPS periods.
+   */
   private isSweepDue(now: Date, disk: Disk | undefined): boolean {
-    if (!this.swept || (disk && this.isCrossing(disk))) return true;
-    if (now.getTime() - this.swept.at >= this.settings.everyMs) return true;
-    // No agent can have passed its budget unless the disk's use grew by its headroom (or something else freed space).
+    if (!this.swept || !disk || this.isCrossing(disk)) return true;
     const headroom = Math.min(this.settings.perAgent, ...this.uses.map((use) => this.settings.perAgent - use.bytes));
-    return disk !== undefined && disk.used - this.swept.used >= headroom;
+    const grown = disk.used - this.swept.used;
+    const elapsed = now.getTime() - this.swept.at;
+    if (grown >= headroom || elapsed >= IDLE_SWEEPS * this.settings.everyMs) return true;
+    return elapsed >= this.settings.everyMs && Math.abs(grown) >= QUIET_BYTES;
   }
 
   // The floor just crossed: what each agent wrote is measured now, so the message names who filled the disk.
