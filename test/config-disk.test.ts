@@ -13,11 +13,11 @@ describe("rules: sandbox.disk", () => {
     const result = await load(withDisk("{ per_agent: 20G, floor: 512M, every: 30s }"), probe);
     expect(result.ok && readDiskSettings(result.loaded.config)).toEqual({ perAgent: 20 * GIB, floor: 512 * 1024 ** 2, everyMs: 30_000 });
     const plain = await load(VALID, probe);
-    expect(plain.ok && readDiskSettings(plain.loaded.config)).toEqual({ perAgent: 50 * GIB, everyMs: 15_000 });
+    expect(plain.ok && readDiskSettings(plain.loaded.config)).toEqual({ perAgent: 50 * GIB, everyMs: 30_000 });
     // Without a floor of org.yaml's: 1 GiB, or a twentieth of a disk smaller than 20 GiB (a tmpfs for state/).
     expect([chooseFloor(undefined, 500 * GIB), chooseFloor(undefined, 24 * 1024 ** 2), chooseFloor(3 * GIB, 10 * GIB)]).toEqual([GIB, 1258291, 3 * GIB]);
     const bytes = await load(withDisk("{ per_agent: 5242880, floor: 0 }"), probe);
-    expect(bytes.ok && readDiskSettings(bytes.loaded.config)).toEqual({ perAgent: 5 * 1024 ** 2, floor: 0, everyMs: 15_000 });
+    expect(bytes.ok && readDiskSettings(bytes.loaded.config)).toEqual({ perAgent: 5 * 1024 ** 2, floor: 0, everyMs: 30_000 });
   });
 
   it("a negative size, one that does not parse, and a unit of the wrong case: each named with the fix", async () => {

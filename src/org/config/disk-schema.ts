@@ -14,7 +14,7 @@ export const DiskSchema = z
     floor: size.optional()
       .describe("free space the verifier keeps on the disk of state/: below it no verify run starts (queued ones wait, "
         + "nothing is lost) until space comes back; default 1G, or a twentieth of a smaller disk").meta({ examples: ["2G"] }),
-    every: duration.default("15s")
+    every: duration.default("30s")
       .describe("how often every agent's folders are measured; sooner when the disk fills faster than a budget allows"),
   })
   .describe("disk budgets: what each agent may write, and the free space verify runs need; every key has a default");
