@@ -65,7 +65,7 @@ describe("org up / status / down", { tags: ["slow"] }, () => {
     // Every daemon service as its last heartbeat wrote it: the loops have ticked; the notifier runs on its own events.
     expect(status.daemon.services.map((service) => [service.name, typeof service.lastTickAt, typeof service.lagMs])).toEqual([
       ["keeper", "string", "number"], ["supervisor", "string", "number"], ["outbox", "string", "number"], ["screens", "string", "number"], ["verifier", "string", "number"], ["notifier", "object", "object"],
-      ["hot-reload", "string", "number"], ["standups", "string", "number"], ["usage", "string", "number"], ["stop", "string", "number"], ["status-table", "string", "number"], ["heartbeat", "string", "number"],
+      ["hot-reload", "string", "number"], ["standups", "string", "number"], ["usage", "string", "number"], ["stop", "string", "number"], ["disk", "string", "number"], ["status-table", "string", "number"], ["heartbeat", "string", "number"],
     ]);
     expect(status.agents[0]!.head).toBe(git(dir, ["rev-parse", "main"]).trim());
     const pids = status.agents.map((agent) => agent.pid).filter((pid): pid is number => pid !== null);

@@ -11,7 +11,11 @@ const STOP_GRACE_MS = 3000;
  * Stops one agent over its disk budget, as a stop does: marked blocked first (so its supervisor records the exit as
  * blocked and restarts nothing), then its program's group ended. False when there was nothing live to stop.
  */
-export async function blockAgent(opts: { state: string; record: OrgRecord; tmux: TmuxPort; processes: ProcessPort; now: Date }, agent: string, reason: string): Promise<boolean> {
+export async function blockAgent(
+  opts: { state: string; record: OrgRecord; tmux: TmuxPort; processes: ProcessPort; now: Date },
+  agent: string,
+  reason: string,
+): Promise<boolean> {
   const paths = agentPaths(opts.state, agent);
   const paneId = opts.record.agents.find((candidate) => candidate.name === agent)?.paneId;
   const pane = (await opts.tmux.listPanes()).find((candidate) => candidate.id === paneId);
@@ -19,8 +23,10 @@ export async function blockAgent(opts: { state: string; record: OrgRecord; tmux:
   const live = pane !== undefined && !pane.dead;
   if (!status || (!live && status.state !== "restarting")) return false;
   const at = opts.now.toISOString();
-  await writeJsonAtomic(paths.status, { ...status, state: "blocked", reason, restartAt: null, updatedAt: at } satisfies AgentStatus);
-  await appendLines(logPath(opts.state), [formatLogEntry({ date: opts.now, op: "blocked", title: agent, body: reason })]);
+  const blocked: AgentStatus = { ...status, state: "blocked", reason, restartAt: null, updatedAt: at };
+  await writeJsonAtomic(paths.status, blocked);
+  const entry = formatLogEntry({ date: opts.now, op: "blocked", title: agent, body: reason });
+  await appendLines(logPath(opts.state), [entry]);
   if (live && opts.processes.isAlive(-pane.pid)) await opts.processes.killGroup(pane.pid, STOP_GRACE_MS);
   return true;
 }

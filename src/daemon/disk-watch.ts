@@ -4,7 +4,7 @@ import { formatSize } from "../org/config/size.js";
 import { formatLogEntry } from "../org/log-entry.js";
 import { agentPaths, logPath, orgPaths } from "../org/paths.js";
 import type { ProcessPort, TmuxPort } from "../org/ports.js";
-import { judgeAgentDisk, judgeFloor, readDiskSettings, type AgentDiskUse } from "../org/sandbox/disk-budget.js";
+import { chooseFloor, judgeAgentDisk, judgeFloor, readDiskSettings, type AgentDiskUse } from "../org/sandbox/disk-budget.js";
 import { appendLines } from "../adapters/fs/files.js";
 import { readDiskUse } from "../adapters/fs/disk-space.js";
 import { measureTree } from "../adapters/fs/tree-size.js";
@@ -13,12 +13,23 @@ import { writeDiskRecord } from "../adapters/store/disk-state.js";
 import { blockAgent } from "./disk-block.js";
 
 // One statfs this often; the agents' folders are walked every sandbox.disk.every, or sooner when the disk fills fast.
-export const DISK_TICK_MS = 2000;
+export const DISK_TICK_MS = 1000;
 // Per folder and sweep: a folder of more files is measured as at least what the walk found.
 const MAX_ENTRIES = 200_000;
+// A disk whose use moved less than this since the last walk is quiet: walked again only after IDLE_SWEEPS periods.
+const QUIET_BYTES = 16 * 1024 ** 2;
+const IDLE_SWEEPS = 10;
 
 type ReadConfig = () => Promise<{ loaded: { config: OrgConfig } } | { problems: string[] }>;
 type Settings = ReturnType<typeof readDiskSettings>;
+type Disk = { free: number; used: number; total: number };
+interface WatchOptions {
+  root: string;
+  readConfig: ReadConfig;
+  tmux: TmuxPort;
+  processes: ProcessPort;
+  say: (line: string) => void;
+}
 
 /**
  * The daemon's watch over the disk: what each agent has written in its worktree and its state folder (an agent over
@@ -29,9 +40,11 @@ export class DiskWatch {
   private uses: AgentDiskUse[] = [];
   private settings: Settings = readDiskSettings(undefined);
   private swept: { at: number; used: number; ms: number } | undefined;
+  // The verifier and the watch's own loop may both ask for a sweep: one runs, the other waits for it.
+  private sweeping: Promise<void> | undefined;
   private low: string | null = null;
 
-  constructor(private readonly opts: { root: string; readConfig: ReadConfig; tmux: TmuxPort; processes: ProcessPort; say: (line: string) => void }) {
+  constructor(private readonly opts: WatchOptions) {
     this.state = orgPaths(opts.root).state;
   }
 
@@ -40,63 +53,90 @@ export class DiskWatch {
     // org.yaml with problems keeps the budgets it last had.
     if ("loaded" in read) this.settings = readDiskSettings(read.loaded.config);
     const disk = await readDiskUse(this.state);
-    const headroom = Math.min(this.settings.perAgent, ...this.uses.map((use) => this.settings.perAgent - use.bytes));
-    // No agent can have passed its budget unless the disk's use grew by its headroom (or something else freed space).
-    const due = !this.swept || now.getTime() - this.swept.at >= this.settings.everyMs || (disk !== undefined && disk.used - this.swept.used >= headroom)
-      || this.crossing(disk?.free);
+    const due = this.isSweepDue(now, disk);
     if (due) await this.sweep(now, disk?.used ?? 0);
-    await this.judgeFloor(disk?.free, now, due);
+    await this.judgeFloor(disk, now, due);
   }
 
   /** Asked before each verify run: why none may start now, or undefined. */
   async holdRuns(now = new Date()): Promise<string | undefined> {
     const disk = await readDiskUse(this.state);
-    if (this.crossing(disk?.free)) await this.sweep(now, disk!.used);
-    await this.judgeFloor(disk?.free, now, false);
+    if (disk && this.isCrossing(disk)) await this.sweep(now, disk.used);
+    await this.judgeFloor(disk, now, false);
     return this.low ?? undefined;
   }
 
-  // The floor just crossed: what each agent wrote is measured now, so the message names who filled the disk.
-  private crossing(free: number | undefined): boolean {
-    return free !== undefined && free < this.settings.floor && this.low === null;
+  /**
+   * No agent can have passed its budget unless the disk's use grew by its headroom, or something freed as much
+   * meanwhile: an idle org's disk barely changes, so its folders are walked only every IDLE_SWEEPS periods.
+   */
+  private isSweepDue(now: Date, disk: Disk | undefined): boolean {
+    if (!this.swept || !disk || this.isCrossing(disk)) return true;
+    const headroom = Math.min(this.settings.perAgent, ...this.uses.map((use) => this.settings.perAgent - use.bytes));
+    const grown = disk.used - this.swept.used;
+    const elapsed = now.getTime() - this.swept.at;
+    if (grown >= headroom || elapsed >= IDLE_SWEEPS * this.settings.everyMs) return true;
+    return elapsed >= this.settings.everyMs && Math.abs(grown) >= QUIET_BYTES;
   }
 
-  private async sweep(now: Date, used: number): Promise<void> {
+  // The floor just crossed: what each agent wrote is measured now, so the message names who filled the disk.
+  private isCrossing(disk: Disk): boolean {
+    return disk.free < chooseFloor(this.settings.floor, disk.total) && this.low === null;
+  }
+
+  private sweep(now: Date, used: number): Promise<void> {
+    this.sweeping ??= this.measureAll(now, used).finally(() => (this.sweeping = undefined));
+    return this.sweeping;
+  }
+
+  private async measureAll(now: Date, used: number): Promise<void> {
     const started = Date.now();
     const record = await readOptionalRecord(this.opts.root).catch(() => undefined);
     if (!record) return;
     const uses: AgentDiskUse[] = [];
     // One agent at a time: the walk's lstats never crowd the daemon's own file work.
     for (const agent of record.agents) {
-      const dir = agentPaths(this.state, agent.name).dir;
-      const [tree, own] = [await measureTree(agent.worktree, MAX_ENTRIES), await measureTree(dir, MAX_ENTRIES)];
-      const places = [relative(this.opts.root, agent.worktree) || agent.worktree, relative(this.opts.root, dir)];
-      const use = { agent: agent.name, bytes: tree.bytes + own.bytes, places, partial: tree.partial || own.partial };
+      const use = await this.measureAgent(agent.name, agent.worktree);
       uses.push(use);
       const decision = judgeAgentDisk(use, this.settings.perAgent);
       if (decision.kind !== "over") continue;
-      const stopped = await blockAgent({ state: this.state, record, tmux: this.opts.tmux, processes: this.opts.processes, now }, agent.name, decision.reason);
+      const { tmux, processes } = this.opts;
+      const where = { state: this.state, record, tmux, processes, now };
+      const stopped = await blockAgent(where, agent.name, decision.reason);
       if (stopped) this.opts.say(`${agent.name} blocked: ${decision.reason}`);
     }
     this.uses = uses;
     this.swept = { at: now.getTime(), used, ms: Date.now() - started };
   }
 
-  /** Says once when the floor is crossed either way, in log.md and to the daemon's feed; disk.json after each change or sweep. */
-  private async judgeFloor(free: number | undefined, now: Date, swept: boolean): Promise<void> {
-    const { floor } = this.settings;
+  private async measureAgent(agent: string, worktree: string): Promise<AgentDiskUse> {
+    const dir = agentPaths(this.state, agent).dir;
+    const tree = await measureTree(worktree, MAX_ENTRIES);
+    const own = await measureTree(dir, MAX_ENTRIES);
+    const places = [relative(this.opts.root, worktree) || worktree, relative(this.opts.root, dir)];
+    const largest = tree.bytes >= own.bytes ? places[0]! : places[1]!;
+    return { agent, bytes: tree.bytes + own.bytes, places, largest, partial: tree.partial || own.partial };
+  }
+
+  /** Says once when the floor is crossed either way, in log.md and the feed; writes disk.json on a change or sweep. */
+  private async judgeFloor(disk: Disk | undefined, now: Date, swept: boolean): Promise<void> {
     // A disk that cannot be asked is no news either way.
-    if (free === undefined) return;
+    if (!disk) return;
+    const { free } = disk;
+    const floor = chooseFloor(this.settings.floor, disk.total);
     const decision = judgeFloor(free, floor, this.uses);
     const low = decision.kind === "low" ? decision.reason : null;
     const changed = (low === null) !== (this.low === null);
     this.low = low;
     if (changed) {
-      const body = low ?? `${formatSize(free)} free on the disk of state/, at or above sandbox.disk.floor (${formatSize(floor)}): verify runs start again`;
-      await appendLines(logPath(this.state), [formatLogEntry({ date: now, op: low ? "paused" : "resumed", title: "verifier", body })]).catch(() => undefined);
+      const room = `${formatSize(free)} free on the disk of state/`;
+      const body = low ?? `${room}, at or above sandbox.disk.floor (${formatSize(floor)}): verify runs start again`;
+      const entry = formatLogEntry({ date: now, op: low ? "paused" : "resumed", title: "verifier", body });
+      await appendLines(logPath(this.state), [entry]).catch(() => undefined);
       this.opts.say(`verifier ${low ? "paused" : "resumed"}: ${body}`);
     }
     if (!changed && !swept) return;
-    await writeDiskRecord(this.state, { at: now.toISOString(), free, floor, low, agents: this.uses, sweepMs: this.swept?.ms ?? null }).catch(() => undefined);
+    const record = { at: now.toISOString(), free, floor, low, agents: this.uses, sweepMs: this.swept?.ms ?? null };
+    await writeDiskRecord(this.state, record).catch(() => undefined);
   }
 }

@@ -130,8 +130,9 @@ describe("faults on the demo org: nothing is lost", () => {
     // dd stops with "No space left on device": the disk is full.
     expect(spawnSync("dd", ["if=/dev/zero", `of=${filler}`, "bs=64k"], { encoding: "utf8" }).stderr).toContain("No space left on device");
     const full = countRows(org);
-    // The verifier meets the full disk too: it says so and keeps the request queued instead of recording a false crash.
-    await pollUntil(() => /verifier: .*no space left on/i.test(readControlPane(org!)), { what: "the verifier saying the disk is full", timeoutMs: 60_000 });
+    // The verifier meets the full disk too: it says so (a run cut short, or the pause below sandbox.disk.floor) and keeps
+    // the request queued instead of recording a false crash.
+    await pollUntil(() => /verifier( paused)?: .*(no space left on|free on the disk of state)/i.test(readControlPane(org!)), { what: "the verifier saying the disk is full", timeoutMs: 60_000 });
     const status = runOrg(["status"], { cwd: org.root });
     expect(`${status.stdout}${status.stderr}`).not.toMatch(/^\s+at /m);
     expect(`${status.stdout}${status.stderr}`).not.toMatch(/not running/);

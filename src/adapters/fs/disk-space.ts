@@ -20,9 +20,10 @@ export async function readDiskSize(path: string): Promise<number | undefined> {
 }
 
 /** Free and used bytes of the filesystem holding `path`: one statfs, cheap enough for every few seconds. */
-export async function readDiskUse(path: string): Promise<{ free: number; used: number } | undefined> {
+export async function readDiskUse(path: string): Promise<{ free: number; used: number; total: number } | undefined> {
   const info = await statNearest(path);
-  return info && { free: info.bavail * info.bsize, used: (info.blocks - info.bfree) * info.bsize };
+  if (!info) return undefined;
+  return { free: info.bavail * info.bsize, used: (info.blocks - info.bfree) * info.bsize, total: info.blocks * info.bsize };
 }
 
 async function statNearest(path: string): Promise<StatsFs | undefined> {

@@ -1,5 +1,6 @@
 import { join } from "node:path";
-import type { AgentDiskUse } from "../../org/sandbox/disk-budget.js";
+import { judgeFloor, type AgentDiskUse } from "../../org/sandbox/disk-budget.js";
+import { readFreeBytes } from "../fs/disk-space.js";
 import { readJson, writeJsonAtomic } from "../fs/files.js";
 
 /** state/disk.json: the disk watch's last look, written by the daemon, read by `org status`. */
@@ -26,4 +27,15 @@ export function writeDiskRecord(state: string, record: DiskRecord): Promise<void
 export async function readDiskRecord(state: string): Promise<DiskRecord | undefined> {
   const raw = await readJson<DiskRecord>(diskFile(state)).catch(() => undefined);
   return raw && typeof raw === "object" && Array.isArray(raw.agents) ? raw : undefined;
+}
+
+/**
+ * The disk watch's last look with the free space as it is now: on a disk too full for the daemon to write disk.json,
+ * the floor and the agents it last measured still say why verify runs wait.
+ */
+export async function readDiskView(state: string): Promise<DiskRecord | undefined> {
+  const [record, free] = await Promise.all([readDiskRecord(state), readFreeBytes(state)]);
+  if (!record || free === undefined) return record;
+  const decision = judgeFloor(free, record.floor, record.agents);
+  return { ...record, free, low: decision.kind === "low" ? decision.reason : null };
 }

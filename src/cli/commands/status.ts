@@ -5,7 +5,7 @@ import { readSnapshot } from "../../org/views/status.js";
 import { readUsageViews } from "../../org/usage/summary.js";
 import { readReloadRecord } from "../../daemon/reload/state.js";
 import { readStopFile } from "../../adapters/store/stop-state.js";
-import { readDiskRecord } from "../../adapters/store/disk-state.js";
+import { readDiskView } from "../../adapters/store/disk-state.js";
 import { formatStopLine } from "../../ui/stop-line.js";
 import { createWorld } from "../../adapters/world.js";
 import { readUtilizationInput } from "../../adapters/store/gpu-runs.js";
@@ -36,7 +36,7 @@ export async function runStatus(opts: { root: string; json: boolean }, io: Io): 
   const keeperPid = snapshot.running ? await findRunningKeeper(opts.root, paths.state) : undefined;
   const keeper = snapshot.running ? await readKeeperRecord(paths.state) : undefined;
   // The disk watch's last look: why verify runs wait, while a running daemon says so.
-  const disk = snapshot.running ? await readDiskRecord(paths.state) : undefined;
+  const disk = snapshot.running ? await readDiskView(paths.state) : undefined;
   if (!opts.json) {
     const warnings = [...describeReloadWarning(reload), ...(disk?.low ? [`verifier paused: ${disk.low}`] : [])];
     io.out(renderStatus(snapshot, warnings, usage, { utilization, stopLine: formatStopLine(stop, opts.root) }));

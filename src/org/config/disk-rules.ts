@@ -16,13 +16,15 @@ export async function checkDiskSettings(raw: Raw, dir: string, probe: ConfigProb
   const perAgent = readSize(disk.per_agent);
   if (perAgent === 0) {
     const path = ["sandbox", "disk", "per_agent"];
-    problems.push({ path, message: `${formatPath(path)} is 0, so every agent would be stopped as soon as it writes a byte`, fix: "give each agent a budget above 0, e.g. 20G" });
+    const message = `${formatPath(path)} is 0, so every agent would be stopped as soon as it writes a byte`;
+    problems.push({ path, message, fix: "give each agent a budget above 0, e.g. 20G" });
   }
   const floor = readSize(disk.floor);
   const total = floor ? await probe.diskSize?.(join(dir, "state")) : undefined;
   if (floor !== undefined && total !== undefined && floor >= total) {
     const path = ["sandbox", "disk", "floor"];
-    const message = `${formatPath(path)} ${String(disk.floor)} is not below the size of the whole disk holding the org (${formatSize(total)}), so no verify run would ever start`;
+    const message = `${formatPath(path)} ${String(disk.floor)} is not below the size of the whole disk holding the org `
+      + `(${formatSize(total)}), so no verify run would ever start`;
     problems.push({ path, message, fix: `set a floor well below ${formatSize(total)}, e.g. 1G` });
   }
   return problems;

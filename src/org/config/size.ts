@@ -7,7 +7,7 @@ const SIZE_TEXT = /^(\d+(?:\.\d+)?)([KMGT]?)(?:i?B)?$/;
 /** A size key of org.yaml: bytes as a number, or a string with a binary unit; parseSize reads it. */
 export const size = z
   .union([z.number().int().nonnegative(), z.string().regex(SIZE_TEXT, { message: SIZE })], { error: SIZE })
-  .describe("a size: bytes as a number, or a string such as 5M, 512M, 20G or 1T (powers of 1024; a trailing B or iB is allowed)");
+  .describe("a size: bytes as a number, or a string such as 5M, 512M, 20G or 1T (powers of 1024; B or iB may follow)");
 
 /** Bytes from a schema size. */
 export function parseSize(value: number | string): number {
