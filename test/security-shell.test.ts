@@ -41,7 +41,10 @@ describe("no shell ever interprets user data", { tags: ["slow"] }, () => {
     const root = join(outer, "org $(touch PWNED) `touch PWNED`; x");
     mkdirSync(root);
     const name = `sh${process.pid}`;
-    const argvFile = join(outer, "argv.jsonl");
+    // The agent writes its argv beside the org, in a folder the sandbox (whose /tmp is private) is told it may write.
+    const argvDir = join(outer, "argv");
+    mkdirSync(argvDir);
+    const argvFile = join(argvDir, "argv.jsonl");
     const prompt = "prompts/$(touch PWNED);`x`.md";
     const share = "data $(touch PWNED);`x`";
     const yaml = `name: ${name}
@@ -58,6 +61,7 @@ verify:
   protected: [${JSON.stringify("prepare.py")}]
   metric: { name: val_bpb, pattern: '^val_bpb:\\s*([0-9.]+)' }
   repeats: 1
+sandbox: { write: [${JSON.stringify(argvDir)}] }
 `;
     createRepo({ "org.yaml": yaml, [prompt]: PROMPT, "train.py": "print(1)\n", "prepare.py": "# fixed\n", ".gitignore": "data */\nstate/\nworktrees/\n" }, root);
     mkdirSync(join(root, share));
