@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { bin, readJsonFile } from "../helpers/org-fixture.js";
 import { pollUntil } from "../helpers/poll.js";
-import { createOrgRepoAs, IDENTITIES, runOrgAs, teardownOrgAs, type OrgAs } from "./identities.js";
+import { createOrgRepoAs, IDENTITIES, runOrgAs, teardownOrgAs, type OrgAs, upSandboxedAs } from "./identities.js";
 
 const orgYaml = (name: string) => `name: ${name}
 gpus: none
@@ -34,9 +34,7 @@ describe.each(IDENTITIES)("brokered commands are capped, end with their agent, a
   test("30 org commands at once: 4 run, 26 are refused naming the cap, the 4 end with the agent's pane", async () => {
     org = createOrgRepoAs(who, orgYaml);
     const { dir } = org;
-    const up = runOrgAs(who, ["up", "--no-attach"], { cwd: dir });
-    expect(up.stderr).not.toContain("WITHOUT a sandbox");
-    expect(up.code, up.stderr).toBe(0);
+    upSandboxedAs(who, dir);
     const flood = join(dir, "state", "agents", "a-1", "own", "flood");
     const isCap = (name: string) => readFileSync(join(flood, name), "utf8") === CAP;
     const refused = () => (existsSync(flood) ? readdirSync(flood).filter(isCap) : []);

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { bin } from "../helpers/org-fixture.js";
 import { pollUntil } from "../helpers/poll.js";
-import { createOrgRepoAs, IDENTITIES, runAs, runOrgAs, teardownOrgAs, type OrgAs } from "./identities.js";
+import { createOrgRepoAs, IDENTITIES, runAs, teardownOrgAs, type OrgAs, upSandboxedAs } from "./identities.js";
 
 const orgYaml = (name: string) => `name: ${name}
 gpus: none
@@ -30,9 +30,7 @@ describe.each(IDENTITIES)("the broker reads files only as the agent could, as $n
   test("org send -f of another agent's file sends nothing: the shim cannot read it, no message holds it", async () => {
     org = createOrgRepoAs(who, orgYaml);
     const { dir } = org;
-    const up = runOrgAs(who, ["up", "--no-attach"], { cwd: dir });
-    expect(up.stderr).not.toContain("WITHOUT a sandbox");
-    expect(up.code, up.stderr).toBe(0);
+    upSandboxedAs(who, dir);
     const secret = `SECRET-${Math.random().toString(36).slice(2)}`;
     const file = join(dir, "worktrees", "c-1", "secret.txt");
     expect(runAs(who, ["sh", "-c", 'printf "%s\\n" "$1" > "$2"', "sh", secret, file], { cwd: dir }).code).toBe(0);

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { bin } from "../helpers/org-fixture.js";
 import { pollUntil } from "../helpers/poll.js";
-import { createOrgRepoAs, handOver, IDENTITIES, runOrgAs, teardownOrgAs, type OrgAs } from "./identities.js";
+import { createOrgRepoAs, handOver, IDENTITIES, runOrgAs, teardownOrgAs, type OrgAs, upSandboxedAs } from "./identities.js";
 
 const ZERO = "0000000000000000";
 const BASHRC = "# the user's own\n";
@@ -38,9 +38,7 @@ describe.each(IDENTITIES)("an agent's capabilities and the host, as $name", { ta
     hostFiles = [`/usr/local/bin/org-caps-${tag}`, `/etc/org-caps-${tag}`, `/tmp/org-caps-${tag}`];
     org = createOrgRepoAs(who, orgYaml(who.home, tag));
     const { dir } = org;
-    const up = runOrgAs(who, ["up", "--no-attach"], { cwd: dir });
-    expect(up.stderr).not.toContain("WITHOUT a sandbox");
-    expect(up.code, up.stderr).toBe(0);
+    upSandboxedAs(who, dir);
     const log = join(dir, "worktrees", "a-1", "caps.log");
     const read = () => (existsSync(log) ? readFileSync(log, "utf8") : "");
     await pollUntil(() => read().includes("== done"), { timeoutMs: 30_000, what: "the probe to finish", explain: () => read() || "no caps.log" });

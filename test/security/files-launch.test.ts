@@ -6,7 +6,7 @@ import { afterEach, describe, expect, test } from "vitest";
 import type { AgentStatus } from "../../src/org/state.js";
 import { bin } from "../helpers/org-fixture.js";
 import { pollUntil } from "../helpers/poll.js";
-import { createOrgRepoAs, IDENTITIES, runOrgAs, teardownOrgAs, type OrgAs } from "./identities.js";
+import { createOrgRepoAs, IDENTITIES, runOrgAs, teardownOrgAs, type OrgAs, upSandboxedAs } from "./identities.js";
 
 const SECRET = "sk-other-runtime-s3cr3t";
 const orgYaml = (name: string) => `name: ${name}
@@ -31,9 +31,7 @@ describe.each(IDENTITIES)("an agent's launch spec as $name", { tags: ["slow"] },
     const { dir } = org;
     const agentDir = join(dir, "state", "agents", "a-1");
     const worktree = join(dir, "worktrees", "a-1");
-    const up = runOrgAs(who, ["up", "--no-attach"], { cwd: dir, env: { OTHER_SECRET: SECRET } });
-    expect(up.stderr).not.toContain("WITHOUT a sandbox");
-    expect(up.code, up.stderr).toBe(0);
+    upSandboxedAs(who, dir, { OTHER_SECRET: SECRET });
     const launch = readFileSync(join(agentDir, "launch.json"), "utf8");
     const status = await pollUntil(() => {
       const read = JSON.parse(readFileSync(join(agentDir, "status.json"), "utf8")) as AgentStatus;

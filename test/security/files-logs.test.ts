@@ -3,20 +3,12 @@
 import { existsSync, lstatSync, readFileSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import { bin } from "../helpers/org-fixture.js";
 import { pollUntil } from "../helpers/poll.js";
-import { createOrgRepoAs, handOver, IDENTITIES, runAs, runOrgAs, teardownOrgAs, type OrgAs } from "./identities.js";
+import { filesAttackYaml } from "./files-org.js";
+import { createOrgRepoAs, handOver, IDENTITIES, runAs, runOrgAs, teardownOrgAs, type OrgAs, upSandboxedAs } from "./identities.js";
 
 const PRIVATE = "private notes of b-1";
-const orgYaml = (name: string) => `name: ${name}
-gpus: none
-runtimes:
-  attack: { command: ["${bin("files-attack")}", logs, b-1] }
-  idle: { command: ["${bin("forever")}"] }
-roles:
-  a: { prompt: prompts/researcher.md, runtime: attack }
-  b: { prompt: prompts/researcher.md, runtime: idle }
-`;
+const orgYaml = filesAttackYaml("logs");
 
 let org: OrgAs | undefined;
 afterEach(() => {
@@ -30,9 +22,7 @@ describe.each(IDENTITIES)("org logs of an agent's own pane as $name", { tags: ["
     const { dir } = org;
     const agentDir = join(dir, "state", "agents", "a-1");
     const worktree = join(dir, "worktrees", "a-1");
-    const up = runOrgAs(who, ["up", "--no-attach"], { cwd: dir });
-    expect(up.stderr).not.toContain("WITHOUT a sandbox");
-    expect(up.code, up.stderr).toBe(0);
+    upSandboxedAs(who, dir);
     const secret = join(dir, "worktrees", "b-1", "private.txt");
     expect(runAs(who, ["sh", "-c", 'printf "%s\\n" "$1" > "$2" && : > "$3"', "sh", PRIVATE, secret, join(worktree, ".go")], { cwd: dir }).code).toBe(0);
     const out = await pollUntil(() => {

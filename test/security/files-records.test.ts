@@ -3,19 +3,11 @@
 import { existsSync, lstatSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import { bin } from "../helpers/org-fixture.js";
 import { pollUntil } from "../helpers/poll.js";
-import { createOrgRepoAs, IDENTITIES, runOrgAs, teardownOrgAs, type OrgAs } from "./identities.js";
+import { filesAttackYaml } from "./files-org.js";
+import { createOrgRepoAs, IDENTITIES, runOrgAs, teardownOrgAs, type OrgAs, upSandboxedAs } from "./identities.js";
 
-const orgYaml = (name: string) => `name: ${name}
-gpus: none
-runtimes:
-  attack: { command: ["${bin("files-attack")}", links, b-1] }
-  idle: { command: ["${bin("forever")}"] }
-roles:
-  a: { prompt: prompts/researcher.md, runtime: attack }
-  b: { prompt: prompts/researcher.md, runtime: idle }
-`;
+const orgYaml = filesAttackYaml("links");
 
 let org: OrgAs | undefined;
 afterEach(() => {
@@ -29,9 +21,7 @@ describe.each(IDENTITIES)("the daemon's records of an agent as $name", { tags: [
     const { dir } = org;
     const state = join(dir, "state");
     const gitConfig = readFileSync(join(dir, ".git", "config"), "utf8");
-    const up = runOrgAs(who, ["up", "--no-attach"], { cwd: dir });
-    expect(up.stderr).not.toContain("WITHOUT a sandbox");
-    expect(up.code, up.stderr).toBe(0);
+    upSandboxedAs(who, dir);
     const agentDir = join(state, "agents", "a-1");
     const attackLog = join(dir, "worktrees", "a-1", ".attack.log");
     // Its second run, after the exit the daemon recorded, prints the forged message: the pane log then holds it.

@@ -4,6 +4,7 @@ import { spawnSync, type SpawnSyncReturns } from "node:child_process";
 import { chownSync, mkdtempSync, readdirSync, realpathSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { expect } from "vitest";
 import { tmuxSocket } from "../../src/org/paths.js";
 import { ORG_BIN, type CliResult } from "../helpers/org-cli.js";
 import { PROMPT } from "../helpers/org-fixture.js";
@@ -56,6 +57,14 @@ export function runAs(who: Identity, argv: string[], options: { cwd: string; env
 /** The built CLI as `who`, as test/helpers/org-cli.ts runOrg runs it for the test's own identity. */
 export function runOrgAs(who: Identity, args: string[], options: { cwd: string; env?: Record<string, string>; timeoutMs?: number }): CliResult {
   return runAs(who, [process.execPath, ORG_BIN, ...args], options);
+}
+
+/** `org up --no-attach` as `who`, which must start the org sandboxed. */
+export function upSandboxedAs(who: Identity, dir: string, env: Record<string, string> = {}): CliResult {
+  const up = runOrgAs(who, ["up", "--no-attach"], { cwd: dir, env });
+  expect(up.stderr).not.toContain("WITHOUT a sandbox");
+  expect(up.code, up.stderr).toBe(0);
+  return up;
 }
 
 /** git as `who`, with the tests' fixed identity; throws with git's stderr when it fails, as temp-repo's git does. */

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, test } from "vitest";
 import { bin, readJsonFile } from "../helpers/org-fixture.js";
 import { pollUntil } from "../helpers/poll.js";
 import { isAlive } from "../../src/adapters/process.js";
-import { createOrgRepoAs, IDENTITIES, runOrgAs, teardownOrgAs, type OrgAs } from "./identities.js";
+import { createOrgRepoAs, IDENTITIES, runOrgAs, teardownOrgAs, type OrgAs, upSandboxedAs } from "./identities.js";
 
 const orgYaml = (name: string) => `name: ${name}
 repo: .
@@ -38,9 +38,7 @@ describe.each(IDENTITIES)("careless kills end only the agent's own processes, as
   test("pkill -f verify-slow, pkill node, kill -9 -1 in a pane: the daemon lives, all baselines judged", async () => {
     org = createOrgRepoAs(who, orgYaml, { "verify-slow.sh": VERIFY });
     const { dir } = org;
-    const up = runOrgAs(who, ["up", "--no-attach"], { cwd: dir });
-    expect(up.stderr).not.toContain("WITHOUT a sandbox");
-    expect(up.code, up.stderr).toBe(0);
+    upSandboxedAs(who, dir);
     const state = join(dir, "state");
     const readPid = () => readJsonFile<{ pid: number | null }>(join(state, "daemon.json")).pid ?? undefined;
     const daemon = await pollUntil(readPid, { what: "the daemon's pid" });
