@@ -114,7 +114,7 @@ function readAgentLogs(dir, agents) {
   const lines = [];
   for (const agent of agents) {
     try {
-      for (const line of readFileSync(join(dir, "state", "agents", agent, "bench-agent.log"), "utf8").trim().split("\n")) {
+      for (const line of readFileSync(join(dir, "state", "agents", agent, "own", "bench-agent.log"), "utf8").trim().split("\n")) {
         const [at, rc, , ...rest] = line.split(" ");
         lines.push({ agent, at: Number(at) * 1000, rc: Number(rc), text: rest.join(" ") });
       }

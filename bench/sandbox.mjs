@@ -29,7 +29,7 @@ async function timeSubmits(on, submits, round) {
   const yaml = `name: ${name}\ngpus: none\nruntimes:\n  bench: { command: ["${SUBMITTER}"], env: { BENCH_SUBMITS: "${submits}" } }\nroles:\n  a: { prompt: prompt.md, runtime: bench, edits: [value.txt] }\n`
     + `verify:\n  command: [sh, -c, 'echo "score: $(cat value.txt)"']\n  metric: { name: score, pattern: '^score: ([0-9.]+)' }\n  repeats: 1\n  queue_per_agent: 100\n  keep: { k: 0, min_delta: 0, confirm: 0 }\n${sandboxYaml(on)}`;
   const dir = createRepo({ "prompt.md": "# {{agent}}\n", "org.yaml": yaml, "value.txt": "1000\n" });
-  const log = join(dir, "state", "agents", "a-1", "bench-submit.log");
+  const log = join(dir, "state", "agents", "a-1", "own", "bench-submit.log");
   try {
     org(["up", "--no-attach"], dir);
     const deadline = Date.now() + 120_000;
