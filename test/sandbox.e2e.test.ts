@@ -1,6 +1,6 @@
 // Agents in a bubblewrap sandbox: a real org, real tmux and git, a scripted agent trying every write that matters.
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import type { ExperimentRequest } from "../src/org/experiments/experiment.js";
@@ -105,5 +105,7 @@ describe("the agents' sandbox", { tags: ["slow"] }, () => {
     const off = runOrg(["up", "--no-attach"], { cwd: org.dir, env: broken });
     expect(off.code).toBe(0);
     expect(off.stderr).not.toContain("sandbox");
+    // Unsandboxed too, the agent's own folders are there: $ORG_PROGRESS lies in own/.
+    for (const folder of ["home", "own", "proposal", "outbox"]) expect(statSync(join(org.dir, "state", "agents", "a-1", folder)).isDirectory()).toBe(true);
   });
 });

@@ -38,7 +38,9 @@ export async function writeSandboxes(
 ): Promise<Map<string, AgentSandbox>> {
   const sandboxes = new Map<string, AgentSandbox>();
   if (decision.kind !== "on" || !started) {
-    await Promise.all(agents.map((agent) => world.files.removeFile(sandboxFile(paths.state, agent.name))));
+    // Unsandboxed, the agent still finds its own folders ($ORG_PROGRESS lies in own/).
+    const made = agents.flatMap((agent) => agentPaths(paths.state, agent.name).writable.map((dir) => world.files.mkdir(dir)));
+    await Promise.all([...agents.map((agent) => world.files.removeFile(sandboxFile(paths.state, agent.name))), ...made]);
     return sandboxes;
   }
   const { config } = loaded;
