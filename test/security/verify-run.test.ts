@@ -41,18 +41,15 @@ describe.each(IDENTITIES)("a verify run's attacks as $name", { tags: ["slow"] },
     const results = join(state, "results.tsv");
     const protectedJson = readFileSync(join(state, "verifier", "protected.json"), "utf8");
     const read = (file: string) => (existsSync(file) ? readFileSync(file, "utf8") : "");
-    // daemon.json holds no pid until the daemon's first beat.
-    const daemon = await pollUntil(() => (JSON.parse(read(join(state, "daemon.json")) || "{}") as { pid?: number | null }).pid ?? undefined, {
-      timeoutMs: 30_000, what: "the daemon's pid in daemon.json",
-    });
     const rows = await pollUntil(() => {
       const lines = read(results).trim().split("\n").slice(1).map((line) => line.split("\t"));
       return lines.some((row) => row[4] === "train.sh: attacks the org") ? lines : undefined;
     }, { timeoutMs: 60_000, what: "the attacking submit's verdict", explain: () => `${read(results)}\n${read(join(state, "agents", "r-1", "own", "attack.log"))}` });
+    const judge = (JSON.parse(read(join(state, "daemon.json"))) as { pid: number }).pid;
     const runsDir = join(state, "runs");
     const attacked = readdirSync(runsDir).filter((name) => name.endsWith(".log")).map((name) => read(join(runsDir, name)))
       .find((log) => log.includes("attack results"));
-    expect(read(join(state, "agents", "r-1", "own", "attack.log"))).toContain(`daemon pid: ${daemon}\n`);
+    expect(read(join(state, "agents", "r-1", "own", "attack.log"))).toMatch(/^daemon pid: \d+$/m);
     for (const what of ATTACKS) expect(attacked, what).toContain(`attack ${what}: refused`);
     // The run itself went on to its metric: same value, so discarded, and the record is the verifier's alone.
     expect(rows.map((row) => row[4])).not.toContain("forged row");
@@ -63,6 +60,9 @@ describe.each(IDENTITIES)("a verify run's attacks as $name", { tags: ["slow"] },
     expect(gitAs(who, org.dir, ["rev-parse", `refs/frontier/${org.name}`]).trim()).toBe(base);
     expect(gitAs(who, org.dir, ["rev-parse", `org/${org.name}/best`]).trim()).toBe(base);
     expect(existsSync(join(org.dir, "worktrees", "r-2", "planted.txt"))).toBe(false);
-    expect(() => process.kill(daemon, 0)).not.toThrow();
+    // The daemon that judged the run still runs: not killed, not replaced by its keeper.
+    const now = JSON.parse(read(join(state, "daemon.json"))) as { pid: number };
+    expect(() => process.kill(now.pid, 0)).not.toThrow();
+    expect(now.pid).toBe(judge);
   }, 90_000);
 });
