@@ -25,6 +25,7 @@ import { checkProtectedFiles, recordProtectedHashes } from "./protected-check.js
 import { reportIncidents } from "./incident-report.js";
 import { planVerifyRun } from "../../org/sandbox/verify-run.js";
 import type { VerifySandbox } from "./run-sandbox.js";
+import { findProgram } from "../probes/runtime.js";
 
 const GIT_CONFIG = ["core.hooksPath=/dev/null", "gc.auto=0", "advice.detachedHead=false"];
 
@@ -179,7 +180,9 @@ export function createVerifierPort(opts: {
 /** A local run in the org's sandbox when it is on: the candidate's code writes its checkout alone. */
 async function placeInSandbox(sandbox: (() => Promise<VerifySandbox | undefined>) | undefined, argv: string[], options: { cwd: string; env: Record<string, string> }): Promise<{ argv: string[]; env: Record<string, string>; note?: string }> {
   const layout = await sandbox?.();
-  return { argv: layout ? planVerifyRun({ ...layout, checkout: options.cwd }, argv) : argv, env: options.env };
+  // A program not there runs nowhere: spawned as is, its error says so (in bwrap it would be a bare exit 1).
+  const found = layout && (await findProgram(argv[0] ?? "", options.cwd, options.env.PATH ?? process.env.PATH));
+  return { argv: layout && found ? planVerifyRun({ ...layout, checkout: options.cwd }, argv) : argv, env: options.env };
 }
 
 /** Under Slurm with a pool, a run is its own job of one GPU: Slurm picks the GPU and sets CUDA_VISIBLE_DEVICES. */
