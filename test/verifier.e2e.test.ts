@@ -28,12 +28,22 @@ verify:
   parallel: 1
   repeats: 1                    # the loop's mechanics, not the noise rule (test/experiment.test.ts covers that)
   keep: { k: 2, min_delta: 0, confirm: 0 }
+# The verify runs are sandboxed: the tests' traces go to a folder declared writable.
+sandbox: { write: ["${scratch}"] }
 `;
 
 // The toy research repo: the metric is whatever value.txt says, so a test sets it by editing one file.
 const TRAIN = '#!/bin/sh\necho "val_bpb: $(cat value.txt)"\necho "peak_vram_mb: 1536"\n';
 const PREPARE = "#!/bin/sh\n# data preparation: fixed; the verifier restores it from base before every run\n";
 const PATTERN = "^val_bpb:\\s*([0-9.]+)";
+
+const readCmdline = (pid: string) => {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8");
+  } catch {
+    return "";
+  }
+};
 
 let org: ReturnType<typeof createOrgRepo>;
 let scratch: string;
@@ -161,8 +171,9 @@ describe("the verifier judges submitted experiments", { tags: ["slow"] }, () => 
 
   test("a run past the timeout is a crash and its whole process group is killed", async () => {
     const best = kept["researcher-1"]!;
-    const pidFile = join(scratch, "hang.pid");
-    writeFileSync(join(worktree("researcher-1"), "train.sh"), `#!/bin/sh\necho "epoch 1"\nsleep 300 &\necho $! > ${pidFile}\nwait\n`);
+    // Found by its arguments: in the run's sandbox (its own pid namespace) `$!` is not the host's pid.
+    const nap = `300.${process.pid}`;
+    writeFileSync(join(worktree("researcher-1"), "train.sh"), `#!/bin/sh\necho "epoch 1"\nsleep ${nap} &\nwait\n`);
     const { short, lines } = submit("researcher-1", "train longer");
     expect(lines).toEqual([
       `submitted ${short} "train longer"; waiting for the verifier…`,
@@ -173,8 +184,8 @@ describe("the verifier judges submitted experiments", { tags: ["slow"] }, () => 
       "epoch 1",
     ]);
     // The forked sleep is gone too, well within the 2 s grace before SIGKILL: SIGTERM reached the group.
-    const sleeper = Number(readFileSync(pidFile, "utf8"));
-    await pollUntil(() => !isRunning(sleeper), { what: `the forked sleep ${sleeper} to be killed`, timeoutMs: 1000 });
+    const sleepers = () => readdirSync("/proc").filter((pid) => /^\d+$/.test(pid) && readCmdline(pid) === `sleep\0${nap}\0`);
+    await pollUntil(() => sleepers().length === 0, { what: `the forked sleep ${nap} to be killed`, timeoutMs: 1000 });
     expectResetTo("researcher-1", best);
     rows.push([short, "0.000000", "0.0", "crash", "train longer", "researcher-1", "cpu"]);
     expect(readRows()).toEqual(rows);

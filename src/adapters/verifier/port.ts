@@ -23,6 +23,9 @@ import { admitCommits, publishCommit } from "../git/verifier-store.js";
 import { openVerifierObjects } from "./prepare-store.js";
 import { checkProtectedFiles, recordProtectedHashes } from "./protected-check.js";
 import { reportIncidents } from "./incident-report.js";
+import { planVerifyRun } from "../../org/sandbox/verify-run.js";
+import type { VerifySandbox } from "./run-sandbox.js";
+import { findProgram } from "../probes/runtime.js";
 
 const GIT_CONFIG = ["core.hooksPath=/dev/null", "gc.auto=0", "advice.detachedHead=false"];
 
@@ -35,6 +38,8 @@ export function createVerifierPort(opts: {
   slurmPool?: { org: string; settings: SlurmConfig };
   /** The daemon's log: the store's repairs, and an agent's worktree whose .git no longer points where org put it. */
   say?: (line: string) => void;
+  /** Local runs only: the sandbox a run of an agent's code goes in, or none (the org's sandbox is off). */
+  sandbox?: () => Promise<VerifySandbox | undefined>;
 }): VerifierPort {
   const runner = opts.runner ?? processRunner;
   const git = async (cwd: string, args: string[], allowFailure = false) => {
@@ -109,7 +114,7 @@ export function createVerifierPort(opts: {
       await mkdir(join(options.logFile, ".."), { recursive: true });
       await writeFile(options.logFile, "");
       const pool = opts.backend === "slurm" ? opts.slurmPool : undefined;
-      const { argv, env, note } = pool ? placeInPoolJob(pool, command, options) : opts.backend === "slurm" ? await placeInJob(opts.state, command, options) : { argv: command, env: options.env, note: undefined };
+      const { argv, env, note } = pool ? placeInPoolJob(pool, command, options) : opts.backend === "slurm" ? await placeInJob(opts.state, command, options) : await placeInSandbox(opts.sandbox, command, options);
       if (note) await appendLines(options.logFile, [note]);
       // Verify runs never see the secrets the daemon holds for agents.
       // Recorded on disk while it runs: a daemon killed meanwhile leaves it to the next one, which ends it.
@@ -170,6 +175,14 @@ export function createVerifierPort(opts: {
       await sendMessage(opts.state, { from: "verifier", to: [agent], kind: "verdict", body: text, ...(extra ? { extra } : {}) }, opts.messages ?? readMessageSettings(undefined));
     },
   };
+}
+
+/** A local run in the org's sandbox when it is on: the candidate's code writes its checkout alone. */
+async function placeInSandbox(sandbox: (() => Promise<VerifySandbox | undefined>) | undefined, argv: string[], options: { cwd: string; env: Record<string, string> }): Promise<{ argv: string[]; env: Record<string, string>; note?: string }> {
+  const layout = await sandbox?.();
+  // A program not there runs nowhere: spawned as is, its error says so (in bwrap it would be a bare exit 1).
+  const found = layout && (await findProgram(argv[0] ?? "", options.cwd, options.env.PATH ?? process.env.PATH));
+  return { argv: layout && found ? planVerifyRun({ ...layout, checkout: options.cwd }, argv) : argv, env: options.env };
 }
 
 /** Under Slurm with a pool, a run is its own job of one GPU: Slurm picks the GPU and sets CUDA_VISIBLE_DEVICES. */

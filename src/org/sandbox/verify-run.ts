@@ -1,0 +1,44 @@
+/** Where a verify run may write and what it cannot see; every path absolute. */
+export interface VerifyRunLayout {
+  bwrap: string;
+  /** The verifier's checkout of the candidate commit: the one place the run writes, and its working folder. */
+  checkout: string;
+  /** The org folder and the repo: shown again over the private /tmp where they lie in it, read-only. */
+  tops: string[];
+  /** state/, worktrees/ and the repo's git folder: emptied and read-only (the checkout, under state/, comes back). */
+  hide: string[];
+  /** The user's home when the private /tmp would hide it: readable, as every home is. */
+  tmpHome?: string;
+  /** sandbox.read and sandbox.write of org.yaml. */
+  read: string[];
+  write: string[];
+}
+
+/**
+ * A verify run's argv in bwrap: the candidate's code (an agent wrote it) runs without capabilities, in its own pid
+ * namespace (it signals no daemon), on a read-only host where the org's records are out of sight. Later mounts win,
+ * so the order is the policy. The environment passes through bwrap as the runner sets it; the runner writes the log.
+ */
+export function planVerifyRun(layout: VerifyRunLayout, argv: readonly string[]): string[] {
+  const ro = (path: string) => ["--ro-bind", path, path];
+  const rw = (path: string) => ["--bind", path, path];
+  // A parent first, so the child's mount is not covered by it.
+  const tops = [...new Set(layout.tops)].sort((a, b) => a.length - b.length);
+  return [
+    layout.bwrap,
+    "--die-with-parent", "--unshare-user", "--unshare-pid", "--cap-drop", "ALL",
+    "--ro-bind", "/", "/", "--dev-bind", "/dev", "/dev", "--proc", "/proc",
+    "--perms", "1777", "--tmpfs", "/tmp", "--perms", "1777", "--tmpfs", "/dev/shm",
+    ...(layout.tmpHome ? ro(layout.tmpHome) : []),
+    ...tops.flatMap(ro),
+    ...layout.hide.flatMap((dir) => ["--tmpfs", dir]),
+    ...layout.read.flatMap(ro),
+    ...layout.write.flatMap(rw),
+    ...rw(layout.checkout),
+    // The emptied folders stay empty: a forged results.tsv made there would fool only the run itself.
+    ...layout.hide.flatMap((dir) => ["--remount-ro", dir]),
+    "--chdir", layout.checkout,
+    "--setenv", "TMPDIR", "/tmp",
+    "--", ...argv,
+  ];
+}
