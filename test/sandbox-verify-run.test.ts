@@ -11,7 +11,7 @@ describe("planVerifyRun", () => {
   const at = (...args: string[]) => argv.findIndex((_, i) => args.every((arg, j) => argv[i + j] === arg));
 
   test("no capabilities, its own pid namespace, the host read-only and /tmp private", () => {
-    expect(argv.slice(0, 6)).toEqual(["/usr/bin/bwrap", "--die-with-parent", "--unshare-user", "--unshare-pid", "--cap-drop", "ALL"]);
+    expect(argv.slice(0, 5)).toEqual(["/usr/bin/bwrap", "--unshare-user", "--unshare-pid", "--cap-drop", "ALL"]);
     expect(at("--ro-bind", "/", "/")).toBeLessThan(at("--tmpfs", "/tmp"));
   });
 

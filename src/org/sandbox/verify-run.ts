@@ -26,7 +26,8 @@ export function planVerifyRun(layout: VerifyRunLayout, argv: readonly string[]):
   const tops = [...new Set(layout.tops)].sort((a, b) => a.length - b.length);
   return [
     layout.bwrap,
-    "--die-with-parent", "--unshare-user", "--unshare-pid", "--cap-drop", "ALL",
+    // No --die-with-parent: a run outlives a killed daemon, as unsandboxed, and the next daemon adopts or ends it.
+    "--unshare-user", "--unshare-pid", "--cap-drop", "ALL",
     "--ro-bind", "/", "/", "--dev-bind", "/dev", "/dev", "--proc", "/proc",
     "--perms", "1777", "--tmpfs", "/tmp", "--perms", "1777", "--tmpfs", "/dev/shm",
     ...(layout.tmpHome ? ro(layout.tmpHome) : []),
