@@ -23,6 +23,15 @@ export interface Identity {
 // An id no account uses, so nothing on the machine belongs to it but what a test hands over.
 const USER_ID = 4242;
 const self = process.getuid?.() ?? 0;
+const asUser = ["setpriv", `--reuid=${USER_ID}`, `--regid=${USER_ID}`, "--clear-groups", "--"];
+
+// A checkout in a folder only root may enter (a home of mode 0700) cannot run as the user: say so, run as root alone.
+function reachesPackage(): boolean {
+  const [program, ...args] = [...asUser, process.execPath, "-e", `require("fs").accessSync(${JSON.stringify(ORG_BIN)}, 4)`];
+  if (spawnSync(program!, args).status === 0) return true;
+  process.stderr.write(`test/security: uid ${USER_ID} cannot read ${ORG_BIN} (a folder above it is closed to others): the red team runs as root only\n`);
+  return false;
+}
 
 function makeIdentity(name: Identity["name"], uid: number, wrap: string[]): Identity {
   const home = realpathSync(mkdtempSync(join(tmpdir(), `org-sec-${name}-`)));
@@ -36,7 +45,7 @@ function makeIdentity(name: Identity["name"], uid: number, wrap: string[]): Iden
  * mapped to uid 0 in a user namespace (unshare -r), which is what a rootless container gives an agent.
  */
 export const IDENTITIES: Identity[] = self === 0
-  ? [makeIdentity("root", 0, []), makeIdentity("user", USER_ID, ["setpriv", `--reuid=${USER_ID}`, `--regid=${USER_ID}`, "--clear-groups", "--"])]
+  ? [makeIdentity("root", 0, []), ...(reachesPackage() ? [makeIdentity("user", USER_ID, asUser)] : [])]
   : [makeIdentity("root", self, ["unshare", "--map-root-user", "--"]), makeIdentity("user", self, [])];
 
 /** The environment `who` runs with: the test's hermetic one, its own HOME and names, no tmux of the caller. */
