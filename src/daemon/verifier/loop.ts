@@ -48,6 +48,7 @@ export class VerifierLoop {
   private capacityWritten = false;
   private readonly tried: TriedMemory;
   private readonly stacks;
+  private readonly abort = new AbortController();
 
   constructor(
     private readonly record: OrgRecord,
@@ -154,8 +155,6 @@ export class VerifierLoop {
     await this.startWhenRoom(this.ready, this.config.verify!.parallel);
   }
 
-  private readonly abort = new AbortController();
-
   /** Shutdown: kill runs in flight; their requests stay queued for the next daemon. */
   async stop(): Promise<void> {
     this.abort.abort();
@@ -190,8 +189,7 @@ export class VerifierLoop {
       // Every row goes through the journal: one the verifier did not seal would read as forged.
       const port = this.guard.journalRows(this.port, request);
       const program = await readAgentProgramAt(this.paths.state, submitted.agent, submitted.submittedAt);
-      const plan = { request, ledger, recorded, gpu: gpuOfSlot(slot), port, program, sigma };
-      const tried = request.kind === "candidate" && !refused ? await this.tried.plan(plan) : undefined;
+      const tried = request.kind === "candidate" && !refused ? await this.tried.plan({ request, ledger, recorded, gpu: gpuOfSlot(slot), port, program, sigma }) : undefined;
       if (tried?.kind === "hold") return;
       const context: ExperimentContext = {
         verify: this.config.verify!, baseCommit: this.record.baseCommit, slot, ledger,
