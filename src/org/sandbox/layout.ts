@@ -1,5 +1,6 @@
 import { dirname, join } from "node:path";
 import { branchName } from "../paths.js";
+import { SANDBOX_HOST_ARGS } from "./host.js";
 
 /** Where one agent's sandbox lets it write, and what it hides; every path absolute. */
 export interface SandboxLayout {
@@ -59,12 +60,7 @@ export function planSandbox(layout: SandboxLayout): AgentSandbox {
   const branches = join(git.common, "refs", "heads", folder);
   const args = [
     "--die-with-parent",
-    // No capabilities, whoever runs org: root in a user namespace of its own (uid mapped as is) owns nothing outside it,
-    // so it can neither remount the org nor reach another process's files through /proc/<pid>/root.
-    "--unshare-user", "--unshare-pid", "--cap-drop", "ALL",
-    // The host read-only but its devices (GPUs); /tmp and /dev/shm the agent's own.
-    "--ro-bind", "/", "/", "--dev-bind", "/dev", "/dev", "--proc", "/proc",
-    "--perms", "1777", "--tmpfs", "/tmp", "--perms", "1777", "--tmpfs", "/dev/shm",
+    ...SANDBOX_HOST_ARGS,
     ...(layout.tmpHome ? ro(layout.tmpHome) : []),
     ...tops.flatMap(ro),
     "--tmpfs", layout.worktrees,

@@ -1,3 +1,5 @@
+import { SANDBOX_HOST_ARGS } from "./host.js";
+
 /** Where a verify run may write and what it cannot see; every path absolute. */
 export interface VerifyRunLayout {
   bwrap: string;
@@ -27,9 +29,7 @@ export function planVerifyRun(layout: VerifyRunLayout, argv: readonly string[]):
   return [
     layout.bwrap,
     // No --die-with-parent: a run outlives a killed daemon, as unsandboxed, and the next daemon adopts or ends it.
-    "--unshare-user", "--unshare-pid", "--cap-drop", "ALL",
-    "--ro-bind", "/", "/", "--dev-bind", "/dev", "/dev", "--proc", "/proc",
-    "--perms", "1777", "--tmpfs", "/tmp", "--perms", "1777", "--tmpfs", "/dev/shm",
+    ...SANDBOX_HOST_ARGS,
     ...(layout.tmpHome ? ro(layout.tmpHome) : []),
     ...tops.flatMap(ro),
     ...layout.hide.flatMap((dir) => ["--tmpfs", dir]),
