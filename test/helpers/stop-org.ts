@@ -1,6 +1,15 @@
 // org.yaml of researchers that submit forever (test/fixtures/bin/submit-loop) under a stop after `maxExperiments`: the stop e2e tests.
 import { bin } from "./org-fixture.js";
 
+/** The verify block of a looping org: train.sh's val_bpb, lower is better, every change that improves it kept. */
+export const LOOPING_VERIFY = `verify:
+  command: [sh, train.sh]
+  metric: { name: val_bpb, pattern: '^val_bpb:\\s*([0-9.]+)', goal: minimize }
+  timeout: 10s
+  repeats: 1
+  keep: { k: 0, min_delta: 0, confirm: 0 }
+`;
+
 /** `count` looping researchers scored by value.txt; the stop's grace is 1 s. */
 export const loopingOrgYaml = (count: number) => (maxExperiments: number) => (name: string) => `name: ${name}
 repo: .
@@ -10,13 +19,7 @@ runtimes:
   looper: { command: ["${bin("submit-loop")}"] }
 roles:
   researcher: { prompt: prompts/researcher.md, runtime: looper, count: ${count}, edits: [value.txt] }
-verify:
-  command: [sh, train.sh]
-  metric: { name: val_bpb, pattern: '^val_bpb:\\s*([0-9.]+)', goal: minimize }
-  timeout: 10s
-  repeats: 1
-  keep: { k: 0, min_delta: 0, confirm: 0 }
-stop:
+${LOOPING_VERIFY}stop:
   max_experiments: ${maxExperiments}
   grace: 1s
 `;

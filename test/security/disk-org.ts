@@ -2,6 +2,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { bin } from "../helpers/org-fixture.js";
+import { LOOPING_VERIFY } from "../helpers/stop-org.js";
 import { runOrgAs, type OrgAs } from "./identities.js";
 
 /** org.yaml with `disk` as sandbox.disk; each filler writes `fill` MiB, a MiB every 100 ms. */
@@ -15,13 +16,7 @@ roles:
   filler: { prompt: prompts/researcher.md, runtime: filler }
   stasher: { prompt: prompts/researcher.md, runtime: stasher }
   researcher: { prompt: prompts/researcher.md, runtime: looper, edits: [value.txt] }
-verify:
-  command: [sh, train.sh]
-  metric: { name: val_bpb, pattern: '^val_bpb:\\s*([0-9.]+)', goal: minimize }
-  timeout: 10s
-  repeats: 1
-  keep: { k: 0, min_delta: 0, confirm: 0 }
-sandbox:
+${LOOPING_VERIFY}sandbox:
   disk: ${disk}
 `;
 
