@@ -178,7 +178,9 @@ export function createVerifierPort(opts: {
 }
 
 /** A local run in the org's sandbox when it is on: the candidate's code writes its checkout alone. */
-async function placeInSandbox(sandbox: (() => Promise<VerifySandbox | undefined>) | undefined, argv: string[], options: { cwd: string; env: Record<string, string> }): Promise<{ argv: string[]; env: Record<string, string>; note?: string }> {
+async function placeInSandbox(
+  sandbox: (() => Promise<VerifySandbox | undefined>) | undefined, argv: string[], options: { cwd: string; env: Record<string, string> },
+): Promise<{ argv: string[]; env: Record<string, string>; note?: string }> {
   const layout = await sandbox?.();
   // A program not there runs nowhere: spawned as is, its error says so (in bwrap it would be a bare exit 1).
   const found = layout && (await findProgram(argv[0] ?? "", options.cwd, options.env.PATH ?? process.env.PATH));

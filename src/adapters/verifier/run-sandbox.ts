@@ -22,12 +22,15 @@ export async function findVerifySandbox(opts: {
   if (opts.sandbox?.enabled === false) return undefined;
   const decision = decideSandbox(opts.sandbox, await (probed ??= probeSandbox()));
   if (decision.kind !== "on") return undefined;
-  const common = await runGit(["rev-parse", "--path-format=absolute", "--git-common-dir"], { cwd: opts.repo, timeoutMs: 30_000 });
+  const asked = ["rev-parse", "--path-format=absolute", "--git-common-dir"];
+  const common = await runGit(asked, { cwd: opts.repo, timeoutMs: 30_000 });
   const gitDir = common.exitCode === 0 ? common.stdout.trim() : resolve(opts.repo, ".git");
   // bwrap mounts over folders that exist: a missing one (no worktree made yet) has nothing to hide.
   const hide = await keepFolders([opts.state, opts.worktrees, gitDir]);
   const home = process.env.HOME ?? "";
-  const tmpHome = home && home !== "/tmp" && isInsideDir(home, "/tmp") && (await keepFolders([home])).length ? home : undefined;
+  // A home in /tmp would vanish under the private /tmp: shown again, read-only.
+  const inTmp = home !== "" && home !== "/tmp" && isInsideDir(home, "/tmp");
+  const tmpHome = inTmp && (await keepFolders([home])).length ? home : undefined;
   return {
     bwrap: decision.bwrap, tops: [opts.root, opts.repo], hide, ...(tmpHome ? { tmpHome } : {}),
     read: await keepFolders((opts.sandbox?.read ?? []).map((path) => resolve(opts.root, path))),

@@ -40,7 +40,8 @@ export async function writeSandboxes(
   if (decision.kind !== "on" || !started) {
     // Unsandboxed, the agent still finds its own folders ($ORG_PROGRESS lies in own/).
     const made = agents.flatMap((agent) => agentPaths(paths.state, agent.name).writable.map((dir) => world.files.mkdir(dir)));
-    await Promise.all([...agents.map((agent) => world.files.removeFile(sandboxFile(paths.state, agent.name))), ...made]);
+    const stale = agents.map((agent) => world.files.removeFile(sandboxFile(paths.state, agent.name)));
+    await Promise.all([...stale, ...made]);
     return sandboxes;
   }
   const { config } = loaded;
@@ -54,8 +55,8 @@ export async function writeSandboxes(
     const made = files.writable.map((dir) => world.files.mkdir(dir));
     const [worktreeDir] = await Promise.all([git.findWorktreeDir(agent.worktree, agent.name), ...made]);
     const sandbox = planSandbox({
-      bwrap: decision.bwrap, root: paths.root, repo: loaded.repoDir, worktrees: paths.worktrees, worktree: agent.worktree, agentWritable: files.writable, outbox,
-      home: files.home, git: { common: git.common, worktreeDir, org: config.name }, ...user,
+      bwrap: decision.bwrap, root: paths.root, repo: loaded.repoDir, worktrees: paths.worktrees, worktree: agent.worktree,
+      agentWritable: files.writable, outbox, home: files.home, git: { common: git.common, worktreeDir, org: config.name }, ...user,
       read: (config.sandbox?.read ?? []).map((path) => resolve(loaded.dir, path)),
       write: (config.sandbox?.write ?? []).map((path) => resolve(loaded.dir, path)),
       // Through the grid's socket an agent could type into another agent's pane, or end the org.
