@@ -23,6 +23,8 @@ const GRID_SIZE = { width: 240, height: 80 };
 export async function upOrg(world: World, loaded: LoadedConfig, opts: { mode?: "tmux" | "pty"; onStart?: () => Promise<void> } = {}): Promise<UpResult> {
   const { config } = loaded;
   const paths = orgPaths(loaded.dir);
+  // The daemon's pane, with the secrets it holds for the agents: for a first start and for a restart alike.
+  const daemon = daemonLaunch(world.orgArgv, paths, world.secretEnv(declaredSecrets(config)));
   // The trial sandbox (a bwrap start) runs while tmux and git are asked; prepareAgents takes its answer.
   if (config.sandbox?.enabled !== false) void world.sandbox.probe();
   const previous = (await readOptionalOrgRecord(world.files, paths.root)) ?? null;
@@ -37,10 +39,13 @@ export async function upOrg(world: World, loaded: LoadedConfig, opts: { mode?: "
     const control = (await tmux.listPanes()).find((pane) => pane.id === previous.controlPaneId);
     if (control?.dead) {
       // Its keeper may restart it in the same moment: under up.lock, only one of the two does.
-      const respawn = await respawnDeadDaemon(world, paths, previous, daemonLaunch(world.orgArgv, paths, world.secretEnv(declaredSecrets(config))));
+      const respawn = await respawnDeadDaemon(world, paths, previous, daemon);
       if (respawn.kind === "restarted") {
-        await world.files.appendLines(paths.log, [formatLogEntry({ date: world.now(), op: "up", title: "restarted the daemon", body: `its pane had exited (status ${control.deadStatus ?? control.deadSignal ?? "?"}); agents kept running` })]);
-        return { kind: "already-running", record: previous, reason: `org ${config.name} is running; its daemon had exited and was restarted (agents untouched)` };
+        const status = control.deadStatus ?? control.deadSignal ?? "?";
+        const body = `its pane had exited (status ${status}); agents kept running`;
+        await world.files.appendLines(paths.log, [formatLogEntry({ date: world.now(), op: "up", title: "restarted the daemon", body })]);
+        const reason = `org ${config.name} is running; its daemon had exited and was restarted (agents untouched)`;
+        return { kind: "already-running", record: previous, reason };
       }
       if (respawn.kind === "busy") throw new OrgError(`${respawn.reason} — wait for it to finish, then \`org up\` again`, "locked");
       return { kind: "already-running", record: previous, reason: `org ${config.name} is running; its daemon had exited; ${respawn.kind === "alive" ? "its keeper restarted it" : respawn.reason}` };
@@ -66,7 +71,7 @@ export async function upOrg(world: World, loaded: LoadedConfig, opts: { mode?: "
     for (const path of reclaimed) warnings.push(`removed ${path}: ${left}`);
     const panes: PaneSpec[] = [
       // The daemon holds the declared secrets (in memory only) to give them to agents it restarts or adds.
-      { ...daemonLaunch(world.orgArgv, paths, world.secretEnv(declaredSecrets(config))), options: {}, logFile: `${paths.state}/daemon.log` },
+      { ...daemon, options: {}, logFile: `${paths.state}/daemon.log` },
       ...agents.map((agent) => agentPaneSpec(paths, agent, launches.get(agent.name)!, world.secretEnv(launches.get(agent.name)!.passEnv ?? []), sandboxes.get(agent.name))),
     ];
     const listed = await tmux.createGrid(panes, GRID_SIZE).catch(async (error: unknown) => {
