@@ -40,7 +40,9 @@ describe("faults, the fast subset: nothing is lost", { tags: ["slow"] }, () => {
     rmSync(slow);
     // The run the killed daemon left is ended before the next one starts in its slot; its waiter goes too.
     expect(duringRun.left).toEqual([]);
-    expect(readFileSync(join(org.root, "state/log.md"), "utf8")).toMatch(/recover \| the daemon ended \d+ process(es)? a killed daemon left\n- verify run /);
+    // The daemon says so once it has ended them all: a moment after the last is gone.
+    const recovered = /recover \| the daemon ended \d+ process(es)? a killed daemon left\n- verify run /;
+    await pollUntil(() => recovered.test(readFileSync(join(org!.root, "state/log.md"), "utf8")), { what: "the recover line in log.md" });
     writeFileSync(join(org.repo, ".git/index.lock"), "");
     const tampered = commitTamper(org, "tamperer-1", "fast");
     await pollUntil(() => statusesOf(org!, [tampered]).length > 0, { what: `a row for ${tampered}`, timeoutMs: 60_000 });

@@ -17,6 +17,8 @@ import type { World } from "../org/world.js";
 const POLL_MS = 200;
 // tmux is asked now and then all the same: `org up` may have restarted the daemon under another pid.
 const LOOK_EVERY_MS = 10_000;
+// tmux marks a pane dead when its terminal closes, maybe before it has reaped the program: its status comes soon after.
+const STATUS_GRACE_MS = 2000;
 
 /**
  * `org keeper`: restarts the daemon's pane whenever the daemon exits, until `org down`. It holds keeper.lock for its
@@ -66,6 +68,7 @@ async function keepDaemon({ world, paths, record, first, save, mine }: KeepInput
   let daemon: { pid: number; since: number } | undefined;
   let lookedAt = 0;
   let due: { at: number; dead: PaneInfo; reason: string } | undefined;
+  let unreaped: number | undefined;
   while (await mine()) {
     const now = Date.now();
     if (daemon && isRunningProcess(daemon.pid) && now - lookedAt < LOOK_EVERY_MS) {
@@ -82,7 +85,7 @@ async function keepDaemon({ world, paths, record, first, save, mine }: KeepInput
       continue;
     }
     if (!control.dead) {
-      if (daemon?.pid !== control.pid) daemon = { pid: control.pid, since: now };
+      if (daemon?.pid !== control.pid) daemon = { pid: control.pid, since: await readDaemonStart(paths, control.pid, now) };
       // Restarted by `org up` while this keeper waited out a backoff: nothing is pending any more.
       if (due && state.waitingUntil) {
         const { waitingUntil: _, ...rest } = state;
@@ -93,6 +96,11 @@ async function keepDaemon({ world, paths, record, first, save, mine }: KeepInput
       await sleep(POLL_MS);
       continue;
     }
+    if (!due && control.deadStatus === null && !control.deadSignal && now - (unreaped ??= now) < STATUS_GRACE_MS) {
+      await sleep(POLL_MS / 4);
+      continue;
+    }
+    unreaped = undefined;
     if (!due) {
       const exit = describeDaemonExit(control);
       const livedMs = now - (daemon?.since ?? now);
@@ -125,6 +133,13 @@ async function keepDaemon({ world, paths, record, first, save, mine }: KeepInput
     daemon = undefined;
     due = undefined;
   }
+}
+
+// A daemon this keeper first sees already running started before it: its heartbeat says when.
+async function readDaemonStart(paths: OrgPaths, pid: number, seenAt: number): Promise<number> {
+  const beat = await readJson<{ pid?: number; startedAt?: string }>(paths.daemon).catch(() => undefined);
+  const at = beat?.pid === pid && beat.startedAt ? Date.parse(beat.startedAt) : NaN;
+  return Number.isFinite(at) && at <= seenAt ? at : seenAt;
 }
 
 async function log(world: World, paths: OrgPaths, title: string, body: string): Promise<void> {
