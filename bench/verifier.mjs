@@ -2,7 +2,8 @@
 // and verifier throughput with 8 agents in CPU mode next to the ideal slots × time / run time.
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { FOREVER, createRepo, median, org, percentile, removeDir } from "./lib.mjs";
+import { FOREVER, ROOT, createRepo, median, org, percentile, removeDir } from "./lib.mjs";
+import { startTrace, summarizeTrace } from "./trace.mjs";
 
 function verifyYaml(name, opts) {
   return [
@@ -31,6 +32,8 @@ async function waitFor(check, timeoutMs) {
 
 export async function benchOverhead(experiments = 100) {
   const dir = createRepo({ "prompt.md": "x\n", "train.mjs": "const VALUE = 1.0;\n", "org.yaml": verifyYaml(`bo${process.pid}`, { runtime: "idle", count: 1, parallel: 1 }) });
+  // BENCH_TRACE=1: where each request's milliseconds went, phase by phase (ORG_TRACE_TIMINGS in the daemon).
+  const trace = startTrace(join(ROOT, "bench", "out", "overhead-trace.jsonl"));
   try {
     org(["up", "--no-attach"], dir);
     const worktree = join(dir, "worktrees", "a-1");
@@ -47,6 +50,7 @@ export async function benchOverhead(experiments = 100) {
       overheads.push(overheadMs);
     }
     const result = { experiments, overhead_median_ms: median(overheads), overhead_p95_ms: percentile(overheads, 95), overhead_max_ms: Math.max(...overheads) };
+    if (trace) result.phases = summarizeTrace(trace);
     process.stderr.write(`verifier overhead: median ${result.overhead_median_ms} ms, p95 ${result.overhead_p95_ms} ms over ${experiments}\n`);
     return result;
   } finally {

@@ -27,6 +27,7 @@ import { StackRunner } from "./stack.js";
 import { writeCapacity } from "../../adapters/store/gpu-runs.js";
 import { listCapacity } from "../../org/experiments/gpu-runs.js";
 import { TriedMemory } from "./tried-memory.js";
+import { traceExperiment, traceRun } from "./trace-run.js";
 import { readAgentProgramAt } from "../../adapters/store/ab-run.js";
 
 const HEAD_SETTLE_MS = 2000;
@@ -137,7 +138,7 @@ export class VerifierLoop {
       if (decision.kind === "wait") return;
       const { request, slot } = decision;
       this.pool.countStart(request.agent);
-      this.running.set(request.id, { slot, request, promise: this.execute(request, slot) });
+      this.running.set(request.id, { slot, request, promise: traceRun(request, () => this.execute(request, slot)) });
     }
   }
 
@@ -204,7 +205,7 @@ export class VerifierLoop {
         await removeFile(join(this.paths.queue, `${request.id}.json`));
         return void this.finished.add(request.id);
       }
-      const outcome = await runExperiment(port, context, request);
+      const outcome = await traceExperiment(() => runExperiment(port, context, request));
       if (tried) await this.tried.record(tried, outcome, recorded);
       await this.stacks.offer(request, ledger, outcome);
       await writeJsonAtomic(this.ledgerFile(agent.name), outcome.ledger);
@@ -294,7 +295,5 @@ export class VerifierLoop {
     return request;
   }
 
-  private ledgerFile(agent: string): string {
-    return join(agentPaths(this.paths.state, agent).dir, "ledger.json");
-  }
+  private readonly ledgerFile = (agent: string) => join(agentPaths(this.paths.state, agent).dir, "ledger.json");
 }

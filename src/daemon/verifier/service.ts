@@ -6,6 +6,7 @@ import type { ChildRecords } from "../../adapters/child-records.js";
 import type { ReadConfigResult } from "../../adapters/store/config-file.js";
 import { watchDir } from "../../adapters/fs/files.js";
 import { createVerifierPort } from "../../adapters/verifier/port.js";
+import { tracePort } from "../../adapters/trace.js";
 import { findVerifySandbox } from "../../adapters/verifier/run-sandbox.js";
 import { defineLoop } from "../loop-service.js";
 import { VerifierHandle } from "./handle.js";
@@ -30,11 +31,11 @@ export function defineVerifier(opts: { paths: OrgPaths; record: OrgRecord; child
     const slurmPool = next.pool && config.backend === "slurm" ? { org: next.name, settings: config.slurm ?? SlurmSchema.parse({}) } : undefined;
     // Decided once, at the loop's first run, as org up decided the agents' sandbox.
     let sandbox: ReturnType<typeof findVerifySandbox> | undefined;
-    const port = createVerifierPort({
+    const port = tracePort(createVerifierPort({
       repo: next.repo, state: paths.state, baseCommit: next.baseCommit, say, messages: config.messages,
       backend: config.backend, children: opts.children, slurmPool,
       sandbox: () => (sandbox ??= findVerifySandbox({ ...paths, repo: next.repo, sandbox: config.sandbox })),
-    });
+    }), "verifier.port");
     return new VerifierLoop(next, config, port, say, opts.gpus, journal, opts.holdRuns);
   }, opts.readConfig, say);
   const service = defineLoop({
