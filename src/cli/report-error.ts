@@ -13,7 +13,7 @@ export function wantsJson(argv: readonly string[]): boolean {
   return (end < 0 ? argv : argv.slice(0, end)).includes("--json");
 }
 
-/** Print a thrown error as one clear message, or under `--json` as one `{"error": …}` object on stdout; its exit status. */
+/** Print a thrown error as one clear message, or under `--json` as one `{"error": …}` on stdout; its exit status. */
 export function reportError(error: unknown, io: Io, opts: { debug?: boolean; json: boolean }): number {
   if (opts.debug && error instanceof Error && !(error instanceof CommanderError)) io.err(error.stack ?? String(error));
   if (error instanceof CommanderError) return reportUsage(error, io, opts.json);

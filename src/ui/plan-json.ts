@@ -30,11 +30,13 @@ export function describePlanJson(outcome: Exclude<ReloadOutcome, { kind: "busy" 
       return { kind: "in-sync", actions: [], warnings: outcome.warnings, problems: [] };
     case "planned":
     case "applied":
-      return { kind: outcome.kind, actions: outcome.actions.map(describeActionJson), warnings: outcome.warnings, problems: [] };
+      return {
+        kind: outcome.kind, actions: outcome.actions.map(toActionJson), warnings: outcome.warnings, problems: [],
+      };
   }
 }
 
-function describeActionJson(action: Action): ActionJson {
+function toActionJson(action: Action): ActionJson {
   const base = { kind: action.kind, reason: action.reason, text: describeAction(action) };
   switch (action.kind) {
     case "add-agent":

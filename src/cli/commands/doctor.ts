@@ -50,8 +50,9 @@ export async function runDoctor(opts: { root: string; json?: boolean }, io: Io):
   const checks = [...evaluateTools(probe), checkSandbox(decideSandbox(setting, sandbox), sandbox), ...checkServices(ticks, new Date()), ...keeper];
   const code = checks.some((check) => check.status === "fail") ? EXIT.failure : EXIT.ok;
   if (opts.json) {
-    const config = "problems" in read ? { valid: false, problems: read.problems.map(parseProblem) } : { valid: true, problems: [] };
-    const shown = checks.map((check) => ({ name: check.name, status: check.status, detail: check.detail, fix: check.fix ?? null }));
+    const problems = "problems" in read ? read.problems.map(parseProblem) : [];
+    const config = { valid: problems.length === 0, problems };
+    const shown = checks.map(({ name, status, detail, fix }) => ({ name, status, detail, fix: fix ?? null }));
     io.out(formatJson({ ok: code === EXIT.ok, checks: shown, config }));
     return code;
   }

@@ -28,7 +28,8 @@ export async function runValidate(
 export function summarize(loaded: LoadedConfig): string {
   const { roles, agents, runtimes } = countConfig(loaded);
   const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
-  return `${loaded.file} is valid: ${count(roles, "role")}, ${count(agents, "agent")}, ${runtimes.length === 1 ? "runtime" : "runtimes"} ${runtimes.join(", ")}`;
+  const named = `${runtimes.length === 1 ? "runtime" : "runtimes"} ${runtimes.join(", ")}`;
+  return `${loaded.file} is valid: ${count(roles, "role")}, ${count(agents, "agent")}, ${named}`;
 }
 
 function describeValid(loaded: LoadedConfig) {
@@ -37,5 +38,6 @@ function describeValid(loaded: LoadedConfig) {
 
 function countConfig(loaded: LoadedConfig): { roles: number; agents: number; runtimes: string[] } {
   const roles = Object.values(loaded.config.roles);
-  return { roles: roles.length, agents: roles.reduce((sum, role) => sum + role.count, 0), runtimes: Object.keys(loaded.config.runtimes) };
+  const agents = roles.reduce((sum, role) => sum + role.count, 0);
+  return { roles: roles.length, agents, runtimes: Object.keys(loaded.config.runtimes) };
 }

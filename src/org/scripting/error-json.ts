@@ -17,7 +17,8 @@ export function describeErrorJson(error: OrgError): ErrorJson {
   if (error instanceof ConfigError) {
     const problems = error.problems.map(parseProblem);
     const count = `${problems.length} problem${problems.length === 1 ? "" : "s"}`;
-    return { error: { code: error.code, message: `${problems[0]?.file || "org.yaml"} has ${count}`, fix: "fix each problem as it says", problems } };
+    const message = `${problems[0]?.file || "org.yaml"} has ${count}`;
+    return { error: { code: error.code, message, fix: "fix each problem as it says", problems } };
   }
   const { what, fix } = splitFix(error.message);
   return { error: { code: error.code, message: what, fix } };
