@@ -71,8 +71,10 @@ describe("the JSON pieces", () => {
 
 describe("--json on validate, doctor, submit and wait", { tags: ["slow"] }, () => {
   let fixture: SubmitOrg;
+  // The test plays the daemon: a heartbeat older than 15 s would read as a daemon gone.
+  const beat = () => writeFiles(fixture.dir, { "state/daemon.json": JSON.stringify({ pid: process.pid, heartbeatAt: new Date().toISOString(), queuePerAgent: 2 }) });
   beforeAll(() => {
-    fixture = createSubmitOrg({ "state/daemon.json": JSON.stringify({ pid: process.pid, heartbeatAt: new Date().toISOString(), queuePerAgent: 2 }) });
+    fixture = createSubmitOrg({});
   });
   afterAll(() => removeDir(fixture.dir));
 
@@ -115,12 +117,14 @@ describe("--json on validate, doctor, submit and wait", { tags: ["slow"] }, () =
   });
 
   test("submit: --no-wait gives the id with verdict null; waiting, the answer; stdout holds the JSON alone", async () => {
+    beat();
     writeFileSync(join(fixture.worktree, "value.txt"), "2\n");
     const queued = await runOrgAsync(["submit", "--no-wait", "--json", "-m", "double it"], { cwd: fixture.worktree, timeoutMs: 30_000 });
     expect([queued.code, queued.stderr]).toEqual([0, ""]);
     const first = JSON.parse(queued.stdout) as { id: string; commit: string };
     expect(first).toEqual({ id: expect.stringMatching(/-researcher-1-[0-9a-f]{7}$/), commit: expect.stringMatching(/^[0-9a-f]{40}$/), description: "double it", verdict: null });
 
+    beat();
     writeFileSync(join(fixture.worktree, "value.txt"), "3\n");
     const waiting = runOrgAsync(["submit", "--json", "-m", "triple it"], { cwd: fixture.worktree, timeoutMs: 30_000 });
     // The test plays the verifier: the second request gets its verdict file.
@@ -161,6 +165,7 @@ const TABLE: [string[], "empty" | "org", number, boolean][] = [
   [["status", "--no-such-option"], "empty", 2, true],
   [["report", "--x", "sideways"], "empty", 2, false],
   [["confirm", "abcdef0", "-n", "0"], "empty", 2, false],
+  [["compare", "a1b2c3d4"], "empty", 2, true],
 ];
 
 describe("exit codes: one table for every command, the same with --json", { tags: ["slow"] }, () => {
