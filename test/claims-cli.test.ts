@@ -19,7 +19,7 @@ claims: { similarity: 0.5, timeout: 2h }
 let org: ReturnType<typeof createOrgRepo>;
 let state: string;
 const snapshot = () => snapshotDir(state);
-const expectRefused = (result: CliResult, stderr: string, before: Record<string, string>) => expectRefusedIn(state, result, `org: ${stderr}`, before);
+const expectRefused = (result: CliResult, stderr: string, before: Record<string, string>, code?: number) => expectRefusedIn(state, result, `org: ${stderr}`, before, code);
 const boardFile = () => join(state, "claims.md");
 const as = (agent: string) => ({ cwd: org.dir, env: { ORG_AGENT: agent } });
 const person = () => ({ cwd: org.dir, env: { ORG_AGENT: "" } });
@@ -85,14 +85,14 @@ describe("org claim and org claims", { tags: ["slow"] }, () => {
   test("an empty or whitespace idea, or an idea with --done, is refused and nothing is written", () => {
     const fresh = snapshot();
     const empty = 'no idea given — say it in one line: org claim "the idea in one line" (nothing was changed)';
-    expectRefused(runOrg(["claim"], as("researcher-1")), empty, fresh);
-    expectRefused(runOrg(["claim", "   "], as("researcher-1")), empty, fresh);
-    expectRefused(runOrg(["claim", "\n\t"], as("researcher-1")), empty, fresh);
+    expectRefused(runOrg(["claim"], as("researcher-1")), empty, fresh, 2);
+    expectRefused(runOrg(["claim", "   "], as("researcher-1")), empty, fresh, 2);
+    expectRefused(runOrg(["claim", "\n\t"], as("researcher-1")), empty, fresh, 2);
     claimed(runOrg(["claim", "first"], as("researcher-1")));
     const before = snapshot();
-    expectRefused(runOrg(["claim", " "], as("researcher-1")), empty, before);
-    expectRefused(runOrg(["claim", "x", "--done", "1"], as("researcher-1")), "give one of: an idea, --done <id> or --drop <id> (nothing was changed)", before);
-    expectRefused(runOrg(["claim", "--done", "1", "--drop", "1"], as("researcher-1")), "give one of: an idea, --done <id> or --drop <id> (nothing was changed)", before);
+    expectRefused(runOrg(["claim", " "], as("researcher-1")), empty, before, 2);
+    expectRefused(runOrg(["claim", "x", "--done", "1"], as("researcher-1")), "give one of: an idea, --done <id> or --drop <id> (nothing was changed)", before, 2);
+    expectRefused(runOrg(["claim", "--done", "1", "--drop", "1"], as("researcher-1")), "give one of: an idea, --done <id> or --drop <id> (nothing was changed)", before, 2);
   });
 
   test("an agent closes its own claim; a missing, another's or closed claim is refused and nothing is written", () => {

@@ -23,7 +23,7 @@ messages: { max_bytes: 300, notes_max: 5 }
 let org: ReturnType<typeof createOrgRepo>;
 let state: string;
 const snapshot = () => snapshotDir(state);
-const expectRefused = (result: CliResult, stderr: string, before: Record<string, string>) => expectRefusedIn(state, result, `${stderr}`, before);
+const expectRefused = (result: CliResult, stderr: string, before: Record<string, string>, code?: number) => expectRefusedIn(state, result, `${stderr}`, before, code);
 const inbox = (agent: string) => join(state, "agents", agent, "inbox");
 const messageFiles = (agent: string) => (existsSync(inbox(agent)) ? readdirSync(inbox(agent)).filter((name) => name.endsWith(".md")).sort() : []);
 const as = (agent: string) => ({ cwd: org.dir, env: { ORG_AGENT: agent } });
@@ -90,7 +90,7 @@ describe("org send, org inbox and org note", { tags: ["slow"] }, () => {
     writeFileSync(join(org.dir, "long.md"), `${"line of a long spec\n".repeat(20)}`);
     const after = snapshot();
     expectRefused(runOrg(["send", "chief", "-f", "long.md"], person()), `org: the message is 400 bytes, ${cap}`, after);
-    expectRefused(runOrg(["send", "chief"], person()), 'org: nothing to send — give the text, org send <agent|role> "text", or a file, org send <agent|role> -f message.md', after);
+    expectRefused(runOrg(["send", "chief"], person()), 'org: nothing to send — give the text, org send <agent|role> "text", or a file, org send <agent|role> -f message.md', after, 2);
   });
 
   test("org inbox lists unread messages and reports a malformed file by file and line, skipping it", () => {
@@ -101,7 +101,7 @@ describe("org send, org inbox and org note", { tags: ["slow"] }, () => {
     expect(result.code).toBe(0);
     expect(result.stderr).toBe(`org: state/agents/loner-1/inbox/${bad}:3: front matter line "from chief-1" is not "key: value" — write it as key: value, e.g. kind: note (skipped)\n`);
     expect(result.stdout).toMatch(new RegExp(`^1 unread message for loner-1, oldest first:\\n\\n## ${id} · from person · note · \\S+Z\\n\\nfirst note\\n\\nmark each one read once you have acted on it: org inbox --read <id>\\n$`));
-    expect(runOrg(["inbox"], person())).toEqual({ code: 1, stdout: "", stderr: "org: whose inbox? an agent runs `org inbox` in its own pane; a person names one: org inbox --agent <agent>\n" });
+    expect(runOrg(["inbox"], person())).toEqual({ code: 2, stdout: "", stderr: "org: whose inbox? an agent runs `org inbox` in its own pane; a person names one: org inbox --agent <agent>\n" });
   });
 
   test("read receipts: the sender sees unread, then read, per recipient", () => {

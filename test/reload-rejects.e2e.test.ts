@@ -74,6 +74,10 @@ describe("bad edits of a running org's org.yaml", { tags: ["slow"] }, () => {
     for (const [what, breakIt, problem] of cases) {
       breakIt();
       expect(Object.values(plan()), what).toEqual([1, "", `${problem}\n`]);
+      const json = runOrg(["plan", "--json"], { cwd: dir, env });
+      const parsed = JSON.parse(json.stdout) as { kind: string; problems: { file: string; line: number; col: number; message: string; fix: string }[] };
+      expect([json.code, json.stderr, parsed.kind], what).toEqual([1, "", "rejected"]);
+      expect(parsed.problems.map((p) => `${p.file}:${p.line}:${p.col}: ${p.message} — ${p.fix}`), what).toEqual([problem]);
       expect(Object.values(reload()), what).toEqual(rejected(problem));
       expect(snapshot(), what).toEqual(before);
       writeFileSync(orgFile, good(name));
@@ -84,6 +88,8 @@ describe("bad edits of a running org's org.yaml", { tags: ["slow"] }, () => {
     for (const [, , problem] of cases) expect(log.split(`: the edit is rejected; nothing changed\n${problem}\n`)).toHaveLength(2);
 
     expect(Object.values(reload())).toEqual([0, "nothing to do: the running org matches org.yaml\n", ""]);
+    const inSync = runOrg(["plan", "--json"], { cwd: dir, env });
+    expect([inSync.code, JSON.parse(inSync.stdout)]).toEqual([0, { kind: "in-sync", actions: [], warnings: [], problems: [] }]);
     expect(runOrg(["status"], { cwd: dir, env }).stdout).not.toContain("warning");
     expect(snapshot()).toEqual(before);
   }, 120_000);

@@ -104,6 +104,11 @@ describe("hot reload of a running org", { tags: ["slow"] }, () => {
       "  + add researcher-2 (roles.researcher.count 1 → 2): worktree, pane",
       "  # retile the grid: 3 panes (panes 1 added)",
     ].join("\n")]);
+    const json = runOrg(["plan", "--json"], { cwd: dir });
+    expect([json.code, JSON.parse(json.stdout)]).toEqual([0, { kind: "planned", warnings: [], problems: [], actions: [
+      { kind: "add-agent", agent: "researcher-2", reason: "roles.researcher.count 1 → 2", text: "+ add researcher-2 (roles.researcher.count 1 → 2): worktree, pane" },
+      { kind: "retile", panes: 3, reason: "panes 1 added", text: "# retile the grid: 3 panes (panes 1 added)" },
+    ] }]);
     expect(listPanes(org)).toEqual(before);
     const reload = runOrg(["reload"], { cwd: dir });
     expect([reload.code, reload.stdout.trim()]).toEqual([0, [

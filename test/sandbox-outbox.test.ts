@@ -95,7 +95,7 @@ describe("the outbox", () => {
     await closeOutboxRequest(entry!, { files: false, folder: started!.folder! });
     expect(existsSync(started!.folder!)).toBe(false);
     expect(await runShim(outbox, ["task", "b-1", "-f", "missing.md"])).toEqual({
-      code: 1, stdout: "", stderr: `org: cannot read missing.md in ${join(outbox, "..")}: give a readable file (nothing was done)\n`,
+      code: 2, stdout: "", stderr: `org: cannot read missing.md in ${join(outbox, "..")}: give a readable file (nothing was done)\n`,
     });
     expect(readdirSync(outbox)).toEqual([]);
   });

@@ -82,7 +82,7 @@ describe("org wait", { tags: ["slow"] }, () => {
     mkdirSync(join(dir, "state", "queue"), { recursive: true });
     const before = snapshot(dir);
     const none = await runOrgAsync(["wait"], { cwd: dir });
-    expect(none.code).toBe(1);
+    expect(none.code).toBe(2);
     expect(none.stderr.trim()).toBe("org: which experiment? — run `org wait <id>` with the id `org submit --no-wait` printed; `org inbox` shows your verdicts with their ids, `org results` the judged commits");
     for (const id of ["2026-12-02T00-00-00-000Z-researcher-1-abcdef0", "../org"]) {
       const unknown = await runOrgAsync(["wait", id], { cwd: dir });

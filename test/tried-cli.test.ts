@@ -66,8 +66,10 @@ describe("org tried", () => {
     expect((await org(["tried", "dropout"])).out).toBe('no tried idea matches "dropout" (3 tried in all)');
   });
 
-  test("no ledger yet: said so, exit 0", async () => {
+  test("no ledger yet: said so, exit 0; no org state at all: an error, exit 1, as org status", async () => {
     dir = makeTempDir();
+    expect(await org(["tried"])).toEqual({ code: 1, out: "", err: `org: no org state in ${join(dir, "state")} — run \`org up\` first` });
+    writeFiles(dir, { "state/org.json": "{}" });
     expect(await org(["tried"])).toEqual({ code: 0, out: "nothing tried yet: state/tried.jsonl has no entries", err: "" });
   });
 

@@ -1,18 +1,25 @@
 import { readFileSync } from "node:fs";
-import { Command, CommanderError, Option } from "commander";
-import { ConfigError, ExitError, OrgError } from "../org/errors.js";
+import { Command, Option } from "commander";
 import { findOrgRoot, stdio, toSafeIo, type Io } from "./io.js";
+import { reportError, wantsJson } from "./report-error.js";
 
 /** Parse argv, run one command, return the exit code; user errors print as one clear message. */
 export async function main(argv: string[], given: Io = stdio): Promise<number> {
   const io = toSafeIo(given);
   let code = 0;
+  // Under --json an error is one JSON object on stdout (docs/scripting.md): commander's own message is left out.
+  const json = wantsJson(argv);
   const program = new Command("org")
     .description("Run an autonomous research organization of coding agents.")
     .version(readVersion(), "-V, --version", "print org's version")
     .option("-C, --dir <dir>", "the org's folder (holding org.yaml); default: found upward from the current folder")
     .exitOverride()
-    .configureOutput({ writeOut: (text) => io.out(text.trimEnd()), writeErr: (text) => io.err(text.trimEnd()) });
+    .configureOutput({
+      writeOut: (text) => io.out(text.trimEnd()), writeErr: (text) => io.err(text.trimEnd()),
+      outputError: (text, write) => {
+        if (!json) write(text);
+      },
+    });
   const root = () => findOrgRoot(program.opts<{ dir?: string }>().dir);
   const run = <A extends unknown[]>(action: (...args: A) => Promise<number>) => async (...args: A) => {
     code = await action(...args);
@@ -21,8 +28,8 @@ export async function main(argv: string[], given: Io = stdio): Promise<number> {
   program.command("init").description("write a starter org.yaml and prompt").option("--force", "overwrite an existing org.yaml")
     .option("--template <name>", "a topology with a prompt per role: pipeline, hierarchy, independent or autoresearch")
     .action(run(async (opts: { force?: boolean; template?: string }) => (await import("./commands/init.js")).runInit({ cwd: program.opts<{ dir?: string }>().dir ?? process.cwd(), force: opts.force, template: opts.template }, io)));
-  program.command("validate").description("check org.yaml and report every problem at once")
-    .action(run(async () => (await import("./commands/validate.js")).runValidate({ cwd: root() }, io)));
+  program.command("validate").description("check org.yaml and report every problem at once").option("--json", "machine-readable")
+    .action(run(async (opts: { json?: boolean }) => (await import("./commands/validate.js")).runValidate({ cwd: root(), json: Boolean(opts.json) }, io)));
   program.command("up").description("create worktrees, lease GPUs and start the grid (idempotent)").option("--no-attach", "do not attach, even at a terminal")
     .option("--no-tmux", "run every pane in node-pty instead of tmux (automatic when tmux is missing); watch with `org watch`")
     .option("--resume", "go on past the stop conditions org.yaml's stop section says are met")
@@ -41,13 +48,13 @@ export async function main(argv: string[], given: Io = stdio): Promise<number> {
       (await import("./commands/logs.js")).runLogs({ root: root(), agent, follow: Boolean(opts.follow), lines: Number(opts.lines) || 100 }, io)));
   program.command("down").description("stop every process and the tmux server of this org").option("--clean", "also remove clean worktrees (branches are kept)")
     .action(run(async (opts: { clean?: boolean }) => (await import("./commands/down.js")).runDown({ root: root(), clean: Boolean(opts.clean) }, io)));
-  program.command("doctor").description("check node, git, tmux, nvidia-smi and the runtimes")
-    .action(run(async () => (await import("./commands/doctor.js")).runDoctor({ root: root() }, io)));
+  program.command("doctor").description("check node, git, tmux, nvidia-smi and the runtimes").option("--json", "machine-readable")
+    .action(run(async (opts: { json?: boolean }) => (await import("./commands/doctor.js")).runDoctor({ root: root(), json: Boolean(opts.json) }, io)));
   program.command("submit").description("commit your worktree and hand it to the verifier (run inside an agent worktree)").option("-m, --message <text>", "what you tried")
-    .option("--no-wait", "return once it is queued: the verdict comes to your inbox (`org wait <id>` waits for it)")
-    .action(run(async (opts: { message?: string; wait: boolean }) => (await import("./commands/submit.js")).runSubmit({ root: root(), cwd: process.cwd(), message: opts.message, wait: opts.wait }, io)));
-  program.command("wait").argument("[id]", "an experiment id, as `org submit --no-wait` printed it").description("wait for an experiment's verdict and print it as `org submit` does")
-    .action(run(async (id?: string) => (await import("./commands/wait.js")).runWait({ root: root(), id }, io)));
+    .option("--no-wait", "return once it is queued: the verdict comes to your inbox (`org wait <id>` waits for it)").option("--json", "machine-readable")
+    .action(run(async (opts: { message?: string; wait: boolean; json?: boolean }) => (await import("./commands/submit.js")).runSubmit({ root: root(), cwd: process.cwd(), message: opts.message, wait: opts.wait, json: Boolean(opts.json) }, io)));
+  program.command("wait").argument("[id]", "an experiment id, as `org submit --no-wait` printed it").description("wait for an experiment's verdict and print it as `org submit` does").option("--json", "machine-readable")
+    .action(run(async (id: string | undefined, opts: { json?: boolean }) => (await import("./commands/wait.js")).runWait({ root: root(), id, json: Boolean(opts.json) }, io)));
   program.command("confirm").argument("<commit>", "a commit of the research repo").description("re-run a commit with fresh seeds: mean ± sd next to the baseline's")
     .option("-n, --runs <n>", "how many runs", "5").option("--agent <agent>", "whose GPU slot runs it (default: the agent whose branch holds it)")
     .action(run(async (commit: string, opts: { runs: string; agent?: string }) => (await import("./commands/confirm.js")).runConfirm({ root: root(), commit, runs: Number(opts.runs), agent: opts.agent }, io)));
@@ -82,8 +89,8 @@ export async function main(argv: string[], given: Io = stdio): Promise<number> {
   program.command("task").argument("<agent>", "an agent that reports to you, e.g. junior-1").argument("[text...]", "the task").description("set an agent's task (state/agents/<agent>/task.md) and message it")
     .option("-f, --file <file>", "the task as a Markdown file")
     .action(run(async (to: string, text: string[], opts: { file?: string }) => (await import("./commands/task.js")).runTask({ root: root(), cwd: process.cwd(), to, text: text.length > 0 ? text.join(" ") : undefined, file: opts.file }, io)));
-  program.command("plan").description("the actions reloading org.yaml would take on the running org; changes nothing").option("-f, --file <file>", "plan a draft instead of org.yaml (keep it next to org.yaml)")
-    .action(run(async (opts: { file?: string }) => (await import("./commands/plan.js")).runPlan({ root: root(), file: opts.file, cwd: process.cwd() }, io)));
+  program.command("plan").description("the actions reloading org.yaml would take on the running org; changes nothing").option("-f, --file <file>", "plan a draft instead of org.yaml (keep it next to org.yaml)").option("--json", "machine-readable")
+    .action(run(async (opts: { file?: string; json?: boolean }) => (await import("./commands/plan.js")).runPlan({ root: root(), file: opts.file, cwd: process.cwd(), json: Boolean(opts.json) }, io)));
   program.command("reload").description("apply org.yaml and the prompts to the running org now (run by a meta agent: propose its copy)")
     .action(run(async () => (await import("./commands/reload.js")).runReload({ root: root() }, io)));
   const programs = program.command("program").description("the org's program versions: org.yaml and its prompts as each version ran (state/programs/)");
@@ -123,25 +130,8 @@ export async function main(argv: string[], given: Io = stdio): Promise<number> {
     await program.parseAsync(argv, { from: "user" });
     return code;
   } catch (error) {
-    return reportError(error, io, program.opts<{ debug?: boolean }>().debug);
+    return reportError(error, io, { debug: program.opts<{ debug?: boolean }>().debug, json });
   }
-}
-
-function reportError(error: unknown, io: Io, debug?: boolean): number {
-  if (debug && error instanceof Error && !(error instanceof CommanderError)) io.err(error.stack ?? String(error));
-  if (error instanceof CommanderError) return error.exitCode;
-  if (error instanceof ExitError) return error.exitCode;
-  if (error instanceof ConfigError) {
-    for (const problem of error.problems) io.err(problem);
-    return 1;
-  }
-  if (error instanceof OrgError) {
-    io.err(`org: ${error.message}`);
-    return 1;
-  }
-  io.err(`org: internal error: ${(error as Error)?.stack ?? String(error)}`);
-  io.err("this is a bug in org; please report it with the command you ran");
-  return 70;
 }
 
 // package.json sits two folders up from both src/cli/main.ts and its bundle, dist/bundle/main.js.

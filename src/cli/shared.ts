@@ -1,5 +1,6 @@
 import { describeAction } from "../org/reconcile/index.js";
 import type { ReloadOutcome } from "../daemon/reload/reload-org.js";
+import { EXIT } from "../org/scripting/index.js";
 import type { Io } from "./io.js";
 
 /** What `org plan` and `org reload` print; exit 1 when the edit is rejected. */
@@ -8,20 +9,20 @@ export function printOutcome(outcome: ReloadOutcome, io: Io, applying: boolean):
     case "rejected":
       for (const problem of outcome.problems) io.err(problem);
       if (applying) io.err("nothing changed: the org runs as before");
-      return 1;
+      return EXIT.failure;
     case "in-sync":
       io.out("nothing to do: the running org matches org.yaml");
-      return 0;
+      return EXIT.ok;
     case "busy":
       io.err(outcome.reason);
-      return 1;
+      return EXIT.failure;
     case "planned":
     case "applied": {
       for (const warning of outcome.warnings) io.err(`warning: ${warning}`);
       const count = outcome.actions.length;
       io.out(outcome.kind === "planned" ? `org plan: ${count} action${count === 1 ? "" : "s"}; \`org reload\` applies them` : `reloaded: ${count} action${count === 1 ? "" : "s"} applied`);
       for (const action of outcome.actions) io.out(`  ${describeAction(action)}`);
-      return 0;
+      return EXIT.ok;
     }
   }
 }

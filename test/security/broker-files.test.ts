@@ -41,7 +41,7 @@ describe.each(IDENTITIES)("the broker reads files only as the agent could, as $n
     const done = () => existsSync(log) && readFileSync(log, "utf8").includes("== done");
     await pollUntil(done, { timeoutMs: 40_000, what: "the attack to finish", explain });
     const worktree = join(dir, "worktrees", "a-1");
-    const refused = (path: string) => `send -f ${path}: 1 org: cannot read ${path} in ${worktree}: ${FIX}`;
+    const refused = (path: string) => `send -f ${path}: 2 org: cannot read ${path} in ${worktree}: ${FIX}`;
     expect(readFileSync(log, "utf8").split("\n")).toEqual([
       refused("../c-1/secret.txt"),
       refused(file),

@@ -1,6 +1,9 @@
 import { readOptionalOrgRecord, readOrgRecord } from "../../org/record-file.js";
 import type { OrgRecord } from "../../org/state.js";
 import { filesPort } from "../fs/files-port.js";
+import { pathExists } from "../fs/files.js";
+import { OrgError } from "../../org/errors.js";
+import { orgPaths } from "../../org/paths.js";
 
 /** state/org.json as `org up` wrote it; a missing one means the org was never started here. */
 export async function readRecord(root: string): Promise<OrgRecord> {
@@ -10,4 +13,14 @@ export async function readRecord(root: string): Promise<OrgRecord> {
 /** state/org.json, or undefined for a caller that works on without one. */
 export async function readOptionalRecord(root: string): Promise<OrgRecord | undefined> {
   return readOptionalOrgRecord(filesPort, root);
+}
+
+/**
+ * For the views of state (results, history, tried): a folder where `org up` never ran is an error, as for `org status`;
+ * results.tsv alone (brought from elsewhere) is state enough.
+ */
+export async function assertOrgState(root: string): Promise<void> {
+  const paths = orgPaths(root);
+  if ((await pathExists(paths.orgFile)) || (await pathExists(paths.results))) return;
+  throw new OrgError(`no org state in ${paths.state} — run \`org up\` first`, "no-state");
 }

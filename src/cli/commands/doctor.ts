@@ -7,6 +7,8 @@ import { NVIDIA_SMI_ARGV } from "../../adapters/probes/gpu.js";
 import { processRunner } from "../../adapters/process.js";
 import { renderTable } from "../../ui/status-table.js";
 import type { Io } from "../io.js";
+import { EXIT, parseProblem } from "../../org/scripting/index.js";
+import { formatJson } from "../../org/safe-text.js";
 import { readGitVersion } from "../../adapters/git/refs.js";
 import { checkServices, readServiceTicks } from "../../org/views/service-ticks.js";
 import { orgPaths } from "../../org/paths.js";
@@ -17,7 +19,7 @@ import { checkKeeper } from "../../org/lifecycle/keeper.js";
 import { findRunningKeeper, readKeeperRecord } from "../../adapters/keeper-process.js";
 
 /** `org doctor`: node, git, tmux, nvidia-smi and every runtime program of this org. */
-export async function runDoctor(opts: { root: string }, io: Io): Promise<number> {
+export async function runDoctor(opts: { root: string; json?: boolean }, io: Io): Promise<number> {
   const version = async (argv: string[]) => {
     const result = await processRunner.run(argv, { timeoutMs: 10_000 });
     return result.spawnError || result.exitCode !== 0 ? null : result.stdout.trim().split("\n")[0]!;
@@ -46,7 +48,15 @@ export async function runDoctor(opts: { root: string }, io: Io): Promise<number>
   const state = orgPaths(opts.root).state;
   const keeper = ticks.length > 0 ? [checkKeeper(await readKeeperRecord(state), await findRunningKeeper(opts.root, state))] : [];
   const checks = [...evaluateTools(probe), checkSandbox(decideSandbox(setting, sandbox), sandbox), ...checkServices(ticks, new Date()), ...keeper];
+  const code = checks.some((check) => check.status === "fail") ? EXIT.failure : EXIT.ok;
+  if (opts.json) {
+    const problems = "problems" in read ? read.problems.map(parseProblem) : [];
+    const config = { valid: problems.length === 0, problems };
+    const shown = checks.map(({ name, status, detail, fix }) => ({ name, status, detail, fix: fix ?? null }));
+    io.out(formatJson({ ok: code === EXIT.ok, checks: shown, config }));
+    return code;
+  }
   io.out(renderTable(["CHECK", "STATUS", "DETAIL", "FIX"], checks.map((check) => [check.name, check.status, check.detail, check.fix ?? ""])));
   if ("problems" in read) io.out(`org.yaml: ${read.problems.length} problem(s); run \`org validate\` for details`);
-  return checks.some((check) => check.status === "fail") ? 1 : 0;
+  return code;
 }

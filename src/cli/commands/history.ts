@@ -6,11 +6,13 @@ import { readMetricSetting } from "../../adapters/store/config-file.js";
 import { readHistoryInput } from "../../adapters/store/program-history-input.js";
 import { readTrustedRows } from "../../adapters/verifier/checked-results.js";
 import { ATTRIBUTION, renderHistory } from "../../ui/history-table.js";
+import { assertOrgState } from "../../adapters/store/org-record.js";
 import type { Io } from "../io.js";
 import { formatJson } from "../../org/safe-text.js";
 
 /** `org history [--json]`: every program version in order of first use, with what the org did while it ran. */
 export async function runHistory(opts: { root: string; json: boolean }, io: Io): Promise<number> {
+  await assertOrgState(opts.root);
   const state = orgPaths(opts.root).state;
   const table = parseResults((await readText(orgPaths(opts.root).results)) ?? "");
   const { goal, metricName, pricing } = await readMetricSetting(opts.root);

@@ -2,12 +2,26 @@ import { resolve } from "node:path";
 import { readAndLoadConfig } from "../../adapters/store/config-file.js";
 import { reloadOrg } from "../../daemon/reload/reload-org.js";
 import { createWorld } from "../../adapters/world.js";
+import { OrgError } from "../../org/errors.js";
+import { EXIT } from "../../org/scripting/index.js";
+import { formatJson } from "../../org/safe-text.js";
+import { describePlanJson } from "../../ui/plan-json.js";
 import type { Io } from "../io.js";
 import { printOutcome } from "../shared.js";
 
-/** `org plan [--file draft.yaml]`: what reloading org.yaml (or a draft next to it) would do to the running org; changes nothing. */
-export async function runPlan(opts: { root: string; file?: string; cwd: string }, io: Io): Promise<number> {
+/** `org plan [--file draft.yaml] [--json]`: what reloading org.yaml (or a draft) would do; changes nothing. */
+export async function runPlan(
+  opts: { root: string; file?: string; cwd: string; json?: boolean },
+  io: Io,
+): Promise<number> {
   const file = opts.file === undefined ? undefined : resolve(opts.cwd, opts.file);
   const read = await readAndLoadConfig({ cwd: opts.root, file });
-  return printOutcome(await reloadOrg(createWorld(), { root: opts.root, read, by: "org plan", apply: false }), io, false);
+  const outcome = await reloadOrg(createWorld(), { root: opts.root, read, by: "org plan", apply: false });
+  if (!opts.json) return printOutcome(outcome, io, false);
+  // A plan never takes the lock, so busy is not expected here; should it come, it is an error, not a plan.
+  if (outcome.kind === "busy") {
+    throw new OrgError(`${outcome.reason} — wait for it to finish, then run \`org plan\` again`, "locked");
+  }
+  io.out(formatJson(describePlanJson(outcome)));
+  return outcome.kind === "rejected" ? EXIT.failure : EXIT.ok;
 }

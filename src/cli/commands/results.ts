@@ -18,11 +18,13 @@ import { readTriedLedger } from "../../adapters/store/tried-ledger.js";
 import { summarizeDuplicates } from "../../org/experiments/tried-list.js";
 import { describeDuplicates } from "../../ui/tried-table.js";
 import { describeTrust } from "../../ui/trust-lines.js";
+import { assertOrgState } from "../../adapters/store/org-record.js";
 import type { Io } from "../io.js";
 import { formatJson } from "../../org/safe-text.js";
 
 /** `org results [--json]`: the leaderboard from state/results.tsv, with tokens and dollars per agent and per kept improvement. */
 export async function runResults(opts: { root: string; json: boolean }, io: Io): Promise<number> {
+  await assertOrgState(opts.root);
   // Only the verifier's rows count: a row it never journaled is shown as tampered, and told.
   const checked = await readCheckedResults(opts.root, (line) => io.err(line));
   const table = { metricName: checked.metricName, rows: listTrustedRows(checked) };

@@ -3,7 +3,9 @@ import { join } from "node:path";
 import type { AgentLedger, ExperimentRequest } from "../../org/experiments/experiment.js";
 import { OrgError } from "../../org/errors.js";
 import { agentPaths, isInsideDir, orgPaths } from "../../org/paths.js";
-import { formatAnswer, type SubmitAnswer } from "../../org/experiments/submit-reply.js";
+import type { SubmitAnswer } from "../../org/experiments/submit-reply.js";
+import { EXIT } from "../../org/scripting/index.js";
+import { formatJson } from "../../org/safe-text.js";
 import { readJson, writeJsonAtomic } from "../../adapters/fs/files.js";
 import { assertContractAgreed } from "../../adapters/store/contracts.js";
 import { assertDaemonAlive, waitForAnswer } from "../../adapters/daemon-client.js";
@@ -14,12 +16,16 @@ import { readQueuedRequests } from "../../adapters/store/queue.js";
 import { decideQueueRoom, DEFAULT_QUEUE_PER_AGENT } from "../../org/experiments/schedule.js";
 import { assertJournaledVerdict } from "../../adapters/verifier/verdict-file.js";
 import type { Io } from "../io.js";
+import { printAnswer } from "../answer.js";
 import { openOrgWorktree } from "../../adapters/git/worktree-git-dir.js";
 import { runGitOnWorktree } from "../../adapters/git/worktree-git.js";
 import { findCaller } from "../../adapters/identity/find-caller.js";
 
 /** `org submit -m "what I tried"`: commit the worktree, hand the commit to the verifier, print its verdict; `--no-wait` returns once it is queued. */
-export async function runSubmit(opts: { root: string; cwd: string; message?: string; wait?: boolean }, io: Io): Promise<number> {
+export async function runSubmit(
+  opts: { root: string; cwd: string; message?: string; wait?: boolean; json?: boolean },
+  io: Io,
+): Promise<number> {
   const record = await readRecord(opts.root);
   const paths = orgPaths(opts.root);
   // Found by path, not by asking git: git in the caller's folder would follow the .git the agent wrote there.
@@ -91,15 +97,18 @@ export async function runSubmit(opts: { root: string; cwd: string; message?: str
     addOutcome(error, head === before ? `nothing was queued — run \`org submit\` again then` : `your commit ${head.slice(0, 7)} is kept on your branch but not queued — run \`org submit\` again then`);
   });
   if (opts.wait === false) {
-    io.out(`queued ${head.slice(0, 7)} "${description}" as ${request.id}`);
-    io.out(`its verdict comes to your inbox (\`org inbox\`); \`org wait ${request.id}\` waits for it here`);
-    return 0;
+    if (opts.json) io.out(formatJson({ id: request.id, commit: head, description, verdict: null }));
+    else {
+      io.out(`queued ${head.slice(0, 7)} "${description}" as ${request.id}`);
+      io.out(`its verdict comes to your inbox (\`org inbox\`); \`org wait ${request.id}\` waits for it here`);
+    }
+    return EXIT.ok;
   }
-  io.out(`submitted ${head.slice(0, 7)} "${description}"; waiting for the verifier…`);
-  const answer = formatAnswer(await waitForAnswer<SubmitAnswer>(join(paths.state, "verdicts", `${request.id}.json`), paths.daemon));
+  // Under --json stdout holds the answer alone; the wait is said on stderr.
+  (opts.json ? io.err : io.out)(`submitted ${head.slice(0, 7)} "${description}"; waiting for the verifier…`);
+  const verdict = await waitForAnswer<SubmitAnswer>(join(paths.state, "verdicts", `${request.id}.json`), paths.daemon);
   await assertJournaledVerdict(opts.root, request.id, (line) => io.err(line));
-  for (const line of answer.lines) io.out(line);
-  return answer.code;
+  return printAnswer(verdict, io, Boolean(opts.json));
 }
 
 type Git = (args: string[]) => Promise<{ exitCode: number | null; stdout: string }>;

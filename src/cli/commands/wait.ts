@@ -1,18 +1,19 @@
 import { join } from "node:path";
 import { OrgError } from "../../org/errors.js";
-import { formatAnswer, type SubmitAnswer } from "../../org/experiments/submit-reply.js";
+import type { SubmitAnswer } from "../../org/experiments/submit-reply.js";
 import { orgPaths } from "../../org/paths.js";
 import { pathExists } from "../../adapters/fs/files.js";
 import { waitForAnswer } from "../../adapters/daemon-client.js";
 import { assertJournaledVerdict } from "../../adapters/verifier/verdict-file.js";
 import type { Io } from "../io.js";
+import { printAnswer } from "../answer.js";
 
 // Ids name files under state/queue and state/verdicts: anything else could name a path outside them.
 const EXPERIMENT_ID = /^[0-9A-Za-z][0-9A-Za-z._-]*$/;
 const HOW_TO_LIST = "`org inbox` shows your verdicts with their ids, `org results` the judged commits";
 
-/** `org wait <id>`: block until that experiment's verdict exists, then print it as `org submit` would. */
-export async function runWait(opts: { root: string; id?: string }, io: Io): Promise<number> {
+/** `org wait <id> [--json]`: block until that experiment's verdict exists, then print it as `org submit` would. */
+export async function runWait(opts: { root: string; id?: string; json?: boolean }, io: Io): Promise<number> {
   const id = opts.id?.trim();
   if (!id) throw new OrgError(`which experiment? — run \`org wait <id>\` with the id \`org submit --no-wait\` printed; ${HOW_TO_LIST}`, "usage");
   const paths = orgPaths(opts.root);
@@ -20,9 +21,8 @@ export async function runWait(opts: { root: string; id?: string }, io: Io): Prom
   // The queue first: the verifier writes the verdict before it clears the request, so a known id is always in one of them.
   const known = EXPERIMENT_ID.test(id) && ((await pathExists(join(paths.queue, `${id}.json`))) || (await pathExists(verdictFile)));
   if (!known) throw new OrgError(`no experiment "${id}" is queued or judged — ${HOW_TO_LIST}`, "unknown-experiment");
-  const answer = formatAnswer(await waitForAnswer<SubmitAnswer>(verdictFile, paths.daemon));
+  const answer = await waitForAnswer<SubmitAnswer>(verdictFile, paths.daemon);
   // A verdict file edited after the verifier wrote it is refused, and told as tampering.
   await assertJournaledVerdict(opts.root, id, (line) => io.err(line));
-  for (const line of answer.lines) io.out(line);
-  return answer.code;
+  return printAnswer(answer, io, Boolean(opts.json));
 }

@@ -1,5 +1,6 @@
 import type { AgentLedger, ExperimentOutcome } from "./experiment.js";
 import { describeRebase } from "./rebase.js";
+import { EXIT } from "../scripting/exit-codes.js";
 
 /** The verdict file `org submit` and `org wait` read, state/verdicts/<id>.json. */
 export interface VerdictFile {
@@ -21,8 +22,8 @@ export type SubmitAnswer = VerdictFile | CancelledFile;
 
 /** The lines to print for an answer, and the exit code: 1 when the experiment never ran. */
 export function formatAnswer(answer: SubmitAnswer): { lines: string[]; code: number } {
-  if ("cancelled" in answer) return { lines: [describeCancel(answer)], code: 1 };
-  return { lines: formatSubmitReply(answer), code: 0 };
+  if ("cancelled" in answer) return { lines: [describeCancel(answer)], code: EXIT.failure };
+  return { lines: formatSubmitReply(answer), code: EXIT.ok };
 }
 
 /** One line for a cancelled experiment: what, why, and that the commit is judged once the org runs again. */

@@ -19,7 +19,7 @@ export function pickVersions(ids: readonly string[], order: readonly string[], s
     if (order.length === 1) return { kind: "refused", code: "compare-one", reason: `only one program version (${order[0]}) has run — change org.yaml or a prompt and let the new version run, then \`org compare\`` };
     return { kind: "picked", a: order[order.length - 2]!, b: order[order.length - 1]! };
   }
-  if (ids.length !== 2) return { kind: "refused", code: "compare-args", reason: "give two versions (`org compare <A> <B>`) or none for the last two" };
+  if (ids.length !== 2) return { kind: "refused", code: "usage", reason: "give two versions (`org compare <A> <B>`) or none for the last two" };
   const versions: string[] = [];
   for (const id of ids) {
     if (id.trim().toLowerCase() === UNVERSIONED && order.includes(UNVERSIONED)) {

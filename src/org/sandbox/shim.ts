@@ -65,7 +65,7 @@ case $1 in send|task|contract|review|plan)
 esac
 if [ -n "$f" ]; then
   [ -f "$f" ] && [ -r "$f" ] && cat -- "$f" > "$r.file" || {
-    echo "org: cannot read $f in $PWD: give a readable file (nothing was done)" >&2; rm -f "$r".*; exit 1; }
+    echo "org: cannot read $f in $PWD: give a readable file (nothing was done)" >&2; rm -f "$r".*; exit 2; }
 fi`;
 
 function quote(value: string): string {
