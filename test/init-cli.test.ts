@@ -47,8 +47,11 @@ describe("org init on a repo of one's own", { tags: ["slow"] }, () => {
     expect(org(["validate"], scorer, path)).toEqual(VALID);
     // The benchmark's direction is not in its name: validate names the one key left to write.
     expect(org(["init"], node, path).stdout).toContain("check:\n  - verify.metric.goal: is a higher comparisons better? — write maximize, or minimize for lower\n");
-    expect(org(["validate"], node, path)).toEqual({ code: 1, stdout: "", stderr: "org.yaml:54:5: verify.metric.goal must be one of minimize, maximize, got nothing — write minimize or maximize\n" });
-    writeFileSync(join(node, "org.yaml"), readFileSync(join(node, "org.yaml"), "utf8").replace(/^ {4}goal:$/m, "    goal: minimize"));
+    expect(org(["validate"], node, path)).toEqual({
+      code: 1, stdout: "", stderr: "org.yaml:54:5: verify.metric.goal must be one of minimize, maximize, got nothing — write minimize or maximize\n",
+    });
+    const written = readFileSync(join(node, "org.yaml"), "utf8");
+    writeFileSync(join(node, "org.yaml"), written.replace(/^ {4}goal:$/m, "    goal: minimize"));
     expect(org(["validate"], node, path)).toEqual(VALID);
   });
 
@@ -84,9 +87,9 @@ describe("org init on a repo of one's own", { tags: ["slow"] }, () => {
       stdout: "",
       stderr: [
         "org.yaml:45:12: verify.command must not be empty — write e.g. [python, train.py]",
-        "org.yaml:51:5: verify.metric.name has no value — write e.g. val_bpb",
-        "org.yaml:52:5: verify.metric.pattern has no value — write e.g. '^val_bpb:\\s*([0-9.]+)'",
-        "org.yaml:53:5: verify.metric.goal must be one of minimize, maximize, got nothing — write minimize or maximize",
+        "org.yaml:50:5: verify.metric.name has no value — write e.g. val_bpb",
+        "org.yaml:51:5: verify.metric.pattern has no value — write e.g. '^val_bpb:\\s*([0-9.]+)'",
+        "org.yaml:52:5: verify.metric.goal must be one of minimize, maximize, got nothing — write minimize or maximize",
         "",
       ].join("\n"),
     });

@@ -6,7 +6,8 @@ import { BASH_SCORER, NODE_BENCH, PYTHON_TRAIN } from "./fixtures/init-repos.js"
 function listing(files: Record<string, string>, machine: Partial<RepoListing> = {}): RepoListing {
   const paths = Object.keys(files);
   const texts = Object.fromEntries(pickFilesToRead(paths).map((path) => [path, files[path]!]));
-  return { folder: "my repo!", base: "main", files: paths, untracked: [], texts, programs: ["python3", "node", "npm", "bash"], gpus: 0, gpuNote: "nvidia-smi not found on PATH", ...machine };
+  const programs = ["python3", "node", "npm", "bash"];
+  return { folder: "my repo!", base: "main", files: paths, untracked: [], texts, programs, gpus: 0, gpuNote: "nvidia-smi not found on PATH", ...machine };
 }
 
 describe("org init's guess of a repo", () => {
@@ -57,30 +58,39 @@ describe("org init's guess of a repo", () => {
       metric: { name: "ops_per_sec", pattern: "^ops_per_sec=\\s*([-+0-9.eE]+)", goal: "maximize" },
     });
     const node = proposeOrg(listing({ "train.mjs": "const LR = 0.1;\nconsole.log(`val_loss: ${x}`);\n", "prepare.mjs": "" }));
-    expect(node.fields).toMatchObject({ command: ["node", "train.mjs"], edits: ["train.mjs"], protected: ["prepare.mjs"], metric: { name: "val_loss" } });
+    expect(node.fields).toMatchObject({
+      command: ["node", "train.mjs"], edits: ["train.mjs"], protected: ["prepare.mjs"], metric: { name: "val_loss" },
+    });
   });
 
   test("agent CLIs on PATH: the first found runs the role, hillclimb stays one word away", () => {
     const { fields, why } = proposeOrg(listing(PYTHON_TRAIN, { programs: ["codex", "gemini", "python3"] }));
     expect(fields.runtime).toBe("codex");
-    expect(fields.runtimes).toEqual(["codex: { preset: codex }", "hillclimb: { builtin: hillclimb, restart: on-failure }   # needs no API: tunes constants"]);
+    expect(fields.runtimes).toEqual([
+      "codex: { preset: codex }",
+      "hillclimb: { builtin: hillclimb, restart: on-failure }   # needs no API: tunes constants",
+    ]);
     expect(fields.runtimeNote).toBe("guessed: codex is on PATH (also: gemini). Write hillclimb here to try the org without a model API.");
     expect(why.runtime).toBe("found on PATH");
   });
 
-  test("GPUs: a Python trainer gets one each (at most 8); uv runs it when the repo locks with uv; node_modules is shared", () => {
-    const { fields } = proposeOrg(listing({ ...PYTHON_TRAIN, "uv.lock": "" }, { gpus: 12, programs: ["uv"], untracked: ["node_modules", ".venv"] }));
-    expect(fields).toMatchObject({ gpus: "auto", gpu: true, count: 8, command: ["uv", "run", "train.py"], share: ["node_modules", ".venv"] });
+  test("GPUs: a Python trainer gets one each (at most 8); uv runs a uv project; untracked node_modules is shared", () => {
+    const machine = { gpus: 12, programs: ["uv"], untracked: ["node_modules", ".venv"] };
+    const { fields } = proposeOrg(listing({ ...PYTHON_TRAIN, "uv.lock": "" }, machine));
+    expect(fields).toMatchObject({
+      gpus: "auto", gpu: true, count: 8, command: ["uv", "run", "train.py"], share: ["node_modules", ".venv"],
+    });
     expect(fields.gpusNote).toBe("guessed: nvidia-smi lists 12 GPUs; auto leases them all.");
     expect(proposeOrg(listing(NODE_BENCH, { gpus: 2 })).fields).toMatchObject({ gpus: "auto", gpu: false, count: 2 });
   });
 
   test("many code files are edited by folder; the file with constants comes first for the built-in baseline", () => {
-    const files = Object.fromEntries(Array.from({ length: 9 }, (_, i) => [`src/m${i}.js`, i === 7 ? "const SIZE = 4;\n" : ""]));
+    const files = Object.fromEntries(Array.from({ length: 9 }, (_, i) => [`src/m${i}.js`, ""]));
     const few = proposeOrg(listing({ "score.sh": "echo score: 1\n", "a.py": "", "b.py": "WIDTH = 3\n", "tests/test_a.py": "" }));
     expect(few.fields.edits).toEqual(["b.py", "a.py"]);
     expect(few.fields.protected).toEqual(["score.sh", "tests"]);
-    expect(proposeOrg(listing({ ...files, "eval.py": "print(f'score: {s}')\n", "main.py": "" })).fields.edits).toEqual(["src/**", "main.py"]);
+    const many = proposeOrg(listing({ ...files, "eval.py": "print(f'score: {s}')\n", "main.py": "" }));
+    expect(many.fields.edits).toEqual(["src/**", "main.py"]);
   });
 
   test("tests alone: the command runs them, and the metric is left to write", () => {
@@ -94,8 +104,10 @@ describe("org init's guess of a repo", () => {
   });
 
   test("nothing recognisable: every key it cannot guess is left empty, with what to write", () => {
-    const { fields, project, checks } = proposeOrg(listing({ "README.md": "notes\n", "package.json": '{"scripts":{"test":"echo \\"Error: no test specified\\" && exit 1"}}' }));
-    expect(project).toMatchObject({ kind: "unknown", reason: "no train script, scorer, package.json benchmark or Makefile target was found" });
+    const npmDefault = JSON.stringify({ scripts: { test: 'echo "Error: no test specified" && exit 1' } });
+    const { fields, project, checks } = proposeOrg(listing({ "README.md": "notes\n", "package.json": npmDefault }));
+    const reason = "no train script, scorer, package.json benchmark or Makefile target was found";
+    expect(project).toMatchObject({ kind: "unknown", reason });
     expect(fields).toMatchObject({ command: [], edits: [], protected: [], metric: { name: "", pattern: "", goal: "" } });
     expect(fields.commandNote).toBe("fill in: the argv that runs one experiment and prints its metric, e.g. [python3, train.py].");
     expect(checks).toEqual([
@@ -107,7 +119,8 @@ describe("org init's guess of a repo", () => {
   });
 
   test("a train.py with no evaluation of its own: nothing protected, and the check says why that matters", () => {
-    const { fields, checks } = proposeOrg(listing({ "train.py": "LR = 0.1\nprint(f'loss: {l}')\nprint(f'seed: {s}')\n" }, { folder: "---" }));
+    const train = "LR = 0.1\nprint(f'loss: {l}')\nprint(f'seed: {s}')\n";
+    const { fields, checks } = proposeOrg(listing({ "train.py": train }, { folder: "---" }));
     expect(fields).toMatchObject({ name: "research", protected: [], metric: { name: "loss", goal: "minimize" } });
     expect(checks).toEqual([
       "verify.protected is empty: train.py both runs and prints loss, so an agent could print any number — move the scoring into a file of its own and list it",

@@ -96,8 +96,8 @@ function formatList(items: string[]): string {
 
 // Plain where YAML reads it back as the same string; else a JSON string, which YAML reads as one.
 function formatScalar(value: string): string {
-  const plain = /^[A-Za-z0-9_./][A-Za-z0-9_./-]*$/.test(value) && !/^(true|false|null|yes|no|on|off|~|[-+0-9.eE]+)$/i.test(value);
-  return plain ? value : JSON.stringify(value);
+  const reserved = /^(true|false|null|yes|no|on|off|~|[-+0-9.eE]+)$/i.test(value);
+  return /^[A-Za-z0-9_./][A-Za-z0-9_./-]*$/.test(value) && !reserved ? value : JSON.stringify(value);
 }
 
 // Single quotes keep a regex's backslashes as they are; a quote inside is doubled.

@@ -3,9 +3,11 @@ import type { OrgProposal } from "../org/init/index.js";
 /** What `org init` tells after writing org.yaml: what it read, each guess in a line, then what to check. */
 export function formatInitSummary(proposal: OrgProposal): string[] {
   const { fields, project } = proposal;
-  const metric = fields.metric.name === "" ? "no metric found" : `metric ${fields.metric.name} (${fields.metric.goal || "goal to fill in"})`;
+  const { name, goal } = fields.metric;
+  const metric = name === "" ? "no metric found" : `metric ${name} (${goal || "goal to fill in"})`;
+  const command = fields.command.length > 0 ? fields.command.map(quoteWord).join(" ") : "to fill in";
   const rows: [string, string][] = [
-    ["verify", fields.command.length > 0 ? `${fields.command.map(quoteWord).join(" ")} — ${metric}` : `to fill in — ${metric}`],
+    ["verify", `${command} — ${metric}`],
     ["edits", fields.edits.join(", ") || "to fill in"],
     ["protected", fields.protected.join(", ") || "nothing"],
     ["runtime", `${fields.runtime} (${proposal.why.runtime}), ${fields.count} agent${fields.count === 1 ? "" : "s"}`],

@@ -8,7 +8,11 @@ import { processRunner } from "../process.js";
 import { createGpuProbe } from "./gpu.js";
 import { findProgram } from "./runtime.js";
 
-export type ListingRead = { kind: "listing"; listing: RepoListing } | { kind: "not-repo" } | { kind: "subfolder"; top: string } | { kind: "no-commit" };
+export type ListingRead =
+  | { kind: "listing"; listing: RepoListing }
+  | { kind: "not-repo" }
+  | { kind: "subfolder"; top: string }
+  | { kind: "no-commit" };
 
 // A text larger than this is no script to read for a metric line.
 const MAX_TEXT_BYTES = 256 * 1024;
@@ -34,7 +38,8 @@ export async function readRepoListing(dir: string, probes: ListingProbes = {}): 
   const untracked: string[] = [];
   for (const folder of SHARED_FOLDERS) {
     const tracked = head.files.some((file) => file.startsWith(`${folder}/`));
-    if (!tracked && (await stat(join(dir, folder)).then((info) => info.isDirectory(), () => false))) untracked.push(folder);
+    const isFolder = await stat(join(dir, folder)).then((info) => info.isDirectory(), () => false);
+    if (!tracked && isFolder) untracked.push(folder);
   }
   const gpus = await (probes.countGpus ?? probeGpus)();
   const listing: RepoListing = {

@@ -12,7 +12,14 @@ import type { Io } from "../io.js";
 
 const PROMPT_FILE = join("prompts", "researcher.md");
 
-type InitOptions = { cwd: string; force?: boolean; template?: string; countGpus?: () => Promise<number>; pathEnv?: string };
+type InitOptions = {
+  cwd: string;
+  force?: boolean;
+  template?: string;
+  countGpus?: () => Promise<number>;
+  /** Where agent CLIs and interpreters are looked for; this process's PATH when absent. */
+  pathEnv?: string;
+};
 
 /** `org init`: org.yaml guessed from the repo, and a researcher prompt; never overwrites without --force. */
 export async function runInit(opts: InitOptions, io: Io): Promise<number> {
@@ -46,11 +53,14 @@ export async function runInit(opts: InitOptions, io: Io): Promise<number> {
 function describeRefusal(read: Exclude<ListingRead, { kind: "listing" }>, cwd: string): string {
   switch (read.kind) {
     case "not-repo":
-      return `${cwd} is not a git repository — run \`git init\` and commit your code there, or run \`org init\` in your research repo`;
+      return `${cwd} is not a git repository — `
+        + "run `git init` and commit your code there, or run `org init` in your research repo";
     case "subfolder":
-      return `${cwd} is inside the git repo ${read.top} — run \`org init\` at the repo's root: edits and verify are paths from there`;
+      return `${cwd} is inside the git repo ${read.top} — `
+        + "run `org init` at the repo's root: edits and verify are paths from there";
     case "no-commit":
-      return `${cwd} has no commit yet — commit your code first (\`git add -A && git commit -m start\`): every agent branches from a commit`;
+      return `${cwd} has no commit yet — `
+        + "commit your code first (`git add -A && git commit -m start`): every agent branches from a commit";
   }
 }
 

@@ -1,5 +1,5 @@
-// The metric a repo prints, read from the source that prints it: `print(f"val_bpb: {x}")`, `console.log(`score: ${s}`)`,
-// `echo "score: $s"`. A guess: the name and pattern go into org.yaml with a comment, for a person to check.
+// The metric a repo prints, read from the source that prints it: `print(f"val_bpb: {x}")`,
+// `console.log(`score: ${s}`)`, `echo "score: $s"`. A guess: written with a comment, for a person to check.
 
 export type Goal = "minimize" | "maximize";
 
@@ -17,22 +17,32 @@ export interface MetricGuess {
 }
 
 // An output call whose text starts with `name:` or `name=`, e.g. print("val_loss:", x) or printf "score=%s".
-const PRINTED = /(?:\bprint\s*\(\s*f?|console\.(?:log|info)\s*\(\s*|process\.stdout\.write\s*\(\s*|\becho\s+(?:-[a-zA-Z]+\s+)*|\bprintf\s+)["'`]?([A-Za-z_][A-Za-z0-9_]*)([:=])/g;
+const OUTPUT_CALL = [
+  String.raw`\bprint\s*\(\s*f?`,
+  String.raw`console\.(?:log|info)\s*\(\s*`,
+  String.raw`process\.stdout\.write\s*\(\s*`,
+  String.raw`\becho\s+(?:-[a-zA-Z]+\s+)*`,
+  String.raw`\bprintf\s+`,
+].join("|");
+const PRINTED = new RegExp(`(?:${OUTPUT_CALL})["'\`]?([A-Za-z_][A-Za-z0-9_]*)([:=])`, "g");
 const MEMORY = /^(peak_)?(vram|memory|mem)(_mb)?$|^peak_vram_mb$/;
 const LOWER = /loss|bpb|bpc|err|ppl|perplexity|latency|time|seconds|_ms$|_s$|bytes|size|cost|mse|mae|rmse|regret/;
 const HIGHER = /acc|score|f1|auc|ops|throughput|per_s|reward|bleu|rouge|hz|speed|precision|recall|pass|win/;
 const BOOKKEEPING = /seed|step|epoch|iter|num_|count|params|lr$|batch|total_|^n_/;
 
-/** The most metric-like name printed by `files` (in order), or undefined when none is printed as `name: value`. */
+/** The most metric-like name `files` print (in order); undefined when none prints `name: value`. */
 export function findMetric(files: string[], texts: Record<string, string>): MetricGuess | undefined {
   const printed: { name: string; separator: string; file: string }[] = [];
   for (const file of files) {
     for (const match of (texts[file] ?? "").matchAll(PRINTED)) {
-      if (!printed.some((seen) => seen.name === match[1])) printed.push({ name: match[1]!, separator: match[2]!, file });
+      if (printed.some((seen) => seen.name === match[1])) continue;
+      printed.push({ name: match[1]!, separator: match[2]!, file });
     }
   }
   const memory = printed.find((entry) => MEMORY.test(entry.name));
-  const ranked = printed.filter((entry) => entry !== memory && rankName(entry.name) >= 0).sort((a, b) => rankName(b.name) - rankName(a.name));
+  const ranked = printed
+    .filter((entry) => entry !== memory && rankName(entry.name) >= 0)
+    .sort((a, b) => rankName(b.name) - rankName(a.name));
   const best = ranked[0];
   if (!best) return undefined;
   const goal = guessGoal(best.name);

@@ -1,9 +1,9 @@
 // What kind of research repo this is, and so what the verifier runs, what agents may edit and what they may not.
-import { findRunner } from "./runner-files.js";
+import { findRunner, type Runner } from "./runner-files.js";
 import { listCodeFiles, listMentioned, listTestPaths } from "./repo-files.js";
 import type { RepoListing } from "./repo-listing.js";
 
-export type ProjectKind = "python-train" | "node-train" | "scorer" | "npm-bench" | "make-bench" | "npm-test" | "make-test" | "unknown";
+export type ProjectKind = "python-train" | "node-train" | Runner["kind"] | "unknown";
 
 /** The guess for verify and edits, each part with its reason, written as a comment beside it. */
 export interface ProjectGuess {
@@ -32,30 +32,38 @@ export function detectProject(listing: RepoListing): ProjectGuess {
   const node = NODE_TRAIN.find(has);
   if (node) return guessTrain(listing, "node-train", node, node.replace("train", "prepare"), ["node", node]);
   const runner = findRunner(listing);
-  if (!runner) return guessUnknown(listing);
+  return runner ? guessFromRunner(listing, runner) : guessUnknown(listing);
+}
+
+function guessFromRunner(listing: RepoListing, runner: Runner): ProjectGuess {
   const tests = listTestPaths(listing.files);
   const guarded = dropCovered([...runner.files, ...runner.guards, ...tests]);
   const code = listCodeFiles(listing.files).filter((file) => !isCovered(file, guarded));
   const mentioned = runner.kind === "scorer" ? listMentioned(runner.text, code) : [];
   const edits = mentioned.length > 0 ? mentioned : listEdits(code);
-  const what = runner.kind === "scorer" ? "a test, the scorer" : runner.kind.endsWith("bench") ? "a test, the benchmark" : "a test";
+  const judge = runner.kind === "scorer" ? "the scorer" : runner.kind.endsWith("-bench") ? "the benchmark" : undefined;
+  const what = judge ? `a test, ${judge}` : "a test";
+  const runs = `${runner.files[0]} runs ${mentioned.length === 1 ? "it" : "them"}`;
   return {
     kind: runner.kind,
     reason: runner.reason,
     command: runner.command,
     edits,
-    editsWhy: mentioned.length > 0 ? `${runner.files[0]} runs ${mentioned.length === 1 ? "it" : "them"}` : `the code that is not ${what} or tooling`,
+    editsWhy: mentioned.length > 0 ? runs : `the code that is not ${what} or tooling`,
     protected: guarded,
-    protectedWhy: `they run and judge the experiment${tests.length > 0 ? ", and the tests guard what it must still do" : ""}`,
+    protectedWhy: `they run and judge the experiment${tests.length > 0 ? ", and the tests guard what it must do" : ""}`,
     metricSources: runner.files,
   };
 }
 
-function guessTrain(listing: RepoListing, kind: ProjectKind, train: string, prepare: string, command: string[]): ProjectGuess {
+function guessTrain(
+  listing: RepoListing, kind: ProjectKind, train: string, prepare: string, command: string[],
+): ProjectGuess {
   const evaluates = listing.files.includes(prepare);
+  const layout = `${train} trains and ${prepare} evaluates (the autoresearch layout)`;
   return {
     kind,
-    reason: evaluates ? `${train} trains and ${prepare} evaluates (the autoresearch layout)` : `${train} is the training script`,
+    reason: evaluates ? layout : `${train} is the training script`,
     command,
     edits: [train],
     editsWhy: `${train} is what trains`,

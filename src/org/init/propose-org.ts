@@ -2,7 +2,8 @@
 import { findConstants, type StarterFields } from "../../roles/index.js";
 import { detectProject, type ProjectGuess } from "./detect-project.js";
 import { findMetric, type MetricGuess } from "./detect-metric.js";
-import { AGENT_CLIS, SHARED_FOLDERS, type RepoListing } from "./repo-listing.js";
+import { describeIdleBaseline, pickRuntime } from "./pick-runtime.js";
+import { SHARED_FOLDERS, type RepoListing } from "./repo-listing.js";
 
 /** The fields to write, what the guess rests on, and what a person should look at before `org up`. */
 export interface OrgProposal {
@@ -16,6 +17,8 @@ export interface OrgProposal {
 }
 
 const MAX_GPU_AGENTS = 8;
+const FILL_COMMAND = "fill in: the argv that runs one experiment and prints its metric, e.g. [python3, train.py].";
+const FILL_METRIC = "fill in: the name your run prints as `name: value`, a pattern capturing the value, and a goal.";
 
 export function proposeOrg(listing: RepoListing): OrgProposal {
   const project = detectProject(listing);
@@ -24,26 +27,25 @@ export function proposeOrg(listing: RepoListing): OrgProposal {
   const gpu = listing.gpus > 0 && project.kind === "python-train";
   const share = SHARED_FOLDERS.filter((folder) => listing.untracked.includes(folder));
   const runtime = pickRuntime(listing.programs, edits, listing.texts);
+  const noGpu = listing.gpuNote ?? "nvidia-smi lists none";
   const fields: StarterFields = {
     name: nameOrg(listing.folder),
     base: listing.base,
     gpus: listing.gpus > 0 ? "auto" : "none",
     gpusNote: listing.gpus > 0
       ? `guessed: nvidia-smi lists ${listing.gpus} GPU${listing.gpus === 1 ? "" : "s"}; auto leases them all.`
-      : `guessed: no GPU here (${listing.gpuNote ?? "nvidia-smi lists none"}): CPU mode. Or list GPU indices, [0, 1].`,
+      : `guessed: no GPU here (${noGpu}): CPU mode. Or list GPU indices, [0, 1].`,
     share,
-    shareNote: share.length > 0 ? `guessed: ${share.join(" and ")} ${share.length === 1 ? "is" : "are"} here and untracked.` : "",
+    shareNote: share.length > 0 ? `guessed: ${share.join(" and ")} untracked here.` : "",
     runtimes: runtime.entries,
     runtime: runtime.name,
     runtimeNote: runtime.note,
     count: gpu ? Math.min(listing.gpus, MAX_GPU_AGENTS) : 2,
     gpu,
     edits,
-    editsNote: edits.length > 0 ? `guessed: ${project.editsWhy}.` : "fill in: the files agents may change, e.g. [src/solve.py].",
+    editsNote: edits.length > 0 ? `guessed: ${project.editsWhy}.` : "fill in: the files agents may change: [solve.py]",
     command: project.command,
-    commandNote: project.command.length > 0
-      ? `guessed: ${project.reason}.`
-      : "fill in: the argv that runs one experiment and prints its metric, e.g. [python3, train.py].",
+    commandNote: project.command.length > 0 ? `guessed: ${project.reason}.` : FILL_COMMAND,
     protected: project.protected,
     protectedNote: project.protected.length > 0 ? `guessed: ${project.protectedWhy}.` : "",
     metric: {
@@ -54,50 +56,13 @@ export function proposeOrg(listing: RepoListing): OrgProposal {
     },
     memory: metric?.memory ?? "",
   };
-  const checks = listChecks(fields, project, metric);
-  if (!runtime.works) {
-    checks.push(`roles.researcher.runtime: hillclimb has no constant to tune in ${edits[0] ?? "edits"} — install an agent CLI (${AGENT_CLIS.join(", ")}) and write its name`);
-  }
-  const why = {
-    runtime: runtime.name === "hillclimb" ? "no agent CLI on PATH" : "found on PATH",
-    gpus: listing.gpus > 0 ? `${listing.gpus} found` : `CPU mode: ${listing.gpuNote ?? "nvidia-smi lists none"}`,
-  };
+  const checks = [...listChecks(fields, project, metric), ...(runtime.works ? [] : [describeIdleBaseline(edits)])];
+  const why = { runtime: runtime.why, gpus: listing.gpus > 0 ? `${listing.gpus} found` : `CPU mode: ${noGpu}` };
   return { fields, project, ...(metric ? { metric } : {}), checks, why };
 }
 
-interface RuntimePick {
-  name: string;
-  entries: string[];
-  note: string;
-  /** False when the built-in baseline is picked but has no constant to tune. */
-  works: boolean;
-}
-
-function pickRuntime(programs: string[], edits: string[], texts: Record<string, string>): RuntimePick {
-  const found = AGENT_CLIS.filter((cli) => programs.includes(cli));
-  const hillclimb = "hillclimb: { builtin: hillclimb, restart: on-failure }   # needs no API: tunes constants";
-  const tuned = edits[0] ?? "train.py";
-  const hasKnobs = findConstants(texts[tuned] ?? "").length > 0;
-  if (found.length > 0) {
-    const others = found.length > 1 ? ` (also: ${found.slice(1).join(", ")})` : "";
-    return {
-      name: found[0]!,
-      entries: [`${found[0]}: { preset: ${found[0]} }`, hillclimb],
-      note: `guessed: ${found[0]} is on PATH${others}. Write hillclimb here to try the org without a model API.`,
-      works: true,
-    };
-  }
-  const knobs = hasKnobs ? `the UPPER_CASE number constants of ${tuned}` : `UPPER_CASE number constants, and ${tuned} has none`;
-  return {
-    name: "hillclimb",
-    entries: [hillclimb],
-    note: `guessed: no agent CLI (${AGENT_CLIS.join(", ")}) is on PATH: the built-in baseline, which tunes ${knobs}.`,
-    works: hasKnobs,
-  };
-}
-
 function describeMetric(metric: MetricGuess | undefined): string {
-  if (!metric) return "fill in: the name your run prints as `name: value`, a pattern whose group is the value, and a goal.";
+  if (!metric) return FILL_METRIC;
   const others = metric.others.length > 0 ? ` (it also prints ${metric.others.slice(0, 4).join(", ")})` : "";
   const goal = metric.goal ? `; ${metric.goal} by its name` : "; fill in the goal: minimize or maximize";
   return `guessed: ${metric.file} prints ${metric.name}${others}${goal}.`;
@@ -105,12 +70,21 @@ function describeMetric(metric: MetricGuess | undefined): string {
 
 function listChecks(fields: StarterFields, project: ProjectGuess, metric: MetricGuess | undefined): string[] {
   const checks: string[] = [];
-  if (fields.command.length === 0) checks.push(`verify.command: ${project.reason} — write the argv that runs one experiment and prints its metric`);
-  if (!metric) checks.push("verify.metric: nothing here prints `name: value` — make the run print one line such as `score: 0.93`, then write its name, pattern and goal");
-  else if (!metric.goal) checks.push(`verify.metric.goal: is a higher ${metric.name} better? — write maximize, or minimize for lower`);
-  if (fields.edits.length === 0) checks.push("roles.researcher.edits: no code file found — list the files agents may change");
+  if (fields.command.length === 0) {
+    checks.push(`verify.command: ${project.reason} — write the argv that runs one experiment and prints its metric`);
+  }
+  if (!metric) {
+    checks.push("verify.metric: nothing here prints `name: value` — "
+      + "make the run print one line such as `score: 0.93`, then write its name, pattern and goal");
+  } else if (!metric.goal) {
+    checks.push(`verify.metric.goal: is a higher ${metric.name} better? — write maximize, or minimize for lower`);
+  }
+  if (fields.edits.length === 0) {
+    checks.push("roles.researcher.edits: no code file found — list the files agents may change");
+  }
   if (fields.protected.length === 0 && fields.command.length > 0 && metric) {
-    checks.push(`verify.protected is empty: ${metric.file} both runs and prints ${metric.name}, so an agent could print any number — move the scoring into a file of its own and list it`);
+    checks.push(`verify.protected is empty: ${metric.file} both runs and prints ${metric.name}, `
+      + "so an agent could print any number — move the scoring into a file of its own and list it");
   }
   return checks;
 }

@@ -22,7 +22,8 @@ export function listTestPaths(files: string[]): string[] {
 /** Code files that are neither tests nor tooling, in git's order. */
 export function listCodeFiles(files: string[]): string[] {
   const tests = listTestPaths(files);
-  return files.filter((file) => CODE.test(file) && !TOOLING.test(file) && !tests.some((test) => file === test || file.startsWith(`${test}/`)));
+  const isTest = (file: string) => tests.some((test) => file === test || file.startsWith(`${test}/`));
+  return files.filter((file) => CODE.test(file) && !TOOLING.test(file) && !isTest(file));
 }
 
 /** The files of `files` a script's text names, as `node bench.js`, `./solve.sh` or `< data/input.txt`. */

@@ -16,45 +16,71 @@ export interface Runner {
 }
 
 const BENCH_NAMES = ["bench", "benchmark", "perf"];
-const SCORER = /^(?:scripts\/)?(score|scorer|scoring|eval|evaluate|evaluation|grade|grader|judge|bench|benchmark)\.(sh|bash|py|mjs|js)$/;
+const SCORER_NAMES = "score|scorer|scoring|eval|evaluate|evaluation|grade|grader|judge|bench|benchmark";
+const SCORER = new RegExp(`^(?:scripts/)?(${SCORER_NAMES})\\.(sh|bash|py|mjs|js)$`);
 const BENCH_FOLDER = /^(bench|benchmark|benchmarks|perf)\//;
+const GATED = " and a test script: a change must pass the tests to be measured";
 
-/** A benchmark first (it prints a number), then a scorer script, then tests alone (a number still to print). */
+/** A benchmark first (it prints a number), then a scorer script, then tests alone (a number left to print). */
 export function findRunner(listing: RepoListing): Runner | undefined {
+  const npm = readNpm(listing);
+  const make = readMake(listing);
+  return npm.bench ?? make.bench ?? findScorer(listing) ?? npm.test ?? make.test;
+}
+
+type Found = { bench?: Runner; test?: Runner };
+
+function readNpm(listing: RepoListing): Found {
   const scripts = readScripts(listing.texts["package.json"]);
+  const guards = ["package.json", ...listing.files.filter((file) => file === "package-lock.json")];
+  const test = scripts.test !== undefined && !/no test specified/.test(scripts.test) ? scripts.test : undefined;
+  const bench = BENCH_NAMES.find((name) => scripts[name] !== undefined);
+  const testRunner = test === undefined ? undefined : fromScript(listing, {
+    kind: "npm-test", reason: "package.json has a test script, and no benchmark", command: ["npm", "test", "--silent"],
+  }, test, guards);
+  if (bench === undefined) return testRunner ? { test: testRunner } : {};
+  const command = test === undefined
+    ? ["npm", "run", "--silent", bench]
+    : ["sh", "-c", `npm test --silent && npm run --silent ${bench}`];
+  const reason = `package.json has a ${bench} script${test ? GATED : ""}`;
+  return { bench: fromScript(listing, { kind: "npm-bench", reason, command }, scripts[bench]!, guards) };
+}
+
+function readMake(listing: RepoListing): Found {
   const makefile = ["Makefile", "makefile", "GNUmakefile"].find((name) => listing.texts[name] !== undefined);
-  const targets = makefile ? readTargets(listing.texts[makefile]!) : new Map<string, string>();
-  const npmBench = BENCH_NAMES.find((name) => scripts[name] !== undefined);
-  const npmTest = scripts.test !== undefined && !/no test specified/.test(scripts.test) ? "test" : undefined;
-  const lock = listing.files.filter((file) => file === "package-lock.json");
-  if (npmBench) {
-    const command = npmTest ? ["sh", "-c", `npm test --silent && npm run --silent ${npmBench}`] : ["npm", "run", "--silent", npmBench];
-    const why = `package.json has a ${npmBench} script${npmTest ? " and a test script: a change must pass the tests to be measured" : ""}`;
-    return fromScript("npm-bench", why, command, scripts[npmBench]!, ["package.json", ...lock], listing.files);
+  if (makefile === undefined) return {};
+  const targets = readTargets(listing.texts[makefile]!);
+  const bench = BENCH_NAMES.find((name) => targets.has(name));
+  const test = targets.get("test");
+  if (bench === undefined) {
+    if (test === undefined) return {};
+    const reason = `the ${makefile} has a test target, and no benchmark`;
+    const command = ["make", "-s", "test"];
+    return { test: fromScript(listing, { kind: "make-test", reason, command }, test, [makefile]) };
   }
-  const makeBench = BENCH_NAMES.find((name) => targets.has(name));
-  if (makefile && makeBench) {
-    const test = targets.has("test");
-    const command = test ? ["sh", "-c", `make -s test && make -s ${makeBench}`] : ["make", "-s", makeBench];
-    const why = `the ${makefile} has a ${makeBench} target${test ? " and a test target: a change must pass the tests to be measured" : ""}`;
-    return fromScript("make-bench", why, command, targets.get(makeBench)!, [makefile], listing.files);
-  }
+  const command = test === undefined ? ["make", "-s", bench] : ["sh", "-c", `make -s test && make -s ${bench}`];
+  const reason = `the ${makefile} has a ${bench} target${test === undefined ? "" : GATED.replace("script", "target")}`;
+  return { bench: fromScript(listing, { kind: "make-bench", reason, command }, targets.get(bench)!, [makefile]) };
+}
+
+// A scorer's data (and a checker it calls) is protected with it; the code it runs is what agents change.
+function findScorer(listing: RepoListing): Runner | undefined {
   const scorer = listing.files.find((file) => SCORER.test(file));
-  if (scorer) {
-    const text = listing.texts[scorer] ?? "";
-    const data = listMentioned(text, listing.files).filter((file) => file !== scorer && (!isCode(file) || isChecker(file)));
-    return { kind: "scorer", reason: `${scorer} looks like the scorer`, command: [interpreterOf(scorer, listing.programs), scorer], files: [scorer], guards: data, text };
-  }
-  if (npmTest) return fromScript("npm-test", "package.json has a test script, and no benchmark", ["npm", "test", "--silent"], scripts.test!, ["package.json", ...lock], listing.files);
-  if (makefile && targets.has("test")) return fromScript("make-test", `the ${makefile} has a test target, and no benchmark`, ["make", "-s", "test"], targets.get("test")!, [makefile], listing.files);
-  return undefined;
+  if (scorer === undefined) return undefined;
+  const text = listing.texts[scorer] ?? "";
+  const isData = (file: string) => file !== scorer && (!isCode(file) || isChecker(file));
+  const guards = listMentioned(text, listing.files).filter(isData);
+  const command = [interpreterOf(scorer, listing.programs), scorer];
+  return { kind: "scorer", reason: `${scorer} looks like the scorer`, command, files: [scorer], guards, text };
 }
 
 // The files a script names are its own: protected, and a benchmark folder with them.
-function fromScript(kind: Runner["kind"], reason: string, command: string[], text: string, guards: string[], files: string[]): Runner {
-  const named = listMentioned(text, files);
+function fromScript(
+  listing: RepoListing, what: Pick<Runner, "kind" | "reason" | "command">, text: string, guards: string[],
+): Runner {
+  const named = listMentioned(text, listing.files);
   const folders = [...new Set(named.filter((file) => BENCH_FOLDER.test(file)).map((file) => file.split("/")[0]!))];
-  return { kind, reason, command, files: named, guards: [...guards, ...folders], text };
+  return { ...what, files: named, guards: [...guards, ...folders], text };
 }
 
 function interpreterOf(file: string, programs: string[]): string {
@@ -67,7 +93,8 @@ function readScripts(text: string | undefined): Record<string, string> {
   try {
     const scripts = (JSON.parse(text) as { scripts?: unknown }).scripts;
     if (typeof scripts !== "object" || scripts === null) return {};
-    return Object.fromEntries(Object.entries(scripts).filter((entry): entry is [string, string] => typeof entry[1] === "string"));
+    const entries = Object.entries(scripts).filter((entry): entry is [string, string] => typeof entry[1] === "string");
+    return Object.fromEntries(entries);
   } catch {
     return {};
   }
