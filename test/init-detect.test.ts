@@ -72,6 +72,8 @@ describe("org init's guess of a repo", () => {
     ]);
     expect(fields.runtimeNote).toBe("guessed: codex is on PATH (also: gemini). Write hillclimb here to try the org without a model API.");
     expect(why.runtime).toBe("found on PATH");
+    const root = proposeOrg(listing(PYTHON_TRAIN, { programs: ["claude"], root: true })).fields;
+    expect(root.runtimes[0]).toBe('claude: { preset: claude, env: { IS_SANDBOX: "1" } }   # as root, claude needs it');
   });
 
   test("GPUs: a Python trainer gets one each (at most 8); uv runs a uv project; untracked node_modules is shared", () => {

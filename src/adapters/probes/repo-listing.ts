@@ -51,6 +51,7 @@ export async function readRepoListing(dir: string, probes: ListingProbes = {}): 
     programs,
     gpus: gpus.count,
     ...(gpus.note === undefined ? {} : { gpuNote: gpus.note }),
+    root: process.getuid?.() === 0,
   };
   return { kind: "listing", listing };
 }

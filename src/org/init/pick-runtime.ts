@@ -1,6 +1,6 @@
 // Which agent program the researchers run: the first agent CLI on PATH, else the built-in baseline.
 import { findConstants } from "../../roles/index.js";
-import { AGENT_CLIS } from "./repo-listing.js";
+import { AGENT_CLIS, type RepoListing } from "./repo-listing.js";
 
 export interface RuntimePick {
   name: string;
@@ -16,7 +16,8 @@ export interface RuntimePick {
 const HILLCLIMB = "hillclimb: { builtin: hillclimb, restart: on-failure }   # needs no API: tunes constants";
 
 /** The built-in baseline stays one word away even when a CLI is picked: an org to try without a model API. */
-export function pickRuntime(programs: string[], edits: string[], texts: Record<string, string>): RuntimePick {
+export function pickRuntime(listing: RepoListing, edits: string[]): RuntimePick {
+  const { programs, texts } = listing;
   const found = AGENT_CLIS.filter((cli) => programs.includes(cli));
   const tuned = edits[0] ?? "train.py";
   const hasKnobs = findConstants(texts[tuned] ?? "").length > 0;
@@ -25,7 +26,7 @@ export function pickRuntime(programs: string[], edits: string[], texts: Record<s
     const others = found.length > 1 ? ` (also: ${found.slice(1).join(", ")})` : "";
     return {
       name: first,
-      entries: [`${first}: { preset: ${first} }`, HILLCLIMB],
+      entries: [presetEntry(first, listing.root === true), HILLCLIMB],
       note: `guessed: ${first} is on PATH${others}. Write hillclimb here to try the org without a model API.`,
       why: "found on PATH",
       works: true,
@@ -48,4 +49,10 @@ export function describeIdleBaseline(edits: string[]): string {
   const where = edits[0] ?? "edits";
   return `roles.researcher.runtime: hillclimb has no constant to tune in ${where} — `
     + `install an agent CLI (${AGENT_CLIS.join(", ")}) and write its name`;
+}
+
+// Agents run in org's sandbox, which is what IS_SANDBOX tells claude run as root.
+function presetEntry(cli: string, root: boolean): string {
+  if (cli === "claude" && root) return 'claude: { preset: claude, env: { IS_SANDBOX: "1" } }   # as root, claude needs it';
+  return `${cli}: { preset: ${cli} }`;
 }

@@ -26,7 +26,7 @@ export function proposeOrg(listing: RepoListing): OrgProposal {
   const edits = orderByConstants(project.edits, listing.texts);
   const gpu = listing.gpus > 0 && project.kind === "python-train";
   const share = SHARED_FOLDERS.filter((folder) => listing.untracked.includes(folder));
-  const runtime = pickRuntime(listing.programs, edits, listing.texts);
+  const runtime = pickRuntime(listing, edits);
   const noGpu = listing.gpuNote ?? "nvidia-smi lists none";
   const fields: StarterFields = {
     name: nameOrg(listing.folder),

@@ -18,6 +18,8 @@ export interface RepoListing {
   gpus: number;
   /** Why there is no GPU, as the probe said it (nvidia-smi not found on PATH). */
   gpuNote?: string;
+  /** Whether org runs as root: claude refuses its unattended flag there unless told it is sandboxed. */
+  root?: boolean;
 }
 
 export const AGENT_CLIS = ["claude", "codex", "gemini", "opencode"] as const;
