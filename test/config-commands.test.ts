@@ -43,8 +43,20 @@ describe("org init and org validate", { tags: ["slow"] }, () => {
   it("the starter validates in a git repo on main", async () => {
     const dir = repo();
     const init = capture();
-    expect(await runInit({ cwd: dir }, init.io)).toBe(0);
-    expect(init.out).toEqual(["wrote org.yaml and prompts/researcher.md", "next: edit them, check with `org validate`, then start with `org up`"]);
+    expect(await runInit({ cwd: dir, pathEnv: "", countGpus: async () => 0 }, init.io)).toBe(0);
+    expect(init.out).toEqual([
+      "wrote org.yaml and prompts/researcher.md",
+      "read the repo: train.py is the training script",
+      "  verify    python3 train.py — metric val_bpb (minimize)",
+      "  edits     train.py",
+      "  protected nothing",
+      "  runtime   hillclimb (no agent CLI on PATH), 2 agents",
+      "  gpus      none (CPU mode: nvidia-smi lists none)",
+      "check:",
+      "  - verify.protected is empty: train.py both runs and prints val_bpb, so an agent could print any number — move the scoring into a file of its own and list it",
+      "  - roles.researcher.runtime: hillclimb has no constant to tune in train.py — install an agent CLI (claude, codex, gemini, opencode) and write its name",
+      "next: read org.yaml (each guess says why), check it with `org validate`, then start with `org up`",
+    ]);
     expect(readFileSync(join(dir, "org.yaml"), "utf8")).toMatch(/^# yaml-language-server: \$schema=\S+org\.schema\.json\n/);
     const validate = capture();
     expect(await runValidate({ cwd: dir }, validate.io)).toBe(0);
@@ -83,7 +95,7 @@ describe("org init and org validate", { tags: ["slow"] }, () => {
   it("init --force replaces org.yaml but keeps a prompt someone wrote", async () => {
     const dir = repo({ "org.yaml": "roles: {}\n", "prompts/researcher.md": "mine\n" });
     const init = capture();
-    expect(await runInit({ cwd: dir, force: true }, init.io)).toBe(0);
+    expect(await runInit({ cwd: dir, force: true, pathEnv: "", countGpus: async () => 0 }, init.io)).toBe(0);
     expect(init.out[0]).toBe("wrote org.yaml (kept the existing prompts/researcher.md)");
     expect(readFileSync(join(dir, "org.yaml"), "utf8")).toContain("researcher:");
     expect(readFileSync(join(dir, "prompts/researcher.md"), "utf8")).toBe("mine\n");

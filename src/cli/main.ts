@@ -25,7 +25,7 @@ export async function main(argv: string[], given: Io = stdio): Promise<number> {
     code = await action(...args);
   };
 
-  program.command("init").description("write a starter org.yaml and prompt").option("--force", "overwrite an existing org.yaml")
+  program.command("init").description("write org.yaml guessed from the repo, and a prompt").option("--force", "overwrite an existing org.yaml")
     .option("--template <name>", "a topology with a prompt per role: pipeline, hierarchy, independent or autoresearch")
     .action(run(async (opts: { force?: boolean; template?: string }) => (await import("./commands/init.js")).runInit({ cwd: program.opts<{ dir?: string }>().dir ?? process.cwd(), force: opts.force, template: opts.template }, io)));
   program.command("validate").description("check org.yaml and report every problem at once").option("--json", "machine-readable")

@@ -1,70 +1,54 @@
 // `org init` writes these. They must validate as written in a git repo whose base is main (a test checks).
+import { renderStarterYaml } from "./starter-yaml.js";
 
-const ORG_YAML = `# yaml-language-server: $schema={{schema}}
-# org.yaml: a research organization of coding agents.
-# Check it with \`org validate\`, start it with \`org up\`, watch it with \`org status\`.
+/** What `org init` fills in: a value per key and, where it guessed, a note saying what and why. */
+export interface StarterFields {
+  name: string;
+  base: string;
+  gpus: "auto" | "none";
+  gpusNote: string;
+  share: string[];
+  shareNote: string;
+  /** `name: { … }` flow entries under runtimes. */
+  runtimes: string[];
+  runtime: string;
+  runtimeNote: string;
+  count: number;
+  gpu: boolean;
+  edits: string[];
+  editsNote: string;
+  /** Empty: nothing here said how to run an experiment, and the note says what to write. */
+  command: string[];
+  commandNote: string;
+  protected: string[];
+  protectedNote: string;
+  /** An empty name, pattern or goal is left for a person, and `org validate` names it. */
+  metric: { name: string; pattern: string; goal: string; note: string };
+  memory: string;
+}
 
-# Names the tmux session and the branch prefix org/<name>/<agent>.
-name: research
-# The research git repo, relative to this file, and the commit-ish every agent branches from.
-repo: .
-base: main
-# auto asks nvidia-smi; none runs on CPU; or list GPU indices such as [0, 1].
-gpus: auto
-
-# Untracked paths every worktree needs: symlinked by default, or copied once.
-share: []
-#  - .venv
-#  - { path: data, mode: copy }
-
-# How to start agent programs. A role may name a preset, claude, codex, gemini or opencode, with no
-# entry here: the preset starts that CLI unattended (no permission prompts), hands it the role's prompt,
-# resumes its conversation after a restart and gives each agent a config folder of its own.
-# To change a preset's keys, add an entry that names it; the entry's keys win:
-#   claude: { preset: claude, env: { IS_SANDBOX: "1" } }     # claude run as root in a container
-# Any other program gets a command: an argv list, never a shell string, in which these
-# placeholders are replaced when they stand alone as an element:
-#   {prompt_file} {kickoff} {agent} {role} {worktree} {gpu} {state} {inbox}
-#   mybot: { command: [./agents/mybot.sh, "{prompt_file}", "{kickoff}"] }
-runtimes:
-  # The baseline shipped with org: it needs no agent CLI, so it runs anywhere.
-  hillclimb:
-    builtin: hillclimb
-    restart: on-failure
-
-# Who works here. Agents are named <role>-1, <role>-2, … and each gets its own worktree.
-roles:
-  researcher:
-    prompt: prompts/researcher.md
-    # For coding agents, write claude, codex, gemini or opencode here.
-    runtime: hillclimb
-    count: 2
-    # true gives every agent of this role a GPU of its own.
-    gpu: false
-    # Globs this role may change; everything else is read-only to it.
-    edits: [train.py]
-
-# The verifier: the only judge. It runs every submitted commit in a clean checkout.
-verify:
-  command: [python, train.py]
-  # Restored from base before every run; a change touching them is rejected.
-  protected: [prepare.py]
-  metric:
-    name: val_bpb
-    pattern: '^val_bpb:\\s*([0-9.]+)'
-    goal: minimize
-  memory:
-    pattern: '^peak_vram_mb:\\s*([0-9.]+)'
-  timeout: 10m
-  parallel: 2
-
-# How agent programs are restarted when they exit.
-supervisor:
-  backoff: 1s
-  max_backoff: 30s
-  max_restarts: 10
-  healthy_after: 60s
-`;
+/** The starter as it was before `org init` read repos: the autoresearch layout, the built-in baseline. */
+export const STARTER_FIELDS: StarterFields = {
+  name: "research",
+  base: "main",
+  gpus: "auto",
+  gpusNote: "auto asks nvidia-smi; none runs on CPU; or list GPU indices such as [0, 1].",
+  share: [],
+  shareNote: "",
+  runtimes: ["hillclimb: { builtin: hillclimb, restart: on-failure }   # the baseline shipped with org: no agent CLI"],
+  runtime: "hillclimb",
+  runtimeNote: "For coding agents, write claude, codex, gemini or opencode here.",
+  count: 2,
+  gpu: false,
+  edits: ["train.py"],
+  editsNote: "",
+  command: ["python", "train.py"],
+  commandNote: "",
+  protected: ["prepare.py"],
+  protectedNote: "",
+  metric: { name: "val_bpb", pattern: "^val_bpb:\\s*([0-9.]+)", goal: "minimize", note: "" },
+  memory: "^peak_vram_mb:\\s*([0-9.]+)",
+};
 
 const RESEARCHER_PROMPT = `# You are {{agent}}, a researcher in the {{org}} org
 
@@ -103,7 +87,10 @@ Never stop to ask whether to continue; nobody is watching to answer. When you ru
 reread the code, combine near-misses, and try something more radical.
 `;
 
-/** The starter org.yaml and researcher prompt; `schema` is where editors find org.schema.json. */
-export function renderStarter(schema = "node_modules/org/org.schema.json"): { orgYaml: string; prompt: string } {
-  return { orgYaml: ORG_YAML.replace("{{schema}}", schema), prompt: RESEARCHER_PROMPT };
+/** The starter org.yaml (from `fields`, today's guess or the default) and researcher prompt. */
+export function renderStarter(
+  schema = "node_modules/org/org.schema.json",
+  fields: StarterFields = STARTER_FIELDS,
+): { orgYaml: string; prompt: string } {
+  return { orgYaml: renderStarterYaml(schema, fields), prompt: RESEARCHER_PROMPT };
 }

@@ -2,8 +2,7 @@ import { join } from "node:path";
 import { renderTemplate, type TemplateName } from "../../roles/index.js";
 import { OrgError } from "../../org/errors.js";
 import { readText, writeFileAtomic } from "../fs/files.js";
-import { createGpuProbe } from "../probes/gpu.js";
-import { processRunner } from "../process.js";
+import { probeGpus } from "../probes/repo-listing.js";
 import { PACKAGE_ROOT } from "../package-root.js";
 
 const PACKAGE_PROMPTS = join(PACKAGE_ROOT, "prompts");
@@ -42,6 +41,5 @@ export async function writeTemplateFiles(opts: TemplateFilesOptions): Promise<{ 
 }
 
 async function countGpus(): Promise<number> {
-  const probed = await createGpuProbe(processRunner).probe();
-  return "error" in probed ? 0 : probed.length;
+  return (await probeGpus()).count;
 }

@@ -1,17 +1,27 @@
 import { join, relative, isAbsolute } from "node:path";
 import { readText, writeFileAtomic } from "../../adapters/fs/files.js";
 import { PACKAGE_ROOT } from "../../adapters/package-root.js";
+import { readRepoListing, type ListingRead } from "../../adapters/probes/repo-listing.js";
 import { writeTemplateFiles } from "../../adapters/store/template-files.js";
 import { suggestFix } from "../../org/config/did-you-mean.js";
 import { renderStarter } from "../../org/config/index.js";
+import { proposeOrg } from "../../org/init/index.js";
 import { TEMPLATES, type TemplateName } from "../../roles/index.js";
+import { formatInitSummary } from "../../ui/init-summary.js";
 import type { Io } from "../io.js";
 
 const PROMPT_FILE = join("prompts", "researcher.md");
 
-type InitOptions = { cwd: string; force?: boolean; template?: string; countGpus?: () => Promise<number> };
+type InitOptions = {
+  cwd: string;
+  force?: boolean;
+  template?: string;
+  countGpus?: () => Promise<number>;
+  /** Where agent CLIs and interpreters are looked for; this process's PATH when absent. */
+  pathEnv?: string;
+};
 
-/** `org init`: a commented starter org.yaml and researcher prompt; never overwrites without --force. */
+/** `org init`: org.yaml guessed from the repo, and a researcher prompt; never overwrites without --force. */
 export async function runInit(opts: InitOptions, io: Io): Promise<number> {
   if (opts.template !== undefined) return initTemplate({ ...opts, template: opts.template }, io);
   const orgFile = join(opts.cwd, "org.yaml");
@@ -19,15 +29,39 @@ export async function runInit(opts: InitOptions, io: Io): Promise<number> {
     io.err(`org.yaml already exists in ${opts.cwd} — edit it, or run \`org init --force\` to replace it`);
     return 1;
   }
-  const starter = renderStarter(locateSchema(opts.cwd));
+  const { countGpus, pathEnv } = opts;
+  const read = await readRepoListing(opts.cwd, {
+    ...(countGpus ? { countGpus: async () => ({ count: await countGpus() }) } : {}),
+    ...(pathEnv === undefined ? {} : { pathEnv }),
+  });
+  if (read.kind !== "listing") {
+    io.err(describeRefusal(read, opts.cwd));
+    return 1;
+  }
+  const proposal = proposeOrg(read.listing);
+  const starter = renderStarter(locateSchema(opts.cwd), proposal.fields);
   // A prompt a person already wrote is theirs; --force replaces org.yaml, not their words.
   const promptFile = join(opts.cwd, PROMPT_FILE);
   const keepPrompt = (await readText(promptFile)) !== undefined;
   await writeFileAtomic(orgFile, starter.orgYaml);
   if (!keepPrompt) await writeFileAtomic(promptFile, starter.prompt);
   io.out(keepPrompt ? `wrote org.yaml (kept the existing ${PROMPT_FILE})` : `wrote org.yaml and ${PROMPT_FILE}`);
-  io.out("next: edit them, check with `org validate`, then start with `org up`");
+  for (const line of formatInitSummary(proposal)) io.out(line);
   return 0;
+}
+
+function describeRefusal(read: Exclude<ListingRead, { kind: "listing" }>, cwd: string): string {
+  switch (read.kind) {
+    case "not-repo":
+      return `${cwd} is not a git repository — `
+        + "run `git init` and commit your code there, or run `org init` in your research repo";
+    case "subfolder":
+      return `${cwd} is inside the git repo ${read.top} — `
+        + "run `org init` at the repo's root: edits and verify are paths from there";
+    case "no-commit":
+      return `${cwd} has no commit yet — `
+        + "commit your code first (`git add -A && git commit -m start`): every agent branches from a commit";
+  }
 }
 
 /** `org init --template <name>`: org.yaml for a topology and a working prompt per role; prompts a person wrote are kept. */
