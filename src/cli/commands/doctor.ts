@@ -5,7 +5,8 @@ import { probeRuntime } from "../../adapters/probes/runtime.js";
 import { parseNvidiaSmi } from "../../org/lifecycle/gpu.js";
 import { NVIDIA_SMI_ARGV } from "../../adapters/probes/gpu.js";
 import { processRunner } from "../../adapters/process.js";
-import { renderTable } from "../../ui/status-table.js";
+import { renderTable } from "../../ui/fit-table.js";
+import { fitLines } from "../../ui/wrap-text.js";
 import type { Io } from "../io.js";
 import { readGitVersion } from "../../adapters/git/refs.js";
 import { checkServices, readServiceTicks } from "../../org/views/service-ticks.js";
@@ -46,7 +47,8 @@ export async function runDoctor(opts: { root: string }, io: Io): Promise<number>
   const state = orgPaths(opts.root).state;
   const keeper = ticks.length > 0 ? [checkKeeper(await readKeeperRecord(state), await findRunningKeeper(opts.root, state))] : [];
   const checks = [...evaluateTools(probe), checkSandbox(decideSandbox(setting, sandbox), sandbox), ...checkServices(ticks, new Date()), ...keeper];
-  io.out(renderTable(["CHECK", "STATUS", "DETAIL", "FIX"], checks.map((check) => [check.name, check.status, check.detail, check.fix ?? ""])));
-  if ("problems" in read) io.out(`org.yaml: ${read.problems.length} problem(s); run \`org validate\` for details`);
+  const rows = checks.map((check) => [check.name, check.status, check.detail, check.fix ?? ""]);
+  io.out(renderTable(["CHECK", "STATUS", "DETAIL", "FIX"], rows, { width: io.columns, wrap: ["DETAIL", "FIX"] }));
+  if ("problems" in read) io.out(fitLines(`org.yaml: ${read.problems.length} problem(s); run \`org validate\` for details`, io.columns));
   return checks.some((check) => check.status === "fail") ? 1 : 0;
 }

@@ -20,6 +20,7 @@ import { describeDuplicates } from "../../ui/tried-table.js";
 import { describeTrust } from "../../ui/trust-lines.js";
 import type { Io } from "../io.js";
 import { formatJson } from "../../org/safe-text.js";
+import { fitLines } from "../../ui/wrap-text.js";
 
 /** `org results [--json]`: the leaderboard from state/results.tsv, with tokens and dollars per agent and per kept improvement. */
 export async function runResults(opts: { root: string; json: boolean }, io: Io): Promise<number> {
@@ -41,7 +42,8 @@ export async function runResults(opts: { root: string; json: boolean }, io: Io):
   // What the experiment ledger answered without a run; its broken lines are `org tried`'s to name.
   const duplicates = summarizeDuplicates((await readTriedLedger(orgPaths(opts.root).state)).entries);
   const json = { metric: metricName, goal, sigma: noise.sigma ?? null, ...board, ...(usage ? { usage: { agents: usage.agents, keeps: usage.keeps, experiments } } : {}), utilization: utilization ?? null, duplicates, ...describeTrustJson(checked) };
-  const text = [renderLeaderboard(board, metricName, goal, noise, usage), ...describeTrust(checked), ...(duplicates.answered > 0 ? [describeDuplicates(duplicates)] : []), ...(utilization ? [describeUtilization(utilization)] : [])].join("\n");
+  const notes = [...describeTrust(checked), ...(duplicates.answered > 0 ? [describeDuplicates(duplicates)] : []), ...(utilization ? [describeUtilization(utilization)] : [])];
+  const text = [renderLeaderboard(board, metricName, goal, noise, usage, io.columns), ...notes.map((note) => fitLines(note, io.columns))].join("\n");
   io.out(opts.json ? formatJson(json) : text);
   return 0;
 }
