@@ -26,12 +26,22 @@ export function allocateColumns(needs: ColumnNeed[], width: number): number[] | 
   if (measureTable(needs.map((need) => need.floor)) > width) return undefined;
   let cap = Math.max(...needs.map((need) => need.natural));
   while (cap > 0 && measureTable(capped(cap)) > width) cap -= 1;
-  // Columns left over when the cap is not exact go to the narrowed columns, left to right.
+  // Columns left over when the cap is not exact make whole the narrowed columns they can, the nearest whole first: a
+  // header that fits whole beats one more letter of a long description.
   const widths = capped(cap);
   let spare = width - measureTable(widths);
-  return widths.map((one, index) => {
-    if (spare <= 0 || one >= needs[index]!.natural) return one;
-    spare -= 1;
-    return one + 1;
-  });
+  const short = widths.map((_, index) => index).filter((index) => widths[index]! < needs[index]!.natural);
+  for (const index of short.sort((a, b) => needs[a]!.natural - widths[a]! - (needs[b]!.natural - widths[b]!))) {
+    const deficit = needs[index]!.natural - widths[index]!;
+    if (deficit > spare) break;
+    widths[index] = needs[index]!.natural;
+    spare -= deficit;
+  }
+  // What is left widens the first column still narrowed.
+  for (const index of short) {
+    const more = Math.min(spare, needs[index]!.natural - widths[index]!);
+    widths[index] = widths[index]! + more;
+    spare -= more;
+  }
+  return widths;
 }
