@@ -106,11 +106,14 @@ const EXAMPLES: Record<string, string> = {
 
 /** The commands whose tables fit the terminal, and take --wide for every row and column whole. */
 const FITTED = ["status", "results", "doctor", "tried", "history", "compare"];
+const WIDE = "every row and column whole, as in a pipe, not fitted to the terminal";
 
 /** Groups, examples and --wide onto the commands main.ts defined; call it once they all are. */
 export function describeCommands(program: Command): void {
-  for (const name of FITTED) findCommand(program, name).option("--wide", "every row and column whole, as in a pipe, not fitted to the terminal");
-  for (const [path, example] of Object.entries(EXAMPLES)) findCommand(program, path).addHelpText("after", `\nExample:\n  $ ${example}`);
+  for (const name of FITTED) findCommand(program, name).option("--wide", WIDE);
+  for (const [path, example] of Object.entries(EXAMPLES)) {
+    findCommand(program, path).addHelpText("after", `\nExample:\n  $ ${example}`);
+  }
   const order = GROUPS.flatMap((group) => Object.keys(group.commands));
   program.configureHelp({
     // The help command is named in the last line instead: a fifth group of one would read as a category.
@@ -125,11 +128,14 @@ export function describeCommands(program: Command): void {
     },
     formatItemList(this: Help, heading: string, items: string[], helper: Help) {
       const example = GROUPS.find((group) => group.heading === heading)?.example;
-      return Help.prototype.formatItemList.call(this, heading, example ? [...items, `  e.g. ${example}`] : items, helper);
+      const listed = example ? [...items, `  e.g. ${example}`] : items;
+      return Help.prototype.formatItemList.call(this, heading, listed, helper);
     },
   });
   for (const group of GROUPS) {
-    for (const [name, summary] of Object.entries(group.commands)) findCommand(program, name).helpGroup(group.heading).summary(summary);
+    for (const [name, summary] of Object.entries(group.commands)) {
+      findCommand(program, name).helpGroup(group.heading).summary(summary);
+    }
   }
   program.addHelpText("after", "\n`org <command> --help` shows a command's options and an example.");
 }

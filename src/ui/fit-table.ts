@@ -5,7 +5,7 @@ import { allocateColumns, GAP, type ColumnNeed } from "./fit-columns.js";
 import { cutToWidth, measureWidth } from "./text-width.js";
 import { wrapLine, wrapParts } from "./wrap-text.js";
 
-/** A cell's text, or its parts: on one line joined by a space; in a narrow wrapped column, broken only between parts. */
+/** A cell's text, or its parts: on one line joined by a space; in a narrow wrapped column, broken between parts. */
 export type Cell = string | string[];
 
 export interface TableFit {
@@ -21,24 +21,30 @@ export interface TableFit {
   drop?: string[];
 }
 
+type Mode = "cut" | "wrap" | "whole";
+
 /** A wrapped column narrows to its widest word, or to this when a word (a path, a hash) is wider. */
 const WRAP_FLOOR = 20;
 
 /** The table as text: one line a row, or, fitted to `fit.width`, no line wider than it. */
 export function renderTable(header: string[], given: Cell[][], fit: TableFit = {}): string {
-  const rows = given.map((row) => header.map((_, column) => toParts(row[column] ?? "")));
+  const body = given.map((row) => header.map((_, column) => toParts(row[column] ?? "")));
+  const rows = [header.map((title) => [title]), ...body];
   const width = fit.width;
-  if (width === undefined) return layOut(header.map((cell) => [cell]), rows, header.map((_, column) => column), {});
+  if (width === undefined) return layOut(rows, header.map((_, column) => column)).join("\n");
   let shown = header.map((_, column) => column);
   const dropped: string[] = [];
   for (;;) {
-    const widths = allocateColumns(shown.map((column) => measureNeed(header[column]!, rows, column, fit)), width);
-    const next = (fit.drop ?? []).find((name) => !dropped.includes(name) && shown.some((column) => header[column] === name));
+    const needs = shown.map((column) => measureNeed(header[column]!, rows, column, fit));
+    const widths = allocateColumns(needs, width);
+    const next = fit.drop?.find((name) => !dropped.includes(name) && shown.some((column) => header[column] === name));
     if (widths || next === undefined) {
-      const text = layOut(header.map((cell) => [cell]), rows, shown, { widths, fit, header });
-      const lines = text.split("\n").map((line) => cutToWidth(line, width));
-      const note = dropped.length === 0 ? [] : wrapLine(`(${dropped.join(", ")} left out to fit ${width} columns: --wide shows every column)`, width);
-      return [...lines, ...note].join("\n");
+      const modes = shown.map((column) => findMode(header[column]!, fit));
+      // Even every floor too wide: each line is cut, the last resort that still fits.
+      const lines = layOut(rows, shown, widths && { widths, modes }).map((line) => cutToWidth(line, width));
+      if (dropped.length === 0) return lines.join("\n");
+      const note = `(${dropped.join(", ")} left out to fit ${width} columns: --wide shows every column)`;
+      return [...lines, ...wrapLine(note, width)].join("\n");
     }
     dropped.push(next);
     shown = shown.filter((column) => header[column] !== next);
@@ -50,36 +56,38 @@ function toParts(cell: Cell): string[] {
   return (typeof cell === "string" ? [cell] : cell).map(cleanLine);
 }
 
-function measureNeed(title: string, rows: string[][][], column: number, fit: TableFit): ColumnNeed {
-  const cells = rows.map((row) => row[column]!);
-  const natural = Math.max(measureWidth(title), ...cells.map((parts) => measureWidth(parts.join(" "))));
-  if (fit.cut?.includes(title)) return { natural, floor: Math.min(natural, Math.max(measureWidth(title), fit.floor ?? 10)) };
-  if (!fit.wrap?.includes(title)) return { natural, floor: natural };
-  // A wrapped column breaks between parts (a plain cell's words): its widest part, or WRAP_FLOOR, is its floor.
-  const units = [...title.split(" "), ...cells.flatMap((parts) => (parts.length > 1 ? parts : parts[0]!.split(" ")))];
-  return { natural, floor: Math.min(natural, Math.max(...units.map(measureWidth).map((one) => Math.min(one, WRAP_FLOOR)))) };
-}
-
-/** Rows of padded cells; with `widths`, a cut column cut and a wrapped one on as many lines as it needs. */
-function layOut(head: string[][], rows: string[][][], shown: number[], at: { widths?: number[]; fit?: TableFit; header?: string[] }): string {
-  const all = [head, ...rows];
-  const widths = at.widths ?? shown.map((column) => Math.max(...all.map((row) => measureWidth(row[column]!.join(" ")))));
-  const lines = all.flatMap((row) => {
-    const blocks = shown.map((column, index) => fitCell(row[column]!, widths[index]!, at.widths ? mode(at.header![column]!, at.fit!) : "whole"));
-    const height = Math.max(...blocks.map((block) => block.length));
-    return Array.from({ length: height }, (_, line) => blocks.map((block, index) => pad(block[line] ?? "", widths[index]!)).join(" ".repeat(GAP)).trimEnd());
-  });
-  return lines.join("\n");
-}
-
-function mode(title: string, fit: TableFit): "cut" | "wrap" | "whole" {
+function findMode(title: string, fit: TableFit): Mode {
   return fit.cut?.includes(title) ? "cut" : fit.wrap?.includes(title) ? "wrap" : "whole";
 }
 
-function fitCell(parts: string[], width: number, how: "cut" | "wrap" | "whole"): string[] {
+function measureNeed(title: string, rows: string[][][], column: number, fit: TableFit): ColumnNeed {
+  const cells = rows.map((row) => row[column]!);
+  const natural = Math.max(...cells.map((parts) => measureWidth(parts.join(" "))));
+  const mode = findMode(title, fit);
+  if (mode === "whole") return { natural, floor: natural };
+  if (mode === "cut") return { natural, floor: Math.min(natural, Math.max(measureWidth(title), fit.floor ?? 10)) };
+  // A wrapped column breaks between parts (a plain cell's words, the header's too): its widest one is its floor.
+  const units = cells.flatMap((parts) => (parts.length > 1 ? parts : parts[0]!.split(" ")));
+  const widest = Math.max(...units.map((unit) => Math.min(measureWidth(unit), WRAP_FLOOR)));
+  return { natural, floor: Math.min(natural, widest) };
+}
+
+/** Rows of padded cells: whole, or at `fitted` widths with cut columns cut and wrapped ones on more lines. */
+function layOut(rows: string[][][], shown: number[], fitted?: { widths: number[]; modes: Mode[] }): string[] {
+  const measure = (column: number) => Math.max(...rows.map((row) => measureWidth(row[column]!.join(" "))));
+  const widths = fitted?.widths ?? shown.map(measure);
+  return rows.flatMap((row) => {
+    const blocks = shown.map((column, index) => fitCell(row[column]!, widths[index]!, fitted?.modes[index] ?? "whole"));
+    const height = Math.max(...blocks.map((block) => block.length));
+    return Array.from({ length: height }, (_, line) =>
+      blocks.map((block, index) => pad(block[line] ?? "", widths[index]!)).join(" ".repeat(GAP)).trimEnd());
+  });
+}
+
+function fitCell(parts: string[], width: number, mode: Mode): string[] {
   const text = parts.join(" ");
-  if (how === "whole" || measureWidth(text) <= width) return [text];
-  if (how === "cut") return [cutToWidth(text, width)];
+  if (mode === "whole" || measureWidth(text) <= width) return [text];
+  if (mode === "cut") return [cutToWidth(text, width)];
   return wrapParts(parts.length > 1 ? parts : text.split(" ").filter((word) => word !== ""), width);
 }
 

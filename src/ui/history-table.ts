@@ -29,7 +29,8 @@ export function renderHistory(rows: ProgramHistoryRow[], metricName: string, wid
     row.usage.replies === 0 ? "-" : row.usage.costUsd === null ? "unpriced" : formatUsd(row.usage.costUsd),
     `${row.by === null ? "-" : describeAuthor(row.by)}${row.runs > 1 ? ` (ran ${row.runs} times)` : ""}`,
   ]);
-  const fit = { width, wrap: ["PROGRAM", "FROM", "TO", `BEST ${metricName}`, "BY"], drop: ["TOKENS", "$", "AGENTS", "TO", "CRASHES"] };
+  const wrap = ["PROGRAM", "FROM", "TO", `BEST ${metricName}`, "BY"];
+  const fit = { width, wrap, drop: ["TOKENS", "$", "AGENTS", "TO", "CRASHES"] };
   return [renderTable(header, cells, fit), fitLines(ATTRIBUTION, width)].join("\n");
 }
 

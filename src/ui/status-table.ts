@@ -25,7 +25,12 @@ function describeGrid(snapshot: Pick<OrgSnapshot, "root" | "mode" | "socket">): 
  * With `width`, a terminal's: notes cut, then tokens, roles (agents are named after theirs), restarts and pids left
  * out, and the lines wrapped.
  */
-export function renderStatus(snapshot: OrgSnapshot, warnings: string[] = [], usage?: Map<string, AgentUsage | null>, extra: { utilization?: Utilization; stopLine?: string; width?: number } = {}): string {
+export function renderStatus(
+  snapshot: OrgSnapshot,
+  warnings: string[] = [],
+  usage?: Map<string, AgentUsage | null>,
+  extra: { utilization?: Utilization; stopLine?: string; width?: number } = {},
+): string {
   const busy = extra.utilization ? ` · ${formatUtilization(extra.utilization)}` : "";
   const title = `org ${snapshot.name}: ${snapshot.running ? "running" : "down"}${snapshot.cpuMode ? " (CPU mode)" : ""} · ${describeGrid(snapshot)}${busy}`;
   const rows = snapshot.agents.map((agent) => [
@@ -42,7 +47,11 @@ export function renderStatus(snapshot: OrgSnapshot, warnings: string[] = [], usa
     agent.state === "running" ? "" : agent.reason,
   ]);
   const header = ["AGENT", "ROLE", ...(snapshot.ab ? ["PROGRAM"] : []), "GPU", "PID", "STATE", "RESTARTS", "UPTIME", "HEAD", ...(usage ? ["TOKENS $"] : []), "NOTE"];
-  const above = fitLines([title, ...(snapshot.ab ? [describeAbRun(snapshot.ab)] : []), ...(extra.stopLine ? [extra.stopLine] : [])].join("\n"), extra.width);
-  const table = renderTable(header, rows, { width: extra.width, cut: ["NOTE"], floor: 20, drop: ["TOKENS $", "ROLE", "RESTARTS", "PID"] });
-  return [above, table, ...[...(usage ? explainUsage(usage) : []), ...warnings].map((line) => fitLines(line, extra.width))].join("\n");
+  const width = extra.width;
+  const ab = snapshot.ab ? [describeAbRun(snapshot.ab)] : [];
+  const above = [title, ...ab, ...(extra.stopLine ? [extra.stopLine] : [])];
+  const fit = { width, cut: ["NOTE"], floor: 20, drop: ["TOKENS $", "ROLE", "RESTARTS", "PID"] };
+  const below = [...(usage ? explainUsage(usage) : []), ...warnings];
+  const wrap = (line: string) => fitLines(line, width);
+  return [...above.map(wrap), renderTable(header, rows, fit), ...below.map(wrap)].join("\n");
 }

@@ -14,7 +14,9 @@ export const WIDE: [number, number][] = [
   [0xf900, 0xfaff], [0xfe10, 0xfe19], [0xfe30, 0xfe6f], [0xff00, 0xff60], [0xffe0, 0xffe6],
 ];
 // Combining marks, zero-width spaces and joiners, variation selectors.
-export const ZERO_WIDTH: [number, number][] = [[0x0300, 0x036f], [0x200b, 0x200f], [0x20d0, 0x20ff], [0xfe00, 0xfe0f], [0xfe20, 0xfe2f]];
+export const ZERO_WIDTH: [number, number][] = [
+  [0x0300, 0x036f], [0x200b, 0x200f], [0x20d0, 0x20ff], [0xfe00, 0xfe0f], [0xfe20, 0xfe2f],
+];
 
 export function within(code: number, ranges: [number, number][]): boolean {
   return ranges.some(([low, high]) => code >= low && code <= high);

@@ -6,7 +6,8 @@ import { cleanLine } from "../org/safe-text.js";
 
 /**
  * `org tried`: newest first, one idea a line; `shown` are the entries that matched `text` out of `total`. Fitted to
- * `width`, a terminal's, descriptions are cut, and under 24 columns of one the time goes; whole without (`--wide`, a pipe an agent greps).
+ * `width`, a terminal's, descriptions are cut, and under 24 columns of one the time goes; whole without (`--wide`,
+ * a pipe an agent greps).
  */
 export function renderTried(shown: TriedEntry[], total: number, text: string, width?: number): string {
   if (total === 0) return "nothing tried yet: state/tried.jsonl has no entries";
@@ -20,7 +21,8 @@ export function renderTried(shown: TriedEntry[], total: number, text: string, wi
     cleanLine(entry.description).replace(/\s+/g, " ").trim(),
   ]);
   const footer = text.trim() === "" ? `${total} tried` : `${shown.length} of ${total} tried match "${text}"`;
-  const table = renderTable(["WHEN", "COMMIT", "AGENT", "VERDICT", "DELTA", "DESCRIPTION"], rows, { width, cut: ["DESCRIPTION"], floor: 24, drop: ["WHEN"] });
+  const fit = { width, cut: ["DESCRIPTION"], floor: 24, drop: ["WHEN"] };
+  const table = renderTable(["WHEN", "COMMIT", "AGENT", "VERDICT", "DELTA", "DESCRIPTION"], rows, fit);
   return `${table}\n${fitLines(footer, width)}`;
 }
 

@@ -22,7 +22,10 @@ export function wrapParts(parts: string[], width: number, rest = width): string[
   };
   for (const part of parts) {
     if (measureWidth(part) <= Math.min(width, rest)) place(part);
-    else for (const word of part.split(" ").filter((one) => one !== "")) breakToWidth(word, Math.min(width, rest)).forEach(place);
+    else {
+      const words = part.split(" ").filter((one) => one !== "");
+      for (const word of words) breakToWidth(word, Math.min(width, rest)).forEach(place);
+    }
   }
   return [...lines, line];
 }

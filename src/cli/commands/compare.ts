@@ -27,6 +27,9 @@ export async function runCompare(opts: { root: string; ids: string[]; json: bool
   const result = compareVersions({ ids: ab ? [ab.a.version, ab.b.version] : opts.ids, history, rows, saved: [...input.saved.keys()], goal, random: seededRng(COMPARE_SEED) });
   if (result.kind === "refused") throw new OrgError(result.reason, result.code);
   if (opts.json) io.out(formatJson({ metric: metricName, goal, method: COMPARE_METHOD, ...(ab ? { ab } : {}), ...result.comparison }));
-  else io.out([...(ab ? [fitLines(describeAbRun(ab), io.columns)] : []), renderComparison(result.comparison, metricName, io.columns)].join("\n"));
+  else {
+    const table = renderComparison(result.comparison, metricName, io.columns);
+    io.out([...(ab ? [fitLines(describeAbRun(ab), io.columns)] : []), table].join("\n"));
+  }
   return 0;
 }

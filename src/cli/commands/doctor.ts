@@ -49,6 +49,7 @@ export async function runDoctor(opts: { root: string }, io: Io): Promise<number>
   const checks = [...evaluateTools(probe), checkSandbox(decideSandbox(setting, sandbox), sandbox), ...checkServices(ticks, new Date()), ...keeper];
   const rows = checks.map((check) => [check.name, check.status, check.detail, check.fix ?? ""]);
   io.out(renderTable(["CHECK", "STATUS", "DETAIL", "FIX"], rows, { width: io.columns, wrap: ["DETAIL", "FIX"] }));
-  if ("problems" in read) io.out(fitLines(`org.yaml: ${read.problems.length} problem(s); run \`org validate\` for details`, io.columns));
+  const problems = "problems" in read ? read.problems.length : 0;
+  if (problems > 0) io.out(fitLines(`org.yaml: ${problems} problem(s); run \`org validate\` for details`, io.columns));
   return checks.some((check) => check.status === "fail") ? 1 : 0;
 }

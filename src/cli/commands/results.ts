@@ -42,8 +42,10 @@ export async function runResults(opts: { root: string; json: boolean }, io: Io):
   // What the experiment ledger answered without a run; its broken lines are `org tried`'s to name.
   const duplicates = summarizeDuplicates((await readTriedLedger(orgPaths(opts.root).state)).entries);
   const json = { metric: metricName, goal, sigma: noise.sigma ?? null, ...board, ...(usage ? { usage: { agents: usage.agents, keeps: usage.keeps, experiments } } : {}), utilization: utilization ?? null, duplicates, ...describeTrustJson(checked) };
-  const notes = [...describeTrust(checked), ...(duplicates.answered > 0 ? [describeDuplicates(duplicates)] : []), ...(utilization ? [describeUtilization(utilization)] : [])];
-  const text = [renderLeaderboard(board, metricName, goal, noise, usage, io.columns), ...notes.map((note) => fitLines(note, io.columns))].join("\n");
+  const duplicated = duplicates.answered > 0 ? [describeDuplicates(duplicates)] : [];
+  const notes = [...describeTrust(checked), ...duplicated, ...(utilization ? [describeUtilization(utilization)] : [])];
+  const leaderboard = renderLeaderboard(board, metricName, goal, noise, usage, io.columns);
+  const text = [leaderboard, ...notes.map((note) => fitLines(note, io.columns))].join("\n");
   io.out(opts.json ? formatJson(json) : text);
   return 0;
 }
