@@ -37,7 +37,7 @@ describe("display width", () => {
     expect(wrapLine("one two three four", 9)).toEqual(["one two", "  three", "  four"]);
     expect(wrapLine("  indented note here", 12)).toEqual(["  indented", "    note", "    here"]);
     expect(wrapLine("short", 80)).toEqual(["short"]);
-    expect(wrapLine("see state/agents/researcher-1/own/run.log", 16).every((line) => measureWidth(line) <= 16)).toBe(true);
+    expect(overWide(wrapLine("see state/agents/researcher-1/own/run.log", 16).join("\n"), 16)).toEqual([]);
   });
 });
 
@@ -62,32 +62,52 @@ describe("the table renderer", () => {
   });
 
   test("a wrapped column breaks between a cell's parts; a column still too wide is left out and named", () => {
-    const text = renderTable(["M", "VALUE", "EXTRA"], [["a", ["0.01", "[0.007, 0.013]"], "x".repeat(30)]], { width: 24, wrap: ["VALUE"], drop: ["EXTRA"] });
-    expect(text.split("\n")).toEqual(["M  VALUE", "a  0.01 [0.007, 0.013]", "(EXTRA left out to fit", "  24 columns: --wide", "  shows every column)"]);
-    expect(renderTable(["M", "VALUE"], [["a", ["0.01", "[0.007, 0.013]"]]], { width: 18, wrap: ["VALUE"] }).split("\n")).toEqual(["M  VALUE", "a  0.01", "   [0.007, 0.013]"]);
+    const value = ["0.01", "[0.007, 0.013]"];
+    const fit = { width: 24, wrap: ["VALUE"], drop: ["EXTRA"] };
+    const text = renderTable(["M", "VALUE", "EXTRA"], [["a", value, "x".repeat(30)]], fit);
+    expect(text.split("\n")).toEqual([
+      "M  VALUE",
+      "a  0.01 [0.007, 0.013]",
+      "(EXTRA left out to fit",
+      "  24 columns: --wide",
+      "  shows every column)",
+    ]);
+    const narrow = (width: number) => renderTable(["M", "VALUE"], [["a", value]], { width, wrap: ["VALUE"] })
+      .split("\n");
+    expect(narrow(18)).toEqual(["M  VALUE", "a  0.01", "   [0.007, 0.013]"]);
     // Narrower than a part: the line is cut, the last resort that still fits.
-    expect(renderTable(["M", "VALUE"], [["a", ["0.01", "[0.007, 0.013]"]]], { width: 12, wrap: ["VALUE"] }).split("\n")).toEqual(["M  VALUE", "a  0.01 [0.…"]);
+    expect(narrow(12)).toEqual(["M  VALUE", "a  0.01 [0.…"]);
   });
 
   test("any table, any width from 20 to 120: no line over it", () => {
     const cells = ["学習率を上げる", "🚀🚀 emoji", "plain words here", "x".repeat(50), "e\u0301te", "-0.012345", "r-1"];
     for (let width = 20; width <= 120; width += 7) {
-      const table = renderTable(["A", "B", "C", "D"], cells.map((_, row) => [0, 1, 2, 3].map((column) => cells[(row + column) % cells.length]!)), { width, cut: ["B"], wrap: ["C"], drop: ["D"] });
+      const rows = cells.map((_, row) => [0, 1, 2, 3].map((column) => cells[(row + column) % cells.length]!));
+      const table = renderTable(["A", "B", "C", "D"], rows, { width, cut: ["B"], wrap: ["C"], drop: ["D"] });
       expect(overWide(table, width)).toEqual([]);
     }
   });
 });
 
 describe("the views at 80 columns", () => {
+  const crashed = "exited 1: the agent's CLI crashed; the supervisor restarts it in 30 s";
   const snapshot: OrgSnapshot = {
-    name: "toy", root: "/org", running: true, mode: "tmux", socket: "org-toy-1a2b3c4d", cpuMode: true, upAt: "2026-01-01T10:00:00Z",
+    name: "toy", root: "/org", running: true, mode: "tmux", socket: "org-toy-1a2b3c4d", cpuMode: true,
+    upAt: "2026-01-01T10:00:00Z",
     agents: ["researcher-1", "researcher-2", "researcher-3"].map((name, index) => ({
-      name, role: "researcher", gpu: null, pooled: false, pid: 4_123_456 + index, state: index === 2 ? "restarting" as const : "running" as const,
-      restarts: index, uptimeMs: 3_723_000, branch: `org/toy/${name}`, head: "3f2a9c1e0d", reason: index === 2 ? "exited 1: the agent's CLI crashed; the supervisor restarts it in 30 s" : "",
+      name, role: "researcher", gpu: null, pooled: false, pid: 4_123_456 + index, restarts: index, uptimeMs: 3_723_000,
+      state: index === 2 ? "restarting" as const : "running" as const, reason: index === 2 ? crashed : "",
+      branch: `org/toy/${name}`, head: "3f2a9c1e0d",
     })),
   };
-  const usage = new Map<string, AgentUsage | null>(snapshot.agents.map((agent) => [agent.name, { input: 1_200_000, output: 30_000, cacheRead: 0, cacheWrite: 0, costUsd: 123.4, priced: true }]));
-  const warnings = ["reload rejected: org.yaml:12:3: roles.researcher.count must be a whole number — set it to 1, 2, …; the org runs as before"];
+  const spent: AgentUsage = {
+    input: 1_200_000, output: 30_000, cacheRead: 0, cacheWrite: 0, costUsd: 123.4, priced: true,
+  };
+  const usage = new Map<string, AgentUsage | null>(snapshot.agents.map((agent) => [agent.name, spent]));
+  const warnings = [
+    "reload rejected: org.yaml:12:3: roles.researcher.count must be a whole number — set it to 1, 2, …; "
+      + "the org runs as before",
+  ];
 
   test("org status fits, its note cut and tokens left out; whole rows without a width", () => {
     const wide = renderStatus(snapshot, warnings, usage);
@@ -96,7 +116,7 @@ describe("the views at 80 columns", () => {
     expect(overWide(fitted, 80)).toEqual([]);
     expect(fitted).toMatch(/^researcher-3 +cpu +4123458 +restarting +1h02m +3f2a9c1 +exited 1: the agent's …$/m);
     expect(fitted).toContain("(TOKENS $, ROLE, RESTARTS left out to fit 80 columns: --wide shows every column)");
-    expect(wide).toContain("exited 1: the agent's CLI crashed; the supervisor restarts it in 30 s");
+    expect(wide).toContain(crashed);
   });
 
   test("org results fits, spend columns first to go; whole without a width", () => {
@@ -109,13 +129,19 @@ describe("the views at 80 columns", () => {
       ]),
       "",
     ].join("\n")).rows;
-    const ledgers = new Map([["researcher-1", [{ id: "r1", at: Date.parse(at(5)), model: "m", input: 1_000_000, output: 10, cacheRead: 0, cacheWrite: 0 }]]]);
-    const spend = buildResultsUsage(rows, ledgers, { m: { input: 10, output: 20 } });
-    const render = (width?: number) => renderLeaderboard(buildLeaderboard(rows, "minimize"), "val_bpb", "minimize", { sigma: 0.0012, runs: 4 }, spend, width);
+    const reply = {
+      id: "r1", at: Date.parse(at(5)), model: "m", input: 1_000_000, output: 10, cacheRead: 0, cacheWrite: 0,
+    };
+    const spend = buildResultsUsage(rows, new Map([["researcher-1", [reply]]]), { m: { input: 10, output: 20 } });
+    const board = buildLeaderboard(rows, "minimize");
+    const noise = { sigma: 0.0012, runs: 4 };
+    const render = (width?: number) => renderLeaderboard(board, "val_bpb", "minimize", noise, spend, width);
     expect(overWide(render(), 80).length).toBeGreaterThan(0);
     expect(overWide(render(80), 80)).toEqual([]);
     expect(render(80)).toMatch(/^AGENT +BEST val_bpb +DELTA +COMMIT +RUNS +KEEP +CRASH +REJECT$/m);
-    expect(render(80)).toContain("(COST/KEEP, TOKENS, COST, DISCARD, BASELINE left out to fit 80 columns: --wide\n  shows every column)");
+    expect(render(80)).toContain(
+      "(COST/KEEP, TOKENS, COST, DISCARD, BASELINE left out to fit 80 columns: --wide\n  shows every column)",
+    );
     expect(render().split("\n")[0]).toMatch(/REJECT {2}TOKENS {2}COST {4}COST\/KEEP$/);
   });
 });

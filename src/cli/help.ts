@@ -84,7 +84,7 @@ const EXAMPLES: Record<string, string> = {
   confirm: "org confirm 3f2a9c1 -n 5",
   report: "org report -o report.html --x time",
   submit: 'org submit -m "warm the learning rate up over 200 steps"',
-  wait: "org wait <id, as org submit --no-wait printed it>",
+  wait: "org wait 2026-01-07T10-15-02-123Z-researcher-1-3f2a9c1",
   send: 'org send researcher "the data loader is the bottleneck: try a larger batch"',
   inbox: "org inbox --agent researcher-1",
   note: 'org note "a learning rate above 0.04 diverges at batch 64"',
