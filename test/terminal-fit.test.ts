@@ -79,9 +79,9 @@ describe("the table renderer", () => {
     expect(narrow(12)).toEqual(["M  VALUE", "a  0.01 [0.…"]);
   });
 
-  test("any table, any width from 20 to 120: no line over it", () => {
+  test("any table, any width from 1 to 120: no line over it", () => {
     const cells = ["学習率を上げる", "🚀🚀 emoji", "plain words here", "x".repeat(50), "e\u0301te", "-0.012345", "r-1"];
-    for (let width = 20; width <= 120; width += 7) {
+    for (let width = 1; width <= 120; width += 3) {
       const rows = cells.map((_, row) => [0, 1, 2, 3].map((column) => cells[(row + column) % cells.length]!));
       const table = renderTable(["A", "B", "C", "D"], rows, { width, cut: ["B"], wrap: ["C"], drop: ["D"] });
       expect(overWide(table, width)).toEqual([]);

@@ -1,5 +1,5 @@
 // Prose fitted to a terminal: footnotes, warnings and titles broken at spaces, never through a word that fits.
-import { breakToWidth, measureWidth } from "./text-width.js";
+import { breakToWidth, cutToWidth, measureWidth } from "./text-width.js";
 
 /** Continuation lines of a wrapped note go this much further in than its first line, so each note reads as one. */
 const HANGING = "  ";
@@ -35,10 +35,10 @@ export function wrapLine(text: string, width: number): string[] {
   if (measureWidth(text) <= width) return [text];
   const indent = /^ */.exec(text)![0];
   const words = text.slice(indent.length).split(" ").filter((word) => word !== "");
-  // A terminal narrower than the indent still gets every word, a few columns a line.
+  // A terminal narrower than the indent still gets every word, a few columns a line (then cut to its width).
   const first = Math.max(width - indent.length, 8);
   const [head = "", ...tail] = wrapParts(words, first, Math.max(first - HANGING.length, 8));
-  return [`${indent}${head}`, ...tail.map((line) => `${indent}${HANGING}${line}`)];
+  return [`${indent}${head}`, ...tail.map((line) => `${indent}${HANGING}${line}`)].map((line) => cutToWidth(line, width));
 }
 
 /** Text, line by line, wrapped to `width`; with no width (a pipe, `--wide`) each line whole, as given. */
