@@ -1,6 +1,7 @@
 // `org --help` for people: the commands in four groups with an example each, and an example under every command's
 // own help. The command table in main.ts says what each command takes; this file says how they are found.
 import { Command, Help, Option } from "commander";
+import { wrapLine } from "../ui/wrap-text.js";
 
 interface CommandGroup {
   heading: string;
@@ -128,7 +129,7 @@ export function describeCommands(program: Command): void {
     },
     formatItemList(this: Help, heading: string, items: string[], helper: Help) {
       const example = GROUPS.find((group) => group.heading === heading)?.example;
-      const listed = example ? [...items, `  e.g. ${example}`] : items;
+      const listed = example ? [...items, ...wrapLine(`  e.g. ${example}`, helper.helpWidth ?? 80)] : items;
       return Help.prototype.formatItemList.call(this, heading, listed, helper);
     },
   });
