@@ -1,15 +1,21 @@
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { cleanText } from "../org/safe-text.js";
+import { readColumns } from "./terminal-width.js";
 
 export interface Io {
   out: (text: string) => void;
   err: (text: string) => void;
+  /** The terminal's width the tables fit; none for a pipe or `--wide`: every row whole. */
+  columns?: number;
 }
 
 export const stdio: Io = {
   out: (text) => process.stdout.write(`${text}\n`),
   err: (text) => process.stderr.write(`${text}\n`),
+  get columns() {
+    return readColumns(process.env, process.stdout);
+  },
 };
 
 /**
@@ -17,7 +23,7 @@ export const stdio: Io = {
  * through tables, messages and error echoes alike, and records written by older builds may hold raw escapes.
  */
 export function toSafeIo(io: Io): Io {
-  return { out: (text) => io.out(cleanText(text)), err: (text) => io.err(cleanText(text)) };
+  return { out: (text) => io.out(cleanText(text)), err: (text) => io.err(cleanText(text)), columns: io.columns };
 }
 
 /**

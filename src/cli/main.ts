@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { Command, Option } from "commander";
 import { findOrgRoot, stdio, toSafeIo, type Io } from "./io.js";
 import { reportError, wantsJson } from "./report-error.js";
+import { describeCommands } from "./help.js";
 
 /** Parse argv, run one command, return the exit code; user errors print as one clear message. */
 export async function main(argv: string[], given: Io = stdio): Promise<number> {
@@ -125,6 +126,11 @@ export async function main(argv: string[], given: Io = stdio): Promise<number> {
   program.addCommand(new Command("slurm-run").argument("<agent>").requiredOption("--state <dir>")
     .action(run(async (agent: string, opts: { state: string }) => (await import("./commands/slurm-run.js")).runSlurmRun({ agent, state: opts.state }, io))), { hidden: true });
   program.addOption(new Option("--debug", "print stack traces").hideHelp());
+  describeCommands(program);
+  // --wide: the tables whole, as a pipe gets them.
+  program.hook("preAction", (_program, command) => {
+    if (command.opts<{ wide?: boolean }>().wide) io.columns = undefined;
+  });
 
   try {
     await program.parseAsync(argv, { from: "user" });

@@ -1,6 +1,7 @@
 // `org compare` and the report's table: each measure for A and B with its 95 % interval, B − A, and what it says.
 import { DIFF_LEVEL, formatLevel, RESAMPLES, type Comparison, type Estimate, type MeasureComparison, type MeasureName } from "../org/programs/compare.js";
-import { renderTable } from "./status-table.js";
+import { renderTable } from "./fit-table.js";
+import { fitLines } from "./wrap-text.js";
 import { formatUsd } from "./usage-format.js";
 
 const LABELS: Record<MeasureName, string> = {
@@ -17,11 +18,17 @@ export function buildComparisonCells(comparison: Comparison): { header: string[]
   return { header, cells };
 }
 
-/** The table with what each side ran and why each measure says what it says. */
-export function renderComparison(comparison: Comparison, metricName: string): string {
+/**
+ * The table with what each side ran and why each measure says what it says. Fitted to `width`, a terminal's, an
+ * interval goes under its value and the notes wrap.
+ */
+export function renderComparison(comparison: Comparison, metricName: string, width?: number): string {
   const { header, cells } = buildComparisonCells(comparison);
   const [sides, ...notes] = describeComparison(comparison, metricName);
-  return [sides, renderTable(header, cells), ...notes].join("\n");
+  // "0.01 [0.007, 0.013]" breaks before its interval, never inside it.
+  const parts = cells.map((row) => row.map((cell) => cell.split(/ (?=\[)/)));
+  const table = renderTable(header, parts, { width, wrap: header });
+  return [fitLines(sides!, width), table, ...notes.map((note) => fitLines(note, width))].join("\n");
 }
 
 /** What each side ran (first), then versions with nothing to measure, each measure's reason, and the method. */

@@ -1,18 +1,22 @@
 import type { ProgramHistoryRow } from "../org/programs/history.js";
 import { describeAuthor } from "../org/programs/changes.js";
 import { totalTokens } from "../org/usage/types.js";
-import { renderTable } from "./status-table.js";
+import { renderTable } from "./fit-table.js";
+import { fitLines } from "./wrap-text.js";
 import { formatTokens, formatUsd } from "./usage-format.js";
 
 /** The note under the table: how rows and tokens were matched to programs. */
 export const ATTRIBUTION = "experiments, keeps, crashes and GPU-h: results.tsv rows by their program column; tokens and $: every agent's replies while the program ran (usage is recorded per agent and time, not per program)";
 
-/** `org history`: one line per program version in order of first use. */
-export function renderHistory(rows: ProgramHistoryRow[], metricName: string): string {
+/**
+ * `org history`: one line per program version in order of first use. Fitted to `width`, a terminal's, cells wrap,
+ * and tokens, $, agents, the end time, then crashes are left out as it needs.
+ */
+export function renderHistory(rows: ProgramHistoryRow[], metricName: string, width?: number): string {
   if (rows.length === 0) return "no program recorded yet: `org up` records the first, and results.tsv has no rows";
   const header = ["PROGRAM", "FROM", "TO", "AGENTS", "EXPTS", "KEEPS", "CRASHES", `BEST ${metricName}`, "GPU-H", "TOKENS", "$", "BY"];
   const cells = rows.map((row) => [
-    row.saved || row.program === "unversioned" ? row.program : `${row.program} (not saved)`,
+    row.saved || row.program === "unversioned" ? row.program : [row.program, "(not saved)"],
     formatTime(row.from),
     row.to === null ? (row.from === null ? "-" : "running") : formatTime(row.to),
     String(row.agents),
@@ -25,7 +29,9 @@ export function renderHistory(rows: ProgramHistoryRow[], metricName: string): st
     row.usage.replies === 0 ? "-" : row.usage.costUsd === null ? "unpriced" : formatUsd(row.usage.costUsd),
     `${row.by === null ? "-" : describeAuthor(row.by)}${row.runs > 1 ? ` (ran ${row.runs} times)` : ""}`,
   ]);
-  return [renderTable(header, cells), ATTRIBUTION].join("\n");
+  const wrap = ["PROGRAM", "FROM", "TO", `BEST ${metricName}`, "BY"];
+  const fit = { width, wrap, drop: ["TOKENS", "$", "AGENTS", "TO", "CRASHES"] };
+  return [renderTable(header, cells, fit), fitLines(ATTRIBUTION, width)].join("\n");
 }
 
 function formatTime(iso: string | null): string {

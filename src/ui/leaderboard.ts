@@ -1,7 +1,8 @@
 import type { Leaderboard } from "../org/experiments/results.js";
 import type { Goal } from "../org/experiments/verdict.js";
 import type { ResultsUsage } from "../org/usage/windows.js";
-import { renderTable } from "./status-table.js";
+import { renderTable } from "./fit-table.js";
+import { fitLines } from "./wrap-text.js";
 import { describeSpan, formatTokens, formatUsd } from "./usage-format.js";
 import { totalTokens } from "../org/usage/types.js";
 
@@ -11,8 +12,18 @@ const signed = (value: number | undefined) => (value === undefined ? "-" : `${va
 /** Kept improvements listed with their cost: the latest ones, the rest counted. */
 const KEEPS_SHOWN = 10;
 
-/** `org results`: best per agent, the org's best, deltas vs baseline, counts per status; with `usage`, tokens and dollars too. */
-export function renderLeaderboard(board: Leaderboard, metricName: string, goal: Goal = "minimize", noise: Noise = { sigma: undefined, runs: 0 }, usage?: ResultsUsage): string {
+/**
+ * `org results`: best per agent, the org's best, deltas vs baseline, counts per status; with `usage`, tokens and dollars
+ * too. Fitted to `width`, a terminal's, the spend columns go first, then the two a reader can work out from the rest.
+ */
+export function renderLeaderboard(
+  board: Leaderboard,
+  metricName: string,
+  goal: Goal = "minimize",
+  noise: Noise = { sigma: undefined, runs: 0 },
+  usage?: ResultsUsage,
+  width?: number,
+): string {
   if (board.agents.length === 0) return "no results yet: results.tsv is empty";
   const rows = board.agents.map((agent) => [
     agent.agent,
@@ -28,13 +39,17 @@ export function renderLeaderboard(board: Leaderboard, metricName: string, goal: 
     ...(usage ? spendCells(usage.agents[agent.agent]) : []),
   ]);
   const header = ["AGENT", "BASELINE", `BEST ${metricName}`, "DELTA", "COMMIT", "RUNS", "KEEP", "DISCARD", "CRASH", "REJECT", ...(usage ? ["TOKENS", "COST", "COST/KEEP"] : [])];
-  const table = [renderTable(header, rows), ...(usage ? renderKeeps(usage, metricName) : [])].join("\n");
+  const fit = { width, drop: ["COST/KEEP", "TOKENS", "COST", "DISCARD", "BASELINE"] };
+  const keeps = usage ? renderKeeps(usage, metricName).map((line) => fitLines(line, width)) : [];
+  const table = [renderTable(header, rows, fit), ...keeps].join("\n");
   const sigma = noise.sigma === undefined ? "noise σ: unknown (needs repeated baselines)" : `noise σ: ${noise.sigma.toFixed(6)} (pooled over ${noise.runs} repeated runs)`;
-  if (!board.best) return `${table}\n${sigma}\norg best: none yet`;
+  if (!board.best) return `${table}\n${fitLines(sigma, width)}\norg best: none yet`;
   const baseline = board.agents.find((agent) => agent.agent === board.best!.agent)?.baseline;
   const gain = baseline === undefined ? undefined : goal === "minimize" ? baseline - board.best.metric : board.best.metric - baseline;
   const inSigma = gain !== undefined && noise.sigma ? ` · ${(gain / noise.sigma).toFixed(1)}σ better than its baseline` : "";
-  return `${table}\n${sigma}\norg best: ${metricName} ${board.best.metric.toFixed(6)} by ${board.best.agent} at ${board.best.commit.slice(0, 7)}${inSigma}`;
+  const { metric, agent, commit } = board.best;
+  const best = `org best: ${metricName} ${metric.toFixed(6)} by ${agent} at ${commit.slice(0, 7)}${inSigma}`;
+  return `${table}\n${fitLines(`${sigma}\n${best}`, width)}`;
 }
 
 export interface Noise {

@@ -7,15 +7,11 @@ import { explainUsage, formatUsageCell } from "./usage-format.js";
 import type { Utilization } from "../org/experiments/utilization.js";
 import { formatUtilization } from "./utilization-format.js";
 import { formatUptime } from "./duration.js";
-import { cleanLine } from "../org/safe-text.js";
+import { renderTable } from "./fit-table.js";
+import { fitLines } from "./wrap-text.js";
 
-/** Plain aligned columns, readable in a pane, a log and a pipe alike; a cell is one line, whatever an agent wrote. */
-export function renderTable(header: string[], given: string[][]): string {
-  const rows = given.map((row) => row.map(cleanLine));
-  const widths = header.map((cell, column) => Math.max(cell.length, ...rows.map((row) => (row[column] ?? "").length)));
-  const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column]!)).join("  ").trimEnd();
-  return [line(header), ...rows.map(line)].join("\n");
-}
+// Every view built its tables here before fit-table.ts; its callers still import it from here.
+export { renderTable } from "./fit-table.js";
 
 /** Where a person reaches the panes: tmux's private socket, or the pty host's, which only `org attach` and `org watch` speak. */
 function describeGrid(snapshot: Pick<OrgSnapshot, "root" | "mode" | "socket">): string {
@@ -26,8 +22,15 @@ function describeGrid(snapshot: Pick<OrgSnapshot, "root" | "mode" | "socket">): 
 /**
  * The table (with a tokens and dollars column when `usage` is given, and why a usage is unknown), then any warnings, each line as given;
  * the GPU utilization ends the title, and `stopLine`, the stop section's distances or the stop itself, goes under it.
+ * With `width`, a terminal's: notes cut, then tokens, roles (agents are named after theirs), restarts and pids left
+ * out, and the lines wrapped.
  */
-export function renderStatus(snapshot: OrgSnapshot, warnings: string[] = [], usage?: Map<string, AgentUsage | null>, extra: { utilization?: Utilization; stopLine?: string } = {}): string {
+export function renderStatus(
+  snapshot: OrgSnapshot,
+  warnings: string[] = [],
+  usage?: Map<string, AgentUsage | null>,
+  extra: { utilization?: Utilization; stopLine?: string; width?: number } = {},
+): string {
   const busy = extra.utilization ? ` · ${formatUtilization(extra.utilization)}` : "";
   const title = `org ${snapshot.name}: ${snapshot.running ? "running" : "down"}${snapshot.cpuMode ? " (CPU mode)" : ""} · ${describeGrid(snapshot)}${busy}`;
   const rows = snapshot.agents.map((agent) => [
@@ -44,6 +47,11 @@ export function renderStatus(snapshot: OrgSnapshot, warnings: string[] = [], usa
     agent.state === "running" ? "" : agent.reason,
   ]);
   const header = ["AGENT", "ROLE", ...(snapshot.ab ? ["PROGRAM"] : []), "GPU", "PID", "STATE", "RESTARTS", "UPTIME", "HEAD", ...(usage ? ["TOKENS $"] : []), "NOTE"];
-  const table = [title, ...(snapshot.ab ? [describeAbRun(snapshot.ab)] : []), ...(extra.stopLine ? [extra.stopLine] : []), renderTable(header, rows)].join("\n");
-  return [table, ...(usage ? explainUsage(usage) : []), ...warnings].join("\n");
+  const width = extra.width;
+  const ab = snapshot.ab ? [describeAbRun(snapshot.ab)] : [];
+  const above = [title, ...ab, ...(extra.stopLine ? [extra.stopLine] : [])];
+  const fit = { width, cut: ["NOTE"], floor: 20, drop: ["TOKENS $", "ROLE", "RESTARTS", "PID"] };
+  const below = [...(usage ? explainUsage(usage) : []), ...warnings];
+  const wrap = (line: string) => fitLines(line, width);
+  return [...above.map(wrap), renderTable(header, rows, fit), ...below.map(wrap)].join("\n");
 }

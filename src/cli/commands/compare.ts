@@ -12,6 +12,7 @@ import type { Io } from "../io.js";
 import { readAbRun } from "../../adapters/store/ab-run.js";
 import { describeAbRun } from "../../org/programs/ab-run.js";
 import { formatJson } from "../../org/safe-text.js";
+import { fitLines } from "../../ui/wrap-text.js";
 
 /** `org compare [A B] [--json]`: two program versions' measures with 95 % bootstrap intervals, and which is better where that is clear. */
 export async function runCompare(opts: { root: string; ids: string[]; json: boolean }, io: Io): Promise<number> {
@@ -26,6 +27,9 @@ export async function runCompare(opts: { root: string; ids: string[]; json: bool
   const result = compareVersions({ ids: ab ? [ab.a.version, ab.b.version] : opts.ids, history, rows, saved: [...input.saved.keys()], goal, random: seededRng(COMPARE_SEED) });
   if (result.kind === "refused") throw new OrgError(result.reason, result.code);
   if (opts.json) io.out(formatJson({ metric: metricName, goal, method: COMPARE_METHOD, ...(ab ? { ab } : {}), ...result.comparison }));
-  else io.out([...(ab ? [describeAbRun(ab)] : []), renderComparison(result.comparison, metricName)].join("\n"));
+  else {
+    const table = renderComparison(result.comparison, metricName, io.columns);
+    io.out([...(ab ? [fitLines(describeAbRun(ab), io.columns)] : []), table].join("\n"));
+  }
   return 0;
 }

@@ -5,7 +5,8 @@ import { probeRuntime } from "../../adapters/probes/runtime.js";
 import { parseNvidiaSmi } from "../../org/lifecycle/gpu.js";
 import { NVIDIA_SMI_ARGV } from "../../adapters/probes/gpu.js";
 import { processRunner } from "../../adapters/process.js";
-import { renderTable } from "../../ui/status-table.js";
+import { renderTable } from "../../ui/fit-table.js";
+import { fitLines } from "../../ui/wrap-text.js";
 import type { Io } from "../io.js";
 import { EXIT, parseProblem } from "../../org/scripting/index.js";
 import { formatJson } from "../../org/safe-text.js";
@@ -56,7 +57,9 @@ export async function runDoctor(opts: { root: string; json?: boolean }, io: Io):
     io.out(formatJson({ ok: code === EXIT.ok, checks: shown, config }));
     return code;
   }
-  io.out(renderTable(["CHECK", "STATUS", "DETAIL", "FIX"], checks.map((check) => [check.name, check.status, check.detail, check.fix ?? ""])));
-  if ("problems" in read) io.out(`org.yaml: ${read.problems.length} problem(s); run \`org validate\` for details`);
+  const rows = checks.map((check) => [check.name, check.status, check.detail, check.fix ?? ""]);
+  io.out(renderTable(["CHECK", "STATUS", "DETAIL", "FIX"], rows, { width: io.columns, wrap: ["DETAIL", "FIX"] }));
+  const problems = "problems" in read ? read.problems.length : 0;
+  if (problems > 0) io.out(fitLines(`org.yaml: ${problems} problem(s); run \`org validate\` for details`, io.columns));
   return code;
 }

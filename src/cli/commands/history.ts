@@ -18,6 +18,8 @@ export async function runHistory(opts: { root: string; json: boolean }, io: Io):
   const { goal, metricName, pricing } = await readMetricSetting(opts.root);
   // Only the verifier's rows count for a program: `org results` names the tampered ones.
   const rows = buildProgramHistory({ ...(await readHistoryInput(state)), rows: await readTrustedRows(state), pricing, goal });
-  io.out(opts.json ? formatJson({ metric: table.metricName ?? metricName, goal, attribution: ATTRIBUTION, programs: rows }) : renderHistory(rows, table.metricName ?? metricName));
+  const metric = table.metricName ?? metricName;
+  const json = () => formatJson({ metric, goal, attribution: ATTRIBUTION, programs: rows });
+  io.out(opts.json ? json() : renderHistory(rows, metric, io.columns));
   return 0;
 }

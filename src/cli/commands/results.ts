@@ -21,6 +21,7 @@ import { describeTrust } from "../../ui/trust-lines.js";
 import { assertOrgState } from "../../adapters/store/org-record.js";
 import type { Io } from "../io.js";
 import { formatJson } from "../../org/safe-text.js";
+import { fitLines } from "../../ui/wrap-text.js";
 
 /** `org results [--json]`: the leaderboard from state/results.tsv, with tokens and dollars per agent and per kept improvement. */
 export async function runResults(opts: { root: string; json: boolean }, io: Io): Promise<number> {
@@ -43,7 +44,10 @@ export async function runResults(opts: { root: string; json: boolean }, io: Io):
   // What the experiment ledger answered without a run; its broken lines are `org tried`'s to name.
   const duplicates = summarizeDuplicates((await readTriedLedger(orgPaths(opts.root).state)).entries);
   const json = { metric: metricName, goal, sigma: noise.sigma ?? null, ...board, ...(usage ? { usage: { agents: usage.agents, keeps: usage.keeps, experiments } } : {}), utilization: utilization ?? null, duplicates, ...describeTrustJson(checked) };
-  const text = [renderLeaderboard(board, metricName, goal, noise, usage), ...describeTrust(checked), ...(duplicates.answered > 0 ? [describeDuplicates(duplicates)] : []), ...(utilization ? [describeUtilization(utilization)] : [])].join("\n");
+  const duplicated = duplicates.answered > 0 ? [describeDuplicates(duplicates)] : [];
+  const notes = [...describeTrust(checked), ...duplicated, ...(utilization ? [describeUtilization(utilization)] : [])];
+  const leaderboard = renderLeaderboard(board, metricName, goal, noise, usage, io.columns);
+  const text = [leaderboard, ...notes.map((note) => fitLines(note, io.columns))].join("\n");
   io.out(opts.json ? formatJson(json) : text);
   return 0;
 }

@@ -39,7 +39,8 @@ export async function runStatus(opts: { root: string; json: boolean }, io: Io): 
   const disk = snapshot.running ? await readDiskView(paths.state) : undefined;
   if (!opts.json) {
     const warnings = [...describeReloadWarning(reload), ...(disk?.low ? [`verifier paused: ${disk.low}`] : [])];
-    io.out(renderStatus(snapshot, warnings, usage, { utilization, stopLine: formatStopLine(stop, opts.root) }));
+    const stopLine = formatStopLine(stop, opts.root);
+    io.out(renderStatus(snapshot, warnings, usage, { utilization, stopLine, width: io.columns }));
     const line = formatKeeperLine(keeper, keeperPid !== undefined);
     if (line) io.out(line);
     return 0;

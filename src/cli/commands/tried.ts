@@ -13,6 +13,6 @@ export async function runTried(opts: { root: string; text: string; json: boolean
   // A broken line is named, and the list goes on without it.
   for (const problem of ledger.problems) io.err(`org: ${problem}`);
   const shown = selectTried(ledger.entries, opts.text);
-  io.out(opts.json ? formatJson(shown) : renderTried(shown, ledger.entries.length, opts.text));
+  io.out(opts.json ? formatJson(shown) : renderTried(shown, ledger.entries.length, opts.text, io.columns));
   return 0;
 }

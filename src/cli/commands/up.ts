@@ -63,7 +63,7 @@ export async function runUp(opts: { root: string; attach: boolean; tmux?: boolea
     const waited = await waitUntilStarted(world, opts.root, result.record.agents.map((agent) => agent.name));
     // What org up just listed and created is still true unless it had to wait: no tmux or git call for the table.
     const snapshot = await readSnapshot(world, opts.root, waited ? {} : { panes: result.panes, branches: async () => result.heads });
-    io.out(renderStatus(snapshot));
+    io.out(renderStatus(snapshot, [], undefined, { width: io.columns }));
   }
   const attach = world.tmux(result.record.socket, result.record.session).attachArgv();
   if (opts.attach && process.stdin.isTTY && process.stdout.isTTY && !process.env.TMUX) {
