@@ -22,7 +22,9 @@ export async function main(argv: string[], given: Io = stdio): Promise<number> {
     .option("--template <name>", "a topology with a prompt per role: pipeline, hierarchy, independent or autoresearch")
     .action(run(async (opts: { force?: boolean; template?: string }) => (await import("./commands/init.js")).runInit({ cwd: program.opts<{ dir?: string }>().dir ?? process.cwd(), force: opts.force, template: opts.template }, io)));
   program.command("validate").description("check org.yaml and report every problem at once")
-    .action(run(async () => (await import("./commands/validate.js")).runValidate({ cwd: root() }, io)));
+    .option("--run", "also check the repo as `org up` does and run the verify command once on the base")
+    .action(run(async (opts: { run?: boolean }) =>
+      (await import("./commands/validate.js")).runValidate({ cwd: root(), run: opts.run === true }, io)));
   program.command("up").description("create worktrees, lease GPUs and start the grid (idempotent)").option("--no-attach", "do not attach, even at a terminal")
     .option("--no-tmux", "run every pane in node-pty instead of tmux (automatic when tmux is missing); watch with `org watch`")
     .option("--resume", "go on past the stop conditions org.yaml's stop section says are met")

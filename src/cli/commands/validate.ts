@@ -1,18 +1,71 @@
 import type { ConfigProbe, LoadedConfig } from "../../org/config/index.js";
+import { describeBase } from "../../org/preflight/index.js";
+import { selectGpus } from "../../org/lifecycle/gpu.js";
+import type { GpuProbe } from "../../org/ports.js";
 import { readAndLoadConfig } from "../../adapters/store/config-file.js";
 import { configProbe } from "../../adapters/probes/config.js";
+import { createGpuProbe } from "../../adapters/probes/gpu.js";
+import { processRunner } from "../../adapters/process.js";
+import { runPreflight } from "../../adapters/probes/preflight.js";
+import { runVerifyOnBase } from "../../adapters/verifier/base-run.js";
+import { renderBaseRun } from "../../ui/base-run-report.js";
 import type { Io } from "../io.js";
 
-/** `org validate`: every problem at once on stderr (exit 1), or a one-line summary (exit 0). */
-export async function runValidate(opts: { cwd: string; file?: string }, io: Io, probe: ConfigProbe = configProbe): Promise<number> {
+/**
+ * `org validate`: every problem at once on stderr (exit 1), or a one-line summary (exit 0). `run` adds `org up`'s
+ * pre-flight of the repo and one run of the verify command on the base, with what its metric pattern read.
+ */
+export async function runValidate(
+  opts: { cwd: string; file?: string; run?: boolean }, io: Io,
+  probe: ConfigProbe = configProbe, gpus: GpuProbe = createGpuProbe(processRunner),
+): Promise<number> {
   // A stop deadline already past is refused here, where a person writes it, as at `org up`.
   const read = await readAndLoadConfig({ ...opts, now: new Date() }, probe);
   if ("problems" in read) {
     for (const problem of read.problems) io.err(problem);
     return 1;
   }
+  if (!opts.run) {
+    io.out(summarize(read.loaded));
+    return 0;
+  }
+  const preflight = await runPreflight(read.loaded, gpus);
+  for (const line of [...preflight.warnings, ...preflight.problems]) io.err(line);
+  if (preflight.problems.length > 0) return 1;
   io.out(summarize(read.loaded));
-  return 0;
+  return runOnBase(read.loaded, gpus, io);
+}
+
+/** The verify command once on the base, stopped (its process group killed) by Ctrl-C. */
+async function runOnBase(loaded: LoadedConfig, gpus: GpuProbe, io: Io): Promise<number> {
+  const { verify } = loaded.config;
+  if (!verify) {
+    io.out("no verify section: nothing to run, and experiments are not judged — add verify: to have them judged");
+    return 0;
+  }
+  const gpu = await pickGpu(loaded, gpus);
+  const base = describeBase({ base: loaded.config.base, commit: loaded.baseCommit });
+  const on = `${base}${gpu === null ? "" : ` on GPU ${gpu}`}`;
+  io.out(`running ${verify.command.join(" ")} once on ${on} in a clean checkout (timeout ${verify.timeout})…`);
+  const abort = new AbortController();
+  const stop = () => abort.abort();
+  process.once("SIGINT", stop).once("SIGTERM", stop);
+  try {
+    const report = renderBaseRun(loaded, verify, await runVerifyOnBase(loaded, verify, { gpu, signal: abort.signal }));
+    for (const line of report.out) io.out(line);
+    for (const line of report.err) io.err(line);
+    return report.ok ? 0 : 1;
+  } finally {
+    process.off("SIGINT", stop).off("SIGTERM", stop);
+  }
+}
+
+/** The GPU a baseline's run would get: the first of the org's free GPUs, or none in CPU mode. */
+async function pickGpu(loaded: LoadedConfig, gpus: GpuProbe): Promise<number | null> {
+  const { config } = loaded;
+  if (config.gpus === "none" || config.backend === "slurm") return null;
+  const inventory = selectGpus(config.gpus, await gpus.probe());
+  return inventory.kind === "gpus" ? (inventory.free[0] ?? null) : null;
 }
 
 /** `org.yaml is valid: 3 roles, 5 agents, runtimes claude, mybot` */
