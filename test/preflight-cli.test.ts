@@ -161,6 +161,21 @@ describe("org up's pre-flight refuses a repo that cannot work, before anything i
   });
 });
 
+describe("org up's pre-flight warns of uncommitted changes and starts the org on the commit", { tags: ["slow"] }, () => {
+  test("the warning names each file and the base; the agents' worktrees hold the committed file", () => {
+    org = createOrgRepo(orgYaml(), FILES);
+    writeFileSync(join(org.dir, "params.sh"), "LR=0.03\n");
+    const sha = git(org.dir, ["rev-parse", "--short=7", "main"]).trim();
+    const up = runOrg(["up", "--no-attach"], { cwd: org.dir });
+    expect(up.code, up.stderr).toBe(0);
+    expect(up.stderr.split("\n")).toContain(
+      `warning: uncommitted changes to tracked files are left out: params.sh (modified) — the agents and verifier start from base main (${sha}) as committed; commit them to main to include them`,
+    );
+    expect(readFileSync(join(org.dir, "worktrees/researcher-1/params.sh"), "utf8")).toBe("LR=0.01\n");
+    expect(readFileSync(join(org.dir, "params.sh"), "utf8")).toBe("LR=0.03\n");
+  });
+});
+
 function listProcesses(): string[] {
   return readdirSync("/proc").filter((entry) => /^\d+$/.test(entry)).map((pid) => {
     try {
