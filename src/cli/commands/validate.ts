@@ -7,6 +7,7 @@ import { configProbe } from "../../adapters/probes/config.js";
 import { createGpuProbe } from "../../adapters/probes/gpu.js";
 import { processRunner } from "../../adapters/process.js";
 import { runPreflight } from "../../adapters/probes/preflight.js";
+import { findMissingPrograms } from "../../adapters/probes/runtime.js";
 import { runVerifyOnBase } from "../../adapters/verifier/base-run.js";
 import { renderBaseRun } from "../../ui/base-run-report.js";
 import type { Io } from "../io.js";
@@ -29,9 +30,13 @@ export async function runValidate(
     io.out(summarize(read.loaded));
     return 0;
   }
-  const preflight = await runPreflight(read.loaded, gpus);
-  for (const line of [...preflight.warnings, ...preflight.problems]) io.err(line);
-  if (preflight.problems.length > 0) return 1;
+  const { loaded } = read;
+  const [programs, preflight] = await Promise.all([
+    findMissingPrograms(loaded.config, loaded.repoDir), runPreflight(loaded, gpus),
+  ]);
+  const problems = [...programs, ...preflight.problems];
+  for (const line of [...preflight.warnings, ...problems]) io.err(line);
+  if (problems.length > 0) return 1;
   io.out(summarize(read.loaded));
   return runOnBase(read.loaded, gpus, io);
 }

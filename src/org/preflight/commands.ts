@@ -62,6 +62,8 @@ export function checkCommands(config: OrgConfig, tree: BaseTree, onDisk: Readonl
       }
       continue;
     }
+    // An agent program on no disk at all is findMissingPrograms' to say, with its install command.
+    if (entry.program && entry.who === "agents' worktrees" && !onDisk.has(entry.file)) continue;
     if (onDisk.has(entry.file)) {
       const fix = `commit it (git add ${entry.file} && git commit), or list it under share:`;
       const message = `${label} is in the repo folder but not at ${where}, which the ${entry.who} hold`;
