@@ -66,6 +66,10 @@ describe("pre-flight of the repo at its base", () => {
       'runtimes.tool.command[0] "lib/util.py" is not executable at base main (1a2b3c4) — git update-index --chmod=+x lib/util.py, then commit',
       'verify.command[1] "train.js" does not exist at base main (1a2b3c4) — did you mean "train.mjs"?',
     ]);
+    const uncommitted = check({ verify: { command: ["python", "eval/run.py"], metric: { name: "loss", pattern: "(.*)" } } }, { onDisk: new Set(["eval/run.py"]) });
+    expect(uncommitted.problems.map((problem) => problem.message)).toEqual([
+      'verify.command[1] "eval/run.py" is in the repo folder but not at base main (1a2b3c4), which the verifier\'s checkouts hold',
+    ]);
     // An agent program on no disk at all is left to the missing-programs check, which gives its install command.
     expect(check({ runtimes, roles: { a: roles.a } }).problems).toEqual([]);
     // What share: brings into every worktree needs no commit.

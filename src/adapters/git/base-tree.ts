@@ -19,7 +19,8 @@ export async function readBaseTree(repo: string, base: string, commit: string): 
     if (tab < 0) continue;
     const path = entry.slice(tab + 1);
     files.push(path);
-    if (entry.startsWith("100755 ")) executables.push(path);
+    // A committed link runs as its target does: not ours to call it not executable.
+    if (entry.startsWith("100755 ") || entry.startsWith("120000 ")) executables.push(path);
   }
   return { base, commit, files, executables };
 }

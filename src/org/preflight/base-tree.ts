@@ -9,7 +9,7 @@ export interface BaseTree {
   commit: string;
   /** Every path of the commit's tree, repo-relative with `/`. */
   files: readonly string[];
-  /** The paths of files committed executable (mode 100755). */
+  /** The paths committed executable (mode 100755), and links. */
   executables: readonly string[];
 }
 

@@ -15,7 +15,7 @@ export interface CommandPath {
   file: string;
   /** The program itself (argv[0]): it must be a committed, executable file. */
   program: boolean;
-  who: "agents' worktrees" | "verifier's checkout";
+  who: "agents' worktrees" | "verifier's checkouts";
 }
 
 const PATHLIKE = /^[\w.@+-]+(?:\/[\w.@+-]+)*\/?$/;
@@ -38,7 +38,7 @@ export function listCommandPaths(config: OrgConfig): CommandPath[] {
     }
   }
   for (const [index, element] of (config.verify?.command ?? []).entries()) {
-    found.push(...toCommandPath(["verify", "command", index], element, index === 0, "verifier's checkout"));
+    found.push(...toCommandPath(["verify", "command", index], element, index === 0, "verifier's checkouts"));
   }
   return found;
 }
