@@ -77,13 +77,19 @@ describe("org validate --run: the verify command once on the base", { tags: ["sl
   });
 
   test("a metric pattern that never matches: the run's last lines and a pattern that reads them", async () => {
-    org = createOrgRepo(orgYaml({ metric: "val_loss", pattern: "^val_loss: ([0-9.]+)" }), FILES);
+    const budgets = "  budgets: { seconds: { pattern: '^seconds: ([0-9.]+)' }, lr: { pattern: '^LR=(.*)' } }\n";
+    org = createOrgRepo(orgYaml({ metric: "val_loss", pattern: "^val_loss: ([0-9.]+)", verify: budgets }), FILES);
     const before = snapshot(org.dir);
     const result = await validateRun(org.dir);
     expect(result.code).toBe(1);
     expect(result.err).toEqual([
       "org.yaml:10:38: verify.metric.pattern '^val_loss: ([0-9.]+)' matched no line of the run's output, so every run would be a crash"
         + " — set pattern: '^loss:\\s*([0-9.]+)', which reads 1.339393 from \"loss: 1.339393\"",
+      // A budget's proposal must name it: `loss` is no reading of seconds.
+      "org.yaml:12:34: verify.budgets.seconds.pattern '^seconds: ([0-9.]+)' matched no line of the run's output, so every run would be a crash"
+        + " — print it on a line such as \"seconds: 0.123\", or change the pattern to match a line below",
+      "org.yaml:12:74: verify.budgets.lr.pattern '^LR=(.*)' matched no line of the run's output, so every run would be a crash"
+        + " — set pattern: '^lr:\\s*([0-9.]+)', which reads 0.01 from \"lr: 0.01\"",
       "last lines of the run's output:",
       "  | lr: 0.01",
       "  | loss: 1.339393",

@@ -13,8 +13,11 @@ const LINE_MAX = 200;
 // `loss: 1.339`, `val_bpb = 0.98`, `  acc:0.7`: a name, a colon or equals sign, one number and nothing after it.
 const NAME_VALUE = /^(\s*)([A-Za-z_][\w./-]*)(\s*[:=]\s*)([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*$/;
 
-/** Reads the run log as the verifier does (parseMetric: the last matching line wins, per line). */
-export function readMetricRun(log: string, metric: { name: string; pattern: string }): MetricReading {
+/**
+ * Reads the run log as the verifier does (parseMetric: the last matching line wins, per line). `anyName`: a proposal
+ * may read a line of another name (the metric, printed under a name of its own); a budget's must name it.
+ */
+export function readMetricRun(log: string, metric: { name: string; pattern: string }, anyName = true): MetricReading {
   const regex = new RegExp(metric.pattern, "m");
   const lines = log.split(/\r?\n/);
   const matching = lines.filter((line) => regex.test(line));
@@ -26,19 +29,19 @@ export function readMetricRun(log: string, metric: { name: string; pattern: stri
   }
   while (lines.length > 0 && lines[lines.length - 1]!.trim() === "") lines.pop();
   const tail = lines.slice(-TAIL).map(clip);
-  const proposal = proposePattern(lines, metric.name, log);
+  const proposal = proposePattern(lines, metric.name, log, anyName);
   return proposal ? { kind: "unmatched", tail, proposal } : { kind: "unmatched", tail };
 }
 
 /** A pattern for the last `name: number` line, one whose name holds the metric's first; checked on the log. */
-export function proposePattern(
-  lines: readonly string[], metricName: string, log: string,
+function proposePattern(
+  lines: readonly string[], metricName: string, log: string, anyName: boolean,
 ): { pattern: string; line: string; value: number } | undefined {
   const candidates = lines.map((line) => ({ line, match: NAME_VALUE.exec(line) }))
     .filter((entry) => entry.match !== null).reverse();
   const wanted = metricName.toLowerCase();
   const named = candidates.find((entry) => entry.match![2]!.toLowerCase().includes(wanted));
-  const chosen = named ?? candidates[0];
+  const chosen = named ?? (anyName ? candidates[0] : undefined);
   if (!chosen) return undefined;
   const [, indent, name, separator, number] = chosen.match!;
   const lead = indent ? "^\\s*" : "^";
