@@ -1,10 +1,12 @@
+import { spawn } from "node:child_process";
 import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { runValidate } from "../src/cli/commands/validate.js";
 import { BASE_RUN_PREFIX } from "../src/adapters/verifier/base-run.js";
-import { FIXTURES, runOrg } from "./helpers/org-cli.js";
+import { FIXTURES, ORG_BIN, runOrg } from "./helpers/org-cli.js";
+import { pollUntil } from "./helpers/poll.js";
 import { createOrgRepo, teardownOrg, tmux } from "./helpers/org-fixture.js";
 import { git, writeFiles } from "./helpers/temp-repo.js";
 
@@ -121,6 +123,22 @@ describe("org validate --run: the verify command once on the base", { tags: ["sl
     expect(result.err.slice(1)).toEqual(["last lines of the run's output:", "  | starting"]);
     expect(git(org.dir, ["status", "--porcelain"])).toBe("");
     expect(listProcesses().filter((args) => args.includes("sleep 37.4521"))).toEqual([]);
+    expect(snapshot(org.dir)).toEqual(before);
+  });
+
+  test("Ctrl-C stops the run and its process group; nothing of it is left", async () => {
+    const files = { ...FILES, "train.sh": 'echo "starting"\nsleep 38.7713 &\nwait\n' };
+    org = createOrgRepo(orgYaml(), files);
+    const before = snapshot(org.dir);
+    const child = spawn(process.execPath, [ORG_BIN, "validate", "--run"], { cwd: org.dir, stdio: ["ignore", "pipe", "pipe"] });
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+    await pollUntil(() => listProcesses().some((args) => args.includes("sleep 38.7713")), { what: "the verify run's sleep" });
+    child.kill("SIGINT");
+    expect(await exited).toBe(1);
+    expect(stderr).toBe("org: interrupted: the verify run was stopped, and nothing is left of it\n");
+    await pollUntil(() => !listProcesses().some((args) => args.includes("sleep 38.7713")), { what: "no sleep left", timeoutMs: 5000 });
     expect(snapshot(org.dir)).toEqual(before);
   });
 });
