@@ -8,7 +8,7 @@ import { bin, createOrgRepo, readJsonFile, teardownOrg, tmux } from "./helpers/o
 import { pollUntil } from "./helpers/poll.js";
 import { git } from "./helpers/temp-repo.js";
 
-// The verify command names a script the repo does not have yet: every run fails to start until an agent adds it.
+// The base's verify script prints no metric and fails: every run of the base is a crash until an agent fixes it.
 const orgYaml = (name: string) => `name: ${name}
 repo: .
 base: main
@@ -25,6 +25,7 @@ verify:
 `;
 
 const VERIFY = '#!/bin/sh\necho "val_bpb: 0.5"\n';
+const BROKEN = '#!/bin/sh\necho "no data yet"\nexit 3\n';
 
 let org: ReturnType<typeof createOrgRepo>;
 let state: string;
@@ -34,7 +35,10 @@ const short = (commit: string) => commit.slice(0, 7);
 
 describe("org submit", { tags: ["slow"] }, () => {
   beforeAll(async () => {
-    org = createOrgRepo(orgYaml);
+    org = createOrgRepo(orgYaml, { "verify.sh": BROKEN });
+    chmodSync(join(org.dir, "verify.sh"), 0o755);
+    git(org.dir, ["add", "--chmod=+x", "verify.sh"]);
+    git(org.dir, ["commit", "-qm", "verify.sh executable"]);
     state = join(org.dir, "state");
     worktree = join(org.dir, "worktrees", "researcher-1");
     base = git(org.dir, ["rev-parse", "main"]).trim();
@@ -45,8 +49,8 @@ describe("org submit", { tags: ["slow"] }, () => {
 
   afterAll(() => teardownOrg(org));
 
-  test("a verify command that does not exist makes the baseline a crash that says so", () => {
-    const reason = "crash: could not start: spawn ./verify.sh ENOENT";
+  test("a verify command that fails on the base makes the baseline a crash that says so", () => {
+    const reason = "crash: no line matched /^val_bpb:\\s*([0-9.]+)/; exit code 3";
     expect(readRows()).toEqual([[short(base), "0.000000", "0.0", "crash", "baseline", "researcher-1", "cpu"]]);
     expect(readJsonFile<AgentLedger>(join(state, "agents/researcher-1/ledger.json"))).toMatchObject({ best: null, lastVerified: base, baselineCrash: reason });
     expect(readFileSync(join(state, "log.md"), "utf8")).toMatch(new RegExp(`^## \\[\\d{4}-\\d\\d-\\d\\d\\] crash \\| researcher-1 ${short(base)} baseline\\n${escape(reason)}\\n`, "m"));
@@ -56,7 +60,7 @@ describe("org submit", { tags: ["slow"] }, () => {
     expect(readFileSync(join(inbox, messages[0]!), "utf8")).toMatch(new RegExp(`^---\\nid: \\S+\\nfrom: verifier\\nto: researcher-1\\ntime: \\S+\\nkind: verdict\\n---\\n\\n## \\[[^\\]]+\\] verdict crash for ${short(base)}\\n${escape(reason)}\\n$`));
     const logs = readdirSync(join(state, "runs"));
     expect(logs).toHaveLength(1);
-    expect(readFileSync(join(state, "runs", logs[0]!), "utf8")).toBe("org: could not start ./verify.sh: spawn ./verify.sh ENOENT\n");
+    expect(readFileSync(join(state, "runs", logs[0]!), "utf8")).toBe("no data yet\n");
   });
 
   test("refusals exit 1 with the reason and change nothing", () => {
@@ -77,16 +81,15 @@ describe("org submit", { tags: ["slow"] }, () => {
 
   test("on a base whose baseline crashed, experiments are refused with the reason and nothing is committed", () => {
     writeFileSync(join(worktree, "verify.sh"), VERIFY);
-    chmodSync(join(worktree, "verify.sh"), 0o755);
     const before = snapshot();
     const refused = runOrg(["submit", "-m", "add the verify script"], { cwd: worktree, env: { ORG_ROOT: org.dir } });
     expect(refused).toEqual({
       code: 1,
       stdout: "",
-      stderr: "org: your baseline crashed, so the base is broken: crash: could not start: spawn ./verify.sh ENOENT — fix it, then `org down && org up` (nothing was committed)\n",
+      stderr: "org: your baseline crashed, so the base is broken: crash: no line matched /^val_bpb:\\s*([0-9.]+)/; exit code 3 — fix it, then `org down && org up` (nothing was committed)\n",
     });
     expect(snapshot()).toEqual(before);
-    expect(before.status).toBe("?? verify.sh\n");
+    expect(before.status).toBe(" M verify.sh\n");
   });
 
   test("while the org is down submit refuses and commits nothing", () => {
@@ -100,7 +103,7 @@ describe("org submit", { tags: ["slow"] }, () => {
     const down = runOrg(["submit", "-m", "lower it"], { cwd: worktree });
     expect(down).toEqual({ code: 1, stdout: "", stderr: "org: the org is not running — start it with `org up` (nothing was committed)\n" });
     expect(snapshot()).toEqual(before);
-    expect(before.status).toBe("?? verify.sh\n");
+    expect(before.status).toBe(" M verify.sh\n");
   });
 });
 

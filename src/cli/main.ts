@@ -29,8 +29,11 @@ export async function main(argv: string[], given: Io = stdio): Promise<number> {
   program.command("init").description("write org.yaml guessed from the repo, and a prompt").option("--force", "overwrite an existing org.yaml")
     .option("--template <name>", "a topology with a prompt per role: pipeline, hierarchy, independent or autoresearch")
     .action(run(async (opts: { force?: boolean; template?: string }) => (await import("./commands/init.js")).runInit({ cwd: program.opts<{ dir?: string }>().dir ?? process.cwd(), force: opts.force, template: opts.template }, io)));
-  program.command("validate").description("check org.yaml and report every problem at once").option("--json", "machine-readable")
-    .action(run(async (opts: { json?: boolean }) => (await import("./commands/validate.js")).runValidate({ cwd: root(), json: Boolean(opts.json) }, io)));
+  program.command("validate").description("check org.yaml and report every problem at once")
+    .option("--run", "also check the repo as `org up` does and run the verify command once on the base")
+    .option("--json", "machine-readable")
+    .action(run(async (opts: { run?: boolean; json?: boolean }) => (await import("./commands/validate.js"))
+      .runValidate({ cwd: root(), run: opts.run === true, json: Boolean(opts.json) }, io)));
   program.command("up").description("create worktrees, lease GPUs and start the grid (idempotent)").option("--no-attach", "do not attach, even at a terminal")
     .option("--no-tmux", "run every pane in node-pty instead of tmux (automatic when tmux is missing); watch with `org watch`")
     .option("--resume", "go on past the stop conditions org.yaml's stop section says are met")

@@ -9,6 +9,7 @@ import { runInteractive } from "../../adapters/process.js";
 import { allowKeeper, findRunningKeeper, keeperEnv, startKeeper } from "../../adapters/keeper-process.js";
 import { createWorld } from "../../adapters/world.js";
 import { findMissingPrograms, findProgram } from "../../adapters/probes/runtime.js";
+import { runPreflight } from "../../adapters/probes/preflight.js";
 import { renderStatus } from "../../ui/status-table.js";
 import type { Io } from "../io.js";
 import { prepareUp } from "../up-programs.js";
@@ -31,7 +32,12 @@ export async function runUp(opts: { root: string; attach: boolean; tmux?: boolea
   // The trial sandbox (a bwrap start) runs while the programs and the stop condition are checked: org up awaits it later.
   if (read.loaded.config.sandbox?.enabled !== false) void world.sandbox.probe();
   // Checked before anything is created: a pane whose program is missing would only restart-loop.
-  const missing = await findMissingPrograms(read.loaded.config, read.loaded.repoDir);
+  const [programs, preflight] = await Promise.all([
+    findMissingPrograms(read.loaded.config, read.loaded.repoDir), runPreflight(read.loaded, world.gpus),
+  ]);
+  // Uncommitted changes and files a role may only create are said, and the org starts without them.
+  for (const warning of preflight.warnings) io.err(warning);
+  const missing = [...programs, ...preflight.problems];
   if (missing.length > 0) {
     for (const problem of missing) io.err(problem);
     return 1;
