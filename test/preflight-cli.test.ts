@@ -37,10 +37,10 @@ afterEach(() => {
 
 const noGpu = { probe: async () => ({ error: "nvidia-smi not found on PATH" }) };
 
-async function validateRun(dir: string): Promise<{ code: number; out: string[]; err: string[] }> {
+async function validateRun(dir: string, json = false): Promise<{ code: number; out: string[]; err: string[] }> {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await runValidate({ cwd: dir, run: true }, { out: (line) => out.push(line), err: (line) => err.push(line) }, undefined, noGpu);
+  const code = await runValidate({ cwd: dir, run: true, json }, { out: (line) => out.push(line), err: (line) => err.push(line) }, undefined, noGpu);
   return { code, out, err };
 }
 
@@ -76,6 +76,9 @@ describe("org validate --run: the verify command once on the base", { tags: ["sl
     ]);
     expect(result.out[2]).toMatch(/^verify run on the base: exit 0 after \d+\.\d s; metric loss = 1\.339393 \(from "loss: 1\.339393"\)$/);
     expect(snapshot(org.dir)).toEqual(before);
+    const json = await validateRun(org.dir, true);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.out.join("\n"))).toMatchObject({ valid: true, warnings: [], run: { ok: true, err: [] } });
   });
 
   test("a metric pattern that never matches: the run's last lines and a pattern that reads them", async () => {
@@ -97,6 +100,9 @@ describe("org validate --run: the verify command once on the base", { tags: ["sl
       "  | loss: 1.339393",
     ]);
     expect(snapshot(org.dir)).toEqual(before);
+    const json = await validateRun(org.dir, true);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.out.join("\n"))).toMatchObject({ valid: true, run: { ok: false } });
   });
 
   test("uncommitted changes: named with the commit the run and the agents use, which is what runs", async () => {

@@ -2,7 +2,7 @@
 // {"error": …} object on stdout; every command exits by the one table, with --json and without.
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, onTestFinished, test } from "vitest";
 import { main } from "../src/cli/main.js";
 import { ConfigError, OrgError } from "../src/org/errors.js";
 import type { VerdictFile } from "../src/org/experiments/submit-reply.js";
@@ -118,13 +118,15 @@ describe("--json on validate, doctor, submit and wait", { tags: ["slow"] }, () =
 
   test("submit: --no-wait gives the id with verdict null; waiting, the answer; stdout holds the JSON alone", async () => {
     beat();
+    // Beating on while the submits run: on a loaded machine they may outlast one heartbeat's life.
+    const beating = setInterval(beat, 1000);
+    onTestFinished(() => clearInterval(beating));
     writeFileSync(join(fixture.worktree, "value.txt"), "2\n");
     const queued = await runOrgAsync(["submit", "--no-wait", "--json", "-m", "double it"], { cwd: fixture.worktree, timeoutMs: 30_000 });
     expect([queued.code, queued.stderr]).toEqual([0, ""]);
     const first = JSON.parse(queued.stdout) as { id: string; commit: string };
     expect(first).toEqual({ id: expect.stringMatching(/-researcher-1-[0-9a-f]{7}$/), commit: expect.stringMatching(/^[0-9a-f]{40}$/), description: "double it", verdict: null });
 
-    beat();
     writeFileSync(join(fixture.worktree, "value.txt"), "3\n");
     const waiting = runOrgAsync(["submit", "--json", "-m", "triple it"], { cwd: fixture.worktree, timeoutMs: 30_000 });
     // The test plays the verifier: the second request gets its verdict file.
