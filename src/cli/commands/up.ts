@@ -121,8 +121,11 @@ async function startUp(opts: UpOpts, io: Io, run: UpRun): Promise<number> {
     io.err(`org up interrupted by ${run.interrupts.signal} after the grid started: the org is up (${agents} agents) — \`org status\` shows it, \`org down\` stops it`);
     return run.interrupts.exitCode();
   }
+  run.progress.done();
   const attach = world.tmux(result.record.socket, result.record.session).attachArgv();
   if (opts.attach && process.stdin.isTTY && process.stdout.isTTY && !process.env.TMUX) {
+    // Attached, the person's keys and signals are tmux's: a hang-up ends the client and this process with it.
+    run.interrupts.dispose();
     return runInteractive(attach);
   }
   io.out(`attach: org attach [agent]   (or: ${attach.join(" ")})`);
