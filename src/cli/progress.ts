@@ -32,7 +32,7 @@ export function startProgress(command: string, io: Io, stream: ProgressStream = 
   const tty = stream.isTTY === true;
   const draw = () => {
     const line = `${command}: ${current}… ${Math.floor((Date.now() - started) / 1000)}s`;
-    stream.write(`${ERASE}${line.slice(0, Math.max(10, (stream.columns ?? 80) - 1))}`);
+    stream.write(`${ERASE}${line.slice(0, Math.max(10, (stream.columns || 80) - 1))}`);
     shown = true;
   };
   const erase = () => {
