@@ -94,7 +94,9 @@ export async function upOrg(world: World, loaded: LoadedConfig, opts: UpOptions 
       { ...daemon, options: {}, logFile: `${paths.state}/daemon.log` },
       ...agents.map((agent) => agentPaneSpec(paths, agent, launches.get(agent.name)!, world.secretEnv(launches.get(agent.name)!.passEnv ?? []), sandboxes.get(agent.name))),
     ];
-    await enter("grid");
+    if (opts.interrupted?.()) throw new OrgError("interrupted before grid", "interrupted");
+    // Not `enter`: a signal as the grid starts is answered once it stands, by taking it down.
+    await opts.onPhase?.("grid");
     const listed = await tmux.createGrid(panes, GRID_SIZE).catch(async (error: unknown) => {
       // A half-built grid would look like a running org to the next `org up`: its panes are ended with it.
       await stopGrid(world, tmux);
