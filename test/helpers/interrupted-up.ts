@@ -1,4 +1,6 @@
 import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { expect } from "vitest";
 import { findLeftovers } from "../faults/collect.js";
 import { ORG_BIN, runOrg, type CliResult } from "./org-cli.js";
@@ -22,7 +24,10 @@ export function expectDown(dir: string, socket: string): Promise<void> {
   return expectNothingLeft(dir, socket);
 }
 
-/** `org up` given a person's Ctrl-C after `delayMs`: SIGINT to its whole process group (git, tmux clients too). */
+/**
+ * `org up` given a person's Ctrl-C `delayMs` after it took state/up.lock (its work begins; node's start-up before
+ * it varies with the machine's load): SIGINT to its whole process group, git and tmux clients too.
+ */
 export function upInterruptedAfter(dir: string, delayMs: number): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const env = { ...process.env, TMUX: "", TMUX_PANE: "", ORG_ROOT: "" };
@@ -31,9 +36,18 @@ export function upInterruptedAfter(dir: string, delayMs: number): Promise<CliRes
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-    const timer = setTimeout(() => child.pid && process.kill(-child.pid, "SIGINT"), delayMs);
+    let timer: NodeJS.Timeout | undefined;
+    const interrupt = () => {
+      if (child.exitCode === null && child.pid) process.kill(-child.pid, "SIGINT");
+    };
+    const watch = setInterval(() => {
+      if (!existsSync(join(dir, "state/up.lock"))) return;
+      clearInterval(watch);
+      timer = setTimeout(interrupt, delayMs);
+    }, 5);
     child.on("error", reject);
     child.on("close", (code) => {
+      clearInterval(watch);
       clearTimeout(timer);
       resolve({ code: code ?? -1, stdout, stderr });
     });
