@@ -28,7 +28,9 @@ export function catchInterrupts(command: string, io: Io, env: NodeJS.ProcessEnv 
     count += 1;
     caught ??= signal;
     heard?.();
-    if (count === 2) io.err(`${command}: still finishing after ${caught} — interrupt once more to quit at once, leaving what runs`);
+    if (count === 2) {
+      io.err(`${command}: still finishing after ${caught} — interrupt once more to quit at once, leaving what runs`);
+    }
     if (count >= 3) process.exit(exitCodeOf(caught));
   };
   for (const signal of SIGNALS) process.on(signal, onSignal);

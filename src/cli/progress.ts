@@ -24,7 +24,12 @@ const ERASE = "\r\x1b[2K";
  * A one-line progress report for a command that takes more than a second (`org up`, `org down`): after `delayMs`,
  * `org down: stopping 8 agents… 3s`, redrawn in place on each step and tick; nothing at all when not on a terminal.
  */
-export function startProgress(command: string, io: Io, stream: ProgressStream = process.stderr, delayMs = DELAY_MS): Progress {
+export function startProgress(
+  command: string,
+  io: Io,
+  stream: ProgressStream = process.stderr,
+  delayMs = DELAY_MS,
+): Progress {
   const started = Date.now();
   let current = "starting";
   let shown = false;

@@ -124,7 +124,7 @@ export function tmuxSocket(name: string, root: string): string {
   return `org-${name}-${tmuxSocketHash(root)}`;
 }
 
-/** The end of every tmux socket name of an org at `root`, whatever its name was: how `org down` finds one without org.json. */
+/** The tail of the org's tmux socket names, whatever its name: `org down` finds them by it without org.json. */
 export function tmuxSocketHash(root: string): string {
   return createHash("sha256").update(root).digest("hex").slice(0, 6);
 }

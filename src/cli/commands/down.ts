@@ -1,4 +1,4 @@
-import { downOrg } from "../../org/lifecycle/down.js";
+import { downOrg, type DownResult } from "../../org/lifecycle/down.js";
 import type { OrgRecord } from "../../org/state.js";
 import { cancelOrgJobs, createSlurm } from "../../adapters/slurm/slurm.js";
 import { createWorld } from "../../adapters/world.js";
@@ -26,24 +26,21 @@ export async function runDown(opts: { root: string; clean: boolean }, outer: Io)
     progress.step("stopping the keeper");
     const keeper = await stopKeeper(opts.root, paths.state);
     const found = await findOrgLeftovers(opts.root);
-    const result = await downOrg(createWorld(), opts.root, { clean: opts.clean, record, ...found, onStep: progress.step });
+    const input = { clean: opts.clean, record, ...found, onStep: progress.step };
+    const result = await downOrg(createWorld(), opts.root, input);
     if (record || result.wasRunning) await recordProgramStop(paths.state, new Date());
     // Both halves of an A/B run end together; their rows keep their programs.
     await removeAbRun(paths.state);
     progress.done();
-    const server = (socket: string) => (socket.startsWith("pty:") ? "the pty host" : `the tmux server ${socket}`);
     if (!record) {
       // Everything it could name is stopped: an unreadable org.json would only make every later command fail on it.
       if (read.unreadable) await removeRecord(opts.root);
-      const what = [...(result.wasRunning ? [`${result.stoppedGroups} process groups and ${result.servers.map(server).join(", ")}`] : []), ...(keeper ? ["the keeper"] : [])];
-      io.out(what.length > 0
-        ? `${read.why}: stopped the org by its own socket and records — ${what.join(", ")}`
-        : `nothing of this org was running (${read.why}; no tmux server on its socket, pty host or keeper)`);
-      if (read.unreadable) io.out(`removed the unreadable ${paths.orgFile}; \`org up\` starts afresh`);
-      if (opts.clean) io.out("removed no worktree: without org.json which worktrees are the org's is unknown — `org up`, then `org down --clean`");
+      printWithoutRecord(read, result, keeper, opts.clean, io);
       return 0;
     }
-    io.out(result.wasRunning ? `stopped: ${result.stoppedGroups} process groups and ${record.mode === "pty" ? "the pty host" : "the tmux server"}` : "the org was not running; cleaned up what was left");
+    const server = record.mode === "pty" ? "the pty host" : "the tmux server";
+    const stopped = `stopped: ${result.stoppedGroups} process groups and ${server}`;
+    io.out(result.wasRunning ? stopped : "the org was not running; cleaned up what was left");
     if (record.backend === "slurm") {
       // Jobs hold GPUs after their panes are gone: cancel ours, found by our comment, never by user.
       const cancelled = await cancelOrgJobs(createSlurm(), record.name);
@@ -59,14 +56,33 @@ export async function runDown(opts: { root: string; clean: boolean }, outer: Io)
   }
 }
 
+function printWithoutRecord(read: RecordMissing, result: DownResult, keeper: boolean, clean: boolean, io: Io): void {
+  const server = (socket: string) => (socket.startsWith("pty:") ? "the pty host" : `the tmux server ${socket}`);
+  const grids = `${result.stoppedGroups} process groups and ${result.servers.map(server).join(", ")}`;
+  const what = [...(result.wasRunning ? [grids] : []), ...(keeper ? ["the keeper"] : [])];
+  io.out(what.length > 0
+    ? `${read.why}: stopped the org by its own socket and records — ${what.join(", ")}`
+    : `nothing of this org was running (${read.why}; no tmux server on its socket, pty host or keeper)`);
+  if (read.unreadable) io.out(`removed the unreadable ${read.file}; \`org up\` starts afresh`);
+  if (clean) {
+    const fix = "`org up`, then `org down --clean`";
+    io.out(`removed no worktree: without org.json which worktrees are the org's is unknown — ${fix}`);
+  }
+}
+
 // A half-written org.json (a killed writer, a full disk) is no record: down goes on by socket and folders.
-type RecordRead = { record: OrgRecord; why?: undefined; unreadable?: undefined } | { record: undefined; why: string; unreadable: boolean };
+type RecordMissing = { record: undefined; file: string; why: string; unreadable: boolean };
+type RecordRead = { record: OrgRecord; why?: undefined; unreadable?: undefined } | RecordMissing;
 
 async function readRecordOrWhy(root: string): Promise<RecordRead> {
   const file = orgPaths(root).orgFile;
   const record = await readOptionalRecord(root).catch((error: Error) => error);
-  if (record === undefined) return { record, why: `no ${file}`, unreadable: false };
-  if (record instanceof Error) return { record: undefined, why: `${file} is unreadable (${record.message})`, unreadable: true };
-  if (typeof record.socket !== "string" || !Array.isArray(record.agents)) return { record: undefined, why: `${file} is incomplete`, unreadable: true };
+  if (record === undefined) return { record, file, why: `no ${file}`, unreadable: false };
+  if (record instanceof Error) {
+    return { record: undefined, file, why: `${file} is unreadable (${record.message})`, unreadable: true };
+  }
+  if (typeof record.socket !== "string" || !Array.isArray(record.agents)) {
+    return { record: undefined, file, why: `${file} is incomplete`, unreadable: true };
+  }
   return { record };
 }

@@ -20,8 +20,13 @@ const READY_TIMEOUT_MS = 15_000;
 type UpOpts = { root: string; attach: boolean; tmux?: boolean; resume?: boolean; ab?: string };
 
 const PHASES: Record<UpPhase, string> = {
-  check: "checking org.yaml and the programs", plan: "planning leases", worktrees: "preparing worktrees",
-  grid: "starting the grid", record: "recording the org", keeper: "starting the keeper", wait: "waiting for the agents to start",
+  check: "checking org.yaml and the programs",
+  plan: "planning leases",
+  worktrees: "preparing worktrees",
+  grid: "starting the grid",
+  record: "recording the org",
+  keeper: "starting the keeper",
+  wait: "waiting for the agents to start",
 };
 
 /** What `org up` has done so far, for the line an interrupt prints. */
@@ -56,7 +61,8 @@ export async function runUp(opts: UpOpts, outer: Io): Promise<number> {
   } catch (error) {
     if (!run.interrupts.signal || run.recorded) throw error;
     progress.done();
-    io.err(`org up interrupted by ${run.interrupts.signal} while ${PHASES[run.phase]}: rolled back, nothing left running`);
+    const where = PHASES[run.phase];
+    io.err(`org up interrupted by ${run.interrupts.signal} while ${where}: rolled back, nothing left running`);
     return run.interrupts.exitCode();
   } finally {
     progress.done();
@@ -111,14 +117,18 @@ async function startUp(opts: UpOpts, io: Io, run: UpRun): Promise<number> {
   } else {
     for (const warning of result.warnings) io.err(`warning: ${warning}`);
     if (!interrupted()) await run.enter("wait");
-    const waited = !interrupted() && (await waitUntilStarted(world, opts.root, result.record.agents.map((agent) => agent.name), interrupted));
+    const names = result.record.agents.map((agent) => agent.name);
+    const waited = !interrupted() && (await waitUntilStarted(world, opts.root, names, interrupted));
     run.progress.done();
     // What org up just listed and created is still true unless it had to wait: no tmux or git call for the table.
-    if (!interrupted()) io.out(renderStatus(await readSnapshot(world, opts.root, waited ? {} : { panes: result.panes, branches: async () => result.heads })));
+    const known = waited ? {} : { panes: result.panes, branches: async () => result.heads };
+    if (!interrupted()) io.out(renderStatus(await readSnapshot(world, opts.root, known)));
   }
   if (interrupted()) {
-    const agents = result.record.agents.length;
-    io.err(`org up interrupted by ${run.interrupts.signal} after the grid started: the org is up (${agents} agents) — \`org status\` shows it, \`org down\` stops it`);
+    const agents = `${result.record.agents.length} agents`;
+    const after = `${run.interrupts.signal} after the grid started`;
+    const next = "`org status` shows it, `org down` stops it";
+    io.err(`org up interrupted by ${after}: the org is up (${agents}) — ${next}`);
     return run.interrupts.exitCode();
   }
   run.progress.done();
@@ -160,7 +170,12 @@ async function chooseMode(wantTmux: boolean, io: Io): Promise<"tmux" | "pty"> {
 
 // org up records every program it saw running; one that died at once waits for the daemon's supervisor to say why.
 // Only status files are polled: a full snapshot per poll would spawn tmux and git and slow the very start it waits for.
-async function waitUntilStarted(world: ReturnType<typeof createWorld>, root: string, agents: string[], interrupted: () => boolean): Promise<boolean> {
+async function waitUntilStarted(
+  world: ReturnType<typeof createWorld>,
+  root: string,
+  agents: string[],
+  interrupted: () => boolean,
+): Promise<boolean> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   for (let polls = 0; ; polls++) {
     const statuses = await readStatuses(world, orgPaths(root).state, agents);

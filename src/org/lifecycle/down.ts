@@ -43,7 +43,9 @@ export async function downOrg(world: World, root: string, input: DownInput): Pro
     const ours = grid.socket === record?.socket;
     const controlPaneId = ours ? record.controlPaneId : undefined;
     const stopped = await stopGrid(world, world.tmux(grid.socket, grid.session), {
-      ...(controlPaneId ? { controlPaneId } : {}), pids: result.servers.length === 0 ? pids : [], onStep: input.onStep,
+      ...(controlPaneId ? { controlPaneId } : {}),
+      pids: result.servers.length === 0 ? pids : [],
+      ...(input.onStep ? { onStep: input.onStep } : {}),
     });
     if (stopped.wasRunning) result.servers.push(grid.socket);
     result.wasRunning ||= stopped.wasRunning;
@@ -56,11 +58,15 @@ export async function downOrg(world: World, root: string, input: DownInput): Pro
   if (!record && !result.wasRunning && orphans.length === 0) return result;
   const kept = result.kept.map((entry) => `${entry.agent} (${entry.reason})`).join("; ");
   const count = record?.agents.length ?? names.length;
-  await world.files.appendLines(paths.log, [formatLogEntry({
-    date: world.now(), op: "down", title: `stopped ${count} agents${input.clean && record ? `, removed ${result.removed.length} worktrees` : ""}`,
-    body: [record ? "" : "state/org.json was missing or unreadable: found by the org's socket and state/agents/",
-      kept ? `kept worktrees: ${kept}` : "", ...orphans.map((line) => `ended, left by a killed daemon: ${line}`)].filter(Boolean).join("\n") || undefined,
-  })]);
+  const removed = input.clean && record ? `, removed ${result.removed.length} worktrees` : "";
+  const body = [
+    record ? "" : "state/org.json was missing or unreadable: found by the org's socket and state/agents/",
+    kept ? `kept worktrees: ${kept}` : "",
+    ...orphans.map((line) => `ended, left by a killed daemon: ${line}`),
+  ].filter(Boolean).join("\n");
+  const title = `stopped ${count} agents${removed}`;
+  const entry = formatLogEntry({ date: world.now(), op: "down", title, body: body || undefined });
+  await world.files.appendLines(paths.log, [entry]);
   return result;
 }
 
@@ -73,13 +79,20 @@ function parseStatus(text: string | undefined): AgentStatus | undefined {
   }
 }
 
-async function removeCleanWorktrees(world: World, state: string, record: OrgRecord, result: DownResult, onStep?: (step: string) => void): Promise<void> {
+async function removeCleanWorktrees(
+  world: World,
+  state: string,
+  record: OrgRecord,
+  result: DownResult,
+  onStep?: (step: string) => void,
+): Promise<void> {
   onStep?.("removing clean worktrees");
   const listed = new Map((await world.git.worktreeList(record.repo)).map((entry) => [entry.path, entry]));
   for (const agent of record.agents) {
     const entry = listed.get(agent.worktree);
     if (!entry) continue;
-    const dirty = await world.git.dirtyFiles({ repo: record.repo, state, worktree: agent.worktree, agent: agent.name }).catch((error: Error) => error);
+    const where = { repo: record.repo, state, worktree: agent.worktree, agent: agent.name };
+    const dirty = await world.git.dirtyFiles(where).catch((error: Error) => error);
     const decision = dirty instanceof Error
       ? { kind: "keep" as const, reason: dirty.message }
       : decideWorktreeRemoval({ dirty, branch: entry.branch, expectedBranch: agent.branch, ignored: [] });

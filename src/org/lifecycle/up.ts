@@ -52,7 +52,10 @@ export async function upOrg(world: World, loaded: LoadedConfig, opts: UpOptions 
   const socket = other ? previous.socket : wanted;
   const tmux = world.tmux(socket, `org-${config.name}`);
   if (await tmux.isRunning()) {
-    if (!previous) throw new OrgError(`a tmux server on socket ${socket} is running but ${paths.orgFile} is missing or unreadable — run \`org down\`, then \`org up\``, "state");
+    if (!previous) {
+      const why = `a tmux server on socket ${socket} is running but ${paths.orgFile} is missing or unreadable`;
+      throw new OrgError(`${why} — run \`org down\`, then \`org up\``, "state");
+    }
     // Agents outlive their daemon (killed, crashed): bring back the supervisor and verifier, touch nothing else.
     const control = (await tmux.listPanes()).find((pane) => pane.id === previous.controlPaneId);
     if (control?.dead) {
