@@ -121,8 +121,12 @@ export function stopFiles(state: string): { stop: string; waivers: string } {
 
 /** The tmux socket: the org name plus a short hash of its folder, so two checkouts never share a server. */
 export function tmuxSocket(name: string, root: string): string {
-  const hash = createHash("sha256").update(root).digest("hex").slice(0, 6);
-  return `org-${name}-${hash}`;
+  return `org-${name}-${tmuxSocketHash(root)}`;
+}
+
+/** The tail of the org's tmux socket names, whatever its name: `org down` finds them by it without org.json. */
+export function tmuxSocketHash(root: string): string {
+  return createHash("sha256").update(root).digest("hex").slice(0, 6);
 }
 
 /** Marks org.json's socket of an org run without tmux: what follows is the path of its pty host's unix socket. */

@@ -1,6 +1,6 @@
 import { orgPaths } from "../../org/paths.js";
 import { readSnapshot, readStatuses } from "../../org/views/status.js";
-import { declaredSecrets, upOrg } from "../../org/lifecycle/up.js";
+import { declaredSecrets, upOrg, type UpPhase } from "../../org/lifecycle/up.js";
 import { decideStoppedUp } from "../../org/lifecycle/stopped-up.js";
 import type { LoadedConfig } from "../../org/config/index.js";
 import { readOptionalRecord } from "../../adapters/store/org-record.js";
@@ -13,14 +13,66 @@ import { runPreflight } from "../../adapters/probes/preflight.js";
 import { renderStatus } from "../../ui/status-table.js";
 import type { Io } from "../io.js";
 import { prepareUp } from "../up-programs.js";
+import { catchInterrupts, type Interrupts } from "../interrupt.js";
+import { startProgress, type Progress } from "../progress.js";
 
 const READY_TIMEOUT_MS = 15_000;
 
+type UpOpts = { root: string; attach: boolean; tmux?: boolean; resume?: boolean; ab?: string };
+
+const PHASES: Record<UpPhase, string> = {
+  check: "checking org.yaml and the programs",
+  plan: "planning leases",
+  worktrees: "preparing worktrees",
+  grid: "starting the grid",
+  record: "recording the org",
+  keeper: "starting the keeper",
+  wait: "waiting for the agents to start",
+};
+
+/** What `org up` has done so far, for the line an interrupt prints. */
+interface UpRun {
+  interrupts: Interrupts;
+  progress: Progress;
+  phase: UpPhase;
+  /** Set once org.json is written: from then on an interrupt leaves the org up. */
+  recorded: boolean;
+  enter(phase: UpPhase): Promise<void>;
+}
+
 /**
  * `org up`: plan, worktrees, leases, the grid; attach when a person is at a terminal. `tmux: false` runs the grid in node-pty.
- * An org whose stop condition holds is refused, unless `resume` goes on past it.
+ * An org whose stop condition holds is refused, unless `resume` goes on past it. SIGINT or SIGTERM before org.json is
+ * written rolls back what was started; after, the org is left up and consistent. Either way up says which.
  */
-export async function runUp(opts: { root: string; attach: boolean; tmux?: boolean; resume?: boolean; ab?: string }, io: Io): Promise<number> {
+export async function runUp(opts: UpOpts, outer: Io): Promise<number> {
+  const progress = startProgress("org up", outer);
+  const io = progress.io;
+  const run: UpRun = {
+    interrupts: catchInterrupts("org up", io), progress, phase: "check", recorded: false,
+    enter: async (phase) => {
+      // The line an interrupt prints names the phase it arrived in.
+      if (!run.interrupts.signal) run.phase = phase;
+      progress.step(PHASES[phase]);
+      await run.interrupts.enter(phase);
+    },
+  };
+  try {
+    return await startUp(opts, io, run);
+  } catch (error) {
+    if (!run.interrupts.signal || run.recorded) throw error;
+    progress.done();
+    const where = PHASES[run.phase];
+    io.err(`org up interrupted by ${run.interrupts.signal} while ${where}: rolled back, nothing left running`);
+    return run.interrupts.exitCode();
+  } finally {
+    progress.done();
+    run.interrupts.dispose();
+  }
+}
+
+async function startUp(opts: UpOpts, io: Io, run: UpRun): Promise<number> {
+  await run.enter("check");
   // A stop deadline already past is refused, unless `--resume` goes on past it.
   const now = opts.resume ? undefined : new Date();
   const read = await prepareUp(opts.root, opts.ab, now);
@@ -52,7 +104,11 @@ export async function runUp(opts: { root: string; attach: boolean; tmux?: boolea
     .then((line) => void (line && io.out(line)), (error: Error) => io.err(`warning: the program version was not recorded in state/programs: ${error.message}`));
   // `org down` left keepers a mark to stay away: from here on one keeps the daemon running.
   await allowKeeper(orgPaths(opts.root).state);
-  const result = await upOrg(world, read.loaded, { mode: await chooseMode(opts.tmux !== false, io), onStart });
+  const interrupted = () => run.interrupts.signal !== undefined;
+  const mode = await chooseMode(opts.tmux !== false, io);
+  const result = await upOrg(world, read.loaded, { mode, onStart, onPhase: run.enter, interrupted });
+  run.recorded = true;
+  await run.enter("keeper");
   await ensureKeeper(opts.root, world.orgArgv, declaredSecrets(read.loaded.config));
   if (result.kind === "already-running") {
     io.out(result.reason);
@@ -66,13 +122,26 @@ export async function runUp(opts: { root: string; attach: boolean; tmux?: boolea
     }
   } else {
     for (const warning of result.warnings) io.err(`warning: ${warning}`);
-    const waited = await waitUntilStarted(world, opts.root, result.record.agents.map((agent) => agent.name));
+    if (!interrupted()) await run.enter("wait");
+    const names = result.record.agents.map((agent) => agent.name);
+    const waited = !interrupted() && (await waitUntilStarted(world, opts.root, names, interrupted));
+    run.progress.done();
     // What org up just listed and created is still true unless it had to wait: no tmux or git call for the table.
-    const snapshot = await readSnapshot(world, opts.root, waited ? {} : { panes: result.panes, branches: async () => result.heads });
-    io.out(renderStatus(snapshot, [], undefined, { width: io.columns }));
+    const known = waited ? {} : { panes: result.panes, branches: async () => result.heads };
+    if (!interrupted()) io.out(renderStatus(await readSnapshot(world, opts.root, known), [], undefined, { width: io.columns }));
   }
+  if (interrupted()) {
+    const agents = `${result.record.agents.length} agents`;
+    const after = `${run.interrupts.signal} after the grid started`;
+    const next = "`org status` shows it, `org down` stops it";
+    io.err(`org up interrupted by ${after}: the org is up (${agents}) — ${next}`);
+    return run.interrupts.exitCode();
+  }
+  run.progress.done();
   const attach = world.tmux(result.record.socket, result.record.session).attachArgv();
   if (opts.attach && process.stdin.isTTY && process.stdout.isTTY && !process.env.TMUX) {
+    // Attached, the person's keys and signals are tmux's: a hang-up ends the client and this process with it.
+    run.interrupts.dispose();
     return runInteractive(attach);
   }
   io.out(`attach: org attach [agent]   (or: ${attach.join(" ")})`);
@@ -81,7 +150,8 @@ export async function runUp(opts: { root: string; attach: boolean; tmux?: boolea
 
 /** Why a stop condition refuses this `org up`; with `resume`, the conditions met are waived and the daemon goes on. */
 async function checkStop(root: string, loaded: LoadedConfig, resume: boolean, io: Io): Promise<string | undefined> {
-  const record = await readOptionalRecord(root);
+  // A half-written org.json is upOrg's to explain (`org down`, then `org up`), not a crash here.
+  const record = await readOptionalRecord(root).catch(() => undefined);
   if (!record || !loaded.config.stop) return undefined;
   const state = orgPaths(root).state;
   const stopped = await readStopFile(state);
@@ -106,11 +176,17 @@ async function chooseMode(wantTmux: boolean, io: Io): Promise<"tmux" | "pty"> {
 
 // org up records every program it saw running; one that died at once waits for the daemon's supervisor to say why.
 // Only status files are polled: a full snapshot per poll would spawn tmux and git and slow the very start it waits for.
-async function waitUntilStarted(world: ReturnType<typeof createWorld>, root: string, agents: string[]): Promise<boolean> {
+async function waitUntilStarted(
+  world: ReturnType<typeof createWorld>,
+  root: string,
+  agents: string[],
+  interrupted: () => boolean,
+): Promise<boolean> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   for (let polls = 0; ; polls++) {
     const statuses = await readStatuses(world, orgPaths(root).state, agents);
-    if ([...statuses.values()].every((status) => status && status.state !== "starting") || Date.now() > deadline) return polls > 0;
+    const started = [...statuses.values()].every((status) => status && status.state !== "starting");
+    if (started || Date.now() > deadline || interrupted()) return polls > 0;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }

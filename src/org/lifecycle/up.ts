@@ -12,6 +12,7 @@ import type { World } from "../world.js";
 import { readOptionalOrgRecord } from "../record-file.js";
 import type { AgentSandbox } from "../sandbox/layout.js";
 import { daemonLaunch, markDaemonStarting, respawnDeadDaemon } from "./daemon-pane.js";
+import { stopGrid } from "./stop-grid.js";
 
 export type UpResult =
   | { kind: "already-running"; record: OrgRecord; reason: string }
@@ -19,22 +20,42 @@ export type UpResult =
 
 const GRID_SIZE = { width: 240, height: 80 };
 
+/** The phases of `org up`, in order: the CLI reports them, and an interrupt before "record" rolls back. */
+export type UpPhase = "check" | "plan" | "worktrees" | "grid" | "record" | "keeper" | "wait";
+
+export interface UpOptions {
+  mode?: "tmux" | "pty";
+  onStart?: () => Promise<void>;
+  /** Called as each phase begins. */
+  onPhase?: (phase: UpPhase) => Promise<void>;
+  /** Whether SIGINT or SIGTERM arrived: before the grid is recorded, up stops and takes down what it started. */
+  interrupted?: () => boolean;
+}
+
 /** Bring the org up from org.yaml; on a running org change nothing; after a crash resume from state. */
-export async function upOrg(world: World, loaded: LoadedConfig, opts: { mode?: "tmux" | "pty"; onStart?: () => Promise<void> } = {}): Promise<UpResult> {
+export async function upOrg(world: World, loaded: LoadedConfig, opts: UpOptions = {}): Promise<UpResult> {
   const { config } = loaded;
   const paths = orgPaths(loaded.dir);
   // The daemon's pane, with the secrets it holds for the agents: for a first start and for a restart alike.
   const daemon = daemonLaunch(world.orgArgv, paths, world.secretEnv(declaredSecrets(config)));
   // The trial sandbox (a bwrap start) runs while tmux and git are asked; prepareAgents takes its answer.
   if (config.sandbox?.enabled !== false) void world.sandbox.probe();
-  const previous = (await readOptionalOrgRecord(world.files, paths.root)) ?? null;
+  // A half-written org.json (an interrupted writer) holds nothing to resume: leases and pool are planned afresh.
+  const previous = (await readOptionalOrgRecord(world.files, paths.root).catch(() => undefined)) ?? null;
+  const enter = async (phase: UpPhase) => {
+    await opts.onPhase?.(phase);
+    if (opts.interrupted?.()) throw new OrgError(`interrupted before ${phase}`, "interrupted");
+  };
   const wanted = opts.mode === "pty" ? ptyGridSocket(paths.state) : tmuxSocket(config.name, paths.root);
   // Still up in the other mode (tmux or pty), the org is the running one: switching needs `org down` first.
   const other = previous && previous.socket !== wanted && (await world.tmux(previous.socket, previous.session).isRunning());
   const socket = other ? previous.socket : wanted;
   const tmux = world.tmux(socket, `org-${config.name}`);
   if (await tmux.isRunning()) {
-    if (!previous) throw new OrgError(`a tmux server on socket ${socket} is running but ${paths.orgFile} is missing — run \`org down\`, then \`org up\``, "state");
+    if (!previous) {
+      const why = `a tmux server on socket ${socket} is running but ${paths.orgFile} is missing or unreadable`;
+      throw new OrgError(`${why} — run \`org down\`, then \`org up\``, "state");
+    }
     // Agents outlive their daemon (killed, crashed): bring back the supervisor and verifier, touch nothing else.
     const control = (await tmux.listPanes()).find((pane) => pane.id === previous.controlPaneId);
     if (control?.dead) {
@@ -58,6 +79,7 @@ export async function upOrg(world: World, loaded: LoadedConfig, opts: { mode?: "
     throw new OrgError(`another \`org up\` holds ${paths.lock} — wait for it to finish`, "locked");
   }
   try {
+    await enter("plan");
     const held = new Map((previous?.agents ?? []).map((agent) => [agent.name, agent.gpu]));
     // Under Slurm the allocation names the GPU; this host's GPUs are none of our business.
     const probed = config.gpus === "none" || config.backend === "slurm" ? { error: "disabled" } : await world.gpus.probe();
@@ -65,6 +87,7 @@ export async function upOrg(world: World, loaded: LoadedConfig, opts: { mode?: "
     if (!leases.ok) throw new ConfigError(leases.problems);
     const warnings = [...leases.warnings];
     const agents = planAgents(config, paths.worktrees, leases.leases);
+    await enter("worktrees");
     const { created, launches, heads, sandbox, sandboxes, reclaimed } = await prepareAgents(world, loaded, paths, agents, socket);
     if (sandbox.kind === "unavailable") warnings.push(sandbox.warning);
     const left = "a link or special file where org writes, left by an agent of an older org";
@@ -74,11 +97,21 @@ export async function upOrg(world: World, loaded: LoadedConfig, opts: { mode?: "
       { ...daemon, options: {}, logFile: `${paths.state}/daemon.log` },
       ...agents.map((agent) => agentPaneSpec(paths, agent, launches.get(agent.name)!, world.secretEnv(launches.get(agent.name)!.passEnv ?? []), sandboxes.get(agent.name))),
     ];
+    if (opts.interrupted?.()) throw new OrgError("interrupted before grid", "interrupted");
+    // Not `enter`: a signal as the grid starts is answered once it stands, by taking it down.
+    await opts.onPhase?.("grid");
     const listed = await tmux.createGrid(panes, GRID_SIZE).catch(async (error: unknown) => {
-      // A half-built grid would look like a running org to the next `org up`.
-      await tmux.killServer();
+      // A half-built grid would look like a running org to the next `org up`: its panes are ended with it.
+      await stopGrid(world, tmux);
       throw error;
     });
+    // Interrupted while the grid was built: no org.json yet, so it is taken down rather than recorded.
+    if (opts.interrupted?.()) {
+      await stopGrid(world, tmux, { controlPaneId: listed[0]!.id });
+      throw new OrgError("interrupted while the grid started", "interrupted");
+    }
+    // From here the org is recorded whatever arrives: a few file writes, then it is up and consistent.
+    await opts.onPhase?.("record");
     const record: OrgRecord = {
       version: 1, name: config.name, root: paths.root, repo: loaded.repoDir, base: config.base, baseCommit: loaded.baseCommit,
       socket, session: tmux.session, mode: socket.startsWith(PTY_SOCKET_PREFIX) ? "pty" : "tmux", cpuMode: leases.cpuMode, backend: config.backend, ...(leases.pool ? { pool: leases.pool } : {}),
