@@ -21,20 +21,30 @@ export function renderLeaderboard(board: Leaderboard, metricName: string, goal: 
     signed(agent.delta),
     agent.bestCommit?.slice(0, 7) ?? "-",
     String(agent.runs),
+    String(agent.answered),
     String(agent.counts.keep),
     String(agent.counts.discard),
     String(agent.counts.crash),
     String(agent.counts.reject),
     ...(usage ? spendCells(usage.agents[agent.agent]) : []),
   ]);
-  const header = ["AGENT", "BASELINE", `BEST ${metricName}`, "DELTA", "COMMIT", "RUNS", "KEEP", "DISCARD", "CRASH", "REJECT", ...(usage ? ["TOKENS", "COST", "COST/KEEP"] : [])];
-  const table = [renderTable(header, rows), ...(usage ? renderKeeps(usage, metricName) : [])].join("\n");
+  const header = ["AGENT", "BASELINE", `BEST ${metricName}`, "DELTA", "COMMIT", "RUNS", "ANSWERED", "KEEP", "DISCARD", "CRASH", "REJECT", ...(usage ? ["TOKENS", "COST", "COST/KEEP"] : [])];
+  const keeps = usage ? renderKeeps(usage, metricName) : [];
+  const table = [renderTable(header, rows), describeCounts(board), ...keeps].join("\n");
   const sigma = noise.sigma === undefined ? "noise σ: unknown (needs repeated baselines)" : `noise σ: ${noise.sigma.toFixed(6)} (pooled over ${noise.runs} repeated runs)`;
   if (!board.best) return `${table}\n${sigma}\norg best: none yet`;
   const baseline = board.agents.find((agent) => agent.agent === board.best!.agent)?.baseline;
   const gain = baseline === undefined ? undefined : goal === "minimize" ? baseline - board.best.metric : board.best.metric - baseline;
   const inSigma = gain !== undefined && noise.sigma ? ` · ${(gain / noise.sigma).toFixed(1)}σ better than its baseline` : "";
   return `${table}\n${sigma}\norg best: ${metricName} ${board.best.metric.toFixed(6)} by ${board.best.agent} at ${board.best.commit.slice(0, 7)}${inSigma}`;
+}
+
+/** The org's totals, counted as `org history` and the stop conditions count them. */
+export function describeCounts(board: Leaderboard): string {
+  const runs = board.agents.reduce((total, agent) => total + agent.runs, 0);
+  const answered = board.agents.reduce((total, agent) => total + agent.answered, 0);
+  const experiments = `${runs} experiment${runs === 1 ? "" : "s"} ran (baselines left out)`;
+  return answered === 0 ? experiments : `${experiments}; ${answered} more answered by the ledger without a run`;
 }
 
 export interface Noise {

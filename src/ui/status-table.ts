@@ -25,9 +25,13 @@ function describeGrid(snapshot: Pick<OrgSnapshot, "root" | "mode" | "socket">): 
 
 /**
  * The table (with a tokens and dollars column when `usage` is given, and why a usage is unknown), then any warnings, each line as given;
- * the GPU utilization ends the title, and `stopLine`, the stop section's distances or the stop itself, goes under it.
+ * the GPU utilization ends the title, and `stopLine`, the stop section's distances or the stop itself, goes under it,
+ * then `verifierLines`: the verifier's queue and baselines.
  */
-export function renderStatus(snapshot: OrgSnapshot, warnings: string[] = [], usage?: Map<string, AgentUsage | null>, extra: { utilization?: Utilization; stopLine?: string } = {}): string {
+export function renderStatus(
+  snapshot: OrgSnapshot, warnings: string[] = [], usage?: Map<string, AgentUsage | null>,
+  extra: { utilization?: Utilization; stopLine?: string; verifierLines?: string[] } = {},
+): string {
   const busy = extra.utilization ? ` · ${formatUtilization(extra.utilization)}` : "";
   const title = `org ${snapshot.name}: ${snapshot.running ? "running" : "down"}${snapshot.cpuMode ? " (CPU mode)" : ""} · ${describeGrid(snapshot)}${busy}`;
   const rows = snapshot.agents.map((agent) => [
@@ -44,6 +48,7 @@ export function renderStatus(snapshot: OrgSnapshot, warnings: string[] = [], usa
     agent.state === "running" ? "" : agent.reason,
   ]);
   const header = ["AGENT", "ROLE", ...(snapshot.ab ? ["PROGRAM"] : []), "GPU", "PID", "STATE", "RESTARTS", "UPTIME", "HEAD", ...(usage ? ["TOKENS $"] : []), "NOTE"];
-  const table = [title, ...(snapshot.ab ? [describeAbRun(snapshot.ab)] : []), ...(extra.stopLine ? [extra.stopLine] : []), renderTable(header, rows)].join("\n");
+  const notes = [...(snapshot.ab ? [describeAbRun(snapshot.ab)] : []), ...(extra.stopLine ? [extra.stopLine] : []), ...(extra.verifierLines ?? [])];
+  const table = [title, ...notes, renderTable(header, rows)].join("\n");
   return [table, ...(usage ? explainUsage(usage) : []), ...warnings].join("\n");
 }

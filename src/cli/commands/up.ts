@@ -12,6 +12,10 @@ import { findMissingPrograms, findProgram } from "../../adapters/probes/runtime.
 import { renderStatus } from "../../ui/status-table.js";
 import type { Io } from "../io.js";
 import { prepareUp } from "../up-programs.js";
+import { waitForBaselines } from "../up-wait.js";
+import { readVerifierInput } from "../../adapters/store/verifier-state.js";
+import { buildVerifierView } from "../../org/views/verifier.js";
+import { describeCrashedBaselines, formatVerifierLine } from "../../ui/verifier-line.js";
 
 const READY_TIMEOUT_MS = 15_000;
 
@@ -19,7 +23,10 @@ const READY_TIMEOUT_MS = 15_000;
  * `org up`: plan, worktrees, leases, the grid; attach when a person is at a terminal. `tmux: false` runs the grid in node-pty.
  * An org whose stop condition holds is refused, unless `resume` goes on past it.
  */
-export async function runUp(opts: { root: string; attach: boolean; tmux?: boolean; resume?: boolean; ab?: string }, io: Io): Promise<number> {
+export async function runUp(
+  opts: { root: string; attach: boolean; tmux?: boolean; resume?: boolean; ab?: string; wait?: boolean }, io: Io,
+): Promise<number> {
+  const since = Date.now();
   // A stop deadline already past is refused, unless `--resume` goes on past it.
   const now = opts.resume ? undefined : new Date();
   const read = await prepareUp(opts.root, opts.ab, now);
@@ -50,6 +57,7 @@ export async function runUp(opts: { root: string; attach: boolean; tmux?: boolea
   await ensureKeeper(opts.root, world.orgArgv, declaredSecrets(read.loaded.config));
   if (result.kind === "already-running") {
     io.out(result.reason);
+    for (const line of await readVerifierLines(opts.root, result.record.agents)) io.out(line);
     // An agent pane closed by hand comes back the way `org reload` adds a missing agent.
     const panes = await world.tmux(result.record.socket, result.record.session).listPanes();
     if (result.record.agents.some((agent) => !panes.some((pane) => pane.options["@org_agent"] === agent.name))) {
@@ -63,7 +71,18 @@ export async function runUp(opts: { root: string; attach: boolean; tmux?: boolea
     const waited = await waitUntilStarted(world, opts.root, result.record.agents.map((agent) => agent.name));
     // What org up just listed and created is still true unless it had to wait: no tmux or git call for the table.
     const snapshot = await readSnapshot(world, opts.root, waited ? {} : { panes: result.panes, branches: async () => result.heads });
-    io.out(renderStatus(snapshot));
+    const verifierLines = await readVerifierLines(opts.root, snapshot.agents);
+    io.out(renderStatus(snapshot, [], undefined, { verifierLines }));
+  }
+  if (opts.wait) {
+    const agents = result.record.agents.map((agent) => agent.name);
+    // A daemon already running retries no crashed baseline: its crashes count, however old.
+    const from = result.kind === "already-running" ? 0 : since;
+    const code = read.loaded.config.verify ? await waitForBaselines(opts.root, agents, from, io) : 0;
+    if (!read.loaded.config.verify) io.out("nothing to wait for: org.yaml has no verify section");
+    const attach = world.tmux(result.record.socket, result.record.session).attachArgv();
+    io.out(`attach: org attach [agent]   (or: ${attach.join(" ")})`);
+    return code;
   }
   const attach = world.tmux(result.record.socket, result.record.session).attachArgv();
   if (opts.attach && process.stdin.isTTY && process.stdout.isTTY && !process.env.TMUX) {
@@ -114,4 +133,12 @@ async function ensureKeeper(root: string, orgArgv: readonly string[], secrets: r
   const state = orgPaths(root).state;
   if ((await findRunningKeeper(root, state)) !== undefined) return;
   await startKeeper({ root, state, orgArgv, env: keeperEnv(process.env, secrets) });
+}
+
+// The verifier's queue and baselines, once its first look made the queue; none before.
+async function readVerifierLines(root: string, agents: readonly { name: string }[]): Promise<string[]> {
+  const input = await readVerifierInput(root, agents.map((agent) => agent.name));
+  if (!input) return [];
+  const view = buildVerifierView(input);
+  return [formatVerifierLine(view), ...describeCrashedBaselines(view, root)];
 }
