@@ -66,8 +66,9 @@ describe("buildDashboardModel", () => {
   test("standings: best first with delta and the measured series; agents without results last", () => {
     const model = buildDashboardModel(input());
     expect(model.standings).toEqual([
-      { agent: "researcher-1", best: 0.9, delta: expect.closeTo(-0.1, 9), runs: 4, keeps: 2, series: [1, 1.1, 0.9] },
-      { agent: "researcher-2", best: 0.95, delta: 0, runs: 1, keeps: 1, series: [0.95] },
+      { agent: "researcher-1", best: 0.9, delta: expect.closeTo(-0.1, 9), runs: 3, keeps: 1, series: [1, 1.1, 0.9] },
+      // Baselines are no runs: as `org results` and `org history` count them.
+      { agent: "researcher-2", best: 0.95, delta: 0, runs: 0, keeps: 0, series: [0.95] },
       { agent: "critic-1", best: undefined, delta: undefined, runs: 0, keeps: 0, series: [] },
     ]);
     expect(model.orgBest).toEqual({ agent: "researcher-1", metric: 0.9 });

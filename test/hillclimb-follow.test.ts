@@ -101,4 +101,41 @@ describe("the built-in researcher follows the org", () => {
     expect(git(repo, ["rev-parse", "HEAD"])).toBe(head);
     expect(calls).toHaveLength(1);
   });
+
+  test("after following onto another agent's best, a change the ledger answered against its own best is not submitted", async () => {
+    const repo = createRepo({ "train.mjs": TRAIN });
+    const state = makeTempDir();
+    dirs.push(repo, state);
+    const base = git(repo, ["rev-parse", "HEAD"]).trim();
+    const baseTree = git(repo, ["rev-parse", "HEAD^{tree}"]).trim();
+    git(repo, ["checkout", "-q", "-b", "org/t/best"]);
+    writeFileSync(join(repo, "train.mjs"), BEST);
+    git(repo, ["commit", "-qam", "best"]);
+    git(repo, ["checkout", "-q", "-b", "org/t/r-1"]);
+    // Its own best is still the base: the verifier diffs its changes on the org best against the base's tree.
+    mkdirSync(join(state, "agents", "r-1"), { recursive: true });
+    writeFileSync(join(state, "agents", "r-1", "ledger.json"), JSON.stringify({ best: { commit: base, metric: 1 }, lastVerified: base }));
+    writeFileSync(join(state, "org.json"), JSON.stringify({ baseCommit: base }));
+    const first = proposeChange(BEST, seededRng(5))!.description;
+    const entry = { commit: "b".repeat(40), agent: "r-1", description: first, status: "discard", metric: 1, reason: "discard", seconds: 2, time: new Date().toISOString(), change: { patchId: "p", tree: baseTree } };
+    writeFileSync(join(state, "tried.jsonl"), `${JSON.stringify(entry)}\n`);
+    const calls: { description: string; train: string }[] = [];
+    const lines: string[] = [];
+    const world = { ...hillclimbWorld(recordingRunner(repo, calls)), ...orgWorld({ ORG_NAME: "t", ORG_STATE: state, ORG_AGENT: "r-1" }) };
+    await runHillclimb({ cwd: repo, submitArgv: ["org", "submit"], rng: seededRng(5), log: (line) => lines.push(line), iterations: 1, pauseMs: 0 }, world);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.description).not.toBe(first);
+    expect(lines).toContain("hillclimb: skipped 1 change(s) already tried on this code (org tried)");
+  });
+
+  test("never the same change twice in a row, even before the ledger holds it", async () => {
+    const repo = createRepo({ "train.mjs": TRAIN });
+    dirs.push(repo);
+    const calls: { description: string; train: string }[] = [];
+    // Draws that would pick the same constant and step every time.
+    const same = () => 0;
+    await runHillclimb({ cwd: repo, submitArgv: ["org", "submit"], rng: same, log: () => {}, iterations: 2, pauseMs: 0 }, { ...hillclimbWorld(recordingRunner(repo, calls)), listTried: async () => new Set<string>() });
+    expect(calls.map((call) => call.description)).toEqual(["LEARNING_RATE 0.01 -> 0.005", "LEARNING_RATE 0.01 -> 0.005; LEARNING_RATE 0.005 -> 0.0025"]);
+    expect(calls[1]!.train).toBe(TRAIN.replace("0.01", "0.0025"));
+  });
 });

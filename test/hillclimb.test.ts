@@ -75,8 +75,12 @@ describe("runHillclimb", () => {
     };
     const lines: string[] = [];
     await runHillclimb({ cwd: dir, submitArgv: ["org", "submit"], rng: replay(0, 0.6, 0, 0.6), log: (line) => lines.push(line), iterations: 2, pauseMs: 0 }, hillclimbWorld(resettingRunner));
-    expect(submitted).toEqual([["org", "submit", "-m", "LEARNING_RATE 0.01 -> 0.0125"], ["org", "submit", "-m", "LEARNING_RATE 0.01 -> 0.0125"]]);
-    expect(lines).toEqual(["hillclimb: LEARNING_RATE 0.01 -> 0.0125", "verdict: discard", "hillclimb: submit exited 1", "hillclimb: LEARNING_RATE 0.01 -> 0.0125", "verdict: discard", "hillclimb: submit exited 1"]);
+    // The second step starts from 0.01 again, and is not the step just submitted.
+    expect(submitted).toEqual([["org", "submit", "-m", "LEARNING_RATE 0.01 -> 0.0125"], ["org", "submit", "-m", "LEARNING_RATE 0.01 -> 0.005"]]);
+    expect(lines).toEqual([
+      "hillclimb: LEARNING_RATE 0.01 -> 0.0125", "verdict: discard", "hillclimb: submit exited 1",
+      "hillclimb: skipped 1 change(s) already tried on this code (org tried)", "hillclimb: LEARNING_RATE 0.01 -> 0.005", "verdict: discard", "hillclimb: submit exited 1",
+    ]);
   });
 
   test("a train.mjs with nothing to tune stops with a message", async () => {

@@ -52,17 +52,17 @@ describe("buildLeaderboard", () => {
     row({ agent: "alice", commit: "a000001", metric: 1.0 }),
     row({ agent: "bob", commit: "b000001", metric: 1.02 }),
     row({ agent: "alice", commit: "a000002", metric: 0.97, status: "keep", description: "wider" }),
-    row({ agent: "alice", commit: "a000003", metric: 0.99, status: "discard" }),
-    row({ agent: "bob", commit: "b000002", metric: undefined, status: "crash" }),
-    row({ agent: "bob", commit: "b000003", metric: 0.95, status: "keep" }),
-    row({ agent: "carol", commit: "c000001", metric: undefined, status: "reject" }),
+    row({ agent: "alice", commit: "a000003", metric: 0.99, status: "discard", description: "deeper" }),
+    row({ agent: "bob", commit: "b000002", metric: undefined, status: "crash", description: "batch 4096" }),
+    row({ agent: "bob", commit: "b000003", metric: 0.95, status: "keep", description: "cosine" }),
+    row({ agent: "carol", commit: "c000001", metric: undefined, status: "reject", description: "edit prepare" }),
   ];
   test("per agent: baseline, best, best commit, delta and counts, best first", () => {
     const board = buildLeaderboard(rows, "minimize");
     expect(board.agents).toEqual([
-      { agent: "bob", runs: 3, counts: { keep: 2, discard: 0, crash: 1, reject: 0 }, baseline: 1.02, best: 0.95, bestCommit: "b000003", delta: expect.closeTo(-0.07, 10) },
-      { agent: "alice", runs: 3, counts: { keep: 2, discard: 1, crash: 0, reject: 0 }, baseline: 1.0, best: 0.97, bestCommit: "a000002", delta: expect.closeTo(-0.03, 10) },
-      { agent: "carol", runs: 1, counts: { keep: 0, discard: 0, crash: 0, reject: 1 }, baseline: undefined, best: undefined, bestCommit: undefined, delta: undefined },
+      { agent: "bob", runs: 2, answered: 0, counts: { keep: 1, discard: 0, crash: 1, reject: 0 }, baseline: 1.02, best: 0.95, bestCommit: "b000003", delta: expect.closeTo(-0.07, 10) },
+      { agent: "alice", runs: 2, answered: 0, counts: { keep: 1, discard: 1, crash: 0, reject: 0 }, baseline: 1.0, best: 0.97, bestCommit: "a000002", delta: expect.closeTo(-0.03, 10) },
+      { agent: "carol", runs: 1, answered: 0, counts: { keep: 0, discard: 0, crash: 0, reject: 1 }, baseline: undefined, best: undefined, bestCommit: undefined, delta: undefined },
     ]);
     expect(board.best).toEqual({ agent: "bob", commit: "b000003", metric: 0.95 });
   });

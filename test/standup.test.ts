@@ -46,13 +46,13 @@ describe("the standup digest", () => {
 ## junior-1 — running
 - task from chief-1 at 10:05: Try learning-rate schedules
 - best: val_bpb 0.97 (-0.03 vs baseline 1) at 1000010
-- runs: 3 (2 keep, 1 discard, 0 crash, 0 reject)
+- runs: 2 (1 keep, 1 discard, 0 crash, 0 reject)
 - latest: discard 0.99 "warmup 10%" · keep 0.97 "cosine schedule"
 
 ## junior-2 — failed: exited with code 1
 - task: none — give one with \`org task\`
 - best: val_bpb 1 (the baseline) at 2000002
-- runs: 2 (1 keep, 0 discard, 1 crash, 0 reject)
+- runs: 1 (0 keep, 0 discard, 1 crash, 0 reject)
 - latest: crash "batch 4096 OOM" · keep 1 "baseline"
 - crashes: 1, the latest "batch 4096 OOM" at 10:25
 

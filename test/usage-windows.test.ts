@@ -98,8 +98,8 @@ describe("where tokens and dollars show", () => {
     const usage = new Map<string, AgentUsage | null>([["a", { input: 2_000_000, output: 0, cacheRead: 0, cacheWrite: 0, costUsd: 6, priced: true }], ["b", null]]);
     const lines = renderStandings(buildDashboardModel({ ...base, usage }), "a", 70, 5, { color: false }).split("\n");
     expect(lines[0]).toBe("  AGENT      BEST     DELTA RUNS      TOKENS $  TREND");
-    expect(lines[1]).toBe("▶ a      0.900000   -0.1000    3   2.00M $6.00  ▄█▁");
-    expect(lines[2]).toBe("  b      0.950000     0.000    1             -  ▄");
+    expect(lines[1]).toBe("▶ a      0.900000   -0.1000    2   2.00M $6.00  ▄█▁");
+    expect(lines[2]).toBe("  b      0.950000     0.000    0             -  ▄");
     expect(renderStandings(buildDashboardModel(base), "a", 70, 5, { color: false }).split("\n")[0]).toBe("  AGENT      BEST     DELTA RUNS  TREND");
   });
 

@@ -38,7 +38,12 @@ export async function main(argv: string[], given: Io = stdio): Promise<number> {
     .option("--no-tmux", "run every pane in node-pty instead of tmux (automatic when tmux is missing); watch with `org watch`")
     .option("--resume", "go on past the stop conditions org.yaml's stop section says are met")
     .option("--ab <file>", "an A/B run: org.yaml's agents (program A) and the agents of <file> (program B, prefixed b-) side by side on the same repo and verifier")
-    .action(run(async (opts: { attach: boolean; tmux: boolean; resume?: boolean; ab?: string }) => (await import("./commands/up.js")).runUp({ root: root(), attach: opts.attach, tmux: opts.tmux, resume: opts.resume === true, ...(opts.ab !== undefined ? { ab: opts.ab } : {}) }, io)));
+    .option("--wait", "wait until the baselines are judged: exit 1, with the reason and run log, when none measured")
+    .action(run(async (opts: { attach: boolean; tmux: boolean; resume?: boolean; ab?: string; wait?: boolean }) => {
+      const { runUp } = await import("./commands/up.js");
+      const ab = opts.ab !== undefined ? { ab: opts.ab } : {};
+      return runUp({ root: root(), attach: opts.attach, tmux: opts.tmux, resume: opts.resume === true, wait: opts.wait === true, ...ab }, io);
+    }));
   program.command("demo").description("create the toy research repo of the demo org (first run), then `org up`").option("--no-attach", "do not attach, even at a terminal")
     .option("--no-tmux", "run every pane in node-pty instead of tmux (automatic when tmux is missing); watch with `org watch`")
     .action(run(async (opts: { attach: boolean; tmux: boolean }) => (await import("./commands/demo.js")).runDemo({ root: root(), attach: opts.attach, tmux: opts.tmux }, io, (await import("./commands/up.js")).runUp)));

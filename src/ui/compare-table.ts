@@ -36,7 +36,11 @@ export function describeComparison(comparison: Comparison, metricName: string): 
   const side = (name: string, one: Comparison["a"]) => `${name} = ${one.program}: ${one.experiments} experiment${one.experiments === 1 ? "" : "s"}, ${one.gpuHours.toFixed(2)} GPU-h, ${one.costUsd === null ? "unpriced" : formatUsd(one.costUsd)}`;
   const empty = [comparison.a, comparison.b].filter((one) => one.experiments === 0).map((one) => `${one.program} has no experiments: nothing to measure, no intervals`);
   const reasons = [...new Set(comparison.measures.map((line) => `${LABELS[line.measure]}: ${line.verdict.reason}`))];
-  return [`${side("A", comparison.a)}\n${side("B", comparison.b)}`, ...empty, ...reasons, `best gain is in ${metricName}; fewer than ${comparison.minExperiments} experiments on a side names no winner`, COMPARE_METHOD];
+  const few = [comparison.a, comparison.b].some((one) => one.experiments < comparison.minExperiments);
+  // The minimum is named only where a side is under it: stated always, it read as a claim about sides of 131 and 37.
+  const minimum = few ? `; a side with fewer than ${comparison.minExperiments} experiments names no winner` : "";
+  const sides = `${side("A", comparison.a)}\n${side("B", comparison.b)}`;
+  return [sides, ...empty, ...reasons, `best gain is in ${metricName}${minimum}`, COMPARE_METHOD];
 }
 
 function describeVerdict(line: MeasureComparison): string {

@@ -5,6 +5,7 @@ import { renderSparkline } from "./sparkline.js";
 import { formatUptime } from "./duration.js";
 import { formatUsageCell } from "./usage-format.js";
 import { cleanLine, cleanText } from "../org/safe-text.js";
+import { describeCrashedBaselines, formatVerifierLine } from "./verifier-line.js";
 
 export interface Theme {
   color: boolean;
@@ -88,14 +89,21 @@ export function renderStandings(model: DashboardModel, selectedAgent: string | u
   const spend = model.standings.some((standing) => standing.usage) ? SPEND_WIDTH : 0;
   const head = `  ${"AGENT".padEnd(nameWidth)} ${"BEST".padStart(9)} ${"DELTA".padStart(9)} ${"RUNS".padStart(4)}${spend ? ` ${"TOKENS $".padStart(spend)}` : ""}  TREND`;
   const trendWidth = Math.max(0, width - head.length + 5);
-  const best = model.orgBest ? `org best ${model.metricName} ${formatMetric(model.orgBest.metric)} by ${model.orgBest.agent}` : `no ${model.metricName} measured yet`;
+  const measured = model.orgBest
+    ? `org best ${model.metricName} ${formatMetric(model.orgBest.metric)} by ${model.orgBest.agent}`
+    : `no ${model.metricName} measured yet`;
+  // Before a first result, the verifier's queue is what says the org is working.
+  const best = model.verifier ? `${measured} · ${formatVerifierLine(model.verifier)}` : measured;
+  const crashes = model.verifier ? describeCrashedBaselines(model.verifier, model.verifier.root) : [];
   const rows = model.standings.map((standing) => renderStanding(standing, standing.agent === selectedAgent, { nameWidth, trendWidth, spend }, model.goal, theme));
   // Scroll only as far as needed to keep the selected agent's row in view.
-  const room = Math.max(0, height - 2);
+  const room = Math.max(0, height - 2 - crashes.length);
   const selected = model.standings.findIndex((standing) => standing.agent === selectedAgent);
   const first = Math.max(0, Math.min(selected - room + 1, rows.length - room));
   const shown = rows.slice(first, first + room);
-  return [truncate(head, width), ...shown, escapeTags(truncate(best, width))].slice(0, height).join("\n");
+  const notes = [best, ...crashes].map((line) => escapeTags(truncate(line, width)));
+  const [last, ...crashNotes] = notes;
+  return [truncate(head, width), ...shown, last!, ...crashNotes.map((note) => paint(note, "red", theme))].slice(0, height).join("\n");
 }
 
 const SPEND_WIDTH = 13;

@@ -32,16 +32,17 @@ export function renderLeaderboard(
     signed(agent.delta),
     agent.bestCommit?.slice(0, 7) ?? "-",
     String(agent.runs),
+    String(agent.answered),
     String(agent.counts.keep),
     String(agent.counts.discard),
     String(agent.counts.crash),
     String(agent.counts.reject),
     ...(usage ? spendCells(usage.agents[agent.agent]) : []),
   ]);
-  const header = ["AGENT", "BASELINE", `BEST ${metricName}`, "DELTA", "COMMIT", "RUNS", "KEEP", "DISCARD", "CRASH", "REJECT", ...(usage ? ["TOKENS", "COST", "COST/KEEP"] : [])];
-  const fit = { width, drop: ["COST/KEEP", "TOKENS", "COST", "DISCARD", "BASELINE"] };
+  const header = ["AGENT", "BASELINE", `BEST ${metricName}`, "DELTA", "COMMIT", "RUNS", "ANSWERED", "KEEP", "DISCARD", "CRASH", "REJECT", ...(usage ? ["TOKENS", "COST", "COST/KEEP"] : [])];
+  const fit = { width, drop: ["COST/KEEP", "TOKENS", "COST", "DISCARD", "BASELINE", "ANSWERED"] };
   const keeps = usage ? renderKeeps(usage, metricName).map((line) => fitLines(line, width)) : [];
-  const table = [renderTable(header, rows, fit), ...keeps].join("\n");
+  const table = [renderTable(header, rows, fit), fitLines(describeCounts(board), width), ...keeps].join("\n");
   const sigma = noise.sigma === undefined ? "noise σ: unknown (needs repeated baselines)" : `noise σ: ${noise.sigma.toFixed(6)} (pooled over ${noise.runs} repeated runs)`;
   if (!board.best) return `${table}\n${fitLines(sigma, width)}\norg best: none yet`;
   const baseline = board.agents.find((agent) => agent.agent === board.best!.agent)?.baseline;
@@ -50,6 +51,14 @@ export function renderLeaderboard(
   const { metric, agent, commit } = board.best;
   const best = `org best: ${metricName} ${metric.toFixed(6)} by ${agent} at ${commit.slice(0, 7)}${inSigma}`;
   return `${table}\n${fitLines(`${sigma}\n${best}`, width)}`;
+}
+
+/** The org's totals, counted as `org history` and the stop conditions count them. */
+export function describeCounts(board: Leaderboard): string {
+  const runs = board.agents.reduce((total, agent) => total + agent.runs, 0);
+  const answered = board.agents.reduce((total, agent) => total + agent.answered, 0);
+  const experiments = `${runs} experiment${runs === 1 ? "" : "s"} ran (baselines left out)`;
+  return answered === 0 ? experiments : `${experiments}; ${answered} more answered by the ledger without a run`;
 }
 
 export interface Noise {

@@ -21,15 +21,15 @@ function describeGrid(snapshot: Pick<OrgSnapshot, "root" | "mode" | "socket">): 
 
 /**
  * The table (with a tokens and dollars column when `usage` is given, and why a usage is unknown), then any warnings, each line as given;
- * the GPU utilization ends the title, and `stopLine`, the stop section's distances or the stop itself, goes under it.
- * With `width`, a terminal's: notes cut, then tokens, roles (agents are named after theirs), restarts and pids left
- * out, and the lines wrapped.
+ * the GPU utilization ends the title, and `stopLine`, the stop section's distances or the stop itself, goes under it,
+ * then `verifierLines`: the verifier's queue and baselines. With `width`, a terminal's: notes cut, then tokens, roles
+ * (agents are named after theirs), restarts and pids left out, and the lines wrapped.
  */
 export function renderStatus(
   snapshot: OrgSnapshot,
   warnings: string[] = [],
   usage?: Map<string, AgentUsage | null>,
-  extra: { utilization?: Utilization; stopLine?: string; width?: number } = {},
+  extra: { utilization?: Utilization; stopLine?: string; verifierLines?: string[]; width?: number } = {},
 ): string {
   const busy = extra.utilization ? ` · ${formatUtilization(extra.utilization)}` : "";
   const title = `org ${snapshot.name}: ${snapshot.running ? "running" : "down"}${snapshot.cpuMode ? " (CPU mode)" : ""} · ${describeGrid(snapshot)}${busy}`;
@@ -49,7 +49,7 @@ export function renderStatus(
   const header = ["AGENT", "ROLE", ...(snapshot.ab ? ["PROGRAM"] : []), "GPU", "PID", "STATE", "RESTARTS", "UPTIME", "HEAD", ...(usage ? ["TOKENS $"] : []), "NOTE"];
   const width = extra.width;
   const ab = snapshot.ab ? [describeAbRun(snapshot.ab)] : [];
-  const above = [title, ...ab, ...(extra.stopLine ? [extra.stopLine] : [])];
+  const above = [title, ...ab, ...(extra.stopLine ? [extra.stopLine] : []), ...(extra.verifierLines ?? [])];
   const fit = { width, cut: ["NOTE"], floor: 20, drop: ["TOKENS $", "ROLE", "RESTARTS", "PID"] };
   const below = [...(usage ? explainUsage(usage) : []), ...warnings];
   const wrap = (line: string) => fitLines(line, width);

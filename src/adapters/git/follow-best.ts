@@ -14,8 +14,8 @@ export async function moveOntoBest(cwd: string, ref: string): Promise<string | u
   return `moved onto the org best ${ref} (${commit.slice(0, 7)})`;
 }
 
-/** The tree HEAD points at: the ledger keys a change by the tree it was judged on. */
-export async function readHeadTree(cwd: string): Promise<string | undefined> {
-  const result = await runGit(["rev-parse", "HEAD^{tree}"], { cwd, timeoutMs: 30_000 });
+/** The tree a commit (HEAD by default) points at: the ledger keys a change by the tree it was judged on. */
+export async function readHeadTree(cwd: string, rev = "HEAD"): Promise<string | undefined> {
+  const result = await runGit(["rev-parse", "--verify", "--quiet", `${rev}^{tree}`], { cwd, timeoutMs: 30_000 });
   return result.exitCode === 0 ? result.stdout.trim() : undefined;
 }

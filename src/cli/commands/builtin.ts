@@ -7,7 +7,8 @@ import { OrgError } from "../../org/errors.js";
 import { parseFocus, runChief, runHillclimb, seededRng, type HillclimbWorld, type Rng } from "../../roles/index.js";
 import { chiefWorld } from "../builtin-chief.js";
 import { readText } from "../../adapters/fs/files.js";
-import { moveOntoBest, readHeadTree } from "../../adapters/git/follow-best.js";
+import { moveOntoBest } from "../../adapters/git/follow-best.js";
+import { readJudgedTrees } from "../../adapters/store/judged-trees.js";
 import { listFrontierNews } from "../../adapters/store/frontier-news.js";
 import { readTriedLedger } from "../../adapters/store/tried-ledger.js";
 import { PACKAGE_ROOT } from "../../adapters/package-root.js";
@@ -58,10 +59,11 @@ export function orgWorld(env: Record<string, string | undefined>): Partial<Hillc
     // In an A/B run each half follows its own best.
     ...(name && follow ? { moveOntoBest: async (cwd: string) => moveOntoBest(cwd, `refs/heads/${bestBranchOf(name, state ? findHalf(await readAbRun(state), agent) : undefined)}`) } : {}),
     ...(state && consult ? { listTried: async (cwd: string) => {
-      const tree = await readHeadTree(cwd);
+      const trees = await readJudgedTrees(cwd, state, agent);
       // In an A/B run a half skips only what its own half tried, as the verifier answers only from it.
       const entries = filterOwnHalf(await readAbRun(state), agent, (await readTriedLedger(state)).entries);
-      return new Set(entries.filter((entry) => tree !== undefined && entry.change?.tree === tree).map((entry) => entry.description));
+      const judged = entries.filter((entry) => entry.change !== undefined && trees.has(entry.change.tree));
+      return new Set(judged.map((entry) => entry.description));
     } } : {}),
   };
 }

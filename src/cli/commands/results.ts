@@ -18,7 +18,11 @@ import { readTriedLedger } from "../../adapters/store/tried-ledger.js";
 import { summarizeDuplicates } from "../../org/experiments/tried-list.js";
 import { describeDuplicates } from "../../ui/tried-table.js";
 import { describeTrust } from "../../ui/trust-lines.js";
-import { assertOrgState } from "../../adapters/store/org-record.js";
+import { assertOrgState, readOptionalRecord } from "../../adapters/store/org-record.js";
+import { countRows } from "../../org/experiments/row-kind.js";
+import { readVerifierInput } from "../../adapters/store/verifier-state.js";
+import { buildVerifierView } from "../../org/views/verifier.js";
+import { describeCrashedBaselines, formatVerifierLine } from "../../ui/verifier-line.js";
 import type { Io } from "../io.js";
 import { formatJson } from "../../org/safe-text.js";
 import { fitLines } from "../../ui/wrap-text.js";
@@ -43,13 +47,28 @@ export async function runResults(opts: { root: string; json: boolean }, io: Io):
   const utilization = input && measureUtilization(input);
   // What the experiment ledger answered without a run; its broken lines are `org tried`'s to name.
   const duplicates = summarizeDuplicates((await readTriedLedger(orgPaths(opts.root).state)).entries);
-  const json = { metric: metricName, goal, sigma: noise.sigma ?? null, ...board, ...(usage ? { usage: { agents: usage.agents, keeps: usage.keeps, experiments } } : {}), utilization: utilization ?? null, duplicates, ...describeTrustJson(checked) };
+  // Counted as `org history`, `org compare` and the stop conditions count them: one definition of an experiment.
+  const counts = countRows(table.rows);
+  const totals = { experiments: counts.run, answered: counts.answer, baselines: counts.baseline };
+  const json = { metric: metricName, goal, sigma: noise.sigma ?? null, counts: totals, ...board, ...(usage ? { usage: { agents: usage.agents, keeps: usage.keeps, experiments } } : {}), utilization: utilization ?? null, duplicates, ...describeTrustJson(checked) };
   const duplicated = duplicates.answered > 0 ? [describeDuplicates(duplicates)] : [];
   const notes = [...describeTrust(checked), ...duplicated, ...(utilization ? [describeUtilization(utilization)] : [])];
   const leaderboard = renderLeaderboard(board, metricName, goal, noise, usage, io.columns);
   const text = [leaderboard, ...notes.map((note) => fitLines(note, io.columns))].join("\n");
-  io.out(opts.json ? formatJson(json) : text);
+  // Before a first experiment, what the verifier is doing says why ("no results yet" with eight jobs queued reads as
+  // stuck); a crashed baseline, which is no experiment, is named with its reason and run log.
+  const started = totals.experiments + totals.answered > 0;
+  const waiting = opts.json ? [] : await describeVerifier(opts.root, started);
+  io.out(opts.json ? formatJson(json) : [text, ...waiting.map((line) => fitLines(line, io.columns))].join("\n"));
   return 0;
+}
+
+async function describeVerifier(root: string, started: boolean): Promise<string[]> {
+  const record = await readOptionalRecord(root).catch(() => undefined);
+  const input = record && (await readVerifierInput(root, record.agents.map((agent) => agent.name)));
+  if (!input) return [];
+  const view = buildVerifierView(input);
+  return [...(started ? [] : [formatVerifierLine(view)]), ...describeCrashedBaselines(view, root)];
 }
 
 /** σ pooled over the baselines recorded in every agent's ledger. */

@@ -13,6 +13,9 @@ import { measureUtilization } from "../../org/experiments/utilization.js";
 import { renderStatus } from "../../ui/status-table.js";
 import { formatKeeperLine } from "../../ui/keeper-line.js";
 import { findRunningKeeper, readKeeperRecord } from "../../adapters/keeper-process.js";
+import { readVerifierInput } from "../../adapters/store/verifier-state.js";
+import { buildVerifierView } from "../../org/views/verifier.js";
+import { describeCrashedBaselines, formatVerifierLine } from "../../ui/verifier-line.js";
 import type { Io } from "../io.js";
 import { formatJson } from "../../org/safe-text.js";
 
@@ -37,10 +40,14 @@ export async function runStatus(opts: { root: string; json: boolean }, io: Io): 
   const keeper = snapshot.running ? await readKeeperRecord(paths.state) : undefined;
   // The disk watch's last look: why verify runs wait, while a running daemon says so.
   const disk = snapshot.running ? await readDiskView(paths.state) : undefined;
+  // What the verifier is doing: a queue of baselines and experiments is news while every agent reads `running`.
+  const queue = await readVerifierInput(opts.root, snapshot.agents.map((agent) => agent.name));
+  const verifier = queue && buildVerifierView(queue);
   if (!opts.json) {
     const warnings = [...describeReloadWarning(reload), ...(disk?.low ? [`verifier paused: ${disk.low}`] : [])];
+    const verifierLines = verifier ? [formatVerifierLine(verifier), ...describeCrashedBaselines(verifier, opts.root)] : [];
     const stopLine = formatStopLine(stop, opts.root);
-    io.out(renderStatus(snapshot, warnings, usage, { utilization, stopLine, width: io.columns }));
+    io.out(renderStatus(snapshot, warnings, usage, { utilization, stopLine, verifierLines, width: io.columns }));
     const line = formatKeeperLine(keeper, keeperPid !== undefined);
     if (line) io.out(line);
     return 0;
@@ -51,6 +58,6 @@ export async function runStatus(opts: { root: string; json: boolean }, io: Io): 
     keeper: keeper ? { ...keeper, running: keeperPid !== undefined } : null,
   };
   const stopped = stop?.kind === "stop" && stop.phase === "stopped" ? stop.reason : null;
-  io.out(formatJson({ ...snapshot, agents, reload: reload ?? null, daemon, utilization: utilization ?? null, stopped, stop: stop ?? null, disk: disk ?? null }));
+  io.out(formatJson({ ...snapshot, agents, reload: reload ?? null, daemon, utilization: utilization ?? null, stopped, stop: stop ?? null, disk: disk ?? null, verifier: verifier ?? null }));
   return 0;
 }

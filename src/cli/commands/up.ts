@@ -15,10 +15,14 @@ import type { Io } from "../io.js";
 import { prepareUp } from "../up-programs.js";
 import { catchInterrupts, type Interrupts } from "../interrupt.js";
 import { startProgress, type Progress } from "../progress.js";
+import { waitForBaselines } from "../up-wait.js";
+import { readVerifierInput } from "../../adapters/store/verifier-state.js";
+import { buildVerifierView } from "../../org/views/verifier.js";
+import { describeCrashedBaselines, formatVerifierLine } from "../../ui/verifier-line.js";
 
 const READY_TIMEOUT_MS = 15_000;
 
-type UpOpts = { root: string; attach: boolean; tmux?: boolean; resume?: boolean; ab?: string };
+type UpOpts = { root: string; attach: boolean; tmux?: boolean; resume?: boolean; ab?: string; wait?: boolean };
 
 const PHASES: Record<UpPhase, string> = {
   check: "checking org.yaml and the programs",
@@ -72,6 +76,7 @@ export async function runUp(opts: UpOpts, outer: Io): Promise<number> {
 }
 
 async function startUp(opts: UpOpts, io: Io, run: UpRun): Promise<number> {
+  const since = Date.now();
   await run.enter("check");
   // A stop deadline already past is refused, unless `--resume` goes on past it.
   const now = opts.resume ? undefined : new Date();
@@ -112,6 +117,7 @@ async function startUp(opts: UpOpts, io: Io, run: UpRun): Promise<number> {
   await ensureKeeper(opts.root, world.orgArgv, declaredSecrets(read.loaded.config));
   if (result.kind === "already-running") {
     io.out(result.reason);
+    for (const line of await readVerifierLines(opts.root, result.record.agents)) io.out(line);
     // An agent pane closed by hand comes back the way `org reload` adds a missing agent.
     const panes = await world.tmux(result.record.socket, result.record.session).listPanes();
     if (result.record.agents.some((agent) => !panes.some((pane) => pane.options["@org_agent"] === agent.name))) {
@@ -128,7 +134,11 @@ async function startUp(opts: UpOpts, io: Io, run: UpRun): Promise<number> {
     run.progress.done();
     // What org up just listed and created is still true unless it had to wait: no tmux or git call for the table.
     const known = waited ? {} : { panes: result.panes, branches: async () => result.heads };
-    if (!interrupted()) io.out(renderStatus(await readSnapshot(world, opts.root, known), [], undefined, { width: io.columns }));
+    if (!interrupted()) {
+      const snapshot = await readSnapshot(world, opts.root, known);
+      const verifierLines = await readVerifierLines(opts.root, snapshot.agents);
+      io.out(renderStatus(snapshot, [], undefined, { verifierLines, width: io.columns }));
+    }
   }
   if (interrupted()) {
     const agents = `${result.record.agents.length} agents`;
@@ -138,6 +148,18 @@ async function startUp(opts: UpOpts, io: Io, run: UpRun): Promise<number> {
     return run.interrupts.exitCode();
   }
   run.progress.done();
+  if (opts.wait) {
+    // The org is up: Ctrl-C now ends the wait alone, and the org goes on.
+    run.interrupts.dispose();
+    const agents = result.record.agents.map((agent) => agent.name);
+    // A daemon already running retries no crashed baseline: its crashes count, however old.
+    const from = result.kind === "already-running" ? 0 : since;
+    const code = read.loaded.config.verify ? await waitForBaselines(opts.root, agents, from, io) : 0;
+    if (!read.loaded.config.verify) io.out("nothing to wait for: org.yaml has no verify section");
+    const attach = world.tmux(result.record.socket, result.record.session).attachArgv();
+    io.out(`attach: org attach [agent]   (or: ${attach.join(" ")})`);
+    return code;
+  }
   const attach = world.tmux(result.record.socket, result.record.session).attachArgv();
   if (opts.attach && process.stdin.isTTY && process.stdout.isTTY && !process.env.TMUX) {
     // Attached, the person's keys and signals are tmux's: a hang-up ends the client and this process with it.
@@ -196,4 +218,12 @@ async function ensureKeeper(root: string, orgArgv: readonly string[], secrets: r
   const state = orgPaths(root).state;
   if ((await findRunningKeeper(root, state)) !== undefined) return;
   await startKeeper({ root, state, orgArgv, env: keeperEnv(process.env, secrets) });
+}
+
+// The verifier's queue and baselines, once its first look made the queue; none before.
+async function readVerifierLines(root: string, agents: readonly { name: string }[]): Promise<string[]> {
+  const input = await readVerifierInput(root, agents.map((agent) => agent.name));
+  if (!input) return [];
+  const view = buildVerifierView(input);
+  return [formatVerifierLine(view), ...describeCrashedBaselines(view, root)];
 }

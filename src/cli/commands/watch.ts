@@ -7,6 +7,7 @@ import { runInteractive } from "../../adapters/process.js";
 import { PtyFeed } from "../../adapters/pty/feed.js";
 import { PtyFocus } from "../../adapters/pty/focus.js";
 import { createWorld } from "../../adapters/world.js";
+import { readVerifierInput } from "../../adapters/store/verifier-state.js";
 import type { Io } from "../io.js";
 
 const REFRESH_MS = 250;
@@ -25,7 +26,8 @@ export async function runWatch(opts: { root: string }, io: Io): Promise<number> 
   const tmux = world.tmux(record.socket, record.session);
   // Loading org.yaml and blessed are the slow part of starting: do both at once.
   const [metric, { runDashboard }] = await Promise.all([readMetricSetting(opts.root), import("../../ui/dashboard.js")]);
-  const source = new DashboardSource(world, opts.root, metric);
+  const readVerifier = (agents: string[]) => readVerifierInput(opts.root, agents);
+  const source = new DashboardSource(world, opts.root, { ...metric, readVerifier });
   // Without tmux there is nothing to attach to: the dashboard itself passes keys to the pty host.
   const pty = record.socket.startsWith(PTY_SOCKET_PREFIX) ? new PtyFeed(record.socket.slice(PTY_SOCKET_PREFIX.length)) : undefined;
   const restart = async (decision: Exclude<RestartDecision, { kind: "refuse" }>): Promise<string> => {

@@ -51,6 +51,8 @@ export interface AgentLedger {
   baseline?: { samples: number[]; mean: number; sd: number };
   /** Set when the base itself crashed: no experiment runs on a broken base. */
   baselineCrash?: string;
+  /** The crashed baseline's last run log, for `org status` and `org up --wait` to name. */
+  baselineLog?: string;
   /** Runs so far: the next run's seed, so every run of an agent has a fresh one. */
   runs?: number;
   /** Recent confirmation runs, grouped per candidate: more spreads for the pooled σ. */
@@ -147,8 +149,10 @@ export async function runExperiment(port: VerifierPort, context: ExperimentConte
   const applied = recorded !== undefined && ledger.best?.commit === request.commit;
   if (baseline) {
     if (verdict.kind === "baseline" && !(applied && ledger.baseline)) next.baseline = { samples, mean: verdict.metric, sd: summarize(samples).sd };
-    if (verdict.kind === "crash") next.baselineCrash = verdict.reason;
-    else delete next.baselineCrash;
+    delete next.baselineCrash;
+    delete next.baselineLog;
+    const log = measures.at(-1)?.logFile;
+    if (verdict.kind === "crash") Object.assign(next, { baselineCrash: verdict.reason, ...(log ? { baselineLog: log } : {}) });
   }
   let patch: string | undefined;
   let head = request.commit;

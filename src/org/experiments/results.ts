@@ -2,6 +2,7 @@
 import type { Goal, Verdict } from "./verdict.js";
 import { STACK_AGENT } from "./stack.js";
 import { cleanLine } from "../safe-text.js";
+import { classifyRow } from "./row-kind.js";
 
 /** autoresearch's statuses plus reject; a baseline is recorded as keep with the description "baseline". */
 export type ResultStatus = "keep" | "discard" | "crash" | "reject";
@@ -34,7 +35,11 @@ export interface ResultsTable {
 
 export interface AgentStanding {
   agent: string;
+  /** Experiments that ran, as `org history` and stop.max_experiments count them: no baselines, no ledger answers. */
   runs: number;
+  /** Rows the experiment ledger answered without a run (duplicates, adopted keeps). */
+  answered: number;
+  /** The statuses of the runs. */
   counts: Record<ResultStatus, number>;
   /** The agent's first kept metric. */
   baseline: number | undefined;
@@ -105,10 +110,14 @@ export function buildLeaderboard(rows: ResultRow[], goal: Goal): Leaderboard {
   for (const row of rows) {
     const standing = standings.get(row.agent) ?? createStanding(row.agent);
     standings.set(row.agent, standing);
-    standing.runs += 1;
-    standing.counts[row.status] += 1;
+    const kind = classifyRow(row);
+    if (kind === "answer") standing.answered += 1;
+    if (kind === "run") {
+      standing.runs += 1;
+      standing.counts[row.status] += 1;
+    }
     if (row.status !== "keep" || row.metric === undefined) continue;
-    if (row.description.startsWith("baseline")) base ??= row.metric;
+    if (kind === "baseline") base ??= row.metric;
     // The org's stacks are measured from the base too: their first keep is no baseline.
     standing.baseline ??= row.agent === STACK_AGENT ? (base ?? row.metric) : row.metric;
     if (standing.best === undefined || isBetter(row.metric, standing.best, goal)) {
@@ -150,7 +159,7 @@ function flattenField(text: string): string {
 }
 
 function createStanding(agent: string): AgentStanding {
-  return { agent, runs: 0, counts: { keep: 0, discard: 0, crash: 0, reject: 0 }, baseline: undefined, best: undefined, bestCommit: undefined, delta: undefined };
+  return { agent, runs: 0, answered: 0, counts: { keep: 0, discard: 0, crash: 0, reject: 0 }, baseline: undefined, best: undefined, bestCommit: undefined, delta: undefined };
 }
 
 function isBetter(candidate: number, best: number, goal: Goal): boolean {

@@ -1,7 +1,7 @@
 // When the org stops by itself: org.yaml's stop section over results.tsv, the agents' costs and the clock.
 import { parseDuration, type StopSettings } from "../config/schema.js";
 import type { ResultRow } from "./results.js";
-import { isLedgerAnswer } from "./tried-answer.js";
+import { ranAsExperiment } from "./row-kind.js";
 import type { Goal } from "./verdict.js";
 
 export type StopKey = "target" | "max_experiments" | "max_gpu_hours" | "max_cost" | "deadline" | "stall";
@@ -71,7 +71,6 @@ export function describeFigures(figures: StopFigures): string {
 }
 
 function measureStop(input: StopInput): StopFigures {
-  const base = input.baseCommit.slice(0, 7);
   const goal = input.metric?.goal ?? "minimize";
   let experiments = 0;
   let seconds = 0;
@@ -79,10 +78,9 @@ function measureStop(input: StopInput): StopFigures {
   let best: StopFigures["best"];
   for (const row of input.rows) {
     seconds += row.seconds;
-    const baseline = row.commit === base && row.description.startsWith("baseline");
     const better = row.status === "keep" && row.metric !== undefined && (!best || (goal === "minimize" ? row.metric < best.metric : row.metric > best.metric));
     if (better) best = { name: input.metric?.name ?? "metric", metric: row.metric!, agent: row.agent, commit: row.commit };
-    if (baseline || isLedgerAnswer(row.description)) continue;
+    if (!ranAsExperiment(row)) continue;
     experiments += 1;
     sinceBest = better ? 0 : sinceBest + 1;
   }

@@ -18,11 +18,6 @@ export function isLedgerAnswer(description: string): boolean {
   return ANSWERED_ROW.test(description);
 }
 
-/** A row that ran as an experiment: neither a baseline nor one of the ledger's answers. */
-export function ranAsExperiment(row: Pick<ResultRow, "description">): boolean {
-  return !row.description.startsWith("baseline") && !isLedgerAnswer(row.description);
-}
-
 /**
  * Answer from the ledger or run. `recordedAt` is the time of the row the candidate already has (a daemon killed before its
  * ledger entry): only an entry written before it can have answered it.

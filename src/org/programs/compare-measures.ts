@@ -1,6 +1,6 @@
 // What one program's experiments say of it: org-best improvement, GPU-hours, keep and crash rates, experiments to the first keep.
 import type { ResultRow } from "../experiments/results.js";
-import { ranAsExperiment } from "../experiments/tried-answer.js";
+import { ranAsExperiment } from "../experiments/row-kind.js";
 import type { Goal } from "../experiments/verdict.js";
 
 export type Experiment = Pick<ResultRow, "status" | "metric" | "seconds">;

@@ -1,6 +1,6 @@
 // `org history`: one line per program version, in order of first use, with what the org did while it ran.
 import type { ResultRow } from "../experiments/results.js";
-import { ranAsExperiment } from "../experiments/tried-answer.js";
+import { ranAsExperiment } from "../experiments/row-kind.js";
 import type { Goal } from "../experiments/verdict.js";
 import { priceModels, type Pricing } from "../usage/pricing.js";
 import { addCounts, ZERO_COUNTS, type TokenCounts, type UsageRecord } from "../usage/types.js";
@@ -68,7 +68,7 @@ export function buildProgramHistory(input: HistoryInput): ProgramHistoryRow[] {
       agents: saved?.agents ?? new Set(rows.map((row) => row.agent)).size,
       experiments: rows.filter(ranAsExperiment).length,
       keeps: rows.filter((row) => row.status === "keep" && ranAsExperiment(row)).length,
-      crashes: rows.filter((row) => row.status === "crash").length,
+      crashes: rows.filter((row) => row.status === "crash" && ranAsExperiment(row)).length,
       bestBefore: indexes.length > 0 ? (best[indexes[0]!]!.before ?? null) : null,
       bestAfter: indexes.length > 0 ? (best[indexes[indexes.length - 1]!]!.after ?? null) : null,
       gpuHours: rows.reduce((sum, row) => sum + row.seconds, 0) / 3600,

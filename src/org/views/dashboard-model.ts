@@ -6,6 +6,7 @@ import { buildSnapshot, type AgentView } from "./snapshot.js";
 import type { AgentStatus, OrgRecord } from "../state.js";
 import type { AgentUsage } from "../usage/summary.js";
 import type { Goal } from "../experiments/verdict.js";
+import type { VerifierView } from "./verifier.js";
 
 export interface DashboardAgent extends AgentView {
   paneId: string | null;
@@ -50,6 +51,8 @@ export interface DashboardModel {
   orgBest: { agent: string; metric: number } | undefined;
   /** Newest last. */
   events: FeedEvent[];
+  /** The verifier's queue and baselines, where it has started; `root` makes its run-log paths short. */
+  verifier?: VerifierView & { root: string };
 }
 
 export interface DashboardInput {
@@ -68,6 +71,7 @@ export interface DashboardInput {
   usage?: Map<string, AgentUsage | null>;
   /** An A/B run: each agent is tagged with its half's program. */
   ab?: AbRun;
+  verifier?: VerifierView;
 }
 
 export function buildDashboardModel(input: DashboardInput): DashboardModel {
@@ -93,6 +97,7 @@ export function buildDashboardModel(input: DashboardInput): DashboardModel {
     goal: input.goal,
     ...withUsage(rankStandings(input.rows, input.goal, record.agents.map((agent) => agent.name)), input.usage),
     events: parseLogHeadings(input.logText, input.feedSize ?? 50),
+    ...(input.verifier ? { verifier: { ...input.verifier, root: record.root } } : {}),
   };
 }
 

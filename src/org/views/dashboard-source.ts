@@ -12,6 +12,7 @@ import type { World } from "../world.js";
 import { readUsageViews, type AgentUsage } from "../usage/summary.js";
 import { readOptionalOrgRecord, readOrgRecord } from "../record-file.js";
 import { abRunPath, parseAbRun, type AbRun } from "../programs/ab-run.js";
+import { buildVerifierView, type VerifierInput, type VerifierView } from "./verifier.js";
 
 interface FileState {
   record: OrgRecord;
@@ -21,6 +22,7 @@ interface FileState {
   logText: string;
   usage: Map<string, AgentUsage | null>;
   ab: AbRun | undefined;
+  verifier: VerifierView | undefined;
 }
 
 /**
@@ -36,7 +38,11 @@ export class DashboardSource {
   constructor(
     private readonly world: World,
     private readonly root: string,
-    private readonly opts: { goal: Goal; metricName: string; fileRefreshMs?: number },
+    private readonly opts: {
+      goal: Goal; metricName: string; fileRefreshMs?: number;
+      /** The verifier's queue, runs and ledgers (an adapter reads them); absent: the dashboard shows no verifier. */
+      readVerifier?: (agents: string[]) => Promise<VerifierInput | undefined>;
+    },
   ) {}
 
   async read(): Promise<DashboardModel> {
@@ -67,18 +73,20 @@ export class DashboardSource {
     const paths = orgPaths(this.root);
     // Once shown, an org whose org.json went missing keeps its last record on screen.
     const record = previous ? ((await readOptionalOrgRecord(this.world.files, this.root)) ?? previous.record) : await readOrgRecord(this.world.files, this.root);
-    const [statuses, results, journal, logText, usage, ab] = await Promise.all([
+    const names = record.agents.map((agent) => agent.name);
+    const [statuses, results, journal, logText, usage, ab, verifier] = await Promise.all([
       readStatuses(this.world, paths.state, record.agents.map((agent) => agent.name)),
       this.world.files.readText(paths.results),
       this.world.files.readText(journalPath(paths.state)),
       this.world.files.readText(paths.log),
       readUsageViews(this.world.files, paths.state, record.agents.map((agent) => agent.name)),
       this.world.files.readText(abRunPath(paths.state)).then(parseAbRun),
+      this.opts.readVerifier?.(names).then((input) => input && buildVerifierView(input)),
     ]);
     // Only the verifier's rows are ranked; tampered ones are named in the event feed.
     const checked = checkResults(results ?? "", journal === undefined ? undefined : readChain(journal));
     const tampered = listTamperedRows(checked).length;
     const warning = tampered > 0 ? formatLogEntry({ date: this.world.now(), op: "tamper", title: `${tampered} results.tsv row${tampered === 1 ? " is" : "s are"} not the verifier's: not counted (org results lists them)` }) : "";
-    return { record, statuses, rows: listTrustedRows(checked), metricName: checked.metricName, logText: `${logText ?? ""}${warning}`, usage, ab };
+    return { record, statuses, rows: listTrustedRows(checked), metricName: checked.metricName, logText: `${logText ?? ""}${warning}`, usage, ab, verifier };
   }
 }

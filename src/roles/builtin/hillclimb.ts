@@ -5,7 +5,8 @@
  * to `org submit`, which commits it and lets the verifier keep or revert it. It reads no results, forms
  * no hypotheses and never touches the model: it is the honest floor a real research agent should beat,
  * and a way to exercise the whole org with no model API at all. It does follow the org: once its inbox says the org's
- * best advanced it works on that best, and it skips a change the ledger already holds as tried on the same code.
+ * best advanced it works on that best, and it skips a change the ledger already holds as tried on the same code (the
+ * code it stands on, or its best the verifier diffs against), and the change it just submitted.
  * As a junior it takes its chief's task: a `focus: NAME, NAME` line narrows which constants it moves.
  */
 import { join } from "node:path";
@@ -52,6 +53,7 @@ export async function runHillclimb(options: HillclimbOptions, world: HillclimbWo
   const seen = new Set<string>();
   let following = false;
   let focus: string[] = [];
+  let last: { source: string; description: string } | undefined;
   for (; iterations === undefined || done < iterations; done++) {
     if (done > 0) await world.delay(pauseMs);
     following = (await hasNews(world, seen)) || following;
@@ -60,7 +62,9 @@ export async function runHillclimb(options: HillclimbOptions, world: HillclimbWo
     if (moved !== undefined) log(`hillclimb: ${moved}`);
     const source = await world.readText(path);
     if (source === undefined) return { kind: "failed", reason: `hillclimb: ${path} does not exist — the baseline researcher tunes the constants of train.mjs` };
-    const tried = (await world.listTried?.(cwd)) ?? new Set<string>();
+    const tried = new Set((await world.listTried?.(cwd)) ?? []);
+    // The change just submitted on this very code is never the next one, whatever the ledger holds by now.
+    if (last?.source === source) tried.add(last.description);
     const nextFocus = (await world.readFocus?.()) ?? [];
     if (nextFocus.join() !== focus.join()) log(`hillclimb: ${nextFocus.length > 0 ? `focus ${nextFocus.join(", ")} (its task)` : "no focus: every constant"}`);
     focus = nextFocus;
@@ -68,6 +72,7 @@ export async function runHillclimb(options: HillclimbOptions, world: HillclimbWo
     if (!proposal) return { kind: "failed", reason: `hillclimb: ${path} has no \`const NAME = <positive number>;\` line to tune` };
     if (proposal.skipped > 0) log(`hillclimb: skipped ${proposal.skipped} change(s) already tried on this code (org tried)`);
     await world.writeText(path, proposal.source);
+    last = { source, description: proposal.description };
     log(`hillclimb: ${proposal.description}`);
     const result = await world.submit([...submitArgv, "-m", proposal.description], cwd);
     if (result.spawnError !== undefined) return { kind: "failed", reason: `hillclimb: could not run ${submitArgv.join(" ")}: ${result.spawnError}` };

@@ -1,0 +1,40 @@
+// `org up --wait`: follow the verifier until every baseline is judged; a base that never measures is an error.
+import { join } from "node:path";
+import { setTimeout as delay } from "node:timers/promises";
+import { orgPaths } from "../org/paths.js";
+import { buildVerifierView, decideBaselineWait } from "../org/views/verifier.js";
+import { readVerifierInput } from "../adapters/store/verifier-state.js";
+import { pathExists } from "../adapters/fs/files.js";
+import { describeCrashedBaselines, formatVerifierLine } from "../ui/verifier-line.js";
+import type { Io } from "./io.js";
+
+/** 0 once a baseline measured the base; 1 when every one crashed since `since`, or the org went down meanwhile. */
+export async function waitForBaselines(
+  root: string, agents: string[], since: number, io: Io, pollMs = 250,
+): Promise<number> {
+  let shown = "";
+  for (;;) {
+    // `org down` removes org.json: nothing will judge the baselines any more.
+    if (!(await pathExists(join(orgPaths(root).state, "org.json")))) {
+      io.err("the org went down before its baselines were judged — `org up --wait` again");
+      return 1;
+    }
+    const input = await readVerifierInput(root, agents, { crashedSince: since });
+    const view = input && buildVerifierView(input);
+    const line = view ? formatVerifierLine(view) : "verifier: not started yet";
+    if (line !== shown) io.out(line);
+    shown = line;
+    const decision = view ? decideBaselineWait(view) : { kind: "waiting" as const };
+    if (decision.kind === "measured") {
+      io.out(decision.reason);
+      for (const crash of describeCrashedBaselines(view!, root)) io.out(crash);
+      return 0;
+    }
+    if (decision.kind === "broken") {
+      io.err(decision.reason);
+      for (const crash of describeCrashedBaselines(view!, root)) io.err(crash);
+      return 1;
+    }
+    await delay(pollMs);
+  }
+}
