@@ -140,7 +140,7 @@ describe("the views at 80 columns", () => {
     expect(overWide(render(80), 80)).toEqual([]);
     expect(render(80)).toMatch(/^AGENT +BEST val_bpb +DELTA +COMMIT +RUNS +KEEP +CRASH +REJECT$/m);
     expect(render(80)).toContain(
-      "(COST/KEEP, TOKENS, COST, DISCARD, BASELINE left out to fit 80 columns: --wide\n  shows every column)",
+      "(COST/KEEP, TOKENS, COST, DISCARD, BASELINE, ANSWERED left out to fit 80\n  columns: --wide shows every column)",
     );
     expect(render().split("\n")[0]).toMatch(/REJECT {2}TOKENS {2}COST {4}COST\/KEEP$/);
   });
