@@ -13,13 +13,16 @@ export const KILL_MOMENTS = ["random", "verify-run", "after-row"] as const;
 export type KillMoment = (typeof KILL_MOMENTS)[number];
 
 /** Kill the daemon at `moment`, bring it back with `org up`, and wait for the new one. rowPending: it died with the
- * latest row written but its request not yet cleared, the window between the row and the reset. */
-export async function killDaemonAt(org: DemoOrg, moment: KillMoment, rng: Rng): Promise<{ pid: number; rowPending: boolean; left: string[] }> {
+ * latest row written but its request not yet cleared, the window between the row and the reset. inRun: a verify run
+ * of its was alive the instant before it died. */
+export async function killDaemonAt(org: DemoOrg, moment: KillMoment, rng: Rng): Promise<{ pid: number; rowPending: boolean; inRun: boolean; left: string[] }> {
   const pid = await pollUntil(() => readDaemonPid(org), { what: "daemon.json" });
   let children: ProcFact[] = [];
+  let inRun = false;
   const kill = () => {
     // What the daemon started (verify runs, waiters, clients), as of the instant before it dies.
     children = readDescendants(pid);
+    inRun = findLiveVerifyRuns(org.root).length > 0;
     try {
       process.kill(pid, "SIGKILL");
     } catch {
@@ -30,9 +33,10 @@ export async function killDaemonAt(org: DemoOrg, moment: KillMoment, rng: Rng): 
     await sleep(rng.int(0, 4000));
     kill();
   } else if (moment === "verify-run") {
-    await onChange(join(org.root, "state/runs"), (name) => name.endsWith(".log"));
+    // A run's child record naming a live process: a changed .log file may be a run already over.
+    await pollUntil(() => findLiveVerifyRuns(org.root).length > 0 || undefined, { what: "a verify run in progress", timeoutMs: 90_000, intervalMs: 50 });
     // The demo's runs take a few seconds: somewhere inside one.
-    await sleep(rng.int(100, 2000));
+    await sleep(rng.int(50, 500));
     kill();
   } else {
     // Killed from inside the watch callback: the daemon has not yet reached the branch reset or the verdict file.
@@ -49,7 +53,22 @@ export async function killDaemonAt(org: DemoOrg, moment: KillMoment, rng: Rng): 
   // The new daemon ends what its predecessor left before its first heartbeat; a second is all it may take.
   const left = await pollUntil(() => (stillRunning(children).length === 0 ? [] : undefined), { what: "nothing of the killed daemon left", timeoutMs: 1000 })
     .catch(() => stillRunning(children).map((fact) => `pid ${fact.pid} (${fact.cmdline.slice(0, 100)}) of killed daemon ${pid}`));
-  return { pid: next, rowPending, left };
+  return { pid: next, rowPending, inRun, left };
+}
+
+/** The verify runs the daemon recorded that are running now. */
+function findLiveVerifyRuns(root: string): number[] {
+  const dir = join(root, "state/children");
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).filter((name) => name.endsWith(".json")).flatMap((name) => {
+    try {
+      const record = JSON.parse(readFileSync(join(dir, name), "utf8")) as { kind?: string; pid?: number | null };
+      return record.kind === "verify" && typeof record.pid === "number" && isRunning(record.pid) ? [record.pid] : [];
+    } catch {
+      // Being written or removed: the next look sees it whole or not at all.
+      return [];
+    }
+  });
 }
 
 function isLastRowQueued(org: DemoOrg): boolean {
