@@ -66,8 +66,9 @@ export async function tracePhase<T>(scope: string, phase: string, step: () => Pr
 export function tracePort<T extends object>(port: T, scope: string): T {
   if (!isTracing()) return port;
   return new Proxy(port, {
-    get(target, key, receiver) {
-      const value: unknown = Reflect.get(target, key, receiver);
+    // Read off the target itself: a class's getters and private fields see their own object, never the proxy.
+    get(target, key) {
+      const value: unknown = Reflect.get(target, key);
       if (typeof value !== "function" || typeof key !== "string") return value;
       return (...args: unknown[]) => {
         const end = startPhase(scope, key);
