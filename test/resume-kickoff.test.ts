@@ -84,6 +84,9 @@ describe("the daemon's side: recorded before it types, so a restarted daemon nev
     const first = new ResumeKickoffs(state);
     expect(await first.look(look(typed, T0 + 1_000, WORKING))).toBeNull();
     expect(first.isWaiting()).toBe(true);
+    // An agent no longer watched (a reload removed it) keeps no one waiting.
+    first.retain(new Set(["b"]));
+    expect(first.isWaiting()).toBe(false);
     expect(await first.look(look(typed, T0 + 3_000))).toBe(KICKOFF);
     expect(await first.look(look(typed, T0 + 6_000))).toBeNull();
     expect(await new ResumeKickoffs(state).look(look(typed, T0 + 9_000))).toBeNull();

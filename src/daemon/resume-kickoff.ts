@@ -73,6 +73,11 @@ export class ResumeKickoffs {
     await appendLines(logPath(this.state), [formatLogEntry({ date, op: "resume-kickoff", title: agent, body })]);
   }
 
+  /** Forgets agents no longer watched (removed by a reload), so none keeps the screens looked at often. */
+  retain(agents: Set<string>): void {
+    for (const agent of this.waiting) if (!agents.has(agent)) this.waiting.delete(agent);
+  }
+
   /** Some resumed CLI's kickoff is still to be typed. */
   isWaiting(): boolean {
     return this.waiting.size > 0;

@@ -62,6 +62,7 @@ export class ScreenWatch {
     // A generic program's screen is only ever a shell or unknown, which nothing acts on: its pane is not captured.
     const watched = panes.filter((_, index) => specs[index]?.runtime && SCREEN_RULES[specs[index].runtime.preset].length > 0);
     const screens = await this.port.capture(watched.map((pane) => pane.id));
+    this.kickoffs.retain(new Set(watched.map((pane) => pane.agent)));
     const outcomes: WatchOutcome[] = [];
     for (const pane of watched) {
       const spec = specs[panes.indexOf(pane)]!;
@@ -126,9 +127,9 @@ export class ScreenWatch {
     const typed = await this.act(pane, decision, seen, now, look);
     await this.record(pane, spec, screen, decision, typed, seen, now);
     // A resumed CLI that dropped its kickoff gets it typed at its prompt, long before an idle nudge would come.
-    const kickoff = decision.kind !== "none" ? null : await this.kickoffs.look({
+    const kickoff = await this.kickoffs.look({
       pane, spec, screen, alive, unchangedMs: now - seen.since, now,
-      canType: () => this.canType(pane, look),
+      canType: async () => typed === null && (await this.canType(pane, look)),
       type: (text) => this.port.sendLine(pane.id, text),
     });
     return { agent: pane.agent, screen, decision, typed: typed ?? kickoff };
