@@ -11,6 +11,7 @@ import { pickEnv } from "../org/lifecycle/secrets.js";
 import { readAgentSandbox } from "../adapters/store/sandbox.js";
 import { usage } from "../adapters/usage/counters.js";
 import { canAccess, isDirectory } from "../adapters/fs/dir.js";
+import { noteRestart } from "./resume-kickoff.js";
 
 const LOG_RETRY_MS = 10_000;
 
@@ -133,6 +134,7 @@ export class PaneSupervisor {
       // launch.json (restart, passEnv, argv) is written by org up and reload from org.yaml into state/agents/<agent>/,
       // which the agent's sandbox mounts read-only; the sandbox itself comes from state/sandbox/.
       const launch = paneLaunch({ ...spec, argv: start.argv }, pickEnv(process.env, spec.passEnv ?? []), await readAgentSandbox(this.state, pane.agent));
+      await noteRestart(this.state, spec, pane.id, start.resumed, now);
       await this.host.respawn(pane.id, launch, pane.logged === false ? paths.paneLog : undefined);
       if (start.resumed) await event({ type: "resume", pid: null, code: null, signal: null, durationMs: null });
       // The run's start, should it die before the next look sees it alive.

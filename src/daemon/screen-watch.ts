@@ -12,6 +12,7 @@ import type { ScreenState } from "../org/screens/types.js";
 import type { AgentStatus, LaunchSpec } from "../org/state.js";
 import { appendLines, readJson, readText, writeJsonAtomic } from "../adapters/fs/files.js";
 import { isAlive as isProcessAlive } from "../adapters/process.js";
+import { ResumeKickoffs } from "./resume-kickoff.js";
 
 // A dead pane whose screen names no reason is looked at once more after this long, before it counts as a crash.
 const DEAD_SCREEN_SETTLE_MS = 300;
@@ -45,12 +46,15 @@ export class ScreenWatch {
   // Every look needs each agent's launch.json, which changes only on up and reload. A reload that changes an
   // agent's launch restarts its program, so a pane's process keeps its spec; it is read again now and then all the same.
   private readonly specs = new Map<string, { pid: number; at: number; spec: LaunchSpec | undefined }>();
+  private readonly kickoffs: ResumeKickoffs;
 
   constructor(
     private readonly state: string,
     private readonly port: ScreenPort,
     private readonly isAlive: (pid: number) => boolean = isProcessAlive,
-  ) {}
+  ) {
+    this.kickoffs = new ResumeKickoffs(state);
+  }
 
   /** One look at every pane given (as the supervisor just listed them). */
   async tick(panes: AgentPane[], now = Date.now()): Promise<WatchOutcome[]> {
@@ -58,6 +62,7 @@ export class ScreenWatch {
     // A generic program's screen is only ever a shell or unknown, which nothing acts on: its pane is not captured.
     const watched = panes.filter((_, index) => specs[index]?.runtime && SCREEN_RULES[specs[index].runtime.preset].length > 0);
     const screens = await this.port.capture(watched.map((pane) => pane.id));
+    this.kickoffs.retain(new Set(watched.map((pane) => pane.agent)));
     const outcomes: WatchOutcome[] = [];
     for (const pane of watched) {
       const spec = specs[panes.indexOf(pane)]!;
@@ -66,6 +71,11 @@ export class ScreenWatch {
       outcomes.push(await this.watchOne(pane, spec, text, now));
     }
     return outcomes;
+  }
+
+  /** A resumed CLI's kickoff waits on its prompt: the next look should come soon. */
+  isWaitingOnPrompt(): boolean {
+    return this.kickoffs.isWaiting();
   }
 
   /** For a dead pane: why only a person can get it going again (the supervisor's whyBlocked), or undefined. */
@@ -113,18 +123,22 @@ export class ScreenWatch {
     const alive = !pane.dead && this.isAlive(pane.pid);
     const screen = detectScreen(runtime.preset, text.split("\n"), alive);
     const decision = decideWatch({ screen, alive, unchangedMs: now - seen.since, now, memory: seen, settings: runtime.watch, fix: fixFor(screen, spec) });
-    const typed = await this.act(pane, decision, seen, now, { screen, preset: runtime.preset });
+    const look = { screen, preset: runtime.preset };
+    const typed = await this.act(pane, decision, seen, now, look);
     await this.record(pane, spec, screen, decision, typed, seen, now);
-    return { agent: pane.agent, screen, decision, typed };
+    // A resumed CLI that dropped its kickoff gets it typed at its prompt, long before an idle nudge would come.
+    const kickoff = await this.kickoffs.look({
+      pane, spec, screen, alive, unchangedMs: now - seen.since, now,
+      canType: async () => typed === null && (await this.canType(pane, look)),
+      type: (text) => this.port.sendLine(pane.id, text),
+    });
+    return { agent: pane.agent, screen, decision, typed: typed ?? kickoff };
   }
 
   private async act(pane: AgentPane, decision: WatchDecision, seen: Seen, now: number, look: { screen: ScreenState; preset: PresetName }): Promise<string | null> {
     if (decision.kind === "wait") seen.waitUntil = decision.until;
     if (decision.kind !== "nudge" && decision.kind !== "answer-trust") return null;
-    // The program may have died since the capture: a line typed now would land in whatever replaced it.
-    if (pane.dead || !this.isAlive(pane.pid) || (this.port.paneAlive && !(await this.port.paneAlive(pane.id)))) return null;
-    // A screen between two states (a dialog closing, a menu opening) must not take keys meant for the first: look again.
-    if (!(await this.stillShows(pane.id, look.screen, look.preset))) return null;
+    if (!(await this.canType(pane, look))) return null;
     if (decision.kind === "nudge") {
       await this.port.sendLine(pane.id, decision.text);
       seen.nudges.push(now);
@@ -134,6 +148,13 @@ export class ScreenWatch {
     await this.port.sendKeys(pane.id, decision.keys);
     seen.trustAnswers.push(now);
     return decision.keys.join(" ");
+  }
+
+  private async canType(pane: AgentPane, look: { screen: ScreenState; preset: PresetName }): Promise<boolean> {
+    // The program may have died since the capture: a line typed now would land in whatever replaced it.
+    if (pane.dead || !this.isAlive(pane.pid) || (this.port.paneAlive && !(await this.port.paneAlive(pane.id)))) return false;
+    // A screen between two states (a dialog closing, a menu opening) must not take keys meant for the first: look again.
+    return this.stillShows(pane.id, look.screen, look.preset);
   }
 
   private async stillShows(paneId: string, screen: ScreenState, preset: PresetName): Promise<boolean> {

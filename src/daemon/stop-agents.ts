@@ -12,6 +12,7 @@ import { readJson, writeJsonAtomic } from "../adapters/fs/files.js";
 import { processRunner } from "../adapters/process.js";
 import { hasConversation } from "../adapters/probes/runtime.js";
 import type { StopControl } from "./stop-watch.js";
+import { noteRestart } from "./resume-kickoff.js";
 
 // As `org down` and a reload's removal: SIGTERM to the program's group, this long to exit, then SIGKILL.
 const STOP_GRACE_MS = 3000;
@@ -47,7 +48,8 @@ export function createStopControl(opts: { root: string; world: World; tmux: Tmux
         const spec = parseLaunchSpec(await readJson(paths.launch).catch(() => undefined));
         if (typeof spec === "string") continue;
         // As the supervisor's restart: a CLI resumes its conversation, and secrets come from our environment, never a file.
-        const start = spec.runtime ? chooseStartArgv(spec, await hasConversation(spec.runtime)) : { argv: spec.argv };
+        const start = spec.runtime ? chooseStartArgv(spec, await hasConversation(spec.runtime)) : { argv: spec.argv, resumed: false };
+        await noteRestart(state, spec, agent.paneId, start.resumed, world.now().getTime());
         await tmux.respawnPane(agent.paneId, paneLaunch({ ...spec, argv: start.argv }, pickEnv(process.env, spec.passEnv ?? []), await readAgentSandbox(state, agent.name)));
         resumed.push(agent.name);
       }

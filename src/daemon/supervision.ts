@@ -10,6 +10,8 @@ const SUPERVISE_MS = 500;
 const SETTLED_SUPERVISE_MS = 5000;
 // Screens change slowly next to exits (a nudge waits minutes): a look every few seconds is enough.
 const SCREEN_MS = 3000;
+// While a resumed CLI's kickoff waits on its prompt (at most a couple of minutes): typed within a second or two of it.
+const PROMPT_WAIT_SCREEN_MS = 1000;
 
 /**
  * The supervisor and the screen watch over one grid (tmux, or `org pty-host` over its socket). The supervisor's
@@ -21,6 +23,7 @@ export function defineSupervision(opts: { state: string; tmux: TmuxPort; childre
   const screens = new ScreenWatch(opts.state, screenPort);
   const supervisor = new PaneSupervisor(opts.state, opts.tmux.openPaneHost(opts.children), say, (pane) => screens.whyBlocked(pane));
   let settled = false;
+  const screensPauseMs = () => (screens.isWaitingOnPrompt() ? PROMPT_WAIT_SCREEN_MS : SCREEN_MS);
   return {
     supervisor: defineLoop({
       name: "supervisor",
@@ -38,6 +41,7 @@ export function defineSupervision(opts: { state: string; tmux: TmuxPort; childre
       name: "screens",
       periodMs: SCREEN_MS,
       tick: () => supervisor.watchScreens((panes) => screens.tick(panes)),
+      pause: () => new Promise((resolve) => setTimeout(resolve, screensPauseMs()).unref()),
       fail: (error) => say(`screens: ${error.message}`),
     }),
   };

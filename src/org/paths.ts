@@ -58,6 +58,8 @@ export interface AgentPaths {
   launch: string;
   status: string;
   events: string;
+  /** A resumed CLI's kickoff still to be typed at its prompt, or typed already (screens/resume-kickoff.ts). */
+  resumeKickoff: string;
   prompt: string;
   inbox: string;
   paneLog: string;
@@ -93,6 +95,7 @@ function buildAgentPaths(state: string, agent: string): AgentPaths {
     launch: join(dir, "launch.json"),
     status: join(dir, "status.json"),
     events: join(dir, "events.jsonl"),
+    resumeKickoff: join(dir, "resume-kickoff.json"),
     prompt: join(dir, "prompt.md"),
     inbox: join(dir, "inbox"),
     paneLog: join(dir, "pane.log"),

@@ -160,5 +160,7 @@ export async function recordStarts(world: World, paths: OrgPaths, panes: PaneInf
     const status: AgentStatus = { agent, state: "running", pid: pane.pid, startedAt: at, restarts: 0, consecutiveFailures: 0, lastExit: null, reason: "started by org up", updatedAt: at };
     await world.files.writeAtomic(files.status, `${JSON.stringify(status, null, 2)}\n`);
     await world.files.appendLines(files.events, [JSON.stringify({ at, type: "start", pid: pane.pid, code: null, signal: null, durationMs: null })]);
+    // A fresh start's argv carries the kickoff: nothing an earlier resume left pending is typed into it.
+    await world.files.removeFile(files.resumeKickoff);
   }));
 }

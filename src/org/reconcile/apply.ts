@@ -51,6 +51,8 @@ export async function applyActions(input: ApplyInput): Promise<OrgRecord> {
     const files = agentPaths(paths.state, agent.name);
     await world.files.writeAtomic(files.prompt, agent.prompt);
     await world.files.writeAtomic(files.launch, `${JSON.stringify(agent.launch, null, 2)}\n`);
+    // Started afresh with its kickoff in the argv (or by the stop's resume, which pends its own).
+    await world.files.removeFile(files.resumeKickoff);
   }
   // A job agent's job request holds its real launch; rewritten, the next job step runs the new one.
   await prepareSlurmAgents(world.files, input.loaded.config, paths.state, world.orgArgv, rewritten.map((action) => action.agent), new Map(rewritten.map((action) => [action.agent.name, action.agent.raw])));

@@ -12,6 +12,8 @@ export interface LaunchRuntime {
   home: string;
   /** argv that resumes the conversation, placeholders filled; null when the CLI cannot resume. */
   resumeArgv: string[] | null;
+  /** The kickoff the daemon types once a resumed CLI shows its prompt, for a CLI that drops it on resume; else null. */
+  typeOnResume?: string | null;
   /** Folder (absolute) and file-name suffix of the CLI's conversations: a resume needs one there. */
   transcripts: { dir: string; suffix: string } | null;
   /** Absolute path of the prompt file written into the worktree, or null. */
@@ -39,6 +41,7 @@ export function describeRuntimeLaunch(
       sessionId: where.sessionId,
       home: where.home,
       resumeArgv: resolved.resume && substitute(resolved.resume),
+      typeOnResume: resolved.resume && resolved.kickoff_on_resume === "type" ? substitute(["{kickoff}"]).join(" ") : null,
       transcripts,
       promptFile: resolved.prompt_file && join(where.worktree, resolved.prompt_file),
       seed: resolved.seed,

@@ -25,6 +25,11 @@ export interface RuntimePreset {
   login: { env: string[]; files: string[]; without: string };
   /** Where the CLI keeps conversations in the agent's folder: a resume is tried only once one exists. */
   transcripts: { dir: string; suffix: string } | null;
+  /**
+   * How a resumed CLI gets its kickoff: "argv" when the resume argv's {kickoff} reaches it as the next user turn,
+   * "type" when it drops it, so the daemon types the kickoff once the resumed CLI shows its prompt.
+   */
+  kickoff_on_resume: "argv" | "type";
 }
 
 export const PRESET_NAMES = ["claude", "codex", "gemini", "opencode", "generic"] as const;
@@ -47,6 +52,8 @@ export const PRESETS: Record<PresetName, RuntimePreset> = {
     version: ["claude", "--version"],
     login: { env: ["ANTHROPIC_API_KEY", "CLAUDE_CODE_OAUTH_TOKEN"], files: [".claude/.credentials.json"], without: "" },
     transcripts: { dir: "projects", suffix: "{session_id}.jsonl" },
+    // Its resumed conversation's next user turn is the kickoff (test/real-agents.e2e.test.ts, kill -9).
+    kickoff_on_resume: "argv",
   },
   // Codex's CODEX_HOME is the agent's own, so "the last session" there is this agent's conversation.
   // --no-daemon: 0.169 otherwise leaves a detached app-server running after the pane dies, shared by socket.
@@ -66,6 +73,8 @@ export const PRESETS: Record<PresetName, RuntimePreset> = {
     // 0.169.0's interactive start asks to sign in even with OPENAI_API_KEY or CODEX_API_KEY set: only auth.json counts.
     login: { env: [], files: [".codex/auth.json"], without: "" },
     transcripts: { dir: "sessions", suffix: ".jsonl" },
+    // Its resumed conversation's next user turn is the kickoff (test/real-agents.e2e.test.ts, kill -9).
+    kickoff_on_resume: "argv",
   },
   // "--resume latest" with no conversation starts a new one (0.61.0), where --resume <id> and a reused
   // --session-id <id> exit with an error: so no session ids here.
@@ -84,9 +93,10 @@ export const PRESETS: Record<PresetName, RuntimePreset> = {
     login: { env: ["GEMINI_API_KEY"], files: [".gemini/oauth_creds.json"], without: "" },
     // Chats are .gemini/tmp/<project>/chats/session-*.jsonl; logs.json beside them is no conversation.
     transcripts: { dir: ".gemini/tmp", suffix: ".jsonl" },
+    // Its resumed conversation's next user turn is the kickoff (test/real-agents.e2e.test.ts, kill -9).
+    kickoff_on_resume: "argv",
   },
   // opencode keeps auth.json and its database (every session) under $XDG_DATA_HOME/opencode.
-  // 1.18.33 ignores --prompt when it continues a session: a resumed opencode waits at its prompt until the idle nudge.
   opencode: {
     command: ["opencode", "{unattended}", "--prompt", "{kickoff}"],
     resume: ["opencode", "{unattended}", "--continue", "--prompt", "{kickoff}"],
@@ -110,6 +120,8 @@ export const PRESETS: Record<PresetName, RuntimePreset> = {
     },
     // The database exists from the first start, sessions or not: --continue with none starts afresh with --prompt.
     transcripts: { dir: "opencode", suffix: "opencode.db" },
+    // 1.18.33 drops --prompt with --continue: typed at its prompt instead (test/resume-kickoff.e2e.test.ts).
+    kickoff_on_resume: "type",
   },
   // Any other program: org.yaml gives its command; nothing is assumed about it.
   generic: {
@@ -125,5 +137,6 @@ export const PRESETS: Record<PresetName, RuntimePreset> = {
     version: [],
     login: { env: [], files: [], without: "" },
     transcripts: null,
+    kickoff_on_resume: "argv",
   },
 };

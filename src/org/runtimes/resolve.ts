@@ -41,6 +41,7 @@ export function resolveRuntime(runtime: RuntimeConfig): ResolvedRuntime {
     version: withProgram(runtime.version ?? base.version),
     login: runtime.login ?? base.login,
     transcripts: base.transcripts,
+    kickoff_on_resume: base.kickoff_on_resume,
     watch: {
       nudge: runtime.nudge,
       nudgeAfterMs: parseDuration(runtime.nudge_after),
