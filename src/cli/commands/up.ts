@@ -13,6 +13,7 @@ import { runPreflight } from "../../adapters/probes/preflight.js";
 import { renderStatus } from "../../ui/status-table.js";
 import type { Io } from "../io.js";
 import { prepareUp } from "../up-programs.js";
+import { startPhase } from "../../adapters/trace.js";
 import { catchInterrupts, type Interrupts } from "../interrupt.js";
 import { startProgress, type Progress } from "../progress.js";
 import { waitForBaselines } from "../up-wait.js";
@@ -52,9 +53,14 @@ interface UpRun {
 export async function runUp(opts: UpOpts, outer: Io): Promise<number> {
   const progress = startProgress("org up", outer);
   const io = progress.io;
+  // ORG_TRACE_TIMINGS: each phase from its start to the next one's (docs/performance.md).
+  let endPhase = (): void => {};
+  const total = startPhase("up", "total");
   const run: UpRun = {
     interrupts: catchInterrupts("org up", io), progress, phase: "check", recorded: false,
     enter: async (phase) => {
+      endPhase();
+      endPhase = startPhase("up", phase);
       // The line an interrupt prints names the phase it arrived in.
       if (!run.interrupts.signal) run.phase = phase;
       progress.step(PHASES[phase]);
@@ -70,6 +76,8 @@ export async function runUp(opts: UpOpts, outer: Io): Promise<number> {
     io.err(`org up interrupted by ${run.interrupts.signal} while ${where}: rolled back, nothing left running`);
     return run.interrupts.exitCode();
   } finally {
+    endPhase();
+    total();
     progress.done();
     run.interrupts.dispose();
   }
