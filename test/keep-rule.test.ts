@@ -10,6 +10,9 @@ describe("noise", () => {
   test("mean and sample sd", () => {
     expect(summarize([1, 2, 3])).toEqual({ mean: 2, sd: 1, n: 3 });
     expect(summarize([5])).toEqual({ mean: 5, sd: 0, n: 1 });
+    // A deterministic run: exactly 0, though the mean of three 0.7s rounds away from 0.7.
+    expect(summarize([0.7, 0.7, 0.7]).sd).toBe(0);
+    expect(pooledSigma([[0.7, 0.7, 0.7], [0.1, 0.1, 0.1]])).toBe(0);
   });
   test("σ pools the baselines of every agent; single runs add nothing", () => {
     expect(pooledSigma([[1, 2, 3], [10, 12], [7]])).toBeCloseTo(Math.sqrt((2 * 1 + 1 * 2) / 3), 12);

@@ -96,7 +96,9 @@ async function keepDaemon({ world, paths, record, first, save, mine }: KeepInput
       await sleep(POLL_MS);
       continue;
     }
-    if (!due && control.deadStatus === null && !control.deadSignal && now - (unreaped ??= now) < STATUS_GRACE_MS) {
+    if (!due && control.deadStatus === null && !control.deadSignal && now - (unreaped ?? now) < STATUS_GRACE_MS) {
+      if (unreaped === undefined) await tmux.reapExited?.().catch(() => undefined);
+      unreaped ??= now;
       await sleep(POLL_MS / 4);
       continue;
     }

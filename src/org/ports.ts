@@ -169,6 +169,8 @@ export interface TmuxPort {
   readonly socket: string;
   readonly session: string;
   isRunning(): Promise<boolean>;
+  /** Has the server reap its panes' ended programs, so a dead pane gets its exit status (tmux alone). */
+  reapExited?(): Promise<void>;
   /** Creates the server, session and tiled grid in one tmux invocation; returns pane ids in order. */
   /** Builds the grid and returns its panes as listed once built, in the order of `panes`. */
   createGrid(panes: PaneSpec[], size: { width: number; height: number }): Promise<PaneInfo[]>;

@@ -188,6 +188,11 @@ export class Tmux implements TmuxPort {
     await this.tmux(["select-layout", "-t", `${this.session}:org`, "tiled"]);
   }
 
+  async reapExited(): Promise<void> {
+    // tmux 3.3 under load can miss a SIGCHLD: a child of its own that ends makes it reap every ended program.
+    await this.tmux(["run-shell", "-b", "true"], true);
+  }
+
   async killServer(): Promise<void> {
     await this.tmux(["kill-server"], true);
     // tmux leaves its socket file behind; ours carry our prefix, so removing it touches nothing else.

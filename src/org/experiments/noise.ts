@@ -2,7 +2,10 @@
 export function summarize(samples: number[]): { mean: number; sd: number; n: number } {
   const n = samples.length;
   const mean = samples.reduce((sum, value) => sum + value, 0) / Math.max(1, n);
-  const variance = n > 1 ? samples.reduce((sum, value) => sum + (value - mean) ** 2, 0) / (n - 1) : 0;
+  // Identical samples (a deterministic run) spread by exactly 0: a rounded mean would leave a σ of 1e-16, and a gain
+  // "7466151060099362σ" over it.
+  const same = samples.every((value) => value === samples[0]);
+  const variance = n > 1 && !same ? samples.reduce((sum, value) => sum + (value - mean) ** 2, 0) / (n - 1) : 0;
   return { mean, sd: Math.sqrt(variance), n };
 }
 

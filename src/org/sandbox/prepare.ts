@@ -1,4 +1,4 @@
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { OrgError } from "../errors.js";
 import type { LoadedConfig } from "../config/index.js";
 import { agentPaths, isInsideDir, PTY_SOCKET_PREFIX, sandboxFile, type OrgPaths } from "../paths.js";
@@ -57,7 +57,7 @@ export async function writeSandboxes(
     const sandbox = planSandbox({
       bwrap: decision.bwrap, root: paths.root, repo: loaded.repoDir, worktrees: paths.worktrees, worktree: agent.worktree,
       agentWritable: files.writable, outbox, home: files.home, git: { common: git.common, worktreeDir, org: config.name }, ...user,
-      read: (config.sandbox?.read ?? []).map((path) => resolve(loaded.dir, path)),
+      read: [...findInstallsInTmp(world.orgArgv), ...(config.sandbox?.read ?? []).map((path) => resolve(loaded.dir, path))],
       write: (config.sandbox?.write ?? []).map((path) => resolve(loaded.dir, path)),
       // Through the grid's socket an agent could type into another agent's pane, or end the org.
       hideDirs: pty ? [] : [world.sandbox.tmuxDir],
@@ -82,6 +82,13 @@ export function parseAgentSandbox(text: string | undefined): AgentSandbox | unde
   const { bwrap, args } = (raw ?? {}) as { bwrap?: unknown; args?: unknown };
   if (typeof bwrap !== "string" || !Array.isArray(args) || !args.every((arg) => typeof arg === "string")) return undefined;
   return { bwrap, args: args as string[], ...((raw as { step?: unknown }).step === true ? { step: true as const } : {}) };
+}
+
+/** node's and org's own installs when the private /tmp would hide them (a clone tried out there): read-only again. */
+export function findInstallsInTmp(orgArgv: readonly string[]): string[] {
+  // <prefix>/bin/node and <package>/bin/org.js: the folder above bin/ holds what they load.
+  const installs = orgArgv.slice(0, 2).map((program) => dirname(dirname(program)));
+  return [...new Set(installs)].filter((dir) => dir !== "/tmp" && isInsideDir(dir, "/tmp"));
 }
 
 /**
