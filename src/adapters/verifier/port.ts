@@ -6,6 +6,7 @@ import type { MessageSettings, SlurmConfig } from "../../org/config/schema.js";
 import { readMessageSettings } from "../../org/messages/mail-port.js";
 import { describeDiskFull, isDiskFull } from "../fs/disk-space.js";
 import { appendLines, readText } from "../fs/files.js";
+import { filesPort } from "../fs/files-port.js";
 import { sendMessage } from "../store/inbox.js";
 import { readStartTicks, type ChildRecords } from "../child-records.js";
 import { recordRunEnd, recordRunStart } from "../store/gpu-runs.js";
@@ -40,6 +41,8 @@ export function createVerifierPort(opts: {
   say?: (line: string) => void;
   /** Local runs only: the sandbox a run of an agent's code goes in, or none (the org's sandbox is off). */
   sandbox?: () => Promise<VerifySandbox | undefined>;
+  /** org.yaml's share: the untracked paths (a .venv, data) every run needs, as every worktree has them. */
+  shares?: readonly { path: string; mode: "link" | "copy" }[];
 }): VerifierPort {
   const runner = opts.runner ?? processRunner;
   const git = async (cwd: string, args: string[], allowFailure = false) => {
@@ -88,6 +91,10 @@ export function createVerifierPort(opts: {
       // Whatever a previous run or an intruder left in the checkout goes: the run sees exactly the commit.
       await git(checkout, ["checkout", "--force", "--detach", commit]);
       await git(checkout, ["clean", "-ffdx", "--quiet"]);
+      // After the clean, afresh each run: a copy a run changed is not the next run's.
+      for (const share of opts.shares ?? []) {
+        await filesPort.share(join(opts.repo, share.path), join(checkout, share.path), share.mode, checkout);
+      }
       return checkout;
     },
     async changedPaths(from, to) {

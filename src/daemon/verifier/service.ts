@@ -34,6 +34,7 @@ export function defineVerifier(opts: { paths: OrgPaths; record: OrgRecord; child
     const port = tracePort(createVerifierPort({
       repo: next.repo, state: paths.state, baseCommit: next.baseCommit, say, messages: config.messages,
       backend: config.backend, children: opts.children, slurmPool,
+      shares: config.share.map((entry) => (typeof entry === "string" ? { path: entry, mode: "link" as const } : entry)),
       sandbox: () => (sandbox ??= findVerifySandbox({ ...paths, repo: next.repo, sandbox: config.sandbox })),
     }), "verifier.port");
     return new VerifierLoop(next, config, port, say, opts.gpus, journal, opts.holdRuns);
