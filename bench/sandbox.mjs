@@ -2,7 +2,7 @@
 // (in the sandbox it goes through the daemon's outbox; without, it runs in the agent's pane). Goal: ≤ 10 % more.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { FOREVER, ROOT, createRepo, median, ms, org, removeDir } from "./lib.mjs";
+import { FOREVER, ROOT, createRepo, median, ms, org, percentile, removeDir } from "./lib.mjs";
 
 const SUBMITTER = join(ROOT, "bench", "sandbox-submitter");
 const sandboxYaml = (on) => (on ? "" : "sandbox: { enabled: false }\n");
@@ -39,7 +39,7 @@ async function timeSubmits(on, submits, round) {
     }
     const rows = readFileSync(log, "utf8").trim().split("\n").filter((line) => line !== "done").map((line) => line.split(" ").map(Number));
     const failed = rows.filter(([, code]) => code !== 0).length;
-    return { ms: rows.filter(([, code]) => code === 0).map(([elapsed]) => elapsed), failed };
+    return { ms: rows.filter(([, code]) => code === 0).map(([elapsed]) => elapsed), git: rows.map(([, , bare]) => bare), failed };
   } finally {
     try { org(["down"], dir); } catch { /* already down */ }
     removeDir(dir);
@@ -56,19 +56,22 @@ export async function benchSandbox({ agents = 4, rounds = fromEnv("BENCH_SANDBOX
     up.off.push(timeUp(agents, false, round));
     up.on.push(timeUp(agents, true, round));
   }
-  const off = { ms: [], failed: 0 };
-  const on = { ms: [], failed: 0 };
+  const off = { ms: [], git: [], failed: 0 };
+  const on = { ms: [], git: [], failed: 0 };
   for (let round = 0; round < submitRounds; round++) {
     for (const [side, sandboxed] of [[off, false], [on, true]]) {
       const timed = await timeSubmits(sandboxed, submits, round);
       side.ms.push(...timed.ms);
+      side.git.push(...timed.git);
       side.failed += timed.failed;
     }
   }
   const result = {
     up: { agents, rounds, off_ms: median(up.off), on_ms: median(up.on), overhead_pct: overhead(median(up.on), median(up.off)), off_all_ms: up.off, on_all_ms: up.on },
-    submit: { submits: submits * submitRounds, off_ms: median(off.ms), on_ms: median(on.ms), overhead_pct: overhead(median(on.ms), median(off.ms)), off_failed: off.failed, on_failed: on.failed, off_all_ms: off.ms, on_all_ms: on.ms },
+    submit: { submits: submits * submitRounds, off_ms: median(off.ms), on_ms: median(on.ms), overhead_pct: overhead(median(on.ms), median(off.ms)),
+      off_p95_ms: percentile(off.ms, 95), on_p95_ms: percentile(on.ms, 95), git_commit_ms: median([...off.git, ...on.git]),
+      git_commit_p95_ms: percentile([...off.git, ...on.git], 95), off_failed: off.failed, on_failed: on.failed, off_all_ms: off.ms, on_all_ms: on.ms },
   };
-  process.stderr.write(`sandbox: org up ${result.up.off_ms} → ${result.up.on_ms} ms (${result.up.overhead_pct} %), org submit --no-wait ${result.submit.off_ms} → ${result.submit.on_ms} ms (${result.submit.overhead_pct} %)\n`);
+  process.stderr.write(`sandbox: org up ${result.up.off_ms} → ${result.up.on_ms} ms (${result.up.overhead_pct} %), org submit --no-wait ${result.submit.off_ms} → ${result.submit.on_ms} ms (${result.submit.overhead_pct} %), p95 ${result.submit.off_p95_ms} → ${result.submit.on_p95_ms} ms, a bare git commit ${result.submit.git_commit_ms} ms (p95 ${result.submit.git_commit_p95_ms})\n`);
   return result;
 }

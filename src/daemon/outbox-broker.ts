@@ -10,6 +10,7 @@ import {
   checkOutboxCommand, closeOutboxRequest, refuseOutboxRequest, runOutboxCommand, stopOutboxCommand, takeOutboxRequests,
 } from "../adapters/store/outbox.js";
 import type { OutboxEntry } from "../adapters/store/outbox-entry.js";
+import { createWarmWorkers } from "../adapters/store/outbox-warm.js";
 import { isAlive } from "../adapters/process.js";
 import { defineLoop } from "./loop-service.js";
 import type { Service } from "./services.js";
@@ -34,6 +35,8 @@ const OUTBOX_MS = 1000;
 export function defineOutboxBroker(opts: { root: string; paths: OrgPaths; orgArgv: string[]; children: ChildTracker; say: (line: string) => void }): Service {
   const running = new Map<string, Running>();
   const watched = new Map<string, () => void>();
+  // Started once some agent has an outbox (it is sandboxed): an org without one never pays for an idle worker.
+  const warm = createWarmWorkers(opts.orgArgv, opts.children);
   let wakeUp = () => {};
   const outboxOf = (agent: string) => join(agentPaths(opts.paths.state, agent).dir, "outbox");
   // org.json, read once a period: a wake-up for a new request goes straight to the outboxes.
@@ -62,7 +65,7 @@ export function defineOutboxBroker(opts: { root: string; paths: OrgPaths; orgArg
         // Its git reads the global config the daemon pinned, never a ~/.gitconfig the agent wrote since.
         const env = { ...decision.env, ...pinnedGitEnv() };
         const started = await runOutboxCommand(entry, [...opts.orgArgv, ...decision.args], {
-          cwd: decision.cwd, env, children: opts.children, agent: agent.name,
+          cwd: decision.cwd, env, children: opts.children, agent: agent.name, warm: { workers: warm, args: decision.args },
           ...(decision.file ? { file: decision.file } : {}),
         }).catch((error: Error) => {
           opts.say(`outbox: ${agent.name}: org ${entry.argv[0] ?? ""} did not start: ${error.message}`);
@@ -103,6 +106,7 @@ export function defineOutboxBroker(opts: { root: string; paths: OrgPaths; orgArg
       const agents = await readAgents(now.getTime());
       if (agents) await serve(agents);
       await settle();
+      if (watched.size > 0) warm.ensure();
     },
     wake: (wake) => {
       wakeUp = wake;
@@ -110,6 +114,7 @@ export function defineOutboxBroker(opts: { root: string; paths: OrgPaths; orgArg
     },
     close: async () => {
       for (const unwatch of watched.values()) unwatch();
+      await warm.close();
       // The commands go on (a submit waits for its verdict across a restart); only what watched them is let go.
       await Promise.all([...running.values()].map(({ entry }) => entry.live?.close().catch(() => undefined)));
     },

@@ -61,7 +61,7 @@ describe.each(IDENTITIES)("brokered commands are capped, end with their agent, a
 
 /** The process groups running a brokered command for `agent` now, as the daemon started them. */
 function findBrokered(agent: string): number[] {
-  const groups = new Set<number>();
+  const groups = new Set<number>(findRecordedGroups(agent));
   for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
     try {
       if (!readFileSync(`/proc/${pid}/environ`, "latin1").split("\0").includes(`ORG_BROKERED_FOR=${agent}`)) continue;
@@ -72,4 +72,29 @@ function findBrokered(agent: string): number[] {
     }
   }
   return [...groups];
+}
+
+// A warm worker took on its environment after it started, which /proc/<pid>/environ never shows: its live group is
+// found by the daemon's record of it, which names the agent.
+function findRecordedGroups(agent: string): number[] {
+  const records = join(org?.dir ?? "/nonexistent", "state", "children");
+  const names = existsSync(records) ? readdirSync(records).filter((name) => /^\d+\.json$/.test(name)) : [];
+  return names.flatMap((name) => {
+    let record: { pid: number; what: string } | undefined;
+    try {
+      record = readJsonFile<{ pid: number; what: string }>(join(records, name));
+    } catch {
+      // Gone (or half written) meanwhile.
+    }
+    return record?.what.endsWith(` for ${agent}`) && isGroupAlive(record.pid) ? [record.pid] : [];
+  });
+}
+
+function isGroupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }

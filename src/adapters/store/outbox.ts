@@ -5,6 +5,7 @@ import type { ChildTracker } from "../../org/ports.js";
 import { isAlive, killProcessGroup, startChild } from "../process.js";
 import { readEntry, type OutboxEntry } from "./outbox-entry.js";
 import { openOutputs } from "./outbox-files.js";
+import type { WarmWorkers } from "./outbox-warm.js";
 
 /** Requests in an agent's outbox not yet taken: each <id>.ready the shim wrote once its other files were there. */
 export async function takeOutboxRequests(outbox: string): Promise<OutboxEntry[]> {
@@ -27,6 +28,8 @@ interface CommandOptions {
   children: ChildTracker;
   agent: string;
   file?: string;
+  /** A worker started ahead that runs `args` (org's, argv less the start of org) when one is ready and no file comes. */
+  warm?: { workers: WarmWorkers; args: string[] };
 }
 
 interface Started {
@@ -44,11 +47,18 @@ interface Started {
  * the command's -f is passed, is the name the content gets in a folder of our own, its working folder then.
  */
 export async function runOutboxCommand(entry: OutboxEntry, argv: string[], opts: CommandOptions): Promise<Started> {
+  const what = `org ${entry.argv[0] ?? ""} for ${opts.agent}`;
+  if (opts.warm && opts.file === undefined) {
+    const env = { ...definedEnv(), ...opts.env };
+    const request = { argv: opts.warm.args, env, cwd: opts.cwd, base: entry.base, local: entry.local };
+    const handed = opts.warm.workers.hand(request, what);
+    if (handed) return handed;
+  }
   const [out, err, status] = await openOutputs(entry);
   let folder: string | undefined;
   try {
     if (opts.file !== undefined) folder = await writeOwnCopy(opts.file, entry.file ?? Buffer.alloc(0));
-    const ticket = opts.children.announce("command", `org ${entry.argv[0] ?? ""} for ${opts.agent}`, true);
+    const ticket = opts.children.announce("command", what, true);
     // Its status through a file we made, never a path the agent may have made a link; under Slurm it appears whole.
     const done = entry.local ? "echo $? >&3" : 'echo $? >&3 && mv -T -- "$0.tmp" "$0"';
     const child = startChild(["/bin/sh", "-c", `( "$@" 3>&-; ${done} ) &`, `${entry.base}.status`, ...argv], {
@@ -66,6 +76,10 @@ export async function runOutboxCommand(entry: OutboxEntry, argv: string[], opts:
   } finally {
     await Promise.all([out.close(), err.close(), status.close()]);
   }
+}
+
+function definedEnv(): Record<string, string> {
+  return Object.fromEntries(Object.entries(process.env).filter((pair): pair is [string, string] => pair[1] !== undefined));
 }
 
 async function writeOwnCopy(name: string, content: Buffer): Promise<string> {

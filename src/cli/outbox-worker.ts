@@ -1,0 +1,90 @@
+import { createReadStream, renameSync, writeSync } from "node:fs";
+import type { FileHandle } from "node:fs/promises";
+import { openOutputs } from "../adapters/store/outbox-files.js";
+import type { WarmRequest } from "../adapters/store/outbox-warm.js";
+
+type Main = (argv: string[]) => Promise<number>;
+
+/**
+ * A warm worker: org loaded ahead, it waits on fd 3 for one brokered request, then runs it as the daemon's /bin/sh
+ * would have started `org` for it: its cwd and environment, stdout and stderr into the request's files (opened as the
+ * daemon opens them, never through a link), and its exit status into <id>.status as the shell writes it.
+ */
+export async function runOutboxWorker(main: Main): Promise<number> {
+  const request = parseRequest(await readInput());
+  // Nothing handed: the daemon stopped, or let this worker go.
+  if (!request) return 0;
+  const outputs = await openOutputs(request);
+  process.chdir(request.cwd);
+  for (const key of Object.keys(process.env)) delete process.env[key];
+  Object.assign(process.env, request.env);
+  process.argv = [process.argv[0] ?? "node", process.argv[1] ?? "org", ...request.argv];
+  redirectOutputs(outputs, request);
+  return main(request.argv);
+}
+
+// Held to the end: a FileHandle collected would close its fd under the command.
+const held: FileHandle[] = [];
+
+function redirectOutputs([out, err, status]: [FileHandle, FileHandle, FileHandle], request: WarmRequest): void {
+  held.push(out, err, status);
+  process.stdout.write = writeTo(out.fd);
+  process.stderr.write = writeTo(err.fd);
+  // As node ends with an uncaught error: its stack on stderr, exit status 1.
+  process.on("uncaughtException", (error) => {
+    writeAll(err.fd, `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  });
+  // `echo $? >&3` once the command is over, whatever ends it; polled requests see the file whole (`mv -T`).
+  process.on("exit", (code) => {
+    writeAll(status.fd, `${code}\n`);
+    if (!request.local) renameSync(`${request.base}.status.tmp`, `${request.base}.status`);
+  });
+}
+
+function writeTo(fd: number): typeof process.stdout.write {
+  return ((chunk: string | Uint8Array, encoding?: unknown, callback?: unknown) => {
+    writeAll(fd, typeof chunk === "string" ? Buffer.from(chunk, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8") : chunk);
+    const done = typeof encoding === "function" ? encoding : callback;
+    if (typeof done === "function") process.nextTick(done as () => void);
+    return true;
+  }) as typeof process.stdout.write;
+}
+
+const PAUSE = new Int32Array(new SharedArrayBuffer(4));
+
+// Whole and in order, as node's stdout on a pipe writes; the FIFO is non-blocking, so a full one is waited out.
+// A reader gone (EPIPE) drops the rest, as it would for the shell's command.
+function writeAll(fd: number, data: string | Uint8Array): void {
+  let rest = typeof data === "string" ? Buffer.from(data) : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  while (rest.length > 0) {
+    try {
+      rest = rest.subarray(writeSync(fd, rest));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EAGAIN") return;
+      Atomics.wait(PAUSE, 0, 0, 1);
+    }
+  }
+}
+
+function readInput(): Promise<string> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    const input = createReadStream("", { fd: 3 });
+    input.on("data", (chunk) => chunks.push(chunk as Buffer));
+    input.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    input.on("error", () => resolve(""));
+  });
+}
+
+/** The request the daemon wrote, or undefined for nothing (or anything else) on fd 3. */
+export function parseRequest(text: string): WarmRequest | undefined {
+  if (text.trim() === "") return undefined;
+  const value = JSON.parse(text) as Partial<WarmRequest>;
+  const strings = (list: unknown) => Array.isArray(list) && list.every((item) => typeof item === "string");
+  const valid = strings(value.argv) && typeof value.cwd === "string" && typeof value.base === "string"
+    && typeof value.local === "boolean" && typeof value.env === "object" && value.env !== null
+    && strings(Object.values(value.env));
+  if (!valid) throw new Error("the daemon's request to a warm worker is not as it writes one");
+  return value as WarmRequest;
+}
