@@ -1,11 +1,13 @@
 import { stat } from "node:fs/promises";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import type { SandboxConfig } from "../../org/config/schema.js";
 import { decideSandbox } from "../../org/sandbox/decide.js";
 import { isInsideDir } from "../../org/paths.js";
 import type { VerifyRunLayout } from "../../org/sandbox/verify-run.js";
 import { probeSandbox } from "../probes/sandbox.js";
 import { runGit } from "../git/run.js";
+import { PACKAGE_ROOT } from "../package-root.js";
+import { findInstallsInTmp } from "../../org/sandbox/prepare.js";
 
 export type VerifySandbox = Omit<VerifyRunLayout, "checkout">;
 
@@ -33,6 +35,8 @@ export async function findVerifySandbox(opts: {
   const tmpHome = inTmp && (await keepFolders([home])).length ? home : undefined;
   return {
     bwrap: decision.bwrap, tops: [opts.root, opts.repo], hide, ...(tmpHome ? { tmpHome } : {}),
+    // node's and org's installs under /tmp, as an agent's sandbox shows them: a command may name a program there.
+    installs: findInstallsInTmp([process.execPath, join(PACKAGE_ROOT, "bin", "org.js")]),
     read: await keepFolders((opts.sandbox?.read ?? []).map((path) => resolve(opts.root, path))),
     write: await keepFolders((opts.sandbox?.write ?? []).map((path) => resolve(opts.root, path))),
   };

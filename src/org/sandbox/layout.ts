@@ -23,6 +23,8 @@ export interface SandboxLayout {
   git: { common: string; worktreeDir: string; org: string };
   /** The user's home when the private /tmp would hide it: readable again, like every home, never writable. */
   tmpHome?: string;
+  /** node's and org's installs under /tmp, readable again; bound before the org, so what it hides stays hidden. */
+  installs?: readonly string[];
   /** The user's git config, the agent's global one (read-only): its commits carry the user's name, as unsandboxed. */
   gitConfig?: string;
   /** sandbox.read and sandbox.write of org.yaml. */
@@ -62,6 +64,7 @@ export function planSandbox(layout: SandboxLayout): AgentSandbox {
     "--die-with-parent",
     ...SANDBOX_HOST_ARGS,
     ...(layout.tmpHome ? ro(layout.tmpHome) : []),
+    ...(layout.installs ?? []).flatMap(ro),
     ...tops.flatMap(ro),
     "--tmpfs", layout.worktrees,
     ...layout.read.flatMap(ro),

@@ -57,7 +57,8 @@ export async function writeSandboxes(
     const sandbox = planSandbox({
       bwrap: decision.bwrap, root: paths.root, repo: loaded.repoDir, worktrees: paths.worktrees, worktree: agent.worktree,
       agentWritable: files.writable, outbox, home: files.home, git: { common: git.common, worktreeDir, org: config.name }, ...user,
-      read: [...findInstallsInTmp(world.orgArgv), ...(config.sandbox?.read ?? []).map((path) => resolve(loaded.dir, path))],
+      installs: findInstallsInTmp(world.orgArgv),
+      read: (config.sandbox?.read ?? []).map((path) => resolve(loaded.dir, path)),
       write: (config.sandbox?.write ?? []).map((path) => resolve(loaded.dir, path)),
       // Through the grid's socket an agent could type into another agent's pane, or end the org.
       hideDirs: pty ? [] : [world.sandbox.tmuxDir],

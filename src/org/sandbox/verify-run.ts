@@ -11,6 +11,8 @@ export interface VerifyRunLayout {
   hide: string[];
   /** The user's home when the private /tmp would hide it: readable, as every home is. */
   tmpHome?: string;
+  /** node's and org's installs under /tmp, readable again; bound before the org, so what it hides stays hidden. */
+  installs?: readonly string[];
   /** sandbox.read and sandbox.write of org.yaml. */
   read: string[];
   write: string[];
@@ -31,6 +33,7 @@ export function planVerifyRun(layout: VerifyRunLayout, argv: readonly string[]):
     // No --die-with-parent: a run outlives a killed daemon, as unsandboxed, and the next daemon adopts or ends it.
     ...SANDBOX_HOST_ARGS,
     ...(layout.tmpHome ? ro(layout.tmpHome) : []),
+    ...(layout.installs ?? []).flatMap(ro),
     ...tops.flatMap(ro),
     ...layout.hide.flatMap((dir) => ["--tmpfs", dir]),
     ...layout.read.flatMap(ro),
