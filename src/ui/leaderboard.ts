@@ -39,7 +39,8 @@ export function renderLeaderboard(
     String(agent.counts.reject),
     ...(usage ? spendCells(usage.agents[agent.agent]) : []),
   ]);
-  const header = ["AGENT", "BASELINE", `BEST ${metricName}`, "DELTA", "COMMIT", "RUNS", "ANSWERED", "KEEP", "DISCARD", "CRASH", "REJECT", ...(usage ? ["TOKENS", "COST", "COST/KEEP"] : [])];
+  const counts = ["RUNS", "ANSWERED", "KEEP", "DISCARD", "CRASH", "REJECT"];
+  const header = ["AGENT", "BASELINE", `BEST ${metricName}`, "DELTA", "COMMIT", ...counts, ...(usage ? ["TOKENS", "COST", "COST/KEEP"] : [])];
   const fit = { width, drop: ["COST/KEEP", "TOKENS", "COST", "DISCARD", "BASELINE", "ANSWERED"] };
   const keeps = usage ? renderKeeps(usage, metricName).map((line) => fitLines(line, width)) : [];
   const table = [renderTable(header, rows, fit), fitLines(describeCounts(board), width), ...keeps].join("\n");

@@ -5,12 +5,12 @@ import { isAlive, killProcessGroup, startChild } from "../process.js";
 /** The hidden command a warm worker runs: it loads org, then waits on fd 3 for the one request it will run. */
 export const WARM_WORKER_COMMAND = "outbox-worker";
 
-/** What a warm worker is handed, as one JSON text on fd 3: the command runOutboxCommand would start, and its outputs. */
+/** What a warm worker is handed, one JSON text on fd 3: the command runOutboxCommand would start, and its outputs. */
 export interface WarmRequest {
   argv: string[];
   env: Record<string, string>;
   cwd: string;
-  /** The request's files but for the suffix; `local`: .out and .err are the shim's FIFOs, .status made whole by rename. */
+  /** The request's files but for the suffix; `local`: .out and .err are the shim's FIFOs (else .status comes by rename). */
   base: string;
   local: boolean;
 }
@@ -41,7 +41,8 @@ export function createWarmWorkers(orgArgv: readonly string[], children: ChildTra
   let deaths = 0;
   let closed = false;
   const start = () => {
-    const ticket = children.announce("command", `org ${WARM_WORKER_COMMAND} (idle, for the next brokered command)`, true);
+    const what = `org ${WARM_WORKER_COMMAND} (idle, for the next brokered command)`;
+    const ticket = children.announce("command", what, true);
     // fd 3, not stdin: a non-interactive shell gives a job it starts in the background /dev/null as its stdin.
     const child = startChild(["/bin/sh", "-c", '"$@" &', "sh", ...orgArgv, WARM_WORKER_COMMAND], {
       env: { ...process.env, ...ticket.env }, stdio: ["ignore", "ignore", "ignore", "pipe"], detached: true,

@@ -28,7 +28,7 @@ interface CommandOptions {
   children: ChildTracker;
   agent: string;
   file?: string;
-  /** A worker started ahead that runs `args` (org's, argv less the start of org) when one is ready and no file comes. */
+  /** A worker started ahead runs `args` (argv less the start of org) when one is ready and no -f file comes. */
   warm?: { workers: WarmWorkers; args: string[] };
 }
 
@@ -79,7 +79,8 @@ export async function runOutboxCommand(entry: OutboxEntry, argv: string[], opts:
 }
 
 function definedEnv(): Record<string, string> {
-  return Object.fromEntries(Object.entries(process.env).filter((pair): pair is [string, string] => pair[1] !== undefined));
+  const defined = (pair: [string, string | undefined]): pair is [string, string] => pair[1] !== undefined;
+  return Object.fromEntries(Object.entries(process.env).filter(defined));
 }
 
 async function writeOwnCopy(name: string, content: Buffer): Promise<string> {

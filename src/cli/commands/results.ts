@@ -50,7 +50,11 @@ export async function runResults(opts: { root: string; json: boolean }, io: Io):
   // Counted as `org history`, `org compare` and the stop conditions count them: one definition of an experiment.
   const counts = countRows(table.rows);
   const totals = { experiments: counts.run, answered: counts.answer, baselines: counts.baseline };
-  const json = { metric: metricName, goal, sigma: noise.sigma ?? null, counts: totals, ...board, ...(usage ? { usage: { agents: usage.agents, keeps: usage.keeps, experiments } } : {}), utilization: utilization ?? null, duplicates, ...describeTrustJson(checked) };
+  const spend = usage ? { usage: { agents: usage.agents, keeps: usage.keeps, experiments } } : {};
+  const json = {
+    metric: metricName, goal, sigma: noise.sigma ?? null, counts: totals, ...board, ...spend,
+    utilization: utilization ?? null, duplicates, ...describeTrustJson(checked),
+  };
   const duplicated = duplicates.answered > 0 ? [describeDuplicates(duplicates)] : [];
   const notes = [...describeTrust(checked), ...duplicated, ...(utilization ? [describeUtilization(utilization)] : [])];
   const leaderboard = renderLeaderboard(board, metricName, goal, noise, usage, io.columns);

@@ -45,7 +45,8 @@ export async function runStatus(opts: { root: string; json: boolean }, io: Io): 
   const verifier = queue && buildVerifierView(queue);
   if (!opts.json) {
     const warnings = [...describeReloadWarning(reload), ...(disk?.low ? [`verifier paused: ${disk.low}`] : [])];
-    const verifierLines = verifier ? [formatVerifierLine(verifier), ...describeCrashedBaselines(verifier, opts.root)] : [];
+    const crashed = verifier ? describeCrashedBaselines(verifier, opts.root) : [];
+    const verifierLines = verifier ? [formatVerifierLine(verifier), ...crashed] : [];
     const stopLine = formatStopLine(stop, opts.root);
     io.out(renderStatus(snapshot, warnings, usage, { utilization, stopLine, verifierLines, width: io.columns }));
     const line = formatKeeperLine(keeper, keeperPid !== undefined);
