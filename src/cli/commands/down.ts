@@ -79,7 +79,7 @@ async function readRecordOrWhy(root: string): Promise<RecordRead> {
   const record = await readOptionalRecord(root).catch((error: Error) => error);
   if (record === undefined) return { record, file, why: `no ${file}`, unreadable: false };
   if (record instanceof Error) {
-    return { record: undefined, file, why: `${file} is unreadable (${record.message})`, unreadable: true };
+    return { record: undefined, file, why: `${file} is unreadable (half-written, or not an org record)`, unreadable: true };
   }
   if (typeof record.socket !== "string" || !Array.isArray(record.agents)) {
     return { record: undefined, file, why: `${file} is incomplete`, unreadable: true };
