@@ -1,4 +1,4 @@
-// `org lineage` over a real org: the test is the agents (edits, merges, `org submit`); the verifier keeps, stacks, follows.
+// `org lineage` over a real org: the test is the agents (edits, merges, `org submit`); the verifier keeps and stacks.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -26,7 +26,11 @@ verify:
 `;
 const SCORE = 'echo "score: $(( $(cat a.txt) + $(cat b.txt) ))"\n';
 
-interface Keep { commit: string; agent: string; author: string; builtOn: { commit: string; author: string; relation: string }[]; cross: boolean; carries?: { commit: string } }
+interface Keep {
+  commit: string; agent: string; author: string; cross: boolean; carries?: { commit: string };
+  builtOn: { commit: string; author: string; relation: string }[];
+}
+interface Share { keeps: number; cross: number; descends: number; unknown: number; fraction: number }
 
 let org: ReturnType<typeof createOrgRepo>;
 let state: string;
@@ -43,7 +47,7 @@ const submit = (agent: string, file: string, value: string) => {
 const lineage = () => {
   const result = runOrg(["lineage", "--json"], { cwd: org.dir });
   expect(result.stderr).toBe("");
-  return JSON.parse(result.stdout) as { base: string; share: { keeps: number; cross: number; descends: number; unknown: number; fraction: number }; keeps: Keep[] };
+  return JSON.parse(result.stdout) as { base: string; share: Share; keeps: Keep[] };
 };
 
 describe("org lineage", { tags: ["slow"] }, () => {
@@ -52,28 +56,32 @@ describe("org lineage", { tags: ["slow"] }, () => {
     state = join(org.dir, "state");
     const up = runOrg(["up"], { cwd: org.dir });
     expect(up.code, up.stderr).toBe(0);
-    await pollUntil(() => ["researcher-1", "researcher-2"].every((agent) => existsSync(join(state, "agents", agent, "ledger.json"))), { what: "both baselines", timeoutMs: 20_000 });
+    const ledger = (agent: string) => existsSync(join(state, "agents", agent, "ledger.json"));
+    const ledgers = () => ["researcher-1", "researcher-2"].every(ledger);
+    await pollUntil(ledgers, { what: "both baselines", timeoutMs: 20_000 });
   }, 60_000);
 
   afterAll(() => teardownOrg(org));
 
-  test("own keeps, a stack onto another's best and a follow by merge make the tree; a deleted branch changes nothing", async () => {
+  test("own keeps, a stack onto another's best, a follow by merge; a deleted branch changes nothing", async () => {
     const a1 = submit("researcher-1", "a.txt", "5");
     const b1 = submit("researcher-2", "b.txt", "3");
     // b1 beats researcher-2's best but not the org's: the verifier stacks it onto a1 as the org's own experiment.
     await pollUntil(() => /\tkeep\tstack /.test(results()), { what: "the stack's keep", timeoutMs: 30_000 });
     // researcher-2 follows researcher-1: merges its keep, then changes b again in the same commit.
-    git(worktree("researcher-2"), ["merge", "-q", "--no-ff", "--no-commit", "org/" + org.name + "/researcher-1"]);
+    git(worktree("researcher-2"), ["merge", "-q", "--no-ff", "--no-commit", `org/${org.name}/researcher-1`]);
     writeFileSync(join(worktree("researcher-2"), "b.txt"), "4\n");
     git(worktree("researcher-2"), ["commit", "-qam", "follow researcher-1, b to 4"]);
     const m = head("researcher-2");
-    await pollUntil(() => results().includes(`${m.slice(0, 7)}\t9.000000`), { what: "the follow's keep", timeoutMs: 30_000 });
+    const follow = () => results().includes(`${m.slice(0, 7)}\t9.000000`);
+    await pollUntil(follow, { what: "the follow's keep", timeoutMs: 30_000 });
 
     const before = lineage();
     const base = git(org.dir, ["rev-parse", "main"]).trim();
     const stack = before.keeps.find((keep) => keep.agent === "org")!;
     expect(before.base).toBe(base);
-    expect(before.keeps.map((keep) => [keep.commit, keep.agent, keep.builtOn.map((link) => [link.commit, link.relation]), keep.cross])).toEqual([
+    const links = (keep: Keep) => keep.builtOn.map((link) => [link.commit, link.relation]);
+    expect(before.keeps.map((keep) => [keep.commit, keep.agent, links(keep), keep.cross])).toEqual([
       [a1, "researcher-1", [[base, "base"]], false],
       [b1, "researcher-2", [[base, "base"]], false],
       [stack.commit, "org", [[a1, "stack"]], true],
@@ -82,7 +90,9 @@ describe("org lineage", { tags: ["slow"] }, () => {
     expect(stack).toMatchObject({ author: "researcher-2", carries: { commit: b1 } });
     expect(before.share).toEqual({ keeps: 4, cross: 2, descends: 2, unknown: 0, fraction: 0.5 });
     const text = runOrg(["lineage"], { cwd: org.dir, env: { COLUMNS: "200" } }).stdout;
-    expect(text).toContain(`└─ ${m.slice(0, 7)} researcher-2 score 9.000000 [follows researcher-1 (${a1.slice(0, 7)})] follow researcher-1, b to 4`);
+    const marks = `[follows researcher-1 (${a1.slice(0, 7)})]`;
+    const line = `${m.slice(0, 7)} researcher-2 score 9.000000 ${marks} follow researcher-1, b to 4`;
+    expect(text).toContain(`└─ ${line}`);
     expect(text).toContain("2 of 4 keeps (50 %) built on another agent's result, 2 (50 %) descend from one");
 
     // Lineage is the verifier's record: researcher-1's branch gone (and the org down) leaves it as it was.
@@ -99,9 +109,11 @@ describe("org lineage", { tags: ["slow"] }, () => {
       expect(none.stderr).toBe(`org: no org state in ${join(empty, "state")} — run \`org up\` first\n`);
       expect(none.code).toBe(1);
       mkdirSync(join(empty, "state"));
-      writeFileSync(join(empty, "state", "results.tsv"), "commit\tscore\tmemory_gb\tstatus\tdescription\tagent\n1234567\t2.000000\t0.0\tkeep\tbaseline\tr-1\n");
+      const header = "commit\tscore\tmemory_gb\tstatus\tdescription\tagent\n";
+      writeFileSync(join(empty, "state", "results.tsv"), `${header}1234567\t2.000000\t0.0\tkeep\tbaseline\tr-1\n`);
       const noKeeps = runOrg(["lineage"], { cwd: empty });
-      expect(noKeeps.stderr).toBe(`org: no keeps yet in ${join(empty, "state", "results.tsv")} — the lineage starts at the first kept experiment; \`org results\` shows what was judged so far\n`);
+      const why = "the lineage starts at the first kept experiment; `org results` shows what was judged so far";
+      expect(noKeeps.stderr).toBe(`org: no keeps yet in ${join(empty, "state", "results.tsv")} — ${why}\n`);
       expect(noKeeps.code).toBe(1);
       expect(readdirSync(join(empty, "state"))).toEqual(["results.tsv"]);
     } finally {

@@ -31,7 +31,8 @@ export function renderLineage(lineage: Lineage, metricName: string, width?: numb
 function describeNode(node: LineageNode, metricName: string): string {
   const how = [
     ...node.builtOn.flatMap((link, index) => {
-      if (link.relation === "follow") return [`follows ${link.author}${index > 0 ? ` (${link.commit.slice(0, 7)})` : ""}`];
+      const which = index > 0 ? ` (${link.commit.slice(0, 7)})` : "";
+      if (link.relation === "follow") return [`follows ${link.author}${which}`];
       if (index > 0) return [`also on ${link.commit.slice(0, 7)}`];
       return [];
     }),
@@ -40,7 +41,8 @@ function describeNode(node: LineageNode, metricName: string): string {
     ...(node.unknown ? [node.unknown] : []),
   ];
   const text = cleanLine(node.description);
-  return `${node.commit.slice(0, 7)} ${node.agent} ${metricName} ${node.metric.toFixed(6)}${how.length > 0 ? ` [${how.join("; ")}]` : ""} ${text}`;
+  const marks = how.length > 0 ? ` [${how.join("; ")}]` : "";
+  return `${node.commit.slice(0, 7)} ${node.agent} ${metricName} ${node.metric.toFixed(6)}${marks} ${text}`;
 }
 
 function onto(node: LineageNode): string {

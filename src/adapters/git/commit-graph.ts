@@ -12,7 +12,8 @@ export async function resolveStoreCommits(store: string, names: readonly string[
   const wanted = [...new Set(names)].filter((name) => /^[0-9a-f]{4,64}$/.test(name));
   const resolved = new Map<string, string>();
   if (wanted.length === 0 || !(await isDir(store))) return resolved;
-  const result = await runGit(["cat-file", "--batch-check=%(objectname) %(objecttype)"], call(store, `${wanted.join("\n")}\n`));
+  const check = ["cat-file", "--batch-check=%(objectname) %(objecttype)"];
+  const result = await runGit(check, call(store, `${wanted.join("\n")}\n`));
   const lines = result.stdout.split("\n");
   wanted.forEach((name, index) => {
     const [hash, type] = (lines[index] ?? "").split(" ");
@@ -31,7 +32,8 @@ export async function readCommitGraph(store: string, commits: readonly string[],
   if (tips.length === 0) return new Map();
   const below = base && known.has(base) ? ["--not", base] : [];
   const result = await runGit(["rev-list", "--parents", ...tips, ...below], call(store));
-  if (result.exitCode !== 0) return { problem: `git rev-list in ${store} failed: ${result.stderr.trim().split("\n")[0] ?? ""}` };
+  const why = result.stderr.trim().split("\n")[0] ?? "";
+  if (result.exitCode !== 0) return { problem: `git rev-list in ${store} failed: ${why}` };
   const graph = new Map<string, string[]>();
   for (const line of result.stdout.split("\n")) {
     const [commit, ...parents] = line.trim().split(" ");
@@ -42,7 +44,8 @@ export async function readCommitGraph(store: string, commits: readonly string[],
 
 function call(store: string, input?: string) {
   return {
-    cwd: store, config: CONFIG, timeoutMs: 60_000, env: { GIT_DIR: store, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" },
+    cwd: store, config: CONFIG, timeoutMs: 60_000,
+    env: { GIT_DIR: store, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" },
     ...(input === undefined ? {} : { input }),
   };
 }

@@ -8,19 +8,23 @@ import { renderLineage } from "../../ui/lineage-tree.js";
 import { formatJson } from "../../org/safe-text.js";
 import type { Io } from "../io.js";
 
-/** `org lineage [--json]`: the tree of kept commits, which built on which, and the share built on another agent's result. */
+/** `org lineage [--json]`: the tree of kept commits, which built on which, and the share built on another's result. */
 export async function runLineage(opts: { root: string; json: boolean }, io: Io): Promise<number> {
   await assertOrgState(opts.root);
   const input = await readLineageInput(opts.root);
   const lineage = buildLineage(input);
   if (lineage.nodes.length === 0) {
     const results = orgPaths(opts.root).results;
-    throw new OrgError(`no keeps yet in ${results} — the lineage starts at the first kept experiment; \`org results\` shows what was judged so far`, "no-keeps");
+    const why = "the lineage starts at the first kept experiment; `org results` shows what was judged so far";
+    throw new OrgError(`no keeps yet in ${results} — ${why}`, "no-keeps");
   }
   const metricName = input.metricName ?? (await readMetricSetting(opts.root)).metricName;
   const fraction = crossFraction(lineage.share);
   io.out(opts.json
-    ? formatJson({ metric: metricName, base: lineage.base ?? null, share: { ...lineage.share, fraction: fraction ?? null }, keeps: lineage.nodes })
+    ? formatJson({
+      metric: metricName, base: lineage.base ?? null,
+      share: { ...lineage.share, fraction: fraction ?? null }, keeps: lineage.nodes,
+    })
     : renderLineage(lineage, metricName, io.columns));
   return 0;
 }

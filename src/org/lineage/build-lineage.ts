@@ -1,4 +1,4 @@
-// The lineage of the kept commits: which keep built on which, read from the verifier's records, never from live branches.
+// The lineage of the kept commits: which keep built on which, from the verifier's records, never from live branches.
 import type { ResultRow } from "../experiments/results.js";
 import { classifyRow } from "../experiments/row-kind.js";
 import { STACK_AGENT, type StackAttempt } from "../experiments/stack.js";
@@ -107,7 +107,7 @@ function linkAncestors(node: LineageNode, input: LineageInput, byCommit: Map<str
   node.cross = others.length > 0;
 }
 
-// Transitively: a keep descends from another agent's result when anything it built on, or carried, is another's or does.
+// Transitively: a keep descends from another's result when anything it built on or carried is another's, or does.
 function markDescent(nodes: LineageNode[], byCommit: Map<string, LineageNode>): void {
   const memo = new Map<LineageNode, Set<string>>();
   const authors = (node: LineageNode): Set<string> => {
@@ -122,5 +122,7 @@ function markDescent(nodes: LineageNode[], byCommit: Map<string, LineageNode>): 
     }
     return found;
   };
-  for (const node of nodes) node.descends = node.unknown === undefined && [...authors(node)].some((author) => author !== node.author);
+  for (const node of nodes) {
+    node.descends = node.unknown === undefined && [...authors(node)].some((author) => author !== node.author);
+  }
 }

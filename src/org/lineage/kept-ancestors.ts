@@ -9,7 +9,8 @@ export type KeptAncestors = { kind: "found"; commits: string[] } | { kind: "unkn
  * Breadth first from the commit's parents, first parents first, so the nearest keep on the first-parent line leads.
  * A commit the graph lacks is below the base or was never taken into the store: the walk does not go through it.
  */
-export function findKeptAncestors(commit: string, graph: CommitGraph, isKept: (commit: string) => boolean): KeptAncestors {
+export function findKeptAncestors(commit: string, graph: CommitGraph, isKept: (commit: string) => boolean)
+  : KeptAncestors {
   const parents = graph.get(commit);
   if (!parents) return { kind: "unknown", reason: `${commit.slice(0, 7)} is not in the verifier's store` };
   const found: string[] = [];
@@ -26,9 +27,10 @@ export function findKeptAncestors(commit: string, graph: CommitGraph, isKept: (c
     frontier = next;
   }
   // Keeps met on one line may lie below one met on another: only the nearest count.
-  const nearest = found.filter((candidate) => !found.some((other) => other !== candidate && reaches(other, candidate, graph)));
-  if (nearest.length === 0) return { kind: "unknown", reason: `no keep and no base below ${commit.slice(0, 7)} in the verifier's store` };
-  return { kind: "found", commits: nearest };
+  const below = (candidate: string) => found.some((other) => other !== candidate && reaches(other, candidate, graph));
+  const nearest = found.filter((candidate) => !below(candidate));
+  if (nearest.length > 0) return { kind: "found", commits: nearest };
+  return { kind: "unknown", reason: `no keep and no base below ${commit.slice(0, 7)} in the verifier's store` };
 }
 
 /** Whether `to` lies below `from` in the graph. */

@@ -7,7 +7,8 @@ export function describeShare(share: LineageShare): string {
   const measured = share.keeps - share.unknown;
   const unknown = share.unknown > 0 ? `; ${share.unknown} of ${share.keeps} unknown (not in the verifier's store)` : "";
   if (measured === 0) return `${share.keeps} keep${share.keeps === 1 ? "" : "s"}, what they built on unknown${unknown}`;
-  return `${share.cross} of ${measured} keep${measured === 1 ? "" : "s"} (${percent(share.cross, measured)}) built on another agent's result, `
+  const keeps = `keep${measured === 1 ? "" : "s"}`;
+  return `${share.cross} of ${measured} ${keeps} (${percent(share.cross, measured)}) built on another agent's result, `
     + `${share.descends} (${percent(share.descends, measured)}) descend from one${unknown}`;
 }
 
