@@ -100,6 +100,10 @@ describe("org lineage", { tags: ["slow"] }, () => {
     git(org.dir, ["worktree", "remove", "--force", worktree("researcher-1")]);
     git(org.dir, ["branch", "-D", `org/${org.name}/researcher-1`]);
     expect(lineage()).toEqual(before);
+    // The report carries the same tree.
+    expect(runOrg(["report"], { cwd: org.dir }).code).toBe(0);
+    const html = readFileSync(join(state, "report.html"), "utf8");
+    expect(html).toContain(`<h2>Lineage</h2>\n<pre id="lineage">base ${base.slice(0, 7)}\n`);
   }, 120_000);
 
   test("no org, and an org with no keeps yet: the exact message, nothing written", () => {

@@ -3,4 +3,4 @@ export {
   type Relation,
 } from "./build-lineage.js";
 export { findKeptAncestors, type CommitGraph, type KeptAncestors } from "./kept-ancestors.js";
-export { crossFraction, describeShare, shareOf } from "./share.js";
+export { crossFraction, describeShare, shareOf, shareOfProgram } from "./share.js";
