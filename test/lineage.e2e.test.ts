@@ -92,7 +92,7 @@ describe("org lineage", { tags: ["slow"] }, () => {
     const text = runOrg(["lineage"], { cwd: org.dir, env: { COLUMNS: "200" } }).stdout;
     const marks = `[follows researcher-1 (${a1.slice(0, 7)})]`;
     const line = `${m.slice(0, 7)} researcher-2 score 9.000000 ${marks} follow researcher-1, b to 4`;
-    expect(text).toContain(`└─ ${line}`);
+    expect(text).toContain(`\n   ${line}\n`);
     expect(text).toContain("2 of 4 keeps (50 %) built on another agent's result, 2 (50 %) descend from one");
 
     // Lineage is the verifier's record: researcher-1's branch gone (and the org down) leaves it as it was.

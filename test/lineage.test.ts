@@ -65,19 +65,19 @@ describe("buildLineage", () => {
     expect(broken.share).toEqual({ keeps: 5, cross: 0, descends: 0, unknown: 5 });
   });
 
-  test("the text tree nests each keep under its first nearest keep, fits the width, ends with the share", () => {
+  test("the tree: each keep under its first nearest keep, an only child straight below; fitted; the share last", () => {
     const text = renderLineage(lineage, "loss");
     expect(text.split("\n")).toEqual([
       "base ba5e000",
       "├─ a100000 r-1 loss 2.500000 change a1",
-      "│  └─ a200000 r-1 loss 2.200000 [adopted by r-2] change a2",
-      "│     └─ 5c00000 org loss 2.000000 [stack of r-2's b200000 onto r-1's] stack b200000 onto a200000",
+      "│  a200000 r-1 loss 2.200000 [adopted by r-2] change a2",
+      "│  5c00000 org loss 2.000000 [stack of r-2's b200000 onto r-1's] stack b200000 onto a200000",
       "└─ b100000 r-2 loss 2.800000 change b1",
-      "   └─ b200000 r-2 loss 2.400000 [follows r-1 (a100000)] change b2",
+      "   b200000 r-2 loss 2.400000 [follows r-1 (a100000)] change b2",
       "2 of 5 keeps (40 %) built on another agent's result, 2 (40 %) descend from one",
     ]);
     const narrow = renderLineage(lineage, "loss", 40).split("\n");
     for (const line of narrow) expect(measureWidth(line)).toBeLessThanOrEqual(40);
-    expect(narrow[3]).toBe("│     └─ 5c00000 org loss 2.000000 [sta…");
+    expect(narrow[3]).toBe("│  5c00000 org loss 2.000000 [stack of …");
   });
 });

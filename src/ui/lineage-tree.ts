@@ -13,15 +13,17 @@ export function renderLineage(lineage: Lineage, metricName: string, width?: numb
     else children.set(parent, [...(children.get(parent) ?? []), node]);
   }
   const lines: string[] = [`base ${lineage.base?.slice(0, 7) ?? "(unknown: no org.json)"}`];
-  const draw = (nodes: LineageNode[], prefix: string) => nodes.forEach((node, index) => {
+  // An only child goes straight below its parent, in its column: a long chain of keeps does not march off the screen.
+  const draw = (nodes: LineageNode[], prefix: string, chained: boolean) => nodes.forEach((node, index) => {
     const last = index === nodes.length - 1;
-    lines.push(`${prefix}${last ? "└─ " : "├─ "}${describeNode(node, metricName)}`);
-    draw(children.get(node.commit) ?? [], `${prefix}${last ? "   " : "│  "}`);
+    const straight = chained && nodes.length === 1;
+    lines.push(`${prefix}${straight ? "" : last ? "└─ " : "├─ "}${describeNode(node, metricName)}`);
+    draw(children.get(node.commit) ?? [], straight ? prefix : `${prefix}${last ? "   " : "│  "}`, true);
   });
-  draw(lineage.base ? (children.get(lineage.base) ?? []) : [], "");
+  draw(lineage.base ? (children.get(lineage.base) ?? []) : [], "", false);
   if (unknown.length > 0) {
     lines.push("unknown: what these built on");
-    draw(unknown, "");
+    draw(unknown, "", false);
   }
   lines.push(describeShare(lineage.share));
   return (width === undefined ? lines : lines.map((line) => cutToWidth(line, width))).join("\n");
