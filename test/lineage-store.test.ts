@@ -1,0 +1,31 @@
+// The lineage's graph read from a real git store: abbreviated (legacy) names resolved, the base the floor, and a
+// store that is missing said so.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, expect, test } from "vitest";
+import { readCommitGraph, resolveStoreCommits } from "../src/adapters/git/commit-graph.js";
+import { createRepo, git, removeDir } from "./helpers/temp-repo.js";
+
+const dirs: string[] = [];
+afterEach(() => dirs.splice(0).forEach(removeDir));
+
+test("names resolve to full hashes, the graph stops at the base, and a missing store is a problem, not a crash", async () => {
+  const repo = createRepo({ "a.txt": "1\n" });
+  dirs.push(repo);
+  const commit = (value: string) => {
+    writeFileSync(join(repo, "a.txt"), `${value}\n`);
+    git(repo, ["commit", "-qam", value]);
+    return git(repo, ["rev-parse", "HEAD"]).trim();
+  };
+  const base = git(repo, ["rev-parse", "HEAD"]).trim();
+  const one = commit("2");
+  const two = commit("3");
+  const store = join(repo, ".git");
+  const resolved = await resolveStoreCommits(store, [one.slice(0, 7), two, "0000000", "not-a-name"]);
+  expect([...resolved]).toEqual([[one.slice(0, 7), one], [two, two]]);
+  expect([...((await readCommitGraph(store, [two], base)) as Map<string, string[]>)]).toEqual([[two, [one]], [one, [base]]]);
+  // A keep the store lacks is left out of the graph: the lineage names it unknown.
+  expect([...((await readCommitGraph(store, [two, "f".repeat(40)], base)) as Map<string, string[]>)].length).toBe(2);
+  const missing = join(repo, "no-store");
+  expect(await readCommitGraph(missing, [two], base)).toEqual({ problem: `the verifier's store ${missing} does not exist` });
+});
