@@ -26,6 +26,13 @@ describe("the chain", () => {
     expect(readChain(`${text(entries)}{"seq":`)).toMatchObject({ entries, torn: true, text: text(entries) });
   });
 
+  test("a stack's frontier move, with the runs its metric is the mean of, reads back whole", () => {
+    const entries = build([row(), { kind: "frontier", payload: { commit: SHA, metric: 0.5, agent: "org", at: "2030-01-01T00:00:01.000Z", runs: 2 } }, row()]);
+    const read = readChain(text(entries));
+    expect(read.broken).toBeUndefined();
+    expect(read).toMatchObject({ entries, torn: false });
+  });
+
   test("an altered, removed or re-serialized entry breaks it at that line", () => {
     const entries = build([row(), row(ROW.replace("0.5", "0.4"))]);
     const lines = text(entries).split("\n");

@@ -34,9 +34,12 @@ describe("org compare", () => {
     expect(text.stdout).toContain("A = aaaaaaaa: 40 experiments, 20.00 GPU-h, unpriced");
     expect(text.stdout).toMatch(/^keep rate\s+10\.0% \[\S+, \S+\]\s+50\.0% \[\S+, \S+\]\s+40\.0% \[\S+, \S+\]\s+bbbbbbbb better$/m);
     expect(text.stdout).toMatch(/^best gain \/ \$\s+unpriced\s+unpriced\s+unpriced\s+unpriced$/m);
-    const json = JSON.parse(org(["compare", "aaaa", "bbbb", "--json"]).stdout) as { a: { program: string }; measures: { measure: string; diff: { interval: number[] }; verdict: { kind: string } }[] };
+    // No verifier's store behind these hand-written rows: what each keep built on is unknown, and said so.
+    expect(text.stdout).toContain("lineage A (aaaaaaaa): 4 keeps: what they built on is unknown (not in the verifier's store)");
+    const json = JSON.parse(org(["compare", "aaaa", "bbbb", "--json"]).stdout) as { a: { program: string }; lineage: { b: unknown }; measures: { measure: string; diff: { interval: number[] }; verdict: { kind: string } }[] };
     expect(json.a.program).toBe("aaaaaaaa");
     expect(json.measures.find((line) => line.measure === "keepRate")).toMatchObject({ verdict: { kind: "better" } });
+    expect(json.lineage.b).toEqual({ keeps: 20, cross: 0, descends: 0, unknown: 20, fraction: null });
   });
 
   test("bad input: one-liners that say what to do", () => {

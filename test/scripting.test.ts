@@ -155,6 +155,8 @@ const TABLE: [string[], "empty" | "org", number, boolean][] = [
   [["tried"], "empty", 1, true],
   [["report"], "empty", 1, false],
   [["compare"], "empty", 1, true],
+  [["lineage"], "empty", 1, true],
+  [["lineage"], "org", 1, true],
   [["claims"], "empty", 1, true],
   [["plan"], "empty", 1, true],
   [["plan"], "org", 1, true],

@@ -81,7 +81,7 @@ describe("help for people", () => {
     const names = groups.map((block) => listed(block).map((line) => line.trim().split(" ")[0]));
     expect(names).toEqual([
       ["init", "validate", "doctor", "up", "down", "plan", "reload", "demo"],
-      ["status", "watch", "attach", "logs", "results", "tried", "confirm", "report"],
+      ["status", "watch", "attach", "logs", "results", "tried", "lineage", "confirm", "report"],
       ["submit", "wait", "send", "inbox", "note", "claim", "claims", "task", "contract", "review"],
       ["history", "compare", "program"],
     ]);
@@ -106,7 +106,7 @@ describe("help for people", () => {
       expect(own.out, path).toMatch(new RegExp(`^Usage: org ${path} `, "m"));
       expect(own.out, path).toMatch(new RegExp(`\\nExample:\\n {2}\\$ org ${path}\\b`));
     }
-    for (const name of ["status", "results", "doctor", "tried", "history", "compare"]) {
+    for (const name of ["status", "results", "doctor", "tried", "history", "compare", "lineage"]) {
       expect((await org([name, "--help"])).out).toContain("--wide");
     }
   });

@@ -34,6 +34,7 @@ const GROUPS: CommandGroup[] = [
       logs: "an agent's pane output",
       results: "the leaderboard: best per agent, counts",
       tried: "every idea tried, newest first",
+      lineage: "which keep built on which, as a tree",
       confirm: "re-run a commit with fresh seeds",
       report: "an HTML progress report and SVG chart",
     },
@@ -83,6 +84,7 @@ const EXAMPLES: Record<string, string> = {
   results: "org results --json",
   tried: "org tried warmup lr",
   confirm: "org confirm 3f2a9c1 -n 5",
+  lineage: "org lineage --json",
   report: "org report -o report.html --x time",
   submit: 'org submit -m "warm the learning rate up over 200 steps"',
   wait: "org wait 2026-01-07T10-15-02-123Z-researcher-1-3f2a9c1",
@@ -106,7 +108,7 @@ const EXAMPLES: Record<string, string> = {
 };
 
 /** The commands whose tables fit the terminal, and take --wide for every row and column whole. */
-const FITTED = ["status", "results", "doctor", "tried", "history", "compare"];
+const FITTED = ["status", "results", "doctor", "tried", "history", "compare", "lineage"];
 const WIDE = "every row and column whole, as in a pipe, not fitted to the terminal";
 
 /** Groups, examples and --wide onto the commands main.ts defined; call it once they all are. */

@@ -112,6 +112,13 @@ export async function main(argv: string[], given: Io = stdio): Promise<number> {
   program.command("compare").argument("[versions...]", "A and B: versions or unique prefixes as `org history` lists them, or unversioned; none: the last two")
     .description("two program versions side by side: best gain per GPU-hour and per $, keep and crash rates, experiments to the first keep, with 95 % bootstrap intervals").option("--json", "machine-readable")
     .action(run(async (ids: string[], opts: { json?: boolean }) => (await import("./commands/compare.js")).runCompare({ root: root(), ids, json: Boolean(opts.json) }, io)));
+  program.command("lineage")
+    .description("the tree of kept commits: which keep built on which (own chain, follow, stack), and the share built on another agent's result")
+    .option("--json", "machine-readable")
+    .action(run(async (opts: { json?: boolean }) => {
+      const { runLineage } = await import("./commands/lineage.js");
+      return runLineage({ root: root(), json: Boolean(opts.json) }, io);
+    }));
   program.command("results").description("the leaderboard: best per agent, the org's best, counts per verdict").option("--json", "machine-readable")
     .action(run(async (opts: { json?: boolean }) => (await import("./commands/results.js")).runResults({ root: root(), json: Boolean(opts.json) }, io)));
   program.command("tried").argument("[words...]", "only ideas whose description, agent, verdict or commit holds every word (any case)")

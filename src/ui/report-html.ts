@@ -21,6 +21,8 @@ export interface ReportPage {
   utilization?: { summary: string; vegaSpec: unknown; svg: string };
   /** The last two program versions as `org compare` puts them (no cells: why there is no comparison). */
   versions?: { header: string[]; cells: string[][]; notes: string[] };
+  /** `org lineage` as text: which keep built on which, then the share built on another agent's result. */
+  lineage?: string;
 }
 
 const STYLE = `body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;max-width:1000px;padding:0 16px;color:#222}
@@ -80,7 +82,8 @@ export function renderReportHtml(page: ReportPage): string {
 <noscript>${page.svg}</noscript>
 ${page.utilization ? renderUtilization(page.utilization) : ""}<h2>Leaderboard</h2>
 ${renderBoardTable(page.board, page.metricName, page.usage)}
-${page.usage ? renderKeepCosts(page.usage, page.metricName) : ""}${page.versions ? renderVersions(page.versions) : ""}<script>${inlineScript(page.runtime)}</script>
+${page.usage ? renderKeepCosts(page.usage, page.metricName) : ""}${page.versions ? renderVersions(page.versions) : ""}
+${page.lineage ? renderLineage(page.lineage) : ""}<script>${inlineScript(page.runtime)}</script>
 <script type="application/json" id="spec">${spec}</script>
 ${page.utilization ? `<script type="application/json" id="utilization-spec">${inlineJson(page.utilization.vegaSpec)}</script>\n` : ""}<script>${RENDER}</script>
 </body>
@@ -129,4 +132,9 @@ function renderVersions(versions: NonNullable<ReportPage["versions"]>): string {
   const cells = (row: string[], tag: "th" | "td") => `<tr>${row.map((cell) => `<${tag}>${escapeHtml(cell)}</${tag}>`).join("")}</tr>`;
   const table = versions.cells.length === 0 ? "" : `<table id="versions">\n<thead>${cells(versions.header, "th")}</thead>\n<tbody>\n${versions.cells.map((row) => cells(row, "td")).join("\n")}\n</tbody>\n</table>\n`;
   return `<h2>Program versions compared</h2>\n${table}${versions.notes.map((note) => `<p class="summary">${escapeHtml(note)}</p>`).join("\n")}\n`;
+}
+
+// The tree as `org lineage` prints it, whole: a page scrolls sideways where a terminal would cut.
+function renderLineage(lineage: NonNullable<ReportPage["lineage"]>): string {
+  return `<h2>Lineage</h2>\n<pre id="lineage">${escapeHtml(lineage)}</pre>\n`;
 }

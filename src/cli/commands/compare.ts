@@ -13,6 +13,8 @@ import { readAbRun } from "../../adapters/store/ab-run.js";
 import { describeAbRun } from "../../org/programs/ab-run.js";
 import { formatJson } from "../../org/safe-text.js";
 import { fitLines } from "../../ui/wrap-text.js";
+import { buildLineage, crossFraction, describeShare, shareOfProgram } from "../../org/lineage/index.js";
+import { readLineageInput } from "../../adapters/store/lineage-input.js";
 
 /** `org compare [A B] [--json]`: two program versions' measures with 95 % bootstrap intervals, and which is better where that is clear. */
 export async function runCompare(opts: { root: string; ids: string[]; json: boolean }, io: Io): Promise<number> {
@@ -26,10 +28,19 @@ export async function runCompare(opts: { root: string; ids: string[]; json: bool
   const ab = opts.ids.length === 0 ? await readAbRun(state) : undefined;
   const result = compareVersions({ ids: ab ? [ab.a.version, ab.b.version] : opts.ids, history, rows, saved: [...input.saved.keys()], goal, random: seededRng(COMPARE_SEED) });
   if (result.kind === "refused") throw new OrgError(result.reason, result.code);
-  if (opts.json) io.out(formatJson({ metric: metricName, goal, method: COMPARE_METHOD, ...(ab ? { ab } : {}), ...result.comparison }));
-  else {
+  // The org working as one: how many of each version's keeps built on another agent's result.
+  const { nodes } = buildLineage(await readLineageInput(opts.root));
+  const sides = { a: result.comparison.a.program, b: result.comparison.b.program };
+  const shares = { a: shareOfProgram(nodes, sides.a), b: shareOfProgram(nodes, sides.b) };
+  if (opts.json) {
+    const withFraction = (share: typeof shares.a) => ({ ...share, fraction: crossFraction(share) ?? null });
+    const lineage = { a: withFraction(shares.a), b: withFraction(shares.b) };
+    io.out(formatJson({ metric: metricName, goal, method: COMPARE_METHOD, ...(ab ? { ab } : {}), ...result.comparison, lineage }));
+  } else {
     const table = renderComparison(result.comparison, metricName, io.columns);
-    io.out([...(ab ? [fitLines(describeAbRun(ab), io.columns)] : []), table].join("\n"));
+    const lineage = (["a", "b"] as const).map((side) => `lineage ${side.toUpperCase()} (${sides[side]}): ${describeShare(shares[side])}`);
+    const head = ab ? [fitLines(describeAbRun(ab), io.columns)] : [];
+    io.out([...head, table, ...lineage.map((line) => fitLines(line, io.columns))].join("\n"));
   }
   return 0;
 }

@@ -25,6 +25,9 @@ import { buildUtilizationSpec } from "../../ui/report-utilization-spec.js";
 import { describeUtilization } from "../../ui/utilization-format.js";
 import type { TopLevelSpec } from "vega-lite";
 import type { Io } from "../io.js";
+import { buildLineage } from "../../org/lineage/index.js";
+import { readLineageInput } from "../../adapters/store/lineage-input.js";
+import { renderLineage } from "../../ui/lineage-tree.js";
 
 /** `org report`: state/report.html (chart + leaderboard, self-contained) and state/progress.svg from results.tsv. */
 export async function runReport(opts: { root: string; out?: string; svg?: string; x: ProgressAxis }, io: Io): Promise<number> {
@@ -60,7 +63,12 @@ export async function runReport(opts: { root: string; out?: string; svg?: string
   // How busy the GPUs were over the org's life, where the verifier recorded its runs.
   const input = await readUtilizationInput(paths.state, new Date());
   const utilization = input && await renderUtilization(input, title, renderChart);
-  const html = renderReportHtml({ title: `${title}: progress report`, summary, metricName, board, vegaSpec: chart.vega, runtime: await readVegaRuntime(), svg: chart.svg, usage, utilization, versions });
+  const lineage = buildLineage(await readLineageInput(opts.root));
+  const tree = lineage.nodes.length > 0 ? renderLineage(lineage, metricName) : undefined;
+  const html = renderReportHtml({
+    title: `${title}: progress report`, summary, metricName, board, vegaSpec: chart.vega, runtime: await readVegaRuntime(),
+    svg: chart.svg, usage, utilization, versions, ...(tree ? { lineage: tree } : {}),
+  });
   await writeFileAtomic(htmlPath, html);
   await writeFileAtomic(svgPath, `${chart.svg}\n`);
   io.out(`wrote ${htmlPath} and ${svgPath}: ${summary}`);
