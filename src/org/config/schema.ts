@@ -278,7 +278,6 @@ export type OrgConfig = z.output<typeof ConfigSchema>;
 export type RuntimeConfig = z.output<typeof RuntimeSchema>;
 export type RoleConfig = z.output<typeof RoleSchema>;
 export type VerifyConfig = z.output<typeof VerifySchema>;
-export type GateConfig = z.output<typeof GateSchema>;
 export type ShareEntry = z.output<typeof ShareSchema>;
 export type ReloadConfig = z.output<typeof ReloadSchema>;
 export type SlurmConfig = z.output<typeof SlurmSchema>;
