@@ -12,3 +12,9 @@ export function describeGateFailures(failures: readonly GateFailures[], label = 
 export function formatGateCell(failures: readonly GateFailures[]): string {
   return failures.length === 0 ? "-" : failures.map((entry) => `${entry.gate}×${entry.count}`).join(" ");
 }
+
+/** `org compare`: per side, where its experiments failed verify.gates; nothing when neither side failed one. */
+export function describeSideFailures(sides: readonly { program: string; failures: readonly GateFailures[] }[]): string[] {
+  if (sides.every((side) => side.failures.length === 0)) return [];
+  return sides.map((side) => describeGateFailures(side.failures, `${side.program}: gates failed`) ?? `${side.program}: no gate failed`);
+}

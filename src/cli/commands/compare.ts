@@ -14,8 +14,9 @@ import { describeAbRun } from "../../org/programs/ab-run.js";
 import { formatJson } from "../../org/safe-text.js";
 import { fitLines } from "../../ui/wrap-text.js";
 import { tallyGateFailures } from "../../org/experiments/gate-failures.js";
-import { describeGateFailures } from "../../ui/gate-failures.js";
+import { describeSideFailures } from "../../ui/gate-failures.js";
 import { UNVERSIONED } from "../../org/programs/version.js";
+import type { ResultRow } from "../../org/experiments/results.js";
 
 /** `org compare [A B] [--json]`: two program versions' measures with 95 % bootstrap intervals, and which is better where that is clear. */
 export async function runCompare(opts: { root: string; ids: string[]; json: boolean }, io: Io): Promise<number> {
@@ -29,17 +30,18 @@ export async function runCompare(opts: { root: string; ids: string[]; json: bool
   const ab = opts.ids.length === 0 ? await readAbRun(state) : undefined;
   const result = compareVersions({ ids: ab ? [ab.a.version, ab.b.version] : opts.ids, history, rows, saved: [...input.saved.keys()], goal, random: seededRng(COMPARE_SEED) });
   if (result.kind === "refused") throw new OrgError(result.reason, result.code);
-  const { a, b } = result.comparison;
   // Where each side's experiments failed verify.gates: what a rate cannot say.
-  const [failA, failB] = [a.program, b.program].map((program) => tallyGateFailures(rows.filter((row) => (row.program || UNVERSIONED) === program)));
-  const gates = failA!.length + failB!.length > 0 ? { gateFailures: { a: failA!, b: failB! } } : {};
+  const sides = [result.comparison.a, result.comparison.b].map(({ program }) => ({ program, failures: tallyOf(rows, program) }));
+  const gates = sides.some((side) => side.failures.length > 0) ? { gateFailures: { a: sides[0]!.failures, b: sides[1]!.failures } } : {};
   if (opts.json) io.out(formatJson({ metric: metricName, goal, method: COMPARE_METHOD, ...(ab ? { ab } : {}), ...result.comparison, ...gates }));
   else {
     const table = renderComparison(result.comparison, metricName, io.columns);
-    const sides = gates.gateFailures ? [[a.program, failA!], [b.program, failB!]] as const : [];
-    const failed = sides.map(([program, tally]) => describeGateFailures(tally, `${program}: gates failed`) ?? `${program}: no gate failed`);
-    const abLine = ab ? [describeAbRun(ab)] : [];
-    io.out([...abLine.map((line) => fitLines(line, io.columns)), table, ...failed.map((line) => fitLines(line, io.columns))].join("\n"));
+    const fit = (lines: string[]) => lines.map((line) => fitLines(line, io.columns));
+    io.out([...fit(ab ? [describeAbRun(ab)] : []), table, ...fit(describeSideFailures(sides))].join("\n"));
   }
   return 0;
+}
+
+function tallyOf(rows: ResultRow[], program: string) {
+  return tallyGateFailures(rows.filter((row) => (row.program || UNVERSIONED) === program));
 }
