@@ -118,4 +118,11 @@ describe("an experiment with gates", () => {
     expect(calls.filter((call) => call.startsWith("run tsc"))).toHaveLength(1);
     expect(calls.filter((call) => call.startsWith("row"))).toEqual(["row keep "]);
   });
+
+  test("a base that fails a gate is a broken base: the baseline's verdict is fail, and nothing is tried on it", async () => {
+    const { port } = fakePort({ tsc: 2 });
+    const outcome = await runExperiment(port, { ...context(verify(GATES)), ledger: { best: null, lastVerified: null } }, { ...request, kind: "baseline" });
+    expect(outcome.verdict).toEqual({ kind: "fail", gate: "types", reason: "fail: gate types failed: exit code 2" });
+    expect(outcome.ledger).toMatchObject({ best: null, baselineCrash: "fail: gate types failed: exit code 2", baselineLog: "/s/runs/x-gate-types.log" });
+  });
 });
