@@ -6,6 +6,7 @@ import { describeGateFailures, describeSideFailures } from "../src/ui/gate-failu
 import { renderHistory } from "../src/ui/history-table.js";
 import { renderLeaderboard } from "../src/ui/leaderboard.js";
 import { renderTried } from "../src/ui/tried-table.js";
+import { formatBoard, parseBoard } from "../src/org/claims/board.js";
 
 const row = (over: Partial<ResultRow>): ResultRow => ({
   commit: "c0ffee0", metric: undefined, memoryGb: undefined, status: "fail", description: "idea", agent: "r-1", gpu: null, seconds: 5,
@@ -62,5 +63,12 @@ describe("which gate failed, as every view names it", () => {
       "bbbbbbbb: no gate failed",
     ]);
     expect(describeSideFailures([{ program: "aaaaaaaa", failures: [] }, { program: "bbbbbbbb", failures: [] }])).toEqual([]);
+  });
+
+  test("the claims board: a claim closed by a fail reads back as closed by that verdict", () => {
+    const line = "- #4 r-1 2026-12-05T02:00:00Z closed 2026-12-05T02:10:00Z fail a1b2c3d: strict types";
+    const parsed = parseBoard(`${line}\n`);
+    expect(parsed).toEqual([{ kind: "claim", claim: expect.objectContaining({ closed: { reason: "verdict", time: "2026-12-05T02:10:00Z", status: "fail", commit: "a1b2c3d" } }) }]);
+    expect(formatBoard(parsed)).toContain(line);
   });
 });
