@@ -31,8 +31,10 @@ export async function runCompare(opts: { root: string; ids: string[]; json: bool
   const result = compareVersions({ ids: ab ? [ab.a.version, ab.b.version] : opts.ids, history, rows, saved: [...input.saved.keys()], goal, random: seededRng(COMPARE_SEED) });
   if (result.kind === "refused") throw new OrgError(result.reason, result.code);
   // Where each side's experiments failed verify.gates: what a rate cannot say.
-  const sides = [result.comparison.a, result.comparison.b].map(({ program }) => ({ program, failures: tallyOf(rows, program) }));
-  const gates = sides.some((side) => side.failures.length > 0) ? { gateFailures: { a: sides[0]!.failures, b: sides[1]!.failures } } : {};
+  const { a, b } = result.comparison;
+  const sides = [a, b].map(({ program }) => ({ program, failures: tallyOf(rows, program) }));
+  const failed = sides.some((side) => side.failures.length > 0);
+  const gates = failed ? { gateFailures: { a: sides[0]!.failures, b: sides[1]!.failures } } : {};
   if (opts.json) io.out(formatJson({ metric: metricName, goal, method: COMPARE_METHOD, ...(ab ? { ab } : {}), ...result.comparison, ...gates }));
   else {
     const table = renderComparison(result.comparison, metricName, io.columns);

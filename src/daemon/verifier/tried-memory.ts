@@ -61,7 +61,9 @@ export class TriedMemory {
     if (decision.kind === "run") return { kind: "run", ...(key ? { change: key } : {}) };
     const extras = [...Object.keys(this.opts.verify.budgets), "lines_added", "lines_removed"];
     const gates = hasGates(this.opts.verify);
-    const answered = buildAnsweredRow({ commit: request.commit, agent: request.agent, gpu: input.gpu, decision, time: new Date().toISOString(), extras, gates });
+    const time = new Date().toISOString();
+    const { commit, agent } = request;
+    const answered = buildAnsweredRow({ commit, agent, gpu: input.gpu, decision, time, extras, gates });
     const row = recorded ?? { ...answered, ...(input.program ? { program: input.program } : {}) };
     if (!recorded) await input.port.appendResult(formatHeader(this.opts.verify.metric.name, extras, gates), formatRow(row));
     return { kind: "answer", verdict: decision.verdict, row, ...(key ? { change: key } : {}), ...(decision.original ? { original: decision.original } : {}) };

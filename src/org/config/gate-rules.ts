@@ -15,7 +15,10 @@ export function checkGates(raw: Raw): Problem[] {
     if (!SAFE_NAME.test(name)) problems.push({ path, ...explainUnsafeName("gate name", name) });
     const earlier = first.get(name);
     if (earlier === undefined) first.set(name, index);
-    else problems.push({ path, message: `gate name "${name}" is used twice (verify.gates[${earlier}] has it too)`, fix: "give each gate a name of its own" });
+    else {
+      const message = `gate name "${name}" is used twice (verify.gates[${earlier}] has it too)`;
+      problems.push({ path, message, fix: "give each gate a name of its own" });
+    }
   });
   return problems;
 }

@@ -30,12 +30,14 @@ export async function runGates(port: VerifierPort, context: ExperimentContext, r
     const timeoutMs = parseDuration(gate.timeout);
     const options = { cwd: at.checkout, env: at.env, logFile, timeoutMs, signal: context.signal, run: at.run };
     const result = await port.runCommand(gate.command, options);
-    if (result.aborted) throw new OrgError(`gate ${gate.name} of ${request.commit.slice(0, 7)} for ${request.agent} interrupted by shutdown; it stays queued`, "aborted");
+    const what = `gate ${gate.name} of ${request.commit.slice(0, 7)} for ${request.agent}`;
+    if (result.aborted) throw new OrgError(`${what} interrupted by shutdown; it stays queued`, "aborted");
     seconds += result.durationMs / 1000;
     if (!judgeGate({ name: gate.name, timeoutMs }, result)) continue;
     const log = await port.readLog(logFile);
     const failed: RunMeasure = {
-      seed: at.seed, outcome: result, metric: undefined, memoryGb: undefined, budgets: {}, log, logFile, runSeconds: seconds,
+      seed: at.seed, outcome: result, metric: undefined, memoryGb: undefined, budgets: {}, log, logFile,
+      runSeconds: seconds,
       gate: { name: gate.name, timeoutMs },
     };
     return { failed, seconds };

@@ -76,7 +76,8 @@ export function decideTried(input: {
 
 /** The results row of an answer: no run, so 0 seconds and the original's metric; every extra column empty. */
 export function buildAnsweredRow(input: {
-  commit: string; agent: string; gpu: number | null; decision: Extract<TriedDecision, { kind: "answer" }>; time: string; extras: string[];
+  commit: string; agent: string; gpu: number | null; time: string; extras: string[];
+  decision: Extract<TriedDecision, { kind: "answer" }>;
   /** verify.gates is set: the row has a gate column. */
   gates?: boolean;
 }): ResultRow {

@@ -40,7 +40,10 @@ export interface JudgeInput {
   gate?: { name: string; timeoutMs: number };
 }
 
-/** Judge one candidate: reject > fail > crash > baseline > keep (strictly better) > discard. delta is candidate − best. */
+/**
+ * Judge one candidate: reject > fail (a gate) > crash > baseline > keep (strictly better) > discard.
+ * delta is candidate − best.
+ */
 export function judge(input: JudgeInput): Verdict {
   const { metric, best, candidate, run, paths } = input;
   if (!paths.ok) return { kind: "reject", reason: `reject: ${paths.reason}` };
@@ -72,7 +75,9 @@ export function formatConfigDuration(ms: number): string {
 
 /** A gate's run as a verdict: undefined when it passed; a fault of the machine (not the gate's doing) stays a crash. */
 export function judgeGate(gate: { name: string; timeoutMs: number }, run: RunOutcome): Verdict | undefined {
-  const fail = (what: string): Verdict => ({ kind: "fail", gate: gate.name, reason: `fail: gate ${gate.name} ${what}` });
+  const fail = (what: string): Verdict => {
+    return { kind: "fail", gate: gate.name, reason: `fail: gate ${gate.name} ${what}` };
+  };
   if (run.spawnError !== undefined) return fail(`could not start: ${run.spawnError}`);
   if (run.fault !== undefined) return { kind: "crash", reason: `crash: gate ${gate.name}: ${run.fault}` };
   if (run.timedOut) return fail(`timed out after ${formatConfigDuration(gate.timeoutMs)}; process group killed`);
