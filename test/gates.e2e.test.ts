@@ -119,6 +119,12 @@ describe("verify.gates: each must pass before the metric counts", { tags: ["slow
     expect(lines[2]).toBe("reject: touches protected gates/unit.sh");
     expect(lastRow()).toEqual([short, "0.000000", "reject", "skip the unit tests", ""]);
   });
+
+  test("org history names the failed gates of the program version they ran under (the ledger's answer ran nothing)", () => {
+    const history = org_(["history"]).stdout.split("\n");
+    expect(history[0]).toMatch(/CRASHES\s+FAILED GATES/);
+    expect(history[1]).toMatch(/\sunit×2\s/);
+  });
 });
 
 function submit(file: string, text: string, message: string): { short: string; lines: string[] } {
