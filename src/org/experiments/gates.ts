@@ -1,11 +1,10 @@
 // verify.gates: commands that must pass, in order, in the candidate's checkout before its metric is measured.
-import { parseDuration } from "../config/schema.js";
+import { parseDuration, type VerifyConfig } from "../config/schema.js";
 import { OrgError } from "../errors.js";
 import type { ExperimentContext, ExperimentRequest, VerifierPort } from "./experiment.js";
 import type { RunSlot } from "./gpu-runs.js";
 import type { RunMeasure } from "./runs.js";
 import { judgeGate } from "./verdict.js";
-import type { VerifyConfig } from "../config/schema.js";
 
 /** Whether verify.gates names any gate: then results.tsv has a gate column. */
 export function hasGates(verify: Pick<VerifyConfig, "gates">): boolean {

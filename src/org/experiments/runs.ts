@@ -4,7 +4,7 @@ import { TamperedError } from "./protected-files.js";
 import type { ExperimentContext, ExperimentRequest, VerifierPort } from "./experiment.js";
 import { parseMemoryGb, parseMetric } from "./metric.js";
 import type { RunOutcome } from "./verdict.js";
-import { runGates } from "./gates.js";
+import { hasGates, runGates } from "./gates.js";
 
 /** One run of the verify command: how it ended and what it printed. */
 export interface RunMeasure {
@@ -43,7 +43,7 @@ export async function measureRuns(port: VerifierPort, context: ExperimentContext
       break;
     }
     // A gate runs the candidate's code too: what it changed of the scorer is put back before the metric runs.
-    const changed = gated.seconds > 0 && (await port.restoreProtected(checkout, context.baseCommit, verify.protected));
+    const changed = number === 0 && hasGates(verify) && (await port.restoreProtected(checkout, context.baseCommit, verify.protected));
     if (changed) throw new TamperedError(changed);
     const result = await port.runCommand(argv, { cwd: checkout, env, logFile, timeoutMs: parseDuration(verify.timeout), signal: context.signal, run });
     if (result.aborted) throw new OrgError(`run of ${request.commit.slice(0, 7)} for ${agent.name} interrupted by shutdown; it stays queued`, "aborted");
