@@ -60,9 +60,9 @@ describe("buildLeaderboard", () => {
   test("per agent: baseline, best, best commit, delta and counts, best first", () => {
     const board = buildLeaderboard(rows, "minimize");
     expect(board.agents).toEqual([
-      { agent: "bob", runs: 2, answered: 0, counts: { keep: 1, discard: 0, crash: 1, reject: 0 }, baseline: 1.02, best: 0.95, bestCommit: "b000003", delta: expect.closeTo(-0.07, 10) },
-      { agent: "alice", runs: 2, answered: 0, counts: { keep: 1, discard: 1, crash: 0, reject: 0 }, baseline: 1.0, best: 0.97, bestCommit: "a000002", delta: expect.closeTo(-0.03, 10) },
-      { agent: "carol", runs: 1, answered: 0, counts: { keep: 0, discard: 0, crash: 0, reject: 1 }, baseline: undefined, best: undefined, bestCommit: undefined, delta: undefined },
+      { agent: "bob", runs: 2, answered: 0, counts: { keep: 1, discard: 0, crash: 1, reject: 0, fail: 0 }, baseline: 1.02, best: 0.95, bestCommit: "b000003", delta: expect.closeTo(-0.07, 10) },
+      { agent: "alice", runs: 2, answered: 0, counts: { keep: 1, discard: 1, crash: 0, reject: 0, fail: 0 }, baseline: 1.0, best: 0.97, bestCommit: "a000002", delta: expect.closeTo(-0.03, 10) },
+      { agent: "carol", runs: 1, answered: 0, counts: { keep: 0, discard: 0, crash: 0, reject: 1, fail: 0 }, baseline: undefined, best: undefined, bestCommit: undefined, delta: undefined },
     ]);
     expect(board.best).toEqual({ agent: "bob", commit: "b000003", metric: 0.95 });
   });

@@ -279,8 +279,8 @@ describe("the verifier judges submitted experiments", { tags: ["slow"] }, () => 
       // Experiments as `org history` and the stop conditions count them: the baselines are no runs.
       counts: { experiments: 11, answered: 0, baselines: 2 },
       agents: [
-        { agent: "researcher-2", runs: 4, answered: 0, counts: { keep: 2, discard: 2, crash: 0, reject: 0 }, baseline: 1, best: 0.7, bestCommit: best2, delta: 0.7 - 1 },
-        { agent: "researcher-1", runs: 7, answered: 0, counts: { keep: 2, discard: 1, crash: 2, reject: 2 }, baseline: 1, best: 0.85, bestCommit: best1, delta: 0.85 - 1 },
+        { agent: "researcher-2", runs: 4, answered: 0, counts: { keep: 2, discard: 2, crash: 0, reject: 0, fail: 0 }, baseline: 1, best: 0.7, bestCommit: best2, delta: 0.7 - 1 },
+        { agent: "researcher-1", runs: 7, answered: 0, counts: { keep: 2, discard: 1, crash: 2, reject: 2, fail: 0 }, baseline: 1, best: 0.85, bestCommit: best1, delta: 0.85 - 1 },
       ],
       best: { agent: "researcher-2", commit: best2, metric: 0.7 },
       duplicates: { answered: 0, savedSeconds: 0 },

@@ -12,7 +12,7 @@ export interface Theme {
 }
 
 const STATE_COLORS: Record<string, string> = { running: "green", starting: "yellow", restarting: "yellow", failed: "red", stopped: "gray", blocked: "magenta" };
-const OP_COLORS: Record<string, string> = { keep: "green", baseline: "green", discard: "gray", crash: "red", reject: "yellow", restart: "yellow", failed: "red", up: "cyan", down: "cyan" };
+const OP_COLORS: Record<string, string> = { keep: "green", baseline: "green", discard: "gray", crash: "red", fail: "red", reject: "yellow", restart: "yellow", failed: "red", up: "cyan", down: "cyan" };
 
 // Short enough for a 40-column terminal inside the help box's border.
 export const HELP_LINES = [

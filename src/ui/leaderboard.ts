@@ -25,6 +25,8 @@ export function renderLeaderboard(
   width?: number,
 ): string {
   if (board.agents.length === 0) return "no results yet: results.tsv is empty";
+  // A FAIL column only where verify.gates failed something: an org without gates reads as before.
+  const fails = board.agents.some((agent) => agent.counts.fail > 0);
   const rows = board.agents.map((agent) => [
     agent.agent,
     fixed(agent.baseline),
@@ -37,9 +39,10 @@ export function renderLeaderboard(
     String(agent.counts.discard),
     String(agent.counts.crash),
     String(agent.counts.reject),
+    ...(fails ? [String(agent.counts.fail)] : []),
     ...(usage ? spendCells(usage.agents[agent.agent]) : []),
   ]);
-  const counts = ["RUNS", "ANSWERED", "KEEP", "DISCARD", "CRASH", "REJECT"];
+  const counts = ["RUNS", "ANSWERED", "KEEP", "DISCARD", "CRASH", "REJECT", ...(fails ? ["FAIL"] : [])];
   const header = ["AGENT", "BASELINE", `BEST ${metricName}`, "DELTA", "COMMIT", ...counts, ...(usage ? ["TOKENS", "COST", "COST/KEEP"] : [])];
   const fit = { width, drop: ["COST/KEEP", "TOKENS", "COST", "DISCARD", "BASELINE", "ANSWERED"] };
   const keeps = usage ? renderKeeps(usage, metricName).map((line) => fitLines(line, width)) : [];

@@ -104,10 +104,13 @@ function renderUtilization(utilization: NonNullable<ReportPage["utilization"]>):
 function renderBoardTable(board: Leaderboard, metricName: string, usage: ResultsUsage | undefined): string {
   const fixed = (value: number | undefined) => (value === undefined ? "-" : value.toFixed(6));
   const signed = (value: number | undefined) => (value === undefined ? "-" : `${value > 0 ? "+" : ""}${value.toFixed(6)}`);
-  const head = ["agent", "baseline", `best ${metricName}`, "delta", "commit", "runs", "answered", "keep", "discard", "crash", "reject", ...(usage ? ["tokens", "cost", "cost per keep"] : [])];
+  // A fail column only where a gate of verify.gates failed something, as in `org results`.
+  const fails = board.agents.some((agent) => agent.counts.fail > 0);
+  const counts = ["keep", "discard", "crash", "reject", ...(fails ? ["fail"] : [])];
+  const head = ["agent", "baseline", `best ${metricName}`, "delta", "commit", "runs", "answered", ...counts, ...(usage ? ["tokens", "cost", "cost per keep"] : [])];
   const rows = board.agents.map((agent) => [
     agent.agent, fixed(agent.baseline), fixed(agent.best), signed(agent.delta), agent.bestCommit?.slice(0, 7) ?? "-",
-    String(agent.runs), String(agent.answered), String(agent.counts.keep), String(agent.counts.discard), String(agent.counts.crash), String(agent.counts.reject),
+    String(agent.runs), String(agent.answered), ...counts.map((status) => String(agent.counts[status as keyof typeof agent.counts])),
     ...(usage ? spendCells(usage.agents[agent.agent]) : []),
   ]);
   const cells = (row: string[], tag: "th" | "td") => `<tr>${row.map((cell) => `<${tag}>${escapeHtml(cell)}</${tag}>`).join("")}</tr>`;

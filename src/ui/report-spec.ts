@@ -26,7 +26,7 @@ export function buildProgressSpec(progress: Progress, opts: { title: string; met
     $schema: "https://vega.github.io/schema/vega-lite/v6.json",
     ...CHART_SIZE,
     background: "white",
-    title: { text: opts.title, subtitle: "every experiment a point · kept: large, outlined · discarded: faint · ×: crash or reject · line: each agent's running best" },
+    title: { text: opts.title, subtitle: "every experiment a point · kept: large, outlined · discarded: faint · ×: crash, reject or failed gate · line: each agent's running best" },
     datasets: { steps: [...progress.steps], measured: [...progress.measured], failed: [...progress.failed], versions: [...(opts.versions ?? [])] },
     layer: [
       // Where each program version started (`org history`), so a change in pace can be read against it.

@@ -16,7 +16,7 @@ export function renderTried(shown: TriedEntry[], total: number, text: string, wi
     entry.time.slice(0, 16).replace("T", " "),
     entry.commit.slice(0, 7),
     entry.agent,
-    entry.status,
+    entry.status === "fail" && entry.gate ? `fail (${cleanLine(entry.gate)})` : entry.status,
     entry.delta === undefined ? "-" : `${entry.delta > 0 ? "+" : ""}${entry.delta.toFixed(6)}`,
     cleanLine(entry.description).replace(/\s+/g, " ").trim(),
   ]);

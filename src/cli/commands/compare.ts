@@ -15,6 +15,10 @@ import { formatJson } from "../../org/safe-text.js";
 import { fitLines } from "../../ui/wrap-text.js";
 import { buildLineage, crossFraction, describeShare, shareOfProgram } from "../../org/lineage/index.js";
 import { readLineageInput } from "../../adapters/store/lineage-input.js";
+import { tallyGateFailures } from "../../org/experiments/gate-failures.js";
+import { describeSideFailures } from "../../ui/gate-failures.js";
+import { UNVERSIONED } from "../../org/programs/version.js";
+import type { ResultRow } from "../../org/experiments/results.js";
 
 /** `org compare [A B] [--json]`: two program versions' measures with 95 % bootstrap intervals, and which is better where that is clear. */
 export async function runCompare(opts: { root: string; ids: string[]; json: boolean }, io: Io): Promise<number> {
@@ -30,17 +34,25 @@ export async function runCompare(opts: { root: string; ids: string[]; json: bool
   if (result.kind === "refused") throw new OrgError(result.reason, result.code);
   // The org working as one: how many of each version's keeps built on another agent's result.
   const { nodes } = buildLineage(await readLineageInput(opts.root));
-  const sides = { a: result.comparison.a.program, b: result.comparison.b.program };
-  const shares = { a: shareOfProgram(nodes, sides.a), b: shareOfProgram(nodes, sides.b) };
+  const { a, b } = result.comparison;
+  const shares = { a: shareOfProgram(nodes, a.program), b: shareOfProgram(nodes, b.program) };
+  // Where each side's experiments failed verify.gates: what a rate cannot say.
+  const sides = [a, b].map(({ program }) => ({ program, failures: tallyOf(rows, program) }));
+  const failed = sides.some((side) => side.failures.length > 0);
+  const gates = failed ? { gateFailures: { a: sides[0]!.failures, b: sides[1]!.failures } } : {};
   if (opts.json) {
     const withFraction = (share: typeof shares.a) => ({ ...share, fraction: crossFraction(share) ?? null });
     const lineage = { a: withFraction(shares.a), b: withFraction(shares.b) };
-    io.out(formatJson({ metric: metricName, goal, method: COMPARE_METHOD, ...(ab ? { ab } : {}), ...result.comparison, lineage }));
+    io.out(formatJson({ metric: metricName, goal, method: COMPARE_METHOD, ...(ab ? { ab } : {}), ...result.comparison, lineage, ...gates }));
   } else {
     const table = renderComparison(result.comparison, metricName, io.columns);
-    const lineage = (["a", "b"] as const).map((side) => `lineage ${side.toUpperCase()} (${sides[side]}): ${describeShare(shares[side])}`);
-    const head = ab ? [fitLines(describeAbRun(ab), io.columns)] : [];
-    io.out([...head, table, ...lineage.map((line) => fitLines(line, io.columns))].join("\n"));
+    const lineage = (["a", "b"] as const).map((side) => `lineage ${side.toUpperCase()} (${result.comparison[side].program}): ${describeShare(shares[side])}`);
+    const fit = (lines: string[]) => lines.map((line) => fitLines(line, io.columns));
+    io.out([...fit(ab ? [describeAbRun(ab)] : []), table, ...fit(lineage), ...fit(describeSideFailures(sides))].join("\n"));
   }
   return 0;
+}
+
+function tallyOf(rows: ResultRow[], program: string) {
+  return tallyGateFailures(rows.filter((row) => (row.program || UNVERSIONED) === program));
 }

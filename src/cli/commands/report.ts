@@ -28,6 +28,8 @@ import type { Io } from "../io.js";
 import { buildLineage } from "../../org/lineage/index.js";
 import { readLineageInput } from "../../adapters/store/lineage-input.js";
 import { renderLineage } from "../../ui/lineage-tree.js";
+import { tallyGateFailures } from "../../org/experiments/gate-failures.js";
+import { describeGateFailures } from "../../ui/gate-failures.js";
 
 /** `org report`: state/report.html (chart + leaderboard, self-contained) and state/progress.svg from results.tsv. */
 export async function runReport(opts: { root: string; out?: string; svg?: string; x: ProgressAxis }, io: Io): Promise<number> {
@@ -57,7 +59,9 @@ export async function runReport(opts: { root: string; out?: string; svg?: string
   const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
   const ledgers = await readLedgers(paths.state, table.rows.map((row) => row.agent));
   const usage = ledgers.size > 0 ? buildResultsUsage(table.rows, ledgers, setting.pricing) : undefined;
-  const summary = `${count(table.rows.length, "experiment")} by ${count(progress.agents.length, "agent")}: ${progress.measured.length} measured, ${kept} kept, ${progress.failed.length} crashed or rejected; ${setting.goal} ${metricName}${usage ? `; ${describeSpend(usage)}` : ""}${tampered > 0 ? `; ${count(tampered, "tampered row")} left out (see \`org results\`)` : ""}`;
+  // Which gate of verify.gates stopped how many experiments, as `org results` names them.
+  const gates = describeGateFailures(tallyGateFailures(table.rows));
+  const summary = `${count(table.rows.length, "experiment")} by ${count(progress.agents.length, "agent")}: ${progress.measured.length} measured, ${kept} kept, ${progress.failed.length} ${gates ? `crashed, rejected or failed a gate (${gates})` : "crashed or rejected"}; ${setting.goal} ${metricName}${usage ? `; ${describeSpend(usage)}` : ""}${tampered > 0 ? `; ${count(tampered, "tampered row")} left out (see \`org results\`)` : ""}`;
   const htmlPath = opts.out ? resolve(opts.out) : `${paths.state}/report.html`;
   const svgPath = opts.svg ? resolve(opts.svg) : `${paths.state}/progress.svg`;
   // How busy the GPUs were over the org's life, where the verifier recorded its runs.

@@ -26,6 +26,8 @@ import { describeCrashedBaselines, formatVerifierLine } from "../../ui/verifier-
 import type { Io } from "../io.js";
 import { formatJson } from "../../org/safe-text.js";
 import { fitLines } from "../../ui/wrap-text.js";
+import { tallyGateFailures } from "../../org/experiments/gate-failures.js";
+import { describeGateFailures } from "../../ui/gate-failures.js";
 
 /** `org results [--json]`: the leaderboard from state/results.tsv, with tokens and dollars per agent and per kept improvement. */
 export async function runResults(opts: { root: string; json: boolean }, io: Io): Promise<number> {
@@ -51,12 +53,15 @@ export async function runResults(opts: { root: string; json: boolean }, io: Io):
   const counts = countRows(table.rows);
   const totals = { experiments: counts.run, answered: counts.answer, baselines: counts.baseline };
   const spend = usage ? { usage: { agents: usage.agents, keeps: usage.keeps, experiments } } : {};
+  // Which gate of verify.gates failed, how often: the FAIL column says who, this says where.
+  const gateFailures = tallyGateFailures(table.rows);
   const json = {
     metric: metricName, goal, sigma: noise.sigma ?? null, counts: totals, ...board, ...spend,
-    utilization: utilization ?? null, duplicates, ...describeTrustJson(checked),
+    utilization: utilization ?? null, duplicates, ...(gateFailures.length > 0 ? { gateFailures } : {}), ...describeTrustJson(checked),
   };
   const duplicated = duplicates.answered > 0 ? [describeDuplicates(duplicates)] : [];
-  const notes = [...describeTrust(checked), ...duplicated, ...(utilization ? [describeUtilization(utilization)] : [])];
+  const gates = describeGateFailures(gateFailures);
+  const notes = [...(gates ? [gates] : []), ...describeTrust(checked), ...duplicated, ...(utilization ? [describeUtilization(utilization)] : [])];
   const leaderboard = renderLeaderboard(board, metricName, goal, noise, usage, io.columns);
   const text = [leaderboard, ...notes.map((note) => fitLines(note, io.columns))].join("\n");
   // Before a first experiment, what the verifier is doing says why ("no results yet" with eight jobs queued reads as

@@ -9,6 +9,7 @@ import { appendTriedEntry, readTriedLedger } from "../../adapters/store/tried-le
 import { readAbRun } from "../../adapters/store/ab-run.js";
 import { filterOwnHalf } from "../../org/programs/ab-run.js";
 import { verifierStorePaths } from "../../org/paths.js";
+import { hasGates } from "../../org/experiments/gates.js";
 
 /** What the verifier does with a candidate, given the ledger: run it, answer it without a run, or hold it behind its twin. */
 export type TriedPlan =
@@ -59,8 +60,12 @@ export class TriedMemory {
     });
     if (decision.kind === "run") return { kind: "run", ...(key ? { change: key } : {}) };
     const extras = [...Object.keys(this.opts.verify.budgets), "lines_added", "lines_removed"];
-    const row = recorded ?? { ...buildAnsweredRow({ commit: request.commit, agent: request.agent, gpu: input.gpu, decision, time: new Date().toISOString(), extras }), ...(input.program ? { program: input.program } : {}) };
-    if (!recorded) await input.port.appendResult(formatHeader(this.opts.verify.metric.name, extras), formatRow(row));
+    const gates = hasGates(this.opts.verify);
+    const time = new Date().toISOString();
+    const { commit, agent } = request;
+    const answered = buildAnsweredRow({ commit, agent, gpu: input.gpu, decision, time, extras, gates });
+    const row = recorded ?? { ...answered, ...(input.program ? { program: input.program } : {}) };
+    if (!recorded) await input.port.appendResult(formatHeader(this.opts.verify.metric.name, extras, gates), formatRow(row));
     return { kind: "answer", verdict: decision.verdict, row, ...(key ? { change: key } : {}), ...(decision.original ? { original: decision.original } : {}) };
   }
 
@@ -75,9 +80,9 @@ export class TriedMemory {
     await appendTriedEntry(this.opts.state, {
       commit: request.commit, agent: request.agent, description: answer?.row.description ?? request.description, status,
       ...(measured && outcome.metric !== undefined ? { metric: outcome.metric } : {}), ...("delta" in verdict ? { delta: verdict.delta } : {}),
-      reason: verdict.reason, seconds: outcome.seconds, time: (answer?.row ?? recorded)?.time ?? new Date().toISOString(),
+      reason: verdict.reason, ...(verdict.kind === "fail" ? { gate: verdict.gate } : {}), seconds: outcome.seconds, time: (answer?.row ?? recorded)?.time ?? new Date().toISOString(),
       ...(plan.change ? { change: plan.change } : {}),
-      ...(original ? { duplicateOf: { commit: original.commit, agent: original.agent, status: original.status, description: original.description, seconds: original.seconds } } : {}),
+      ...(original ? { duplicateOf: { commit: original.commit, agent: original.agent, status: original.status, description: original.description, seconds: original.seconds, ...(original.gate ? { gate: original.gate } : {}) } } : {}),
     });
   }
 

@@ -2,7 +2,7 @@
 import { SAFE_NAME } from "../config/schema.js";
 import type { ResultStatus } from "../experiments/results.js";
 
-const VERDICTS: readonly string[] = ["keep", "discard", "crash", "reject"];
+const VERDICTS: readonly string[] = ["keep", "discard", "crash", "reject", "fail"];
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?Z$/;
 /** The board's path as messages name it. */
 export const CLAIMS_FILE = "state/claims.md";

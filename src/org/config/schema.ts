@@ -102,9 +102,24 @@ const SimplicitySchema = z.strictObject({
   min_improvement: z.number().min(0).describe("... must improve the metric by at least this much"),
 });
 
+const GateSchema = z
+  .strictObject({
+    name: name()
+      .describe("the gate's name, shown in the verdict, results.tsv's gate column and org results")
+      .meta({ examples: ["types"] }),
+    command: argv
+      .describe("argv run in the candidate's clean checkout before the metric; a non-zero exit fails the experiment")
+      .meta({ examples: [["npx", "tsc", "--noEmit"]] }),
+    timeout: duration.default("10m").meta({ examples: ["5m"] })
+      .describe("a gate running longer than this is killed (its whole process group) and fails"),
+  })
+  .describe("a hard gate: a command that must pass before the metric counts");
+
 export const VerifySchema = z
   .strictObject({
     command: argv.describe("argv run in a clean checkout of the candidate commit").meta({ examples: [["python", "train.py"]] }),
+    gates: z.array(GateSchema).optional()
+      .describe("commands that must pass, in order, before the metric command runs; the first that fails ends the run with verdict fail, naming it"),
     protected: z.array(z.string().min(1)).default([]).describe("paths restored from base before every run; a diff touching them is rejected"),
     metric: MetricSchema.describe("the metric to parse from the run log"),
     memory: z

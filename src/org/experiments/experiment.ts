@@ -2,16 +2,17 @@ import type { VerifyConfig } from "../config/schema.js";
 import { parseDuration } from "../config/schema.js";
 import { formatLogEntry } from "../log-entry.js";
 import type { RunSlot } from "./gpu-runs.js";
-import { checkBudgets, measureRuns, type RunMeasure } from "./runs.js";
+import { checkBudgets, mean, measureRuns, metricsOf, seeds, type RunMeasure } from "./runs.js";
 import { applySimplicity, decideKeep, type KeepDecision } from "./keep-rule.js";
 import { summarize } from "./noise.js";
 import { checkPaths, type ChangedPath, type PathCheck } from "./path-rules.js";
 import { describeRebase } from "./rebase.js";
 import { verdictOfRow } from "./recover.js";
-import { formatHeader, formatRow, toResultStatus, type ResultRow } from "./results.js";
+import { formatHeader, formatRow, gateColumnOf, toResultStatus, type ResultRow } from "./results.js";
 import { judge, type RunOutcome, type Verdict } from "./verdict.js";
 import type { StackTarget } from "./stack.js";
 import { TamperedError } from "./protected-files.js";
+import { hasGates } from "./gates.js";
 
 /** How much of a crashed run's log `org submit` prints. */
 const TAIL_LINES = 50;
@@ -152,7 +153,8 @@ export async function runExperiment(port: VerifierPort, context: ExperimentConte
     delete next.baselineCrash;
     delete next.baselineLog;
     const log = measures.at(-1)?.logFile;
-    if (verdict.kind === "crash") Object.assign(next, { baselineCrash: verdict.reason, ...(log ? { baselineLog: log } : {}) });
+    // A base that fails a gate is as broken as one that crashes: nothing is tried on it.
+    if (verdict.kind === "crash" || verdict.kind === "fail") Object.assign(next, { baselineCrash: verdict.reason, ...(log ? { baselineLog: log } : {}) });
   }
   let patch: string | undefined;
   let head = request.commit;
@@ -193,7 +195,8 @@ export async function runExperiment(port: VerifierPort, context: ExperimentConte
   // `org submit --no-wait` gets the whole reply from the verifier's loop instead: one message per verdict.
   if (request.reply !== "message") await port.appendInbox(agent.name, `## [${context.now().toISOString()}] verdict ${verdict.kind} for ${short}\n${verdict.reason}${rebase}${reset}\n`);
   const last = measures.at(-1);
-  const logTail = verdict.kind === "crash" && last ? lastLines(last.log, TAIL_LINES) : "";
+  // A failed gate's tail is that gate's output alone (its log is the last measure's).
+  const logTail = (verdict.kind === "crash" || verdict.kind === "fail") && last ? lastLines(last.log, TAIL_LINES) : "";
   const runSeconds = measures.reduce((sum, measure) => sum + measure.runSeconds, 0);
   return { request, verdict, metric, memoryGb, seconds, runSeconds, samples, logFile: last?.logFile ?? `${context.runsDir}/${request.id}.log`, logTail, ledger: next, head, patch, ...(movedTo ? { movedTo } : {}) };
 }
@@ -223,11 +226,11 @@ async function measureAndRecord(port: VerifierPort, context: ExperimentContext, 
   const first = measures[0];
   let verdict: Verdict = judge({
     metric: verify.metric, timeoutMs: parseDuration(verify.timeout), best: baseline ? undefined : ledger.best?.metric,
-    candidate: measures.at(-1)?.metric, run: measures.at(-1)?.outcome ?? { exitCode: null, signal: null, timedOut: false }, paths,
+    candidate: measures.at(-1)?.metric, run: measures.at(-1)?.outcome ?? { exitCode: null, signal: null, timedOut: false }, paths, gate: measures.at(-1)?.gate,
   });
   if (blocked) verdict = { kind: "crash", reason: `crash: not run: the baseline crashed, so the base is broken (${ledger.baselineCrash}) — fix it, then \`org down && org up\`` };
   if (conflict) verdict = baseline ? { kind: "crash", reason: conflict } : { kind: "reject", reason: conflict };
-  const budgets = verdict.kind === "crash" || verdict.kind === "reject" ? ({ ok: true } as const) : checkBudgets(verify, measures);
+  const budgets = ["crash", "reject", "fail"].includes(verdict.kind) ? ({ ok: true } as const) : checkBudgets(verify, measures);
   if (!budgets.ok) verdict = budgets.kind === "crash" ? { kind: "crash", reason: budgets.reason } : { kind: "discard", metric: first!.metric!, delta: first!.metric! - (ledger.best?.metric ?? 0), reason: budgets.reason };
   const lines = baseline || !paths.ok || conflict ? { added: 0, removed: 0 } : await port.diffStat(ledger.best?.commit ?? context.baseCommit, request.commit);
   if ((verdict.kind === "keep" || verdict.kind === "discard") && budgets.ok) {
@@ -244,8 +247,9 @@ async function measureAndRecord(port: VerifierPort, context: ExperimentContext, 
   const seconds = (context.now().getTime() - since) / 1000;
   const extras = { ...Object.fromEntries(Object.keys(verify.budgets).map((name) => [name, mean(measures.map((measure) => measure.budgets[name]))])), lines_added: lines.added, lines_removed: lines.removed };
   const description = baseline ? (samples.length > 1 ? `baseline (mean of ${samples.length} seeds)` : "baseline") : samples.length > 1 ? `${request.description} (mean of ${samples.length} runs)` : request.description;
-  await port.appendResult(formatHeader(verify.metric.name, Object.keys(extras)), formatRow({
+  await port.appendResult(formatHeader(verify.metric.name, Object.keys(extras), hasGates(verify)), formatRow({
     commit: request.commit, metric, memoryGb, status: toResultStatus(verdict.kind), description, agent: context.rowAgent ?? agent.name, gpu: agent.gpu, seconds, time: context.now().toISOString(), program: context.program, extras,
+    gate: gateColumnOf(verdict, hasGates(verify)),
   }));
   return { verdict, measures, samples, metric, memoryGb, seconds, seed };
 }
@@ -257,19 +261,6 @@ function lastLines(text: string, count: number): string {
 
 function oneLine(text: string): string {
   return text.replace(/\s+/g, " ").trim().slice(0, 120);
-}
-
-function seeds(from: number, count: number): number[] {
-  return Array.from({ length: count }, (_, index) => from + index);
-}
-
-function metricsOf(measures: RunMeasure[]): number[] {
-  return measures.map((measure) => measure.metric).filter((value): value is number => value !== undefined);
-}
-
-function mean(values: (number | undefined)[]): number | undefined {
-  const known = values.filter((value): value is number => value !== undefined);
-  return known.length === 0 ? undefined : known.reduce((sum, value) => sum + value, 0) / known.length;
 }
 
 /** The keep rule over one run, and over the confirmation runs it asks for; a crashing confirmation run is a crash. */

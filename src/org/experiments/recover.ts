@@ -27,6 +27,9 @@ export function verdictOfRow(row: ResultRow, request: ExperimentRequest, best: A
   const reason = `${row.status}: recorded in results.tsv at ${row.time} ${when}; not run again`;
   const metric = row.metric ?? 0;
   if (row.status === "crash" || row.status === "reject") return { kind: row.status, reason };
+  if (row.status === "fail") {
+    return { kind: "fail", gate: row.gate ?? "", reason: `${reason} (gate ${row.gate ?? "unknown"})` };
+  }
   if (request.kind === "baseline") return { kind: "baseline", metric, reason: `baseline${reason.slice(row.status.length)}` };
   const delta = metric - (best?.metric ?? metric);
   // A keep the agent's best has since beaten (its branch set back to it) is no improvement now: never the best again.

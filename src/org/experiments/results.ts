@@ -4,10 +4,11 @@ import { STACK_AGENT } from "./stack.js";
 import { cleanLine } from "../safe-text.js";
 import { classifyRow } from "./row-kind.js";
 
-/** autoresearch's statuses plus reject; a baseline is recorded as keep with the description "baseline". */
-export type ResultStatus = "keep" | "discard" | "crash" | "reject";
-const STATUSES: readonly ResultStatus[] = ["keep", "discard", "crash", "reject"];
+/** autoresearch's statuses plus reject and fail (a gate); a baseline is recorded as keep with the description "baseline". */
+export type ResultStatus = "keep" | "discard" | "crash" | "reject" | "fail";
+const STATUSES: readonly ResultStatus[] = ["keep", "discard", "crash", "reject", "fail"];
 const EXTRA_COLUMNS = ["agent", "gpu", "seconds", "time", "program"];
+const GATE_COLUMN = "gate";
 
 export interface ResultRow {
   commit: string;
@@ -24,6 +25,8 @@ export interface ResultRow {
   time: string;
   /** The program version the experiment was submitted under; undefined (written empty) for rows before versions. */
   program?: string;
+  /** The gate column (written only where verify.gates is set): the gate that failed, "" where none did. */
+  gate?: string;
   /** Budget metrics and lines added/removed, in the header's order after the standard columns. */
   extras?: Record<string, number | undefined>;
 }
@@ -59,9 +62,15 @@ export function toResultStatus(kind: Verdict["kind"]): ResultStatus {
   return kind === "baseline" ? "keep" : kind;
 }
 
-/** The header; `extras` (budget metrics, lines added/removed) follow the standard columns. */
-export function formatHeader(metricName: string, extras: string[] = []): string {
-  return ["commit", metricName, "memory_gb", "status", "description", ...EXTRA_COLUMNS, ...extras].join("\t");
+/** The header; a gate column where verify.gates is set, then `extras` (budget metrics, lines added/removed). */
+export function formatHeader(metricName: string, extras: string[] = [], gates = false): string {
+  return ["commit", metricName, "memory_gb", "status", "description", ...EXTRA_COLUMNS, ...(gates ? [GATE_COLUMN] : []), ...extras].join("\t");
+}
+
+/** A row's gate column: the failed gate's name for a fail, "" for any other row; none where no gate is configured. */
+export function gateColumnOf(verdict: Verdict, gates: boolean): string | undefined {
+  if (!gates) return undefined;
+  return verdict.kind === "fail" ? verdict.gate : "";
 }
 
 /** One line without its newline; a row that did not measure anything shows 0.000000 and 0.0 like autoresearch. */
@@ -78,6 +87,7 @@ export function formatRow(row: ResultRow): string {
     row.seconds.toFixed(1),
     row.time,
     row.program ?? "",
+    ...(row.gate === undefined ? [] : [flattenField(row.gate)]),
     ...Object.values(row.extras ?? {}).map((value) => (value === undefined ? "" : String(Number(value.toPrecision(8))))),
   ].join("\t");
 }
@@ -90,14 +100,14 @@ export function parseResults(text: string): ResultsTable {
   const lines = text.split("\n");
   lines.pop();
   let metricName: string | undefined;
-  let programColumn = -1;
+  let columns = { program: -1, gate: -1 };
   const rows: ResultRow[] = [];
   for (const line of lines) {
     const fields = line.replace(/\r$/, "").split("\t");
     if (fields[0] === "commit") {
       metricName = fields[1];
-      programColumn = fields.indexOf("program");
-    } else if (line.trim() !== "") pushIfValid(rows, fields, programColumn);
+      columns = { program: fields.indexOf("program"), gate: fields.indexOf(GATE_COLUMN) };
+    } else if (line.trim() !== "") pushIfValid(rows, fields, columns);
   }
   return { metricName, rows };
 }
@@ -132,7 +142,7 @@ export function buildLeaderboard(rows: ResultRow[], goal: Goal): Leaderboard {
 }
 
 // An autoresearch five-column file parses too: the extra columns default.
-function pushIfValid(rows: ResultRow[], fields: string[], programColumn: number): void {
+function pushIfValid(rows: ResultRow[], fields: string[], columns: { program: number; gate: number }): void {
   const [commit, metricText, memoryText, status, description, agent, gpu, seconds, time] = fields;
   if (fields.length < 5 || !commit || !STATUSES.includes(status as ResultStatus)) return;
   const measured = status === "keep" || status === "discard";
@@ -149,7 +159,9 @@ function pushIfValid(rows: ResultRow[], fields: string[], programColumn: number)
     gpu: gpu !== undefined && /^\d+$/.test(gpu) ? Number(gpu) : null,
     seconds: Number(seconds ?? 0) || 0,
     time: time ?? "",
-    ...(fields[programColumn] ? { program: fields[programColumn] } : {}),
+    ...(fields[columns.program] ? { program: fields[columns.program] } : {}),
+    // Only a fail names a gate: a column of that name elsewhere (a budget called gate) is no gate's.
+    ...(status === "fail" && fields[columns.gate] ? { gate: fields[columns.gate] } : {}),
   });
 }
 
@@ -159,7 +171,7 @@ function flattenField(text: string): string {
 }
 
 function createStanding(agent: string): AgentStanding {
-  return { agent, runs: 0, answered: 0, counts: { keep: 0, discard: 0, crash: 0, reject: 0 }, baseline: undefined, best: undefined, bestCommit: undefined, delta: undefined };
+  return { agent, runs: 0, answered: 0, counts: { keep: 0, discard: 0, crash: 0, reject: 0, fail: 0 }, baseline: undefined, best: undefined, bestCommit: undefined, delta: undefined };
 }
 
 function isBetter(candidate: number, best: number, goal: Goal): boolean {

@@ -4,6 +4,7 @@ import { TamperedError } from "./protected-files.js";
 import type { ExperimentContext, ExperimentRequest, VerifierPort } from "./experiment.js";
 import { parseMemoryGb, parseMetric } from "./metric.js";
 import type { RunOutcome } from "./verdict.js";
+import { hasGates, runGates } from "./gates.js";
 
 /** One run of the verify command: how it ended and what it printed. */
 export interface RunMeasure {
@@ -15,6 +16,8 @@ export interface RunMeasure {
   log: string;
   logFile: string;
   runSeconds: number;
+  /** Set when this is the run of a gate that did not pass, not of the metric command. */
+  gate?: { name: string; timeoutMs: number };
 }
 
 /** Run the candidate once per seed, each in a freshly cleaned checkout with protected paths restored. */
@@ -33,10 +36,20 @@ export async function measureRuns(port: VerifierPort, context: ExperimentContext
     // A candidate's runs after its first are confirmation runs, asked for by the keep rule.
     const kind = request.kind === "candidate" && number > 0 ? "confirmation" : request.kind;
     const run = { slot: context.slot, gpu: agent.gpu, agent: agent.name, commit: request.commit, kind, run: number + 1 } as const;
+    // The gates once per experiment, before its first run: the metric counts only when every one passes.
+    const gated = number === 0 ? await runGates(port, context, request, { checkout, env, run, seed }) : { seconds: 0 };
+    if (gated.failed) {
+      measures.push(gated.failed);
+      break;
+    }
+    // A gate runs the candidate's code too: what it changed of the scorer is put back before the metric runs.
+    const changed = number === 0 && hasGates(verify) && (await port.restoreProtected(checkout, context.baseCommit, verify.protected));
+    if (changed) throw new TamperedError(changed);
     const result = await port.runCommand(argv, { cwd: checkout, env, logFile, timeoutMs: parseDuration(verify.timeout), signal: context.signal, run });
     if (result.aborted) throw new OrgError(`run of ${request.commit.slice(0, 7)} for ${agent.name} interrupted by shutdown; it stays queued`, "aborted");
     const log = await port.readLog(logFile);
-    measures.push({ seed, outcome: result, log, logFile, runSeconds: result.durationMs / 1000, ...readNumbers(verify, log) });
+    const runSeconds = gated.seconds + result.durationMs / 1000;
+    measures.push({ seed, outcome: result, log, logFile, runSeconds, ...readNumbers(verify, log) });
     // A crash ends the experiment: more seeds of a broken commit teach nothing.
     if (result.exitCode !== 0 || parseMetric(log, verify.metric.pattern) === undefined) break;
   }
@@ -59,4 +72,18 @@ export function checkBudgets(verify: VerifyConfig, measures: RunMeasure[]): Budg
     if (budget.max !== undefined && worst > budget.max) return { ok: false, kind: "discard", reason: `discard: over budget: ${name} ${worst} > max ${budget.max}` };
   }
   return { ok: true };
+}
+
+/** `count` seeds from `from` on: every run of an agent has a fresh one. */
+export function seeds(from: number, count: number): number[] {
+  return Array.from({ length: count }, (_, index) => from + index);
+}
+
+export function metricsOf(measures: RunMeasure[]): number[] {
+  return measures.map((measure) => measure.metric).filter((value): value is number => value !== undefined);
+}
+
+export function mean(values: (number | undefined)[]): number | undefined {
+  const known = values.filter((value): value is number => value !== undefined);
+  return known.length === 0 ? undefined : known.reduce((sum, value) => sum + value, 0) / known.length;
 }

@@ -31,7 +31,7 @@ export function describeCancel(answer: CancelledFile): string {
   return `not run: ${answer.commit.slice(0, 7)} "${answer.description.replace(/\s+/g, " ").slice(0, 120)}" was cancelled: ${answer.cancelled}`;
 }
 
-/** The few lines an agent reads after `org submit`: metric, its best, delta, verdict; on a crash the log's tail. */
+/** The few lines an agent reads after `org submit`: metric, its best, delta, verdict; on a crash or a failed gate the log's tail. */
 export function formatSubmitReply(verdict: VerdictFile): string[] {
   const { outcome, best } = verdict;
   const { request } = outcome;
@@ -44,7 +44,7 @@ export function formatSubmitReply(verdict: VerdictFile): string[] {
   if (outcome.head !== request.commit) lines.push(`your branch was reset to ${outcome.head.slice(0, 7)}; the diff is saved in ${outcome.patch}`);
   else if (outcome.movedTo) lines.push(`your branch has moved on to ${outcome.movedTo.slice(0, 7)}, so it was left there; that commit gets its own verdict${outcome.patch ? ` (the diff is saved in ${outcome.patch})` : ""}`);
   else if (request.rebased && outcome.verdict.kind === "keep") lines.push(`your branch now points at ${request.commit.slice(0, 7)}${outcome.patch ? `; your uncommitted work is saved in ${outcome.patch}` : ""}`);
-  if (outcome.verdict.kind === "crash" && outcome.logTail) {
+  if ((outcome.verdict.kind === "crash" || outcome.verdict.kind === "fail") && outcome.logTail) {
     lines.push(`last lines of ${outcome.logFile}:`, outcome.logTail);
   }
   return lines;

@@ -1,5 +1,5 @@
 // Before a candidate runs: a change already judged on the same tree, or no change at all, is answered without a run.
-import type { ResultRow, ResultStatus } from "./results.js";
+import { gateColumnOf, type ResultRow, type ResultStatus } from "./results.js";
 import { originalOf, type ChangeKey, type TriedEntry } from "./tried-ledger.js";
 import type { Verdict } from "./verdict.js";
 
@@ -51,7 +51,8 @@ export function decideTried(input: {
   const measured = source.status === "keep" || source.status === "discard";
   // A hand-edited entry that lost its metric cannot stand for a measured verdict.
   if (measured && source.metric === undefined) return { kind: "run", reason: `${source.commit.slice(0, 7)}'s entry has no metric` };
-  const result = measured ? `${source.status}, ${input.metricName} ${source.metric!.toFixed(6)}` : source.status;
+  const result = measured ? `${source.status}, ${input.metricName} ${source.metric!.toFixed(6)}`
+    : source.status === "fail" ? `fail at gate ${source.gate ?? "unknown"}` : source.status;
   // A discard inside the noise band proved nothing either way: say so, rather than spend a run on the same change again.
   const inconclusive = isWithinNoise(original, input.noise) ? ` — within the noise (|Δ| ${Math.abs(original.delta!).toPrecision(3)} ≤ k·σ ${input.noise!.toPrecision(3)}): inconclusive, not proof that it does not help; try it together with another change` : "";
   const detail = source.status === "keep" ? ` — it is kept on ${source.agent}'s branch: merge ${source.commit.slice(0, 7)} to build on it` : inconclusive;
@@ -68,14 +69,22 @@ export function decideTried(input: {
   const reason = `${status}: already tried as ${source.commit.slice(0, 7)} by ${source.agent}: ${result}${detail}; ${saved}`;
   const verdict: Verdict = measured
     ? { kind: "discard", metric: source.metric!, delta: source.metric! - (input.best?.metric ?? source.metric!), reason }
+    : source.status === "fail" ? { kind: "fail", gate: source.gate ?? "", reason }
     : { kind: source.status as "crash" | "reject", reason };
   return { kind: "answer", verdict, status, description: `duplicate of ${source.commit.slice(0, 7)} by ${source.agent}: ${source.description}`, original, reason };
 }
 
 /** The results row of an answer: no run, so 0 seconds and the original's metric; every extra column empty. */
-export function buildAnsweredRow(input: { commit: string; agent: string; gpu: number | null; decision: Extract<TriedDecision, { kind: "answer" }>; time: string; extras: string[] }): ResultRow {
+export function buildAnsweredRow(input: {
+  commit: string; agent: string; gpu: number | null; time: string; extras: string[];
+  decision: Extract<TriedDecision, { kind: "answer" }>;
+  /** verify.gates is set: the row has a gate column. */
+  gates?: boolean;
+}): ResultRow {
   const { verdict } = input.decision;
+  const gate = gateColumnOf(verdict, input.gates ?? false);
   return {
+    ...(gate === undefined ? {} : { gate }),
     commit: input.commit, metric: verdict.kind === "discard" || verdict.kind === "keep" ? verdict.metric : undefined, memoryGb: undefined, status: input.decision.status,
     description: input.decision.description, agent: input.agent, gpu: input.gpu, seconds: 0, time: input.time,
     extras: Object.fromEntries(input.extras.map((name) => [name, undefined])),

@@ -15,6 +15,8 @@ export interface DuplicateOf {
   status: ResultStatus;
   description: string;
   seconds: number;
+  /** The gate that failed, for a fail. */
+  gate?: string;
 }
 
 export interface TriedEntry {
@@ -27,6 +29,8 @@ export interface TriedEntry {
   /** The metric against the agent's best when judged; none for crashes and rejects. */
   delta?: number;
   reason: string;
+  /** The gate of verify.gates that failed, for a fail. */
+  gate?: string;
   /** The results row's seconds: 0 for an answer from the ledger. */
   seconds: number;
   /** The results row's time. */
@@ -42,7 +46,7 @@ export interface TriedLedger {
   problems: string[];
 }
 
-const STATUS = z.enum(["keep", "discard", "crash", "reject"]);
+const STATUS = z.enum(["keep", "discard", "crash", "reject", "fail"]);
 const ENTRY = z.object({
   commit: z.string().regex(/^[0-9a-f]{40,64}$/, "must be a full commit hash"),
   agent: z.string().min(1),
@@ -51,10 +55,11 @@ const ENTRY = z.object({
   metric: z.number().optional(),
   delta: z.number().optional(),
   reason: z.string(),
+  gate: z.string().optional(),
   seconds: z.number().nonnegative(),
   time: z.string().min(1),
   change: z.object({ patchId: z.string().min(1), tree: z.string().min(1) }).optional(),
-  duplicateOf: z.object({ commit: z.string().min(1), agent: z.string(), status: STATUS, description: z.string(), seconds: z.number().nonnegative() }).optional(),
+  duplicateOf: z.object({ commit: z.string().min(1), agent: z.string(), status: STATUS, description: z.string(), seconds: z.number().nonnegative(), gate: z.string().optional() }).optional(),
 });
 
 /** The entries that parse; every other line is a problem naming its line, and is skipped: the org goes on without it. */

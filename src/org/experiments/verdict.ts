@@ -7,6 +7,8 @@ export type Verdict =
   | { kind: "keep"; metric: number; delta: number; reason: string }
   | { kind: "discard"; metric: number; delta: number; reason: string }
   | { kind: "crash"; reason: string }
+  /** A gate of verify.gates did not pass: the metric was never run, or does not count. */
+  | { kind: "fail"; gate: string; reason: string }
   | { kind: "reject"; reason: string }
   | { kind: "baseline"; metric: number; reason: string };
 
@@ -34,12 +36,19 @@ export interface JudgeInput {
   candidate: number | undefined;
   run: RunOutcome;
   paths: PathCheck;
+  /** Set when `run` is a gate's (one that did not pass), not the metric command's. */
+  gate?: { name: string; timeoutMs: number };
 }
 
-/** Judge one candidate: reject > crash > baseline > keep (strictly better) > discard. delta is candidate − best. */
+/**
+ * Judge one candidate: reject > fail (a gate) > crash > baseline > keep (strictly better) > discard.
+ * delta is candidate − best.
+ */
 export function judge(input: JudgeInput): Verdict {
   const { metric, best, candidate, run, paths } = input;
   if (!paths.ok) return { kind: "reject", reason: `reject: ${paths.reason}` };
+  const failed = input.gate && judgeGate(input.gate, run);
+  if (failed) return failed;
   if (run.spawnError !== undefined) return { kind: "crash", reason: `crash: could not start: ${run.spawnError}` };
   if (run.fault !== undefined) return { kind: "crash", reason: `crash: ${run.fault}` };
   if (run.timedOut) return { kind: "crash", reason: `crash: timed out after ${formatConfigDuration(input.timeoutMs)}; process group killed` };
@@ -62,6 +71,18 @@ export function formatConfigDuration(ms: number): string {
   if (ms > 0 && ms % 60_000 === 0) return `${ms / 60_000}m`;
   if (ms > 0 && ms % 1000 === 0) return `${ms / 1000}s`;
   return `${ms}ms`;
+}
+
+/** A gate's run as a verdict: undefined when it passed; a fault of the machine (not the gate's doing) stays a crash. */
+export function judgeGate(gate: { name: string; timeoutMs: number }, run: RunOutcome): Verdict | undefined {
+  const fail = (what: string): Verdict => {
+    return { kind: "fail", gate: gate.name, reason: `fail: gate ${gate.name} ${what}` };
+  };
+  if (run.spawnError !== undefined) return fail(`could not start: ${run.spawnError}`);
+  if (run.fault !== undefined) return { kind: "crash", reason: `crash: gate ${gate.name}: ${run.fault}` };
+  if (run.timedOut) return fail(`timed out after ${formatConfigDuration(gate.timeoutMs)}; process group killed`);
+  if (run.exitCode !== 0) return fail(`failed: ${describeExit(run)}`);
+  return undefined;
 }
 
 function describeExit(run: RunOutcome): string {

@@ -7,6 +7,7 @@ import { addCounts, ZERO_COUNTS, type TokenCounts, type UsageRecord } from "../u
 import { listSpans, type ProgramEvent, type ProgramSpan } from "./timeline.js";
 import { UNVERSIONED } from "./version.js";
 import type { AbSpan } from "./ab-run.js";
+import { tallyGateFailures, type GateFailures } from "../experiments/gate-failures.js";
 
 /** What a saved program says of itself: who first ran it and how many agents it has. */
 export interface SavedProgram {
@@ -40,6 +41,8 @@ export interface ProgramHistoryRow {
   experiments: number;
   keeps: number;
   crashes: number;
+  /** Where verify.gates failed its experiments, per gate; absent when none did. */
+  gateFailures?: GateFailures[];
   /** The org's best when its first row came, and after its last. */
   bestBefore: number | null;
   bestAfter: number | null;
@@ -69,6 +72,7 @@ export function buildProgramHistory(input: HistoryInput): ProgramHistoryRow[] {
       experiments: rows.filter(ranAsExperiment).length,
       keeps: rows.filter((row) => row.status === "keep" && ranAsExperiment(row)).length,
       crashes: rows.filter((row) => row.status === "crash" && ranAsExperiment(row)).length,
+      ...withGateFailures(rows),
       bestBefore: indexes.length > 0 ? (best[indexes[0]!]!.before ?? null) : null,
       bestAfter: indexes.length > 0 ? (best[indexes[indexes.length - 1]!]!.after ?? null) : null,
       gpuHours: rows.reduce((sum, row) => sum + row.seconds, 0) / 3600,
@@ -76,6 +80,11 @@ export function buildProgramHistory(input: HistoryInput): ProgramHistoryRow[] {
       saved: saved !== undefined,
     };
   });
+}
+
+function withGateFailures(rows: ResultRow[]): { gateFailures?: GateFailures[] } {
+  const failures = tallyGateFailures(rows);
+  return failures.length > 0 ? { gateFailures: failures } : {};
 }
 
 /** From its first start to its last end; a program with no recorded use (unversioned) spans its rows. */

@@ -17,8 +17,10 @@ export interface AnswerJson {
   head: string | null;
   patch: string | null;
   logFile: string | null;
-  /** The run log's last lines, for a crash only. */
+  /** The run log's last lines, for a crash; for a fail, the failed gate's alone. */
   logTail: string | null;
+  /** The gate of verify.gates that failed, for a fail. */
+  gate?: string;
   lines: string[];
 }
 
@@ -44,7 +46,8 @@ export function describeAnswerJson(answer: SubmitAnswer): AnswerJson {
     head: outcome.head,
     patch: outcome.patch ?? null,
     logFile: outcome.logFile || null,
-    logTail: verdict.kind === "crash" && outcome.logTail ? outcome.logTail : null,
+    logTail: (verdict.kind === "crash" || verdict.kind === "fail") && outcome.logTail ? outcome.logTail : null,
+    ...(verdict.kind === "fail" ? { gate: verdict.gate } : {}),
     lines,
   };
 }

@@ -35,9 +35,9 @@ function renderJunior(junior: JuniorReport, metric: string, latest: number): str
     const delta = standing.delta === undefined || standing.delta === 0 ? "the baseline" : `${standing.delta > 0 ? "+" : ""}${formatNumber(standing.delta)} vs baseline ${formatNumber(standing.baseline!)}`;
     lines.push(`- best: ${metric} ${formatNumber(standing.best)} (${delta}) at ${standing.bestCommit?.slice(0, 7)}`);
   } else lines.push(`- best: none kept yet`);
-  if (standing) lines.push(`- runs: ${standing.runs} (${standing.counts.keep} keep, ${standing.counts.discard} discard, ${standing.counts.crash} crash, ${standing.counts.reject} reject)`);
+  if (standing) lines.push(`- runs: ${standing.runs} (${standing.counts.keep} keep, ${standing.counts.discard} discard, ${standing.counts.crash} crash, ${standing.counts.reject} reject${standing.counts.fail > 0 ? `, ${standing.counts.fail} fail` : ""})`);
   const recent = junior.rows.slice(-latest).reverse();
-  if (recent.length > 0) lines.push(`- latest: ${recent.map((row) => `${row.status}${row.metric === undefined ? "" : ` ${formatNumber(row.metric)}`} "${shorten(row.description, 40)}"`).join(" · ")}`);
+  if (recent.length > 0) lines.push(`- latest: ${recent.map((row) => `${row.status}${row.gate ? ` (${row.gate})` : ""}${row.metric === undefined ? "" : ` ${formatNumber(row.metric)}`} "${shorten(row.description, 40)}"`).join(" · ")}`);
   const crashes = junior.rows.filter((row) => row.status === "crash");
   if (crashes.length > 0) lines.push(`- crashes: ${crashes.length}, the latest "${shorten(crashes.at(-1)!.description, 40)}" at ${crashes.at(-1)!.time.slice(11, 16)}`);
   return lines.join("\n");

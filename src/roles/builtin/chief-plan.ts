@@ -3,7 +3,7 @@
 /** What the chief reads of one judged experiment: the hillclimb's description ("LR 0.01 -> 0.0125; …") and its verdict. */
 export interface JudgedChange {
   description: string;
-  status: "keep" | "discard" | "crash" | "reject";
+  status: "keep" | "discard" | "crash" | "reject" | "fail";
   /** Answered from the ledger without a run: not a keep, and a sign the constant's steps on this code are used up. */
   duplicate?: boolean;
 }
