@@ -91,7 +91,8 @@ EOF
   for ((k = 1; k <= nodes; k++)); do
     echo "NodeName=node$k NodeHostname=$host NodeAddr=127.0.0.1 Port=$((node_port + k - 1)) CPUs=$((gpus * 2)) RealMemory=8000 Gres=gpu:$gpus State=UNKNOWN"
   done
-  echo "PartitionName=gpu Nodes=$all_nodes Default=YES MaxTime=INFINITE State=UP"
+  # LLN: each job goes to the least loaded node, so a few jobs already spread over every node (Slurm packs by default).
+  echo "PartitionName=gpu Nodes=$all_nodes Default=YES LLN=YES MaxTime=INFINITE State=UP"
   for node in "${node_names[@]}"; do echo "PartitionName=$node Nodes=$node MaxTime=INFINITE State=UP"; done
 } >>"$dir/etc/slurm.conf.new"
 {

@@ -39,13 +39,16 @@ export async function attachAgentJob(opts: AttachOptions): Promise<number> {
   const { launch } = request;
   const submitted = new Set<string>();
   let shown = "";
+  // A listing (shared by the org's panes) taken before our sbatch lacks its job: it must not make us submit again.
+  let submittedAt = 0;
   for (;;) {
-    const listed = await opts.slurm.listJobs();
+    const listed = await opts.slurm.listJobs({ since: submittedAt });
     if (!listed.ok) return fail(opts, listed.error);
     const decision = decideAgentJob(jobsByAgent(listed.value, request.org).get(opts.agent) ?? []);
     if (decision.kind === "submit" || decision.kind === "resubmit") {
       // A job this very process submitted ended before it ran: stop, and let the supervisor's backoff decide.
       if (decision.kind === "resubmit" && submitted.has(decision.after.id)) return fail(opts, `${decision.reason} before it ran; see ${paths.output}`);
+      submittedAt = Date.now();
       const id = await opts.slurm.submit(sbatchArgv(request));
       if (!id.ok) return fail(opts, id.error);
       submitted.add(id.value);

@@ -1,4 +1,6 @@
 import { createSlurm } from "../../adapters/slurm/slurm.js";
+import { createSharedListing } from "../../adapters/slurm/shared-listing.js";
+import { slurmQueuePath } from "../../org/slurm/paths.js";
 import { attachAgentJob } from "../../adapters/slurm/attach.js";
 import { processRunner } from "../../adapters/process.js";
 import type { Io } from "../io.js";
@@ -9,7 +11,8 @@ export async function runSlurmRun(opts: { agent: string; state: string }, io: Io
   return attachAgentJob({
     state: opts.state,
     agent: opts.agent,
-    slurm: createSlurm(),
+    // One squeue every 2 s for the whole org, however many agents wait in the queue (docs/slurm.md: controller load).
+    slurm: createSharedListing(createSlurm(), { file: slurmQueuePath(opts.state), intervalMs: 2000 }),
     log: io.out,
     setStatus: pane ? async (status) => void (await processRunner.run(["tmux", "set-option", "-p", "-t", pane, "@org_status", status], { timeoutMs: 5000 })) : undefined,
   });

@@ -1,0 +1,127 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { createSlurm, type SlurmPort } from "../../src/adapters/slurm/slurm.js";
+import { jobsByAgent } from "../../src/org/slurm/decide.js";
+import { runOrg } from "../helpers/org-cli.js";
+import { bin, createOrgRepo, teardownOrg, tmux } from "../helpers/org-fixture.js";
+import { pollUntil } from "../helpers/poll.js";
+import { CLUSTER_START_MS, MULTI_NODE, startCluster, stopCluster } from "./cluster.js";
+
+// 16 researchers, one GPU each, on a cluster of 4 nodes × 4 GPUs of this suite's own: every GPU of it taken.
+const AGENT = 'echo "at node=$SLURMD_NODENAME gpu=$CUDA_VISIBLE_DEVICES job=$SLURM_JOB_ID"; exec sleep 3600';
+const heldYaml = (name: string) => `name: ${name}
+gpus: auto
+backend: slurm
+slurm: { time_limit: "10:00" }
+runtimes:
+  printer: { command: [sh, -c, '${AGENT}'], restart: always }
+roles:
+  researcher: { prompt: prompts/researcher.md, runtime: printer, count: 16, gpu: true }
+supervisor: { backoff: 200ms, max_backoff: 1s, max_restarts: 5, healthy_after: 2s }
+`;
+
+// Researchers that submit forever, no GPU of their own: each verify run is a one-GPU job wherever Slurm puts it.
+const poolYaml = (name: string) => `name: ${name}
+repo: .
+base: main
+gpus: auto
+backend: slurm
+slurm: { time_limit: "10:00" }
+runtimes:
+  looper: { command: ["${bin("submit-loop")}"] }
+roles:
+  researcher: { prompt: prompts/researcher.md, runtime: looper, count: 4, gpu: true, edits: [value.txt] }
+verify:
+  command: [sh, train.sh]
+  metric: { name: val_bpb, pattern: '^val_bpb:\\s*([0-9.]+)', goal: minimize }
+  timeout: 1m
+  gpus: pool
+  parallel: 8
+  repeats: 1
+  keep: { k: 0, min_delta: 0, confirm: 0 }
+`;
+const TRAIN = 'echo "slurm node=$SLURMD_NODENAME gpu=$CUDA_VISIBLE_DEVICES"; sleep 2; echo "val_bpb: $(head -n 1 value.txt)"\n';
+
+interface StatusJson {
+  agents: { name: string; gpu: number | null; state: string; reason: string; job?: { id: string; node: string | null } }[];
+}
+
+let slurm: SlurmPort;
+let org: ReturnType<typeof createOrgRepo> | undefined;
+
+afterEach(() => {
+  teardownOrg(org);
+  org = undefined;
+});
+
+describe("an org across the nodes of a real single-host cluster", { tags: ["slow", "slurm"] }, () => {
+  beforeAll(async () => {
+    // The shared cluster first: munged is then its, and stopping this suite's cluster leaves it to the others.
+    await startCluster();
+    await startCluster(MULTI_NODE);
+    slurm = createSlurm();
+  }, CLUSTER_START_MS);
+
+  afterAll(() => stopCluster(MULTI_NODE), 30_000);
+
+  const liveJobs = async (name: string) => {
+    const listed = await slurm.listJobs();
+    if (!listed.ok) throw new Error(listed.error);
+    return [...jobsByAgent(listed.value, name).values()].flat().filter((job) => job.kind !== "ended");
+  };
+
+  test("16 researchers on 4 nodes: each job on a node, its pane on the GPU Slurm gave it, status names node and job; down leaves no job", async () => {
+    org = createOrgRepo(heldYaml);
+    const { dir, socket, name } = org;
+    const up = runOrg(["up", "--no-attach"], { cwd: dir });
+    expect(up.code, up.stderr).toBe(0);
+    const status = () => JSON.parse(runOrg(["status", "--json"], { cwd: dir }).stdout) as StatusJson;
+    const settled = await pollUntil(() => {
+      const now = status();
+      return now.agents.every((agent) => agent.state === "running" && agent.gpu !== null && agent.job?.node) ? now : undefined;
+    }, { timeoutMs: 40_000, what: "16 running, each on a node and a GPU", explain: () => runOrg(["status"], { cwd: dir }).stdout });
+    const places = settled.agents.map((agent) => `${agent.job!.node}:${agent.gpu}`);
+    expect(new Set(places).size).toBe(16);
+    expect(new Set(settled.agents.map((agent) => agent.job!.node))).toEqual(new Set(["node1", "node2", "node3", "node4"]));
+    // Each pane is its job's step: the node, GPU and job it reports are the ones status shows.
+    const panes = tmux(socket, ["list-panes", "-s", "-t", `org-${name}`, "-F", "#{pane_id} #{@org_agent}"]).out.trim().split("\n").map((line) => line.split(" "));
+    for (const agent of settled.agents) {
+      const pane = panes.find(([, label]) => label === agent.name)![0]!;
+      const expected = `at node=${agent.job!.node} gpu=${agent.gpu} job=${agent.job!.id}`;
+      await pollUntil(() => tmux(socket, ["capture-pane", "-p", "-t", pane]).out.split("\n").includes(expected), { what: `${agent.name}: ${expected}` });
+    }
+    const table = runOrg(["status"], { cwd: dir }).stdout;
+    for (const agent of settled.agents) expect(table).toMatch(new RegExp(`${agent.name} .* job ${agent.job!.id} on ${agent.job!.node}`));
+
+    const down = runOrg(["down"], { cwd: dir });
+    expect(down.stdout).toContain(`cancelled 16 Slurm jobs of org ${name}`);
+    await pollUntil(async () => (await liveJobs(name)).length === 0, { timeoutMs: 20_000, what: "no live job of ours" });
+  }, 90_000);
+
+  test("verify.gpus: pool: the runs spread over every node's GPUs; down leaves no job", async () => {
+    org = createOrgRepo(poolYaml, { "train.sh": TRAIN, "value.txt": "1.000\n" });
+    const { dir, name } = org;
+    const state = join(dir, "state");
+    const up = runOrg(["up", "--no-attach"], { cwd: dir });
+    expect(up.code, up.stderr).toBe(0);
+    // Where each run so far ran, as its log says: "node3:1".
+    const placed = () => {
+      const runs = join(state, "runs");
+      const logs = existsSync(runs) ? readdirSync(runs).filter((file) => file.endsWith(".log")) : [];
+      return logs.flatMap((file) => {
+        const match = /slurm node=(node\d+) gpu=(\d+)/.exec(readFileSync(join(runs, file), "utf8"));
+        return match ? [`${match[1]}:${match[2]}`] : [];
+      });
+    };
+    const runs = await pollUntil(() => {
+      const now = placed();
+      return new Set(now.map((place) => place.split(":")[0])).size === 4 ? now : undefined;
+    }, { timeoutMs: 40_000, what: "runs on all 4 nodes", explain: () => `${placed().join(" ")}\n${runOrg(["status"], { cwd: dir }).stdout}` });
+    for (const place of runs) expect(place).toMatch(/^node[1-4]:[0-3]$/);
+
+    const down = runOrg(["down"], { cwd: dir });
+    expect(down.code, down.stderr).toBe(0);
+    await pollUntil(async () => (await liveJobs(name)).length === 0, { timeoutMs: 20_000, what: "no live job of ours" });
+  }, 90_000);
+});
