@@ -22,6 +22,7 @@ function fakeSlurm(): SlurmPort {
     },
     submit: async () => ({ ok: true, value: "9" }),
     cancel: async (ids) => ({ ok: true, value: ids.length }),
+    startNow: async (id) => ({ ok: true, value: id }),
   };
 }
 

@@ -10,14 +10,14 @@ agents="${1:?usage: measure-load.sh AGENTS NODES [SECONDS]}"
 nodes="${2:?usage: measure-load.sh AGENTS NODES [SECONDS]}"
 seconds="${3:-60}"
 root="$(cd "$(dirname "$0")/../.." && pwd)"
-export ORG_SLURM_DIR=/var/lib/org-slurm-load ORG_SLURM_NODES="$nodes" ORG_SLURM_CTLD_PORT=6837 ORG_SLURM_NODE_PORT=17201
 gpus=$((nodes * 4))
 running=$((agents < gpus ? agents : gpus))
 ms() { date +%s%3N; }
 log() { echo "measure: $*" >&2; }
 
 # The shared cluster first: munged is then its, and stopping this one leaves it running for the others.
-bash "$root/test/slurm/start.sh" >/dev/null
+env -u ORG_SLURM_DIR -u ORG_SLURM_NODES -u ORG_SLURM_CTLD_PORT -u ORG_SLURM_NODE_PORT bash "$root/test/slurm/start.sh" >/dev/null
+export ORG_SLURM_DIR=/var/lib/org-slurm-load ORG_SLURM_NODES="$nodes" ORG_SLURM_CTLD_PORT=6837 ORG_SLURM_NODE_PORT=17201
 eval "$(bash "$root/test/slurm/start.sh")"
 dir=$(mktemp -d /tmp/org-load-XXXXXX)
 cleanup() {

@@ -1,4 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { processRunner } from "../../src/adapters/process.js";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { createSlurm, type SlurmPort } from "../../src/adapters/slurm/slurm.js";
@@ -10,14 +11,14 @@ import { CLUSTER_START_MS, MULTI_NODE, startCluster, stopCluster } from "./clust
 
 // 16 researchers, one GPU each, on a cluster of 4 nodes × 4 GPUs of this suite's own: every GPU of it taken.
 const AGENT = 'echo "at node=$SLURMD_NODENAME gpu=$CUDA_VISIBLE_DEVICES job=$SLURM_JOB_ID"; exec sleep 3600';
-const heldYaml = (name: string) => `name: ${name}
+const heldYaml = (count: number) => (name: string) => `name: ${name}
 gpus: auto
 backend: slurm
 slurm: { time_limit: "10:00" }
 runtimes:
   printer: { command: [sh, -c, '${AGENT}'], restart: always }
 roles:
-  researcher: { prompt: prompts/researcher.md, runtime: printer, count: 16, gpu: true }
+  researcher: { prompt: prompts/researcher.md, runtime: printer, count: ${count}, gpu: true }
 supervisor: { backoff: 200ms, max_backoff: 1s, max_restarts: 5, healthy_after: 2s }
 `;
 
@@ -72,7 +73,7 @@ describe("an org across the nodes of a real single-host cluster", { tags: ["slow
   };
 
   test("16 researchers on 4 nodes: each job on a node, its pane on the GPU Slurm gave it, status names node and job; down leaves no job", async () => {
-    org = createOrgRepo(heldYaml);
+    org = createOrgRepo(heldYaml(16));
     const { dir, socket, name } = org;
     const up = runOrg(["up", "--no-attach"], { cwd: dir });
     expect(up.code, up.stderr).toBe(0);
@@ -97,6 +98,46 @@ describe("an org across the nodes of a real single-host cluster", { tags: ["slow
     const down = runOrg(["down"], { cwd: dir });
     expect(down.stdout).toContain(`cancelled 16 Slurm jobs of org ${name}`);
     await pollUntil(async () => (await liveJobs(name)).length === 0, { timeoutMs: 20_000, what: "no live job of ours" });
+  }, 90_000);
+
+  test("a node taken down: its agents come back on other nodes in their jobs, requeued; status and log.md name the move", async () => {
+    org = createOrgRepo(heldYaml(8));
+    const { dir, socket, name } = org;
+    const up = runOrg(["up", "--no-attach"], { cwd: dir });
+    expect(up.code, up.stderr).toBe(0);
+    const status = () => JSON.parse(runOrg(["status", "--json"], { cwd: dir }).stdout) as StatusJson;
+    const explain = () => `${runOrg(["status"], { cwd: dir }).stdout}\n${readFileSync(join(dir, "state", "log.md"), "utf8").slice(-2000)}`;
+    const before = await pollUntil(() => {
+      const now = status();
+      return now.agents.every((agent) => agent.state === "running" && agent.job?.node) ? now : undefined;
+    }, { timeoutMs: 30_000, what: "8 running, each on a node", explain });
+    const victim = before.agents[0]!.job!.node!;
+    const moved = before.agents.filter((agent) => agent.job!.node === victim);
+    const scontrol = (state: string) => processRunner.run(["scontrol", "update", `NodeName=${victim}`, `State=${state}`, "Reason=org-test"], { timeoutMs: 10_000 });
+    expect((await scontrol("DOWN")).exitCode).toBe(0);
+    try {
+      const after = await pollUntil(() => {
+        const now = status();
+        const back = now.agents.filter((agent) => moved.some((gone) => gone.name === agent.name));
+        return back.every((agent) => agent.state === "running" && agent.job?.node && agent.job.node !== victim) ? now : undefined;
+      }, { timeoutMs: 30_000, what: `${moved.map((agent) => agent.name).join(", ")} running off ${victim}`, explain });
+      const log = readFileSync(join(dir, "state", "log.md"), "utf8");
+      const panes = tmux(socket, ["list-panes", "-s", "-t", `org-${name}`, "-F", "#{pane_id} #{@org_agent}"]).out.trim().split("\n").map((line) => line.split(" "));
+      for (const gone of moved) {
+        const now = after.agents.find((agent) => agent.name === gone.name)!;
+        expect(log).toContain(`slurm | ${gone.name} moved from ${victim} to ${now.job!.node}`);
+        const pane = panes.find(([, label]) => label === gone.name)![0]!;
+        const expected = `at node=${now.job!.node} gpu=${now.gpu} job=${now.job!.id}`;
+        await pollUntil(() => tmux(socket, ["capture-pane", "-p", "-t", pane]).out.split("\n").includes(expected), { what: `${gone.name}: ${expected}` });
+      }
+      // The others never moved, and every agent has one live job.
+      for (const stayed of after.agents.filter((agent) => !moved.some((gone) => gone.name === agent.name))) {
+        expect(stayed.job).toEqual(before.agents.find((agent) => agent.name === stayed.name)!.job);
+      }
+      expect(await liveJobs(name)).toHaveLength(8);
+    } finally {
+      await scontrol("RESUME");
+    }
   }, 90_000);
 
   test("verify.gpus: pool: the runs spread over every node's GPUs; down leaves no job", async () => {

@@ -74,7 +74,8 @@ SchedulerParameters=batch_sched_delay=0
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
 SlurmdParameters=config_overrides
-ReturnToService=2
+# 1, not 2: a node a test takes down (scontrol update State=DOWN) stays down until it is resumed.
+ReturnToService=1
 GresTypes=gpu
 MailProg=/bin/true
 StateSaveLocation=$dir/spool/ctld

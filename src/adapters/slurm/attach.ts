@@ -1,7 +1,8 @@
 import type { SlurmJobRequest } from "../../org/slurm/argv.js";
 import { sbatchArgv, slurmPaneArgv } from "../../org/slurm/argv.js";
-import { decideAgentJob, jobsByAgent } from "../../org/slurm/decide.js";
-import { describeJob, type SlurmJob } from "../../org/slurm/job.js";
+import { decideAgentJob, isRequeueHold, jobsByAgent } from "../../org/slurm/decide.js";
+import { describeJob, describeMove, type SlurmJob } from "../../org/slurm/job.js";
+import { formatLogEntry } from "../../org/log-entry.js";
 import { slurmAgentPaths } from "../../org/slurm/paths.js";
 import { readJson, writeJsonAtomic } from "../fs/files.js";
 import { readAgentSandbox } from "../store/sandbox.js";
@@ -13,6 +14,8 @@ export interface AttachOptions {
   agent: string;
   slurm: SlurmPort;
   log: (line: string) => void;
+  /** log.md: an entry when the agent's job runs on another node than it last did. */
+  appendLog?: (entry: string) => Promise<void>;
   /** Mirrors "pending (Resources)" etc. on the pane border. */
   setStatus?: (status: string) => Promise<void>;
   pollMs?: number;
@@ -37,7 +40,10 @@ export async function attachAgentJob(opts: AttachOptions): Promise<number> {
   const request = await readJson<SlurmJobRequest>(paths.request);
   if (!request) return fail(opts, `no ${paths.request} — run \`org up\` again`);
   const { launch } = request;
+  // The job this agent last ran in, on which node: a node gone down shows as a move once the agent runs elsewhere.
+  const previous = (await readJson<SlurmJobRecord>(paths.job))?.job;
   const submitted = new Set<string>();
+  const released = new Set<string>();
   let shown = "";
   // A listing (shared by the org's panes) taken before our sbatch lacks its job: it must not make us submit again.
   let submittedAt = 0;
@@ -63,7 +69,14 @@ export async function attachAgentJob(opts: AttachOptions): Promise<number> {
         opts.log(`org: job ${job.id} ${status}`);
         await opts.setStatus?.(status);
       }
+      if (isRequeueHold(previous, job) && !released.has(job.id)) {
+        released.add(job.id);
+        const started = await opts.slurm.startNow(job.id);
+        opts.log(`org: job ${job.id} was requeued off ${previous?.kind === "running" ? previous.node : "its node"}: ${started.ok ? "released Slurm's requeue delay" : started.error}`);
+      }
       if (job.kind === "running") {
+        const move = describeMove(opts.agent, previous, job);
+        if (move) await opts.appendLog?.(formatLogEntry({ date: new Date(), op: "slurm", ...move }));
         const run = opts.interactive ?? runInteractive;
         return run(slurmPaneArgv(job.id, launch, await readAgentSandbox(opts.state, opts.agent)), launch.env);
       }

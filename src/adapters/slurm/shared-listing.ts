@@ -33,6 +33,7 @@ export function createSharedListing(slurm: SlurmPort, opts: SharedListingOptions
   return {
     submit: (argv, env) => slurm.submit(argv, env),
     cancel: (ids) => slurm.cancel(ids),
+    startNow: (id) => slurm.startNow(id),
     async listJobs(list?: ListOptions): Promise<SlurmResult<SlurmJob[]>> {
       const since = Math.max(list?.since ?? 0, now() - opts.intervalMs);
       for (;;) {
@@ -40,8 +41,11 @@ export function createSharedListing(slurm: SlurmPort, opts: SharedListingOptions
         if (cached && cached.at >= since) return { ok: true, value: cached.jobs };
         if (await tryLock(lock)) {
           try {
+            // Another pane may have written a fresh listing between our read and our lock.
+            const latest = await readListing(opts.file);
+            if (latest && latest.at >= since) return { ok: true, value: latest.jobs };
             const at = now();
-            const listed = await slurm.listJobs({ knownGpus: knownGpus(cached) });
+            const listed = await slurm.listJobs({ knownGpus: knownGpus(latest) });
             if (listed.ok) await writeJsonAtomic(opts.file, { at, jobs: listed.value } satisfies Listing);
             return listed;
           } finally {

@@ -18,6 +18,8 @@ export interface SlurmPort {
   listJobs(options?: ListOptions): Promise<SlurmResult<SlurmJob[]>>;
   submit(argv: string[], env?: Record<string, string>): Promise<SlurmResult<string>>;
   cancel(ids: string[]): Promise<SlurmResult<number>>;
+  /** Lets a pending job start as soon as it fits (drops a requeue's BeginTime delay). */
+  startNow(id: string): Promise<SlurmResult<string>>;
 }
 
 const TIMEOUT_MS = 30_000;
@@ -41,6 +43,10 @@ export function createSlurm(runner: Runner = processRunner, env?: Record<string,
       if (!succeeded(result)) return failure(result);
       const id = parseSubmittedId(result.stdout);
       return id ? { ok: true, value: id } : { ok: false, error: `sbatch printed no job id: ${result.stdout.trim() || "(nothing)"}` };
+    },
+    async startNow(id) {
+      const result = await run(["scontrol", "update", `JobId=${id}`, "StartTime=now"]);
+      return succeeded(result) ? { ok: true, value: id } : failure(result);
     },
     async cancel(ids) {
       if (ids.length === 0) return { ok: true, value: 0 };
