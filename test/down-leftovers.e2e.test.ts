@@ -23,8 +23,13 @@ describe("org down without a readable org.json; Ctrl-C at any moment of up", { t
       else writeFileSync(orgFile, text.slice(0, text.length / 2));
       const up = runOrg(["up", "--no-attach"], { cwd: dir });
       expect([up.code, up.stderr.trim()]).toEqual([1, `org: a tmux server on socket ${socket} is running but ${orgFile} is missing or unreadable — run \`org down\`, then \`org up\``]);
+      if (damage === "half-written") {
+        const status = runOrg(["status"], { cwd: dir });
+        const said = `org: ${orgFile} is unreadable (not an org record) — run \`org down\`, then \`org up\``;
+        expect([status.code, status.stderr.trim(), status.stdout]).toEqual([1, said, ""]);
+      }
       const down = runOrg(["down"], { cwd: dir });
-      const why = damage === "missing" ? `no ${orgFile}` : `${orgFile} is unreadable (`;
+      const why = damage === "missing" ? `no ${orgFile}` : `${orgFile} is unreadable (half-written, or not an org record)`;
       expect(down.code).toBe(0);
       expect(down.stdout).toContain(why);
       if (damage === "half-written") expect(down.stdout).toContain(`removed the unreadable ${orgFile}; \`org up\` starts afresh\n`);

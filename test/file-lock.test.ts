@@ -1,8 +1,10 @@
+import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { tryLock, withLock } from "../src/adapters/fs/lock.js";
+import { pollUntil } from "./helpers/poll.js";
 
 const dir = () => mkdtempSync(join(tmpdir(), "org-lock-"));
 
@@ -15,6 +17,21 @@ describe("tryLock", () => {
     writeFileSync(lock, "999999999\n");
     expect(await tryLock(lock)).toBe(true);
     expect(readdirSync(join(lock, ".."))).toEqual(["up.lock"]);
+  });
+
+  test("a holder that exited but was not reaped (a zombie: no init reaps in a container) holds nothing", async () => {
+    const lock = join(dir(), "up.lock");
+    // The shell's background child exits; the program the shell became never waits for it.
+    const parent = spawn("sh", ["-c", "sleep 0.05 & echo $!; exec sleep 10"], { stdio: ["ignore", "pipe", "ignore"] });
+    try {
+      const zombie = Number(await new Promise<string>((resolve) => parent.stdout.once("data", (chunk) => resolve(String(chunk)))));
+      await pollUntil(() => /^\d+ \(.*\) Z /.test(readFileSync(`/proc/${zombie}/stat`, "utf8")), { what: "the zombie" });
+      writeFileSync(lock, `${zombie}\n`);
+      expect(await tryLock(lock)).toBe(true);
+      expect(readFileSync(lock, "utf8")).toBe(`${process.pid}\n`);
+    } finally {
+      parent.kill("SIGKILL");
+    }
   });
 });
 

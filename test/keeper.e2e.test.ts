@@ -37,7 +37,8 @@ describe.each([["tmux", []], ["pty", ["--no-tmux"]]] as const)("the daemon's kee
     await awaitDaemon(state, next);
     expect(readJson<{ pid: number; state: string }>(join(state, "agents/researcher-1/status.json"))).toMatchObject({ pid: agent, state: "running" });
 
-    expect(runOrg(["down"], { cwd: org.dir }).code).toBe(0);
+    const down = runOrg(["down"], { cwd: org.dir });
+    expect(down.code, down.stderr).toBe(0);
     await awaitNothingLeft(org.dir, org.socket);
     expect(["keeper.lock", "keeper.json"].filter((name) => existsSync(join(state, name)))).toEqual([]);
   }, 90_000);

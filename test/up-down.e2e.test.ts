@@ -28,7 +28,7 @@ afterEach(() => {
   org = undefined;
 });
 
-describe("org up / status / down", { tags: ["slow"] }, () => {
+describe("org up / status / down", { tags: ["slow"], timeout: 60_000 }, () => {
   test("three agents in a grid: env, restarts, idempotent up, clean teardown", async () => {
     org = createOrgRepo(orgYaml);
     const { dir, socket, name } = org;
@@ -102,7 +102,7 @@ describe("org up / status / down", { tags: ["slow"] }, () => {
     expect(isRunning(researcher.pid!)).toBe(true);
 
     const again = runOrg(["up"], { cwd: dir });
-    expect(again.stdout).toContain("its daemon had exited and was restarted (agents untouched)");
+    expect(again.stdout, again.stderr).toContain("its daemon had exited and was restarted (agents untouched)");
     const revived = await pollUntil(() => {
       const pid = readJsonFile<{ pid: number | null }>(join(state, "daemon.json")).pid;
       return pid && pid !== daemon ? pid : undefined;

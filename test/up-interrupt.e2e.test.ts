@@ -31,5 +31,11 @@ describe("org up interrupted at every phase", { tags: ["slow"] }, () => {
       }
     }
     expect(runOrg(["up", "--no-attach"], { cwd: dir }).code).toBe(0);
-  });
+    // Ctrl-C as down begins to stop the org: it finishes, then says so with the signal's status.
+    const down = runOrg(["down"], { cwd: dir, env: { ORG_TEST_INTERRUPT_AT: "stop:SIGINT" } });
+    const said = "org down: SIGINT arrived while stopping; finished first, nothing of the org is left running";
+    expect([down.code, down.stderr.trim()]).toEqual([130, said]);
+    expect(down.stdout).toMatch(/^stopped: 2 process groups and the tmux server$/m);
+    await expectNothingLeft(dir, socket);
+  }, 120_000);
 });

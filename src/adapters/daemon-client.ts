@@ -1,7 +1,7 @@
 import { OrgError } from "../org/errors.js";
 import { describeDiskFull, FULL_BYTES, readFreeBytes } from "./fs/disk-space.js";
 import { readJson } from "./fs/files.js";
-import { isAlive } from "./process.js";
+import { isRunningProcess } from "./process.js";
 import { dirname } from "node:path";
 import { findRunningKeeper } from "./keeper-process.js";
 
@@ -26,7 +26,8 @@ export interface DaemonProbe {
   readFreeBytes(path: string): Promise<number | undefined>;
 }
 
-const systemProbe: DaemonProbe = { isAlive, readFreeBytes };
+// A killed daemon its tmux has not reaped yet is a zombie: exited, not running.
+const systemProbe: DaemonProbe = { isAlive: isRunningProcess, readFreeBytes };
 
 /**
  * Throws `message` unless the org's daemon is alive and recently wrote its heartbeat; waits for one just started.

@@ -67,6 +67,8 @@ export function verifyGroupsBySlot(table: ProcFact[], root: string): Map<string,
   const slots = new Map<string, Set<number>>();
   for (const fact of table.filter((candidate) => candidate.cwd.startsWith(prefix))) {
     const slot = fact.cwd.slice(prefix.length).split("/")[0]!;
+    // objects.git is the verifier's store, not a slot: its git calls may overlap, each in a group of its own.
+    if (!/^(cpu|gpu)\d+$/.test(slot)) continue;
     slots.set(slot, (slots.get(slot) ?? new Set()).add(fact.pgid));
   }
   return slots;

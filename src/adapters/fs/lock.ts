@@ -3,7 +3,7 @@ import { link, mkdir, rm, stat, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { OrgError } from "../../org/errors.js";
 import { readText } from "./files.js";
-import { isAlive } from "../process.js";
+import { isRunningProcess } from "../process.js";
 
 const WAIT_MS = 5000;
 // A writer holds the lock for milliseconds; one this old was left by a crash.
@@ -11,10 +11,10 @@ const STALE_MS = 30_000;
 
 /** Take the lock file at `path` now, once more after removing a stale one; false while a live `org up` or `org reload` holds it. */
 export async function tryLock(path: string): Promise<boolean> {
-  // A lock left by a dead process is stale: its holder's pid is in it.
+  // A lock left by a dead process is stale: its holder's pid is in it. A zombie holds nothing (no init reaps here).
   return take(path, async () => {
     const holder = Number((await readText(path).catch(() => undefined))?.trim());
-    return !(Number.isInteger(holder) && holder > 0 && isAlive(holder));
+    return !(Number.isInteger(holder) && holder > 0 && isRunningProcess(holder));
   });
 }
 

@@ -10,12 +10,26 @@ import { orgPaths } from "../../org/paths.js";
 import { removeAbRun } from "../../adapters/store/ab-run.js";
 import { stopKeeper } from "../../adapters/keeper-process.js";
 import { startProgress } from "../progress.js";
+import { catchInterrupts } from "../interrupt.js";
 
 /**
  * `org down [--clean]`: stop everything of ours; with --clean remove clean worktrees, never branches.
  * Without a readable org.json (an interrupted `org up`) the org's own sockets and agent folders say what is ours.
  */
 export async function runDown(opts: { root: string; clean: boolean }, outer: Io): Promise<number> {
+  // A Ctrl-C halfway would leave some agents stopped and others running: down finishes, then says so.
+  const interrupts = catchInterrupts("org down", outer);
+  try {
+    const code = await stopAll(opts, outer, (phase) => interrupts.enter(phase));
+    if (!interrupts.signal) return code;
+    outer.err(`org down: ${interrupts.signal} arrived while stopping; finished first, nothing of the org is left running`);
+    return interrupts.exitCode();
+  } finally {
+    interrupts.dispose();
+  }
+}
+
+async function stopAll(opts: { root: string; clean: boolean }, outer: Io, enter: (phase: string) => Promise<void>): Promise<number> {
   const progress = startProgress("org down", outer);
   const io = progress.io;
   try {
@@ -25,6 +39,7 @@ export async function runDown(opts: { root: string; clean: boolean }, outer: Io)
     // First the keeper, which would otherwise restart the daemon that down stops next.
     progress.step("stopping the keeper");
     const keeper = await stopKeeper(opts.root, paths.state);
+    await enter("stop");
     const found = await findOrgLeftovers(opts.root);
     const input = { clean: opts.clean, record, ...found, onStep: progress.step };
     const result = await downOrg(createWorld(), opts.root, input);
@@ -79,7 +94,7 @@ async function readRecordOrWhy(root: string): Promise<RecordRead> {
   const record = await readOptionalRecord(root).catch((error: Error) => error);
   if (record === undefined) return { record, file, why: `no ${file}`, unreadable: false };
   if (record instanceof Error) {
-    return { record: undefined, file, why: `${file} is unreadable (${record.message})`, unreadable: true };
+    return { record: undefined, file, why: `${file} is unreadable (half-written, or not an org record)`, unreadable: true };
   }
   if (typeof record.socket !== "string" || !Array.isArray(record.agents)) {
     return { record: undefined, file, why: `${file} is incomplete`, unreadable: true };
