@@ -39,8 +39,12 @@ async function prepareAgent(agent: string, gpu = true): Promise<void> {
   await writeJsonAtomic(slurmAgentPaths(state, agent).request, request);
 }
 
+// What the panes' attach wrote to log.md, entry by entry.
+let logMd: string[] = [];
+
 function attach(agent: string, log: string[]): Promise<number> {
-  return attachAgentJob({ state, agent, slurm, log: (line) => log.push(line), pollMs: 200, interactive: (argv, env) => host.run(agent, argv, env) });
+  const appendLog = async (entry: string) => void logMd.push(entry);
+  return attachAgentJob({ state, agent, slurm, log: (line) => log.push(line), appendLog, pollMs: 200, interactive: (argv, env) => host.run(agent, argv, env) });
 }
 
 describe("slurm backend on a real single-host cluster", { tags: ["slow", "slurm"] }, () => {
@@ -52,6 +56,7 @@ describe("slurm backend on a real single-host cluster", { tags: ["slow", "slurm"
 
   beforeEach(async () => {
     org = `t${process.pid}x${testIndex++}`;
+    logMd = [];
     state = mkdtempSync(join(tmpdir(), "org-slurm-"));
     host = createPaneHost(`org-slurm-test-${process.pid}`);
     await host.start();
@@ -118,6 +123,7 @@ describe("slurm backend on a real single-host cluster", { tags: ["slow", "slurm"
     const secondJob = await pollUntil(async () => (await ours()).get("r1")?.find((job) => job.kind === "running"), { timeoutMs: 20_000, what: "r1 resubmitted" });
     expect(secondJob.id).not.toBe(firstJob.id);
     expect(log).toContain(`org: job ${firstJob.id} ended CANCELLED: submitted job ${secondJob.id}`);
+    expect(logMd).toEqual([expect.stringMatching(new RegExp(`^## \\[[-\\d]+\\] slurm \\| r1 resubmitted\\njob ${firstJob.id} ended CANCELLED: submitted job ${secondJob.id}\\n$`))]);
     await pollUntil(async () => (await host.screen("r1")).includes(`JOB=${secondJob.id}`), { what: "r1's pane in the new job" });
 
     // A restart of ours (the pane's program ended, the job did not): adopt the running job, submit nothing.

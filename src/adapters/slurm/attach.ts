@@ -14,7 +14,7 @@ export interface AttachOptions {
   agent: string;
   slurm: SlurmPort;
   log: (line: string) => void;
-  /** log.md: an entry when the agent's job runs on another node than it last did. */
+  /** log.md: an entry when the agent's job ended and was resubmitted, or runs on another node than it last did. */
   appendLog?: (entry: string) => Promise<void>;
   /** Mirrors "pending (Resources)" etc. on the pane border. */
   setStatus?: (status: string) => Promise<void>;
@@ -59,6 +59,10 @@ export async function attachAgentJob(opts: AttachOptions): Promise<number> {
       if (!id.ok) return fail(opts, id.error);
       submitted.add(id.value);
       opts.log(`org: ${decision.reason}: submitted job ${id.value}`);
+      // A job that ended under the agent (time limit, node failure, a cancel from outside) is news for log.md.
+      if (decision.kind === "resubmit") {
+        await opts.appendLog?.(formatLogEntry({ date: new Date(), op: "slurm", title: `${opts.agent} resubmitted`, body: `${decision.reason}: submitted job ${id.value}` }));
+      }
     } else if (decision.kind === "adopt") {
       if (decision.cancel.length > 0) await opts.slurm.cancel(decision.cancel);
       const { job } = decision;
