@@ -140,6 +140,36 @@ describe("an org across the nodes of a real single-host cluster", { tags: ["slow
     }
   }, 90_000);
 
+  test("a verify run's node taken down mid-run: log.md names the node, the experiment runs again and is judged once", async () => {
+    org = createOrgRepo(poolYaml, { "train.sh": TRAIN.replace("sleep 2", "sleep 5"), "value.txt": "1.000\n" });
+    const { dir } = org;
+    const state = join(dir, "state");
+    const up = runOrg(["up", "--no-attach"], { cwd: dir });
+    expect(up.code, up.stderr).toBe(0);
+    const runs = join(state, "runs");
+    const readLog = (file: string) => readFileSync(join(runs, file), "utf8");
+    // A run under way: placed on a node, no metric yet.
+    const victim = await pollUntil(() => {
+      const logs = existsSync(runs) ? readdirSync(runs).filter((file) => file.endsWith(".log")) : [];
+      const running = logs.map(readLog).find((text) => /slurm node=node\d/.test(text) && !/val_bpb:/.test(text));
+      return running ? /slurm node=(node\d+)/.exec(running)![1] : undefined;
+    }, { timeoutMs: 30_000, what: "a verify run under way" });
+    const scontrol = (stateName: string) => processRunner.run(["scontrol", "update", `NodeName=${victim}`, `State=${stateName}`, "Reason=org-test"], { timeoutMs: 10_000 });
+    expect((await scontrol("DOWN")).exitCode).toBe(0);
+    try {
+      const logMd = () => readFileSync(join(state, "log.md"), "utf8");
+      await pollUntil(() => new RegExp(`slurm \\| verify run \\S+ of \\S+: its node ${victim} went down`).test(logMd()), { timeoutMs: 20_000, what: "log.md naming the node" });
+    } finally {
+      await scontrol("RESUME");
+    }
+    const rows = () => (existsSync(join(state, "results.tsv")) ? readFileSync(join(state, "results.tsv"), "utf8").trim().split("\n").slice(1).map((line) => line.split("\t")) : []);
+    const judged = await pollUntil(() => (rows().length >= 8 ? rows() : undefined), { timeoutMs: 30_000, what: "8 verdicts" });
+    expect(judged.filter((row) => row[3] !== "keep" && row[3] !== "discard"), JSON.stringify(judged)).toEqual([]);
+    // Judged once: one row per agent and commit.
+    expect(new Set(judged.map((row) => `${row[5]} ${row[0]}`)).size, JSON.stringify(judged)).toBe(judged.length);
+    expect(runOrg(["down"], { cwd: dir }).code).toBe(0);
+  }, 90_000);
+
   test("verify.gpus: pool: the runs spread over every node's GPUs; down leaves no job", async () => {
     org = createOrgRepo(poolYaml, { "train.sh": TRAIN, "value.txt": "1.000\n" });
     const { dir, name } = org;
