@@ -61,7 +61,8 @@ export async function attachAgentJob(opts: AttachOptions): Promise<number> {
       opts.log(`org: ${decision.reason}: submitted job ${id.value}`);
       // A job that ended under the agent (time limit, node failure, a cancel from outside) is news for log.md.
       if (decision.kind === "resubmit") {
-        await opts.appendLog?.(formatLogEntry({ date: new Date(), op: "slurm", title: `${opts.agent} resubmitted`, body: `${decision.reason}: submitted job ${id.value}` }));
+        const body = `${decision.reason}: submitted job ${id.value}`;
+        await opts.appendLog?.(formatLogEntry({ date: new Date(), op: "slurm", title: `${opts.agent} resubmitted`, body }));
       }
     } else if (decision.kind === "adopt") {
       if (decision.cancel.length > 0) await opts.slurm.cancel(decision.cancel);
@@ -76,7 +77,8 @@ export async function attachAgentJob(opts: AttachOptions): Promise<number> {
       if (isRequeueHold(previous, job) && !released.has(job.id)) {
         released.add(job.id);
         const started = await opts.slurm.startNow(job.id);
-        opts.log(`org: job ${job.id} was requeued off ${previous?.kind === "running" ? previous.node : "its node"}: ${started.ok ? "released Slurm's requeue delay" : started.error}`);
+        const node = previous?.kind === "running" ? previous.node : "its node";
+        opts.log(`org: job ${job.id} was requeued off ${node}: ${started.ok ? "released Slurm's requeue delay" : started.error}`);
       }
       if (job.kind === "running") {
         const move = describeMove(opts.agent, previous, job);

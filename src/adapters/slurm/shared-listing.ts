@@ -63,7 +63,7 @@ async function readListing(file: string): Promise<Listing | undefined> {
   return listing && typeof listing.at === "number" && Array.isArray(listing.jobs) ? listing : undefined;
 }
 
-// A running job keeps its GPUs (none for a CPU job): once a listing showed it running, scontrol need not be asked again.
+// A running job keeps its GPUs (none for a CPU job): once a listing showed it running, scontrol is not asked again.
 function knownGpus(listing: Listing | undefined): Map<string, number[]> {
   return new Map((listing?.jobs ?? []).flatMap((job) => (job.kind === "running" ? [[job.id, job.gpus] as const] : [])));
 }

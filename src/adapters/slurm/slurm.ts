@@ -32,7 +32,8 @@ export function createSlurm(runner: Runner = processRunner, env?: Record<string,
       if (!succeeded(queue)) return failure(queue);
       const jobs = parseSqueue(queue.stdout);
       const known = options?.knownGpus ?? new Map<string, number[]>();
-      if (!jobs.some((job) => job.kind === "running" && !known.has(job.id))) return { ok: true, value: withGpus(jobs, known) };
+      const unknown = jobs.some((job) => job.kind === "running" && !known.has(job.id));
+      if (!unknown) return { ok: true, value: withGpus(jobs, known) };
       // squeue shows no GPU index; scontrol's detail lines do (`GRES=gpu:1(IDX:2)`).
       const detail = await run(["scontrol", "show", "job", "--details", "--oneliner"]);
       if (!succeeded(detail)) return failure(detail);

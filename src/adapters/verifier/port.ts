@@ -148,9 +148,11 @@ export function createVerifierPort(opts: {
       // The run's node went down: no verdict on a half run; the request stays queued and runs again (judged once).
       const failedNode = opts.backend === "slurm" ? failedNodeOf(log) : undefined;
       // The log holds the candidate's own output too: only Slurm's word that the node is down counts.
-      if (failedNode && isNodeDown((await runner.run(["sinfo", "--noheader", "--Node", `--nodes=${failedNode}`, "--format=%T"], { timeoutMs: 30_000 })).stdout)) {
+      const sinfo = ["sinfo", "--noheader", "--Node", `--nodes=${failedNode}`, "--format=%T"];
+      if (failedNode && isNodeDown((await runner.run(sinfo, { timeoutMs: 30_000 })).stdout)) {
         const what = `verify run ${id} of ${basename(options.cwd)}: its node ${failedNode} went down`;
-        await appendLines(logPath(opts.state), [formatLogEntry({ date: new Date(), op: "slurm", title: what, body: "the experiment stays queued and runs again" })]);
+        const body = "the experiment stays queued and runs again";
+        await appendLines(logPath(opts.state), [formatLogEntry({ date: new Date(), op: "slurm", title: what, body })]);
         throw new OrgError(`${what}; the experiment stays queued and runs again`, "node-failure");
       }
       const timedOut = result.timedOut || (pool !== undefined && result.exitCode !== 0 && endedByTimeLimit(log));

@@ -19,7 +19,8 @@ const NAMES = /^[A-Za-z0-9_.-]+(,[A-Za-z0-9_.-]+)*$/;
 
 function checkTime(path: string[], time: unknown): Problem[] {
   if (typeof time !== "string" || time === "" || TIME.test(time)) return [];
-  return [{ path, message: `${formatPath(path)} "${time}" is not a Slurm time`, fix: 'write minutes ("90"), H:MM:SS ("4:00:00"), D-HH:MM:SS ("1-00:00:00") or UNLIMITED' }];
+  const fix = 'write minutes ("90"), H:MM:SS ("4:00:00"), D-HH:MM:SS ("1-00:00:00") or UNLIMITED';
+  return [{ path, message: `${formatPath(path)} "${time}" is not a Slurm time`, fix }];
 }
 
 /** The slurm section: owned flags, time format, names; and gpus, which Slurm assigns under backend: slurm. */
@@ -40,7 +41,9 @@ export function checkSlurm(raw: Raw): Problem[] {
   const roles = Object.keys(asMap(raw.roles) ?? {});
   for (const [role, time] of Object.entries(asMap(slurm.role_time_limits) ?? {})) {
     const path = ["slurm", "role_time_limits", role];
-    if (!roles.includes(role)) problems.push({ path, message: `${formatPath(path)} names no role`, fix: `use one of: ${roles.join(", ")}` });
+    if (!roles.includes(role)) {
+      problems.push({ path, message: `${formatPath(path)} names no role`, fix: `use one of: ${roles.join(", ")}` });
+    }
     problems.push(...checkTime(path, time));
   }
   const args = Array.isArray(slurm.sbatch_args) ? slurm.sbatch_args : [];

@@ -95,7 +95,8 @@ function formatSlurmTime(ms: number): string {
  * `*** STEP … ON node3 CANCELLED AT … DUE TO NODE FAILURE …`); srun may still exit 0, so the log is what tells.
  */
 export function failedNodeOf(log: string): string | undefined {
-  return /^srun: error: Node failure on (\S+)$/m.exec(log)?.[1] ?? /\*\*\* (?:JOB|STEP) \S+ ON (\S+) CANCELLED AT \S+ DUE TO NODE FAILURE/.exec(log)?.[1];
+  const stepd = /\*\*\* (?:JOB|STEP) \S+ ON (\S+) CANCELLED AT \S+ DUE TO NODE FAILURE/;
+  return /^srun: error: Node failure on (\S+)$/m.exec(log)?.[1] ?? stepd.exec(log)?.[1];
 }
 
 /** Whether `sinfo -h -N -n NODE -o %T` says the node is down, failed, drained or not responding. */

@@ -33,7 +33,8 @@ export function decideAgentJob(agentJobs: readonly SlurmJob[]): JobDecision {
  * was requeued): the same job ran before. org asks for no begin time, so the hold only delays the agent's return.
  */
 export function isRequeueHold(previous: SlurmJob | undefined, job: SlurmJob): boolean {
-  return job.kind === "pending" && job.reason === "BeginTime" && previous !== undefined && previous.id === job.id && previous.kind === "running";
+  if (job.kind !== "pending" || job.reason !== "BeginTime") return false;
+  return previous?.kind === "running" && previous.id === job.id;
 }
 
 /** The jobs of `org`'s agents, by agent; other orgs' and other people's jobs are left out. */

@@ -27,7 +27,8 @@ export async function readSnapshot(world: World, root: string, known: { panes?: 
 async function readJobStatuses(world: World, state: string, agents: string[]): Promise<Map<string, JobView>> {
   const entries = await Promise.all(agents.map(async (agent) => {
     const text = await world.files.readText(slurmAgentPaths(state, agent).job);
-    const record = text ? (JSON.parse(text) as { id?: unknown; status?: unknown; job?: { gpus?: unknown; node?: unknown } }) : undefined;
+    type JobFile = { id?: unknown; status?: unknown; job?: { gpus?: unknown; node?: unknown } };
+    const record = text ? (JSON.parse(text) as JobFile) : undefined;
     const gpus = Array.isArray(record?.job?.gpus) ? record.job.gpus.filter((gpu): gpu is number => typeof gpu === "number") : [];
     if (typeof record?.status !== "string") return [];
     const id = typeof record.id === "string" ? { id: record.id } : {};
