@@ -19,16 +19,20 @@ describe("isRequeueHold: a job that ran and now waits on BeginTime was requeued 
 
 describe("describeMove: what log.md says when an agent's job runs on another node", () => {
   it("a requeued job (same id) on another node", () => {
-    expect(describeMove("r1", on("7", "node2", 1), on("7", "node3", 0))).toEqual({ title: "r1 moved from node2 to node3", body: "job 7 (requeued), now running on node3 GPU 0" });
+    expect(describeMove("r1", on("7", "node2", 1), on("7", "node3", 0))).toEqual({
+      title: "r1 moved from node2 to node3", body: "job 7 (requeued), now running on node3 GPU 0",
+    });
   });
 
   it("a new job on another node", () => {
-    expect(describeMove("r1", on("7", "node2", 1), on("9", "node4", 2))?.body).toBe("job 7 → job 9, now running on node4 GPU 2");
+    const move = describeMove("r1", on("7", "node2", 1), on("9", "node4", 2));
+    expect(move?.body).toBe("job 7 → job 9, now running on node4 GPU 2");
   });
 
   it("nothing when it runs where it ran, ran nowhere before, or does not run yet", () => {
     expect(describeMove("r1", on("7", "node2", 1), on("9", "node2", 3))).toBeUndefined();
     expect(describeMove("r1", undefined, on("9", "node2", 3))).toBeUndefined();
-    expect(describeMove("r1", on("7", "node2", 1), { ...base, id: "7", kind: "pending", reason: "BeginTime" })).toBeUndefined();
+    const held: SlurmJob = { ...base, id: "7", kind: "pending", reason: "BeginTime" };
+    expect(describeMove("r1", on("7", "node2", 1), held)).toBeUndefined();
   });
 });

@@ -35,7 +35,9 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("the org's shared squeue (createSharedListing)", () => {
-  const shared = () => createSharedListing(fakeSlurm(), { file: join(dir, "queue.json"), intervalMs: 2000, now: () => clock });
+  const shared = () => createSharedListing(fakeSlurm(), {
+    file: join(dir, "queue.json"), intervalMs: 2000, now: () => clock,
+  });
 
   it("64 panes asking at once make one squeue, and all get its jobs", async () => {
     const panes = Array.from({ length: 64 }, shared);
@@ -44,7 +46,7 @@ describe("the org's shared squeue (createSharedListing)", () => {
     for (const result of results) expect(result).toEqual({ ok: true, value: [RUNNING, PENDING] });
   });
 
-  it("asks again once the listing is older than the interval, telling which running jobs' GPUs it already knows", async () => {
+  it("asks again once the listing is older than the interval, telling which running jobs' GPUs it knows", async () => {
     const pane = shared();
     await pane.listJobs();
     clock += 1999;
