@@ -141,7 +141,8 @@ describe("an org across the nodes of a real single-host cluster", { tags: ["slow
   }, 90_000);
 
   test("a verify run's node taken down mid-run: log.md names the node, the experiment runs again and is judged once", async () => {
-    org = createOrgRepo(poolYaml, { "train.sh": TRAIN.replace("sleep 2", "sleep 5"), "value.txt": "1.000\n" });
+    // Runs of 8 s: the one found under way is still under way when its node goes down, even on a loaded machine.
+    org = createOrgRepo(poolYaml, { "train.sh": TRAIN.replace("sleep 2", "sleep 8"), "value.txt": "1.000\n" });
     const { dir } = org;
     const state = join(dir, "state");
     const up = runOrg(["up", "--no-attach"], { cwd: dir });
@@ -158,12 +159,12 @@ describe("an org across the nodes of a real single-host cluster", { tags: ["slow
     expect((await scontrol("DOWN")).exitCode).toBe(0);
     try {
       const logMd = () => readFileSync(join(state, "log.md"), "utf8");
-      await pollUntil(() => new RegExp(`slurm \\| verify run \\S+ of \\S+: its node ${victim} went down`).test(logMd()), { timeoutMs: 20_000, what: "log.md naming the node" });
+      await pollUntil(() => new RegExp(`slurm \\| verify run \\S+ of \\S+: its node ${victim} went down`).test(logMd()), { timeoutMs: 30_000, what: "log.md naming the node" });
     } finally {
       await scontrol("RESUME");
     }
     const rows = () => (existsSync(join(state, "results.tsv")) ? readFileSync(join(state, "results.tsv"), "utf8").trim().split("\n").slice(1).map((line) => line.split("\t")) : []);
-    const judged = await pollUntil(() => (rows().length >= 8 ? rows() : undefined), { timeoutMs: 30_000, what: "8 verdicts" });
+    const judged = await pollUntil(() => (rows().length >= 6 ? rows() : undefined), { timeoutMs: 40_000, what: "6 verdicts" });
     expect(judged.filter((row) => row[3] !== "keep" && row[3] !== "discard"), JSON.stringify(judged)).toEqual([]);
     // Judged once: one row per agent and commit.
     expect(new Set(judged.map((row) => `${row[5]} ${row[0]}`)).size, JSON.stringify(judged)).toBe(judged.length);
