@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { SlurmSchema } from "../src/org/config/schema.js";
-import { sbatchArgv, slurmPaneArgv, slurmPaneLaunch, slurmVerifyArgv } from "../src/org/slurm/argv.js";
+import { failedNodeOf, isNodeDown, sbatchArgv, slurmPaneArgv, slurmPaneLaunch, slurmVerifyArgv } from "../src/org/slurm/argv.js";
 
 const request = (settings: object, gpu = true) => ({ org: "demo", agent: "r1", gpu, output: "/org/state/agents/r1/slurm-job.out", cwd: "/org/worktrees/r1", settings: SlurmSchema.parse(settings), launch: { argv: ["claude"], cwd: "/org/worktrees/r1", env: {} } });
 
@@ -28,6 +28,21 @@ describe("slurm: argv", () => {
 
   it("the verifier runs as another step of the same job, without a pty", () => {
     expect(slurmVerifyArgv("42", { argv: ["python", "train.py"], cwd: "/org/state/runs/abc" })).toEqual(["srun", "--jobid=42", "--overlap", "--quiet", "--chdir=/org/state/runs/abc", "python", "train.py"]);
+  });
+
+  it("a run's log names the node that went down under it (srun may still exit 0), and nothing else does", () => {
+    const log = ["started", "srun: error: Node failure on node3", "slurmstepd-node3: error: *** STEP 382.0 ON node3 CANCELLED AT "
+      + "2026-12-05T03:11:25 DUE TO NODE FAILURE, SEE SLURMCTLD LOG FOR DETAILS ***", ""].join("\n");
+    expect(failedNodeOf(log)).toBe("node3");
+    expect(failedNodeOf("slurmstepd: error: *** JOB 9 ON node2 CANCELLED AT 2026-12-05T03:11:25 DUE TO NODE FAILURE ***")).toBe("node2");
+    expect(failedNodeOf("slurmstepd: error: *** STEP 812.0 ON node1 CANCELLED AT 2026-01-02T03:04:05 DUE TO TIME LIMIT ***\nval_bpb: 1.0\n")).toBeUndefined();
+    expect(failedNodeOf("echo srun: error: Node failure on node3 was printed by the run itself")).toBeUndefined();
+  });
+
+  it("sinfo's word on a node: down, drained, failed or not responding (*) is down; idle, mixed, allocated are up", () => {
+    const down = ["down\n", "down*\n", "drained\n", "draining\n", "fail\n", "idle*\n", "down\ndown\n"];
+    expect(down.filter((state) => !isNodeDown(state))).toEqual([]);
+    expect(["idle\n", "mixed\n", "allocated\n", "completing\n", ""].filter(isNodeDown)).toEqual([]);
   });
 
   it("the pane's launch runs org slurm-run with the agent's cwd and env", () => {

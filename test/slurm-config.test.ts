@@ -28,6 +28,14 @@ describe("config: backend and the slurm section", () => {
     ]);
   });
 
+  it("a time limit per role: one for a role that does not exist, one Slurm cannot read", async () => {
+    expect(await problemsOf(slurm('  role_time_limits: { researcher: "4:00:00", reseacher: "90", chief: 2h }\n'))).toEqual([
+      'org.yaml:10:57: slurm.role_time_limits.reseacher names no role — use one of: researcher',
+      'org.yaml:10:70: slurm.role_time_limits.chief names no role — use one of: researcher',
+      'org.yaml:10:70: slurm.role_time_limits.chief "2h" is not a Slurm time — write minutes ("90"), H:MM:SS ("4:00:00"), D-HH:MM:SS ("1-00:00:00") or UNLIMITED',
+    ]);
+  });
+
   it("a partition with a space and an account with a slash", async () => {
     expect(await problemsOf(slurm('  partition: "gpu large"\n  account: lab/ml\n'))).toEqual([
       `org.yaml:10:14: slurm.partition "gpu large" is not a Slurm partition name — use letters, digits, '_', '-' or '.', several separated by commas, e.g. "gpu"`,

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ConfigSchema } from "../src/org/config/schema.js";
 import type { FilesPort } from "../src/org/ports.js";
 import { prepareSlurmAgents, runsAsJob } from "../src/org/slurm/prepare.js";
+import { sbatchArgv, type SlurmJobRequest } from "../src/org/slurm/argv.js";
 import type { LaunchSpec } from "../src/org/state.js";
 
 const config = (extra: object) => ConfigSchema.parse({
@@ -40,6 +41,16 @@ describe("slurm: preparing agents for org up", () => {
       launch: { argv: ["bot", "--go"], cwd: "/org/worktrees/researcher-1", env: { ORG_AGENT: "researcher-1" } },
     });
     expect(JSON.parse(files.written.get("/org/state/agents/researcher-1/launch.json")!)).toEqual(result.get("researcher-1"));
+  });
+
+  it("each role's jobs get its own time limit (slurm.role_time_limits), the others the org's", async () => {
+    const files = memoryFiles();
+    const agents = [...AGENTS, { name: "researcher-2", role: "researcher" }];
+    const launches = new Map(agents.map((agent) => [agent.name, launch(agent.name)]));
+    const settings = { time_limit: "1-00:00:00", role_time_limits: { researcher: "4:00:00" }, cpu_roles: "job" };
+    await prepareSlurmAgents(files, config({ backend: "slurm", slurm: settings }), "/org/state", ["org"], agents, launches);
+    const argv = (agent: string) => sbatchArgv(JSON.parse(files.written.get(`/org/state/slurm/${agent}/slurm.json`)!) as SlurmJobRequest);
+    expect([argv("researcher-1"), argv("researcher-2"), argv("chief")].map((args) => args.filter((arg) => arg.startsWith("--time=")))).toEqual([["--time=4:00:00"], ["--time=4:00:00"], ["--time=1-00:00:00"]]);
   });
 
   it("changes nothing under the local backend", async () => {

@@ -19,6 +19,12 @@ function describeGrid(snapshot: Pick<OrgSnapshot, "root" | "mode" | "socket">): 
   return `pty host: ${relative(snapshot.root, snapshot.socket.slice(PTY_SOCKET_PREFIX.length))} — org attach / org watch`;
 }
 
+// Under Slurm a running agent's note is where it runs: "job 312 on node2".
+function describeNote(agent: OrgSnapshot["agents"][number]): string {
+  if (agent.state !== "running") return agent.reason;
+  return agent.job ? `job ${agent.job.id}${agent.job.node ? ` on ${agent.job.node}` : ""}` : "";
+}
+
 /**
  * The table (with a tokens and dollars column when `usage` is given, and why a usage is unknown), then any warnings, each line as given;
  * the GPU utilization ends the title, and `stopLine`, the stop section's distances or the stop itself, goes under it,
@@ -44,7 +50,7 @@ export function renderStatus(
     formatUptime(agent.uptimeMs),
     agent.head ? agent.head.slice(0, 7) : "-",
     ...(usage ? [formatUsageCell(usage.get(agent.name))] : []),
-    agent.state === "running" ? "" : agent.reason,
+    describeNote(agent),
   ]);
   const header = ["AGENT", "ROLE", ...(snapshot.ab ? ["PROGRAM"] : []), "GPU", "PID", "STATE", "RESTARTS", "UPTIME", "HEAD", ...(usage ? ["TOKENS $"] : []), "NOTE"];
   const width = extra.width;

@@ -25,7 +25,7 @@ async function runDemo(backend: "local" | "slurm") {
   dirs.push(dir);
   await createDemoRepo(join(dir, "research"));
   const demo = readFileSync(join(PACKAGE_ROOT, "org.yaml"), "utf8").replace(/^name: .*$/m, `name: d${process.pid}${backend}`).replace(/^repo: .*$/m, "repo: research");
-  writeFileSync(join(dir, "org.yaml"), demo.replace(/^gpus: .*$/m, backend === "slurm" ? "gpus: auto\nbackend: slurm" : "gpus: none"));
+  writeFileSync(join(dir, "org.yaml"), demo.replace(/^gpus: .*$/m, backend === "slurm" ? "gpus: auto\nbackend: slurm\nslurm: { partition: node4 }" : "gpus: none"));
   const up = runOrg(["up"], { cwd: dir });
   expect(up.code, up.stderr).toBe(0);
   const results = join(dir, "state", "results.tsv");

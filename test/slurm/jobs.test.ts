@@ -15,7 +15,9 @@ import { slurmAgentPaths } from "../../src/org/slurm/paths.js";
 import { pollUntil } from "../helpers/poll.js";
 import { createPaneHost, CLUSTER_START_MS, startCluster } from "./cluster.js";
 
-// Real single-host Slurm (test/slurm/start.sh: 4 fake GPUs). Each test uses its own org name, so jobs never mix.
+// Real single-host Slurm (test/slurm/start.sh), on partition node2 alone: its 4 fake GPUs, which no other test file uses.
+// Each test uses its own org name, so jobs never mix.
+const NODE = "node2";
 let slurm: SlurmPort;
 let state: string;
 let org: string;
@@ -33,12 +35,16 @@ async function ours(): Promise<Map<string, SlurmJob[]>> {
 async function prepareAgent(agent: string, gpu = true): Promise<void> {
   await mkdir(join(state, "agents", agent), { recursive: true });
   const launch = { argv: AGENT, cwd: state, env: { ORG_AGENT: agent } };
-  const request: SlurmJobRequest = { org, agent, gpu, output: slurmAgentPaths(state, agent).output, cwd: state, settings: SlurmSchema.parse({ time_limit: "10" }), launch };
+  const request: SlurmJobRequest = { org, agent, gpu, output: slurmAgentPaths(state, agent).output, cwd: state, settings: SlurmSchema.parse({ time_limit: "10", partition: NODE }), launch };
   await writeJsonAtomic(slurmAgentPaths(state, agent).request, request);
 }
 
+// What the panes' attach wrote to log.md, entry by entry.
+let logMd: string[] = [];
+
 function attach(agent: string, log: string[]): Promise<number> {
-  return attachAgentJob({ state, agent, slurm, log: (line) => log.push(line), pollMs: 200, interactive: (argv, env) => host.run(agent, argv, env) });
+  const appendLog = async (entry: string) => void logMd.push(entry);
+  return attachAgentJob({ state, agent, slurm, log: (line) => log.push(line), appendLog, pollMs: 200, interactive: (argv, env) => host.run(agent, argv, env) });
 }
 
 describe("slurm backend on a real single-host cluster", { tags: ["slow", "slurm"] }, () => {
@@ -50,6 +56,7 @@ describe("slurm backend on a real single-host cluster", { tags: ["slow", "slurm"
 
   beforeEach(async () => {
     org = `t${process.pid}x${testIndex++}`;
+    logMd = [];
     state = mkdtempSync(join(tmpdir(), "org-slurm-"));
     host = createPaneHost(`org-slurm-test-${process.pid}`);
     await host.start();
@@ -116,6 +123,7 @@ describe("slurm backend on a real single-host cluster", { tags: ["slow", "slurm"
     const secondJob = await pollUntil(async () => (await ours()).get("r1")?.find((job) => job.kind === "running"), { timeoutMs: 20_000, what: "r1 resubmitted" });
     expect(secondJob.id).not.toBe(firstJob.id);
     expect(log).toContain(`org: job ${firstJob.id} ended CANCELLED: submitted job ${secondJob.id}`);
+    expect(logMd).toEqual([expect.stringMatching(new RegExp(`^## \\[[-\\d]+\\] slurm \\| r1 resubmitted\\njob ${firstJob.id} ended CANCELLED: submitted job ${secondJob.id}\\n$`))]);
     await pollUntil(async () => (await host.screen("r1")).includes(`JOB=${secondJob.id}`), { what: "r1's pane in the new job" });
 
     // A restart of ours (the pane's program ended, the job did not): adopt the running job, submit nothing.
@@ -124,7 +132,7 @@ describe("slurm backend on a real single-host cluster", { tags: ["slow", "slurm"
     const adoptLog: string[] = [];
     void attach("r1", adoptLog);
     await pollUntil(async () => (await host.screen("r1")).includes(`JOB=${secondJob.id}`), { what: "r1's pane adopted" });
-    expect(adoptLog).toEqual([`org: job ${secondJob.id} running on node1 GPU ${secondJob.gpus.join(",")}`]);
+    expect(adoptLog).toEqual([`org: job ${secondJob.id} running on ${NODE} GPU ${secondJob.gpus.join(",")}`]);
     expect((await ours()).get("r1")!.filter((job) => job.kind !== "ended").map((job) => job.id)).toEqual([secondJob.id]);
   }, 60_000);
 

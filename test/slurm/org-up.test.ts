@@ -7,10 +7,11 @@ import { pollUntil } from "../helpers/poll.js";
 import { CLUSTER_START_MS, startCluster } from "./cluster.js";
 
 // The same kind of org as the local e2e tests, with backend: slurm: each researcher is one job with one fake GPU.
+// Partition node1 is one node of the test cluster, with 4 GPUs no other test file uses.
 const orgYaml = (name: string) => `name: ${name}
 gpus: auto
 backend: slurm
-slurm: { time_limit: "10:00" }
+slurm: { time_limit: "10:00", partition: node1 }
 runtimes:
   printer: { command: ["${bin("print-env-sleep")}"], restart: always }
 roles:

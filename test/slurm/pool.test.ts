@@ -8,13 +8,14 @@ import { bin, createOrgRepo, teardownOrg } from "../helpers/org-fixture.js";
 import { pollUntil } from "../helpers/poll.js";
 import { CLUSTER_START_MS, startCluster } from "./cluster.js";
 
-// Three researchers that submit forever, no GPU of their own: every verify run is a one-GPU Slurm job of the pool.
+// Three researchers that submit forever, no GPU of their own: every verify run is a one-GPU Slurm job of the pool,
+// on partition node3 (one node of the test cluster, which no other test file uses).
 const orgYaml = (name: string) => `name: ${name}
 repo: .
 base: main
 gpus: auto
 backend: slurm
-slurm: { time_limit: "10:00" }
+slurm: { time_limit: "10:00", partition: node3 }
 runtimes:
   looper: { command: ["${bin("submit-loop")}"] }
 roles:

@@ -1,13 +1,19 @@
 #!/usr/bin/env bash
-# A single-host Slurm cluster with fake GPUs, for the Slurm test suite (Debian 12, root, no systemd).
+# A single-host Slurm cluster of several nodes with fake GPUs, for the Slurm test suite (Debian 12, root, no systemd):
+# one `slurmd -N nodeK` per node, side by side on this host.
 # Idempotent: installs only missing packages, rewrites config only when it changed, starts only daemons
 # that are not running, and records the pids it started so stop.sh stops exactly those.
-# Env: ORG_SLURM_DIR (state, default /var/lib/org-slurm), ORG_SLURM_GPUS (fake GPUs, default 4).
+# Env: ORG_SLURM_DIR (state, default /var/lib/org-slurm), ORG_SLURM_NODES (default 4), ORG_SLURM_GPUS (fake GPUs
+# per node, default 4), ORG_SLURM_CTLD_PORT (default 6817), ORG_SLURM_NODE_PORT (node1's; nodeK's is +K-1, default 17001).
+# Partitions: gpu (every node, the default) and nodeK (that node alone, for tests that count one node's GPUs).
 # Prints `export SLURM_CONF=...` last: clients need it to find this cluster.
 set -euo pipefail
 
 dir="${ORG_SLURM_DIR:-/var/lib/org-slurm}"
+nodes="${ORG_SLURM_NODES:-4}"
 gpus="${ORG_SLURM_GPUS:-4}"
+ctld_port="${ORG_SLURM_CTLD_PORT:-6817}"
+node_port="${ORG_SLURM_NODE_PORT:-17001}"
 host="$(hostname -s)"
 started_at=$(date +%s%N)
 log() { echo "slurm-test: $*" >&2; }
@@ -15,6 +21,11 @@ elapsed() { echo "$(( ($(date +%s%N) - started_at) / 1000000 )) ms"; }
 
 [ "$(id -u)" = 0 ] || { log "must run as root (it installs packages and starts daemons)"; exit 1; }
 [[ "$gpus" =~ ^[1-9][0-9]?$ ]] || { log "ORG_SLURM_GPUS must be 1-99, got $gpus"; exit 1; }
+[[ "$nodes" =~ ^[1-9][0-9]?$ ]] || { log "ORG_SLURM_NODES must be 1-99, got $nodes"; exit 1; }
+[[ "$ctld_port$node_port" =~ ^[1-9][0-9]{3,4}[1-9][0-9]{3,4}$ ]] || { log "ORG_SLURM_CTLD_PORT and ORG_SLURM_NODE_PORT must be port numbers"; exit 1; }
+node_names=()
+for ((k = 1; k <= nodes; k++)); do node_names+=("node$k"); done
+all_nodes="node[1-$nodes]"
 # Every Slurm test file starts the cluster: one at a time, or parallel apt-get installs fail on dpkg's lock. The
 # daemons started below get the lock's fd closed (9>&-): holding it, they would hold the lock for their whole life.
 mkdir -p "$dir"
@@ -40,8 +51,13 @@ fi
 
 mkdir -p "$dir"/{etc,spool/ctld,spool/d,log,run,dev} /run/munge
 chown munge:munge /run/munge
-for ((i = 0; i < gpus; i++)); do ln -sfn /dev/null "$dir/dev/nvidia$i"; done
-find "$dir/dev" -name 'nvidia*' | while read -r f; do [ "${f##*nvidia}" -lt "$gpus" ] || rm -f "$f"; done
+# Each node's fake GPUs: symlinks to /dev/null (slurmd refuses regular files; a symlink needs no CAP_MKNOD).
+find "$dir/dev" -mindepth 1 -maxdepth 1 ! -name 'node*' -exec rm -rf {} +
+for node in "${node_names[@]}"; do
+  mkdir -p "$dir/dev/$node" "$dir/spool/d/$node"
+  for ((i = 0; i < gpus; i++)); do ln -sfn /dev/null "$dir/dev/$node/nvidia$i"; done
+  find "$dir/dev/$node" -name 'nvidia*' | while read -r f; do [ "${f##*nvidia}" -lt "$gpus" ] || rm -f "$f"; done
+done
 
 cat >"$dir/etc/slurm.conf.new" <<EOF
 ClusterName=orgtest
@@ -58,23 +74,32 @@ SchedulerParameters=batch_sched_delay=0
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
 SlurmdParameters=config_overrides
-ReturnToService=2
+# 1, not 2: a node a test takes down (scontrol update State=DOWN) stays down until it is resumed.
+ReturnToService=1
 GresTypes=gpu
 MailProg=/bin/true
 StateSaveLocation=$dir/spool/ctld
-SlurmdSpoolDir=$dir/spool/d
+SlurmdSpoolDir=$dir/spool/d/%n
 SlurmctldPidFile=$dir/run/slurmctld.pid
-SlurmdPidFile=$dir/run/slurmd.pid
+SlurmdPidFile=$dir/run/slurmd-%n.pid
 SlurmctldLogFile=$dir/log/slurmctld.log
-SlurmdLogFile=$dir/log/slurmd.log
-SlurmctldPort=${ORG_SLURM_CTLD_PORT:-6817}
+SlurmdLogFile=$dir/log/slurmd-%n.log
+SlurmctldPort=$ctld_port
 MinJobAge=3600
 AccountingStorageType=accounting_storage/none
-NodeName=node1 NodeHostname=$host NodeAddr=127.0.0.1 Port=${ORG_SLURM_NODE_PORT:-17001} CPUs=$((gpus * 2)) RealMemory=8000 Gres=gpu:$gpus State=UNKNOWN
-PartitionName=gpu Nodes=node1 Default=YES MaxTime=INFINITE State=UP
 EOF
-echo "AutoDetect=off
-NodeName=node1 Name=gpu File=$dir/dev/nvidia[0-$((gpus - 1))]" >"$dir/etc/gres.conf.new"
+{
+  for ((k = 1; k <= nodes; k++)); do
+    echo "NodeName=node$k NodeHostname=$host NodeAddr=127.0.0.1 Port=$((node_port + k - 1)) CPUs=$((gpus * 2)) RealMemory=8000 Gres=gpu:$gpus State=UNKNOWN"
+  done
+  # LLN: each job goes to the least loaded node, so a few jobs already spread over every node (Slurm packs by default).
+  echo "PartitionName=gpu Nodes=$all_nodes Default=YES LLN=YES MaxTime=INFINITE State=UP"
+  for node in "${node_names[@]}"; do echo "PartitionName=$node Nodes=$node MaxTime=INFINITE State=UP"; done
+} >>"$dir/etc/slurm.conf.new"
+{
+  echo "AutoDetect=off"
+  for node in "${node_names[@]}"; do echo "NodeName=$node Name=gpu File=$dir/dev/$node/nvidia[0-$((gpus - 1))]"; done
+} >"$dir/etc/gres.conf.new"
 
 changed=""
 for f in slurm.conf gres.conf; do
@@ -93,7 +118,8 @@ record() {
 touch "$dir/run/ours"
 started=""
 
-if [ -n "$changed" ] && { live "$dir/run/slurmctld.pid" slurmctld || live "$dir/run/slurmd.pid" slurmd; } >/dev/null; then
+# Any daemon of ours still running (the record says which, whatever the old config named them) runs the old config.
+if [ -n "$changed" ] && [ -s "$dir/run/ours" ]; then
   log "config changed: restarting"
   bash "$(dirname "$0")/stop.sh"
 fi
@@ -107,22 +133,27 @@ if ! live "$dir/run/slurmctld.pid" slurmctld >/dev/null; then
   /usr/sbin/slurmctld -f "$SLURM_CONF" 9>&-
   record "$dir/run/slurmctld.pid" slurmctld
 fi
-if ! live "$dir/run/slurmd.pid" slurmd >/dev/null; then
-  /usr/sbin/slurmd -f "$SLURM_CONF" -N node1 9>&-
-  record "$dir/run/slurmd.pid" slurmd
-fi
+for node in "${node_names[@]}"; do
+  if ! live "$dir/run/slurmd-$node.pid" slurmd >/dev/null; then
+    /usr/sbin/slurmd -f "$SLURM_CONF" -N "$node" 9>&-
+    record "$dir/run/slurmd-$node.pid" slurmd
+  fi
+done
 
 deadline=$(( $(date +%s) + 50 ))
-until sinfo -h -N -o '%T' 2>/dev/null | grep -qxE 'idle|mixed|allocated'; do
-  state=$(sinfo -h -N -o '%T' 2>/dev/null || true)
-  # A node drained by an earlier run (or down after a restart) comes back on resume.
-  case "$state" in drain*|down*|*drain) scontrol update NodeName=node1 State=RESUME 2>/dev/null || true ;; esac
-  [ "$(date +%s)" -lt "$deadline" ] || { log "node not idle after 50 s (state: $state); see $dir/log"; exit 1; }
+# Every node up: idle, mixed or allocated, none down or drained.
+until [ "$(sinfo -h -N -p gpu -o '%N %T' 2>/dev/null | grep -cE ' (idle|mixed|allocated)$')" = "$nodes" ]; do
+  states=$(sinfo -h -N -p gpu -o '%N %T' 2>/dev/null || true)
+  # A node drained by an earlier run (or down after a restart, or taken down by a test) comes back on resume.
+  while read -r node state; do
+    case "$state" in drain*|down*|*drain|*down) scontrol update NodeName="$node" State=RESUME 2>/dev/null || true ;; esac
+  done <<<"$states"
+  [ "$(date +%s)" -lt "$deadline" ] || { log "nodes not idle after 50 s: $(echo $states); see $dir/log"; exit 1; }
   sleep 0.1
 done
 # A smoke job proves a fresh start schedules and runs; a no-op start (nothing started) skips it.
 if [ -n "$started" ]; then
   timeout 30 srun -J org-slurm-smoke --gres=gpu:1 -t 1 true || { log "smoke job failed; see $dir/log"; exit 1; }
 fi
-log "ready in $(elapsed): node1 with $gpus fake GPUs"
+log "ready in $(elapsed): $nodes node(s), $all_nodes, with $gpus fake GPUs each"
 echo "export SLURM_CONF=$SLURM_CONF"

@@ -10,7 +10,9 @@ ours="$dir/run/ours"
 if [ -f "$ours" ]; then
   export SLURM_CONF="$dir/etc/slurm.conf"
   # Jobs first, so slurmd does not keep orphaned steps; only while our controller answers.
-  if grep -q ' slurmctld$' "$ours"; then timeout 5 scancel --full --quiet -p gpu 2>/dev/null || true; fi
+  if grep -q ' slurmctld$' "$ours"; then
+    for partition in $(timeout 5 sinfo -h -o '%R' 2>/dev/null); do timeout 5 scancel --full --quiet -p "$partition" 2>/dev/null || true; done
+  fi
   pids=()
   while read -r pid comm; do
     [[ "$pid" =~ ^[0-9]+$ && -n "$comm" ]] || continue

@@ -1,7 +1,8 @@
 import type { SlurmJobRequest } from "../../org/slurm/argv.js";
 import { sbatchArgv, slurmPaneArgv } from "../../org/slurm/argv.js";
-import { decideAgentJob, jobsByAgent } from "../../org/slurm/decide.js";
-import { describeJob, type SlurmJob } from "../../org/slurm/job.js";
+import { decideAgentJob, isRequeueHold, jobsByAgent } from "../../org/slurm/decide.js";
+import { describeJob, describeMove, type SlurmJob } from "../../org/slurm/job.js";
+import { formatLogEntry } from "../../org/log-entry.js";
 import { slurmAgentPaths } from "../../org/slurm/paths.js";
 import { readJson, writeJsonAtomic } from "../fs/files.js";
 import { readAgentSandbox } from "../store/sandbox.js";
@@ -13,6 +14,8 @@ export interface AttachOptions {
   agent: string;
   slurm: SlurmPort;
   log: (line: string) => void;
+  /** log.md: an entry when the agent's job ended and was resubmitted, or runs on another node than it last did. */
+  appendLog?: (entry: string) => Promise<void>;
   /** Mirrors "pending (Resources)" etc. on the pane border. */
   setStatus?: (status: string) => Promise<void>;
   pollMs?: number;
@@ -37,19 +40,30 @@ export async function attachAgentJob(opts: AttachOptions): Promise<number> {
   const request = await readJson<SlurmJobRequest>(paths.request);
   if (!request) return fail(opts, `no ${paths.request} — run \`org up\` again`);
   const { launch } = request;
+  // The job this agent last ran in, on which node: a node gone down shows as a move once the agent runs elsewhere.
+  const previous = (await readJson<SlurmJobRecord>(paths.job))?.job;
   const submitted = new Set<string>();
+  const released = new Set<string>();
   let shown = "";
+  // A listing (shared by the org's panes) taken before our sbatch lacks its job: it must not make us submit again.
+  let submittedAt = 0;
   for (;;) {
-    const listed = await opts.slurm.listJobs();
+    const listed = await opts.slurm.listJobs({ since: submittedAt });
     if (!listed.ok) return fail(opts, listed.error);
     const decision = decideAgentJob(jobsByAgent(listed.value, request.org).get(opts.agent) ?? []);
     if (decision.kind === "submit" || decision.kind === "resubmit") {
       // A job this very process submitted ended before it ran: stop, and let the supervisor's backoff decide.
       if (decision.kind === "resubmit" && submitted.has(decision.after.id)) return fail(opts, `${decision.reason} before it ran; see ${paths.output}`);
+      submittedAt = Date.now();
       const id = await opts.slurm.submit(sbatchArgv(request));
       if (!id.ok) return fail(opts, id.error);
       submitted.add(id.value);
       opts.log(`org: ${decision.reason}: submitted job ${id.value}`);
+      // A job that ended under the agent (time limit, node failure, a cancel from outside) is news for log.md.
+      if (decision.kind === "resubmit") {
+        const body = `${decision.reason}: submitted job ${id.value}`;
+        await opts.appendLog?.(formatLogEntry({ date: new Date(), op: "slurm", title: `${opts.agent} resubmitted`, body }));
+      }
     } else if (decision.kind === "adopt") {
       if (decision.cancel.length > 0) await opts.slurm.cancel(decision.cancel);
       const { job } = decision;
@@ -60,7 +74,15 @@ export async function attachAgentJob(opts: AttachOptions): Promise<number> {
         opts.log(`org: job ${job.id} ${status}`);
         await opts.setStatus?.(status);
       }
+      if (isRequeueHold(previous, job) && !released.has(job.id)) {
+        released.add(job.id);
+        const started = await opts.slurm.startNow(job.id);
+        const node = previous?.kind === "running" ? previous.node : "its node";
+        opts.log(`org: job ${job.id} was requeued off ${node}: ${started.ok ? "released Slurm's requeue delay" : started.error}`);
+      }
       if (job.kind === "running") {
+        const move = describeMove(opts.agent, previous, job);
+        if (move) await opts.appendLog?.(formatLogEntry({ date: new Date(), op: "slurm", ...move }));
         const run = opts.interactive ?? runInteractive;
         return run(slurmPaneArgv(job.id, launch, await readAgentSandbox(opts.state, opts.agent)), launch.env);
       }

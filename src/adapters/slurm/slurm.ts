@@ -5,12 +5,21 @@ import { processRunner, type RunResult, type Runner } from "../process.js";
 
 export type SlurmResult<T> = { ok: true; value: T } | { ok: false; error: string };
 
+export interface ListOptions {
+  /** Only a listing taken at or after this time (ms) will do: one from before a submit may lack its job. */
+  since?: number;
+  /** GPUs of running jobs a listing already showed: scontrol is asked only about the others. */
+  knownGpus?: ReadonlyMap<string, number[]>;
+}
+
 /** Slurm's client commands as data: every call is an argv through the runner, every failure a message. */
 export interface SlurmPort {
   /** Every job the controller still knows (finished ones for MinJobAge), GPU indices filled in for running ones. */
-  listJobs(): Promise<SlurmResult<SlurmJob[]>>;
+  listJobs(options?: ListOptions): Promise<SlurmResult<SlurmJob[]>>;
   submit(argv: string[], env?: Record<string, string>): Promise<SlurmResult<string>>;
   cancel(ids: string[]): Promise<SlurmResult<number>>;
+  /** Lets a pending job start as soon as it fits (drops a requeue's BeginTime delay). */
+  startNow(id: string): Promise<SlurmResult<string>>;
 }
 
 const TIMEOUT_MS = 30_000;
@@ -18,21 +27,27 @@ const TIMEOUT_MS = 30_000;
 export function createSlurm(runner: Runner = processRunner, env?: Record<string, string | undefined>): SlurmPort {
   const run = (argv: string[], extraEnv?: Record<string, string>) => runner.run(argv, { timeoutMs: TIMEOUT_MS, env: { ...env, ...extraEnv } });
   return {
-    async listJobs() {
+    async listJobs(options) {
       const queue = await run(["squeue", "--noheader", "--states=all", `--format=${SQUEUE_FORMAT}`]);
       if (!succeeded(queue)) return failure(queue);
       const jobs = parseSqueue(queue.stdout);
-      if (!jobs.some((job) => job.kind === "running")) return { ok: true, value: jobs };
+      const known = options?.knownGpus ?? new Map<string, number[]>();
+      const unknown = jobs.some((job) => job.kind === "running" && !known.has(job.id));
+      if (!unknown) return { ok: true, value: withGpus(jobs, known) };
       // squeue shows no GPU index; scontrol's detail lines do (`GRES=gpu:1(IDX:2)`).
       const detail = await run(["scontrol", "show", "job", "--details", "--oneliner"]);
       if (!succeeded(detail)) return failure(detail);
-      return { ok: true, value: withGpus(jobs, parseGpuIndices(detail.stdout)) };
+      return { ok: true, value: withGpus(jobs, new Map([...known, ...parseGpuIndices(detail.stdout)])) };
     },
     async submit(argv, extraEnv) {
       const result = await run(argv, extraEnv);
       if (!succeeded(result)) return failure(result);
       const id = parseSubmittedId(result.stdout);
       return id ? { ok: true, value: id } : { ok: false, error: `sbatch printed no job id: ${result.stdout.trim() || "(nothing)"}` };
+    },
+    async startNow(id) {
+      const result = await run(["scontrol", "update", `JobId=${id}`, "StartTime=now"]);
+      return succeeded(result) ? { ok: true, value: id } : failure(result);
     },
     async cancel(ids) {
       if (ids.length === 0) return { ok: true, value: 0 };

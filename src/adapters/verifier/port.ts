@@ -1,6 +1,7 @@
 import { mkdir, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { OrgError } from "../../org/errors.js";
+import { formatLogEntry } from "../../org/log-entry.js";
 import type { VerifierPort } from "../../org/experiments/experiment.js";
 import type { MessageSettings, SlurmConfig } from "../../org/config/schema.js";
 import { readMessageSettings } from "../../org/messages/mail-port.js";
@@ -12,7 +13,7 @@ import { readStartTicks, type ChildRecords } from "../child-records.js";
 import { recordRunEnd, recordRunStart } from "../store/gpu-runs.js";
 import { processRunner, type Runner } from "../process.js";
 import { filterAgentEnv } from "../../org/lifecycle/secrets.js";
-import { endedByTimeLimit, slurmPoolRunArgv, slurmVerifyArgv } from "../../org/slurm/argv.js";
+import { endedByTimeLimit, failedNodeOf, isNodeDown, slurmPoolRunArgv, slurmVerifyArgv } from "../../org/slurm/argv.js";
 import { slurmAgentPaths } from "../../org/slurm/paths.js";
 import { logPath, verifierStorePaths } from "../../org/paths.js";
 import { runGit } from "../git/run.js";
@@ -143,7 +144,18 @@ export function createVerifierPort(opts: {
       // With the disk full the run's output, and so its metric, is lost: keep the request queued rather than record a false crash.
       if (await isDiskFull(options.logFile)) throw new OrgError(`${await describeDiskFull(options.logFile, { what: `the run's output in ${options.logFile} could not be saved` })}; the experiment stays queued and runs again`, "disk-full");
       if (result.spawnError) await appendLines(options.logFile, [`org: could not start ${argv[0]}: ${result.spawnError}`]);
-      const timedOut = result.timedOut || (pool !== undefined && result.exitCode !== 0 && endedByTimeLimit((await readText(options.logFile)) ?? ""));
+      const log = opts.backend === "slurm" ? ((await readText(options.logFile)) ?? "") : "";
+      // The run's node went down: no verdict on a half run; the request stays queued and runs again (judged once).
+      const failedNode = opts.backend === "slurm" ? failedNodeOf(log) : undefined;
+      // The log holds the candidate's own output too: only Slurm's word that the node is down counts.
+      const sinfo = ["sinfo", "--noheader", "--Node", `--nodes=${failedNode}`, "--format=%T"];
+      if (failedNode && isNodeDown((await runner.run(sinfo, { timeoutMs: 30_000 })).stdout)) {
+        const what = `verify run ${id} of ${basename(options.cwd)}: its node ${failedNode} went down`;
+        const body = "the experiment stays queued and runs again";
+        await appendLines(logPath(opts.state), [formatLogEntry({ date: new Date(), op: "slurm", title: what, body })]);
+        throw new OrgError(`${what}; the experiment stays queued and runs again`, "node-failure");
+      }
+      const timedOut = result.timedOut || (pool !== undefined && result.exitCode !== 0 && endedByTimeLimit(log));
       return { exitCode: result.exitCode, signal: result.signal, timedOut, durationMs: result.durationMs, aborted: result.aborted, ...(result.spawnError ? { spawnError: result.spawnError } : {}) };
     },
     async readLog(logFile) {

@@ -1,4 +1,8 @@
 import { createSlurm } from "../../adapters/slurm/slurm.js";
+import { createSharedListing } from "../../adapters/slurm/shared-listing.js";
+import { slurmQueuePath } from "../../org/slurm/paths.js";
+import { appendLines } from "../../adapters/fs/files.js";
+import { logPath } from "../../org/paths.js";
 import { attachAgentJob } from "../../adapters/slurm/attach.js";
 import { processRunner } from "../../adapters/process.js";
 import type { Io } from "../io.js";
@@ -9,8 +13,10 @@ export async function runSlurmRun(opts: { agent: string; state: string }, io: Io
   return attachAgentJob({
     state: opts.state,
     agent: opts.agent,
-    slurm: createSlurm(),
+    // One squeue (2 RPCs) every 3 s for the whole org, however many agents wait: ≤ 0.7 RPC/s (docs/slurm.md).
+    slurm: createSharedListing(createSlurm(), { file: slurmQueuePath(opts.state), intervalMs: 3000 }),
     log: io.out,
+    appendLog: (entry) => appendLines(logPath(opts.state), [entry]),
     setStatus: pane ? async (status) => void (await processRunner.run(["tmux", "set-option", "-p", "-t", pane, "@org_status", status], { timeoutMs: 5000 })) : undefined,
   });
 }

@@ -17,6 +17,12 @@ const TIME = /^(\d+|\d+:\d{1,2}|\d+:\d{1,2}:\d{1,2}|\d+-\d{1,2}(:\d{1,2}){0,2}|U
 // A partition or account: sbatch takes a comma-separated list of names.
 const NAMES = /^[A-Za-z0-9_.-]+(,[A-Za-z0-9_.-]+)*$/;
 
+function checkTime(path: string[], time: unknown): Problem[] {
+  if (typeof time !== "string" || time === "" || TIME.test(time)) return [];
+  const fix = 'write minutes ("90"), H:MM:SS ("4:00:00"), D-HH:MM:SS ("1-00:00:00") or UNLIMITED';
+  return [{ path, message: `${formatPath(path)} "${time}" is not a Slurm time`, fix }];
+}
+
 /** The slurm section: owned flags, time format, names; and gpus, which Slurm assigns under backend: slurm. */
 export function checkSlurm(raw: Raw): Problem[] {
   const problems: Problem[] = [];
@@ -31,9 +37,14 @@ export function checkSlurm(raw: Raw): Problem[] {
       problems.push({ path: ["slurm", key], message: `${formatPath(["slurm", key])} "${value}" is not a Slurm ${key} name`, fix: `use letters, digits, '_', '-' or '.', several separated by commas, e.g. "gpu"` });
     }
   }
-  const time = slurm.time_limit;
-  if (typeof time === "string" && time !== "" && !TIME.test(time)) {
-    problems.push({ path: ["slurm", "time_limit"], message: `slurm.time_limit "${time}" is not a Slurm time`, fix: 'write minutes ("90"), H:MM:SS ("4:00:00"), D-HH:MM:SS ("1-00:00:00") or UNLIMITED' });
+  problems.push(...checkTime(["slurm", "time_limit"], slurm.time_limit));
+  const roles = Object.keys(asMap(raw.roles) ?? {});
+  for (const [role, time] of Object.entries(asMap(slurm.role_time_limits) ?? {})) {
+    const path = ["slurm", "role_time_limits", role];
+    if (!roles.includes(role)) {
+      problems.push({ path, message: `${formatPath(path)} names no role`, fix: `use one of: ${roles.join(", ")}` });
+    }
+    problems.push(...checkTime(path, time));
   }
   const args = Array.isArray(slurm.sbatch_args) ? slurm.sbatch_args : [];
   args.forEach((arg, index) => {

@@ -90,6 +90,20 @@ function formatSlurmTime(ms: number): string {
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
 }
 
+/**
+ * The node a run's log says went down under it (`srun: error: Node failure on node3`, or slurmstepd's
+ * `*** STEP … ON node3 CANCELLED AT … DUE TO NODE FAILURE …`); srun may still exit 0, so the log is what tells.
+ */
+export function failedNodeOf(log: string): string | undefined {
+  const stepd = /\*\*\* (?:JOB|STEP) \S+ ON (\S+) CANCELLED AT \S+ DUE TO NODE FAILURE/;
+  return /^srun: error: Node failure on (\S+)$/m.exec(log)?.[1] ?? stepd.exec(log)?.[1];
+}
+
+/** Whether `sinfo -h -N -n NODE -o %T` says the node is down, failed, drained or not responding. */
+export function isNodeDown(sinfo: string): boolean {
+  return sinfo.split("\n").some((state) => /^(down|drain|fail|maint|unknown)|\*$/i.test(state.trim()));
+}
+
 /** Whether a run's log says Slurm ended it at its time limit (slurmstepd's `*** … CANCELLED AT … DUE TO TIME LIMIT ***`). */
 export function endedByTimeLimit(log: string): boolean {
   return /\*\*\* (JOB|STEP) \S+ ON \S+ CANCELLED AT \S+ DUE TO TIME LIMIT/.test(log);

@@ -28,6 +28,15 @@ export function decideAgentJob(agentJobs: readonly SlurmJob[]): JobDecision {
   return { kind: "submit", reason: "no job of this agent is known to Slurm" };
 }
 
+/**
+ * Whether a pending job is held by Slurm's requeue delay (about 2 min of BeginTime after its node went down or it
+ * was requeued): the same job ran before. org asks for no begin time, so the hold only delays the agent's return.
+ */
+export function isRequeueHold(previous: SlurmJob | undefined, job: SlurmJob): boolean {
+  if (job.kind !== "pending" || job.reason !== "BeginTime") return false;
+  return previous?.kind === "running" && previous.id === job.id;
+}
+
 /** The jobs of `org`'s agents, by agent; other orgs' and other people's jobs are left out. */
 export function jobsByAgent(jobs: readonly SlurmJob[], org: string): Map<string, SlurmJob[]> {
   const byAgent = new Map<string, SlurmJob[]>();

@@ -30,6 +30,18 @@ export function classifyJob(base: JobBase, state: string, reason: string, node: 
   return { ...base, kind: "pending", reason: state === "PENDING" ? reason : `${state.toLowerCase()}${reason && reason !== "None" ? `, ${reason}` : ""}` };
 }
 
+/**
+ * What log.md says when an agent's job runs on another node than it last did (its node went down, it was
+ * requeued or resubmitted): "researcher-3 moved from node2 to node3"; undefined when it did not move.
+ */
+export function describeMove(
+  agent: string, previous: SlurmJob | undefined, job: SlurmJob,
+): { title: string; body: string } | undefined {
+  if (previous?.kind !== "running" || job.kind !== "running" || previous.node === job.node) return undefined;
+  const same = previous.id === job.id ? `job ${job.id} (requeued)` : `job ${previous.id} → job ${job.id}`;
+  return { title: `${agent} moved from ${previous.node} to ${job.node}`, body: `${same}, now ${describeJob(job)}` };
+}
+
 export function isLive(job: SlurmJob): job is LiveJob {
   return job.kind === "pending" || job.kind === "running" || job.kind === "suspended";
 }

@@ -27,7 +27,7 @@ export function parseGpuIndices(stdout: string): Map<string, number[]> {
 }
 
 /** Running jobs with their GPU indices filled in. */
-export function withGpus(jobs: SlurmJob[], gpus: Map<string, number[]>): SlurmJob[] {
+export function withGpus(jobs: SlurmJob[], gpus: ReadonlyMap<string, number[]>): SlurmJob[] {
   return jobs.map((job) => (job.kind === "running" ? { ...job, gpus: gpus.get(job.id) ?? [] } : job));
 }
 

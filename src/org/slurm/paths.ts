@@ -8,3 +8,8 @@ export function slurmAgentPaths(state: string, agent: string): { request: string
   const dir = join(state, "slurm", agent);
   return { request: join(dir, "slurm.json"), job: join(dir, "slurm-job.json"), output: join(dir, "slurm-job.out") };
 }
+
+/** The org's last squeue, which every agent's `org slurm-run` reads instead of asking the controller itself. */
+export function slurmQueuePath(state: string): string {
+  return join(state, "slurm", "queue.json");
+}

@@ -1,4 +1,4 @@
-import { SlurmSchema, type OrgConfig } from "../config/schema.js";
+import { SlurmSchema, type OrgConfig, type SlurmConfig } from "../config/schema.js";
 import { agentPaths } from "../paths.js";
 import type { FilesPort } from "../ports.js";
 import type { LaunchSpec } from "../state.js";
@@ -22,6 +22,12 @@ export function slurmLaunchSpec(config: OrgConfig, state: string, orgArgv: strin
   return { ...spec, ...slurmPaneLaunch(orgArgv, state, { argv: spec.argv, cwd: spec.cwd, env: withoutLease(spec.env) }, spec.agent) };
 }
 
+/** The slurm settings of one role's jobs: its own time limit (slurm.role_time_limits) over the org's. */
+export function roleSettings(settings: SlurmConfig, role: string): SlurmConfig {
+  const time = settings.role_time_limits?.[role];
+  return time ? { ...settings, time_limit: time } : settings;
+}
+
 // Slurm sets CUDA_VISIBLE_DEVICES in the job step; a local lease's value must not ride along.
 function withoutLease(env: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(env).filter(([key]) => key !== "CUDA_VISIBLE_DEVICES"));
@@ -42,7 +48,7 @@ export async function prepareSlurmAgents(
     const env = withoutLease(spec.env);
     const request: SlurmJobRequest = {
       org: config.name, agent: agent.name, gpu: holdsGpu(config, agent.role), output: slurmAgentPaths(state, agent.name).output,
-      cwd: spec.cwd, settings, launch: { argv: spec.argv, cwd: spec.cwd, env },
+      cwd: spec.cwd, settings: roleSettings(settings, agent.role), launch: { argv: spec.argv, cwd: spec.cwd, env },
     };
     await files.writeAtomic(slurmAgentPaths(state, agent.name).request, `${JSON.stringify(request, null, 2)}\n`);
     const wrapped = slurmLaunchSpec(config, state, orgArgv, spec);

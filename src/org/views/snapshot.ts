@@ -17,6 +17,8 @@ export interface AgentView {
   branch: string;
   head: string | null;
   reason: string;
+  /** Under Slurm: the agent's job, and the node it runs on once it runs. */
+  job?: { id: string; node: string | null };
   /** During an A/B run: the program version of the agent's half. */
   program?: string;
 }
@@ -41,6 +43,8 @@ export interface OrgSnapshot {
 export interface JobView {
   status: string;
   gpus: number[];
+  id?: string;
+  node?: string;
 }
 
 /** Join what org up recorded, what supervisors wrote and what tmux says into one view. */
@@ -77,6 +81,7 @@ export function buildSnapshot(input: {
       branch: agent.branch,
       head: input.heads.get(agent.name) ?? null,
       reason: view.reason,
+      ...(job?.id ? { job: { id: job.id, node: job.node ?? null } } : {}),
     };
   });
   const { record } = input;

@@ -27,9 +27,13 @@ export async function readSnapshot(world: World, root: string, known: { panes?: 
 async function readJobStatuses(world: World, state: string, agents: string[]): Promise<Map<string, JobView>> {
   const entries = await Promise.all(agents.map(async (agent) => {
     const text = await world.files.readText(slurmAgentPaths(state, agent).job);
-    const record = text ? (JSON.parse(text) as { status?: unknown; job?: { gpus?: unknown } }) : undefined;
+    type JobFile = { id?: unknown; status?: unknown; job?: { gpus?: unknown; node?: unknown } };
+    const record = text ? (JSON.parse(text) as JobFile) : undefined;
     const gpus = Array.isArray(record?.job?.gpus) ? record.job.gpus.filter((gpu): gpu is number => typeof gpu === "number") : [];
-    return typeof record?.status === "string" ? [[agent, { status: record.status, gpus }] as const] : [];
+    if (typeof record?.status !== "string") return [];
+    const id = typeof record.id === "string" ? { id: record.id } : {};
+    const node = typeof record.job?.node === "string" && record.job.node ? { node: record.job.node } : {};
+    return [[agent, { status: record.status, gpus, ...id, ...node }] as const];
   }));
   return new Map(entries.flat());
 }
