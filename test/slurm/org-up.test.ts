@@ -52,8 +52,10 @@ describe("org up with backend: slurm on a real single-host cluster", { tags: ["s
     const settled = await pollUntil(() => {
       const now = status();
       const running = now.agents.filter((agent) => agent.state === "running" && agent.gpu !== null);
-      return running.length === 4 && now.agents.some((agent) => agent.state === "pending") ? now : undefined;
-    }, { timeoutMs: 30_000, what: "4 running on GPUs and 1 pending" });
+      // Slurm gives a job just queued no reason ("None") until its scheduler's next pass.
+      const waiting = now.agents.some((agent) => agent.state === "pending" && agent.reason === "pending (Resources)");
+      return running.length === 4 && waiting ? now : undefined;
+    }, { timeoutMs: 30_000, what: "4 running on GPUs and 1 pending (Resources)" });
     const running = settled.agents.filter((agent) => agent.state === "running");
     expect(new Set(running.map((agent) => agent.gpu)).size).toBe(4);
     expect(settled.agents.find((agent) => agent.state === "pending")!.reason).toBe("pending (Resources)");
