@@ -3,7 +3,7 @@ import { parseDuration, type OrgConfig } from "../org/config/schema.js";
 import { messageIds } from "../org/messages/deliver.js";
 import { newMessageId, parseMessage } from "../org/messages/front-matter.js";
 import { inboxPaths, readMessageSettings } from "../org/messages/mail-port.js";
-import { checkAlive, countNoticeLines, decideNotice, type NoticeOutcome, type PaneLook, type PendingNotice } from "../org/messages/notify.js";
+import { checkAlive, chooseFullLookMs, countNoticeLines, decideNotice, type NoticeOutcome, type PaneLook, type PendingNotice } from "../org/messages/notify.js";
 import { agentPaths, orgPaths } from "../org/paths.js";
 import type { NoticePort } from "../org/ports.js";
 import type { AgentStatus, LaunchSpec, OrgRecord } from "../org/state.js";
@@ -110,7 +110,7 @@ export class Notifier {
       if (full) this.lastFullLook = Date.now();
       if (full) {
         const changed = await this.refreshLooks([...this.panes.values()]);
-        this.fullLookMs = changed ? IDLE_LOOK_MS : Math.min(MAX_IDLE_LOOK_MS, this.fullLookMs * 2);
+        this.fullLookMs = chooseFullLookMs(this.fullLookMs, changed, IDLE_LOOK_MS, MAX_IDLE_LOOK_MS);
       } else if (waiting.length > 0) await this.refreshLooks(waiting);
       if (Date.now() - this.lastRescan >= RESCAN_MS) {
         this.lastRescan = Date.now();
