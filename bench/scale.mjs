@@ -106,8 +106,9 @@ verify:
   }
 }
 
-/** ORG_SCALE_WORK_SECONDS=0 measures the idle org only. */
-export async function benchScale({ sizes = [32, 64], windowMs = Number(process.env.ORG_SCALE_IDLE_SECONDS ?? 60) * 1000, workAgents = 64, workSeconds = Number(process.env.ORG_SCALE_WORK_SECONDS ?? 90) } = {}) {
+/** ORG_SCALE_WORK_SECONDS=0 measures the idle org only; ORG_SCALE_SIZES=64 one size. */
+const SIZES = (process.env.ORG_SCALE_SIZES ?? "32,64").split(",").map(Number);
+export async function benchScale({ sizes = SIZES, windowMs = Number(process.env.ORG_SCALE_IDLE_SECONDS ?? 60) * 1000, workAgents = 64, workSeconds = Number(process.env.ORG_SCALE_WORK_SECONDS ?? 90) } = {}) {
   const idle = [];
   for (const agents of sizes) idle.push(await measureIdle(agents, windowMs));
   return { idle, work: workSeconds > 0 ? await measureWork(workAgents, workSeconds) : null };

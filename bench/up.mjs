@@ -1,5 +1,6 @@
 // `org up` to all panes running for N agents, next to a bare script doing the same worktree adds and one chained tmux call.
 import { execFileSync } from "node:child_process";
+import { loadavg } from "node:os";
 import { FOREVER, createRepo, killTmux, median, ms, org, removeDir } from "./lib.mjs";
 
 function orgYaml(name, n) {
@@ -22,13 +23,17 @@ function timeOrgUp(n, round) {
   }
 }
 
-// The same work by hand: N `git worktree add -b`, then one tmux invocation building the tiled grid.
+// The same work by hand, done carefully: branches in one update-ref, serial `worktree add --no-checkout` (concurrent
+// adds race on .git/worktrees), checkouts 4 at a time, then one tmux invocation building the tiled grid.
 function timeBare(n, round) {
   const dir = createRepo({ "prompt.md": "x\n" });
   const socket = `bare-${process.pid}-${n}-${round}`;
   const script = [
     "set -e",
-    `for i in $(seq 1 ${n}); do git worktree add -q -b bare/a-$i worktrees/a-$i main; done`,
+    "base=$(git rev-parse main)",
+    `for i in $(seq 1 ${n}); do echo "create refs/heads/bare/a-$i $base"; done | git update-ref --stdin`,
+    `for i in $(seq 1 ${n}); do git worktree add -q --no-checkout worktrees/a-$i bare/a-$i; done`,
+    `for i in $(seq 1 ${n}); do git -C worktrees/a-$i reset -q --hard & if [ $((i % 4)) = 0 ]; then wait; fi; done; wait`,
     `args="new-session -d -s bare -x 240 -y 80 -c $PWD ${FOREVER}"`,
     `for i in $(seq 1 ${n}); do args="$args ; split-window -t bare -c $PWD/worktrees/a-$i ${FOREVER} ; select-layout -t bare tiled"; done`,
     `eval tmux -L ${socket} -f /dev/null $(echo "$args" | sed 's/ ; / \\\\; /g')`,
@@ -46,17 +51,22 @@ function timeBare(n, round) {
   }
 }
 
-export function benchUp(sizes = [4, 16, 32], rounds = 3) {
+// BENCH_UP_SIZES=16,64 and BENCH_UP_ROUNDS=7: the disk of a shared machine makes one round meaningless, so the two
+// sides alternate, each round's order flipped, and the ratio is of the medians.
+const SIZES = (process.env.BENCH_UP_SIZES ?? "4,16,64").split(",").map(Number);
+const ROUNDS = Number(process.env.BENCH_UP_ROUNDS ?? 7);
+
+export function benchUp(sizes = SIZES, rounds = ROUNDS) {
   return sizes.map((n) => {
     const orgMs = [];
     const bareMs = [];
     for (let round = 0; round < rounds; round++) {
-      bareMs.push(timeBare(n, round));
-      orgMs.push(timeOrgUp(n, round));
+      const sides = [() => bareMs.push(timeBare(n, round)), () => orgMs.push(timeOrgUp(n, round))];
+      for (const side of round % 2 === 0 ? sides : sides.reverse()) side();
     }
-    const result = { agents: n, org_up_ms: median(orgMs), bare_script_ms: median(bareMs), ratio: Number((median(orgMs) / median(bareMs)).toFixed(2)), rounds, org_up_all_ms: orgMs, bare_all_ms: bareMs };
-    process.stderr.write(`up N=${n}: org ${result.org_up_ms} ms, bare ${result.bare_script_ms} ms, ratio ${result.ratio}\n`);
+    const load = loadavg()[0].toFixed(2);
+    const result = { agents: n, org_up_ms: median(orgMs), bare_script_ms: median(bareMs), ratio: Number((median(orgMs) / median(bareMs)).toFixed(2)), rounds, load_1m: Number(load), org_up_all_ms: orgMs, bare_all_ms: bareMs };
+    process.stderr.write(`up N=${n}: org ${result.org_up_ms} ms, bare ${result.bare_script_ms} ms, ratio ${result.ratio} (${rounds} rounds a side, load ${load})\n`);
     return result;
   });
 }
-

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { checkAlive, countNoticeLines, decideNotice, formatNotice, type PaneLook } from "../src/org/messages/notify.js";
+import { checkAlive, chooseFullLookMs, countNoticeLines, decideNotice, formatNotice, type PaneLook } from "../src/org/messages/notify.js";
 import type { AgentStatus } from "../src/org/state.js";
 
 const status: AgentStatus = {
@@ -56,4 +56,11 @@ describe("when a notification is typed", () => {
       .toEqual({ alive: false, reason: "its program is restarting: exited with code 1; restart 1/10 in 1s" });
     expect(checkAlive(undefined, () => true)).toEqual({ alive: false, reason: "it has no status.json yet" });
   });
+});
+
+test("the look at every pane comes twice as late each time none changed, up to the cap, and at the base once one did", () => {
+  const waits = [30_000];
+  for (let look = 0; look < 5; look++) waits.push(chooseFullLookMs(waits.at(-1)!, false, 30_000, 240_000));
+  expect(waits).toEqual([30_000, 60_000, 120_000, 240_000, 240_000, 240_000]);
+  expect(chooseFullLookMs(240_000, true, 30_000, 240_000)).toBe(30_000);
 });

@@ -3,7 +3,7 @@ import { parseDuration, type OrgConfig } from "../org/config/schema.js";
 import { messageIds } from "../org/messages/deliver.js";
 import { newMessageId, parseMessage } from "../org/messages/front-matter.js";
 import { inboxPaths, readMessageSettings } from "../org/messages/mail-port.js";
-import { checkAlive, countNoticeLines, decideNotice, type NoticeOutcome, type PaneLook, type PendingNotice } from "../org/messages/notify.js";
+import { checkAlive, chooseFullLookMs, countNoticeLines, decideNotice, type NoticeOutcome, type PaneLook, type PendingNotice } from "../org/messages/notify.js";
 import { agentPaths, orgPaths } from "../org/paths.js";
 import type { NoticePort } from "../org/ports.js";
 import type { AgentStatus, LaunchSpec, OrgRecord } from "../org/state.js";
@@ -23,6 +23,9 @@ const SETTLE_MS = 500;
 // With nothing to announce, every pane is looked at this seldom: a message's own look, compared with this one, tells
 // a pane still since (typed at once) from one that changed (typed once it has been still for messages.idle).
 const IDLE_LOOK_MS = 30_000;
+// A full look that finds every pane as before doubles the next wait, up to this: a still pane stays "still since", so a
+// later look only makes a changed pane wait messages.idle, as a fresh one would (64 idle panes: 128 tmux commands a look).
+const MAX_IDLE_LOOK_MS = 240_000;
 
 /**
  * Watches every agent's inbox and types one short line into its pane when a message arrives:
@@ -43,6 +46,7 @@ export class Notifier {
   private timer: NodeJS.Timeout | undefined;
   private ticking = false;
   private lastFullLook = 0;
+  private fullLookMs = IDLE_LOOK_MS;
   private readonly typedAt = new Map<string, number>();
   private lastRescan = Date.now();
 
@@ -102,9 +106,12 @@ export class Notifier {
       // Panes with messages waiting, and panes just typed into until they settle: their next message then knows they are still.
       for (const [pane, at] of this.typedAt) if (now - at > SETTLE_LOOKS * this.settings.idleMs) this.typedAt.delete(pane);
       const waiting = [...new Set([...[...this.known.keys()].filter((agent) => this.pending.get(agent)?.length).flatMap((agent) => this.panes.get(agent) ?? []), ...this.typedAt.keys()])];
-      const full = Date.now() - this.lastFullLook >= IDLE_LOOK_MS;
+      const full = Date.now() - this.lastFullLook >= this.fullLookMs;
       if (full) this.lastFullLook = Date.now();
-      if (full || waiting.length > 0) await this.refreshLooks(full ? [...this.panes.values()] : waiting);
+      if (full) {
+        const changed = await this.refreshLooks([...this.panes.values()]);
+        this.fullLookMs = chooseFullLookMs(this.fullLookMs, changed, IDLE_LOOK_MS, MAX_IDLE_LOOK_MS);
+      } else if (waiting.length > 0) await this.refreshLooks(waiting);
       if (Date.now() - this.lastRescan >= RESCAN_MS) {
         this.lastRescan = Date.now();
         await this.discover();
@@ -220,15 +227,20 @@ export class Notifier {
     return checkAlive(status, isAlive);
   }
 
-  private async refreshLooks(panes: string[]): Promise<void> {
+  /** Whether any pane's screen changed since its last look (a first look has nothing to differ from). */
+  private async refreshLooks(panes: string[]): Promise<boolean> {
     // Every pane at once; if one pane is gone that fails, so then each pane is looked at alone.
     const batch = await this.io.look(panes);
     const looks = batch ?? new Map((await Promise.all(panes.map((pane) => this.io.look([pane])))).flatMap((one) => [...(one ?? [])]));
     const now = Date.now();
+    let changed = false;
     for (const [pane, look] of looks) {
       const previous = this.looks.get(pane);
-      this.looks.set(pane, { ...look, changedAt: previous && previous.text === look.text ? previous.changedAt : now });
+      const same = previous !== undefined && previous.text === look.text;
+      changed ||= previous !== undefined && !same;
+      this.looks.set(pane, { ...look, changedAt: same ? previous.changedAt : now });
     }
+    return changed;
   }
 
   private async recordOutcome(agent: string, pane: string, batch: PendingNotice[], result: { outcome: NoticeOutcome; attempts?: number; latencyMs?: number; reason?: string }): Promise<void> {

@@ -26,6 +26,9 @@ interface Running {
 
 // A watch on every outbox wakes the broker at once; this look catches what no watch reports (Slurm's shared filesystem).
 const OUTBOX_MS = 1000;
+// With every outbox watched on a local disk and no command running, the look is only a safety net: 64 idle agents
+// cost 64 readdirs a second otherwise.
+const WATCHED_OUTBOX_MS = 10_000;
 
 /**
  * The daemon side of a sandboxed agent's `org`: each command an agent leaves in its outbox runs here, outside every
@@ -99,9 +102,14 @@ export function defineOutboxBroker(opts: { root: string; paths: OrgPaths; orgArg
       }
     }
   };
+  // Slurm's shared filesystem drops events; a running command is settled (its end, a cancel) by looking.
+  const isQuiet = () => known !== undefined && known.record.backend !== "slurm" && running.size === 0
+    && known.record.agents.every((agent) => watched.has(agent.name));
   return defineLoop({
     name: "outbox",
     periodMs: OUTBOX_MS,
+    // A wake-up (a watch event) cuts this pause short like the period's sleep.
+    pause: () => new Promise((resolve) => setTimeout(resolve, isQuiet() ? WATCHED_OUTBOX_MS : OUTBOX_MS).unref()),
     tick: async (now) => {
       const agents = await readAgents(now.getTime());
       if (agents) await serve(agents);
@@ -110,7 +118,21 @@ export function defineOutboxBroker(opts: { root: string; paths: OrgPaths; orgArg
     },
     wake: (wake) => {
       wakeUp = wake;
-      return () => (wakeUp = () => {});
+      // A reload that adds an agent rewrites org.json: its outbox is watched at once, not a quiet period later.
+      let unwatchRecord = () => {};
+      try {
+        unwatchRecord = watchDir(opts.paths.state, (name) => {
+          if (name !== undefined && name !== "org.json") return;
+          known = undefined;
+          wake();
+        });
+      } catch {
+        // No state folder to watch: the period's look still reads org.json.
+      }
+      return () => {
+        unwatchRecord();
+        wakeUp = () => {};
+      };
     },
     close: async () => {
       for (const unwatch of watched.values()) unwatch();

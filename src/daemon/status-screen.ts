@@ -25,8 +25,11 @@ export function defineStatusScreen(opts: { root: string; world: World; tmux: Tmu
   let drawn = { screen: "", at: 0, said: 0 };
   const draw = async () => {
     // The table's panes come over a standing client and its branch heads are a little stale: an idle org spawns nothing for it.
+    const unchanged = () => feed.said === drawn.said && Date.now() - drawn.at < UNWATCHED_REFRESH_MS;
+    // Nobody attached and nothing new to say: one tmux command to know that, not the pane listing too.
+    if (unchanged() && (await paneFeed!.countPeople?.()) === 0) return;
     const { panes, people } = await paneFeed!.capture([]);
-    if (people === 0 && feed.said === drawn.said && Date.now() - drawn.at < UNWATCHED_REFRESH_MS) return;
+    if (people === 0 && unchanged()) return;
     const table = await readSnapshot(tableWorld, opts.root, { panes, branches }).then(opts.renderStatus, (error: Error) => `status unavailable: ${error.message}`);
     // The table and feed carry agent text; only our own clear and home escapes may reach the daemon pane.
     const screen = cleanText(`${table}\n\n${feed.text}`);

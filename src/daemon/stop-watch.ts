@@ -45,15 +45,18 @@ export class StopWatch {
 
   private async work(now: Date): Promise<void> {
     const read = await this.opts.readConfig();
-    const record = await readOptionalRecord(this.opts.root).catch(() => undefined);
-    if (!("loaded" in read) || !record) return;
+    if (!("loaded" in read)) return;
     const { config } = read.loaded;
     const current = await readStopFile(this.paths.state);
     const stopped = current?.kind === "stop" ? current : undefined;
+    // No stop section and no stop under way: org.json is not read every tick for nothing.
     if (!config.stop && !stopped) {
-      if (current) await removeFile(stopFiles(this.paths.state).stop);
+      const record = current && (await readOptionalRecord(this.opts.root).catch(() => undefined));
+      if (record) await removeFile(stopFiles(this.paths.state).stop);
       return;
     }
+    const record = await readOptionalRecord(this.opts.root).catch(() => undefined);
+    if (!record) return;
     const decision = await evaluateStop({ config, record, now });
     if (decision.kind === "running") {
       if (stopped) await this.resume(stopped, config, record, now);

@@ -116,6 +116,8 @@ export interface PaneCapture {
 export interface PaneFeed {
   /** listPanes plus the visible text of `ids`, as one tmux command line. */
   capture(ids: string[]): Promise<PaneCapture>;
+  /** How many people (terminal clients) are attached, in one command; undefined when it cannot be told. */
+  countPeople?(): Promise<number | undefined>;
   close(): void;
 }
 

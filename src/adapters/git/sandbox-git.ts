@@ -3,7 +3,8 @@ import { dirname, join, resolve } from "node:path";
 import { branchName } from "../../org/paths.js";
 import type { SandboxGit } from "../../org/ports.js";
 import { runGit } from "./run.js";
-import { openOrgWorktree } from "./worktree-git-dir.js";
+import type { RegisteredGitDir } from "../../org/sandbox/git-dir.js";
+import { openOrgWorktree, readWorktreeRegistry } from "./worktree-git-dir.js";
 
 /**
  * Readies the repo for sandboxed agents: the org's reflog folder exists (bwrap binds only what exists), and
@@ -26,7 +27,10 @@ export async function prepareSandboxGit(repo: string, org: string): Promise<Sand
     }
     await git(repo, ["symbolic-ref", "-m", "org: sandbox", best, target]);
   }
-  return { common, findWorktreeDir: (worktree, agent) => findWorktreeDir(repo, worktree, agent) };
+  // Asked for every agent once the worktrees are made: git's registry is read once, not once per agent (N² reads).
+  let registry: Promise<RegisteredGitDir[]> | undefined;
+  const readRegistry = (at: string) => (registry ??= readWorktreeRegistry(at));
+  return { common, findWorktreeDir: (worktree, agent) => findWorktreeDir(repo, worktree, agent, readRegistry) };
 }
 
 // packed-refs lines are "<sha> <ref>": a best that no file holds may still be there (after a `git pack-refs`).
@@ -39,9 +43,11 @@ async function isPacked(common: string, ref: string): Promise<boolean> {
  * A worktree's own git folder, from git's registry (a .git pointed elsewhere is put back), with a config.worktree
  * the sandbox mounts read-only, so the agent writes no config the daemon's git would read.
  */
-async function findWorktreeDir(repo: string, worktree: string, agent: string): Promise<string> {
+async function findWorktreeDir(
+  repo: string, worktree: string, agent: string, registry: (common: string) => Promise<RegisteredGitDir[]>,
+): Promise<string> {
   const warn = (line: string) => process.stderr.write(`org: warning: ${line}\n`);
-  const { gitDir } = await openOrgWorktree(repo, worktree, agent, warn);
+  const { gitDir } = await openOrgWorktree(repo, worktree, agent, warn, undefined, registry);
   // bwrap mounts only what exists; one already there is plain and harmless (openOrgWorktree set any other aside).
   await writeFile(join(gitDir, "config.worktree"), "", { flag: "wx" }).catch((error: NodeJS.ErrnoException) => {
     if (error.code !== "EEXIST") throw error;

@@ -44,12 +44,14 @@ async function findCommonDir(repo: string): Promise<string> {
  */
 export async function openOrgWorktree(
   repo: string, worktree: string, agent: string, say: (line: string) => void = () => {}, state?: string,
+  registry?: (common: string) => Promise<RegisteredGitDir[]>,
 ): Promise<OrgWorktree> {
   const common = await readCommonDir(repo);
   // The worktree's own folder is a mount point the agent cannot replace: its real path is org's.
   const path = await realpath(worktree).catch(() => worktree);
   const pointer = await readPlainFile(join(path, ".git"));
-  const decision = decideWorktreeGitDir({ worktree: path, common, pointer, registry: await readRegistry(common) });
+  const registered = await (registry ?? readWorktreeRegistry)(common);
+  const decision = decideWorktreeGitDir({ worktree: path, common, pointer, registry: registered });
   if (decision.kind === "lost") {
     const fix = "org runs no git there; `org down` then `org up` makes it again";
     throw new OrgError(`${agent}'s worktree: ${decision.reason} — ${fix}`, "git");
@@ -89,7 +91,8 @@ async function setAsideWorktreeConfig(config: string, say: (line: string) => voi
   say(`${config} ${what}; org set it aside as ${aside}, unread`);
 }
 
-async function readRegistry(common: string): Promise<RegisteredGitDir[]> {
+/** git's registry of the repo's linked worktrees: each one's folder under .git/worktrees and the path it names. */
+export async function readWorktreeRegistry(common: string): Promise<RegisteredGitDir[]> {
   const folder = join(common, "worktrees");
   const entries = await readdir(folder, { withFileTypes: true }).catch(() => []);
   return Promise.all(entries.filter((entry) => entry.isDirectory()).map(async (entry) => {

@@ -2,6 +2,7 @@ import { readOptionalOrgRecord, readOrgRecord } from "../../org/record-file.js";
 import type { OrgRecord } from "../../org/state.js";
 import { filesPort } from "../fs/files-port.js";
 import { pathExists } from "../fs/files.js";
+import { cachedReadText } from "../fs/read-cache.js";
 import { OrgError } from "../../org/errors.js";
 import { orgPaths } from "../../org/paths.js";
 
@@ -10,9 +11,12 @@ export async function readRecord(root: string): Promise<OrgRecord> {
   return readOrgRecord(filesPort, root);
 }
 
-/** state/org.json, or undefined for a caller that works on without one. */
+// The daemon's services read org.json every few seconds; it changes on up and reload (an atomic write: a new inode).
+const statFirst = { ...filesPort, readText: cachedReadText() };
+
+/** state/org.json, or undefined for a caller that works on without one; read again only after a stat says it changed. */
 export async function readOptionalRecord(root: string): Promise<OrgRecord | undefined> {
-  return readOptionalOrgRecord(filesPort, root);
+  return readOptionalOrgRecord(statFirst, root);
 }
 
 /**

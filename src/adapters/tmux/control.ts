@@ -57,6 +57,12 @@ export class TmuxControl implements PaneFeed {
     };
   }
 
+  async countPeople(): Promise<number | undefined> {
+    const reply = await this.run([["list-clients", "-t", `=${this.session}`, "-F", "#{client_control_mode}"]]);
+    const clients = reply?.error === undefined ? reply?.blocks[0] : undefined;
+    return clients === undefined ? undefined : clients.split("\n").filter((mode) => mode === "0").length;
+  }
+
   close(): void {
     const child = this.child;
     if (!child) return;

@@ -25,15 +25,21 @@ export function openTmuxNoticePort(control: TmuxControl, session: string): Notic
     },
     async look(panes) {
       if (panes.length === 0) return new Map();
-      const reply = await control.run(panes.flatMap((pane) => [["display-message", "-p", "-t", pane, `${MARK} #{pane_id} #{pane_dead} #{history_size},#{cursor_x},#{cursor_y} #{@org_agent}`], ["capture-pane", "-p", "-t", pane]]));
+      // Every pane's head in one listing, then each screen: a look at 64 panes is 65 commands, not 128.
+      const format = `${MARK} #{pane_id} #{pane_dead} #{history_size},#{cursor_x},#{cursor_y} #{@org_agent}`;
+      const captures = panes.map((pane) => ["capture-pane", "-p", "-t", pane]);
+      const reply = await control.run([["list-panes", "-s", "-t", `=${session}`, "-F", format], ...captures]);
       if (!reply || reply.error !== undefined) return undefined;
+      const listed = splitLines(reply.blocks[0]).map((line) => line.split(" ")).filter(([mark]) => mark === MARK);
+      const heads = new Map(listed.map((head) => [head[1]!, head]));
       const looks = new Map<string, PaneText>();
-      for (let index = 0; index < panes.length; index++) {
-        const [head, capture] = [splitLines(reply.blocks[2 * index]), splitLines(reply.blocks[2 * index + 1])];
-        const [mark, id, dead, position, agent] = (head[0] ?? "").split(" ");
-        // A pane that is gone answers with an error, or as some other pane: either way, no look.
-        if (mark !== MARK || id !== panes[index]) return undefined;
-        looks.set(id, { text: `${position}\n${capture.join("\n")}`, dead: dead === "1", agent: agent ?? "" });
+      for (const [index, pane] of panes.entries()) {
+        const head = heads.get(pane);
+        const capture = reply.blocks[index + 1];
+        // A pane that is gone is not listed, or its capture fails: either way, no look.
+        if (!head || capture === undefined) return undefined;
+        const [, , dead, position, agent] = head;
+        looks.set(pane, { text: `${position}\n${splitLines(capture).join("\n")}`, dead: dead === "1", agent: agent ?? "" });
       }
       return looks;
     },

@@ -9,7 +9,7 @@ import { NOTICE_REPLY_TIMEOUT_MS, openTmuxNoticePort } from "./notice-client.js"
 import { TmuxControl } from "./control.js";
 import { TmuxPaneHost } from "./pane-host.js";
 import { controlScreenPort } from "./screen-port.js";
-import { appendCommand, envArgs, respawnArgs, tmuxArgv } from "./args.js";
+import { appendCommand, envArgs, quote, respawnArgs, tmuxArgv } from "./args.js";
 import { filterAgentEnv } from "../../org/lifecycle/secrets.js";
 
 const OPTION_KEYS = ["@org_agent", "@org_role", "@org_gpu", "@org_status"] as const;
@@ -46,9 +46,30 @@ export class Tmux implements TmuxPort {
     readonly session: string,
   ) {}
 
-  private async tmux(args: string[], allowFailure = false): Promise<string> {
+  /**
+   * Command lines (`;`-separated argv) in one tmux process: read by the server from our stdin (`source-file -`), where
+   * no 16 KB message limit applies, so 64 sandboxed panes cost one spawn, not 17. A newline in an argument (a
+   * multi-line secret) has no quoting in tmux's parser: such a grid goes as separate argv calls.
+   */
+  private async runCommands(chunks: string[][]): Promise<void> {
+    const lines = chunks.map((chunk) => (chunk.at(-1) === ";" ? chunk.slice(0, -1) : chunk));
+    if (lines.flat().some((arg) => /[\r\n]/.test(arg))) {
+      for (const line of lines) await this.tmux(line);
+      return;
+    }
+    const commands = lines.flatMap((line) => line.reduce<string[][]>((all, arg) => {
+      if (arg === ";") all.push([]);
+      else all.at(-1)!.push(arg);
+      return all;
+    }, [[]]));
+    const script = commands.map((argv) => argv.map(quote).join(" ")).join("\n");
+    await this.tmux(["start-server", ";", "source-file", "-"], false, `${script}\n`);
+  }
+
+  private async tmux(args: string[], allowFailure = false, input?: string): Promise<string> {
     // The server keeps its first client's environment for every pane: it must never hold a secret.
-    const result = await this.runner.run(tmuxArgv(this.socket, args), { timeoutMs: 10_000, env: filterAgentEnv(process.env), cleanEnv: true });
+    const options = { timeoutMs: 10_000, env: filterAgentEnv(process.env), cleanEnv: true, ...(input === undefined ? {} : { input }) };
+    const result = await this.runner.run(tmuxArgv(this.socket, args), options);
     if (result.spawnError) throw new OrgError("tmux not found on PATH — install tmux ≥ 3.2 (apt-get install tmux), or run `org doctor`", "tmux");
     if (result.exitCode !== 0 && !allowFailure) {
       throw new OrgError(`tmux ${args[0]} failed: ${result.stderr.trim() || `exit ${result.exitCode}`}`, "tmux");
@@ -99,7 +120,7 @@ export class Tmux implements TmuxPort {
       "set", "-w", "-t", `${this.session}:org`, "pane-border-status", "top", ";",
       "set", "-w", "-t", `${this.session}:org`, "pane-border-format", BORDER_FORMAT,
     );
-    for (const chunk of [...chunks, args]) await this.tmux(chunk.at(-1) === ";" ? chunk.slice(0, -1) : chunk);
+    await this.runCommands([...chunks, args]);
     const listed = await this.listByLabel(panes);
     if (listed.some((pane) => pane === undefined)) throw new OrgError(`tmux built the grid on socket ${this.socket} but lists only some of its panes — run \`org down\`, then \`org up\``, "tmux");
     return listed as PaneInfo[];

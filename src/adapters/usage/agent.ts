@@ -6,7 +6,7 @@ import { addToTally, emptyTally, takeNew, type UsageTally } from "../../org/usag
 import type { Pricing } from "../../org/usage/pricing.js";
 import { buildSummary } from "../../org/usage/summary.js";
 import type { UsageRecord } from "../../org/usage/types.js";
-import { readJson } from "../fs/files.js";
+import { cachedReadText } from "../fs/read-cache.js";
 import { readJsonlUsage } from "./jsonl.js";
 import { readOpencodeUsage } from "./opencode.js";
 import { UsageStore, type UsageCursors } from "./store.js";
@@ -17,14 +17,24 @@ export class AgentUsageReader {
   private loaded: { seen: Set<string>; tally: UsageTally; cursors: UsageCursors } | undefined;
   private problems: string[] = [];
   private written = "";
+  // launch.json changes only on up and reload: a stat each look, a read and parse only after a change.
+  private readonly readLaunch = cachedReadText();
+  private launch: { text: string; spec: LaunchSpec | undefined } | undefined;
 
   constructor(private readonly state: string, private readonly agent: string) {
     this.store = new UsageStore(state, agent);
   }
 
+  private async readLaunchSpec(): Promise<LaunchSpec | undefined> {
+    const text = await this.readLaunch(agentPaths(this.state, this.agent).launch).catch(() => undefined);
+    if (text === undefined) return undefined;
+    if (this.launch?.text !== text) this.launch = { text, spec: parseSpec(text) };
+    return this.launch.spec;
+  }
+
   /** One look: new replies into the ledger, and usage.json rewritten when anything in it changed. */
   async poll(now: Date, pricing: Pricing): Promise<void> {
-    const launch = await readJson<LaunchSpec>(agentPaths(this.state, this.agent).launch).catch(() => undefined);
+    const launch = await this.readLaunchSpec();
     // Not started yet by `org up`: nothing to say, not even unknown.
     if (!launch) return;
     const format = usageFormatOf(launch.runtime?.preset);
@@ -68,5 +78,13 @@ export class AgentUsageReader {
     if (text === this.written) return;
     await this.store.writeSummary(summary);
     this.written = text;
+  }
+}
+
+function parseSpec(text: string): LaunchSpec | undefined {
+  try {
+    return JSON.parse(text) as LaunchSpec;
+  } catch {
+    return undefined;
   }
 }

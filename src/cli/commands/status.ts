@@ -24,24 +24,29 @@ export async function runStatus(opts: { root: string; json: boolean }, io: Io): 
   const world = createWorld();
   const snapshot = await readSnapshot(world, opts.root);
   const paths = orgPaths(opts.root);
-  const reload = await readReloadRecord(paths.state);
-  // Each agent's tokens and dollars as the daemon last summed them (null: its program records none).
-  const usage = await readUsageViews(world.files, paths.state, snapshot.agents.map((agent) => agent.name));
+  const names = snapshot.agents.map((agent) => agent.name);
+  const running = snapshot.running;
+  // Every file below is read side by side: each is its own small read, none needs another's answer.
+  const [reload, usage, input, read, keeperPid, keeper, disk, queue] = await Promise.all([
+    readReloadRecord(paths.state),
+    // Each agent's tokens and dollars as the daemon last summed them (null: its program records none).
+    readUsageViews(world.files, paths.state, names),
+    // Busy GPU-seconds of verify runs over wall time × GPUs; none before the verifier first started.
+    readUtilizationInput(paths.state, world.now()),
+    readStopFile(paths.state),
+    // Who brings the daemon back if it dies, and how often it had to: only while the org runs.
+    running ? findRunningKeeper(opts.root, paths.state) : undefined,
+    running ? readKeeperRecord(paths.state) : undefined,
+    // The disk watch's last look: why verify runs wait, while a running daemon says so.
+    running ? readDiskView(paths.state) : undefined,
+    // What the verifier is doing: a queue of baselines and experiments is news while every agent reads `running`.
+    readVerifierInput(opts.root, names),
+  ]);
   const agents = snapshot.agents.map((agent) => ({ ...agent, usage: usage.get(agent.name) ?? null }));
-  // Busy GPU-seconds of verify runs over wall time × GPUs; none before the verifier first started.
-  const input = await readUtilizationInput(paths.state, world.now());
   const utilization = input && measureUtilization(input);
   // The stop section as the daemon last decided it: the distance to each condition, or the stop with its figures.
   // Distances written by a daemon that is gone are stale; a stop stays true after `org down`.
-  const read = await readStopFile(paths.state);
-  const stop = read?.kind === "running" && !snapshot.running ? undefined : read;
-  // Who brings the daemon back if it dies, and how often it had to: only while the org runs.
-  const keeperPid = snapshot.running ? await findRunningKeeper(opts.root, paths.state) : undefined;
-  const keeper = snapshot.running ? await readKeeperRecord(paths.state) : undefined;
-  // The disk watch's last look: why verify runs wait, while a running daemon says so.
-  const disk = snapshot.running ? await readDiskView(paths.state) : undefined;
-  // What the verifier is doing: a queue of baselines and experiments is news while every agent reads `running`.
-  const queue = await readVerifierInput(opts.root, snapshot.agents.map((agent) => agent.name));
+  const stop = read?.kind === "running" && !running ? undefined : read;
   const verifier = queue && buildVerifierView(queue);
   if (!opts.json) {
     const warnings = [...describeReloadWarning(reload), ...(disk?.low ? [`verifier paused: ${disk.low}`] : [])];

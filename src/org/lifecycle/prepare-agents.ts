@@ -3,7 +3,7 @@ import { OrgError } from "../errors.js";
 import type { LoadedConfig, OrgConfig } from "../config/index.js";
 import { buildLaunchSpec, type PlannedAgent } from "./plan.js";
 import { agentPaths, type OrgPaths } from "../paths.js";
-import type { AgentStatus, LaunchSpec } from "../state.js";
+import type { LaunchSpec } from "../state.js";
 import type { World } from "../world.js";
 import { renderPrompt } from "../../roles/index.js";
 import { prepareSlurmAgents } from "../slurm/prepare.js";
@@ -85,7 +85,7 @@ export async function prepareAgents(world: World, loaded: LoadedConfig, paths: O
   return { created, heads, sandbox, sandboxes, reclaimed, launches: await prepareSlurmAgents(world.files, config, paths.state, world.orgArgv, agents, launches) };
 }
 
-/** Every agent's prompt, inbox, empty pane log, launch spec and "starting" status, side by side; each role's template read once. */
+/** Every agent's prompt, folders, empty pane log and launch spec, side by side; each role's template read once. */
 async function writeAgentFiles(
   world: World, loaded: LoadedConfig, paths: OrgPaths, agents: PlannedAgent[], binDir: string,
 ): Promise<{ agent: PlannedAgent; spec: LaunchSpec; prompt: string; reclaimed: string[] }[]> {
@@ -96,19 +96,16 @@ async function writeAgentFiles(
     const files = agentPaths(paths.state, agent.name);
     // Before any write there: an older org let the agent plant links where the daemon and tmux write.
     const reclaimed = await world.files.reclaimAgentDir(files);
-    await world.files.mkdir(files.inbox);
+    // The folders its sandbox binds (bwrap binds only what exists) are made here, while git makes the worktrees.
+    await Promise.all([files.inbox, ...files.writable].map((dir) => world.files.mkdir(dir)));
     const prompt = renderAgentPrompt(config, agent, paths.state, await template(config.roles[agent.role]!.prompt));
     const spec = buildLaunchSpec(config, agent, { state: paths.state, root: paths.root, orgArgv: world.orgArgv, binDir, basePath: world.basePath });
-    const status: AgentStatus = {
-      agent: agent.name, state: "starting", pid: null, startedAt: null, restarts: 0,
-      consecutiveFailures: 0, lastExit: null, reason: "waiting for its pane", updatedAt: world.now().toISOString(),
-    };
+    // status.json is written once, by recordStarts, when the grid says whether the agent's program runs.
     await Promise.all([
       // The daemon starts logging the pane moments later; `org logs` meanwhile finds an empty log, not none.
       world.files.exists(files.paneLog).then((exists) => (exists ? undefined : world.files.writeAtomic(files.paneLog, ""))),
       world.files.writeAtomic(files.prompt, prompt),
       world.files.writeAtomic(files.launch, `${JSON.stringify(spec, null, 2)}\n`),
-      world.files.writeAtomic(files.status, `${JSON.stringify(status, null, 2)}\n`),
     ]);
     return { agent, spec, prompt, reclaimed };
   }));

@@ -150,17 +150,30 @@ export function declaredSecrets(config: LoadedConfig["config"]): string[] {
   return [...new Set(Object.values(config.runtimes).flatMap((runtime) => runtime.pass_env ?? []))];
 }
 
-/** Each live agent pane's program as started, in status.json and events.jsonl, as the supervisor would. */
+/**
+ * Each live agent pane's program as started, in status.json and events.jsonl, as the supervisor would; a pane already
+ * dead is left "starting" with a fresh restart budget, for the supervisor's first look to judge its exit.
+ */
 export async function recordStarts(world: World, paths: OrgPaths, panes: PaneInfo[], now: Date): Promise<void> {
   const at = now.toISOString();
   await Promise.all(panes.map(async (pane) => {
     const agent = pane.options["@org_agent"];
-    if (!agent || pane.dead) return;
+    if (!agent) return;
     const files = agentPaths(paths.state, agent);
+    if (pane.dead) return writeStartingStatus(world, paths, agent, now);
     const status: AgentStatus = { agent, state: "running", pid: pane.pid, startedAt: at, restarts: 0, consecutiveFailures: 0, lastExit: null, reason: "started by org up", updatedAt: at };
     await world.files.writeAtomic(files.status, `${JSON.stringify(status, null, 2)}\n`);
     await world.files.appendLines(files.events, [JSON.stringify({ at, type: "start", pid: pane.pid, code: null, signal: null, durationMs: null })]);
     // A fresh start's argv carries the kickoff: nothing an earlier resume left pending is typed into it.
     await world.files.removeFile(files.resumeKickoff);
   }));
+}
+
+/** An agent about to get its pane: "starting" with a fresh restart budget, so a first look judges whatever it finds. */
+export async function writeStartingStatus(world: World, paths: OrgPaths, agent: string, now: Date): Promise<void> {
+  const status: AgentStatus = {
+    agent, state: "starting", pid: null, startedAt: null, restarts: 0, consecutiveFailures: 0, lastExit: null,
+    reason: "waiting for its pane", updatedAt: now.toISOString(),
+  };
+  await world.files.writeAtomic(agentPaths(paths.state, agent).status, `${JSON.stringify(status, null, 2)}\n`);
 }

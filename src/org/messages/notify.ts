@@ -82,3 +82,11 @@ export function formatNotice(pending: Pick<PendingNotice, "from" | "kind">[]): s
   const count = pending.length === 1 ? "new message" : `${pending.length} new messages, the latest`;
   return cleanLine(`[org] ${count} from ${last.from} (${last.kind}): run \`org inbox\``);
 }
+
+/**
+ * The wait before the notifier's next look at every pane: doubled while no pane changed, up to `maxMs`, and `baseMs`
+ * again once one did. A still pane stays "still since" however old the look; a changed one only waits messages.idle.
+ */
+export function chooseFullLookMs(currentMs: number, changed: boolean, baseMs: number, maxMs: number): number {
+  return changed ? baseMs : Math.min(maxMs, currentMs * 2);
+}

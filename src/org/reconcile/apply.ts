@@ -5,7 +5,7 @@ import type { TmuxPort } from "../ports.js";
 import { prepareAgents } from "../lifecycle/prepare-agents.js";
 import type { AgentRecord, AgentStatus, OrgRecord } from "../state.js";
 import { prepareSlurmAgents } from "../slurm/prepare.js";
-import { agentPaneSpec, recordStarts } from "../lifecycle/up.js";
+import { agentPaneSpec, recordStarts, writeStartingStatus } from "../lifecycle/up.js";
 import type { World } from "../world.js";
 import type { Action, DesiredAgent, DesiredOrg, ObservedAgent } from "./types.js";
 
@@ -72,6 +72,8 @@ export async function applyActions(input: ApplyInput): Promise<OrgRecord> {
   const adds = of("add-agent");
   if (adds.length > 0) {
     const { sandboxes } = await prepareAgents(world, input.loaded, paths, adds.map((action) => action.agent), record.socket);
+    // Before the panes: the running supervisor may look at one first, and must not judge it by an earlier agent's status.
+    await Promise.all(adds.map((action) => writeStartingStatus(world, paths, action.agent.name, world.now())));
     const ids = await tmux.addPanes(adds.map((action) => agentPaneSpec(paths, action.agent, action.agent.launch, world.secretEnv(action.agent.launch.passEnv ?? []), sandboxes.get(action.agent.name))));
     // Recorded now, not at the supervisor's next look: a reload is done when the new agents run.
     const fresh = new Set(ids);

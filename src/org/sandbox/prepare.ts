@@ -38,10 +38,8 @@ export async function writeSandboxes(
 ): Promise<Map<string, AgentSandbox>> {
   const sandboxes = new Map<string, AgentSandbox>();
   if (decision.kind !== "on" || !started) {
-    // Unsandboxed, the agent still finds its own folders ($ORG_PROGRESS lies in own/).
-    const made = agents.flatMap((agent) => agentPaths(paths.state, agent.name).writable.map((dir) => world.files.mkdir(dir)));
-    const stale = agents.map((agent) => world.files.removeFile(sandboxFile(paths.state, agent.name)));
-    await Promise.all([...stale, ...made]);
+    // Unsandboxed, the agent still finds its own folders ($ORG_PROGRESS lies in own/): prepareAgents made them.
+    await Promise.all(agents.map((agent) => world.files.removeFile(sandboxFile(paths.state, agent.name))));
     return sandboxes;
   }
   const { config } = loaded;
@@ -51,9 +49,8 @@ export async function writeSandboxes(
   await Promise.all(agents.map(async (agent) => {
     const files = agentPaths(paths.state, agent.name);
     const outbox = files.outbox;
-    // bwrap binds only folders that exist: each writable one is made (a folder, never a link) before the agent starts.
-    const made = files.writable.map((dir) => world.files.mkdir(dir));
-    const [worktreeDir] = await Promise.all([git.findWorktreeDir(agent.worktree, agent.name), ...made]);
+    // bwrap binds only folders that exist: prepareAgents made each writable one (a folder, never a link) already.
+    const worktreeDir = await git.findWorktreeDir(agent.worktree, agent.name);
     const sandbox = planSandbox({
       bwrap: decision.bwrap, root: paths.root, repo: loaded.repoDir, worktrees: paths.worktrees, worktree: agent.worktree,
       agentWritable: files.writable, outbox, home: files.home, git: { common: git.common, worktreeDir, org: config.name }, ...user,

@@ -12,14 +12,19 @@ export async function readSnapshot(world: World, root: string, known: { panes?: 
   const paths = orgPaths(root);
   const record = await readOrgRecord(world.files, root);
   const tmux = world.tmux(record.socket, record.session);
-  const panes = known.panes ?? (await tmux.listPanes());
+  const names = record.agents.map((agent) => agent.name);
+  // tmux, git and the files side by side: each waits on its own process or disk, none on another's answer.
+  const [panes, statuses, branches, jobs, abText] = await Promise.all([
+    known.panes ?? tmux.listPanes(),
+    readStatuses(world, paths.state, names),
+    (known.branches ? known.branches(record) : world.git.branchHeads(record.repo, `org/${record.name}/`)).catch(() => new Map<string, string>()),
+    record.backend === "slurm" ? readJobStatuses(world, paths.state, names) : undefined,
+    world.files.readText(abRunPath(paths.state)),
+  ]);
   const running = panes.length > 0;
-  const statuses = await readStatuses(world, paths.state, record.agents.map((agent) => agent.name));
-  const branches = await (known.branches ? known.branches(record) : world.git.branchHeads(record.repo, `org/${record.name}/`)).catch(() => new Map<string, string>());
   const heads = new Map(record.agents.map((agent) => [agent.name, branches.get(agent.branch) ?? null]));
-  const jobs = record.backend === "slurm" ? await readJobStatuses(world, paths.state, record.agents.map((agent) => agent.name)) : undefined;
   const snapshot = buildSnapshot({ record, running, panes, statuses, heads, jobs, isAlive: world.processes.isAlive, now: world.now() });
-  const ab = parseAbRun(await world.files.readText(abRunPath(paths.state)));
+  const ab = parseAbRun(abText);
   return ab ? { ...snapshot, ab, agents: snapshot.agents.map((agent) => ({ ...agent, program: findAgentProgram(ab, agent.name) })) } : snapshot;
 }
 
