@@ -16,14 +16,19 @@ export async function readChange(repo: string, against: string, commit: string, 
     if (result.exitCode !== 0) throw new Error(`git ${args.join(" ")} failed in ${repo}: ${result.stderr.trim()}`);
     return result.stdout;
   };
-  const [tree, after] = (await git(["rev-parse", `${against}^{tree}`, `${commit}^{tree}`])).trim().split("\n");
-  if (tree === after) return { kind: "empty", whitespace: false };
-  // `git diff -w` prints nothing at all for a file whose edits are whitespace; a mode change or a new empty file still shows.
-  if ((await git(["diff", "-w", "--ignore-blank-lines", "--no-renames", "--no-color", "--no-ext-diff", against, commit])).trim() === "") return { kind: "empty", whitespace: true };
   const dir = await mkdtemp(join(tmpdir(), "org-change-"));
   try {
     const file = join(dir, "change.diff");
-    await git([...DIFF, `--output=${file}`, against, commit]);
+    // Three reads of the store at once, not one after another: an answer that needs fewer drops the rest.
+    const [trees, spaced] = await Promise.all([
+      git(["rev-parse", `${against}^{tree}`, `${commit}^{tree}`]),
+      // `git diff -w` prints nothing for a file whose edits are whitespace; a mode change or a new empty file still shows.
+      git(["diff", "-w", "--ignore-blank-lines", "--no-renames", "--no-color", "--no-ext-diff", against, commit]),
+      git([...DIFF, `--output=${file}`, against, commit]),
+    ]);
+    const [tree, after] = trees.trim().split("\n");
+    if (tree === after) return { kind: "empty", whitespace: false };
+    if (spaced.trim() === "") return { kind: "empty", whitespace: true };
     const diff = await readFile(file);
     const id = (await git(["patch-id", "--stable"], diff)).trim().split(/\s+/)[0];
     // patch-id has nothing to hash in a diff without hunks (only new empty files): the diff's own bytes name it.

@@ -27,7 +27,7 @@ import { StackRunner } from "./stack.js";
 import { writeCapacity } from "../../adapters/store/gpu-runs.js";
 import { listCapacity } from "../../org/experiments/gpu-runs.js";
 import { TriedMemory } from "./tried-memory.js";
-import { traceExperiment, traceRun } from "./trace-run.js";
+import { traceExperiment, traceRun, traceStep } from "./trace-run.js";
 import { readAgentProgramAt } from "../../adapters/store/ab-run.js";
 
 const HEAD_SETTLE_MS = 2000;
@@ -174,6 +174,7 @@ export class VerifierLoop {
 
   private async execute(submitted: ExperimentRequest, slot: string): Promise<void> {
     const agent = this.agents.get(submitted.agent)!;
+    let checkout: Promise<string> | undefined;
     try {
       // A stack is the org's own experiment in this agent's turn: judged, recorded and cleared by the stack runner; no branch moves.
       if (submitted.kind === "stack") {
@@ -182,22 +183,26 @@ export class VerifierLoop {
       }
       // Read now, not at tick time: the agent's previous run may have finished since.
       const ledger = (await readJson<AgentLedger>(this.ledgerFile(agent.name))) ?? { best: null, lastVerified: null };
-      const refused = await this.port.admit([submitted.commit, submitted.after, ledger.best?.commit]);
+      // σ and the program read files alone: they go alongside the fetch, not after it.
+      const [refused, sigma, program] = await Promise.all([
+        this.port.admit([submitted.commit, submitted.after, ledger.best?.commit]), this.readSigma(),
+        readAgentProgramAt(this.paths.state, submitted.agent, submitted.submittedAt),
+      ]);
       const request = toJudged(refused ? submitted : await this.rebaseOntoBest(submitted, ledger, slot));
-      const sigma = await this.readSigma();
+      // The checkout is made while the ledger and the row are looked up; unused when they answer without a run.
+      checkout = refused ? undefined : startCheckout(this.port, slot, request.commit);
       // Judged once already (by a daemon killed before it cleared the request, or under an earlier request): answer from that row.
-      const recorded = await findJudgedRow({ repo: this.record.repo, resultsFile: join(this.paths.state, "results.tsv"), request, journal: await this.journal.read() });
+      const recorded = await traceStep("judged", async () => findJudgedRow({ repo: this.record.repo, resultsFile: join(this.paths.state, "results.tsv"), request, journal: await this.journal.read() }));
       // Every row goes through the journal: one the verifier did not seal would read as forged.
       const port = this.guard.journalRows(this.port, request);
-      const program = await readAgentProgramAt(this.paths.state, submitted.agent, submitted.submittedAt);
-      const tried = request.kind === "candidate" && !refused ? await this.tried.plan({ request, ledger, recorded, gpu: gpuOfSlot(slot), port, program, sigma }) : undefined;
+      const tried = request.kind === "candidate" && !refused ? await traceStep("tried", () => this.tried.plan({ request, ledger, recorded, gpu: gpuOfSlot(slot), port, program, sigma })) : undefined;
       if (tried?.kind === "hold") return;
       const context: ExperimentContext = {
         verify: this.config.verify!, baseCommit: this.record.baseCommit, slot, ledger,
         agent: { name: agent.name, branch: agent.branch, worktree: agent.worktree, gpu: gpuOfSlot(slot), edits: this.config.roles[agent.role]?.edits ?? [] },
         runsDir: this.paths.runs, patchesDir: this.paths.patches, now: () => new Date(), signal: this.abort.signal, sigma,
         ...(tried?.kind === "answer" ? { recorded: tried.row, answer: tried.verdict } : { recorded }),
-        program, ...(refused ? { refused } : {}),
+        program, ...(refused ? { refused } : {}), ...(checkout ? { checkout } : {}),
       };
       if (request.kind === "confirm") {
         await runConfirmation(this.port, context, request, this.paths.state);
@@ -234,6 +239,8 @@ export class VerifierLoop {
       // The request file stays: the next daemon retries it rather than lose the experiment.
       this.log(`verifier: ${submitted.id}: ${(error as Error).message}`);
     } finally {
+      // An early checkout no run took is still settled before the slot is free: two would race in one folder.
+      await checkout?.catch(() => undefined);
       this.tried.release(submitted.id);
       this.running.delete(submitted.id);
       // Only after a verdict: a request that failed waits for the next look rather than retry at once, in a loop.
@@ -296,4 +303,11 @@ export class VerifierLoop {
   }
 
   private readonly ledgerFile = (agent: string) => join(agentPaths(this.paths.state, agent).dir, "ledger.json");
+}
+
+/** prepareCheckout started early; a failure surfaces where the first run awaits it, never as an unhandled rejection. */
+function startCheckout(port: VerifierPort, slot: string, commit: string): Promise<string> {
+  const checkout = port.prepareCheckout(slot, commit);
+  checkout.catch(() => undefined);
+  return checkout;
 }

@@ -130,6 +130,8 @@ export interface ExperimentContext {
   rowAgent?: string;
   /** Why the commit's objects could not be taken into the verifier's store: the verdict, and nothing runs. */
   refused?: string;
+  /** prepareCheckout(slot, commit) already under way: the first run of this request takes it instead of another. */
+  checkout?: Promise<string>;
 }
 
 /** Run one experiment start to end; the results row is written before any reset of the branch. */
@@ -218,6 +220,9 @@ async function measureAndRecord(port: VerifierPort, context: ExperimentContext, 
   // No experiment runs on a base that crashed: its numbers would mean nothing.
   const blocked = !baseline && ledger.baselineCrash !== undefined && paths.ok;
   let seed = ledger.runs ?? 0;
+  // Counted while the command runs: the objects are at hand, and nothing the run does changes them.
+  const counted = baseline || !paths.ok || conflict ? Promise.resolve({ added: 0, removed: 0 }) : port.diffStat(ledger.best?.commit ?? context.baseCommit, request.commit);
+  counted.catch(() => undefined);
   const measures = paths.ok && !blocked && !conflict ? await measureRuns(port, context, request, seeds(seed, baseline ? verify.repeats : 1), 0) : [];
   seed += measures.length;
   const first = measures[0];
@@ -229,7 +234,7 @@ async function measureAndRecord(port: VerifierPort, context: ExperimentContext, 
   if (conflict) verdict = baseline ? { kind: "crash", reason: conflict } : { kind: "reject", reason: conflict };
   const budgets = verdict.kind === "crash" || verdict.kind === "reject" ? ({ ok: true } as const) : checkBudgets(verify, measures);
   if (!budgets.ok) verdict = budgets.kind === "crash" ? { kind: "crash", reason: budgets.reason } : { kind: "discard", metric: first!.metric!, delta: first!.metric! - (ledger.best?.metric ?? 0), reason: budgets.reason };
-  const lines = baseline || !paths.ok || conflict ? { added: 0, removed: 0 } : await port.diffStat(ledger.best?.commit ?? context.baseCommit, request.commit);
+  const lines = await counted;
   if ((verdict.kind === "keep" || verdict.kind === "discard") && budgets.ok) {
     const confirmed = await confirmImprovement(port, context, request, measures, seed, paths);
     seed = confirmed.seed;

@@ -24,7 +24,9 @@ export async function measureRuns(port: VerifierPort, context: ExperimentContext
   for (const [index, seed] of seeds.entries()) {
     const number = first + index;
     const logFile = `${context.runsDir}/${request.id}${number === 0 ? "" : `-run${number + 1}`}.log`;
-    const checkout = await port.prepareCheckout(context.slot, request.commit);
+    // One made early for this request serves its first run only: every later run gets a fresh clean.
+    const early = number === 0 ? context.checkout : undefined;
+    const checkout = await (early ?? port.prepareCheckout(context.slot, request.commit));
     // Before every run: the scorer the run would use is the base's as org recorded it, or nothing runs.
     const tampered = await port.restoreProtected(checkout, context.baseCommit, verify.protected);
     if (tampered) throw new TamperedError(tampered);
