@@ -38,7 +38,7 @@ export async function runSubmit(
     throw new OrgError(`you are ${caller.agent}, but ${agent.worktree} is ${agent.name}'s worktree — submit from your own, ${own} (nothing was committed)`, "not-agent");
   }
   const daemon = await assertDaemonAlive(paths.daemon, "the org is not running — start it with `org up` (nothing was committed)", { outcome: "nothing was committed" });
-  await assertContractAgreed(opts.root, agent.role);
+  await assertContractAgreed(opts.root, agent.role, record.baseCommit);
   const queued = await readQueuedRequests(paths.queue);
   const room = decideQueueRoom(queued, agent.name, daemon.queuePerAgent ?? DEFAULT_QUEUE_PER_AGENT);
   if (room.kind === "full") throw new OrgError(room.reason, "queue-full");

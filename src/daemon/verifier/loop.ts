@@ -190,7 +190,10 @@ export class VerifierLoop {
       ]);
       const request = toJudged(refused ? submitted : await this.rebaseOntoBest(submitted, ledger, slot));
       // The checkout is made while the ledger and the row are looked up; unused when they answer without a run.
-      checkout = refused ? undefined : startCheckout(this.port, slot, request.commit);
+      checkout = refused ? undefined : startEarly(this.port.prepareCheckout(slot, request.commit));
+      // What changed since the base, read alongside too, for the path rules of a candidate with a change of its own.
+      const own = request.kind !== "baseline" && !refused && request.rebased?.kind !== "conflict";
+      const changed = own ? startEarly(this.port.changedPaths(this.record.baseCommit, request.commit)) : undefined;
       // Judged once already (by a daemon killed before it cleared the request, or under an earlier request): answer from that row.
       const recorded = await traceStep("judged", async () => findJudgedRow({ repo: this.record.repo, resultsFile: join(this.paths.state, "results.tsv"), request, journal: await this.journal.read() }));
       // Every row goes through the journal: one the verifier did not seal would read as forged.
@@ -202,7 +205,7 @@ export class VerifierLoop {
         agent: { name: agent.name, branch: agent.branch, worktree: agent.worktree, gpu: gpuOfSlot(slot), edits: this.config.roles[agent.role]?.edits ?? [] },
         runsDir: this.paths.runs, patchesDir: this.paths.patches, now: () => new Date(), signal: this.abort.signal, sigma,
         ...(tried?.kind === "answer" ? { recorded: tried.row, answer: tried.verdict } : { recorded }),
-        program, ...(refused ? { refused } : {}), ...(checkout ? { checkout } : {}),
+        program, ...(refused ? { refused } : {}), ...(checkout ? { checkout } : {}), ...(changed ? { changed } : {}),
       };
       if (request.kind === "confirm") {
         await runConfirmation(this.port, context, request, this.paths.state);
@@ -305,9 +308,8 @@ export class VerifierLoop {
   private readonly ledgerFile = (agent: string) => join(agentPaths(this.paths.state, agent).dir, "ledger.json");
 }
 
-/** prepareCheckout started early; a failure surfaces where the first run awaits it, never as an unhandled rejection. */
-function startCheckout(port: VerifierPort, slot: string, commit: string): Promise<string> {
-  const checkout = port.prepareCheckout(slot, commit);
-  checkout.catch(() => undefined);
-  return checkout;
+/** A port call started early; a failure surfaces where the experiment awaits it, never as an unhandled rejection. */
+function startEarly<T>(call: Promise<T>): Promise<T> {
+  call.catch(() => undefined);
+  return call;
 }

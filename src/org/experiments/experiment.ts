@@ -132,6 +132,8 @@ export interface ExperimentContext {
   refused?: string;
   /** prepareCheckout(slot, commit) already under way: the first run of this request takes it instead of another. */
   checkout?: Promise<string>;
+  /** changedPaths(baseCommit, commit) already under way. */
+  changed?: Promise<ChangedPath[]>;
 }
 
 /** Run one experiment start to end; the results row is written before any reset of the branch. */
@@ -215,7 +217,7 @@ async function measureAndRecord(port: VerifierPort, context: ExperimentContext, 
   const baseline = request.kind === "baseline";
   const refused = context.refused && `${baseline ? "crash" : "reject"}: ${context.refused}`;
   const conflict = request.rebased?.kind === "conflict" ? request.rebased.reason : refused;
-  const changed = baseline || conflict ? [] : await port.changedPaths(context.baseCommit, request.commit);
+  const changed = baseline || conflict ? [] : await (context.changed ?? port.changedPaths(context.baseCommit, request.commit));
   const paths = checkPaths(changed, { protected: verify.protected, edits: agent.edits });
   // No experiment runs on a base that crashed: its numbers would mean nothing.
   const blocked = !baseline && ledger.baselineCrash !== undefined && paths.ok;
