@@ -34,7 +34,7 @@ export async function readChange(repo: string, against: string, commit: string, 
     // The reads of the store at once, not one after another: an answer that needs fewer drops the rest.
     const [tree, spaced] = await Promise.all([
       readTree(repo, against, git),
-      // `git diff -w` prints nothing for a file whose edits are whitespace; a mode change or a new empty file still shows.
+      // `git diff -w` prints nothing for a file whose edits are whitespace; a mode change or a new empty file shows.
       git(["diff", "-w", "--ignore-blank-lines", "--no-renames", "--no-color", "--no-ext-diff", against, commit]),
       git([...DIFF, `--output=${file}`, against, commit]),
     ]);

@@ -26,7 +26,15 @@ export async function pipeGit(
     ["git", ...config.flatMap((entry) => ["-c", entry]), ...end.args], { cwd: end.cwd, env, detached: true, stdio },
   );
   const first = start(from, ["pipe", "pipe", "pipe"]);
-  const second = start(to, [first.stdout!, "ignore", "pipe"]);
+  let second: ChildProcess;
+  try {
+    second = start(to, [first.stdout!, "ignore", "pipe"]);
+  } catch (error) {
+    // No pipe to hand on (the first did not start): both sides failed, as data.
+    if (first.pid) void killProcessGroup(first.pid, 500);
+    const failed = { exitCode: null, stderr: (error as Error).message };
+    return [failed, failed];
+  }
   // The second holds the pipe now; ours, never read, would keep the first's "close" from ever coming.
   first.stdout?.destroy();
   first.stdin?.on("error", () => undefined);

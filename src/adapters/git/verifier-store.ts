@@ -87,14 +87,15 @@ export async function admitCommits(store: string, repo: string, commits: string[
 async function packCommits(store: string, repo: string, wanted: string[], held: string[]): Promise<boolean> {
   // Without a commit both sides hold, the pack would be the whole history: the fetch negotiates better.
   if (held.length === 0) return false;
-  const revs = [...wanted, ...held.map((commit) => `^${commit}`)].join("\n");
+  const revs = [...wanted, ...held.map((commit) => `^${commit}`)].map((rev) => `${rev}\n`).join("");
   const [packed, indexed] = await pipeGit(
-    { args: ["pack-objects", "--revs", "--stdout", "-q", "--thin", "--delta-base-offset"], cwd: repo, input: `${revs}\n` },
+    { args: ["pack-objects", "--revs", "--stdout", "-q", "--thin", "--delta-base-offset"], cwd: repo, input: revs },
     { args: ["index-pack", "--stdin", "--fix-thin", "--strict"], cwd: store }, CALL, 600_000,
   );
   if (packed.exitCode !== 0 || indexed.exitCode !== 0) return false;
   const updates = wanted.map((commit) => `update refs/verified/${commit} ${commit}\n`).join("");
-  const moved = await runGit(["update-ref", "--stdin"], { cwd: store, config: CALL, timeoutMs: 120_000, input: updates });
+  const call = { cwd: store, config: CALL, timeoutMs: 120_000, input: updates };
+  const moved = await runGit(["update-ref", "--stdin"], call);
   return moved.exitCode === 0;
 }
 

@@ -95,7 +95,8 @@ export async function runSubmit(
   // Made on a candidate still queued: the verifier judges only this commit's own change, on whatever the agent's best is then.
   const last = mine.at(-1);
   const known = last && knowAncestor(last.commit, head, staged ? before : undefined);
-  const after = last && (known ?? (await git(["merge-base", "--is-ancestor", last.commit, head])).exitCode === 0) ? last.commit : undefined;
+  const ancestor = last && (known ?? (await git(["merge-base", "--is-ancestor", last.commit, head])).exitCode === 0);
+  const after = ancestor ? last.commit : undefined;
   const now = new Date();
   const request: ExperimentRequest = {
     id: `${now.toISOString().replace(/[:.]/g, "-")}-${agent.name}-${head.slice(0, 7)}`,

@@ -19,7 +19,8 @@ import { JournalStore } from "../../adapters/store/journal.js";
 import { writeVerdictFile } from "../../adapters/verifier/verdict-file.js";
 import { VerifierGuard } from "./guard.js";
 import { OrgHeadsReader } from "./org-heads.js";
-import { ensureDir, listDir, removeFile } from "../../adapters/fs/dir.js";
+import { ensureDir, removeFile } from "../../adapters/fs/dir.js";
+import { readQueue } from "./read-queue.js";
 import { watchPoolGpus } from "./pool-watch.js";
 import { PoolKeeper } from "./pool-keeper.js";
 import { cancelQueued } from "./cancel-queued.js";
@@ -83,7 +84,8 @@ export class VerifierLoop {
     // Once per loop: a reload that changes the agents starts a new loop, and so rewrites it.
     if (!this.capacityWritten) await writeCapacity(this.paths.state, listCapacity(this.record.agents, verify.parallel, this.record.pool));
     this.capacityWritten = true;
-    const pending = await this.readQueue();
+    const running = () => [...this.running.values()].map((run) => run.request);
+    const pending = await readQueue(this.paths.queue, this.agents, running, this.aliases);
     const stop = await readStopFile(this.paths.state);
     // Stopped by a GPU-hour or cost limit: nothing new is queued or started, confirmations excepted.
     if (stop?.kind === "stop" && stop.cancel) {
@@ -189,16 +191,17 @@ export class VerifierLoop {
         readAgentProgramAt(this.paths.state, submitted.agent, submitted.submittedAt),
       ]);
       const request = toJudged(refused ? submitted : await this.rebaseOntoBest(submitted, ledger, slot));
-      // The checkout is made while the ledger and the row are looked up; unused when they answer without a run.
+      // The checkout, and what changed since the base, made while the ledger and the row are looked up.
       checkout = refused ? undefined : startEarly(this.port.prepareCheckout(slot, request.commit));
-      // What changed since the base, read alongside too, for the path rules of a candidate with a change of its own.
       const own = request.kind !== "baseline" && !refused && request.rebased?.kind !== "conflict";
       const changed = own ? startEarly(this.port.changedPaths(this.record.baseCommit, request.commit)) : undefined;
       // Judged once already (by a daemon killed before it cleared the request, or under an earlier request): answer from that row.
-      const recorded = await traceStep("judged", async () => findJudgedRow({ repo: this.record.repo, resultsFile: join(this.paths.state, "results.tsv"), request, journal: await this.journal.read() }));
+      const judged = { repo: this.record.repo, resultsFile: join(this.paths.state, "results.tsv"), request };
+      const recorded = await traceStep("judged", async () => findJudgedRow({ ...judged, journal: await this.journal.read() }));
       // Every row goes through the journal: one the verifier did not seal would read as forged.
       const port = this.guard.journalRows(this.port, request);
-      const tried = request.kind === "candidate" && !refused ? await traceStep("tried", () => this.tried.plan({ request, ledger, recorded, gpu: gpuOfSlot(slot), port, program, sigma })) : undefined;
+      const plan = () => this.tried.plan({ request, ledger, recorded, gpu: gpuOfSlot(slot), port, program, sigma });
+      const tried = request.kind === "candidate" && !refused ? await traceStep("tried", plan) : undefined;
       if (tried?.kind === "hold") return;
       const context: ExperimentContext = {
         verify: this.config.verify!, baseCommit: this.record.baseCommit, slot, ledger,
@@ -276,24 +279,6 @@ export class VerifierLoop {
   private async readSigma(): Promise<number | undefined> {
     const ledgers = await Promise.all(this.record.agents.map((agent) => readJson<AgentLedger>(this.ledgerFile(agent.name))));
     return pooledSigma(ledgers.flatMap((ledger) => [ledger?.baseline?.samples ?? [], ...(ledger?.noise ?? [])]));
-  }
-
-  private async readQueue(): Promise<ExperimentRequest[]> {
-    const requests: ExperimentRequest[] = [];
-    for (const name of (await listDir(this.paths.queue)).filter((file) => file.endsWith(".json")).sort()) {
-      const request = await readJson<ExperimentRequest>(join(this.paths.queue, name)).catch(() => undefined);
-      if (!request || !this.agents.has(request.agent)) continue;
-      const twin = [...requests, ...[...this.running.values()].map((run) => run.request)]
-        .find((other) => other.id !== request.id && other.agent === request.agent && other.commit === request.commit && (other.kind === "stack") === (request.kind === "stack"));
-      if (twin) {
-        // The same commit queued twice (a plain commit seen just before its submit): one run answers both.
-        this.aliases.set(twin.id, [...new Set([...(this.aliases.get(twin.id) ?? []), request.id])]);
-        await removeFile(join(this.paths.queue, name));
-        continue;
-      }
-      requests.push(request);
-    }
-    return requests;
   }
 
   private enqueueBaseline(agent: string, now: Date): Promise<ExperimentRequest> {

@@ -2,7 +2,7 @@ import type { VerifyConfig } from "../config/schema.js";
 import { parseDuration } from "../config/schema.js";
 import { formatLogEntry } from "../log-entry.js";
 import type { RunSlot } from "./gpu-runs.js";
-import { checkBudgets, measureRuns, type RunMeasure } from "./runs.js";
+import { checkBudgets, measureRuns, metricsOf, seeds, type RunMeasure } from "./runs.js";
 import { applySimplicity, decideKeep, type KeepDecision } from "./keep-rule.js";
 import { summarize } from "./noise.js";
 import { checkPaths, type ChangedPath, type PathCheck } from "./path-rules.js";
@@ -172,11 +172,11 @@ export async function runExperiment(port: VerifierPort, context: ExperimentConte
   } else if (request.kind === "candidate") {
     const target = ledger.best?.commit ?? context.baseCommit;
     patch = `${context.patchesDir}/${agent.name}-${short}-${verdict.kind}.patch`;
-    // A change that would not apply on the best is saved as the agent made it, on the candidate it was built on.
-    await port.savePatch(request.rebased?.kind === "conflict" ? request.after ?? target : target, request.commit, patch);
     // A commit made on top of this one (plain, or queued by `org submit --no-wait`) would vanish with a reset: leave the
     // branch, the newer head gets its own verdict. Already at the target: a daemon killed after the reset got that far.
-    const current = await port.branchHead(agent.branch);
+    // A change that would not apply on the best is saved as the agent made it, on the candidate it was built on.
+    const from = request.rebased?.kind === "conflict" ? request.after ?? target : target;
+    const [, current] = await Promise.all([port.savePatch(from, request.commit, patch), port.branchHead(agent.branch)]);
     if (current === request.commit || current === submitted || current === target || current === undefined) {
       const rescued = await port.resetBranch(agent, target, `${context.patchesDir}/${agent.name}-${short}-uncommitted.patch`);
       head = target;
@@ -217,13 +217,15 @@ async function measureAndRecord(port: VerifierPort, context: ExperimentContext, 
   const baseline = request.kind === "baseline";
   const refused = context.refused && `${baseline ? "crash" : "reject"}: ${context.refused}`;
   const conflict = request.rebased?.kind === "conflict" ? request.rebased.reason : refused;
-  const changed = baseline || conflict ? [] : await (context.changed ?? port.changedPaths(context.baseCommit, request.commit));
+  const changed = baseline || conflict ? []
+    : await (context.changed ?? port.changedPaths(context.baseCommit, request.commit));
   const paths = checkPaths(changed, { protected: verify.protected, edits: agent.edits });
   // No experiment runs on a base that crashed: its numbers would mean nothing.
   const blocked = !baseline && ledger.baselineCrash !== undefined && paths.ok;
   let seed = ledger.runs ?? 0;
   // Counted while the command runs: the objects are at hand, and nothing the run does changes them.
-  const counted = baseline || !paths.ok || conflict ? Promise.resolve({ added: 0, removed: 0 }) : port.diffStat(ledger.best?.commit ?? context.baseCommit, request.commit);
+  const counted = baseline || !paths.ok || conflict ? Promise.resolve({ added: 0, removed: 0 })
+    : port.diffStat(ledger.best?.commit ?? context.baseCommit, request.commit);
   counted.catch(() => undefined);
   const measures = paths.ok && !blocked && !conflict ? await measureRuns(port, context, request, seeds(seed, baseline ? verify.repeats : 1), 0) : [];
   seed += measures.length;
@@ -264,14 +266,6 @@ function lastLines(text: string, count: number): string {
 
 function oneLine(text: string): string {
   return text.replace(/\s+/g, " ").trim().slice(0, 120);
-}
-
-function seeds(from: number, count: number): number[] {
-  return Array.from({ length: count }, (_, index) => from + index);
-}
-
-function metricsOf(measures: RunMeasure[]): number[] {
-  return measures.map((measure) => measure.metric).filter((value): value is number => value !== undefined);
 }
 
 function mean(values: (number | undefined)[]): number | undefined {

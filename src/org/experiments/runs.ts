@@ -62,3 +62,13 @@ export function checkBudgets(verify: VerifyConfig, measures: RunMeasure[]): Budg
   }
   return { ok: true };
 }
+
+/** `count` seeds from `from` on: every run of an agent gets a fresh one. */
+export function seeds(from: number, count: number): number[] {
+  return Array.from({ length: count }, (_, index) => from + index);
+}
+
+/** The metrics the runs printed, in order; a run that printed none has none here. */
+export function metricsOf(measures: RunMeasure[]): number[] {
+  return measures.map((measure) => measure.metric).filter((value): value is number => value !== undefined);
+}

@@ -9,7 +9,7 @@ export interface GitAnswer {
   stdout: string;
 }
 
-/** Whether the index holds a change: its tree is not HEAD's, or git could not write it (unmerged paths: the commit says why). */
+/** Whether the index holds a change: its tree is not HEAD's, or git could not write it (unmerged paths). */
 export function isStaged(tree: GitAnswer, headTree: string | undefined): boolean {
   return tree.exitCode !== 0 || tree.stdout.trim() !== headTree;
 }
