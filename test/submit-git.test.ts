@@ -14,13 +14,14 @@ describe("submit's git answers", () => {
   });
 
   test("the ref a commit goes on: the agent's branch, a detached HEAD, never another ref HEAD names", () => {
-    expect(decideBranchRef({ exitCode: 0, stdout: "refs/heads/org/t/r-1\n" }, "org/t/r-1")).toBe("refs/heads/org/t/r-1");
+    const branch = "refs/heads/org/t/r-1";
+    expect(decideBranchRef({ exitCode: 0, stdout: `${branch}\n` }, "org/t/r-1")).toBe(branch);
     expect(decideBranchRef({ exitCode: 1, stdout: "" }, "org/t/r-1")).toBe("HEAD");
     expect(decideBranchRef({ exitCode: 0, stdout: "refs/heads/org/t/best\n" }, "org/t/r-1")).toBeUndefined();
     expect(decideBranchRef({ exitCode: 128, stdout: "" }, "org/t/r-1")).toBeUndefined();
   });
 
-  test("a queued candidate is the head's ancestor without git when it is the head or the fresh commit's parent", () => {
+  test("a queued candidate is the head's ancestor, no git asked, as the head or the new commit's parent", () => {
     const [queued, head, parent] = ["a".repeat(40), "b".repeat(40), "c".repeat(40)];
     expect(knowAncestor(queued, queued, undefined)).toBe(true);
     expect(knowAncestor(queued, head, queued)).toBe(true);

@@ -79,10 +79,10 @@ export async function admitCommits(store: string, repo: string, commits: string[
 }
 
 /**
- * The fetch's work in two git processes instead of five: pack-objects in `repo` sends what `wanted` has beyond `held`
+ * The fetch's work in three git processes instead of five: pack-objects in `repo` pipes what `wanted` has beyond `held`
  * (commits the store holds whole) straight into index-pack --strict in the store, which names every object by its
  * content and checks each link of each (the store's own objects are complete: each came in this way, or fetched).
- * The refs move only after the whole pack is in. False when it could not: nothing is named then.
+ * The refs move (update-ref) only after the whole pack is in. False when it could not: nothing is named then.
  */
 async function packCommits(store: string, repo: string, wanted: string[], held: string[]): Promise<boolean> {
   // Without a commit both sides hold, the pack would be the whole history: the fetch negotiates better.
