@@ -10,8 +10,11 @@ export type CommitOnto = { kind: "committed"; commit: string } | { kind: "moved"
  * `before`. The verifier resets branches after its verdicts: a plain `git commit` racing that reset lands on the
  * wrong parent or vanishes, and reading HEAD afterwards names someone else's commit.
  */
-export async function commitOnto(git: WorktreeGit, before: string, message: string, ref: string): Promise<CommitOnto> {
-  const tree = await git(["write-tree"]);
+export async function commitOnto(
+  git: WorktreeGit, before: string, message: string, ref: string, written?: string,
+): Promise<CommitOnto> {
+  // The index's tree, when the caller wrote it already (submit does, to tell whether anything is staged).
+  const tree = written ? { exitCode: 0, stdout: written, stderr: "" } : await git(["write-tree"]);
   const made = tree.exitCode === 0 ? await git(["commit-tree", tree.stdout.trim(), "-p", before, "-m", message]) : tree;
   if (made.exitCode !== 0) throw new OrgError(`git commit failed: ${made.stderr.trim()}`, "git");
   const commit = made.stdout.trim();

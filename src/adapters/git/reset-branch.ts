@@ -29,12 +29,15 @@ export async function resetAgentBranch(
     return undefined;
   });
   const git = (args: string[]) => runGitOnWorktree(worktree!, args, { timeoutMs: 120_000 });
-  const holds = worktree && (await git(["symbolic-ref", "-q", "--no-recurse", "HEAD"])).stdout.trim() === ref;
-  if (!holds) {
+  // Both read at once: where HEAD points, and the branch's commit (unused when the worktree is elsewhere).
+  const [head, named] = worktree ? await Promise.all([
+    git(["symbolic-ref", "-q", "--no-recurse", "HEAD"]), git(["rev-parse", "--verify", "-q", `${ref}^{commit}`]),
+  ]) : [];
+  if (!named || head?.stdout.trim() !== ref) {
     await moveBranch();
     return undefined;
   }
-  const old = (await must(git(["rev-parse", "--verify", "-q", `${ref}^{commit}`]), `rev-parse ${ref}`)).trim();
+  const old = (await must(Promise.resolve(named), `rev-parse ${ref}`)).trim();
   // What `reset --keep` does: a two-tree merge that refuses to drop uncommitted edits.
   if ((await git(["read-tree", "-m", "-u", old, commit])).exitCode === 0) {
     await moveBranch(old);

@@ -1,6 +1,7 @@
-import { appendFile, rename, rm, stat } from "node:fs/promises";
+import { appendFile, readFile, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { OrgError } from "../../org/errors.js";
+import { pipeGit } from "./pipe.js";
 import { runGit } from "./run.js";
 
 // The store's own settings, in its config file: no hooks, no gc racing the runs, and every fetched object checked.
@@ -56,11 +57,14 @@ async function isAdmitted(store: string, commit: string): Promise<boolean> {
 export async function admitCommits(store: string, repo: string, commits: string[], depth?: number)
   : Promise<string | undefined> {
   const wanted: string[] = [];
+  const held: string[] = [];
   for (const commit of new Set(commits)) {
     if (!HASH.test(commit)) return `${commit} is not a full commit hash`;
-    if (!(await isAdmitted(store, commit))) wanted.push(commit);
+    (await isAdmitted(store, commit) ? held : wanted).push(commit);
   }
   if (wanted.length === 0) return undefined;
+  // The fast way first; anything it cannot do (a history below the base, a commit gone) is the fetch's to answer.
+  if (!depth && (await packCommits(store, repo, wanted, [...held, ...(await readShallow(store))]))) return undefined;
   const refspecs = wanted.map((commit) => `${commit}:refs/verified/${commit}`);
   const args = [...FETCH, ...(depth ? [`--depth=${depth}`] : []), repo, ...refspecs];
   const result = await runGit(args, { cwd: store, config: CALL, timeoutMs: 600_000 });
@@ -72,6 +76,33 @@ export async function admitCommits(store: string, repo: string, commits: string[
   const short = wanted.map((commit) => commit.slice(0, 7)).join(", ");
   return `${short} could not be taken into the verifier's own object store: ${fatalLines(text)}`
     + " — an object in the repo's shared store is missing or does not match its name";
+}
+
+/**
+ * The fetch's work in three git processes instead of five: pack-objects in `repo` pipes what `wanted` has beyond `held`
+ * (commits the store holds whole) straight into index-pack --strict in the store, which names every object by its
+ * content and checks each link of each (the store's own objects are complete: each came in this way, or fetched).
+ * The refs move (update-ref) only after the whole pack is in. False when it could not: nothing is named then.
+ */
+async function packCommits(store: string, repo: string, wanted: string[], held: string[]): Promise<boolean> {
+  // Without a commit both sides hold, the pack would be the whole history: the fetch negotiates better.
+  if (held.length === 0) return false;
+  const revs = [...wanted, ...held.map((commit) => `^${commit}`)].map((rev) => `${rev}\n`).join("");
+  const [packed, indexed] = await pipeGit(
+    { args: ["pack-objects", "--revs", "--stdout", "-q", "--thin", "--delta-base-offset"], cwd: repo, input: revs },
+    { args: ["index-pack", "--stdin", "--fix-thin", "--strict"], cwd: store }, CALL, 600_000,
+  );
+  if (packed.exitCode !== 0 || indexed.exitCode !== 0) return false;
+  const updates = wanted.map((commit) => `update refs/verified/${commit} ${commit}\n`).join("");
+  const call = { cwd: store, config: CALL, timeoutMs: 120_000, input: updates };
+  const moved = await runGit(["update-ref", "--stdin"], call);
+  return moved.exitCode === 0;
+}
+
+/** The store's shallow commits (the base, taken alone): held whole though their parents are not. */
+async function readShallow(store: string): Promise<string[]> {
+  const text = await readFile(join(store, "shallow"), "utf8").catch(() => "");
+  return text.split("\n").filter((line) => HASH.test(line));
 }
 
 /** A commit the verifier made in its store (a rebase, a stack), kept there by a ref and copied into `repo`. */

@@ -4,6 +4,7 @@ import { parseContract, type ParsedContract } from "../../org/contracts/contract
 import { OrgError } from "../../org/errors.js";
 import { contractPaths, orgPaths } from "../../org/paths.js";
 import { readAndLoadConfig } from "./config-file.js";
+import { configProbe } from "../probes/config.js";
 import { readText } from "../fs/files.js";
 import { withLock } from "../fs/lock.js";
 import { mailPort } from "./inbox.js";
@@ -26,8 +27,10 @@ export async function withContractLock<T>(state: string, change: () => Promise<T
 }
 
 /** `org submit` by the generator role waits for an agreed contract; a broken org.yaml leaves the rule to the verifier's config. */
-export async function assertContractAgreed(root: string, role: string): Promise<void> {
-  const read = await readAndLoadConfig({ cwd: root });
+export async function assertContractAgreed(root: string, role: string, baseCommit?: string): Promise<void> {
+  // The running org's base, when the caller has it: the rule is all that is read, and git need not say the base again.
+  const probe = baseCommit ? { ...configProbe, resolveCommit: () => Promise.resolve(baseCommit) } : configProbe;
+  const read = await readAndLoadConfig({ cwd: root }, probe);
   const settings = "loaded" in read ? read.loaded.config.contracts : undefined;
   if (!settings || settings.generator !== role) return;
   const current = await readCurrentContract(orgPaths(root).state);

@@ -14,6 +14,7 @@ import { commitOnto } from "../../adapters/git/commit-onto.js";
 import { readRecord } from "../../adapters/store/org-record.js";
 import { readQueuedRequests } from "../../adapters/store/queue.js";
 import { decideQueueRoom, DEFAULT_QUEUE_PER_AGENT } from "../../org/experiments/schedule.js";
+import { decideBranchRef, isStaged, knowAncestor } from "../../org/experiments/submit-git.js";
 import { assertJournaledVerdict } from "../../adapters/verifier/verdict-file.js";
 import type { Io } from "../io.js";
 import { printAnswer } from "../answer.js";
@@ -37,7 +38,7 @@ export async function runSubmit(
     throw new OrgError(`you are ${caller.agent}, but ${agent.worktree} is ${agent.name}'s worktree — submit from your own, ${own} (nothing was committed)`, "not-agent");
   }
   const daemon = await assertDaemonAlive(paths.daemon, "the org is not running — start it with `org up` (nothing was committed)", { outcome: "nothing was committed" });
-  await assertContractAgreed(opts.root, agent.role);
+  await assertContractAgreed(opts.root, agent.role, record.baseCommit);
   const queued = await readQueuedRequests(paths.queue);
   const room = decideQueueRoom(queued, agent.name, daemon.queuePerAgent ?? DEFAULT_QUEUE_PER_AGENT);
   if (room.kind === "full") throw new OrgError(room.reason, "queue-full");
@@ -45,21 +46,27 @@ export async function runSubmit(
   const ledger = await readJson<AgentLedger>(join(agentPaths(paths.state, agent.name).dir, "ledger.json"));
   const worktree = await openOrgWorktree(record.repo, agent.worktree, agent.name, (line) => io.err(`org: ${line}`), paths.state);
   const top = worktree.path;
-  const config = await identity((args) => runGitOnWorktree(worktree, args));
+  // The identity is read while `add` stages: the one call that writes the index runs alone.
+  const [config, added] = await Promise.all([
+    identity((args) => runGitOnWorktree(worktree, args)), runGitOnWorktree(worktree, ["add", "--all"]),
+  ]);
   const git = (args: string[]) => runGitOnWorktree(worktree, args, { config });
-  const added = await git(["add", "--all"]);
   // Without this a full disk would read as "nothing to submit": git staged nothing because it could not write its index.
   if (added.exitCode !== 0 && /no space left|quota exceeded/i.test(added.stderr)) {
     throw new OrgError(`${await describeDiskFull(top, { what: `git could not stage your changes in ${top}` })}; nothing was committed`, "disk-full");
   }
-  const staged = (await git(["diff", "--cached", "--quiet"])).exitCode === 1;
+  // One round: the index's tree, HEAD and its tree, HEAD's own ref; write-tree alone touches the index.
+  const [tree, heads, symbolic] = await Promise.all([
+    git(["write-tree"]), git(["rev-parse", "HEAD", "HEAD^{tree}"]), git(["symbolic-ref", "-q", "--no-recurse", "HEAD"]),
+  ]);
+  const [before = "", headTree] = heads.stdout.trim().split("\n");
+  const staged = isStaged(tree, headTree);
   // Every refusal below leaves the worktree exactly as it was: unstage what `add --all` staged.
   const refuse = async (message: string, code: string) => {
     if (staged) await git(["reset", "--quiet"]);
     throw new OrgError(message, code);
   };
   if (staged && !opts.message?.trim()) await refuse('say what you tried: org submit -m "raised the learning rate to 0.04" (nothing was committed)', "no-message");
-  const before = (await git(["rev-parse", "HEAD"])).stdout.trim();
   if (!staged && before === (ledger?.lastVerified ?? record.baseCommit)) {
     await refuse(`nothing to submit: no changes since ${before.slice(0, 7)}, your last verified commit`, "nothing");
   }
@@ -69,14 +76,15 @@ export async function runSubmit(
     await refuse(`your baseline crashed, so the base is broken: ${ledger.baselineCrash} — fix it, then \`org down && org up\` (nothing was committed)`, "broken-base");
   }
   let head = before;
-  const ref = staged ? await findBranchRef(git, agent.branch) : "HEAD";
+  const ref = staged ? decideBranchRef(symbolic, agent.branch) : "HEAD";
   if (ref === undefined) {
     const fix = `\`git switch ${agent.branch}\`, then org submit again (nothing was committed)`;
     await refuse(`your worktree's HEAD is not on your branch ${agent.branch} — ${fix}`, "not-on-branch");
   }
   if (staged) {
     // A commit that fails (a full disk takes git too) leaves the worktree as it was: nothing staged by us.
-    const made = await commitOnto(git, before, opts.message!.trim(), ref!).catch(async (error: unknown) => {
+    const written = tree.exitCode === 0 ? tree.stdout.trim() : undefined;
+    const made = await commitOnto(git, before, opts.message!.trim(), ref!, written).catch(async (error: unknown) => {
       await git(["reset", "--quiet"]);
       throw error;
     });
@@ -86,7 +94,9 @@ export async function runSubmit(
   const description = opts.message?.trim() || (await git(["log", "-1", "--format=%s", head])).stdout.trim();
   // Made on a candidate still queued: the verifier judges only this commit's own change, on whatever the agent's best is then.
   const last = mine.at(-1);
-  const after = last && (await git(["merge-base", "--is-ancestor", last.commit, head])).exitCode === 0 ? last.commit : undefined;
+  const known = last && knowAncestor(last.commit, head, staged ? before : undefined);
+  const ancestor = last && (known ?? (await git(["merge-base", "--is-ancestor", last.commit, head])).exitCode === 0);
+  const after = ancestor ? last.commit : undefined;
   const now = new Date();
   const request: ExperimentRequest = {
     id: `${now.toISOString().replace(/[:.]/g, "-")}-${agent.name}-${head.slice(0, 7)}`,
@@ -120,13 +130,6 @@ async function findWorktreeAgent<T extends { worktree: string }>(agents: readonl
     if (isInsideDir(here, await realpath(agent.worktree).catch(() => agent.worktree))) return agent;
   }
   return undefined;
-}
-
-// The ref the commit goes on: the agent's branch, or a detached HEAD; never one the agent pointed HEAD at (the best).
-async function findBranchRef(git: Git, branch: string): Promise<string | undefined> {
-  const head = await git(["symbolic-ref", "-q", "--no-recurse", "HEAD"]);
-  if (head.exitCode === 1) return "HEAD";
-  return head.stdout.trim() === `refs/heads/${branch}` ? `refs/heads/${branch}` : undefined;
 }
 
 // A research repo on a fresh machine may have no git identity; the agent's commits still need one.

@@ -19,7 +19,8 @@ import { JournalStore } from "../../adapters/store/journal.js";
 import { writeVerdictFile } from "../../adapters/verifier/verdict-file.js";
 import { VerifierGuard } from "./guard.js";
 import { OrgHeadsReader } from "./org-heads.js";
-import { ensureDir, listDir, removeFile } from "../../adapters/fs/dir.js";
+import { ensureDir, removeFile } from "../../adapters/fs/dir.js";
+import { readQueue } from "./read-queue.js";
 import { watchPoolGpus } from "./pool-watch.js";
 import { PoolKeeper } from "./pool-keeper.js";
 import { cancelQueued } from "./cancel-queued.js";
@@ -27,7 +28,7 @@ import { StackRunner } from "./stack.js";
 import { writeCapacity } from "../../adapters/store/gpu-runs.js";
 import { listCapacity } from "../../org/experiments/gpu-runs.js";
 import { TriedMemory } from "./tried-memory.js";
-import { traceExperiment, traceRun } from "./trace-run.js";
+import { traceExperiment, traceRun, traceStep } from "./trace-run.js";
 import { readAgentProgramAt } from "../../adapters/store/ab-run.js";
 
 const HEAD_SETTLE_MS = 2000;
@@ -83,7 +84,8 @@ export class VerifierLoop {
     // Once per loop: a reload that changes the agents starts a new loop, and so rewrites it.
     if (!this.capacityWritten) await writeCapacity(this.paths.state, listCapacity(this.record.agents, verify.parallel, this.record.pool));
     this.capacityWritten = true;
-    const pending = await this.readQueue();
+    const running = () => [...this.running.values()].map((run) => run.request);
+    const pending = await readQueue(this.paths.queue, this.agents, running, this.aliases);
     const stop = await readStopFile(this.paths.state);
     // Stopped by a GPU-hour or cost limit: nothing new is queued or started, confirmations excepted.
     if (stop?.kind === "stop" && stop.cancel) {
@@ -174,6 +176,7 @@ export class VerifierLoop {
 
   private async execute(submitted: ExperimentRequest, slot: string): Promise<void> {
     const agent = this.agents.get(submitted.agent)!;
+    let checkout: Promise<string> | undefined;
     try {
       // A stack is the org's own experiment in this agent's turn: judged, recorded and cleared by the stack runner; no branch moves.
       if (submitted.kind === "stack") {
@@ -182,22 +185,30 @@ export class VerifierLoop {
       }
       // Read now, not at tick time: the agent's previous run may have finished since.
       const ledger = (await readJson<AgentLedger>(this.ledgerFile(agent.name))) ?? { best: null, lastVerified: null };
-      const refused = await this.port.admit([submitted.commit, submitted.after, ledger.best?.commit]);
+      // σ and the program read files alone: they go alongside the fetch, not after it.
+      const [refused, sigma, program] = await Promise.all([
+        this.port.admit([submitted.commit, submitted.after, ledger.best?.commit]), this.readSigma(),
+        readAgentProgramAt(this.paths.state, submitted.agent, submitted.submittedAt),
+      ]);
       const request = toJudged(refused ? submitted : await this.rebaseOntoBest(submitted, ledger, slot));
-      const sigma = await this.readSigma();
+      // The checkout, and what changed since the base, made while the ledger and the row are looked up.
+      checkout = refused ? undefined : startEarly(this.port.prepareCheckout(slot, request.commit));
+      const own = request.kind !== "baseline" && !refused && request.rebased?.kind !== "conflict";
+      const changed = own ? startEarly(this.port.changedPaths(this.record.baseCommit, request.commit)) : undefined;
       // Judged once already (by a daemon killed before it cleared the request, or under an earlier request): answer from that row.
-      const recorded = await findJudgedRow({ repo: this.record.repo, resultsFile: join(this.paths.state, "results.tsv"), request, journal: await this.journal.read() });
+      const judged = { repo: this.record.repo, resultsFile: join(this.paths.state, "results.tsv"), request };
+      const recorded = await traceStep("judged", async () => findJudgedRow({ ...judged, journal: await this.journal.read() }));
       // Every row goes through the journal: one the verifier did not seal would read as forged.
       const port = this.guard.journalRows(this.port, request);
-      const program = await readAgentProgramAt(this.paths.state, submitted.agent, submitted.submittedAt);
-      const tried = request.kind === "candidate" && !refused ? await this.tried.plan({ request, ledger, recorded, gpu: gpuOfSlot(slot), port, program, sigma }) : undefined;
+      const plan = () => this.tried.plan({ request, ledger, recorded, gpu: gpuOfSlot(slot), port, program, sigma });
+      const tried = request.kind === "candidate" && !refused ? await traceStep("tried", plan) : undefined;
       if (tried?.kind === "hold") return;
       const context: ExperimentContext = {
         verify: this.config.verify!, baseCommit: this.record.baseCommit, slot, ledger,
         agent: { name: agent.name, branch: agent.branch, worktree: agent.worktree, gpu: gpuOfSlot(slot), edits: this.config.roles[agent.role]?.edits ?? [] },
         runsDir: this.paths.runs, patchesDir: this.paths.patches, now: () => new Date(), signal: this.abort.signal, sigma,
         ...(tried?.kind === "answer" ? { recorded: tried.row, answer: tried.verdict } : { recorded }),
-        program, ...(refused ? { refused } : {}),
+        program, ...(refused ? { refused } : {}), ...(checkout ? { checkout } : {}), ...(changed ? { changed } : {}),
       };
       if (request.kind === "confirm") {
         await runConfirmation(this.port, context, request, this.paths.state);
@@ -234,6 +245,8 @@ export class VerifierLoop {
       // The request file stays: the next daemon retries it rather than lose the experiment.
       this.log(`verifier: ${submitted.id}: ${(error as Error).message}`);
     } finally {
+      // An early checkout no run took is still settled before the slot is free: two would race in one folder.
+      await checkout?.catch(() => undefined);
       this.tried.release(submitted.id);
       this.running.delete(submitted.id);
       // Only after a verdict: a request that failed waits for the next look rather than retry at once, in a loop.
@@ -268,24 +281,6 @@ export class VerifierLoop {
     return pooledSigma(ledgers.flatMap((ledger) => [ledger?.baseline?.samples ?? [], ...(ledger?.noise ?? [])]));
   }
 
-  private async readQueue(): Promise<ExperimentRequest[]> {
-    const requests: ExperimentRequest[] = [];
-    for (const name of (await listDir(this.paths.queue)).filter((file) => file.endsWith(".json")).sort()) {
-      const request = await readJson<ExperimentRequest>(join(this.paths.queue, name)).catch(() => undefined);
-      if (!request || !this.agents.has(request.agent)) continue;
-      const twin = [...requests, ...[...this.running.values()].map((run) => run.request)]
-        .find((other) => other.id !== request.id && other.agent === request.agent && other.commit === request.commit && (other.kind === "stack") === (request.kind === "stack"));
-      if (twin) {
-        // The same commit queued twice (a plain commit seen just before its submit): one run answers both.
-        this.aliases.set(twin.id, [...new Set([...(this.aliases.get(twin.id) ?? []), request.id])]);
-        await removeFile(join(this.paths.queue, name));
-        continue;
-      }
-      requests.push(request);
-    }
-    return requests;
-  }
-
   private enqueueBaseline(agent: string, now: Date): Promise<ExperimentRequest> {
     return this.enqueue({ id: `${now.toISOString().replace(/[:.]/g, "-")}-${agent}-baseline`, agent, commit: this.record.baseCommit, description: "baseline", kind: "baseline", submittedAt: now.toISOString() });
   }
@@ -296,4 +291,10 @@ export class VerifierLoop {
   }
 
   private readonly ledgerFile = (agent: string) => join(agentPaths(this.paths.state, agent).dir, "ledger.json");
+}
+
+/** A port call started early; a failure surfaces where the experiment awaits it, never as an unhandled rejection. */
+function startEarly<T>(call: Promise<T>): Promise<T> {
+  call.catch(() => undefined);
+  return call;
 }

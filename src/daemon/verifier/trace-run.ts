@@ -14,3 +14,8 @@ export function traceRun(request: ExperimentRequest, run: () => Promise<void>): 
 export function traceExperiment<T>(run: () => Promise<T>): Promise<T> {
   return tracePhase("verifier", "experiment", run);
 }
+
+/** One of the request's own steps outside the port (the judged row, the tried ledger), traced. */
+export function traceStep<T>(phase: string, run: () => Promise<T>): Promise<T> {
+  return tracePhase("verifier", phase, run);
+}

@@ -131,6 +131,10 @@ export interface ExperimentContext {
   rowAgent?: string;
   /** Why the commit's objects could not be taken into the verifier's store: the verdict, and nothing runs. */
   refused?: string;
+  /** prepareCheckout(slot, commit) already under way: the first run of this request takes it instead of another. */
+  checkout?: Promise<string>;
+  /** changedPaths(baseCommit, commit) already under way. */
+  changed?: Promise<ChangedPath[]>;
 }
 
 /** Run one experiment start to end; the results row is written before any reset of the branch. */
@@ -170,11 +174,11 @@ export async function runExperiment(port: VerifierPort, context: ExperimentConte
   } else if (request.kind === "candidate") {
     const target = ledger.best?.commit ?? context.baseCommit;
     patch = `${context.patchesDir}/${agent.name}-${short}-${verdict.kind}.patch`;
-    // A change that would not apply on the best is saved as the agent made it, on the candidate it was built on.
-    await port.savePatch(request.rebased?.kind === "conflict" ? request.after ?? target : target, request.commit, patch);
     // A commit made on top of this one (plain, or queued by `org submit --no-wait`) would vanish with a reset: leave the
     // branch, the newer head gets its own verdict. Already at the target: a daemon killed after the reset got that far.
-    const current = await port.branchHead(agent.branch);
+    // A change that would not apply on the best is saved as the agent made it, on the candidate it was built on.
+    const from = request.rebased?.kind === "conflict" ? request.after ?? target : target;
+    const [, current] = await Promise.all([port.savePatch(from, request.commit, patch), port.branchHead(agent.branch)]);
     if (current === request.commit || current === submitted || current === target || current === undefined) {
       const rescued = await port.resetBranch(agent, target, `${context.patchesDir}/${agent.name}-${short}-uncommitted.patch`);
       head = target;
@@ -216,11 +220,16 @@ async function measureAndRecord(port: VerifierPort, context: ExperimentContext, 
   const baseline = request.kind === "baseline";
   const refused = context.refused && `${baseline ? "crash" : "reject"}: ${context.refused}`;
   const conflict = request.rebased?.kind === "conflict" ? request.rebased.reason : refused;
-  const changed = baseline || conflict ? [] : await port.changedPaths(context.baseCommit, request.commit);
+  const changed = baseline || conflict ? []
+    : await (context.changed ?? port.changedPaths(context.baseCommit, request.commit));
   const paths = checkPaths(changed, { protected: verify.protected, edits: agent.edits });
   // No experiment runs on a base that crashed: its numbers would mean nothing.
   const blocked = !baseline && ledger.baselineCrash !== undefined && paths.ok;
   let seed = ledger.runs ?? 0;
+  // Counted while the command runs: the objects are at hand, and nothing the run does changes them.
+  const counted = baseline || !paths.ok || conflict ? Promise.resolve({ added: 0, removed: 0 })
+    : port.diffStat(ledger.best?.commit ?? context.baseCommit, request.commit);
+  counted.catch(() => undefined);
   const measures = paths.ok && !blocked && !conflict ? await measureRuns(port, context, request, seeds(seed, baseline ? verify.repeats : 1), 0) : [];
   seed += measures.length;
   const first = measures[0];
@@ -232,7 +241,7 @@ async function measureAndRecord(port: VerifierPort, context: ExperimentContext, 
   if (conflict) verdict = baseline ? { kind: "crash", reason: conflict } : { kind: "reject", reason: conflict };
   const budgets = ["crash", "reject", "fail"].includes(verdict.kind) ? ({ ok: true } as const) : checkBudgets(verify, measures);
   if (!budgets.ok) verdict = budgets.kind === "crash" ? { kind: "crash", reason: budgets.reason } : { kind: "discard", metric: first!.metric!, delta: first!.metric! - (ledger.best?.metric ?? 0), reason: budgets.reason };
-  const lines = baseline || !paths.ok || conflict ? { added: 0, removed: 0 } : await port.diffStat(ledger.best?.commit ?? context.baseCommit, request.commit);
+  const lines = await counted;
   if ((verdict.kind === "keep" || verdict.kind === "discard") && budgets.ok) {
     const confirmed = await confirmImprovement(port, context, request, measures, seed, paths);
     seed = confirmed.seed;

@@ -27,7 +27,9 @@ export async function measureRuns(port: VerifierPort, context: ExperimentContext
   for (const [index, seed] of seeds.entries()) {
     const number = first + index;
     const logFile = `${context.runsDir}/${request.id}${number === 0 ? "" : `-run${number + 1}`}.log`;
-    const checkout = await port.prepareCheckout(context.slot, request.commit);
+    // One made early for this request serves its first run only: every later run gets a fresh clean.
+    const early = number === 0 ? context.checkout : undefined;
+    const checkout = await (early ?? port.prepareCheckout(context.slot, request.commit));
     // Before every run: the scorer the run would use is the base's as org recorded it, or nothing runs.
     const tampered = await port.restoreProtected(checkout, context.baseCommit, verify.protected);
     if (tampered) throw new TamperedError(tampered);
@@ -74,11 +76,12 @@ export function checkBudgets(verify: VerifyConfig, measures: RunMeasure[]): Budg
   return { ok: true };
 }
 
-/** `count` seeds from `from` on: every run of an agent has a fresh one. */
+/** `count` seeds from `from` on: every run of an agent gets a fresh one. */
 export function seeds(from: number, count: number): number[] {
   return Array.from({ length: count }, (_, index) => from + index);
 }
 
+/** The metrics the runs printed, in order; a run that printed none has none here. */
 export function metricsOf(measures: RunMeasure[]): number[] {
   return measures.map((measure) => measure.metric).filter((value): value is number => value !== undefined);
 }
