@@ -17,8 +17,7 @@ export async function readOptionalOrgRecord(files: Pick<FilesPort, "readText">, 
 function parseRecord(text: string): OrgRecord | undefined {
   try {
     const record = JSON.parse(text) as Partial<OrgRecord> | null;
-    const named = typeof record?.name === "string" && typeof record.socket === "string";
-    return named && Array.isArray(record.agents) ? (record as OrgRecord) : undefined;
+    return Array.isArray(record?.agents) ? (record as OrgRecord) : undefined;
   } catch {
     return undefined;
   }
