@@ -29,9 +29,12 @@ function makeGrid(orgArgv = [process.execPath, ORG_BIN]): { grid: PtyGrid; socke
 }
 
 /** Pids of `org pty-host` processes serving `socket`. */
+// A pane the host is forking shows the host's args until it execs: only hosts whose parent is no host count.
 function hostPids(socket: string): number[] {
-  const out = execFileSync("ps", ["-eo", "pid=,args="], { encoding: "utf8" });
-  return out.split("\n").filter((line) => line.includes(`pty-host --socket ${socket}`)).map((line) => Number(line.trim().split(/\s+/)[0]));
+  const out = execFileSync("ps", ["-eo", "pid=,ppid=,args="], { encoding: "utf8" });
+  const found = out.split("\n").filter((line) => line.includes(`pty-host --socket ${socket}`)).map((line) => line.trim().split(/\s+/).map(Number));
+  const pids = new Set(found.map(([pid]) => pid));
+  return found.filter(([, ppid]) => !pids.has(ppid)).map(([pid]) => pid!);
 }
 
 const pane = (argv: string[], options: Record<string, string>, logFile: string, env: Record<string, string> = {}): PaneSpec => ({ argv, cwd: dir, env, options, logFile });
