@@ -23,17 +23,21 @@ import type { ResultRow } from "../../org/experiments/results.js";
 /** `org compare [A B] [--json]`: two program versions' measures with 95 % bootstrap intervals, and which is better where that is clear. */
 export async function runCompare(opts: { root: string; ids: string[]; json: boolean }, io: Io): Promise<number> {
   const state = orgPaths(opts.root).state;
-  // Only the verifier's rows count, as in `org results`.
-  const rows = await readTrustedRows(state);
-  const { goal, metricName, pricing } = await readMetricSetting(opts.root);
-  const input = await readHistoryInput(state);
+  // The lineage's git reads run beside the rest; a refused comparison leaves its answer unread.
+  const lineageInput = readLineageInput(opts.root);
+  lineageInput.catch(() => undefined);
+  // Only the verifier's rows count, as in `org results`. No ids during an A/B run: its two live halves.
+  const [rows, { goal, metricName, pricing }, input, ab] = await Promise.all([
+    readTrustedRows(state), readMetricSetting(opts.root), readHistoryInput(state),
+    opts.ids.length === 0 ? readAbRun(state) : undefined,
+  ]);
   const history = buildProgramHistory({ ...input, rows, pricing, goal });
-  // No ids during an A/B run: its two live halves.
-  const ab = opts.ids.length === 0 ? await readAbRun(state) : undefined;
-  const result = compareVersions({ ids: ab ? [ab.a.version, ab.b.version] : opts.ids, history, rows, saved: [...input.saved.keys()], goal, random: seededRng(COMPARE_SEED) });
+  const ids = ab ? [ab.a.version, ab.b.version] : opts.ids;
+  const saved = [...input.saved.keys()];
+  const result = compareVersions({ ids, history, rows, saved, goal, random: seededRng(COMPARE_SEED) });
   if (result.kind === "refused") throw new OrgError(result.reason, result.code);
   // The org working as one: how many of each version's keeps built on another agent's result.
-  const { nodes } = buildLineage(await readLineageInput(opts.root));
+  const { nodes } = buildLineage(await lineageInput);
   const { a, b } = result.comparison;
   const shares = { a: shareOfProgram(nodes, a.program), b: shareOfProgram(nodes, b.program) };
   // Where each side's experiments failed verify.gates: what a rate cannot say.
@@ -43,12 +47,15 @@ export async function runCompare(opts: { root: string; ids: string[]; json: bool
   if (opts.json) {
     const withFraction = (share: typeof shares.a) => ({ ...share, fraction: crossFraction(share) ?? null });
     const lineage = { a: withFraction(shares.a), b: withFraction(shares.b) };
-    io.out(formatJson({ metric: metricName, goal, method: COMPARE_METHOD, ...(ab ? { ab } : {}), ...result.comparison, lineage, ...gates }));
+    const head = { metric: metricName, goal, method: COMPARE_METHOD, ...(ab ? { ab } : {}) };
+    io.out(formatJson({ ...head, ...result.comparison, lineage, ...gates }));
   } else {
     const table = renderComparison(result.comparison, metricName, io.columns);
-    const lineage = (["a", "b"] as const).map((side) => `lineage ${side.toUpperCase()} (${result.comparison[side].program}): ${describeShare(shares[side])}`);
+    const lineage = (["a", "b"] as const)
+      .map((side) => `lineage ${side.toUpperCase()} (${result.comparison[side].program}): ${describeShare(shares[side])}`);
     const fit = (lines: string[]) => lines.map((line) => fitLines(line, io.columns));
-    io.out([...fit(ab ? [describeAbRun(ab)] : []), table, ...fit(lineage), ...fit(describeSideFailures(sides))].join("\n"));
+    const notes = [...fit(lineage), ...fit(describeSideFailures(sides))];
+    io.out([...fit(ab ? [describeAbRun(ab)] : []), table, ...notes].join("\n"));
   }
   return 0;
 }
