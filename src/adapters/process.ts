@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process";
-import { closeSync, existsSync, openSync, readFileSync } from "node:fs";
+import { closeSync, existsSync, openSync, readdirSync, readFileSync } from "node:fs";
 import { usage } from "./usage/counters.js";
 
 /** A finished subprocess, as data: never a thrown string. */
@@ -117,13 +117,45 @@ function withoutUndefined(env: Record<string, string | undefined>): Record<strin
   return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
 }
 
-/** True while a process (or group, with a negative pid) exists. */
+/** True while a process (or group, with a negative pid) runs: zombies, which no init may ever reap, do not count. */
 export function isAlive(pid: number): boolean {
+  if (!answersSignal(pid)) return false;
+  if (pid > 0) return isRunningProcess(pid);
+  return isRunningProcess(-pid) || hasRunningMember(-pid);
+}
+
+function answersSignal(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** Whether any process of group `pgid` runs; read from /proc, where a signal probe counts zombies too. */
+function hasRunningMember(pgid: number): boolean {
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return true;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = readStat(entry);
+    // The command name may hold spaces and parentheses: the fields start after its last ")".
+    const fields = stat?.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (fields && fields[0] !== "Z" && Number(fields[2]) === pgid) return true;
+  }
+  return false;
+}
+
+function readStat(pid: string): string | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, "utf8");
+  } catch {
+    return undefined;
   }
 }
 
@@ -133,7 +165,7 @@ export function isRunningProcess(pid: number): boolean {
     return !/^\d+ \(.*\) Z /.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
   } catch (error) {
     // Without /proc (not Linux), fall back to a signal 0 probe.
-    return (error as NodeJS.ErrnoException).code === "ENOENT" && !existsSync("/proc/self") ? isAlive(pid) : false;
+    return (error as NodeJS.ErrnoException).code === "ENOENT" && !existsSync("/proc/self") ? answersSignal(pid) : false;
   }
 }
 
