@@ -133,22 +133,33 @@ function answersSignal(pid: number): boolean {
   }
 }
 
+// A group's member found running last time: a long-lived group (a warm worker whose launcher exited) is asked
+// about every few seconds, and one stat is cheaper than a scan of /proc.
+const knownMembers = new Map<number, string>();
+
 /** Whether any process of group `pgid` runs; read from /proc, where a signal probe counts zombies too. */
 function hasRunningMember(pgid: number): boolean {
+  const known = knownMembers.get(pgid);
+  if (known !== undefined && isRunningMemberOf(known, pgid)) return true;
+  knownMembers.delete(pgid);
   let entries: string[];
   try {
     entries = readdirSync("/proc");
   } catch {
     return true;
   }
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    const stat = readStat(entry);
-    // The command name may hold spaces and parentheses: the fields start after its last ")".
-    const fields = stat?.slice(stat.lastIndexOf(")") + 2).split(" ");
-    if (fields && fields[0] !== "Z" && Number(fields[2]) === pgid) return true;
-  }
-  return false;
+  const member = entries.find((entry) => /^\d+$/.test(entry) && isRunningMemberOf(entry, pgid));
+  if (member === undefined) return false;
+  if (knownMembers.size > 64) knownMembers.clear();
+  knownMembers.set(pgid, member);
+  return true;
+}
+
+function isRunningMemberOf(pid: string, pgid: number): boolean {
+  const stat = readStat(pid);
+  // The command name may hold spaces and parentheses: the fields start after its last ")".
+  const fields = stat?.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return fields !== undefined && fields[0] !== "Z" && Number(fields[2]) === pgid;
 }
 
 function readStat(pid: string): string | undefined {
