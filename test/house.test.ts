@@ -21,6 +21,25 @@ function imports(): [string, string][] {
     .map((match): [string, string] => [relative(SRC, file), relative(SRC, resolve(dirname(file), match[1]!))]));
 }
 
+/** Every import cycle in `edges`, each as the path that closes it, found by a depth-first walk from each file. */
+function findCycles(edges: [string, string][]): string[] {
+  const next = new Map<string, string[]>();
+  for (const [from, to] of edges) next.set(from, [...new Set([...(next.get(from) ?? []), to.replace(/\.js$/, ".ts")])]);
+  const done = new Set<string>();
+  const cycles: string[] = [];
+  const walk = (file: string, path: string[]): void => {
+    if (path.includes(file)) {
+      cycles.push([...path.slice(path.indexOf(file)), file].join(" -> "));
+      return;
+    }
+    if (done.has(file)) return;
+    for (const to of next.get(file) ?? []) walk(to, [...path, file]);
+    done.add(file);
+  };
+  for (const file of [...next.keys()].sort()) walk(file, []);
+  return cycles;
+}
+
 function layerBreaks(edges: [string, string][]): string[] {
   return edges.filter(([from, to]) => LAYERS.indexOf(to.split("/")[0]!) < LAYERS.indexOf(from.split("/")[0]!)).map(([from, to]) => `${from} -> ${to}`);
 }
@@ -32,6 +51,16 @@ describe("the house", () => {
 
   test("a layer break is found", () => {
     expect(layerBreaks([["org/x.ts", "adapters/fs/files.js"], ["adapters/x.ts", "org/paths.js"]])).toEqual(["org/x.ts -> adapters/fs/files.js"]);
+  });
+
+  // Type-only imports count: a cycle of types still means neither file can be read or moved without the other.
+  test("no import cycles", () => {
+    expect(findCycles(imports())).toEqual([]);
+  });
+
+  test("an import cycle is found, type-only or not", () => {
+    const edges: [string, string][] = [["a.ts", "b.js"], ["b.ts", "c.js"], ["c.ts", "a.js"], ["c.ts", "d.js"]];
+    expect(findCycles(edges)).toEqual(["a.ts -> b.ts -> c.ts -> a.ts"]);
   });
 
   test("no CLI command imports another command", () => {

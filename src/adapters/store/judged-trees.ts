@@ -1,6 +1,6 @@
 // The trees the built-in researcher's next change can be judged on: it reads the ledger where the verifier writes it.
 import { join } from "node:path";
-import type { AgentLedger } from "../../org/experiments/experiment.js";
+import type { AgentLedger } from "../../org/experiments/request.js";
 import { agentPaths } from "../../org/paths.js";
 import { readHeadTree } from "../git/follow-best.js";
 import { readJson } from "../fs/files.js";

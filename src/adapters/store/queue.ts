@@ -1,6 +1,6 @@
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
-import type { ExperimentRequest } from "../../org/experiments/experiment.js";
+import type { ExperimentRequest } from "../../org/experiments/request.js";
 import { readJson } from "../fs/files.js";
 
 /** Every request waiting in state/queue, oldest first; a file cut short or hand-broken is skipped, never fatal. */

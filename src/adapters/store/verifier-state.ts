@@ -1,6 +1,6 @@
 // What the verifier left on disk for the views: state/queue, the runs going in gpu-runs.jsonl, each agent's ledger.
 import { join } from "node:path";
-import type { AgentLedger, ExperimentRequest } from "../../org/experiments/experiment.js";
+import type { AgentLedger, ExperimentRequest } from "../../org/experiments/request.js";
 import { parseGpuRuns } from "../../org/experiments/gpu-runs.js";
 import { agentPaths, orgPaths } from "../../org/paths.js";
 import type { VerifierInput } from "../../org/views/verifier.js";

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { buildConfirmReport, formatConfirmReport, type ConfirmReport } from "../../org/experiments/confirm.js";
-import type { AgentLedger, ExperimentContext, ExperimentRequest, VerifierPort } from "../../org/experiments/experiment.js";
+import type { AgentLedger, ExperimentRequest } from "../../org/experiments/request.js";
+import type { ExperimentContext, VerifierPort } from "../../org/experiments/verifier-port.js";
 import { measureRuns } from "../../org/experiments/runs.js";
 import { formatLogEntry } from "../../org/log-entry.js";
 import { appendLines, writeJsonAtomic } from "../fs/files.js";

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { formatConfirmReport, type ConfirmReport } from "../../org/experiments/confirm.js";
 import { OrgError } from "../../org/errors.js";
-import type { ExperimentRequest } from "../../org/experiments/experiment.js";
+import type { ExperimentRequest } from "../../org/experiments/request.js";
 import type { Frontier } from "../../org/experiments/frontier.js";
 import { orgPaths } from "../../org/paths.js";
 import { assertDaemonAlive, waitForAnswer } from "../../adapters/daemon-client.js";

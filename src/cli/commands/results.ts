@@ -3,7 +3,7 @@ import { buildLeaderboard } from "../../org/experiments/results.js";
 import { listTamperedRows, listTrustedRows } from "../../org/experiments/journal-check.js";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
-import type { AgentLedger } from "../../org/experiments/experiment.js";
+import type { AgentLedger } from "../../org/experiments/request.js";
 import { pooledSigma } from "../../org/experiments/noise.js";
 import { readAndLoadConfig } from "../../adapters/store/config-file.js";
 import { readJson } from "../../adapters/fs/files.js";

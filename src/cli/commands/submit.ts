@@ -1,6 +1,6 @@
 import { realpath } from "node:fs/promises";
 import { join } from "node:path";
-import type { AgentLedger, ExperimentRequest } from "../../org/experiments/experiment.js";
+import type { AgentLedger, ExperimentRequest } from "../../org/experiments/request.js";
 import { OrgError } from "../../org/errors.js";
 import { agentPaths, isInsideDir, orgPaths } from "../../org/paths.js";
 import type { SubmitAnswer } from "../../org/experiments/submit-reply.js";
@@ -13,7 +13,8 @@ import { addOutcome, describeDiskFull } from "../../adapters/fs/disk-space.js";
 import { commitOnto } from "../../adapters/git/commit-onto.js";
 import { readRecord } from "../../adapters/store/org-record.js";
 import { readQueuedRequests } from "../../adapters/store/queue.js";
-import { decideQueueRoom, DEFAULT_QUEUE_PER_AGENT } from "../../org/experiments/schedule.js";
+import { decideQueueRoom } from "../../org/experiments/schedule.js";
+import { DEFAULT_QUEUE_PER_AGENT } from "../../org/config/verify-schema.js";
 import { decideBranchRef, isStaged, knowAncestor } from "../../org/experiments/submit-git.js";
 import { assertJournaledVerdict } from "../../adapters/verifier/verdict-file.js";
 import type { Io } from "../io.js";

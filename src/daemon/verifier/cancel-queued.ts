@@ -1,5 +1,6 @@
 import { join } from "node:path";
-import type { ExperimentRequest, VerifierPort } from "../../org/experiments/experiment.js";
+import type { ExperimentRequest } from "../../org/experiments/request.js";
+import type { VerifierPort } from "../../org/experiments/verifier-port.js";
 import { describeCancel, type CancelledFile } from "../../org/experiments/submit-reply.js";
 import { formatLogEntry } from "../../org/log-entry.js";
 import type { OrgPaths } from "../../org/paths.js";

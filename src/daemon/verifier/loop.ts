@@ -1,6 +1,8 @@
 import { join } from "node:path";
 import type { OrgConfig } from "../../org/config/schema.js";
-import { runExperiment, type AgentLedger, type ExperimentContext, type ExperimentRequest, type VerifierPort } from "../../org/experiments/experiment.js";
+import { runExperiment } from "../../org/experiments/experiment.js";
+import type { AgentLedger, ExperimentRequest } from "../../org/experiments/request.js";
+import type { ExperimentContext, VerifierPort } from "../../org/experiments/verifier-port.js";
 import { decideRebase, describeConflict, toJudged } from "../../org/experiments/rebase.js";
 import { formatVerdictMessage } from "../../org/experiments/submit-reply.js";
 import { readMessageSettings } from "../../org/messages/mail-port.js";

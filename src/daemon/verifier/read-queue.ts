@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import type { ExperimentRequest } from "../../org/experiments/experiment.js";
+import type { ExperimentRequest } from "../../org/experiments/request.js";
 import { readJson } from "../../adapters/fs/files.js";
 import { listDir, removeFile } from "../../adapters/fs/dir.js";
 

@@ -1,6 +1,8 @@
 import { join } from "node:path";
 import type { OrgConfig } from "../../org/config/schema.js";
-import { judgeAndRecord, type AgentLedger, type ExperimentContext, type ExperimentOutcome, type ExperimentRequest, type VerifierPort } from "../../org/experiments/experiment.js";
+import { judgeAndRecord } from "../../org/experiments/experiment.js";
+import type { AgentLedger, ExperimentRequest } from "../../org/experiments/request.js";
+import type { ExperimentContext, ExperimentOutcome, VerifierPort } from "../../org/experiments/verifier-port.js";
 import type { Frontier } from "../../org/experiments/frontier.js";
 import type { Verdict } from "../../org/experiments/verdict.js";
 import { verdictOfRow } from "../../org/experiments/recover.js";

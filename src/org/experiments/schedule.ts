@@ -1,7 +1,4 @@
-import type { ExperimentRequest } from "./experiment.js";
-
-/** verify.queue_per_agent when org.yaml does not say. */
-export const DEFAULT_QUEUE_PER_AGENT = 2;
+import type { ExperimentRequest } from "./request.js";
 
 /** The slot an agent's runs take: its GPU, or one of the CPU slots; in pool mode any slot of the pool. */
 export function slotsFor(agent: { gpu: number | null }, cpuSlots: number, pool?: readonly string[]): string[] {
