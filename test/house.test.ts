@@ -74,6 +74,14 @@ describe("the house", () => {
     expect(files.filter(([path, text]) => path !== "adapters/process.ts" && /from "node:child_process"/.test(text.replace(/import type [^;]*;/g, ""))).map(([path]) => path)).toEqual([]);
   });
 
+  test("state/queue is read and written by its owner alone, src/adapters/store/queue.ts", () => {
+    const owner = "adapters/store/queue.ts";
+    const files = sourceFiles(SRC).map((file) => [relative(SRC, file), readFileSync(file, "utf8")] as const);
+    expect(files.filter(([path]) => path === owner).length).toBe(1);
+    const queuePath = /["'`/]queue["'`/]|\bpaths\.queue\b/;
+    expect(files.filter(([path, text]) => path !== owner && queuePath.test(text)).map(([path]) => path)).toEqual([]);
+  });
+
   test("every export is used, and every exported value is used by the program itself", () => {
     const sources = sourceFiles(SRC).map((file) => [relative(SRC, file), readFileSync(file, "utf8")] as const);
     const elsewhere = ["test", "bench", "scripts"].flatMap((dir) => sourceFiles(join(PACKAGE_ROOT, dir), /\.(ts|mjs)$/)).map((file) => readFileSync(file, "utf8"));

@@ -11,7 +11,6 @@ export interface OrgPaths {
   results: string;
   runs: string;
   patches: string;
-  queue: string;
   daemon: string;
   /** One file per process the daemon started that may outlive it (verify runs, its tmux waiter). */
   children: string;
@@ -29,7 +28,6 @@ export function orgPaths(root: string): OrgPaths {
     results: join(state, "results.tsv"),
     runs: join(state, "runs"),
     patches: join(state, "patches"),
-    queue: join(state, "queue"),
     daemon: join(state, "daemon.json"),
     children: join(state, "children"),
     lock: join(state, "up.lock"),

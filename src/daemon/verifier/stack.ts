@@ -12,10 +12,9 @@ import { formatLogEntry } from "../../org/log-entry.js";
 import { agentPaths, orgPaths, verifierStorePaths } from "../../org/paths.js";
 import type { OrgRecord } from "../../org/state.js";
 import { readJson, writeJsonAtomic } from "../../adapters/fs/files.js";
-import { removeFile } from "../../adapters/fs/dir.js";
 import { isAncestor } from "../../adapters/git/ancestry.js";
 import { rebaseChange } from "../../adapters/git/rebase-change.js";
-import { readQueuedRequests } from "../../adapters/store/queue.js";
+import { addToQueue, listQueue, removeFromQueue, rewriteQueued } from "../../adapters/store/queue.js";
 import { readStackAttempts, recordStackAttempt } from "../../adapters/store/stacks.js";
 import { advanceFrontier, frontierFile } from "../../adapters/verifier/frontier.js";
 import { findHalf } from "../../org/programs/ab-run.js";
@@ -50,9 +49,9 @@ export class StackRunner {
     if (offer.kind === "skip") return;
     const decision = await this.decideTarget(request.commit, frontier);
     if (decision.kind === "skip") return this.log(`stack: ${request.agent} ${request.commit.slice(0, 7)} not stacked: ${decision.reason}`);
-    if ((await readQueuedRequests(this.paths.queue)).some((other) => other.kind === "stack" && other.commit === request.commit)) return;
+    if ((await listQueue(this.paths.state)).some((other) => other.kind === "stack" && other.commit === request.commit)) return;
     const stack = toStackRequest({ agent: request.agent, kept: request.commit, after: offer.after, target: decision.target, now: new Date() });
-    await writeJsonAtomic(join(this.paths.queue, `${stack.id}.json`), stack);
+    await addToQueue(this.paths.state, stack);
     this.log(`stack: queued ${stack.description} (${request.agent}'s keep)`);
   }
 
@@ -61,7 +60,7 @@ export class StackRunner {
     const request = queued.rebased ? queued : await this.apply(queued, slot);
     const tried = request?.rebased && (await readStackAttempts(this.paths.state)).some((attempt) => attempt.kept === request.commit && attempt.onto === request.rebased!.onto);
     if (request?.rebased && !tried) await this.judge(request, request.rebased, slot, sigma, signal);
-    await removeFile(join(this.paths.queue, `${queued.id}.json`));
+    await removeFromQueue(this.paths.state, queued.id);
   }
 
   /** The change made again on the org best of now, written into the request before anything runs; undefined when it is not to be stacked. */
@@ -80,7 +79,7 @@ export class StackRunner {
       rebased: change.kind === "rebased" ? { kind: "rebased", from: queued.commit, onto, commit: change.commit }
         : { kind: "conflict", from: queued.commit, onto, reason: describeStackConflict({ kept: queued.commit, agent: queued.agent, onto, files: change.files }) },
     };
-    await writeJsonAtomic(join(this.paths.queue, `${queued.id}.json`), request);
+    await rewriteQueued(this.paths.state, request);
     return request;
   }
 

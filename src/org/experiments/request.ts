@@ -1,4 +1,5 @@
 // What the verifier is asked to judge, and what it remembers per agent between requests.
+import * as z from "zod";
 
 /** The org best a stack's change goes onto, what it measured, and over how many runs. */
 export interface StackTarget {
@@ -29,6 +30,40 @@ export interface ExperimentRequest {
 
 /** A candidate's change moved onto the agent's best: `from` (the commit submitted) became `commit`, or conflicted. */
 export type Rebased = { kind: "rebased"; from: string; onto: string; commit: string } | { kind: "conflict"; from: string; onto: string; reason: string };
+
+/**
+ * The id of a request made at `at` for `agent`: it sorts by time and names the request's file in state/queue and its
+ * verdict's; `tag` says what it is (a short commit, `baseline`, `confirm-<commit>`, `stack-<commit>`).
+ */
+export function requestId(at: Date, agent: string, tag: string): string {
+  return `${at.toISOString().replace(/[:.]/g, "-")}-${agent}-${tag}`;
+}
+
+const RebasedSchema = z.discriminatedUnion("kind", [
+  z.looseObject({ kind: z.literal("rebased"), from: z.string(), onto: z.string(), commit: z.string() }),
+  z.looseObject({ kind: z.literal("conflict"), from: z.string(), onto: z.string(), reason: z.string() }),
+]);
+
+// Loose: a field a newer org wrote survives a rewrite by this one.
+const RequestSchema = z.looseObject({
+  id: z.string(),
+  agent: z.string(),
+  commit: z.string(),
+  description: z.string(),
+  kind: z.enum(["baseline", "candidate", "confirm", "stack"]),
+  submittedAt: z.string(),
+  runs: z.number().optional(),
+  reply: z.literal("message").optional(),
+  after: z.string().optional(),
+  rebased: RebasedSchema.optional(),
+  stack: z.looseObject({ onto: z.string(), metric: z.number(), runs: z.number() }).optional(),
+});
+
+/** A request file's JSON as a request; undefined when it is not one (cut short, hand-edited, another shape). */
+export function parseRequest(value: unknown): ExperimentRequest | undefined {
+  const parsed = RequestSchema.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
+}
 
 /** What the verifier remembers per agent between runs. */
 export interface AgentLedger {
