@@ -66,6 +66,8 @@ export interface AgentPaths {
   /** The current task from the agent's chief (`org task`), and every earlier one. */
   task: string;
   taskArchive: string;
+  /** The verifier's ledger of the agent (its best, its baseline, its runs): the daemon's alone. */
+  ledger: string;
 }
 
 // The daemon asks for every agent's paths several times a second; eleven joins each time showed in its idle profile.
@@ -101,6 +103,7 @@ function buildAgentPaths(state: string, agent: string): AgentPaths {
     progressArchive: join(dir, "progress-archive.md"),
     task: join(dir, "task.md"),
     taskArchive: join(dir, "task-archive.md"),
+    ledger: join(dir, "ledger.json"),
   };
 }
 

@@ -25,7 +25,7 @@ export async function readVerifierInput(
   // A start with no end whose process is gone was lost with a killed daemon: no run in progress.
   const running = open.filter((run) => (run.ticks === null ? isAlive(run.pid) : readStartTicks(run.pid) === run.ticks));
   const ledgers = await Promise.all(agents.map(async (agent) => {
-    const file = join(agentPaths(paths.state, agent).dir, "ledger.json");
+    const file = agentPaths(paths.state, agent).ledger;
     const ledger = await readJson<AgentLedger>(file).catch(unreadable);
     // A crash an earlier daemon recorded is retried by this one: not judged yet, for `org up --wait`.
     const since = opts.crashedSince;

@@ -5,7 +5,7 @@ import type { ExperimentContext, VerifierPort } from "../../org/experiments/veri
 import { measureRuns } from "../../org/experiments/runs.js";
 import { formatLogEntry } from "../../org/log-entry.js";
 import { appendLines, writeJsonAtomic } from "../fs/files.js";
-import { logPath } from "../../org/paths.js";
+import { agentPaths, logPath } from "../../org/paths.js";
 
 /** `org confirm`: re-run a commit with fresh seeds, compare with the baseline, record it; branches are untouched. */
 export async function runConfirmation(port: VerifierPort, context: ExperimentContext, request: ExperimentRequest, state: string): Promise<ConfirmReport> {
@@ -23,7 +23,7 @@ export async function runConfirmation(port: VerifierPort, context: ExperimentCon
     baseline: ledger.baseline?.samples, sigma: context.sigma, crashed,
   });
   const next: AgentLedger = { ...ledger, runs: first + measures.length };
-  await writeJsonAtomic(join(state, "agents", context.agent.name, "ledger.json"), next);
+  await writeJsonAtomic(agentPaths(state, context.agent.name).ledger, next);
   await writeJsonAtomic(join(state, "confirmations", `${request.id}.json`), report);
   await appendLines(logPath(state), [formatLogEntry({ date: context.now(), op: "confirm", title: `${context.agent.name} ${request.commit.slice(0, 7)}`, body: formatConfirmReport(report).join("\n") })]);
   return report;

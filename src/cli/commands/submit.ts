@@ -44,7 +44,7 @@ export async function runSubmit(
   const room = decideQueueRoom(queued, agent.name, daemon.queuePerAgent ?? DEFAULT_QUEUE_PER_AGENT);
   if (room.kind === "full") throw new OrgError(room.reason, "queue-full");
   const mine = queued.filter((request) => request.agent === agent.name && request.kind === "candidate");
-  const ledger = await readJson<AgentLedger>(join(agentPaths(paths.state, agent.name).dir, "ledger.json"));
+  const ledger = await readJson<AgentLedger>(agentPaths(paths.state, agent.name).ledger);
   const worktree = await openOrgWorktree(record.repo, agent.worktree, agent.name, (line) => io.err(`org: ${line}`), paths.state);
   const top = worktree.path;
   // The identity is read while `add` stages: the one call that writes the index runs alone.

@@ -292,7 +292,7 @@ export class VerifierLoop {
     return request;
   }
 
-  private readonly ledgerFile = (agent: string) => join(agentPaths(this.paths.state, agent).dir, "ledger.json");
+  private readonly ledgerFile = (agent: string) => agentPaths(this.paths.state, agent).ledger;
 }
 
 /** A port call started early; a failure surfaces where the experiment awaits it, never as an unhandled rejection. */

@@ -1,4 +1,3 @@
-import { join } from "node:path";
 import type { OrgConfig } from "../../org/config/schema.js";
 import { judgeAndRecord } from "../../org/experiments/experiment.js";
 import type { AgentLedger, ExperimentRequest } from "../../org/experiments/request.js";
@@ -93,7 +92,7 @@ export class StackRunner {
     const paths = checkStackPaths(await this.port.changedPaths(target.onto, combination), { protected: verify.protected, edits: this.config.roles[agent.role]?.edits ?? [] });
     if (paths.kind === "skip") return this.settle(request, { outcome: paths.outcome, reason: paths.reason, commit: combination });
     const judged: ExperimentRequest = { ...request, commit: combination };
-    const ledgerFile = join(agentPaths(this.paths.state, agent.name).dir, "ledger.json");
+    const ledgerFile = agentPaths(this.paths.state, agent.name).ledger;
     const ledger = (await readJson<AgentLedger>(ledgerFile)) ?? { best: null, lastVerified: null };
     const best = { commit: target.onto, metric: target.metric, runs: target.runs };
     const recorded = await findJudgedRow({ repo: this.record.repo, resultsFile: this.paths.results, request: { ...judged, agent: STACK_AGENT }, journal: await this.sealed.journal.read() });
@@ -148,7 +147,7 @@ export class StackRunner {
   private async readBestRuns(frontier: Frontier | undefined): Promise<number> {
     if (!frontier) return 1;
     if (frontier.runs !== undefined) return frontier.runs;
-    const best = (await readJson<AgentLedger>(join(agentPaths(this.paths.state, frontier.agent).dir, "ledger.json")))?.best;
+    const best = (await readJson<AgentLedger>(agentPaths(this.paths.state, frontier.agent).ledger))?.best;
     return best?.commit === frontier.commit ? (best.runs ?? 1) : 1;
   }
 
