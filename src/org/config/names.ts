@@ -12,7 +12,9 @@ export const argv = z.array(z.string().min(1)).min(1);
 /** Why `name` is not a safe name (which characters), and a safe spelling of it. */
 export function explainUnsafeName(what: string, name: string): { message: string; fix: string } {
   const bad = [...new Set([...name].filter((char) => !/[A-Za-z0-9_-]/.test(char)))];
-  const shown = bad.map((char) => (char === " " ? "a space" : /[\x00-\x1f\x7f]/.test(char) ? JSON.stringify(char) : `"${char}"`));
+  const show = (char: string) =>
+    char === " " ? "a space" : /[\x00-\x1f\x7f]/.test(char) ? JSON.stringify(char) : `"${char}"`;
+  const shown = bad.map(show);
   const reason =
     name.length === 0 ? "is empty"
     : bad.length > 0 ? `contains ${shown.join(", ")}`

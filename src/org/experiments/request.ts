@@ -22,14 +22,16 @@ export interface ExperimentRequest {
   reply?: "message";
   /** The agent's queued candidate this commit was made on top of: its own change is after..commit. */
   after?: string;
-  /** Set by the verifier when `after` was not kept as it is: the change on the agent's best, or why it would not apply. */
+  /** Set by the verifier when `after` was not kept as it is: the change on the agent's best, or why it won't apply. */
   rebased?: Rebased;
   /** A stack: the org best its change (after..commit) goes onto, and what that best measured. */
   stack?: StackTarget;
 }
 
 /** A candidate's change moved onto the agent's best: `from` (the commit submitted) became `commit`, or conflicted. */
-export type Rebased = { kind: "rebased"; from: string; onto: string; commit: string } | { kind: "conflict"; from: string; onto: string; reason: string };
+export type Rebased =
+  | { kind: "rebased"; from: string; onto: string; commit: string }
+  | { kind: "conflict"; from: string; onto: string; reason: string };
 
 /**
  * The id of a request made at `at` for `agent`: it sorts by time and names the request's file in state/queue and its

@@ -40,6 +40,16 @@ export interface ExperimentOutcome {
   movedTo?: string;
 }
 
+/** Where and how one command of a verify run runs. */
+export interface VerifyRunOptions {
+  cwd: string;
+  env: Record<string, string>;
+  logFile: string;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  run: RunSlot;
+}
+
 /** The verifier's hands: a private checkout, the run, git surgery on the agent's branch, files. */
 export interface VerifierPort {
   prepareCheckout(slot: string, commit: string): Promise<string>;
@@ -51,7 +61,7 @@ export interface VerifierPort {
   /** A commit the verifier made in its store, copied into the research repo for the branches that move to it. */
   publish(commit: string): Promise<void>;
   /** `run` says which slot it holds, for state/gpu-runs.jsonl. */
-  runCommand(argv: string[], options: { cwd: string; env: Record<string, string>; logFile: string; timeoutMs: number; signal?: AbortSignal; run: RunSlot }): Promise<RunOutcome & { durationMs: number; aborted?: boolean }>;
+  runCommand(argv: string[], options: VerifyRunOptions): Promise<RunOutcome & { durationMs: number; aborted?: boolean }>;
   readLog(logFile: string): Promise<string>;
   savePatch(from: string, to: string, file: string): Promise<void>;
   /** The commit a branch points at now; undefined when it does not exist. */
@@ -79,7 +89,10 @@ export interface ExperimentContext {
   now: () => Date;
   /** The noise σ pooled over every agent's baseline; undefined until one exists. */
   sigma: number | undefined;
-  /** The row results.tsv already holds for this commit (a daemon killed after writing it, or an earlier request): it is the verdict, and nothing runs again. */
+  /**
+   * The row results.tsv already holds for this commit (a daemon killed after writing it, or an earlier request): it is
+   * the verdict, and nothing runs again.
+   */
   recorded?: ResultRow;
   /** A verdict reached without a run (a change already tried on this tree, an empty one); `recorded` is its row. */
   answer?: Verdict;
