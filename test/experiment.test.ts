@@ -1,6 +1,8 @@
 import { describe, expect, test } from "vitest";
 import { ConfigSchema } from "../src/org/config/schema.js";
-import { runExperiment, type AgentLedger, type ExperimentContext, type VerifierPort } from "../src/org/experiments/experiment.js";
+import { runExperiment } from "../src/org/experiments/experiment.js";
+import type { AgentLedger } from "../src/org/experiments/request.js";
+import type { ExperimentContext, VerifierPort } from "../src/org/experiments/verifier-port.js";
 import { findRowsOfCommit } from "../src/org/experiments/recover.js";
 import { parseResults } from "../src/org/experiments/results.js";
 

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { ConfigSchema } from "../src/org/config/schema.js";
-import { runExperiment, type ExperimentContext, type VerifierPort } from "../src/org/experiments/experiment.js";
+import { runExperiment } from "../src/org/experiments/experiment.js";
+import type { ExperimentContext, VerifierPort } from "../src/org/experiments/verifier-port.js";
 import { judge, judgeGate, type RunOutcome } from "../src/org/experiments/verdict.js";
 import { formatHeader, formatRow, parseResults } from "../src/org/experiments/results.js";
 import { decideTried } from "../src/org/experiments/tried-answer.js";

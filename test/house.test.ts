@@ -15,14 +15,41 @@ function sourceFiles(dir: string, pattern = /\.ts$/): string[] {
   });
 }
 
+const RELATIVE_IMPORT = /(?:from|import)\s*\(?\s*"(\.{1,2}\/[^"]+)"/g;
+
 /** Every relative import of src as [importer, imported], both relative to src. */
 function imports(): [string, string][] {
-  return sourceFiles(SRC).flatMap((file) => [...readFileSync(file, "utf8").matchAll(/(?:from|import)\s*\(?\s*"(\.{1,2}\/[^"]+)"/g)]
+  return sourceFiles(SRC).flatMap((file) => [...readFileSync(file, "utf8").matchAll(RELATIVE_IMPORT)]
     .map((match): [string, string] => [relative(SRC, file), relative(SRC, resolve(dirname(file), match[1]!))]));
 }
 
+/** Each source file of src, relative to src, with its text. */
+function readSources(): (readonly [string, string])[] {
+  return sourceFiles(SRC).map((file) => [relative(SRC, file), readFileSync(file, "utf8")] as const);
+}
+
+/** Every import cycle in `edges`, each as the path that closes it, found by a depth-first walk from each file. */
+function findCycles(edges: [string, string][]): string[] {
+  const next = new Map<string, string[]>();
+  for (const [from, to] of edges) next.set(from, [...new Set([...(next.get(from) ?? []), to.replace(/\.js$/, ".ts")])]);
+  const done = new Set<string>();
+  const cycles: string[] = [];
+  const walk = (file: string, path: string[]): void => {
+    if (path.includes(file)) {
+      cycles.push([...path.slice(path.indexOf(file)), file].join(" -> "));
+      return;
+    }
+    if (done.has(file)) return;
+    for (const to of next.get(file) ?? []) walk(to, [...path, file]);
+    done.add(file);
+  };
+  for (const file of [...next.keys()].sort()) walk(file, []);
+  return cycles;
+}
+
 function layerBreaks(edges: [string, string][]): string[] {
-  return edges.filter(([from, to]) => LAYERS.indexOf(to.split("/")[0]!) < LAYERS.indexOf(from.split("/")[0]!)).map(([from, to]) => `${from} -> ${to}`);
+  const layerOf = (path: string) => LAYERS.indexOf(path.split("/")[0]!);
+  return edges.filter(([from, to]) => layerOf(to) < layerOf(from)).map(([from, to]) => `${from} -> ${to}`);
 }
 
 describe("the house", () => {
@@ -31,29 +58,57 @@ describe("the house", () => {
   });
 
   test("a layer break is found", () => {
-    expect(layerBreaks([["org/x.ts", "adapters/fs/files.js"], ["adapters/x.ts", "org/paths.js"]])).toEqual(["org/x.ts -> adapters/fs/files.js"]);
+    const edges: [string, string][] = [["org/x.ts", "adapters/fs/files.js"], ["adapters/x.ts", "org/paths.js"]];
+    expect(layerBreaks(edges)).toEqual(["org/x.ts -> adapters/fs/files.js"]);
+  });
+
+  // Type-only imports count: a cycle of types still means neither file can be read or moved without the other.
+  test("no import cycles", () => {
+    expect(findCycles(imports())).toEqual([]);
+  });
+
+  test("an import cycle is found, type-only or not", () => {
+    const edges: [string, string][] = [["a.ts", "b.js"], ["b.ts", "c.js"], ["c.ts", "a.js"], ["c.ts", "d.js"]];
+    expect(findCycles(edges)).toEqual(["a.ts -> b.ts -> c.ts -> a.ts"]);
   });
 
   test("no CLI command imports another command", () => {
-    const crossed = imports().filter(([from, to]) => from.startsWith("cli/commands/") && to.startsWith("cli/commands/"));
+    const isCommand = (path: string) => path.startsWith("cli/commands/");
+    const crossed = imports().filter(([from, to]) => isCommand(from) && isCommand(to));
     expect(crossed.map(([from, to]) => `${from} -> ${to}`)).toEqual([]);
   });
 
   test("git runs only in src/adapters/git, and processes start only in src/adapters/process.ts", () => {
-    const files = sourceFiles(SRC).map((file) => [relative(SRC, file), readFileSync(file, "utf8")] as const);
-    expect(files.filter(([path, text]) => !path.startsWith("adapters/git/") && /\bgitArgv\b|\[\s*"git"\s*,/.test(text)).map(([path]) => path)).toEqual([]);
-    expect(files.filter(([path, text]) => path !== "adapters/process.ts" && /from "node:child_process"/.test(text.replace(/import type [^;]*;/g, ""))).map(([path]) => path)).toEqual([]);
+    const files = readSources();
+    const runsGit = (text: string) => /\bgitArgv\b|\[\s*"git"\s*,/.test(text);
+    const startsProcesses = (text: string) => /from "node:child_process"/.test(text.replace(/import type [^;]*;/g, ""));
+    const gitOutside = files.filter(([path, text]) => !path.startsWith("adapters/git/") && runsGit(text));
+    const processesOutside = files.filter(([path, text]) => path !== "adapters/process.ts" && startsProcesses(text));
+    expect(gitOutside.map(([path]) => path)).toEqual([]);
+    expect(processesOutside.map(([path]) => path)).toEqual([]);
+  });
+
+  test("state/queue is read and written by its owner alone, src/adapters/store/queue.ts", () => {
+    const owner = "adapters/store/queue.ts";
+    const files = readSources();
+    expect(files.filter(([path]) => path === owner).length).toBe(1);
+    const queuePath = /["'`/]queue["'`/]|\bpaths\.queue\b/;
+    expect(files.filter(([path, text]) => path !== owner && queuePath.test(text)).map(([path]) => path)).toEqual([]);
   });
 
   test("every export is used, and every exported value is used by the program itself", () => {
-    const sources = sourceFiles(SRC).map((file) => [relative(SRC, file), readFileSync(file, "utf8")] as const);
-    const elsewhere = ["test", "bench", "scripts"].flatMap((dir) => sourceFiles(join(PACKAGE_ROOT, dir), /\.(ts|mjs)$/)).map((file) => readFileSync(file, "utf8"));
+    const sources = readSources();
+    const elsewhere = ["test", "bench", "scripts"]
+      .flatMap((dir) => sourceFiles(join(PACKAGE_ROOT, dir), /\.(ts|mjs)$/))
+      .map((file) => readFileSync(file, "utf8"));
+    const exported = /^export (?:async )?(function\*?|const|let|class|interface|type|enum) ([A-Za-z_$][\w$]*)/gm;
     const dead: string[] = [];
     for (const [path, text] of sources) {
-      for (const match of text.matchAll(/^export (?:async )?(function\*?|const|let|class|interface|type|enum) ([A-Za-z_$][\w$]*)/gm)) {
+      for (const match of text.matchAll(exported)) {
         const [kind, name] = [match[1]!, match[2]!];
         const uses = new RegExp(`\\b${name.replaceAll("$", "\\$")}\\b`, "g");
-        const inProgram = (text.match(uses)?.length ?? 0) > 1 || sources.some(([other, body]) => other !== path && uses.test(body));
+        const usedHere = (text.match(uses)?.length ?? 0) > 1;
+        const inProgram = usedHere || sources.some(([other, body]) => other !== path && uses.test(body));
         const isValue = kind !== "interface" && kind !== "type";
         if (!inProgram && (isValue || !elsewhere.some((body) => uses.test(body)))) dead.push(`${path}: ${name}`);
       }
@@ -62,9 +117,11 @@ describe("the house", () => {
   });
 
   test("every runtime dependency is imported by the program", () => {
-    const { dependencies } = JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as { dependencies: Record<string, string> };
+    const manifest = readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8");
+    const { dependencies } = JSON.parse(manifest) as { dependencies: Record<string, string> };
     const text = sourceFiles(SRC).map((file) => readFileSync(file, "utf8")).join("\n");
-    expect(Object.keys(dependencies).filter((name) => !text.includes(`"${name}"`) && !text.includes(`"${name}/`))).toEqual([]);
+    const isImported = (name: string) => text.includes(`"${name}"`) || text.includes(`"${name}/`);
+    expect(Object.keys(dependencies).filter((name) => !isImported(name))).toEqual([]);
   });
 
   test("every source folder is one of the layers", () => {

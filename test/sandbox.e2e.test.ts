@@ -3,7 +3,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import type { ExperimentRequest } from "../src/org/experiments/experiment.js";
+import type { ExperimentRequest } from "../src/org/experiments/request.js";
 import { FIXTURES, runOrg } from "./helpers/org-cli.js";
 import { bin, createOrgRepo, teardownOrg } from "./helpers/org-fixture.js";
 import { pollUntil } from "./helpers/poll.js";

@@ -1,6 +1,6 @@
 // Stacking's pure decisions: when a keep is offered to the org best, onto which best, and whether its paths may go there.
 import { describe, expect, test } from "vitest";
-import type { ExperimentRequest } from "../src/org/experiments/experiment.js";
+import type { ExperimentRequest } from "../src/org/experiments/request.js";
 import type { Frontier } from "../src/org/experiments/frontier.js";
 import { pickNext } from "../src/org/experiments/schedule.js";
 import { checkStackPaths, decideStackOffer, decideStackTarget, toStackRequest, type StackAttempt } from "../src/org/experiments/stack.js";

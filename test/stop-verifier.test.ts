@@ -5,7 +5,7 @@ import { afterEach, describe, expect, test } from "vitest";
 import { VerifierLoop } from "../src/daemon/verifier/loop.js";
 import { createVerifierPort } from "../src/adapters/verifier/port.js";
 import { ConfigSchema } from "../src/org/config/schema.js";
-import type { ExperimentRequest } from "../src/org/experiments/experiment.js";
+import type { ExperimentRequest } from "../src/org/experiments/request.js";
 import type { StopRecord } from "../src/org/experiments/stop-state.js";
 import type { OrgRecord } from "../src/org/state.js";
 import { pollUntil } from "./helpers/poll.js";

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { commitOnto, type WorktreeGit } from "../src/adapters/git/commit-onto.js";
 import { processRunner } from "../src/adapters/process.js";
-import type { ExperimentRequest } from "../src/org/experiments/experiment.js";
+import type { ExperimentRequest } from "../src/org/experiments/request.js";
 import { runOrgAsync } from "./helpers/org-cli.js";
 import { pollUntil } from "./helpers/poll.js";
 import { createSubmitOrg } from "./helpers/submit-org.js";

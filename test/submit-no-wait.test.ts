@@ -3,7 +3,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import type { ExperimentRequest } from "../src/org/experiments/experiment.js";
+import type { ExperimentRequest } from "../src/org/experiments/request.js";
 import { formatSubmitReply, type VerdictFile } from "../src/org/experiments/submit-reply.js";
 import { runOrgAsync } from "./helpers/org-cli.js";
 import { pollUntil } from "./helpers/poll.js";

@@ -2,7 +2,7 @@
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import type { ExperimentRequest } from "../src/org/experiments/experiment.js";
+import type { ExperimentRequest } from "../src/org/experiments/request.js";
 import { decideQueueRoom } from "../src/org/experiments/schedule.js";
 import { runOrgAsync } from "./helpers/org-cli.js";
 import { createSubmitOrg } from "./helpers/submit-org.js";

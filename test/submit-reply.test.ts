@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import type { ExperimentRequest } from "../src/org/experiments/experiment.js";
+import type { ExperimentRequest } from "../src/org/experiments/request.js";
 import { formatSubmitReply, formatVerdictMessage, type VerdictFile } from "../src/org/experiments/submit-reply.js";
 
 const request: ExperimentRequest = { id: "2026-12-02T00-00-00-000Z-r-1-abcdef0", agent: "r-1", commit: "abcdef0123", description: "double\nthe lr", kind: "candidate", submittedAt: "2026-12-02T00:00:00.000Z", reply: "message" };

@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { AgentLedger } from "../src/org/experiments/experiment.js";
+import type { AgentLedger } from "../src/org/experiments/request.js";
 import { isRunning } from "./helpers/processes.js";
 import { runOrg } from "./helpers/org-cli.js";
 import { bin, createOrgRepo, readJsonFile, teardownOrg, tmux } from "./helpers/org-fixture.js";

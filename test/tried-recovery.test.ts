@@ -2,7 +2,7 @@
 import { appendFileSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import type { VerifierPort } from "../src/org/experiments/experiment.js";
+import type { VerifierPort } from "../src/org/experiments/verifier-port.js";
 import { parseTriedLedger } from "../src/org/experiments/tried-ledger.js";
 import { removeDir } from "./helpers/temp-repo.js";
 import { createTriedOrg } from "./helpers/tried-org.js";

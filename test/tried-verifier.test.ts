@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, test } from "vitest";
 import { readChange } from "../src/adapters/git/change-key.js";
-import type { VerifierPort } from "../src/org/experiments/experiment.js";
+import type { VerifierPort } from "../src/org/experiments/verifier-port.js";
 import { pollUntil } from "./helpers/poll.js";
 import { git, removeDir } from "./helpers/temp-repo.js";
 import { createTriedOrg } from "./helpers/tried-org.js";

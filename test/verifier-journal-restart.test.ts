@@ -3,7 +3,7 @@ import { appendFileSync, existsSync, readdirSync, readFileSync, writeFileSync } 
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { runResults } from "../src/cli/commands/results.js";
-import type { VerifierPort } from "../src/org/experiments/experiment.js";
+import type { VerifierPort } from "../src/org/experiments/verifier-port.js";
 import { checkResults, listTamperedRows } from "../src/org/experiments/journal-check.js";
 import { readChain } from "../src/org/experiments/journal.js";
 import { AGENTS, countLogEntries, createJournalOrg, settle, tickOnce, type JournalOrg } from "./helpers/journal-org.js";

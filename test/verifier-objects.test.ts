@@ -10,7 +10,7 @@ import { createVerifierPort } from "../src/adapters/verifier/port.js";
 import { prepareVerifierStore } from "../src/adapters/verifier/prepare-store.js";
 import { recordProtectedHashes } from "../src/adapters/verifier/protected-check.js";
 import { ConfigSchema } from "../src/org/config/schema.js";
-import type { ExperimentRequest } from "../src/org/experiments/experiment.js";
+import type { ExperimentRequest } from "../src/org/experiments/request.js";
 import type { ProtectedRecord } from "../src/org/experiments/protected-files.js";
 import type { OrgRecord } from "../src/org/state.js";
 import { pollUntil } from "./helpers/poll.js";

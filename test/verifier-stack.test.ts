@@ -5,7 +5,7 @@ import { afterEach, describe, expect, test } from "vitest";
 import { createVerifierPort } from "../src/adapters/verifier/port.js";
 import { VerifierLoop } from "../src/daemon/verifier/loop.js";
 import { ConfigSchema } from "../src/org/config/schema.js";
-import type { ExperimentRequest } from "../src/org/experiments/experiment.js";
+import type { ExperimentRequest } from "../src/org/experiments/request.js";
 import type { Frontier } from "../src/org/experiments/frontier.js";
 import { buildLeaderboard, parseResults } from "../src/org/experiments/results.js";
 import { toStackRequest } from "../src/org/experiments/stack.js";

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import type { AgentLedger } from "../src/org/experiments/experiment.js";
+import type { AgentLedger } from "../src/org/experiments/request.js";
 import type { DashboardModel } from "../src/org/views/dashboard-model.js";
 import type { OrgSnapshot } from "../src/org/views/snapshot.js";
 import { buildVerifierView, decideBaselineWait, type VerifierView } from "../src/org/views/verifier.js";

@@ -2,7 +2,7 @@ import { existsSync, lstatSync, readdirSync, readFileSync, rmSync, symlinkSync, 
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { AgentStatus } from "../src/org/state.js";
-import type { AgentLedger } from "../src/org/experiments/experiment.js";
+import type { AgentLedger } from "../src/org/experiments/request.js";
 import { isRunning } from "./helpers/processes.js";
 import { runOrg, runOrgAsync, type CliResult } from "./helpers/org-cli.js";
 import { bin, createOrgRepo, readJsonFile, teardownOrg, tmux } from "./helpers/org-fixture.js";

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import type { ExperimentRequest } from "../src/org/experiments/experiment.js";
+import type { ExperimentRequest } from "../src/org/experiments/request.js";
 import { detectNewCommits, gpuOfSlot, pickNext, poolSlots, slotsFor, type Served } from "../src/org/experiments/schedule.js";
 
 const request = (id: string, agent: string, kind: ExperimentRequest["kind"] = "candidate", at = id): ExperimentRequest => ({

@@ -8,7 +8,7 @@ import { orgPaths, stopFiles } from "../org/paths.js";
 import type { OrgRecord } from "../org/state.js";
 import { appendLines } from "../adapters/fs/files.js";
 import { removeFile } from "../adapters/fs/dir.js";
-import { readQueuedRequests } from "../adapters/store/queue.js";
+import { listQueue } from "../adapters/store/queue.js";
 import { sendMessage } from "../adapters/store/inbox.js";
 import { readOptionalRecord } from "../adapters/store/org-record.js";
 import { evaluateStop, readStopFile, readWaivers, writeStopFile } from "../adapters/store/stop-state.js";
@@ -125,7 +125,7 @@ export class StopWatch {
   private async countQueued(config: OrgConfig, record: OrgRecord): Promise<number> {
     if (!config.verify) return 0;
     const agents = new Set(record.agents.map((agent) => agent.name));
-    return (await readQueuedRequests(this.paths.queue)).filter((request) => agents.has(request.agent)).length;
+    return (await listQueue(this.paths.state)).filter((request) => agents.has(request.agent)).length;
   }
 
   private async timeline(now: Date, op: string, title: string, body: string[]): Promise<void> {

@@ -11,7 +11,6 @@ export interface OrgPaths {
   results: string;
   runs: string;
   patches: string;
-  queue: string;
   daemon: string;
   /** One file per process the daemon started that may outlive it (verify runs, its tmux waiter). */
   children: string;
@@ -29,7 +28,6 @@ export function orgPaths(root: string): OrgPaths {
     results: join(state, "results.tsv"),
     runs: join(state, "runs"),
     patches: join(state, "patches"),
-    queue: join(state, "queue"),
     daemon: join(state, "daemon.json"),
     children: join(state, "children"),
     lock: join(state, "up.lock"),
@@ -68,6 +66,8 @@ export interface AgentPaths {
   /** The current task from the agent's chief (`org task`), and every earlier one. */
   task: string;
   taskArchive: string;
+  /** The verifier's ledger of the agent (its best, its baseline, its runs): the daemon's alone. */
+  ledger: string;
 }
 
 // The daemon asks for every agent's paths several times a second; eleven joins each time showed in its idle profile.
@@ -103,6 +103,7 @@ function buildAgentPaths(state: string, agent: string): AgentPaths {
     progressArchive: join(dir, "progress-archive.md"),
     task: join(dir, "task.md"),
     taskArchive: join(dir, "task-archive.md"),
+    ledger: join(dir, "ledger.json"),
   };
 }
 

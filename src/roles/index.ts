@@ -2,7 +2,8 @@
 // prompt rendering and the built-in baseline agent.
 export { ROLE_KINDS, findKindByPrompt, formatEdits, listRoles, readRole, type MetaRole, type PromptedKind, type PromptedRole, type RoleEntry, type RoleKind } from "./catalogue.js";
 export { renderPrompt, type PromptContext } from "./render.js";
-export { renderStarter, type StarterFields } from "./starter.js";
+export { renderStarter } from "./starter.js";
+export type { StarterFields } from "./starter-yaml.js";
 export { TEMPLATES, readTopology, renderTemplate, type Template, type TemplateName, type Topology } from "./templates.js";
 export { runHillclimb, type HillclimbEnd, type HillclimbOptions, type HillclimbWorld } from "./builtin/hillclimb.js";
 export { runChief, type ChiefEnd, type ChiefOptions, type ChiefWorld } from "./builtin/chief.js";

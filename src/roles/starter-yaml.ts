@@ -1,5 +1,4 @@
 // The starter org.yaml as text: each key with a line on what it means, and `org init`'s note on what it guessed.
-import type { StarterFields } from "./starter.js";
 
 const RUNTIMES_HELP = `# How to start agent programs. A role may name a preset, claude, codex, gemini or opencode, with no
 # entry here: the preset starts that CLI unattended (no permission prompts), hands it the role's prompt,
@@ -18,6 +17,32 @@ supervisor:
   max_restarts: 10
   healthy_after: 60s
 `;
+
+/** What `org init` fills in: a value per key and, where it guessed, a note saying what and why. */
+export interface StarterFields {
+  name: string;
+  base: string;
+  gpus: "auto" | "none";
+  gpusNote: string;
+  share: string[];
+  shareNote: string;
+  /** `name: { … }` flow entries under runtimes. */
+  runtimes: string[];
+  runtime: string;
+  runtimeNote: string;
+  count: number;
+  gpu: boolean;
+  edits: string[];
+  editsNote: string;
+  /** Empty: nothing here said how to run an experiment, and the note says what to write. */
+  command: string[];
+  commandNote: string;
+  protected: string[];
+  protectedNote: string;
+  /** An empty name, pattern or goal is left for a person, and `org validate` names it. */
+  metric: { name: string; pattern: string; goal: string; note: string };
+  memory: string;
+}
 
 /** org.yaml for `fields`; an empty value is written empty, for `org validate` to name. */
 export function renderStarterYaml(schema: string, fields: StarterFields): string {

@@ -1,31 +1,5 @@
 // `org init` writes these. They must validate as written in a git repo whose base is main (a test checks).
-import { renderStarterYaml } from "./starter-yaml.js";
-
-/** What `org init` fills in: a value per key and, where it guessed, a note saying what and why. */
-export interface StarterFields {
-  name: string;
-  base: string;
-  gpus: "auto" | "none";
-  gpusNote: string;
-  share: string[];
-  shareNote: string;
-  /** `name: { … }` flow entries under runtimes. */
-  runtimes: string[];
-  runtime: string;
-  runtimeNote: string;
-  count: number;
-  gpu: boolean;
-  edits: string[];
-  editsNote: string;
-  /** Empty: nothing here said how to run an experiment, and the note says what to write. */
-  command: string[];
-  commandNote: string;
-  protected: string[];
-  protectedNote: string;
-  /** An empty name, pattern or goal is left for a person, and `org validate` names it. */
-  metric: { name: string; pattern: string; goal: string; note: string };
-  memory: string;
-}
+import { renderStarterYaml, type StarterFields } from "./starter-yaml.js";
 
 /** The starter as it was before `org init` read repos: the autoresearch layout, the built-in baseline. */
 export const STARTER_FIELDS: StarterFields = {

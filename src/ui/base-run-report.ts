@@ -2,7 +2,7 @@
 import { formatProblems, type LoadedConfig, type VerifyConfig } from "../org/config/index.js";
 import type { Problem } from "../org/config/locate.js";
 import { formatPath } from "../org/config/messages.js";
-import type { RunMeasure } from "../org/experiments/runs.js";
+import type { RunMeasure } from "../org/experiments/verifier-port.js";
 import { readMetricRun } from "../org/preflight/index.js";
 
 export interface BaseRunReport {

@@ -1,6 +1,6 @@
 // The trees the built-in researcher's next change can be judged on: it reads the ledger where the verifier writes it.
 import { join } from "node:path";
-import type { AgentLedger } from "../../org/experiments/experiment.js";
+import type { AgentLedger } from "../../org/experiments/request.js";
 import { agentPaths } from "../../org/paths.js";
 import { readHeadTree } from "../git/follow-best.js";
 import { readJson } from "../fs/files.js";
@@ -11,7 +11,7 @@ import { readJson } from "../fs/files.js";
  */
 export async function readJudgedTrees(cwd: string, state: string, agent: string): Promise<Set<string>> {
   const unreadable = () => undefined;
-  const ledger = await readJson<AgentLedger>(join(agentPaths(state, agent).dir, "ledger.json")).catch(unreadable);
+  const ledger = await readJson<AgentLedger>(agentPaths(state, agent).ledger).catch(unreadable);
   const record = await readJson<{ baseCommit?: unknown }>(join(state, "org.json")).catch(unreadable);
   const base = typeof record?.baseCommit === "string" ? record.baseCommit : undefined;
   const against = typeof ledger?.best?.commit === "string" ? ledger.best.commit : base;

@@ -1,13 +1,14 @@
 // What the verifier left on disk for the views: state/queue, the runs going in gpu-runs.jsonl, each agent's ledger.
 import { join } from "node:path";
-import type { AgentLedger, ExperimentRequest } from "../../org/experiments/experiment.js";
+import type { AgentLedger } from "../../org/experiments/request.js";
 import { parseGpuRuns } from "../../org/experiments/gpu-runs.js";
 import { agentPaths, orgPaths } from "../../org/paths.js";
 import type { VerifierInput } from "../../org/views/verifier.js";
 import { readStartTicks } from "../child-records.js";
-import { isDirectory, listDir, modifiedMs } from "../fs/dir.js";
+import { modifiedMs } from "../fs/dir.js";
 import { readJson, readText } from "../fs/files.js";
 import { isAlive } from "../process.js";
+import { hasQueue, listQueue } from "./queue.js";
 
 /**
  * The queue, the runs in progress and the ledgers of `agents`; a file cut short or missing reads as absent. Undefined
@@ -17,18 +18,14 @@ export async function readVerifierInput(
   root: string, agents: readonly string[], opts: { crashedSince?: number } = {},
 ): Promise<VerifierInput | undefined> {
   const paths = orgPaths(root);
-  if (!(await isDirectory(paths.queue))) return undefined;
+  if (!(await hasQueue(paths.state))) return undefined;
   const unreadable = () => undefined;
-  const names = (await listDir(paths.queue)).filter((name) => name.endsWith(".json")).sort();
-  const read = (name: string) => readJson<ExperimentRequest>(join(paths.queue, name)).catch(unreadable);
-  const requests = await Promise.all(names.map(read));
-  const queue = requests.filter((request): request is ExperimentRequest =>
-    typeof request?.id === "string" && agents.includes(request.agent));
+  const queue = (await listQueue(paths.state)).filter((request) => agents.includes(request.agent));
   const { open } = parseGpuRuns((await readText(join(paths.state, "gpu-runs.jsonl"))) ?? "");
   // A start with no end whose process is gone was lost with a killed daemon: no run in progress.
   const running = open.filter((run) => (run.ticks === null ? isAlive(run.pid) : readStartTicks(run.pid) === run.ticks));
   const ledgers = await Promise.all(agents.map(async (agent) => {
-    const file = join(agentPaths(paths.state, agent).dir, "ledger.json");
+    const file = agentPaths(paths.state, agent).ledger;
     const ledger = await readJson<AgentLedger>(file).catch(unreadable);
     // A crash an earlier daemon recorded is retried by this one: not judged yet, for `org up --wait`.
     const since = opts.crashedSince;

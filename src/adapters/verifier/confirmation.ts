@@ -1,10 +1,11 @@
 import { join } from "node:path";
 import { buildConfirmReport, formatConfirmReport, type ConfirmReport } from "../../org/experiments/confirm.js";
-import type { AgentLedger, ExperimentContext, ExperimentRequest, VerifierPort } from "../../org/experiments/experiment.js";
+import type { AgentLedger, ExperimentRequest } from "../../org/experiments/request.js";
+import type { ExperimentContext, VerifierPort } from "../../org/experiments/verifier-port.js";
 import { measureRuns } from "../../org/experiments/runs.js";
 import { formatLogEntry } from "../../org/log-entry.js";
 import { appendLines, writeJsonAtomic } from "../fs/files.js";
-import { logPath } from "../../org/paths.js";
+import { agentPaths, logPath } from "../../org/paths.js";
 
 /** `org confirm`: re-run a commit with fresh seeds, compare with the baseline, record it; branches are untouched. */
 export async function runConfirmation(port: VerifierPort, context: ExperimentContext, request: ExperimentRequest, state: string): Promise<ConfirmReport> {
@@ -22,7 +23,7 @@ export async function runConfirmation(port: VerifierPort, context: ExperimentCon
     baseline: ledger.baseline?.samples, sigma: context.sigma, crashed,
   });
   const next: AgentLedger = { ...ledger, runs: first + measures.length };
-  await writeJsonAtomic(join(state, "agents", context.agent.name, "ledger.json"), next);
+  await writeJsonAtomic(agentPaths(state, context.agent.name).ledger, next);
   await writeJsonAtomic(join(state, "confirmations", `${request.id}.json`), report);
   await appendLines(logPath(state), [formatLogEntry({ date: context.now(), op: "confirm", title: `${context.agent.name} ${request.commit.slice(0, 7)}`, body: formatConfirmReport(report).join("\n") })]);
   return report;

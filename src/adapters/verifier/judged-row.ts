@@ -1,5 +1,5 @@
 import { dirname } from "node:path";
-import type { ExperimentRequest } from "../../org/experiments/experiment.js";
+import type { ExperimentRequest } from "../../org/experiments/request.js";
 import type { JournalEntry } from "../../org/experiments/journal.js";
 import { findRowsOfCommit, isOwnRow } from "../../org/experiments/recover.js";
 import type { ResultRow } from "../../org/experiments/results.js";

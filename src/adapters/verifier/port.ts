@@ -2,7 +2,7 @@ import { mkdir, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { OrgError } from "../../org/errors.js";
 import { formatLogEntry } from "../../org/log-entry.js";
-import type { VerifierPort } from "../../org/experiments/experiment.js";
+import type { VerifierPort } from "../../org/experiments/verifier-port.js";
 import type { MessageSettings, SlurmConfig } from "../../org/config/schema.js";
 import { readMessageSettings } from "../../org/messages/mail-port.js";
 import { describeDiskFull, isDiskFull } from "../fs/disk-space.js";

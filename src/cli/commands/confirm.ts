@@ -1,12 +1,13 @@
 import { join } from "node:path";
 import { formatConfirmReport, type ConfirmReport } from "../../org/experiments/confirm.js";
 import { OrgError } from "../../org/errors.js";
-import type { ExperimentRequest } from "../../org/experiments/experiment.js";
+import { requestId, type ExperimentRequest } from "../../org/experiments/request.js";
 import type { Frontier } from "../../org/experiments/frontier.js";
 import { orgPaths } from "../../org/paths.js";
 import { assertDaemonAlive, waitForAnswer } from "../../adapters/daemon-client.js";
 import { addOutcome } from "../../adapters/fs/disk-space.js";
-import { readJson, writeJsonAtomic } from "../../adapters/fs/files.js";
+import { readJson } from "../../adapters/fs/files.js";
+import { addToQueue } from "../../adapters/store/queue.js";
 import { readRecord } from "../../adapters/store/org-record.js";
 import type { Io } from "../io.js";
 import { resolveCommit } from "../../adapters/git/run.js";
@@ -26,10 +27,10 @@ export async function runConfirm(opts: { root: string; commit: string; runs: num
   await assertDaemonAlive(paths.daemon, "the org is not running — start it with `org up`", { outcome: "nothing was queued" });
   const now = new Date();
   const request: ExperimentRequest = {
-    id: `${now.toISOString().replace(/[:.]/g, "-")}-${agent}-confirm-${commit.slice(0, 7)}`,
+    id: requestId(now, agent, `confirm-${commit.slice(0, 7)}`),
     agent, commit, description: `confirm ×${opts.runs}`, kind: "confirm", submittedAt: now.toISOString(), runs: opts.runs,
   };
-  await writeJsonAtomic(join(paths.queue, `${request.id}.json`), request).catch((error: unknown) => addOutcome(error, "nothing was queued — run `org confirm` again then"));
+  await addToQueue(paths.state, request).catch((error: unknown) => addOutcome(error, "nothing was queued — run `org confirm` again then"));
   io.out(`re-running ${commit.slice(0, 7)} ${opts.runs} times in ${agent}'s slot…`);
   const report = await waitForAnswer<ConfirmReport>(join(paths.state, "confirmations", `${request.id}.json`), paths.daemon);
   for (const line of formatConfirmReport(report)) io.out(line);

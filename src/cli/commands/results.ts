@@ -1,9 +1,9 @@
-import { orgPaths } from "../../org/paths.js";
+import { agentPaths, orgPaths } from "../../org/paths.js";
 import { buildLeaderboard } from "../../org/experiments/results.js";
 import { listTamperedRows, listTrustedRows } from "../../org/experiments/journal-check.js";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
-import type { AgentLedger } from "../../org/experiments/experiment.js";
+import type { AgentLedger } from "../../org/experiments/request.js";
 import { pooledSigma } from "../../org/experiments/noise.js";
 import { readAndLoadConfig } from "../../adapters/store/config-file.js";
 import { readJson } from "../../adapters/fs/files.js";
@@ -82,9 +82,10 @@ async function describeVerifier(root: string, started: boolean): Promise<string[
 
 /** σ pooled over the baselines recorded in every agent's ledger. */
 async function readNoise(root: string): Promise<{ sigma: number | undefined; runs: number }> {
-  const dir = join(orgPaths(root).state, "agents");
-  const agents = await readdir(dir).catch(() => [] as string[]);
-  const ledgers = await Promise.all(agents.map((agent) => readJson<AgentLedger>(join(dir, agent, "ledger.json")).catch(() => undefined)));
+  const { state } = orgPaths(root);
+  const agents = await readdir(join(state, "agents")).catch(() => [] as string[]);
+  const read = (agent: string) => readJson<AgentLedger>(agentPaths(state, agent).ledger).catch(() => undefined);
+  const ledgers = await Promise.all(agents.map(read));
   const samples = ledgers.flatMap((ledger) => [ledger?.baseline?.samples ?? [], ...(ledger?.noise ?? [])]);
   return { sigma: pooledSigma(samples), runs: samples.reduce((sum, group) => sum + group.length, 0) };
 }

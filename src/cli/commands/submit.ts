@@ -1,19 +1,20 @@
 import { realpath } from "node:fs/promises";
 import { join } from "node:path";
-import type { AgentLedger, ExperimentRequest } from "../../org/experiments/experiment.js";
+import { requestId, type AgentLedger, type ExperimentRequest } from "../../org/experiments/request.js";
 import { OrgError } from "../../org/errors.js";
 import { agentPaths, isInsideDir, orgPaths } from "../../org/paths.js";
 import type { SubmitAnswer } from "../../org/experiments/submit-reply.js";
 import { EXIT } from "../../org/scripting/index.js";
 import { formatJson } from "../../org/safe-text.js";
-import { readJson, writeJsonAtomic } from "../../adapters/fs/files.js";
+import { readJson } from "../../adapters/fs/files.js";
 import { assertContractAgreed } from "../../adapters/store/contracts.js";
 import { assertDaemonAlive, waitForAnswer } from "../../adapters/daemon-client.js";
 import { addOutcome, describeDiskFull } from "../../adapters/fs/disk-space.js";
 import { commitOnto } from "../../adapters/git/commit-onto.js";
 import { readRecord } from "../../adapters/store/org-record.js";
-import { readQueuedRequests } from "../../adapters/store/queue.js";
-import { decideQueueRoom, DEFAULT_QUEUE_PER_AGENT } from "../../org/experiments/schedule.js";
+import { addToQueue, listQueue } from "../../adapters/store/queue.js";
+import { decideQueueRoom } from "../../org/experiments/schedule.js";
+import { DEFAULT_QUEUE_PER_AGENT } from "../../org/config/verify-schema.js";
 import { decideBranchRef, isStaged, knowAncestor } from "../../org/experiments/submit-git.js";
 import { assertJournaledVerdict } from "../../adapters/verifier/verdict-file.js";
 import type { Io } from "../io.js";
@@ -39,11 +40,11 @@ export async function runSubmit(
   }
   const daemon = await assertDaemonAlive(paths.daemon, "the org is not running — start it with `org up` (nothing was committed)", { outcome: "nothing was committed" });
   await assertContractAgreed(opts.root, agent.role, record.baseCommit);
-  const queued = await readQueuedRequests(paths.queue);
+  const queued = await listQueue(paths.state);
   const room = decideQueueRoom(queued, agent.name, daemon.queuePerAgent ?? DEFAULT_QUEUE_PER_AGENT);
   if (room.kind === "full") throw new OrgError(room.reason, "queue-full");
   const mine = queued.filter((request) => request.agent === agent.name && request.kind === "candidate");
-  const ledger = await readJson<AgentLedger>(join(agentPaths(paths.state, agent.name).dir, "ledger.json"));
+  const ledger = await readJson<AgentLedger>(agentPaths(paths.state, agent.name).ledger);
   const worktree = await openOrgWorktree(record.repo, agent.worktree, agent.name, (line) => io.err(`org: ${line}`), paths.state);
   const top = worktree.path;
   // The identity is read while `add` stages: the one call that writes the index runs alone.
@@ -99,11 +100,11 @@ export async function runSubmit(
   const after = ancestor ? last.commit : undefined;
   const now = new Date();
   const request: ExperimentRequest = {
-    id: `${now.toISOString().replace(/[:.]/g, "-")}-${agent.name}-${head.slice(0, 7)}`,
+    id: requestId(now, agent.name, head.slice(0, 7)),
     agent: agent.name, commit: head, description, kind: "candidate", submittedAt: now.toISOString(),
     ...(after ? { after } : {}), ...(opts.wait === false ? { reply: "message" as const } : {}),
   };
-  await writeJsonAtomic(join(paths.queue, `${request.id}.json`), request).catch((error: unknown) => {
+  await addToQueue(paths.state, request).catch((error: unknown) => {
     addOutcome(error, head === before ? `nothing was queued — run \`org submit\` again then` : `your commit ${head.slice(0, 7)} is kept on your branch but not queued — run \`org submit\` again then`);
   });
   if (opts.wait === false) {

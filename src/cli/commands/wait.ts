@@ -3,6 +3,7 @@ import { OrgError } from "../../org/errors.js";
 import type { SubmitAnswer } from "../../org/experiments/submit-reply.js";
 import { orgPaths } from "../../org/paths.js";
 import { pathExists } from "../../adapters/fs/files.js";
+import { isQueued } from "../../adapters/store/queue.js";
 import { waitForAnswer } from "../../adapters/daemon-client.js";
 import { assertJournaledVerdict } from "../../adapters/verifier/verdict-file.js";
 import type { Io } from "../io.js";
@@ -19,7 +20,7 @@ export async function runWait(opts: { root: string; id?: string; json?: boolean 
   const paths = orgPaths(opts.root);
   const verdictFile = join(paths.state, "verdicts", `${id}.json`);
   // The queue first: the verifier writes the verdict before it clears the request, so a known id is always in one of them.
-  const known = EXPERIMENT_ID.test(id) && ((await pathExists(join(paths.queue, `${id}.json`))) || (await pathExists(verdictFile)));
+  const known = EXPERIMENT_ID.test(id) && ((await isQueued(paths.state, id)) || (await pathExists(verdictFile)));
   if (!known) throw new OrgError(`no experiment "${id}" is queued or judged — ${HOW_TO_LIST}`, "unknown-experiment");
   const answer = await waitForAnswer<SubmitAnswer>(verdictFile, paths.daemon);
   // A verdict file edited after the verifier wrote it is refused, and told as tampering.

@@ -1,10 +1,10 @@
-import { join } from "node:path";
-import type { ExperimentRequest, VerifierPort } from "../../org/experiments/experiment.js";
+import type { ExperimentRequest } from "../../org/experiments/request.js";
+import type { VerifierPort } from "../../org/experiments/verifier-port.js";
 import { describeCancel, type CancelledFile } from "../../org/experiments/submit-reply.js";
 import { formatLogEntry } from "../../org/log-entry.js";
 import type { OrgPaths } from "../../org/paths.js";
 import { appendLines } from "../../adapters/fs/files.js";
-import { removeFile } from "../../adapters/fs/dir.js";
+import { removeFromQueue } from "../../adapters/store/queue.js";
 import type { JournalStore } from "../../adapters/store/journal.js";
 import { writeVerdictFile } from "../../adapters/verifier/verdict-file.js";
 
@@ -35,7 +35,7 @@ export async function cancelQueued(input: {
     const answer: CancelledFile = { id: request.id, commit: request.commit, description: request.description, cancelled: why };
     for (const id of [request.id, ...input.aliases(request.id)]) await writeVerdictFile(input.journal, paths.state, { ...answer, id });
     if (request.reply === "message") await input.port.appendInbox(request.agent, `## cancelled ${request.commit.slice(0, 7)}\n${describeCancel(answer)}`, { experiment: request.id, notify: "always" });
-    await removeFile(join(paths.queue, `${request.id}.json`));
+    await removeFromQueue(paths.state, request.id);
     const title = `${request.agent} ${request.commit.slice(0, 7)} ${request.kind === "baseline" ? "baseline" : request.description.replace(/\s+/g, " ").slice(0, 120)}`;
     await appendLines(paths.log, [formatLogEntry({ date: input.now, op: "cancel", title, body: `not run: the org stopped (${reason}); its request was removed — raise the limit in org.yaml and the commit is judged` })]);
     input.log(`stop: cancelled ${request.id}: the org stopped (${reason})`);

@@ -1,6 +1,7 @@
 import type { MessageSettings } from "../../org/config/schema.js";
 import { decideBest } from "../../org/experiments/best-guard.js";
-import type { ExperimentRequest, VerifierPort } from "../../org/experiments/experiment.js";
+import type { ExperimentRequest } from "../../org/experiments/request.js";
+import type { VerifierPort } from "../../org/experiments/verifier-port.js";
 import type { Incident } from "../../org/experiments/incident.js";
 import type { JournalEntry } from "../../org/experiments/journal.js";
 import { orgPaths } from "../../org/paths.js";

@@ -1,6 +1,8 @@
 import { join } from "node:path";
 import type { OrgConfig } from "../../org/config/schema.js";
-import { runExperiment, type AgentLedger, type ExperimentContext, type ExperimentRequest, type VerifierPort } from "../../org/experiments/experiment.js";
+import { runExperiment } from "../../org/experiments/experiment.js";
+import { requestId, type AgentLedger, type ExperimentRequest } from "../../org/experiments/request.js";
+import type { ExperimentContext, VerifierPort } from "../../org/experiments/verifier-port.js";
 import { decideRebase, describeConflict, toJudged } from "../../org/experiments/rebase.js";
 import { formatVerdictMessage } from "../../org/experiments/submit-reply.js";
 import { readMessageSettings } from "../../org/messages/mail-port.js";
@@ -19,7 +21,7 @@ import { JournalStore } from "../../adapters/store/journal.js";
 import { writeVerdictFile } from "../../adapters/verifier/verdict-file.js";
 import { VerifierGuard } from "./guard.js";
 import { OrgHeadsReader } from "./org-heads.js";
-import { ensureDir, removeFile } from "../../adapters/fs/dir.js";
+import { addToQueue, prepareQueue, removeFromQueue, rewriteQueued } from "../../adapters/store/queue.js";
 import { readQueue } from "./read-queue.js";
 import { watchPoolGpus } from "./pool-watch.js";
 import { PoolKeeper } from "./pool-keeper.js";
@@ -76,7 +78,7 @@ export class VerifierLoop {
   async tick(now: Date): Promise<void> {
     const verify = this.config.verify;
     if (!verify) return;
-    await ensureDir(this.paths.queue);
+    await prepareQueue(this.paths.state);
     await this.pool.checkOnce();
     const listing = await this.heads.read();
     // Before anything is judged: the record is the verifier's, and the org best where it put it.
@@ -85,7 +87,7 @@ export class VerifierLoop {
     if (!this.capacityWritten) await writeCapacity(this.paths.state, listCapacity(this.record.agents, verify.parallel, this.record.pool));
     this.capacityWritten = true;
     const running = () => [...this.running.values()].map((run) => run.request);
-    const pending = await readQueue(this.paths.queue, this.agents, running, this.aliases);
+    const pending = await readQueue(this.paths.state, this.agents, running, this.aliases);
     const stop = await readStopFile(this.paths.state);
     // Stopped by a GPU-hour or cost limit: nothing new is queued or started, confirmations excepted.
     if (stop?.kind === "stop" && stop.cancel) {
@@ -213,7 +215,7 @@ export class VerifierLoop {
       if (request.kind === "confirm") {
         await runConfirmation(this.port, context, request, this.paths.state);
         this.log(`confirm: ${request.commit.slice(0, 7)} re-run ${request.runs ?? 0} times for ${agent.name}`);
-        await removeFile(join(this.paths.queue, `${request.id}.json`));
+        await removeFromQueue(this.paths.state, request.id);
         return void this.finished.add(request.id);
       }
       const outcome = await traceExperiment(() => runExperiment(port, context, request));
@@ -239,7 +241,7 @@ export class VerifierLoop {
         await this.port.appendInbox(agent.name, text, { experiment: request.id, notify: "always" });
       }
       this.log(`${outcome.verdict.reason} [${agent.name} ${request.commit.slice(0, 7)}, ${outcome.seconds.toFixed(1)}s]`);
-      await removeFile(join(this.paths.queue, `${request.id}.json`));
+      await removeFromQueue(this.paths.state, request.id);
       this.finished.add(request.id);
     } catch (error) {
       // The request file stays: the next daemon retries it rather than lose the experiment.
@@ -270,7 +272,7 @@ export class VerifierLoop {
       rebased: change.kind === "rebased" ? { kind: "rebased", from: request.commit, onto, commit: change.commit }
         : { kind: "conflict", from: request.commit, onto, reason: describeConflict({ from: request.commit, after, onto, subject: request.description, files: change.files }) },
     };
-    await writeJsonAtomic(join(this.paths.queue, `${request.id}.json`), rebased);
+    await rewriteQueued(this.paths.state, rebased);
     this.log(`${request.agent} ${request.commit.slice(0, 7)} was made on ${after.slice(0, 7)}, not its best: ${change.kind === "rebased" ? `rebased onto ${onto.slice(0, 7)} as ${change.commit.slice(0, 7)}` : `conflicts with ${onto.slice(0, 7)}`}`);
     return rebased;
   }
@@ -282,15 +284,15 @@ export class VerifierLoop {
   }
 
   private enqueueBaseline(agent: string, now: Date): Promise<ExperimentRequest> {
-    return this.enqueue({ id: `${now.toISOString().replace(/[:.]/g, "-")}-${agent}-baseline`, agent, commit: this.record.baseCommit, description: "baseline", kind: "baseline", submittedAt: now.toISOString() });
+    return this.enqueue({ id: requestId(now, agent, "baseline"), agent, commit: this.record.baseCommit, description: "baseline", kind: "baseline", submittedAt: now.toISOString() });
   }
 
   private async enqueue(request: ExperimentRequest): Promise<ExperimentRequest> {
-    await writeJsonAtomic(join(this.paths.queue, `${request.id}.json`), request);
+    await addToQueue(this.paths.state, request);
     return request;
   }
 
-  private readonly ledgerFile = (agent: string) => join(agentPaths(this.paths.state, agent).dir, "ledger.json");
+  private readonly ledgerFile = (agent: string) => agentPaths(this.paths.state, agent).ledger;
 }
 
 /** A port call started early; a failure surfaces where the experiment awaits it, never as an unhandled rejection. */

@@ -1,4 +1,4 @@
-import type { VerifierPort } from "../../org/experiments/experiment.js";
+import type { VerifierPort } from "../../org/experiments/verifier-port.js";
 import { poolSlots, type Served } from "../../org/experiments/schedule.js";
 import { formatLogEntry } from "../../org/log-entry.js";
 import type { GpuProbe } from "../../org/ports.js";

@@ -1,4 +1,4 @@
-import type { VerifierPort } from "../../org/experiments/experiment.js";
+import type { VerifierPort } from "../../org/experiments/verifier-port.js";
 import { checkGpuPresent } from "../../org/lifecycle/gpu.js";
 import type { GpuProbe } from "../../org/ports.js";
 import { appendLines } from "../../adapters/fs/files.js";

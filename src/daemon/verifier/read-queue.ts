@@ -1,26 +1,23 @@
-import { join } from "node:path";
-import type { ExperimentRequest } from "../../org/experiments/experiment.js";
-import { readJson } from "../../adapters/fs/files.js";
-import { listDir, removeFile } from "../../adapters/fs/dir.js";
+import type { ExperimentRequest } from "../../org/experiments/request.js";
+import { listQueue, removeFromQueue } from "../../adapters/store/queue.js";
 
 /**
- * state/queue's requests of the org's agents, oldest first. The same commit queued twice (a plain commit seen just
+ * The queued requests of the org's agents, oldest first. The same commit queued twice (a plain commit seen just
  * before its submit, or one already running) is one request: the other's file goes, its id into `aliases`, and one
- * run answers both. `running` is asked at each file: a run may start while the folder is read.
+ * run answers both. `running` is asked at each request: a run may start while the folder is read.
  */
 export async function readQueue(
-  queue: string, agents: ReadonlyMap<string, unknown>, running: () => ExperimentRequest[],
+  state: string, agents: ReadonlyMap<string, unknown>, running: () => ExperimentRequest[],
   aliases: Map<string, string[]>,
 ): Promise<ExperimentRequest[]> {
   const requests: ExperimentRequest[] = [];
-  for (const name of (await listDir(queue)).filter((file) => file.endsWith(".json")).sort()) {
-    const request = await readJson<ExperimentRequest>(join(queue, name)).catch(() => undefined);
-    if (!request || !agents.has(request.agent)) continue;
+  for (const request of await listQueue(state)) {
+    if (!agents.has(request.agent)) continue;
     const twin = [...requests, ...running()].find((other) => other.id !== request.id && other.agent === request.agent
       && other.commit === request.commit && (other.kind === "stack") === (request.kind === "stack"));
     if (twin) {
       aliases.set(twin.id, [...new Set([...(aliases.get(twin.id) ?? []), request.id])]);
-      await removeFile(join(queue, name));
+      await removeFromQueue(state, request.id);
       continue;
     }
     requests.push(request);

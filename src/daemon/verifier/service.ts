@@ -4,7 +4,6 @@ import type { GpuProbe } from "../../org/ports.js";
 import { SlurmSchema } from "../../org/config/schema.js";
 import type { ChildRecords } from "../../adapters/child-records.js";
 import type { ReadConfigResult } from "../../adapters/store/config-file.js";
-import { watchDir } from "../../adapters/fs/files.js";
 import { createVerifierPort } from "../../adapters/verifier/port.js";
 import { tracePort } from "../../adapters/trace.js";
 import { findVerifySandbox } from "../../adapters/verifier/run-sandbox.js";
@@ -12,7 +11,7 @@ import { defineLoop } from "../loop-service.js";
 import { VerifierHandle } from "./handle.js";
 import type { Service } from "../services.js";
 import { VerifierLoop } from "./loop.js";
-import { ensureDir } from "../../adapters/fs/dir.js";
+import { prepareQueue, watchQueue } from "../../adapters/store/queue.js";
 import { JournalStore } from "../../adapters/store/journal.js";
 
 const VERIFY_MS = 2000;
@@ -47,9 +46,9 @@ export function defineVerifier(opts: { paths: OrgPaths; record: OrgRecord; child
       await verifier.begin(opts.record, "loaded" in read ? read.loaded.config : undefined);
       if ("problems" in read) say(`org.yaml has problems; the verifier is off until they are fixed:\n${read.problems.join("\n")}`);
       else if (!verifier.active) say("no verify section in org.yaml: experiments are not judged");
-      await ensureDir(paths.queue);
+      await prepareQueue(paths.state);
     },
-    wake: (wake) => watchDir(paths.queue, wake),
+    wake: (wake) => watchQueue(paths.state, wake),
     tick: (now) => verifier.tick(now),
     fail: (error) => say(`verifier: ${error.message}`),
     close: () => verifier.stop(),

@@ -1,6 +1,7 @@
-import { join } from "node:path";
 import type { OrgConfig } from "../../org/config/schema.js";
-import { judgeAndRecord, type AgentLedger, type ExperimentContext, type ExperimentOutcome, type ExperimentRequest, type VerifierPort } from "../../org/experiments/experiment.js";
+import { judgeAndRecord } from "../../org/experiments/experiment.js";
+import type { AgentLedger, ExperimentRequest } from "../../org/experiments/request.js";
+import type { ExperimentContext, ExperimentOutcome, VerifierPort } from "../../org/experiments/verifier-port.js";
 import type { Frontier } from "../../org/experiments/frontier.js";
 import type { Verdict } from "../../org/experiments/verdict.js";
 import { verdictOfRow } from "../../org/experiments/recover.js";
@@ -10,10 +11,9 @@ import { formatLogEntry } from "../../org/log-entry.js";
 import { agentPaths, orgPaths, verifierStorePaths } from "../../org/paths.js";
 import type { OrgRecord } from "../../org/state.js";
 import { readJson, writeJsonAtomic } from "../../adapters/fs/files.js";
-import { removeFile } from "../../adapters/fs/dir.js";
 import { isAncestor } from "../../adapters/git/ancestry.js";
 import { rebaseChange } from "../../adapters/git/rebase-change.js";
-import { readQueuedRequests } from "../../adapters/store/queue.js";
+import { addToQueue, listQueue, removeFromQueue, rewriteQueued } from "../../adapters/store/queue.js";
 import { readStackAttempts, recordStackAttempt } from "../../adapters/store/stacks.js";
 import { advanceFrontier, frontierFile } from "../../adapters/verifier/frontier.js";
 import { findHalf } from "../../org/programs/ab-run.js";
@@ -48,9 +48,9 @@ export class StackRunner {
     if (offer.kind === "skip") return;
     const decision = await this.decideTarget(request.commit, frontier);
     if (decision.kind === "skip") return this.log(`stack: ${request.agent} ${request.commit.slice(0, 7)} not stacked: ${decision.reason}`);
-    if ((await readQueuedRequests(this.paths.queue)).some((other) => other.kind === "stack" && other.commit === request.commit)) return;
+    if ((await listQueue(this.paths.state)).some((other) => other.kind === "stack" && other.commit === request.commit)) return;
     const stack = toStackRequest({ agent: request.agent, kept: request.commit, after: offer.after, target: decision.target, now: new Date() });
-    await writeJsonAtomic(join(this.paths.queue, `${stack.id}.json`), stack);
+    await addToQueue(this.paths.state, stack);
     this.log(`stack: queued ${stack.description} (${request.agent}'s keep)`);
   }
 
@@ -59,7 +59,7 @@ export class StackRunner {
     const request = queued.rebased ? queued : await this.apply(queued, slot);
     const tried = request?.rebased && (await readStackAttempts(this.paths.state)).some((attempt) => attempt.kept === request.commit && attempt.onto === request.rebased!.onto);
     if (request?.rebased && !tried) await this.judge(request, request.rebased, slot, sigma, signal);
-    await removeFile(join(this.paths.queue, `${queued.id}.json`));
+    await removeFromQueue(this.paths.state, queued.id);
   }
 
   /** The change made again on the org best of now, written into the request before anything runs; undefined when it is not to be stacked. */
@@ -78,7 +78,7 @@ export class StackRunner {
       rebased: change.kind === "rebased" ? { kind: "rebased", from: queued.commit, onto, commit: change.commit }
         : { kind: "conflict", from: queued.commit, onto, reason: describeStackConflict({ kept: queued.commit, agent: queued.agent, onto, files: change.files }) },
     };
-    await writeJsonAtomic(join(this.paths.queue, `${queued.id}.json`), request);
+    await rewriteQueued(this.paths.state, request);
     return request;
   }
 
@@ -92,7 +92,7 @@ export class StackRunner {
     const paths = checkStackPaths(await this.port.changedPaths(target.onto, combination), { protected: verify.protected, edits: this.config.roles[agent.role]?.edits ?? [] });
     if (paths.kind === "skip") return this.settle(request, { outcome: paths.outcome, reason: paths.reason, commit: combination });
     const judged: ExperimentRequest = { ...request, commit: combination };
-    const ledgerFile = join(agentPaths(this.paths.state, agent.name).dir, "ledger.json");
+    const ledgerFile = agentPaths(this.paths.state, agent.name).ledger;
     const ledger = (await readJson<AgentLedger>(ledgerFile)) ?? { best: null, lastVerified: null };
     const best = { commit: target.onto, metric: target.metric, runs: target.runs };
     const recorded = await findJudgedRow({ repo: this.record.repo, resultsFile: this.paths.results, request: { ...judged, agent: STACK_AGENT }, journal: await this.sealed.journal.read() });
@@ -147,7 +147,7 @@ export class StackRunner {
   private async readBestRuns(frontier: Frontier | undefined): Promise<number> {
     if (!frontier) return 1;
     if (frontier.runs !== undefined) return frontier.runs;
-    const best = (await readJson<AgentLedger>(join(agentPaths(this.paths.state, frontier.agent).dir, "ledger.json")))?.best;
+    const best = (await readJson<AgentLedger>(agentPaths(this.paths.state, frontier.agent).ledger))?.best;
     return best?.commit === frontier.commit ? (best.runs ?? 1) : 1;
   }
 

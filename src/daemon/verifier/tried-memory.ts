@@ -1,5 +1,6 @@
 import type { VerifyConfig } from "../../org/config/schema.js";
-import type { AgentLedger, ExperimentOutcome, ExperimentRequest, VerifierPort } from "../../org/experiments/experiment.js";
+import type { AgentLedger, ExperimentRequest } from "../../org/experiments/request.js";
+import type { ExperimentOutcome, VerifierPort } from "../../org/experiments/verifier-port.js";
 import { formatHeader, formatRow, toResultStatus, type ResultRow } from "../../org/experiments/results.js";
 import { buildAnsweredRow, decideTried } from "../../org/experiments/tried-answer.js";
 import { originalOf, type ChangeKey, type TriedEntry } from "../../org/experiments/tried-ledger.js";

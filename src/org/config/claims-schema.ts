@@ -1,6 +1,5 @@
 import * as z from "zod";
 import { duration } from "./duration.js";
-import type { OrgConfig } from "./schema.js";
 
 export const ClaimsSchema = z
   .strictObject({
@@ -11,6 +10,6 @@ export const ClaimsSchema = z
   .describe("the claims board, state/claims.md: `org claim \"idea\"` says what an agent is working on, so others pick something else");
 
 /** The claims section with its defaults, present or not. */
-export function readClaimSettings(config: OrgConfig | undefined): z.output<typeof ClaimsSchema> {
+export function readClaimSettings(config: { claims?: z.output<typeof ClaimsSchema> } | undefined): z.output<typeof ClaimsSchema> {
   return config?.claims ?? ClaimsSchema.parse({});
 }

@@ -1,8 +1,8 @@
 import { join } from "node:path";
-import type { ConfigProbe } from "./load.js";
+import type { ConfigProbe } from "./probe.js";
 import type { Problem } from "./locate.js";
 import { formatPath } from "./messages.js";
-import { asMap, type Raw } from "./rules.js";
+import { asMap, type Raw } from "./raw.js";
 import { formatSize, parseSize } from "./size.js";
 
 /**

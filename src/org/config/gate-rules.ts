@@ -1,6 +1,7 @@
 import type { Problem } from "./locate.js";
 import { SAFE_NAME } from "./schema.js";
-import { asMap, explainUnsafeName, type Raw } from "./rules.js";
+import { asMap, type Raw } from "./raw.js";
+import { explainUnsafeName } from "./names.js";
 
 /** verify.gates beyond types: each name safe (it becomes a log file's name) and given once (results name the gate). */
 export function checkGates(raw: Raw): Problem[] {

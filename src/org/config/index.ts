@@ -16,7 +16,8 @@ export {
   type ShareEntry,
   type VerifyConfig,
 } from "./schema.js";
-export { loadConfig, type ConfigProbe, type LoadedConfig, type LoadResult } from "./load.js";
+export { loadConfig, type LoadedConfig, type LoadResult } from "./load.js";
+export type { ConfigProbe } from "./probe.js";
 export { formatProblems, type Problem } from "./locate.js";
 export { PLACEHOLDERS } from "./runtime-rules.js";
 export { findClosest } from "./did-you-mean.js";

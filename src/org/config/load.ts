@@ -3,21 +3,13 @@ import { isPair, isScalar, visit, type Document } from "yaml";
 import { parseForPositions, placeProblems, renderPlaced, type PlacedProblem, type Problem } from "./locate.js";
 import { describeIssues, formatPath } from "./messages.js";
 import { normalizeDefaults } from "./normalize.js";
-import { asMap, RULES, type Raw } from "./rules.js";
+import { RULES } from "./rules.js";
+import { asMap, type Raw } from "./raw.js";
 import { ConfigSchema, type OrgConfig } from "./schema.js";
 import { checkStop } from "./stop-rules.js";
 import { checkSandboxPaths } from "./sandbox-rules.js";
 import { checkDiskSettings } from "./disk-rules.js";
-
-/** What loading needs to know about the disk and git; src/adapters/probes/config.ts is the real one. */
-export interface ConfigProbe {
-  exists(absPath: string): Promise<boolean>;
-  isGitRepo(absDir: string): Promise<boolean>;
-  /** The full sha `rev` names in the repo, or null. */
-  resolveCommit(absDir: string, rev: string): Promise<string | null>;
-  /** The size in bytes of the disk that holds `absPath` (which need not exist yet), if it can be told. */
-  diskSize?(absPath: string): Promise<number | undefined>;
-}
+import type { ConfigProbe } from "./probe.js";
 
 /** A valid org.yaml, with the repo and base it names already resolved. */
 export interface LoadedConfig {

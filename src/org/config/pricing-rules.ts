@@ -1,6 +1,6 @@
 import type { Problem } from "./locate.js";
 import { formatPath } from "./messages.js";
-import { asMap, type Raw } from "./rules.js";
+import { asMap, type Raw } from "./raw.js";
 
 /**
  * pricing's model globs: none empty, and none hidden behind an earlier prefix glob (the first match wins, so

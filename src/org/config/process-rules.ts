@@ -1,6 +1,6 @@
 import type { Problem } from "./locate.js";
 import { formatPath } from "./messages.js";
-import { asMap, type Raw } from "./rules.js";
+import { asMap, type Raw } from "./raw.js";
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 

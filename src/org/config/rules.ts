@@ -1,7 +1,8 @@
 import { isAbsolute } from "node:path";
 import type { Problem } from "./locate.js";
 import { formatPath } from "./messages.js";
-import { SAFE_NAME, SAFE_NAME_RULE } from "./schema.js";
+import { explainUnsafeName, SAFE_NAME } from "./names.js";
+import { asMap, type Raw } from "./raw.js";
 import { checkSlurm } from "./slurm-rules.js";
 import { checkProcessStrings } from "./process-rules.js";
 import { checkPricing } from "./pricing-rules.js";
@@ -10,17 +11,10 @@ import { checkWiring } from "./wiring-rules.js";
 import { checkProtocolRoles } from "../contracts/config-rules.js";
 import { checkGates } from "./gate-rules.js";
 
-// Rules read the raw YAML value, not zod's output, so they run (and report) even when the schema fails.
-export type Raw = Record<string, unknown>;
 type Rule = (raw: Raw) => Problem[];
 
 /** Every rule that needs nothing but the document. */
 export const RULES: Rule[] = [checkNames, checkRoles, checkRoleRuntimes, checkRuntimes, checkPatterns, checkPaths, checkWiring, checkSlurm, checkProtocolRoles, checkProcessStrings, checkPricing, checkGates];
-
-/** A map-shaped value as a record; anything else is the schema's problem, not a rule's. */
-export function asMap(value: unknown): Raw | undefined {
-  return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Raw) : undefined;
-}
 
 function checkNames(raw: Raw): Problem[] {
   const unsafe = typeof raw.name === "string" && !SAFE_NAME.test(raw.name) ? [{ path: ["name"], ...explainUnsafeName("name", raw.name) }] : [];
@@ -78,18 +72,4 @@ function checkPaths(raw: Raw): Problem[] {
     if (value.split(/[\\/]/).includes("..")) return [{ path, message: `${where} "${value}" leaves the repo through ".."`, fix }];
     return [];
   });
-}
-
-/** Why `name` is not a safe name (which characters), and a safe spelling of it. */
-export function explainUnsafeName(what: string, name: string): { message: string; fix: string } {
-  const bad = [...new Set([...name].filter((char) => !/[A-Za-z0-9_-]/.test(char)))];
-  const shown = bad.map((char) => (char === " " ? "a space" : /[\x00-\x1f\x7f]/.test(char) ? JSON.stringify(char) : `"${char}"`));
-  const reason =
-    name.length === 0 ? "is empty"
-    : bad.length > 0 ? `contains ${shown.join(", ")}`
-    : !/^[A-Za-z0-9]/.test(name) ? `starts with "${name[0]}"`
-    : `is ${name.length} characters long`;
-  const safe = name.replace(/[^A-Za-z0-9_-]+/g, "-").replace(/^[-_]+/, "").slice(0, 40).replace(/-+$/, "");
-  const suggestion = safe && safe !== name ? `, e.g. "${safe}"` : "";
-  return { message: `${what} "${name}" ${reason}`, fix: `use ${SAFE_NAME_RULE}${suggestion}` };
 }

@@ -2,7 +2,7 @@ import { findClosest, joinOr, suggestFix } from "./did-you-mean.js";
 import type { Problem } from "./locate.js";
 import { formatPath } from "./messages.js";
 import { AGENT_PRESETS, isAgentPreset } from "./normalize.js";
-import { asMap, type Raw } from "./rules.js";
+import { asMap, type Raw } from "./raw.js";
 
 export const PLACEHOLDERS = ["prompt_file", "kickoff", "agent", "role", "worktree", "gpu", "state", "inbox", "session_id", "unattended"];
 

@@ -1,9 +1,9 @@
 import { join, resolve } from "node:path";
 import { isInsideDir } from "../paths.js";
-import type { ConfigProbe } from "./load.js";
+import type { ConfigProbe } from "./probe.js";
 import type { Problem } from "./locate.js";
 import { formatPath } from "./messages.js";
-import { asMap, type Raw } from "./rules.js";
+import { asMap, type Raw } from "./raw.js";
 
 // What no sandbox.write entry may open up: each agent changes these only through org's commands or its own folder.
 const GUARDED = [

@@ -1,6 +1,6 @@
 import type { Problem } from "./locate.js";
 import { formatPath } from "./messages.js";
-import { asMap, type Raw } from "./rules.js";
+import { asMap, type Raw } from "./raw.js";
 
 // sbatch arguments org sets itself, each with the org.yaml key (or the reason) that owns it.
 const OWNED: { flags: string[]; owner: string }[] = [

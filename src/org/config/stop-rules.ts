@@ -1,5 +1,5 @@
 import type { Problem } from "./locate.js";
-import { asMap, type Raw } from "./rules.js";
+import { asMap, type Raw } from "./raw.js";
 
 const LATER = "set a later time, or a duration from org up such as 48h";
 

@@ -1,7 +1,9 @@
 import * as z from "zod";
-import { DEFAULT_QUEUE_PER_AGENT } from "../experiments/schedule.js";
 import { duration } from "./duration.js";
 import { argv, name } from "./names.js";
+
+/** verify.queue_per_agent when org.yaml does not say. */
+export const DEFAULT_QUEUE_PER_AGENT = 2;
 
 export const MetricSchema = z.strictObject({
   name: z

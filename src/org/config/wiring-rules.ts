@@ -1,7 +1,8 @@
 import { suggestFix } from "./did-you-mean.js";
 import type { Problem } from "./locate.js";
 import { formatPath } from "./messages.js";
-import { asMap, explainUnsafeName, type Raw } from "./rules.js";
+import { asMap, type Raw } from "./raw.js";
+import { explainUnsafeName } from "./names.js";
 import { SAFE_NAME } from "./schema.js";
 
 /** reports_to and talks_to name roles that exist, by safe names, and reports_to never loops back. */

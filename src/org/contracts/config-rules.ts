@@ -1,7 +1,8 @@
 import { suggestFix } from "../config/did-you-mean.js";
 import type { Problem } from "../config/locate.js";
 import { formatPath } from "../config/messages.js";
-import { asMap, explainUnsafeName, type Raw } from "../config/rules.js";
+import { asMap, type Raw } from "../config/raw.js";
+import { explainUnsafeName } from "../config/names.js";
 import { SAFE_NAME } from "../config/schema.js";
 
 /** contracts.generator/evaluator and standup.to name roles of org.yaml; a contract needs two different roles. */

@@ -1,16 +1,15 @@
-import type { VerifyConfig } from "../config/schema.js";
 import { parseDuration } from "../config/schema.js";
 import { formatLogEntry } from "../log-entry.js";
-import type { RunSlot } from "./gpu-runs.js";
-import { checkBudgets, mean, measureRuns, metricsOf, seeds, type RunMeasure } from "./runs.js";
+import type { AgentLedger, ExperimentRequest } from "./request.js";
+import { checkBudgets, mean, measureRuns, metricsOf, seeds } from "./runs.js";
+import type { ExperimentContext, ExperimentOutcome, RunMeasure, VerifierPort } from "./verifier-port.js";
 import { applySimplicity, decideKeep, type KeepDecision } from "./keep-rule.js";
 import { summarize } from "./noise.js";
-import { checkPaths, type ChangedPath, type PathCheck } from "./path-rules.js";
+import { checkPaths, type PathCheck } from "./path-rules.js";
 import { describeRebase } from "./rebase.js";
 import { verdictOfRow } from "./recover.js";
-import { formatHeader, formatRow, gateColumnOf, toResultStatus, type ResultRow } from "./results.js";
-import { judge, type RunOutcome, type Verdict } from "./verdict.js";
-import type { StackTarget } from "./stack.js";
+import { formatHeader, formatRow, gateColumnOf, toResultStatus } from "./results.js";
+import { judge, type Verdict } from "./verdict.js";
 import { TamperedError } from "./protected-files.js";
 import { hasGates } from "./gates.js";
 
@@ -18,124 +17,6 @@ import { hasGates } from "./gates.js";
 const TAIL_LINES = 50;
 /** Confirmation groups kept per agent for σ: enough to steady it, bounded so the ledger stays small. */
 const NOISE_GROUPS = 20;
-
-/** One experiment waiting for the verifier: an agent's commit, or its baseline (the base, unmodified). */
-export interface ExperimentRequest {
-  id: string;
-  agent: string;
-  commit: string;
-  description: string;
-  kind: "baseline" | "candidate" | "confirm" | "stack";
-  submittedAt: string;
-  /** For `org confirm`: how many runs. */
-  runs?: number;
-  /** `org submit --no-wait`: the verdict goes to the agent's inbox as a message, typed into its pane. */
-  reply?: "message";
-  /** The agent's queued candidate this commit was made on top of: its own change is after..commit. */
-  after?: string;
-  /** Set by the verifier when `after` was not kept as it is: the change on the agent's best, or why it would not apply. */
-  rebased?: Rebased;
-  /** A stack: the org best its change (after..commit) goes onto, and what that best measured. */
-  stack?: StackTarget;
-}
-
-/** A candidate's change moved onto the agent's best: `from` (the commit submitted) became `commit`, or conflicted. */
-export type Rebased = { kind: "rebased"; from: string; onto: string; commit: string } | { kind: "conflict"; from: string; onto: string; reason: string };
-
-/** What the verifier remembers per agent between runs. */
-export interface AgentLedger {
-  /** runs: how many runs the best's metric is the mean of (the keep rule weighs its noise too). */
-  best: { commit: string; metric: number; runs?: number } | null;
-  /** The branch head after the last verdict was applied; a different head is a new commit to verify. */
-  lastVerified: string | null;
-  /** The base's metric over `repeats` seeds: the agent's share of the noise estimate. */
-  baseline?: { samples: number[]; mean: number; sd: number };
-  /** Set when the base itself crashed: no experiment runs on a broken base. */
-  baselineCrash?: string;
-  /** The crashed baseline's last run log, for `org status` and `org up --wait` to name. */
-  baselineLog?: string;
-  /** Runs so far: the next run's seed, so every run of an agent has a fresh one. */
-  runs?: number;
-  /** Recent confirmation runs, grouped per candidate: more spreads for the pooled σ. */
-  noise?: number[][];
-}
-
-export interface ExperimentOutcome {
-  request: ExperimentRequest;
-  verdict: Verdict;
-  metric: number | undefined;
-  memoryGb: number | undefined;
-  seconds: number;
-  /** The verify command's own run time; seconds minus this is the harness's overhead. */
-  runSeconds: number;
-  /** Every run's metric, in order (several for a baseline or a confirmed candidate). */
-  samples: number[];
-  logFile: string;
-  logTail: string;
-  ledger: AgentLedger;
-  /** Where the verifier left the branch: the best commit after a reset, else the judged commit. */
-  head: string;
-  patch?: string;
-  /** The branch's head when a commit made on top of this one kept it from being reset. */
-  movedTo?: string;
-}
-
-/** The verifier's hands: a private checkout, the run, git surgery on the agent's branch, files. */
-export interface VerifierPort {
-  prepareCheckout(slot: string, commit: string): Promise<string>;
-  changedPaths(from: string, to: string): Promise<ChangedPath[]>;
-  /** Restores the protected paths from the base, then checks them against org's record of it: why not, or undefined. */
-  restoreProtected(checkout: string, baseCommit: string, paths: string[]): Promise<string | undefined>;
-  /** Takes commits into the verifier's own object store, checked, before any is read or run: why not, or undefined. */
-  admit(commits: (string | undefined)[]): Promise<string | undefined>;
-  /** A commit the verifier made in its store, copied into the research repo for the branches that move to it. */
-  publish(commit: string): Promise<void>;
-  /** `run` says which slot it holds, for state/gpu-runs.jsonl. */
-  runCommand(argv: string[], options: { cwd: string; env: Record<string, string>; logFile: string; timeoutMs: number; signal?: AbortSignal; run: RunSlot }): Promise<RunOutcome & { durationMs: number; aborted?: boolean }>;
-  readLog(logFile: string): Promise<string>;
-  savePatch(from: string, to: string, file: string): Promise<void>;
-  /** The commit a branch points at now; undefined when it does not exist. */
-  branchHead(branch: string): Promise<string | undefined>;
-  /** Points the agent's branch (and its worktree, keeping uncommitted work safe) at `commit`. */
-  resetBranch(
-    agent: { name: string; branch: string; worktree: string }, commit: string, rescueFile: string,
-  ): Promise<string | undefined>;
-  appendResult(header: string, line: string): Promise<void>;
-  /** Lines added and removed from one commit to another (the simplicity record). */
-  diffStat(from: string, to: string): Promise<{ added: number; removed: number }>;
-  appendLog(entry: string): Promise<void>;
-  /** A message of kind verdict from the verifier; `extra` goes into its front matter. */
-  appendInbox(agent: string, text: string, extra?: Record<string, string>): Promise<void>;
-}
-
-export interface ExperimentContext {
-  verify: VerifyConfig;
-  baseCommit: string;
-  agent: { name: string; branch: string; worktree: string; gpu: number | null; edits: string[] };
-  slot: string;
-  ledger: AgentLedger;
-  runsDir: string;
-  patchesDir: string;
-  now: () => Date;
-  /** The noise σ pooled over every agent's baseline; undefined until one exists. */
-  sigma: number | undefined;
-  /** The row results.tsv already holds for this commit (a daemon killed after writing it, or an earlier request): it is the verdict, and nothing runs again. */
-  recorded?: ResultRow;
-  /** A verdict reached without a run (a change already tried on this tree, an empty one); `recorded` is its row. */
-  answer?: Verdict;
-  /** Shutdown: the run is killed and nothing is recorded, so the request runs again at the next `org up`. */
-  signal?: AbortSignal;
-  /** The program version the request was submitted under, for its results row. */
-  program?: string;
-  /** The results row's agent when not the one whose slot runs it: org, for a stack. */
-  rowAgent?: string;
-  /** Why the commit's objects could not be taken into the verifier's store: the verdict, and nothing runs. */
-  refused?: string;
-  /** prepareCheckout(slot, commit) already under way: the first run of this request takes it instead of another. */
-  checkout?: Promise<string>;
-  /** changedPaths(baseCommit, commit) already under way. */
-  changed?: Promise<ChangedPath[]>;
-}
 
 /** Run one experiment start to end; the results row is written before any reset of the branch. */
 export async function runExperiment(port: VerifierPort, context: ExperimentContext, request: ExperimentRequest): Promise<ExperimentOutcome> {

@@ -1,9 +1,9 @@
 // verify.gates: commands that must pass, in order, in the candidate's checkout before its metric is measured.
 import { parseDuration, type VerifyConfig } from "../config/schema.js";
 import { OrgError } from "../errors.js";
-import type { ExperimentContext, ExperimentRequest, VerifierPort } from "./experiment.js";
+import type { ExperimentContext, RunMeasure, VerifierPort } from "./verifier-port.js";
+import type { ExperimentRequest } from "./request.js";
 import type { RunSlot } from "./gpu-runs.js";
-import type { RunMeasure } from "./runs.js";
 import { judgeGate } from "./verdict.js";
 
 /** Whether verify.gates names any gate: then results.tsv has a gate column. */

@@ -1,5 +1,5 @@
 // `org submit --no-wait` lets an agent queue a commit on top of one still waiting: each is judged as its own change on the agent's best.
-import type { ExperimentRequest, Rebased } from "./experiment.js";
+import type { ExperimentRequest, Rebased } from "./request.js";
 
 export type RebaseDecision = { kind: "as-is" } | { kind: "rebase"; after: string; onto: string };
 

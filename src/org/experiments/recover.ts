@@ -1,5 +1,5 @@
 // results.tsv is the record of every verdict: a commit with a row is answered from it and never runs again.
-import type { AgentLedger, ExperimentRequest } from "./experiment.js";
+import type { AgentLedger, ExperimentRequest } from "./request.js";
 import type { ResultRow } from "./results.js";
 import type { Goal, Verdict } from "./verdict.js";
 

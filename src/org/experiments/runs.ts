@@ -1,24 +1,10 @@
 import { parseDuration, type VerifyConfig } from "../config/schema.js";
 import { OrgError } from "../errors.js";
 import { TamperedError } from "./protected-files.js";
-import type { ExperimentContext, ExperimentRequest, VerifierPort } from "./experiment.js";
+import type { ExperimentContext, RunMeasure, VerifierPort } from "./verifier-port.js";
+import type { ExperimentRequest } from "./request.js";
 import { parseMemoryGb, parseMetric } from "./metric.js";
-import type { RunOutcome } from "./verdict.js";
 import { hasGates, runGates } from "./gates.js";
-
-/** One run of the verify command: how it ended and what it printed. */
-export interface RunMeasure {
-  seed: number;
-  outcome: RunOutcome;
-  metric: number | undefined;
-  memoryGb: number | undefined;
-  budgets: Record<string, number | undefined>;
-  log: string;
-  logFile: string;
-  runSeconds: number;
-  /** Set when this is the run of a gate that did not pass, not of the metric command. */
-  gate?: { name: string; timeoutMs: number };
-}
 
 /** Run the candidate once per seed, each in a freshly cleaned checkout with protected paths restored. */
 export async function measureRuns(port: VerifierPort, context: ExperimentContext, request: ExperimentRequest, seeds: number[], first: number): Promise<RunMeasure[]> {

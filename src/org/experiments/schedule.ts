@@ -1,7 +1,4 @@
-import type { ExperimentRequest } from "./experiment.js";
-
-/** verify.queue_per_agent when org.yaml does not say. */
-export const DEFAULT_QUEUE_PER_AGENT = 2;
+import { requestId, type ExperimentRequest } from "./request.js";
 
 /** The slot an agent's runs take: its GPU, or one of the CPU slots; in pool mode any slot of the pool. */
 export function slotsFor(agent: { gpu: number | null }, cpuSlots: number, pool?: readonly string[]): string[] {
@@ -75,7 +72,7 @@ export function detectNewCommits(input: {
     // No ledger yet means the baseline has not run: never race it with a candidate.
     if (!head || !ledger?.lastVerified || head === ledger.lastVerified || input.queuedAgents.has(agent)) continue;
     const stamp = input.now.toISOString();
-    requests.push({ id: `${stamp.replace(/[:.]/g, "-")}-${agent}-${head.slice(0, 7)}`, agent, commit: head, description: input.subjects.get(agent) ?? "commit", kind: "candidate", submittedAt: stamp });
+    requests.push({ id: requestId(input.now, agent, head.slice(0, 7)), agent, commit: head, description: input.subjects.get(agent) ?? "commit", kind: "candidate", submittedAt: stamp });
   }
   return requests;
 }

@@ -1,18 +1,11 @@
 // Stacking: a keep that improves its agent's best but not the org's is tried on top of the org best, as the org's own experiment.
-import type { ExperimentRequest } from "./experiment.js";
+import { requestId, type ExperimentRequest, type StackTarget } from "./request.js";
 import { decideFrontier, type Frontier } from "./frontier.js";
 import { checkPaths, type ChangedPath, type PathRules } from "./path-rules.js";
 import type { Goal, Verdict } from "./verdict.js";
 
 /** The agent of a stack's results row and of the org best it makes. */
 export const STACK_AGENT = "org";
-
-/** The org best a stack's change goes onto, what it measured, and over how many runs. */
-export interface StackTarget {
-  onto: string;
-  metric: number;
-  runs: number;
-}
 
 /** One stack tried, a line of state/stacks.jsonl: a kept commit is never stacked twice onto the same org best. */
 export interface StackAttempt {
@@ -67,7 +60,7 @@ export function decideStackTarget(input: { kept: string; frontier: Frontier | un
 export function toStackRequest(input: { agent: string; kept: string; after: string; target: StackTarget; now: Date }): ExperimentRequest {
   const at = input.now.toISOString();
   return {
-    id: `${at.replace(/[:.]/g, "-")}-${input.agent}-stack-${short(input.kept)}`, agent: input.agent, commit: input.kept, after: input.after,
+    id: requestId(input.now, input.agent, `stack-${short(input.kept)}`), agent: input.agent, commit: input.kept, after: input.after,
     description: describeStack(input.kept, input.target.onto), kind: "stack", submittedAt: at, stack: input.target,
   };
 }

@@ -1,4 +1,5 @@
-import type { AgentLedger, ExperimentOutcome } from "./experiment.js";
+import type { AgentLedger } from "./request.js";
+import type { ExperimentOutcome } from "./verifier-port.js";
 import { describeRebase } from "./rebase.js";
 import { EXIT } from "../scripting/exit-codes.js";
 

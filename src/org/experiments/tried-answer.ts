@@ -10,14 +10,6 @@ export type TriedDecision =
   | { kind: "run"; reason: string }
   | { kind: "answer"; verdict: Verdict; status: ResultStatus; description: string; original?: TriedEntry; reason: string };
 
-// The descriptions of rows answered without a run, as decideTried writes them.
-const ANSWERED_ROW = /^(duplicate of [0-9a-f]{7} by |adopt [0-9a-f]{7} kept by )[^\s:]+: /;
-
-/** A row the ledger answered (a duplicate, an adopted keep): no run, no GPU time, so no experiment to count. */
-export function isLedgerAnswer(description: string): boolean {
-  return ANSWERED_ROW.test(description);
-}
-
 /**
  * Answer from the ledger or run. `recordedAt` is the time of the row the candidate already has (a daemon killed before its
  * ledger entry): only an entry written before it can have answered it.

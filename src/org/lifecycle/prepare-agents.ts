@@ -8,7 +8,7 @@ import type { World } from "../world.js";
 import { renderPrompt } from "../../roles/index.js";
 import { prepareSlurmAgents } from "../slurm/prepare.js";
 import { prepareRuntimeFiles } from "../runtimes/prepare.js";
-import { DEFAULT_QUEUE_PER_AGENT } from "../experiments/schedule.js";
+import { DEFAULT_QUEUE_PER_AGENT } from "../config/verify-schema.js";
 import { decideOrgSandbox, startSandboxGit, writeSandboxes } from "../sandbox/prepare.js";
 import { renderOrgShim } from "../sandbox/shim.js";
 import type { SandboxDecision } from "../sandbox/decide.js";

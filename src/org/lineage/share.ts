@@ -1,5 +1,5 @@
 // The share of keeps that built on another agent's result: a measure of the org working as one, not N loops.
-import type { LineageNode, LineageShare } from "./build-lineage.js";
+import type { LineageNode, LineageShare } from "./node.js";
 import { UNVERSIONED } from "../programs/version.js";
 
 /** "3 of 8 keeps (38 %) built on another agent's result, 5 (63 %) descend from one", with the unknown ones named. */

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { explainUnsafeName } from "../config/rules.js";
+import { explainUnsafeName } from "../config/names.js";
 import { SAFE_NAME, type MessageSettings } from "../config/schema.js";
 import { OrgError } from "../errors.js";
 import { formatMessage, MESSAGE_ID, newMessageId } from "./front-matter.js";

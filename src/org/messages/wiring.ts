@@ -1,5 +1,5 @@
 import { findClosest } from "../config/did-you-mean.js";
-import { explainUnsafeName } from "../config/rules.js";
+import { explainUnsafeName } from "../config/names.js";
 import { SAFE_NAME, type OrgConfig, type RoleConfig } from "../config/schema.js";
 import { listAgents } from "../lifecycle/plan.js";
 

@@ -1,5 +1,5 @@
 // What the verifier is doing, for `org status`, `org watch` and `org up`: its queue, the baselines, a crashed base.
-import type { AgentLedger, ExperimentRequest } from "../experiments/experiment.js";
+import type { AgentLedger, ExperimentRequest } from "../experiments/request.js";
 import type { RunStarted } from "../experiments/gpu-runs.js";
 
 export interface CrashedBaseline {

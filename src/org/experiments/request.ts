@@ -1,0 +1,86 @@
+// What the verifier is asked to judge, and what it remembers per agent between requests.
+import * as z from "zod";
+
+/** The org best a stack's change goes onto, what it measured, and over how many runs. */
+export interface StackTarget {
+  onto: string;
+  metric: number;
+  runs: number;
+}
+
+/** One experiment waiting for the verifier: an agent's commit, or its baseline (the base, unmodified). */
+export interface ExperimentRequest {
+  id: string;
+  agent: string;
+  commit: string;
+  description: string;
+  kind: "baseline" | "candidate" | "confirm" | "stack";
+  submittedAt: string;
+  /** For `org confirm`: how many runs. */
+  runs?: number;
+  /** `org submit --no-wait`: the verdict goes to the agent's inbox as a message, typed into its pane. */
+  reply?: "message";
+  /** The agent's queued candidate this commit was made on top of: its own change is after..commit. */
+  after?: string;
+  /** Set by the verifier when `after` was not kept as it is: the change on the agent's best, or why it won't apply. */
+  rebased?: Rebased;
+  /** A stack: the org best its change (after..commit) goes onto, and what that best measured. */
+  stack?: StackTarget;
+}
+
+/** A candidate's change moved onto the agent's best: `from` (the commit submitted) became `commit`, or conflicted. */
+export type Rebased =
+  | { kind: "rebased"; from: string; onto: string; commit: string }
+  | { kind: "conflict"; from: string; onto: string; reason: string };
+
+/**
+ * The id of a request made at `at` for `agent`: it sorts by time and names the request's file in state/queue and its
+ * verdict's; `tag` says what it is (a short commit, `baseline`, `confirm-<commit>`, `stack-<commit>`).
+ */
+export function requestId(at: Date, agent: string, tag: string): string {
+  return `${at.toISOString().replace(/[:.]/g, "-")}-${agent}-${tag}`;
+}
+
+const RebasedSchema = z.discriminatedUnion("kind", [
+  z.looseObject({ kind: z.literal("rebased"), from: z.string(), onto: z.string(), commit: z.string() }),
+  z.looseObject({ kind: z.literal("conflict"), from: z.string(), onto: z.string(), reason: z.string() }),
+]);
+
+// Loose: a field a newer org wrote survives a rewrite by this one.
+const RequestSchema = z.looseObject({
+  id: z.string(),
+  agent: z.string(),
+  commit: z.string(),
+  description: z.string(),
+  kind: z.enum(["baseline", "candidate", "confirm", "stack"]),
+  submittedAt: z.string(),
+  runs: z.number().optional(),
+  reply: z.literal("message").optional(),
+  after: z.string().optional(),
+  rebased: RebasedSchema.optional(),
+  stack: z.looseObject({ onto: z.string(), metric: z.number(), runs: z.number() }).optional(),
+});
+
+/** A request file's JSON as a request; undefined when it is not one (cut short, hand-edited, another shape). */
+export function parseRequest(value: unknown): ExperimentRequest | undefined {
+  const parsed = RequestSchema.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
+}
+
+/** What the verifier remembers per agent between runs. */
+export interface AgentLedger {
+  /** runs: how many runs the best's metric is the mean of (the keep rule weighs its noise too). */
+  best: { commit: string; metric: number; runs?: number } | null;
+  /** The branch head after the last verdict was applied; a different head is a new commit to verify. */
+  lastVerified: string | null;
+  /** The base's metric over `repeats` seeds: the agent's share of the noise estimate. */
+  baseline?: { samples: number[]; mean: number; sd: number };
+  /** Set when the base itself crashed: no experiment runs on a broken base. */
+  baselineCrash?: string;
+  /** The crashed baseline's last run log, for `org status` and `org up --wait` to name. */
+  baselineLog?: string;
+  /** Runs so far: the next run's seed, so every run of an agent has a fresh one. */
+  runs?: number;
+  /** Recent confirmation runs, grouped per candidate: more spreads for the pooled σ. */
+  noise?: number[][];
+}
