@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { SlurmSchema } from "../src/org/config/schema.js";
-import { failedNodeOf, isNodeDown, sbatchArgv, slurmPaneArgv, slurmPaneLaunch, slurmVerifyArgv } from "../src/org/slurm/argv.js";
+import { failedNodeOf, isNodeDown, nodeStateArgv, sbatchArgv, slurmPaneArgv, slurmPaneLaunch, slurmVerifyArgv } from "../src/org/slurm/argv.js";
 
 const request = (settings: object, gpu = true) => ({ org: "demo", agent: "r1", gpu, output: "/org/state/agents/r1/slurm-job.out", cwd: "/org/worktrees/r1", settings: SlurmSchema.parse(settings), launch: { argv: ["claude"], cwd: "/org/worktrees/r1", env: {} } });
 
@@ -39,10 +39,14 @@ describe("slurm: argv", () => {
     expect(failedNodeOf("echo srun: error: Node failure on node3 was printed by the run itself")).toBeUndefined();
   });
 
-  it("sinfo's word on a node: down, drained, failed or not responding (*) is down; idle, mixed, allocated are up", () => {
-    const down = ["down\n", "down*\n", "drained\n", "draining\n", "fail\n", "idle*\n", "down\ndown\n"];
+  it("the controller's word on a node: down, drained, failed or not responding (*) is down; idle, mixed, allocated are up", () => {
+    expect(nodeStateArgv("node3")).toEqual(["scontrol", "--oneliner", "show", "node", "node3"]);
+    const line = (state: string) => `NodeName=node3 Arch=x86_64 CoresPerSocket=1 CPUAlloc=1 State=${state} ThreadsPerCore=1 Reason=org-test [root@2026-12-05T05:31:02]\n`;
+    const down = ["DOWN", "DOWN*", "IDLE+DRAIN", "MIXED+DRAIN", "DOWN+COMPLETING", "FAIL", "IDLE*", "IDLE+NOT_RESPONDING"].map(line);
     expect(down.filter((state) => !isNodeDown(state))).toEqual([]);
-    expect(["idle\n", "mixed\n", "allocated\n", "completing\n", ""].filter(isNodeDown)).toEqual([]);
+    // sinfo's %T said `mixed` for a node just set DOWN while its killed job completed: only the State= field counts.
+    expect(["IDLE", "MIXED", "ALLOCATED", "MIXED+COMPLETING", "ALLOCATED+CLOUD"].map(line).filter(isNodeDown)).toEqual([]);
+    expect(["", "down\n", "scontrol: error: Invalid node name specified\n"].filter(isNodeDown)).toEqual([]);
   });
 
   it("the pane's launch runs org slurm-run with the agent's cwd and env", () => {

@@ -53,6 +53,15 @@ describe("slurm: preparing agents for org up", () => {
     expect([argv("researcher-1"), argv("researcher-2"), argv("chief")].map((args) => args.filter((arg) => arg.startsWith("--time=")))).toEqual([["--time=4:00:00"], ["--time=4:00:00"], ["--time=1-00:00:00"]]);
   });
 
+  it("a restart that resumes the conversation runs the resume argv in the job (slurm-run --resume), never the bare CLI here", async () => {
+    const files = memoryFiles();
+    const runtime = { name: "c", preset: "claude" as const, sessionId: "s1", home: "/h", resumeArgv: ["claude", "--resume", "s1"], transcripts: null, promptFile: null, seed: [], watch: { nudgesPerHour: 0 } } as unknown as NonNullable<LaunchSpec["runtime"]>;
+    const launches = new Map([["researcher-1", { ...launch("researcher-1"), runtime }]]);
+    const result = await prepareSlurmAgents(files, config({ backend: "slurm" }), "/org/state", ["org"], [AGENTS[0]!], launches);
+    expect(result.get("researcher-1")!.runtime!.resumeArgv).toEqual(["org", "slurm-run", "researcher-1", "--state", "/org/state", "--resume"]);
+    expect((JSON.parse(files.written.get("/org/state/slurm/researcher-1/slurm.json")!) as SlurmJobRequest).resume).toEqual(["claude", "--resume", "s1"]);
+  });
+
   it("changes nothing under the local backend", async () => {
     const files = memoryFiles();
     const launches = new Map(AGENTS.map((agent) => [agent.name, launch(agent.name)]));

@@ -138,8 +138,8 @@ export async function main(argv: string[], given: Io = stdio): Promise<number> {
     .action(run(async (opts: { root: string }) => (await import("./commands/keeper.js")).runKeeper({ root: opts.root }))), { hidden: true });
   program.addCommand(new Command("pty-host").requiredOption("--socket <path>")
     .action(run(async (opts: { socket: string }) => (await import("./commands/pty-host.js")).runPtyHost({ socket: opts.socket }))), { hidden: true });
-  program.addCommand(new Command("slurm-run").argument("<agent>").requiredOption("--state <dir>")
-    .action(run(async (agent: string, opts: { state: string }) => (await import("./commands/slurm-run.js")).runSlurmRun({ agent, state: opts.state }, io))), { hidden: true });
+  program.addCommand(new Command("slurm-run").argument("<agent>").requiredOption("--state <dir>").option("--resume")
+    .action(run(async (agent: string, opts: { state: string; resume?: boolean }) => (await import("./commands/slurm-run.js")).runSlurmRun({ agent, ...opts }, io))), { hidden: true });
   // A brokered command's warm worker: `main` itself runs the request it is handed (see outbox-warm.ts).
   program.addCommand(new Command("outbox-worker")
     .action(run(async () => (await import("./outbox-worker.js")).runOutboxWorker((args) => main(args)))), { hidden: true });

@@ -1,4 +1,5 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { processRunner } from "../../src/adapters/process.js";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
@@ -44,16 +45,36 @@ verify:
 `;
 const TRAIN = 'echo "slurm node=$SLURMD_NODENAME gpu=$CUDA_VISIBLE_DEVICES"; sleep 2; echo "val_bpb: $(head -n 1 value.txt)"\n';
 
+// A researcher whose job has a 1-minute limit, on node4 alone (the node-down tests take other nodes): Slurm's limits
+// are whole minutes and it checks them every 30 s, so its job ends TIMEOUT 60-90 s after it starts. It holds no GPU
+// (cpu_roles: job) and starts with the suite, so its wait overlaps the tests before its own, which use all 16 GPUs.
+const TIMED_NODE = "node4";
+const timedYaml = (name: string) => `name: ${name}
+gpus: none
+backend: slurm
+slurm: { partition: ${TIMED_NODE}, cpu_roles: job, role_time_limits: { researcher: "1" } }
+runtimes:
+  resumer: { preset: claude, program: "${bin("slurm-resumer")}", restart: always }
+roles:
+  researcher: { prompt: prompts/researcher.md, runtime: resumer }
+supervisor: { backoff: 200ms, max_backoff: 1s, max_restarts: 5, healthy_after: 2s }
+`;
+
 interface StatusJson {
   agents: { name: string; gpu: number | null; state: string; reason: string; job?: { id: string; node: string | null } }[];
 }
 
 let slurm: SlurmPort;
 let org: ReturnType<typeof createOrgRepo> | undefined;
+let timed: ReturnType<typeof createOrgRepo> | undefined;
+
+let gate: string | undefined;
 
 afterEach(() => {
   teardownOrg(org);
   org = undefined;
+  if (gate) rmSync(gate, { recursive: true, force: true });
+  gate = undefined;
 });
 
 describe("an org across the nodes of a real single-host cluster", { tags: ["slow", "slurm"] }, () => {
@@ -62,9 +83,15 @@ describe("an org across the nodes of a real single-host cluster", { tags: ["slow
     await startCluster();
     await startCluster(MULTI_NODE);
     slurm = createSlurm();
+    timed = createOrgRepo(timedYaml);
+    const up = runOrg(["up", "--no-attach"], { cwd: timed.dir });
+    expect(up.code, up.stderr).toBe(0);
   }, CLUSTER_START_MS);
 
-  afterAll(() => stopCluster(MULTI_NODE), 30_000);
+  afterAll(async () => {
+    teardownOrg(timed);
+    await stopCluster(MULTI_NODE);
+  }, 30_000);
 
   const liveJobs = async (name: string) => {
     const listed = await slurm.listJobs();
@@ -111,7 +138,7 @@ describe("an org across the nodes of a real single-host cluster", { tags: ["slow
       const now = status();
       return now.agents.every((agent) => agent.state === "running" && agent.job?.node) ? now : undefined;
     }, { timeoutMs: 30_000, what: "8 running, each on a node", explain });
-    const victim = before.agents[0]!.job!.node!;
+    const victim = before.agents.map((agent) => agent.job!.node!).find((node) => node !== TIMED_NODE)!;
     const moved = before.agents.filter((agent) => agent.job!.node === victim);
     const scontrol = (state: string) => processRunner.run(["scontrol", "update", `NodeName=${victim}`, `State=${state}`, "Reason=org-test"], { timeoutMs: 10_000 });
     expect((await scontrol("DOWN")).exitCode).toBe(0);
@@ -140,39 +167,63 @@ describe("an org across the nodes of a real single-host cluster", { tags: ["slow
     }
   }, 90_000);
 
-  // Passes alone, but not yet beside the whole suite (2 of 2 full runs): run with ORG_TEST_SLURM_VERIFY_NODE=1.
-  test.runIf(process.env.ORG_TEST_SLURM_VERIFY_NODE === "1")("a verify run's node taken down mid-run: log.md names the node, the experiment runs again and is judged once", async () => {
-    // Runs of 8 s: the one found under way is still under way when its node goes down, even on a loaded machine.
-    org = createOrgRepo(poolYaml, { "train.sh": TRAIN.replace("sleep 2", "sleep 8"), "value.txt": "1.000\n" });
+  test("a verify run's node taken down mid-run: log.md names the node, the experiment runs again and is judged once", async () => {
+    // Every run waits for the gate: the run found under way is surely still under way when its node goes down.
+    gate = mkdtempSync(join(tmpdir(), "org-slurm-gate-"));
+    const train = TRAIN.replace("sleep 2", `until [ -e ${gate}/open ]; do sleep 0.1; done`);
+    // A limit no held run reaches before the gate opens: Slurm's TIMEOUT would be a crash verdict.
+    org = createOrgRepo((name) => poolYaml(name).replace("timeout: 1m", "timeout: 5m"), { "train.sh": train, "value.txt": "1.000\n" });
     const { dir } = org;
     const state = join(dir, "state");
     const up = runOrg(["up", "--no-attach"], { cwd: dir });
     expect(up.code, up.stderr).toBe(0);
     const runs = join(state, "runs");
     const readLog = (file: string) => readFileSync(join(runs, file), "utf8");
-    // A run under way: placed on a node, no metric yet.
+    const logMd = () => readFileSync(join(state, "log.md"), "utf8");
+    const explain = () => `${runOrg(["status"], { cwd: dir }).stdout}\n${logMd().slice(-3000)}`;
+    // A run under way: placed on a node, held at the gate.
     const victim = await pollUntil(() => {
       const logs = existsSync(runs) ? readdirSync(runs).filter((file) => file.endsWith(".log")) : [];
-      const running = logs.map(readLog).find((text) => /slurm node=node\d/.test(text) && !/val_bpb:/.test(text));
-      return running ? /slurm node=(node\d+)/.exec(running)![1] : undefined;
-    }, { timeoutMs: 30_000, what: "a verify run under way" });
-    // Slurm ends a step on a node gone down within its KillWait (30 s), later under load: log.md may wait that long.
+      return logs.map((file) => /slurm node=(node\d+)/.exec(readLog(file))?.[1]).find((node) => node && node !== TIMED_NODE);
+    }, { timeoutMs: 30_000, what: "a verify run under way", explain });
     const scontrol = (stateName: string) => processRunner.run(["scontrol", "update", `NodeName=${victim}`, `State=${stateName}`, "Reason=org-test"], { timeoutMs: 10_000 });
+    const downAt = Date.now();
     expect((await scontrol("DOWN")).exitCode).toBe(0);
     try {
-      const logMd = () => readFileSync(join(state, "log.md"), "utf8");
-      await pollUntil(() => new RegExp(`slurm \\| verify run \\S+ of \\S+: its node ${victim} went down`).test(logMd()), { timeoutMs: 60_000, what: "log.md naming the node" });
+      await pollUntil(() => new RegExp(`slurm \\| verify run \\S+ of \\S+: its node ${victim} went down`).test(logMd()), { timeoutMs: 60_000, what: "log.md naming the node", explain });
+      console.log(`log.md named ${victim} ${Date.now() - downAt} ms after it went down`);
     } finally {
       await scontrol("RESUME");
     }
+    writeFileSync(join(gate, "open"), "");
     const rows = () => (existsSync(join(state, "results.tsv")) ? readFileSync(join(state, "results.tsv"), "utf8").trim().split("\n").slice(1).map((line) => line.split("\t")) : []);
-    const judged = await pollUntil(() => (rows().length >= 6 ? rows() : undefined), { timeoutMs: 40_000, what: "6 verdicts" });
+    const judged = await pollUntil(() => (rows().length >= 6 ? rows() : undefined), { timeoutMs: 40_000, what: "6 verdicts", explain });
     expect(judged.filter((row) => row[3] !== "keep" && row[3] !== "discard"), JSON.stringify(judged)).toEqual([]);
     // Judged once: one row per agent and commit.
     expect(new Set(judged.map((row) => `${row[5]} ${row[0]}`)).size, JSON.stringify(judged)).toBe(judged.length);
     expect(runOrg(["down"], { cwd: dir }).code).toBe(0);
   }, 150_000);
 
+  test("a job at its time limit ends TIMEOUT: the agent is back in a new job, log.md says why, its conversation resumed", async () => {
+    const { dir, name } = timed!;
+    const logMd = () => readFileSync(join(dir, "state", "log.md"), "utf8");
+    const entry = new RegExp(`slurm \\| researcher-1 resubmitted\n+job (\\d+) ended TIMEOUT[^\n]*: submitted job (\\d+)`);
+    // Started with the suite: at most 90 s after its job started, whatever the tests before took.
+    const [, ended, next] = await pollUntil(() => entry.exec(logMd()), { timeoutMs: 120_000, intervalMs: 500, what: "log.md: researcher-1 resubmitted after TIMEOUT", explain: () => logMd().slice(-2000) });
+    const listed = await slurm.listJobs();
+    if (!listed.ok) throw new Error(listed.error);
+    const jobs = jobsByAgent(listed.value, name).get("researcher-1") ?? [];
+    expect(jobs.find((job) => job.id === ended)).toMatchObject({ kind: "ended", state: "TIMEOUT" });
+    expect(jobs.find((job) => job.id === next)?.kind).not.toBe("ended");
+    // The same conversation, started fresh in the old job, resumed in the new one (the agent's own record of its starts).
+    const home = (JSON.parse(readFileSync(join(dir, "state", "agents", "researcher-1", "launch.json"), "utf8")) as { runtime: { home: string; sessionId: string } }).runtime;
+    const starts = () => (existsSync(join(home.home, "starts.log")) ? readFileSync(join(home.home, "starts.log"), "utf8") : "");
+    await pollUntil(() => starts().includes(`resumed ${home.sessionId} in job ${next}`), { timeoutMs: 30_000, what: `resumed in job ${next}`, explain: starts });
+    expect(starts()).toBe(`fresh ${home.sessionId} in job ${ended}\nresumed ${home.sessionId} in job ${next}\n`);
+    // Its job leaves node4 to the pool test, whose runs Slurm spreads over every node by load.
+    teardownOrg(timed);
+    timed = undefined;
+  }, 150_000);
   test("verify.gpus: pool: the runs spread over every node's GPUs; down leaves no job", async () => {
     org = createOrgRepo(poolYaml, { "train.sh": TRAIN, "value.txt": "1.000\n" });
     const { dir, name } = org;

@@ -12,6 +12,8 @@ import type { SlurmPort } from "./slurm.js";
 export interface AttachOptions {
   state: string;
   agent: string;
+  /** Run the program's resume argv (the supervisor found a conversation to resume) rather than its start. */
+  resume?: boolean;
   slurm: SlurmPort;
   log: (line: string) => void;
   /** log.md: an entry when the agent's job ended and was resubmitted, or runs on another node than it last did. */
@@ -39,7 +41,7 @@ export async function attachAgentJob(opts: AttachOptions): Promise<number> {
   const paths = slurmAgentPaths(opts.state, opts.agent);
   const request = await readJson<SlurmJobRequest>(paths.request);
   if (!request) return fail(opts, `no ${paths.request} — run \`org up\` again`);
-  const { launch } = request;
+  const launch = opts.resume && request.resume ? { ...request.launch, argv: request.resume } : request.launch;
   // The job this agent last ran in, on which node: a node gone down shows as a move once the agent runs elsewhere.
   const previous = (await readJson<SlurmJobRecord>(paths.job))?.job;
   const submitted = new Set<string>();

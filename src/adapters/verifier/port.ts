@@ -13,7 +13,7 @@ import { readStartTicks, type ChildRecords } from "../child-records.js";
 import { recordRunEnd, recordRunStart } from "../store/gpu-runs.js";
 import { processRunner, type Runner } from "../process.js";
 import { filterAgentEnv } from "../../org/lifecycle/secrets.js";
-import { endedByTimeLimit, failedNodeOf, isNodeDown, slurmPoolRunArgv, slurmVerifyArgv } from "../../org/slurm/argv.js";
+import { endedByTimeLimit, failedNodeOf, isNodeDown, nodeStateArgv, slurmPoolRunArgv, slurmVerifyArgv } from "../../org/slurm/argv.js";
 import { slurmAgentPaths } from "../../org/slurm/paths.js";
 import { logPath, verifierStorePaths } from "../../org/paths.js";
 import { runGit } from "../git/run.js";
@@ -148,8 +148,7 @@ export function createVerifierPort(opts: {
       // The run's node went down: no verdict on a half run; the request stays queued and runs again (judged once).
       const failedNode = opts.backend === "slurm" ? failedNodeOf(log) : undefined;
       // The log holds the candidate's own output too: only Slurm's word that the node is down counts.
-      const sinfo = ["sinfo", "--noheader", "--Node", `--nodes=${failedNode}`, "--format=%T"];
-      if (failedNode && isNodeDown((await runner.run(sinfo, { timeoutMs: 30_000 })).stdout)) {
+      if (failedNode && isNodeDown((await runner.run(nodeStateArgv(failedNode), { timeoutMs: 30_000 })).stdout)) {
         const what = `verify run ${id} of ${basename(options.cwd)}: its node ${failedNode} went down`;
         const body = "the experiment stays queued and runs again";
         await appendLines(logPath(opts.state), [formatLogEntry({ date: new Date(), op: "slurm", title: what, body })]);

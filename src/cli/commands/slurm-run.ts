@@ -8,11 +8,12 @@ import { processRunner } from "../../adapters/process.js";
 import type { Io } from "../io.js";
 
 /** `org slurm-run <agent> --state <dir>`: the pane of an agent under backend: slurm (pending, then the agent as a job step). */
-export async function runSlurmRun(opts: { agent: string; state: string }, io: Io): Promise<number> {
+export async function runSlurmRun(opts: { agent: string; state: string; resume?: boolean }, io: Io): Promise<number> {
   const pane = process.env.TMUX_PANE;
   return attachAgentJob({
     state: opts.state,
     agent: opts.agent,
+    resume: opts.resume === true,
     // One squeue (2 RPCs) every 3 s for the whole org, however many agents wait: ≤ 0.7 RPC/s (docs/slurm.md).
     slurm: createSharedListing(createSlurm(), { file: slurmQueuePath(opts.state), intervalMs: 3000 }),
     log: io.out,

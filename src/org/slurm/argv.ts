@@ -13,6 +13,8 @@ export interface SlurmJobRequest {
   settings: SlurmConfig;
   /** The agent program itself, run as a step of the job; launch.json holds `org slurm-run` instead. */
   launch: PaneLaunch;
+  /** The program's resume argv (a restart with a conversation runs it in the job); absent when it cannot resume. */
+  resume?: string[];
 }
 
 // The job only holds the allocation: the agent runs in it as an `srun --overlap --pty` step from its pane,
@@ -59,7 +61,12 @@ export function slurmVerifyArgv(jobId: string, verify: { argv: string[]; cwd: st
 
 /** What an agent's pane runs under backend: slurm: `org slurm-run`, which finds or submits the job, waits, then srun. */
 export function slurmPaneLaunch(orgArgv: string[], state: string, launch: PaneLaunch, agent: string): PaneLaunch {
-  return { argv: [...orgArgv, "slurm-run", agent, "--state", state], cwd: launch.cwd, env: launch.env };
+  return { argv: slurmRunArgv(orgArgv, state, agent), cwd: launch.cwd, env: launch.env };
+}
+
+/** `org slurm-run`; with `resume`, the step runs the program's resume argv (slurm.json's `resume`) rather than its start. */
+export function slurmRunArgv(orgArgv: string[], state: string, agent: string, resume = false): string[] {
+  return [...orgArgv, "slurm-run", agent, "--state", state, ...(resume ? ["--resume"] : [])];
 }
 
 /**
@@ -99,9 +106,18 @@ export function failedNodeOf(log: string): string | undefined {
   return /^srun: error: Node failure on (\S+)$/m.exec(log)?.[1] ?? stepd.exec(log)?.[1];
 }
 
-/** Whether `sinfo -h -N -n NODE -o %T` says the node is down, failed, drained or not responding. */
-export function isNodeDown(sinfo: string): boolean {
-  return sinfo.split("\n").some((state) => /^(down|drain|fail|maint|unknown)|\*$/i.test(state.trim()));
+/**
+ * argv that asks the controller for one node's own state. Not sinfo: its %T says `mixed` for a node just set DOWN
+ * while the job it killed still completes, so a run cut by the node's end read as a crash.
+ */
+export function nodeStateArgv(node: string): string[] {
+  return ["scontrol", "--oneliner", "show", "node", node];
+}
+
+/** Whether `scontrol -o show node` says the node is down, failed, drained or not responding (`State=DOWN*+DRAIN`). */
+export function isNodeDown(scontrol: string): boolean {
+  const state = /(?:^|\s)State=(\S+)/.exec(scontrol)?.[1] ?? "";
+  return state.split("+").some((part) => /^(down|drain|fail|maint|unknown|not_responding)|\*$/i.test(part));
 }
 
 /** Whether a run's log says Slurm ended it at its time limit (slurmstepd's `*** … CANCELLED AT … DUE TO TIME LIMIT ***`). */

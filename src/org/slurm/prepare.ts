@@ -2,7 +2,7 @@ import { SlurmSchema, type OrgConfig, type SlurmConfig } from "../config/schema.
 import { agentPaths } from "../paths.js";
 import type { FilesPort } from "../ports.js";
 import type { LaunchSpec } from "../state.js";
-import { slurmPaneLaunch, type SlurmJobRequest } from "./argv.js";
+import { slurmPaneLaunch, slurmRunArgv, type SlurmJobRequest } from "./argv.js";
 import { slurmAgentPaths } from "./paths.js";
 
 /** Whether an agent of this role runs as a Slurm job: every GPU role, and CPU roles when cpu_roles is job. */
@@ -19,7 +19,10 @@ function holdsGpu(config: OrgConfig, role: string): boolean {
 /** The launch a job agent's pane runs (`org slurm-run`, Slurm's CUDA_VISIBLE_DEVICES); any other agent's unchanged. */
 export function slurmLaunchSpec(config: OrgConfig, state: string, orgArgv: string[], spec: LaunchSpec): LaunchSpec {
   if (!runsAsJob(config, spec.role)) return spec;
-  return { ...spec, ...slurmPaneLaunch(orgArgv, state, { argv: spec.argv, cwd: spec.cwd, env: withoutLease(spec.env) }, spec.agent) };
+  const launch = slurmPaneLaunch(orgArgv, state, { argv: spec.argv, cwd: spec.cwd, env: withoutLease(spec.env) }, spec.agent);
+  // A restart that resumes the conversation goes through the job too, never the bare CLI on this host.
+  const resumeArgv = spec.runtime?.resumeArgv ? slurmRunArgv(orgArgv, state, spec.agent, true) : null;
+  return { ...spec, ...launch, ...(spec.runtime ? { runtime: { ...spec.runtime, resumeArgv } } : {}) };
 }
 
 /** The slurm settings of one role's jobs: its own time limit (slurm.role_time_limits) over the org's. */
@@ -49,6 +52,7 @@ export async function prepareSlurmAgents(
     const request: SlurmJobRequest = {
       org: config.name, agent: agent.name, gpu: holdsGpu(config, agent.role), output: slurmAgentPaths(state, agent.name).output,
       cwd: spec.cwd, settings: roleSettings(settings, agent.role), launch: { argv: spec.argv, cwd: spec.cwd, env },
+      ...(spec.runtime?.resumeArgv ? { resume: spec.runtime.resumeArgv } : {}),
     };
     await files.writeAtomic(slurmAgentPaths(state, agent.name).request, `${JSON.stringify(request, null, 2)}\n`);
     const wrapped = slurmLaunchSpec(config, state, orgArgv, spec);
