@@ -6,10 +6,15 @@ import { cutToWidth } from "./text-width.js";
 
 /** A line of the agent's text in a summary is cut to this many characters. */
 const SUMMARY_CHARS = 300;
+const INDENT = " ".repeat(9);
+const NOT_PRINTED = "(org submit's output is not in the transcript)";
+const NOTHING_NEXT = "(nothing after it in the transcript)";
 const MARKS: Record<TraceEvent["kind"], string> = { user: "told", assistant: "said", call: "$", result: "→" };
 
 /** One block per experiment, oldest first; `who` names the agent on each header (the diverged list). */
-export function renderExperiments(traces: readonly ExperimentTrace[], opts: { who?: boolean; width?: number } = {}): string {
+export function renderExperiments(
+  traces: readonly ExperimentTrace[], opts: { who?: boolean; width?: number } = {},
+): string {
   const lines = traces.flatMap((trace) => [describeHeader(trace, opts.who === true), ...describeBody(trace), ""]);
   return fit(lines.slice(0, -1), opts.width);
 }
@@ -25,35 +30,45 @@ export function renderExperiment(trace: ExperimentTrace, width?: number): string
 
 /** Matching events, one line each: time, agent, what kind, the text on one line. */
 export function renderMatches(matches: readonly { agent: string; event: TraceEvent }[], width?: number): string {
-  return fit(matches.map(({ agent, event }) => `${clock(event.at)} ${agent} ${MARKS[event.kind]} ${summarize(eventText(event))}`), width);
+  const lines = matches.map(({ agent, event }) => {
+    return `${clock(event.at)} ${agent} ${MARKS[event.kind]} ${summarize(eventText(event))}`;
+  });
+  return fit(lines, width);
 }
 
 function describeHeader(trace: ExperimentTrace, who: boolean): string {
   const { result, submit } = trace;
   const at = clock(submit?.at ?? Date.parse(result?.time ?? ""));
   const commit = (result?.commit ?? submit?.commit ?? "-------").slice(0, 7);
-  const verdict = result ? `${result.status}${result.metric !== undefined ? ` ${result.metric.toFixed(6)}` : ""}` : "no verdict in results";
+  const metric = result?.metric !== undefined ? ` ${result.metric.toFixed(6)}` : "";
+  const verdict = result ? `${result.status}${metric}` : "no verdict in results";
   const what = cleanLine(result?.description ?? submit?.message ?? "");
   const id = result?.id ?? submit?.id;
-  return `── ${at}${who && result ? ` ${result.agent}` : ""} ${commit} ${verdict} "${what}"${id ? ` · ${id}` : ""}`;
+  const agent = who && result ? ` ${result.agent}` : "";
+  return `── ${at}${agent} ${commit} ${verdict} "${what}"${id ? ` · ${id}` : ""}`;
 }
 
 function describeBody(trace: ExperimentTrace): string[] {
   if (trace.unknown) return [`  trace unknown: ${cleanLine(trace.unknown)}`];
-  const lines = [`  expected: ${trace.expected !== undefined ? summarize(trace.expected) : "(said nothing before it submitted)"}`];
+  const expected = trace.expected !== undefined ? summarize(trace.expected) : "(said nothing before it submitted)";
+  const lines = [`  expected: ${expected}`];
   if (trace.submit?.message !== undefined) lines.push(`  message:  ${summarize(trace.submit.message)}`);
-  trace.commands.forEach((command, index) => lines.push(`  ${index === 0 ? "ran:     " : "         "} $ ${summarize(command)}`));
+  trace.commands.forEach((command, index) => {
+    lines.push(`  ${index === 0 ? "ran:     " : INDENT} $ ${summarize(command)}`);
+  });
   const printed = trace.submit?.printed;
-  lines.push(`  verdict:  ${printed !== undefined ? summarize(firstLines(printed)) : "(org submit's output is not in the transcript)"}`);
+  const seen = printed !== undefined ? summarize(firstLines(printed)) : NOT_PRINTED;
+  lines.push(`  verdict:  ${seen}`);
   lines.push(...describeNext(trace));
   return lines;
 }
 
 function describeNext(trace: ExperimentTrace): string[] {
   const next = trace.next;
-  if (!next || (next.said === undefined && next.commands.length === 0)) return ["  next:     (nothing after it in the transcript)"];
+  if (!next || (next.said === undefined && next.commands.length === 0)) return [`  next:     ${NOTHING_NEXT}`];
   const said = next.said !== undefined ? [summarize(next.said)] : [];
-  return [...said, ...next.commands.map((command) => `$ ${summarize(command)}`)].map((line, index) => `  ${index === 0 ? "next:    " : "         "} ${line}`);
+  const lines = [...said, ...next.commands.map((command) => `$ ${summarize(command)}`)];
+  return lines.map((line, index) => `  ${index === 0 ? "next:    " : INDENT} ${line}`);
 }
 
 function describeEvent(event: TraceEvent): string[] {

@@ -18,12 +18,16 @@ export async function readOpencodeTrace(path: string, top: string, cli: string):
     if (stamp.startsWith("-")) return { kind: "read", cli, events: [], problems: [] };
     // Every row is read into memory: a database past this bound is not read at all.
     const bytes = stamp.split("|").reduce((sum, part) => sum + (Number(part.split(":")[0]) || 0), 0);
-    if (bytes > MAX_DATABASE_BYTES) return { kind: "read", cli, events: [], problems: [`${path} and its WAL are ${bytes} bytes, over the ${MAX_DATABASE_BYTES} org reads`] };
+    if (bytes > MAX_DATABASE_BYTES) {
+      const why = `${path} and its WAL are ${bytes} bytes, over the ${MAX_DATABASE_BYTES} org reads`;
+      return { kind: "read", cli, events: [], problems: [why] };
+    }
     try {
       const { messages, parts } = await readRows(path, top);
       if ((await stampOf(path)) !== stamp) continue;
       const { events, known } = readOpencodeEvents(messages, parts);
-      const shape = parts.length > 0 && known === 0 ? ["opencode.db: an unknown shape — none of its parts belongs to a message with a role"] : [];
+      const foreign = "opencode.db: an unknown shape — none of its parts belongs to a message with a role";
+      const shape = parts.length > 0 && known === 0 ? [foreign] : [];
       return { kind: "read", cli, events, problems: shape };
     } catch (error) {
       problem = describeError(error as NodeJS.ErrnoException);
@@ -43,7 +47,8 @@ async function readRows(path: string, top: string): Promise<{ messages: Map<stri
     const parts: OpencodePart[] = [];
     for (const row of await readTableRows(pages, "part")) {
       const { id, message_id: messageId, time_created: at, data } = row;
-      if (typeof id === "string" && typeof messageId === "string" && typeof data === "string") parts.push({ id, messageId, at: typeof at === "number" ? at : 0, data });
+      if (typeof id !== "string" || typeof messageId !== "string" || typeof data !== "string") continue;
+      parts.push({ id, messageId, at: typeof at === "number" ? at : 0, data });
     }
     return { messages, parts };
   } finally {

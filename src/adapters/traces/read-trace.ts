@@ -17,7 +17,8 @@ export const MAX_TRANSCRIPT_BYTES = 32 * 1024 * 1024;
 export async function readAgentTrace(state: string, agent: string, now = Date.now()): Promise<AgentTrace> {
   const text = await readText(agentPaths(state, agent).launch).catch(() => undefined);
   const spec = text === undefined ? undefined : parseSpec(text);
-  if (!spec) return { kind: "none", why: `${agent} was never started by \`org up\` (no launch record), so its CLI wrote nothing yet` };
+  const never = `${agent} was never started by \`org up\` (no launch record), so its CLI wrote nothing yet`;
+  if (!spec) return { kind: "none", why: never };
   const format = traceFormatOf(spec.runtime?.preset);
   if (format.kind === "none") return { kind: "none", why: format.why };
   const home = spec.runtime!.home;
@@ -25,14 +26,17 @@ export async function readAgentTrace(state: string, agent: string, now = Date.no
   return readJsonlTrace(home, format, now);
 }
 
-async function readJsonlTrace(home: string, format: Extract<TraceFormat, { kind: "jsonl" }>, now: number): Promise<AgentTrace> {
+async function readJsonlTrace(
+  home: string, format: Extract<TraceFormat, { kind: "jsonl" }>, now: number,
+): Promise<AgentTrace> {
   const listed = await listTranscripts(home, join(home, format.dir), format);
   if ("problem" in listed) return { kind: "read", cli: format.cli, events: [], problems: [listed.problem] };
   const problems = [...listed.problems];
   const lists: TraceEvent[][] = [];
   for (const file of listed.files) {
     const label = join(format.dir, file);
-    const read = await readTail(home, join(home, format.dir, file)).catch((error: NodeJS.ErrnoException) => ({ problem: `cannot read ${label}: ${describeError(error)}` }));
+    const read = await readTail(home, join(home, format.dir, file))
+      .catch((error: NodeJS.ErrnoException) => ({ problem: `cannot read ${label}: ${describeError(error)}` }));
     if ("problem" in read) {
       problems.push(read.problem);
       continue;
@@ -40,19 +44,25 @@ async function readJsonlTrace(home: string, format: Extract<TraceFormat, { kind:
     const end = read.text.lastIndexOf("\n");
     const parsed = parseJsonLines(read.text.slice(0, end + 1), label);
     if (parsed.problem) problems.push(parsed.problem);
-    if (read.skipped > 0) problems.push(`${label} is ${read.size} bytes: only its last ${MAX_TRANSCRIPT_BYTES} were read`);
+    const cut = `${label} is ${read.size} bytes: only its last ${MAX_TRANSCRIPT_BYTES} were read`;
+    if (read.skipped > 0) problems.push(cut);
     // The CLI may be writing its last line now; one left half-written for a minute is a truncated file.
     const half = read.text.length - end - 1;
-    if (half > 0 && now - read.mtimeMs >= HALF_LINE_STALE_MS) problems.push(`${label}: truncated — it ends in a half-written line (${half} characters)`);
+    const truncated = `${label}: truncated — it ends in a half-written line (${half} characters)`;
+    if (half > 0 && now - read.mtimeMs >= HALF_LINE_STALE_MS) problems.push(truncated);
     const { events, known } = format.read(parsed.values);
-    if (parsed.values.length > 0 && known === 0) problems.push(`${label}: an unknown shape — none of its ${parsed.values.length} lines is a ${format.cli} transcript line`);
+    const lines = parsed.values.length;
+    const foreign = `${label}: an unknown shape — none of its ${lines} lines is a ${format.cli} transcript line`;
+    if (lines > 0 && known === 0) problems.push(foreign);
     lists.push(events);
   }
   return { kind: "read", cli: format.cli, events: mergeTimelines(lists), problems };
 }
 
 /** A file's text, or its last MAX_TRANSCRIPT_BYTES from the first whole line in them. */
-async function readTail(top: string, path: string): Promise<{ text: string; size: number; skipped: number; mtimeMs: number }> {
+async function readTail(
+  top: string, path: string,
+): Promise<{ text: string; size: number; skipped: number; mtimeMs: number }> {
   const handle = await openUntrusted(top, path);
   try {
     const { size, mtimeMs } = await handle.stat();

@@ -21,47 +21,51 @@ export interface TracesOptions {
   json: boolean;
 }
 
+type Filter = { since?: number; pattern?: RegExp };
+
 /** `org traces`: an agent's CLI transcript per experiment, the org's diverged experiments, or a search of them all. */
 export async function runTraces(opts: TracesOptions, io: Io): Promise<number> {
   const filter = checkFilters(opts);
   if (!opts.agent && !opts.diverged && !opts.grep && !opts.experiment) {
-    throw new OrgError("name an agent, or ask for --diverged or --grep <regex> — e.g. `org traces researcher-1`", "usage");
+    const example = "e.g. `org traces researcher-1`";
+    throw new OrgError(`name an agent, or ask for --diverged or --grep <regex> — ${example}`, "usage");
   }
   const record = await readRecord(opts.root);
   const names = record.agents.map((agent) => agent.name);
-  if (opts.agent && !names.includes(opts.agent)) throw new OrgError(`no agent named "${opts.agent}" — choose one of: ${names.join(", ")}`, "unknown-agent");
+  if (opts.agent && !names.includes(opts.agent)) {
+    throw new OrgError(`no agent named "${opts.agent}" — choose one of: ${names.join(", ")}`, "unknown-agent");
+  }
   const state = orgPaths(opts.root).state;
   const rows = await readTracedResults(opts.root);
   const agent = opts.agent ?? (opts.experiment ? findAgentOf(rows, opts.experiment) : undefined);
   const read = async (name: string) => [name, await readAgentTrace(state, name)] as const;
   const traces = new Map(await Promise.all((agent ? [agent] : names).map(read)));
-  if (opts.diverged) {
-    const diverged = selectSince(traceDiverged(traces, rows), filter.since);
-    const shown = filter.pattern ? diverged.filter((trace) => trace.events.some((event) => selectEvents([event], filter).length > 0)) : diverged;
-    if (opts.json) io.out(formatJson(shown.map(withoutEvents)));
-    else io.out(shown.length > 0 ? renderExperiments(shown, { who: true, width: io.columns }) : "no discards or crashes yet");
-    return 0;
-  }
+  if (opts.diverged) return printDiverged(traceDiverged(traces, rows), filter, opts.json, io);
   if (!agent) return printMatches(traces, filter, opts.json, io);
   const trace = traces.get(agent)!;
-  if (trace.kind === "none") throw new OrgError(`${agent} has no transcript: ${trace.why}${insteadOf(trace, agent)}`, "no-transcript");
+  if (trace.kind === "none") {
+    throw new OrgError(`${agent} has no transcript: ${trace.why}${insteadOf(trace, agent)}`, "no-transcript");
+  }
   for (const problem of trace.problems) io.err(`org: ${agent}'s transcript: ${problem}`);
   const experiments = traceExperiments(agent, trace, rows);
   if (opts.experiment) {
     const found = findExperiment(experiments, opts.experiment);
-    if (!found) throw new OrgError(`no experiment "${opts.experiment}" of ${agent} — \`org traces ${agent}\` lists them, each with its id`, "unknown-experiment");
-    if (filter.pattern) return printMatches(new Map([[agent, { ...trace, events: found.events }]]), filter, opts.json, io);
+    const list = `\`org traces ${agent}\` lists them, each with its id`;
+    if (!found) throw new OrgError(`no experiment "${opts.experiment}" of ${agent} — ${list}`, "unknown-experiment");
+    const within = new Map([[agent, { ...trace, events: found.events }]]);
+    if (filter.pattern) return printMatches(within, filter, opts.json, io);
     io.out(opts.json ? formatJson(found) : renderExperiment(found, io.columns));
     return 0;
   }
   if (filter.pattern) return printMatches(traces, filter, opts.json, io);
   const shown = selectSince(experiments, filter.since);
+  const none = `${agent} submitted nothing yet (${trace.events.length} events in its ${trace.cli} transcript)`;
   if (opts.json) io.out(formatJson(shown.map(withoutEvents)));
-  else io.out(shown.length > 0 ? renderExperiments(shown, { width: io.columns }) : `${agent} submitted nothing yet (${trace.events.length} events in its ${trace.cli} transcript)`);
+  else io.out(shown.length > 0 ? renderExperiments(shown, { width: io.columns }) : none);
   return 0;
 }
 
-function checkFilters(opts: TracesOptions): { since?: number; pattern?: RegExp } {
+function checkFilters(opts: TracesOptions): Filter {
   const since = opts.since === undefined ? undefined : parseSince(opts.since, Date.now());
   if (since && "error" in since) throw new OrgError(since.error, "usage");
   const grep = opts.grep === undefined ? undefined : compileGrep(opts.grep);
@@ -69,7 +73,16 @@ function checkFilters(opts: TracesOptions): { since?: number; pattern?: RegExp }
   return { ...(since ? { since: since.at } : {}), ...(grep ? { pattern: grep.pattern } : {}) };
 }
 
-function printMatches(traces: ReadonlyMap<string, AgentTrace>, filter: { since?: number; pattern?: RegExp }, json: boolean, io: Io): number {
+function printDiverged(diverged: ExperimentTrace[], filter: Filter, json: boolean, io: Io): number {
+  const recent = selectSince(diverged, filter.since);
+  const shown = filter.pattern ? recent.filter((trace) => selectEvents(trace.events, filter).length > 0) : recent;
+  if (json) io.out(formatJson(shown.map(withoutEvents)));
+  else if (shown.length === 0) io.out("no discards or crashes yet");
+  else io.out(renderExperiments(shown, { who: true, width: io.columns }));
+  return 0;
+}
+
+function printMatches(traces: ReadonlyMap<string, AgentTrace>, filter: Filter, json: boolean, io: Io): number {
   const matches = [...traces].flatMap(([agent, trace]) => {
     if (trace.kind === "none") io.err(`org: ${agent} has no transcript: ${trace.why}`);
     return trace.kind === "none" ? [] : selectEvents(trace.events, filter).map((event) => ({ agent, event }));
@@ -83,12 +96,15 @@ function printMatches(traces: ReadonlyMap<string, AgentTrace>, filter: { since?:
 function findAgentOf(rows: readonly TracedResult[], name: string): string {
   const commit = /^[0-9a-f]{7,40}$/.test(name);
   const row = rows.find((candidate) => candidate.id === name || (commit && candidate.commit.startsWith(name)));
-  if (!row) throw new OrgError(`no experiment "${name}" in the org's results — \`org tried\` lists every experiment with its commit`, "unknown-experiment");
+  const list = "`org tried` lists every experiment with its commit";
+  if (!row) throw new OrgError(`no experiment "${name}" in the org's results — ${list}`, "unknown-experiment");
   return row.agent;
 }
 
 function insteadOf(trace: Extract<AgentTrace, { kind: "none" }>, agent: string): string {
-  return trace.why.startsWith("a built-in") ? ` — what it tried is in \`org tried\`, what it printed in \`org logs ${agent}\`` : ` — \`org logs ${agent}\` shows its pane`;
+  const logs = `\`org logs ${agent}\``;
+  if (trace.why.startsWith("a built-in")) return ` — what it tried is in \`org tried\`, what it printed in ${logs}`;
+  return ` — \`org logs ${agent}\` shows its pane`;
 }
 
 function withoutEvents({ events: _events, ...trace }: ExperimentTrace): Omit<ExperimentTrace, "events"> {

@@ -24,7 +24,8 @@ export function readClaudeEvents(values: readonly unknown[]): FileEvents {
       if (block.type === "text" && typeof block.text === "string" && block.text.trim() !== "") {
         events.push({ kind: line.type, at, text: clipText(block.text) });
       } else if (block.type === "tool_use" && typeof block.name === "string") {
-        events.push({ kind: "call", at, tool: block.name, command: describeCall(block.name, block.input), ...idOf(block.id) });
+        const command = describeCall(block.name, block.input);
+        events.push({ kind: "call", at, tool: block.name, command, ...idOf(block.id) });
       } else if (block.type === "tool_result") {
         events.push({ kind: "result", at, text: clipText(joinTexts(block.content)), ...idOf(block.tool_use_id) });
       }

@@ -36,10 +36,13 @@ function readItem(item: Record<string, unknown>, at: number): TraceEvent | undef
     return { kind: item.role, at, text: clipText(text) };
   }
   if ((item.type === "function_call" || item.type === "custom_tool_call") && typeof item.name === "string") {
-    return { kind: "call", at, tool: item.name, command: describeCall(item.name, readArguments(item.arguments ?? item.input)), ...id };
+    const command = describeCall(item.name, readArguments(item.arguments ?? item.input));
+    return { kind: "call", at, tool: item.name, command, ...id };
   }
   if (item.type === "function_call_output" || item.type === "custom_tool_call_output") {
-    const output = typeof item.output === "string" ? item.output : joinTexts(readObject(item.output)?.content ?? item.output, ["input_text", "output_text", "text"]);
+    const parts = readObject(item.output)?.content ?? item.output;
+    const texts = ["input_text", "output_text", "text"];
+    const output = typeof item.output === "string" ? item.output : joinTexts(parts, texts);
     return { kind: "result", at, text: clipText(output.replace(OUTPUT_HEADER, "")), ...id };
   }
   return undefined;

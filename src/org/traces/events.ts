@@ -47,7 +47,8 @@ export function joinTexts(content: unknown, types: readonly string[] = ["text"])
   if (!Array.isArray(content)) return "";
   return content
     .map((part) => readObject(part))
-    .filter((part) => part && typeof part.text === "string" && (part.type === undefined || types.includes(String(part.type))))
+    .filter((part) => part && typeof part.text === "string"
+      && (part.type === undefined || types.includes(String(part.type))))
     .map((part) => part!.text as string)
     .join("\n");
 }

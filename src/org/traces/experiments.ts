@@ -39,35 +39,45 @@ export interface ExperimentTrace {
  * Pairs each `org submit` in the timeline with the agent's row of results (by experiment id, then commit, then the
  * message of an unmatched row judged after it); rows no submit explains get `unknown(row)` as their reason.
  */
-export function splitExperiments(events: readonly TraceEvent[], rows: readonly TracedResult[], unknown: (row: TracedResult) => string): ExperimentTrace[] {
+export function splitExperiments(
+  events: readonly TraceEvent[], rows: readonly TracedResult[], unknown: (row: TracedResult) => string,
+): ExperimentTrace[] {
   const unmatched = [...rows];
   const take = (test: (row: TracedResult) => boolean) => {
     const index = unmatched.findIndex(test);
     return index < 0 ? undefined : unmatched.splice(index, 1)[0];
   };
-  const submits = events.flatMap((event, index) => (event.kind === "call" && isSubmitCommand(event.command) ? [index] : []));
+  const submits = events.flatMap((event, index) => (
+    event.kind === "call" && isSubmitCommand(event.command) ? [index] : []
+  ));
   const traces: ExperimentTrace[] = [];
   let start = 0;
   for (const [n, index] of submits.entries()) {
     const call = events[index] as Extract<TraceEvent, { kind: "call" }>;
     const end = submits[n + 1] ?? events.length;
     const answered = findResult(events, index, end, call.id);
-    const printed = answered === undefined ? undefined : (events[answered] as Extract<TraceEvent, { kind: "result" }>).text;
+    const answer = answered === undefined ? undefined : events[answered];
+    const printed = answer?.kind === "result" ? answer.text : undefined;
     const message = readSubmitMessage(call.command);
     const { commit, id } = readSubmitAnswer(printed ?? "");
     const result = (id ? take((row) => row.id === id) : undefined)
       ?? (commit ? take((row) => row.commit.startsWith(commit)) : undefined)
-      ?? (message !== undefined && commit === undefined ? take((row) => row.description === message && Date.parse(row.time) >= call.at) : undefined);
+      ?? (message !== undefined && commit === undefined
+        ? take((row) => row.description === message && Date.parse(row.time) >= call.at)
+        : undefined);
     const stop = answered ?? index;
     const segment = events.slice(start, stop + 1);
     const before = events.slice(start, index);
     const after = events.slice(stop + 1, end);
     traces.push({
       ...(result ? { result } : {}),
-      submit: { at: call.at, command: call.command, ...(message !== undefined ? { message } : {}), ...(commit ? { commit } : {}), ...(id ? { id } : {}), ...(printed !== undefined ? { printed } : {}) },
+      submit: {
+        at: call.at, command: call.command, ...(message !== undefined ? { message } : {}),
+        ...(commit ? { commit } : {}), ...(id ? { id } : {}), ...(printed !== undefined ? { printed } : {}),
+      },
       ...lastSaid(before),
-      commands: segment.flatMap((event) => (event.kind === "call" ? [event.command] : [])),
-      next: { ...firstSaid(after), commands: after.flatMap((event) => (event.kind === "call" ? [event.command] : [])).slice(0, NEXT_CALLS) },
+      commands: listCommands(segment),
+      next: { ...firstSaid(after), commands: listCommands(after).slice(0, NEXT_CALLS) },
       events: segment,
     });
     start = stop + 1;
@@ -82,7 +92,13 @@ export function listDiverged(traces: readonly ExperimentTrace[]): ExperimentTrac
 }
 
 // The submit's own output: the result with its call's id, else the first result after it.
-function findResult(events: readonly TraceEvent[], from: number, end: number, id: string | undefined): number | undefined {
+function listCommands(events: readonly TraceEvent[]): string[] {
+  return events.flatMap((event) => (event.kind === "call" ? [event.command] : []));
+}
+
+function findResult(
+  events: readonly TraceEvent[], from: number, end: number, id: string | undefined,
+): number | undefined {
   for (let index = from + 1; index < end; index++) {
     const event = events[index]!;
     if (event.kind === "result" && (id === undefined || event.id === undefined || event.id === id)) return index;

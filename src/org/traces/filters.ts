@@ -10,7 +10,8 @@ export function parseSince(text: string, now: number): { at: number } | { error:
   if (duration) return { at: now - Number(duration[1]) * UNITS[duration[2]!]! };
   const at = /^\d{4}-\d\d-\d\d/.test(text.trim()) ? Date.parse(text) : NaN;
   if (!Number.isNaN(at)) return { at };
-  return { error: `--since ${JSON.stringify(text)} is neither a duration nor a time — give one like 30m, 2h or 1d, or a time like 2026-12-05T04:00Z` };
+  const fix = "give one like 30m, 2h or 1d, or a time like 2026-12-05T04:00Z";
+  return { error: `--since ${JSON.stringify(text)} is neither a duration nor a time — ${fix}` };
 }
 
 /** --grep as a regular expression; else why not. */
@@ -19,7 +20,8 @@ export function compileGrep(text: string): { pattern: RegExp } | { error: string
     return { pattern: new RegExp(text) };
   } catch (error) {
     const why = (error as Error).message.replace(/^Invalid regular expression: /, "");
-    return { error: `--grep ${JSON.stringify(text)} is not a regular expression (${why}) — escape a special character with \\, e.g. --grep 'lr\\('` };
+    const fix = "escape a special character with \\, e.g. --grep 'lr\\('";
+    return { error: `--grep ${JSON.stringify(text)} is not a regular expression (${why}) — ${fix}` };
   }
 }
 
@@ -29,8 +31,11 @@ export function eventText(event: TraceEvent): string {
 }
 
 /** The events at or after `since` whose text matches `pattern` (either left out: all). */
-export function selectEvents(events: readonly TraceEvent[], filter: { since?: number; pattern?: RegExp }): TraceEvent[] {
-  return events.filter((event) => (filter.since === undefined || event.at >= filter.since) && (!filter.pattern || filter.pattern.test(eventText(event))));
+export function selectEvents(
+  events: readonly TraceEvent[], { since, pattern }: { since?: number; pattern?: RegExp },
+): TraceEvent[] {
+  return events.filter((event) => (since === undefined || event.at >= since)
+    && (!pattern || pattern.test(eventText(event))));
 }
 
 /** Experiments submitted (or, without a submit, judged) at or after `since`. */
@@ -43,5 +48,6 @@ export function selectSince(traces: readonly ExperimentTrace[], since: number | 
 export function findExperiment(traces: readonly ExperimentTrace[], name: string): ExperimentTrace | undefined {
   const commit = /^[0-9a-f]{7,40}$/.test(name);
   return traces.find((trace) => trace.result?.id === name || trace.submit?.id === name
-    || (commit && (trace.result?.commit.startsWith(name) || (trace.submit?.commit !== undefined && name.startsWith(trace.submit.commit)))));
+    || (commit && (trace.result?.commit.startsWith(name)
+      || (trace.submit?.commit !== undefined && name.startsWith(trace.submit.commit)))));
 }

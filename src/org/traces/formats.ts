@@ -6,9 +6,16 @@ import type { FileEvents } from "./events.js";
 import { readGeminiEvents } from "./gemini-events.js";
 
 export type TraceFormat =
-  | { kind: "jsonl"; cli: string; dir: string; matches: (relativePath: string) => boolean; read: (values: readonly unknown[]) => FileEvents }
+  | {
+    kind: "jsonl"; cli: string; dir: string;
+    matches: (relativePath: string) => boolean; read: (values: readonly unknown[]) => FileEvents;
+  }
   | { kind: "opencode-db"; cli: string; file: string }
   | { kind: "none"; why: string };
+
+const BUILTIN = "a built-in researcher calls no model, so it writes no transcript";
+
+const KNOWN = "Claude Code, Codex, Gemini CLI and opencode";
 
 const READERS: Record<string, (values: readonly unknown[]) => FileEvents> = {
   claude: readClaudeEvents,
@@ -18,10 +25,11 @@ const READERS: Record<string, (values: readonly unknown[]) => FileEvents> = {
 
 /** The transcript of a preset's CLI; a builtin or a generic program writes none org can read, and why. */
 export function traceFormatOf(preset: string | undefined): TraceFormat {
-  if (preset === undefined) return { kind: "none", why: "a built-in researcher calls no model, so it writes no transcript" };
+  if (preset === undefined) return { kind: "none", why: BUILTIN };
   const usage = usageFormatOf(preset);
   if (usage.kind === "opencode-db") return usage;
   const read = READERS[preset];
-  if (usage.kind === "none" || !read) return { kind: "none", why: `a ${preset} runtime writes no transcript org can read (org reads Claude Code, Codex, Gemini CLI and opencode)` };
+  const why = `a ${preset} runtime writes no transcript org can read (org reads ${KNOWN})`;
+  if (usage.kind === "none" || !read) return { kind: "none", why };
   return { kind: "jsonl", cli: usage.cli, dir: usage.dir, matches: usage.matches, read };
 }

@@ -32,11 +32,15 @@ export function readGeminiEvents(values: readonly unknown[]): FileEvents {
       const id = typeof call.id === "string" ? { id: call.id } : {};
       events.push({ kind: "call", at, tool: call.name, command: describeCall(call.name, call.args), ...id });
       const output = readOutput(call);
-      if (output !== undefined) events.push({ kind: "result", at: timeOf(call.timestamp, at), text: clipText(output), ...id });
+      if (output === undefined) continue;
+      events.push({ kind: "result", at: timeOf(call.timestamp, at), text: clipText(output), ...id });
     }
   }
   return { events, known };
 }
+
+// Gemini CLI wraps a shell's output for the model: <untrusted_context>, "Output: ", the process group, the close.
+const WRAPPER = /^<untrusted_context>\n(?:Output: )?|\n?(?:Process Group PGID: \d+\n)?<\/untrusted_context>$/g;
 
 // The model's view of the result (functionResponse.response.output), else what the screen showed.
 function readOutput(call: Record<string, unknown>): string | undefined {
@@ -44,5 +48,5 @@ function readOutput(call: Record<string, unknown>): string | undefined {
   const response = readObject(readObject(readObject(results[0]), "functionResponse"), "response");
   const output = response?.output ?? response?.error ?? call.resultDisplay;
   if (typeof output !== "string") return undefined;
-  return output.replace(/^<untrusted_context>\n(?:Output: )?|\n?(?:Process Group PGID: \d+\n)?<\/untrusted_context>$/g, "");
+  return output.replace(WRAPPER, "");
 }

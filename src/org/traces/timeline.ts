@@ -10,7 +10,8 @@ export function parseJsonLines(text: string, label: string): { values: unknown[]
     try {
       values.push(JSON.parse(line));
     } catch {
-      problem ??= `${label}:${index + 1}: a line that is not JSON (${JSON.stringify(line.slice(0, 60))}${line.length > 60 ? "…" : ""})`;
+      const shown = `${JSON.stringify(line.slice(0, 60))}${line.length > 60 ? "…" : ""}`;
+      problem ??= `${label}:${index + 1}: a line that is not JSON (${shown})`;
     }
   }
   return { values, ...(problem ? { problem } : {}) };
