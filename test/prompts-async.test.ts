@@ -31,3 +31,19 @@ describe("prompts that submit", () => {
     expect(renderAgentPrompt(config, agent, "/o/state", template).replace(/\s+/g, " ")).toContain("org tried <a few words of it>");
   });
 });
+
+describe("a meta role's prompt", () => {
+  const meta = ConfigSchema.parse({
+    name: "toy",
+    roles: { r: { prompt: "p.md", runtime: "claude", gpu: true }, m: { prompt: "m.md", runtime: "claude", edits: ["org.yaml", "prompts/**"] } },
+    verify: { command: ["sh", "train.sh"], metric: { name: "val_bpb", pattern: "^val_bpb: ([0-9.]+)" } },
+  });
+  test("the outer loop is told to read the inner loops' traces; a researcher is not", () => {
+    const text = renderAgentPrompt(meta, { ...agent, name: "m-1", role: "m" }, "/o/state", "Improve the org.").replace(/\s+/g, " ");
+    expect(text).toContain("`org traces --diverged` — every discard and crash, the agent's stated expectation beside the verdict");
+    expect(text).toContain("`org traces <agent> --experiment <id>`");
+    expect(text).toContain("your edits: org.yaml, prompts/**");
+    expect(text.indexOf("org traces")).toBeLessThan(text.indexOf("`org` is on your PATH"));
+    expect(renderAgentPrompt(meta, agent, "/o/state", "Research.")).not.toContain("org traces");
+  });
+});

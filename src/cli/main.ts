@@ -119,6 +119,17 @@ export async function main(argv: string[], given: Io = stdio): Promise<number> {
       const { runLineage } = await import("./commands/lineage.js");
       return runLineage({ root: root(), json: Boolean(opts.json) }, io);
     }));
+  program.command("traces").argument("[agent]", "an agent: its experiments, each from its CLI's own transcript")
+    .description("what each agent expected, ran and was told, per experiment, from its CLI's transcript; --diverged: every discard and crash")
+    .option("--experiment <id>", "one experiment whole (an id or a commit), every event of it")
+    .option("--grep <regex>", "only events matching; without an agent, every agent's transcript")
+    .option("--since <when>", "from a duration ago (30m, 2h, 1d) or a time (2026-12-05T04:00Z)")
+    .option("--diverged", "every discard and crash, the agent's stated expectation beside the verdict")
+    .option("--json", "machine-readable")
+    .action(run(async (agent: string | undefined, opts: { experiment?: string; grep?: string; since?: string; diverged?: boolean; json?: boolean }) => {
+      const { runTraces } = await import("./commands/traces.js");
+      return runTraces({ root: root(), agent, ...opts, diverged: Boolean(opts.diverged), json: Boolean(opts.json) }, io);
+    }));
   program.command("results").description("the leaderboard: best per agent, the org's best, counts per verdict").option("--json", "machine-readable")
     .action(run(async (opts: { json?: boolean }) => (await import("./commands/results.js")).runResults({ root: root(), json: Boolean(opts.json) }, io)));
   program.command("tried").argument("[words...]", "only ideas whose description, agent, verdict or commit holds every word (any case)")

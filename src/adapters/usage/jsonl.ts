@@ -13,7 +13,7 @@ export interface FileCursor extends ScanCursor {
 export type JsonlFormat = Extract<UsageFormat, { kind: "jsonl" }>;
 
 /** A half-written last line this long unchanged is no longer being written: its reply is reported missing. */
-const HALF_LINE_STALE_MS = 60_000;
+export const HALF_LINE_STALE_MS = 60_000;
 const CHUNK = 4 * 1024 * 1024;
 
 /**
@@ -43,7 +43,9 @@ export async function readJsonlUsage(dir: string, format: JsonlFormat, cursors: 
 }
 
 /** Transcript paths relative to `dir`, sorted; a folder where a transcript should be is a problem, no folder is none yet. */
-async function listTranscripts(top: string, dir: string, format: JsonlFormat): Promise<{ files: string[]; problems: string[] } | { problem: string }> {
+export async function listTranscripts(
+  top: string, dir: string, format: Pick<JsonlFormat, "cli" | "dir" | "matches">,
+): Promise<{ files: string[]; problems: string[] } | { problem: string }> {
   let entries;
   try {
     entries = await listUntrusted(top, dir);
@@ -93,7 +95,7 @@ async function readFileFrom(top: string, path: string, label: string, format: Js
   }
 }
 
-function describeError(error: NodeJS.ErrnoException): string {
+export function describeError(error: NodeJS.ErrnoException): string {
   if (error.code === "EACCES" || error.code === "EPERM") return "permission denied";
   if (error.code === "EISDIR") return "it is a directory";
   return error.message;

@@ -11,6 +11,7 @@ import { prepareRuntimeFiles } from "../runtimes/prepare.js";
 import { DEFAULT_QUEUE_PER_AGENT } from "../config/verify-schema.js";
 import { decideOrgSandbox, startSandboxGit, writeSandboxes } from "../sandbox/prepare.js";
 import { renderOrgShim } from "../sandbox/shim.js";
+import { isMetaRole } from "../reconcile/meta.js";
 import type { SandboxDecision } from "../sandbox/decide.js";
 import type { AgentSandbox } from "../sandbox/layout.js";
 
@@ -130,6 +131,6 @@ export function renderAgentPrompt(config: OrgConfig, agent: PlannedAgent, state:
     goal: verify?.metric.goal ?? "minimize",
     queue_per_agent: String(verify?.queue_per_agent ?? DEFAULT_QUEUE_PER_AGENT),
     org_bin: `${state}/bin/org`,
-  });
+  }, { meta: isMetaRole(config, agent.role) });
 }
 
