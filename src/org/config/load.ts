@@ -8,6 +8,7 @@ import { ConfigSchema, type OrgConfig } from "./schema.js";
 import { checkStop } from "./stop-rules.js";
 import { checkSandboxPaths } from "./sandbox-rules.js";
 import { checkDiskSettings } from "./disk-rules.js";
+import { checkJudgeFiles } from "./judge-rules.js";
 
 /** What loading needs to know about the disk and git; src/adapters/probes/config.ts is the real one. */
 export interface ConfigProbe {
@@ -17,6 +18,8 @@ export interface ConfigProbe {
   resolveCommit(absDir: string, rev: string): Promise<string | null>;
   /** The size in bytes of the disk that holds `absPath` (which need not exist yet), if it can be told. */
   diskSize?(absPath: string): Promise<number | undefined>;
+  /** A file's text (the judge's rubric), or undefined when it cannot be read. */
+  readText?(absPath: string): Promise<string | undefined>;
 }
 
 /** A valid org.yaml, with the repo and base it names already resolved. */
@@ -55,6 +58,7 @@ export async function loadConfig(input: { file: string; dir: string; text: strin
   if (map) problems.push(...RULES.flatMap((rule) => rule(map)), ...checkStop(map, input.now), ...(await checkPromptFiles(map, input.dir, probe)));
   problems.push(...(repo?.problems ?? []));
   if (map && repo) problems.push(...(await checkSandboxPaths(map, input.dir, repo.repoDir, probe)));
+  if (map && repo) problems.push(...(await checkJudgeFiles(map, repo.repoDir, probe)));
   if (map) problems.push(...(await checkDiskSettings(map, input.dir, probe)));
   if (!parsed.success || problems.length > 0 || !repo?.baseCommit) {
     return { ok: false, problems: renderPlaced(input.file, lineCounter, placeProblems(doc, problems)) };

@@ -9,13 +9,14 @@ import { checkRoleRuntimes, checkRuntimes } from "./runtime-rules.js";
 import { checkWiring } from "./wiring-rules.js";
 import { checkProtocolRoles } from "../contracts/config-rules.js";
 import { checkGates } from "./gate-rules.js";
+import { checkJudge } from "./judge-rules.js";
 
 // Rules read the raw YAML value, not zod's output, so they run (and report) even when the schema fails.
 export type Raw = Record<string, unknown>;
 type Rule = (raw: Raw) => Problem[];
 
 /** Every rule that needs nothing but the document. */
-export const RULES: Rule[] = [checkNames, checkRoles, checkRoleRuntimes, checkRuntimes, checkPatterns, checkPaths, checkWiring, checkSlurm, checkProtocolRoles, checkProcessStrings, checkPricing, checkGates];
+export const RULES: Rule[] = [checkNames, checkRoles, checkRoleRuntimes, checkRuntimes, checkPatterns, checkPaths, checkWiring, checkSlurm, checkProtocolRoles, checkProcessStrings, checkPricing, checkGates, checkJudge];
 
 /** A map-shaped value as a record; anything else is the schema's problem, not a rule's. */
 export function asMap(value: unknown): Raw | undefined {

@@ -1,6 +1,7 @@
 import * as z from "zod";
 import { DEFAULT_QUEUE_PER_AGENT } from "../experiments/schedule.js";
 import { duration } from "./duration.js";
+import { JudgeSchema } from "./judge-schema.js";
 import { argv, name } from "./names.js";
 
 export const MetricSchema = z.strictObject({
@@ -46,9 +47,36 @@ const GateSchema = z
   })
   .describe("a hard gate: a command that must pass before the metric counts");
 
-export const VerifySchema = z
+/** The metric a rubric judge gives: the weighted sum of its scores, 0 to 1, higher is better. */
+export const JUDGE_METRIC = { name: "judge_score", pattern: "^judge_score: ([0-9.]+)$", goal: "maximize" } as const;
+
+// With a judge and no metric, the judge's is the metric: every view reads verify.metric as before. Its rubric and
+// references are protected like a scorer: restored from the base before every run, a change to them rejected.
+const withJudge = (value: unknown) => {
+  const map = asRecord(value);
+  const judge = asRecord(map?.judge);
+  if (!map || !judge) return value;
+  const references = asRecord(judge.references);
+  const listed = [judge.rubric, ...["good", "bad"].flatMap((side) => (Array.isArray(references?.[side]) ? references[side] : []))];
+  const own = Array.isArray(map.protected) ? map.protected as unknown[] : map.protected === undefined ? [] : undefined;
+  const paths = listed.filter((path): path is string => typeof path === "string" && path !== "");
+  return {
+    ...map,
+    ...(map.metric === undefined ? { metric: { ...JUDGE_METRIC } } : {}),
+    ...(own ? { protected: [...new Set([...own, ...paths])] } : {}),
+  };
+};
+
+function asRecord(value: unknown): Record<string, unknown> | undefined {
+  return value !== null && typeof value === "object" && !Array.isArray(value) ? value as Record<string, unknown> : undefined;
+}
+
+const VerifyObject = z
   .strictObject({
-    command: argv.describe("argv run in a clean checkout of the candidate commit").meta({ examples: [["python", "train.py"]] }),
+    command: argv.optional().describe("argv run in a clean checkout of the candidate commit; absent when verify.judge is the metric")
+      .meta({ examples: [["python", "train.py"]] }),
+    judge: JudgeSchema.optional()
+      .describe("a rubric judge as the metric: an agent CLI, run headless in the sandbox, scores the candidate per dimension"),
     gates: z.array(GateSchema).optional()
       .describe("commands that must pass, in order, before the metric command runs; the first that fails ends the run with verdict fail, naming it"),
     protected: z.array(z.string().min(1)).default([]).describe("paths restored from base before every run; a diff touching them is rejected"),
@@ -70,3 +98,5 @@ export const VerifySchema = z
     stack: z.boolean().default(true).describe("a keep that improves its agent's best but not the org's is tried on top of the org best (a results row by org); false: never"),
   })
   .describe("the immutable verifier: how every experiment is run and judged");
+
+export const VerifySchema = z.preprocess(withJudge, VerifyObject);
