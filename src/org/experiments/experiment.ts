@@ -1,7 +1,6 @@
 import type { VerifyConfig } from "../config/schema.js";
 import { parseDuration } from "../config/schema.js";
 import { formatLogEntry } from "../log-entry.js";
-import type { RunSlot } from "./gpu-runs.js";
 import { checkBudgets, mean, measureRuns, metricsOf, seeds, type RunMeasure } from "./runs.js";
 import { applySimplicity, decideKeep, type KeepDecision } from "./keep-rule.js";
 import { summarize } from "./noise.js";
@@ -9,10 +8,14 @@ import { checkPaths, type ChangedPath, type PathCheck } from "./path-rules.js";
 import { describeRebase } from "./rebase.js";
 import { verdictOfRow } from "./recover.js";
 import { formatHeader, formatRow, gateColumnOf, toResultStatus, type ResultRow } from "./results.js";
-import { judge, type RunOutcome, type Verdict } from "./verdict.js";
+import { judge, JUDGE_GATE, type Verdict } from "./verdict.js";
 import type { StackTarget } from "./stack.js";
 import { TamperedError } from "./protected-files.js";
 import { hasGates } from "./gates.js";
+import type { VerifierPort } from "./verifier-port.js";
+import { judgeErrorOf, judgeReasonOf } from "./judge-run.js";
+
+export type { CommandOutcome, RunCommandOptions, VerifierPort } from "./verifier-port.js";
 
 /** How much of a crashed run's log `org submit` prints. */
 const TAIL_LINES = 50;
@@ -78,34 +81,6 @@ export interface ExperimentOutcome {
   patch?: string;
   /** The branch's head when a commit made on top of this one kept it from being reset. */
   movedTo?: string;
-}
-
-/** The verifier's hands: a private checkout, the run, git surgery on the agent's branch, files. */
-export interface VerifierPort {
-  prepareCheckout(slot: string, commit: string): Promise<string>;
-  changedPaths(from: string, to: string): Promise<ChangedPath[]>;
-  /** Restores the protected paths from the base, then checks them against org's record of it: why not, or undefined. */
-  restoreProtected(checkout: string, baseCommit: string, paths: string[]): Promise<string | undefined>;
-  /** Takes commits into the verifier's own object store, checked, before any is read or run: why not, or undefined. */
-  admit(commits: (string | undefined)[]): Promise<string | undefined>;
-  /** A commit the verifier made in its store, copied into the research repo for the branches that move to it. */
-  publish(commit: string): Promise<void>;
-  /** `run` says which slot it holds, for state/gpu-runs.jsonl. */
-  runCommand(argv: string[], options: { cwd: string; env: Record<string, string>; logFile: string; timeoutMs: number; signal?: AbortSignal; run: RunSlot }): Promise<RunOutcome & { durationMs: number; aborted?: boolean }>;
-  readLog(logFile: string): Promise<string>;
-  savePatch(from: string, to: string, file: string): Promise<void>;
-  /** The commit a branch points at now; undefined when it does not exist. */
-  branchHead(branch: string): Promise<string | undefined>;
-  /** Points the agent's branch (and its worktree, keeping uncommitted work safe) at `commit`. */
-  resetBranch(
-    agent: { name: string; branch: string; worktree: string }, commit: string, rescueFile: string,
-  ): Promise<string | undefined>;
-  appendResult(header: string, line: string): Promise<void>;
-  /** Lines added and removed from one commit to another (the simplicity record). */
-  diffStat(from: string, to: string): Promise<{ added: number; removed: number }>;
-  appendLog(entry: string): Promise<void>;
-  /** A message of kind verdict from the verifier; `extra` goes into its front matter. */
-  appendInbox(agent: string, text: string, extra?: Record<string, string>): Promise<void>;
 }
 
 export interface ExperimentContext {
@@ -236,6 +211,7 @@ async function measureAndRecord(port: VerifierPort, context: ExperimentContext, 
   let verdict: Verdict = judge({
     metric: verify.metric, timeoutMs: parseDuration(verify.timeout), best: baseline ? undefined : ledger.best?.metric,
     candidate: measures.at(-1)?.metric, run: measures.at(-1)?.outcome ?? { exitCode: null, signal: null, timedOut: false }, paths, gate: measures.at(-1)?.gate,
+    judgeError: judgeErrorOf(measures.at(-1)),
   });
   if (blocked) verdict = { kind: "crash", reason: `crash: not run: the baseline crashed, so the base is broken (${ledger.baselineCrash}) — fix it, then \`org down && org up\`` };
   if (conflict) verdict = baseline ? { kind: "crash", reason: conflict } : { kind: "reject", reason: conflict };
@@ -250,6 +226,9 @@ async function measureAndRecord(port: VerifierPort, context: ExperimentContext, 
     const stats = summarize(metricsOf(measures));
     verdict = { kind: "baseline", metric: stats.mean, reason: stats.n > 1 ? `baseline: ${verify.metric.name} ${stats.mean.toFixed(6)} ± ${stats.sd.toFixed(6)} over ${stats.n} seeds` : verdict.reason };
   }
+  // The judge's paragraph on the gap goes with its score: the agent reads why, not only how much.
+  const said = judgeReasonOf(measures.at(-1));
+  if (said && (verdict.kind === "keep" || verdict.kind === "discard" || verdict.kind === "baseline")) verdict = { ...verdict, reason: `${verdict.reason} — the judge: ${said}` };
   const samples = metricsOf(measures);
   const metric = verdict.kind === "keep" || verdict.kind === "discard" || verdict.kind === "baseline" ? verdict.metric : first?.metric;
   const memoryGb = Math.max(...measures.map((measure) => measure.memoryGb ?? 0), 0) || undefined;
@@ -283,6 +262,8 @@ async function confirmImprovement(port: VerifierPort, context: ExperimentContext
     seed += more.length;
     measures.push(...more);
     const last = more.at(-1)!;
+    const judgeError = judgeErrorOf(last);
+    if (judgeError) return { verdict: { kind: "fail", gate: JUDGE_GATE, reason: `${judgeError} (confirmation run ${measures.length})` }, seed };
     if (last.outcome.exitCode !== 0 || last.metric === undefined) {
       const crash = judge({ metric: verify.metric, timeoutMs: parseDuration(verify.timeout), best: ledger.best?.metric, candidate: last.metric, run: last.outcome, paths });
       return { verdict: { kind: "crash", reason: `${crash.reason} (confirmation run ${measures.length})` }, seed };
