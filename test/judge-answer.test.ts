@@ -85,7 +85,7 @@ describe("the judge's prompt and argv", () => {
     }
     expect(planJudgeArgv("claude", "/bin/claude", "P")).toEqual(["/bin/claude", "-p", "P"]);
     expect(planJudgeArgv("codex", "codex", "P")).toEqual(["codex", "exec", "--skip-git-repo-check", "--sandbox", "read-only", "P"]);
-    expect(planJudgeArgv("gemini", "gemini", "P")).toEqual(["gemini", "--prompt", "P"]);
+    expect(planJudgeArgv("gemini", "gemini", "P")).toEqual(["gemini", "--skip-trust", "--prompt", "P"]);
     expect(planJudgeArgv("opencode", "opencode", "P")).toEqual(["opencode", "run", "P"]);
   });
 });

@@ -64,13 +64,14 @@ export async function calibrateJudge(loaded: LoadedConfig, say: (line: string) =
     const tampered = await port.restoreProtected(checkout, loaded.baseCommit, verify.protected);
     if (tampered) throw new OrgError(`calibration: ${tampered}`, "judge");
     const timeoutMs = parseDuration(judge.timeout);
-    const jobs = references.flatMap((reference, index) => Array.from({ length: judge.repeats }, (_, repeat) => ({ reference, index, repeat })));
+    const jobs = references.flatMap((reference, index) => Array.from({ length: judge.repeats }, (_, repeat) => ({ reference, index, repeat })))
+      .map((job, order) => ({ ...job, at: order % AT_ONCE }));
     const scores = references.map((reference): ReferenceScores => ({ ...reference, samples: [] }));
     let failed: string | undefined;
     const runOne = async (job: (typeof jobs)[number]) => {
       const logFile = join(state, "runs", `calibrate-${job.index}-${job.repeat + 1}.log`);
       const file = { path: job.reference.path, text: texts[1 + job.index]!.stdout };
-      const run = { slot: "calibration", gpu: null, agent: "judge", commit: loaded.baseCommit, kind: "baseline" as const, run: job.repeat + 1 };
+      const run = { slot: `calibration-${job.at}`, gpu: null, agent: "judge", commit: loaded.baseCommit, kind: "baseline" as const, run: job.repeat + 1 };
       const result = await port.runJudge!({ kind: "reference", file }, { cwd: checkout, logFile, timeoutMs, run });
       const output = (await readText(logFile)) ?? "";
       const answer = readJudgeRun(result, output, judge.dimensions, timeoutMs);

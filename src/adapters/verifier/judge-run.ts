@@ -15,10 +15,11 @@ export type RunJudge = (work: JudgedWork, options: Omit<RunCommandOptions, "env"
 
 /**
  * Runs the judge headless in `cwd`: the rubric and references read there (protected, so the base's), the prompt
- * org's own. Its CLI keeps its config in `home`, made once with the user's credentials as an agent's folder is.
+ * org's own. Its CLI keeps its config in a folder per slot under `homes` (runs at once never share a CLI's database),
+ * made once with the user's credentials as an agent's folder is.
  */
 export function createJudgeRun(opts: {
-  judge: JudgeConfig; runtime: RuntimeConfig; home: string;
+  judge: JudgeConfig; runtime: RuntimeConfig; homes: string;
   runCommand: (argv: string[], options: RunCommandOptions) => Promise<CommandOutcome>;
   /** Where the user's own config lives (credentials seeded from it); the daemon's HOME by default. */
   userHome?: string;
@@ -26,18 +27,20 @@ export function createJudgeRun(opts: {
   const resolved = resolveRuntime(opts.runtime);
   const preset = resolved.preset;
   if (!isJudgePreset(preset)) throw new OrgError(`verify.judge.runtime has no headless mode (preset ${preset})`, "judge");
-  const env = judgeEnv(resolved, opts.home);
-  let prepared: Promise<void> | undefined;
+  const prepared = new Map<string, Promise<void>>();
+  const { good, bad } = opts.judge.references;
   return async (work, options) => {
-    await (prepared ??= prepareJudgeHome(resolved, opts.home, env, opts.userHome ?? process.env.HOME ?? ""));
+    const home = join(opts.homes, options.run.slot);
+    const env = judgeEnv(resolved, home);
+    if (!prepared.has(home)) prepared.set(home, prepareJudgeHome(resolved, home, env, opts.userHome ?? process.env.HOME ?? ""));
+    await prepared.get(home);
     const read = (path: string) => readShown(options.cwd, path);
-    const [rubric, good, bad] = await Promise.all([
-      read(opts.judge.rubric), Promise.all(opts.judge.references.good.map(read)), Promise.all(opts.judge.references.bad.map(read)),
-    ]);
+    const [rubric, goodFiles, badFiles] = await Promise.all([read(opts.judge.rubric), Promise.all(good.map(read)), Promise.all(bad.map(read))]);
     // At calibration a reference is the work: shown beside itself it would only be matched, not judged.
-    const others = (files: ShownFile[]) => (work.kind === "reference" ? files.filter((file) => file.path !== work.file.path) : files);
-    const prompt = renderJudgePrompt({ rubric, weights: opts.judge.dimensions, references: { good: others(good), bad: others(bad) }, work });
-    return opts.runCommand(planJudgeArgv(preset, resolved.program, prompt), { ...options, env, judgeHome: opts.home });
+    const others = (files: ShownFile[]) => files.filter((file) => work.kind !== "reference" || file.path !== work.file.path);
+    const references = { good: others(goodFiles), bad: others(badFiles) };
+    const prompt = renderJudgePrompt({ rubric, weights: opts.judge.dimensions, references, work });
+    return opts.runCommand(planJudgeArgv(preset, resolved.program, prompt), { ...options, env, judgeHome: home });
   };
 }
 

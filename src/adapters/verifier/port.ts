@@ -199,9 +199,9 @@ export function createVerifierPort(opts: {
     },
   };
   if (!opts.judge) return port;
-  const home = join(store.dir, "judge-home");
+  const homes = join(store.dir, "judge-home");
   const runCommand = port.runCommand.bind(port);
-  return { ...port, runJudge: createJudgeRun({ judge: opts.judge.config, runtime: opts.judge.runtime, home, runCommand }) };
+  return { ...port, runJudge: createJudgeRun({ judge: opts.judge.config, runtime: opts.judge.runtime, homes, runCommand }) };
 }
 
 /** A local run in the org's sandbox when it is on: the candidate's code writes its checkout alone. */

@@ -17,8 +17,9 @@ export function planJudgeArgv(preset: JudgePreset, program: string, prompt: stri
     // Its own sandbox read-only too, for an org whose sandbox is off; stdin is /dev/null, or exec waits on it.
     case "codex":
       return [program, "exec", "--skip-git-repo-check", "--sandbox", "read-only", prompt];
+    // Headless it refuses a folder not trusted (exit 55): the checkout is the verifier's own.
     case "gemini":
-      return [program, "--prompt", prompt];
+      return [program, "--skip-trust", "--prompt", prompt];
     case "opencode":
       return [program, "run", prompt];
   }

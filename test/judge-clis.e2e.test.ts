@@ -1,0 +1,65 @@
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { configProbe } from "../src/adapters/probes/config.js";
+import { calibrateJudge } from "../src/adapters/verifier/judge-calibration.js";
+import { loadConfig } from "../src/org/config/index.js";
+import { startModelServer, userTexts, type ModelServer, type Script } from "./helpers/model-server/index.js";
+import { homeFiles, orgEnv, runtimeYaml, type Cli } from "./helpers/real-org.js";
+import { createRepo, removeDir } from "./helpers/temp-repo.js";
+
+// Codex 0.169.0, Gemini CLI 0.61.0 and opencode 1.18.33 as the judge (Claude Code's whole path is judge.e2e.test.ts):
+// each run headless by org's calibration, in the sandbox, behind the scripted model server, its answer read strictly.
+const RUBRIC = "# Rubric\n## design\nOne message.\n## craft\nNo broken markup.\n";
+const score = (design: number, craft: number) => JSON.stringify({ scores: { design, craft }, reason: "scripted" });
+const judge: Script = (request) => {
+  const prompt = userTexts(request).join("\n");
+  if (!prompt.includes("This work is flawed: find where.")) return { kind: "text", text: "not a judge's prompt" };
+  return { kind: "text", text: /The work is eval\/good\//.test(prompt) ? score(0.9, 0.8) : score(0.1, 0.2) };
+};
+
+let server: ModelServer;
+const saved = { ...process.env };
+
+describe("the judge in each agent CLI's headless mode", { tags: ["slow"] }, () => {
+  beforeAll(async () => {
+    server = await startModelServer({ script: judge });
+  });
+  afterAll(async () => {
+    process.env = saved;
+    await server?.close();
+  });
+
+  test.each<Cli>(["codex", "gemini", "opencode"])("%s calibrates on the references", async (cli) => {
+    const dir = createRepo({
+      "eval/rubric.md": RUBRIC, "eval/good/a.html": "<h1>One</h1>\n", "eval/bad/b.html": "<h1>BUY</h1>\n",
+      "prompts/r.md": "# r\n",
+      "org.yaml": [
+        `name: j${cli}`, "repo: .", "base: main", "gpus: none", "runtimes:", `  ${cli}: ${runtimeYaml(cli, server.url)}`,
+        `roles:\n  r: { prompt: prompts/r.md, runtime: ${cli} }`,
+        `verify:\n  judge: { runtime: ${cli}, rubric: eval/rubric.md, dimensions: { design: 0.5, craft: 0.5 },`,
+        "    references: { good: [eval/good/a.html], bad: [eval/bad/b.html] }, repeats: 2, timeout: 90s }", "",
+      ].join("\n"),
+    });
+    try {
+      const home = join(dir, ".home");
+      for (const [file, text] of Object.entries(homeFiles(server.url))) {
+        mkdirSync(join(home, file, ".."), { recursive: true });
+        writeFileSync(join(home, file), text);
+      }
+      // The judge's CLI takes its keys and the user's config from org up's environment, as the daemon's would.
+      process.env = { ...saved, ...orgEnv(home) };
+      const text = readFileSync(join(dir, "org.yaml"), "utf8");
+      const loaded = await loadConfig({ file: "org.yaml", dir, text }, configProbe);
+      if (!loaded.ok) throw new Error(loaded.problems.join("\n"));
+      const before = server.exchanges.length;
+      const outcome = await calibrateJudge(loaded.loaded, () => undefined);
+      expect(outcome).toEqual({ kind: "calibrated", summary: "the judge separates your references: good ≥ 0.85, bad ≤ 0.15, a margin of 0.70 > 2σ = 0.00" });
+      const asked = server.exchanges.slice(before).filter((exchange) => userTexts(exchange.request).join("\n").includes("This work is flawed"));
+      expect(asked.length).toBeGreaterThanOrEqual(4);
+    } finally {
+      process.env = { ...saved };
+      removeDir(dir);
+    }
+  }, 120_000);
+});
