@@ -3,7 +3,8 @@ import { join } from "node:path";
 import type { JudgeConfig } from "../../org/config/judge-schema.js";
 import type { RuntimeConfig } from "../../org/config/schema.js";
 import type { CommandOutcome, RunCommandOptions } from "../../org/experiments/experiment.js";
-import { isJudgePreset, planJudgeArgv, renderJudgePrompt, type JudgedWork, type ShownFile } from "../../org/judge/index.js";
+import { isJudgePreset, planJudgeArgv, renderJudgePrompt } from "../../org/judge/index.js";
+import type { JudgedWork, ShownFile } from "../../org/judge/index.js";
 import { OrgError } from "../../org/errors.js";
 import { pickEnv } from "../../org/lifecycle/secrets.js";
 import { mergeJson, parseStateFile, planConfigState } from "../../org/runtimes/config-state.js";
@@ -26,18 +27,24 @@ export function createJudgeRun(opts: {
 }): RunJudge {
   const resolved = resolveRuntime(opts.runtime);
   const preset = resolved.preset;
-  if (!isJudgePreset(preset)) throw new OrgError(`verify.judge.runtime has no headless mode (preset ${preset})`, "judge");
+  if (!isJudgePreset(preset)) {
+    throw new OrgError(`verify.judge.runtime has no headless mode (preset ${preset})`, "judge");
+  }
+  const userHome = opts.userHome ?? process.env.HOME ?? "";
   const prepared = new Map<string, Promise<void>>();
   const { good, bad } = opts.judge.references;
   return async (work, options) => {
     const home = join(opts.homes, options.run.slot);
     const env = judgeEnv(resolved, home);
-    if (!prepared.has(home)) prepared.set(home, prepareJudgeHome(resolved, home, env, opts.userHome ?? process.env.HOME ?? ""));
+    if (!prepared.has(home)) prepared.set(home, prepareJudgeHome(resolved, home, env, userHome));
     await prepared.get(home);
     const read = (path: string) => readShown(options.cwd, path);
-    const [rubric, goodFiles, badFiles] = await Promise.all([read(opts.judge.rubric), Promise.all(good.map(read)), Promise.all(bad.map(read))]);
+    const [rubric, goodFiles, badFiles] = await Promise.all([
+      read(opts.judge.rubric), Promise.all(good.map(read)), Promise.all(bad.map(read)),
+    ]);
     // At calibration a reference is the work: shown beside itself it would only be matched, not judged.
-    const others = (files: ShownFile[]) => files.filter((file) => work.kind !== "reference" || file.path !== work.file.path);
+    const others = (files: ShownFile[]) =>
+      files.filter((file) => work.kind !== "reference" || file.path !== work.file.path);
     const references = { good: others(goodFiles), bad: others(badFiles) };
     const prompt = renderJudgePrompt({ rubric, weights: opts.judge.dimensions, references, work });
     return opts.runCommand(planJudgeArgv(preset, resolved.program, prompt), { ...options, env, judgeHome: home });
@@ -50,7 +57,9 @@ function judgeEnv(resolved: ResolvedRuntime, home: string): Record<string, strin
   return { ...resolved.env, ...pickEnv(process.env, resolved.pass_env), ...homes, HOME: home };
 }
 
-async function prepareJudgeHome(resolved: ResolvedRuntime, home: string, env: Record<string, string>, userHome: string) {
+async function prepareJudgeHome(
+  resolved: ResolvedRuntime, home: string, env: Record<string, string>, userHome: string,
+): Promise<void> {
   await filesPort.mkdir(home);
   // The user's config as the judge's CLI finds it at home: opencode reads ~/.config, codex and gemini their folders.
   for (const seed of resolved.seed) {
@@ -62,7 +71,8 @@ async function prepareJudgeHome(resolved: ResolvedRuntime, home: string, env: Re
   for (const patch of planConfigState(resolved.preset, { worktree: home, answerTrust: false, env })) {
     const path = join(home, patch.file);
     const current = parseStateFile(await readUntrusted(home, path).catch(() => undefined));
-    if (current !== null) await filesPort.writeUntrusted(home, path, `${JSON.stringify(mergeJson(current, patch.set), null, 2)}\n`);
+    if (current === null) continue;
+    await filesPort.writeUntrusted(home, path, `${JSON.stringify(mergeJson(current, patch.set), null, 2)}\n`);
   }
 }
 

@@ -201,7 +201,8 @@ export function createVerifierPort(opts: {
   if (!opts.judge) return port;
   const homes = join(store.dir, "judge-home");
   const runCommand = port.runCommand.bind(port);
-  return { ...port, runJudge: createJudgeRun({ judge: opts.judge.config, runtime: opts.judge.runtime, homes, runCommand }) };
+  const runJudge = createJudgeRun({ judge: opts.judge.config, runtime: opts.judge.runtime, homes, runCommand });
+  return { ...port, runJudge };
 }
 
 /** A local run in the org's sandbox when it is on: the candidate's code writes its checkout alone. */
@@ -213,7 +214,8 @@ async function placeInSandbox(
   // A program not there runs nowhere: spawned as is, its error says so (in bwrap it would be a bare exit 1).
   const found = layout && (await findProgram(argv[0] ?? "", options.cwd, options.env.PATH ?? process.env.PATH));
   const judge = options.judgeHome ? { judgeHome: options.judgeHome } : {};
-  return { argv: layout && found ? planVerifyRun({ ...layout, checkout: options.cwd, ...judge }, argv) : argv, env: options.env };
+  const planned = layout && found ? planVerifyRun({ ...layout, checkout: options.cwd, ...judge }, argv) : argv;
+  return { argv: planned, env: options.env };
 }
 
 /** Under Slurm with a pool, a run is its own job of one GPU: Slurm picks the GPU and sets CUDA_VISIBLE_DEVICES. */

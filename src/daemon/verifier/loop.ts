@@ -278,7 +278,7 @@ export class VerifierLoop {
   /** σ pooled over every agent's baseline repeats (and a judge's calibration repeats). */
   private async readSigma(): Promise<number | undefined> {
     const ledgers = await Promise.all(this.record.agents.map((agent) => readJson<AgentLedger>(this.ledgerFile(agent.name))));
-    return readPooledSigma(this.paths.state, this.config.verify, ledgers.flatMap((ledger) => [ledger?.baseline?.samples ?? [], ...(ledger?.noise ?? [])]));
+    return readPooledSigma(this.paths.state, this.config.verify, ledgers);
   }
 
   private enqueueBaseline(agent: string, now: Date): Promise<ExperimentRequest> {

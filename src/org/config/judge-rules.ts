@@ -18,10 +18,12 @@ export function checkJudge(raw: Raw): Problem[] {
   const problems: Problem[] = [];
   if (verify.command !== undefined) {
     const message = "verify.command and verify.judge both give the metric";
-    problems.push({ path: ["verify", "command"], at: "key", message, fix: "keep one: a build step before the judge goes in verify.gates" });
+    const fix = "keep one: a build step before the judge goes in verify.gates";
+    problems.push({ path: ["verify", "command"], at: "key", message, fix });
   }
   if (verify.metric !== undefined && asMap(verify.metric)?.name !== "judge_score") {
-    const message = "verify.metric is the judge's weighted score (judge_score, higher is better) when verify.judge is set";
+    const message = "verify.metric is the judge's weighted score (judge_score, higher is better) "
+      + "when verify.judge is set";
     problems.push({ path: ["verify", "metric"], at: "key", message, fix: "remove verify.metric" });
   }
   problems.push(...checkWeights(judge), ...checkReferences(judge), ...checkJudgeRuntime(raw, judge));
@@ -68,7 +70,8 @@ function checkJudgeRuntime(raw: Raw, judge: Raw): Problem[] {
   const message = entry
     ? `verify.judge.runtime "${name}" is no agent CLI with a headless mode (runtimes.${name} has no preset ${presets})`
     : `verify.judge.runtime names "${name}", which is neither a preset nor defined under runtimes`;
-  return [{ path, message, fix: entry ? `set runtimes.${name}.preset, or name a preset: ${presets}` : `name a preset: ${presets}` }];
+  const fix = entry ? `set runtimes.${name}.preset, or name a preset: ${presets}` : `name a preset: ${presets}`;
+  return [{ path, message, fix }];
 }
 
 /** The rubric and every reference on disk in the repo, and every dimension named by a heading of the rubric. */
@@ -76,17 +79,22 @@ export async function checkJudgeFiles(raw: Raw, repoDir: string, probe: ConfigPr
   const judge = asMap(asMap(raw.verify)?.judge);
   if (!judge) return [];
   const references = asMap(judge.references);
-  const files: { path: (string | number)[]; value: unknown }[] = [{ path: ["verify", "judge", "rubric"], value: judge.rubric }];
+  const files: { path: (string | number)[]; value: unknown }[] = [
+    { path: ["verify", "judge", "rubric"], value: judge.rubric },
+  ];
   for (const side of ["good", "bad"] as const) {
     const listed = references?.[side];
-    if (Array.isArray(listed)) listed.forEach((value, index) => files.push({ path: ["verify", "judge", "references", side, index], value }));
+    if (!Array.isArray(listed)) continue;
+    listed.forEach((value, index) => files.push({ path: ["verify", "judge", "references", side, index], value }));
   }
   const missing = await Promise.all(files.map(async ({ path, value }): Promise<Problem[]> => {
     if (typeof value !== "string" || value === "" || (await probe.exists(resolve(repoDir, value)))) return [];
     const what = path.length > 3 ? `verify.judge.references.${path[3]}[${path[4]}]` : "verify.judge.rubric";
-    return [{ path, message: `${what} file "${value}" does not exist in the repo`, fix: "create it and commit it, or give its path relative to the repo" }];
+    const fix = "create it and commit it, or give its path relative to the repo";
+    return [{ path, message: `${what} file "${value}" does not exist in the repo`, fix }];
   }));
-  const rubric = typeof judge.rubric === "string" && judge.rubric !== "" ? await probe.readText?.(resolve(repoDir, judge.rubric)) : undefined;
+  const named = typeof judge.rubric === "string" && judge.rubric !== "";
+  const rubric = named ? await probe.readText?.(resolve(repoDir, judge.rubric as string)) : undefined;
   return [...missing.flat(), ...(rubric === undefined ? [] : checkDimensionsNamed(judge, rubric))];
 }
 
@@ -97,7 +105,9 @@ function checkDimensionsNamed(judge: Raw, rubric: string): Problem[] {
     const word = new RegExp(`(^|[^a-z0-9_])${dimension.toLowerCase().replace(/[-]/g, "\\-")}($|[^a-z0-9_])`);
     if (headings.some((heading) => word.test(heading))) return [];
     const path = ["verify", "judge", "dimensions", dimension];
-    const message = `verify.judge.dimensions.${dimension} is not named by a heading of the rubric ${String(judge.rubric)}`;
-    return [{ path, at: "key", message, fix: `add a "## ${dimension}" section to the rubric saying what it asks, or remove the dimension` }];
+    const rubricPath = String(judge.rubric);
+    const message = `verify.judge.dimensions.${dimension} is not named by a heading of the rubric ${rubricPath}`;
+    const fix = `add a "## ${dimension}" section to the rubric saying what it asks, or remove the dimension`;
+    return [{ path, at: "key", message, fix }];
   });
 }

@@ -16,7 +16,10 @@ export type Raw = Record<string, unknown>;
 type Rule = (raw: Raw) => Problem[];
 
 /** Every rule that needs nothing but the document. */
-export const RULES: Rule[] = [checkNames, checkRoles, checkRoleRuntimes, checkRuntimes, checkPatterns, checkPaths, checkWiring, checkSlurm, checkProtocolRoles, checkProcessStrings, checkPricing, checkGates, checkJudge];
+export const RULES: Rule[] = [
+  checkNames, checkRoles, checkRoleRuntimes, checkRuntimes, checkPatterns, checkPaths, checkWiring, checkSlurm,
+  checkProtocolRoles, checkProcessStrings, checkPricing, checkGates, checkJudge,
+];
 
 /** A map-shaped value as a record; anything else is the schema's problem, not a rule's. */
 export function asMap(value: unknown): Raw | undefined {

@@ -57,7 +57,8 @@ const withJudge = (value: unknown) => {
   const judge = asRecord(map?.judge);
   if (!map || !judge) return value;
   const references = asRecord(judge.references);
-  const listed = [judge.rubric, ...["good", "bad"].flatMap((side) => (Array.isArray(references?.[side]) ? references[side] : []))];
+  const sides = ["good", "bad"].flatMap((side) => (Array.isArray(references?.[side]) ? references[side] : []));
+  const listed = [judge.rubric, ...sides];
   const own = Array.isArray(map.protected) ? map.protected as unknown[] : map.protected === undefined ? [] : undefined;
   const paths = listed.filter((path): path is string => typeof path === "string" && path !== "");
   return {
@@ -68,15 +69,17 @@ const withJudge = (value: unknown) => {
 };
 
 function asRecord(value: unknown): Record<string, unknown> | undefined {
-  return value !== null && typeof value === "object" && !Array.isArray(value) ? value as Record<string, unknown> : undefined;
+  const map = value !== null && typeof value === "object" && !Array.isArray(value);
+  return map ? value as Record<string, unknown> : undefined;
 }
 
 const VerifyObject = z
   .strictObject({
-    command: argv.optional().describe("argv run in a clean checkout of the candidate commit; absent when verify.judge is the metric")
+    command: argv.optional()
+      .describe("argv run in a clean checkout of the candidate commit; absent when verify.judge is the metric")
       .meta({ examples: [["python", "train.py"]] }),
     judge: JudgeSchema.optional()
-      .describe("a rubric judge as the metric: an agent CLI, run headless in the sandbox, scores the candidate per dimension"),
+      .describe("a rubric judge as the metric: an agent CLI, headless in the sandbox, scores each dimension"),
     gates: z.array(GateSchema).optional()
       .describe("commands that must pass, in order, before the metric command runs; the first that fails ends the run with verdict fail, naming it"),
     protected: z.array(z.string().min(1)).default([]).describe("paths restored from base before every run; a diff touching them is rejected"),

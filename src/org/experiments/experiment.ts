@@ -228,7 +228,8 @@ async function measureAndRecord(port: VerifierPort, context: ExperimentContext, 
   }
   // The judge's paragraph on the gap goes with its score: the agent reads why, not only how much.
   const said = judgeReasonOf(measures.at(-1));
-  if (said && (verdict.kind === "keep" || verdict.kind === "discard" || verdict.kind === "baseline")) verdict = { ...verdict, reason: `${verdict.reason} — the judge: ${said}` };
+  const scored = verdict.kind === "keep" || verdict.kind === "discard" || verdict.kind === "baseline";
+  if (said && scored) verdict = { ...verdict, reason: `${verdict.reason} — the judge: ${said}` };
   const samples = metricsOf(measures);
   const metric = verdict.kind === "keep" || verdict.kind === "discard" || verdict.kind === "baseline" ? verdict.metric : first?.metric;
   const memoryGb = Math.max(...measures.map((measure) => measure.memoryGb ?? 0), 0) || undefined;
@@ -263,7 +264,8 @@ async function confirmImprovement(port: VerifierPort, context: ExperimentContext
     measures.push(...more);
     const last = more.at(-1)!;
     const judgeError = judgeErrorOf(last);
-    if (judgeError) return { verdict: { kind: "fail", gate: JUDGE_GATE, reason: `${judgeError} (confirmation run ${measures.length})` }, seed };
+    const reason = `${judgeError} (confirmation run ${measures.length})`;
+    if (judgeError) return { verdict: { kind: "fail", gate: JUDGE_GATE, reason }, seed };
     if (last.outcome.exitCode !== 0 || last.metric === undefined) {
       const crash = judge({ metric: verify.metric, timeoutMs: parseDuration(verify.timeout), best: ledger.best?.metric, candidate: last.metric, run: last.outcome, paths });
       return { verdict: { kind: "crash", reason: `${crash.reason} (confirmation run ${measures.length})` }, seed };

@@ -13,7 +13,8 @@ export async function measureByJudge(port: VerifierPort, context: ExperimentCont
   const judge = context.verify.judge!;
   if (!port.runJudge) throw new OrgError("this verifier cannot run verify.judge", "judge");
   const timeoutMs = parseDuration(judge.timeout);
-  const work = { kind: "checkout" as const, commit: request.commit, gates: (context.verify.gates ?? []).map((gate) => gate.name) };
+  const gates = (context.verify.gates ?? []).map((gate) => gate.name);
+  const work = { kind: "checkout" as const, commit: request.commit, gates };
   const options = { cwd: at.checkout, logFile: at.logFile, timeoutMs, signal: context.signal, run: at.run };
   const result = await port.runJudge(work, options);
   const what = `judge run of ${request.commit.slice(0, 7)} for ${request.agent}`;
@@ -35,5 +36,6 @@ export function judgeErrorOf(measure: RunMeasure | undefined): string | undefine
 
 /** The judge's paragraph on the gap, on one line. */
 export function judgeReasonOf(measure: RunMeasure | undefined): string | undefined {
-  return measure?.judge && "reason" in measure.judge ? measure.judge.reason.replace(/\s+/g, " ").trim().slice(0, 600) : undefined;
+  if (!measure?.judge || !("reason" in measure.judge)) return undefined;
+  return measure.judge.reason.replace(/\s+/g, " ").trim().slice(0, 600);
 }

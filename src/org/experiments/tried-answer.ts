@@ -49,7 +49,8 @@ export function decideTried(input: {
   if (!original) return { kind: "run", reason: "a change not judged on this tree before" };
   const source = originalOf(original);
   // The judge failing (a timeout, a malformed answer) says nothing about the change: it is judged again.
-  if (source.status === "fail" && source.gate === JUDGE_GATE) return { kind: "run", reason: `${source.commit.slice(0, 7)} met a judge-error` };
+  const judgeFailed = source.status === "fail" && source.gate === JUDGE_GATE;
+  if (judgeFailed) return { kind: "run", reason: `${source.commit.slice(0, 7)} met a judge-error` };
   const measured = source.status === "keep" || source.status === "discard";
   // A hand-edited entry that lost its metric cannot stand for a measured verdict.
   if (measured && source.metric === undefined) return { kind: "run", reason: `${source.commit.slice(0, 7)}'s entry has no metric` };

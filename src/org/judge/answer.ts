@@ -21,7 +21,8 @@ export function parseJudgeAnswer(output: string, weights: Readonly<Record<string
   if (unknown) return fail(`the answer scores unknown dimension "${unknown[0]}" (${named})`);
   const missing = expected.filter((name) => !Object.hasOwn(scores, name));
   if (missing.length > 0) return fail(`the answer does not score ${missing.join(", ")}`);
-  const outside = entries.find(([, value]) => typeof value !== "number" || !Number.isFinite(value) || value < 0 || value > 1);
+  const inRange = (value: unknown) => typeof value === "number" && Number.isFinite(value) && value >= 0 && value <= 1;
+  const outside = entries.find(([, value]) => !inRange(value));
   if (outside) return fail(`${outside[0]} scored ${JSON.stringify(outside[1])}, not a number from 0 to 1`);
   const reason = typeof answer.reason === "string" ? answer.reason.trim() : "";
   if (reason === "") return fail(`the answer gives no "reason"`);

@@ -17,7 +17,9 @@ export type Calibration =
  * The lowest good mean must beat the highest bad mean by more than k·σ (σ pooled over every reference's repeats,
  * as the keep rule pools its baselines) and by more than min_delta: less, and the judge cannot tell them apart.
  */
-export function decideCalibration(references: readonly ReferenceScores[], rule: { k: number; minDelta: number }): Calibration {
+export function decideCalibration(
+  references: readonly ReferenceScores[], rule: { k: number; minDelta: number },
+): Calibration {
   const sigma = pooledSigma(references.map((reference) => reference.samples)) ?? 0;
   const means = references.map((reference) => ({ ...reference, stats: summarize(reference.samples) }));
   const good = means.filter((reference) => reference.kind === "good");
@@ -27,14 +29,17 @@ export function decideCalibration(references: readonly ReferenceScores[], rule: 
   const margin = lowestGood - highestBad;
   const needed = Math.max(rule.k * sigma, rule.minDelta);
   if (good.length > 0 && bad.length > 0 && margin > needed && margin > 0) {
-    const summary = `the judge separates your references: good ≥ ${lowestGood.toFixed(2)}, bad ≤ ${highestBad.toFixed(2)}, `
-      + `a margin of ${margin.toFixed(2)} > ${rule.k}σ = ${(rule.k * sigma).toFixed(2)}`;
+    const noise = `${rule.k}σ = ${(rule.k * sigma).toFixed(2)}`;
+    const summary = `the judge separates your references: good ≥ ${lowestGood.toFixed(2)}, `
+      + `bad ≤ ${highestBad.toFixed(2)}, a margin of ${margin.toFixed(2)} > ${noise}`;
     return { kind: "calibrated", sigma, margin, summary };
   }
-  const shown = means.map((reference) => `${describeReference(reference)} ${reference.stats.mean.toFixed(2)} ± ${reference.stats.sd.toFixed(2)}`);
+  const shown = means.map(({ stats, ...reference }) =>
+    `${describeReference(reference)} ${stats.mean.toFixed(2)} ± ${stats.sd.toFixed(2)}`);
   return {
     kind: "refused",
-    message: `the rubric does not separate your references: ${shown.join(", ")} — sharpen the rubric or change the references`,
+    message: `the rubric does not separate your references: ${shown.join(", ")}`
+      + " — sharpen the rubric or change the references",
   };
 }
 
