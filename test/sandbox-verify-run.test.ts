@@ -28,4 +28,15 @@ describe("planVerifyRun", () => {
     expect(at("--chdir", layout.checkout)).toBeGreaterThan(0);
     expect(argv.slice(-3)).toEqual(["--", "python", "train.py"]);
   });
+
+  test("a judge's run: the checkout read-only to it, its CLI's config folder the one it writes", () => {
+    const home = "/tmp/org/state/verifier/judge-home";
+    const judged = planVerifyRun({ ...layout, judgeHome: home }, ["claude", "-p", "judge"]);
+    const index = (...args: string[]) => judged.findIndex((_, i) => args.every((arg, j) => judged[i + j] === arg));
+    expect(index("--ro-bind", layout.checkout, layout.checkout)).toBeGreaterThan(index("--tmpfs", "/tmp/org/state"));
+    expect(index("--bind", layout.checkout, layout.checkout)).toBe(-1);
+    expect(index("--bind", home, home)).toBeGreaterThan(index("--tmpfs", "/tmp/org/state"));
+    expect(index("--remount-ro", "/tmp/org/state")).toBeGreaterThan(index("--bind", home, home));
+    expect(judged.slice(-4)).toEqual(["--", "claude", "-p", "judge"]);
+  });
 });

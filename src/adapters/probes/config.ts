@@ -1,4 +1,4 @@
-import { access } from "node:fs/promises";
+import { access, readFile } from "node:fs/promises";
 import type { ConfigProbe } from "../../org/config/index.js";
 import { processRunner, type Runner } from "../process.js";
 import { resolveCommit, runGit } from "../git/run.js";
@@ -27,6 +27,7 @@ export function createConfigProbe(runner: Runner = processRunner): ConfigProbe {
       return (await resolveCommit(absDir, rev, { timeoutMs: GIT_TIMEOUT_MS, runner })) ?? null;
     },
     diskSize: readDiskSize,
+    readText: (absPath) => readFile(absPath, "utf8").catch(() => undefined),
   };
 }
 

@@ -34,9 +34,10 @@ export async function findProgram(program: string, repoDir: string, pathEnv = pr
   return null;
 }
 
-/** Runtimes the roles use whose program is not installed, as `what — how to fix` lines for `org up`. */
+/** Runtimes the roles (and the judge) use whose program is not installed, as `what — how to fix` lines for org up. */
 export async function findMissingPrograms(config: OrgConfig, repoDir: string): Promise<string[]> {
   const used = new Set(Object.values(config.roles).map((role) => role.runtime));
+  if (config.verify?.judge) used.add(config.verify.judge.runtime);
   const problems: string[] = [];
   for (const name of used) {
     const runtime = config.runtimes[name];

@@ -3,7 +3,9 @@ import { basename, join } from "node:path";
 import { OrgError } from "../../org/errors.js";
 import { formatLogEntry } from "../../org/log-entry.js";
 import type { VerifierPort } from "../../org/experiments/verifier-port.js";
-import type { MessageSettings, SlurmConfig } from "../../org/config/schema.js";
+import type { MessageSettings, RuntimeConfig, SlurmConfig } from "../../org/config/schema.js";
+import type { JudgeConfig } from "../../org/config/judge-schema.js";
+import { createJudgeRun } from "./judge-run.js";
 import { readMessageSettings } from "../../org/messages/mail-port.js";
 import { describeDiskFull, isDiskFull } from "../fs/disk-space.js";
 import { appendLines, readText } from "../fs/files.js";
@@ -44,6 +46,8 @@ export function createVerifierPort(opts: {
   sandbox?: () => Promise<VerifySandbox | undefined>;
   /** org.yaml's share: the untracked paths (a .venv, data) every run needs, as every worktree has them. */
   shares?: readonly { path: string; mode: "link" | "copy" }[];
+  /** verify.judge and the runtime it names: runJudge runs it, its CLI's config in the store's judge-home. */
+  judge?: { config: JudgeConfig; runtime: RuntimeConfig };
 }): VerifierPort {
   const runner = opts.runner ?? processRunner;
   const git = async (cwd: string, args: string[], allowFailure = false) => {
@@ -79,7 +83,7 @@ export function createVerifierPort(opts: {
     const refused = await admit(commits);
     if (refused) throw new TamperedError(refused);
   };
-  return {
+  const port: VerifierPort = {
     async prepareCheckout(slot, commit) {
       await need(commit);
       const checkout = join(store.dir, slot);
@@ -193,16 +197,24 @@ export function createVerifierPort(opts: {
       await sendMessage(opts.state, { from: "verifier", to: [agent], kind: "verdict", body: text, ...(extra ? { extra } : {}) }, opts.messages ?? readMessageSettings(undefined));
     },
   };
+  if (!opts.judge) return port;
+  const homes = join(store.dir, "judge-home");
+  const runCommand = port.runCommand.bind(port);
+  const runJudge = createJudgeRun({ judge: opts.judge.config, runtime: opts.judge.runtime, homes, runCommand });
+  return { ...port, runJudge };
 }
 
 /** A local run in the org's sandbox when it is on: the candidate's code writes its checkout alone. */
 async function placeInSandbox(
-  sandbox: (() => Promise<VerifySandbox | undefined>) | undefined, argv: string[], options: { cwd: string; env: Record<string, string> },
+  sandbox: (() => Promise<VerifySandbox | undefined>) | undefined, argv: string[],
+  options: { cwd: string; env: Record<string, string>; judgeHome?: string },
 ): Promise<{ argv: string[]; env: Record<string, string>; note?: string }> {
   const layout = await sandbox?.();
   // A program not there runs nowhere: spawned as is, its error says so (in bwrap it would be a bare exit 1).
   const found = layout && (await findProgram(argv[0] ?? "", options.cwd, options.env.PATH ?? process.env.PATH));
-  return { argv: layout && found ? planVerifyRun({ ...layout, checkout: options.cwd }, argv) : argv, env: options.env };
+  const judge = options.judgeHome ? { judgeHome: options.judgeHome } : {};
+  const planned = layout && found ? planVerifyRun({ ...layout, checkout: options.cwd, ...judge }, argv) : argv;
+  return { argv: planned, env: options.env };
 }
 
 /** Under Slurm with a pool, a run is its own job of one GPU: Slurm picks the GPU and sets CUDA_VISIBLE_DEVICES. */

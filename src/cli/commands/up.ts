@@ -9,6 +9,7 @@ import { runInteractive } from "../../adapters/process.js";
 import { allowKeeper, findRunningKeeper, keeperEnv, startKeeper } from "../../adapters/keeper-process.js";
 import { createWorld } from "../../adapters/world.js";
 import { findMissingPrograms, findProgram } from "../../adapters/probes/runtime.js";
+import { calibrateJudge } from "../../adapters/verifier/judge-calibration.js";
 import { runPreflight } from "../../adapters/probes/preflight.js";
 import { renderStatus } from "../../ui/status-table.js";
 import type { Io } from "../io.js";
@@ -112,6 +113,13 @@ async function startUp(opts: UpOpts, io: Io, run: UpRun): Promise<number> {
     io.err(refused);
     return 1;
   }
+  // A judge not calibrated on the references, or one that cannot tell them apart, judges nothing: nothing starts.
+  const calibration = await calibrateJudge(read.loaded, (line) => io.err(line));
+  if (calibration.kind === "refused") {
+    io.err(calibration.message);
+    return 1;
+  }
+  if (calibration.kind !== "none") io.err(calibration.summary);
   // A program not recorded costs `org history` a line, never the start itself.
   const onStart = () => read.record(new Date())
     .then((line) => void (line && io.out(line)), (error: Error) => io.err(`warning: the program version was not recorded in state/programs: ${error.message}`));

@@ -60,6 +60,12 @@ async function runOnBase(loaded: LoadedConfig, gpus: GpuProbe, io: Io, warnings?
     else io.out("no verify section: nothing to run, and experiments are not judged — add verify: to have them judged");
     return EXIT.ok;
   }
+  if (!verify.command) {
+    const judged = "verify.judge is the metric: `org up` calibrates it on the references before any run";
+    if (json) io.out(formatJson({ ...describeValid(loaded), warnings, run: null }));
+    else io.out(judged);
+    return EXIT.ok;
+  }
   const gpu = await pickGpu(loaded, gpus);
   const base = describeBase({ base: loaded.config.base, commit: loaded.baseCommit });
   const on = `${base}${gpu === null ? "" : ` on GPU ${gpu}`}`;

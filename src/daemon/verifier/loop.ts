@@ -6,7 +6,6 @@ import type { ExperimentContext, VerifierPort } from "../../org/experiments/veri
 import { decideRebase, describeConflict, toJudged } from "../../org/experiments/rebase.js";
 import { formatVerdictMessage } from "../../org/experiments/submit-reply.js";
 import { readMessageSettings } from "../../org/messages/mail-port.js";
-import { pooledSigma } from "../../org/experiments/noise.js";
 import { agentPaths, orgPaths } from "../../org/paths.js";
 import type { OrgRecord } from "../../org/state.js";
 import { detectNewCommits, gpuOfSlot, pickNext } from "../../org/experiments/schedule.js";
@@ -32,6 +31,7 @@ import { listCapacity } from "../../org/experiments/gpu-runs.js";
 import { TriedMemory } from "./tried-memory.js";
 import { traceExperiment, traceRun, traceStep } from "./trace-run.js";
 import { readAgentProgramAt } from "../../adapters/store/ab-run.js";
+import { readPooledSigma } from "../../adapters/verifier/judge-calibration.js";
 
 const HEAD_SETTLE_MS = 2000;
 
@@ -277,10 +277,10 @@ export class VerifierLoop {
     return rebased;
   }
 
-  /** σ pooled over every agent's baseline repeats. */
+  /** σ pooled over every agent's baseline repeats (and a judge's calibration repeats). */
   private async readSigma(): Promise<number | undefined> {
     const ledgers = await Promise.all(this.record.agents.map((agent) => readJson<AgentLedger>(this.ledgerFile(agent.name))));
-    return pooledSigma(ledgers.flatMap((ledger) => [ledger?.baseline?.samples ?? [], ...(ledger?.noise ?? [])]));
+    return readPooledSigma(this.paths.state, this.config.verify, ledgers);
   }
 
   private enqueueBaseline(agent: string, now: Date): Promise<ExperimentRequest> {

@@ -1,7 +1,8 @@
 import type { OrgPaths } from "../../org/paths.js";
 import type { OrgRecord } from "../../org/state.js";
 import type { GpuProbe } from "../../org/ports.js";
-import { SlurmSchema } from "../../org/config/schema.js";
+import { SlurmSchema, type OrgConfig, type RuntimeConfig } from "../../org/config/schema.js";
+import type { JudgeConfig } from "../../org/config/judge-schema.js";
 import type { ChildRecords } from "../../adapters/child-records.js";
 import type { ReadConfigResult } from "../../adapters/store/config-file.js";
 import { createVerifierPort } from "../../adapters/verifier/port.js";
@@ -35,6 +36,7 @@ export function defineVerifier(opts: { paths: OrgPaths; record: OrgRecord; child
       backend: config.backend, children: opts.children, slurmPool,
       shares: config.share.map((entry) => (typeof entry === "string" ? { path: entry, mode: "link" as const } : entry)),
       sandbox: () => (sandbox ??= findVerifySandbox({ ...paths, repo: next.repo, sandbox: config.sandbox })),
+      ...judgeOf(config),
     }), "verifier.port");
     return new VerifierLoop(next, config, port, say, opts.gpus, journal, opts.holdRuns);
   }, opts.readConfig, say);
@@ -54,4 +56,11 @@ export function defineVerifier(opts: { paths: OrgPaths; record: OrgRecord; child
     close: () => verifier.stop(),
   });
   return { service, queuePerAgent: () => verifier.queuePerAgent };
+}
+
+/** verify.judge and its runtime (normalizing made an entry for a bare preset), for the port's runJudge. */
+function judgeOf(config: OrgConfig): { judge?: { config: JudgeConfig; runtime: RuntimeConfig } } {
+  const judge = config.verify?.judge;
+  const runtime = judge && config.runtimes[judge.runtime];
+  return judge && runtime ? { judge: { config: judge, runtime } } : {};
 }

@@ -10,6 +10,7 @@ import { checkStop } from "./stop-rules.js";
 import { checkSandboxPaths } from "./sandbox-rules.js";
 import { checkDiskSettings } from "./disk-rules.js";
 import type { ConfigProbe } from "./probe.js";
+import { checkJudgeFiles } from "./judge-rules.js";
 
 /** A valid org.yaml, with the repo and base it names already resolved. */
 export interface LoadedConfig {
@@ -47,6 +48,7 @@ export async function loadConfig(input: { file: string; dir: string; text: strin
   if (map) problems.push(...RULES.flatMap((rule) => rule(map)), ...checkStop(map, input.now), ...(await checkPromptFiles(map, input.dir, probe)));
   problems.push(...(repo?.problems ?? []));
   if (map && repo) problems.push(...(await checkSandboxPaths(map, input.dir, repo.repoDir, probe)));
+  if (map && repo) problems.push(...(await checkJudgeFiles(map, repo.repoDir, probe)));
   if (map) problems.push(...(await checkDiskSettings(map, input.dir, probe)));
   if (!parsed.success || problems.length > 0 || !repo?.baseCommit) {
     return { ok: false, problems: renderPlaced(input.file, lineCounter, placeProblems(doc, problems)) };

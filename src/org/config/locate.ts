@@ -117,6 +117,11 @@ function unwrapSchema(outer: z.ZodType): FoundSchema {
     found.description ??= meta?.description;
     if (found.examples.length === 0 && Array.isArray(meta?.examples)) found.examples = meta.examples;
     if (schema instanceof z.ZodDefault && !("defaultValue" in found)) found.defaultValue = schema.def.defaultValue;
+    // A preprocessed section (verify, with its judge) is described by the schema its input goes into.
+    if (schema instanceof z.ZodPipe) {
+      schema = schema.def.out as z.ZodType;
+      continue;
+    }
     if (!(schema instanceof z.ZodDefault || schema instanceof z.ZodOptional)) break;
     schema = schema.unwrap() as z.ZodType;
   }

@@ -16,11 +16,13 @@ export function normalizeDefaults(config: OrgConfig): OrgConfig {
 }
 
 /**
- * A role whose runtime names a preset with no runtimes entry of that name runs `{preset: <name>}`,
+ * A role (or the judge) whose runtime names a preset with no runtimes entry of that name runs `{preset: <name>}`,
  * so plan, launch specs, reload and doctor all see a real entry. An entry of that name, whatever it says, wins.
  */
 function addPresetRuntimes(config: OrgConfig): OrgConfig["runtimes"] {
   const named = new Set(Object.values(config.roles).map((role) => role.runtime));
+  // The judge runs a preset as a role would: its entry is made the same way.
+  if (config.verify?.judge) named.add(config.verify.judge.runtime);
   // Object.hasOwn: a role's runtime "constructor" must not find the prototype's.
   const implied = [...named].filter((name) => isAgentPreset(name) && !Object.hasOwn(config.runtimes, name));
   return { ...config.runtimes, ...Object.fromEntries(implied.map((name) => [name, RuntimeSchema.parse({ preset: name })])) };

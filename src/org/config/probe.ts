@@ -6,4 +6,6 @@ export interface ConfigProbe {
   resolveCommit(absDir: string, rev: string): Promise<string | null>;
   /** The size in bytes of the disk that holds `absPath` (which need not exist yet), if it can be told. */
   diskSize?(absPath: string): Promise<number | undefined>;
+  /** A file's text (the judge's rubric), or undefined when it cannot be read. */
+  readText?(absPath: string): Promise<string | undefined>;
 }

@@ -10,11 +10,15 @@ import { checkRoleRuntimes, checkRuntimes } from "./runtime-rules.js";
 import { checkWiring } from "./wiring-rules.js";
 import { checkProtocolRoles } from "../contracts/config-rules.js";
 import { checkGates } from "./gate-rules.js";
+import { checkJudge } from "./judge-rules.js";
 
 type Rule = (raw: Raw) => Problem[];
 
 /** Every rule that needs nothing but the document. */
-export const RULES: Rule[] = [checkNames, checkRoles, checkRoleRuntimes, checkRuntimes, checkPatterns, checkPaths, checkWiring, checkSlurm, checkProtocolRoles, checkProcessStrings, checkPricing, checkGates];
+export const RULES: Rule[] = [
+  checkNames, checkRoles, checkRoleRuntimes, checkRuntimes, checkPatterns, checkPaths, checkWiring, checkSlurm,
+  checkProtocolRoles, checkProcessStrings, checkPricing, checkGates, checkJudge,
+];
 
 function checkNames(raw: Raw): Problem[] {
   const unsafe = typeof raw.name === "string" && !SAFE_NAME.test(raw.name) ? [{ path: ["name"], ...explainUnsafeName("name", raw.name) }] : [];

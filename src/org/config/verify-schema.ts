@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { duration } from "./duration.js";
+import { JudgeSchema } from "./judge-schema.js";
 import { argv, name } from "./names.js";
 
 /** verify.queue_per_agent when org.yaml does not say. */
@@ -48,9 +49,39 @@ const GateSchema = z
   })
   .describe("a hard gate: a command that must pass before the metric counts");
 
-export const VerifySchema = z
+/** The metric a rubric judge gives: the weighted sum of its scores, 0 to 1, higher is better. */
+export const JUDGE_METRIC = { name: "judge_score", pattern: "^judge_score: ([0-9.]+)$", goal: "maximize" } as const;
+
+// With a judge and no metric, the judge's is the metric: every view reads verify.metric as before. Its rubric and
+// references are protected like a scorer: restored from the base before every run, a change to them rejected.
+const withJudge = (value: unknown) => {
+  const map = asRecord(value);
+  const judge = asRecord(map?.judge);
+  if (!map || !judge) return value;
+  const references = asRecord(judge.references);
+  const sides = ["good", "bad"].flatMap((side) => (Array.isArray(references?.[side]) ? references[side] : []));
+  const listed = [judge.rubric, ...sides];
+  const own = Array.isArray(map.protected) ? map.protected as unknown[] : map.protected === undefined ? [] : undefined;
+  const paths = listed.filter((path): path is string => typeof path === "string" && path !== "");
+  return {
+    ...map,
+    ...(map.metric === undefined ? { metric: { ...JUDGE_METRIC } } : {}),
+    ...(own ? { protected: [...new Set([...own, ...paths])] } : {}),
+  };
+};
+
+function asRecord(value: unknown): Record<string, unknown> | undefined {
+  const map = value !== null && typeof value === "object" && !Array.isArray(value);
+  return map ? value as Record<string, unknown> : undefined;
+}
+
+const VerifyObject = z
   .strictObject({
-    command: argv.describe("argv run in a clean checkout of the candidate commit").meta({ examples: [["python", "train.py"]] }),
+    command: argv.optional()
+      .describe("argv run in a clean checkout of the candidate commit; absent when verify.judge is the metric")
+      .meta({ examples: [["python", "train.py"]] }),
+    judge: JudgeSchema.optional()
+      .describe("a rubric judge as the metric: an agent CLI, headless in the sandbox, scores each dimension"),
     gates: z.array(GateSchema).optional()
       .describe("commands that must pass, in order, before the metric command runs; the first that fails ends the run with verdict fail, naming it"),
     protected: z.array(z.string().min(1)).default([]).describe("paths restored from base before every run; a diff touching them is rejected"),
@@ -72,3 +103,5 @@ export const VerifySchema = z
     stack: z.boolean().default(true).describe("a keep that improves its agent's best but not the org's is tried on top of the org best (a results row by org); false: never"),
   })
   .describe("the immutable verifier: how every experiment is run and judged");
+
+export const VerifySchema = z.preprocess(withJudge, VerifyObject);

@@ -9,9 +9,10 @@ import { checkPaths, type PathCheck } from "./path-rules.js";
 import { describeRebase } from "./rebase.js";
 import { verdictOfRow } from "./recover.js";
 import { formatHeader, formatRow, gateColumnOf, toResultStatus } from "./results.js";
-import { judge, type Verdict } from "./verdict.js";
+import { judge, JUDGE_GATE, type Verdict } from "./verdict.js";
 import { TamperedError } from "./protected-files.js";
 import { hasGates } from "./gates.js";
+import { judgeErrorOf, judgeReasonOf } from "./judge-run.js";
 
 /** How much of a crashed run's log `org submit` prints. */
 const TAIL_LINES = 50;
@@ -117,6 +118,7 @@ async function measureAndRecord(port: VerifierPort, context: ExperimentContext, 
   let verdict: Verdict = judge({
     metric: verify.metric, timeoutMs: parseDuration(verify.timeout), best: baseline ? undefined : ledger.best?.metric,
     candidate: measures.at(-1)?.metric, run: measures.at(-1)?.outcome ?? { exitCode: null, signal: null, timedOut: false }, paths, gate: measures.at(-1)?.gate,
+    judgeError: judgeErrorOf(measures.at(-1)),
   });
   if (blocked) verdict = { kind: "crash", reason: `crash: not run: the baseline crashed, so the base is broken (${ledger.baselineCrash}) — fix it, then \`org down && org up\`` };
   if (conflict) verdict = baseline ? { kind: "crash", reason: conflict } : { kind: "reject", reason: conflict };
@@ -131,6 +133,10 @@ async function measureAndRecord(port: VerifierPort, context: ExperimentContext, 
     const stats = summarize(metricsOf(measures));
     verdict = { kind: "baseline", metric: stats.mean, reason: stats.n > 1 ? `baseline: ${verify.metric.name} ${stats.mean.toFixed(6)} ± ${stats.sd.toFixed(6)} over ${stats.n} seeds` : verdict.reason };
   }
+  // The judge's paragraph on the gap goes with its score: the agent reads why, not only how much.
+  const said = judgeReasonOf(measures.at(-1));
+  const scored = verdict.kind === "keep" || verdict.kind === "discard" || verdict.kind === "baseline";
+  if (said && scored) verdict = { ...verdict, reason: `${verdict.reason} — the judge: ${said}` };
   const samples = metricsOf(measures);
   const metric = verdict.kind === "keep" || verdict.kind === "discard" || verdict.kind === "baseline" ? verdict.metric : first?.metric;
   const memoryGb = Math.max(...measures.map((measure) => measure.memoryGb ?? 0), 0) || undefined;
@@ -164,6 +170,9 @@ async function confirmImprovement(port: VerifierPort, context: ExperimentContext
     seed += more.length;
     measures.push(...more);
     const last = more.at(-1)!;
+    const judgeError = judgeErrorOf(last);
+    const reason = `${judgeError} (confirmation run ${measures.length})`;
+    if (judgeError) return { verdict: { kind: "fail", gate: JUDGE_GATE, reason }, seed };
     if (last.outcome.exitCode !== 0 || last.metric === undefined) {
       const crash = judge({ metric: verify.metric, timeoutMs: parseDuration(verify.timeout), best: ledger.best?.metric, candidate: last.metric, run: last.outcome, paths });
       return { verdict: { kind: "crash", reason: `${crash.reason} (confirmation run ${measures.length})` }, seed };

@@ -6,9 +6,9 @@ import type { ExperimentRequest } from "./request.js";
 import type { RunSlot } from "./gpu-runs.js";
 import { judgeGate } from "./verdict.js";
 
-/** Whether verify.gates names any gate: then results.tsv has a gate column. */
-export function hasGates(verify: Pick<VerifyConfig, "gates">): boolean {
-  return (verify.gates ?? []).length > 0;
+/** Whether verify.gates names any gate, or a judge may fail (a judge-error): then results.tsv has a gate column. */
+export function hasGates(verify: Pick<VerifyConfig, "gates" | "judge">): boolean {
+  return (verify.gates ?? []).length > 0 || verify.judge !== undefined;
 }
 
 /** Where the gates stopped: the measure of the one that did not pass, if any, and the seconds all of them ran. */

@@ -5,6 +5,7 @@ import type { ExperimentContext, RunMeasure, VerifierPort } from "./verifier-por
 import type { ExperimentRequest } from "./request.js";
 import { parseMemoryGb, parseMetric } from "./metric.js";
 import { hasGates, runGates } from "./gates.js";
+import { measureByJudge } from "./judge-run.js";
 
 /** Run the candidate once per seed, each in a freshly cleaned checkout with protected paths restored. */
 export async function measureRuns(port: VerifierPort, context: ExperimentContext, request: ExperimentRequest, seeds: number[], first: number): Promise<RunMeasure[]> {
@@ -20,7 +21,7 @@ export async function measureRuns(port: VerifierPort, context: ExperimentContext
     const tampered = await port.restoreProtected(checkout, context.baseCommit, verify.protected);
     if (tampered) throw new TamperedError(tampered);
     const env = { CUDA_VISIBLE_DEVICES: agent.gpu === null ? "" : String(agent.gpu), ORG_AGENT: agent.name, ORG_COMMIT: request.commit, ORG_SEED: String(seed) };
-    const argv = verify.command.map((element) => (element === "{seed}" ? String(seed) : element));
+    const argv = (verify.command ?? []).map((element) => (element === "{seed}" ? String(seed) : element));
     // A candidate's runs after its first are confirmation runs, asked for by the keep rule.
     const kind = request.kind === "candidate" && number > 0 ? "confirmation" : request.kind;
     const run = { slot: context.slot, gpu: agent.gpu, agent: agent.name, commit: request.commit, kind, run: number + 1 } as const;
@@ -33,6 +34,12 @@ export async function measureRuns(port: VerifierPort, context: ExperimentContext
     // A gate runs the candidate's code too: what it changed of the scorer is put back before the metric runs.
     const changed = number === 0 && hasGates(verify) && (await port.restoreProtected(checkout, context.baseCommit, verify.protected));
     if (changed) throw new TamperedError(changed);
+    if (verify.judge) {
+      const judged = await measureByJudge(port, context, request, { checkout, logFile, run, seed });
+      measures.push({ ...judged, runSeconds: gated.seconds + judged.runSeconds });
+      if (judged.metric === undefined) break;
+      continue;
+    }
     const result = await port.runCommand(argv, { cwd: checkout, env, logFile, timeoutMs: parseDuration(verify.timeout), signal: context.signal, run });
     if (result.aborted) throw new OrgError(`run of ${request.commit.slice(0, 7)} for ${agent.name} interrupted by shutdown; it stays queued`, "aborted");
     const log = await port.readLog(logFile);

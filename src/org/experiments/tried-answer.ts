@@ -1,7 +1,7 @@
 // Before a candidate runs: a change already judged on the same tree, or no change at all, is answered without a run.
 import { gateColumnOf, type ResultRow, type ResultStatus } from "./results.js";
 import { originalOf, type ChangeKey, type TriedEntry } from "./tried-ledger.js";
-import type { Verdict } from "./verdict.js";
+import { JUDGE_GATE, type Verdict } from "./verdict.js";
 
 /** The candidate's change against the commit it is judged on, as git read it. */
 export type Change = { kind: "change"; key: ChangeKey } | { kind: "empty"; whitespace: boolean };
@@ -40,6 +40,9 @@ export function decideTried(input: {
   const original = matching.filter((entry) => entry.duplicateOf === undefined).at(-1) ?? matching[0];
   if (!original) return { kind: "run", reason: "a change not judged on this tree before" };
   const source = originalOf(original);
+  // The judge failing (a timeout, a malformed answer) says nothing about the change: it is judged again.
+  const judgeFailed = source.status === "fail" && source.gate === JUDGE_GATE;
+  if (judgeFailed) return { kind: "run", reason: `${source.commit.slice(0, 7)} met a judge-error` };
   const measured = source.status === "keep" || source.status === "discard";
   // A hand-edited entry that lost its metric cannot stand for a measured verdict.
   if (measured && source.metric === undefined) return { kind: "run", reason: `${source.commit.slice(0, 7)}'s entry has no metric` };

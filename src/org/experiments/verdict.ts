@@ -12,6 +12,9 @@ export type Verdict =
   | { kind: "reject"; reason: string }
   | { kind: "baseline"; metric: number; reason: string };
 
+/** A judge-error's verdict is a fail whose gate is the judge: every view that names a failed gate names it. */
+export const JUDGE_GATE = "judge";
+
 /** How the run ended, as the Runner reported it. */
 export interface RunOutcome {
   exitCode: number | null;
@@ -38,6 +41,8 @@ export interface JudgeInput {
   paths: PathCheck;
   /** Set when `run` is a gate's (one that did not pass), not the metric command's. */
   gate?: { name: string; timeoutMs: number };
+  /** verify.judge's answer could not be had: the judge-error, a fail at the judge, never a keep. */
+  judgeError?: string;
 }
 
 /**
@@ -49,6 +54,7 @@ export function judge(input: JudgeInput): Verdict {
   if (!paths.ok) return { kind: "reject", reason: `reject: ${paths.reason}` };
   const failed = input.gate && judgeGate(input.gate, run);
   if (failed) return failed;
+  if (input.judgeError !== undefined) return { kind: "fail", gate: JUDGE_GATE, reason: input.judgeError };
   if (run.spawnError !== undefined) return { kind: "crash", reason: `crash: could not start: ${run.spawnError}` };
   if (run.fault !== undefined) return { kind: "crash", reason: `crash: ${run.fault}` };
   if (run.timedOut) return { kind: "crash", reason: `crash: timed out after ${formatConfigDuration(input.timeoutMs)}; process group killed` };

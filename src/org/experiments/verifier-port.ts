@@ -1,5 +1,6 @@
 // The verifier's hands (the port), what one experiment runs with, and what it yields.
 import type { VerifyConfig } from "../config/schema.js";
+import type { JudgedWork } from "../judge/prompt.js";
 import type { RunSlot } from "./gpu-runs.js";
 import type { ChangedPath } from "./path-rules.js";
 import type { AgentLedger, ExperimentRequest } from "./request.js";
@@ -18,6 +19,8 @@ export interface RunMeasure {
   runSeconds: number;
   /** Set when this is the run of a gate that did not pass, not of the metric command. */
   gate?: { name: string; timeoutMs: number };
+  /** Set when verify.judge measured: its reason and scores, or the judge-error that stands for the metric. */
+  judge?: { reason: string; scores: Record<string, number> } | { error: string };
 }
 
 export interface ExperimentOutcome {
@@ -41,14 +44,18 @@ export interface ExperimentOutcome {
 }
 
 /** Where and how one command of a verify run runs. */
-export interface VerifyRunOptions {
+export interface RunCommandOptions {
   cwd: string;
   env: Record<string, string>;
   logFile: string;
   timeoutMs: number;
   signal?: AbortSignal;
   run: RunSlot;
+  /** A judge's run: the checkout read-only, this folder (its CLI's config) the one it writes. */
+  judgeHome?: string;
 }
+
+export type CommandOutcome = RunOutcome & { durationMs: number; aborted?: boolean };
 
 /** The verifier's hands: a private checkout, the run, git surgery on the agent's branch, files. */
 export interface VerifierPort {
@@ -61,7 +68,9 @@ export interface VerifierPort {
   /** A commit the verifier made in its store, copied into the research repo for the branches that move to it. */
   publish(commit: string): Promise<void>;
   /** `run` says which slot it holds, for state/gpu-runs.jsonl. */
-  runCommand(argv: string[], options: VerifyRunOptions): Promise<RunOutcome & { durationMs: number; aborted?: boolean }>;
+  runCommand(argv: string[], options: RunCommandOptions): Promise<CommandOutcome>;
+  /** One headless run of verify.judge on `work` in the checkout, read-only to it; its output in logFile. */
+  runJudge?(work: JudgedWork, options: Omit<RunCommandOptions, "env">): Promise<CommandOutcome>;
   readLog(logFile: string): Promise<string>;
   savePatch(from: string, to: string, file: string): Promise<void>;
   /** The commit a branch points at now; undefined when it does not exist. */

@@ -16,6 +16,8 @@ export interface VerifyRunLayout {
   /** sandbox.read and sandbox.write of org.yaml. */
   read: string[];
   write: string[];
+  /** A judge's run: the checkout is read-only to it, and its CLI writes its own config folder alone. */
+  judgeHome?: string;
 }
 
 /**
@@ -38,7 +40,7 @@ export function planVerifyRun(layout: VerifyRunLayout, argv: readonly string[]):
     ...layout.hide.flatMap((dir) => ["--tmpfs", dir]),
     ...layout.read.flatMap(ro),
     ...layout.write.flatMap(rw),
-    ...rw(layout.checkout),
+    ...(layout.judgeHome ? [...ro(layout.checkout), ...rw(layout.judgeHome)] : rw(layout.checkout)),
     // The emptied folders stay empty: a forged results.tsv made there would fool only the run itself.
     ...layout.hide.flatMap((dir) => ["--remount-ro", dir]),
     "--chdir", layout.checkout,

@@ -1,0 +1,5 @@
+export { parseJudgeAnswer, type JudgeAnswer } from "./answer.js";
+export { isJudgePreset, JUDGE_PRESETS, planJudgeArgv, type JudgePreset } from "./argv.js";
+export { decideCalibration, describeReference, type Calibration, type ReferenceScores } from "./calibrate.js";
+export { renderJudgePrompt, type JudgedWork, type JudgePromptInput, type ShownFile } from "./prompt.js";
+export { readJudgeRun } from "./run-outcome.js";
