@@ -5,6 +5,6 @@ export {
 } from "./contribution.js";
 export { buildWaterfall, type WaterfallStep } from "./waterfall.js";
 export {
-  ABLATION_RECORD, describeVariant, parseAblationRecord, parseVariantResult, variantRequestId, type AblationRecord,
-  type VariantResult,
+  ABLATION_RECORD, describeVariant, parseAblationRecord, parseVariantResult, readRowRuns, variantRequestId,
+  type AblationRecord, type VariantResult,
 } from "./record.js";

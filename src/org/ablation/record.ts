@@ -13,8 +13,6 @@ const VARIANT = z.object({
   commit: HASH.optional(),
   entangled: z.object({ with: HASH, files: z.array(z.string()) }).optional(),
   skipped: z.string().optional(),
-  /** The queued request that measures it. */
-  request: z.string().optional(),
 });
 
 export const ABLATION_RECORD = z.object({
@@ -65,6 +63,12 @@ export function parseVariantResult(value: unknown): VariantResult | undefined {
 /** The request id that measures a variant: the same on every `org ablate`, so a resumed one never queues it twice. */
 export function variantRequestId(at: string, agent: string, variant: string): string {
   return `${at.replace(/[:.]/g, "-")}-${agent}-ablate-${variant.slice(0, 12)}`;
+}
+
+/** How many runs a kept row's metric is the mean of, from its description ("… (mean of 3 runs)"). */
+export function readRowRuns(description: string): number {
+  const match = /\(mean of (\d+) runs\)$/.exec(description);
+  return match ? Number(match[1]) : 1;
 }
 
 /** The results row's description for a variant. */

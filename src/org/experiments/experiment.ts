@@ -25,7 +25,7 @@ export interface ExperimentRequest {
   agent: string;
   commit: string;
   description: string;
-  kind: "baseline" | "candidate" | "confirm" | "stack";
+  kind: "baseline" | "candidate" | "confirm" | "stack" | "ablate";
   submittedAt: string;
   /** For `org confirm`: how many runs. */
   runs?: number;
@@ -37,6 +37,8 @@ export interface ExperimentRequest {
   rebased?: Rebased;
   /** A stack: the org best its change (after..commit) goes onto, and what that best measured. */
   stack?: StackTarget;
+  /** `org ablate`: the kept commit this variant (it without some of its changes) is an ablation of. */
+  ablation?: { of: string };
 }
 
 /** A candidate's change moved onto the agent's best: `from` (the commit submitted) became `commit`, or conflicted. */
