@@ -126,6 +126,22 @@ describe("buildContributions", () => {
     expect(rows[1]!.interval).toBeUndefined();
   });
 
+  test("the best measured again is what each Δ is against, not its lucky kept metric", () => {
+    const rows = buildContributions({
+      ...base, best: { metric: 0.9, runs: 1 },
+      variants: [
+        { reverted: [], commit: c("5c"), measure: { n: 3, mean: 1.0 } },
+        { reverted: [c("b1")], commit: c("fb1"), measure: { n: 3, mean: 1.004 } },
+      ],
+    });
+    expect(rows[0]).toMatchObject({ state: "measured", metric: 1.0, runs: 3 });
+    expect(rows[0]!.delta).toBeUndefined();
+    expect(rows[1]).toMatchObject({ effect: "noise", note: NOISE_NOTE });
+    expect(rows[1]!.delta).toBeCloseTo(-0.004);
+    const steps = buildWaterfall({ baseline: 1.2, best: 0.9, rows })!;
+    expect(steps.at(-1)).toEqual({ label: "best", from: 1.0, to: 1.0, kind: "best" });
+  });
+
   test("pending, crashed, cancelled and skipped variants say so", () => {
     const rows = buildContributions({
       ...base,

@@ -33,19 +33,27 @@ export async function readBestCommit(state: string): Promise<string> {
   throw new OrgError("the org has no best yet — `org ablate` takes a kept commit; `org results` lists them", "no-best");
 }
 
+interface StartInput {
+  record: OrgRecord;
+  config: OrgConfig;
+  target: string;
+  now: Date;
+  /** Called once the target is known to be ablatable, before anything is made or queued: throws to stop there. */
+  ready: () => Promise<void>;
+}
+
 /** Plans the ablation of `target` (or takes the one on disk), then queues each variant not measured and not queued. */
-export async function startAblation(input: { record: OrgRecord; config: OrgConfig; target: string; now: Date })
-  : Promise<AblationStarted> {
+export async function startAblation(input: StartInput): Promise<AblationStarted> {
   const { record, target, now } = input;
   const state = orgPaths(record.root).state;
   const existing = await readAblation(state, target);
+  if (existing) await input.ready();
   const plan = existing ?? (await planAblation(input));
   if (!existing) await writeAblation(state, plan);
   return { record: plan, queued: await queueVariants(record, plan, now), resumed: existing !== undefined };
 }
 
-async function planAblation(input: { record: OrgRecord; config: OrgConfig; target: string; now: Date })
-  : Promise<AblationRecord> {
+async function planAblation(input: StartInput): Promise<AblationRecord> {
   const { record, config, target } = input;
   const verify = config.verify;
   if (!verify) throw new OrgError("org.yaml has no verify section: nothing measures a variant", "no-verify");
@@ -55,11 +63,13 @@ async function planAblation(input: { record: OrgRecord; config: OrgConfig; targe
     const fix = split.code === "unknown-lineage" ? "" : " — name a kept commit from `org lineage`, or none for the org best";
     throw new OrgError(`${split.reason}${fix}; nothing was queued`, `ablate-${split.code}`);
   }
+  await input.ready();
   const store = verifierStorePaths(orgPaths(record.root).state);
   const port = createRevertPort({ store: store.repo, checkout: join(store.dir, "ablate"), target });
-  const variants = await planVariants(split.changes, port);
+  // The target itself first: measured again over the same seeds, it is what each variant is held against.
+  const variants = [{ reverted: [], commit: target }, ...(await planVariants(split.changes, port))];
   // The variants are the verifier's own commits: published like a stack's, so the research repo names them too.
-  for (const variant of variants) if (variant.commit) await publishCommit(store.repo, record.repo, variant.commit);
+  for (const variant of variants.slice(1)) if (variant.commit) await publishCommit(store.repo, record.repo, variant.commit);
   const baselines = lineageInput.keeps.filter((row) => classifyRow(row) === "baseline").map((row) => row.metric);
   return {
     commit: target, base: record.baseCommit, metric: verify.metric.name, goal: verify.metric.goal,

@@ -47,9 +47,16 @@ export interface AblationInput {
 
 const Z95 = 1.96;
 
-/** One row per variant, in the changes' order. */
+const REFERENCE_NOTE = "the best itself, measured again beside its variants: each Δ is against this";
+
+/**
+ * One row per variant, in the changes' order. The best measured again (the variant that reverts nothing) is what each
+ * Δ is against, over as many seeds as the variants: its kept metric was a lucky draw as often as not.
+ */
 export function buildContributions(input: AblationInput): ContributionRow[] {
   const byCommit = new Map(input.changes.map((change) => [change.commit, change]));
+  const again = input.variants.find((variant) => variant.reverted.length === 0)?.measure;
+  const best = again?.mean !== undefined && again.crashed === undefined ? { metric: again.mean, runs: again.n } : input.best;
   return input.variants.map((variant) => {
     const reverted = variant.reverted.map((commit) => pick(byCommit.get(commit), commit));
     const head = { reverted, ...(variant.entangled ? { entangled: variant.entangled } : {}) };
@@ -61,7 +68,10 @@ export function buildContributions(input: AblationInput): ContributionRow[] {
     if (measure.crashed !== undefined || measure.mean === undefined) {
       return { ...head, ...at, state: "crashed", runs: measure.n, note: measure.crashed ?? "no metric" };
     }
-    return { ...head, ...at, ...judgeEffect(input, measure.mean, measure) };
+    if (variant.reverted.length === 0) {
+      return { ...head, ...at, state: "measured", metric: measure.mean, runs: measure.n, note: REFERENCE_NOTE };
+    }
+    return { ...head, ...at, ...judgeEffect({ ...input, best }, measure.mean, measure) };
   });
 }
 

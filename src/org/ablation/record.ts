@@ -9,7 +9,8 @@ const CHANGE = z.object({
 });
 
 const VARIANT = z.object({
-  reverted: z.array(HASH).min(1),
+  /** None: the target itself, measured again beside its variants. */
+  reverted: z.array(HASH),
   commit: HASH.optional(),
   entangled: z.object({ with: HASH, files: z.array(z.string()) }).optional(),
   skipped: z.string().optional(),
@@ -38,8 +39,10 @@ export const VARIANT_MEASURE = z.object({
   sd: z.number().optional(),
   samples: z.array(z.number()).optional(),
   crashed: z.string().optional(),
-  /** Where it came from: the runs, or a row results.tsv already held. */
-  source: z.enum(["runs", "row"]),
+  /** Where it came from: its runs, a row results.tsv already held, or the ledger's entry for the same change. */
+  source: z.enum(["runs", "row", "ledger"]),
+  /** The commit the ledger's entry measured. */
+  from: z.string().optional(),
   at: z.string().min(1),
 });
 
@@ -73,5 +76,6 @@ export function readRowRuns(description: string): number {
 
 /** The results row's description for a variant. */
 export function describeVariant(target: string, reverted: readonly string[]): string {
+  if (reverted.length === 0) return `ablate ${target.slice(0, 7)} itself`;
   return `ablate ${target.slice(0, 7)} without ${reverted.map((commit) => commit.slice(0, 7)).join("+")}`;
 }

@@ -18,13 +18,15 @@ export function buildWaterfall(input: { baseline: number | undefined; best: numb
   if (input.baseline === undefined) return undefined;
   const steps: WaterfallStep[] = [{ label: "baseline", from: input.baseline, to: input.baseline, kind: "baseline" }];
   let level = input.baseline;
+  // The best measured again, when it was: the level each Δ was taken against.
+  const best = input.rows.find((row) => row.reverted.length === 0)?.metric ?? input.best;
   for (const row of input.rows) {
     if (row.delta === undefined) continue;
     const label = row.reverted.map((change) => `${change.commit.slice(0, 7)} ${change.agent}`).join(" + ");
     steps.push({ label, from: level, to: level + row.delta, kind: "change" });
     level += row.delta;
   }
-  if (Math.abs(input.best - level) > 1e-12) steps.push({ label: "interactions, noise", from: level, to: input.best, kind: "rest" });
-  steps.push({ label: "best", from: input.best, to: input.best, kind: "best" });
+  if (Math.abs(best - level) > 1e-12) steps.push({ label: "interactions, noise", from: level, to: best, kind: "rest" });
+  steps.push({ label: "best", from: best, to: best, kind: "best" });
   return steps;
 }

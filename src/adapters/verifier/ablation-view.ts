@@ -1,0 +1,59 @@
+// An ablation as it stands on disk: its plan, each variant's measure (or whether its request still waits), the table.
+import type { OrgConfig } from "../../org/config/schema.js";
+import {
+  buildContributions, buildWaterfall, type AblationRecord, type ContributionRow, type VariantResult, type WaterfallStep,
+} from "../../org/ablation/index.js";
+import type { AgentLedger } from "../../org/experiments/experiment.js";
+import { pooledSigma } from "../../org/experiments/noise.js";
+import { agentPaths, orgPaths } from "../../org/paths.js";
+import { readJson } from "../fs/files.js";
+import { readVariantResult } from "../store/ablation.js";
+import { readQueuedRequests } from "../store/queue.js";
+import { join } from "node:path";
+
+export interface AblationView {
+  ablation: AblationRecord;
+  sigma: number | undefined;
+  rows: ContributionRow[];
+  waterfall: WaterfallStep[] | undefined;
+  /** Variants still queued or running. */
+  waiting: number;
+  measured: number;
+}
+
+const GONE = "not measured: its request is gone (cancelled when the org stopped?) — `org ablate` queues it again";
+
+/** The table of `ablation` now; `agents` pool the noise σ as the verifier does (every baseline and confirmation). */
+export async function readAblationView(input: { root: string; config: OrgConfig; agents: string[]; ablation: AblationRecord })
+  : Promise<AblationView> {
+  const { ablation } = input;
+  const { state, queue } = orgPaths(input.root);
+  // The queue first: a variant whose request is gone when its measure is read after it was never measured.
+  const queued = new Set((await readQueuedRequests(queue)).filter((one) => one.kind === "ablate").map((one) => one.commit));
+  const measures = new Map<string, VariantResult>();
+  for (const variant of ablation.variants) {
+    const found = variant.commit ? await readVariantResult(state, variant.commit) : undefined;
+    if (found) measures.set(found.commit, found);
+  }
+  const sigma = await readSigma(state, input.agents);
+  const keep = input.config.verify?.keep ?? { k: 2, min_delta: 0 };
+  const rows = buildContributions({
+    goal: ablation.goal, best: ablation.best, sigma, rule: { k: keep.k, minDelta: keep.min_delta }, changes: ablation.changes,
+    variants: ablation.variants.map((variant) => {
+      const measure = variant.commit ? measures.get(variant.commit) : undefined;
+      const gone = variant.commit !== undefined && !measure && !queued.has(variant.commit);
+      return { ...variant, ...(measure ? { measure } : {}), ...(gone ? { cancelled: GONE } : {}) };
+    }),
+  });
+  return {
+    ablation, sigma, rows, waterfall: buildWaterfall({ baseline: ablation.baseline, best: ablation.best.metric, rows }),
+    waiting: rows.filter((row) => row.state === "pending").length,
+    measured: rows.filter((row) => row.state === "measured" || row.state === "crashed").length,
+  };
+}
+
+async function readSigma(state: string, agents: string[]): Promise<number | undefined> {
+  const files = agents.map((agent) => join(agentPaths(state, agent).dir, "ledger.json"));
+  const ledgers = await Promise.all(files.map((file) => readJson<AgentLedger>(file).catch(() => undefined)));
+  return pooledSigma(ledgers.flatMap((ledger) => [ledger?.baseline?.samples ?? [], ...(ledger?.noise ?? [])]));
+}
