@@ -11,7 +11,8 @@ import { readAblationView, type AblationView } from "../../adapters/verifier/abl
 import { renderAblation } from "../../ui/ablation-table.js";
 import type { Io } from "../io.js";
 
-const NOT_RUNNING = "the org is not running — start it with `org up` (or `org up --resume`), then run `org ablate` again";
+const NOT_RUNNING = "the org is not running — start it with `org up` (or `org up --resume`), then run `org ablate` again;"
+  + " nothing was queued";
 const GONE_DOWN = "the org went down before every variant was measured — `org up --resume`, then `org ablate` resumes"
   + " where it was (a variant measured is never measured again)";
 const POLL_MS = 1000;
