@@ -29,7 +29,9 @@ const SCORE = `awk -v a="$(cat a.txt)" -v s="$ORG_SEED" -v who="$ORG_AGENT" 'BEG
   n = (s % 2) * 0.2; if (who == "researcher-2" && s == 4) n = 1; printf "score: %.4f\\n", 10 * a + n }'
 `;
 
-interface Row { reverted: { commit: string; agent: string }[]; state: string; effect?: string; note: string; runs?: number }
+interface Row {
+  reverted: { commit: string; agent: string }[]; state: string; effect?: string; note: string; runs?: number;
+}
 
 let org: ReturnType<typeof createOrgRepo>;
 let state: string;
@@ -44,7 +46,8 @@ describe("org ablate", { tags: ["slow"] }, () => {
     state = join(org.dir, "state");
     const up = runOrg(["up"], { cwd: org.dir });
     expect(up.code, up.stderr).toBe(0);
-    const ledgers = () => ["researcher-1", "researcher-2"].every((agent) => existsSync(join(state, "agents", agent, "ledger.json")));
+    const ledger = (agent: string) => existsSync(join(state, "agents", agent, "ledger.json"));
+    const ledgers = () => ["researcher-1", "researcher-2"].every(ledger);
     await pollUntil(ledgers, { what: "both baselines", timeoutMs: 30_000 });
   }, 60_000);
 
@@ -60,13 +63,15 @@ describe("org ablate", { tags: ["slow"] }, () => {
     writeFileSync(join(worktree("researcher-2"), "b.txt"), "2\n");
     git(worktree("researcher-2"), ["commit", "-qam", "follow researcher-1, b to 2"]);
     const m = head("researcher-2");
-    await pollUntil(() => results().includes(`${m.slice(0, 7)}\t51.000000`), { what: "the lucky keep", timeoutMs: 30_000 });
+    const lucky = () => results().includes(`${m.slice(0, 7)}\t51.000000`);
+    await pollUntil(lucky, { what: "the lucky keep", timeoutMs: 30_000 });
 
     const ablate = await runOrgAsync(["ablate", "--json"], { cwd: org.dir, timeoutMs: 60_000 });
     expect(ablate.code, ablate.stderr).toBe(0);
     const report = JSON.parse(ablate.stdout) as { commit: string; best: { metric: number }; variants: Row[] };
     expect(report.commit).toBe(m);
-    const shown = report.variants.map((row) => [row.reverted.map((one) => [one.commit, one.agent]), row.effect ?? "", row.runs]);
+    const shown = report.variants
+      .map((row) => [row.reverted.map((one) => [one.commit, one.agent]), row.effect ?? "", row.runs]);
     expect(shown).toEqual([
       [[], "", 4], [[[a1, "researcher-1"]], "carries", 4], [[[m, "researcher-2"]], "noise", 4],
     ]);
@@ -84,12 +89,18 @@ describe("org ablate", { tags: ["slow"] }, () => {
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toContain("no measurable effect here: dropping it simplifies the best");
     expect(ablateRows()).toHaveLength(3);
+    // The report draws the waterfall (baseline, each change, the best) above the same table.
+    expect(runOrg(["report"], { cwd: org.dir }).code).toBe(0);
+    const html = readFileSync(join(state, "report.html"), "utf8");
+    expect(html).toContain("<h2>Ablation</h2>\n<svg");
+    expect(html).toMatch(/<pre id="ablation">ablation of [0-9a-f]{7}: score 50\.1/);
 
     // Bad input: the base, a commit that is not kept, an unknown name, and no org running.
     const base = git(org.dir, ["rev-parse", "main"]).trim();
     const refuse = (args: string[]) => runOrg(["ablate", ...args], { cwd: org.dir });
     const fix = "name a kept commit from `org lineage`, or none for the org best; nothing was queued";
-    expect(refuse([base.slice(0, 7)]).stderr).toBe(`org: ${base.slice(0, 7)} is the base: it has no kept changes to take out — ${fix}\n`);
+    const isBase = `${base.slice(0, 7)} is the base: it has no kept changes to take out`;
+    expect(refuse([base.slice(0, 7)]).stderr).toBe(`org: ${isBase} — ${fix}\n`);
     const unkept = git(org.dir, ["commit-tree", `${m}^{tree}`, "-p", m, "-m", "never submitted"]).trim();
     expect(refuse([unkept]).stderr).toBe(`org: ${unkept.slice(0, 7)} is not a kept commit — ${fix}\n`);
     expect(refuse(["deadbee"]).stderr).toBe(`org: "deadbee" is not a commit in ${org.dir} — ${fix}\n`);

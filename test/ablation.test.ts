@@ -47,7 +47,8 @@ const change = (commit: string, agent = "r-1"): KeptChange => ({
 });
 
 // A fake of org's git: the reverts listed in `conflicts` (by their commits joined) conflict in `files`.
-function fakeRevert(conflicts: Record<string, string[]>, touched: Record<string, string[]>): RevertPort & { tried: string[] } {
+function fakeRevert(conflicts: Record<string, string[]>, touched: Record<string, string[]>)
+  : RevertPort & { tried: string[] } {
   const tried: string[] = [];
   return {
     tried,

@@ -120,7 +120,7 @@ export async function main(argv: string[], given: Io = stdio): Promise<number> {
       return runLineage({ root: root(), json: Boolean(opts.json) }, io);
     }));
   program.command("ablate").argument("[commit]", "a kept commit (default: the org best)")
-    .description("what each kept change of the best contributes: the best without it, measured through the verifier's queue")
+    .description("what each kept change of the best contributes: the best without it, measured in the verifier's queue")
     .option("--json", "machine-readable")
     .action(run(async (commit: string | undefined, opts: { json?: boolean }) => {
       const { runAblate } = await import("./commands/ablate.js");

@@ -6,18 +6,21 @@ import type { AblationView } from "../adapters/verifier/ablation-view.js";
 /** The head, the table, and a line on how to read it. */
 export function renderAblation(view: AblationView, width?: number): string {
   const { ablation, sigma } = view;
-  const digits = pickDigits([ablation.best.metric, ...view.rows.flatMap((row) => (row.delta === undefined ? [] : [row.delta]))]);
+  const deltas = view.rows.flatMap((row) => (row.delta === undefined ? [] : [row.delta]));
+  const digits = pickDigits([ablation.best.metric, ...deltas]);
   const number = (value: number) => value.toFixed(digits);
   const signed = (value: number) => `${value >= 0 ? "+" : ""}${number(value)}`;
   const runs = ablation.best.runs > 1 ? ` (mean of ${ablation.best.runs} runs)` : "";
   const noise = sigma === undefined ? "σ unknown (no repeated baseline yet)" : `σ ${number(sigma)}`;
   const head = `ablation of ${ablation.commit.slice(0, 7)}: ${ablation.metric} ${number(ablation.best.metric)}${runs}, `
     + `${ablation.changes.length} kept change${ablation.changes.length === 1 ? "" : "s"}, `
-    + `${view.measured} of ${view.rows.length} variant${view.rows.length === 1 ? "" : "s"} measured × ${ablation.repeats} seeds, ${noise}`;
+    + `${view.measured} of ${view.rows.length} variant${view.rows.length === 1 ? "" : "s"} measured `
+    + `× ${ablation.repeats} seeds, ${noise}`;
   const header = ["change", "agent", `Δ ${ablation.metric}`, "95 % interval", "without it", "effect"];
   const cells = view.rows.map((row) => [
     row.reverted.length === 0 ? `none (${ablation.commit.slice(0, 7)})`
-      : row.reverted.map((change) => `${change.commit.slice(0, 7)}${change.kind === "stack" ? " (stack)" : ""}`).join(" + "),
+      : row.reverted.map((change) => `${change.commit.slice(0, 7)}${change.kind === "stack" ? " (stack)" : ""}`)
+        .join(" + "),
     row.reverted.length === 0 ? "—" : [...new Set(row.reverted.map((change) => change.agent))].join(", "),
     row.delta === undefined ? "—" : signed(row.delta),
     row.interval ? `[${signed(row.interval[0])}, ${signed(row.interval[1])}]` : "—",
@@ -31,7 +34,8 @@ export function renderAblation(view: AblationView, width?: number): string {
 }
 
 function describeEffect(row: ContributionRow): string {
-  const entangled = row.entangled ? ` (entangled: its revert conflicts with ${row.entangled.with.slice(0, 7)}, reverted together)` : "";
+  const entangled = row.entangled
+    ? ` (entangled: its revert conflicts with ${row.entangled.with.slice(0, 7)}, reverted together)` : "";
   if (row.state !== "measured") return `${row.state}: ${row.note}${entangled}`;
   return `${row.note}${entangled}`;
 }

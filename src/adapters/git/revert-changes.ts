@@ -37,10 +37,11 @@ export function createRevertPort(opts: { store: string; checkout: string; target
       // Newest first, as git revert would: a later change's lines come off before the ones they were written over.
       for (const change of [...changes].reverse()) {
         // One commit holding the whole change backwards (merges within it included): a single cherry-pick undoes it.
-        const back = await must(checkout, ["commit-tree", `${change.from}^{tree}`, "-p", change.commit, "-m", "revert"]);
+        const back = await must(checkout, ["commit-tree", `${change.from}^{tree}`, "-p", change.commit, "-m", "back"]);
         const picked = await git(checkout, ["cherry-pick", "--no-commit", back]);
         if (picked.exitCode === 0) continue;
-        const files = (await git(checkout, ["diff", "--name-only", "--diff-filter=U"])).stdout.split("\n").filter(Boolean);
+        const unmerged = await git(checkout, ["diff", "--name-only", "--diff-filter=U"]);
+        const files = unmerged.stdout.split("\n").filter(Boolean);
         await git(checkout, ["cherry-pick", "--abort"]);
         await must(checkout, ["reset", "--hard", "--quiet", target]);
         return { kind: "conflict", files };

@@ -8,9 +8,11 @@ import {
 import { readJson, writeJsonAtomic } from "../fs/files.js";
 
 /** Where the plan of the ablation of `commit` lives, and where its variants' measures do. */
-export function ablationPaths(state: string): { dir: string; record: (commit: string) => string; measure: (variant: string) => string } {
+export function ablationPaths(state: string)
+  : { dir: string; record: (commit: string) => string; measure: (variant: string) => string } {
   const dir = join(state, "ablation");
-  return { dir, record: (commit) => join(dir, `${commit}.json`), measure: (variant) => join(dir, "variants", `${variant}.json`) };
+  const measure = (variant: string) => join(dir, "variants", `${variant}.json`);
+  return { dir, record: (commit) => join(dir, `${commit}.json`), measure };
 }
 
 /** The ablation of `commit`, if one was started; a record that does not parse is an error naming the fix. */

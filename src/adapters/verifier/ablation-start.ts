@@ -60,7 +60,8 @@ async function planAblation(input: StartInput): Promise<AblationRecord> {
   const lineageInput = await readLineageInput(record.root);
   const split = splitChanges(buildLineage(lineageInput), target);
   if (split.kind === "refused") {
-    const fix = split.code === "unknown-lineage" ? "" : " — name a kept commit from `org lineage`, or none for the org best";
+    const fix = split.code === "unknown-lineage" ? ""
+      : " — name a kept commit from `org lineage`, or none for the org best";
     throw new OrgError(`${split.reason}${fix}; nothing was queued`, `ablate-${split.code}`);
   }
   await input.ready();
@@ -69,7 +70,7 @@ async function planAblation(input: StartInput): Promise<AblationRecord> {
   // The target itself first: measured again over the same seeds, it is what each variant is held against.
   const variants = [{ reverted: [], commit: target }, ...(await planVariants(split.changes, port))];
   // The variants are the verifier's own commits: published like a stack's, so the research repo names them too.
-  for (const variant of variants.slice(1)) if (variant.commit) await publishCommit(store.repo, record.repo, variant.commit);
+  for (const { commit } of variants.slice(1)) if (commit) await publishCommit(store.repo, record.repo, commit);
   const baselines = lineageInput.keeps.filter((row) => classifyRow(row) === "baseline").map((row) => row.metric);
   return {
     commit: target, base: record.baseCommit, metric: verify.metric.name, goal: verify.metric.goal,
@@ -91,7 +92,8 @@ async function queueVariants(record: OrgRecord, plan: AblationRecord, now: Date)
     const agent = record.agents[index % record.agents.length]!.name;
     const at = now.toISOString();
     const request: ExperimentRequest = {
-      id: variantRequestId(at, agent, commit), agent, commit, description: describeVariant(plan.commit, variant.reverted),
+      id: variantRequestId(at, agent, commit), agent, commit,
+      description: describeVariant(plan.commit, variant.reverted),
       kind: "ablate", submittedAt: at, runs: plan.repeats, ablation: { of: plan.commit },
     };
     await writeJsonAtomic(join(paths.queue, `${request.id}.json`), request);

@@ -11,8 +11,8 @@ import { readAblationView, type AblationView } from "../../adapters/verifier/abl
 import { renderAblation } from "../../ui/ablation-table.js";
 import type { Io } from "../io.js";
 
-const NOT_RUNNING = "the org is not running — start it with `org up` (or `org up --resume`), then run `org ablate` again;"
-  + " nothing was queued";
+const NOT_RUNNING = "the org is not running — start it with `org up` (or `org up --resume`), then run "
+  + "`org ablate` again; nothing was queued";
 const GONE_DOWN = "the org went down before every variant was measured — `org up --resume`, then `org ablate` resumes"
   + " where it was (a variant measured is never measured again)";
 const POLL_MS = 1000;
@@ -23,10 +23,11 @@ export async function runAblate(opts: { root: string; commit?: string; json: boo
   const record = await readRecord(opts.root);
   const config = await loadConfigOrThrow(opts.root);
   const { state, daemon } = orgPaths(opts.root);
-  const target = opts.commit === undefined ? await readBestCommit(state) : await resolveTarget(record.repo, state, opts.commit);
+  const target = opts.commit === undefined ? await readBestCommit(state)
+    : await resolveTarget(record.repo, state, opts.commit);
   const agents = record.agents.map((agent) => agent.name);
   const view = (ablation: Parameters<typeof readAblationView>[0]["ablation"]) =>
-    readAblationView({ root: opts.root, config, agents, ablation });
+    readAblationView({ root: opts.root, keep: config.verify?.keep, agents, ablation });
   const done = await readAblation(state, target);
   // Measured whole already: the table needs no running org.
   let current = done && isSettled(await view(done)) ? await view(done) : undefined;
@@ -35,8 +36,9 @@ export async function runAblate(opts: { root: string; commit?: string; json: boo
     const started = await startAblation({ record, config, target, now: new Date(), ready });
     const ablation = started.record;
     const verb = started.resumed ? "resuming the ablation" : "ablating";
-    io.err(`${verb} of ${target.slice(0, 7)}: ${ablation.changes.length} kept changes, ${ablation.variants.length} variants`
-      + ` × ${ablation.repeats} seeds (${started.queued} queued now), as experiments of org in the verifier's queue…`);
+    io.err(`${verb} of ${target.slice(0, 7)}: ${ablation.changes.length} kept changes, `
+      + `${ablation.variants.length} variants × ${ablation.repeats} seeds (${started.queued} queued now), `
+      + "as experiments of org in the verifier's queue…");
     current = await waitForVariants(() => view(ablation), daemon, io);
   }
   io.out(opts.json ? formatJson(toJson(current)) : renderAblation(current, io.columns));
@@ -51,7 +53,8 @@ function isSettled(view: AblationView): boolean {
 async function resolveTarget(repo: string, state: string, name: string): Promise<string> {
   const commit = (await resolveCommit(verifierStorePaths(state).repo, name)) ?? (await resolveCommit(repo, name));
   if (commit) return commit;
-  throw new OrgError(`"${name}" is not a commit in ${repo} — name a kept commit from \`org lineage\`, or none for the org best; nothing was queued`, "no-commit");
+  const fix = "name a kept commit from `org lineage`, or none for the org best; nothing was queued";
+  throw new OrgError(`"${name}" is not a commit in ${repo} — ${fix}`, "no-commit");
 }
 
 /** Progress on stderr as each variant is measured; the org stopping (or a request gone) ends the wait. */
@@ -71,7 +74,8 @@ function toJson(view: AblationView) {
   const { ablation } = view;
   return {
     commit: ablation.commit, base: ablation.base, metric: ablation.metric, goal: ablation.goal, best: ablation.best,
-    baseline: ablation.baseline ?? null, sigma: view.sigma ?? null, repeats: ablation.repeats, changes: ablation.changes,
+    baseline: ablation.baseline ?? null, sigma: view.sigma ?? null, repeats: ablation.repeats,
+    changes: ablation.changes,
     variants: view.rows, waterfall: view.waterfall ?? null,
   };
 }

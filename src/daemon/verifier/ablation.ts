@@ -1,7 +1,9 @@
 import { join } from "node:path";
 import type { OrgConfig } from "../../org/config/schema.js";
 import { readRowRuns, type VariantResult } from "../../org/ablation/index.js";
-import type { AgentLedger, ExperimentContext, ExperimentRequest, VerifierPort } from "../../org/experiments/experiment.js";
+import type {
+  AgentLedger, ExperimentContext, ExperimentRequest, VerifierPort,
+} from "../../org/experiments/experiment.js";
 import { hasGates } from "../../org/experiments/gates.js";
 import { summarize } from "../../org/experiments/noise.js";
 import { formatHeader, formatRow, type ResultRow } from "../../org/experiments/results.js";
@@ -58,10 +60,13 @@ export class AblationRunner {
     const at = new Date().toISOString();
     const judged = { ...request, agent: STACK_AGENT };
     const row = await findJudgedRow({
-      repo: this.record.repo, resultsFile: this.paths.results, request: judged, journal: await this.sealed.journal.read(),
+      repo: this.record.repo, resultsFile: this.paths.results, request: judged,
+      journal: await this.sealed.journal.read(),
     });
     // Only an ablation's own row: the target's keep (or stack) row is the lucky draw it is measured again against.
-    if (row?.description.startsWith(request.description)) return { commit: request.commit, source: "row", at, ...fromRow(row) };
+    if (row?.description.startsWith(request.description)) {
+      return { commit: request.commit, source: "row", at, ...fromRow(row) };
+    }
     const of = request.ablation?.of;
     const change = of ? await readChange(verifierStorePaths(this.paths.state).repo, of, request.commit) : undefined;
     if (change?.kind !== "change") return undefined;
@@ -100,7 +105,8 @@ export class AblationRunner {
     const samples = metricsOf(measures);
     const crashed = measured.tampered ?? describeCrash(measures);
     const { mean: average, sd, n } = summarize(samples);
-    await this.recordRow(request, slot, { measures, crashed, mean: average, n, seconds: (Date.now() - started) / 1000 });
+    const seconds = (Date.now() - started) / 1000;
+    await this.recordRow(request, slot, { measures, crashed, mean: average, n, seconds });
     const at = new Date().toISOString();
     return {
       commit: request.commit, source: "runs", at, n, samples,
@@ -108,13 +114,15 @@ export class AblationRunner {
     };
   }
 
-  /** The variant's row by org, journaled like every verdict's, and its ledger entry: it counts in history and budgets. */
+  /** The variant's row by org, journaled like every verdict's, and its ledger entry: it counts in history, budgets. */
   private async recordRow(request: ExperimentRequest, slot: string,
     run: { measures: RunMeasure[]; crashed: string | undefined; mean: number; n: number; seconds: number }) {
     const verify = this.config.verify!;
-    const lines = request.ablation ? await this.port.diffStat(request.ablation.of, request.commit) : { added: 0, removed: 0 };
+    const of = request.ablation?.of;
+    const lines = of ? await this.port.diffStat(of, request.commit) : { added: 0, removed: 0 };
     const extras = {
-      ...Object.fromEntries(Object.keys(verify.budgets).map((name) => [name, mean(run.measures.map((one) => one.budgets[name]))])),
+      ...Object.fromEntries(Object.keys(verify.budgets)
+        .map((name) => [name, mean(run.measures.map((one) => one.budgets[name]))])),
       lines_added: lines.added, lines_removed: lines.removed,
     };
     const description = run.n > 1 ? `${request.description} (mean of ${run.n} runs)` : request.description;
@@ -130,7 +138,6 @@ export class AblationRunner {
     const port = this.sealed.guard.journalRows(this.port, { ...request, agent: STACK_AGENT });
     await port.appendResult(formatHeader(verify.metric.name, Object.keys(extras), hasGates(verify)), formatRow(row));
     // Keyed like a candidate's: an agent that later submits this very revert of the best is answered from it.
-    const of = request.ablation?.of;
     // The target measured again is no idea tried: the ledger has its keep already.
     if (of === request.commit) return;
     const change = of ? await readChange(verifierStorePaths(this.paths.state).repo, of, request.commit) : undefined;

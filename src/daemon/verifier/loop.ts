@@ -182,7 +182,7 @@ export class VerifierLoop {
     const agent = this.agents.get(submitted.agent)!;
     let checkout: Promise<string> | undefined;
     try {
-      // The org's own experiments in this agent's turn (a stack, an ablation's variant): their runner records and clears them.
+      // The org's own experiments in this agent's turn (a stack, an ablation's variant): their runner clears them.
       if (submitted.kind === "stack") await this.stacks.run(submitted, slot, await this.readSigma(), this.abort.signal);
       if (submitted.kind === "ablate") await this.ablations.run(submitted, slot, this.abort.signal);
       if (submitted.kind === "stack" || submitted.kind === "ablate") return void this.finished.add(submitted.id);

@@ -56,7 +56,8 @@ const REFERENCE_NOTE = "the best itself, measured again beside its variants: eac
 export function buildContributions(input: AblationInput): ContributionRow[] {
   const byCommit = new Map(input.changes.map((change) => [change.commit, change]));
   const again = input.variants.find((variant) => variant.reverted.length === 0)?.measure;
-  const best = again?.mean !== undefined && again.crashed === undefined ? { metric: again.mean, runs: again.n } : input.best;
+  const measured = again?.mean !== undefined && again.crashed === undefined;
+  const best = measured ? { metric: again.mean!, runs: again.n } : input.best;
   return input.variants.map((variant) => {
     const reverted = variant.reverted.map((commit) => pick(byCommit.get(commit), commit));
     const head = { reverted, ...(variant.entangled ? { entangled: variant.entangled } : {}) };

@@ -54,7 +54,8 @@ async function pairUp(change: KeptChange, later: readonly KeptChange[], files: s
     if (files.length > 0 && !touched.some((file) => files.includes(file))) continue;
     const pair = await port.revert([change, partner]);
     if (pair.kind === "clean") {
-      return { reverted: [change.commit, partner.commit], commit: pair.commit, entangled: { with: partner.commit, files } };
+      const entangled = { with: partner.commit, files };
+      return { reverted: [change.commit, partner.commit], commit: pair.commit, entangled };
     }
   }
   const skipped = `its revert conflicts${where}, and no later change reverted with it applies: not measured`;

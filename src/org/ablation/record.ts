@@ -1,4 +1,4 @@
-// An ablation's record under state/ablation/: the plan `org ablate` made, and each variant's measure the verifier wrote.
+// An ablation's record under state/ablation/: the plan `org ablate` made, each variant's measure the verifier wrote.
 import * as z from "zod";
 
 const HASH = z.string().regex(/^[0-9a-f]{40,64}$/, "must be a full commit hash");
@@ -49,12 +49,14 @@ export const VARIANT_MEASURE = z.object({
 export type VariantResult = z.infer<typeof VARIANT_MEASURE>;
 
 /** A record read back, or why it is not one: `file: what — fix`. */
-export function parseAblationRecord(value: unknown, file: string): { ok: true; record: AblationRecord } | { ok: false; problem: string } {
+export function parseAblationRecord(value: unknown, file: string)
+  : { ok: true; record: AblationRecord } | { ok: false; problem: string } {
   const parsed = ABLATION_RECORD.safeParse(value);
   if (parsed.success) return { ok: true, record: parsed.data };
   const issue = parsed.error.issues[0];
   const where = issue && issue.path.length > 0 ? `${issue.path.join(".")}: ` : "";
-  return { ok: false, problem: `${file}: not an ablation record: ${where}${issue?.message ?? "unreadable"} — delete it and run \`org ablate\` again` };
+  const what = `${file}: not an ablation record: ${where}${issue?.message ?? "unreadable"}`;
+  return { ok: false, problem: `${what} — delete it and run \`org ablate\` again` };
 }
 
 /** A variant's measure read back; one that does not parse is none (the variant is measured again). */
