@@ -27,6 +27,13 @@ const control: StopControl = {
   stopAgents: async (_record, reason) => (calls.push(`stop: ${reason}`), ["researcher-1", "researcher-2"]),
   resumeAgents: async () => (calls.push("resume"), ["researcher-1", "researcher-2"]),
   writeReport: async () => (calls.push("report"), { path: join(root, "state/report.html") }),
+  // stop.ablate's variants: one request queued, as startAblation would.
+  ablate: async (_record, _config, cancel) => {
+    calls.push(`ablate${cancel ? " (cancel)" : ""}`);
+    const request = { id: "v1", agent: "researcher-1", commit: "c000001", kind: "ablate", description: "ablate", submittedAt: "" };
+    writeFileSync(join(root, "state/queue/v1.json"), JSON.stringify(request));
+    return { commit: "c".repeat(40) };
+  },
 };
 const watch = () => new StopWatch({ root, readConfig: async () => ({ loaded: { config } }), control, say: (line) => said.push(line) });
 const stopFile = () => JSON.parse(readFileSync(join(root, "state/stop.json"), "utf8")) as StopFile;
@@ -83,6 +90,23 @@ describe("the daemon's stop watch", () => {
     // Stopped stays stopped: nothing more is done or logged.
     await stops.tick(later(90_000));
     expect(calls).toHaveLength(2);
+  });
+
+  test("stop.ablate: once the queue drains, the best's ablation is queued once, and the report waits for it", async () => {
+    config = configWith({ max_experiments: 2, ablate: true });
+    const stops = watch();
+    await stops.tick(T0);
+    await stops.tick(later(60_000));
+    await stops.tick(later(63_000));
+    const reason = "max_experiments reached: 2 experiments of 2";
+    expect(calls).toEqual([`stop: ${reason}`, "ablate"]);
+    expect(stopFile()).toMatchObject({ phase: "draining", ablated: { commit: "c".repeat(40) } });
+    await stops.tick(later(66_000));
+    expect(calls).toHaveLength(2);
+    unlinkSync(join(root, "state/queue/v1.json"));
+    await stops.tick(later(69_000));
+    expect(calls).toEqual([`stop: ${reason}`, "ablate", "report"]);
+    expect(log()).toContain(`## [2030-01-01] ablate | the org best ${"c".repeat(7)}: its variants queued\n`);
   });
 
   test("a limit raised in org.yaml resumes a stopped org: its agents start again and are told", async () => {

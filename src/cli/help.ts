@@ -36,6 +36,7 @@ const GROUPS: CommandGroup[] = [
       tried: "every idea tried, newest first",
       lineage: "which keep built on which, as a tree",
       traces: "what agents expected, ran and were told",
+      ablate: "what each kept change of the best contributes",
       confirm: "re-run a commit with fresh seeds",
       report: "an HTML progress report and SVG chart",
     },
@@ -87,6 +88,7 @@ const EXAMPLES: Record<string, string> = {
   confirm: "org confirm 3f2a9c1 -n 5",
   lineage: "org lineage --json",
   traces: "org traces --diverged",
+  ablate: "org ablate 3f2a9c1 --json",
   report: "org report -o report.html --x time",
   submit: 'org submit -m "warm the learning rate up over 200 steps"',
   wait: "org wait 2026-01-07T10-15-02-123Z-researcher-1-3f2a9c1",
@@ -110,7 +112,7 @@ const EXAMPLES: Record<string, string> = {
 };
 
 /** The commands whose tables fit the terminal, and take --wide for every row and column whole. */
-const FITTED = ["status", "results", "doctor", "tried", "history", "compare", "lineage"];
+const FITTED = ["status", "results", "doctor", "tried", "history", "compare", "lineage", "ablate"];
 const WIDE = "every row and column whole, as in a pipe, not fitted to the terminal";
 
 /** Groups, examples and --wide onto the commands main.ts defined; call it once they all are. */

@@ -130,6 +130,13 @@ export async function main(argv: string[], given: Io = stdio): Promise<number> {
       const { runTraces } = await import("./commands/traces.js");
       return runTraces({ root: root(), agent, ...opts, diverged: Boolean(opts.diverged), json: Boolean(opts.json) }, io);
     }));
+  program.command("ablate").argument("[commit]", "a kept commit (default: the org best)")
+    .description("what each kept change of the best contributes: the best without it, measured in the verifier's queue")
+    .option("--json", "machine-readable")
+    .action(run(async (commit: string | undefined, opts: { json?: boolean }) => {
+      const { runAblate } = await import("./commands/ablate.js");
+      return runAblate({ root: root(), commit, json: Boolean(opts.json) }, io);
+    }));
   program.command("results").description("the leaderboard: best per agent, the org's best, counts per verdict").option("--json", "machine-readable")
     .action(run(async (opts: { json?: boolean }) => (await import("./commands/results.js")).runResults({ root: root(), json: Boolean(opts.json) }, io)));
   program.command("tried").argument("[words...]", "only ideas whose description, agent, verdict or commit holds every word (any case)")

@@ -13,6 +13,7 @@ import { processRunner } from "../adapters/process.js";
 import { hasConversation } from "../adapters/probes/runtime.js";
 import type { StopControl } from "./stop-watch.js";
 import { noteRestart } from "./resume-kickoff.js";
+import { readBestCommit, startAblation } from "../adapters/verifier/ablation-start.js";
 
 // As `org down` and a reload's removal: SIGTERM to the program's group, this long to exit, then SIGKILL.
 const STOP_GRACE_MS = 3000;
@@ -54,6 +55,17 @@ export function createStopControl(opts: { root: string; world: World; tmux: Tmux
         resumed.push(agent.name);
       }
       return resumed;
+    },
+    async ablate(record, config, cancel) {
+      // Held to the stop's budget: a GPU-hour or cost limit cancels queued experiments, so no ablation runs past it.
+      if (cancel) return { skipped: "the stop's limit cancels queued experiments: no ablation runs past it" };
+      try {
+        const target = await readBestCommit(state);
+        await startAblation({ record, config, target, now: world.now(), ready: async () => undefined });
+        return { commit: target };
+      } catch (error) {
+        return { skipped: (error as Error).message };
+      }
     },
     async writeReport() {
       // `org report` in its own process: the chart's renderer is heavy, and the daemon never loads it.

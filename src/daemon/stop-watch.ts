@@ -23,6 +23,8 @@ export interface StopControl {
   /** Starts again each agent a stop ended; returns their names. */
   resumeAgents(record: OrgRecord): Promise<string[]>;
   writeReport(): Promise<{ path: string } | { error: string }>;
+  /** stop.ablate: queues the org best's ablation; `cancel` (a GPU-hour or cost limit) holds it to that limit. */
+  ablate(record: OrgRecord, config: OrgConfig, cancel: boolean): Promise<{ commit: string } | { skipped: string }>;
 }
 
 type ReadConfig = () => Promise<{ loaded: { config: OrgConfig } } | { problems: string[] }>;
@@ -99,6 +101,13 @@ export class StopWatch {
       const names = await this.opts.control.stopAgents(record, next.reason);
       this.opts.say(`stop: stopped ${names.length > 0 ? names.join(", ") : "no running agent"}; waiting for queued experiments`);
       next = { ...next, phase: "draining" };
+    }
+    // stop.ablate: once the agents' experiments drained, the best's variants queue and drain the same way.
+    if (next.phase === "draining" && config.stop?.ablate && !next.ablated && (await this.countQueued(config, record)) === 0) {
+      const ablated = await this.opts.control.ablate(record, config, next.cancel);
+      next = { ...next, ablated };
+      const what = "commit" in ablated ? `the org best ${ablated.commit.slice(0, 7)}: its variants queued` : ablated.skipped;
+      await this.timeline(now, "ablate", what, ["stop.ablate: the report waits for the variants; `org ablate` shows them"]);
     }
     if (next.phase === "draining" && (await this.countQueued(config, record)) === 0) {
       const report = await this.opts.control.writeReport();

@@ -23,6 +23,8 @@ export interface ReportPage {
   versions?: { header: string[]; cells: string[][]; notes: string[] };
   /** `org lineage` as text: which keep built on which, then the share built on another agent's result. */
   lineage?: string;
+  /** The latest `org ablate`: its table as text, and its waterfall (an SVG) when the baseline is known. */
+  ablation?: { table: string; svg?: string };
 }
 
 const STYLE = `body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;max-width:1000px;padding:0 16px;color:#222}
@@ -83,7 +85,7 @@ export function renderReportHtml(page: ReportPage): string {
 ${page.utilization ? renderUtilization(page.utilization) : ""}<h2>Leaderboard</h2>
 ${renderBoardTable(page.board, page.metricName, page.usage)}
 ${page.usage ? renderKeepCosts(page.usage, page.metricName) : ""}${page.versions ? renderVersions(page.versions) : ""}
-${page.lineage ? renderLineage(page.lineage) : ""}<script>${inlineScript(page.runtime)}</script>
+${page.lineage ? renderLineage(page.lineage) : ""}${page.ablation ? renderAblation(page.ablation) : ""}<script>${inlineScript(page.runtime)}</script>
 <script type="application/json" id="spec">${spec}</script>
 ${page.utilization ? `<script type="application/json" id="utilization-spec">${inlineJson(page.utilization.vegaSpec)}</script>\n` : ""}<script>${RENDER}</script>
 </body>
@@ -140,4 +142,9 @@ function renderVersions(versions: NonNullable<ReportPage["versions"]>): string {
 // The tree as `org lineage` prints it, whole: a page scrolls sideways where a terminal would cut.
 function renderLineage(lineage: NonNullable<ReportPage["lineage"]>): string {
   return `<h2>Lineage</h2>\n<pre id="lineage">${escapeHtml(lineage)}</pre>\n`;
+}
+
+// The waterfall drawn, then the table as `org ablate` prints it, whole.
+function renderAblation(ablation: NonNullable<ReportPage["ablation"]>): string {
+  return `<h2>Ablation</h2>\n${ablation.svg ? `${ablation.svg}\n` : ""}<pre id="ablation">${escapeHtml(ablation.table)}</pre>\n`;
 }

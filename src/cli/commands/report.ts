@@ -28,6 +28,10 @@ import type { Io } from "../io.js";
 import { buildLineage } from "../../org/lineage/index.js";
 import { readLineageInput } from "../../adapters/store/lineage-input.js";
 import { renderLineage } from "../../ui/lineage-tree.js";
+import { readLatestAblationView } from "../../adapters/verifier/ablation-view.js";
+import { readRunConfig } from "../../adapters/store/run-config.js";
+import { renderAblation } from "../../ui/ablation-table.js";
+import { renderWaterfallSvg } from "../../ui/ablation-waterfall.js";
 import { tallyGateFailures } from "../../org/experiments/gate-failures.js";
 import { describeGateFailures } from "../../ui/gate-failures.js";
 
@@ -69,9 +73,10 @@ export async function runReport(opts: { root: string; out?: string; svg?: string
   const utilization = input && await renderUtilization(input, title, renderChart);
   const lineage = buildLineage(await readLineageInput(opts.root));
   const tree = lineage.nodes.length > 0 ? renderLineage(lineage, metricName) : undefined;
+  const ablation = await readAblationSection(opts.root, [...new Set(table.rows.map((row) => row.agent))]);
   const html = renderReportHtml({
     title: `${title}: progress report`, summary, metricName, board, vegaSpec: chart.vega, runtime: await readVegaRuntime(),
-    svg: chart.svg, usage, utilization, versions, ...(tree ? { lineage: tree } : {}),
+    svg: chart.svg, usage, utilization, versions, ...(tree ? { lineage: tree } : {}), ...(ablation ? { ablation } : {}),
   });
   await writeFileAtomic(htmlPath, html);
   await writeFileAtomic(svgPath, `${chart.svg}\n`);
@@ -93,4 +98,14 @@ function describeSpend(usage: NonNullable<ReturnType<typeof buildResultsUsage>>)
   const tokens = totalTokens(spends.reduce((sum, spend) => addCounts(sum, spend), ZERO_COUNTS));
   const unpriced = spends.some((spend) => spend.costUsd === null);
   return `${formatTokens(tokens)} tokens, ${unpriced ? "unpriced" : formatUsd(spends.reduce((sum, spend) => sum + (spend.costUsd ?? 0), 0))}`;
+}
+
+// The latest `org ablate` (of the org best when there is one): its waterfall and its table, as `org ablate` prints it.
+async function readAblationSection(root: string, agents: string[]): Promise<{ table: string; svg?: string } | undefined> {
+  const config = await readRunConfig(root).catch(() => undefined);
+  const keep = config && "loaded" in config ? config.loaded.config.verify?.keep : undefined;
+  const view = await readLatestAblationView({ root, keep, agents });
+  if (!view) return undefined;
+  const { metric, goal } = view.ablation;
+  return { table: renderAblation(view), ...(view.waterfall ? { svg: renderWaterfallSvg(view.waterfall, metric, goal) } : {}) };
 }

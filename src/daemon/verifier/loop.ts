@@ -26,10 +26,12 @@ import { watchPoolGpus } from "./pool-watch.js";
 import { PoolKeeper } from "./pool-keeper.js";
 import { cancelQueued } from "./cancel-queued.js";
 import { StackRunner } from "./stack.js";
+import { AblationRunner } from "./ablation.js";
 import { writeCapacity } from "../../adapters/store/gpu-runs.js";
 import { listCapacity } from "../../org/experiments/gpu-runs.js";
 import { TriedMemory } from "./tried-memory.js";
 import { traceExperiment, traceRun, traceStep } from "./trace-run.js";
+import { startEarly } from "./start-early.js";
 import { readAgentProgramAt } from "../../adapters/store/ab-run.js";
 import { readPooledSigma } from "../../adapters/verifier/judge-calibration.js";
 
@@ -52,6 +54,7 @@ export class VerifierLoop {
   private capacityWritten = false;
   private readonly tried: TriedMemory;
   private readonly stacks;
+  private readonly ablations;
   private readonly abort = new AbortController();
 
   constructor(
@@ -72,6 +75,7 @@ export class VerifierLoop {
     this.guard = new VerifierGuard({ record, journal: this.journal, port: this.port, say: log, messages: config.messages });
     this.tried = new TriedMemory({ state: this.paths.state, base: record.baseCommit, verify: config.verify!, log });
     this.stacks = new StackRunner(record, config, this.port, log, { journal: this.journal, guard: this.guard });
+    this.ablations = new AblationRunner(record, config, this.port, log, { journal: this.journal, guard: this.guard });
   }
 
   /** One pass: enqueue baselines and plain commits, then start whatever slots allow. */
@@ -180,11 +184,10 @@ export class VerifierLoop {
     const agent = this.agents.get(submitted.agent)!;
     let checkout: Promise<string> | undefined;
     try {
-      // A stack is the org's own experiment in this agent's turn: judged, recorded and cleared by the stack runner; no branch moves.
-      if (submitted.kind === "stack") {
-        await this.stacks.run(submitted, slot, await this.readSigma(), this.abort.signal);
-        return void this.finished.add(submitted.id);
-      }
+      // The org's own experiments in this agent's turn (a stack, an ablation's variant): their runner clears them.
+      if (submitted.kind === "stack") await this.stacks.run(submitted, slot, await this.readSigma(), this.abort.signal);
+      if (submitted.kind === "ablate") await this.ablations.run(submitted, slot, this.abort.signal);
+      if (submitted.kind === "stack" || submitted.kind === "ablate") return void this.finished.add(submitted.id);
       // Read now, not at tick time: the agent's previous run may have finished since.
       const ledger = (await readJson<AgentLedger>(this.ledgerFile(agent.name))) ?? { best: null, lastVerified: null };
       // σ and the program read files alone: they go alongside the fetch, not after it.
@@ -293,10 +296,4 @@ export class VerifierLoop {
   }
 
   private readonly ledgerFile = (agent: string) => agentPaths(this.paths.state, agent).ledger;
-}
-
-/** A port call started early; a failure surfaces where the experiment awaits it, never as an unhandled rejection. */
-function startEarly<T>(call: Promise<T>): Promise<T> {
-  call.catch(() => undefined);
-  return call;
 }

@@ -14,7 +14,7 @@ export async function readQueue(
   for (const request of await listQueue(state)) {
     if (!agents.has(request.agent)) continue;
     const twin = [...requests, ...running()].find((other) => other.id !== request.id && other.agent === request.agent
-      && other.commit === request.commit && (other.kind === "stack") === (request.kind === "stack"));
+      && other.commit === request.commit && laneOf(other) === laneOf(request));
     if (twin) {
       aliases.set(twin.id, [...new Set([...(aliases.get(twin.id) ?? []), request.id])]);
       await removeFromQueue(state, request.id);
@@ -23,4 +23,9 @@ export async function readQueue(
     requests.push(request);
   }
   return requests;
+}
+
+// A stack and an ablation are the org's own experiments: never one of the agent's own requests for the same commit.
+function laneOf(request: ExperimentRequest): string {
+  return request.kind === "stack" || request.kind === "ablate" ? request.kind : "agent";
 }

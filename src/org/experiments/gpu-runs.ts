@@ -9,7 +9,7 @@ export interface RunSlot {
   gpu: number | null;
   agent: string;
   commit: string;
-  kind: "baseline" | "candidate" | "confirmation" | "confirm" | "stack";
+  kind: "baseline" | "candidate" | "confirmation" | "confirm" | "stack" | "ablate";
   /** 1-based: the run's place among its experiment's runs. */
   run: number;
 }

@@ -24,9 +24,7 @@ export function decideKeep(input: { goal: Goal; metric: string; best: number; be
   const bestRuns = input.bestRuns ?? 1;
   const delta = mean - best;
   const gain = goal === "minimize" ? -delta : delta;
-  const scale = Math.sqrt(1 / n + 1 / bestRuns);
-  const noise = sigma === undefined || sigma === 0 ? 0 : rule.k * sigma * scale;
-  const threshold = Math.max(noise, rule.minDelta);
+  const { noise, threshold } = measureNoise(rule, sigma, n, bestRuns);
   const digits = decimals(Math.max(Math.abs(delta), threshold));
   const shown = `${input.metric} ${format(mean, digits)}${n > 1 ? ` (mean of ${n})` : ""}`;
   const bar = describeThreshold(rule, sigma, `${rule.k}σ·√(1/${n}+1/${bestRuns})`, noise, threshold, digits);
@@ -40,6 +38,13 @@ export function decideKeep(input: { goal: Goal; metric: string; best: number; be
   }
   const why = gain > 0 ? `${signed} < ${bar}` : `not better than best ${format(best, digits)} (${signed})`;
   return { kind: "discard", mean, delta, reason: `discard: ${shown} ${why}` };
+}
+
+/** The gap two means of n and m runs must clear to be more than noise: max(k·σ·√(1/n + 1/m), min_delta). */
+export function measureNoise(rule: Pick<KeepRule, "k" | "minDelta">, sigma: number | undefined, n: number, m: number)
+  : { noise: number; threshold: number } {
+  const noise = sigma === undefined || sigma === 0 ? 0 : rule.k * sigma * Math.sqrt(1 / n + 1 / m);
+  return { noise, threshold: Math.max(noise, rule.minDelta) };
 }
 
 function describeThreshold(rule: KeepRule, sigma: number | undefined, scaled: string, noise: number, threshold: number, digits: number): string {

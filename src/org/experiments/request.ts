@@ -14,7 +14,7 @@ export interface ExperimentRequest {
   agent: string;
   commit: string;
   description: string;
-  kind: "baseline" | "candidate" | "confirm" | "stack";
+  kind: "baseline" | "candidate" | "confirm" | "stack" | "ablate";
   submittedAt: string;
   /** For `org confirm`: how many runs. */
   runs?: number;
@@ -26,6 +26,8 @@ export interface ExperimentRequest {
   rebased?: Rebased;
   /** A stack: the org best its change (after..commit) goes onto, and what that best measured. */
   stack?: StackTarget;
+  /** `org ablate`: the kept commit this variant (it without some of its changes) is an ablation of. */
+  ablation?: { of: string };
 }
 
 /** A candidate's change moved onto the agent's best: `from` (the commit submitted) became `commit`, or conflicted. */
@@ -52,13 +54,14 @@ const RequestSchema = z.looseObject({
   agent: z.string(),
   commit: z.string(),
   description: z.string(),
-  kind: z.enum(["baseline", "candidate", "confirm", "stack"]),
+  kind: z.enum(["baseline", "candidate", "confirm", "stack", "ablate"]),
   submittedAt: z.string(),
   runs: z.number().optional(),
   reply: z.literal("message").optional(),
   after: z.string().optional(),
   rebased: RebasedSchema.optional(),
   stack: z.looseObject({ onto: z.string(), metric: z.number(), runs: z.number() }).optional(),
+  ablation: z.looseObject({ of: z.string() }).optional(),
 });
 
 /** A request file's JSON as a request; undefined when it is not one (cut short, hand-edited, another shape). */

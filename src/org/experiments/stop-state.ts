@@ -29,6 +29,8 @@ export interface StopRecord {
   metAt: string;
   graceUntil: string;
   stoppedAt?: string;
+  /** stop.ablate: the org best whose ablation was queued, or why none was; set once, so it runs once. */
+  ablated?: { commit: string } | { skipped: string };
   /** The final report's path, or why none was written. */
   report?: { path: string } | { error: string };
 }
