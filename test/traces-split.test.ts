@@ -66,3 +66,21 @@ describe("--since and --grep", () => {
     expect(compileGrep("[")).toEqual({ error: expect.stringContaining('--grep "[" is not a regular expression') });
   });
 });
+
+describe("a queued (--no-wait) experiment", () => {
+  it("its verdict is where the agent read it later (org inbox, org wait), and next is what followed that", () => {
+    const events = [
+      said(1, "a should help"), ran(2, 'org submit --no-wait -m "a"'), got(3, 'queued aaaaaaa "a" as 2026-x-a-1-aaaaaaa'),
+      said(4, "meanwhile b"), ran(5, 'org submit --no-wait -m "b"'), got(6, 'queued bbbbbbb "b" as 2026-x-a-1.(-bbbbbbb'),
+      { kind: "user" as const, at: 7, text: "[org] 1 from verifier (verdict): run `org inbox`" }, ran(8, "org inbox"),
+      got(9, "from verifier\n## verdict discard for aaaaaaa \"a\" (`org wait 2026-x-a-1-aaaaaaa` prints it again)\nmetric 2"),
+      said(10, "a lost; dropping it"), ran(11, "git revert HEAD"), ran(12, "org wait 2026-x-a-1.(-bbbbbbb"), got(13, "metric 0.5 · keep"),
+      said(14, "b won"),
+    ];
+    const traces = splitExperiments(events, [row("aaaaaaa", "a", 8), row("bbbbbbb", "b", 12)], () => "never");
+    expect(traces[0]!.submit?.seen).toBe("verdict discard for aaaaaaa \"a\" (`org wait 2026-x-a-1-aaaaaaa` prints it again)\nmetric 2");
+    expect(traces[0]!.next).toEqual({ said: "a lost; dropping it", commands: ["git revert HEAD", "org wait 2026-x-a-1.(-bbbbbbb"] });
+    expect(traces[1]!.submit?.seen).toBe("metric 0.5 · keep");
+    expect(traces[1]!.next).toEqual({ said: "b won", commands: [] });
+  });
+});

@@ -56,7 +56,7 @@ function describeBody(trace: ExperimentTrace): string[] {
   trace.commands.forEach((command, index) => {
     lines.push(`  ${index === 0 ? "ran:     " : INDENT} $ ${summarize(command)}`);
   });
-  const printed = trace.submit?.printed;
+  const printed = trace.submit?.seen ?? trace.submit?.printed;
   const seen = printed !== undefined ? summarize(firstLines(printed)) : NOT_PRINTED;
   lines.push(`  verdict:  ${seen}`);
   lines.push(...describeNext(trace));

@@ -1,7 +1,7 @@
 // An agent's timeline split per experiment: what it expected, ran and was told, beside the org's own verdict.
 import type { ResultStatus } from "../experiments/results.js";
 import type { TraceEvent } from "./events.js";
-import { isSubmitCommand, readSubmitAnswer, readSubmitMessage } from "./submit-command.js";
+import { findVerdictSeen, isSubmitCommand, readSubmitAnswer, readSubmitMessage } from "./submit-command.js";
 
 /** One results row as the verifier journaled it: what the org judged, whatever the agent says. */
 export interface TracedResult {
@@ -22,7 +22,11 @@ const NEXT_CALLS = 3;
 /** One experiment: the org's verdict (when matched) and the agent's side of it (when its transcript holds it). */
 export interface ExperimentTrace {
   result?: TracedResult;
-  submit?: { at: number; command: string; message?: string; commit?: string; id?: string; printed?: string };
+  submit?: {
+    at: number; command: string; message?: string; commit?: string; id?: string;
+    /** What `org submit` printed; `seen`: where a queued experiment's verdict reached the agent later. */
+    printed?: string; seen?: string;
+  };
   /** The agent's last words before it submitted: its stated expectation. */
   expected?: string;
   /** Commands since the experiment before, the submit last. */
@@ -68,17 +72,25 @@ export function splitExperiments(
     const stop = answered ?? index;
     const segment = events.slice(start, stop + 1);
     const before = events.slice(start, index);
-    const after = events.slice(stop + 1, end);
+    // Queued with --no-wait: the verdict reached the agent later; what it did next is what followed that.
+    const queued = commit !== undefined && printed?.startsWith("queued ")
+      ? findVerdictSeen(events, stop + 1, commit, id)
+      : undefined;
+    const seen = queued === undefined ? undefined : events[queued];
+    const after = queued === undefined
+      ? events.slice(stop + 1, end)
+      : events.slice(queued + 1, submits.find((at) => at > queued) ?? events.length);
     traces.push({
       ...(result ? { result } : {}),
       submit: {
         at: call.at, command: call.command, ...(message !== undefined ? { message } : {}),
         ...(commit ? { commit } : {}), ...(id ? { id } : {}), ...(printed !== undefined ? { printed } : {}),
+        ...(seen && seen.kind !== "call" ? { seen: seen.text.slice(Math.max(0, seen.text.indexOf("verdict "))) } : {}),
       },
       ...lastSaid(before),
       commands: listCommands(segment),
       next: { ...firstSaid(after), commands: listCommands(after).slice(0, NEXT_CALLS) },
-      events: segment,
+      events: seen ? [...segment, seen] : segment,
     });
     start = stop + 1;
   }
