@@ -55,7 +55,8 @@ describe("slurm: preparing agents for org up", () => {
 
   it("a restart that resumes the conversation runs the resume argv in the job (slurm-run --resume), never the bare CLI here", async () => {
     const files = memoryFiles();
-    const runtime = { name: "c", preset: "claude" as const, sessionId: "s1", home: "/h", resumeArgv: ["claude", "--resume", "s1"], transcripts: null, promptFile: null, seed: [], watch: { nudgesPerHour: 0 } } as unknown as NonNullable<LaunchSpec["runtime"]>;
+    const watch = { nudge: "", nudgeAfterMs: 0, nudgesPerHour: 0, answerTrust: false };
+    const runtime = { name: "c", preset: "claude" as const, sessionId: "s1", home: "/h", resumeArgv: ["claude", "--resume", "s1"], transcripts: null, promptFile: null, seed: [], watch };
     const launches = new Map([["researcher-1", { ...launch("researcher-1"), runtime }]]);
     const result = await prepareSlurmAgents(files, config({ backend: "slurm" }), "/org/state", ["org"], [AGENTS[0]!], launches);
     expect(result.get("researcher-1")!.runtime!.resumeArgv).toEqual(["org", "slurm-run", "researcher-1", "--state", "/org/state", "--resume"]);
