@@ -60,7 +60,10 @@ describe("config: verify.judge", () => {
     ]);
   });
 
-  it("a verify section with neither command nor judge names both", async () => {
+  it("a verify section with neither command nor judge names both; without a judge the metric is required", async () => {
+    expect(await problemsOf(`${VALID}verify:\n  command: [python, train.py]\n`, probe())).toEqual([
+      'org.yaml:9:3: verify is missing required key "metric" — add metric: <the metric to parse from the run log>',
+    ]);
     expect(await problemsOf(`${VALID}verify:\n  metric: {name: score, pattern: '^score: ([0-9.]+)'}\n`, probe())).toEqual([
       'org.yaml:9:3: verify is missing required key "command" — add command: [python, train.py], or judge: for a rubric judge (docs/judge.md)',
     ]);

@@ -82,7 +82,7 @@ describe("loadConfig: schema problems as human lines", () => {
   });
 
   it("a key with no value points at the key", async () => {
-    expect(await problemsOf(`${VALID}verify:\n`)).toEqual(["org.yaml:8:1: verify has no value — indent its keys below it: command, gates, protected, metric, memory, timeout, parallel, gpus, queue_per_agent, repeats, keep, budgets, simplicity, ledger, stack"]);
+    expect(await problemsOf(`${VALID}verify:\n`)).toEqual(["org.yaml:8:1: verify has no value — indent its keys below it: command, judge, gates, protected, metric, memory, timeout, parallel, gpus, queue_per_agent, repeats, keep, budgets, simplicity, ledger, stack"]);
   });
 
   it("no roles key at all", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decideCalibration, parseJudgeAnswer, planJudgeArgv, renderJudgePrompt } from "../src/org/judge/index.js";
+import { decideCalibration, parseJudgeAnswer, planJudgeArgv, readJudgeRun, renderJudgePrompt } from "../src/org/judge/index.js";
 
 const WEIGHTS = { design: 0.5, craft: 0.3, function: 0.2 };
 const answer = (value: unknown) => `Reading the files…\n${JSON.stringify(value)}\n`;
@@ -32,6 +32,22 @@ describe("the judge's answer, read strictly", () => {
       [answer({ scores: { design: 1, craft: 1, function: 1 }, reason: "  " }), 'judge-error: the answer gives no "reason"'],
     ];
     for (const [text, reason] of cases) expect(parseJudgeAnswer(text, WEIGHTS), text).toEqual({ kind: "error", reason });
+  });
+});
+
+describe("how the judge's run ended", () => {
+  const clean = { exitCode: 0, signal: null, timedOut: false };
+  const whole = answer({ scores: { design: 1, craft: 1, function: 1 }, reason: "r" });
+  it("a timeout, a failed exit, a start that failed or a machine fault is a judge-error, whatever it printed", () => {
+    const cases: [Parameters<typeof readJudgeRun>[0], string][] = [
+      [{ ...clean, exitCode: null, signal: "SIGTERM", timedOut: true }, "judge-error: the judge timed out after 2m; process group killed"],
+      [{ ...clean, exitCode: 1 }, "judge-error: the judge failed: exit code 1"],
+      [{ ...clean, exitCode: null, signal: "SIGKILL" }, "judge-error: the judge failed: killed by SIGKILL"],
+      [{ ...clean, exitCode: null, spawnError: "spawn claude ENOENT" }, "judge-error: the judge could not start: spawn claude ENOENT"],
+      [{ ...clean, fault: "GPU 0 fell off the bus" }, "judge-error: the judge run failed: GPU 0 fell off the bus"],
+    ];
+    for (const [run, reason] of cases) expect(readJudgeRun(run, whole, WEIGHTS, 120_000)).toEqual({ kind: "error", reason });
+    expect(readJudgeRun(clean, whole, WEIGHTS, 120_000)).toMatchObject({ kind: "scored", score: 1 });
   });
 });
 

@@ -115,8 +115,10 @@ describe("verify.judge: a rubric judge calibrated on references, then the metric
     // σ is the judge's spread on its references (0.012): the baseline, one run, has none to give.
     expect(better.lines[2]).toBe("keep: judge_score 0.8600 beats best 0.5000 by 0.3600 > 2σ·√(1/1+1/1) (0.0240) — the judge: one message; the footer link is still broken");
     expect(lastRow()).toEqual([better.short, "0.860000", "keep", "one message", ""]);
-    const tried = runOrg(["tried"], { cwd: dir, env: { ...env, COLUMNS: "200" } }).stdout;
-    expect(tried).toMatch(new RegExp(`${garbled.short}\\s+researcher-1\\s+fail \\(judge\\)`));
+    const wide = { ...env, COLUMNS: "200" };
+    expect(runOrg(["tried"], { cwd: dir, env: wide }).stdout).toMatch(new RegExp(`${garbled.short}\\s+researcher-1\\s+fail \\(judge\\)`));
+    expect(runOrg(["results"], { cwd: dir, env: wide }).stdout).toContain(`gates failed: judge 1 (latest ${garbled.short} by researcher-1)`);
+    expect(runOrg(["history"], { cwd: dir, env: wide }).stdout.split("\n")[1]).toMatch(/\sjudge×1\s/);
   }, 150_000);
 });
 

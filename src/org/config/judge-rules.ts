@@ -10,11 +10,7 @@ export function checkJudge(raw: Raw): Problem[] {
   const verify = asMap(raw.verify);
   if (!verify) return [];
   const judge = asMap(verify.judge);
-  if (!judge) {
-    if (verify.command !== undefined || verify.judge !== undefined) return [];
-    const fix = "add command: [python, train.py], or judge: for a rubric judge (docs/judge.md)";
-    return [{ path: ["verify"], message: 'verify is missing required key "command"', fix }];
-  }
+  if (!judge) return verify.judge === undefined ? checkMetricCommand(verify) : [];
   const problems: Problem[] = [];
   if (verify.command !== undefined) {
     const message = "verify.command and verify.judge both give the metric";
@@ -28,6 +24,17 @@ export function checkJudge(raw: Raw): Problem[] {
   }
   problems.push(...checkWeights(judge), ...checkReferences(judge), ...checkJudgeRuntime(raw, judge));
   return problems;
+}
+
+/** Without a judge, the command and the metric are the user's to give (the schema's default metric is the judge's). */
+function checkMetricCommand(verify: Raw): Problem[] {
+  const missing = (key: string, fix: string): Problem[] =>
+    [{ path: ["verify"], message: `verify is missing required key "${key}"`, fix }];
+  const command = "add command: [python, train.py], or judge: for a rubric judge (docs/judge.md)";
+  return [
+    ...(verify.command === undefined ? missing("command", command) : []),
+    ...(verify.metric === undefined ? missing("metric", "add metric: <the metric to parse from the run log>") : []),
+  ];
 }
 
 function checkWeights(judge: Raw): Problem[] {

@@ -52,8 +52,8 @@ const GateSchema = z
 /** The metric a rubric judge gives: the weighted sum of its scores, 0 to 1, higher is better. */
 export const JUDGE_METRIC = { name: "judge_score", pattern: "^judge_score: ([0-9.]+)$", goal: "maximize" } as const;
 
-// With a judge and no metric, the judge's is the metric: every view reads verify.metric as before. Its rubric and
-// references are protected like a scorer: restored from the base before every run, a change to them rejected.
+// A judge's rubric and references are protected like a scorer: restored from the base before every run, a change to
+// them rejected.
 const withJudge = (value: unknown) => {
   const map = asRecord(value);
   const judge = asRecord(map?.judge);
@@ -65,7 +65,6 @@ const withJudge = (value: unknown) => {
   const paths = listed.filter((path): path is string => typeof path === "string" && path !== "");
   return {
     ...map,
-    ...(map.metric === undefined ? { metric: { ...JUDGE_METRIC } } : {}),
     ...(own ? { protected: [...new Set([...own, ...paths])] } : {}),
   };
 };
@@ -85,7 +84,8 @@ const VerifyObject = z
     gates: z.array(GateSchema).optional()
       .describe("commands that must pass, in order, before the metric command runs; the first that fails ends the run with verdict fail, naming it"),
     protected: z.array(z.string().min(1)).default([]).describe("paths restored from base before every run; a diff touching them is rejected"),
-    metric: MetricSchema.describe("the metric to parse from the run log"),
+    // Required unless verify.judge is set (judge-rules.ts): the default is the judge's, so editors ask for neither.
+    metric: MetricSchema.default({ ...JUDGE_METRIC }).describe("the metric to parse from the run log"),
     memory: z
       .strictObject({ pattern: z.string().min(1).describe("regular expression whose capture group is peak memory in MB").meta({ examples: ["^peak_vram_mb:\\s*([0-9.]+)"] }) })
       .optional()
