@@ -1,6 +1,6 @@
 // `org ablate` over a real org: one researcher's change carries the gain, the other's was kept on a lucky seed; the
 // ablation measures the best again beside each variant and flags the lucky one.
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { runOrg, runOrgAsync } from "./helpers/org-cli.js";
@@ -31,6 +31,7 @@ const SCORE = `awk -v a="$(cat a.txt)" -v s="$ORG_SEED" -v who="$ORG_AGENT" 'BEG
 
 interface Row {
   reverted: { commit: string; agent: string }[]; state: string; effect?: string; note: string; runs?: number;
+  variant?: string;
 }
 
 let org: ReturnType<typeof createOrgRepo>;
@@ -89,11 +90,22 @@ describe("org ablate", { tags: ["slow"] }, () => {
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toContain("no measurable effect here: dropping it simplifies the best");
     expect(ablateRows()).toHaveLength(3);
+    // A daemon killed after a variant's row, before its measure file: asked again, the row answers it, nothing runs.
+    const measure = join(state, "ablation", "variants", `${report.variants[1]!.variant}.json`);
+    unlinkSync(measure);
+    const resumed = await runOrgAsync(["ablate", "--json"], { cwd: org.dir, timeoutMs: 60_000 });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toContain(`resuming the ablation of ${m.slice(0, 7)}`);
+    expect((JSON.parse(resumed.stdout) as { variants: Row[] }).variants[1]!.effect).toBe("carries");
+    expect(JSON.parse(readFileSync(measure, "utf8"))).toMatchObject({ source: "row", n: 4 });
+    expect(ablateRows()).toHaveLength(3);
     // The report draws the waterfall (baseline, each change, the best) above the same table.
     expect(runOrg(["report"], { cwd: org.dir }).code).toBe(0);
     const html = readFileSync(join(state, "report.html"), "utf8");
     expect(html).toContain("<h2>Ablation</h2>\n<svg");
-    expect(html).toMatch(/<pre id="ablation">ablation of [0-9a-f]{7}: score 50\.1/);
+    const pre = `<pre id="ablation">ablation of ${m.slice(0, 7)}: score 51.0000 when kept (1 run), `
+      + "50.1000 measured again";
+    expect(html.split("\n").find((line) => line.startsWith("<pre id=\"ablation\">"))).toMatch(pre);
 
     // Bad input: the base, a commit that is not kept, an unknown name, and no org running.
     const base = git(org.dir, ["rev-parse", "main"]).trim();

@@ -11,7 +11,7 @@ import { createRepo, git, removeDir } from "./helpers/temp-repo.js";
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach(removeDir));
 
-test("each change reverted on the best; one whose lines a later change rewrote goes with it", async () => {
+test("each change reverted on the best; one whose lines later ones rewrote goes with them, or was undone", async () => {
   const repo = createRepo({ "train.py": "lr = 1\ndepth = 2\n", "notes.md": "a\n" });
   dirs.push(repo);
   const commit = (file: string, text: string, subject: string) => {
@@ -23,27 +23,33 @@ test("each change reverted on the best; one whose lines a later change rewrote g
   const a1 = commit("train.py", "lr = 2\ndepth = 2\n", "lr 2");
   const b1 = commit("train.py", "lr = 3\ndepth = 2\n", "lr 3");
   const c1 = commit("notes.md", "b\n", "notes");
+  // On the line next to lr, which b1 rewrote: no conflict without context lines.
+  const d1 = commit("train.py", "lr = 3\ndepth = 4\n", "depth 4");
+  const e1 = commit("notes.md", "a\n", "notes back");
   const change = (commit: string, from: string): KeptChange => ({
     commit, from, agent: "r-1", kind: "keep", description: commit.slice(0, 7), metric: 1,
   });
-  const changes = [change(a1, base), change(b1, a1), change(c1, b1)];
+  const changes = [change(a1, base), change(b1, a1), change(c1, b1), change(d1, c1), change(e1, d1)];
   const scratch = mkdtempSync(join(tmpdir(), "org-ablate-store-"));
   dirs.push(scratch);
   const store = join(scratch, "objects.git");
   git(scratch, ["clone", "-q", "--bare", repo, store]);
-  const plan = () => planVariants(changes, createRevertPort({ store, checkout: join(scratch, "ablate"), target: c1 }));
+  const plan = () => planVariants(changes, createRevertPort({ store, checkout: join(scratch, "ablate"), target: e1 }));
   const plans = await plan();
-  expect(plans.map((one) => [one.reverted.map((commit) => commit.slice(0, 7)), one.entangled?.files])).toEqual([
-    [[a1.slice(0, 7), b1.slice(0, 7)], ["train.py"]], [[b1.slice(0, 7)], undefined], [[c1.slice(0, 7)], undefined],
+  const short = (commit: string) => commit.slice(0, 7);
+  expect(plans.map((one) => [one.reverted.map(short), one.entangled?.files, one.skipped])).toEqual([
+    [[short(a1), short(b1)], ["train.py"], undefined], [[short(b1)], undefined, undefined],
+    [[short(c1), short(e1)], ["notes.md"], "nothing of it is left in the best: later changes undid it"],
+    [[short(d1)], undefined, undefined], [[short(e1)], undefined, undefined],
   ]);
   const show = (commit: string, file: string) => git(store, ["show", `${commit}:${file}`]);
-  expect(show(plans[0]!.commit!, "train.py")).toBe("lr = 1\ndepth = 2\n");
-  expect(show(plans[1]!.commit!, "train.py")).toBe("lr = 2\ndepth = 2\n");
-  expect(show(plans[2]!.commit!, "notes.md")).toBe("a\n");
-  expect(show(plans[2]!.commit!, "train.py")).toBe("lr = 3\ndepth = 2\n");
+  expect(show(plans[0]!.commit!, "train.py")).toBe("lr = 1\ndepth = 4\n");
+  expect(show(plans[1]!.commit!, "train.py")).toBe("lr = 2\ndepth = 4\n");
+  expect(show(plans[3]!.commit!, "train.py")).toBe("lr = 3\ndepth = 2\n");
+  expect(show(plans[4]!.commit!, "notes.md")).toBe("b\n");
   // Made again, from a checkout that already exists: the very same commits, so nothing is measured twice.
   expect((await plan()).map((one) => one.commit)).toEqual(plans.map((one) => one.commit));
   expect(git(store, ["rev-parse", `refs/verified/${plans[1]!.commit!}`]).trim()).toBe(plans[1]!.commit);
   expect(git(repo, ["status", "--porcelain"])).toBe("");
-  expect(git(repo, ["rev-parse", "HEAD"]).trim()).toBe(c1);
+  expect(git(repo, ["rev-parse", "HEAD"]).trim()).toBe(e1);
 });

@@ -56,9 +56,9 @@ function fakeRevert(conflicts: Record<string, string[]>, touched: Record<string,
       const key = changes.map((one) => one.commit.slice(0, 2)).join("+");
       tried.push(key);
       const files = conflicts[key];
-      return files ? { kind: "conflict", files } : { kind: "clean", commit: c(`f${key.replace("+", "")}`) };
+      return files ? { kind: "conflict", files } : { kind: "clean", commit: c(`f${key.replaceAll("+", "")}`) };
     },
-    changedFiles: async (one) => touched[one.commit.slice(0, 2)] ?? [],
+    readLines: async (one) => (touched[one.commit.slice(0, 2)] ?? []).map((file) => ({ file, removed: [], added: [] })),
   };
 }
 
@@ -67,7 +67,7 @@ describe("planVariants", () => {
     const port = fakeRevert({ a1: ["train.py"] }, { b1: ["README"], c1: ["train.py"] });
     const plans = await planVariants([change("a1"), change("b1"), change("c1")], port);
     expect(plans).toEqual([
-      { reverted: [c("a1"), c("c1")], commit: c("fa1c1"), entangled: { with: c("c1"), files: ["train.py"] } },
+      { reverted: [c("a1"), c("c1")], commit: c("fa1c1"), entangled: { with: [c("c1")], files: ["train.py"] } },
       { reverted: [c("b1")], commit: c("fb1") },
       { reverted: [c("c1")], commit: c("fc1") },
     ]);
@@ -75,13 +75,37 @@ describe("planVariants", () => {
     expect(port.tried).toEqual(["a1", "a1+c1", "b1", "c1"]);
   });
 
-  test("a conflict no pair resolves is reported, not measured", async () => {
-    const port = fakeRevert({ a1: ["x.py"], "a1+b1": ["x.py"] }, { b1: ["x.py"] });
-    const plans = await planVariants([change("a1"), change("b1")], port);
+  test("a line rewritten three times comes out with all three; a conflict nothing resolves is reported", async () => {
+    const chain = fakeRevert({ a1: ["x.py"], "a1+b1": ["x.py"] }, { b1: ["x.py"], c1: ["x.py"] });
+    const plans = await planVariants([change("a1"), change("b1"), change("c1")], chain);
     expect(plans[0]).toEqual({
-      reverted: [c("a1")],
-      skipped: "its revert conflicts in x.py, and no later change reverted with it applies: not measured",
+      reverted: [c("a1"), c("b1"), c("c1")], commit: c("fa1b1c1"),
+      entangled: { with: [c("b1"), c("c1")], files: ["x.py"] },
     });
+    const stuck = fakeRevert({ a1: ["x.py"], "a1+b1": ["x.py"] }, { b1: ["x.py"] });
+    expect((await planVariants([change("a1"), change("b1")], stuck))[0]).toEqual({
+      reverted: [c("a1")],
+      skipped: "its revert conflicts in x.py, and no later changes reverted with it apply: not measured",
+    });
+  });
+});
+
+test("the partner is the later change that rewrote the conflicting line, not the nearest in the file", async () => {
+  const lines: Record<string, { removed: string[]; added: string[] }> = {
+    a1: { removed: ["wd = 5"], added: ["wd = 4"] }, b1: { removed: ["lr = 1"], added: ["lr = 2"] },
+    c1: { removed: ["wd = 4"], added: ["wd = 3"] },
+  };
+  const port: RevertPort = {
+    revert: async (changes) => {
+      const key = changes.map((one) => one.commit.slice(0, 2)).join("+");
+      if (key === "a1") return { kind: "conflict", files: ["train.py"] };
+      return { kind: "clean", commit: c(`f${key.replace("+", "")}`) };
+    },
+    readLines: async (one) => [{ file: "train.py", ...lines[one.commit.slice(0, 2)]! }],
+  };
+  const plans = await planVariants([change("a1"), change("b1"), change("c1")], port);
+  expect(plans[0]).toEqual({
+    reverted: [c("a1"), c("c1")], commit: c("fa1c1"), entangled: { with: [c("c1")], files: ["train.py"] },
   });
 });
 
@@ -141,6 +165,13 @@ describe("buildContributions", () => {
     expect(rows[1]!.delta).toBeCloseTo(-0.004);
     const steps = buildWaterfall({ baseline: 1.2, best: 0.9, rows })!;
     expect(steps.at(-1)).toEqual({ label: "best", from: 1.0, to: 1.0, kind: "best" });
+  });
+
+  test("a variant the ledger answered says whose measure it is", () => {
+    const rows = buildContributions({
+      ...base, variants: [{ reverted: [c("b1")], commit: c("fb1"), measure: { n: 1, mean: 1.004, from: c("77") } }],
+    });
+    expect(rows[0]!.note).toBe(`${NOISE_NOTE} (the ledger's measure of 7700000, not run again)`);
   });
 
   test("pending, crashed, cancelled and skipped variants say so", () => {

@@ -30,7 +30,9 @@ const control: StopControl = {
   // stop.ablate's variants: one request queued, as startAblation would.
   ablate: async (_record, _config, cancel) => {
     calls.push(`ablate${cancel ? " (cancel)" : ""}`);
-    const request = { id: "v1", agent: "researcher-1", commit: "c000001", kind: "ablate", description: "ablate", submittedAt: "" };
+    const request = {
+      id: "v1", agent: "researcher-1", commit: "c000001", kind: "ablate", description: "ablate", submittedAt: "",
+    };
     writeFileSync(join(root, "state/queue/v1.json"), JSON.stringify(request));
     return { commit: "c".repeat(40) };
   },
@@ -92,7 +94,7 @@ describe("the daemon's stop watch", () => {
     expect(calls).toHaveLength(2);
   });
 
-  test("stop.ablate: once the queue drains, the best's ablation is queued once, and the report waits for it", async () => {
+  test("stop.ablate: once the queue drains, the best's ablation is queued once; the report waits for it", async () => {
     config = configWith({ max_experiments: 2, ablate: true });
     const stops = watch();
     await stops.tick(T0);

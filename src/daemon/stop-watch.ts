@@ -103,11 +103,13 @@ export class StopWatch {
       next = { ...next, phase: "draining" };
     }
     // stop.ablate: once the agents' experiments drained, the best's variants queue and drain the same way.
-    if (next.phase === "draining" && config.stop?.ablate && !next.ablated && (await this.countQueued(config, record)) === 0) {
+    const ablate = next.phase === "draining" && config.stop?.ablate && !next.ablated;
+    if (ablate && (await this.countQueued(config, record)) === 0) {
       const ablated = await this.opts.control.ablate(record, config, next.cancel);
       next = { ...next, ablated };
-      const what = "commit" in ablated ? `the org best ${ablated.commit.slice(0, 7)}: its variants queued` : ablated.skipped;
-      await this.timeline(now, "ablate", what, ["stop.ablate: the report waits for the variants; `org ablate` shows them"]);
+      const what = "commit" in ablated ? `the org best ${ablated.commit.slice(0, 7)}: its variants queued`
+        : ablated.skipped;
+      await this.timeline(now, "ablate", what, ["stop.ablate: the report waits for its variants (`org ablate`)"]);
     }
     if (next.phase === "draining" && (await this.countQueued(config, record)) === 0) {
       const report = await this.opts.control.writeReport();

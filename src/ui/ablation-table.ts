@@ -10,9 +10,12 @@ export function renderAblation(view: AblationView, width?: number): string {
   const digits = pickDigits([ablation.best.metric, ...deltas]);
   const number = (value: number) => value.toFixed(digits);
   const signed = (value: number) => `${value >= 0 ? "+" : ""}${number(value)}`;
-  const runs = ablation.best.runs > 1 ? ` (mean of ${ablation.best.runs} runs)` : "";
+  const runs = ` when kept (${ablation.best.runs} run${ablation.best.runs === 1 ? "" : "s"})`;
+  const again = view.rows.find((row) => row.reverted.length === 0 && row.metric !== undefined);
+  const measured = again ? `, ${number(again.metric!)} measured again (${again.runs} runs)` : "";
   const noise = sigma === undefined ? "σ unknown (no repeated baseline yet)" : `σ ${number(sigma)}`;
-  const head = `ablation of ${ablation.commit.slice(0, 7)}: ${ablation.metric} ${number(ablation.best.metric)}${runs}, `
+  const head = `ablation of ${ablation.commit.slice(0, 7)}: ${ablation.metric} ${number(ablation.best.metric)}`
+    + `${runs}${measured}, `
     + `${ablation.changes.length} kept change${ablation.changes.length === 1 ? "" : "s"}, `
     + `${view.measured} of ${view.rows.length} variant${view.rows.length === 1 ? "" : "s"} measured `
     + `× ${ablation.repeats} seeds, ${noise}`;
@@ -24,7 +27,7 @@ export function renderAblation(view: AblationView, width?: number): string {
     row.reverted.length === 0 ? "—" : [...new Set(row.reverted.map((change) => change.agent))].join(", "),
     row.delta === undefined ? "—" : signed(row.delta),
     row.interval ? `[${signed(row.interval[0])}, ${signed(row.interval[1])}]` : "—",
-    row.metric === undefined ? "—" : `${number(row.metric)}${row.runs && row.runs > 1 ? ` (${row.runs} runs)` : ""}`,
+    row.metric === undefined ? "—" : `${number(row.metric)} (${row.runs} run${row.runs === 1 ? "" : "s"})`,
     describeEffect(row),
   ]);
   const table = renderTable(header, cells, { width, cut: ["effect"], wrap: ["effect"] });
@@ -34,8 +37,8 @@ export function renderAblation(view: AblationView, width?: number): string {
 }
 
 function describeEffect(row: ContributionRow): string {
-  const entangled = row.entangled
-    ? ` (entangled: its revert conflicts with ${row.entangled.with.slice(0, 7)}, reverted together)` : "";
+  const others = row.entangled?.with.map((commit) => commit.slice(0, 7)).join(", ");
+  const entangled = others ? ` (entangled: its revert conflicts with ${others}; reverted together)` : "";
   if (row.state !== "measured") return `${row.state}: ${row.note}${entangled}`;
   return `${row.note}${entangled}`;
 }

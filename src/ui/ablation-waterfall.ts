@@ -25,7 +25,8 @@ export function renderWaterfallSvg(steps: readonly WaterfallStep[], metricName: 
     const size = Math.max(1, Math.abs(x(to) - x(from)));
     const gain = goal === "minimize" ? step.to < step.from : step.to > step.from;
     const fill = total ? "#6b7280" : step.kind === "rest" ? "#cbd5e1" : gain ? "#16a34a" : "#dc2626";
-    const shown = total ? step.to.toPrecision(6) : `${step.to >= step.from ? "+" : ""}${(step.to - step.from).toPrecision(3)}`;
+    const step3 = (step.to - step.from).toPrecision(3);
+    const shown = total ? step.to.toPrecision(6) : `${step.to >= step.from ? "+" : ""}${step3}`;
     return `<text x="${LABEL - 8}" y="${y + 13}" text-anchor="end">${escapeXml(step.label)}</text>`
       + `<rect x="${left.toFixed(1)}" y="${y}" width="${size.toFixed(1)}" height="${ROW - 10}" fill="${fill}"/>`
       + `<text x="${LABEL + PLOT + 8}" y="${y + 13}">${escapeXml(shown)}</text>`;

@@ -85,7 +85,8 @@ export function renderReportHtml(page: ReportPage): string {
 ${page.utilization ? renderUtilization(page.utilization) : ""}<h2>Leaderboard</h2>
 ${renderBoardTable(page.board, page.metricName, page.usage)}
 ${page.usage ? renderKeepCosts(page.usage, page.metricName) : ""}${page.versions ? renderVersions(page.versions) : ""}
-${page.lineage ? renderLineage(page.lineage) : ""}${page.ablation ? renderAblation(page.ablation) : ""}<script>${inlineScript(page.runtime)}</script>
+${page.lineage ? renderLineage(page.lineage) : ""}${page.ablation ? renderAblation(page.ablation) : ""}
+<script>${inlineScript(page.runtime)}</script>
 <script type="application/json" id="spec">${spec}</script>
 ${page.utilization ? `<script type="application/json" id="utilization-spec">${inlineJson(page.utilization.vegaSpec)}</script>\n` : ""}<script>${RENDER}</script>
 </body>
@@ -146,5 +147,6 @@ function renderLineage(lineage: NonNullable<ReportPage["lineage"]>): string {
 
 // The waterfall drawn, then the table as `org ablate` prints it, whole.
 function renderAblation(ablation: NonNullable<ReportPage["ablation"]>): string {
-  return `<h2>Ablation</h2>\n${ablation.svg ? `${ablation.svg}\n` : ""}<pre id="ablation">${escapeHtml(ablation.table)}</pre>\n`;
+  const chart = ablation.svg ? `${ablation.svg}\n` : "";
+  return `<h2>Ablation</h2>\n${chart}<pre id="ablation">${escapeHtml(ablation.table)}</pre>\n`;
 }

@@ -1,6 +1,6 @@
 // org's own reverts, in a checkout of the verifier's store that no agent and no run uses: never an agent's worktree.
 import { rm } from "node:fs/promises";
-import type { KeptChange, RevertOutcome, RevertPort } from "../../org/ablation/index.js";
+import type { ChangedLines, KeptChange, RevertOutcome, RevertPort } from "../../org/ablation/index.js";
 import { describeVariant } from "../../org/ablation/index.js";
 import type { RunResult } from "../process.js";
 import { runGit } from "./run.js";
@@ -8,6 +8,9 @@ import { runGit } from "./run.js";
 type Git = (cwd: string, args: string[]) => Promise<RunResult>;
 
 // Commits as the verifier, at a fixed date: the same reverts of the same target make the same commit every time.
+// The reverse of a change as a patch: binary files whole, renames as a delete and an add, no context lines.
+const DIFF = ["diff", "--binary", "--full-index", "--no-renames", "--no-color", "--no-ext-diff", "-U0"];
+
 const CONFIG = [
   "core.hooksPath=/dev/null", "gc.auto=0", "advice.detachedHead=false", "commit.gpgSign=false",
   "user.name=org verifier", "user.email=verifier@org.invalid",
@@ -36,16 +39,19 @@ export function createRevertPort(opts: { store: string; checkout: string; target
       await must(checkout, ["clean", "-ffdx", "--quiet"]);
       // Newest first, as git revert would: a later change's lines come off before the ones they were written over.
       for (const change of [...changes].reverse()) {
-        // One commit holding the whole change backwards (merges within it included): a single cherry-pick undoes it.
-        const back = await must(checkout, ["commit-tree", `${change.from}^{tree}`, "-p", change.commit, "-m", "back"]);
-        const picked = await git(checkout, ["cherry-pick", "--no-commit", back]);
-        if (picked.exitCode === 0) continue;
-        const unmerged = await git(checkout, ["diff", "--name-only", "--diff-filter=U"]);
-        const files = unmerged.stdout.split("\n").filter(Boolean);
-        await git(checkout, ["cherry-pick", "--abort"]);
+        // Without context lines: a change conflicts only where a later one rewrote its own lines, not the next line
+        // (the constants a search tunes sit one a line, next to each other).
+        const back = await must(opts.store, [...DIFF, change.commit, change.from]);
+        if (back === "") continue;
+        const applied = await runGit(["apply", "--index", "--unidiff-zero", "--whitespace=nowarn", "-"],
+          { cwd: checkout, config: CONFIG, timeoutMs: 120_000, input: `${back}\n` });
+        if (applied.exitCode === 0) continue;
         await must(checkout, ["reset", "--hard", "--quiet", target]);
-        return { kind: "conflict", files };
+        return { kind: "conflict", files: readFailedFiles(applied.stderr) };
       }
+      // Nothing of the changes is left in the target: later changes undid them; no variant to measure.
+      const unchanged = await git(checkout, ["diff", "--cached", "--quiet", target]);
+      if (unchanged.exitCode === 0) return { kind: "undone" };
       const message = describeVariant(target, changes.map((change) => change.commit));
       await must(checkout, ["commit", "--quiet", "--allow-empty", "--no-verify", "-m", message]);
       const commit = await must(checkout, ["rev-parse", "HEAD"]);
@@ -53,9 +59,8 @@ export function createRevertPort(opts: { store: string; checkout: string; target
       await must(opts.store, ["update-ref", `refs/verified/${commit}`, commit]);
       return { kind: "clean", commit };
     },
-    async changedFiles(change: KeptChange): Promise<string[]> {
-      const out = await must(opts.store, ["diff", "--name-only", "--no-renames", change.from, change.commit]);
-      return out.split("\n").filter(Boolean);
+    async readLines(change: KeptChange): Promise<ChangedLines[]> {
+      return parseZeroDiff(await must(opts.store, [...DIFF, change.from, change.commit]));
     },
   };
 }
@@ -68,4 +73,25 @@ async function openCheckout(opts: { store: string; checkout: string; target: str
   await git(store, ["worktree", "prune"]);
   const added = await git(store, ["worktree", "add", "--force", "--detach", checkout, target]);
   if (added.exitCode !== 0) throw new Error(`git worktree add ${checkout} failed in ${store}: ${added.stderr.trim()}`);
+}
+
+// git apply names each file it could not patch: "error: patch failed: train.mjs:12", "error: a.txt: does not exist".
+function readFailedFiles(stderr: string): string[] {
+  const why = "does not exist|patch does not apply|already exists";
+  const failed = new RegExp(`^error: (?:patch failed: (.+):\\d+|(.+?): (?:${why}).*)$`, "gm");
+  const files = [...stderr.matchAll(failed)].map((match) => match[1] ?? match[2]!);
+  return [...new Set(files)];
+}
+
+// A -U0 diff's lines per file: "-" lines removed, "+" lines added (a binary file has none: it is touched whole).
+function parseZeroDiff(diff: string): ChangedLines[] {
+  const files: ChangedLines[] = [];
+  for (const line of diff.split("\n")) {
+    const header = /^diff --git a\/(.+) b\/(.+)$/.exec(line);
+    if (header) files.push({ file: header[2]!, removed: [], added: [] });
+    else if (line.startsWith("--- ") || line.startsWith("+++ ")) continue;
+    else if (line.startsWith("-")) files.at(-1)?.removed.push(line.slice(1));
+    else if (line.startsWith("+")) files.at(-1)?.added.push(line.slice(1));
+  }
+  return files;
 }

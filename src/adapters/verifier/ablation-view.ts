@@ -26,7 +26,8 @@ const GONE = "not measured: its request is gone (cancelled when the org stopped?
 
 /** The table of `ablation` now, under org.yaml's keep rule; `agents` pool the noise σ as the verifier does. */
 export async function readAblationView(
-  input: { root: string; keep: { k: number; min_delta: number } | undefined; agents: string[]; ablation: AblationRecord },
+  input: { root: string; keep: { k: number; min_delta: number } | undefined; agents: string[];
+    ablation: AblationRecord; },
 ): Promise<AblationView> {
   const { ablation } = input;
   const { state } = orgPaths(input.root);

@@ -35,8 +35,8 @@ export async function runAblate(opts: { root: string; commit?: string; json: boo
     const ready = () => assertDaemonAlive(daemon, NOT_RUNNING, { outcome: "nothing was queued" }).then(() => undefined);
     const started = await startAblation({ record, config, target, now: new Date(), ready });
     const ablation = started.record;
-    const verb = started.resumed ? "resuming the ablation" : "ablating";
-    io.err(`${verb} of ${target.slice(0, 7)}: ${ablation.changes.length} kept changes, `
+    const verb = started.resumed ? "resuming the ablation of" : "ablating";
+    io.err(`${verb} ${target.slice(0, 7)}: ${ablation.changes.length} kept changes, `
       + `${ablation.variants.length} variants × ${ablation.repeats} seeds (${started.queued} queued now), `
       + "as experiments of org in the verifier's queue…");
     current = await waitForVariants(() => view(ablation), daemon, io);

@@ -101,11 +101,13 @@ function describeSpend(usage: NonNullable<ReturnType<typeof buildResultsUsage>>)
 }
 
 // The latest `org ablate` (of the org best when there is one): its waterfall and its table, as `org ablate` prints it.
-async function readAblationSection(root: string, agents: string[]): Promise<{ table: string; svg?: string } | undefined> {
+async function readAblationSection(root: string, agents: string[])
+  : Promise<{ table: string; svg?: string } | undefined> {
   const config = await readRunConfig(root).catch(() => undefined);
   const keep = config && "loaded" in config ? config.loaded.config.verify?.keep : undefined;
   const view = await readLatestAblationView({ root, keep, agents });
   if (!view) return undefined;
   const { metric, goal } = view.ablation;
-  return { table: renderAblation(view), ...(view.waterfall ? { svg: renderWaterfallSvg(view.waterfall, metric, goal) } : {}) };
+  const svg = view.waterfall ? { svg: renderWaterfallSvg(view.waterfall, metric, goal) } : {};
+  return { table: renderAblation(view), ...svg };
 }

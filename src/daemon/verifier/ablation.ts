@@ -73,7 +73,9 @@ export class AblationRunner {
     const same = entries.find((entry) => entry.change?.patchId === change.key.patchId
       && entry.change.tree === change.key.tree && entry.metric !== undefined && entry.status === "discard");
     if (!same) return undefined;
-    return { commit: request.commit, source: "ledger", from: same.commit, at, n: 1, mean: same.metric! };
+    // An earlier ablation's entry says over how many runs; an agent's candidate counts as its one.
+    const n = readRowRuns(same.description);
+    return { commit: request.commit, source: "ledger", from: same.commit, at, n, mean: same.metric! };
   }
 
   private async measure(request: ExperimentRequest, slot: string, signal: AbortSignal): Promise<VariantResult> {

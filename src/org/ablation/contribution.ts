@@ -7,6 +7,8 @@ import type { KeptChange } from "./split-changes.js";
 /** A variant's runs as the verifier measured them (or its recorded row: a mean over n runs, no spread). */
 export interface VariantMeasure {
   n: number;
+  /** The commit the ledger measured the same change on, when it answered instead of a run. */
+  from?: string;
   mean?: number;
   sd?: number;
   crashed?: string;
@@ -19,7 +21,7 @@ const HURTS_NOTE = "the best measures better without it";
 
 export interface ContributionRow {
   reverted: Pick<KeptChange, "commit" | "agent" | "description" | "kind">[];
-  entangled?: { with: string; files: string[] };
+  entangled?: { with: string[]; files: string[] };
   state: "measured" | "pending" | "crashed" | "skipped" | "cancelled";
   variant?: string;
   metric?: number;
@@ -72,7 +74,9 @@ export function buildContributions(input: AblationInput): ContributionRow[] {
     if (variant.reverted.length === 0) {
       return { ...head, ...at, state: "measured", metric: measure.mean, runs: measure.n, note: REFERENCE_NOTE };
     }
-    return { ...head, ...at, ...judgeEffect({ ...input, best }, measure.mean, measure) };
+    const judged = judgeEffect({ ...input, best }, measure.mean, measure);
+    const from = measure.from ? ` (the ledger's measure of ${measure.from.slice(0, 7)}, not run again)` : "";
+    return { ...head, ...at, ...judged, note: `${judged.note}${from}` };
   });
 }
 

@@ -12,7 +12,7 @@ const VARIANT = z.object({
   /** None: the target itself, measured again beside its variants. */
   reverted: z.array(HASH),
   commit: HASH.optional(),
-  entangled: z.object({ with: HASH, files: z.array(z.string()) }).optional(),
+  entangled: z.object({ with: z.array(HASH).min(1), files: z.array(z.string()) }).optional(),
   skipped: z.string().optional(),
 });
 

@@ -147,7 +147,7 @@ const StopSchema = z
     stall: z.number().int().positive().optional().describe("stop after this many experiments in a row without an improvement of the org's best").meta({ examples: [100] }),
     grace: duration.default("2m").describe("how long agents get, once told, to write their progress file before their programs are stopped"),
     ablate: z.boolean().optional()
-      .describe("once the agents' experiments drain, `org ablate` the org best once (its variants run as org's experiments) before the report"),
+      .describe("once the agents' experiments drain, `org ablate` the org best once, before the report"),
   })
   .describe("when the org stops by itself: the first condition met stops every agent, writes the report and state/stop.json; every key optional");
 
