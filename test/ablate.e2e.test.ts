@@ -1,5 +1,5 @@
 // `org ablate` over a real org: one researcher's change carries the gain, the other's was kept on a lucky seed; the
-// ablation measures the best again beside each variant and flags the lucky one.
+// ablation, cut by `org down` and resumed, measures the best again beside each variant and flags the lucky one.
 import { existsSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -66,6 +66,17 @@ describe("org ablate", { tags: ["slow"] }, () => {
     const m = head("researcher-2");
     const lucky = () => results().includes(`${m.slice(0, 7)}\t51.000000`);
     await pollUntil(lucky, { what: "the lucky keep", timeoutMs: 30_000 });
+
+    // Interrupted: the org goes down while the variants wait or run; the next `org up` runs them from the queue.
+    const interrupted = runOrgAsync(["ablate"], { cwd: org.dir, timeoutMs: 60_000 });
+    const queue = join(state, "queue");
+    const queued = () => existsSync(queue) && readdirSync(queue).some((name) => name.includes("-ablate-"));
+    await pollUntil(queued, { what: "the ablation's variants queued", timeoutMs: 30_000 });
+    expect(runOrg(["down"], { cwd: org.dir }).code).toBe(0);
+    const cut = await interrupted;
+    expect(cut.stderr).toContain("the org went down before every variant was measured");
+    expect(cut.code).not.toBe(0);
+    expect(runOrg(["up"], { cwd: org.dir }).code).toBe(0);
 
     const ablate = await runOrgAsync(["ablate", "--json"], { cwd: org.dir, timeoutMs: 60_000 });
     expect(ablate.code, ablate.stderr).toBe(0);
