@@ -21,7 +21,8 @@ export const RULES: Rule[] = [
 ];
 
 function checkNames(raw: Raw): Problem[] {
-  const unsafe = typeof raw.name === "string" && !SAFE_NAME.test(raw.name) ? [{ path: ["name"], ...explainUnsafeName("name", raw.name) }] : [];
+  const badName = typeof raw.name === "string" && !SAFE_NAME.test(raw.name) ? raw.name : undefined;
+  const unsafe = badName === undefined ? [] : [{ path: ["name"], ...explainUnsafeName("name", badName) }];
   const sections = [["roles", "role name"], ["runtimes", "runtime name"]] as const;
   return unsafe.concat(
     sections.flatMap(([section, what]) =>
@@ -35,14 +36,21 @@ function checkNames(raw: Raw): Problem[] {
 function checkRoles(raw: Raw): Problem[] {
   const roles = asMap(raw.roles);
   if (!roles || Object.keys(roles).length > 0) return [];
-  return [{ path: ["roles"], message: "roles defines no role", fix: "define at least one role, e.g. researcher: {prompt: prompts/researcher.md, runtime: claude}" }];
+  const fix = "define at least one role, e.g. researcher: {prompt: prompts/researcher.md, runtime: claude}";
+  return [{ path: ["roles"], message: "roles defines no role", fix }];
 }
 
 function checkPatterns(raw: Raw): Problem[] {
   const verify = asMap(raw.verify);
   const patterns = [
-    { path: ["verify", "metric", "pattern"], value: asMap(verify?.metric)?.pattern, example: "'^val_bpb:\\s*([0-9.]+)'" },
-    { path: ["verify", "memory", "pattern"], value: asMap(verify?.memory)?.pattern, example: "'^peak_vram_mb:\\s*([0-9.]+)'" },
+    {
+      path: ["verify", "metric", "pattern"], value: asMap(verify?.metric)?.pattern,
+      example: "'^val_bpb:\\s*([0-9.]+)'",
+    },
+    {
+      path: ["verify", "memory", "pattern"], value: asMap(verify?.memory)?.pattern,
+      example: "'^peak_vram_mb:\\s*([0-9.]+)'",
+    },
   ];
   return patterns.flatMap(({ path, value, example }): Problem[] => {
     if (typeof value !== "string" || value === "") return [];
@@ -53,10 +61,13 @@ function checkPatterns(raw: Raw): Problem[] {
       groups = new RegExp(`${value}|`).exec("")!.length - 1;
     } catch (error) {
       const reason = (error as Error).message.split(": ").pop() ?? "";
-      return [{ path, message: `${where} is not a valid regular expression: ${reason.charAt(0).toLowerCase()}${reason.slice(1)}`, fix: `fix the pattern, e.g. ${example}` }];
+      const why = `${reason.charAt(0).toLowerCase()}${reason.slice(1)}`;
+      const message = `${where} is not a valid regular expression: ${why}`;
+      return [{ path, message, fix: `fix the pattern, e.g. ${example}` }];
     }
     if (groups > 0) return [];
-    return [{ path, message: `${where} has no capture group, so no number can be read from the log`, fix: `put the number in parentheses, e.g. ${example}` }];
+    const message = `${where} has no capture group, so no number can be read from the log`;
+    return [{ path, message, fix: `put the number in parentheses, e.g. ${example}` }];
   });
 }
 
@@ -67,13 +78,18 @@ function checkPaths(raw: Raw): Problem[] {
     else entries.push({ path: ["share", index, "path"], value: asMap(entry)?.path });
   });
   const verify = asMap(raw.verify);
-  (Array.isArray(verify?.protected) ? verify.protected : []).forEach((value, index) => entries.push({ path: ["verify", "protected", index], value }));
+  const protectedPaths: unknown[] = Array.isArray(verify?.protected) ? verify.protected : [];
+  protectedPaths.forEach((value, index) => entries.push({ path: ["verify", "protected", index], value }));
   return entries.flatMap(({ path, value }): Problem[] => {
     if (typeof value !== "string") return [];
     const where = formatPath(path);
     const fix = "write a path relative to the repo that stays inside it";
-    if (isAbsolute(value) || value.startsWith("~")) return [{ path, message: `${where} "${value}" is an absolute path; it must stay inside the repo`, fix }];
-    if (value.split(/[\\/]/).includes("..")) return [{ path, message: `${where} "${value}" leaves the repo through ".."`, fix }];
+    if (isAbsolute(value) || value.startsWith("~")) {
+      return [{ path, message: `${where} "${value}" is an absolute path; it must stay inside the repo`, fix }];
+    }
+    if (value.split(/[\\/]/).includes("..")) {
+      return [{ path, message: `${where} "${value}" leaves the repo through ".."`, fix }];
+    }
     return [];
   });
 }

@@ -23,7 +23,9 @@ export interface Served {
   last: number;
 }
 
-export type ScheduleDecision = { kind: "start"; request: ExperimentRequest; slot: string } | { kind: "wait"; reason: string };
+export type ScheduleDecision =
+  | { kind: "start"; request: ExperimentRequest; slot: string }
+  | { kind: "wait"; reason: string };
 
 /**
  * Pick what to run next. Each agent offers one request, its baseline first, else its oldest; an agent with a
@@ -42,19 +44,26 @@ export function pickNext(input: {
   served?: ReadonlyMap<string, Served>;
 }): ScheduleDecision {
   const rank = (request: ExperimentRequest) => (request.kind === "baseline" ? 0 : 1);
-  const byAge = (a: ExperimentRequest, b: ExperimentRequest) => a.submittedAt.localeCompare(b.submittedAt) || a.id.localeCompare(b.id);
+  const byAge = (a: ExperimentRequest, b: ExperimentRequest) =>
+    a.submittedAt.localeCompare(b.submittedAt) || a.id.localeCompare(b.id);
   const heads = new Map<string, ExperimentRequest>();
   for (const request of [...input.pending].sort((a, b) => rank(a) - rank(b) || byAge(a, b))) {
-    if (!heads.has(request.agent) && input.agents.has(request.agent) && !input.runningAgents.has(request.agent)) heads.set(request.agent, request);
+    const { agent } = request;
+    if (!heads.has(agent) && input.agents.has(agent) && !input.runningAgents.has(agent)) heads.set(agent, request);
   }
   const turn = (agent: string) => input.served?.get(agent) ?? { runs: 0, last: -1 };
-  const ordered = [...heads.values()].sort((a, b) => rank(a) - rank(b) || turn(a.agent).runs - turn(b.agent).runs || turn(a.agent).last - turn(b.agent).last || byAge(a, b));
+  const byTurn = (a: ExperimentRequest, b: ExperimentRequest) =>
+    turn(a.agent).runs - turn(b.agent).runs || turn(a.agent).last - turn(b.agent).last;
+  const ordered = [...heads.values()].sort((a, b) => rank(a) - rank(b) || byTurn(a, b) || byAge(a, b));
   for (const request of ordered) {
-    const slot = slotsFor(input.agents.get(request.agent)!, input.cpuSlots, input.pool).find((candidate) => !input.busySlots.has(candidate));
+    const slots = slotsFor(input.agents.get(request.agent)!, input.cpuSlots, input.pool);
+    const slot = slots.find((candidate) => !input.busySlots.has(candidate));
     if (slot) return { kind: "start", request, slot };
   }
   if (input.pending.length === 0) return { kind: "wait", reason: "nothing queued" };
-  if (input.pool?.length === 0) return { kind: "wait", reason: `${input.pending.length} queued, every GPU of the pool is gone` };
+  if (input.pool?.length === 0) {
+    return { kind: "wait", reason: `${input.pending.length} queued, every GPU of the pool is gone` };
+  }
   return { kind: "wait", reason: `${input.pending.length} queued, every usable slot busy` };
 }
 
@@ -72,19 +81,25 @@ export function detectNewCommits(input: {
     // No ledger yet means the baseline has not run: never race it with a candidate.
     if (!head || !ledger?.lastVerified || head === ledger.lastVerified || input.queuedAgents.has(agent)) continue;
     const stamp = input.now.toISOString();
-    requests.push({ id: requestId(input.now, agent, head.slice(0, 7)), agent, commit: head, description: input.subjects.get(agent) ?? "commit", kind: "candidate", submittedAt: stamp });
+    requests.push({
+      id: requestId(input.now, agent, head.slice(0, 7)), agent, commit: head,
+      description: input.subjects.get(agent) ?? "commit", kind: "candidate", submittedAt: stamp,
+    });
   }
   return requests;
 }
 
 export type QueueRoom = { kind: "room"; queued: number } | { kind: "full"; reason: string };
 
-/** Whether an agent may queue one more experiment: counted from the queue on disk, so a daemon restart never resets it. */
+/** Whether an agent may queue one more experiment: counted from the queue on disk, so no daemon restart resets it. */
 export function decideQueueRoom(queued: ExperimentRequest[], agent: string, cap: number): QueueRoom {
   const mine = queued.filter((request) => request.agent === agent && request.kind === "candidate");
   if (mine.length < cap) return { kind: "room", queued: mine.length };
   const list = mine.map((request) => `${request.commit.slice(0, 7)} "${request.description}"`).join(", ");
-  return { kind: "full", reason: `you already have ${mine.length} experiment${mine.length === 1 ? "" : "s"} queued (${list}) and verify.queue_per_agent is ${cap}: wait for a verdict, then submit (nothing was committed)` };
+  const experiments = `${mine.length} experiment${mine.length === 1 ? "" : "s"}`;
+  const reason = `you already have ${experiments} queued (${list}) and verify.queue_per_agent is ${cap}: `
+    + "wait for a verdict, then submit (nothing was committed)";
+  return { kind: "full", reason };
 }
 
 function listCpuSlots(count: number): string[] {
