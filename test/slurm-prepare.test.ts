@@ -55,7 +55,8 @@ describe("slurm: preparing agents for org up", () => {
     const files = memoryFiles();
     const launches = new Map(AGENTS.map((agent) => [agent.name, launch(agent.name)]));
     const slurmConfig = config({ backend: "slurm", slurm: { partition: "gpu" } });
-    const result = await prepareSlurmAgents(files, slurmConfig, "/org/state", ["node", "/o/bin/org.js"], AGENTS, launches);
+    const orgArgv = ["node", "/o/bin/org.js"];
+    const result = await prepareSlurmAgents(files, slurmConfig, "/org/state", orgArgv, AGENTS, launches);
     expect(result.get("chief")).toBe(launches.get("chief"));
     expect(result.get("researcher-1")).toEqual({
       ...launch("researcher-1"),
