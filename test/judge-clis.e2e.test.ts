@@ -8,6 +8,11 @@ import { startModelServer, userTexts, type ModelServer, type Script } from "./he
 import { homeFiles, orgEnv, runtimeYaml, type Cli } from "./helpers/real-org.js";
 import { createRepo, removeDir } from "./helpers/temp-repo.js";
 
+const CALIBRATED = {
+  kind: "calibrated",
+  summary: "the judge separates your references: good ≥ 0.85, bad ≤ 0.15, a margin of 0.70 > 2σ = 0.00",
+};
+
 // Codex 0.169.0, Gemini CLI 0.61.0 and opencode 1.18.33 as the judge (Claude Code's whole path is judge.e2e.test.ts):
 // each run headless by org's calibration, in the sandbox, behind the scripted model server, its answer read strictly.
 const RUBRIC = "# Rubric\n## design\nOne message.\n## craft\nNo broken markup.\n";
@@ -42,8 +47,9 @@ describe("the judge in each agent CLI's headless mode", { tags: ["slow"] }, () =
       process.env = { ...saved, ...orgEnv(home) };
       const before = server.exchanges.length;
       const outcome = await calibrateJudge(await loadJudged(dir), () => undefined);
-      expect(outcome).toEqual({ kind: "calibrated", summary: "the judge separates your references: good ≥ 0.85, bad ≤ 0.15, a margin of 0.70 > 2σ = 0.00" });
-      const asked = server.exchanges.slice(before).filter((exchange) => userTexts(exchange.request).join("\n").includes("This work is flawed"));
+      expect(outcome).toEqual(CALIBRATED);
+      const asked = server.exchanges.slice(before)
+        .filter((exchange) => userTexts(exchange.request).join("\n").includes("This work is flawed"));
       expect(asked.length).toBeGreaterThanOrEqual(4);
     } finally {
       process.env = { ...saved };
@@ -51,7 +57,8 @@ describe("the judge in each agent CLI's headless mode", { tags: ["slow"] }, () =
     }
   }, 120_000);
 
-  test("the judge cannot write the checkout, only its own config folder: a judge that could answers nothing", async () => {
+  test("the judge cannot write the checkout, only its own config folder: " +
+    "a judge that could answers nothing", async () => {
     // Claude's argv (-p <prompt>) reaches this script instead: it answers only when the sandbox held.
     const script = [
       "#!/bin/sh",
@@ -65,9 +72,10 @@ describe("the judge in each agent CLI's headless mode", { tags: ["slow"] }, () =
     try {
       // Beside the repo, untracked: the org's folder is what the sandbox shows again, read-only.
       writeFileSync(join(dir, ".judge.sh"), script, { mode: 0o755 });
-      writeFileSync(join(dir, "org.yaml"), readFileSync(join(dir, "org.yaml"), "utf8").replace("JUDGE", join(dir, ".judge.sh")));
+      const yaml = readFileSync(join(dir, "org.yaml"), "utf8").replace("JUDGE", join(dir, ".judge.sh"));
+      writeFileSync(join(dir, "org.yaml"), yaml);
       const outcome = await calibrateJudge(await loadJudged(dir), () => undefined);
-      expect(outcome).toEqual({ kind: "calibrated", summary: "the judge separates your references: good ≥ 0.85, bad ≤ 0.15, a margin of 0.70 > 2σ = 0.00" });
+      expect(outcome).toEqual(CALIBRATED);
     } finally {
       removeDir(dir);
     }

@@ -12,7 +12,9 @@ import { tmuxSocket } from "../src/org/paths.js";
 // The test is the agent (an idle pane); Claude Code 2.1.328 is the judge, run headless by the verifier in its sandbox,
 // behind the scripted model server. The scripted judge scores what it is shown: a reference by its side, a candidate
 // by the page.html of the commit named in its prompt.
-const RUBRIC = "# What a landing page is judged on\n## design\nOne message, one call to action.\n## craft\nNo broken markup.\n";
+const RUBRIC = "# What a landing page is judged on\n" +
+  "## design\nOne message, one call to action.\n" +
+  "## craft\nNo broken markup.\n";
 const orgYaml = (name: string, url: string) => `name: ${name}
 repo: .
 base: main
@@ -44,13 +46,21 @@ const judgeScript = (dir: () => string): Script => (request) => {
   const seen = (calls.get(prompt) ?? 0) + 1;
   calls.set(prompt, seen);
   const wobble = (seen % 2) * 0.02;
-  if (/The work is eval\/good\//.test(prompt)) return { kind: "text", text: mode === "sharp" ? answer(0.8 + wobble, 0.9, "clear") : answer(0.6, 0.6, "fine") };
-  if (/The work is eval\/bad\//.test(prompt)) return { kind: "text", text: mode === "sharp" ? answer(0.1 + wobble, 0.2, "shouts") : answer(0.6, 0.6, "fine") };
+  if (/The work is eval\/good\//.test(prompt)) {
+    return { kind: "text", text: mode === "sharp" ? answer(0.8 + wobble, 0.9, "clear") : answer(0.6, 0.6, "fine") };
+  }
+  if (/The work is eval\/bad\//.test(prompt)) {
+    return { kind: "text", text: mode === "sharp" ? answer(0.1 + wobble, 0.2, "shouts") : answer(0.6, 0.6, "fine") };
+  }
   const commit = /at commit ([0-9a-f]{40})/.exec(prompt)?.[1];
   const page = commit ? git(dir(), ["show", `${commit}:page.html`]) : "";
   if (page.includes("garbled")) return { kind: "text", text: "I refuse to use JSON today." };
-  if (page.includes("flawed")) return { kind: "text", text: answer(0.2, 0.3, "the call to action is buried under three banners") };
-  if (page.includes("better")) return { kind: "text", text: answer(0.9, 0.8, "one message; the footer link is still broken") };
+  if (page.includes("flawed")) {
+    return { kind: "text", text: answer(0.2, 0.3, "the call to action is buried under three banners") };
+  }
+  if (page.includes("better")) {
+    return { kind: "text", text: answer(0.9, 0.8, "one message; the footer link is still broken") };
+  }
   return { kind: "text", text: answer(0.5, 0.5, "plain: nothing wrong, nothing to remember") };
 };
 
@@ -83,41 +93,62 @@ describe("verify.judge: a rubric judge calibrated on references, then the metric
     if (dir) removeDir(dir);
   });
 
-  test("a judge that cannot tell the references apart: org up refuses with each reference's scores, nothing started", async () => {
+  test("a judge that cannot tell the references apart: org up refuses with each reference's scores, " +
+    "nothing started", async () => {
     const up = await org(["up", "--no-attach"]);
     expect(up.code, up.stderr).toBe(1);
     expect(up.stderr.trim().split("\n").at(-1)).toBe(
-      "the rubric does not separate your references: good/landing.html 0.60 ± 0.00, bad/spam.html 0.60 ± 0.00 — sharpen the rubric or change the references",
+      "the rubric does not separate your references: good/landing.html 0.60 ± 0.00, bad/spam.html 0.60 ± 0.00 " +
+        "— sharpen the rubric or change the references",
     );
     expect(existsSync(join(dir, "state", "judge-calibration.json"))).toBe(false);
     expect(existsSync(join(dir, "worktrees", "researcher-1"))).toBe(false);
   }, 90_000);
 
-  test("a judge that separates them calibrates: its spread is recorded for the keep rule, and the baseline is judged", async () => {
+  test("a judge that separates them calibrates: its spread is recorded for the keep rule, " +
+    "and the baseline is judged", async () => {
     mode = "sharp";
     const up = await org(["up", "--no-attach"]);
     expect(up.code, up.stderr).toBe(0);
-    expect(up.stderr).toContain("the judge separates your references: good ≥ 0.85, bad ≤ 0.15, a margin of 0.70 > 2σ = 0.02");
-    const record = JSON.parse(readFileSync(join(dir, "state", "judge-calibration.json"), "utf8")) as { references: { samples: number[] }[] };
+    expect(up.stderr).toContain(
+      "the judge separates your references: good ≥ 0.85, bad ≤ 0.15, a margin of 0.70 > 2σ = 0.02",
+    );
+    const calibration = readFileSync(join(dir, "state", "judge-calibration.json"), "utf8");
+    const record = JSON.parse(calibration) as { references: { samples: number[] }[] };
     expect(record.references.map((reference) => reference.samples.length)).toEqual([2, 2]);
-    await pollUntil(() => existsSync(join(dir, "state/agents/researcher-1/ledger.json")), { what: "the judged baseline", timeoutMs: 60_000 });
-    expect(lastRow()).toEqual([git(dir, ["rev-parse", "--short=7", "main"]).trim(), "0.500000", "keep", "baseline", ""]);
+    await pollUntil(() => existsSync(join(dir, "state/agents/researcher-1/ledger.json")), {
+      what: "the judged baseline",
+      timeoutMs: 60_000,
+    });
+    const base = git(dir, ["rev-parse", "--short=7", "main"]).trim();
+    expect(lastRow()).toEqual([base, "0.500000", "keep", "baseline", ""]);
   }, 120_000);
 
-  test("a flawed candidate is discarded with the judge's reason; a better one is kept; a malformed answer is a judge-error", async () => {
+  test("a flawed candidate is discarded with the judge's reason; a better one is kept; " +
+    "a malformed answer is a judge-error", async () => {
     const flawed = await submit("<h1>flawed</h1>\n", "three banners");
-    expect(flawed.lines[2]).toBe("discard: judge_score 0.2400 not better than best 0.5000 (-0.2600) — the judge: the call to action is buried under three banners");
+    expect(flawed.lines[2]).toBe(
+      "discard: judge_score 0.2400 not better than best 0.5000 (-0.2600) " +
+        "— the judge: the call to action is buried under three banners",
+    );
     const garbled = await submit("<h1>garbled</h1>\n", "garble it");
-    expect(garbled.lines[2]).toBe('judge-error: no JSON answer with "scores" and "reason" in the judge\'s output (expected design, craft)');
+    expect(garbled.lines[2]).toBe(
+      'judge-error: no JSON answer with "scores" and "reason" in the judge\'s output (expected design, craft)',
+    );
     expect(garbled.lines.at(-1)).toBe("I refuse to use JSON today.");
     expect(lastRow()).toEqual([garbled.short, "0.000000", "fail", "garble it", "judge"]);
     const better = await submit("<h1>better</h1>\n", "one message");
     // σ is the judge's spread on its references (0.012): the baseline, one run, has none to give.
-    expect(better.lines[2]).toBe("keep: judge_score 0.8600 beats best 0.5000 by 0.3600 > 2σ·√(1/1+1/1) (0.0240) — the judge: one message; the footer link is still broken");
+    expect(better.lines[2]).toBe(
+      "keep: judge_score 0.8600 beats best 0.5000 by 0.3600 > 2σ·√(1/1+1/1) (0.0240) " +
+        "— the judge: one message; the footer link is still broken",
+    );
     expect(lastRow()).toEqual([better.short, "0.860000", "keep", "one message", ""]);
     const wide = { ...env, COLUMNS: "200" };
-    expect(runOrg(["tried"], { cwd: dir, env: wide }).stdout).toMatch(new RegExp(`${garbled.short}\\s+researcher-1\\s+fail \\(judge\\)`));
-    expect(runOrg(["results"], { cwd: dir, env: wide }).stdout).toContain(`gates failed: judge 1 (latest ${garbled.short} by researcher-1)`);
+    const tried = runOrg(["tried"], { cwd: dir, env: wide }).stdout;
+    expect(tried).toMatch(new RegExp(`${garbled.short}\\s+researcher-1\\s+fail \\(judge\\)`));
+    const results = runOrg(["results"], { cwd: dir, env: wide }).stdout;
+    expect(results).toContain(`gates failed: judge 1 (latest ${garbled.short} by researcher-1)`);
     expect(runOrg(["history"], { cwd: dir, env: wide }).stdout.split("\n")[1]).toMatch(/\sjudge×1\s/);
   }, 150_000);
 });
@@ -133,7 +164,10 @@ async function submit(text: string, message: string): Promise<{ short: string; l
 /** The last results.tsv row: commit, metric, status, description and the gate column. */
 function lastRow(): string[] {
   const lines = readFileSync(join(dir, "state", "results.tsv"), "utf8").trimEnd().split("\n");
-  expect(lines[0]).toBe("commit\tjudge_score\tmemory_gb\tstatus\tdescription\tagent\tgpu\tseconds\ttime\tprogram\tgate\tlines_added\tlines_removed");
+  expect(lines[0]).toBe(
+    "commit\tjudge_score\tmemory_gb\tstatus\tdescription\tagent\tgpu\tseconds\ttime\tprogram\tgate\t" +
+      "lines_added\tlines_removed",
+  );
   const fields = lines.at(-1)!.split("\t");
   return [fields[0]!, fields[1]!, fields[3]!, fields[4]!, fields[10]!];
 }

@@ -10,16 +10,32 @@ import { PACKAGE_ROOT } from "./helpers/org-cli.js";
 const config = ConfigSchema.parse({
   name: "toy",
   roles: { r: { prompt: "p.md", runtime: "claude", gpu: true } },
-  verify: { command: ["sh", "train.sh"], metric: { name: "val_bpb", pattern: "^val_bpb: ([0-9.]+)" }, queue_per_agent: 3 },
+  verify: {
+    command: ["sh", "train.sh"],
+    metric: { name: "val_bpb", pattern: "^val_bpb: ([0-9.]+)" },
+    queue_per_agent: 3,
+  },
 });
-const agent = { name: "r-1", role: "r", runtime: "claude", branch: "org/toy/r-1", worktree: "/o/worktrees/r-1", gpu: 0, needsGpu: true };
+const agent = {
+  name: "r-1",
+  role: "r",
+  runtime: "claude",
+  branch: "org/toy/r-1",
+  worktree: "/o/worktrees/r-1",
+  gpu: 0,
+  needsGpu: true,
+};
 
 describe("prompts that submit", () => {
   const templates = [
-    ...["researcher", "independent", "junior", "generator"].map((name) => [name, readFileSync(join(PACKAGE_ROOT, "prompts", `${name}.md`), "utf8")] as const),
+    ...["researcher", "independent", "junior", "generator"].map((name) => {
+      const prompt = readFileSync(join(PACKAGE_ROOT, "prompts", `${name}.md`), "utf8");
+      return [name, prompt] as const;
+    }),
     ["org init's starter", renderStarter().prompt] as const,
   ];
-  test.each(templates)("%s: queue with --no-wait, read the verdict from the inbox or org wait, at most queue_per_agent", (_name, template) => {
+  const queueTitle = "%s: queue with --no-wait, read the verdict from the inbox or org wait, at most queue_per_agent";
+  test.each(templates)(queueTitle, (_name, template) => {
     const text = renderAgentPrompt(config, agent, "/o/state", template).replace(/\s+/g, " ");
     expect(text).toContain("org submit --no-wait -m");
     expect(text).toContain("`org wait <id>`");
@@ -28,19 +44,26 @@ describe("prompts that submit", () => {
     expect(text).not.toContain("{{queue_per_agent}}");
   });
   test.each(templates)("%s: look up an idea with `org tried` before trying it", (_name, template) => {
-    expect(renderAgentPrompt(config, agent, "/o/state", template).replace(/\s+/g, " ")).toContain("org tried <a few words of it>");
+    const text = renderAgentPrompt(config, agent, "/o/state", template).replace(/\s+/g, " ");
+    expect(text).toContain("org tried <a few words of it>");
   });
 });
 
 describe("a meta role's prompt", () => {
   const meta = ConfigSchema.parse({
     name: "toy",
-    roles: { r: { prompt: "p.md", runtime: "claude", gpu: true }, m: { prompt: "m.md", runtime: "claude", edits: ["org.yaml", "prompts/**"] } },
+    roles: {
+      r: { prompt: "p.md", runtime: "claude", gpu: true },
+      m: { prompt: "m.md", runtime: "claude", edits: ["org.yaml", "prompts/**"] },
+    },
     verify: { command: ["sh", "train.sh"], metric: { name: "val_bpb", pattern: "^val_bpb: ([0-9.]+)" } },
   });
   test("the outer loop is told to read the inner loops' traces; a researcher is not", () => {
-    const text = renderAgentPrompt(meta, { ...agent, name: "m-1", role: "m" }, "/o/state", "Improve the org.").replace(/\s+/g, " ");
-    expect(text).toContain("`org traces --diverged` — every discard and crash, the agent's stated expectation beside the verdict");
+    const prompt = renderAgentPrompt(meta, { ...agent, name: "m-1", role: "m" }, "/o/state", "Improve the org.");
+    const text = prompt.replace(/\s+/g, " ");
+    expect(text).toContain(
+      "`org traces --diverged` — every discard and crash, the agent's stated expectation beside the verdict",
+    );
     expect(text).toContain("`org traces <agent> --experiment <id>`");
     expect(text).toContain("your edits: org.yaml, prompts/**");
     expect(text.indexOf("org traces")).toBeLessThan(text.indexOf("`org` is on your PATH"));

@@ -26,9 +26,15 @@ function placeAgent(preset: string, fixture = true): { state: string; file: stri
   const file = join(home, to);
   mkdirSync(dirname(file), { recursive: true });
   if (fixture) copyFileSync(join(TRACES, from), file);
-  writeFileSync(join(state, "agents/a-1/launch.json"), JSON.stringify({ agent: "a-1", argv: [], runtime: { preset, home } }));
+  const launch = { agent: "a-1", argv: [], runtime: { preset, home } };
+  writeFileSync(join(state, "agents/a-1/launch.json"), JSON.stringify(launch));
   return { state, file };
 }
+
+const SUBMITTED = new RegExp(
+  /^submitted abc1234 "halve lr"; waiting for the verifier…\n/.source +
+  /metric 0\.910000 .* discard\nworse than your best\n?$/.source,
+);
 
 const SHAPE = [
   { kind: "user", text: expect.stringContaining("Please do research") },
@@ -37,23 +43,27 @@ const SHAPE = [
   { kind: "result", text: expect.stringMatching(/^looking\n?$/) },
   { kind: "assistant", text: "I expect halving the learning rate to lower val_loss below 0.8." },
   { kind: "call", command: 'org submit -m "halve lr"' },
-  { kind: "result", text: expect.stringMatching(/^submitted abc1234 "halve lr"; waiting for the verifier…\nmetric 0\.910000 .* discard\nworse than your best\n?$/) },
+  { kind: "result", text: expect.stringMatching(SUBMITTED) },
   { kind: "assistant", text: "The loss went up; I will try a smaller change. All done." },
 ];
 
 describe("each real CLI's transcript as one timeline", () => {
-  it.each(["claude", "codex", "gemini", "opencode"])("%s: what was said, run and printed, in order, with times", async (preset) => {
+  const presets = ["claude", "codex", "gemini", "opencode"];
+  it.each(presets)("%s: what was said, run and printed, in order, with times", async (preset) => {
     const trace = await readAgentTrace(placeAgent(preset).state, "a-1");
     expect(trace.kind).toBe("read");
     if (trace.kind !== "read") return;
     expect(trace.problems).toEqual([]);
     expect(trace.events).toMatchObject(SHAPE);
-    expect(trace.events.every((event, index) => event.at > 1.7e12 && (index === 0 || event.at >= trace.events[index - 1]!.at))).toBe(true);
+    const inOrder = trace.events.every((event, index) =>
+      event.at > 1.7e12 && (index === 0 || event.at >= trace.events[index - 1]!.at));
+    expect(inOrder).toBe(true);
     // A call and its result carry the CLI's call id.
     expect(trace.events[2]).toHaveProperty("id", (trace.events[3] as { id?: string }).id);
   });
 
-  it("a truncated transcript: what was read, and the truncation named; a line that is not JSON is named by line", async () => {
+  it("a truncated transcript: what was read, and the truncation named; " +
+    "a line that is not JSON is named by line", async () => {
     const { state, file } = placeAgent("claude");
     const lines = readFileSync(file, "utf8").split("\n");
     writeFileSync(file, `${lines.slice(0, 20).join("\n")}\nnot json\n${lines[20]!.slice(0, 50)}`);
@@ -74,7 +84,8 @@ describe("each real CLI's transcript as one timeline", () => {
     expect(trace).toMatchObject({ kind: "read", problems: [] });
   });
 
-  it("a transcript that is a link is left alone (as the usage reader leaves it); a file of another shape is named", async () => {
+  it("a transcript that is a link is left alone (as the usage reader leaves it); " +
+    "a file of another shape is named", async () => {
     const { state, file } = placeAgent("codex", false);
     symlinkSync("/etc/passwd", file);
     const other = join(dirname(file), "rollout-other.jsonl");
@@ -89,15 +100,32 @@ describe("each real CLI's transcript as one timeline", () => {
     const { state, file } = placeAgent("opencode", false);
     writeFileSync(file, "garbage".repeat(50));
     const trace = await readAgentTrace(state, "a-1");
-    expect(trace).toEqual({ kind: "read", cli: "opencode", events: [], problems: [`cannot read opencode's database ${file}: not a SQLite database`] });
+    expect(trace).toEqual({
+      kind: "read",
+      cli: "opencode",
+      events: [],
+      problems: [`cannot read opencode's database ${file}: not a SQLite database`],
+    });
   });
 
   it("no transcript: a builtin, a generic program, an agent never started", async () => {
     const { state } = placeAgent("claude", false);
-    writeFileSync(join(state, "agents/a-1/launch.json"), JSON.stringify({ agent: "a-1", argv: ["org", "builtin", "hillclimb"] }));
-    expect(await readAgentTrace(state, "a-1")).toEqual({ kind: "none", why: "a built-in researcher calls no model, so it writes no transcript" });
-    writeFileSync(join(state, "agents/a-1/launch.json"), JSON.stringify({ agent: "a-1", argv: ["aider"], runtime: { preset: "aider", home: "/x" } }));
-    expect(await readAgentTrace(state, "a-1")).toEqual({ kind: "none", why: "a aider runtime writes no transcript org can read (org reads Claude Code, Codex, Gemini CLI and opencode)" });
-    expect(await readAgentTrace(state, "b-1")).toEqual({ kind: "none", why: "b-1 was never started by `org up` (no launch record), so its CLI wrote nothing yet" });
+    const launchFile = join(state, "agents/a-1/launch.json");
+    writeFileSync(launchFile, JSON.stringify({ agent: "a-1", argv: ["org", "builtin", "hillclimb"] }));
+    expect(await readAgentTrace(state, "a-1")).toEqual({
+      kind: "none",
+      why: "a built-in researcher calls no model, so it writes no transcript",
+    });
+    const aider = { agent: "a-1", argv: ["aider"], runtime: { preset: "aider", home: "/x" } };
+    writeFileSync(launchFile, JSON.stringify(aider));
+    expect(await readAgentTrace(state, "a-1")).toEqual({
+      kind: "none",
+      why: "a aider runtime writes no transcript org can read " +
+        "(org reads Claude Code, Codex, Gemini CLI and opencode)",
+    });
+    expect(await readAgentTrace(state, "b-1")).toEqual({
+      kind: "none",
+      why: "b-1 was never started by `org up` (no launch record), so its CLI wrote nothing yet",
+    });
   });
 });

@@ -44,41 +44,74 @@ describe("org traces on what the real CLIs wrote", { tags: ["slow"] }, () => {
     removeDir(root);
   });
 
-  test("--diverged: each CLI's scripted expectation beside its discard, with the command and what came next", async () => {
+  test("--diverged: each CLI's scripted expectation beside its discard, " +
+    "with the command and what came next", async () => {
     const state = join(root, "state");
-    const agents = PRESETS.map((preset) => ({ name: `${preset}-1`, role: "researcher", runtime: preset, branch: `org/t/${preset}-1`, worktree: join(root, preset), gpu: null }));
+    const agents = PRESETS.map((preset) => ({
+      name: `${preset}-1`,
+      role: "researcher",
+      runtime: preset,
+      branch: `org/t/${preset}-1`,
+      worktree: join(root, preset),
+      gpu: null,
+    }));
     mkdirSync(state, { recursive: true });
     writeFileSync(join(root, "org.yaml"), "name: t\n");
-    writeFileSync(join(state, "org.json"), JSON.stringify({ version: 1, name: "t", root, repo: root, base: "main", baseCommit: "0".repeat(40), socket: "none", session: "none", cpuMode: true, agents, upAt: new Date().toISOString() }));
+    const orgJson = {
+      version: 1, name: "t", root, repo: root, base: "main", baseCommit: "0".repeat(40),
+      socket: "none", session: "none", cpuMode: true, agents, upAt: new Date().toISOString(),
+    };
+    writeFileSync(join(state, "org.json"), JSON.stringify(orgJson));
     await Promise.all(PRESETS.map(async (preset) => {
       const dir = join(root, "runs", preset);
       const org = join(dir, "bin/org");
       mkdirSync(join(dir, "bin"), { recursive: true });
-      writeFileSync(org, `#!/bin/sh\necho 'submitted ${COMMITS[preset]} "halve lr"; waiting for the verifier…'\necho 'metric 0.910000 · your best 0.800000 (1234567) · delta +0.110000 · discard'\necho 'worse than your best'\n`);
+      const fakeOrg = `#!/bin/sh\necho 'submitted ${COMMITS[preset]} "halve lr"; waiting for the verifier…'\n` +
+        "echo 'metric 0.910000 · your best 0.800000 (1234567) · delta +0.110000 · discard'\n" +
+        "echo 'worse than your best'\n";
+      writeFileSync(org, fakeOrg);
       chmodSync(org, 0o755);
       const home = join(state, "agents", `${preset}-1`, "home");
       mkdirSync(home, { recursive: true });
-      writeFileSync(join(state, "agents", `${preset}-1`, "launch.json"), JSON.stringify({ agent: `${preset}-1`, argv: [], runtime: { preset, home } }));
+      const launch = { agent: `${preset}-1`, argv: [], runtime: { preset, home } };
+      writeFileSync(join(state, "agents", `${preset}-1`, "launch.json"), JSON.stringify(launch));
       const server = await startModelServer({ script: scriptOf(preset, org) });
       servers.push(server);
-      const exit = await runRealClient(preset, { url: server.url, dir, home, prompt: "Please do research", track: (child) => children.push(child) });
+      const exit = await runRealClient(preset, {
+        url: server.url,
+        dir,
+        home,
+        prompt: "Please do research",
+        track: (child) => children.push(child),
+      });
       expect(exit.output).toContain(AFTER);
     }));
     const rows = PRESETS.map((preset) => formatRow({
-      agent: `${preset}-1`, commit: COMMITS[preset].padEnd(40, "0"), status: "discard", metric: 0.91, memoryGb: 0, description: "halve lr",
+      agent: `${preset}-1`, commit: COMMITS[preset].padEnd(40, "0"), status: "discard", metric: 0.91, memoryGb: 0,
+      description: "halve lr",
       gpu: null, seconds: 3, time: new Date().toISOString(), program: "",
     }));
     writeFileSync(join(state, "results.tsv"), `${formatHeader("val_loss")}\n${rows.join("\n")}\n`);
 
     const json = await runOrgAsync(["-C", root, "traces", "--diverged", "--json"], { cwd: root });
     expect(json.stderr).toBe("");
-    const traces = JSON.parse(json.stdout) as { result: { agent: string; status: string }; expected?: string; unknown?: string; submit?: { message?: string; commit?: string }; commands: string[]; next?: { said?: string } }[];
+    const traces = JSON.parse(json.stdout) as {
+      result: { agent: string; status: string };
+      expected?: string;
+      unknown?: string;
+      submit?: { message?: string; commit?: string };
+      commands: string[];
+      next?: { said?: string };
+    }[];
     expect(traces.map((trace) => trace.result.agent).sort()).toEqual(PRESETS.map((preset) => `${preset}-1`));
     for (const trace of traces) {
       const preset = trace.result.agent.replace(/-1$/, "") as Preset;
       expect(trace).toMatchObject({
-        result: { status: "discard" }, expected: expectation(preset), submit: { message: "halve lr", commit: COMMITS[preset] },
-        commands: ["echo looking", expect.stringMatching(/\/bin\/org submit -m "halve lr"$/)], next: { said: AFTER },
+        result: { status: "discard" },
+        expected: expectation(preset),
+        submit: { message: "halve lr", commit: COMMITS[preset] },
+        commands: ["echo looking", expect.stringMatching(/\/bin\/org submit -m "halve lr"$/)],
+        next: { said: AFTER },
       });
       expect(trace.unknown).toBeUndefined();
     }

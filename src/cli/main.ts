@@ -4,6 +4,8 @@ import { findOrgRoot, stdio, toSafeIo, type Io } from "./io.js";
 import { reportError, wantsJson } from "./report-error.js";
 import { describeCommands } from "./help.js";
 
+type TracesOptions = { experiment?: string; grep?: string; since?: string; diverged?: boolean; json?: boolean };
+
 /** Parse argv, run one command, return the exit code; user errors print as one clear message. */
 export async function main(argv: string[], given: Io = stdio): Promise<number> {
   const io = toSafeIo(given);
@@ -26,109 +28,256 @@ export async function main(argv: string[], given: Io = stdio): Promise<number> {
     code = await action(...args);
   };
 
-  program.command("init").description("write org.yaml guessed from the repo, and a prompt").option("--force", "overwrite an existing org.yaml")
+  program.command("init")
+    .description("write org.yaml guessed from the repo, and a prompt")
+    .option("--force", "overwrite an existing org.yaml")
     .option("--template <name>", "a topology with a prompt per role: pipeline, hierarchy, independent or autoresearch")
-    .action(run(async (opts: { force?: boolean; template?: string }) => (await import("./commands/init.js")).runInit({ cwd: program.opts<{ dir?: string }>().dir ?? process.cwd(), force: opts.force, template: opts.template }, io)));
+    .action(run(async (opts: { force?: boolean; template?: string }) => {
+      const { runInit } = await import("./commands/init.js");
+      const cwd = program.opts<{ dir?: string }>().dir ?? process.cwd();
+      return runInit({ cwd, force: opts.force, template: opts.template }, io);
+    }));
   program.command("validate").description("check org.yaml and report every problem at once")
     .option("--run", "also check the repo as `org up` does and run the verify command once on the base")
     .option("--json", "machine-readable")
     .action(run(async (opts: { run?: boolean; json?: boolean }) => (await import("./commands/validate.js"))
       .runValidate({ cwd: root(), run: opts.run === true, json: Boolean(opts.json) }, io)));
-  program.command("up").description("create worktrees, lease GPUs and start the grid (idempotent)").option("--no-attach", "do not attach, even at a terminal")
-    .option("--no-tmux", "run every pane in node-pty instead of tmux (automatic when tmux is missing); watch with `org watch`")
+  program.command("up")
+    .description("create worktrees, lease GPUs and start the grid (idempotent)")
+    .option("--no-attach", "do not attach, even at a terminal")
+    .option("--no-tmux", "run every pane in node-pty instead of tmux (automatic when tmux is missing); " +
+      "watch with `org watch`")
     .option("--resume", "go on past the stop conditions org.yaml's stop section says are met")
-    .option("--ab <file>", "an A/B run: org.yaml's agents (program A) and the agents of <file> (program B, prefixed b-) side by side on the same repo and verifier")
+    .option("--ab <file>", "an A/B run: org.yaml's agents (program A) and the agents of <file> " +
+      "(program B, prefixed b-) side by side on the same repo and verifier")
     .option("--wait", "wait until the baselines are judged: exit 1, with the reason and run log, when none measured")
     .action(run(async (opts: { attach: boolean; tmux: boolean; resume?: boolean; ab?: string; wait?: boolean }) => {
       const { runUp } = await import("./commands/up.js");
       const ab = opts.ab !== undefined ? { ab: opts.ab } : {};
-      return runUp({ root: root(), attach: opts.attach, tmux: opts.tmux, resume: opts.resume === true, wait: opts.wait === true, ...ab }, io);
+      return runUp({
+        root: root(), attach: opts.attach, tmux: opts.tmux,
+        resume: opts.resume === true, wait: opts.wait === true, ...ab,
+      }, io);
     }));
-  program.command("demo").description("create the toy research repo of the demo org (first run), then `org up`").option("--no-attach", "do not attach, even at a terminal")
-    .option("--no-tmux", "run every pane in node-pty instead of tmux (automatic when tmux is missing); watch with `org watch`")
-    .action(run(async (opts: { attach: boolean; tmux: boolean }) => (await import("./commands/demo.js")).runDemo({ root: root(), attach: opts.attach, tmux: opts.tmux }, io, (await import("./commands/up.js")).runUp)));
-  program.command("status").description("every agent with role, GPU, pid, state, restarts, uptime, head").option("--json", "machine-readable")
-    .action(run(async (opts: { json?: boolean }) => (await import("./commands/status.js")).runStatus({ root: root(), json: Boolean(opts.json) }, io)));
+  program.command("demo")
+    .description("create the toy research repo of the demo org (first run), then `org up`")
+    .option("--no-attach", "do not attach, even at a terminal")
+    .option("--no-tmux", "run every pane in node-pty instead of tmux (automatic when tmux is missing); " +
+      "watch with `org watch`")
+    .action(run(async (opts: { attach: boolean; tmux: boolean }) => {
+      const { runDemo } = await import("./commands/demo.js");
+      return runDemo({ root: root(), attach: opts.attach, tmux: opts.tmux }, io,
+        (await import("./commands/up.js")).runUp);
+    }));
+  program.command("status")
+    .description("every agent with role, GPU, pid, state, restarts, uptime, head")
+    .option("--json", "machine-readable")
+    .action(run(async (opts: { json?: boolean }) => {
+      const { runStatus } = await import("./commands/status.js");
+      return runStatus({ root: root(), json: Boolean(opts.json) }, io);
+    }));
   program.command("attach").argument("[agent]", "select this agent's pane").description("attach to the grid")
-    .action(run(async (agent?: string) => (await import("./commands/attach.js")).runAttach({ root: root(), agent }, io)));
+    .action(run(async (agent?: string) => {
+      const { runAttach } = await import("./commands/attach.js");
+      return runAttach({ root: root(), agent }, io);
+    }));
   program.command("logs").argument("<agent>", "an agent name, or daemon").description("an agent's pane output")
-    .option("-f, --follow", "keep printing new output").option("-n, --lines <n>", "lines to show", "100")
-    .action(run(async (agent: string, opts: { follow?: boolean; lines: string }) =>
-      (await import("./commands/logs.js")).runLogs({ root: root(), agent, follow: Boolean(opts.follow), lines: Number(opts.lines) || 100 }, io)));
-  program.command("down").description("stop every process and the tmux server of this org").option("--clean", "also remove clean worktrees (branches are kept)")
-    .action(run(async (opts: { clean?: boolean }) => (await import("./commands/down.js")).runDown({ root: root(), clean: Boolean(opts.clean) }, io)));
-  program.command("doctor").description("check node, git, tmux, nvidia-smi and the runtimes").option("--json", "machine-readable")
-    .action(run(async (opts: { json?: boolean }) => (await import("./commands/doctor.js")).runDoctor({ root: root(), json: Boolean(opts.json) }, io)));
-  program.command("submit").description("commit your worktree and hand it to the verifier (run inside an agent worktree)").option("-m, --message <text>", "what you tried")
-    .option("--no-wait", "return once it is queued: the verdict comes to your inbox (`org wait <id>` waits for it)").option("--json", "machine-readable")
-    .action(run(async (opts: { message?: string; wait: boolean; json?: boolean }) => (await import("./commands/submit.js")).runSubmit({ root: root(), cwd: process.cwd(), message: opts.message, wait: opts.wait, json: Boolean(opts.json) }, io)));
-  program.command("wait").argument("[id]", "an experiment id, as `org submit --no-wait` printed it").description("wait for an experiment's verdict and print it as `org submit` does").option("--json", "machine-readable")
-    .action(run(async (id: string | undefined, opts: { json?: boolean }) => (await import("./commands/wait.js")).runWait({ root: root(), id, json: Boolean(opts.json) }, io)));
-  program.command("confirm").argument("<commit>", "a commit of the research repo").description("re-run a commit with fresh seeds: mean ± sd next to the baseline's")
-    .option("-n, --runs <n>", "how many runs", "5").option("--agent <agent>", "whose GPU slot runs it (default: the agent whose branch holds it)")
-    .action(run(async (commit: string, opts: { runs: string; agent?: string }) => (await import("./commands/confirm.js")).runConfirm({ root: root(), commit, runs: Number(opts.runs), agent: opts.agent }, io)));
-  program.command("send").argument("<to>", "an agent (chief-1) or a role (junior): a role reaches each of its agents").argument("[text...]", "the message")
-    .description("send a message to an agent's inbox; refused unless org.yaml wires you to it").option("-f, --file <file>", "send this Markdown file instead").option("--kind <kind>", "what kind: note, task, review, …", "note")
-    .action(run(async (to: string, text: string[], opts: { file?: string; kind: string }) => (await import("./commands/send.js")).runSend({
-      root: root(), cwd: process.cwd(), to, text: text.length > 0 ? text.join(" ") : undefined, file: opts.file, kind: opts.kind,
-    }, io)));
-  program.command("inbox").description("your unread messages, oldest first").option("--read <ids...>", "mark these messages read (acknowledged)")
-    .option("--sent", "the messages you sent, with who has read them").option("--agent <agent>", "whose inbox, for people (agents read their own)")
-    .action(run(async (opts: { read?: string[]; sent?: boolean; agent?: string }) => (await import("./commands/inbox.js")).runInbox({
-      root: root(), agent: opts.agent, read: opts.read, sent: Boolean(opts.sent),
-    }, io)));
-  program.command("note").argument("[text...]", "one lesson, on one line").description("add a lesson to the shared notes board; alone, print the board")
-    .action(run(async (text: string[]) => (await import("./commands/note.js")).runNote({ root: root(), text: text.length > 0 ? text.join(" ") : undefined }, io)));
-  program.command("claim").argument("[idea...]", "the idea you are about to work on, in one line").description("put your idea on the claims board, state/claims.md, so others pick another; warns when it is near an open claim or a tried idea")
-    .option("--done <id>", "close your claim: you finished with it").option("--drop <id>", "close your claim: you gave it up")
-    .action(run(async (idea: string[], opts: { done?: string; drop?: string }) => (await import("./commands/claim.js")).runClaim({ root: root(), text: idea.length > 0 ? idea.join(" ") : undefined, ...opts }, io)));
-  program.command("claims").description("the open claims: who works on which idea now").option("--all", "closed claims too, with what closed them").option("--json", "machine-readable")
-    .action(run(async (opts: { all?: boolean; json?: boolean }) => (await import("./commands/claims.js")).runClaims({ root: root(), all: Boolean(opts.all), json: Boolean(opts.json) }, io)));
-  const contract = program.command("contract").description("a sprint's contract of testable assertions: the generator drafts, generator and evaluator sign");
-  const runContract = (action: import("../org/contracts/actions.js").ContractAction) => async () => (await import("./commands/contract.js")).runContract({ root: root(), cwd: process.cwd(), action }, io);
-  contract.command("draft").description("store a checklist (`- [ ] …` lines) as the sprint's contract; every signature is dropped").requiredOption("-f, --file <file>", "the Markdown checklist")
+    .option("-f, --follow", "keep printing new output")
+    .option("-n, --lines <n>", "lines to show", "100")
+    .action(run(async (agent: string, opts: { follow?: boolean; lines: string }) => {
+      const { runLogs } = await import("./commands/logs.js");
+      return runLogs({ root: root(), agent, follow: Boolean(opts.follow), lines: Number(opts.lines) || 100 }, io);
+    }));
+  program.command("down")
+    .description("stop every process and the tmux server of this org")
+    .option("--clean", "also remove clean worktrees (branches are kept)")
+    .action(run(async (opts: { clean?: boolean }) => {
+      const { runDown } = await import("./commands/down.js");
+      return runDown({ root: root(), clean: Boolean(opts.clean) }, io);
+    }));
+  program.command("doctor")
+    .description("check node, git, tmux, nvidia-smi and the runtimes")
+    .option("--json", "machine-readable")
+    .action(run(async (opts: { json?: boolean }) => {
+      const { runDoctor } = await import("./commands/doctor.js");
+      return runDoctor({ root: root(), json: Boolean(opts.json) }, io);
+    }));
+  program.command("submit")
+    .description("commit your worktree and hand it to the verifier (run inside an agent worktree)")
+    .option("-m, --message <text>", "what you tried")
+    .option("--no-wait", "return once it is queued: the verdict comes to your inbox (`org wait <id>` waits for it)")
+    .option("--json", "machine-readable")
+    .action(run(async (opts: { message?: string; wait: boolean; json?: boolean }) => {
+      const { runSubmit } = await import("./commands/submit.js");
+      return runSubmit({
+        root: root(), cwd: process.cwd(), message: opts.message, wait: opts.wait, json: Boolean(opts.json),
+      }, io);
+    }));
+  program.command("wait")
+    .argument("[id]", "an experiment id, as `org submit --no-wait` printed it")
+    .description("wait for an experiment's verdict and print it as `org submit` does")
+    .option("--json", "machine-readable")
+    .action(run(async (id: string | undefined, opts: { json?: boolean }) => {
+      const { runWait } = await import("./commands/wait.js");
+      return runWait({ root: root(), id, json: Boolean(opts.json) }, io);
+    }));
+  program.command("confirm")
+    .argument("<commit>", "a commit of the research repo")
+    .description("re-run a commit with fresh seeds: mean ± sd next to the baseline's")
+    .option("-n, --runs <n>", "how many runs", "5")
+    .option("--agent <agent>", "whose GPU slot runs it (default: the agent whose branch holds it)")
+    .action(run(async (commit: string, opts: { runs: string; agent?: string }) => {
+      const { runConfirm } = await import("./commands/confirm.js");
+      return runConfirm({ root: root(), commit, runs: Number(opts.runs), agent: opts.agent }, io);
+    }));
+  program.command("send")
+    .argument("<to>", "an agent (chief-1) or a role (junior): a role reaches each of its agents")
+    .argument("[text...]", "the message")
+    .description("send a message to an agent's inbox; refused unless org.yaml wires you to it")
+    .option("-f, --file <file>", "send this Markdown file instead")
+    .option("--kind <kind>", "what kind: note, task, review, …", "note")
+    .action(run(async (to: string, text: string[], opts: { file?: string; kind: string }) => {
+      const { runSend } = await import("./commands/send.js");
+      const message = text.length > 0 ? text.join(" ") : undefined;
+      return runSend({ root: root(), cwd: process.cwd(), to, text: message, file: opts.file, kind: opts.kind }, io);
+    }));
+  program.command("inbox")
+    .description("your unread messages, oldest first")
+    .option("--read <ids...>", "mark these messages read (acknowledged)")
+    .option("--sent", "the messages you sent, with who has read them")
+    .option("--agent <agent>", "whose inbox, for people (agents read their own)")
+    .action(run(async (opts: { read?: string[]; sent?: boolean; agent?: string }) => {
+      const { runInbox } = await import("./commands/inbox.js");
+      return runInbox({ root: root(), agent: opts.agent, read: opts.read, sent: Boolean(opts.sent) }, io);
+    }));
+  program.command("note")
+    .argument("[text...]", "one lesson, on one line")
+    .description("add a lesson to the shared notes board; alone, print the board")
+    .action(run(async (text: string[]) => {
+      const { runNote } = await import("./commands/note.js");
+      return runNote({ root: root(), text: text.length > 0 ? text.join(" ") : undefined }, io);
+    }));
+  program.command("claim")
+    .argument("[idea...]", "the idea you are about to work on, in one line")
+    .description("put your idea on the claims board, state/claims.md, so others pick another; " +
+      "warns when it is near an open claim or a tried idea")
+    .option("--done <id>", "close your claim: you finished with it")
+    .option("--drop <id>", "close your claim: you gave it up")
+    .action(run(async (idea: string[], opts: { done?: string; drop?: string }) => {
+      const { runClaim } = await import("./commands/claim.js");
+      return runClaim({ root: root(), text: idea.length > 0 ? idea.join(" ") : undefined, ...opts }, io);
+    }));
+  program.command("claims")
+    .description("the open claims: who works on which idea now")
+    .option("--all", "closed claims too, with what closed them")
+    .option("--json", "machine-readable")
+    .action(run(async (opts: { all?: boolean; json?: boolean }) => {
+      const { runClaims } = await import("./commands/claims.js");
+      return runClaims({ root: root(), all: Boolean(opts.all), json: Boolean(opts.json) }, io);
+    }));
+  const contract = program.command("contract")
+    .description("a sprint's contract of testable assertions: the generator drafts, generator and evaluator sign");
+  const runContract = (action: import("../org/contracts/actions.js").ContractAction) => async () => {
+    const { runContract: runContractCommand } = await import("./commands/contract.js");
+    return runContractCommand({ root: root(), cwd: process.cwd(), action }, io);
+  };
+  contract.command("draft")
+    .description("store a checklist (`- [ ] …` lines) as the sprint's contract; every signature is dropped")
+    .requiredOption("-f, --file <file>", "the Markdown checklist")
     .action(run(async (opts: { file: string }) => runContract({ kind: "draft", file: opts.file })()));
-  contract.command("sign").description("sign the current contract as you stand (generator or evaluator)").action(run(async () => runContract({ kind: "sign" })()));
-  contract.command("object").argument("<why...>", "what must change").description("the evaluator objects: the contract is not agreed until redrafted and signed")
+  contract.command("sign")
+    .description("sign the current contract as you stand (generator or evaluator)")
+    .action(run(async () => runContract({ kind: "sign" })()));
+  contract.command("object")
+    .argument("<why...>", "what must change")
+    .description("the evaluator objects: the contract is not agreed until redrafted and signed")
     .action(run(async (why: string[]) => runContract({ kind: "object", why: why.join(" ") })()));
-  contract.command("status").description("the current sprint's contract: agreed or what is missing").action(run(async () => runContract({ kind: "status" })()));
-  program.command("review").description("the evaluator's checklist against the agreed contract; all passing on a kept commit closes the sprint")
-    .requiredOption("-f, --file <file>", "the contract's checklist, ticked [x] where it passes, with evidence").option("--commit <sha>", "the reviewed commit (default: the generator's latest kept one)")
-    .action(run(async (opts: { file: string; commit?: string }) => (await import("./commands/review.js")).runReview({ root: root(), cwd: process.cwd(), file: opts.file, commit: opts.commit }, io)));
-  program.command("task").argument("<agent>", "an agent that reports to you, e.g. junior-1").argument("[text...]", "the task").description("set an agent's task (state/agents/<agent>/task.md) and message it")
+  contract.command("status")
+    .description("the current sprint's contract: agreed or what is missing")
+    .action(run(async () => runContract({ kind: "status" })()));
+  program.command("review")
+    .description("the evaluator's checklist against the agreed contract; " +
+      "all passing on a kept commit closes the sprint")
+    .requiredOption("-f, --file <file>", "the contract's checklist, ticked [x] where it passes, with evidence")
+    .option("--commit <sha>", "the reviewed commit (default: the generator's latest kept one)")
+    .action(run(async (opts: { file: string; commit?: string }) => {
+      const { runReview } = await import("./commands/review.js");
+      return runReview({ root: root(), cwd: process.cwd(), file: opts.file, commit: opts.commit }, io);
+    }));
+  program.command("task")
+    .argument("<agent>", "an agent that reports to you, e.g. junior-1")
+    .argument("[text...]", "the task")
+    .description("set an agent's task (state/agents/<agent>/task.md) and message it")
     .option("-f, --file <file>", "the task as a Markdown file")
-    .action(run(async (to: string, text: string[], opts: { file?: string }) => (await import("./commands/task.js")).runTask({ root: root(), cwd: process.cwd(), to, text: text.length > 0 ? text.join(" ") : undefined, file: opts.file }, io)));
-  program.command("plan").description("the actions reloading org.yaml would take on the running org; changes nothing").option("-f, --file <file>", "plan a draft instead of org.yaml (keep it next to org.yaml)").option("--json", "machine-readable")
-    .action(run(async (opts: { file?: string; json?: boolean }) => (await import("./commands/plan.js")).runPlan({ root: root(), file: opts.file, cwd: process.cwd(), json: Boolean(opts.json) }, io)));
-  program.command("reload").description("apply org.yaml and the prompts to the running org now (run by a meta agent: propose its copy)")
+    .action(run(async (to: string, text: string[], opts: { file?: string }) => {
+      const { runTask } = await import("./commands/task.js");
+      const message = text.length > 0 ? text.join(" ") : undefined;
+      return runTask({ root: root(), cwd: process.cwd(), to, text: message, file: opts.file }, io);
+    }));
+  program.command("plan")
+    .description("the actions reloading org.yaml would take on the running org; changes nothing")
+    .option("-f, --file <file>", "plan a draft instead of org.yaml (keep it next to org.yaml)")
+    .option("--json", "machine-readable")
+    .action(run(async (opts: { file?: string; json?: boolean }) => {
+      const { runPlan } = await import("./commands/plan.js");
+      return runPlan({ root: root(), file: opts.file, cwd: process.cwd(), json: Boolean(opts.json) }, io);
+    }));
+  program.command("reload")
+    .description("apply org.yaml and the prompts to the running org now (run by a meta agent: propose its copy)")
     .action(run(async () => (await import("./commands/reload.js")).runReload({ root: root() }, io)));
-  const programs = program.command("program").description("the org's program versions: org.yaml and its prompts as each version ran (state/programs/)");
-  programs.command("show").argument("<version>", "a version or a unique prefix, as `org history` lists them").description("print a version's org.yaml, its prompts, and what restoring it would change")
-    .action(run(async (version: string) => (await import("./commands/program-show.js")).runProgramShow({ root: root(), version }, io)));
-  programs.command("restore").argument("<version>", "a version or a unique prefix, as `org history` lists them").description("write a version's org.yaml and prompts back, checked as a save is; a running org applies it")
-    .action(run(async (version: string) => (await import("./commands/program-restore.js")).runProgramRestore({ root: root(), version }, io)));
-  program.command("history").description("one line per program version: when it ran, agents, experiments, keeps, best, GPU-hours, tokens and $").option("--json", "machine-readable")
-    .action(run(async (opts: { json?: boolean }) => (await import("./commands/history.js")).runHistory({ root: root(), json: Boolean(opts.json) }, io)));
-  program.command("compare").argument("[versions...]", "A and B: versions or unique prefixes as `org history` lists them, or unversioned; none: the last two")
-    .description("two program versions side by side: best gain per GPU-hour and per $, keep and crash rates, experiments to the first keep, with 95 % bootstrap intervals").option("--json", "machine-readable")
-    .action(run(async (ids: string[], opts: { json?: boolean }) => (await import("./commands/compare.js")).runCompare({ root: root(), ids, json: Boolean(opts.json) }, io)));
+  const programs = program.command("program")
+    .description("the org's program versions: org.yaml and its prompts as each version ran (state/programs/)");
+  programs.command("show")
+    .argument("<version>", "a version or a unique prefix, as `org history` lists them")
+    .description("print a version's org.yaml, its prompts, and what restoring it would change")
+    .action(run(async (version: string) => {
+      const { runProgramShow } = await import("./commands/program-show.js");
+      return runProgramShow({ root: root(), version }, io);
+    }));
+  programs.command("restore")
+    .argument("<version>", "a version or a unique prefix, as `org history` lists them")
+    .description("write a version's org.yaml and prompts back, checked as a save is; a running org applies it")
+    .action(run(async (version: string) => {
+      const { runProgramRestore } = await import("./commands/program-restore.js");
+      return runProgramRestore({ root: root(), version }, io);
+    }));
+  program.command("history")
+    .description("one line per program version: when it ran, agents, experiments, keeps, best, GPU-hours, tokens and $")
+    .option("--json", "machine-readable")
+    .action(run(async (opts: { json?: boolean }) => {
+      const { runHistory } = await import("./commands/history.js");
+      return runHistory({ root: root(), json: Boolean(opts.json) }, io);
+    }));
+  program.command("compare")
+    .argument("[versions...]", "A and B: versions or unique prefixes as `org history` lists them, or unversioned; " +
+      "none: the last two")
+    .description("two program versions side by side: best gain per GPU-hour and per $, keep and crash rates, " +
+      "experiments to the first keep, with 95 % bootstrap intervals")
+    .option("--json", "machine-readable")
+    .action(run(async (ids: string[], opts: { json?: boolean }) => {
+      const { runCompare } = await import("./commands/compare.js");
+      return runCompare({ root: root(), ids, json: Boolean(opts.json) }, io);
+    }));
   program.command("lineage")
-    .description("the tree of kept commits: which keep built on which (own chain, follow, stack), and the share built on another agent's result")
+    .description("the tree of kept commits: which keep built on which (own chain, follow, stack), " +
+      "and the share built on another agent's result")
     .option("--json", "machine-readable")
     .action(run(async (opts: { json?: boolean }) => {
       const { runLineage } = await import("./commands/lineage.js");
       return runLineage({ root: root(), json: Boolean(opts.json) }, io);
     }));
   program.command("traces").argument("[agent]", "an agent: its experiments, each from its CLI's own transcript")
-    .description("what each agent expected, ran and was told, per experiment, from its CLI's transcript; --diverged: every discard and crash")
+    .description("what each agent expected, ran and was told, per experiment, from its CLI's transcript; " +
+      "--diverged: every discard and crash")
     .option("--experiment <id>", "one experiment whole (an id or a commit), every event of it")
     .option("--grep <regex>", "only events matching; without an agent, every agent's transcript")
     .option("--since <when>", "from a duration ago (30m, 2h, 1d) or a time (2026-12-05T04:00Z)")
     .option("--diverged", "every discard and crash, the agent's stated expectation beside the verdict")
     .option("--json", "machine-readable")
-    .action(run(async (agent: string | undefined, opts: { experiment?: string; grep?: string; since?: string; diverged?: boolean; json?: boolean }) => {
+    .action(run(async (agent: string | undefined, opts: TracesOptions) => {
       const { runTraces } = await import("./commands/traces.js");
-      return runTraces({ root: root(), agent, ...opts, diverged: Boolean(opts.diverged), json: Boolean(opts.json) }, io);
+      const flags = { diverged: Boolean(opts.diverged), json: Boolean(opts.json) };
+      return runTraces({ root: root(), agent, ...opts, ...flags }, io);
     }));
   program.command("ablate").argument("[commit]", "a kept commit (default: the org best)")
     .description("what each kept change of the best contributes: the best without it, measured in the verifier's queue")
@@ -137,30 +286,65 @@ export async function main(argv: string[], given: Io = stdio): Promise<number> {
       const { runAblate } = await import("./commands/ablate.js");
       return runAblate({ root: root(), commit, json: Boolean(opts.json) }, io);
     }));
-  program.command("results").description("the leaderboard: best per agent, the org's best, counts per verdict").option("--json", "machine-readable")
-    .action(run(async (opts: { json?: boolean }) => (await import("./commands/results.js")).runResults({ root: root(), json: Boolean(opts.json) }, io)));
-  program.command("tried").argument("[words...]", "only ideas whose description, agent, verdict or commit holds every word (any case)")
-    .description("every idea tried in the org, newest first: description, agent, verdict, delta, commit — run it before trying an idea").option("--json", "machine-readable")
-    .action(run(async (words: string[], opts: { json?: boolean }) => (await import("./commands/tried.js")).runTried({ root: root(), text: words.join(" "), json: Boolean(opts.json) }, io)));
-  program.command("watch").description("live dashboard: every agent's pane, GPU leases, leaderboard and events (q quits, the org keeps running)")
+  program.command("results")
+    .description("the leaderboard: best per agent, the org's best, counts per verdict")
+    .option("--json", "machine-readable")
+    .action(run(async (opts: { json?: boolean }) => {
+      const { runResults } = await import("./commands/results.js");
+      return runResults({ root: root(), json: Boolean(opts.json) }, io);
+    }));
+  program.command("tried")
+    .argument("[words...]", "only ideas whose description, agent, verdict or commit holds every word (any case)")
+    .description("every idea tried in the org, newest first: description, agent, verdict, delta, commit — " +
+      "run it before trying an idea")
+    .option("--json", "machine-readable")
+    .action(run(async (words: string[], opts: { json?: boolean }) => {
+      const { runTried } = await import("./commands/tried.js");
+      return runTried({ root: root(), text: words.join(" "), json: Boolean(opts.json) }, io);
+    }));
+  program.command("watch")
+    .description("live dashboard: every agent's pane, GPU leases, leaderboard and events " +
+      "(q quits, the org keeps running)")
     .action(run(async () => (await import("./commands/watch.js")).runWatch({ root: root() }, io)));
   program.command("report").description("write a self-contained HTML progress report and an SVG chart from results.tsv")
-    .option("-o, --out <file>", "the HTML page (default: state/report.html)").option("--svg <file>", "the SVG chart (default: state/progress.svg)")
+    .option("-o, --out <file>", "the HTML page (default: state/report.html)")
+    .option("--svg <file>", "the SVG chart (default: state/progress.svg)")
     .addOption(new Option("--x <axis>", "x axis: experiment index or time").choices(["index", "time"]).default("index"))
-    .action(run(async (opts: { out?: string; svg?: string; x: "index" | "time" }) => (await import("./commands/report.js")).runReport({ root: root(), ...opts }, io)));
+    .action(run(async (opts: { out?: string; svg?: string; x: "index" | "time" }) => {
+      const { runReport } = await import("./commands/report.js");
+      return runReport({ root: root(), ...opts }, io);
+    }));
   program.addCommand(new Command("builtin").argument("<name>", "hillclimb or chief")
-    .action(run(async (name: string) => (await import("./commands/builtin.js")).runBuiltin({ name }, io))), { hidden: true });
+    .action(run(async (name: string) => {
+      const { runBuiltin } = await import("./commands/builtin.js");
+      return runBuiltin({ name }, io);
+    })), { hidden: true });
   program.addCommand(new Command("daemon").requiredOption("--root <dir>")
-    .action(run(async (opts: { root: string }) => (await import("./commands/daemon.js")).runDaemon({ root: opts.root }))), { hidden: true });
+    .action(run(async (opts: { root: string }) => {
+      const { runDaemon } = await import("./commands/daemon.js");
+      return runDaemon({ root: opts.root });
+    })), { hidden: true });
   program.addCommand(new Command("keeper").requiredOption("--root <dir>")
-    .action(run(async (opts: { root: string }) => (await import("./commands/keeper.js")).runKeeper({ root: opts.root }))), { hidden: true });
+    .action(run(async (opts: { root: string }) => {
+      const { runKeeper } = await import("./commands/keeper.js");
+      return runKeeper({ root: opts.root });
+    })), { hidden: true });
   program.addCommand(new Command("pty-host").requiredOption("--socket <path>")
-    .action(run(async (opts: { socket: string }) => (await import("./commands/pty-host.js")).runPtyHost({ socket: opts.socket }))), { hidden: true });
+    .action(run(async (opts: { socket: string }) => {
+      const { runPtyHost } = await import("./commands/pty-host.js");
+      return runPtyHost({ socket: opts.socket });
+    })), { hidden: true });
   program.addCommand(new Command("slurm-run").argument("<agent>").requiredOption("--state <dir>").option("--resume")
-    .action(run(async (agent: string, opts: { state: string; resume?: boolean }) => (await import("./commands/slurm-run.js")).runSlurmRun({ agent, ...opts }, io))), { hidden: true });
+    .action(run(async (agent: string, opts: { state: string; resume?: boolean }) => {
+      const { runSlurmRun } = await import("./commands/slurm-run.js");
+      return runSlurmRun({ agent, ...opts }, io);
+    })), { hidden: true });
   // A brokered command's warm worker: `main` itself runs the request it is handed (see outbox-warm.ts).
   program.addCommand(new Command("outbox-worker")
-    .action(run(async () => (await import("./outbox-worker.js")).runOutboxWorker((args) => main(args)))), { hidden: true });
+    .action(run(async () => {
+      const { runOutboxWorker } = await import("./outbox-worker.js");
+      return runOutboxWorker((args) => main(args));
+    })), { hidden: true });
   program.addOption(new Option("--debug", "print stack traces").hideHelp());
   describeCommands(program);
   // --wide: the tables whole, as a pipe gets them.
@@ -178,5 +362,6 @@ export async function main(argv: string[], given: Io = stdio): Promise<number> {
 
 // package.json sits two folders up from both src/cli/main.ts and its bundle, dist/bundle/main.js.
 function readVersion(): string {
-  return (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
+  const manifest = readFileSync(new URL("../../package.json", import.meta.url), "utf8");
+  return (JSON.parse(manifest) as { version: string }).version;
 }

@@ -43,7 +43,8 @@ verify:
   repeats: 1
   keep: { k: 0, min_delta: 0, confirm: 0 }
 `;
-const TRAIN = 'echo "slurm node=$SLURMD_NODENAME gpu=$CUDA_VISIBLE_DEVICES"; sleep 2; echo "val_bpb: $(head -n 1 value.txt)"\n';
+const TRAIN = 'echo "slurm node=$SLURMD_NODENAME gpu=$CUDA_VISIBLE_DEVICES"; sleep 2; ' +
+  'echo "val_bpb: $(head -n 1 value.txt)"\n';
 
 // A researcher whose job has a 1-minute limit, on node4 alone (the node-down tests take other nodes): Slurm's limits
 // are whole minutes and it checks them every 30 s, so its job ends TIMEOUT 60-90 s after it starts. It holds no GPU
@@ -61,7 +62,13 @@ supervisor: { backoff: 200ms, max_backoff: 1s, max_restarts: 5, healthy_after: 2
 `;
 
 interface StatusJson {
-  agents: { name: string; gpu: number | null; state: string; reason: string; job?: { id: string; node: string | null } }[];
+  agents: {
+    name: string;
+    gpu: number | null;
+    state: string;
+    reason: string;
+    job?: { id: string; node: string | null };
+  }[];
 }
 
 let slurm: SlurmPort;
@@ -99,7 +106,8 @@ describe("an org across the nodes of a real single-host cluster", { tags: ["slow
     return [...jobsByAgent(listed.value, name).values()].flat().filter((job) => job.kind !== "ended");
   };
 
-  test("16 researchers on 4 nodes: each job on a node, its pane on the GPU Slurm gave it, status names node and job; down leaves no job", async () => {
+  test("16 researchers on 4 nodes: each job on a node, its pane on the GPU Slurm gave it, " +
+    "status names node and job; down leaves no job", async () => {
     org = createOrgRepo(heldYaml(16));
     const { dir, socket, name } = org;
     const up = runOrg(["up", "--no-attach"], { cwd: dir });
@@ -107,55 +115,75 @@ describe("an org across the nodes of a real single-host cluster", { tags: ["slow
     const status = () => JSON.parse(runOrg(["status", "--json"], { cwd: dir }).stdout) as StatusJson;
     const settled = await pollUntil(() => {
       const now = status();
-      return now.agents.every((agent) => agent.state === "running" && agent.gpu !== null && agent.job?.node) ? now : undefined;
-    }, { timeoutMs: 40_000, what: "16 running, each on a node and a GPU", explain: () => runOrg(["status"], { cwd: dir }).stdout });
+      const placed = now.agents.every((agent) => agent.state === "running" && agent.gpu !== null && agent.job?.node);
+      return placed ? now : undefined;
+    }, {
+      timeoutMs: 40_000,
+      what: "16 running, each on a node and a GPU",
+      explain: () => runOrg(["status"], { cwd: dir }).stdout,
+    });
     const places = settled.agents.map((agent) => `${agent.job!.node}:${agent.gpu}`);
     expect(new Set(places).size).toBe(16);
-    expect(new Set(settled.agents.map((agent) => agent.job!.node))).toEqual(new Set(["node1", "node2", "node3", "node4"]));
+    const nodes = new Set(settled.agents.map((agent) => agent.job!.node));
+    expect(nodes).toEqual(new Set(["node1", "node2", "node3", "node4"]));
     // Each pane is its job's step: the node, GPU and job it reports are the ones status shows.
-    const panes = tmux(socket, ["list-panes", "-s", "-t", `org-${name}`, "-F", "#{pane_id} #{@org_agent}"]).out.trim().split("\n").map((line) => line.split(" "));
+    const panes = tmux(socket, ["list-panes", "-s", "-t", `org-${name}`, "-F", "#{pane_id} #{@org_agent}"]).out
+      .trim().split("\n").map((line) => line.split(" "));
     for (const agent of settled.agents) {
       const pane = panes.find(([, label]) => label === agent.name)![0]!;
       const expected = `at node=${agent.job!.node} gpu=${agent.gpu} job=${agent.job!.id}`;
-      await pollUntil(() => tmux(socket, ["capture-pane", "-p", "-t", pane]).out.split("\n").includes(expected), { what: `${agent.name}: ${expected}` });
+      const shown = () => tmux(socket, ["capture-pane", "-p", "-t", pane]).out.split("\n").includes(expected);
+      await pollUntil(shown, { what: `${agent.name}: ${expected}` });
     }
     const table = runOrg(["status"], { cwd: dir }).stdout;
-    for (const agent of settled.agents) expect(table).toMatch(new RegExp(`${agent.name} .* job ${agent.job!.id} on ${agent.job!.node}`));
+    for (const agent of settled.agents) {
+      expect(table).toMatch(new RegExp(`${agent.name} .* job ${agent.job!.id} on ${agent.job!.node}`));
+    }
 
     const down = runOrg(["down"], { cwd: dir });
     expect(down.stdout).toContain(`cancelled 16 Slurm jobs of org ${name}`);
-    await pollUntil(async () => (await liveJobs(name)).length === 0, { timeoutMs: 20_000, what: "no live job of ours" });
+    const noneLive = async () => (await liveJobs(name)).length === 0;
+    await pollUntil(noneLive, { timeoutMs: 20_000, what: "no live job of ours" });
   }, 90_000);
 
-  test("a node taken down: its agents come back on other nodes in their jobs, requeued; status and log.md name the move", async () => {
+  test("a node taken down: its agents come back on other nodes in their jobs, requeued; " +
+    "status and log.md name the move", async () => {
     org = createOrgRepo(heldYaml(8));
     const { dir, socket, name } = org;
     const up = runOrg(["up", "--no-attach"], { cwd: dir });
     expect(up.code, up.stderr).toBe(0);
     const status = () => JSON.parse(runOrg(["status", "--json"], { cwd: dir }).stdout) as StatusJson;
-    const explain = () => `${runOrg(["status"], { cwd: dir }).stdout}\n${readFileSync(join(dir, "state", "log.md"), "utf8").slice(-2000)}`;
+    const explain = () =>
+      `${runOrg(["status"], { cwd: dir }).stdout}\n${readFileSync(join(dir, "state", "log.md"), "utf8").slice(-2000)}`;
     const before = await pollUntil(() => {
       const now = status();
       return now.agents.every((agent) => agent.state === "running" && agent.job?.node) ? now : undefined;
     }, { timeoutMs: 30_000, what: "8 running, each on a node", explain });
     const victim = before.agents.map((agent) => agent.job!.node!).find((node) => node !== TIMED_NODE)!;
     const moved = before.agents.filter((agent) => agent.job!.node === victim);
-    const scontrol = (state: string) => processRunner.run(["scontrol", "update", `NodeName=${victim}`, `State=${state}`, "Reason=org-test"], { timeoutMs: 10_000 });
+    const scontrol = (state: string) => processRunner.run(
+      ["scontrol", "update", `NodeName=${victim}`, `State=${state}`, "Reason=org-test"],
+      { timeoutMs: 10_000 },
+    );
     expect((await scontrol("DOWN")).exitCode).toBe(0);
     try {
       const after = await pollUntil(() => {
         const now = status();
         const back = now.agents.filter((agent) => moved.some((gone) => gone.name === agent.name));
-        return back.every((agent) => agent.state === "running" && agent.job?.node && agent.job.node !== victim) ? now : undefined;
+        const offVictim = back.every((agent) =>
+          agent.state === "running" && agent.job?.node && agent.job.node !== victim);
+        return offVictim ? now : undefined;
       }, { timeoutMs: 30_000, what: `${moved.map((agent) => agent.name).join(", ")} running off ${victim}`, explain });
       const log = readFileSync(join(dir, "state", "log.md"), "utf8");
-      const panes = tmux(socket, ["list-panes", "-s", "-t", `org-${name}`, "-F", "#{pane_id} #{@org_agent}"]).out.trim().split("\n").map((line) => line.split(" "));
+      const panes = tmux(socket, ["list-panes", "-s", "-t", `org-${name}`, "-F", "#{pane_id} #{@org_agent}"]).out
+      .trim().split("\n").map((line) => line.split(" "));
       for (const gone of moved) {
         const now = after.agents.find((agent) => agent.name === gone.name)!;
         expect(log).toContain(`slurm | ${gone.name} moved from ${victim} to ${now.job!.node}`);
         const pane = panes.find(([, label]) => label === gone.name)![0]!;
         const expected = `at node=${now.job!.node} gpu=${now.gpu} job=${now.job!.id}`;
-        await pollUntil(() => tmux(socket, ["capture-pane", "-p", "-t", pane]).out.split("\n").includes(expected), { what: `${gone.name}: ${expected}` });
+        const shown = () => tmux(socket, ["capture-pane", "-p", "-t", pane]).out.split("\n").includes(expected);
+        await pollUntil(shown, { what: `${gone.name}: ${expected}` });
       }
       // The others never moved, and every agent has one live job.
       for (const stayed of after.agents.filter((agent) => !moved.some((gone) => gone.name === agent.name))) {
@@ -167,12 +195,16 @@ describe("an org across the nodes of a real single-host cluster", { tags: ["slow
     }
   }, 90_000);
 
-  test("a verify run's node taken down mid-run: log.md names the node, the experiment runs again and is judged once", async () => {
+  test("a verify run's node taken down mid-run: log.md names the node, " +
+    "the experiment runs again and is judged once", async () => {
     // Every run waits for the gate: the run found under way is surely still under way when its node goes down.
     gate = mkdtempSync(join(tmpdir(), "org-slurm-gate-"));
     const train = TRAIN.replace("sleep 2", `until [ -e ${gate}/open ]; do sleep 0.1; done`);
     // A limit no held run reaches before the gate opens: Slurm's TIMEOUT would be a crash verdict.
-    org = createOrgRepo((name) => poolYaml(name).replace("timeout: 1m", "timeout: 5m"), { "train.sh": train, "value.txt": "1.000\n" });
+    org = createOrgRepo((name) => poolYaml(name).replace("timeout: 1m", "timeout: 5m"), {
+      "train.sh": train,
+      "value.txt": "1.000\n",
+    });
     const { dir } = org;
     const state = join(dir, "state");
     const up = runOrg(["up", "--no-attach"], { cwd: dir });
@@ -184,41 +216,69 @@ describe("an org across the nodes of a real single-host cluster", { tags: ["slow
     // A run under way: placed on a node, held at the gate.
     const victim = await pollUntil(() => {
       const logs = existsSync(runs) ? readdirSync(runs).filter((file) => file.endsWith(".log")) : [];
-      return logs.map((file) => /slurm node=(node\d+)/.exec(readLog(file))?.[1]).find((node) => node && node !== TIMED_NODE);
+      return logs.map((file) => /slurm node=(node\d+)/.exec(readLog(file))?.[1])
+        .find((node) => node && node !== TIMED_NODE);
     }, { timeoutMs: 30_000, what: "a verify run under way", explain });
-    const scontrol = (stateName: string) => processRunner.run(["scontrol", "update", `NodeName=${victim}`, `State=${stateName}`, "Reason=org-test"], { timeoutMs: 10_000 });
+    const scontrol = (stateName: string) => processRunner.run(
+      ["scontrol", "update", `NodeName=${victim}`, `State=${stateName}`, "Reason=org-test"],
+      { timeoutMs: 10_000 },
+    );
     const downAt = Date.now();
     expect((await scontrol("DOWN")).exitCode).toBe(0);
     try {
-      await pollUntil(() => new RegExp(`slurm \\| verify run \\S+ of \\S+: its node ${victim} went down`).test(logMd()), { timeoutMs: 60_000, what: "log.md naming the node", explain });
+      const named = new RegExp(`slurm \\| verify run \\S+ of \\S+: its node ${victim} went down`);
+      await pollUntil(() => named.test(logMd()), { timeoutMs: 60_000, what: "log.md naming the node", explain });
       console.log(`log.md named ${victim} ${Date.now() - downAt} ms after it went down`);
     } finally {
       await scontrol("RESUME");
     }
     writeFileSync(join(gate, "open"), "");
-    const rows = () => (existsSync(join(state, "results.tsv")) ? readFileSync(join(state, "results.tsv"), "utf8").trim().split("\n").slice(1).map((line) => line.split("\t")) : []);
-    const judged = await pollUntil(() => (rows().length >= 6 ? rows() : undefined), { timeoutMs: 40_000, what: "6 verdicts", explain });
+    const results = join(state, "results.tsv");
+    const rows = () => (existsSync(results)
+      ? readFileSync(results, "utf8").trim().split("\n").slice(1).map((line) => line.split("\t"))
+      : []);
+    const judged = await pollUntil(() => (rows().length >= 6 ? rows() : undefined), {
+      timeoutMs: 40_000,
+      what: "6 verdicts",
+      explain,
+    });
     expect(judged.filter((row) => row[3] !== "keep" && row[3] !== "discard"), JSON.stringify(judged)).toEqual([]);
     // Judged once: one row per agent and commit.
     expect(new Set(judged.map((row) => `${row[5]} ${row[0]}`)).size, JSON.stringify(judged)).toBe(judged.length);
     expect(runOrg(["down"], { cwd: dir }).code).toBe(0);
   }, 150_000);
 
-  test("a job at its time limit ends TIMEOUT: the agent is back in a new job, log.md says why, its conversation resumed", async () => {
+  test("a job at its time limit ends TIMEOUT: the agent is back in a new job, log.md says why, " +
+    "its conversation resumed", async () => {
     const { dir, name } = timed!;
     const logMd = () => readFileSync(join(dir, "state", "log.md"), "utf8");
-    const entry = new RegExp(`slurm \\| researcher-1 resubmitted\n+job (\\d+) ended TIMEOUT[^\n]*: submitted job (\\d+)`);
+    const entry = new RegExp(
+      `slurm \\| researcher-1 resubmitted\n+` +
+      `job (\\d+) ended TIMEOUT[^\n]*: submitted job (\\d+)`,
+    );
     // Started with the suite: at most 90 s after its job started, whatever the tests before took.
-    const [, ended, next] = await pollUntil(() => entry.exec(logMd()), { timeoutMs: 120_000, intervalMs: 500, what: "log.md: researcher-1 resubmitted after TIMEOUT", explain: () => logMd().slice(-2000) });
+    const [, ended, next] = await pollUntil(() => entry.exec(logMd()), {
+      timeoutMs: 120_000,
+      intervalMs: 500,
+      what: "log.md: researcher-1 resubmitted after TIMEOUT",
+      explain: () => logMd().slice(-2000),
+    });
     const listed = await slurm.listJobs();
     if (!listed.ok) throw new Error(listed.error);
     const jobs = jobsByAgent(listed.value, name).get("researcher-1") ?? [];
     expect(jobs.find((job) => job.id === ended)).toMatchObject({ kind: "ended", state: "TIMEOUT" });
     expect(jobs.find((job) => job.id === next)?.kind).not.toBe("ended");
-    // The same conversation, started fresh in the old job, resumed in the new one (the agent's own record of its starts).
-    const home = (JSON.parse(readFileSync(join(dir, "state", "agents", "researcher-1", "launch.json"), "utf8")) as { runtime: { home: string; sessionId: string } }).runtime;
-    const starts = () => (existsSync(join(home.home, "starts.log")) ? readFileSync(join(home.home, "starts.log"), "utf8") : "");
-    await pollUntil(() => starts().includes(`resumed ${home.sessionId} in job ${next}`), { timeoutMs: 30_000, what: `resumed in job ${next}`, explain: starts });
+    // The same conversation, started fresh in the old job, resumed in the new one
+    // (the agent's own record of its starts).
+    const launch = readFileSync(join(dir, "state", "agents", "researcher-1", "launch.json"), "utf8");
+    const home = (JSON.parse(launch) as { runtime: { home: string; sessionId: string } }).runtime;
+    const startsLog = join(home.home, "starts.log");
+    const starts = () => (existsSync(startsLog) ? readFileSync(startsLog, "utf8") : "");
+    await pollUntil(() => starts().includes(`resumed ${home.sessionId} in job ${next}`), {
+      timeoutMs: 30_000,
+      what: `resumed in job ${next}`,
+      explain: starts,
+    });
     expect(starts()).toBe(`fresh ${home.sessionId} in job ${ended}\nresumed ${home.sessionId} in job ${next}\n`);
     // Its job leaves node4 to the pool test, whose runs Slurm spreads over every node by load.
     teardownOrg(timed);
@@ -242,11 +302,16 @@ describe("an org across the nodes of a real single-host cluster", { tags: ["slow
     const runs = await pollUntil(() => {
       const now = placed();
       return new Set(now.map((place) => place.split(":")[0])).size === 4 ? now : undefined;
-    }, { timeoutMs: 40_000, what: "runs on all 4 nodes", explain: () => `${placed().join(" ")}\n${runOrg(["status"], { cwd: dir }).stdout}` });
+    }, {
+      timeoutMs: 40_000,
+      what: "runs on all 4 nodes",
+      explain: () => `${placed().join(" ")}\n${runOrg(["status"], { cwd: dir }).stdout}`,
+    });
     for (const place of runs) expect(place).toMatch(/^node[1-4]:[0-3]$/);
 
     const down = runOrg(["down"], { cwd: dir });
     expect(down.code, down.stderr).toBe(0);
-    await pollUntil(async () => (await liveJobs(name)).length === 0, { timeoutMs: 20_000, what: "no live job of ours" });
+    const noneLive = async () => (await liveJobs(name)).length === 0;
+    await pollUntil(noneLive, { timeoutMs: 20_000, what: "no live job of ours" });
   }, 90_000);
 });

@@ -21,7 +21,10 @@ export interface SlurmJobRequest {
 // so the job outlives our processes and a person can type into the agent. The constant --wrap carries no user data.
 const HOLD = "exec sleep infinity";
 
-/** sbatch argv for one agent's job: named and commented as ours, one GPU when the role has one, requeued on preemption. */
+/**
+ * sbatch argv for one agent's job: named and commented as ours, one GPU when the role has one,
+ * requeued on preemption.
+ */
 export function sbatchArgv(request: SlurmJobRequest): string[] {
   const { settings } = request;
   return [
@@ -42,14 +45,25 @@ export function sbatchArgv(request: SlurmJobRequest): string[] {
   ];
 }
 
-// On the node: the agent in its sandbox where bwrap works there (without capabilities), else unsandboxed with a warning on its pane.
-const ON_NODE = `b=$(command -v bwrap) && "$b" --unshare-user --cap-drop ALL --ro-bind / / true 2>/dev/null && exec "$b" "$@"
-while [ $# -gt 0 ] && [ "$1" != -- ]; do shift; done; shift
-echo "org: warning: no working bwrap on $(hostname): this agent runs WITHOUT a sandbox — install bubblewrap on the cluster's nodes" >&2
-exec "$@"`;
+// On the node: the agent in its sandbox where bwrap works there (without capabilities),
+// else unsandboxed with a warning on its pane.
+const ON_NODE = [
+  `b=$(command -v bwrap) && "$b" --unshare-user --cap-drop ALL --ro-bind / / true 2>/dev/null && exec "$b" "$@"`,
+  `while [ $# -gt 0 ] && [ "$1" != -- ]; do shift; done; shift`,
+  `echo "org: warning: no working bwrap on $(hostname): this agent runs WITHOUT a sandbox — ` +
+    `install bubblewrap on the cluster's nodes" >&2`,
+  `exec "$@"`,
+].join("\n");
 
-/** argv of an agent's pane once its job runs: the agent as a step of the job, on the pane's terminal; in its sandbox when it has one. */
-export function slurmPaneArgv(jobId: string, launch: Pick<PaneLaunch, "argv" | "cwd">, sandbox?: { args: string[] }): string[] {
+/**
+ * argv of an agent's pane once its job runs: the agent as a step of the job, on the pane's terminal;
+ * in its sandbox when it has one.
+ */
+export function slurmPaneArgv(
+  jobId: string,
+  launch: Pick<PaneLaunch, "argv" | "cwd">,
+  sandbox?: { args: string[] },
+): string[] {
   const step = sandbox ? ["/bin/sh", "-c", ON_NODE, "org-sandbox", ...sandbox.args, "--", ...launch.argv] : launch.argv;
   return ["srun", `--jobid=${jobId}`, "--overlap", "--pty", "--quiet", `--chdir=${launch.cwd}`, ...step];
 }
@@ -59,12 +73,18 @@ export function slurmVerifyArgv(jobId: string, verify: { argv: string[]; cwd: st
   return ["srun", `--jobid=${jobId}`, "--overlap", "--quiet", `--chdir=${verify.cwd}`, ...verify.argv];
 }
 
-/** What an agent's pane runs under backend: slurm: `org slurm-run`, which finds or submits the job, waits, then srun. */
+/**
+ * What an agent's pane runs under backend: slurm: `org slurm-run`, which finds or submits the job,
+ * waits, then srun.
+ */
 export function slurmPaneLaunch(orgArgv: string[], state: string, launch: PaneLaunch, agent: string): PaneLaunch {
   return { argv: slurmRunArgv(orgArgv, state, agent), cwd: launch.cwd, env: launch.env };
 }
 
-/** `org slurm-run`; with `resume`, the step runs the program's resume argv (slurm.json's `resume`) rather than its start. */
+/**
+ * `org slurm-run`; with `resume`, the step runs the program's resume argv (slurm.json's `resume`)
+ * rather than its start.
+ */
 export function slurmRunArgv(orgArgv: string[], state: string, agent: string, resume = false): string[] {
   return [...orgArgv, "slurm-run", agent, "--state", state, ...(resume ? ["--resume"] : [])];
 }
@@ -73,7 +93,11 @@ export function slurmRunArgv(orgArgv: string[], state: string, agent: string, re
  * argv of one verify run under verify.gpus: pool: a job of its own with one GPU, for exactly as long as the run.
  * Its limit is verify.timeout, which Slurm counts from the run's start, so a wait in the queue is no timeout.
  */
-export function slurmPoolRunArgv(org: string, settings: SlurmConfig, run: { argv: string[]; cwd: string; timeoutMs: number }): string[] {
+export function slurmPoolRunArgv(
+  org: string,
+  settings: SlurmConfig,
+  run: { argv: string[]; cwd: string; timeoutMs: number },
+): string[] {
   return [
     "srun", "--quiet",
     `--job-name=${slurmJobName(org, POOL_JOB)}`,
@@ -88,7 +112,8 @@ export function slurmPoolRunArgv(org: string, settings: SlurmConfig, run: { argv
   ];
 }
 
-// Never an agent's name (those end in -<n>), so `org down` cancels these jobs with the agents' and none is mistaken for one.
+// Never an agent's name (those end in -<n>), so `org down` cancels these jobs with the agents'
+// and none is mistaken for one.
 const POOL_JOB = "verifier";
 
 // Slurm's minutes:seconds, rounded up to a whole second.
@@ -120,7 +145,10 @@ export function isNodeDown(scontrol: string): boolean {
   return state.split("+").some((part) => /^(down|drain|fail|maint|unknown|not_responding)|\*$/i.test(part));
 }
 
-/** Whether a run's log says Slurm ended it at its time limit (slurmstepd's `*** … CANCELLED AT … DUE TO TIME LIMIT ***`). */
+/**
+ * Whether a run's log says Slurm ended it at its time limit
+ * (slurmstepd's `*** … CANCELLED AT … DUE TO TIME LIMIT ***`).
+ */
 export function endedByTimeLimit(log: string): boolean {
   return /\*\*\* (JOB|STEP) \S+ ON \S+ CANCELLED AT \S+ DUE TO TIME LIMIT/.test(log);
 }
