@@ -81,7 +81,7 @@ describe("help for people", () => {
     const names = groups.map((block) => listed(block).map((line) => line.trim().split(" ")[0]));
     expect(names).toEqual([
       ["init", "validate", "doctor", "up", "down", "plan", "reload", "demo"],
-      ["status", "watch", "attach", "logs", "results", "tried", "lineage", "confirm", "report"],
+      ["status", "watch", "attach", "logs", "results", "tried", "lineage", "traces", "ablate", "confirm", "report"],
       ["submit", "wait", "send", "inbox", "note", "claim", "claims", "task", "contract", "review"],
       ["history", "compare", "program"],
     ]);

@@ -36,7 +36,7 @@ const GROUPS: CommandGroup[] = [
       tried: "every idea tried, newest first",
       lineage: "which keep built on which, as a tree",
       traces: "what agents expected, ran and were told",
-      ablate: "what each kept change of the best contributes",
+      ablate: "what each change kept in the best adds",
       confirm: "re-run a commit with fresh seeds",
       report: "an HTML progress report and SVG chart",
     },
