@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { formatLogEntry } from "../org/log-entry.js";
 import type { ChildTicket, ChildTracker } from "../org/ports.js";
 import { appendLines } from "./fs/files.js";
-import { isAlive, killProcessGroup } from "./process.js";
+import { groupExists, isAlive, killProcessGroup } from "./process.js";
 
 export interface ChildRecord {
   /** Null while the spawn is under way: the child is then found by `token` in its environment. */
@@ -115,7 +115,8 @@ function findByToken(tokens: Set<string>): Map<string, { pid: number; pgid: numb
 async function endChild(record: ChildRecord & { pid: number }, graceMs: number): Promise<boolean> {
   const same = isSameProcess(record.pid, record.startTicks);
   // Its leader gone, a group can still hold the run's workers; Linux hands out no pid that is a live group's id.
-  const groupLeft = record.group && readStartTicks(record.pid) === null && isAlive(-record.pid);
+  // A group of exited, unreaped processes counts too: what a killed daemon left is ended and said once, either way.
+  const groupLeft = record.group && readStartTicks(record.pid) === null && groupExists(record.pid);
   if (!same && !groupLeft) return false;
   if (record.group) await killProcessGroup(record.pid, graceMs);
   else await killProcess(record.pid, graceMs);

@@ -124,6 +124,11 @@ export function isAlive(pid: number): boolean {
   return isRunningProcess(-pid) || hasRunningMember(-pid);
 }
 
+/** Whether any process of group `pgid` is left, exited ones not yet reaped included: what a signal to it reaches. */
+export function groupExists(pgid: number): boolean {
+  return answersSignal(-pgid);
+}
+
 function answersSignal(pid: number): boolean {
   try {
     process.kill(pid, 0);
