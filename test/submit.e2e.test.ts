@@ -45,6 +45,9 @@ describe("org submit", { tags: ["slow"] }, () => {
     const up = runOrg(["up"], { cwd: org.dir });
     expect(up.code, up.stderr).toBe(0);
     await pollUntil(() => existsSync(join(state, "agents/researcher-1/ledger.json")), { what: "the baseline", timeoutMs: 20_000 });
+    // The verifier clears a request just after its ledger: the snapshots below must not see it go.
+    const cleared = () => readdirSync(join(state, "queue")).length === 0;
+    await pollUntil(cleared, { what: "the baseline's request cleared", timeoutMs: 20_000 });
   }, 60_000);
 
   afterAll(() => teardownOrg(org));
