@@ -55,7 +55,9 @@ export async function attachAgentJob(opts: AttachOptions): Promise<number> {
     const decision = decideAgentJob(jobsByAgent(listed.value, request.org).get(opts.agent) ?? []);
     if (decision.kind === "submit" || decision.kind === "resubmit") {
       // A job this very process submitted ended before it ran: stop, and let the supervisor's backoff decide.
-      if (decision.kind === "resubmit" && submitted.has(decision.after.id)) return fail(opts, `${decision.reason} before it ran; see ${paths.output}`);
+      if (decision.kind === "resubmit" && submitted.has(decision.after.id)) {
+        return fail(opts, `${decision.reason} before it ran; see ${paths.output}`);
+      }
       submittedAt = Date.now();
       const id = await opts.slurm.submit(sbatchArgv(request));
       if (!id.ok) return fail(opts, id.error);
@@ -64,7 +66,8 @@ export async function attachAgentJob(opts: AttachOptions): Promise<number> {
       // A job that ended under the agent (time limit, node failure, a cancel from outside) is news for log.md.
       if (decision.kind === "resubmit") {
         const body = `${decision.reason}: submitted job ${id.value}`;
-        await opts.appendLog?.(formatLogEntry({ date: new Date(), op: "slurm", title: `${opts.agent} resubmitted`, body }));
+        const title = `${opts.agent} resubmitted`;
+        await opts.appendLog?.(formatLogEntry({ date: new Date(), op: "slurm", title, body }));
       }
     } else if (decision.kind === "adopt") {
       if (decision.cancel.length > 0) await opts.slurm.cancel(decision.cancel);
@@ -72,7 +75,8 @@ export async function attachAgentJob(opts: AttachOptions): Promise<number> {
       const status = describeJob(job);
       if (status !== shown) {
         shown = status;
-        await writeJsonAtomic(paths.job, { id: job.id, status, job, updatedAt: new Date().toISOString() } satisfies SlurmJobRecord);
+        const record: SlurmJobRecord = { id: job.id, status, job, updatedAt: new Date().toISOString() };
+        await writeJsonAtomic(paths.job, record);
         opts.log(`org: job ${job.id} ${status}`);
         await opts.setStatus?.(status);
       }
@@ -80,7 +84,8 @@ export async function attachAgentJob(opts: AttachOptions): Promise<number> {
         released.add(job.id);
         const started = await opts.slurm.startNow(job.id);
         const node = previous?.kind === "running" ? previous.node : "its node";
-        opts.log(`org: job ${job.id} was requeued off ${node}: ${started.ok ? "released Slurm's requeue delay" : started.error}`);
+        const outcome = started.ok ? "released Slurm's requeue delay" : started.error;
+        opts.log(`org: job ${job.id} was requeued off ${node}: ${outcome}`);
       }
       if (job.kind === "running") {
         const move = describeMove(opts.agent, previous, job);

@@ -30,7 +30,8 @@ export interface AblationStarted {
 export async function readBestCommit(state: string): Promise<string> {
   const frontier = await readJson<Frontier>(frontierFile(state, undefined));
   if (frontier) return frontier.commit;
-  throw new OrgError("the org has no best yet — `org ablate` takes a kept commit; `org results` lists them", "no-best");
+  const why = "the org has no best yet — `org ablate` takes a kept commit; `org results` lists them";
+  throw new OrgError(why, "no-best");
 }
 
 interface StartInput {

@@ -19,7 +19,8 @@ function holdsGpu(config: OrgConfig, role: string): boolean {
 /** The launch a job agent's pane runs (`org slurm-run`, Slurm's CUDA_VISIBLE_DEVICES); any other agent's unchanged. */
 export function slurmLaunchSpec(config: OrgConfig, state: string, orgArgv: string[], spec: LaunchSpec): LaunchSpec {
   if (!runsAsJob(config, spec.role)) return spec;
-  const launch = slurmPaneLaunch(orgArgv, state, { argv: spec.argv, cwd: spec.cwd, env: withoutLease(spec.env) }, spec.agent);
+  const real = { argv: spec.argv, cwd: spec.cwd, env: withoutLease(spec.env) };
+  const launch = slurmPaneLaunch(orgArgv, state, real, spec.agent);
   // A restart that resumes the conversation goes through the job too, never the bare CLI on this host.
   const resumeArgv = spec.runtime?.resumeArgv ? slurmRunArgv(orgArgv, state, spec.agent, true) : null;
   return { ...spec, ...launch, ...(spec.runtime ? { runtime: { ...spec.runtime, resumeArgv } } : {}) };
