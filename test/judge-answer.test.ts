@@ -174,11 +174,13 @@ describe("the judge's prompt and argv", () => {
     for (const part of parts) {
       expect(prompt).toContain(part);
     }
-    expect(planJudgeArgv("claude", "/bin/claude", "P")).toEqual(["/bin/claude", "-p", "P"]);
+    expect(planJudgeArgv("claude", "/bin/claude", "P")).toEqual(["/bin/claude", "-p", "--output-format", "json", "P"]);
     expect(planJudgeArgv("codex", "codex", "P")).toEqual([
-      "codex", "exec", "--skip-git-repo-check", "--sandbox", "read-only", "P",
+      "codex", "exec", "--json", "--skip-git-repo-check", "--sandbox", "read-only", "P",
     ]);
-    expect(planJudgeArgv("gemini", "gemini", "P")).toEqual(["gemini", "--skip-trust", "--prompt", "P"]);
-    expect(planJudgeArgv("opencode", "opencode", "P")).toEqual(["opencode", "run", "P"]);
+    expect(planJudgeArgv("gemini", "gemini", "P")).toEqual([
+      "gemini", "--skip-trust", "--output-format", "json", "--prompt", "P",
+    ]);
+    expect(planJudgeArgv("opencode", "opencode", "P")).toEqual(["opencode", "run", "--format", "json", "P"]);
   });
 });

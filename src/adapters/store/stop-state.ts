@@ -4,13 +4,15 @@ import { parseStopFile, type StopFile } from "../../org/experiments/stop-state.j
 import { orgPaths, stopFiles } from "../../org/paths.js";
 import type { OrgRecord } from "../../org/state.js";
 import { readUsageViews } from "../../org/usage/summary.js";
+import { judgeCostsForStop, summarizeJudgeSpend } from "../../org/judge/index.js";
+import { readJudgeUsage } from "../verifier/judge-usage-store.js";
 import { filesPort } from "../fs/files-port.js";
 import { readJson, readText, writeJsonAtomic } from "../fs/files.js";
 import { readTrustedRows } from "../verifier/checked-results.js";
 
 /**
  * The stop section over what is on disk now: results.tsv, every agent's usage.json (an agent whose program
- * records no usage costs nothing; one with unpriced models makes the sum a floor) and the waivers.
+ * records no usage costs nothing; one with unpriced models makes the sum a floor), the judge's runs and the waivers.
  */
 export async function evaluateStop(input: { config: OrgConfig; record: Pick<OrgRecord, "root" | "baseCommit" | "upAt" | "agents">; now: Date }): Promise<StopDecision> {
   const { config, record } = input;
@@ -18,7 +20,10 @@ export async function evaluateStop(input: { config: OrgConfig; record: Pick<OrgR
   // A forged row must not reach a target or use up max_experiments: only the verifier's rows count.
   const rows = await readTrustedRows(paths.state);
   const usage = await readUsageViews(filesPort, paths.state, record.agents.map((agent) => agent.name));
-  const costs = [...usage.values()].map((view) => (view === null ? 0 : view.costUsd));
+  // The verifier's judge spends too: its dollars count beside the agents', an unknown or unpriced run making a floor.
+  const judge = config.verify?.judge ? await readJudgeUsage(paths.state) : undefined;
+  const spend = judge && summarizeJudgeSpend(judge.runs, config.pricing ?? {});
+  const costs = [...[...usage.values()].map((view) => (view === null ? 0 : view.costUsd)), ...judgeCostsForStop(spend)];
   const metric = config.verify ? { name: config.verify.metric.name, goal: config.verify.metric.goal } : undefined;
   return decideStop({
     stop: config.stop, metric, rows, baseCommit: record.baseCommit, costs, startedAt: new Date(record.upAt), now: input.now, waived: await readWaivers(paths.state),

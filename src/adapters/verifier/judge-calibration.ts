@@ -9,9 +9,11 @@ import type { JudgeConfig } from "../../org/config/judge-schema.js";
 import { pooledSigma } from "../../org/experiments/noise.js";
 import type { AgentLedger } from "../../org/experiments/request.js";
 import { OrgError } from "../../org/errors.js";
-import { decideCalibration, describeReference, readJudgeRun, type ReferenceScores } from "../../org/judge/index.js";
+import { decideCalibration, describeReference, readJudgeRun, recordJudgeUsage } from "../../org/judge/index.js";
+import type { ReferenceScores } from "../../org/judge/index.js";
 import { orgPaths } from "../../org/paths.js";
-import { readJson, readText, writeJsonAtomic } from "../fs/files.js";
+import { readJson, writeJsonAtomic } from "../fs/files.js";
+import { appendJudgeRun } from "./judge-usage-store.js";
 import { runGit } from "../git/run.js";
 import { createVerifierPort } from "./port.js";
 import { prepareVerifierStore } from "./prepare-store.js";
@@ -79,6 +81,7 @@ export async function calibrateJudge(loaded: LoadedConfig, say: (line: string) =
 async function scoreReferences(loaded: LoadedConfig, judge: { config: JudgeConfig; runtime: RuntimeConfig },
   references: { path: string; kind: "good" | "bad"; text: string }[]): Promise<ReferenceScores[] | string> {
   const { repoDir: repo, baseCommit: base, config } = loaded;
+  const orgState = orgPaths(loaded.dir).state;
   const verify = config.verify!;
   const scratch = await mkdtemp(join(tmpdir(), "org-calibrate-"));
   try {
@@ -101,7 +104,11 @@ async function scoreReferences(loaded: LoadedConfig, judge: { config: JudgeConfi
       const run = { slot, gpu: null, agent: "judge", commit: base, kind: "baseline" as const, run: job.repeat + 1 };
       const work = { kind: "reference" as const, file: { path: reference.path, text: reference.text } };
       const result = await port.runJudge!(work, { cwd: checkout, logFile, timeoutMs, run });
-      const output = (await readText(logFile)) ?? "";
+      // Calibration's runs are the verifier's spend too, in the org's own state (this store is thrown away).
+      const spent = { at: new Date().toISOString(), kind: "calibration" as const, agent: "judge", commit: base };
+      const record = recordJudgeUsage({ ...spent, run: job.repeat + 1, cli: result.cli }, result.output.usage);
+      await appendJudgeRun(orgState, record).catch(() => undefined);
+      const output = result.output.text;
       const answer = readJudgeRun(result, output, judge.config.dimensions, timeoutMs);
       if (answer.kind === "scored") scores[job.index]!.samples.push(answer.score);
       else failed ??= `${describeReference(reference)}: ${answer.reason}\n${lastLines(output, 20)}`;

@@ -2,17 +2,18 @@
 import { join } from "node:path";
 import type { JudgeConfig } from "../../org/config/judge-schema.js";
 import type { RuntimeConfig } from "../../org/config/schema.js";
-import type { CommandOutcome, RunCommandOptions } from "../../org/experiments/verifier-port.js";
-import { isJudgePreset, planJudgeArgv, renderJudgePrompt } from "../../org/judge/index.js";
+import type { CommandOutcome, JudgeRunOutcome, RunCommandOptions } from "../../org/experiments/verifier-port.js";
+import { isJudgePreset, planJudgeArgv, readJudgeOutput, renderJudgePrompt } from "../../org/judge/index.js";
 import type { JudgedWork, ShownFile } from "../../org/judge/index.js";
 import { OrgError } from "../../org/errors.js";
 import { pickEnv } from "../../org/lifecycle/secrets.js";
 import { mergeJson, parseStateFile, planConfigState } from "../../org/runtimes/config-state.js";
 import { resolveRuntime, type ResolvedRuntime } from "../../org/runtimes/resolve.js";
 import { filesPort } from "../fs/files-port.js";
+import { readText } from "../fs/files.js";
 import { readUntrusted } from "../fs/untrusted.js";
 
-export type RunJudge = (work: JudgedWork, options: Omit<RunCommandOptions, "env">) => Promise<CommandOutcome>;
+export type RunJudge = (work: JudgedWork, options: Omit<RunCommandOptions, "env">) => Promise<JudgeRunOutcome>;
 
 /**
  * Runs the judge headless in `cwd`: the rubric and references read there (protected, so the base's), the prompt
@@ -47,7 +48,11 @@ export function createJudgeRun(opts: {
       files.filter((file) => work.kind !== "reference" || file.path !== work.file.path);
     const references = { good: others(goodFiles), bad: others(badFiles) };
     const prompt = renderJudgePrompt({ rubric, weights: opts.judge.dimensions, references, work });
-    return opts.runCommand(planJudgeArgv(preset, resolved.program, prompt), { ...options, env, judgeHome: home });
+    const argv = planJudgeArgv(preset, resolved.program, prompt);
+    const outcome = await opts.runCommand(argv, { ...options, env, judgeHome: home });
+    const raw = (await readText(options.logFile).catch(() => undefined)) ?? "";
+    const output = readJudgeOutput(preset, raw, await readConfiguredModel(preset, home));
+    return { ...outcome, cli: preset, output };
   };
 }
 
@@ -80,4 +85,26 @@ async function readShown(checkout: string, path: string): Promise<ShownFile> {
   const text = await readUntrusted(checkout, join(checkout, path)).catch(() => undefined);
   if (text === undefined) throw new OrgError(`the judge's ${path} is not in the checkout`, "judge");
   return { path, text };
+}
+
+/**
+ * The model of a CLI whose headless output names none, from the config the judge's folder holds (the user's, seeded):
+ * Codex's config.toml `model`, opencode's opencode.json `model` (provider/model: the model, as its messages name it).
+ */
+async function readConfiguredModel(preset: string, home: string): Promise<string | undefined> {
+  const read = (path: string) => readUntrusted(home, join(home, path)).catch(() => undefined);
+  if (preset === "codex") {
+    const toml = (await read("config.toml")) ?? "";
+    // Top-level keys come before the first [table].
+    const top = toml.split(/^\[/m)[0] ?? "";
+    return /^model\s*=\s*"([^"]+)"/m.exec(top)?.[1];
+  }
+  if (preset !== "opencode") return undefined;
+  try {
+    const config = (await read(".config/opencode/opencode.json")) ?? "{}";
+    const model: unknown = (JSON.parse(config) as { model?: unknown }).model;
+    return typeof model === "string" ? model.slice(model.indexOf("/") + 1) : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -6,6 +6,8 @@ import type { VerifierPort } from "../../org/experiments/verifier-port.js";
 import type { MessageSettings, RuntimeConfig, SlurmConfig } from "../../org/config/schema.js";
 import type { JudgeConfig } from "../../org/config/judge-schema.js";
 import { createJudgeRun } from "./judge-run.js";
+import { appendJudgeRun } from "./judge-usage-store.js";
+import type { JudgeRunRecord } from "../../org/judge/index.js";
 import { readMessageSettings } from "../../org/messages/mail-port.js";
 import { describeDiskFull, isDiskFull } from "../fs/disk-space.js";
 import { appendLines, readText } from "../fs/files.js";
@@ -201,7 +203,10 @@ export function createVerifierPort(opts: {
   const homes = join(store.dir, "judge-home");
   const runCommand = port.runCommand.bind(port);
   const runJudge = createJudgeRun({ judge: opts.judge.config, runtime: opts.judge.runtime, homes, runCommand });
-  return { ...port, runJudge };
+  // The judge's spend is a record beside the verdict, never a reason to lose it: a failed write is said, not thrown.
+  const recordJudgeRun = (run: JudgeRunRecord) => appendJudgeRun(opts.state, run)
+    .catch((error: Error) => opts.say?.(`verifier: the judge's usage was not recorded: ${error.message}`));
+  return { ...port, runJudge, recordJudgeRun };
 }
 
 /** A local run in the org's sandbox when it is on: the candidate's code writes its checkout alone. */

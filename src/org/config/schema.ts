@@ -142,7 +142,7 @@ const StopSchema = z
     target: z.number().optional().describe("stop once the org's best metric reaches this, in verify.metric.goal's direction").meta({ examples: [0.95] }),
     max_experiments: z.number().int().positive().optional().describe("stop after this many experiments run (results.tsv rows; baselines and the ledger's answers, which run nothing, not counted)").meta({ examples: [500] }),
     max_gpu_hours: positive("stop after this many hours of verify runs (the seconds column of results.tsv, summed)", 100),
-    max_cost: positive("stop once the agents' tokens cost this many dollars (priced by pricing:)", 200),
+    max_cost: positive("stop once the agents' and the judge's tokens cost this many dollars (priced by pricing:)", 200),
     deadline: z.union([duration, z.string().regex(ISO_TIME, { message: DEADLINE })], { error: DEADLINE }).optional().describe(DEADLINE).meta({ examples: ["48h"] }),
     stall: z.number().int().positive().optional().describe("stop after this many experiments in a row without an improvement of the org's best").meta({ examples: [100] }),
     grace: duration.default("2m").describe("how long agents get, once told, to write their progress file before their programs are stopped"),

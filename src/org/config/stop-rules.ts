@@ -16,7 +16,10 @@ export function checkStop(raw: Raw, now?: Date): Problem[] {
   }
   // With no price every cost is unknown, so the limit could never be reached.
   if (typeof stop.max_cost === "number" && stop.max_cost > 0 && !asMap(raw.pricing)) {
-    problems.push({ path: ["stop", "max_cost"], message: "stop.max_cost counts dollars, but org.yaml prices no model", fix: 'add a pricing section, e.g. pricing: {"claude-sonnet-*": {input: 3, output: 15}}, or remove stop.max_cost' });
+    // A judge's runs are dollars too: the message says whose the limit counts.
+    const whose = asMap(asMap(raw.verify)?.judge) ? " (the agents' and the judge's)" : "";
+    const message = `stop.max_cost counts dollars${whose}, but org.yaml prices no model`;
+    problems.push({ path: ["stop", "max_cost"], message, fix: 'add a pricing section, e.g. pricing: {"claude-sonnet-*": {input: 3, output: 15}}, or remove stop.max_cost' });
   }
   const deadline = stop.deadline;
   if (typeof deadline !== "string" || !/^\d{4}-/.test(deadline)) return problems;

@@ -1,7 +1,7 @@
 // verify.judge as the metric: one headless judge run in the candidate's checkout, its answer read strictly.
 import { parseDuration } from "../config/schema.js";
 import { OrgError } from "../errors.js";
-import { readJudgeRun } from "../judge/index.js";
+import { readJudgeRun, recordJudgeUsage } from "../judge/index.js";
 import type { ExperimentRequest } from "./request.js";
 import type { ExperimentContext, RunMeasure, VerifierPort } from "./verifier-port.js";
 import type { RunSlot } from "./gpu-runs.js";
@@ -16,9 +16,13 @@ export async function measureByJudge(port: VerifierPort, context: ExperimentCont
   const work = { kind: "checkout" as const, commit: request.commit, gates };
   const options = { cwd: at.checkout, logFile: at.logFile, timeoutMs, signal: context.signal, run: at.run };
   const result = await port.runJudge(work, options);
+  // Spent whatever the verdict: a run killed or malformed gave no usage, and is counted as unknown, not as free.
+  const run = { at: new Date().toISOString(), kind: "verdict" as const, agent: at.run.agent, commit: request.commit };
+  await port.recordJudgeRun?.(recordJudgeUsage({ ...run, run: at.run.run, cli: result.cli }, result.output.usage));
   const what = `judge run of ${request.commit.slice(0, 7)} for ${request.agent}`;
   if (result.aborted) throw new OrgError(`${what} interrupted by shutdown; it stays queued`, "aborted");
-  const log = await port.readLog(at.logFile);
+  // The answer's text, not the CLI's JSON around it: a judge-error's tail shows what the model said.
+  const log = result.output.text;
   const answer = readJudgeRun(result, log, judge.dimensions, timeoutMs);
   const scored = answer.kind === "scored";
   return {

@@ -14,7 +14,7 @@ export interface StopFigures {
   /** The seconds column summed: every run of a row (baseline repeats, confirmations) ran in its one slot. */
   gpuHours: number;
   costUsd: number;
-  /** Some agent's models have no price: costUsd counts only the priced ones. */
+  /** Some agent's or the judge's models have no price (or usage unknown): costUsd counts only the priced ones. */
   costPartial: boolean;
   best: { name: string; metric: number; agent: string; commit: string } | undefined;
   /** Experiments since the org's best last improved. */
@@ -41,7 +41,7 @@ export interface StopInput {
   metric: { name: string; goal: Goal } | undefined;
   rows: ResultRow[];
   baseCommit: string;
-  /** Each agent's dollars; null for one whose models have no price. */
+  /** Each agent's dollars, then the verifier's judge's; null for a share with no price or whose usage is unknown. */
   costs: (number | null)[];
   /** The org's start (`org up`), which a duration deadline counts from. */
   startedAt: Date;

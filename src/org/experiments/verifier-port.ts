@@ -1,6 +1,8 @@
 // The verifier's hands (the port), what one experiment runs with, and what it yields.
 import type { VerifyConfig } from "../config/schema.js";
+import type { JudgeOutput } from "../judge/judge-usage.js";
 import type { JudgedWork } from "../judge/prompt.js";
+import type { JudgeRunRecord } from "../judge/spend.js";
 import type { RunSlot } from "./gpu-runs.js";
 import type { ChangedPath } from "./path-rules.js";
 import type { AgentLedger, ExperimentRequest } from "./request.js";
@@ -57,6 +59,9 @@ export interface RunCommandOptions {
 
 export type CommandOutcome = RunOutcome & { durationMs: number; aborted?: boolean };
 
+/** A judge run: how it ended, and what its CLI's machine-readable output says (the answer's text, the tokens). */
+export type JudgeRunOutcome = CommandOutcome & { cli: string; output: JudgeOutput };
+
 /** The verifier's hands: a private checkout, the run, git surgery on the agent's branch, files. */
 export interface VerifierPort {
   prepareCheckout(slot: string, commit: string): Promise<string>;
@@ -70,7 +75,9 @@ export interface VerifierPort {
   /** `run` says which slot it holds, for state/gpu-runs.jsonl. */
   runCommand(argv: string[], options: RunCommandOptions): Promise<CommandOutcome>;
   /** One headless run of verify.judge on `work` in the checkout, read-only to it; its output in logFile. */
-  runJudge?(work: JudgedWork, options: Omit<RunCommandOptions, "env">): Promise<CommandOutcome>;
+  runJudge?(work: JudgedWork, options: Omit<RunCommandOptions, "env">): Promise<JudgeRunOutcome>;
+  /** Adds a judge run's tokens to the verifier's own spend (state/verifier/judge-usage.json). */
+  recordJudgeRun?(run: JudgeRunRecord): Promise<void>;
   readLog(logFile: string): Promise<string>;
   savePatch(from: string, to: string, file: string): Promise<void>;
   /** The commit a branch points at now; undefined when it does not exist. */

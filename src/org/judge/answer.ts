@@ -1,4 +1,5 @@
 // A judge's answer read strictly: every dimension scored 0..1 and a reason, or a judge-error saying what is wrong.
+import { listJsonObjects } from "./json-scan.js";
 
 export type JudgeAnswer =
   | { kind: "scored"; score: number; scores: Record<string, number>; reason: string }
@@ -33,34 +34,5 @@ export function parseJudgeAnswer(output: string, weights: Readonly<Record<string
 
 /** The last JSON object in the output that has a "scores" key: a CLI may print other text around it. */
 function findAnswer(output: string): Record<string, unknown> | undefined {
-  let found: Record<string, unknown> | undefined;
-  for (let start = output.indexOf("{"); start >= 0; start = output.indexOf("{", start + 1)) {
-    const end = closingBrace(output, start);
-    if (end === undefined) continue;
-    try {
-      const value: unknown = JSON.parse(output.slice(start, end + 1));
-      if (value === null || typeof value !== "object" || Array.isArray(value)) continue;
-      if ("scores" in value) found = value as Record<string, unknown>;
-      start = end;
-    } catch {
-      // not JSON from here: the answer may start at a later brace
-    }
-  }
-  return found;
-}
-
-// Where the object opened at `start` closes, strings and their escapes aside; JSON.parse then checks the cut.
-function closingBrace(text: string, start: number): number | undefined {
-  let depth = 0;
-  let quoted = false;
-  for (let at = start; at < text.length; at++) {
-    const char = text[at];
-    if (quoted) {
-      if (char === "\\") at += 1;
-      else if (char === '"') quoted = false;
-    } else if (char === '"') quoted = true;
-    else if (char === "{") depth += 1;
-    else if (char === "}" && --depth === 0) return at;
-  }
-  return undefined;
+  return listJsonObjects(output).filter((value) => "scores" in value).at(-1);
 }
