@@ -4,7 +4,10 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { configProbe } from "../src/adapters/probes/config.js";
 import { calibrateJudge } from "../src/adapters/verifier/judge-calibration.js";
 import { loadConfig } from "../src/org/config/index.js";
-import { startModelServer, userTexts, type ModelServer, type Script } from "./helpers/model-server/index.js";
+import { readJudgeUsage } from "../src/adapters/verifier/judge-usage-store.js";
+import { addCounts, ZERO_COUNTS } from "../src/org/usage/types.js";
+import { startModelServer, userTexts } from "./helpers/model-server/index.js";
+import type { Exchange, ModelServer, Script } from "./helpers/model-server/index.js";
 import { homeFiles, orgEnv, runtimeYaml, type Cli } from "./helpers/real-org.js";
 import { createRepo, removeDir } from "./helpers/temp-repo.js";
 
@@ -22,6 +25,12 @@ const judge: Script = (request) => {
   if (!prompt.includes("This work is flawed: find where.")) return { kind: "text", text: "not a judge's prompt" };
   return { kind: "text", text: /The work is eval\/good\//.test(prompt) ? score(0.9, 0.8) : score(0.1, 0.2) };
 };
+
+// The models each CLI named (Codex and opencode name none in their output: the config's, as their transcripts do).
+const MODELS: Record<string, string[]> = {
+  codex: ["gpt-scripted"], gemini: ["gemini-3.5-flash-lite", "gemini-3.1-pro-preview"], opencode: ["model"],
+};
+const sumUsage = (exchanges: Exchange[]) => exchanges.map((exchange) => exchange.usage!).reduce(addCounts, ZERO_COUNTS);
 
 let server: ModelServer;
 const saved = { ...process.env };
@@ -48,9 +57,20 @@ describe("the judge in each agent CLI's headless mode", { tags: ["slow"] }, () =
       const before = server.exchanges.length;
       const outcome = await calibrateJudge(await loadJudged(dir), () => undefined);
       expect(outcome).toEqual(CALIBRATED);
-      const asked = server.exchanges.slice(before)
-        .filter((exchange) => userTexts(exchange.request).join("\n").includes("This work is flawed"));
+      const exchanges = server.exchanges.slice(before);
+      const judged = (exchange: Exchange) => userTexts(exchange.request).join("\n").includes("This work is flawed");
+      const asked = exchanges.filter(judged);
       expect(asked.length).toBeGreaterThanOrEqual(4);
+      // Each run's tokens, read from the CLI's headless JSON, are the server's exactly: Gemini's router call counts
+      // (its stats name it); opencode's title request is in none of its events.
+      const billed = exchanges.filter((exchange) => cli !== "opencode" || exchange.request.tools.length > 0);
+      const { runs } = await readJudgeUsage(join(dir, "state"));
+      expect(runs.map((run) => [run.kind, run.agent, run.cli, run.unknown])).toEqual(
+        Array.from({ length: 4 }, () => ["calibration", "judge", cli, undefined]),
+      );
+      const counted = runs.flatMap((run) => Object.values(run.byModel ?? {})).reduce(addCounts, ZERO_COUNTS);
+      expect(counted).toEqual(sumUsage(billed));
+      expect(new Set(runs.flatMap((run) => Object.keys(run.byModel ?? {})))).toEqual(new Set(MODELS[cli]));
     } finally {
       process.env = { ...saved };
       removeDir(dir);
@@ -64,7 +84,8 @@ describe("the judge in each agent CLI's headless mode", { tags: ["slow"] }, () =
       "#!/bin/sh",
       'if touch judged-here 2>/dev/null; then echo "the checkout was writable"; exit 0; fi',
       'touch "$HOME/mine" || { echo "no home of its own"; exit 0; }',
-      'case "$2" in *"The work is eval/good/"*) echo \'{"scores":{"design":0.9,"craft":0.8},"reason":"g"}\' ;;',
+      'for last; do :; done',
+      'case "$last" in *"The work is eval/good/"*) echo \'{"scores":{"design":0.9,"craft":0.8},"reason":"g"}\' ;;',
       '  *) echo \'{"scores":{"design":0.1,"craft":0.2},"reason":"b"}\' ;; esac',
       "",
     ].join("\n");
@@ -76,6 +97,9 @@ describe("the judge in each agent CLI's headless mode", { tags: ["slow"] }, () =
       writeFileSync(join(dir, "org.yaml"), yaml);
       const outcome = await calibrateJudge(await loadJudged(dir), () => undefined);
       expect(outcome).toEqual(CALIBRATED);
+      // Its output is no Claude Code result: each run is recorded, its usage unknown rather than zero.
+      const { runs } = await readJudgeUsage(join(dir, "state"));
+      expect(runs.map((run) => run.unknown)).toEqual(Array(4).fill("Claude Code printed no result object"));
     } finally {
       removeDir(dir);
     }

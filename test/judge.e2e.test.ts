@@ -1,7 +1,11 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startModelServer, userTexts, type ModelServer, type Script } from "./helpers/model-server/index.js";
+import type { JudgeSpend } from "../src/org/judge/index.js";
+import { totalTokens } from "../src/org/usage/types.js";
+import { formatTokens, formatUsd } from "../src/ui/usage-format.js";
+import { startModelServer, userTexts } from "./helpers/model-server/index.js";
+import type { ModelServer, Script, Usage } from "./helpers/model-server/index.js";
 import { runOrg, runOrgAsync } from "./helpers/org-cli.js";
 import { bin, tmux } from "./helpers/org-fixture.js";
 import { pollUntil } from "./helpers/poll.js";
@@ -34,6 +38,9 @@ verify:
     references: { good: [eval/good/landing.html], bad: [eval/bad/spam.html] }
     repeats: 2
     timeout: 60s
+pricing:
+  "claude-*": { input: 3, output: 15, cache_read: 0.3, cache_write: 3.75 }
+stop: { max_cost: 100 }
 `;
 
 let mode: "blind" | "sharp" = "blind";
@@ -151,6 +158,36 @@ describe("verify.judge: a rubric judge calibrated on references, then the metric
     expect(results).toContain(`gates failed: judge 1 (latest ${garbled.short} by researcher-1)`);
     expect(runOrg(["history"], { cwd: dir, env: wide }).stdout.split("\n")[1]).toMatch(/\sjudge×1\s/);
   }, 150_000);
+
+  test("the judge's tokens and dollars are the verifier's: every calibration run and verdict, priced, in status, " +
+    "results and the report, and counted by stop.max_cost", async () => {
+    // Every request the server answered was a judge's: 8 calibrating (the blind org up's and the sharp one's), then
+    // one per verdict (baseline, flawed, garbled, better). Claude Code's modelUsage gives each run's tokens.
+    const total = server.totalUsage();
+    const usd = (counts: Usage) =>
+      (counts.input * 3 + counts.output * 15 + counts.cacheRead * 0.3 + counts.cacheWrite * 3.75) / 1e6;
+    const calibrating = server.exchanges.slice(0, 8).map((exchange) => exchange.usage!);
+    const wide = { ...env, COLUMNS: "200" };
+    const status = JSON.parse(runOrg(["status", "--json"], { cwd: dir, env: wide }).stdout) as { judge: JudgeSpend };
+    expect(server.exchanges).toHaveLength(12);
+    expect(status.judge).toMatchObject({
+      ...total, runs: 12, calibrationRuns: 8, verdicts: 4, unknownRuns: 0, costUsd: expect.closeTo(usd(total), 12),
+      calibrationUsd: expect.closeTo(calibrating.reduce((sum, counts) => sum + usd(counts), 0), 12),
+    });
+    const perVerdict = status.judge.perVerdictUsd!;
+    expect(perVerdict).toBeCloseTo((usd(total) - status.judge.calibrationUsd!) / 4, 12);
+    const line = `the judge (verifier): ${formatTokens(totalTokens(total))} tokens, ${formatUsd(usd(total))} ` +
+      `over 12 runs (8 calibrating), ${formatUsd(perVerdict)} per verdict`;
+    expect(runOrg(["status"], { cwd: dir, env: wide }).stdout).toContain(line);
+    expect(runOrg(["results"], { cwd: dir, env: wide }).stdout).toContain(line);
+    // The idle agent spends nothing: the limit's distance is the judge's dollars.
+    await pollUntil(() => readStopDistance() === `$${usd(total).toFixed(2)}/$100`, {
+      what: "the stop distance with the judge's dollars", timeoutMs: 30_000,
+    });
+    const report = await org(["report"]);
+    expect(report.code, report.stderr).toBe(0);
+    expect(report.stdout).toContain(`; ${line}`);
+  }, 120_000);
 });
 
 async function submit(text: string, message: string): Promise<{ short: string; lines: string[] }> {
@@ -159,6 +196,13 @@ async function submit(text: string, message: string): Promise<{ short: string; l
   expect(result.code, result.stderr).toBe(0);
   const lines = result.stdout.replace(/\n$/, "").split("\n");
   return { short: /^submitted ([0-9a-f]{7}) /.exec(lines[0]!)?.[1] ?? "", lines };
+}
+
+function readStopDistance(): string | undefined {
+  const file = JSON.parse(readFileSync(join(dir, "state", "stop.json"), "utf8")) as {
+    distances?: { key: string; text: string }[];
+  };
+  return file.distances?.find((distance) => distance.key === "max_cost")?.text;
 }
 
 /** The last results.tsv row: commit, metric, status, description and the gate column. */

@@ -23,7 +23,8 @@ export async function evaluateStop(input: { config: OrgConfig; record: Pick<OrgR
   // The verifier's judge spends too: its dollars count beside the agents', an unknown or unpriced run making a floor.
   const judge = config.verify?.judge ? await readJudgeUsage(paths.state) : undefined;
   const spend = judge && summarizeJudgeSpend(judge.runs, config.pricing ?? {});
-  const costs = [...[...usage.values()].map((view) => (view === null ? 0 : view.costUsd)), ...judgeCostsForStop(spend)];
+  const agents = [...usage.values()].map((view) => (view === null ? 0 : view.costUsd));
+  const costs = [...agents, ...judgeCostsForStop(spend), ...(judge?.problem ? [null] : [])];
   const metric = config.verify ? { name: config.verify.metric.name, goal: config.verify.metric.goal } : undefined;
   return decideStop({
     stop: config.stop, metric, rows, baseCommit: record.baseCommit, costs, startedAt: new Date(record.upAt), now: input.now, waived: await readWaivers(paths.state),

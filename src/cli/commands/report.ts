@@ -24,6 +24,8 @@ import { measureUtilization, seriesUtilization } from "../../org/experiments/uti
 import { buildUtilizationSpec } from "../../ui/report-utilization-spec.js";
 import { describeUtilization } from "../../ui/utilization-format.js";
 import type { TopLevelSpec } from "vega-lite";
+import { readJudgeSpendView } from "../../adapters/store/judge-spend.js";
+import { describeJudgeSpend } from "../../ui/judge-spend.js";
 import type { Io } from "../io.js";
 import { buildLineage } from "../../org/lineage/index.js";
 import { readLineageInput } from "../../adapters/store/lineage-input.js";
@@ -63,9 +65,12 @@ export async function runReport(opts: { root: string; out?: string; svg?: string
   const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
   const ledgers = await readLedgers(paths.state, table.rows.map((row) => row.agent));
   const usage = ledgers.size > 0 ? buildResultsUsage(table.rows, ledgers, setting.pricing) : undefined;
+  // The verifier's judge spends apart from the agents: its own clause of the summary.
+  const judge = await readJudgeSpendView(opts.root);
+  const judged = judge ? `; ${describeJudgeSpend(judge.spend)}` : "";
   // Which gate of verify.gates stopped how many experiments, as `org results` names them.
   const gates = describeGateFailures(tallyGateFailures(table.rows));
-  const summary = `${count(table.rows.length, "experiment")} by ${count(progress.agents.length, "agent")}: ${progress.measured.length} measured, ${kept} kept, ${progress.failed.length} ${gates ? `crashed, rejected or failed a gate (${gates})` : "crashed or rejected"}; ${setting.goal} ${metricName}${usage ? `; ${describeSpend(usage)}` : ""}${tampered > 0 ? `; ${count(tampered, "tampered row")} left out (see \`org results\`)` : ""}`;
+  const summary = `${count(table.rows.length, "experiment")} by ${count(progress.agents.length, "agent")}: ${progress.measured.length} measured, ${kept} kept, ${progress.failed.length} ${gates ? `crashed, rejected or failed a gate (${gates})` : "crashed or rejected"}; ${setting.goal} ${metricName}${usage ? `; ${describeSpend(usage)}` : ""}${judged}${tampered > 0 ? `; ${count(tampered, "tampered row")} left out (see \`org results\`)` : ""}`;
   const htmlPath = opts.out ? resolve(opts.out) : `${paths.state}/report.html`;
   const svgPath = opts.svg ? resolve(opts.svg) : `${paths.state}/progress.svg`;
   // How busy the GPUs were over the org's life, where the verifier recorded its runs.

@@ -23,6 +23,8 @@ import { countRows } from "../../org/experiments/row-kind.js";
 import { readVerifierInput } from "../../adapters/store/verifier-state.js";
 import { buildVerifierView } from "../../org/views/verifier.js";
 import { describeCrashedBaselines, formatVerifierLine } from "../../ui/verifier-line.js";
+import { readJudgeSpendView } from "../../adapters/store/judge-spend.js";
+import { describeJudgeSpend, explainJudgeSpend } from "../../ui/judge-spend.js";
 import type { Io } from "../io.js";
 import { formatJson } from "../../org/safe-text.js";
 import { fitLines } from "../../ui/wrap-text.js";
@@ -55,13 +57,17 @@ export async function runResults(opts: { root: string; json: boolean }, io: Io):
   const spend = usage ? { usage: { agents: usage.agents, keeps: usage.keeps, experiments } } : {};
   // Which gate of verify.gates failed, how often: the FAIL column says who, this says where.
   const gateFailures = tallyGateFailures(table.rows);
+  // The judge's tokens and dollars, the verifier's: one line beside the agents' columns.
+  const judge = await readJudgeSpendView(opts.root, "loaded" in read ? read.loaded.config : undefined);
   const json = {
     metric: metricName, goal, sigma: noise.sigma ?? null, counts: totals, ...board, ...spend,
     utilization: utilization ?? null, duplicates, ...(gateFailures.length > 0 ? { gateFailures } : {}), ...describeTrustJson(checked),
+    ...(judge ? { judge: judge.spend } : {}),
   };
   const duplicated = duplicates.answered > 0 ? [describeDuplicates(duplicates)] : [];
   const gates = describeGateFailures(gateFailures);
-  const notes = [...(gates ? [gates] : []), ...describeTrust(checked), ...duplicated, ...(utilization ? [describeUtilization(utilization)] : [])];
+  const judged = judge ? [describeJudgeSpend(judge.spend), ...explainJudgeSpend(judge.spend, judge.maxCost)] : [];
+  const notes = [...judged, ...(gates ? [gates] : []), ...describeTrust(checked), ...duplicated, ...(utilization ? [describeUtilization(utilization)] : [])];
   const leaderboard = renderLeaderboard(board, metricName, goal, noise, usage, io.columns);
   const text = [leaderboard, ...notes.map((note) => fitLines(note, io.columns))].join("\n");
   // Before a first experiment, what the verifier is doing says why ("no results yet" with eight jobs queued reads as

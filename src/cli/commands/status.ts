@@ -16,6 +16,8 @@ import { findRunningKeeper, readKeeperRecord } from "../../adapters/keeper-proce
 import { readVerifierInput } from "../../adapters/store/verifier-state.js";
 import { buildVerifierView } from "../../org/views/verifier.js";
 import { describeCrashedBaselines, formatVerifierLine } from "../../ui/verifier-line.js";
+import { readJudgeSpendView } from "../../adapters/store/judge-spend.js";
+import { describeJudgeSpend, explainJudgeSpend } from "../../ui/judge-spend.js";
 import type { Io } from "../io.js";
 import { formatJson } from "../../org/safe-text.js";
 
@@ -27,7 +29,7 @@ export async function runStatus(opts: { root: string; json: boolean }, io: Io): 
   const names = snapshot.agents.map((agent) => agent.name);
   const running = snapshot.running;
   // Every file below is read side by side: each is its own small read, none needs another's answer.
-  const [reload, usage, input, read, keeperPid, keeper, disk, queue] = await Promise.all([
+  const [reload, usage, input, read, keeperPid, keeper, disk, queue, judge] = await Promise.all([
     readReloadRecord(paths.state),
     // Each agent's tokens and dollars as the daemon last summed them (null: its program records none).
     readUsageViews(world.files, paths.state, names),
@@ -41,6 +43,8 @@ export async function runStatus(opts: { root: string; json: boolean }, io: Io): 
     running ? readDiskView(paths.state) : undefined,
     // What the verifier is doing: a queue of baselines and experiments is news while every agent reads `running`.
     readVerifierInput(opts.root, names),
+    // The verifier's own spend: its judge's runs, apart from the agents' (none without a judge).
+    readJudgeSpendView(opts.root),
   ]);
   const agents = snapshot.agents.map((agent) => ({ ...agent, usage: usage.get(agent.name) ?? null }));
   const utilization = input && measureUtilization(input);
@@ -51,7 +55,8 @@ export async function runStatus(opts: { root: string; json: boolean }, io: Io): 
   if (!opts.json) {
     const warnings = [...describeReloadWarning(reload), ...(disk?.low ? [`verifier paused: ${disk.low}`] : [])];
     const crashed = verifier ? describeCrashedBaselines(verifier, opts.root) : [];
-    const verifierLines = verifier ? [formatVerifierLine(verifier), ...crashed] : [];
+    const judged = judge ? [describeJudgeSpend(judge.spend), ...explainJudgeSpend(judge.spend, judge.maxCost)] : [];
+    const verifierLines = [...(verifier ? [formatVerifierLine(verifier), ...crashed] : []), ...judged];
     const stopLine = formatStopLine(stop, opts.root);
     io.out(renderStatus(snapshot, warnings, usage, { utilization, stopLine, verifierLines, width: io.columns }));
     const line = formatKeeperLine(keeper, keeperPid !== undefined);
@@ -64,6 +69,6 @@ export async function runStatus(opts: { root: string; json: boolean }, io: Io): 
     keeper: keeper ? { ...keeper, running: keeperPid !== undefined } : null,
   };
   const stopped = stop?.kind === "stop" && stop.phase === "stopped" ? stop.reason : null;
-  io.out(formatJson({ ...snapshot, agents, reload: reload ?? null, daemon, utilization: utilization ?? null, stopped, stop: stop ?? null, disk: disk ?? null, verifier: verifier ?? null }));
+  io.out(formatJson({ ...snapshot, agents, reload: reload ?? null, daemon, utilization: utilization ?? null, stopped, stop: stop ?? null, disk: disk ?? null, verifier: verifier ?? null, judge: judge?.spend ?? null }));
   return 0;
 }

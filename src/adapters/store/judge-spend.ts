@@ -1,0 +1,23 @@
+import type { OrgConfig } from "../../org/config/schema.js";
+import { summarizeJudgeSpend, type JudgeSpend } from "../../org/judge/index.js";
+import { orgPaths } from "../../org/paths.js";
+import { readJudgeUsage } from "../verifier/judge-usage-store.js";
+import { readAndLoadConfig } from "./config-file.js";
+
+/** The judge's spend as commands show it: priced with org.yaml's pricing now; whether stop.max_cost counts it. */
+export interface JudgeSpendView {
+  spend: JudgeSpend;
+  maxCost: boolean;
+}
+
+/** None for an org whose judge never ran; org.yaml is read only when it did (and not given). */
+export async function readJudgeSpendView(root: string, config?: OrgConfig): Promise<JudgeSpendView | undefined> {
+  const file = await readJudgeUsage(orgPaths(root).state);
+  if (file.runs.length === 0 && !file.problem) return undefined;
+  const read = config ? undefined : await readAndLoadConfig({ cwd: root }).catch(() => undefined);
+  const settings = config ?? (read && "loaded" in read ? read.loaded.config : undefined);
+  const spend = summarizeJudgeSpend(file.runs, settings?.pricing ?? {});
+  // A record that does not parse: what it held is not counted, so the spend is a floor.
+  const broken = file.problem ? { unknownRuns: spend.unknownRuns + 1, unknown: file.problem } : {};
+  return { spend: { ...spend, ...broken }, maxCost: settings?.stop?.max_cost !== undefined };
+}
