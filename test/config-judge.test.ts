@@ -100,4 +100,11 @@ describe("config: verify.judge", () => {
         '— add command: [python, train.py], or judge: for a rubric judge (docs/judge.md)',
     ]);
   });
+
+  it("a cost limit with no price says it counts the judge's dollars too", async () => {
+    expect(await problemsOf(`${judged(JUDGE)}stop:\n  max_cost: 50\n`, probe())).toEqual([
+      "org.yaml:15:13: stop.max_cost counts dollars (the agents' and the judge's), but org.yaml prices no model " +
+        '— add a pricing section, e.g. pricing: {"claude-sonnet-*": {input: 3, output: 15}}, or remove stop.max_cost',
+    ]);
+  });
 });
