@@ -98,6 +98,15 @@ describe("the house", () => {
       .toEqual([]);
   });
 
+  // A command's module loads when it runs: `org status` never loads `org submit`'s code, nor its flow.
+  test("the command tables import each command's module lazily, with import()", () => {
+    const eager = /^import [^;]*from "\.\/commands\//m;
+    const tables = readSources().filter(([path]) => path.startsWith("cli/") && !path.startsWith("cli/commands/"));
+    expect(tables.filter(([, text]) => eager.test(text)).map(([path]) => path)).toEqual([]);
+    expect(tables.some(([path, text]) => path === "cli/run-commands.ts" && text.includes('import("./commands/up.js")')))
+      .toBe(true);
+  });
+
   test("the CLI runs no git itself: a flow asks src/adapters/git", () => {
     const runsGit = /\brunGit(?:OnWorktree)?\(|\bgit\(\[/;
     expect(readSources().filter(([path, text]) => path.startsWith("cli/") && runsGit.test(text)).map(([path]) => path))
