@@ -3,8 +3,15 @@ import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, test } from "vitest";
 import { PACKAGE_ROOT } from "./helpers/org-cli.js";
 
-// cli → ui → daemon → adapters → org → roles: each folder may import its own and those after it.
-const LAYERS = ["cli", "ui", "daemon", "adapters", "org", "roles"];
+// cli → ui → daemon → flows → adapters → org → roles: each folder may import its own and those after it.
+const LAYERS = ["cli", "ui", "daemon", "flows", "adapters", "org", "roles"];
+// The commands that are a use case, each with the one flow it calls.
+const FLOWS: Record<string, string> = {
+  "submit.ts": "flows/submit-experiment.js", "send.ts": "flows/send-message.js",
+  "confirm.ts": "flows/confirm-commit.js",
+  "up.ts": "flows/up/start-org.js", "down.ts": "flows/stop-org.js", "reload.ts": "flows/reload/apply-reload.js",
+  "plan.ts": "flows/reload/reload-now.js", "program-restore.ts": "flows/reload/restore-program.js",
+};
 const SRC = join(PACKAGE_ROOT, "src");
 
 function sourceFiles(dir: string, pattern = /\.ts$/): string[] {
@@ -76,6 +83,34 @@ describe("the house", () => {
     const isCommand = (path: string) => path.startsWith("cli/commands/");
     const crossed = imports().filter(([from, to]) => isCommand(from) && isCommand(to));
     expect(crossed.map(([from, to]) => `${from} -> ${to}`)).toEqual([]);
+  });
+
+  test("a use case's command calls its one flow, and the CLI reaches the daemon only to run it", () => {
+    const edges = imports();
+    const flowsOf = (command: string) => edges
+      .filter(([from, to]) => from === `cli/commands/${command}` && to.startsWith("flows/")).map(([, to]) => to);
+    expect(Object.keys(FLOWS).map((command) => [command, flowsOf(command)]))
+      .toEqual(Object.entries(FLOWS).map(([command, flow]) => [command, [flow]]));
+    // `org daemon` and `org keeper` are the daemon and its keeper; what else the CLI shares with it is a flow.
+    const runsDaemon = ["cli/commands/daemon.ts", "cli/commands/keeper.ts"];
+    const intoDaemon = edges.filter(([from, to]) => from.startsWith("cli/") && to.startsWith("daemon/"));
+    expect(intoDaemon.filter(([from]) => !runsDaemon.includes(from)).map(([from, to]) => `${from} -> ${to}`))
+      .toEqual([]);
+  });
+
+  // A command's module loads when it runs: `org status` never loads `org submit`'s code, nor its flow.
+  test("the command tables import each command's module lazily, with import()", () => {
+    const eager = /^import [^;]*from "\.\/commands\//m;
+    const tables = readSources().filter(([path]) => path.startsWith("cli/") && !path.startsWith("cli/commands/"));
+    expect(tables.filter(([, text]) => eager.test(text)).map(([path]) => path)).toEqual([]);
+    expect(tables.some(([path, text]) => path === "cli/run-commands.ts" && text.includes('import("./commands/up.js")')))
+      .toBe(true);
+  });
+
+  test("the CLI runs no git itself: a flow asks src/adapters/git", () => {
+    const runsGit = /\brunGit(?:OnWorktree)?\(|\bgit\(\[/;
+    expect(readSources().filter(([path, text]) => path.startsWith("cli/") && runsGit.test(text)).map(([path]) => path))
+      .toEqual([]);
   });
 
   test("git runs only in src/adapters/git, and processes start only in src/adapters/process.ts", () => {

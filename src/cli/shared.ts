@@ -1,5 +1,5 @@
 import { describeAction } from "../org/reconcile/index.js";
-import type { ReloadOutcome } from "../daemon/reload/reload-org.js";
+import type { ReloadOutcome } from "../flows/reload/reload-org.js";
 import { EXIT } from "../org/scripting/index.js";
 import type { Io } from "./io.js";
 

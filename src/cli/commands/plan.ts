@@ -1,7 +1,4 @@
-import { resolve } from "node:path";
-import { readAndLoadConfig } from "../../adapters/store/config-file.js";
-import { reloadOrg } from "../../daemon/reload/reload-org.js";
-import { createWorld } from "../../adapters/world.js";
+import { planReload } from "../../flows/reload/reload-now.js";
 import { OrgError } from "../../org/errors.js";
 import { EXIT } from "../../org/scripting/index.js";
 import { formatJson } from "../../org/safe-text.js";
@@ -14,9 +11,7 @@ export async function runPlan(
   opts: { root: string; file?: string; cwd: string; json?: boolean },
   io: Io,
 ): Promise<number> {
-  const file = opts.file === undefined ? undefined : resolve(opts.cwd, opts.file);
-  const read = await readAndLoadConfig({ cwd: opts.root, file });
-  const outcome = await reloadOrg(createWorld(), { root: opts.root, read, by: "org plan", apply: false });
+  const outcome = await planReload(opts.root, opts.file, opts.cwd);
   if (!opts.json) return printOutcome(outcome, io, false);
   // A plan never takes the lock, so busy is not expected here; should it come, it is an error, not a plan.
   if (outcome.kind === "busy") {

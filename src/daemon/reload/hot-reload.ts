@@ -6,9 +6,9 @@ import { describeAction } from "../../org/reconcile/index.js";
 import type { World } from "../../org/world.js";
 import { ConfigWatcher } from "../../adapters/fs/config-watcher.js";
 import { watchDir } from "../../adapters/fs/files.js";
-import { applyMetaEdit, type MetaReply } from "./meta.js";
-import { answerMetaRequest, listMetaRequests, requestsDir } from "./requests.js";
-import { reloadOrg, type ReloadOutcome } from "./reload-org.js";
+import { applyMetaEdit, type MetaReply } from "../../flows/reload/meta.js";
+import { answerMetaRequest, listMetaRequests, requestsDir } from "../../flows/reload/requests.js";
+import { reloadOrg, type ReloadOutcome } from "../../flows/reload/reload-org.js";
 import { ensureDir } from "../../adapters/fs/dir.js";
 
 type ReadConfig = () => Promise<{ loaded: LoadedConfig } | { problems: string[] }>;

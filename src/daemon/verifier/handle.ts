@@ -2,7 +2,7 @@ import type { LoadedConfig, OrgConfig } from "../../org/config/index.js";
 import type { OrgPaths } from "../../org/paths.js";
 import type { OrgRecord } from "../../org/state.js";
 import { readText } from "../../adapters/fs/files.js";
-import { reloadFile } from "../reload/state.js";
+import { reloadFile } from "../../flows/reload/state.js";
 
 interface Verifier {
   tick(now: Date): Promise<void>;

@@ -1,12 +1,12 @@
 // What `org up` starts and records as the org starts: org.yaml's program, or with --ab both programs, checked and merged first.
-import { orgPaths } from "../org/paths.js";
-import type { AbRun } from "../org/programs/ab-run.js";
-import type { LoadedConfig } from "../org/config/index.js";
-import { loadAbPrograms, removeAbRun, writeAbRun } from "../adapters/store/ab-run.js";
-import { readOptionalRecord } from "../adapters/store/org-record.js";
-import { readProgramContent, recordProgram, recordSideProgram } from "../adapters/store/program-record.js";
-import { createWorld } from "../adapters/world.js";
-import { readAndLoadConfig } from "../adapters/store/config-file.js";
+import { orgPaths } from "../../org/paths.js";
+import type { AbRun } from "../../org/programs/ab-run.js";
+import type { LoadedConfig } from "../../org/config/index.js";
+import { loadAbPrograms, removeAbRun, writeAbRun } from "../../adapters/store/ab-run.js";
+import { readOptionalRecord } from "../../adapters/store/org-record.js";
+import { readProgramContent, recordProgram, recordSideProgram } from "../../adapters/store/program-record.js";
+import { createWorld } from "../../adapters/world.js";
+import { readAndLoadConfig } from "../../adapters/store/config-file.js";
 
 export type UpPrograms = { loaded: LoadedConfig; record: (at: Date) => Promise<string | undefined> } | { problems: string[] };
 

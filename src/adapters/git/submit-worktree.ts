@@ -1,0 +1,64 @@
+import { OrgError } from "../../org/errors.js";
+import type { GitAnswer } from "../../org/experiments/submit-git.js";
+import { describeDiskFull } from "../fs/disk-space.js";
+import { commitOnto, type CommitOnto } from "./commit-onto.js";
+import { runGitOnWorktree } from "./worktree-git.js";
+import type { OrgWorktree } from "./worktree-git-dir.js";
+
+/** The index as `git add --all` left it: its tree (or why git could not write it), HEAD, HEAD's tree and own ref. */
+export interface StagedIndex {
+  tree: GitAnswer;
+  head: string;
+  headTree: string | undefined;
+  symbolic: GitAnswer;
+}
+
+/** git as `org submit` runs it in an agent's worktree; what to make of each answer is the submit flow's. */
+export interface SubmitGit {
+  /** `git add --all`, then the index read in one round; a full disk is an error, never "nothing staged". */
+  stageAll(): Promise<StagedIndex>;
+  /** Put the worktree back as it was: unstage what stageAll staged. */
+  unstage(): Promise<void>;
+  /** The index as a commit on `before`, on `ref` only if it still points there (see commitOnto). */
+  commit(before: string, message: string, ref: string, tree?: string): Promise<CommitOnto>;
+  /** A commit's subject line. */
+  readSubject(commit: string): Promise<string>;
+  isAncestor(ancestor: string, commit: string): Promise<boolean>;
+}
+
+/** git on an agent's worktree as org knows it (openOrgWorktree), with an identity when the repo has none. */
+export function openSubmitGit(worktree: OrgWorktree): SubmitGit {
+  let config: string[] = [];
+  const git = (args: string[]) => runGitOnWorktree(worktree, args, { config });
+  return {
+    stageAll: async () => {
+      // The identity is read while `add` stages: the one call that writes the index runs alone.
+      const [identity, added] = await Promise.all([readIdentity(git), git(["add", "--all"])]);
+      config = identity;
+      // Without this a full disk would read as "nothing to submit": git staged nothing, it could not write its index.
+      if (added.exitCode !== 0 && /no space left|quota exceeded/i.test(added.stderr)) {
+        const what = `git could not stage your changes in ${worktree.path}`;
+        throw new OrgError(`${await describeDiskFull(worktree.path, { what })}; nothing was committed`, "disk-full");
+      }
+      // One round: the index's tree, HEAD and its tree, HEAD's own ref; write-tree alone touches the index.
+      const [tree, heads, symbolic] = await Promise.all([
+        git(["write-tree"]), git(["rev-parse", "HEAD", "HEAD^{tree}"]),
+        git(["symbolic-ref", "-q", "--no-recurse", "HEAD"]),
+      ]);
+      const [head = "", headTree] = heads.stdout.trim().split("\n");
+      return { tree, head, headTree, symbolic };
+    },
+    unstage: async () => void (await git(["reset", "--quiet"])),
+    commit: (before, message, ref, tree) => commitOnto(git, before, message, ref, tree),
+    readSubject: async (commit) => (await git(["log", "-1", "--format=%s", commit])).stdout.trim(),
+    isAncestor: async (ancestor, commit) =>
+      (await git(["merge-base", "--is-ancestor", ancestor, commit])).exitCode === 0,
+  };
+}
+
+// A research repo on a fresh machine may have no git identity; the agent's commits still need one.
+async function readIdentity(git: (args: string[]) => Promise<GitAnswer>): Promise<string[]> {
+  const name = await git(["config", "user.name"]);
+  if (name.exitCode === 0 && name.stdout.trim() !== "") return [];
+  return ["user.name=org agent", "user.email=agent@org.invalid"];
+}
