@@ -14,7 +14,7 @@ import { commitOnto } from "../../adapters/git/commit-onto.js";
 import { readRecord } from "../../adapters/store/org-record.js";
 import { addToQueue, listQueue } from "../../adapters/store/queue.js";
 import { decideQueueRoom } from "../../org/experiments/schedule.js";
-import { DEFAULT_QUEUE_PER_AGENT } from "../../org/config/verify-schema.js";
+import { DEFAULT_QUEUE_PER_AGENT } from "../../org/config/index.js";
 import { decideBranchRef, isStaged, knowAncestor } from "../../org/experiments/submit-git.js";
 import { assertJournaledVerdict } from "../../adapters/verifier/verdict-file.js";
 import type { Io } from "../io.js";

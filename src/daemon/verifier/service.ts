@@ -1,8 +1,7 @@
 import type { OrgPaths } from "../../org/paths.js";
 import type { OrgRecord } from "../../org/state.js";
 import type { GpuProbe } from "../../org/ports.js";
-import { SlurmSchema, type OrgConfig, type RuntimeConfig } from "../../org/config/schema.js";
-import type { JudgeConfig } from "../../org/config/judge-schema.js";
+import { SlurmSchema, type JudgeConfig, type OrgConfig, type RuntimeConfig } from "../../org/config/index.js";
 import type { ChildRecords } from "../../adapters/child-records.js";
 import type { ReadConfigResult } from "../../adapters/store/config-file.js";
 import { createVerifierPort } from "../../adapters/verifier/port.js";
