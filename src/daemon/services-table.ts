@@ -44,13 +44,21 @@ export function buildServices(opts: { root: string; paths: OrgPaths; record: Org
   // What each agent writes, and the free space verify runs keep: the verifier asks it before every run.
   const disk = new DiskWatch({ root, readConfig, tmux, processes: world.processes, say });
   const verifier = defineVerifier({ paths, record, children, gpus: world.gpus, readConfig, firstRead, say, holdRuns: () => disk.holdRuns() });
+  // The other services judge by the verify section the verifier was handed, never by a later edit of org.yaml's.
+  const readJudgedConfig = async (): Promise<ReadConfigResult> => {
+    const read = await readConfig();
+    if (!("loaded" in read)) return read;
+    const verify = verifier.judgedVerify(read.loaded.config.verify);
+    return { loaded: { ...read.loaded, config: { ...read.loaded.config, verify } } };
+  };
   let notifier: { stop(): Promise<void> } | undefined;
   const hotReload = new HotReload({ root, world, readConfig: reloadConfig, say });
-  const standups = new StandupScheduler({ root, readConfig, say });
+  const standups = new StandupScheduler({ root, readConfig: readJudgedConfig, say });
   // Token usage from what each agent CLI records: usage.json per agent, which `org status` shows as it is.
   const tokens = new UsagePoller({ root, readConfig, say });
   // org.yaml's stop section: when a condition is met, the agents are told, stopped after a grace, and the report written.
-  const stops = new StopWatch({ root, readConfig, control: createStopControl({ root, world, tmux }), say });
+  const control = createStopControl({ root, world, tmux });
+  const stops = new StopWatch({ root, readConfig: readJudgedConfig, control, say });
   const services: Service[] = [
     // First: a daemon that dies while the rest still start is brought back by the keeper it started.
     defineKeeperWatch({ root, state: paths.state, orgArgv: world.orgArgv, say }),
