@@ -1,4 +1,6 @@
+import { readFile } from "node:fs/promises";
 import { dirname, isAbsolute, resolve } from "node:path";
+import { parse } from "yaml";
 import { loadConfig, type ConfigProbe, type LoadedConfig } from "../../org/config/index.js";
 import type { Pricing } from "../../org/usage/pricing.js";
 import type { Goal } from "../../org/experiments/verdict.js";
@@ -23,6 +25,12 @@ export async function readAndLoadConfig(opts: { cwd: string; file?: string; now?
   }
   const result = await loadConfig({ file, dir: dirname(absFile), text, now: opts.now }, probe);
   return result.ok ? { loaded: result.loaded } : { problems: result.problems };
+}
+
+/** org.yaml's repo as written, for an org.yaml that does not load yet: the demo makes the repo it names. */
+export async function readRepoSetting(root: string): Promise<string | undefined> {
+  const raw = parse(await readFile(resolve(root, "org.yaml"), "utf8")) as { repo?: unknown } | null;
+  return typeof raw?.repo === "string" ? raw.repo : undefined;
 }
 
 /** The metric's name and direction from org.yaml; an unreadable org.yaml falls back to minimizing "metric". */
