@@ -1,13 +1,11 @@
 // The org as it runs now: org.yaml, or during an A/B run both programs merged (B's agents are agents to every command),
 // and each process's one cached reader of it.
 import { createHash } from "node:crypto";
-import { isAbsolute, resolve } from "node:path";
 import type { OrgConfig } from "../../org/config/index.js";
 import { ConfigError } from "../../org/errors.js";
 import { orgPaths } from "../../org/paths.js";
-import { readText } from "../fs/files.js";
 import { loadAbPrograms, readAbRun } from "./ab-run.js";
-import { readAndLoadConfig, type ReadConfigResult } from "./config-file.js";
+import { readAndLoadConfig, readConfigText, type ReadConfigResult } from "./config-file.js";
 
 /** org.yaml as the running org runs it: during an A/B run, both programs merged as `org up --ab` merged them. */
 export async function readRunConfig(root: string, state: string = orgPaths(root).state): Promise<ReadConfigResult> {
@@ -53,13 +51,13 @@ export function createConfigReader(root: string, state: string = orgPaths(root).
 /** A digest of what the running config is read from: org.yaml, the A/B run record and program B's file. */
 async function readSourceKey(root: string, state: string): Promise<string> {
   const run = await readAbRun(state);
-  const other = run ? (isAbsolute(run.b.file) ? run.b.file : resolve(root, run.b.file)) : undefined;
-  const texts = await Promise.all([resolve(root, "org.yaml"), other].map((file) => (file ? readFileText(file) : "")));
+  const files = ["org.yaml", ...(run ? [run.b.file] : [])];
+  const texts = await Promise.all(files.map((file) => readFileText(root, file)));
   return createHash("sha256").update(JSON.stringify([texts, run ?? null])).digest("hex");
 }
 
-async function readFileText(file: string): Promise<string> {
+async function readFileText(root: string, file: string): Promise<string> {
   // A file that cannot be read is a state of its own: loading says why.
-  const text = await readText(file).catch((error: NodeJS.ErrnoException) => `\0${error.code ?? "unreadable"}`);
-  return text ?? "\0missing";
+  const read = readConfigText(root, file);
+  return (await read.catch((error: NodeJS.ErrnoException) => `\0${error.code ?? "unreadable"}`)) ?? "\0missing";
 }
