@@ -123,6 +123,13 @@ describe("the house", () => {
     expect(processesOutside.map(([path]) => path)).toEqual([]);
   });
 
+  // Types included: a file that reaches past the index ties itself to how the folder is laid out inside.
+  test("outside src/org/config, only its index is imported", () => {
+    const inside = (path: string) => path.startsWith("org/config/");
+    const reached = imports().filter(([from, to]) => !inside(from) && inside(to) && to !== "org/config/index.js");
+    expect(reached.map(([from, to]) => `${from} -> ${to}`)).toEqual([]);
+  });
+
   test("state/queue is read and written by its owner alone, src/adapters/store/queue.ts", () => {
     const owner = "adapters/store/queue.ts";
     const files = readSources();

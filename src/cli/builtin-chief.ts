@@ -1,11 +1,9 @@
 // `org builtin chief`'s real world: the running org's config for its juniors, the ledger for what was judged, `org task` to tell them.
-import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
-import { cacheConfigRead } from "../adapters/fs/config-cache.js";
 import { readText } from "../adapters/fs/files.js";
 import { processRunner, type Runner } from "../adapters/process.js";
 import { readAbRun } from "../adapters/store/ab-run.js";
-import { readRunConfig } from "../adapters/store/run-config.js";
+import { createConfigReader } from "../adapters/store/run-config.js";
 import { readTriedLedger } from "../adapters/store/tried-ledger.js";
 import { listAgents } from "../org/lifecycle/plan.js";
 import { filterOwnHalf } from "../org/programs/ab-run.js";
@@ -15,11 +13,11 @@ import type { ChiefWorld } from "../roles/index.js";
 export function chiefWorld(env: Record<string, string | undefined>, org: string[], runner: Runner = processRunner): ChiefWorld {
   const { ORG_ROOT: root = process.cwd(), ORG_STATE: state, ORG_ROLE: role, ORG_AGENT: agent = "" } = env;
   // Loading the config probes git: the chief looks every few seconds, so it loads again only when org.yaml changes.
-  const readConfig = cacheConfigRead(() => readRunConfig(root, state), join(root, "org.yaml"));
+  const reader = createConfigReader(root, state);
   return {
     readText,
     async listJuniors() {
-      const read = await readConfig();
+      const read = await reader.read();
       if ("problems" in read) return [];
       const config = read.loaded.config;
       return listAgents(config).filter((other) => config.roles[other.role]?.reports_to === role).map((other) => other.name);

@@ -1,6 +1,5 @@
 import { relative } from "node:path";
-import type { OrgConfig } from "../org/config/schema.js";
-import { formatSize } from "../org/config/size.js";
+import { formatSize, type OrgConfig } from "../org/config/index.js";
 import { formatLogEntry } from "../org/log-entry.js";
 import { agentPaths, logPath, orgPaths } from "../org/paths.js";
 import type { ProcessPort, TmuxPort } from "../org/ports.js";

@@ -1,5 +1,5 @@
 import { join, relative } from "node:path";
-import { parseDuration, type OrgConfig } from "../org/config/schema.js";
+import { parseDuration, type OrgConfig } from "../org/config/index.js";
 import { messageIds } from "../org/messages/deliver.js";
 import { newMessageId, parseMessage } from "../org/messages/front-matter.js";
 import { inboxPaths, readMessageSettings } from "../org/messages/mail-port.js";

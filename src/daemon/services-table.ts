@@ -1,11 +1,9 @@
-import { join } from "node:path";
 import type { OrgPaths } from "../org/paths.js";
 import type { OrgSnapshot } from "../org/views/snapshot.js";
 import type { OrgRecord } from "../org/state.js";
 import { ChildRecords } from "../adapters/child-records.js";
-import { cacheConfigRead } from "../adapters/fs/config-cache.js";
 import type { ReadConfigResult } from "../adapters/store/config-file.js";
-import { readRunConfig } from "../adapters/store/run-config.js";
+import { createConfigReader } from "../adapters/store/run-config.js";
 import { createWorld } from "../adapters/world.js";
 import type { Feed } from "./feed.js";
 import { DISK_TICK_MS, DiskWatch } from "./disk-watch.js";
@@ -34,24 +32,33 @@ export function buildServices(opts: { root: string; paths: OrgPaths; record: Org
   const world = createWorld();
   const tmux = world.tmux(record.socket, record.session);
   const children = new ChildRecords(paths.children);
-  // During an A/B run the org is both programs at once.
-  const readConfig = () => readRunConfig(root, paths.state);
+  // The daemon's one reader of org.yaml (both programs during an A/B run): loaded again only when it changes.
+  const config = createConfigReader(root, paths.state);
+  // Hot reload loads anew each time: prompts, base and the disk can change where org.yaml's text does not.
+  const reloadConfig = () => config.reload();
+  const readConfig = () => config.read();
   // org.yaml as the daemon started: read once, by the first service that needs it, after the supervisor's first look.
   let first: Promise<ReadConfigResult> | undefined;
-  const firstRead = () => (first ??= readConfig());
-  // One cached read of org.yaml for the services that tick on it: parsed once per change, not once per service.
-  const cachedConfig = cacheConfigRead(readConfig, join(root, "org.yaml"));
+  const firstRead = () => (first ??= reloadConfig());
   const { supervisor, screens } = defineSupervision({ state: paths.state, tmux, children, say });
   // What each agent writes, and the free space verify runs keep: the verifier asks it before every run.
-  const disk = new DiskWatch({ root, readConfig: cachedConfig, tmux, processes: world.processes, say });
+  const disk = new DiskWatch({ root, readConfig, tmux, processes: world.processes, say });
   const verifier = defineVerifier({ paths, record, children, gpus: world.gpus, readConfig, firstRead, say, holdRuns: () => disk.holdRuns() });
+  // The other services judge by the verify section the verifier was handed, never by a later edit of org.yaml's.
+  const readJudgedConfig = async (): Promise<ReadConfigResult> => {
+    const read = await readConfig();
+    if (!("loaded" in read)) return read;
+    const verify = verifier.judgedVerify(read.loaded.config.verify);
+    return { loaded: { ...read.loaded, config: { ...read.loaded.config, verify } } };
+  };
   let notifier: { stop(): Promise<void> } | undefined;
-  const hotReload = new HotReload({ root, world, readConfig, say });
-  const standups = new StandupScheduler({ root, readConfig: cachedConfig, say });
+  const hotReload = new HotReload({ root, world, readConfig: reloadConfig, say });
+  const standups = new StandupScheduler({ root, readConfig: readJudgedConfig, say });
   // Token usage from what each agent CLI records: usage.json per agent, which `org status` shows as it is.
-  const tokens = new UsagePoller({ root, readConfig: cachedConfig, say });
+  const tokens = new UsagePoller({ root, readConfig, say });
   // org.yaml's stop section: when a condition is met, the agents are told, stopped after a grace, and the report written.
-  const stops = new StopWatch({ root, readConfig: cachedConfig, control: createStopControl({ root, world, tmux }), say });
+  const control = createStopControl({ root, world, tmux });
+  const stops = new StopWatch({ root, readConfig: readJudgedConfig, control, say });
   const services: Service[] = [
     // First: a daemon that dies while the rest still start is brought back by the keeper it started.
     defineKeeperWatch({ root, state: paths.state, orgArgv: world.orgArgv, say }),

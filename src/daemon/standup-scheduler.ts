@@ -1,5 +1,4 @@
-import type { OrgConfig } from "../org/config/schema.js";
-import { parseDuration, progressMaxBytes } from "../org/config/schema.js";
+import { parseDuration, progressMaxBytes, type OrgConfig } from "../org/config/index.js";
 import { parseFrontMatter } from "../org/front-matter.js";
 import { readMessageSettings } from "../org/messages/mail-port.js";
 import { listAgents } from "../org/lifecycle/plan.js";

@@ -1,5 +1,4 @@
-import type { OrgConfig } from "../org/config/schema.js";
-import { parseDuration } from "../org/config/schema.js";
+import { parseDuration, type OrgConfig } from "../org/config/index.js";
 import { describeFigures, type StopDecision } from "../org/experiments/stop.js";
 import type { StopRecord } from "../org/experiments/stop-state.js";
 import { formatLogEntry } from "../org/log-entry.js";

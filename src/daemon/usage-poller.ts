@@ -1,4 +1,4 @@
-import type { OrgConfig } from "../org/config/schema.js";
+import type { OrgConfig } from "../org/config/index.js";
 import { orgPaths } from "../org/paths.js";
 import type { Pricing } from "../org/usage/pricing.js";
 import { AgentUsageReader } from "../adapters/usage/agent.js";

@@ -1,7 +1,5 @@
 // `org validate --run`'s account of its one verify run on the base: what ran, how it ended, what the patterns read.
-import { formatProblems, type LoadedConfig, type VerifyConfig } from "../org/config/index.js";
-import type { Problem } from "../org/config/locate.js";
-import { formatPath } from "../org/config/messages.js";
+import { formatPath, formatProblems, type LoadedConfig, type Problem, type VerifyConfig } from "../org/config/index.js";
 import type { RunMeasure } from "../org/experiments/verifier-port.js";
 import { readMetricRun } from "../org/preflight/index.js";
 

@@ -1,6 +1,6 @@
 import { access, constants, readdir } from "node:fs/promises";
 import { delimiter, isAbsolute, join, resolve } from "node:path";
-import type { OrgConfig } from "../../org/config/schema.js";
+import type { OrgConfig } from "../../org/config/index.js";
 import type { LoginProbe } from "../../org/views/doctor.js";
 import type { LaunchRuntime } from "../../org/runtimes/launch.js";
 import type { PresetName } from "../../org/runtimes/presets.js";

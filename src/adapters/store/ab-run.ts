@@ -6,7 +6,7 @@ import { mergeAbPrograms, type AbMerge } from "../../org/programs/ab-merge.js";
 import { configProbe } from "../probes/config.js";
 import { appendLines, readText, writeJsonAtomic } from "../fs/files.js";
 import { removeFile } from "../fs/dir.js";
-import { readAndLoadConfig } from "./config-file.js";
+import { readAndLoadConfig, readConfigText } from "./config-file.js";
 import { readProgramAt } from "./programs.js";
 
 /** The A/B run on now; undefined when the org runs one program. */
@@ -48,7 +48,7 @@ export async function loadAbPrograms(root: string, other: string, now?: Date, pr
   if ("problems" in a) return a;
   const absolute = isAbsolute(other) ? other : resolve(root, other);
   if (absolute === resolve(root, a.loaded.file)) return { problems: [`--ab ${other}: is org.yaml itself — give the other program's file (a second org.yaml, e.g. other.yaml)`] };
-  if ((await readText(absolute).catch(() => "")) === undefined) return { problems: [`--ab ${other}: not found in ${root} — give the path of program B's org.yaml, relative to the org's folder`] };
+  if ((await readConfigText(root, absolute).catch(() => "")) === undefined) return { problems: [`--ab ${other}: not found in ${root} — give the path of program B's org.yaml, relative to the org's folder`] };
   const b = await readAndLoadConfig({ cwd: root, file: other, now }, probe);
   if ("problems" in b) return b;
   const merged = mergeAbPrograms(a.loaded, b.loaded);

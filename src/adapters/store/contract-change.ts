@@ -1,5 +1,5 @@
 import { relative, resolve } from "node:path";
-import type { ContractSettings, OrgConfig } from "../../org/config/schema.js";
+import type { ContractSettings, OrgConfig } from "../../org/config/index.js";
 import { describeTransition, requireParty, type ContractAction } from "../../org/contracts/actions.js";
 import { draftContract, objectToContract, signContract, type Transition } from "../../org/contracts/agreement.js";
 import { formatContract, hashBody, readAssertions, type Contract } from "../../org/contracts/contract.js";

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, readdir, rename } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import type { MessageSettings } from "../../org/config/schema.js";
+import type { MessageSettings } from "../../org/config/index.js";
 import { deliverMessage, type Outgoing } from "../../org/messages/deliver.js";
 import { newMessageId } from "../../org/messages/front-matter.js";
 import { inboxPaths, type MailPort } from "../../org/messages/mail-port.js";

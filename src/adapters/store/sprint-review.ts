@@ -1,5 +1,5 @@
 import { relative, resolve } from "node:path";
-import type { ContractSettings, OrgConfig } from "../../org/config/schema.js";
+import type { ContractSettings, OrgConfig } from "../../org/config/index.js";
 import { decideAgreement } from "../../org/contracts/agreement.js";
 import { formatContract } from "../../org/contracts/contract.js";
 import { formatFrontMatter } from "../../org/front-matter.js";

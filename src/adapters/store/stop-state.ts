@@ -1,4 +1,4 @@
-import type { OrgConfig } from "../../org/config/schema.js";
+import type { OrgConfig } from "../../org/config/index.js";
 import { decideStop, type StopDecision, type StopWaivers } from "../../org/experiments/stop.js";
 import { parseStopFile, type StopFile } from "../../org/experiments/stop-state.js";
 import { orgPaths, stopFiles } from "../../org/paths.js";

@@ -1,6 +1,6 @@
 // `org ablate`'s start: the target's kept changes, one variant commit each in the verifier's store, each queued once.
 import { join } from "node:path";
-import type { OrgConfig } from "../../org/config/schema.js";
+import type { OrgConfig } from "../../org/config/index.js";
 import { OrgError } from "../../org/errors.js";
 import {
   describeVariant, planVariants, readRowRuns, splitChanges, type AblationRecord,

@@ -1,4 +1,4 @@
-import type { MessageSettings } from "../../org/config/schema.js";
+import type { MessageSettings } from "../../org/config/index.js";
 import { formatIncidentMessage, type Incident } from "../../org/experiments/incident.js";
 import { formatLogEntry } from "../../org/log-entry.js";
 import { readMessageSettings } from "../../org/messages/mail-port.js";

@@ -3,9 +3,9 @@ import { createHash } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { LoadedConfig } from "../../org/config/index.js";
-import { parseDuration, type RuntimeConfig, type VerifyConfig } from "../../org/config/schema.js";
-import type { JudgeConfig } from "../../org/config/judge-schema.js";
+import {
+  parseDuration, type JudgeConfig, type LoadedConfig, type RuntimeConfig, type VerifyConfig,
+} from "../../org/config/index.js";
 import { pooledSigma } from "../../org/experiments/noise.js";
 import type { AgentLedger } from "../../org/experiments/request.js";
 import { OrgError } from "../../org/errors.js";

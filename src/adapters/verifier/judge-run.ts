@@ -1,7 +1,6 @@
 // verify.judge's hands: its CLI's own config folder, the prompt from the checkout's rubric and references, one run.
 import { join } from "node:path";
-import type { JudgeConfig } from "../../org/config/judge-schema.js";
-import type { RuntimeConfig } from "../../org/config/schema.js";
+import type { JudgeConfig, RuntimeConfig } from "../../org/config/index.js";
 import type { CommandOutcome, JudgeRunOutcome, RunCommandOptions } from "../../org/experiments/verifier-port.js";
 import { isJudgePreset, planJudgeArgv, readJudgeOutput, renderJudgePrompt } from "../../org/judge/index.js";
 import type { JudgedWork, ShownFile } from "../../org/judge/index.js";

@@ -1,6 +1,6 @@
 import { stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import type { SandboxConfig } from "../../org/config/schema.js";
+import type { SandboxConfig } from "../../org/config/index.js";
 import { decideSandbox } from "../../org/sandbox/decide.js";
 import { isInsideDir } from "../../org/paths.js";
 import type { VerifyRunLayout } from "../../org/sandbox/verify-run.js";

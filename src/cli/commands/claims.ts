@@ -1,7 +1,6 @@
 import { formatBoard, type Claim } from "../../org/claims/board.js";
 import { settleBoard } from "../../org/claims/settle.js";
-import { readClaimSettings } from "../../org/config/claims-schema.js";
-import { parseDuration } from "../../org/config/schema.js";
+import { parseDuration, readClaimSettings } from "../../org/config/index.js";
 import { orgPaths } from "../../org/paths.js";
 import { loadConfigOrThrow } from "../../adapters/store/run-config.js";
 import { changeClaimBoard, hasClaimBoard } from "../../adapters/store/claims.js";

@@ -1,5 +1,5 @@
 import { relative } from "node:path";
-import type { ContractSettings } from "../../org/config/schema.js";
+import type { ContractSettings } from "../../org/config/index.js";
 import { requireContractSettings, type ContractAction } from "../../org/contracts/actions.js";
 import { decideAgreement } from "../../org/contracts/agreement.js";
 import { listAgents } from "../../org/lifecycle/plan.js";

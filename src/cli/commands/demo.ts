@@ -1,7 +1,5 @@
-import { readFile } from "node:fs/promises";
 import { basename, relative, resolve } from "node:path";
-import { parse } from "yaml";
-import { readAndLoadConfig } from "../../adapters/store/config-file.js";
+import { readAndLoadConfig, readRepoSetting } from "../../adapters/store/config-file.js";
 import { createDemoRepo } from "../../adapters/git/demo-repo.js";
 import { readRecord } from "../../adapters/store/org-record.js";
 import type { Io } from "../io.js";
@@ -34,6 +32,5 @@ function orgCommand(): string {
 async function demoRepoPath(root: string): Promise<string> {
   const read = await readAndLoadConfig({ cwd: root });
   if ("loaded" in read) return read.loaded.repoDir;
-  const raw = parse(await readFile(resolve(root, "org.yaml"), "utf8")) as { repo?: unknown } | null;
-  return resolve(root, typeof raw?.repo === "string" ? raw.repo : ".demo/research");
+  return resolve(root, (await readRepoSetting(root)) ?? ".demo/research");
 }

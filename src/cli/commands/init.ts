@@ -3,10 +3,9 @@ import { readText, writeFileAtomic } from "../../adapters/fs/files.js";
 import { PACKAGE_ROOT } from "../../adapters/package-root.js";
 import { readRepoListing, type ListingRead } from "../../adapters/probes/repo-listing.js";
 import { writeTemplateFiles } from "../../adapters/store/template-files.js";
-import { suggestFix } from "../../org/config/did-you-mean.js";
-import { renderStarter } from "../../org/config/index.js";
+import { suggestFix } from "../../org/config/index.js";
 import { proposeOrg } from "../../org/init/index.js";
-import { TEMPLATES, type TemplateName } from "../../roles/index.js";
+import { renderStarter, TEMPLATES, type TemplateName } from "../../roles/index.js";
 import { formatInitSummary } from "../../ui/init-summary.js";
 import type { Io } from "../io.js";
 

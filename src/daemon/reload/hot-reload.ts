@@ -1,6 +1,5 @@
 import { isAbsolute, join, resolve } from "node:path";
-import type { LoadedConfig } from "../../org/config/index.js";
-import { reloadSettings } from "../../org/config/schema.js";
+import { reloadSettings, type LoadedConfig } from "../../org/config/index.js";
 import { orgPaths } from "../../org/paths.js";
 import { describeAction } from "../../org/reconcile/index.js";
 import type { World } from "../../org/world.js";

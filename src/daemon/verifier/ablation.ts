@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import type { OrgConfig } from "../../org/config/schema.js";
+import type { OrgConfig } from "../../org/config/index.js";
 import { readRowRuns, type VariantResult } from "../../org/ablation/index.js";
 import type { AgentLedger, ExperimentRequest } from "../../org/experiments/request.js";
 import type { ExperimentContext, RunMeasure, VerifierPort } from "../../org/experiments/verifier-port.js";

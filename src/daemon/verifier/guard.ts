@@ -1,4 +1,4 @@
-import type { MessageSettings } from "../../org/config/schema.js";
+import type { MessageSettings } from "../../org/config/index.js";
 import { decideBest } from "../../org/experiments/best-guard.js";
 import type { ExperimentRequest } from "../../org/experiments/request.js";
 import type { VerifierPort } from "../../org/experiments/verifier-port.js";

@@ -41,7 +41,15 @@ export class VerifierHandle {
     return this.verify?.queue_per_agent;
   }
 
-  /** Start with the org and config the daemon started with. */
+  /**
+   * The verify section experiments are judged by, for the daemon's other services: the one handed at start (or
+   * the first valid one), never a later edit; until one is settled, what org.yaml says.
+   */
+  judgedVerify(live: OrgConfig["verify"]): OrgConfig["verify"] {
+    return this.settled ? this.verify : live;
+  }
+
+  /** Start with the org and config the daemon started with: its verify section is the one judged by from then on. */
   async begin(record: OrgRecord, config: OrgConfig | undefined): Promise<void> {
     this.seen = await this.readMarks();
     if (config) this.follow(record, config);

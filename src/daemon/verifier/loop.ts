@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import type { OrgConfig } from "../../org/config/schema.js";
+import type { OrgConfig } from "../../org/config/index.js";
 import { runExperiment } from "../../org/experiments/experiment.js";
 import { requestId, type AgentLedger, type ExperimentRequest } from "../../org/experiments/request.js";
 import type { ExperimentContext, VerifierPort } from "../../org/experiments/verifier-port.js";

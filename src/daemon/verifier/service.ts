@@ -1,8 +1,7 @@
 import type { OrgPaths } from "../../org/paths.js";
 import type { OrgRecord } from "../../org/state.js";
 import type { GpuProbe } from "../../org/ports.js";
-import { SlurmSchema, type OrgConfig, type RuntimeConfig } from "../../org/config/schema.js";
-import type { JudgeConfig } from "../../org/config/judge-schema.js";
+import { SlurmSchema, type JudgeConfig, type OrgConfig, type RuntimeConfig } from "../../org/config/index.js";
 import type { ChildRecords } from "../../adapters/child-records.js";
 import type { ReadConfigResult } from "../../adapters/store/config-file.js";
 import { createVerifierPort } from "../../adapters/verifier/port.js";
@@ -21,7 +20,7 @@ const VERIFY_MS = 2000;
 export function defineVerifier(opts: { paths: OrgPaths; record: OrgRecord; children: ChildRecords; gpus: GpuProbe; readConfig: () => Promise<ReadConfigResult>; firstRead: () => Promise<ReadConfigResult>; say: (line: string) => void;
   /** Why no verify run may start now (the disk is below its floor), or undefined. */
   holdRuns?: () => Promise<string | undefined>;
-}): { service: Service; queuePerAgent: () => number | undefined } {
+}): { service: Service; queuePerAgent: () => number | undefined; judgedVerify: VerifierHandle["judgedVerify"] } {
   const { paths, say } = opts;
   // Held for the daemon's life: a reload's new loop keeps the chain the old one checked, not what the file says now.
   const journal = new JournalStore(paths.state);
@@ -55,7 +54,7 @@ export function defineVerifier(opts: { paths: OrgPaths; record: OrgRecord; child
     fail: (error) => say(`verifier: ${error.message}`),
     close: () => verifier.stop(),
   });
-  return { service, queuePerAgent: () => verifier.queuePerAgent };
+  return { service, queuePerAgent: () => verifier.queuePerAgent, judgedVerify: (live) => verifier.judgedVerify(live) };
 }
 
 /** verify.judge and its runtime (normalizing made an entry for a bare preset), for the port's runJudge. */

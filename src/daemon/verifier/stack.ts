@@ -1,4 +1,4 @@
-import type { OrgConfig } from "../../org/config/schema.js";
+import type { OrgConfig } from "../../org/config/index.js";
 import { judgeAndRecord } from "../../org/experiments/experiment.js";
 import type { AgentLedger, ExperimentRequest } from "../../org/experiments/request.js";
 import type { ExperimentContext, ExperimentOutcome, VerifierPort } from "../../org/experiments/verifier-port.js";

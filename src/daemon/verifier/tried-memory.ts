@@ -1,4 +1,4 @@
-import type { VerifyConfig } from "../../org/config/schema.js";
+import type { VerifyConfig } from "../../org/config/index.js";
 import type { AgentLedger, ExperimentRequest } from "../../org/experiments/request.js";
 import type { ExperimentOutcome, VerifierPort } from "../../org/experiments/verifier-port.js";
 import { formatHeader, formatRow, toResultStatus, type ResultRow } from "../../org/experiments/results.js";

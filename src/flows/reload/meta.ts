@@ -1,5 +1,4 @@
-import type { LoadedConfig } from "../../org/config/index.js";
-import { parseDuration, reloadSettings } from "../../org/config/schema.js";
+import { parseDuration, reloadSettings, type LoadedConfig } from "../../org/config/index.js";
 import { orgPaths } from "../../org/paths.js";
 import { checkMetaEdit, checkMetaRate, describeAction, listConfigFiles } from "../../org/reconcile/index.js";
 import type { World } from "../../org/world.js";

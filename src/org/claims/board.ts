@@ -1,5 +1,5 @@
 // state/claims.md: a Markdown list, one claim per line, that people may read and edit by hand.
-import { SAFE_NAME } from "../config/schema.js";
+import { SAFE_NAME } from "../config/index.js";
 import type { ResultStatus } from "../experiments/results.js";
 
 const VERDICTS: readonly string[] = ["keep", "discard", "crash", "reject", "fail"];

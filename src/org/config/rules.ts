@@ -8,7 +8,7 @@ import { checkProcessStrings } from "./process-rules.js";
 import { checkPricing } from "./pricing-rules.js";
 import { checkRoleRuntimes, checkRuntimes } from "./runtime-rules.js";
 import { checkWiring } from "./wiring-rules.js";
-import { checkProtocolRoles } from "../contracts/config-rules.js";
+import { checkProtocolRoles } from "./contract-rules.js";
 import { checkGates } from "./gate-rules.js";
 import { checkJudge } from "./judge-rules.js";
 

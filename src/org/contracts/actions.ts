@@ -1,4 +1,4 @@
-import type { ContractSettings, OrgConfig } from "../config/schema.js";
+import type { ContractSettings, OrgConfig } from "../config/index.js";
 import { OrgError } from "../errors.js";
 import type { Sender } from "../messages/wiring.js";
 import type { Transition } from "./agreement.js";

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { SAFE_NAME, SAFE_NAME_RULE } from "../config/schema.js";
+import { SAFE_NAME, SAFE_NAME_RULE } from "../config/index.js";
 import { formatFrontMatter, parseFrontMatter, type Field, type FileProblem } from "../front-matter.js";
 import { cleanText } from "../safe-text.js";
 

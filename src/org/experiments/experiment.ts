@@ -1,4 +1,4 @@
-import { parseDuration } from "../config/schema.js";
+import { parseDuration } from "../config/index.js";
 import { formatLogEntry } from "../log-entry.js";
 import type { AgentLedger, ExperimentRequest } from "./request.js";
 import { checkBudgets, mean, measureRuns, metricsOf, seeds } from "./runs.js";

@@ -1,5 +1,5 @@
 // verify.gates: commands that must pass, in order, in the candidate's checkout before its metric is measured.
-import { parseDuration, type VerifyConfig } from "../config/schema.js";
+import { parseDuration, type VerifyConfig } from "../config/index.js";
 import { OrgError } from "../errors.js";
 import type { ExperimentContext, RunMeasure, VerifierPort } from "./verifier-port.js";
 import type { ExperimentRequest } from "./request.js";

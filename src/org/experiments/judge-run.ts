@@ -1,5 +1,5 @@
 // verify.judge as the metric: one headless judge run in the candidate's checkout, its answer read strictly.
-import { parseDuration } from "../config/schema.js";
+import { parseDuration } from "../config/index.js";
 import { OrgError } from "../errors.js";
 import { readJudgeRun, recordJudgeUsage } from "../judge/index.js";
 import type { ExperimentRequest } from "./request.js";

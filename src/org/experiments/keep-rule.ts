@@ -1,4 +1,4 @@
-import type { VerifyConfig } from "../config/schema.js";
+import type { VerifyConfig } from "../config/index.js";
 import type { Goal, Verdict } from "./verdict.js";
 import { summarize } from "./noise.js";
 

@@ -1,4 +1,4 @@
-import { parseDuration, type VerifyConfig } from "../config/schema.js";
+import { parseDuration, type VerifyConfig } from "../config/index.js";
 import { OrgError } from "../errors.js";
 import { TamperedError } from "./protected-files.js";
 import type { ExperimentContext, RunMeasure, VerifierPort } from "./verifier-port.js";

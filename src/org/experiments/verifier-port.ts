@@ -1,5 +1,5 @@
 // The verifier's hands (the port), what one experiment runs with, and what it yields.
-import type { VerifyConfig } from "../config/schema.js";
+import type { VerifyConfig } from "../config/index.js";
 import type { JudgeOutput } from "../judge/judge-usage.js";
 import type { JudgedWork } from "../judge/prompt.js";
 import type { JudgeRunRecord } from "../judge/spend.js";

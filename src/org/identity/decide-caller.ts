@@ -1,4 +1,4 @@
-import { SAFE_NAME } from "../config/schema.js";
+import { SAFE_NAME } from "../config/index.js";
 import type { AgentRecord } from "../state.js";
 
 /** Set by the daemon's outbox broker alone: the agent whose outbox a sandboxed command came through, which stands for its pane. */

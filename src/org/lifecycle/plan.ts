@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { parseDuration, type OrgConfig } from "../config/schema.js";
+import { parseDuration, type OrgConfig } from "../config/index.js";
 import type { LaunchSpec } from "../state.js";
 import { agentPaths, branchName } from "../paths.js";
 import { describeRuntimeLaunch } from "../runtimes/launch.js";

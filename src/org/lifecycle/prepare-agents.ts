@@ -1,6 +1,6 @@
 import { relative } from "node:path";
 import { OrgError } from "../errors.js";
-import type { LoadedConfig, OrgConfig } from "../config/index.js";
+import { DEFAULT_QUEUE_PER_AGENT, type LoadedConfig, type OrgConfig } from "../config/index.js";
 import { buildLaunchSpec, type PlannedAgent } from "./plan.js";
 import { agentPaths, type OrgPaths } from "../paths.js";
 import type { LaunchSpec } from "../state.js";
@@ -8,7 +8,6 @@ import type { World } from "../world.js";
 import { renderPrompt } from "../../roles/index.js";
 import { prepareSlurmAgents } from "../slurm/prepare.js";
 import { prepareRuntimeFiles } from "../runtimes/prepare.js";
-import { DEFAULT_QUEUE_PER_AGENT } from "../config/verify-schema.js";
 import { decideOrgSandbox, startSandboxGit, writeSandboxes } from "../sandbox/prepare.js";
 import { renderOrgShim } from "../sandbox/shim.js";
 import { isMetaRole } from "../reconcile/meta.js";

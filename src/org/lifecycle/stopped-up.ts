@@ -1,4 +1,4 @@
-import type { StopSettings } from "../config/schema.js";
+import type { StopSettings } from "../config/index.js";
 import type { StopDecision, StopKey, StopWaivers } from "../experiments/stop.js";
 import type { StopRecord } from "../experiments/stop-state.js";
 

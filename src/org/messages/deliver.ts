@@ -1,6 +1,5 @@
 import { join } from "node:path";
-import { explainUnsafeName } from "../config/names.js";
-import { SAFE_NAME, type MessageSettings } from "../config/schema.js";
+import { explainUnsafeName, SAFE_NAME, type MessageSettings } from "../config/index.js";
 import { OrgError } from "../errors.js";
 import { formatMessage, MESSAGE_ID, newMessageId } from "./front-matter.js";
 import { inboxPaths, sentLogFile, type MailPort, type SentRecord } from "./mail-port.js";

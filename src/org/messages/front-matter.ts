@@ -1,4 +1,4 @@
-import { SAFE_NAME, SAFE_NAME_RULE } from "../config/schema.js";
+import { SAFE_NAME, SAFE_NAME_RULE } from "../config/index.js";
 import { parseFrontMatter, quoteValue } from "../front-matter.js";
 import { cleanText } from "../safe-text.js";
 

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { MessagesSchema, type MessageSettings, type OrgConfig } from "../config/schema.js";
+import { MessagesSchema, type MessageSettings, type OrgConfig } from "../config/index.js";
 import { agentPaths } from "../paths.js";
 
 /** The few file operations messages need; src/adapters/store/inbox.ts is the real one. */

@@ -1,6 +1,4 @@
-import { findClosest } from "../config/did-you-mean.js";
-import { explainUnsafeName } from "../config/names.js";
-import { SAFE_NAME, type OrgConfig, type RoleConfig } from "../config/schema.js";
+import { explainUnsafeName, findClosest, SAFE_NAME, type OrgConfig, type RoleConfig } from "../config/index.js";
 import { listAgents } from "../lifecycle/plan.js";
 
 /** Who sends: an agent of the org, or a person (in no agent's pane, ORG_AGENT unset), who may message anyone. */

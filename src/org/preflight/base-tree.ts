@@ -1,7 +1,5 @@
 import { posix } from "node:path";
-import type { OrgConfig } from "../config/schema.js";
-import type { Problem } from "../config/locate.js";
-
+import type { OrgConfig, Problem } from "../config/index.js";
 /** The files of the base commit the agents start from: what every pre-flight check reads instead of the disk. */
 export interface BaseTree {
   /** The base as org.yaml names it (main). */

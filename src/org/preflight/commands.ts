@@ -1,10 +1,7 @@
 // The agent and verify commands' repo paths against the base commit: worktrees and the verifier's checkout hold
 // exactly the commit, so a script left uncommitted (or misnamed) only shows up as a crash once the org runs.
 import { posix } from "node:path";
-import type { OrgConfig } from "../config/schema.js";
-import type { Problem } from "../config/locate.js";
-import { formatPath } from "../config/messages.js";
-import { findClosest } from "../config/did-you-mean.js";
+import { findClosest, formatPath, type OrgConfig, type Problem } from "../config/index.js";
 import { describeBase, isUnder, listSharedPaths, type BaseTree, type Findings } from "./base-tree.js";
 
 /** One element of a command that names a file of the repo. */

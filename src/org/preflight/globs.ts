@@ -1,7 +1,5 @@
 // The edits and protected globs against the base commit: a rule that matches no file there is most often a typo.
-import type { OrgConfig } from "../config/schema.js";
-import { formatPath } from "../config/messages.js";
-import { findClosest } from "../config/did-you-mean.js";
+import { findClosest, formatPath, type OrgConfig } from "../config/index.js";
 import { matchesRule } from "../experiments/path-rules.js";
 import { listConfigFiles } from "../reconcile/meta.js";
 import { describeBase, type BaseTree, type Findings } from "./base-tree.js";

@@ -1,5 +1,4 @@
-import type { OrgConfig } from "../config/schema.js";
-import type { Problem } from "../config/locate.js";
+import type { OrgConfig, Problem } from "../config/index.js";
 import type { Gpu } from "../lifecycle/gpu.js";
 
 /**

@@ -1,5 +1,5 @@
 // The pre-flight's public surface: what `org up` and `org validate --run` check in the repo before anything runs.
-import type { OrgConfig } from "../config/schema.js";
+import type { OrgConfig } from "../config/index.js";
 import type { Gpu } from "../lifecycle/gpu.js";
 import type { BaseTree, Findings } from "./base-tree.js";
 import { checkCommands } from "./commands.js";

@@ -1,5 +1,5 @@
 // What changed from one program to the next, in the words log.md and `org program show` use.
-import type { OrgConfig } from "../config/schema.js";
+import type { OrgConfig } from "../config/index.js";
 import { isSameValue as same, normalizePrompt, type ProgramContent } from "./version.js";
 
 /** One line per change, roles first, then runtimes, prompts and the other sections; a first program lists its roles. */

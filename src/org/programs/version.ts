@@ -1,8 +1,7 @@
 // A program version: a short hash of what the org runs, org.yaml as loaded and the prompts it names, not of their bytes.
 import { createHash } from "node:crypto";
 import { posix } from "node:path";
-import type { OrgConfig } from "../config/schema.js";
-
+import type { OrgConfig } from "../config/index.js";
 /** What rows written before program versions, and rows with an empty program column, belong to. */
 export const UNVERSIONED = "unversioned";
 

@@ -1,4 +1,4 @@
-import type { OrgConfig } from "../config/schema.js";
+import type { OrgConfig } from "../config/index.js";
 import type { OrgPaths } from "../paths.js";
 import { buildLaunchSpec, planAgents, type LaunchContext } from "../lifecycle/plan.js";
 import { renderAgentPrompt } from "../lifecycle/prepare-agents.js";

@@ -1,5 +1,5 @@
 import { isAbsolute, posix } from "node:path";
-import type { OrgConfig } from "../config/schema.js";
+import type { OrgConfig } from "../config/index.js";
 import { matchesRule } from "../experiments/path-rules.js";
 import { formatDuration } from "../lifecycle/supervise.js";
 import { formatEdits, readRole } from "../../roles/index.js";

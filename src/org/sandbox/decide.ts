@@ -1,4 +1,4 @@
-import type { SandboxConfig } from "../config/schema.js";
+import type { SandboxConfig } from "../config/index.js";
 import type { Check } from "../views/doctor.js";
 
 /** Whether bubblewrap can sandbox a program on this machine, as src/adapters/probes/sandbox.ts found. */

@@ -1,7 +1,4 @@
-import { parseDuration, type OrgConfig } from "../config/schema.js";
-import { DiskSchema } from "../config/disk-schema.js";
-import { formatSize, parseSize } from "../config/size.js";
-
+import { DiskSchema, formatSize, parseDuration, parseSize, type OrgConfig } from "../config/index.js";
 /** What one agent has written, in the folders it may write (`places`, as the person sees them). */
 export interface AgentDiskUse {
   agent: string;

@@ -1,4 +1,4 @@
-import type { SlurmConfig } from "../config/schema.js";
+import type { SlurmConfig } from "../config/index.js";
 import type { PaneLaunch } from "../ports.js";
 import { slurmJobComment, slurmJobName } from "./naming.js";
 

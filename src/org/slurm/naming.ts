@@ -1,5 +1,4 @@
-import { SAFE_NAME } from "../config/schema.js";
-
+import { SAFE_NAME } from "../config/index.js";
 // Jobs are found by their comment, never by user: the comment names the org and the agent exactly,
 // while the job name (what people see in squeue) may be ambiguous across orgs ("org-a-b-c").
 

@@ -1,4 +1,4 @@
-import { SlurmSchema, type OrgConfig, type SlurmConfig } from "../config/schema.js";
+import { SlurmSchema, type OrgConfig, type SlurmConfig } from "../config/index.js";
 import { agentPaths } from "../paths.js";
 import type { FilesPort } from "../ports.js";
 import type { LaunchSpec } from "../state.js";

@@ -1,4 +1,4 @@
-import type { OrgConfig } from "../config/schema.js";
+import type { OrgConfig } from "../config/index.js";
 import { formatFrontMatter } from "../front-matter.js";
 import { resolveAgent, type Sender } from "../messages/wiring.js";
 

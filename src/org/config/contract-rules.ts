@@ -1,9 +1,9 @@
-import { suggestFix } from "../config/did-you-mean.js";
-import type { Problem } from "../config/locate.js";
-import { formatPath } from "../config/messages.js";
-import { asMap, type Raw } from "../config/raw.js";
-import { explainUnsafeName } from "../config/names.js";
-import { SAFE_NAME } from "../config/schema.js";
+import { suggestFix } from "./did-you-mean.js";
+import type { Problem } from "./locate.js";
+import { formatPath } from "./messages.js";
+import { asMap, type Raw } from "./raw.js";
+import { explainUnsafeName } from "./names.js";
+import { SAFE_NAME } from "./schema.js";
 
 /** contracts.generator/evaluator and standup.to name roles of org.yaml; a contract needs two different roles. */
 export function checkProtocolRoles(raw: Raw): Problem[] {
@@ -15,10 +15,13 @@ export function checkProtocolRoles(raw: Raw): Problem[] {
   const generator = contracts ? (contracts.generator ?? "generator") : undefined;
   const evaluator = contracts ? (contracts.evaluator ?? "evaluator") : undefined;
   for (const [key, value] of [["generator", generator], ["evaluator", evaluator]] as const) {
-    if (typeof value === "string") problems.push(...checkRole(["contracts", key], value, roles, contracts?.[key] === undefined));
+    if (typeof value !== "string") continue;
+    problems.push(...checkRole(["contracts", key], value, roles, contracts?.[key] === undefined));
   }
   if (typeof generator === "string" && generator === evaluator) {
-    problems.push({ path: ["contracts", "evaluator"], message: `contracts.evaluator is "${evaluator}", the generator's role too`, fix: "the evaluator must be another role: no one grades their own work" });
+    const message = `contracts.evaluator is "${evaluator}", the generator's role too`;
+    const fix = "the evaluator must be another role: no one grades their own work";
+    problems.push({ path: ["contracts", "evaluator"], message, fix });
   }
   const standup = asMap(raw.standup);
   if (standup) {
@@ -33,6 +36,9 @@ function checkRole(path: (string | number)[], target: string, roles: string[], d
   const listed = `name one of the roles: ${roles.join(", ")}`;
   if (!SAFE_NAME.test(target)) return [{ path, message: explainUnsafeName(where, target).message, fix: listed }];
   if (roles.includes(target)) return [];
-  if (defaulted) return [{ path: path.slice(0, -1), message: `${where} defaults to "${target}", which is not a role`, fix: `set ${path.at(-1)}: to a role — ${listed}` }];
+  if (defaulted) {
+    const message = `${where} defaults to "${target}", which is not a role`;
+    return [{ path: path.slice(0, -1), message, fix: `set ${path.at(-1)}: to a role — ${listed}` }];
+  }
   return [{ path, message: `${where} names "${target}", which is not a role`, fix: suggestFix(target, roles, listed) }];
 }
