@@ -4,7 +4,7 @@ import { OrgError } from "../org/errors.js";
 import { agentPaths, orgPaths } from "../org/paths.js";
 import type { SubmitAnswer } from "../org/experiments/submit-reply.js";
 import { decideQueueRoom } from "../org/experiments/schedule.js";
-import { DEFAULT_QUEUE_PER_AGENT } from "../org/config/verify-schema.js";
+import { DEFAULT_QUEUE_PER_AGENT } from "../org/config/index.js";
 import { decideBranchRef, isStaged, knowAncestor } from "../org/experiments/submit-git.js";
 import { readJson } from "../adapters/fs/files.js";
 import { assertContractAgreed } from "../adapters/store/contracts.js";

@@ -1,4 +1,4 @@
-import type { OrgConfig } from "../../org/config/schema.js";
+import type { OrgConfig } from "../../org/config/index.js";
 import { summarizeJudgeSpend, type JudgeSpend } from "../../org/judge/index.js";
 import { orgPaths } from "../../org/paths.js";
 import { readJudgeUsage } from "../verifier/judge-usage-store.js";
