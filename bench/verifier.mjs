@@ -1,6 +1,7 @@
 // Harness overhead per experiment (commit → results row, minus the verify command's own run time),
 // and verifier throughput with 8 agents in CPU mode next to the ideal slots × time / run time.
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import { join } from "node:path";
 import { FOREVER, ROOT, createRepo, median, org, percentile, removeDir } from "./lib.mjs";
 import { startTrace, summarizeTrace } from "./trace.mjs";
@@ -30,7 +31,14 @@ async function waitFor(check, timeoutMs) {
   }
 }
 
-export async function benchOverhead(experiments = 100) {
+// The daemon's CPU (utime + stime, clock ticks of 10 ms) and the processes it spawned, as its heartbeat last wrote them.
+function readDaemonUsage(dir) {
+  const daemon = JSON.parse(readFileSync(join(dir, "state", "daemon.json"), "utf8"));
+  const fields = readFileSync(`/proc/${daemon.pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return { ticks: Number(fields[11]) + Number(fields[12]), spawned: daemon.usage.spawned, at: daemon.heartbeatAt };
+}
+
+export async function benchOverhead(experiments = Number(process.env.BENCH_OVERHEAD_EXPERIMENTS ?? 100)) {
   const dir = createRepo({ "prompt.md": "x\n", "train.mjs": "const VALUE = 1.0;\n", "org.yaml": verifyYaml(`bo${process.pid}`, { runtime: "idle", count: 1, parallel: 1 }) });
   // BENCH_TRACE=1: where each request's milliseconds went, phase by phase (ORG_TRACE_TIMINGS in the daemon).
   const trace = startTrace(join(ROOT, "bench", "out", "overhead-trace.jsonl"));
@@ -39,6 +47,7 @@ export async function benchOverhead(experiments = 100) {
     const worktree = join(dir, "worktrees", "a-1");
     await waitFor(() => { try { return rowsOf(dir).length >= 1; } catch { return false; } }, 30_000);
     const overheads = [];
+    const before = readDaemonUsage(dir);
     for (let index = 0; index < experiments; index++) {
       // Alternating better and worse values exercise both the keep path and the discard-and-reset path.
       writeFileSync(join(worktree, "train.mjs"), `const VALUE = ${index % 2 === 0 ? 1 - index / 1000 : 2 + index / 1000};\n`);
@@ -49,9 +58,22 @@ export async function benchOverhead(experiments = 100) {
       const overheadMs = Date.parse(row[8]) - Date.parse(verdict.outcome.request.submittedAt) - verdict.outcome.runSeconds * 1000;
       overheads.push(overheadMs);
     }
-    const result = { experiments, overhead_median_ms: median(overheads), overhead_p95_ms: percentile(overheads, 95), overhead_max_ms: Math.max(...overheads) };
+    // The heartbeat (every 2 s) after the last verdict carries the spawn count: both are read from the same one.
+    const last = readDaemonUsage(dir).at;
+    await waitFor(() => readDaemonUsage(dir).at !== last, 10_000);
+    const after = readDaemonUsage(dir);
+    const result = {
+      experiments, overhead_median_ms: median(overheads), overhead_p95_ms: percentile(overheads, 95),
+      overhead_max_ms: Math.max(...overheads),
+      // The whole request (the reset after the row included) and the idle looks between them.
+      daemon_cpu_ms_per_experiment: Math.round(((after.ticks - before.ticks) * 10) / experiments),
+      daemon_spawns_per_experiment: Number(((after.spawned - before.spawned) / experiments).toFixed(1)),
+      load: Number(loadavg()[0].toFixed(1)),
+    };
     if (trace) result.phases = summarizeTrace(trace);
-    process.stderr.write(`verifier overhead: median ${result.overhead_median_ms} ms, p95 ${result.overhead_p95_ms} ms over ${experiments}\n`);
+    process.stderr.write(`verifier overhead: median ${result.overhead_median_ms} ms, p95 ${result.overhead_p95_ms} ms over `
+      + `${experiments}; daemon ${result.daemon_cpu_ms_per_experiment} ms CPU and `
+      + `${result.daemon_spawns_per_experiment} processes an experiment (load ${result.load})\n`);
     return result;
   } finally {
     try { org(["down"], dir); } catch { /* already down */ }

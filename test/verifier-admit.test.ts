@@ -1,6 +1,6 @@
 // Commits taken into the verifier's own store: piped from pack-objects into index-pack --strict when the store holds a
 // commit to build on, the fetch otherwise; an object rewritten in the shared store is refused either way.
-import { renameSync, writeFileSync } from "node:fs";
+import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { deflateSync } from "node:zlib";
 import { afterEach, describe, expect, test } from "vitest";
@@ -28,7 +28,7 @@ async function createStore() {
   return { repo, store, base, commit };
 }
 
-/** Spawned from node for one admit: the fetch is one git (its helpers are its own), the pipe three. */
+/** Spawned from node for one admit: the fetch is one git (its helpers its own), the pipe two (the refs are files). */
 async function countSpawns(run: () => Promise<string | undefined>) {
   const before = usage.spawned;
   const refused = await run();
@@ -41,12 +41,24 @@ describe("admitting commits into the verifier's store", () => {
     commit("a.txt", "10\n");
     const head = commit("b.txt", "20\n");
     const admitted = await countSpawns(() => admitCommits(store, repo, [head, base]));
-    expect(admitted).toEqual({ refused: undefined, spawned: 3 });
+    expect(admitted).toEqual({ refused: undefined, spawned: 2 });
     expect(git(store, ["rev-parse", `refs/verified/${head}`]).trim()).toBe(head);
+    const refs = git(store, ["for-each-ref", "--format=%(refname)", "refs/verified"]);
+    expect(refs.trim().split("\n")).toHaveLength(2);
     expect(git(store, ["show", `${head}~1:a.txt`])).toBe("10\n");
     git(store, ["fsck", "--strict", "--no-dangling"]);
     // Held already: nothing runs.
     expect(await countSpawns(() => admitCommits(store, repo, [head]))).toEqual({ refused: undefined, spawned: 0 });
+  });
+
+  test("a ref file cut short (a crash mid-write) is not believed: taken again, named whole", async () => {
+    const { repo, store, base, commit } = await createStore();
+    const head = commit("a.txt", "10\n");
+    writeFileSync(join(store, "refs", "verified", head), "");
+    const admitted = await countSpawns(() => admitCommits(store, repo, [head, base]));
+    expect(admitted).toEqual({ refused: undefined, spawned: 2 });
+    expect(readFileSync(join(store, "refs", "verified", head), "utf8")).toBe(`${head}\n`);
+    git(store, ["fsck", "--strict", "--no-dangling"]);
   });
 
   test("a store that holds no commit yet: the fetch, which negotiates, takes it", async () => {

@@ -4,9 +4,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Change } from "../../org/experiments/tried-answer.js";
 import type { Runner } from "../process.js";
+import { pipeGit } from "./pipe.js";
 import { runGit } from "./run.js";
 
-// The diff's bytes as git wrote them: read back as a string, two different non-UTF-8 edits would look the same.
+// The diff's bytes as git wrote them, handed to patch-id or hashed.
 const DIFF = ["diff", "--binary", "--full-index", "--no-renames", "--no-color", "--no-ext-diff"];
 
 // A commit's tree never changes: `against` (an agent's best) is asked of git once, not on every candidate built on it.
@@ -21,31 +22,48 @@ async function readTree(repo: string, commit: string, git: (args: string[]) => P
   return tree;
 }
 
-/** The change from `against` to `commit`: none (or only whitespace), else its `git patch-id --stable` and `against`'s tree. */
+/** The change from `against` to `commit`: none (or whitespace alone), else its `patch-id --stable` and `against`'s tree. */
 export async function readChange(repo: string, against: string, commit: string, runner?: Runner): Promise<Change> {
-  const git = async (args: string[], input?: Buffer) => {
-    const result = await runGit(args, { cwd: repo, timeoutMs: 120_000, runner, ...(input ? { input } : {}) });
+  const git = async (args: string[]) => {
+    const result = await runGit(args, { cwd: repo, timeoutMs: 120_000, runner });
     if (result.exitCode !== 0) throw new Error(`git ${args.join(" ")} failed in ${repo}: ${result.stderr.trim()}`);
     return result.stdout;
   };
+  // The reads of the store at once, the diff straight into patch-id: one round of git, no file written.
+  const [tree, spaced, id] = await Promise.all([
+    readTree(repo, against, git),
+    // `git diff -w` prints nothing for a file whose edits are whitespace; a mode change or a new empty file shows.
+    git(["diff", "-w", "--ignore-blank-lines", "--no-renames", "--no-color", "--no-ext-diff", against, commit]),
+    readPatchId(repo, against, commit),
+  ]);
+  const blank = spaced.trim() === "";
+  if (id) return blank ? { kind: "empty", whitespace: true } : { kind: "change", key: { patchId: id, tree } };
+  // No hunks to hash (no change at all, or only new empty files): the diff's own bytes say which, and name it.
+  const diff = await readDiffBytes(against, commit, git);
+  // Two commits' full diff is empty exactly when their trees are the same.
+  if (diff.length === 0) return { kind: "empty", whitespace: false };
+  if (blank) return { kind: "empty", whitespace: true };
+  return { kind: "change", key: { patchId: `diff-sha256:${createHash("sha256").update(diff).digest("hex")}`, tree } };
+}
+
+// `git diff | git patch-id --stable` in the store: the id, or "" for a diff without hunks.
+async function readPatchId(repo: string, against: string, commit: string): Promise<string> {
+  const [diffed, hashed] = await pipeGit({ args: [...DIFF, against, commit], cwd: repo, input: "" },
+    { args: ["patch-id", "--stable"], cwd: repo, capture: true }, [], 120_000);
+  const failed = [diffed, hashed].find((side) => side.exitCode !== 0);
+  const why = failed?.stderr.trim();
+  if (failed) throw new Error(`git diff ${against} ${commit} | git patch-id failed in ${repo}: ${why}`);
+  return (hashed.stdout ?? "").trim().split(/\s+/)[0] ?? "";
+}
+
+// Through a file: read back as a string, two different non-UTF-8 edits would look the same.
+async function readDiffBytes(against: string, commit: string, git: (args: string[]) => Promise<unknown>)
+  : Promise<Buffer> {
   const dir = await mkdtemp(join(tmpdir(), "org-change-"));
   try {
     const file = join(dir, "change.diff");
-    // The reads of the store at once, not one after another: an answer that needs fewer drops the rest.
-    const [tree, spaced] = await Promise.all([
-      readTree(repo, against, git),
-      // `git diff -w` prints nothing for a file whose edits are whitespace; a mode change or a new empty file shows.
-      git(["diff", "-w", "--ignore-blank-lines", "--no-renames", "--no-color", "--no-ext-diff", against, commit]),
-      git([...DIFF, `--output=${file}`, against, commit]),
-    ]);
-    const diff = await readFile(file);
-    // Two commits' full diff is empty exactly when their trees are the same.
-    if (diff.length === 0) return { kind: "empty", whitespace: false };
-    if (spaced.trim() === "") return { kind: "empty", whitespace: true };
-    const id = (await git(["patch-id", "--stable"], diff)).trim().split(/\s+/)[0];
-    // patch-id has nothing to hash in a diff without hunks (only new empty files): the diff's own bytes name it.
-    const patchId = id || `diff-sha256:${createHash("sha256").update(diff).digest("hex")}`;
-    return { kind: "change", key: { patchId, tree } };
+    await git([...DIFF, `--output=${file}`, against, commit]);
+    return await readFile(file);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

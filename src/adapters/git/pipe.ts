@@ -8,10 +8,11 @@ export interface PipeEnd {
   cwd: string;
 }
 
-/** How one side ended; stderr says why when it failed. */
+/** How one side ended; stderr says why when it failed; stdout is the second side's, when it was asked for. */
 export interface PipeResult {
   exitCode: number | null;
   stderr: string;
+  stdout?: string;
 }
 
 /**
@@ -19,7 +20,7 @@ export interface PipeResult {
  * from one to the other as they come (a pack, never held here whole). A timeout kills both groups.
  */
 export async function pipeGit(
-  from: PipeEnd & { input: string }, to: PipeEnd, config: string[], timeoutMs: number,
+  from: PipeEnd & { input: string }, to: PipeEnd & { capture?: boolean }, config: string[], timeoutMs: number,
 ): Promise<[PipeResult, PipeResult]> {
   const env = { ...process.env, ...pinnedGitEnv() };
   const start = (end: PipeEnd, stdio: StdioOptions) => startChild(
@@ -28,7 +29,7 @@ export async function pipeGit(
   const first = start(from, ["pipe", "pipe", "pipe"]);
   let second: ChildProcess;
   try {
-    second = start(to, [first.stdout!, "ignore", "pipe"]);
+    second = start(to, [first.stdout!, to.capture ? "pipe" : "ignore", "pipe"]);
   } catch (error) {
     // No pipe to hand on (the first did not start): both sides failed, as data.
     if (first.pid) void killProcessGroup(first.pid, 500);
@@ -43,22 +44,25 @@ export async function pipeGit(
     for (const child of [first, second]) if (child.pid) void killProcessGroup(child.pid, 500);
   }, timeoutMs);
   try {
-    return await Promise.all([finish(first), finish(second)]);
+    return await Promise.all([finish(first), finish(second, to.capture)]);
   } finally {
     clearTimeout(timer);
   }
 }
 
-function finish(child: ChildProcess): Promise<PipeResult> {
+function finish(child: ChildProcess, capture = false): Promise<PipeResult> {
   const stderr: Buffer[] = [];
+  const stdout: Buffer[] = [];
   child.stderr?.on("data", (chunk: Buffer) => stderr.push(chunk));
+  if (capture) child.stdout?.on("data", (chunk: Buffer) => stdout.push(chunk));
   return new Promise((resolve) => {
     // A failed spawn emits "error" and then "close": the first one answers.
     let settled = false;
     const done = (exitCode: number | null, why?: string) => {
       if (settled) return;
       settled = true;
-      resolve({ exitCode, stderr: why ?? Buffer.concat(stderr).toString("utf8") });
+      const out = capture ? { stdout: Buffer.concat(stdout).toString("utf8") } : {};
+      resolve({ exitCode, stderr: why ?? Buffer.concat(stderr).toString("utf8"), ...out });
     };
     child.on("error", (error) => done(null, error.message));
     child.on("close", (code) => done(code));

@@ -1,4 +1,4 @@
-import { appendFile, readFile, rename, rm, stat } from "node:fs/promises";
+import { appendFile, mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { OrgError } from "../../org/errors.js";
 import { pipeGit } from "./pipe.js";
@@ -45,7 +45,9 @@ export async function openVerifierStore(store: string): Promise<StoreOpened> {
 
 /** Whether the store took `commit` in full before: a ref of its own names it (refs move only after a whole fetch). */
 async function isAdmitted(store: string, commit: string): Promise<boolean> {
-  return stat(join(store, "refs", "verified", commit)).then(() => true, () => false);
+  // Its content, not only its name: a ref file cut short by a crash is taken again, never believed.
+  const text = await readFile(join(store, "refs", "verified", commit), "utf8").catch(() => "");
+  return text === `${commit}\n`;
 }
 
 /**
@@ -93,10 +95,36 @@ async function packCommits(store: string, repo: string, wanted: string[], held: 
     { args: ["index-pack", "--stdin", "--fix-thin", "--strict"], cwd: store }, CALL, 600_000,
   );
   if (packed.exitCode !== 0 || indexed.exitCode !== 0) return false;
-  const updates = wanted.map((commit) => `update refs/verified/${commit} ${commit}\n`).join("");
-  const call = { cwd: store, config: CALL, timeoutMs: 120_000, input: updates };
-  const moved = await runGit(["update-ref", "--stdin"], call);
-  return moved.exitCode === 0;
+  return nameCommits(store, wanted);
+}
+
+/**
+ * Each ref as the loose file git would write (the store's refs are files: made by org, never packed, gc off), by an
+ * atomic rename: one git process less on every candidate's path. A store of reftable refs gets git's update-ref.
+ */
+async function nameCommits(store: string, commits: string[]): Promise<boolean> {
+  if (await stat(join(store, "reftable")).then(() => true, () => false)) {
+    const updates = commits.map((commit) => `update refs/verified/${commit} ${commit}\n`).join("");
+    const call = { cwd: store, config: CALL, timeoutMs: 120_000, input: updates };
+    return (await runGit(["update-ref", "--stdin"], call)).exitCode === 0;
+  }
+  const dir = join(store, "refs", "verified");
+  await mkdir(dir, { recursive: true });
+  for (const commit of commits) {
+    // A dot-name is no ref name: git never lists the file while it is written.
+    const temporary = join(dir, `.${commit}.${process.pid}.new`);
+    try {
+      await writeFile(temporary, `${commit}\n`);
+      await rename(temporary, join(dir, commit));
+    } catch (error) {
+      await rm(temporary, { force: true });
+      if ((error as NodeJS.ErrnoException).code === "ENOSPC") {
+        throw new OrgError(`the verifier's object store ${store}: no space left on device`, "disk-full");
+      }
+      return false;
+    }
+  }
+  return true;
 }
 
 /** The store's shallow commits (the base, taken alone): held whole though their parents are not. */

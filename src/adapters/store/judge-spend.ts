@@ -2,7 +2,6 @@ import type { OrgConfig } from "../../org/config/index.js";
 import { summarizeJudgeSpend, type JudgeSpend } from "../../org/judge/index.js";
 import { orgPaths } from "../../org/paths.js";
 import { readJudgeUsage } from "../verifier/judge-usage-store.js";
-import { readAndLoadConfig } from "./config-file.js";
 
 /** The judge's spend as commands show it: priced with org.yaml's pricing now; whether stop.max_cost counts it. */
 export interface JudgeSpendView {
@@ -14,7 +13,9 @@ export interface JudgeSpendView {
 export async function readJudgeSpendView(root: string, config?: OrgConfig): Promise<JudgeSpendView | undefined> {
   const file = await readJudgeUsage(orgPaths(root).state);
   if (file.runs.length === 0 && !file.problem) return undefined;
-  const read = config ? undefined : await readAndLoadConfig({ cwd: root }).catch(() => undefined);
+  // Loaded only here: `org status` of an org with no judge stays free of the config's schema and parser.
+  const load = config ? undefined : (await import("./config-file.js")).readAndLoadConfig;
+  const read = load ? await load({ cwd: root }).catch(() => undefined) : undefined;
   const settings = config ?? (read && "loaded" in read ? read.loaded.config : undefined);
   const spend = summarizeJudgeSpend(file.runs, settings?.pricing ?? {});
   // A record that does not parse: what it held is not counted, so the spend is a floor.

@@ -1,14 +1,18 @@
 import type { OrgConfig } from "../../org/config/index.js";
 import { decideStop, type StopDecision, type StopWaivers } from "../../org/experiments/stop.js";
-import { parseStopFile, type StopFile } from "../../org/experiments/stop-state.js";
+import type { StopFile } from "../../org/experiments/stop-state.js";
 import { orgPaths, stopFiles } from "../../org/paths.js";
 import type { OrgRecord } from "../../org/state.js";
 import { readUsageViews } from "../../org/usage/summary.js";
 import { judgeCostsForStop, summarizeJudgeSpend } from "../../org/judge/index.js";
 import { readJudgeUsage } from "../verifier/judge-usage-store.js";
 import { filesPort } from "../fs/files-port.js";
-import { readJson, readText, writeJsonAtomic } from "../fs/files.js";
+import { readStopFile } from "./stop-file.js";
+import { readJson, writeJsonAtomic } from "../fs/files.js";
 import { readTrustedRows } from "../verifier/checked-results.js";
+
+// Read in a module of its own (`org status` loads no stop rule); here too for the daemon's callers.
+export { readStopFile };
 
 /**
  * The stop section over what is on disk now: results.tsv, every agent's usage.json (an agent whose program
@@ -29,10 +33,6 @@ export async function evaluateStop(input: { config: OrgConfig; record: Pick<OrgR
   return decideStop({
     stop: config.stop, metric, rows, baseCommit: record.baseCommit, costs, startedAt: new Date(record.upAt), now: input.now, waived: await readWaivers(paths.state),
   });
-}
-
-export async function readStopFile(state: string): Promise<StopFile | undefined> {
-  return parseStopFile(await readText(stopFiles(state).stop));
 }
 
 export async function writeStopFile(state: string, file: StopFile): Promise<void> {

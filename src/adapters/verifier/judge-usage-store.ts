@@ -1,20 +1,8 @@
 // state/verifier/judge-usage.json, the judge's spend: its one owner (the daemon's verifier, and `org up` calibrating).
 import { join } from "node:path";
-import * as z from "zod";
 import type { JudgeRunRecord } from "../../org/judge/index.js";
 import { verifierStorePaths } from "../../org/paths.js";
 import { readText, writeJsonAtomic } from "../fs/files.js";
-
-const COUNTS = z.object({
-  input: z.number().int().nonnegative(), output: z.number().int().nonnegative(),
-  cacheRead: z.number().int().nonnegative(), cacheWrite: z.number().int().nonnegative(),
-});
-const RUN = z.object({
-  at: z.string().min(1), kind: z.enum(["verdict", "calibration"]), agent: z.string().min(1), commit: z.string(),
-  run: z.number().int().positive(), cli: z.string().min(1), byModel: z.record(z.string(), COUNTS).optional(),
-  cliUsd: z.number().nonnegative().optional(), unknown: z.string().optional(),
-});
-const FILE = z.object({ runs: z.array(RUN) });
 
 export interface JudgeUsageFile {
   runs: JudgeRunRecord[];
@@ -38,7 +26,9 @@ export async function readJudgeUsage(state: string): Promise<JudgeUsageFile> {
   } catch {
     return { runs: [], problem: `${path} is not JSON` };
   }
-  const parsed = FILE.safeParse(value);
+  // The schema (zod) only once there is a record: `org status` of an org with no judge loads none of it.
+  const { JUDGE_USAGE_FILE } = await import("./judge-usage-schema.js");
+  const parsed = JUDGE_USAGE_FILE.safeParse(value);
   const issue = parsed.error?.issues[0];
   const where = issue && `${issue.path.join(".")}: ${issue.message}`;
   if (issue) return { runs: [], problem: `${path} is not a judge usage record (${where})` };

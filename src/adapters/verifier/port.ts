@@ -1,4 +1,4 @@
-import { mkdir, readFile, realpath, rm, writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { OrgError } from "../../org/errors.js";
 import { formatLogEntry } from "../../org/log-entry.js";
@@ -10,7 +10,6 @@ import type { JudgeRunRecord } from "../../org/judge/index.js";
 import { readMessageSettings } from "../../org/messages/mail-port.js";
 import { describeDiskFull, isDiskFull } from "../fs/disk-space.js";
 import { appendLines, readText } from "../fs/files.js";
-import { filesPort } from "../fs/files-port.js";
 import { sendMessage } from "../store/inbox.js";
 import { readStartTicks, type ChildRecords } from "../child-records.js";
 import { recordRunEnd, recordRunStart } from "../store/gpu-runs.js";
@@ -26,6 +25,7 @@ import { createResultsAppender } from "../store/results-file.js";
 import { TamperedError } from "../../org/experiments/protected-files.js";
 import { admitCommits, publishCommit } from "../git/verifier-store.js";
 import { openVerifierObjects } from "./prepare-store.js";
+import { createSlotCheckouts } from "./slot-checkouts.js";
 import { checkProtectedFiles, recordProtectedHashes } from "./protected-check.js";
 import { reportIncidents } from "./incident-report.js";
 import { planVerifyRun } from "../../org/sandbox/verify-run.js";
@@ -84,25 +84,14 @@ export function createVerifierPort(opts: {
     const refused = await admit(commits);
     if (refused) throw new TamperedError(refused);
   };
+  const { shares } = opts;
+  const checkouts = createSlotCheckouts({ dir: store.dir, store: store.repo, repo: opts.repo, git, shares });
   const port: VerifierPort = {
     async prepareCheckout(slot, commit) {
       await need(commit);
-      const checkout = join(store.dir, slot);
-      // A checkout of the store's own, or none: one left by an older org was a worktree of the shared store.
-      if (!(await isStoreCheckout(checkout, store.repo))) {
-        await rm(checkout, { recursive: true, force: true });
-        await git(store.repo, ["worktree", "prune"]);
-        await git(store.repo, ["worktree", "add", "--force", "--detach", checkout, commit]);
-      }
-      // Whatever a previous run or an intruder left in the checkout goes: the run sees exactly the commit.
-      await git(checkout, ["checkout", "--force", "--detach", commit]);
-      await git(checkout, ["clean", "-ffdx", "--quiet"]);
-      // After the clean, afresh each run: a copy a run changed is not the next run's.
-      for (const share of opts.shares ?? []) {
-        await filesPort.share(join(opts.repo, share.path), join(checkout, share.path), share.mode, checkout);
-      }
-      return checkout;
+      return checkouts.prepare(slot, commit);
     },
+    startClean: (slot) => checkouts.startClean(slot),
     async changedPaths(from, to) {
       await need(from, to);
       return listChangedPaths(store.repo, from, to, { config: GIT_CONFIG, timeoutMs: 120_000, runner });
@@ -237,15 +226,4 @@ async function placeInJob(state: string, argv: string[], options: { cwd: string;
     return { argv: slurmVerifyArgv(record.id, { argv, cwd: options.cwd }), env };
   }
   return { argv, env: options.env, note: `org: ${agent}'s Slurm job is not running (${record?.status ?? "no job"}); this run is on the submitting host` };
-}
-
-/** Whether `checkout` is a worktree of the store: its .git file names a folder under the store's worktrees. */
-async function isStoreCheckout(checkout: string, store: string): Promise<boolean> {
-  const text = await readFile(join(checkout, ".git"), "utf8").catch(() => "");
-  const named = /^gitdir: (.+)$/m.exec(text)?.[1]?.trim();
-  // git writes the real path: the org's folder may be reached through a link.
-  const real = (path: string | undefined) => (path ? realpath(path).catch(() => undefined) : undefined);
-  const [dir, worktrees] = await Promise.all([real(named), real(join(store, "worktrees"))]);
-  if (!dir || !worktrees || !dir.startsWith(`${worktrees}/`)) return false;
-  return readFile(join(dir, "HEAD"), "utf8").then(() => true, () => false);
 }

@@ -4,7 +4,7 @@ import { readServiceTicks } from "../../org/views/service-ticks.js";
 import { readSnapshot } from "../../org/views/status.js";
 import { readUsageViews } from "../../org/usage/summary.js";
 import { readReloadRecord } from "../../flows/reload/state.js";
-import { readStopFile } from "../../adapters/store/stop-state.js";
+import { readStopFile } from "../../adapters/store/stop-file.js";
 import { readDiskView } from "../../adapters/store/disk-state.js";
 import { formatStopLine } from "../../ui/stop-line.js";
 import { createWorld } from "../../adapters/world.js";

@@ -150,8 +150,7 @@ export class VerifierLoop {
     }
   }
 
-  // The last look's queue, vetted (baselines first, stop cancels done): a run that ends starts the next of it at once,
-  // not at the next look, which would leave its GPU idle for seconds.
+  // The last look's vetted queue: a run that ends starts the next at once, not leaving its GPU idle till the next look.
   private ready: ExperimentRequest[] = [];
   private draining = 0;
 
@@ -188,6 +187,8 @@ export class VerifierLoop {
       if (submitted.kind === "stack") await this.stacks.run(submitted, slot, await this.readSigma(), this.abort.signal);
       if (submitted.kind === "ablate") await this.ablations.run(submitted, slot, this.abort.signal);
       if (submitted.kind === "stack" || submitted.kind === "ablate") return void this.finished.add(submitted.id);
+      // The slot's checkout cleaned while the commit comes in: its checkout then waits on one git process, not two.
+      this.port.startClean?.(slot);
       // Read now, not at tick time: the agent's previous run may have finished since.
       const ledger = (await readJson<AgentLedger>(this.ledgerFile(agent.name))) ?? { best: null, lastVerified: null };
       // σ and the program read files alone: they go alongside the fetch, not after it.

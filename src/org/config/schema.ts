@@ -235,11 +235,5 @@ export function progressMaxBytes(config: OrgConfig): number {
   return (config.progress ?? ProgressSchema.parse({})).max_bytes;
 }
 
-/** Milliseconds from a schema duration. */
-export function parseDuration(value: number | string): number {
-  if (typeof value === "number") return value * 1000;
-  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(value);
-  if (!match) throw new Error(`not a duration: ${value}`);
-  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[match[2] as "ms" | "s" | "m" | "h"];
-  return Number(match[1]) * unit;
-}
+// Reading a duration needs no schema: `org status` loads it without zod.
+export { parseDuration } from "../units/index.js";

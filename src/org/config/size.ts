@@ -1,5 +1,8 @@
 import * as z from "zod";
 
+// Formatting needs no schema: readers that only print a size (`org status`) load it without zod.
+export { formatSize } from "../units/index.js";
+
 const SIZE = "a size: bytes as a number, or a number and a unit such as 512M, 20G or 1T (K, M, G, T: powers of 1024)";
 const UNITS: Record<string, number> = { "": 1, K: 1024, M: 1024 ** 2, G: 1024 ** 3, T: 1024 ** 4 };
 const SIZE_TEXT = /^(\d+(?:\.\d+)?)([KMGT]?)(?:i?B)?$/;
@@ -15,16 +18,4 @@ export function parseSize(value: number | string): number {
   const match = SIZE_TEXT.exec(value);
   if (!match) throw new Error(`not a size: ${value}`);
   return Math.floor(Number(match[1]) * UNITS[match[2]!]!);
-}
-
-/** `21.0 GiB`, `5 MiB`, `812 B`: as df -h and du -h would round it, with the unit spelled out. */
-export function formatSize(bytes: number): string {
-  const units = ["B", "KiB", "MiB", "GiB", "TiB"];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${unit === 0 || value >= 10 ? Math.floor(value) : value.toFixed(1)} ${units[unit]}`;
 }

@@ -1,6 +1,9 @@
 // What the verifier is asked to judge, and what it remembers per agent between requests.
 import * as z from "zod";
 
+// The id alone needs no schema: a module that only names requests loads it without zod.
+export { requestId } from "./request-id.js";
+
 /** The org best a stack's change goes onto, what it measured, and over how many runs. */
 export interface StackTarget {
   onto: string;
@@ -34,14 +37,6 @@ export interface ExperimentRequest {
 export type Rebased =
   | { kind: "rebased"; from: string; onto: string; commit: string }
   | { kind: "conflict"; from: string; onto: string; reason: string };
-
-/**
- * The id of a request made at `at` for `agent`: it sorts by time and names the request's file in state/queue and its
- * verdict's; `tag` says what it is (a short commit, `baseline`, `confirm-<commit>`, `stack-<commit>`).
- */
-export function requestId(at: Date, agent: string, tag: string): string {
-  return `${at.toISOString().replace(/[:.]/g, "-")}-${agent}-${tag}`;
-}
 
 const RebasedSchema = z.discriminatedUnion("kind", [
   z.looseObject({ kind: z.literal("rebased"), from: z.string(), onto: z.string(), commit: z.string() }),

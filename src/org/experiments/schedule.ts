@@ -1,4 +1,5 @@
-import { requestId, type ExperimentRequest } from "./request.js";
+import type { ExperimentRequest } from "./request.js";
+import { requestId } from "./request-id.js";
 
 /** The slot an agent's runs take: its GPU, or one of the CPU slots; in pool mode any slot of the pool. */
 export function slotsFor(agent: { gpu: number | null }, cpuSlots: number, pool?: readonly string[]): string[] {

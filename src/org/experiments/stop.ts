@@ -1,5 +1,6 @@
 // When the org stops by itself: org.yaml's stop section over results.tsv, the agents' costs and the clock.
-import { parseDuration, type StopSettings } from "../config/index.js";
+import type { StopSettings } from "../config/index.js";
+import { parseDuration } from "../units/index.js";
 import type { ResultRow } from "./results.js";
 import { ranAsExperiment } from "./row-kind.js";
 import type { Goal } from "./verdict.js";

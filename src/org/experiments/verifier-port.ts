@@ -65,6 +65,8 @@ export type JudgeRunOutcome = CommandOutcome & { cli: string; output: JudgeOutpu
 /** The verifier's hands: a private checkout, the run, git surgery on the agent's branch, files. */
 export interface VerifierPort {
   prepareCheckout(slot: string, commit: string): Promise<string>;
+  /** The slot's next checkout cleaned now, beside other work: its prepareCheckout then only checks out. */
+  startClean?(slot: string): void;
   changedPaths(from: string, to: string): Promise<ChangedPath[]>;
   /** Restores the protected paths from the base, then checks them against org's record of it: why not, or undefined. */
   restoreProtected(checkout: string, baseCommit: string, paths: string[]): Promise<string | undefined>;

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import { parseDuration, type RuntimeConfig } from "../config/index.js";
+import type { RuntimeConfig } from "../config/index.js";
+import { parseDuration } from "../units/index.js";
 import { PRESETS, type PresetName, type RuntimePreset } from "./presets.js";
 
 /** A runtime with its preset and org.yaml's overrides merged: everything launch, watch and doctor need. */

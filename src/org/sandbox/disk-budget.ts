@@ -1,17 +1,10 @@
 import { DiskSchema, formatSize, parseDuration, parseSize, type OrgConfig } from "../config/index.js";
-/** What one agent has written, in the folders it may write (`places`, as the person sees them). */
-export interface AgentDiskUse {
-  agent: string;
-  bytes: number;
-  places: string[];
-  /** The place of `places` that holds the most. */
-  largest: string;
-  /** The walk stopped at its cap: `bytes` is a floor of the truth. */
-  partial: boolean;
-}
+import type { AgentDiskUse } from "./disk-floor.js";
+
+// The floor in a module of its own (`org status` judges it without zod); here too for the daemon's callers.
+export { judgeFloor, type AgentDiskUse, type FloorDecision } from "./disk-floor.js";
 
 export type BudgetDecision = { kind: "within" } | { kind: "over"; reason: string };
-export type FloorDecision = { kind: "ok"; free: number } | { kind: "low"; free: number; reason: string };
 
 /** sandbox.disk in bytes and milliseconds, with its defaults, present or not; `floor` only when org.yaml sets one. */
 export function readDiskSettings(config: OrgConfig | undefined): { perAgent: number; floor?: number; everyMs: number } {
@@ -44,19 +37,4 @@ export function judgeAgentDisk(use: AgentDiskUse, perAgent: number): BudgetDecis
 /** A block of the disk watch's: only a person lifts it, never a screen that looks busy again while its program ends. */
 export function isDiskBlock(reason: string): boolean {
   return reason.includes("over sandbox.disk.per_agent");
-}
-
-/** Below the floor no verify run starts; the reason names the agents that wrote the most, the likeliest culprits. */
-export function judgeFloor(free: number, floor: number, uses: AgentDiskUse[]): FloorDecision {
-  if (free >= floor) return { kind: "ok", free };
-  const top = [...uses].filter((use) => use.bytes > 0).sort((a, b) => b.bytes - a.bytes).slice(0, 3);
-  const each = top.map((use) => `${use.agent} ${formatSize(use.bytes)} (${use.largest})`);
-  const named = top.length > 0 ? `; most written: ${each.join(", ")}` : "";
-  return {
-    kind: "low",
-    free,
-    reason: `only ${formatSize(free)} free on the disk of state/, below sandbox.disk.floor (${formatSize(floor)}): `
-      + `no verify run starts, queued ones wait and nothing is lost${named} — `
-      + "free space on that disk and runs resume by themselves",
-  };
 }

@@ -1,0 +1,67 @@
+import { readFile, realpath, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { filesPort } from "../fs/files-port.js";
+
+type Git = (cwd: string, args: string[]) => Promise<unknown>;
+
+/**
+ * Each slot's checkout under state/verifier, kept between runs and made exactly the commit before each: checked out
+ * with --force, every untracked and ignored file cleaned. The clean may start early (beside the admit of the commit
+ * it will hold): cleaned against the last commit's index, then checked out, the folder is the same as cleaned after.
+ */
+export function createSlotCheckouts(opts: {
+  dir: string; store: string; repo: string; git: Git;
+  /** org.yaml's share: linked or copied in after the clean, afresh each run. */
+  shares?: readonly { path: string; mode: "link" | "copy" }[];
+}) {
+  const { git } = opts;
+  // A slot's clean started before its checkout: true once it cleaned a checkout of the store's own.
+  const early = new Map<string, Promise<boolean>>();
+  const clean = async (checkout: string) => {
+    // Never a folder whose .git is not the store's: git would read that git dir's config, and run what it names.
+    if (!(await isStoreCheckout(checkout, opts.store))) return false;
+    await git(checkout, ["clean", "-ffdx", "--quiet"]);
+    return true;
+  };
+  return {
+    /** Starts the slot's clean now; the slot's next prepare waits for it instead of cleaning after its checkout. */
+    startClean(slot: string): void {
+      const before = early.get(slot) ?? Promise.resolve(false);
+      const next = before.catch(() => false).then(() => clean(join(opts.dir, slot)));
+      next.catch(() => undefined);
+      early.set(slot, next);
+    },
+    async prepare(slot: string, commit: string): Promise<string> {
+      const started = early.get(slot);
+      early.delete(slot);
+      let cleaned = started ? await started.catch(() => false) : false;
+      const checkout = join(opts.dir, slot);
+      // A checkout of the store's own, or none: one left by an older org was a worktree of the shared store.
+      if (!(await isStoreCheckout(checkout, opts.store))) {
+        cleaned = false;
+        await rm(checkout, { recursive: true, force: true });
+        await git(opts.store, ["worktree", "prune"]);
+        await git(opts.store, ["worktree", "add", "--force", "--detach", checkout, commit]);
+      }
+      // Whatever a previous run or an intruder left in the checkout goes: the run sees exactly the commit.
+      await git(checkout, ["checkout", "--force", "--detach", commit]);
+      if (!cleaned) await git(checkout, ["clean", "-ffdx", "--quiet"]);
+      // After the clean, afresh each run: a copy a run changed is not the next run's.
+      for (const share of opts.shares ?? []) {
+        await filesPort.share(join(opts.repo, share.path), join(checkout, share.path), share.mode, checkout);
+      }
+      return checkout;
+    },
+  };
+}
+
+/** Whether `checkout` is a worktree of the store: its .git file names a folder under the store's worktrees. */
+async function isStoreCheckout(checkout: string, store: string): Promise<boolean> {
+  const text = await readFile(join(checkout, ".git"), "utf8").catch(() => "");
+  const named = /^gitdir: (.+)$/m.exec(text)?.[1]?.trim();
+  // git writes the real path: the org's folder may be reached through a link.
+  const real = (path: string | undefined) => (path ? realpath(path).catch(() => undefined) : undefined);
+  const [dir, worktrees] = await Promise.all([real(named), real(join(store, "worktrees"))]);
+  if (!dir || !worktrees || !dir.startsWith(`${worktrees}/`)) return false;
+  return readFile(join(dir, "HEAD"), "utf8").then(() => true, () => false);
+}

@@ -1,0 +1,3 @@
+// Durations and sizes as people write them: zod-free, so a command that only prints them loads no schema.
+export { parseDuration } from "./parse-duration.js";
+export { formatSize } from "./format-size.js";
