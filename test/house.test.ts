@@ -88,12 +88,24 @@ describe("the house", () => {
     expect(processesOutside.map(([path]) => path)).toEqual([]);
   });
 
-  test("state/queue is read and written by its owner alone, src/adapters/store/queue.ts", () => {
-    const owner = "adapters/store/queue.ts";
+  // Each record under state/ has one owner module: no other source file names its path.
+  test.each([
+    ["state/queue", "adapters/store/queue.ts", /["'`/]queue["'`/]|\bpaths\.queue\b/],
+    ["state/frontier.json", "adapters/store/frontier.ts", /["'`/]frontier(?:-b)?\.json/],
+  ])("%s is read and written by its owner alone, src/%s", (_record, owner, path) => {
     const files = readSources();
-    expect(files.filter(([path]) => path === owner).length).toBe(1);
-    const queuePath = /["'`/]queue["'`/]|\bpaths\.queue\b/;
-    expect(files.filter(([path, text]) => path !== owner && queuePath.test(text)).map(([path]) => path)).toEqual([]);
+    expect(files.filter(([name]) => name === owner).length).toBe(1);
+    expect(files.filter(([name, text]) => name !== owner && path.test(text)).map(([name]) => name)).toEqual([]);
+  });
+
+  test("the org best (journal move, ref, frontier.json, log.md) has one writer, adapters/verifier/frontier.ts", () => {
+    const writer = "adapters/verifier/frontier.ts";
+    const writes = (text: string) => /\bwriteFrontierFile\b|kind: "frontier", payload|op: "frontier"/.test(text)
+      || (/\bbestBranchOf\b/.test(text) && /\b(?:moveRef|deleteRef)\(/.test(text));
+    const owners = new Set([writer, "adapters/store/frontier.ts"]);
+    const files = readSources();
+    expect(files.filter(([name, text]) => name === writer && writes(text)).length).toBe(1);
+    expect(files.filter(([name, text]) => !owners.has(name) && writes(text)).map(([name]) => name)).toEqual([]);
   });
 
   test("every export is used, and every exported value is used by the program itself", () => {

@@ -1,8 +1,9 @@
 import { open, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { describeJournalChange, type Incident } from "../../org/experiments/incident.js";
-import { formatEntry, hashText, journalPath, readChain, sealEntry, type FrontierRecord, type JournalDraft, type JournalEntry } from "../../org/experiments/journal.js";
-import { appendLines, readJson, readText, writeFileAtomic } from "../fs/files.js";
+import { formatEntry, hashText, journalPath, readChain, sealEntry, type JournalDraft, type JournalEntry } from "../../org/experiments/journal.js";
+import { appendLines, readText, writeFileAtomic } from "../fs/files.js";
+import { readFrontier } from "./frontier.js";
 
 /** What a holder of the journal may do while no one else appends: read the entries, append one. */
 export interface JournalTx {
@@ -103,7 +104,7 @@ export class JournalStore {
   private async begin(vouch: boolean): Promise<void> {
     const text = (await readText(join(this.state, "results.tsv"))) ?? "";
     const complete = text.slice(0, text.lastIndexOf("\n") + 1);
-    const frontier = (await readJson<FrontierRecord>(join(this.state, "frontier.json")).catch(() => undefined)) ?? null;
+    const frontier = (await readFrontier(this.state)) ?? null;
     // A journal broken at its first line vouches for nothing: no row before it is legacy then.
     const results = vouch ? { lines: complete.split("\n").length - 1, sha256: hashText(complete) } : { lines: 0, sha256: hashText("") };
     const genesis = sealEntry(undefined, { kind: "genesis", payload: { results, frontier: vouch ? frontier : null } }, new Date());

@@ -7,8 +7,7 @@ import { pooledSigma } from "../../org/experiments/noise.js";
 import { agentPaths, orgPaths } from "../../org/paths.js";
 import { readJson } from "../fs/files.js";
 import { listAblations, readVariantResult } from "../store/ablation.js";
-import type { Frontier } from "../../org/experiments/frontier.js";
-import { frontierFile } from "./frontier.js";
+import { readFrontier } from "../store/frontier.js";
 import { listQueue } from "../store/queue.js";
 import { join } from "node:path";
 
@@ -63,7 +62,7 @@ export async function readLatestAblationView(input: Omit<Parameters<typeof readA
   : Promise<AblationView | undefined> {
   const { state } = orgPaths(input.root);
   const all = await listAblations(state);
-  const best = await readJson<Frontier>(frontierFile(state, undefined)).catch(() => undefined);
+  const best = await readFrontier(state);
   const ablation = all.find((one) => one.commit === best?.commit) ?? all[0];
   return ablation && readAblationView({ ...input, ablation });
 }

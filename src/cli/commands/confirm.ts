@@ -2,11 +2,10 @@ import { join } from "node:path";
 import { formatConfirmReport, type ConfirmReport } from "../../org/experiments/confirm.js";
 import { OrgError } from "../../org/errors.js";
 import { requestId, type ExperimentRequest } from "../../org/experiments/request.js";
-import type { Frontier } from "../../org/experiments/frontier.js";
 import { orgPaths } from "../../org/paths.js";
 import { assertDaemonAlive, waitForAnswer } from "../../adapters/daemon-client.js";
 import { addOutcome } from "../../adapters/fs/disk-space.js";
-import { readJson } from "../../adapters/fs/files.js";
+import { readFrontier } from "../../adapters/store/frontier.js";
 import { addToQueue } from "../../adapters/store/queue.js";
 import { readRecord } from "../../adapters/store/org-record.js";
 import type { Io } from "../io.js";
@@ -40,6 +39,6 @@ export async function runConfirm(opts: { root: string; commit: string; runs: num
 // The agent whose branch holds the commit runs it (its GPU, its queue); the frontier's agent breaks ties.
 async function owningAgent(org: string, repo: string, commit: string, state: string): Promise<string | undefined> {
   const owners = (await branchesContaining(repo, commit, `org/${org}/*`)).map((branch) => branch.slice(`org/${org}/`.length)).filter((name) => name && name !== "best");
-  const frontier = await readJson<Frontier>(join(state, "frontier.json"));
+  const frontier = await readFrontier(state);
   return frontier && owners.includes(frontier.agent) ? frontier.agent : owners[0];
 }

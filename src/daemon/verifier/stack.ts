@@ -15,7 +15,8 @@ import { isAncestor } from "../../adapters/git/ancestry.js";
 import { rebaseChange } from "../../adapters/git/rebase-change.js";
 import { addToQueue, listQueue, removeFromQueue, rewriteQueued } from "../../adapters/store/queue.js";
 import { readStackAttempts, recordStackAttempt } from "../../adapters/store/stacks.js";
-import { advanceFrontier, frontierFile } from "../../adapters/verifier/frontier.js";
+import { advanceFrontier } from "../../adapters/verifier/frontier.js";
+import { readFrontier } from "../../adapters/store/frontier.js";
 import { findHalf } from "../../org/programs/ab-run.js";
 import { findJudgedRow } from "../../adapters/verifier/judged-row.js";
 import type { JournalStore } from "../../adapters/store/journal.js";
@@ -153,6 +154,6 @@ export class StackRunner {
 
   // In an A/B run a keep stacks onto its own half's best only.
   private async readFrontier(agent: string): Promise<Frontier | undefined> {
-    return readJson<Frontier>(frontierFile(this.paths.state, findHalf(await readAbRun(this.paths.state), agent)));
+    return readFrontier(this.paths.state, findHalf(await readAbRun(this.paths.state), agent));
   }
 }
