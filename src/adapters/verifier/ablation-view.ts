@@ -2,14 +2,12 @@
 import {
   buildContributions, buildWaterfall, type AblationRecord, type ContributionRow, type VariantResult, type WaterfallStep,
 } from "../../org/ablation/index.js";
-import type { AgentLedger } from "../../org/experiments/request.js";
 import { pooledSigma } from "../../org/experiments/noise.js";
-import { agentPaths, orgPaths } from "../../org/paths.js";
-import { readJson } from "../fs/files.js";
+import { orgPaths } from "../../org/paths.js";
 import { listAblations, readVariantResult } from "../store/ablation.js";
 import { readFrontier } from "../store/frontier.js";
 import { listQueue } from "../store/queue.js";
-import { join } from "node:path";
+import { readAgentLedgers } from "../store/ledger.js";
 
 export interface AblationView {
   ablation: AblationRecord;
@@ -68,7 +66,6 @@ export async function readLatestAblationView(input: Omit<Parameters<typeof readA
 }
 
 async function readSigma(state: string, agents: string[]): Promise<number | undefined> {
-  const files = agents.map((agent) => join(agentPaths(state, agent).dir, "ledger.json"));
-  const ledgers = await Promise.all(files.map((file) => readJson<AgentLedger>(file).catch(() => undefined)));
+  const ledgers = await readAgentLedgers(state, agents);
   return pooledSigma(ledgers.flatMap((ledger) => [ledger?.baseline?.samples ?? [], ...(ledger?.noise ?? [])]));
 }

@@ -1,9 +1,9 @@
-import { join } from "node:path";
-import { formatConfirmReport, type ConfirmReport } from "../../org/experiments/confirm.js";
+import { formatConfirmReport } from "../../org/experiments/confirm.js";
 import { OrgError } from "../../org/errors.js";
 import { requestId, type ExperimentRequest } from "../../org/experiments/request.js";
 import { orgPaths } from "../../org/paths.js";
-import { assertDaemonAlive, waitForAnswer } from "../../adapters/daemon-client.js";
+import { assertDaemonAlive } from "../../adapters/daemon-client.js";
+import { waitForConfirmation } from "../../adapters/verifier/confirmation.js";
 import { addOutcome } from "../../adapters/fs/disk-space.js";
 import { readFrontier } from "../../adapters/store/frontier.js";
 import { addToQueue } from "../../adapters/store/queue.js";
@@ -31,7 +31,7 @@ export async function runConfirm(opts: { root: string; commit: string; runs: num
   };
   await addToQueue(paths.state, request).catch((error: unknown) => addOutcome(error, "nothing was queued — run `org confirm` again then"));
   io.out(`re-running ${commit.slice(0, 7)} ${opts.runs} times in ${agent}'s slot…`);
-  const report = await waitForAnswer<ConfirmReport>(join(paths.state, "confirmations", `${request.id}.json`), paths.daemon);
+  const report = await waitForConfirmation(paths, request.id);
   for (const line of formatConfirmReport(report)) io.out(line);
   return report.crashed ? 1 : 0;
 }

@@ -1,14 +1,11 @@
 import { realpath } from "node:fs/promises";
-import { join } from "node:path";
-import { requestId, type AgentLedger, type ExperimentRequest } from "../../org/experiments/request.js";
+import { requestId, type ExperimentRequest } from "../../org/experiments/request.js";
 import { OrgError } from "../../org/errors.js";
-import { agentPaths, isInsideDir, orgPaths } from "../../org/paths.js";
-import type { SubmitAnswer } from "../../org/experiments/submit-reply.js";
+import { isInsideDir, orgPaths } from "../../org/paths.js";
 import { EXIT } from "../../org/scripting/index.js";
 import { formatJson } from "../../org/safe-text.js";
-import { readJson } from "../../adapters/fs/files.js";
 import { assertContractAgreed } from "../../adapters/store/contracts.js";
-import { assertDaemonAlive, waitForAnswer } from "../../adapters/daemon-client.js";
+import { assertDaemonAlive } from "../../adapters/daemon-client.js";
 import { addOutcome, describeDiskFull } from "../../adapters/fs/disk-space.js";
 import { commitOnto } from "../../adapters/git/commit-onto.js";
 import { readRecord } from "../../adapters/store/org-record.js";
@@ -16,12 +13,13 @@ import { addToQueue, listQueue } from "../../adapters/store/queue.js";
 import { decideQueueRoom } from "../../org/experiments/schedule.js";
 import { DEFAULT_QUEUE_PER_AGENT } from "../../org/config/verify-schema.js";
 import { decideBranchRef, isStaged, knowAncestor } from "../../org/experiments/submit-git.js";
-import { assertJournaledVerdict } from "../../adapters/verifier/verdict-file.js";
+import { assertJournaledVerdict, waitForVerdict } from "../../adapters/verifier/verdict-file.js";
 import type { Io } from "../io.js";
 import { printAnswer } from "../answer.js";
 import { openOrgWorktree } from "../../adapters/git/worktree-git-dir.js";
 import { runGitOnWorktree } from "../../adapters/git/worktree-git.js";
 import { findCaller } from "../../adapters/identity/find-caller.js";
+import { readLedger } from "../../adapters/store/ledger.js";
 
 /** `org submit -m "what I tried"`: commit the worktree, hand the commit to the verifier, print its verdict; `--no-wait` returns once it is queued. */
 export async function runSubmit(
@@ -44,7 +42,7 @@ export async function runSubmit(
   const room = decideQueueRoom(queued, agent.name, daemon.queuePerAgent ?? DEFAULT_QUEUE_PER_AGENT);
   if (room.kind === "full") throw new OrgError(room.reason, "queue-full");
   const mine = queued.filter((request) => request.agent === agent.name && request.kind === "candidate");
-  const ledger = await readJson<AgentLedger>(agentPaths(paths.state, agent.name).ledger);
+  const ledger = await readLedger(paths.state, agent.name);
   const worktree = await openOrgWorktree(record.repo, agent.worktree, agent.name, (line) => io.err(`org: ${line}`), paths.state);
   const top = worktree.path;
   // The identity is read while `add` stages: the one call that writes the index runs alone.
@@ -117,7 +115,7 @@ export async function runSubmit(
   }
   // Under --json stdout holds the answer alone; the wait is said on stderr.
   (opts.json ? io.err : io.out)(`submitted ${head.slice(0, 7)} "${description}"; waiting for the verifier…`);
-  const verdict = await waitForAnswer<SubmitAnswer>(join(paths.state, "verdicts", `${request.id}.json`), paths.daemon);
+  const verdict = await waitForVerdict(paths, request.id);
   await assertJournaledVerdict(opts.root, request.id, (line) => io.err(line));
   return printAnswer(verdict, io, Boolean(opts.json));
 }
