@@ -126,6 +126,22 @@ describe("the house", () => {
       record: "state/confirmations", owner: "adapters/verifier/confirmation.ts", names: /["'`/]confirmations["'`/]/,
       users: [],
     },
+    {
+      record: "state/gpu-runs.jsonl, gpu-slots.json", owner: "adapters/store/gpu-runs.ts",
+      names: /["'`/]gpu-(?:runs\.jsonl|slots\.json)["'`]/, users: [],
+    },
+    {
+      record: "state/claims.md", owner: "adapters/store/claims.ts", names: /["'`/]claims\.(?:md|lock)["'`]/,
+      users: ["org/claims/board.ts"],
+    },
+    { record: "state/stacks.jsonl", owner: "adapters/store/stacks.ts", names: /["'`/]stacks\.jsonl["'`]/, users: [] },
+    {
+      record: "state/tried.jsonl", owner: "adapters/store/tried-ledger.ts", names: /["'`/]tried\.jsonl["'`]/, users: [],
+    },
+    {
+      record: "state/judge-calibration.json", owner: "adapters/verifier/judge-calibration.ts",
+      names: /["'`/]judge-calibration\.json["'`]/, users: [],
+    },
   ])("$record is read and written by its owner alone, src/$owner", ({ owner, names, users }) => {
     const files = readSources();
     expect(files.filter(([name]) => name === owner).length).toBe(1);

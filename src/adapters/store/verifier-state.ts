@@ -1,12 +1,10 @@
 // What the verifier left on disk for the views: state/queue, the runs going in gpu-runs.jsonl, each agent's ledger.
-import { join } from "node:path";
-import { parseGpuRuns } from "../../org/experiments/gpu-runs.js";
 import { orgPaths } from "../../org/paths.js";
 import type { VerifierInput } from "../../org/views/verifier.js";
 import { readStartTicks } from "../child-records.js";
-import { readText } from "../fs/files.js";
 import { isAlive } from "../process.js";
 import { hasQueue, listQueue } from "./queue.js";
+import { readOpenRuns } from "./gpu-runs.js";
 import { readLedger, readLedgerTime } from "./ledger.js";
 
 /**
@@ -20,7 +18,7 @@ export async function readVerifierInput(
   if (!(await hasQueue(paths.state))) return undefined;
   const unreadable = () => undefined;
   const queue = (await listQueue(paths.state)).filter((request) => agents.includes(request.agent));
-  const { open } = parseGpuRuns((await readText(join(paths.state, "gpu-runs.jsonl"))) ?? "");
+  const open = await readOpenRuns(paths.state);
   // A start with no end whose process is gone was lost with a killed daemon: no run in progress.
   const running = open.filter((run) => (run.ticks === null ? isAlive(run.pid) : readStartTicks(run.pid) === run.ticks));
   const ledgers = await Promise.all(agents.map(async (agent) => {
