@@ -35,6 +35,11 @@ function readSources(): (readonly [string, string])[] {
   return sourceFiles(SRC).map((file) => [relative(SRC, file), readFileSync(file, "utf8")] as const);
 }
 
+/** The text without its comments, so a comment may name what the code may not. */
+function stripComments(text: string): string {
+  return text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:"'`])\/\/.*$/gm, "$1");
+}
+
 /** Every import cycle in `edges`, each as the path that closes it, found by a depth-first walk from each file. */
 function findCycles(edges: [string, string][]): string[] {
   const next = new Map<string, string[]>();
@@ -130,12 +135,70 @@ describe("the house", () => {
     expect(reached.map(([from, to]) => `${from} -> ${to}`)).toEqual([]);
   });
 
-  test("state/queue is read and written by its owner alone, src/adapters/store/queue.ts", () => {
-    const owner = "adapters/store/queue.ts";
+  // Each record under state/ has one owner module, the only one to read or write it. `users` may name its path too:
+  // the module that builds it, a view reading through its file port, a message.
+  test.each([
+    { record: "state/queue", owner: "adapters/store/queue.ts", names: /["'`/]queue["'`/]|\bpaths\.queue\b/, users: [] },
+    {
+      record: "state/frontier.json", owner: "adapters/store/frontier.ts", names: /["'`/]frontier(?:-b)?\.json["'`]/,
+      users: [],
+    },
+    {
+      record: "state/results.tsv", owner: "adapters/store/results-file.ts",
+      names: /["'`/]results\.tsv["'`]|\bresultsPath\(/,
+      users: [
+        "org/experiments/results.ts", "org/views/dashboard-source.ts",
+        "cli/commands/report.ts", "cli/commands/lineage.ts",
+      ],
+    },
+    {
+      record: "state/journal.jsonl", owner: "adapters/store/journal.ts",
+      names: /["'`/]journal\.jsonl["'`]|\bjournalPath\(/,
+      users: ["org/experiments/journal.ts", "org/views/dashboard-source.ts"],
+    },
+    {
+      record: "state/agents/<agent>/ledger.json", owner: "adapters/store/ledger.ts",
+      names: /["'`/]ledger\.json["'`]|\bagentPaths\([^)]*\)\.ledger\b/, users: ["org/paths.ts"],
+    },
+    {
+      record: "state/verdicts", owner: "adapters/verifier/verdict-file.ts", names: /["'`/]verdicts["'`/]/,
+      users: ["org/experiments/verdict-check.ts"],
+    },
+    {
+      record: "state/confirmations", owner: "adapters/verifier/confirmation.ts", names: /["'`/]confirmations["'`/]/,
+      users: [],
+    },
+    {
+      record: "state/gpu-runs.jsonl, gpu-slots.json", owner: "adapters/store/gpu-runs.ts",
+      names: /["'`/]gpu-(?:runs\.jsonl|slots\.json)["'`]/, users: [],
+    },
+    {
+      record: "state/claims.md", owner: "adapters/store/claims.ts", names: /["'`/]claims\.(?:md|lock)["'`]/,
+      users: ["org/claims/board.ts"],
+    },
+    { record: "state/stacks.jsonl", owner: "adapters/store/stacks.ts", names: /["'`/]stacks\.jsonl["'`]/, users: [] },
+    {
+      record: "state/tried.jsonl", owner: "adapters/store/tried-ledger.ts", names: /["'`/]tried\.jsonl["'`]/, users: [],
+    },
+    {
+      record: "state/judge-calibration.json", owner: "adapters/verifier/judge-calibration.ts",
+      names: /["'`/]judge-calibration\.json["'`]/, users: [],
+    },
+  ])("$record is read and written by its owner alone, src/$owner", ({ owner, names, users }) => {
     const files = readSources();
-    expect(files.filter(([path]) => path === owner).length).toBe(1);
-    const queuePath = /["'`/]queue["'`/]|\bpaths\.queue\b/;
-    expect(files.filter(([path, text]) => path !== owner && queuePath.test(text)).map(([path]) => path)).toEqual([]);
+    expect(files.filter(([name]) => name === owner).length).toBe(1);
+    const others = files.filter(([name]) => name !== owner && !users.includes(name));
+    expect(others.filter(([, text]) => names.test(stripComments(text))).map(([name]) => name)).toEqual([]);
+  });
+
+  test("the org best (journal move, ref, frontier.json, log.md) has one writer, adapters/verifier/frontier.ts", () => {
+    const writer = "adapters/verifier/frontier.ts";
+    const writes = (text: string) => /\bwriteFrontierFile\b|kind: "frontier", payload|op: "frontier"/.test(text)
+      || (/\bbestBranchOf\b/.test(text) && /\b(?:moveRef|deleteRef)\(/.test(text));
+    const owners = new Set([writer, "adapters/store/frontier.ts"]);
+    const files = readSources();
+    expect(files.filter(([name, text]) => name === writer && writes(text)).length).toBe(1);
+    expect(files.filter(([name, text]) => !owners.has(name) && writes(text)).map(([name]) => name)).toEqual([]);
   });
 
   test("every export is used, and every exported value is used by the program itself", () => {

@@ -39,13 +39,13 @@ describe("the program column of results.tsv", () => {
     dir = makeTempDir("org-results-program-");
     const file = join(dir, "results.tsv");
     writeFileSync(file, `${OLD_HEADER}\n${OLD_ROW}\n`);
-    const append = createResultsAppender(file);
+    const append = createResultsAppender(dir);
     const header = formatHeader("val_bpb", ["lines_added", "lines_removed"]);
     const lines = ["c1", "c2"].map((commit) => formatRow(row({ commit, program: "1a2b3c4d", extras: { lines_added: 0, lines_removed: 0 } })));
     await Promise.all(lines.map((line) => append(header, line)));
     expect(readFileSync(file, "utf8")).toBe(`${OLD_HEADER}\n${OLD_ROW}\n${header}\n${lines[0]}\n${lines[1]}\n`);
     // A second appender (a new daemon) finds the header already there.
-    await createResultsAppender(file)(header, lines[0]!);
+    await createResultsAppender(dir)(header, lines[0]!);
     expect(readFileSync(file, "utf8").split("\n").filter((line) => line.startsWith("commit\t"))).toHaveLength(2);
     expect(parseResults(readFileSync(file, "utf8")).rows.map((r) => r.program ?? "unversioned")).toEqual(["unversioned", "1a2b3c4d", "1a2b3c4d", "1a2b3c4d"]);
   });

@@ -68,17 +68,22 @@ describe("a killed daemon is no forger, and a forger is found after a restart", 
     expect(tamperedRows(org)).toEqual([]);
   });
 
-  test("killed between journaling a frontier move and making it: the next daemon completes the move, as a recovery", async () => {
+  test("killed between journaling a frontier move and making it: the next daemon completes the move, ref and frontier.json, as a recovery", async () => {
     org = createJournalOrg();
     await settle(org.daemon(), org.state);
+    const baseline = org.read("frontier.json");
     const better = org.commit("r-1", "0.5", "halve it");
     org.submit("r-1", better, "halve it");
     await settle(org.daemon(), org.state);
     expect(org.best()).toBe(better);
+    // As a daemon killed right after the journal's append leaves it: the ref and frontier.json one move behind.
     git(org.root, ["update-ref", "refs/heads/org/t/best", org.baseCommit]);
+    writeFileSync(join(org.state, "frontier.json"), baseline);
     await tickOnce(org.daemon());
     expect(org.best()).toBe(better);
+    expect(JSON.parse(org.read("frontier.json"))).toMatchObject({ commit: better, agent: "r-1", metric: 0.5 });
     expect(countLogEntries(org.read("log.md"), `recover | org best moved to ${better.slice(0, 7)} from the journal`)).toBe(1);
+    expect(countLogEntries(org.read("log.md"), "recover | the org best's record rewritten from the journal")).toBe(1);
     expect(countLogEntries(org.read("log.md"), "tamper |")).toBe(0);
   });
 

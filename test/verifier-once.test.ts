@@ -149,9 +149,9 @@ describe("a commit is judged exactly once", { tags: ["slow"] }, () => {
     await settle(org.daemon(), org.state);
     const ambiguous: Runner = { run: async (argv) => ({ argv, exitCode: 128, signal: null, stdout: "", stderr: "error: short object ID is ambiguous", timedOut: false, durationMs: 1 }) };
     const base = org.record.baseCommit;
-    const lookup = (submittedAt: string) => findJudgedRow({ repo: org.record.repo, resultsFile: join(org.state, "results.tsv"), request: { id: "x", agent: AGENT, commit: base, description: "again", kind: "candidate", submittedAt }, runner: ambiguous });
+    const lookup = (submittedAt: string) => findJudgedRow({ repo: org.record.repo, state: org.state, request: { id: "x", agent: AGENT, commit: base, description: "again", kind: "candidate", submittedAt }, runner: ambiguous });
     expect(await lookup("2000-01-01T00:00:00.000Z")).toMatchObject({ commit: base.slice(0, 7), description: "baseline" });
     expect(await lookup("2999-01-01T00:00:00.000Z")).toBeUndefined();
-    expect(await findJudgedRow({ repo: org.record.repo, resultsFile: join(org.state, "results.tsv"), request: { id: "x", agent: AGENT, commit: base, description: "again", kind: "candidate", submittedAt: "2999-01-01T00:00:00.000Z" } })).toMatchObject({ description: "baseline" });
+    expect(await findJudgedRow({ repo: org.record.repo, state: org.state, request: { id: "x", agent: AGENT, commit: base, description: "again", kind: "candidate", submittedAt: "2999-01-01T00:00:00.000Z" } })).toMatchObject({ description: "baseline" });
   });
 });

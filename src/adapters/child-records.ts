@@ -2,25 +2,30 @@
 // so the next daemon or `org down` ends exactly those processes: by pid and start time, never by name.
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import * as z from "zod";
 import { formatLogEntry } from "../org/log-entry.js";
 import type { ChildTicket, ChildTracker } from "../org/ports.js";
 import { appendLines } from "./fs/files.js";
 import { groupExists, isAlive, killProcessGroup } from "./process.js";
 
-export interface ChildRecord {
-  /** Null while the spawn is under way: the child is then found by `token` in its environment. */
-  pid: number | null;
-  /** The kernel's start time of the process (/proc/<pid>/stat field 22): a reused pid has another. */
-  startTicks: number | null;
-  token: string;
-  /** It leads its own process group, and the whole group is ended. */
-  group: boolean;
-  kind: "verify" | "waiter" | "command";
-  /** For people: what it was doing, e.g. "verify run 2026-…-researcher-1-abc1234 on cpu0". */
-  what: string;
-  daemonPid: number;
-  daemonTicks: number | null;
-}
+/**
+ * One child on record. pid: null while the spawn is under way, the child then found by `token` in its environment.
+ * startTicks: the kernel's start time of the process (/proc/<pid>/stat field 22), so a reused pid is never taken
+ * for it. group: it leads its own process group, and the whole group is ended. what: for people, e.g. "verify run
+ * 2026-…-researcher-1-abc1234 on cpu0".
+ */
+const ChildRecordSchema = z.object({
+  pid: z.number().int().gt(1).nullable(),
+  startTicks: z.number().nullable(),
+  token: z.string(),
+  group: z.boolean(),
+  kind: z.enum(["verify", "waiter", "command"]),
+  what: z.string(),
+  daemonPid: z.number().int(),
+  daemonTicks: z.number().nullable(),
+});
+
+export type ChildRecord = z.infer<typeof ChildRecordSchema>;
 
 // A kill -9 inside the spawn leaves a child with no pid on record: the token in its environment still names it.
 export const CHILD_TOKEN_ENV = "ORG_CHILD_TOKEN";
@@ -154,8 +159,9 @@ export function readStartTicks(pid: number): number | null {
 
 function readRecord(file: string): ChildRecord | undefined {
   try {
-    const record = JSON.parse(readFileSync(file, "utf8")) as ChildRecord;
-    return record.pid === null ? (typeof record.token === "string" ? record : undefined) : Number.isInteger(record.pid) && record.pid > 1 ? record : undefined;
+    // A pid of 0, 1 or below would end far more than a child: such a record is no child's.
+    const parsed = ChildRecordSchema.safeParse(JSON.parse(readFileSync(file, "utf8")));
+    return parsed.success ? parsed.data : undefined;
   } catch {
     // Cut short by a full disk or a kill mid-write: nothing to act on.
     return undefined;

@@ -1,12 +1,11 @@
-import { join } from "node:path";
 import type { ConfirmReport } from "../org/experiments/confirm.js";
 import { OrgError } from "../org/errors.js";
 import { requestId, type ExperimentRequest } from "../org/experiments/request.js";
-import type { Frontier } from "../org/experiments/frontier.js";
 import { orgPaths } from "../org/paths.js";
-import { assertDaemonAlive, waitForAnswer } from "../adapters/daemon-client.js";
+import { assertDaemonAlive } from "../adapters/daemon-client.js";
+import { waitForConfirmation } from "../adapters/verifier/confirmation.js";
 import { addOutcome } from "../adapters/fs/disk-space.js";
-import { readJson } from "../adapters/fs/files.js";
+import { readFrontier } from "../adapters/store/frontier.js";
 import { addToQueue } from "../adapters/store/queue.js";
 import { readRecord } from "../adapters/store/org-record.js";
 import { resolveCommit } from "../adapters/git/run.js";
@@ -48,8 +47,7 @@ export async function confirmCommit(
   };
   await addToQueue(paths.state, request)
     .catch((error: unknown) => addOutcome(error, "nothing was queued — run `org confirm` again then"));
-  const report = join(paths.state, "confirmations", `${request.id}.json`);
-  return { commit, agent, waitForReport: () => waitForAnswer<ConfirmReport>(report, paths.daemon) };
+  return { commit, agent, waitForReport: () => waitForConfirmation(paths, request.id) };
 }
 
 // The agent whose branch holds the commit runs it (its GPU, its queue); the frontier's agent breaks ties.
@@ -57,6 +55,6 @@ async function owningAgent(org: string, repo: string, commit: string, state: str
   const prefix = `org/${org}/`;
   const branches = await branchesContaining(repo, commit, `${prefix}*`);
   const owners = branches.map((branch) => branch.slice(prefix.length)).filter((name) => name && name !== "best");
-  const frontier = await readJson<Frontier>(join(state, "frontier.json"));
+  const frontier = await readFrontier(state);
   return frontier && owners.includes(frontier.agent) ? frontier.agent : owners[0];
 }

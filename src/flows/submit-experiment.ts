@@ -1,18 +1,17 @@
-import { join } from "node:path";
-import { requestId, type AgentLedger, type ExperimentRequest } from "../org/experiments/request.js";
-import { OrgError } from "../org/errors.js";
-import { agentPaths, orgPaths } from "../org/paths.js";
+import { requestId, type ExperimentRequest } from "../org/experiments/request.js";
 import type { SubmitAnswer } from "../org/experiments/submit-reply.js";
+import { OrgError } from "../org/errors.js";
+import { orgPaths } from "../org/paths.js";
 import { decideQueueRoom } from "../org/experiments/schedule.js";
 import { DEFAULT_QUEUE_PER_AGENT } from "../org/config/index.js";
 import { decideBranchRef, isStaged, knowAncestor } from "../org/experiments/submit-git.js";
-import { readJson } from "../adapters/fs/files.js";
+import { readLedger } from "../adapters/store/ledger.js";
 import { assertContractAgreed } from "../adapters/store/contracts.js";
-import { assertDaemonAlive, waitForAnswer } from "../adapters/daemon-client.js";
+import { assertDaemonAlive } from "../adapters/daemon-client.js";
 import { addOutcome } from "../adapters/fs/disk-space.js";
 import { readRecord } from "../adapters/store/org-record.js";
 import { addToQueue, listQueue } from "../adapters/store/queue.js";
-import { assertJournaledVerdict } from "../adapters/verifier/verdict-file.js";
+import { assertJournaledVerdict, waitForVerdict } from "../adapters/verifier/verdict-file.js";
 import { openOrgWorktree } from "../adapters/git/worktree-git-dir.js";
 import { openSubmitGit, type SubmitGit } from "../adapters/git/submit-worktree.js";
 import { findCaller } from "../adapters/identity/find-caller.js";
@@ -59,7 +58,7 @@ export async function submitExperiment(input: SubmitInput): Promise<Submitted> {
   const room = decideQueueRoom(queued, agent.name, daemon.queuePerAgent ?? DEFAULT_QUEUE_PER_AGENT);
   if (room.kind === "full") throw new OrgError(room.reason, "queue-full");
   const mine = queued.filter((request) => request.agent === agent.name && request.kind === "candidate");
-  const ledger = await readJson<AgentLedger>(agentPaths(paths.state, agent.name).ledger);
+  const ledger = await readLedger(paths.state, agent.name);
   const say = (line: string) => input.warn(`org: ${line}`);
   const worktree = await openOrgWorktree(record.repo, agent.worktree, agent.name, say, paths.state);
   const git = openSubmitGit(worktree);
@@ -86,8 +85,7 @@ export async function submitExperiment(input: SubmitInput): Promise<Submitted> {
   return {
     id: request.id, commit: head, description,
     waitForVerdict: async () => {
-      const file = join(paths.state, "verdicts", `${request.id}.json`);
-      const verdict = await waitForAnswer<SubmitAnswer>(file, paths.daemon);
+      const verdict = await waitForVerdict(paths, request.id);
       await assertJournaledVerdict(input.root, request.id, input.warn);
       return verdict;
     },

@@ -8,7 +8,6 @@ export interface OrgPaths {
   worktrees: string;
   orgFile: string;
   log: string;
-  results: string;
   runs: string;
   patches: string;
   daemon: string;
@@ -25,7 +24,6 @@ export function orgPaths(root: string): OrgPaths {
     worktrees: join(root, "worktrees"),
     orgFile: join(state, "org.json"),
     log: logPath(state),
-    results: join(state, "results.tsv"),
     runs: join(state, "runs"),
     patches: join(state, "patches"),
     daemon: join(state, "daemon.json"),

@@ -1,7 +1,7 @@
 import { join } from "node:path";
-import type { OrgPaths } from "../../org/paths.js";
 import { withLock } from "../fs/lock.js";
 import { pathExists, readText, writeFileAtomic } from "../fs/files.js";
+import { readResultsText } from "./results-file.js";
 
 /** The claims board, state/claims.md, and the lock its writers take. */
 function claimsPaths(state: string): { board: string; lock: string } {
@@ -18,12 +18,12 @@ export async function hasClaimBoard(state: string): Promise<boolean> {
  * two agents claiming at once each see the other's line. A `change` that throws writes nothing.
  */
 export async function changeClaimBoard<T>(
-  paths: Pick<OrgPaths, "state" | "results">,
+  state: string,
   change: (board: string | undefined, results: string | undefined) => { text?: string; value: T },
 ): Promise<T> {
-  const files = claimsPaths(paths.state);
+  const files = claimsPaths(state);
   return withLock(files.lock, async () => {
-    const next = change(await readText(files.board), await readText(paths.results));
+    const next = change(await readText(files.board), await readResultsText(state));
     if (next.text !== undefined) await writeFileAtomic(files.board, next.text);
     return next.value;
   });

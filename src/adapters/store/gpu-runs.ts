@@ -24,6 +24,11 @@ export function recordRunStart(state: string, started: RunStarted): void {
   }
 }
 
+/** The runs started and not yet ended: some still going, some lost with a killed daemon (their process gone). */
+export async function readOpenRuns(state: string): Promise<ReturnType<typeof parseGpuRuns>["open"]> {
+  return parseGpuRuns((await readText(gpuRunsFile(state))) ?? "").open;
+}
+
 export async function recordRunEnd(state: string, ended: RunEnded): Promise<void> {
   await appendLines(gpuRunsFile(state), [JSON.stringify(ended)]).catch(() => undefined);
 }

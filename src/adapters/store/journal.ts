@@ -1,8 +1,20 @@
 import { open, stat } from "node:fs/promises";
-import { join } from "node:path";
 import { describeJournalChange, type Incident } from "../../org/experiments/incident.js";
-import { formatEntry, hashText, journalPath, readChain, sealEntry, type FrontierRecord, type JournalDraft, type JournalEntry } from "../../org/experiments/journal.js";
-import { appendLines, readJson, readText, writeFileAtomic } from "../fs/files.js";
+import {
+  formatEntry, hashText, journalPath, readChain, sealEntry, type ChainRead, type JournalDraft, type JournalEntry,
+} from "../../org/experiments/journal.js";
+import { appendLines, readText, writeFileAtomic } from "../fs/files.js";
+import { readFrontier } from "./frontier.js";
+import { readResultsText } from "./results-file.js";
+
+/**
+ * state/journal.jsonl as it stands, its chain checked entry by entry (each through the entry schema); undefined when
+ * the org has none (an older org). For readers outside the daemon, which holds its own copy in a JournalStore.
+ */
+export async function readJournalChain(state: string): Promise<ChainRead | undefined> {
+  const text = await readText(journalPath(state));
+  return text === undefined ? undefined : readChain(text);
+}
 
 /** What a holder of the journal may do while no one else appends: read the entries, append one. */
 export interface JournalTx {
@@ -101,9 +113,9 @@ export class JournalStore {
 
   // A new journal records what the org already holds: those rows are unjournaled legacy, that frontier the one to guard.
   private async begin(vouch: boolean): Promise<void> {
-    const text = (await readText(join(this.state, "results.tsv"))) ?? "";
+    const text = await readResultsText(this.state);
     const complete = text.slice(0, text.lastIndexOf("\n") + 1);
-    const frontier = (await readJson<FrontierRecord>(join(this.state, "frontier.json")).catch(() => undefined)) ?? null;
+    const frontier = (await readFrontier(this.state)) ?? null;
     // A journal broken at its first line vouches for nothing: no row before it is legacy then.
     const results = vouch ? { lines: complete.split("\n").length - 1, sha256: hashText(complete) } : { lines: 0, sha256: hashText("") };
     const genesis = sealEntry(undefined, { kind: "genesis", payload: { results, frontier: vouch ? frontier : null } }, new Date());

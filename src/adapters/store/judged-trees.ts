@@ -1,9 +1,8 @@
 // The trees the built-in researcher's next change can be judged on: it reads the ledger where the verifier writes it.
 import { join } from "node:path";
-import type { AgentLedger } from "../../org/experiments/request.js";
-import { agentPaths } from "../../org/paths.js";
 import { readHeadTree } from "../git/follow-best.js";
 import { readJson } from "../fs/files.js";
+import { readLedger } from "./ledger.js";
 
 /**
  * The code in cwd, and the agent's best (the base before one): the verifier diffs a change against that best, so after
@@ -11,7 +10,7 @@ import { readJson } from "../fs/files.js";
  */
 export async function readJudgedTrees(cwd: string, state: string, agent: string): Promise<Set<string>> {
   const unreadable = () => undefined;
-  const ledger = await readJson<AgentLedger>(agentPaths(state, agent).ledger).catch(unreadable);
+  const ledger = await readLedger(state, agent).catch(unreadable);
   const record = await readJson<{ baseCommit?: unknown }>(join(state, "org.json")).catch(unreadable);
   const base = typeof record?.baseCommit === "string" ? record.baseCommit : undefined;
   const against = typeof ledger?.best?.commit === "string" ? ledger.best.commit : base;

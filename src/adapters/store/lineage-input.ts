@@ -1,22 +1,22 @@
 // What `org lineage` reads: the verifier's trusted keeps with their full commits, its stacks, and the store's graph.
-import { journalPath, readChain } from "../../org/experiments/journal.js";
 import { checkResults } from "../../org/experiments/journal-check.js";
 import { parseResults, type ResultRow } from "../../org/experiments/results.js";
 import type { KeptRow, LineageInput } from "../../org/lineage/index.js";
 import { orgPaths, verifierStorePaths } from "../../org/paths.js";
-import { readText } from "../fs/files.js";
+import { readJournalChain } from "./journal.js";
 import { readCommitGraph, resolveStoreCommits } from "../git/commit-graph.js";
 import { readOptionalRecord } from "./org-record.js";
 import { readStackAttempts } from "./stacks.js";
+import { readResultsText } from "./results-file.js";
 
 /** The lineage's input for the org at `root`; a tampered row is left out, as from every result. */
 export async function readLineageInput(root: string): Promise<LineageInput & { metricName: string | undefined }> {
-  const { state, results } = orgPaths(root);
+  const { state } = orgPaths(root);
   const [text, journal, record, stacks] = await Promise.all([
-    readText(results), readText(journalPath(state)),
+    readResultsText(state), readJournalChain(state),
     readOptionalRecord(root).catch(() => undefined), readStackAttempts(state),
   ]);
-  const checked = checkResults(text ?? "", journal === undefined ? undefined : readChain(journal));
+  const checked = checkResults(text, journal);
   const rows: { row: ResultRow; commit: string }[] = checked.rows.flatMap(({ row, trust }) => {
     if (trust.kind === "tampered") return [];
     return [{ row, commit: trust.kind === "journaled" ? trust.commit : row.commit }];

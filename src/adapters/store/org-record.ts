@@ -5,6 +5,7 @@ import { pathExists } from "../fs/files.js";
 import { cachedReadText } from "../fs/read-cache.js";
 import { OrgError } from "../../org/errors.js";
 import { orgPaths } from "../../org/paths.js";
+import { hasResults } from "./results-file.js";
 
 /** state/org.json as `org up` wrote it; a missing one means the org was never started here. */
 export async function readRecord(root: string): Promise<OrgRecord> {
@@ -25,6 +26,6 @@ export async function readOptionalRecord(root: string): Promise<OrgRecord | unde
  */
 export async function assertOrgState(root: string): Promise<void> {
   const paths = orgPaths(root);
-  if ((await pathExists(paths.orgFile)) || (await pathExists(paths.results))) return;
+  if ((await pathExists(paths.orgFile)) || (await hasResults(paths.state))) return;
   throw new OrgError(`no org state in ${paths.state} — run \`org up\` first`, "no-state");
 }

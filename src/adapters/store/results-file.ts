@@ -1,12 +1,31 @@
-// state/results.tsv is only ever appended to: a row whose columns differ from the file's header goes under a header of its own.
+// state/results.tsv: the only module that reads or writes it. Only ever appended to: a row whose columns differ from
+// the file's header goes under a header of its own.
+import { stat } from "node:fs/promises";
+import { resultsPath } from "../../org/experiments/results.js";
 import { fileSize } from "../fs/dir.js";
-import { appendLines, readText } from "../fs/files.js";
+import { appendLines, pathExists, readText } from "../fs/files.js";
+
+/** The table's text; "" before the first row. Rows are parsed, and checked against the journal, by the caller. */
+export async function readResultsText(state: string): Promise<string> {
+  return (await readText(resultsPath(state))) ?? "";
+}
+
+/** Whether the org has a results table: one brought from elsewhere is state enough for the views. */
+export function hasResults(state: string): Promise<boolean> {
+  return pathExists(resultsPath(state));
+}
+
+/** Size, time and inode: what changes whenever anything writes the table ("missing" before it exists). */
+export async function readResultsStamp(state: string): Promise<string> {
+  return stat(resultsPath(state)).then((info) => `${info.size} ${info.mtimeMs} ${info.ino}`, () => "missing");
+}
 
 /**
- * An appender for one results.tsv. Verdicts of parallel runs land together: one at a time, or two of them see an empty
- * file and both write the header. A file from before a column was added (the program) gets the new header once.
+ * The org's appender. Verdicts of parallel runs land together: one at a time, or two of them see an empty file and
+ * both write the header. A file from before a column was added (the program) gets the new header once.
  */
-export function createResultsAppender(file: string): (header: string, line: string) => Promise<void> {
+export function createResultsAppender(state: string): (header: string, line: string) => Promise<void> {
+  const file = resultsPath(state);
   let queue: Promise<void> = Promise.resolve();
   let lastHeader: string | undefined;
   const append = async (header: string, line: string) => {

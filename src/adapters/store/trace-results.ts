@@ -1,21 +1,20 @@
 // What `org traces` holds the transcripts against: the verifier's trusted rows, each with its experiment id and
 // full commit.
-import { journalPath, readChain } from "../../org/experiments/journal.js";
 import { checkResults } from "../../org/experiments/journal-check.js";
 import { parseResults } from "../../org/experiments/results.js";
 import { orgPaths } from "../../org/paths.js";
 import type { TracedResult } from "../../org/traces/experiments.js";
-import { readText } from "../fs/files.js";
+import { readJournalChain } from "./journal.js";
+import { readResultsText } from "./results-file.js";
 
 /** Every row of results.tsv the verifier wrote (a tampered row is left out, as from every result), oldest first. */
 export async function readTracedResults(root: string): Promise<TracedResult[]> {
-  const { state, results } = orgPaths(root);
-  const [text, journal] = await Promise.all([readText(results), readText(journalPath(state))]);
-  const chain = journal === undefined ? undefined : readChain(journal);
+  const { state } = orgPaths(root);
+  const [text, chain] = await Promise.all([readResultsText(state), readJournalChain(state)]);
   const requests = new Map((chain?.entries ?? []).flatMap((entry) => (
     entry.kind === "row" ? [[entry.seq, entry.payload.request] as const] : []
   )));
-  const checked = checkResults(text ?? "", chain);
+  const checked = checkResults(text, chain);
   const rows: TracedResult[] = checked.rows.flatMap(({ row, trust }) => {
     if (trust.kind === "tampered") return [];
     const journaled = trust.kind === "journaled"

@@ -1,14 +1,11 @@
 // What the verifier left on disk for the views: state/queue, the runs going in gpu-runs.jsonl, each agent's ledger.
-import { join } from "node:path";
-import type { AgentLedger } from "../../org/experiments/request.js";
-import { parseGpuRuns } from "../../org/experiments/gpu-runs.js";
-import { agentPaths, orgPaths } from "../../org/paths.js";
+import { orgPaths } from "../../org/paths.js";
 import type { VerifierInput } from "../../org/views/verifier.js";
 import { readStartTicks } from "../child-records.js";
-import { modifiedMs } from "../fs/dir.js";
-import { readJson, readText } from "../fs/files.js";
 import { isAlive } from "../process.js";
 import { hasQueue, listQueue } from "./queue.js";
+import { readOpenRuns } from "./gpu-runs.js";
+import { readLedger, readLedgerTime } from "./ledger.js";
 
 /**
  * The queue, the runs in progress and the ledgers of `agents`; a file cut short or missing reads as absent. Undefined
@@ -21,15 +18,14 @@ export async function readVerifierInput(
   if (!(await hasQueue(paths.state))) return undefined;
   const unreadable = () => undefined;
   const queue = (await listQueue(paths.state)).filter((request) => agents.includes(request.agent));
-  const { open } = parseGpuRuns((await readText(join(paths.state, "gpu-runs.jsonl"))) ?? "");
+  const open = await readOpenRuns(paths.state);
   // A start with no end whose process is gone was lost with a killed daemon: no run in progress.
   const running = open.filter((run) => (run.ticks === null ? isAlive(run.pid) : readStartTicks(run.pid) === run.ticks));
   const ledgers = await Promise.all(agents.map(async (agent) => {
-    const file = agentPaths(paths.state, agent).ledger;
-    const ledger = await readJson<AgentLedger>(file).catch(unreadable);
+    const ledger = await readLedger(paths.state, agent).catch(unreadable);
     // A crash an earlier daemon recorded is retried by this one: not judged yet, for `org up --wait`.
     const since = opts.crashedSince;
-    const stale = since !== undefined && ledger?.baselineCrash !== undefined && (await modifiedMs(file).catch(() => 0)) < since;
+    const stale = since !== undefined && ledger?.baselineCrash !== undefined && (await readLedgerTime(paths.state, agent)) < since;
     return [agent, stale ? { ...ledger, baselineCrash: undefined } : ledger] as const;
   }));
   return { agents, queue, running, ledgers: new Map(ledgers) };

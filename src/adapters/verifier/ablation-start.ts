@@ -6,18 +6,16 @@ import {
   describeVariant, planVariants, readRowRuns, splitChanges, type AblationRecord,
 } from "../../org/ablation/index.js";
 import { requestId, type ExperimentRequest } from "../../org/experiments/request.js";
-import type { Frontier } from "../../org/experiments/frontier.js";
 import { classifyRow } from "../../org/experiments/row-kind.js";
 import { buildLineage } from "../../org/lineage/index.js";
 import { orgPaths, verifierStorePaths } from "../../org/paths.js";
 import type { OrgRecord } from "../../org/state.js";
-import { readJson } from "../fs/files.js";
 import { createRevertPort } from "../git/revert-changes.js";
 import { publishCommit } from "../git/verifier-store.js";
 import { readAblation, readVariantResult, writeAblation } from "../store/ablation.js";
 import { readLineageInput } from "../store/lineage-input.js";
 import { addToQueue, listQueue } from "../store/queue.js";
-import { frontierFile } from "./frontier.js";
+import { readFrontier } from "../store/frontier.js";
 
 export interface AblationStarted {
   record: AblationRecord;
@@ -28,7 +26,7 @@ export interface AblationStarted {
 
 /** The org best's commit, or why there is none to ablate. */
 export async function readBestCommit(state: string): Promise<string> {
-  const frontier = await readJson<Frontier>(frontierFile(state, undefined));
+  const frontier = await readFrontier(state);
   if (frontier) return frontier.commit;
   const why = "the org has no best yet — `org ablate` takes a kept commit; `org results` lists them";
   throw new OrgError(why, "no-best");

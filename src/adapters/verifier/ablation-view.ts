@@ -2,15 +2,12 @@
 import {
   buildContributions, buildWaterfall, type AblationRecord, type ContributionRow, type VariantResult, type WaterfallStep,
 } from "../../org/ablation/index.js";
-import type { AgentLedger } from "../../org/experiments/request.js";
 import { pooledSigma } from "../../org/experiments/noise.js";
-import { agentPaths, orgPaths } from "../../org/paths.js";
-import { readJson } from "../fs/files.js";
+import { orgPaths } from "../../org/paths.js";
 import { listAblations, readVariantResult } from "../store/ablation.js";
-import type { Frontier } from "../../org/experiments/frontier.js";
-import { frontierFile } from "./frontier.js";
+import { readFrontier } from "../store/frontier.js";
 import { listQueue } from "../store/queue.js";
-import { join } from "node:path";
+import { readAgentLedgers } from "../store/ledger.js";
 
 export interface AblationView {
   ablation: AblationRecord;
@@ -63,13 +60,12 @@ export async function readLatestAblationView(input: Omit<Parameters<typeof readA
   : Promise<AblationView | undefined> {
   const { state } = orgPaths(input.root);
   const all = await listAblations(state);
-  const best = await readJson<Frontier>(frontierFile(state, undefined)).catch(() => undefined);
+  const best = await readFrontier(state);
   const ablation = all.find((one) => one.commit === best?.commit) ?? all[0];
   return ablation && readAblationView({ ...input, ablation });
 }
 
 async function readSigma(state: string, agents: string[]): Promise<number | undefined> {
-  const files = agents.map((agent) => join(agentPaths(state, agent).dir, "ledger.json"));
-  const ledgers = await Promise.all(files.map((file) => readJson<AgentLedger>(file).catch(() => undefined)));
+  const ledgers = await readAgentLedgers(state, agents);
   return pooledSigma(ledgers.flatMap((ledger) => [ledger?.baseline?.samples ?? [], ...(ledger?.noise ?? [])]));
 }

@@ -1,12 +1,12 @@
-import { join } from "node:path";
 import { checkResults, listRowIncidents, listTrustedRows, markMissingCommits, type CheckedResults } from "../../org/experiments/journal-check.js";
-import { journalPath, readChain, type JournalEntry } from "../../org/experiments/journal.js";
+import type { JournalEntry } from "../../org/experiments/journal.js";
+import { readJournalChain } from "../store/journal.js";
 import { parseResults, type ResultRow } from "../../org/experiments/results.js";
 import { orgPaths } from "../../org/paths.js";
-import { readText } from "../fs/files.js";
 import { listMissingCommits } from "../git/missing-commits.js";
 import { reportIncidents } from "./incident-report.js";
 import { readOptionalRecord } from "../store/org-record.js";
+import { readResultsText } from "../store/results-file.js";
 
 /**
  * results.tsv checked against the journal and the repository, for `org results` and `org report`: what is tampered
@@ -14,8 +14,8 @@ import { readOptionalRecord } from "../store/org-record.js";
  */
 export async function readCheckedResults(root: string, say: (line: string) => void): Promise<CheckedResults> {
   const paths = orgPaths(root);
-  const [text, journal, record] = await Promise.all([readText(paths.results), readText(journalPath(paths.state)), readOptionalRecord(root).catch(() => undefined)]);
-  let checked = checkResults(text ?? "", journal === undefined ? undefined : readChain(journal));
+  const [text, journal, record] = await Promise.all([readResultsText(paths.state), readJournalChain(paths.state), readOptionalRecord(root).catch(() => undefined)]);
+  let checked = checkResults(text, journal);
   // Without the org's repo and agents (none, or a hand-cut org.json) there is nothing to look commits up in or to tell.
   if (!record?.repo || !Array.isArray(record.agents)) return checked;
   // Only kept commits count for a best: those must still be what was judged.
@@ -30,8 +30,7 @@ export async function readCheckedResults(root: string, say: (line: string) => vo
  * (a daemon killed between the two writes); `entries` is the daemon's own copy, else the journal file is read.
  */
 export async function readTrustedRows(state: string, entries?: readonly JournalEntry[]): Promise<ResultRow[]> {
-  const text = (await readText(join(state, "results.tsv"))) ?? "";
-  const file = entries ? undefined : await readText(journalPath(state));
-  const checked = checkResults(text, entries ? { entries } : file === undefined ? undefined : readChain(file));
+  const text = await readResultsText(state);
+  const checked = checkResults(text, entries ? { entries } : await readJournalChain(state));
   return [...listTrustedRows(checked), ...checked.missing.flatMap(({ record }) => parseResults(`${record.row}\n`).rows)];
 }

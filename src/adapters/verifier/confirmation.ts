@@ -5,7 +5,19 @@ import type { ExperimentContext, VerifierPort } from "../../org/experiments/veri
 import { measureRuns } from "../../org/experiments/runs.js";
 import { formatLogEntry } from "../../org/log-entry.js";
 import { appendLines, writeJsonAtomic } from "../fs/files.js";
-import { agentPaths, logPath } from "../../org/paths.js";
+import { logPath } from "../../org/paths.js";
+import { writeLedger } from "../store/ledger.js";
+import { waitForAnswer } from "../daemon-client.js";
+
+// state/confirmations/<id>.json, `org confirm`'s answer: the only module that names it.
+function confirmationFile(state: string, id: string): string {
+  return join(state, "confirmations", `${id}.json`);
+}
+
+/** The report once the verifier wrote it; throws when the daemon went down meanwhile (the request stays queued). */
+export function waitForConfirmation(paths: { state: string; daemon: string }, id: string): Promise<ConfirmReport> {
+  return waitForAnswer<ConfirmReport>(confirmationFile(paths.state, id), paths.daemon);
+}
 
 /** `org confirm`: re-run a commit with fresh seeds, compare with the baseline, record it; branches are untouched. */
 export async function runConfirmation(port: VerifierPort, context: ExperimentContext, request: ExperimentRequest, state: string): Promise<ConfirmReport> {
@@ -23,8 +35,8 @@ export async function runConfirmation(port: VerifierPort, context: ExperimentCon
     baseline: ledger.baseline?.samples, sigma: context.sigma, crashed,
   });
   const next: AgentLedger = { ...ledger, runs: first + measures.length };
-  await writeJsonAtomic(agentPaths(state, context.agent.name).ledger, next);
-  await writeJsonAtomic(join(state, "confirmations", `${request.id}.json`), report);
+  await writeLedger(state, context.agent.name, next);
+  await writeJsonAtomic(confirmationFile(state, request.id), report);
   await appendLines(logPath(state), [formatLogEntry({ date: context.now(), op: "confirm", title: `${context.agent.name} ${request.commit.slice(0, 7)}`, body: formatConfirmReport(report).join("\n") })]);
   return report;
 }

@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import * as z from "zod";
 import {
   parseDuration, type JudgeConfig, type LoadedConfig, type RuntimeConfig, type VerifyConfig,
 } from "../../org/config/index.js";
@@ -19,19 +20,28 @@ import { createVerifierPort } from "./port.js";
 import { prepareVerifierStore } from "./prepare-store.js";
 import { findVerifySandbox } from "./run-sandbox.js";
 
+const RECORD = "judge-calibration.json";
+
 /** What the last calibration found, in state/: the keep rule pools its references' spreads into σ. */
-interface CalibrationRecord {
-  hash: string;
-  at: string;
-  sigma: number;
-  references: ReferenceScores[];
+const CalibrationSchema = z.object({
+  hash: z.string(),
+  at: z.string(),
+  sigma: z.number(),
+  references: z.array(z.object({ path: z.string(), kind: z.enum(["good", "bad"]), samples: z.array(z.number()) })),
+});
+
+type CalibrationRecord = z.infer<typeof CalibrationSchema>;
+
+/** The last calibration; undefined when there is none, or the file is cut short or of another shape. */
+async function readCalibration(state: string): Promise<CalibrationRecord | undefined> {
+  const parsed = CalibrationSchema.safeParse(await readJson<unknown>(join(state, RECORD)).catch(() => undefined));
+  return parsed.success ? parsed.data : undefined;
 }
 
 export type CalibrationOutcome =
   | { kind: "none" } | { kind: "current"; summary: string } | { kind: "calibrated"; summary: string }
   | { kind: "refused"; message: string };
 
-const RECORD = "judge-calibration.json";
 // At most this many judge runs at once: each is an agent CLI, and org up waits for them all.
 const AT_ONCE = 4;
 
@@ -54,8 +64,8 @@ export async function calibrateJudge(loaded: LoadedConfig, say: (line: string) =
   const texts = shown.map((result) => result.stdout);
   const hashed = JSON.stringify({ judge, runtime, keep: verify.keep, texts });
   const hash = createHash("sha256").update(hashed).digest("hex");
-  const recordFile = join(orgPaths(loaded.dir).state, RECORD);
-  const last = await readJson<CalibrationRecord>(recordFile).catch(() => undefined);
+  const state = orgPaths(loaded.dir).state;
+  const last = await readCalibration(state);
   if (last?.hash === hash) {
     const summary = `judge calibrated at ${last.at} (σ ${last.sigma.toFixed(3)}); rubric and references unchanged`;
     return { kind: "current", summary };
@@ -70,7 +80,7 @@ export async function calibrateJudge(loaded: LoadedConfig, say: (line: string) =
   const decided = decideCalibration(scores, { k: verify.keep.k, minDelta: verify.keep.min_delta });
   if (decided.kind === "refused") return decided;
   const record: CalibrationRecord = { hash, at: new Date().toISOString(), sigma: decided.sigma, references: scores };
-  await writeJsonAtomic(recordFile, record);
+  await writeJsonAtomic(join(state, RECORD), record);
   return { kind: "calibrated", summary: decided.summary };
 }
 
@@ -134,7 +144,6 @@ export async function readPooledSigma(
   state: string, verify: VerifyConfig | undefined, ledgers: readonly (AgentLedger | undefined)[],
 ): Promise<number | undefined> {
   const groups = ledgers.flatMap((ledger) => [ledger?.baseline?.samples ?? [], ...(ledger?.noise ?? [])]);
-  const read = () => readJson<CalibrationRecord>(join(state, RECORD)).catch(() => undefined);
-  const record = verify?.judge ? await read() : undefined;
+  const record = verify?.judge ? await readCalibration(state) : undefined;
   return pooledSigma([...groups, ...(record?.references ?? []).map((reference) => reference.samples)]);
 }

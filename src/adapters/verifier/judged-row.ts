@@ -1,4 +1,3 @@
-import { dirname } from "node:path";
 import type { ExperimentRequest } from "../../org/experiments/request.js";
 import type { JournalEntry } from "../../org/experiments/journal.js";
 import { findRowsOfCommit, isOwnRow } from "../../org/experiments/recover.js";
@@ -11,10 +10,10 @@ import { readTrustedRows } from "./checked-results.js";
  * The row the verifier already wrote for this request's commit, if any; an `org confirm` re-run is never one. Only a
  * journaled (or pre-journal) row counts: a forged one would otherwise be taken as the verdict and never run.
  */
-export async function findJudgedRow(input: { repo: string; resultsFile: string; request: ExperimentRequest; runner?: Runner; journal?: readonly JournalEntry[] }): Promise<ResultRow | undefined> {
+export async function findJudgedRow(input: { repo: string; state: string; request: ExperimentRequest; runner?: Runner; journal?: readonly JournalEntry[] }): Promise<ResultRow | undefined> {
   const { request } = input;
   if (request.kind === "confirm") return undefined;
-  const rows = findRowsOfCommit(await readTrustedRows(dirname(input.resultsFile), input.journal), request);
+  const rows = findRowsOfCommit(await readTrustedRows(input.state, input.journal), request);
   if (rows.length === 0) return undefined;
   // A row keeps 7 hex digits: git says whether they name this commit alone, or also another one of the repo's.
   const resolved = await resolveCommit(input.repo, rows[0]!.commit, { runner: input.runner });

@@ -179,7 +179,7 @@ export function createVerifierPort(opts: {
       return result.exitCode === 0 ? result.stdout.trim() : undefined;
     },
     resetBranch: (agent, commit, rescue) => resetAgentBranch(opts.repo, agent, commit, rescue, opts.say ?? (() => {})),
-    appendResult: createResultsAppender(join(opts.state, "results.tsv")),
+    appendResult: createResultsAppender(opts.state),
     async appendLog(entry) {
       await appendLines(logPath(opts.state), [entry]);
     },

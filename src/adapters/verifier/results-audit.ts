@@ -1,9 +1,7 @@
-import { stat } from "node:fs/promises";
-import { join } from "node:path";
 import type { Incident } from "../../org/experiments/incident.js";
 import { checkResults, listRowIncidents } from "../../org/experiments/journal-check.js";
 import type { JournalEntry } from "../../org/experiments/journal.js";
-import { readText } from "../fs/files.js";
+import { readResultsStamp, readResultsText } from "../store/results-file.js";
 
 /**
  * The daemon's look at results.tsv, each tick: read only when its size or time changed. Rows it never journaled are
@@ -15,11 +13,10 @@ export class ResultsAudit {
   private readonly told = new Set<string>();
   /** Row entries of this daemon whose line was never written (the write failed after the entry). */
   private readonly unwritten = new Set<number>();
-  private readonly file: string;
-
-  constructor(state: string, private readonly appendRow: (header: string, line: string) => Promise<void>) {
-    this.file = join(state, "results.tsv");
-  }
+  constructor(
+    private readonly state: string,
+    private readonly appendRow: (header: string, line: string) => Promise<void>,
+  ) {}
 
   /** A row entry whose line could not be written: when the file lacks it, that is no deletion. */
   noteUnwritten(seq: number): void {
@@ -28,9 +25,9 @@ export class ResultsAudit {
 
   /** Run while holding the journal: no row is between its entry and its line meanwhile. */
   async check(entries: readonly JournalEntry[]): Promise<Incident[]> {
-    const stamp = await this.readStamp();
+    const stamp = await readResultsStamp(this.state);
     if (stamp === this.stamp) return [];
-    const checked = checkResults((await readText(this.file)) ?? "", { entries });
+    const checked = checkResults(await readResultsText(this.state), { entries });
     const incidents = listRowIncidents(checked);
     // Each row is written right after its entry, one at a time: a kill can cut only the last one.
     const last = [...entries].reverse().find((entry) => entry.kind === "row")?.seq;
@@ -41,13 +38,9 @@ export class ResultsAudit {
         ? { kind: "recovered", title: `${what} written from the journal`, body: "the daemon was killed after journaling the verdict and before writing its row" }
         : { kind: "tampered", title: `${what} was deleted`, body: "the verifier wrote it back from the journal; deleting a row does not remove a verdict" });
     }
-    this.stamp = await this.readStamp();
+    this.stamp = await readResultsStamp(this.state);
     const fresh = incidents.filter((incident) => !this.told.has(incident.title));
     for (const incident of fresh) this.told.add(incident.title);
     return fresh;
-  }
-
-  private async readStamp(): Promise<string> {
-    return stat(this.file).then((info) => `${info.size} ${info.mtimeMs} ${info.ino}`, () => "missing");
   }
 }

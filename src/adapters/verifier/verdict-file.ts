@@ -1,13 +1,30 @@
 import { join } from "node:path";
 import { OrgError } from "../../org/errors.js";
-import { hashText, journalPath, readChain } from "../../org/experiments/journal.js";
+import { hashText } from "../../org/experiments/journal.js";
+import { readJournalChain } from "../store/journal.js";
 import type { SubmitAnswer } from "../../org/experiments/submit-reply.js";
 import { checkVerdict } from "../../org/experiments/verdict-check.js";
 import { orgPaths } from "../../org/paths.js";
-import { readText, writeFileAtomic } from "../fs/files.js";
+import { pathExists, readText, writeFileAtomic } from "../fs/files.js";
+import { waitForAnswer } from "../daemon-client.js";
 import type { JournalStore } from "../store/journal.js";
 import { readOptionalRecord } from "../store/org-record.js";
 import { reportIncidents } from "./incident-report.js";
+
+// state/verdicts/<id>.json: the only module that names it. `id` is checked as a file name by the caller.
+function verdictFile(state: string, id: string): string {
+  return join(state, "verdicts", `${id}.json`);
+}
+
+/** Whether the verifier answered the request of this id. */
+export function hasVerdict(state: string, id: string): Promise<boolean> {
+  return pathExists(verdictFile(state, id));
+}
+
+/** The verdict once it is written; throws when the daemon went down meanwhile (the request stays queued). */
+export function waitForVerdict(paths: { state: string; daemon: string }, id: string): Promise<SubmitAnswer> {
+  return waitForAnswer<SubmitAnswer>(verdictFile(paths.state, id), paths.daemon);
+}
 
 /** state/verdicts/<id>.json (a verdict, or why it was cancelled), journaled first: a daemon killed between leaves an entry and no file, never a file unjournaled. */
 export async function writeVerdictFile(journal: JournalStore, state: string, answer: SubmitAnswer): Promise<void> {
@@ -15,15 +32,15 @@ export async function writeVerdictFile(journal: JournalStore, state: string, ans
   const commit = "cancelled" in answer ? answer.commit : answer.outcome.request.commit;
   await journal.exclusive(async (tx) => {
     await tx.append({ kind: "verdict", payload: { id: answer.id, commit, sha256: hashText(text) } });
-    await writeFileAtomic(join(state, "verdicts", `${answer.id}.json`), text);
+    await writeFileAtomic(verdictFile(state, answer.id), text);
   });
 }
 
 /** Refuse a verdict file the verifier did not write (`org submit`, `org wait`), and tell it as tampering. */
 export async function assertJournaledVerdict(root: string, id: string, say: (line: string) => void): Promise<void> {
   const { state } = orgPaths(root);
-  const [text, journal] = await Promise.all([readText(join(state, "verdicts", `${id}.json`)), readText(journalPath(state))]);
-  const trust = checkVerdict(id, text ?? "", journal === undefined ? undefined : readChain(journal));
+  const [text, journal] = await Promise.all([readText(verdictFile(state, id)), readJournalChain(state)]);
+  const trust = checkVerdict(id, text ?? "", journal);
   if (trust.kind !== "tampered") return;
   const agents = (await readOptionalRecord(root).catch(() => undefined))?.agents.map((agent) => agent.name) ?? [];
   await reportIncidents({ state, agents, say, incidents: [{ kind: "tampered", title: `verdict file ${id}.json is not the verifier's`, body: `${trust.reason}; it was not shown as a verdict` }] });

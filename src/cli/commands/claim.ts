@@ -23,7 +23,7 @@ export async function runClaim(opts: { root: string; text?: string; done?: strin
   const caller = senderName(await findCaller(opts.root, listAgents(config)));
   const settings = readClaimSettings(config);
   const now = new Date();
-  const outcome = await changeClaimBoard(orgPaths(opts.root), (board, results) => {
+  const outcome = await changeClaimBoard(orgPaths(opts.root).state, (board, results) => {
     const settled = settleBoard(board, results, parseDuration(settings.timeout), now);
     const decision = action.kind === "add" ? addClaim(settled, caller, action.idea, now) : closeClaim(settled, caller, action.id, action.how, now);
     if (!decision.ok) throw new OrgError(`${decision.reason} (nothing was changed)`, "claim");

@@ -16,7 +16,7 @@ export async function runClaims(opts: { root: string; all: boolean; json: boolea
   const timeout = parseDuration(readClaimSettings(config).timeout);
   const now = new Date();
   const settled = (await hasClaimBoard(paths.state))
-    ? await changeClaimBoard(paths, (board, results) => {
+    ? await changeClaimBoard(paths.state, (board, results) => {
         const read = settleBoard(board, results, timeout, now);
         return { text: read.closed.length > 0 ? formatBoard(read.lines) : undefined, value: read };
       }).catch((error: unknown) => addOutcome(error, "the claims that closed were not written to the board"))

@@ -1,7 +1,7 @@
 import { orgPaths } from "../../org/paths.js";
 import { parseResults } from "../../org/experiments/results.js";
 import { buildProgramHistory } from "../../org/programs/history.js";
-import { readText } from "../../adapters/fs/files.js";
+import { readResultsText } from "../../adapters/store/results-file.js";
 import { readMetricSetting } from "../../adapters/store/config-file.js";
 import { readHistoryInput } from "../../adapters/store/program-history-input.js";
 import { readTrustedRows } from "../../adapters/verifier/checked-results.js";
@@ -14,7 +14,7 @@ import { formatJson } from "../../org/safe-text.js";
 export async function runHistory(opts: { root: string; json: boolean }, io: Io): Promise<number> {
   await assertOrgState(opts.root);
   const state = orgPaths(opts.root).state;
-  const table = parseResults((await readText(orgPaths(opts.root).results)) ?? "");
+  const table = parseResults(await readResultsText(state));
   const { goal, metricName, pricing } = await readMetricSetting(opts.root);
   // Only the verifier's rows count for a program: `org results` names the tampered ones.
   const rows = buildProgramHistory({ ...(await readHistoryInput(state)), rows: await readTrustedRows(state), pricing, goal });

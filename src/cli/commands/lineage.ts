@@ -1,3 +1,4 @@
+import { resultsPath } from "../../org/experiments/results.js";
 import { OrgError } from "../../org/errors.js";
 import { orgPaths } from "../../org/paths.js";
 import { buildLineage, crossFraction } from "../../org/lineage/index.js";
@@ -14,7 +15,7 @@ export async function runLineage(opts: { root: string; json: boolean }, io: Io):
   const input = await readLineageInput(opts.root);
   const lineage = buildLineage(input);
   if (lineage.nodes.length === 0) {
-    const results = orgPaths(opts.root).results;
+    const results = resultsPath(orgPaths(opts.root).state);
     const why = "the lineage starts at the first kept experiment; `org results` shows what was judged so far";
     throw new OrgError(`no keeps yet in ${results} — ${why}`, "no-keeps");
   }

@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { OrgError } from "../../org/errors.js";
 import { orgPaths } from "../../org/paths.js";
-import { buildLeaderboard } from "../../org/experiments/results.js";
+import { buildLeaderboard, resultsPath } from "../../org/experiments/results.js";
 import { listTamperedRows, listTrustedRows } from "../../org/experiments/journal-check.js";
 import { readCheckedResults } from "../../adapters/verifier/checked-results.js";
 import { readMetricSetting } from "../../adapters/store/config-file.js";
@@ -44,10 +44,10 @@ export async function runReport(opts: { root: string; out?: string; svg?: string
   const checked = await readCheckedResults(opts.root, (line) => io.err(line));
   const table = { metricName: checked.metricName, rows: listTrustedRows(checked) };
   const tampered = listTamperedRows(checked).length;
-  if (table.rows.length === 0) throw new OrgError(`no results yet in ${paths.results} — nothing to plot; run experiments first (agents call \`org submit\`)`, "no-results");
+  if (table.rows.length === 0) throw new OrgError(`no results yet in ${resultsPath(paths.state)} — nothing to plot; run experiments first (agents call \`org submit\`)`, "no-results");
   const untimed = table.rows.findIndex((row) => Number.isNaN(Date.parse(row.time)));
   if (opts.x === "time" && untimed >= 0) {
-    throw new OrgError(`row ${untimed + 1} of ${paths.results} has no time (an autoresearch five-column file?) — plot by experiment with --x index`, "no-time");
+    throw new OrgError(`row ${untimed + 1} of ${resultsPath(paths.state)} has no time (an autoresearch five-column file?) — plot by experiment with --x index`, "no-time");
   }
   const setting = await readMetricSetting(opts.root);
   const metricName = table.metricName ?? setting.metricName;

@@ -1,12 +1,10 @@
-import { agentPaths, orgPaths } from "../../org/paths.js";
+import { orgPaths } from "../../org/paths.js";
 import { buildLeaderboard } from "../../org/experiments/results.js";
 import { listTamperedRows, listTrustedRows } from "../../org/experiments/journal-check.js";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
-import type { AgentLedger } from "../../org/experiments/request.js";
 import { pooledSigma } from "../../org/experiments/noise.js";
 import { readAndLoadConfig } from "../../adapters/store/config-file.js";
-import { readJson } from "../../adapters/fs/files.js";
 import { readCheckedResults } from "../../adapters/verifier/checked-results.js";
 import { readLedgers } from "../../adapters/usage/store.js";
 import { buildResultsUsage } from "../../org/usage/windows.js";
@@ -30,6 +28,7 @@ import { formatJson } from "../../org/safe-text.js";
 import { fitLines } from "../../ui/wrap-text.js";
 import { tallyGateFailures } from "../../org/experiments/gate-failures.js";
 import { describeGateFailures } from "../../ui/gate-failures.js";
+import { readAgentLedgers } from "../../adapters/store/ledger.js";
 
 /** `org results [--json]`: the leaderboard from state/results.tsv, with tokens and dollars per agent and per kept improvement. */
 export async function runResults(opts: { root: string; json: boolean }, io: Io): Promise<number> {
@@ -90,8 +89,7 @@ async function describeVerifier(root: string, started: boolean): Promise<string[
 async function readNoise(root: string): Promise<{ sigma: number | undefined; runs: number }> {
   const { state } = orgPaths(root);
   const agents = await readdir(join(state, "agents")).catch(() => [] as string[]);
-  const read = (agent: string) => readJson<AgentLedger>(agentPaths(state, agent).ledger).catch(() => undefined);
-  const ledgers = await Promise.all(agents.map(read));
+  const ledgers = await readAgentLedgers(state, agents);
   const samples = ledgers.flatMap((ledger) => [ledger?.baseline?.samples ?? [], ...(ledger?.noise ?? [])]);
   return { sigma: pooledSigma(samples), runs: samples.reduce((sum, group) => sum + group.length, 0) };
 }

@@ -1,11 +1,7 @@
-import { join } from "node:path";
 import { OrgError } from "../../org/errors.js";
-import type { SubmitAnswer } from "../../org/experiments/submit-reply.js";
 import { orgPaths } from "../../org/paths.js";
-import { pathExists } from "../../adapters/fs/files.js";
 import { isQueued } from "../../adapters/store/queue.js";
-import { waitForAnswer } from "../../adapters/daemon-client.js";
-import { assertJournaledVerdict } from "../../adapters/verifier/verdict-file.js";
+import { assertJournaledVerdict, hasVerdict, waitForVerdict } from "../../adapters/verifier/verdict-file.js";
 import type { Io } from "../io.js";
 import { printAnswer } from "../answer.js";
 
@@ -18,11 +14,10 @@ export async function runWait(opts: { root: string; id?: string; json?: boolean 
   const id = opts.id?.trim();
   if (!id) throw new OrgError(`which experiment? — run \`org wait <id>\` with the id \`org submit --no-wait\` printed; ${HOW_TO_LIST}`, "usage");
   const paths = orgPaths(opts.root);
-  const verdictFile = join(paths.state, "verdicts", `${id}.json`);
   // The queue first: the verifier writes the verdict before it clears the request, so a known id is always in one of them.
-  const known = EXPERIMENT_ID.test(id) && ((await isQueued(paths.state, id)) || (await pathExists(verdictFile)));
+  const known = EXPERIMENT_ID.test(id) && ((await isQueued(paths.state, id)) || (await hasVerdict(paths.state, id)));
   if (!known) throw new OrgError(`no experiment "${id}" is queued or judged — ${HOW_TO_LIST}`, "unknown-experiment");
-  const answer = await waitForAnswer<SubmitAnswer>(verdictFile, paths.daemon);
+  const answer = await waitForVerdict(paths, id);
   // A verdict file edited after the verifier wrote it is refused, and told as tampering.
   await assertJournaledVerdict(opts.root, id, (line) => io.err(line));
   return printAnswer(answer, io, Boolean(opts.json));

@@ -1,7 +1,6 @@
-import { join } from "node:path";
 import type { OrgConfig } from "../../org/config/index.js";
 import { readRowRuns, type VariantResult } from "../../org/ablation/index.js";
-import type { AgentLedger, ExperimentRequest } from "../../org/experiments/request.js";
+import type { ExperimentRequest } from "../../org/experiments/request.js";
 import type { ExperimentContext, RunMeasure, VerifierPort } from "../../org/experiments/verifier-port.js";
 import { hasGates } from "../../org/experiments/gates.js";
 import { summarize } from "../../org/experiments/noise.js";
@@ -11,9 +10,8 @@ import { gpuOfSlot } from "../../org/experiments/schedule.js";
 import { STACK_AGENT } from "../../org/experiments/stack.js";
 import { TamperedError } from "../../org/experiments/protected-files.js";
 import { formatLogEntry } from "../../org/log-entry.js";
-import { agentPaths, orgPaths, verifierStorePaths } from "../../org/paths.js";
+import { orgPaths, verifierStorePaths } from "../../org/paths.js";
 import type { OrgRecord } from "../../org/state.js";
-import { readJson, writeJsonAtomic } from "../../adapters/fs/files.js";
 import { removeFromQueue } from "../../adapters/store/queue.js";
 import { readChange } from "../../adapters/git/change-key.js";
 import { readVariantResult, writeVariantResult } from "../../adapters/store/ablation.js";
@@ -22,6 +20,7 @@ import type { JournalStore } from "../../adapters/store/journal.js";
 import { appendTriedEntry, readTriedLedger } from "../../adapters/store/tried-ledger.js";
 import { findJudgedRow } from "../../adapters/verifier/judged-row.js";
 import type { VerifierGuard } from "./guard.js";
+import { EMPTY_LEDGER, readLedger, writeLedger } from "../../adapters/store/ledger.js";
 
 /**
  * `org ablate`'s variants: each measured over its `repeats` seeds in its agent's turn and slot, its row org's. The
@@ -59,7 +58,7 @@ export class AblationRunner {
     const at = new Date().toISOString();
     const judged = { ...request, agent: STACK_AGENT };
     const row = await findJudgedRow({
-      repo: this.record.repo, resultsFile: this.paths.results, request: judged,
+      repo: this.record.repo, state: this.paths.state, request: judged,
       journal: await this.sealed.journal.read(),
     });
     // Only an ablation's own row: the target's keep (or stack) row is the lucky draw it is measured again against.
@@ -81,8 +80,7 @@ export class AblationRunner {
   private async measure(request: ExperimentRequest, slot: string, signal: AbortSignal): Promise<VariantResult> {
     const verify = this.config.verify!;
     const agent = this.record.agents.find((candidate) => candidate.name === request.agent)!;
-    const ledgerFile = join(agentPaths(this.paths.state, agent.name).dir, "ledger.json");
-    const ledger = (await readJson<AgentLedger>(ledgerFile)) ?? { best: null, lastVerified: null };
+    const ledger = (await readLedger(this.paths.state, agent.name)) ?? EMPTY_LEDGER;
     const first = ledger.runs ?? 0;
     const context: ExperimentContext = {
       verify, baseCommit: this.record.baseCommit, slot, ledger, rowAgent: STACK_AGENT, sigma: undefined, signal,
@@ -101,8 +99,8 @@ export class AblationRunner {
         });
     const { measures } = measured;
     // The agent's seed count moves on, as the variant's runs used seeds of its own.
-    const now = (await readJson<AgentLedger>(ledgerFile)) ?? ledger;
-    await writeJsonAtomic(ledgerFile, { ...now, runs: first + measures.length });
+    const now = (await readLedger(this.paths.state, agent.name)) ?? ledger;
+    await writeLedger(this.paths.state, agent.name, { ...now, runs: first + measures.length });
     const samples = metricsOf(measures);
     const crashed = measured.tampered ?? describeCrash(measures);
     const { mean: average, sd, n } = summarize(samples);

@@ -1,16 +1,14 @@
 import type { MessageSettings } from "../../org/config/index.js";
-import { decideBest } from "../../org/experiments/best-guard.js";
 import type { ExperimentRequest } from "../../org/experiments/request.js";
 import type { VerifierPort } from "../../org/experiments/verifier-port.js";
 import type { Incident } from "../../org/experiments/incident.js";
 import type { JournalEntry } from "../../org/experiments/journal.js";
 import { orgPaths } from "../../org/paths.js";
 import type { OrgRecord } from "../../org/state.js";
-import { deleteRef, moveRef } from "../../adapters/git/refs.js";
 import type { JournalStore } from "../../adapters/store/journal.js";
 import { reportIncidents } from "../../adapters/verifier/incident-report.js";
 import { readAbRun } from "../../adapters/store/ab-run.js";
-import { bestBranchOf } from "../../org/programs/ab-run.js";
+import { guardFrontier } from "../../adapters/verifier/frontier.js";
 import { ResultsAudit } from "../../adapters/verifier/results-audit.js";
 
 /**
@@ -59,17 +57,10 @@ export class VerifierGuard {
     return found;
   }
 
-  private async guardBest(entries: readonly JournalEntry[], listed: string | undefined, half: "b" | undefined): Promise<Incident[]> {
+  private guardBest(entries: readonly JournalEntry[], listed: string | undefined, half: "b" | undefined)
+    : Promise<Incident[]> {
     const { record, port } = this.opts;
-    const branch = bestBranchOf(record.name, half);
-    let decision = half ? undefined : decideBest(listed, entries, this.starting);
-    if (decision?.kind !== "hold") decision = decideBest(await port.branchHead(branch), entries, this.starting, half);
-    if (decision.kind === "hold") return [];
-    if (decision.commit) await moveRef(record.repo, `refs/heads/${branch}`, decision.commit, decision.reason);
-    else await deleteRef(record.repo, `refs/heads/${branch}`);
-    const at = new Date().toISOString();
-    return decision.kind === "complete"
-      ? [{ kind: "recovered", title: `org best moved to ${decision.commit.slice(0, 7)} from the journal (${at})`, body: decision.reason }]
-      : [{ kind: "tampered", title: `org best moved by hand, put back (${at})`, body: `${decision.reason}; it was put back — only a verdict moves the org best` }];
+    const branchHead = (branch: string) => port.branchHead(branch);
+    return guardFrontier({ record, entries, half, starting: this.starting, listed, branchHead });
   }
 }

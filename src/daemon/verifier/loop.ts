@@ -1,4 +1,3 @@
-import { join } from "node:path";
 import type { OrgConfig } from "../../org/config/index.js";
 import { runExperiment } from "../../org/experiments/experiment.js";
 import { requestId, type AgentLedger, type ExperimentRequest } from "../../org/experiments/request.js";
@@ -6,11 +5,10 @@ import type { ExperimentContext, VerifierPort } from "../../org/experiments/veri
 import { decideRebase, describeConflict, toJudged } from "../../org/experiments/rebase.js";
 import { formatVerdictMessage } from "../../org/experiments/submit-reply.js";
 import { readMessageSettings } from "../../org/messages/mail-port.js";
-import { agentPaths, orgPaths } from "../../org/paths.js";
+import { orgPaths } from "../../org/paths.js";
 import type { OrgRecord } from "../../org/state.js";
 import { detectNewCommits, gpuOfSlot, pickNext } from "../../org/experiments/schedule.js";
 import type { GpuProbe } from "../../org/ports.js";
-import { pathExists, readJson, writeJsonAtomic } from "../../adapters/fs/files.js";
 import { readStopFile } from "../../adapters/store/stop-state.js";
 import { findJudgedRow } from "../../adapters/verifier/judged-row.js";
 import { advanceFrontier } from "../../adapters/verifier/frontier.js";
@@ -34,6 +32,7 @@ import { traceExperiment, traceRun, traceStep } from "./trace-run.js";
 import { startEarly } from "./start-early.js";
 import { readAgentProgramAt } from "../../adapters/store/ab-run.js";
 import { readPooledSigma } from "../../adapters/verifier/judge-calibration.js";
+import { EMPTY_LEDGER, hasLedger, readLedger, writeLedger } from "../../adapters/store/ledger.js";
 
 const HEAD_SETTLE_MS = 2000;
 
@@ -109,10 +108,10 @@ export class VerifierLoop {
       if (mine.length > 0) {
         queuedAgents.add(agent.name);
         // A submit that beat the first tick still waits for its agent's baseline, which pickNext runs first.
-        if (!mine.some((request) => request.kind === "baseline") && !(await pathExists(this.ledgerFile(agent.name)))) pending.push(await this.enqueueBaseline(agent.name, now));
+        if (!mine.some((request) => request.kind === "baseline") && !(await hasLedger(this.paths.state, agent.name))) pending.push(await this.enqueueBaseline(agent.name, now));
         continue;
       }
-      const ledger = await readJson<AgentLedger>(this.ledgerFile(agent.name));
+      const ledger = await readLedger(this.paths.state, agent.name);
       // A crashed baseline is retried once per daemon: `org down && org up` after fixing the environment.
       const retry = ledger?.baselineCrash !== undefined && !this.retried.has(agent.name);
       if (ledger && !retry) ledgers.set(agent.name, ledger);
@@ -190,7 +189,7 @@ export class VerifierLoop {
       // The slot's checkout cleaned while the commit comes in: its checkout then waits on one git process, not two.
       this.port.startClean?.(slot);
       // Read now, not at tick time: the agent's previous run may have finished since.
-      const ledger = (await readJson<AgentLedger>(this.ledgerFile(agent.name))) ?? { best: null, lastVerified: null };
+      const ledger = (await readLedger(this.paths.state, agent.name)) ?? EMPTY_LEDGER;
       // σ and the program read files alone: they go alongside the fetch, not after it.
       const [refused, sigma, program] = await Promise.all([
         this.port.admit([submitted.commit, submitted.after, ledger.best?.commit]), this.readSigma(),
@@ -202,7 +201,7 @@ export class VerifierLoop {
       const own = request.kind !== "baseline" && !refused && request.rebased?.kind !== "conflict";
       const changed = own ? startEarly(this.port.changedPaths(this.record.baseCommit, request.commit)) : undefined;
       // Judged once already (by a daemon killed before it cleared the request, or under an earlier request): answer from that row.
-      const judged = { repo: this.record.repo, resultsFile: join(this.paths.state, "results.tsv"), request };
+      const judged = { repo: this.record.repo, state: this.paths.state, request };
       const recorded = await traceStep("judged", async () => findJudgedRow({ ...judged, journal: await this.journal.read() }));
       // Every row goes through the journal: one the verifier did not seal would read as forged.
       const port = this.guard.journalRows(this.port, request);
@@ -225,7 +224,7 @@ export class VerifierLoop {
       const outcome = await traceExperiment(() => runExperiment(port, context, request));
       if (tried) await this.tried.record(tried, outcome, recorded);
       await this.stacks.offer(request, ledger, outcome);
-      await writeJsonAtomic(this.ledgerFile(agent.name), outcome.ledger);
+      await writeLedger(this.paths.state, agent.name, outcome.ledger);
       const { verdict } = outcome;
       if (verdict.kind === "keep" || verdict.kind === "baseline") {
         await advanceFrontier({
@@ -283,7 +282,7 @@ export class VerifierLoop {
 
   /** σ pooled over every agent's baseline repeats (and a judge's calibration repeats). */
   private async readSigma(): Promise<number | undefined> {
-    const ledgers = await Promise.all(this.record.agents.map((agent) => readJson<AgentLedger>(this.ledgerFile(agent.name))));
+    const ledgers = await Promise.all(this.record.agents.map((agent) => readLedger(this.paths.state, agent.name)));
     return readPooledSigma(this.paths.state, this.config.verify, ledgers);
   }
 
@@ -296,5 +295,4 @@ export class VerifierLoop {
     return request;
   }
 
-  private readonly ledgerFile = (agent: string) => agentPaths(this.paths.state, agent).ledger;
 }

@@ -8,19 +8,20 @@ import { verdictOfRow } from "../../org/experiments/recover.js";
 import { gpuOfSlot } from "../../org/experiments/schedule.js";
 import { checkStackPaths, decideStackOffer, decideStackTarget, describeStack, describeStackConflict, STACK_AGENT, toStackRequest, type StackAttempt, type StackDecision } from "../../org/experiments/stack.js";
 import { formatLogEntry } from "../../org/log-entry.js";
-import { agentPaths, orgPaths, verifierStorePaths } from "../../org/paths.js";
+import { orgPaths, verifierStorePaths } from "../../org/paths.js";
 import type { OrgRecord } from "../../org/state.js";
-import { readJson, writeJsonAtomic } from "../../adapters/fs/files.js";
 import { isAncestor } from "../../adapters/git/ancestry.js";
 import { rebaseChange } from "../../adapters/git/rebase-change.js";
 import { addToQueue, listQueue, removeFromQueue, rewriteQueued } from "../../adapters/store/queue.js";
 import { readStackAttempts, recordStackAttempt } from "../../adapters/store/stacks.js";
-import { advanceFrontier, frontierFile } from "../../adapters/verifier/frontier.js";
+import { advanceFrontier } from "../../adapters/verifier/frontier.js";
+import { readFrontier } from "../../adapters/store/frontier.js";
 import { findHalf } from "../../org/programs/ab-run.js";
 import { findJudgedRow } from "../../adapters/verifier/judged-row.js";
 import type { JournalStore } from "../../adapters/store/journal.js";
 import { readAbRun, readAgentProgramAt } from "../../adapters/store/ab-run.js";
 import type { VerifierGuard } from "./guard.js";
+import { EMPTY_LEDGER, readLedger, writeLedger } from "../../adapters/store/ledger.js";
 
 /**
  * The verifier's stacks: a keep that improves its agent's best but not the org's has its change tried on the org best,
@@ -92,10 +93,9 @@ export class StackRunner {
     const paths = checkStackPaths(await this.port.changedPaths(target.onto, combination), { protected: verify.protected, edits: this.config.roles[agent.role]?.edits ?? [] });
     if (paths.kind === "skip") return this.settle(request, { outcome: paths.outcome, reason: paths.reason, commit: combination });
     const judged: ExperimentRequest = { ...request, commit: combination };
-    const ledgerFile = agentPaths(this.paths.state, agent.name).ledger;
-    const ledger = (await readJson<AgentLedger>(ledgerFile)) ?? { best: null, lastVerified: null };
+    const ledger = (await readLedger(this.paths.state, agent.name)) ?? EMPTY_LEDGER;
     const best = { commit: target.onto, metric: target.metric, runs: target.runs };
-    const recorded = await findJudgedRow({ repo: this.record.repo, resultsFile: this.paths.results, request: { ...judged, agent: STACK_AGENT }, journal: await this.sealed.journal.read() });
+    const recorded = await findJudgedRow({ repo: this.record.repo, state: this.paths.state, request: { ...judged, agent: STACK_AGENT }, journal: await this.sealed.journal.read() });
     // Judged as the org's: against the org best, its row by org; the edits were checked above, so only protected paths are checked again.
     const context: ExperimentContext = {
       verify, baseCommit: this.record.baseCommit, slot, ledger: { best, lastVerified: null, runs: ledger.runs }, rowAgent: STACK_AGENT,
@@ -103,7 +103,7 @@ export class StackRunner {
       runsDir: this.paths.runs, patchesDir: this.paths.patches, now: () => new Date(), signal, sigma,
       program: await readAgentProgramAt(this.paths.state, request.agent, request.submittedAt),
     };
-    const { verdict, samples } = recorded ? { verdict: verdictOfRow(recorded, judged, best, verify.metric.goal), samples: [] } : await this.measure(context, judged, ledgerFile);
+    const { verdict, samples } = recorded ? { verdict: verdictOfRow(recorded, judged, best, verify.metric.goal), samples: [] } : await this.measure(context, judged, agent.name);
     if (verdict.kind === "keep") {
       await advanceFrontier({
         record: this.record, journal: this.sealed.journal, goal: verify.metric.goal, metricName: verify.metric.name, notify: (to, text) => this.port.appendInbox(to, text),
@@ -116,10 +116,10 @@ export class StackRunner {
   }
 
   /** Runs, the keep rule and the row; the agent's seed count moves on, as its runs used seeds of its own. */
-  private async measure(context: ExperimentContext, request: ExperimentRequest, ledgerFile: string): Promise<{ verdict: Verdict; samples: number[] }> {
+  private async measure(context: ExperimentContext, request: ExperimentRequest, agent: string): Promise<{ verdict: Verdict; samples: number[] }> {
     const result = await judgeAndRecord(this.sealed.guard.journalRows(this.port, { ...request, agent: STACK_AGENT }), context, request, Date.now());
-    const ledger = (await readJson<AgentLedger>(ledgerFile)) ?? { best: null, lastVerified: null };
-    await writeJsonAtomic(ledgerFile, { ...ledger, runs: result.seed });
+    const ledger = (await readLedger(this.paths.state, agent)) ?? EMPTY_LEDGER;
+    await writeLedger(this.paths.state, agent, { ...ledger, runs: result.seed });
     return result;
   }
 
@@ -147,12 +147,12 @@ export class StackRunner {
   private async readBestRuns(frontier: Frontier | undefined): Promise<number> {
     if (!frontier) return 1;
     if (frontier.runs !== undefined) return frontier.runs;
-    const best = (await readJson<AgentLedger>(agentPaths(this.paths.state, frontier.agent).ledger))?.best;
+    const best = (await readLedger(this.paths.state, frontier.agent))?.best;
     return best?.commit === frontier.commit ? (best.runs ?? 1) : 1;
   }
 
   // In an A/B run a keep stacks onto its own half's best only.
   private async readFrontier(agent: string): Promise<Frontier | undefined> {
-    return readJson<Frontier>(frontierFile(this.paths.state, findHalf(await readAbRun(this.paths.state), agent)));
+    return readFrontier(this.paths.state, findHalf(await readAbRun(this.paths.state), agent));
   }
 }

@@ -2,6 +2,7 @@
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import * as z from "zod";
+import { FrontierSchema } from "./frontier.js";
 
 /** The hash before the first entry. */
 const ORIGIN = "0".repeat(64);
@@ -9,10 +10,7 @@ const ORIGIN = "0".repeat(64);
 const RowPayload = z.object({ agent: z.string(), commit: z.string(), request: z.string(), header: z.string(), row: z.string() });
 const VerdictPayload = z.object({ id: z.string(), commit: z.string(), sha256: z.string() });
 // half "b": program B's own frontier during an A/B run (`org up --ab`); absent: the org's.
-// runs: a stack's best says over how many runs its metric is: left out of the schema, zod dropped it and the seal broke.
-const FrontierPayload = z.object({
-  commit: z.string(), metric: z.number(), agent: z.string(), at: z.string(), runs: z.number().optional(), half: z.literal("b").optional(),
-});
+const FrontierPayload = FrontierSchema;
 // What the org held when the journal began: the rows before it are legacy, and the frontier then is the one to guard.
 const GenesisPayload = z.object({ results: z.object({ lines: z.number().int().min(0), sha256: z.string() }), frontier: FrontierPayload.nullable() });
 

@@ -1,4 +1,5 @@
 // results.tsv: autoresearch's five columns (commit, metric, memory_gb, status, description) plus who, where, how long, when, under which program.
+import { join } from "node:path";
 import type { Goal, Verdict } from "./verdict.js";
 import { STACK_AGENT } from "./stack.js";
 import { cleanLine } from "../safe-text.js";
@@ -55,6 +56,14 @@ export interface AgentStanding {
 export interface Leaderboard {
   agents: AgentStanding[];
   best: { agent: string; commit: string; metric: number } | undefined;
+}
+
+/**
+ * state/results.tsv, the verifier's table of every judged experiment. Read and written by
+ * adapters/store/results-file.ts alone; the dashboard reads it through its file port, and messages name it.
+ */
+export function resultsPath(state: string): string {
+  return join(state, "results.tsv");
 }
 
 /** The results.tsv status of a verdict: the baseline is a keep, so the column keeps autoresearch's values. */

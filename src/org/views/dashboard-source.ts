@@ -1,7 +1,7 @@
 import { buildDashboardModel, type DashboardModel } from "./dashboard-model.js";
 import { orgPaths } from "../paths.js";
 import type { PaneFeed } from "../ports.js";
-import type { ResultRow } from "../experiments/results.js";
+import { resultsPath, type ResultRow } from "../experiments/results.js";
 import { checkResults, listTamperedRows, listTrustedRows } from "../experiments/journal-check.js";
 import { journalPath, readChain } from "../experiments/journal.js";
 import { formatLogEntry } from "../log-entry.js";
@@ -76,7 +76,7 @@ export class DashboardSource {
     const names = record.agents.map((agent) => agent.name);
     const [statuses, results, journal, logText, usage, ab, verifier] = await Promise.all([
       readStatuses(this.world, paths.state, record.agents.map((agent) => agent.name)),
-      this.world.files.readText(paths.results),
+      this.world.files.readText(resultsPath(paths.state)),
       this.world.files.readText(journalPath(paths.state)),
       this.world.files.readText(paths.log),
       readUsageViews(this.world.files, paths.state, record.agents.map((agent) => agent.name)),
