@@ -35,7 +35,8 @@ export async function main(argv: string[], given: Io = stdio): Promise<number> {
   program.command("init")
     .description("write org.yaml guessed from the repo, and a prompt")
     .option("--force", "overwrite an existing org.yaml")
-    .option("--template <name>", "a topology with a prompt per role: pipeline, hierarchy, independent or autoresearch")
+    .option("--template <name>", "a topology with a prompt per role: pipeline, hierarchy, independent, "
+      + "autoresearch, or software (a web app: gates, a browser suite, a rubric judge)")
     .action(run(async (opts: { force?: boolean; template?: string }) => {
       const { runInit } = await import("./commands/init.js");
       const cwd = program.opts<{ dir?: string }>().dir ?? process.cwd();
