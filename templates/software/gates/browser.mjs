@@ -19,7 +19,8 @@ const args = parseArgs(process.argv.slice(2));
 const root = process.cwd();
 const CHECK_MS = 5000;
 const TYPES = { ".html": "text/html", ".js": "text/javascript", ".mjs": "text/javascript", ".css": "text/css",
-  ".json": "application/json", ".svg": "image/svg+xml", ".png": "image/png", ".jpg": "image/jpeg", ".ico": "image/x-icon" };
+  ".json": "application/json", ".svg": "image/svg+xml", ".png": "image/png", ".jpg": "image/jpeg",
+  ".ico": "image/x-icon" };
 const HELPERS = `const $ = (s) => document.querySelector(s); const $$ = (s) => [...document.querySelectorAll(s)];
 const wait = (ms) => new Promise((r) => setTimeout(r, ms));
 const need = (s) => { const el = $(s); if (!el) throw new Error("no element matches " + s); return el; };
@@ -40,11 +41,14 @@ async function main() {
   const page = args.page ?? "index.html";
   const out = resolve(root, args.out ?? "e2e/output");
   if (!isFile(resolve(root, page))) {
-    return fail(`${page} does not exist in the checkout — build the app's page there, or set --page in org.yaml's e2e gate`);
+    return fail(`${page} does not exist in the checkout — build the app's page there, `
+      + "or set --page in org.yaml's e2e gate");
   }
   const suite = readSuite(args.suite ?? "e2e/contract.md");
   const chromium = findChromium();
   mkdirSync(out, { recursive: true });
+  // What the gate saves is never part of a commit: a generator's `git add -A` would stray outside its edits.
+  writeFileSync(join(out, ".gitignore"), "*\n");
   const server = await serve(root);
   const url = `http://127.0.0.1:${server.address().port}/${page}`;
   const browser = launch(chromium);
@@ -58,10 +62,11 @@ async function main() {
     for (const assertion of suite.assertions) {
       const result = await check(tab, url, assertion.check);
       if (!result.ok) failed += 1;
-      lines.push(`${result.ok ? "PASS" : "FAIL"} ${suite.file}:${assertion.line} ${assertion.text}${result.ok ? "" : ` — ${result.why}`}`);
+      const why = result.ok ? "" : ` — ${result.why}`;
+      lines.push(`${result.ok ? "PASS" : "FAIL"} ${suite.file}:${assertion.line} ${assertion.text}${why}`);
     }
     const summary = `${suite.assertions.length - countFails(lines)}/${suite.assertions.length} assertions pass`
-      + (suite.hash ? ` (${suite.file} sha256:${suite.hash})` : ` (no ${suite.file}: the page's load alone was checked)`);
+      + (suite.hash ? ` (${suite.file} sha256:${suite.hash})` : ` (no ${suite.file}: only the page's load checked)`);
     lines.push(summary, `screenshot: ${join(args.out ?? "e2e/output", "screenshot.png")}`);
     writeFileSync(join(out, "report.txt"), `${lines.join("\n")}\n`);
     for (const line of lines) console.log(line);
@@ -103,8 +108,9 @@ function readSuite(file) {
   for (const party of ["generator", "evaluator"]) {
     const signed = /sha256:([0-9a-f]{16})/.exec(fields[`${party}_signed`] ?? "")?.[1];
     if (signed && signed !== hash) {
-      fail(`${file} is not the contract as signed: its body hashes to sha256:${hash}, the ${party} signed sha256:${signed}`
-        + " — copy the agreed contract again: cp \"$ORG_STATE/contracts/sprint-<n>.md\" " + file);
+      fail(`${file} is not the contract as signed: its body hashes to sha256:${hash}, `
+        + `the ${party} signed sha256:${signed} — copy the agreed contract again: `
+        + `cp "$ORG_STATE/contracts/sprint-<n>.md" ${file}`);
     }
   }
   const assertions = [];
@@ -188,7 +194,8 @@ function launch(program) {
   const exited = new Promise((done) => child.on("exit", (code, signal) => done(signal ?? `exit code ${code}`)));
   exited.then((how) => {
     for (const waiter of pending.values()) {
-      waiter.reject(new Error(`Chromium (${program}) ended (${how}) — its last words: ${stderr.trim().split("\n").slice(-5).join(" | ")}`));
+      const words = stderr.trim().split("\n").slice(-5).join(" | ");
+      waiter.reject(new Error(`Chromium (${program}) ended (${how}) — its last words: ${words}`));
     }
   });
   const send = (method, params = {}, sessionId) => new Promise((resolvePromise, reject) => {
@@ -213,12 +220,14 @@ function launch(program) {
       });
       await Promise.all([tab.send("Page.enable"), tab.send("Runtime.enable")]);
       tab.load = async (target, fresh = false) => {
-        if (fresh) await tab.send("Storage.clearDataForOrigin", { origin: new URL(target).origin, storageTypes: "all" });
+        const origin = new URL(target).origin;
+        if (fresh) await tab.send("Storage.clearDataForOrigin", { origin, storageTypes: "all" });
         errors = [];
         const done = new Promise((resolveLoad) => { loaded = resolveLoad; });
         const navigated = await tab.send("Page.navigate", { url: target });
         if (navigated.errorText) throw new Error(`could not open ${target}: ${navigated.errorText}`);
-        await Promise.race([done, new Promise((_, reject) => setTimeout(() => reject(new Error(`${target} did not load within 15s`)), 15_000))]);
+        const late = () => new Error(`${target} did not load within 15s`);
+        await Promise.race([done, new Promise((_, reject) => setTimeout(() => reject(late()), 15_000))]);
         return { errors };
       };
       return tab;
@@ -257,7 +266,9 @@ function parseArgs(argv) {
   const parsed = {};
   for (let i = 0; i < argv.length; i += 2) {
     const key = /^--(page|suite|out)$/.exec(argv[i])?.[1];
-    if (!key || argv[i + 1] === undefined) fail(`unknown argument "${argv[i]}" — use --page, --suite or --out with a path`);
+    if (!key || argv[i + 1] === undefined) {
+      fail(`unknown argument "${argv[i]}" — use --page, --suite or --out, each with a path`);
+    }
     parsed[key] = argv[i + 1];
   }
   return parsed;

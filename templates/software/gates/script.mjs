@@ -24,18 +24,22 @@ try {
 }
 const script = wanted.scripts.find((name) => typeof scripts[name] === "string");
 if (!script) {
-  fail(`package.json has no ${wanted.scripts.map((name) => `"${name}"`).join(" or ")} script — add one to its scripts, `
-    + `e.g. ${wanted.example}, or remove the gate ${gate} from org.yaml`);
+  const names = wanted.scripts.map((name) => `"${name}"`).join(" or ");
+  fail(`package.json has no ${names} script — add one to its scripts, e.g. ${wanted.example}, `
+    + `or remove the gate ${gate} from org.yaml`);
 }
 // npm's own test script for a new package fails on purpose: that is no test suite.
 if (/no test specified/.test(scripts[script])) {
-  fail(`package.json's "${script}" script is npm's placeholder (${scripts[script]}) — write the unit tests and the command that runs them`);
+  fail(`package.json's "${script}" script is npm's placeholder (${scripts[script]}) — `
+    + "write the unit tests and the command that runs them");
 }
 const child = spawn("npm", ["run", "--silent", script], { stdio: "inherit" });
 child.on("error", (error) => fail(`could not run npm (${error.message}) — install Node.js with npm`));
 child.on("exit", (code, signal) => {
   if (code === 127) {
-    const modules = existsSync("node_modules") ? "run npm install" : "node_modules is not in the checkout: list it in org.yaml's share, and run npm install";
+    const modules = existsSync("node_modules")
+      ? "run npm install"
+      : "node_modules is not in the checkout: run npm install, and list node_modules in org.yaml's share";
     fail(`the "${script}" script's program is not installed (${scripts[script]}: exit code 127) — ${modules}`);
   }
   if (signal) fail(`the "${script}" script was killed by ${signal}`);
