@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startModelServer, userTexts, type ModelServer, type Script } from "./helpers/model-server/index.js";
@@ -79,6 +79,8 @@ const answer = (score: number, reason: string) => JSON.stringify({
   scores: { design: score, originality: score, craft: score, function: score }, reason,
 });
 const prompts: string[] = [];
+/** Whether the browser gate's screenshot lay in a verifier checkout each time the app itself was judged. */
+const screenshots: boolean[] = [];
 /** The judge's mind: references by their side; the app by whether its commit wires the form. */
 const judgeScript = (dir: () => string): Script => (request) => {
   const prompt = userTexts(request).join("\n");
@@ -87,6 +89,9 @@ const judgeScript = (dir: () => string): Script => (request) => {
   if (/The work is eval\/bad\//.test(prompt)) return { kind: "text", text: answer(0.1, "broken and loud") };
   const commit = /at commit ([0-9a-f]{40})/.exec(prompt)?.[1];
   const app = commit ? git(dir(), ["show", `${commit}:app.js`]) : "";
+  const slots = existsSync(join(dir(), "state/verifier")) ? readdirSync(join(dir(), "state/verifier")) : [];
+  const shot = (slot: string) => existsSync(join(dir(), "state/verifier", slot, "e2e/output/screenshot.png"));
+  if (app.includes("addEventListener")) screenshots.push(slots.some(shot));
   if (app.includes("addEventListener")) return { kind: "text", text: answer(0.8, "works; the count is plain text") };
   return { kind: "text", text: answer(0.3, "a heading and nothing else") };
 };
@@ -167,8 +172,10 @@ describe("org init --template software, to the first kept commit", { tags: ["slo
     expect(e2e.join("\n")).toContain(`\n20/20 assertions pass (e2e/contract.md sha256:${hash})\n`);
     expect(e2e.every((log) => log.includes("screenshot: e2e/output/screenshot.png"))).toBe(true);
     expect(prompts.some((prompt) => prompt.includes("its screenshot is\ne2e/output/screenshot.png"))).toBe(true);
+    // The gate's run judged first, in the checkout the gates ran in; the confirmation runs measure the judge alone.
+    expect(screenshots[0]).toBe(true);
     console.log(`software e2e: ${seconds.toFixed(1)} s from init to the first kept commit (org up with its ` +
-      `calibration ${upSeconds.toFixed(1)} s), ${prompts.length} judge runs`);
+      `calibration ${upSeconds.toFixed(1)} s), ${prompts.length} judge runs, screenshot there: ${screenshots.join()}`);
   }, 150_000);
 });
 
