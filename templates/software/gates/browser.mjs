@@ -18,6 +18,7 @@ import { extname, join, resolve, sep } from "node:path";
 const args = parseArgs(process.argv.slice(2));
 const root = process.cwd();
 const CHECK_MS = 5000;
+const ANSWER_MS = 30_000;
 const TYPES = { ".html": "text/html", ".js": "text/javascript", ".mjs": "text/javascript", ".css": "text/css",
   ".json": "application/json", ".svg": "image/svg+xml", ".png": "image/png", ".jpg": "image/jpeg",
   ".ico": "image/x-icon" };
@@ -52,6 +53,13 @@ async function main() {
   const server = await serve(root);
   const url = `http://127.0.0.1:${server.address().port}/${page}`;
   const browser = launch(chromium);
+  // Chromium has a process group of its own: ended with the gate, also when the verifier's timeout ends the gate.
+  for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"]) {
+    process.once(signal, () => {
+      browser.close();
+      process.exit(128 + ({ SIGHUP: 1, SIGINT: 2, SIGTERM: 15 })[signal]);
+    });
+  }
   try {
     const tab = await browser.openTab();
     const first = await tab.load(url);
@@ -86,10 +94,12 @@ async function check(tab, url, expression) {
   if (loaded.errors.length > 0) return { ok: false, why: `the page threw: ${loaded.errors[0]}` };
   const source = `(async () => { ${HELPERS}\nreturn (${expression}\n); })()`;
   const evaluated = await Promise.race([
-    tab.send("Runtime.evaluate", { expression: source, awaitPromise: true, returnByValue: true }),
+    tab.send("Runtime.evaluate", { expression: source, awaitPromise: true, returnByValue: true })
+      .catch((error) => ({ lost: error.message })),
     new Promise((done) => setTimeout(() => done({ timedOut: true }), CHECK_MS)),
   ]);
   if (evaluated.timedOut) return { ok: false, why: `no answer within ${CHECK_MS / 1000}s` };
+  if (evaluated.lost) return { ok: false, why: evaluated.lost };
   if (evaluated.exceptionDetails) {
     const detail = evaluated.exceptionDetails;
     return { ok: false, why: `threw: ${detail.exception?.description?.split("\n")[0] ?? detail.text}` };
@@ -200,7 +210,15 @@ function launch(program) {
   });
   const send = (method, params = {}, sessionId) => new Promise((resolvePromise, reject) => {
     const id = nextId++;
-    pending.set(id, { resolve: resolvePromise, reject, method });
+    const late = setTimeout(() => {
+      pending.delete(id);
+      reject(new Error(`Chromium did not answer ${method} within ${ANSWER_MS / 1000}s`));
+    }, ANSWER_MS);
+    const settle = (done) => (value) => {
+      clearTimeout(late);
+      done(value);
+    };
+    pending.set(id, { resolve: settle(resolvePromise), reject: settle(reject), method });
     child.stdio[3].write(`${JSON.stringify({ id, method, params, ...(sessionId ? { sessionId } : {}) })}\0`);
   });
   return {
