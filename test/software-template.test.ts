@@ -5,6 +5,9 @@ import { runInit } from "../src/cli/commands/init.js";
 import { runValidate } from "../src/cli/commands/validate.js";
 import { readAndLoadConfig } from "../src/adapters/store/config-file.js";
 import { warnSuiteSize } from "../src/org/contracts/suite-size.js";
+import { ConfigSchema } from "../src/org/config/index.js";
+import { normalizeDefaults } from "../src/org/config/normalize.js";
+import { checkRepo } from "../src/org/preflight/index.js";
 import { proposeSoftware, type RepoListing } from "../src/org/init/index.js";
 import { createRepo, git, removeDir, writeFiles } from "./helpers/temp-repo.js";
 
@@ -79,6 +82,24 @@ describe("org init --template software: what it reads of the repo", () => {
 });
 
 describe("the browser suite's size", () => {
+  test("org up's pre-flight warns too, and goes on: a warning, not a problem", () => {
+    const role = { prompt: "prompts/p.md", runtime: "bot" };
+    const config = normalizeDefaults(ConfigSchema.parse({
+      runtimes: { bot: { command: ["sleep", "1"] } }, roles: { generator: role, evaluator: role },
+      contracts: { min_assertions: 12 },
+      verify: { command: ["node", "score.mjs"], metric: { name: "score", pattern: "^score: (.*)" },
+        gates: [{ name: "browser", command: ["node", "./gates/browser.mjs"] }] },
+    }));
+    const tree = { base: "main", commit: "a".repeat(40), files: ["score.mjs", "gates/browser.mjs"], executables: [] };
+    const onDisk = new Set(["score.mjs", "gates/browser.mjs"]);
+    const found = checkRepo(config, { tree, onDisk, dirty: [], ownFiles: [] });
+    expect(found.problems).toEqual([]);
+    expect(found.warnings.map((warning) => warning.message)).toEqual([
+      "contracts.min_assertions is 12: a contract of 12 assertions can be agreed, and its checklist is the browser " +
+        "suite (gate browser)",
+    ]);
+  });
+
   const config = async (dir: string) => {
     const read = await readAndLoadConfig({ cwd: dir });
     if (!("loaded" in read)) throw new Error(read.problems.join("\n"));
