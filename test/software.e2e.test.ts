@@ -150,7 +150,15 @@ describe("org init --template software, to the first kept commit", { tags: ["slo
     const upSeconds = (Date.now() - upAt) / 1000;
     expect(up.code, up.stderr).toBe(0);
     expect(up.stderr).toContain("the judge separates your references: good ≥ 0.90, bad ≤ 0.10, a margin of 0.80");
-    await pollUntil(() => rows().some((row) => row[2] === "keep" && row[3]!.startsWith("the todo app")), {
+    // When each step landed, seconds after org up returned: the baselines judged, the contract agreed, the app kept.
+    const marks: Record<string, number> = {};
+    const mark = (what: string, done: boolean) => {
+      if (done) marks[what] ??= (Date.now() - upAt) / 1000 - upSeconds;
+      return done;
+    };
+    const agreed = () => scriptLog("evaluator-1").includes("contract is agreed");
+    await pollUntil(() => mark("baselines", rows().length >= 3) && mark("agreed", agreed()) &&
+      mark("kept", rows().some((row) => row[2] === "keep" && row[3]!.startsWith("the todo app"))), {
       what: "the generator's app kept", timeoutMs: 90_000,
     }).catch((error: Error) => {
       const logs = ["generator-1", "evaluator-1"].map(scriptLog).join("\n");
@@ -175,7 +183,8 @@ describe("org init --template software, to the first kept commit", { tags: ["slo
     // The gate's run judged first, in the checkout the gates ran in; the confirmation runs measure the judge alone.
     expect(screenshots[0]).toBe(true);
     console.log(`software e2e: ${seconds.toFixed(1)} s from init to the first kept commit (org up with its ` +
-      `calibration ${upSeconds.toFixed(1)} s), ${prompts.length} judge runs, screenshot there: ${screenshots.join()}`);
+      `calibration ${upSeconds.toFixed(1)} s), then ${JSON.stringify(marks)}, ${prompts.length} judge runs, ` +
+      `screenshot there: ${screenshots.join()}`);
   }, 150_000);
 });
 
