@@ -52,6 +52,7 @@ roles:
   generator:
     prompt: prompts/generator.md
     runtime: claude
+    # The app's files as committed: add a file or folder it may create (a folder's name covers what is in it).
     edits: ${flow(facts.edits)}
     reports_to: planner
     talks_to: [evaluator]
