@@ -86,7 +86,7 @@ describe("config: verify.judge", () => {
       "org.yaml:14:17: verify.judge.references has no good reference; calibration needs at least one good and one " +
         "bad — add good: [eval/good/landing.html]",
       'org.yaml:14:24: verify.judge.references.bad[0] file "eval/bad/gone.html" does not exist in the repo ' +
-        '— create it and commit it, or give its path relative to the repo',
+        '— put there a page the rubric should score low and commit it, or give its path relative to the repo',
     ]);
   });
 

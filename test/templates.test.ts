@@ -99,7 +99,8 @@ describe("org init --template", { tags: ["slow"] }, () => {
     expect(await runInit({ cwd: dir, template: "pipline" }, init.io)).toBe(1);
     expect(init.err).toEqual(['unknown template "pipline" — did you mean "pipeline"?']);
     expect(await runInit({ cwd: dir, template: "flat" }, init.io)).toBe(1);
-    expect(init.err[1]).toBe('unknown template "flat" — use one of pipeline, hierarchy, independent, autoresearch');
+    expect(init.err[1])
+      .toBe('unknown template "flat" — use one of pipeline, hierarchy, independent, autoresearch, software');
     expect(readdirSync(dir).sort()).toEqual([".git", "train.py"]);
   });
 

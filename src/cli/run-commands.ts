@@ -12,7 +12,8 @@ export const RUN_COMMANDS: readonly TableRow[] = [
     options: [
       { flags: "--force", description: "overwrite an existing org.yaml" },
       { flags: "--template <name>",
-        description: "a topology with a prompt per role: pipeline, hierarchy, independent or autoresearch" },
+        description: "a topology with a prompt per role: pipeline, hierarchy, independent, "
+          + "autoresearch, or software (a web app: gates, a browser suite, a rubric judge)" },
     ],
     run: async ({ opts, dir, io }) => (await import("./commands/init.js"))
       .runInit({ cwd: dir ?? process.cwd(), force: opts.force, template: opts.template }, io),

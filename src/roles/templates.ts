@@ -6,6 +6,8 @@ import { readRole, type PromptedKind } from "./catalogue.js";
 
 export const TEMPLATES = ["pipeline", "hierarchy", "independent", "autoresearch"] as const;
 export type TemplateName = (typeof TEMPLATES)[number];
+/** Every name `--template` takes: the topologies, and software, which reads the repo (src/org/init/software.ts). */
+export const TEMPLATE_NAMES = [...TEMPLATES, "software"] as const;
 
 export interface Template {
   orgYaml: string;

@@ -4,8 +4,9 @@ import { PACKAGE_ROOT } from "../../adapters/package-root.js";
 import { readRepoListing, type ListingRead } from "../../adapters/probes/repo-listing.js";
 import { writeTemplateFiles } from "../../adapters/store/template-files.js";
 import { suggestFix } from "../../org/config/index.js";
-import { proposeOrg } from "../../org/init/index.js";
-import { renderStarter, TEMPLATES, type TemplateName } from "../../roles/index.js";
+import { proposeOrg, proposeSoftware } from "../../org/init/index.js";
+import { renderStarter, TEMPLATE_NAMES, type TemplateName } from "../../roles/index.js";
+import { writeSoftwareFiles } from "../../adapters/store/software-files.js";
 import { formatInitSummary } from "../../ui/init-summary.js";
 import type { Io } from "../io.js";
 
@@ -65,18 +66,43 @@ function describeRefusal(read: Exclude<ListingRead, { kind: "listing" }>, cwd: s
 
 /** `org init --template <name>`: org.yaml for a topology and a working prompt per role; prompts a person wrote are kept. */
 async function initTemplate(opts: InitOptions & { template: string }, io: Io): Promise<number> {
-  if (!(TEMPLATES as readonly string[]).includes(opts.template)) {
-    io.err(`unknown template "${opts.template}" — ${suggestFix(opts.template, TEMPLATES, `use one of ${TEMPLATES.join(", ")}`)}`);
+  if (!(TEMPLATE_NAMES as readonly string[]).includes(opts.template)) {
+    const names = `use one of ${TEMPLATE_NAMES.join(", ")}`;
+    io.err(`unknown template "${opts.template}" — ${suggestFix(opts.template, TEMPLATE_NAMES, names)}`);
     return 1;
   }
-  const name = opts.template as TemplateName;
+  const name = opts.template as TemplateName | "software";
   if (!opts.force && (await readText(join(opts.cwd, "org.yaml"))) !== undefined) {
     io.err(`org.yaml already exists in ${opts.cwd} — edit it, or run \`org init --template ${name} --force\` to replace it`);
     return 1;
   }
+  if (name === "software") return initSoftware(opts, io);
   const { written, kept } = await writeTemplateFiles({ cwd: opts.cwd, name, schema: locateSchema(opts.cwd), countGpus: opts.countGpus });
   io.out(`wrote ${joinAnd(written)}${kept.length > 0 ? ` (kept the existing ${joinAnd(kept)})` : ""}`);
   io.out(`next: ${name === "pipeline" ? "write your goal in goal.md, " : ""}edit them, check with \`org validate\`, then start with \`org up\``);
+  return 0;
+}
+
+/** `org init --template software`: reads the repo as plain init does, since the gates run its package.json scripts. */
+async function initSoftware(opts: InitOptions, io: Io): Promise<number> {
+  const read = await readRepoListing(opts.cwd, {
+    countGpus: async () => ({ count: 0 }), ...(opts.pathEnv === undefined ? {} : { pathEnv: opts.pathEnv }),
+  });
+  if (read.kind !== "listing") {
+    io.err(describeRefusal(read, opts.cwd));
+    return 1;
+  }
+  const proposal = proposeSoftware(read.listing);
+  if (proposal.kind === "refused") {
+    io.err(`${opts.cwd}: ${proposal.reason}`);
+    return 1;
+  }
+  const schema = locateSchema(opts.cwd);
+  const { written, kept } = await writeSoftwareFiles({ cwd: opts.cwd, facts: proposal.facts, schema });
+  io.out(`wrote ${joinAnd(written)}${kept.length > 0 ? ` (kept the existing ${joinAnd(kept)})` : ""}`);
+  for (const check of proposal.checks) io.out(`check: ${check}`);
+  io.out("next: write your goal in goal.md and the app you want in eval/rubric.md, commit everything, "
+    + "check with `org validate`, then start with `org up`");
   return 0;
 }
 

@@ -1,4 +1,5 @@
-import type { ConfigProbe, LoadedConfig } from "../../org/config/index.js";
+import { formatProblems, type ConfigProbe, type LoadedConfig } from "../../org/config/index.js";
+import { warnSuiteSize } from "../../org/contracts/suite-size.js";
 import { describeBase } from "../../org/preflight/index.js";
 import { selectGpus } from "../../org/lifecycle/gpu.js";
 import type { GpuProbe } from "../../org/ports.js";
@@ -33,7 +34,12 @@ export async function runValidate(
   }
   const { loaded } = read;
   if (!opts.run) {
-    io.out(opts.json ? formatJson(describeValid(loaded)) : summarize(loaded));
+    // The warnings a config alone shows; `--run` adds the repo's.
+    const warnings = formatProblems(loaded.file, loaded.text, warnSuiteSize(loaded.config))
+      .map((line) => `warning: ${line}`);
+    if (!opts.json) for (const line of warnings) io.err(line);
+    const valid = { ...describeValid(loaded), ...(warnings.length > 0 ? { warnings } : {}) };
+    io.out(opts.json ? formatJson(valid) : summarize(loaded));
     return EXIT.ok;
   }
   const [programs, preflight] = await Promise.all([

@@ -97,7 +97,11 @@ export async function checkJudgeFiles(raw: Raw, repoDir: string, probe: ConfigPr
   const missing = await Promise.all(files.map(async ({ path, value }): Promise<Problem[]> => {
     if (typeof value !== "string" || value === "" || (await probe.exists(resolve(repoDir, value)))) return [];
     const what = path.length > 3 ? `verify.judge.references.${path[3]}[${path[4]}]` : "verify.judge.rubric";
-    const fix = "create it and commit it, or give its path relative to the repo";
+    // A reference is what the person must supply, and only they know which: say what it should be.
+    const fix = path.length > 3
+      ? `put there a page the rubric should score ${path[3] === "good" ? "high" : "low"} and commit it, `
+        + "or give its path relative to the repo"
+      : "create it and commit it, or give its path relative to the repo";
     return [{ path, message: `${what} file "${value}" does not exist in the repo`, fix }];
   }));
   const named = typeof judge.rubric === "string" && judge.rubric !== "";

@@ -6,6 +6,7 @@ import { checkCommands } from "./commands.js";
 import { describeDirty, type DirtyFile } from "./dirty.js";
 import { checkGlobs } from "./globs.js";
 import { checkGpuList } from "./gpus.js";
+import { warnSuiteSize } from "../contracts/suite-size.js";
 
 export { describeBase, type BaseTree, type Findings } from "./base-tree.js";
 export { listCommandPaths, type CommandPath } from "./commands.js";
@@ -32,7 +33,7 @@ export function checkRepo(config: OrgConfig, facts: RepoFacts): Findings & { dir
   const dirty = describeDirty(facts.dirty, facts.tree, facts.ownFiles);
   return {
     problems: [...globs.problems, ...commands.problems, ...gpus],
-    warnings: [...globs.warnings, ...commands.warnings],
+    warnings: [...globs.warnings, ...commands.warnings, ...warnSuiteSize(config)],
     ...(dirty ? { dirty } : {}),
   };
 }
