@@ -2,30 +2,13 @@
 // so the next daemon or `org down` ends exactly those processes: by pid and start time, never by name.
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import * as z from "zod";
+import type { ChildRecord, ChildRecordSchema } from "./child-record-schema.js";
 import { formatLogEntry } from "../org/log-entry.js";
 import type { ChildTicket, ChildTracker } from "../org/ports.js";
 import { appendLines } from "./fs/files.js";
 import { groupExists, isAlive, killProcessGroup } from "./process.js";
 
-/**
- * One child on record. pid: null while the spawn is under way, the child then found by `token` in its environment.
- * startTicks: the kernel's start time of the process (/proc/<pid>/stat field 22), so a reused pid is never taken
- * for it. group: it leads its own process group, and the whole group is ended. what: for people, e.g. "verify run
- * 2026-…-researcher-1-abc1234 on cpu0".
- */
-const ChildRecordSchema = z.object({
-  pid: z.number().int().gt(1).nullable(),
-  startTicks: z.number().nullable(),
-  token: z.string(),
-  group: z.boolean(),
-  kind: z.enum(["verify", "waiter", "command"]),
-  what: z.string(),
-  daemonPid: z.number().int(),
-  daemonTicks: z.number().nullable(),
-});
-
-export type ChildRecord = z.infer<typeof ChildRecordSchema>;
+export type { ChildRecord } from "./child-record-schema.js";
 
 // A kill -9 inside the spawn leaves a child with no pid on record: the token in its environment still names it.
 export const CHILD_TOKEN_ENV = "ORG_CHILD_TOKEN";
@@ -78,7 +61,9 @@ export async function endOrphanedChildren(dir: string, graceMs = 2000, keep: rea
   } catch {
     return [];
   }
-  const records = names.map((name) => ({ name, record: readRecord(join(dir, name)) }));
+  // The schema (zod) only when there are records: `org status` loads this module and none of it.
+  const schema = names.length > 0 ? (await import("./child-record-schema.js")).ChildRecordSchema : undefined;
+  const records = names.map((name) => ({ name, record: schema && readRecord(schema, join(dir, name)) }));
   const orphaned = records.filter(({ record }) => !record || (!keep.includes(record.kind) && (record.daemonPid === process.pid || !isSameProcess(record.daemonPid, record.daemonTicks))));
   const unspawned = orphaned.flatMap(({ record }) => (record && record.pid === null ? [record] : []));
   const found = unspawned.length > 0 ? findByToken(new Set(unspawned.map((record) => record.token))) : new Map<string, { pid: number; pgid: number }[]>();
@@ -157,10 +142,10 @@ export function readStartTicks(pid: number): number | null {
   }
 }
 
-function readRecord(file: string): ChildRecord | undefined {
+function readRecord(schema: typeof ChildRecordSchema, file: string): ChildRecord | undefined {
   try {
     // A pid of 0, 1 or below would end far more than a child: such a record is no child's.
-    const parsed = ChildRecordSchema.safeParse(JSON.parse(readFileSync(file, "utf8")));
+    const parsed = schema.safeParse(JSON.parse(readFileSync(file, "utf8")));
     return parsed.success ? parsed.data : undefined;
   } catch {
     // Cut short by a full disk or a kill mid-write: nothing to act on.

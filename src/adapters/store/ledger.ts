@@ -1,6 +1,6 @@
 // state/agents/<agent>/ledger.json: the verifier's memory of one agent. The daemon's alone to write (the agent's
 // sandbox reads its state folder only); the only module that reads or writes it, through a schema.
-import { parseLedger, type AgentLedger } from "../../org/experiments/request.js";
+import type { AgentLedger } from "../../org/experiments/request.js";
 import { OrgError } from "../../org/errors.js";
 import { agentPaths } from "../../org/paths.js";
 import { modifiedMs } from "../fs/dir.js";
@@ -14,6 +14,7 @@ export async function readLedger(state: string, agent: string): Promise<AgentLed
   const file = agentPaths(state, agent).ledger;
   const value = await readJson<unknown>(file);
   if (value === undefined) return undefined;
+  const { parseLedger } = await import("../../org/experiments/ledger-schema.js");
   const parsed = parseLedger(value);
   if (parsed.ok) return parsed.ledger;
   const fix = "remove it, and the verifier measures the agent's baseline again";

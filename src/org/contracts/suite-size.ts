@@ -1,7 +1,6 @@
 // A contract whose checklist is the browser suite must be big enough to keep its evaluator honest: a warning, since
 // a person may choose a smaller one on purpose.
-import type { Problem } from "../config/locate.js";
-import type { OrgConfig } from "../config/schema.js";
+import type { OrgConfig, Problem } from "../config/index.js";
 import { BROWSER_RUNNER, SUITE_MIN_ASSERTIONS } from "../../roles/index.js";
 
 /** Warns when contracts.min_assertions lets a contract of fewer than 20 assertions be agreed as the browser suite. */
