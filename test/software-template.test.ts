@@ -73,6 +73,13 @@ describe("org init --template software: what it reads of the repo", () => {
       'package.json has no "lint" script: the gate lint fails until you add one, e.g. "lint": "eslint ."',
       "no node_modules here: run npm install, and add node_modules to share: so every checkout has it",
     ]);
+    const test = 'echo "Error: no test specified" && exit 1';
+    const placeholder = { scripts: { typecheck: "tsc", lint: "eslint .", test } };
+    const npmInit = proposeSoftware(listing({ "package.json": JSON.stringify(placeholder), "index.html": "" }));
+    expect(npmInit.kind === "proposal" && npmInit.checks[0]).toBe(
+      'package.json\'s "test" script is npm\'s placeholder, which always fails: the gate test fails until you '
+        + 'write one, e.g. "test": "node --test"',
+    );
     const bare = proposeSoftware(listing({ "package.json": "{}", "eval/good/a.html": "", "eval/bad/b.html": "" }));
     expect(bare.kind === "proposal" && bare.checks.at(-1)).toBe(
       "index.html is not committed: the e2e gate fails on the base, so nothing is tried — " +

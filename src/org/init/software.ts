@@ -60,7 +60,13 @@ function listChecks(listing: RepoListing, facts: SoftwareFacts): string[] {
   const checks: string[] = [];
   const scripts = readScripts(listing.texts["package.json"]);
   for (const [gate, wanted] of Object.entries(GATE_SCRIPTS)) {
-    if (wanted.names.some((name) => typeof scripts[name] === "string")) continue;
+    const found = wanted.names.find((name) => typeof scripts[name] === "string");
+    // `npm init`'s placeholder exits 1 on purpose: the gate would fail every run, the base's included.
+    if (found && /no test specified/.test(String(scripts[found]))) {
+      checks.push(`package.json's "${found}" script is npm's placeholder, which always fails: the gate ${gate} fails `
+        + `until you write one, e.g. ${wanted.example}`);
+    }
+    if (found) continue;
     checks.push(`package.json has no "${wanted.names[0]}" script: the gate ${gate} fails until you add one, `
       + `e.g. ${wanted.example}`);
   }
