@@ -26,7 +26,7 @@ const judge: Script = (request) => {
 let server: ModelServer;
 const saved = { ...process.env };
 
-describe("the judge in each agent CLI's headless mode", { tags: ["slow"] }, () => {
+describe("the judge in each agent CLI's headless mode", () => {
   beforeAll(async () => {
     server = await startModelServer({ script: judge });
   });
