@@ -5,7 +5,7 @@ import { afterEach, describe, expect, test } from "vitest";
 import type { VerifierPort } from "../src/org/experiments/verifier-port.js";
 import { parseTriedLedger } from "../src/org/experiments/tried-ledger.js";
 import { removeDir } from "./helpers/temp-repo.js";
-import { createTriedOrg } from "./helpers/tried-org.js";
+import { createVerifierOrg } from "./helpers/verifier-org.js";
 
 let root: string | undefined;
 afterEach(() => {
@@ -14,7 +14,7 @@ afterEach(() => {
 });
 
 function createOrg() {
-  const org = createTriedOrg(["r-1"]);
+  const org = createVerifierOrg(["r-1"]);
   root = org.root;
   return org;
 }

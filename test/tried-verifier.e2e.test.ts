@@ -5,7 +5,7 @@ import { readChange } from "../src/adapters/git/change-key.js";
 import type { VerifierPort } from "../src/org/experiments/verifier-port.js";
 import { pollUntil } from "./helpers/poll.js";
 import { git, removeDir } from "./helpers/temp-repo.js";
-import { createTriedOrg } from "./helpers/tried-org.js";
+import { createVerifierOrg } from "./helpers/verifier-org.js";
 
 let root: string | undefined;
 afterEach(() => {
@@ -14,7 +14,7 @@ afterEach(() => {
 });
 
 function createOrg(agents: string[], verify: Record<string, unknown> = {}) {
-  const org = createTriedOrg(agents, verify);
+  const org = createVerifierOrg(agents, verify);
   root = org.root;
   return org;
 }

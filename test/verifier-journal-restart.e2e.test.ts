@@ -6,21 +6,25 @@ import { runResults } from "../src/cli/commands/results.js";
 import type { VerifierPort } from "../src/org/experiments/verifier-port.js";
 import { checkResults, listTamperedRows } from "../src/org/experiments/journal-check.js";
 import { readChain } from "../src/org/experiments/journal.js";
-import { AGENTS, countLogEntries, createJournalOrg, settle, tickOnce, type JournalOrg } from "./helpers/journal-org.js";
+import { countLogEntries, createVerifierOrg, tickOnce, type VerifierOrg } from "./helpers/verifier-org.js";
 import { git, removeDir } from "./helpers/temp-repo.js";
 
-let org: JournalOrg | undefined;
+const AGENTS = ["r-1", "r-2"] as const;
+/** Two researchers, one verify run at a time. */
+const createJournalOrg = () => createVerifierOrg(AGENTS, { parallel: 1 });
+
+let org: VerifierOrg | undefined;
 afterEach(() => {
   if (org) removeDir(org.root);
   org = undefined;
 });
 
 /** The rows of results.tsv the journal does not vouch for. */
-function tamperedRows(current: JournalOrg): string[] {
+function tamperedRows(current: VerifierOrg): string[] {
   return listTamperedRows(checkResults(current.read("results.tsv"), readChain(current.read("journal.jsonl")))).map((row) => row.line);
 }
 
-function rowsOf(current: JournalOrg, commit: string): string[] {
+function rowsOf(current: VerifierOrg, commit: string): string[] {
   return current.read("results.tsv").split("\n").filter((line) => line.startsWith(`${commit.slice(0, 7)}\t`));
 }
 
@@ -33,15 +37,15 @@ async function resultsText(root: string): Promise<string> {
 describe("a killed daemon is no forger, and a forger is found after a restart", () => {
   test("killed between the journal entry and its row: the next daemon writes the row from the journal, quietly, and does not run the commit again", async () => {
     org = createJournalOrg();
-    await settle(org.daemon(), org.state);
-    const worse = org.commit("r-1", "2.0", "double it");
+    await org.settle(org.daemon());
+    const worse = org.commit("r-1", { "value.txt": "2.0\n" }, "double it");
     const request = org.submit("r-1", worse, "double it");
     // kill -9 right after the journal's append: the row never reaches results.tsv.
     const dying: VerifierPort = { ...org.port, appendResult: async () => { throw new Error("killed before the row"); } };
     await tickOnce(org.daemon(dying));
     expect(rowsOf(org, worse)).toEqual([]);
     expect(org.read("journal.jsonl")).toContain(`"request":"${request.id}"`);
-    await settle(org.daemon(), org.state);
+    await org.settle(org.daemon());
     expect(rowsOf(org, worse)).toHaveLength(1);
     expect(JSON.parse(org.read(`verdicts/${request.id}.json`)).outcome.verdict.reason).toMatch(/^discard: recorded in results.tsv at \S+ before the daemon stopped; not run again$/);
     const log = org.read("log.md");
@@ -53,11 +57,11 @@ describe("a killed daemon is no forger, and a forger is found after a restart", 
 
   test("killed halfway through a journal line: the torn line is dropped, the experiment runs, and nothing is called tampering", async () => {
     org = createJournalOrg();
-    await settle(org.daemon(), org.state);
-    const better = org.commit("r-2", "0.5", "halve it");
+    await org.settle(org.daemon());
+    const better = org.commit("r-2", { "value.txt": "0.5\n" }, "halve it");
     const request = org.submit("r-2", better, "halve it");
     appendFileSync(join(org.state, "journal.jsonl"), '{"hash":"3f1a');
-    await settle(org.daemon(), org.state);
+    await org.settle(org.daemon());
     expect(org.ranFor(request)).toBe(true);
     expect(rowsOf(org, better)).toHaveLength(1);
     expect(org.best()).toBe(better);
@@ -70,10 +74,10 @@ describe("a killed daemon is no forger, and a forger is found after a restart", 
 
   test("killed between journaling a frontier move and making it: the next daemon completes the move, as a recovery", async () => {
     org = createJournalOrg();
-    await settle(org.daemon(), org.state);
-    const better = org.commit("r-1", "0.5", "halve it");
+    await org.settle(org.daemon());
+    const better = org.commit("r-1", { "value.txt": "0.5\n" }, "halve it");
     org.submit("r-1", better, "halve it");
-    await settle(org.daemon(), org.state);
+    await org.settle(org.daemon());
     expect(org.best()).toBe(better);
     git(org.root, ["update-ref", "refs/heads/org/t/best", org.baseCommit]);
     await tickOnce(org.daemon());
@@ -84,10 +88,10 @@ describe("a killed daemon is no forger, and a forger is found after a restart", 
 
   test("the journal's last entries cut while the daemon was down: the rows they vouched for show as tampered and are told", async () => {
     org = createJournalOrg();
-    await settle(org.daemon(), org.state);
-    const worse = org.commit("r-1", "2.0", "double it");
+    await org.settle(org.daemon());
+    const worse = org.commit("r-1", { "value.txt": "2.0\n" }, "double it");
     org.submit("r-1", worse, "double it");
-    await settle(org.daemon(), org.state);
+    await org.settle(org.daemon());
     const journal = join(org.state, "journal.jsonl");
     const lines = readFileSync(journal, "utf8").split("\n");
     // The row's entry and the verdict's after it.
@@ -101,7 +105,7 @@ describe("a killed daemon is no forger, and a forger is found after a restart", 
 
   test("a journal line deleted while the daemon was down: the chain's break is told, set aside as evidence, and new verdicts chain on from what holds", async () => {
     org = createJournalOrg();
-    await settle(org.daemon(), org.state);
+    await org.settle(org.daemon());
     const journal = join(org.state, "journal.jsonl");
     const lines = readFileSync(journal, "utf8").split("\n");
     writeFileSync(journal, [...lines.slice(0, 2), ...lines.slice(3)].join("\n"));
@@ -110,16 +114,16 @@ describe("a killed daemon is no forger, and a forger is found after a restart", 
     expect(countLogEntries(org.read("log.md"), "tamper | the journal breaks at line 3")).toBe(1);
     expect(readdirSync(org.state).some((name) => name.startsWith("journal.jsonl.tampered-"))).toBe(true);
     expect(tamperedRows(org).length).toBeGreaterThan(0);
-    const better = org.commit("r-2", "0.5", "halve it");
+    const better = org.commit("r-2", { "value.txt": "0.5\n" }, "halve it");
     org.submit("r-2", better, "halve it");
-    await settle(loop, org.state);
+    await org.settle(loop);
     expect(readChain(org.read("journal.jsonl")).broken).toBeUndefined();
     expect(tamperedRows(org)).not.toContain(rowsOf(org, better)[0]);
   });
 
   test("an org from before the journal: its rows are unjournaled legacy, shown and counted; a row forged after the journal began is not", async () => {
     org = createJournalOrg();
-    await settle(org.daemon(), org.state);
+    await org.settle(org.daemon());
     // As an older org leaves it: results.tsv and frontier.json, no journal.
     const journal = join(org.state, "journal.jsonl");
     removeDir(journal);

@@ -6,11 +6,15 @@ import { runHistory } from "../src/cli/commands/history.js";
 import { runResults } from "../src/cli/commands/results.js";
 import { runWait } from "../src/cli/commands/wait.js";
 import { formatEntry, readChain, sealEntry } from "../src/org/experiments/journal.js";
-import { AGENTS, countLogEntries, createJournalOrg, settle, tickOnce, type JournalOrg } from "./helpers/journal-org.js";
+import { countLogEntries, createVerifierOrg, tickOnce, type VerifierOrg } from "./helpers/verifier-org.js";
 import { pollUntil } from "./helpers/poll.js";
 import { git, removeDir } from "./helpers/temp-repo.js";
 
-let org: JournalOrg | undefined;
+const AGENTS = ["r-1", "r-2"] as const;
+/** Two researchers, one verify run at a time. */
+const createJournalOrg = () => createVerifierOrg(AGENTS, { parallel: 1 });
+
+let org: VerifierOrg | undefined;
 afterEach(() => {
   if (org) removeDir(org.root);
   org = undefined;
@@ -33,17 +37,17 @@ function forgeRow(state: string, commit: string, metric: string, agent: string, 
 }
 
 /** Every agent was told, the person saw a line, and log.md holds the entry exactly once. */
-function expectTold(current: JournalOrg, heading: string): void {
+function expectTold(current: VerifierOrg, heading: string): void {
   expect(countLogEntries(current.read("log.md"), heading)).toBe(1);
   for (const agent of AGENTS) expect(current.inbox(agent)).toContain("tampering found");
-  expect(current.said.some((line) => line.startsWith("tamper: "))).toBe(true);
+  expect(current.log.some((line) => line.startsWith("tamper: "))).toBe(true);
 }
 
 describe("the verifier's word is final, daemon running", () => {
   test("a forged row naming no judged commit is shown as tampered, counts for no best, and is told once", async () => {
     org = createJournalOrg();
     const loop = org.daemon();
-    await settle(loop, org.state);
+    await org.settle(loop);
     forgeRow(org.state, "deadbee", "0.000100", "r-1");
     await tickOnce(loop);
     await tickOnce(loop);
@@ -61,7 +65,7 @@ describe("the verifier's word is final, daemon running", () => {
 
   test("org history counts no forged row: a forged keep is neither an experiment nor a keep of any program", async () => {
     org = createJournalOrg();
-    await settle(org.daemon(), org.state);
+    await org.settle(org.daemon());
     forgeRow(org.state, "deadbee", "0.000100", "r-1", "forged keep");
     const json = capture();
     await runHistory({ root: org.root, json: true }, json.io);
@@ -72,11 +76,11 @@ describe("the verifier's word is final, daemon running", () => {
   test("a forged keep for a real, unjudged commit is not taken as its verdict: the commit runs and is judged on its merits", async () => {
     org = createJournalOrg();
     const loop = org.daemon();
-    await settle(loop, org.state);
-    const worse = org.commit("r-1", "5.0", "make it worse");
+    await org.settle(loop);
+    const worse = org.commit("r-1", { "value.txt": "5.0\n" }, "make it worse");
     forgeRow(org.state, worse.slice(0, 7), "0.100000", "r-1", "make it worse");
     const request = org.submit("r-1", worse, "make it worse");
-    await settle(loop, org.state);
+    await org.settle(loop);
     expect(org.ranFor(request)).toBe(true);
     const verdict = JSON.parse(org.read(`verdicts/${request.id}.json`));
     expect(verdict.outcome.verdict.kind).toBe("discard");
@@ -90,7 +94,7 @@ describe("the verifier's word is final, daemon running", () => {
   test("a hand-moved org best is put back to the journaled commit and told", async () => {
     org = createJournalOrg();
     const loop = org.daemon();
-    await settle(loop, org.state);
+    await org.settle(loop);
     const evil = git(org.root, ["commit-tree", `${org.baseCommit}^{tree}`, "-p", org.baseCommit, "-m", "unjudged"]).trim();
     git(org.root, ["update-ref", "refs/heads/org/t/best", evil]);
     await tickOnce(loop);
@@ -102,8 +106,8 @@ describe("the verifier's word is final, daemon running", () => {
   test("an agent branch and the org best moved to an unjudged commit: the best goes back, the commit is judged as a plain commit, and only its verdict moves the best", async () => {
     org = createJournalOrg();
     const loop = org.daemon();
-    await settle(loop, org.state);
-    const better = org.commit("r-2", "0.5", "halve it");
+    await org.settle(loop);
+    const better = org.commit("r-2", { "value.txt": "0.5\n" }, "halve it");
     git(org.root, ["update-ref", "refs/heads/org/t/best", better]);
     await tickOnce(loop);
     expect(org.best()).toBe(org.baseCommit);
@@ -117,9 +121,10 @@ describe("the verifier's word is final, daemon running", () => {
   test("an edited verdict file is refused by org wait and told; the untouched one is shown", async () => {
     org = createJournalOrg();
     const loop = org.daemon();
-    await settle(loop, org.state);
-    const request = org.submit("r-1", org.commit("r-1", "2.0", "double it"), "double it", "message");
-    await settle(loop, org.state);
+    await org.settle(loop);
+    const doubled = org.commit("r-1", { "value.txt": "2.0\n" }, "double it");
+    const request = org.submit("r-1", doubled, "double it", { reply: "message" });
+    await org.settle(loop);
     const shown = capture();
     await runWait({ root: org.root, id: request.id }, shown.io);
     expect(shown.out[0]).toMatch(/· discard$/);
@@ -139,7 +144,7 @@ describe("the verifier's word is final, daemon running", () => {
   test("a truncated journal is put back from the daemon's copy and told", async () => {
     org = createJournalOrg();
     const loop = org.daemon();
-    await settle(loop, org.state);
+    await org.settle(loop);
     const journal = join(org.state, "journal.jsonl");
     const before = readFileSync(journal, "utf8");
     truncateSync(journal, before.lastIndexOf("\n", before.length - 2) + 1);
@@ -152,7 +157,7 @@ describe("the verifier's word is final, daemon running", () => {
   test("a journal line deleted, or a well-sealed entry appended, is put back and told", async () => {
     org = createJournalOrg();
     const loop = org.daemon();
-    await settle(loop, org.state);
+    await org.settle(loop);
     const journal = join(org.state, "journal.jsonl");
     const before = readFileSync(journal, "utf8");
     const lines = before.split("\n");
