@@ -9,9 +9,9 @@ import { ConfigSchema } from "../../src/org/config/schema.js";
 import type { ExperimentRequest } from "../../src/org/experiments/request.js";
 import type { VerifierPort } from "../../src/org/experiments/verifier-port.js";
 import { parseTriedLedger } from "../../src/org/experiments/tried-ledger.js";
-import type { OrgRecord } from "../../src/org/state.js";
 import { pollUntil } from "./poll.js";
-import { createRepo, git, GIT_ENV } from "./temp-repo.js";
+import { createOrgOnDisk } from "./org-on-disk.js";
+import { git, GIT_ENV } from "./temp-repo.js";
 
 const VERIFY = {
   command: ["sh", "score.sh"], metric: { name: "score", pattern: "^score: ([0-9.]+)" }, timeout: "30s", parallel: 2,
@@ -21,8 +21,8 @@ const VERIFY = {
 export type VerifierOrg = ReturnType<typeof createVerifierOrg>;
 
 /**
- * A repo scored by value.txt (lower is better), with a binary weights.bin; one worktree per agent on org/t/<agent>;
- * state/org.json written; a loop per "daemon"; `verify` keys over the defaults.
+ * An org on disk whose repo is scored by value.txt (lower is better), with a binary weights.bin; a loop per
+ * "daemon"; `verify` keys over the defaults.
  */
 export function createVerifierOrg(agents: readonly string[], verify: Record<string, unknown> = {}) {
   const config = ConfigSchema.parse({
@@ -32,20 +32,8 @@ export function createVerifierOrg(agents: readonly string[], verify: Record<stri
   const files = {
     "score.sh": 'echo "score: $(head -n 1 value.txt)"\n', "value.txt": "1.0\n", "weights.bin": "\0\x01\x02\n",
   };
-  const root = createRepo(files);
-  const worktree = (agent: string) => join(root, "worktrees", agent);
-  for (const agent of agents) git(root, ["worktree", "add", "-q", "-b", `org/t/${agent}`, worktree(agent), "main"]);
-  const baseCommit = git(root, ["rev-parse", "main"]).trim();
-  const record: OrgRecord = {
-    version: 1, name: "t", root, repo: root, base: "main", baseCommit, socket: "none", session: "none", cpuMode: true,
-    agents: agents.map((name) => ({
-      name, role: "researcher", runtime: "idle", branch: `org/t/${name}`, worktree: worktree(name), gpu: null,
-    })),
-    upAt: new Date().toISOString(),
-  };
-  const state = join(root, "state");
+  const { root, state, worktree, baseCommit, record } = createOrgOnDisk(files, agents);
   mkdirSync(join(state, "queue"), { recursive: true });
-  writeFileSync(join(state, "org.json"), JSON.stringify(record));
   const port = createVerifierPort({ repo: root, state });
   /** What the daemon said to the person, line by line. */
   const log: string[] = [];
