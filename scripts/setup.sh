@@ -22,7 +22,7 @@ need git git "org keeps every agent's work in git worktrees"
 if [ "$for_what" = test ]; then
   need ps procps "the node-pty tests list processes with ps"
   need tmux tmux "the grid's tests run real tmux servers"
-  need chromium chromium "test/report-chromium.test.ts opens org report's page in headless Chromium"
+  need chromium chromium "test/report-chromium.e2e.test.ts opens org report's page in headless Chromium"
   need python python-is-python3 "the template tests run train.py with python"
   need bwrap bubblewrap "agents run in a bubblewrap sandbox by default; test/sandbox.e2e.test.ts checks what it lets them write"
 fi

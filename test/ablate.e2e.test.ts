@@ -41,7 +41,7 @@ const head = (agent: string) => git(worktree(agent), ["rev-parse", "HEAD"]).trim
 const results = () => (existsSync(join(state, "results.tsv")) ? readFileSync(join(state, "results.tsv"), "utf8") : "");
 const ablateRows = () => results().split("\n").filter((line) => /\tablate [0-9a-f]{7} /.test(line));
 
-describe("org ablate", { tags: ["slow"] }, () => {
+describe("org ablate", () => {
   beforeAll(async () => {
     org = createOrgRepo(orgYaml, { "score.sh": SCORE, "a.txt": "1\n", "b.txt": "1\n" });
     state = join(org.dir, "state");

@@ -19,7 +19,7 @@ let base: string;
 const script = (agent: string) => readScriptLog(state, agent);
 const branch = (agent: string) => `org/autoresearch/${agent}`;
 
-describe("the autoresearch template", { tags: ["slow"] }, () => {
+describe("the autoresearch template", () => {
   beforeAll(async () => {
     // The template's verify section as written: python train.py, three baseline seeds, two confirm runs for a gain.
     org = createTemplateOrg("autoresearch", swapRuntime(bin("autoresearch-researcher")), env);

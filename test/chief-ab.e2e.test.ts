@@ -34,7 +34,7 @@ afterEach(() => {
   org = undefined;
 });
 
-describe("a built-in chief and juniors in an A/B run", { tags: ["slow"] }, () => {
+describe("a built-in chief and juniors in an A/B run", () => {
   test("the chief tasks each junior with its own constant through org task, and each junior's experiments work on it", async () => {
     org = createOrgRepo(independent, { "train.mjs": TRAIN });
     const { dir, name } = org;

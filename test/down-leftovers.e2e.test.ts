@@ -11,7 +11,7 @@ afterEach(() => {
   org = undefined;
 });
 
-describe("org down without a readable org.json; Ctrl-C at any moment of up", { tags: ["slow"] }, () => {
+describe("org down without a readable org.json; Ctrl-C at any moment of up", () => {
   test("org down with org.json missing or half-written ends everything and says so", async () => {
     org = createOrgRepo(printerOrgYaml(2));
     const { dir, socket } = org;

@@ -23,7 +23,7 @@ afterEach(() => {
   marks = undefined;
 });
 
-describe("faults, the fast subset: nothing is lost", { tags: ["slow"] }, () => {
+describe("faults, the fast subset: nothing is lost", () => {
   test("kill -9 of the daemon right after a row and during a run, a stale index.lock and a tampered commit", async () => {
     // While the marker exists a run takes 20 s more: the run a killed daemon leaves would outlive the next daemon's start.
     marks = makeTempDir("org-slow-");

@@ -48,7 +48,7 @@ let base: string;
 const worktree = () => join(org.dir, "worktrees", "researcher-1");
 const org_ = (args: string[]) => runOrg(args, { cwd: org.dir, env: { COLUMNS: "200" } });
 
-describe("verify.gates: each must pass before the metric counts", { tags: ["slow"] }, () => {
+describe("verify.gates: each must pass before the metric counts", () => {
   beforeAll(async () => {
     org = createOrgRepo(orgYaml, { "gates/unit.sh": UNIT, "train.sh": TRAIN, "mode.txt": "ok\n", "value.txt": "1.000\n" });
     state = join(org.dir, "state");

@@ -30,7 +30,7 @@ afterEach(() => {
   org = undefined;
 });
 
-describe("GPU leases from nvidia-smi", { tags: ["slow"] }, () => {
+describe("GPU leases from nvidia-smi", () => {
   test("each GPU agent gets a distinct free GPU; busy GPUs are skipped with a warning", async () => {
     org = createOrgRepo(orgYaml(2));
     const up = runOrg(["up"], { cwd: org.dir, env });

@@ -38,7 +38,7 @@ const standups = (): Message[] => {
   });
 };
 
-describe("the hierarchy's tasks and standups", { tags: ["slow"] }, () => {
+describe("the hierarchy's tasks and standups", () => {
   beforeAll(() => {
     org = createOrgRepo(orgYaml, { "train.sh": 'echo "val_bpb: 1.0"\n' });
     state = join(org.dir, "state");

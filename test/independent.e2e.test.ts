@@ -24,7 +24,7 @@ const inbox = (agent: string) => {
   return readdirSync(dir).filter((name) => name.endsWith(".md")).map((name) => readFileSync(join(dir, name), "utf8"));
 };
 
-describe("the independent template", { tags: ["slow"] }, () => {
+describe("the independent template", () => {
   beforeAll(async () => {
     org = createTemplateOrg("independent", [...swapRuntime(bin("independent-researcher")), ["notes_max: 50 ", `notes_max: ${NOTES_MAX} `]], env);
     state = join(org.dir, "state");

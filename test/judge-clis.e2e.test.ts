@@ -35,7 +35,7 @@ const sumUsage = (exchanges: Exchange[]) => exchanges.map((exchange) => exchange
 let server: ModelServer;
 const saved = { ...process.env };
 
-describe("the judge in each agent CLI's headless mode", { tags: ["slow"] }, () => {
+describe("the judge in each agent CLI's headless mode", () => {
   beforeAll(async () => {
     server = await startModelServer({ script: judge });
   });

@@ -78,7 +78,7 @@ let env: Record<string, string>;
 const worktree = () => join(dir, "worktrees", "researcher-1");
 const org = (args: string[], cwd = dir) => runOrgAsync(args, { cwd, env, timeoutMs: 120_000 });
 
-describe("verify.judge: a rubric judge calibrated on references, then the metric", { tags: ["slow"] }, () => {
+describe("verify.judge: a rubric judge calibrated on references, then the metric", () => {
   beforeAll(async () => {
     server = await startModelServer({ script: judgeScript(() => dir), side: judgeScript(() => dir) });
     name = `j${process.pid}x${Math.floor(Math.random() * 1e6)}`;

@@ -15,7 +15,7 @@ afterEach(() => {
   org = undefined;
 });
 
-describe.each([["tmux", []], ["pty", ["--no-tmux"]]] as const)("the daemon's keeper (%s)", { tags: ["slow"] }, (mode, flags) => {
+describe.each([["tmux", []], ["pty", ["--no-tmux"]]] as const)("the daemon's keeper (%s)", (mode, flags) => {
   test("both killed at once: neither comes back by itself; org up restarts the daemon and a keeper", async () => {
     org = createOrgRepo(orgYaml);
     const state = join(org.dir, "state");
@@ -37,7 +37,7 @@ describe.each([["tmux", []], ["pty", ["--no-tmux"]]] as const)("the daemon's kee
   }, 90_000);
 });
 
-describe("the daemon's keeper backs off", { tags: ["slow"] }, () => {
+describe("the daemon's keeper backs off", () => {
   test("a daemon that dies again within 30 s of its restart waits 2 s, and keeper.json and log.md say why", async () => {
     org = createOrgRepo(orgYaml);
     const state = join(org.dir, "state");

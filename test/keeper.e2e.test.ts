@@ -13,7 +13,7 @@ afterEach(() => {
   org = undefined;
 });
 
-describe.each([["tmux", []], ["pty", ["--no-tmux"]]] as const)("the daemon's keeper (%s)", { tags: ["slow"] }, (_mode, flags) => {
+describe.each([["tmux", []], ["pty", ["--no-tmux"]]] as const)("the daemon's keeper (%s)", (_mode, flags) => {
   test("kill -9 of the daemon: a new one within 10 s with the same secrets; of the keeper: the daemon starts another", async () => {
     org = createOrgRepo(orgYaml);
     const state = join(org.dir, "state");

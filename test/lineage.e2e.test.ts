@@ -50,7 +50,7 @@ const lineage = () => {
   return JSON.parse(result.stdout) as { base: string; share: Share; keeps: Keep[] };
 };
 
-describe("org lineage", { tags: ["slow"] }, () => {
+describe("org lineage", () => {
   beforeAll(async () => {
     org = createOrgRepo(orgYaml, { "score.sh": SCORE, "a.txt": "1\n", "b.txt": "1\n" });
     state = join(org.dir, "state");

@@ -50,7 +50,7 @@ function send(args: string[], agent = ""): string {
   return /^delivered (\S+) /.exec(result.stdout)![1]!;
 }
 
-describe("notifications into the pane", { tags: ["slow"] }, () => {
+describe("notifications into the pane", () => {
   beforeAll(async () => {
     org = createOrgRepo(orgYaml);
     state = join(org.dir, "state");

@@ -28,7 +28,7 @@ let org: ReturnType<typeof createOrgRepo>;
 let state: string;
 const script = (agent: string) => readScriptLog(state, agent);
 
-describe("the pipeline's contract protocol", { tags: ["slow"] }, () => {
+describe("the pipeline's contract protocol", () => {
   beforeAll(() => {
     org = createOrgRepo(orgYaml, { "train.sh": 'echo "val_bpb: 1.0"\n' });
     state = join(org.dir, "state");

@@ -12,7 +12,7 @@ afterEach(() => {
   org = undefined;
 });
 
-describe("org up --ab", { tags: ["slow"] }, () => {
+describe("org up --ab", () => {
   test("runs both programs side by side, each agent tagged; edits and a second up are refused; org down ends both", async () => {
     org = createOrgRepo(printerOrgYaml(1));
     const { dir, name, socket } = org;

@@ -19,7 +19,7 @@ function programEntries(state: string): string[] {
   return readFileSync(join(state, "log.md"), "utf8").split(/\n(?=## \[)/).filter((entry) => / program \| /.test(entry.split("\n")[0]!)).map((entry) => entry.trim());
 }
 
-describe("program versions of a running org", { tags: ["slow"] }, () => {
+describe("program versions of a running org", () => {
   test("org up records the first, a save the next, a restore brings one back live; a restore that cannot apply changes nothing", async () => {
     org = createOrgRepo(orgYaml(1));
     const { dir, name, socket } = org;

@@ -51,7 +51,7 @@ function send(args: string[], agent: string): string {
   return /^delivered (\S+) /.exec(result.stdout)![1]!;
 }
 
-describe("org up --no-tmux: notifications and status as under tmux", { tags: ["slow"] }, () => {
+describe("org up --no-tmux: notifications and status as under tmux", () => {
   beforeAll(async () => {
     org = createOrgRepo(orgYaml);
     state = join(org.dir, "state");

@@ -39,7 +39,7 @@ function hostPids(socket: string): number[] {
 
 type StatusJson = { agents: { name: string; state: string; pid: number | null }[] };
 
-describe("org up --no-tmux: the same org in node-pty", { tags: ["slow"] }, () => {
+describe("org up --no-tmux: the same org in node-pty", () => {
   test("agents run and are supervised with no tmux server; org watch's feed reads their screens; org down leaves nothing", async () => {
     org = createOrgRepo(orgYaml);
     const { dir, socket } = org;

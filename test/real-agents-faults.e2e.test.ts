@@ -8,7 +8,7 @@ const CLIS: Cli[] = ["claude", "codex", "gemini", "opencode"];
 const KICKOFF = "Begin the research.";
 const roles = CLIS.map((cli) => ({ role: `${cli}-r`, cli, kickoff: KICKOFF }));
 
-describe("real agent CLIs when the model service limits or refuses them", { tags: ["slow"] }, () => {
+describe("real agent CLIs when the model service limits or refuses them", () => {
   let org: RealOrg | undefined;
   afterEach(async () => {
     await org?.close();

@@ -22,7 +22,7 @@ const script = reactions([
   { when: (text) => text.includes("Stand by."), commands: [], done: "Standing by." },
 ]);
 
-describe("a real CLI runs the red team's attacks in its sandbox", { tags: ["slow"] }, () => {
+describe("a real CLI runs the red team's attacks in its sandbox", () => {
   let org: RealOrg;
   let best = "";
   beforeAll(async () => {

@@ -23,7 +23,7 @@ const script = reactions([
   { when: (text) => text.includes(KICKOFF), commands: [SUBMIT], done: "Submitted; waiting for the next idea." },
 ]);
 
-describe.each(["tmux", "pty"] as const)("real agent CLIs under org up (%s panes), behind a scripted model", { tags: ["slow"] }, (mode) => {
+describe.each(["tmux", "pty"] as const)("real agent CLIs under org up (%s panes), behind a scripted model", (mode) => {
   let org: RealOrg;
   const agentOf = (cli: Cli) => `${cli}-r-1`;
   // Each CLI's requests are told apart by the role marker its rendered prompt carries.

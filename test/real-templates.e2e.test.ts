@@ -34,7 +34,7 @@ function waitForOutput(org: TemplateOrg, agent: string, what: string, check: (ou
 
 const rowsOf = (org: TemplateOrg, agent: string) => org.results().filter((row) => row[5] === agent).map((row) => [row[3], row[4]]);
 
-describe("every template from org init, run by real agent CLIs", { tags: ["slow"] }, () => {
+describe("every template from org init, run by real agent CLIs", () => {
   test("pipeline (codex planner, claude generator, codex evaluator): spec, refused submits, objection, redraft, agreement, keep, review closes sprint 1", async () => {
     await withOrg("pipeline", { planner: "codex", generator: "claude", evaluator: "codex" }, pipelineScript, async (org) => {
       const reviewed = await waitForOutput(org, "evaluator-1", "the review that closes the sprint", (outputs) => outputs.includes("sprint 1 done: "), 150_000);

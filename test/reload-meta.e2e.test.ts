@@ -24,7 +24,7 @@ afterEach(() => {
   org = undefined;
 });
 
-describe("a meta role reprograms the org", { tags: ["slow"] }, () => {
+describe("a meta role reprograms the org", () => {
   test("its proposals are validated, reconciled, rate-limited and logged with their diff; a breaking one changes nothing", async () => {
     org = createOrgRepo(orgYaml, { "prompts/meta.md": "# Meta {{agent}}\nImprove how the researchers search.\n" });
     const { dir, name, socket } = org;

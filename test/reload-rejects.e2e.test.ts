@@ -27,7 +27,7 @@ afterEach(() => {
   org = undefined;
 });
 
-describe("bad edits of a running org's org.yaml", { tags: ["slow"] }, () => {
+describe("bad edits of a running org's org.yaml", () => {
   test("each is rejected with its clear error and the org stays exactly as it was", async () => {
     org = createOrgRepo(good);
     const { dir, name, socket } = org;

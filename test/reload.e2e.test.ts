@@ -23,7 +23,7 @@ function listPanes(o: { socket: string; name: string }): string[] {
 
 const status = (state: string, agent: string) => readJsonFile<AgentStatus>(join(state, "agents", agent, "status.json"));
 
-describe("hot reload of a running org", { tags: ["slow"] }, () => {
+describe("hot reload of a running org", () => {
   test("saving org.yaml and a prompt adds, re-prompts and removes agents; the grid and state follow", async () => {
     org = createOrgRepo(orgYaml(2));
     const { dir, name } = org;

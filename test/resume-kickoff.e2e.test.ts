@@ -15,7 +15,7 @@ const script = reactions([
   { when: (text) => text.includes(KICKOFF), commands: [`echo ${MARKER}`], done: "First turn done." },
 ]);
 
-describe("a resumed opencode gets its kickoff typed", { tags: ["slow"] }, () => {
+describe("a resumed opencode gets its kickoff typed", () => {
   let org: RealOrg | undefined;
   afterAll(async () => org?.close());
 

@@ -41,7 +41,7 @@ function submit(dir: string, agent: string, files: Record<string, string>, messa
   return runOrg(["submit", "-m", message], { cwd: worktree });
 }
 
-describe("research rigor in the running org", { tags: ["slow"] }, () => {
+describe("research rigor in the running org", () => {
   test("noise floor, confirmed keeps, budgets, the org frontier and org confirm", async () => {
     org = createOrgRepo(orgYaml, { "train.sh": TRAIN, "value.txt": "1.0\n", "seconds.txt": "50\n" });
     const { dir, name } = org;

@@ -9,7 +9,7 @@ import { pollUntil } from "./helpers/poll.js";
 import { removeDir } from "./helpers/temp-repo.js";
 
 // Installed programs that are not what org expects: another version, or one that exits 127 at once.
-describe("a runtime program that is installed but not the one org was tested with, or broken", { tags: ["slow"] }, () => {
+describe("a runtime program that is installed but not the one org was tested with, or broken", () => {
   let org: ReturnType<typeof createOrgRepo> | undefined;
   let tools: string | undefined;
   afterEach(() => {

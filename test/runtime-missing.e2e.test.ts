@@ -5,7 +5,7 @@ import { runOrg } from "./helpers/org-cli.js";
 import { createOrgRepo, teardownOrg, tmux } from "./helpers/org-fixture.js";
 import { git } from "./helpers/temp-repo.js";
 
-describe("a runtime program that is not installed", { tags: ["slow"] }, () => {
+describe("a runtime program that is not installed", () => {
   let org: ReturnType<typeof createOrgRepo> | undefined;
   afterEach(() => teardownOrg(org));
 

@@ -28,7 +28,7 @@ afterEach(() => {
   org = undefined;
 });
 
-describe("the agents' sandbox", { tags: ["slow"] }, () => {
+describe("the agents' sandbox", () => {
   test.skipIf(!bwrapWorks)("an agent writes its worktree, branch, home and progress, submits and sends; results, its launch spec, pane log and inbox, another agent's worktree and inbox, .git's config, hooks and best stay as they were", async () => {
     org = createOrgRepo(orgYaml("probe"), { "value.txt": "1\n" });
     const { dir, name } = org;

@@ -25,7 +25,7 @@ afterEach(() => {
   org = undefined;
 });
 
-describe("the daemon reads agents' screens", { tags: ["slow"] }, () => {
+describe("the daemon reads agents' screens", () => {
   test("an offline CLI that exits is blocked with its fix instead of restart-looping; a sign-in menu is blocked alive; nothing is typed", async () => {
     const typed = `/tmp/org-typed-${process.pid}.log`;
     org = createOrgRepo(orgYaml(typed));

@@ -13,7 +13,7 @@ afterEach(() => {
   org = undefined;
 });
 
-describe("secrets in org up's environment", { tags: ["slow"] }, () => {
+describe("secrets in org up's environment", () => {
   test("reach only the runtime that declares them: not other agents, not verify runs, not the tmux server", async () => {
     org = createOrgRepo((name) => `name: ${name}
 gpus: none

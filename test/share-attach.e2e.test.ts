@@ -25,7 +25,7 @@ afterEach(() => {
   org = undefined;
 });
 
-describe("shared paths and attaching", { tags: ["slow"] }, () => {
+describe("shared paths and attaching", () => {
   test("untracked .venv is linked and data copied into every worktree, which stays clean", () => {
     org = createOrgRepo(orgYaml);
     const { dir } = org;

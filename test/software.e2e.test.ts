@@ -102,7 +102,7 @@ let name: string;
 let env: Record<string, string>;
 const org = (args: string[]) => runOrgAsync(args, { cwd: dir, env, timeoutMs: 120_000 });
 
-describe("org init --template software, to the first kept commit", { tags: ["slow"] }, () => {
+describe("org init --template software, to the first kept commit", () => {
   beforeAll(async () => {
     server = await startModelServer({ script: judgeScript(() => dir), side: judgeScript(() => dir) });
     name = `s${process.pid}x${Math.floor(Math.random() * 1e6)}`;

@@ -15,7 +15,7 @@ const orgYaml = loopingOrgYaml(1);
 let org: ReturnType<typeof createOrgRepo> | undefined;
 afterAll(() => teardownOrg(org));
 
-describe("a prompt saved while the org is stopped", { tags: ["slow"] }, () => {
+describe("a prompt saved while the org is stopped", () => {
   test("is recorded (reload entry, program version) but restarts no agent; a raised limit resumes it with the new prompt", async () => {
     org = createOrgRepo(orgYaml(2), LOOPING_FILES);
     const { dir } = org;

@@ -15,7 +15,7 @@ const orgYaml = loopingOrgYaml(2);
 let org: ReturnType<typeof createOrgRepo> | undefined;
 afterAll(() => teardownOrg(org));
 
-describe("an org that knows when to stop", { tags: ["slow"] }, () => {
+describe("an org that knows when to stop", () => {
   test("max_experiments: 3 stops it: log entry, one message each, programs stopped, panes kept, report, status; a plain org up refuses; --resume goes on; a new limit stops it again, a raised one resumes", async () => {
     org = createOrgRepo(orgYaml(3), LOOPING_FILES);
     const { dir } = org;

@@ -33,7 +33,7 @@ let worktree: string;
 let base: string;
 const short = (commit: string) => commit.slice(0, 7);
 
-describe("org submit", { tags: ["slow"] }, () => {
+describe("org submit", () => {
   beforeAll(async () => {
     org = createOrgRepo(orgYaml, { "verify.sh": BROKEN });
     chmodSync(join(org.dir, "verify.sh"), 0o755);

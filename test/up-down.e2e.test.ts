@@ -28,7 +28,7 @@ afterEach(() => {
   org = undefined;
 });
 
-describe("org up / status / down", { tags: ["slow"], timeout: 60_000 }, () => {
+describe("org up / status / down", { timeout: 60_000 }, () => {
   test("three agents in a grid: env, restarts, idempotent up, clean teardown", async () => {
     org = createOrgRepo(orgYaml);
     const { dir, socket, name } = org;

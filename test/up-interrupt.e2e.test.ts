@@ -12,7 +12,7 @@ afterEach(() => {
 });
 
 // ORG_TEST_INTERRUPT_AT makes `org up` signal itself as the named phase begins.
-describe("org up interrupted at every phase", { tags: ["slow"] }, () => {
+describe("org up interrupted at every phase", () => {
   test("before the grid is recorded it rolls back, after it the org is up; the next up starts either way", async () => {
     org = createOrgRepo(printerOrgYaml(2));
     const { dir, socket } = org;

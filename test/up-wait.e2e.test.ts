@@ -18,7 +18,7 @@ verify:
 `;
 const VERIFY = { "verify.sh": "#!/bin/sh\necho \"loss: 1.339393\"\n" };
 
-describe("org up --wait", { tags: ["slow"] }, () => {
+describe("org up --wait", () => {
   let org: ReturnType<typeof createOrgRepo> | undefined;
   afterEach(() => {
     teardownOrg(org);

@@ -31,7 +31,7 @@ interface StatusJson {
   agents: { name: string; usage: { input: number; output: number; cacheRead: number; cacheWrite: number; costUsd: number | null; priced: boolean; unknown?: string } | null }[];
 }
 
-describe("tokens and dollars in a running org", { tags: ["slow"] }, () => {
+describe("tokens and dollars in a running org", () => {
   test("the daemon reads each agent's transcript: org status shows its tokens and dollars, org results its cost per keep", async () => {
     org = createOrgRepo(orgYaml);
     const { dir } = org;

@@ -57,7 +57,7 @@ const rows: string[][] = [];
 let base = "";
 const kept: Record<string, string> = {};
 
-describe("the verifier judges submitted experiments", { tags: ["slow"] }, () => {
+describe("the verifier judges submitted experiments", () => {
   beforeAll(async () => {
     scratch = makeTempDir("org-verifier-scratch-");
     org = createOrgRepo(orgYaml, { "train.sh": TRAIN, "prepare.sh": PREPARE, "value.txt": "1.000\n" });

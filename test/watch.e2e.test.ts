@@ -59,7 +59,7 @@ async function showing(socket: string, text: string, what = text): Promise<strin
 }
 const status = (dir: string, agent: string) => readJsonFile<AgentStatus>(join(dir, "state", "agents", agent, "status.json"));
 
-describe("org watch", { tags: ["slow"] }, () => {
+describe("org watch", () => {
   test("a dashboard of every agent: select, help, restart, attach and come back, and q leaves the org running", async () => {
     org = createOrgRepo(orgYaml);
     const { dir, name, socket } = org;

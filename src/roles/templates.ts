@@ -1,6 +1,6 @@
 // `org init --template <name>`: an org.yaml per topology (the catalogue's role kinds it wires, in order,
 // plus the sections that tie them together) and the prompts/ files those kinds ship.
-// Each must validate as written in a git repo whose base is main (test/templates.test.ts checks).
+// Each must validate as written in a git repo whose base is main (test/templates.e2e.test.ts checks).
 
 import { readRole, type PromptedKind } from "./catalogue.js";
 

@@ -72,7 +72,7 @@ const ATTACKS = [
   { agent: "c-1", value: "3.000", plant: WRITE_WORKTREE_CONFIG, what: "config.worktree and .gitattributes name its hook" },
 ];
 
-describe.each(IDENTITIES)("the daemon's git in an agent's worktree, as $name", { tags: ["slow"] }, (who) => {
+describe.each(IDENTITIES)("the daemon's git in an agent's worktree, as $name", (who) => {
   let org: OrgAs;
   let jobs: string;
   let state: string;

@@ -29,7 +29,7 @@ const ATTACKS = [
 ];
 const script = reactions([{ when: (text) => text.includes(ATTACK), commands: ATTACKS, done: "Done." }]);
 
-describe("a real CLI runs the red team's attacks on the boundary", { tags: ["slow"] }, () => {
+describe("a real CLI runs the red team's attacks on the boundary", () => {
   let org: RealOrg;
   let config = "";
   let daemonPid = 0;
