@@ -6,7 +6,7 @@ import { parseJudgeAnswer, readJudgeOutput, type JudgePreset } from "../src/org/
 // Each CLI's headless machine-readable output as it printed it, run by org's judge argv behind the scripted model
 // server (Claude Code 2.1.328, Codex 0.169.0, Gemini CLI 0.61.0, opencode 1.18.33), stderr's warnings included.
 const FIXTURES = join(import.meta.dirname, "fixtures/judge-output");
-const fixture = (cli: JudgePreset) => readFileSync(join(FIXTURES, `${cli}.log`), "utf8");
+const fixture = (cli: JudgePreset) => readFileSync(join(FIXTURES, `${cli}.out`), "utf8");
 const WEIGHTS = { design: 0.5, craft: 0.5 };
 const SCORED = { kind: "scored", score: 0.85, scores: { design: 0.9, craft: 0.8 }, reason: "scripted" };
 const ANSWER = 'Here it is:\n{"scores":{"design":0.9,"craft":0.8},"reason":"scripted"}';
