@@ -24,8 +24,8 @@ export default tseslint.config(
     rules: { "max-len": ["error", { code: 120 }] },
   },
   {
-    // src/org decides, src/daemon schedules, src/flows runs a use case's steps; only src/adapters touches the world.
-    files: ["src/org/**/*.ts", "src/roles/**/*.ts", "src/ui/**/*.ts", "src/daemon/**/*.ts", "src/flows/**/*.ts"],
+    // src/domain decides, src/daemon schedules, src/flows runs a use case's steps; only src/adapters touches the world.
+    files: ["src/domain/**/*.ts", "src/roles/**/*.ts", "src/ui/**/*.ts", "src/daemon/**/*.ts", "src/flows/**/*.ts"],
     ignores: ["src/ui/dashboard*.ts"],
     rules: { "no-restricted-imports": ["error", { paths: sideEffects.map((name) => ({ name, message: "side effects belong in src/adapters" })) }] },
   },

@@ -3,7 +3,7 @@
 import { execFileSync, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { LaunchSpec } from "../src/org/state.js";
+import type { LaunchSpec } from "../src/domain/state.js";
 import { CLIENTS, createRealOrg, type Cli } from "../test/helpers/real-org.js";
 import type { Script } from "../test/helpers/model-server/index.js";
 

@@ -8,9 +8,9 @@ import { pathToFileURL } from "node:url";
 import { ROOT } from "./lib.mjs";
 
 const load = (path) => import(pathToFileURL(join(ROOT, "dist", path)).href);
-const { decideKeep } = await load("org/experiments/keep-rule.js");
-const { decideTried } = await load("org/experiments/tried-answer.js");
-const { decideFrontier } = await load("org/experiments/frontier.js");
+const { decideKeep } = await load("domain/experiments/keep-rule.js");
+const { decideTried } = await load("domain/experiments/tried-answer.js");
+const { decideFrontier } = await load("domain/experiments/frontier.js");
 const { seededRng } = await load("roles/builtin/hillclimb-step.js");
 
 const KNOBS = 7;

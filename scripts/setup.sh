@@ -22,9 +22,9 @@ need git git "org keeps every agent's work in git worktrees"
 if [ "$for_what" = test ]; then
   need ps procps "the node-pty tests list processes with ps"
   need tmux tmux "the grid's tests run real tmux servers"
-  need chromium chromium "test/report-chromium.e2e.test.ts opens org report's page in headless Chromium"
+  need chromium chromium "test/cli/commands/report-chromium.e2e.test.ts opens org report's page in headless Chromium"
   need python python-is-python3 "the template tests run train.py with python"
-  need bwrap bubblewrap "agents run in a bubblewrap sandbox by default; test/sandbox.e2e.test.ts checks what it lets them write"
+  need bwrap bubblewrap "agents run in a bubblewrap sandbox by default; test/domain/sandbox/sandbox.e2e.test.ts checks what it lets them write"
 fi
 # The demo's agents run sandboxed too, where Linux has bubblewrap: installed when it can be, else the demo says why not.
 want_bwrap=no

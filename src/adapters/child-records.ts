@@ -3,8 +3,8 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ChildRecord, ChildRecordSchema } from "./child-record-schema.js";
-import { formatLogEntry } from "../org/log-entry.js";
-import type { ChildTicket, ChildTracker } from "../org/ports.js";
+import { formatLogEntry } from "../domain/log-entry.js";
+import type { ChildTicket, ChildTracker } from "../domain/ports.js";
 import { appendLines } from "./fs/files.js";
 import { groupExists, isAlive, killProcessGroup } from "./process.js";
 

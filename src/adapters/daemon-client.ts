@@ -1,4 +1,4 @@
-import { OrgError } from "../org/errors.js";
+import { OrgError } from "../domain/errors.js";
 import { describeDiskFull, FULL_BYTES, readFreeBytes } from "./fs/disk-space.js";
 import { readJson } from "./fs/files.js";
 import { isRunningProcess } from "./process.js";

@@ -1,8 +1,8 @@
 import { closeSync, openSync, readFileSync } from "node:fs";
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { DAEMON_SECRETS_VAR, type KeeperRecord } from "../org/lifecycle/keeper.js";
-import { filterAgentEnv, pickEnv } from "../org/lifecycle/secrets.js";
+import { DAEMON_SECRETS_VAR, type KeeperRecord } from "../domain/lifecycle/keeper-rules.js";
+import { filterAgentEnv, pickEnv } from "../domain/lifecycle/secrets.js";
 import { pathExists, PRIVATE_DIR, readJson, readText } from "./fs/files.js";
 import { tryLock } from "./fs/lock.js";
 import { isRunningProcess, killProcessGroup, startChild } from "./process.js";

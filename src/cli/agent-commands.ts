@@ -1,4 +1,4 @@
-import type { ContractAction } from "../org/contracts/actions.js";
+import type { ContractAction } from "../domain/contracts/actions.js";
 import { defineCommand, type OptionSpec, type TableRow } from "./command-table.js";
 import type { Io } from "./io.js";
 

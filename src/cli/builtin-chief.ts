@@ -4,9 +4,9 @@ import { readText } from "../adapters/fs/files.js";
 import { processRunner, type Runner } from "../adapters/process.js";
 import { readAbRun } from "../adapters/store/ab-run.js";
 import { createConfigReader } from "../adapters/store/run-config.js";
-import { readTriedLedger } from "../adapters/store/tried-ledger.js";
-import { listAgents } from "../org/lifecycle/plan.js";
-import { filterOwnHalf } from "../org/programs/ab-run.js";
+import { readTriedLedger } from "../adapters/store/tried-ledger-file.js";
+import { listAgents } from "../domain/lifecycle/plan-agents.js";
+import { filterOwnHalf } from "../domain/config-versions/ab-run-record.js";
 import type { ChiefWorld } from "../roles/index.js";
 
 /** The chief's world from its agent environment; `org` is the argv that runs an org command (the sandbox's shim or this binary). */

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { cleanText } from "../org/safe-text.js";
+import { cleanText } from "../domain/safe-text.js";
 import { readColumns } from "./terminal-width.js";
 
 export interface Io {

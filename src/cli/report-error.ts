@@ -1,7 +1,7 @@
 import { CommanderError } from "commander";
-import { ConfigError, ExitError, OrgError } from "../org/errors.js";
-import { buildErrorJson, decideExitCode, describeErrorJson, EXIT } from "../org/scripting/index.js";
-import { formatJson } from "../org/safe-text.js";
+import { ConfigError, ExitError, OrgError } from "../domain/errors.js";
+import { buildErrorJson, decideExitCode, describeErrorJson, EXIT } from "../domain/scripting/index.js";
+import { formatJson } from "../domain/safe-text.js";
 import type { Io } from "./io.js";
 
 const HELP_FIX = "`org --help` lists the commands, `org <command> --help` its options";

@@ -1,6 +1,6 @@
-import { describeAction } from "../org/reconcile/index.js";
+import { describeAction } from "../domain/reconcile/index.js";
 import type { ReloadOutcome } from "../flows/reload/reload-org.js";
-import { EXIT } from "../org/scripting/index.js";
+import { EXIT } from "../domain/scripting/index.js";
 import type { Io } from "./io.js";
 
 /** What `org plan` and `org reload` print; exit 1 when the edit is rejected. */

@@ -1,8 +1,8 @@
 // `org up --wait`: follow the verifier until every baseline is judged; a base that never measures is an error.
 import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
-import { orgPaths } from "../org/paths.js";
-import { buildVerifierView, decideBaselineWait } from "../org/views/verifier.js";
+import { orgPaths } from "../domain/paths.js";
+import { buildVerifierView, decideBaselineWait } from "../domain/views/verifier.js";
 import { readVerifierInput } from "../adapters/store/verifier-state.js";
 import { pathExists } from "../adapters/fs/files.js";
 import { describeCrashedBaselines, formatVerifierLine } from "../ui/verifier-line.js";

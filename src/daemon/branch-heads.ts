@@ -1,5 +1,5 @@
-import type { OrgRecord } from "../org/state.js";
-import type { World } from "../org/world.js";
+import type { OrgRecord } from "../domain/state.js";
+import type { World } from "../domain/world.js";
 import { RefStamp } from "../adapters/git/ref-stamp.js";
 
 const HEADS_MS = 10_000;

@@ -1,7 +1,7 @@
-import type { OrgRecord, AgentStatus } from "../org/state.js";
-import { formatLogEntry } from "../org/log-entry.js";
-import { agentPaths, logPath } from "../org/paths.js";
-import type { ProcessPort, TmuxPort } from "../org/ports.js";
+import type { OrgRecord, AgentStatus } from "../domain/state.js";
+import { formatLogEntry } from "../domain/log-entry.js";
+import { agentPaths, logPath } from "../domain/paths.js";
+import type { ProcessPort, PanesPort } from "../domain/ports.js";
 import { appendLines, readJson, writeJsonAtomic } from "../adapters/fs/files.js";
 
 // As `org down` and a stop: SIGTERM to the program's group, this long to exit, then SIGKILL.
@@ -12,7 +12,7 @@ const STOP_GRACE_MS = 3000;
  * blocked and restarts nothing), then its program's group ended. False when there was nothing live to stop.
  */
 export async function blockAgent(
-  opts: { state: string; record: OrgRecord; tmux: TmuxPort; processes: ProcessPort; now: Date },
+  opts: { state: string; record: OrgRecord; tmux: PanesPort; processes: ProcessPort; now: Date },
   agent: string,
   reason: string,
 ): Promise<boolean> {

@@ -1,9 +1,11 @@
 import { relative } from "node:path";
-import { formatSize, type OrgConfig } from "../org/config/index.js";
-import { formatLogEntry } from "../org/log-entry.js";
-import { agentPaths, logPath, orgPaths } from "../org/paths.js";
-import type { ProcessPort, TmuxPort } from "../org/ports.js";
-import { chooseFloor, judgeAgentDisk, judgeFloor, readDiskSettings, type AgentDiskUse } from "../org/sandbox/disk-budget.js";
+import { formatSize, type OrgConfig } from "../domain/config/index.js";
+import { formatLogEntry } from "../domain/log-entry.js";
+import { agentPaths, logPath, orgPaths } from "../domain/paths.js";
+import type { ProcessPort, PanesPort } from "../domain/ports.js";
+import {
+  chooseFloor, judgeAgentDisk, judgeFloor, readDiskSettings, type AgentDiskUse,
+} from "../domain/sandbox/disk-budget.js";
 import { appendLines } from "../adapters/fs/files.js";
 import { readDiskUse } from "../adapters/fs/disk-space.js";
 import { measureTree } from "../adapters/fs/tree-size.js";
@@ -25,7 +27,7 @@ type Disk = { free: number; used: number; total: number };
 interface WatchOptions {
   root: string;
   readConfig: ReadConfig;
-  tmux: TmuxPort;
+  tmux: PanesPort;
   processes: ProcessPort;
   say: (line: string) => void;
 }

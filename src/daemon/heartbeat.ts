@@ -1,4 +1,4 @@
-import { OrgError } from "../org/errors.js";
+import { OrgError } from "../domain/errors.js";
 import { writeJsonAtomic } from "../adapters/fs/files.js";
 import { usage } from "../adapters/usage/counters.js";
 import { defineLoop } from "./loop-service.js";

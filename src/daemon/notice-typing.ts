@@ -1,5 +1,5 @@
-import { countNoticeLines } from "../org/messages/notify.js";
-import type { NoticePort } from "../org/ports.js";
+import { countNoticeLines } from "../domain/messages/notify.js";
+import type { NoticePort } from "../domain/ports.js";
 
 // Gemini CLI 0.61 takes an Enter within 40 ms of a paste as a newline, by a timer that a loaded machine delays as much as
 // it delays drawing: the screen must have settled on the paste, for at least twice as long as the paste took to show.

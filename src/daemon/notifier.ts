@@ -1,13 +1,15 @@
 import { join, relative } from "node:path";
-import { parseDuration, type OrgConfig } from "../org/config/index.js";
-import { messageIds } from "../org/messages/deliver.js";
-import { newMessageId, parseMessage } from "../org/messages/front-matter.js";
-import { inboxPaths, readMessageSettings } from "../org/messages/mail-port.js";
-import { checkAlive, chooseFullLookMs, countNoticeLines, decideNotice, type NoticeOutcome, type PaneLook, type PendingNotice } from "../org/messages/notify.js";
-import { agentPaths, orgPaths } from "../org/paths.js";
-import type { NoticePort } from "../org/ports.js";
-import type { AgentStatus, LaunchSpec, OrgRecord } from "../org/state.js";
-import { detectScreen } from "../org/screens/detect.js";
+import { parseDuration, type OrgConfig } from "../domain/config/index.js";
+import { messageIds } from "../domain/messages/deliver.js";
+import { newMessageId, parseMessage } from "../domain/messages/message-head.js";
+import { inboxPaths, readMessageSettings } from "../domain/messages/mail-port.js";
+import {
+  checkAlive, chooseFullLookMs, countNoticeLines, decideNotice, type NoticeOutcome, type PaneLook, type PendingNotice,
+} from "../domain/messages/notify.js";
+import { agentPaths, orgPaths } from "../domain/paths.js";
+import type { NoticePort } from "../domain/ports.js";
+import type { AgentStatus, LaunchSpec, OrgRecord } from "../domain/state.js";
+import { detectScreen } from "../domain/screens/detect.js";
 import { typeNotice } from "./notice-typing.js";
 import { appendLines, readJson, readText, watchDir } from "../adapters/fs/files.js";
 import { isAlive } from "../adapters/process.js";

@@ -1,8 +1,8 @@
 import { join } from "node:path";
-import { agentPaths, type OrgPaths } from "../org/paths.js";
-import { decideOutboxRequest } from "../org/sandbox/outbox.js";
-import type { OrgRecord } from "../org/state.js";
-import type { ChildTracker } from "../org/ports.js";
+import { agentPaths, type OrgPaths } from "../domain/paths.js";
+import { decideOutboxRequest } from "../domain/sandbox/outbox-rules.js";
+import type { OrgRecord } from "../domain/state.js";
+import type { ChildTracker } from "../domain/ports.js";
 import { watchDir } from "../adapters/fs/files.js";
 import { readOptionalRecord } from "../adapters/store/org-record.js";
 import { pinnedGitEnv } from "../adapters/git/global-config.js";

@@ -1,17 +1,17 @@
-import { formatLogEntry } from "../org/log-entry.js";
-import { agentPaths, logPath } from "../org/paths.js";
-import type { AgentPane, PaneHost } from "../org/ports.js";
-import type { AgentState, AgentStatus, LaunchSpec } from "../org/state.js";
-import { explainSpawnError, parseLaunchSpec } from "../org/lifecycle/supervise.js";
-import { exitTime, paneLaunch, stepAgent, type SupervisionStep } from "../org/lifecycle/supervise-step.js";
-import { chooseStartArgv } from "../org/runtimes/launch.js";
+import { formatLogEntry } from "../domain/log-entry.js";
+import { agentPaths, logPath } from "../domain/paths.js";
+import type { AgentPane, PaneHost } from "../domain/ports.js";
+import type { AgentState, AgentStatus, LaunchSpec } from "../domain/state.js";
+import { explainSpawnError, parseLaunchSpec } from "../domain/lifecycle/supervise.js";
+import { exitTime, paneLaunch, stepAgent, type SupervisionStep } from "../domain/lifecycle/supervise-step.js";
+import { chooseStartArgv } from "../domain/runtimes/launch.js";
 import { appendLines, readJson, writeJsonAtomic } from "../adapters/fs/files.js";
 import { hasConversation, programCandidates } from "../adapters/probes/runtime.js";
-import { pickEnv } from "../org/lifecycle/secrets.js";
-import { readAgentSandbox } from "../adapters/store/sandbox.js";
+import { pickEnv } from "../domain/lifecycle/secrets.js";
+import { readAgentSandbox } from "../adapters/store/agent-sandbox.js";
 import { usage } from "../adapters/usage/counters.js";
 import { canAccess, isDirectory } from "../adapters/fs/dir.js";
-import { noteRestart } from "./resume-kickoff.js";
+import { noteRestart } from "./resume-kickoff-service.js";
 
 const LOG_RETRY_MS = 10_000;
 

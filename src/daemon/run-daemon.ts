@@ -1,10 +1,10 @@
-import { orgPaths } from "../org/paths.js";
-import type { OrgSnapshot } from "../org/views/snapshot.js";
-import type { OrgRecord } from "../org/state.js";
+import { orgPaths } from "../domain/paths.js";
+import type { OrgSnapshot } from "../domain/views/snapshot.js";
+import type { OrgRecord } from "../domain/state.js";
 import { endLeftChildren } from "../adapters/child-records.js";
 import { readJson } from "../adapters/fs/files.js";
 import { pinGlobalGitConfig, snapshotGlobalGitConfig } from "../adapters/git/global-config.js";
-import { Feed } from "./feed.js";
+import { Feed } from "./control-feed.js";
 import { runServices } from "./services.js";
 import { buildServices } from "./services-table.js";
 

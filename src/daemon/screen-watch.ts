@@ -1,18 +1,18 @@
-import { isDiskBlock } from "../org/sandbox/disk-budget.js";
+import { isDiskBlock } from "../domain/sandbox/disk-budget.js";
 import { createHash } from "node:crypto";
-import { formatLogEntry } from "../org/log-entry.js";
-import { agentPaths, logPath } from "../org/paths.js";
-import type { AgentPane, ScreenPort } from "../org/ports.js";
-import { decideWatch, type WatchDecision, type WatchMemory } from "../org/screens/decide.js";
-import { detectScreen } from "../org/screens/detect.js";
-import { SCREEN_RULES } from "../org/screens/presets.js";
-import type { PresetName } from "../org/runtimes/presets.js";
-import { describeFix } from "../org/screens/fixes.js";
-import type { ScreenState } from "../org/screens/types.js";
-import type { AgentStatus, LaunchSpec } from "../org/state.js";
+import { formatLogEntry } from "../domain/log-entry.js";
+import { agentPaths, logPath } from "../domain/paths.js";
+import type { AgentPane, ScreenPort } from "../domain/ports.js";
+import { decideWatch, type WatchDecision, type WatchMemory } from "../domain/screens/decide-watch.js";
+import { detectScreen } from "../domain/screens/detect.js";
+import { SCREEN_RULES } from "../domain/screens/screen-presets.js";
+import type { PresetName } from "../domain/runtimes/runtime-presets.js";
+import { describeFix } from "../domain/screens/fixes.js";
+import type { ScreenState } from "../domain/screens/screen-state.js";
+import type { AgentStatus, LaunchSpec } from "../domain/state.js";
 import { appendLines, readJson, readText, writeJsonAtomic } from "../adapters/fs/files.js";
 import { isAlive as isProcessAlive } from "../adapters/process.js";
-import { ResumeKickoffs } from "./resume-kickoff.js";
+import { ResumeKickoffs } from "./resume-kickoff-service.js";
 
 // A dead pane whose screen names no reason is looked at once more after this long, before it counts as a crash.
 const DEAD_SCREEN_SETTLE_MS = 300;

@@ -1,11 +1,11 @@
-import type { OrgPaths } from "../org/paths.js";
-import type { OrgSnapshot } from "../org/views/snapshot.js";
-import type { OrgRecord } from "../org/state.js";
+import type { OrgPaths } from "../domain/paths.js";
+import type { OrgSnapshot } from "../domain/views/snapshot.js";
+import type { OrgRecord } from "../domain/state.js";
 import { ChildRecords } from "../adapters/child-records.js";
 import type { ReadConfigResult } from "../adapters/store/config-file.js";
 import { createConfigReader } from "../adapters/store/run-config.js";
-import { createWorld } from "../adapters/world.js";
-import type { Feed } from "./feed.js";
+import { createWorld } from "../adapters/real-world.js";
+import type { Feed } from "./control-feed.js";
 import { DISK_TICK_MS, DiskWatch } from "./disk-watch.js";
 import { defineHeartbeat } from "./heartbeat.js";
 import { defineKeeperWatch } from "./keeper-watch.js";
@@ -30,7 +30,7 @@ export function buildServices(opts: { root: string; paths: OrgPaths; record: Org
   const { root, paths, record, feed } = opts;
   const say = feed.say;
   const world = createWorld();
-  const tmux = world.tmux(record.socket, record.session);
+  const tmux = world.panes(record.socket, record.session);
   const children = new ChildRecords(paths.children);
   // The daemon's one reader of org.yaml (both programs during an A/B run): loaded again only when it changes.
   const config = createConfigReader(root, paths.state);

@@ -1,5 +1,5 @@
-import type { ServiceTick } from "../org/views/service-ticks.js";
-import { cleanText } from "../org/safe-text.js";
+import type { ServiceTick } from "../domain/views/service-ticks.js";
+import { cleanText } from "../domain/safe-text.js";
 
 export type { ServiceTick };
 

@@ -1,16 +1,16 @@
-import { parseDuration, progressMaxBytes, type OrgConfig } from "../org/config/index.js";
-import { parseFrontMatter } from "../org/front-matter.js";
-import { readMessageSettings } from "../org/messages/mail-port.js";
-import { listAgents } from "../org/lifecycle/plan.js";
-import { agentPaths, orgPaths, standupFile } from "../org/paths.js";
-import { buildLeaderboard } from "../org/experiments/results.js";
-import type { AgentStatus } from "../org/state.js";
-import { trimProgress } from "../org/tasks/progress.js";
-import { decideStandup, type StandupMark } from "../org/tasks/standup-due.js";
-import { renderDigest, type JuniorReport } from "../org/tasks/standup-digest.js";
+import { parseDuration, progressMaxBytes, type OrgConfig } from "../domain/config/index.js";
+import { parseFrontMatter } from "../domain/front-matter.js";
+import { readMessageSettings } from "../domain/messages/mail-port.js";
+import { listAgents } from "../domain/lifecycle/plan-agents.js";
+import { agentPaths, orgPaths, standupFile } from "../domain/paths.js";
+import { buildLeaderboard } from "../domain/experiments/results-table.js";
+import type { AgentStatus } from "../domain/state.js";
+import { trimProgress } from "../domain/tasks/task-progress.js";
+import { decideStandup, type StandupMark } from "../domain/tasks/standup-due.js";
+import { renderDigest, type JuniorReport } from "../domain/tasks/standup-digest.js";
 import { appendLines, readJson, readText, writeJsonAtomic } from "../adapters/fs/files.js";
 import { readUntrusted, sizeUntrusted, writeUntrusted } from "../adapters/fs/untrusted.js";
-import { sendMessage } from "../adapters/store/inbox.js";
+import { sendMessage } from "../adapters/store/inbox-files.js";
 import { readTrustedRows } from "../adapters/verifier/checked-results.js";
 
 // Both jobs read a few small files; every few seconds is soon enough for a digest due every N minutes.

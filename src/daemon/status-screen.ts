@@ -1,14 +1,14 @@
-import type { PaneFeed, TmuxPort } from "../org/ports.js";
-import type { OrgSnapshot } from "../org/views/snapshot.js";
-import type { OrgRecord } from "../org/state.js";
-import { readSnapshot } from "../org/views/status.js";
-import type { World } from "../org/world.js";
+import type { PaneFeed, PanesPort } from "../domain/ports.js";
+import type { OrgSnapshot } from "../domain/views/snapshot.js";
+import type { OrgRecord } from "../domain/state.js";
+import { readSnapshot } from "../domain/views/status-snapshot.js";
+import type { World } from "../domain/world.js";
 import { cachedReadText } from "../adapters/fs/read-cache.js";
 import { cacheBranchHeads } from "./branch-heads.js";
-import type { Feed } from "./feed.js";
+import type { Feed } from "./control-feed.js";
 import { defineLoop } from "./loop-service.js";
 import type { Service } from "./services.js";
-import { cleanText } from "../org/safe-text.js";
+import { cleanText } from "../domain/safe-text.js";
 
 const REFRESH_MS = 2000;
 const REDRAW_MS = 10_000;
@@ -16,7 +16,7 @@ const REDRAW_MS = 10_000;
 const UNWATCHED_REFRESH_MS = 30_000;
 
 /** The control pane's screen: the org's status table with the feed under it, redrawn when it changes. */
-export function defineStatusScreen(opts: { root: string; world: World; tmux: TmuxPort; record: OrgRecord; feed: Feed; renderStatus: (snapshot: OrgSnapshot) => string }): Service {
+export function defineStatusScreen(opts: { root: string; world: World; tmux: PanesPort; record: OrgRecord; feed: Feed; renderStatus: (snapshot: OrgSnapshot) => string }): Service {
   const { world, feed } = opts;
   let paneFeed: PaneFeed | undefined;
   const branches = cacheBranchHeads(world, opts.record);

@@ -1,18 +1,18 @@
-import { parseLaunchSpec } from "../org/lifecycle/supervise.js";
-import { paneLaunch } from "../org/lifecycle/supervise-step.js";
-import { pickEnv } from "../org/lifecycle/secrets.js";
-import { readAgentSandbox } from "../adapters/store/sandbox.js";
-import { agentPaths, orgPaths } from "../org/paths.js";
-import type { TmuxPort } from "../org/ports.js";
-import { chooseStartArgv } from "../org/runtimes/launch.js";
-import type { AgentStatus } from "../org/state.js";
-import { describeStopped, isHeldByStop } from "../org/experiments/stop-state.js";
-import type { World } from "../org/world.js";
+import { parseLaunchSpec } from "../domain/lifecycle/supervise.js";
+import { paneLaunch } from "../domain/lifecycle/supervise-step.js";
+import { pickEnv } from "../domain/lifecycle/secrets.js";
+import { readAgentSandbox } from "../adapters/store/agent-sandbox.js";
+import { agentPaths, orgPaths } from "../domain/paths.js";
+import type { PanesPort } from "../domain/ports.js";
+import { chooseStartArgv } from "../domain/runtimes/launch.js";
+import type { AgentStatus } from "../domain/state.js";
+import { describeStopped, isHeldByStop } from "../domain/experiments/stop-state.js";
+import type { World } from "../domain/world.js";
 import { readJson, writeJsonAtomic } from "../adapters/fs/files.js";
 import { processRunner } from "../adapters/process.js";
 import { hasConversation } from "../adapters/probes/runtime.js";
 import type { StopControl } from "./stop-watch.js";
-import { noteRestart } from "./resume-kickoff.js";
+import { noteRestart } from "./resume-kickoff-service.js";
 import { readBestCommit, startAblation } from "../adapters/verifier/ablation-start.js";
 
 // As `org down` and a reload's removal: SIGTERM to the program's group, this long to exit, then SIGKILL.
@@ -20,7 +20,7 @@ const STOP_GRACE_MS = 3000;
 const REPORT_TIMEOUT_MS = 120_000;
 
 /** The stop carried out on a grid (tmux or the pty host): panes stay, with their last screen, for a person to read. */
-export function createStopControl(opts: { root: string; world: World; tmux: TmuxPort }): StopControl {
+export function createStopControl(opts: { root: string; world: World; tmux: PanesPort }): StopControl {
   const { world, tmux } = opts;
   const state = orgPaths(opts.root).state;
   return {

@@ -1,16 +1,16 @@
-import { parseDuration, type OrgConfig } from "../org/config/index.js";
-import { describeFigures, type StopDecision } from "../org/experiments/stop.js";
-import type { StopRecord } from "../org/experiments/stop-state.js";
-import { formatLogEntry } from "../org/log-entry.js";
-import { readMessageSettings } from "../org/messages/mail-port.js";
-import { orgPaths, stopFiles } from "../org/paths.js";
-import type { OrgRecord } from "../org/state.js";
+import { parseDuration, type OrgConfig } from "../domain/config/index.js";
+import { describeFigures, type StopDecision } from "../domain/experiments/stop.js";
+import type { StopRecord } from "../domain/experiments/stop-state.js";
+import { formatLogEntry } from "../domain/log-entry.js";
+import { readMessageSettings } from "../domain/messages/mail-port.js";
+import { orgPaths, stopFiles } from "../domain/paths.js";
+import type { OrgRecord } from "../domain/state.js";
 import { appendLines } from "../adapters/fs/files.js";
 import { removeFile } from "../adapters/fs/dir.js";
 import { listQueue } from "../adapters/store/queue.js";
-import { sendMessage } from "../adapters/store/inbox.js";
+import { sendMessage } from "../adapters/store/inbox-files.js";
 import { readOptionalRecord } from "../adapters/store/org-record.js";
-import { evaluateStop, readStopFile, readWaivers, writeStopFile } from "../adapters/store/stop-state.js";
+import { evaluateStop, readStopFile, readWaivers, writeStopFile } from "../adapters/store/stop-watch-state.js";
 
 // A stop is a matter of minutes; a look every few seconds is soon enough and costs a few small reads.
 export const STOP_TICK_MS = 3000;

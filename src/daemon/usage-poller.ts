@@ -1,6 +1,6 @@
-import type { OrgConfig } from "../org/config/index.js";
-import { orgPaths } from "../org/paths.js";
-import type { Pricing } from "../org/usage/pricing.js";
+import type { OrgConfig } from "../domain/config/index.js";
+import { orgPaths } from "../domain/paths.js";
+import type { Pricing } from "../domain/usage/pricing.js";
 import { AgentUsageReader } from "../adapters/usage/agent.js";
 import { readOptionalRecord } from "../adapters/store/org-record.js";
 

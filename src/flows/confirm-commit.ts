@@ -1,11 +1,11 @@
-import type { ConfirmReport } from "../org/experiments/confirm.js";
-import { OrgError } from "../org/errors.js";
-import { requestId, type ExperimentRequest } from "../org/experiments/request.js";
-import { orgPaths } from "../org/paths.js";
+import type { ConfirmReport } from "../domain/experiments/confirm-report.js";
+import { OrgError } from "../domain/errors.js";
+import { requestId, type ExperimentRequest } from "../domain/experiments/request.js";
+import { orgPaths } from "../domain/paths.js";
 import { assertDaemonAlive } from "../adapters/daemon-client.js";
 import { waitForConfirmation } from "../adapters/verifier/confirmation.js";
 import { addOutcome } from "../adapters/fs/disk-space.js";
-import { readFrontier } from "../adapters/store/frontier.js";
+import { readFrontier } from "../adapters/store/frontier-file.js";
 import { addToQueue } from "../adapters/store/queue.js";
 import { readRecord } from "../adapters/store/org-record.js";
 import { resolveCommit } from "../adapters/git/run.js";

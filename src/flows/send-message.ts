@@ -1,12 +1,12 @@
 import { resolve } from "node:path";
-import { OrgError } from "../org/errors.js";
-import { readMessageSettings } from "../org/messages/mail-port.js";
-import { resolveRecipients, senderName } from "../org/messages/wiring.js";
-import { listAgents } from "../org/lifecycle/plan.js";
-import { orgPaths } from "../org/paths.js";
+import { OrgError } from "../domain/errors.js";
+import { readMessageSettings } from "../domain/messages/mail-port.js";
+import { resolveRecipients, senderName } from "../domain/messages/wiring.js";
+import { listAgents } from "../domain/lifecycle/plan-agents.js";
+import { orgPaths } from "../domain/paths.js";
 import { loadConfigOrThrow } from "../adapters/store/run-config.js";
 import { readText } from "../adapters/fs/files.js";
-import { sendMessage } from "../adapters/store/inbox.js";
+import { sendMessage } from "../adapters/store/inbox-files.js";
 import { findCaller } from "../adapters/identity/find-caller.js";
 
 export interface SendInput {

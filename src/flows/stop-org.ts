@@ -1,8 +1,8 @@
-import { downOrg, type DownResult } from "../org/lifecycle/down.js";
-import type { OrgRecord } from "../org/state.js";
-import { orgPaths } from "../org/paths.js";
+import { downOrg, type DownResult } from "../domain/lifecycle/down-org.js";
+import type { OrgRecord } from "../domain/state.js";
+import { orgPaths } from "../domain/paths.js";
 import { cancelOrgJobs, createSlurm, type SlurmResult } from "../adapters/slurm/slurm.js";
-import { createWorld } from "../adapters/world.js";
+import { createWorld } from "../adapters/real-world.js";
 import { readOptionalRecord } from "../adapters/store/org-record.js";
 import { findOrgLeftovers, removeRecord } from "../adapters/store/org-leftovers.js";
 import { recordProgramStop } from "../adapters/store/program-record.js";

@@ -1,7 +1,7 @@
 // `org init --template software`: planner, generator and evaluator build a small web app; gates typecheck, lint, test
 // and a browser suite in Chromium (the contract's checklist), then a rubric judge is the metric.
 
-/** What init found in the repo, decided in src/org/init/software.ts. */
+/** What init found in the repo, decided in src/domain/init/software.ts. */
 export interface SoftwareFacts {
   name: string;
   base: string;

@@ -1,12 +1,12 @@
 // `org init --template <name>`: an org.yaml per topology (the catalogue's role kinds it wires, in order,
 // plus the sections that tie them together) and the prompts/ files those kinds ship.
-// Each must validate as written in a git repo whose base is main (test/templates.e2e.test.ts checks).
+// Each must validate as written in a git repo whose base is main (test/cli/commands/templates.e2e.test.ts checks).
 
 import { readRole, type PromptedKind } from "./catalogue.js";
 
 export const TEMPLATES = ["pipeline", "hierarchy", "independent", "autoresearch"] as const;
 export type TemplateName = (typeof TEMPLATES)[number];
-/** Every name `--template` takes: the topologies, and software, which reads the repo (src/org/init/software.ts). */
+/** Every name `--template` takes: the topologies, and software, which reads the repo (src/domain/init/software.ts). */
 export const TEMPLATE_NAMES = [...TEMPLATES, "software"] as const;
 
 export interface Template {

@@ -1,5 +1,5 @@
 // `org ablate` as text: a head line, one row per variant (each change, its agent, its Δ with its interval), the flags.
-import type { ContributionRow } from "../org/ablation/index.js";
+import type { ContributionRow } from "../domain/ablation/index.js";
 import { renderTable } from "./fit-table.js";
 import type { AblationView } from "../adapters/verifier/ablation-view.js";
 

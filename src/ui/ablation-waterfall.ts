@@ -1,6 +1,6 @@
 // The ablation's waterfall as a self-contained SVG: the baseline, each change's step, the rest, the best.
-import type { WaterfallStep } from "../org/ablation/index.js";
-import type { Goal } from "../org/experiments/verdict.js";
+import type { WaterfallStep } from "../domain/ablation/index.js";
+import type { Goal } from "../domain/experiments/verdict.js";
 
 const ROW = 26;
 const LABEL = 220;

@@ -1,7 +1,9 @@
 // `org validate --run`'s account of its one verify run on the base: what ran, how it ended, what the patterns read.
-import { formatPath, formatProblems, type LoadedConfig, type Problem, type VerifyConfig } from "../org/config/index.js";
-import type { RunMeasure } from "../org/experiments/verifier-port.js";
-import { readMetricRun } from "../org/preflight/index.js";
+import {
+  formatPath, formatProblems, type LoadedConfig, type Problem, type VerifyConfig,
+} from "../domain/config/index.js";
+import type { RunMeasure } from "../domain/experiments/verifier-port.js";
+import { readMetricRun } from "../domain/preflight/index.js";
 
 export interface BaseRunReport {
   ok: boolean;

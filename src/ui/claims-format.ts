@@ -1,6 +1,6 @@
-import { CLAIMS_FILE, describeWhy, type BoardProblem, type Claim } from "../org/claims/board.js";
-import type { NearIdea } from "../org/claims/similarity.js";
-import { formatUptime } from "./duration.js";
+import { CLAIMS_FILE, describeWhy, type BoardProblem, type Claim } from "../domain/claims/board.js";
+import type { NearIdea } from "../domain/claims/similarity.js";
+import { formatUptime } from "./uptime.js";
 
 const CLAIM_HINT = 'claim an idea before you work on it: org claim "the idea in one line"';
 

@@ -1,5 +1,7 @@
 // `org compare` and the report's table: each measure for A and B with its 95 % interval, B − A, and what it says.
-import { DIFF_LEVEL, formatLevel, RESAMPLES, type Comparison, type Estimate, type MeasureComparison, type MeasureName } from "../org/programs/compare.js";
+import {
+  DIFF_LEVEL, formatLevel, RESAMPLES, type Comparison, type Estimate, type MeasureComparison, type MeasureName,
+} from "../domain/config-versions/compare-versions.js";
 import { renderTable } from "./fit-table.js";
 import { fitLines } from "./wrap-text.js";
 import { formatUsd } from "./usage-format.js";

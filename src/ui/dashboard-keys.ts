@@ -1,5 +1,5 @@
 // What each key does to the dashboard: a pure reducer, so the key map is a unit test.
-import type { RestartDecision } from "../org/views/dashboard-restart.js";
+import type { RestartDecision } from "../domain/views/dashboard-restart.js";
 import { moveSelection } from "./dashboard-layout.js";
 
 export interface ViewState {

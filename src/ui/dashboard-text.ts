@@ -1,10 +1,10 @@
 // The dashboard's text, as blessed tag strings: pure, so NO_COLOR and every width are unit tests.
-import type { DashboardAgent, DashboardModel, FeedEvent, Standing } from "../org/views/dashboard-model.js";
+import type { DashboardAgent, DashboardModel, FeedEvent, Standing } from "../domain/views/dashboard-model.js";
 import { narrowText } from "./dashboard-width.js";
 import { renderSparkline } from "./sparkline.js";
-import { formatUptime } from "./duration.js";
+import { formatUptime } from "./uptime.js";
 import { formatUsageCell } from "./usage-format.js";
-import { cleanLine, cleanText } from "../org/safe-text.js";
+import { cleanLine, cleanText } from "../domain/safe-text.js";
 import { describeCrashedBaselines, formatVerifierLine } from "./verifier-line.js";
 
 export interface Theme {

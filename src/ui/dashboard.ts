@@ -1,7 +1,7 @@
 // `org watch` on the terminal: blessed paints the model; layout, text and keys are pure modules beside this one.
 import blessed from "blessed";
-import type { DashboardAgent, DashboardModel } from "../org/views/dashboard-model.js";
-import { decideRestart, type RestartDecision } from "../org/views/dashboard-restart.js";
+import type { DashboardAgent, DashboardModel } from "../domain/views/dashboard-model.js";
+import { decideRestart, type RestartDecision } from "../domain/views/dashboard-restart.js";
 import { computeFocusLayout, focusTerminalSize, renderFocusFooter, renderFocusScreen, type FocusLayout, type FocusScreen } from "./dashboard-focus.js";
 import { FocusSession, type FocusPort } from "./dashboard-focus-session.js";
 import { computeLayout, type DashboardLayout, type Rect } from "./dashboard-layout.js";

@@ -1,6 +1,6 @@
 // Every table org prints: plain aligned columns, readable in a pane, a log and a pipe alike. Given a terminal's
 // width it fits it: descriptions cut with "…", long cells wrapped, then whole columns left out (and named).
-import { cleanLine } from "../org/safe-text.js";
+import { cleanLine } from "../domain/safe-text.js";
 import { allocateColumns, GAP, type ColumnNeed } from "./fit-columns.js";
 import { cutToWidth, measureWidth } from "./text-width.js";
 import { wrapLine, wrapParts } from "./wrap-text.js";

@@ -1,10 +1,10 @@
-import type { ProgramHistoryRow } from "../org/programs/history.js";
-import { describeAuthor } from "../org/programs/changes.js";
-import { totalTokens } from "../org/usage/types.js";
+import type { ProgramHistoryRow } from "../domain/config-versions/version-history.js";
+import { describeAuthor } from "../domain/config-versions/version-changes.js";
+import { totalTokens } from "../domain/usage/token-counts.js";
 import { renderTable } from "./fit-table.js";
 import { fitLines } from "./wrap-text.js";
 import { formatTokens, formatUsd } from "./usage-format.js";
-import { formatGateCell } from "./gate-failures.js";
+import { formatGateCell } from "./gate-failure-line.js";
 
 /** The note under the table: how rows and tokens were matched to programs. */
 export const ATTRIBUTION = "experiments, keeps, crashes, failed gates and GPU-h: results.tsv rows by their program column; tokens and $: every agent's replies while the program ran (usage is recorded per agent and time, not per program)";

@@ -1,4 +1,4 @@
-import type { OrgProposal } from "../org/init/index.js";
+import type { OrgProposal } from "../domain/init/index.js";
 
 /** What `org init` tells after writing org.yaml: what it read, each guess in a line, then what to check. */
 export function formatInitSummary(proposal: OrgProposal): string[] {

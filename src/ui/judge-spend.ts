@@ -1,5 +1,5 @@
-import type { JudgeSpend } from "../org/judge/index.js";
-import { totalTokens } from "../org/usage/types.js";
+import type { JudgeSpend } from "../domain/judge/index.js";
+import { totalTokens } from "../domain/usage/token-counts.js";
 import { formatTokens, formatUsd } from "./usage-format.js";
 
 const WHO = "the judge (verifier)";

@@ -1,4 +1,4 @@
-import type { KeeperRecord } from "../org/lifecycle/keeper.js";
+import type { KeeperRecord } from "../domain/lifecycle/keeper-rules.js";
 
 /** One line for `org status`: what kept the daemon, and how often it had to. */
 export function formatKeeperLine(record: KeeperRecord | undefined, alive: boolean): string | undefined {

@@ -1,10 +1,10 @@
-import type { Leaderboard } from "../org/experiments/results.js";
-import type { Goal } from "../org/experiments/verdict.js";
-import type { ResultsUsage } from "../org/usage/windows.js";
+import type { Leaderboard } from "../domain/experiments/results-table.js";
+import type { Goal } from "../domain/experiments/verdict.js";
+import type { ResultsUsage } from "../domain/usage/windows.js";
 import { renderTable } from "./fit-table.js";
 import { fitLines } from "./wrap-text.js";
 import { describeSpan, formatTokens, formatUsd } from "./usage-format.js";
-import { totalTokens } from "../org/usage/types.js";
+import { totalTokens } from "../domain/usage/token-counts.js";
 
 const fixed = (value: number | undefined, digits = 6) => (value === undefined ? "-" : value.toFixed(digits));
 const signed = (value: number | undefined) => (value === undefined ? "-" : `${value > 0 ? "+" : ""}${value.toFixed(6)}`);

@@ -1,6 +1,6 @@
 // `org lineage` as text: the base at the root, each keep under what it built on, one line each, fitted to the terminal.
-import { describeShare, type Lineage, type LineageNode } from "../org/lineage/index.js";
-import { cleanLine } from "../org/safe-text.js";
+import { describeShare, type Lineage, type LineageNode } from "../domain/lineage/index.js";
+import { cleanLine } from "../domain/safe-text.js";
 import { cutToWidth } from "./text-width.js";
 
 /** The tree, the keeps whose lineage is unknown under their own root, and the share line last. */

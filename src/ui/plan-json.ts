@@ -1,5 +1,5 @@
-import { describeAction, type Action } from "../org/reconcile/index.js";
-import { parseProblem, type ProblemJson } from "../org/scripting/index.js";
+import { describeAction, type Action } from "../domain/reconcile/index.js";
+import { parseProblem, type ProblemJson } from "../domain/scripting/index.js";
 import type { ReloadOutcome } from "../flows/reload/reload-org.js";
 
 /** One action of `org plan --json`: who or what it touches, why, and the line `org plan` prints for it. */

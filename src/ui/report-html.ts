@@ -1,7 +1,7 @@
 // `org report`'s page: one self-contained HTML file, the chart drawn by the inlined Vega runtime, the leaderboard as a table.
-import type { Leaderboard } from "../org/experiments/results.js";
-import type { ResultsUsage } from "../org/usage/windows.js";
-import { totalTokens } from "../org/usage/types.js";
+import type { Leaderboard } from "../domain/experiments/results-table.js";
+import type { ResultsUsage } from "../domain/usage/windows.js";
+import { totalTokens } from "../domain/usage/token-counts.js";
 import { describeSpan, formatTokens, formatUsd } from "./usage-format.js";
 
 export interface ReportPage {

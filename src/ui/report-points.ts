@@ -1,7 +1,7 @@
 // results.tsv as the points of autoresearch's progress plot: every experiment, kept ones marked, each agent's running best.
-import type { ResultRow, ResultStatus } from "../org/experiments/results.js";
-import type { Goal } from "../org/experiments/verdict.js";
-import type { ProgramEvent } from "../org/programs/timeline.js";
+import type { ResultRow, ResultStatus } from "../domain/experiments/results-table.js";
+import type { Goal } from "../domain/experiments/verdict.js";
+import type { ProgramEvent } from "../domain/config-versions/version-timeline.js";
 
 export interface ProgressPoint {
   /** 1-based position in results.tsv: the experiment's number. */

@@ -1,6 +1,6 @@
 // The progress chart as a Vega-Lite spec: one spec renders both the HTML page and the SVG.
 import type { TopLevelSpec } from "vega-lite";
-import type { Goal } from "../org/experiments/verdict.js";
+import type { Goal } from "../domain/experiments/verdict.js";
 import type { Progress, VersionMark } from "./report-points.js";
 
 export type ProgressAxis = "index" | "time";

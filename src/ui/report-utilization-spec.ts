@@ -1,7 +1,7 @@
 // The utilization plot under the progress chart: one bar per time bucket, the share of GPU (or CPU slot) time verify runs held.
 import type { TopLevelSpec } from "vega-lite";
-import type { Capacity, UtilizationPoint } from "../org/experiments/utilization.js";
-import { formatUptime } from "./duration.js";
+import type { Capacity, UtilizationPoint } from "../domain/experiments/utilization.js";
+import { formatUptime } from "./uptime.js";
 
 const CHART_SIZE = { width: 760, height: 170 };
 

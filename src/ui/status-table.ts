@@ -1,12 +1,12 @@
-import { describeAbRun } from "../org/programs/ab-run.js";
+import { describeAbRun } from "../domain/config-versions/ab-run-record.js";
 import { relative } from "node:path";
-import { PTY_SOCKET_PREFIX } from "../org/paths.js";
-import type { OrgSnapshot } from "../org/views/snapshot.js";
-import type { AgentUsage } from "../org/usage/summary.js";
+import { PTY_SOCKET_PREFIX } from "../domain/paths.js";
+import type { OrgSnapshot } from "../domain/views/snapshot.js";
+import type { AgentUsage } from "../domain/usage/summary.js";
 import { explainUsage, formatUsageCell } from "./usage-format.js";
-import type { Utilization } from "../org/experiments/utilization.js";
+import type { Utilization } from "../domain/experiments/utilization.js";
 import { formatUtilization } from "./utilization-format.js";
-import { formatUptime } from "./duration.js";
+import { formatUptime } from "./uptime.js";
 import { renderTable } from "./fit-table.js";
 import { fitLines } from "./wrap-text.js";
 

@@ -1,6 +1,6 @@
 import { relative } from "node:path";
-import { describeFigures } from "../org/experiments/stop.js";
-import type { StopFile } from "../org/experiments/stop-state.js";
+import { describeFigures } from "../domain/experiments/stop.js";
+import type { StopFile } from "../domain/experiments/stop-state.js";
 
 /** The status header's line for org.yaml's stop section: the distance to each condition, or where the stop has got to. */
 export function formatStopLine(file: StopFile | undefined, root: string): string | undefined {

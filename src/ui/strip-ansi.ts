@@ -1,4 +1,4 @@
-import { cleanText, dropEscapes } from "../org/safe-text.js";
+import { cleanText, dropEscapes } from "../domain/safe-text.js";
 
 /**
  * Terminal bytes → readable text: escapes removed, CRLF to LF, carriage-return overwrites collapsed, then no control

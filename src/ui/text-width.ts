@@ -1,6 +1,6 @@
 // How many terminal columns text takes, and text cut or broken to a number of columns: a table sized by string length
 // is torn by a CJK description or an emoji, and a cut through an escape sequence swallows the rest of the line.
-import { dropEscapes } from "../org/safe-text.js";
+import { dropEscapes } from "../domain/safe-text.js";
 
 // East Asian Wide and Fullwidth blocks, and the BMP emoji terminals draw two columns wide.
 export const WIDE: [number, number][] = [

@@ -1,7 +1,7 @@
 // `org traces` as text: per experiment what the agent expected, ran, was told and did next; the transcript is the
 // agent's own writing, so every piece of it is cleaned of terminal controls before it is printed.
-import { eventText, type ExperimentTrace, type TraceEvent } from "../org/traces/index.js";
-import { cleanLine, cleanText } from "../org/safe-text.js";
+import { eventText, type ExperimentTrace, type TraceEvent } from "../domain/traces/index.js";
+import { cleanLine, cleanText } from "../domain/safe-text.js";
 import { cutToWidth } from "./text-width.js";
 
 /** A line of the agent's text in a summary is cut to this many characters. */

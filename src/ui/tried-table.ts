@@ -1,8 +1,8 @@
-import type { TriedEntry } from "../org/experiments/tried-ledger.js";
-import { formatUptime } from "./duration.js";
+import type { TriedEntry } from "../domain/experiments/tried-ledger.js";
+import { formatUptime } from "./uptime.js";
 import { renderTable } from "./fit-table.js";
 import { fitLines } from "./wrap-text.js";
-import { cleanLine } from "../org/safe-text.js";
+import { cleanLine } from "../domain/safe-text.js";
 
 /**
  * `org tried`: newest first, one idea a line; `shown` are the entries that matched `text` out of `total`. Fitted to

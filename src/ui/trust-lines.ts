@@ -1,4 +1,4 @@
-import { listTamperedRows, type CheckedResults } from "../org/experiments/journal-check.js";
+import { listTamperedRows, type CheckedResults } from "../domain/experiments/journal-check.js";
 
 /** What `org results` and `org report` say under the leaderboard: each tampered row, and how many rows are unchecked legacy. */
 export function describeTrust(checked: CheckedResults): string[] {

@@ -1,6 +1,6 @@
-import type { AgentUsage } from "../org/usage/summary.js";
-import type { SpanUsage } from "../org/usage/windows.js";
-import { totalTokens, type TokenCounts } from "../org/usage/types.js";
+import type { AgentUsage } from "../domain/usage/summary.js";
+import type { SpanUsage } from "../domain/usage/windows.js";
+import { totalTokens, type TokenCounts } from "../domain/usage/token-counts.js";
 
 /** 950, 12.3k, 4.56M, 1.2G: a count that fits a narrow column. */
 export function formatTokens(count: number): string {

@@ -1,5 +1,5 @@
-import type { Utilization } from "../org/experiments/utilization.js";
-import { formatUptime } from "./duration.js";
+import type { Utilization } from "../domain/experiments/utilization.js";
+import { formatUptime } from "./uptime.js";
 
 const percent = (ratio: number | null) => (ratio === null ? "-" : `${Math.round(ratio * 100)}%`);
 // A CPU-only org's figure is over its verify.parallel slots, and says so: it is no GPU figure.

@@ -1,7 +1,7 @@
 // The verifier in a line: its queue and the baselines, then a line per reason the base crashed, with its run log.
 import { isAbsolute, relative } from "node:path";
-import type { VerifierView } from "../org/views/verifier.js";
-import { cleanLine } from "../org/safe-text.js";
+import type { VerifierView } from "../domain/views/verifier.js";
+import { cleanLine } from "../domain/safe-text.js";
 
 /** `verifier: 2 running, 6 queued · baselines 3/8` (crashed ones counted where there are any). */
 export function formatVerifierLine(view: VerifierView): string {

@@ -1,7 +1,7 @@
 // Reads the facts checkInvariants judges from a stopped org's state/, git and /proc.
 import { existsSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
-import type { OrgRecord } from "../../src/org/state.js";
+import type { OrgRecord } from "../../src/domain/state.js";
 import { tmux } from "../helpers/org-fixture.js";
 import { git } from "../helpers/temp-repo.js";
 import { runOrg } from "../helpers/org-cli.js";

@@ -1,7 +1,7 @@
 // The demo org in a temp folder, sized for fault runs: CPU, built-in researchers, short verify runs.
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { tmuxSocket } from "../../src/org/paths.js";
+import { tmuxSocket } from "../../src/domain/paths.js";
 import { PACKAGE_ROOT, runOrg } from "../helpers/org-cli.js";
 import { tmux } from "../helpers/org-fixture.js";
 import { pollUntil } from "../helpers/poll.js";

@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { tmuxSocket } from "../../src/org/paths.js";
+import { tmuxSocket } from "../../src/domain/paths.js";
 import { FIXTURES, runOrg } from "./org-cli.js";
 import { createRepo, removeDir } from "./temp-repo.js";
 

@@ -1,6 +1,6 @@
 // An org on disk with no daemon process: a repo, one worktree per agent and state/org.json, as `org up` leaves them.
 import { join } from "node:path";
-import type { OrgRecord } from "../../src/org/state.js";
+import type { OrgRecord } from "../../src/domain/state.js";
 import { createRepo, git, writeFiles } from "./temp-repo.js";
 
 /** These files committed on main, a worktree per agent on org/t/<agent>, and state/org.json naming them (org "t"). */

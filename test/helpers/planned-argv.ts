@@ -1,5 +1,5 @@
-import type { OrgConfig } from "../../src/org/config/index.js";
-import { buildLaunchSpec, planAgents } from "../../src/org/lifecycle/plan.js";
+import type { OrgConfig } from "../../src/domain/config/index.js";
+import { buildLaunchSpec, planAgents } from "../../src/domain/lifecycle/plan-agents.js";
 
 const CONTEXT = { state: "/o/state", root: "/o", orgArgv: ["/node", "/pkg/bin/org.js"], binDir: "/o/state/bin", basePath: "/usr/bin" };
 

@@ -1,8 +1,8 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PtyClient } from "../../src/adapters/pty/client.js";
-import { tmuxSocket } from "../../src/org/paths.js";
-import type { AgentStatus } from "../../src/org/state.js";
+import { tmuxSocket } from "../../src/domain/paths.js";
+import type { AgentStatus } from "../../src/domain/state.js";
 import { startModelServer, toolOutputs, type ModelRequest, type ModelServer, type Move, type Script } from "./model-server/index.js";
 import { pollUntil } from "./poll.js";
 import { PACKAGE_ROOT, runOrg, runOrgAsync, type CliResult } from "./org-cli.js";

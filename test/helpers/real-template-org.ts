@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { dirname, join } from "node:path";
 import { expect } from "vitest";
 import type { TemplateName } from "../../src/roles/index.js";
-import { tmuxSocket } from "../../src/org/paths.js";
+import { tmuxSocket } from "../../src/domain/paths.js";
 import { startModelServer, type Exchange, type ModelServer, type Script } from "./model-server/index.js";
 import { runOrg, runOrgAsync, type CliResult } from "./org-cli.js";
 import { tmux } from "./org-fixture.js";

@@ -4,9 +4,9 @@ import { join } from "node:path";
 import { processRunner } from "../../src/adapters/process.js";
 import type { ScreenPort } from "../../src/daemon/screen-watch.js";
 import { Tmux } from "../../src/adapters/tmux/tmux.js";
-import type { AgentPane } from "../../src/org/ports.js";
-import type { LaunchRuntime } from "../../src/org/runtimes/launch.js";
-import type { AgentStatus, LaunchSpec } from "../../src/org/state.js";
+import type { AgentPane } from "../../src/domain/ports.js";
+import type { LaunchRuntime } from "../../src/domain/runtimes/launch.js";
+import type { AgentStatus, LaunchSpec } from "../../src/domain/state.js";
 
 /** A private tmux server whose panes run one program each, directly, and stay visible after they exit. */
 export class PaneLab {

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { expect } from "vitest";
-import { tmuxSocket } from "../../src/org/paths.js";
+import { tmuxSocket } from "../../src/domain/paths.js";
 import { FIXTURES, runOrg } from "./org-cli.js";
 import { createRepo } from "./temp-repo.js";
 

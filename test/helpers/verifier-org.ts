@@ -5,10 +5,10 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { basename, join } from "node:path";
 import { createVerifierPort } from "../../src/adapters/verifier/port.js";
 import { VerifierLoop } from "../../src/daemon/verifier/loop.js";
-import { ConfigSchema } from "../../src/org/config/schema.js";
-import type { ExperimentRequest } from "../../src/org/experiments/request.js";
-import type { VerifierPort } from "../../src/org/experiments/verifier-port.js";
-import { parseTriedLedger } from "../../src/org/experiments/tried-ledger.js";
+import { ConfigSchema } from "../../src/domain/config/schema.js";
+import type { ExperimentRequest } from "../../src/domain/experiments/request.js";
+import type { VerifierPort } from "../../src/domain/experiments/verifier-port.js";
+import { parseTriedLedger } from "../../src/domain/experiments/tried-ledger.js";
 import { pollUntil } from "./poll.js";
 import { createOrgOnDisk } from "./org-on-disk.js";
 import { git, GIT_ENV } from "./temp-repo.js";

@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import type { AgentStatus } from "../../src/org/state.js";
+import type { AgentStatus } from "../../src/domain/state.js";
 import { bin } from "../helpers/org-fixture.js";
 import { pollUntil } from "../helpers/poll.js";
 import { createOrgRepoAs, IDENTITIES, runOrgAs, teardownOrgAs, type OrgAs, upSandboxedAs } from "./identities.js";

@@ -5,7 +5,7 @@ import { chownSync, mkdtempSync, readdirSync, realpathSync, rmSync, statSync } f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect } from "vitest";
-import { tmuxSocket } from "../../src/org/paths.js";
+import { tmuxSocket } from "../../src/domain/paths.js";
 import { ORG_BIN, type CliResult } from "../helpers/org-cli.js";
 import { PROMPT } from "../helpers/org-fixture.js";
 import { GIT_ENV } from "../helpers/temp-repo.js";

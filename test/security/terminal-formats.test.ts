@@ -1,14 +1,14 @@
 // Every formatter that hands an agent's text to a terminal, a pane or a file a person reads, given escapes.
 import { describe, expect, test } from "vitest";
-import { formatFrontMatter, parseFrontMatter } from "../../src/org/front-matter.js";
-import { formatLogEntry } from "../../src/org/log-entry.js";
-import { formatRow } from "../../src/org/experiments/results.js";
-import { formatNote } from "../../src/org/messages/notes.js";
-import { formatNotice } from "../../src/org/messages/notify.js";
-import { formatMessage } from "../../src/org/messages/front-matter.js";
-import { prepareIdea } from "../../src/org/claims/claim.js";
+import { formatFrontMatter, parseFrontMatter } from "../../src/domain/front-matter.js";
+import { formatLogEntry } from "../../src/domain/log-entry.js";
+import { formatRow } from "../../src/domain/experiments/results-table.js";
+import { formatNote } from "../../src/domain/messages/notes.js";
+import { formatNotice } from "../../src/domain/messages/notify.js";
+import { formatMessage } from "../../src/domain/messages/message-head.js";
+import { prepareIdea } from "../../src/domain/claims/claim-edit.js";
 import { escapeTags, fitScreen, renderFeed } from "../../src/ui/dashboard-text.js";
-import type { DashboardAgent } from "../../src/org/views/dashboard-model.js";
+import type { DashboardAgent } from "../../src/domain/views/dashboard-model.js";
 import { renderTable } from "../../src/ui/status-table.js";
 import { renderTried } from "../../src/ui/tried-table.js";
 import { ATTACKS, HOSTILE, findUnsafe } from "./terminal-payloads.js";

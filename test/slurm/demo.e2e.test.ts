@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, test } from "vitest";
 import { createDemoRepo } from "../../src/adapters/git/demo-repo.js";
-import { parseResults } from "../../src/org/experiments/results.js";
+import { parseResults } from "../../src/domain/experiments/results-table.js";
 import { PACKAGE_ROOT, runOrg } from "../helpers/org-cli.js";
 import { pollUntil } from "../helpers/poll.js";
 import { createRepo, removeDir } from "../helpers/temp-repo.js";

@@ -6,12 +6,12 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { writeJsonAtomic } from "../../src/adapters/fs/files.js";
 import { processRunner } from "../../src/adapters/process.js";
 import { cancelOrgJobs, createSlurm, type SlurmPort } from "../../src/adapters/slurm/slurm.js";
-import { attachAgentJob } from "../../src/adapters/slurm/attach.js";
-import { SlurmSchema } from "../../src/org/config/schema.js";
-import { sbatchArgv, slurmVerifyArgv, type SlurmJobRequest } from "../../src/org/slurm/argv.js";
-import { jobsByAgent } from "../../src/org/slurm/decide.js";
-import type { SlurmJob } from "../../src/org/slurm/job.js";
-import { slurmAgentPaths } from "../../src/org/slurm/paths.js";
+import { attachAgentJob } from "../../src/adapters/slurm/job-attach.js";
+import { SlurmSchema } from "../../src/domain/config/schema.js";
+import { sbatchArgv, slurmVerifyArgv, type SlurmJobRequest } from "../../src/domain/slurm/job-argv.js";
+import { jobsByAgent } from "../../src/domain/slurm/decide-job.js";
+import type { SlurmJob } from "../../src/domain/slurm/job.js";
+import { slurmAgentPaths } from "../../src/domain/slurm/slurm-paths.js";
 import { pollUntil } from "../helpers/poll.js";
 import { createPaneHost, CLUSTER_START_MS, startCluster } from "./cluster.js";
 

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, test } from "vitest";
 import { createSlurm, type SlurmPort } from "../../src/adapters/slurm/slurm.js";
-import { jobsByAgent } from "../../src/org/slurm/decide.js";
+import { jobsByAgent } from "../../src/domain/slurm/decide-job.js";
 import { runOrg } from "../helpers/org-cli.js";
 import { bin, createOrgRepo, teardownOrg } from "../helpers/org-fixture.js";
 import { pollUntil } from "../helpers/poll.js";

@@ -1,6 +1,6 @@
 import { lstat, mkdir, readdir, rename, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import type { AgentPaths } from "../../org/paths.js";
+import type { AgentPaths } from "../../domain/paths.js";
 import { PRIVATE_DIR } from "./files.js";
 
 /**

@@ -1,8 +1,8 @@
 import type { StatsFs } from "node:fs";
 import { stat, statfs } from "node:fs/promises";
 import { dirname } from "node:path";
-import { OrgError } from "../../org/errors.js";
-import { formatSize } from "../../org/units/index.js";
+import { OrgError } from "../../domain/errors.js";
+import { formatSize } from "../../domain/units/index.js";
 
 // Less than this free and a write of ours (a heartbeat, a run's log) may already have failed or been cut short.
 export const FULL_BYTES = 1024 * 1024;

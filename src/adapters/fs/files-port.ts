@@ -1,5 +1,5 @@
 import { chmod, cp, lstat, mkdir, rm, symlink } from "node:fs/promises";
-import type { FilesPort } from "../../org/ports.js";
+import type { FilesPort } from "../../domain/ports.js";
 import { tryLock } from "./lock.js";
 import { appendLines, pathExists, PRIVATE_DIR, readText, writeFileAtomic } from "./files.js";
 import { reclaimAgentDir } from "./agent-dir.js";

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { link, mkdir, rm, stat, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
-import { OrgError } from "../../org/errors.js";
+import { OrgError } from "../../domain/errors.js";
 import { readText } from "./files.js";
 import { isRunningProcess } from "../process.js";
 

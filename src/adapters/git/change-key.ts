@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Change } from "../../org/experiments/tried-answer.js";
+import type { Change } from "../../domain/experiments/tried-answer.js";
 import type { Runner } from "../process.js";
 import { pipeGit } from "./pipe.js";
 import { runGit } from "./run.js";

@@ -1,4 +1,4 @@
-import type { ChangedPath } from "../../org/experiments/path-rules.js";
+import type { ChangedPath } from "../../domain/experiments/path-rules.js";
 import { runGit, type GitCall } from "./run.js";
 
 const SYMLINK_MODE = "120000";

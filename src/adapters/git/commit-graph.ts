@@ -1,7 +1,7 @@
 // The parents of the kept commits, read from the verifier's own store: a deleted branch or a rewritten research repo
 // changes nothing there, and the store's git dir and a config that runs nothing are named on every call.
 import { stat } from "node:fs/promises";
-import type { CommitGraph } from "../../org/lineage/index.js";
+import type { CommitGraph } from "../../domain/lineage/index.js";
 import { runGit } from "./run.js";
 
 // Only git reads here: no hooks, no fsmonitor, no global or system config (an agent's HOME may hold one).

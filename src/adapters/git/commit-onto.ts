@@ -1,4 +1,4 @@
-import { OrgError } from "../../org/errors.js";
+import { OrgError } from "../../domain/errors.js";
 
 /** git in the agent's worktree, its result as data. */
 export type WorktreeGit = (args: string[]) => Promise<{ exitCode: number | null; stdout: string; stderr: string }>;

@@ -2,7 +2,7 @@
 import { cp, mkdir, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { PACKAGE_ROOT } from "../package-root.js";
-import { OrgError } from "../../org/errors.js";
+import { OrgError } from "../../domain/errors.js";
 import { pathExists } from "../fs/files.js";
 import { processRunner, type Runner } from "../process.js";
 import { runGit } from "./run.js";

@@ -1,8 +1,8 @@
 import { appendFile, mkdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { OrgError } from "../../org/errors.js";
-import type { GitPort, WorktreeEntry } from "../../org/ports.js";
-import { parseWorktreeList } from "../../org/lifecycle/worktrees.js";
+import { OrgError } from "../../domain/errors.js";
+import type { GitPort, WorktreeEntry } from "../../domain/ports.js";
+import { parseWorktreeList } from "../../domain/lifecycle/worktree-list.js";
 import { addWorktrees } from "./worktrees.js";
 import { prepareSandboxGit } from "./sandbox-git.js";
 import { prepareVerifierStore } from "../verifier/prepare-store.js";

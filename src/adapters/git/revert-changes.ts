@@ -1,7 +1,7 @@
 // org's own reverts, in a checkout of the verifier's store that no agent and no run uses: never an agent's worktree.
 import { rm } from "node:fs/promises";
-import type { ChangedLines, KeptChange, RevertOutcome, RevertPort } from "../../org/ablation/index.js";
-import { describeVariant } from "../../org/ablation/index.js";
+import type { ChangedLines, KeptChange, RevertOutcome, RevertPort } from "../../domain/ablation/index.js";
+import { describeVariant } from "../../domain/ablation/index.js";
 import type { RunResult } from "../process.js";
 import { runGit } from "./run.js";
 

@@ -1,9 +1,9 @@
 import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
-import { branchName } from "../../org/paths.js";
-import type { SandboxGit } from "../../org/ports.js";
+import { branchName } from "../../domain/paths.js";
+import type { SandboxGit } from "../../domain/ports.js";
 import { runGit } from "./run.js";
-import type { RegisteredGitDir } from "../../org/sandbox/git-dir.js";
+import type { RegisteredGitDir } from "../../domain/sandbox/git-dir.js";
 import { openOrgWorktree, readWorktreeRegistry } from "./worktree-git-dir.js";
 
 /**

@@ -1,5 +1,5 @@
-import { OrgError } from "../../org/errors.js";
-import type { GitAnswer } from "../../org/experiments/submit-git.js";
+import { OrgError } from "../../domain/errors.js";
+import type { GitAnswer } from "../../domain/experiments/submit-git.js";
 import { describeDiskFull } from "../fs/disk-space.js";
 import { commitOnto, type CommitOnto } from "./commit-onto.js";
 import { runGitOnWorktree } from "./worktree-git.js";

@@ -1,6 +1,6 @@
 import { appendFile, mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { OrgError } from "../../org/errors.js";
+import { OrgError } from "../../domain/errors.js";
 import { pipeGit } from "./pipe.js";
 import { runGit } from "./run.js";
 

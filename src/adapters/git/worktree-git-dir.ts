@@ -1,8 +1,8 @@
 import { constants } from "node:fs";
 import { lstat, open, readdir, realpath, rename, rm, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { OrgError } from "../../org/errors.js";
-import { decideWorktreeGitDir, isHarmlessWorktreeConfig, type RegisteredGitDir } from "../../org/sandbox/git-dir.js";
+import { OrgError } from "../../domain/errors.js";
+import { decideWorktreeGitDir, isHarmlessWorktreeConfig, type RegisteredGitDir } from "../../domain/sandbox/git-dir.js";
 import { findGlobalGitConfig } from "./global-config.js";
 import { runGit } from "./run.js";
 

@@ -1,5 +1,5 @@
-import { OrgError } from "../../org/errors.js";
-import type { NewWorktree } from "../../org/ports.js";
+import { OrgError } from "../../domain/errors.js";
+import type { NewWorktree } from "../../domain/ports.js";
 import { processRunner } from "../process.js";
 import { runGit } from "./run.js";
 

@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
-import { BROKERED_ENV, decideCaller, type AgentRef } from "../../org/identity/decide-caller.js";
-import { findPaneOwner, type PaneRoot } from "../../org/identity/pane-owner.js";
-import type { Sender } from "../../org/messages/wiring.js";
-import { OrgError } from "../../org/errors.js";
-import { agentPaths, orgPaths } from "../../org/paths.js";
-import type { AgentRecord, AgentStatus, OrgRecord } from "../../org/state.js";
-import { readAncestry } from "./ancestry.js";
+import { BROKERED_ENV, decideCaller, type AgentRef } from "../../domain/identity/decide-caller.js";
+import { findPaneOwner, type PaneRoot } from "../../domain/identity/pane-owner.js";
+import type { Sender } from "../../domain/messages/wiring.js";
+import { OrgError } from "../../domain/errors.js";
+import { agentPaths, orgPaths } from "../../domain/paths.js";
+import type { AgentRecord, AgentStatus, OrgRecord } from "../../domain/state.js";
+import { readAncestry } from "./process-ancestry.js";
 
 /**
  * The one way a command finds who runs it: the agent whose pane it runs in, found by one walk up /proc against the

@@ -1,5 +1,5 @@
 import { realpath } from "node:fs/promises";
-import { isInsideDir } from "../../org/paths.js";
+import { isInsideDir } from "../../domain/paths.js";
 
 /**
  * The agent whose worktree holds `cwd`, by real path. Found by path, not by asking git: git in the caller's folder

@@ -1,5 +1,5 @@
 import { access, readFile } from "node:fs/promises";
-import type { ConfigProbe } from "../../org/config/index.js";
+import type { ConfigProbe } from "../../domain/config/index.js";
 import { processRunner, type Runner } from "../process.js";
 import { resolveCommit, runGit } from "../git/run.js";
 import { readDiskSize } from "../fs/disk-space.js";

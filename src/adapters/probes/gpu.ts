@@ -1,5 +1,5 @@
-import { parseNvidiaSmi } from "../../org/lifecycle/gpu.js";
-import type { GpuProbe } from "../../org/ports.js";
+import { parseNvidiaSmi } from "../../domain/lifecycle/select-gpus.js";
+import type { GpuProbe } from "../../domain/ports.js";
 import type { Runner } from "../process.js";
 
 export const NVIDIA_SMI_ARGV = ["nvidia-smi", "--query-gpu=index,uuid,name,memory.used,memory.total", "--format=csv,noheader,nounits"];

@@ -1,9 +1,9 @@
 import { access } from "node:fs/promises";
 import { basename, isAbsolute, join, relative, resolve } from "node:path";
-import { formatProblems, type LoadedConfig } from "../../org/config/index.js";
-import { checkRepo, listCommandPaths, needsGpuProbe } from "../../org/preflight/index.js";
-import type { GpuProbe } from "../../org/ports.js";
-import { readBaseTree, readDirtyFiles } from "../git/base-tree.js";
+import { formatProblems, type LoadedConfig } from "../../domain/config/index.js";
+import { checkRepo, listCommandPaths, needsGpuProbe } from "../../domain/preflight/index.js";
+import type { GpuProbe } from "../../domain/ports.js";
+import { readBaseTree, readDirtyFiles } from "../git/tree-listing.js";
 
 /** The pre-flight's answer, printed as is: problems as `file:line:col: what — fix`, warnings after `warning: `. */
 export interface PreflightReport {

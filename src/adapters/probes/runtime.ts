@@ -1,11 +1,11 @@
 import { access, constants, readdir } from "node:fs/promises";
 import { delimiter, isAbsolute, join, resolve } from "node:path";
-import type { OrgConfig } from "../../org/config/index.js";
-import type { LoginProbe } from "../../org/views/doctor.js";
-import type { LaunchRuntime } from "../../org/runtimes/launch.js";
-import type { PresetName } from "../../org/runtimes/presets.js";
-import { installHint, resolveRuntime, type ResolvedRuntime } from "../../org/runtimes/resolve.js";
-import { isSecretName } from "../../org/lifecycle/secrets.js";
+import type { OrgConfig } from "../../domain/config/index.js";
+import type { LoginProbe } from "../../domain/views/doctor-checks.js";
+import type { LaunchRuntime } from "../../domain/runtimes/launch.js";
+import type { PresetName } from "../../domain/runtimes/runtime-presets.js";
+import { installHint, resolveRuntime, type ResolvedRuntime } from "../../domain/runtimes/resolve-runtime.js";
+import { isSecretName } from "../../domain/lifecycle/secrets.js";
 import { processRunner, type Runner } from "../process.js";
 
 /** What `org doctor` learns about one runtime program on this machine. */

@@ -1,4 +1,4 @@
-import type { SandboxProbe } from "../../org/sandbox/decide.js";
+import type { SandboxProbe } from "../../domain/sandbox/decide-sandbox.js";
 import { processRunner, type Runner } from "../process.js";
 import { findProgram } from "./runtime.js";
 

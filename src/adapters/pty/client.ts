@@ -1,6 +1,6 @@
 import { connect, type Socket } from "node:net";
-import { OrgError } from "../../org/errors.js";
-import type { PaneLaunch } from "../../org/ports.js";
+import { OrgError } from "../../domain/errors.js";
+import type { PaneLaunch } from "../../domain/ports.js";
 import type { PtyPane, PtyPaneSpec } from "./host.js";
 import { LineReader, MAX_REPLY_BYTES } from "./lines.js";
 import type { PtyReply, PtyRequest } from "./protocol.js";

@@ -1,4 +1,4 @@
-import type { PaneCapture, PaneFeed, PaneInfo } from "../../org/ports.js";
+import type { PaneCapture, PaneFeed, PaneInfo } from "../../domain/ports.js";
 import { PtyConnection } from "./connection.js";
 import type { PtyPane } from "./host.js";
 import type { Cursor } from "./protocol.js";

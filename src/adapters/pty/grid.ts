@@ -1,15 +1,17 @@
 import { closeSync, openSync, readFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { OrgError } from "../../org/errors.js";
-import { PTY_SOCKET_PREFIX } from "../../org/paths.js";
-import type { NoticePort, PaneFeed, PaneHost, PaneInfo, PaneLaunch, PaneSpec, ScreenPort, TmuxPort } from "../../org/ports.js";
+import { OrgError } from "../../domain/errors.js";
+import { PTY_SOCKET_PREFIX } from "../../domain/paths.js";
+import type {
+  NoticePort, PaneFeed, PaneHost, PaneInfo, PaneLaunch, PaneSpec, ScreenPort, PanesPort,
+} from "../../domain/ports.js";
 import { isAlive, startChild } from "../process.js";
 import { PtyClient } from "./client.js";
 import { PtyFeed, toPaneInfo } from "./feed.js";
 import { openPtyNoticePort } from "./notice-port.js";
-import { PtyPaneHost } from "./pane-host.js";
-import { ptyScreenPort } from "./screen-port.js";
+import { PtyPaneHost } from "./pane-host-client.js";
+import { ptyScreenPort } from "./pty-screen-port.js";
 
 const START_TIMEOUT_MS = 10_000;
 
@@ -18,7 +20,7 @@ const START_TIMEOUT_MS = 10_000;
  * every pane in a node-pty (the tmux server's part), and each call here is a request on its socket. So the
  * daemon, `org down`, `org status`, reload and `org watch` run unchanged; panes outlive the daemon as in tmux.
  */
-export class PtyGrid implements TmuxPort {
+export class PtyGrid implements PanesPort {
   private readonly path: string;
 
   constructor(

@@ -3,10 +3,10 @@ import { constants } from "node:os";
 import { dirname } from "node:path";
 import xterm from "@xterm/headless";
 import type { IPty } from "node-pty";
-import { OrgError } from "../../org/errors.js";
-import type { AgentPane, PaneHost, PaneLaunch } from "../../org/ports.js";
+import { OrgError } from "../../domain/errors.js";
+import type { AgentPane, PaneHost, PaneLaunch } from "../../domain/ports.js";
 import { isAlive, killProcessGroup } from "../process.js";
-import { readScreen } from "./screen.js";
+import { readScreen } from "./screen-text.js";
 
 const EXIT_WAIT_MS = 3000;
 const PASTE_START = "\x1b[200~";

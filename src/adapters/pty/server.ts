@@ -1,6 +1,6 @@
 import { chmod, unlink } from "node:fs/promises";
 import { connect, createServer, type Server, type Socket } from "node:net";
-import { OrgError } from "../../org/errors.js";
+import { OrgError } from "../../domain/errors.js";
 import type { PtyHost } from "./host.js";
 import { LineReader, MAX_REQUEST_BYTES } from "./lines.js";
 import { parseRequest, type PtyReply, type PtyRequest } from "./protocol.js";

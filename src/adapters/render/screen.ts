@@ -1,4 +1,4 @@
-import { readScreen } from "../pty/screen.js";
+import { readScreen } from "../pty/screen-text.js";
 
 // Loaded at the first render, not with tmux.ts: every `org` command imports that, few render a screen.
 let terminalClass: Promise<typeof import("@xterm/headless").Terminal> | undefined;

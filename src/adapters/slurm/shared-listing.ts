@@ -1,5 +1,5 @@
 import { rm } from "node:fs/promises";
-import type { SlurmJob } from "../../org/slurm/job.js";
+import type { SlurmJob } from "../../domain/slurm/job.js";
 import { readJson, writeJsonAtomic } from "../fs/files.js";
 import { tryLock } from "../fs/lock.js";
 import type { ListOptions, SlurmPort, SlurmResult } from "./slurm.js";

@@ -1,6 +1,6 @@
-import { selectJobsToCancel } from "../../org/slurm/decide.js";
-import type { SlurmJob } from "../../org/slurm/job.js";
-import { parseGpuIndices, parseSqueue, parseSubmittedId, SQUEUE_FORMAT, withGpus } from "../../org/slurm/parse.js";
+import { selectJobsToCancel } from "../../domain/slurm/decide-job.js";
+import type { SlurmJob } from "../../domain/slurm/job.js";
+import { parseGpuIndices, parseSqueue, parseSubmittedId, SQUEUE_FORMAT, withGpus } from "../../domain/slurm/parse.js";
 import { processRunner, type RunResult, type Runner } from "../process.js";
 
 export type SlurmResult<T> = { ok: true; value: T } | { ok: false; error: string };

@@ -1,8 +1,10 @@
 // state/ab.json and the org an A/B run runs: org.yaml (program A) and the file after --ab (program B) as one org.
 import { isAbsolute, join, resolve } from "node:path";
-import type { ConfigProbe, LoadedConfig } from "../../org/config/index.js";
-import { abRunPath as abFile, findAgentProgram, parseAbRun, parseAbSpans, type AbRun, type AbSpan } from "../../org/programs/ab-run.js";
-import { mergeAbPrograms, type AbMerge } from "../../org/programs/ab-merge.js";
+import type { ConfigProbe, LoadedConfig } from "../../domain/config/index.js";
+import {
+  abRunPath as abFile, findAgentProgram, parseAbRun, parseAbSpans, type AbRun, type AbSpan,
+} from "../../domain/config-versions/ab-run-record.js";
+import { mergeAbPrograms, type AbMerge } from "../../domain/config-versions/ab-merge.js";
 import { configProbe } from "../probes/config.js";
 import { appendLines, readText, writeJsonAtomic } from "../fs/files.js";
 import { removeFile } from "../fs/dir.js";

@@ -1,10 +1,10 @@
 // state/ablation/: the one owner of an ablation's record (`org ablate`'s plan) and of each variant's measure.
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { OrgError } from "../../org/errors.js";
+import { OrgError } from "../../domain/errors.js";
 import {
   parseAblationRecord, parseVariantResult, type AblationRecord, type VariantResult,
-} from "../../org/ablation/index.js";
+} from "../../domain/ablation/index.js";
 import { readJson, writeJsonAtomic } from "../fs/files.js";
 
 /** Where the plan of the ablation of `commit` lives, and where its variants' measures do. */

@@ -1,9 +1,9 @@
 import { readFile } from "node:fs/promises";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { parse } from "yaml";
-import { loadConfig, type ConfigProbe, type LoadedConfig } from "../../org/config/index.js";
-import type { Pricing } from "../../org/usage/pricing.js";
-import type { Goal } from "../../org/experiments/verdict.js";
+import { loadConfig, type ConfigProbe, type LoadedConfig } from "../../domain/config/index.js";
+import type { Pricing } from "../../domain/usage/pricing.js";
+import type { Goal } from "../../domain/experiments/verdict.js";
 import { configProbe } from "../probes/config.js";
 import { readText } from "../fs/files.js";
 

@@ -1,18 +1,18 @@
 import { relative, resolve } from "node:path";
-import type { ContractSettings, OrgConfig } from "../../org/config/index.js";
-import { describeTransition, requireParty, type ContractAction } from "../../org/contracts/actions.js";
-import { draftContract, objectToContract, signContract, type Transition } from "../../org/contracts/agreement.js";
-import { formatContract, hashBody, readAssertions, type Contract } from "../../org/contracts/contract.js";
-import { parseFrontMatter } from "../../org/front-matter.js";
-import { OrgError } from "../../org/errors.js";
-import { formatLogEntry } from "../../org/log-entry.js";
-import { readMessageSettings } from "../../org/messages/mail-port.js";
-import { senderName, type Sender } from "../../org/messages/wiring.js";
-import { contractPaths, orgPaths } from "../../org/paths.js";
-import { listAgents } from "../../org/lifecycle/plan.js";
+import type { ContractSettings, OrgConfig } from "../../domain/config/index.js";
+import { describeTransition, requireParty, type ContractAction } from "../../domain/contracts/actions.js";
+import { draftContract, objectToContract, signContract, type Transition } from "../../domain/contracts/agreement.js";
+import { formatContract, hashBody, readAssertions, type Contract } from "../../domain/contracts/contract-file.js";
+import { parseFrontMatter } from "../../domain/front-matter.js";
+import { OrgError } from "../../domain/errors.js";
+import { formatLogEntry } from "../../domain/log-entry.js";
+import { readMessageSettings } from "../../domain/messages/mail-port.js";
+import { senderName, type Sender } from "../../domain/messages/wiring.js";
+import { contractPaths, orgPaths } from "../../domain/paths.js";
+import { listAgents } from "../../domain/lifecycle/plan-agents.js";
 import { readCurrentContract, withContractLock } from "./contracts.js";
 import { appendLines, readText, writeFileAtomic } from "../fs/files.js";
-import { sendMessage } from "./inbox.js";
+import { sendMessage } from "./inbox-files.js";
 
 export interface ContractChange {
   root: string;

@@ -1,13 +1,13 @@
 import { relative } from "node:path";
-import { decideSubmit } from "../../org/contracts/agreement.js";
-import { parseContract, type ParsedContract } from "../../org/contracts/contract.js";
-import { OrgError } from "../../org/errors.js";
-import { contractPaths, orgPaths } from "../../org/paths.js";
+import { decideSubmit } from "../../domain/contracts/agreement.js";
+import { parseContract, type ParsedContract } from "../../domain/contracts/contract-file.js";
+import { OrgError } from "../../domain/errors.js";
+import { contractPaths, orgPaths } from "../../domain/paths.js";
 import { readAndLoadConfig } from "./config-file.js";
 import { configProbe } from "../probes/config.js";
 import { readText } from "../fs/files.js";
 import { withLock } from "../fs/lock.js";
-import { mailPort } from "./inbox.js";
+import { mailPort } from "./inbox-files.js";
 
 export type CurrentContract = { sprint: number; file: string; parsed: ParsedContract };
 

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { judgeFloor, type AgentDiskUse } from "../../org/sandbox/disk-floor.js";
+import { judgeFloor, type AgentDiskUse } from "../../domain/sandbox/disk-floor.js";
 import { readFreeBytes } from "../fs/disk-space.js";
 import { readJson, writeJsonAtomic } from "../fs/files.js";
 

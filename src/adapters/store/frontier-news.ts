@@ -1,6 +1,6 @@
 // The frontier messages in an agent's inbox: the verifier's "the org's best advanced", read or not.
 import { join } from "node:path";
-import { mailPort } from "./inbox.js";
+import { mailPort } from "./inbox-files.js";
 
 const FRONTIER_TITLE = "the org's best advanced";
 

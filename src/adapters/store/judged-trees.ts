@@ -2,7 +2,7 @@
 import { join } from "node:path";
 import { readHeadTree } from "../git/follow-best.js";
 import { readJson } from "../fs/files.js";
-import { readLedger } from "./ledger.js";
+import { readLedger } from "./agent-ledger.js";
 
 /**
  * The code in cwd, and the agent's best (the base before one): the verifier diffs a change against that best, so after

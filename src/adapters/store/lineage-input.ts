@@ -1,9 +1,9 @@
 // What `org lineage` reads: the verifier's trusted keeps with their full commits, its stacks, and the store's graph.
-import { checkResults } from "../../org/experiments/journal-check.js";
-import { parseResults, type ResultRow } from "../../org/experiments/results.js";
-import type { KeptRow, LineageInput } from "../../org/lineage/index.js";
-import { orgPaths, verifierStorePaths } from "../../org/paths.js";
-import { readJournalChain } from "./journal.js";
+import { checkResults } from "../../domain/experiments/journal-check.js";
+import { parseResults, type ResultRow } from "../../domain/experiments/results-table.js";
+import type { KeptRow, LineageInput } from "../../domain/lineage/index.js";
+import { orgPaths, verifierStorePaths } from "../../domain/paths.js";
+import { readJournalChain } from "./journal-store.js";
 import { readCommitGraph, resolveStoreCommits } from "../git/commit-graph.js";
 import { readOptionalRecord } from "./org-record.js";
 import { readStackAttempts } from "./stacks.js";

@@ -1,6 +1,6 @@
 import { readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { orgPaths, ptyGridSocket, tmuxSocketHash } from "../../org/paths.js";
+import { orgPaths, ptyGridSocket, tmuxSocketHash } from "../../domain/paths.js";
 import { pathExists } from "../fs/files.js";
 import { tmuxSocketDir } from "../probes/sandbox.js";
 

@@ -1,10 +1,10 @@
-import { readOptionalOrgRecord, readOrgRecord } from "../../org/record-file.js";
-import type { OrgRecord } from "../../org/state.js";
+import { readOptionalOrgRecord, readOrgRecord } from "../../domain/record-file.js";
+import type { OrgRecord } from "../../domain/state.js";
 import { filesPort } from "../fs/files-port.js";
 import { pathExists } from "../fs/files.js";
 import { cachedReadText } from "../fs/read-cache.js";
-import { OrgError } from "../../org/errors.js";
-import { orgPaths } from "../../org/paths.js";
+import { OrgError } from "../../domain/errors.js";
+import { orgPaths } from "../../domain/paths.js";
 import { hasResults } from "./results-file.js";
 
 /** state/org.json as `org up` wrote it; a missing one means the org was never started here. */

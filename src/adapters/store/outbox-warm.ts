@@ -1,5 +1,5 @@
 import type { Writable } from "node:stream";
-import type { ChildTicket, ChildTracker } from "../../org/ports.js";
+import type { ChildTicket, ChildTracker } from "../../domain/ports.js";
 import { isAlive, killProcessGroup, startChild } from "../process.js";
 
 /** The hidden command a warm worker runs: it loads org, then waits on fd 3 for the one request it will run. */

@@ -1,7 +1,7 @@
 import { lstat, mkdtemp, readdir, rename, rm, unlink, writeFile, type FileHandle } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { ChildTracker } from "../../org/ports.js";
+import type { ChildTracker } from "../../domain/ports.js";
 import { isAlive, killProcessGroup, startChild } from "../process.js";
 import { readEntry, type OutboxEntry } from "./outbox-entry.js";
 import { openOutputs } from "./outbox-files.js";

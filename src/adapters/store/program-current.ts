@@ -1,8 +1,8 @@
 // The program a saved version is compared with: org.yaml as it is now, or, when it does not load, the program that ran last.
 import { resolve } from "node:path";
-import { orgPaths } from "../../org/paths.js";
-import { findLastProgram } from "../../org/programs/timeline.js";
-import { computeProgramVersion, listPromptPaths, type ProgramContent } from "../../org/programs/version.js";
+import { orgPaths } from "../../domain/paths.js";
+import { findLastProgram } from "../../domain/config-versions/version-timeline.js";
+import { computeProgramVersion, listPromptPaths, type ProgramContent } from "../../domain/config-versions/version.js";
 import { readText } from "../fs/files.js";
 import { readAndLoadConfig } from "./config-file.js";
 import { readProgramEvents, readSavedProgram } from "./programs.js";

@@ -1,13 +1,13 @@
 // What `org history`, `org compare` and `org report` read besides results.tsv: the timeline, the saved versions, every agent's replies.
 import { join } from "node:path";
-import type { SavedProgram } from "../../org/programs/history.js";
-import type { ProgramEvent } from "../../org/programs/timeline.js";
-import type { UsageRecord } from "../../org/usage/types.js";
+import type { SavedProgram } from "../../domain/config-versions/version-history.js";
+import type { ProgramEvent } from "../../domain/config-versions/version-timeline.js";
+import type { UsageRecord } from "../../domain/usage/token-counts.js";
 import { listDir } from "../fs/dir.js";
 import { readLedgers } from "../usage/store.js";
 import { listSavedVersions, readProgramEvents, readSavedProgram } from "./programs.js";
 import { readAbSpans } from "./ab-run.js";
-import type { AbSpan } from "../../org/programs/ab-run.js";
+import type { AbSpan } from "../../domain/config-versions/ab-run-record.js";
 
 export async function readHistoryInput(state: string): Promise<{ events: ProgramEvent[]; saved: Map<string, SavedProgram>; usage: Map<string, UsageRecord[]>; ab: AbSpan[] }> {
   const saved = new Map<string, SavedProgram>();

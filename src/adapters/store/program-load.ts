@@ -1,7 +1,7 @@
 // A saved program read back and checked as a save of org.yaml would be, before anything of the org's is written.
 import { join, relative, resolve } from "node:path";
-import { loadConfig, type ConfigProbe, type LoadedConfig } from "../../org/config/index.js";
-import { normalizePromptPath } from "../../org/programs/version.js";
+import { loadConfig, type ConfigProbe, type LoadedConfig } from "../../domain/config/index.js";
+import { normalizePromptPath } from "../../domain/config-versions/version.js";
 import { configProbe } from "../probes/config.js";
 import { writeFileAtomic } from "../fs/files.js";
 import type { SavedCopy } from "./programs.js";

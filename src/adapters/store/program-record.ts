@@ -1,11 +1,11 @@
 // Recording which program runs: its version saved under state/programs/, its start in history.jsonl, a change in log.md.
 import { resolve } from "node:path";
-import type { LoadedConfig } from "../../org/config/index.js";
-import { formatLogEntry } from "../../org/log-entry.js";
-import { logPath } from "../../org/paths.js";
-import { describeAuthor, describeProgramChanges } from "../../org/programs/changes.js";
-import { findLastProgram } from "../../org/programs/timeline.js";
-import { computeProgramVersion, listPromptPaths, type ProgramContent } from "../../org/programs/version.js";
+import type { LoadedConfig } from "../../domain/config/index.js";
+import { formatLogEntry } from "../../domain/log-entry.js";
+import { logPath } from "../../domain/paths.js";
+import { describeAuthor, describeProgramChanges } from "../../domain/config-versions/version-changes.js";
+import { findLastProgram } from "../../domain/config-versions/version-timeline.js";
+import { computeProgramVersion, listPromptPaths, type ProgramContent } from "../../domain/config-versions/version.js";
 import { appendLines, readText } from "../fs/files.js";
 import { appendProgramEvent, readMeta, readProgramEvents, readSavedProgram, saveProgram } from "./programs.js";
 

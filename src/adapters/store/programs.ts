@@ -1,9 +1,11 @@
 // state/programs/: each program version as first seen (org.yaml, its prompts, meta.json) and history.jsonl of when each ran.
 import { basename, isAbsolute, join, posix } from "node:path";
-import type { OrgConfig } from "../../org/config/index.js";
-import { OrgError } from "../../org/errors.js";
-import { resolveVersion } from "../../org/programs/resolve.js";
-import { findProgramAt, formatProgramEvent, parseProgramEvents, type ProgramEvent } from "../../org/programs/timeline.js";
+import type { OrgConfig } from "../../domain/config/index.js";
+import { OrgError } from "../../domain/errors.js";
+import { resolveVersion } from "../../domain/config-versions/resolve-version.js";
+import {
+  findProgramAt, formatProgramEvent, parseProgramEvents, type ProgramEvent,
+} from "../../domain/config-versions/version-timeline.js";
 import { listDir } from "../fs/dir.js";
 import { appendLines, readJson, readText, writeFileAtomic, writeJsonAtomic } from "../fs/files.js";
 

@@ -1,6 +1,6 @@
 // state/queue: one file per request the verifier has yet to judge. The only module that reads or writes it.
 import { join } from "node:path";
-import type { ExperimentRequest } from "../../org/experiments/request.js";
+import type { ExperimentRequest } from "../../domain/experiments/request.js";
 import { ensureDir, isDirectory, listDir, removeFile } from "../fs/dir.js";
 import { pathExists, readJson, watchDir, writeJsonAtomic } from "../fs/files.js";
 
@@ -17,7 +17,7 @@ export async function listQueue(state: string): Promise<ExperimentRequest[]> {
   const names = (await listDir(queueDir(state))).filter((name) => name.endsWith(".json")).sort();
   if (names.length === 0) return [];
   // The request schema (and zod) loads only for a queue that holds something: `org status` of an idle org skips both.
-  const { parseRequest } = await import("../../org/experiments/request.js");
+  const { parseRequest } = await import("../../domain/experiments/request.js");
   const read = (name: string) => readJson<unknown>(join(queueDir(state), name)).then(parseRequest, () => undefined);
   const requests = await Promise.all(names.map(read));
   return requests.filter((request) => request !== undefined);

@@ -1,7 +1,7 @@
 // state/results.tsv: the only module that reads or writes it. Only ever appended to: a row whose columns differ from
 // the file's header goes under a header of its own.
 import { stat } from "node:fs/promises";
-import { resultsPath } from "../../org/experiments/results.js";
+import { resultsPath } from "../../domain/experiments/results-table.js";
 import { fileSize } from "../fs/dir.js";
 import { appendLines, pathExists, readText } from "../fs/files.js";
 

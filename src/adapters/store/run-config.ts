@@ -1,9 +1,9 @@
 // The org as it runs now: org.yaml, or during an A/B run both programs merged (B's agents are agents to every command),
 // and each process's one cached reader of it.
 import { createHash } from "node:crypto";
-import type { OrgConfig } from "../../org/config/index.js";
-import { ConfigError } from "../../org/errors.js";
-import { orgPaths } from "../../org/paths.js";
+import type { OrgConfig } from "../../domain/config/index.js";
+import { ConfigError } from "../../domain/errors.js";
+import { orgPaths } from "../../domain/paths.js";
 import { loadAbPrograms, readAbRun } from "./ab-run.js";
 import { readAndLoadConfig, readConfigText, type ReadConfigResult } from "./config-file.js";
 

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { OrgError } from "../../org/errors.js";
+import { OrgError } from "../../domain/errors.js";
 import { renderSoftwareYaml, type SoftwareFacts } from "../../roles/index.js";
 import { readText, writeFileAtomic } from "../fs/files.js";
 import { PACKAGE_ROOT } from "../package-root.js";

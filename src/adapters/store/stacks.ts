@@ -1,6 +1,6 @@
 // state/stacks.jsonl: every stack tried, one line each, so no kept commit goes onto the same org best twice.
 import { join } from "node:path";
-import type { StackAttempt } from "../../org/experiments/stack.js";
+import type { StackAttempt } from "../../domain/experiments/stack.js";
 import { appendLines, readText } from "../fs/files.js";
 
 function stacksFile(state: string): string {

@@ -1,5 +1,5 @@
-import { parseStopFile, type StopFile } from "../../org/experiments/stop-state.js";
-import { stopFiles } from "../../org/paths.js";
+import { parseStopFile, type StopFile } from "../../domain/experiments/stop-state.js";
+import { stopFiles } from "../../domain/paths.js";
 import { readText } from "../fs/files.js";
 
 /** state/stop.json as the daemon last wrote it; alone here, so a reader (`org status`) loads no stop rule with it. */

@@ -1,8 +1,8 @@
 import { join } from "node:path";
 import { renderTemplate, type TemplateName } from "../../roles/index.js";
-import { OrgError } from "../../org/errors.js";
+import { OrgError } from "../../domain/errors.js";
 import { readText, writeFileAtomic } from "../fs/files.js";
-import { probeGpus } from "../probes/repo-listing.js";
+import { probeGpus } from "../probes/repo-listing-probe.js";
 import { PACKAGE_ROOT } from "../package-root.js";
 
 const PACKAGE_PROMPTS = join(PACKAGE_ROOT, "prompts");

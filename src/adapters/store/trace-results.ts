@@ -1,10 +1,10 @@
 // What `org traces` holds the transcripts against: the verifier's trusted rows, each with its experiment id and
 // full commit.
-import { checkResults } from "../../org/experiments/journal-check.js";
-import { parseResults } from "../../org/experiments/results.js";
-import { orgPaths } from "../../org/paths.js";
-import type { TracedResult } from "../../org/traces/experiments.js";
-import { readJournalChain } from "./journal.js";
+import { checkResults } from "../../domain/experiments/journal-check.js";
+import { parseResults } from "../../domain/experiments/results-table.js";
+import { orgPaths } from "../../domain/paths.js";
+import type { TracedResult } from "../../domain/traces/experiments.js";
+import { readJournalChain } from "./journal-store.js";
 import { readResultsText } from "./results-file.js";
 
 /** Every row of results.tsv the verifier wrote (a tampered row is left out, as from every result), oldest first. */

@@ -1,11 +1,11 @@
 // What the verifier left on disk for the views: state/queue, the runs going in gpu-runs.jsonl, each agent's ledger.
-import { orgPaths } from "../../org/paths.js";
-import type { VerifierInput } from "../../org/views/verifier.js";
+import { orgPaths } from "../../domain/paths.js";
+import type { VerifierInput } from "../../domain/views/verifier.js";
 import { readStartTicks } from "../child-records.js";
 import { isAlive } from "../process.js";
 import { hasQueue, listQueue } from "./queue.js";
-import { readOpenRuns } from "./gpu-runs.js";
-import { readLedger, readLedgerTime } from "./ledger.js";
+import { readOpenRuns } from "./gpu-runs-file.js";
+import { readLedger, readLedgerTime } from "./agent-ledger.js";
 
 /**
  * The queue, the runs in progress and the ledgers of `agents`; a file cut short or missing reads as absent. Undefined

@@ -1,4 +1,4 @@
-import type { PaneLaunch } from "../../org/ports.js";
+import type { PaneLaunch } from "../../domain/ports.js";
 
 /** `-e KEY=VALUE` per variable: the pane's program gets them on top of the server's environment. */
 export function envArgs(env: Record<string, string> | undefined): string[] {

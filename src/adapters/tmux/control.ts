@@ -1,5 +1,5 @@
 import type { ChildProcess } from "node:child_process";
-import type { PaneCapture, PaneFeed, PaneInfo } from "../../org/ports.js";
+import type { PaneCapture, PaneFeed, PaneInfo } from "../../domain/ports.js";
 import { quote, tmuxArgv } from "./args.js";
 import { usage } from "../usage/counters.js";
 import { startChild } from "../process.js";

@@ -1,4 +1,4 @@
-import type { NoticePort, PaneText } from "../../org/ports.js";
+import type { NoticePort, PaneText } from "../../domain/ports.js";
 import type { TmuxControl } from "./control.js";
 
 const MARK = "\x1forg-pane";

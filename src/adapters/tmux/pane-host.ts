@@ -1,6 +1,6 @@
 import type { ChildProcess } from "node:child_process";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { AgentPane, ChildTracker, PaneHost, PaneInfo, PaneLaunch } from "../../org/ports.js";
+import type { AgentPane, ChildTracker, PaneHost, PaneInfo, PaneLaunch } from "../../domain/ports.js";
 import { isRunningProcess, startChild } from "../process.js";
 import { appendLines } from "../fs/files.js";
 import { appendCommand, respawnArgs, startLogArgs, tmuxArgv } from "./args.js";

@@ -2,15 +2,17 @@ import { rm } from "node:fs/promises";
 import { pathExists } from "../fs/files.js";
 import { constants } from "node:os";
 import { join } from "node:path";
-import { OrgError } from "../../org/errors.js";
-import type { ChildTracker, NoticePort, PaneFeed, PaneHost, PaneInfo, PaneLaunch, PaneSpec, ScreenPort, TmuxPort } from "../../org/ports.js";
+import { OrgError } from "../../domain/errors.js";
+import type {
+  ChildTracker, NoticePort, PaneFeed, PaneHost, PaneInfo, PaneLaunch, PaneSpec, ScreenPort, PanesPort,
+} from "../../domain/ports.js";
 import type { Runner } from "../process.js";
 import { NOTICE_REPLY_TIMEOUT_MS, openTmuxNoticePort } from "./notice-client.js";
 import { TmuxControl } from "./control.js";
 import { TmuxPaneHost } from "./pane-host.js";
-import { controlScreenPort } from "./screen-port.js";
+import { controlScreenPort } from "./control-screen-port.js";
 import { appendCommand, envArgs, quote, respawnArgs, tmuxArgv } from "./args.js";
-import { filterAgentEnv } from "../../org/lifecycle/secrets.js";
+import { filterAgentEnv } from "../../domain/lifecycle/secrets.js";
 
 const OPTION_KEYS = ["@org_agent", "@org_role", "@org_gpu", "@org_status"] as const;
 const PANE_FORMAT = ["#{pane_id}", "#{pane_pid}", "#{pane_dead}", "#{pane_dead_status}", "#{pane_dead_signal}", "#{pane_dead_time}", "#{pane_pipe}", ...OPTION_KEYS.map((key) => `#{${key}}`)].join("\t");
@@ -39,7 +41,7 @@ function withoutCommon(env: Record<string, string> | undefined, common: Record<s
 }
 
 /** tmux on a private socket, never the user's own server, with no user config. */
-export class Tmux implements TmuxPort {
+export class Tmux implements PanesPort {
   constructor(
     private readonly runner: Runner,
     readonly socket: string,

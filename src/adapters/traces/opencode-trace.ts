@@ -1,10 +1,10 @@
 // opencode's conversation, read from its SQLite file and WAL as its usage is: messages and their parts.
-import type { OpencodePart } from "../../org/traces/opencode-events.js";
-import { readOpencodeEvents } from "../../org/traces/opencode-events.js";
+import type { OpencodePart } from "../../domain/traces/opencode-events.js";
+import { readOpencodeEvents } from "../../domain/traces/opencode-events.js";
 import { describeError } from "../usage/jsonl.js";
 import { openPages, stampOf } from "../usage/sqlite-pages.js";
 import { readTableRows } from "../usage/sqlite-table.js";
-import type { AgentTrace } from "../../org/traces/events.js";
+import type { AgentTrace } from "../../domain/traces/events.js";
 
 /** opencode's database and WAL together are read up to this size. */
 export const MAX_DATABASE_BYTES = 256 * 1024 * 1024;

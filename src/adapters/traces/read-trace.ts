@@ -1,10 +1,10 @@
 // One agent's transcript, read as its CLI wrote it: a file the agent writes, so opened through no link and bounded.
 import { join } from "node:path";
-import { agentPaths } from "../../org/paths.js";
-import type { LaunchSpec } from "../../org/state.js";
-import type { AgentTrace, TraceEvent } from "../../org/traces/events.js";
-import { traceFormatOf, type TraceFormat } from "../../org/traces/formats.js";
-import { mergeTimelines, parseJsonLines } from "../../org/traces/timeline.js";
+import { agentPaths } from "../../domain/paths.js";
+import type { LaunchSpec } from "../../domain/state.js";
+import type { AgentTrace, TraceEvent } from "../../domain/traces/events.js";
+import { traceFormatOf, type TraceFormat } from "../../domain/traces/trace-formats.js";
+import { mergeTimelines, parseJsonLines } from "../../domain/traces/timeline.js";
 import { readText } from "../fs/files.js";
 import { openUntrusted } from "../fs/untrusted.js";
 import { describeError, HALF_LINE_STALE_MS, listTranscripts } from "../usage/jsonl.js";

@@ -1,11 +1,11 @@
 import { join } from "node:path";
-import { agentPaths } from "../../org/paths.js";
-import type { LaunchSpec } from "../../org/state.js";
-import { usageFormatOf } from "../../org/usage/formats.js";
-import { addToTally, emptyTally, takeNew, type UsageTally } from "../../org/usage/ledger.js";
-import type { Pricing } from "../../org/usage/pricing.js";
-import { buildSummary } from "../../org/usage/summary.js";
-import type { UsageRecord } from "../../org/usage/types.js";
+import { agentPaths } from "../../domain/paths.js";
+import type { LaunchSpec } from "../../domain/state.js";
+import { usageFormatOf } from "../../domain/usage/usage-formats.js";
+import { addToTally, emptyTally, takeNew, type UsageTally } from "../../domain/usage/ledger.js";
+import type { Pricing } from "../../domain/usage/pricing.js";
+import { buildSummary } from "../../domain/usage/summary.js";
+import type { UsageRecord } from "../../domain/usage/token-counts.js";
 import { cachedReadText } from "../fs/read-cache.js";
 import { readJsonlUsage } from "./jsonl.js";
 import { readOpencodeUsage } from "./opencode.js";

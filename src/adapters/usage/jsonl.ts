@@ -1,7 +1,7 @@
 import { join } from "node:path";
-import { explainCursor, freshCursor, scanJsonl, type ScanCursor } from "../../org/usage/jsonl-scan.js";
-import type { UsageFormat } from "../../org/usage/formats.js";
-import type { UsageRecord } from "../../org/usage/types.js";
+import { explainCursor, freshCursor, scanJsonl, type ScanCursor } from "../../domain/usage/jsonl-scan.js";
+import type { UsageFormat } from "../../domain/usage/usage-formats.js";
+import type { UsageRecord } from "../../domain/usage/token-counts.js";
 import { listUntrusted, openUntrusted } from "../fs/untrusted.js";
 
 /** How far one transcript file has been read: bytes (always at a line's end) and the scan's own cursor. */

@@ -1,5 +1,5 @@
-import { readOpencodeMessage } from "../../org/usage/opencode-message.js";
-import type { UsageRecord } from "../../org/usage/types.js";
+import { readOpencodeMessage } from "../../domain/usage/opencode-message.js";
+import type { UsageRecord } from "../../domain/usage/token-counts.js";
 import { openPages, stampOf } from "./sqlite-pages.js";
 import { readTableRows } from "./sqlite-table.js";
 

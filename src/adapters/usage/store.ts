@@ -1,7 +1,7 @@
-import { formatLedgerLine, parseLedger } from "../../org/usage/ledger.js";
-import { usagePaths } from "../../org/usage/summary.js";
-import type { UsageSummary } from "../../org/usage/summary.js";
-import type { UsageRecord } from "../../org/usage/types.js";
+import { formatLedgerLine, parseLedger } from "../../domain/usage/ledger.js";
+import { usagePaths } from "../../domain/usage/summary.js";
+import type { UsageSummary } from "../../domain/usage/summary.js";
+import type { UsageRecord } from "../../domain/usage/token-counts.js";
 import type { FileCursor } from "./jsonl.js";
 import { appendLines, readJson, readText, writeJsonAtomic } from "../fs/files.js";
 

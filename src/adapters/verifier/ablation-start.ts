@@ -1,21 +1,21 @@
 // `org ablate`'s start: the target's kept changes, one variant commit each in the verifier's store, each queued once.
 import { join } from "node:path";
-import type { OrgConfig } from "../../org/config/index.js";
-import { OrgError } from "../../org/errors.js";
+import type { OrgConfig } from "../../domain/config/index.js";
+import { OrgError } from "../../domain/errors.js";
 import {
   describeVariant, planVariants, readRowRuns, splitChanges, type AblationRecord,
-} from "../../org/ablation/index.js";
-import { requestId, type ExperimentRequest } from "../../org/experiments/request.js";
-import { classifyRow } from "../../org/experiments/row-kind.js";
-import { buildLineage } from "../../org/lineage/index.js";
-import { orgPaths, verifierStorePaths } from "../../org/paths.js";
-import type { OrgRecord } from "../../org/state.js";
+} from "../../domain/ablation/index.js";
+import { requestId, type ExperimentRequest } from "../../domain/experiments/request.js";
+import { classifyRow } from "../../domain/experiments/row-kind.js";
+import { buildLineage } from "../../domain/lineage/index.js";
+import { orgPaths, verifierStorePaths } from "../../domain/paths.js";
+import type { OrgRecord } from "../../domain/state.js";
 import { createRevertPort } from "../git/revert-changes.js";
 import { publishCommit } from "../git/verifier-store.js";
 import { readAblation, readVariantResult, writeAblation } from "../store/ablation.js";
 import { readLineageInput } from "../store/lineage-input.js";
 import { addToQueue, listQueue } from "../store/queue.js";
-import { readFrontier } from "../store/frontier.js";
+import { readFrontier } from "../store/frontier-file.js";
 
 export interface AblationStarted {
   record: AblationRecord;

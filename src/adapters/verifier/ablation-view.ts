@@ -1,13 +1,13 @@
 // An ablation as it stands on disk: its plan, each variant's measure (or whether its request still waits), the table.
 import {
   buildContributions, buildWaterfall, type AblationRecord, type ContributionRow, type VariantResult, type WaterfallStep,
-} from "../../org/ablation/index.js";
-import { pooledSigma } from "../../org/experiments/noise.js";
-import { orgPaths } from "../../org/paths.js";
+} from "../../domain/ablation/index.js";
+import { pooledSigma } from "../../domain/experiments/noise.js";
+import { orgPaths } from "../../domain/paths.js";
 import { listAblations, readVariantResult } from "../store/ablation.js";
-import { readFrontier } from "../store/frontier.js";
+import { readFrontier } from "../store/frontier-file.js";
 import { listQueue } from "../store/queue.js";
-import { readAgentLedgers } from "../store/ledger.js";
+import { readAgentLedgers } from "../store/agent-ledger.js";
 
 export interface AblationView {
   ablation: AblationRecord;

@@ -2,11 +2,11 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { LoadedConfig, VerifyConfig } from "../../org/config/index.js";
-import { OrgError } from "../../org/errors.js";
-import type { ExperimentContext, RunMeasure } from "../../org/experiments/verifier-port.js";
-import { measureRuns } from "../../org/experiments/runs.js";
-import { orgPaths } from "../../org/paths.js";
+import type { LoadedConfig, VerifyConfig } from "../../domain/config/index.js";
+import { OrgError } from "../../domain/errors.js";
+import type { ExperimentContext, RunMeasure } from "../../domain/experiments/verifier-port.js";
+import { measureRuns } from "../../domain/experiments/runs.js";
+import { orgPaths } from "../../domain/paths.js";
 import { createVerifierPort } from "./port.js";
 import { prepareVerifierStore } from "./prepare-store.js";
 import { findVerifySandbox } from "./run-sandbox.js";

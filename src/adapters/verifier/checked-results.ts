@@ -1,8 +1,10 @@
-import { checkResults, listRowIncidents, listTrustedRows, markMissingCommits, type CheckedResults } from "../../org/experiments/journal-check.js";
-import type { JournalEntry } from "../../org/experiments/journal.js";
-import { readJournalChain } from "../store/journal.js";
-import { parseResults, type ResultRow } from "../../org/experiments/results.js";
-import { orgPaths } from "../../org/paths.js";
+import {
+  checkResults, listRowIncidents, listTrustedRows, markMissingCommits, type CheckedResults,
+} from "../../domain/experiments/journal-check.js";
+import type { JournalEntry } from "../../domain/experiments/journal.js";
+import { readJournalChain } from "../store/journal-store.js";
+import { parseResults, type ResultRow } from "../../domain/experiments/results-table.js";
+import { orgPaths } from "../../domain/paths.js";
 import { listMissingCommits } from "../git/missing-commits.js";
 import { reportIncidents } from "./incident-report.js";
 import { readOptionalRecord } from "../store/org-record.js";

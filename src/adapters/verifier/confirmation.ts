@@ -1,12 +1,14 @@
 import { join } from "node:path";
-import { buildConfirmReport, formatConfirmReport, type ConfirmReport } from "../../org/experiments/confirm.js";
-import type { AgentLedger, ExperimentRequest } from "../../org/experiments/request.js";
-import type { ExperimentContext, VerifierPort } from "../../org/experiments/verifier-port.js";
-import { measureRuns } from "../../org/experiments/runs.js";
-import { formatLogEntry } from "../../org/log-entry.js";
+import {
+  buildConfirmReport, formatConfirmReport, type ConfirmReport,
+} from "../../domain/experiments/confirm-report.js";
+import type { AgentLedger, ExperimentRequest } from "../../domain/experiments/request.js";
+import type { ExperimentContext, VerifierPort } from "../../domain/experiments/verifier-port.js";
+import { measureRuns } from "../../domain/experiments/runs.js";
+import { formatLogEntry } from "../../domain/log-entry.js";
 import { appendLines, writeJsonAtomic } from "../fs/files.js";
-import { logPath } from "../../org/paths.js";
-import { writeLedger } from "../store/ledger.js";
+import { logPath } from "../../domain/paths.js";
+import { writeLedger } from "../store/agent-ledger.js";
 import { waitForAnswer } from "../daemon-client.js";
 
 // state/confirmations/<id>.json, `org confirm`'s answer: the only module that names it.

@@ -1,10 +1,10 @@
-import type { MessageSettings } from "../../org/config/index.js";
-import { formatIncidentMessage, type Incident } from "../../org/experiments/incident.js";
-import { formatLogEntry } from "../../org/log-entry.js";
-import { readMessageSettings } from "../../org/messages/mail-port.js";
-import { logPath } from "../../org/paths.js";
+import type { MessageSettings } from "../../domain/config/index.js";
+import { formatIncidentMessage, type Incident } from "../../domain/experiments/incident.js";
+import { formatLogEntry } from "../../domain/log-entry.js";
+import { readMessageSettings } from "../../domain/messages/mail-port.js";
+import { logPath } from "../../domain/paths.js";
 import { appendLines, readText } from "../fs/files.js";
-import { sendMessage } from "../store/inbox.js";
+import { sendMessage } from "../store/inbox-files.js";
 
 /**
  * Tell each incident once: a log.md entry (searched for by its title, so the daemon and a command that both find it

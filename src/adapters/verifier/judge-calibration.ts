@@ -6,13 +6,13 @@ import { join } from "node:path";
 import * as z from "zod";
 import {
   parseDuration, type JudgeConfig, type LoadedConfig, type RuntimeConfig, type VerifyConfig,
-} from "../../org/config/index.js";
-import { pooledSigma } from "../../org/experiments/noise.js";
-import type { AgentLedger } from "../../org/experiments/request.js";
-import { OrgError } from "../../org/errors.js";
-import { decideCalibration, describeReference, readJudgeRun, recordJudgeUsage } from "../../org/judge/index.js";
-import type { ReferenceScores } from "../../org/judge/index.js";
-import { orgPaths } from "../../org/paths.js";
+} from "../../domain/config/index.js";
+import { pooledSigma } from "../../domain/experiments/noise.js";
+import type { AgentLedger } from "../../domain/experiments/request.js";
+import { OrgError } from "../../domain/errors.js";
+import { decideCalibration, describeReference, readJudgeRun, recordJudgeUsage } from "../../domain/judge/index.js";
+import type { ReferenceScores } from "../../domain/judge/index.js";
+import { orgPaths } from "../../domain/paths.js";
 import { readJson, writeJsonAtomic } from "../fs/files.js";
 import { appendJudgeRun } from "./judge-usage-store.js";
 import { runGit } from "../git/run.js";

@@ -1,13 +1,13 @@
 // verify.judge's hands: its CLI's own config folder, the prompt from the checkout's rubric and references, one run.
 import { join } from "node:path";
-import type { JudgeConfig, RuntimeConfig } from "../../org/config/index.js";
-import type { CommandOutcome, JudgeRunOutcome, RunCommandOptions } from "../../org/experiments/verifier-port.js";
-import { isJudgePreset, planJudgeArgv, readJudgeOutput, renderJudgePrompt } from "../../org/judge/index.js";
-import type { JudgedWork, ShownFile } from "../../org/judge/index.js";
-import { OrgError } from "../../org/errors.js";
-import { pickEnv } from "../../org/lifecycle/secrets.js";
-import { mergeJson, parseStateFile, planConfigState } from "../../org/runtimes/config-state.js";
-import { resolveRuntime, type ResolvedRuntime } from "../../org/runtimes/resolve.js";
+import type { JudgeConfig, RuntimeConfig } from "../../domain/config/index.js";
+import type { CommandOutcome, JudgeRunOutcome, RunCommandOptions } from "../../domain/experiments/verifier-port.js";
+import { isJudgePreset, planJudgeArgv, readJudgeOutput, renderJudgePrompt } from "../../domain/judge/index.js";
+import type { JudgedWork, ShownFile } from "../../domain/judge/index.js";
+import { OrgError } from "../../domain/errors.js";
+import { pickEnv } from "../../domain/lifecycle/secrets.js";
+import { mergeJson, parseStateFile, planConfigState } from "../../domain/runtimes/config-state.js";
+import { resolveRuntime, type ResolvedRuntime } from "../../domain/runtimes/resolve-runtime.js";
 import { filesPort } from "../fs/files-port.js";
 import { readText } from "../fs/files.js";
 import { readUntrusted } from "../fs/untrusted.js";

@@ -1,7 +1,7 @@
 // state/verifier/judge-usage.json, the judge's spend: its one owner (the daemon's verifier, and `org up` calibrating).
 import { join } from "node:path";
-import type { JudgeRunRecord } from "../../org/judge/index.js";
-import { verifierStorePaths } from "../../org/paths.js";
+import type { JudgeRunRecord } from "../../domain/judge/index.js";
+import { verifierStorePaths } from "../../domain/paths.js";
 import { readText, writeJsonAtomic } from "../fs/files.js";
 
 export interface JudgeUsageFile {

@@ -1,7 +1,7 @@
-import type { ExperimentRequest } from "../../org/experiments/request.js";
-import type { JournalEntry } from "../../org/experiments/journal.js";
-import { findRowsOfCommit, isOwnRow } from "../../org/experiments/recover.js";
-import type { ResultRow } from "../../org/experiments/results.js";
+import type { ExperimentRequest } from "../../domain/experiments/request.js";
+import type { JournalEntry } from "../../domain/experiments/journal.js";
+import { findRowsOfCommit, isOwnRow } from "../../domain/experiments/recover.js";
+import type { ResultRow } from "../../domain/experiments/results-table.js";
 import type { Runner } from "../process.js";
 import { resolveCommit } from "../git/run.js";
 import { readTrustedRows } from "./checked-results.js";

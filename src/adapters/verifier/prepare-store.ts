@@ -1,6 +1,6 @@
 import { mkdir } from "node:fs/promises";
-import { OrgError } from "../../org/errors.js";
-import { verifierStorePaths } from "../../org/paths.js";
+import { OrgError } from "../../domain/errors.js";
+import { verifierStorePaths } from "../../domain/paths.js";
 import { admitCommits, openVerifierStore } from "../git/verifier-store.js";
 import { recordProtectedHashes } from "./protected-check.js";
 

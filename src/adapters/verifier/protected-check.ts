@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import { lstat, readFile, readlink } from "node:fs/promises";
 import { join } from "node:path";
-import { OrgError } from "../../org/errors.js";
-import { coversRules, findTampered, listProtected, recordProtected } from "../../org/experiments/protected-files.js";
-import type { FoundFile, ProtectedFile, ProtectedRecord } from "../../org/experiments/protected-files.js";
+import { OrgError } from "../../domain/errors.js";
+import { coversRules, findTampered, listProtected, recordProtected } from "../../domain/experiments/protected-files.js";
+import type { FoundFile, ProtectedFile, ProtectedRecord } from "../../domain/experiments/protected-files.js";
 import { readJson, writeJsonAtomic } from "../fs/files.js";
 import { runGit } from "../git/run.js";
 

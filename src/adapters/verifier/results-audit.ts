@@ -1,6 +1,6 @@
-import type { Incident } from "../../org/experiments/incident.js";
-import { checkResults, listRowIncidents } from "../../org/experiments/journal-check.js";
-import type { JournalEntry } from "../../org/experiments/journal.js";
+import type { Incident } from "../../domain/experiments/incident.js";
+import { checkResults, listRowIncidents } from "../../domain/experiments/journal-check.js";
+import type { JournalEntry } from "../../domain/experiments/journal.js";
 import { readResultsStamp, readResultsText } from "../store/results-file.js";
 
 /**

@@ -1,13 +1,13 @@
 import { stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import type { SandboxConfig } from "../../org/config/index.js";
-import { decideSandbox } from "../../org/sandbox/decide.js";
-import { isInsideDir } from "../../org/paths.js";
-import type { VerifyRunLayout } from "../../org/sandbox/verify-run.js";
+import type { SandboxConfig } from "../../domain/config/index.js";
+import { decideSandbox } from "../../domain/sandbox/decide-sandbox.js";
+import { isInsideDir } from "../../domain/paths.js";
+import type { VerifyRunLayout } from "../../domain/sandbox/verify-run.js";
 import { probeSandbox } from "../probes/sandbox.js";
 import { runGit } from "../git/run.js";
 import { PACKAGE_ROOT } from "../package-root.js";
-import { findInstallsInTmp } from "../../org/sandbox/prepare.js";
+import { findInstallsInTmp } from "../../domain/sandbox/prepare-sandboxes.js";
 
 export type VerifySandbox = Omit<VerifyRunLayout, "checkout">;
 

@@ -1,13 +1,13 @@
 import { join } from "node:path";
-import { OrgError } from "../../org/errors.js";
-import { hashText } from "../../org/experiments/journal.js";
-import { readJournalChain } from "../store/journal.js";
-import type { SubmitAnswer } from "../../org/experiments/submit-reply.js";
-import { checkVerdict } from "../../org/experiments/verdict-check.js";
-import { orgPaths } from "../../org/paths.js";
+import { OrgError } from "../../domain/errors.js";
+import { hashText } from "../../domain/experiments/journal.js";
+import { readJournalChain } from "../store/journal-store.js";
+import type { SubmitAnswer } from "../../domain/experiments/submit-reply.js";
+import { checkVerdict } from "../../domain/experiments/verdict-check.js";
+import { orgPaths } from "../../domain/paths.js";
 import { pathExists, readText, writeFileAtomic } from "../fs/files.js";
 import { waitForAnswer } from "../daemon-client.js";
-import type { JournalStore } from "../store/journal.js";
+import type { JournalStore } from "../store/journal-store.js";
 import { readOptionalRecord } from "../store/org-record.js";
 import { reportIncidents } from "./incident-report.js";
 

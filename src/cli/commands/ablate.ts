@@ -1,6 +1,6 @@
-import { OrgError } from "../../org/errors.js";
-import { orgPaths, verifierStorePaths } from "../../org/paths.js";
-import { formatJson } from "../../org/safe-text.js";
+import { OrgError } from "../../domain/errors.js";
+import { orgPaths, verifierStorePaths } from "../../domain/paths.js";
+import { formatJson } from "../../domain/safe-text.js";
 import { assertDaemonAlive } from "../../adapters/daemon-client.js";
 import { resolveCommit } from "../../adapters/git/run.js";
 import { readAblation } from "../../adapters/store/ablation.js";

@@ -1,13 +1,13 @@
-import { OrgError } from "../../org/errors.js";
+import { OrgError } from "../../domain/errors.js";
 import { readRecord } from "../../adapters/store/org-record.js";
 import { runInteractive } from "../../adapters/process.js";
-import { createWorld } from "../../adapters/world.js";
+import { createWorld } from "../../adapters/real-world.js";
 import type { Io } from "../io.js";
 
 /** `org attach [agent]`: take over the grid with that agent's pane selected. */
 export async function runAttach(opts: { root: string; agent?: string }, io: Io): Promise<number> {
   const record = await readRecord(opts.root);
-  const tmux = createWorld().tmux(record.socket, record.session);
+  const tmux = createWorld().panes(record.socket, record.session);
   if (!(await tmux.isRunning())) throw new OrgError(`org ${record.name} is not running — start it with \`org up\``, "down");
   let pane: string | undefined;
   if (opts.agent) {

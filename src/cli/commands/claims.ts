@@ -1,13 +1,13 @@
-import { formatBoard, type Claim } from "../../org/claims/board.js";
-import { settleBoard } from "../../org/claims/settle.js";
-import { parseDuration, readClaimSettings } from "../../org/config/index.js";
-import { orgPaths } from "../../org/paths.js";
+import { formatBoard, type Claim } from "../../domain/claims/board.js";
+import { settleBoard } from "../../domain/claims/settle.js";
+import { parseDuration, readClaimSettings } from "../../domain/config/index.js";
+import { orgPaths } from "../../domain/paths.js";
 import { loadConfigOrThrow } from "../../adapters/store/run-config.js";
-import { changeClaimBoard, hasClaimBoard } from "../../adapters/store/claims.js";
+import { changeClaimBoard, hasClaimBoard } from "../../adapters/store/claim-board.js";
 import { describeBoardProblem, renderClaims } from "../../ui/claims-format.js";
 import { addOutcome } from "../../adapters/fs/disk-space.js";
 import type { Io } from "../io.js";
-import { formatJson } from "../../org/safe-text.js";
+import { formatJson } from "../../domain/safe-text.js";
 
 /** `org claims [--all] [--json]`: the open claims of state/claims.md (closed ones too with --all); closures due are written back. */
 export async function runClaims(opts: { root: string; all: boolean; json: boolean }, io: Io): Promise<number> {

@@ -1,24 +1,24 @@
-import { OrgError } from "../../org/errors.js";
-import { orgPaths } from "../../org/paths.js";
+import { OrgError } from "../../domain/errors.js";
+import { orgPaths } from "../../domain/paths.js";
 import { seededRng } from "../../roles/index.js";
-import { COMPARE_SEED } from "../../org/programs/compare.js";
-import { compareVersions } from "../../org/programs/compare-pick.js";
-import { buildProgramHistory } from "../../org/programs/history.js";
+import { COMPARE_SEED } from "../../domain/config-versions/compare-versions.js";
+import { compareVersions } from "../../domain/config-versions/compare-pick.js";
+import { buildProgramHistory } from "../../domain/config-versions/version-history.js";
 import { readMetricSetting } from "../../adapters/store/config-file.js";
 import { readHistoryInput } from "../../adapters/store/program-history-input.js";
 import { readTrustedRows } from "../../adapters/verifier/checked-results.js";
 import { COMPARE_METHOD, renderComparison } from "../../ui/compare-table.js";
 import type { Io } from "../io.js";
 import { readAbRun } from "../../adapters/store/ab-run.js";
-import { describeAbRun } from "../../org/programs/ab-run.js";
-import { formatJson } from "../../org/safe-text.js";
+import { describeAbRun } from "../../domain/config-versions/ab-run-record.js";
+import { formatJson } from "../../domain/safe-text.js";
 import { fitLines } from "../../ui/wrap-text.js";
-import { buildLineage, crossFraction, describeShare, shareOfProgram } from "../../org/lineage/index.js";
+import { buildLineage, crossFraction, describeShare, shareOfProgram } from "../../domain/lineage/index.js";
 import { readLineageInput } from "../../adapters/store/lineage-input.js";
-import { tallyGateFailures } from "../../org/experiments/gate-failures.js";
-import { describeSideFailures } from "../../ui/gate-failures.js";
-import { UNVERSIONED } from "../../org/programs/version.js";
-import type { ResultRow } from "../../org/experiments/results.js";
+import { tallyGateFailures } from "../../domain/experiments/gate-failures.js";
+import { describeSideFailures } from "../../ui/gate-failure-line.js";
+import { UNVERSIONED } from "../../domain/config-versions/version.js";
+import type { ResultRow } from "../../domain/experiments/results-table.js";
 
 /** `org compare [A B] [--json]`: two program versions' measures with 95 % bootstrap intervals, and which is better where that is clear. */
 export async function runCompare(opts: { root: string; ids: string[]; json: boolean }, io: Io): Promise<number> {

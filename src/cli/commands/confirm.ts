@@ -1,4 +1,4 @@
-import { formatConfirmReport } from "../../org/experiments/confirm.js";
+import { formatConfirmReport } from "../../domain/experiments/confirm-report.js";
 import { confirmCommit } from "../../flows/confirm-commit.js";
 import type { Io } from "../io.js";
 

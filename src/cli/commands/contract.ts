@@ -1,9 +1,9 @@
 import { relative } from "node:path";
-import type { ContractSettings } from "../../org/config/index.js";
-import { requireContractSettings, type ContractAction } from "../../org/contracts/actions.js";
-import { decideAgreement } from "../../org/contracts/agreement.js";
-import { listAgents } from "../../org/lifecycle/plan.js";
-import { orgPaths } from "../../org/paths.js";
+import type { ContractSettings } from "../../domain/config/index.js";
+import { requireContractSettings, type ContractAction } from "../../domain/contracts/actions.js";
+import { decideAgreement } from "../../domain/contracts/agreement.js";
+import { listAgents } from "../../domain/lifecycle/plan-agents.js";
+import { orgPaths } from "../../domain/paths.js";
 import { loadConfigOrThrow } from "../../adapters/store/run-config.js";
 import { changeContract } from "../../adapters/store/contract-change.js";
 import { readCurrentContract } from "../../adapters/store/contracts.js";

@@ -1,22 +1,22 @@
-import { evaluateTools, type RuntimeCheckInput, type ToolProbe } from "../../org/views/doctor.js";
-import { resolveRuntime } from "../../org/runtimes/resolve.js";
+import { evaluateTools, type RuntimeCheckInput, type ToolProbe } from "../../domain/views/doctor-checks.js";
+import { resolveRuntime } from "../../domain/runtimes/resolve-runtime.js";
 import { readAndLoadConfig } from "../../adapters/store/config-file.js";
 import { probeRuntime } from "../../adapters/probes/runtime.js";
-import { parseNvidiaSmi } from "../../org/lifecycle/gpu.js";
+import { parseNvidiaSmi } from "../../domain/lifecycle/select-gpus.js";
 import { NVIDIA_SMI_ARGV } from "../../adapters/probes/gpu.js";
 import { processRunner } from "../../adapters/process.js";
 import { renderTable } from "../../ui/fit-table.js";
 import { fitLines } from "../../ui/wrap-text.js";
 import type { Io } from "../io.js";
-import { EXIT, parseProblem } from "../../org/scripting/index.js";
-import { formatJson } from "../../org/safe-text.js";
+import { EXIT, parseProblem } from "../../domain/scripting/index.js";
+import { formatJson } from "../../domain/safe-text.js";
 import { readGitVersion } from "../../adapters/git/refs.js";
-import { checkServices, readServiceTicks } from "../../org/views/service-ticks.js";
-import { orgPaths } from "../../org/paths.js";
+import { checkServices, readServiceTicks } from "../../domain/views/service-ticks.js";
+import { orgPaths } from "../../domain/paths.js";
 import { filesPort } from "../../adapters/fs/files-port.js";
 import { probeSandbox } from "../../adapters/probes/sandbox.js";
-import { checkSandbox, decideSandbox } from "../../org/sandbox/decide.js";
-import { checkKeeper } from "../../org/lifecycle/keeper.js";
+import { checkSandbox, decideSandbox } from "../../domain/sandbox/decide-sandbox.js";
+import { checkKeeper } from "../../domain/lifecycle/keeper-rules.js";
 import { findRunningKeeper, readKeeperRecord } from "../../adapters/keeper-process.js";
 
 /** `org doctor`: node, git, tmux, nvidia-smi and every runtime program of this org. */

@@ -1,6 +1,6 @@
-import { orgPaths } from "../../org/paths.js";
-import { parseResults } from "../../org/experiments/results.js";
-import { buildProgramHistory } from "../../org/programs/history.js";
+import { orgPaths } from "../../domain/paths.js";
+import { parseResults } from "../../domain/experiments/results-table.js";
+import { buildProgramHistory } from "../../domain/config-versions/version-history.js";
 import { readResultsText } from "../../adapters/store/results-file.js";
 import { readMetricSetting } from "../../adapters/store/config-file.js";
 import { readHistoryInput } from "../../adapters/store/program-history-input.js";
@@ -8,7 +8,7 @@ import { readTrustedRows } from "../../adapters/verifier/checked-results.js";
 import { ATTRIBUTION, renderHistory } from "../../ui/history-table.js";
 import { assertOrgState } from "../../adapters/store/org-record.js";
 import type { Io } from "../io.js";
-import { formatJson } from "../../org/safe-text.js";
+import { formatJson } from "../../domain/safe-text.js";
 
 /** `org history [--json]`: every program version in order of first use, with what the org did while it ran. */
 export async function runHistory(opts: { root: string; json: boolean }, io: Io): Promise<number> {

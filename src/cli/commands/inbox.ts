@@ -1,11 +1,11 @@
 import { relative } from "node:path";
-import { OrgError } from "../../org/errors.js";
-import { markRead, readInbox, readSent } from "../../org/messages/inbox.js";
-import { resolveAgent } from "../../org/messages/wiring.js";
-import { listAgents } from "../../org/lifecycle/plan.js";
-import { orgPaths } from "../../org/paths.js";
+import { OrgError } from "../../domain/errors.js";
+import { markRead, readInbox, readSent } from "../../domain/messages/read-inbox.js";
+import { resolveAgent } from "../../domain/messages/wiring.js";
+import { listAgents } from "../../domain/lifecycle/plan-agents.js";
+import { orgPaths } from "../../domain/paths.js";
 import { loadConfigOrThrow } from "../../adapters/store/run-config.js";
-import { mailPort } from "../../adapters/store/inbox.js";
+import { mailPort } from "../../adapters/store/inbox-files.js";
 import { findCaller } from "../../adapters/identity/find-caller.js";
 import type { Io } from "../io.js";
 

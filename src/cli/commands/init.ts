@@ -1,10 +1,10 @@
 import { join, relative, isAbsolute } from "node:path";
 import { readText, writeFileAtomic } from "../../adapters/fs/files.js";
 import { PACKAGE_ROOT } from "../../adapters/package-root.js";
-import { readRepoListing, type ListingRead } from "../../adapters/probes/repo-listing.js";
+import { readRepoListing, type ListingRead } from "../../adapters/probes/repo-listing-probe.js";
 import { writeTemplateFiles } from "../../adapters/store/template-files.js";
-import { suggestFix } from "../../org/config/index.js";
-import { proposeOrg, proposeSoftware } from "../../org/init/index.js";
+import { suggestFix } from "../../domain/config/index.js";
+import { proposeOrg, proposeSoftware } from "../../domain/init/index.js";
 import { renderStarter, TEMPLATE_NAMES, type TemplateName } from "../../roles/index.js";
 import { writeSoftwareFiles } from "../../adapters/store/software-files.js";
 import { formatInitSummary } from "../../ui/init-summary.js";

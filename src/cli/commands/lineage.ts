@@ -1,12 +1,12 @@
-import { resultsPath } from "../../org/experiments/results.js";
-import { OrgError } from "../../org/errors.js";
-import { orgPaths } from "../../org/paths.js";
-import { buildLineage, crossFraction } from "../../org/lineage/index.js";
+import { resultsPath } from "../../domain/experiments/results-table.js";
+import { OrgError } from "../../domain/errors.js";
+import { orgPaths } from "../../domain/paths.js";
+import { buildLineage, crossFraction } from "../../domain/lineage/index.js";
 import { readMetricSetting } from "../../adapters/store/config-file.js";
 import { readLineageInput } from "../../adapters/store/lineage-input.js";
 import { assertOrgState } from "../../adapters/store/org-record.js";
 import { renderLineage } from "../../ui/lineage-tree.js";
-import { formatJson } from "../../org/safe-text.js";
+import { formatJson } from "../../domain/safe-text.js";
 import type { Io } from "../io.js";
 
 /** `org lineage [--json]`: the tree of kept commits, which built on which, and the share built on another's result. */

@@ -1,6 +1,6 @@
 import { dirname } from "node:path";
-import { OrgError } from "../../org/errors.js";
-import { agentPaths, orgPaths } from "../../org/paths.js";
+import { OrgError } from "../../domain/errors.js";
+import { agentPaths, orgPaths } from "../../domain/paths.js";
 import { readRecord } from "../../adapters/store/org-record.js";
 import { stripAnsi } from "../../ui/strip-ansi.js";
 import { openUntrusted } from "../../adapters/fs/untrusted.js";

@@ -1,11 +1,11 @@
-import { readMessageSettings } from "../../org/messages/mail-port.js";
-import { senderName } from "../../org/messages/wiring.js";
-import { listAgents } from "../../org/lifecycle/plan.js";
-import { orgPaths } from "../../org/paths.js";
+import { readMessageSettings } from "../../domain/messages/mail-port.js";
+import { senderName } from "../../domain/messages/wiring.js";
+import { listAgents } from "../../domain/lifecycle/plan-agents.js";
+import { orgPaths } from "../../domain/paths.js";
 import { loadConfigOrThrow } from "../../adapters/store/run-config.js";
 import { readText } from "../../adapters/fs/files.js";
 import { addOutcome } from "../../adapters/fs/disk-space.js";
-import { addNote, notesPaths } from "../../adapters/store/notes.js";
+import { addNote, notesPaths } from "../../adapters/store/notes-board.js";
 import { findCaller } from "../../adapters/identity/find-caller.js";
 import type { Io } from "../io.js";
 

@@ -1,7 +1,7 @@
 import { planReload } from "../../flows/reload/reload-now.js";
-import { OrgError } from "../../org/errors.js";
-import { EXIT } from "../../org/scripting/index.js";
-import { formatJson } from "../../org/safe-text.js";
+import { OrgError } from "../../domain/errors.js";
+import { EXIT } from "../../domain/scripting/index.js";
+import { formatJson } from "../../domain/safe-text.js";
 import { describePlanJson } from "../../ui/plan-json.js";
 import type { Io } from "../io.js";
 import { printOutcome } from "../shared.js";

@@ -1,8 +1,8 @@
 import { resolve } from "node:path";
-import { OrgError } from "../../org/errors.js";
-import { orgPaths } from "../../org/paths.js";
-import { describeAuthor, describeProgramChanges, describeRoles } from "../../org/programs/changes.js";
-import { normalizePrompt } from "../../org/programs/version.js";
+import { OrgError } from "../../domain/errors.js";
+import { orgPaths } from "../../domain/paths.js";
+import { describeAuthor, describeProgramChanges, describeRoles } from "../../domain/config-versions/version-changes.js";
+import { normalizePrompt } from "../../domain/config-versions/version.js";
 import { readText } from "../../adapters/fs/files.js";
 import { readCurrentProgram } from "../../adapters/store/program-current.js";
 import { findSavedVersion, readSavedProgram } from "../../adapters/store/programs.js";

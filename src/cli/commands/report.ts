@@ -1,41 +1,41 @@
 import { resolve } from "node:path";
-import { OrgError } from "../../org/errors.js";
-import { orgPaths } from "../../org/paths.js";
-import { buildLeaderboard, resultsPath } from "../../org/experiments/results.js";
-import { listTamperedRows, listTrustedRows } from "../../org/experiments/journal-check.js";
+import { OrgError } from "../../domain/errors.js";
+import { orgPaths } from "../../domain/paths.js";
+import { buildLeaderboard, resultsPath } from "../../domain/experiments/results-table.js";
+import { listTamperedRows, listTrustedRows } from "../../domain/experiments/journal-check.js";
 import { readCheckedResults } from "../../adapters/verifier/checked-results.js";
 import { readMetricSetting } from "../../adapters/store/config-file.js";
 import { writeFileAtomic } from "../../adapters/fs/files.js";
 import { readLedgers } from "../../adapters/usage/store.js";
-import { buildResultsUsage } from "../../org/usage/windows.js";
-import { addCounts, totalTokens, ZERO_COUNTS } from "../../org/usage/types.js";
+import { buildResultsUsage } from "../../domain/usage/windows.js";
+import { addCounts, totalTokens, ZERO_COUNTS } from "../../domain/usage/token-counts.js";
 import { formatTokens, formatUsd } from "../../ui/usage-format.js";
 import { renderReportHtml } from "../../ui/report-html.js";
 import { buildProgress, buildVersionMarks } from "../../ui/report-points.js";
 import { readHistoryInput } from "../../adapters/store/program-history-input.js";
-import { buildProgramHistory } from "../../org/programs/history.js";
+import { buildProgramHistory } from "../../domain/config-versions/version-history.js";
 import { seededRng } from "../../roles/index.js";
-import { COMPARE_SEED } from "../../org/programs/compare.js";
-import { compareVersions } from "../../org/programs/compare-pick.js";
+import { COMPARE_SEED } from "../../domain/config-versions/compare-versions.js";
+import { compareVersions } from "../../domain/config-versions/compare-pick.js";
 import { buildComparisonCells, describeComparison } from "../../ui/compare-table.js";
 import { buildProgressSpec, type ProgressAxis } from "../../ui/report-spec.js";
-import { readUtilizationInput, type UtilizationInput } from "../../adapters/store/gpu-runs.js";
-import { measureUtilization, seriesUtilization } from "../../org/experiments/utilization.js";
+import { readUtilizationInput, type UtilizationInput } from "../../adapters/store/gpu-runs-file.js";
+import { measureUtilization, seriesUtilization } from "../../domain/experiments/utilization.js";
 import { buildUtilizationSpec } from "../../ui/report-utilization-spec.js";
 import { describeUtilization } from "../../ui/utilization-format.js";
 import type { TopLevelSpec } from "vega-lite";
-import { readJudgeSpendView } from "../../adapters/store/judge-spend.js";
+import { readJudgeSpendView } from "../../adapters/store/judge-spend-view.js";
 import { describeJudgeSpend } from "../../ui/judge-spend.js";
 import type { Io } from "../io.js";
-import { buildLineage } from "../../org/lineage/index.js";
+import { buildLineage } from "../../domain/lineage/index.js";
 import { readLineageInput } from "../../adapters/store/lineage-input.js";
 import { renderLineage } from "../../ui/lineage-tree.js";
 import { readLatestAblationView } from "../../adapters/verifier/ablation-view.js";
 import { readRunConfig } from "../../adapters/store/run-config.js";
 import { renderAblation } from "../../ui/ablation-table.js";
 import { renderWaterfallSvg } from "../../ui/ablation-waterfall.js";
-import { tallyGateFailures } from "../../org/experiments/gate-failures.js";
-import { describeGateFailures } from "../../ui/gate-failures.js";
+import { tallyGateFailures } from "../../domain/experiments/gate-failures.js";
+import { describeGateFailures } from "../../ui/gate-failure-line.js";
 
 /** `org report`: state/report.html (chart + leaderboard, self-contained) and state/progress.svg from results.tsv. */
 export async function runReport(opts: { root: string; out?: string; svg?: string; x: ProgressAxis }, io: Io): Promise<number> {
@@ -55,7 +55,7 @@ export async function runReport(opts: { root: string; out?: string; svg?: string
   const board = buildLeaderboard(table.rows, setting.goal);
   const title = `org ${setting.org ?? "report"}`;
   // vega is heavy to import; only this command needs it.
-  const { readVegaRuntime, renderChart } = await import("../../adapters/render/report.js");
+  const { readVegaRuntime, renderChart } = await import("../../adapters/render/vega-chart.js");
   // The same comparison `org compare` prints for the last two versions, and where each version started.
   const history = await readHistoryInput(paths.state);
   const compared = compareVersions({ ids: [], history: buildProgramHistory({ ...history, rows: table.rows, pricing: setting.pricing, goal: setting.goal }), rows: table.rows, saved: [...history.saved.keys()], goal: setting.goal, random: seededRng(COMPARE_SEED) });

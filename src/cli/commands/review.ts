@@ -1,6 +1,6 @@
-import { requireContractSettings } from "../../org/contracts/actions.js";
-import { OrgError } from "../../org/errors.js";
-import { listAgents } from "../../org/lifecycle/plan.js";
+import { requireContractSettings } from "../../domain/contracts/actions.js";
+import { OrgError } from "../../domain/errors.js";
+import { listAgents } from "../../domain/lifecycle/plan-agents.js";
 import { loadConfigOrThrow } from "../../adapters/store/run-config.js";
 import { reviewSprint } from "../../adapters/store/sprint-review.js";
 import { findCaller } from "../../adapters/identity/find-caller.js";

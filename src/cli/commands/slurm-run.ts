@@ -1,9 +1,9 @@
 import { createSlurm } from "../../adapters/slurm/slurm.js";
 import { createSharedListing } from "../../adapters/slurm/shared-listing.js";
-import { slurmQueuePath } from "../../org/slurm/paths.js";
+import { slurmQueuePath } from "../../domain/slurm/slurm-paths.js";
 import { appendLines } from "../../adapters/fs/files.js";
-import { logPath } from "../../org/paths.js";
-import { attachAgentJob } from "../../adapters/slurm/attach.js";
+import { logPath } from "../../domain/paths.js";
+import { attachAgentJob } from "../../adapters/slurm/job-attach.js";
 import { processRunner } from "../../adapters/process.js";
 import type { Io } from "../io.js";
 

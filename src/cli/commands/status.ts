@@ -1,25 +1,25 @@
-import { orgPaths } from "../../org/paths.js";
-import { describeReloadWarning } from "../../org/reconcile/reload-record.js";
-import { readServiceTicks } from "../../org/views/service-ticks.js";
-import { readSnapshot } from "../../org/views/status.js";
-import { readUsageViews } from "../../org/usage/summary.js";
-import { readReloadRecord } from "../../flows/reload/state.js";
+import { orgPaths } from "../../domain/paths.js";
+import { describeReloadWarning } from "../../domain/reconcile/reload-record.js";
+import { readServiceTicks } from "../../domain/views/service-ticks.js";
+import { readSnapshot } from "../../domain/views/status-snapshot.js";
+import { readUsageViews } from "../../domain/usage/summary.js";
+import { readReloadRecord } from "../../flows/reload/reload-log.js";
 import { readStopFile } from "../../adapters/store/stop-file.js";
 import { readDiskView } from "../../adapters/store/disk-state.js";
 import { formatStopLine } from "../../ui/stop-line.js";
-import { createWorld } from "../../adapters/world.js";
-import { readUtilizationInput } from "../../adapters/store/gpu-runs.js";
-import { measureUtilization } from "../../org/experiments/utilization.js";
+import { createWorld } from "../../adapters/real-world.js";
+import { readUtilizationInput } from "../../adapters/store/gpu-runs-file.js";
+import { measureUtilization } from "../../domain/experiments/utilization.js";
 import { renderStatus } from "../../ui/status-table.js";
 import { formatKeeperLine } from "../../ui/keeper-line.js";
 import { findRunningKeeper, readKeeperRecord } from "../../adapters/keeper-process.js";
 import { readVerifierInput } from "../../adapters/store/verifier-state.js";
-import { buildVerifierView } from "../../org/views/verifier.js";
+import { buildVerifierView } from "../../domain/views/verifier.js";
 import { describeCrashedBaselines, formatVerifierLine } from "../../ui/verifier-line.js";
-import { readJudgeSpendView } from "../../adapters/store/judge-spend.js";
+import { readJudgeSpendView } from "../../adapters/store/judge-spend-view.js";
 import { describeJudgeSpend, explainJudgeSpend } from "../../ui/judge-spend.js";
 import type { Io } from "../io.js";
-import { formatJson } from "../../org/safe-text.js";
+import { formatJson } from "../../domain/safe-text.js";
 
 /** `org status [--json]`: every agent with role, GPU, pid, state, restarts, uptime, branch head, tokens and dollars. */
 export async function runStatus(opts: { root: string; json: boolean }, io: Io): Promise<number> {

@@ -1,8 +1,8 @@
-import { EXIT } from "../../org/scripting/index.js";
-import { formatJson } from "../../org/safe-text.js";
+import { EXIT } from "../../domain/scripting/index.js";
+import { formatJson } from "../../domain/safe-text.js";
 import { submitExperiment } from "../../flows/submit-experiment.js";
 import type { Io } from "../io.js";
-import { printAnswer } from "../answer.js";
+import { printAnswer } from "../print-answer.js";
 
 /**
  * `org submit -m "what I tried"`: commit the worktree, hand the commit to the verifier, print its verdict;

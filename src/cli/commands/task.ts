@@ -1,15 +1,15 @@
 import { relative, resolve } from "node:path";
-import { OrgError } from "../../org/errors.js";
-import { checkOutgoing } from "../../org/messages/deliver.js";
-import { readMessageSettings } from "../../org/messages/mail-port.js";
-import { senderName } from "../../org/messages/wiring.js";
-import { listAgents } from "../../org/lifecycle/plan.js";
-import { agentPaths, orgPaths } from "../../org/paths.js";
-import { formatTaskFile, formatTaskMessage, resolveTaskTarget } from "../../org/tasks/task.js";
+import { OrgError } from "../../domain/errors.js";
+import { checkOutgoing } from "../../domain/messages/deliver.js";
+import { readMessageSettings } from "../../domain/messages/mail-port.js";
+import { senderName } from "../../domain/messages/wiring.js";
+import { listAgents } from "../../domain/lifecycle/plan-agents.js";
+import { agentPaths, orgPaths } from "../../domain/paths.js";
+import { formatTaskFile, formatTaskMessage, resolveTaskTarget } from "../../domain/tasks/task-file.js";
 import { loadConfigOrThrow } from "../../adapters/store/run-config.js";
 import { appendLines, readText, writeFileAtomic } from "../../adapters/fs/files.js";
 import { addOutcome } from "../../adapters/fs/disk-space.js";
-import { sendMessage } from "../../adapters/store/inbox.js";
+import { sendMessage } from "../../adapters/store/inbox-files.js";
 import { findCaller } from "../../adapters/identity/find-caller.js";
 import type { Io } from "../io.js";
 

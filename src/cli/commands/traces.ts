@@ -1,10 +1,10 @@
-import { OrgError } from "../../org/errors.js";
-import { formatJson } from "../../org/safe-text.js";
+import { OrgError } from "../../domain/errors.js";
+import { formatJson } from "../../domain/safe-text.js";
 import {
   compileGrep, findExperiment, parseSince, selectEvents, selectSince, traceDiverged, traceExperiments,
   type AgentTrace, type ExperimentTrace, type TracedResult,
-} from "../../org/traces/index.js";
-import { orgPaths } from "../../org/paths.js";
+} from "../../domain/traces/index.js";
+import { orgPaths } from "../../domain/paths.js";
 import { readRecord } from "../../adapters/store/org-record.js";
 import { readTracedResults } from "../../adapters/store/trace-results.js";
 import { readAgentTrace } from "../../adapters/traces/read-trace.js";

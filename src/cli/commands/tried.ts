@@ -1,10 +1,10 @@
-import { orgPaths } from "../../org/paths.js";
-import { selectTried } from "../../org/experiments/tried-list.js";
-import { readTriedLedger } from "../../adapters/store/tried-ledger.js";
+import { orgPaths } from "../../domain/paths.js";
+import { selectTried } from "../../domain/experiments/tried-list.js";
+import { readTriedLedger } from "../../adapters/store/tried-ledger-file.js";
 import { renderTried } from "../../ui/tried-table.js";
 import { assertOrgState } from "../../adapters/store/org-record.js";
 import type { Io } from "../io.js";
-import { formatJson } from "../../org/safe-text.js";
+import { formatJson } from "../../domain/safe-text.js";
 
 /** `org tried [words…] [--json]`: every idea tried in the org, newest first, those whose text holds every word. */
 export async function runTried(opts: { root: string; text: string; json: boolean }, io: Io): Promise<number> {

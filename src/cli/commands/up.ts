@@ -1,9 +1,9 @@
-import { readSnapshot } from "../../org/views/status.js";
-import type { UpPhase } from "../../org/lifecycle/up.js";
+import { readSnapshot } from "../../domain/views/status-snapshot.js";
+import type { UpPhase } from "../../domain/lifecycle/up-org.js";
 import { runInteractive } from "../../adapters/process.js";
 import { startPhase } from "../../adapters/trace.js";
 import { readVerifierInput } from "../../adapters/store/verifier-state.js";
-import { buildVerifierView } from "../../org/views/verifier.js";
+import { buildVerifierView } from "../../domain/views/verifier.js";
 import { startOrg, type Upped } from "../../flows/up/start-org.js";
 import { renderStatus } from "../../ui/status-table.js";
 import { describeCrashedBaselines, formatVerifierLine } from "../../ui/verifier-line.js";
@@ -95,7 +95,7 @@ async function startUp(opts: UpOpts, io: Io, run: UpRun): Promise<number> {
     return run.interrupts.exitCode();
   }
   run.progress.done();
-  const attach = world.tmux(result.record.socket, result.record.session).attachArgv();
+  const attach = world.panes(result.record.socket, result.record.session).attachArgv();
   if (opts.wait) {
     // The org is up: Ctrl-C now ends the wait alone, and the org goes on.
     run.interrupts.dispose();

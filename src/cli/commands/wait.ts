@@ -1,9 +1,9 @@
-import { OrgError } from "../../org/errors.js";
-import { orgPaths } from "../../org/paths.js";
+import { OrgError } from "../../domain/errors.js";
+import { orgPaths } from "../../domain/paths.js";
 import { isQueued } from "../../adapters/store/queue.js";
 import { assertJournaledVerdict, hasVerdict, waitForVerdict } from "../../adapters/verifier/verdict-file.js";
 import type { Io } from "../io.js";
-import { printAnswer } from "../answer.js";
+import { printAnswer } from "../print-answer.js";
 
 // Ids name files under state/queue and state/verdicts: anything else could name a path outside them.
 const EXPERIMENT_ID = /^[0-9A-Za-z][0-9A-Za-z._-]*$/;

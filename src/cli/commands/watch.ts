@@ -1,12 +1,12 @@
-import { DashboardSource } from "../../org/views/dashboard-source.js";
-import type { RestartDecision } from "../../org/views/dashboard-restart.js";
-import { PTY_SOCKET_PREFIX } from "../../org/paths.js";
+import { DashboardSource } from "../../domain/views/dashboard-source.js";
+import type { RestartDecision } from "../../domain/views/dashboard-restart.js";
+import { PTY_SOCKET_PREFIX } from "../../domain/paths.js";
 import { readMetricSetting } from "../../adapters/store/config-file.js";
 import { readRecord } from "../../adapters/store/org-record.js";
 import { runInteractive } from "../../adapters/process.js";
 import { PtyFeed } from "../../adapters/pty/feed.js";
 import { PtyFocus } from "../../adapters/pty/focus.js";
-import { createWorld } from "../../adapters/world.js";
+import { createWorld } from "../../adapters/real-world.js";
 import { readVerifierInput } from "../../adapters/store/verifier-state.js";
 import type { Io } from "../io.js";
 
@@ -23,7 +23,7 @@ export async function runWatch(opts: { root: string }, io: Io): Promise<number> 
   }
   const record = await readRecord(opts.root);
   const world = createWorld();
-  const tmux = world.tmux(record.socket, record.session);
+  const tmux = world.panes(record.socket, record.session);
   // Loading org.yaml and blessed are the slow part of starting: do both at once.
   const [metric, { runDashboard }] = await Promise.all([readMetricSetting(opts.root), import("../../ui/dashboard.js")]);
   const readVerifier = (agents: string[]) => readVerifierInput(opts.root, agents);

@@ -1,11 +1,11 @@
 import { isAbsolute, join, resolve } from "node:path";
-import { reloadSettings, type LoadedConfig } from "../../org/config/index.js";
-import { orgPaths } from "../../org/paths.js";
-import { describeAction } from "../../org/reconcile/index.js";
-import type { World } from "../../org/world.js";
+import { reloadSettings, type LoadedConfig } from "../../domain/config/index.js";
+import { orgPaths } from "../../domain/paths.js";
+import { describeAction } from "../../domain/reconcile/index.js";
+import type { World } from "../../domain/world.js";
 import { ConfigWatcher } from "../../adapters/fs/config-watcher.js";
 import { watchDir } from "../../adapters/fs/files.js";
-import { applyMetaEdit, type MetaReply } from "../../flows/reload/meta.js";
+import { applyMetaEdit, type MetaReply } from "../../flows/reload/meta-edit.js";
 import { answerMetaRequest, listMetaRequests, requestsDir } from "../../flows/reload/requests.js";
 import { reloadOrg, type ReloadOutcome } from "../../flows/reload/reload-org.js";
 import { ensureDir } from "../../adapters/fs/dir.js";

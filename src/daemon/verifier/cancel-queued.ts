@@ -1,11 +1,11 @@
-import type { ExperimentRequest } from "../../org/experiments/request.js";
-import type { VerifierPort } from "../../org/experiments/verifier-port.js";
-import { describeCancel, type CancelledFile } from "../../org/experiments/submit-reply.js";
-import { formatLogEntry } from "../../org/log-entry.js";
-import type { OrgPaths } from "../../org/paths.js";
+import type { ExperimentRequest } from "../../domain/experiments/request.js";
+import type { VerifierPort } from "../../domain/experiments/verifier-port.js";
+import { describeCancel, type CancelledFile } from "../../domain/experiments/submit-reply.js";
+import { formatLogEntry } from "../../domain/log-entry.js";
+import type { OrgPaths } from "../../domain/paths.js";
 import { appendLines } from "../../adapters/fs/files.js";
 import { removeFromQueue } from "../../adapters/store/queue.js";
-import type { JournalStore } from "../../adapters/store/journal.js";
+import type { JournalStore } from "../../adapters/store/journal-store.js";
 import { writeVerdictFile } from "../../adapters/verifier/verdict-file.js";
 
 /**

@@ -1,14 +1,14 @@
-import type { MessageSettings } from "../../org/config/index.js";
-import type { ExperimentRequest } from "../../org/experiments/request.js";
-import type { VerifierPort } from "../../org/experiments/verifier-port.js";
-import type { Incident } from "../../org/experiments/incident.js";
-import type { JournalEntry } from "../../org/experiments/journal.js";
-import { orgPaths } from "../../org/paths.js";
-import type { OrgRecord } from "../../org/state.js";
-import type { JournalStore } from "../../adapters/store/journal.js";
+import type { MessageSettings } from "../../domain/config/index.js";
+import type { ExperimentRequest } from "../../domain/experiments/request.js";
+import type { VerifierPort } from "../../domain/experiments/verifier-port.js";
+import type { Incident } from "../../domain/experiments/incident.js";
+import type { JournalEntry } from "../../domain/experiments/journal.js";
+import { orgPaths } from "../../domain/paths.js";
+import type { OrgRecord } from "../../domain/state.js";
+import type { JournalStore } from "../../adapters/store/journal-store.js";
 import { reportIncidents } from "../../adapters/verifier/incident-report.js";
 import { readAbRun } from "../../adapters/store/ab-run.js";
-import { guardFrontier } from "../../adapters/verifier/frontier.js";
+import { guardFrontier } from "../../adapters/verifier/frontier-writer.js";
 import { ResultsAudit } from "../../adapters/verifier/results-audit.js";
 
 /**

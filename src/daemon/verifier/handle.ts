@@ -1,8 +1,8 @@
-import type { LoadedConfig, OrgConfig } from "../../org/config/index.js";
-import type { OrgPaths } from "../../org/paths.js";
-import type { OrgRecord } from "../../org/state.js";
+import type { LoadedConfig, OrgConfig } from "../../domain/config/index.js";
+import type { OrgPaths } from "../../domain/paths.js";
+import type { OrgRecord } from "../../domain/state.js";
 import { readText } from "../../adapters/fs/files.js";
-import { reloadFile } from "../../flows/reload/state.js";
+import { reloadFile } from "../../flows/reload/reload-log.js";
 
 interface Verifier {
   tick(now: Date): Promise<void>;

@@ -1,4 +1,4 @@
-import type { OrgRecord } from "../../org/state.js";
+import type { OrgRecord } from "../../domain/state.js";
 import { RefStamp } from "../../adapters/git/ref-stamp.js";
 import { listRefs } from "../../adapters/git/refs.js";
 

@@ -1,8 +1,8 @@
-import type { VerifierPort } from "../../org/experiments/verifier-port.js";
-import { poolSlots, type Served } from "../../org/experiments/schedule.js";
-import { formatLogEntry } from "../../org/log-entry.js";
-import type { GpuProbe } from "../../org/ports.js";
-import { checkGpuPresent } from "../../org/lifecycle/gpu.js";
+import type { VerifierPort } from "../../domain/experiments/verifier-port.js";
+import { poolSlots, type Served } from "../../domain/experiments/schedule.js";
+import { formatLogEntry } from "../../domain/log-entry.js";
+import type { GpuProbe } from "../../domain/ports.js";
+import { checkGpuPresent } from "../../domain/lifecycle/select-gpus.js";
 
 /**
  * The verifier's GPU pool (verify.gpus: pool) for the life of one loop: each agent's share of it since the

@@ -1,6 +1,6 @@
-import type { VerifierPort } from "../../org/experiments/verifier-port.js";
-import { checkGpuPresent } from "../../org/lifecycle/gpu.js";
-import type { GpuProbe } from "../../org/ports.js";
+import type { VerifierPort } from "../../domain/experiments/verifier-port.js";
+import { checkGpuPresent } from "../../domain/lifecycle/select-gpus.js";
+import type { GpuProbe } from "../../domain/ports.js";
 import { appendLines } from "../../adapters/fs/files.js";
 
 /**

@@ -1,4 +1,4 @@
-import type { ExperimentRequest } from "../../org/experiments/request.js";
+import type { ExperimentRequest } from "../../domain/experiments/request.js";
 import { listQueue, removeFromQueue } from "../../adapters/store/queue.js";
 
 /**

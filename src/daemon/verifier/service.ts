@@ -1,7 +1,7 @@
-import type { OrgPaths } from "../../org/paths.js";
-import type { OrgRecord } from "../../org/state.js";
-import type { GpuProbe } from "../../org/ports.js";
-import { SlurmSchema, type JudgeConfig, type OrgConfig, type RuntimeConfig } from "../../org/config/index.js";
+import type { OrgPaths } from "../../domain/paths.js";
+import type { OrgRecord } from "../../domain/state.js";
+import type { GpuProbe } from "../../domain/ports.js";
+import { SlurmSchema, type JudgeConfig, type OrgConfig, type RuntimeConfig } from "../../domain/config/index.js";
 import type { ChildRecords } from "../../adapters/child-records.js";
 import type { ReadConfigResult } from "../../adapters/store/config-file.js";
 import { createVerifierPort } from "../../adapters/verifier/port.js";
@@ -12,7 +12,7 @@ import { VerifierHandle } from "./handle.js";
 import type { Service } from "../services.js";
 import { VerifierLoop } from "./loop.js";
 import { prepareQueue, watchQueue } from "../../adapters/store/queue.js";
-import { JournalStore } from "../../adapters/store/journal.js";
+import { JournalStore } from "../../adapters/store/journal-store.js";
 
 const VERIFY_MS = 2000;
 

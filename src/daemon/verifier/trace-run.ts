@@ -1,4 +1,4 @@
-import type { ExperimentRequest } from "../../org/experiments/request.js";
+import type { ExperimentRequest } from "../../domain/experiments/request.js";
 import { recordPhase, startPhase, tracePhase } from "../../adapters/trace.js";
 
 /** One request's time in the verifier, traced (ORG_TRACE_TIMINGS): from its submit to its start, and start to end. */

@@ -1,16 +1,16 @@
-import type { VerifyConfig } from "../../org/config/index.js";
-import type { AgentLedger, ExperimentRequest } from "../../org/experiments/request.js";
-import type { ExperimentOutcome, VerifierPort } from "../../org/experiments/verifier-port.js";
-import { formatHeader, formatRow, toResultStatus, type ResultRow } from "../../org/experiments/results.js";
-import { buildAnsweredRow, decideTried } from "../../org/experiments/tried-answer.js";
-import { originalOf, type ChangeKey, type TriedEntry } from "../../org/experiments/tried-ledger.js";
-import type { Verdict } from "../../org/experiments/verdict.js";
+import type { VerifyConfig } from "../../domain/config/index.js";
+import type { AgentLedger, ExperimentRequest } from "../../domain/experiments/request.js";
+import type { ExperimentOutcome, VerifierPort } from "../../domain/experiments/verifier-port.js";
+import { formatHeader, formatRow, toResultStatus, type ResultRow } from "../../domain/experiments/results-table.js";
+import { buildAnsweredRow, decideTried } from "../../domain/experiments/tried-answer.js";
+import { originalOf, type ChangeKey, type TriedEntry } from "../../domain/experiments/tried-ledger.js";
+import type { Verdict } from "../../domain/experiments/verdict.js";
 import { readChange } from "../../adapters/git/change-key.js";
-import { appendTriedEntry, readTriedLedger } from "../../adapters/store/tried-ledger.js";
+import { appendTriedEntry, readTriedLedger } from "../../adapters/store/tried-ledger-file.js";
 import { readAbRun } from "../../adapters/store/ab-run.js";
-import { filterOwnHalf } from "../../org/programs/ab-run.js";
-import { verifierStorePaths } from "../../org/paths.js";
-import { hasGates } from "../../org/experiments/gates.js";
+import { filterOwnHalf } from "../../domain/config-versions/ab-run-record.js";
+import { verifierStorePaths } from "../../domain/paths.js";
+import { hasGates } from "../../domain/experiments/gates.js";
 
 /** What the verifier does with a candidate, given the ledger: run it, answer it without a run, or hold it behind its twin. */
 export type TriedPlan =

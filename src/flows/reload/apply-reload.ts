@@ -1,11 +1,11 @@
-import { orgPaths } from "../../org/paths.js";
+import { orgPaths } from "../../domain/paths.js";
 import { readAndLoadConfig } from "../../adapters/store/config-file.js";
 import { assertDaemonAlive, waitForAnswer } from "../../adapters/daemon-client.js";
-import { createWorld } from "../../adapters/world.js";
+import { createWorld } from "../../adapters/real-world.js";
 import { findCaller } from "../../adapters/identity/find-caller.js";
 import { readOptionalRecord } from "../../adapters/store/org-record.js";
 import { removeFile } from "../../adapters/fs/dir.js";
-import type { MetaReply } from "./meta.js";
+import type { MetaReply } from "./meta-edit.js";
 import { replyFile, submitMetaRequest } from "./requests.js";
 import { reloadWhenFree, type SettledOutcome } from "./reload-now.js";
 

@@ -1,4 +1,4 @@
-import type { LoadedConfig } from "../../org/config/index.js";
+import type { LoadedConfig } from "../../domain/config/index.js";
 import { recordProgram } from "../../adapters/store/program-record.js";
 
 /** Record the program an applied reload runs; a failure to record is a warning, never a reload undone. */

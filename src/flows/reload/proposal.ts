@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { parse } from "yaml";
-import { loadConfig, type ConfigProbe, type LoadResult } from "../../org/config/index.js";
-import { agentPaths } from "../../org/paths.js";
+import { loadConfig, type ConfigProbe, type LoadResult } from "../../domain/config/index.js";
+import { agentPaths } from "../../domain/paths.js";
 import { configProbe } from "../../adapters/probes/config.js";
 import { pathExists, readJson, readText, writeFileAtomic, writeJsonAtomic } from "../../adapters/fs/files.js";
 import { readUntrusted, writeUntrusted } from "../../adapters/fs/untrusted.js";

@@ -1,8 +1,8 @@
 import { resolve } from "node:path";
-import { OrgError } from "../../org/errors.js";
-import type { World } from "../../org/world.js";
+import { OrgError } from "../../domain/errors.js";
+import type { World } from "../../domain/world.js";
 import { readAndLoadConfig } from "../../adapters/store/config-file.js";
-import { createWorld } from "../../adapters/world.js";
+import { createWorld } from "../../adapters/real-world.js";
 import { reloadOrg, type ReloadInput, type ReloadOutcome } from "./reload-org.js";
 
 // The daemon applies saves within a second; a command waits this long for its turn at the lock.

@@ -1,17 +1,17 @@
-import { formatProblems, type LoadedConfig } from "../../org/config/index.js";
-import { OrgError } from "../../org/errors.js";
-import { orgPaths, type OrgPaths } from "../../org/paths.js";
+import { formatProblems, type LoadedConfig } from "../../domain/config/index.js";
+import { OrgError } from "../../domain/errors.js";
+import { orgPaths, type OrgPaths } from "../../domain/paths.js";
 import {
   applyActions, buildDesired, describeAction, inferLaunchContext, observeOrg, planLeases, reconcile, summarizeActions,
   type Action, type ObservedOrg,
-} from "../../org/reconcile/index.js";
-import type { OrgRecord } from "../../org/state.js";
-import type { World } from "../../org/world.js";
-import { logReload, recordReload } from "./state.js";
-import { readOrgRecord } from "../../org/record-file.js";
+} from "../../domain/reconcile/index.js";
+import type { OrgRecord } from "../../domain/state.js";
+import type { World } from "../../domain/world.js";
+import { logReload, recordReload } from "./reload-log.js";
+import { readOrgRecord } from "../../domain/record-file.js";
 import { noteProgram } from "./program.js";
 import { readAbRun } from "../../adapters/store/ab-run.js";
-import type { AbRun } from "../../org/programs/ab-run.js";
+import type { AbRun } from "../../domain/config-versions/ab-run-record.js";
 
 export interface ReloadInput {
   root: string;
@@ -56,7 +56,7 @@ export async function reloadOrg(world: World, input: ReloadInput): Promise<Reloa
 async function reloadLocked(world: World, input: ReloadInput, paths: OrgPaths, loaded: LoadedConfig): Promise<ReloadOutcome> {
   // Read again under the lock: whoever held it may have just changed the org.
   const record = await readOrgRecord(world.files, paths.root);
-  const tmux = world.tmux(record.socket, record.session);
+  const tmux = world.panes(record.socket, record.session);
   const { config } = loaded;
   // nvidia-smi takes a while on a real GPU box: ask it while tmux and the files are read.
   const [observed, probed] = await Promise.all([observeOrg(world, paths, record, tmux), config.gpus === "none" ? { error: "disabled" } : world.gpus.probe()]);
@@ -111,7 +111,7 @@ async function reject(input: ReloadInput, paths: OrgPaths, problems: string[]): 
 }
 
 async function assertRunning(world: World, record: OrgRecord): Promise<void> {
-  if (!(await world.tmux(record.socket, record.session).isRunning())) {
+  if (!(await world.panes(record.socket, record.session).isRunning())) {
     throw new OrgError(`org ${record.name} is not running — start it with \`org up\`, which reads org.yaml as it is now`, "down");
   }
 }

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { readJson, writeJsonAtomic } from "../../adapters/fs/files.js";
-import type { MetaReply } from "./meta.js";
+import type { MetaReply } from "./meta-edit.js";
 import { listDir, removeFile } from "../../adapters/fs/dir.js";
 
 // A meta agent's `org reload` hands its proposal to the daemon: an apply may restart the agent itself,

@@ -1,9 +1,9 @@
-import { OrgError } from "../../org/errors.js";
-import { orgPaths } from "../../org/paths.js";
+import { OrgError } from "../../domain/errors.js";
+import { orgPaths } from "../../domain/paths.js";
 import { readOptionalRecord } from "../../adapters/store/org-record.js";
 import { loadSavedProgram } from "../../adapters/store/program-load.js";
 import { findSavedVersion, readSavedProgram } from "../../adapters/store/programs.js";
-import { createWorld } from "../../adapters/world.js";
+import { createWorld } from "../../adapters/real-world.js";
 import { reloadWhenFree, type SettledOutcome } from "./reload-now.js";
 
 /** What restoring a program version did: refused as invalid, written for the next `org up`, or applied as a reload. */
@@ -28,7 +28,7 @@ export async function restoreProgram(root: string, wanted: string): Promise<Rest
   if (!saved.ok) return { kind: "invalid", version, problems: saved.problems };
   const world = createWorld();
   const record = await readOptionalRecord(root);
-  if (!record || !(await world.tmux(record.socket, record.session).isRunning())) {
+  if (!record || !(await world.panes(record.socket, record.session).isRunning())) {
     return { kind: "written", version, prompts: await saved.write() };
   }
   const outcome = await reloadWhenFree(world, {

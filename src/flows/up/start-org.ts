@@ -1,9 +1,9 @@
-import { orgPaths } from "../../org/paths.js";
-import { readStatuses } from "../../org/views/status.js";
-import { declaredSecrets, upOrg, type UpPhase, type UpResult } from "../../org/lifecycle/up.js";
-import type { World } from "../../org/world.js";
+import { orgPaths } from "../../domain/paths.js";
+import { readStatuses } from "../../domain/views/status-snapshot.js";
+import { declaredSecrets, upOrg, type UpPhase, type UpResult } from "../../domain/lifecycle/up-org.js";
+import type { World } from "../../domain/world.js";
 import { findRunningKeeper, keeperEnv, startKeeper, allowKeeper } from "../../adapters/keeper-process.js";
-import { createWorld } from "../../adapters/world.js";
+import { createWorld } from "../../adapters/real-world.js";
 import type { ReloadOutcome } from "../reload/reload-org.js";
 import { checkUp, chooseMode } from "./up-checks.js";
 import { prepareUp } from "./up-programs.js";
@@ -74,7 +74,7 @@ export async function startOrg(input: UpInput, hooks: UpHooks): Promise<Upped> {
   }
   const reloadMissing = async () => {
     // An agent pane closed by hand comes back the way `org reload` adds a missing agent.
-    const panes = await world.tmux(result.record.socket, result.record.session).listPanes();
+    const panes = await world.panes(result.record.socket, result.record.session).listPanes();
     const shown = (agent: { name: string }) => panes.some((pane) => pane.options["@org_agent"] === agent.name);
     if (result.record.agents.every(shown)) return undefined;
     // Loaded only here: a plain `org up` starts without the reload machinery.

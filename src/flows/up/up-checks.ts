@@ -1,9 +1,9 @@
-import { orgPaths } from "../../org/paths.js";
-import { decideStoppedUp } from "../../org/lifecycle/stopped-up.js";
-import type { LoadedConfig } from "../../org/config/index.js";
-import type { World } from "../../org/world.js";
+import { orgPaths } from "../../domain/paths.js";
+import { decideStoppedUp } from "../../domain/lifecycle/stopped-up.js";
+import type { LoadedConfig } from "../../domain/config/index.js";
+import type { World } from "../../domain/world.js";
 import { readOptionalRecord } from "../../adapters/store/org-record.js";
-import { evaluateStop, readStopFile, readWaivers, writeWaivers } from "../../adapters/store/stop-state.js";
+import { evaluateStop, readStopFile, readWaivers, writeWaivers } from "../../adapters/store/stop-watch-state.js";
 import { findMissingPrograms, findProgram } from "../../adapters/probes/runtime.js";
 import { calibrateJudge } from "../../adapters/verifier/judge-calibration.js";
 import { runPreflight } from "../../adapters/probes/preflight.js";

@@ -1,11 +1,11 @@
 // What `org up` starts and records as the org starts: org.yaml's program, or with --ab both programs, checked and merged first.
-import { orgPaths } from "../../org/paths.js";
-import type { AbRun } from "../../org/programs/ab-run.js";
-import type { LoadedConfig } from "../../org/config/index.js";
+import { orgPaths } from "../../domain/paths.js";
+import type { AbRun } from "../../domain/config-versions/ab-run-record.js";
+import type { LoadedConfig } from "../../domain/config/index.js";
 import { loadAbPrograms, removeAbRun, writeAbRun } from "../../adapters/store/ab-run.js";
 import { readOptionalRecord } from "../../adapters/store/org-record.js";
 import { readProgramContent, recordProgram, recordSideProgram } from "../../adapters/store/program-record.js";
-import { createWorld } from "../../adapters/world.js";
+import { createWorld } from "../../adapters/real-world.js";
 import { readAndLoadConfig } from "../../adapters/store/config-file.js";
 
 export type UpPrograms = { loaded: LoadedConfig; record: (at: Date) => Promise<string | undefined> } | { problems: string[] };
@@ -29,7 +29,7 @@ export async function prepareUp(root: string, ab: string | undefined, now: Date 
 /** The merged org to start, and what records both programs once it starts; or why not, with nothing changed. */
 async function prepareAbUp(root: string, other: string, now: Date | undefined): Promise<UpPrograms> {
   const record = await readOptionalRecord(root).catch(() => undefined);
-  if (record && (await createWorld().tmux(record.socket, record.session).isRunning())) {
+  if (record && (await createWorld().panes(record.socket, record.session).isRunning())) {
     return { problems: [`--ab ${other}: org ${record.name} is already running — an A/B run starts both halves together on the same hours: \`org down\` first, then \`org up --ab ${other}\``] };
   }
   const read = await loadAbPrograms(root, other, now);

@@ -1,0 +1,67 @@
+// Every verify run's busy interval (state/gpu-runs.jsonl) and the slots the verifier fills (state/gpu-slots.json).
+import { appendFileSync } from "node:fs";
+import { join } from "node:path";
+import { parseGpuRuns, toBusyIntervals, type RunEnded, type RunStarted } from "../../domain/experiments/gpu-runs.js";
+import type { BusyInterval, Capacity } from "../../domain/experiments/utilization.js";
+import type { DaemonFile } from "../daemon-client.js";
+import { readStartTicks } from "../child-records.js";
+import { appendLines, readJson, readText, writeJsonAtomic } from "../fs/files.js";
+import { isAlive } from "../process.js";
+
+// Beats come every 2 s: older than this, the daemon is gone and the org's clock stopped at its last beat.
+const STOPPED_AFTER_MS = 15_000;
+
+function gpuRunsFile(state: string): string {
+  return join(state, "gpu-runs.jsonl");
+}
+
+/** Synchronous, right at spawn: a daemon killed a moment later still leaves the run's start on disk. */
+export function recordRunStart(state: string, started: RunStarted): void {
+  try {
+    appendFileSync(gpuRunsFile(state), `${JSON.stringify(started)}\n`);
+  } catch {
+    // A full disk costs this run's place in the utilization figure, never the run itself.
+  }
+}
+
+/** The runs started and not yet ended: some still going, some lost with a killed daemon (their process gone). */
+export async function readOpenRuns(state: string): Promise<ReturnType<typeof parseGpuRuns>["open"]> {
+  return parseGpuRuns((await readText(gpuRunsFile(state))) ?? "").open;
+}
+
+export async function recordRunEnd(state: string, ended: RunEnded): Promise<void> {
+  await appendLines(gpuRunsFile(state), [JSON.stringify(ended)]).catch(() => undefined);
+}
+
+/** Written by the verifier as it starts: what a run could fill, which only it knows (verify.parallel, the GPUs it schedules on). */
+export async function writeCapacity(state: string, capacity: Capacity): Promise<void> {
+  await writeJsonAtomic(join(state, "gpu-slots.json"), capacity);
+}
+
+export interface UtilizationInput {
+  runs: BusyInterval[];
+  capacity: Capacity;
+  since: number;
+  now: number;
+}
+
+/** What the utilization figures are computed from; undefined before the verifier of this org first started. */
+export async function readUtilizationInput(state: string, now: Date): Promise<UtilizationInput | undefined> {
+  const [capacity, record, daemon, text] = await Promise.all([
+    readJson<Capacity>(join(state, "gpu-slots.json")).catch(() => undefined),
+    readJson<{ upAt?: string }>(join(state, "org.json")).catch(() => undefined),
+    readJson<DaemonFile>(join(state, "daemon.json")).catch(() => undefined),
+    readText(gpuRunsFile(state)),
+  ]);
+  const since = Date.parse(record?.upAt ?? "");
+  if (!capacity || !Array.isArray(capacity.slots) || Number.isNaN(since)) return undefined;
+  const { ended, open } = parseGpuRuns(text ?? "");
+  // A start with no end whose process is gone was lost with a killed daemon: its time is unknown, so it counts none.
+  const running = open.filter((run) => (run.ticks === null ? isAlive(run.pid) : readStartTicks(run.pid) === run.ticks));
+  const runs = toBusyIntervals(ended, running);
+  const beat = Date.parse(daemon?.heartbeatAt ?? "");
+  // `org down` removes daemon.json: the clock stops at the last run it recorded rather than run on through the downtime.
+  const lastRun = Math.max(since, ...runs.map((run) => run.end ?? now.getTime()));
+  const end = daemon === undefined ? lastRun : !Number.isNaN(beat) && now.getTime() - beat > STOPPED_AFTER_MS ? beat : now.getTime();
+  return { runs, capacity, since, now: Math.max(since, end) };
+}

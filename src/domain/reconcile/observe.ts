@@ -1,0 +1,41 @@
+import { agentPaths, type OrgPaths } from "../paths.js";
+import type { PanesPort } from "../ports.js";
+import type { AgentStatus, OrgRecord } from "../state.js";
+import { parseLaunchSpec } from "../lifecycle/supervise.js";
+import type { World } from "../world.js";
+import type { ObservedOrg } from "./org-states.js";
+import { isHeldByStop } from "../experiments/stop-state.js";
+
+/** The running org as its files and its panes show it. */
+export async function observeOrg(world: World, paths: OrgPaths, record: OrgRecord, tmux: PanesPort): Promise<ObservedOrg> {
+  const panes = await tmux.listPanes();
+  const byId = new Map(panes.map((pane) => [pane.id, pane]));
+  const agents = await Promise.all(record.agents.map(async (agent) => {
+    const files = agentPaths(paths.state, agent.name);
+    const [launchText, prompt, statusText] = await Promise.all([files.launch, files.prompt, files.status].map((file) => world.files.readText(file)));
+    const launch = launchText === undefined ? null : parseLaunch(launchText);
+    const status = statusText === undefined ? null : (parseJson(statusText) as AgentStatus | null);
+    return {
+      record: agent,
+      launch,
+      prompt: prompt ?? null,
+      pane: agent.paneId ? byId.get(agent.paneId) : undefined,
+      programPid: status?.pid || null,
+      heldByStop: isHeldByStop(status),
+    };
+  }));
+  return { name: record.name, repo: record.repo, base: record.base, agents, paneCount: panes.length, ...(record.pool ? { pool: record.pool } : {}) };
+}
+
+function parseLaunch(text: string) {
+  const spec = parseLaunchSpec(parseJson(text));
+  return typeof spec === "string" ? null : spec;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,53 @@
+import { agentPaths, orgPaths } from "../paths.js";
+import { buildSnapshot, type JobView, type OrgSnapshot } from "./snapshot.js";
+import type { PaneInfo } from "../ports.js";
+import type { AgentStatus, OrgRecord } from "../state.js";
+import { slurmAgentPaths } from "../slurm/slurm-paths.js";
+import type { World } from "../world.js";
+import { readOrgRecord } from "../record-file.js";
+import { abRunPath, findAgentProgram, parseAbRun } from "../config-versions/ab-run-record.js";
+
+/** Read state, one tmux call and the branch heads into a snapshot; a caller that already holds panes or heads passes them. */
+export async function readSnapshot(world: World, root: string, known: { panes?: PaneInfo[]; branches?: (record: OrgRecord) => Promise<Map<string, string>> } = {}): Promise<OrgSnapshot> {
+  const paths = orgPaths(root);
+  const record = await readOrgRecord(world.files, root);
+  const tmux = world.panes(record.socket, record.session);
+  const names = record.agents.map((agent) => agent.name);
+  // tmux, git and the files side by side: each waits on its own process or disk, none on another's answer.
+  const [panes, statuses, branches, jobs, abText] = await Promise.all([
+    known.panes ?? tmux.listPanes(),
+    readStatuses(world, paths.state, names),
+    (known.branches ? known.branches(record) : world.git.branchHeads(record.repo, `org/${record.name}/`)).catch(() => new Map<string, string>()),
+    record.backend === "slurm" ? readJobStatuses(world, paths.state, names) : undefined,
+    world.files.readText(abRunPath(paths.state)),
+  ]);
+  const running = panes.length > 0;
+  const heads = new Map(record.agents.map((agent) => [agent.name, branches.get(agent.branch) ?? null]));
+  const snapshot = buildSnapshot({ record, running, panes, statuses, heads, jobs, isAlive: world.processes.isAlive, now: world.now() });
+  const ab = parseAbRun(abText);
+  return ab ? { ...snapshot, ab, agents: snapshot.agents.map((agent) => ({ ...agent, program: findAgentProgram(ab, agent.name) })) } : snapshot;
+}
+
+/** Under Slurm, what each agent's job is doing, as its pane's `org slurm-run` last wrote it. */
+async function readJobStatuses(world: World, state: string, agents: string[]): Promise<Map<string, JobView>> {
+  const entries = await Promise.all(agents.map(async (agent) => {
+    const text = await world.files.readText(slurmAgentPaths(state, agent).job);
+    type JobFile = { id?: unknown; status?: unknown; job?: { gpus?: unknown; node?: unknown } };
+    const record = text ? (JSON.parse(text) as JobFile) : undefined;
+    const gpus = Array.isArray(record?.job?.gpus) ? record.job.gpus.filter((gpu): gpu is number => typeof gpu === "number") : [];
+    if (typeof record?.status !== "string") return [];
+    const id = typeof record.id === "string" ? { id: record.id } : {};
+    const node = typeof record.job?.node === "string" && record.job.node ? { node: record.job.node } : {};
+    return [[agent, { status: record.status, gpus, ...id, ...node }] as const];
+  }));
+  return new Map(entries.flat());
+}
+
+/** Every agent's status.json; a missing one (not written yet) is undefined. */
+export async function readStatuses(world: World, state: string, agents: string[]): Promise<Map<string, AgentStatus | undefined>> {
+  const entries = await Promise.all(agents.map(async (agent) => {
+    const text = await world.files.readText(agentPaths(state, agent).status);
+    return [agent, text ? (JSON.parse(text) as AgentStatus) : undefined] as const;
+  }));
+  return new Map(entries);
+}

@@ -1,0 +1,87 @@
+// Commits taken into the verifier's own store: piped from pack-objects into index-pack --strict when the store holds a
+// commit to build on, the fetch otherwise; an object rewritten in the shared store is refused either way.
+import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { deflateSync } from "node:zlib";
+import { afterEach, describe, expect, test } from "vitest";
+import { admitCommits, openVerifierStore } from "../../../src/adapters/git/verifier-store.js";
+import { usage } from "../../../src/adapters/usage/counters.js";
+import { createRepo, git, makeTempDir, removeDir } from "../../helpers/temp-repo.js";
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) removeDir(dir);
+});
+
+async function createStore() {
+  const repo = createRepo({ "a.txt": "1\n", "b.txt": "2\n" });
+  const store = join(makeTempDir(), "objects.git");
+  dirs.push(repo, join(store, ".."));
+  await openVerifierStore(store);
+  const base = git(repo, ["rev-parse", "HEAD"]).trim();
+  expect(await admitCommits(store, repo, [base], 1)).toBeUndefined();
+  const commit = (file: string, text: string) => {
+    writeFileSync(join(repo, file), text);
+    git(repo, ["commit", "-qam", `${file} ${text.trim()}`]);
+    return git(repo, ["rev-parse", "HEAD"]).trim();
+  };
+  return { repo, store, base, commit };
+}
+
+/** Spawned from node for one admit: the fetch is one git (its helpers its own), the pipe two (the refs are files). */
+async function countSpawns(run: () => Promise<string | undefined>) {
+  const before = usage.spawned;
+  const refused = await run();
+  return { refused, spawned: usage.spawned - before };
+}
+
+describe("admitting commits into the verifier's store", () => {
+  test("two new commits on the base: piped in whole, named by refs, and the store checks clean", async () => {
+    const { repo, store, base, commit } = await createStore();
+    commit("a.txt", "10\n");
+    const head = commit("b.txt", "20\n");
+    const admitted = await countSpawns(() => admitCommits(store, repo, [head, base]));
+    expect(admitted).toEqual({ refused: undefined, spawned: 2 });
+    expect(git(store, ["rev-parse", `refs/verified/${head}`]).trim()).toBe(head);
+    const refs = git(store, ["for-each-ref", "--format=%(refname)", "refs/verified"]);
+    expect(refs.trim().split("\n")).toHaveLength(2);
+    expect(git(store, ["show", `${head}~1:a.txt`])).toBe("10\n");
+    git(store, ["fsck", "--strict", "--no-dangling"]);
+    // Held already: nothing runs.
+    expect(await countSpawns(() => admitCommits(store, repo, [head]))).toEqual({ refused: undefined, spawned: 0 });
+  });
+
+  test("a ref file cut short (a crash mid-write) is not believed: taken again, named whole", async () => {
+    const { repo, store, base, commit } = await createStore();
+    const head = commit("a.txt", "10\n");
+    writeFileSync(join(store, "refs", "verified", head), "");
+    const admitted = await countSpawns(() => admitCommits(store, repo, [head, base]));
+    expect(admitted).toEqual({ refused: undefined, spawned: 2 });
+    expect(readFileSync(join(store, "refs", "verified", head), "utf8")).toBe(`${head}\n`);
+    git(store, ["fsck", "--strict", "--no-dangling"]);
+  });
+
+  test("a store that holds no commit yet: the fetch, which negotiates, takes it", async () => {
+    const repo = createRepo({ "a.txt": "1\n" });
+    const store = join(makeTempDir(), "objects.git");
+    dirs.push(repo, join(store, ".."));
+    await openVerifierStore(store);
+    const head = git(repo, ["rev-parse", "HEAD"]).trim();
+    expect(await countSpawns(() => admitCommits(store, repo, [head]))).toEqual({ refused: undefined, spawned: 1 });
+    expect(git(store, ["rev-parse", `refs/verified/${head}`]).trim()).toBe(head);
+  });
+
+  test("a blob rewritten in the shared store: refused, no ref, as the fetch refuses it", async () => {
+    const { repo, store, base, commit } = await createStore();
+    const head = commit("a.txt", "honest\n");
+    const blob = git(repo, ["rev-parse", `${head}:a.txt`]).trim();
+    const file = join(repo, ".git", "objects", blob.slice(0, 2), blob.slice(2));
+    const forged = Buffer.from("forged\n");
+    writeFileSync(`${file}.tmp`, deflateSync(Buffer.concat([Buffer.from(`blob ${forged.length}\0`), forged])));
+    renameSync(`${file}.tmp`, file);
+    const refused = await admitCommits(store, repo, [head, base]);
+    expect(refused).toMatch(new RegExp(`^${head.slice(0, 7)} could not be taken into the verifier's own object store: `
+      + "(fatal|error): .* — an object in the repo's shared store is missing or does not match its name$"));
+    expect(git(store, ["for-each-ref", "refs/verified"]).trim().split("\n")).toHaveLength(1);
+  });
+});

@@ -1,0 +1,86 @@
+// A slot's checkout kept between runs: its clean may start early, beside the commit's admit, and the checkout is still
+// exactly the commit; a checkout whose .git is no longer the store's is never cleaned by git (its config would run).
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, expect, test } from "vitest";
+import { processRunner, type Runner } from "../../../src/adapters/process.js";
+import { createVerifierPort } from "../../../src/adapters/verifier/port.js";
+import { prepareVerifierStore } from "../../../src/adapters/verifier/prepare-store.js";
+import { createRepo, git, removeDir } from "../../helpers/temp-repo.js";
+
+let root: string | undefined;
+afterEach(() => {
+  if (root) removeDir(root);
+  root = undefined;
+});
+
+/** A repo of two commits (the second drops old.txt, adds new.txt), the store holding the first; git calls logged. */
+async function createSlot() {
+  root = createRepo({ "a.txt": "1\n", "old.txt": "old\n", ".gitignore": "ignored/\n" });
+  const base = git(root, ["rev-parse", "HEAD"]).trim();
+  git(root, ["rm", "-q", "old.txt"]);
+  writeFileSync(join(root, "new.txt"), "new\n");
+  writeFileSync(join(root, "a.txt"), "2\n");
+  git(root, ["add", "-A"]);
+  git(root, ["commit", "-qm", "second"]);
+  const second = git(root, ["rev-parse", "HEAD"]).trim();
+  const state = join(root, "state");
+  await prepareVerifierStore({ repo: root, state, base, protected: [] });
+  const calls: string[] = [];
+  const runner: Runner = {
+    run: (argv, options) => {
+      const command = argv.slice(argv.indexOf("git") + 1);
+      calls.push(command.filter((arg, index) => arg !== "-c" && command[index - 1] !== "-c").join(" "));
+      return processRunner.run(argv, options);
+    },
+  };
+  const port = createVerifierPort({ repo: root, state, baseCommit: base, runner });
+  return { port, base, second, calls };
+}
+
+// What a run can leave: an untracked file, an ignored folder, a nested repo, an edited tracked file.
+function leaveDirt(checkout: string) {
+  writeFileSync(join(checkout, "untracked.txt"), "x\n");
+  mkdirSync(join(checkout, "ignored"));
+  writeFileSync(join(checkout, "ignored", "cache"), "x\n");
+  git(join(checkout), ["init", "-q", "nested"]);
+  writeFileSync(join(checkout, "a.txt"), "edited by the run\n");
+}
+
+test("a clean started early, then the checkout: exactly the commit, one git process left after the admit", async () => {
+  const { port, base, second, calls } = await createSlot();
+  leaveDirt(await port.prepareCheckout("cpu0", base));
+  calls.length = 0;
+  port.startClean!("cpu0");
+  expect(await port.admit([second])).toBeUndefined();
+  const checkout = await port.prepareCheckout("cpu0", second);
+  expect(calls).toEqual(["clean -ffdx --quiet", `checkout --force --detach ${second}`]);
+  expect(git(checkout, ["status", "--porcelain", "--ignored", "--untracked-files=all"])).toBe("");
+  expect(readFileSync(join(checkout, "a.txt"), "utf8")).toBe("2\n");
+  expect(existsSync(join(checkout, "old.txt"))).toBe(false);
+  expect(existsSync(join(checkout, "nested"))).toBe(false);
+  // With no early clean the checkout cleans after itself, as before.
+  leaveDirt(checkout);
+  calls.length = 0;
+  await port.prepareCheckout("cpu0", second);
+  expect(calls).toEqual([`checkout --force --detach ${second}`, "clean -ffdx --quiet"]);
+  expect(git(checkout, ["status", "--porcelain", "--ignored", "--untracked-files=all"])).toBe("");
+});
+
+test("a checkout whose .git a run replaced: the early clean runs no git in it, the slot is made afresh", async () => {
+  const { port, base, calls } = await createSlot();
+  const checkout = await port.prepareCheckout("cpu0", base);
+  // A git dir of the run's own, whose config would run a program for any git command in the folder.
+  const marker = join(root!, "ran");
+  rmSync(join(checkout, ".git"));
+  git(checkout, ["init", "-q"]);
+  writeFileSync(join(checkout, ".git", "config"), `[core]\n\tfsmonitor = "touch ${marker}; false"\n`, { flag: "a" });
+  calls.length = 0;
+  port.startClean!("cpu0");
+  const again = await port.prepareCheckout("cpu0", base);
+  expect(existsSync(marker)).toBe(false);
+  // Made afresh, then cleaned after its checkout: no git ran in the folder while its .git was the run's.
+  expect(calls).toEqual(["worktree prune", `worktree add --force --detach ${again} ${base}`,
+    `checkout --force --detach ${base}`, "clean -ffdx --quiet"]);
+  expect(git(again, ["status", "--porcelain", "--ignored", "--untracked-files=all"])).toBe("");
+});

@@ -1,0 +1,47 @@
+// The keeper: a daemon killed with -9 comes back by itself, in tmux and without it, and a killed keeper comes back too.
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, test } from "vitest";
+import { runOrg } from "../../helpers/org-cli.js";
+import { createOrgRepo, teardownOrg } from "../../helpers/org-fixture.js";
+import { pollUntil } from "../../helpers/poll.js";
+import {
+  awaitDaemon, awaitKeeper, awaitNothingLeft, environOf, orgYaml, readJson, SECRET,
+} from "../../helpers/keepers.js";
+
+let org: ReturnType<typeof createOrgRepo> | undefined;
+afterEach(() => {
+  teardownOrg(org);
+  org = undefined;
+});
+
+describe.each([["tmux", []], ["pty", ["--no-tmux"]]] as const)("the daemon's keeper (%s)", (_mode, flags) => {
+  test("kill -9 of the daemon: a new one within 10 s with the same secrets; of the keeper: the daemon starts another", async () => {
+    org = createOrgRepo(orgYaml);
+    const state = join(org.dir, "state");
+    expect(runOrg(["up", "--no-attach", ...flags], { cwd: org.dir, env: SECRET }).code).toBe(0);
+    const daemon = await awaitDaemon(state);
+    const keeper = await awaitKeeper(state);
+    const agent = readJson<{ pid: number }>(join(state, "agents/researcher-1/status.json"))!.pid;
+    process.kill(daemon, "SIGKILL");
+    const next = await awaitDaemon(state, daemon);
+    expect(environOf(next)).toContain("ORG_KEEPER_TEST_TOKEN=tok-123");
+    expect(readFileSync(join(state, "log.md"), "utf8")).toMatch(/^## \[[\d-]+\] keeper \| restarted the daemon \(signal SIGKILL\), 1 time since org up\nit ran [\d.]+s \(signal SIGKILL\); agents kept running$/m);
+    expect(runOrg(["status"], { cwd: org.dir }).stdout).toMatch(new RegExp(`^daemon: kept by its keeper \\(pid ${keeper}\\); daemon restarted \\(signal SIGKILL\\), 1 time, last at \\S+$`, "m"));
+
+    process.kill(keeper, "SIGKILL");
+    const again = await awaitKeeper(state, keeper);
+    expect(environOf(again)).toContain("ORG_KEEPER_TEST_TOKEN=tok-123");
+    const replaced = new RegExp(`^## \\[[\\d-]+\\] keeper \\| restarted the keeper\\nkeeper pid ${keeper} was gone; 1 keeper restarts since org up$`, "m");
+    await pollUntil(() => replaced.test(readFileSync(join(state, "log.md"), "utf8")), { what: "the new keeper's line in log.md" });
+    // The new keeper keeps the daemon as the first did.
+    process.kill(next, "SIGKILL");
+    await awaitDaemon(state, next);
+    expect(readJson<{ pid: number; state: string }>(join(state, "agents/researcher-1/status.json"))).toMatchObject({ pid: agent, state: "running" });
+
+    const down = runOrg(["down"], { cwd: org.dir });
+    expect(down.code, down.stderr).toBe(0);
+    await awaitNothingLeft(org.dir, org.socket);
+    expect(["keeper.lock", "keeper.json"].filter((name) => existsSync(join(state, name)))).toEqual([]);
+  }, 90_000);
+});

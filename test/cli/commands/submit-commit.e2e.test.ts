@@ -1,0 +1,76 @@
+// `org submit` hands the verifier the commit it made, even when the verifier resets the branch at that very moment.
+import { execFileSync } from "node:child_process";
+import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, test } from "vitest";
+import { commitOnto, type WorktreeGit } from "../../../src/adapters/git/commit-onto.js";
+import { processRunner } from "../../../src/adapters/process.js";
+import type { ExperimentRequest } from "../../../src/domain/experiments/request.js";
+import { runOrgAsync } from "../../helpers/org-cli.js";
+import { pollUntil } from "../../helpers/poll.js";
+import { createSubmitOrg } from "../../helpers/submit-org.js";
+import { createRepo, git, removeDir, writeFiles } from "../../helpers/temp-repo.js";
+
+const REAL_GIT = execFileSync("sh", ["-c", "command -v git"], { encoding: "utf8" }).trim();
+// git as the agent's submit runs it, with the verifier's reset landing the instant the agent's commit is on its branch.
+const RACING_GIT = `#!/bin/sh
+"$REAL_GIT" "$@"; code=$?
+if [ ! -e "$RACE_DONE" ] && [ "$("$REAL_GIT" log -1 --format=%s 2>/dev/null)" = "$RACE_MESSAGE" ]; then
+  : > "$RACE_DONE"; "$REAL_GIT" reset -q --keep "$RACE_BEST"
+fi
+exit $code
+`;
+
+let dir: string | undefined;
+afterEach(() => {
+  if (dir) removeDir(dir);
+  dir = undefined;
+});
+
+describe("org submit commits onto the HEAD it saw", () => {
+  test("the branch takes the commit only if it still points where it did; else nothing is committed, with the reason", async () => {
+    dir = createRepo({ "value.txt": "1\n" });
+    const base = git(dir, ["rev-parse", "HEAD"]).trim();
+    const run: WorktreeGit = (args) => processRunner.run(["git", ...args], { cwd: dir });
+    writeFileSync(join(dir, "value.txt"), "2\n");
+    git(dir, ["add", "--all"]);
+    const branch = git(dir, ["symbolic-ref", "HEAD"]).trim();
+    const made = await commitOnto(run, base, "two", branch);
+    expect(made.kind).toBe("committed");
+    const commit = made.kind === "committed" ? made.commit : "";
+    expect(git(dir, ["log", "-1", "--format=%H %P %s"]).trim()).toBe(`${commit} ${base} two`);
+    expect(git(dir, ["status", "--porcelain"])).toBe("");
+    writeFileSync(join(dir, "value.txt"), "3\n");
+    git(dir, ["add", "--all"]);
+    // The verifier's reset lands between the commit object and the branch update.
+    const racing: WorktreeGit = async (args) => {
+      if (args[0] === "update-ref") git(dir!, ["update-ref", "HEAD", base]);
+      return run(args);
+    };
+    expect(await commitOnto(racing, commit, "three", branch)).toEqual({ kind: "moved", reason: `your branch moved from ${commit.slice(0, 7)} to ${base.slice(0, 7)} while committing (the verifier applied a verdict; see \`org inbox\`); nothing was committed — run org submit again` });
+    expect(git(dir, ["rev-parse", "HEAD"]).trim()).toBe(base);
+  });
+
+  test("the verifier resets the branch right after the agent's commit lands: the request still names that commit, not the branch's new head", async () => {
+    // The test is the daemon: alive by its heartbeat, and it answers the request.
+    const { base, worktree, ...org } = createSubmitOrg({ "state/daemon.json": JSON.stringify({ pid: process.pid, heartbeatAt: new Date().toISOString() }), "fakebin/git": RACING_GIT });
+    dir = org.dir;
+    chmodSync(join(dir, "fakebin/git"), 0o755);
+    writeFileSync(join(worktree, "value.txt"), "2\n");
+    const env = { PATH: `${join(dir, "fakebin")}:${process.env.PATH}`, REAL_GIT, RACE_DONE: join(dir, "raced"), RACE_MESSAGE: "double it", RACE_BEST: base };
+    const submit = runOrgAsync(["submit", "-m", "double it"], { cwd: worktree, env, timeoutMs: 30_000 });
+    const queue = join(dir, "state", "queue");
+    const request = await pollUntil(() => {
+      const name = existsSync(queue) ? readdirSync(queue).find((file) => file.endsWith(".json")) : undefined;
+      return name ? (JSON.parse(readFileSync(join(queue, name), "utf8")) as ExperimentRequest) : undefined;
+    }, { what: "the submitted request", timeoutMs: 20_000 });
+    expect(existsSync(env.RACE_DONE)).toBe(true);
+    expect(git(dir, ["log", "-1", "--format=%P %s", request.commit]).trim()).toBe(`${base} double it`);
+    expect(request).toMatchObject({ agent: "researcher-1", description: "double it", kind: "candidate" });
+    const outcome = { request, verdict: { kind: "discard", metric: 2, delta: 1, reason: "discard: worse" }, metric: 2, seconds: 1, runSeconds: 1, samples: [2], logFile: "x.log", logTail: "", head: base, patch: "p.patch" };
+    writeFiles(dir, { [`state/verdicts/${request.id}.json`]: JSON.stringify({ id: request.id, outcome, best: { commit: base, metric: 1 } }) });
+    const result = await submit;
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain(`submitted ${request.commit.slice(0, 7)} "double it"; waiting for the verifier…`);
+  });
+});
