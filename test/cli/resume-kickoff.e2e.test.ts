@@ -19,7 +19,9 @@ describe("a resumed opencode gets its kickoff typed", () => {
   let org: RealOrg | undefined;
   afterAll(async () => org?.close());
 
-  test("after kill -9 the next model request comes within 30 s, carries the earlier conversation, typed once", async () => {
+  // Proves no idle until the 10-minute nudge, not a latency: 8–10 s on a quiet machine (the printed figure), past 30 s
+  // where the box is loaded and opencode's own start slows.
+  test("after kill -9 the next model request comes long before the nudge, carries the conversation, typed once", async () => {
     org = await createRealOrg([{ role: "opencode-r", cli: "opencode", kickoff: KICKOFF }], script);
     const up = await org.up();
     expect(up.code, up.stderr).toBe(0);
@@ -35,7 +37,7 @@ describe("a resumed opencode gets its kickoff typed", () => {
     const before = main().length;
     const killedAt = Date.now();
     process.kill(org.status(AGENT).pid!, "SIGKILL");
-    const resumed = await pollUntil(() => main()[before], { ...wait, timeoutMs: 30_000, what: "a request after the restart" });
+    const resumed = await pollUntil(() => main()[before], { ...wait, timeoutMs: 120_000, what: "a request after the restart" });
     console.log(`opencode resume-to-request: ${resumed.at - killedAt} ms after kill -9`);
     expect(toolOutputs(resumed.request).some((output) => output.includes(MARKER))).toBe(true);
     expect(userTexts(resumed.request).filter((text) => text.includes(KICKOFF))).toHaveLength(2);
@@ -45,5 +47,5 @@ describe("a resumed opencode gets its kickoff typed", () => {
     expect(log.match(/resume-kickoff/g), log).toHaveLength(1);
     expect(log).toContain(`after the resume, which dropped the kickoff; typed "${KICKOFF}"`);
     expect(org.status(AGENT)).toMatchObject({ state: "running", restarts: 1 });
-  }, 150_000);
+  }, 240_000);
 });

@@ -32,7 +32,9 @@ verify:
     expect(runOrg(["up"], { cwd: dir, env: SECRETS }).code).toBe(0);
     const seen = (agent: string) => pollUntil(() => {
       const file = join(dir, "worktrees", agent, "argv.jsonl");
-      return existsSync(file) ? (JSON.parse(readFileSync(file, "utf8").split("\n")[0]!) as { env: Record<string, string | null> }).env : undefined;
+      // The first line once whole: the agent may be writing it as the poll reads.
+      const [line, rest] = existsSync(file) ? readFileSync(file, "utf8").split("\n", 2) : [];
+      return rest === undefined ? undefined : (JSON.parse(line!) as { env: Record<string, string | null> }).env;
     }, { what: `${agent}'s environment`, timeoutMs: 20_000 });
     expect(await seen("keyed-1")).toMatchObject({ DECLARED_API_KEY: "sk-declared", MY_API_KEY: null, PWN_TOKEN: null, SECRET_THING: null });
     expect(await seen("plain-1")).toMatchObject({ DECLARED_API_KEY: null, MY_API_KEY: null, PWN_TOKEN: null, SECRET_THING: null });
