@@ -183,6 +183,10 @@ describe("the house", () => {
       users: [],
     },
     {
+      record: "state/agents/<agent>/inbox/receipts, state/messages/sent", owner: "adapters/store/message-records.ts",
+      names: /["'`/](?:receipts|sent)["'`/]|\.read\.json["'`]/, users: [],
+    },
+    {
       record: "state/judge-calibration.json", owner: "adapters/verifier/judge-calibration.ts",
       names: /["'`/]judge-calibration\.json["'`]/, users: [],
     },
