@@ -1,14 +1,14 @@
 // Read receipts (state/agents/<agent>/inbox/receipts/<id>.json, archived as inbox/archive/<id>.read.json) and sent
 // logs (state/messages/sent/<from>.jsonl): the only module that names, reads or writes them, through a schema.
-import { mkdir, rename } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { rename } from "node:fs/promises";
+import { join } from "node:path";
 import * as z from "zod";
 import { receiptIds } from "../../domain/messages/deliver.js";
 import type { MessageRecords, Receipt, SentRecord } from "../../domain/messages/mail-port.js";
 import { MESSAGE_ID } from "../../domain/messages/message-head.js";
 import { agentPaths } from "../../domain/paths.js";
-import { appendLines, writeFileAtomic } from "../fs/files.js";
-import { listUntrusted, readUntrusted } from "../fs/untrusted.js";
+import { appendLines } from "../fs/files.js";
+import { listUntrusted, placeUntrusted, readUntrusted, writeUntrusted } from "../fs/untrusted.js";
 
 const ReceiptSchema = z.object({ id: z.string().regex(MESSAGE_ID), by: z.string(), at: z.iso.datetime() });
 const SentRecordSchema = z.object({
@@ -42,7 +42,7 @@ async function readAgentFile(state: string, agent: string, file: string): Promis
   });
 }
 
-/** The real MessageRecords: receipt files written atomically, sent logs appended whole lines at a time. */
+/** The real MessageRecords: receipts written by rename through no link, sent logs appended whole lines at a time. */
 export const messageRecords: MessageRecords = {
   async listReceipts(state, agent) {
     const { dir, inbox } = agentPaths(state, agent);
@@ -67,14 +67,16 @@ export const messageRecords: MessageRecords = {
   },
   async writeReceipt(state, agent, receipt: Receipt, archived) {
     const files = receiptFiles(state, agent, receipt.id);
-    await writeFileAtomic(archived ? files.archive : files.inbox, `${JSON.stringify(receipt)}\n`);
+    const file = archived ? files.archive : files.inbox;
+    await writeUntrusted(agentPaths(state, agent).dir, file, `${JSON.stringify(receipt)}\n`);
   },
   async archiveReceipt(state, agent, id) {
     const files = receiptFiles(state, agent, id);
-    await mkdir(dirname(files.archive), { recursive: true });
-    await rename(files.inbox, files.archive).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== "ENOENT") throw error;
-    });
+    await placeUntrusted(agentPaths(state, agent).dir, files.archive, (at) => rename(files.inbox, at)).catch(
+      (error: NodeJS.ErrnoException) => {
+        if (error.code !== "ENOENT") throw error;
+      },
+    );
   },
   async appendSent(state, record: SentRecord) {
     await appendLines(sentLogFile(state, record.from), [JSON.stringify(record)]);

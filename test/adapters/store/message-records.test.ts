@@ -1,10 +1,10 @@
-import { readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { mailPort } from "../../../src/adapters/store/inbox-files.js";
 import { MessagesSchema } from "../../../src/domain/config/schema.js";
 import { deliverMessage } from "../../../src/domain/messages/deliver.js";
-import { readInbox, readSent } from "../../../src/domain/messages/read-inbox.js";
+import { markRead, readInbox, readSent } from "../../../src/domain/messages/read-inbox.js";
 import { makeTempDir, removeDir } from "../../helpers/temp-repo.js";
 
 const settings = MessagesSchema.parse({});
@@ -80,5 +80,17 @@ describe("a hostile or malformed messaging record is no record, with a line sayi
     const stderr = captureStderr();
     expect(await readSent(mailPort, state, "chief-1", 20)).toEqual([]);
     expect(stderr).toEqual([`org: ${log}: ${log} is a symbolic link: not followed — ${FIX}\n`]);
+  });
+
+  test("a receipts folder that is a link is not written through: marking read fails, naming it", async () => {
+    const { state, id, receipts } = await sentOne();
+    const elsewhere = join(state, "elsewhere");
+    mkdirSync(elsewhere);
+    rmSync(receipts, { recursive: true });
+    symlinkSync(elsewhere, receipts);
+    const marking = markRead(mailPort, state, "junior-1", [id], new Date("2026-01-07T11:00:00.000Z"));
+    await expect(marking).rejects.toThrow(`${receipts} is not a folder (a symbolic link or a file): not followed`);
+    expect(readdirSync(elsewhere)).toEqual([]);
+    expect(readdirSync(join(state, "agents"))).toEqual(["junior-1"]);
   });
 });
