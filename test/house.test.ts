@@ -161,6 +161,11 @@ describe("the house", () => {
       record: "state/agents/<agent>/ledger.json", owner: "adapters/store/agent-ledger.ts",
       names: /["'`/]ledger\.json["'`]|\bagentPaths\([^)]*\)\.ledger\b/, users: ["domain/paths.ts"],
     },
+    // The domain's lifecycle owns it, not adapters/store: org up, down, reload and the views read it there too.
+    {
+      record: "state/agents/<agent>/status.json", owner: "domain/lifecycle/agent-status-file.ts",
+      names: /["'`/]status\.json["'`]|\b(?:agentPaths\([^)]*\)|paths|files)\.status\b/, users: ["domain/paths.ts"],
+    },
     {
       record: "state/verdicts", owner: "adapters/verifier/verdict-file.ts", names: /["'`/]verdicts["'`/]/,
       users: ["domain/experiments/verdict-check.ts"],
@@ -181,6 +186,10 @@ describe("the house", () => {
     {
       record: "state/tried.jsonl", owner: "adapters/store/tried-ledger-file.ts", names: /["'`/]tried\.jsonl["'`]/,
       users: [],
+    },
+    {
+      record: "state/agents/<agent>/inbox/receipts, state/messages/sent", owner: "adapters/store/message-records.ts",
+      names: /["'`/](?:receipts|sent)["'`/]|\.read\.json["'`]/, users: [],
     },
     {
       record: "state/judge-calibration.json", owner: "adapters/verifier/judge-calibration.ts",

@@ -1,8 +1,10 @@
 import type { OrgRecord, AgentStatus } from "../domain/state.js";
 import { formatLogEntry } from "../domain/log-entry.js";
-import { agentPaths, logPath } from "../domain/paths.js";
+import { logPath } from "../domain/paths.js";
 import type { ProcessPort, PanesPort } from "../domain/ports.js";
-import { appendLines, readJson, writeJsonAtomic } from "../adapters/fs/files.js";
+import { appendLines } from "../adapters/fs/files.js";
+import { filesPort } from "../adapters/fs/files-port.js";
+import { readAgentStatus, writeAgentStatus } from "../domain/lifecycle/agent-status-file.js";
 
 // As `org down` and a stop: SIGTERM to the program's group, this long to exit, then SIGKILL.
 const STOP_GRACE_MS = 3000;
@@ -16,15 +18,14 @@ export async function blockAgent(
   agent: string,
   reason: string,
 ): Promise<boolean> {
-  const paths = agentPaths(opts.state, agent);
   const paneId = opts.record.agents.find((candidate) => candidate.name === agent)?.paneId;
   const pane = (await opts.tmux.listPanes()).find((candidate) => candidate.id === paneId);
-  const status = await readJson<AgentStatus>(paths.status).catch(() => undefined);
+  const status = await readAgentStatus(filesPort, opts.state, agent);
   const live = pane !== undefined && !pane.dead;
   if (!status || (!live && status.state !== "restarting")) return false;
   const at = opts.now.toISOString();
   const blocked: AgentStatus = { ...status, state: "blocked", reason, restartAt: null, updatedAt: at };
-  await writeJsonAtomic(paths.status, blocked);
+  await writeAgentStatus(filesPort, opts.state, agent, blocked);
   const entry = formatLogEntry({ date: opts.now, op: "blocked", title: agent, body: reason });
   await appendLines(logPath(opts.state), [entry]);
   if (live && opts.processes.isAlive(-pane.pid)) await opts.processes.killGroup(pane.pid, STOP_GRACE_MS);

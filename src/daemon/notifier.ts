@@ -8,7 +8,9 @@ import {
 } from "../domain/messages/notify.js";
 import { agentPaths, orgPaths } from "../domain/paths.js";
 import type { NoticePort } from "../domain/ports.js";
-import type { AgentStatus, LaunchSpec, OrgRecord } from "../domain/state.js";
+import type { LaunchSpec, OrgRecord } from "../domain/state.js";
+import { readAgentStatus } from "../domain/lifecycle/agent-status-file.js";
+import { filesPort } from "../adapters/fs/files-port.js";
 import { detectScreen } from "../domain/screens/detect.js";
 import { typeNotice } from "./notice-typing.js";
 import { appendLines, readJson, readText, watchDir } from "../adapters/fs/files.js";
@@ -225,7 +227,7 @@ export class Notifier {
   }
 
   private async checkLive(agent: string): Promise<{ alive: boolean; reason: string }> {
-    const status = await readJson<AgentStatus>(agentPaths(this.state, agent).status).catch(() => undefined);
+    const status = await readAgentStatus(filesPort, this.state, agent);
     return checkAlive(status, isAlive);
   }
 

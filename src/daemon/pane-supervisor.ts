@@ -2,10 +2,12 @@ import { formatLogEntry } from "../domain/log-entry.js";
 import { agentPaths, logPath } from "../domain/paths.js";
 import type { AgentPane, PaneHost } from "../domain/ports.js";
 import type { AgentState, AgentStatus, LaunchSpec } from "../domain/state.js";
+import { readAgentStatus, writeAgentStatus } from "../domain/lifecycle/agent-status-file.js";
+import { filesPort } from "../adapters/fs/files-port.js";
 import { explainSpawnError, parseLaunchSpec } from "../domain/lifecycle/supervise.js";
 import { exitTime, paneLaunch, stepAgent, type SupervisionStep } from "../domain/lifecycle/supervise-step.js";
 import { chooseStartArgv } from "../domain/runtimes/launch.js";
-import { appendLines, readJson, writeJsonAtomic } from "../adapters/fs/files.js";
+import { appendLines, readJson } from "../adapters/fs/files.js";
 import { hasConversation, programCandidates } from "../adapters/probes/runtime.js";
 import { pickEnv } from "../domain/lifecycle/secrets.js";
 import { readAgentSandbox } from "../adapters/store/agent-sandbox.js";
@@ -82,7 +84,10 @@ export class PaneSupervisor {
     const key = `${pane.id} ${pane.pid} ${pane.dead}`;
     if (this.seen.get(pane.agent) === key) return;
     const paths = agentPaths(this.state, pane.agent);
-    const [status, spec] = await Promise.all([readJson<AgentStatus>(paths.status).catch(() => undefined), loadSpec(paths.launch)]);
+    const [status, spec] = await Promise.all([
+      readAgentStatus(filesPort, this.state, pane.agent),
+      loadSpec(paths.launch),
+    ]);
     if (typeof spec === "string") {
       this.say(`${pane.agent}: ${spec}`);
       this.seen.set(pane.agent, key);
@@ -103,7 +108,7 @@ export class PaneSupervisor {
     const at = new Date(now).toISOString();
     const base: AgentStatus = status ?? { agent: pane.agent, state: "starting", pid: null, startedAt: null, restarts: 0, consecutiveFailures: 0, lastExit: null, reason: "", updatedAt: at };
     const write = async (next: AgentStatus) => {
-      await writeJsonAtomic(paths.status, next);
+      await writeAgentStatus(filesPort, this.state, pane.agent, next);
       if (next.state !== status?.state) await this.host.setStatus(pane.id, next.state).catch(() => undefined);
     };
     const event = (fields: Record<string, unknown>) => appendLines(paths.events, [JSON.stringify({ at, ...fields })]);
@@ -138,7 +143,8 @@ export class PaneSupervisor {
       await this.host.respawn(pane.id, launch, pane.logged === false ? paths.paneLog : undefined);
       if (start.resumed) await event({ type: "resume", pid: null, code: null, signal: null, durationMs: null });
       // The run's start, should it die before the next look sees it alive.
-      await writeJsonAtomic(paths.status, { ...base, startedAt: at, restartAt: null, updatedAt: at });
+      const started = { ...base, startedAt: at, restartAt: null, updatedAt: at };
+      await writeAgentStatus(filesPort, this.state, pane.agent, started);
     }
   }
 

@@ -9,8 +9,10 @@ import { SCREEN_RULES } from "../domain/screens/screen-presets.js";
 import type { PresetName } from "../domain/runtimes/runtime-presets.js";
 import { describeFix } from "../domain/screens/fixes.js";
 import type { ScreenState } from "../domain/screens/screen-state.js";
-import type { AgentStatus, LaunchSpec } from "../domain/state.js";
-import { appendLines, readJson, readText, writeJsonAtomic } from "../adapters/fs/files.js";
+import type { LaunchSpec } from "../domain/state.js";
+import { readAgentStatus, writeAgentStatus } from "../domain/lifecycle/agent-status-file.js";
+import { filesPort } from "../adapters/fs/files-port.js";
+import { appendLines, readText } from "../adapters/fs/files.js";
 import { isAlive as isProcessAlive } from "../adapters/process.js";
 import { ResumeKickoffs } from "./resume-kickoff-service.js";
 
@@ -172,14 +174,18 @@ export class ScreenWatch {
     const paths = agentPaths(this.state, pane.agent);
     const at = new Date(now).toISOString();
     await appendLines(paths.events, [JSON.stringify({ at, type: "screen", screen: screen.kind, decision: decision.kind, reason: decision.reason, typed })]);
-    const status = await readJson<AgentStatus>(paths.status).catch(() => undefined);
+    const status = await readAgentStatus(filesPort, this.state, pane.agent);
     const timeline = (op: string, body: string) => appendLines(logPath(this.state), [formatLogEntry({ date: new Date(now), op, title: pane.agent, body })]);
     if (decision.kind === "block") {
       const reason = `${decision.reason} — ${decision.fix}`;
-      if (status && status.reason !== reason) await writeJsonAtomic(paths.status, { ...status, state: "blocked", reason, updatedAt: at });
+      if (status && status.reason !== reason) {
+        const blocked = { ...status, state: "blocked" as const, reason, updatedAt: at };
+        await writeAgentStatus(filesPort, this.state, pane.agent, blocked);
+      }
       await timeline("blocked", reason);
     } else if (status?.state === "blocked" && !isDiskBlock(status.reason) && (screen.kind === "working" || screen.kind === "idle") && !pane.dead) {
-      await writeJsonAtomic(paths.status, { ...status, state: "running", reason: `running ${spec.argv[0]} (unblocked: ${screen.kind})`, updatedAt: at });
+      const reason = `running ${spec.argv[0]} (unblocked: ${screen.kind})`;
+      await writeAgentStatus(filesPort, this.state, pane.agent, { ...status, state: "running", reason, updatedAt: at });
       await timeline("unblocked", screen.reason);
     }
     if (decision.kind === "wait") await timeline("waiting", `${decision.reason}; resumes at ${new Date(decision.until).toISOString()}`);

@@ -1,10 +1,11 @@
 import { parseDuration, progressMaxBytes, type OrgConfig } from "../domain/config/index.js";
+import { readAgentStatus } from "../domain/lifecycle/agent-status-file.js";
+import { filesPort } from "../adapters/fs/files-port.js";
 import { parseFrontMatter } from "../domain/front-matter.js";
 import { readMessageSettings } from "../domain/messages/mail-port.js";
 import { listAgents } from "../domain/lifecycle/plan-agents.js";
 import { agentPaths, orgPaths, standupFile } from "../domain/paths.js";
 import { buildLeaderboard } from "../domain/experiments/results-table.js";
-import type { AgentStatus } from "../domain/state.js";
 import { trimProgress } from "../domain/tasks/task-progress.js";
 import { decideStandup, type StandupMark } from "../domain/tasks/standup-due.js";
 import { renderDigest, type JuniorReport } from "../domain/tasks/standup-digest.js";
@@ -90,7 +91,7 @@ export class StandupScheduler {
   }
 
   private async readState(agent: string): Promise<string> {
-    const status = await readJson<AgentStatus>(agentPaths(this.paths.state, agent).status).catch(() => undefined);
+    const status = await readAgentStatus(filesPort, this.paths.state, agent);
     if (!status) return "not started";
     return status.state === "running" ? "running" : `${status.state}: ${status.reason}`;
   }

@@ -5,10 +5,11 @@ import { readAgentSandbox } from "../adapters/store/agent-sandbox.js";
 import { agentPaths, orgPaths } from "../domain/paths.js";
 import type { PanesPort } from "../domain/ports.js";
 import { chooseStartArgv } from "../domain/runtimes/launch.js";
+import { readAgentStatus, writeAgentStatus } from "../domain/lifecycle/agent-status-file.js";
 import type { AgentStatus } from "../domain/state.js";
 import { describeStopped, isHeldByStop } from "../domain/experiments/stop-state.js";
 import type { World } from "../domain/world.js";
-import { readJson, writeJsonAtomic } from "../adapters/fs/files.js";
+import { readJson } from "../adapters/fs/files.js";
 import { processRunner } from "../adapters/process.js";
 import { hasConversation } from "../adapters/probes/runtime.js";
 import type { StopControl } from "./stop-watch.js";
@@ -28,13 +29,16 @@ export function createStopControl(opts: { root: string; world: World; tmux: Pane
       const panes = await tmux.listPanes();
       const stopped: string[] = [];
       await Promise.all(record.agents.map(async (agent) => {
-        const file = agentPaths(state, agent.name).status;
-        const status = await readJson<AgentStatus>(file).catch(() => undefined);
+        const status = await readAgentStatus(world.files, state, agent.name);
         const pane = panes.find((candidate) => candidate.id === agent.paneId);
         const live = pane !== undefined && !pane.dead;
         if (!status || (!live && status.state !== "restarting")) return;
         // Marked first, so the supervisor finds a stopped agent behind the dead pane and restarts nothing.
-        await writeJsonAtomic(file, { ...status, state: "stopped", reason: describeStopped(reason), restartAt: null, updatedAt: world.now().toISOString() } satisfies AgentStatus);
+        const at = world.now().toISOString();
+        const next: AgentStatus = {
+          ...status, state: "stopped", reason: describeStopped(reason), restartAt: null, updatedAt: at,
+        };
+        await writeAgentStatus(world.files, state, agent.name, next);
         if (live && world.processes.isAlive(-pane.pid)) await world.processes.killGroup(pane.pid, STOP_GRACE_MS);
         stopped.push(agent.name);
       }));
@@ -44,7 +48,7 @@ export function createStopControl(opts: { root: string; world: World; tmux: Pane
       const resumed: string[] = [];
       for (const agent of record.agents) {
         const paths = agentPaths(state, agent.name);
-        const status = await readJson<AgentStatus>(paths.status).catch(() => undefined);
+        const status = await readAgentStatus(world.files, state, agent.name);
         if (!agent.paneId || !isHeldByStop(status)) continue;
         const spec = parseLaunchSpec(await readJson(paths.launch).catch(() => undefined));
         if (typeof spec === "string") continue;

@@ -3,8 +3,10 @@ import { BROKERED_ENV, decideCaller, type AgentRef } from "../../domain/identity
 import { findPaneOwner, type PaneRoot } from "../../domain/identity/pane-owner.js";
 import type { Sender } from "../../domain/messages/wiring.js";
 import { OrgError } from "../../domain/errors.js";
-import { agentPaths, orgPaths } from "../../domain/paths.js";
-import type { AgentRecord, AgentStatus, OrgRecord } from "../../domain/state.js";
+import { orgPaths } from "../../domain/paths.js";
+import type { AgentRecord, OrgRecord } from "../../domain/state.js";
+import { readAgentStatuses } from "../../domain/lifecycle/agent-status-file.js";
+import { filesPort } from "../fs/files-port.js";
 import { readAncestry } from "./process-ancestry.js";
 
 /**
@@ -15,25 +17,26 @@ import { readAncestry } from "./process-ancestry.js";
  */
 export async function findCaller(root: string, roster: readonly AgentRef[], env: Record<string, string | undefined> = process.env): Promise<Sender> {
   const envAgent = env.ORG_AGENT || undefined;
-  const decision = decideCaller(roster, findPaneAgent(root, envAgent) ?? (env[BROKERED_ENV] || undefined), envAgent);
+  const paneAgent = await findPaneAgent(root, envAgent);
+  const decision = decideCaller(roster, paneAgent ?? (env[BROKERED_ENV] || undefined), envAgent);
   if (decision.kind === "refused") throw new OrgError(decision.reason, "not-agent");
   return decision.kind === "agent" ? { kind: "agent", agent: decision.agent, role: decision.role } : { kind: "person" };
 }
 
-// Synchronous: a handful of small files, read faster in a row than through the thread pool.
-function findPaneAgent(root: string, hint: string | undefined): string | undefined {
+async function findPaneAgent(root: string, hint: string | undefined): Promise<string | undefined> {
   const paths = orgPaths(root);
   const record = readJsonFile<OrgRecord>(paths.orgFile);
   // Slurm agents run on other nodes: no process of theirs is among this machine's, so ORG_AGENT is all there is.
   if (!record || record.backend === "slurm") return undefined;
   const ancestors = readAncestry();
-  const readRoots = (agents: readonly AgentRecord[]) => agents.flatMap((agent): PaneRoot[] => {
-    const status = readJsonFile<AgentStatus>(agentPaths(paths.state, agent.name).status);
-    return typeof status?.pid === "number" ? [{ agent: agent.name, pid: status.pid, startedAt: status.startedAt }] : [];
-  });
+  const readRoots = async (agents: readonly AgentRecord[]) => {
+    const statuses = await readAgentStatuses(filesPort, paths.state, agents.map((agent) => agent.name));
+    return [...statuses].flatMap(([agent, status]): PaneRoot[] =>
+      typeof status?.pid === "number" ? [{ agent, pid: status.pid, startedAt: status.startedAt }] : []);
+  };
   // The agent ORG_AGENT names first: a genuine agent's command then reads one status.json rather than every one.
-  const named = findPaneOwner(ancestors, readRoots(record.agents.filter((agent) => agent.name === hint)));
-  return named ?? findPaneOwner(ancestors, readRoots(record.agents.filter((agent) => agent.name !== hint)));
+  const named = findPaneOwner(ancestors, await readRoots(record.agents.filter((agent) => agent.name === hint)));
+  return named ?? findPaneOwner(ancestors, await readRoots(record.agents.filter((agent) => agent.name !== hint)));
 }
 
 function readJsonFile<T>(file: string): T | undefined {

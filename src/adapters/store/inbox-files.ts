@@ -6,7 +6,8 @@ import { deliverMessage, type Outgoing } from "../../domain/messages/deliver.js"
 import { newMessageId } from "../../domain/messages/message-head.js";
 import { inboxPaths, type MailPort } from "../../domain/messages/mail-port.js";
 import { addOutcome } from "../fs/disk-space.js";
-import { appendLines, pathExists, readText, writeFileAtomic } from "../fs/files.js";
+import { messageRecords } from "./message-records.js";
+import { pathExists, readText, writeFileAtomic } from "../fs/files.js";
 
 /** Inboxes on disk: atomic writes, O_APPEND logs, renames into the archive. */
 export const mailPort: MailPort = {
@@ -18,7 +19,6 @@ export const mailPort: MailPort = {
   },
   readText,
   writeAtomic: writeFileAtomic,
-  appendLines,
   async move(from, to) {
     await mkdir(dirname(to), { recursive: true });
     return rename(from, to).then(() => true, (error: NodeJS.ErrnoException) => {
@@ -27,6 +27,7 @@ export const mailPort: MailPort = {
     });
   },
   exists: pathExists,
+  records: messageRecords,
 };
 
 /** Deliver a message now, with a fresh random id suffix: what `org send` and the verifier call. */

@@ -1,6 +1,7 @@
 import { formatLogEntry } from "../log-entry.js";
-import { agentPaths, orgPaths } from "../paths.js";
-import type { AgentStatus, OrgRecord } from "../state.js";
+import { orgPaths } from "../paths.js";
+import type { OrgRecord } from "../state.js";
+import { readAgentStatus } from "./agent-status-file.js";
 import type { World } from "../world.js";
 import { stopGrid } from "./stop-grid.js";
 import { decideWorktreeRemoval } from "./worktree-list.js";
@@ -33,8 +34,7 @@ export async function downOrg(world: World, root: string, input: DownInput): Pro
   // Agent programs lead their pane's process group; their recorded pids catch panes tmux already lost.
   const pids: number[] = [];
   for (const name of names) {
-    const text = await world.files.readText(agentPaths(paths.state, name).status).catch(() => undefined);
-    const status = parseStatus(text);
+    const status = await readAgentStatus(world.files, paths.state, name);
     if (status?.pid) pids.push(status.pid);
   }
   const grids = [...(record ? [{ socket: record.socket, session: record.session }] : []), ...input.grids];
@@ -70,14 +70,6 @@ export async function downOrg(world: World, root: string, input: DownInput): Pro
   return result;
 }
 
-// A status.json cut short by a killed writer counts as no pid: the grid's panes still name the program.
-function parseStatus(text: string | undefined): AgentStatus | undefined {
-  try {
-    return text ? (JSON.parse(text) as AgentStatus) : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 async function removeCleanWorktrees(
   world: World,

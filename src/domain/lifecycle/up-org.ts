@@ -8,6 +8,7 @@ import { prepareAgents } from "./prepare-agents.js";
 import { planLeases } from "../reconcile/leases.js";
 import type { AgentStatus, LaunchSpec, OrgRecord } from "../state.js";
 import { paneLaunch } from "./supervise-step.js";
+import { writeAgentStatus } from "./agent-status-file.js";
 import type { World } from "../world.js";
 import { readOptionalOrgRecord } from "../record-file.js";
 import type { AgentSandbox } from "../sandbox/layout.js";
@@ -162,7 +163,7 @@ export async function recordStarts(world: World, paths: OrgPaths, panes: PaneInf
     const files = agentPaths(paths.state, agent);
     if (pane.dead) return writeStartingStatus(world, paths, agent, now);
     const status: AgentStatus = { agent, state: "running", pid: pane.pid, startedAt: at, restarts: 0, consecutiveFailures: 0, lastExit: null, reason: "started by org up", updatedAt: at };
-    await world.files.writeAtomic(files.status, `${JSON.stringify(status, null, 2)}\n`);
+    await writeAgentStatus(world.files, paths.state, agent, status);
     await world.files.appendLines(files.events, [JSON.stringify({ at, type: "start", pid: pane.pid, code: null, signal: null, durationMs: null })]);
     // A fresh start's argv carries the kickoff: nothing an earlier resume left pending is typed into it.
     await world.files.removeFile(files.resumeKickoff);
@@ -175,5 +176,5 @@ export async function writeStartingStatus(world: World, paths: OrgPaths, agent: 
     agent, state: "starting", pid: null, startedAt: null, restarts: 0, consecutiveFailures: 0, lastExit: null,
     reason: "waiting for its pane", updatedAt: now.toISOString(),
   };
-  await world.files.writeAtomic(agentPaths(paths.state, agent).status, `${JSON.stringify(status, null, 2)}\n`);
+  await writeAgentStatus(world.files, paths.state, agent, status);
 }

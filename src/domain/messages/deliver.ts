@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { explainUnsafeName, SAFE_NAME, type MessageSettings } from "../config/index.js";
 import { OrgError } from "../errors.js";
 import { formatMessage, MESSAGE_ID, newMessageId } from "./message-head.js";
-import { inboxPaths, sentLogFile, type MailPort, type SentRecord } from "./mail-port.js";
+import { inboxPaths, type MailPort, type SentRecord } from "./mail-port.js";
 
 /** A message on its way: who from, to which agents, what kind, what it says. */
 export interface Outgoing {
@@ -29,7 +29,7 @@ export async function deliverMessage(port: MailPort, state: string, outgoing: Ou
     return file;
   }));
   const record: SentRecord = { id, from: outgoing.from, to: outgoing.to, kind: outgoing.kind, time, summary: summarize(outgoing.body) };
-  await port.appendLines(sentLogFile(state, outgoing.from), [JSON.stringify(record)]);
+  await port.records.appendSent(state, record);
   return { id, files };
 }
 
@@ -56,12 +56,12 @@ async function archiveOverflow(port: MailPort, state: string, agent: string, max
   const paths = inboxPaths(state, agent);
   const ids = messageIds(await port.listNames(paths.inbox));
   if (ids.length <= max) return [];
-  const read = new Set(receiptIds(await port.listNames(paths.receipts)));
+  const read = new Set((await port.records.listReceipts(state, agent)).inbox);
   const chosen = pickArchived(ids, read, max);
   for (const id of chosen) {
     // Another sender may be archiving the same inbox: whoever moves the message moves its receipt.
     if (await port.move(join(paths.inbox, `${id}.md`), join(paths.archive, `${id}.md`))) {
-      await port.move(join(paths.receipts, `${id}.json`), join(paths.archive, `${id}.read.json`));
+      await port.records.archiveReceipt(state, agent, id);
     }
   }
   return chosen;

@@ -8,21 +8,31 @@ export interface MailPort {
   listNames(dir: string): Promise<string[]>;
   readText(path: string): Promise<string | undefined>;
   writeAtomic(path: string, text: string): Promise<void>;
-  appendLines(path: string, lines: string[]): Promise<void>;
   /** Rename into place, making the target's folder; false when the source is already gone. */
   move(from: string, to: string): Promise<boolean>;
   exists(path: string): Promise<boolean>;
+  /** Receipts and sent logs: src/adapters/store/message-records.ts owns their files. */
+  records: MessageRecords;
 }
 
-/** One agent's inbox: messages as <id>.md, read receipts as receipts/<id>.json, old read messages in archive/. */
-export function inboxPaths(state: string, agent: string): { inbox: string; receipts: string; archive: string; notifications: string } {
+/** Read receipts and sent logs, read through a schema: a bad record is absent. */
+export interface MessageRecords {
+  /** Ids with a receipt beside the unread messages, and beside the archived ones. */
+  listReceipts(state: string, agent: string): Promise<{ inbox: string[]; archive: string[] }>;
+  /** When the message was read; at is null for a receipt that is not one (still read), undefined with no receipt. */
+  readReceipt(state: string, agent: string, id: string): Promise<{ at: string | null } | undefined>;
+  writeReceipt(state: string, agent: string, receipt: Receipt, archived: boolean): Promise<void>;
+  /** Moves a message's receipt along with it into the archive; nothing when it has none. */
+  archiveReceipt(state: string, agent: string, id: string): Promise<void>;
+  appendSent(state: string, record: SentRecord): Promise<void>;
+  /** The newest `limit` records of what `from` sent, oldest first. */
+  readSent(state: string, from: string, limit: number): Promise<SentRecord[]>;
+}
+
+/** One agent's inbox: messages as <id>.md, old messages in archive/ (receipts: see MessageRecords). */
+export function inboxPaths(state: string, agent: string): { inbox: string; archive: string; notifications: string } {
   const { dir, inbox } = agentPaths(state, agent);
-  return { inbox, receipts: join(inbox, "receipts"), archive: join(inbox, "archive"), notifications: join(dir, "notifications.jsonl") };
-}
-
-/** What a sender (agent, person or verifier) has sent, one JSON line per message. */
-export function sentLogFile(state: string, from: string): string {
-  return join(state, "messages", "sent", `${from}.jsonl`);
+  return { inbox, archive: join(inbox, "archive"), notifications: join(dir, "notifications.jsonl") };
 }
 
 /** One line of a sent log. */

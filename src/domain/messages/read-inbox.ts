@@ -1,8 +1,8 @@
 import { join } from "node:path";
 import { OrgError } from "../errors.js";
-import { messageIds, receiptIds } from "./deliver.js";
+import { messageIds } from "./deliver.js";
 import { MESSAGE_ID, parseMessage, type Message } from "./message-head.js";
-import { inboxPaths, sentLogFile, type MailPort, type Receipt, type SentRecord } from "./mail-port.js";
+import { inboxPaths, type MailPort, type Receipt, type SentRecord } from "./mail-port.js";
 
 /** A file in an inbox that is not a readable message: where, and what is wrong. */
 export interface InboxProblem {
@@ -16,7 +16,7 @@ export interface InboxProblem {
 export async function readInbox(port: MailPort, state: string, agent: string): Promise<{ unread: Message[]; problems: InboxProblem[] }> {
   const paths = inboxPaths(state, agent);
   const names = await port.listNames(paths.inbox);
-  const read = new Set(receiptIds(await port.listNames(paths.receipts)));
+  const read = new Set((await port.records.listReceipts(state, agent)).inbox);
   const unread: Message[] = [];
   const problems: InboxProblem[] = [];
   for (const name of names.filter((candidate) => candidate.endsWith(".md")).sort()) {
@@ -42,13 +42,13 @@ export async function readInbox(port: MailPort, state: string, agent: string): P
 export async function markRead(port: MailPort, state: string, agent: string, ids: string[], now: Date): Promise<{ marked: string[]; already: string[] }> {
   const paths = inboxPaths(state, agent);
   const present = new Set(messageIds(await port.listNames(paths.inbox)));
-  const archiveNames = await port.listNames(paths.archive);
-  const archived = new Set(messageIds(archiveNames));
+  const archived = new Set(messageIds(await port.listNames(paths.archive)));
   for (const id of ids) {
     if (!MESSAGE_ID.test(id)) throw new OrgError(`"${id}" is not a message id — copy one from \`org inbox\`, e.g. 20260107-101502-123-0a1b2c3d`, "message-id");
     if (!present.has(id) && !archived.has(id)) throw new OrgError(`no message ${id} in the inbox of ${agent} — \`org inbox\` lists its unread messages`, "message-id");
   }
-  const read = new Set([...receiptIds(await port.listNames(paths.receipts)), ...archiveNames.filter((name) => name.endsWith(".read.json")).map((name) => name.slice(0, -10))]);
+  const receipts = await port.records.listReceipts(state, agent);
+  const read = new Set([...receipts.inbox, ...receipts.archive]);
   const marked: string[] = [];
   const already: string[] = [];
   for (const id of [...new Set(ids)]) {
@@ -58,8 +58,7 @@ export async function markRead(port: MailPort, state: string, agent: string, ids
     }
     const receipt: Receipt = { id, by: agent, at: now.toISOString() };
     // A message archived unread gets its receipt next to it in the archive.
-    const file = present.has(id) ? join(paths.receipts, `${id}.json`) : join(paths.archive, `${id}.read.json`);
-    await port.writeAtomic(file, `${JSON.stringify(receipt)}\n`);
+    await port.records.writeReceipt(state, agent, receipt, !present.has(id));
     marked.push(id);
   }
   return { marked, already };
@@ -70,31 +69,14 @@ export type Delivery = { agent: string; state: "read"; at: string | null } | { a
 
 /** The newest `limit` messages `from` sent, each with every recipient's delivery state. */
 export async function readSent(port: MailPort, state: string, from: string, limit: number): Promise<{ record: SentRecord; deliveries: Delivery[] }[]> {
-  const text = (await port.readText(sentLogFile(state, from))) ?? "";
-  const records = text.split("\n").filter(Boolean).slice(-limit).flatMap((line): SentRecord[] => {
-    try {
-      return [JSON.parse(line) as SentRecord];
-    } catch {
-      return [];
-    }
-  });
+  const records = await port.records.readSent(state, from, limit);
   return Promise.all(records.map(async (record) => ({ record, deliveries: await Promise.all(record.to.map((agent) => readDelivery(port, state, agent, record.id))) })));
 }
 
 async function readDelivery(port: MailPort, state: string, agent: string, id: string): Promise<Delivery> {
   const paths = inboxPaths(state, agent);
-  for (const file of [join(paths.receipts, `${id}.json`), join(paths.archive, `${id}.read.json`)]) {
-    const text = await port.readText(file);
-    if (text !== undefined) return { agent, state: "read", at: parseReceipt(text)?.at ?? null };
-  }
+  const receipt = await port.records.readReceipt(state, agent, id);
+  if (receipt) return { agent, state: "read", at: receipt.at };
   if (await port.exists(join(paths.archive, `${id}.md`))) return { agent, state: "archived unread" };
   return { agent, state: (await port.exists(join(paths.inbox, `${id}.md`))) ? "unread" : "missing" };
-}
-
-function parseReceipt(text: string): Receipt | undefined {
-  try {
-    return JSON.parse(text) as Receipt;
-  } catch {
-    return undefined;
-  }
 }

@@ -3,7 +3,8 @@ import { agentPaths, sandboxFile, type OrgPaths } from "../paths.js";
 import { parseAgentSandbox } from "../sandbox/prepare-sandboxes.js";
 import type { PanesPort } from "../ports.js";
 import { prepareAgents } from "../lifecycle/prepare-agents.js";
-import type { AgentRecord, AgentStatus, OrgRecord } from "../state.js";
+import type { AgentRecord, OrgRecord } from "../state.js";
+import { readAgentStatus, writeAgentStatus } from "../lifecycle/agent-status-file.js";
 import { prepareSlurmAgents } from "../slurm/prepare-jobs.js";
 import { agentPaneSpec, recordStarts, writeStartingStatus } from "../lifecycle/up-org.js";
 import type { World } from "../world.js";
@@ -96,12 +97,12 @@ export async function applyActions(input: ApplyInput): Promise<OrgRecord> {
 const HELD_MS = 3_600_000;
 
 async function markStatus(world: World, paths: OrgPaths, agent: string, state: "stopped" | "restarting", reason: string): Promise<void> {
-  const file = agentPaths(paths.state, agent).status;
-  const status = JSON.parse((await world.files.readText(file)) ?? "null") as AgentStatus | null;
+  const status = await readAgentStatus(world.files, paths.state, agent);
   if (!status) return;
   const now = world.now();
   const restartAt = state === "restarting" ? new Date(now.getTime() + HELD_MS).toISOString() : null;
-  await world.files.writeAtomic(file, `${JSON.stringify({ ...status, state, reason, restartAt, updatedAt: now.toISOString() }, null, 2)}\n`);
+  const updatedAt = now.toISOString();
+  await writeAgentStatus(world.files, paths.state, agent, { ...status, state, reason, restartAt, updatedAt });
 }
 
 async function stopAgent(world: World, agent: ObservedAgent): Promise<void> {

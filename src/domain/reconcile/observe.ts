@@ -1,6 +1,7 @@
 import { agentPaths, type OrgPaths } from "../paths.js";
 import type { PanesPort } from "../ports.js";
-import type { AgentStatus, OrgRecord } from "../state.js";
+import type { OrgRecord } from "../state.js";
+import { readAgentStatus } from "../lifecycle/agent-status-file.js";
 import { parseLaunchSpec } from "../lifecycle/supervise.js";
 import type { World } from "../world.js";
 import type { ObservedOrg } from "./org-states.js";
@@ -12,9 +13,10 @@ export async function observeOrg(world: World, paths: OrgPaths, record: OrgRecor
   const byId = new Map(panes.map((pane) => [pane.id, pane]));
   const agents = await Promise.all(record.agents.map(async (agent) => {
     const files = agentPaths(paths.state, agent.name);
-    const [launchText, prompt, statusText] = await Promise.all([files.launch, files.prompt, files.status].map((file) => world.files.readText(file)));
+    const read = (file: string) => world.files.readText(file);
+    const [launchText, prompt] = await Promise.all([read(files.launch), read(files.prompt)]);
+    const status = await readAgentStatus(world.files, paths.state, agent.name);
     const launch = launchText === undefined ? null : parseLaunch(launchText);
-    const status = statusText === undefined ? null : (parseJson(statusText) as AgentStatus | null);
     return {
       record: agent,
       launch,

@@ -1,4 +1,5 @@
-import { agentPaths, orgPaths } from "../paths.js";
+import { orgPaths } from "../paths.js";
+import { readAgentStatuses } from "../lifecycle/agent-status-file.js";
 import { buildSnapshot, type JobView, type OrgSnapshot } from "./snapshot.js";
 import type { PaneInfo } from "../ports.js";
 import type { AgentStatus, OrgRecord } from "../state.js";
@@ -43,11 +44,8 @@ async function readJobStatuses(world: World, state: string, agents: string[]): P
   return new Map(entries.flat());
 }
 
-/** Every agent's status.json; a missing one (not written yet) is undefined. */
-export async function readStatuses(world: World, state: string, agents: string[]): Promise<Map<string, AgentStatus | undefined>> {
-  const entries = await Promise.all(agents.map(async (agent) => {
-    const text = await world.files.readText(agentPaths(state, agent).status);
-    return [agent, text ? (JSON.parse(text) as AgentStatus) : undefined] as const;
-  }));
-  return new Map(entries);
+/** Every agent's status; a missing one (not written yet) or one of another shape is undefined. */
+export function readStatuses(world: World, state: string, agents: string[]):
+  Promise<Map<string, AgentStatus | undefined>> {
+  return readAgentStatuses(world.files, state, agents);
 }

@@ -8,10 +8,15 @@ import { findCaller } from "../../../src/adapters/identity/find-caller.js";
 const roster = [{ name: "a-1", role: "a" }, { name: "b-1", role: "b" }];
 let root: string;
 
+function runningStatus(startedAt: string) {
+  const fields = { restarts: 0, consecutiveFailures: 0, lastExit: null, reason: "running", updatedAt: startedAt };
+  return { agent: "a-1", state: "running", pid: process.pid, startedAt, ...fields };
+}
+
 function writeOrg(backend: "local" | "slurm", startedAt = new Date().toISOString()): void {
   mkdirSync(join(root, "state", "agents", "a-1"), { recursive: true });
   writeFileSync(join(root, "state", "org.json"), JSON.stringify({ version: 1, backend, agents: roster.map((agent) => ({ ...agent, worktree: join(root, agent.name) })) }));
-  writeFileSync(join(root, "state", "agents", "a-1", "status.json"), JSON.stringify({ agent: "a-1", state: "running", pid: process.pid, startedAt }));
+  writeFileSync(join(root, "state", "agents", "a-1", "status.json"), JSON.stringify(runningStatus(startedAt)));
 }
 
 describe("findCaller, against this process's own /proc ancestry", () => {
