@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { basename, dirname, join, relative, resolve } from "node:path";
 import { describe, expect, test } from "vitest";
 import { PACKAGE_ROOT } from "./helpers/org-cli.js";
 
@@ -126,6 +126,12 @@ describe("the house", () => {
     const processesOutside = files.filter(([path, text]) => path !== "adapters/process.ts" && startsProcesses(text));
     expect(gitOutside.map(([path]) => path)).toEqual([]);
     expect(processesOutside.map(([path]) => path)).toEqual([]);
+  });
+
+  // A name that means two things sends a reader to the wrong file; `index.ts` is every folder's surface on purpose.
+  test("no src file name repeats, index.ts apart", () => {
+    const names = sourceFiles(SRC).map((file) => basename(file)).filter((name) => name !== "index.ts");
+    expect(names.filter((name, at) => names.indexOf(name) !== at)).toEqual([]);
   });
 
   // Types included: a file that reaches past the index ties itself to how the folder is laid out inside.
