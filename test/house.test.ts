@@ -10,7 +10,7 @@ const FLOWS: Record<string, string> = {
   "submit.ts": "flows/submit-experiment.js", "send.ts": "flows/send-message.js",
   "confirm.ts": "flows/confirm-commit.js", "ablate.ts": "flows/ablate-commit.js",
   "wait.ts": "flows/wait-verdict.js", "validate.ts": "flows/validate-config.js",
-  "init.ts": "flows/init-org.js",
+  "init.ts": "flows/init-org.js", "builtin.ts": "flows/builtin/run-builtin.js",
   "up.ts": "flows/up/start-org.js", "down.ts": "flows/stop-org.js", "reload.ts": "flows/reload/apply-reload.js",
   "plan.ts": "flows/reload/reload-now.js", "program-restore.ts": "flows/reload/restore-program.js",
 };
