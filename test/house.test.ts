@@ -8,7 +8,9 @@ const LAYERS = ["cli", "ui", "daemon", "flows", "adapters", "domain", "roles"];
 // The commands that are a use case, each with the one flow it calls.
 const FLOWS: Record<string, string> = {
   "submit.ts": "flows/submit-experiment.js", "send.ts": "flows/send-message.js",
-  "confirm.ts": "flows/confirm-commit.js",
+  "confirm.ts": "flows/confirm-commit.js", "ablate.ts": "flows/ablate-commit.js",
+  "wait.ts": "flows/wait-verdict.js", "validate.ts": "flows/validate-config.js",
+  "init.ts": "flows/init-org.js", "builtin.ts": "flows/builtin/run-builtin.js",
   "up.ts": "flows/up/start-org.js", "down.ts": "flows/stop-org.js", "reload.ts": "flows/reload/apply-reload.js",
   "plan.ts": "flows/reload/reload-now.js", "program-restore.ts": "flows/reload/restore-program.js",
 };

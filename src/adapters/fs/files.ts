@@ -79,6 +79,11 @@ export async function readText(path: string): Promise<string | undefined> {
   }
 }
 
+// In place, not atomic: a file an agent edits keeps its inode and mode, as an editor's save does.
+export async function writeText(path: string, text: string): Promise<void> {
+  await writeFile(path, text);
+}
+
 /** Call `onChange` on any change inside `dir` (not recursive), with the name changed when the kernel says; returns the closer. */
 export function watchDir(dir: string, onChange: (name: string | undefined) => void): () => void {
   const watcher = watch(dir, { persistent: false }, (_, name) => onChange(name ?? undefined));

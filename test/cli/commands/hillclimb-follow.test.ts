@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { proposeChange, proposeUntried, runHillclimb, seededRng } from "../../../src/roles/index.js";
-import { hillclimbWorld, orgWorld } from "../../../src/cli/commands/builtin.js";
+import { hillclimbWorld, orgWorld } from "../../../src/flows/builtin/hillclimb-world.js";
 import type { Runner } from "../../../src/adapters/process.js";
 import { createRepo, git, makeTempDir, removeDir } from "../../helpers/temp-repo.js";
 

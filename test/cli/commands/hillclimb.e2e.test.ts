@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, test } from "vitest";
 import { findConstants, proposeChange, runHillclimb } from "../../../src/roles/index.js";
-import { defaultSubmitArgv, hillclimbWorld } from "../../../src/cli/commands/builtin.js";
+import { defaultSubmitArgv, hillclimbWorld } from "../../../src/flows/builtin/hillclimb-world.js";
 import type { Runner } from "../../../src/adapters/process.js";
 import { createRng } from "../../fuzz/rng.js";
 import { makeTempDir, removeDir } from "../../helpers/temp-repo.js";

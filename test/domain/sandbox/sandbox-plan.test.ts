@@ -4,7 +4,7 @@ import { planSandbox } from "../../../src/domain/sandbox/layout.js";
 import { findUserFiles } from "../../../src/domain/sandbox/prepare-sandboxes.js";
 import { decideOutboxRequest } from "../../../src/domain/sandbox/outbox-rules.js";
 import { paneLaunch } from "../../../src/domain/lifecycle/supervise-step.js";
-import { defaultSubmitArgv } from "../../../src/cli/commands/builtin.js";
+import { defaultSubmitArgv } from "../../../src/flows/builtin/hillclimb-world.js";
 import { slurmPaneArgv } from "../../../src/domain/slurm/job-argv.js";
 
 const works: SandboxProbe = { kind: "works", bwrap: "/usr/bin/bwrap" };

@@ -1,13 +1,13 @@
 // `org builtin chief`'s real world: the running org's config for its juniors, the ledger for what was judged, `org task` to tell them.
 import { setTimeout as delay } from "node:timers/promises";
-import { readText } from "../adapters/fs/files.js";
-import { processRunner, type Runner } from "../adapters/process.js";
-import { readAbRun } from "../adapters/store/ab-run.js";
-import { createConfigReader } from "../adapters/store/run-config.js";
-import { readTriedLedger } from "../adapters/store/tried-ledger-file.js";
-import { listAgents } from "../domain/lifecycle/plan-agents.js";
-import { filterOwnHalf } from "../domain/config-versions/ab-run-record.js";
-import type { ChiefWorld } from "../roles/index.js";
+import { readText } from "../../adapters/fs/files.js";
+import { processRunner, type Runner } from "../../adapters/process.js";
+import { readAbRun } from "../../adapters/store/ab-run.js";
+import { createConfigReader } from "../../adapters/store/run-config.js";
+import { readTriedLedger } from "../../adapters/store/tried-ledger-file.js";
+import { listAgents } from "../../domain/lifecycle/plan-agents.js";
+import { filterOwnHalf } from "../../domain/config-versions/ab-run-record.js";
+import type { ChiefWorld } from "../../roles/index.js";
 
 /** The chief's world from its agent environment; `org` is the argv that runs an org command (the sandbox's shim or this binary). */
 export function chiefWorld(env: Record<string, string | undefined>, org: string[], runner: Runner = processRunner): ChiefWorld {
