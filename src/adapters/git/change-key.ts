@@ -1,7 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { countDiffLines, type DiffLines } from "../../domain/experiments/diff-lines.js";
 import type { Change } from "../../domain/experiments/tried-answer.js";
 import type { Runner } from "../process.js";
 import { pipeGit } from "./pipe.js";
@@ -22,49 +20,42 @@ async function readTree(repo: string, commit: string, git: (args: string[]) => P
   return tree;
 }
 
-/** The change from `against` to `commit`: none (or whitespace alone), else its `patch-id --stable` and `against`'s tree. */
-export async function readChange(repo: string, against: string, commit: string, runner?: Runner): Promise<Change> {
+/**
+ * The change from `against` to `commit`: none (or whitespace alone), else its `patch-id --stable` and `against`'s
+ * tree; with the lines it adds and removes, counted from the same diff (no `diff --numstat` of its own).
+ */
+export async function readChange(repo: string, against: string, commit: string, runner?: Runner)
+  : Promise<Change & { lines: DiffLines }> {
   const git = async (args: string[]) => {
     const result = await runGit(args, { cwd: repo, timeoutMs: 120_000, runner });
     if (result.exitCode !== 0) throw new Error(`git ${args.join(" ")} failed in ${repo}: ${result.stderr.trim()}`);
     return result.stdout;
   };
   // The reads of the store at once, the diff straight into patch-id: one round of git, no file written.
-  const [tree, spaced, id] = await Promise.all([
+  const [tree, spaced, { id, diff }] = await Promise.all([
     readTree(repo, against, git),
     // `git diff -w` prints nothing for a file whose edits are whitespace; a mode change or a new empty file shows.
     git(["diff", "-w", "--ignore-blank-lines", "--no-renames", "--no-color", "--no-ext-diff", against, commit]),
     readPatchId(repo, against, commit),
   ]);
   const blank = spaced.trim() === "";
-  if (id) return blank ? { kind: "empty", whitespace: true } : { kind: "change", key: { patchId: id, tree } };
+  const lines = countDiffLines(diff.toString("latin1"));
+  if (id) return blank ? { kind: "empty", whitespace: true, lines } : { kind: "change", key: { patchId: id, tree }, lines };
   // No hunks to hash (no change at all, or only new empty files): the diff's own bytes say which, and name it.
-  const diff = await readDiffBytes(against, commit, git);
   // Two commits' full diff is empty exactly when their trees are the same.
-  if (diff.length === 0) return { kind: "empty", whitespace: false };
-  if (blank) return { kind: "empty", whitespace: true };
-  return { kind: "change", key: { patchId: `diff-sha256:${createHash("sha256").update(diff).digest("hex")}`, tree } };
+  if (diff.length === 0) return { kind: "empty", whitespace: false, lines };
+  if (blank) return { kind: "empty", whitespace: true, lines };
+  const patchId = `diff-sha256:${createHash("sha256").update(diff).digest("hex")}`;
+  return { kind: "change", key: { patchId, tree }, lines };
 }
 
-// `git diff | git patch-id --stable` in the store: the id, or "" for a diff without hunks.
-async function readPatchId(repo: string, against: string, commit: string): Promise<string> {
-  const [diffed, hashed] = await pipeGit({ args: [...DIFF, against, commit], cwd: repo, input: "" },
+// `git diff | git patch-id --stable` in the store: the id ("" for a diff without hunks), and the diff's bytes as
+// they went by (read back as a string, two different non-UTF-8 edits would look the same).
+async function readPatchId(repo: string, against: string, commit: string): Promise<{ id: string; diff: Buffer }> {
+  const [diffed, hashed] = await pipeGit({ args: [...DIFF, against, commit], cwd: repo, input: "", keep: true },
     { args: ["patch-id", "--stable"], cwd: repo, capture: true }, [], 120_000);
   const failed = [diffed, hashed].find((side) => side.exitCode !== 0);
   const why = failed?.stderr.trim();
   if (failed) throw new Error(`git diff ${against} ${commit} | git patch-id failed in ${repo}: ${why}`);
-  return (hashed.stdout ?? "").trim().split(/\s+/)[0] ?? "";
-}
-
-// Through a file: read back as a string, two different non-UTF-8 edits would look the same.
-async function readDiffBytes(against: string, commit: string, git: (args: string[]) => Promise<unknown>)
-  : Promise<Buffer> {
-  const dir = await mkdtemp(join(tmpdir(), "org-change-"));
-  try {
-    const file = join(dir, "change.diff");
-    await git([...DIFF, `--output=${file}`, against, commit]);
-    return await readFile(file);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  return { id: (hashed.stdout ?? "").trim().split(/\s+/)[0] ?? "", diff: diffed.bytes ?? Buffer.alloc(0) };
 }

@@ -8,11 +8,15 @@ export interface PipeEnd {
   cwd: string;
 }
 
-/** How one side ended; stderr says why when it failed; stdout is the second side's, when it was asked for. */
+/**
+ * How one side ended; stderr says why when it failed; stdout is the second side's, when it was asked for; bytes are
+ * what the first side sent on, when it was asked to keep them.
+ */
 export interface PipeResult {
   exitCode: number | null;
   stderr: string;
   stdout?: string;
+  bytes?: Buffer;
 }
 
 /**
@@ -20,7 +24,8 @@ export interface PipeResult {
  * from one to the other as they come (a pack, never held here whole). A timeout kills both groups.
  */
 export async function pipeGit(
-  from: PipeEnd & { input: string }, to: PipeEnd & { capture?: boolean }, config: string[], timeoutMs: number,
+  from: PipeEnd & { input: string; keep?: boolean }, to: PipeEnd & { capture?: boolean }, config: string[],
+  timeoutMs: number,
 ): Promise<[PipeResult, PipeResult]> {
   const env = { ...process.env, ...pinnedGitEnv() };
   const start = (end: PipeEnd, stdio: StdioOptions) => startChild(
@@ -29,22 +34,31 @@ export async function pipeGit(
   const first = start(from, ["pipe", "pipe", "pipe"]);
   let second: ChildProcess;
   try {
-    second = start(to, [first.stdout!, to.capture ? "pipe" : "ignore", "pipe"]);
+    second = start(to, [from.keep ? "pipe" : first.stdout!, to.capture ? "pipe" : "ignore", "pipe"]);
   } catch (error) {
     // No pipe to hand on (the first did not start): both sides failed, as data.
     if (first.pid) void killProcessGroup(first.pid, 500);
     const failed = { exitCode: null, stderr: (error as Error).message };
     return [failed, failed];
   }
-  // The second holds the pipe now; ours, never read, would keep the first's "close" from ever coming.
-  first.stdout?.destroy();
+  const kept: Buffer[] = [];
+  if (from.keep) {
+    // Through node, kept on the way: the second reads the same bytes, and the first's are at hand with no second run.
+    second.stdin?.on("error", () => undefined);
+    first.stdout?.on("data", (chunk: Buffer) => kept.push(chunk));
+    first.stdout?.pipe(second.stdin!);
+  } else {
+    // The second holds the pipe now; ours, never read, would keep the first's "close" from ever coming.
+    first.stdout?.destroy();
+  }
   first.stdin?.on("error", () => undefined);
   first.stdin?.end(from.input);
   const timer = setTimeout(() => {
     for (const child of [first, second]) if (child.pid) void killProcessGroup(child.pid, 500);
   }, timeoutMs);
   try {
-    return await Promise.all([finish(first), finish(second, to.capture)]);
+    const [sent, got] = await Promise.all([finish(first), finish(second, to.capture)]);
+    return [from.keep ? { ...sent, bytes: Buffer.concat(kept) } : sent, got];
   } finally {
     clearTimeout(timer);
   }

@@ -214,6 +214,7 @@ export class VerifierLoop {
         runsDir: this.paths.runs, patchesDir: this.paths.patches, now: () => new Date(), signal: this.abort.signal, sigma,
         ...(tried?.kind === "answer" ? { recorded: tried.row, answer: tried.verdict } : { recorded }),
         program, ...(refused ? { refused } : {}), ...(checkout ? { checkout } : {}), ...(changed ? { changed } : {}),
+        ...(tried?.kind === "run" && tried.lines ? { lines: tried.lines } : {}),
       };
       if (request.kind === "confirm") {
         await runConfirmation(this.port, context, request, this.paths.state);

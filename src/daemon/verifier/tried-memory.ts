@@ -5,6 +5,7 @@ import { formatHeader, formatRow, toResultStatus, type ResultRow } from "../../d
 import { buildAnsweredRow, decideTried } from "../../domain/experiments/tried-answer.js";
 import { originalOf, type ChangeKey, type TriedEntry } from "../../domain/experiments/tried-ledger.js";
 import type { Verdict } from "../../domain/experiments/verdict.js";
+import type { DiffLines } from "../../domain/experiments/diff-lines.js";
 import { readChange } from "../../adapters/git/change-key.js";
 import { appendTriedEntry, readTriedLedger } from "../../adapters/store/tried-ledger-file.js";
 import { readAbRun } from "../../adapters/store/ab-run.js";
@@ -15,7 +16,7 @@ import { hasGates } from "../../domain/experiments/gates.js";
 /** What the verifier does with a candidate, given the ledger: run it, answer it without a run, or hold it behind its twin. */
 export type TriedPlan =
   | { kind: "skip"; reason: string }
-  | { kind: "run"; change?: ChangeKey }
+  | { kind: "run"; change?: ChangeKey; lines?: DiffLines }
   | { kind: "answer"; verdict: Verdict; row: ResultRow; change?: ChangeKey; original?: TriedEntry }
   | { kind: "hold"; twin: string };
 
@@ -59,7 +60,8 @@ export class TriedMemory {
       metricName: this.opts.verify.metric.name, goal: this.opts.verify.metric.goal, ...(recorded ? { recordedAt: recorded.time } : {}),
       ...(input.sigma !== undefined ? { noise: this.opts.verify.keep.k * input.sigma } : {}),
     });
-    if (decision.kind === "run") return { kind: "run", ...(key ? { change: key } : {}) };
+    // The lines it adds from the best, as the row counts them: counted already, from the key's diff.
+    if (decision.kind === "run") return { kind: "run", lines: change.lines, ...(key ? { change: key } : {}) };
     const extras = [...Object.keys(this.opts.verify.budgets), "lines_added", "lines_removed"];
     const gates = hasGates(this.opts.verify);
     const time = new Date().toISOString();

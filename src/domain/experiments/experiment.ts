@@ -110,6 +110,7 @@ async function measureAndRecord(port: VerifierPort, context: ExperimentContext, 
   let seed = ledger.runs ?? 0;
   // Counted while the command runs: the objects are at hand, and nothing the run does changes them.
   const counted = baseline || !paths.ok || conflict ? Promise.resolve({ added: 0, removed: 0 })
+    : context.lines ? Promise.resolve(context.lines)
     : port.diffStat(ledger.best?.commit ?? context.baseCommit, request.commit);
   counted.catch(() => undefined);
   const measures = paths.ok && !blocked && !conflict ? await measureRuns(port, context, request, seeds(seed, baseline ? verify.repeats : 1), 0) : [];

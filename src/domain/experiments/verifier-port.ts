@@ -5,6 +5,7 @@ import type { JudgedWork } from "../judge/prompt.js";
 import type { JudgeRunRecord } from "../judge/spend.js";
 import type { RunSlot } from "./gpu-runs.js";
 import type { ChangedPath } from "./path-rules.js";
+import type { DiffLines } from "./diff-lines.js";
 import type { AgentLedger, ExperimentRequest } from "./request.js";
 import type { ResultRow } from "./results-table.js";
 import type { RunOutcome, Verdict } from "./verdict.js";
@@ -126,4 +127,6 @@ export interface ExperimentContext {
   checkout?: Promise<string>;
   /** changedPaths(baseCommit, commit) already under way. */
   changed?: Promise<ChangedPath[]>;
+  /** diffStat(best or base, commit), counted already from the tried ledger's diff of the same two commits. */
+  lines?: DiffLines;
 }

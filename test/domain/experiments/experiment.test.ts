@@ -64,6 +64,14 @@ describe("runExperiment", () => {
     expect(outcome.runSeconds).toBe(1.2);
   });
 
+  test("the lines the tried ledger's diff counted go in the row: no diff of their own", async () => {
+    const { port, calls } = fakePort([metric(1.05)]);
+    const counted = { ...port, diffStat: async () => (calls.push("numstat"), { added: 3, removed: 1 }) };
+    await runExperiment(counted, { ...context(config(), {}, 0.01), lines: { added: 7, removed: 2 } }, request);
+    expect(calls).toContain("row cand123 1.050000 0.0 discard lr up r-1 | 7,2");
+    expect(calls).not.toContain("numstat");
+  });
+
   test("a clear improvement, confirmed by two more seeds, is kept and becomes the best; nothing is reset", async () => {
     const { port, calls } = fakePort([metric(0.9), metric(0.91), metric(0.89)]);
     const outcome = await runExperiment(port, context(config(), {}, 0.01), request);

@@ -1,0 +1,65 @@
+// The row's line counts come from the tried key's diff: what `git diff --numstat` says of the same commits.
+import { writeFileSync, unlinkSync, renameSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, expect, test } from "vitest";
+import { readChange } from "../../../src/adapters/git/change-key.js";
+import { createRepo, git, removeDir } from "../../helpers/temp-repo.js";
+
+let repo: string | undefined;
+afterEach(() => {
+  if (repo) removeDir(repo);
+  repo = undefined;
+});
+
+function numstat(dir: string, from: string, to: string) {
+  let added = 0;
+  let removed = 0;
+  for (const line of git(dir, ["diff", "--numstat", from, to]).split("\n").filter(Boolean)) {
+    const [plus, minus] = line.split("\t");
+    added += Number(plus) || 0;
+    removed += Number(minus) || 0;
+  }
+  return { added, removed };
+}
+
+function commit(dir: string, message: string, change: () => void): string {
+  change();
+  git(dir, ["add", "--all"]);
+  git(dir, ["commit", "-q", "--allow-empty", "-m", message]);
+  return git(dir, ["rev-parse", "HEAD"]).trim();
+}
+
+test("readChange counts a change's lines from its key's diff as git diff --numstat does", async () => {
+  const long = Array.from({ length: 40 }, (_, index) => `line ${index}`).join("\n");
+  repo = createRepo({ "a.txt": "one\ntwo\nthree\n", "gone.txt": "bye\n", "moved.txt": `${long}\n`, "d.txt": "x\n" });
+  const dir = repo;
+  const base = git(dir, ["rev-parse", "HEAD"]).trim();
+  const at = (name: string) => join(dir, name);
+  const cases: [string, () => void][] = [
+    // A removed line that reads "-- x" is "--- x" in the diff, and an added "++ y" is "+++ y": lines, not headers.
+    ["edit", () => writeFileSync(at("a.txt"), "one\n-- x\n++ y\nthree\n")],
+    ["no newline at the end", () => writeFileSync(at("a.txt"), "one\ntwo\nthree")],
+    ["delete and add", () => {
+      unlinkSync(at("gone.txt"));
+      writeFileSync(at("new.txt"), "a\nb\n");
+    }],
+    ["binary, not UTF-8 and blank lines", () => {
+      writeFileSync(at("blob.bin"), Buffer.from([0, 1, 2, 0xff, 0, 10]));
+      writeFileSync(at("d.txt"), Buffer.from([0x31, 0xe9, 0x0a, 0x0a, 0x0a]));
+    }],
+    ["a rename, numstat's 0 and 0", () => renameSync(at("moved.txt"), at("sub-moved.txt"))],
+    ["a mode alone", () => git(dir, ["update-index", "--chmod=+x", "a.txt"])],
+  ];
+  for (const [name, change] of cases) {
+    git(dir, ["reset", "-q", "--hard", base]);
+    const head = commit(dir, name, change);
+    const read = await readChange(dir, base, head);
+    expect({ name, ...read.lines }).toEqual({ name, ...numstat(dir, base, head) });
+  }
+  // Whitespace alone: an empty change to the ledger, lines still counted for the row.
+  git(dir, ["reset", "-q", "--hard", base]);
+  const spaced = commit(dir, "spaces", () => writeFileSync(at("a.txt"), "one \ntwo\nthree\n"));
+  const lines = { added: 1, removed: 1 };
+  expect(await readChange(dir, base, spaced)).toEqual({ kind: "empty", whitespace: true, lines });
+  expect((await readChange(dir, base, base)).lines).toEqual({ added: 0, removed: 0 });
+});
