@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { ROOT, createRepo, org, removeDir } from "./lib.mjs";
 
 const { seededRng } = await import(join(ROOT, "dist", "roles", "index.js"));
-const { compareSamples, RESAMPLES } = await import(join(ROOT, "dist", "org", "programs", "compare.js"));
+const versions = join(ROOT, "dist", "domain", "config-versions");
+const { compareSamples, RESAMPLES } = await import(join(versions, "compare-versions.js"));
 
 // Each experiment holds one GPU for 30 min; 5 % crash; a keep moves the best down by an exponential step (mean 0.003:
 // memoryless, so a later version is not handicapped by diminishing returns). A researcher runs 2 experiments a wall hour.

@@ -6,8 +6,8 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { FOREVER, ROOT, createRepo, org, percentile, removeDir } from "./lib.mjs";
 
-const { sendMessage } = await import(join(ROOT, "dist", "adapters", "store", "inbox.js"));
-const { MessagesSchema } = await import(join(ROOT, "dist", "org", "config", "schema.js"));
+const { sendMessage } = await import(join(ROOT, "dist", "adapters", "store", "inbox-files.js"));
+const { MessagesSchema } = await import(join(ROOT, "dist", "domain", "config", "schema.js"));
 
 const IDLE_MS = 1000;
 

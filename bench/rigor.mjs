@@ -6,8 +6,8 @@ import { ROOT } from "./lib.mjs";
 // The demo problem's own seeded generator and normal sampler: the same draws on every machine.
 import { createRng as mulberry32, gaussian } from "../demo/research/prepare.mjs";
 
-const { decideKeep } = await import(join(ROOT, "dist", "org", "experiments", "keep-rule.js"));
-const { pooledSigma, summarize } = await import(join(ROOT, "dist", "org", "experiments", "noise.js"));
+const { decideKeep } = await import(join(ROOT, "dist", "domain", "experiments", "keep-rule.js"));
+const { pooledSigma, summarize } = await import(join(ROOT, "dist", "domain", "experiments", "noise.js"));
 
 /** Candidate changes: 20% truly better by 2σ–6σ, 50% neutral, 30% worse by 0.5σ–5σ (seeded). */
 function makeStream(count, sigma, seed) {
