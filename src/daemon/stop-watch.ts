@@ -10,7 +10,8 @@ import { removeFile } from "../adapters/fs/dir.js";
 import { listQueue } from "../adapters/store/queue.js";
 import { sendMessage } from "../adapters/store/inbox-files.js";
 import { readOptionalRecord } from "../adapters/store/org-record.js";
-import { evaluateStop, readStopFile, readWaivers, writeStopFile } from "../adapters/store/stop-watch-state.js";
+import { evaluateStop, readWaivers } from "../adapters/store/stop-watch-state.js";
+import { readStopFile, writeStopFile } from "../adapters/store/stop-file.js";
 
 // A stop is a matter of minutes; a look every few seconds is soon enough and costs a few small reads.
 export const STOP_TICK_MS = 3000;

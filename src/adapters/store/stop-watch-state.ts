@@ -1,18 +1,13 @@
 import type { OrgConfig } from "../../domain/config/index.js";
 import { decideStop, type StopDecision, type StopWaivers } from "../../domain/experiments/stop.js";
-import type { StopFile } from "../../domain/experiments/stop-state.js";
 import { orgPaths, stopFiles } from "../../domain/paths.js";
 import type { OrgRecord } from "../../domain/state.js";
 import { readUsageViews } from "../../domain/usage/summary.js";
 import { judgeCostsForStop, summarizeJudgeSpend } from "../../domain/judge/index.js";
 import { readJudgeUsage } from "../verifier/judge-usage-store.js";
 import { filesPort } from "../fs/files-port.js";
-import { readStopFile } from "./stop-file.js";
 import { readJson, writeJsonAtomic } from "../fs/files.js";
 import { readTrustedRows } from "../verifier/checked-results.js";
-
-// Read in a module of its own (`org status` loads no stop rule); here too for the daemon's callers.
-export { readStopFile };
 
 /**
  * The stop section over what is on disk now: results.tsv, every agent's usage.json (an agent whose program
@@ -33,10 +28,6 @@ export async function evaluateStop(input: { config: OrgConfig; record: Pick<OrgR
   return decideStop({
     stop: config.stop, metric, rows, baseCommit: record.baseCommit, costs, startedAt: new Date(record.upAt), now: input.now, waived: await readWaivers(paths.state),
   });
-}
-
-export async function writeStopFile(state: string, file: StopFile): Promise<void> {
-  await writeJsonAtomic(stopFiles(state).stop, file);
 }
 
 export async function readWaivers(state: string): Promise<StopWaivers> {

@@ -9,7 +9,7 @@ import { orgPaths } from "../../domain/paths.js";
 import type { OrgRecord } from "../../domain/state.js";
 import { detectNewCommits, gpuOfSlot, pickNext } from "../../domain/experiments/schedule.js";
 import type { GpuProbe } from "../../domain/ports.js";
-import { readStopFile } from "../../adapters/store/stop-watch-state.js";
+import { readStopFile } from "../../adapters/store/stop-file.js";
 import { findJudgedRow } from "../../adapters/verifier/judged-row.js";
 import { advanceFrontier } from "../../adapters/verifier/frontier-writer.js";
 import { runConfirmation } from "../../adapters/verifier/confirmation.js";
