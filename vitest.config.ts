@@ -1,9 +1,10 @@
 import { configDefaults, defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
 
 // One vocabulary for speed, the file's name wherever it sits: `*.e2e.test.ts` starts real processes (an org, tmux,
-// a daemon, an agent CLI, verify runs); `*.faults.test.ts` and `*.stress.test.ts` take minutes; any other
-// `*.test.ts` is a unit test. `npm test` runs unit and e2e, `npm run test:fast` unit alone (docs/testing.md).
+// a daemon, verify runs); `*.clients.test.ts` runs the real agent CLIs; `*.faults.test.ts` and `*.stress.test.ts`
+// take minutes; any other `*.test.ts` is a unit test. `npm test` runs unit, clients and e2e (docs/testing.md).
 const E2E = "test/**/*.e2e.test.ts";
+const CLIENTS = "test/**/*.clients.test.ts";
 const FAULTS = "test/**/*.faults.test.ts";
 const STRESS = "test/**/*.stress.test.ts";
 
@@ -21,20 +22,28 @@ const shared: NonNullable<TestProjectInlineConfiguration["test"]> = {
   ],
 };
 
+/** Projects run one after another (`groupOrder`), each with the files at once that its kind of work allows. */
+const after = (groupOrder: number, maxWorkers: number) => ({ sequence: { groupOrder }, maxWorkers });
+
 export default defineConfig({
   test: {
-    // Two at a time: 3 took the suite from 1,745 s to 1,091 s at load ~20, but the real CLIs' files, CPU-bound, then
-    // timed out beside each other (docs/testing.md).
-    maxWorkers: 2,
     // Once per run, whichever projects run.
     globalSetup: ["test/global-setup.ts"],
     projects: [
-      { test: { ...shared, name: "unit", include: ["test/**/*.test.ts"], exclude: [...configDefaults.exclude, E2E, FAULTS, STRESS] } },
-      { test: { ...shared, name: "e2e", include: [E2E] } },
+      {
+        test: {
+          ...shared, ...after(0, 2), name: "unit", include: ["test/**/*.test.ts"],
+          exclude: [...configDefaults.exclude, E2E, CLIENTS, FAULTS, STRESS],
+        },
+      },
+      // The real CLIs are CPU-bound (node, bun, a Rust binary starting on each pane): two files at a time.
+      { test: { ...shared, ...after(1, 2), name: "clients", include: [CLIENTS] } },
+      // Mostly waiting on git, tmux, daemons and verify runs: four at a time on 2 cores (docs/testing.md).
+      { test: { ...shared, ...after(2, 4), name: "e2e", include: [E2E] } },
       // The demo org under injected faults: minutes, so apart from `npm test` (`npm run faults`).
-      { test: { ...shared, name: "faults", include: [FAULTS], testTimeout: 600_000, hookTimeout: 60_000 } },
+      { test: { ...shared, ...after(3, 2), name: "faults", include: [FAULTS], testTimeout: 600_000, hookTimeout: 60_000 } },
       // Real CLIs against a model service that keeps failing: apart from `npm test` until its timing holds under load.
-      { test: { ...shared, name: "stress", include: [STRESS], testTimeout: 600_000, hookTimeout: 120_000 } },
+      { test: { ...shared, ...after(4, 2), name: "stress", include: [STRESS], testTimeout: 600_000, hookTimeout: 120_000 } },
     ],
   },
 });

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { build } from "esbuild";
 import { afterEach, describe, expect, test } from "vitest";
 import { PtyHost } from "../../src/adapters/pty/host.js";
 import {
@@ -56,10 +57,14 @@ describe("org watch's focus mode in a real terminal, no tmux", () => {
     dir = makeTempDir("org-pty-dash-");
     const log = join(dir, "focus.jsonl");
     const calls = () => (existsSync(log) ? readFileSync(log, "utf8").trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>) : []);
+    // From the sources (the suite builds only the CLI's bundle); under dist/, where node finds blessed.
+    const fixture = resolve("dist/fixtures/focus-dashboard.mjs");
+    await build({ entryPoints: [resolve("test/fixtures/bin/focus-dashboard.mjs")], outfile: fixture, bundle: true,
+      format: "esm", platform: "node", external: ["blessed", "node-pty", "@xterm/headless"], logLevel: "error" });
     host = await PtyHost.create({ cols: 100, rows: 30 });
     const exits: (number | null)[] = [];
     host.onExit((pane) => exits.push(pane.exitCode));
-    await host.open({ argv: [process.execPath, resolve("test/fixtures/bin/focus-dashboard.mjs")], cwd: dir, env: { FOCUS_LOG: log, NO_COLOR: "1" }, options: { "@org_agent": "watch" } });
+    await host.open({ argv: [process.execPath, fixture], cwd: dir, env: { FOCUS_LOG: log, NO_COLOR: "1" }, options: { "@org_agent": "watch" } });
     const screen = () => host!.screen("watch").join("\n");
     const waitFor = (text: string) => pollUntil(() => screen().includes(text), { what: `the dashboard to show ${JSON.stringify(text)}`, timeoutMs: 15_000 });
     await waitFor("enter focus");
