@@ -2,6 +2,7 @@ import { createReadStream, renameSync, writeSync } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import { openOutputs } from "../adapters/store/outbox-files.js";
 import type { WarmRequest } from "../adapters/store/outbox-warm.js";
+import { traceSince } from "../adapters/store/outbox.js";
 
 type Main = (argv: string[]) => Promise<number>;
 
@@ -16,6 +17,7 @@ export async function runOutboxWorker(main: Main): Promise<number> {
   // Nothing handed: the daemon stopped, or let this worker go.
   if (!request) return 0;
   const outputs = await openOutputs(request);
+  await traceSince(`${request.base}.ready`, "worker-handed");
   process.chdir(request.cwd);
   for (const key of Object.keys(process.env)) delete process.env[key];
   Object.assign(process.env, request.env);
@@ -26,20 +28,15 @@ export async function runOutboxWorker(main: Main): Promise<number> {
 
 // A moment after start: the worker starts as the command before it runs, and must not slow that one down.
 const WARM_DELAY_MS = 300;
-const WARM_PROBE = {
-  exists: () => Promise.resolve(true),
-  isGitRepo: () => Promise.resolve(true),
-  resolveCommit: () => Promise.resolve("0".repeat(40)),
-};
 
 /**
- * What a brokered submit loads first, loaded while the worker waits: in a fresh process its command's modules take
- * ~40 ms and the first parse of org.yaml ~60 ms more. The parse's answer is thrown away; the request reads its own.
+ * What a brokered submit loads and reads first, done while the worker waits: in a fresh process its modules take
+ * ~40 ms, the first parse of org.yaml ~60 ms more, and each first read its code's compile (see warmSubmit).
  */
 function warmUp(root: string): void {
   const timer = setTimeout(() => {
-    void Promise.all([import("./commands/submit.js"), import("../adapters/store/config-file.js")])
-      .then(([, { readAndLoadConfig }]) => readAndLoadConfig({ cwd: root }, WARM_PROBE))
+    void Promise.all([import("./commands/submit.js"), import("../flows/submit-warm.js")])
+      .then(([, { warmSubmit }]) => warmSubmit(root))
       .catch(() => undefined);
   }, WARM_DELAY_MS);
   timer.unref();
