@@ -2,9 +2,10 @@ import { createReadStream, renameSync, writeSync } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import { openOutputs } from "../adapters/store/outbox-files.js";
 import type { WarmRequest } from "../adapters/store/outbox-warm.js";
+import type { Io } from "./io.js";
 import { traceSince } from "../adapters/store/outbox.js";
 
-type Main = (argv: string[]) => Promise<number>;
+type Main = (argv: string[], io?: Io) => Promise<number>;
 
 /**
  * A warm worker: org loaded ahead, it waits on fd 3 for one brokered request, then runs it as the daemon's /bin/sh
@@ -12,7 +13,7 @@ type Main = (argv: string[]) => Promise<number>;
  * daemon opens them, never through a link), and its exit status into <id>.status as the shell writes it.
  */
 export async function runOutboxWorker(main: Main): Promise<number> {
-  warmUp(process.cwd());
+  warmUp(process.cwd(), main);
   const request = parseRequest(await readInput());
   // Nothing handed: the daemon stopped, or let this worker go.
   if (!request) return 0;
@@ -31,11 +32,14 @@ const WARM_DELAY_MS = 300;
 
 /**
  * What a brokered submit loads and reads first, done while the worker waits: in a fresh process its modules take
- * ~40 ms, the first parse of org.yaml ~60 ms more, and each first read its code's compile (see warmSubmit).
+ * ~40 ms, the first parse of org.yaml ~60 ms more, and each first read its code's compile (see warmSubmit). The
+ * command line is parsed once too (`org submit --help`, printed nowhere): building org's commands compiles them.
  */
-function warmUp(root: string): void {
+function warmUp(root: string, main: Main): void {
+  const silent: Io = { out: () => {}, err: () => {} };
   const timer = setTimeout(() => {
-    void Promise.all([import("./commands/submit.js"), import("../flows/submit-warm.js")])
+    void main(["submit", "--help"], silent)
+      .then(() => Promise.all([import("./commands/submit.js"), import("../flows/submit-warm.js")]))
       .then(([, { warmSubmit }]) => warmSubmit(root))
       .catch(() => undefined);
   }, WARM_DELAY_MS);
