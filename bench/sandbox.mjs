@@ -48,7 +48,8 @@ async function timeSubmits(on, submits, round) {
 
 const overhead = (on, off) => Number((((on - off) / off) * 100).toFixed(1));
 
-// Rounds alternate off and on: a busy machine's swings then fall on both sides alike. More rounds: BENCH_SANDBOX_ROUNDS, BENCH_SANDBOX_SUBMIT_ROUNDS.
+// Rounds alternate off and on: a busy machine's swings then fall on both sides alike. More rounds: BENCH_SANDBOX_ROUNDS, BENCH_SANDBOX_SUBMIT_ROUNDS
+// (BENCH_SANDBOX_ROUNDS=0: the submits alone).
 const fromEnv = (name, fallback) => Number(process.env[name] ?? fallback);
 export async function benchSandbox({ agents = 4, rounds = fromEnv("BENCH_SANDBOX_ROUNDS", 5), submitRounds = fromEnv("BENCH_SANDBOX_SUBMIT_ROUNDS", 3), submits = 5 } = {}) {
   const up = { off: [], on: [] };
@@ -66,12 +67,16 @@ export async function benchSandbox({ agents = 4, rounds = fromEnv("BENCH_SANDBOX
       side.failed += timed.failed;
     }
   }
+  // The load beside the figures: on this shared machine they mean little above ~4.
+  const load = Number((await import("node:os")).loadavg()[0].toFixed(2));
   const result = {
+    load,
     up: { agents, rounds, off_ms: median(up.off), on_ms: median(up.on), overhead_pct: overhead(median(up.on), median(up.off)), off_all_ms: up.off, on_all_ms: up.on },
     submit: { submits: submits * submitRounds, off_ms: median(off.ms), on_ms: median(on.ms), overhead_pct: overhead(median(on.ms), median(off.ms)),
       off_p95_ms: percentile(off.ms, 95), on_p95_ms: percentile(on.ms, 95), git_commit_ms: median([...off.git, ...on.git]),
       git_commit_p95_ms: percentile([...off.git, ...on.git], 95), off_failed: off.failed, on_failed: on.failed, off_all_ms: off.ms, on_all_ms: on.ms },
   };
-  process.stderr.write(`sandbox: org up ${result.up.off_ms} → ${result.up.on_ms} ms (${result.up.overhead_pct} %), org submit --no-wait ${result.submit.off_ms} → ${result.submit.on_ms} ms (${result.submit.overhead_pct} %), p95 ${result.submit.off_p95_ms} → ${result.submit.on_p95_ms} ms, a bare git commit ${result.submit.git_commit_ms} ms (p95 ${result.submit.git_commit_p95_ms})\n`);
+  const upLine = rounds > 0 ? `org up ${result.up.off_ms} → ${result.up.on_ms} ms (${result.up.overhead_pct} %), ` : "";
+  process.stderr.write(`sandbox (load ${load}): ${upLine}org submit --no-wait ${result.submit.off_ms} → ${result.submit.on_ms} ms (${result.submit.overhead_pct} %), p95 ${result.submit.off_p95_ms} → ${result.submit.on_p95_ms} ms, a bare git commit ${result.submit.git_commit_ms} ms (p95 ${result.submit.git_commit_p95_ms})\n`);
   return result;
 }

@@ -1,6 +1,8 @@
 import { defineCommand, type TableRow } from "./command-table.js";
 
-type Main = (argv: string[]) => Promise<number>;
+import type { Io } from "./io.js";
+
+type Main = (argv: string[], io?: Io) => Promise<number>;
 
 /** The hidden commands org starts itself: built-in agents, the daemon, its keeper, pane hosts, Slurm steps, workers. */
 export function listInternalCommands(main: Main): TableRow[] {
@@ -30,7 +32,7 @@ export function listInternalCommands(main: Main): TableRow[] {
     // A brokered command's warm worker: `main` itself runs the request it is handed (see outbox-warm.ts).
     defineCommand({
       name: "outbox-worker", hidden: true,
-      run: async () => (await import("./outbox-worker.js")).runOutboxWorker((args) => main(args)),
+      run: async () => (await import("./outbox-worker.js")).runOutboxWorker((args, io) => main(args, io)),
     }),
   ];
 }

@@ -2,8 +2,10 @@ import { createReadStream, renameSync, writeSync } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import { openOutputs } from "../adapters/store/outbox-files.js";
 import type { WarmRequest } from "../adapters/store/outbox-warm.js";
+import type { Io } from "./io.js";
+import { traceSince } from "../adapters/store/outbox.js";
 
-type Main = (argv: string[]) => Promise<number>;
+type Main = (argv: string[], io?: Io) => Promise<number>;
 
 /**
  * A warm worker: org loaded ahead, it waits on fd 3 for one brokered request, then runs it as the daemon's /bin/sh
@@ -11,11 +13,12 @@ type Main = (argv: string[]) => Promise<number>;
  * daemon opens them, never through a link), and its exit status into <id>.status as the shell writes it.
  */
 export async function runOutboxWorker(main: Main): Promise<number> {
-  warmUp(process.cwd());
+  warmUp(process.cwd(), main);
   const request = parseRequest(await readInput());
   // Nothing handed: the daemon stopped, or let this worker go.
   if (!request) return 0;
   const outputs = await openOutputs(request);
+  await traceSince(`${request.base}.ready`, "worker-handed");
   process.chdir(request.cwd);
   for (const key of Object.keys(process.env)) delete process.env[key];
   Object.assign(process.env, request.env);
@@ -26,20 +29,18 @@ export async function runOutboxWorker(main: Main): Promise<number> {
 
 // A moment after start: the worker starts as the command before it runs, and must not slow that one down.
 const WARM_DELAY_MS = 300;
-const WARM_PROBE = {
-  exists: () => Promise.resolve(true),
-  isGitRepo: () => Promise.resolve(true),
-  resolveCommit: () => Promise.resolve("0".repeat(40)),
-};
 
 /**
- * What a brokered submit loads first, loaded while the worker waits: in a fresh process its command's modules take
- * ~40 ms and the first parse of org.yaml ~60 ms more. The parse's answer is thrown away; the request reads its own.
+ * What a brokered submit loads and reads first, done while the worker waits: in a fresh process its modules take
+ * ~40 ms, the first parse of org.yaml ~60 ms more, and each first read its code's compile (see warmSubmit). The
+ * command line is parsed once too (`org submit --help`, printed nowhere): building org's commands compiles them.
  */
-function warmUp(root: string): void {
+function warmUp(root: string, main: Main): void {
+  const silent: Io = { out: () => {}, err: () => {} };
   const timer = setTimeout(() => {
-    void Promise.all([import("./commands/submit.js"), import("../adapters/store/config-file.js")])
-      .then(([, { readAndLoadConfig }]) => readAndLoadConfig({ cwd: root }, WARM_PROBE))
+    void main(["submit", "--help"], silent)
+      .then(() => Promise.all([import("./commands/submit.js"), import("../flows/submit-warm.js")]))
+      .then(([, { warmSubmit }]) => warmSubmit(root))
       .catch(() => undefined);
   }, WARM_DELAY_MS);
   timer.unref();

@@ -32,19 +32,18 @@ export function openSubmitGit(worktree: OrgWorktree): SubmitGit {
   const git = (args: string[]) => runGitOnWorktree(worktree, args, { config });
   return {
     stageAll: async () => {
-      // The identity is read while `add` stages: the one call that writes the index runs alone.
-      const [identity, added] = await Promise.all([readIdentity(git), git(["add", "--all"])]);
+      // HEAD, its tree and its own ref are read while `add` stages: none reads the index, the one file `add` writes.
+      const [identity, added, heads, symbolic] = await Promise.all([
+        readIdentity(git), git(["add", "--all"]), git(["rev-parse", "HEAD", "HEAD^{tree}"]),
+        git(["symbolic-ref", "-q", "--no-recurse", "HEAD"]),
+      ]);
       config = identity;
       // Without this a full disk would read as "nothing to submit": git staged nothing, it could not write its index.
       if (added.exitCode !== 0 && /no space left|quota exceeded/i.test(added.stderr)) {
         const what = `git could not stage your changes in ${worktree.path}`;
         throw new OrgError(`${await describeDiskFull(worktree.path, { what })}; nothing was committed`, "disk-full");
       }
-      // One round: the index's tree, HEAD and its tree, HEAD's own ref; write-tree alone touches the index.
-      const [tree, heads, symbolic] = await Promise.all([
-        git(["write-tree"]), git(["rev-parse", "HEAD", "HEAD^{tree}"]),
-        git(["symbolic-ref", "-q", "--no-recurse", "HEAD"]),
-      ]);
+      const tree = await git(["write-tree"]);
       const [head = "", headTree] = heads.stdout.trim().split("\n");
       return { tree, head, headTree, symbolic };
     },

@@ -8,9 +8,11 @@ import { isInsideDir } from "../../domain/paths.js";
 export async function findWorktreeAgent<T extends { worktree: string }>(
   agents: readonly T[], cwd: string,
 ): Promise<T | undefined> {
-  const here = await realpath(cwd).catch(() => cwd);
-  for (const agent of agents) {
-    if (isInsideDir(here, await realpath(agent.worktree).catch(() => agent.worktree))) return agent;
-  }
-  return undefined;
+  // Every worktree resolved at once: one after another, the last of 64 agents waited on 64 rounds of the disk.
+  const [here, ...worktrees] = await Promise.all([cwd, ...agents.map((agent) => agent.worktree)].map(resolvePath));
+  return agents.find((_, index) => isInsideDir(here!, worktrees[index]!));
+}
+
+function resolvePath(path: string): Promise<string> {
+  return realpath(path).catch(() => path);
 }

@@ -5,6 +5,8 @@ import { OrgError } from "../../domain/errors.js";
 import { agentPaths } from "../../domain/paths.js";
 import { modifiedMs } from "../fs/dir.js";
 import { pathExists, readJson, writeJsonAtomic } from "../fs/files.js";
+import { readTextNow } from "../fs/read-now.js";
+import { parseLedgerView, type LedgerView } from "../../domain/experiments/ledger-view.js";
 
 /** A ledger before the agent's baseline ran: no best, nothing verified. */
 export const EMPTY_LEDGER: AgentLedger = { best: null, lastVerified: null };
@@ -19,6 +21,20 @@ export async function readLedger(state: string, agent: string): Promise<AgentLed
   if (parsed.ok) return parsed.ledger;
   const fix = "remove it, and the verifier measures the agent's baseline again";
   throw new OrgError(`${file} is not a verifier ledger (${parsed.reason}) — ${fix}`, "ledger");
+}
+
+/**
+ * What the views show of the agent's ledger, read at once (a view reads every agent's) and checked without zod;
+ * undefined before its baseline ran. Throws, as readLedger, when the file is cut short or of another shape.
+ */
+export async function readLedgerView(state: string, agent: string): Promise<LedgerView | undefined> {
+  const file = agentPaths(state, agent).ledger;
+  const text = await readTextNow(file);
+  if (text === undefined) return undefined;
+  const view = parseLedgerView(JSON.parse(text));
+  if (view) return view;
+  const fix = "remove it, and the verifier measures the agent's baseline again";
+  throw new OrgError(`${file} is not a verifier ledger — ${fix}`, "ledger");
 }
 
 /** Each agent's ledger, in order; one missing or unreadable is undefined, for the views and the pooled σ. */

@@ -3,7 +3,8 @@ import { decideSubmit } from "../../domain/contracts/agreement.js";
 import { parseContract, type ParsedContract } from "../../domain/contracts/contract-file.js";
 import { OrgError } from "../../domain/errors.js";
 import { contractPaths, orgPaths } from "../../domain/paths.js";
-import { readAndLoadConfig } from "./config-file.js";
+import { readAndLoadConfig, readConfigText } from "./config-file.js";
+import { mayNameContracts } from "../../domain/contracts/config-mention.js";
 import { configProbe } from "../probes/config.js";
 import { readText } from "../fs/files.js";
 import { withLock } from "../fs/lock.js";
@@ -28,6 +29,9 @@ export async function withContractLock<T>(state: string, change: () => Promise<T
 
 /** `org submit` by the generator role waits for an agreed contract; a broken org.yaml leaves the rule to the verifier's config. */
 export async function assertContractAgreed(root: string, role: string, baseCommit?: string): Promise<void> {
+  // No contracts section for certain: nothing to check, and the config need not be loaded (config-mention.ts).
+  const text = await readConfigText(root).catch(() => undefined);
+  if (text !== undefined && !mayNameContracts(text)) return;
   // The running org's base, when the caller has it: the rule is all that is read, and git need not say the base again.
   const probe = baseCommit ? { ...configProbe, resolveCommit: () => Promise.resolve(baseCommit) } : configProbe;
   const read = await readAndLoadConfig({ cwd: root }, probe);

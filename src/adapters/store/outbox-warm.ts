@@ -16,9 +16,9 @@ export interface WarmRequest {
 }
 
 export interface WarmWorkers {
-  /** Hands `request` to the idle worker: its process group, or undefined when none is ready (then run it cold). */
+  /** Hands `request` to an idle worker: its process group, or undefined when none is ready (then run it cold). */
   hand(request: WarmRequest, what: string): { pid: number; ended: () => void } | undefined;
-  /** Starts a worker when none is idle, replacing one that died idle; a worker that keeps dying is given up on. */
+  /** Starts workers until two are idle, replacing those that died idle; workers that keep dying are given up on. */
   ensure(): void;
   close(): Promise<void>;
 }
@@ -31,13 +31,17 @@ interface Idle {
 
 // Workers that died idle in a row before the rest run cold: a broken install must not restart one every second.
 const MAX_IDLE_DEATHS = 3;
+// Two waiting: a command right after another (a submit, then its inbox) finds one whose node has started, not one
+// still starting. Its node costs ~55 MB, and only while some agent is sandboxed.
+const IDLE_WORKERS = 2;
 
 /**
- * One `org outbox-worker` started ahead, so a brokered command skips node's start-up and org's load. It starts as a
+ * `org outbox-worker`s started ahead, so a brokered command skips node's start-up and org's load. Each starts as a
  * cold command does: a /bin/sh in its own process group that leaves it to init, recorded in the child records.
  */
 export function createWarmWorkers(orgArgv: readonly string[], children: ChildTracker): WarmWorkers {
-  let idle: Idle | undefined;
+  // Oldest first: the first handed out is the one longest loaded.
+  const idle: Idle[] = [];
   let deaths = 0;
   let closed = false;
   const start = () => {
@@ -55,41 +59,43 @@ export function createWarmWorkers(orgArgv: readonly string[], children: ChildTra
     input.on("error", () => undefined);
     (input as Writable & { unref?: () => void }).unref?.();
     ticket.started(child.pid);
-    idle = { pid: child.pid, ticket, input };
+    idle.push({ pid: child.pid, ticket, input });
   };
   const dropDead = () => {
-    if (!idle || isAlive(-idle.pid)) return;
-    idle.ticket.ended(idle.pid);
-    idle = undefined;
-    deaths += 1;
+    for (const worker of idle.filter(({ pid }) => !isAlive(-pid))) {
+      worker.ticket.ended(worker.pid);
+      idle.splice(idle.indexOf(worker), 1);
+      deaths += 1;
+    }
+  };
+  const fill = () => {
+    while (!closed && deaths < MAX_IDLE_DEATHS && idle.length < IDLE_WORKERS) start();
   };
   return {
     hand(request, what) {
       dropDead();
-      const worker = idle;
-      if (!worker || closed) return undefined;
-      idle = undefined;
+      const worker = closed ? undefined : idle.shift();
+      if (!worker) return undefined;
       // Its record now says what it runs, as a cold command's does.
       const ticket = children.announce("command", what, true);
       worker.input.end(`${JSON.stringify({ ...request, env: { ...request.env, ...ticket.env } })}\n`);
       ticket.started(worker.pid);
       deaths = 0;
-      start();
+      fill();
       return { pid: worker.pid, ended: () => ticket.ended(worker.pid) };
     },
     ensure() {
       dropDead();
-      if (!idle && !closed && deaths < MAX_IDLE_DEATHS) start();
+      fill();
     },
     async close() {
       closed = true;
-      const worker = idle;
-      idle = undefined;
-      if (!worker) return;
       // Its fd 3 ends with nothing on it: an idle worker then exits by itself; this makes sure.
-      worker.input.end();
-      await killProcessGroup(worker.pid, 1000);
-      worker.ticket.ended(worker.pid);
+      await Promise.all(idle.splice(0).map(async (worker) => {
+        worker.input.end();
+        await killProcessGroup(worker.pid, 1000);
+        worker.ticket.ended(worker.pid);
+      }));
     },
   };
 }

@@ -6,6 +6,7 @@ import { isAlive, killProcessGroup, startChild } from "../process.js";
 import { readEntry, type OutboxEntry } from "./outbox-entry.js";
 import { openOutputs } from "./outbox-files.js";
 import type { WarmWorkers } from "./outbox-warm.js";
+import { isTracing, recordPhase } from "../trace.js";
 
 /** Requests in an agent's outbox not yet taken: each <id>.ready the shim wrote once its other files were there. */
 export async function takeOutboxRequests(outbox: string): Promise<OutboxEntry[]> {
@@ -17,7 +18,9 @@ export async function takeOutboxRequests(outbox: string): Promise<OutboxEntry[]>
     const base = join(outbox, id);
     // Marked before it runs, and never through a link: a daemon started again never runs a command twice.
     const marked = await writeFile(`${base}.taken`, "", { flag: "wx" }).then(() => true, () => false);
-    if (marked) taken.push(await readEntry(base, names.has(`${id}.live`), names.has(`${id}.file`)));
+    if (!marked) continue;
+    await traceSince(`${base}.ready`, "taken");
+    taken.push(await readEntry(base, names.has(`${id}.live`), names.has(`${id}.file`)));
   }
   return taken;
 }
@@ -128,6 +131,13 @@ export async function closeOutboxRequest(entry: OutboxEntry, opts: { folder?: st
   const names = await readdir(outbox).catch(() => [] as string[]);
   const mine = names.filter((name) => name.startsWith(`${id}.`));
   await Promise.all(mine.map((name) => unlink(join(outbox, name)).catch(() => undefined)));
+}
+
+/** With ORG_TRACE_TIMINGS: how long after the shim's <id>.ready this step of its request came. */
+export async function traceSince(ready: string, phase: string): Promise<void> {
+  if (!isTracing()) return;
+  const info = await lstat(ready).catch(() => undefined);
+  if (info) recordPhase("outbox", phase, Date.now() - info.mtimeMs);
 }
 
 function exists(path: string): Promise<boolean> {

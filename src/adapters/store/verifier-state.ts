@@ -5,7 +5,7 @@ import { readStartTicks } from "../child-records.js";
 import { isAlive } from "../process.js";
 import { hasQueue, listQueue } from "./queue.js";
 import { readOpenRuns } from "./gpu-runs-file.js";
-import { readLedger, readLedgerTime } from "./agent-ledger.js";
+import { readLedgerTime, readLedgerView } from "./agent-ledger.js";
 
 /**
  * The queue, the runs in progress and the ledgers of `agents`; a file cut short or missing reads as absent. Undefined
@@ -22,7 +22,7 @@ export async function readVerifierInput(
   // A start with no end whose process is gone was lost with a killed daemon: no run in progress.
   const running = open.filter((run) => (run.ticks === null ? isAlive(run.pid) : readStartTicks(run.pid) === run.ticks));
   const ledgers = await Promise.all(agents.map(async (agent) => {
-    const ledger = await readLedger(paths.state, agent).catch(unreadable);
+    const ledger = await readLedgerView(paths.state, agent).catch(unreadable);
     // A crash an earlier daemon recorded is retried by this one: not judged yet, for `org up --wait`.
     const since = opts.crashedSince;
     const stale = since !== undefined && ledger?.baselineCrash !== undefined && (await readLedgerTime(paths.state, agent)) < since;

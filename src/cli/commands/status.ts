@@ -8,6 +8,7 @@ import { readStopFile } from "../../adapters/store/stop-file.js";
 import { readDiskView } from "../../adapters/store/disk-state.js";
 import { formatStopLine } from "../../ui/stop-line.js";
 import { createWorld } from "../../adapters/real-world.js";
+import { readTextNow } from "../../adapters/fs/read-now.js";
 import { readUtilizationInput } from "../../adapters/store/gpu-runs-file.js";
 import { measureUtilization } from "../../domain/experiments/utilization.js";
 import { renderStatus } from "../../ui/status-table.js";
@@ -23,7 +24,9 @@ import { formatJson } from "../../domain/safe-text.js";
 
 /** `org status [--json]`: every agent with role, GPU, pid, state, restarts, uptime, branch head, tokens and dollars. */
 export async function runStatus(opts: { root: string; json: boolean }, io: Io): Promise<number> {
-  const world = createWorld();
+  const real = createWorld();
+  // Every file status reads is one org wrote in state/: read at once, not through the thread pool (read-now.ts).
+  const world = { ...real, files: { ...real.files, readText: readTextNow } };
   const snapshot = await readSnapshot(world, opts.root);
   const paths = orgPaths(opts.root);
   const names = snapshot.agents.map((agent) => agent.name);

@@ -1,6 +1,6 @@
 /**
- * What `org submit` reads off git's answers, as pure decisions: one round of git calls after `git add --all`
- * (write-tree, HEAD and its tree, HEAD's own ref) tells all that the calls one after another used to.
+ * What `org submit` reads off git's answers, as pure decisions: HEAD, its tree and HEAD's own ref (read while
+ * `git add --all` stages), then write-tree, tell all that the calls one after another used to.
  */
 
 /** A git call's answer as submit reads it. */

@@ -1,8 +1,9 @@
 // state/agents/<agent>/status.json: the supervisor's record of an agent's program. The only module that names its
-// path, reads it (through a schema) or writes it; callers hand it their file port (a fake one in tests).
+// path, reads it (checked field by field) or writes it; callers hand it their file port (a fake one in tests).
 import { agentPaths } from "../paths.js";
 import type { FilesPort } from "../ports.js";
 import type { AgentStatus } from "../state.js";
+import { parseAgentStatus } from "./agent-status-schema.js";
 
 /** The agent's status; undefined when none was written yet, or the file is cut short or of another shape. */
 export async function readAgentStatus(files: Pick<FilesPort, "readText">, state: string, agent: string):
@@ -16,7 +17,6 @@ export async function readAgentStatus(files: Pick<FilesPort, "readText">, state:
   } catch {
     return undefined;
   }
-  const { parseAgentStatus } = await import("./agent-status-schema.js");
   return parseAgentStatus(value);
 }
 

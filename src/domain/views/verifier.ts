@@ -1,5 +1,6 @@
 // What the verifier is doing, for `org status`, `org watch` and `org up`: its queue, the baselines, a crashed base.
-import type { AgentLedger, ExperimentRequest } from "../experiments/request.js";
+import type { ExperimentRequest } from "../experiments/request.js";
+import type { LedgerView } from "../experiments/ledger-view.js";
 import type { RunStarted } from "../experiments/gpu-runs.js";
 
 export interface CrashedBaseline {
@@ -25,7 +26,7 @@ export interface VerifierInput {
   queue: readonly Pick<ExperimentRequest, "id" | "agent" | "kind">[];
   /** Verify runs started and not ended, whose process still lives. */
   running: readonly Pick<RunStarted, "id" | "agent">[];
-  ledgers: ReadonlyMap<string, AgentLedger | undefined>;
+  ledgers: ReadonlyMap<string, LedgerView | undefined>;
 }
 
 /** A run's log is named after its request (`<id>.log`, then `<id>-run2.log`…): so a run finds its request. */

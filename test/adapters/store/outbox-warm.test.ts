@@ -73,9 +73,12 @@ describe("a warm worker", () => {
       expect({ ...warm, pid: 0 }).toEqual({ ...cold, pid: 0 });
       expect(cold.stdout + cold.stderr).not.toBe("");
     }
-    // The first request went to the worker started before it; each hand-over starts the next.
-    expect(tracked.started.map(({ pid }) => pid).slice(0, 2)).toEqual([idle, idle]);
-    expect(tracked.started[1]!.what).toBe("org --version for a-1");
+    // Two wait; the first request went to the one started first, and each hand-over starts the next.
+    const idleOnes = tracked.started.slice(0, 2).map(({ pid }) => pid);
+    expect(tracked.started.slice(2, 4).map(({ pid, what }) => [pid, what])).toEqual([
+      [idle, "org --version for a-1"], [expect.any(Number), "org outbox-worker (idle, for the next brokered command)"],
+    ]);
+    expect(tracked.started.find(({ what }) => what === "org claims for a-1")?.pid).toBe(idleOnes[1]);
   }, 30_000);
 
   test("a command that fails prints to stderr and exits as the cold one does", async () => {
@@ -86,7 +89,7 @@ describe("a warm worker", () => {
     expect(warm).toEqual({ ...cold, pid: warm.pid });
   }, 30_000);
 
-  test("one that dies idle is replaced; one that keeps dying is given up, and the commands then start cold", async () => {
+  test("one that dies idle is replaced; those that keep dying are given up, and the commands then start cold", async () => {
     const { pool, idle, tracked } = await startPool();
     // Looked at again until its group is gone (a zombie a moment still counts), as the broker looks every second.
     const kill = async (pid: number) => {
@@ -97,9 +100,11 @@ describe("a warm worker", () => {
     const next = tracked.started.at(-1)!.pid;
     expect(next).not.toBe(idle);
     expect(isAlive(-next)).toBe(true);
-    for (let death = 0; death < 2; death++) await kill(tracked.started.at(-1)!.pid);
-    // Three deaths in a row: the first worker and its two replacements.
-    expect(tracked.started).toHaveLength(3);
+    // Every idle one killed in turn: the second death starts one more, the third none; commands then start cold.
+    for (const pid of tracked.started.slice(1).map((worker) => worker.pid)) await kill(pid);
+    await kill(tracked.started.at(-1)!.pid);
+    expect(tracked.started).toHaveLength(4);
+    expect(tracked.started.every(({ pid }) => tracked.ended.includes(pid))).toBe(true);
     expect(pool.hand({ argv: [], env: {}, cwd: "/", base: "/nonexistent", local: false }, "org")).toBeUndefined();
   }, 30_000);
 });

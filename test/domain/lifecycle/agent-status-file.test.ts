@@ -6,6 +6,7 @@ import { filesPort } from "../../../src/adapters/fs/files-port.js";
 import {
   readAgentStatus, readAgentStatuses, writeAgentStatus,
 } from "../../../src/domain/lifecycle/agent-status-file.js";
+import { parseAgentStatus } from "../../../src/domain/lifecycle/agent-status-schema.js";
 import type { AgentStatus } from "../../../src/domain/state.js";
 import { readStatuses } from "../../../src/domain/views/status-snapshot.js";
 import type { World } from "../../../src/domain/world.js";
@@ -54,5 +55,28 @@ describe("state/agents/<agent>/status.json, through its owner", () => {
     expect(statuses.get("a-1")).toEqual(running);
     expect(statuses.has("b-1")).toBe(true);
     expect(statuses.get("b-1")).toBeUndefined();
+  });
+});
+
+describe("a status file's fields, each checked as the supervisor writes it", () => {
+  const shapes: [string, unknown][] = [
+    ["a state org does not know", { ...running, state: "dancing" }],
+    ["a pid that is text", { ...running, pid: "4242" }],
+    ["no restarts count", { ...running, restarts: undefined }],
+    ["a last exit without its time", { ...running, lastExit: { code: 1, signal: null } }],
+    ["a last exit whose pid is text", { ...running, lastExit: { ...running.lastExit, pid: "4000" } }],
+    ["a restart time that is a number", { ...running, restartAt: 5 }],
+    ["a list", [running]],
+    ["null", null],
+  ];
+  test.each(shapes)("%s reads as no status", (_what, value) => {
+    expect(parseAgentStatus(value)).toBeUndefined();
+  });
+
+  test("nulls where the supervisor writes them, and no restartAt at all, read as the status", () => {
+    const starting = { ...running, pid: null, startedAt: null, lastExit: null, restartAt: undefined };
+    expect(parseAgentStatus(starting)).toEqual(starting);
+    expect(parseAgentStatus({ ...running, lastExit: { code: null, signal: "SIGKILL", at: AT } }))
+      .toEqual({ ...running, lastExit: { code: null, signal: "SIGKILL", at: AT } });
   });
 });
