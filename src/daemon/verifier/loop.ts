@@ -186,7 +186,7 @@ export class VerifierLoop {
       if (submitted.kind === "stack") await this.stacks.run(submitted, slot, await this.readSigma(), this.abort.signal);
       if (submitted.kind === "ablate") await this.ablations.run(submitted, slot, this.abort.signal);
       if (submitted.kind === "stack" || submitted.kind === "ablate") return void this.finished.add(submitted.id);
-      // The slot's checkout cleaned while the commit comes in: its checkout then waits on one git process, not two.
+      // Cleaned while the commit comes in, unless its last request's end cleaned it already.
       this.port.startClean?.(slot);
       // Read now, not at tick time: the agent's previous run may have finished since.
       const ledger = (await readLedger(this.paths.state, agent.name)) ?? EMPTY_LEDGER;
@@ -253,6 +253,8 @@ export class VerifierLoop {
     } finally {
       // An early checkout no run took is still settled before the slot is free: two would race in one folder.
       await checkout?.catch(() => undefined);
+      // Cleaned as it ends, off the next request's path (the port knows when a run of it may still write there).
+      if (!this.abort.signal.aborted) this.port.cleanAfterRun?.(slot);
       this.tried.release(submitted.id);
       this.running.delete(submitted.id);
       // Only after a verdict: a request that failed waits for the next look rather than retry at once, in a loop.
@@ -295,5 +297,4 @@ export class VerifierLoop {
     await addToQueue(this.paths.state, request);
     return request;
   }
-
 }

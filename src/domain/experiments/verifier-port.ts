@@ -68,6 +68,8 @@ export interface VerifierPort {
   prepareCheckout(slot: string, commit: string): Promise<string>;
   /** The slot's next checkout cleaned now, beside other work: its prepareCheckout then only checks out. */
   startClean?(slot: string): void;
+  /** The slot's request is done: its clean starts now where nothing of its runs can still write there. */
+  cleanAfterRun?(slot: string): void;
   changedPaths(from: string, to: string): Promise<ChangedPath[]>;
   /** Restores the protected paths from the base, then checks them against org's record of it: why not, or undefined. */
   restoreProtected(checkout: string, baseCommit: string, paths: string[]): Promise<string | undefined>;
