@@ -2,7 +2,7 @@ import type { OrgConfig } from "../../domain/config/index.js";
 import { runExperiment } from "../../domain/experiments/experiment.js";
 import { requestId, type AgentLedger, type ExperimentRequest } from "../../domain/experiments/request.js";
 import type { ExperimentContext, VerifierPort } from "../../domain/experiments/verifier-port.js";
-import { decideRebase, describeConflict, toJudged } from "../../domain/experiments/rebase.js";
+import { toJudged } from "../../domain/experiments/rebase.js";
 import { formatVerdictMessage } from "../../domain/experiments/submit-reply.js";
 import { readMessageSettings } from "../../domain/messages/mail-port.js";
 import { orgPaths } from "../../domain/paths.js";
@@ -13,12 +13,13 @@ import { readStopFile } from "../../adapters/store/stop-file.js";
 import { findJudgedRow } from "../../adapters/verifier/judged-row.js";
 import { advanceFrontier } from "../../adapters/verifier/frontier-writer.js";
 import { runConfirmation } from "../../adapters/verifier/confirmation.js";
-import { rebaseChange } from "../../adapters/git/rebase-change.js";
 import { JournalStore } from "../../adapters/store/journal-store.js";
 import { writeVerdictFile } from "../../adapters/verifier/verdict-file.js";
 import { VerifierGuard } from "./guard.js";
 import { OrgHeadsReader } from "./org-heads.js";
-import { addToQueue, prepareQueue, removeFromQueue, rewriteQueued } from "../../adapters/store/queue.js";
+import { rebaseOntoBest } from "./rebase-onto-best.js";
+import { EarlyAdmits } from "./early-admits.js";
+import { addToQueue, prepareQueue, removeFromQueue } from "../../adapters/store/queue.js";
 import { readQueue } from "./read-queue.js";
 import { watchPoolGpus } from "./pool-watch.js";
 import { PoolKeeper } from "./pool-keeper.js";
@@ -55,6 +56,7 @@ export class VerifierLoop {
   private readonly stacks;
   private readonly ablations;
   private readonly abort = new AbortController();
+  private readonly admits: EarlyAdmits;
 
   constructor(
     private readonly record: OrgRecord,
@@ -71,6 +73,7 @@ export class VerifierLoop {
     this.paths = orgPaths(record.root);
     this.agents = new Map(record.agents.map((agent) => [agent.name, agent]));
     this.heads = new OrgHeadsReader(record, this.agents);
+    this.admits = new EarlyAdmits(this.port);
     this.guard = new VerifierGuard({ record, journal: this.journal, port: this.port, say: log, messages: config.messages });
     this.tried = new TriedMemory({ state: this.paths.state, base: record.baseCommit, verify: config.verify!, log });
     this.stacks = new StackRunner(record, config, this.port, log, { journal: this.journal, guard: this.guard });
@@ -82,15 +85,17 @@ export class VerifierLoop {
     const verify = this.config.verify;
     if (!verify) return;
     await prepareQueue(this.paths.state);
+    const running = () => [...this.running.values()].map((run) => run.request);
+    const pending = await readQueue(this.paths.state, this.agents, running, this.aliases);
+    // Read first: a submitted commit goes into the store beside the looks below, not after them.
+    this.admits.start(pending);
     await this.pool.checkOnce();
-    const listing = await this.heads.read();
+    const listing = await this.heads.read(now.getTime());
     // Before anything is judged: the record is the verifier's, and the org best where it put it.
     await this.guard.check(listing.best).catch((error: Error) => this.log(`verifier: checking the journal: ${error.message}`));
     // Once per loop: a reload that changes the agents starts a new loop, and so rewrites it.
     if (!this.capacityWritten) await writeCapacity(this.paths.state, listCapacity(this.record.agents, verify.parallel, this.record.pool));
     this.capacityWritten = true;
-    const running = () => [...this.running.values()].map((run) => run.request);
-    const pending = await readQueue(this.paths.state, this.agents, running, this.aliases);
     const stop = await readStopFile(this.paths.state);
     // Stopped by a GPU-hour or cost limit: nothing new is queued or started, confirmations excepted.
     if (stop?.kind === "stop" && stop.cancel) {
@@ -121,7 +126,9 @@ export class VerifierLoop {
         queuedAgents.add(agent.name);
       }
     }
-    const { heads, subjects } = listing;
+    const { heads, subjects, fresh } = listing;
+    // Reused from a look moments ago, the heads may predate a move: plain commits are sought in the next fresh one.
+    if (!fresh) return this.startWhenRoom(pending, verify.parallel);
     // A head counts once it stood a tick period, not two looks (ms apart when the queue wakes the loop): `org submit` gets there first.
     const stable = new Map([...heads].filter(([agent, head]) => this.seenHeads.get(agent)?.head === head && now.getTime() - this.seenHeads.get(agent)!.since >= HEAD_SETTLE_MS));
     for (const [agent, head] of heads) if (head && this.seenHeads.get(agent)?.head !== head) this.seenHeads.set(agent, { head, since: now.getTime() });
@@ -192,10 +199,10 @@ export class VerifierLoop {
       const ledger = (await readLedger(this.paths.state, agent.name)) ?? EMPTY_LEDGER;
       // σ and the program read files alone: they go alongside the fetch, not after it.
       const [refused, sigma, program] = await Promise.all([
-        this.port.admit([submitted.commit, submitted.after, ledger.best?.commit]), this.readSigma(),
+        this.admits.admit(submitted, [submitted.commit, submitted.after, ledger.best?.commit]), this.readSigma(),
         readAgentProgramAt(this.paths.state, submitted.agent, submitted.submittedAt),
       ]);
-      const request = toJudged(refused ? submitted : await this.rebaseOntoBest(submitted, ledger, slot));
+      const request = toJudged(refused ? submitted : await rebaseOntoBest({ port: this.port, state: this.paths.state, base: this.record.baseCommit, log: this.log }, submitted, ledger, slot));
       // The checkout, and what changed since the base, made while the ledger and the row are looked up.
       checkout = refused ? undefined : startEarly(this.port.prepareCheckout(slot, request.commit));
       const own = request.kind !== "baseline" && !refused && request.rebased?.kind !== "conflict";
@@ -260,27 +267,6 @@ export class VerifierLoop {
       // Only after a verdict: a request that failed waits for the next look rather than retry at once, in a loop.
       if (this.finished.has(submitted.id)) void this.startNext().catch((error: Error) => this.log(`verifier: ${error.message}`));
     }
-  }
-
-  /**
-   * A candidate queued on top of one that is not the agent's best now (discarded, or kept as a rebase) runs as its own
-   * change on that best. The result goes into the request file before the run: a daemon killed meanwhile judges the same commit.
-   */
-  private async rebaseOntoBest(request: ExperimentRequest, ledger: AgentLedger, slot: string): Promise<ExperimentRequest> {
-    const decision = decideRebase(request, ledger.best?.commit ?? this.record.baseCommit);
-    if (decision.kind === "as-is") return request;
-    const checkout = await this.port.prepareCheckout(slot, decision.onto);
-    const change = await rebaseChange(checkout, { after: decision.after, commit: request.commit }, decision.onto);
-    if (change.kind === "rebased") await this.port.publish(change.commit);
-    const { onto, after } = decision;
-    const rebased: ExperimentRequest = {
-      ...request,
-      rebased: change.kind === "rebased" ? { kind: "rebased", from: request.commit, onto, commit: change.commit }
-        : { kind: "conflict", from: request.commit, onto, reason: describeConflict({ from: request.commit, after, onto, subject: request.description, files: change.files }) },
-    };
-    await rewriteQueued(this.paths.state, rebased);
-    this.log(`${request.agent} ${request.commit.slice(0, 7)} was made on ${after.slice(0, 7)}, not its best: ${change.kind === "rebased" ? `rebased onto ${onto.slice(0, 7)} as ${change.commit.slice(0, 7)}` : `conflicts with ${onto.slice(0, 7)}`}`);
-    return rebased;
   }
 
   /** σ pooled over every agent's baseline repeats (and a judge's calibration repeats). */
