@@ -235,11 +235,12 @@ export class VerifierLoop {
       await writeLedger(this.paths.state, agent.name, outcome.ledger);
       const { verdict } = outcome;
       if (verdict.kind === "keep" || verdict.kind === "baseline") {
-        await advanceFrontier({
+        const moved = await advanceFrontier({
           record: this.record, journal: this.journal, goal: this.config.verify!.metric.goal, metricName: this.config.verify!.metric.name,
           candidate: { commit: request.commit, metric: verdict.metric, agent: agent.name }, notify: (to, text) => this.port.appendInbox(to, text),
           onlyIfMissing: verdict.kind === "baseline",
         });
+        if (moved && !moved.half) this.heads.noteBest(moved.commit);
       }
       this.seenHeads.set(agent.name, { head: outcome.head, since: 0 });
       const { ledger: next, ...rest } = outcome;

@@ -33,6 +33,11 @@ export class OrgHeadsReader {
     return { ...this.last, fresh: true };
   }
 
+  /** The verifier moved the org best itself: a reused listing says so, and the guard asks git nothing of it. */
+  noteBest(commit: string): void {
+    if (this.last) this.last = { ...this.last, best: commit };
+  }
+
   private async list(): Promise<OrgHeads> {
     const prefix = `refs/heads/org/${this.record.name}/`;
     const refs = await listRefs(this.record.repo, prefix, ["refname", "objectname", "subject"]);

@@ -23,3 +23,15 @@ test("a listing moments old is reused, not fresh; a second on, the heads are lis
   expect(await reader.read(at + 500)).toMatchObject({ fresh: false, heads: new Map([["a-1", first]]) });
   expect(await reader.read(at + 1000)).toMatchObject({ fresh: true, heads: new Map([["a-1", next]]) });
 });
+
+test("the best the verifier moved itself is what a reused listing says; a fresh one is git's word", async () => {
+  root = createRepo({ "a.txt": "1\n" });
+  const first = git(root, ["rev-parse", "HEAD"]).trim();
+  git(root, ["branch", "org/t/best"]);
+  const reader = new OrgHeadsReader({ repo: root, name: "t" } as OrgRecord, new Map());
+  const at = Date.now();
+  expect((await reader.read(at)).best).toBe(first);
+  reader.noteBest("f".repeat(40));
+  expect(await reader.read(at + 10)).toMatchObject({ fresh: false, best: "f".repeat(40) });
+  expect(await reader.read(at + 1000)).toMatchObject({ fresh: true, best: first });
+});
