@@ -171,11 +171,13 @@ export function createVerifierPort(opts: {
       }
       return { added, removed };
     },
-    async savePatch(from, to, file) {
+    async savePatch(from, to, file, known) {
       await mkdir(join(file, ".."), { recursive: true });
       // The change as the shared store tells it is no record: without the commit in the store, the patch says why.
       const refused = await admit([from, to]);
-      const patch = refused ? undefined : (await git(store.repo, ["diff", "--binary", from, to])).stdout;
+      // As the tried key's diff writes it, which serves here when it is from the same commit (full hashes, no renames).
+      const diff = ["diff", "--binary", "--full-index", "--no-renames", "--no-color", "--no-ext-diff", from, to];
+      const patch = refused ? undefined : known ?? (await git(store.repo, diff)).stdout;
       await writeFile(file, patch ?? `# org: no patch: ${refused}\n`);
     },
     async branchHead(branch) {

@@ -222,6 +222,7 @@ export class VerifierLoop {
         ...(tried?.kind === "answer" ? { recorded: tried.row, answer: tried.verdict } : { recorded }),
         program, ...(refused ? { refused } : {}), ...(checkout ? { checkout } : {}), ...(changed ? { changed } : {}),
         ...(tried?.kind === "run" && tried.lines ? { lines: tried.lines } : {}),
+        ...(tried?.kind === "run" && tried.patch ? { patch: tried.patch } : {}),
       };
       if (request.kind === "confirm") {
         await runConfirmation(this.port, context, request, this.paths.state);

@@ -84,7 +84,8 @@ export interface VerifierPort {
   /** Adds a judge run's tokens to the verifier's own spend (state/verifier/judge-usage.json). */
   recordJudgeRun?(run: JudgeRunRecord): Promise<void>;
   readLog(logFile: string): Promise<string>;
-  savePatch(from: string, to: string, file: string): Promise<void>;
+  /** The diff from `from` to `to` into `file`; `known` the same diff read already, written as it is. */
+  savePatch(from: string, to: string, file: string, known?: Uint8Array): Promise<void>;
   /** The commit a branch points at now; undefined when it does not exist. */
   branchHead(branch: string): Promise<string | undefined>;
   /** Points the agent's branch (and its worktree, keeping uncommitted work safe) at `commit`. */
@@ -131,4 +132,12 @@ export interface ExperimentContext {
   changed?: Promise<ChangedPath[]>;
   /** diffStat(best or base, commit), counted already from the tried ledger's diff of the same two commits. */
   lines?: DiffLines;
+  /** The diff from `from` to the commit, read already from the verifier's store (the tried ledger's). */
+  patch?: KnownPatch;
+}
+
+/** A diff's bytes as git wrote them (`--binary --full-index`), from `from` to the request's commit. */
+export interface KnownPatch {
+  from: string;
+  bytes: Uint8Array;
 }
