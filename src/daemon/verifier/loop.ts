@@ -87,8 +87,10 @@ export class VerifierLoop {
     await prepareQueue(this.paths.state);
     const running = () => [...this.running.values()].map((run) => run.request);
     const pending = await readQueue(this.paths.state, this.agents, running, this.aliases);
-    // Read first: a submitted commit goes into the store beside the looks below, not after them.
-    this.admits.start(pending);
+    const stop = await readStopFile(this.paths.state);
+    const cancel = stop?.kind === "stop" && stop.cancel;
+    // Read first: a submitted commit goes into the store beside the looks below; none while nothing may start.
+    if (!cancel && !(await this.holdRuns())) this.admits.start(pending);
     await this.pool.checkOnce();
     const listing = await this.heads.read(now.getTime());
     // Before anything is judged: the record is the verifier's, and the org best where it put it.
@@ -96,9 +98,8 @@ export class VerifierLoop {
     // Once per loop: a reload that changes the agents starts a new loop, and so rewrites it.
     if (!this.capacityWritten) await writeCapacity(this.paths.state, listCapacity(this.record.agents, verify.parallel, this.record.pool));
     this.capacityWritten = true;
-    const stop = await readStopFile(this.paths.state);
     // Stopped by a GPU-hour or cost limit: nothing new is queued or started, confirmations excepted.
-    if (stop?.kind === "stop" && stop.cancel) {
+    if (stop && cancel) {
       const kept = await cancelQueued({
         pending, keep: (request) => this.running.has(request.id) || this.finished.has(request.id), aliases: (id) => this.aliases.get(id) ?? [],
         reason: stop.reason, now, paths: this.paths, journal: this.journal, port: this.port, log: this.log,
