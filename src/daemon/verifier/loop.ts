@@ -18,7 +18,6 @@ import { writeVerdictFile } from "../../adapters/verifier/verdict-file.js";
 import { VerifierGuard } from "./guard.js";
 import { OrgHeadsReader } from "./org-heads.js";
 import { rebaseOntoBest } from "./rebase-onto-best.js";
-import { EarlyAdmits } from "./early-admits.js";
 import { addToQueue, prepareQueue, removeFromQueue } from "../../adapters/store/queue.js";
 import { readQueue } from "./read-queue.js";
 import { watchPoolGpus } from "./pool-watch.js";
@@ -56,7 +55,6 @@ export class VerifierLoop {
   private readonly stacks;
   private readonly ablations;
   private readonly abort = new AbortController();
-  private readonly admits: EarlyAdmits;
 
   constructor(
     private readonly record: OrgRecord,
@@ -73,7 +71,6 @@ export class VerifierLoop {
     this.paths = orgPaths(record.root);
     this.agents = new Map(record.agents.map((agent) => [agent.name, agent]));
     this.heads = new OrgHeadsReader(record, this.agents);
-    this.admits = new EarlyAdmits(this.port);
     this.guard = new VerifierGuard({ record, journal: this.journal, port: this.port, say: log, messages: config.messages });
     this.tried = new TriedMemory({ state: this.paths.state, base: record.baseCommit, verify: config.verify!, log });
     this.stacks = new StackRunner(record, config, this.port, log, { journal: this.journal, guard: this.guard });
@@ -85,12 +82,6 @@ export class VerifierLoop {
     const verify = this.config.verify;
     if (!verify) return;
     await prepareQueue(this.paths.state);
-    const running = () => [...this.running.values()].map((run) => run.request);
-    const pending = await readQueue(this.paths.state, this.agents, running, this.aliases);
-    const stop = await readStopFile(this.paths.state);
-    const cancel = stop?.kind === "stop" && stop.cancel;
-    // Read first: a submitted commit goes into the store beside the looks below; none while nothing may start.
-    if (!cancel && !(await this.holdRuns())) this.admits.start(pending);
     await this.pool.checkOnce();
     const listing = await this.heads.read(now.getTime());
     // Before anything is judged: the record is the verifier's, and the org best where it put it.
@@ -98,8 +89,11 @@ export class VerifierLoop {
     // Once per loop: a reload that changes the agents starts a new loop, and so rewrites it.
     if (!this.capacityWritten) await writeCapacity(this.paths.state, listCapacity(this.record.agents, verify.parallel, this.record.pool));
     this.capacityWritten = true;
+    const running = () => [...this.running.values()].map((run) => run.request);
+    const pending = await readQueue(this.paths.state, this.agents, running, this.aliases);
+    const stop = await readStopFile(this.paths.state);
     // Stopped by a GPU-hour or cost limit: nothing new is queued or started, confirmations excepted.
-    if (stop && cancel) {
+    if (stop?.kind === "stop" && stop.cancel) {
       const kept = await cancelQueued({
         pending, keep: (request) => this.running.has(request.id) || this.finished.has(request.id), aliases: (id) => this.aliases.get(id) ?? [],
         reason: stop.reason, now, paths: this.paths, journal: this.journal, port: this.port, log: this.log,
@@ -200,7 +194,7 @@ export class VerifierLoop {
       const ledger = (await readLedger(this.paths.state, agent.name)) ?? EMPTY_LEDGER;
       // σ and the program read files alone: they go alongside the fetch, not after it.
       const [refused, sigma, program] = await Promise.all([
-        this.admits.admit(submitted, [submitted.commit, submitted.after, ledger.best?.commit]), this.readSigma(),
+        this.port.admit([submitted.commit, submitted.after, ledger.best?.commit]), this.readSigma(),
         readAgentProgramAt(this.paths.state, submitted.agent, submitted.submittedAt),
       ]);
       const request = toJudged(refused ? submitted : await rebaseOntoBest({ port: this.port, state: this.paths.state, base: this.record.baseCommit, log: this.log }, submitted, ledger, slot));
