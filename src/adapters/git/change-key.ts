@@ -22,10 +22,11 @@ async function readTree(repo: string, commit: string, git: (args: string[]) => P
 
 /**
  * The change from `against` to `commit`: none (or whitespace alone), else its `patch-id --stable` and `against`'s
- * tree; with the lines it adds and removes, counted from the same diff (no `diff --numstat` of its own).
+ * tree; with the lines it adds and removes, counted from the same diff (no `diff --numstat` of its own), and that
+ * diff's bytes (a binary patch that applies to `against`), for the patch a discard saves.
  */
 export async function readChange(repo: string, against: string, commit: string, runner?: Runner)
-  : Promise<Change & { lines: DiffLines }> {
+  : Promise<Change & { lines: DiffLines; diff: Buffer }> {
   const git = async (args: string[]) => {
     const result = await runGit(args, { cwd: repo, timeoutMs: 120_000, runner });
     if (result.exitCode !== 0) throw new Error(`git ${args.join(" ")} failed in ${repo}: ${result.stderr.trim()}`);
@@ -40,13 +41,13 @@ export async function readChange(repo: string, against: string, commit: string, 
   ]);
   const blank = spaced.trim() === "";
   const lines = countDiffLines(diff.toString("latin1"));
-  if (id) return blank ? { kind: "empty", whitespace: true, lines } : { kind: "change", key: { patchId: id, tree }, lines };
+  if (id) return blank ? { kind: "empty", whitespace: true, lines, diff } : { kind: "change", key: { patchId: id, tree }, lines, diff };
   // No hunks to hash (no change at all, or only new empty files): the diff's own bytes say which, and name it.
   // Two commits' full diff is empty exactly when their trees are the same.
-  if (diff.length === 0) return { kind: "empty", whitespace: false, lines };
-  if (blank) return { kind: "empty", whitespace: true, lines };
+  if (diff.length === 0) return { kind: "empty", whitespace: false, lines, diff };
+  if (blank) return { kind: "empty", whitespace: true, lines, diff };
   const patchId = `diff-sha256:${createHash("sha256").update(diff).digest("hex")}`;
-  return { kind: "change", key: { patchId, tree }, lines };
+  return { kind: "change", key: { patchId, tree }, lines, diff };
 }
 
 // `git diff | git patch-id --stable` in the store: the id ("" for a diff without hunks), and the diff's bytes as

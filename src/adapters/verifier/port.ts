@@ -94,6 +94,7 @@ export function createVerifierPort(opts: {
       return checkouts.prepare(slot, commit);
     },
     startClean: (slot) => checkouts.startClean(slot),
+    cleanAfterRun: (slot) => checkouts.cleanAfterRun(slot),
     async changedPaths(from, to) {
       await need(from, to);
       return listChangedPaths(store.repo, from, to, { config: GIT_CONFIG, timeoutMs: 120_000, runner });
@@ -118,8 +119,9 @@ export function createVerifierPort(opts: {
       await mkdir(join(options.logFile, ".."), { recursive: true });
       await writeFile(options.logFile, "");
       const pool = opts.backend === "slurm" ? opts.slurmPool : undefined;
-      const { argv, env, note } = pool ? placeInPoolJob(pool, command, options) : opts.backend === "slurm" ? await placeInJob(opts.state, command, options) : await placeInSandbox(opts.sandbox, command, options);
+      const { argv, env, note, sealed } = pool ? placeInPoolJob(pool, command, options) : opts.backend === "slurm" ? await placeInJob(opts.state, command, options) : await placeInSandbox(opts.sandbox, command, options);
       if (note) await appendLines(options.logFile, [note]);
+      checkouts.noteRun(options.cwd, sealed === true);
       // Verify runs never see the secrets the daemon holds for agents.
       // Recorded on disk while it runs: a daemon killed meanwhile leaves it to the next one, which ends it.
       const id = basename(options.logFile, ".log");
@@ -169,11 +171,13 @@ export function createVerifierPort(opts: {
       }
       return { added, removed };
     },
-    async savePatch(from, to, file) {
+    async savePatch(from, to, file, known) {
       await mkdir(join(file, ".."), { recursive: true });
       // The change as the shared store tells it is no record: without the commit in the store, the patch says why.
       const refused = await admit([from, to]);
-      const patch = refused ? undefined : (await git(store.repo, ["diff", "--binary", from, to])).stdout;
+      // As the tried key's diff writes it, which serves here when it is from the same commit (full hashes, no renames).
+      const diff = ["diff", "--binary", "--full-index", "--no-renames", "--no-color", "--no-ext-diff", from, to];
+      const patch = refused ? undefined : known ?? (await git(store.repo, diff)).stdout;
       await writeFile(file, patch ?? `# org: no patch: ${refused}\n`);
     },
     async branchHead(branch) {
@@ -199,27 +203,31 @@ export function createVerifierPort(opts: {
   return { ...port, runJudge, recordJudgeRun };
 }
 
+/** Where a run goes: its argv and env, a note for its log; sealed when nothing of it outlives it. */
+type Placement = { argv: string[]; env: Record<string, string>; note?: string; sealed?: boolean };
+
 /** A local run in the org's sandbox when it is on: the candidate's code writes its checkout alone. */
 async function placeInSandbox(
   sandbox: (() => Promise<VerifySandbox | undefined>) | undefined, argv: string[],
   options: { cwd: string; env: Record<string, string>; judgeHome?: string },
-): Promise<{ argv: string[]; env: Record<string, string>; note?: string }> {
+): Promise<Placement> {
   const layout = await sandbox?.();
   // A program not there runs nowhere: spawned as is, its error says so (in bwrap it would be a bare exit 1).
   const found = layout && (await findProgram(argv[0] ?? "", options.cwd, options.env.PATH ?? process.env.PATH));
   const judge = options.judgeHome ? { judgeHome: options.judgeHome } : {};
-  const planned = layout && found ? planVerifyRun({ ...layout, checkout: options.cwd, ...judge }, argv) : argv;
-  return { argv: planned, env: options.env };
+  if (!layout || !found) return { argv, env: options.env };
+  // In bwrap's pid namespace: its every process dies with the run, so nothing of it writes into the slot after.
+  return { argv: planVerifyRun({ ...layout, checkout: options.cwd, ...judge }, argv), env: options.env, sealed: true };
 }
 
 /** Under Slurm with a pool, a run is its own job of one GPU: Slurm picks the GPU and sets CUDA_VISIBLE_DEVICES. */
-function placeInPoolJob(pool: { org: string; settings: SlurmConfig }, argv: string[], options: { cwd: string; env: Record<string, string>; timeoutMs: number }): { argv: string[]; env: Record<string, string>; note?: string } {
+function placeInPoolJob(pool: { org: string; settings: SlurmConfig }, argv: string[], options: { cwd: string; env: Record<string, string>; timeoutMs: number }): Placement {
   const env = Object.fromEntries(Object.entries(options.env).filter(([key]) => key !== "CUDA_VISIBLE_DEVICES"));
   return { argv: slurmPoolRunArgv(pool.org, pool.settings, { argv, cwd: options.cwd, timeoutMs: options.timeoutMs }), env };
 }
 
 /** Under Slurm a run is a step of the agent's own job, on its GPU; with no running job it runs here, and says so. */
-async function placeInJob(state: string, argv: string[], options: { cwd: string; env: Record<string, string> }): Promise<{ argv: string[]; env: Record<string, string>; note?: string }> {
+async function placeInJob(state: string, argv: string[], options: { cwd: string; env: Record<string, string> }): Promise<Placement> {
   const agent = options.env.ORG_AGENT ?? "";
   const record = JSON.parse((await readText(slurmAgentPaths(state, agent).job)) ?? "null") as { id?: string; status?: string; job?: { kind?: string } } | null;
   if (record?.id && record.job?.kind === "running") {

@@ -1,5 +1,5 @@
 import { readFile, realpath, rm } from "node:fs/promises";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { filesPort } from "../fs/files-port.js";
 
 type Git = (cwd: string, args: string[]) => Promise<unknown>;
@@ -8,6 +8,8 @@ type Git = (cwd: string, args: string[]) => Promise<unknown>;
  * Each slot's checkout under state/verifier, kept between runs and made exactly the commit before each: checked out
  * with --force, every untracked and ignored file cleaned. The clean may start early (beside the admit of the commit
  * it will hold): cleaned against the last commit's index, then checked out, the folder is the same as cleaned after.
+ * After a sealed run (its pid namespace died with it: nothing of it writes on) the clean starts as the run ends, off
+ * the next request's path; a clean started and not yet taken by a checkout means no run since it began.
  */
 export function createSlotCheckouts(opts: {
   dir: string; store: string; repo: string; git: Git;
@@ -17,6 +19,8 @@ export function createSlotCheckouts(opts: {
   const { git } = opts;
   // A slot's clean started before its checkout: true once it cleaned a checkout of the store's own.
   const early = new Map<string, Promise<boolean>>();
+  // Slots where a run since their last checkout was not sealed: something of it may still write there.
+  const unsealed = new Set<string>();
   const clean = async (checkout: string) => {
     // Never a folder whose .git is not the store's: git would read that git dir's config, and run what it names.
     if (!(await isStoreCheckout(checkout, opts.store))) return false;
@@ -24,16 +28,26 @@ export function createSlotCheckouts(opts: {
     return true;
   };
   return {
-    /** Starts the slot's clean now; the slot's next prepare waits for it instead of cleaning after its checkout. */
+    /** Starts the slot's clean now, unless one started since its last run; its next prepare waits for it. */
     startClean(slot: string): void {
-      const before = early.get(slot) ?? Promise.resolve(false);
-      const next = before.catch(() => false).then(() => clean(join(opts.dir, slot)));
+      if (early.has(slot)) return;
+      const next = clean(join(opts.dir, slot));
       next.catch(() => undefined);
       early.set(slot, next);
+    },
+    /** A run starts in `cwd`; sealed: in a pid namespace of its own, which ends with it. */
+    noteRun(cwd: string, sealed: boolean): void {
+      const slot = slotOf(opts.dir, cwd);
+      if (slot !== undefined && !sealed) unsealed.add(slot);
+    },
+    /** The slot's request is done: cleaned now, unless a run of it may still write there (then at the next request). */
+    cleanAfterRun(slot: string): void {
+      if (!unsealed.has(slot)) this.startClean(slot);
     },
     async prepare(slot: string, commit: string): Promise<string> {
       const started = early.get(slot);
       early.delete(slot);
+      unsealed.delete(slot);
       let cleaned = started ? await started.catch(() => false) : false;
       const checkout = join(opts.dir, slot);
       // A checkout of the store's own, or none: one left by an older org was a worktree of the shared store.
@@ -53,6 +67,12 @@ export function createSlotCheckouts(opts: {
       return checkout;
     },
   };
+}
+
+// The slot a run's folder is, when it is one of the slots' checkouts.
+function slotOf(dir: string, cwd: string): string | undefined {
+  const slot = relative(dir, cwd);
+  return slot !== "" && !slot.startsWith("..") && !slot.includes("/") ? slot : undefined;
 }
 
 /** Whether `checkout` is a worktree of the store: its .git file names a folder under the store's worktrees. */

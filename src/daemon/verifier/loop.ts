@@ -2,7 +2,7 @@ import type { OrgConfig } from "../../domain/config/index.js";
 import { runExperiment } from "../../domain/experiments/experiment.js";
 import { requestId, type AgentLedger, type ExperimentRequest } from "../../domain/experiments/request.js";
 import type { ExperimentContext, VerifierPort } from "../../domain/experiments/verifier-port.js";
-import { decideRebase, describeConflict, toJudged } from "../../domain/experiments/rebase.js";
+import { toJudged } from "../../domain/experiments/rebase.js";
 import { formatVerdictMessage } from "../../domain/experiments/submit-reply.js";
 import { readMessageSettings } from "../../domain/messages/mail-port.js";
 import { orgPaths } from "../../domain/paths.js";
@@ -13,12 +13,12 @@ import { readStopFile } from "../../adapters/store/stop-file.js";
 import { findJudgedRow } from "../../adapters/verifier/judged-row.js";
 import { advanceFrontier } from "../../adapters/verifier/frontier-writer.js";
 import { runConfirmation } from "../../adapters/verifier/confirmation.js";
-import { rebaseChange } from "../../adapters/git/rebase-change.js";
 import { JournalStore } from "../../adapters/store/journal-store.js";
 import { writeVerdictFile } from "../../adapters/verifier/verdict-file.js";
 import { VerifierGuard } from "./guard.js";
 import { OrgHeadsReader } from "./org-heads.js";
-import { addToQueue, prepareQueue, removeFromQueue, rewriteQueued } from "../../adapters/store/queue.js";
+import { rebaseOntoBest } from "./rebase-onto-best.js";
+import { addToQueue, prepareQueue, removeFromQueue } from "../../adapters/store/queue.js";
 import { readQueue } from "./read-queue.js";
 import { watchPoolGpus } from "./pool-watch.js";
 import { PoolKeeper } from "./pool-keeper.js";
@@ -83,7 +83,7 @@ export class VerifierLoop {
     if (!verify) return;
     await prepareQueue(this.paths.state);
     await this.pool.checkOnce();
-    const listing = await this.heads.read();
+    const listing = await this.heads.read(now.getTime());
     // Before anything is judged: the record is the verifier's, and the org best where it put it.
     await this.guard.check(listing.best).catch((error: Error) => this.log(`verifier: checking the journal: ${error.message}`));
     // Once per loop: a reload that changes the agents starts a new loop, and so rewrites it.
@@ -121,7 +121,9 @@ export class VerifierLoop {
         queuedAgents.add(agent.name);
       }
     }
-    const { heads, subjects } = listing;
+    const { heads, subjects, fresh } = listing;
+    // Reused from a look moments ago, the heads may predate a move: plain commits are sought in the next fresh one.
+    if (!fresh) return this.startWhenRoom(pending, verify.parallel);
     // A head counts once it stood a tick period, not two looks (ms apart when the queue wakes the loop): `org submit` gets there first.
     const stable = new Map([...heads].filter(([agent, head]) => this.seenHeads.get(agent)?.head === head && now.getTime() - this.seenHeads.get(agent)!.since >= HEAD_SETTLE_MS));
     for (const [agent, head] of heads) if (head && this.seenHeads.get(agent)?.head !== head) this.seenHeads.set(agent, { head, since: now.getTime() });
@@ -186,7 +188,7 @@ export class VerifierLoop {
       if (submitted.kind === "stack") await this.stacks.run(submitted, slot, await this.readSigma(), this.abort.signal);
       if (submitted.kind === "ablate") await this.ablations.run(submitted, slot, this.abort.signal);
       if (submitted.kind === "stack" || submitted.kind === "ablate") return void this.finished.add(submitted.id);
-      // The slot's checkout cleaned while the commit comes in: its checkout then waits on one git process, not two.
+      // Cleaned while the commit comes in, unless its last request's end cleaned it already.
       this.port.startClean?.(slot);
       // Read now, not at tick time: the agent's previous run may have finished since.
       const ledger = (await readLedger(this.paths.state, agent.name)) ?? EMPTY_LEDGER;
@@ -195,7 +197,7 @@ export class VerifierLoop {
         this.port.admit([submitted.commit, submitted.after, ledger.best?.commit]), this.readSigma(),
         readAgentProgramAt(this.paths.state, submitted.agent, submitted.submittedAt),
       ]);
-      const request = toJudged(refused ? submitted : await this.rebaseOntoBest(submitted, ledger, slot));
+      const request = toJudged(refused ? submitted : await rebaseOntoBest({ port: this.port, state: this.paths.state, base: this.record.baseCommit, log: this.log }, submitted, ledger, slot));
       // The checkout, and what changed since the base, made while the ledger and the row are looked up.
       checkout = refused ? undefined : startEarly(this.port.prepareCheckout(slot, request.commit));
       const own = request.kind !== "baseline" && !refused && request.rebased?.kind !== "conflict";
@@ -215,6 +217,7 @@ export class VerifierLoop {
         ...(tried?.kind === "answer" ? { recorded: tried.row, answer: tried.verdict } : { recorded }),
         program, ...(refused ? { refused } : {}), ...(checkout ? { checkout } : {}), ...(changed ? { changed } : {}),
         ...(tried?.kind === "run" && tried.lines ? { lines: tried.lines } : {}),
+        ...(tried?.kind === "run" && tried.patch ? { patch: tried.patch } : {}),
       };
       if (request.kind === "confirm") {
         await runConfirmation(this.port, context, request, this.paths.state);
@@ -228,11 +231,12 @@ export class VerifierLoop {
       await writeLedger(this.paths.state, agent.name, outcome.ledger);
       const { verdict } = outcome;
       if (verdict.kind === "keep" || verdict.kind === "baseline") {
-        await advanceFrontier({
+        const moved = await advanceFrontier({
           record: this.record, journal: this.journal, goal: this.config.verify!.metric.goal, metricName: this.config.verify!.metric.name,
           candidate: { commit: request.commit, metric: verdict.metric, agent: agent.name }, notify: (to, text) => this.port.appendInbox(to, text),
           onlyIfMissing: verdict.kind === "baseline",
         });
+        if (moved && !moved.half) this.heads.noteBest(moved.commit);
       }
       this.seenHeads.set(agent.name, { head: outcome.head, since: 0 });
       const { ledger: next, ...rest } = outcome;
@@ -253,32 +257,13 @@ export class VerifierLoop {
     } finally {
       // An early checkout no run took is still settled before the slot is free: two would race in one folder.
       await checkout?.catch(() => undefined);
+      // Cleaned as it ends, off the next request's path (the port knows when a run of it may still write there).
+      if (!this.abort.signal.aborted) this.port.cleanAfterRun?.(slot);
       this.tried.release(submitted.id);
       this.running.delete(submitted.id);
       // Only after a verdict: a request that failed waits for the next look rather than retry at once, in a loop.
       if (this.finished.has(submitted.id)) void this.startNext().catch((error: Error) => this.log(`verifier: ${error.message}`));
     }
-  }
-
-  /**
-   * A candidate queued on top of one that is not the agent's best now (discarded, or kept as a rebase) runs as its own
-   * change on that best. The result goes into the request file before the run: a daemon killed meanwhile judges the same commit.
-   */
-  private async rebaseOntoBest(request: ExperimentRequest, ledger: AgentLedger, slot: string): Promise<ExperimentRequest> {
-    const decision = decideRebase(request, ledger.best?.commit ?? this.record.baseCommit);
-    if (decision.kind === "as-is") return request;
-    const checkout = await this.port.prepareCheckout(slot, decision.onto);
-    const change = await rebaseChange(checkout, { after: decision.after, commit: request.commit }, decision.onto);
-    if (change.kind === "rebased") await this.port.publish(change.commit);
-    const { onto, after } = decision;
-    const rebased: ExperimentRequest = {
-      ...request,
-      rebased: change.kind === "rebased" ? { kind: "rebased", from: request.commit, onto, commit: change.commit }
-        : { kind: "conflict", from: request.commit, onto, reason: describeConflict({ from: request.commit, after, onto, subject: request.description, files: change.files }) },
-    };
-    await rewriteQueued(this.paths.state, rebased);
-    this.log(`${request.agent} ${request.commit.slice(0, 7)} was made on ${after.slice(0, 7)}, not its best: ${change.kind === "rebased" ? `rebased onto ${onto.slice(0, 7)} as ${change.commit.slice(0, 7)}` : `conflicts with ${onto.slice(0, 7)}`}`);
-    return rebased;
   }
 
   /** σ pooled over every agent's baseline repeats (and a judge's calibration repeats). */
@@ -295,5 +280,4 @@ export class VerifierLoop {
     await addToQueue(this.paths.state, request);
     return request;
   }
-
 }

@@ -6,6 +6,7 @@ import { buildAnsweredRow, decideTried } from "../../domain/experiments/tried-an
 import { originalOf, type ChangeKey, type TriedEntry } from "../../domain/experiments/tried-ledger.js";
 import type { Verdict } from "../../domain/experiments/verdict.js";
 import type { DiffLines } from "../../domain/experiments/diff-lines.js";
+import type { KnownPatch } from "../../domain/experiments/verifier-port.js";
 import { readChange } from "../../adapters/git/change-key.js";
 import { appendTriedEntry, readTriedLedger } from "../../adapters/store/tried-ledger-file.js";
 import { readAbRun } from "../../adapters/store/ab-run.js";
@@ -16,7 +17,7 @@ import { hasGates } from "../../domain/experiments/gates.js";
 /** What the verifier does with a candidate, given the ledger: run it, answer it without a run, or hold it behind its twin. */
 export type TriedPlan =
   | { kind: "skip"; reason: string }
-  | { kind: "run"; change?: ChangeKey; lines?: DiffLines }
+  | { kind: "run"; change?: ChangeKey; lines?: DiffLines; patch?: KnownPatch }
   | { kind: "answer"; verdict: Verdict; row: ResultRow; change?: ChangeKey; original?: TriedEntry }
   | { kind: "hold"; twin: string };
 
@@ -61,7 +62,9 @@ export class TriedMemory {
       ...(input.sigma !== undefined ? { noise: this.opts.verify.keep.k * input.sigma } : {}),
     });
     // The lines it adds from the best, as the row counts them: counted already, from the key's diff.
-    if (decision.kind === "run") return { kind: "run", lines: change.lines, ...(key ? { change: key } : {}) };
+    // Its bytes too: a discard saves the diff from the same best, which git need not write twice.
+    const patch = { from: against, bytes: change.diff };
+    if (decision.kind === "run") return { kind: "run", lines: change.lines, patch, ...(key ? { change: key } : {}) };
     const extras = [...Object.keys(this.opts.verify.budgets), "lines_added", "lines_removed"];
     const gates = hasGates(this.opts.verify);
     const time = new Date().toISOString();

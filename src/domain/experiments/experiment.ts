@@ -60,7 +60,9 @@ export async function runExperiment(port: VerifierPort, context: ExperimentConte
     // branch, the newer head gets its own verdict. Already at the target: a daemon killed after the reset got that far.
     // A change that would not apply on the best is saved as the agent made it, on the candidate it was built on.
     const from = request.rebased?.kind === "conflict" ? request.after ?? target : target;
-    const [, current] = await Promise.all([port.savePatch(from, request.commit, patch), port.branchHead(agent.branch)]);
+    const known = context.patch?.from === from ? context.patch.bytes : undefined;
+    const saved = port.savePatch(from, request.commit, patch, known);
+    const [, current] = await Promise.all([saved, port.branchHead(agent.branch)]);
     if (current === request.commit || current === submitted || current === target || current === undefined) {
       const rescued = await port.resetBranch(agent, target, `${context.patchesDir}/${agent.name}-${short}-uncommitted.patch`);
       head = target;

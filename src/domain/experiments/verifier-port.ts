@@ -68,6 +68,8 @@ export interface VerifierPort {
   prepareCheckout(slot: string, commit: string): Promise<string>;
   /** The slot's next checkout cleaned now, beside other work: its prepareCheckout then only checks out. */
   startClean?(slot: string): void;
+  /** The slot's request is done: its clean starts now where nothing of its runs can still write there. */
+  cleanAfterRun?(slot: string): void;
   changedPaths(from: string, to: string): Promise<ChangedPath[]>;
   /** Restores the protected paths from the base, then checks them against org's record of it: why not, or undefined. */
   restoreProtected(checkout: string, baseCommit: string, paths: string[]): Promise<string | undefined>;
@@ -82,7 +84,8 @@ export interface VerifierPort {
   /** Adds a judge run's tokens to the verifier's own spend (state/verifier/judge-usage.json). */
   recordJudgeRun?(run: JudgeRunRecord): Promise<void>;
   readLog(logFile: string): Promise<string>;
-  savePatch(from: string, to: string, file: string): Promise<void>;
+  /** The diff from `from` to `to` into `file`; `known` the same diff read already, written as it is. */
+  savePatch(from: string, to: string, file: string, known?: Uint8Array): Promise<void>;
   /** The commit a branch points at now; undefined when it does not exist. */
   branchHead(branch: string): Promise<string | undefined>;
   /** Points the agent's branch (and its worktree, keeping uncommitted work safe) at `commit`. */
@@ -129,4 +132,12 @@ export interface ExperimentContext {
   changed?: Promise<ChangedPath[]>;
   /** diffStat(best or base, commit), counted already from the tried ledger's diff of the same two commits. */
   lines?: DiffLines;
+  /** The diff from `from` to the commit, read already from the verifier's store (the tried ledger's). */
+  patch?: KnownPatch;
+}
+
+/** A diff's bytes as git wrote them (`--binary --full-index`), from `from` to the request's commit. */
+export interface KnownPatch {
+  from: string;
+  bytes: Uint8Array;
 }

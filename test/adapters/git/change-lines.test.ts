@@ -60,6 +60,24 @@ test("readChange counts a change's lines from its key's diff as git diff --numst
   git(dir, ["reset", "-q", "--hard", base]);
   const spaced = commit(dir, "spaces", () => writeFileSync(at("a.txt"), "one \ntwo\nthree\n"));
   const lines = { added: 1, removed: 1 };
-  expect(await readChange(dir, base, spaced)).toEqual({ kind: "empty", whitespace: true, lines });
+  expect(await readChange(dir, base, spaced)).toMatchObject({ kind: "empty", whitespace: true, lines });
   expect((await readChange(dir, base, base)).lines).toEqual({ added: 0, removed: 0 });
+});
+
+test("the diff's bytes are a patch that makes the commit's tree of the base's, binary files included", async () => {
+  const dir = createRepo({ "a.txt": "one\n", "old.txt": "old\n" });
+  const base = git(dir, ["rev-parse", "HEAD"]).trim();
+  writeFileSync(join(dir, "a.txt"), "two\n");
+  writeFileSync(join(dir, "bin.dat"), Buffer.from([0, 1, 2, 0xff]));
+  git(dir, ["rm", "-q", "old.txt"]);
+  git(dir, ["add", "-A"]);
+  git(dir, ["commit", "-qm", "next"]);
+  const head = git(dir, ["rev-parse", "HEAD"]).trim();
+  const { diff } = await readChange(dir, base, head);
+  git(dir, ["read-tree", base]);
+  const patch = join(dir, ".git", "change.patch");
+  writeFileSync(patch, diff);
+  git(dir, ["apply", "--cached", patch]);
+  expect(git(dir, ["write-tree"]).trim()).toBe(git(dir, ["rev-parse", `${head}^{tree}`]).trim());
+  removeDir(dir);
 });

@@ -6,6 +6,8 @@ import { afterEach, expect, test } from "vitest";
 import { processRunner, type Runner } from "../../../src/adapters/process.js";
 import { createVerifierPort } from "../../../src/adapters/verifier/port.js";
 import { prepareVerifierStore } from "../../../src/adapters/verifier/prepare-store.js";
+import { createSlotCheckouts } from "../../../src/adapters/verifier/slot-checkouts.js";
+import { verifierStorePaths } from "../../../src/domain/paths.js";
 import { createRepo, git, removeDir } from "../../helpers/temp-repo.js";
 
 let root: string | undefined;
@@ -83,4 +85,48 @@ test("a checkout whose .git a run replaced: the early clean runs no git in it, t
   expect(calls).toEqual(["worktree prune", `worktree add --force --detach ${again} ${base}`,
     `checkout --force --detach ${base}`, "clean -ffdx --quiet"]);
   expect(git(again, ["status", "--porcelain", "--ignored", "--untracked-files=all"])).toBe("");
+});
+
+// The slots alone, their git calls logged: what a run's end starts, given whether the run was sealed.
+async function createSlots() {
+  const { port, base, second } = await createSlot();
+  // The store holds both commits, as the loop's admit leaves it before any checkout.
+  expect(await port.admit([second])).toBeUndefined();
+  const store = verifierStorePaths(join(root!, "state"));
+  const calls: string[] = [];
+  const run = async (cwd: string, args: string[]) => {
+    calls.push(args.join(" "));
+    const result = await processRunner.run(["git", ...args], { cwd, timeoutMs: 30_000 });
+    if (result.exitCode !== 0) throw new Error(result.stderr);
+  };
+  const slots = createSlotCheckouts({ dir: store.dir, store: store.repo, repo: root!, git: run });
+  return { slots, base, second, calls };
+}
+
+test("a sealed run's slot is cleaned as its request ends: the next only checks out, exactly the commit", async () => {
+  const { slots, base, second, calls } = await createSlots();
+  const checkout = await slots.prepare("cpu0", base);
+  slots.noteRun(checkout, true);
+  leaveDirt(checkout);
+  calls.length = 0;
+  slots.cleanAfterRun("cpu0");
+  // The next request's own early clean finds the slot cleaned since its run: no second clean.
+  slots.startClean("cpu0");
+  await slots.prepare("cpu0", second);
+  expect(calls).toEqual(["clean -ffdx --quiet", `checkout --force --detach ${second}`]);
+  expect(git(checkout, ["status", "--porcelain", "--ignored", "--untracked-files=all"])).toBe("");
+  expect(existsSync(join(checkout, "nested"))).toBe(false);
+});
+
+test("a run not sealed (no pid namespace of its own): nothing cleans at its end, the next checkout does", async () => {
+  const { slots, base, calls } = await createSlots();
+  const checkout = await slots.prepare("cpu0", base);
+  slots.noteRun(checkout, true);
+  slots.noteRun(checkout, false);
+  leaveDirt(checkout);
+  calls.length = 0;
+  slots.cleanAfterRun("cpu0");
+  await slots.prepare("cpu0", base);
+  expect(calls).toEqual([`checkout --force --detach ${base}`, "clean -ffdx --quiet"]);
+  expect(git(checkout, ["status", "--porcelain", "--ignored", "--untracked-files=all"])).toBe("");
 });

@@ -72,6 +72,20 @@ describe("runExperiment", () => {
     expect(calls).not.toContain("numstat");
   });
 
+  test("a discard saves the tried ledger's diff from the same best as it is; from another, git writes it", async () => {
+    const saved: (string | undefined)[] = [];
+    const { port } = fakePort([metric(1.05), metric(1.05)]);
+    const savePatch = async (_from: string, _to: string, _file: string, bytes?: Uint8Array) => {
+      saved.push(bytes && Buffer.from(bytes).toString());
+    };
+    const withPatch = (from: string, text: string) => ({
+      ...context(config(), {}, 0.01), patch: { from, bytes: Buffer.from(text) },
+    });
+    await runExperiment({ ...port, savePatch }, withPatch("best000", "diff --git a/x b/x\n"), request);
+    await runExperiment({ ...port, savePatch }, withPatch("base000", "other\n"), request);
+    expect(saved).toEqual(["diff --git a/x b/x\n", undefined]);
+  });
+
   test("a clear improvement, confirmed by two more seeds, is kept and becomes the best; nothing is reset", async () => {
     const { port, calls } = fakePort([metric(0.9), metric(0.91), metric(0.89)]);
     const outcome = await runExperiment(port, context(config(), {}, 0.01), request);

@@ -51,6 +51,8 @@ let state: string;
 const worktree = (agent: string) => join(org.dir, "worktrees", agent);
 const branchHead = (agent: string) => git(org.dir, ["rev-parse", `org/${org.name}/${agent}`]).trim();
 const ledger = (agent: string) => readJsonFile<AgentLedger>(join(state, "agents", agent, "ledger.json"));
+// A saved patch as the verifier writes it: the tried key's diff, full hashes and no renames.
+const PATCH = ["diff", "--binary", "--full-index", "--no-renames", "--no-color", "--no-ext-diff"];
 const patchFile = (agent: string, short: string, kind: string) => join(state, "patches", `${agent}-${short}-${kind}.patch`);
 // What the suite has verified so far, checked whole against results.tsv at the end.
 const rows: string[][] = [];
@@ -115,7 +117,7 @@ describe("the verifier judges submitted experiments", () => {
     ]);
     expectResetTo("researcher-1", best);
     expect(readFileSync(join(worktree("researcher-1"), "value.txt"), "utf8")).toBe("0.900\n");
-    expect(readFileSync(patch, "utf8")).toBe(git(org.dir, ["diff", "--binary", best, short]));
+    expect(readFileSync(patch, "utf8")).toBe(git(org.dir, [...PATCH, best, short]));
     expect(readFileSync(patch, "utf8")).toContain("-0.900\n+0.950\n");
     rows.push([short, "0.950000", "1.5", "discard", "raise the value", "researcher-1", "cpu"]);
     expect(readRows()).toEqual(rows);
@@ -140,7 +142,7 @@ describe("the verifier judges submitted experiments", () => {
       ]);
       expectResetTo("researcher-1", best);
       expect(readFileSync(join(worktree("researcher-1"), "prepare.sh"), "utf8")).toBe(PREPARE);
-      expect(readFileSync(patch, "utf8")).toBe(git(org.dir, ["diff", "--binary", best, short]));
+      expect(readFileSync(patch, "utf8")).toBe(git(org.dir, [...PATCH, best, short]));
       expect(readdirSync(join(state, "runs")).filter((file) => file.includes(short))).toEqual([]);
       rows.push([short, "0.000000", "0.0", "reject", message, "researcher-1", "cpu"]);
       expect(readRows()).toEqual(rows);
@@ -224,7 +226,7 @@ describe("the verifier judges submitted experiments", () => {
     expect(ledger("researcher-2")).toMatchObject({ best: { commit: fast, metric: 0.7 }, lastVerified: fast });
     expect(branchHead("researcher-2")).toBe(fast);
     const patch = patchFile("researcher-2", slow, "discard");
-    expect(readFileSync(patch, "utf8")).toBe(git(org.dir, ["diff", "--binary", best, slow]));
+    expect(readFileSync(patch, "utf8")).toBe(git(org.dir, [...PATCH, best, slow]));
     rows.push([slow, "0.950000", "1.5", "discard", "slow and worse", "researcher-2", "cpu"], [fast.slice(0, 7), "0.700000", "1.5", "keep", "fast and better", "researcher-2", "cpu"]);
     expect(readRows()).toEqual(rows);
     const inbox = inboxText("researcher-2").replace(/^## \[[^\]]+\]/gm, "## [T]");
