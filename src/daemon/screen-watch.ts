@@ -21,7 +21,8 @@ const DEAD_SCREEN_SETTLE_MS = 300;
 
 export type { ScreenPort };
 
-const SPEC_RECHECK_MS = 30_000;
+// Only a belt to the pid's braces: at 30 s, 64 agents' launch.json cost the idle daemon two file reads a second.
+const SPEC_RECHECK_MS = 300_000;
 
 export interface WatchOutcome {
   agent: string;
