@@ -18,8 +18,13 @@ import { isAlive } from "../adapters/process.js";
 import { ensureDir, listDir, modifiedMs } from "../adapters/fs/dir.js";
 
 const CONFIRM_MS = 1000;
-// fs.watch is the fast path; a rescan now and then catches a dropped event and panes added since.
-const RESCAN_MS = 10_000;
+// fs.watch is the fast path; a rescan of every inbox now and then catches a dropped event. A local disk's inotify
+// drops none, so there it is only a safety net: 64 idle inboxes listed every 10 s cost the daemon 6 reads a second.
+const RESCAN_MS = 60_000;
+// Panes added since (a reload) are looked for this often.
+const DISCOVER_MS = 10_000;
+// Slurm's shared filesystem drops watch events: there a message found by the rescan alone waits at most this long.
+const SHARED_FS_RESCAN_MS = 10_000;
 // After typing into a pane, it is looked at for this many idle periods, until what the typing set off has settled.
 const SETTLE_LOOKS = 3;
 // A message file that does not parse and changed this recently may be half written.
@@ -53,9 +58,11 @@ export class Notifier {
   private fullLookMs = IDLE_LOOK_MS;
   private readonly typedAt = new Map<string, number>();
   private lastRescan = Date.now();
+  private lastDiscover = Date.now();
 
   private constructor(
     private readonly root: string,
+    private readonly rescanMs: number,
     private readonly settings: { idleMs: number; busyTimeoutMs: number; quiet: string[] },
     private readonly say: (line: string) => void,
     private readonly io: NoticePort,
@@ -64,14 +71,18 @@ export class Notifier {
   }
 
   /** Start watching the panes behind `io` (the grid's NoticePort); resolves once every agent pane found is watched. Off when messages.notify is false. */
-  static async start(opts: { record: Pick<OrgRecord, "root">; config: OrgConfig | undefined; say: (line: string) => void; io: NoticePort }): Promise<{ stop(): Promise<void> }> {
+  static async start(opts: {
+    record: Pick<OrgRecord, "root" | "backend">; config: OrgConfig | undefined; say: (line: string) => void; io: NoticePort;
+  }): Promise<{ stop(): Promise<void> }> {
     const settings = readMessageSettings(opts.config);
     if (!settings.notify) {
       opts.io.close();
       return { stop: async () => undefined };
     }
     const idleMs = parseDuration(settings.idle);
-    const notifier = new Notifier(opts.record.root, { idleMs, busyTimeoutMs: parseDuration(settings.busy_timeout), quiet: settings.quiet }, opts.say, opts.io);
+    const rescanMs = opts.record.backend === "slurm" ? SHARED_FS_RESCAN_MS : RESCAN_MS;
+    const timing = { idleMs, busyTimeoutMs: parseDuration(settings.busy_timeout), quiet: settings.quiet };
+    const notifier = new Notifier(opts.record.root, rescanMs, timing, opts.say, opts.io);
     await notifier.discover();
     // Twice per idle period: a still pane is known as still the moment a message comes, and the grid is asked rarely.
     notifier.timer = setInterval(() => void notifier.tick(), Math.min(1000, Math.max(100, idleMs / 2)));
@@ -116,9 +127,13 @@ export class Notifier {
         const changed = await this.refreshLooks([...this.panes.values()]);
         this.fullLookMs = chooseFullLookMs(this.fullLookMs, changed, IDLE_LOOK_MS, MAX_IDLE_LOOK_MS);
       } else if (waiting.length > 0) await this.refreshLooks(waiting);
-      if (Date.now() - this.lastRescan >= RESCAN_MS) {
-        this.lastRescan = Date.now();
+      // Panes added by a reload are found (and their inboxes watched) as soon as before: one listing, no inbox read.
+      if (Date.now() - this.lastDiscover >= DISCOVER_MS) {
+        this.lastDiscover = Date.now();
         await this.discover();
+      }
+      if (Date.now() - this.lastRescan >= this.rescanMs) {
+        this.lastRescan = Date.now();
         for (const agent of this.known.keys()) await this.scan(agent);
       }
       for (const agent of this.known.keys()) if (this.pending.get(agent)?.length) this.attempt(agent, false);

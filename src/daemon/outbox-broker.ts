@@ -27,8 +27,8 @@ interface Running {
 // A watch on every outbox wakes the broker at once; this look catches what no watch reports (Slurm's shared filesystem).
 const OUTBOX_MS = 1000;
 // With every outbox watched on a local disk and no command running, the look is only a safety net: 64 idle agents
-// cost 64 readdirs a second otherwise.
-const WATCHED_OUTBOX_MS = 10_000;
+// cost 64 readdirs a second otherwise (and 6 a second at a 10 s look).
+const WATCHED_OUTBOX_MS = 60_000;
 
 /**
  * The daemon side of a sandboxed agent's `org`: each command an agent leaves in its outbox runs here, outside every

@@ -26,6 +26,8 @@ export class PaneSupervisor {
   /** Per agent, the pane as last seen and settled: an unchanged pane needs no look at status.json. */
   private readonly seen = new Map<string, string>();
   private ticking = false;
+  /** The last listing and when it was made: the screen watch reuses it rather than list the panes again. */
+  private listed: { at: number; panes: AgentPane[] } | undefined;
 
   constructor(
     private readonly state: string,
@@ -42,7 +44,12 @@ export class PaneSupervisor {
     try {
       const panes = await this.host.listAgentPanes();
       usage.polls++;
-      for (const key of this.logAsked.keys()) if (!panes?.some((pane) => key.startsWith(`${pane.id} ${pane.pid} `))) this.logAsked.delete(key);
+      this.listed = panes && { at: Date.now(), panes };
+      // A Set, not a scan per key: 64 panes would cost 4096 string compares a look.
+      const shown = new Set((panes ?? []).map((pane) => `${pane.id} ${pane.pid}`));
+      for (const key of this.logAsked.keys()) {
+        if (!shown.has(key.slice(0, key.lastIndexOf(" ")))) this.logAsked.delete(key);
+      }
       // Logged first: a dead pane's last screen goes to its log before a restart replaces it.
       for (const pane of panes ?? []) if (pane.logged === false) await this.startLog(pane, now);
       for (const pane of panes ?? []) await this.superviseOne(pane, now).catch((error: Error) => this.say(`supervisor: ${pane.agent}: ${error.message}`));
@@ -58,9 +65,13 @@ export class PaneSupervisor {
     await this.host.waitForChange(idleMs);
   }
 
-  /** Hands the live and dead agent panes to `look` (the screen watch), listed through the same host. */
-  async watchScreens(look: (panes: AgentPane[]) => Promise<unknown>): Promise<void> {
-    const panes = await this.host.listAgentPanes();
+  /**
+   * Hands the live and dead agent panes to `look` (the screen watch), listed through the same host; a listing of the
+   * supervisor's own no older than `maxAgeMs` serves as is (a pane's death wakes the supervisor's look at once).
+   */
+  async watchScreens(look: (panes: AgentPane[]) => Promise<unknown>, maxAgeMs = 0): Promise<void> {
+    const fresh = this.listed && Date.now() - this.listed.at <= maxAgeMs ? this.listed.panes : undefined;
+    const panes = fresh ?? (await this.host.listAgentPanes());
     if (panes) await look(panes);
   }
 

@@ -21,7 +21,8 @@ const DEAD_SCREEN_SETTLE_MS = 300;
 
 export type { ScreenPort };
 
-const SPEC_RECHECK_MS = 30_000;
+// Only a belt to the pid's braces: at 30 s, 64 agents' launch.json cost the idle daemon two file reads a second.
+const SPEC_RECHECK_MS = 300_000;
 
 export interface WatchOutcome {
   agent: string;
@@ -49,6 +50,8 @@ export class ScreenWatch {
   // agent's launch restarts its program, so a pane's process keeps its spec; it is read again now and then all the same.
   private readonly specs = new Map<string, { pid: number; at: number; spec: LaunchSpec | undefined }>();
   private readonly kickoffs: ResumeKickoffs;
+  /** Panes captured by the last look; undefined before the first. */
+  private watching: number | undefined;
 
   constructor(
     private readonly state: string,
@@ -63,6 +66,7 @@ export class ScreenWatch {
     const specs = await Promise.all(panes.map((pane) => this.specFor(pane, now)));
     // A generic program's screen is only ever a shell or unknown, which nothing acts on: its pane is not captured.
     const watched = panes.filter((_, index) => specs[index]?.runtime && SCREEN_RULES[specs[index].runtime.preset].length > 0);
+    this.watching = watched.length;
     const screens = await this.port.capture(watched.map((pane) => pane.id));
     this.kickoffs.retain(new Set(watched.map((pane) => pane.agent)));
     const outcomes: WatchOutcome[] = [];
@@ -73,6 +77,11 @@ export class ScreenWatch {
       outcomes.push(await this.watchOne(pane, spec, text, now));
     }
     return outcomes;
+  }
+
+  /** The last look captured no pane (every agent a generic program): a listing a few seconds old serves the next. */
+  watchesNone(): boolean {
+    return this.watching === 0;
   }
 
   /** A resumed CLI's kickoff waits on its prompt: the next look should come soon. */

@@ -40,7 +40,11 @@ export function defineSupervision(opts: { state: string; tmux: PanesPort; childr
     screens: defineLoop({
       name: "screens",
       periodMs: SCREEN_MS,
-      tick: () => supervisor.watchScreens((panes) => screens.tick(panes)),
+      // With no screen to read, the supervisor's listing (hooks refresh it on any death) names the panes well enough.
+      tick: () => {
+        const listedWithin = screens.watchesNone() ? SETTLED_SUPERVISE_MS + SCREEN_MS : 0;
+        return supervisor.watchScreens((panes) => screens.tick(panes), listedWithin);
+      },
       pause: () => new Promise((resolve) => setTimeout(resolve, screensPauseMs()).unref()),
       fail: (error) => say(`screens: ${error.message}`),
     }),

@@ -32,14 +32,16 @@ export class AgentUsageReader {
     return this.launch.spec;
   }
 
-  /** One look: new replies into the ledger, and usage.json rewritten when anything in it changed. */
-  async poll(now: Date, pricing: Pricing): Promise<void> {
+  /** One look: new replies into the ledger, usage.json rewritten when anything in it changed; false: its CLI records none. */
+  async poll(now: Date, pricing: Pricing): Promise<boolean> {
     const launch = await this.readLaunchSpec();
     // Not started yet by `org up`: nothing to say, not even unknown.
-    if (!launch) return;
+    if (!launch) return true;
     const format = usageFormatOf(launch.runtime?.preset);
     if (format.kind === "none" || !launch.runtime) {
-      return this.write(buildSummary({ cli: null, none: format.kind === "none" ? format.why : "no config folder", tally: emptyTally(), pricing, now }));
+      const none = format.kind === "none" ? format.why : "no config folder";
+      await this.write(buildSummary({ cli: null, none, tally: emptyTally(), pricing, now }));
+      return false;
     }
     if (!this.loaded) {
       const { records, cursors } = await this.store.load();
@@ -69,6 +71,7 @@ export class AgentUsageReader {
     const [first, ...more] = this.problems;
     const unknown = first && `${first}${more.length > 0 ? ` (and ${more.length} more)` : ""}`;
     await this.write(buildSummary({ cli: format.cli, tally: this.loaded.tally, pricing, unknown, now }));
+    return true;
   }
 
   // An idle agent's summary is not rewritten every look: only its content, not its time, decides.

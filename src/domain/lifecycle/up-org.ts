@@ -121,9 +121,11 @@ export async function upOrg(world: World, loaded: LoadedConfig, opts: UpOptions 
     };
     // Before org.json, which the daemon waits for: its supervisor then adopts running agents instead of starting them,
     // and its first reload finds the program `org up` started already recorded.
-    await opts.onStart?.();
-    await recordStarts(world, paths, listed, world.now());
-    await markDaemonStarting(world, paths);
+    // None needs another: written side by side, all before org.json.
+    const startedAt = world.now();
+    await Promise.all([
+      opts.onStart?.(), recordStarts(world, paths, listed, startedAt), markDaemonStarting(world, paths),
+    ]);
     await world.files.writeAtomic(paths.orgFile, `${JSON.stringify(record, null, 2)}\n`);
     const resumed = previous !== null;
     const leaseText = agents.map((agent) => `${agent.name}:${agent.gpu ?? (leases.pool?.length ? "pool" : "cpu")}`).join(" ");

@@ -6,6 +6,7 @@ import { findRunningKeeper, keeperEnv, startKeeper, allowKeeper } from "../../ad
 import { createWorld } from "../../adapters/real-world.js";
 import type { ReloadOutcome } from "../reload/reload-org.js";
 import { checkUp, chooseMode } from "./up-checks.js";
+import { prefetchGit } from "./prefetch-git.js";
 import { prepareUp } from "./up-programs.js";
 
 const READY_TIMEOUT_MS = 15_000;
@@ -52,7 +53,8 @@ export async function startOrg(input: UpInput, hooks: UpHooks): Promise<Upped> {
   // A stop deadline already past is refused, unless `--resume` goes on past it.
   const read = await prepareUp(input.root, input.ab, input.resume ? undefined : new Date());
   if ("problems" in read) return { kind: "refused", problems: read.problems };
-  const world = createWorld();
+  // git lists the worktrees and agent branches while the checks run: the worktree phase starts with them.
+  const world = prefetchGit(createWorld(), read.loaded.repoDir, `org/${read.loaded.config.name}/`);
   const refused = await checkUp(world, input.root, read.loaded, input.resume, hooks);
   if (refused.length > 0) return { kind: "refused", problems: refused };
   // A program not recorded costs `org history` a line, never the start itself.
