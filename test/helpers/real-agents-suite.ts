@@ -5,7 +5,7 @@ import {
   earlierToolOutputs, reactions, startTimeline, toolOutputs, userTexts, type Exchange, type ModelRequest,
 } from "./model-server/index.js";
 import { pollUntil } from "./poll.js";
-import { createRealOrg, processesOf, type Cli, type RealOrg } from "./real-org.js";
+import { cpuSecondsOf, createRealOrg, processesOf, type Cli, type RealOrg } from "./real-org.js";
 
 // Real Claude Code, Codex, Gemini CLI and opencode in one org under `org up`, each behind a scripted model server
 // that plays a researcher: its moves run org's commands through the CLI's own shell tool, as a model would.
@@ -59,8 +59,11 @@ export function describeRealAgents(mode: "tmux" | "pty"): void {
       expect(up.code, up.stderr).toBe(0);
       timeline.mark("org", "up");
     }, 120_000);
+    const cpu = new Map<Cli, string>();
     afterAll(async () => {
-      console.log(`${mode} timeline:\n${timeline.lines().join("\n")}`);
+      const figures = CLIS.map((cli) => `${cli} ${cpu.get(cli)}`).join(", ");
+      const lines = [...timeline.lines(), `CPU s (to the kill + the resumed run to its turn's end): ${figures}`];
+      console.log(`${mode} timeline:\n${lines.join("\n")}`);
       await org?.close();
     });
 
@@ -115,6 +118,7 @@ export function describeRealAgents(mode: "tmux" | "pty"): void {
         const { pid } = org.status(agent);
         expect(pid).toBeGreaterThan(0);
         const before = org.server.exchanges.length;
+        cpu.set(cli, cpuSecondsOf(org, agent).toFixed(1));
         const killedAt = Date.now();
         process.kill(pid!, "SIGKILL");
         timeline.mark(cli, "kill", killedAt);
@@ -137,6 +141,7 @@ export function describeRealAgents(mode: "tmux" | "pty"): void {
         await waitForRequest(cli, "the resumed turn's end", (exchange) =>
           org.server.exchanges.indexOf(exchange) >= before && exchange.move.kind === "text");
         expect(org.status(agent)).toMatchObject({ state: "running", restarts: 1 });
+        cpu.set(cli, `${cpu.get(cli)} + ${cpuSecondsOf(org, agent).toFixed(1)}`);
       });
       // Only opencode's resume drops its kickoff: the one typing, logged once.
       const log = readFileSync(join(org.state, "log.md"), "utf8");
