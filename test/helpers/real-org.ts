@@ -177,3 +177,21 @@ export function waitForKeeps(org: RealOrg, clis: Cli[], what: string): Promise<u
     clis.map((cli) => pollUntil(() => kept(cli), { timeoutMs: 150_000, intervalMs: 250, what: `${cli} to reach its verdict ${what}`, explain: () => JSON.stringify(org.status(`${cli}-r-1`)) })),
   );
 }
+
+/** CPU seconds used by the agent's live processes and the children they waited for: a figure the load moves little. */
+export function cpuSecondsOf(org: Pick<RealOrg, "state">, agent: string): number {
+  let ticks = 0;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const environ = readFileSync(`/proc/${entry}/environ`, "utf8");
+      if (!environ.includes(`ORG_STATE=${org.state}\0`) || !environ.includes(`ORG_AGENT=${agent}\0`)) continue;
+      // utime, stime, cutime, cstime: fields 14–17, counted after the command's closing parenthesis.
+      const fields = readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1]!.split(" ");
+      ticks += fields.slice(11, 15).reduce((sum, field) => sum + Number(field), 0);
+    } catch {
+      // gone between the listing and the read
+    }
+  }
+  return ticks / 100;
+}

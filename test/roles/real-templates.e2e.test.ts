@@ -1,42 +1,14 @@
 import { describe, expect, test } from "vitest";
-import { toolOutputs, userTexts, type Exchange, type Script } from "../helpers/model-server/index.js";
-import { pollUntil } from "../helpers/poll.js";
-import { processesOf, type Cli } from "../helpers/real-org.js";
-import { createRealTemplateOrg, type TemplateOrg } from "../helpers/real-template-org.js";
-import {
-  asyncScript, autoresearchScript, hierarchyScript, independentScript, pipelineScript, THRESHOLD,
-} from "../helpers/template-scripts.js";
-import type { TemplateName } from "../../src/roles/index.js";
+import { toolOutputs } from "../helpers/model-server/index.js";
+import { outputsOf, rowsOf, waitForOutput, withOrg } from "../helpers/real-template-checks.js";
+import { hierarchyScript, independentScript, pipelineScript, THRESHOLD } from "../helpers/template-scripts.js";
 import { git } from "../helpers/temp-repo.js";
-import { notice } from "../helpers/template-minds.js";
 
-// Each template from `org init --template`, its roles run by real CLIs behind a scripted model whose every move is a
-// shell command the CLI runs with its own tool: one org per topology, all of its agents at once.
-const outputsOf = (exchange: Exchange) => toolOutputs(exchange.request).join("\n");
+// Each template from `org init --template` with several agents, its roles run by real CLIs behind a scripted model
+// whose every move is a shell command the CLI runs with its own tool: one org per topology, all of its agents at once.
+// The one-researcher templates are in real-templates-solo.e2e, so the two files run side by side.
 
-/** Up an org of the template, run `check` on it, and take it down whatever happens. */
-async function withOrg(template: TemplateName, clis: Record<string, Cli>, script: Script, check: (org: TemplateOrg) => Promise<void>, edits: [string, string][] = []): Promise<void> {
-  const org = await createRealTemplateOrg(template, clis, script, edits);
-  try {
-    const up = await org.org(["up", "--no-attach"]);
-    expect(up.code, up.stderr).toBe(0);
-    await check(org);
-  } finally {
-    await org.close();
-  }
-  await pollUntil(() => processesOf(org).length === 0, { timeoutMs: 15_000, what: "no process of the org left", explain: () => JSON.stringify(processesOf(org)) });
-}
-
-/** The first request of `agent` whose tool outputs (all of them, oldest first) satisfy `check`. */
-function waitForOutput(org: TemplateOrg, agent: string, what: string, check: (outputs: string) => boolean, timeoutMs = 90_000): Promise<Exchange> {
-  // On a time-out the last request's tool outputs are shown whole: what the check looked at.
-  const last = () => org.requestsOf(agent).at(-1);
-  return pollUntil(() => org.requestsOf(agent).find((exchange) => check(outputsOf(exchange))), { timeoutMs, intervalMs: 250, what: `${agent}: ${what}`, explain: () => `${org.explain()}\n== ${agent}'s last request's tool outputs:\n${last() ? outputsOf(last()!) : "(no request)"}` });
-}
-
-const rowsOf = (org: TemplateOrg, agent: string) => org.results().filter((row) => row[5] === agent).map((row) => [row[3], row[4]]);
-
-describe("every template from org init, run by real agent CLIs", () => {
+describe("every template from org init with several agents, run by real agent CLIs", () => {
   test("pipeline (codex planner, claude generator, codex evaluator): spec, refused submits, objection, redraft, agreement, keep, review closes sprint 1", async () => {
     await withOrg("pipeline", { planner: "codex", generator: "claude", evaluator: "codex" }, pipelineScript, async (org) => {
       const reviewed = await waitForOutput(org, "evaluator-1", "the review that closes the sprint", (outputs) => outputs.includes("sprint 1 done: "), 150_000);
@@ -93,30 +65,6 @@ describe("every template from org init, run by real agent CLIs", () => {
       expect(org.read("notes.md")).toMatch(/^- \d{4}-\d\d-\d\d \d\d:\d\d researcher-1: val_bpb 0\.8 is a keep$/m);
     }, [["    count: 3\n", "    count: 2\n"]]);
   }, 150_000);
-
-  test("autoresearch (one opencode researcher): submits, gets a keep, submits again, gets a discard", async () => {
-    await withOrg("autoresearch", { researcher: "opencode" }, autoresearchScript, async (org) => {
-      const second = await waitForOutput(org, "researcher-1", "the second verdict", (outputs) => outputs.includes("· discard"), 120_000);
-      const [first, last] = toolOutputs(second.request).slice(-2);
-      expect(first).toMatch(/metric 0\.800000 · your best 0\.800000 \(\w{7}\) · delta -0\.200000 · keep/);
-      expect(last).toMatch(/metric 0\.900000 · your best 0\.800000 \(\w{7}\) · delta \+0\.100000 · discard/);
-      expect(rowsOf(org, "researcher-1")).toEqual([["keep", "baseline"], ["keep", "print 0.8"], ["discard", "print 0.9"]]);
-    });
-  }, 150_000);
-
-  // The CLI's own shell queues with `org submit --no-wait`, gets the id, `org wait`s the first, and the verdicts reach it as inbox messages.
-  test.each(["claude", "codex"] as const)("asynchronous submit (one %s researcher): --no-wait prints the id, org wait prints the verdict, both verdicts arrive as messages", async (cli) => {
-    await withOrg("autoresearch", { researcher: cli }, asyncScript, async (org) => {
-      const both = await waitForOutput(org, "researcher-1", "both verdicts read from the inbox", (outputs) => /## verdict discard for \w{7} "print 0\.9"/.test(outputs) && /## verdict keep for \w{7} "print 0\.8"/.test(outputs), 150_000);
-      const outputs = toolOutputs(both.request);
-      expect(outputs[0]).toMatch(/^queued \w{7} "print 0\.8" as \S+-researcher-1-\w{7}\nits verdict comes to your inbox \(`org inbox`\); `org wait \S+` waits for it here/m);
-      expect(outputs[1]).toMatch(/^queued \w{7} "print 0\.9" as \S+/m);
-      expect(outputs[2]).toMatch(/metric 0\.800000 · your best 0\.800000 \(\w{7}\) · delta -0\.200000 · keep/);
-      expect(outputsOf(both)).toMatch(/metric 0\.900000 · your best 0\.800000 \(\w{7}\) · delta \+0\.100000 · discard/);
-      expect(userTexts(both.request).some((text) => notice("verifier", "verdict").test(text))).toBe(true);
-      expect(rowsOf(org, "researcher-1")).toEqual([["keep", "baseline"], ["keep", "print 0.8"], ["discard", "print 0.9"]]);
-    });
-  }, 200_000);
 
   test("a mixed hierarchy (claude chief, two codex juniors): the chief tasks both, both submit, the chief reads both reports", async () => {
     await withOrg("hierarchy", { chief: "claude", junior: "codex" }, hierarchyScript("hierarchy", ["0.5", "0.7"]), async (org) => {

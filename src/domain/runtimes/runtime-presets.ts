@@ -52,7 +52,7 @@ export const PRESETS: Record<PresetName, RuntimePreset> = {
     version: ["claude", "--version"],
     login: { env: ["ANTHROPIC_API_KEY", "CLAUDE_CODE_OAUTH_TOKEN"], files: [".claude/.credentials.json"], without: "" },
     transcripts: { dir: "projects", suffix: "{session_id}.jsonl" },
-    // Its resumed conversation's next user turn is the kickoff (test/cli/real-agents.e2e.test.ts, kill -9).
+    // Its resumed conversation's next user turn is the kickoff (test/helpers/real-agents-suite.ts, kill -9).
     kickoff_on_resume: "argv",
   },
   // Codex's CODEX_HOME is the agent's own, so "the last session" there is this agent's conversation.
@@ -73,7 +73,7 @@ export const PRESETS: Record<PresetName, RuntimePreset> = {
     // 0.169.0's interactive start asks to sign in even with OPENAI_API_KEY or CODEX_API_KEY set: only auth.json counts.
     login: { env: [], files: [".codex/auth.json"], without: "" },
     transcripts: { dir: "sessions", suffix: ".jsonl" },
-    // Its resumed conversation's next user turn is the kickoff (test/cli/real-agents.e2e.test.ts, kill -9).
+    // Its resumed conversation's next user turn is the kickoff (test/helpers/real-agents-suite.ts, kill -9).
     kickoff_on_resume: "argv",
   },
   // "--resume latest" with no conversation starts a new one (0.61.0), where --resume <id> and a reused
@@ -93,7 +93,7 @@ export const PRESETS: Record<PresetName, RuntimePreset> = {
     login: { env: ["GEMINI_API_KEY"], files: [".gemini/oauth_creds.json"], without: "" },
     // Chats are .gemini/tmp/<project>/chats/session-*.jsonl; logs.json beside them is no conversation.
     transcripts: { dir: ".gemini/tmp", suffix: ".jsonl" },
-    // Its resumed conversation's next user turn is the kickoff (test/cli/real-agents.e2e.test.ts, kill -9).
+    // Its resumed conversation's next user turn is the kickoff (test/helpers/real-agents-suite.ts, kill -9).
     kickoff_on_resume: "argv",
   },
   // opencode keeps auth.json and its database (every session) under $XDG_DATA_HOME/opencode.
@@ -120,7 +120,7 @@ export const PRESETS: Record<PresetName, RuntimePreset> = {
     },
     // The database exists from the first start, sessions or not: --continue with none starts afresh with --prompt.
     transcripts: { dir: "opencode", suffix: "opencode.db" },
-    // 1.18.33 drops --prompt with --continue: typed at its prompt instead (test/cli/resume-kickoff.e2e.test.ts).
+    // 1.18.33 drops --prompt with --continue: typed at its prompt instead (real-agents-suite.ts, kill -9).
     kickoff_on_resume: "type",
   },
   // Any other program: org.yaml gives its command; nothing is assumed about it.
