@@ -200,6 +200,10 @@ describe("the house", () => {
       names: /["'`/](?:receipts|sent)["'`/]|\.read\.json["'`]/, users: [],
     },
     {
+      record: "state/agents/<agent>/notifications.jsonl", owner: "adapters/store/notification-log.ts",
+      names: /["'`/]notifications\.jsonl["'`]/, users: [],
+    },
+    {
       record: "state/judge-calibration.json", owner: "adapters/verifier/judge-calibration.ts",
       names: /["'`/]judge-calibration\.json["'`]/, users: [],
     },
