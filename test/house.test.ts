@@ -157,7 +157,7 @@ describe("the house", () => {
       names: /["'`/]results\.tsv["'`]|\bresultsPath\(/,
       users: [
         "domain/experiments/results-table.ts", "domain/views/dashboard-source.ts",
-        "cli/commands/report.ts", "cli/commands/lineage.ts",
+        "cli/commands/report.ts", "flows/views/lineage-view.ts",
       ],
     },
     {
