@@ -157,7 +157,7 @@ describe("the house", () => {
       names: /["'`/]results\.tsv["'`]|\bresultsPath\(/,
       users: [
         "domain/experiments/results-table.ts", "domain/views/dashboard-source.ts",
-        "cli/commands/report.ts", "cli/commands/lineage.ts",
+        "cli/commands/report.ts", "flows/views/lineage-view.ts",
       ],
     },
     {
@@ -200,6 +200,19 @@ describe("the house", () => {
       names: /["'`/](?:receipts|sent)["'`/]|\.read\.json["'`]/, users: [],
     },
     {
+      record: "state/agents/<agent>/notifications.jsonl", owner: "adapters/store/notification-log.ts",
+      names: /["'`/]notifications\.jsonl["'`]/, users: [],
+    },
+    // Every module names it through orgPaths(root).orgFile; the house test below holds who reads and writes it.
+    {
+      record: "state/org.json", owner: "domain/lifecycle/org-record-file.ts", names: /["'`/]org\.json["'`]/,
+      users: ["domain/paths.ts", "daemon/outbox-broker.ts"],
+    },
+    {
+      record: "state/daemon.json", owner: "domain/lifecycle/daemon-file.ts", names: /["'`/]daemon\.json["'`]/,
+      users: ["domain/paths.ts"],
+    },
+    {
       record: "state/judge-calibration.json", owner: "adapters/verifier/judge-calibration.ts",
       names: /["'`/]judge-calibration\.json["'`]/, users: [],
     },
@@ -208,6 +221,21 @@ describe("the house", () => {
     expect(files.filter(([name]) => name === owner).length).toBe(1);
     const others = files.filter(([name]) => name !== owner && !users.includes(name));
     expect(others.filter(([, text]) => names.test(stripComments(text))).map(([name]) => name)).toEqual([]);
+  });
+
+  // The verifier's handle reads its text as a mark of change only, never as a record.
+  test.each([
+    {
+      record: "state/org.json", path: "orgFile",
+      owners: ["domain/lifecycle/org-record-file.ts", "daemon/verifier/handle.ts"],
+    },
+    { record: "state/daemon.json", path: "daemon", owners: ["domain/lifecycle/daemon-file.ts"] },
+  ])("$record is read, written and removed by its owner alone, src/$owners.0", ({ path, owners }) => {
+    const call = String.raw`\b(?:readJson\w*|readText|writeAtomic|write\w*Atomic|rm|removeFile)(?:<[^>]*>)?\(`;
+    const io = new RegExp(`${call}[^()]*\\.${path}\\b`);
+    const files = readSources();
+    expect(files.filter(([name, text]) => !owners.includes(name) && io.test(stripComments(text))).map(([name]) => name))
+      .toEqual([]);
   });
 
   const bestWriter = "adapters/verifier/frontier-writer.ts";

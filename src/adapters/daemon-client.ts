@@ -1,4 +1,6 @@
 import { OrgError } from "../domain/errors.js";
+import { readDaemonFile, type DaemonFile } from "../domain/lifecycle/daemon-file.js";
+import { filesPort } from "./fs/files-port.js";
 import { describeDiskFull, FULL_BYTES, readFreeBytes } from "./fs/disk-space.js";
 import { readJson } from "./fs/files.js";
 import { isRunningProcess } from "./process.js";
@@ -10,15 +12,6 @@ const HEARTBEAT_STALE_MS = 15_000;
 // `org up` returns as soon as the agents run; a daemon it started gets this long to write its first heartbeat.
 const START_GRACE_MS = 30_000;
 
-/** What a client reads of daemon.json. */
-export interface DaemonFile {
-  pid?: number | null;
-  heartbeatAt?: string;
-  /** verify.queue_per_agent as the running daemon applies it. */
-  queuePerAgent?: number;
-  /** Written by `org up` when it starts the daemon, before the daemon's first heartbeat. */
-  startingAt?: string;
-}
 
 /** What the liveness check looks at; tests hand in a full disk or a dead pid without making one. */
 export interface DaemonProbe {
@@ -37,7 +30,7 @@ const systemProbe: DaemonProbe = { isAlive: isRunningProcess, readFreeBytes };
 export async function assertDaemonAlive(daemonFile: string, message: string, opts: { outcome?: string; probe?: DaemonProbe } = {}): Promise<DaemonFile> {
   const probe = opts.probe ?? systemProbe;
   for (;;) {
-    const daemon = await readJson<DaemonFile>(daemonFile).catch(() => undefined);
+    const daemon = await readDaemonFile(filesPort, { daemon: daemonFile });
     const pid = daemon?.pid && probe.isAlive(daemon.pid) ? daemon.pid : undefined;
     const age = daemon?.heartbeatAt ? Date.now() - Date.parse(daemon.heartbeatAt) : undefined;
     if (daemon && pid && age !== undefined && age < HEARTBEAT_STALE_MS) return daemon;

@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { orgPaths } from "../domain/paths.js";
 import { cleanText } from "../domain/safe-text.js";
 import { readColumns } from "./terminal-width.js";
 
@@ -36,7 +37,7 @@ export function findOrgRoot(dir?: string): string {
   if (process.env.ORG_ROOT) return process.env.ORG_ROOT;
   let withConfig: string | undefined;
   for (let current = process.cwd(); ; current = dirname(current)) {
-    if (existsSync(join(current, "state", "org.json"))) return current;
+    if (existsSync(orgPaths(current).orgFile)) return current;
     if (!withConfig && existsSync(join(current, "org.yaml"))) withConfig = current;
     if (dirname(current) === current) return withConfig ?? process.cwd();
   }

@@ -1,5 +1,4 @@
 // `org up --wait`: follow the verifier until every baseline is judged; a base that never measures is an error.
-import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { orgPaths } from "../domain/paths.js";
 import { buildVerifierView, decideBaselineWait } from "../domain/views/verifier.js";
@@ -15,7 +14,7 @@ export async function waitForBaselines(
   let shown = "";
   for (;;) {
     // `org down` removes org.json: nothing will judge the baselines any more.
-    if (!(await pathExists(join(orgPaths(root).state, "org.json")))) {
+    if (!(await pathExists(orgPaths(root).orgFile))) {
       io.err("the org went down before its baselines were judged — `org up --wait` again");
       return 1;
     }

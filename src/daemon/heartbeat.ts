@@ -1,5 +1,6 @@
 import { OrgError } from "../domain/errors.js";
-import { writeJsonAtomic } from "../adapters/fs/files.js";
+import { filesPort } from "../adapters/fs/files-port.js";
+import { writeDaemonFile } from "../domain/lifecycle/daemon-file.js";
 import { usage } from "../adapters/usage/counters.js";
 import { defineLoop } from "./loop-service.js";
 import { listServiceTicks, type Service } from "./services.js";
@@ -20,7 +21,10 @@ export function defineHeartbeat(opts: { file: string; queuePerAgent: () => numbe
       startedAt = new Date().toISOString();
     },
     // A full disk must not end the loop: the heartbeat resumes when space returns. Each problem is said once, not every beat.
-    tick: (now) => writeJsonAtomic(opts.file, { pid: process.pid, startedAt, heartbeatAt: now.toISOString(), queuePerAgent: opts.queuePerAgent(), usage, services: listServiceTicks(opts.services()) }).then(() => {
+    tick: (now) => writeDaemonFile(filesPort, { daemon: opts.file }, {
+      pid: process.pid, startedAt, heartbeatAt: now.toISOString(), queuePerAgent: opts.queuePerAgent(), usage,
+      services: listServiceTicks(opts.services()),
+    }).then(() => {
       problem = "";
     }, (error: Error) => {
       if (error.message !== problem) opts.say(`heartbeat: ${error.message}${error instanceof OrgError && error.code === "disk-full" ? "; the daemon keeps running and beats again once there is room" : ""}`);

@@ -1,5 +1,8 @@
+import { readOptionalRecord } from "../adapters/store/org-record.js";
 import { setTimeout as sleep } from "node:timers/promises";
-import { readJson, readText, writeJsonAtomic } from "../adapters/fs/files.js";
+import { readText, writeJsonAtomic } from "../adapters/fs/files.js";
+import { filesPort } from "../adapters/fs/files-port.js";
+import { readDaemonFile } from "../domain/lifecycle/daemon-file.js";
 import { isKeeperStopped, keeperPaths, takeKeeperLock } from "../adapters/keeper-process.js";
 import { readDaemonSecrets, readKeeperRecord } from "../adapters/keeper-process.js";
 import { isRunningProcess } from "../adapters/process.js";
@@ -28,7 +31,7 @@ const STATUS_GRACE_MS = 2000;
 export async function runKeeper(opts: { root: string }): Promise<number> {
   const paths = orgPaths(opts.root);
   const files = keeperPaths(paths.state);
-  const record = await readJson<OrgRecord>(paths.orgFile).catch(() => undefined);
+  const record = await readOptionalRecord(opts.root).catch(() => undefined);
   if (!record || (await isKeeperStopped(paths.state))) return 0;
   const previous = await readKeeperRecord(paths.state);
   if (!(await takeKeeperLock(opts.root, paths.state))) return 0;
@@ -139,7 +142,7 @@ async function keepDaemon({ world, paths, record, first, save, mine }: KeepInput
 
 // A daemon this keeper first sees already running started before it: its heartbeat says when.
 async function readDaemonStart(paths: OrgPaths, pid: number, seenAt: number): Promise<number> {
-  const beat = await readJson<{ pid?: number; startedAt?: string }>(paths.daemon).catch(() => undefined);
+  const beat = await readDaemonFile(filesPort, paths);
   const at = beat?.pid === pid && beat.startedAt ? Date.parse(beat.startedAt) : NaN;
   return Number.isFinite(at) && at <= seenAt ? at : seenAt;
 }

@@ -13,7 +13,8 @@ import { readAgentStatus } from "../domain/lifecycle/agent-status-file.js";
 import { filesPort } from "../adapters/fs/files-port.js";
 import { detectScreen } from "../domain/screens/detect.js";
 import { typeNotice } from "./notice-typing.js";
-import { appendLines, readJson, readText, watchDir } from "../adapters/fs/files.js";
+import { readJson, readText, watchDir } from "../adapters/fs/files.js";
+import { appendNotification } from "../adapters/store/notification-log.js";
 import { isAlive } from "../adapters/process.js";
 import { ensureDir, listDir, modifiedMs } from "../adapters/fs/dir.js";
 
@@ -265,6 +266,6 @@ export class Notifier {
   private async recordOutcome(agent: string, pane: string, batch: PendingNotice[], result: { outcome: NoticeOutcome; attempts?: number; latencyMs?: number; reason?: string }): Promise<void> {
     const detectMs = Math.max(...batch.map((notice) => notice.seenAt - notice.sentAt));
     const line = { at: new Date().toISOString(), ...result, ids: batch.map((notice) => notice.id), from: batch.map((notice) => notice.from), pane, detectMs };
-    await appendLines(inboxPaths(this.state, agent).notifications, [JSON.stringify(line)]);
+    await appendNotification(this.state, agent, line);
   }
 }

@@ -2,7 +2,7 @@ import { orgPaths } from "../domain/paths.js";
 import type { OrgSnapshot } from "../domain/views/snapshot.js";
 import type { OrgRecord } from "../domain/state.js";
 import { endLeftChildren } from "../adapters/child-records.js";
-import { readJson } from "../adapters/fs/files.js";
+import { readOptionalRecord } from "../adapters/store/org-record.js";
 import { pinGlobalGitConfig, snapshotGlobalGitConfig } from "../adapters/git/global-config.js";
 import { Feed } from "./control-feed.js";
 import { runServices } from "./services.js";
@@ -15,7 +15,7 @@ const ORG_FILE_POLL_MS = 100;
 /** The control pane: every daemon service (supervisor, outbox broker, screens, verifier, notifier, reload, standups, usage, table, heartbeat) until SIGTERM or SIGHUP. */
 export async function runDaemon(opts: { root: string; renderStatus: (snapshot: OrgSnapshot) => string }): Promise<number> {
   const paths = orgPaths(opts.root);
-  const record = await waitForOrgRecord(paths.orgFile);
+  const record = await waitForOrgRecord(opts.root);
   if (!record) {
     process.stderr.write(`[org] no ${paths.orgFile}; run \`org up\`\n`);
     return 1;
@@ -37,11 +37,11 @@ export async function runDaemon(opts: { root: string; renderStatus: (snapshot: O
   return 0;
 }
 
-async function waitForOrgRecord(file: string): Promise<OrgRecord | undefined> {
-  let record = await readJson<OrgRecord>(file);
+async function waitForOrgRecord(root: string): Promise<OrgRecord | undefined> {
+  let record = await readOptionalRecord(root);
   for (let waited = 0; !record && waited < ORG_FILE_WAIT_MS; waited += ORG_FILE_POLL_MS) {
     await new Promise((resolve) => setTimeout(resolve, ORG_FILE_POLL_MS));
-    record = await readJson<OrgRecord>(file);
+    record = await readOptionalRecord(root);
   }
   return record;
 }

@@ -30,8 +30,8 @@ export async function sendMessageAs(input: SendInput): Promise<{ id: string; to:
   const outgoing = { from: senderName(sender), to: recipients.agents, kind: input.kind, body };
   const settings = readMessageSettings(config);
   const { id } = await sendMessage(orgPaths(input.root).state, outgoing, settings).catch((error: unknown) => {
-    // A full disk's message already says which inboxes got it.
-    if (!(error instanceof OrgError) || error.code === "disk-full") throw error;
+    // A full disk's message, or a link's, already says which inboxes got it.
+    if (!(error instanceof OrgError) || error.code === "disk-full" || error.code === "untrusted-path") throw error;
     throw new OrgError(`${error.message} (nothing was sent)`, error.code);
   });
   return { id, to: recipients.agents };

@@ -7,7 +7,7 @@ import { PRIVATE_DIR } from "./files.js";
 // is followed below `top`, only regular files are read, and writes are renames of files made in top's parent, which
 // must be a folder no agent can write. Linux walks each step from the last one's open fd, so a folder swapped for a
 // link mid-walk is refused too.
-const { O_RDONLY, O_NOFOLLOW, O_DIRECTORY, O_NONBLOCK } = constants;
+const { O_RDONLY, O_NOFOLLOW, O_DIRECTORY, O_NONBLOCK, O_WRONLY, O_APPEND, O_CREAT } = constants;
 const BY_FD = existsSync("/proc/self/fd");
 /** What readUntrusted reads at most: a progress file or a CLI's settings, never a disk's worth. */
 export const UNTRUSTED_MAX_BYTES = 16 * 1024 * 1024;
@@ -70,6 +70,25 @@ export async function writeUntrusted(top: string, path: string, content: string)
     await rm(tmp, { force: true }).catch(() => undefined);
     throw error;
   }
+}
+
+/** Appends whole `lines` to the file `path` below `top`: a regular file reached through no link, made when missing. */
+export async function appendUntrusted(top: string, path: string, lines: string[]): Promise<void> {
+  const { parts, name } = splitBelow(top, path);
+  await mkdir(top, { recursive: true, mode: PRIVATE_DIR });
+  await withFolder(top, parts, true, async (folder) => {
+    const flags = O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK;
+    const handle = await open(join(folder, name), flags, 0o600).catch((error: NodeJS.ErrnoException) => {
+      throw explainRefusal(error, path);
+    });
+    try {
+      // A fifo or a device opens too: only a regular file is written.
+      if (!(await handle.stat()).isFile()) throw untrustedError(`${path} is not a regular file: not written`, "EINVAL");
+      await handle.writeFile(lines.map((line) => `${line}\n`).join(""));
+    } finally {
+      await handle.close();
+    }
+  });
 }
 
 /** Every entry below the folder `dir` (`top` or below it), its path relative to `dir`; links listed, not entered. */

@@ -1,10 +1,10 @@
-import { readFileSync } from "node:fs";
+import { readOptionalRecord } from "../store/org-record.js";
 import { BROKERED_ENV, decideCaller, type AgentRef } from "../../domain/identity/decide-caller.js";
 import { findPaneOwner, type PaneRoot } from "../../domain/identity/pane-owner.js";
 import type { Sender } from "../../domain/messages/wiring.js";
 import { OrgError } from "../../domain/errors.js";
 import { orgPaths } from "../../domain/paths.js";
-import type { AgentRecord, OrgRecord } from "../../domain/state.js";
+import type { AgentRecord } from "../../domain/state.js";
 import { readAgentStatuses } from "../../domain/lifecycle/agent-status-file.js";
 import { filesPort } from "../fs/files-port.js";
 import { readAncestry } from "./process-ancestry.js";
@@ -25,7 +25,8 @@ export async function findCaller(root: string, roster: readonly AgentRef[], env:
 
 async function findPaneAgent(root: string, hint: string | undefined): Promise<string | undefined> {
   const paths = orgPaths(root);
-  const record = readJsonFile<OrgRecord>(paths.orgFile);
+  // Missing (never started) or torn by a full disk: no pane is known from it.
+  const record = await readOptionalRecord(root).catch(() => undefined);
   // Slurm agents run on other nodes: no process of theirs is among this machine's, so ORG_AGENT is all there is.
   if (!record || record.backend === "slurm") return undefined;
   const ancestors = readAncestry();
@@ -37,13 +38,4 @@ async function findPaneAgent(root: string, hint: string | undefined): Promise<st
   // The agent ORG_AGENT names first: a genuine agent's command then reads one status.json rather than every one.
   const named = findPaneOwner(ancestors, await readRoots(record.agents.filter((agent) => agent.name === hint)));
   return named ?? findPaneOwner(ancestors, await readRoots(record.agents.filter((agent) => agent.name !== hint)));
-}
-
-function readJsonFile<T>(file: string): T | undefined {
-  try {
-    return JSON.parse(readFileSync(file, "utf8")) as T;
-  } catch {
-    // Missing (never started) or torn by a full disk: no pane is known from it.
-    return undefined;
-  }
 }

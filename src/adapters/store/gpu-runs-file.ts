@@ -1,9 +1,12 @@
 // Every verify run's busy interval (state/gpu-runs.jsonl) and the slots the verifier fills (state/gpu-slots.json).
 import { appendFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { readOptionalOrgRecord } from "../../domain/lifecycle/org-record-file.js";
+import { filesPort } from "../fs/files-port.js";
 import { parseGpuRuns, toBusyIntervals, type RunEnded, type RunStarted } from "../../domain/experiments/gpu-runs.js";
 import type { BusyInterval, Capacity } from "../../domain/experiments/utilization.js";
-import type { DaemonFile } from "../daemon-client.js";
+import { readDaemonFile } from "../../domain/lifecycle/daemon-file.js";
+import { orgPaths } from "../../domain/paths.js";
 import { readStartTicks } from "../child-records.js";
 import { appendLines, readJson, readText, writeJsonAtomic } from "../fs/files.js";
 import { isAlive } from "../process.js";
@@ -49,8 +52,8 @@ export interface UtilizationInput {
 export async function readUtilizationInput(state: string, now: Date): Promise<UtilizationInput | undefined> {
   const [capacity, record, daemon, text] = await Promise.all([
     readJson<Capacity>(join(state, "gpu-slots.json")).catch(() => undefined),
-    readJson<{ upAt?: string }>(join(state, "org.json")).catch(() => undefined),
-    readJson<DaemonFile>(join(state, "daemon.json")).catch(() => undefined),
+    readOptionalOrgRecord(filesPort, dirname(state)).catch(() => undefined),
+    readDaemonFile(filesPort, orgPaths(dirname(state))),
     readText(gpuRunsFile(state)),
   ]);
   const since = Date.parse(record?.upAt ?? "");

@@ -1,7 +1,7 @@
 // The trees the built-in researcher's next change can be judged on: it reads the ledger where the verifier writes it.
-import { join } from "node:path";
+import { dirname } from "node:path";
 import { readHeadTree } from "../git/follow-best.js";
-import { readJson } from "../fs/files.js";
+import { readOptionalRecord } from "./org-record.js";
 import { readLedger } from "./agent-ledger.js";
 
 /**
@@ -11,7 +11,7 @@ import { readLedger } from "./agent-ledger.js";
 export async function readJudgedTrees(cwd: string, state: string, agent: string): Promise<Set<string>> {
   const unreadable = () => undefined;
   const ledger = await readLedger(state, agent).catch(unreadable);
-  const record = await readJson<{ baseCommit?: unknown }>(join(state, "org.json")).catch(unreadable);
+  const record = await readOptionalRecord(dirname(state)).catch(unreadable);
   const base = typeof record?.baseCommit === "string" ? record.baseCommit : undefined;
   const against = typeof ledger?.best?.commit === "string" ? ledger.best.commit : base;
   // Only a commit id is asked of git: the ledger is the daemon's, but never an option on a command line.

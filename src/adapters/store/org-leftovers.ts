@@ -1,4 +1,4 @@
-import { readdir, rm } from "node:fs/promises";
+import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { orgPaths, ptyGridSocket, tmuxSocketHash } from "../../domain/paths.js";
 import { pathExists } from "../fs/files.js";
@@ -32,7 +32,4 @@ async function listNames(dir: string): Promise<string[]> {
   return readdir(dir).catch(() => []);
 }
 
-/** Removes state/org.json: `org down`, once what an unreadable one could have named is stopped. */
-export async function removeRecord(root: string): Promise<void> {
-  await rm(orgPaths(root).orgFile, { force: true });
-}
+

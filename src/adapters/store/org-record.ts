@@ -1,4 +1,4 @@
-import { readOptionalOrgRecord, readOrgRecord } from "../../domain/record-file.js";
+import { readOptionalOrgRecord, readOrgRecord, removeOrgRecord } from "../../domain/lifecycle/org-record-file.js";
 import type { OrgRecord } from "../../domain/state.js";
 import { filesPort } from "../fs/files-port.js";
 import { pathExists } from "../fs/files.js";
@@ -18,6 +18,11 @@ const statFirst = { ...filesPort, readText: cachedReadText() };
 /** state/org.json, or undefined for a caller that works on without one; read again only after a stat says it changed. */
 export async function readOptionalRecord(root: string): Promise<OrgRecord | undefined> {
   return readOptionalOrgRecord(statFirst, root);
+}
+
+/** Removes state/org.json: `org down`, once what an unreadable one could have named is stopped. */
+export async function removeRecord(root: string): Promise<void> {
+  await removeOrgRecord(filesPort, orgPaths(root));
 }
 
 /**

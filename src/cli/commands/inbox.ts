@@ -1,17 +1,10 @@
 import { relative } from "node:path";
 import { OrgError } from "../../domain/errors.js";
-import { markRead, readInbox, readSent } from "../../domain/messages/read-inbox.js";
-import { resolveAgent } from "../../domain/messages/wiring.js";
-import { listAgents } from "../../domain/lifecycle/plan-agents.js";
-import { orgPaths } from "../../domain/paths.js";
-import { loadConfigOrThrow } from "../../adapters/store/run-config.js";
-import { mailPort } from "../../adapters/store/inbox-files.js";
-import { findCaller } from "../../adapters/identity/find-caller.js";
+import { findInboxAgent, markMessagesRead, readSentBy, readUnread } from "../../flows/views/inbox-view.js";
 import type { Io } from "../io.js";
 
 // Ten messages at most per call: an agent's context should not fill up with its inbox.
 const PAGE = 10;
-const SENT_SHOWN = 20;
 
 export interface InboxOptions {
   root: string;
@@ -23,26 +16,16 @@ export interface InboxOptions {
 
 /** `org inbox`: unread messages oldest first; `--read ID…` acknowledges; `--sent` shows who has read what you sent. */
 export async function runInbox(opts: InboxOptions, io: Io): Promise<number> {
-  const config = await loadConfigOrThrow(opts.root);
-  const state = orgPaths(opts.root).state;
-  const caller = await findCaller(opts.root, listAgents(config));
-  let agent = caller.kind === "agent" ? caller.agent : undefined;
-  if (opts.agent !== undefined) {
-    const found = resolveAgent(config, opts.agent);
-    if (!found.ok) throw new OrgError(found.reason, "unknown-agent");
-    // An agent reads and acknowledges its own messages only: another's --read would mark them read unseen.
-    if (agent !== undefined && found.agent !== agent) throw new OrgError(`${agent} reads only its own inbox; --agent ${found.agent} names another agent — drop --agent`, "not-agent");
-    agent = found.agent;
-  }
-  if (opts.sent) return printSent(io, state, agent ?? "person");
+  const agent = await findInboxAgent(opts.root, opts.agent);
+  if (opts.sent) return printSent(io, opts.root, agent ?? "person");
   if (agent === undefined) throw new OrgError("whose inbox? an agent runs `org inbox` in its own pane; a person names one: org inbox --agent <agent>", "usage");
   if (opts.read) {
-    const { marked, already } = await markRead(mailPort, state, agent, opts.read, new Date());
+    const { marked, already } = await markMessagesRead(opts.root, agent, opts.read);
     for (const id of marked) io.out(`marked read: ${id}`);
     for (const id of already) io.out(`already read: ${id}`);
     return 0;
   }
-  const { unread, problems } = await readInbox(mailPort, state, agent);
+  const { unread, problems } = await readUnread(opts.root, agent);
   for (const problem of problems) io.err(`org: ${relative(opts.root, problem.file)}:${problem.line}: ${problem.reason} — ${problem.fix} (skipped)`);
   if (unread.length === 0) {
     io.out(`no unread messages for ${agent}`);
@@ -61,8 +44,8 @@ export async function runInbox(opts: InboxOptions, io: Io): Promise<number> {
   return 0;
 }
 
-async function printSent(io: Io, state: string, from: string): Promise<number> {
-  const sent = await readSent(mailPort, state, from, SENT_SHOWN);
+async function printSent(io: Io, root: string, from: string): Promise<number> {
+  const sent = await readSentBy(root, from);
   if (sent.length === 0) {
     io.out(`${from} has sent no messages`);
     return 0;

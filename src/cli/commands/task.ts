@@ -1,54 +1,9 @@
-import { relative, resolve } from "node:path";
-import { OrgError } from "../../domain/errors.js";
-import { checkOutgoing } from "../../domain/messages/deliver.js";
-import { readMessageSettings } from "../../domain/messages/mail-port.js";
-import { senderName } from "../../domain/messages/wiring.js";
-import { listAgents } from "../../domain/lifecycle/plan-agents.js";
-import { agentPaths, orgPaths } from "../../domain/paths.js";
-import { formatTaskFile, formatTaskMessage, resolveTaskTarget } from "../../domain/tasks/task-file.js";
-import { loadConfigOrThrow } from "../../adapters/store/run-config.js";
-import { appendLines, readText, writeFileAtomic } from "../../adapters/fs/files.js";
-import { addOutcome } from "../../adapters/fs/disk-space.js";
-import { sendMessage } from "../../adapters/store/inbox-files.js";
-import { findCaller } from "../../adapters/identity/find-caller.js";
+import { setTask, type TaskInput } from "../../flows/set-task.js";
 import type { Io } from "../io.js";
 
 /** `org task <junior> "text"` or `-f task.md`: replace the junior's task file (the old one is archived) and tell it. */
-export async function runTask(opts: { root: string; cwd: string; to: string; text?: string; file?: string }, io: Io): Promise<number> {
-  const body = await readTaskBody(opts);
-  const config = await loadConfigOrThrow(opts.root);
-  const sender = await findCaller(opts.root, listAgents(config));
-  const target = resolveTaskTarget(config, sender, opts.to);
-  if (!target.ok) throw new OrgError(`${target.reason} (nothing was changed)`, "recipient");
-  const state = orgPaths(opts.root).state;
-  const files = agentPaths(state, target.agent);
-  const from = senderName(sender);
-  const settings = readMessageSettings(config);
-  const message = formatTaskMessage(from, relative(opts.root, files.task), body);
-  // Checked before anything is written: a task too big to send is not set either.
-  const problem = checkOutgoing({ from, to: [target.agent], kind: "task", body: message }, settings);
-  if (problem) throw new OrgError(`${problem} (nothing was changed)`, "message");
-  const previous = await readText(files.task);
-  // On a full disk each step says what it left behind: the user reruns the command knowing what already went out.
-  if (previous !== undefined) await appendLines(files.taskArchive, [previous.replace(/\n+$/, ""), ""]).catch((error: unknown) => addOutcome(error, "nothing was changed"));
-  const { id } = await sendMessage(state, { from, to: [target.agent], kind: "task", body: message }, settings).catch((error: unknown) => addOutcome(error, "the task was not set either"));
-  await writeFileAtomic(files.task, formatTaskFile({ from, time: new Date().toISOString(), id, body })).catch((error: unknown) => {
-    addOutcome(error, `the task went out as message ${id}, but ${relative(opts.root, files.task)} ${previous === undefined ? "was not written" : "still holds the old one"} — run this org task again then`);
-  });
-  io.out(`task set for ${target.agent} in ${relative(opts.root, files.task)} and delivered as ${id} — \`org inbox --sent\` shows when it is read`);
+export async function runTask(opts: TaskInput, io: Io): Promise<number> {
+  const { agent, taskFile, id } = await setTask(opts);
+  io.out(`task set for ${agent} in ${taskFile} and delivered as ${id} — \`org inbox --sent\` shows when it is read`);
   return 0;
-}
-
-async function readTaskBody(opts: { cwd: string; text?: string; file?: string }): Promise<string> {
-  if (opts.text !== undefined && opts.file !== undefined) throw new OrgError("give the task's text or -f <file>, not both (nothing was changed)", "usage");
-  if (opts.file === undefined) {
-    if (opts.text === undefined || opts.text.trim() === "") throw new OrgError('no task given — org task <junior> "the task", or org task <junior> -f task.md', "usage");
-    return opts.text;
-  }
-  const text = await readText(resolve(opts.cwd, opts.file)).catch((error: NodeJS.ErrnoException) => {
-    throw new OrgError(`cannot read ${opts.file} (${error.code ?? error.message}) — give a readable Markdown file (nothing was changed)`, "usage");
-  });
-  if (text === undefined) throw new OrgError(`${opts.file} does not exist in ${opts.cwd} — write the task to a Markdown file first (nothing was changed)`, "usage");
-  if (text.trim() === "") throw new OrgError(`${opts.file} is empty — write the task in it (nothing was changed)`, "usage");
-  return text;
 }

@@ -1,18 +1,13 @@
-import { orgPaths } from "../../domain/paths.js";
-import { selectTried } from "../../domain/experiments/tried-list.js";
-import { readTriedLedger } from "../../adapters/store/tried-ledger-file.js";
+import { loadTried } from "../../flows/views/tried-view.js";
 import { renderTried } from "../../ui/tried-table.js";
-import { assertOrgState } from "../../adapters/store/org-record.js";
 import type { Io } from "../io.js";
 import { formatJson } from "../../domain/safe-text.js";
 
 /** `org tried [words…] [--json]`: every idea tried in the org, newest first, those whose text holds every word. */
 export async function runTried(opts: { root: string; text: string; json: boolean }, io: Io): Promise<number> {
-  await assertOrgState(opts.root);
-  const ledger = await readTriedLedger(orgPaths(opts.root).state);
+  const { shown, total, problems } = await loadTried(opts.root, opts.text);
   // A broken line is named, and the list goes on without it.
-  for (const problem of ledger.problems) io.err(`org: ${problem}`);
-  const shown = selectTried(ledger.entries, opts.text);
-  io.out(opts.json ? formatJson(shown) : renderTried(shown, ledger.entries.length, opts.text, io.columns));
+  for (const problem of problems) io.err(`org: ${problem}`);
+  io.out(opts.json ? formatJson(shown) : renderTried(shown, total, opts.text, io.columns));
   return 0;
 }

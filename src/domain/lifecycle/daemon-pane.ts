@@ -2,6 +2,7 @@ import type { OrgPaths } from "../paths.js";
 import type { PaneInfo, PaneLaunch } from "../ports.js";
 import type { OrgRecord } from "../state.js";
 import type { World } from "../world.js";
+import { writeDaemonFile } from "./daemon-file.js";
 import { DAEMON_SECRETS_VAR } from "./keeper-rules.js";
 
 // `org up`, `org reload` and the keeper each hold up.lock for milliseconds: a restart waits this long for it.
@@ -23,7 +24,7 @@ export function daemonLaunch(orgArgv: readonly string[], paths: OrgPaths, secret
 /** Commands that need the daemon (submit, reload) wait for its first heartbeat instead of calling the org down. */
 export async function markDaemonStarting(world: World, paths: OrgPaths): Promise<void> {
   const starting = { pid: null, startingAt: world.now().toISOString() };
-  await world.files.writeAtomic(paths.daemon, `${JSON.stringify(starting)}\n`);
+  await writeDaemonFile(world.files, paths, starting);
 }
 
 export type DaemonRespawn =

@@ -2,6 +2,7 @@ import { formatLogEntry } from "../log-entry.js";
 import { orgPaths } from "../paths.js";
 import type { OrgRecord } from "../state.js";
 import { readAgentStatus } from "./agent-status-file.js";
+import { removeDaemonFile } from "./daemon-file.js";
 import type { World } from "../world.js";
 import { stopGrid } from "./stop-grid.js";
 import { decideWorktreeRemoval } from "./worktree-list.js";
@@ -53,7 +54,7 @@ export async function downOrg(world: World, root: string, input: DownInput): Pro
   }
   // Verify runs of a daemon killed earlier run in groups of their own, outside every pane.
   const orphans = await world.processes.endOrphans(paths.children);
-  await world.files.removeFile(paths.daemon);
+  await removeDaemonFile(world.files, paths);
   if (input.clean && record) await removeCleanWorktrees(world, paths.state, record, result, input.onStep);
   if (!record && !result.wasRunning && orphans.length === 0) return result;
   const kept = result.kept.map((entry) => `${entry.agent} (${entry.reason})`).join("; ");

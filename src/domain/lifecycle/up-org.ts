@@ -10,7 +10,7 @@ import type { AgentStatus, LaunchSpec, OrgRecord } from "../state.js";
 import { paneLaunch } from "./supervise-step.js";
 import { writeAgentStatus } from "./agent-status-file.js";
 import type { World } from "../world.js";
-import { readOptionalOrgRecord } from "../record-file.js";
+import { readOptionalOrgRecord, writeOrgRecord } from "./org-record-file.js";
 import type { AgentSandbox } from "../sandbox/layout.js";
 import { daemonLaunch, markDaemonStarting, respawnDeadDaemon } from "./daemon-pane.js";
 import { stopGrid } from "./stop-grid.js";
@@ -126,7 +126,7 @@ export async function upOrg(world: World, loaded: LoadedConfig, opts: UpOptions 
     await Promise.all([
       opts.onStart?.(), recordStarts(world, paths, listed, startedAt), markDaemonStarting(world, paths),
     ]);
-    await world.files.writeAtomic(paths.orgFile, `${JSON.stringify(record, null, 2)}\n`);
+    await writeOrgRecord(world.files, paths, record);
     const resumed = previous !== null;
     const leaseText = agents.map((agent) => `${agent.name}:${agent.gpu ?? (leases.pool?.length ? "pool" : "cpu")}`).join(" ");
     await world.files.appendLines(paths.log, [formatLogEntry({

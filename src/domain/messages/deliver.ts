@@ -24,7 +24,7 @@ export async function deliverMessage(port: MailPort, state: string, outgoing: Ou
   const time = clock.now.toISOString();
   const files = await Promise.all(outgoing.to.map(async (agent) => {
     const file = join(inboxPaths(state, agent).inbox, `${id}.md`);
-    await port.writeAtomic(file, formatMessage({ id, from: outgoing.from, to: agent, time, kind: outgoing.kind }, outgoing.body, outgoing.extra));
+    await port.writeMessage(state, agent, file, formatMessage({ id, from: outgoing.from, to: agent, time, kind: outgoing.kind }, outgoing.body, outgoing.extra));
     await archiveOverflow(port, state, agent, settings.inbox_max);
     return file;
   }));
@@ -60,7 +60,7 @@ async function archiveOverflow(port: MailPort, state: string, agent: string, max
   const chosen = pickArchived(ids, read, max);
   for (const id of chosen) {
     // Another sender may be archiving the same inbox: whoever moves the message moves its receipt.
-    if (await port.move(join(paths.inbox, `${id}.md`), join(paths.archive, `${id}.md`))) {
+    if (await port.move(state, agent, join(paths.inbox, `${id}.md`), join(paths.archive, `${id}.md`))) {
       await port.records.archiveReceipt(state, agent, id);
     }
   }

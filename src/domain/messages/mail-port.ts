@@ -7,9 +7,10 @@ export interface MailPort {
   /** File names in a folder; none when it does not exist. */
   listNames(dir: string): Promise<string[]>;
   readText(path: string): Promise<string | undefined>;
-  writeAtomic(path: string, text: string): Promise<void>;
-  /** Rename into place, making the target's folder; false when the source is already gone. */
-  move(from: string, to: string): Promise<boolean>;
+  /** Writes `file`, below the agent's state folder, atomically and through no link (an agent may have made one). */
+  writeMessage(state: string, agent: string, file: string, text: string): Promise<void>;
+  /** Renames into place below the agent's state folder, through no link; false when the source is already gone. */
+  move(state: string, agent: string, from: string, to: string): Promise<boolean>;
   exists(path: string): Promise<boolean>;
   /** Receipts and sent logs: src/adapters/store/message-records.ts owns their files. */
   records: MessageRecords;
@@ -30,9 +31,9 @@ export interface MessageRecords {
 }
 
 /** One agent's inbox: messages as <id>.md, old messages in archive/ (receipts: see MessageRecords). */
-export function inboxPaths(state: string, agent: string): { inbox: string; archive: string; notifications: string } {
-  const { dir, inbox } = agentPaths(state, agent);
-  return { inbox, archive: join(inbox, "archive"), notifications: join(dir, "notifications.jsonl") };
+export function inboxPaths(state: string, agent: string): { inbox: string; archive: string } {
+  const { inbox } = agentPaths(state, agent);
+  return { inbox, archive: join(inbox, "archive") };
 }
 
 /** One line of a sent log. */

@@ -1,3 +1,4 @@
+import { writeOrgRecord } from "../lifecycle/org-record-file.js";
 import type { LoadedConfig } from "../config/index.js";
 import { agentPaths, sandboxFile, type OrgPaths } from "../paths.js";
 import { parseAgentSandbox } from "../sandbox/prepare-sandboxes.js";
@@ -31,7 +32,7 @@ export async function applyActions(input: ApplyInput): Promise<OrgRecord> {
   let record: OrgRecord = { ...input.record, agents: [...input.record.agents] };
   const save = async (agents: AgentRecord[]) => {
     record = { ...record, agents };
-    await world.files.writeAtomic(paths.orgFile, `${JSON.stringify(record, null, 2)}\n`);
+    await writeOrgRecord(world.files, paths, record);
   };
   const of = <K extends Action["kind"]>(kind: K) => input.actions.filter((action): action is Extract<Action, { kind: K }> => action.kind === kind);
 

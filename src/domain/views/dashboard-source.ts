@@ -10,7 +10,7 @@ import { readStatuses } from "./status-snapshot.js";
 import type { Goal } from "../experiments/verdict.js";
 import type { World } from "../world.js";
 import { readUsageViews, type AgentUsage } from "../usage/summary.js";
-import { readOptionalOrgRecord, readOrgRecord } from "../record-file.js";
+import { readOptionalOrgRecord, readOrgRecord } from "../lifecycle/org-record-file.js";
 import { abRunPath, parseAbRun, type AbRun } from "../config-versions/ab-run-record.js";
 import { buildVerifierView, type VerifierInput, type VerifierView } from "./verifier.js";
 

@@ -1,3 +1,4 @@
+import { readDaemonFile } from "../lifecycle/daemon-file.js";
 import type { FilesPort } from "../ports.js";
 import { formatDuration } from "../lifecycle/supervise.js";
 import type { Check } from "./doctor-checks.js";
@@ -11,18 +12,7 @@ export interface ServiceTick {
 
 /** The services daemon.json lists: none while the daemon has not beaten yet, or when the file does not parse. */
 export async function readServiceTicks(files: Pick<FilesPort, "readText">, daemonFile: string): Promise<ServiceTick[]> {
-  const text = await files.readText(daemonFile).catch(() => undefined);
-  return parseServiceTicks(text);
-}
-
-function parseServiceTicks(text: string | undefined): ServiceTick[] {
-  if (!text) return [];
-  try {
-    const value = JSON.parse(text) as { services?: unknown } | null;
-    return Array.isArray(value?.services) ? value.services.filter(isServiceTick) : [];
-  } catch {
-    return [];
-  }
+  return ((await readDaemonFile(files, { daemon: daemonFile }))?.services ?? []).filter(isServiceTick);
 }
 
 function isServiceTick(value: unknown): value is ServiceTick {

@@ -5,7 +5,7 @@ import type { PaneInfo } from "../ports.js";
 import type { AgentStatus, OrgRecord } from "../state.js";
 import { slurmAgentPaths } from "../slurm/slurm-paths.js";
 import type { World } from "../world.js";
-import { readOrgRecord } from "../record-file.js";
+import { readOrgRecord } from "../lifecycle/org-record-file.js";
 import { abRunPath, findAgentProgram, parseAbRun } from "../config-versions/ab-run-record.js";
 
 /** Read state, one tmux call and the branch heads into a snapshot; a caller that already holds panes or heads passes them. */

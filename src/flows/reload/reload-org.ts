@@ -8,7 +8,7 @@ import {
 import type { OrgRecord } from "../../domain/state.js";
 import type { World } from "../../domain/world.js";
 import { logReload, recordReload } from "./reload-log.js";
-import { readOrgRecord } from "../../domain/record-file.js";
+import { readOrgRecord } from "../../domain/lifecycle/org-record-file.js";
 import { noteProgram } from "./program.js";
 import { readAbRun } from "../../adapters/store/ab-run.js";
 import type { AbRun } from "../../domain/config-versions/ab-run-record.js";

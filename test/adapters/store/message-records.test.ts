@@ -23,7 +23,7 @@ async function sentOne(): Promise<{ state: string; id: string; receipts: string;
   const outgoing = { from: "chief-1", to: ["junior-1"], kind: "task", body: "go" };
   const { id } = await deliverMessage(mailPort, state, outgoing, settings, clock);
   const receipts = join(state, "agents", "junior-1", "inbox", "receipts");
-  await mailPort.writeAtomic(join(receipts, ".keep"), "");
+  mkdirSync(receipts, { recursive: true });
   return { state, id, receipts, log: join(state, "messages", "sent", "chief-1.jsonl") };
 }
 

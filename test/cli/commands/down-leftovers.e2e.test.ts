@@ -27,7 +27,7 @@ describe("org down without a readable org.json; Ctrl-C at any moment of up", () 
       expect([up.code, up.stderr.trim()]).toEqual([1, `org: a tmux server on socket ${socket} is running but ${orgFile} is missing or unreadable — run \`org down\`, then \`org up\``]);
       if (damage === "half-written") {
         const status = runOrg(["status"], { cwd: dir });
-        const said = `org: ${orgFile} is unreadable (not an org record) — run \`org down\`, then \`org up\``;
+        const said = `org: ${orgFile} is unreadable (not an org record: not JSON) — run \`org down\`, then \`org up\``;
         expect([status.code, status.stderr.trim(), status.stdout]).toEqual([1, said, ""]);
       }
       const down = runOrg(["down"], { cwd: dir });

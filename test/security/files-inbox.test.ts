@@ -1,0 +1,86 @@
+// Red team, an agent's inbox: an agent without the sandbox (or as root) can write its own state folder, so it swaps
+// its inbox/ or its notifications.jsonl for a link, and `org send` or the daemon's notifier would write through it.
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, test } from "vitest";
+import { PACKAGE_ROOT } from "../helpers/org-cli.js";
+import { createOrgRepoAs, handOver, IDENTITIES, runAs, runOrgAs, teardownOrgAs, type OrgAs } from "./identities.js";
+
+const orgYaml = (name: string) => `name: ${name}
+gpus: none
+runtimes:
+  idle: { command: ["sleep", "600"] }
+roles:
+  a: { prompt: prompts/researcher.md, runtime: idle }
+  b: { prompt: prompts/researcher.md, runtime: idle }
+`;
+
+// The daemon's notifier as the daemon runs it (the built one, as `who`), over a pane in memory that takes any paste.
+const notify = `
+import { writeFileSync } from "node:fs";
+const dist = (path) => import(process.env.DIST + path);
+const { Notifier } = await dist("daemon/notifier.js");
+const { MessagesSchema } = await dist("domain/config/index.js");
+const { sendMessage } = await dist("adapters/store/inbox-files.js");
+const messages = MessagesSchema.parse({ idle: "200ms" });
+const at = new Date().toISOString();
+const status = { agent: "b-1", state: "running", pid: process.pid, startedAt: at, restarts: 0, consecutiveFailures: 0,
+  lastExit: null, reason: "running", updatedAt: at };
+writeFileSync("state/agents/b-1/status.json", JSON.stringify(status));
+let input = "";
+const io = {
+  listAgentPanes: async () => new Map([["b-1", "%1"]]),
+  look: async (panes) => new Map(panes.map((pane) => [pane, { text: "0,0\\n> " + input, dead: false, agent: "b-1" }])),
+  paste: async (_pane, line) => ((input += line), true),
+  pressEnter: async () => ((input = ""), true),
+  close: () => undefined,
+};
+const says = [];
+const say = (line) => says.push(line);
+const notifier = await Notifier.start({ record: { root: process.cwd() }, config: { messages }, say, io });
+await sendMessage(process.cwd() + "/state", { from: "a-1", to: ["b-1"], kind: "task", body: "go" }, messages);
+for (let at = Date.now(); says.length === 0 && Date.now() - at < 15000; ) await new Promise((go) => setTimeout(go, 50));
+await notifier.stop();
+console.log(says.join("\\n"));
+`;
+
+let org: OrgAs | undefined;
+afterEach(() => {
+  teardownOrgAs(org);
+  org = undefined;
+});
+
+describe.each(IDENTITIES)("an agent's inbox as $name", (who) => {
+  test("inbox/ swapped for a link: `org send` refuses it and writes nothing at its target", () => {
+    org = createOrgRepoAs(who, orgYaml);
+    const agentDir = join(org.dir, "state", "agents", "b-1");
+    const target = join(org.dir, "elsewhere");
+    mkdirSync(agentDir, { recursive: true });
+    mkdirSync(target);
+    symlinkSync(target, join(agentDir, "inbox"));
+    handOver(who, join(org.dir, "state"));
+    handOver(who, target);
+    const sent = runOrgAs(who, ["send", "b-1", "hello"], { cwd: org.dir });
+    expect(sent.stderr).toBe(`org: ${agentDir}/inbox is not a folder (a symbolic link or a file): not followed — org`
+      + " writes the agents' inboxes itself: remove the link; nothing was sent\n");
+    expect(sent.code).toBe(1);
+    expect(readdirSync(target)).toEqual([]);
+  });
+
+  test("notifications.jsonl swapped for a link: the notifier says so and appends nothing at its target", () => {
+    org = createOrgRepoAs(who, orgYaml);
+    const agentDir = join(org.dir, "state", "agents", "b-1");
+    const victim = join(org.dir, "victim.txt");
+    mkdirSync(agentDir, { recursive: true });
+    writeFileSync(victim, "precious\n");
+    symlinkSync(victim, join(agentDir, "notifications.jsonl"));
+    handOver(who, join(org.dir, "state"));
+    handOver(who, victim);
+    const run = runAs(who, [process.execPath, "--input-type=module", "-e", notify], {
+      cwd: org.dir, env: { DIST: `${PACKAGE_ROOT}dist/` },
+    });
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toBe(`notify b-1: ${agentDir}/notifications.jsonl is a symbolic link: not followed\n`);
+    expect(readFileSync(victim, "utf8")).toBe("precious\n");
+  });
+});
