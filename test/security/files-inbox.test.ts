@@ -3,7 +3,7 @@
 import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import { PACKAGE_ROOT } from "../helpers/org-cli.js";
+import { bundleScript } from "../helpers/bundle-script.js";
 import { createOrgRepoAs, handOver, IDENTITIES, runAs, runOrgAs, teardownOrgAs, type OrgAs } from "./identities.js";
 
 const orgYaml = (name: string) => `name: ${name}
@@ -15,13 +15,13 @@ roles:
   b: { prompt: prompts/researcher.md, runtime: idle }
 `;
 
-// The daemon's notifier as the daemon runs it (the built one, as `who`), over a pane in memory that takes any paste.
+// The daemon's notifier as the daemon runs it (bundled from src, run as `who`), over a pane in memory that takes any
+// paste.
 const notify = `
 import { writeFileSync } from "node:fs";
-const dist = (path) => import(process.env.DIST + path);
-const { Notifier } = await dist("daemon/notifier.js");
-const { MessagesSchema } = await dist("domain/config/index.js");
-const { sendMessage } = await dist("adapters/store/inbox-files.js");
+import { Notifier } from "./src/daemon/notifier.ts";
+import { MessagesSchema } from "./src/domain/config/index.ts";
+import { sendMessage } from "./src/adapters/store/inbox-files.ts";
 const messages = MessagesSchema.parse({ idle: "200ms" });
 const at = new Date().toISOString();
 const status = { agent: "b-1", state: "running", pid: process.pid, startedAt: at, restarts: 0, consecutiveFailures: 0,
@@ -67,7 +67,7 @@ describe.each(IDENTITIES)("an agent's inbox as $name", (who) => {
     expect(readdirSync(target)).toEqual([]);
   });
 
-  test("notifications.jsonl swapped for a link: the notifier says so and appends nothing at its target", () => {
+  test("notifications.jsonl swapped for a link: the notifier says so and appends nothing at its target", async () => {
     org = createOrgRepoAs(who, orgYaml);
     const agentDir = join(org.dir, "state", "agents", "b-1");
     const victim = join(org.dir, "victim.txt");
@@ -76,9 +76,8 @@ describe.each(IDENTITIES)("an agent's inbox as $name", (who) => {
     symlinkSync(victim, join(agentDir, "notifications.jsonl"));
     handOver(who, join(org.dir, "state"));
     handOver(who, victim);
-    const run = runAs(who, [process.execPath, "--input-type=module", "-e", notify], {
-      cwd: org.dir, env: { DIST: `${PACKAGE_ROOT}dist/` },
-    });
+    const script = await bundleScript(`notify-inbox-${who.name}`, { text: notify });
+    const run = runAs(who, [process.execPath, script], { cwd: org.dir });
     expect(run.stderr).toBe("");
     expect(run.stdout).toBe(`notify b-1: ${agentDir}/notifications.jsonl is a symbolic link: not followed\n`);
     expect(readFileSync(victim, "utf8")).toBe("precious\n");

@@ -1,12 +1,12 @@
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { build } from "esbuild";
 import { afterEach, describe, expect, test } from "vitest";
 import { PtyHost } from "../../src/adapters/pty/host.js";
 import {
   computeFocusLayout, focusTerminalSize, renderFocusFooter, renderFocusScreen, splitFocusInput,
 } from "../../src/ui/dashboard-focus.js";
 import { FOCUS_HELP_LINES, renderFooter } from "../../src/ui/dashboard-text.js";
+import { bundleScript } from "../helpers/bundle-script.js";
 import { pollUntil } from "../helpers/poll.js";
 import { makeTempDir } from "../helpers/temp-repo.js";
 
@@ -57,10 +57,7 @@ describe("org watch's focus mode in a real terminal, no tmux", () => {
     dir = makeTempDir("org-pty-dash-");
     const log = join(dir, "focus.jsonl");
     const calls = () => (existsSync(log) ? readFileSync(log, "utf8").trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>) : []);
-    // From the sources (the suite builds only the CLI's bundle); under dist/, where node finds blessed.
-    const fixture = resolve("dist/fixtures/focus-dashboard.mjs");
-    await build({ entryPoints: [resolve("test/fixtures/bin/focus-dashboard.mjs")], outfile: fixture, bundle: true,
-      format: "esm", platform: "node", external: ["blessed", "node-pty", "@xterm/headless"], logLevel: "error" });
+    const fixture = await bundleScript("focus-dashboard", { file: resolve("test/fixtures/bin/focus-dashboard.mjs") });
     host = await PtyHost.create({ cols: 100, rows: 30 });
     const exits: (number | null)[] = [];
     host.onExit((pane) => exits.push(pane.exitCode));
