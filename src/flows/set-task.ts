@@ -7,7 +7,8 @@ import { listAgents } from "../domain/lifecycle/plan-agents.js";
 import { agentPaths, orgPaths } from "../domain/paths.js";
 import { formatTaskFile, formatTaskMessage, resolveTaskTarget } from "../domain/tasks/task-file.js";
 import { loadConfigOrThrow } from "../adapters/store/run-config.js";
-import { appendLines, readText, writeFileAtomic } from "../adapters/fs/files.js";
+import { readText } from "../adapters/fs/files.js";
+import { appendUntrusted, readUntrusted, writeUntrusted } from "../adapters/fs/untrusted.js";
 import { addOutcome } from "../adapters/fs/disk-space.js";
 import { sendMessage } from "../adapters/store/inbox-files.js";
 import { findCaller } from "../adapters/identity/find-caller.js";
@@ -40,21 +41,28 @@ export async function setTask(opts: TaskInput): Promise<{ agent: string; taskFil
   // Checked before anything is written: a task too big to send is not set either.
   const problem = checkOutgoing({ from, to: [target.agent], kind: "task", body: message }, settings);
   if (problem) throw new OrgError(`${problem} (nothing was changed)`, "message");
-  const previous = await readText(files.task);
+  // The junior can write its own folder: its task files are read and written through no link it left there.
+  const previous = await readUntrusted(files.dir, files.task).catch(refuseLink);
   // On a full disk each step says what it left behind: the user reruns the command knowing what already went out.
   if (previous !== undefined) {
-    await appendLines(files.taskArchive, [previous.replace(/\n+$/, ""), ""])
-      .catch((error: unknown) => addOutcome(error, "nothing was changed"));
+    await appendUntrusted(files.dir, files.taskArchive, [previous.replace(/\n+$/, ""), ""])
+      .catch(refuseLink).catch((error: unknown) => addOutcome(error, "nothing was changed"));
   }
   const { id } = await sendMessage(state, { from, to: [target.agent], kind: "task", body: message }, settings)
     .catch((error: unknown) => addOutcome(error, "the task was not set either"));
   const written = formatTaskFile({ from, time: new Date().toISOString(), id, body });
-  await writeFileAtomic(files.task, written).catch((error: unknown) => {
+  await writeUntrusted(files.dir, files.task, written).catch((error: unknown) => {
     const left = previous === undefined ? "was not written" : "still holds the old one";
     const where = relative(opts.root, files.task);
     addOutcome(error, `the task went out as message ${id}, but ${where} ${left} — run this org task again then`);
   });
   return { agent: target.agent, taskFile: relative(opts.root, files.task), id };
+}
+
+function refuseLink(error: NodeJS.ErrnoException): never {
+  if (error.code !== "ELOOP" && error.code !== "ENOTDIR") throw error;
+  const fix = "org writes the juniors' task files itself: remove the link (nothing was changed)";
+  throw new OrgError(`${error.message} — ${fix}`, "untrusted-path");
 }
 
 async function readTaskBody(opts: { cwd: string; text?: string; file?: string }): Promise<string> {

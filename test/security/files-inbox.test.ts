@@ -1,6 +1,7 @@
-// Red team, an agent's inbox: an agent without the sandbox (or as root) can write its own state folder, so it swaps
-// its inbox/ or its notifications.jsonl for a link, and `org send` or the daemon's notifier would write through it.
-import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+// Red team, an agent's inbox and task file: an agent without the sandbox (or as root) can write its own state folder,
+// so it swaps its inbox/, notifications.jsonl or task archive for a link, and `org send`, the daemon's notifier or its
+// chief's `org task` would write through it.
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { bundleScript } from "../helpers/bundle-script.js";
@@ -12,7 +13,7 @@ runtimes:
   idle: { command: ["sleep", "600"] }
 roles:
   a: { prompt: prompts/researcher.md, runtime: idle }
-  b: { prompt: prompts/researcher.md, runtime: idle }
+  b: { prompt: prompts/researcher.md, runtime: idle, reports_to: a }
 `;
 
 // The daemon's notifier as the daemon runs it (bundled from src, run as `who`), over a pane in memory that takes any
@@ -81,5 +82,24 @@ describe.each(IDENTITIES)("an agent's inbox as $name", (who) => {
     expect(run.stderr).toBe("");
     expect(run.stdout).toBe(`notify b-1: ${agentDir}/notifications.jsonl is a symbolic link: not followed\n`);
     expect(readFileSync(victim, "utf8")).toBe("precious\n");
+  });
+
+  test("task-archive.md swapped for a link: the chief's `org task` refuses it; nothing is sent or written", () => {
+    org = createOrgRepoAs(who, orgYaml);
+    const agentDir = join(org.dir, "state", "agents", "b-1");
+    const victim = join(org.dir, "victim.txt");
+    mkdirSync(agentDir, { recursive: true });
+    writeFileSync(join(agentDir, "task.md"), "the old task\n");
+    writeFileSync(victim, "precious\n");
+    symlinkSync(victim, join(agentDir, "task-archive.md"));
+    handOver(who, join(org.dir, "state"));
+    handOver(who, victim);
+    const set = runOrgAs(who, ["task", "b-1", "tune the schedule"], { cwd: org.dir, env: { ORG_AGENT: "a-1" } });
+    expect(set.stderr).toBe(`org: ${agentDir}/task-archive.md is a symbolic link: not followed — org writes the`
+      + " juniors' task files itself: remove the link (nothing was changed)\n");
+    expect(set.code).toBe(1);
+    expect(readFileSync(victim, "utf8")).toBe("precious\n");
+    expect(readFileSync(join(agentDir, "task.md"), "utf8")).toBe("the old task\n");
+    expect(existsSync(join(agentDir, "inbox"))).toBe(false);
   });
 });
