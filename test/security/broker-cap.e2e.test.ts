@@ -3,9 +3,9 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import { bin, readJsonFile } from "../helpers/org-fixture.js";
 import { pollUntil } from "../helpers/poll.js";
-import { createOrgRepoAs, IDENTITIES, runOrgAs, teardownOrgAs, type OrgAs, upSandboxedAs } from "./identities.js";
+import { IDENTITIES, runOrgAs, teardownOrgAs, type OrgAs, upSandboxedAs } from "./identities.js";
+import { bin, createTestOrg, readJsonFile } from "../helpers/test-org/index.js";
 
 const orgYaml = (name: string) => `name: ${name}
 gpus: none
@@ -32,7 +32,7 @@ describe.each(IDENTITIES)("brokered commands are capped, end with their agent, a
   });
 
   test("30 org commands at once: 4 run, 26 are refused naming the cap, the 4 end with the agent's pane", async () => {
-    org = createOrgRepoAs(who, orgYaml);
+    org = createTestOrg({ as: who, yaml: orgYaml });
     const { dir } = org;
     upSandboxedAs(who, dir);
     const flood = join(dir, "state", "agents", "a-1", "own", "flood");
@@ -49,7 +49,7 @@ describe.each(IDENTITIES)("brokered commands are capped, end with their agent, a
   }, 90_000);
 
   test("org down ends the commands an agent had running", async () => {
-    org = createOrgRepoAs(who, orgYaml);
+    org = createTestOrg({ as: who, yaml: orgYaml });
     const { dir } = org;
     expect(runOrgAs(who, ["up", "--no-attach"], { cwd: dir }).code).toBe(0);
     await pollUntil(() => findBrokered("a-1").length === 4, { timeoutMs: 40_000, what: "a-1's 4 commands running" });

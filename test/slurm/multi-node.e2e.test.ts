@@ -6,9 +6,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { createSlurm, type SlurmPort } from "../../src/adapters/slurm/slurm.js";
 import { jobsByAgent } from "../../src/domain/slurm/decide-job.js";
 import { runOrg } from "../helpers/org-cli.js";
-import { bin, createOrgRepo, teardownOrg, tmux } from "../helpers/org-fixture.js";
 import { pollUntil } from "../helpers/poll.js";
 import { CLUSTER_START_MS, MULTI_NODE, startCluster, stopCluster } from "./cluster.js";
+import { bin, createTestOrg, teardownOrg, type TestOrg, tmux } from "../helpers/test-org/index.js";
 
 // 16 researchers, one GPU each, on a cluster of 4 nodes × 4 GPUs of this suite's own: every GPU of it taken.
 const AGENT = 'echo "at node=$SLURMD_NODENAME gpu=$CUDA_VISIBLE_DEVICES job=$SLURM_JOB_ID"; exec sleep 3600';
@@ -72,8 +72,8 @@ interface StatusJson {
 }
 
 let slurm: SlurmPort;
-let org: ReturnType<typeof createOrgRepo> | undefined;
-let timed: ReturnType<typeof createOrgRepo> | undefined;
+let org: TestOrg | undefined;
+let timed: TestOrg | undefined;
 
 let gate: string | undefined;
 
@@ -90,7 +90,7 @@ describe("an org across the nodes of a real single-host cluster", { tags: ["slur
     await startCluster();
     await startCluster(MULTI_NODE);
     slurm = createSlurm();
-    timed = createOrgRepo(timedYaml);
+    timed = createTestOrg({ yaml: timedYaml });
     const up = runOrg(["up", "--no-attach"], { cwd: timed.dir });
     expect(up.code, up.stderr).toBe(0);
   }, CLUSTER_START_MS);
@@ -108,7 +108,7 @@ describe("an org across the nodes of a real single-host cluster", { tags: ["slur
 
   test("16 researchers on 4 nodes: each job on a node, its pane on the GPU Slurm gave it, " +
     "status names node and job; down leaves no job", async () => {
-    org = createOrgRepo(heldYaml(16));
+    org = createTestOrg({ yaml: heldYaml(16) });
     const { dir, socket, name } = org;
     const up = runOrg(["up", "--no-attach"], { cwd: dir });
     expect(up.code, up.stderr).toBe(0);
@@ -148,7 +148,7 @@ describe("an org across the nodes of a real single-host cluster", { tags: ["slur
 
   test("a node taken down: its agents come back on other nodes in their jobs, requeued; " +
     "status and log.md name the move", async () => {
-    org = createOrgRepo(heldYaml(8));
+    org = createTestOrg({ yaml: heldYaml(8) });
     const { dir, socket, name } = org;
     const up = runOrg(["up", "--no-attach"], { cwd: dir });
     expect(up.code, up.stderr).toBe(0);
@@ -201,10 +201,10 @@ describe("an org across the nodes of a real single-host cluster", { tags: ["slur
     gate = mkdtempSync(join(tmpdir(), "org-slurm-gate-"));
     const train = TRAIN.replace("sleep 2", `until [ -e ${gate}/open ]; do sleep 0.1; done`);
     // A limit no held run reaches before the gate opens: Slurm's TIMEOUT would be a crash verdict.
-    org = createOrgRepo((name) => poolYaml(name).replace("timeout: 1m", "timeout: 5m"), {
+    org = createTestOrg({ yaml: (name) => poolYaml(name).replace("timeout: 1m", "timeout: 5m"), files: {
       "train.sh": train,
       "value.txt": "1.000\n",
-    });
+    } });
     const { dir } = org;
     const state = join(dir, "state");
     const up = runOrg(["up", "--no-attach"], { cwd: dir });
@@ -285,7 +285,7 @@ describe("an org across the nodes of a real single-host cluster", { tags: ["slur
     timed = undefined;
   }, 150_000);
   test("verify.gpus: pool: the runs spread over every node's GPUs; down leaves no job", async () => {
-    org = createOrgRepo(poolYaml, { "train.sh": TRAIN, "value.txt": "1.000\n" });
+    org = createTestOrg({ yaml: poolYaml, files: { "train.sh": TRAIN, "value.txt": "1.000\n" } });
     const { dir, name } = org;
     const state = join(dir, "state");
     const up = runOrg(["up", "--no-attach"], { cwd: dir });

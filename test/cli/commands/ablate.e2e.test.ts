@@ -4,9 +4,9 @@ import { existsSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { runOrg, runOrgAsync } from "../../helpers/org-cli.js";
-import { bin, createOrgRepo, teardownOrg } from "../../helpers/org-fixture.js";
 import { pollUntil } from "../../helpers/poll.js";
 import { git } from "../../helpers/temp-repo.js";
+import { bin, createTestOrg, teardownOrg, type TestOrg } from "../../helpers/test-org/index.js";
 
 const orgYaml = (name: string) => `name: ${name}
 repo: .
@@ -34,7 +34,7 @@ interface Row {
   variant?: string;
 }
 
-let org: ReturnType<typeof createOrgRepo>;
+let org: TestOrg;
 let state: string;
 const worktree = (agent: string) => join(org.dir, "worktrees", agent);
 const head = (agent: string) => git(worktree(agent), ["rev-parse", "HEAD"]).trim();
@@ -43,7 +43,7 @@ const ablateRows = () => results().split("\n").filter((line) => /\tablate [0-9a-
 
 describe("org ablate", () => {
   beforeAll(async () => {
-    org = createOrgRepo(orgYaml, { "score.sh": SCORE, "a.txt": "1\n", "b.txt": "1\n" });
+    org = createTestOrg({ yaml: orgYaml, files: { "score.sh": SCORE, "a.txt": "1\n", "b.txt": "1\n" } });
     state = join(org.dir, "state");
     const up = runOrg(["up"], { cwd: org.dir });
     expect(up.code, up.stderr).toBe(0);

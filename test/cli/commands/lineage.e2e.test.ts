@@ -3,9 +3,9 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { runOrg } from "../../helpers/org-cli.js";
-import { bin, createOrgRepo, teardownOrg } from "../../helpers/org-fixture.js";
 import { pollUntil } from "../../helpers/poll.js";
 import { git, makeTempDir, removeDir } from "../../helpers/temp-repo.js";
+import { bin, createTestOrg, teardownOrg, type TestOrg } from "../../helpers/test-org/index.js";
 
 // score = a + b, maximized: each researcher's own change adds up with the other's, so a stack and a follow both keep.
 const orgYaml = (name: string) => `name: ${name}
@@ -32,7 +32,7 @@ interface Keep {
 }
 interface Share { keeps: number; cross: number; descends: number; unknown: number; fraction: number }
 
-let org: ReturnType<typeof createOrgRepo>;
+let org: TestOrg;
 let state: string;
 const worktree = (agent: string) => join(org.dir, "worktrees", agent);
 const head = (agent: string) => git(worktree(agent), ["rev-parse", "HEAD"]).trim();
@@ -52,7 +52,7 @@ const lineage = () => {
 
 describe("org lineage", () => {
   beforeAll(async () => {
-    org = createOrgRepo(orgYaml, { "score.sh": SCORE, "a.txt": "1\n", "b.txt": "1\n" });
+    org = createTestOrg({ yaml: orgYaml, files: { "score.sh": SCORE, "a.txt": "1\n", "b.txt": "1\n" } });
     state = join(org.dir, "state");
     const up = runOrg(["up"], { cwd: org.dir });
     expect(up.code, up.stderr).toBe(0);

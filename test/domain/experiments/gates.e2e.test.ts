@@ -2,9 +2,9 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { runOrg } from "../../helpers/org-cli.js";
-import { bin, createOrgRepo, teardownOrg } from "../../helpers/org-fixture.js";
 import { pollUntil } from "../../helpers/poll.js";
 import { git } from "../../helpers/temp-repo.js";
+import { bin, createTestOrg, teardownOrg, type TestOrg } from "../../helpers/test-org/index.js";
 
 // One idle researcher; the test is the agent. The unit gate is the repo's protected script, which tests what the
 // candidate wrote in mode.txt: pass, fail with 60 lines, hang, or fork a child and pass. lint runs after it.
@@ -42,7 +42,7 @@ echo "unit ok"
 `;
 const TRAIN = '#!/bin/sh\necho "val_bpb: $(cat value.txt)"\n';
 
-let org: ReturnType<typeof createOrgRepo>;
+let org: TestOrg;
 let state: string;
 let base: string;
 const worktree = () => join(org.dir, "worktrees", "researcher-1");
@@ -50,7 +50,10 @@ const org_ = (args: string[]) => runOrg(args, { cwd: org.dir, env: { COLUMNS: "2
 
 describe("verify.gates: each must pass before the metric counts", () => {
   beforeAll(async () => {
-    org = createOrgRepo(orgYaml, { "gates/unit.sh": UNIT, "train.sh": TRAIN, "mode.txt": "ok\n", "value.txt": "1.000\n" });
+    org = createTestOrg({
+      yaml: orgYaml,
+      files: { "gates/unit.sh": UNIT, "train.sh": TRAIN, "mode.txt": "ok\n", "value.txt": "1.000\n" },
+    });
     state = join(org.dir, "state");
     base = git(org.dir, ["rev-parse", "main"]).trim();
     const up = runOrg(["up"], { cwd: org.dir });

@@ -5,9 +5,9 @@ import type { AgentStatus } from "../../../src/domain/state.js";
 import type { AgentLedger } from "../../../src/domain/experiments/request.js";
 import { isRunning } from "../../helpers/processes.js";
 import { runOrg, runOrgAsync, type CliResult } from "../../helpers/org-cli.js";
-import { bin, createOrgRepo, readJsonFile, teardownOrg, tmux } from "../../helpers/org-fixture.js";
 import { pollUntil } from "../../helpers/poll.js";
 import { git, makeTempDir, removeDir } from "../../helpers/temp-repo.js";
+import { bin, createTestOrg, readJsonFile, teardownOrg, type TestOrg, tmux } from "../../helpers/test-org/index.js";
 
 // Two researchers whose agent program idles: the test is the agent, editing worktrees and running `org submit`.
 // One verify slot and a 2 s timeout, so two submits queue behind each other and a hang is killed quickly.
@@ -45,7 +45,7 @@ const readCmdline = (pid: string) => {
   }
 };
 
-let org: ReturnType<typeof createOrgRepo>;
+let org: TestOrg;
 let scratch: string;
 let state: string;
 const worktree = (agent: string) => join(org.dir, "worktrees", agent);
@@ -60,7 +60,7 @@ const kept: Record<string, string> = {};
 describe("the verifier judges submitted experiments", () => {
   beforeAll(async () => {
     scratch = makeTempDir("org-verifier-scratch-");
-    org = createOrgRepo(orgYaml, { "train.sh": TRAIN, "prepare.sh": PREPARE, "value.txt": "1.000\n" });
+    org = createTestOrg({ yaml: orgYaml, files: { "train.sh": TRAIN, "prepare.sh": PREPARE, "value.txt": "1.000\n" } });
     state = join(org.dir, "state");
     base = git(org.dir, ["rev-parse", "main"]).trim();
     const up = runOrg(["up"], { cwd: org.dir });
