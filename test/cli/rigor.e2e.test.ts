@@ -4,15 +4,9 @@ import { afterEach, describe, expect, test } from "vitest";
 import { runOrg } from "../helpers/org-cli.js";
 import { pollUntil } from "../helpers/poll.js";
 import { git } from "../helpers/temp-repo.js";
-import { bin, createTestOrg, teardownOrg, type TestOrg } from "../helpers/test-org/index.js";
+import { createTestOrg, idleOrgYaml, teardownOrg, type TestOrg } from "../helpers/test-org/index.js";
 
-const orgYaml = (name: string) => `name: ${name}
-gpus: none
-runtimes:
-  idle: { command: ["${bin("forever")}"], restart: never }
-roles:
-  researcher: { prompt: prompts/researcher.md, runtime: idle, count: 2, edits: [value.txt, seconds.txt] }
-verify:
+const orgYaml = idleOrgYaml(", count: 2, edits: [value.txt, seconds.txt]", `verify:
   command: [sh, train.sh, "{seed}"]
   metric: { name: val_loss, pattern: '^val_loss:\\s*([0-9.]+)' }
   parallel: 2
@@ -20,7 +14,7 @@ verify:
   keep: { k: 2, min_delta: 0, confirm: 2 }
   budgets:
     training_seconds: { pattern: '^training_seconds:\\s*([0-9.]+)', max: 100 }
-`;
+`);
 
 // Seed noise the test can predict: seeds 0,1,2 (and 3,4,5, …) add -0.01, 0, +0.01, so σ is exactly 0.01.
 const TRAIN = `#!/bin/sh

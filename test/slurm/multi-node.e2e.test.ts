@@ -8,6 +8,7 @@ import { jobsByAgent } from "../../src/domain/slurm/decide-job.js";
 import { runOrg } from "../helpers/org-cli.js";
 import { pollUntil } from "../helpers/poll.js";
 import { CLUSTER_START_MS, MULTI_NODE, startCluster, stopCluster } from "./cluster.js";
+import { poolOrgYaml } from "./pool-org.js";
 import { bin, createTestOrg, teardownOrg, type TestOrg, tmux } from "../helpers/test-org/index.js";
 
 // 16 researchers, one GPU each, on a cluster of 4 nodes × 4 GPUs of this suite's own: every GPU of it taken.
@@ -24,31 +25,14 @@ supervisor: { backoff: 200ms, max_backoff: 1s, max_restarts: 5, healthy_after: 2
 `;
 
 // Researchers that submit forever, no GPU of their own: each verify run is a one-GPU job wherever Slurm puts it.
-const poolYaml = (name: string) => `name: ${name}
-repo: .
-base: main
-gpus: auto
-backend: slurm
-slurm: { time_limit: "10:00" }
-runtimes:
-  looper: { command: ["${bin("submit-loop")}"] }
-roles:
-  researcher: { prompt: prompts/researcher.md, runtime: looper, count: 4, gpu: true, edits: [value.txt] }
-verify:
-  command: [sh, train.sh]
-  metric: { name: val_bpb, pattern: '^val_bpb:\\s*([0-9.]+)', goal: minimize }
-  timeout: 1m
-  gpus: pool
-  parallel: 8
-  repeats: 1
-  keep: { k: 0, min_delta: 0, confirm: 0 }
-`;
+const poolYaml = poolOrgYaml(4, 8);
 const TRAIN = 'echo "slurm node=$SLURMD_NODENAME gpu=$CUDA_VISIBLE_DEVICES"; sleep 2; ' +
   'echo "val_bpb: $(head -n 1 value.txt)"\n';
 
-// A researcher whose job has a 1-minute limit, on node4 alone (the node-down tests take other nodes): Slurm's limits
-// are whole minutes and it checks them every 30 s, so its job ends TIMEOUT 60-90 s after it starts. It holds no GPU
-// (cpu_roles: job) and starts with the suite, so its wait overlaps the tests before its own, which use all 16 GPUs.
+// A researcher whose job has a 1-minute limit, on node4 alone; it holds no GPU (cpu_roles: job). Slurm's limits are
+// whole minutes, so the test moves the running job's end time to now (scontrol): slurmctld, which checks limits every
+// 30 s, then ends it TIMEOUT itself, in at most 30 s instead of 60-90. Should the pane's step end before that check,
+// the supervisor restarts it slowly enough to last until then.
 const TIMED_NODE = "node4";
 const timedYaml = (name: string) => `name: ${name}
 gpus: none
@@ -58,7 +42,7 @@ runtimes:
   resumer: { preset: claude, program: "${bin("slurm-resumer")}", restart: always }
 roles:
   researcher: { prompt: prompts/researcher.md, runtime: resumer }
-supervisor: { backoff: 200ms, max_backoff: 1s, max_restarts: 5, healthy_after: 2s }
+supervisor: { backoff: 1s, max_backoff: 4s, max_restarts: 30, healthy_after: 2s }
 `;
 
 interface StatusJson {
@@ -90,9 +74,6 @@ describe("an org across the nodes of a real single-host cluster", { tags: ["slur
     await startCluster();
     await startCluster(MULTI_NODE);
     slurm = createSlurm();
-    timed = createTestOrg({ yaml: timedYaml });
-    const up = runOrg(["up", "--no-attach"], { cwd: timed.dir });
-    expect(up.code, up.stderr).toBe(0);
   }, CLUSTER_START_MS);
 
   afterAll(async () => {
@@ -250,15 +231,31 @@ describe("an org across the nodes of a real single-host cluster", { tags: ["slur
 
   test("a job at its time limit ends TIMEOUT: the agent is back in a new job, log.md says why, " +
     "its conversation resumed", async () => {
-    const { dir, name } = timed!;
+    timed = createTestOrg({ yaml: timedYaml });
+    const { dir, name } = timed;
+    const up = runOrg(["up", "--no-attach"], { cwd: dir });
+    expect(up.code, up.stderr).toBe(0);
+    // The agent's own record of its starts: a fresh conversation in its first job, before that job is ended.
+    const launch = readFileSync(join(dir, "state", "agents", "researcher-1", "launch.json"), "utf8");
+    const home = (JSON.parse(launch) as { runtime: { home: string; sessionId: string } }).runtime;
+    const startsLog = join(home.home, "starts.log");
+    const starts = () => (existsSync(startsLog) ? readFileSync(startsLog, "utf8") : "");
+    const [, first] = await pollUntil(() => new RegExp(`^fresh ${home.sessionId} in job (\\d+)\n`).exec(starts()), {
+      timeoutMs: 30_000,
+      what: "researcher-1 started in its job",
+      explain: starts,
+    });
+    const endNow = ["scontrol", "update", `JobId=${first}`, "EndTime=now"];
+    const ends = await processRunner.run(endNow, { timeoutMs: 10_000 });
+    expect(ends.exitCode, ends.stderr).toBe(0);
     const logMd = () => readFileSync(join(dir, "state", "log.md"), "utf8");
     const entry = new RegExp(
       `slurm \\| researcher-1 resubmitted\n+` +
       `job (\\d+) ended TIMEOUT[^\n]*: submitted job (\\d+)`,
     );
-    // Started with the suite: at most 90 s after its job started, whatever the tests before took.
+    // slurmctld's next check of the limits, within 30 s.
     const [, ended, next] = await pollUntil(() => entry.exec(logMd()), {
-      timeoutMs: 120_000,
+      timeoutMs: 90_000,
       intervalMs: 500,
       what: "log.md: researcher-1 resubmitted after TIMEOUT",
       explain: () => logMd().slice(-2000),
@@ -266,14 +263,10 @@ describe("an org across the nodes of a real single-host cluster", { tags: ["slur
     const listed = await slurm.listJobs();
     if (!listed.ok) throw new Error(listed.error);
     const jobs = jobsByAgent(listed.value, name).get("researcher-1") ?? [];
+    expect(ended).toBe(first);
     expect(jobs.find((job) => job.id === ended)).toMatchObject({ kind: "ended", state: "TIMEOUT" });
     expect(jobs.find((job) => job.id === next)?.kind).not.toBe("ended");
-    // The same conversation, started fresh in the old job, resumed in the new one
-    // (the agent's own record of its starts).
-    const launch = readFileSync(join(dir, "state", "agents", "researcher-1", "launch.json"), "utf8");
-    const home = (JSON.parse(launch) as { runtime: { home: string; sessionId: string } }).runtime;
-    const startsLog = join(home.home, "starts.log");
-    const starts = () => (existsSync(startsLog) ? readFileSync(startsLog, "utf8") : "");
+    // The same conversation, started fresh in the old job, resumed in the new one.
     await pollUntil(() => starts().includes(`resumed ${home.sessionId} in job ${next}`), {
       timeoutMs: 30_000,
       what: `resumed in job ${next}`,

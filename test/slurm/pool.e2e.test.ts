@@ -6,29 +6,12 @@ import { jobsByAgent } from "../../src/domain/slurm/decide-job.js";
 import { runOrg } from "../helpers/org-cli.js";
 import { pollUntil } from "../helpers/poll.js";
 import { CLUSTER_START_MS, startCluster } from "./cluster.js";
-import { bin, createTestOrg, teardownOrg, type TestOrg } from "../helpers/test-org/index.js";
+import { poolOrgYaml } from "./pool-org.js";
+import { createTestOrg, teardownOrg, type TestOrg } from "../helpers/test-org/index.js";
 
 // Three researchers that submit forever, no GPU of their own: every verify run is a one-GPU Slurm job of the pool,
 // on partition node3 (one node of the test cluster, which no other test file uses).
-const orgYaml = (name: string) => `name: ${name}
-repo: .
-base: main
-gpus: auto
-backend: slurm
-slurm: { time_limit: "10:00", partition: node3 }
-runtimes:
-  looper: { command: ["${bin("submit-loop")}"] }
-roles:
-  researcher: { prompt: prompts/researcher.md, runtime: looper, count: 3, gpu: true, edits: [value.txt] }
-verify:
-  command: [sh, train.sh]
-  metric: { name: val_bpb, pattern: '^val_bpb:\\s*([0-9.]+)', goal: minimize }
-  timeout: 1m
-  gpus: pool
-  parallel: 2
-  repeats: 1
-  keep: { k: 0, min_delta: 0, confirm: 0 }
-`;
+const orgYaml = poolOrgYaml(3, 2, "node3");
 // The run says where Slurm put it: its job and the GPU of its allocation.
 const TRAIN = 'echo "slurm job=$SLURM_JOB_ID gpu=$CUDA_VISIBLE_DEVICES"; sleep 1; echo "val_bpb: $(head -n 1 value.txt)"\n';
 

@@ -5,25 +5,19 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { runOrg } from "../../helpers/org-cli.js";
 import { pollUntil } from "../../helpers/poll.js";
 import { git, makeTempDir, removeDir } from "../../helpers/temp-repo.js";
-import { bin, createTestOrg, teardownOrg, type TestOrg } from "../../helpers/test-org/index.js";
+import {
+  createTestOrg, idleOrgYaml, teardownOrg, type TestOrg, upUntilBaselines,
+} from "../../helpers/test-org/index.js";
 
 // score = a + b, maximized: each researcher's own change adds up with the other's, so a stack and a follow both keep.
-const orgYaml = (name: string) => `name: ${name}
-repo: .
-base: main
-gpus: none
-runtimes:
-  idle: { command: ["${bin("forever")}"], restart: never }
-roles:
-  researcher: { prompt: prompts/researcher.md, runtime: idle, count: 2, edits: [a.txt, b.txt] }
-verify:
+const orgYaml = idleOrgYaml(", count: 2, edits: [a.txt, b.txt]", `verify:
   command: [sh, score.sh]
   metric: { name: score, pattern: '^score: ([0-9.]+)', goal: maximize }
   timeout: 10s
   parallel: 1
   repeats: 1
   keep: { k: 0, min_delta: 0, confirm: 0 }
-`;
+`);
 const SCORE = 'echo "score: $(( $(cat a.txt) + $(cat b.txt) ))"\n';
 
 interface Keep {
@@ -54,11 +48,7 @@ describe("org lineage", () => {
   beforeAll(async () => {
     org = createTestOrg({ yaml: orgYaml, files: { "score.sh": SCORE, "a.txt": "1\n", "b.txt": "1\n" } });
     state = join(org.dir, "state");
-    const up = runOrg(["up"], { cwd: org.dir });
-    expect(up.code, up.stderr).toBe(0);
-    const ledger = (agent: string) => existsSync(join(state, "agents", agent, "ledger.json"));
-    const ledgers = () => ["researcher-1", "researcher-2"].every(ledger);
-    await pollUntil(ledgers, { what: "both baselines", timeoutMs: 20_000 });
+    await upUntilBaselines(org, ["researcher-1", "researcher-2"], 20_000);
   }, 60_000);
 
   afterAll(() => teardownOrg(org));

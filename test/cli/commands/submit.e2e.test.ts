@@ -6,23 +6,17 @@ import { isRunning } from "../../helpers/processes.js";
 import { runOrg } from "../../helpers/org-cli.js";
 import { pollUntil } from "../../helpers/poll.js";
 import { git } from "../../helpers/temp-repo.js";
-import { bin, createTestOrg, readJsonFile, teardownOrg, type TestOrg, tmux } from "../../helpers/test-org/index.js";
+import {
+  createTestOrg, idleOrgYaml, readJsonFile, teardownOrg, type TestOrg, tmux,
+} from "../../helpers/test-org/index.js";
 
 // The base's verify script prints no metric and fails: every run of the base is a crash until an agent fixes it.
-const orgYaml = (name: string) => `name: ${name}
-repo: .
-base: main
-gpus: none
-runtimes:
-  idle: { command: ["${bin("forever")}"], restart: never }
-roles:
-  researcher: { prompt: prompts/researcher.md, runtime: idle }
-verify:
+const orgYaml = idleOrgYaml("", `verify:
   command: [./verify.sh]
   metric: { name: val_bpb, pattern: '^val_bpb:\\s*([0-9.]+)' }
   repeats: 1
   keep: { k: 2, min_delta: 0, confirm: 0 }
-`;
+`);
 
 const VERIFY = '#!/bin/sh\necho "val_bpb: 0.5"\n';
 const BROKEN = '#!/bin/sh\necho "no data yet"\nexit 3\n';

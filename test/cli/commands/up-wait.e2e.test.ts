@@ -1,21 +1,13 @@
 import { afterEach, describe, expect, test } from "vitest";
 import { runOrg, runOrgAsync } from "../../helpers/org-cli.js";
-import { bin, createTestOrg, teardownOrg, type TestOrg } from "../../helpers/test-org/index.js";
+import { createTestOrg, idleOrgYaml, teardownOrg, type TestOrg } from "../../helpers/test-org/index.js";
 
 // One idle researcher; verify.sh prints `loss: 1.339393`, and the metric pattern is the test's to choose.
-const orgYaml = (pattern: string) => (name: string) => `name: ${name}
-repo: .
-base: main
-gpus: none
-runtimes:
-  idle: { command: ["${bin("forever")}"], restart: never }
-roles:
-  researcher: { prompt: prompts/researcher.md, runtime: idle }
-verify:
+const orgYaml = (pattern: string) => idleOrgYaml("", `verify:
   command: [sh, verify.sh]
   metric: { name: loss, pattern: '${pattern}' }
   repeats: 1
-`;
+`);
 const VERIFY = { "verify.sh": "#!/bin/sh\necho \"loss: 1.339393\"\n" };
 
 describe("org up --wait", () => {

@@ -4,19 +4,11 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { runOrg } from "../../helpers/org-cli.js";
 import { pollUntil } from "../../helpers/poll.js";
 import { git } from "../../helpers/temp-repo.js";
-import { bin, createTestOrg, teardownOrg, type TestOrg } from "../../helpers/test-org/index.js";
+import { createTestOrg, idleOrgYaml, teardownOrg, type TestOrg } from "../../helpers/test-org/index.js";
 
 // One idle researcher; the test is the agent. The unit gate is the repo's protected script, which tests what the
 // candidate wrote in mode.txt: pass, fail with 60 lines, hang, or fork a child and pass. lint runs after it.
-const orgYaml = (name: string) => `name: ${name}
-repo: .
-base: main
-gpus: none
-runtimes:
-  idle: { command: ["${bin("forever")}"], restart: never }
-roles:
-  researcher: { prompt: prompts/researcher.md, runtime: idle, edits: [mode.txt, value.txt] }
-verify:
+const orgYaml = idleOrgYaml(", edits: [mode.txt, value.txt]", `verify:
   command: [sh, train.sh]
   protected: [gates/unit.sh]
   metric: { name: val_bpb, pattern: '^val_bpb:\\s*([0-9.]+)', goal: minimize }
@@ -27,7 +19,7 @@ verify:
   gates:
     - { name: unit, command: [sh, gates/unit.sh], timeout: 2s }
     - { name: lint, command: [sh, -c, "echo lint ok"] }
-`;
+`);
 
 // Found by their arguments: in the run's sandbox (its own pid namespace) `$!` is not the host's pid.
 const HANG = `300.${process.pid}`;

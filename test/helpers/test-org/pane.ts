@@ -54,3 +54,14 @@ export function teardownOrg(org: { dir: string; socket: string } | undefined): v
 export function uniqueName(letter: string): string {
   return `${letter}${process.pid}x${Math.floor(Math.random() * 1e6)}`;
 }
+
+/** org.yaml of researchers whose agent idles (the test plays the agent); `role` adds role keys, `rest` follows. */
+export const idleOrgYaml = (role: string, rest: string) => (name: string) => `name: ${name}
+repo: .
+base: main
+gpus: none
+runtimes:
+  idle: { command: ["${bin("forever")}"], restart: never }
+roles:
+  researcher: { prompt: prompts/researcher.md, runtime: idle${role} }
+${rest}`;
