@@ -55,7 +55,7 @@ supervisor: ${supervisor}
 
 export function createDemoFolderOrg(options: DemoOptions): DemoOrg {
   const dir = makeTempDir("org-faults-");
-  const name = uniqueName("f");
+  const name = uniqueName("f", 1e5);
   writeFiles(dir, { "org.yaml": demoYaml(name, options) });
   mkdirSync(join(dir, "prompts"), { recursive: true });
   copyFileSync(join(PACKAGE_ROOT, "prompts/researcher.md"), join(dir, "prompts/researcher.md"));

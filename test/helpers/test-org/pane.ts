@@ -51,8 +51,8 @@ export function teardownOrg(org: { dir: string; socket: string } | undefined): v
 }
 
 /** A unique org name, so every test has its own tmux socket; the letter says which kind of test made it. */
-export function uniqueName(letter: string): string {
-  return `${letter}${process.pid}x${Math.floor(Math.random() * 1e6)}`;
+export function uniqueName(letter: string, range = 1e6): string {
+  return `${letter}${process.pid}x${Math.floor(Math.random() * range)}`;
 }
 
 /** org.yaml of researchers whose agent idles (the test plays the agent); `role` adds role keys, `rest` follows. */
