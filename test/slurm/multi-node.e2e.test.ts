@@ -29,15 +29,16 @@ const poolYaml = poolOrgYaml(4, 8);
 const TRAIN = 'echo "slurm node=$SLURMD_NODENAME gpu=$CUDA_VISIBLE_DEVICES"; sleep 2; ' +
   'echo "val_bpb: $(head -n 1 value.txt)"\n';
 
-// A researcher whose job has a 1-minute limit, on node4 alone; it holds no GPU (cpu_roles: job). Slurm's limits are
-// whole minutes, so the test moves the running job's end time to now (scontrol): slurmctld, which checks limits every
-// 30 s, then ends it TIMEOUT itself, in at most 30 s instead of 60-90. Should the pane's step end before that check,
-// the supervisor restarts it slowly enough to last until then.
+// A researcher on node4 alone (the node-down tests take other nodes), holding no GPU (cpu_roles: job). Slurm's
+// limits are whole minutes and it checks them every 30 s, so waiting out a limit takes 60-90 s: once the agent has
+// started in its first job, the suite moves that job's end to now (scontrol), and slurmctld ends it TIMEOUT itself at
+// its next check, while the tests before this one run. The next job's limit (10 minutes) outlasts the file. Should
+// the pane's step end before slurmctld's check, the supervisor restarts it slowly enough to last until then.
 const TIMED_NODE = "node4";
 const timedYaml = (name: string) => `name: ${name}
 gpus: none
 backend: slurm
-slurm: { partition: ${TIMED_NODE}, cpu_roles: job, role_time_limits: { researcher: "1" } }
+slurm: { partition: ${TIMED_NODE}, cpu_roles: job, role_time_limits: { researcher: "10" } }
 runtimes:
   resumer: { preset: claude, program: "${bin("slurm-resumer")}", restart: always }
 roles:
@@ -58,6 +59,31 @@ interface StatusJson {
 let slurm: SlurmPort;
 let org: TestOrg | undefined;
 let timed: TestOrg | undefined;
+let timedEnd: Promise<TimedEnd> | undefined;
+
+interface TimedEnd {
+  /** The job whose end the suite moved to now. */
+  job: string;
+  sessionId: string;
+  /** The agent's own record of its starts (test/fixtures/bin/slurm-resumer). */
+  starts: () => string;
+}
+
+/** Once researcher-1 has started its conversation in its first job, that job's end moved to now. */
+async function endFirstJob(dir: string): Promise<TimedEnd> {
+  const launch = readFileSync(join(dir, "state", "agents", "researcher-1", "launch.json"), "utf8");
+  const { home, sessionId } = (JSON.parse(launch) as { runtime: { home: string; sessionId: string } }).runtime;
+  const startsLog = join(home, "starts.log");
+  const starts = () => (existsSync(startsLog) ? readFileSync(startsLog, "utf8") : "");
+  const [, job] = await pollUntil(() => new RegExp(`^fresh ${sessionId} in job (\\d+)\n`).exec(starts()), {
+    timeoutMs: 30_000,
+    what: "researcher-1 started in its job",
+    explain: starts,
+  });
+  const ended = await processRunner.run(["scontrol", "update", `JobId=${job}`, "EndTime=now"], { timeoutMs: 10_000 });
+  if (ended.exitCode !== 0) throw new Error(`scontrol update JobId=${job} EndTime=now: ${ended.stderr}`);
+  return { job: job!, sessionId, starts };
+}
 
 let gate: string | undefined;
 
@@ -74,6 +100,12 @@ describe("an org across the nodes of a real single-host cluster", { tags: ["slur
     await startCluster();
     await startCluster(MULTI_NODE);
     slurm = createSlurm();
+    timed = createTestOrg({ yaml: timedYaml });
+    const up = runOrg(["up", "--no-attach"], { cwd: timed.dir });
+    expect(up.code, up.stderr).toBe(0);
+    timedEnd = endFirstJob(timed.dir);
+    // Awaited by its test; a failure before then is that test's to report.
+    timedEnd.catch(() => undefined);
   }, CLUSTER_START_MS);
 
   afterAll(async () => {
@@ -231,29 +263,14 @@ describe("an org across the nodes of a real single-host cluster", { tags: ["slur
 
   test("a job at its time limit ends TIMEOUT: the agent is back in a new job, log.md says why, " +
     "its conversation resumed", async () => {
-    timed = createTestOrg({ yaml: timedYaml });
-    const { dir, name } = timed;
-    const up = runOrg(["up", "--no-attach"], { cwd: dir });
-    expect(up.code, up.stderr).toBe(0);
-    // The agent's own record of its starts: a fresh conversation in its first job, before that job is ended.
-    const launch = readFileSync(join(dir, "state", "agents", "researcher-1", "launch.json"), "utf8");
-    const home = (JSON.parse(launch) as { runtime: { home: string; sessionId: string } }).runtime;
-    const startsLog = join(home.home, "starts.log");
-    const starts = () => (existsSync(startsLog) ? readFileSync(startsLog, "utf8") : "");
-    const [, first] = await pollUntil(() => new RegExp(`^fresh ${home.sessionId} in job (\\d+)\n`).exec(starts()), {
-      timeoutMs: 30_000,
-      what: "researcher-1 started in its job",
-      explain: starts,
-    });
-    const endNow = ["scontrol", "update", `JobId=${first}`, "EndTime=now"];
-    const ends = await processRunner.run(endNow, { timeoutMs: 10_000 });
-    expect(ends.exitCode, ends.stderr).toBe(0);
+    const { dir, name } = timed!;
+    const { job: first, sessionId, starts } = await timedEnd!;
     const logMd = () => readFileSync(join(dir, "state", "log.md"), "utf8");
     const entry = new RegExp(
       `slurm \\| researcher-1 resubmitted\n+` +
       `job (\\d+) ended TIMEOUT[^\n]*: submitted job (\\d+)`,
     );
-    // slurmctld's next check of the limits, within 30 s.
+    // slurmctld's next check of the limits: within 30 s of the suite's start.
     const [, ended, next] = await pollUntil(() => entry.exec(logMd()), {
       timeoutMs: 90_000,
       intervalMs: 500,
@@ -267,12 +284,12 @@ describe("an org across the nodes of a real single-host cluster", { tags: ["slur
     expect(jobs.find((job) => job.id === ended)).toMatchObject({ kind: "ended", state: "TIMEOUT" });
     expect(jobs.find((job) => job.id === next)?.kind).not.toBe("ended");
     // The same conversation, started fresh in the old job, resumed in the new one.
-    await pollUntil(() => starts().includes(`resumed ${home.sessionId} in job ${next}`), {
+    await pollUntil(() => starts().includes(`resumed ${sessionId} in job ${next}`), {
       timeoutMs: 30_000,
       what: `resumed in job ${next}`,
       explain: starts,
     });
-    expect(starts()).toBe(`fresh ${home.sessionId} in job ${ended}\nresumed ${home.sessionId} in job ${next}\n`);
+    expect(starts()).toBe(`fresh ${sessionId} in job ${ended}\nresumed ${sessionId} in job ${next}\n`);
     // Its job leaves node4 to the pool test, whose runs Slurm spreads over every node by load.
     teardownOrg(timed);
     timed = undefined;
