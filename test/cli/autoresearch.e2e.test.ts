@@ -2,18 +2,17 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { runOrg } from "../helpers/org-cli.js";
-import { bin, teardownOrg } from "../helpers/org-fixture.js";
 import { pollUntil } from "../helpers/poll.js";
 import { readScriptLog, scriptSection } from "../helpers/script-log.js";
-import { createTemplateOrg, swapRuntime, templatePath } from "../helpers/template-org.js";
 import { git } from "../helpers/temp-repo.js";
+import { bin, createTestOrg, swapRuntime, teardownOrg, templatePath, type TestOrg } from "../helpers/test-org/index.js";
 
 // Scripted researchers (test/fixtures/bin/autoresearch-researcher): researcher-1 lowers the metric, researcher-2 raises it.
 const RESEARCHERS = ["researcher-1", "researcher-2"];
 const GPUS = ["0, GPU-00000000-aaaa, NVIDIA H100 80GB HBM3, 1, 81559", "1, GPU-00000001-aaaa, NVIDIA H100 80GB HBM3, 3, 81559"].join("\n");
 const env = { PATH: templatePath(), FAKE_NVIDIA_SMI_CSV: GPUS };
 
-let org: ReturnType<typeof createTemplateOrg>;
+let org: TestOrg;
 let state: string;
 let base: string;
 const script = (agent: string) => readScriptLog(state, agent);
@@ -22,7 +21,7 @@ const branch = (agent: string) => `org/autoresearch/${agent}`;
 describe("the autoresearch template", () => {
   beforeAll(async () => {
     // The template's verify section as written: python train.py, three baseline seeds, two confirm runs for a gain.
-    org = createTemplateOrg("autoresearch", swapRuntime(bin("autoresearch-researcher")), env);
+    org = createTestOrg({ template: "autoresearch", edits: swapRuntime(bin("autoresearch-researcher")), env });
     state = join(org.dir, "state");
     base = git(org.dir, ["rev-parse", "main"]).trim();
     const up = runOrg(["up"], { cwd: org.dir, env });

@@ -2,19 +2,17 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import { bin } from "../helpers/org-fixture.js";
 import { pollUntil } from "../helpers/poll.js";
 import { killDaemonAndKeepers } from "../helpers/keepers.js";
 import { isRunning } from "../helpers/processes.js";
 import { makeTempDir, removeDir } from "../helpers/temp-repo.js";
 import { createRng } from "../fuzz/rng.js";
 import { downAndFindProblems, findLeftovers } from "../faults/collect.js";
-import {
-  countRows, createDemoOrg, readDaemonPid, removeDemoOrg, startDemo, waitForRows, type DemoOrg,
-} from "../faults/demo-org.js";
+import { countRows, readDaemonPid, removeDemoOrg, startDemo, waitForRows } from "../faults/demo-org.js";
 import { countRecoveredRows, killDaemonAt } from "../faults/kill-daemon.js";
 import { sampleOrg } from "../faults/proc-table.js";
 import { commitTamper, statusesOf } from "../faults/tamper.js";
+import { bin, createTestOrg, type DemoOrg } from "../helpers/test-org/index.js";
 
 let org: DemoOrg | undefined;
 let marks: string | undefined;
@@ -30,12 +28,14 @@ describe("faults, the fast subset: nothing is lost", () => {
     // While the marker exists a run takes 20 s more: the run a killed daemon leaves would outlive the next daemon's start.
     marks = makeTempDir("org-slow-");
     const slow = join(marks, "slow");
-    org = createDemoOrg({ extraRoles: { tamperer: `{ command: ["${bin("forever")}"] }` }, verifyCommand: ["bash", "-c", `if [ -e ${slow} ]; then sleep 20; fi; exec node train.mjs`] });
+    org = createTestOrg({
+      demo: { extraRoles: { tamperer: `{ command: ["${bin("forever")}"] }` }, verifyCommand: ["bash", "-c", `if [ -e ${slow} ]; then sleep 20; fi; exec node train.mjs`] },
+    });
     startDemo(org);
     await waitForRows(org, 3);
     const rng = createRng(1);
     // Until one kill lands between a row and the clearing of its request (nearly always the first).
-    const sampler = sampleOrg(org.root, 2);
+    const sampler = sampleOrg(org.dir, 2);
     for (let tries = 0; tries < 4 && !(await killDaemonAt(org, "after-row", rng)).rowPending; tries++);
     writeFileSync(slow, "");
     // Until the kill lands inside a run (a run begun before the marker may end first).
@@ -47,7 +47,7 @@ describe("faults, the fast subset: nothing is lost", () => {
     expect(duringRun.left).toEqual([]);
     // The daemon says so once it has ended them all: a moment after the last is gone.
     const recovered = /recover \| the daemon ended \d+ process(es)? a killed daemon left\n- verify run /;
-    await pollUntil(() => recovered.test(readFileSync(join(org!.root, "state/log.md"), "utf8")), { what: "the recover line in log.md" });
+    await pollUntil(() => recovered.test(readFileSync(join(org!.dir, "state/log.md"), "utf8")), { what: "the recover line in log.md" });
     writeFileSync(join(org.repo, ".git/index.lock"), "");
     const tampered = commitTamper(org, "tamperer-1", "fast");
     await pollUntil(() => statusesOf(org!, [tampered]).length > 0, { what: `a row for ${tampered}`, timeoutMs: 60_000 });
@@ -56,32 +56,36 @@ describe("faults, the fast subset: nothing is lost", () => {
     // The next daemon answered that request from its row instead of running it again.
     expect(countRecoveredRows(org)).toBeGreaterThanOrEqual(1);
     // Daemons killed mid-write leave nothing the journal calls tampering.
-    expect(readFileSync(join(org.root, "state/log.md"), "utf8")).not.toMatch(/^## \[[^\]]+\] tamper \|/m);
+    expect(readFileSync(join(org.dir, "state/log.md"), "utf8")).not.toMatch(/^## \[[^\]]+\] tamper \|/m);
     const sampled = sampler.stop();
     expect(sampled.doubled).toEqual([]);
     expect(sampled.overCap).toEqual([]);
-    expect(downAndFindProblems(org.root)).toEqual([]);
+    expect(downAndFindProblems(org.dir)).toEqual([]);
   }, 120_000);
 
   test("a verify command that hangs and forks children is killed as a group at its timeout, no orphans", async () => {
-    org = createDemoOrg({ count: 1, runtime: `{ command: ["${bin("forever")}"] }`, verifyCommand: [bin("hang-fork")], timeout: "2s" });
+    org = createTestOrg({
+      demo: { count: 1, runtime: `{ command: ["${bin("forever")}"] }`, verifyCommand: [bin("hang-fork")], timeout: "2s" },
+    });
     startDemo(org);
     await pollUntil(() => countRows(org!) > 0, { what: "the hung baseline's row", timeoutMs: 60_000 });
-    expect(readFileSync(join(org.root, "state/results.tsv"), "utf8")).toContain("\tcrash\tbaseline\t");
-    await pollUntil(() => findLeftovers(org!.root, "none").every((line) => !line.includes("sleep 3600")), { what: "no hang-fork child left", timeoutMs: 10_000 });
-    expect(downAndFindProblems(org.root)).toEqual([]);
+    expect(readFileSync(join(org.dir, "state/results.tsv"), "utf8")).toContain("\tcrash\tbaseline\t");
+    await pollUntil(() => findLeftovers(org!.dir, "none").every((line) => !line.includes("sleep 3600")), { what: "no hang-fork child left", timeoutMs: 10_000 });
+    expect(downAndFindProblems(org.dir)).toEqual([]);
   }, 60_000);
 
   test("a daemon and its keeper killed during a run, then org down: the run's whole process group is ended and logged", async () => {
-    org = createDemoOrg({ count: 1, runtime: `{ command: ["${bin("forever")}"] }`, verifyCommand: [bin("hang-fork")], timeout: "5m" });
+    org = createTestOrg({
+      demo: { count: 1, runtime: `{ command: ["${bin("forever")}"] }`, verifyCommand: [bin("hang-fork")], timeout: "5m" },
+    });
     startDemo(org);
-    await pollUntil(() => findLeftovers(org!.root, "none").some((line) => line.includes("sleep 3600")), { what: "the hanging baseline's child", timeoutMs: 60_000 });
+    await pollUntil(() => findLeftovers(org!.dir, "none").some((line) => line.includes("sleep 3600")), { what: "the hanging baseline's child", timeoutMs: 60_000 });
     const daemon = await pollUntil(() => readDaemonPid(org!), { what: "daemon.json" });
     // The keeper too: alone, the daemon would be back in a second and end the run itself.
-    await pollUntil(() => existsSync(join(org!.root, "state/keeper.lock")), { what: "the keeper" });
-    killDaemonAndKeepers(org.root, daemon);
+    await pollUntil(() => existsSync(join(org!.dir, "state/keeper.lock")), { what: "the keeper" });
+    killDaemonAndKeepers(org.dir, daemon);
     await pollUntil(() => !isRunning(daemon), { what: "the daemon gone" });
-    expect(downAndFindProblems(org.root)).toEqual([]);
-    expect(readFileSync(join(org.root, "state/log.md"), "utf8")).toMatch(/ended, left by a killed daemon: verify run .*-researcher-1-baseline in cpu0 \(pid \d+ and its process group, left by daemon \d+\)/);
+    expect(downAndFindProblems(org.dir)).toEqual([]);
+    expect(readFileSync(join(org.dir, "state/log.md"), "utf8")).toMatch(/ended, left by a killed daemon: verify run .*-researcher-1-baseline in cpu0 \(pid \d+ and its process group, left by daemon \d+\)/);
   }, 60_000);
 });

@@ -2,10 +2,9 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { runOrg } from "../helpers/org-cli.js";
-import { bin, teardownOrg } from "../helpers/org-fixture.js";
 import { pollUntil } from "../helpers/poll.js";
 import { readScriptLog, scriptSection } from "../helpers/script-log.js";
-import { createTemplateOrg, swapRuntime, templatePath } from "../helpers/template-org.js";
+import { bin, createTestOrg, swapRuntime, teardownOrg, templatePath, type TestOrg } from "../helpers/test-org/index.js";
 
 // Scripted researchers (test/fixtures/bin/independent-researcher): each notes a lesson, reads the board, notes a failed idea;
 // researcher-1 messages researcher-2, researcher-3 messages the whole role. The fake nvidia-smi shows four idle GPUs.
@@ -13,7 +12,7 @@ const RESEARCHERS = ["researcher-1", "researcher-2", "researcher-3"];
 const env = { PATH: templatePath() };
 const NOTES_MAX = 5;
 
-let org: ReturnType<typeof createTemplateOrg>;
+let org: TestOrg;
 let state: string;
 const script = (agent: string) => readScriptLog(state, agent);
 const entries = (text: string) => text.split("\n").filter((line) => line.startsWith("- "));
@@ -26,7 +25,11 @@ const inbox = (agent: string) => {
 
 describe("the independent template", () => {
   beforeAll(async () => {
-    org = createTemplateOrg("independent", [...swapRuntime(bin("independent-researcher")), ["notes_max: 50 ", `notes_max: ${NOTES_MAX} `]], env);
+    org = createTestOrg({
+      template: "independent",
+      edits: [...swapRuntime(bin("independent-researcher")), ["notes_max: 50 ", `notes_max: ${NOTES_MAX} `]],
+      env,
+    });
     state = join(org.dir, "state");
     const up = runOrg(["up"], { cwd: org.dir, env });
     expect(up.code, up.stderr).toBe(0);

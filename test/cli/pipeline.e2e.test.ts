@@ -2,10 +2,10 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { runOrg } from "../helpers/org-cli.js";
-import { bin, createOrgRepo, teardownOrg } from "../helpers/org-fixture.js";
 import { pollUntil } from "../helpers/poll.js";
 import { readScriptLog, scriptSection as section } from "../helpers/script-log.js";
 import { git } from "../helpers/temp-repo.js";
+import { bin, createTestOrg, teardownOrg, type TestOrg } from "../helpers/test-org/index.js";
 
 // Scripted agents (test/fixtures/bin/pipeline-*): the generator tries to submit before and during the negotiation.
 const orgYaml = (name: string) => `name: ${name}
@@ -24,13 +24,13 @@ verify:
   keep: { k: 0, min_delta: 0, confirm: 0 }
 `;
 
-let org: ReturnType<typeof createOrgRepo>;
+let org: TestOrg;
 let state: string;
 const script = (agent: string) => readScriptLog(state, agent);
 
 describe("the pipeline's contract protocol", () => {
   beforeAll(() => {
-    org = createOrgRepo(orgYaml, { "train.sh": 'echo "val_bpb: 1.0"\n' });
+    org = createTestOrg({ yaml: orgYaml, files: { "train.sh": 'echo "val_bpb: 1.0"\n' } });
     state = join(org.dir, "state");
     const up = runOrg(["up"], { cwd: org.dir });
     expect(up.code, up.stderr).toBe(0);

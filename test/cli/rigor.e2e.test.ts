@@ -2,17 +2,11 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { runOrg } from "../helpers/org-cli.js";
-import { bin, createOrgRepo, teardownOrg } from "../helpers/org-fixture.js";
 import { pollUntil } from "../helpers/poll.js";
 import { git } from "../helpers/temp-repo.js";
+import { createTestOrg, idleOrgYaml, teardownOrg, type TestOrg } from "../helpers/test-org/index.js";
 
-const orgYaml = (name: string) => `name: ${name}
-gpus: none
-runtimes:
-  idle: { command: ["${bin("forever")}"], restart: never }
-roles:
-  researcher: { prompt: prompts/researcher.md, runtime: idle, count: 2, edits: [value.txt, seconds.txt] }
-verify:
+const orgYaml = idleOrgYaml(", count: 2, edits: [value.txt, seconds.txt]", `verify:
   command: [sh, train.sh, "{seed}"]
   metric: { name: val_loss, pattern: '^val_loss:\\s*([0-9.]+)' }
   parallel: 2
@@ -20,7 +14,7 @@ verify:
   keep: { k: 2, min_delta: 0, confirm: 2 }
   budgets:
     training_seconds: { pattern: '^training_seconds:\\s*([0-9.]+)', max: 100 }
-`;
+`);
 
 // Seed noise the test can predict: seeds 0,1,2 (and 3,4,5, …) add -0.01, 0, +0.01, so σ is exactly 0.01.
 const TRAIN = `#!/bin/sh
@@ -29,7 +23,7 @@ awk -v v="$(cat value.txt)" -v n="$noise" 'BEGIN { printf "val_loss: %.6f\\n", v
 echo "training_seconds: $(cat seconds.txt)"
 `;
 
-let org: ReturnType<typeof createOrgRepo> | undefined;
+let org: TestOrg | undefined;
 afterEach(() => {
   teardownOrg(org);
   org = undefined;
@@ -43,7 +37,7 @@ function submit(dir: string, agent: string, files: Record<string, string>, messa
 
 describe("research rigor in the running org", () => {
   test("noise floor, confirmed keeps, budgets, the org frontier and org confirm", async () => {
-    org = createOrgRepo(orgYaml, { "train.sh": TRAIN, "value.txt": "1.0\n", "seconds.txt": "50\n" });
+    org = createTestOrg({ yaml: orgYaml, files: { "train.sh": TRAIN, "value.txt": "1.0\n", "seconds.txt": "50\n" } });
     const { dir, name } = org;
     expect(runOrg(["up"], { cwd: dir }).code).toBe(0);
     const results = () => readFileSync(join(dir, "state", "results.tsv"), "utf8").trim().split("\n").map((line) => line.split("\t"));
@@ -78,7 +72,10 @@ describe("research rigor in the running org", () => {
   });
 
   test("a baseline that crashes: experiments are refused with the reason, nothing committed", async () => {
-    org = createOrgRepo(orgYaml, { "train.sh": "#!/bin/sh\necho 'data not found' >&2\nexit 2\n", "value.txt": "1.0\n", "seconds.txt": "50\n" });
+    org = createTestOrg({
+      yaml: orgYaml,
+      files: { "train.sh": "#!/bin/sh\necho 'data not found' >&2\nexit 2\n", "value.txt": "1.0\n", "seconds.txt": "50\n" },
+    });
     const { dir } = org;
     expect(runOrg(["up"], { cwd: dir }).code).toBe(0);
     const ledger = join(dir, "state", "agents", "researcher-1", "ledger.json");

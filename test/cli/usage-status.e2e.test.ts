@@ -2,8 +2,8 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { runOrg } from "../helpers/org-cli.js";
-import { bin, createOrgRepo, teardownOrg } from "../helpers/org-fixture.js";
 import { pollUntil } from "../helpers/poll.js";
+import { bin, createTestOrg, teardownOrg, type TestOrg } from "../helpers/test-org/index.js";
 
 const PRICE = { input: 15, output: 75, cache_read: 1.5, cache_write: 18.75 };
 const orgYaml = (name: string) => `name: ${name}
@@ -21,7 +21,7 @@ pricing:
 const SERVED = { input: 3021, output: 123, cacheRead: 903, cacheWrite: 150 };
 const DOLLARS = (SERVED.input * PRICE.input + SERVED.output * PRICE.output + SERVED.cacheRead * PRICE.cache_read + SERVED.cacheWrite * PRICE.cache_write) / 1e6;
 
-let org: ReturnType<typeof createOrgRepo> | undefined;
+let org: TestOrg | undefined;
 afterEach(() => {
   teardownOrg(org);
   org = undefined;
@@ -33,7 +33,7 @@ interface StatusJson {
 
 describe("tokens and dollars in a running org", () => {
   test("the daemon reads each agent's transcript: org status shows its tokens and dollars, org results its cost per keep", async () => {
-    org = createOrgRepo(orgYaml);
+    org = createTestOrg({ yaml: orgYaml });
     const { dir } = org;
     expect(runOrg(["up", "--no-attach"], { cwd: dir }).code).toBe(0);
     const status = await pollUntil(() => {

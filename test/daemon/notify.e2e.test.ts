@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { AgentStatus, OrgRecord } from "../../src/domain/state.js";
 import { isAlive } from "../../src/adapters/process.js";
 import { runOrg } from "../helpers/org-cli.js";
-import { bin, createOrgRepo, readJsonFile, teardownOrg, tmux } from "../helpers/org-fixture.js";
 import { pollUntil } from "../helpers/poll.js";
+import { bin, createTestOrg, readJsonFile, teardownOrg, type TestOrg, tmux } from "../helpers/test-org/index.js";
 
 // Agents that idle (sleep on the pane's terminal, which echoes what is typed), one that dies at
 // once, and one whose pane never stops changing. No verify section: only the notifier is at work.
@@ -33,7 +33,7 @@ interface Outcome {
   reason?: string;
 }
 
-let org: ReturnType<typeof createOrgRepo>;
+let org: TestOrg;
 let state: string;
 let panes: Record<string, string>;
 const status = (agent: string) => readJsonFile<AgentStatus>(join(state, "agents", agent, "status.json"));
@@ -52,7 +52,7 @@ function send(args: string[], agent = ""): string {
 
 describe("notifications into the pane", () => {
   beforeAll(async () => {
-    org = createOrgRepo(orgYaml);
+    org = createTestOrg({ yaml: orgYaml });
     state = join(org.dir, "state");
     const up = runOrg(["up"], { cwd: org.dir });
     expect(up.code, up.stderr).toBe(0);

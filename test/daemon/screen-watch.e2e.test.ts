@@ -3,11 +3,11 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { ScreenWatch, type ScreenPort } from "../../src/daemon/screen-watch.js";
 import type { AgentStatus } from "../../src/domain/state.js";
-import { bin } from "../helpers/org-fixture.js";
 import { FIXTURES } from "../helpers/org-cli.js";
 import { PaneLab, writeAgentState } from "../helpers/screen-panes.js";
 import { pollUntil } from "../helpers/poll.js";
 import { makeTempDir, removeDir } from "../helpers/temp-repo.js";
+import { bin } from "../helpers/test-org/index.js";
 
 /** The real tmux port, with every keystroke it sends counted. */
 function countingPort(lab: PaneLab): ScreenPort & { sent: string[] } {

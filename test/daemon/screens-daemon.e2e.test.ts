@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import type { AgentStatus } from "../../src/domain/state.js";
 import { runOrg } from "../helpers/org-cli.js";
-import { bin, createOrgRepo, readJsonFile, teardownOrg } from "../helpers/org-fixture.js";
 import { pollUntil } from "../helpers/poll.js";
+import { bin, createTestOrg, readJsonFile, teardownOrg, type TestOrg } from "../helpers/test-org/index.js";
 
 // Preset runtimes whose program is the fake CLI: one draws Claude's real offline screen and exits 1, one
 // waits on Codex's real sign-in menu, one idles at Claude's prompt; typed lines land in a log.
@@ -19,7 +19,7 @@ roles:
 supervisor: { backoff: 200ms, max_backoff: 400ms, max_restarts: 5, healthy_after: 5s }
 `;
 
-let org: ReturnType<typeof createOrgRepo> | undefined;
+let org: TestOrg | undefined;
 afterEach(() => {
   teardownOrg(org);
   org = undefined;
@@ -28,7 +28,7 @@ afterEach(() => {
 describe("the daemon reads agents' screens", () => {
   test("an offline CLI that exits is blocked with its fix instead of restart-looping; a sign-in menu is blocked alive; nothing is typed", async () => {
     const typed = `/tmp/org-typed-${process.pid}.log`;
-    org = createOrgRepo(orgYaml(typed));
+    org = createTestOrg({ yaml: orgYaml(typed) });
     const { dir } = org;
     const state = join(dir, "state");
     const up = runOrg(["up"], { cwd: dir });

@@ -4,10 +4,10 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { AgentStatus } from "../../src/domain/state.js";
 import { runOrg } from "../helpers/org-cli.js";
-import { bin, createOrgRepo, readJsonFile, teardownOrg } from "../helpers/org-fixture.js";
 import { runInPane, snapshotActs } from "../helpers/pane-jobs.js";
 import { pollUntil } from "../helpers/poll.js";
 import { removeDir } from "../helpers/temp-repo.js";
+import { bin, createTestOrg, readJsonFile, teardownOrg, type TestOrg } from "../helpers/test-org/index.js";
 
 // As test/domain/identity-tmux.e2e.test.ts, with node-pty panes under `org pty-host` (org up --no-tmux).
 const orgYaml = (jobs: string) => (name: string) => `name: ${name}
@@ -21,14 +21,14 @@ roles:
 sandbox: { write: ["${jobs}"] }
 `;
 
-let org: ReturnType<typeof createOrgRepo>;
+let org: TestOrg;
 let jobs: string;
 let state: string;
 
 describe("commands in a node-pty pane act as its agent", () => {
   beforeAll(async () => {
     jobs = mkdtempSync(join(tmpdir(), "org-jobs-"));
-    org = createOrgRepo(orgYaml(jobs));
+    org = createTestOrg({ yaml: orgYaml(jobs) });
     state = join(org.dir, "state");
     const up = runOrg(["up", "--no-tmux", "--no-attach"], { cwd: org.dir });
     expect(up.code, up.stderr).toBe(0);

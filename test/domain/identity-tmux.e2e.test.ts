@@ -5,10 +5,10 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { AgentStatus } from "../../src/domain/state.js";
 import { runOrg, type CliResult } from "../helpers/org-cli.js";
-import { bin, createOrgRepo, readJsonFile, teardownOrg } from "../helpers/org-fixture.js";
 import { runInPane, snapshotActs } from "../helpers/pane-jobs.js";
 import { pollUntil } from "../helpers/poll.js";
 import { removeDir } from "../helpers/temp-repo.js";
+import { bin, createTestOrg, readJsonFile, teardownOrg, type TestOrg } from "../helpers/test-org/index.js";
 
 // Agents whose tool calls are shell jobs run inside their real tmux panes: each `org` command there is a pane's.
 const orgYaml = (jobs: string) => (name: string) => `name: ${name}
@@ -29,7 +29,7 @@ sandbox: { read: [worktrees], write: ["${jobs}"] }
 const SANDBOX = ["--unshare-user", "--cap-drop", "ALL", "--ro-bind", "/", "/", "--dev-bind", "/dev", "/dev"];
 const CAN_UNSHARE = spawnSync("bwrap", [...SANDBOX, "unshare", "-Urpf", "true"]).status === 0;
 
-let org: ReturnType<typeof createOrgRepo>;
+let org: TestOrg;
 let jobs: string;
 let state: string;
 const inPane = (agent: string, script: string) => runInPane(jobs, agent, script);
@@ -46,7 +46,7 @@ async function expectRefused(pane: string, script: string, claimed: string): Pro
 describe("commands act as the agent whose pane runs them", () => {
   beforeAll(async () => {
     jobs = mkdtempSync(join(tmpdir(), "org-jobs-"));
-    org = createOrgRepo(orgYaml(jobs));
+    org = createTestOrg({ yaml: orgYaml(jobs) });
     state = join(org.dir, "state");
     const up = runOrg(["up", "--no-attach"], { cwd: org.dir });
     expect(up.code, up.stderr).toBe(0);

@@ -3,11 +3,11 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startModelServer, userTexts, type ModelServer, type Script } from "../helpers/model-server/index.js";
 import { runOrg, runOrgAsync } from "../helpers/org-cli.js";
-import { bin, tmux } from "../helpers/org-fixture.js";
 import { pollUntil } from "../helpers/poll.js";
 import { orgEnv, runtimeYaml } from "../helpers/real-org.js";
 import { createRepo, git, removeDir, writeFiles } from "../helpers/temp-repo.js";
 import { tmuxSocket } from "../../src/domain/paths.js";
+import { bin, tmux } from "../helpers/test-org/index.js";
 
 // From `org init --template software` to the first kept commit. The agents are scripts (test/fixtures/bin/software-*):
 // the evaluator writes the checklist, the generator drafts it, both sign, the generator builds the app and submits.

@@ -2,11 +2,11 @@
 import { existsSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
 import type { OrgRecord } from "../../src/domain/state.js";
-import { tmux } from "../helpers/org-fixture.js";
 import { git } from "../helpers/temp-repo.js";
 import { runOrg } from "../helpers/org-cli.js";
 import { checkInvariants, type OrgFacts, type RowFact, type VerdictFact } from "./invariants.js";
 import { findUnreadable } from "./state-files.js";
+import { tmux } from "../helpers/test-org/index.js";
 
 const list = (dir: string, suffix: string) => (existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith(suffix)).map((name) => name.slice(0, -suffix.length)) : []);
 

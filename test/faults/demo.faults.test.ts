@@ -3,16 +3,18 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { runOrg } from "../helpers/org-cli.js";
-import { bin, tmux } from "../helpers/org-fixture.js";
 import { pollUntil } from "../helpers/poll.js";
 import { git } from "../helpers/temp-repo.js";
 import { createRng } from "../fuzz/rng.js";
 import { downAndFindProblems, findLeftovers } from "./collect.js";
 import { startCpuWindow } from "./cpu.js";
-import { countRows, createDemoOrg, queueIsEmpty, readControlPane, readDaemonPid, removeDemoOrg, startDemo, waitForRows, type DemoOrg } from "./demo-org.js";
+import {
+  countRows, queueIsEmpty, readControlPane, readDaemonPid, removeDemoOrg, startDemo, waitForRows,
+} from "./demo-org.js";
 import { countRecoveredRows, killDaemonAt, KILL_MOMENTS } from "./kill-daemon.js";
 import { sampleOrg } from "./proc-table.js";
 import { commitTamper, statusesOf } from "./tamper.js";
+import { bin, createTestOrg, type DemoOrg, tmux } from "../helpers/test-org/index.js";
 
 // `npm run faults` runs the full counts; ORG_FAULTS_KILLS and ORG_FAULTS_SEED change them.
 const KILLS = Number(process.env.ORG_FAULTS_KILLS ?? 20);
@@ -22,7 +24,7 @@ let org: DemoOrg | undefined;
 let mounted: string | undefined;
 afterEach(() => {
   if (org) {
-    runOrg(["down"], { cwd: org.root });
+    runOrg(["down"], { cwd: org.dir });
     // Lazily: a process of the org still holding a file there must not keep the tmpfs (and the test) stuck.
     if (mounted) spawnSync("umount", ["-l", mounted]);
     removeDemoOrg(org);
@@ -33,24 +35,24 @@ afterEach(() => {
 
 /** What every agent's pane shows, scrollback included: where an agent's `org submit` says what went wrong. */
 function readAgentPanes(current: DemoOrg): string {
-  const record = JSON.parse(readFileSync(join(current.root, "state/org.json"), "utf8")) as { agents: { paneId?: string }[] };
+  const record = JSON.parse(readFileSync(join(current.dir, "state/org.json"), "utf8")) as { agents: { paneId?: string }[] };
   return record.agents.filter((agent) => agent.paneId).map((agent) => tmux(current.socket, ["capture-pane", "-p", "-J", "-S", "-", "-t", agent.paneId!]).out).join("\n");
 }
 
 /** `org down`, then every invariant and state file; the org must be gone. */
 function downAndCheck(current: DemoOrg): void {
-  expect(downAndFindProblems(current.root)).toEqual([]);
+  expect(downAndFindProblems(current.dir)).toEqual([]);
 }
 
 describe("faults on the demo org: nothing is lost", () => {
   test(`kill -9 of the daemon ${KILLS} times (at random, during a verify run, right after a row), each followed by org up`, async () => {
     // Runs 5 s longer than the demo's own, as a training would be: a run the killed daemon left outlives the next one's start.
-    org = createDemoOrg({ verifyCommand: ["bash", "-c", "sleep 5; exec node train.mjs"] });
+    org = createTestOrg({ demo: { verifyCommand: ["bash", "-c", "sleep 5; exec node train.mjs"] } });
     startDemo(org);
     await waitForRows(org, 2);
     let betweenRowAndReset = 0;
     const left: string[] = [];
-    const sampler = sampleOrg(org.root, 2);
+    const sampler = sampleOrg(org.dir, 2);
     for (let kill = 0; kill < KILLS; kill++) {
       const killed = await killDaemonAt(org, KILL_MOMENTS[kill % KILL_MOMENTS.length]!, rng);
       if (killed.rowPending) betweenRowAndReset += 1;
@@ -68,23 +70,23 @@ describe("faults on the demo org: nothing is lost", () => {
   }, 900_000);
 
   test("the tmux server killed from outside: org up brings the org back and it goes on", async () => {
-    org = createDemoOrg();
+    org = createTestOrg({ demo: {} });
     startDemo(org);
     await waitForRows(org, 2);
     tmux(org.socket, ["kill-server"]);
-    expect(runOrg(["up", "--no-attach"], { cwd: org.root }).code).toBe(0);
+    expect(runOrg(["up", "--no-attach"], { cwd: org.dir }).code).toBe(0);
     await waitForRows(org, 2);
     downAndCheck(org);
   }, 300_000);
 
   test("an agent pane closed by hand: the agent comes back, the others never stop", async () => {
-    org = createDemoOrg();
+    org = createTestOrg({ demo: {} });
     startDemo(org);
     await waitForRows(org, 2);
     const panes = tmux(org.socket, ["list-panes", "-s", "-F", "#{pane_id} #{@org_agent}"]).out.split("\n").filter((line) => line.endsWith(" researcher-1"));
     expect(panes).toHaveLength(1);
     tmux(org.socket, ["kill-pane", "-t", panes[0]!.split(" ")[0]!]);
-    const up = runOrg(["up", "--no-attach"], { cwd: org.root });
+    const up = runOrg(["up", "--no-attach"], { cwd: org.dir });
     expect(up.code).toBe(0);
     expect(up.stdout).toContain("+ add researcher-1 (its pane is gone)");
     await pollUntil(() => tmux(org!.socket, ["list-panes", "-s", "-F", "#{@org_agent} #{pane_dead}"]).out.includes("researcher-1 0"), { what: "researcher-1's pane back", timeoutMs: 30_000 });
@@ -93,16 +95,18 @@ describe("faults on the demo org: nothing is lost", () => {
   }, 300_000);
 
   test("an agent that exits at once forever: backed off, marked failed after max_restarts, the others go on, no CPU spin", async () => {
-    org = createDemoOrg({ extraRoles: { crasher: `{ command: ["${bin("exit-now")}"] }` }, supervisor: "{ backoff: 300ms, max_backoff: 2s, max_restarts: 5, healthy_after: 10s }" });
+    org = createTestOrg({
+      demo: { extraRoles: { crasher: `{ command: ["${bin("exit-now")}"] }` }, supervisor: "{ backoff: 300ms, max_backoff: 2s, max_restarts: 5, healthy_after: 10s }" },
+    });
     startDemo(org);
-    const events = join(org.root, "state/agents/crasher-1/events.jsonl");
+    const events = join(org.dir, "state/agents/crasher-1/events.jsonl");
     // From the first exit on, past the daemon's own start-up: what the crash loop costs.
     await pollUntil(() => existsSync(events) && readFileSync(events, "utf8").includes('"type":"exit"'), { what: "crasher-1's first exit", timeoutMs: 30_000 });
     const cpu = startCpuWindow(await pollUntil(() => readDaemonPid(org!), { what: "daemon.json" }));
-    const status = join(org.root, "state/agents/crasher-1/status.json");
+    const status = join(org.dir, "state/agents/crasher-1/status.json");
     await pollUntil(() => existsSync(status) && (JSON.parse(readFileSync(status, "utf8")) as { state: string }).state === "failed", { what: "crasher-1 failed", timeoutMs: 60_000 });
     // The researchers never noticed: their experiments keep landing after the crasher gave up.
-    const researched = () => readFileSync(join(org!.root, "state/results.tsv"), "utf8").split("\n").filter((line) => /\tresearcher-\d+\t/.test(line) && !line.includes("\tbaseline\t")).length;
+    const researched = () => readFileSync(join(org!.dir, "state/results.tsv"), "utf8").split("\n").filter((line) => /\tresearcher-\d+\t/.test(line) && !line.includes("\tbaseline\t")).length;
     const before = researched();
     await pollUntil(() => researched() >= before + 2, { what: "two more researcher rows", timeoutMs: 90_000 });
     const used = cpu();
@@ -119,8 +123,8 @@ describe("faults on the demo org: nothing is lost", () => {
   }, 300_000);
 
   test("a full disk under state: clear errors, no corrupted file, and the org goes on once space returns", async () => {
-    org = createDemoOrg();
-    const state = join(org.root, "state");
+    org = createTestOrg({ demo: {} });
+    const state = join(org.dir, "state");
     mkdirSync(state);
     execFileSync("mount", ["-t", "tmpfs", "-o", "size=24m,mode=700", "tmpfs", state]);
     mounted = state;
@@ -133,7 +137,7 @@ describe("faults on the demo org: nothing is lost", () => {
     // The verifier meets the full disk too: it says so (a run cut short, or the pause below sandbox.disk.floor) and keeps
     // the request queued instead of recording a false crash.
     await pollUntil(() => /verifier( paused)?: .*(no space left on|free on the disk of state)/i.test(readControlPane(org!)), { what: "the verifier saying the disk is full", timeoutMs: 60_000 });
-    const status = runOrg(["status"], { cwd: org.root });
+    const status = runOrg(["status"], { cwd: org.dir });
     expect(`${status.stdout}${status.stderr}`).not.toMatch(/^\s+at /m);
     expect(`${status.stdout}${status.stderr}`).not.toMatch(/not running/);
     // The agents' own `org submit`s meet it once the heartbeat is stale: they name the disk and the running daemon, never "not running".
@@ -148,15 +152,17 @@ describe("faults on the demo org: nothing is lost", () => {
   }, 300_000);
 
   test("a verify command that hangs and forks children is killed as a group, no orphans", async () => {
-    org = createDemoOrg({ count: 1, runtime: `{ command: ["${bin("forever")}"] }`, verifyCommand: [bin("hang-fork")], timeout: "3s" });
+    org = createTestOrg({
+      demo: { count: 1, runtime: `{ command: ["${bin("forever")}"] }`, verifyCommand: [bin("hang-fork")], timeout: "3s" },
+    });
     startDemo(org);
-    await pollUntil(() => countRows(org!) > 0 && readFileSync(join(org!.root, "state/results.tsv"), "utf8").includes("\tcrash\t"), { what: "the hung baseline recorded as crash", timeoutMs: 60_000 });
-    await pollUntil(() => findLeftovers(org!.root, "none").filter((line) => line.includes("sleep 3600")).length === 0, { what: "no hang-fork child left", timeoutMs: 10_000 });
+    await pollUntil(() => countRows(org!) > 0 && readFileSync(join(org!.dir, "state/results.tsv"), "utf8").includes("\tcrash\t"), { what: "the hung baseline recorded as crash", timeoutMs: 60_000 });
+    await pollUntil(() => findLeftovers(org!.dir, "none").filter((line) => line.includes("sleep 3600")).length === 0, { what: "no hang-fork child left", timeoutMs: 10_000 });
     downAndCheck(org);
   }, 120_000);
 
   test("a stale .git/index.lock in the research repo: experiments go on", async () => {
-    org = createDemoOrg();
+    org = createTestOrg({ demo: {} });
     startDemo(org);
     await waitForRows(org, 1);
     writeFileSync(join(org.repo, ".git/index.lock"), "");
@@ -165,21 +171,21 @@ describe("faults on the demo org: nothing is lost", () => {
   }, 300_000);
 
   test("a worktree deleted by hand: org up after org down recreates it from its branch", async () => {
-    org = createDemoOrg();
+    org = createTestOrg({ demo: {} });
     startDemo(org);
     await waitForRows(org, 2);
-    expect(runOrg(["down"], { cwd: org.root }).code).toBe(0);
+    expect(runOrg(["down"], { cwd: org.dir }).code).toBe(0);
     const head = git(org.repo, ["rev-parse", `org/${org.name}/researcher-1`]).trim();
-    rmSync(join(org.root, "worktrees/researcher-1"), { recursive: true, force: true });
-    expect(runOrg(["up", "--no-attach"], { cwd: org.root }).code).toBe(0);
-    expect(existsSync(join(org.root, "worktrees/researcher-1/train.mjs"))).toBe(true);
-    expect(git(join(org.root, "worktrees/researcher-1"), ["rev-parse", "HEAD"]).trim()).toBe(head);
+    rmSync(join(org.dir, "worktrees/researcher-1"), { recursive: true, force: true });
+    expect(runOrg(["up", "--no-attach"], { cwd: org.dir }).code).toBe(0);
+    expect(existsSync(join(org.dir, "worktrees/researcher-1/train.mjs"))).toBe(true);
+    expect(git(join(org.dir, "worktrees/researcher-1"), ["rev-parse", "HEAD"]).trim()).toBe(head);
     await waitForRows(org, 2);
     downAndCheck(org);
   }, 300_000);
 
   test("tampering: every commit touching a protected file is rejected", async () => {
-    org = createDemoOrg({ count: 2, runtime: `{ command: ["${bin("forever")}"] }` });
+    org = createTestOrg({ demo: { count: 2, runtime: `{ command: ["${bin("forever")}"] }` } });
     startDemo(org);
     await waitForRows(org, 2);
     const tampered: string[] = [];

@@ -6,7 +6,8 @@ import { pollUntil } from "../helpers/poll.js";
 import { isRunning } from "../helpers/processes.js";
 import type { Rng } from "../fuzz/rng.js";
 import { readDescendants, stillRunning, type ProcFact } from "./proc-table.js";
-import { readDaemonPid, type DemoOrg } from "./demo-org.js";
+import { readDaemonPid } from "./demo-org.js";
+import { type DemoOrg } from "../helpers/test-org/index.js";
 
 /** random: any time; verify-run: while a verify command runs; after-row: the instant a results row lands, before its reset. */
 export const KILL_MOMENTS = ["random", "verify-run", "after-row"] as const;
@@ -22,7 +23,7 @@ export async function killDaemonAt(org: DemoOrg, moment: KillMoment, rng: Rng): 
   const kill = () => {
     // What the daemon started (verify runs, waiters, clients), as of the instant before it dies.
     children = readDescendants(pid);
-    inRun = findLiveVerifyRuns(org.root).length > 0;
+    inRun = findLiveVerifyRuns(org.dir).length > 0;
     try {
       process.kill(pid, "SIGKILL");
     } catch {
@@ -34,17 +35,17 @@ export async function killDaemonAt(org: DemoOrg, moment: KillMoment, rng: Rng): 
     kill();
   } else if (moment === "verify-run") {
     // A run's child record naming a live process: a changed .log file may be a run already over.
-    await pollUntil(() => findLiveVerifyRuns(org.root).length > 0 || undefined, { what: "a verify run in progress", timeoutMs: 90_000, intervalMs: 50 });
+    await pollUntil(() => findLiveVerifyRuns(org.dir).length > 0 || undefined, { what: "a verify run in progress", timeoutMs: 90_000, intervalMs: 50 });
     // The demo's runs take a few seconds: somewhere inside one.
     await sleep(rng.int(50, 500));
     kill();
   } else {
     // Killed from inside the watch callback: the daemon has not yet reached the branch reset or the verdict file.
-    await onChange(join(org.root, "state"), (name) => name === "results.tsv", kill);
+    await onChange(join(org.dir, "state"), (name) => name === "results.tsv", kill);
   }
   await pollUntil(() => !isRunning(pid), { what: `daemon ${pid} dead` });
   const rowPending = isLastRowQueued(org);
-  const up = await runOrgAsync(["up", "--no-attach"], { cwd: org.root });
+  const up = await runOrgAsync(["up", "--no-attach"], { cwd: org.dir });
   if (up.code !== 0) throw new Error(`org up after kill -9 failed (${up.code}): ${up.stderr}`);
   const next = await pollUntil(() => {
     const current = readDaemonPid(org);
@@ -72,9 +73,9 @@ function findLiveVerifyRuns(root: string): number[] {
 }
 
 function isLastRowQueued(org: DemoOrg): boolean {
-  if (!existsSync(join(org.root, "state/results.tsv"))) return false;
-  const [commit, , , , , agent] = readFileSync(join(org.root, "state/results.tsv"), "utf8").trimEnd().split("\n").at(-1)!.split("\t");
-  const queue = join(org.root, "state/queue");
+  if (!existsSync(join(org.dir, "state/results.tsv"))) return false;
+  const [commit, , , , , agent] = readFileSync(join(org.dir, "state/results.tsv"), "utf8").trimEnd().split("\n").at(-1)!.split("\t");
+  const queue = join(org.dir, "state/queue");
   return readdirSync(queue).filter((name) => name.endsWith(".json")).some((name) => {
     const request = JSON.parse(readFileSync(join(queue, name), "utf8")) as { agent: string; commit: string };
     return request.agent === agent && request.commit.startsWith(commit!);
@@ -83,7 +84,7 @@ function isLastRowQueued(org: DemoOrg): boolean {
 
 /** How many requests a restarted daemon answered from a row its killed predecessor had written. */
 export function countRecoveredRows(org: DemoOrg): number {
-  const log = join(org.root, "state/log.md");
+  const log = join(org.dir, "state/log.md");
   return existsSync(log) ? readFileSync(log, "utf8").split("before the daemon stopped; not run again").length - 1 : 0;
 }
 

@@ -3,17 +3,17 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runOrgAsync, PACKAGE_ROOT } from "../helpers/org-cli.js";
-import { bin, tmux } from "../helpers/org-fixture.js";
 import { pollUntil } from "../helpers/poll.js";
 import { removeDir } from "../helpers/temp-repo.js";
 import { createRng } from "../fuzz/rng.js";
 import { collectFacts } from "./collect.js";
-import { countRows, createDemoOrg, startDemo, waitForRows, type DemoOrg } from "./demo-org.js";
+import { countRows, startDemo, waitForRows } from "./demo-org.js";
 import { checkInvariants, findLostExperiments } from "./invariants.js";
 import { countRecoveredRows, killDaemonAt, KILL_MOMENTS } from "./kill-daemon.js";
 import { sampleOrg } from "./proc-table.js";
 import { findUnreadable } from "./state-files.js";
 import { commitTamper, statusesOf } from "./tamper.js";
+import { bin, createTestOrg, type DemoOrg, tmux } from "../helpers/test-org/index.js";
 
 const MINUTES = Number(process.env.ORG_SOAK_MINUTES ?? 15);
 const AGENTS = Number(process.env.ORG_SOAK_AGENTS ?? 16);
@@ -30,7 +30,7 @@ type Fault = "daemon-kill" | "pane-kill" | "server-kill" | "index-lock" | "tampe
 const FAULTS: Fault[] = ["daemon-kill", "pane-kill", "server-kill", "index-lock", "tamper"];
 
 async function up(org: DemoOrg): Promise<void> {
-  const result = await runOrgAsync(["up", "--no-attach"], { cwd: org.root, timeoutMs: 120_000 });
+  const result = await runOrgAsync(["up", "--no-attach"], { cwd: org.dir, timeoutMs: 120_000 });
   if (result.code !== 0) throw new Error(`org up failed (${result.code}): ${result.stderr}`);
 }
 
@@ -67,12 +67,14 @@ async function inject(org: DemoOrg, kind: Fault, tampered: string[]): Promise<st
 }
 
 async function soak(): Promise<number> {
-  const org = createDemoOrg({ count: AGENTS, extraRoles: { tamperer: `{ command: ["${bin("forever")}"] }` } });
+  const org = createTestOrg({
+    demo: { count: AGENTS, extraRoles: { tamperer: `{ command: ["${bin("forever")}"] }` } },
+  });
   const started = Date.now();
   const faults = Object.fromEntries(FAULTS.map((kind) => [kind, 0])) as Record<Fault, number>;
   const tampered: string[] = [];
   let error: string | undefined;
-  const sampler = sampleOrg(org.root, 2, 250);
+  const sampler = sampleOrg(org.dir, 2, 250);
   try {
     startDemo(org);
     await waitForRows(org, AGENTS + 1, 300_000);
@@ -92,10 +94,10 @@ async function soak(): Promise<number> {
     error = (caught as Error).message;
   }
   const sampled = sampler.stop();
-  const down = await runOrgAsync(["down"], { cwd: org.root, timeoutMs: 120_000 });
-  const facts = collectFacts(org.root);
+  const down = await runOrgAsync(["down"], { cwd: org.dir, timeoutMs: 120_000 });
+  const facts = collectFacts(org.dir);
   const problems = [...(down.code === 0 ? [] : [`org down failed: ${down.stderr}`]), ...checkInvariants(facts)];
-  const unreadable = findUnreadable(join(org.root, "state"));
+  const unreadable = findUnreadable(join(org.dir, "state"));
   const tamperStatuses = statusesOf(org, tampered);
   const report = {
     minutes: Number(((Date.now() - started) / 60_000).toFixed(1)), agents: AGENTS, seed: SEED,
@@ -111,8 +113,8 @@ async function soak(): Promise<number> {
   writeFileSync(join(PACKAGE_ROOT, "bench/out/soak.json"), `${JSON.stringify(report, null, 2)}\n`);
   console.log(JSON.stringify(report, null, 2));
   tmux(org.socket, ["kill-server"]);
-  if (process.env.ORG_SOAK_KEEP) console.log(`kept ${org.root}`);
-  else removeDir(org.root);
+  if (process.env.ORG_SOAK_KEEP) console.log(`kept ${org.dir}`);
+  else removeDir(org.dir);
   return error || problems.length || unreadable.length || report.tamperedAccepted || sampled.doubled.length || sampled.overCap.length || leftByKilledDaemons.length ? 1 : 0;
 }
 

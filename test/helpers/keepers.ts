@@ -2,9 +2,9 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { findLeftovers } from "../faults/collect.js";
-import { bin } from "./org-fixture.js";
 import { pollUntil } from "./poll.js";
 import { isRunning } from "./processes.js";
+import { bin } from "./test-org/index.js";
 
 /** Every `org keeper --root <root>` process: the one in keeper.lock, and one still booting or about to give up. */
 export function findKeepers(root: string): number[] {

@@ -1,14 +1,13 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PtyClient } from "../../src/adapters/pty/client.js";
-import { tmuxSocket } from "../../src/domain/paths.js";
 import type { AgentStatus } from "../../src/domain/state.js";
 import { startModelServer, toolOutputs, type ModelRequest, type ModelServer, type Move, type Script } from "./model-server/index.js";
 import { pollUntil } from "./poll.js";
 import { PACKAGE_ROOT, runOrg, runOrgAsync, type CliResult } from "./org-cli.js";
-import { tmux } from "./org-fixture.js";
 import { isRunning } from "./processes.js";
-import { createRepo, removeDir } from "./temp-repo.js";
+import { removeDir } from "./temp-repo.js";
+import { createTestOrg, tmux } from "./test-org/index.js";
 
 export const CLIENTS = join(PACKAGE_ROOT, "test/clients/node_modules/.bin");
 export type Cli = "claude" | "codex" | "gemini" | "opencode";
@@ -74,17 +73,16 @@ export interface RealOrg {
  */
 export async function createRealOrg(roles: { role: string; cli: Cli; kickoff: string; extra?: string }[], script: Script, mode: "tmux" | "pty" = "tmux", program?: (cli: Cli) => string): Promise<RealOrg> {
   const server = await startModelServer({ script });
-  const name = `r${process.pid}x${Math.floor(Math.random() * 1e6)}`;
   const runtimes = [...new Set(roles.map((role) => role.cli))].map((cli) => `  ${cli}: ${runtimeYaml(cli, server.url, program?.(cli))}`).join("\n");
   const roleYaml = roles
     .map((role) => `  ${role.role}: { prompt: prompts/${role.role}.md, runtime: ${role.cli}, edits: [params.txt], kickoff: "${role.kickoff}"${role.extra ? `, ${role.extra}` : ""} }`)
     .join("\n");
   const prompts = Object.fromEntries(roles.map((role) => [`prompts/${role.role}.md`, `# Role marker ${role.role}\nYou are {{agent}}. Edit only {{edits}}; run \`org submit -m "idea"\`.\n`]));
-  const dir = createRepo({
-    "params.txt": "0.5\n",
-    "score.sh": "#!/bin/sh\necho \"score: $(cat params.txt)\"\n",
-    ...prompts,
-    "org.yaml": `name: ${name}\nrepo: .\nbase: main\ngpus: none\nruntimes:\n${runtimes}\nroles:\n${roleYaml}\nverify:\n  command: [sh, score.sh]\n  protected: [score.sh]\n  metric: { name: score, pattern: '^score:\\s*([0-9.]+)', goal: maximize }\n  repeats: 1\n  keep: { k: 0, min_delta: 0, confirm: 0 }\nmessages: { idle: 500ms }\n`,
+  const { dir, name, socket } = createTestOrg({
+    plain: true,
+    letter: "r",
+    files: { "params.txt": "0.5\n", "score.sh": "#!/bin/sh\necho \"score: $(cat params.txt)\"\n", ...prompts },
+    yaml: (name) => `name: ${name}\nrepo: .\nbase: main\ngpus: none\nruntimes:\n${runtimes}\nroles:\n${roleYaml}\nverify:\n  command: [sh, score.sh]\n  protected: [score.sh]\n  metric: { name: score, pattern: '^score:\\s*([0-9.]+)', goal: maximize }\n  repeats: 1\n  keep: { k: 0, min_delta: 0, confirm: 0 }\nmessages: { idle: 500ms }\n`,
   });
   const home = join(dir, ".home");
   for (const [file, text] of Object.entries(homeFiles(server.url))) {
@@ -94,7 +92,6 @@ export async function createRealOrg(roles: { role: string; cli: Cli; kickoff: st
   writeFileSync(join(dir, ".git/info/exclude"), "/.home/\n", { flag: "a" });
   const env = orgEnv(home);
   const state = join(dir, "state");
-  const socket = tmuxSocket(name, dir);
   return {
     name,
     dir,

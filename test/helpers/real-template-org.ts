@@ -1,15 +1,13 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { expect } from "vitest";
 import type { TemplateName } from "../../src/roles/index.js";
 import { tmuxSocket } from "../../src/domain/paths.js";
 import { startModelServer, type Exchange, type ModelServer, type Script } from "./model-server/index.js";
 import { runOrg, runOrgAsync, type CliResult } from "./org-cli.js";
-import { tmux } from "./org-fixture.js";
 import { homeFiles, orgEnv, runtimeYaml, type Cli } from "./real-org.js";
-import { replaceExactly } from "./template-org.js";
-import { createRepo, removeDir } from "./temp-repo.js";
+import { removeDir } from "./temp-repo.js";
+import { createTestOrg, tmux } from "./test-org/index.js";
 
 export interface TemplateOrg {
   dir: string;
@@ -38,26 +36,28 @@ export function agentOf(system: string): string {
  */
 export async function createRealTemplateOrg(template: TemplateName, clis: Record<string, Cli>, script: Script, edits: [from: string, to: string][] = []): Promise<TemplateOrg> {
   const server = await startModelServer({ script });
-  const dir = createRepo({ "train.py": "print('val_bpb: 1.0')\n", "prepare.py": "# fixed\n" });
+  // The real python's folder first: its pyenv shim takes seconds a call on a busy machine.
+  const python = execFileSync("python", ["-c", "import sys; print(sys.executable)"], { encoding: "utf8" }).trim();
+  const envOf = (dir: string) => ({ ...orgEnv(join(dir, ".home")), PATH: `${dirname(python)}:${process.env.PATH}` });
+  const runtimes = [...new Set(Object.values(clis))].map((cli) => `  ${cli}: ${runtimeYaml(cli, server.url)}\n`).join("");
+  const { dir } = createTestOrg({
+    template,
+    env: envOf,
+    edits: [
+      ["gpus: auto\n", "gpus: none\n"],
+      ["  claude: { preset: claude }\n", runtimes],
+      ["  timeout: 10m\n", "  timeout: 10m\n  repeats: 1\n  keep: { k: 0, min_delta: 0, confirm: 0 }\n"],
+      ...edits,
+    ],
+    rewrite: (yaml) => yaml.replace(/^ {2}([\w-]+):\n {4}prompt: (\S+)\n {4}runtime: claude\n/gm, (_, role: string, prompt: string) => `  ${role}:\n    prompt: ${prompt}\n    runtime: ${clis[role]}\n`),
+  });
+  const env = envOf(dir);
   const home = join(dir, ".home");
   for (const [file, text] of Object.entries(homeFiles(server.url))) {
     mkdirSync(join(home, file, ".."), { recursive: true });
     writeFileSync(join(home, file), text);
   }
   writeFileSync(join(dir, ".git/info/exclude"), "/.home/\n", { flag: "a" });
-  // The real python's folder first: its pyenv shim takes seconds a call on a busy machine.
-  const python = execFileSync("python", ["-c", "import sys; print(sys.executable)"], { encoding: "utf8" }).trim();
-  const env = { ...orgEnv(home), PATH: `${dirname(python)}:${process.env.PATH}` };
-  const init = runOrg(["init", "--template", template], { cwd: dir, env });
-  expect(init.code, init.stderr).toBe(0);
-  const file = join(dir, "org.yaml");
-  const runtimes = [...new Set(Object.values(clis))].map((cli) => `  ${cli}: ${runtimeYaml(cli, server.url)}\n`).join("");
-  writeFileSync(file, replaceExactly(readFileSync(file, "utf8"), [
-    ["gpus: auto\n", "gpus: none\n"],
-    ["  claude: { preset: claude }\n", runtimes],
-    ["  timeout: 10m\n", "  timeout: 10m\n  repeats: 1\n  keep: { k: 0, min_delta: 0, confirm: 0 }\n"],
-    ...edits,
-  ]).replace(/^ {2}([\w-]+):\n {4}prompt: (\S+)\n {4}runtime: claude\n/gm, (_, role: string, prompt: string) => `  ${role}:\n    prompt: ${prompt}\n    runtime: ${clis[role]}\n`));
   const state = join(dir, "state");
   const org: TemplateOrg = {
     dir,

@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { parseFocus } from "../../src/roles/index.js";
 import { runOrg } from "../helpers/org-cli.js";
-import { createOrgRepo, teardownOrg } from "../helpers/org-fixture.js";
 import { pollUntil } from "../helpers/poll.js";
+import { createTestOrg, teardownOrg, type TestOrg } from "../helpers/test-org/index.js";
 
 const TRAIN = "const A = 1.0;\nconst B = 2.0;\nconst C = 3.0;\nconsole.log(`val_loss: ${((A - 3) ** 2 + (B - 1) ** 2 + (C - 2) ** 2).toFixed(6)}`);\n";
 const VERIFY = `verify:
@@ -28,7 +28,7 @@ roles:
   junior: { prompt: prompts/researcher.md, runtime: hill, count: 2, edits: [train.mjs], reports_to: chief }
 ${VERIFY}`;
 
-let org: ReturnType<typeof createOrgRepo> | undefined;
+let org: TestOrg | undefined;
 afterEach(() => {
   teardownOrg(org);
   org = undefined;
@@ -36,7 +36,7 @@ afterEach(() => {
 
 describe("a built-in chief and juniors in an A/B run", () => {
   test("the chief tasks each junior with its own constant through org task, and each junior's experiments work on it", async () => {
-    org = createOrgRepo(independent, { "train.mjs": TRAIN });
+    org = createTestOrg({ yaml: independent, files: { "train.mjs": TRAIN } });
     const { dir, name } = org;
     const state = join(dir, "state");
     writeFileSync(join(dir, "other.yaml"), chiefAndJuniors(name));

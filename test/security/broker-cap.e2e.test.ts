@@ -1,11 +1,12 @@
 // Brokered commands are bounded: an agent starting 30 `org logs -f` at once gets OUTBOX_CAP of them run outside its
-// sandbox and the rest refused with the cap named, and those run end with its pane.
+// sandbox and the rest refused with the cap named, and those run end with its pane. One org per identity: a-1's
+// commands end with its pane, c-1's (its own cap, its own flood) with `org down`, which comes last.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, test } from "vitest";
-import { bin, readJsonFile } from "../helpers/org-fixture.js";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { pollUntil } from "../helpers/poll.js";
-import { createOrgRepoAs, IDENTITIES, runOrgAs, teardownOrgAs, type OrgAs, upSandboxedAs } from "./identities.js";
+import { IDENTITIES, runOrgAs, teardownOrgAs, type OrgAs, upSandboxedAs } from "./identities.js";
+import { bin, createTestOrg, readJsonFile } from "../helpers/test-org/index.js";
 
 const orgYaml = (name: string) => `name: ${name}
 gpus: none
@@ -15,26 +16,30 @@ runtimes:
 roles:
   a: { prompt: prompts/researcher.md, runtime: flood }
   b: { prompt: prompts/researcher.md, runtime: idle }
+  c: { prompt: prompts/researcher.md, runtime: flood }
 `;
 
 const CAP = "org: a-1 has 4 org commands running already, the most an agent may run at once (4) — "
   + "wait for one to end, then run this again\n";
 
 let org: OrgAs | undefined;
-afterEach(() => {
-  teardownOrgAs(org);
-  org = undefined;
-});
 
 describe.each(IDENTITIES)("brokered commands are capped, end with their agent, as $name", (who) => {
-  const gone = () => pollUntil(() => findBrokered("a-1").length === 0, {
-    timeoutMs: 15_000, what: "a-1's commands to end", explain: () => `left: ${findBrokered("a-1").join(", ")}`,
+  const gone = (agent: string) => pollUntil(() => findBrokered(agent).length === 0, {
+    timeoutMs: 15_000, what: `${agent}'s commands to end`, explain: () => `left: ${findBrokered(agent).join(", ")}`,
+  });
+
+  beforeAll(() => {
+    org = createTestOrg({ as: who, yaml: orgYaml });
+    upSandboxedAs(who, org.dir);
+  }, 60_000);
+  afterAll(() => {
+    teardownOrgAs(org);
+    org = undefined;
   });
 
   test("30 org commands at once: 4 run, 26 are refused naming the cap, the 4 end with the agent's pane", async () => {
-    org = createOrgRepoAs(who, orgYaml);
-    const { dir } = org;
-    upSandboxedAs(who, dir);
+    const { dir } = org!;
     const flood = join(dir, "state", "agents", "a-1", "own", "flood");
     const isCap = (name: string) => readFileSync(join(flood, name), "utf8") === CAP;
     const refused = () => (existsSync(flood) ? readdirSync(flood).filter(isCap) : []);
@@ -44,18 +49,16 @@ describe.each(IDENTITIES)("brokered commands are capped, end with their agent, a
     // The pane ends (its bwrap killed, as when tmux loses it): its sandbox goes whole, and every command it started.
     const { pid } = readJsonFile<{ pid: number }>(join(dir, "state", "agents", "a-1", "status.json"));
     process.kill(pid, "SIGKILL");
-    await gone();
+    await gone("a-1");
     expect(runOrgAs(who, ["status"], { cwd: dir }).stdout).toMatch(/^b-1 +b +cpu +\d+ +running /m);
   }, 90_000);
 
   test("org down ends the commands an agent had running", async () => {
-    org = createOrgRepoAs(who, orgYaml);
-    const { dir } = org;
-    expect(runOrgAs(who, ["up", "--no-attach"], { cwd: dir }).code).toBe(0);
-    await pollUntil(() => findBrokered("a-1").length === 4, { timeoutMs: 40_000, what: "a-1's 4 commands running" });
+    const { dir } = org!;
+    await pollUntil(() => findBrokered("c-1").length === 4, { timeoutMs: 40_000, what: "c-1's 4 commands running" });
     const down = runOrgAs(who, ["down"], { cwd: dir });
     expect(down.code, down.stderr).toBe(0);
-    await gone();
+    await gone("c-1");
   }, 90_000);
 });
 

@@ -3,9 +3,9 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import { bin } from "../helpers/org-fixture.js";
 import { pollUntil } from "../helpers/poll.js";
-import { createOrgRepoAs, IDENTITIES, runAs, teardownOrgAs, type OrgAs, upSandboxedAs } from "./identities.js";
+import { IDENTITIES, runAs, teardownOrgAs, type OrgAs, upSandboxedAs } from "./identities.js";
+import { bin, createTestOrg } from "../helpers/test-org/index.js";
 
 const orgYaml = (name: string) => `name: ${name}
 gpus: none
@@ -28,7 +28,7 @@ afterEach(() => {
 
 describe.each(IDENTITIES)("the broker reads files only as the agent could, as $name", (who) => {
   test("org send -f of another agent's file sends nothing: the shim cannot read it, no message holds it", async () => {
-    org = createOrgRepoAs(who, orgYaml);
+    org = createTestOrg({ as: who, yaml: orgYaml });
     const { dir } = org;
     upSandboxedAs(who, dir);
     const secret = `SECRET-${Math.random().toString(36).slice(2)}`;

@@ -4,9 +4,9 @@
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import { bin } from "../helpers/org-fixture.js";
 import { pollUntil } from "../helpers/poll.js";
-import { createOrgRepoAs, handOver, IDENTITIES, runOrgAs, teardownOrgAs, type OrgAs, upSandboxedAs } from "./identities.js";
+import { handOver, IDENTITIES, runOrgAs, teardownOrgAs, type OrgAs, upSandboxedAs } from "./identities.js";
+import { bin, createTestOrg } from "../helpers/test-org/index.js";
 
 const ZERO = "0000000000000000";
 const BASHRC = "# the user's own\n";
@@ -36,7 +36,7 @@ describe.each(IDENTITIES)("an agent's capabilities and the host, as $name", (who
     handOver(who, who.home);
     const tag = `${process.pid}-${who.name}-${Math.floor(Math.random() * 1e6)}`;
     hostFiles = [`/usr/local/bin/org-caps-${tag}`, `/etc/org-caps-${tag}`, `/tmp/org-caps-${tag}`];
-    org = createOrgRepoAs(who, orgYaml(who.home, tag));
+    org = createTestOrg({ as: who, yaml: orgYaml(who.home, tag) });
     const { dir } = org;
     upSandboxedAs(who, dir);
     const log = join(dir, "worktrees", "a-1", "caps.log");

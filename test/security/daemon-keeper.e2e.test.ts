@@ -4,11 +4,11 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import { bin } from "../helpers/org-fixture.js";
 import { pollUntil } from "../helpers/poll.js";
 import { isRunning } from "../helpers/processes.js";
 import { findLeftovers } from "../faults/collect.js";
-import { createOrgRepoAs, gitAs, IDENTITIES, runOrgAs, teardownOrgAs, type OrgAs } from "./identities.js";
+import { gitAs, IDENTITIES, runOrgAs, teardownOrgAs, type OrgAs } from "./identities.js";
+import { bin, createTestOrg } from "../helpers/test-org/index.js";
 
 const orgYaml = (name: string) => `name: ${name}
 gpus: none
@@ -35,7 +35,7 @@ const readJson = <T>(path: string): T | undefined => (existsSync(path) ? (JSON.p
 
 describe.each(IDENTITIES)("the daemon outlives careless agents, as $name", (who) => {
   test("kill -9 of the daemon from outside during an agent's verify run: a new daemon within 10 s, one verdict", async () => {
-    org = createOrgRepoAs(who, orgYaml, { "value.txt": "1\n" });
+    org = createTestOrg({ as: who, yaml: orgYaml, files: { "value.txt": "1\n" } });
     const { dir } = org;
     const state = join(dir, "state");
     const up = runOrgAs(who, ["up", "--no-attach"], { cwd: dir });

@@ -6,7 +6,8 @@ import { afterEach, describe, expect, test } from "vitest";
 import { pollUntil } from "../helpers/poll.js";
 import { LOOPING_FILES } from "../helpers/stop-org.js";
 import { countVerdicts, diskOrgYaml, explainOrg, logOf, statusOf } from "./disk-org.js";
-import { createOrgRepoAs, IDENTITIES, runOrgAs, teardownOrgAs, type OrgAs } from "./identities.js";
+import { IDENTITIES, runOrgAs, teardownOrgAs, type OrgAs } from "./identities.js";
+import { createTestOrg } from "../helpers/test-org/index.js";
 
 let org: OrgAs | undefined;
 afterEach(() => {
@@ -16,7 +17,7 @@ afterEach(() => {
 
 describe.each(IDENTITIES)("the disk budget as $name", (who) => {
   test("an agent writing past sandbox.disk.per_agent in its worktree or its state folder is stopped, blocked with why, named in log.md; verdicts go on", async () => {
-    org = createOrgRepoAs(who, diskOrgYaml("{ per_agent: 5M, every: 1s }", 200), LOOPING_FILES);
+    org = createTestOrg({ as: who, yaml: diskOrgYaml("{ per_agent: 5M, every: 1s }", 200), files: LOOPING_FILES });
     const up = runOrgAs(who, ["up", "--no-attach"], { cwd: org.dir });
     expect(up.code, up.stderr).toBe(0);
     const blocked = await pollUntil(() => {

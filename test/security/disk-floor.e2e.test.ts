@@ -8,7 +8,8 @@ import { afterEach, describe, expect, test } from "vitest";
 import { pollUntil } from "../helpers/poll.js";
 import { LOOPING_FILES } from "../helpers/stop-org.js";
 import { countVerdicts, diskOrgYaml, explainOrg, logOf, statusOf } from "./disk-org.js";
-import { createOrgRepoAs, IDENTITIES, runOrgAs, teardownOrgAs, type OrgAs } from "./identities.js";
+import { IDENTITIES, runOrgAs, teardownOrgAs, type OrgAs } from "./identities.js";
+import { createTestOrg } from "../helpers/test-org/index.js";
 
 const isRoot = process.getuid?.() === 0;
 let org: OrgAs | undefined;
@@ -29,7 +30,11 @@ describe.each(IDENTITIES)("the disk floor as $name", (who) => {
     const saved = process.env.TMPDIR;
     process.env.TMPDIR = mount;
     try {
-      org = createOrgRepoAs(who, diskOrgYaml("{ per_agent: 1G, floor: 24M, every: 1s }", 28), LOOPING_FILES);
+      org = createTestOrg({
+        as: who,
+        yaml: diskOrgYaml("{ per_agent: 1G, floor: 24M, every: 1s }", 28),
+        files: LOOPING_FILES,
+      });
     } finally {
       if (saved === undefined) delete process.env.TMPDIR;
       else process.env.TMPDIR = saved;

@@ -1,9 +1,9 @@
 // An org of two agents that fill the disk from their own folders (worktree, state folder) and one that submits forever.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { bin } from "../helpers/org-fixture.js";
 import { LOOPING_VERIFY } from "../helpers/stop-org.js";
 import { runOrgAs, type OrgAs } from "./identities.js";
+import { bin } from "../helpers/test-org/index.js";
 
 /** org.yaml with `disk` as sandbox.disk; each filler writes `fill` MiB, a MiB every 100 ms. */
 export const diskOrgYaml = (disk: string, fill: number) => (name: string) => `name: ${name}

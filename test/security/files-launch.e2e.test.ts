@@ -4,9 +4,9 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import type { AgentStatus } from "../../src/domain/state.js";
-import { bin } from "../helpers/org-fixture.js";
 import { pollUntil } from "../helpers/poll.js";
-import { createOrgRepoAs, IDENTITIES, runOrgAs, teardownOrgAs, type OrgAs, upSandboxedAs } from "./identities.js";
+import { IDENTITIES, runOrgAs, teardownOrgAs, type OrgAs, upSandboxedAs } from "./identities.js";
+import { bin, createTestOrg } from "../helpers/test-org/index.js";
 
 const SECRET = "sk-other-runtime-s3cr3t";
 const orgYaml = (name: string) => `name: ${name}
@@ -27,7 +27,7 @@ afterEach(() => {
 
 describe.each(IDENTITIES)("an agent's launch spec as $name", (who) => {
   test("launch.json edited to restart: always with another runtime's secret: not restarted, the secret never reaches it", async () => {
-    org = createOrgRepoAs(who, orgYaml);
+    org = createTestOrg({ as: who, yaml: orgYaml });
     const { dir } = org;
     const agentDir = join(dir, "state", "agents", "a-1");
     const worktree = join(dir, "worktrees", "a-1");

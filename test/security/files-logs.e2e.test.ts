@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { pollUntil } from "../helpers/poll.js";
 import { filesAttackYaml } from "./files-org.js";
-import { createOrgRepoAs, handOver, IDENTITIES, runAs, runOrgAs, teardownOrgAs, type OrgAs, upSandboxedAs } from "./identities.js";
+import { handOver, IDENTITIES, runAs, runOrgAs, teardownOrgAs, type OrgAs, upSandboxedAs } from "./identities.js";
+import { createTestOrg } from "../helpers/test-org/index.js";
 
 const PRIVATE = "private notes of b-1";
 const orgYaml = filesAttackYaml("logs");
@@ -18,7 +19,7 @@ afterEach(() => {
 
 describe.each(IDENTITIES)("org logs of an agent's own pane as $name", (who) => {
   test("pane.log linked to another agent's worktree file: the file is not shown; an older org's link is refused, then reclaimed", async () => {
-    org = createOrgRepoAs(who, orgYaml);
+    org = createTestOrg({ as: who, yaml: orgYaml });
     const { dir } = org;
     const agentDir = join(dir, "state", "agents", "a-1");
     const worktree = join(dir, "worktrees", "a-1");

@@ -1,5 +1,5 @@
 // The org of the files red team: a-1 runs one attack of test/fixtures/bin/files-attack on b-1, which idles.
-import { bin } from "../helpers/org-fixture.js";
+import { bin } from "../helpers/test-org/index.js";
 
 export const filesAttackYaml = (attack: "links" | "logs") => (name: string) => `name: ${name}
 gpus: none

@@ -4,8 +4,8 @@
 import { readFileSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import { bin } from "../helpers/org-fixture.js";
-import { createOrgRepoAs, IDENTITIES, runAs, runOrgAs, teardownOrgAs, type OrgAs } from "./identities.js";
+import { IDENTITIES, runAs, runOrgAs, teardownOrgAs, type OrgAs } from "./identities.js";
+import { bin, createTestOrg } from "../helpers/test-org/index.js";
 
 const PRIVATE = "private notes of researcher-1";
 const orgYaml = (name: string) => `name: ${name}
@@ -25,7 +25,7 @@ afterEach(() => {
 
 describe.each(IDENTITIES)("a meta agent's proposal copy as $name", (who) => {
   test("a prompt of the copy made a link to another worktree's file: refused by name, not in log.md, the org's prompt as it was", () => {
-    org = createOrgRepoAs(who, orgYaml, { "prompts/meta.md": "# Meta {{agent}}\n" });
+    org = createTestOrg({ as: who, yaml: orgYaml, files: { "prompts/meta.md": "# Meta {{agent}}\n" } });
     const { dir } = org;
     const up = runOrgAs(who, ["up", "--no-attach"], { cwd: dir });
     expect(up.code, up.stderr).toBe(0);

@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { pollUntil } from "../helpers/poll.js";
 import { filesAttackYaml } from "./files-org.js";
-import { createOrgRepoAs, IDENTITIES, runOrgAs, teardownOrgAs, type OrgAs, upSandboxedAs } from "./identities.js";
+import { IDENTITIES, runOrgAs, teardownOrgAs, type OrgAs, upSandboxedAs } from "./identities.js";
+import { createTestOrg } from "../helpers/test-org/index.js";
 
 const orgYaml = filesAttackYaml("links");
 
@@ -17,7 +18,7 @@ afterEach(() => {
 
 describe.each(IDENTITIES)("the daemon's records of an agent as $name", (who) => {
   test("links at pane.log, events.jsonl and status.json, a forged ledger, task and prompt: refused; .git/config unchanged, no forged message, the org restarts cleanly", async () => {
-    org = createOrgRepoAs(who, orgYaml);
+    org = createTestOrg({ as: who, yaml: orgYaml });
     const { dir } = org;
     const state = join(dir, "state");
     const gitConfig = readFileSync(join(dir, ".git", "config"), "utf8");

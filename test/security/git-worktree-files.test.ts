@@ -6,8 +6,8 @@ import { afterEach, describe, expect, test } from "vitest";
 import { gitAdapter } from "../../src/adapters/git/git.js";
 import { createVerifierPort } from "../../src/adapters/verifier/port.js";
 import { runOrg } from "../helpers/org-cli.js";
-import { createSubmitOrg } from "../helpers/submit-org.js";
 import { createRepo, git, makeTempDir } from "../helpers/temp-repo.js";
+import { createTestOrg } from "../helpers/test-org/index.js";
 
 let dirs: string[] = [];
 afterEach(() => {
@@ -117,7 +117,7 @@ describe("the daemon's git on a worktree the agent rewrote", () => {
 
   test("org submit after the agent made its branch symbolic (to the best) commits on it, not the best", async () => {
     const daemon = { pid: process.pid, heartbeatAt: new Date().toISOString() };
-    const org = createSubmitOrg({ "state/daemon.json": JSON.stringify(daemon) });
+    const org = createTestOrg({ daemon: false, judged: true, state: { "state/daemon.json": JSON.stringify(daemon) } });
     dirs.push(org.dir);
     git(org.dir, ["update-ref", "refs/frontier/t", org.base]);
     writeFileSync(branchFile(org.dir, "researcher-1"), "ref: refs/frontier/t\n");
@@ -131,7 +131,11 @@ describe("the daemon's git on a worktree the agent rewrote", () => {
 
   test("org submit reads the org's snapshot of the global config, not a ~/.gitconfig the agent wrote a filter into", () => {
     const daemon = { pid: process.pid, heartbeatAt: new Date().toISOString() };
-    const org = createSubmitOrg({ "state/daemon.json": JSON.stringify(daemon), "state/git-global-config": "" });
+    const org = createTestOrg({
+      daemon: false,
+      judged: true,
+      state: { "state/daemon.json": JSON.stringify(daemon), "state/git-global-config": "" },
+    });
     const home = makeTempDir("org-home-");
     dirs.push(org.dir, home);
     const marker = join(home, "pwned");

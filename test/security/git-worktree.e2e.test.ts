@@ -6,10 +6,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { AgentLedger } from "../../src/domain/experiments/request.js";
-import { bin } from "../helpers/org-fixture.js";
 import { runInPane } from "../helpers/pane-jobs.js";
 import { pollUntil } from "../helpers/poll.js";
-import { createOrgRepoAs, gitAs, handOver, IDENTITIES, runOrgAs, teardownOrgAs, type OrgAs } from "./identities.js";
+import { gitAs, handOver, IDENTITIES, runOrgAs, teardownOrgAs, type OrgAs } from "./identities.js";
+import { bin, createTestOrg } from "../helpers/test-org/index.js";
 
 // Three agents whose tool calls are shell jobs in real sandboxed panes; a candidate's run takes 3 s, time for an
 // agent to rewrite its worktree again between its submit and the verifier's reset.
@@ -83,7 +83,7 @@ describe.each(IDENTITIES)("the daemon's git in an agent's worktree, as $name", (
   beforeAll(async () => {
     jobs = realpathSync(mkdtempSync(join(tmpdir(), "org-sec-jobs-")));
     handOver(who, jobs);
-    org = createOrgRepoAs(who, orgYaml(jobs), { "train.sh": TRAIN, "value.txt": "1.000\n" });
+    org = createTestOrg({ as: who, yaml: orgYaml(jobs), files: { "train.sh": TRAIN, "value.txt": "1.000\n" } });
     state = join(org.dir, "state");
     // A repo that reads per-worktree config (git sparse-checkout turns this on).
     gitAs(who, org.dir, ["config", "extensions.worktreeConfig", "true"]);

@@ -2,9 +2,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import { bin } from "../helpers/org-fixture.js";
 import { pollUntil } from "../helpers/poll.js";
-import { createOrgRepoAs, IDENTITIES, runOrgAs, teardownOrgAs, type OrgAs } from "./identities.js";
+import { IDENTITIES, runOrgAs, teardownOrgAs, type OrgAs } from "./identities.js";
+import { bin, createTestOrg } from "../helpers/test-org/index.js";
 
 const orgYaml = (name: string) => `name: ${name}
 gpus: none
@@ -22,7 +22,7 @@ afterEach(() => {
 
 describe.each(IDENTITIES)("the red-team harness as $name", (who) => {
   test("org up brings a sandboxed agent up, and its process runs as that identity", async () => {
-    org = createOrgRepoAs(who, orgYaml);
+    org = createTestOrg({ as: who, yaml: orgYaml });
     const up = runOrgAs(who, ["up", "--no-attach"], { cwd: org.dir });
     expect(up.stderr).not.toContain("WITHOUT a sandbox");
     expect(up.code, up.stderr).toBe(0);

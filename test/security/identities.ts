@@ -5,9 +5,7 @@ import { chownSync, mkdtempSync, readdirSync, realpathSync, rmSync, statSync } f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect } from "vitest";
-import { tmuxSocket } from "../../src/domain/paths.js";
 import { ORG_BIN, type CliResult } from "../helpers/org-cli.js";
-import { PROMPT } from "../helpers/org-fixture.js";
 import { GIT_ENV } from "../helpers/temp-repo.js";
 
 export interface Identity {
@@ -91,28 +89,6 @@ export function handOver(who: Identity, path: string): void {
     if (statSync(at).isDirectory()) for (const entry of readdirSync(at)) walk(join(at, entry));
   };
   walk(path);
-}
-
-/** A research repo with org.yaml at its root, made and owned by `who`, with a unique org name (its own tmux socket). */
-export function createOrgRepoAs(who: Identity, orgYaml: (name: string) => string, files: Record<string, string> = {}): OrgAs {
-  const name = `s${process.pid}x${Math.floor(Math.random() * 1e6)}`;
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), "org-sec-repo-")));
-  handOver(who, dir);
-  const all = { "train.py": "print('val_bpb: 1.0')\n", "prepare.py": "# fixed\n", "prompts/researcher.md": PROMPT, "org.yaml": orgYaml(name), ...files };
-  const script = 'git init -q -b main && git config user.name org-test && git config user.email org-test@example.invalid && ' +
-    "git config commit.gpgsign false && git config gc.auto 0";
-  const init = runAs(who, ["sh", "-c", script], { cwd: dir });
-  if (init.code !== 0) throw new Error(`git init as ${who.name} failed: ${init.stderr}`);
-  for (const [path, content] of Object.entries(all)) {
-    const write = runAs(who, ["sh", "-c", 'mkdir -p "$(dirname "$1")" && printf %s "$ORG_SEC_CONTENT" > "$1"', "sh", path], {
-      cwd: dir, env: { ORG_SEC_CONTENT: content },
-    });
-    if (write.code !== 0) throw new Error(`writing ${path} as ${who.name} failed: ${write.stderr}`);
-  }
-  runAs(who, ["chmod", "-R", "a+rX", dir], { cwd: dir });
-  gitAs(who, dir, ["add", "-A"]);
-  gitAs(who, dir, ["commit", "-q", "-m", "initial"]);
-  return { who, dir, name, socket: tmuxSocket(name, dir) };
 }
 
 export interface OrgAs {

@@ -4,10 +4,10 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import { bin, readJsonFile } from "../helpers/org-fixture.js";
 import { pollUntil } from "../helpers/poll.js";
 import { isAlive } from "../../src/adapters/process.js";
-import { createOrgRepoAs, IDENTITIES, runOrgAs, teardownOrgAs, type OrgAs, upSandboxedAs } from "./identities.js";
+import { IDENTITIES, runOrgAs, teardownOrgAs, type OrgAs, upSandboxedAs } from "./identities.js";
+import { bin, createTestOrg, readJsonFile } from "../helpers/test-org/index.js";
 
 const orgYaml = (name: string) => `name: ${name}
 repo: .
@@ -36,7 +36,7 @@ afterEach(() => {
 
 describe.each(IDENTITIES)("careless kills end only the agent's own processes, as $name", (who) => {
   test("pkill -f verify-slow, pkill node, kill -9 -1 in a pane: the daemon lives, all baselines judged", async () => {
-    org = createOrgRepoAs(who, orgYaml, { "verify-slow.sh": VERIFY });
+    org = createTestOrg({ as: who, yaml: orgYaml, files: { "verify-slow.sh": VERIFY } });
     const { dir } = org;
     upSandboxedAs(who, dir);
     const state = join(dir, "state");

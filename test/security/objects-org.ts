@@ -4,7 +4,8 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { FIXTURES } from "../helpers/org-cli.js";
 import { pollUntil } from "../helpers/poll.js";
-import { createOrgRepoAs, gitAs, runOrgAs, type Identity, type OrgAs } from "./identities.js";
+import { gitAs, runOrgAs, type Identity, type OrgAs } from "./identities.js";
+import { createTestOrg } from "../helpers/test-org/index.js";
 
 /** The protected scorer: it says it is the real one, then the metric is value.txt (lower is better). */
 export const REAL_SCORER = 'echo "scorer: real"\necho "val_bpb: $(cat value.txt)"\n';
@@ -41,7 +42,7 @@ export interface Attacked {
 
 /** Up, the attack, its submit's verdict; the org is left up for the test's teardown. */
 export async function runAttack(who: Identity, mode: "rewrite" | "preseed", keep: (org: OrgAs) => void): Promise<Attacked> {
-  const org = createOrgRepoAs(who, orgYaml(mode), { "score.sh": REAL_SCORER, "value.txt": "1.0\n" });
+  const org = createTestOrg({ as: who, yaml: orgYaml(mode), files: { "score.sh": REAL_SCORER, "value.txt": "1.0\n" } });
   keep(org);
   const up = runOrgAs(who, ["up", "--no-attach"], { cwd: org.dir });
   if (up.code !== 0) throw new Error(`org up failed: ${up.stderr}`);

@@ -2,8 +2,8 @@ import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { runOrg } from "../helpers/org-cli.js";
-import { bin, PROMPT } from "../helpers/org-fixture.js";
 import { createRepo, makeTempDir, removeDir } from "../helpers/temp-repo.js";
+import { bin, PROMPT } from "../helpers/test-org/index.js";
 
 const orgYaml = `name: sec${process.pid}
 gpus: none

@@ -5,9 +5,9 @@ import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { tmuxSocket } from "../../src/domain/paths.js";
 import { ORG_BIN, runOrg } from "../helpers/org-cli.js";
-import { bin, PROMPT, teardownOrg, tmux } from "../helpers/org-fixture.js";
 import { pollUntil } from "../helpers/poll.js";
 import { createRepo, git, makeTempDir, removeDir } from "../helpers/temp-repo.js";
+import { bin, PROMPT, teardownOrg, tmux } from "../helpers/test-org/index.js";
 
 // Every shell metacharacter that matters, in one string: if any shell ever sees it, a PWNED file appears.
 const EVIL = "$(touch PWNED) `touch PWNED`; touch PWNED && touch PWNED | touch PWNED 'q' \"dq\" \\ * ~ # %s";

@@ -3,10 +3,10 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import { bin } from "../helpers/org-fixture.js";
 import { pollUntil } from "../helpers/poll.js";
-import { createOrgRepoAs, IDENTITIES, runOrgAs, teardownOrgAs, type OrgAs } from "./identities.js";
+import { IDENTITIES, runOrgAs, teardownOrgAs, type OrgAs } from "./identities.js";
 import { ATTACKS, HOSTILE, findUnsafe } from "./terminal-payloads.js";
+import { bin, createTestOrg } from "../helpers/test-org/index.js";
 
 const orgYaml = (name: string) => `name: ${name}
 repo: .
@@ -46,7 +46,7 @@ function readIn(dir: string): string {
 
 describe.each(IDENTITIES)("an agent's escapes never reach a person's terminal, as $name", (who) => {
   test("no command prints them, no file a person reads holds them, --json keeps the original", async () => {
-    org = createOrgRepoAs(who, orgYaml, FILES);
+    org = createTestOrg({ as: who, yaml: orgYaml, files: FILES });
     const { dir } = org;
     const state = join(dir, "state");
     const orgAs = (args: string[]) => runOrgAs(who, args, { cwd: dir });

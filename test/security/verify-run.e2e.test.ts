@@ -6,7 +6,8 @@ import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { FIXTURES } from "../helpers/org-cli.js";
 import { pollUntil } from "../helpers/poll.js";
-import { createOrgRepoAs, gitAs, IDENTITIES, runOrgAs, teardownOrgAs, type OrgAs } from "./identities.js";
+import { gitAs, IDENTITIES, runOrgAs, teardownOrgAs, type OrgAs } from "./identities.js";
+import { createTestOrg } from "../helpers/test-org/index.js";
 
 const orgYaml = (name: string) => `name: ${name}
 gpus: none
@@ -34,7 +35,7 @@ afterEach(() => {
 
 describe.each(IDENTITIES)("a verify run's attacks as $name", (who) => {
   test("train.sh cannot write results, hashes, refs or worktrees, nor signal the daemon", async () => {
-    org = createOrgRepoAs(who, orgYaml, FILES);
+    org = createTestOrg({ as: who, yaml: orgYaml, files: FILES });
     const up = runOrgAs(who, ["up", "--no-attach"], { cwd: org.dir });
     expect(up.code, up.stderr).toBe(0);
     const state = join(org.dir, "state");

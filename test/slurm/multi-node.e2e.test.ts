@@ -6,9 +6,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { createSlurm, type SlurmPort } from "../../src/adapters/slurm/slurm.js";
 import { jobsByAgent } from "../../src/domain/slurm/decide-job.js";
 import { runOrg } from "../helpers/org-cli.js";
-import { bin, createOrgRepo, teardownOrg, tmux } from "../helpers/org-fixture.js";
 import { pollUntil } from "../helpers/poll.js";
 import { CLUSTER_START_MS, MULTI_NODE, startCluster, stopCluster } from "./cluster.js";
+import { poolOrgYaml } from "./pool-org.js";
+import { bin, createTestOrg, teardownOrg, type TestOrg, tmux } from "../helpers/test-org/index.js";
 
 // 16 researchers, one GPU each, on a cluster of 4 nodes × 4 GPUs of this suite's own: every GPU of it taken.
 const AGENT = 'echo "at node=$SLURMD_NODENAME gpu=$CUDA_VISIBLE_DEVICES job=$SLURM_JOB_ID"; exec sleep 3600';
@@ -24,41 +25,25 @@ supervisor: { backoff: 200ms, max_backoff: 1s, max_restarts: 5, healthy_after: 2
 `;
 
 // Researchers that submit forever, no GPU of their own: each verify run is a one-GPU job wherever Slurm puts it.
-const poolYaml = (name: string) => `name: ${name}
-repo: .
-base: main
-gpus: auto
-backend: slurm
-slurm: { time_limit: "10:00" }
-runtimes:
-  looper: { command: ["${bin("submit-loop")}"] }
-roles:
-  researcher: { prompt: prompts/researcher.md, runtime: looper, count: 4, gpu: true, edits: [value.txt] }
-verify:
-  command: [sh, train.sh]
-  metric: { name: val_bpb, pattern: '^val_bpb:\\s*([0-9.]+)', goal: minimize }
-  timeout: 1m
-  gpus: pool
-  parallel: 8
-  repeats: 1
-  keep: { k: 0, min_delta: 0, confirm: 0 }
-`;
+const poolYaml = poolOrgYaml(4, 8);
 const TRAIN = 'echo "slurm node=$SLURMD_NODENAME gpu=$CUDA_VISIBLE_DEVICES"; sleep 2; ' +
   'echo "val_bpb: $(head -n 1 value.txt)"\n';
 
-// A researcher whose job has a 1-minute limit, on node4 alone (the node-down tests take other nodes): Slurm's limits
-// are whole minutes and it checks them every 30 s, so its job ends TIMEOUT 60-90 s after it starts. It holds no GPU
-// (cpu_roles: job) and starts with the suite, so its wait overlaps the tests before its own, which use all 16 GPUs.
+// A researcher on node4 alone (the node-down tests take other nodes), holding no GPU (cpu_roles: job). Slurm's
+// limits are whole minutes and it checks them every 30 s, so waiting out a limit takes 60-90 s: once the agent has
+// started in its first job, the suite moves that job's end to now (scontrol), and slurmctld ends it TIMEOUT itself at
+// its next check, while the tests before this one run. The next job's limit (10 minutes) outlasts the file. Should
+// the pane's step end before slurmctld's check, the supervisor restarts it slowly enough to last until then.
 const TIMED_NODE = "node4";
 const timedYaml = (name: string) => `name: ${name}
 gpus: none
 backend: slurm
-slurm: { partition: ${TIMED_NODE}, cpu_roles: job, role_time_limits: { researcher: "1" } }
+slurm: { partition: ${TIMED_NODE}, cpu_roles: job, role_time_limits: { researcher: "10" } }
 runtimes:
   resumer: { preset: claude, program: "${bin("slurm-resumer")}", restart: always }
 roles:
   researcher: { prompt: prompts/researcher.md, runtime: resumer }
-supervisor: { backoff: 200ms, max_backoff: 1s, max_restarts: 5, healthy_after: 2s }
+supervisor: { backoff: 1s, max_backoff: 4s, max_restarts: 30, healthy_after: 2s }
 `;
 
 interface StatusJson {
@@ -72,8 +57,33 @@ interface StatusJson {
 }
 
 let slurm: SlurmPort;
-let org: ReturnType<typeof createOrgRepo> | undefined;
-let timed: ReturnType<typeof createOrgRepo> | undefined;
+let org: TestOrg | undefined;
+let timed: TestOrg | undefined;
+let timedEnd: Promise<TimedEnd> | undefined;
+
+interface TimedEnd {
+  /** The job whose end the suite moved to now. */
+  job: string;
+  sessionId: string;
+  /** The agent's own record of its starts (test/fixtures/bin/slurm-resumer). */
+  starts: () => string;
+}
+
+/** Once researcher-1 has started its conversation in its first job, that job's end moved to now. */
+async function endFirstJob(dir: string): Promise<TimedEnd> {
+  const launch = readFileSync(join(dir, "state", "agents", "researcher-1", "launch.json"), "utf8");
+  const { home, sessionId } = (JSON.parse(launch) as { runtime: { home: string; sessionId: string } }).runtime;
+  const startsLog = join(home, "starts.log");
+  const starts = () => (existsSync(startsLog) ? readFileSync(startsLog, "utf8") : "");
+  const [, job] = await pollUntil(() => new RegExp(`^fresh ${sessionId} in job (\\d+)\n`).exec(starts()), {
+    timeoutMs: 30_000,
+    what: "researcher-1 started in its job",
+    explain: starts,
+  });
+  const ended = await processRunner.run(["scontrol", "update", `JobId=${job}`, "EndTime=now"], { timeoutMs: 10_000 });
+  if (ended.exitCode !== 0) throw new Error(`scontrol update JobId=${job} EndTime=now: ${ended.stderr}`);
+  return { job: job!, sessionId, starts };
+}
 
 let gate: string | undefined;
 
@@ -90,9 +100,12 @@ describe("an org across the nodes of a real single-host cluster", { tags: ["slur
     await startCluster();
     await startCluster(MULTI_NODE);
     slurm = createSlurm();
-    timed = createOrgRepo(timedYaml);
+    timed = createTestOrg({ yaml: timedYaml });
     const up = runOrg(["up", "--no-attach"], { cwd: timed.dir });
     expect(up.code, up.stderr).toBe(0);
+    timedEnd = endFirstJob(timed.dir);
+    // Awaited by its test; a failure before then is that test's to report.
+    timedEnd.catch(() => undefined);
   }, CLUSTER_START_MS);
 
   afterAll(async () => {
@@ -108,7 +121,7 @@ describe("an org across the nodes of a real single-host cluster", { tags: ["slur
 
   test("16 researchers on 4 nodes: each job on a node, its pane on the GPU Slurm gave it, " +
     "status names node and job; down leaves no job", async () => {
-    org = createOrgRepo(heldYaml(16));
+    org = createTestOrg({ yaml: heldYaml(16) });
     const { dir, socket, name } = org;
     const up = runOrg(["up", "--no-attach"], { cwd: dir });
     expect(up.code, up.stderr).toBe(0);
@@ -148,7 +161,7 @@ describe("an org across the nodes of a real single-host cluster", { tags: ["slur
 
   test("a node taken down: its agents come back on other nodes in their jobs, requeued; " +
     "status and log.md name the move", async () => {
-    org = createOrgRepo(heldYaml(8));
+    org = createTestOrg({ yaml: heldYaml(8) });
     const { dir, socket, name } = org;
     const up = runOrg(["up", "--no-attach"], { cwd: dir });
     expect(up.code, up.stderr).toBe(0);
@@ -201,10 +214,10 @@ describe("an org across the nodes of a real single-host cluster", { tags: ["slur
     gate = mkdtempSync(join(tmpdir(), "org-slurm-gate-"));
     const train = TRAIN.replace("sleep 2", `until [ -e ${gate}/open ]; do sleep 0.1; done`);
     // A limit no held run reaches before the gate opens: Slurm's TIMEOUT would be a crash verdict.
-    org = createOrgRepo((name) => poolYaml(name).replace("timeout: 1m", "timeout: 5m"), {
+    org = createTestOrg({ yaml: (name) => poolYaml(name).replace("timeout: 1m", "timeout: 5m"), files: {
       "train.sh": train,
       "value.txt": "1.000\n",
-    });
+    } });
     const { dir } = org;
     const state = join(dir, "state");
     const up = runOrg(["up", "--no-attach"], { cwd: dir });
@@ -251,14 +264,15 @@ describe("an org across the nodes of a real single-host cluster", { tags: ["slur
   test("a job at its time limit ends TIMEOUT: the agent is back in a new job, log.md says why, " +
     "its conversation resumed", async () => {
     const { dir, name } = timed!;
+    const { job: first, sessionId, starts } = await timedEnd!;
     const logMd = () => readFileSync(join(dir, "state", "log.md"), "utf8");
     const entry = new RegExp(
       `slurm \\| researcher-1 resubmitted\n+` +
       `job (\\d+) ended TIMEOUT[^\n]*: submitted job (\\d+)`,
     );
-    // Started with the suite: at most 90 s after its job started, whatever the tests before took.
+    // slurmctld's next check of the limits: within 30 s of the suite's start.
     const [, ended, next] = await pollUntil(() => entry.exec(logMd()), {
-      timeoutMs: 120_000,
+      timeoutMs: 90_000,
       intervalMs: 500,
       what: "log.md: researcher-1 resubmitted after TIMEOUT",
       explain: () => logMd().slice(-2000),
@@ -266,26 +280,22 @@ describe("an org across the nodes of a real single-host cluster", { tags: ["slur
     const listed = await slurm.listJobs();
     if (!listed.ok) throw new Error(listed.error);
     const jobs = jobsByAgent(listed.value, name).get("researcher-1") ?? [];
+    expect(ended).toBe(first);
     expect(jobs.find((job) => job.id === ended)).toMatchObject({ kind: "ended", state: "TIMEOUT" });
     expect(jobs.find((job) => job.id === next)?.kind).not.toBe("ended");
-    // The same conversation, started fresh in the old job, resumed in the new one
-    // (the agent's own record of its starts).
-    const launch = readFileSync(join(dir, "state", "agents", "researcher-1", "launch.json"), "utf8");
-    const home = (JSON.parse(launch) as { runtime: { home: string; sessionId: string } }).runtime;
-    const startsLog = join(home.home, "starts.log");
-    const starts = () => (existsSync(startsLog) ? readFileSync(startsLog, "utf8") : "");
-    await pollUntil(() => starts().includes(`resumed ${home.sessionId} in job ${next}`), {
+    // The same conversation, started fresh in the old job, resumed in the new one.
+    await pollUntil(() => starts().includes(`resumed ${sessionId} in job ${next}`), {
       timeoutMs: 30_000,
       what: `resumed in job ${next}`,
       explain: starts,
     });
-    expect(starts()).toBe(`fresh ${home.sessionId} in job ${ended}\nresumed ${home.sessionId} in job ${next}\n`);
+    expect(starts()).toBe(`fresh ${sessionId} in job ${ended}\nresumed ${sessionId} in job ${next}\n`);
     // Its job leaves node4 to the pool test, whose runs Slurm spreads over every node by load.
     teardownOrg(timed);
     timed = undefined;
   }, 150_000);
   test("verify.gpus: pool: the runs spread over every node's GPUs; down leaves no job", async () => {
-    org = createOrgRepo(poolYaml, { "train.sh": TRAIN, "value.txt": "1.000\n" });
+    org = createTestOrg({ yaml: poolYaml, files: { "train.sh": TRAIN, "value.txt": "1.000\n" } });
     const { dir, name } = org;
     const state = join(dir, "state");
     const up = runOrg(["up", "--no-attach"], { cwd: dir });

@@ -2,9 +2,9 @@ import { afterEach, beforeAll, describe, expect, test } from "vitest";
 import { createSlurm, type SlurmPort } from "../../src/adapters/slurm/slurm.js";
 import { jobsByAgent } from "../../src/domain/slurm/decide-job.js";
 import { runOrg } from "../helpers/org-cli.js";
-import { bin, createOrgRepo, teardownOrg, tmux } from "../helpers/org-fixture.js";
 import { pollUntil } from "../helpers/poll.js";
 import { CLUSTER_START_MS, startCluster } from "./cluster.js";
+import { bin, createTestOrg, teardownOrg, type TestOrg, tmux } from "../helpers/test-org/index.js";
 
 // The same kind of org as the local e2e tests, with backend: slurm: each researcher is one job with one fake GPU.
 // Partition node1 is one node of the test cluster, with 4 GPUs no other test file uses.
@@ -24,7 +24,7 @@ interface StatusJson {
 }
 
 let slurm: SlurmPort;
-let org: ReturnType<typeof createOrgRepo> | undefined;
+let org: TestOrg | undefined;
 
 afterEach(() => {
   teardownOrg(org);
@@ -38,7 +38,7 @@ describe("org up with backend: slurm on a real single-host cluster", { tags: ["s
   }, CLUSTER_START_MS);
 
   test("5 researchers on 4 GPUs: 4 run on distinct GPUs, 1 pending (Resources); a job cancelled from outside is resubmitted; down cancels ours", async () => {
-    org = createOrgRepo(orgYaml);
+    org = createTestOrg({ yaml: orgYaml });
     const { dir, socket, name } = org;
     const ours = async () => {
       const listed = await slurm.listJobs();

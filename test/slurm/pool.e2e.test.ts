@@ -4,36 +4,19 @@ import { afterEach, beforeAll, describe, expect, test } from "vitest";
 import { createSlurm, type SlurmPort } from "../../src/adapters/slurm/slurm.js";
 import { jobsByAgent } from "../../src/domain/slurm/decide-job.js";
 import { runOrg } from "../helpers/org-cli.js";
-import { bin, createOrgRepo, teardownOrg } from "../helpers/org-fixture.js";
 import { pollUntil } from "../helpers/poll.js";
 import { CLUSTER_START_MS, startCluster } from "./cluster.js";
+import { poolOrgYaml } from "./pool-org.js";
+import { createTestOrg, teardownOrg, type TestOrg } from "../helpers/test-org/index.js";
 
 // Three researchers that submit forever, no GPU of their own: every verify run is a one-GPU Slurm job of the pool,
 // on partition node3 (one node of the test cluster, which no other test file uses).
-const orgYaml = (name: string) => `name: ${name}
-repo: .
-base: main
-gpus: auto
-backend: slurm
-slurm: { time_limit: "10:00", partition: node3 }
-runtimes:
-  looper: { command: ["${bin("submit-loop")}"] }
-roles:
-  researcher: { prompt: prompts/researcher.md, runtime: looper, count: 3, gpu: true, edits: [value.txt] }
-verify:
-  command: [sh, train.sh]
-  metric: { name: val_bpb, pattern: '^val_bpb:\\s*([0-9.]+)', goal: minimize }
-  timeout: 1m
-  gpus: pool
-  parallel: 2
-  repeats: 1
-  keep: { k: 0, min_delta: 0, confirm: 0 }
-`;
+const orgYaml = poolOrgYaml(3, 2, "node3");
 // The run says where Slurm put it: its job and the GPU of its allocation.
 const TRAIN = 'echo "slurm job=$SLURM_JOB_ID gpu=$CUDA_VISIBLE_DEVICES"; sleep 1; echo "val_bpb: $(head -n 1 value.txt)"\n';
 
 let slurm: SlurmPort;
-let org: ReturnType<typeof createOrgRepo> | undefined;
+let org: TestOrg | undefined;
 
 afterEach(() => {
   teardownOrg(org);
@@ -47,7 +30,7 @@ describe("verify.gpus: pool on a real single-host cluster", { tags: ["slurm"] },
   }, CLUSTER_START_MS);
 
   test("3 researchers, no job of their own: each run is an org-<name>-verifier job with one GPU of its own; down leaves no job", async () => {
-    org = createOrgRepo(orgYaml, { "train.sh": TRAIN, "value.txt": "1.000\n" });
+    org = createTestOrg({ yaml: orgYaml, files: { "train.sh": TRAIN, "value.txt": "1.000\n" } });
     const { dir, name } = org;
     const state = join(dir, "state");
     const up = runOrg(["up", "--no-attach"], { cwd: dir });

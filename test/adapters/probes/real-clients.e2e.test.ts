@@ -10,10 +10,10 @@ import { buildLaunchSpec, planAgents } from "../../../src/domain/lifecycle/plan-
 import { resolveRuntime } from "../../../src/domain/runtimes/resolve-runtime.js";
 import type { AgentStatus, LaunchSpec, OrgRecord } from "../../../src/domain/state.js";
 import { PACKAGE_ROOT, runOrg } from "../../helpers/org-cli.js";
-import { createOrgRepo, readJsonFile, teardownOrg, tmux } from "../../helpers/org-fixture.js";
 import { PaneLab } from "../../helpers/screen-panes.js";
 import { pollUntil } from "../../helpers/poll.js";
 import { git, makeTempDir, removeDir } from "../../helpers/temp-repo.js";
+import { createTestOrg, readJsonFile, teardownOrg, type TestOrg, tmux } from "../../helpers/test-org/index.js";
 
 // Claude Code 2.1.328, Codex 0.169.0, Gemini CLI 0.61.0 and opencode 1.18.33 from npm, offline as on these machines:
 // what they show is the case handled.
@@ -173,7 +173,7 @@ describe("real agent CLIs in tmux panes, offline", () => {
 });
 
 describe("Gemini CLI and opencode started by `org up`, offline", () => {
-  let org: ReturnType<typeof createOrgRepo> | undefined;
+  let org: TestOrg | undefined;
   let home: string | undefined;
   afterEach(() => {
     teardownOrg(org);
@@ -202,7 +202,7 @@ roles:
   const CLAUDE_KEY = "sk-ant-api03-org-test-not-a-real-key-0123456789-ABCDEFGHIJKLMNOPQRST";
 
   test("gemini: its trust dialog answered with Enter, then its sign-in menu blocks it; with keys passed, gemini and claude start working with no dialog; opencode cannot reach its service; no restarts, nothing else typed", async () => {
-    org = createOrgRepo(orgYaml);
+    org = createTestOrg({ yaml: orgYaml });
     // A HOME of its own: nothing is seeded from, or written to, the real ~/.gemini or ~/.config/opencode.
     home = makeTempDir("org-clients-home-");
     const up = runOrg(["up"], { cwd: org.dir, env: { HOME: home, GEMINI_API_KEY: "fake-gemini-key-for-org-tests", ANTHROPIC_API_KEY: CLAUDE_KEY } });

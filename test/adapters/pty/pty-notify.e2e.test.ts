@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { PtyClient } from "../../../src/adapters/pty/client.js";
 import type { AgentStatus, OrgRecord } from "../../../src/domain/state.js";
 import { runOrg } from "../../helpers/org-cli.js";
-import { bin, createOrgRepo, readJsonFile, teardownOrg } from "../../helpers/org-fixture.js";
 import { pollUntil } from "../../helpers/poll.js";
+import { bin, createTestOrg, readJsonFile, teardownOrg, type TestOrg } from "../../helpers/test-org/index.js";
 
 // One agent idles on its terminal (which echoes what is typed), one turns on bracketed paste and shows each read raw.
 const orgYaml = (name: string) => `name: ${name}
@@ -28,7 +28,7 @@ interface Outcome {
   attempts?: number;
 }
 
-let org: ReturnType<typeof createOrgRepo>;
+let org: TestOrg;
 let state: string;
 let client: PtyClient;
 let panes: Record<string, string>;
@@ -53,7 +53,7 @@ function send(args: string[], agent: string): string {
 
 describe("org up --no-tmux: notifications and status as under tmux", () => {
   beforeAll(async () => {
-    org = createOrgRepo(orgYaml);
+    org = createTestOrg({ yaml: orgYaml });
     state = join(org.dir, "state");
     const up = runOrg(["up", "--no-tmux", "--no-attach"], { cwd: org.dir });
     expect(up.code, up.stderr).toBe(0);

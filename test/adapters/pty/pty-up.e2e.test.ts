@@ -8,9 +8,9 @@ import { createWorld, ORG_BIN } from "../../../src/adapters/real-world.js";
 import { DashboardSource } from "../../../src/domain/views/dashboard-source.js";
 import type { AgentStatus, OrgRecord } from "../../../src/domain/state.js";
 import { runOrg } from "../../helpers/org-cli.js";
-import { bin, createOrgRepo, readJsonFile, teardownOrg, tmux } from "../../helpers/org-fixture.js";
 import { pollUntil } from "../../helpers/poll.js";
 import { isRunning } from "../../helpers/processes.js";
+import { bin, createTestOrg, readJsonFile, teardownOrg, type TestOrg, tmux } from "../../helpers/test-org/index.js";
 
 const orgYaml = (name: string) => `name: ${name}
 repo: .
@@ -25,7 +25,7 @@ roles:
 supervisor: { backoff: 100ms, max_backoff: 200ms, max_restarts: 2, healthy_after: 5s }
 `;
 
-let org: ReturnType<typeof createOrgRepo> | undefined;
+let org: TestOrg | undefined;
 afterEach(() => {
   teardownOrg(org);
   org = undefined;
@@ -41,7 +41,7 @@ type StatusJson = { agents: { name: string; state: string; pid: number | null }[
 
 describe("org up --no-tmux: the same org in node-pty", () => {
   test("agents run and are supervised with no tmux server; org watch's feed reads their screens; org down leaves nothing", async () => {
-    org = createOrgRepo(orgYaml);
+    org = createTestOrg({ yaml: orgYaml });
     const { dir, socket } = org;
     const state = join(dir, "state");
     const ptySocket = join(state, "pty.sock");
@@ -88,7 +88,7 @@ describe("org up --no-tmux: the same org in node-pty", () => {
   });
 
   test("with no tmux on PATH, org up says so and runs the org without it", async () => {
-    org = createOrgRepo(orgYaml);
+    org = createTestOrg({ yaml: orgYaml });
     const { dir } = org;
     // A PATH with what org and the fixtures need, and no tmux.
     const path = join(dir, "state", "no-tmux-bin");
@@ -108,7 +108,7 @@ describe("org up --no-tmux: the same org in node-pty", () => {
   });
 
   test("org watch in a terminal: enter focuses an agent, typed keys reach it, Ctrl-] comes back, its size is restored", async () => {
-    org = createOrgRepo((name) => `name: ${name}
+    org = createTestOrg({ yaml: (name) => `name: ${name}
 repo: .
 base: main
 gpus: none
@@ -116,7 +116,7 @@ runtimes:
   typist: { command: ["${bin("echo-line")}"], restart: always }
 roles:
   researcher: { prompt: prompts/researcher.md, runtime: typist, count: 1, edits: [train.py] }
-`);
+` });
     const { dir } = org;
     expect(runOrg(["up", "--no-tmux", "--no-attach"], { cwd: dir }).code).toBe(0);
     const terminal = await PtyHost.create({ cols: 100, rows: 30 });

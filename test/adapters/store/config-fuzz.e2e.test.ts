@@ -9,8 +9,8 @@ import {
   explainUnclean, generateMutations, MUTATION_KINDS, PROBLEM_LINE, type ConfigMutation,
 } from "../../fuzz/config-mutations.js";
 import { runOrg, runOrgAsync } from "../../helpers/org-cli.js";
-import { bin, createOrgRepo, readJsonFile, teardownOrg, tmux } from "../../helpers/org-fixture.js";
 import { pollUntil } from "../../helpers/poll.js";
+import { bin, createTestOrg, readJsonFile, teardownOrg, type TestOrg, tmux } from "../../helpers/test-org/index.js";
 
 // `npm run fuzz` raises the count and varies the seed; the normal suite runs the same 500 every time.
 const COUNT = Number(process.env.ORG_FUZZ_COUNT ?? 500);
@@ -79,14 +79,14 @@ describe("config fuzzing: generated mutations of a valid org.yaml", () => {
 
 describe("config fuzzing through the real CLI and a running org", () => {
   const mutations = generateMutations({ seed: SEED, count: COUNT, base: BASE });
-  let org: ReturnType<typeof createOrgRepo> | undefined;
+  let org: TestOrg | undefined;
   afterEach(() => {
     teardownOrg(org);
     org = undefined;
   });
 
   test("a sample through `org validate`: exit 0 with the summary, or exit 1 with only file:line:col lines", async () => {
-    org = createOrgRepo((name) => toYaml(baseConfig({ ...BASE, name })));
+    org = createTestOrg({ yaml: (name) => toYaml(baseConfig({ ...BASE, name })) });
     const { dir } = org;
     const sample = sampleOf(mutations, Number(process.env.ORG_FUZZ_CLI_SAMPLE ?? 30));
     const failures: string[] = [];
@@ -108,7 +108,7 @@ describe("config fuzzing through the real CLI and a running org", () => {
   }, 180_000);
 
   test("a sample written over a running org's org.yaml: each rejected and reported, the org untouched", async () => {
-    org = createOrgRepo((name) => toYaml(baseConfig({ ...BASE, name })));
+    org = createTestOrg({ yaml: (name) => toYaml(baseConfig({ ...BASE, name })) });
     const { dir, name, socket } = org;
     const good = toYaml(baseConfig({ ...BASE, name }));
     const state = join(dir, "state");

@@ -5,8 +5,8 @@ import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { Tmux } from "../../../src/adapters/tmux/tmux.js";
 import { processRunner } from "../../../src/adapters/process.js";
 import type { PaneFeed } from "../../../src/domain/ports.js";
-import { tmux } from "../../helpers/org-fixture.js";
 import { pollUntil } from "../../helpers/poll.js";
+import { tmux } from "../../helpers/test-org/index.js";
 
 // A socket per test: a server still exiting from the last test must not meet the next one's client.
 let socket = "";

@@ -4,9 +4,9 @@ import { afterEach, expect, test } from "vitest";
 import { processRunner } from "../../../src/adapters/process.js";
 import { Tmux } from "../../../src/adapters/tmux/tmux.js";
 import type { PaneHost } from "../../../src/domain/ports.js";
-import { tmux as tmuxCli } from "../../helpers/org-fixture.js";
 import { pollUntil } from "../../helpers/poll.js";
 import { makeTempDir, removeDir } from "../../helpers/temp-repo.js";
+import { tmux as tmuxCli } from "../../helpers/test-org/index.js";
 
 let dir: string | undefined;
 let socket: string | undefined;

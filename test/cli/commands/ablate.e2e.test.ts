@@ -4,26 +4,20 @@ import { existsSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { runOrg, runOrgAsync } from "../../helpers/org-cli.js";
-import { bin, createOrgRepo, teardownOrg } from "../../helpers/org-fixture.js";
 import { pollUntil } from "../../helpers/poll.js";
 import { git } from "../../helpers/temp-repo.js";
+import {
+  createTestOrg, idleOrgYaml, teardownOrg, type TestOrg, upUntilBaselines,
+} from "../../helpers/test-org/index.js";
 
-const orgYaml = (name: string) => `name: ${name}
-repo: .
-base: main
-gpus: none
-runtimes:
-  idle: { command: ["${bin("forever")}"], restart: never }
-roles:
-  researcher: { prompt: prompts/researcher.md, runtime: idle, count: 2, edits: [a.txt, b.txt] }
-verify:
+const orgYaml = idleOrgYaml(", count: 2, edits: [a.txt, b.txt]", `verify:
   command: [sh, score.sh]
   metric: { name: score, pattern: '^score: ([0-9.]+)', goal: maximize }
   timeout: 10s
   parallel: 2
   repeats: 4
   keep: { k: 2, min_delta: 0, confirm: 0 }
-`;
+`);
 // a counts ten to one; b counts nothing. The noise is 0 or 0.2 by seed, and researcher-2's fifth run (seed 4) is lucky.
 const SCORE = `awk -v a="$(cat a.txt)" -v s="$ORG_SEED" -v who="$ORG_AGENT" 'BEGIN {
   n = (s % 2) * 0.2; if (who == "researcher-2" && s == 4) n = 1; printf "score: %.4f\\n", 10 * a + n }'
@@ -34,7 +28,7 @@ interface Row {
   variant?: string;
 }
 
-let org: ReturnType<typeof createOrgRepo>;
+let org: TestOrg;
 let state: string;
 const worktree = (agent: string) => join(org.dir, "worktrees", agent);
 const head = (agent: string) => git(worktree(agent), ["rev-parse", "HEAD"]).trim();
@@ -43,13 +37,9 @@ const ablateRows = () => results().split("\n").filter((line) => /\tablate [0-9a-
 
 describe("org ablate", () => {
   beforeAll(async () => {
-    org = createOrgRepo(orgYaml, { "score.sh": SCORE, "a.txt": "1\n", "b.txt": "1\n" });
+    org = createTestOrg({ yaml: orgYaml, files: { "score.sh": SCORE, "a.txt": "1\n", "b.txt": "1\n" } });
     state = join(org.dir, "state");
-    const up = runOrg(["up"], { cwd: org.dir });
-    expect(up.code, up.stderr).toBe(0);
-    const ledger = (agent: string) => existsSync(join(state, "agents", agent, "ledger.json"));
-    const ledgers = () => ["researcher-1", "researcher-2"].every(ledger);
-    await pollUntil(ledgers, { what: "both baselines", timeoutMs: 30_000 });
+    await upUntilBaselines(org, ["researcher-1", "researcher-2"]);
   }, 60_000);
 
   afterAll(() => teardownOrg(org));

@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { BOARD_HEADER } from "../../../src/domain/claims/board.js";
 import { runOrg, runOrgAsync, type CliResult } from "../../helpers/org-cli.js";
-import { createOrgRepo, teardownOrg } from "../../helpers/org-fixture.js";
 import { expectRefusedIn, snapshotDir } from "../../helpers/state-snapshot.js";
+import { createTestOrg, teardownOrg, type TestOrg } from "../../helpers/test-org/index.js";
 
 // No `org up`: the board is a file in state, so claiming needs only org.yaml.
 const orgYaml = (name: string) => `name: ${name}
@@ -16,7 +16,7 @@ roles:
 claims: { similarity: 0.5, timeout: 2h }
 `;
 
-let org: ReturnType<typeof createOrgRepo>;
+let org: TestOrg;
 let state: string;
 const snapshot = () => snapshotDir(state);
 const expectRefused = (result: CliResult, stderr: string, before: Record<string, string>, code?: number) => expectRefusedIn(state, result, `org: ${stderr}`, before, code);
@@ -43,7 +43,7 @@ function claimed(result: CliResult): number {
 
 describe("org claim and org claims", () => {
   beforeAll(() => {
-    org = createOrgRepo(orgYaml);
+    org = createTestOrg({ yaml: orgYaml });
     state = join(org.dir, "state");
   });
   beforeEach(() => rmSync(state, { recursive: true, force: true }));

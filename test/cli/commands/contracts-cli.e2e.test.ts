@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { formatEntry, hashText, sealEntry } from "../../../src/domain/experiments/journal.js";
 import { parseMessage } from "../../../src/domain/messages/message-head.js";
 import { runOrg, type CliResult } from "../../helpers/org-cli.js";
-import { createOrgRepo, teardownOrg } from "../../helpers/org-fixture.js";
 import { expectRefusedIn, snapshotDir } from "../../helpers/state-snapshot.js";
+import { createTestOrg, teardownOrg, type TestOrg } from "../../helpers/test-org/index.js";
 
 // No `org up`: contracts, reviews and tasks are files in state, so the commands need only org.yaml.
 const orgYaml = (name: string) => `name: ${name}
@@ -22,7 +22,7 @@ contracts: { generator: generator, evaluator: evaluator }
 messages: { max_bytes: 400 }
 `;
 
-let org: ReturnType<typeof createOrgRepo>;
+let org: TestOrg;
 let state: string;
 const snapshot = () => snapshotDir(state);
 const expectRefused = (result: CliResult, stderr: string, before: Record<string, string>) => expectRefusedIn(state, result, `org: ${stderr}`, before);
@@ -38,7 +38,7 @@ const inbox = (agent: string) => {
 
 describe("org contract, org review and org task", () => {
   beforeAll(() => {
-    org = createOrgRepo(orgYaml);
+    org = createTestOrg({ yaml: orgYaml });
     state = join(org.dir, "state");
   });
   afterAll(() => teardownOrg(org));

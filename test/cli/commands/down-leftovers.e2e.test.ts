@@ -2,12 +2,12 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { runOrg } from "../../helpers/org-cli.js";
-import { createOrgRepo, printerOrgYaml, teardownOrg } from "../../helpers/org-fixture.js";
 import {
   expectDown, expectNothingLeft, LEFT_UP, ROLLED_BACK, upInterruptedAfter,
 } from "../../helpers/interrupted-up.js";
+import { createTestOrg, printerOrgYaml, teardownOrg, type TestOrg } from "../../helpers/test-org/index.js";
 
-let org: ReturnType<typeof createOrgRepo> | undefined;
+let org: TestOrg | undefined;
 afterEach(() => {
   teardownOrg(org);
   org = undefined;
@@ -15,7 +15,7 @@ afterEach(() => {
 
 describe("org down without a readable org.json; Ctrl-C at any moment of up", () => {
   test("org down with org.json missing or half-written ends everything and says so", async () => {
-    org = createOrgRepo(printerOrgYaml(2));
+    org = createTestOrg({ yaml: printerOrgYaml(2) });
     const { dir, socket } = org;
     const orgFile = join(dir, "state/org.json");
     for (const damage of ["missing", "half-written"] as const) {
@@ -45,7 +45,7 @@ describe("org down without a readable org.json; Ctrl-C at any moment of up", () 
   });
 
   test("Ctrl-C to up's process group at several moments: rolled back or up, and down always ends it", async () => {
-    org = createOrgRepo(printerOrgYaml(2));
+    org = createTestOrg({ yaml: printerOrgYaml(2) });
     const { dir, socket } = org;
     for (const delayMs of [0, 40, 80]) {
       const up = await upInterruptedAfter(dir, delayMs);

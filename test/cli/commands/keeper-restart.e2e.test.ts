@@ -4,14 +4,14 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { runOrg } from "../../helpers/org-cli.js";
-import { createOrgRepo, teardownOrg } from "../../helpers/org-fixture.js";
 import { pollUntil } from "../../helpers/poll.js";
 import {
   awaitDaemon, awaitKeeper, awaitNothingLeft, environOf, killDaemonAndKeepers, orgYaml, readJson, SECRET,
 } from "../../helpers/keepers.js";
 import { isRunning } from "../../helpers/processes.js";
+import { createTestOrg, teardownOrg, type TestOrg } from "../../helpers/test-org/index.js";
 
-let org: ReturnType<typeof createOrgRepo> | undefined;
+let org: TestOrg | undefined;
 afterEach(() => {
   teardownOrg(org);
   org = undefined;
@@ -19,7 +19,7 @@ afterEach(() => {
 
 describe.each([["tmux", []], ["pty", ["--no-tmux"]]] as const)("the daemon's keeper (%s)", (mode, flags) => {
   test("both killed at once: neither comes back by itself; org up restarts the daemon and a keeper", async () => {
-    org = createOrgRepo(orgYaml);
+    org = createTestOrg({ yaml: orgYaml });
     const state = join(org.dir, "state");
     expect(runOrg(["up", "--no-attach", ...flags], { cwd: org.dir, env: SECRET }).code).toBe(0);
     const daemon = await awaitDaemon(state);
@@ -41,7 +41,7 @@ describe.each([["tmux", []], ["pty", ["--no-tmux"]]] as const)("the daemon's kee
 
 describe("the daemon's keeper backs off", () => {
   test("a daemon that dies again within 30 s of its restart waits 2 s, and keeper.json and log.md say why", async () => {
-    org = createOrgRepo(orgYaml);
+    org = createTestOrg({ yaml: orgYaml });
     const state = join(org.dir, "state");
     expect(runOrg(["up", "--no-attach"], { cwd: org.dir }).code).toBe(0);
     const first = await awaitDaemon(state);

@@ -3,13 +3,13 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { runOrg } from "../../helpers/org-cli.js";
-import { createOrgRepo, teardownOrg } from "../../helpers/org-fixture.js";
 import { pollUntil } from "../../helpers/poll.js";
 import {
   awaitDaemon, awaitKeeper, awaitNothingLeft, environOf, orgYaml, readJson, SECRET,
 } from "../../helpers/keepers.js";
+import { createTestOrg, teardownOrg, type TestOrg } from "../../helpers/test-org/index.js";
 
-let org: ReturnType<typeof createOrgRepo> | undefined;
+let org: TestOrg | undefined;
 afterEach(() => {
   teardownOrg(org);
   org = undefined;
@@ -17,7 +17,7 @@ afterEach(() => {
 
 describe.each([["tmux", []], ["pty", ["--no-tmux"]]] as const)("the daemon's keeper (%s)", (_mode, flags) => {
   test("kill -9 of the daemon: a new one within 10 s with the same secrets; of the keeper: the daemon starts another", async () => {
-    org = createOrgRepo(orgYaml);
+    org = createTestOrg({ yaml: orgYaml });
     const state = join(org.dir, "state");
     expect(runOrg(["up", "--no-attach", ...flags], { cwd: org.dir, env: SECRET }).code).toBe(0);
     const daemon = await awaitDaemon(state);

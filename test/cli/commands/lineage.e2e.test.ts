@@ -3,27 +3,21 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { runOrg } from "../../helpers/org-cli.js";
-import { bin, createOrgRepo, teardownOrg } from "../../helpers/org-fixture.js";
 import { pollUntil } from "../../helpers/poll.js";
 import { git, makeTempDir, removeDir } from "../../helpers/temp-repo.js";
+import {
+  createTestOrg, idleOrgYaml, teardownOrg, type TestOrg, upUntilBaselines,
+} from "../../helpers/test-org/index.js";
 
 // score = a + b, maximized: each researcher's own change adds up with the other's, so a stack and a follow both keep.
-const orgYaml = (name: string) => `name: ${name}
-repo: .
-base: main
-gpus: none
-runtimes:
-  idle: { command: ["${bin("forever")}"], restart: never }
-roles:
-  researcher: { prompt: prompts/researcher.md, runtime: idle, count: 2, edits: [a.txt, b.txt] }
-verify:
+const orgYaml = idleOrgYaml(", count: 2, edits: [a.txt, b.txt]", `verify:
   command: [sh, score.sh]
   metric: { name: score, pattern: '^score: ([0-9.]+)', goal: maximize }
   timeout: 10s
   parallel: 1
   repeats: 1
   keep: { k: 0, min_delta: 0, confirm: 0 }
-`;
+`);
 const SCORE = 'echo "score: $(( $(cat a.txt) + $(cat b.txt) ))"\n';
 
 interface Keep {
@@ -32,7 +26,7 @@ interface Keep {
 }
 interface Share { keeps: number; cross: number; descends: number; unknown: number; fraction: number }
 
-let org: ReturnType<typeof createOrgRepo>;
+let org: TestOrg;
 let state: string;
 const worktree = (agent: string) => join(org.dir, "worktrees", agent);
 const head = (agent: string) => git(worktree(agent), ["rev-parse", "HEAD"]).trim();
@@ -52,13 +46,9 @@ const lineage = () => {
 
 describe("org lineage", () => {
   beforeAll(async () => {
-    org = createOrgRepo(orgYaml, { "score.sh": SCORE, "a.txt": "1\n", "b.txt": "1\n" });
+    org = createTestOrg({ yaml: orgYaml, files: { "score.sh": SCORE, "a.txt": "1\n", "b.txt": "1\n" } });
     state = join(org.dir, "state");
-    const up = runOrg(["up"], { cwd: org.dir });
-    expect(up.code, up.stderr).toBe(0);
-    const ledger = (agent: string) => existsSync(join(state, "agents", agent, "ledger.json"));
-    const ledgers = () => ["researcher-1", "researcher-2"].every(ledger);
-    await pollUntil(ledgers, { what: "both baselines", timeoutMs: 20_000 });
+    await upUntilBaselines(org, ["researcher-1", "researcher-2"], 20_000);
   }, 60_000);
 
   afterAll(() => teardownOrg(org));

@@ -3,9 +3,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { parseMessage } from "../../../src/domain/messages/message-head.js";
 import { runOrg, runOrgAsync, type CliResult } from "../../helpers/org-cli.js";
-import { createOrgRepo, teardownOrg } from "../../helpers/org-fixture.js";
 import { expectRefusedIn, snapshotDir } from "../../helpers/state-snapshot.js";
 import { createRepo, removeDir } from "../../helpers/temp-repo.js";
+import { createTestOrg, teardownOrg, type TestOrg } from "../../helpers/test-org/index.js";
 
 // No `org up`: messages are files in state, so sending and reading need only org.yaml.
 const orgYaml = (name: string) => `name: ${name}
@@ -20,7 +20,7 @@ roles:
 messages: { max_bytes: 300, notes_max: 5 }
 `;
 
-let org: ReturnType<typeof createOrgRepo>;
+let org: TestOrg;
 let state: string;
 const snapshot = () => snapshotDir(state);
 const expectRefused = (result: CliResult, stderr: string, before: Record<string, string>, code?: number) => expectRefusedIn(state, result, `${stderr}`, before, code);
@@ -40,7 +40,7 @@ function delivered(result: CliResult, to: string): string {
 
 describe("org send, org inbox and org note", () => {
   beforeAll(() => {
-    org = createOrgRepo(orgYaml);
+    org = createTestOrg({ yaml: orgYaml });
     state = join(org.dir, "state");
   });
   afterAll(() => teardownOrg(org));

@@ -7,8 +7,8 @@ import { runValidate } from "../../../src/cli/commands/validate.js";
 import { BASE_RUN_PREFIX } from "../../../src/adapters/verifier/base-run.js";
 import { FIXTURES, ORG_BIN, runOrg } from "../../helpers/org-cli.js";
 import { pollUntil } from "../../helpers/poll.js";
-import { createOrgRepo, teardownOrg, tmux } from "../../helpers/org-fixture.js";
 import { git, writeFiles } from "../../helpers/temp-repo.js";
+import { createTestOrg, teardownOrg, type TestOrg, tmux } from "../../helpers/test-org/index.js";
 
 // A user's repo: train.sh reads its constants from params.sh and prints its loss; prepare.sh is the fixed part.
 const FILES = {
@@ -29,7 +29,7 @@ ${opts.extra ?? ""}verify:
   repeats: 1
 ${opts.verify ?? ""}`;
 
-let org: ReturnType<typeof createOrgRepo> | undefined;
+let org: TestOrg | undefined;
 afterEach(() => {
   teardownOrg(org);
   org = undefined;
@@ -65,7 +65,7 @@ function expectNothingStarted(dir: string, socket: string, before: unknown): voi
 
 describe("org validate --run: the verify command once on the base", () => {
   test("a good repo: the metric the pattern reads, and nothing left behind", async () => {
-    org = createOrgRepo(orgYaml(), FILES);
+    org = createTestOrg({ yaml: orgYaml(), files: FILES });
     const before = snapshot(org.dir);
     const result = await validateRun(org.dir);
     const sha = git(org.dir, ["rev-parse", "--short=7", "main"]).trim();
@@ -83,7 +83,10 @@ describe("org validate --run: the verify command once on the base", () => {
 
   test("a metric pattern that never matches: the run's last lines and a pattern that reads them", async () => {
     const budgets = "  budgets: { seconds: { pattern: '^seconds: ([0-9.]+)' }, lr: { pattern: '^LR=(.*)' } }\n";
-    org = createOrgRepo(orgYaml({ metric: "val_loss", pattern: "^val_loss: ([0-9.]+)", verify: budgets }), FILES);
+    org = createTestOrg({
+      yaml: orgYaml({ metric: "val_loss", pattern: "^val_loss: ([0-9.]+)", verify: budgets }),
+      files: FILES,
+    });
     const before = snapshot(org.dir);
     const result = await validateRun(org.dir);
     expect(result.code).toBe(1);
@@ -106,7 +109,7 @@ describe("org validate --run: the verify command once on the base", () => {
   });
 
   test("uncommitted changes: named with the commit the run and the agents use, which is what runs", async () => {
-    org = createOrgRepo(orgYaml({ metric: "lr", pattern: "^lr: ([0-9.]+)" }), FILES);
+    org = createTestOrg({ yaml: orgYaml({ metric: "lr", pattern: "^lr: ([0-9.]+)" }), files: FILES });
     writeFileSync(join(org.dir, "params.sh"), "LR=0.03\n");
     const before = snapshot(org.dir);
     const sha = git(org.dir, ["rev-parse", "--short=7", "main"]).trim();
@@ -121,7 +124,7 @@ describe("org validate --run: the verify command once on the base", () => {
 
   test("a run past verify.timeout is killed with its process group, and says so", async () => {
     const files = { ...FILES, "train.sh": 'echo "starting"\nsleep 37.4521 &\nwait\n' };
-    org = createOrgRepo(orgYaml({ verify: "  timeout: 1s\n" }), files);
+    org = createTestOrg({ yaml: orgYaml({ verify: "  timeout: 1s\n" }), files });
     const before = snapshot(org.dir);
     const result = await validateRun(org.dir);
     expect(result.code).toBe(1);
@@ -134,7 +137,7 @@ describe("org validate --run: the verify command once on the base", () => {
 
   test("Ctrl-C stops the run and its process group; nothing of it is left", async () => {
     const files = { ...FILES, "train.sh": 'echo "starting"\nsleep 38.7713 &\nwait\n' };
-    org = createOrgRepo(orgYaml(), files);
+    org = createTestOrg({ yaml: orgYaml(), files });
     const before = snapshot(org.dir);
     const child = spawn(process.execPath, [ORG_BIN, "validate", "--run"], { cwd: org.dir, stdio: ["ignore", "pipe", "pipe"] });
     let stderr = "";
@@ -151,7 +154,10 @@ describe("org validate --run: the verify command once on the base", () => {
 
 describe("org up's pre-flight refuses a repo that cannot work, before anything is made", () => {
   test("edits and protected globs that match no file at the base: every one at once, with the fix", () => {
-    org = createOrgRepo(orgYaml({ edits: "[params.py, \"src/**/*.sh\"]" }), { "params.sh": FILES["params.sh"], "train.sh": FILES["train.sh"] });
+    org = createTestOrg({
+      yaml: orgYaml({ edits: "[params.py, \"src/**/*.sh\"]" }),
+      files: { "params.sh": FILES["params.sh"], "train.sh": FILES["train.sh"] },
+    });
     const sha = git(org.dir, ["rev-parse", "--short=7", "main"]).trim();
     const before = snapshot(org.dir);
     const up = runOrg(["up", "--no-attach"], { cwd: org.dir });
@@ -166,7 +172,10 @@ describe("org up's pre-flight refuses a repo that cannot work, before anything i
 
   test("an agent command in the repo folder but not in the commit", () => {
     const extra = "  bot: { prompt: prompts/researcher.md, runtime: bot }\n";
-    org = createOrgRepo((name) => orgYaml({ extra })(name).replace("runtimes:\n", "runtimes:\n  bot: { command: [./agents/bot.sh] }\n"), FILES);
+    org = createTestOrg({
+      yaml: (name) => orgYaml({ extra })(name).replace("runtimes:\n", "runtimes:\n  bot: { command: [./agents/bot.sh] }\n"),
+      files: FILES,
+    });
     writeFiles(org.dir, { "agents/bot.sh": "#!/bin/sh\nsleep 600\n" });
     chmodSync(join(org.dir, "agents/bot.sh"), 0o755);
     const sha = git(org.dir, ["rev-parse", "--short=7", "main"]).trim();
@@ -180,7 +189,7 @@ describe("org up's pre-flight refuses a repo that cannot work, before anything i
   });
 
   test("gpus: [0, 1] on a machine with no GPU is an error naming the key, though no role holds a GPU", () => {
-    org = createOrgRepo((name) => orgYaml()(name).replace("gpus: none", "gpus: [0, 1]"), FILES);
+    org = createTestOrg({ yaml: (name) => orgYaml()(name).replace("gpus: none", "gpus: [0, 1]"), files: FILES });
     const before = snapshot(org.dir);
     const up = runOrg(["up", "--no-attach"], { cwd: org.dir, env: { PATH: `${FIXTURES}/gpu:${process.env.PATH}`, FAKE_NVIDIA_SMI_FAIL: "1" } });
     expect(up.code).toBe(1);
@@ -193,7 +202,7 @@ describe("org up's pre-flight refuses a repo that cannot work, before anything i
 
 describe("org up's pre-flight warns of uncommitted changes and starts the org on the commit", () => {
   test("the warning names each file and the base; the agents' worktrees hold the committed file", () => {
-    org = createOrgRepo(orgYaml(), FILES);
+    org = createTestOrg({ yaml: orgYaml(), files: FILES });
     writeFileSync(join(org.dir, "params.sh"), "LR=0.03\n");
     const sha = git(org.dir, ["rev-parse", "--short=7", "main"]).trim();
     const up = runOrg(["up", "--no-attach"], { cwd: org.dir });

@@ -2,8 +2,8 @@ import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { runOrg } from "../../helpers/org-cli.js";
-import { bin, createOrgRepo, teardownOrg, tmux } from "../../helpers/org-fixture.js";
 import { pollUntil } from "../../helpers/poll.js";
+import { bin, createTestOrg, teardownOrg, type TestOrg, tmux } from "../../helpers/test-org/index.js";
 
 const orgYaml = (name: string) => `name: ${name}
 repo: .
@@ -18,7 +18,7 @@ roles:
 reload: { min_interval: 60s }
 `;
 
-let org: ReturnType<typeof createOrgRepo> | undefined;
+let org: TestOrg | undefined;
 afterEach(() => {
   teardownOrg(org);
   org = undefined;
@@ -26,7 +26,10 @@ afterEach(() => {
 
 describe("a meta role reprograms the org", () => {
   test("its proposals are validated, reconciled, rate-limited and logged with their diff; a breaking one changes nothing", async () => {
-    org = createOrgRepo(orgYaml, { "prompts/meta.md": "# Meta {{agent}}\nImprove how the researchers search.\n" });
+    org = createTestOrg({
+      yaml: orgYaml,
+      files: { "prompts/meta.md": "# Meta {{agent}}\nImprove how the researchers search.\n" },
+    });
     const { dir, name, socket } = org;
     const state = join(dir, "state");
     const copy = join(state, "agents/meta-1/proposal");

@@ -4,8 +4,10 @@ import { afterEach, describe, expect, test } from "vitest";
 import type { ReloadRecord } from "../../../src/domain/reconcile/reload-record.js";
 import type { AgentStatus } from "../../../src/domain/state.js";
 import { FIXTURES, runOrg } from "../../helpers/org-cli.js";
-import { bin, createOrgRepo, PROMPT, readJsonFile, teardownOrg, tmux } from "../../helpers/org-fixture.js";
 import { pollUntil } from "../../helpers/poll.js";
+import {
+  bin, createTestOrg, PROMPT, readJsonFile, teardownOrg, type TestOrg, tmux,
+} from "../../helpers/test-org/index.js";
 
 const good = (name: string) => `name: ${name}
 repo: .
@@ -21,7 +23,7 @@ roles:
 const GPUS = ["0, GPU-00000000-aaaa, NVIDIA H100 80GB HBM3, 1, 81559", "1, GPU-00000001-aaaa, NVIDIA H100 80GB HBM3, 1, 81559"].join("\n");
 const env = { PATH: `${FIXTURES}/gpu:${process.env.PATH}`, FAKE_NVIDIA_SMI_CSV: GPUS };
 
-let org: ReturnType<typeof createOrgRepo> | undefined;
+let org: TestOrg | undefined;
 afterEach(() => {
   teardownOrg(org);
   org = undefined;
@@ -29,7 +31,7 @@ afterEach(() => {
 
 describe("bad edits of a running org's org.yaml", () => {
   test("each is rejected with its clear error and the org stays exactly as it was", async () => {
-    org = createOrgRepo(good);
+    org = createTestOrg({ yaml: good });
     const { dir, name, socket } = org;
     const state = join(dir, "state");
     const orgFile = join(dir, "org.yaml");

@@ -4,13 +4,15 @@ import { afterEach, describe, expect, test } from "vitest";
 import type { AgentStatus, OrgRecord } from "../../../src/domain/state.js";
 import { isRunning } from "../../helpers/processes.js";
 import { runOrg } from "../../helpers/org-cli.js";
-import { createOrgRepo, printerOrgYaml, readJsonFile, teardownOrg, tmux } from "../../helpers/org-fixture.js";
 import { pollUntil } from "../../helpers/poll.js";
 import { git } from "../../helpers/temp-repo.js";
+import {
+  createTestOrg, printerOrgYaml, readJsonFile, teardownOrg, type TestOrg, tmux,
+} from "../../helpers/test-org/index.js";
 
 const orgYaml = (count: number) => printerOrgYaml(count, ", edits: [train.py]");
 
-let org: ReturnType<typeof createOrgRepo> | undefined;
+let org: TestOrg | undefined;
 afterEach(() => {
   teardownOrg(org);
   org = undefined;
@@ -25,7 +27,7 @@ const status = (state: string, agent: string) => readJsonFile<AgentStatus>(join(
 
 describe("hot reload of a running org", () => {
   test("saving org.yaml and a prompt adds, re-prompts and removes agents; the grid and state follow", async () => {
-    org = createOrgRepo(orgYaml(2));
+    org = createTestOrg({ yaml: orgYaml(2) });
     const { dir, name } = org;
     const state = join(dir, "state");
     expect(runOrg(["up"], { cwd: dir }).code).toBe(0);
@@ -90,7 +92,7 @@ describe("hot reload of a running org", () => {
   test("with reload.watch false a save waits: org plan shows the actions, org reload applies them once; the verifier judges the new agent", async () => {
     const verify = "verify:\n  command: [sh, -c, 'echo val_bpb: 1.0']\n  metric: { name: val_bpb, pattern: '^val_bpb:\\s*([0-9.]+)' }\n";
     const quiet = (count: number) => (name: string) => `${orgYaml(count)(name)}${verify}reload: { watch: false }\n`;
-    org = createOrgRepo(quiet(1));
+    org = createTestOrg({ yaml: quiet(1) });
     const { dir, name } = org;
     expect(runOrg(["up"], { cwd: dir }).code).toBe(0);
     const before = listPanes(org);

@@ -8,8 +8,8 @@ import { processRunner } from "../../../src/adapters/process.js";
 import type { ExperimentRequest } from "../../../src/domain/experiments/request.js";
 import { runOrgAsync } from "../../helpers/org-cli.js";
 import { pollUntil } from "../../helpers/poll.js";
-import { createSubmitOrg } from "../../helpers/submit-org.js";
 import { createRepo, git, removeDir, writeFiles } from "../../helpers/temp-repo.js";
+import { createTestOrg } from "../../helpers/test-org/index.js";
 
 const REAL_GIT = execFileSync("sh", ["-c", "command -v git"], { encoding: "utf8" }).trim();
 // git as the agent's submit runs it, with the verifier's reset landing the instant the agent's commit is on its branch.
@@ -53,7 +53,11 @@ describe("org submit commits onto the HEAD it saw", () => {
 
   test("the verifier resets the branch right after the agent's commit lands: the request still names that commit, not the branch's new head", async () => {
     // The test is the daemon: alive by its heartbeat, and it answers the request.
-    const { base, worktree, ...org } = createSubmitOrg({ "state/daemon.json": JSON.stringify({ pid: process.pid, heartbeatAt: new Date().toISOString() }), "fakebin/git": RACING_GIT });
+    const { base, worktree, ...org } = createTestOrg({
+      daemon: false,
+      judged: true,
+      state: { "state/daemon.json": JSON.stringify({ pid: process.pid, heartbeatAt: new Date().toISOString() }), "fakebin/git": RACING_GIT },
+    });
     dir = org.dir;
     chmodSync(join(dir, "fakebin/git"), 0o755);
     writeFileSync(join(worktree, "value.txt"), "2\n");

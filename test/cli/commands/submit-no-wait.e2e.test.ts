@@ -7,8 +7,8 @@ import type { ExperimentRequest } from "../../../src/domain/experiments/request.
 import { formatSubmitReply, type VerdictFile } from "../../../src/domain/experiments/submit-reply.js";
 import { runOrgAsync } from "../../helpers/org-cli.js";
 import { pollUntil } from "../../helpers/poll.js";
-import { createSubmitOrg } from "../../helpers/submit-org.js";
 import { git, removeDir } from "../../helpers/temp-repo.js";
+import { createTestOrg } from "../../helpers/test-org/index.js";
 
 let dir: string | undefined;
 afterEach(() => {
@@ -40,7 +40,7 @@ function verdictFor(request: ExperimentRequest, base: string): VerdictFile {
 
 describe("org submit --no-wait", () => {
   test("commits, queues and returns with the id; the next one, made on it, records it; past queue_per_agent it is refused and nothing is committed", async () => {
-    const { worktree, ...org } = createSubmitOrg(alive());
+    const { worktree, ...org } = createTestOrg({ daemon: false, judged: true, state: alive() });
     dir = org.dir;
     const state = join(dir, "state");
     writeFileSync(join(worktree, "value.txt"), "2\n");
@@ -77,7 +77,7 @@ describe("org submit --no-wait", () => {
 
 describe("org wait", () => {
   test("no id, an unknown id, or a path for an id: a clear error naming how to list ids, and nothing changes", async () => {
-    const org = createSubmitOrg(alive());
+    const org = createTestOrg({ daemon: false, judged: true, state: alive() });
     dir = org.dir;
     mkdirSync(join(dir, "state", "queue"), { recursive: true });
     const before = snapshot(dir);
@@ -94,7 +94,7 @@ describe("org wait", () => {
   });
 
   test("an id already judged prints at once, exactly as org submit would, even with the org down", async () => {
-    const { base, ...org } = createSubmitOrg({});
+    const { base, ...org } = createTestOrg({ daemon: false, judged: true });
     dir = org.dir;
     const request: ExperimentRequest = { id: "2026-12-02T00-00-00-000Z-researcher-1-abcdef0", agent: "researcher-1", commit: "abcdef0123", description: "double it", kind: "candidate", submittedAt: "2026-12-02T00:00:00.000Z" };
     mkdirSync(join(dir, "state", "verdicts"), { recursive: true });
@@ -111,7 +111,7 @@ describe("org wait", () => {
   });
 
   test("an id cancelled by a stop prints why it never ran and exits 1, instead of waiting for ever", async () => {
-    const org = createSubmitOrg({});
+    const org = createTestOrg({ daemon: false, judged: true });
     dir = org.dir;
     const id = "2026-12-02T00-00-00-000Z-researcher-1-abcdef0";
     mkdirSync(join(dir, "state", "verdicts"), { recursive: true });
@@ -121,7 +121,7 @@ describe("org wait", () => {
   });
 
   test("a queued id blocks until its verdict lands, then prints it; with the daemon gone it fails as org submit does and the request stays", async () => {
-    const { base, ...org } = createSubmitOrg(alive());
+    const { base, ...org } = createTestOrg({ daemon: false, judged: true, state: alive() });
     dir = org.dir;
     const request: ExperimentRequest = { id: "2026-12-02T00-00-00-000Z-researcher-1-abcdef0", agent: "researcher-1", commit: "abcdef0123", description: "double it", kind: "candidate", submittedAt: "2026-12-02T00:00:00.000Z", reply: "message" };
     const queueFile = join(dir, "state", "queue", `${request.id}.json`);

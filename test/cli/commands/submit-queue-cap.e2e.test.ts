@@ -5,8 +5,8 @@ import { afterEach, describe, expect, test } from "vitest";
 import type { ExperimentRequest } from "../../../src/domain/experiments/request.js";
 import { decideQueueRoom } from "../../../src/domain/experiments/schedule.js";
 import { runOrgAsync } from "../../helpers/org-cli.js";
-import { createSubmitOrg } from "../../helpers/submit-org.js";
 import { git, removeDir } from "../../helpers/temp-repo.js";
+import { createTestOrg } from "../../helpers/test-org/index.js";
 
 const request = (agent: string, commit: string, kind: ExperimentRequest["kind"] = "candidate"): ExperimentRequest =>
   ({ id: `2026-12-02T00-00-00-000Z-${agent}-${commit}`, agent, commit, description: `idea ${commit}`, kind, submittedAt: "2026-12-02T00:00:00.000Z" });
@@ -34,11 +34,11 @@ afterEach(() => {
 describe("org submit at the queue cap", () => {
   test("two requests left queued by earlier daemons: the third submit is refused and the worktree stays as it was", async () => {
     const queued = [request("researcher-1", "aaaaaaa"), request("researcher-1", "bbbbbbb")];
-    const { base, worktree, ...org } = createSubmitOrg({
+    const { base, worktree, ...org } = createTestOrg({ daemon: false, judged: true, state: {
       // A daemon just started: it accepted nothing yet, but the queue on disk is full.
       "state/daemon.json": JSON.stringify({ pid: process.pid, heartbeatAt: new Date().toISOString(), queuePerAgent: 2 }),
       ...Object.fromEntries(queued.map((item) => [`state/queue/${item.id}.json`, JSON.stringify(item)])),
-    });
+    } });
     dir = org.dir;
     writeFileSync(join(worktree, "value.txt"), "2\n");
     const result = await runOrgAsync(["submit", "-m", "double it"], { cwd: worktree, timeoutMs: 30_000 });

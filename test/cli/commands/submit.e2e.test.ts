@@ -4,30 +4,24 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { AgentLedger } from "../../../src/domain/experiments/request.js";
 import { isRunning } from "../../helpers/processes.js";
 import { runOrg } from "../../helpers/org-cli.js";
-import { bin, createOrgRepo, readJsonFile, teardownOrg, tmux } from "../../helpers/org-fixture.js";
 import { pollUntil } from "../../helpers/poll.js";
 import { git } from "../../helpers/temp-repo.js";
+import {
+  createTestOrg, idleOrgYaml, readJsonFile, teardownOrg, type TestOrg, tmux,
+} from "../../helpers/test-org/index.js";
 
 // The base's verify script prints no metric and fails: every run of the base is a crash until an agent fixes it.
-const orgYaml = (name: string) => `name: ${name}
-repo: .
-base: main
-gpus: none
-runtimes:
-  idle: { command: ["${bin("forever")}"], restart: never }
-roles:
-  researcher: { prompt: prompts/researcher.md, runtime: idle }
-verify:
+const orgYaml = idleOrgYaml("", `verify:
   command: [./verify.sh]
   metric: { name: val_bpb, pattern: '^val_bpb:\\s*([0-9.]+)' }
   repeats: 1
   keep: { k: 2, min_delta: 0, confirm: 0 }
-`;
+`);
 
 const VERIFY = '#!/bin/sh\necho "val_bpb: 0.5"\n';
 const BROKEN = '#!/bin/sh\necho "no data yet"\nexit 3\n';
 
-let org: ReturnType<typeof createOrgRepo>;
+let org: TestOrg;
 let state: string;
 let worktree: string;
 let base: string;
@@ -35,7 +29,7 @@ const short = (commit: string) => commit.slice(0, 7);
 
 describe("org submit", () => {
   beforeAll(async () => {
-    org = createOrgRepo(orgYaml, { "verify.sh": BROKEN });
+    org = createTestOrg({ yaml: orgYaml, files: { "verify.sh": BROKEN } });
     chmodSync(join(org.dir, "verify.sh"), 0o755);
     git(org.dir, ["add", "--chmod=+x", "verify.sh"]);
     git(org.dir, ["commit", "-qm", "verify.sh executable"]);

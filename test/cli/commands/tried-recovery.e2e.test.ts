@@ -5,7 +5,7 @@ import { afterEach, describe, expect, test } from "vitest";
 import type { VerifierPort } from "../../../src/domain/experiments/verifier-port.js";
 import { parseTriedLedger } from "../../../src/domain/experiments/tried-ledger.js";
 import { removeDir } from "../../helpers/temp-repo.js";
-import { createVerifierOrg } from "../../helpers/verifier-org.js";
+import { createTestOrg } from "../../helpers/test-org/index.js";
 
 let root: string | undefined;
 afterEach(() => {
@@ -14,7 +14,7 @@ afterEach(() => {
 });
 
 function createOrg() {
-  const org = createVerifierOrg(["r-1"]);
+  const org = createTestOrg({ daemon: false, agents: ["r-1"], verify: {} });
   root = org.root;
   return org;
 }

@@ -5,7 +5,7 @@ import { readChange } from "../../../src/adapters/git/change-key.js";
 import type { VerifierPort } from "../../../src/domain/experiments/verifier-port.js";
 import { pollUntil } from "../../helpers/poll.js";
 import { git, removeDir } from "../../helpers/temp-repo.js";
-import { createVerifierOrg } from "../../helpers/verifier-org.js";
+import { createTestOrg } from "../../helpers/test-org/index.js";
 
 let root: string | undefined;
 afterEach(() => {
@@ -14,7 +14,7 @@ afterEach(() => {
 });
 
 function createOrg(agents: string[], verify: Record<string, unknown> = {}) {
-  const org = createVerifierOrg(agents, verify);
+  const org = createTestOrg({ daemon: false, agents, verify });
   root = org.root;
   return org;
 }

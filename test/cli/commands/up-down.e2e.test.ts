@@ -4,10 +4,10 @@ import { afterEach, describe, expect, test } from "vitest";
 import type { AgentStatus } from "../../../src/domain/state.js";
 import { isRunning } from "../../helpers/processes.js";
 import { runOrg } from "../../helpers/org-cli.js";
-import { bin, createOrgRepo, readJsonFile, teardownOrg, tmux } from "../../helpers/org-fixture.js";
 import { pollUntil } from "../../helpers/poll.js";
 import { killDaemonAndKeepers } from "../../helpers/keepers.js";
 import { git } from "../../helpers/temp-repo.js";
+import { bin, createTestOrg, readJsonFile, teardownOrg, type TestOrg, tmux } from "../../helpers/test-org/index.js";
 
 const orgYaml = (name: string) => `name: ${name}
 repo: .
@@ -22,7 +22,7 @@ roles:
 supervisor: { backoff: 100ms, max_backoff: 200ms, max_restarts: 3, healthy_after: 5s }
 `;
 
-let org: ReturnType<typeof createOrgRepo> | undefined;
+let org: TestOrg | undefined;
 afterEach(() => {
   teardownOrg(org);
   org = undefined;
@@ -30,7 +30,7 @@ afterEach(() => {
 
 describe("org up / status / down", { timeout: 60_000 }, () => {
   test("three agents in a grid: env, restarts, idempotent up, clean teardown", async () => {
-    org = createOrgRepo(orgYaml);
+    org = createTestOrg({ yaml: orgYaml });
     const { dir, socket, name } = org;
     const up = runOrg(["up"], { cwd: dir });
     expect(up.stderr).toContain('warning: CPU mode: gpus: none in org.yaml; agents get CUDA_VISIBLE_DEVICES=""');
@@ -89,7 +89,7 @@ describe("org up / status / down", { timeout: 60_000 }, () => {
   });
 
   test("agents outlive a daemon and its keeper killed with SIGKILL; org up brings it back, and it adopts them and restarts by policy again", async () => {
-    org = createOrgRepo(orgYaml);
+    org = createTestOrg({ yaml: orgYaml });
     const { dir } = org;
     const state = join(dir, "state");
     expect(runOrg(["up"], { cwd: dir }).code).toBe(0);
@@ -120,7 +120,7 @@ describe("org up / status / down", { timeout: 60_000 }, () => {
   });
 
   test("a second up after down resumes the same worktrees; down --clean keeps dirty ones", async () => {
-    org = createOrgRepo(orgYaml);
+    org = createTestOrg({ yaml: orgYaml });
     const { dir } = org;
     expect(runOrg(["up"], { cwd: dir }).code).toBe(0);
     const worktree = join(dir, "worktrees", "researcher-2");

@@ -2,10 +2,10 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { runOrg } from "../../helpers/org-cli.js";
-import { createOrgRepo, printerOrgYaml, teardownOrg } from "../../helpers/org-fixture.js";
 import { expectDown, expectNothingLeft, LEFT_UP, ROLLED_BACK } from "../../helpers/interrupted-up.js";
+import { createTestOrg, printerOrgYaml, teardownOrg, type TestOrg } from "../../helpers/test-org/index.js";
 
-let org: ReturnType<typeof createOrgRepo> | undefined;
+let org: TestOrg | undefined;
 afterEach(() => {
   teardownOrg(org);
   org = undefined;
@@ -14,7 +14,7 @@ afterEach(() => {
 // ORG_TEST_INTERRUPT_AT makes `org up` signal itself as the named phase begins.
 describe("org up interrupted at every phase", () => {
   test("before the grid is recorded it rolls back, after it the org is up; the next up starts either way", async () => {
-    org = createOrgRepo(printerOrgYaml(2));
+    org = createTestOrg({ yaml: printerOrgYaml(2) });
     const { dir, socket } = org;
     for (const phase of ["check", "plan", "worktrees", "grid", "record", "keeper", "wait"]) {
       const signal = phase === "grid" ? "SIGTERM" : "SIGINT";

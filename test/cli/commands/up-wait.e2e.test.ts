@@ -1,32 +1,24 @@
 import { afterEach, describe, expect, test } from "vitest";
 import { runOrg, runOrgAsync } from "../../helpers/org-cli.js";
-import { bin, createOrgRepo, teardownOrg } from "../../helpers/org-fixture.js";
+import { createTestOrg, idleOrgYaml, teardownOrg, type TestOrg } from "../../helpers/test-org/index.js";
 
 // One idle researcher; verify.sh prints `loss: 1.339393`, and the metric pattern is the test's to choose.
-const orgYaml = (pattern: string) => (name: string) => `name: ${name}
-repo: .
-base: main
-gpus: none
-runtimes:
-  idle: { command: ["${bin("forever")}"], restart: never }
-roles:
-  researcher: { prompt: prompts/researcher.md, runtime: idle }
-verify:
+const orgYaml = (pattern: string) => idleOrgYaml("", `verify:
   command: [sh, verify.sh]
   metric: { name: loss, pattern: '${pattern}' }
   repeats: 1
-`;
+`);
 const VERIFY = { "verify.sh": "#!/bin/sh\necho \"loss: 1.339393\"\n" };
 
 describe("org up --wait", () => {
-  let org: ReturnType<typeof createOrgRepo> | undefined;
+  let org: TestOrg | undefined;
   afterEach(() => {
     teardownOrg(org);
     org = undefined;
   });
 
   test("a baseline that measures: exit 0, and status shows the verifier's queue and the baselines", async () => {
-    org = createOrgRepo(orgYaml("^loss:\\s*([0-9.]+)"), VERIFY);
+    org = createTestOrg({ yaml: orgYaml("^loss:\\s*([0-9.]+)"), files: VERIFY });
     const up = await runOrgAsync(["up", "--no-attach", "--wait"], { cwd: org.dir, timeoutMs: 40_000 });
     expect(up.code, up.stderr).toBe(0);
     expect(up.stdout).toContain("baselines 1/1: the base measures\n");
@@ -34,7 +26,7 @@ describe("org up --wait", () => {
   }, 60_000);
 
   test("a pattern that never matches: exit 1 with the reason and the run log, and status names the crash", async () => {
-    org = createOrgRepo(orgYaml("^val_bpb:\\s*([0-9.]+)"), VERIFY);
+    org = createTestOrg({ yaml: orgYaml("^val_bpb:\\s*([0-9.]+)"), files: VERIFY });
     const up = await runOrgAsync(["up", "--no-attach", "--wait"], { cwd: org.dir, timeoutMs: 40_000 });
     expect(up.code).toBe(1);
     const crash = /^baseline crashed \(researcher-1\): crash: no line matched \/\^val_bpb:\\s\*\(\[0-9\.\]\+\)\/; exit code 0 — run log: state\/runs\/\S+-researcher-1-baseline\.log$/m;

@@ -4,9 +4,9 @@ import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import type { AgentStatus } from "../../../src/domain/state.js";
 import { ORG_BIN, runOrg } from "../../helpers/org-cli.js";
-import { bin, createOrgRepo, readJsonFile, teardownOrg, tmux } from "../../helpers/org-fixture.js";
 import { pollUntil } from "../../helpers/poll.js";
 import { makeTempDir, removeDir } from "../../helpers/temp-repo.js";
+import { bin, createTestOrg, readJsonFile, teardownOrg, type TestOrg, tmux } from "../../helpers/test-org/index.js";
 
 const orgYaml = (name: string) => `name: ${name}
 gpus: none
@@ -19,7 +19,7 @@ roles:
 supervisor: { backoff: 100ms, max_backoff: 200ms, max_restarts: 3, healthy_after: 5s }
 `;
 
-let org: ReturnType<typeof createOrgRepo> | undefined;
+let org: TestOrg | undefined;
 let outer: string | undefined;
 let tempDir: string | undefined;
 afterEach(() => {
@@ -61,7 +61,7 @@ const status = (dir: string, agent: string) => readJsonFile<AgentStatus>(join(di
 
 describe("org watch", () => {
   test("a dashboard of every agent: select, help, restart, attach and come back, and q leaves the org running", async () => {
-    org = createOrgRepo(orgYaml);
+    org = createTestOrg({ yaml: orgYaml });
     const { dir, name, socket } = org;
     expect(runOrg(["up"], { cwd: dir }).code).toBe(0);
     await pollUntil(() => status(dir, "flaky-1").state === "failed" && status(dir, "researcher-2").state === "running", { what: "agents settled" });
@@ -126,7 +126,7 @@ describe("org watch", () => {
   });
 
   test("40×12 under NO_COLOR: a list of agents with the selected pane, no color codes; resizing brings the grid", async () => {
-    org = createOrgRepo(orgYaml);
+    org = createTestOrg({ yaml: orgYaml });
     const { dir, name, socket } = org;
     expect(runOrg(["up"], { cwd: dir }).code).toBe(0);
     outer = openTerminal(socket, dir, { cols: 40, rows: 12 }, { NO_COLOR: "1" });

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import type { AbRun } from "../../../src/domain/config-versions/ab-run-record.js";
 import { git, removeDir } from "../../helpers/temp-repo.js";
-import { createVerifierOrg } from "../../helpers/verifier-org.js";
+import { createTestOrg } from "../../helpers/test-org/index.js";
 
 let root: string | undefined;
 afterEach(() => {
@@ -14,7 +14,7 @@ afterEach(() => {
 
 describe("an A/B run's verifier", () => {
   test("each half's rows carry its program; a change one half tried is run again for the other; each half keeps its own best", async () => {
-    const org = createVerifierOrg(["r-1", "b-r-1"]);
+    const org = createTestOrg({ daemon: false, agents: ["r-1", "b-r-1"], verify: {} });
     root = org.root;
     const run: AbRun = { at: new Date(Date.now() - 1000).toISOString(), a: { version: "aaaa1111", file: "org.yaml", agents: ["r-1"] }, b: { version: "bbbb2222", file: "other.yaml", agents: ["b-r-1"] } };
     writeFileSync(join(org.state, "ab.json"), JSON.stringify(run));

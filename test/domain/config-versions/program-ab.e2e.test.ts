@@ -3,10 +3,10 @@ import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { runOrg } from "../../helpers/org-cli.js";
-import { createOrgRepo, printerOrgYaml, teardownOrg, tmux } from "../../helpers/org-fixture.js";
 import { pollUntil } from "../../helpers/poll.js";
+import { createTestOrg, printerOrgYaml, teardownOrg, type TestOrg, tmux } from "../../helpers/test-org/index.js";
 
-let org: ReturnType<typeof createOrgRepo> | undefined;
+let org: TestOrg | undefined;
 afterEach(() => {
   teardownOrg(org);
   org = undefined;
@@ -14,7 +14,7 @@ afterEach(() => {
 
 describe("org up --ab", () => {
   test("runs both programs side by side, each agent tagged; edits and a second up are refused; org down ends both", async () => {
-    org = createOrgRepo(printerOrgYaml(1));
+    org = createTestOrg({ yaml: printerOrgYaml(1) });
     const { dir, name, socket } = org;
     const state = join(dir, "state");
     writeFileSync(join(dir, "other.yaml"), printerOrgYaml(2)(name));

@@ -2,13 +2,13 @@ import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { runOrg } from "../../helpers/org-cli.js";
-import { createOrgRepo, printerOrgYaml, teardownOrg, tmux } from "../../helpers/org-fixture.js";
 import { pollUntil } from "../../helpers/poll.js";
 import { git } from "../../helpers/temp-repo.js";
+import { createTestOrg, printerOrgYaml, teardownOrg, type TestOrg, tmux } from "../../helpers/test-org/index.js";
 
 const orgYaml = (count: number) => printerOrgYaml(count);
 
-let org: ReturnType<typeof createOrgRepo> | undefined;
+let org: TestOrg | undefined;
 afterEach(() => {
   teardownOrg(org);
   org = undefined;
@@ -21,7 +21,7 @@ function programEntries(state: string): string[] {
 
 describe("program versions of a running org", () => {
   test("org up records the first, a save the next, a restore brings one back live; a restore that cannot apply changes nothing", async () => {
-    org = createOrgRepo(orgYaml(1));
+    org = createTestOrg({ yaml: orgYaml(1) });
     const { dir, name, socket } = org;
     const state = join(dir, "state");
     const panes = () => tmux(socket, ["list-panes", "-s", "-t", `org-${name}`, "-F", "#{pane_id} #{pane_pid} #{@org_agent}"]).out;

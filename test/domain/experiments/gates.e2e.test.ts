@@ -2,21 +2,13 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { runOrg } from "../../helpers/org-cli.js";
-import { bin, createOrgRepo, teardownOrg } from "../../helpers/org-fixture.js";
 import { pollUntil } from "../../helpers/poll.js";
 import { git } from "../../helpers/temp-repo.js";
+import { createTestOrg, idleOrgYaml, teardownOrg, type TestOrg } from "../../helpers/test-org/index.js";
 
 // One idle researcher; the test is the agent. The unit gate is the repo's protected script, which tests what the
 // candidate wrote in mode.txt: pass, fail with 60 lines, hang, or fork a child and pass. lint runs after it.
-const orgYaml = (name: string) => `name: ${name}
-repo: .
-base: main
-gpus: none
-runtimes:
-  idle: { command: ["${bin("forever")}"], restart: never }
-roles:
-  researcher: { prompt: prompts/researcher.md, runtime: idle, edits: [mode.txt, value.txt] }
-verify:
+const orgYaml = idleOrgYaml(", edits: [mode.txt, value.txt]", `verify:
   command: [sh, train.sh]
   protected: [gates/unit.sh]
   metric: { name: val_bpb, pattern: '^val_bpb:\\s*([0-9.]+)', goal: minimize }
@@ -27,7 +19,7 @@ verify:
   gates:
     - { name: unit, command: [sh, gates/unit.sh], timeout: 2s }
     - { name: lint, command: [sh, -c, "echo lint ok"] }
-`;
+`);
 
 // Found by their arguments: in the run's sandbox (its own pid namespace) `$!` is not the host's pid.
 const HANG = `300.${process.pid}`;
@@ -42,7 +34,7 @@ echo "unit ok"
 `;
 const TRAIN = '#!/bin/sh\necho "val_bpb: $(cat value.txt)"\n';
 
-let org: ReturnType<typeof createOrgRepo>;
+let org: TestOrg;
 let state: string;
 let base: string;
 const worktree = () => join(org.dir, "worktrees", "researcher-1");
@@ -50,7 +42,10 @@ const org_ = (args: string[]) => runOrg(args, { cwd: org.dir, env: { COLUMNS: "2
 
 describe("verify.gates: each must pass before the metric counts", () => {
   beforeAll(async () => {
-    org = createOrgRepo(orgYaml, { "gates/unit.sh": UNIT, "train.sh": TRAIN, "mode.txt": "ok\n", "value.txt": "1.000\n" });
+    org = createTestOrg({
+      yaml: orgYaml,
+      files: { "gates/unit.sh": UNIT, "train.sh": TRAIN, "mode.txt": "ok\n", "value.txt": "1.000\n" },
+    });
     state = join(org.dir, "state");
     base = git(org.dir, ["rev-parse", "main"]).trim();
     const up = runOrg(["up"], { cwd: org.dir });

@@ -11,8 +11,8 @@ import {
 } from "../../../src/domain/scripting/index.js";
 import { runOrgAsync } from "../../helpers/org-cli.js";
 import { pollUntil } from "../../helpers/poll.js";
-import { createSubmitOrg, type SubmitOrg } from "../../helpers/submit-org.js";
 import { makeTempDir, removeDir, writeFiles } from "../../helpers/temp-repo.js";
+import { createTestOrg, type OrgOnDisk } from "../../helpers/test-org/index.js";
 
 const ID = "2026-12-02T00-00-00-000Z-researcher-1-abcdef0";
 
@@ -72,11 +72,11 @@ describe("the JSON pieces", () => {
 });
 
 describe("--json on validate, doctor, submit and wait", () => {
-  let fixture: SubmitOrg;
+  let fixture: OrgOnDisk;
   // The test plays the daemon: a heartbeat older than 15 s would read as a daemon gone.
   const beat = () => writeFiles(fixture.dir, { "state/daemon.json": JSON.stringify({ pid: process.pid, heartbeatAt: new Date().toISOString(), queuePerAgent: 2 }) });
   beforeAll(() => {
-    fixture = createSubmitOrg({});
+    fixture = createTestOrg({ daemon: false, judged: true });
   });
   afterAll(() => removeDir(fixture.dir));
 
@@ -178,7 +178,7 @@ describe("exit codes: one table for every command, the same with --json", () => 
   const dirs = { empty: "", org: "" };
   beforeAll(() => {
     dirs.empty = makeTempDir();
-    dirs.org = createSubmitOrg({}).dir;
+    dirs.org = createTestOrg({ daemon: false, judged: true }).dir;
   });
   afterAll(() => Object.values(dirs).forEach(removeDir));
 

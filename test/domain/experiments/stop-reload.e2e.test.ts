@@ -5,19 +5,19 @@ import type { StopFile } from "../../../src/domain/experiments/stop-state.js";
 import type { AgentStatus } from "../../../src/domain/state.js";
 import { isRunning } from "../../helpers/processes.js";
 import { runOrg } from "../../helpers/org-cli.js";
-import { createOrgRepo, readJsonFile, teardownOrg, tmux } from "../../helpers/org-fixture.js";
 import { pollUntil } from "../../helpers/poll.js";
 import { LOOPING_FILES, loopingOrgYaml } from "../../helpers/stop-org.js";
+import { createTestOrg, readJsonFile, teardownOrg, type TestOrg, tmux } from "../../helpers/test-org/index.js";
 
 // One researcher that submits forever, stopped after two experiments; then its prompt is saved while the org is stopped.
 const orgYaml = loopingOrgYaml(1);
 
-let org: ReturnType<typeof createOrgRepo> | undefined;
+let org: TestOrg | undefined;
 afterAll(() => teardownOrg(org));
 
 describe("a prompt saved while the org is stopped", () => {
   test("is recorded (reload entry, program version) but restarts no agent; a raised limit resumes it with the new prompt", async () => {
-    org = createOrgRepo(orgYaml(2), LOOPING_FILES);
+    org = createTestOrg({ yaml: orgYaml(2), files: LOOPING_FILES });
     const { dir } = org;
     const state = join(dir, "state");
     const up = runOrg(["up", "--no-attach"], { cwd: dir });

@@ -5,19 +5,19 @@ import type { StopFile } from "../../../src/domain/experiments/stop-state.js";
 import type { AgentStatus } from "../../../src/domain/state.js";
 import { isRunning } from "../../helpers/processes.js";
 import { runOrg } from "../../helpers/org-cli.js";
-import { createOrgRepo, readJsonFile, teardownOrg, tmux } from "../../helpers/org-fixture.js";
 import { pollUntil } from "../../helpers/poll.js";
 import { LOOPING_FILES, loopingOrgYaml } from "../../helpers/stop-org.js";
+import { createTestOrg, readJsonFile, teardownOrg, type TestOrg, tmux } from "../../helpers/test-org/index.js";
 
 // Two researchers that submit forever, and a stop after three experiments: the whole stop, then a raised limit resumes it.
 const orgYaml = loopingOrgYaml(2);
 
-let org: ReturnType<typeof createOrgRepo> | undefined;
+let org: TestOrg | undefined;
 afterAll(() => teardownOrg(org));
 
 describe("an org that knows when to stop", () => {
   test("max_experiments: 3 stops it: log entry, one message each, programs stopped, panes kept, report, status; a plain org up refuses; --resume goes on; a new limit stops it again, a raised one resumes", async () => {
-    org = createOrgRepo(orgYaml(3), LOOPING_FILES);
+    org = createTestOrg({ yaml: orgYaml(3), files: LOOPING_FILES });
     const { dir } = org;
     const state = join(dir, "state");
     const up = runOrg(["up", "--no-attach"], { cwd: dir });

@@ -6,12 +6,12 @@ import { runResults } from "../../../src/cli/commands/results.js";
 import type { VerifierPort } from "../../../src/domain/experiments/verifier-port.js";
 import { checkResults, listTamperedRows } from "../../../src/domain/experiments/journal-check.js";
 import { readChain } from "../../../src/domain/experiments/journal.js";
-import { countLogEntries, createVerifierOrg, tickOnce, type VerifierOrg } from "../../helpers/verifier-org.js";
 import { git, removeDir } from "../../helpers/temp-repo.js";
+import { countLogEntries, createTestOrg, tickOnce, type VerifierOrg } from "../../helpers/test-org/index.js";
 
 const AGENTS = ["r-1", "r-2"] as const;
 /** Two researchers, one verify run at a time. */
-const createJournalOrg = () => createVerifierOrg(AGENTS, { parallel: 1 });
+const createJournalOrg = () => createTestOrg({ daemon: false, agents: AGENTS, verify: { parallel: 1 } });
 
 let org: VerifierOrg | undefined;
 afterEach(() => {

@@ -5,21 +5,16 @@ import type { AgentStatus } from "../../../src/domain/state.js";
 import type { AgentLedger } from "../../../src/domain/experiments/request.js";
 import { isRunning } from "../../helpers/processes.js";
 import { runOrg, runOrgAsync, type CliResult } from "../../helpers/org-cli.js";
-import { bin, createOrgRepo, readJsonFile, teardownOrg, tmux } from "../../helpers/org-fixture.js";
 import { pollUntil } from "../../helpers/poll.js";
 import { git, makeTempDir, removeDir } from "../../helpers/temp-repo.js";
+import {
+  createTestOrg, upUntilBaselines, idleOrgYaml, readJsonFile, teardownOrg, type TestOrg, tmux,
+} from "../../helpers/test-org/index.js";
 
 // Two researchers whose agent program idles: the test is the agent, editing worktrees and running `org submit`.
 // One verify slot and a 2 s timeout, so two submits queue behind each other and a hang is killed quickly.
-const orgYaml = (name: string) => `name: ${name}
-repo: .
-base: main
-gpus: none
-runtimes:
-  idle: { command: ["${bin("forever")}"], restart: never }
-roles:
-  researcher: { prompt: prompts/researcher.md, runtime: idle, count: 2, edits: [train.sh, value.txt] }
-verify:
+// A function: `scratch` is made in beforeAll.
+const orgYaml = (name: string) => idleOrgYaml(", count: 2, edits: [train.sh, value.txt]", `verify:
   command: [sh, train.sh]
   protected: [prepare.sh]
   metric: { name: val_bpb, pattern: '^val_bpb:\\s*([0-9.]+)', goal: minimize }
@@ -30,7 +25,7 @@ verify:
   keep: { k: 2, min_delta: 0, confirm: 0 }
 # The verify runs are sandboxed: the tests' traces go to a folder declared writable.
 sandbox: { write: ["${scratch}"] }
-`;
+`)(name);
 
 // The toy research repo: the metric is whatever value.txt says, so a test sets it by editing one file.
 const TRAIN = '#!/bin/sh\necho "val_bpb: $(cat value.txt)"\necho "peak_vram_mb: 1536"\n';
@@ -45,7 +40,7 @@ const readCmdline = (pid: string) => {
   }
 };
 
-let org: ReturnType<typeof createOrgRepo>;
+let org: TestOrg;
 let scratch: string;
 let state: string;
 const worktree = (agent: string) => join(org.dir, "worktrees", agent);
@@ -62,12 +57,10 @@ const kept: Record<string, string> = {};
 describe("the verifier judges submitted experiments", () => {
   beforeAll(async () => {
     scratch = makeTempDir("org-verifier-scratch-");
-    org = createOrgRepo(orgYaml, { "train.sh": TRAIN, "prepare.sh": PREPARE, "value.txt": "1.000\n" });
+    org = createTestOrg({ yaml: orgYaml, files: { "train.sh": TRAIN, "prepare.sh": PREPARE, "value.txt": "1.000\n" } });
     state = join(org.dir, "state");
     base = git(org.dir, ["rev-parse", "main"]).trim();
-    const up = runOrg(["up"], { cwd: org.dir });
-    expect(up.code, up.stderr).toBe(0);
-    await pollUntil(() => existsSync(join(state, "agents/researcher-1/ledger.json")) && existsSync(join(state, "agents/researcher-2/ledger.json")), { what: "both baselines", timeoutMs: 20_000 });
+    await upUntilBaselines(org, ["researcher-1", "researcher-2"], 20_000);
   }, 60_000);
 
   afterAll(() => {

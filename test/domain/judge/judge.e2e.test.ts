@@ -7,11 +7,11 @@ import { formatTokens, formatUsd } from "../../../src/ui/usage-format.js";
 import { startModelServer, userTexts } from "../../helpers/model-server/index.js";
 import type { ModelServer, Script, Usage } from "../../helpers/model-server/index.js";
 import { runOrg, runOrgAsync } from "../../helpers/org-cli.js";
-import { bin, tmux } from "../../helpers/org-fixture.js";
 import { pollUntil } from "../../helpers/poll.js";
 import { orgEnv, runtimeYaml } from "../../helpers/real-org.js";
 import { createRepo, git, removeDir } from "../../helpers/temp-repo.js";
 import { tmuxSocket } from "../../../src/domain/paths.js";
+import { bin, tmux } from "../../helpers/test-org/index.js";
 
 // The test is the agent (an idle pane); Claude Code 2.1.328 is the judge, run headless by the verifier in its sandbox,
 // behind the scripted model server. The scripted judge scores what it is shown: a reference by its side, a candidate

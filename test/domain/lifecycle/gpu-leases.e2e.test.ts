@@ -3,9 +3,9 @@ import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import type { OrgRecord } from "../../../src/domain/state.js";
 import { FIXTURES, runOrg } from "../../helpers/org-cli.js";
-import { bin, createOrgRepo, teardownOrg, tmux } from "../../helpers/org-fixture.js";
 import { pollUntil } from "../../helpers/poll.js";
 import { git } from "../../helpers/temp-repo.js";
+import { bin, createTestOrg, teardownOrg, type TestOrg, tmux } from "../../helpers/test-org/index.js";
 
 const orgYaml = (count: number) => (name: string) => `name: ${name}
 gpus: auto
@@ -24,7 +24,7 @@ const GPUS = [
 ].join("\n");
 const env = { PATH: `${FIXTURES}/gpu:${process.env.PATH}`, FAKE_NVIDIA_SMI_CSV: GPUS };
 
-let org: ReturnType<typeof createOrgRepo> | undefined;
+let org: TestOrg | undefined;
 afterEach(() => {
   teardownOrg(org);
   org = undefined;
@@ -32,7 +32,7 @@ afterEach(() => {
 
 describe("GPU leases from nvidia-smi", () => {
   test("each GPU agent gets a distinct free GPU; busy GPUs are skipped with a warning", async () => {
-    org = createOrgRepo(orgYaml(2));
+    org = createTestOrg({ yaml: orgYaml(2) });
     const up = runOrg(["up"], { cwd: org.dir, env });
     expect(up.code).toBe(0);
     expect(up.stderr).toContain("warning: GPU 1 (NVIDIA H100 80GB HBM3) is busy: 70100 MiB in use by another process; skipped");
@@ -47,7 +47,7 @@ describe("GPU leases from nvidia-smi", () => {
   });
 
   test("more GPU agents than free GPUs: a clear error at the role's count, nothing created", () => {
-    org = createOrgRepo(orgYaml(3));
+    org = createTestOrg({ yaml: orgYaml(3) });
     const up = runOrg(["up"], { cwd: org.dir, env });
     expect(up.code).toBe(1);
     expect(up.stderr.trim()).toBe(
@@ -60,7 +60,9 @@ describe("GPU leases from nvidia-smi", () => {
   });
 
   test("verify.gpus: pool: more GPU agents than free GPUs come up, none holding a GPU; the free GPUs are the pool", async () => {
-    org = createOrgRepo((name) => `${orgYaml(3)(name)}verify:\n  command: [x]\n  metric: { name: m, pattern: "^m: (.*)" }\n  gpus: pool\n`);
+    org = createTestOrg({
+      yaml: (name) => `${orgYaml(3)(name)}verify:\n  command: [x]\n  metric: { name: m, pattern: "^m: (.*)" }\n  gpus: pool\n`,
+    });
     const up = runOrg(["up"], { cwd: org.dir, env });
     expect(up.code).toBe(0);
     const record = JSON.parse(readFileSync(join(org.dir, "state/org.json"), "utf8")) as OrgRecord;
@@ -78,7 +80,7 @@ describe("GPU leases from nvidia-smi", () => {
 
   test("a reload that changes only the pool's GPUs applies it live: said, logged, org.json's pool rewritten, no agent restarted", async () => {
     const yaml = (gpus: string) => (name: string) => `${orgYaml(3)(name).replace("gpus: auto\n", `gpus: ${gpus}\n`)}reload: { watch: false }\nverify:\n  command: [x]\n  metric: { name: m, pattern: "^m: (.*)" }\n  gpus: pool\n`;
-    org = createOrgRepo(yaml("auto"));
+    org = createTestOrg({ yaml: yaml("auto") });
     const up = runOrg(["up"], { cwd: org.dir, env });
     expect(up.code, up.stderr).toBe(0);
     const recordOf = () => JSON.parse(readFileSync(join(org!.dir, "state/org.json"), "utf8")) as OrgRecord;
@@ -102,7 +104,7 @@ describe("GPU leases from nvidia-smi", () => {
   });
 
   test("nvidia-smi failing means CPU mode with one warning", () => {
-    org = createOrgRepo(orgYaml(1));
+    org = createTestOrg({ yaml: orgYaml(1) });
     const up = runOrg(["up"], { cwd: org.dir, env: { ...env, FAKE_NVIDIA_SMI_FAIL: "1" } });
     expect(up.code).toBe(0);
     expect(up.stderr.trim()).toBe(`warning: CPU mode: no GPU found (nvidia-smi exited 9: NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.); agents get CUDA_VISIBLE_DEVICES=""`);

@@ -2,12 +2,12 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { runOrg } from "../../helpers/org-cli.js";
-import { bin, createOrgRepo, teardownOrg, tmux } from "../../helpers/org-fixture.js";
 import { pollUntil } from "../../helpers/poll.js";
+import { bin, createTestOrg, teardownOrg, type TestOrg, tmux } from "../../helpers/test-org/index.js";
 
 const SECRETS = { DECLARED_API_KEY: "sk-declared", MY_API_KEY: "sk-undeclared", PWN_TOKEN: "tok", SECRET_THING: "s3cr3t" };
 
-let org: ReturnType<typeof createOrgRepo> | undefined;
+let org: TestOrg | undefined;
 afterEach(() => {
   teardownOrg(org);
   org = undefined;
@@ -15,7 +15,7 @@ afterEach(() => {
 
 describe("secrets in org up's environment", () => {
   test("reach only the runtime that declares them: not other agents, not verify runs, not the tmux server", async () => {
-    org = createOrgRepo((name) => `name: ${name}
+    org = createTestOrg({ yaml: (name) => `name: ${name}
 gpus: none
 runtimes:
   keyed: { command: ["${bin("print-argv")}"], env: { PRINT_ARGV_FILE: "argv.jsonl", PRINT_ARGV_SLEEP: "1" }, pass_env: [DECLARED_API_KEY] }
@@ -27,7 +27,7 @@ verify:
   command: ["${bin("print-argv")}"]
   metric: { name: val_bpb, pattern: '^val_bpb:\\s*([0-9.]+)' }
   repeats: 1
-`);
+` });
     const { dir, socket } = org;
     expect(runOrg(["up"], { cwd: dir, env: SECRETS }).code).toBe(0);
     const seen = (agent: string) => pollUntil(() => {

@@ -3,9 +3,9 @@ import { lstatSync, mkdirSync, readFileSync, readlinkSync, writeFileSync } from 
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { ORG_BIN, runOrg } from "../../helpers/org-cli.js";
-import { bin, createOrgRepo, teardownOrg, tmux } from "../../helpers/org-fixture.js";
 import { pollUntil } from "../../helpers/poll.js";
 import { git } from "../../helpers/temp-repo.js";
+import { bin, createTestOrg, teardownOrg, type TestOrg, tmux } from "../../helpers/test-org/index.js";
 
 const orgYaml = (name: string) => `name: ${name}
 gpus: none
@@ -16,7 +16,7 @@ roles:
   researcher: { prompt: prompts/researcher.md, runtime: idle, count: 2 }
 `;
 
-let org: ReturnType<typeof createOrgRepo> | undefined;
+let org: TestOrg | undefined;
 let outer: string | undefined;
 afterEach(() => {
   if (outer) tmux(outer, ["kill-server"]);
@@ -27,7 +27,7 @@ afterEach(() => {
 
 describe("shared paths and attaching", () => {
   test("untracked .venv is linked and data copied into every worktree, which stays clean", () => {
-    org = createOrgRepo(orgYaml);
+    org = createTestOrg({ yaml: orgYaml });
     const { dir } = org;
     writeFileSync(join(dir, ".gitignore"), ".venv/\ndata/\n");
     git(dir, ["add", ".gitignore"]);
@@ -51,7 +51,7 @@ describe("shared paths and attaching", () => {
   });
 
   test("org attach <agent> takes a terminal to the grid with that agent's pane selected", async () => {
-    org = createOrgRepo(orgYaml);
+    org = createTestOrg({ yaml: orgYaml });
     const { dir, socket, name } = org;
     expect(runOrg(["up"], { cwd: dir }).code).toBe(0);
     outer = `${socket}-outer`;

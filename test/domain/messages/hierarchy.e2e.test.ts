@@ -3,9 +3,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { parseMessage, type Message } from "../../../src/domain/messages/message-head.js";
 import { runOrg } from "../../helpers/org-cli.js";
-import { bin, createOrgRepo, teardownOrg } from "../../helpers/org-fixture.js";
 import { pollUntil } from "../../helpers/poll.js";
 import { readScriptLog } from "../../helpers/script-log.js";
+import { bin, createTestOrg, teardownOrg, type TestOrg } from "../../helpers/test-org/index.js";
 
 // Scripted agents (test/fixtures/bin/hierarchy-*): the chief sets tasks, junior-1 does its task and submits.
 const orgYaml = (name: string) => `name: ${name}
@@ -25,7 +25,7 @@ verify:
   keep: { k: 0, min_delta: 0, confirm: 0 }
 `;
 
-let org: ReturnType<typeof createOrgRepo>;
+let org: TestOrg;
 let state: string;
 const file = (...parts: string[]) => join(state, "agents", ...parts);
 const script = (agent: string) => readScriptLog(state, agent);
@@ -40,7 +40,7 @@ const standups = (): Message[] => {
 
 describe("the hierarchy's tasks and standups", () => {
   beforeAll(() => {
-    org = createOrgRepo(orgYaml, { "train.sh": 'echo "val_bpb: 1.0"\n' });
+    org = createTestOrg({ yaml: orgYaml, files: { "train.sh": 'echo "val_bpb: 1.0"\n' } });
     state = join(org.dir, "state");
     const up = runOrg(["up"], { cwd: org.dir });
     expect(up.code, up.stderr).toBe(0);

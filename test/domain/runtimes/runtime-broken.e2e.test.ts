@@ -4,13 +4,13 @@ import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import type { AgentStatus } from "../../../src/domain/state.js";
 import { runOrg } from "../../helpers/org-cli.js";
-import { createOrgRepo, teardownOrg } from "../../helpers/org-fixture.js";
 import { pollUntil } from "../../helpers/poll.js";
 import { removeDir } from "../../helpers/temp-repo.js";
+import { createTestOrg, teardownOrg, type TestOrg } from "../../helpers/test-org/index.js";
 
 // Installed programs that are not what org expects: another version, or one that exits 127 at once.
 describe("a runtime program that is installed but not the one org was tested with, or broken", () => {
-  let org: ReturnType<typeof createOrgRepo> | undefined;
+  let org: TestOrg | undefined;
   let tools: string | undefined;
   afterEach(() => {
     teardownOrg(org);
@@ -29,7 +29,9 @@ describe("a runtime program that is installed but not the one org was tested wit
 
   test("org doctor names another version than the tested one, with the install command pinned to it", () => {
     const claude = writeTool("claude", 'echo "2.0.1 (Claude Code)"');
-    org = createOrgRepo((name) => `name: ${name}\nruntimes:\n  old: { preset: claude, program: ${claude} }\nroles:\n  researcher: { prompt: prompts/researcher.md, runtime: old }\n`);
+    org = createTestOrg({
+      yaml: (name) => `name: ${name}\nruntimes:\n  old: { preset: claude, program: ${claude} }\nroles:\n  researcher: { prompt: prompts/researcher.md, runtime: old }\n`,
+    });
     const result = runOrg(["doctor"], { cwd: org.dir });
     const row = result.stdout.split("\n").find((line) => line.startsWith("runtime old"));
     expect(row).toMatch(/^runtime old +warn +2\.0\.1 \(Claude Code\); .*2\.0\.1 is not 2\.1\.328, the version org was tested with: org may not recognize its screens \(login, errors, dialogs\) +.*npm install -g @anthropic-ai\/claude-code@2\.1\.328$/);
@@ -38,7 +40,9 @@ describe("a runtime program that is installed but not the one org was tested wit
   test("a program that exits 127 at once is blocked with what to check, never restarted", async () => {
     const broken = writeTool("agent-cli", 'echo "agent-cli: 2: exec: agent-cli-real: not found" >&2\nexit 127');
     // Its folder lies in /tmp, the agent's own in the sandbox: shown, so the program itself runs there.
-    org = createOrgRepo((name) => `name: ${name}\nruntimes:\n  broken: { command: [${broken}] }\nroles:\n  researcher: { prompt: prompts/researcher.md, runtime: broken }\nsandbox: { read: ["${tools}"] }\n`);
+    org = createTestOrg({
+      yaml: (name) => `name: ${name}\nruntimes:\n  broken: { command: [${broken}] }\nroles:\n  researcher: { prompt: prompts/researcher.md, runtime: broken }\nsandbox: { read: ["${tools}"] }\n`,
+    });
     expect(runOrg(["up", "--no-attach"], { cwd: org.dir }).code).toBe(0);
     const statusPath = join(org.dir, "state/agents/researcher-1/status.json");
     const read = () => JSON.parse(readFileSync(statusPath, "utf8")) as AgentStatus;

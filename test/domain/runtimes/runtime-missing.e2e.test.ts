@@ -2,15 +2,17 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { runOrg } from "../../helpers/org-cli.js";
-import { createOrgRepo, teardownOrg, tmux } from "../../helpers/org-fixture.js";
 import { git } from "../../helpers/temp-repo.js";
+import { createTestOrg, teardownOrg, type TestOrg, tmux } from "../../helpers/test-org/index.js";
 
 describe("a runtime program that is not installed", () => {
-  let org: ReturnType<typeof createOrgRepo> | undefined;
+  let org: TestOrg | undefined;
   afterEach(() => teardownOrg(org));
 
   test("org up refuses with the install command and changes nothing", () => {
-    org = createOrgRepo((name) => `name: ${name}\nruntimes:\n  cx:\n    preset: codex\n  mine:\n    preset: claude\n    program: ./tools/claude\nroles:\n  researcher:\n    prompt: prompts/researcher.md\n    runtime: cx\n  chief:\n    prompt: prompts/researcher.md\n    runtime: mine\n`);
+    org = createTestOrg({
+      yaml: (name) => `name: ${name}\nruntimes:\n  cx:\n    preset: codex\n  mine:\n    preset: claude\n    program: ./tools/claude\nroles:\n  researcher:\n    prompt: prompts/researcher.md\n    runtime: cx\n  chief:\n    prompt: prompts/researcher.md\n    runtime: mine\n`,
+    });
     const branchesBefore = git(org.dir, ["branch", "--list"]);
     // A PATH with node's folder and the system's, where no codex lives.
     const result = runOrg(["up", "--no-attach"], { cwd: org.dir, env: { PATH: `${join(process.execPath, "..")}:/usr/bin:/bin` } });

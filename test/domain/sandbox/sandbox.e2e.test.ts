@@ -5,9 +5,9 @@ import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import type { ExperimentRequest } from "../../../src/domain/experiments/request.js";
 import { FIXTURES, runOrg } from "../../helpers/org-cli.js";
-import { bin, createOrgRepo, teardownOrg } from "../../helpers/org-fixture.js";
 import { pollUntil } from "../../helpers/poll.js";
 import { git } from "../../helpers/temp-repo.js";
+import { bin, createTestOrg, teardownOrg, type TestOrg } from "../../helpers/test-org/index.js";
 
 const bwrapWorks = spawnSync("bwrap", ["--dev-bind", "/", "/", "true"]).status === 0;
 
@@ -22,7 +22,7 @@ roles:
   b: { prompt: prompts/researcher.md, runtime: idle }
 ${sandbox}`;
 
-let org: ReturnType<typeof createOrgRepo> | undefined;
+let org: TestOrg | undefined;
 afterEach(() => {
   teardownOrg(org);
   org = undefined;
@@ -30,7 +30,7 @@ afterEach(() => {
 
 describe("the agents' sandbox", () => {
   test.skipIf(!bwrapWorks)("an agent writes its worktree, branch, home and progress, submits and sends; results, its launch spec, pane log and inbox, another agent's worktree and inbox, .git's config, hooks and best stay as they were", async () => {
-    org = createOrgRepo(orgYaml("probe"), { "value.txt": "1\n" });
+    org = createTestOrg({ yaml: orgYaml("probe"), files: { "value.txt": "1\n" } });
     const { dir, name } = org;
     const state = join(dir, "state");
     const config = readFileSync(join(dir, ".git", "config"), "utf8");
@@ -85,7 +85,7 @@ describe("the agents' sandbox", () => {
 
   test("where bwrap cannot make a sandbox, org up warns and runs the agents unsandboxed; with enabled: true it refuses; enabled: false is quiet", () => {
     const broken = { PATH: `${FIXTURES}/bwrap-broken:${process.env.PATH}` };
-    org = createOrgRepo(orgYaml("idle"));
+    org = createTestOrg({ yaml: orgYaml("idle") });
     const up = runOrg(["up", "--no-attach"], { cwd: org.dir, env: broken });
     expect(up.code).toBe(0);
     expect(up.stderr).toContain(`warning: agents run WITHOUT a sandbox: ${FIXTURES}/bwrap-broken/bwrap cannot make a sandbox here (bwrap: No permissions to create new namespace, likely because the kernel does not allow non-privileged user namespaces.), so each one may write every file of the org (results, other agents' worktrees, the repo's .git) — allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, or kernel.apparmor_restrict_unprivileged_userns=0 on Ubuntu 24.04), or set sandbox: { enabled: false } in org.yaml to run them unsandboxed on purpose\n`);
@@ -94,14 +94,14 @@ describe("the agents' sandbox", () => {
     expect(doctor).toMatch(/^bwrap +warn +.*bwrap-broken\/bwrap cannot make a sandbox here \(bwrap: No permissions .*\): agents run unsandboxed +allow unprivileged user namespaces/);
     teardownOrg(org);
 
-    org = createOrgRepo(orgYaml("idle", "sandbox: { enabled: true }\n"));
+    org = createTestOrg({ yaml: orgYaml("idle", "sandbox: { enabled: true }\n") });
     const refused = runOrg(["up", "--no-attach"], { cwd: org.dir, env: broken });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/^org: sandbox\.enabled is true in org\.yaml, but .*bwrap-broken\/bwrap cannot make a sandbox here \(bwrap: No permissions .*\) — allow unprivileged user namespaces .*, or set sandbox: \{ enabled: false \}\n$/);
     expect(existsSync(join(org.dir, "worktrees"))).toBe(false);
     teardownOrg(org);
 
-    org = createOrgRepo(orgYaml("idle", "sandbox: { enabled: false }\n"));
+    org = createTestOrg({ yaml: orgYaml("idle", "sandbox: { enabled: false }\n") });
     const off = runOrg(["up", "--no-attach"], { cwd: org.dir, env: broken });
     expect(off.code).toBe(0);
     expect(off.stderr).not.toContain("sandbox");

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, test } from "vitest";
 import { pollUntil } from "../../helpers/poll.js";
 import { removeDir } from "../../helpers/temp-repo.js";
-import { createVerifierOrg } from "../../helpers/verifier-org.js";
+import { createTestOrg } from "../../helpers/test-org/index.js";
 
 let root: string | undefined;
 afterEach(() => {
@@ -12,7 +12,7 @@ afterEach(() => {
 
 describe("the verifier's first look", () => {
   test("a candidate queued before any baseline waits for its agent's baseline, then is judged against it", async () => {
-    const org = createVerifierOrg(["r-1"]);
+    const org = createTestOrg({ daemon: false, agents: ["r-1"], verify: {} });
     root = org.root;
     const base = org.record.baseCommit;
     const commit = org.commit("r-1", { "value.txt": "0.5\n" }, "halve the value");

@@ -1,22 +1,29 @@
 // Agents on a real git repo around the verifier's real loop, with no daemon process: the test plays the daemon's ticks
-// (the ledger, journal, stack and red-team tests of the verifier's records).
+// (the ledger, journal, stack and red-team tests of the verifier's records). createTestOrg builds it given `verify`.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
-import { createVerifierPort } from "../../src/adapters/verifier/port.js";
-import { VerifierLoop } from "../../src/daemon/verifier/loop.js";
-import { ConfigSchema } from "../../src/domain/config/schema.js";
-import type { ExperimentRequest } from "../../src/domain/experiments/request.js";
-import type { VerifierPort } from "../../src/domain/experiments/verifier-port.js";
-import { parseTriedLedger } from "../../src/domain/experiments/tried-ledger.js";
-import { pollUntil } from "./poll.js";
-import { createOrgOnDisk } from "./org-on-disk.js";
-import { git, GIT_ENV } from "./temp-repo.js";
+import { createVerifierPort } from "../../../src/adapters/verifier/port.js";
+import { VerifierLoop } from "../../../src/daemon/verifier/loop.js";
+import { ConfigSchema } from "../../../src/domain/config/schema.js";
+import type { ExperimentRequest } from "../../../src/domain/experiments/request.js";
+import type { VerifierPort } from "../../../src/domain/experiments/verifier-port.js";
+import { parseTriedLedger } from "../../../src/domain/experiments/tried-ledger.js";
+import { pollUntil } from "../poll.js";
+import { createOrgOnDisk } from "./on-disk.js";
+import { git, GIT_ENV } from "../temp-repo.js";
 
 const VERIFY = {
   command: ["sh", "score.sh"], metric: { name: "score", pattern: "^score: ([0-9.]+)" }, timeout: "30s", parallel: 2,
   repeats: 1, keep: { k: 0, min_delta: 0, confirm: 0 },
 };
+
+export interface VerifierOptions {
+  daemon: false;
+  agents: readonly string[];
+  /** `verify` keys over the defaults (score.sh prints value.txt's first line, 30 s, two slots, one run). */
+  verify: Record<string, unknown>;
+}
 
 export type VerifierOrg = ReturnType<typeof createVerifierOrg>;
 
@@ -24,7 +31,7 @@ export type VerifierOrg = ReturnType<typeof createVerifierOrg>;
  * An org on disk whose repo is scored by value.txt (lower is better), with a binary weights.bin; a loop per
  * "daemon"; `verify` keys over the defaults.
  */
-export function createVerifierOrg(agents: readonly string[], verify: Record<string, unknown> = {}) {
+export function createVerifierOrg({ agents, verify }: VerifierOptions) {
   const config = ConfigSchema.parse({
     roles: { researcher: { prompt: "p.md", runtime: "idle", edits: ["value.txt", "weights.bin"] } },
     verify: { ...VERIFY, ...verify },
@@ -32,7 +39,8 @@ export function createVerifierOrg(agents: readonly string[], verify: Record<stri
   const files = {
     "score.sh": 'echo "score: $(head -n 1 value.txt)"\n', "value.txt": "1.0\n", "weights.bin": "\0\x01\x02\n",
   };
-  const { root, state, worktree, baseCommit, record } = createOrgOnDisk(files, agents);
+  const onDisk = createOrgOnDisk({ daemon: false, agents, files });
+  const { root, state, worktreeOf: worktree, base: baseCommit, record } = onDisk;
   mkdirSync(join(state, "queue"), { recursive: true });
   const port = createVerifierPort({ repo: root, state });
   /** What the daemon said to the person, line by line. */

@@ -1,0 +1,67 @@
+// What every test org shares once built: its fixture programs, its tmux server, its files, and its teardown.
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { FIXTURES, runOrg } from "../org-cli.js";
+import { removeDir } from "../temp-repo.js";
+
+/** An org the builder made: its folder, its unique name, and the tmux socket that name and folder give. */
+export interface TestOrg {
+  dir: string;
+  name: string;
+  socket: string;
+}
+
+export const PROMPT = "# Researcher\nYou are {{agent}} ({{role}}) on GPU {{gpu}}. Edit only {{edits}}.\n";
+
+/** org.yaml of `count` researchers whose agent prints its environment and sleeps; `role` adds researcher keys. */
+export const printerOrgYaml = (count: number, role = "") => (name: string) => `name: ${name}
+repo: .
+base: main
+gpus: none
+runtimes:
+  printer: { command: ["${bin("print-env-sleep")}"] }
+roles:
+  researcher: { prompt: prompts/researcher.md, runtime: printer, count: ${count}${role} }
+`;
+
+export function bin(name: string): string {
+  return `${FIXTURES}/bin/${name}`;
+}
+
+export function tmux(socket: string, args: string[]): { code: number; out: string } {
+  try {
+    const stdio: ["ignore", "pipe", "ignore"] = ["ignore", "pipe", "ignore"];
+    const out = execFileSync("tmux", ["-L", socket, ...args], { encoding: "utf8", stdio });
+    return { code: 0, out };
+  } catch (error) {
+    return { code: (error as { status?: number }).status ?? 1, out: "" };
+  }
+}
+
+export function readJsonFile<T>(path: string): T {
+  return JSON.parse(readFileSync(path, "utf8")) as T;
+}
+
+/** Stop whatever a test left: `org down`, then the server itself, then the files. */
+export function teardownOrg(org: { dir: string; socket: string } | undefined): void {
+  if (!org) return;
+  runOrg(["down"], { cwd: org.dir });
+  tmux(org.socket, ["kill-server"]);
+  removeDir(org.dir);
+}
+
+/** A unique org name, so every test has its own tmux socket; the letter says which kind of test made it. */
+export function uniqueName(letter: string, range = 1e6): string {
+  return `${letter}${process.pid}x${Math.floor(Math.random() * range)}`;
+}
+
+/** org.yaml of researchers whose agent idles (the test plays the agent); `role` adds role keys, `rest` follows. */
+export const idleOrgYaml = (role: string, rest: string) => (name: string) => `name: ${name}
+repo: .
+base: main
+gpus: none
+runtimes:
+  idle: { command: ["${bin("forever")}"], restart: never }
+roles:
+  researcher: { prompt: prompts/researcher.md, runtime: idle${role} }
+${rest}`;
