@@ -5,7 +5,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFil
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { bundleScript } from "../helpers/bundle-script.js";
-import { createOrgRepoAs, handOver, IDENTITIES, runAs, runOrgAs, teardownOrgAs, type OrgAs } from "./identities.js";
+import { createTestOrg } from "../helpers/test-org/index.js";
+import { handOver, IDENTITIES, runAs, runOrgAs, teardownOrgAs, type OrgAs } from "./identities.js";
 
 const orgYaml = (name: string) => `name: ${name}
 gpus: none
@@ -53,7 +54,7 @@ afterEach(() => {
 
 describe.each(IDENTITIES)("an agent's inbox as $name", (who) => {
   test("inbox/ swapped for a link: `org send` refuses it and writes nothing at its target", () => {
-    org = createOrgRepoAs(who, orgYaml);
+    org = createTestOrg({ as: who, yaml: orgYaml });
     const agentDir = join(org.dir, "state", "agents", "b-1");
     const target = join(org.dir, "elsewhere");
     mkdirSync(agentDir, { recursive: true });
@@ -69,7 +70,7 @@ describe.each(IDENTITIES)("an agent's inbox as $name", (who) => {
   });
 
   test("notifications.jsonl swapped for a link: the notifier says so and appends nothing at its target", async () => {
-    org = createOrgRepoAs(who, orgYaml);
+    org = createTestOrg({ as: who, yaml: orgYaml });
     const agentDir = join(org.dir, "state", "agents", "b-1");
     const victim = join(org.dir, "victim.txt");
     mkdirSync(agentDir, { recursive: true });
@@ -85,7 +86,7 @@ describe.each(IDENTITIES)("an agent's inbox as $name", (who) => {
   });
 
   test("task-archive.md swapped for a link: the chief's `org task` refuses it; nothing is sent or written", () => {
-    org = createOrgRepoAs(who, orgYaml);
+    org = createTestOrg({ as: who, yaml: orgYaml });
     const agentDir = join(org.dir, "state", "agents", "b-1");
     const victim = join(org.dir, "victim.txt");
     mkdirSync(agentDir, { recursive: true });

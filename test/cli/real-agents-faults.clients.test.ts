@@ -3,7 +3,7 @@ import { reactions, startTimeline, type Timeline } from "../helpers/model-server
 import { cliOfRequest, createRealOrg, faultFirst, waitForKeeps, type Cli, type RealOrg } from "../helpers/real-org.js";
 
 // The four real CLIs in one org, behind a model service that limits them (one that refuses them:
-// real-agents-refused.e2e, a file of its own so the two run side by side).
+// real-agents-refused.clients, a file of its own so the two run side by side).
 const CLIS: Cli[] = ["claude", "codex", "gemini", "opencode"];
 const KICKOFF = "Begin the research.";
 const roles = CLIS.map((cli) => ({ role: `${cli}-r`, cli, kickoff: KICKOFF }));

@@ -6,7 +6,7 @@ import { git } from "../helpers/temp-repo.js";
 
 // Each template from `org init --template` with several agents, its roles run by real CLIs behind a scripted model
 // whose every move is a shell command the CLI runs with its own tool: one org per topology, all of its agents at once.
-// The one-researcher templates are in real-templates-solo.e2e, so the two files run side by side.
+// The one-researcher templates are in real-templates-solo.clients, so the two files run side by side.
 
 describe("every template from org init with several agents, run by real agent CLIs", () => {
   test("pipeline (codex planner, claude generator, codex evaluator): spec, refused submits, objection, redraft, agreement, keep, review closes sprint 1", async () => {

@@ -5,7 +5,7 @@ import { asyncScript, autoresearchScript } from "../helpers/template-scripts.js"
 import { notice } from "../helpers/template-minds.js";
 
 // The one-researcher template from `org init --template`, run by real CLIs behind a scripted model whose every move
-// is a shell command the CLI runs with its own tool (the templates with several agents: real-templates.e2e).
+// is a shell command the CLI runs with its own tool (the templates with several agents: real-templates.clients).
 
 const ROWS = [["keep", "baseline"], ["keep", "print 0.8"], ["discard", "print 0.9"]];
 

@@ -4,7 +4,7 @@ import { pollUntil } from "../helpers/poll.js";
 import { cliOfRequest, createRealOrg, type Cli, type RealOrg } from "../helpers/real-org.js";
 
 // The four real CLIs in one org, behind a model service that refuses their key (one that limits them:
-// real-agents-faults.e2e, a file of its own so the two run side by side).
+// real-agents-faults.clients, a file of its own so the two run side by side).
 const CLIS: Cli[] = ["claude", "codex", "gemini", "opencode"];
 const roles = CLIS.map((cli) => ({ role: `${cli}-r`, cli, kickoff: "Begin the research." }));
 

@@ -16,7 +16,7 @@ const CALIBRATED = {
   summary: "the judge separates your references: good ≥ 0.85, bad ≤ 0.15, a margin of 0.70 > 2σ = 0.00",
 };
 
-// Codex 0.169.0, Gemini CLI 0.61.0 and opencode 1.18.33 as the judge (Claude Code's whole path is judge.e2e.test.ts):
+// Codex 0.169.0, Gemini CLI 0.61.0 and opencode 1.18.33 as the judge (Claude Code's whole path: judge.clients.test.ts):
 // each run headless by org's calibration, in the sandbox, behind the scripted model server, its answer read strictly.
 const RUBRIC = "# Rubric\n## design\nOne message.\n## craft\nNo broken markup.\n";
 const score = (design: number, craft: number) => JSON.stringify({ scores: { design, craft }, reason: "scripted" });

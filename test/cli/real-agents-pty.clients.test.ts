@@ -1,4 +1,4 @@
 import { describeRealAgents } from "../helpers/real-agents-suite.js";
 
-// One file per pane mode (the other is real-agents-tmux.e2e), so the two run side by side.
+// One file per pane mode (the other is real-agents-tmux.clients), so the two run side by side.
 describeRealAgents("pty");
