@@ -37,7 +37,9 @@ describe("the dashboard's pane feed (tmux control mode)", () => {
     feed = new Tmux(processRunner, socket, "grid").openPaneFeed();
     const capture = await pollUntil(async () => {
       const result = await feed!.capture([first!, second!]);
-      return result.screens.get(second!)?.includes("second pane") ? result : undefined;
+      // Each pane's printf may land after the other's: wait for both texts, not the second alone.
+      const drawn = result.screens.get(first!)?.includes("tab") && result.screens.get(second!)?.includes("second pane");
+      return drawn ? result : undefined;
     }, { what: "both panes captured" });
     expect(capture.panes.map((pane) => [pane.id, pane.dead, pane.options["@org_agent"] ?? null])).toEqual([[first, false, null], [second, false, "second"]]);
     // A line that looks like the protocol's own end marker is pane text, not the end of the reply.

@@ -64,7 +64,7 @@ describe("org report", () => {
     mkdirSync(join(dir, "state"));
     writeFileSync(join(dir, "state", "results.tsv"), results.text);
     // Up 10:00–10:30 (the daemon's last beat) on 2 CPU slots: 30 one-minute bars under the progress chart.
-    writeFileSync(join(dir, "state", "org.json"), JSON.stringify({ upAt: "2026-01-01T10:00:00Z" }));
+    writeFileSync(join(dir, "state", "org.json"), JSON.stringify({ upAt: "2026-01-01T10:00:00Z", agents: [] }));
     writeFileSync(join(dir, "state", "daemon.json"), JSON.stringify({ heartbeatAt: "2026-01-01T10:30:00Z" }));
     writeFileSync(join(dir, "state", "gpu-slots.json"), JSON.stringify({ unit: "slot", slots: ["cpu0", "cpu1"] }));
     writeFileSync(join(dir, "state", "gpu-runs.jsonl"), `${JSON.stringify({ id: "a", slot: "cpu0", gpu: null, agent: "researcher-1", commit: "c000001", kind: "baseline", run: 1, start: "2026-01-01T10:01:00Z", end: "2026-01-01T10:20:00Z" })}\n`);
