@@ -13,7 +13,11 @@ export const GIT_ENV = {
 };
 
 export function git(dir: string, args: string[]): string {
-  return execFileSync("git", ["-c", "commit.gpgsign=false", "-c", "gc.auto=0", ...args], { cwd: dir, env: { ...process.env, ...GIT_ENV }, encoding: "utf8" });
+  // stderr piped, not inherited: git's chatter ("Automatic merge went well…") stays out of the test output, and a
+  // failure still carries it in the thrown error.
+  return execFileSync("git", ["-c", "commit.gpgsign=false", "-c", "gc.auto=0", ...args], {
+    cwd: dir, env: { ...process.env, ...GIT_ENV }, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"],
+  });
 }
 
 export function makeTempDir(prefix = "org-test-"): string {
