@@ -73,7 +73,8 @@ export class Notifier {
 
   /** Start watching the panes behind `io` (the grid's NoticePort); resolves once every agent pane found is watched. Off when messages.notify is false. */
   static async start(opts: {
-    record: Pick<OrgRecord, "root" | "backend">; config: OrgConfig | undefined; say: (line: string) => void; io: NoticePort;
+    record: Pick<OrgRecord, "root" | "backend">; config: OrgConfig | undefined;
+    say: (line: string) => void; io: NoticePort;
   }): Promise<{ stop(): Promise<void> }> {
     const settings = readMessageSettings(opts.config);
     if (!settings.notify) {

@@ -16,7 +16,10 @@ const REDRAW_MS = 10_000;
 const UNWATCHED_REFRESH_MS = 30_000;
 
 /** The control pane's screen: the org's status table with the feed under it, redrawn when it changes. */
-export function defineStatusScreen(opts: { root: string; world: World; tmux: PanesPort; record: OrgRecord; feed: Feed; renderStatus: (snapshot: OrgSnapshot) => string }): Service {
+export function defineStatusScreen(opts: {
+  root: string; world: World; tmux: PanesPort; record: OrgRecord; feed: Feed;
+  renderStatus: (snapshot: OrgSnapshot) => string;
+}): Service {
   const { world, feed } = opts;
   let paneFeed: PaneFeed | undefined;
   const branches = cacheBranchHeads(world, opts.record);

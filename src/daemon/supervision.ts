@@ -17,7 +17,9 @@ const PROMPT_WAIT_SCREEN_MS = 1000;
  * The supervisor and the screen watch over one grid (tmux, or `org pty-host` over its socket). The supervisor's
  * first look is made at its start, before the verifier loads: agents whose program already exited wait on us.
  */
-export function defineSupervision(opts: { state: string; tmux: PanesPort; children: ChildTracker; say: (line: string) => void }): { supervisor: Service; screens: Service } {
+export function defineSupervision(opts: {
+  state: string; tmux: PanesPort; children: ChildTracker; say: (line: string) => void;
+}): { supervisor: Service; screens: Service } {
   const { say } = opts;
   const screenPort = opts.tmux.openScreenPort();
   const screens = new ScreenWatch(opts.state, screenPort);

@@ -41,7 +41,8 @@ export async function readChange(repo: string, against: string, commit: string, 
   ]);
   const blank = spaced.trim() === "";
   const lines = countDiffLines(diff.toString("latin1"));
-  if (id) return blank ? { kind: "empty", whitespace: true, lines, diff } : { kind: "change", key: { patchId: id, tree }, lines, diff };
+  if (id && blank) return { kind: "empty", whitespace: true, lines, diff };
+  if (id) return { kind: "change", key: { patchId: id, tree }, lines, diff };
   // No hunks to hash (no change at all, or only new empty files): the diff's own bytes say which, and name it.
   // Two commits' full diff is empty exactly when their trees are the same.
   if (diff.length === 0) return { kind: "empty", whitespace: false, lines, diff };

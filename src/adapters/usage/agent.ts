@@ -32,7 +32,7 @@ export class AgentUsageReader {
     return this.launch.spec;
   }
 
-  /** One look: new replies into the ledger, usage.json rewritten when anything in it changed; false: its CLI records none. */
+  /** One look: new replies into the ledger, usage.json rewritten when it changed; false: its CLI records none. */
   async poll(now: Date, pricing: Pricing): Promise<boolean> {
     const launch = await this.readLaunchSpec();
     // Not started yet by `org up`: nothing to say, not even unknown.

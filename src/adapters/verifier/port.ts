@@ -119,7 +119,10 @@ export function createVerifierPort(opts: {
       await mkdir(join(options.logFile, ".."), { recursive: true });
       await writeFile(options.logFile, "");
       const pool = opts.backend === "slurm" ? opts.slurmPool : undefined;
-      const { argv, env, note, sealed } = pool ? placeInPoolJob(pool, command, options) : opts.backend === "slurm" ? await placeInJob(opts.state, command, options) : await placeInSandbox(opts.sandbox, command, options);
+      const placed = pool ? placeInPoolJob(pool, command, options)
+        : opts.backend === "slurm" ? await placeInJob(opts.state, command, options)
+          : await placeInSandbox(opts.sandbox, command, options);
+      const { argv, env, note, sealed } = placed;
       if (note) await appendLines(options.logFile, [note]);
       checkouts.noteRun(options.cwd, sealed === true);
       // Verify runs never see the secrets the daemon holds for agents.
@@ -221,13 +224,18 @@ async function placeInSandbox(
 }
 
 /** Under Slurm with a pool, a run is its own job of one GPU: Slurm picks the GPU and sets CUDA_VISIBLE_DEVICES. */
-function placeInPoolJob(pool: { org: string; settings: SlurmConfig }, argv: string[], options: { cwd: string; env: Record<string, string>; timeoutMs: number }): Placement {
+function placeInPoolJob(
+  pool: { org: string; settings: SlurmConfig }, argv: string[],
+  options: { cwd: string; env: Record<string, string>; timeoutMs: number },
+): Placement {
   const env = Object.fromEntries(Object.entries(options.env).filter(([key]) => key !== "CUDA_VISIBLE_DEVICES"));
   return { argv: slurmPoolRunArgv(pool.org, pool.settings, { argv, cwd: options.cwd, timeoutMs: options.timeoutMs }), env };
 }
 
 /** Under Slurm a run is a step of the agent's own job, on its GPU; with no running job it runs here, and says so. */
-async function placeInJob(state: string, argv: string[], options: { cwd: string; env: Record<string, string> }): Promise<Placement> {
+async function placeInJob(
+  state: string, argv: string[], options: { cwd: string; env: Record<string, string> },
+): Promise<Placement> {
   const agent = options.env.ORG_AGENT ?? "";
   const record = JSON.parse((await readText(slurmAgentPaths(state, agent).job)) ?? "null") as { id?: string; status?: string; job?: { kind?: string } } | null;
   if (record?.id && record.job?.kind === "running") {

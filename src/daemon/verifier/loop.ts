@@ -197,7 +197,8 @@ export class VerifierLoop {
         this.port.admit([submitted.commit, submitted.after, ledger.best?.commit]), this.readSigma(),
         readAgentProgramAt(this.paths.state, submitted.agent, submitted.submittedAt),
       ]);
-      const request = toJudged(refused ? submitted : await rebaseOntoBest({ port: this.port, state: this.paths.state, base: this.record.baseCommit, log: this.log }, submitted, ledger, slot));
+      const rebase = { port: this.port, state: this.paths.state, base: this.record.baseCommit, log: this.log };
+      const request = toJudged(refused ? submitted : await rebaseOntoBest(rebase, submitted, ledger, slot));
       // The checkout, and what changed since the base, made while the ledger and the row are looked up.
       checkout = refused ? undefined : startEarly(this.port.prepareCheckout(slot, request.commit));
       const own = request.kind !== "baseline" && !refused && request.rebased?.kind !== "conflict";

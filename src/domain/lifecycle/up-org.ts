@@ -49,7 +49,8 @@ export async function upOrg(world: World, loaded: LoadedConfig, opts: UpOptions 
   };
   const wanted = opts.mode === "pty" ? ptyGridSocket(paths.state) : tmuxSocket(config.name, paths.root);
   // Still up in the other mode (tmux or pty), the org is the running one: switching needs `org down` first.
-  const other = previous && previous.socket !== wanted && (await world.panes(previous.socket, previous.session).isRunning());
+  const moved = previous && previous.socket !== wanted;
+  const other = moved && (await world.panes(previous.socket, previous.session).isRunning());
   const socket = other ? previous.socket : wanted;
   const tmux = world.panes(socket, `org-${config.name}`);
   if (await tmux.isRunning()) {

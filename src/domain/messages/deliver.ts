@@ -24,7 +24,8 @@ export async function deliverMessage(port: MailPort, state: string, outgoing: Ou
   const time = clock.now.toISOString();
   const files = await Promise.all(outgoing.to.map(async (agent) => {
     const file = join(inboxPaths(state, agent).inbox, `${id}.md`);
-    await port.writeMessage(state, agent, file, formatMessage({ id, from: outgoing.from, to: agent, time, kind: outgoing.kind }, outgoing.body, outgoing.extra));
+    const head = { id, from: outgoing.from, to: agent, time, kind: outgoing.kind };
+    await port.writeMessage(state, agent, file, formatMessage(head, outgoing.body, outgoing.extra));
     await archiveOverflow(port, state, agent, settings.inbox_max);
     return file;
   }));

@@ -8,7 +8,9 @@ import type { ObservedOrg } from "./org-states.js";
 import { isHeldByStop } from "../experiments/stop-state.js";
 
 /** The running org as its files and its panes show it. */
-export async function observeOrg(world: World, paths: OrgPaths, record: OrgRecord, tmux: PanesPort): Promise<ObservedOrg> {
+export async function observeOrg(
+  world: World, paths: OrgPaths, record: OrgRecord, tmux: PanesPort,
+): Promise<ObservedOrg> {
   const panes = await tmux.listPanes();
   const byId = new Map(panes.map((pane) => [pane.id, pane]));
   const agents = await Promise.all(record.agents.map(async (agent) => {
