@@ -13,6 +13,7 @@ const FLOWS: Record<string, string> = {
   "init.ts": "flows/init-org.js", "builtin.ts": "flows/builtin/run-builtin.js",
   "up.ts": "flows/up/start-org.js", "down.ts": "flows/stop-org.js", "reload.ts": "flows/reload/apply-reload.js",
   "plan.ts": "flows/reload/reload-now.js", "program-restore.ts": "flows/reload/restore-program.js",
+  "attach.ts": "flows/attach-grid.js",
 };
 const SRC = join(PACKAGE_ROOT, "src");
 
