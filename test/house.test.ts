@@ -14,6 +14,7 @@ const FLOWS: Record<string, string> = {
   "up.ts": "flows/up/start-org.js", "down.ts": "flows/stop-org.js", "reload.ts": "flows/reload/apply-reload.js",
   "plan.ts": "flows/reload/reload-now.js", "program-restore.ts": "flows/reload/restore-program.js",
   "attach.ts": "flows/attach-grid.js",
+  "watch.ts": "flows/views/dashboard-session.js",
 };
 const SRC = join(PACKAGE_ROOT, "src");
 

@@ -1,13 +1,4 @@
-import { DashboardSource } from "../../domain/views/dashboard-source.js";
-import type { RestartDecision } from "../../domain/views/dashboard-restart.js";
-import { PTY_SOCKET_PREFIX } from "../../domain/paths.js";
-import { readMetricSetting } from "../../adapters/store/config-file.js";
-import { readRecord } from "../../adapters/store/org-record.js";
-import { runInteractive } from "../../adapters/process.js";
-import { PtyFeed } from "../../adapters/pty/feed.js";
-import { PtyFocus } from "../../adapters/pty/focus.js";
-import { createWorld } from "../../adapters/real-world.js";
-import { readVerifierInput } from "../../adapters/store/verifier-state.js";
+import { openDashboardSession } from "../../flows/views/dashboard-session.js";
 import type { Io } from "../io.js";
 
 const REFRESH_MS = 250;
@@ -21,42 +12,20 @@ export async function runWatch(opts: { root: string }, io: Io): Promise<number> 
     io.err("org watch needs a terminal — use org status");
     return 1;
   }
-  const record = await readRecord(opts.root);
-  const world = createWorld();
-  const tmux = world.panes(record.socket, record.session);
   // Loading org.yaml and blessed are the slow part of starting: do both at once.
-  const [metric, { runDashboard }] = await Promise.all([readMetricSetting(opts.root), import("../../ui/dashboard.js")]);
-  const readVerifier = (agents: string[]) => readVerifierInput(opts.root, agents);
-  const source = new DashboardSource(world, opts.root, { ...metric, readVerifier });
-  // Without tmux there is nothing to attach to: the dashboard itself passes keys to the pty host.
-  const pty = record.socket.startsWith(PTY_SOCKET_PREFIX) ? new PtyFeed(record.socket.slice(PTY_SOCKET_PREFIX.length)) : undefined;
-  const restart = async (decision: Exclude<RestartDecision, { kind: "refuse" }>): Promise<string> => {
-    if (decision.kind === "respawn") {
-      await tmux.respawnPane(decision.paneId);
-      return `respawned ${decision.agent}'s pane`;
-    }
-    try {
-      process.kill(decision.pid, "SIGTERM");
-      return `sent SIGTERM to ${decision.agent} (pid ${decision.pid}); its supervisor restarts it`;
-    } catch (error) {
-      return `${decision.agent} (pid ${decision.pid}) already exited: ${(error as NodeJS.ErrnoException).code ?? "gone"}`;
-    }
-  };
-  const noColor = Boolean(process.env.NO_COLOR);
+  const opening = openDashboardSession(opts.root);
+  const [session, { runDashboard }] = await Promise.all([opening, import("../../ui/dashboard.js")]);
+  const theme = { color: !process.env.NO_COLOR };
   let select: string | undefined;
   try {
     for (;;) {
-      const focus = pty ? { focus: new PtyFocus(pty) } : {};
-      const outcome = await runDashboard({ read: () => source.read(), restart, theme: { color: !noColor }, refreshMs: REFRESH_MS, select, ...focus });
+      const { read, restart } = session;
+      const outcome = await runDashboard({ read, restart, theme, refreshMs: REFRESH_MS, select, ...session.focus() });
       if (outcome.kind === "quit") return 0;
       select = outcome.agent.name;
-      await tmux.selectPane(outcome.agent.paneId!);
-      // Inside another tmux, attaching nests clients; tmux refuses unless TMUX is unset.
-      await runInteractive(tmux.attachArgv(outcome.agent.paneId!), { TMUX: undefined });
+      await session.attach(outcome.agent.paneId!);
     }
   } finally {
-    // The standing tmux client (or pty socket) would keep this process alive.
-    source.close();
-    pty?.close();
+    session.close();
   }
 }
