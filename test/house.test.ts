@@ -15,6 +15,7 @@ const FLOWS: Record<string, string> = {
   "plan.ts": "flows/reload/reload-now.js", "program-restore.ts": "flows/reload/restore-program.js",
   "attach.ts": "flows/attach-grid.js",
   "watch.ts": "flows/views/dashboard-session.js",
+  "contract.ts": "flows/contract-sprint.js",
 };
 const SRC = join(PACKAGE_ROOT, "src");
 

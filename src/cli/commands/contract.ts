@@ -1,27 +1,20 @@
 import { relative } from "node:path";
-import type { ContractSettings } from "../../domain/config/index.js";
-import { requireContractSettings, type ContractAction } from "../../domain/contracts/actions.js";
+import type { ContractAction } from "../../domain/contracts/actions.js";
 import { decideAgreement } from "../../domain/contracts/agreement.js";
-import { listAgents } from "../../domain/lifecycle/plan-agents.js";
-import { orgPaths } from "../../domain/paths.js";
-import { loadConfigOrThrow } from "../../adapters/store/run-config.js";
-import { changeContract } from "../../adapters/store/contract-change.js";
-import { readCurrentContract } from "../../adapters/store/contracts.js";
-import { findCaller } from "../../adapters/identity/find-caller.js";
+import { actOnContract, type ContractOutcome } from "../../flows/contract-sprint.js";
 import type { Io } from "../io.js";
 
 /** `org contract draft|sign|object|status`: the generator drafts, both parties sign the same checklist, the evaluator may object. */
 export async function runContract(opts: { root: string; cwd: string; action: ContractAction }, io: Io): Promise<number> {
-  const config = await loadConfigOrThrow(opts.root);
-  const settings = requireContractSettings(config);
-  const caller = await findCaller(opts.root, listAgents(config));
-  if (opts.action.kind === "status") return printStatus(io, orgPaths(opts.root).state, settings, (file) => relative(opts.root, file));
-  io.out(await changeContract({ root: opts.root, cwd: opts.cwd, config, settings, caller, action: opts.action }));
+  const outcome = await actOnContract(opts);
+  if (outcome.kind === "status") return printStatus(io, outcome, (file) => relative(opts.root, file));
+  io.out(outcome.message);
   return 0;
 }
 
-async function printStatus(io: Io, state: string, settings: ContractSettings, show: (file: string) => string): Promise<number> {
-  const current = await readCurrentContract(state);
+type Status = Extract<ContractOutcome, { kind: "status" }>;
+
+function printStatus(io: Io, { settings, current }: Status, show: (file: string) => string): number {
   if (!current) {
     io.out(`no contract yet: the generator (role ${settings.generator}) drafts sprint 1's with org contract draft -f contract.md`);
     return 0;

@@ -1,0 +1,29 @@
+import type { ContractSettings } from "../domain/config/index.js";
+import { requireContractSettings, type ContractAction } from "../domain/contracts/actions.js";
+import { listAgents } from "../domain/lifecycle/plan-agents.js";
+import { orgPaths } from "../domain/paths.js";
+import { loadConfigOrThrow } from "../adapters/store/run-config.js";
+import { changeContract } from "../adapters/store/contract-change.js";
+import { readCurrentContract, type CurrentContract } from "../adapters/store/contracts.js";
+import { findCaller } from "../adapters/identity/find-caller.js";
+
+export type ContractOutcome =
+  | { kind: "changed"; message: string }
+  | { kind: "status"; settings: ContractSettings; current: CurrentContract | undefined };
+
+/**
+ * `org contract draft|sign|object|status` as the caller stands: status reads the current sprint's contract, the others
+ * change it and say what they did. Without a contracts section in org.yaml, nothing is read or changed.
+ */
+export async function actOnContract(opts: { root: string; cwd: string; action: ContractAction })
+  : Promise<ContractOutcome> {
+  const config = await loadConfigOrThrow(opts.root);
+  const settings = requireContractSettings(config);
+  const caller = await findCaller(opts.root, listAgents(config));
+  if (opts.action.kind === "status") {
+    return { kind: "status", settings, current: await readCurrentContract(orgPaths(opts.root).state) };
+  }
+  const { root, cwd, action } = opts;
+  const message = await changeContract({ root, cwd, config, settings, caller, action });
+  return { kind: "changed", message };
+}
