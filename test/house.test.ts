@@ -16,6 +16,7 @@ const FLOWS: Record<string, string> = {
   "attach.ts": "flows/attach-grid.js",
   "watch.ts": "flows/views/dashboard-session.js",
   "contract.ts": "flows/contract-sprint.js",
+  "review.ts": "flows/contract-sprint.js",
 };
 const SRC = join(PACKAGE_ROOT, "src");
 
