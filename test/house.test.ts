@@ -17,6 +17,7 @@ const FLOWS: Record<string, string> = {
   "watch.ts": "flows/views/dashboard-session.js",
   "contract.ts": "flows/contract-sprint.js",
   "review.ts": "flows/contract-sprint.js",
+  "claim.ts": "flows/claim-idea.js",
 };
 const SRC = join(PACKAGE_ROOT, "src");
 
