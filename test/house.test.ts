@@ -18,6 +18,7 @@ const FLOWS: Record<string, string> = {
   "contract.ts": "flows/contract-sprint.js",
   "review.ts": "flows/contract-sprint.js",
   "claim.ts": "flows/claim-idea.js",
+  "demo.ts": "flows/prepare-demo.js",
 };
 const SRC = join(PACKAGE_ROOT, "src");
 

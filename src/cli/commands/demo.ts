@@ -1,18 +1,15 @@
-import { basename, relative, resolve } from "node:path";
-import { readAndLoadConfig, readRepoSetting } from "../../adapters/store/config-file.js";
-import { createDemoRepo } from "../../adapters/git/demo-repo.js";
-import { readRecord } from "../../adapters/store/org-record.js";
+import { basename, relative } from "node:path";
+import { prepareDemoRepo, readGridMode } from "../../flows/prepare-demo.js";
 import type { Io } from "../io.js";
 
 type DemoOptions = { root: string; attach: boolean; tmux?: boolean };
 
 /** `org demo`: create the toy research repo org.yaml points at (first run only), then `org up` (passed in: no command imports another). */
 export async function runDemo(opts: DemoOptions, io: Io, runUp: (opts: DemoOptions, io: Io) => Promise<number>): Promise<number> {
-  const repo = await demoRepoPath(opts.root);
-  const { created } = await createDemoRepo(repo);
+  const { repo, created } = await prepareDemoRepo(opts.root);
   if (created) io.out(`created the demo research repo in ${repo} (train.mjs is mutable, prepare.mjs is protected)`);
   const code = await runUp(opts, io);
-  if (code === 0) io.out(howToWatch((await readRecord(opts.root)).mode ?? "tmux", orgCommand()));
+  if (code === 0) io.out(howToWatch(await readGridMode(opts.root), orgCommand()));
   return code;
 }
 
@@ -26,11 +23,4 @@ function howToWatch(mode: "tmux" | "pty", org: string): string {
 function orgCommand(): string {
   const script = process.argv[1] ?? "";
   return basename(script) === "org.js" ? `node ${relative(process.cwd(), script) || script}` : "org";
-}
-
-// Read org.yaml's repo before validation: validation itself fails until the repo exists.
-async function demoRepoPath(root: string): Promise<string> {
-  const read = await readAndLoadConfig({ cwd: root });
-  if ("loaded" in read) return read.loaded.repoDir;
-  return resolve(root, (await readRepoSetting(root)) ?? ".demo/research");
 }
