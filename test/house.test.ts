@@ -19,6 +19,7 @@ const FLOWS: Record<string, string> = {
   "review.ts": "flows/contract-sprint.js",
   "claim.ts": "flows/claim-idea.js",
   "demo.ts": "flows/prepare-demo.js",
+  "logs.ts": "flows/views/pane-log.js",
 };
 const SRC = join(PACKAGE_ROOT, "src");
 
