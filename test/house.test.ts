@@ -20,6 +20,7 @@ const FLOWS: Record<string, string> = {
   "claim.ts": "flows/claim-idea.js",
   "demo.ts": "flows/prepare-demo.js",
   "logs.ts": "flows/views/pane-log.js",
+  "program-show.ts": "flows/views/program-view.js",
 };
 const SRC = join(PACKAGE_ROOT, "src");
 
