@@ -21,6 +21,7 @@ const FLOWS: Record<string, string> = {
   "demo.ts": "flows/prepare-demo.js",
   "logs.ts": "flows/views/pane-log.js",
   "program-show.ts": "flows/views/program-view.js",
+  "traces.ts": "flows/views/transcripts-view.js",
 };
 const SRC = join(PACKAGE_ROOT, "src");
 

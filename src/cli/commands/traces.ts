@@ -2,12 +2,9 @@ import { OrgError } from "../../domain/errors.js";
 import { formatJson } from "../../domain/safe-text.js";
 import {
   compileGrep, findExperiment, parseSince, selectEvents, selectSince, traceDiverged, traceExperiments,
-  type AgentTrace, type ExperimentTrace, type TracedResult,
+  type AgentTrace, type ExperimentTrace,
 } from "../../domain/traces/index.js";
-import { orgPaths } from "../../domain/paths.js";
-import { readRecord } from "../../adapters/store/org-record.js";
-import { readTracedResults } from "../../adapters/store/trace-results.js";
-import { readAgentTrace } from "../../adapters/traces/read-trace.js";
+import { loadTraces } from "../../flows/views/transcripts-view.js";
 import { renderExperiment, renderExperiments, renderMatches } from "../../ui/traces-view.js";
 import type { Io } from "../io.js";
 
@@ -30,16 +27,7 @@ export async function runTraces(opts: TracesOptions, io: Io): Promise<number> {
     const example = "e.g. `org traces researcher-1`";
     throw new OrgError(`name an agent, or ask for --diverged or --grep <regex> — ${example}`, "usage");
   }
-  const record = await readRecord(opts.root);
-  const names = record.agents.map((agent) => agent.name);
-  if (opts.agent && !names.includes(opts.agent)) {
-    throw new OrgError(`no agent named "${opts.agent}" — choose one of: ${names.join(", ")}`, "unknown-agent");
-  }
-  const state = orgPaths(opts.root).state;
-  const rows = await readTracedResults(opts.root);
-  const agent = opts.agent ?? (opts.experiment ? findAgentOf(rows, opts.experiment) : undefined);
-  const read = async (name: string) => [name, await readAgentTrace(state, name)] as const;
-  const traces = new Map(await Promise.all((agent ? [agent] : names).map(read)));
+  const { agent, rows, traces } = await loadTraces(opts.root, opts);
   if (opts.diverged) return printDiverged(traceDiverged(traces, rows), filter, opts.json, io);
   if (!agent) return printMatches(traces, filter, opts.json, io);
   const trace = traces.get(agent)!;
@@ -90,15 +78,6 @@ function printMatches(traces: ReadonlyMap<string, AgentTrace>, filter: Filter, j
   if (json) io.out(formatJson(matches));
   else io.out(matches.length > 0 ? renderMatches(matches, io.columns) : "no match in any transcript");
   return 0;
-}
-
-// --experiment without an agent: the agent whose row it is.
-function findAgentOf(rows: readonly TracedResult[], name: string): string {
-  const commit = /^[0-9a-f]{7,40}$/.test(name);
-  const row = rows.find((candidate) => candidate.id === name || (commit && candidate.commit.startsWith(name)));
-  const list = "`org tried` lists every experiment with its commit";
-  if (!row) throw new OrgError(`no experiment "${name}" in the org's results — ${list}`, "unknown-experiment");
-  return row.agent;
 }
 
 function insteadOf(trace: Extract<AgentTrace, { kind: "none" }>, agent: string): string {
