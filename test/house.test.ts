@@ -22,6 +22,7 @@ const FLOWS: Record<string, string> = {
   "logs.ts": "flows/views/pane-log.js",
   "program-show.ts": "flows/views/program-view.js",
   "traces.ts": "flows/views/transcripts-view.js",
+  "doctor.ts": "flows/views/doctor-view.js",
 };
 const SRC = join(PACKAGE_ROOT, "src");
 
