@@ -167,7 +167,7 @@ describe("the house", () => {
       names: /["'`/]results\.tsv["'`]|\bresultsPath\(/,
       users: [
         "domain/experiments/results-table.ts", "domain/views/dashboard-source.ts",
-        "cli/commands/report.ts", "flows/views/lineage-view.ts",
+        "flows/views/report-view.ts", "flows/views/lineage-view.ts",
       ],
     },
     {
