@@ -23,6 +23,7 @@ const FLOWS: Record<string, string> = {
   "program-show.ts": "flows/views/program-view.js",
   "traces.ts": "flows/views/transcripts-view.js",
   "doctor.ts": "flows/views/doctor-view.js",
+  "slurm-run.ts": "flows/run-slurm-pane.js",
 };
 const SRC = join(PACKAGE_ROOT, "src");
 
