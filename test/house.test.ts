@@ -24,6 +24,7 @@ const FLOWS: Record<string, string> = {
   "traces.ts": "flows/views/transcripts-view.js",
   "doctor.ts": "flows/views/doctor-view.js",
   "slurm-run.ts": "flows/run-slurm-pane.js",
+  "pty-host.ts": "flows/host-panes.js",
 };
 const SRC = join(PACKAGE_ROOT, "src");
 
