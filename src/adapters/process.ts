@@ -197,6 +197,16 @@ export async function killProcessGroup(pgid: number, graceMs = 2000): Promise<vo
   if (!sendSignal(-pgid, "SIGKILL")) sendSignal(pgid, "SIGKILL");
 }
 
+/** Signal one process: sent, or why not (its errno code: ESRCH when it has exited, EPERM when it is not ours). */
+export function signalProcess(pid: number, name: NodeJS.Signals): { sent: true } | { sent: false; code: string } {
+  try {
+    process.kill(pid, name);
+    return { sent: true };
+  } catch (error) {
+    return { sent: false, code: (error as NodeJS.ErrnoException).code ?? "gone" };
+  }
+}
+
 function sendSignal(target: number, name: NodeJS.Signals): boolean {
   try {
     process.kill(target, name);

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { expect, test } from "vitest";
-import { killProcessGroup, processRunner } from "../../src/adapters/process.js";
+import { killProcessGroup, processRunner, signalProcess } from "../../src/adapters/process.js";
 import { pollUntil } from "../helpers/poll.js";
 import { isRunning } from "../helpers/processes.js";
 
@@ -36,4 +36,12 @@ test("a group leader and its children go together; a group already gone is left 
 test("a program that cannot start is a result with spawnError, never a throw: a missing program, a cwd that is a file", async () => {
   expect(await processRunner.run(["/nonexistent/program"])).toMatchObject({ exitCode: null, spawnError: expect.stringMatching(/ENOENT/) });
   expect(await processRunner.run(["true"], { cwd: "/etc/hostname" })).toMatchObject({ exitCode: null, stdout: "", spawnError: "spawn ENOTDIR" });
+});
+
+test("one process signalled is a result: sent while it runs, ESRCH once it has exited", async () => {
+  const child = spawn("sleep", ["60"], { stdio: "ignore" });
+  const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on("exit", (_code, signal) => resolve(signal)));
+  expect(signalProcess(child.pid!, "SIGTERM")).toEqual({ sent: true });
+  expect(await exited).toBe("SIGTERM");
+  expect(signalProcess(child.pid!, "SIGTERM")).toEqual({ sent: false, code: "ESRCH" });
 });

@@ -3,7 +3,7 @@ import type { RestartDecision } from "../../domain/views/dashboard-restart.js";
 import { PTY_SOCKET_PREFIX } from "../../domain/paths.js";
 import { readMetricSetting } from "../../adapters/store/config-file.js";
 import { readRecord } from "../../adapters/store/org-record.js";
-import { runInteractive } from "../../adapters/process.js";
+import { runInteractive, signalProcess } from "../../adapters/process.js";
 import { PtyFeed } from "../../adapters/pty/feed.js";
 import { PtyFocus } from "../../adapters/pty/focus.js";
 import { createWorld } from "../../adapters/real-world.js";
@@ -31,13 +31,9 @@ export async function openDashboardSession(root: string) {
       await tmux.respawnPane(decision.paneId);
       return `respawned ${decision.agent}'s pane`;
     }
-    try {
-      process.kill(decision.pid, "SIGTERM");
-      return `sent SIGTERM to ${decision.agent} (pid ${decision.pid}); its supervisor restarts it`;
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code ?? "gone";
-      return `${decision.agent} (pid ${decision.pid}) already exited: ${code}`;
-    }
+    const signal = signalProcess(decision.pid, "SIGTERM");
+    if (signal.sent) return `sent SIGTERM to ${decision.agent} (pid ${decision.pid}); its supervisor restarts it`;
+    return `${decision.agent} (pid ${decision.pid}) already exited: ${signal.code}`;
   };
   const attach = async (paneId: string): Promise<void> => {
     await tmux.selectPane(paneId);
