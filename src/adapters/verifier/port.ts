@@ -187,7 +187,8 @@ export function createVerifierPort(opts: {
       const result = await git(opts.repo, ["rev-parse", "--verify", "--quiet", `refs/heads/${branch}`], true);
       return result.exitCode === 0 ? result.stdout.trim() : undefined;
     },
-    resetBranch: (agent, commit, rescue) => resetAgentBranch(opts.repo, agent, commit, rescue, opts.say ?? (() => {})),
+    resetBranch: (agent, commit, rescue, from) =>
+      resetAgentBranch(opts.repo, agent, commit, rescue, opts.say ?? (() => {}), from),
     appendResult: createResultsAppender(opts.state),
     async appendLog(entry) {
       await appendLines(logPath(opts.state), [entry]);
