@@ -3,6 +3,7 @@ import { dirname } from "node:path";
 import { runGit } from "./run.js";
 import { openOrgWorktree } from "./worktree-git-dir.js";
 import { runGitOnWorktree } from "./worktree-git.js";
+import { readHeadRef } from "./worktree-head.js";
 
 /**
  * The verifier's reset of an agent's branch to `commit` after a verdict: its worktree follows when it holds the
@@ -33,7 +34,7 @@ export async function resetAgentBranch(
   // the caller read it a moment ago: update-ref moves the branch only from that commit, so a newer one is never lost.
   const known = from === undefined ? undefined : { exitCode: 0, stdout: from, stderr: "" };
   const [head, named] = worktree ? await Promise.all([
-    git(["symbolic-ref", "-q", "--no-recurse", "HEAD"]),
+    readHeadRef(worktree, { timeoutMs: 120_000 }),
     known ?? git(["rev-parse", "--verify", "-q", `${ref}^{commit}`]),
   ]) : [];
   if (!named || head?.stdout.trim() !== ref) {

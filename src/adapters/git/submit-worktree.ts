@@ -3,6 +3,7 @@ import type { GitAnswer } from "../../domain/experiments/submit-git.js";
 import { describeDiskFull } from "../fs/disk-space.js";
 import { commitOnto, type CommitOnto } from "./commit-onto.js";
 import { runGitOnWorktree } from "./worktree-git.js";
+import { readHeadRef } from "./worktree-head.js";
 import type { OrgWorktree } from "./worktree-git-dir.js";
 
 /** The index as `git add --all` left it: its tree (or why git could not write it), HEAD, HEAD's tree and own ref. */
@@ -35,7 +36,7 @@ export function openSubmitGit(worktree: OrgWorktree): SubmitGit {
       // HEAD, its tree and its own ref are read while `add` stages: none reads the index, the one file `add` writes.
       const [identity, added, heads, symbolic] = await Promise.all([
         readIdentity(git), git(["add", "--all"]), git(["rev-parse", "HEAD", "HEAD^{tree}"]),
-        git(["symbolic-ref", "-q", "--no-recurse", "HEAD"]),
+        readHeadRef(worktree),
       ]);
       config = identity;
       // Without this a full disk would read as "nothing to submit": git staged nothing, it could not write its index.
