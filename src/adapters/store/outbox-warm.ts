@@ -18,10 +18,7 @@ export interface WarmRequest {
 export interface WarmWorkers {
   /** Hands `request` to an idle worker: its process group, or undefined when none is ready (then run it cold). */
   hand(request: WarmRequest, what: string): { pid: number; ended: () => void } | undefined;
-  /**
-   * Starts workers until two are idle, replacing those that died idle (not within REFILL_DELAY_MS of a hand-over);
-   * workers that keep dying are given up on.
-   */
+  /** Starts workers until two are idle, replacing those that died idle; workers that keep dying are given up on. */
   ensure(): void;
   close(): Promise<void>;
 }
@@ -37,9 +34,6 @@ const MAX_IDLE_DEATHS = 3;
 // Two waiting: a command right after another (a submit, then its inbox) finds one whose node has started, not one
 // still starting. Its node costs ~55 MB, and only while some agent is sandboxed.
 const IDLE_WORKERS = 2;
-// A worker handed a command is replaced this long after, not at once: a node starting beside the command (its load,
-// then its warm-up) takes the CPU the command needs on a small machine. The other idle worker serves meanwhile.
-export const REFILL_DELAY_MS = 1000;
 
 /**
  * `org outbox-worker`s started ahead, so a brokered command skips node's start-up and org's load. Each starts as a
@@ -50,8 +44,6 @@ export function createWarmWorkers(orgArgv: readonly string[], children: ChildTra
   const idle: Idle[] = [];
   let deaths = 0;
   let closed = false;
-  // No refill before then: the last hand-over's command has the machine to itself.
-  let quietUntil = 0;
   const start = () => {
     const what = `org ${WARM_WORKER_COMMAND} (idle, for the next brokered command)`;
     const ticket = children.announce("command", what, true);
@@ -77,7 +69,6 @@ export function createWarmWorkers(orgArgv: readonly string[], children: ChildTra
     }
   };
   const fill = () => {
-    if (Date.now() < quietUntil) return;
     while (!closed && deaths < MAX_IDLE_DEATHS && idle.length < IDLE_WORKERS) start();
   };
   return {
@@ -90,13 +81,7 @@ export function createWarmWorkers(orgArgv: readonly string[], children: ChildTra
       worker.input.end(`${JSON.stringify({ ...request, env: { ...request.env, ...ticket.env } })}\n`);
       ticket.started(worker.pid);
       deaths = 0;
-      const until = (quietUntil = Date.now() + REFILL_DELAY_MS);
-      // The last hand-over's timer refills (a timer may fire a millisecond before the clock says).
-      setTimeout(() => {
-        if (quietUntil !== until) return;
-        quietUntil = 0;
-        fill();
-      }, REFILL_DELAY_MS).unref();
+      fill();
       return { pid: worker.pid, ended: () => ticket.ended(worker.pid) };
     },
     ensure() {
