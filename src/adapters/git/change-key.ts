@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { countDiffLines, type DiffLines } from "../../domain/experiments/diff-lines.js";
+import { hasNonWhitespaceEdit } from "../../domain/experiments/whitespace-edit.js";
 import type { Change } from "../../domain/experiments/tried-answer.js";
 import type { Runner } from "../process.js";
 import { pipeGit } from "./pipe.js";
@@ -33,14 +34,14 @@ export async function readChange(repo: string, against: string, commit: string, 
     return result.stdout;
   };
   // The reads of the store at once, the diff straight into patch-id: one round of git, no file written.
-  const [tree, spaced, { id, diff }] = await Promise.all([
-    readTree(repo, against, git),
-    // `git diff -w` prints nothing for a file whose edits are whitespace; a mode change or a new empty file shows.
-    git(["diff", "-w", "--ignore-blank-lines", "--no-renames", "--no-color", "--no-ext-diff", against, commit]),
-    readPatchId(repo, against, commit),
-  ]);
+  const [tree, { id, diff }] = await Promise.all([readTree(repo, against, git), readPatchId(repo, against, commit)]);
+  const text = diff.toString("latin1");
+  // `git diff -w` prints nothing for a file whose edits are whitespace; a mode change or a new empty file shows.
+  // Asked only when the diff itself cannot tell: an edit of a line's words needs no git process to see.
+  const spaced = hasNonWhitespaceEdit(text) ? "edited"
+    : await git(["diff", "-w", "--ignore-blank-lines", "--no-renames", "--no-color", "--no-ext-diff", against, commit]);
   const blank = spaced.trim() === "";
-  const lines = countDiffLines(diff.toString("latin1"));
+  const lines = countDiffLines(text);
   if (id && blank) return { kind: "empty", whitespace: true, lines, diff };
   if (id) return { kind: "change", key: { patchId: id, tree }, lines, diff };
   // No hunks to hash (no change at all, or only new empty files): the diff's own bytes say which, and name it.

@@ -3,6 +3,7 @@ import { dirname } from "node:path";
 import { runGit } from "./run.js";
 import { openOrgWorktree } from "./worktree-git-dir.js";
 import { runGitOnWorktree } from "./worktree-git.js";
+import { readHeadRef } from "./worktree-head.js";
 
 /**
  * The verifier's reset of an agent's branch to `commit` after a verdict: its worktree follows when it holds the
@@ -12,7 +13,7 @@ import { runGitOnWorktree } from "./worktree-git.js";
  */
 export async function resetAgentBranch(
   repo: string, agent: { name: string; branch: string; worktree: string }, commit: string, rescueFile: string,
-  say: (line: string) => void,
+  say: (line: string) => void, from?: string,
 ): Promise<string | undefined> {
   const ref = `refs/heads/${agent.branch}`;
   const must = async (run: Promise<{ exitCode: number | null; stdout: string; stderr: string }>, what: string) => {
@@ -29,12 +30,15 @@ export async function resetAgentBranch(
     return undefined;
   });
   const git = (args: string[]) => runGitOnWorktree(worktree!, args, { timeoutMs: 120_000 });
-  // Both read at once: where HEAD points, and the branch's commit (unused when the worktree is elsewhere).
+  // Both read at once: where HEAD points, and the branch's commit (unused when the worktree is elsewhere), unless
+  // the caller read it a moment ago: update-ref moves the branch only from that commit, so a newer one is never lost.
+  const known = from === undefined ? undefined : { exitCode: 0, stdout: from, stderr: "" };
   const [head, named] = worktree ? await Promise.all([
-    git(["symbolic-ref", "-q", "--no-recurse", "HEAD"]), git(["rev-parse", "--verify", "-q", `${ref}^{commit}`]),
+    readHeadRef(worktree, { timeoutMs: 120_000 }),
+    known ?? git(["rev-parse", "--verify", "-q", `${ref}^{commit}`]),
   ]) : [];
   if (!named || head?.stdout.trim() !== ref) {
-    await moveBranch();
+    await moveBranch(from);
     return undefined;
   }
   const old = (await must(Promise.resolve(named), `rev-parse ${ref}`)).trim();

@@ -3,6 +3,7 @@ import type { GitAnswer } from "../../domain/experiments/submit-git.js";
 import { describeDiskFull } from "../fs/disk-space.js";
 import { commitOnto, type CommitOnto } from "./commit-onto.js";
 import { runGitOnWorktree } from "./worktree-git.js";
+import { readHeadRef } from "./worktree-head.js";
 import type { OrgWorktree } from "./worktree-git-dir.js";
 
 /** The index as `git add --all` left it: its tree (or why git could not write it), HEAD, HEAD's tree and own ref. */
@@ -28,16 +29,15 @@ export interface SubmitGit {
 
 /** git on an agent's worktree as org knows it (openOrgWorktree), with an identity when the repo has none. */
 export function openSubmitGit(worktree: OrgWorktree): SubmitGit {
-  let config: string[] = [];
-  const git = (args: string[]) => runGitOnWorktree(worktree, args, { config });
+  const git = (args: string[], config: string[] = []) => runGitOnWorktree(worktree, args, { config });
+  // The identity git would use, taken from its config (or environment) alone: it never guesses one from the host.
+  const strict = (args: string[]) => git(args, args[0] === "commit-tree" ? ["user.useConfigOnly=true"] : []);
   return {
     stageAll: async () => {
       // HEAD, its tree and its own ref are read while `add` stages: none reads the index, the one file `add` writes.
-      const [identity, added, heads, symbolic] = await Promise.all([
-        readIdentity(git), git(["add", "--all"]), git(["rev-parse", "HEAD", "HEAD^{tree}"]),
-        git(["symbolic-ref", "-q", "--no-recurse", "HEAD"]),
+      const [added, heads, symbolic] = await Promise.all([
+        git(["add", "--all"]), git(["rev-parse", "HEAD", "HEAD^{tree}"]), readHeadRef(worktree),
       ]);
-      config = identity;
       // Without this a full disk would read as "nothing to submit": git staged nothing, it could not write its index.
       if (added.exitCode !== 0 && /no space left|quota exceeded/i.test(added.stderr)) {
         const what = `git could not stage your changes in ${worktree.path}`;
@@ -48,12 +48,20 @@ export function openSubmitGit(worktree: OrgWorktree): SubmitGit {
       return { tree, head, headTree, symbolic };
     },
     unstage: async () => void (await git(["reset", "--quiet"])),
-    commit: (before, message, ref, tree) => commitOnto(git, before, message, ref, tree),
+    commit: (before, message, ref, tree) => commitOnto(strict, before, message, ref, tree).catch(async (error) => {
+      // No identity configured: as before, org's when the repo names nobody (commit-tree failed: nothing moved).
+      if (!NO_IDENTITY.test((error as Error).message)) throw error;
+      const identity = await readIdentity(git);
+      return commitOnto((args) => git(args, identity), before, message, ref, tree);
+    }),
     readSubject: async (commit) => (await git(["log", "-1", "--format=%s", commit])).stdout.trim(),
     isAncestor: async (ancestor, commit) =>
       (await git(["merge-base", "--is-ancestor", ancestor, commit])).exitCode === 0,
   };
 }
+
+// What git says when user.useConfigOnly finds no name or email (or none can be made at all).
+const NO_IDENTITY = /auto-detection is disabled|Please tell me who you are|unable to auto-detect/;
 
 // A research repo on a fresh machine may have no git identity; the agent's commits still need one.
 async function readIdentity(git: (args: string[]) => Promise<GitAnswer>): Promise<string[]> {

@@ -21,7 +21,7 @@ export interface OrgWorktree {
 const commons = new Map<string, Promise<string>>();
 
 /** The repo's common git folder: its own .git folder, or what git says for a repo that is itself a linked worktree. */
-function readCommonDir(repo: string): Promise<string> {
+export function readCommonDir(repo: string): Promise<string> {
   let common = commons.get(repo);
   if (!common) commons.set(repo, (common = findCommonDir(repo)));
   common.catch(() => commons.delete(repo));

@@ -23,6 +23,8 @@ import { logPath, verifierStorePaths } from "../../domain/paths.js";
 import { runGit } from "../git/run.js";
 import { listChangedPaths } from "../git/changed-paths.js";
 import { resetAgentBranch } from "../git/reset-branch.js";
+import { readBranchHead } from "../git/branch-head.js";
+import { readCommonDir } from "../git/worktree-git-dir.js";
 import { createResultsAppender } from "../store/results-file.js";
 import { TamperedError } from "../../domain/experiments/protected-files.js";
 import { admitCommits, publishCommit } from "../git/verifier-store.js";
@@ -184,10 +186,16 @@ export function createVerifierPort(opts: {
       await writeFile(file, patch ?? `# org: no patch: ${refused}\n`);
     },
     async branchHead(branch) {
-      const result = await git(opts.repo, ["rev-parse", "--verify", "--quiet", `refs/heads/${branch}`], true);
-      return result.exitCode === 0 ? result.stdout.trim() : undefined;
+      const ask = async () => {
+        const result = await git(opts.repo, ["rev-parse", "--verify", "--quiet", `refs/heads/${branch}`], true);
+        return result.exitCode === 0 ? result.stdout.trim() : undefined;
+      };
+      // Read off the ref's file when it says the commit plainly: one git process less after every discard.
+      const common = await readCommonDir(opts.repo).catch(() => undefined);
+      return common ? readBranchHead(common, branch, ask) : ask();
     },
-    resetBranch: (agent, commit, rescue) => resetAgentBranch(opts.repo, agent, commit, rescue, opts.say ?? (() => {})),
+    resetBranch: (agent, commit, rescue, from) =>
+      resetAgentBranch(opts.repo, agent, commit, rescue, opts.say ?? (() => {}), from),
     appendResult: createResultsAppender(opts.state),
     async appendLog(entry) {
       await appendLines(logPath(opts.state), [entry]);

@@ -51,7 +51,9 @@ export async function runExperiment(port: VerifierPort, context: ExperimentConte
     next.best = applied ? ledger.best : { commit: request.commit, metric: verdict.metric, runs: samples.length };
     // A kept rebase takes the submitted commit's place on the branch, unless the agent has committed on top of it since.
     const current = request.rebased ? await port.branchHead(agent.branch) : request.commit;
-    if (current === submitted && submitted !== request.commit) patch = await port.resetBranch(agent, request.commit, `${context.patchesDir}/${agent.name}-${short}-uncommitted.patch`);
+    const rescue = `${context.patchesDir}/${agent.name}-${short}-uncommitted.patch`;
+    const moved = current === submitted && submitted !== request.commit;
+    if (moved) patch = await port.resetBranch(agent, request.commit, rescue, current);
     else if (current !== undefined && current !== request.commit) movedTo = current;
   } else if (request.kind === "candidate") {
     const target = ledger.best?.commit ?? context.baseCommit;
@@ -64,7 +66,9 @@ export async function runExperiment(port: VerifierPort, context: ExperimentConte
     const saved = port.savePatch(from, request.commit, patch, known);
     const [, current] = await Promise.all([saved, port.branchHead(agent.branch)]);
     if (current === request.commit || current === submitted || current === target || current === undefined) {
-      const rescued = await port.resetBranch(agent, target, `${context.patchesDir}/${agent.name}-${short}-uncommitted.patch`);
+      const rescue = `${context.patchesDir}/${agent.name}-${short}-uncommitted.patch`;
+      // The head just read is the one moved from: a commit the agent makes meanwhile fails the move, never vanishes.
+      const rescued = await port.resetBranch(agent, target, rescue, current);
       head = target;
       if (rescued) patch = `${patch} (uncommitted work saved to ${rescued})`;
     } else {

@@ -88,9 +88,12 @@ export interface VerifierPort {
   savePatch(from: string, to: string, file: string, known?: Uint8Array): Promise<void>;
   /** The commit a branch points at now; undefined when it does not exist. */
   branchHead(branch: string): Promise<string | undefined>;
-  /** Points the agent's branch (and its worktree, keeping uncommitted work safe) at `commit`. */
+  /**
+   * Points the agent's branch (and its worktree, keeping uncommitted work safe) at `commit`; `from`, the branch's
+   * commit as branchHead just read it, is the only commit it moves from (git is not asked again).
+   */
   resetBranch(
-    agent: { name: string; branch: string; worktree: string }, commit: string, rescueFile: string,
+    agent: { name: string; branch: string; worktree: string }, commit: string, rescueFile: string, from?: string,
   ): Promise<string | undefined>;
   appendResult(header: string, line: string): Promise<void>;
   /** Lines added and removed from one commit to another (the simplicity record). */

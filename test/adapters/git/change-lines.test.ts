@@ -3,6 +3,7 @@ import { writeFileSync, unlinkSync, renameSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, expect, test } from "vitest";
 import { readChange } from "../../../src/adapters/git/change-key.js";
+import { processRunner, type RunOptions } from "../../../src/adapters/process.js";
 import { createRepo, git, removeDir } from "../../helpers/temp-repo.js";
 
 let repo: string | undefined;
@@ -80,4 +81,21 @@ test("the diff's bytes are a patch that makes the commit's tree of the base's, b
   git(dir, ["apply", "--cached", patch]);
   expect(git(dir, ["write-tree"]).trim()).toBe(git(dir, ["rev-parse", `${head}^{tree}`]).trim());
   removeDir(dir);
+});
+
+test("git diff -w runs only when the diff cannot tell: an edited line needs none, whitespace asks it", async () => {
+  const dir = createRepo({ "a.txt": "one\ntwo\nthree\n" });
+  repo = dir;
+  const base = git(dir, ["rev-parse", "HEAD"]).trim();
+  const asked: string[][] = [];
+  const runner = {
+    run: (argv: string[], options?: RunOptions) => (asked.push(argv), processRunner.run(argv, options)),
+  };
+  const edited = commit(dir, "edit", () => writeFileSync(join(dir, "a.txt"), "one\n2\nthree\n"));
+  expect(await readChange(dir, base, edited, runner)).toMatchObject({ kind: "change" });
+  expect(asked.filter((argv) => argv.includes("-w"))).toEqual([]);
+  git(dir, ["reset", "-q", "--hard", base]);
+  const spaced = commit(dir, "spaces", () => writeFileSync(join(dir, "a.txt"), "one\n\n  two\nthree\n"));
+  expect(await readChange(dir, base, spaced, runner)).toMatchObject({ kind: "empty", whitespace: true });
+  expect(asked.filter((argv) => argv.includes("-w"))).toHaveLength(1);
 });
