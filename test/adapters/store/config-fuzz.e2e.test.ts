@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test, vi } from "vitest";
+import { main } from "../../../src/cli/main.js";
 import { readAndLoadConfig } from "../../../src/adapters/store/config-file.js";
 import type { ReloadRecord } from "../../../src/domain/reconcile/reload-record.js";
 import { load } from "../../fixtures/configs/fake-probe.js";
@@ -8,7 +9,7 @@ import { baseConfig, toYaml } from "../../fuzz/base-config.js";
 import {
   explainUnclean, generateMutations, MUTATION_KINDS, PROBLEM_LINE, type ConfigMutation,
 } from "../../fuzz/config-mutations.js";
-import { runOrg, runOrgAsync } from "../../helpers/org-cli.js";
+import { runOrg, runOrgAsync, type CliResult } from "../../helpers/org-cli.js";
 import { pollUntil } from "../../helpers/poll.js";
 import { bin, createTestOrg, readJsonFile, teardownOrg, type TestOrg, tmux } from "../../helpers/test-org/index.js";
 
@@ -16,6 +17,15 @@ import { bin, createTestOrg, readJsonFile, teardownOrg, type TestOrg, tmux } fro
 const COUNT = Number(process.env.ORG_FUZZ_COUNT ?? 500);
 const SEED = Number(process.env.ORG_FUZZ_SEED ?? 8);
 const BASE = { name: "fuzz", agent: bin("forever") };
+
+/** `org validate` run by `main` in this process, its lines and exit code as the built CLI's process prints them. */
+async function validateInProcess(dir: string): Promise<CliResult> {
+  let stdout = "";
+  let stderr = "";
+  const io = { out: (text: string) => (stdout += `${text}\n`), err: (text: string) => (stderr += `${text}\n`) };
+  const code = await main(["-C", dir, "validate"], io);
+  return { code, stdout, stderr };
+}
 
 /** `size` mutations spread evenly over the list (so over the kinds), for the slow samples. */
 function sampleOf(mutations: ConfigMutation[], size: number): ConfigMutation[] {
@@ -90,11 +100,20 @@ describe("config fuzzing through the real CLI and a running org", () => {
     const { dir } = org;
     const sample = sampleOf(mutations, Number(process.env.ORG_FUZZ_CLI_SAMPLE ?? 30));
     const failures: string[] = [];
+    const viaProcess = new Set<"valid" | "rejected">();
     for (const mutation of sample) {
       writeFileSync(join(dir, "org.yaml"), mutation.text);
       const expected = await readAndLoadConfig({ cwd: dir });
-      const result = await runOrgAsync(["validate"], { cwd: dir });
+      // The command's own code in this process: a process per case only repeats the one checked below.
+      const result = await validateInProcess(dir);
       const label = `#${mutation.index} ${mutation.kind}: ${mutation.what.slice(0, 120)}`;
+      const verdict = "loaded" in expected ? "valid" : "rejected";
+      if (!viaProcess.has(verdict)) {
+        viaProcess.add(verdict);
+        const built = await runOrgAsync(["validate"], { cwd: dir });
+        const said = JSON.stringify(built);
+        if (said !== JSON.stringify(result)) failures.push(`${label}: the built CLI said ${said.slice(0, 500)}`);
+      }
       if ("loaded" in expected) {
         if (result.code !== 0 || !/^org\.yaml is valid: /.test(result.stdout) || result.stderr !== "") failures.push(`${label}: valid in-process, CLI said ${JSON.stringify(result)}`);
         continue;
@@ -105,6 +124,8 @@ describe("config fuzzing through the real CLI and a running org", () => {
     }
     expect(failures).toEqual([]);
     expect(sample.length).toBeGreaterThanOrEqual(Math.min(30, COUNT));
+    // One valid and one rejected file also went through the built CLI's own process.
+    expect([...viaProcess].sort()).toEqual(["rejected", "valid"]);
   }, 180_000);
 
   test("a sample written over a running org's org.yaml: each rejected and reported, the org untouched", async () => {
