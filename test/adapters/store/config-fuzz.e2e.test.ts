@@ -1,7 +1,6 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { main } from "../../../src/cli/main.js";
 import { readAndLoadConfig } from "../../../src/adapters/store/config-file.js";
 import type { ReloadRecord } from "../../../src/domain/reconcile/reload-record.js";
 import { load } from "../../fixtures/configs/fake-probe.js";
@@ -9,7 +8,8 @@ import { baseConfig, toYaml } from "../../fuzz/base-config.js";
 import {
   explainUnclean, generateMutations, MUTATION_KINDS, PROBLEM_LINE, type ConfigMutation,
 } from "../../fuzz/config-mutations.js";
-import { runOrg, runOrgAsync, type CliResult } from "../../helpers/org-cli.js";
+import { runOrg, runOrgAsync } from "../../helpers/org-cli.js";
+import { runOrgInProcess } from "../../helpers/org-in-process.js";
 import { pollUntil } from "../../helpers/poll.js";
 import { bin, createTestOrg, readJsonFile, teardownOrg, type TestOrg, tmux } from "../../helpers/test-org/index.js";
 
@@ -17,15 +17,6 @@ import { bin, createTestOrg, readJsonFile, teardownOrg, type TestOrg, tmux } fro
 const COUNT = Number(process.env.ORG_FUZZ_COUNT ?? 500);
 const SEED = Number(process.env.ORG_FUZZ_SEED ?? 8);
 const BASE = { name: "fuzz", agent: bin("forever") };
-
-/** `org validate` run by `main` in this process, its lines and exit code as the built CLI's process prints them. */
-async function validateInProcess(dir: string): Promise<CliResult> {
-  let stdout = "";
-  let stderr = "";
-  const io = { out: (text: string) => (stdout += `${text}\n`), err: (text: string) => (stderr += `${text}\n`) };
-  const code = await main(["-C", dir, "validate"], io);
-  return { code, stdout, stderr };
-}
 
 /** `size` mutations spread evenly over the list (so over the kinds), for the slow samples. */
 function sampleOf(mutations: ConfigMutation[], size: number): ConfigMutation[] {
@@ -105,7 +96,7 @@ describe("config fuzzing through the real CLI and a running org", () => {
       writeFileSync(join(dir, "org.yaml"), mutation.text);
       const expected = await readAndLoadConfig({ cwd: dir });
       // The command's own code in this process: a process per case only repeats the one checked below.
-      const result = await validateInProcess(dir);
+      const result = await runOrgInProcess(["validate"], { cwd: dir });
       const label = `#${mutation.index} ${mutation.kind}: ${mutation.what.slice(0, 120)}`;
       const verdict = "loaded" in expected ? "valid" : "rejected";
       if (!viaProcess.has(verdict)) {
