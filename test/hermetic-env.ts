@@ -12,8 +12,9 @@ const KEPT = /^(PATH|TMPDIR|PYENV_ROOT|NODE_ENV|NODE_V8_COVERAGE|NODE_EXTRA_CA_C
 export function hermeticEnv(home: string): Record<string, string> {
   const user = userInfo().username;
   const shell = { HOME: home, USER: user, LOGNAME: user, SHELL: "/bin/bash", TERM: "xterm-256color", LANG: "C.UTF-8" };
-  // The daemon's stop look every 0.5 s, not 3 s: a test's stops and resumes are seconds apart (docs/testing.md).
-  return { ...shell, TZ: "UTC", NO_COLOR: "1", ORG_TEST_STOP_TICK_MS: "500" };
+  // The daemon's stop and standup looks every 0.5 s, not 3 and 5 s: a test's stops and digests are seconds apart.
+  const cadences = { ORG_TEST_STOP_TICK_MS: "500", ORG_TEST_STANDUP_TICK_MS: "500" };
+  return { ...shell, TZ: "UTC", NO_COLOR: "1", ...cadences };
 }
 
 /** Replace process.env in place: vitest and node keep the same object. */
