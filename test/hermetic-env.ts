@@ -11,7 +11,10 @@ const KEPT = /^(PATH|TMPDIR|PYENV_ROOT|NODE_ENV|NODE_V8_COVERAGE|NODE_EXTRA_CA_C
 /** What every test process runs with, whatever the shell held; HOME is an empty folder of its own. */
 export function hermeticEnv(home: string): Record<string, string> {
   const user = userInfo().username;
-  return { HOME: home, USER: user, LOGNAME: user, SHELL: "/bin/bash", TERM: "xterm-256color", LANG: "C.UTF-8", TZ: "UTC", NO_COLOR: "1" };
+  const shell = { HOME: home, USER: user, LOGNAME: user, SHELL: "/bin/bash", TERM: "xterm-256color", LANG: "C.UTF-8" };
+  // The daemon's stop and standup looks every 0.5 s, not 3 and 5 s: a test's stops and digests are seconds apart.
+  const cadences = { ORG_TEST_STOP_TICK_MS: "500", ORG_TEST_STANDUP_TICK_MS: "500" };
+  return { ...shell, TZ: "UTC", NO_COLOR: "1", ...cadences };
 }
 
 /** Replace process.env in place: vitest and node keep the same object. */

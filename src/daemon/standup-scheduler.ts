@@ -14,8 +14,9 @@ import { readUntrusted, sizeUntrusted, writeUntrusted } from "../adapters/fs/unt
 import { sendMessage } from "../adapters/store/inbox-files.js";
 import { readTrustedRows } from "../adapters/verifier/checked-results.js";
 
-// Both jobs read a few small files; every few seconds is soon enough for a digest due every N minutes.
-export const STANDUP_TICK_MS = 5000;
+// Both jobs read a few small files; every few seconds is soon enough for a digest due every N minutes. The suites
+// look more often (ORG_TEST_STANDUP_TICK_MS, docs/testing.md): their digests are due after a verdict or two.
+export const STANDUP_TICK_MS = Number(process.env.ORG_TEST_STANDUP_TICK_MS) || 5000;
 // progress.md grows by an agent's own notes: a look at every agent's size twice a minute keeps it near its cap.
 const PROGRESS_EVERY_MS = 30_000;
 

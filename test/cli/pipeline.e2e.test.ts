@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { runOrg } from "../helpers/org-cli.js";
+import { describe, expect, test } from "vitest";
+import { upOrgPerFile } from "../helpers/org-per-file.js";
 import { pollUntil } from "../helpers/poll.js";
 import { readScriptLog, scriptSection as section } from "../helpers/script-log.js";
 import { git } from "../helpers/temp-repo.js";
-import { bin, createTestOrg, teardownOrg, type TestOrg } from "../helpers/test-org/index.js";
+import { bin } from "../helpers/test-org/index.js";
 
 // Scripted agents (test/fixtures/bin/pipeline-*): the generator tries to submit before and during the negotiation.
 const orgYaml = (name: string) => `name: ${name}
@@ -24,20 +24,10 @@ verify:
   keep: { k: 0, min_delta: 0, confirm: 0 }
 `;
 
-let org: TestOrg;
-let state: string;
-const script = (agent: string) => readScriptLog(state, agent);
+const shared = upOrgPerFile({ yaml: orgYaml, files: { "train.sh": 'echo "val_bpb: 1.0"\n' } });
+const script = (agent: string) => readScriptLog(shared.state, agent);
 
 describe("the pipeline's contract protocol", () => {
-  beforeAll(() => {
-    org = createTestOrg({ yaml: orgYaml, files: { "train.sh": 'echo "val_bpb: 1.0"\n' } });
-    state = join(org.dir, "state");
-    const up = runOrg(["up"], { cwd: org.dir });
-    expect(up.code, up.stderr).toBe(0);
-  }, 60_000);
-
-  afterAll(() => teardownOrg(org));
-
   test("the generator's submits are refused until the contract is agreed; the review of the kept commit closes the sprint", async () => {
     await pollUntil(() => script("evaluator-1").includes("== review\n") && /\nexit \d+\n$/.test(script("evaluator-1")), { what: "the evaluator's review", timeoutMs: 90_000 }).catch((error: Error) => {
       throw new Error(`${error.message}\n${["generator-1", "evaluator-1"].map((agent) => `${agent}:\n${script(agent).slice(0, 1500)}`).join("\n")}`);
@@ -50,7 +40,8 @@ describe("the pipeline's contract protocol", () => {
     expect(section(script("evaluator-1"), "sign")).toMatch(/^sprint 1's contract is agreed \(15 assertions, sha256:[0-9a-f]{16}\): the generator may submit\nexit 0\n$/);
     expect(section(script("evaluator-1"), "review")).toMatch(/^sprint 1 done: 15\/15 assertions pass and the verifier kept [0-9a-f]{7} — the review is state\/contracts\/sprint-1.review.md; /);
     // The refused submits committed nothing: the branch holds the one accepted commit.
-    expect(git(org.dir, ["rev-list", "--count", `main..org/${org.name}/generator-1`]).trim()).toBe("1");
-    expect(readFileSync(join(state, "log.md"), "utf8")).toMatch(/\] sprint \| sprint 1 done\n/);
+    const { dir, name } = shared.org;
+    expect(git(dir, ["rev-list", "--count", `main..org/${name}/generator-1`]).trim()).toBe("1");
+    expect(readFileSync(join(shared.state, "log.md"), "utf8")).toMatch(/\] sprint \| sprint 1 done\n/);
   }, 120_000);
 });

@@ -6,6 +6,7 @@ import { isAlive } from "../../src/adapters/process.js";
 import { runOrg } from "../helpers/org-cli.js";
 import { pollUntil } from "../helpers/poll.js";
 import { bin, createTestOrg, readJsonFile, teardownOrg, type TestOrg, tmux } from "../helpers/test-org/index.js";
+import { readNotifications } from "../helpers/notifications.js";
 
 // Agents that idle (sleep on the pane's terminal, which echoes what is typed), one that dies at
 // once, and one whose pane never stops changing. No verify section: only the notifier is at work.
@@ -23,15 +24,6 @@ roles:
 messages: { idle: 300ms, busy_timeout: 1500ms }
 `;
 
-interface Outcome {
-  outcome: string;
-  ids: string[];
-  from: string[];
-  pane: string;
-  attempts?: number;
-  latencyMs?: number;
-  reason?: string;
-}
 
 let org: TestOrg;
 let state: string;
@@ -39,10 +31,7 @@ let panes: Record<string, string>;
 const status = (agent: string) => readJsonFile<AgentStatus>(join(state, "agents", agent, "status.json"));
 const screen = (agent: string) => tmux(org.socket, ["capture-pane", "-p", "-t", panes[agent]!]).out;
 const paneLog = (agent: string) => readFileSync(join(state, "agents", agent, "pane.log"), "utf8");
-const outcomes = (agent: string): Outcome[] => {
-  const file = join(state, "agents", agent, "notifications.jsonl");
-  return existsSync(file) ? readFileSync(file, "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line) as Outcome) : [];
-};
+const outcomes = (agent: string) => readNotifications(state, agent);
 
 function send(args: string[], agent = ""): string {
   const result = runOrg(["send", ...args], { cwd: org.dir, env: { ORG_AGENT: agent } });

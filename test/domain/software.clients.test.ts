@@ -2,12 +2,11 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startModelServer, userTexts, type ModelServer, type Script } from "../helpers/model-server/index.js";
-import { runOrg, runOrgAsync } from "../helpers/org-cli.js";
+import { runOrgAsync } from "../helpers/org-cli.js";
 import { pollUntil } from "../helpers/poll.js";
-import { orgEnv, runtimeYaml } from "../helpers/real-org.js";
-import { createRepo, git, removeDir, writeFiles } from "../helpers/temp-repo.js";
-import { tmuxSocket } from "../../src/domain/paths.js";
-import { bin, tmux } from "../helpers/test-org/index.js";
+import { closeOwnRealOrg, orgEnv, runtimeYaml } from "../helpers/real-org.js";
+import { createRepo, git, writeFiles } from "../helpers/temp-repo.js";
+import { bin } from "../helpers/test-org/index.js";
 
 // From `org init --template software` to the first kept commit. The agents are scripts (test/fixtures/bin/software-*):
 // the evaluator writes the checklist, the generator drafts it, both sign, the generator builds the app and submits.
@@ -117,12 +116,7 @@ describe("org init --template software, to the first kept commit", () => {
     env = orgEnv(join(dir, ".home"));
   }, 60_000);
 
-  afterAll(async () => {
-    if (dir) runOrg(["down"], { cwd: dir, env });
-    if (dir) tmux(tmuxSocket(name, dir), ["kill-server"]);
-    await server?.close();
-    if (dir) removeDir(dir);
-  });
+  afterAll(() => closeOwnRealOrg({ dir, name, env, server }));
 
   test("init, references, validate, up: calibrated, the gates pass in Chromium, the judge keeps the app", async () => {
     const started = Date.now();

@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import {
-  earlierToolOutputs, reactions, startTimeline, toolOutputs, userTexts, type Exchange, type ModelRequest,
+  earlierToolOutputs, reactions, startTimeline, toolOutputs, userTexts, type Exchange, type ModelRequest, type Timeline,
 } from "./model-server/index.js";
 import { pollUntil } from "./poll.js";
-import { cpuSecondsOf, createRealOrg, processesOf, type Cli, type RealOrg } from "./real-org.js";
+import { cliOfRequest, cpuSecondsOf, createRealOrg, processesOf, type Cli, type RealOrg } from "./real-org.js";
 
 // Real Claude Code, Codex, Gemini CLI and opencode in one org under `org up`, each behind a scripted model server
 // that plays a researcher: its moves run org's commands through the CLI's own shell tool, as a model would.
@@ -31,6 +31,28 @@ const script = reactions([
   },
   { when: (text) => text.includes(KICKOFF), commands: [SUBMIT], done: "Submitted; waiting for the next idea." },
 ]);
+
+/** A test's real org and timeline, which the test sets; after each test, the org is closed and the timeline printed. */
+export interface RealRun {
+  org?: RealOrg;
+  timeline?: Timeline;
+}
+
+/** After each test: each CLI's requests (the status answered) marked on the timeline, printed, and the org closed. */
+export function closeEachWithTimeline(): RealRun {
+  const run: RealRun = {};
+  afterEach(async () => {
+    // Where the test's time went.
+    for (const exchange of run.org?.server.exchanges ?? []) {
+      const status = exchange.move.kind === "error" ? exchange.move.status : exchange.move.kind;
+      run.timeline?.mark(cliOfRequest(exchange.request) || "side", String(status), exchange.at);
+    }
+    console.log(run.timeline?.lines().join("\n"));
+    await run.org?.close();
+    run.org = undefined;
+  });
+  return run;
+}
 
 /** The whole path of the four real CLIs in one pane mode: a file per mode, so the two run side by side. */
 export function describeRealAgents(mode: "tmux" | "pty"): void {

@@ -1,6 +1,7 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PtyClient } from "../../src/adapters/pty/client.js";
+import { tmuxSocket } from "../../src/domain/paths.js";
 import type { AgentStatus } from "../../src/domain/state.js";
 import { startModelServer, toolOutputs, type ModelRequest, type ModelServer, type Move, type Script } from "./model-server/index.js";
 import { pollUntil } from "./poll.js";
@@ -123,6 +124,18 @@ export async function createRealOrg(roles: { role: string; cli: Cli; kickoff: st
       removeDir(dir);
     },
   };
+}
+
+/** A test's own real-CLI org, once made (`dir` set): org down, its tmux server killed, the folder removed; the model
+ * server closed. */
+export async function closeOwnRealOrg(
+  org: { dir?: string; name: string; env: Record<string, string>; server?: ModelServer },
+): Promise<void> {
+  const { dir, name, env } = org;
+  if (dir) runOrg(["down"], { cwd: dir, env });
+  if (dir) tmux(tmuxSocket(name, dir), ["kill-server"]);
+  await org.server?.close();
+  if (dir) removeDir(dir);
 }
 
 async function ptyScreen(socket: string, agent: string): Promise<string> {

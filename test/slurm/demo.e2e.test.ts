@@ -45,7 +45,8 @@ describe("the demo org under backend: slurm", { tags: ["slurm"] }, () => {
   }, CLUSTER_START_MS);
 
   test("produces the same kind of results as the local backend: baselines kept, then experiments judged, metric parsed", async () => {
-    const [local, slurm] = [await runDemo("local"), await runDemo("slurm")];
+    // Side by side: each waits on its own verify runs, not on the other's.
+    const [local, slurm] = await Promise.all([runDemo("local"), runDemo("slurm")]);
     for (const rows of [local, slurm]) {
       expect(rows.filter((row) => row.description.startsWith("baseline") && row.status === "keep").length).toBeGreaterThanOrEqual(1);
       for (const row of rows.filter((candidate) => candidate.status === "keep" || candidate.status === "discard")) expect(row.metric).toBeGreaterThan(0);

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { PtyClient } from "../../../src/adapters/pty/client.js";
@@ -7,6 +7,7 @@ import type { AgentStatus, OrgRecord } from "../../../src/domain/state.js";
 import { runOrg } from "../../helpers/org-cli.js";
 import { pollUntil } from "../../helpers/poll.js";
 import { bin, createTestOrg, readJsonFile, teardownOrg, type TestOrg } from "../../helpers/test-org/index.js";
+import { readNotifications } from "../../helpers/notifications.js";
 
 // One agent idles on its terminal (which echoes what is typed), one turns on bracketed paste and shows each read raw.
 const orgYaml = (name: string) => `name: ${name}
@@ -20,23 +21,13 @@ roles:
 messages: { idle: 300ms, busy_timeout: 1500ms }
 `;
 
-interface Outcome {
-  outcome: string;
-  ids: string[];
-  from: string[];
-  pane: string;
-  attempts?: number;
-}
 
 let org: TestOrg;
 let state: string;
 let client: PtyClient;
 let panes: Record<string, string>;
 const screen = (agent: string) => client.screen(agent);
-const outcomes = (agent: string): Outcome[] => {
-  const file = join(state, "agents", agent, "notifications.jsonl");
-  return existsSync(file) ? readFileSync(file, "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line) as Outcome) : [];
-};
+const outcomes = (agent: string) => readNotifications(state, agent);
 const status = (agent: string) => readJsonFile<AgentStatus>(join(state, "agents", agent, "status.json"));
 
 /** Pids of `org pty-host` processes serving `socket`. */

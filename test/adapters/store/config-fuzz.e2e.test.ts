@@ -9,6 +9,7 @@ import {
   explainUnclean, generateMutations, MUTATION_KINDS, PROBLEM_LINE, type ConfigMutation,
 } from "../../fuzz/config-mutations.js";
 import { runOrg, runOrgAsync } from "../../helpers/org-cli.js";
+import { runOrgInProcess } from "../../helpers/org-in-process.js";
 import { pollUntil } from "../../helpers/poll.js";
 import { bin, createTestOrg, readJsonFile, teardownOrg, type TestOrg, tmux } from "../../helpers/test-org/index.js";
 
@@ -90,11 +91,20 @@ describe("config fuzzing through the real CLI and a running org", () => {
     const { dir } = org;
     const sample = sampleOf(mutations, Number(process.env.ORG_FUZZ_CLI_SAMPLE ?? 30));
     const failures: string[] = [];
+    const viaProcess = new Set<"valid" | "rejected">();
     for (const mutation of sample) {
       writeFileSync(join(dir, "org.yaml"), mutation.text);
       const expected = await readAndLoadConfig({ cwd: dir });
-      const result = await runOrgAsync(["validate"], { cwd: dir });
+      // The command's own code in this process: a process per case only repeats the one checked below.
+      const result = await runOrgInProcess(["validate"], { cwd: dir });
       const label = `#${mutation.index} ${mutation.kind}: ${mutation.what.slice(0, 120)}`;
+      const verdict = "loaded" in expected ? "valid" : "rejected";
+      if (!viaProcess.has(verdict)) {
+        viaProcess.add(verdict);
+        const built = await runOrgAsync(["validate"], { cwd: dir });
+        const said = JSON.stringify(built);
+        if (said !== JSON.stringify(result)) failures.push(`${label}: the built CLI said ${said.slice(0, 500)}`);
+      }
       if ("loaded" in expected) {
         if (result.code !== 0 || !/^org\.yaml is valid: /.test(result.stdout) || result.stderr !== "") failures.push(`${label}: valid in-process, CLI said ${JSON.stringify(result)}`);
         continue;
@@ -105,6 +115,8 @@ describe("config fuzzing through the real CLI and a running org", () => {
     }
     expect(failures).toEqual([]);
     expect(sample.length).toBeGreaterThanOrEqual(Math.min(30, COUNT));
+    // One valid and one rejected file also went through the built CLI's own process.
+    expect([...viaProcess].sort()).toEqual(["rejected", "valid"]);
   }, 180_000);
 
   test("a sample written over a running org's org.yaml: each rejected and reported, the org untouched", async () => {

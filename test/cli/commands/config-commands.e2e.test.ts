@@ -12,15 +12,10 @@ import { runOrg } from "../../helpers/org-cli.js";
 import { planArgvs } from "../../helpers/planned-argv.js";
 import { PRESETS } from "../../../src/domain/runtimes/runtime-presets.js";
 import { main } from "../../../src/cli/main.js";
+import { capture } from "../../helpers/capture-io.js";
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach(removeDir));
-
-function capture() {
-  const out: string[] = [];
-  const err: string[] = [];
-  return { io: { out: (s: string) => out.push(s), err: (s: string) => err.push(s) }, out, err };
-}
 
 /** Every file under dir with its content and mtime: proof that nothing changed. */
 function snapshot(dir: string): Record<string, string> {

@@ -6,11 +6,12 @@ import type { LoadedConfig } from "../../../src/domain/config/index.js";
 import { orgPaths } from "../../../src/domain/paths.js";
 import { buildLaunchSpec, listAgents, planAgents } from "../../../src/domain/lifecycle/plan-agents.js";
 import {
-  buildDesired, describeAction, reconcile, type DesiredOrg, type ObservedOrg,
+  buildDesired, describeAction, reconcile, type DesiredOrg,
 } from "../../../src/domain/reconcile/index.js";
 import { PRESETS } from "../../../src/domain/runtimes/runtime-presets.js";
 import { DIR, load, problemsOf } from "../../fixtures/configs/fake-probe.js";
 import { createRepo, removeDir } from "../../helpers/temp-repo.js";
+import { observeAsDesired } from "../../helpers/observed-org.js";
 
 const paths = orgPaths(DIR);
 const context = { state: paths.state, root: DIR, orgArgv: ["/node", "/pkg/bin/org.js"], binDir: `${paths.state}/bin`, basePath: "/usr/bin" };
@@ -33,21 +34,8 @@ function desire(config: LoadedConfig["config"]): DesiredOrg {
 }
 
 /** The org as `org up` left it for `desired`: every file written, every pane alive. */
-function observe(desired: DesiredOrg): ObservedOrg {
-  return {
-    name: desired.name, repo: desired.repo, base: desired.base, paneCount: desired.agents.length + 1,
-    agents: desired.agents.map((agent, index) => ({
-      record: { name: agent.name, role: agent.role, runtime: agent.runtime, branch: agent.branch, worktree: agent.worktree, gpu: agent.gpu, paneId: `%${index + 1}` },
-      launch: agent.launch,
-      prompt: agent.prompt,
-      pane: { id: `%${index + 1}`, pid: 100 + index, dead: false, deadStatus: null, options: {} },
-      programPid: 100 + index,
-    })),
-  };
-}
-
 function planReload(before: LoadedConfig, after: LoadedConfig): string[] {
-  const result = reconcile(desire(after.config), observe(desire(before.config)));
+  const result = reconcile(desire(after.config), observeAsDesired(desire(before.config)));
   return result.kind === "refused" ? result.refusals.map((refusal) => refusal.message) : result.actions.map(describeAction);
 }
 

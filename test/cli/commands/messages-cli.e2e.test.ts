@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { parseMessage } from "../../../src/domain/messages/message-head.js";
 import { runOrg, runOrgAsync, type CliResult } from "../../helpers/org-cli.js";
+import { runOrgInProcess as runIn } from "../../helpers/org-in-process.js";
 import { expectRefusedIn, snapshotDir } from "../../helpers/state-snapshot.js";
 import { createRepo, removeDir } from "../../helpers/temp-repo.js";
 import { createTestOrg, teardownOrg, type TestOrg } from "../../helpers/test-org/index.js";
@@ -45,8 +46,9 @@ describe("org send, org inbox and org note", () => {
   });
   afterAll(() => teardownOrg(org));
 
-  test("a person sends to a role: one file per agent, same id, the sender's name and kind in the front matter", () => {
-    const id = delivered(runOrg(["send", "junior", "--kind", "task", "read", "the", "spec"], person()), "junior-1, junior-2");
+  test("a person sends to a role: one file per agent, same id, the sender's name and kind in the front matter",
+    async () => {
+    const id = delivered(await runIn(["send", "junior", "--kind", "task", "read", "the", "spec"], person()), "junior-1, junior-2");
     for (const agent of ["junior-1", "junior-2"]) {
       const parsed = parseMessage(readFileSync(join(inbox(agent), `${id}.md`), "utf8"));
       expect(parsed).toMatchObject({ ok: true, message: { id, from: "person", to: agent, kind: "task", body: "read the spec\n" } });
@@ -59,60 +61,62 @@ describe("org send, org inbox and org note", () => {
     expect(readFileSync(join(inbox("chief-1"), `${id}.md`), "utf8")).toMatch(/\nfrom: junior-2\nto: chief-1\ntime: \S+\nkind: result\n---\n\n# Result\n\nkeep: val_bpb 0.98\n$/);
   });
 
-  test("a message to an unwired agent is refused, naming the wiring to add; nothing is written", () => {
+  test("a message to an unwired agent is refused, naming the wiring to add; nothing is written", async () => {
     const before = snapshot();
-    expectRefused(runOrg(["send", "chief", "hello"], as("loner-1")),
+    expectRefused(await runIn(["send", "chief", "hello"], as("loner-1")),
       "org: loner-1 may not message chief: role loner is not wired to role chief — add talks_to: [chief] to roles.loner in org.yaml (nothing was sent)", before);
-    expectRefused(runOrg(["send", "crowd-3", "hello"], as("loner-1")),
+    expectRefused(await runIn(["send", "crowd-3", "hello"], as("loner-1")),
       "org: loner-1 may not message crowd-3: role loner is not wired to role crowd — add talks_to: [crowd] to roles.loner in org.yaml (nothing was sent)", before);
   });
 
-  test("a message to an unknown agent or role is refused with a did-you-mean; nothing is written", () => {
+  test("a message to an unknown agent or role is refused with a did-you-mean; nothing is written", async () => {
     const before = snapshot();
-    expectRefused(runOrg(["send", "junor", "hello"], person()), 'org: no agent or role named "junor" in org.yaml — did you mean "junior"? (nothing was sent)', before);
-    expectRefused(runOrg(["send", "junior-7", "hello"], person()), 'org: no agent or role named "junior-7" in org.yaml — did you mean "junior-1"? (nothing was sent)', before);
-    expectRefused(runOrg(["send", "chief", "hello"], as("ghost-1")), 'org: $ORG_AGENT is "ghost-1", which is not an agent of this org — unset ORG_AGENT to act as a person', before);
+    expectRefused(await runIn(["send", "junor", "hello"], person()), 'org: no agent or role named "junor" in org.yaml — did you mean "junior"? (nothing was sent)', before);
+    expectRefused(await runIn(["send", "junior-7", "hello"], person()), 'org: no agent or role named "junior-7" in org.yaml — did you mean "junior-1"? (nothing was sent)', before);
+    expectRefused(await runIn(["send", "chief", "hello"], as("ghost-1")), 'org: $ORG_AGENT is "ghost-1", which is not an agent of this org — unset ORG_AGENT to act as a person', before);
   });
 
-  test("names with ../ or a slash are refused; nothing is written", () => {
+  test("names with ../ or a slash are refused; nothing is written", async () => {
     const before = snapshot();
-    expectRefused(runOrg(["send", "../junior-1", "hello"], person()), 'org: recipient "../junior-1" contains ".", "/" — name an agent such as chief-1 or a role such as chief (nothing was sent)', before);
-    expectRefused(runOrg(["send", "junior/1", "hello"], person()), 'org: recipient "junior/1" contains "/" — name an agent such as chief-1 or a role such as chief (nothing was sent)', before);
-    expectRefused(runOrg(["send", "chief", "--kind", "../x", "hello"], person()), `org: kind "../x" contains ".", "/" — use 1-40 letters, digits, '-' or '_', starting with a letter or digit, e.g. "x" (nothing was sent)`, before);
-    expectRefused(runOrg(["inbox", "--agent", "../chief-1"], person()), 'org: agent "../chief-1" contains ".", "/" — name an agent such as chief-1', before);
-    expectRefused(runOrg(["inbox", "--read", "../../org.json"], as("chief-1")), 'org: "../../org.json" is not a message id — copy one from `org inbox`, e.g. 20260107-101502-123-0a1b2c3d', before);
+    expectRefused(await runIn(["send", "../junior-1", "hello"], person()), 'org: recipient "../junior-1" contains ".", "/" — name an agent such as chief-1 or a role such as chief (nothing was sent)', before);
+    expectRefused(await runIn(["send", "junior/1", "hello"], person()), 'org: recipient "junior/1" contains "/" — name an agent such as chief-1 or a role such as chief (nothing was sent)', before);
+    expectRefused(await runIn(["send", "chief", "--kind", "../x", "hello"], person()), `org: kind "../x" contains ".", "/" — use 1-40 letters, digits, '-' or '_', starting with a letter or digit, e.g. "x" (nothing was sent)`, before);
+    expectRefused(await runIn(["inbox", "--agent", "../chief-1"], person()), 'org: agent "../chief-1" contains ".", "/" — name an agent such as chief-1', before);
+    expectRefused(await runIn(["inbox", "--read", "../../org.json"], as("chief-1")), 'org: "../../org.json" is not a message id — copy one from `org inbox`, e.g. 20260107-101502-123-0a1b2c3d', before);
   });
 
-  test("a message over the size cap is refused, as text or as a file; nothing is written", () => {
+  test("a message over the size cap is refused, as text or as a file; nothing is written", async () => {
     const before = snapshot();
     const cap = "over the cap of 300 (messages.max_bytes in org.yaml) — shorten it, or write the details to a file and send its path (nothing was sent)";
-    expectRefused(runOrg(["send", "chief", "x".repeat(301)], person()), `org: the message is 301 bytes, ${cap}`, before);
+    expectRefused(await runIn(["send", "chief", "x".repeat(301)], person()), `org: the message is 301 bytes, ${cap}`, before);
     writeFileSync(join(org.dir, "long.md"), `${"line of a long spec\n".repeat(20)}`);
     const after = snapshot();
     expectRefused(runOrg(["send", "chief", "-f", "long.md"], person()), `org: the message is 400 bytes, ${cap}`, after);
-    expectRefused(runOrg(["send", "chief"], person()), 'org: nothing to send — give the text, org send <agent|role> "text", or a file, org send <agent|role> -f message.md', after, 2);
+    expectRefused(await runIn(["send", "chief"], person()), 'org: nothing to send — give the text, org send <agent|role> "text", or a file, org send <agent|role> -f message.md', after, 2);
   });
 
-  test("org inbox lists unread messages and reports a malformed file by file and line, skipping it", () => {
-    const id = delivered(runOrg(["send", "loner-1", "first", "note"], person()), "loner-1");
+  test("org inbox lists unread messages and reports a malformed file by file and line, skipping it", async () => {
+    const id = delivered(await runIn(["send", "loner-1", "first", "note"], person()), "loner-1");
     const bad = "20200101-000000-000-00000000.md";
     writeFileSync(join(inbox("loner-1"), bad), "---\nid: 20200101-000000-000-00000000\nfrom chief-1\nto: loner-1\n---\nbody\n");
-    const result = runOrg(["inbox"], as("loner-1"));
+    const result = await runIn(["inbox"], as("loner-1"));
     expect(result.code).toBe(0);
     expect(result.stderr).toBe(`org: state/agents/loner-1/inbox/${bad}:3: front matter line "from chief-1" is not "key: value" — write it as key: value, e.g. kind: note (skipped)\n`);
     expect(result.stdout).toMatch(new RegExp(`^1 unread message for loner-1, oldest first:\\n\\n## ${id} · from person · note · \\S+Z\\n\\nfirst note\\n\\nmark each one read once you have acted on it: org inbox --read <id>\\n$`));
-    expect(runOrg(["inbox"], person())).toEqual({ code: 2, stdout: "", stderr: "org: whose inbox? an agent runs `org inbox` in its own pane; a person names one: org inbox --agent <agent>\n" });
+    expect(await runIn(["inbox"], person())).toEqual({ code: 2, stdout: "", stderr: "org: whose inbox? an agent runs `org inbox` in its own pane; a person names one: org inbox --agent <agent>\n" });
   });
 
-  test("read receipts: the sender sees unread, then read, per recipient", () => {
-    const id = delivered(runOrg(["send", "junior", "--kind", "task", "task two"], as("chief-1")), "junior-1, junior-2");
+  test("read receipts: the sender sees unread, then read, per recipient", async () => {
+    const sent = await runIn(["send", "junior", "--kind", "task", "task two"], as("chief-1"));
+    const id = delivered(sent, "junior-1, junior-2");
     const sentLine = (result: CliResult) => result.stdout.split("\n").find((line) => line.startsWith(id));
-    expect(sentLine(runOrg(["inbox", "--sent"], as("chief-1")))).toBe(`${id} task "task two": junior-1 unread, junior-2 unread`);
-    expect(runOrg(["inbox", "--read", id], as("junior-1"))).toEqual({ code: 0, stdout: `marked read: ${id}\n`, stderr: "" });
-    expect(runOrg(["inbox", "--read", id], as("junior-1")).stdout).toBe(`already read: ${id}\n`);
-    expect(sentLine(runOrg(["inbox", "--sent"], as("chief-1")))).toMatch(new RegExp(`^${id} task "task two": junior-1 read \\d{4}-\\d\\d-\\d\\dT\\S+Z, junior-2 unread$`));
-    expect(runOrg(["inbox"], as("junior-1")).stdout).not.toContain(id);
-    expect(runOrg(["inbox", "--agent", "junior-2"], person()).stdout).toContain(`## ${id} · from chief-1 · task`);
+    expect(sentLine(await runIn(["inbox", "--sent"], as("chief-1")))).toBe(`${id} task "task two": junior-1 unread, junior-2 unread`);
+    expect(await runIn(["inbox", "--read", id], as("junior-1"))).toEqual({ code: 0, stdout: `marked read: ${id}\n`, stderr: "" });
+    expect((await runIn(["inbox", "--read", id], as("junior-1"))).stdout).toBe(`already read: ${id}\n`);
+    expect(sentLine(await runIn(["inbox", "--sent"], as("chief-1")))).toMatch(new RegExp(`^${id} task "task two": junior-1 read \\d{4}-\\d\\d-\\d\\dT\\S+Z, junior-2 unread$`));
+    expect((await runIn(["inbox"], as("junior-1"))).stdout).not.toContain(id);
+    const listed = await runIn(["inbox", "--agent", "junior-2"], person());
+    expect(listed.stdout).toContain(`## ${id} · from chief-1 · task`);
   });
 
   test("32 senders to one recipient at the same instant: every message delivered once, none lost or merged", async () => {
@@ -130,9 +134,11 @@ describe("org send, org inbox and org note", () => {
     expect(bodies.sort()).toEqual(Array.from({ length: 32 }, (_, index) => `crowd-${index + 1}`).sort());
   }, 120_000);
 
-  test("org note adds to the bounded board and prints it", () => {
-    for (let index = 1; index <= 6; index++) expect(runOrg(["note", `lesson ${index}`], as("junior-1")).code).toBe(0);
-    const board = runOrg(["note"], person()).stdout;
+  test("org note adds to the bounded board and prints it", async () => {
+    for (let index = 1; index <= 6; index++) {
+      expect((await runIn(["note", `lesson ${index}`], as("junior-1"))).code).toBe(0);
+    }
+    const board = (await runIn(["note"], person())).stdout;
     expect(board.split("\n").filter((line) => line.startsWith("- ")).map((line) => line.replace(/^- \S+ \S+ /, ""))).toEqual(["junior-1: lesson 2", "junior-1: lesson 3", "junior-1: lesson 4", "junior-1: lesson 5", "junior-1: lesson 6"]);
     expect(readFileSync(join(state, "notes-archive.md"), "utf8")).toMatch(/ junior-1: lesson 1\n$/);
   });

@@ -10,6 +10,7 @@ import { normalizeDefaults } from "../../../src/domain/config/normalize.js";
 import { checkRepo } from "../../../src/domain/preflight/index.js";
 import { proposeSoftware, type RepoListing } from "../../../src/domain/init/index.js";
 import { createRepo, git, removeDir, writeFiles } from "../../helpers/temp-repo.js";
+import { capture } from "../../helpers/capture-io.js";
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach(removeDir));
@@ -19,12 +20,6 @@ const PACKAGE = JSON.stringify({ name: "todo", scripts: { typecheck: "tsc --noEm
 
 function listing(files: Record<string, string>, untracked: string[] = []): RepoListing {
   return { folder: "todo", base: "main", files: Object.keys(files), untracked, texts: files, programs: [], gpus: 0 };
-}
-
-function capture() {
-  const out: string[] = [];
-  const err: string[] = [];
-  return { io: { out: (s: string) => out.push(s), err: (s: string) => err.push(s) }, out, err };
 }
 
 function repo(files: Record<string, string>): string {

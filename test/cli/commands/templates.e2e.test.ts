@@ -9,15 +9,10 @@ import { mayMessage } from "../../../src/domain/messages/wiring.js";
 import { PRESETS } from "../../../src/domain/runtimes/runtime-presets.js";
 import { planArgvs } from "../../helpers/planned-argv.js";
 import { createRepo, removeDir } from "../../helpers/temp-repo.js";
+import { capture } from "../../helpers/capture-io.js";
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach(removeDir));
-
-function capture() {
-  const out: string[] = [];
-  const err: string[] = [];
-  return { io: { out: (s: string) => out.push(s), err: (s: string) => err.push(s) }, out, err };
-}
 
 function repo(files: Record<string, string> = {}): string {
   const dir = createRepo({ "train.py": "print('val_bpb: 1.0')\n", ...files });

@@ -8,10 +8,9 @@ import { startModelServer, userTexts } from "../../helpers/model-server/index.js
 import type { ModelServer, Script, Usage } from "../../helpers/model-server/index.js";
 import { runOrg, runOrgAsync } from "../../helpers/org-cli.js";
 import { pollUntil } from "../../helpers/poll.js";
-import { orgEnv, runtimeYaml } from "../../helpers/real-org.js";
-import { createRepo, git, removeDir } from "../../helpers/temp-repo.js";
-import { tmuxSocket } from "../../../src/domain/paths.js";
-import { bin, tmux } from "../../helpers/test-org/index.js";
+import { closeOwnRealOrg, orgEnv, runtimeYaml } from "../../helpers/real-org.js";
+import { createRepo, git } from "../../helpers/temp-repo.js";
+import { bin } from "../../helpers/test-org/index.js";
 
 // The test is the agent (an idle pane); Claude Code 2.1.328 is the judge, run headless by the verifier in its sandbox,
 // behind the scripted model server. The scripted judge scores what it is shown: a reference by its side, a candidate
@@ -93,12 +92,7 @@ describe("verify.judge: a rubric judge calibrated on references, then the metric
     env = orgEnv(home);
   }, 60_000);
 
-  afterAll(async () => {
-    if (dir) runOrg(["down"], { cwd: dir, env });
-    if (dir) tmux(tmuxSocket(name, dir), ["kill-server"]);
-    await server?.close();
-    if (dir) removeDir(dir);
-  });
+  afterAll(() => closeOwnRealOrg({ dir, name, env, server }));
 
   test("a judge that cannot tell the references apart: org up refuses with each reference's scores, " +
     "nothing started", async () => {

@@ -1,11 +1,11 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { parseMessage, type Message } from "../../../src/domain/messages/message-head.js";
-import { runOrg } from "../../helpers/org-cli.js";
+import { upOrgPerFile } from "../../helpers/org-per-file.js";
 import { pollUntil } from "../../helpers/poll.js";
 import { readScriptLog } from "../../helpers/script-log.js";
-import { bin, createTestOrg, teardownOrg, type TestOrg } from "../../helpers/test-org/index.js";
+import { bin } from "../../helpers/test-org/index.js";
 
 // Scripted agents (test/fixtures/bin/hierarchy-*): the chief sets tasks, junior-1 does its task and submits.
 const orgYaml = (name: string) => `name: ${name}
@@ -25,10 +25,9 @@ verify:
   keep: { k: 0, min_delta: 0, confirm: 0 }
 `;
 
-let org: TestOrg;
-let state: string;
-const file = (...parts: string[]) => join(state, "agents", ...parts);
-const script = (agent: string) => readScriptLog(state, agent);
+const shared = upOrgPerFile({ yaml: orgYaml, files: { "train.sh": 'echo "val_bpb: 1.0"\n' } });
+const file = (...parts: string[]) => join(shared.state, "agents", ...parts);
+const script = (agent: string) => readScriptLog(shared.state, agent);
 const standups = (): Message[] => {
   const dir = file("chief-1", "inbox");
   if (!existsSync(dir)) return [];
@@ -39,15 +38,6 @@ const standups = (): Message[] => {
 };
 
 describe("the hierarchy's tasks and standups", () => {
-  beforeAll(() => {
-    org = createTestOrg({ yaml: orgYaml, files: { "train.sh": 'echo "val_bpb: 1.0"\n' } });
-    state = join(org.dir, "state");
-    const up = runOrg(["up"], { cwd: org.dir });
-    expect(up.code, up.stderr).toBe(0);
-  }, 60_000);
-
-  afterAll(() => teardownOrg(org));
-
   test("the chief's task reaches the junior, which reads and acknowledges it", async () => {
     await pollUntil(() => /== read \S+\nmarked read: \S+\nexit 0\n/.test(script("junior-1")), { what: "junior-1 to acknowledge its task", timeoutMs: 30_000 }).catch((error: Error) => {
       throw new Error(`${error.message}\nchief-1:\n${script("chief-1")}\njunior-1:\n${script("junior-1").slice(0, 1500)}`);

@@ -5,6 +5,7 @@ import { listAgents } from "../../../src/domain/lifecycle/plan-agents.js";
 import {
   buildDesired, describeAction, reconcile, summarizeActions, type DesiredOrg, type ObservedOrg,
 } from "../../../src/domain/reconcile/index.js";
+import { observeAsDesired } from "../../helpers/observed-org.js";
 
 const ROOT = "/org";
 const paths = orgPaths(ROOT);
@@ -32,21 +33,8 @@ function desire(yaml: Yaml, leases: Record<string, number> = {}, options: { repo
 }
 
 /** The org as `org up` left it for `desired`: every file written, every pane alive. */
-function observe(desired: DesiredOrg): ObservedOrg {
-  return {
-    name: desired.name, repo: desired.repo, base: desired.base, paneCount: desired.agents.length + 1, ...(desired.pool ? { pool: desired.pool } : {}),
-    agents: desired.agents.map((agent, index) => ({
-      record: { name: agent.name, role: agent.role, runtime: agent.runtime, branch: agent.branch, worktree: agent.worktree, gpu: agent.gpu, paneId: `%${index + 1}` },
-      launch: agent.launch,
-      prompt: agent.prompt,
-      pane: { id: `%${index + 1}`, pid: 100 + index, dead: false, deadStatus: null, options: {} },
-      programPid: 100 + index,
-    })),
-  };
-}
-
 function plan(before: DesiredOrg, after: DesiredOrg, tweak: (observed: ObservedOrg) => void = () => undefined): string[] {
-  const observed = observe(before);
+  const observed = observeAsDesired(before);
   tweak(observed);
   const result = reconcile(after, observed);
   return result.kind === "refused" ? result.refusals.map((refusal) => `refused ${refusal.key}: ${refusal.message} — ${refusal.fix}`) : result.actions.map(describeAction);
@@ -129,7 +117,7 @@ describe("reconcile: every kind of org.yaml edit → the exact actions", () => {
   test("a changed prompt restarts the role's agents with the re-rendered prompt", () => {
     const after = desire(base(), {}, { templates: { "prompts/researcher.md": "# {{agent}}, now terser\n" } });
     expect(plan(desire(base()), after)).toEqual(["~ restart researcher-1 (prompt changed)", "~ restart researcher-2 (prompt changed)"]);
-    const result = reconcile(after, observe(desire(base())));
+    const result = reconcile(after, observeAsDesired(desire(base())));
     expect(result.kind === "actions" && result.actions[0]!.kind === "restart-agent" && result.actions[0]!.agent.prompt).toContain("# researcher-1, now terser");
   });
 
@@ -148,7 +136,7 @@ describe("reconcile: every kind of org.yaml edit → the exact actions", () => {
     expect(plan(desire(pooled, {}, { pool: [0, 1] }), desire(pooled, {}, { pool: [0, 1, 2] }))).toEqual([`~ verify runs: a pool of GPU 0, 1 → a pool of GPU 0, 1, 2 (the pool's GPUs changed); ${tail}`]);
     // Agents that hold no GPU either way (gpu: false, or CPU mode): only the pool changes.
     expect(plan(desire(base()), desire(base(), {}, { pool: [] }))).toEqual([`~ verify runs: each agent's own GPU → a pool of CPU slots (verify.gpus own → pool); ${tail}`]);
-    const result = reconcile(desire(pooled, {}, { pool: [0, 1, 2] }), observe(desire(pooled, {}, { pool: [0, 1] })));
+    const result = reconcile(desire(pooled, {}, { pool: [0, 1, 2] }), observeAsDesired(desire(pooled, {}, { pool: [0, 1] })));
     expect(result.kind === "actions" && summarizeActions(result.actions)).toBe("1 action: ~pool");
     const own = desire(pooled, { "researcher-1": 0, "researcher-2": 1 });
     expect(plan(desire(pooled, {}, { pool: [0, 1] }), own)).toEqual([
@@ -201,7 +189,7 @@ describe("reconcile: every kind of org.yaml edit → the exact actions", () => {
       "+ add researcher-3 (roles.researcher.count 2 → 3): worktree, pane",
       "# retile the grid: 4 panes (panes 1 added, 1 removed)",
     ]);
-    const result = reconcile(after, observe(before));
+    const result = reconcile(after, observeAsDesired(before));
     expect(result.kind === "actions" && summarizeActions(result.actions)).toBe("5 actions: -reviewer-1 ~researcher-1 ~researcher-2 +researcher-3");
   });
 

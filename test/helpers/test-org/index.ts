@@ -13,7 +13,7 @@ export { upUntilBaselines } from "./baselines.js";
 export { replaceExactly, swapRuntime, templatePath } from "./template.js";
 export { countLogEntries, tickOnce, type VerifierOrg } from "./verifier-loop.js";
 export type { DemoOrg, DemoOptions, OrgOnDisk };
-export type { OrgYaml } from "./repo.js";
+export type { OrgYaml, RepoOptions } from "./repo.js";
 
 /** A repo with this org.yaml, made and owned by `as`. */
 export function createTestOrg(options: RepoOptions & { as: Identity }): OrgAs;
