@@ -216,6 +216,9 @@ describe("the house", () => {
       record: "state/judge-calibration.json", owner: "adapters/verifier/judge-calibration.ts",
       names: /["'`/]judge-calibration\.json["'`]/, users: [],
     },
+    {
+      record: "state/keeper.json", owner: "adapters/keeper-process.ts", names: /["'`/]keeper\.json["'`]/, users: [],
+    },
   ])("$record is read and written by its owner alone, src/$owner", ({ owner, names, users }) => {
     const files = readSources();
     expect(files.filter(([name]) => name === owner).length).toBe(1);

@@ -1,0 +1,16 @@
+// Field-by-field checks of a record's JSON, for the owners whose readers must not load zod: `org status` reads their
+// records, and zod's load was a fifth of its CPU (test/cli/commands/status-load.test.ts).
+
+export type Fields = Record<string, unknown>;
+
+export const isFields = (value: unknown): value is Fields =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+export const isString = (value: unknown): value is string => typeof value === "string";
+
+export const isNumber = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value);
+
+/** The check, or the field left out. */
+export const isOptional = <T>(check: (value: unknown) => value is T) => (value: unknown): value is T | undefined =>
+  value === undefined || check(value);
+
