@@ -219,6 +219,9 @@ describe("the house", () => {
     {
       record: "state/keeper.json", owner: "adapters/keeper-process.ts", names: /["'`/]keeper\.json["'`]/, users: [],
     },
+    {
+      record: "state/disk.json", owner: "adapters/store/disk-state.ts", names: /["'`/]disk\.json["'`]/, users: [],
+    },
   ])("$record is read and written by its owner alone, src/$owner", ({ owner, names, users }) => {
     const files = readSources();
     expect(files.filter(([name]) => name === owner).length).toBe(1);

@@ -14,3 +14,13 @@ export const isNumber = (value: unknown): value is number => typeof value === "n
 export const isOptional = <T>(check: (value: unknown) => value is T) => (value: unknown): value is T | undefined =>
   value === undefined || check(value);
 
+
+/** An array each of whose items passes the check. */
+export const isArrayOf = <T>(check: (value: unknown) => value is T) => (value: unknown): value is T[] =>
+  Array.isArray(value) && value.every(check);
+
+export const isBoolean = (value: unknown): value is boolean => typeof value === "boolean";
+
+/** The check, or null. */
+export const isNullable = <T>(check: (value: unknown) => value is T) => (value: unknown): value is T | null =>
+  value === null || check(value);
