@@ -222,6 +222,10 @@ describe("the house", () => {
     {
       record: "state/disk.json", owner: "adapters/store/disk-state.ts", names: /["'`/]disk\.json["'`]/, users: [],
     },
+    {
+      record: "state/stop-waivers.json", owner: "adapters/store/stop-watch-state.ts",
+      names: /["'`/]stop-waivers\.json["'`]|\bstopFiles\([^)]*\)\.waivers\b/, users: ["domain/paths.ts"],
+    },
   ])("$record is read and written by its owner alone, src/$owner", ({ owner, names, users }) => {
     const files = readSources();
     expect(files.filter(([name]) => name === owner).length).toBe(1);
