@@ -226,6 +226,11 @@ describe("the house", () => {
       record: "state/stop-waivers.json", owner: "adapters/store/stop-watch-state.ts",
       names: /["'`/]stop-waivers\.json["'`]|\bstopFiles\([^)]*\)\.waivers\b/, users: ["domain/paths.ts"],
     },
+    {
+      record: "state/agents/<agent>/usage-cursors.json", owner: "adapters/usage/store.ts",
+      names: /["'`/]usage-cursors\.json["'`]|\busagePaths\([^)]*\)\.cursors\b|\bpaths\.cursors\b/,
+      users: ["domain/usage/summary.ts"],
+    },
   ])("$record is read and written by its owner alone, src/$owner", ({ owner, names, users }) => {
     const files = readSources();
     expect(files.filter(([name]) => name === owner).length).toBe(1);
