@@ -231,6 +231,10 @@ describe("the house", () => {
       names: /["'`/]usage-cursors\.json["'`]|\busagePaths\([^)]*\)\.cursors\b|\bpaths\.cursors\b/,
       users: ["domain/usage/summary.ts"],
     },
+    {
+      record: "state/verifier/protected.json", owner: "adapters/verifier/protected-check.ts",
+      names: /["'`/]protected\.json["'`]|\.hashes\b/, users: ["domain/paths.ts", "adapters/verifier/prepare-store.ts"],
+    },
   ])("$record is read and written by its owner alone, src/$owner", ({ owner, names, users }) => {
     const files = readSources();
     expect(files.filter(([name]) => name === owner).length).toBe(1);

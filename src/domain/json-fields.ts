@@ -24,3 +24,7 @@ export const isBoolean = (value: unknown): value is boolean => typeof value === 
 /** The check, or null. */
 export const isNullable = <T>(check: (value: unknown) => value is T) => (value: unknown): value is T | null =>
   value === null || check(value);
+
+/** An object each of whose values passes the check. */
+export const isMapOf = <T>(check: (value: unknown) => value is T) => (value: unknown): value is Record<string, T> =>
+  isFields(value) && Object.values(value).every(check);
