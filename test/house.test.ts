@@ -235,6 +235,10 @@ describe("the house", () => {
       record: "state/verifier/protected.json", owner: "adapters/verifier/protected-check.ts",
       names: /["'`/]protected\.json["'`]|\.hashes\b/, users: ["domain/paths.ts", "adapters/verifier/prepare-store.ts"],
     },
+    {
+      record: "state/standup.json", owner: "adapters/store/standup-mark.ts",
+      names: /["'`/]standup\.json["'`]|\bstandupFile\(/, users: ["domain/paths.ts"],
+    },
   ])("$record is read and written by its owner alone, src/$owner", ({ owner, names, users }) => {
     const files = readSources();
     expect(files.filter(([name]) => name === owner).length).toBe(1);
