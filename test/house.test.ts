@@ -239,6 +239,11 @@ describe("the house", () => {
       record: "state/standup.json", owner: "adapters/store/standup-mark.ts",
       names: /["'`/]standup\.json["'`]|\bstandupFile\(/, users: ["domain/paths.ts"],
     },
+    {
+      record: "state/agents/<agent>/resume-kickoff.json", owner: "adapters/store/resume-kickoff-file.ts",
+      names: /["'`/]resume-kickoff\.json["'`]|\.resumeKickoff\b/,
+      users: ["domain/paths.ts", "domain/lifecycle/up-org.ts", "domain/reconcile/apply.ts"],
+    },
   ])("$record is read and written by its owner alone, src/$owner", ({ owner, names, users }) => {
     const files = readSources();
     expect(files.filter(([name]) => name === owner).length).toBe(1);
