@@ -244,6 +244,10 @@ describe("the house", () => {
       names: /["'`/]resume-kickoff\.json["'`]|\.resumeKickoff\b/,
       users: ["domain/paths.ts", "domain/lifecycle/up-org.ts", "domain/reconcile/apply.ts"],
     },
+    {
+      record: "state/reload.json", owner: "flows/reload/reload-log.ts",
+      names: /["'`/]reload\.json["'`]|\breloadFile\(/, users: ["daemon/verifier/handle.ts"],
+    },
   ])("$record is read and written by its owner alone, src/$owner", ({ owner, names, users }) => {
     const files = readSources();
     expect(files.filter(([name]) => name === owner).length).toBe(1);
