@@ -248,6 +248,11 @@ describe("the house", () => {
       record: "state/reload.json", owner: "flows/reload/reload-log.ts",
       names: /["'`/]reload\.json["'`]|\breloadFile\(/, users: ["daemon/verifier/handle.ts"],
     },
+    {
+      record: "state/reload-requests, reload-replies", owner: "flows/reload/requests.ts",
+      names: /["'`/]reload-(?:requests|replies)["'`/]|\b(?:requestsDir|replyFile)\(/,
+      users: ["daemon/reload/hot-reload.ts"],
+    },
   ])("$record is read and written by its owner alone, src/$owner", ({ owner, names, users }) => {
     const files = readSources();
     expect(files.filter(([name]) => name === owner).length).toBe(1);
