@@ -253,6 +253,10 @@ describe("the house", () => {
       names: /["'`/]reload-(?:requests|replies)["'`/]|\b(?:requestsDir|replyFile)\(/,
       users: ["daemon/reload/hot-reload.ts"],
     },
+    {
+      record: "state/agents/<agent>/proposal-base.json", owner: "flows/reload/proposal.ts",
+      names: /["'`/]proposal-base\.json["'`]/, users: [],
+    },
   ])("$record is read and written by its owner alone, src/$owner", ({ owner, names, users }) => {
     const files = readSources();
     expect(files.filter(([name]) => name === owner).length).toBe(1);
