@@ -257,6 +257,10 @@ describe("the house", () => {
       record: "state/agents/<agent>/proposal-base.json", owner: "flows/reload/proposal.ts",
       names: /["'`/]proposal-base\.json["'`]/, users: [],
     },
+    {
+      record: "state/programs/<version>/meta.json, config.json", owner: "adapters/store/programs.ts",
+      names: /["'`/](?:meta|config)\.json["'`]|\bprogramDir\(/, users: ["flows/reload/restore-program.ts"],
+    },
   ])("$record is read and written by its owner alone, src/$owner", ({ owner, names, users }) => {
     const files = readSources();
     expect(files.filter(([name]) => name === owner).length).toBe(1);
