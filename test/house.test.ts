@@ -261,6 +261,11 @@ describe("the house", () => {
       record: "state/programs/<version>/meta.json, config.json", owner: "adapters/store/programs.ts",
       names: /["'`/](?:meta|config)\.json["'`]|\bprogramDir\(/, users: ["flows/reload/restore-program.ts"],
     },
+    {
+      record: "state/agents/<agent>/launch.json", owner: "domain/lifecycle/launch-file.ts",
+      names: /["'`/]launch\.json["'`]|\b(?:agentPaths\([^)]*\)|paths|files)\.launch\b/,
+      users: ["domain/paths.ts", "adapters/usage/agent.ts"],
+    },
   ])("$record is read and written by its owner alone, src/$owner", ({ owner, names, users }) => {
     const files = readSources();
     expect(files.filter(([name]) => name === owner).length).toBe(1);

@@ -1,5 +1,5 @@
 import { SlurmSchema, type OrgConfig, type SlurmConfig } from "../config/index.js";
-import { agentPaths } from "../paths.js";
+import { writeLaunchSpec } from "../lifecycle/launch-file.js";
 import type { FilesPort } from "../ports.js";
 import type { LaunchSpec } from "../state.js";
 import { slurmPaneLaunch, slurmRunArgv, type SlurmJobRequest } from "./job-argv.js";
@@ -57,7 +57,7 @@ export async function prepareSlurmAgents(
     };
     await files.writeAtomic(slurmAgentPaths(state, agent.name).request, `${JSON.stringify(request, null, 2)}\n`);
     const wrapped = slurmLaunchSpec(config, state, orgArgv, spec);
-    await files.writeAtomic(agentPaths(state, agent.name).launch, `${JSON.stringify(wrapped, null, 2)}\n`);
+    await writeLaunchSpec(files, state, agent.name, wrapped);
     result.set(agent.name, wrapped);
   }
   return result;
