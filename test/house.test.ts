@@ -266,6 +266,11 @@ describe("the house", () => {
       names: /["'`/]launch\.json["'`]|\b(?:agentPaths\([^)]*\)|paths|files)\.launch\b/,
       users: ["domain/paths.ts", "adapters/usage/agent.ts"],
     },
+    {
+      record: "state/slurm/<agent>/slurm.json, slurm-job.json", owner: "domain/slurm/slurm-job-file.ts",
+      names: /["'`/]slurm(?:-job)?\.json["'`]|\bslurmAgentPaths\([^)]*\)\.(?:request|job)\b|\bpaths\.(?:request|job)\b/,
+      users: ["domain/slurm/slurm-paths.ts"],
+    },
   ])("$record is read and written by its owner alone, src/$owner", ({ owner, names, users }) => {
     const files = readSources();
     expect(files.filter(([name]) => name === owner).length).toBe(1);
