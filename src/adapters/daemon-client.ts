@@ -71,7 +71,7 @@ export async function waitForAnswer<T>(
 ): Promise<T> {
   for (let polls = 0; ; polls++) {
     // Only a parse error is the answer's: any other (a read racing the rename) is waited out, as a missing file.
-    const value = await readJson<unknown>(file).catch(keepParseError);
+    const value = await readJson(file).catch(keepParseError);
     if (value !== undefined) return checkAnswer(file, value, parse);
     if (polls % 40 === 0) await assertDaemonAlive(daemonFile, "the org went down while your request waited; it stays queued and runs at the next `org up`", { outcome: "your request stays queued" });
     await new Promise((resolve) => setTimeout(resolve, 50));

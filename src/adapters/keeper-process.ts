@@ -32,7 +32,7 @@ export async function takeKeeperLock(root: string, state: string): Promise<boole
  * for the views, and a keeper that refused to start over a damaged record would leave a dead daemon down.
  */
 export async function readKeeperRecord(state: string): Promise<KeeperRecord | undefined> {
-  return parseKeeperRecord(await readJson<unknown>(keeperPaths(state).record).catch(() => undefined));
+  return parseKeeperRecord(await readJson(keeperPaths(state).record).catch(() => undefined));
 }
 
 /** Written whole or not at all, by the keeper alone. */

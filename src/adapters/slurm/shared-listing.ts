@@ -62,7 +62,7 @@ export function createSharedListing(slurm: SlurmPort, opts: SharedListingOptions
 
 // Unreadable or of another shape, the listing is stale: the next caller to take the lock runs squeue and rewrites it.
 async function readListing(file: string): Promise<Listing | undefined> {
-  const value = await readJson<unknown>(file).catch(() => undefined);
+  const value = await readJson(file).catch(() => undefined);
   return isFields(value) && isNumber(value.at) && isArrayOf(isSlurmJob)(value.jobs) ? (value as unknown as Listing)
     : undefined;
 }

@@ -16,7 +16,7 @@ export const EMPTY_LEDGER: AgentLedger = { best: null, lastVerified: null };
 /** The agent's ledger; undefined before its baseline ran. Throws when the file is cut short or of another shape. */
 export async function readLedger(state: string, agent: string): Promise<AgentLedger | undefined> {
   const file = agentPaths(state, agent).ledger;
-  const value = await readJson<unknown>(file);
+  const value = await readJson(file);
   if (value === undefined) return undefined;
   const { parseLedger } = await import("../../domain/experiments/ledger-schema.js");
   const parsed = parseLedger(value);

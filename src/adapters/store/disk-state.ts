@@ -43,7 +43,7 @@ function parseDiskRecord(value: unknown): DiskRecord | undefined {
  * a sweep, and `org status` shows no disk line until then rather than failing whole.
  */
 export async function readDiskRecord(state: string): Promise<DiskRecord | undefined> {
-  return parseDiskRecord(await readJson<unknown>(diskFile(state)).catch(() => undefined));
+  return parseDiskRecord(await readJson(diskFile(state)).catch(() => undefined));
 }
 
 /**

@@ -54,7 +54,7 @@ export async function writeCapacity(state: string, capacity: Capacity): Promise<
 
 /** What the verifier last said a run could fill; undefined when missing, unreadable or of another shape. */
 export async function readCapacity(state: string): Promise<Capacity | undefined> {
-  return parseCapacity(await readJson<unknown>(slotsFile(state)).catch(() => undefined));
+  return parseCapacity(await readJson(slotsFile(state)).catch(() => undefined));
 }
 
 export interface UtilizationInput {

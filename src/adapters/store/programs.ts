@@ -75,12 +75,12 @@ function parseMeta(value: unknown): ProgramMeta | undefined {
  * a folder without a readable one is no saved version (a kill midway, or a hand edit), and its callers name it.
  */
 export async function readMeta(state: string, version: string): Promise<ProgramMeta | undefined> {
-  return parseMeta(await readJson<unknown>(join(programDir(state, version), "meta.json")).catch(() => undefined));
+  return parseMeta(await readJson(join(programDir(state, version), "meta.json")).catch(() => undefined));
 }
 
 // config.json holds the config as loaded (defaults filled in), which the schema takes as it is.
 async function readSavedConfig(dir: string): Promise<OrgConfig | undefined> {
-  const value = await readJson<unknown>(join(dir, "config.json")).catch(() => undefined);
+  const value = await readJson(join(dir, "config.json")).catch(() => undefined);
   return ConfigSchema.safeParse(value).success ? (value as OrgConfig) : undefined;
 }
 

@@ -21,7 +21,7 @@ function parseResumeKickoff(value: unknown): ResumeKickoff | undefined {
  * kickoff is typed then, and the idle nudge recovers a CLI left at its prompt, never a kickoff typed twice.
  */
 export async function readResumeKickoff(state: string, agent: string): Promise<ResumeKickoff | undefined> {
-  return parseResumeKickoff(await readJson<unknown>(agentPaths(state, agent).resumeKickoff).catch(() => undefined));
+  return parseResumeKickoff(await readJson(agentPaths(state, agent).resumeKickoff).catch(() => undefined));
 }
 
 /** Written whole or not at all: a daemon killed mid-write leaves the record before or after, never half. */

@@ -14,7 +14,7 @@ function parseStandupMark(value: unknown): StandupMark | undefined {
  * scheduler then starts its count afresh, as on a first look, and never repeats the last digest.
  */
 export async function readStandupMark(state: string): Promise<StandupMark | undefined> {
-  return parseStandupMark(await readJson<unknown>(standupFile(state)).catch(() => undefined));
+  return parseStandupMark(await readJson(standupFile(state)).catch(() => undefined));
 }
 
 /** Written whole or not at all. */

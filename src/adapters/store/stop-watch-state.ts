@@ -35,7 +35,7 @@ export async function evaluateStop(input: { config: OrgConfig; record: Pick<OrgR
  * stops at a met condition again, the safe side, and `org up --resume` waives it afresh.
  */
 export async function readWaivers(state: string): Promise<StopWaivers> {
-  return parseStopWaivers(await readJson<unknown>(stopFiles(state).waivers).catch(() => undefined)) ?? {};
+  return parseStopWaivers(await readJson(stopFiles(state).waivers).catch(() => undefined)) ?? {};
 }
 
 export async function writeWaivers(state: string, waivers: StopWaivers): Promise<void> {

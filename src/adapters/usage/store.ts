@@ -42,7 +42,7 @@ export class UsageStore {
   async load(): Promise<{ records: UsageRecord[]; cursors: UsageCursors }> {
     const text = (await readText(this.paths.ledger).catch(() => undefined)) ?? "";
     this.ledgerEndsClean = text === "" || text.endsWith("\n");
-    const cursors = parseUsageCursors(await readJson<unknown>(this.paths.cursors).catch(() => undefined));
+    const cursors = parseUsageCursors(await readJson(this.paths.cursors).catch(() => undefined));
     return { records: parseLedger(text), cursors: cursors ?? { files: {} } };
   }
 

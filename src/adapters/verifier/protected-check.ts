@@ -17,7 +17,7 @@ import { runGit } from "../git/run.js";
 export async function recordProtectedHashes(input: { store: string; hashes: string; base: string; rules: string[] })
   : Promise<ProtectedRecord> {
   const { store, hashes, base, rules } = input;
-  const current = parseProtectedRecord(await readJson<unknown>(hashes).catch(() => undefined));
+  const current = parseProtectedRecord(await readJson(hashes).catch(() => undefined));
   if (current && coversRules(current, base, rules)) return current;
   const wanted = current?.base === base ? [...new Set([...Object.keys(current.rules), ...rules])] : rules;
   const listed = await runGit(["ls-tree", "-r", "-z", "--full-tree", base], { cwd: store, timeoutMs: 120_000 });

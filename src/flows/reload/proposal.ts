@@ -44,7 +44,7 @@ export async function seedProposal(root: string, state: string, agent: string, f
  * or of another shape: the proposal is then refused as made from a config since changed, and the copy seeded afresh.
  */
 export async function readProposalBase(state: string, agent: string): Promise<string | undefined> {
-  const value = await readJson<unknown>(baseFile(state, agent)).catch(() => undefined);
+  const value = await readJson(baseFile(state, agent)).catch(() => undefined);
   return isFields(value) && isString(value.hash) ? value.hash : undefined;
 }
 

@@ -14,7 +14,7 @@ export function reloadFile(state: string): string {
  * writes it whole.
  */
 export async function readReloadRecord(state: string): Promise<ReloadRecord | undefined> {
-  return parseReloadRecord(await readJson<unknown>(reloadFile(state)).catch(() => undefined));
+  return parseReloadRecord(await readJson(reloadFile(state)).catch(() => undefined));
 }
 
 /**

@@ -43,7 +43,7 @@ export async function submitMetaRequest(state: string, agent: string, now: Date)
  */
 export async function listMetaRequests(state: string): Promise<MetaRequest[]> {
   const names = (await listDir(requestsDir(state))).filter((name) => name.endsWith(".json")).sort();
-  const read = (name: string) => readJson<unknown>(join(requestsDir(state), name)).catch(() => undefined);
+  const read = (name: string) => readJson(join(requestsDir(state), name)).catch(() => undefined);
   return (await Promise.all(names.map(read))).filter(isMetaRequest);
 }
 
