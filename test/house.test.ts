@@ -271,6 +271,19 @@ describe("the house", () => {
       names: /["'`/]slurm(?:-job)?\.json["'`]|\bslurmAgentPaths\([^)]*\)\.(?:request|job)\b|\bpaths\.(?:request|job)\b/,
       users: ["domain/slurm/slurm-paths.ts"],
     },
+    {
+      record: "state/ablation", owner: "adapters/store/ablation.ts", names: /\bjoin\([^)]*"ablation"|\bablationPaths\(/,
+      users: [],
+    },
+    {
+      record: "state/notes.md, notes-archive.md", owner: "adapters/store/notes-board.ts",
+      names: /["'`/]notes(?:-archive)?\.(?:md|lock)["'`]|\bnotesPaths\(/,
+      users: ["cli/commands/note.ts", "domain/config/schema.ts"],
+    },
+    {
+      record: "state/programs/ab-runs.jsonl", owner: "adapters/store/ab-run.ts", names: /["'`/]ab-runs\.jsonl["'`]/,
+      users: [],
+    },
   ])("$record is read and written by its owner alone, src/$owner", ({ owner, names, users }) => {
     const files = readSources();
     expect(files.filter(([name]) => name === owner).length).toBe(1);
