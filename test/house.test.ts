@@ -284,6 +284,10 @@ describe("the house", () => {
       record: "state/programs/ab-runs.jsonl", owner: "adapters/store/ab-run.ts", names: /["'`/]ab-runs\.jsonl["'`]/,
       users: [],
     },
+    {
+      record: "state/stop.json", owner: "adapters/store/stop-file.ts",
+      names: /["'`/]stop\.json["'`]|\bstopFiles\([^)]*\)\.stop\b/, users: ["domain/paths.ts"],
+    },
   ])("$record is read and written by its owner alone, src/$owner", ({ owner, names, users }) => {
     const files = readSources();
     expect(files.filter(([name]) => name === owner).length).toBe(1);
