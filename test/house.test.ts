@@ -288,6 +288,10 @@ describe("the house", () => {
       record: "state/stop.json", owner: "adapters/store/stop-file.ts",
       names: /["'`/]stop\.json["'`]|\bstopFiles\([^)]*\)\.stop\b/, users: ["domain/paths.ts"],
     },
+    {
+      record: "state/agents/<agent>/usage.json", owner: "domain/usage/summary.ts",
+      names: /["'`/]usage\.json["'`]|\b(?:usagePaths\([^)]*\)|this\.paths|paths)\.summary\b/, users: [],
+    },
   ])("$record is read and written by its owner alone, src/$owner", ({ owner, names, users }) => {
     const files = readSources();
     expect(files.filter(([name]) => name === owner).length).toBe(1);

@@ -1,5 +1,6 @@
 import { formatLedgerLine, parseLedger } from "../../domain/usage/ledger.js";
-import { usagePaths } from "../../domain/usage/summary.js";
+import { usagePaths, writeUsageSummary } from "../../domain/usage/summary.js";
+import { filesPort } from "../fs/files-port.js";
 import type { UsageSummary } from "../../domain/usage/summary.js";
 import type { UsageRecord } from "../../domain/usage/token-counts.js";
 import type { FileCursor } from "./jsonl.js";
@@ -31,7 +32,7 @@ export class UsageStore {
   private readonly paths;
   private ledgerEndsClean = true;
 
-  constructor(state: string, agent: string) {
+  constructor(private readonly state: string, private readonly agent: string) {
     this.paths = usagePaths(state, agent);
   }
 
@@ -56,7 +57,7 @@ export class UsageStore {
   }
 
   async writeSummary(summary: UsageSummary): Promise<void> {
-    await writeJsonAtomic(this.paths.summary, summary);
+    await writeUsageSummary(filesPort, this.state, this.agent, summary);
   }
 }
 
