@@ -7,7 +7,7 @@ import { checkVerdict } from "../../domain/experiments/verdict-check.js";
 import { orgPaths } from "../../domain/paths.js";
 import { pathExists, readText, writeFileAtomic } from "../fs/files.js";
 import { waitForAnswer } from "../daemon-client.js";
-import { isArrayOf, isFields, isNumber, isString, type Fields } from "../../domain/json-fields.js";
+import { isFields, isString, type Fields } from "../../domain/json-fields.js";
 import type { JournalStore } from "../store/journal-store.js";
 import { readOptionalRecord } from "../store/org-record.js";
 import { reportIncidents } from "./incident-report.js";
@@ -25,10 +25,12 @@ export function hasVerdict(state: string, id: string): Promise<boolean> {
 const isCancelled = (value: Fields) =>
   isString(value.commit) && isString(value.description) && isString(value.cancelled);
 
-// The fields `org submit` and `org wait` print from; the journal's hash, not this, says the verifier wrote it.
+// The fields `org submit` and `org wait` print from; the journal's hash, not this, says the verifier wrote it. A
+// metric is not checked: a NaN one reads back as null.
 function isOutcome(value: unknown): boolean {
   return isFields(value) && isFields(value.request) && isString(value.request.commit) && isFields(value.verdict)
-    && isArrayOf(isNumber)(value.samples) && isString(value.logFile) && isString(value.head);
+    && isString(value.verdict.kind) && isString(value.verdict.reason) && isString(value.head)
+    && isString(value.logFile);
 }
 
 function parseAnswer(value: unknown): SubmitAnswer | undefined {
