@@ -238,6 +238,82 @@ describe("the house", () => {
       record: "state/judge-calibration.json", owner: "adapters/verifier/judge-calibration.ts",
       names: /["'`/]judge-calibration\.json["'`]/, users: [],
     },
+    {
+      record: "state/keeper.json", owner: "adapters/keeper-process.ts", names: /["'`/]keeper\.json["'`]/, users: [],
+    },
+    {
+      record: "state/disk.json", owner: "adapters/store/disk-state.ts", names: /["'`/]disk\.json["'`]/, users: [],
+    },
+    {
+      record: "state/stop-waivers.json", owner: "adapters/store/stop-watch-state.ts",
+      names: /["'`/]stop-waivers\.json["'`]|\bstopFiles\([^)]*\)\.waivers\b/, users: ["domain/paths.ts"],
+    },
+    {
+      record: "state/agents/<agent>/usage-cursors.json", owner: "adapters/usage/store.ts",
+      names: /["'`/]usage-cursors\.json["'`]|\busagePaths\([^)]*\)\.cursors\b|\bpaths\.cursors\b/,
+      users: ["domain/usage/summary.ts"],
+    },
+    {
+      record: "state/verifier/protected.json", owner: "adapters/verifier/protected-check.ts",
+      names: /["'`/]protected\.json["'`]|\.hashes\b/, users: ["domain/paths.ts", "adapters/verifier/prepare-store.ts"],
+    },
+    {
+      record: "state/standup.json", owner: "adapters/store/standup-mark.ts",
+      names: /["'`/]standup\.json["'`]|\bstandupFile\(/, users: ["domain/paths.ts"],
+    },
+    {
+      record: "state/agents/<agent>/resume-kickoff.json", owner: "adapters/store/resume-kickoff-file.ts",
+      names: /["'`/]resume-kickoff\.json["'`]|\.resumeKickoff\b/,
+      users: ["domain/paths.ts", "domain/lifecycle/up-org.ts", "domain/reconcile/apply.ts"],
+    },
+    {
+      record: "state/reload.json", owner: "flows/reload/reload-log.ts",
+      names: /["'`/]reload\.json["'`]|\breloadFile\(/, users: ["daemon/verifier/handle.ts"],
+    },
+    {
+      record: "state/reload-requests, reload-replies", owner: "flows/reload/requests.ts",
+      names: /["'`/]reload-(?:requests|replies)["'`/]|\b(?:requestsDir|replyFile)\(/,
+      users: ["daemon/reload/hot-reload.ts"],
+    },
+    {
+      record: "state/agents/<agent>/proposal-base.json", owner: "flows/reload/proposal.ts",
+      names: /["'`/]proposal-base\.json["'`]/, users: [],
+    },
+    {
+      record: "state/programs/<version>/meta.json, config.json", owner: "adapters/store/programs.ts",
+      names: /["'`/](?:meta|config)\.json["'`]|\bprogramDir\(/, users: ["flows/reload/restore-program.ts"],
+    },
+    {
+      record: "state/agents/<agent>/launch.json", owner: "domain/lifecycle/launch-file.ts",
+      names: /["'`/]launch\.json["'`]|\b(?:agentPaths\([^)]*\)|paths|files)\.launch\b/,
+      users: ["domain/paths.ts", "adapters/usage/agent.ts"],
+    },
+    {
+      record: "state/slurm/<agent>/slurm.json, slurm-job.json", owner: "domain/slurm/slurm-job-file.ts",
+      names: /["'`/]slurm(?:-job)?\.json["'`]|\bslurmAgentPaths\([^)]*\)\.(?:request|job)\b|\bpaths\.(?:request|job)\b/,
+      users: ["domain/slurm/slurm-paths.ts"],
+    },
+    {
+      record: "state/ablation", owner: "adapters/store/ablation.ts", names: /\bjoin\([^)]*"ablation"|\bablationPaths\(/,
+      users: [],
+    },
+    {
+      record: "state/notes.md, notes-archive.md", owner: "adapters/store/notes-board.ts",
+      names: /["'`/]notes(?:-archive)?\.(?:md|lock)["'`]|\bnotesPaths\(/,
+      users: ["cli/commands/note.ts", "domain/config/schema.ts"],
+    },
+    {
+      record: "state/programs/ab-runs.jsonl", owner: "adapters/store/ab-run.ts", names: /["'`/]ab-runs\.jsonl["'`]/,
+      users: [],
+    },
+    {
+      record: "state/stop.json", owner: "adapters/store/stop-file.ts",
+      names: /["'`/]stop\.json["'`]|\bstopFiles\([^)]*\)\.stop\b/, users: ["domain/paths.ts"],
+    },
+    {
+      record: "state/agents/<agent>/usage.json", owner: "domain/usage/summary.ts",
+      names: /["'`/]usage\.json["'`]|\b(?:usagePaths\([^)]*\)|this\.paths|paths)\.summary\b/, users: [],
+    },
   ])("$record is read and written by its owner alone, src/$owner", ({ owner, names, users }) => {
     const files = readSources();
     expect(files.filter(([name]) => name === owner).length).toBe(1);

@@ -62,12 +62,27 @@ async function isBeingRestarted(daemonFile: string, daemon: DaemonFile | undefin
   return (await findRunningKeeper(dirname(state), state)) !== undefined;
 }
 
-/** Wait for the daemon's answer file; fail clearly if the daemon dies meanwhile (the request stays queued). */
-export async function waitForAnswer<T>(file: string, daemonFile: string): Promise<T> {
+/**
+ * Wait for the daemon's answer file, checked by its owner's `parse`; fail clearly if the daemon dies meanwhile (the
+ * request stays queued). The daemon writes it whole, so one that does not parse or check is an error, not a wait.
+ */
+export async function waitForAnswer<T>(
+  file: string, daemonFile: string, parse: (value: unknown) => T | undefined,
+): Promise<T> {
   for (let polls = 0; ; polls++) {
-    const answer = await readJson<T>(file).catch(() => undefined);
-    if (answer) return answer;
+    // Only a parse error is the answer's: any other (a read racing the rename) is waited out, as a missing file.
+    const value = await readJson(file).catch(keepParseError);
+    if (value !== undefined) return checkAnswer(file, value, parse);
     if (polls % 40 === 0) await assertDaemonAlive(daemonFile, "the org went down while your request waited; it stays queued and runs at the next `org up`", { outcome: "your request stays queued" });
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+const keepParseError = (error: Error) => (error instanceof SyntaxError ? error : undefined);
+
+function checkAnswer<T>(file: string, value: unknown, parse: (value: unknown) => T | undefined): T {
+  const answer = value instanceof SyntaxError ? undefined : parse(value);
+  if (answer !== undefined) return answer;
+  const why = value instanceof SyntaxError ? "cut short or not JSON" : "of another shape";
+  throw new OrgError(`${file} is no answer the daemon wrote (${why}) — remove it, and ask again`, "state");
 }

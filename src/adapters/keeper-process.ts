@@ -1,9 +1,9 @@
 import { closeSync, openSync, readFileSync } from "node:fs";
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { DAEMON_SECRETS_VAR, type KeeperRecord } from "../domain/lifecycle/keeper-rules.js";
+import { DAEMON_SECRETS_VAR, parseKeeperRecord, type KeeperRecord } from "../domain/lifecycle/keeper-rules.js";
 import { filterAgentEnv, pickEnv } from "../domain/lifecycle/secrets.js";
-import { pathExists, PRIVATE_DIR, readJson, readText } from "./fs/files.js";
+import { pathExists, PRIVATE_DIR, readJson, readText, writeJsonAtomic } from "./fs/files.js";
 import { tryLock } from "./fs/lock.js";
 import { isRunningProcess, killProcessGroup, startChild } from "./process.js";
 
@@ -27,8 +27,17 @@ export async function takeKeeperLock(root: string, state: string): Promise<boole
   return tryLock(keeperPaths(state).lock);
 }
 
+/**
+ * state/keeper.json, this module's alone; undefined when missing, unreadable or of another shape: its counts are
+ * for the views, and a keeper that refused to start over a damaged record would leave a dead daemon down.
+ */
 export async function readKeeperRecord(state: string): Promise<KeeperRecord | undefined> {
-  return readJson<KeeperRecord>(keeperPaths(state).record).catch(() => undefined);
+  return parseKeeperRecord(await readJson(keeperPaths(state).record).catch(() => undefined));
+}
+
+/** Written whole or not at all, by the keeper alone. */
+export async function writeKeeperRecord(state: string, record: KeeperRecord): Promise<void> {
+  await writeJsonAtomic(keeperPaths(state).record, record);
 }
 
 /** Whether `org down` asked every keeper to end and none to start: until the next `org up`. */

@@ -1,10 +1,10 @@
 import { readOptionalRecord } from "../adapters/store/org-record.js";
 import { setTimeout as sleep } from "node:timers/promises";
-import { readText, writeJsonAtomic } from "../adapters/fs/files.js";
+import { readText } from "../adapters/fs/files.js";
 import { filesPort } from "../adapters/fs/files-port.js";
 import { readDaemonFile } from "../domain/lifecycle/daemon-file.js";
 import { isKeeperStopped, keeperPaths, takeKeeperLock } from "../adapters/keeper-process.js";
-import { readDaemonSecrets, readKeeperRecord } from "../adapters/keeper-process.js";
+import { readDaemonSecrets, readKeeperRecord, writeKeeperRecord } from "../adapters/keeper-process.js";
 import { isRunningProcess } from "../adapters/process.js";
 import { createWorld } from "../adapters/real-world.js";
 import { daemonLaunch, respawnDeadDaemon } from "../domain/lifecycle/daemon-pane.js";
@@ -39,14 +39,14 @@ export async function runKeeper(opts: { root: string }): Promise<number> {
   const me = { pid: process.pid, now: world.now(), upAt: record.upAt };
   const started = startKeeperRecord(previous, me);
   let state = started.record;
-  await writeJsonAtomic(files.record, state);
+  await writeKeeperRecord(paths.state, state);
   if (started.replaced !== undefined) {
     const body = `keeper pid ${started.replaced} was gone; ${state.keeperRestarts} keeper restarts since org up`;
     await log(world, paths, "restarted the keeper", body);
   }
   const save = async (next: KeeperRecord) => {
     state = next;
-    await writeJsonAtomic(files.record, state);
+    await writeKeeperRecord(paths.state, state);
   };
   const mine = async () => (await readText(files.lock).catch(() => undefined))?.trim() === String(process.pid)
     && !(await isKeeperStopped(paths.state));

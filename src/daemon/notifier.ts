@@ -6,14 +6,15 @@ import { inboxPaths, readMessageSettings } from "../domain/messages/mail-port.js
 import {
   checkAlive, chooseFullLookMs, countNoticeLines, decideNotice, type NoticeOutcome, type PaneLook, type PendingNotice,
 } from "../domain/messages/notify.js";
-import { agentPaths, orgPaths } from "../domain/paths.js";
+import { orgPaths } from "../domain/paths.js";
 import type { NoticePort } from "../domain/ports.js";
-import type { LaunchSpec, OrgRecord } from "../domain/state.js";
+import type { OrgRecord } from "../domain/state.js";
+import { readLaunchSpec } from "../domain/lifecycle/launch-file.js";
 import { readAgentStatus } from "../domain/lifecycle/agent-status-file.js";
 import { filesPort } from "../adapters/fs/files-port.js";
 import { detectScreen } from "../domain/screens/detect.js";
 import { typeNotice } from "./notice-typing.js";
-import { readJson, readText, watchDir } from "../adapters/fs/files.js";
+import { readText, watchDir } from "../adapters/fs/files.js";
 import { appendNotification } from "../adapters/store/notification-log.js";
 import { isAlive } from "../adapters/process.js";
 import { ensureDir, listDir, modifiedMs } from "../adapters/fs/dir.js";
@@ -234,7 +235,7 @@ export class Notifier {
 
   /** A known CLI's screen says whether it is at its prompt; any other program is judged by stillness alone. */
   private async readScreen(agent: string, text: string): Promise<{ ready: boolean; reason: string } | undefined> {
-    const launch = await readJson<LaunchSpec>(agentPaths(this.state, agent).launch).catch(() => undefined);
+    const launch = await readLaunchSpec(filesPort, this.state, agent);
     const preset = launch?.runtime?.preset;
     if (!preset || preset === "generic") return undefined;
     // The look's first line is the pane's cursor and history, not a screen row.

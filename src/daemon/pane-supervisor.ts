@@ -4,10 +4,11 @@ import type { AgentPane, PaneHost } from "../domain/ports.js";
 import type { AgentState, AgentStatus, LaunchSpec } from "../domain/state.js";
 import { readAgentStatus, writeAgentStatus } from "../domain/lifecycle/agent-status-file.js";
 import { filesPort } from "../adapters/fs/files-port.js";
-import { explainSpawnError, parseLaunchSpec } from "../domain/lifecycle/supervise.js";
+import { explainSpawnError } from "../domain/lifecycle/supervise.js";
+import { loadLaunchSpec } from "../domain/lifecycle/launch-file.js";
 import { exitTime, paneLaunch, stepAgent, type SupervisionStep } from "../domain/lifecycle/supervise-step.js";
 import { chooseStartArgv } from "../domain/runtimes/launch.js";
-import { appendLines, readJson } from "../adapters/fs/files.js";
+import { appendLines } from "../adapters/fs/files.js";
 import { hasConversation, programCandidates } from "../adapters/probes/runtime.js";
 import { pickEnv } from "../domain/lifecycle/secrets.js";
 import { readAgentSandbox } from "../adapters/store/agent-sandbox.js";
@@ -94,10 +95,9 @@ export class PaneSupervisor {
   private async superviseOne(pane: AgentPane, now: number): Promise<void> {
     const key = `${pane.id} ${pane.pid} ${pane.dead}`;
     if (this.seen.get(pane.agent) === key) return;
-    const paths = agentPaths(this.state, pane.agent);
     const [status, spec] = await Promise.all([
       readAgentStatus(filesPort, this.state, pane.agent),
-      loadSpec(paths.launch),
+      loadLaunchSpec(filesPort, this.state, pane.agent),
     ]);
     if (typeof spec === "string") {
       this.say(`${pane.agent}: ${spec}`);
@@ -162,14 +162,6 @@ export class PaneSupervisor {
   private async timeline(op: string, agent: string, reason: string, now: number): Promise<void> {
     await appendLines(logPath(this.state), [formatLogEntry({ date: new Date(now), op, title: agent, body: reason })]);
   }
-}
-
-async function loadSpec(path: string): Promise<LaunchSpec | string> {
-  const raw = await readJson(path).catch((error: Error) => error);
-  if (raw === undefined) return `${path} not found — run \`org up\` to write it`;
-  if (raw instanceof Error) return `cannot read ${path}: ${raw.message} — rerun \`org up\``;
-  const spec = parseLaunchSpec(raw);
-  return typeof spec === "string" ? `invalid ${path}: ${spec} — rerun \`org up\`` : spec;
 }
 
 // Exit 126/127 is also what a shell reports for a missing program: look before blaming the program's own code.

@@ -4,8 +4,8 @@ import type { AgentPane } from "../domain/ports.js";
 import { decideResumeKickoff, pendResumeKickoff, type ResumeKickoff } from "../domain/screens/resume-kickoff.js";
 import type { ScreenState } from "../domain/screens/screen-state.js";
 import type { LaunchSpec } from "../domain/state.js";
-import { appendLines, readJson, writeJsonAtomic } from "../adapters/fs/files.js";
-import { removeFile } from "../adapters/fs/dir.js";
+import { appendLines } from "../adapters/fs/files.js";
+import { readResumeKickoff, removeResumeKickoff, writeResumeKickoff } from "../adapters/store/resume-kickoff-file.js";
 
 /**
  * Written right before a respawn, so the screen watch finds it with the new program: a resume of a CLI that drops its
@@ -14,9 +14,8 @@ import { removeFile } from "../adapters/fs/dir.js";
 export async function noteRestart(
   state: string, spec: LaunchSpec, pane: string, resumed: boolean, now: number,
 ): Promise<void> {
-  const file = agentPaths(state, spec.agent).resumeKickoff;
-  if (resumed && spec.runtime?.typeOnResume) await writeJsonAtomic(file, pendResumeKickoff(pane, now));
-  else await removeFile(file);
+  if (resumed && spec.runtime?.typeOnResume) await writeResumeKickoff(state, spec.agent, pendResumeKickoff(pane, now));
+  else await removeResumeKickoff(state, spec.agent);
 }
 
 /** What the screen watch tells about one look at a pane, and how it types. */
@@ -57,7 +56,7 @@ export class ResumeKickoffs {
     const outcome = decision.kind === "type" ? "typed" : "gave-up";
     const done: ResumeKickoff = { ...record!, done: { at: new Date(now).toISOString(), outcome } };
     // Marked done first: a daemon killed mid-typing leaves the idle nudge to recover, never a second kickoff.
-    await writeJsonAtomic(agentPaths(this.state, pane.agent).resumeKickoff, done);
+    await writeResumeKickoff(this.state, pane.agent, done);
     this.records.set(pane.agent, { pid: pane.pid, record: done });
     const typed = decision.kind === "type" ? decision.text : null;
     if (typed !== null) await look.type(typed);
@@ -86,8 +85,7 @@ export class ResumeKickoffs {
   private async recordFor(pane: AgentPane): Promise<ResumeKickoff | undefined> {
     const known = this.records.get(pane.agent);
     if (known && known.pid === pane.pid) return known.record;
-    const file = agentPaths(this.state, pane.agent).resumeKickoff;
-    const record = await readJson<ResumeKickoff>(file).catch(() => undefined);
+    const record = await readResumeKickoff(this.state, pane.agent);
     this.records.set(pane.agent, { pid: pane.pid, record });
     return record;
   }

@@ -12,7 +12,8 @@ import type { ScreenState } from "../domain/screens/screen-state.js";
 import type { LaunchSpec } from "../domain/state.js";
 import { readAgentStatus, writeAgentStatus } from "../domain/lifecycle/agent-status-file.js";
 import { filesPort } from "../adapters/fs/files-port.js";
-import { appendLines, readText } from "../adapters/fs/files.js";
+import { appendLines } from "../adapters/fs/files.js";
+import { readLaunchSpec } from "../domain/lifecycle/launch-file.js";
 import { isAlive as isProcessAlive } from "../adapters/process.js";
 import { ResumeKickoffs } from "./resume-kickoff-service.js";
 
@@ -116,13 +117,8 @@ export class ScreenWatch {
     return spec;
   }
 
-  private async loadSpec(agent: string): Promise<LaunchSpec | undefined> {
-    const text = await readText(agentPaths(this.state, agent).launch).catch(() => undefined);
-    try {
-      return text === undefined ? undefined : (JSON.parse(text) as LaunchSpec);
-    } catch {
-      return undefined;
-    }
+  private loadSpec(agent: string): Promise<LaunchSpec | undefined> {
+    return readLaunchSpec(filesPort, this.state, agent);
   }
 
   private async watchOne(pane: AgentPane, spec: LaunchSpec, text: string, now: number): Promise<WatchOutcome> {

@@ -4,12 +4,13 @@ import { filesPort } from "../adapters/fs/files-port.js";
 import { parseFrontMatter } from "../domain/front-matter.js";
 import { readMessageSettings } from "../domain/messages/mail-port.js";
 import { listAgents } from "../domain/lifecycle/plan-agents.js";
-import { agentPaths, orgPaths, standupFile } from "../domain/paths.js";
+import { agentPaths, orgPaths } from "../domain/paths.js";
 import { buildLeaderboard } from "../domain/experiments/results-table.js";
 import { trimProgress } from "../domain/tasks/task-progress.js";
-import { decideStandup, type StandupMark } from "../domain/tasks/standup-due.js";
+import { decideStandup } from "../domain/tasks/standup-due.js";
 import { renderDigest, type JuniorReport } from "../domain/tasks/standup-digest.js";
-import { appendLines, readJson, readText, writeJsonAtomic } from "../adapters/fs/files.js";
+import { appendLines, readText } from "../adapters/fs/files.js";
+import { readStandupMark, writeStandupMark } from "../adapters/store/standup-mark.js";
 import { readUntrusted, sizeUntrusted, writeUntrusted } from "../adapters/fs/untrusted.js";
 import { sendMessage } from "../adapters/store/inbox-files.js";
 import { readTrustedRows } from "../adapters/verifier/checked-results.js";
@@ -74,8 +75,7 @@ export class StandupScheduler {
     if (juniors.length === 0 || chiefs.length === 0) return;
     // Only the verifier's rows: a forged row never reaches the chief as a junior's result.
     const rows = (await readTrustedRows(this.paths.state)).filter((row) => juniors.includes(row.agent));
-    const file = standupFile(this.paths.state);
-    const last = await readJson<StandupMark>(file).catch(() => undefined);
+    const last = await readStandupMark(this.paths.state);
     const decision = decideStandup({ now, last, verdicts: rows.length, everyMs: parseDuration(settings.every), verdictsEvery: settings.verdicts });
     if (decision.kind === "wait") return;
     if (decision.kind === "due") {
@@ -88,7 +88,7 @@ export class StandupScheduler {
       const { id } = await sendMessage(this.paths.state, { from: "org", to: chiefs, kind: "standup", body }, messages, now);
       this.opts.say(`standup ${id} to ${chiefs.join(", ")}: ${decision.reason}`);
     }
-    await writeJsonAtomic(file, { at: now.toISOString(), verdicts: rows.length } satisfies StandupMark);
+    await writeStandupMark(this.paths.state, { at: now.toISOString(), verdicts: rows.length });
   }
 
   private async readState(agent: string): Promise<string> {

@@ -1,15 +1,14 @@
-import { parseLaunchSpec } from "../domain/lifecycle/supervise.js";
+import { readLaunchSpec } from "../domain/lifecycle/launch-file.js";
 import { paneLaunch } from "../domain/lifecycle/supervise-step.js";
 import { pickEnv } from "../domain/lifecycle/secrets.js";
 import { readAgentSandbox } from "../adapters/store/agent-sandbox.js";
-import { agentPaths, orgPaths } from "../domain/paths.js";
+import { orgPaths } from "../domain/paths.js";
 import type { PanesPort } from "../domain/ports.js";
 import { chooseStartArgv } from "../domain/runtimes/launch.js";
 import { readAgentStatus, writeAgentStatus } from "../domain/lifecycle/agent-status-file.js";
 import type { AgentStatus } from "../domain/state.js";
 import { describeStopped, isHeldByStop } from "../domain/experiments/stop-state.js";
 import type { World } from "../domain/world.js";
-import { readJson } from "../adapters/fs/files.js";
 import { processRunner } from "../adapters/process.js";
 import { hasConversation } from "../adapters/probes/runtime.js";
 import type { StopControl } from "./stop-watch.js";
@@ -47,11 +46,10 @@ export function createStopControl(opts: { root: string; world: World; tmux: Pane
     async resumeAgents(record) {
       const resumed: string[] = [];
       for (const agent of record.agents) {
-        const paths = agentPaths(state, agent.name);
         const status = await readAgentStatus(world.files, state, agent.name);
         if (!agent.paneId || !isHeldByStop(status)) continue;
-        const spec = parseLaunchSpec(await readJson(paths.launch).catch(() => undefined));
-        if (typeof spec === "string") continue;
+        const spec = await readLaunchSpec(world.files, state, agent.name);
+        if (!spec) continue;
         // As the supervisor's restart: a CLI resumes its conversation, and secrets come from our environment, never a file.
         const start = spec.runtime ? chooseStartArgv(spec, await hasConversation(spec.runtime)) : { argv: spec.argv, resumed: false };
         await noteRestart(state, spec, agent.paneId, start.resumed, world.now().getTime());

@@ -3,15 +3,14 @@ import { describeFigures, type StopDecision } from "../domain/experiments/stop.j
 import type { StopRecord } from "../domain/experiments/stop-state.js";
 import { formatLogEntry } from "../domain/log-entry.js";
 import { readMessageSettings } from "../domain/messages/mail-port.js";
-import { orgPaths, stopFiles } from "../domain/paths.js";
+import { orgPaths } from "../domain/paths.js";
 import type { OrgRecord } from "../domain/state.js";
 import { appendLines } from "../adapters/fs/files.js";
-import { removeFile } from "../adapters/fs/dir.js";
 import { listQueue } from "../adapters/store/queue.js";
 import { sendMessage } from "../adapters/store/inbox-files.js";
 import { readOptionalRecord } from "../adapters/store/org-record.js";
 import { evaluateStop, readWaivers } from "../adapters/store/stop-watch-state.js";
-import { readStopFile, writeStopFile } from "../adapters/store/stop-file.js";
+import { readStopFile, removeStopFile, writeStopFile } from "../adapters/store/stop-file.js";
 
 // A stop is a matter of minutes; a look every few seconds is soon enough and costs a few small reads. The suites
 // look more often (ORG_TEST_STOP_TICK_MS, docs/testing.md): their stops are seconds apart.
@@ -55,7 +54,7 @@ export class StopWatch {
     // No stop section and no stop under way: org.json is not read every tick for nothing.
     if (!config.stop && !stopped) {
       const record = current && (await readOptionalRecord(this.opts.root).catch(() => undefined));
-      if (record) await removeFile(stopFiles(this.paths.state).stop);
+      if (record) await removeStopFile(this.paths.state);
       return;
     }
     const record = await readOptionalRecord(this.opts.root).catch(() => undefined);

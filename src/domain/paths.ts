@@ -78,8 +78,13 @@ export function agentPaths(state: string, agent: string): AgentPaths {
   return paths;
 }
 
+/** state/agents/: a folder per agent the org has run, an agent a reload removed included. */
+export function agentsDir(state: string): string {
+  return join(state, "agents");
+}
+
 function buildAgentPaths(state: string, agent: string): AgentPaths {
-  const dir = join(state, "agents", agent);
+  const dir = join(agentsDir(state), agent);
   const [home, own, proposal, outbox] = ["home", "own", "proposal", "outbox"].map((name) => join(dir, name)) as
     [string, string, string, string];
   return {

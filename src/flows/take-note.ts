@@ -3,15 +3,14 @@ import { senderName } from "../domain/messages/wiring.js";
 import { listAgents } from "../domain/lifecycle/plan-agents.js";
 import { orgPaths } from "../domain/paths.js";
 import { addOutcome } from "../adapters/fs/disk-space.js";
-import { readText } from "../adapters/fs/files.js";
 import { findCaller } from "../adapters/identity/find-caller.js";
-import { addNote, notesPaths } from "../adapters/store/notes-board.js";
+import { addNote, readNotes } from "../adapters/store/notes-board.js";
 import { loadConfigOrThrow } from "../adapters/store/run-config.js";
 
 /** The shared notes board's text; undefined while it is empty. The config is loaded first: a broken one is said. */
 export async function readNotesBoard(root: string): Promise<string | undefined> {
   await loadConfigOrThrow(root);
-  return readText(notesPaths(orgPaths(root).state).board);
+  return readNotes(orgPaths(root).state);
 }
 
 /** `org note "lesson"`: one line on the board by the caller; how many entries it holds of `max`, how many moved out. */

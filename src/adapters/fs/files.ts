@@ -33,10 +33,10 @@ export async function writeJsonAtomic(path: string, value: unknown): Promise<voi
   await writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`);
 }
 
-/** Parsed JSON, or undefined when the file does not exist. */
-export async function readJson<T>(path: string): Promise<T | undefined> {
+/** Parsed JSON, or undefined when the file does not exist: unknown, for the record's owner to check. */
+export async function readJson(path: string): Promise<unknown> {
   try {
-    return JSON.parse(await readFile(path, "utf8")) as T;
+    return JSON.parse(await readFile(path, "utf8")) as unknown;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw error;

@@ -1,10 +1,12 @@
-import type { SlurmJobRequest } from "../../domain/slurm/job-argv.js";
 import { sbatchArgv, slurmPaneArgv } from "../../domain/slurm/job-argv.js";
 import { decideAgentJob, isRequeueHold, jobsByAgent } from "../../domain/slurm/decide-job.js";
-import { describeJob, describeMove, type SlurmJob } from "../../domain/slurm/job.js";
+import { describeJob, describeMove } from "../../domain/slurm/job.js";
 import { formatLogEntry } from "../../domain/log-entry.js";
 import { slurmAgentPaths } from "../../domain/slurm/slurm-paths.js";
-import { readJson, writeJsonAtomic } from "../fs/files.js";
+import { filesPort } from "../fs/files-port.js";
+import {
+  loadJobRequest, readJobRecord, writeJobRecord, type SlurmJobRecord,
+} from "../../domain/slurm/slurm-job-file.js";
 import { readAgentSandbox } from "../store/agent-sandbox.js";
 import { runInteractive } from "../process.js";
 import type { SlurmPort } from "./slurm.js";
@@ -25,25 +27,17 @@ export interface AttachOptions {
   interactive?: (argv: string[], env: Record<string, string>) => Promise<number>;
 }
 
-/** The job as `org status` and `org watch` read it: state/slurm/<agent>/slurm-job.json. */
-export interface SlurmJobRecord {
-  id: string;
-  status: string;
-  job: SlurmJob;
-  updatedAt: string;
-}
-
 /**
  * `org slurm-run`: find this agent's job (adopt it, or submit/resubmit one), show why it waits, and once it
  * runs, run the agent as an `srun --overlap --pty` step on this terminal. Resolves to the exit code.
  */
 export async function attachAgentJob(opts: AttachOptions): Promise<number> {
   const paths = slurmAgentPaths(opts.state, opts.agent);
-  const request = await readJson<SlurmJobRequest>(paths.request);
-  if (!request) return fail(opts, `no ${paths.request} — run \`org up\` again`);
+  const request = await loadJobRequest(filesPort, opts.state, opts.agent);
+  if (typeof request === "string") return fail(opts, request);
   const launch = opts.resume && request.resume ? { ...request.launch, argv: request.resume } : request.launch;
   // The job this agent last ran in, on which node: a node gone down shows as a move once the agent runs elsewhere.
-  const previous = (await readJson<SlurmJobRecord>(paths.job))?.job;
+  const previous = (await readJobRecord(filesPort, opts.state, opts.agent))?.job;
   const submitted = new Set<string>();
   const released = new Set<string>();
   let shown = "";
@@ -76,7 +70,7 @@ export async function attachAgentJob(opts: AttachOptions): Promise<number> {
       if (status !== shown) {
         shown = status;
         const record: SlurmJobRecord = { id: job.id, status, job, updatedAt: new Date().toISOString() };
-        await writeJsonAtomic(paths.job, record);
+        await writeJobRecord(filesPort, opts.state, opts.agent, record);
         opts.log(`org: job ${job.id} ${status}`);
         await opts.setStatus?.(status);
       }

@@ -2,6 +2,8 @@ import { rm } from "node:fs/promises";
 import type { SlurmJob } from "../../domain/slurm/job.js";
 import { readJson, writeJsonAtomic } from "../fs/files.js";
 import { tryLock } from "../fs/lock.js";
+import { isArrayOf, isFields, isNumber } from "../../domain/json-fields.js";
+import { isSlurmJob } from "../../domain/slurm/slurm-job-file.js";
 import type { ListOptions, SlurmPort, SlurmResult } from "./slurm.js";
 
 /** The org's last squeue, shared by every pane's `org slurm-run`: state/slurm/queue.json. */
@@ -58,9 +60,11 @@ export function createSharedListing(slurm: SlurmPort, opts: SharedListingOptions
   };
 }
 
+// Unreadable or of another shape, the listing is stale: the next caller to take the lock runs squeue and rewrites it.
 async function readListing(file: string): Promise<Listing | undefined> {
-  const listing = await readJson<Listing>(file).catch(() => undefined);
-  return listing && typeof listing.at === "number" && Array.isArray(listing.jobs) ? listing : undefined;
+  const value = await readJson(file).catch(() => undefined);
+  return isFields(value) && isNumber(value.at) && isArrayOf(isSlurmJob)(value.jobs) ? (value as unknown as Listing)
+    : undefined;
 }
 
 // A running job keeps its GPUs (none for a CPU job): once a listing showed it running, scontrol is not asked again.

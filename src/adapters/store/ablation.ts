@@ -18,7 +18,7 @@ export function ablationPaths(state: string)
 /** The ablation of `commit`, if one was started; a record that does not parse is an error naming the fix. */
 export async function readAblation(state: string, commit: string): Promise<AblationRecord | undefined> {
   const file = ablationPaths(state).record(commit);
-  const value = await readJson<unknown>(file).catch(() => Symbol("unreadable"));
+  const value = await readJson(file).catch(() => Symbol("unreadable"));
   if (value === undefined) return undefined;
   const parsed = parseAblationRecord(value, file);
   if (!parsed.ok) throw new OrgError(parsed.problem, "bad-ablation");
@@ -39,7 +39,7 @@ export async function writeAblation(state: string, record: AblationRecord): Prom
 
 /** The measure the verifier wrote for a variant commit; one cut short or hand-broken is none. */
 export async function readVariantResult(state: string, variant: string): Promise<VariantResult | undefined> {
-  const value = await readJson<unknown>(ablationPaths(state).measure(variant)).catch(() => undefined);
+  const value = await readJson(ablationPaths(state).measure(variant)).catch(() => undefined);
   return value === undefined ? undefined : parseVariantResult(value);
 }
 

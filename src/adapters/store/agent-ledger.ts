@@ -1,10 +1,9 @@
 // state/agents/<agent>/ledger.json: the verifier's memory of one agent. The daemon's alone to write (the agent's
 // sandbox reads its state folder only); the only module that reads or writes it, through a schema.
 import { readdir } from "node:fs/promises";
-import { join } from "node:path";
 import type { AgentLedger } from "../../domain/experiments/request.js";
 import { OrgError } from "../../domain/errors.js";
-import { agentPaths } from "../../domain/paths.js";
+import { agentPaths, agentsDir } from "../../domain/paths.js";
 import { modifiedMs } from "../fs/dir.js";
 import { pathExists, readJson, writeJsonAtomic } from "../fs/files.js";
 import { readTextNow } from "../fs/read-now.js";
@@ -16,7 +15,7 @@ export const EMPTY_LEDGER: AgentLedger = { best: null, lastVerified: null };
 /** The agent's ledger; undefined before its baseline ran. Throws when the file is cut short or of another shape. */
 export async function readLedger(state: string, agent: string): Promise<AgentLedger | undefined> {
   const file = agentPaths(state, agent).ledger;
-  const value = await readJson<unknown>(file);
+  const value = await readJson(file);
   if (value === undefined) return undefined;
   const { parseLedger } = await import("../../domain/experiments/ledger-schema.js");
   const parsed = parseLedger(value);
@@ -47,7 +46,7 @@ export function readAgentLedgers(state: string, agents: readonly string[]): Prom
 /** Written whole or not at all: a daemon killed mid-write leaves the ledger before or after, never half. */
 /** Every ledger under state/agents/, whatever agents the org has now (an agent removed by a reload included). */
 export async function readEveryAgentLedger(state: string): Promise<(AgentLedger | undefined)[]> {
-  const agents = await readdir(join(state, "agents")).catch(() => [] as string[]);
+  const agents = await readdir(agentsDir(state)).catch(() => [] as string[]);
   return readAgentLedgers(state, agents);
 }
 

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { judgeFloor, type AgentDiskUse } from "../../domain/sandbox/disk-floor.js";
 import { readFreeBytes } from "../fs/disk-space.js";
 import { readJson, writeJsonAtomic } from "../fs/files.js";
+import { isArrayOf, isBoolean, isFields, isNullable, isNumber, isString } from "../../domain/json-fields.js";
 
 /** state/disk.json: the disk watch's last look, written by the daemon, read by `org status`. */
 export interface DiskRecord {
@@ -16,7 +17,7 @@ export interface DiskRecord {
   sweepMs: number | null;
 }
 
-export function diskFile(state: string): string {
+function diskFile(state: string): string {
   return join(state, "disk.json");
 }
 
@@ -24,9 +25,25 @@ export function writeDiskRecord(state: string, record: DiskRecord): Promise<void
   return writeJsonAtomic(diskFile(state), record);
 }
 
+function isAgentUse(value: unknown): value is AgentDiskUse {
+  return isFields(value) && isString(value.agent) && isNumber(value.bytes) && isArrayOf(isString)(value.places)
+    && isString(value.largest) && isBoolean(value.partial);
+}
+
+/** disk.json's JSON as a record; undefined when of another shape. Plain checks: `org status` reads it. */
+function parseDiskRecord(value: unknown): DiskRecord | undefined {
+  if (!isFields(value)) return undefined;
+  const valid = isString(value.at) && isNullable(isNumber)(value.free) && isNumber(value.floor)
+    && isNullable(isString)(value.low) && isArrayOf(isAgentUse)(value.agents) && isNullable(isNumber)(value.sweepMs);
+  return valid ? (value as unknown as DiskRecord) : undefined;
+}
+
+/**
+ * The disk watch's last look; undefined when missing, unreadable or of another shape: the watch rewrites it within
+ * a sweep, and `org status` shows no disk line until then rather than failing whole.
+ */
 export async function readDiskRecord(state: string): Promise<DiskRecord | undefined> {
-  const raw = await readJson<DiskRecord>(diskFile(state)).catch(() => undefined);
-  return raw && typeof raw === "object" && Array.isArray(raw.agents) ? raw : undefined;
+  return parseDiskRecord(await readJson(diskFile(state)).catch(() => undefined));
 }
 
 /**

@@ -10,7 +10,7 @@ function frontierFile(state: string, half: "b" | undefined): string {
 
 /** A half's frontier; undefined when there is none yet, or the file is cut short or of another shape. */
 export async function readFrontier(state: string, half?: "b"): Promise<Frontier | undefined> {
-  const value = await readJson<unknown>(frontierFile(state, half)).catch(() => undefined);
+  const value = await readJson(frontierFile(state, half)).catch(() => undefined);
   const parsed = FrontierSchema.safeParse(value);
   return parsed.success ? parsed.data : undefined;
 }

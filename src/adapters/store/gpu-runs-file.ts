@@ -10,12 +10,23 @@ import { orgPaths } from "../../domain/paths.js";
 import { readStartTicks } from "../child-records.js";
 import { appendLines, readJson, readText, writeJsonAtomic } from "../fs/files.js";
 import { isAlive } from "../process.js";
+import { isArrayOf, isFields, isString } from "../../domain/json-fields.js";
 
 // Beats come every 2 s: older than this, the daemon is gone and the org's clock stopped at its last beat.
 const STOPPED_AFTER_MS = 15_000;
 
 function gpuRunsFile(state: string): string {
   return join(state, "gpu-runs.jsonl");
+}
+
+function slotsFile(state: string): string {
+  return join(state, "gpu-slots.json");
+}
+
+/** gpu-slots.json's JSON as a capacity; undefined when it is of another shape. */
+function parseCapacity(value: unknown): Capacity | undefined {
+  const valid = isFields(value) && (value.unit === "gpu" || value.unit === "slot") && isArrayOf(isString)(value.slots);
+  return valid ? (value as unknown as Capacity) : undefined;
 }
 
 /** Synchronous, right at spawn: a daemon killed a moment later still leaves the run's start on disk. */
@@ -38,7 +49,12 @@ export async function recordRunEnd(state: string, ended: RunEnded): Promise<void
 
 /** Written by the verifier as it starts: what a run could fill, which only it knows (verify.parallel, the GPUs it schedules on). */
 export async function writeCapacity(state: string, capacity: Capacity): Promise<void> {
-  await writeJsonAtomic(join(state, "gpu-slots.json"), capacity);
+  await writeJsonAtomic(slotsFile(state), capacity);
+}
+
+/** What the verifier last said a run could fill; undefined when missing, unreadable or of another shape. */
+export async function readCapacity(state: string): Promise<Capacity | undefined> {
+  return parseCapacity(await readJson(slotsFile(state)).catch(() => undefined));
 }
 
 export interface UtilizationInput {
@@ -48,16 +64,19 @@ export interface UtilizationInput {
   now: number;
 }
 
-/** What the utilization figures are computed from; undefined before the verifier of this org first started. */
+/**
+ * What the utilization figures are computed from; undefined before the verifier of this org first started, or while
+ * gpu-slots.json is unreadable or of another shape: no figure rather than a wrong one, until the verifier's next start.
+ */
 export async function readUtilizationInput(state: string, now: Date): Promise<UtilizationInput | undefined> {
   const [capacity, record, daemon, text] = await Promise.all([
-    readJson<Capacity>(join(state, "gpu-slots.json")).catch(() => undefined),
+    readCapacity(state),
     readOptionalOrgRecord(filesPort, dirname(state)).catch(() => undefined),
     readDaemonFile(filesPort, orgPaths(dirname(state))),
     readText(gpuRunsFile(state)),
   ]);
   const since = Date.parse(record?.upAt ?? "");
-  if (!capacity || !Array.isArray(capacity.slots) || Number.isNaN(since)) return undefined;
+  if (!capacity || Number.isNaN(since)) return undefined;
   const { ended, open } = parseGpuRuns(text ?? "");
   // A start with no end whose process is gone was lost with a killed daemon: its time is unknown, so it counts none.
   const running = open.filter((run) => (run.ticks === null ? isAlive(run.pid) : readStartTicks(run.pid) === run.ticks));

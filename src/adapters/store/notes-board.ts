@@ -4,8 +4,13 @@ import { withLock } from "../fs/lock.js";
 import { appendLines, readText, writeFileAtomic } from "../fs/files.js";
 
 /** The shared notes board: state/notes.md, capped, with the overflow in state/notes-archive.md. */
-export function notesPaths(state: string): { board: string; archive: string; lock: string } {
+function notesPaths(state: string): { board: string; archive: string; lock: string } {
   return { board: join(state, "notes.md"), archive: join(state, "notes-archive.md"), lock: join(state, "notes.lock") };
+}
+
+/** The board's text; undefined while no one noted anything. */
+export function readNotes(state: string): Promise<string | undefined> {
+  return readText(notesPaths(state).board);
 }
 
 /** Append one note under a lock, so two agents noting at once never drop each other's line. */

@@ -1,6 +1,5 @@
 import { readdir } from "node:fs/promises";
-import { join } from "node:path";
-import { orgPaths, ptyGridSocket, tmuxSocketHash } from "../../domain/paths.js";
+import { agentsDir, orgPaths, PTY_SOCKET_PREFIX, ptyGridSocket, tmuxSocketHash } from "../../domain/paths.js";
 import { pathExists } from "../fs/files.js";
 import { tmuxSocketDir } from "../probes/sandbox.js";
 
@@ -23,8 +22,8 @@ export async function findOrgLeftovers(root: string): Promise<OrgLeftovers> {
     .filter((name) => name.startsWith("org-") && name.endsWith(suffix) && name.length > 4 + suffix.length)
     .map((socket) => ({ socket, session: socket.slice(0, -suffix.length) }));
   const pty = ptyGridSocket(paths.state);
-  if (await pathExists(join(paths.state, "pty.sock"))) grids.push({ socket: pty, session: "org" });
-  const agents = (await listNames(join(paths.state, "agents"))).filter((name) => !name.startsWith("."));
+  if (await pathExists(pty.slice(PTY_SOCKET_PREFIX.length))) grids.push({ socket: pty, session: "org" });
+  const agents = (await listNames(agentsDir(paths.state))).filter((name) => !name.startsWith("."));
   return { grids, agents };
 }
 

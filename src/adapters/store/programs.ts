@@ -1,6 +1,7 @@
 // state/programs/: each program version as first seen (org.yaml, its prompts, meta.json) and history.jsonl of when each ran.
 import { basename, isAbsolute, join, posix } from "node:path";
-import type { OrgConfig } from "../../domain/config/index.js";
+import { ConfigSchema, type OrgConfig } from "../../domain/config/index.js";
+import { isFields, isString } from "../../domain/json-fields.js";
 import { OrgError } from "../../domain/errors.js";
 import { resolveVersion } from "../../domain/config-versions/resolve-version.js";
 import {
@@ -63,9 +64,24 @@ export async function findSavedVersion(state: string, id: string): Promise<strin
   return lookup.version;
 }
 
+function parseMeta(value: unknown): ProgramMeta | undefined {
+  const valid = isFields(value) && isString(value.version) && isString(value.firstSeen) && isString(value.by)
+    && isFields(value.prompts) && Object.values(value.prompts).every(isString);
+  return valid ? (value as unknown as ProgramMeta) : undefined;
+}
+
+/**
+ * A saved version's meta.json; undefined when missing, unreadable or of another shape: meta.json is written last, so
+ * a folder without a readable one is no saved version (a kill midway, or a hand edit), and its callers name it.
+ */
 export async function readMeta(state: string, version: string): Promise<ProgramMeta | undefined> {
-  const meta = await readJson<ProgramMeta>(join(programDir(state, version), "meta.json")).catch(() => undefined);
-  return meta && typeof meta.version === "string" && typeof meta.prompts === "object" && meta.prompts !== null ? meta : undefined;
+  return parseMeta(await readJson(join(programDir(state, version), "meta.json")).catch(() => undefined));
+}
+
+// config.json holds the config as loaded (defaults filled in), which the schema takes as it is.
+async function readSavedConfig(dir: string): Promise<OrgConfig | undefined> {
+  const value = await readJson(join(dir, "config.json")).catch(() => undefined);
+  return ConfigSchema.safeParse(value).success ? (value as OrgConfig) : undefined;
 }
 
 export async function readSavedProgram(state: string, version: string): Promise<SavedCopy | undefined> {
@@ -73,7 +89,7 @@ export async function readSavedProgram(state: string, version: string): Promise<
   if (!meta) return undefined;
   const dir = programDir(state, version);
   const prompts = Object.fromEntries(await Promise.all(Object.entries(meta.prompts).map(async ([path, file]) => [path, await readText(join(dir, file))] as const)));
-  const config = await readJson<OrgConfig>(join(dir, "config.json")).catch(() => undefined);
+  const config = await readSavedConfig(dir);
   return { meta, dir, orgYaml: await readText(join(dir, "org.yaml")), config, prompts };
 }
 

@@ -18,7 +18,7 @@ export async function listQueue(state: string): Promise<ExperimentRequest[]> {
   if (names.length === 0) return [];
   // The request schema (and zod) loads only for a queue that holds something: `org status` of an idle org skips both.
   const { parseRequest } = await import("../../domain/experiments/request.js");
-  const read = (name: string) => readJson<unknown>(join(queueDir(state), name)).then(parseRequest, () => undefined);
+  const read = (name: string) => readJson(join(queueDir(state), name)).then(parseRequest, () => undefined);
   const requests = await Promise.all(names.map(read));
   return requests.filter((request) => request !== undefined);
 }

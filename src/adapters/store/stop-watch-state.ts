@@ -1,5 +1,5 @@
 import type { OrgConfig } from "../../domain/config/index.js";
-import { decideStop, type StopDecision, type StopWaivers } from "../../domain/experiments/stop.js";
+import { decideStop, parseStopWaivers, type StopDecision, type StopWaivers } from "../../domain/experiments/stop.js";
 import { orgPaths, stopFiles } from "../../domain/paths.js";
 import type { OrgRecord } from "../../domain/state.js";
 import { readUsageViews } from "../../domain/usage/summary.js";
@@ -30,8 +30,12 @@ export async function evaluateStop(input: { config: OrgConfig; record: Pick<OrgR
   });
 }
 
+/**
+ * state/stop-waivers.json, this module's alone. Missing, unreadable or of another shape, it waives nothing: the org
+ * stops at a met condition again, the safe side, and `org up --resume` waives it afresh.
+ */
 export async function readWaivers(state: string): Promise<StopWaivers> {
-  return (await readJson<StopWaivers>(stopFiles(state).waivers).catch(() => undefined)) ?? {};
+  return parseStopWaivers(await readJson(stopFiles(state).waivers).catch(() => undefined)) ?? {};
 }
 
 export async function writeWaivers(state: string, waivers: StopWaivers): Promise<void> {

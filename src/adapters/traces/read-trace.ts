@@ -1,11 +1,10 @@
 // One agent's transcript, read as its CLI wrote it: a file the agent writes, so opened through no link and bounded.
 import { join } from "node:path";
-import { agentPaths } from "../../domain/paths.js";
-import type { LaunchSpec } from "../../domain/state.js";
+import { readLaunchSpec } from "../../domain/lifecycle/launch-file.js";
 import type { AgentTrace, TraceEvent } from "../../domain/traces/events.js";
 import { traceFormatOf, type TraceFormat } from "../../domain/traces/trace-formats.js";
 import { mergeTimelines, parseJsonLines } from "../../domain/traces/timeline.js";
-import { readText } from "../fs/files.js";
+import { filesPort } from "../fs/files-port.js";
 import { openUntrusted } from "../fs/untrusted.js";
 import { describeError, HALF_LINE_STALE_MS, listTranscripts } from "../usage/jsonl.js";
 import { readOpencodeTrace } from "./opencode-trace.js";
@@ -15,8 +14,7 @@ export const MAX_TRANSCRIPT_BYTES = 32 * 1024 * 1024;
 
 /** The timeline of `agent` from its CLI's own transcript under its config folder; never throws for what is in it. */
 export async function readAgentTrace(state: string, agent: string, now = Date.now()): Promise<AgentTrace> {
-  const text = await readText(agentPaths(state, agent).launch).catch(() => undefined);
-  const spec = text === undefined ? undefined : parseSpec(text);
+  const spec = await readLaunchSpec(filesPort, state, agent);
   const never = `${agent} was never started by \`org up\` (no launch record), so its CLI wrote nothing yet`;
   if (!spec) return { kind: "none", why: never };
   const format = traceFormatOf(spec.runtime?.preset);
@@ -77,10 +75,4 @@ async function readTail(
   }
 }
 
-function parseSpec(text: string): LaunchSpec | undefined {
-  try {
-    return JSON.parse(text) as LaunchSpec;
-  } catch {
-    return undefined;
-  }
-}
+

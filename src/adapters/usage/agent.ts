@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { agentPaths } from "../../domain/paths.js";
 import type { LaunchSpec } from "../../domain/state.js";
+import { parseLaunchText } from "../../domain/lifecycle/launch-file.js";
 import { usageFormatOf } from "../../domain/usage/usage-formats.js";
 import { addToTally, emptyTally, takeNew, type UsageTally } from "../../domain/usage/ledger.js";
 import type { Pricing } from "../../domain/usage/pricing.js";
@@ -28,7 +29,7 @@ export class AgentUsageReader {
   private async readLaunchSpec(): Promise<LaunchSpec | undefined> {
     const text = await this.readLaunch(agentPaths(this.state, this.agent).launch).catch(() => undefined);
     if (text === undefined) return undefined;
-    if (this.launch?.text !== text) this.launch = { text, spec: parseSpec(text) };
+    if (this.launch?.text !== text) this.launch = { text, spec: asSpec(parseLaunchText(text)) };
     return this.launch.spec;
   }
 
@@ -84,10 +85,7 @@ export class AgentUsageReader {
   }
 }
 
-function parseSpec(text: string): LaunchSpec | undefined {
-  try {
-    return JSON.parse(text) as LaunchSpec;
-  } catch {
-    return undefined;
-  }
+// A launch.json of another shape is no known CLI: its usage is not read until `org up` or a reload writes it again.
+function asSpec(spec: LaunchSpec | string): LaunchSpec | undefined {
+  return typeof spec === "string" ? undefined : spec;
 }

@@ -35,7 +35,7 @@ export async function runVerifyOnBase(
     const agent = { name: AGENT, branch: config.base, worktree: repo, gpu: opts.gpu, edits: [] };
     const context: ExperimentContext = {
       verify, baseCommit, agent, slot: "validate", ledger: { best: null, lastVerified: null },
-      runsDir: join(state, "runs"), patchesDir: join(state, "patches"), now: () => new Date(), sigma: undefined,
+      runsDir: orgPaths(scratch).runs, patchesDir: orgPaths(scratch).patches, now: () => new Date(), sigma: undefined,
       ...(opts.signal ? { signal: opts.signal } : {}),
     };
     const request = {

@@ -10,15 +10,26 @@ import { appendLines, writeJsonAtomic } from "../fs/files.js";
 import { logPath } from "../../domain/paths.js";
 import { writeLedger } from "../store/agent-ledger.js";
 import { waitForAnswer } from "../daemon-client.js";
+import { isArrayOf, isFields, isNullable, isNumber, isString } from "../../domain/json-fields.js";
 
 // state/confirmations/<id>.json, `org confirm`'s answer: the only module that names it.
 function confirmationFile(state: string, id: string): string {
   return join(state, "confirmations", `${id}.json`);
 }
 
-/** The report once the verifier wrote it; throws when the daemon went down meanwhile (the request stays queued). */
+// The fields `org confirm` prints from; a mean of no runs is NaN, which JSON writes as null.
+function parseConfirmReport(value: unknown): ConfirmReport | undefined {
+  const valid = isFields(value) && isString(value.commit) && isString(value.agent) && isString(value.metric)
+    && isArrayOf(isNumber)(value.runs) && isNullable(isNumber)(value.mean) && isNullable(isNumber)(value.sd);
+  return valid ? (value as unknown as ConfirmReport) : undefined;
+}
+
+/**
+ * The report once the verifier wrote it; throws when the daemon went down meanwhile (the request stays queued), or
+ * when the file is of another shape.
+ */
 export function waitForConfirmation(paths: { state: string; daemon: string }, id: string): Promise<ConfirmReport> {
-  return waitForAnswer<ConfirmReport>(confirmationFile(paths.state, id), paths.daemon);
+  return waitForAnswer(confirmationFile(paths.state, id), paths.daemon, parseConfirmReport);
 }
 
 /** `org confirm`: re-run a commit with fresh seeds, compare with the baseline, record it; branches are untouched. */

@@ -34,7 +34,7 @@ type CalibrationRecord = z.infer<typeof CalibrationSchema>;
 
 /** The last calibration; undefined when there is none, or the file is cut short or of another shape. */
 async function readCalibration(state: string): Promise<CalibrationRecord | undefined> {
-  const parsed = CalibrationSchema.safeParse(await readJson<unknown>(join(state, RECORD)).catch(() => undefined));
+  const parsed = CalibrationSchema.safeParse(await readJson(join(state, RECORD)).catch(() => undefined));
   return parsed.success ? parsed.data : undefined;
 }
 

@@ -18,7 +18,8 @@ import { filterAgentEnv } from "../../domain/lifecycle/secrets.js";
 import {
   endedByTimeLimit, failedNodeOf, isNodeDown, nodeStateArgv, slurmPoolRunArgv, slurmVerifyArgv,
 } from "../../domain/slurm/job-argv.js";
-import { slurmAgentPaths } from "../../domain/slurm/slurm-paths.js";
+import { readJobRecord } from "../../domain/slurm/slurm-job-file.js";
+import { filesPort } from "../fs/files-port.js";
 import { logPath, verifierStorePaths } from "../../domain/paths.js";
 import { runGit } from "../git/run.js";
 import { listChangedPaths } from "../git/changed-paths.js";
@@ -245,8 +246,8 @@ async function placeInJob(
   state: string, argv: string[], options: { cwd: string; env: Record<string, string> },
 ): Promise<Placement> {
   const agent = options.env.ORG_AGENT ?? "";
-  const record = JSON.parse((await readText(slurmAgentPaths(state, agent).job)) ?? "null") as { id?: string; status?: string; job?: { kind?: string } } | null;
-  if (record?.id && record.job?.kind === "running") {
+  const record = await readJobRecord(filesPort, state, agent);
+  if (record?.job.kind === "running") {
     // Slurm sets CUDA_VISIBLE_DEVICES in the step from the job's allocation.
     const env = Object.fromEntries(Object.entries(options.env).filter(([key]) => key !== "CUDA_VISIBLE_DEVICES"));
     return { argv: slurmVerifyArgv(record.id, { argv, cwd: options.cwd }), env };

@@ -2,7 +2,8 @@ import { createHash } from "node:crypto";
 import { lstat, readFile, readlink } from "node:fs/promises";
 import { join } from "node:path";
 import { OrgError } from "../../domain/errors.js";
-import { coversRules, findTampered, listProtected, recordProtected } from "../../domain/experiments/protected-files.js";
+import { coversRules, findTampered, listProtected, parseProtectedRecord, recordProtected }
+  from "../../domain/experiments/protected-files.js";
 import type { FoundFile, ProtectedFile, ProtectedRecord } from "../../domain/experiments/protected-files.js";
 import { readJson, writeJsonAtomic } from "../fs/files.js";
 import { runGit } from "../git/run.js";
@@ -10,12 +11,13 @@ import { runGit } from "../git/run.js";
 /**
  * The base's protected files from `hashes`, recorded there from the verifier's own store when the file lacks this base
  * or a rule: that store's objects came in checked, named by their content, so its base tree is the base's and no
- * agent could write it (the repo's shared store, which agents write, is never read for this).
+ * agent could write it (the repo's shared store, which agents write, is never read for this). A file unreadable or
+ * of another shape is recorded again the same way: it holds nothing the store cannot give again.
  */
 export async function recordProtectedHashes(input: { store: string; hashes: string; base: string; rules: string[] })
   : Promise<ProtectedRecord> {
   const { store, hashes, base, rules } = input;
-  const current = await readJson<ProtectedRecord>(hashes).catch(() => undefined);
+  const current = parseProtectedRecord(await readJson(hashes).catch(() => undefined));
   if (current && coversRules(current, base, rules)) return current;
   const wanted = current?.base === base ? [...new Set([...Object.keys(current.rules), ...rules])] : rules;
   const listed = await runGit(["ls-tree", "-r", "-z", "--full-tree", base], { cwd: store, timeoutMs: 120_000 });

@@ -7,6 +7,7 @@ import { checkVerdict } from "../../domain/experiments/verdict-check.js";
 import { orgPaths } from "../../domain/paths.js";
 import { pathExists, readText, writeFileAtomic } from "../fs/files.js";
 import { waitForAnswer } from "../daemon-client.js";
+import { isFields, isString, type Fields } from "../../domain/json-fields.js";
 import type { JournalStore } from "../store/journal-store.js";
 import { readOptionalRecord } from "../store/org-record.js";
 import { reportIncidents } from "./incident-report.js";
@@ -21,9 +22,28 @@ export function hasVerdict(state: string, id: string): Promise<boolean> {
   return pathExists(verdictFile(state, id));
 }
 
-/** The verdict once it is written; throws when the daemon went down meanwhile (the request stays queued). */
+const isCancelled = (value: Fields) =>
+  isString(value.commit) && isString(value.description) && isString(value.cancelled);
+
+// The fields `org submit` and `org wait` print from; the journal's hash, not this, says the verifier wrote it. A
+// metric is not checked: a NaN one reads back as null.
+function isOutcome(value: unknown): boolean {
+  return isFields(value) && isFields(value.request) && isString(value.request.commit) && isFields(value.verdict)
+    && isString(value.verdict.kind) && isString(value.verdict.reason) && isString(value.head)
+    && isString(value.logFile);
+}
+
+function parseAnswer(value: unknown): SubmitAnswer | undefined {
+  const valid = isFields(value) && isString(value.id) && (isCancelled(value) || isOutcome(value.outcome));
+  return valid ? (value as unknown as SubmitAnswer) : undefined;
+}
+
+/**
+ * The verdict once it is written; throws when the daemon went down meanwhile (the request stays queued), or when the
+ * file is of another shape.
+ */
 export function waitForVerdict(paths: { state: string; daemon: string }, id: string): Promise<SubmitAnswer> {
-  return waitForAnswer<SubmitAnswer>(verdictFile(paths.state, id), paths.daemon);
+  return waitForAnswer(verdictFile(paths.state, id), paths.daemon, parseAnswer);
 }
 
 /** state/verdicts/<id>.json (a verdict, or why it was cancelled), journaled first: a daemon killed between leaves an entry and no file, never a file unjournaled. */

@@ -1,6 +1,7 @@
 // The base's protected files as org recorded them at `org up`, and what a checkout must hold before a run.
 import { OrgError } from "../errors.js";
 import { matchesRule } from "./path-rules.js";
+import { isFields, isMapOf, isString } from "../json-fields.js";
 
 /** One file of the base's tree: git's mode and the name of its content (a blob id, sha1 or sha256 as the repo's). */
 export interface ProtectedFile {
@@ -13,6 +14,16 @@ export interface ProtectedRecord {
   base: string;
   recordedAt: string;
   rules: Record<string, Record<string, ProtectedFile>>;
+}
+
+const isProtectedFile = (value: unknown): value is ProtectedFile =>
+  isFields(value) && isString(value.mode) && isString(value.blob);
+
+/** protected.json's JSON as a record; undefined when it is of another shape. */
+export function parseProtectedRecord(value: unknown): ProtectedRecord | undefined {
+  const valid = isFields(value) && isString(value.base) && isString(value.recordedAt)
+    && isMapOf(isMapOf(isProtectedFile))(value.rules);
+  return valid ? (value as unknown as ProtectedRecord) : undefined;
 }
 
 /** What a checkout holds at one recorded path: its mode and content name, or undefined when the path is missing. */

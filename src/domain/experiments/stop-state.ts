@@ -1,6 +1,7 @@
 // state/stop.json: what `org status` shows of the stop section, and where a stop has got to.
 import type { AgentStatus } from "../state.js";
 import type { StopDistance, StopFigures, StopKey } from "./stop.js";
+import { isArrayOf, isBoolean, isFields, isOptional, isString } from "../json-fields.js";
 
 // The reason a stop writes into status.json: what tells a program it ended from one that failed or finished.
 const STOPPED_BY = "org stopped: ";
@@ -37,13 +38,30 @@ export interface StopRecord {
 
 export type StopFile = { kind: "running"; at: string; distances: StopDistance[] } | StopRecord;
 
-/** stop.json's text as a StopFile; nothing readable is none. */
+const PHASES: ReadonlySet<unknown> = new Set<StopPhase>(["grace", "draining", "stopped"]);
+
+const isDistance = (value: unknown): value is StopDistance => isFields(value) && isString(value.key)
+  && isString(value.text);
+
+function isStopFile(value: unknown): value is StopFile {
+  if (!isFields(value)) return false;
+  if (value.kind === "running") return isString(value.at) && isArrayOf(isDistance)(value.distances);
+  return value.kind === "stop" && PHASES.has(value.phase) && isString(value.key) && isString(value.reason)
+    && isFields(value.figures) && isBoolean(value.cancel) && isString(value.metAt) && isString(value.graceUntil)
+    && isOptional(isString)(value.stoppedAt);
+}
+
+/**
+ * stop.json's text as a StopFile, checked field by field (`org status` reads it, without zod); nothing readable, or
+ * of another shape, is none: the stop watch decides afresh at its next look, and a condition still met stops again.
+ */
 export function parseStopFile(text: string | undefined): StopFile | undefined {
   if (!text) return undefined;
+  let value: unknown;
   try {
-    const value = JSON.parse(text) as StopFile | null;
-    return value && (value.kind === "running" || value.kind === "stop") ? value : undefined;
+    value = JSON.parse(text);
   } catch {
     return undefined;
   }
+  return isStopFile(value) ? value : undefined;
 }

@@ -3,6 +3,7 @@ import type { StopSettings } from "../config/index.js";
 import { parseDuration } from "../units/index.js";
 import type { ResultRow } from "./results-table.js";
 import { ranAsExperiment } from "./row-kind.js";
+import { isFields } from "../json-fields.js";
 import type { Goal } from "./verdict.js";
 
 export type StopKey = "target" | "max_experiments" | "max_gpu_hours" | "max_cost" | "deadline" | "stall";
@@ -32,6 +33,12 @@ export interface StopDistance {
 
 /** Conditions `org up --resume` went on past, each at the org.yaml value it had: a new value applies again. */
 export type StopWaivers = Partial<Record<StopKey, unknown>>;
+
+/** stop-waivers.json's JSON as waivers; undefined when it is no object, or names a key that is no stop condition. */
+export function parseStopWaivers(value: unknown): StopWaivers | undefined {
+  return isFields(value) && Object.keys(value).every((key) => (ORDER as string[]).includes(key))
+    ? (value as StopWaivers) : undefined;
+}
 
 export type StopDecision =
   | { kind: "running"; figures: StopFigures; distances: StopDistance[] }

@@ -1,19 +1,11 @@
 // An agent's status.json, checked field by field by its owner, agent-status-file.ts. Plain checks, not zod:
 // `org status` reads every agent's, and zod's load and first parses were a tenth of its CPU at 64 agents.
 import type { AgentState, AgentStatus } from "../state.js";
+import { isFields, isNullable, isNumber, isString } from "../json-fields.js";
 
 const STATES: ReadonlySet<string> = new Set<AgentState>([
   "starting", "pending", "running", "restarting", "failed", "stopped", "blocked",
 ]);
-
-type Fields = Record<string, unknown>;
-
-const isString = (value: unknown): value is string => typeof value === "string";
-const isNumber = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value);
-const isNullable = <T>(check: (value: unknown) => value is T) => (value: unknown): value is T | null =>
-  value === null || check(value);
-const isFields = (value: unknown): value is Fields =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
 
 function isExit(value: unknown): boolean {
   if (!isFields(value)) return false;

@@ -1,6 +1,7 @@
 // The keeper: a small process beside the daemon that brings it back when it dies; the daemon brings the keeper back.
 import { formatDuration } from "./supervise.js";
 import type { Check } from "../views/doctor-checks.js";
+import { isFields, isNumber, isOptional, isString } from "../json-fields.js";
 
 /** A daemon that dies sooner than this after its start died "at once": the next restart backs off. */
 export const QUICK_DEATH_MS = 30_000;
@@ -49,6 +50,19 @@ export function describeDaemonExit(pane: { deadStatus: number | null; deadSignal
 }
 
 /** The record a starting keeper writes: counts carried over from an earlier keeper of the same `org up`, gone now. */
+function isLastRestart(value: unknown): value is KeeperRecord["lastRestart"] {
+  return isFields(value) && isString(value.at) && isString(value.exit) && isNumber(value.livedMs);
+}
+
+/** keeper.json's JSON as a record; undefined when it is of another shape. Plain checks: `org status` reads it. */
+export function parseKeeperRecord(value: unknown): KeeperRecord | undefined {
+  if (!isFields(value)) return undefined;
+  const valid = isNumber(value.pid) && isString(value.startedAt) && isString(value.upAt)
+    && isNumber(value.daemonRestarts) && isNumber(value.keeperRestarts) && isNumber(value.quickDeaths)
+    && isOptional(isLastRestart)(value.lastRestart) && isOptional(isString)(value.waitingUntil);
+  return valid ? (value as unknown as KeeperRecord) : undefined;
+}
+
 export function startKeeperRecord(previous: KeeperRecord | undefined, me: { pid: number; now: Date; upAt: string }): {
   record: KeeperRecord;
   replaced?: number;

@@ -2,6 +2,7 @@ import { relative } from "node:path";
 import { OrgError } from "../errors.js";
 import { DEFAULT_QUEUE_PER_AGENT, type LoadedConfig, type OrgConfig } from "../config/index.js";
 import { buildLaunchSpec, type PlannedAgent } from "./plan-agents.js";
+import { writeLaunchSpec } from "./launch-file.js";
 import { agentPaths, type OrgPaths } from "../paths.js";
 import type { LaunchSpec } from "../state.js";
 import type { World } from "../world.js";
@@ -105,7 +106,7 @@ async function writeAgentFiles(
       // The daemon starts logging the pane moments later; `org logs` meanwhile finds an empty log, not none.
       world.files.exists(files.paneLog).then((exists) => (exists ? undefined : world.files.writeAtomic(files.paneLog, ""))),
       world.files.writeAtomic(files.prompt, prompt),
-      world.files.writeAtomic(files.launch, `${JSON.stringify(spec, null, 2)}\n`),
+      writeLaunchSpec(world.files, paths.state, agent.name, spec),
     ]);
     return { agent, spec, prompt, reclaimed };
   }));

@@ -10,6 +10,7 @@ import { prepareSlurmAgents } from "../slurm/prepare-jobs.js";
 import { agentPaneSpec, recordStarts, writeStartingStatus } from "../lifecycle/up-org.js";
 import type { World } from "../world.js";
 import type { Action, DesiredAgent, DesiredOrg, ObservedAgent } from "./org-states.js";
+import { writeLaunchSpec } from "../lifecycle/launch-file.js";
 
 // As `org down`: an agent gets this long to exit after SIGTERM before its group is killed.
 const STOP_GRACE_MS = 3000;
@@ -52,7 +53,7 @@ export async function applyActions(input: ApplyInput): Promise<OrgRecord> {
   for (const { agent } of rewritten) {
     const files = agentPaths(paths.state, agent.name);
     await world.files.writeAtomic(files.prompt, agent.prompt);
-    await world.files.writeAtomic(files.launch, `${JSON.stringify(agent.launch, null, 2)}\n`);
+    await writeLaunchSpec(world.files, paths.state, agent.name, agent.launch);
     // Started afresh with its kickoff in the argv (or by the stop's resume, which pends its own).
     await world.files.removeFile(files.resumeKickoff);
   }

@@ -2,7 +2,7 @@ import { agentPaths, type OrgPaths } from "../paths.js";
 import type { PanesPort } from "../ports.js";
 import type { OrgRecord } from "../state.js";
 import { readAgentStatus } from "../lifecycle/agent-status-file.js";
-import { parseLaunchSpec } from "../lifecycle/supervise.js";
+import { readLaunchSpec } from "../lifecycle/launch-file.js";
 import type { World } from "../world.js";
 import type { ObservedOrg } from "./org-states.js";
 import { isHeldByStop } from "../experiments/stop-state.js";
@@ -14,11 +14,11 @@ export async function observeOrg(
   const panes = await tmux.listPanes();
   const byId = new Map(panes.map((pane) => [pane.id, pane]));
   const agents = await Promise.all(record.agents.map(async (agent) => {
-    const files = agentPaths(paths.state, agent.name);
-    const read = (file: string) => world.files.readText(file);
-    const [launchText, prompt] = await Promise.all([read(files.launch), read(files.prompt)]);
+    const [launch, prompt] = await Promise.all([
+      readLaunchSpec(world.files, paths.state, agent.name).then((spec) => spec ?? null),
+      world.files.readText(agentPaths(paths.state, agent.name).prompt),
+    ]);
     const status = await readAgentStatus(world.files, paths.state, agent.name);
-    const launch = launchText === undefined ? null : parseLaunch(launchText);
     return {
       record: agent,
       launch,
@@ -31,15 +31,3 @@ export async function observeOrg(
   return { name: record.name, repo: record.repo, base: record.base, agents, paneCount: panes.length, ...(record.pool ? { pool: record.pool } : {}) };
 }
 
-function parseLaunch(text: string) {
-  const spec = parseLaunchSpec(parseJson(text));
-  return typeof spec === "string" ? null : spec;
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
-}

@@ -1,3 +1,5 @@
+import { isArrayOf, isFields, isOptional, isString } from "../json-fields.js";
+
 /** state/reload.json: how the last attempt to reload the running org ended, read by `org status`. */
 export interface ReloadRecord {
   at: string;
@@ -8,6 +10,16 @@ export interface ReloadRecord {
   actions: string[];
   /** When a meta edit was last applied: the rate limit's clock. */
   lastMetaAt?: string;
+}
+
+const OUTCOMES: ReadonlySet<unknown> = new Set<ReloadRecord["outcome"]>(["applied", "in-sync", "rejected"]);
+
+/** reload.json's JSON as a record; undefined when of another shape. Plain checks: `org status` reads it. */
+export function parseReloadRecord(value: unknown): ReloadRecord | undefined {
+  const valid = isFields(value) && isString(value.at) && isString(value.by) && OUTCOMES.has(value.outcome)
+    && isArrayOf(isString)(value.problems) && isArrayOf(isString)(value.actions)
+    && isOptional(isString)(value.lastMetaAt);
+  return valid ? (value as unknown as ReloadRecord) : undefined;
 }
 
 /** The line `org status` prints while org.yaml holds an edit the running org refused. */

@@ -1,5 +1,6 @@
 import { SlurmSchema, type OrgConfig, type SlurmConfig } from "../config/index.js";
-import { agentPaths } from "../paths.js";
+import { writeLaunchSpec } from "../lifecycle/launch-file.js";
+import { writeJobRequest } from "./slurm-job-file.js";
 import type { FilesPort } from "../ports.js";
 import type { LaunchSpec } from "../state.js";
 import { slurmPaneLaunch, slurmRunArgv, type SlurmJobRequest } from "./job-argv.js";
@@ -55,9 +56,9 @@ export async function prepareSlurmAgents(
       cwd: spec.cwd, settings: roleSettings(settings, agent.role), launch: { argv: spec.argv, cwd: spec.cwd, env },
       ...(spec.runtime?.resumeArgv ? { resume: spec.runtime.resumeArgv } : {}),
     };
-    await files.writeAtomic(slurmAgentPaths(state, agent.name).request, `${JSON.stringify(request, null, 2)}\n`);
+    await writeJobRequest(files, state, agent.name, request);
     const wrapped = slurmLaunchSpec(config, state, orgArgv, spec);
-    await files.writeAtomic(agentPaths(state, agent.name).launch, `${JSON.stringify(wrapped, null, 2)}\n`);
+    await writeLaunchSpec(files, state, agent.name, wrapped);
     result.set(agent.name, wrapped);
   }
   return result;

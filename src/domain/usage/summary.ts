@@ -4,6 +4,7 @@ import type { FilesPort } from "../ports.js";
 import { priceModels, type Pricing } from "./pricing.js";
 import type { UsageTally } from "./ledger.js";
 import type { TokenCounts } from "./token-counts.js";
+import { isBoolean, isFields, isNullable, isNumber, isString } from "../json-fields.js";
 
 /** What `org status --json` shows per agent (null there for an agent whose program records no usage). */
 export interface AgentUsage extends TokenCounts {
@@ -46,11 +47,22 @@ export function viewUsage(text: string | undefined): AgentUsage | null {
   return { input, output, cacheRead, cacheWrite, costUsd, priced, ...(unpriced ? { unpriced } : {}), ...(unknown ? { unknown } : {}) };
 }
 
+const COUNTS = ["input", "output", "cacheRead", "cacheWrite"] as const;
+
+const isCounts = (value: unknown): boolean => isFields(value) && COUNTS.every((key) => isNumber(value[key]));
+
+// Field by field, not zod: `org status` reads every agent's.
+function isSummary(value: unknown): value is UsageSummary {
+  return isCounts(value) && isFields(value) && isString(value.updatedAt) && isNullable(isString)(value.cli)
+    && isNumber(value.replies) && isNullable(isNumber)(value.costUsd) && isBoolean(value.priced)
+    && isFields(value.byModel) && Object.values(value.byModel).every(isCounts);
+}
+
 function parseSummary(text: string | undefined): UsageSummary | undefined {
   if (!text) return undefined;
   try {
-    const value = JSON.parse(text) as Partial<UsageSummary> | null;
-    return value && typeof value === "object" && typeof value.input === "number" && "cli" in value ? (value as UsageSummary) : undefined;
+    const value: unknown = JSON.parse(text);
+    return isSummary(value) ? value : undefined;
   } catch {
     return undefined;
   }
@@ -70,4 +82,11 @@ export async function readUsageViews(files: Pick<FilesPort, "readText">, state: 
     return [agent, viewUsage(text)] as const;
   }));
   return new Map(views);
+}
+
+/** Written whole or not at all, by the daemon's usage reader alone. */
+export async function writeUsageSummary(
+  files: Pick<FilesPort, "writeAtomic">, state: string, agent: string, summary: UsageSummary,
+): Promise<void> {
+  await files.writeAtomic(usagePaths(state, agent).summary, `${JSON.stringify(summary, null, 2)}\n`);
 }

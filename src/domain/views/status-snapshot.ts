@@ -3,7 +3,7 @@ import { readAgentStatuses } from "../lifecycle/agent-status-file.js";
 import { buildSnapshot, type JobView, type OrgSnapshot } from "./snapshot.js";
 import type { PaneInfo } from "../ports.js";
 import type { AgentStatus, OrgRecord } from "../state.js";
-import { slurmAgentPaths } from "../slurm/slurm-paths.js";
+import { readJobRecord } from "../slurm/slurm-job-file.js";
 import type { World } from "../world.js";
 import { readOrgRecord } from "../lifecycle/org-record-file.js";
 import { abRunPath, findAgentProgram, parseAbRun } from "../config-versions/ab-run-record.js";
@@ -32,14 +32,12 @@ export async function readSnapshot(world: World, root: string, known: { panes?: 
 /** Under Slurm, what each agent's job is doing, as its pane's `org slurm-run` last wrote it. */
 async function readJobStatuses(world: World, state: string, agents: string[]): Promise<Map<string, JobView>> {
   const entries = await Promise.all(agents.map(async (agent) => {
-    const text = await world.files.readText(slurmAgentPaths(state, agent).job);
-    type JobFile = { id?: unknown; status?: unknown; job?: { gpus?: unknown; node?: unknown } };
-    const record = text ? (JSON.parse(text) as JobFile) : undefined;
-    const gpus = Array.isArray(record?.job?.gpus) ? record.job.gpus.filter((gpu): gpu is number => typeof gpu === "number") : [];
-    if (typeof record?.status !== "string") return [];
-    const id = typeof record.id === "string" ? { id: record.id } : {};
-    const node = typeof record.job?.node === "string" && record.job.node ? { node: record.job.node } : {};
-    return [[agent, { status: record.status, gpus, ...id, ...node }] as const];
+    const record = await readJobRecord(world.files, state, agent);
+    if (!record) return [];
+    const { job } = record;
+    const gpus = job.kind === "running" ? job.gpus : [];
+    const node = "node" in job && job.node ? { node: job.node } : {};
+    return [[agent, { status: record.status, gpus, id: record.id, ...node }] as const];
   }));
   return new Map(entries.flat());
 }

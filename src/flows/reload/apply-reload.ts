@@ -1,12 +1,11 @@
 import { orgPaths } from "../../domain/paths.js";
 import { readAndLoadConfig } from "../../adapters/store/config-file.js";
-import { assertDaemonAlive, waitForAnswer } from "../../adapters/daemon-client.js";
+import { assertDaemonAlive } from "../../adapters/daemon-client.js";
 import { createWorld } from "../../adapters/real-world.js";
 import { findCaller } from "../../adapters/identity/find-caller.js";
 import { readOptionalRecord } from "../../adapters/store/org-record.js";
-import { removeFile } from "../../adapters/fs/dir.js";
 import type { MetaReply } from "./meta-edit.js";
-import { replyFile, submitMetaRequest } from "./requests.js";
+import { submitMetaRequest, waitForMetaReply } from "./requests.js";
 import { reloadWhenFree, type SettledOutcome } from "./reload-now.js";
 
 /** What `org reload` did: a person's reload applied (or refused), or a meta agent's proposal as the daemon answered. */
@@ -27,7 +26,5 @@ async function proposeAsAgent(root: string, agent: string): Promise<MetaReply> {
   const paths = orgPaths(root);
   await assertDaemonAlive(paths.daemon, "the org is not running — start it with `org up` (nothing changed)");
   const request = await submitMetaRequest(paths.state, agent, new Date());
-  const reply = await waitForAnswer<MetaReply>(replyFile(paths.state, request.id), paths.daemon);
-  await removeFile(replyFile(paths.state, request.id));
-  return reply;
+  return waitForMetaReply(paths, request.id);
 }

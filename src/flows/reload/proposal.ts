@@ -8,6 +8,7 @@ import { pathExists, readJson, readText, writeFileAtomic, writeJsonAtomic } from
 import { readUntrusted, writeUntrusted } from "../../adapters/fs/untrusted.js";
 import { filesPort } from "../../adapters/fs/files-port.js";
 import { diffFilesNoIndex } from "../../adapters/git/refs.js";
+import { isFields, isString } from "../../domain/json-fields.js";
 
 /**
  * A meta agent's editable copy of the org's config: org.yaml and the prompts, at their paths relative to the org
@@ -38,8 +39,13 @@ export async function seedProposal(root: string, state: string, agent: string, f
   await writeJsonAtomic(baseFile(state, agent), { hash: await hashFiles(root, files) });
 }
 
+/**
+ * The hash of the org's config the agent's copy started from; undefined when none, or proposal-base.json is unreadable
+ * or of another shape: the proposal is then refused as made from a config since changed, and the copy seeded afresh.
+ */
 export async function readProposalBase(state: string, agent: string): Promise<string | undefined> {
-  return (await readJson<{ hash: string }>(baseFile(state, agent)).catch(() => undefined))?.hash;
+  const value = await readJson(baseFile(state, agent)).catch(() => undefined);
+  return isFields(value) && isString(value.hash) ? value.hash : undefined;
 }
 
 export async function hasProposal(state: string, agent: string): Promise<boolean> {

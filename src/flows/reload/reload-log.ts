@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { formatLogEntry } from "../../domain/log-entry.js";
-import type { ReloadRecord } from "../../domain/reconcile/reload-record.js";
+import { parseReloadRecord, type ReloadRecord } from "../../domain/reconcile/reload-record.js";
 import { appendLines, readJson, writeJsonAtomic } from "../../adapters/fs/files.js";
 import { logPath } from "../../domain/paths.js";
 
@@ -8,8 +8,13 @@ export function reloadFile(state: string): string {
   return join(state, "reload.json");
 }
 
+/**
+ * state/reload.json, this module's alone to read and write; undefined when missing, unreadable or of another shape:
+ * `org status` then shows no reload warning and the meta rate limit's clock starts afresh, until the next reload
+ * writes it whole.
+ */
 export async function readReloadRecord(state: string): Promise<ReloadRecord | undefined> {
-  return readJson<ReloadRecord>(reloadFile(state)).catch(() => undefined);
+  return parseReloadRecord(await readJson(reloadFile(state)).catch(() => undefined));
 }
 
 /**

@@ -1,5 +1,7 @@
 import { join } from "node:path";
 import { readJson, writeJsonAtomic } from "../../adapters/fs/files.js";
+import { waitForAnswer } from "../../adapters/daemon-client.js";
+import { isArrayOf, isFields, isString } from "../../domain/json-fields.js";
 import type { MetaReply } from "./meta-edit.js";
 import { listDir, removeFile } from "../../adapters/fs/dir.js";
 
@@ -16,9 +18,18 @@ export function requestsDir(state: string): string {
   return join(state, "reload-requests");
 }
 
-export function replyFile(state: string, id: string): string {
+function replyFile(state: string, id: string): string {
   return join(state, "reload-replies", `${id}.json`);
 }
+
+const isMetaRequest = (value: unknown): value is MetaRequest =>
+  isFields(value) && isString(value.id) && isString(value.agent) && isString(value.at);
+
+const REPLIES: ReadonlySet<unknown> = new Set<MetaReply["outcome"]>(["seeded", "applied", "unchanged", "rejected", "busy"]);
+
+const parseMetaReply = (value: unknown): MetaReply | undefined =>
+  isFields(value) && REPLIES.has(value.outcome) && isArrayOf(isString)(value.lines) ? (value as unknown as MetaReply)
+    : undefined;
 
 export async function submitMetaRequest(state: string, agent: string, now: Date): Promise<MetaRequest> {
   const request = { id: `${now.toISOString().replace(/[:.]/g, "-")}-${agent}`, agent, at: now.toISOString() };
@@ -26,11 +37,21 @@ export async function submitMetaRequest(state: string, agent: string, now: Date)
   return request;
 }
 
-/** Requests waiting, oldest first. */
+/**
+ * Requests waiting, oldest first. One unreadable or of another shape is skipped, left where it is: each is written
+ * whole by `org reload`, so only a hand edit makes one, and the `org reload` that wrote it fails when the daemon ends.
+ */
 export async function listMetaRequests(state: string): Promise<MetaRequest[]> {
-  const names = await listDir(requestsDir(state));
-  const requests = await Promise.all(names.filter((name) => name.endsWith(".json")).sort().map((name) => readJson<MetaRequest>(join(requestsDir(state), name)).catch(() => undefined)));
-  return requests.filter((request): request is MetaRequest => request !== undefined && typeof request.agent === "string");
+  const names = (await listDir(requestsDir(state))).filter((name) => name.endsWith(".json")).sort();
+  const read = (name: string) => readJson(join(requestsDir(state), name)).catch(() => undefined);
+  return (await Promise.all(names.map(read))).filter(isMetaRequest);
+}
+
+/** The daemon's reply to the request, removed once read; throws when the daemon went down meanwhile. */
+export async function waitForMetaReply(paths: { state: string; daemon: string }, id: string): Promise<MetaReply> {
+  const reply = await waitForAnswer(replyFile(paths.state, id), paths.daemon, parseMetaReply);
+  await removeFile(replyFile(paths.state, id));
+  return reply;
 }
 
 export async function answerMetaRequest(state: string, request: MetaRequest, reply: MetaReply): Promise<void> {

@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { readAgentTrace } from "../../../src/adapters/traces/read-trace.js";
 import { FIXTURES } from "../../helpers/org-cli.js";
 import { makeTempDir, removeDir } from "../../helpers/temp-repo.js";
+import { makeLaunchSpec } from "../../helpers/launch-spec.js";
 
 // Real transcripts (README.md beside them): "Let me look first." + `echo looking`, then an expectation + `org submit`.
 const TRACES = join(FIXTURES, "transcripts/traces");
@@ -26,7 +27,7 @@ function placeAgent(preset: string, fixture = true): { state: string; file: stri
   const file = join(home, to);
   mkdirSync(dirname(file), { recursive: true });
   if (fixture) copyFileSync(join(TRACES, from), file);
-  const launch = { agent: "a-1", argv: [], runtime: { preset, home } };
+  const launch = makeLaunchSpec({ agent: "a-1", runtime: { preset, home } });
   writeFileSync(join(state, "agents/a-1/launch.json"), JSON.stringify(launch));
   return { state, file };
 }
@@ -111,12 +112,12 @@ describe("each real CLI's transcript as one timeline", () => {
   it("no transcript: a builtin, a generic program, an agent never started", async () => {
     const { state } = placeAgent("claude", false);
     const launchFile = join(state, "agents/a-1/launch.json");
-    writeFileSync(launchFile, JSON.stringify({ agent: "a-1", argv: ["org", "builtin", "hillclimb"] }));
+    writeFileSync(launchFile, JSON.stringify(makeLaunchSpec({ agent: "a-1", argv: ["org", "builtin", "hillclimb"] })));
     expect(await readAgentTrace(state, "a-1")).toEqual({
       kind: "none",
       why: "a built-in researcher calls no model, so it writes no transcript",
     });
-    const aider = { agent: "a-1", argv: ["aider"], runtime: { preset: "aider", home: "/x" } };
+    const aider = makeLaunchSpec({ agent: "a-1", argv: ["aider"], runtime: { preset: "aider", home: "/x" } });
     writeFileSync(launchFile, JSON.stringify(aider));
     expect(await readAgentTrace(state, "a-1")).toEqual({
       kind: "none",

@@ -6,6 +6,7 @@ import { formatEntry, sealEntry, type JournalEntry } from "../../../src/domain/e
 import { formatHeader, formatRow, type ResultRow } from "../../../src/domain/experiments/results-table.js";
 import { FIXTURES } from "../../helpers/org-cli.js";
 import { makeTempDir, removeDir } from "../../helpers/temp-repo.js";
+import { makeLaunchSpec } from "../../helpers/launch-spec.js";
 
 // An org's state as `org traces` reads it, no org running: agents' launch records and homes, results and journal.
 const TRACES = join(FIXTURES, "transcripts/traces");
@@ -21,7 +22,7 @@ function placeAgent(agent: string, launch: object, fixture?: [string, string]) {
     mkdirSync(dirname(join(home, fixture[1])), { recursive: true });
     copyFileSync(join(TRACES, fixture[0]), join(home, fixture[1]));
   }
-  writeFileSync(join(state, "agents", agent, "launch.json"), JSON.stringify({ agent, argv: [], ...launch }));
+  writeFileSync(join(state, "agents", agent, "launch.json"), JSON.stringify(makeLaunchSpec({ agent, ...launch })));
   return home;
 }
 

@@ -7,6 +7,7 @@ import { latestUserTurn, startModelServer, type ModelServer, type Script } from 
 import { PACKAGE_ROOT, runOrgAsync } from "../../helpers/org-cli.js";
 import { killClient, runRealClient, type Preset } from "../../helpers/real-client-run.js";
 import { makeTempDir, removeDir } from "../../helpers/temp-repo.js";
+import { makeLaunchSpec } from "../../helpers/launch-spec.js";
 
 // The four real CLIs, each scripted to state an expectation and then `org submit` (a stand-in that prints a discard),
 // write their own transcripts; `org traces --diverged` must put each scripted expectation beside its verdict.
@@ -73,7 +74,7 @@ describe("org traces on what the real CLIs wrote", () => {
       chmodSync(org, 0o755);
       const home = join(state, "agents", `${preset}-1`, "home");
       mkdirSync(home, { recursive: true });
-      const launch = { agent: `${preset}-1`, argv: [], runtime: { preset, home } };
+      const launch = makeLaunchSpec({ agent: `${preset}-1`, runtime: { preset, home } });
       writeFileSync(join(state, "agents", `${preset}-1`, "launch.json"), JSON.stringify(launch));
       const server = await startModelServer({ script: scriptOf(preset, org) });
       servers.push(server);

@@ -11,6 +11,7 @@ import { usagePaths } from "../../../src/domain/usage/summary.js";
 import { viewUsage, type UsageSummary } from "../../../src/domain/usage/summary.js";
 import { FIXTURES, PACKAGE_ROOT } from "../../helpers/org-cli.js";
 import { makeTempDir, removeDir } from "../../helpers/temp-repo.js";
+import { makeLaunchSpec } from "../../helpers/launch-spec.js";
 
 const CLAUDE = readFileSync(join(FIXTURES, "transcripts/claude/session.jsonl"), "utf8");
 const PRICING = { "claude-opus-*": { input: 15, output: 75, cache_read: 1.5, cache_write: 18.75 } };
@@ -23,7 +24,7 @@ beforeEach(() => {
   dir = makeTempDir("org-usage-");
   home = join(dir, "home");
   mkdirSync(join(dir, "state/agents/c-1"), { recursive: true });
-  writeFileSync(join(dir, "state/agents/c-1/launch.json"), JSON.stringify({ agent: "c-1", runtime: { preset: "claude", home } }));
+  writeFileSync(join(dir, "state/agents/c-1/launch.json"), JSON.stringify(makeLaunchSpec({ agent: "c-1", runtime: { preset: "claude", home } })));
 });
 afterEach(() => removeDir(dir));
 
@@ -106,7 +107,7 @@ describe("the daemon's reading of one agent's transcripts", () => {
 
   it("a program that records no usage (a builtin) shows none, not unknown; no summary yet is unknown", async () => {
     expect(viewUsage(undefined)).toMatchObject({ unknown: expect.stringContaining("not read yet") });
-    writeFileSync(join(dir, "state/agents/c-1/launch.json"), JSON.stringify({ agent: "c-1" }));
+    writeFileSync(join(dir, "state/agents/c-1/launch.json"), JSON.stringify(makeLaunchSpec({ agent: "c-1" })));
     await poll();
     expect(summary()).toMatchObject({ cli: null, none: "a builtin runtime calls no model" });
     expect(viewUsage(readFileSync(usagePaths(join(dir, "state"), "c-1").summary, "utf8"))).toBeNull();
@@ -117,7 +118,7 @@ describe("the daemon's reading of one agent's transcripts", () => {
     writeFileSync(join(dir, "state/org.json"), JSON.stringify({ agents: [{ name: "broken" }, { name: "c-1" }] }));
     // Its ledger is a folder: every append fails.
     mkdirSync(join(dir, "state/agents/broken/usage.jsonl"), { recursive: true });
-    writeFileSync(join(dir, "state/agents/broken/launch.json"), JSON.stringify({ agent: "broken", runtime: { preset: "claude", home } }));
+    writeFileSync(join(dir, "state/agents/broken/launch.json"), JSON.stringify(makeLaunchSpec({ agent: "broken", runtime: { preset: "claude", home } })));
     const said: string[] = [];
     const poller = new UsagePoller({ root: dir, readConfig: async () => ({ problems: ["bad"] }), say: (line) => said.push(line) });
     await poller.tick(new Date());

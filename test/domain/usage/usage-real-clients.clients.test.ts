@@ -12,6 +12,7 @@ import {
 import { PACKAGE_ROOT } from "../../helpers/org-cli.js";
 import { killClient, runRealClient, type Preset } from "../../helpers/real-client-run.js";
 import { makeTempDir, removeDir } from "../../helpers/temp-repo.js";
+import { makeLaunchSpec } from "../../helpers/launch-spec.js";
 
 // Each real CLI, non-interactive, against the scripted server: org's counts must be the server's usage, reply for reply.
 const MIND = reactions([{ when: /research/, commands: ["echo one", "echo two"], done: "All done." }]);
@@ -44,7 +45,7 @@ describe("token usage read from what each real CLI records", () => {
     const home = join(dir, "state/agents/a-1/home");
     server = await startModelServer({ script });
     mkdirSync(home, { recursive: true });
-    writeFileSync(join(dir, "state/agents/a-1/launch.json"), JSON.stringify({ agent: "a-1", runtime: { preset, home } }));
+    writeFileSync(join(dir, "state/agents/a-1/launch.json"), JSON.stringify(makeLaunchSpec({ agent: "a-1", runtime: { preset, home } })));
     const exit = await runRealClient(preset, { url: server.url, dir, home, prompt: "Please do research", track: (started) => (child = started) });
     expect(exit.output).toContain("All done.");
     await new AgentUsageReader(join(dir, "state"), "a-1").poll(new Date(), {});
