@@ -11,7 +11,7 @@ import { chooseStartArgv } from "../domain/runtimes/launch.js";
 import { appendLines } from "../adapters/fs/files.js";
 import { hasConversation, programCandidates } from "../adapters/probes/runtime.js";
 import { pickEnv } from "../domain/lifecycle/secrets.js";
-import { readAgentSandbox } from "../adapters/store/agent-sandbox.js";
+import { isRefusedSandbox, readAgentSandbox } from "../adapters/store/agent-sandbox.js";
 import { usage } from "../adapters/usage/counters.js";
 import { canAccess, isDirectory } from "../adapters/fs/dir.js";
 import { noteRestart } from "./resume-kickoff-service.js";
@@ -149,7 +149,12 @@ export class PaneSupervisor {
       // Secrets the runtime declares come from our own environment, never from a file.
       // launch.json (restart, passEnv, argv) is written by org up and reload from org.yaml into state/agents/<agent>/,
       // which the agent's sandbox mounts read-only; the sandbox itself comes from state/sandbox/.
-      const launch = paneLaunch({ ...spec, argv: start.argv }, pickEnv(process.env, spec.passEnv ?? []), await readAgentSandbox(this.state, pane.agent));
+      const sandbox = await readAgentSandbox(this.state, pane.agent);
+      if (isRefusedSandbox(sandbox)) {
+        await write({ ...base, state: "failed", pid: null, restartAt: null, reason: sandbox.refused, updatedAt: at });
+        return this.timeline("failed", pane.agent, sandbox.refused, now);
+      }
+      const launch = paneLaunch({ ...spec, argv: start.argv }, pickEnv(process.env, spec.passEnv ?? []), sandbox);
       await noteRestart(this.state, spec, pane.id, start.resumed, now);
       await this.host.respawn(pane.id, launch, pane.logged === false ? paths.paneLog : undefined);
       if (start.resumed) await event({ type: "resume", pid: null, code: null, signal: null, durationMs: null });

@@ -1,7 +1,7 @@
 import { readLaunchSpec } from "../domain/lifecycle/launch-file.js";
 import { paneLaunch } from "../domain/lifecycle/supervise-step.js";
 import { pickEnv } from "../domain/lifecycle/secrets.js";
-import { readAgentSandbox } from "../adapters/store/agent-sandbox.js";
+import { isRefusedSandbox, readAgentSandbox } from "../adapters/store/agent-sandbox.js";
 import { orgPaths } from "../domain/paths.js";
 import type { PanesPort } from "../domain/ports.js";
 import { chooseStartArgv } from "../domain/runtimes/launch.js";
@@ -52,8 +52,15 @@ export function createStopControl(opts: { root: string; world: World; tmux: Pane
         if (!spec) continue;
         // As the supervisor's restart: a CLI resumes its conversation, and secrets come from our environment, never a file.
         const start = spec.runtime ? chooseStartArgv(spec, await hasConversation(spec.runtime)) : { argv: spec.argv, resumed: false };
+        const sandbox = await readAgentSandbox(state, agent.name);
+        if (isRefusedSandbox(sandbox)) {
+          const at = world.now().toISOString();
+          await writeAgentStatus(world.files, state, agent.name, { ...status!, state: "failed", reason: sandbox.refused, updatedAt: at });
+          continue;
+        }
         await noteRestart(state, spec, agent.paneId, start.resumed, world.now().getTime());
-        await tmux.respawnPane(agent.paneId, paneLaunch({ ...spec, argv: start.argv }, pickEnv(process.env, spec.passEnv ?? []), await readAgentSandbox(state, agent.name)));
+        const env = pickEnv(process.env, spec.passEnv ?? []);
+        await tmux.respawnPane(agent.paneId, paneLaunch({ ...spec, argv: start.argv }, env, sandbox));
         resumed.push(agent.name);
       }
       return resumed;

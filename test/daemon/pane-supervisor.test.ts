@@ -1,10 +1,11 @@
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { writeJsonAtomic } from "../../src/adapters/fs/files.js";
 import { PaneSupervisor } from "../../src/daemon/pane-supervisor.js";
-import { agentPaths } from "../../src/domain/paths.js";
+import { agentPaths, sandboxFile } from "../../src/domain/paths.js";
+import { readAgentSandbox } from "../../src/adapters/store/agent-sandbox.js";
 import type { AgentPane, PaneHost, PaneLaunch } from "../../src/domain/ports.js";
 import type { AgentStatus, LaunchSpec } from "../../src/domain/state.js";
 import { paneLaunch, stepAgent } from "../../src/domain/lifecycle/supervise-step.js";
@@ -173,6 +174,26 @@ describe("PaneSupervisor", () => {
     await supervisor.tick(T0 + 10);
     expect(lines).toEqual([`alice: ${agentPaths(state, "alice").launch} not found — run \`org up\` to write it`]);
     expect(host.respawns).toEqual([]);
+  });
+
+  test("a damaged sandbox record fails the agent: never restarted unsandboxed", async () => {
+    const supervisor = new PaneSupervisor(state, host);
+    await supervisor.tick(T0);
+    const file = sandboxFile(state, "alice");
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(file, '{"bwrap": "/usr/bin/bwrap", "args": [');
+    host.die(3, null, T0 + 2000);
+    await supervisor.tick(T0 + 2100);
+    await supervisor.tick(T0 + 3100);
+    const reason = `${file} is damaged (not JSON): the agent is not started without its sandbox — run \`org down\`, then \`org up\``;
+    expect(host.respawns).toEqual([]);
+    expect(await status()).toMatchObject({ state: "failed", pid: null, restartAt: null, reason });
+    await supervisor.tick(T0 + 20_000);
+    expect(host.respawns).toEqual([]);
+    await writeFile(file, JSON.stringify({ bwrap: "/usr/bin/bwrap", args: ["--die-with-parent"] }));
+    expect(await readAgentSandbox(state, "alice")).toEqual({ bwrap: "/usr/bin/bwrap", args: ["--die-with-parent"] });
+    await rm(file);
+    expect(await readAgentSandbox(state, "alice")).toBeUndefined();
   });
 });
 

@@ -7,7 +7,7 @@ import { filesPort } from "../fs/files-port.js";
 import {
   loadJobRequest, readJobRecord, writeJobRecord, type SlurmJobRecord,
 } from "../../domain/slurm/slurm-job-file.js";
-import { readAgentSandbox } from "../store/agent-sandbox.js";
+import { isRefusedSandbox, readAgentSandbox } from "../store/agent-sandbox.js";
 import { runInteractive } from "../process.js";
 import type { SlurmPort } from "./slurm.js";
 
@@ -85,7 +85,9 @@ export async function attachAgentJob(opts: AttachOptions): Promise<number> {
         const move = describeMove(opts.agent, previous, job);
         if (move) await opts.appendLog?.(formatLogEntry({ date: new Date(), op: "slurm", ...move }));
         const run = opts.interactive ?? runInteractive;
-        return run(slurmPaneArgv(job.id, launch, await readAgentSandbox(opts.state, opts.agent)), launch.env);
+        const sandbox = await readAgentSandbox(opts.state, opts.agent);
+        if (isRefusedSandbox(sandbox)) return fail(opts, sandbox.refused);
+        return run(slurmPaneArgv(job.id, launch, sandbox), launch.env);
       }
     }
     await new Promise((resolve) => setTimeout(resolve, opts.pollMs ?? 1000));

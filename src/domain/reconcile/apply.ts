@@ -1,7 +1,7 @@
 import { writeOrgRecord } from "../lifecycle/org-record-file.js";
 import type { LoadedConfig } from "../config/index.js";
 import { agentPaths, sandboxFile, type OrgPaths } from "../paths.js";
-import { parseAgentSandbox } from "../sandbox/prepare-sandboxes.js";
+import { describeDamagedSandbox, parseAgentSandbox } from "../sandbox/prepare-sandboxes.js";
 import type { PanesPort } from "../ports.js";
 import { prepareAgents } from "../lifecycle/prepare-agents.js";
 import type { AgentRecord, OrgRecord } from "../state.js";
@@ -64,7 +64,10 @@ export async function applyActions(input: ApplyInput): Promise<OrgRecord> {
   await Promise.all(restarts.map((action) => stopAgent(world, action.observed)));
   for (const { agent, observed } of restarts) {
     const paneId = observed.pane!.id;
-    const sandbox = parseAgentSandbox(await world.files.readText(sandboxFile(paths.state, agent.name)));
+    const file = sandboxFile(paths.state, agent.name);
+    const written = parseAgentSandbox(await world.files.readText(file));
+    if (written.kind === "damaged") throw new Error(describeDamagedSandbox(file, written.reason));
+    const sandbox = written.kind === "sandboxed" ? written.sandbox : undefined;
     const pane = agentPaneSpec(paths, agent, agent.launch, world.secretEnv(agent.launch.passEnv ?? []), sandbox);
     await tmux.setPaneOptions(paneId, pane.options);
     await tmux.respawnPane(paneId, { argv: pane.argv, cwd: pane.cwd, env: pane.env ?? {} });

@@ -68,18 +68,33 @@ export async function writeSandboxes(
   return sandboxes;
 }
 
-/** A state/sandbox/<agent>.json as written above; undefined when absent or not of that shape (the agent then runs unsandboxed). */
-export function parseAgentSandbox(text: string | undefined): AgentSandbox | undefined {
-  if (text === undefined) return undefined;
+/** A state/sandbox/<agent>.json as read: none (the org runs the agent unsandboxed), its sandbox, or why not. */
+export type SandboxRecord =
+  | { kind: "none" }
+  | { kind: "sandboxed"; sandbox: AgentSandbox }
+  | { kind: "damaged"; reason: string };
+
+/** The record written above; a damaged one is never read as "none": that would start the agent unsandboxed. */
+export function parseAgentSandbox(text: string | undefined): SandboxRecord {
+  if (text === undefined) return { kind: "none" };
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch {
-    return undefined;
+    return { kind: "damaged", reason: "not JSON" };
   }
   const { bwrap, args } = (raw ?? {}) as { bwrap?: unknown; args?: unknown };
-  if (typeof bwrap !== "string" || !Array.isArray(args) || !args.every((arg) => typeof arg === "string")) return undefined;
-  return { bwrap, args: args as string[], ...((raw as { step?: unknown }).step === true ? { step: true as const } : {}) };
+  if (typeof bwrap !== "string") return { kind: "damaged", reason: "bwrap: not a path" };
+  if (!Array.isArray(args) || !args.every((arg) => typeof arg === "string")) {
+    return { kind: "damaged", reason: "args: not a list of strings" };
+  }
+  const step = (raw as { step?: unknown }).step === true ? { step: true as const } : {};
+  return { kind: "sandboxed", sandbox: { bwrap, args: args as string[], ...step } };
+}
+
+/** What a reader says of a damaged record: the agent is not started, and how to write the record again. */
+export function describeDamagedSandbox(file: string, reason: string): string {
+  return `${file} is damaged (${reason}): the agent is not started without its sandbox — run \`org down\`, then \`org up\``;
 }
 
 /** node's and org's own installs when the private /tmp would hide them (a clone tried out there): read-only again. */

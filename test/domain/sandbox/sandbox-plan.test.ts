@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { checkSandbox, decideSandbox, type SandboxProbe } from "../../../src/domain/sandbox/decide-sandbox.js";
 import { planSandbox } from "../../../src/domain/sandbox/layout.js";
-import { findUserFiles } from "../../../src/domain/sandbox/prepare-sandboxes.js";
+import { findUserFiles, parseAgentSandbox } from "../../../src/domain/sandbox/prepare-sandboxes.js";
 import { decideOutboxRequest } from "../../../src/domain/sandbox/outbox-rules.js";
 import { paneLaunch } from "../../../src/domain/lifecycle/supervise-step.js";
 import { defaultSubmitArgv } from "../../../src/flows/builtin/hillclimb-world.js";
@@ -139,5 +139,17 @@ describe("the daemon's outbox", () => {
       kind: "refuse", reason: "a-1 has 4 org commands running already, the most an agent may run at once (4) — wait for one to end, then run this again",
     });
     expect(decideOutboxRequest({ ...at, cwd: "/o/worktrees/a-1" }, { ...context, running: 3 })).toMatchObject({ kind: "run" });
+  });
+});
+
+test("a sandbox record is none, a sandbox, or damaged with why; a damaged one is never read as none", () => {
+  expect(parseAgentSandbox(undefined)).toEqual({ kind: "none" });
+  expect(parseAgentSandbox('{"bwrap":"/usr/bin/bwrap","args":["--unshare-all"],"step":true}')).toEqual({
+    kind: "sandboxed", sandbox: { bwrap: "/usr/bin/bwrap", args: ["--unshare-all"], step: true },
+  });
+  expect(parseAgentSandbox("")).toEqual({ kind: "damaged", reason: "not JSON" });
+  expect(parseAgentSandbox("null")).toEqual({ kind: "damaged", reason: "bwrap: not a path" });
+  expect(parseAgentSandbox('{"bwrap":"/usr/bin/bwrap","args":[1]}')).toEqual({
+    kind: "damaged", reason: "args: not a list of strings",
   });
 });
