@@ -185,7 +185,8 @@ describe("PaneSupervisor", () => {
     host.die(3, null, T0 + 2000);
     await supervisor.tick(T0 + 2100);
     await supervisor.tick(T0 + 3100);
-    const reason = `${file} is damaged (not JSON): the agent is not started without its sandbox — run \`org down\`, then \`org up\``;
+    const reason = `${file} is damaged (not JSON): the agent is not started without its sandbox`
+      + " — run `org down`, then `org up`";
     expect(host.respawns).toEqual([]);
     expect(await status()).toMatchObject({ state: "failed", pid: null, restartAt: null, reason });
     await supervisor.tick(T0 + 20_000);
