@@ -1,6 +1,7 @@
 import type { LoadedConfig, OrgConfig } from "../../domain/config/index.js";
 import type { OrgPaths } from "../../domain/paths.js";
 import type { OrgRecord } from "../../domain/state.js";
+import { parseOrgRecordText } from "../../domain/lifecycle/org-record-file.js";
 import { readText } from "../../adapters/fs/files.js";
 import { reloadFile } from "../../flows/reload/reload-log.js";
 
@@ -60,7 +61,7 @@ export class VerifierHandle {
     if (marks !== this.seen) {
       this.seen = marks;
       const read = await this.readConfig();
-      const record = JSON.parse(marks.split("\0")[0] || "null") as OrgRecord | null;
+      const record = parseOrgRecordText(marks.split("\0")[0]);
       if (record && "loaded" in read) this.follow(record, read.loaded.config);
     }
     if (!this.swapping) await this.current?.tick(now);

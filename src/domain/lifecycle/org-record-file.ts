@@ -33,6 +33,17 @@ export async function readOrgRecord(
   return record;
 }
 
+/** org.json's text already read (a watcher's copy): the record, or undefined when it is none (absent, cut short). */
+export function parseOrgRecordText(text: string | undefined): OrgRecord | undefined {
+  if (!text) return undefined;
+  try {
+    const value: unknown = JSON.parse(text);
+    return isOrgRecord(value) ? (value as OrgRecord) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Written whole or not at all: an `org up` killed mid-write leaves the record before or after, never half. */
 export async function writeOrgRecord(
   files: Pick<FilesPort, "writeAtomic">, paths: Pick<OrgPaths, "orgFile">, record: OrgRecord,

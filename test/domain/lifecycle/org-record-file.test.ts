@@ -4,7 +4,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { afterEach, expect, test } from "vitest";
 import { filesPort } from "../../../src/adapters/fs/files-port.js";
 import {
-  readOptionalOrgRecord, removeOrgRecord, writeOrgRecord,
+  parseOrgRecordText, readOptionalOrgRecord, removeOrgRecord, writeOrgRecord,
 } from "../../../src/domain/lifecycle/org-record-file.js";
 import { orgPaths } from "../../../src/domain/paths.js";
 import type { OrgRecord } from "../../../src/domain/state.js";
@@ -51,4 +51,12 @@ test.each([
   await expect(readOptionalOrgRecord(filesPort, root)).rejects.toThrow(
     `${paths.orgFile} is unreadable (not an org record: ${problem}) — run \`org down\`, then \`org up\``,
   );
+});
+
+test("a watcher's copy of the text: the record, or undefined for none, cut short or of another shape", () => {
+  expect(parseOrgRecordText(JSON.stringify(record))).toEqual(record);
+  expect(parseOrgRecordText(undefined)).toBeUndefined();
+  expect(parseOrgRecordText("")).toBeUndefined();
+  expect(parseOrgRecordText(JSON.stringify(record).slice(0, 40))).toBeUndefined();
+  expect(parseOrgRecordText(JSON.stringify({ ...record, agents: "none" }))).toBeUndefined();
 });
