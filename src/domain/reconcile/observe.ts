@@ -28,7 +28,14 @@ export async function observeOrg(
       heldByStop: isHeldByStop(status),
     };
   }));
-  return { name: record.name, repo: record.repo, base: record.base, agents, paneCount: panes.length, ...(record.pool ? { pool: record.pool } : {}) };
+  return {
+    name: record.name,
+    repo: record.repo,
+    base: record.base,
+    agents,
+    paneCount: panes.length,
+    ...(record.pool ? { pool: record.pool } : {}),
+  };
 }
 
 function parseLaunch(text: string) {

@@ -8,8 +8,12 @@ import type { World } from "../world.js";
 import { readOrgRecord } from "../lifecycle/org-record-file.js";
 import { abRunPath, findAgentProgram, parseAbRun } from "../config-versions/ab-run-record.js";
 
-/** Read state, one tmux call and the branch heads into a snapshot; a caller that already holds panes or heads passes them. */
-export async function readSnapshot(world: World, root: string, known: { panes?: PaneInfo[]; branches?: (record: OrgRecord) => Promise<Map<string, string>> } = {}): Promise<OrgSnapshot> {
+/** Read state, one tmux call and the branch heads into a snapshot; a caller that already holds
+ * panes or heads passes them. */
+export async function readSnapshot(
+  world: World, root: string,
+  known: { panes?: PaneInfo[]; branches?: (record: OrgRecord) => Promise<Map<string, string>> } = {},
+): Promise<OrgSnapshot> {
   const paths = orgPaths(root);
   const record = await readOrgRecord(world.files, root);
   const tmux = world.panes(record.socket, record.session);
@@ -18,15 +22,32 @@ export async function readSnapshot(world: World, root: string, known: { panes?: 
   const [panes, statuses, branches, jobs, abText] = await Promise.all([
     known.panes ?? tmux.listPanes(),
     readStatuses(world, paths.state, names),
-    (known.branches ? known.branches(record) : world.git.branchHeads(record.repo, `org/${record.name}/`)).catch(() => new Map<string, string>()),
+    (known.branches
+      ? known.branches(record)
+      : world.git.branchHeads(record.repo, `org/${record.name}/`)).catch(() => new Map<string, string>()),
     record.backend === "slurm" ? readJobStatuses(world, paths.state, names) : undefined,
     world.files.readText(abRunPath(paths.state)),
   ]);
   const running = panes.length > 0;
   const heads = new Map(record.agents.map((agent) => [agent.name, branches.get(agent.branch) ?? null]));
-  const snapshot = buildSnapshot({ record, running, panes, statuses, heads, jobs, isAlive: world.processes.isAlive, now: world.now() });
+  const snapshot = buildSnapshot({
+    record,
+    running,
+    panes,
+    statuses,
+    heads,
+    jobs,
+    isAlive: world.processes.isAlive,
+    now: world.now(),
+  });
   const ab = parseAbRun(abText);
-  return ab ? { ...snapshot, ab, agents: snapshot.agents.map((agent) => ({ ...agent, program: findAgentProgram(ab, agent.name) })) } : snapshot;
+  return ab
+    ? {
+      ...snapshot,
+      ab,
+      agents: snapshot.agents.map((agent) => ({ ...agent, program: findAgentProgram(ab, agent.name) })),
+    }
+    : snapshot;
 }
 
 /** Under Slurm, what each agent's job is doing, as its pane's `org slurm-run` last wrote it. */
@@ -35,7 +56,9 @@ async function readJobStatuses(world: World, state: string, agents: string[]): P
     const text = await world.files.readText(slurmAgentPaths(state, agent).job);
     type JobFile = { id?: unknown; status?: unknown; job?: { gpus?: unknown; node?: unknown } };
     const record = text ? (JSON.parse(text) as JobFile) : undefined;
-    const gpus = Array.isArray(record?.job?.gpus) ? record.job.gpus.filter((gpu): gpu is number => typeof gpu === "number") : [];
+    const gpus = Array.isArray(record?.job?.gpus)
+      ? record.job.gpus.filter((gpu): gpu is number => typeof gpu === "number")
+      : [];
     if (typeof record?.status !== "string") return [];
     const id = typeof record.id === "string" ? { id: record.id } : {};
     const node = typeof record.job?.node === "string" && record.job.node ? { node: record.job.node } : {};
