@@ -167,10 +167,8 @@ function build(
     help: undefined,
   };
   const boxes = layout.kind === "grid"
-    ? [box(layout.header), box(layout.footer), box(layout.board, { ...bordered, label: " leaderboard " }), box(
-      layout.feed,
-      { ...bordered, label: " events " },
-    ),
+    ? [box(layout.header), box(layout.footer), box(layout.board, { ...bordered, label: " leaderboard " }),
+      box(layout.feed, { ...bordered, label: " events " }),
       ...layout.cells.map((cell) => box(cell.rect, { ...bordered, tags: false, style: { border: {}, label: {} } }))]
     : [box(layout.header), box(layout.footer), box(layout.list), ...(layout.preview ? [box(layout.preview)] : [])];
   const width = Math.min(44, layout.header.width);

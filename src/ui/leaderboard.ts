@@ -14,9 +14,9 @@ const signed = (value: number | undefined) =>
 const KEEPS_SHOWN = 10;
 
 /**
- * `org results`: best per agent, the org's best, deltas vs baseline, counts per status; with
- * `usage`, tokens and dollars
- * too. Fitted to `width`, a terminal's, the spend columns go first, then the two a reader can work out from the rest.
+ * `org results`: best per agent, the org's best, deltas vs baseline, counts per status; with `usage`, tokens and
+ * dollars too. Fitted to `width`, a terminal's, the spend columns go first, then the two a reader can work out from the
+ * rest.
  */
 export function renderLeaderboard(
   board: Leaderboard,

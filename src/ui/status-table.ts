@@ -28,11 +28,10 @@ function describeNote(agent: OrgSnapshot["agents"][number]): string {
 }
 
 /**
- * The table (with a tokens and dollars column when `usage` is given, and why a usage is
- * unknown), then any warnings, each line as given;
- * the GPU utilization ends the title, and `stopLine`, the stop section's distances or the stop itself, goes under it,
- * then `verifierLines`: the verifier's queue and baselines. With `width`, a terminal's: notes cut, then tokens, roles
- * (agents are named after theirs), restarts and pids left out, and the lines wrapped.
+ * The table (with a tokens and dollars column when `usage` is given, and why a usage is unknown), then any warnings,
+ * each line as given; the GPU utilization ends the title, and `stopLine`, the stop section's distances or the stop
+ * itself, goes under it, then `verifierLines`: the verifier's queue and baselines. With `width`, a terminal's: notes
+ * cut, then tokens, roles (agents are named after theirs), restarts and pids left out, and the lines wrapped.
  */
 export function renderStatus(
   snapshot: OrgSnapshot,
