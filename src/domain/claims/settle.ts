@@ -45,11 +45,9 @@ function listTriedIdeas(rows: ResultRow[]): ResultRow[] {
 }
 
 /**
- * The closures due on the open claims: each verdict of an agent closes its oldest claim still
- * open at that time, made before it,
- * so a claim queued with `org submit --no-wait` behind another waits for its own verdict; a
- * claim with none within `timeoutMs` expires.
- * Verdicts already named by a closed claim close nothing more.
+ * The closures due on the open claims: each verdict of an agent closes its oldest claim still open at that time, made
+ * before it, so a claim queued with `org submit --no-wait` behind another waits for its own verdict; a claim with none
+ * within `timeoutMs` expires. Verdicts already named by a closed claim close nothing more.
  */
 function settleClaims(claims: Claim[], rows: ResultRow[], timeoutMs: number, now: Date): Map<number, ClaimClosure> {
   const closures = new Map<number, ClaimClosure>();

@@ -11,8 +11,8 @@ export type ComparePick = { kind: "picked"; a: string; b: string } | { kind: "re
 
 /**
  * No ids: the last two versions by first use (`order`, as `org history` lists them). Ids resolve as `org program show`
- * resolves them, except that a version run but no longer saved still has its rows to compare,
- * and "unversioned" names the rows before versions.
+ * resolves them, except that a version run but no longer saved still has its rows to compare, and "unversioned" names
+ * the rows before versions.
  */
 export function pickVersions(ids: readonly string[], order: readonly string[], saved: readonly string[]): ComparePick {
   if (ids.length === 0) {

@@ -63,22 +63,12 @@ export interface Comparison {
 export function compareSamples(
   a: ProgramSample, b: ProgramSample, goal: Goal, random: () => number, resamples = RESAMPLES,
 ): Comparison {
+  const drawOnce = (sample: ProgramSample) => {
+    const counts = resampleCounts(sample.experiments.length, random);
+    return readMeasures(sample, measureSequence(sample.experiments, sample.startBest, goal, counts));
+  };
   const draw = (sample: ProgramSample) =>
-    sample.experiments.length === 0
-      ? []
-      : Array.from(
-        { length: resamples },
-        () =>
-          readMeasures(
-            sample,
-            measureSequence(
-              sample.experiments,
-              sample.startBest,
-              goal,
-              resampleCounts(sample.experiments.length, random),
-            ),
-          ),
-      );
+    sample.experiments.length === 0 ? [] : Array.from({ length: resamples }, () => drawOnce(sample));
   const [pointA, pointB] = [a, b].map((sample) =>
     readMeasures(sample, measureSequence(sample.experiments, sample.startBest, goal)));
   const [drawsA, drawsB] = [draw(a), draw(b)];
@@ -168,9 +158,9 @@ function decideCensoredFirstKeep(
 }
 
 /**
- * One side has a keep, the other none yet: its first keep is only known to lie beyond its
- * length. It is named the slower
- * only when no keep in that many would be rare (under 1 − DIFF_LEVEL) even at the low end of the other's keep rate.
+ * One side has a keep, the other none yet: its first keep is only known to lie beyond its length. It is named the
+ * slower only when no keep in that many would be rare (under 1 − DIFF_LEVEL) even at the low end of the other's keep
+ * rate.
  */
 function decideFirstKeep(
   keepless: ProgramSample, kept: ProgramSample, keptDraws: Record<MeasureName, number | undefined>[],

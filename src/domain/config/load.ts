@@ -28,8 +28,8 @@ export type LoadResult = { ok: true; loaded: LoadedConfig } | { ok: false; probl
 
 /**
  * Parse, validate, normalize and check org.yaml, reporting every problem at once as `file:line:col: what — fix`.
- * file: path as the user named it (for messages); dir: absolute folder of the file; now: refuse
- * a stop deadline already past.
+ * file: path as the user named it (for messages); dir: absolute folder of the file; now: refuse a stop deadline
+ * already past.
  */
 export async function loadConfig(
   input: { file: string; dir: string; text: string; now?: Date }, probe: ConfigProbe,

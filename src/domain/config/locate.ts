@@ -70,13 +70,12 @@ const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2
 /** Control, line-breaking and bidi characters as \n or \u202e, so a problem prints as one line
  * that shows what is there. */
 function escapeControls(text: string): string {
-  return text.replace(
-    CONTROLS,
-    (char) =>
-      (char === "\n"
-        ? "\\n"
-        : char === "\t" ? "\\t" : char === "\r" ? "\\r" : `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`),
-  );
+  return text.replace(CONTROLS, (char) => {
+    if (char === "\n") return "\\n";
+    if (char === "\t") return "\\t";
+    if (char === "\r") return "\\r";
+    return `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`;
+  });
 }
 
 export function placeProblems(doc: Document, problems: readonly Problem[]): PlacedProblem[] {

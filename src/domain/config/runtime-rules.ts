@@ -15,10 +15,8 @@ export function checkRoleRuntimes(raw: Raw): Problem[] {
   const names = Object.keys(runtimes);
   return Object.entries(asMap(raw.roles) ?? {}).flatMap(([role, spec]): Problem[] => {
     const runtime = asMap(spec)?.runtime;
-    if (typeof runtime !== "string" || runtime === "" || Object.hasOwn(
-      runtimes,
-      runtime,
-    ) || isAgentPreset(runtime)) return [];
+    if (typeof runtime !== "string" || runtime === "") return [];
+    if (Object.hasOwn(runtimes, runtime) || isAgentPreset(runtime)) return [];
     const path = ["roles", role, "runtime"];
     return [{
       path,

@@ -4,10 +4,9 @@ import { asMap, type Raw } from "./raw.js";
 const LATER = "set a later time, or a duration from org up such as 48h";
 
 /**
- * The stop section beyond types: a target needs a metric to compare, a cost limit needs prices,
- * an ISO deadline must be a real time, and,
- * when `now` is given (`org validate`, `org up`), not one already past; a daemon never refuses
- * its own org.yaml at the deadline.
+ * The stop section beyond types: a target needs a metric to compare, a cost limit needs prices, an ISO deadline must be
+ * a real time, and, when `now` is given (`org validate`, `org up`), not one already past; a daemon never refuses its
+ * own org.yaml at the deadline.
  */
 export function checkStop(raw: Raw, now?: Date): Problem[] {
   const stop = asMap(raw.stop);

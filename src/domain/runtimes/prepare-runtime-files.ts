@@ -9,9 +9,9 @@ import { appendTomlTable, mergeJson, parseStateFile, planConfigState, planConfig
 const MARK = "<!-- written by org up from the role prompt; not part of the repo (excluded via .git/info/exclude) -->";
 
 /**
- * The agent's own config folder (with credentials seeded from `userHome` once, and the first-start answers its
- * CLI would ask for) and the prompt file its CLI reads from the worktree. Returns the
- * info/exclude pattern of that file, if any.
+ * The agent's own config folder (with credentials seeded from `userHome` once, and the first-start answers its CLI
+ * would ask for) and the prompt file its CLI reads from the worktree. Returns the info/exclude pattern of that file, if
+ * any.
  */
 export async function prepareRuntimeFiles(
   world: Pick<World, "files" | "secretEnv">, spec: LaunchSpec, prompt: string, userHome: string,

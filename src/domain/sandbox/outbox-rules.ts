@@ -31,12 +31,11 @@ export type OutboxDecision =
   | { kind: "refuse"; reason: string };
 
 /**
- * Whether the daemon runs `org <argv>` for `agent`, and as whom. The caller is the agent whose outbox the request
- * came through (only its sandbox can write there): the command gets it as ${BROKERED_ENV}, which stands for the pane
- * its process tree no longer runs under, and the ORG_AGENT the caller claimed, which it then
- * refuses if it names another.
- * A file it names is the content the shim read inside the sandbox, never a path the daemon opens: the daemon sees
- * what the sandbox hides. `running` is how many of the agent's commands run now.
+ * Whether the daemon runs `org <argv>` for `agent`, and as whom. The caller is the agent whose outbox the request came
+ * through (only its sandbox can write there): the command gets it as ${BROKERED_ENV}, which stands for the pane its
+ * process tree no longer runs under, and the ORG_AGENT the caller claimed, which it then refuses if it names another. A
+ * file it names is the content the shim read inside the sandbox, never a path the daemon opens: the daemon sees what
+ * the sandbox hides. `running` is how many of the agent's commands run now.
  */
 export function decideOutboxRequest(
   request: OutboxRequest, context: { org: string; root: string; state: string; agent: AgentRecord; running: number },

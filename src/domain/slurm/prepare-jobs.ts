@@ -39,8 +39,8 @@ function withoutLease(env: Record<string, string>): Record<string, string> {
 
 /**
  * Under backend: slurm, records each job agent's request (slurm.json, holding its real launch) and points its
- * launch.json at `org slurm-run`, so the pane and every restart of it go through the job.
- * Returns the launches the panes run.
+ * launch.json at `org slurm-run`, so the pane and every restart of it go through the job. Returns the launches the
+ * panes run.
  */
 export async function prepareSlurmAgents(
   files: FilesPort, config: OrgConfig, state: string, orgArgv: string[], agents: readonly {

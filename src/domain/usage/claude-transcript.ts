@@ -3,8 +3,8 @@ import { readCount, readObject, readTime, type LineReading, type ReadContext } f
 
 /**
  * An assistant line holds its API reply's `message.usage`. One reply with several content blocks (text, then a tool
- * call) is written as several lines with the same `message.id` and the same usage: the id makes
- * the tally count it once.
+ * call) is written as several lines with the same `message.id` and the same usage: the id makes the tally count it
+ * once.
  */
 export function readClaudeLine(value: unknown, _context: ReadContext): LineReading {
   const line = readObject(value);
