@@ -65,17 +65,16 @@ function settleClaims(claims: Claim[], rows: ResultRow[], timeoutMs: number, now
     const claim = open.find((candidate) =>
       candidate.agent === row.agent && !closures.has(candidate.id) && Date.parse(candidate.time) < at
         && at < Date.parse(candidate.time) + timeoutMs);
-    if (claim) closures.set(
-      claim.id,
-      { reason: "verdict", time: formatBoardTime(new Date(at)), status: row.status, commit: row.commit.slice(0, 7) },
-    );
+    if (claim) {
+      const time = formatBoardTime(new Date(at));
+      closures.set(claim.id, { reason: "verdict", time, status: row.status, commit: row.commit.slice(0, 7) });
+    }
   }
   for (const claim of open) {
     const expires = Date.parse(claim.time) + timeoutMs;
-    if (!closures.has(claim.id) && now.getTime() >= expires) closures.set(
-      claim.id,
-      { reason: "expired", time: formatBoardTime(new Date(expires)) },
-    );
+    if (!closures.has(claim.id) && now.getTime() >= expires) {
+      closures.set(claim.id, { reason: "expired", time: formatBoardTime(new Date(expires)) });
+    }
   }
   return closures;
 }

@@ -1,9 +1,9 @@
 // Which saved program a version id (or a prefix of one) names.
 import { UNVERSIONED } from "./version.js";
 
-export type VersionLookup = { kind: "found"; version: string } | {
-  kind: "unknown" | "ambiguous" | "missing"; reason: string;
-};
+export type VersionLookup =
+  | { kind: "found"; version: string }
+  | { kind: "unknown" | "ambiguous" | "missing"; reason: string };
 
 /**
  * `saved`: versions with a folder under state/programs; `used`: versions the history names, a folder or not.

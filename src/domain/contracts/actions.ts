@@ -13,8 +13,8 @@ export type ContractAction =
 /** org.yaml's contracts section, which `org contract` and `org review` cannot work without. */
 export function requireContractSettings(config: OrgConfig): ContractSettings {
   if (!config.contracts) throw new OrgError(
-    "org.yaml has no contracts section — add `contracts: { generator: generator, evaluator: "
-      + "evaluator }` to use contracts",
+    "org.yaml has no contracts section — "
+      + "add `contracts: { generator: generator, evaluator: evaluator }` to use contracts",
     "no-contracts",
   );
   return config.contracts;

@@ -86,9 +86,9 @@ export async function markRead(port: MailPort, state: string, agent: string, ids
 
 /** Whether one recipient has read a message: read (with when), unread, archived unread (its
  * inbox overflowed), or gone. */
-export type Delivery = { agent: string; state: "read"; at: string | null } | {
-  agent: string; state: "unread" | "archived unread" | "missing";
-};
+export type Delivery =
+  | { agent: string; state: "read"; at: string | null }
+  | { agent: string; state: "unread" | "archived unread" | "missing" };
 
 /** The newest `limit` messages `from` sent, each with every recipient's delivery state. */
 export async function readSent(

@@ -142,10 +142,9 @@ function splitScreen(text: string | undefined): string[] {
 
 function mapGpus(record: OrgRecord): DashboardModel["gpus"] {
   const byGpu = new Map<number, string[]>();
-  for (const agent of record.agents) if (agent.gpu !== null) byGpu.set(
-    agent.gpu,
-    [...(byGpu.get(agent.gpu) ?? []), agent.name],
-  );
+  for (const agent of record.agents) {
+    if (agent.gpu !== null) byGpu.set(agent.gpu, [...(byGpu.get(agent.gpu) ?? []), agent.name]);
+  }
   return [...byGpu].sort(([a], [b]) => a - b).map(([gpu, agents]) => ({ gpu, agents }));
 }
 
