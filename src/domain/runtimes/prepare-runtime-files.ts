@@ -49,10 +49,8 @@ async function writeConfigState(
 ): Promise<void> {
   // The key is read from the environment the program gets, and only its approved suffix ever reaches a file.
   const env = { ...spec.env, ...world.secretEnv(spec.passEnv ?? []) };
-  for (const patch of planConfigState(
-    runtime.preset,
-    { worktree: spec.cwd, answerTrust: runtime.watch.answerTrust, env },
-  )) {
+  const context = { worktree: spec.cwd, answerTrust: runtime.watch.answerTrust, env };
+  for (const patch of planConfigState(runtime.preset, context)) {
     const path = join(runtime.home, patch.file);
     // The agent's own config folder: a link there is not followed but replaced, as a file with nothing of ours.
     const current = parseStateFile(await world.files.readUntrusted(runtime.home, path).catch(() => undefined));
@@ -63,10 +61,7 @@ async function writeConfigState(
     if (JSON.stringify(merged) === JSON.stringify(current)) continue;
     await world.files.writeUntrusted(runtime.home, path, `${JSON.stringify(merged, null, 2)}\n`);
   }
-  for (const table of planConfigTables(
-    runtime.preset,
-    { worktree: spec.cwd, answerTrust: runtime.watch.answerTrust, env },
-  )) {
+  for (const table of planConfigTables(runtime.preset, context)) {
     const path = join(runtime.home, table.file);
     const current = await world.files.readUntrusted(runtime.home, path).catch(() => undefined);
     const next = appendTomlTable(current, table);

@@ -40,8 +40,8 @@ export function decideSandbox(setting: SandboxConfig | undefined, probe: Sandbox
   return {
     kind: "unavailable",
     warning: `agents run WITHOUT a sandbox: ${probe.reason}, so each one may write every file of the org (results, `
-      + `other agents' worktrees, the repo's .git) — ${probe.fix}, or set sandbox: { enabled: `
-      + `false } in org.yaml to run them unsandboxed on purpose`,
+      + `other agents' worktrees, the repo's .git) — ${probe.fix}, `
+      + `or set sandbox: { enabled: false } in org.yaml to run them unsandboxed on purpose`,
   };
 }
 

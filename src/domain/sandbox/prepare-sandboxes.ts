@@ -40,9 +40,8 @@ export function startSandboxGit(
  * restart. Without a sandbox those files go, so none is stale.
  */
 export async function writeSandboxes(
-  world: World, loaded: LoadedConfig, paths: OrgPaths, decision: SandboxDecision, agents: readonly {
-    name: string; role: string; worktree: string;
-  }[], socket: string,
+  world: World, loaded: LoadedConfig, paths: OrgPaths, decision: SandboxDecision,
+  agents: readonly { name: string; role: string; worktree: string }[], socket: string,
   started: Promise<SandboxGit> | undefined,
 ): Promise<Map<string, AgentSandbox>> {
   const sandboxes = new Map<string, AgentSandbox>();
@@ -96,8 +95,8 @@ export function parseAgentSandbox(text: string | undefined): AgentSandbox | unde
     return undefined;
   }
   const { bwrap, args } = (raw ?? {}) as { bwrap?: unknown; args?: unknown };
-  if (typeof bwrap !== "string" || !Array.isArray(args) || !args.every((arg) =>
-    typeof arg === "string")) return undefined;
+  if (typeof bwrap !== "string" || !Array.isArray(args)) return undefined;
+  if (!args.every((arg) => typeof arg === "string")) return undefined;
   return {
     bwrap,
     args: args as string[],
