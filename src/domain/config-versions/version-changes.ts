@@ -53,8 +53,9 @@ function compareRoles(before: OrgConfig, after: OrgConfig): string[] {
           && !same(was[key as keyof typeof was], spec[key as keyof typeof spec]));
     if (other.length > 0) lines.push(`~ ${role} ${other.sort().join(", ")} changed`);
   }
-  for (const role of Object.keys(before.roles)) if (!after.roles[role]) lines.push(`- role ${role} (was `
-    + `×${before.roles[role]!.count})`);
+  for (const role of Object.keys(before.roles)) {
+    if (!after.roles[role]) lines.push(`- role ${role} (was ×${before.roles[role]!.count})`);
+  }
   return lines;
 }
 

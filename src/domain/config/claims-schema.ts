@@ -15,8 +15,8 @@ export const ClaimsSchema = z
     + "so others pick something else");
 
 /** The claims section with its defaults, present or not. */
-export function readClaimSettings(config: {
-  claims?: z.output<typeof ClaimsSchema>;
-} | undefined): z.output<typeof ClaimsSchema> {
+export function readClaimSettings(
+  config: { claims?: z.output<typeof ClaimsSchema> } | undefined,
+): z.output<typeof ClaimsSchema> {
   return config?.claims ?? ClaimsSchema.parse({});
 }

@@ -145,19 +145,24 @@ function suggestValue(found: FoundSchema | undefined, value: unknown): string {
   const schema = found?.schema;
   const example = found?.examples[0] ?? found?.defaultValue;
   const unquoted = typeof value === "string" ? value.trim() : "";
-  if (schema instanceof z.ZodNumber && unquoted !== "" && Number.isFinite(Number(unquoted))) return `remove the `
-    + `quotes: ${unquoted}`;
+  if (schema instanceof z.ZodNumber && unquoted !== "" && Number.isFinite(Number(unquoted))) {
+    return `remove the quotes: ${unquoted}`;
+  }
   if (schema instanceof z.ZodNumber) return `write a number such as ${typeof example === "number" ? example : 1}`;
   if (schema instanceof z.ZodBoolean) return unquoted === "true" || unquoted === "false"
     ? `remove the quotes: ${unquoted}`
     : "write true or false";
-  if (schema instanceof z.ZodString && (typeof value === "number" || typeof value === "boolean")) return `quote it: `
-    + `"${String(value)}"`;
+  if (schema instanceof z.ZodString && (typeof value === "number" || typeof value === "boolean")) {
+    return `quote it: "${String(value)}"`;
+  }
   // A shell-style string becomes an argv list: "python train.py" → [python, train.py].
-  if (schema instanceof z.ZodArray && typeof value === "string") return `make it a `
-    + `list: ${showInline(value.trim().split(/\s+/).map((word) => word.replace(/^(["'])(.*)\1$/, "$2")))}`;
-  if (schema instanceof z.ZodArray && value !== null && typeof value !== "object") return `make it a list: `
-    + `[${showInline(value)}]`;
+  if (schema instanceof z.ZodArray && typeof value === "string") {
+    const words = value.trim().split(/\s+/).map((word) => word.replace(/^(["'])(.*)\1$/, "$2"));
+    return `make it a list: ${showInline(words)}`;
+  }
+  if (schema instanceof z.ZodArray && value !== null && typeof value !== "object") {
+    return `make it a list: [${showInline(value)}]`;
+  }
   if (schema instanceof z.ZodEnum) return `write ${joinOr(schema.options.map(String))}`;
   if (example !== undefined) return `write e.g. ${showInline(example)}`;
   if (schema instanceof z.ZodObject) return `indent its keys below it: ${Object.keys(schema.shape).join(", ")}`;

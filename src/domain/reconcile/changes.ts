@@ -25,8 +25,9 @@ export function describeChanges(observed: ObservedAgent, desired: DesiredAgent):
   if (observed.prompt === null) changes.push("prompt.md is missing");
   else if (observed.prompt !== desired.prompt) changes.push("prompt changed");
   // A renamed runtime that starts the very same program is no reason to interrupt the agent.
-  if (changes.length > 0 && was.runtime !== desired.runtime) changes.unshift(`runtime ${was.runtime} `
-    + `→ ${desired.runtime}`);
+  if (changes.length > 0 && was.runtime !== desired.runtime) {
+    changes.unshift(`runtime ${was.runtime} → ${desired.runtime}`);
+  }
   return changes;
 }
 
