@@ -42,10 +42,8 @@ export function buildProgress(rows: ResultRow[], goal: Goal): Progress {
   const steps: BestStep[] = [];
   for (const point of measured) {
     const current = best.get(point.agent);
-    if (!point.kept
-        || (current !== undefined && !(goal === "minimize"
-          ? point.metric! < current
-          : point.metric! > current))) continue;
+    if (!point.kept) continue;
+    if (current !== undefined && !(goal === "minimize" ? point.metric! < current : point.metric! > current)) continue;
     best.set(point.agent, point.metric!);
     steps.push({ n: point.n, time: point.time, agent: point.agent, best: point.metric! });
   }

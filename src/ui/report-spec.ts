@@ -46,18 +46,22 @@ export function buildProgressSpec(
     },
     layer: [
       // Where each program version started (`org history`), so a change in pace can be read against it.
-      ...(opts.versions?.length ? [{
-        name: "versions",
-        data: { name: "versions" },
-        mark: { type: "rule" as const, strokeDash: [4, 3], color: "#888" },
-        encoding: { x },
-      },
-        {
-          name: "version_labels",
-          data: { name: "versions" },
-          mark: { type: "text" as const, align: "left" as const, dx: 3, dy: 10, fontSize: 10, color: "#555" },
-          encoding: { x, y: { value: 0 }, text: { field: "version", type: "nominal" as const } },
-        }] : []),
+      ...(opts.versions?.length
+        ? [
+          {
+            name: "versions",
+            data: { name: "versions" },
+            mark: { type: "rule" as const, strokeDash: [4, 3], color: "#888" },
+            encoding: { x },
+          },
+          {
+            name: "version_labels",
+            data: { name: "versions" },
+            mark: { type: "text" as const, align: "left" as const, dx: 3, dy: 10, fontSize: 10, color: "#555" },
+            encoding: { x, y: { value: 0 }, text: { field: "version", type: "nominal" as const } },
+          },
+        ]
+        : []),
       {
         name: "best",
         data: { name: "steps" },
