@@ -31,8 +31,8 @@ function suggestRuntime(runtime: string, names: string[]): string {
   const closest = findClosest(runtime, [...names, ...AGENT_PRESETS]);
   if (closest !== undefined) return `did you mean "${closest}"${names.includes(closest) ? "" : " (a preset)"}?`;
   const defined = names.length > 0 ? ` or a defined runtime (${names.join(", ")})` : "";
-  return `name a preset (${joinOr(AGENT_PRESETS)})${defined}, or define it under runtimes, e.g. runtimes: {${runtime}: `
-    + `{${exampleCommand(runtime)}}}`;
+  return `name a preset (${joinOr(AGENT_PRESETS)})${defined}, `
+    + `or define it under runtimes, e.g. runtimes: {${runtime}: {${exampleCommand(runtime)}}}`;
 }
 
 // An example must start the program the user named: showing another CLI's flags is how wrong configs get copied.
