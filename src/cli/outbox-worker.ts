@@ -67,7 +67,12 @@ function redirectOutputs([out, err, status]: [FileHandle, FileHandle, FileHandle
 
 function writeTo(fd: number): typeof process.stdout.write {
   return ((chunk: string | Uint8Array, encoding?: unknown, callback?: unknown) => {
-    writeAll(fd, typeof chunk === "string" ? Buffer.from(chunk, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8") : chunk);
+    writeAll(
+      fd,
+      typeof chunk === "string"
+        ? Buffer.from(chunk, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8")
+        : chunk,
+    );
     const done = typeof encoding === "function" ? encoding : callback;
     if (typeof done === "function") process.nextTick(done as () => void);
     return true;

@@ -20,7 +20,9 @@ export function printOutcome(outcome: ReloadOutcome, io: Io, applying: boolean):
     case "applied": {
       for (const warning of outcome.warnings) io.err(`warning: ${warning}`);
       const count = outcome.actions.length;
-      io.out(outcome.kind === "planned" ? `org plan: ${count} action${count === 1 ? "" : "s"}; \`org reload\` applies them` : `reloaded: ${count} action${count === 1 ? "" : "s"} applied`);
+      io.out(outcome.kind === "planned"
+        ? `org plan: ${count} action${count === 1 ? "" : "s"}; \`org reload\` applies them`
+        : `reloaded: ${count} action${count === 1 ? "" : "s"} applied`);
       for (const action of outcome.actions) io.out(`  ${describeAction(action)}`);
       return EXIT.ok;
     }

@@ -29,11 +29,26 @@ export function parseFrontMatter(text: string, hint: string): ParsedFrontMatter 
     if (line.trim() === "") continue;
     const match = /^([A-Za-z_][\w-]*):(?:[ \t]+(.*))?$/.exec(line);
     const value = match ? unquote(match[2] ?? "") : undefined;
-    if (!match || value === undefined) return { ok: false, line: index + 1, reason: `front matter line ${JSON.stringify(line)} is not "key: value"`, fix: `write it as key: value, e.g. ${hint}` };
-    if (fields.has(match[1]!)) return { ok: false, line: index + 1, reason: `front matter repeats "${match[1]}"`, fix: "keep one" };
+    if (!match || value === undefined) return {
+      ok: false,
+      line: index + 1,
+      reason: `front matter line ${JSON.stringify(line)} is not "key: value"`,
+      fix: `write it as key: value, e.g. ${hint}`,
+    };
+    if (fields.has(match[1]!)) return {
+      ok: false,
+      line: index + 1,
+      reason: `front matter repeats "${match[1]}"`,
+      fix: "keep one",
+    };
     fields.set(match[1]!, { value, line: index + 1 });
   }
-  return { ok: false, line: lines.length - (lines.at(-1) === "" ? 1 : 0), reason: "the front matter is never closed", fix: "end it with a line holding only ---" };
+  return {
+    ok: false,
+    line: lines.length - (lines.at(-1) === "" ? 1 : 0),
+    reason: "the front matter is never closed",
+    fix: "end it with a line holding only ---",
+  };
 }
 
 /**
@@ -41,11 +56,13 @@ export function parseFrontMatter(text: string, hint: string): ParsedFrontMatter 
  * agent's text in a file people read: no escape or control character of it is written.
  */
 export function formatFrontMatter(fields: [string, string | undefined][], body: string): string {
-  const lines = fields.filter((field): field is [string, string] => field[1] !== undefined).map(([key, value]) => `${key}: ${quoteValue(value)}`);
+  const lines = fields.filter((field): field is [string, string] => field[1] !== undefined)
+    .map(([key, value]) => `${key}: ${quoteValue(value)}`);
   return `---\n${lines.join("\n")}\n---\n\n${cleanText(body).replace(/^\n+/, "").replace(/\s+$/, "")}\n`;
 }
 
-/** One front-matter value as written: plain when YAML and a person read it back the same; anything else in JSON quotes. */
+/** One front-matter value as written: plain when YAML and a person read it back the same;
+ * anything else in JSON quotes. */
 export function quoteValue(value: string): string {
   return /^[\w.:+-]+$/.test(value) ? value : formatJson(value, 0);
 }

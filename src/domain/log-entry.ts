@@ -11,7 +11,8 @@ export interface LogEntry {
 
 /** `## [YYYY-MM-DD] op | title` then the body's lines; the date is UTC, like the ISO times in results.tsv. */
 export function formatLogEntry(entry: LogEntry): string {
-  const heading = `## [${entry.date.toISOString().slice(0, 10)}] ${flattenLine(entry.op)} | ${flattenLine(entry.title)}`;
+  const heading = `## [${entry.date.toISOString().slice(0, 10)}] ${flattenLine(entry.op)} `
+    + `| ${flattenLine(entry.title)}`;
   const body = cleanText(entry.body ?? "").replace(/\s+$/, "");
   if (body === "") return `${heading}\n`;
   return `${heading}\n${body.split("\n").map(escapeHeading).join("\n")}\n`;

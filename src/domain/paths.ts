@@ -111,9 +111,16 @@ function buildAgentPaths(state: string, agent: string): AgentPaths {
 }
 
 /** Pipeline contracts, one per sprint, with the evaluator's latest review next to each; the lock serialises signers. */
-export function contractPaths(state: string): { dir: string; lock: string; contract: (sprint: number) => string; review: (sprint: number) => string } {
+export function contractPaths(state: string): {
+  dir: string; lock: string; contract: (sprint: number) => string; review: (sprint: number) => string;
+} {
   const dir = join(state, "contracts");
-  return { dir, lock: join(state, "contracts.lock"), contract: (sprint) => join(dir, `sprint-${sprint}.md`), review: (sprint) => join(dir, `sprint-${sprint}.review.md`) };
+  return {
+    dir,
+    lock: join(state, "contracts.lock"),
+    contract: (sprint) => join(dir, `sprint-${sprint}.md`),
+    review: (sprint) => join(dir, `sprint-${sprint}.review.md`),
+  };
 }
 
 /** When the last standup digest went out, and how many verdicts it had seen. */
@@ -121,7 +128,8 @@ export function standupFile(state: string): string {
   return join(state, "standup.json");
 }
 
-/** state/stop.json (the stop's distances, or the stop itself, as the daemon last decided) and the conditions waived by `org up --resume`. */
+/** state/stop.json (the stop's distances, or the stop itself, as the daemon last decided) and
+ * the conditions waived by `org up --resume`. */
 export function stopFiles(state: string): { stop: string; waivers: string } {
   return { stop: join(state, "stop.json"), waivers: join(state, "stop-waivers.json") };
 }

@@ -1,6 +1,8 @@
 // The built-in role kinds: what each does, the prompt file it ships in prompts/, and how templates wire it.
 
-export const ROLE_KINDS = ["researcher", "independent", "planner", "generator", "evaluator", "chief", "junior", "meta"] as const;
+export const ROLE_KINDS = [
+  "researcher", "independent", "planner", "generator", "evaluator", "chief", "junior", "meta",
+] as const;
 export type RoleKind = (typeof ROLE_KINDS)[number];
 /** Every kind but meta ships a prompt file and a wiring block. */
 export type PromptedKind = Exclude<RoleKind, "meta">;

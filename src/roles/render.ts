@@ -25,7 +25,8 @@ export interface PromptContext {
 
 const HEADER = "<!-- rendered by org for {{agent}}; edit the role's prompt file, not this copy -->\n";
 // A CLI's shell may start from a login profile that resets PATH: the agent then still has a way to reach org.
-const FOOTER = "\n\n---\n`org` is on your PATH. If your shell ever answers `org: command not found`, run it by its full path instead: `{{org_bin}}` (same arguments).\n";
+const FOOTER = "\n\n---\n`org` is on your PATH. If your shell ever answers `org: command not found`, "
+  + "run it by its full path instead: `{{org_bin}}` (same arguments).\n";
 
 /**
  * Render a role's Markdown prompt for one agent; unknown {{names}} are left visible so a typo shows. A meta role's
@@ -33,6 +34,7 @@ const FOOTER = "\n\n---\n`org` is on your PATH. If your shell ever answers `org:
  */
 export function renderPrompt(template: string, context: PromptContext, role: { meta?: boolean } = {}): string {
   const values = context as unknown as Record<string, string>;
-  const fill = (text: string) => text.replace(/\{\{\s*([a-z_]+)\s*\}\}/g, (whole, key: string) => (key in values ? values[key]! : whole));
+  const fill = (text: string) =>
+    text.replace(/\{\{\s*([a-z_]+)\s*\}\}/g, (whole, key: string) => (key in values ? values[key]! : whole));
   return fill(HEADER) + fill(template).trimEnd() + (role.meta ? fill(META_SECTION) : "") + fill(FOOTER);
 }

@@ -75,7 +75,8 @@ export interface Topology {
 
 const TOPOLOGIES: Record<TemplateName, Topology> = {
   pipeline: {
-    summary: "planner → generator ⇄ evaluator: the\n# planner turns goal.md into a spec, the generator writes all the code, the evaluator tries to break it.",
+    summary: "planner → generator ⇄ evaluator: the\n# planner turns goal.md into a spec, "
+      + "the generator writes all the code, the evaluator tries to break it.",
     kinds: ["planner", "generator", "evaluator"],
     sections: [`# Contracts: before a sprint's first submit the generator drafts a checklist of testable assertions
 # (org contract draft -f contract.md) and both sign it (org contract sign); the evaluator may object
@@ -88,7 +89,8 @@ contracts:
 `],
   },
   hierarchy: {
-    summary: "a chief scientist without a GPU assigns\n# work to juniors with one GPU each, reads their results, and adopts or drops their branches.",
+    summary: "a chief scientist without a GPU assigns\n# work to juniors with one GPU each, reads their results, "
+      + "and adopts or drops their branches.",
     kinds: ["chief", "junior"],
     sections: [`# Standups: the chief sets tasks (org task junior-1 -f task.md) and never reads raw logs: the daemon
 # sends it a digest per junior (task, latest results, best, crashes) as a message of kind standup.
@@ -99,7 +101,8 @@ standup:
 `],
   },
   independent: {
-    summary: "researchers each on their own branch,\n# sharing one bounded notes board of lessons learned and ideas that failed (org note).",
+    summary: "researchers each on their own branch,\n# sharing one bounded notes board of lessons learned and ideas "
+      + "that failed (org note).",
     kinds: ["independent"],
     sections: [],
   },

@@ -9,22 +9,29 @@ export function renderClaims(claims: Claim[], opts: { all: boolean; now: Date })
   const shown = opts.all ? claims : claims.filter((claim) => !claim.closed);
   const open = claims.filter((claim) => !claim.closed).length;
   if (shown.length === 0) return opts.all ? `no claims yet — ${CLAIM_HINT}` : `no open claims — ${CLAIM_HINT}`;
-  const head = opts.all ? `${count(shown.length, "claim")} (${open} open), oldest first:` : `${count(open, "open claim")}, oldest first:`;
+  const head = opts.all
+    ? `${count(shown.length, "claim")} (${open} open), oldest first:`
+    : `${count(open, "open claim")}, oldest first:`;
   const lines = shown.map((claim) => {
     const age = `${formatUptime(Math.max(0, opts.now.getTime() - Date.parse(claim.time)))} ago`;
-    return `#${claim.id} ${claim.agent} · ${age} · ${claim.closed ? describeWhy(claim.closed) : "open"} · ${claim.idea}`;
+    return `#${claim.id} ${claim.agent} · ${age} · `
+      + `${claim.closed ? describeWhy(claim.closed) : "open"} · ${claim.idea}`;
   });
-  return [head, ...lines, ...(open > 0 ? ["", "close yours when you move on: org claim --done <id> (or --drop <id>)"] : [])].join("\n");
+  return [head, ...lines, ...(open > 0
+    ? ["", "close yours when you move on: org claim --done <id> (or --drop <id>)"]
+    : [])].join("\n");
 }
 
 /** The warning for a claim that repeats an open claim or a tried idea. */
 export function describeNear(near: NearIdea): string {
   const score = near.similarity.toFixed(2);
   if (near.kind === "claim") {
-    return `warning: near claim #${near.claim.id} by ${near.claim.agent}: '${shorten(near.claim.idea)}' (${score}) — pick another idea, or ask ${near.claim.agent} first`;
+    return `warning: near claim #${near.claim.id} by ${near.claim.agent}: '${shorten(near.claim.idea)}' (${score}) — `
+      + `pick another idea, or ask ${near.claim.agent} first`;
   }
   const { row } = near;
-  return `warning: near tried idea ${row.commit.slice(0, 7)} by ${row.agent} (${row.status}): '${shorten(row.description)}' (${score}) — say what is different this time, or pick another idea`;
+  return `warning: near tried idea ${row.commit.slice(0, 7)} by ${row.agent} (${row.status}): `
+    + `'${shorten(row.description)}' (${score}) — say what is different this time, or pick another idea`;
 }
 
 /** A bad line of the board, by file and line: it is reported, skipped and kept as it is. */

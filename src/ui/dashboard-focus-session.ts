@@ -43,7 +43,8 @@ export class FocusSession {
 
   /** The focused pane now has this inside: the agent's terminal follows. */
   resize(cols: number, rows: number): void {
-    if (this.agent !== undefined) void this.port.enter(this.agent, cols, rows).then(() => this.poll(), (error: Error) => this.say(error.message));
+    if (this.agent !== undefined) void this.port.enter(this.agent, cols, rows)
+      .then(() => this.poll(), (error: Error) => this.say(error.message));
   }
 
   leave(): void {
@@ -65,7 +66,9 @@ export class FocusSession {
     const agent = this.agent;
     if (agent === undefined) return;
     const { forward, leave } = splitFocusInput(chunk.toString());
-    if (forward) void this.port.keys(agent, forward).then((ok) => (ok ? setTimeout(() => void this.poll(), 10) : this.say(`${agent} did not take the keys — is it running?`)));
+    if (forward) void this.port.keys(agent, forward)
+      .then((ok) =>
+        (ok ? setTimeout(() => void this.poll(), 10) : this.say(`${agent} did not take the keys — is it running?`)));
     if (leave) {
       this.leave();
       this.changed();

@@ -44,7 +44,8 @@ export function splitFocusInput(data: string): { forward: string; leave: boolean
   return at < 0 ? { forward: data, leave: false } : { forward: data.slice(0, at), leave: true };
 }
 
-/** The screen as blessed tag text cut to width×height, the cursor cell in inverse video so a person sees where typing lands. */
+/** The screen as blessed tag text cut to width×height, the cursor cell in inverse video so a
+ * person sees where typing lands. */
 export function renderFocusScreen(screen: FocusScreen, width: number, height: number): string {
   const rows: string[] = [];
   for (let y = 0; y < height; y++) {
@@ -55,7 +56,8 @@ export function renderFocusScreen(screen: FocusScreen, width: number, height: nu
       continue;
     }
     while (chars.length <= x) chars.push(" ");
-    rows.push(`${escapeTags(chars.slice(0, x).join(""))}{inverse}${escapeTags(chars[x]!)}{/inverse}${escapeTags(chars.slice(x + 1).join(""))}`);
+    const [before, after] = [escapeTags(chars.slice(0, x).join("")), escapeTags(chars.slice(x + 1).join(""))];
+    rows.push(`${before}{inverse}${escapeTags(chars[x]!)}{/inverse}${after}`);
   }
   while (rows.length > 0 && rows[rows.length - 1] === "") rows.pop();
   return rows.join("\n");

@@ -11,7 +11,11 @@ export interface ViewState {
   message: string | undefined;
 }
 
-export type KeyEffect = { kind: "none" } | { kind: "quit" } | { kind: "attach"; agent: number } | { kind: "restart"; decision: Exclude<RestartDecision, { kind: "refuse" }> };
+export type KeyEffect =
+  | { kind: "none" }
+  | { kind: "quit" }
+  | { kind: "attach"; agent: number }
+  | { kind: "restart"; decision: Exclude<RestartDecision, { kind: "refuse" }> };
 
 export interface KeyContext {
   count: number;
@@ -20,15 +24,30 @@ export interface KeyContext {
   hasPane(agent: number): boolean;
 }
 
-const MOVES: Record<string, Parameters<typeof moveSelection>[1]> = { left: "left", right: "right", up: "up", down: "down", tab: "next", "S-tab": "previous", h: "left", l: "right", k: "up", j: "down" };
+const MOVES: Record<string, Parameters<typeof moveSelection>[1]> = {
+  left: "left",
+  right: "right",
+  up: "up",
+  down: "down",
+  tab: "next",
+  "S-tab": "previous",
+  h: "left",
+  l: "right",
+  k: "up",
+  j: "down",
+};
 
 export const INITIAL_VIEW: ViewState = { selected: 0, help: false, confirm: null, message: undefined };
 
 export function handleKey(state: ViewState, key: string, context: KeyContext): { state: ViewState; effect: KeyEffect } {
-  const none = (next: Partial<ViewState>) => ({ state: { ...state, message: undefined, ...next }, effect: { kind: "none" } as const });
+  const none = (next: Partial<ViewState>) =>
+    ({ state: { ...state, message: undefined, ...next }, effect: { kind: "none" } as const });
   if (key === "q" || key === "C-c") return { state, effect: { kind: "quit" } };
   if (state.confirm) {
-    if (key === "y") return { state: { ...state, confirm: null, message: `restarting ${state.confirm.agent}…` }, effect: { kind: "restart", decision: state.confirm } };
+    if (key === "y") return {
+      state: { ...state, confirm: null, message: `restarting ${state.confirm.agent}…` },
+      effect: { kind: "restart", decision: state.confirm },
+    };
     return none({ confirm: null, message: "restart cancelled" });
   }
   if (state.help) return none({ help: false });
@@ -37,7 +56,9 @@ export function handleKey(state: ViewState, key: string, context: KeyContext): {
   if (move) return none({ selected: moveSelection(state.selected, move, context.count, context.columns) });
   if (context.count === 0 || state.selected >= context.count) return none({});
   if (key === "enter" || key === "return") {
-    if (!context.hasPane(state.selected)) return none({ message: "this agent has no pane to attach to — is the org up?" });
+    if (!context.hasPane(state.selected)) return none({
+      message: "this agent has no pane to attach to — is the org up?",
+    });
     return { state: { ...state, message: undefined }, effect: { kind: "attach", agent: state.selected } };
   }
   if (key === "r") {

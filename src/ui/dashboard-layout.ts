@@ -57,7 +57,9 @@ export function computeLayout(cols: number, rows: number, agents: number, select
 }
 
 /** Cells for as many agents as fit at a readable size; with too many, the page holding `selected`. */
-function tileCells(grid: Rect, agents: number, selected: number): { cells: { agent: number; rect: Rect }[]; columns: number } {
+function tileCells(grid: Rect, agents: number, selected: number): {
+  cells: { agent: number; rect: Rect }[]; columns: number;
+} {
   const maxColumns = Math.max(1, Math.floor(grid.width / MIN_CELL.width));
   const maxRows = Math.max(1, Math.floor(grid.height / MIN_CELL.height));
   const perPage = Math.min(agents, maxColumns * maxRows);
@@ -96,9 +98,18 @@ function chooseColumns(grid: Rect, count: number, maxColumns: number, maxRows: n
 }
 
 /** The selection after an arrow or tab: arrows move through the grid by `columns`, tab wraps around. */
-export function moveSelection(selected: number, key: "left" | "right" | "up" | "down" | "next" | "previous", count: number, columns: number): number {
+export function moveSelection(
+  selected: number, key: "left" | "right" | "up" | "down" | "next" | "previous", count: number, columns: number,
+): number {
   if (count <= 0) return 0;
-  const step = { left: -1, right: 1, up: -Math.max(1, columns), down: Math.max(1, columns), next: 1, previous: -1 }[key];
+  const step = {
+    left: -1,
+    right: 1,
+    up: -Math.max(1, columns),
+    down: Math.max(1, columns),
+    next: 1,
+    previous: -1,
+  }[key];
   const moved = selected + step;
   if (key === "next" || key === "previous") return (moved + count) % count;
   return moved < 0 || moved >= count ? selected : moved;

@@ -2,11 +2,16 @@
 import blessed from "blessed";
 import type { DashboardAgent, DashboardModel } from "../domain/views/dashboard-model.js";
 import { decideRestart, type RestartDecision } from "../domain/views/dashboard-restart.js";
-import { computeFocusLayout, focusTerminalSize, renderFocusFooter, renderFocusScreen, type FocusLayout, type FocusScreen } from "./dashboard-focus.js";
+import {
+  computeFocusLayout, focusTerminalSize, renderFocusFooter, renderFocusScreen, type FocusLayout, type FocusScreen,
+} from "./dashboard-focus.js";
 import { FocusSession, type FocusPort } from "./dashboard-focus-session.js";
 import { computeLayout, type DashboardLayout, type Rect } from "./dashboard-layout.js";
 import { handleKey, INITIAL_VIEW, type ViewState } from "./dashboard-keys.js";
-import { escapeTags, fitScreen, FOCUS_HELP_LINES, HELP_LINES, renderFeed, renderFooter, renderHeader, renderListRow, renderPaneLabel, renderStandings, truncate, type Theme } from "./dashboard-text.js";
+import {
+  escapeTags, fitScreen, FOCUS_HELP_LINES, HELP_LINES, renderFeed, renderFooter, renderHeader, renderListRow,
+  renderPaneLabel, renderStandings, truncate, type Theme,
+} from "./dashboard-text.js";
 
 type Box = blessed.Widgets.BoxElement;
 
@@ -36,8 +41,18 @@ export async function runDashboard(opts: DashboardOptions): Promise<DashboardOut
   // blessed cannot parse Debian's extended-format terminfo; its bundled xterm-256color entry works, and
   // NCURSES_NO_UTF8_ACS makes it draw borders as Unicode lines rather than raw ACS letters.
   process.env.NCURSES_NO_UTF8_ACS = "1";
-  const screen = blessed.screen({ terminal: "xterm-256color", smartCSR: true, fullUnicode: false, warnings: false, autoPadding: false, title: `org watch ${model.org}` });
-  let view: ViewState = { ...INITIAL_VIEW, selected: Math.max(0, model.agents.findIndex((agent) => agent.name === opts.select)) };
+  const screen = blessed.screen({
+    terminal: "xterm-256color",
+    smartCSR: true,
+    fullUnicode: false,
+    warnings: false,
+    autoPadding: false,
+    title: `org watch ${model.org}`,
+  });
+  let view: ViewState = {
+    ...INITIAL_VIEW,
+    selected: Math.max(0, model.agents.findIndex((agent) => agent.name === opts.select)),
+  };
   let widgets: Widgets | undefined;
   let busy = false;
   let closed = false;
@@ -47,8 +62,11 @@ export async function runDashboard(opts: DashboardOptions): Promise<DashboardOut
     if (!closed) draw();
   };
   const draw = () => {
-    const focusLayout = focus?.agent !== undefined ? computeFocusLayout(Number(screen.width), Number(screen.height)) : undefined;
-    const layout = focusLayout ?? computeLayout(Number(screen.width), Number(screen.height), model.agents.length, view.selected);
+    const focusLayout = focus?.agent !== undefined
+      ? computeFocusLayout(Number(screen.width), Number(screen.height))
+      : undefined;
+    const layout = focusLayout
+      ?? computeLayout(Number(screen.width), Number(screen.height), model.agents.length, view.selected);
     const signature = JSON.stringify(layout);
     const rebuilt = widgets?.signature !== signature;
     if (rebuilt) widgets = build(screen, layout, signature, opts.focus ? FOCUS_HELP_LINES : HELP_LINES);
@@ -61,7 +79,9 @@ export async function runDashboard(opts: DashboardOptions): Promise<DashboardOut
     if (fill(widgets!, model, view, opts.theme, focused, opts.focus ? "focus" : "attach") || rebuilt) screen.render();
   };
   // In an org without tmux, enter keeps the dashboard and hands the keys to the agent.
-  const focus = opts.focus ? new FocusSession(opts.focus, screen.program.input, () => !closed && draw(), show) : undefined;
+  const focus = opts.focus
+    ? new FocusSession(opts.focus, screen.program.input, () => !closed && draw(), show)
+    : undefined;
   const refresh = async () => {
     if (busy) return;
     busy = true;
@@ -123,21 +143,49 @@ export async function runDashboard(opts: DashboardOptions): Promise<DashboardOut
   return outcome;
 }
 
-function build(screen: blessed.Widgets.Screen, layout: DashboardLayout | FocusLayout, signature: string, helpLines: string[]): Widgets {
+function build(
+  screen: blessed.Widgets.Screen, layout: DashboardLayout | FocusLayout, signature: string, helpLines: string[],
+): Widgets {
   for (const child of [...screen.children]) child.destroy();
   const box = (rect: Rect, options: blessed.Widgets.BoxOptions = {}) =>
-    blessed.box({ parent: screen, left: rect.left, top: rect.top, width: rect.width, height: rect.height, tags: true, wrap: false, ...options });
+    blessed.box({
+      parent: screen,
+      left: rect.left,
+      top: rect.top,
+      width: rect.width,
+      height: rect.height,
+      tags: true,
+      wrap: false,
+      ...options,
+    });
   const bordered = { border: { type: "line" as const }, style: { border: {}, label: {} } };
   if (layout.kind === "tiny") return { signature, layout, boxes: [box(layout.message)], help: undefined };
-  if (layout.kind === "focus") return { signature, layout, boxes: [box(layout.header), box(layout.footer), box(layout.pane, bordered)], help: undefined };
+  if (layout.kind === "focus") return {
+    signature,
+    layout,
+    boxes: [box(layout.header), box(layout.footer), box(layout.pane, bordered)],
+    help: undefined,
+  };
   const boxes = layout.kind === "grid"
-    ? [box(layout.header), box(layout.footer), box(layout.board, { ...bordered, label: " leaderboard " }), box(layout.feed, { ...bordered, label: " events " }),
+    ? [box(layout.header), box(layout.footer), box(layout.board, { ...bordered, label: " leaderboard " }),
+      box(layout.feed, { ...bordered, label: " events " }),
       ...layout.cells.map((cell) => box(cell.rect, { ...bordered, tags: false, style: { border: {}, label: {} } }))]
     : [box(layout.header), box(layout.footer), box(layout.list), ...(layout.preview ? [box(layout.preview)] : [])];
   const width = Math.min(44, layout.header.width);
   const height = Math.min(helpLines.length + 2, layout.footer.top);
   const content = helpLines.map((line) => truncate(line, width - 2)).join("\n");
-  const help = blessed.box({ parent: screen, top: "center", left: "center", width, height, border: { type: "line" }, tags: false, wrap: false, hidden: true, content });
+  const help = blessed.box({
+    parent: screen,
+    top: "center",
+    left: "center",
+    width,
+    height,
+    border: { type: "line" },
+    tags: false,
+    wrap: false,
+    hidden: true,
+    content,
+  });
   return { signature, layout, boxes, help };
 }
 
@@ -154,15 +202,23 @@ function update(target: object, key: string, apply: () => void): boolean {
 const setText = (box: Box, text: string) => update(box, text, () => box.setContent(text));
 
 /** Sets every box's text; true when any of it changed. */
-function fill(widgets: Widgets, model: DashboardModel, view: ViewState, theme: Theme, focused: { agent: string; screen: FocusScreen | undefined } | undefined, enter: "attach" | "focus"): boolean {
+function fill(
+  widgets: Widgets, model: DashboardModel, view: ViewState, theme: Theme,
+  focused: { agent: string; screen: FocusScreen | undefined } | undefined, enter: "attach" | "focus",
+): boolean {
   const { layout, boxes } = widgets;
-  if (layout.kind === "tiny") return setText(boxes[0]!, escapeTags(`org watch: ${layout.message.width}×${layout.message.height} is too small\nq quits`));
+  if (layout.kind === "tiny") return setText(
+    boxes[0]!,
+    escapeTags(`org watch: ${layout.message.width}×${layout.message.height} is too small\nq quits`),
+  );
   const [header, footer] = boxes as [Box, Box];
   if (layout.kind === "focus") {
     const agent = model.agents.find((candidate) => candidate.name === focused?.agent);
     const { width, height } = layout.pane;
     // Until its own screen arrives, the agent's pane text from the last refresh.
-    const text = focused?.screen ? renderFocusScreen(focused.screen, width - 2, height - 2) : agent ? escapeTags(fitScreen(agent, width - 2, height - 2)) : "";
+    const text = focused?.screen
+      ? renderFocusScreen(focused.screen, width - 2, height - 2)
+      : agent ? escapeTags(fitScreen(agent, width - 2, height - 2)) : "";
     return [
       setText(header, renderHeader(model, layout.header.width, theme)),
       setText(footer, renderFocusFooter(focused?.agent ?? "", view.message, layout.footer.width)),
@@ -173,7 +229,15 @@ function fill(widgets: Widgets, model: DashboardModel, view: ViewState, theme: T
   const help = widgets.help!;
   const changes = [
     setText(header, renderHeader(model, layout.header.width, theme)),
-    setText(footer, renderFooter(view.message, layout.footer.width, layout.kind === "grid" ? pageOf(layout, model.agents.length) : undefined, enter)),
+    setText(
+      footer,
+      renderFooter(
+        view.message,
+        layout.footer.width,
+        layout.kind === "grid" ? pageOf(layout, model.agents.length) : undefined,
+        enter,
+      ),
+    ),
     update(help.style as object, String(view.help), () => (help.hidden = !view.help)),
   ];
   if (layout.kind === "grid") {
@@ -181,28 +245,43 @@ function fill(widgets: Widgets, model: DashboardModel, view: ViewState, theme: T
     changes.push(
       setText(board!, renderStandings(model, selected?.name, layout.board.width - 2, layout.board.height - 2, theme)),
       setText(feed!, renderFeed(model.events, layout.feed.width - 2, layout.feed.height - 2, theme)),
-      ...layout.cells.map((cell, index) => paintCell(cells[index]!, model.agents[cell.agent]!, cell.agent === view.selected, cell.rect, theme)),
+      ...layout.cells.map((cell, index) =>
+        paintCell(cells[index]!, model.agents[cell.agent]!, cell.agent === view.selected, cell.rect, theme)),
     );
     return changes.includes(true);
   }
   const [, , list, preview] = boxes as Box[];
   const standings = new Map(model.standings.map((standing) => [standing.agent, standing]));
   const rows = model.agents.slice(layout.first, layout.first + layout.list.height)
-    .map((agent, offset) => renderListRow(agent, standings.get(agent.name), layout.first + offset === view.selected, layout.list.width, theme));
+    .map((agent, offset) =>
+      renderListRow(
+        agent,
+        standings.get(agent.name),
+        layout.first + offset === view.selected,
+        layout.list.width,
+        theme,
+      ));
   changes.push(setText(list!, rows.length > 0 ? rows.join("\n") : "no agents in this org"));
   if (preview && layout.preview && selected) {
     const label = `{inverse}${escapeTags(renderPaneLabel(selected, false, layout.preview.width + 6))}{/inverse}`;
-    changes.push(setText(preview, `${label}\n${escapeTags(fitScreen(selected, layout.preview.width, layout.preview.height - 1))}`));
+    changes.push(setText(
+      preview,
+      `${label}\n${escapeTags(fitScreen(selected, layout.preview.width, layout.preview.height - 1))}`,
+    ));
   }
   return changes.includes(true);
 }
 
-function pageOf(layout: Extract<DashboardLayout, { kind: "grid" }>, total: number): { first: number; last: number; total: number } {
+function pageOf(layout: Extract<DashboardLayout, { kind: "grid" }>, total: number): {
+  first: number; last: number; total: number;
+} {
   return { first: layout.cells[0]!.agent, last: layout.cells[layout.cells.length - 1]!.agent, total };
 }
 
 /** `text` replaces the pane's own lines (the focused pane's tagged screen). */
-function paintCell(cell: Box, agent: DashboardAgent, selected: boolean, rect: Rect, theme: Theme, text?: string): boolean {
+function paintCell(
+  cell: Box, agent: DashboardAgent, selected: boolean, rect: Rect, theme: Theme, text?: string,
+): boolean {
   const label = ` ${renderPaneLabel(agent, selected, rect.width)} `;
   const border = theme.color ? (selected ? "cyan" : agent.state === "failed" ? "red" : undefined) : undefined;
   const styled = update(cell.style as object, `${label}|${border}|${selected}`, () => {

@@ -7,7 +7,9 @@ import { formatTokens, formatUsd } from "./usage-format.js";
 import { formatGateCell } from "./gate-failure-line.js";
 
 /** The note under the table: how rows and tokens were matched to programs. */
-export const ATTRIBUTION = "experiments, keeps, crashes, failed gates and GPU-h: results.tsv rows by their program column; tokens and $: every agent's replies while the program ran (usage is recorded per agent and time, not per program)";
+export const ATTRIBUTION = "experiments, keeps, crashes, failed gates and GPU-h: "
+  + "results.tsv rows by their program column; tokens and $: every agent's replies while the program ran (usage is "
+  + "recorded per agent and time, not per program)";
 
 /**
  * `org history`: one line per program version in order of first use. Fitted to `width`, a terminal's, cells wrap,
@@ -17,7 +19,21 @@ export function renderHistory(rows: ProgramHistoryRow[], metricName: string, wid
   if (rows.length === 0) return "no program recorded yet: `org up` records the first, and results.tsv has no rows";
   // A column only where some program's experiments failed a gate of verify.gates.
   const gates = rows.some((row) => row.gateFailures !== undefined);
-  const header = ["PROGRAM", "FROM", "TO", "AGENTS", "EXPTS", "KEEPS", "CRASHES", ...(gates ? ["FAILED GATES"] : []), `BEST ${metricName}`, "GPU-H", "TOKENS", "$", "BY"];
+  const header = [
+    "PROGRAM",
+    "FROM",
+    "TO",
+    "AGENTS",
+    "EXPTS",
+    "KEEPS",
+    "CRASHES",
+    ...(gates ? ["FAILED GATES"] : []),
+    `BEST ${metricName}`,
+    "GPU-H",
+    "TOKENS",
+    "$",
+    "BY",
+  ];
   const cells = rows.map((row) => [
     row.saved || row.program === "unversioned" ? row.program : [row.program, "(not saved)"],
     formatTime(row.from),

@@ -7,14 +7,16 @@ import { describeSpan, formatTokens, formatUsd } from "./usage-format.js";
 import { totalTokens } from "../domain/usage/token-counts.js";
 
 const fixed = (value: number | undefined, digits = 6) => (value === undefined ? "-" : value.toFixed(digits));
-const signed = (value: number | undefined) => (value === undefined ? "-" : `${value > 0 ? "+" : ""}${value.toFixed(6)}`);
+const signed = (value: number | undefined) =>
+  (value === undefined ? "-" : `${value > 0 ? "+" : ""}${value.toFixed(6)}`);
 
 /** Kept improvements listed with their cost: the latest ones, the rest counted. */
 const KEEPS_SHOWN = 10;
 
 /**
- * `org results`: best per agent, the org's best, deltas vs baseline, counts per status; with `usage`, tokens and dollars
- * too. Fitted to `width`, a terminal's, the spend columns go first, then the two a reader can work out from the rest.
+ * `org results`: best per agent, the org's best, deltas vs baseline, counts per status; with `usage`, tokens and
+ * dollars too. Fitted to `width`, a terminal's, the spend columns go first, then the two a reader can work out from the
+ * rest.
  */
 export function renderLeaderboard(
   board: Leaderboard,
@@ -43,15 +45,29 @@ export function renderLeaderboard(
     ...(usage ? spendCells(usage.agents[agent.agent]) : []),
   ]);
   const counts = ["RUNS", "ANSWERED", "KEEP", "DISCARD", "CRASH", "REJECT", ...(fails ? ["FAIL"] : [])];
-  const header = ["AGENT", "BASELINE", `BEST ${metricName}`, "DELTA", "COMMIT", ...counts, ...(usage ? ["TOKENS", "COST", "COST/KEEP"] : [])];
+  const header = [
+    "AGENT",
+    "BASELINE",
+    `BEST ${metricName}`,
+    "DELTA",
+    "COMMIT",
+    ...counts,
+    ...(usage ? ["TOKENS", "COST", "COST/KEEP"] : []),
+  ];
   const fit = { width, drop: ["COST/KEEP", "TOKENS", "COST", "DISCARD", "BASELINE", "ANSWERED"] };
   const keeps = usage ? renderKeeps(usage, metricName).map((line) => fitLines(line, width)) : [];
   const table = [renderTable(header, rows, fit), fitLines(describeCounts(board), width), ...keeps].join("\n");
-  const sigma = noise.sigma === undefined ? "noise σ: unknown (needs repeated baselines)" : `noise σ: ${noise.sigma.toFixed(6)} (pooled over ${noise.runs} repeated runs)`;
+  const sigma = noise.sigma === undefined
+    ? "noise σ: unknown (needs repeated baselines)"
+    : `noise σ: ${noise.sigma.toFixed(6)} (pooled over ${noise.runs} repeated runs)`;
   if (!board.best) return `${table}\n${fitLines(sigma, width)}\norg best: none yet`;
   const baseline = board.agents.find((agent) => agent.agent === board.best!.agent)?.baseline;
-  const gain = baseline === undefined ? undefined : goal === "minimize" ? baseline - board.best.metric : board.best.metric - baseline;
-  const inSigma = gain !== undefined && noise.sigma ? ` · ${(gain / noise.sigma).toFixed(1)}σ better than its baseline` : "";
+  const gain = baseline === undefined
+    ? undefined
+    : goal === "minimize" ? baseline - board.best.metric : board.best.metric - baseline;
+  const inSigma = gain !== undefined && noise.sigma
+    ? ` · ${(gain / noise.sigma).toFixed(1)}σ better than its baseline`
+    : "";
   const { metric, agent, commit } = board.best;
   const best = `org best: ${metricName} ${metric.toFixed(6)} by ${agent} at ${commit.slice(0, 7)}${inSigma}`;
   return `${table}\n${fitLines(`${sigma}\n${best}`, width)}`;
@@ -84,7 +100,8 @@ function renderKeeps(usage: ResultsUsage, metricName: string): string[] {
   const earlier = usage.keeps.length - shown.length;
   const lines = shown.map((keep) => {
     const metric = keep.metric === undefined ? "" : ` ${metricName} ${keep.metric.toFixed(6)}`;
-    return `  ${keep.commit.slice(0, 7)} ${keep.agent}${metric}: ${describeSpan(keep.usage)} over ${keep.experiments} experiment${keep.experiments === 1 ? "" : "s"}`;
+    return `  ${keep.commit.slice(0, 7)} ${keep.agent}${metric}: ${describeSpan(keep.usage)} over ${keep.experiments} `
+      + `experiment${keep.experiments === 1 ? "" : "s"}`;
   });
   return [`cost per kept improvement${earlier > 0 ? ` (latest ${shown.length}; ${earlier} earlier)` : ""}:`, ...lines];
 }

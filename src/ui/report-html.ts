@@ -1,4 +1,5 @@
-// `org report`'s page: one self-contained HTML file, the chart drawn by the inlined Vega runtime, the leaderboard as a table.
+// `org report`'s page: one self-contained HTML file, the chart drawn by the inlined Vega
+// runtime, the leaderboard as a table.
 import type { Leaderboard } from "../domain/experiments/results-table.js";
 import type { ResultsUsage } from "../domain/usage/windows.js";
 import { totalTokens } from "../domain/usage/token-counts.js";
@@ -69,6 +70,9 @@ function inlineScript(code: string): string {
 
 export function renderReportHtml(page: ReportPage): string {
   const spec = inlineJson(page.vegaSpec);
+  const utilizationSpec = page.utilization
+    ? `<script type="application/json" id="utilization-spec">${inlineJson(page.utilization.vegaSpec)}</script>\n`
+    : "";
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -88,7 +92,7 @@ ${page.usage ? renderKeepCosts(page.usage, page.metricName) : ""}${page.versions
 ${page.lineage ? renderLineage(page.lineage) : ""}${page.ablation ? renderAblation(page.ablation) : ""}
 <script>${inlineScript(page.runtime)}</script>
 <script type="application/json" id="spec">${spec}</script>
-${page.utilization ? `<script type="application/json" id="utilization-spec">${inlineJson(page.utilization.vegaSpec)}</script>\n` : ""}<script>${RENDER}</script>
+${utilizationSpec}<script>${RENDER}</script>
 </body>
 </html>
 `;
@@ -101,43 +105,83 @@ function inlineJson(value: unknown): string {
 
 // How busy the GPUs were, under the progress chart: the figures, then the plot over time.
 function renderUtilization(utilization: NonNullable<ReportPage["utilization"]>): string {
-  return `<h2>Utilization</h2>\n<p class="summary">${escapeHtml(utilization.summary)}</p>\n<div id="utilization-chart" role="img" aria-label="utilization over time"></div>\n<noscript>${utilization.svg}</noscript>\n`;
+  return `<h2>Utilization</h2>\n<p class="summary">${escapeHtml(utilization.summary)}</p>\n<div id="utilization-chart" `
+    + `role="img" aria-label="utilization over time"></div>\n<noscript>${utilization.svg}</noscript>\n`;
 }
 
 function renderBoardTable(board: Leaderboard, metricName: string, usage: ResultsUsage | undefined): string {
   const fixed = (value: number | undefined) => (value === undefined ? "-" : value.toFixed(6));
-  const signed = (value: number | undefined) => (value === undefined ? "-" : `${value > 0 ? "+" : ""}${value.toFixed(6)}`);
+  const signed = (value: number | undefined) =>
+    (value === undefined ? "-" : `${value > 0 ? "+" : ""}${value.toFixed(6)}`);
   // A fail column only where a gate of verify.gates failed something, as in `org results`.
   const fails = board.agents.some((agent) => agent.counts.fail > 0);
   const counts = ["keep", "discard", "crash", "reject", ...(fails ? ["fail"] : [])];
-  const head = ["agent", "baseline", `best ${metricName}`, "delta", "commit", "runs", "answered", ...counts, ...(usage ? ["tokens", "cost", "cost per keep"] : [])];
+  const head = [
+    "agent",
+    "baseline",
+    `best ${metricName}`,
+    "delta",
+    "commit",
+    "runs",
+    "answered",
+    ...counts,
+    ...(usage ? ["tokens", "cost", "cost per keep"] : []),
+  ];
   const rows = board.agents.map((agent) => [
-    agent.agent, fixed(agent.baseline), fixed(agent.best), signed(agent.delta), agent.bestCommit?.slice(0, 7) ?? "-",
-    String(agent.runs), String(agent.answered), ...counts.map((status) => String(agent.counts[status as keyof typeof agent.counts])),
+    agent.agent,
+    fixed(agent.baseline),
+    fixed(agent.best),
+    signed(agent.delta),
+    agent.bestCommit?.slice(0, 7) ?? "-",
+    String(agent.runs),
+    String(agent.answered),
+    ...counts.map((status) => String(agent.counts[status as keyof typeof agent.counts])),
     ...(usage ? spendCells(usage.agents[agent.agent]) : []),
   ]);
-  const cells = (row: string[], tag: "th" | "td") => `<tr>${row.map((cell) => `<${tag}>${escapeHtml(cell)}</${tag}>`).join("")}</tr>`;
-  const best = board.best ? `org best: ${metricName} ${board.best.metric.toFixed(6)} by ${board.best.agent} at ${board.best.commit.slice(0, 7)}` : "org best: none yet";
-  return `<table id="leaderboard">\n<thead>${cells(head, "th")}</thead>\n<tbody>\n${rows.map((row) => cells(row, "td")).join("\n")}\n</tbody>\n</table>\n<p>${escapeHtml(best)}</p>`;
+  const cells = (row: string[], tag: "th" | "td") =>
+    `<tr>${row.map((cell) => `<${tag}>${escapeHtml(cell)}</${tag}>`).join("")}</tr>`;
+  const best = board.best
+    ? `org best: ${metricName} ${board.best.metric.toFixed(6)} by ${board.best.agent} `
+      + `at ${board.best.commit.slice(0, 7)}`
+    : "org best: none yet";
+  const body = rows.map((row) => cells(row, "td")).join("\n");
+  return `<table id="leaderboard">\n<thead>${cells(head, "th")}</thead>\n<tbody>\n${body}\n</tbody>\n</table>\n`
+    + `<p>${escapeHtml(best)}</p>`;
 }
 
 function spendCells(spend: ResultsUsage["agents"][string] | undefined): string[] {
   if (!spend) return ["-", "-", "-"];
-  return [formatTokens(totalTokens(spend)), spend.costUsd === null ? "unpriced" : formatUsd(spend.costUsd), spend.costPerKeepUsd === null ? "-" : formatUsd(spend.costPerKeepUsd)];
+  return [
+    formatTokens(totalTokens(spend)),
+    spend.costUsd === null ? "unpriced" : formatUsd(spend.costUsd),
+    spend.costPerKeepUsd === null ? "-" : formatUsd(spend.costPerKeepUsd),
+  ];
 }
 
 // Every kept improvement with what its agent spent since its previous keep, up to its submit.
 function renderKeepCosts(usage: ResultsUsage, metricName: string): string {
   if (usage.keeps.length === 0) return "";
-  const rows = usage.keeps.map((keep) => `<tr><td>${escapeHtml(keep.commit.slice(0, 7))}</td><td>${escapeHtml(keep.agent)}</td><td>${keep.metric === undefined ? "-" : keep.metric.toFixed(6)}</td><td>${keep.experiments}</td><td>${escapeHtml(describeSpan(keep.usage))}</td></tr>`);
-  return `<h2>Cost per kept improvement</h2>\n<table id="keep-costs">\n<thead><tr><th>commit</th><th>agent</th><th>${escapeHtml(metricName)}</th><th>experiments</th><th>tokens and cost</th></tr></thead>\n<tbody>\n${rows.join("\n")}\n</tbody>\n</table>\n`;
+  const rows = usage.keeps.map((keep) => {
+    const metric = keep.metric === undefined ? "-" : keep.metric.toFixed(6);
+    return `<tr><td>${escapeHtml(keep.commit.slice(0, 7))}</td><td>${escapeHtml(keep.agent)}</td><td>${metric}</td>`
+      + `<td>${keep.experiments}</td><td>${escapeHtml(describeSpan(keep.usage))}</td></tr>`;
+  });
+  const head = `<tr><th>commit</th><th>agent</th><th>${escapeHtml(metricName)}</th><th>experiments</th>`
+    + `<th>tokens and cost</th></tr>`;
+  return `<h2>Cost per kept improvement</h2>\n<table id="keep-costs">\n<thead>${head}</thead>\n<tbody>\n`
+    + `${rows.join("\n")}\n</tbody>\n</table>\n`;
 }
 
 // The last two program versions, as `org compare` prints them.
 function renderVersions(versions: NonNullable<ReportPage["versions"]>): string {
-  const cells = (row: string[], tag: "th" | "td") => `<tr>${row.map((cell) => `<${tag}>${escapeHtml(cell)}</${tag}>`).join("")}</tr>`;
-  const table = versions.cells.length === 0 ? "" : `<table id="versions">\n<thead>${cells(versions.header, "th")}</thead>\n<tbody>\n${versions.cells.map((row) => cells(row, "td")).join("\n")}\n</tbody>\n</table>\n`;
-  return `<h2>Program versions compared</h2>\n${table}${versions.notes.map((note) => `<p class="summary">${escapeHtml(note)}</p>`).join("\n")}\n`;
+  const cells = (row: string[], tag: "th" | "td") =>
+    `<tr>${row.map((cell) => `<${tag}>${escapeHtml(cell)}</${tag}>`).join("")}</tr>`;
+  const body = versions.cells.map((row) => cells(row, "td")).join("\n");
+  const table = versions.cells.length === 0
+    ? ""
+    : `<table id="versions">\n<thead>${cells(versions.header, "th")}</thead>\n<tbody>\n${body}\n</tbody>\n</table>\n`;
+  const notes = versions.notes.map((note) => `<p class="summary">${escapeHtml(note)}</p>`).join("\n");
+  return `<h2>Program versions compared</h2>\n${table}${notes}\n`;
 }
 
 // The tree as `org lineage` prints it, whole: a page scrolls sideways where a terminal would cut.

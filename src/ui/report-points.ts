@@ -1,4 +1,5 @@
-// results.tsv as the points of autoresearch's progress plot: every experiment, kept ones marked, each agent's running best.
+// results.tsv as the points of autoresearch's progress plot: every experiment, kept ones
+// marked, each agent's running best.
 import type { ResultRow, ResultStatus } from "../domain/experiments/results-table.js";
 import type { Goal } from "../domain/experiments/verdict.js";
 import type { ProgramEvent } from "../domain/config-versions/version-timeline.js";
@@ -41,14 +42,18 @@ export function buildProgress(rows: ResultRow[], goal: Goal): Progress {
   const steps: BestStep[] = [];
   for (const point of measured) {
     const current = best.get(point.agent);
-    if (!point.kept || (current !== undefined && !(goal === "minimize" ? point.metric! < current : point.metric! > current))) continue;
+    if (!point.kept) continue;
+    if (current !== undefined && !(goal === "minimize" ? point.metric! < current : point.metric! > current)) continue;
     best.set(point.agent, point.metric!);
     steps.push({ n: point.n, time: point.time, agent: point.agent, best: point.metric! });
   }
   // Carry each line to the last experiment, as autoresearch's plot does, so a plateau reads as one;
   // rows are appended as verdicts land, so the latest time need not be on the last row.
   const last = points[points.length - 1];
-  const latest = points.reduce((max, point) => (Date.parse(point.time) > Date.parse(max) ? point.time : max), last?.time ?? "");
+  const latest = points.reduce(
+    (max, point) => (Date.parse(point.time) > Date.parse(max) ? point.time : max),
+    last?.time ?? "",
+  );
   if (last) for (const [agent, value] of best) steps.push({ n: last.n, time: latest, agent, best: value });
   const agents = [...new Set(points.map((point) => point.agent))].sort();
   return { measured, failed: points.filter((point) => point.metric === undefined), steps, agents };
@@ -68,6 +73,10 @@ export function buildVersionMarks(rows: readonly ResultRow[], events: readonly P
     if (event.kind !== "use" || event.version === running) return [];
     running = event.version;
     const at = Date.parse(event.at);
-    return [{ n: rows.filter((row) => Date.parse(row.time) < at).length + 0.5, time: event.at, version: event.version }];
+    return [{
+      n: rows.filter((row) => Date.parse(row.time) < at).length + 0.5,
+      time: event.at,
+      version: event.version,
+    }];
   });
 }

@@ -8,5 +8,6 @@ export function renderSparkline(values: number[], width: number): string {
   const low = Math.min(...shown);
   const span = Math.max(...shown) - low;
   const top = BLOCKS.length - 1;
-  return shown.map((value) => BLOCKS[span === 0 ? Math.floor(top / 2) : Math.round(((value - low) / span) * top)]).join("");
+  return shown.map((value) => BLOCKS[span === 0 ? Math.floor(top / 2) : Math.round(((value - low) / span) * top)])
+    .join("");
 }

@@ -13,10 +13,12 @@ import { fitLines } from "./wrap-text.js";
 // Every view built its tables here before fit-table.ts; its callers still import it from here.
 export { renderTable } from "./fit-table.js";
 
-/** Where a person reaches the panes: tmux's private socket, or the pty host's, which only `org attach` and `org watch` speak. */
+/** Where a person reaches the panes: tmux's private socket, or the pty host's, which only `org
+ * attach` and `org watch` speak. */
 function describeGrid(snapshot: Pick<OrgSnapshot, "root" | "mode" | "socket">): string {
   if (snapshot.mode === "tmux") return `tmux -L ${snapshot.socket}`;
-  return `pty host: ${relative(snapshot.root, snapshot.socket.slice(PTY_SOCKET_PREFIX.length))} — org attach / org watch`;
+  return `pty host: ${relative(snapshot.root, snapshot.socket.slice(PTY_SOCKET_PREFIX.length))} — `
+    + `org attach / org watch`;
 }
 
 // Under Slurm a running agent's note is where it runs: "job 312 on node2".
@@ -26,10 +28,10 @@ function describeNote(agent: OrgSnapshot["agents"][number]): string {
 }
 
 /**
- * The table (with a tokens and dollars column when `usage` is given, and why a usage is unknown), then any warnings, each line as given;
- * the GPU utilization ends the title, and `stopLine`, the stop section's distances or the stop itself, goes under it,
- * then `verifierLines`: the verifier's queue and baselines. With `width`, a terminal's: notes cut, then tokens, roles
- * (agents are named after theirs), restarts and pids left out, and the lines wrapped.
+ * The table (with a tokens and dollars column when `usage` is given, and why a usage is unknown), then any warnings,
+ * each line as given; the GPU utilization ends the title, and `stopLine`, the stop section's distances or the stop
+ * itself, goes under it, then `verifierLines`: the verifier's queue and baselines. With `width`, a terminal's: notes
+ * cut, then tokens, roles (agents are named after theirs), restarts and pids left out, and the lines wrapped.
  */
 export function renderStatus(
   snapshot: OrgSnapshot,
@@ -38,7 +40,9 @@ export function renderStatus(
   extra: { utilization?: Utilization; stopLine?: string; verifierLines?: string[]; width?: number } = {},
 ): string {
   const busy = extra.utilization ? ` · ${formatUtilization(extra.utilization)}` : "";
-  const title = `org ${snapshot.name}: ${snapshot.running ? "running" : "down"}${snapshot.cpuMode ? " (CPU mode)" : ""} · ${describeGrid(snapshot)}${busy}`;
+  const mode = snapshot.cpuMode ? " (CPU mode)" : "";
+  const state = snapshot.running ? "running" : "down";
+  const title = `org ${snapshot.name}: ${state}${mode} · ${describeGrid(snapshot)}${busy}`;
   const rows = snapshot.agents.map((agent) => [
     agent.name,
     agent.role,
@@ -52,7 +56,19 @@ export function renderStatus(
     ...(usage ? [formatUsageCell(usage.get(agent.name))] : []),
     describeNote(agent),
   ]);
-  const header = ["AGENT", "ROLE", ...(snapshot.ab ? ["PROGRAM"] : []), "GPU", "PID", "STATE", "RESTARTS", "UPTIME", "HEAD", ...(usage ? ["TOKENS $"] : []), "NOTE"];
+  const header = [
+    "AGENT",
+    "ROLE",
+    ...(snapshot.ab ? ["PROGRAM"] : []),
+    "GPU",
+    "PID",
+    "STATE",
+    "RESTARTS",
+    "UPTIME",
+    "HEAD",
+    ...(usage ? ["TOKENS $"] : []),
+    "NOTE",
+  ];
   const width = extra.width;
   const ab = snapshot.ab ? [describeAbRun(snapshot.ab)] : [];
   const above = [title, ...ab, ...(extra.stopLine ? [extra.stopLine] : []), ...(extra.verifierLines ?? [])];

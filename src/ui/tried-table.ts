@@ -28,5 +28,6 @@ export function renderTried(shown: TriedEntry[], total: number, text: string, wi
 
 /** `org results`' line once the ledger answered a duplicate: how many, and the GPU time their originals took. */
 export function describeDuplicates(summary: { answered: number; savedSeconds: number }): string {
-  return `duplicates: ${summary.answered} answered from the experiment ledger without a run, ${formatUptime(summary.savedSeconds * 1000)} of GPU time saved`;
+  return `duplicates: ${summary.answered} answered from the experiment ledger without a `
+    + `run, ${formatUptime(summary.savedSeconds * 1000)} of GPU time saved`;
 }

@@ -19,7 +19,9 @@ export function formatUsd(usd: number): string {
 }
 
 /** "1.2M $3.40", "1.2M unpriced", "unknown", or "-" for a program that records no usage. */
-export function formatUsageCell(usage: (TokenCounts & { costUsd: number | null; unknown?: string }) | null | undefined): string {
+export function formatUsageCell(usage: (TokenCounts & {
+  costUsd: number | null; unknown?: string;
+}) | null | undefined): string {
   if (!usage) return "-";
   if (usage.unknown) return "unknown";
   return `${formatTokens(totalTokens(usage))} ${usage.costUsd === null ? "unpriced" : formatUsd(usage.costUsd)}`;

@@ -15,5 +15,7 @@ export function describeUtilization(utilization: Utilization): string {
   const { gpus, unit } = utilization;
   const what = unit === "gpu" ? `${gpus} GPU${gpus === 1 ? "" : "s"}` : `${gpus} slot${gpus === 1 ? "" : "s"}, no GPUs`;
   const busy = formatUptime(utilization.busySeconds * 1000);
-  return `utilization: ${label(utilization)} ${percent(utilization.overall)} since org up ${formatUptime(utilization.wallSeconds * 1000)} ago (${what}; ${busy} of verify runs), last hour ${percent(utilization.lastHour)}`;
+  return `utilization: ${label(utilization)} ${percent(utilization.overall)} since org `
+    + `up ${formatUptime(utilization.wallSeconds * 1000)} ago (${what}; ${busy} of verify runs), `
+    + `last hour ${percent(utilization.lastHour)}`;
 }

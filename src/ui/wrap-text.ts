@@ -38,7 +38,8 @@ export function wrapLine(text: string, width: number): string[] {
   // A terminal narrower than the indent still gets every word, a few columns a line (then cut to its width).
   const first = Math.max(width - indent.length, 8);
   const [head = "", ...tail] = wrapParts(words, first, Math.max(first - HANGING.length, 8));
-  return [`${indent}${head}`, ...tail.map((line) => `${indent}${HANGING}${line}`)].map((line) => cutToWidth(line, width));
+  return [`${indent}${head}`, ...tail.map((line) => `${indent}${HANGING}${line}`)].map((line) =>
+    cutToWidth(line, width));
 }
 
 /** Text, line by line, wrapped to `width`; with no width (a pipe, `--wide`) each line whole, as given. */

@@ -30,15 +30,22 @@ export interface BoardProblem {
   id?: number;
 }
 
-/** Every line of the file in order: headings and quotes as text, entries as claims, anything else kept verbatim as bad. */
-export type BoardLine = { kind: "text"; text: string } | { kind: "claim"; claim: Claim } | { kind: "bad"; text: string; problem: BoardProblem };
+/** Every line of the file in order: headings and quotes as text, entries as claims, anything
+ * else kept verbatim as bad. */
+export type BoardLine =
+  | { kind: "text"; text: string }
+  | { kind: "claim"; claim: Claim }
+  | { kind: "bad"; text: string; problem: BoardProblem };
 
 export const BOARD_HEADER = [
   "# Claims board",
   "",
-  "> Ideas agents are working on now, one line each, oldest first. `org claim \"idea\"` adds one; `org claims` lists the open ones.",
-  "> A claim closes with its agent's next verdict, after claims.timeout of org.yaml (2h by default), or by `org claim --done <id>` / `--drop <id>`.",
-  `> One line per claim: ${CLAIM_FORMAT}; a closed one reads closed <time> done|dropped|expired|<verdict> <commit> instead of open. Hand edits are fine: a line that does not read so is reported and kept.`,
+  "> Ideas agents are working on now, one line each, oldest first. `org claim \"idea\"` adds one; "
+    + "`org claims` lists the open ones.",
+  "> A claim closes with its agent's next verdict, after claims.timeout of org.yaml (2h by default), "
+    + "or by `org claim --done <id>` / `--drop <id>`.",
+  `> One line per claim: ${CLAIM_FORMAT}; a closed one reads closed <time> done|dropped|expired|<verdict> <commit> `
+    + `instead of open. Hand edits are fine: a line that does not read so is reported and kept.`,
   "",
 ];
 
@@ -53,7 +60,16 @@ export function parseBoard(text: string | undefined): BoardLine[] {
     const parsed = parseEntry(text);
     if ("reason" in parsed) return { kind: "bad", text, problem: { line, ...parsed } };
     const first = seen.get(parsed.id);
-    if (first !== undefined) return { kind: "bad", text, problem: { line, id: parsed.id, reason: `claim #${parsed.id} is already on line ${first}`, fix: "give this claim a number no other line has" } };
+    if (first !== undefined) return {
+      kind: "bad",
+      text,
+      problem: {
+        line,
+        id: parsed.id,
+        reason: `claim #${parsed.id} is already on line ${first}`,
+        fix: "give this claim a number no other line has",
+      },
+    };
     seen.set(parsed.id, line);
     return { kind: "claim", claim: parsed };
   });
@@ -65,7 +81,8 @@ export function formatBoard(lines: BoardLine[]): string {
 }
 
 function formatClaim(claim: Claim): string {
-  return `- #${claim.id} ${claim.agent} ${claim.time} ${claim.closed ? `closed ${claim.closed.time} ${describeWhy(claim.closed)}` : "open"}: ${claim.idea}`;
+  const status = claim.closed ? `closed ${claim.closed.time} ${describeWhy(claim.closed)}` : "open";
+  return `- #${claim.id} ${claim.agent} ${claim.time} ${status}: ${claim.idea}`;
 }
 
 /** What closed a claim, in the board's words: done, dropped, expired, or the verdict and its commit. */
@@ -86,12 +103,24 @@ function parseEntry(text: string): Claim | Omit<BoardProblem, "line"> {
   const known = { id: Number(id) };
   const split = text.indexOf(": ");
   const idea = split < 0 ? "" : text.slice(split + 2).trim();
-  if (idea === "") return { ...known, reason: `claim #${id} has no idea after ": "`, fix: `write the idea after the colon: ${CLAIM_FORMAT}` };
+  if (idea === "") return {
+    ...known,
+    reason: `claim #${id} has no idea after ": "`,
+    fix: `write the idea after the colon: ${CLAIM_FORMAT}`,
+  };
   const [, , agent = "", time = "", ...status] = text.slice(0, split).split(/\s+/);
   if (!SAFE_NAME.test(agent)) return { ...known, reason: `claim #${id} names no agent ("${agent}")`, fix };
-  if (!isBoardTime(time)) return { ...known, reason: `claim #${id} has no ISO time ("${time}")`, fix: "write a time such as 2026-01-07T10:15:00Z after the agent" };
+  if (!isBoardTime(time)) return {
+    ...known,
+    reason: `claim #${id} has no ISO time ("${time}")`,
+    fix: "write a time such as 2026-01-07T10:15:00Z after the agent",
+  };
   const closed = parseStatus(status);
-  if (closed === "bad") return { ...known, reason: `claim #${id} has status "${status.join(" ")}"`, fix: "write open, or closed <time> done|dropped|expired|<verdict> <commit>" };
+  if (closed === "bad") return {
+    ...known,
+    reason: `claim #${id} has status "${status.join(" ")}"`,
+    fix: "write open, or closed <time> done|dropped|expired|<verdict> <commit>",
+  };
   return { id: known.id, agent, time, idea, ...(closed ? { closed } : {}) };
 }
 
@@ -99,8 +128,12 @@ function parseStatus(words: string[]): ClaimClosure | undefined | "bad" {
   if (words.length === 1 && words[0] === "open") return undefined;
   const [word, time = "", why = "", commit, ...rest] = words;
   if (word !== "closed" || !isBoardTime(time) || rest.length > 0) return "bad";
-  if (commit === undefined) return why === "done" || why === "dropped" || why === "expired" ? { reason: why, time } : "bad";
-  return VERDICTS.includes(why) && /^[0-9a-f]{4,40}$/.test(commit) ? { reason: "verdict", time, status: why as ResultStatus, commit } : "bad";
+  if (commit === undefined) return why === "done" || why === "dropped" || why === "expired"
+    ? { reason: why, time }
+    : "bad";
+  return VERDICTS.includes(why) && /^[0-9a-f]{4,40}$/.test(commit)
+    ? { reason: "verdict", time, status: why as ResultStatus, commit }
+    : "bad";
 }
 
 function isBoardTime(text: string): boolean {

@@ -3,8 +3,9 @@ import type { Claim } from "./board.js";
 
 // Words that say nothing about which idea it is: "try the lr" and "lr" are the same idea.
 const STOP_WORDS = new Set([
-  "a", "an", "the", "and", "or", "but", "of", "to", "in", "on", "at", "by", "for", "with", "from", "into", "as", "than", "then",
-  "is", "are", "be", "it", "its", "this", "that", "these", "those", "we", "i", "my", "our", "try", "trying", "tried", "see", "whether", "if",
+  "a", "an", "the", "and", "or", "but", "of", "to", "in", "on", "at", "by", "for", "with", "from", "into", "as",
+  "than", "then", "is", "are", "be", "it", "its", "this", "that", "these", "those", "we", "i", "my", "our", "try",
+  "trying", "tried", "see", "whether", "if",
 ]);
 
 /** An open claim or a tried idea (a results.tsv row) whose words are close to a new claim's. */
@@ -27,16 +28,23 @@ export function measureSimilarity(a: Set<string>, b: Set<string>): number {
 }
 
 /** The open claims and tried ideas at least `threshold` similar to `idea`, most similar first, at most `limit`. */
-export function findNearIdeas(idea: string, open: Claim[], tried: ResultRow[], threshold: number, limit = 3): NearIdea[] {
+export function findNearIdeas(
+  idea: string, open: Claim[], tried: ResultRow[], threshold: number, limit = 3,
+): NearIdea[] {
   const words = tokenizeIdea(idea);
   const near: NearIdea[] = [
-    ...open.map((claim): NearIdea => ({ kind: "claim", claim, similarity: measureSimilarity(words, tokenizeIdea(claim.idea)) })),
-    ...newestPerIdea(tried).map((row): NearIdea => ({ kind: "tried", row, similarity: measureSimilarity(words, tokenizeIdea(row.description)) })),
+    ...open.map((claim): NearIdea =>
+      ({ kind: "claim", claim, similarity: measureSimilarity(words, tokenizeIdea(claim.idea)) })),
+    ...newestPerIdea(tried)
+      .map((row): NearIdea =>
+        ({ kind: "tried", row, similarity: measureSimilarity(words, tokenizeIdea(row.description)) })),
   ];
-  return near.filter((entry) => entry.similarity >= threshold).sort((a, b) => b.similarity - a.similarity).slice(0, limit);
+  return near.filter((entry) => entry.similarity >= threshold).sort((a, b) => b.similarity - a.similarity)
+    .slice(0, limit);
 }
 
-// An idea tried three times is named once, by its latest try; newest first, so of two equally near ideas the latest is named.
+// An idea tried three times is named once, by its latest try; newest first, so of two equally
+// near ideas the latest is named.
 function newestPerIdea(rows: ResultRow[]): ResultRow[] {
   const seen = new Set<string>();
   return [...rows].reverse().filter((row) => {

@@ -15,7 +15,8 @@ export interface AbRun {
   b: AbHalf;
 }
 
-/** B's agents and roles carry this prefix: both programs may name the same roles, and agent names are branches and panes. */
+/** B's agents and roles carry this prefix: both programs may name the same roles, and agent
+ * names are branches and panes. */
 export const B_PREFIX = "b-";
 
 export function abRunPath(state: string): string {
@@ -37,7 +38,8 @@ function isHalf(half: unknown): half is AbHalf {
   return typeof value?.version === "string" && typeof value.file === "string" && Array.isArray(value.agents);
 }
 
-/** An A/B run as state/programs/ab-runs.jsonl keeps it after `org down`: when it ran and which program each agent ran. */
+/** An A/B run as state/programs/ab-runs.jsonl keeps it after `org down`: when it ran and which
+ * program each agent ran. */
 export interface AbSpan {
   from: number;
   to: number | undefined;
@@ -46,7 +48,8 @@ export interface AbSpan {
   b: string;
 }
 
-/** ab-runs.jsonl: a run's state/ab.json as a line when it starts, `{"end": time}` when it ends; a broken line is skipped. */
+/** ab-runs.jsonl: a run's state/ab.json as a line when it starts, `{"end": time}` when it ends;
+ * a broken line is skipped. */
 export function parseAbSpans(text: string): AbSpan[] {
   const spans: AbSpan[] = [];
   for (const line of text.split("\n")) {
@@ -65,7 +68,10 @@ export function parseAbSpans(text: string): AbSpan[] {
     }
     const run = parseAbRun(line);
     if (!run) continue;
-    const programs = new Map([...run.a.agents.map((agent) => [agent, run.a.version] as const), ...run.b.agents.map((agent) => [agent, run.b.version] as const)]);
+    const programs = new Map([
+      ...run.a.agents.map((agent) => [agent, run.a.version] as const),
+      ...run.b.agents.map((agent) => [agent, run.b.version] as const),
+    ]);
     spans.push({ from: Date.parse(run.at), to: undefined, programs, b: run.b.version });
   }
   return spans;
@@ -78,7 +84,8 @@ export function findHalf(run: AbRun | undefined, agent: string): Half {
   return run?.b.agents.includes(agent) ? "b" : undefined;
 }
 
-/** The branch a half's best is kept on: org/<name>/best, and during an A/B run org/<name>/b-best for B (no agent name ends so). */
+/** The branch a half's best is kept on: org/<name>/best, and during an A/B run
+ * org/<name>/b-best for B (no agent name ends so). */
 export function bestBranchOf(org: string, half: Half): string {
   return `org/${org}/${half === "b" ? "b-best" : "best"}`;
 }
@@ -93,7 +100,9 @@ export function findAgentProgram(run: AbRun, agent: string): string | undefined 
  * The ledger entries an agent may be answered from: during an A/B run only its own half's, since the run began, so
  * neither half gets free answers from the other's runs (nor from runs before) and both start with the same memory.
  */
-export function filterOwnHalf<T extends { agent: string; time: string }>(run: AbRun | undefined, agent: string, entries: readonly T[]): T[] {
+export function filterOwnHalf<T extends { agent: string; time: string }>(
+  run: AbRun | undefined, agent: string, entries: readonly T[],
+): T[] {
   if (!run) return [...entries];
   const half = run.b.agents.includes(agent);
   const since = Date.parse(run.at);
@@ -102,5 +111,7 @@ export function filterOwnHalf<T extends { agent: string; time: string }>(run: Ab
 
 /** `org status`'s line: an A/B run and both versions. */
 export function describeAbRun(run: AbRun): string {
-  return `A/B run since ${run.at}: A ${run.a.version} (${run.a.file}, ${run.a.agents.length} agents) vs B ${run.b.version} (${run.b.file}, ${run.b.agents.length} agents, prefixed ${B_PREFIX}) — \`org compare\` compares them`;
+  return `A/B run since ${run.at}: A ${run.a.version} (${run.a.file}, ${run.a.agents.length} agents) `
+    + `vs B ${run.b.version} (${run.b.file}, ${run.b.agents.length} agents, prefixed ${B_PREFIX}) — `
+    + `\`org compare\` compares them`;
 }

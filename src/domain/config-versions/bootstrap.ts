@@ -12,7 +12,8 @@ export function resampleCounts(n: number, random: () => number): Uint32Array {
 
 /** The central `level` of the values (percentile method, 95 % unless said); undefined where none is defined. */
 export function findInterval(values: readonly (number | undefined)[], level = 0.95): [number, number] | undefined {
-  const sorted = values.filter((value): value is number => value !== undefined && Number.isFinite(value)).sort((a, b) => a - b);
+  const sorted = values.filter((value): value is number => value !== undefined && Number.isFinite(value))
+    .sort((a, b) => a - b);
   // Most resamples undefined (no GPU time, say): no interval worth the name.
   if (sorted.length < values.length / 2 || sorted.length === 0) return undefined;
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.round(q * (sorted.length - 1))))]!;

@@ -1,4 +1,5 @@
-// What one program's experiments say of it: org-best improvement, GPU-hours, keep and crash rates, experiments to the first keep.
+// What one program's experiments say of it: org-best improvement, GPU-hours, keep and crash
+// rates, experiments to the first keep.
 import type { ResultRow } from "../experiments/results-table.js";
 import { ranAsExperiment } from "../experiments/row-kind.js";
 import type { Goal } from "../experiments/verdict.js";
@@ -15,12 +16,17 @@ export interface SequenceMeasures {
   toFirstKeep: number | undefined;
 }
 
-/** One program's experiments (baselines and the ledger's answers left out, file order) and the org best just before its first. */
-export function selectExperiments(rows: readonly ResultRow[], program: string, goal: Goal): { experiments: Experiment[]; startBest: number | undefined } {
+/** One program's experiments (baselines and the ledger's answers left out, file order) and the
+ * org best just before its first. */
+export function selectExperiments(rows: readonly ResultRow[], program: string, goal: Goal): {
+  experiments: Experiment[]; startBest: number | undefined;
+} {
   const own = (row: ResultRow) => (row.program || "unversioned") === program && ranAsExperiment(row);
   const first = rows.findIndex(own);
   let startBest: number | undefined;
-  for (const row of rows.slice(0, first < 0 ? 0 : first)) if (row.status === "keep") startBest = pickBetter(startBest, row.metric, goal);
+  for (const row of rows.slice(0, first < 0
+    ? 0
+    : first)) if (row.status === "keep") startBest = pickBetter(startBest, row.metric, goal);
   return { experiments: rows.filter(own), startBest };
 }
 
@@ -29,13 +35,17 @@ export function selectExperiments(rows: readonly ResultRow[], program: string, g
  * Each experiment's gain is what it moved the org best when it ran; a resample sums the gains it drew (a sum, unlike a
  * running best, is something a bootstrap estimates well).
  */
-export function measureSequence(experiments: readonly Experiment[], startBest: number | undefined, goal: Goal, counts?: Uint32Array): SequenceMeasures {
+export function measureSequence(
+  experiments: readonly Experiment[], startBest: number | undefined, goal: Goal, counts?: Uint32Array,
+): SequenceMeasures {
   let best = startBest;
   let n = 0, keeps = 0, crashes = 0, seconds = 0, firstKeep = 0, improvement = 0;
   experiments.forEach((experiment, index) => {
     const times = counts ? counts[index]! : 1;
     // With no start (the org's first rows), the first keep sets the best and gains nothing.
-    const gain = experiment.status === "keep" && best !== undefined && experiment.metric !== undefined ? Math.max(0, goal === "minimize" ? best - experiment.metric : experiment.metric - best) : 0;
+    const gain = experiment.status === "keep" && best !== undefined && experiment.metric !== undefined
+      ? Math.max(0, goal === "minimize" ? best - experiment.metric : experiment.metric - best)
+      : 0;
     if (experiment.status === "keep") best = pickBetter(best, experiment.metric, goal);
     if (times === 0) return;
     if (experiment.status === "keep" && firstKeep === 0) firstKeep = n + 1;
@@ -45,7 +55,13 @@ export function measureSequence(experiments: readonly Experiment[], startBest: n
     if (experiment.status === "keep") keeps += times;
     else if (experiment.status === "crash") crashes += times;
   });
-  return { improvement, gpuHours: seconds / 3600, keepRate: n === 0 ? 0 : keeps / n, crashRate: n === 0 ? 0 : crashes / n, toFirstKeep: firstKeep === 0 ? undefined : firstKeep };
+  return {
+    improvement,
+    gpuHours: seconds / 3600,
+    keepRate: n === 0 ? 0 : keeps / n,
+    crashRate: n === 0 ? 0 : crashes / n,
+    toFirstKeep: firstKeep === 0 ? undefined : firstKeep,
+  };
 }
 
 function pickBetter(best: number | undefined, metric: number | undefined, goal: Goal): number | undefined {

@@ -5,12 +5,20 @@ import { isSameValue as same, normalizePrompt, type ProgramContent } from "./ver
 /** One line per change, roles first, then runtimes, prompts and the other sections; a first program lists its roles. */
 export function describeProgramChanges(before: ProgramContent | undefined, after: ProgramContent): string[] {
   if (!before) return [`first version: ${describeRoles(after.config)}`];
-  const lines = [...compareRoles(before.config, after.config), ...compareRuntimes(before.config, after.config), ...comparePrompts(before.prompts, after.prompts)];
-  const sections = [...new Set([...Object.keys(before.config), ...Object.keys(after.config)])].filter((key) => key !== "roles" && key !== "runtimes").sort();
+  const lines = [
+    ...compareRoles(before.config, after.config),
+    ...compareRuntimes(before.config, after.config),
+    ...comparePrompts(before.prompts, after.prompts),
+  ];
+  const sections = [...new Set([...Object.keys(before.config), ...Object.keys(after.config)])].filter((key) =>
+    key !== "roles" && key !== "runtimes")
+    .sort();
   for (const key of sections) {
     if (same(before.config[key as keyof OrgConfig], after.config[key as keyof OrgConfig])) continue;
     // The verifier judges one way for the life of an org: the version counts it now, the runs from the next `org up`.
-    lines.push(key === "verify" ? "~ verify changed (runs are judged by it from the next `org up`)" : `~ ${key} changed`);
+    lines.push(key === "verify"
+      ? "~ verify changed (runs are judged by it from the next `org up`)"
+      : `~ ${key} changed`);
   }
   return lines.length > 0 ? lines : ["= nothing that counts: whitespace or comments only"];
 }
@@ -39,10 +47,15 @@ function compareRoles(before: OrgConfig, after: OrgConfig): string[] {
     if (was.count !== spec.count) lines.push(`~ ${role} count ${was.count} → ${spec.count}`);
     if (was.runtime !== spec.runtime) lines.push(`~ ${role} runtime ${was.runtime} → ${spec.runtime}`);
     if (was.prompt !== spec.prompt) lines.push(`~ ${role} prompt ${was.prompt} → ${spec.prompt}`);
-    const other = Object.keys({ ...was, ...spec }).filter((key) => !["count", "runtime", "prompt"].includes(key) && !same(was[key as keyof typeof was], spec[key as keyof typeof spec]));
+    const other = Object.keys({ ...was, ...spec })
+      .filter((key) =>
+        !["count", "runtime", "prompt"].includes(key)
+          && !same(was[key as keyof typeof was], spec[key as keyof typeof spec]));
     if (other.length > 0) lines.push(`~ ${role} ${other.sort().join(", ")} changed`);
   }
-  for (const role of Object.keys(before.roles)) if (!after.roles[role]) lines.push(`- role ${role} (was ×${before.roles[role]!.count})`);
+  for (const role of Object.keys(before.roles)) {
+    if (!after.roles[role]) lines.push(`- role ${role} (was ×${before.roles[role]!.count})`);
+  }
   return lines;
 }
 

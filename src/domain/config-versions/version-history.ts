@@ -56,14 +56,20 @@ export interface ProgramHistoryRow {
 /** Rows and replies attributed: rows by their program column, replies by the time window each program ran in. */
 export function buildProgramHistory(input: HistoryInput): ProgramHistoryRow[] {
   const spans = listSpans(input.events);
-  const order = [...new Set([...(input.rows.some((row) => !row.program) ? [UNVERSIONED] : []), ...spans.map((span) => span.version), ...input.rows.map((row) => row.program || UNVERSIONED)])];
+  const order = [...new Set([
+    ...(input.rows.some((row) => !row.program) ? [UNVERSIONED] : []),
+    ...spans.map((span) => span.version),
+    ...input.rows.map((row) => row.program || UNVERSIONED),
+  ])];
   const best = trackBest(input.rows, input.goal, input.ab ?? []);
   const firstUse = spans[0]?.from ?? Infinity;
   return order.map((program) => {
     const rows = input.rows.filter((row) => (row.program || UNVERSIONED) === program);
     const own = spans.filter((span) => span.version === program);
     // Before the first recorded version, every reply belongs to the unversioned org.
-    const windows: ProgramSpan[] = program === UNVERSIONED ? [{ version: program, from: -Infinity, to: firstUse }] : own;
+    const windows: ProgramSpan[] = program === UNVERSIONED
+      ? [{ version: program, from: -Infinity, to: firstUse }]
+      : own;
     const indexes = input.rows.flatMap((row, index) => ((row.program || UNVERSIONED) === program ? [index] : []));
     const saved = input.saved.get(program);
     return {
@@ -100,25 +106,31 @@ function describeWindow(spans: ProgramSpan[], rows: ResultRow[]): { from: string
 }
 
 /** Per row, the best kept metric just before it and just after it: the org's, or during an A/B run B's half's own. */
-function trackBest(rows: ResultRow[], goal: Goal, ab: AbSpan[]): { before: number | undefined; after: number | undefined }[] {
+function trackBest(
+  rows: ResultRow[], goal: Goal, ab: AbSpan[],
+): { before: number | undefined; after: number | undefined }[] {
   const bests = new Map<string, number | undefined>();
   return rows.map((row) => {
     const time = Date.parse(row.time);
     const span = ab.find((one) => one.b === row.program && time >= one.from && time <= (one.to ?? Infinity));
     const track = span ? `b@${span.from}` : "org";
     const before = bests.get(track);
-    const better = row.status === "keep" && row.metric !== undefined && (before === undefined || (goal === "minimize" ? row.metric < before : row.metric > before));
+    const better = row.status === "keep" && row.metric !== undefined
+      && (before === undefined || (goal === "minimize" ? row.metric < before : row.metric > before));
     if (better) bests.set(track, row.metric);
     return { before, after: bests.get(track) };
   });
 }
 
 /** Every agent's replies with from < at ≤ to in any window (an open one has no end yet), summed and priced. */
-function sumWindows(usage: Map<string, UsageRecord[]>, windows: ProgramSpan[], pricing: Pricing, own: { program: string; ab: AbSpan[] }): ProgramHistoryRow["usage"] {
+function sumWindows(
+  usage: Map<string, UsageRecord[]>, windows: ProgramSpan[], pricing: Pricing, own: { program: string; ab: AbSpan[] },
+): ProgramHistoryRow["usage"] {
   let counts: TokenCounts = ZERO_COUNTS;
   let replies = 0;
   const byModel: Record<string, TokenCounts> = {};
-  const inside = (record: UsageRecord, window: { from: number; to: number | undefined }) => record.at > window.from && record.at <= (window.to ?? Infinity);
+  const inside = (record: UsageRecord, window: { from: number; to: number | undefined }) =>
+    record.at > window.from && record.at <= (window.to ?? Infinity);
   for (const [agent, records] of usage) for (const record of records) {
     const run = own.ab.find((span) => inside(record, span));
     if (run ? run.programs.get(agent) !== own.program : !windows.some((window) => inside(record, window))) continue;

@@ -1,7 +1,9 @@
 // state/programs/history.jsonl: each time a program starts running (`org up`, an applied change) and each `org down`.
 
 /** A program began running (by `org up`, a reload, a meta proposal, a restore), or the org stopped. */
-export type ProgramEvent = { at: string; kind: "use"; version: string; by: string } | { at: string; kind: "stop"; by: string };
+export type ProgramEvent =
+  | { at: string; kind: "use"; version: string; by: string }
+  | { at: string; kind: "stop"; by: string };
 
 /** One stretch of time a program ran: from its use to the next event; no end while it still runs. */
 export interface ProgramSpan {

@@ -1,4 +1,5 @@
-// A program version: a short hash of what the org runs, org.yaml as loaded and the prompts it names, not of their bytes.
+// A program version: a short hash of what the org runs, org.yaml as loaded and the prompts it
+// names, not of their bytes.
 import { createHash } from "node:crypto";
 import { posix } from "node:path";
 import type { OrgConfig } from "../config/index.js";
@@ -32,9 +33,11 @@ export function normalizePrompt(text: string): string {
   return lines.join("\n").replace(/\n{3,}/g, "\n\n").replace(/^\n+|\n+$/g, "");
 }
 
-/** The version of a program: the same config with other whitespace, comments, key order or spelled-out defaults hashes the same. */
+/** The version of a program: the same config with other whitespace, comments, key order or
+ * spelled-out defaults hashes the same. */
 export function computeProgramVersion(program: ProgramContent): string {
-  const prompts = Object.keys(program.prompts).sort().map((path) => [normalizePromptPath(path), normalizePrompt(program.prompts[path]!)]);
+  const prompts = Object.keys(program.prompts).sort()
+    .map((path) => [normalizePromptPath(path), normalizePrompt(program.prompts[path]!)]);
   const canonical = JSON.stringify({ config: sortKeys(program.config), prompts });
   return createHash("sha256").update(canonical).digest("hex").slice(0, VERSION_LENGTH);
 }
@@ -48,5 +51,6 @@ function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (value === null || typeof value !== "object") return value;
   const entries = Object.entries(value as Record<string, unknown>).filter(([, item]) => item !== undefined);
-  return Object.fromEntries(entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([key, item]) => [key, sortKeys(item)]));
+  return Object.fromEntries(entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([key, item]) => [key, sortKeys(item)]));
 }

@@ -13,7 +13,8 @@ export const DiskSchema = z
         + "program is stopped and it is shown blocked until a person restarts it").meta({ examples: ["20G"] }),
     floor: size.optional()
       .describe("free space the verifier keeps on the disk of state/: below it no verify run starts (queued ones wait, "
-        + "nothing is lost) until space comes back; default 1G, or a twentieth of a smaller disk").meta({ examples: ["2G"] }),
+        + "nothing is lost) until space comes back; default 1G, or a twentieth of a smaller disk")
+      .meta({ examples: ["2G"] }),
     every: duration.default("30s")
       .describe("how often every agent's folders are measured; sooner when the disk fills faster than a budget allows"),
   })

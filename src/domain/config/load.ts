@@ -28,9 +28,12 @@ export type LoadResult = { ok: true; loaded: LoadedConfig } | { ok: false; probl
 
 /**
  * Parse, validate, normalize and check org.yaml, reporting every problem at once as `file:line:col: what — fix`.
- * file: path as the user named it (for messages); dir: absolute folder of the file; now: refuse a stop deadline already past.
+ * file: path as the user named it (for messages); dir: absolute folder of the file; now: refuse a stop deadline
+ * already past.
  */
-export async function loadConfig(input: { file: string; dir: string; text: string; now?: Date }, probe: ConfigProbe): Promise<LoadResult> {
+export async function loadConfig(
+  input: { file: string; dir: string; text: string; now?: Date }, probe: ConfigProbe,
+): Promise<LoadResult> {
   const { doc, lineCounter } = parseForPositions(input.text);
   const syntax = findSyntaxProblems(doc, input.text);
   if (syntax.length > 0) return { ok: false, problems: renderPlaced(input.file, lineCounter, syntax) };
@@ -39,13 +42,24 @@ export async function loadConfig(input: { file: string; dir: string; text: strin
     raw = doc.toJS();
   } catch (error) {
     // Only resource limits (alias bombs) get here; unresolved aliases were reported above.
-    return { ok: false, problems: renderPlaced(input.file, lineCounter, [{ offset: 0, message: (error as Error).message, fix: "write the values out instead of using aliases" }]) };
+    return {
+      ok: false,
+      problems: renderPlaced(
+        input.file,
+        lineCounter,
+        [{ offset: 0, message: (error as Error).message, fix: "write the values out instead of using aliases" }],
+      ),
+    };
   }
   const parsed = ConfigSchema.safeParse(raw);
   const problems: Problem[] = parsed.success ? [] : describeIssues(parsed.error.issues, raw);
   const map = asMap(raw);
   const repo = map ? await checkRepo(map, input.dir, probe) : undefined;
-  if (map) problems.push(...RULES.flatMap((rule) => rule(map)), ...checkStop(map, input.now), ...(await checkPromptFiles(map, input.dir, probe)));
+  if (map) problems.push(
+    ...RULES.flatMap((rule) => rule(map)),
+    ...checkStop(map, input.now),
+    ...(await checkPromptFiles(map, input.dir, probe)),
+  );
   problems.push(...(repo?.problems ?? []));
   if (map && repo) problems.push(...(await checkSandboxPaths(map, input.dir, repo.repoDir, probe)));
   if (map && repo) problems.push(...(await checkJudgeFiles(map, repo.repoDir, probe)));
@@ -53,7 +67,17 @@ export async function loadConfig(input: { file: string; dir: string; text: strin
   if (!parsed.success || problems.length > 0 || !repo?.baseCommit) {
     return { ok: false, problems: renderPlaced(input.file, lineCounter, placeProblems(doc, problems)) };
   }
-  return { ok: true, loaded: { file: input.file, dir: input.dir, text: input.text, config: normalizeDefaults(parsed.data), repoDir: repo.repoDir, baseCommit: repo.baseCommit } };
+  return {
+    ok: true,
+    loaded: {
+      file: input.file,
+      dir: input.dir,
+      text: input.text,
+      config: normalizeDefaults(parsed.data),
+      repoDir: repo.repoDir,
+      baseCommit: repo.baseCommit,
+    },
+  };
 }
 
 /** Prompt files that are not on disk: a rule, but one that needs the disk. */
@@ -61,26 +85,47 @@ async function checkPromptFiles(raw: Raw, dir: string, probe: ConfigProbe): Prom
   const checks = Object.entries(asMap(raw.roles) ?? {}).map(async ([role, spec]): Promise<Problem[]> => {
     const prompt = asMap(spec)?.prompt;
     if (typeof prompt !== "string" || prompt === "" || (await probe.exists(resolve(dir, prompt)))) return [];
-    return [{ path: ["roles", role, "prompt"], message: `${formatPath(["roles", role, "prompt"])} file "${prompt}" does not exist`, fix: "create it, or give its path relative to this file" }];
+    return [{
+      path: ["roles", role, "prompt"],
+      message: `${formatPath(["roles", role, "prompt"])} file "${prompt}" does not exist`,
+      fix: "create it, or give its path relative to this file",
+    }];
   });
   return (await Promise.all(checks)).flat();
 }
 
 /** The repo folder and the sha of base, with what is wrong when either cannot be had. */
-async function checkRepo(raw: Raw, dir: string, probe: ConfigProbe): Promise<{ problems: Problem[]; repoDir: string; baseCommit: string | null }> {
+async function checkRepo(raw: Raw, dir: string, probe: ConfigProbe): Promise<{
+  problems: Problem[]; repoDir: string; baseCommit: string | null;
+}> {
   const repo = raw.repo ?? ".";
   const base = raw.base ?? "main";
   const repoDir = resolve(dir, typeof repo === "string" ? repo : ".");
   // A repo or base of the wrong type is the schema's problem; guessing a folder would only add noise.
-  if (typeof repo !== "string" || repo === "" || typeof base !== "string" || base === "") return { problems: [], repoDir, baseCommit: null };
-  const fail = (path: string, message: string, fix: string) => ({ problems: [{ path: [path], message, fix }], repoDir, baseCommit: null });
-  if (!(await probe.exists(repoDir))) return fail("repo", `repo "${repo}" does not exist (${repoDir})`, "point repo at your research git repo, relative to this file");
+  if (typeof repo !== "string" || repo === "" || typeof base !== "string" || base === "") return {
+    problems: [],
+    repoDir,
+    baseCommit: null,
+  };
+  const fail = (path: string, message: string, fix: string) =>
+    ({ problems: [{ path: [path], message, fix }], repoDir, baseCommit: null });
+  if (!(await probe.exists(repoDir))) return fail(
+    "repo",
+    `repo "${repo}" does not exist (${repoDir})`,
+    "point repo at your research git repo, relative to this file",
+  );
   // A base that resolves proves the repo too: one git call on the path every command takes.
   const baseCommit = await probe.resolveCommit(repoDir, base);
   if (baseCommit !== null) return { problems: [], repoDir, baseCommit };
-  if (!(await probe.isGitRepo(repoDir))) return fail("repo", `repo "${repo}" is not a git repository (${repoDir})`, "run `git init` there, or point repo at your research git repo");
+  if (!(await probe.isGitRepo(repoDir))) return fail(
+    "repo",
+    `repo "${repo}" is not a git repository (${repoDir})`,
+    "run `git init` there, or point repo at your research git repo",
+  );
   const empty = (await probe.resolveCommit(repoDir, "HEAD")) === null;
-  const fix = empty ? "the repo has no commits yet: make a first commit" : `name an existing branch, tag or commit (see \`git -C ${repo} branch\`)`;
+  const fix = empty
+    ? "the repo has no commits yet: make a first commit"
+    : `name an existing branch, tag or commit (see \`git -C ${repo} branch\`)`;
   return fail("base", `base "${base}" does not name a commit in repo "${repo}"`, fix);
 }
 
@@ -97,19 +142,35 @@ function findSyntaxProblems(doc: Document, text: string): PlacedProblem[] {
         return { offset, message: `duplicate key "${key}"`, fix: `keep one "${key}"; a YAML map cannot repeat a key` };
       }
       case "MULTIPLE_DOCS":
-        return { offset, message: 'more than one YAML document (a second "---")', fix: "keep everything in one document: remove the extra ---" };
+        return {
+          offset,
+          message: 'more than one YAML document (a second "---")',
+          fix: "keep everything in one document: remove the extra ---",
+        };
       case "TAB_AS_INDENT":
         return { offset, message: "a tab is used for indentation", fix: "indent with spaces" };
       default:
         // The parser's stack ran out: where it did depends on the stack, so point at where the nesting gets absurd.
-        if (/call stack/i.test(error.message)) return { offset: findDeepNesting(text), message: `values are nested more than ${MAX_DEPTH} levels deep`, fix: "org.yaml needs a few levels: remove the extra brackets or indentation" };
-        return { offset, message: `YAML syntax error: ${error.message.charAt(0).toLowerCase()}${error.message.slice(1)}`, fix: "fix the syntax here (indentation, quotes, brackets, a ': ' inside an unquoted value)" };
+        if (/call stack/i.test(error.message)) return {
+          offset: findDeepNesting(text),
+          message: `values are nested more than ${MAX_DEPTH} levels deep`,
+          fix: "org.yaml needs a few levels: remove the extra brackets or indentation",
+        };
+        return {
+          offset,
+          message: `YAML syntax error: ${error.message.charAt(0).toLowerCase()}${error.message.slice(1)}`,
+          fix: "fix the syntax here (indentation, quotes, brackets, a ': ' inside an unquoted value)",
+        };
     }
   });
   visit(doc, {
     Alias(_, alias) {
       if (alias.resolve(doc) !== undefined) return;
-      problems.push({ offset: alias.range?.[0] ?? 0, message: `alias "*${alias.source}" has no anchor "&${alias.source}" before it`, fix: "define the anchor first, or write the value out" });
+      problems.push({
+        offset: alias.range?.[0] ?? 0,
+        message: `alias "*${alias.source}" has no anchor "&${alias.source}" before it`,
+        fix: "define the anchor first, or write the value out",
+      });
     },
   });
   return problems;

@@ -54,10 +54,12 @@ function locateOffset(doc: Document, path: readonly (string | number)[], at: "ke
 
 /** `file:line:col: what — fix` lines in document order, without repeats. */
 export function renderPlaced(file: string, lineCounter: LineCounter, placed: readonly PlacedProblem[]): string[] {
-  const ordered = placed.map((problem, order) => ({ problem, order })).sort((a, b) => a.problem.offset - b.problem.offset || a.order - b.order);
+  const ordered = placed.map((problem, order) => ({ problem, order }))
+    .sort((a, b) => a.problem.offset - b.problem.offset || a.order - b.order);
   const lines = ordered.map(({ problem }) => {
     const { line, col } = lineCounter.linePos(problem.offset);
-    return `${file}:${Math.max(line, 1)}:${Math.max(col, 1)}: ${escapeControls(problem.message)} — ${escapeControls(problem.fix)}`;
+    return `${file}:${Math.max(line, 1)}:${Math.max(col, 1)}: ${escapeControls(problem.message)} `
+      + `— ${escapeControls(problem.fix)}`;
   });
   return [...new Set(lines)];
 }
@@ -65,13 +67,20 @@ export function renderPlaced(file: string, lineCounter: LineCounter, placed: rea
 // A name or value quoted in a message may hold a newline or a bidi override: one problem must stay one honest line.
 const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
-/** Control, line-breaking and bidi characters as \n or \u202e, so a problem prints as one line that shows what is there. */
+/** Control, line-breaking and bidi characters as \n or \u202e, so a problem prints as one line
+ * that shows what is there. */
 function escapeControls(text: string): string {
-  return text.replace(CONTROLS, (char) => (char === "\n" ? "\\n" : char === "\t" ? "\\t" : char === "\r" ? "\\r" : `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`));
+  return text.replace(CONTROLS, (char) => {
+    if (char === "\n") return "\\n";
+    if (char === "\t") return "\\t";
+    if (char === "\r") return "\\r";
+    return `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`;
+  });
 }
 
 export function placeProblems(doc: Document, problems: readonly Problem[]): PlacedProblem[] {
-  return problems.map((problem) => ({ offset: locateOffset(doc, problem.path, problem.at), message: problem.message, fix: problem.fix }));
+  return problems.map((problem) =>
+    ({ offset: locateOffset(doc, problem.path, problem.at), message: problem.message, fix: problem.fix }));
 }
 
 /** For problems found after loading (e.g. GPU leases by the planner): formats with line:col. */
@@ -97,7 +106,9 @@ export function findSchema(path: readonly (string | number)[]): FoundSchema | un
     // A union (share entries) is entered through the branch that can hold this segment.
     if (schema instanceof z.ZodUnion) {
       const branches = (schema.options as z.ZodType[]).map((option) => unwrapSchema(option).schema);
-      schema = branches.find((branch) => (typeof segment === "number" ? branch instanceof z.ZodArray : branch instanceof z.ZodObject && segment in branch.shape)) ?? schema;
+      schema = branches.find((branch) => (typeof segment === "number"
+        ? branch instanceof z.ZodArray
+        : branch instanceof z.ZodObject && segment in branch.shape)) ?? schema;
     }
     let next: z.ZodType | undefined;
     if (schema instanceof z.ZodObject) next = (schema.shape as Record<string, z.ZodType>)[String(segment)];
@@ -160,5 +171,6 @@ function startOf(node: unknown): number | undefined {
 
 function isEmpty(value: unknown): boolean {
   if (value === null || value === undefined) return true;
-  return isScalar(value) && value.value === null && value.range !== undefined && value.range !== null && value.range[0] === value.range[1];
+  return isScalar(value) && value.value === null && value.range !== undefined && value.range !== null
+    && value.range[0] === value.range[1];
 }

@@ -15,7 +15,9 @@ export function describeIssues(issues: readonly Issue[], root: unknown): Problem
     for (const key of issue.keys) suggested.add(JSON.stringify([...toPath(issue.path), findClosest(key, known)]));
   }
   // A misspelled key already says "did you mean roles?"; "missing roles" on top is noise.
-  const noise = (issue: Issue) => issue.code === "invalid_type" && valueAt(root, toPath(issue.path)) === undefined && suggested.has(JSON.stringify(toPath(issue.path)));
+  const noise = (issue: Issue) =>
+    issue.code === "invalid_type" && valueAt(root, toPath(issue.path)) === undefined
+      && suggested.has(JSON.stringify(toPath(issue.path)));
   return issues.filter((issue) => !noise(issue)).flatMap((issue) => describeIssue(issue, root));
 }
 
@@ -29,13 +31,27 @@ function describeIssue(issue: Issue, root: unknown): Problem[] {
     case "unrecognized_keys": {
       const known = knownKeys(found);
       const fallback = `remove it; the keys allowed${where ? ` in ${where}` : ""} are ${known.join(", ")}`;
-      return issue.keys.map((key) => ({ path: [...path, key], at: "key" as const, message: `unknown key "${key}"${where ? ` in ${where}` : ""}`, fix: suggestFix(key, known, fallback) }));
+      return issue.keys.map((key) =>
+        ({
+          path: [...path, key],
+          at: "key" as const,
+          message: `unknown key "${key}"${where ? ` in ${where}` : ""}`,
+          fix: suggestFix(key, known, fallback),
+        }));
     }
     case "invalid_union": {
       // Describe the branch whose shape matched (its problems are deeper), else the union as a whole.
-      const matched = issue.errors.find((branch) => branch.length > 0 && branch.every((inner) => inner.path.length > 0 || inner.code === "unrecognized_keys"));
-      if (matched) return describeIssues(matched.map((inner) => ({ ...inner, path: [...path, ...inner.path] }) as Issue), root);
-      return [{ path, message: `${where} must be ${found?.customError ? issue.message : expectPhrase(found)}, ${got}`, fix: suggestValue(found, value) }];
+      const matched = issue.errors.find((branch) =>
+        branch.length > 0 && branch.every((inner) => inner.path.length > 0 || inner.code === "unrecognized_keys"));
+      if (matched) return describeIssues(
+        matched.map((inner) => ({ ...inner, path: [...path, ...inner.path] }) as Issue),
+        root,
+      );
+      return [{
+        path,
+        message: `${where} must be ${found?.customError ? issue.message : expectPhrase(found)}, ${got}`,
+        fix: suggestValue(found, value),
+      }];
     }
     case "invalid_type":
       if (path.length === 0) return [describeRoot(value)];
@@ -48,21 +64,41 @@ function describeIssue(issue: Issue, root: unknown): Problem[] {
     case "invalid_value": {
       const options = issue.values.map(String);
       const expected = options.length === 1 ? `"${options[0]}"` : `one of ${options.join(", ")}`;
-      return [{ path, message: `${where} must be ${expected}, ${got}`, fix: suggestFix(String(value), options, `write ${joinOr(options)}`) }];
+      return [{
+        path,
+        message: `${where} must be ${expected}, ${got}`,
+        fix: suggestFix(String(value), options, `write ${joinOr(options)}`),
+      }];
     }
-    case "invalid_format":
+    case "invalid_format": {
       // Names are checked by rules.ts, which says which characters are wrong.
       if (issue.format === "regex" && issue.pattern === String(SAFE_NAME)) return [];
       // Custom messages are noun phrases; zod's own ("Invalid string: …") are not.
-      return [{ path, message: `${where} must be ${issue.message.startsWith("Invalid") ? `text matching ${issue.pattern ?? issue.format}` : issue.message}, ${got}`, fix: suggestValue(found, value) }];
+      const wanted = issue.message.startsWith("Invalid")
+        ? `text matching ${issue.pattern ?? issue.format}`
+        : issue.message;
+      return [{ path, message: `${where} must be ${wanted}, ${got}`, fix: suggestValue(found, value) }];
+    }
     default:
-      return [{ path, message: `${where}: ${issue.message.toLowerCase()}`, fix: `see the description of ${where} in org.schema.json` }];
+      return [{
+        path,
+        message: `${where}: ${issue.message.toLowerCase()}`,
+        fix: `see the description of ${where} in org.schema.json`,
+      }];
   }
 }
 
 function describeRoot(value: unknown): Problem {
-  if (value === null || value === undefined) return { path: [], message: "the file is empty", fix: "run `org init` for a commented starter, or define roles: with at least one role" };
-  return { path: [], message: `the file must be a map of settings such as name, repo and roles, got ${describeValue(value)}`, fix: "write one key: value per line, starting with roles:" };
+  if (value === null || value === undefined) return {
+    path: [],
+    message: "the file is empty",
+    fix: "run `org init` for a commented starter, or define roles: with at least one role",
+  };
+  return {
+    path: [],
+    message: `the file must be a map of settings such as name, repo and roles, got ${describeValue(value)}`,
+    fix: "write one key: value per line, starting with roles:",
+  };
 }
 
 function describeMissing(path: Path, found: FoundSchema | undefined): Problem {
@@ -70,24 +106,38 @@ function describeMissing(path: Path, found: FoundSchema | undefined): Problem {
   const parent = formatPath(path.slice(0, -1));
   const example = found?.examples[0];
   const hint = example !== undefined ? showInline(example) : `<${found?.description ?? "a value"}>`;
-  return { path, message: parent ? `${parent} is missing required key "${key}"` : `missing required key "${key}"`, fix: `add ${key}: ${hint}` };
+  return {
+    path,
+    message: parent ? `${parent} is missing required key "${key}"` : `missing required key "${key}"`,
+    fix: `add ${key}: ${hint}`,
+  };
 }
 
-function describeBound(issue: z.core.$ZodIssueTooSmall | z.core.$ZodIssueTooBig, path: Path, value: unknown, found: FoundSchema | undefined): Problem {
+function describeBound(
+  issue: z.core.$ZodIssueTooSmall | z.core.$ZodIssueTooBig, path: Path, value: unknown, found: FoundSchema | undefined,
+): Problem {
   const where = formatPath(path);
   const small = issue.code === "too_small";
   const limit = Number(small ? (issue as z.core.$ZodIssueTooSmall).minimum : (issue as z.core.$ZodIssueTooBig).maximum);
   if (issue.origin === "number" || issue.origin === "int") {
     const bound = issue.inclusive ? (small ? "at least" : "at most") : small ? "greater than" : "less than";
-    const fix = issue.inclusive ? `write ${limit} or ${small ? "more" : "less"}` : `write a number ${small ? "above" : "below"} ${limit}`;
+    const fix = issue.inclusive
+      ? `write ${limit} or ${small ? "more" : "less"}`
+      : `write a number ${small ? "above" : "below"} ${limit}`;
     return { path, message: `${where} must be ${bound} ${limit}, got ${describeValue(value)}`, fix };
   }
   const example = found?.examples[0];
-  const fallback = typeof path[path.length - 1] === "number" ? "remove it, or write a value" : `write ${found?.description ?? "a value"}`;
+  const fallback = typeof path[path.length - 1] === "number"
+    ? "remove it, or write a value"
+    : `write ${found?.description ?? "a value"}`;
   const fix = example !== undefined ? `write e.g. ${showInline(example)}` : fallback;
   if (small && limit <= 1) return { path, message: `${where} must not be empty`, fix };
   const unit = issue.origin === "string" ? "characters" : "items";
-  return { path, message: `${where} must have ${small ? "at least" : "at most"} ${limit} ${unit}, got ${describeValue(value)}`, fix };
+  return {
+    path,
+    message: `${where} must have ${small ? "at least" : "at most"} ${limit} ${unit}, got ${describeValue(value)}`,
+    fix,
+  };
 }
 
 /** What a person should write instead of `value`, as concrete as the schema allows. */
@@ -95,13 +145,24 @@ function suggestValue(found: FoundSchema | undefined, value: unknown): string {
   const schema = found?.schema;
   const example = found?.examples[0] ?? found?.defaultValue;
   const unquoted = typeof value === "string" ? value.trim() : "";
-  if (schema instanceof z.ZodNumber && unquoted !== "" && Number.isFinite(Number(unquoted))) return `remove the quotes: ${unquoted}`;
+  if (schema instanceof z.ZodNumber && unquoted !== "" && Number.isFinite(Number(unquoted))) {
+    return `remove the quotes: ${unquoted}`;
+  }
   if (schema instanceof z.ZodNumber) return `write a number such as ${typeof example === "number" ? example : 1}`;
-  if (schema instanceof z.ZodBoolean) return unquoted === "true" || unquoted === "false" ? `remove the quotes: ${unquoted}` : "write true or false";
-  if (schema instanceof z.ZodString && (typeof value === "number" || typeof value === "boolean")) return `quote it: "${String(value)}"`;
+  if (schema instanceof z.ZodBoolean) return unquoted === "true" || unquoted === "false"
+    ? `remove the quotes: ${unquoted}`
+    : "write true or false";
+  if (schema instanceof z.ZodString && (typeof value === "number" || typeof value === "boolean")) {
+    return `quote it: "${String(value)}"`;
+  }
   // A shell-style string becomes an argv list: "python train.py" → [python, train.py].
-  if (schema instanceof z.ZodArray && typeof value === "string") return `make it a list: ${showInline(value.trim().split(/\s+/).map((word) => word.replace(/^(["'])(.*)\1$/, "$2")))}`;
-  if (schema instanceof z.ZodArray && value !== null && typeof value !== "object") return `make it a list: [${showInline(value)}]`;
+  if (schema instanceof z.ZodArray && typeof value === "string") {
+    const words = value.trim().split(/\s+/).map((word) => word.replace(/^(["'])(.*)\1$/, "$2"));
+    return `make it a list: ${showInline(words)}`;
+  }
+  if (schema instanceof z.ZodArray && value !== null && typeof value !== "object") {
+    return `make it a list: [${showInline(value)}]`;
+  }
   if (schema instanceof z.ZodEnum) return `write ${joinOr(schema.options.map(String))}`;
   if (example !== undefined) return `write e.g. ${showInline(example)}`;
   if (schema instanceof z.ZodObject) return `indent its keys below it: ${Object.keys(schema.shape).join(", ")}`;
@@ -142,9 +203,12 @@ function describeValue(value: unknown): string {
 /** A value as one line of YAML a person can paste: [python, train.py], {path: data}. */
 function showInline(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(showInline).join(", ")}]`;
-  if (value !== null && typeof value === "object") return `{${Object.entries(value).map(([key, inner]) => `${key}: ${showInline(inner)}`).join(", ")}}`;
+  if (value !== null && typeof value === "object") {
+    return `{${Object.entries(value).map(([key, inner]) => `${key}: ${showInline(inner)}`).join(", ")}}`;
+  }
   if (typeof value !== "string") return String(value);
   // Bare only when YAML would read it back as the same string, not a number, boolean or null.
-  if (/^[A-Za-z0-9_./-]+$/.test(value) && !/^([-+.\d][\d._eE+-]*|true|false|yes|no|on|off|null)$/i.test(value)) return value;
+  const readsAsOther = /^([-+.\d][\d._eE+-]*|true|false|yes|no|on|off|null)$/i.test(value);
+  if (/^[A-Za-z0-9_./-]+$/.test(value) && !readsAsOther) return value;
   return value.includes("\\") ? `'${value.replace(/'/g, "''")}'` : JSON.stringify(value);
 }

@@ -4,7 +4,8 @@ import { RuntimeSchema, type OrgConfig } from "./schema.js";
 export type AgentPreset = Exclude<PresetName, "generic">;
 
 // generic starts no program of its own, so a role can only use it through an entry that gives a command.
-export const AGENT_PRESETS: readonly AgentPreset[] = PRESET_NAMES.filter((name): name is AgentPreset => name !== "generic");
+export const AGENT_PRESETS: readonly AgentPreset[] = PRESET_NAMES.filter((name): name is AgentPreset =>
+  name !== "generic");
 
 export function isAgentPreset(name: string): name is AgentPreset {
   return (AGENT_PRESETS as readonly string[]).includes(name);
@@ -25,5 +26,8 @@ function addPresetRuntimes(config: OrgConfig): OrgConfig["runtimes"] {
   if (config.verify?.judge) named.add(config.verify.judge.runtime);
   // Object.hasOwn: a role's runtime "constructor" must not find the prototype's.
   const implied = [...named].filter((name) => isAgentPreset(name) && !Object.hasOwn(config.runtimes, name));
-  return { ...config.runtimes, ...Object.fromEntries(implied.map((name) => [name, RuntimeSchema.parse({ preset: name })])) };
+  return {
+    ...config.runtimes,
+    ...Object.fromEntries(implied.map((name) => [name, RuntimeSchema.parse({ preset: name })])),
+  };
 }

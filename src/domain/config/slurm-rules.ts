@@ -8,8 +8,14 @@ const OWNED: { flags: string[]; owner: string }[] = [
   { flags: ["--account", "-A"], owner: "set slurm.account instead" },
   { flags: ["--time", "-t"], owner: "set slurm.time_limit instead" },
   { flags: ["--job-name", "-J", "--comment"], owner: "remove it; org names and tags its jobs to find exactly its own" },
-  { flags: ["--gres", "--gpus", "-G", "--gpus-per-node", "--gpus-per-task"], owner: "remove it; org asks for one GPU per agent of a role with gpu: true" },
-  { flags: ["--wrap", "--parsable", "--output", "-o", "--error", "-e", "--export", "--chdir", "-D", "--array", "-a"], owner: "remove it; org sets it for every agent job" },
+  {
+    flags: ["--gres", "--gpus", "-G", "--gpus-per-node", "--gpus-per-task"],
+    owner: "remove it; org asks for one GPU per agent of a role with gpu: true",
+  },
+  {
+    flags: ["--wrap", "--parsable", "--output", "-o", "--error", "-e", "--export", "--chdir", "-D", "--array", "-a"],
+    owner: "remove it; org sets it for every agent job",
+  },
 ];
 
 // Slurm's time formats: minutes, M:S, H:M:S, D-H, D-H:M, D-H:M:S; or no limit.
@@ -27,14 +33,22 @@ function checkTime(path: string[], time: unknown): Problem[] {
 export function checkSlurm(raw: Raw): Problem[] {
   const problems: Problem[] = [];
   if (raw.backend === "slurm" && Array.isArray(raw.gpus)) {
-    problems.push({ path: ["gpus"], message: "gpus lists GPU indices, but with backend: slurm Slurm assigns each agent's GPU", fix: "remove gpus, or set backend: local" });
+    problems.push({
+      path: ["gpus"],
+      message: "gpus lists GPU indices, but with backend: slurm Slurm assigns each agent's GPU",
+      fix: "remove gpus, or set backend: local",
+    });
   }
   const slurm = asMap(raw.slurm);
   if (!slurm) return problems;
   for (const key of ["partition", "account"]) {
     const value = slurm[key];
     if (typeof value === "string" && value !== "" && !NAMES.test(value)) {
-      problems.push({ path: ["slurm", key], message: `${formatPath(["slurm", key])} "${value}" is not a Slurm ${key} name`, fix: `use letters, digits, '_', '-' or '.', several separated by commas, e.g. "gpu"` });
+      problems.push({
+        path: ["slurm", key],
+        message: `${formatPath(["slurm", key])} "${value}" is not a Slurm ${key} name`,
+        fix: `use letters, digits, '_', '-' or '.', several separated by commas, e.g. "gpu"`,
+      });
     }
   }
   problems.push(...checkTime(["slurm", "time_limit"], slurm.time_limit));
@@ -49,7 +63,8 @@ export function checkSlurm(raw: Raw): Problem[] {
   const args = Array.isArray(slurm.sbatch_args) ? slurm.sbatch_args : [];
   args.forEach((arg, index) => {
     if (typeof arg !== "string") return;
-    const owned = OWNED.find(({ flags }) => flags.some((flag) => arg === flag || arg.startsWith(flag.startsWith("--") ? `${flag}=` : flag)));
+    const owned = OWNED.find(({ flags }) =>
+      flags.some((flag) => arg === flag || arg.startsWith(flag.startsWith("--") ? `${flag}=` : flag)));
     if (!owned) return;
     const path = ["slurm", "sbatch_args", index];
     problems.push({ path, message: `${formatPath(path)} "${arg}" is set by org`, fix: owned.owner });

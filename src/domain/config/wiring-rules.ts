@@ -14,10 +14,18 @@ export function checkWiring(raw: Raw): Problem[] {
   for (const [role, value] of Object.entries(roles)) {
     const spec = asMap(value);
     if (!spec) continue;
-    if (typeof spec.reports_to === "string") problems.push(...checkReference(["roles", role, "reports_to"], spec.reports_to, names));
+    if (typeof spec.reports_to === "string") problems.push(...checkReference(
+      ["roles", role, "reports_to"],
+      spec.reports_to,
+      names,
+    ));
     const talksTo = Array.isArray(spec.talks_to) ? spec.talks_to : [];
     talksTo.forEach((target, index) => {
-      if (typeof target === "string") problems.push(...checkReference(["roles", role, "talks_to", index], target, names));
+      if (typeof target === "string") problems.push(...checkReference(
+        ["roles", role, "talks_to", index],
+        target,
+        names,
+      ));
     });
   }
   return problems.concat(findCycles(roles));

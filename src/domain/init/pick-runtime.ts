@@ -53,6 +53,8 @@ export function describeIdleBaseline(edits: string[]): string {
 
 // Agents run in org's sandbox, which is what IS_SANDBOX tells claude run as root.
 function presetEntry(cli: string, root: boolean): string {
-  if (cli === "claude" && root) return 'claude: { preset: claude, env: { IS_SANDBOX: "1" } }   # as root, claude needs it';
+  if (cli === "claude" && root) {
+    return 'claude: { preset: claude, env: { IS_SANDBOX: "1" } }   # as root, claude needs it';
+  }
   return `${cli}: { preset: ${cli} }`;
 }

@@ -83,5 +83,10 @@ export function checkKeeper(record: KeeperRecord | undefined, alive: number | un
   const restarts = record ? `; restarted the daemon ${record.daemonRestarts} times since org up` : "";
   if (alive !== undefined) return { name: "daemon keeper", status: "ok", detail: `running (pid ${alive})${restarts}` };
   const detail = `not running${restarts}: a daemon that dies stays dead until \`org up\``;
-  return { name: "daemon keeper", status: "warn", detail, fix: "org up (starts the keeper; touches nothing that runs)" };
+  return {
+    name: "daemon keeper",
+    status: "warn",
+    detail,
+    fix: "org up (starts the keeper; touches nothing that runs)",
+  };
 }

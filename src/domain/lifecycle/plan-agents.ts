@@ -23,7 +23,9 @@ export function listAgents(config: OrgConfig): { name: string; role: string; gpu
   );
 }
 
-export function planAgents(config: OrgConfig, worktreesDir: string, leases: Map<string, number | null>): PlannedAgent[] {
+export function planAgents(
+  config: OrgConfig, worktreesDir: string, leases: Map<string, number | null>,
+): PlannedAgent[] {
   return listAgents(config).map(({ name, role, gpu }) => ({
     name,
     role,
@@ -72,7 +74,12 @@ export function buildLaunchSpec(config: OrgConfig, agent: PlannedAgent, context:
     inbox: files.inbox,
   };
   const resolved = runtime.builtin ? null : resolveRuntime(runtime);
-  const launch = resolved && describeRuntimeLaunch(resolved, { name: agent.runtime, home: files.home, worktree: agent.worktree, sessionId }, (argv) => substituteArgv(argv, values));
+  const launch = resolved
+    && describeRuntimeLaunch(
+      resolved,
+      { name: agent.runtime, home: files.home, worktree: agent.worktree, sessionId },
+      (argv) => substituteArgv(argv, values),
+    );
   const argv = resolved ? substituteArgv(resolved.command, values) : [...context.orgArgv, "builtin", runtime.builtin!];
   return {
     agent: agent.name,

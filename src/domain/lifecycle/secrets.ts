@@ -6,7 +6,10 @@ const SECRET_PAIRS = /(^|_)(API_?KEY|ACCESS_KEY|PRIVATE_KEY|SECRET_KEY|AUTH_KEY)
 /** ANTHROPIC_API_KEY, GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY, DB_PASSWORD: yes; TOKENIZERS_PARALLELISM, PATH: no. */
 export function isSecretName(name: string): boolean {
   const upper = name.toUpperCase();
-  return SECRET_PAIRS.test(upper) || upper.split("_").some((word) => SECRET_WORDS.has(word) || word.endsWith("SECRET") || word.endsWith("PASSWORD") || word.endsWith("TOKEN"));
+  return SECRET_PAIRS.test(upper)
+    || upper.split("_")
+      .some((word) =>
+        SECRET_WORDS.has(word) || word.endsWith("SECRET") || word.endsWith("PASSWORD") || word.endsWith("TOKEN"));
 }
 
 /**
@@ -14,7 +17,9 @@ export function isSecretName(name: string): boolean {
  * runtime does not declare in pass_env. With declared = [] it is the environment for everything else
  * (the tmux server, the daemon, verify runs).
  */
-export function filterAgentEnv(parentEnv: Readonly<Record<string, string | undefined>>, declared: readonly string[] = []): Record<string, string> {
+export function filterAgentEnv(
+  parentEnv: Readonly<Record<string, string | undefined>>, declared: readonly string[] = [],
+): Record<string, string> {
   const allowed = new Set(declared);
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(parentEnv)) {
@@ -26,6 +31,8 @@ export function filterAgentEnv(parentEnv: Readonly<Record<string, string | undef
 }
 
 /** The named variables of `env` that are set: the secrets a runtime declares, for its program only. */
-export function pickEnv(env: Readonly<Record<string, string | undefined>>, names: readonly string[]): Record<string, string> {
+export function pickEnv(env: Readonly<Record<string, string | undefined>>, names: readonly string[]): Record<
+  string, string
+> {
   return Object.fromEntries(names.flatMap((name) => (env[name] === undefined ? [] : [[name, env[name]!]])));
 }

@@ -16,7 +16,13 @@ export function parseNvidiaSmi(csv: string): Gpu[] {
   for (const line of csv.split("\n")) {
     if (!line.trim()) continue;
     const [index, uuid, name, used, total] = line.split(",").map((field) => field.trim());
-    const gpu = { index: Number(index), uuid: uuid ?? "", name: name ?? "", memoryUsedMb: Number(used), memoryTotalMb: Number(total) };
+    const gpu = {
+      index: Number(index),
+      uuid: uuid ?? "",
+      name: name ?? "",
+      memoryUsedMb: Number(used),
+      memoryTotalMb: Number(total),
+    };
     // "[N/A]" memory (MIG, some drivers) counts as free rather than dropping the GPU.
     if (Number.isNaN(gpu.memoryUsedMb)) gpu.memoryUsedMb = 0;
     if (Number.isNaN(gpu.memoryTotalMb)) gpu.memoryTotalMb = 0;
@@ -58,7 +64,9 @@ export type LeaseResult =
   | { ok: false; needed: number; free: number[]; reason: string };
 
 /** One distinct GPU per agent that needs one, keeping leases already held so a resume never reshuffles. */
-export function allocateGpus(agents: { name: string; gpu: boolean }[], inventory: GpuInventory, previous: Map<string, number | null> = new Map()): LeaseResult {
+export function allocateGpus(
+  agents: { name: string; gpu: boolean }[], inventory: GpuInventory, previous: Map<string, number | null> = new Map(),
+): LeaseResult {
   const leases = new Map<string, number | null>();
   const needers = agents.filter((agent) => agent.gpu);
   for (const agent of agents) if (!agent.gpu) leases.set(agent.name, null);
@@ -83,7 +91,8 @@ export function allocateGpus(agents: { name: string; gpu: boolean }[], inventory
       ok: false,
       needed: needers.length,
       free: inventory.free,
-      reason: `${needers.length} agents need a GPU each but only ${inventory.free.length} GPU${inventory.free.length === 1 ? " is" : "s are"} free (${inventory.free.join(", ") || "none"})`,
+      reason: `${needers.length} agents need a GPU each but only ${inventory.free.length} `
+        + `GPU${inventory.free.length === 1 ? " is" : "s are"} free (${inventory.free.join(", ") || "none"})`,
     };
   }
   for (const name of waiting) leases.set(name, remaining.shift()!);
@@ -92,8 +101,11 @@ export function allocateGpus(agents: { name: string; gpu: boolean }[], inventory
 
 export type GpuPresence = { kind: "present" } | { kind: "unknown"; reason: string } | { kind: "gone"; reason: string };
 
-/** Whether a GPU a run crashed on is still there; only a listing that lacks it says gone (a failing nvidia-smi may be passing). */
+/** Whether a GPU a run crashed on is still there; only a listing that lacks it says gone (a
+ * failing nvidia-smi may be passing). */
 export function checkGpuPresent(gpu: number, probed: Gpu[] | { error: string }): GpuPresence {
   if ("error" in probed) return { kind: "unknown", reason: probed.error };
-  return probed.some((listed) => listed.index === gpu) ? { kind: "present" } : { kind: "gone", reason: `gpu ${gpu} is gone from nvidia-smi` };
+  return probed.some((listed) => listed.index === gpu)
+    ? { kind: "present" }
+    : { kind: "gone", reason: `gpu ${gpu} is gone from nvidia-smi` };
 }

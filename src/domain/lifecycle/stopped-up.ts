@@ -11,15 +11,29 @@ export type StoppedUpDecision =
  * `org up` over the stop section: a condition that holds refuses a plain `org up`, saying why and how to go on;
  * `--resume` goes on past every condition that holds, each waived at its org.yaml value (a new value applies again).
  */
-export function decideStoppedUp(input: { name: string; stop: StopSettings | undefined; decision: StopDecision; record: StopRecord | undefined; resume: boolean; waived: StopWaivers }): StoppedUpDecision {
+export function decideStoppedUp(input: {
+  name: string; stop: StopSettings | undefined; decision: StopDecision; record: StopRecord | undefined; resume: boolean;
+  waived: StopWaivers;
+}): StoppedUpDecision {
   const { decision } = input;
   if (decision.kind === "running") return { kind: "go" };
   if (input.resume) {
     const waivers = { ...input.waived, ...Object.fromEntries(decision.met.map((key) => [key, input.stop?.[key]])) };
-    return { kind: "waive", waivers, reason: `going on past ${decision.met.map((key) => `stop.${key} ${String(input.stop?.[key])}`).join(", ")} (${decision.reason})` };
+    return {
+      kind: "waive",
+      waivers,
+      reason: `going on past ${decision.met.map((key) => `stop.${key} ${String(input.stop?.[key])}`).join(", ")} `
+        + `(${decision.reason})`,
+    };
   }
-  const what = input.record ? `org ${input.name} stopped: ${input.record.reason}` : `org ${input.name} would stop at once: ${decision.reason}`;
-  return { kind: "refuse", reason: `${what} — to go on, ${explainGoOn(decision.key, input.stop?.[decision.key])} in org.yaml, or run \`org up --resume\` to go on past it` };
+  const what = input.record
+    ? `org ${input.name} stopped: ${input.record.reason}`
+    : `org ${input.name} would stop at once: ${decision.reason}`;
+  return {
+    kind: "refuse",
+    reason: `${what} — to go on, ${explainGoOn(decision.key, input.stop?.[decision.key])} in org.yaml, `
+      + `or run \`org up --resume\` to go on past it`,
+  };
 }
 
 function explainGoOn(key: StopKey, value: unknown): string {

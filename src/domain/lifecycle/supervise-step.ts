@@ -21,7 +21,9 @@ const LIVE_STATES = new Set(["starting", "running", "blocked"]);
  * loop); a restart whose backoff has run out is due. `exitError` explains a program that never ran;
  * `blocked` is why the dead pane's screen says a person must act.
  */
-export function stepAgent(input: { status: AgentStatus | undefined; pane: AgentPane; spec: LaunchSpec; now: number; exitError?: string; blocked?: string }): SupervisionStep {
+export function stepAgent(input: {
+  status: AgentStatus | undefined; pane: AgentPane; spec: LaunchSpec; now: number; exitError?: string; blocked?: string;
+}): SupervisionStep {
   const { status, pane, now } = input;
   if (!pane.dead) {
     if (status && status.pid === pane.pid && status.state !== "starting") return { kind: "steady" };
@@ -32,10 +34,18 @@ export function stepAgent(input: { status: AgentStatus | undefined; pane: AgentP
   const unseenRun = status?.pid === null && status.lastExit?.pid !== undefined && status.lastExit.pid !== pane.pid;
   if (!status || unseenRun || (LIVE_STATES.has(status.state) && !(status.state === "blocked" && status.pid === null))) {
     const startedAt = status?.startedAt ? Date.parse(status.startedAt) : now;
-    const exit: ProgramExit = { code: pane.exitCode, signal: pane.exitSignal, startedAt, ...(input.exitError ? { error: input.exitError } : {}) };
+    const exit: ProgramExit = {
+      code: pane.exitCode,
+      signal: pane.exitSignal,
+      startedAt,
+      ...(input.exitError ? { error: input.exitError } : {}),
+    };
     const blocked = input.blocked ?? (status?.state === "blocked" ? status.reason : undefined);
     if (blocked !== undefined) return { kind: "blocked", exit, reason: blocked };
-    const history: RestartHistory = { restarts: status?.restarts ?? 0, consecutiveFailures: status?.consecutiveFailures ?? 0 };
+    const history: RestartHistory = {
+      restarts: status?.restarts ?? 0,
+      consecutiveFailures: status?.consecutiveFailures ?? 0,
+    };
     // The pane knows when its program ended: a supervisor that was down meanwhile still measures the run right.
     return { kind: "exited", exit, decision: decideAfterExit(input.spec, history, exit, exitTime(pane, now)) };
   }
@@ -49,13 +59,19 @@ export function stepAgent(input: { status: AgentStatus | undefined; pane: AgentP
  * The pane command for a launch spec: the agent program itself, so it owns the pane's terminal; in a sandbox, bwrap
  * runs it. `secrets` (pass_env values) reach the program through the pane's environment, never its command line.
  */
-export function paneLaunch(spec: Pick<LaunchSpec, "argv" | "cwd" | "env">, secrets: Record<string, string> = {}, sandbox?: AgentSandbox): PaneLaunch {
+export function paneLaunch(
+  spec: Pick<LaunchSpec, "argv" | "cwd" | "env">, secrets: Record<string, string> = {}, sandbox?: AgentSandbox,
+): PaneLaunch {
   // A Slurm job agent's pane is `org slurm-run`, outside: its sandbox is made on the node, around the job step.
   if (sandbox && !sandbox.step) return wrapInSandbox(sandbox, spec, secrets);
   const { PATH: path, ...env } = { ...spec.env, ...secrets };
   // tmux puts its client's PATH over a pane's own -e PATH, so the PATH travels as an argument. tmux would also
   // run a one-word command through a shell: this fixed script execs the argv as data, never parsed.
-  if (path !== undefined) return { argv: ["/bin/sh", "-c", 'PATH="$1"; export PATH; shift; exec "$@"', "org-agent", path, ...spec.argv], cwd: spec.cwd, env };
+  if (path !== undefined) return {
+    argv: ["/bin/sh", "-c", 'PATH="$1"; export PATH; shift; exec "$@"', "org-agent", path, ...spec.argv],
+    cwd: spec.cwd,
+    env,
+  };
   return { argv: ["/bin/sh", "-c", 'exec "$0" "$@"', ...spec.argv], cwd: spec.cwd, env };
 }
 

@@ -28,9 +28,19 @@ export type ExitDecision =
 const FIELDS: [keyof LaunchSpec, (value: unknown) => boolean, string][] = [
   ["agent", (v) => typeof v === "string" && v !== "", "a non-empty string"],
   ["role", (v) => typeof v === "string", "a string"],
-  ["argv", (v) => Array.isArray(v) && v.length > 0 && v.every((item) => typeof item === "string"), "a non-empty list of strings"],
+  [
+    "argv",
+    (v) => Array.isArray(v) && v.length > 0 && v.every((item) => typeof item === "string"),
+    "a non-empty list of strings",
+  ],
   ["cwd", (v) => typeof v === "string" && v !== "", "a non-empty string"],
-  ["env", (v) => typeof v === "object" && v !== null && !Array.isArray(v) && Object.values(v).every((item) => typeof item === "string"), "a map of strings"],
+  [
+    "env",
+    (v) =>
+      typeof v === "object" && v !== null && !Array.isArray(v)
+        && Object.values(v).every((item) => typeof item === "string"),
+    "a map of strings",
+  ],
   ["restart", (v) => v === "always" || v === "on-failure" || v === "never", "always, on-failure or never"],
   ["backoffMs", (v) => typeof v === "number" && v >= 0, "a number ≥ 0"],
   ["maxBackoffMs", (v) => typeof v === "number" && v >= 0, "a number ≥ 0"],
@@ -47,15 +57,20 @@ export function parseLaunchSpec(raw: unknown): LaunchSpec | string {
   }
   const spec = Object.fromEntries(FIELDS.map(([key]) => [key, record[key]])) as unknown as LaunchSpec;
   // Optional parts: a preset's resume and watch settings, and the names of secrets the program receives.
-  if (typeof record.runtime === "object" && record.runtime !== null) spec.runtime = record.runtime as LaunchSpec["runtime"];
-  if (Array.isArray(record.passEnv) && record.passEnv.every((name) => typeof name === "string")) spec.passEnv = record.passEnv as string[];
+  if (typeof record.runtime === "object" && record.runtime !== null) {
+    spec.runtime = record.runtime as LaunchSpec["runtime"];
+  }
+  if (Array.isArray(record.passEnv) && record.passEnv.every((name) =>
+    typeof name === "string")) spec.passEnv = record.passEnv as string[];
   return spec;
 }
 
 type RestartPolicy = Pick<LaunchSpec, "restart" | "backoffMs" | "maxBackoffMs" | "maxRestarts" | "healthyAfterMs">;
 
 /** Decide what the supervisor does after the agent program exits, by the spec's restart policy. */
-export function decideAfterExit(spec: RestartPolicy, history: RestartHistory, exit: ProgramExit, now: number): ExitDecision {
+export function decideAfterExit(
+  spec: RestartPolicy, history: RestartHistory, exit: ProgramExit, now: number,
+): ExitDecision {
   const durationMs = Math.max(0, now - exit.startedAt);
   const what = exit.error ?? `${describeExit(exit.code, exit.signal)} after ${formatDuration(durationMs)}`;
   const failed = exit.code !== 0 || exit.signal !== null;
@@ -70,7 +85,11 @@ export function decideAfterExit(spec: RestartPolicy, history: RestartHistory, ex
   }
   if (consecutive >= spec.maxRestarts) {
     const healthy = formatDuration(spec.healthyAfterMs);
-    return { kind: "give-up", reason: `${what}; gave up after ${consecutive} restarts without a run lasting ${healthy}`, history: settled };
+    return {
+      kind: "give-up",
+      reason: `${what}; gave up after ${consecutive} restarts without a run lasting ${healthy}`,
+      history: settled,
+    };
   }
   const delayMs = Math.min(spec.backoffMs * 2 ** consecutive, spec.maxBackoffMs);
   const next = { restarts: history.restarts + 1, consecutiveFailures: consecutive + 1 };
@@ -113,10 +132,15 @@ function joinUnits(major: number, majorUnit: string, minor: number, minorUnit: s
 }
 
 /** Why the program never ran, as the exit a shell would report: 127 not found, 126 not executable. */
-export function explainSpawnError(error: { code?: string; message: string }, spec: Pick<LaunchSpec, "argv" | "cwd">, cwdExists: boolean): { code: number; error: string } {
+export function explainSpawnError(
+  error: { code?: string; message: string }, spec: Pick<LaunchSpec, "argv" | "cwd">, cwdExists: boolean,
+): { code: number; error: string } {
   const program = spec.argv[0] ?? "";
   if (!cwdExists) return { code: 127, error: `working directory "${spec.cwd}" does not exist` };
-  if (error.code === "ENOENT") return { code: 127, error: `program "${program}" not found${program.includes("/") ? "" : " on PATH"}` };
+  if (error.code === "ENOENT") return {
+    code: 127,
+    error: `program "${program}" not found${program.includes("/") ? "" : " on PATH"}`,
+  };
   if (error.code === "EACCES") return { code: 126, error: `program "${program}" is not executable` };
   return { code: 127, error: `cannot start "${program}": ${error.message}` };
 }

@@ -17,7 +17,10 @@ import { stopGrid } from "./stop-grid.js";
 
 export type UpResult =
   | { kind: "already-running"; record: OrgRecord; reason: string }
-  | { kind: "started"; record: OrgRecord; createdWorktrees: string[]; warnings: string[]; resumed: boolean; panes: PaneInfo[]; heads: Map<string, string> };
+  | {
+    kind: "started"; record: OrgRecord; createdWorktrees: string[]; warnings: string[]; resumed: boolean;
+    panes: PaneInfo[]; heads: Map<string, string>;
+  };
 
 const GRID_SIZE = { width: 240, height: 80 };
 
@@ -66,15 +69,32 @@ export async function upOrg(world: World, loaded: LoadedConfig, opts: UpOptions 
       if (respawn.kind === "restarted") {
         const status = control.deadStatus ?? control.deadSignal ?? "?";
         const body = `its pane had exited (status ${status}); agents kept running`;
-        await world.files.appendLines(paths.log, [formatLogEntry({ date: world.now(), op: "up", title: "restarted the daemon", body })]);
+        await world.files.appendLines(
+          paths.log,
+          [formatLogEntry({ date: world.now(), op: "up", title: "restarted the daemon", body })],
+        );
         const reason = `org ${config.name} is running; its daemon had exited and was restarted (agents untouched)`;
         return { kind: "already-running", record: previous, reason };
       }
-      if (respawn.kind === "busy") throw new OrgError(`${respawn.reason} — wait for it to finish, then \`org up\` again`, "locked");
-      return { kind: "already-running", record: previous, reason: `org ${config.name} is running; its daemon had exited; ${respawn.kind === "alive" ? "its keeper restarted it" : respawn.reason}` };
+      if (respawn.kind === "busy") throw new OrgError(
+        `${respawn.reason} — wait for it to finish, then \`org up\` again`,
+        "locked",
+      );
+      return {
+        kind: "already-running",
+        record: previous,
+        reason: `org ${config.name} is running; `
+          + `its daemon had exited; ${respawn.kind === "alive" ? "its keeper restarted it" : respawn.reason}`,
+      };
     }
-    const grid = socket.startsWith(PTY_SOCKET_PREFIX) ? `without tmux, pty host at ${socket.slice(PTY_SOCKET_PREFIX.length)}` : `tmux -L ${socket}`;
-    return { kind: "already-running", record: previous, reason: `org ${config.name} is already running (${grid}); nothing changed` };
+    const grid = socket.startsWith(PTY_SOCKET_PREFIX)
+      ? `without tmux, pty host at ${socket.slice(PTY_SOCKET_PREFIX.length)}`
+      : `tmux -L ${socket}`;
+    return {
+      kind: "already-running",
+      record: previous,
+      reason: `org ${config.name} is already running (${grid}); nothing changed`,
+    };
   }
   await world.files.mkdir(paths.state);
   if (!(await world.files.tryLock(paths.lock))) {
@@ -84,20 +104,35 @@ export async function upOrg(world: World, loaded: LoadedConfig, opts: UpOptions 
     await enter("plan");
     const held = new Map((previous?.agents ?? []).map((agent) => [agent.name, agent.gpu]));
     // Under Slurm the allocation names the GPU; this host's GPUs are none of our business.
-    const probed = config.gpus === "none" || config.backend === "slurm" ? { error: "disabled" } : await world.gpus.probe();
+    const probed = config.gpus === "none" || config.backend === "slurm"
+      ? { error: "disabled" }
+      : await world.gpus.probe();
     const leases = planLeases(loaded, probed, held, undefined, previous?.pool);
     if (!leases.ok) throw new ConfigError(leases.problems);
     const warnings = [...leases.warnings];
     const agents = planAgents(config, paths.worktrees, leases.leases);
     await enter("worktrees");
-    const { created, launches, heads, sandbox, sandboxes, reclaimed } = await prepareAgents(world, loaded, paths, agents, socket);
+    const { created, launches, heads, sandbox, sandboxes, reclaimed } = await prepareAgents(
+      world,
+      loaded,
+      paths,
+      agents,
+      socket,
+    );
     if (sandbox.kind === "unavailable") warnings.push(sandbox.warning);
     const left = "a link or special file where org writes, left by an agent of an older org";
     for (const path of reclaimed) warnings.push(`removed ${path}: ${left}`);
     const panes: PaneSpec[] = [
       // The daemon holds the declared secrets (in memory only) to give them to agents it restarts or adds.
       { ...daemon, options: {}, logFile: `${paths.state}/daemon.log` },
-      ...agents.map((agent) => agentPaneSpec(paths, agent, launches.get(agent.name)!, world.secretEnv(launches.get(agent.name)!.passEnv ?? []), sandboxes.get(agent.name))),
+      ...agents.map((agent) =>
+        agentPaneSpec(
+          paths,
+          agent,
+          launches.get(agent.name)!,
+          world.secretEnv(launches.get(agent.name)!.passEnv ?? []),
+          sandboxes.get(agent.name),
+        )),
     ];
     if (opts.interrupted?.()) throw new OrgError("interrupted before grid", "interrupted");
     // Not `enter`: a signal as the grid starts is answered once it stands, by taking it down.
@@ -115,9 +150,28 @@ export async function upOrg(world: World, loaded: LoadedConfig, opts: UpOptions 
     // From here the org is recorded whatever arrives: a few file writes, then it is up and consistent.
     await opts.onPhase?.("record");
     const record: OrgRecord = {
-      version: 1, name: config.name, root: paths.root, repo: loaded.repoDir, base: config.base, baseCommit: loaded.baseCommit,
-      socket, session: tmux.session, mode: socket.startsWith(PTY_SOCKET_PREFIX) ? "pty" : "tmux", cpuMode: leases.cpuMode, backend: config.backend, ...(leases.pool ? { pool: leases.pool } : {}),
-      agents: agents.map((agent, index) => ({ name: agent.name, role: agent.role, runtime: agent.runtime, branch: agent.branch, worktree: agent.worktree, gpu: agent.gpu, paneId: listed[index + 1]!.id })),
+      version: 1,
+      name: config.name,
+      root: paths.root,
+      repo: loaded.repoDir,
+      base: config.base,
+      baseCommit: loaded.baseCommit,
+      socket,
+      session: tmux.session,
+      mode: socket.startsWith(PTY_SOCKET_PREFIX) ? "pty" : "tmux",
+      cpuMode: leases.cpuMode,
+      backend: config.backend,
+      ...(leases.pool ? { pool: leases.pool } : {}),
+      agents: agents.map((agent, index) =>
+        ({
+          name: agent.name,
+          role: agent.role,
+          runtime: agent.runtime,
+          branch: agent.branch,
+          worktree: agent.worktree,
+          gpu: agent.gpu,
+          paneId: listed[index + 1]!.id,
+        })),
       controlPaneId: listed[0]!.id, upAt: world.now().toISOString(),
     };
     // Before org.json, which the daemon waits for: its supervisor then adopts running agents instead of starting them,
@@ -129,10 +183,13 @@ export async function upOrg(world: World, loaded: LoadedConfig, opts: UpOptions 
     ]);
     await writeOrgRecord(world.files, paths, record);
     const resumed = previous !== null;
-    const leaseText = agents.map((agent) => `${agent.name}:${agent.gpu ?? (leases.pool?.length ? "pool" : "cpu")}`).join(" ");
+    const leaseText = agents.map((agent) => `${agent.name}:${agent.gpu ?? (leases.pool?.length ? "pool" : "cpu")}`)
+      .join(" ");
+    const poolSlots = leases.pool && leases.pool.length > 0 ? `GPUs ${leases.pool.join(", ")}` : "CPU slots";
+    const poolText = leases.pool ? `; verify pool ${poolSlots}` : "";
     await world.files.appendLines(paths.log, [formatLogEntry({
       date: world.now(), op: "up", title: `${resumed ? "resumed" : "started"} ${agents.length} agents`,
-      body: `leases ${leaseText}${leases.pool ? `; verify pool ${leases.pool.length > 0 ? `GPUs ${leases.pool.join(", ")}` : "CPU slots"}` : ""}; new worktrees ${created.length}; socket ${socket}`,
+      body: `leases ${leaseText}${poolText}; new worktrees ${created.length}; socket ${socket}`,
     })]);
     return { kind: "started", record, createdWorktrees: created, warnings, resumed, panes: listed, heads };
   } finally {
@@ -140,11 +197,20 @@ export async function upOrg(world: World, loaded: LoadedConfig, opts: UpOptions 
   }
 }
 
-/** The pane of one agent: its program, in its worktree with its environment (in its sandbox), labelled for the border and logged to pane.log. */
-export function agentPaneSpec(paths: OrgPaths, agent: Pick<PlannedAgent, "name" | "role" | "gpu">, launch: LaunchSpec, secrets: Record<string, string> = {}, sandbox?: AgentSandbox): PaneSpec {
+/** The pane of one agent: its program, in its worktree with its environment (in its sandbox),
+ * labelled for the border and logged to pane.log. */
+export function agentPaneSpec(
+  paths: OrgPaths, agent: Pick<PlannedAgent, "name" | "role" | "gpu">, launch: LaunchSpec,
+  secrets: Record<string, string> = {}, sandbox?: AgentSandbox,
+): PaneSpec {
   return {
     ...paneLaunch(launch, secrets, sandbox),
-    options: { "@org_agent": agent.name, "@org_role": agent.role, "@org_gpu": agent.gpu === null ? "cpu" : String(agent.gpu), "@org_status": "running" },
+    options: {
+      "@org_agent": agent.name,
+      "@org_role": agent.role,
+      "@org_gpu": agent.gpu === null ? "cpu" : String(agent.gpu),
+      "@org_status": "running",
+    },
     logFile: agentPaths(paths.state, agent.name).paneLog,
   };
 }
@@ -165,9 +231,22 @@ export async function recordStarts(world: World, paths: OrgPaths, panes: PaneInf
     if (!agent) return;
     const files = agentPaths(paths.state, agent);
     if (pane.dead) return writeStartingStatus(world, paths, agent, now);
-    const status: AgentStatus = { agent, state: "running", pid: pane.pid, startedAt: at, restarts: 0, consecutiveFailures: 0, lastExit: null, reason: "started by org up", updatedAt: at };
+    const status: AgentStatus = {
+      agent,
+      state: "running",
+      pid: pane.pid,
+      startedAt: at,
+      restarts: 0,
+      consecutiveFailures: 0,
+      lastExit: null,
+      reason: "started by org up",
+      updatedAt: at,
+    };
     await writeAgentStatus(world.files, paths.state, agent, status);
-    await world.files.appendLines(files.events, [JSON.stringify({ at, type: "start", pid: pane.pid, code: null, signal: null, durationMs: null })]);
+    await world.files.appendLines(
+      files.events,
+      [JSON.stringify({ at, type: "start", pid: pane.pid, code: null, signal: null, durationMs: null })],
+    );
     // A fresh start's argv carries the kickoff: nothing an earlier resume left pending is typed into it.
     await world.files.removeFile(files.resumeKickoff);
   }));

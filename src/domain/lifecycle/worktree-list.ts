@@ -9,7 +9,12 @@ export function parseWorktreeList(text: string): WorktreeEntry[] {
     if (!path) continue;
     const head = lines.find((line) => line.startsWith("HEAD "))?.slice(5) ?? null;
     const ref = lines.find((line) => line.startsWith("branch "))?.slice(7) ?? null;
-    entries.push({ path, head, branch: ref?.replace(/^refs\/heads\//, "") ?? null, prunable: lines.some((line) => line.startsWith("prunable")) });
+    entries.push({
+      path,
+      head,
+      branch: ref?.replace(/^refs\/heads\//, "") ?? null,
+      prunable: lines.some((line) => line.startsWith("prunable")),
+    });
   }
   return entries;
 }
@@ -17,14 +22,24 @@ export function parseWorktreeList(text: string): WorktreeEntry[] {
 export type RemovalDecision = { kind: "remove"; reason: string } | { kind: "keep"; reason: string };
 
 /** Whether `org down --clean` may remove a worktree: never when it holds work that lives nowhere else. */
-export function decideWorktreeRemoval(input: { dirty: string[]; branch: string | null; expectedBranch: string; ignored: string[] }): RemovalDecision {
+export function decideWorktreeRemoval(input: {
+  dirty: string[]; branch: string | null; expectedBranch: string; ignored: string[];
+}): RemovalDecision {
   const dirt = input.dirty.filter((line) => !input.ignored.some((path) => line.slice(3).replace(/\/$/, "") === path));
   if (dirt.length > 0) {
     const sample = dirt.slice(0, 3).map((line) => line.slice(3)).join(", ");
-    return { kind: "keep", reason: `uncommitted changes (${dirt.length} path${dirt.length === 1 ? "" : "s"}: ${sample}${dirt.length > 3 ? ", …" : ""})` };
+    return {
+      kind: "keep",
+      reason: `uncommitted changes (${dirt.length} `
+        + `path${dirt.length === 1 ? "" : "s"}: ${sample}${dirt.length > 3 ? ", …" : ""})`,
+    };
   }
   if (input.branch !== input.expectedBranch) {
-    return { kind: "keep", reason: `HEAD is on ${input.branch ?? "a detached commit"}, not ${input.expectedBranch}; its commits may live nowhere else` };
+    return {
+      kind: "keep",
+      reason: `HEAD is on ${input.branch ?? "a detached commit"}, not ${input.expectedBranch}; `
+        + `its commits may live nowhere else`,
+    };
   }
   return { kind: "remove", reason: `clean; its commits stay on branch ${input.expectedBranch}` };
 }

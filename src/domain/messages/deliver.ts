@@ -17,7 +17,9 @@ export interface Outgoing {
  * The one way a message is written: one file per recipient in its inbox, each written atomically,
  * then the sender's log. A full inbox sheds its oldest messages, read ones first, into the archive.
  */
-export async function deliverMessage(port: MailPort, state: string, outgoing: Outgoing, settings: MessageSettings, clock: { now: Date; entropy: string }): Promise<{ id: string; files: string[] }> {
+export async function deliverMessage(
+  port: MailPort, state: string, outgoing: Outgoing, settings: MessageSettings, clock: { now: Date; entropy: string },
+): Promise<{ id: string; files: string[] }> {
   const problem = checkOutgoing(outgoing, settings);
   if (problem) throw new OrgError(problem, "message");
   const id = newMessageId(clock.now, clock.entropy);
@@ -29,14 +31,25 @@ export async function deliverMessage(port: MailPort, state: string, outgoing: Ou
     await archiveOverflow(port, state, agent, settings.inbox_max);
     return file;
   }));
-  const record: SentRecord = { id, from: outgoing.from, to: outgoing.to, kind: outgoing.kind, time, summary: summarize(outgoing.body) };
+  const record: SentRecord = {
+    id,
+    from: outgoing.from,
+    to: outgoing.to,
+    kind: outgoing.kind,
+    time,
+    summary: summarize(outgoing.body),
+  };
   await port.records.appendSent(state, record);
   return { id, files };
 }
 
 /** What makes a message unsendable, as `what — how to fix`; undefined when it may go. */
 export function checkOutgoing(outgoing: Outgoing, settings: MessageSettings): string | undefined {
-  const names = [["sender", outgoing.from], ["kind", outgoing.kind], ...outgoing.to.map((agent) => ["recipient", agent])] as const;
+  const names = [
+    ["sender", outgoing.from],
+    ["kind", outgoing.kind],
+    ...outgoing.to.map((agent) => ["recipient", agent]),
+  ] as const;
   for (const [what, name] of names) {
     if (!SAFE_NAME.test(name)) {
       const unsafe = explainUnsafeName(what, name);
@@ -47,7 +60,8 @@ export function checkOutgoing(outgoing: Outgoing, settings: MessageSettings): st
   if (outgoing.body.trim() === "") return "the message is empty — write some text, or give -f a file that has some";
   const bytes = Buffer.byteLength(outgoing.body, "utf8");
   if (bytes > settings.max_bytes) {
-    return `the message is ${bytes} bytes, over the cap of ${settings.max_bytes} (messages.max_bytes in org.yaml) — shorten it, or write the details to a file and send its path`;
+    return `the message is ${bytes} bytes, over the cap of ${settings.max_bytes} (messages.max_bytes in org.yaml) — `
+      + `shorten it, or write the details to a file and send its path`;
   }
   return undefined;
 }
@@ -81,11 +95,13 @@ export function pickArchived(ids: string[], read: Set<string>, max: number): str
 
 /** Message ids from a folder listing, oldest first; temp files and strays are not messages. */
 export function messageIds(names: string[]): string[] {
-  return names.filter((name) => name.endsWith(".md") && MESSAGE_ID.test(name.slice(0, -3))).map((name) => name.slice(0, -3)).sort();
+  return names.filter((name) => name.endsWith(".md") && MESSAGE_ID.test(name.slice(0, -3)))
+    .map((name) => name.slice(0, -3)).sort();
 }
 
 export function receiptIds(names: string[]): string[] {
-  return names.filter((name) => name.endsWith(".json") && MESSAGE_ID.test(name.slice(0, -5))).map((name) => name.slice(0, -5));
+  return names.filter((name) => name.endsWith(".json") && MESSAGE_ID.test(name.slice(0, -5)))
+    .map((name) => name.slice(0, -5));
 }
 
 function summarize(body: string): string {

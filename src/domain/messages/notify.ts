@@ -1,7 +1,8 @@
 import { cleanLine } from "../safe-text.js";
 import type { AgentStatus } from "../state.js";
 
-/** What the notifier last saw of a pane: its text, when that text last changed, whether tmux calls it dead, whose it is. */
+/** What the notifier last saw of a pane: its text, when that text last changed, whether tmux
+ * calls it dead, whose it is. */
 export interface PaneLook {
   text: string;
   changedAt: number;
@@ -28,7 +29,9 @@ export type NoticeDecision =
   | { kind: "skip"; outcome: "skipped-dead" | "skipped-busy"; reason: string };
 
 /** Whether the agent's program runs: its supervisor says running and the pid is alive. */
-export function checkAlive(status: AgentStatus | undefined, isAlive: (pid: number) => boolean): { alive: boolean; reason: string } {
+export function checkAlive(status: AgentStatus | undefined, isAlive: (pid: number) => boolean): {
+  alive: boolean; reason: string;
+} {
   if (!status) return { alive: false, reason: "it has no status.json yet" };
   if (status.state !== "running") return { alive: false, reason: `its program is ${status.state}: ${status.reason}` };
   if (status.pid === null || !isAlive(status.pid)) return { alive: false, reason: "its program has exited" };
@@ -47,7 +50,8 @@ export function decideNotice(input: {
   now: number;
   idleMs: number;
   busyTimeoutMs: number;
-  /** For a known CLI: whether its screen shows its input prompt (a CLI still starting, or in a dialog, loses what is typed). */
+  /** For a known CLI: whether its screen shows its input prompt (a CLI still starting, or in a
+   * dialog, loses what is typed). */
   screen?: { ready: boolean; reason: string };
 }): NoticeDecision {
   const { live, look, now } = input;
@@ -61,7 +65,13 @@ export function decideNotice(input: {
   const since = Math.min(...input.pending.map((notice) => notice.seenAt));
   const waited = Math.round((now - since) / 1000);
   if (now - since >= input.busyTimeoutMs) {
-    return { kind: "skip", outcome: "skipped-busy", reason: ready ? `the pane stayed busy for ${waited}s` : `not at its prompt for ${waited}s: ${input.screen!.reason}` };
+    return {
+      kind: "skip",
+      outcome: "skipped-busy",
+      reason: ready
+        ? `the pane stayed busy for ${waited}s`
+        : `not at its prompt for ${waited}s: ${input.screen!.reason}`,
+    };
   }
   return { kind: "wait", reason: ready ? "the pane is busy" : `not at its prompt: ${input.screen!.reason}` };
 }

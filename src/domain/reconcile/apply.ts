@@ -27,7 +27,8 @@ export interface ApplyInput {
   tmux: PanesPort;
 }
 
-/** Carry out reconcile's actions: removals, then restarts, then additions, then the layout; org.json is rewritten after each step. */
+/** Carry out reconcile's actions: removals, then restarts, then additions, then the layout;
+ * org.json is rewritten after each step. */
 export async function applyActions(input: ApplyInput): Promise<OrgRecord> {
   const { world, paths, tmux } = input;
   let record: OrgRecord = { ...input.record, agents: [...input.record.agents] };
@@ -35,12 +36,14 @@ export async function applyActions(input: ApplyInput): Promise<OrgRecord> {
     record = { ...record, agents };
     await writeOrgRecord(world.files, paths, record);
   };
-  const of = <K extends Action["kind"]>(kind: K) => input.actions.filter((action): action is Extract<Action, { kind: K }> => action.kind === kind);
+  const of = <K extends Action["kind"]>(kind: K) =>
+    input.actions.filter((action): action is Extract<Action, { kind: K }> => action.kind === kind);
 
   const removes = of("remove-agent");
   if (removes.length > 0) {
     // Panes first lose their processes: kill-pane alone would only hang them up.
-    await Promise.all(removes.map((action) => markStatus(world, paths, action.agent.record.name, "stopped", "removed from org.yaml")));
+    await Promise.all(removes.map((action) =>
+      markStatus(world, paths, action.agent.record.name, "stopped", "removed from org.yaml")));
     await Promise.all(removes.map((action) => stopAgent(world, action.agent)));
     await tmux.killPanes(removes.flatMap((action) => (action.agent.pane ? [action.agent.pane.id] : [])));
     const gone = new Set(removes.map((action) => action.agent.record.name));
@@ -58,9 +61,18 @@ export async function applyActions(input: ApplyInput): Promise<OrgRecord> {
     await world.files.removeFile(files.resumeKickoff);
   }
   // A job agent's job request holds its real launch; rewritten, the next job step runs the new one.
-  await prepareSlurmAgents(world.files, input.loaded.config, paths.state, world.orgArgv, rewritten.map((action) => action.agent), new Map(rewritten.map((action) => [action.agent.name, action.agent.raw])));
-  // The old program is gone before the new one starts; marked first, so the supervisor does not restart it by policy meanwhile.
-  await Promise.all(restarts.map((action) => markStatus(world, paths, action.agent.name, "restarting", `restarting: ${action.changes.join(", ")} changed`)));
+  await prepareSlurmAgents(
+    world.files,
+    input.loaded.config,
+    paths.state,
+    world.orgArgv,
+    rewritten.map((action) => action.agent),
+    new Map(rewritten.map((action) => [action.agent.name, action.agent.raw])),
+  );
+  // The old program is gone before the new one starts; marked first, so the supervisor does not
+  // restart it by policy meanwhile.
+  await Promise.all(restarts.map((action) =>
+    markStatus(world, paths, action.agent.name, "restarting", `restarting: ${action.changes.join(", ")} changed`)));
   await Promise.all(restarts.map((action) => stopAgent(world, action.observed)));
   for (const { agent, observed } of restarts) {
     const paneId = observed.pane!.id;
@@ -73,14 +85,29 @@ export async function applyActions(input: ApplyInput): Promise<OrgRecord> {
     await tmux.respawnPane(paneId, { argv: pane.argv, cwd: pane.cwd, env: pane.env ?? {} });
     await save(record.agents.map((entry) => (entry.name === agent.name ? toRecord(agent, paneId) : entry)));
   }
-  for (const { agent, observed } of of("update-held-agent")) await save(record.agents.map((entry) => (entry.name === agent.name ? toRecord(agent, observed.record.paneId) : entry)));
+  for (const { agent, observed } of of("update-held-agent")) await save(record.agents.map((entry) =>
+    (entry.name === agent.name ? toRecord(agent, observed.record.paneId) : entry)));
 
   const adds = of("add-agent");
   if (adds.length > 0) {
-    const { sandboxes } = await prepareAgents(world, input.loaded, paths, adds.map((action) => action.agent), record.socket);
-    // Before the panes: the running supervisor may look at one first, and must not judge it by an earlier agent's status.
+    const { sandboxes } = await prepareAgents(
+      world,
+      input.loaded,
+      paths,
+      adds.map((action) => action.agent),
+      record.socket,
+    );
+    // Before the panes: the running supervisor may look at one first, and must not judge it by
+    // an earlier agent's status.
     await Promise.all(adds.map((action) => writeStartingStatus(world, paths, action.agent.name, world.now())));
-    const ids = await tmux.addPanes(adds.map((action) => agentPaneSpec(paths, action.agent, action.agent.launch, world.secretEnv(action.agent.launch.passEnv ?? []), sandboxes.get(action.agent.name))));
+    const ids = await tmux.addPanes(adds.map((action) =>
+      agentPaneSpec(
+        paths,
+        action.agent,
+        action.agent.launch,
+        world.secretEnv(action.agent.launch.passEnv ?? []),
+        sandboxes.get(action.agent.name),
+      )));
     // Recorded now, not at the supervisor's next look: a reload is done when the new agents run.
     const fresh = new Set(ids);
     await recordStarts(world, paths, (await tmux.listPanes()).filter((pane) => fresh.has(pane.id)), world.now());
@@ -101,7 +128,9 @@ export async function applyActions(input: ApplyInput): Promise<OrgRecord> {
 // A restart an hour away is one the supervisor leaves alone: whoever marked it starts the agent.
 const HELD_MS = 3_600_000;
 
-async function markStatus(world: World, paths: OrgPaths, agent: string, state: "stopped" | "restarting", reason: string): Promise<void> {
+async function markStatus(
+  world: World, paths: OrgPaths, agent: string, state: "stopped" | "restarting", reason: string,
+): Promise<void> {
   const status = await readAgentStatus(world.files, paths.state, agent);
   if (!status) return;
   const now = world.now();
@@ -117,5 +146,13 @@ async function stopAgent(world: World, agent: ObservedAgent): Promise<void> {
 }
 
 function toRecord(agent: DesiredAgent, paneId: string | undefined): AgentRecord {
-  return { name: agent.name, role: agent.role, runtime: agent.runtime, branch: agent.branch, worktree: agent.worktree, gpu: agent.gpu, paneId };
+  return {
+    name: agent.name,
+    role: agent.role,
+    runtime: agent.runtime,
+    branch: agent.branch,
+    worktree: agent.worktree,
+    gpu: agent.gpu,
+    paneId,
+  };
 }

@@ -16,7 +16,8 @@ export function describeChanges(observed: ObservedAgent, desired: DesiredAgent):
     const next = desired.launch;
     if (!sameList(launch.argv, next.argv)) changes.push("command changed");
     if (launch.cwd !== next.cwd) changes.push(`working directory ${launch.cwd} → ${next.cwd}`);
-    const keys = [...new Set([...Object.keys(launch.env), ...Object.keys(next.env)])].filter((key) => key !== LEASE_ENV && launch.env[key] !== next.env[key]);
+    const keys = [...new Set([...Object.keys(launch.env), ...Object.keys(next.env)])].filter((key) =>
+      key !== LEASE_ENV && launch.env[key] !== next.env[key]);
     if (keys.length > 0) changes.push(`environment changed (${keys.sort().join(", ")})`);
     if (launch.restart !== next.restart) changes.push(`restart policy ${launch.restart} → ${next.restart}`);
     if (POLICY_KEYS.some((key) => launch[key] !== next[key])) changes.push("supervisor settings changed");
@@ -24,7 +25,9 @@ export function describeChanges(observed: ObservedAgent, desired: DesiredAgent):
   if (observed.prompt === null) changes.push("prompt.md is missing");
   else if (observed.prompt !== desired.prompt) changes.push("prompt changed");
   // A renamed runtime that starts the very same program is no reason to interrupt the agent.
-  if (changes.length > 0 && was.runtime !== desired.runtime) changes.unshift(`runtime ${was.runtime} → ${desired.runtime}`);
+  if (changes.length > 0 && was.runtime !== desired.runtime) {
+    changes.unshift(`runtime ${was.runtime} → ${desired.runtime}`);
+  }
   return changes;
 }
 

@@ -10,16 +10,19 @@ export function describeAction(action: Action): string {
     case "remove-agent": {
       const { record } = action.agent;
       const lease = record.gpu === null ? "" : `, free GPU ${record.gpu}`;
-      return `- remove ${record.name} (${action.reason}): stop it${lease}; branch ${record.branch} and its worktree are kept`;
+      return `- remove ${record.name} (${action.reason}): stop it${lease}; branch ${record.branch} and `
+        + `its worktree are kept`;
     }
     case "restart-agent":
       return `~ restart ${action.agent.name} (${action.reason})`;
     case "update-held-agent":
-      return `~ update ${action.agent.name} (${action.reason}): the org is stopped, so it stays stopped and starts with this when the org resumes`;
+      return `~ update ${action.agent.name} (${action.reason}): the org is stopped, `
+        + `so it stays stopped and starts with this when the org resumes`;
     case "retile":
       return `# retile the grid: ${action.panes} panes (${action.reason})`;
     case "set-pool":
-      return `~ verify runs: ${describePool(action.from)} → ${describePool(action.to)} (${action.reason}); the verifier takes it up after the runs in flight, nothing restarts for it`;
+      return `~ verify runs: ${describePool(action.from)} → ${describePool(action.to)} (${action.reason}); `
+        + `the verifier takes it up after the runs in flight, nothing restarts for it`;
     case "nothing-to-do":
       return `= nothing to do: ${action.reason}`;
   }

@@ -23,8 +23,20 @@ export function buildDesired(input: DesiredInput): DesiredOrg {
   const { config, paths } = input;
   const agents = planAgents(config, paths.worktrees, input.leases).map((agent) => {
     const raw = buildLaunchSpec(config, agent, input.context);
-    return { ...agent, raw, launch: slurmLaunchSpec(config, paths.state, input.context.orgArgv, raw), prompt: renderAgentPrompt(config, agent, paths.state, input.templates.get(agent.role) ?? "") };
+    return {
+      ...agent,
+      raw,
+      launch: slurmLaunchSpec(config, paths.state, input.context.orgArgv, raw),
+      prompt: renderAgentPrompt(config, agent, paths.state, input.templates.get(agent.role) ?? ""),
+    };
   });
 
-  return { name: config.name, repo: input.repoDir, base: config.base, cpuMode: input.cpuMode, ...(input.pool ? { pool: input.pool } : {}), agents };
+  return {
+    name: config.name,
+    repo: input.repoDir,
+    base: config.base,
+    cpuMode: input.cpuMode,
+    ...(input.pool ? { pool: input.pool } : {}),
+    agents,
+  };
 }

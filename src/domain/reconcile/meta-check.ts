@@ -13,7 +13,8 @@ export function listConfigFiles(config: OrgConfig): string[] {
     .filter((prompt) => !isAbsolute(prompt))
     .map((prompt) => posix.normalize(prompt))
     .filter((prompt) => !prompt.startsWith("../"));
-  return ["org.yaml", ...new Set(prompts)].sort((a, b) => (a === "org.yaml" ? -1 : b === "org.yaml" ? 1 : a.localeCompare(b)));
+  return ["org.yaml", ...new Set(prompts)].sort((a, b) =>
+    (a === "org.yaml" ? -1 : b === "org.yaml" ? 1 : a.localeCompare(b)));
 }
 
 /** A meta role declares org.yaml or a prompt in its edits; an empty edits list (anything) does not count. */
@@ -23,15 +24,29 @@ export function isMetaRole(config: OrgConfig, role: string): boolean {
 }
 
 /** Who may propose this edit, and whether it stays inside what the role may edit and away from the verifier. */
-export function checkMetaEdit(input: { agent: string; role: string; config: OrgConfig; changed: string[]; verifyChanged: boolean }): MetaCheck {
+export function checkMetaEdit(input: {
+  agent: string; role: string; config: OrgConfig; changed: string[]; verifyChanged: boolean;
+}): MetaCheck {
   const { agent, role, config } = input;
   const edits = config.roles[role]?.edits ?? [];
   if (!isMetaRole(config, role)) {
-    return { ok: false, reason: `${agent}'s role ${role} may not change the org: its edits [${edits.join(", ")}] name neither org.yaml nor a prompt — a meta role lists them, e.g. edits: ${formatEdits(readRole("meta").edits)}` };
+    return {
+      ok: false,
+      reason: `${agent}'s role ${role} may not change the org: its edits [${edits.join(", ")}] name neither org.yaml `
+        + `nor a prompt — a meta role lists them, e.g. edits: ${formatEdits(readRole("meta").edits)}`,
+    };
   }
   const outside = input.changed.filter((path) => !edits.some((rule) => matchesRule(path, rule)));
-  if (outside.length > 0) return { ok: false, reason: `the edit changes ${outside.join(", ")}, outside ${role}'s edits [${edits.join(", ")}] — change only those files in your copy` };
-  if (input.verifyChanged) return { ok: false, reason: "the edit changes verify, the immutable verifier — only a person changes how experiments are judged; undo that part of your copy" };
+  if (outside.length > 0) return {
+    ok: false,
+    reason: `the edit changes ${outside.join(", ")}, outside ${role}'s edits [${edits.join(", ")}] — `
+      + `change only those files in your copy`,
+  };
+  if (input.verifyChanged) return {
+    ok: false,
+    reason: "the edit changes verify, the immutable verifier — only a person changes how experiments are judged; "
+      + "undo that part of your copy",
+  };
   return { ok: true };
 }
 
@@ -42,6 +57,7 @@ export function checkMetaRate(now: Date, lastAppliedAt: string | undefined, minI
   if (Number.isNaN(elapsed) || elapsed >= minIntervalMs) return { ok: true };
   return {
     ok: false,
-    reason: `rate-limited: the last meta edit was applied ${formatDuration(elapsed)} ago and reload.min_interval is ${formatDuration(minIntervalMs)} — run \`org reload\` again in ${formatDuration(minIntervalMs - elapsed)}`,
+    reason: `rate-limited: the last meta edit was applied ${formatDuration(elapsed)} ago and reload.min_interval `
+      + `is ${formatDuration(minIntervalMs)} — run \`org reload\` again in ${formatDuration(minIntervalMs - elapsed)}`,
   };
 }

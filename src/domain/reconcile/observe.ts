@@ -28,6 +28,13 @@ export async function observeOrg(
       heldByStop: isHeldByStop(status),
     };
   }));
-  return { name: record.name, repo: record.repo, base: record.base, agents, paneCount: panes.length, ...(record.pool ? { pool: record.pool } : {}) };
+  return {
+    name: record.name,
+    repo: record.repo,
+    base: record.base,
+    agents,
+    paneCount: panes.length,
+    ...(record.pool ? { pool: record.pool } : {}),
+  };
 }
 

@@ -10,7 +10,8 @@ export interface StatePatch {
   set: JsonObject;
 }
 
-/** A TOML table org adds to a file of the agent's config folder, unless its header is there already (the CLI's own, or the seed's). */
+/** A TOML table org adds to a file of the agent's config folder, unless its header is there
+ * already (the CLI's own, or the seed's). */
 export interface TomlTable {
   /** Relative to the agent's config folder. */
   file: string;
@@ -35,10 +36,15 @@ export function planConfigState(preset: PresetName, context: StateContext): Stat
   return [];
 }
 
-/** Codex 0.169.0 asks whether to trust a folder unless $CODEX_HOME/config.toml names it trusted: answered there before it asks. */
+/** Codex 0.169.0 asks whether to trust a folder unless $CODEX_HOME/config.toml names it
+ * trusted: answered there before it asks. */
 export function planConfigTables(preset: PresetName, context: StateContext): TomlTable[] {
   if (preset !== "codex" || !context.answerTrust) return [];
-  return [{ file: "config.toml", header: `[projects.${quoteToml(context.worktree)}]`, body: 'trust_level = "trusted"' }];
+  return [{
+    file: "config.toml",
+    header: `[projects.${quoteToml(context.worktree)}]`,
+    body: 'trust_level = "trusted"',
+  }];
 }
 
 /** The file with the table appended; unchanged when a table of that header is there. */
@@ -57,7 +63,8 @@ function quoteToml(text: string): string {
 // Claude Code 2.1.328 keeps these in $CLAUDE_CONFIG_DIR/.claude.json and settings.json.
 function planClaude(context: StateContext): StatePatch[] {
   const state: JsonObject = { hasCompletedOnboarding: true };
-  // It records an approved key by its last 20 characters; a key that short would be written whole: leave it to its prompt.
+  // It records an approved key by its last 20 characters; a key that short would be written
+  // whole: leave it to its prompt.
   const key = context.env.ANTHROPIC_API_KEY?.trim() ?? "";
   if (key.length > 20) state.customApiKeyResponses = { approved: [key.slice(-20)] };
   if (!context.answerTrust) return [{ file: ".claude.json", set: state }];
@@ -82,13 +89,17 @@ export function mergeJson(base: JsonObject, set: JsonObject): JsonObject {
   for (const [key, value] of Object.entries(set)) {
     const current = merged[key];
     if (isObject(current) && isObject(value)) merged[key] = mergeJson(current, value);
-    else if (Array.isArray(current) && Array.isArray(value)) merged[key] = [...current, ...value.filter((item) => !current.includes(item))];
+    else if (Array.isArray(current) && Array.isArray(value)) merged[key] = [
+      ...current,
+      ...value.filter((item) => !current.includes(item)),
+    ];
     else merged[key] = value;
   }
   return merged;
 }
 
-/** A file's JSON object; {} when there is no file; null when it holds something else (JSONC, a corrupt file): left alone. */
+/** A file's JSON object; {} when there is no file; null when it holds something else (JSONC, a
+ * corrupt file): left alone. */
 export function parseStateFile(text: string | undefined): JsonObject | null {
   if (text === undefined) return {};
   try {

@@ -41,7 +41,9 @@ export function describeRuntimeLaunch(
       sessionId: where.sessionId,
       home: where.home,
       resumeArgv: resolved.resume && substitute(resolved.resume),
-      typeOnResume: resolved.resume && resolved.kickoff_on_resume === "type" ? substitute(["{kickoff}"]).join(" ") : null,
+      typeOnResume: resolved.resume && resolved.kickoff_on_resume === "type"
+        ? substitute(["{kickoff}"]).join(" ")
+        : null,
       transcripts,
       promptFile: resolved.prompt_file && join(where.worktree, resolved.prompt_file),
       seed: resolved.seed,
@@ -51,7 +53,9 @@ export function describeRuntimeLaunch(
 }
 
 /** The argv for this start: the resume argv once the CLI holds a conversation to resume, else a fresh start. */
-export function chooseStartArgv(spec: { argv: string[]; runtime?: LaunchRuntime }, hasConversation: boolean): { argv: string[]; resumed: boolean } {
+export function chooseStartArgv(spec: { argv: string[]; runtime?: LaunchRuntime }, hasConversation: boolean): {
+  argv: string[]; resumed: boolean;
+} {
   const resume = spec.runtime?.resumeArgv;
   return resume && hasConversation ? { argv: resume, resumed: true } : { argv: spec.argv, resumed: false };
 }

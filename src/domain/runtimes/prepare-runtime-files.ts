@@ -9,10 +9,13 @@ import { appendTomlTable, mergeJson, parseStateFile, planConfigState, planConfig
 const MARK = "<!-- written by org up from the role prompt; not part of the repo (excluded via .git/info/exclude) -->";
 
 /**
- * The agent's own config folder (with credentials seeded from `userHome` once, and the first-start answers its
- * CLI would ask for) and the prompt file its CLI reads from the worktree. Returns the info/exclude pattern of that file, if any.
+ * The agent's own config folder (with credentials seeded from `userHome` once, and the first-start answers its CLI
+ * would ask for) and the prompt file its CLI reads from the worktree. Returns the info/exclude pattern of that file, if
+ * any.
  */
-export async function prepareRuntimeFiles(world: Pick<World, "files" | "secretEnv">, spec: LaunchSpec, prompt: string, userHome: string): Promise<string[]> {
+export async function prepareRuntimeFiles(
+  world: Pick<World, "files" | "secretEnv">, spec: LaunchSpec, prompt: string, userHome: string,
+): Promise<string[]> {
   const runtime = spec.runtime;
   if (!runtime) return [];
   // Codex refuses a CODEX_HOME that does not exist: make the folder before the CLI first looks.
@@ -30,7 +33,9 @@ export async function prepareRuntimeFiles(world: Pick<World, "files" | "secretEn
   if (current !== undefined && !current.startsWith(MARK)) {
     const name = relative(spec.cwd, runtime.promptFile);
     throw new OrgError(
-      `${runtime.promptFile} belongs to the repo, and org would write ${spec.agent}'s role prompt there — set prompt_file of its runtime to another file the CLI reads (codex: AGENTS.override.md), or move the repo's ${name}`,
+      `${runtime.promptFile} belongs to the repo, and org would write ${spec.agent}'s role prompt there — `
+        + `set prompt_file of its runtime to another file the CLI reads (codex: AGENTS.override.md), `
+        + `or move the repo's ${name}`,
       "prompt-file",
     );
   }
@@ -39,10 +44,13 @@ export async function prepareRuntimeFiles(world: Pick<World, "files" | "secretEn
 }
 
 /** Merges org's first-start answers into the CLI's own JSON files, over what it (or the seed) wrote there. */
-async function writeConfigState(world: Pick<World, "files" | "secretEnv">, spec: LaunchSpec, runtime: LaunchRuntime): Promise<void> {
+async function writeConfigState(
+  world: Pick<World, "files" | "secretEnv">, spec: LaunchSpec, runtime: LaunchRuntime,
+): Promise<void> {
   // The key is read from the environment the program gets, and only its approved suffix ever reaches a file.
   const env = { ...spec.env, ...world.secretEnv(spec.passEnv ?? []) };
-  for (const patch of planConfigState(runtime.preset, { worktree: spec.cwd, answerTrust: runtime.watch.answerTrust, env })) {
+  const context = { worktree: spec.cwd, answerTrust: runtime.watch.answerTrust, env };
+  for (const patch of planConfigState(runtime.preset, context)) {
     const path = join(runtime.home, patch.file);
     // The agent's own config folder: a link there is not followed but replaced, as a file with nothing of ours.
     const current = parseStateFile(await world.files.readUntrusted(runtime.home, path).catch(() => undefined));
@@ -53,7 +61,7 @@ async function writeConfigState(world: Pick<World, "files" | "secretEnv">, spec:
     if (JSON.stringify(merged) === JSON.stringify(current)) continue;
     await world.files.writeUntrusted(runtime.home, path, `${JSON.stringify(merged, null, 2)}\n`);
   }
-  for (const table of planConfigTables(runtime.preset, { worktree: spec.cwd, answerTrust: runtime.watch.answerTrust, env })) {
+  for (const table of planConfigTables(runtime.preset, context)) {
     const path = join(runtime.home, table.file);
     const current = await world.files.readUntrusted(runtime.home, path).catch(() => undefined);
     const next = appendTomlTable(current, table);

@@ -21,7 +21,8 @@ export function resolveRuntime(runtime: RuntimeConfig): ResolvedRuntime {
   const trust = runtime.trust ?? base.trust;
   const flags = [...unattended, ...(runtime.answer_trust ? trust : [])];
   const resumeTemplate = runtime.resume === undefined ? base.resume : runtime.resume.length > 0 ? runtime.resume : null;
-  const withProgram = (argv: string[]) => (runtime.program && argv.length > 0 ? [runtime.program, ...argv.slice(1)] : argv);
+  const withProgram = (argv: string[]) =>
+    (runtime.program && argv.length > 0 ? [runtime.program, ...argv.slice(1)] : argv);
   const command = expandUnattended(withProgram(runtime.command ?? base.command), flags);
   const resume = resumeTemplate && expandUnattended(withProgram(resumeTemplate), flags);
   const program = command[0] ?? "";
@@ -65,5 +66,6 @@ function expandUnattended(argv: string[], flags: string[]): string[] {
 export function sessionIdFor(root: string, agent: string): string {
   const hex = createHash("sha256").update(`${root}\0${agent}`).digest("hex");
   const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-`
+    + `${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }

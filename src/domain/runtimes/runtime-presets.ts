@@ -1,6 +1,7 @@
 /** How org starts, isolates, resumes, installs and checks one agent CLI: data only, overridable from org.yaml. */
 export interface RuntimePreset {
-  /** argv of a fresh start; "{unattended}" expands to the unattended flags (and trust flags), other placeholders as in plan.ts. */
+  /** argv of a fresh start; "{unattended}" expands to the unattended flags (and trust flags),
+   * other placeholders as in plan.ts. */
   command: string[];
   /** argv that resumes the agent's conversation after a restart; null when the CLI cannot. */
   resume: string[] | null;
@@ -10,11 +11,13 @@ export interface RuntimePreset {
   trust: string[];
   /** A file in the worktree the CLI reads as instructions (AGENTS.md); null when the prompt goes by a flag. */
   prompt_file: string | null;
-  /** Environment variables pointed at the agent's own config folder, so parallel agents never share one mutable config. */
+  /** Environment variables pointed at the agent's own config folder, so parallel agents never
+   * share one mutable config. */
   home_env: string[];
   /** Environment the CLI runs with under org; runtimes.<name>.env adds to it and overrides it key by key. */
   env: Record<string, string>;
-  /** Credentials copied once from the user's config into the agent's folder (from: a path under ~, to: a path in the folder). */
+  /** Credentials copied once from the user's config into the agent's folder (from: a path under
+   * ~, to: a path in the folder). */
   seed: { from: string; to: string }[];
   install: string;
   version: string[];
@@ -39,8 +42,13 @@ export const PRESETS: Record<PresetName, RuntimePreset> = {
   // Claude Code takes a session id at start, so a restart resumes exactly that conversation.
   // Its auto-updater otherwise runs `npm install -g @anthropic-ai/claude-code` from inside the agent's pane.
   claude: {
-    command: ["claude", "{unattended}", "--session-id", "{session_id}", "--append-system-prompt-file", "{prompt_file}", "{kickoff}"],
-    resume: ["claude", "{unattended}", "--resume", "{session_id}", "--append-system-prompt-file", "{prompt_file}", "{kickoff}"],
+    command: [
+      "claude", "{unattended}", "--session-id", "{session_id}", "--append-system-prompt-file", "{prompt_file}",
+      "{kickoff}",
+    ],
+    resume: [
+      "claude", "{unattended}", "--resume", "{session_id}", "--append-system-prompt-file", "{prompt_file}", "{kickoff}",
+    ],
     unattended: ["--dangerously-skip-permissions"],
     // The trust and bypass-permissions answers are written into its config folder instead (config-state.ts).
     trust: [],
@@ -60,8 +68,14 @@ export const PRESETS: Record<PresetName, RuntimePreset> = {
   // check_for_update_on_startup=false: no "update available" screen in front of an agent nobody watches.
   // allow_login_shell=false: its shell tool otherwise runs `bash -lc`, whose /etc/profile resets PATH and loses `org`.
   codex: {
-    command: ["codex", "-c", "check_for_update_on_startup=false", "-c", "allow_login_shell=false", "--no-daemon", "{unattended}", "{kickoff}"],
-    resume: ["codex", "-c", "check_for_update_on_startup=false", "-c", "allow_login_shell=false", "--no-daemon", "resume", "--last", "{unattended}", "{kickoff}"],
+    command: [
+      "codex", "-c", "check_for_update_on_startup=false", "-c", "allow_login_shell=false", "--no-daemon",
+      "{unattended}", "{kickoff}",
+    ],
+    resume: [
+      "codex", "-c", "check_for_update_on_startup=false", "-c", "allow_login_shell=false", "--no-daemon", "resume",
+      "--last", "{unattended}", "{kickoff}",
+    ],
     unattended: ["--dangerously-bypass-approvals-and-sandbox"],
     trust: [],
     prompt_file: "AGENTS.md",
@@ -86,7 +100,10 @@ export const PRESETS: Record<PresetName, RuntimePreset> = {
     prompt_file: "GEMINI.md",
     home_env: ["GEMINI_CLI_HOME"],
     env: {},
-    seed: [{ from: ".gemini/oauth_creds.json", to: ".gemini/oauth_creds.json" }, { from: ".gemini/settings.json", to: ".gemini/settings.json" }],
+    seed: [
+      { from: ".gemini/oauth_creds.json", to: ".gemini/oauth_creds.json" },
+      { from: ".gemini/settings.json", to: ".gemini/settings.json" },
+    ],
     install: "npm install -g @google/gemini-cli",
     version: ["gemini", "--version"],
     // GEMINI_API_KEY reaching it makes org select the key in its settings.json (config-state.ts).
@@ -105,7 +122,8 @@ export const PRESETS: Record<PresetName, RuntimePreset> = {
     prompt_file: "AGENTS.md",
     home_env: ["XDG_DATA_HOME"],
     env: { OPENCODE_DISABLE_AUTOUPDATE: "1" },
-    // Its config (providers, models) too: in the sandbox its HOME is this folder, so ~/.config/opencode is read from here.
+    // Its config (providers, models) too: in the sandbox its HOME is this folder, so
+    // ~/.config/opencode is read from here.
     seed: [
       { from: ".local/share/opencode/auth.json", to: "opencode/auth.json" },
       { from: ".config/opencode/opencode.json", to: ".config/opencode/opencode.json" },

@@ -1,9 +1,19 @@
 import type { PresetName } from "./runtime-presets.js";
 
-// The versions org's screen rules and config answers were checked against (test/fixtures/screens/, scripts/install-clients.sh).
-const TESTED: Record<PresetName, string | null> = { claude: "2.1.328", codex: "0.169.0", gemini: "0.61.0", opencode: "1.18.33", generic: null };
+// The versions org's screen rules and config answers were checked against
+// (test/fixtures/screens/, scripts/install-clients.sh).
+const TESTED: Record<PresetName, string | null> = {
+  claude: "2.1.328",
+  codex: "0.169.0",
+  gemini: "0.61.0",
+  opencode: "1.18.33",
+  generic: null,
+};
 
-export type VersionVerdict = { kind: "tested"; reason: string } | { kind: "other"; tested: string; reason: string } | { kind: "unknown"; reason: string };
+export type VersionVerdict =
+  | { kind: "tested"; reason: string }
+  | { kind: "other"; tested: string; reason: string }
+  | { kind: "unknown"; reason: string };
 
 /** Whether a program's version line is the one org was checked against: another may draw screens org does not know. */
 export function judgeVersion(preset: PresetName, versionLine: string | null): VersionVerdict {

@@ -5,7 +5,8 @@ import type { Check } from "../views/doctor-checks.js";
 export type SandboxProbe =
   | { kind: "works"; bwrap: string }
   | { kind: "unavailable"; reason: string; fix: string }
-  /** Root where bwrap cannot make a user namespace: its sandbox would keep every capability, and an agent with them undoes it. */
+  /** Root where bwrap cannot make a user namespace: its sandbox would keep every capability,
+   * and an agent with them undoes it. */
   | { kind: "privileged"; bwrap: string; reason: string; fix: string };
 
 /** Whether this org's agents run sandboxed, and why not when they do not. */
@@ -25,15 +26,22 @@ export function decideSandbox(setting: SandboxConfig | undefined, probe: Sandbox
   if (probe.kind === "privileged") {
     return {
       kind: "refused",
-      reason: `${probe.reason}, and an agent keeping root's capabilities can remount the org read-write — ${probe.fix}, or set sandbox: { enabled: false } in org.yaml to run agents unsandboxed on purpose`,
+      reason: `${probe.reason}, and an agent keeping root's capabilities can remount the org read-write `
+        + `— ${probe.fix}, or set sandbox: { enabled: false } in org.yaml to run agents unsandboxed on purpose`,
     };
   }
   if (setting?.enabled === true) {
-    return { kind: "refused", reason: `sandbox.enabled is true in org.yaml, but ${probe.reason} — ${probe.fix}, or set sandbox: { enabled: false }` };
+    return {
+      kind: "refused",
+      reason: `sandbox.enabled is true in org.yaml, but ${probe.reason} — ${probe.fix}, or set `
+        + `sandbox: { enabled: false }`,
+    };
   }
   return {
     kind: "unavailable",
-    warning: `agents run WITHOUT a sandbox: ${probe.reason}, so each one may write every file of the org (results, other agents' worktrees, the repo's .git) — ${probe.fix}, or set sandbox: { enabled: false } in org.yaml to run them unsandboxed on purpose`,
+    warning: `agents run WITHOUT a sandbox: ${probe.reason}, so each one may write every file of the org (results, `
+      + `other agents' worktrees, the repo's .git) — ${probe.fix}, `
+      + `or set sandbox: { enabled: false } in org.yaml to run them unsandboxed on purpose`,
   };
 }
 
@@ -45,10 +53,21 @@ export function checkSandbox(decision: SandboxDecision, probe: SandboxProbe): Ch
     case "on":
       return { name: "bwrap", status: "ok", detail: `${decision.bwrap} works: every agent runs in its sandbox` };
     case "off":
-      return { name: "bwrap", status: "warn", detail: `${probe.kind === "works" ? `${probe.bwrap} works, but ` : ""}${decision.reason}: agents run unsandboxed`, fix: "remove sandbox.enabled: false from org.yaml" };
+      return {
+        name: "bwrap",
+        status: "warn",
+        detail: `${probe.kind === "works" ? `${probe.bwrap} works, but ` : ""}${decision.reason}: `
+          + `agents run unsandboxed`,
+        fix: "remove sandbox.enabled: false from org.yaml",
+      };
     case "unavailable":
       return { name: "bwrap", status: "warn", detail: `${why}: agents run unsandboxed`, ...(fix ? { fix } : {}) };
     case "refused":
-      return { name: "bwrap", status: "fail", detail: `${why}${probe.kind === "privileged" ? "" : ", and sandbox.enabled is true"}: org up refuses`, ...(fix ? { fix } : {}) };
+      return {
+        name: "bwrap",
+        status: "fail",
+        detail: `${why}${probe.kind === "privileged" ? "" : ", and sandbox.enabled is true"}: org up refuses`,
+        ...(fix ? { fix } : {}),
+      };
   }
 }

@@ -17,7 +17,8 @@ export interface SandboxLayout {
    */
   agentWritable: readonly string[];
   outbox: string;
-  /** The agent's HOME, state/agents/<agent>/home (its CLI's config folder too): every cache and dotfile a CLI keeps under ~. */
+  /** The agent's HOME, state/agents/<agent>/home (its CLI's config folder too): every cache and
+   * dotfile a CLI keeps under ~. */
   home: string;
   /** The repo's common git folder, the worktree's own git folder in it, and the org name of the branches. */
   git: { common: string; worktreeDir: string; org: string };
@@ -69,12 +70,14 @@ export function planSandbox(layout: SandboxLayout): AgentSandbox {
     "--tmpfs", layout.worktrees,
     ...layout.read.flatMap(ro),
     ...layout.write.flatMap(rw),
-    // After read and write: no entry (a write: [/tmp]) shows the sockets again; a socket connects on a read-only mount too.
+    // After read and write: no entry (a write: [/tmp]) shows the sockets again; a socket
+    // connects on a read-only mount too.
     ...layout.hideDirs.flatMap((dir) => ["--tmpfs", dir]),
     ...layout.maskFiles.flatMap((file) => ["--ro-bind", "/dev/null", file]),
     ...rw(layout.worktree),
     ...layout.agentWritable.flatMap(rw),
-    // git commits on the agent's branch: new objects (packs stay read-only), its worktree's index and HEAD, the branch and its reflog.
+    // git commits on the agent's branch: new objects (packs stay read-only), its worktree's
+    // index and HEAD, the branch and its reflog.
     ...rw(join(git.common, "objects")),
     ...ro(join(git.common, "objects", "pack")),
     ...rw(git.worktreeDir),

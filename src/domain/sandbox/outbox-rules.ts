@@ -3,8 +3,12 @@ import { BROKERED_ENV } from "../identity/decide-caller.js";
 import { agentPaths } from "../paths.js";
 import type { AgentRecord } from "../state.js";
 
-// What an agent may have the daemon run for it: its research loop, its messages and what it reads. Never up, down, attach, report…
-const AGENT_COMMANDS = ["submit", "wait", "send", "inbox", "note", "task", "contract", "review", "reload", "claim", "claims", "tried", "results", "history", "compare", "status", "logs", "plan", "validate", "help"];
+// What an agent may have the daemon run for it: its research loop, its messages and what it
+// reads. Never up, down, attach, report…
+const AGENT_COMMANDS = [
+  "submit", "wait", "send", "inbox", "note", "task", "contract", "review", "reload", "claim", "claims", "tried",
+  "results", "history", "compare", "status", "logs", "plan", "validate", "help",
+];
 const HELP = ["-h", "--help", "-V", "--version"];
 /** How many commands the daemon runs at once for one agent: each a process outside its sandbox, with its memory. */
 export const OUTBOX_CAP = 4;
@@ -14,7 +18,8 @@ export interface OutboxRequest {
   argv: string[];
   /** The caller's working folder, as the daemon resolved it (symlinks followed). */
   cwd: string;
-  /** What the caller's $ORG_AGENT said ("" when unset): passed on, so a claim to be another agent is refused as in a pane. */
+  /** What the caller's $ORG_AGENT said ("" when unset): passed on, so a claim to be another
+   * agent is refused as in a pane. */
   claimed: string;
   /** Whether the shim passed the content of the file a -f names, read inside the sandbox. */
   file: boolean;
@@ -26,21 +31,28 @@ export type OutboxDecision =
   | { kind: "refuse"; reason: string };
 
 /**
- * Whether the daemon runs `org <argv>` for `agent`, and as whom. The caller is the agent whose outbox the request
- * came through (only its sandbox can write there): the command gets it as ${BROKERED_ENV}, which stands for the pane
- * its process tree no longer runs under, and the ORG_AGENT the caller claimed, which it then refuses if it names another.
- * A file it names is the content the shim read inside the sandbox, never a path the daemon opens: the daemon sees
- * what the sandbox hides. `running` is how many of the agent's commands run now.
+ * Whether the daemon runs `org <argv>` for `agent`, and as whom. The caller is the agent whose outbox the request came
+ * through (only its sandbox can write there): the command gets it as ${BROKERED_ENV}, which stands for the pane its
+ * process tree no longer runs under, and the ORG_AGENT the caller claimed, which it then refuses if it names another. A
+ * file it names is the content the shim read inside the sandbox, never a path the daemon opens: the daemon sees what
+ * the sandbox hides. `running` is how many of the agent's commands run now.
  */
 export function decideOutboxRequest(
   request: OutboxRequest, context: { org: string; root: string; state: string; agent: AgentRecord; running: number },
 ): OutboxDecision {
   const { agent } = context;
   const other = request.argv.find((arg) => /^(-C|--dir)(=|$)|^-C./.test(arg));
-  if (other !== undefined) return { kind: "refuse", reason: `an agent's org commands run on its own org: drop ${other}` };
+  if (other !== undefined) return {
+    kind: "refuse",
+    reason: `an agent's org commands run on its own org: drop ${other}`,
+  };
   const [first] = request.argv;
   if (first !== undefined && !AGENT_COMMANDS.includes(first) && !HELP.includes(first)) {
-    return { kind: "refuse", reason: `\`org ${first}\` is not for agents: in the sandbox an agent runs org ${AGENT_COMMANDS.join(", ")} — ask a person for the rest` };
+    return {
+      kind: "refuse",
+      reason: `\`org ${first}\` is not for agents: in the sandbox an agent runs org ${AGENT_COMMANDS.join(", ")} — `
+        + `ask a person for the rest`,
+    };
   }
   if (context.running >= OUTBOX_CAP) {
     const most = `the most an agent may run at once (${OUTBOX_CAP})`;
@@ -54,7 +66,12 @@ export function decideOutboxRequest(
   }
   const files = agentPaths(context.state, agent.name);
   const env = {
-    ORG_NAME: context.org, ORG_AGENT: request.claimed, [BROKERED_ENV]: agent.name, ORG_ROLE: agent.role, ORG_ROOT: context.root, ORG_STATE: context.state,
+    ORG_NAME: context.org,
+    ORG_AGENT: request.claimed,
+    [BROKERED_ENV]: agent.name,
+    ORG_ROLE: agent.role,
+    ORG_ROOT: context.root,
+    ORG_STATE: context.state,
     ORG_WORKTREE: agent.worktree, ORG_INBOX: files.inbox, ORG_PROGRESS: files.progress, ORG_TASK: files.task,
   };
   if (!option) return { kind: "run", args: request.argv, cwd: request.cwd, env };

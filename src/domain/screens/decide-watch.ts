@@ -49,7 +49,8 @@ export interface WatchInput {
 export function decideWatch(input: WatchInput): WatchDecision {
   const { screen, now, memory, settings } = input;
   const recent = (times: number[]) => times.filter((at) => now - at < HOUR);
-  if (screen.kind === "login-required" || screen.kind === "key-refused" || screen.kind === "offline" || screen.kind === "refused") {
+  if (screen.kind === "login-required" || screen.kind === "key-refused" || screen.kind === "offline"
+      || screen.kind === "refused") {
     return { kind: "block", fix: input.fix, reason: screen.reason };
   }
   if (screen.kind === "service-error") return decideServiceError(input);
@@ -57,31 +58,58 @@ export function decideWatch(input: WatchInput): WatchDecision {
   switch (screen.kind) {
     case "usage-limit": {
       const until = memory.waitUntil ?? parseResetTime(screen.resetText ?? "", now) ?? now + UNKNOWN_RESET_WAIT_MS;
-      if (now < until) return { kind: "wait", until, reason: `usage limit: ${screen.resetText ? `resets ${screen.resetText}` : "no reset time shown"}` };
+      if (now < until) return {
+        kind: "wait",
+        until,
+        reason: `usage limit: ${screen.resetText ? `resets ${screen.resetText}` : "no reset time shown"}`,
+      };
       return { kind: "nudge", text: settings.nudge, reason: "the usage limit's reset time has passed" };
     }
     case "trust-dialog": {
       const answers = recent(memory.trustAnswers);
-      if (!settings.answerTrust) return { kind: "block", fix: input.fix, reason: `${screen.reason}; answer_trust is off` };
-      if (answers.length >= MAX_TRUST_ANSWERS) return { kind: "block", fix: input.fix, reason: `${screen.reason}; still there after ${answers.length} answers` };
-      if (answers.some((at) => now - at < TRUST_SETTLE_MS)) return { kind: "none", reason: "trust dialog just answered" };
+      if (!settings.answerTrust) return {
+        kind: "block",
+        fix: input.fix,
+        reason: `${screen.reason}; answer_trust is off`,
+      };
+      if (answers.length >= MAX_TRUST_ANSWERS) return {
+        kind: "block",
+        fix: input.fix,
+        reason: `${screen.reason}; still there after ${answers.length} answers`,
+      };
+      if (answers.some((at) => now - at < TRUST_SETTLE_MS)) return {
+        kind: "none",
+        reason: "trust dialog just answered",
+      };
       return { kind: "answer-trust", keys: screen.keys, reason: screen.reason };
     }
     case "idle": {
       if (input.unchangedMs < settings.nudgeAfterMs) return { kind: "none", reason: "idle, not yet for long" };
-      if (recent(memory.nudges).length >= settings.nudgesPerHour) return { kind: "none", reason: `idle; ${settings.nudgesPerHour} nudges this hour already` };
-      return { kind: "nudge", text: settings.nudge, reason: `idle with an unchanged screen for ${Math.round(input.unchangedMs / 1000)}s` };
+      if (recent(memory.nudges).length >= settings.nudgesPerHour) return {
+        kind: "none",
+        reason: `idle; ${settings.nudgesPerHour} nudges this hour already`,
+      };
+      return {
+        kind: "nudge",
+        text: settings.nudge,
+        reason: `idle with an unchanged screen for ${Math.round(input.unchangedMs / 1000)}s`,
+      };
     }
     default:
       return { kind: "none", reason: screen.reason };
   }
 }
 
-/** A CLI that gave up on a failing service: blocked so a person sees why, and nudged within the budget so it tries again. */
+/** A CLI that gave up on a failing service: blocked so a person sees why, and nudged within the
+ * budget so it tries again. */
 function decideServiceError(input: WatchInput): WatchDecision {
   const { screen, now, memory, settings } = input;
   const block: WatchDecision = { kind: "block", fix: input.fix, reason: screen.reason };
   if (!input.alive || input.unchangedMs < settings.nudgeAfterMs) return block;
   if (memory.nudges.filter((at) => now - at < HOUR).length >= settings.nudgesPerHour) return block;
-  return { kind: "nudge", text: settings.nudge, reason: `${screen.reason}, unchanged for ${Math.round(input.unchangedMs / 1000)}s: nudged to try the service again` };
+  return {
+    kind: "nudge",
+    text: settings.nudge,
+    reason: `${screen.reason}, unchanged for ${Math.round(input.unchangedMs / 1000)}s: nudged to try the service again`,
+  };
 }

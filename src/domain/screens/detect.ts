@@ -22,16 +22,29 @@ export function detectScreen(preset: PresetName, rows: string[], programAlive = 
     const reason = `screen shows "${line}"`;
     if (rule.kind === "trust-dialog") return { kind: "trust-dialog", reason, keys: rule.keys ?? ["Enter"] };
     if (rule.kind === "refused") return { kind: "refused", reason, refusal: rule.refusal ?? "root" };
-    if (rule.kind === "usage-limit") return { kind: "usage-limit", reason, resetText: findReset(lines.slice(index, index + 3), rule.reset) };
+    if (rule.kind === "usage-limit") return {
+      kind: "usage-limit",
+      reason,
+      resetText: findReset(lines.slice(index, index + 3), rule.reset),
+    };
     return { kind: rule.kind, reason };
   }
   // tmux's own line on a dead pane: 126/127 is the shell saying the program never ran, even when its words were lost.
   const deadStatus = lines.map((line) => /^Pane is dead \(status (\d+)/.exec(line)?.[1]).find(Boolean);
-  if (!programAlive && (deadStatus === "126" || deadStatus === "127")) return { kind: "shell", reason: `exit ${deadStatus}: the shell could not run the program` };
+  if (!programAlive && (deadStatus === "126" || deadStatus === "127")) return {
+    kind: "shell",
+    reason: `exit ${deadStatus}: the shell could not run the program`,
+  };
   const filled = lines.filter((line) => line.trim() !== "" && !/^Pane is dead/.test(line));
   const last = filled.at(-1)?.trim() ?? "";
-  if (SHELL_PROMPT.test(last) || (NOT_FOUND.test(last) && !programAlive)) return { kind: "shell", reason: `back at a shell: "${last}"` };
-  return { kind: "unknown", reason: filled.length === 0 ? "the screen is empty" : `no known screen; last line "${last.slice(0, 80)}"` };
+  if (SHELL_PROMPT.test(last) || (NOT_FOUND.test(last) && !programAlive)) return {
+    kind: "shell",
+    reason: `back at a shell: "${last}"`,
+  };
+  return {
+    kind: "unknown",
+    reason: filled.length === 0 ? "the screen is empty" : `no known screen; last line "${last.slice(0, 80)}"`,
+  };
 }
 
 function tailStart(lines: string[], tail: number | undefined): number {

@@ -19,7 +19,11 @@ export function parseResetTime(text: string, now: number): number | null {
 }
 
 function parseRelative(text: string): number | null {
-  const units: [RegExp, number][] = [[/(\d+)\s*(?:h|hours?)\b/i, 3_600_000], [/(\d+)\s*(?:m|min|mins|minutes?)\b/i, 60_000], [/(\d+)\s*(?:s|sec|seconds?)\b/i, 1000]];
+  const units: [RegExp, number][] = [
+    [/(\d+)\s*(?:h|hours?)\b/i, 3_600_000],
+    [/(\d+)\s*(?:m|min|mins|minutes?)\b/i, 60_000],
+    [/(\d+)\s*(?:s|sec|seconds?)\b/i, 1000],
+  ];
   if (!/\bin\b|\d\s*[hms]\b|hours?|minutes?/i.test(text) || /\d:\d/.test(text) || /[ap]\.?m\b/i.test(text)) return null;
   let total = 0;
   for (const [pattern, ms] of units) {
@@ -46,9 +50,28 @@ function nextWallClock(now: number, hour: number, minute: number, zone: string |
 function zoneOffset(at: number, zone: string | undefined): number | null {
   if (zone === undefined) return -new Date(at).getTimezoneOffset() * 60_000;
   try {
-    const parts = new Intl.DateTimeFormat("en-US", { timeZone: zone, hourCycle: "h23", year: "numeric", month: "numeric", day: "numeric", hour: "numeric", minute: "numeric", second: "numeric" }).formatToParts(at);
+    const parts = new Intl.DateTimeFormat(
+      "en-US",
+      {
+        timeZone: zone,
+        hourCycle: "h23",
+        year: "numeric",
+        month: "numeric",
+        day: "numeric",
+        hour: "numeric",
+        minute: "numeric",
+        second: "numeric",
+      },
+    ).formatToParts(at);
     const get = (type: string) => Number(parts.find((part) => part.type === type)?.value);
-    return Date.UTC(get("year"), get("month") - 1, get("day"), get("hour"), get("minute"), get("second")) - Math.floor(at / 1000) * 1000;
+    return Date.UTC(
+      get("year"),
+      get("month") - 1,
+      get("day"),
+      get("hour"),
+      get("minute"),
+      get("second"),
+    ) - Math.floor(at / 1000) * 1000;
   } catch {
     return null;
   }

@@ -16,7 +16,9 @@ export function decideAgentJob(agentJobs: readonly SlurmJob[]): JobDecision {
   if (live.length > 0) {
     const [job, ...duplicates] = live as [LiveJob, ...LiveJob[]];
     const cancel = duplicates.map((duplicate) => duplicate.id);
-    const extra = cancel.length > 0 ? `; cancelling duplicate job${cancel.length > 1 ? "s" : ""} ${cancel.join(", ")}` : "";
+    const extra = cancel.length > 0
+      ? `; cancelling duplicate job${cancel.length > 1 ? "s" : ""} ${cancel.join(", ")}`
+      : "";
     return { kind: "adopt", job, cancel, reason: `job ${job.id} is ${describeJob(job)}${extra}` };
   }
   // A job still releasing its allocation would make a new one wait behind it, or run next to its last processes.

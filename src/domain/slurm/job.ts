@@ -16,7 +16,10 @@ export type LiveJob = Extract<SlurmJob, { kind: "pending" | "running" | "suspend
 export type EndedJob = Extract<SlurmJob, { kind: "ended" }>;
 
 // Slurm's states, grouped; anything unknown is treated as pending so org neither duplicates nor drops it.
-const ENDED = new Set(["COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "PREEMPTED", "NODE_FAIL", "BOOT_FAIL", "DEADLINE", "OUT_OF_MEMORY", "SPECIAL_EXIT", "REVOKED"]);
+const ENDED = new Set([
+  "COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "PREEMPTED", "NODE_FAIL", "BOOT_FAIL", "DEADLINE", "OUT_OF_MEMORY",
+  "SPECIAL_EXIT", "REVOKED",
+]);
 const ENDING = new Set(["COMPLETING", "STAGE_OUT", "SIGNALING"]);
 const SUSPENDED = new Set(["SUSPENDED", "STOPPED"]);
 
@@ -27,7 +30,11 @@ export function classifyJob(base: JobBase, state: string, reason: string, node: 
   if (ENDING.has(state)) return { ...base, kind: "ending", state };
   if (SUSPENDED.has(state)) return { ...base, kind: "suspended", node };
   // PENDING, CONFIGURING, REQUEUED, REQUEUE_HOLD, RESIZING: the job holds no usable allocation yet.
-  return { ...base, kind: "pending", reason: state === "PENDING" ? reason : `${state.toLowerCase()}${reason && reason !== "None" ? `, ${reason}` : ""}` };
+  return {
+    ...base,
+    kind: "pending",
+    reason: state === "PENDING" ? reason : `${state.toLowerCase()}${reason && reason !== "None" ? `, ${reason}` : ""}`,
+  };
 }
 
 /**

@@ -20,7 +20,8 @@ export function parseGpuIndices(stdout: string): Map<string, number[]> {
   for (const line of stdout.split("\n")) {
     const id = /(?:^|\s)JobId=(\d+)/.exec(line)?.[1];
     if (!id) continue;
-    const indices = [...line.matchAll(/\sGRES=\S*?gpu[^\s(]*\(IDX:([\d,-]+)\)/g)].flatMap((match) => expandRanges(match[1]!));
+    const indices = [...line.matchAll(/\sGRES=\S*?gpu[^\s(]*\(IDX:([\d,-]+)\)/g)].flatMap((match) =>
+      expandRanges(match[1]!));
     if (indices.length > 0) gpus.set(id, indices);
   }
   return gpus;

@@ -40,10 +40,13 @@ function withoutLease(env: Record<string, string>): Record<string, string> {
 
 /**
  * Under backend: slurm, records each job agent's request (slurm.json, holding its real launch) and points its
- * launch.json at `org slurm-run`, so the pane and every restart of it go through the job. Returns the launches the panes run.
+ * launch.json at `org slurm-run`, so the pane and every restart of it go through the job. Returns the launches the
+ * panes run.
  */
 export async function prepareSlurmAgents(
-  files: FilesPort, config: OrgConfig, state: string, orgArgv: string[], agents: readonly { name: string; role: string }[], launches: ReadonlyMap<string, LaunchSpec>,
+  files: FilesPort, config: OrgConfig, state: string, orgArgv: string[], agents: readonly {
+    name: string; role: string;
+  }[], launches: ReadonlyMap<string, LaunchSpec>,
 ): Promise<Map<string, LaunchSpec>> {
   const settings = config.slurm ?? SlurmSchema.parse({});
   const result = new Map(launches);
@@ -52,7 +55,10 @@ export async function prepareSlurmAgents(
     if (!spec || !runsAsJob(config, agent.role)) continue;
     const env = withoutLease(spec.env);
     const request: SlurmJobRequest = {
-      org: config.name, agent: agent.name, gpu: holdsGpu(config, agent.role), output: slurmAgentPaths(state, agent.name).output,
+      org: config.name,
+      agent: agent.name,
+      gpu: holdsGpu(config, agent.role),
+      output: slurmAgentPaths(state, agent.name).output,
       cwd: spec.cwd, settings: roleSettings(settings, agent.role), launch: { argv: spec.argv, cwd: spec.cwd, env },
       ...(spec.runtime?.resumeArgv ? { resume: spec.runtime.resumeArgv } : {}),
     };

@@ -12,34 +12,60 @@ export interface JuniorReport {
 
 const TEXT_MAX = 80;
 
-/** The chief's standup: per junior its task, latest results, best and crashes; bounded by `maxBytes`, whole juniors dropped last-first. */
-export function renderDigest(input: { now: Date; reason: string; metric: string; juniors: JuniorReport[]; latest: number; maxBytes: number; best: { agent: string; commit: string; metric: number } | undefined }): string {
+/** The chief's standup: per junior its task, latest results, best and crashes; bounded by
+ * `maxBytes`, whole juniors dropped last-first. */
+export function renderDigest(input: {
+  now: Date; reason: string; metric: string; juniors: JuniorReport[]; latest: number; maxBytes: number;
+  best: { agent: string; commit: string; metric: number } | undefined;
+}): string {
+  const best = input.best
+    ? `Org best: ${input.metric} ${formatNumber(input.best.metric)} `
+      + `by ${input.best.agent} (${input.best.commit.slice(0, 7)}).`
+    : `No ${input.metric} measured yet.`;
   const head = [
     `# Standup ${input.now.toISOString().slice(0, 16).replace("T", " ")} UTC`,
     "",
-    `${capitalize(input.reason)}. ${input.best ? `Org best: ${input.metric} ${formatNumber(input.best.metric)} by ${input.best.agent} (${input.best.commit.slice(0, 7)}).` : `No ${input.metric} measured yet.`}`,
+    `${capitalize(input.reason)}. ${best}`,
   ].join("\n");
   const foot = "Details: `org results`; a junior's task is state/agents/<junior>/task.md.";
   const sections = input.juniors.map((junior) => renderJunior(junior, input.metric, input.latest));
   let kept = sections.length;
-  const assemble = () => [head, ...sections.slice(0, kept), ...(kept < sections.length ? [`… and ${sections.length - kept} more juniors: \`org results\``] : []), foot].join("\n\n") + "\n";
+  const assemble = () =>
+    [head, ...sections.slice(0, kept), ...(kept < sections.length
+      ? [`… and ${sections.length - kept} more juniors: \`org results\``]
+      : []), foot].join("\n\n") + "\n";
   while (kept > 0 && Buffer.byteLength(assemble()) > input.maxBytes) kept--;
   return assemble();
 }
 
 function renderJunior(junior: JuniorReport, metric: string, latest: number): string {
   const lines = [`## ${junior.agent} — ${shorten(junior.state)}`];
-  lines.push(junior.task ? `- task from ${junior.task.from} at ${junior.task.time.slice(11, 16)}: ${shorten(junior.task.title)}` : "- task: none — give one with `org task`");
+  lines.push(junior.task
+    ? `- task from ${junior.task.from} at ${junior.task.time.slice(11, 16)}: ${shorten(junior.task.title)}`
+    : "- task: none — give one with `org task`");
   const standing = junior.standing;
   if (standing?.best !== undefined) {
-    const delta = standing.delta === undefined || standing.delta === 0 ? "the baseline" : `${standing.delta > 0 ? "+" : ""}${formatNumber(standing.delta)} vs baseline ${formatNumber(standing.baseline!)}`;
+    const delta = standing.delta === undefined || standing.delta === 0
+      ? "the baseline"
+      : `${standing.delta > 0 ? "+" : ""}${formatNumber(standing.delta)} vs `
+      + `baseline ${formatNumber(standing.baseline!)}`;
     lines.push(`- best: ${metric} ${formatNumber(standing.best)} (${delta}) at ${standing.bestCommit?.slice(0, 7)}`);
   } else lines.push(`- best: none kept yet`);
-  if (standing) lines.push(`- runs: ${standing.runs} (${standing.counts.keep} keep, ${standing.counts.discard} discard, ${standing.counts.crash} crash, ${standing.counts.reject} reject${standing.counts.fail > 0 ? `, ${standing.counts.fail} fail` : ""})`);
+  if (standing) {
+    const { keep, discard, crash, reject, fail } = standing.counts;
+    const failed = fail > 0 ? `, ${fail} fail` : "";
+    const counts = `${keep} keep, ${discard} discard, ${crash} crash, ${reject} reject${failed}`;
+    lines.push(`- runs: ${standing.runs} (${counts})`);
+  }
   const recent = junior.rows.slice(-latest).reverse();
-  if (recent.length > 0) lines.push(`- latest: ${recent.map((row) => `${row.status}${row.gate ? ` (${row.gate})` : ""}${row.metric === undefined ? "" : ` ${formatNumber(row.metric)}`} "${shorten(row.description, 40)}"`).join(" · ")}`);
+  const describeRun = (row: (typeof recent)[number]) => {
+    const metric = row.metric === undefined ? "" : ` ${formatNumber(row.metric)}`;
+    return `${row.status}${row.gate ? ` (${row.gate})` : ""}${metric} "${shorten(row.description, 40)}"`;
+  };
+  if (recent.length > 0) lines.push(`- latest: ${recent.map(describeRun).join(" · ")}`);
   const crashes = junior.rows.filter((row) => row.status === "crash");
-  if (crashes.length > 0) lines.push(`- crashes: ${crashes.length}, the latest "${shorten(crashes.at(-1)!.description, 40)}" at ${crashes.at(-1)!.time.slice(11, 16)}`);
+  if (crashes.length > 0) lines.push(`- crashes: ${crashes.length}, `
+    + `the latest "${shorten(crashes.at(-1)!.description, 40)}" at ${crashes.at(-1)!.time.slice(11, 16)}`);
   return lines.join("\n");
 }
 

@@ -13,7 +13,9 @@ export type StandupDecision =
  * A digest is due after `verdictsEvery` new verdicts, or after `everyMs` if at least one verdict landed;
  * a first look only starts the count, so a restarted daemon does not repeat the last digest.
  */
-export function decideStandup(input: { now: Date; last: StandupMark | undefined; verdicts: number; everyMs: number; verdictsEvery: number }): StandupDecision {
+export function decideStandup(input: {
+  now: Date; last: StandupMark | undefined; verdicts: number; everyMs: number; verdictsEvery: number;
+}): StandupDecision {
   const { last, verdicts } = input;
   if (!last) return { kind: "start", reason: `counting from ${verdicts} verdicts` };
   // results.tsv started over (a new org in the same folder): count from zero.
@@ -21,8 +23,15 @@ export function decideStandup(input: { now: Date; last: StandupMark | undefined;
   const plural = (n: number) => `${n} verdict${n === 1 ? "" : "s"}`;
   if (fresh >= input.verdictsEvery) return { kind: "due", reason: `${plural(fresh)} since the last standup` };
   const elapsed = input.now.getTime() - Date.parse(last.at);
-  if (elapsed < input.everyMs) return { kind: "wait", reason: `${plural(fresh)} of ${input.verdictsEvery} and ${formatMinutes(elapsed)} of ${formatMinutes(input.everyMs)} since the last standup` };
-  if (fresh === 0) return { kind: "wait", reason: `no verdict in the ${formatMinutes(elapsed)} since the last standup: nothing to report` };
+  if (elapsed < input.everyMs) return {
+    kind: "wait",
+    reason: `${plural(fresh)} of ${input.verdictsEvery} and ${formatMinutes(elapsed)} `
+      + `of ${formatMinutes(input.everyMs)} since the last standup`,
+  };
+  if (fresh === 0) return {
+    kind: "wait",
+    reason: `no verdict in the ${formatMinutes(elapsed)} since the last standup: nothing to report`,
+  };
   return { kind: "due", reason: `${formatMinutes(elapsed)} and ${plural(fresh)} since the last standup` };
 }
 

@@ -10,8 +10,13 @@ export function trimProgress(text: string, maxBytes: number): { kept: string; ar
   const budget = Math.floor((maxBytes * 3) / 4) - Buffer.byteLength(`${MARKER}\n`);
   let size = 0;
   let start = lines.length;
-  while (start > 0 && size + Buffer.byteLength(`${lines[start - 1]}\n`) <= budget) size += Buffer.byteLength(`${lines[--start]}\n`);
+  while (start > 0 && size + Buffer.byteLength(`${lines[start - 1]}\n`) <= budget) {
+    size += Buffer.byteLength(`${lines[--start]}\n`);
+  }
   // One line longer than the whole budget: keep its tail rather than nothing.
-  if (start === lines.length) return { kept: `${MARKER}\n${lines.at(-1)!.slice(-Math.max(0, budget - 1))}\n`, archived: lines };
+  if (start === lines.length) return {
+    kept: `${MARKER}\n${lines.at(-1)!.slice(-Math.max(0, budget - 1))}\n`,
+    archived: lines,
+  };
   return { kept: `${MARKER}\n${lines.slice(start).join("\n")}\n`, archived: lines.slice(0, start) };
 }

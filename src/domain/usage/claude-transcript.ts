@@ -3,7 +3,8 @@ import { readCount, readObject, readTime, type LineReading, type ReadContext } f
 
 /**
  * An assistant line holds its API reply's `message.usage`. One reply with several content blocks (text, then a tool
- * call) is written as several lines with the same `message.id` and the same usage: the id makes the tally count it once.
+ * call) is written as several lines with the same `message.id` and the same usage: the id makes the tally count it
+ * once.
  */
 export function readClaudeLine(value: unknown, _context: ReadContext): LineReading {
   const line = readObject(value);
@@ -21,10 +22,26 @@ export function readClaudeLine(value: unknown, _context: ReadContext): LineReadi
   };
   const reply = [message.id, line.requestId, line.uuid].find((candidate) => typeof candidate === "string");
   // Reply ids are the server's: a local server may count them afresh, so the session scopes them.
-  const id = typeof reply === "string" ? `${typeof line.sessionId === "string" ? line.sessionId : ""}:${reply}` : undefined;
+  const id = typeof reply === "string"
+    ? `${typeof line.sessionId === "string" ? line.sessionId : ""}:${reply}`
+    : undefined;
   const at = readTime(line.timestamp);
   const bad = Object.entries(counts).find(([, count]) => count === undefined);
-  if (bad) return { kind: "malformed", why: `an assistant line's message.usage has no whole-number ${bad[0]} (${JSON.stringify(usage).slice(0, 120)})` };
-  if (id === undefined || at === undefined) return { kind: "malformed", why: "an assistant line has no message.id or no timestamp" };
-  return { kind: "usage", record: { id, at, model: typeof message.model === "string" ? message.model : "unknown", ...(counts as { input: number; output: number; cacheRead: number; cacheWrite: number }) } };
+  if (bad) return {
+    kind: "malformed",
+    why: `an assistant line's message.usage has no whole-number ${bad[0]} (${JSON.stringify(usage).slice(0, 120)})`,
+  };
+  if (id === undefined || at === undefined) return {
+    kind: "malformed",
+    why: "an assistant line has no message.id or no timestamp",
+  };
+  return {
+    kind: "usage",
+    record: {
+      id,
+      at,
+      model: typeof message.model === "string" ? message.model : "unknown",
+      ...(counts as { input: number; output: number; cacheRead: number; cacheWrite: number }),
+    },
+  };
 }

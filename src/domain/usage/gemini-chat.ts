@@ -20,11 +20,18 @@ export function readGeminiLine(value: unknown, _context: ReadContext): LineReadi
   const thoughts = readCount(tokens?.thoughts ?? 0);
   const tool = readCount(tokens?.tool ?? 0);
   const at = readTime(line.timestamp);
-  if (input === undefined || cached === undefined || output === undefined || thoughts === undefined || tool === undefined || cached > input) {
-    return { kind: "malformed", why: `a gemini message has tokens in an unknown shape (${JSON.stringify(line.tokens).slice(0, 120)})` };
+  if (input === undefined || cached === undefined || output === undefined || thoughts === undefined
+      || tool === undefined || cached > input) {
+    return {
+      kind: "malformed",
+      why: `a gemini message has tokens in an unknown shape (${JSON.stringify(line.tokens).slice(0, 120)})`,
+    };
   }
   if (at === undefined) return { kind: "malformed", why: "a gemini message has no timestamp" };
   // Gemini's prompt count includes the cached part; thoughts and tool-use prompts are billed apart from it.
   const counts = { input: input - cached + tool, output: output + thoughts, cacheRead: cached, cacheWrite: 0 };
-  return { kind: "usage", record: { id: line.id as string, at, model: typeof line.model === "string" ? line.model : "unknown", ...counts } };
+  return {
+    kind: "usage",
+    record: { id: line.id as string, at, model: typeof line.model === "string" ? line.model : "unknown", ...counts },
+  };
 }

@@ -12,7 +12,9 @@ export interface ScanCursor {
 export const freshCursor = (): ScanCursor => ({ lines: 0, known: false, context: {} });
 
 /** Reads whole lines (the caller holds back a half-written last one) into usage records, advancing the cursor. */
-export function scanJsonl(text: string, read: LineReader, cursor: ScanCursor, label: string): { records: UsageRecord[]; cursor: ScanCursor } {
+export function scanJsonl(text: string, read: LineReader, cursor: ScanCursor, label: string): {
+  records: UsageRecord[]; cursor: ScanCursor;
+} {
   const next: ScanCursor = { ...cursor, context: { ...cursor.context } };
   const records: UsageRecord[] = [];
   const flag = (why: string) => (next.problem ??= `${label}:${next.lines}: ${why}`);
@@ -37,6 +39,7 @@ export function scanJsonl(text: string, read: LineReader, cursor: ScanCursor, la
 /** Why a file's usage cannot be trusted, or undefined: a problem line, or lines none of which is the CLI's. */
 export function explainCursor(cursor: ScanCursor, label: string, cli: string): string | undefined {
   if (cursor.problem) return cursor.problem;
-  if (cursor.lines > 0 && !cursor.known) return `${label}: an unknown shape — none of its ${cursor.lines} lines is a ${cli} transcript line`;
+  if (cursor.lines > 0 && !cursor.known) return `${label}: an unknown shape — `
+    + `none of its ${cursor.lines} lines is a ${cli} transcript line`;
   return undefined;
 }

@@ -2,7 +2,15 @@
 import { addCounts, readCount, readObject, ZERO_COUNTS, type TokenCounts, type UsageRecord } from "./token-counts.js";
 
 export function formatLedgerLine(record: UsageRecord): string {
-  return JSON.stringify({ id: record.id, at: record.at, model: record.model, input: record.input, output: record.output, cacheRead: record.cacheRead, cacheWrite: record.cacheWrite });
+  return JSON.stringify({
+    id: record.id,
+    at: record.at,
+    model: record.model,
+    input: record.input,
+    output: record.output,
+    cacheRead: record.cacheRead,
+    cacheWrite: record.cacheWrite,
+  });
 }
 
 /**
@@ -21,9 +29,18 @@ export function parseLedger(text: string): UsageRecord[] {
     }
     const record = readObject(value);
     const counts = [record?.input, record?.output, record?.cacheRead, record?.cacheWrite].map(readCount);
-    if (!record || typeof record.id !== "string" || typeof record.at !== "number" || typeof record.model !== "string" || counts.includes(undefined)) return [];
+    if (!record || typeof record.id !== "string" || typeof record.at !== "number" || typeof record.model !== "string"
+        || counts.includes(undefined)) return [];
     const [input, output, cacheRead, cacheWrite] = counts as number[];
-    return [{ id: record.id, at: record.at, model: record.model, input: input!, output: output!, cacheRead: cacheRead!, cacheWrite: cacheWrite! }];
+    return [{
+      id: record.id,
+      at: record.at,
+      model: record.model,
+      input: input!,
+      output: output!,
+      cacheRead: cacheRead!,
+      cacheWrite: cacheWrite!,
+    }];
   });
   return takeNew(records, new Set());
 }

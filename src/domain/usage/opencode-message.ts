@@ -18,12 +18,32 @@ export function readOpencodeMessage(id: string, data: string): LineReading {
   if (message.role !== "assistant" || time?.completed === undefined) return { kind: "known" };
   const tokens = readObject(message, "tokens");
   const cache = readObject(tokens, "cache");
-  const counts = { input: readCount(tokens?.input), output: readCount(tokens?.output), reasoning: readCount(tokens?.reasoning ?? 0), cacheRead: readCount(cache?.read ?? 0), cacheWrite: readCount(cache?.write ?? 0) };
+  const counts = {
+    input: readCount(tokens?.input),
+    output: readCount(tokens?.output),
+    reasoning: readCount(tokens?.reasoning ?? 0),
+    cacheRead: readCount(cache?.read ?? 0),
+    cacheWrite: readCount(cache?.write ?? 0),
+  };
   const at = readTime(time.completed);
   if (Object.values(counts).some((count) => count === undefined) || at === undefined) {
-    return { kind: "malformed", why: `message ${id} has tokens in an unknown shape (${JSON.stringify(message.tokens).slice(0, 120)})` };
+    return {
+      kind: "malformed",
+      why: `message ${id} has tokens in an unknown shape (${JSON.stringify(message.tokens).slice(0, 120)})`,
+    };
   }
   const { input, output, reasoning, cacheRead, cacheWrite } = counts as Record<keyof typeof counts, number>;
   // Reasoning is billed as output; opencode keeps it apart from output.
-  return { kind: "usage", record: { id, at, model: typeof message.modelID === "string" ? message.modelID : "unknown", input, output: output + reasoning, cacheRead, cacheWrite } };
+  return {
+    kind: "usage",
+    record: {
+      id,
+      at,
+      model: typeof message.modelID === "string" ? message.modelID : "unknown",
+      input,
+      output: output + reasoning,
+      cacheRead,
+      cacheWrite,
+    },
+  };
 }

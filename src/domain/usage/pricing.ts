@@ -13,7 +13,8 @@ export type Pricing = Record<string, Price>;
 export type PriceMatch = { kind: "priced"; glob: string; price: Price } | { kind: "unpriced"; reason: string };
 export type Cost = { kind: "priced"; usd: number } | { kind: "unpriced"; reason: string };
 
-/** `*` is any run of characters (slashes too: opencode's models read provider/model), `?` one; the whole name must match. */
+/** `*` is any run of characters (slashes too: opencode's models read provider/model), `?` one;
+ * the whole name must match. */
 export function matchesGlob(glob: string, model: string): boolean {
   const pattern = glob.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".");
   return new RegExp(`^${pattern}$`).test(model);
@@ -35,14 +36,20 @@ export function priceCounts(counts: TokenCounts, model: string, pricing: Pricing
   if (match.kind === "unpriced") return match;
   const { price, glob } = match;
   for (const [kind, key] of [["cacheRead", "cache_read"], ["cacheWrite", "cache_write"]] as const) {
-    if (counts[kind] > 0 && price[key] === undefined) return { kind: "unpriced", reason: `pricing."${glob}" has no ${key} price, and model "${model}" used ${key.replace("_", "-")} tokens` };
+    if (counts[kind] > 0 && price[key] === undefined) return {
+      kind: "unpriced",
+      reason: `pricing."${glob}" has no ${key} price, and model "${model}" used ${key.replace("_", "-")} tokens`,
+    };
   }
-  const usd = (counts.input * price.input + counts.output * price.output + counts.cacheRead * (price.cache_read ?? 0) + counts.cacheWrite * (price.cache_write ?? 0)) / 1_000_000;
+  const usd = (counts.input * price.input + counts.output * price.output + counts.cacheRead * (price.cache_read ?? 0)
+    + counts.cacheWrite * (price.cache_write ?? 0)) / 1_000_000;
   return { kind: "priced", usd };
 }
 
 /** The dollars of tokens spread over models: null with the first reason when any model's share is unpriced. */
-export function priceModels(byModel: Record<string, TokenCounts>, pricing: Pricing): { costUsd: number | null; priced: boolean; unpriced?: string } {
+export function priceModels(byModel: Record<string, TokenCounts>, pricing: Pricing): {
+  costUsd: number | null; priced: boolean; unpriced?: string;
+} {
   let usd = 0;
   for (const [model, counts] of Object.entries(byModel)) {
     const cost = priceCounts(counts, model, pricing);

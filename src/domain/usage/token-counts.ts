@@ -35,7 +35,12 @@ export type LineReader = (value: unknown, context: ReadContext) => LineReading;
 export const ZERO_COUNTS: TokenCounts = Object.freeze({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0 });
 
 export function addCounts(a: TokenCounts, b: TokenCounts): TokenCounts {
-  return { input: a.input + b.input, output: a.output + b.output, cacheRead: a.cacheRead + b.cacheRead, cacheWrite: a.cacheWrite + b.cacheWrite };
+  return {
+    input: a.input + b.input,
+    output: a.output + b.output,
+    cacheRead: a.cacheRead + b.cacheRead,
+    cacheWrite: a.cacheWrite + b.cacheWrite,
+  };
 }
 
 export function totalTokens(counts: TokenCounts): number {
@@ -49,8 +54,12 @@ export function readCount(value: unknown): number | undefined {
 
 /** The object at `key`, or undefined. */
 export function readObject(value: unknown, key?: string): Record<string, unknown> | undefined {
-  const found = key === undefined ? value : value !== null && typeof value === "object" ? (value as Record<string, unknown>)[key] : undefined;
-  return found !== null && typeof found === "object" && !Array.isArray(found) ? (found as Record<string, unknown>) : undefined;
+  const found = key === undefined
+    ? value
+    : value !== null && typeof value === "object" ? (value as Record<string, unknown>)[key] : undefined;
+  return found !== null && typeof found === "object" && !Array.isArray(found)
+    ? (found as Record<string, unknown>)
+    : undefined;
 }
 
 /** Epoch milliseconds of an ISO time or a millisecond number; undefined when neither. */

@@ -12,9 +12,27 @@ export type UsageFormat =
 // Keyed by preset: a runtime's preset says which CLI runs, whatever program path org.yaml gives.
 const FORMATS: Record<string, UsageFormat> = {
   // Subagents' conversations are files of their own below the session's folder: every .jsonl under projects/ counts.
-  claude: { kind: "jsonl", cli: "Claude Code", dir: "projects", matches: (path) => path.endsWith(".jsonl"), read: readClaudeLine },
-  codex: { kind: "jsonl", cli: "Codex", dir: "sessions", matches: (path) => /(^|\/)rollout-[^/]*\.jsonl$/.test(path), read: readCodexLine },
-  gemini: { kind: "jsonl", cli: "Gemini CLI", dir: ".gemini/tmp", matches: (path) => /(^|\/)chats\/[^/]*\.jsonl$/.test(path), read: readGeminiLine },
+  claude: {
+    kind: "jsonl",
+    cli: "Claude Code",
+    dir: "projects",
+    matches: (path) => path.endsWith(".jsonl"),
+    read: readClaudeLine,
+  },
+  codex: {
+    kind: "jsonl",
+    cli: "Codex",
+    dir: "sessions",
+    matches: (path) => /(^|\/)rollout-[^/]*\.jsonl$/.test(path),
+    read: readCodexLine,
+  },
+  gemini: {
+    kind: "jsonl",
+    cli: "Gemini CLI",
+    dir: ".gemini/tmp",
+    matches: (path) => /(^|\/)chats\/[^/]*\.jsonl$/.test(path),
+    read: readGeminiLine,
+  },
   opencode: { kind: "opencode-db", cli: "opencode", file: "opencode/opencode.db" },
 };
 

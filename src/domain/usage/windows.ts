@@ -10,7 +10,8 @@ export interface SpanUsage extends TokenCounts {
   unpriced?: string;
 }
 
-/** A kept improvement (not a baseline) and what it took: every reply since the agent's previous keep up to its submit. */
+/** A kept improvement (not a baseline) and what it took: every reply since the agent's previous
+ * keep up to its submit. */
 export interface KeepCost {
   agent: string;
   commit: string;
@@ -51,7 +52,9 @@ function sumSpan(records: UsageRecord[], from: number, to: number, pricing: Pric
 }
 
 /** Per row: the tokens its agent spent between its previous verdict and this experiment's submit. */
-export function attributeWindows(rows: ResultRow[], ledgers: Map<string, UsageRecord[]>, pricing: Pricing): (SpanUsage | undefined)[] {
+export function attributeWindows(
+  rows: ResultRow[], ledgers: Map<string, UsageRecord[]>, pricing: Pricing,
+): (SpanUsage | undefined)[] {
   const lastVerdict = new Map<string, number>();
   return rows.map((row) => {
     const from = lastVerdict.get(row.agent) ?? -Infinity;
@@ -73,7 +76,15 @@ export function costKeeps(rows: ResultRow[], ledgers: Map<string, UsageRecord[]>
     lastKeep.set(row.agent, { at: Date.parse(row.time), experiments: 0 });
     const records = ledgers.get(row.agent);
     if (row.description === "baseline" || !records) continue;
-    keeps.push({ agent: row.agent, commit: row.commit, metric: row.metric, description: row.description, time: row.time, experiments, usage: sumSpan(records, since.at, submitTime(row), pricing) });
+    keeps.push({
+      agent: row.agent,
+      commit: row.commit,
+      metric: row.metric,
+      description: row.description,
+      time: row.time,
+      experiments,
+      usage: sumSpan(records, since.at, submitTime(row), pricing),
+    });
   }
   return keeps;
 }
@@ -93,13 +104,19 @@ export interface ResultsUsage {
 }
 
 /** Tokens and dollars next to the leaderboard: per agent, per kept improvement, per experiment. */
-export function buildResultsUsage(rows: ResultRow[], ledgers: Map<string, UsageRecord[]>, pricing: Pricing): ResultsUsage {
+export function buildResultsUsage(
+  rows: ResultRow[], ledgers: Map<string, UsageRecord[]>, pricing: Pricing,
+): ResultsUsage {
   const keeps = costKeeps(rows, ledgers, pricing);
   const agents: Record<string, AgentSpend> = {};
   for (const [agent, records] of ledgers) {
     const total = sumSpan(records, -Infinity, Infinity, pricing);
     const improvements = keeps.filter((keep) => keep.agent === agent).length;
-    agents[agent] = { ...total, improvements, costPerKeepUsd: total.costUsd !== null && improvements > 0 ? total.costUsd / improvements : null };
+    agents[agent] = {
+      ...total,
+      improvements,
+      costPerKeepUsd: total.costUsd !== null && improvements > 0 ? total.costUsd / improvements : null,
+    };
   }
   return { agents, keeps, windows: attributeWindows(rows, ledgers, pricing) };
 }

@@ -76,12 +76,25 @@ export interface DashboardInput {
 
 export function buildDashboardModel(input: DashboardInput): DashboardModel {
   const { record } = input;
-  const snapshot = buildSnapshot({ record, running: input.panes.length > 0, panes: input.panes, statuses: input.statuses, heads: new Map(), isAlive: input.isAlive, now: input.now });
+  const snapshot = buildSnapshot({
+    record,
+    running: input.panes.length > 0,
+    panes: input.panes,
+    statuses: input.statuses,
+    heads: new Map(),
+    isAlive: input.isAlive,
+    now: input.now,
+  });
   const paneIds = new Map(record.agents.map((agent) => [agent.name, agent.paneId ?? null]));
   const agents = snapshot.agents.map((view): DashboardAgent => {
     const paneId = paneIds.get(view.name) ?? null;
     const program = input.ab && findAgentProgram(input.ab, view.name);
-    return { ...view, ...(program ? { program } : {}), paneId, screen: splitScreen(paneId === null ? undefined : input.screens.get(paneId)) };
+    return {
+      ...view,
+      ...(program ? { program } : {}),
+      paneId,
+      screen: splitScreen(paneId === null ? undefined : input.screens.get(paneId)),
+    };
   });
   const upAt = Date.parse(record.upAt);
   return {
@@ -111,9 +124,14 @@ export function parseLogHeadings(text: string, limit: number): FeedEvent[] {
   return limit <= 0 ? [] : events.slice(-limit);
 }
 
-function withUsage(ranked: Pick<DashboardModel, "standings" | "orgBest">, usage: Map<string, AgentUsage | null> | undefined): Pick<DashboardModel, "standings" | "orgBest"> {
+function withUsage(
+  ranked: Pick<DashboardModel, "standings" | "orgBest">, usage: Map<string, AgentUsage | null> | undefined,
+): Pick<DashboardModel, "standings" | "orgBest"> {
   if (!usage) return ranked;
-  return { ...ranked, standings: ranked.standings.map((standing) => ({ ...standing, usage: usage.get(standing.agent) })) };
+  return {
+    ...ranked,
+    standings: ranked.standings.map((standing) => ({ ...standing, usage: usage.get(standing.agent) })),
+  };
 }
 
 function splitScreen(text: string | undefined): string[] {
@@ -124,7 +142,9 @@ function splitScreen(text: string | undefined): string[] {
 
 function mapGpus(record: OrgRecord): DashboardModel["gpus"] {
   const byGpu = new Map<number, string[]>();
-  for (const agent of record.agents) if (agent.gpu !== null) byGpu.set(agent.gpu, [...(byGpu.get(agent.gpu) ?? []), agent.name]);
+  for (const agent of record.agents) {
+    if (agent.gpu !== null) byGpu.set(agent.gpu, [...(byGpu.get(agent.gpu) ?? []), agent.name]);
+  }
   return [...byGpu].sort(([a], [b]) => a - b).map(([gpu, agents]) => ({ gpu, agents }));
 }
 
@@ -139,10 +159,22 @@ function rankStandings(rows: ResultRow[], goal: Goal, agents: string[]): Pick<Da
     series.set(row.agent, values);
   }
   const standings: Standing[] = board.agents.map((standing) => ({
-    agent: standing.agent, best: standing.best, delta: standing.delta, runs: standing.runs, keeps: standing.counts.keep, series: series.get(standing.agent) ?? [],
+    agent: standing.agent,
+    best: standing.best,
+    delta: standing.delta,
+    runs: standing.runs,
+    keeps: standing.counts.keep,
+    series: series.get(standing.agent) ?? [],
   }));
   for (const agent of agents) {
-    if (!standings.some((standing) => standing.agent === agent)) standings.push({ agent, best: undefined, delta: undefined, runs: 0, keeps: 0, series: [] });
+    if (!standings.some((standing) => standing.agent === agent)) standings.push({
+      agent,
+      best: undefined,
+      delta: undefined,
+      runs: 0,
+      keeps: 0,
+      series: [],
+    });
   }
   return { standings, orgBest: board.best && { agent: board.best.agent, metric: board.best.metric } };
 }

@@ -11,14 +11,32 @@ export type RestartDecision =
  * on (failed), that finished (stopped) or that waits for a person (blocked) has a dead pane, which is
  * respawned: its program starts again with a fresh restart budget.
  */
-export function decideRestart(agent: Pick<AgentView, "name" | "state" | "pid" | "reason"> & { paneId: string | null }, running: boolean): RestartDecision {
+export function decideRestart(
+  agent: Pick<AgentView, "name" | "state" | "pid" | "reason"> & { paneId: string | null }, running: boolean,
+): RestartDecision {
   const name = agent.name;
   if (!running) return { kind: "refuse", agent: name, reason: `the org is down — start it with \`org up\`` };
   if (agent.state === "running" && agent.pid !== null) {
-    return { kind: "signal", agent: name, pid: agent.pid, reason: `SIGTERM to ${name}'s program (pid ${agent.pid}); its supervisor restarts it by its restart policy` };
+    return {
+      kind: "signal",
+      agent: name,
+      pid: agent.pid,
+      reason: `SIGTERM to ${name}'s program (pid ${agent.pid}); its supervisor restarts it by its restart policy`,
+    };
   }
-  if ((agent.state === "failed" || agent.state === "stopped" || agent.state === "blocked") && agent.paneId !== null && agent.reason !== "its pane is gone") {
-    return { kind: "respawn", agent: name, paneId: agent.paneId, reason: `respawn ${name}'s pane: its program starts again with a fresh restart budget (${agent.state}: ${agent.reason})` };
+  if ((agent.state === "failed" || agent.state === "stopped" || agent.state === "blocked") && agent.paneId !== null
+      && agent.reason !== "its pane is gone") {
+    return {
+      kind: "respawn",
+      agent: name,
+      paneId: agent.paneId,
+      reason: `respawn ${name}'s pane: its program starts again with a fresh restart budget `
+        + `(${agent.state}: ${agent.reason})`,
+    };
   }
-  return { kind: "refuse", agent: name, reason: `${name} is ${agent.state} (${agent.reason}) — wait for it to settle, then press r again` };
+  return {
+    kind: "refuse",
+    agent: name,
+    reason: `${name} is ${agent.state} (${agent.reason}) — wait for it to settle, then press r again`,
+  };
 }

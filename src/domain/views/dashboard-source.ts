@@ -53,7 +53,8 @@ export class DashboardSource {
     }
     const { record } = this.files;
     // Only panes the last listing showed: a vanished one would end the chained capture early every time.
-    const ids = record.agents.flatMap((agent) => (agent.paneId && (!this.listed || this.listed.has(agent.paneId)) ? [agent.paneId] : []));
+    const ids = record.agents.flatMap((agent) =>
+      (agent.paneId && (!this.listed || this.listed.has(agent.paneId)) ? [agent.paneId] : []));
     this.feed ??= this.world.panes(record.socket, record.session).openPaneFeed();
     const capture = await this.feed.capture(ids);
     this.listed = new Set(capture.panes.map((pane) => pane.id));
@@ -72,7 +73,9 @@ export class DashboardSource {
   private async readFiles(previous: FileState | undefined): Promise<FileState> {
     const paths = orgPaths(this.root);
     // Once shown, an org whose org.json went missing keeps its last record on screen.
-    const record = previous ? ((await readOptionalOrgRecord(this.world.files, this.root)) ?? previous.record) : await readOrgRecord(this.world.files, this.root);
+    const record = previous
+      ? ((await readOptionalOrgRecord(this.world.files, this.root)) ?? previous.record)
+      : await readOrgRecord(this.world.files, this.root);
     const names = record.agents.map((agent) => agent.name);
     const [statuses, results, journal, logText, usage, ab, verifier] = await Promise.all([
       readStatuses(this.world, paths.state, record.agents.map((agent) => agent.name)),
@@ -86,7 +89,23 @@ export class DashboardSource {
     // Only the verifier's rows are ranked; tampered ones are named in the event feed.
     const checked = checkResults(results ?? "", journal === undefined ? undefined : readChain(journal));
     const tampered = listTamperedRows(checked).length;
-    const warning = tampered > 0 ? formatLogEntry({ date: this.world.now(), op: "tamper", title: `${tampered} results.tsv row${tampered === 1 ? " is" : "s are"} not the verifier's: not counted (org results lists them)` }) : "";
-    return { record, statuses, rows: listTrustedRows(checked), metricName: checked.metricName, logText: `${logText ?? ""}${warning}`, usage, ab, verifier };
+    const warning = tampered > 0
+      ? formatLogEntry({
+        date: this.world.now(),
+        op: "tamper",
+        title: `${tampered} results.tsv row${tampered === 1 ? " is" : "s are"} not the verifier's: `
+          + `not counted (org results lists them)`,
+      })
+      : "";
+    return {
+      record,
+      statuses,
+      rows: listTrustedRows(checked),
+      metricName: checked.metricName,
+      logText: `${logText ?? ""}${warning}`,
+      usage,
+      ab,
+      verifier,
+    };
   }
 }

@@ -41,24 +41,51 @@ export type LoginProbe =
 /** One runtime of the org as probed: builtins need nothing; the rest need their program, and maybe a login. */
 export type RuntimeCheckInput =
   | { name: string; builtin: true }
-  | { name: string; builtin: false; preset?: PresetName; program: string; found: boolean; install: string; version: string | null; login: LoginProbe };
+  | {
+    name: string; builtin: false; preset?: PresetName; program: string; found: boolean; install: string;
+    version: string | null; login: LoginProbe;
+  };
 
 /** What is missing on this machine and the command that installs it. */
 export function evaluateTools(probe: ToolProbe): Check[] {
   const checks: Check[] = [];
   checks.push(versionAtLeast(probe.node, "20.19.0")
     ? { name: "node", status: "ok", detail: probe.node }
-    : { name: "node", status: "fail", detail: `${probe.node} is older than 20.19`, fix: "install Node.js 20.19 or newer" });
+    : {
+      name: "node",
+      status: "fail",
+      detail: `${probe.node} is older than 20.19`,
+      fix: "install Node.js 20.19 or newer",
+    });
   checks.push(probe.git === null
     ? { name: "git", status: "fail", detail: "not found on PATH", fix: "apt-get install git" }
     : { name: "git", status: "ok", detail: probe.git });
   // Without tmux `org up` runs the grid in node-pty: a warning, not a failure.
-  if (probe.tmux === null) checks.push({ name: "tmux", status: "warn", detail: "not found on PATH: org up runs the agents in node-pty instead, and `org attach` opens `org watch`", fix: "apt-get install tmux" });
-  else if (!versionAtLeast(probe.tmux, "3.2")) checks.push({ name: "tmux", status: "fail", detail: `${probe.tmux} is older than 3.2`, fix: "install tmux 3.2 or newer" });
+  if (probe.tmux === null) checks.push({
+    name: "tmux",
+    status: "warn",
+    detail: "not found on PATH: org up runs the agents in node-pty instead, and `org attach` opens `org watch`",
+    fix: "apt-get install tmux",
+  });
+  else if (!versionAtLeast(probe.tmux, "3.2")) checks.push({
+    name: "tmux",
+    status: "fail",
+    detail: `${probe.tmux} is older than 3.2`,
+    fix: "install tmux 3.2 or newer",
+  });
   else checks.push({ name: "tmux", status: "ok", detail: probe.tmux });
   checks.push(probe.nvidiaSmi.found
-    ? { name: "nvidia-smi", status: probe.nvidiaSmi.error ? "warn" : "ok", detail: probe.nvidiaSmi.error ?? `${probe.nvidiaSmi.gpus} GPU${probe.nvidiaSmi.gpus === 1 ? "" : "s"}` }
-    : { name: "nvidia-smi", status: "warn", detail: "not found: agents run in CPU mode", fix: "install the NVIDIA driver to lease GPUs" });
+    ? {
+      name: "nvidia-smi",
+      status: probe.nvidiaSmi.error ? "warn" : "ok",
+      detail: probe.nvidiaSmi.error ?? `${probe.nvidiaSmi.gpus} GPU${probe.nvidiaSmi.gpus === 1 ? "" : "s"}`,
+    }
+    : {
+      name: "nvidia-smi",
+      status: "warn",
+      detail: "not found: agents run in CPU mode",
+      fix: "install the NVIDIA driver to lease GPUs",
+    });
   checks.push(...probe.runtimes.map((runtime) => flagOtherVersion(runtime, evaluateRuntime(runtime))));
   return checks;
 }
@@ -67,7 +94,12 @@ export function evaluateTools(probe: ToolProbe): Check[] {
 function evaluateRuntime(runtime: RuntimeCheckInput): Check {
   const name = `runtime ${runtime.name}`;
   if (runtime.builtin) return { name, status: "ok", detail: "built in" };
-  if (!runtime.found) return { name, status: "fail", detail: `${runtime.program} not installed (not on PATH)`, fix: runtime.install };
+  if (!runtime.found) return {
+    name,
+    status: "fail",
+    detail: `${runtime.program} not installed (not on PATH)`,
+    fix: runtime.install,
+  };
   const version = runtime.version ?? "version unknown";
   const login = runtime.login;
   switch (login.kind) {
@@ -76,21 +108,37 @@ function evaluateRuntime(runtime: RuntimeCheckInput): Check {
     case "yes":
       return { name, status: "ok", detail: `${version}; logged in (${login.how})` };
     case "withheld":
-      return { name, status: "warn", detail: `${version}; $${login.variable} is set but not passed to it`, fix: `add ${login.variable} to runtimes.${runtime.name}.pass_env` };
+      return {
+        name,
+        status: "warn",
+        detail: `${version}; $${login.variable} is set but not passed to it`,
+        fix: `add ${login.variable} to runtimes.${runtime.name}.pass_env`,
+      };
     case "no": {
       if (login.without) return { name, status: "ok", detail: `${version}; not logged in: ${login.without}` };
       const key = login.keys[0] ? `, or export ${login.keys[0]} and add it to runtimes.${runtime.name}.pass_env` : "";
-      return { name, status: "warn", detail: `${version}; does not look logged in`, fix: `run ${runtime.program} once and log in${key}` };
+      return {
+        name,
+        status: "warn",
+        detail: `${version}; does not look logged in`,
+        fix: `run ${runtime.program} once and log in${key}`,
+      };
     }
   }
 }
 
-/** A version other than the tested one still runs, but its screens may go unrecognized: a warning with the pinned install. */
+/** A version other than the tested one still runs, but its screens may go unrecognized: a
+ * warning with the pinned install. */
 function flagOtherVersion(runtime: RuntimeCheckInput, check: Check): Check {
   if (runtime.builtin || !runtime.found || !runtime.preset) return check;
   const verdict = judgeVersion(runtime.preset, runtime.version);
   if (verdict.kind !== "other") return check;
   const pin = pinInstall(runtime.install, verdict.tested);
   const detail = `${check.detail}; ${verdict.reason}: org may not recognize its screens (login, errors, dialogs)`;
-  return { name: check.name, status: check.status === "fail" ? "fail" : "warn", detail, fix: check.fix ? `${check.fix}; ${pin}` : pin };
+  return {
+    name: check.name,
+    status: check.status === "fail" ? "fail" : "warn",
+    detail,
+    fix: check.fix ? `${check.fix}; ${pin}` : pin,
+  };
 }

@@ -17,7 +17,8 @@ export async function readServiceTicks(files: Pick<FilesPort, "readText">, daemo
 
 function isServiceTick(value: unknown): value is ServiceTick {
   const tick = value as Partial<ServiceTick> | null;
-  return typeof tick?.name === "string" && (tick.lastTickAt === null || typeof tick.lastTickAt === "string") && (tick.lagMs === null || typeof tick.lagMs === "number");
+  return typeof tick?.name === "string" && (tick.lastTickAt === null || typeof tick.lastTickAt === "string")
+    && (tick.lagMs === null || typeof tick.lagMs === "number");
 }
 
 // A loop this late, or this long without a tick, is hung or starved: `org doctor` says so.
@@ -31,8 +32,18 @@ export function checkServices(ticks: ServiceTick[], now: Date): Check[] {
     if (tick.lastTickAt === null) return { name, status: "ok", detail: "running (no ticks: it acts on events)" };
     const ago = now.getTime() - Date.parse(tick.lastTickAt);
     const detail = `last tick ${formatDuration(Math.max(0, ago))} ago, lag ${tick.lagMs ?? 0} ms`;
-    if (ago > SILENT_MS) return { name, status: "warn", detail, fix: "a tick hangs or the daemon is stuck: see the control pane (org attach), then `org down && org up`" };
-    if ((tick.lagMs ?? 0) > LATE_MS) return { name, status: "warn", detail, fix: "the daemon is starved of CPU or a tick runs long: check the machine's load" };
+    if (ago > SILENT_MS) return {
+      name,
+      status: "warn",
+      detail,
+      fix: "a tick hangs or the daemon is stuck: see the control pane (org attach), then `org down && org up`",
+    };
+    if ((tick.lagMs ?? 0) > LATE_MS) return {
+      name,
+      status: "warn",
+      detail,
+      fix: "the daemon is starved of CPU or a tick runs long: check the machine's load",
+    };
     return { name, status: "ok", detail };
   });
 }

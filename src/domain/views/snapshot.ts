@@ -66,7 +66,9 @@ export function buildSnapshot(input: {
     const observed = observeState(input.running, pane, status, input.isAlive);
     const job = input.jobs?.get(agent.name);
     // The pane's program runs, but it waits in Slurm's queue: say so, with Slurm's reason.
-    const view = observed.state === "running" && job?.status.startsWith("pending") ? { state: "pending" as const, reason: job.status } : observed;
+    const view = observed.state === "running" && job?.status.startsWith("pending")
+      ? { state: "pending" as const, reason: job.status }
+      : observed;
     const startedAt = status?.startedAt ? Date.parse(status.startedAt) : NaN;
     return {
       name: agent.name,
@@ -87,16 +89,32 @@ export function buildSnapshot(input: {
   const { record } = input;
   // The socket, not the record's mode, is what every command goes by (records before pty mode have no mode).
   const mode = record.socket.startsWith(PTY_SOCKET_PREFIX) ? "pty" : "tmux";
-  return { name: record.name, root: record.root, running: input.running, mode, socket: record.socket, cpuMode: record.cpuMode, upAt: record.upAt, agents };
+  return {
+    name: record.name,
+    root: record.root,
+    running: input.running,
+    mode,
+    socket: record.socket,
+    cpuMode: record.cpuMode,
+    upAt: record.upAt,
+    agents,
+  };
 }
 
 // A status file can outlive its writer: trust it only while its supervisor and pane are alive.
-function observeState(running: boolean, pane: PaneInfo | undefined, status: AgentStatus | undefined, isAlive: (pid: number) => boolean): { state: AgentState; reason: string } {
+function observeState(
+  running: boolean, pane: PaneInfo | undefined, status: AgentStatus | undefined, isAlive: (pid: number) => boolean,
+): { state: AgentState; reason: string } {
   if (!running) return { state: "stopped", reason: "org is down" };
   if (!pane) return { state: "stopped", reason: "its pane is gone" };
   // The pane runs the program itself: its death is news until the daemon's supervisor records it.
-  if (!status) return pane.dead ? { state: "restarting", reason: "program exited; supervisor deciding" } : { state: "starting", reason: "no status yet" };
+  if (!status) return pane.dead
+    ? { state: "restarting", reason: "program exited; supervisor deciding" }
+    : { state: "starting", reason: "no status yet" };
   const exited = pane.dead || (status.pid !== null && !isAlive(status.pid));
-  if ((status.state === "running" || status.state === "starting") && exited) return { state: "restarting", reason: "program exited; supervisor deciding" };
+  if ((status.state === "running" || status.state === "starting") && exited) return {
+    state: "restarting",
+    reason: "program exited; supervisor deciding",
+  };
   return { state: status.state, reason: status.reason };
 }

@@ -1,6 +1,7 @@
 // The built-in chief's decision: which constant each junior works on, from what the org's ledger says each has given.
 
-/** What the chief reads of one judged experiment: the hillclimb's description ("LR 0.01 -> 0.0125; …") and its verdict. */
+/** What the chief reads of one judged experiment: the hillclimb's description ("LR 0.01 ->
+ * 0.0125; …") and its verdict. */
 export interface JudgedChange {
   description: string;
   status: "keep" | "discard" | "crash" | "reject" | "fail";
@@ -25,7 +26,8 @@ export interface Assignment {
 
 const STEP = /(?:^|;\s*)([A-Z][A-Z0-9_]*) [^\s;]+ -> [^\s;]+/g;
 
-/** Each constant's tries and keeps among the judged changes (ledger answers count as tries); rejects are not evidence. */
+/** Each constant's tries and keeps among the judged changes (ledger answers count as tries);
+ * rejects are not evidence. */
 export function scoreConstants(constants: readonly string[], changes: readonly JudgedChange[]): ConstantScore[] {
   const tally = new Map(constants.map((name) => [name, { tried: 0, kept: 0 }]));
   let total = 0;
@@ -51,7 +53,9 @@ export function scoreConstants(constants: readonly string[], changes: readonly J
  * One constant per junior, the highest scores first, a constant to two juniors only when there are more juniors than
  * constants. A junior whose constant is still among the chosen keeps it, so a task changes only when the ranking does.
  */
-export function assignFocus(juniors: readonly string[], scores: readonly ConstantScore[], current: ReadonlyMap<string, string>): Assignment[] {
+export function assignFocus(
+  juniors: readonly string[], scores: readonly ConstantScore[], current: ReadonlyMap<string, string>,
+): Assignment[] {
   if (scores.length === 0) return [];
   // Stable sort: equal scores keep the order of the source file.
   const ranked = [...scores].sort((a, b) => b.score - a.score);
@@ -72,7 +76,8 @@ export function assignFocus(juniors: readonly string[], scores: readonly Constan
 
 /** The task a junior gets: a line for the person reading it, and the `focus:` line the built-in junior follows. */
 export function formatFocusTask(assignment: Assignment, file: string): string {
-  return `Work on ${assignment.focus} in ${file} only (${assignment.why}); leave the other constants to the others.\n\nfocus: ${assignment.focus}\n`;
+  return `Work on ${assignment.focus} in ${file} only (${assignment.why}); `
+    + `leave the other constants to the others.\n\nfocus: ${assignment.focus}\n`;
 }
 
 /** The constants a task's `focus:` line names; none when it has no such line. */

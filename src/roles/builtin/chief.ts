@@ -44,10 +44,16 @@ export async function runChief(options: ChiefOptions, world: ChiefWorld): Promis
   for (; rounds === undefined || round < rounds; round++) {
     if (round > 0) await world.delay(pauseMs);
     const juniors = await world.listJuniors();
-    if (juniors.length === 0) return { kind: "failed", reason: "chief: no role reports to this one — give the juniors' role reports_to: <the chief's role> in org.yaml" };
+    if (juniors.length === 0) return {
+      kind: "failed",
+      reason: "chief: no role reports to this one — give the juniors' role reports_to: <the chief's role> in org.yaml",
+    };
     const source = await world.readText(join(cwd, file));
     const constants = source === undefined ? [] : findConstants(source).map((constant) => constant.name);
-    if (constants.length === 0) return { kind: "failed", reason: `chief: ${file} in ${cwd} has no \`const NAME = <positive number>;\` line to hand out` };
+    if (constants.length === 0) return {
+      kind: "failed",
+      reason: `chief: ${file} in ${cwd} has no \`const NAME = <positive number>;\` line to hand out`,
+    };
     const judged = await world.listJudged();
     const settled = juniors.every((junior) => current.has(junior));
     if (settled && judged.length < planned + juniors.length) continue;

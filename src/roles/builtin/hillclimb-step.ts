@@ -18,24 +18,33 @@ export interface Proposal {
   description: string;
 }
 
-// Module-level `const UPPER_CASE = <positive literal>;` (JS) or `UPPER_CASE = <literal>` (Python) lines: the knobs a train script exposes.
+// Module-level `const UPPER_CASE = <positive literal>;` (JS) or `UPPER_CASE = <literal>`
+// (Python) lines: the knobs a train script exposes.
 const CONSTANT_LINE = /^((?:const )?([A-Z][A-Z0-9_]*) = )(\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|\.\d+)(?=;|[ \t]*(?:#.*)?$)/gm;
 const FLOAT_FACTORS = [0.5, 0.8, 1.25, 2];
 const SMALL_INTEGER = 8;
 
-/** The positive numeric constants of a train script, in source order; zeros are skipped because scaling cannot move them. */
+/** The positive numeric constants of a train script, in source order; zeros are skipped because
+ * scaling cannot move them. */
 export function findConstants(source: string): NumericConstant[] {
   const constants: NumericConstant[] = [];
   for (const match of source.matchAll(CONSTANT_LINE)) {
     const literal = match[3]!;
     const value = Number(literal);
     if (!(value > 0)) continue;
-    constants.push({ name: match[2]!, literal, value, isInteger: !/[.eE]/.test(literal), index: match.index + match[1]!.length });
+    constants.push({
+      name: match[2]!,
+      literal,
+      value,
+      isInteger: !/[.eE]/.test(literal),
+      index: match.index + match[1]!.length,
+    });
   }
   return constants;
 }
 
-/** Perturb one constant chosen at random, among `focus` where it names any; undefined when the source has none to perturb. */
+/** Perturb one constant chosen at random, among `focus` where it names any; undefined when the
+ * source has none to perturb. */
 export function proposeChange(source: string, rng: Rng, focus?: ReadonlySet<string>): Proposal | undefined {
   const all = findConstants(source);
   const focused = focus ? all.filter((constant) => focus.has(constant.name)) : [];
@@ -58,7 +67,9 @@ const UNTRIED_DRAWS = 32;
  * step drawn was tried on this code, two steps at once reach code nobody judged; then, past a focus, any constant; the
  * last draw when even those were.
  */
-export function proposeUntried(source: string, rng: Rng, tried: ReadonlySet<string>, focus?: ReadonlySet<string>): (Proposal & { skipped: number }) | undefined {
+export function proposeUntried(
+  source: string, rng: Rng, tried: ReadonlySet<string>, focus?: ReadonlySet<string>,
+): (Proposal & { skipped: number }) | undefined {
   let proposal = proposeChange(source, rng, focus);
   let skipped = 0;
   while (proposal && tried.has(proposal.description) && skipped < 2 * UNTRIED_DRAWS) {
@@ -81,7 +92,8 @@ function proposeTwo(source: string, rng: Rng, focus?: ReadonlySet<string>): Prop
   return { source: second.source, description: `${first.description}; ${second.description}` };
 }
 
-/** mulberry32, a seeded uniform source in [0, 1): the same draws on every machine (`ORG_DEMO_SEED`'s proposals, `org compare`'s bootstrap). */
+/** mulberry32, a seeded uniform source in [0, 1): the same draws on every machine
+ * (`ORG_DEMO_SEED`'s proposals, `org compare`'s bootstrap). */
 export function seededRng(seed: number): Rng {
   let state = seed >>> 0;
   return () => {

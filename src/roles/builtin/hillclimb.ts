@@ -61,21 +61,32 @@ export async function runHillclimb(options: HillclimbOptions, world: HillclimbWo
     const moved = following ? await world.moveOntoBest?.(cwd) : undefined;
     if (moved !== undefined) log(`hillclimb: ${moved}`);
     const source = await world.readText(path);
-    if (source === undefined) return { kind: "failed", reason: `hillclimb: ${path} does not exist — the baseline researcher tunes the constants of train.mjs` };
+    if (source === undefined) return {
+      kind: "failed",
+      reason: `hillclimb: ${path} does not exist — the baseline researcher tunes the constants of train.mjs`,
+    };
     const tried = new Set((await world.listTried?.(cwd)) ?? []);
     // The change just submitted on this very code is never the next one, whatever the ledger holds by now.
     if (last?.source === source) tried.add(last.description);
     const nextFocus = (await world.readFocus?.()) ?? [];
-    if (nextFocus.join() !== focus.join()) log(`hillclimb: ${nextFocus.length > 0 ? `focus ${nextFocus.join(", ")} (its task)` : "no focus: every constant"}`);
+    const focusText = nextFocus.length > 0 ? `focus ${nextFocus.join(", ")} (its task)` : "no focus: every constant";
+    if (nextFocus.join() !== focus.join()) log(`hillclimb: ${focusText}`);
     focus = nextFocus;
     const proposal = proposeUntried(source, rng, tried, focus.length > 0 ? new Set(focus) : undefined);
-    if (!proposal) return { kind: "failed", reason: `hillclimb: ${path} has no \`const NAME = <positive number>;\` line to tune` };
-    if (proposal.skipped > 0) log(`hillclimb: skipped ${proposal.skipped} change(s) already tried on this code (org tried)`);
+    if (!proposal) return {
+      kind: "failed",
+      reason: `hillclimb: ${path} has no \`const NAME = <positive number>;\` line to tune`,
+    };
+    if (proposal.skipped > 0) log(`hillclimb: skipped ${proposal.skipped} change(s) `
+      + `already tried on this code (org tried)`);
     await world.writeText(path, proposal.source);
     last = { source, description: proposal.description };
     log(`hillclimb: ${proposal.description}`);
     const result = await world.submit([...submitArgv, "-m", proposal.description], cwd);
-    if (result.spawnError !== undefined) return { kind: "failed", reason: `hillclimb: could not run ${submitArgv.join(" ")}: ${result.spawnError}` };
+    if (result.spawnError !== undefined) return {
+      kind: "failed",
+      reason: `hillclimb: could not run ${submitArgv.join(" ")}: ${result.spawnError}`,
+    };
     if (result.output !== "") log(result.output);
     if (result.exit !== 0) log(`hillclimb: submit exited ${result.exit}`);
   }
