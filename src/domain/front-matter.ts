@@ -61,8 +61,10 @@ export function formatFrontMatter(fields: [string, string | undefined][], body: 
   return `---\n${lines.join("\n")}\n---\n\n${cleanText(body).replace(/^\n+/, "").replace(/\s+$/, "")}\n`;
 }
 
-/** One front-matter value as written: plain when YAML and a person read it back the same;
- * anything else in JSON quotes. */
+/**
+ * One front-matter value as written: plain when YAML and a person read it back the same;
+ * anything else in JSON quotes.
+ */
 export function quoteValue(value: string): string {
   return /^[\w.:+-]+$/.test(value) ? value : formatJson(value, 0);
 }

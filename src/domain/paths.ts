@@ -128,8 +128,10 @@ export function standupFile(state: string): string {
   return join(state, "standup.json");
 }
 
-/** state/stop.json (the stop's distances, or the stop itself, as the daemon last decided) and
- * the conditions waived by `org up --resume`. */
+/**
+ * state/stop.json (the stop's distances, or the stop itself, as the daemon last decided) and
+ * the conditions waived by `org up --resume`.
+ */
 export function stopFiles(state: string): { stop: string; waivers: string } {
   return { stop: join(state, "stop.json"), waivers: join(state, "stop-waivers.json") };
 }

@@ -38,8 +38,10 @@ export interface GitPort {
   pruneWorktrees(repo: string): Promise<void>;
   /** Adds patterns to the repository's info/exclude (shared by every worktree). */
   excludePaths(repo: string, patterns: string[]): Promise<void>;
-  /** Readies the repo for sandboxed agents of org `org` (best as a symbolic ref); needs no
-   * worktree, so it runs beside their making. */
+  /**
+   * Readies the repo for sandboxed agents of org `org` (best as a symbolic ref); needs no
+   * worktree, so it runs beside their making.
+   */
   prepareSandbox(repo: string, org: string): Promise<SandboxGit>;
   /** The verifier's own object store with the base in it, and the base's protected files recorded, before any agent. */
   prepareVerifier(input: { repo: string; state: string; base: string; protected: string[] }): Promise<void>;
@@ -94,8 +96,10 @@ export interface AgentPane {
 export interface PaneHost {
   /** Every agent pane, found by its agent label, in one call; undefined when the host itself is gone. */
   listAgentPanes(): Promise<AgentPane[] | undefined>;
-  /** Kills what runs in the pane, if anything, and starts `launch` in it; `logFile`: log the
-   * new program's output there. */
+  /**
+   * Kills what runs in the pane, if anything, and starts `launch` in it; `logFile`: log the
+   * new program's output there.
+   */
   respawn(id: string, launch: PaneLaunch, logFile?: string): Promise<void>;
   /** Mirrors the agent's state where a person looks (the pane border); failures are ignored. */
   setStatus(id: string, status: string): Promise<void>;
@@ -137,8 +141,10 @@ export interface ScreenPort {
   close?(): void;
 }
 
-/** One look at a pane for the notifier: its text (with what tells a scrolled or moved screen
- * apart), whether it is dead, whose it is. */
+/**
+ * One look at a pane for the notifier: its text (with what tells a scrolled or moved screen
+ * apart), whether it is dead, whose it is.
+ */
 export interface PaneText {
   text: string;
   dead: boolean;
@@ -146,15 +152,19 @@ export interface PaneText {
   agent: string;
 }
 
-/** What the daemon's notifier needs of the grid: tmux (adapters/tmux/notice-client.ts) or the
- * pty host (adapters/pty/notice-port.ts). */
+/**
+ * What the daemon's notifier needs of the grid: tmux (adapters/tmux/notice-client.ts) or the
+ * pty host (adapters/pty/notice-port.ts).
+ */
 export interface NoticePort {
   /** Each agent's pane, by the @org_agent label `org up` gives it; undefined when the grid's server is down. */
   listAgentPanes(): Promise<Map<string, string> | undefined>;
   /** Each pane's look; undefined when any of them cannot be looked at (a pane gone, the server down). */
   look(panes: string[]): Promise<Map<string, PaneText> | undefined>;
-  /** `line` as one paste, bracketed when the pane's program asked for it; false when it fails.
-   * `buffer` names tmux's paste buffer. */
+  /**
+   * `line` as one paste, bracketed when the pane's program asked for it; false when it fails.
+   * `buffer` names tmux's paste buffer.
+   */
   paste(pane: string, line: string, buffer: string): Promise<boolean>;
   /** Enter on its own: sent with a paste, some agents take it as part of the pasted text. */
   pressEnter(pane: string): Promise<boolean>;
@@ -189,8 +199,10 @@ export interface PanesPort {
   attachArgv(pane?: string): string[];
   selectPane(pane: string): Promise<void>;
   openPaneFeed(): PaneFeed;
-  /** Kills what runs in the pane and starts `launch` in it, or its original command again; the
-   * pane's log pipe survives. */
+  /**
+   * Kills what runs in the pane and starts `launch` in it, or its original command again; the
+   * pane's log pipe survives.
+   */
   respawnPane(pane: string, launch?: PaneLaunch): Promise<void>;
   /** A standing connection that supervises agent panes by label; helpers it starts are recorded with `children`. */
   openPaneHost(children?: ChildTracker): PaneHost;
@@ -198,8 +210,10 @@ export interface PanesPort {
   openScreenPort(): ScreenPort;
   /** Looks at agent panes and types notifications into them, for the daemon's notifier. */
   openNoticePort(): NoticePort;
-  /** Appends panes after the last one and re-tiles, in one tmux call; the active pane stays
-   * active. Returns the new ids. */
+  /**
+   * Appends panes after the last one and re-tiles, in one tmux call; the active pane stays
+   * active. Returns the new ids.
+   */
   addPanes(panes: PaneSpec[]): Promise<string[]>;
   /** Kills panes whose processes were already stopped; the grid is not re-tiled. */
   killPanes(ids: string[]): Promise<void>;

@@ -59,15 +59,19 @@ export interface OrgRecord {
   /** The grid: a tmux socket name, or in pty mode `pty:` and the pty host's socket path. */
   socket: string;
   session: string;
-  /** What holds the panes: tmux, or node-pty under `org pty-host`; absent in records written
-   * before pty mode, meaning tmux. */
+  /**
+   * What holds the panes: tmux, or node-pty under `org pty-host`; absent in records written
+   * before pty mode, meaning tmux.
+   */
   mode?: "tmux" | "pty";
   cpuMode: boolean;
   /** Where agents run; absent in records written before Slurm support, meaning local. */
   backend?: "local" | "slurm";
   agents: AgentRecord[];
-  /** verify.gpus: pool: the GPUs every agent's verify runs share ([]: no GPU, the CPU slots);
-   * absent: each agent's runs use its own lease. */
+  /**
+   * verify.gpus: pool: the GPUs every agent's verify runs share ([]: no GPU, the CPU slots);
+   * absent: each agent's runs use its own lease.
+   */
   pool?: number[];
   controlPaneId?: string;
   upAt: string;

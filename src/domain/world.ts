@@ -15,7 +15,9 @@ export interface World {
   basePath: string;
   /** These variables of our own environment, where set: secrets a runtime declares in pass_env. */
   secretEnv(names: readonly string[]): Record<string, string>;
-  /** Whether bwrap can sandbox an agent here, the folder of tmux's sockets a sandbox hides, and
-   * the user's home ("" when unset). */
+  /**
+   * Whether bwrap can sandbox an agent here, the folder of tmux's sockets a sandbox hides, and
+   * the user's home ("" when unset).
+   */
   sandbox: { probe(): Promise<SandboxProbe>; tmuxDir: string; home: string };
 }

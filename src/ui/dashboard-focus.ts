@@ -44,8 +44,10 @@ export function splitFocusInput(data: string): { forward: string; leave: boolean
   return at < 0 ? { forward: data, leave: false } : { forward: data.slice(0, at), leave: true };
 }
 
-/** The screen as blessed tag text cut to width×height, the cursor cell in inverse video so a
- * person sees where typing lands. */
+/**
+ * The screen as blessed tag text cut to width×height, the cursor cell in inverse video so a
+ * person sees where typing lands.
+ */
 export function renderFocusScreen(screen: FocusScreen, width: number, height: number): string {
   const rows: string[] = [];
   for (let y = 0; y < height; y++) {

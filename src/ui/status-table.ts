@@ -13,8 +13,10 @@ import { fitLines } from "./wrap-text.js";
 // Every view built its tables here before fit-table.ts; its callers still import it from here.
 export { renderTable } from "./fit-table.js";
 
-/** Where a person reaches the panes: tmux's private socket, or the pty host's, which only `org
- * attach` and `org watch` speak. */
+/**
+ * Where a person reaches the panes: tmux's private socket, or the pty host's, which only `org
+ * attach` and `org watch` speak.
+ */
 function describeGrid(snapshot: Pick<OrgSnapshot, "root" | "mode" | "socket">): string {
   if (snapshot.mode === "tmux") return `tmux -L ${snapshot.socket}`;
   return `pty host: ${relative(snapshot.root, snapshot.socket.slice(PTY_SOCKET_PREFIX.length))} — `

@@ -2,8 +2,10 @@ import { relative } from "node:path";
 import { describeFigures } from "../domain/experiments/stop.js";
 import type { StopFile } from "../domain/experiments/stop-state.js";
 
-/** The status header's line for org.yaml's stop section: the distance to each condition, or
- * where the stop has got to. */
+/**
+ * The status header's line for org.yaml's stop section: the distance to each condition, or
+ * where the stop has got to.
+ */
 export function formatStopLine(file: StopFile | undefined, root: string): string | undefined {
   if (!file) return undefined;
   if (file.kind === "running") return file.distances.length > 0

@@ -1,7 +1,9 @@
 import { listTamperedRows, type CheckedResults } from "../domain/experiments/journal-check.js";
 
-/** What `org results` and `org report` say under the leaderboard: each tampered row, and how
- * many rows are unchecked legacy. */
+/**
+ * What `org results` and `org report` say under the leaderboard: each tampered row, and how
+ * many rows are unchecked legacy.
+ */
 export function describeTrust(checked: CheckedResults): string[] {
   const lines = listTamperedRows(checked).map(({ row, number, trust }) =>
     `TAMPERED results.tsv line ${number}: ${row.commit} ${row.status} "${row.description.slice(0, 60)}" `

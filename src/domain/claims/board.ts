@@ -30,8 +30,10 @@ export interface BoardProblem {
   id?: number;
 }
 
-/** Every line of the file in order: headings and quotes as text, entries as claims, anything
- * else kept verbatim as bad. */
+/**
+ * Every line of the file in order: headings and quotes as text, entries as claims, anything
+ * else kept verbatim as bad.
+ */
 export type BoardLine =
   | { kind: "text"; text: string }
   | { kind: "claim"; claim: Claim }

@@ -7,8 +7,10 @@ import { isSameValue } from "./version.js";
 
 export type AbMerge = { ok: true; loaded: LoadedConfig; a: string[]; b: string[] } | { ok: false; problems: string[] };
 
-/** One org running both programs: A's settings, A's roles, B's roles and runtimes under `b-`
- * names; refused where B would measure something else. */
+/**
+ * One org running both programs: A's settings, A's roles, B's roles and runtimes under `b-`
+ * names; refused where B would measure something else.
+ */
 export function mergeAbPrograms(a: LoadedConfig, b: LoadedConfig): AbMerge {
   const problems = [...checkSameTask(a, b), ...checkNames(a.config, b.config)];
   if (problems.length > 0) return { ok: false, problems: formatProblems(b.file, b.text, problems) };

@@ -15,8 +15,10 @@ export interface AbRun {
   b: AbHalf;
 }
 
-/** B's agents and roles carry this prefix: both programs may name the same roles, and agent
- * names are branches and panes. */
+/**
+ * B's agents and roles carry this prefix: both programs may name the same roles, and agent
+ * names are branches and panes.
+ */
 export const B_PREFIX = "b-";
 
 export function abRunPath(state: string): string {
@@ -38,8 +40,10 @@ function isHalf(half: unknown): half is AbHalf {
   return typeof value?.version === "string" && typeof value.file === "string" && Array.isArray(value.agents);
 }
 
-/** An A/B run as state/programs/ab-runs.jsonl keeps it after `org down`: when it ran and which
- * program each agent ran. */
+/**
+ * An A/B run as state/programs/ab-runs.jsonl keeps it after `org down`: when it ran and which
+ * program each agent ran.
+ */
 export interface AbSpan {
   from: number;
   to: number | undefined;
@@ -48,8 +52,10 @@ export interface AbSpan {
   b: string;
 }
 
-/** ab-runs.jsonl: a run's state/ab.json as a line when it starts, `{"end": time}` when it ends;
- * a broken line is skipped. */
+/**
+ * ab-runs.jsonl: a run's state/ab.json as a line when it starts, `{"end": time}` when it ends;
+ * a broken line is skipped.
+ */
 export function parseAbSpans(text: string): AbSpan[] {
   const spans: AbSpan[] = [];
   for (const line of text.split("\n")) {
@@ -84,8 +90,10 @@ export function findHalf(run: AbRun | undefined, agent: string): Half {
   return run?.b.agents.includes(agent) ? "b" : undefined;
 }
 
-/** The branch a half's best is kept on: org/<name>/best, and during an A/B run
- * org/<name>/b-best for B (no agent name ends so). */
+/**
+ * The branch a half's best is kept on: org/<name>/best, and during an A/B run
+ * org/<name>/b-best for B (no agent name ends so).
+ */
 export function bestBranchOf(org: string, half: Half): string {
   return `org/${org}/${half === "b" ? "b-best" : "best"}`;
 }

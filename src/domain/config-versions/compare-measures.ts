@@ -16,8 +16,10 @@ export interface SequenceMeasures {
   toFirstKeep: number | undefined;
 }
 
-/** One program's experiments (baselines and the ledger's answers left out, file order) and the
- * org best just before its first. */
+/**
+ * One program's experiments (baselines and the ledger's answers left out, file order) and the
+ * org best just before its first.
+ */
 export function selectExperiments(rows: readonly ResultRow[], program: string, goal: Goal): {
   experiments: Experiment[]; startBest: number | undefined;
 } {

@@ -96,8 +96,10 @@ function programOf(row: ResultRow): string {
   return row.program || UNVERSIONED;
 }
 
-/** Whether the two versions' rows interleave in results.tsv: they ran at the same time, as the
- * halves of an A/B run do. */
+/**
+ * Whether the two versions' rows interleave in results.tsv: they ran at the same time, as the
+ * halves of an A/B run do.
+ */
 function interleave(rows: readonly ResultRow[], a: string, b: string): boolean {
   const indexes = (program: string) => rows.flatMap((row, index) => (programOf(row) === program ? [index] : []));
   const span = (program: string) => {

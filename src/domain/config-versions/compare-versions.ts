@@ -146,8 +146,10 @@ function decideMeasure(
   };
 }
 
-/** Experiments to the first keep when a side has none: that side has no value to subtract,
- * rather than a made-up n + 1. */
+/**
+ * Experiments to the first keep when a side has none: that side has no value to subtract,
+ * rather than a made-up n + 1.
+ */
 function decideCensoredFirstKeep(
   a: ProgramSample, b: ProgramSample, valueA: number | undefined, valueB: number | undefined,
   [drawsA, drawsB]: Record<MeasureName, number | undefined>[][],

@@ -33,8 +33,10 @@ export function normalizePrompt(text: string): string {
   return lines.join("\n").replace(/\n{3,}/g, "\n\n").replace(/^\n+|\n+$/g, "");
 }
 
-/** The version of a program: the same config with other whitespace, comments, key order or
- * spelled-out defaults hashes the same. */
+/**
+ * The version of a program: the same config with other whitespace, comments, key order or
+ * spelled-out defaults hashes the same.
+ */
 export function computeProgramVersion(program: ProgramContent): string {
   const prompts = Object.keys(program.prompts).sort()
     .map((path) => [normalizePromptPath(path), normalizePrompt(program.prompts[path]!)]);

@@ -17,8 +17,10 @@ export function measureDistance(a: string, b: string): number {
   return d[a.length]![b.length]!;
 }
 
-/** The known word closest to `word`, when it is close enough to be a plausible typo; ties go to
- * the earlier candidate. */
+/**
+ * The known word closest to `word`, when it is close enough to be a plausible typo; ties go to
+ * the earlier candidate.
+ */
 export function findClosest(word: string, candidates: readonly string[]): string | undefined {
   const lower = word.toLowerCase();
   let best: { candidate: string; distance: number } | undefined;

@@ -67,8 +67,10 @@ export function renderPlaced(file: string, lineCounter: LineCounter, placed: rea
 // A name or value quoted in a message may hold a newline or a bidi override: one problem must stay one honest line.
 const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
-/** Control, line-breaking and bidi characters as \n or \u202e, so a problem prints as one line
- * that shows what is there. */
+/**
+ * Control, line-breaking and bidi characters as \n or \u202e, so a problem prints as one line
+ * that shows what is there.
+ */
 function escapeControls(text: string): string {
   return text.replace(CONTROLS, (char) => {
     if (char === "\n") return "\\n";

@@ -5,8 +5,10 @@ export type Agreement =
   | { kind: "done"; commit: string; reason: string }
   | { kind: "open"; reason: string; fix: string };
 
-/** Agreed when both parties signed this very body and it has enough assertions; the status
- * field is never trusted alone. */
+/**
+ * Agreed when both parties signed this very body and it has enough assertions; the status
+ * field is never trusted alone.
+ */
 export function decideAgreement(contract: Contract, minAssertions: number): Agreement {
   if (contract.status === "done" && contract.done) return {
     kind: "done",

@@ -1,8 +1,10 @@
 import { SAFE_NAME } from "../config/index.js";
 import type { AgentRecord } from "../state.js";
 
-/** Set by the daemon's outbox broker alone: the agent whose outbox a sandboxed command came
- * through, which stands for its pane. */
+/**
+ * Set by the daemon's outbox broker alone: the agent whose outbox a sandboxed command came
+ * through, which stands for its pane.
+ */
 export const BROKERED_ENV = "ORG_BROKERED_FOR";
 
 /** An agent a caller may be: its name and role, from org.yaml or state/org.json. */

@@ -27,8 +27,10 @@ export interface PreparedAgents {
   reclaimed: string[];
 }
 
-/** Worktree, shared paths, prompt, inbox, launch spec and sandbox of every agent; existing
- * worktrees are reused. `socket` is the grid's. */
+/**
+ * Worktree, shared paths, prompt, inbox, launch spec and sandbox of every agent; existing
+ * worktrees are reused. `socket` is the grid's.
+ */
 export async function prepareAgents(
   world: World, loaded: LoadedConfig, paths: OrgPaths, agents: PlannedAgent[], socket: string,
 ): Promise<PreparedAgents> {

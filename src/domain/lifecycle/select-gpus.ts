@@ -101,8 +101,10 @@ export function allocateGpus(
 
 export type GpuPresence = { kind: "present" } | { kind: "unknown"; reason: string } | { kind: "gone"; reason: string };
 
-/** Whether a GPU a run crashed on is still there; only a listing that lacks it says gone (a
- * failing nvidia-smi may be passing). */
+/**
+ * Whether a GPU a run crashed on is still there; only a listing that lacks it says gone (a
+ * failing nvidia-smi may be passing).
+ */
 export function checkGpuPresent(gpu: number, probed: Gpu[] | { error: string }): GpuPresence {
   if ("error" in probed) return { kind: "unknown", reason: probed.error };
   return probed.some((listed) => listed.index === gpu)

@@ -197,8 +197,10 @@ export async function upOrg(world: World, loaded: LoadedConfig, opts: UpOptions 
   }
 }
 
-/** The pane of one agent: its program, in its worktree with its environment (in its sandbox),
- * labelled for the border and logged to pane.log. */
+/**
+ * The pane of one agent: its program, in its worktree with its environment (in its sandbox),
+ * labelled for the border and logged to pane.log.
+ */
 export function agentPaneSpec(
   paths: OrgPaths, agent: Pick<PlannedAgent, "name" | "role" | "gpu">, launch: LaunchSpec,
   secrets: Record<string, string> = {}, sandbox?: AgentSandbox,

@@ -1,8 +1,10 @@
 import { cleanLine } from "../safe-text.js";
 import type { AgentStatus } from "../state.js";
 
-/** What the notifier last saw of a pane: its text, when that text last changed, whether tmux
- * calls it dead, whose it is. */
+/**
+ * What the notifier last saw of a pane: its text, when that text last changed, whether tmux
+ * calls it dead, whose it is.
+ */
 export interface PaneLook {
   text: string;
   changedAt: number;
@@ -50,8 +52,10 @@ export function decideNotice(input: {
   now: number;
   idleMs: number;
   busyTimeoutMs: number;
-  /** For a known CLI: whether its screen shows its input prompt (a CLI still starting, or in a
-   * dialog, loses what is typed). */
+  /**
+   * For a known CLI: whether its screen shows its input prompt (a CLI still starting, or in a
+   * dialog, loses what is typed).
+   */
   screen?: { ready: boolean; reason: string };
 }): NoticeDecision {
   const { live, look, now } = input;

@@ -84,8 +84,10 @@ export async function markRead(port: MailPort, state: string, agent: string, ids
   return { marked, already };
 }
 
-/** Whether one recipient has read a message: read (with when), unread, archived unread (its
- * inbox overflowed), or gone. */
+/**
+ * Whether one recipient has read a message: read (with when), unread, archived unread (its
+ * inbox overflowed), or gone.
+ */
 export type Delivery =
   | { agent: string; state: "read"; at: string | null }
   | { agent: string; state: "unread" | "archived unread" | "missing" };

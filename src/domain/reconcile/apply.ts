@@ -27,8 +27,10 @@ export interface ApplyInput {
   tmux: PanesPort;
 }
 
-/** Carry out reconcile's actions: removals, then restarts, then additions, then the layout;
- * org.json is rewritten after each step. */
+/**
+ * Carry out reconcile's actions: removals, then restarts, then additions, then the layout;
+ * org.json is rewritten after each step.
+ */
 export async function applyActions(input: ApplyInput): Promise<OrgRecord> {
   const { world, paths, tmux } = input;
   let record: OrgRecord = { ...input.record, agents: [...input.record.agents] };

@@ -54,8 +54,10 @@ export type Action =
   | { kind: "add-agent"; agent: DesiredAgent; reason: string }
   | { kind: "remove-agent"; agent: ObservedAgent; reason: string }
   | { kind: "restart-agent"; agent: DesiredAgent; observed: ObservedAgent; changes: string[]; reason: string }
-  /** A change to an agent the stop holds: its files are rewritten, it stays stopped, and the
-   * resume starts it with them. */
+  /**
+   * A change to an agent the stop holds: its files are rewritten, it stays stopped, and the
+   * resume starts it with them.
+   */
   | { kind: "update-held-agent"; agent: DesiredAgent; observed: ObservedAgent; changes: string[]; reason: string }
   | { kind: "retile"; panes: number; reason: string }
   /** verify.gpus or the pool's GPUs changed: org.json's pool is rewritten and the verifier takes it up between runs. */

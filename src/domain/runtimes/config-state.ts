@@ -10,8 +10,10 @@ export interface StatePatch {
   set: JsonObject;
 }
 
-/** A TOML table org adds to a file of the agent's config folder, unless its header is there
- * already (the CLI's own, or the seed's). */
+/**
+ * A TOML table org adds to a file of the agent's config folder, unless its header is there
+ * already (the CLI's own, or the seed's).
+ */
 export interface TomlTable {
   /** Relative to the agent's config folder. */
   file: string;
@@ -36,8 +38,10 @@ export function planConfigState(preset: PresetName, context: StateContext): Stat
   return [];
 }
 
-/** Codex 0.169.0 asks whether to trust a folder unless $CODEX_HOME/config.toml names it
- * trusted: answered there before it asks. */
+/**
+ * Codex 0.169.0 asks whether to trust a folder unless $CODEX_HOME/config.toml names it
+ * trusted: answered there before it asks.
+ */
 export function planConfigTables(preset: PresetName, context: StateContext): TomlTable[] {
   if (preset !== "codex" || !context.answerTrust) return [];
   return [{
@@ -98,8 +102,10 @@ export function mergeJson(base: JsonObject, set: JsonObject): JsonObject {
   return merged;
 }
 
-/** A file's JSON object; {} when there is no file; null when it holds something else (JSONC, a
- * corrupt file): left alone. */
+/**
+ * A file's JSON object; {} when there is no file; null when it holds something else (JSONC, a
+ * corrupt file): left alone.
+ */
 export function parseStateFile(text: string | undefined): JsonObject | null {
   if (text === undefined) return {};
   try {

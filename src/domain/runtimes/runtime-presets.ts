@@ -1,7 +1,9 @@
 /** How org starts, isolates, resumes, installs and checks one agent CLI: data only, overridable from org.yaml. */
 export interface RuntimePreset {
-  /** argv of a fresh start; "{unattended}" expands to the unattended flags (and trust flags),
-   * other placeholders as in plan.ts. */
+  /**
+   * argv of a fresh start; "{unattended}" expands to the unattended flags (and trust flags),
+   * other placeholders as in plan.ts.
+   */
   command: string[];
   /** argv that resumes the agent's conversation after a restart; null when the CLI cannot. */
   resume: string[] | null;
@@ -11,13 +13,17 @@ export interface RuntimePreset {
   trust: string[];
   /** A file in the worktree the CLI reads as instructions (AGENTS.md); null when the prompt goes by a flag. */
   prompt_file: string | null;
-  /** Environment variables pointed at the agent's own config folder, so parallel agents never
-   * share one mutable config. */
+  /**
+   * Environment variables pointed at the agent's own config folder, so parallel agents never
+   * share one mutable config.
+   */
   home_env: string[];
   /** Environment the CLI runs with under org; runtimes.<name>.env adds to it and overrides it key by key. */
   env: Record<string, string>;
-  /** Credentials copied once from the user's config into the agent's folder (from: a path under
-   * ~, to: a path in the folder). */
+  /**
+   * Credentials copied once from the user's config into the agent's folder (from: a path under
+   * ~, to: a path in the folder).
+   */
   seed: { from: string; to: string }[];
   install: string;
   version: string[];

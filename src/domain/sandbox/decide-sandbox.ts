@@ -5,8 +5,10 @@ import type { Check } from "../views/doctor-checks.js";
 export type SandboxProbe =
   | { kind: "works"; bwrap: string }
   | { kind: "unavailable"; reason: string; fix: string }
-  /** Root where bwrap cannot make a user namespace: its sandbox would keep every capability,
-   * and an agent with them undoes it. */
+  /**
+   * Root where bwrap cannot make a user namespace: its sandbox would keep every capability,
+   * and an agent with them undoes it.
+   */
   | { kind: "privileged"; bwrap: string; reason: string; fix: string };
 
 /** Whether this org's agents run sandboxed, and why not when they do not. */

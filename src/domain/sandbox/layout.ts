@@ -17,8 +17,10 @@ export interface SandboxLayout {
    */
   agentWritable: readonly string[];
   outbox: string;
-  /** The agent's HOME, state/agents/<agent>/home (its CLI's config folder too): every cache and
-   * dotfile a CLI keeps under ~. */
+  /**
+   * The agent's HOME, state/agents/<agent>/home (its CLI's config folder too): every cache and
+   * dotfile a CLI keeps under ~.
+   */
   home: string;
   /** The repo's common git folder, the worktree's own git folder in it, and the org name of the branches. */
   git: { common: string; worktreeDir: string; org: string };

@@ -18,8 +18,10 @@ export interface OutboxRequest {
   argv: string[];
   /** The caller's working folder, as the daemon resolved it (symlinks followed). */
   cwd: string;
-  /** What the caller's $ORG_AGENT said ("" when unset): passed on, so a claim to be another
-   * agent is refused as in a pane. */
+  /**
+   * What the caller's $ORG_AGENT said ("" when unset): passed on, so a claim to be another
+   * agent is refused as in a pane.
+   */
   claimed: string;
   /** Whether the shim passed the content of the file a -f names, read inside the sandbox. */
   file: boolean;

@@ -100,8 +100,10 @@ export function decideWatch(input: WatchInput): WatchDecision {
   }
 }
 
-/** A CLI that gave up on a failing service: blocked so a person sees why, and nudged within the
- * budget so it tries again. */
+/**
+ * A CLI that gave up on a failing service: blocked so a person sees why, and nudged within the
+ * budget so it tries again.
+ */
 function decideServiceError(input: WatchInput): WatchDecision {
   const { screen, now, memory, settings } = input;
   const block: WatchDecision = { kind: "block", fix: input.fix, reason: screen.reason };

@@ -14,8 +14,10 @@ export type ScreenState =
 
 export type ScreenKind = ScreenState["kind"];
 
-/** Why a CLI refused to start: "root" for an unattended flag refused to root, "headless" for a
- * trust question it will not ask without a terminal. */
+/**
+ * Why a CLI refused to start: "root" for an unattended flag refused to root, "headless" for a
+ * trust question it will not ask without a terminal.
+ */
 export type Refusal = "root" | "headless";
 
 /** One screen pattern of a CLI: the first rule whose pattern matches a row decides. */

@@ -12,8 +12,10 @@ export interface JuniorReport {
 
 const TEXT_MAX = 80;
 
-/** The chief's standup: per junior its task, latest results, best and crashes; bounded by
- * `maxBytes`, whole juniors dropped last-first. */
+/**
+ * The chief's standup: per junior its task, latest results, best and crashes; bounded by
+ * `maxBytes`, whole juniors dropped last-first.
+ */
 export function renderDigest(input: {
   now: Date; reason: string; metric: string; juniors: JuniorReport[]; latest: number; maxBytes: number;
   best: { agent: string; commit: string; metric: number } | undefined;

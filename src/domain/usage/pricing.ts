@@ -13,8 +13,10 @@ export type Pricing = Record<string, Price>;
 export type PriceMatch = { kind: "priced"; glob: string; price: Price } | { kind: "unpriced"; reason: string };
 export type Cost = { kind: "priced"; usd: number } | { kind: "unpriced"; reason: string };
 
-/** `*` is any run of characters (slashes too: opencode's models read provider/model), `?` one;
- * the whole name must match. */
+/**
+ * `*` is any run of characters (slashes too: opencode's models read provider/model), `?` one;
+ * the whole name must match.
+ */
 export function matchesGlob(glob: string, model: string): boolean {
   const pattern = glob.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".");
   return new RegExp(`^${pattern}$`).test(model);

@@ -10,8 +10,10 @@ export interface SpanUsage extends TokenCounts {
   unpriced?: string;
 }
 
-/** A kept improvement (not a baseline) and what it took: every reply since the agent's previous
- * keep up to its submit. */
+/**
+ * A kept improvement (not a baseline) and what it took: every reply since the agent's previous
+ * keep up to its submit.
+ */
 export interface KeepCost {
   agent: string;
   commit: string;

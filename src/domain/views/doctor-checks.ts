@@ -127,8 +127,10 @@ function evaluateRuntime(runtime: RuntimeCheckInput): Check {
   }
 }
 
-/** A version other than the tested one still runs, but its screens may go unrecognized: a
- * warning with the pinned install. */
+/**
+ * A version other than the tested one still runs, but its screens may go unrecognized: a
+ * warning with the pinned install.
+ */
 function flagOtherVersion(runtime: RuntimeCheckInput, check: Check): Check {
   if (runtime.builtin || !runtime.found || !runtime.preset) return check;
   const verdict = judgeVersion(runtime.preset, runtime.version);

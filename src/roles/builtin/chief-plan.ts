@@ -1,7 +1,9 @@
 // The built-in chief's decision: which constant each junior works on, from what the org's ledger says each has given.
 
-/** What the chief reads of one judged experiment: the hillclimb's description ("LR 0.01 ->
- * 0.0125; …") and its verdict. */
+/**
+ * What the chief reads of one judged experiment: the hillclimb's description ("LR 0.01 ->
+ * 0.0125; …") and its verdict.
+ */
 export interface JudgedChange {
   description: string;
   status: "keep" | "discard" | "crash" | "reject" | "fail";
@@ -26,8 +28,10 @@ export interface Assignment {
 
 const STEP = /(?:^|;\s*)([A-Z][A-Z0-9_]*) [^\s;]+ -> [^\s;]+/g;
 
-/** Each constant's tries and keeps among the judged changes (ledger answers count as tries);
- * rejects are not evidence. */
+/**
+ * Each constant's tries and keeps among the judged changes (ledger answers count as tries);
+ * rejects are not evidence.
+ */
 export function scoreConstants(constants: readonly string[], changes: readonly JudgedChange[]): ConstantScore[] {
   const tally = new Map(constants.map((name) => [name, { tried: 0, kept: 0 }]));
   let total = 0;

@@ -24,8 +24,10 @@ const CONSTANT_LINE = /^((?:const )?([A-Z][A-Z0-9_]*) = )(\d+(?:\.\d+)?(?:[eE][-
 const FLOAT_FACTORS = [0.5, 0.8, 1.25, 2];
 const SMALL_INTEGER = 8;
 
-/** The positive numeric constants of a train script, in source order; zeros are skipped because
- * scaling cannot move them. */
+/**
+ * The positive numeric constants of a train script, in source order; zeros are skipped because
+ * scaling cannot move them.
+ */
 export function findConstants(source: string): NumericConstant[] {
   const constants: NumericConstant[] = [];
   for (const match of source.matchAll(CONSTANT_LINE)) {
@@ -43,8 +45,10 @@ export function findConstants(source: string): NumericConstant[] {
   return constants;
 }
 
-/** Perturb one constant chosen at random, among `focus` where it names any; undefined when the
- * source has none to perturb. */
+/**
+ * Perturb one constant chosen at random, among `focus` where it names any; undefined when the
+ * source has none to perturb.
+ */
 export function proposeChange(source: string, rng: Rng, focus?: ReadonlySet<string>): Proposal | undefined {
   const all = findConstants(source);
   const focused = focus ? all.filter((constant) => focus.has(constant.name)) : [];
@@ -92,8 +96,10 @@ function proposeTwo(source: string, rng: Rng, focus?: ReadonlySet<string>): Prop
   return { source: second.source, description: `${first.description}; ${second.description}` };
 }
 
-/** mulberry32, a seeded uniform source in [0, 1): the same draws on every machine
- * (`ORG_DEMO_SEED`'s proposals, `org compare`'s bootstrap). */
+/**
+ * mulberry32, a seeded uniform source in [0, 1): the same draws on every machine
+ * (`ORG_DEMO_SEED`'s proposals, `org compare`'s bootstrap).
+ */
 export function seededRng(seed: number): Rng {
   let state = seed >>> 0;
   return () => {
