@@ -1,13 +1,15 @@
 import * as z from "zod";
 import { PRESET_NAMES } from "../runtimes/runtime-presets.js";
 import { ClaimsSchema } from "./claims-schema.js";
-import { DiskSchema } from "./disk-schema.js";
 import { duration } from "./duration.js";
 
 import { argv, name, SAFE_NAME, SAFE_NAME_RULE } from "./names.js";
 import { MetricSchema, VerifySchema } from "./verify-schema.js";
+import { SandboxSchema } from "./sandbox-schema.js";
+import { SlurmSchema } from "./slurm-schema.js";
+import { StopSchema } from "./stop-schema.js";
 
-export { MetricSchema, SAFE_NAME, SAFE_NAME_RULE, VerifySchema };
+export { MetricSchema, SAFE_NAME, SAFE_NAME_RULE, SlurmSchema, VerifySchema };
 
 export const RuntimeSchema = z
   .strictObject({
@@ -204,84 +206,6 @@ const ReloadSchema = z
         + "org.yaml or prompts)"),
   })
   .describe("hot reload of the running org; every key has a default");
-
-// A deadline is a duration from `org up` or an ISO time; a past ISO time is refused at `org up` (stop-rules.ts).
-const ISO_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?)?$/;
-const DEADLINE = "a duration from org up such as 48h, or an ISO time such as 2030-01-31T18:00:00Z";
-const positive = (what: string, example: number) =>
-  z.number().positive().optional().describe(what).meta({ examples: [example] });
-
-const StopSchema = z
-  .strictObject({
-    target: z.number().optional()
-      .describe("stop once the org's best metric reaches this, in verify.metric.goal's direction")
-      .meta({ examples: [0.95] }),
-    max_experiments: z.number().int().positive().optional()
-      .describe("stop after this many experiments run (results.tsv rows; baselines and the ledger's answers, "
-        + "which run nothing, not counted)")
-      .meta({ examples: [500] }),
-    max_gpu_hours: positive(
-      "stop after this many hours of verify runs (the seconds column of results.tsv, summed)",
-      100,
-    ),
-    max_cost: positive("stop once the agents' and the judge's tokens cost this many dollars (priced by pricing:)", 200),
-    deadline: z.union([duration, z.string().regex(ISO_TIME, { message: DEADLINE })], { error: DEADLINE }).optional()
-      .describe(DEADLINE).meta({ examples: ["48h"] }),
-    stall: z.number().int().positive().optional()
-      .describe("stop after this many experiments in a row without an improvement of the org's best")
-      .meta({ examples: [100] }),
-    grace: duration.default("2m")
-      .describe("how long agents get, once told, to write their progress file before their programs are stopped"),
-    ablate: z.boolean().optional()
-      .describe("once the agents' experiments drain, `org ablate` the org best once, before the report"),
-  })
-  .describe("when the org stops by itself: the first condition met stops every agent, "
-    + "writes the report and state/stop.json; every key optional");
-
-export const SlurmSchema = z
-  .strictObject({
-    partition: z.string().min(1).optional()
-      .describe("the partition (sbatch --partition); unset: the cluster's default partition")
-      .meta({ examples: ["gpu"] }),
-    account: z.string().min(1).optional()
-      .describe("the account jobs are charged to (sbatch --account); unset: your default account")
-      .meta({ examples: ["lab-ml"] }),
-    time_limit: z.string().min(1).default("UNLIMITED")
-      .describe("each agent job's time limit in Slurm's format (minutes, H:MM:SS, D-HH:MM:SS or UNLIMITED); "
-        + "a job that hits it is resubmitted")
-      .meta({ examples: ["1-00:00:00"] }),
-    role_time_limits: z.record(z.string(), z.string().min(1)).optional()
-      .describe("a time limit per role, over time_limit for its agents' jobs; a job that hits it is resubmitted, "
-        + "the agent resuming its conversation")
-      .meta({ examples: [{ researcher: "4:00:00", chief: "UNLIMITED" }] }),
-    sbatch_args: z.array(z.string().min(1)).default([])
-      .describe("extra sbatch arguments for every agent job, e.g. memory or constraints; org sets the job name, "
-        + "comment, GPUs, partition, account and time itself")
-      .meta({ examples: [["--mem=32G", "--constraint=a100"]] }),
-    cpu_roles: z.enum(["local", "job"]).default("local")
-      .describe("where roles without a GPU run: local (a pane on this host, no job) or job (a CPU-only Slurm job)"),
-  })
-  .describe("how agents run as Slurm jobs when backend is slurm; every key has a default");
-
-const SandboxSchema = z
-  .strictObject({
-    enabled: z.boolean().optional()
-      .describe("run every agent in a bubblewrap (bwrap) sandbox; unset: on where bwrap works, "
-        + "with a warning at org up and in org doctor where it does not; true: "
-        + "org up refuses to start agents without one; false: never"),
-    read: z.array(z.string().min(1)).default([])
-      .describe("paths, relative to this file or absolute, that every agent may read although the sandbox hides them "
-        + "(other agents' worktrees, a folder in /tmp)")
-      .meta({ examples: [["worktrees"]] }),
-    write: z.array(z.string().min(1)).default([])
-      .describe("paths, relative to this file or absolute, that every agent may write (a shared cache, ~/.cache/uv); "
-        + "the host is read-only otherwise; state, worktrees and the repo's .git are refused")
-      .meta({ examples: [["data/cache"]] }),
-    disk: DiskSchema.optional(),
-  })
-  .describe("the agents' sandbox: each writes only its worktree and branch, its own state/agents/<agent> folder and "
-    + "the paths under write; the rest of the org is read-only, other agents' worktrees hidden, "
-    + "and org's own commands run through the daemon");
 
 export const ConfigSchema = z
   .strictObject({
