@@ -1,7 +1,25 @@
 // `org up` to all panes running for N agents, next to a bare script doing the same worktree adds and one chained tmux call.
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import { loadavg } from "node:os";
-import { FOREVER, createRepo, killTmux, median, ms, org, removeDir } from "./lib.mjs";
+import { FOREVER, ORG, createRepo, killTmux, median, ms, org, removeDir } from "./lib.mjs";
+
+// CPU ms (user + system) of a side's process and the children it waited for, which load shifts far less than wall
+// time; the tmux server and what it forks (panes, the daemon) are counted on neither side. Without GNU time, none.
+const TIME = "/usr/bin/time";
+
+/** Runs argv; its wall ms, its CPU ms (or null), and its stdout. */
+function runTimed(argv, options) {
+  const timed = existsSync(TIME);
+  const start = performance.now();
+  const [file, ...args] = timed ? [TIME, "-f", "org-bench-cpu %U %S", ...argv] : argv;
+  const result = spawnSync(file, args, { ...options, encoding: "utf8" });
+  const elapsed = ms(start);
+  const failed = `${argv.slice(0, 3).join(" ")} failed (${result.status})`;
+  if (result.status !== 0) throw new Error(`${failed}: ${result.stderr}${result.stdout}`);
+  const cpu = /^org-bench-cpu ([\d.]+) ([\d.]+)$/m.exec(result.stderr ?? "");
+  return { elapsed, cpu: cpu ? Math.round((Number(cpu[1]) + Number(cpu[2])) * 1000) : null, stdout: result.stdout };
+}
 
 function orgYaml(name, n) {
   return `name: ${name}\ngpus: none\nruntimes:\n  idle: { command: ["${FOREVER}"] }\nroles:\n  a: { prompt: prompt.md, runtime: idle, count: ${n} }\n`;
@@ -11,12 +29,11 @@ function timeOrgUp(n, round) {
   const name = `bu${process.pid}n${n}r${round}`;
   const dir = createRepo({ "prompt.md": "# {{agent}}\n", "org.yaml": orgYaml(name, n) });
   try {
-    const start = performance.now();
-    const out = org(["up", "--no-attach"], dir);
-    const elapsed = ms(start);
-    const running = (out.match(/^a-\d+ .* running /gm) ?? []).length;
-    if (running !== n) throw new Error(`only ${running}/${n} agents running after org up:\n${out}`);
-    return elapsed;
+    const env = { ...process.env, TMUX: "", ORG_ROOT: "" };
+    const { elapsed, cpu, stdout } = runTimed([process.execPath, ORG, "up", "--no-attach"], { cwd: dir, env });
+    const running = (stdout.match(/^a-\d+ .* running /gm) ?? []).length;
+    if (running !== n) throw new Error(`only ${running}/${n} agents running after org up:\n${stdout}`);
+    return { elapsed, cpu };
   } finally {
     try { org(["down"], dir); } catch { /* already down */ }
     removeDir(dir);
@@ -39,12 +56,10 @@ function timeBare(n, round) {
     `eval tmux -L ${socket} -f /dev/null $(echo "$args" | sed 's/ ; / \\\\; /g')`,
   ].join("\n");
   try {
-    const start = performance.now();
-    execFileSync("bash", ["-c", script], { cwd: dir, stdio: "pipe" });
-    const elapsed = ms(start);
+    const { elapsed, cpu } = runTimed(["bash", "-c", script], { cwd: dir });
     const panes = execFileSync("tmux", ["-L", socket, "list-panes", "-t", "bare", "-F", "#{pane_id}"], { encoding: "utf8" }).trim().split("\n").length;
     if (panes !== n + 1) throw new Error(`bare script made ${panes} panes, expected ${n + 1}`);
-    return elapsed;
+    return { elapsed, cpu };
   } finally {
     killTmux(socket);
     removeDir(dir);
@@ -58,15 +73,24 @@ const ROUNDS = Number(process.env.BENCH_UP_ROUNDS ?? 7);
 
 export function benchUp(sizes = SIZES, rounds = ROUNDS) {
   return sizes.map((n) => {
-    const orgMs = [];
-    const bareMs = [];
+    const orgRuns = [];
+    const bareRuns = [];
     for (let round = 0; round < rounds; round++) {
-      const sides = [() => bareMs.push(timeBare(n, round)), () => orgMs.push(timeOrgUp(n, round))];
+      const sides = [() => bareRuns.push(timeBare(n, round)), () => orgRuns.push(timeOrgUp(n, round))];
       for (const side of round % 2 === 0 ? sides : sides.reverse()) side();
     }
     const load = loadavg()[0].toFixed(2);
-    const result = { agents: n, org_up_ms: median(orgMs), bare_script_ms: median(bareMs), ratio: Number((median(orgMs) / median(bareMs)).toFixed(2)), rounds, load_1m: Number(load), org_up_all_ms: orgMs, bare_all_ms: bareMs };
-    process.stderr.write(`up N=${n}: org ${result.org_up_ms} ms, bare ${result.bare_script_ms} ms, ratio ${result.ratio} (${rounds} rounds a side, load ${load})\n`);
+    const [orgMs, bareMs] = [orgRuns, bareRuns].map((runs) => runs.map((run) => run.elapsed));
+    const cpuOf = (runs) => (runs.every((run) => run.cpu !== null) ? median(runs.map((run) => run.cpu)) : null);
+    const ratio = Number((median(orgMs) / median(bareMs)).toFixed(2));
+    const result = {
+      agents: n, org_up_ms: median(orgMs), bare_script_ms: median(bareMs), ratio,
+      org_up_cpu_ms: cpuOf(orgRuns), bare_script_cpu_ms: cpuOf(bareRuns),
+      rounds, load_1m: Number(load), org_up_all_ms: orgMs, bare_all_ms: bareMs,
+    };
+    const cpu = result.org_up_cpu_ms === null ? "" : `; CPU ${result.org_up_cpu_ms} vs ${result.bare_script_cpu_ms} ms`;
+    const times = `org ${result.org_up_ms} ms, bare ${result.bare_script_ms} ms, ratio ${ratio}${cpu}`;
+    process.stderr.write(`up N=${n}: ${times} (${rounds} rounds a side, load ${load})\n`);
     return result;
   });
 }

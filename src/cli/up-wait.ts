@@ -1,9 +1,7 @@
 // `org up --wait`: follow the verifier until every baseline is judged; a base that never measures is an error.
 import { setTimeout as delay } from "node:timers/promises";
-import { orgPaths } from "../domain/paths.js";
-import { buildVerifierView, decideBaselineWait } from "../domain/views/verifier.js";
-import { readVerifierInput } from "../adapters/store/verifier-state.js";
-import { pathExists } from "../adapters/fs/files.js";
+import { decideBaselineWait } from "../domain/views/verifier.js";
+import { isOrgRecorded, readUpVerifierView } from "../flows/up/up-verifier.js";
 import { describeCrashedBaselines, formatVerifierLine } from "../ui/verifier-line.js";
 import type { Io } from "./io.js";
 
@@ -14,12 +12,11 @@ export async function waitForBaselines(
   let shown = "";
   for (;;) {
     // `org down` removes org.json: nothing will judge the baselines any more.
-    if (!(await pathExists(orgPaths(root).orgFile))) {
+    if (!(await isOrgRecorded(root))) {
       io.err("the org went down before its baselines were judged — `org up --wait` again");
       return 1;
     }
-    const input = await readVerifierInput(root, agents, { crashedSince: since });
-    const view = input && buildVerifierView(input);
+    const view = await readUpVerifierView(root, agents, since);
     const line = view ? formatVerifierLine(view) : "verifier: not started yet";
     if (line !== shown) io.out(line);
     shown = line;

@@ -53,11 +53,11 @@ export class Tmux implements PanesPort {
    * no 16 KB message limit applies, so 64 sandboxed panes cost one spawn, not 17. A newline in an argument (a
    * multi-line secret) has no quoting in tmux's parser: such a grid goes as separate argv calls.
    */
-  private async runCommands(chunks: string[][]): Promise<void> {
+  private async runCommands(chunks: string[][]): Promise<string | undefined> {
     const lines = chunks.map((chunk) => (chunk.at(-1) === ";" ? chunk.slice(0, -1) : chunk));
     if (lines.flat().some((arg) => /[\r\n]/.test(arg))) {
       for (const line of lines) await this.tmux(line);
-      return;
+      return undefined;
     }
     const commands = lines.flatMap((line) => line.reduce<string[][]>((all, arg) => {
       if (arg === ";") all.push([]);
@@ -65,7 +65,7 @@ export class Tmux implements PanesPort {
       return all;
     }, [[]]));
     const script = commands.map((argv) => argv.map(quote).join(" ")).join("\n");
-    await this.tmux(["start-server", ";", "source-file", "-"], false, `${script}\n`);
+    return this.tmux(["start-server", ";", "source-file", "-"], false, `${script}\n`);
   }
 
   private async tmux(args: string[], allowFailure = false, input?: string): Promise<string> {
@@ -120,17 +120,18 @@ export class Tmux implements PanesPort {
       // A smaller client attaching must not shrink the grid for good.
       "set", "-w", "-t", `${this.session}:org`, "window-size", "manual", ";",
       "set", "-w", "-t", `${this.session}:org`, "pane-border-status", "top", ";",
-      "set", "-w", "-t", `${this.session}:org`, "pane-border-format", BORDER_FORMAT,
+      "set", "-w", "-t", `${this.session}:org`, "pane-border-format", BORDER_FORMAT, ";",
+      // Listed by the same tmux process: what source-file's commands print comes back on its stdout.
+      "list-panes", "-s", "-t", `=${this.session}`, "-F", PANE_FORMAT,
     );
-    await this.runCommands([...chunks, args]);
-    const listed = await this.listByLabel(panes);
+    const printed = await this.runCommands([...chunks, args]);
+    const listed = await this.listByLabel(panes, printed);
     if (listed.some((pane) => pane === undefined)) throw new OrgError(`tmux built the grid on socket ${this.socket} but lists only some of its panes — run \`org down\`, then \`org up\``, "tmux");
     return listed as PaneInfo[];
   }
 
   async listPanes(): Promise<PaneInfo[]> {
-    const out = await this.tmux(["list-panes", "-s", "-t", `=${this.session}`, "-F", PANE_FORMAT], true);
-    return out.split("\n").filter(Boolean).map(parsePaneLine);
+    return parsePaneLines(await this.tmux(["list-panes", "-s", "-t", `=${this.session}`, "-F", PANE_FORMAT], true));
   }
 
   openPaneFeed(): PaneFeed {
@@ -149,8 +150,8 @@ export class Tmux implements PanesPort {
   }
 
   // Every pane of the session once, in the order of `panes`: the grid's caller needs ids, pids and state alike.
-  private async listByLabel(panes: PaneSpec[]): Promise<(PaneInfo | undefined)[]> {
-    const listed = await this.listPanes();
+  private async listByLabel(panes: PaneSpec[], printed?: string): Promise<(PaneInfo | undefined)[]> {
+    const listed = printed === undefined ? await this.listPanes() : parsePaneLines(printed);
     const byLabel = new Map(listed.map((pane) => [pane.options["@org_agent"] ?? "", pane]));
     return panes.map((pane) => byLabel.get(pane.options["@org_agent"] ?? ""));
   }
@@ -239,6 +240,10 @@ function socketPath(socket: string): string {
 
 function isAgentPane(pane: PaneSpec): boolean {
   return pane.options["@org_agent"] !== undefined;
+}
+
+function parsePaneLines(out: string): PaneInfo[] {
+  return out.split("\n").filter(Boolean).map(parsePaneLine);
 }
 
 function parsePaneLine(line: string): PaneInfo {

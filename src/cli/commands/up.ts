@@ -1,10 +1,6 @@
 import { readSnapshot } from "../../domain/views/status-snapshot.js";
 import type { UpPhase } from "../../domain/lifecycle/up-org.js";
-import { runInteractive } from "../../adapters/process.js";
-import { startPhase } from "../../adapters/trace.js";
-import { readVerifierInput } from "../../adapters/store/verifier-state.js";
-import { buildVerifierView } from "../../domain/views/verifier.js";
-import { startOrg, type Upped } from "../../flows/up/start-org.js";
+import { attachGrid, readUpVerifierView, startOrg, timeUpPhases, type Upped } from "../../flows/up/start-org.js";
 import { renderStatus } from "../../ui/status-table.js";
 import { describeCrashedBaselines, formatVerifierLine } from "../../ui/verifier-line.js";
 import type { Io } from "../io.js";
@@ -44,13 +40,11 @@ export async function runUp(opts: UpOpts, outer: Io): Promise<number> {
   const progress = startProgress("org up", outer);
   const io = progress.io;
   // ORG_TRACE_TIMINGS: each phase from its start to the next one's (docs/performance.md).
-  let endPhase = (): void => {};
-  const total = startPhase("up", "total");
+  const timings = timeUpPhases();
   const run: UpRun = {
     interrupts: catchInterrupts("org up", io), progress, phase: "check", recorded: false,
     enter: async (phase) => {
-      endPhase();
-      endPhase = startPhase("up", phase);
+      timings.enter(phase);
       // The line an interrupt prints names the phase it arrived in.
       if (!run.interrupts.signal) run.phase = phase;
       progress.step(PHASES[phase]);
@@ -66,8 +60,7 @@ export async function runUp(opts: UpOpts, outer: Io): Promise<number> {
     io.err(`org up interrupted by ${run.interrupts.signal} while ${where}: rolled back, nothing left running`);
     return run.interrupts.exitCode();
   } finally {
-    endPhase();
-    total();
+    timings.end();
     progress.done();
     run.interrupts.dispose();
   }
@@ -110,7 +103,7 @@ async function startUp(opts: UpOpts, io: Io, run: UpRun): Promise<number> {
   if (opts.attach && process.stdin.isTTY && process.stdout.isTTY && !process.env.TMUX) {
     // Attached, the person's keys and signals are tmux's: a hang-up ends the client and this process with it.
     run.interrupts.dispose();
-    return runInteractive(attach);
+    return attachGrid(attach);
   }
   io.out(`attach: org attach [agent]   (or: ${attach.join(" ")})`);
   return 0;
@@ -142,8 +135,7 @@ async function printUpped(upped: Exclude<Upped, { kind: "refused" }>, root: stri
 
 // The verifier's queue and baselines, once its first look made the queue; none before.
 async function readVerifierLines(root: string, agents: readonly { name: string }[]): Promise<string[]> {
-  const input = await readVerifierInput(root, agents.map((agent) => agent.name));
-  if (!input) return [];
-  const view = buildVerifierView(input);
+  const view = await readUpVerifierView(root, agents.map((agent) => agent.name));
+  if (!view) return [];
   return [formatVerifierLine(view), ...describeCrashedBaselines(view, root)];
 }

@@ -9,6 +9,10 @@ import { checkUp, chooseMode } from "./up-checks.js";
 import { prefetchGit } from "./prefetch-git.js";
 import { prepareUp } from "./up-programs.js";
 
+// `org up`'s command calls this one flow: the timings, the attach and the verifier's line come with it.
+export { attachGrid, timeUpPhases } from "./up-session.js";
+export { readUpVerifierView } from "./up-verifier.js";
+
 const READY_TIMEOUT_MS = 15_000;
 
 export interface UpInput {
