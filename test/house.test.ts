@@ -28,7 +28,7 @@ const FLOWS: Record<string, string> = {
 };
 // The CLI modules that still reach an adapter themselves; every other one asks a flow (none may join the list).
 const CLI_ADAPTER_USERS = [
-  "cli/commands/status.ts", "cli/commands/up.ts", "cli/commands/submit.ts", "cli/up-wait.ts", "cli/outbox-worker.ts",
+  "cli/commands/status.ts", "cli/commands/submit.ts", "cli/outbox-worker.ts",
 ];
 const SRC = join(PACKAGE_ROOT, "src");
 
