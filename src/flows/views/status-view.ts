@@ -1,4 +1,5 @@
 import { orgPaths } from "../../domain/paths.js";
+import { readOrgRecord } from "../../domain/lifecycle/org-record-file.js";
 import type { OrgSnapshot } from "../../domain/views/snapshot.js";
 import { readServiceTicks, type ServiceTick } from "../../domain/views/service-ticks.js";
 import { readSnapshot } from "../../domain/views/status-snapshot.js";
@@ -8,12 +9,12 @@ import { buildVerifierView } from "../../domain/views/verifier.js";
 import { readReloadRecord } from "../reload/reload-log.js";
 import { readStopFile } from "../../adapters/store/stop-file.js";
 import { readDiskView } from "../../adapters/store/disk-state.js";
-import { createWorld } from "../../adapters/real-world.js";
-import { readTextNow } from "../../adapters/fs/read-now.js";
+import { createStatusWorld } from "../../adapters/status-world.js";
 import { readUtilizationInput } from "../../adapters/store/gpu-runs-file.js";
 import { findRunningKeeper, readKeeperRecord } from "../../adapters/keeper-process.js";
 import { readVerifierInput } from "../../adapters/store/verifier-state.js";
 import { readJudgeSpendView } from "../../adapters/store/judge-spend-view.js";
+import { recordPhase, tracePhase } from "../../adapters/trace.js";
 
 type Settled<T extends (...args: never[]) => unknown> = Awaited<ReturnType<T>>;
 
@@ -36,15 +37,17 @@ export interface StatusView {
 
 /** Reads what `org status` prints; `services` too when the caller prints them (`--json`). */
 export async function loadStatusView(root: string, opts: { services: boolean }): Promise<StatusView> {
-  const real = createWorld();
+  // ORG_TRACE_TIMINGS: node's start and the bundle's load, then each phase of the reading.
+  recordPhase("status", "start", performance.now());
   // Every file status reads is one org wrote in state/: read at once, not through the thread pool (read-now.ts).
-  const world = { ...real, files: { ...real.files, readText: readTextNow } };
-  const snapshot = await readSnapshot(world, root);
+  const world = createStatusWorld();
+  const record = await readOrgRecord(world.files, root);
+  const reading = tracePhase("status", "snapshot", () => readSnapshot(world, root, { record }));
   const paths = orgPaths(root);
-  const names = snapshot.agents.map((agent) => agent.name);
-  const running = snapshot.running;
-  // Every file below is read side by side: each is its own small read, none needs another's answer.
-  const [reload, usage, input, read, keeperPid, keeper, disk, queue, judge] = await Promise.all([
+  const names = record.agents.map((agent) => agent.name);
+  // Every file below is read while tmux and git answer, each its own small read; what only a running org shows is
+  // dropped below when tmux lists no pane.
+  const files = tracePhase("status", "files", () => Promise.all([
     readReloadRecord(paths.state),
     // Each agent's tokens and dollars as the daemon last summed them (null: its program records none).
     readUsageViews(world.files, paths.state, names),
@@ -52,20 +55,25 @@ export async function loadStatusView(root: string, opts: { services: boolean }):
     readUtilizationInput(paths.state, world.now()),
     readStopFile(paths.state),
     // Who brings the daemon back if it dies, and how often it had to: only while the org runs.
-    running ? findRunningKeeper(root, paths.state) : undefined,
-    running ? readKeeperRecord(paths.state) : undefined,
+    findRunningKeeper(root, paths.state),
+    readKeeperRecord(paths.state),
     // The disk watch's last look: why verify runs wait, while a running daemon says so.
-    running ? readDiskView(paths.state) : undefined,
+    readDiskView(paths.state),
     // What the verifier is doing: a queue of baselines and experiments is news while every agent reads `running`.
     readVerifierInput(root, names),
     // The verifier's own spend: its judge's runs, apart from the agents' (none without a judge).
     readJudgeSpendView(root),
-  ]);
+  ]));
+  // Both awaited at once: a failure of either is the command's, never an unhandled rejection.
+  const [snapshot, read] = await Promise.all([reading, files]);
+  const [reload, usage, input, stopFile, keeperPid, keeper, disk, queue, judge] = read;
+  const running = snapshot.running;
   // Distances written by a daemon that is gone are stale; a stop stays true after `org down`.
-  const stop = read?.kind === "running" && !running ? undefined : read;
+  const stop = stopFile?.kind === "running" && !running ? undefined : stopFile;
   const view: StatusView = {
-    snapshot, reload, usage, utilization: input ? measureUtilization(input) : undefined, stop, keeper,
-    keeperRunning: keeperPid !== undefined, disk, verifier: queue ? buildVerifierView(queue) : undefined, judge,
+    snapshot, reload, usage, utilization: input ? measureUtilization(input) : undefined, stop,
+    keeper: running ? keeper : undefined, keeperRunning: running && keeperPid !== undefined,
+    disk: running ? disk : undefined, verifier: queue ? buildVerifierView(queue) : undefined, judge,
   };
   if (opts.services) view.services = await readServiceTicks(world.files, paths.daemon);
   return view;
