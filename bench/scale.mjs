@@ -13,6 +13,22 @@ function processUsage(pid) {
   return { ticks: Number(fields[11]) + Number(fields[12]), rssBytes: Number(fields[21]) * 4096 };
 }
 
+// Voluntary context switches of every thread of `pid`: how often the process woke, whatever the machine's load.
+function countWakes(pid) {
+  let wakes = 0;
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    const status = readFileSync(`/proc/${pid}/task/${task}/status`, "utf8");
+    wakes += Number(/\nvoluntary_ctxt_switches:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  }
+  return wakes;
+}
+
+// CPU of the children this process waited for (utime + stime of those gone, in clock ticks of 10 ms).
+function childrenCpuMs() {
+  const fields = readFileSync("/proc/self/stat", "utf8").split(") ")[1].split(" ");
+  return (Number(fields[13]) + Number(fields[14])) * 10;
+}
+
 async function waitForHeartbeat(dir) {
   for (let waited = 0; waited < 30_000; waited += 100) {
     const daemon = existsSync(join(dir, "state/daemon.json")) ? readDaemon(dir) : {};
@@ -31,21 +47,26 @@ async function measureIdle(agents, windowMs) {
     const pid = await waitForHeartbeat(dir);
     // Past the start-up work (first looks, pipes for every pane's log).
     await sleep(5000);
-    const before = { ...processUsage(pid), ...readDaemon(dir).usage, at: performance.now() };
+    const before = { ...processUsage(pid), ...readDaemon(dir).usage, wakes: countWakes(pid), at: performance.now() };
     await sleep(windowMs);
-    const after = { ...processUsage(pid), ...readDaemon(dir).usage, at: performance.now() };
+    const after = { ...processUsage(pid), ...readDaemon(dir).usage, wakes: countWakes(pid), at: performance.now() };
     const seconds = (after.at - before.at) / 1000;
     const polls = after.polls - before.polls;
     const statusMs = [];
+    const statusCpuMs = [];
     for (let round = 0; round < 5; round++) {
-      const start = performance.now();
+      const [start, cpu] = [performance.now(), childrenCpuMs()];
       org(["status"], dir);
       statusMs.push(ms(start));
+      // Its node, tmux and git together: a figure the machine's load barely moves, unlike the wall time.
+      statusCpuMs.push(childrenCpuMs() - cpu);
     }
     const result = {
       agents,
       idle_window_s: Number(seconds.toFixed(1)),
       daemon_cpu_pct: Number((((after.ticks - before.ticks) / 100 / seconds) * 100).toFixed(2)),
+      daemon_cpu_ms: (after.ticks - before.ticks) * 10,
+      daemon_wakes_per_s: Number(((after.wakes - before.wakes) / seconds).toFixed(1)),
       daemon_rss_mb: Math.round(after.rssBytes / 1e6),
       supervisor_polls: polls,
       tmux_commands_per_poll: Number(((after.tmuxCommands - before.tmuxCommands) / polls).toFixed(2)),
@@ -54,8 +75,9 @@ async function measureIdle(agents, windowMs) {
       processes_spawned_while_idle: after.spawned - before.spawned,
       org_status_ms: median(statusMs),
       org_status_all_ms: statusMs,
+      org_status_cpu_ms: median(statusCpuMs),
     };
-    process.stderr.write(`scale idle N=${agents}: daemon ${result.daemon_cpu_pct}% CPU, ${result.daemon_rss_mb} MB, ${result.supervisor_polls} supervisor polls, ${result.tmux_commands_per_s} tmux commands/s, ${result.processes_spawned_while_idle} processes spawned, org status ${result.org_status_ms} ms\n`);
+    process.stderr.write(`scale idle N=${agents}: daemon ${result.daemon_cpu_pct}% CPU (${result.daemon_cpu_ms} ms), ${result.daemon_wakes_per_s} wakes/s, ${result.daemon_rss_mb} MB, ${result.supervisor_polls} supervisor polls, ${result.tmux_commands_per_s} tmux commands/s, ${result.processes_spawned_while_idle} processes spawned, org status ${result.org_status_ms} ms (${result.org_status_cpu_ms} ms CPU)\n`);
     return result;
   } finally {
     try { org(["down"], dir); } catch { /* already down */ }

@@ -96,7 +96,8 @@ export async function allowKeeper(state: string): Promise<void> {
 }
 
 // A pid in keeper.lock may have been reused by any process since: only `org keeper --root <root>` counts.
-function isKeeperProcess(pid: number, root: string): boolean {
+/** Whether `pid` runs and is this org's keeper: two small reads of /proc, no file in state/. */
+export function isKeeperProcess(pid: number, root: string): boolean {
   if (!isRunningProcess(pid)) return false;
   try {
     const argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");

@@ -11,10 +11,11 @@ import { readDiskUse } from "../adapters/fs/disk-space.js";
 import { measureTree } from "../adapters/fs/tree-size.js";
 import { readOptionalRecord } from "../adapters/store/org-record.js";
 import { writeDiskRecord } from "../adapters/store/disk-state.js";
+import { chooseNextDiskLook, DISK_LOOK_MS } from "../domain/sandbox/disk-cadence.js";
 import { blockAgent } from "./disk-block.js";
 
-// One statfs this often; the agents' folders are walked every sandbox.disk.every, or sooner when the disk fills fast.
-export const DISK_TICK_MS = 1000;
+// One statfs every second while the disk moves (disk-cadence.ts); the agents' folders are walked every
+// sandbox.disk.every, or sooner when the disk fills fast.
 // Per folder and sweep: a folder of more files is measured as at least what the walk found.
 const MAX_ENTRIES = 200_000;
 // A disk whose use moved less than this since the last walk is quiet: walked again only after IDLE_SWEEPS periods.
@@ -44,6 +45,7 @@ export class DiskWatch {
   // The verifier and the watch's own loop may both ask for a sweep: one runs, the other waits for it.
   private sweeping: Promise<void> | undefined;
   private low: string | null = null;
+  private look: { used: number | undefined; waitMs: number } = { used: undefined, waitMs: DISK_LOOK_MS };
 
   constructor(private readonly opts: WatchOptions) {
     this.state = orgPaths(opts.root).state;
@@ -54,9 +56,22 @@ export class DiskWatch {
     // org.yaml with problems keeps the budgets it last had.
     if ("loaded" in read) this.settings = readDiskSettings(read.loaded.config);
     const disk = await readDiskUse(this.state);
+    this.pace(disk);
     const due = this.isSweepDue(now, disk);
     if (due) await this.sweep(now, disk?.used ?? 0);
     await this.judgeFloor(disk, now, due);
+  }
+
+  /** How long the loop waits before the next tick: a second while the disk moves, up to a few while it is still. */
+  nextTickMs(): number {
+    return this.look.waitMs;
+  }
+
+  private pace(disk: Disk | undefined): void {
+    if (!disk) return void (this.look = { used: undefined, waitMs: DISK_LOOK_MS });
+    const floor = chooseFloor(this.settings.floor, disk.total);
+    const look = { usedBefore: this.look.used, used: disk.used, free: disk.free, floor, waitedMs: this.look.waitMs };
+    this.look = { used: disk.used, waitMs: chooseNextDiskLook(look) };
   }
 
   /** Asked before each verify run: why none may start now, or undefined. */

@@ -1,4 +1,4 @@
-import { findRunningKeeper, isKeeperStopped } from "../adapters/keeper-process.js";
+import { findRunningKeeper, isKeeperProcess, isKeeperStopped } from "../adapters/keeper-process.js";
 import { keeperEnv, readDaemonSecrets, startKeeper } from "../adapters/keeper-process.js";
 import { isAlive } from "../adapters/process.js";
 import { defineLoop } from "./loop-service.js";
@@ -16,12 +16,16 @@ export function defineKeeperWatch(opts: {
 }): Service {
   // The keeper this daemon started last: while it still boots (a second under load), no second one is started.
   let starting: number | undefined;
+  // The keeper found last: while it runs, a look reads its /proc entry and nothing in state/.
+  let found: number | undefined;
   return defineLoop({
     name: "keeper",
     periodMs: WATCH_MS,
     tick: async () => {
+      if (found !== undefined && isKeeperProcess(found, opts.root)) return;
       if (await isKeeperStopped(opts.state)) return;
-      if ((await findRunningKeeper(opts.root, opts.state)) !== undefined) return;
+      found = await findRunningKeeper(opts.root, opts.state);
+      if (found !== undefined) return;
       if (starting !== undefined && isAlive(starting)) return;
       // The keeper gets this daemon's own environment: the declared secrets, to hand to the daemon it restarts.
       const env = keeperEnv(process.env, readDaemonSecrets(process.env));

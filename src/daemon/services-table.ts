@@ -5,8 +5,10 @@ import { ChildRecords } from "../adapters/child-records.js";
 import type { ReadConfigResult } from "../adapters/store/config-file.js";
 import { createConfigReader } from "../adapters/store/run-config.js";
 import { createWorld } from "../adapters/real-world.js";
+import { shareConfigReads } from "./config-cache.js";
 import type { Feed } from "./control-feed.js";
-import { DISK_TICK_MS, DiskWatch } from "./disk-watch.js";
+import { DiskWatch } from "./disk-watch.js";
+import { QUIET_DISK_LOOK_MS } from "../domain/sandbox/disk-cadence.js";
 import { defineHeartbeat } from "./heartbeat.js";
 import { defineKeeperWatch } from "./keeper-watch.js";
 import { defineLoop } from "./loop-service.js";
@@ -22,8 +24,8 @@ import { defineSupervision } from "./supervision.js";
 import { USAGE_EVERY_MS, UsagePoller } from "./usage-poller.js";
 import { defineVerifier } from "./verifier/service.js";
 
-// Hot reload looks for requests and edits this often (a watch cuts the wait short).
-const REFRESH_MS = 2000;
+// Hot reload's look for meta requests a watch event missed: the watch on reload-requests/ serves each one at once.
+const REFRESH_MS = 10_000;
 
 /** The daemon's table of services, in start order: each one's timers and watchers are its own, stopped in reverse. */
 export function buildServices(opts: { root: string; paths: OrgPaths; record: OrgRecord; feed: Feed; renderStatus: (snapshot: OrgSnapshot) => string }): Service[] {
@@ -32,18 +34,22 @@ export function buildServices(opts: { root: string; paths: OrgPaths; record: Org
   const world = createWorld();
   const tmux = world.panes(record.socket, record.session);
   const children = new ChildRecords(paths.children);
-  // The daemon's one reader of org.yaml (both programs during an A/B run): loaded again only when it changes.
-  const config = createConfigReader(root, paths.state);
+  // The daemon's one reader of org.yaml (both programs during an A/B run): loaded again only when it changes, and
+  // looked at no more than every few seconds between the reloads hot reload's watch makes.
+  const reader = createConfigReader(root, paths.state);
+  const config = shareConfigReads(reader);
   // Hot reload loads anew each time: prompts, base and the disk can change where org.yaml's text does not.
   const reloadConfig = () => config.reload();
   const readConfig = () => config.read();
+  // The verifier reads only when a reload changed org.json or reload.json, and must then see that reload's text.
+  const readCurrentConfig = () => reader.read();
   // org.yaml as the daemon started: read once, by the first service that needs it, after the supervisor's first look.
   let first: Promise<ReadConfigResult> | undefined;
   const firstRead = () => (first ??= reloadConfig());
   const { supervisor, screens } = defineSupervision({ state: paths.state, tmux, children, say });
   // What each agent writes, and the free space verify runs keep: the verifier asks it before every run.
   const disk = new DiskWatch({ root, readConfig, tmux, processes: world.processes, say });
-  const verifier = defineVerifier({ paths, record, children, gpus: world.gpus, readConfig, firstRead, say, holdRuns: () => disk.holdRuns() });
+  const verifier = defineVerifier({ paths, record, children, gpus: world.gpus, readConfig: readCurrentConfig, firstRead, say, holdRuns: () => disk.holdRuns() });
   // The other services judge by the verify section the verifier was handed, never by a later edit of org.yaml's.
   const readJudgedConfig = async (): Promise<ReadConfigResult> => {
     const read = await readConfig();
@@ -79,7 +85,14 @@ export function buildServices(opts: { root: string; paths: OrgPaths; record: Org
     defineLoop({ name: "standups", periodMs: STANDUP_TICK_MS, tick: (now) => standups.tick(now) }),
     defineLoop({ name: "usage", periodMs: USAGE_EVERY_MS, tick: (now) => tokens.tick(now) }),
     defineLoop({ name: "stop", periodMs: STOP_TICK_MS, tick: (now) => stops.tick(now) }),
-    defineLoop({ name: "disk", periodMs: DISK_TICK_MS, tick: (now) => disk.tick(now), fail: (error) => say(`disk: ${error.message}`) }),
+    defineLoop({
+      name: "disk",
+      // Its lag is counted against the longest wait: a tick later than that is late.
+      periodMs: QUIET_DISK_LOOK_MS,
+      pause: () => new Promise((resolve) => setTimeout(resolve, disk.nextTickMs()).unref()),
+      tick: (now) => disk.tick(now),
+      fail: (error) => say(`disk: ${error.message}`),
+    }),
     defineStatusScreen({ root, world, tmux, record, feed, renderStatus: opts.renderStatus }),
   ];
   services.push(defineHeartbeat({ file: paths.daemon, queuePerAgent: verifier.queuePerAgent, services: () => services, say }));

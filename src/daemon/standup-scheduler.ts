@@ -12,6 +12,7 @@ import { renderDigest, type JuniorReport } from "../domain/tasks/standup-digest.
 import { appendLines, readText } from "../adapters/fs/files.js";
 import { readStandupMark, writeStandupMark } from "../adapters/store/standup-mark.js";
 import { readUntrusted, sizeUntrusted, writeUntrusted } from "../adapters/fs/untrusted.js";
+import { isSmallFileNow } from "../adapters/fs/read-now.js";
 import { sendMessage } from "../adapters/store/inbox-files.js";
 import { readTrustedRows } from "../adapters/verifier/checked-results.js";
 
@@ -52,6 +53,8 @@ export class StandupScheduler {
     const max = progressMaxBytes(config);
     for (const agent of listAgents(config)) {
       const files = agentPaths(this.paths.state, agent.name);
+      // Most are plainly under the cap: one lstat each, not the walk below.
+      if (isSmallFileNow(files.progress, max)) continue;
       // The agent's own file: never followed as a link, nor read past a size cap.
       const size = await sizeUntrusted(files.own, files.progress);
       if (size <= max) continue;

@@ -35,6 +35,8 @@ type ReadConfig = () => Promise<{ loaded: { config: OrgConfig } } | { problems: 
  */
 export class StopWatch {
   private readonly paths;
+  // No stop section and no stop.json at the last look: only this watch writes one, so none is read until one is named.
+  private clear = false;
 
   constructor(private readonly opts: { root: string; readConfig: ReadConfig; control: StopControl; say: (line: string) => void }) {
     this.paths = orgPaths(opts.root);
@@ -49,14 +51,17 @@ export class StopWatch {
     const read = await this.opts.readConfig();
     if (!("loaded" in read)) return;
     const { config } = read.loaded;
+    if (!config.stop && this.clear) return;
     const current = await readStopFile(this.paths.state);
     const stopped = current?.kind === "stop" ? current : undefined;
     // No stop section and no stop under way: org.json is not read every tick for nothing.
     if (!config.stop && !stopped) {
       const record = current && (await readOptionalRecord(this.opts.root).catch(() => undefined));
       if (record) await removeStopFile(this.paths.state);
+      this.clear = !current || record !== undefined;
       return;
     }
+    this.clear = false;
     const record = await readOptionalRecord(this.opts.root).catch(() => undefined);
     if (!record) return;
     const decision = await evaluateStop({ config, record, now });

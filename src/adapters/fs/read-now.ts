@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { lstatSync, readFileSync } from "node:fs";
 
 /**
  * A small file's text read at once, off the event loop's thread pool: `org status` reads three files an agent, and
@@ -11,5 +11,18 @@ export function readTextNow(path: string): Promise<string | undefined> {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return Promise.resolve(undefined);
     return Promise.reject(error as Error);
+  }
+}
+
+/**
+ * Whether `path` is missing or a plain file of at most `max` bytes, by one lstat at once (never through a link at
+ * its end): a cheap first look that lets a caller skip the careful no-follow open of a file that is plainly small.
+ */
+export function isSmallFileNow(path: string, max: number): boolean {
+  try {
+    const info = lstatSync(path, { throwIfNoEntry: false });
+    return info === undefined || (info.isFile() && info.size <= max);
+  } catch {
+    return false;
   }
 }

@@ -7,6 +7,7 @@ import { addWorktrees } from "./worktrees.js";
 import { prepareSandboxGit } from "./sandbox-git.js";
 import { prepareVerifierStore } from "../verifier/prepare-store.js";
 import type { RunResult } from "../process.js";
+import { readBranchHeads } from "./list-branch-heads.js";
 import { resolveCommit, runGit } from "./run.js";
 import { openOrgWorktree } from "./worktree-git-dir.js";
 import { runGitOnWorktree } from "./worktree-git.js";
@@ -34,10 +35,7 @@ export const gitAdapter: GitPort = {
   async revParse(dir, rev) {
     return (await resolveCommit(dir, rev, { config: GIT_CONFIG })) ?? null;
   },
-  async branchHeads(repo, prefix) {
-    const out = await raw(repo, ["for-each-ref", "--format=%(refname:strip=2) %(objectname)", `refs/heads/${prefix}`]);
-    return new Map(out.split("\n").filter(Boolean).map((line) => line.split(" ") as [string, string]));
-  },
+  branchHeads: readBranchHeads,
   async addWorktrees(repo, entries) {
     await addWorktrees(repo, entries);
   },

@@ -1,17 +1,28 @@
 import { orgPaths } from "../paths.js";
 import { readAgentStatuses } from "../lifecycle/agent-status-file.js";
 import { buildSnapshot, type JobView, type OrgSnapshot } from "./snapshot.js";
-import type { PaneInfo } from "../ports.js";
+import type { FilesPort, GitPort, PaneInfo, PanesPort, ProcessPort } from "../ports.js";
 import type { AgentStatus, OrgRecord } from "../state.js";
 import { readJobRecord } from "../slurm/slurm-job-file.js";
-import type { World } from "../world.js";
 import { readOrgRecord } from "../lifecycle/org-record-file.js";
 import { abRunPath, findAgentProgram, parseAbRun } from "../config-versions/ab-run-record.js";
 
+/** What a snapshot reads the org through: the world, or the part of it `org status` loads. */
+export interface SnapshotWorld {
+  files: Pick<FilesPort, "readText">;
+  git: Pick<GitPort, "branchHeads">;
+  processes: Pick<ProcessPort, "isAlive">;
+  panes(socket: string, session: string): Pick<PanesPort, "listPanes">;
+  now(): Date;
+}
+
 /** Read state, one tmux call and the branch heads into a snapshot; a caller that already holds panes or heads passes them. */
-export async function readSnapshot(world: World, root: string, known: { panes?: PaneInfo[]; branches?: (record: OrgRecord) => Promise<Map<string, string>> } = {}): Promise<OrgSnapshot> {
+export async function readSnapshot(world: SnapshotWorld, root: string, known: {
+  panes?: PaneInfo[]; branches?: (record: OrgRecord) => Promise<Map<string, string>>; record?: OrgRecord;
+} = {}): Promise<OrgSnapshot> {
   const paths = orgPaths(root);
-  const record = await readOrgRecord(world.files, root);
+  // A record in hand: tmux and git start before this call returns, so what the caller reads next overlaps them.
+  const record = known.record ?? (await readOrgRecord(world.files, root));
   const tmux = world.panes(record.socket, record.session);
   const names = record.agents.map((agent) => agent.name);
   // tmux, git and the files side by side: each waits on its own process or disk, none on another's answer.
@@ -30,7 +41,7 @@ export async function readSnapshot(world: World, root: string, known: { panes?: 
 }
 
 /** Under Slurm, what each agent's job is doing, as its pane's `org slurm-run` last wrote it. */
-async function readJobStatuses(world: World, state: string, agents: string[]): Promise<Map<string, JobView>> {
+async function readJobStatuses(world: SnapshotWorld, state: string, agents: string[]): Promise<Map<string, JobView>> {
   const entries = await Promise.all(agents.map(async (agent) => {
     const record = await readJobRecord(world.files, state, agent);
     if (!record) return [];
@@ -43,7 +54,7 @@ async function readJobStatuses(world: World, state: string, agents: string[]): P
 }
 
 /** Every agent's status; a missing one (not written yet) or one of another shape is undefined. */
-export function readStatuses(world: World, state: string, agents: string[]):
+export function readStatuses(world: Pick<SnapshotWorld, "files">, state: string, agents: string[]):
   Promise<Map<string, AgentStatus | undefined>> {
   return readAgentStatuses(world.files, state, agents);
 }
