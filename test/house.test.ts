@@ -27,9 +27,7 @@ const FLOWS: Record<string, string> = {
   "pty-host.ts": "flows/host-panes.js",
 };
 // The CLI modules that still reach an adapter themselves; every other one asks a flow (none may join the list).
-const CLI_ADAPTER_USERS = [
-  "cli/commands/status.ts", "cli/commands/submit.ts", "cli/outbox-worker.ts",
-];
+const CLI_ADAPTER_USERS = ["cli/outbox-worker.ts"];
 const SRC = join(PACKAGE_ROOT, "src");
 
 function sourceFiles(dir: string, pattern = /\.ts$/): string[] {

@@ -16,7 +16,7 @@ import { openOrgWorktree } from "../adapters/git/worktree-git-dir.js";
 import { openSubmitGit } from "../adapters/git/submit-worktree.js";
 import { findCaller } from "../adapters/identity/find-caller.js";
 import { findWorktreeAgent } from "../adapters/identity/find-worktree-agent.js";
-import { tracePhase } from "../adapters/trace.js";
+import { recordPhase, tracePhase } from "../adapters/trace.js";
 import { commitStaged } from "./submit-commit.js";
 
 const step = <T>(phase: string, run: () => Promise<T>) => tracePhase("submit", phase, run);
@@ -41,6 +41,8 @@ export interface Submitted {
 
 /** `org submit`: commit the caller's worktree and queue the commit for the verifier; refused with nothing changed. */
 export async function submitExperiment(input: SubmitInput): Promise<Submitted> {
+  // Node's start and the bundle's load, until the submit began: the process's first phase.
+  recordPhase("submit", "process-start", performance.now());
   const record = await step("record", () => readRecord(input.root));
   const paths = orgPaths(input.root);
   // Read at once, refused in the order they are checked in: the first refusal is the one said.

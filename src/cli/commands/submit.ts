@@ -2,7 +2,6 @@ import { EXIT } from "../../domain/scripting/index.js";
 import { formatJson } from "../../domain/safe-text.js";
 import { submitExperiment } from "../../flows/submit-experiment.js";
 import type { Io } from "../io.js";
-import { recordPhase } from "../../adapters/trace.js";
 import { printAnswer } from "../print-answer.js";
 
 /**
@@ -13,7 +12,6 @@ export async function runSubmit(
   opts: { root: string; cwd: string; message?: string; wait?: boolean; json?: boolean },
   io: Io,
 ): Promise<number> {
-  recordPhase("submit", "process-start", performance.now());
   const wait = opts.wait !== false;
   const submitted = await submitExperiment({ root: opts.root, cwd: opts.cwd, message: opts.message, wait, warn: io.err });
   const { id, commit, description } = submitted;
