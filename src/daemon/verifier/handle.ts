@@ -2,7 +2,7 @@ import type { LoadedConfig, OrgConfig } from "../../domain/config/index.js";
 import type { OrgPaths } from "../../domain/paths.js";
 import type { OrgRecord } from "../../domain/state.js";
 import { parseOrgRecordText } from "../../domain/lifecycle/org-record-file.js";
-import { readText } from "../../adapters/fs/files.js";
+import { readTextNow } from "../../adapters/fs/read-now.js";
 import { reloadFile } from "../../flows/reload/reload-log.js";
 
 interface Verifier {
@@ -95,8 +95,11 @@ export class VerifierHandle {
   }
 
   // org.json changes with the agents; reload.json with every applied reload (a role's edits change no record).
+  // Read at once every tick: two small files of org's own, where the thread pool's round trips cost more.
   private async readMarks(): Promise<string> {
-    const [record, reload] = await Promise.all([readText(this.paths.orgFile), readText(reloadFile(this.paths.state))]);
+    const [record, reload] = await Promise.all([
+      readTextNow(this.paths.orgFile), readTextNow(reloadFile(this.paths.state)),
+    ]);
     return `${record ?? ""}\0${reload ?? ""}`;
   }
 }
