@@ -3,6 +3,8 @@ import { join } from "node:path";
 import { readUntrusted } from "../fs/untrusted.js";
 
 const HASH = /^([0-9a-f]{40}|[0-9a-f]{64})$/;
+// Only the form git writes (the hash, one newline): a padded or odd file is one git calls broken, so git answers it.
+const LOOSE = /^([0-9a-f]{40}|[0-9a-f]{64})\n?$/;
 
 /**
  * The commit `refs/heads/<branch>` names in the repo whose common git folder is `common`, read as git's files backend
@@ -16,7 +18,7 @@ export async function readBranchHead(
   const ref = `refs/heads/${branch}`;
   try {
     const loose = await readUntrusted(common, join(common, ref), 4096);
-    if (loose !== undefined) return HASH.test(loose.trim()) ? loose.trim() : ask();
+    if (loose !== undefined) return LOOSE.exec(loose)?.[1] ?? ask();
     // A branch packed away; the loose file, written after, would win: it was read first and is not there.
     const packed = (await readUntrusted(common, join(common, "packed-refs"))) ?? "";
     const at = packed.indexOf(` ${ref}\n`);

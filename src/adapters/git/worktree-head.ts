@@ -4,8 +4,9 @@ import { readUntrusted } from "../fs/untrusted.js";
 import { runGitOnWorktree } from "./worktree-git.js";
 import type { OrgWorktree } from "./worktree-git-dir.js";
 
-const SYMBOLIC = /^ref: (refs\/heads\/[^\s]+)\s*$/;
-const DETACHED = /^[0-9a-f]{40}([0-9a-f]{24})?\s*$/;
+// Only the forms git writes: a name of printable ASCII (JS's \s would strip a no-break space git keeps), one newline.
+const SYMBOLIC = /^ref: (refs\/heads\/[\x21-\x7e]+)\n?$/;
+const DETACHED = /^[0-9a-f]{40}([0-9a-f]{24})?\n?$/;
 // A reftable repo's HEAD file: the real HEAD is in its tables, which only git reads.
 const REFTABLE_STUB = "refs/heads/.invalid";
 
