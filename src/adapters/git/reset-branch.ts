@@ -42,14 +42,12 @@ export async function resetAgentBranch(
     return undefined;
   }
   const old = (await must(Promise.resolve(named), `rev-parse ${ref}`)).trim();
+  // The branch first: a commit the agent made since `old` was read refuses the move, and its worktree stays as it is.
+  await moveBranch(old);
   // What `reset --keep` does: a two-tree merge that refuses to drop uncommitted edits.
-  if ((await git(["read-tree", "-m", "-u", old, commit])).exitCode === 0) {
-    await moveBranch(old);
-    return undefined;
-  }
+  if ((await git(["read-tree", "-m", "-u", old, commit])).exitCode === 0) return undefined;
   await mkdir(dirname(rescueFile), { recursive: true });
   await writeFile(rescueFile, await must(git(["diff", "--binary", "--no-ext-diff", "--no-textconv", old]), "diff"));
   await must(git(["read-tree", "--reset", "-u", commit]), `read-tree --reset ${commit.slice(0, 7)}`);
-  await moveBranch(old);
   return rescueFile;
 }

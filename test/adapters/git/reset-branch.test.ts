@@ -49,4 +49,7 @@ test("a commit the agent made after the head was read stays on its branch: movin
   const reset = resetAgentBranch(org.repo, org.agent, org.base, org.rescue, () => {}, org.head);
   await expect(reset).rejects.toThrow(/update-ref/);
   expect(git(org.repo, ["rev-parse", "refs/heads/org/t/a-1"]).trim()).toBe(newer);
+  // Nothing of the worktree was rewritten to the base while the branch kept the newer commit.
+  expect(readFileSync(join(org.worktree, "value.txt"), "utf8")).toBe("3\n");
+  expect(git(org.worktree, ["status", "--porcelain"])).toBe("");
 });
