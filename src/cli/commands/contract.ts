@@ -22,8 +22,8 @@ type Status = Extract<ContractOutcome, { kind: "status" }>;
 function printStatus(io: Io, { settings, current }: Status, show: (file: string) => string): number {
   if (!current) {
     io.out(
-      `no contract yet: the generator (role ${settings.generator}) drafts sprint 1's with org contract draft -f `
-        + `contract.md`,
+      `no contract yet: the generator (role ${settings.generator}) drafts sprint 1's with `
+        + "org contract draft -f contract.md",
     );
     return 0;
   }

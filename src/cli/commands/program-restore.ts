@@ -17,8 +17,8 @@ export async function runProgramRestore(opts: { root: string; version: string },
     case "written": {
       const { prompts } = restored;
       io.out(
-        `restored program ${version}: org.yaml and ${prompts.length} prompt${prompts.length === 1 ? "" : "s"} (`
-          + `${prompts.join(", ")})`,
+        `restored program ${version}: org.yaml and ${prompts.length} prompt${prompts.length === 1 ? "" : "s"} `
+          + `(${prompts.join(", ")})`,
       );
       io.out("the org is not running: `org up` starts it with this program");
       return 0;

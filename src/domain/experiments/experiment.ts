@@ -93,12 +93,12 @@ export async function runExperiment(
   const title = `${agent.name} ${short} ${request.kind === "baseline" ? "baseline" : oneLine(request.description)}`;
   await port.appendLog(formatLogEntry({ date: context.now(), op: verdict.kind, title, body: verdict.reason }));
   const rebase = request.rebased?.kind === "rebased" ? `\n${describeRebase(request.rebased, request.after)}.` : "";
-  const reset = head !== request.commit ? `\nYour branch was reset to ${head.slice(0, 7)}; the diff is saved in `
-    + `${patch}.`
+  const reset =
+    head !== request.commit ? `\nYour branch was reset to ${head.slice(0, 7)}; the diff is saved in ${patch}.`
     : movedTo ? `\nYour branch has moved on to ${movedTo.slice(0, 7)}, so it was not reset; that commit gets its own `
       + `verdict.${patch ? ` The diff is saved in ${patch}.` : ""}`
-    : rebase && verdict.kind === "keep" ? `\nYour branch now points at ${short}.`
-      + `${patch ? ` Your uncommitted work is saved in ${patch}.` : ""}`
+    : rebase && verdict.kind === "keep"
+      ? `\nYour branch now points at ${short}.${patch ? ` Your uncommitted work is saved in ${patch}.` : ""}`
     : "";
   // `org submit --no-wait` gets the whole reply from the verifier's loop instead: one message per verdict.
   if (request.reply !== "message") await port.appendInbox(

@@ -61,13 +61,10 @@ export async function applyMetaEdit(
     outcome: "unchanged", lines: ["nothing to do: your copy matches the org's config — edit it first", ...seeded],
   };
   if ((await readProposalBase(paths.state, agent)) !== (await hashFiles(root, files))) {
-    const rejected = await reject(
-      [
-        "the org's config changed since your copy was made (a person or another meta agent edited it) — your copy was "
-          + "refreshed from the org: redo your edit there and run `org reload` again",
-      ],
-      diff,
-    );
+    const rejected = await reject([
+      "the org's config changed since your copy was made (a person or another meta agent edited it) — "
+        + "your copy was refreshed from the org: redo your edit there and run `org reload` again",
+    ], diff);
     await seedProposal(root, paths.state, agent, files);
     return rejected;
   }
