@@ -20,16 +20,24 @@ export class ChildRecords implements ChildTracker {
 
   constructor(private readonly dir: string) {}
 
-  /** Synchronous, before and right after the spawn: a kill -9 at any moment still leaves a record to find the child by. */
+  /**
+   * Synchronous, before and right after the spawn: a kill -9 at any moment still leaves a record to find
+   * the child by.
+   */
   announce(kind: ChildRecord["kind"], what: string, group: boolean): ChildTicket {
     const token = `${process.pid}-${Date.now()}-${++this.count}`;
-    const base: ChildRecord = { pid: null, startTicks: null, token, group, kind, what, daemonPid: process.pid, daemonTicks: readStartTicks(process.pid) };
+    const base: ChildRecord = {
+      pid: null, startTicks: null, token, group, kind, what, daemonPid: process.pid,
+      daemonTicks: readStartTicks(process.pid),
+    };
     const pending = join(this.dir, `pending-${token}.json`);
     this.write(pending, base);
     return {
       env: { [CHILD_TOKEN_ENV]: token },
       started: (pid) => {
-        if (pid !== undefined) this.write(join(this.dir, `${pid}.json`), { ...base, pid, startTicks: readStartTicks(pid) });
+        if (pid !== undefined) this.write(join(this.dir, `${pid}.json`), {
+          ...base, pid, startTicks: readStartTicks(pid),
+        });
         rmSync(pending, { force: true });
       },
       ended: (pid) => {
@@ -52,9 +60,12 @@ export class ChildRecords implements ChildTracker {
 
 /**
  * Ends every recorded child whose daemon is gone; returns what was ended, for the log. Records of a live daemon stay,
- * and so do those of the kinds in `keep` (a new daemon lets an agent's command wait on for its verdict; `org down` ends it).
+ * and so do those of the kinds in `keep` (a new daemon lets an agent's command wait on for its verdict;
+ * `org down` ends it).
  */
-export async function endOrphanedChildren(dir: string, graceMs = 2000, keep: readonly ChildRecord["kind"][] = []): Promise<ChildRecord[]> {
+export async function endOrphanedChildren(
+  dir: string, graceMs = 2000, keep: readonly ChildRecord["kind"][] = [],
+): Promise<ChildRecord[]> {
   let names: string[];
   try {
     names = readdirSync(dir).filter((name) => name.endsWith(".json"));
@@ -64,14 +75,24 @@ export async function endOrphanedChildren(dir: string, graceMs = 2000, keep: rea
   // The schema (zod) only when there are records: `org status` loads this module and none of it.
   const schema = names.length > 0 ? (await import("./child-record-schema.js")).ChildRecordSchema : undefined;
   const records = names.map((name) => ({ name, record: schema && readRecord(schema, join(dir, name)) }));
-  const orphaned = records.filter(({ record }) => !record || (!keep.includes(record.kind) && (record.daemonPid === process.pid || !isSameProcess(record.daemonPid, record.daemonTicks))));
+  const orphaned = records.filter(({ record }) => !record
+    || (!keep.includes(record.kind)
+    && (record.daemonPid === process.pid || !isSameProcess(record.daemonPid, record.daemonTicks))));
   const unspawned = orphaned.flatMap(({ record }) => (record && record.pid === null ? [record] : []));
-  const found = unspawned.length > 0 ? findByToken(new Set(unspawned.map((record) => record.token))) : new Map<string, { pid: number; pgid: number }[]>();
+  const found = unspawned.length > 0
+    ? findByToken(new Set(unspawned.map((record) => record.token)))
+    : new Map<string, { pid: number; pgid: number }[]>();
   const ended: ChildRecord[] = [];
   await Promise.all(orphaned.map(async ({ name, record }) => {
     // A verify run's workers inherit the token too: its group leader stands for them all.
-    const matches = record?.pid === null ? (found.get(record.token) ?? []).filter((match) => !record.group || match.pgid === match.pid) : [];
-    const children = !record ? [] : record.pid === null ? matches.map((match) => ({ ...record, pid: match.pid, startTicks: readStartTicks(match.pid) })) : [{ ...record, pid: record.pid }];
+    const matches = record?.pid === null
+      ? (found.get(record.token) ?? []).filter((match) => !record.group || match.pgid === match.pid)
+      : [];
+    const children = !record
+      ? []
+      : record.pid === null
+        ? matches.map((match) => ({ ...record, pid: match.pid, startTicks: readStartTicks(match.pid) }))
+        : [{ ...record, pid: record.pid }];
     for (const child of children) if (await endChild(child, graceMs)) ended.push(child);
     rmSync(join(dir, name), { force: true });
   }));
@@ -89,7 +110,9 @@ function findByToken(tokens: Set<string>): Map<string, { pid: number; pgid: numb
   }
   for (const name of names) {
     try {
-      const entry = readFileSync(`/proc/${name}/environ`, "utf8").split("\0").find((line) => line.startsWith(`${CHILD_TOKEN_ENV}=`));
+      const entry = readFileSync(`/proc/${name}/environ`, "utf8")
+        .split("\0")
+        .find((line) => line.startsWith(`${CHILD_TOKEN_ENV}=`));
       const token = entry?.slice(CHILD_TOKEN_ENV.length + 1);
       if (!token || !tokens.has(token)) continue;
       const stat = readFileSync(`/proc/${name}/stat`, "utf8");
@@ -155,17 +178,26 @@ function readRecord(schema: typeof ChildRecordSchema, file: string): ChildRecord
 
 /** One line for a process ended: what it was and whose. */
 export function describeChild(record: ChildRecord): string {
-  return `${record.what} (pid ${record.pid}${record.group ? " and its process group" : ""}, left by daemon ${record.daemonPid})`;
+  return `${record.what} (pid ${record.pid}${record.group ? " and its process group" : ""}, left by daemon `
+    + `${record.daemonPid})`;
 }
 
 /** Ends what a dead daemon left and says so in log.md; a verify run's request is still queued, so it runs again. */
-export async function endLeftChildren(paths: { children: string; log: string }, who: string, keep: readonly ChildRecord["kind"][] = []): Promise<ChildRecord[]> {
+export async function endLeftChildren(
+  paths: { children: string; log: string }, who: string, keep: readonly ChildRecord["kind"][] = [],
+): Promise<ChildRecord[]> {
   const ended = await endOrphanedChildren(paths.children, undefined, keep);
   if (ended.length === 0) return ended;
-  const rerun = ended.some((record) => record.kind === "verify") ? "\nTheir requests stay queued and run again: no one can read the exit status of a run whose daemon died." : "";
+  const rerun = ended.some((record) => record.kind === "verify")
+    ? "\nTheir requests stay queued and run again: no one can read the exit status of a run whose daemon died."
+    : "";
   // Verify runs first, whose requests run again: what a person reading log.md most needs to know.
   const listed = [...ended].sort((a, b) => Number(b.kind === "verify") - Number(a.kind === "verify"));
-  const entry = formatLogEntry({ date: new Date(), op: "recover", title: `${who} ended ${ended.length} process${ended.length === 1 ? "" : "es"} a killed daemon left`, body: `${listed.map((record) => `- ${describeChild(record)}`).join("\n")}${rerun}` });
+  const entry = formatLogEntry({
+    date: new Date(), op: "recover",
+    title: `${who} ended ${ended.length} process${ended.length === 1 ? "" : "es"} a killed daemon left`,
+    body: `${listed.map((record) => `- ${describeChild(record)}`).join("\n")}${rerun}`,
+  });
   await appendLines(paths.log, [entry]).catch(() => undefined);
   return ended;
 }

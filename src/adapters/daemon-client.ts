@@ -24,17 +24,20 @@ const systemProbe: DaemonProbe = { isAlive: isRunningProcess, readFreeBytes };
 
 /**
  * Throws `message` unless the org's daemon is alive and recently wrote its heartbeat; waits for one just started.
- * A live daemon with a stale heartbeat is never called "not running": `outcome` (what became of the user's work) follows its own message.
- * Returns the heartbeat it found fresh, so a caller reads daemon.json once.
+ * A live daemon with a stale heartbeat is never called "not running": `outcome` (what became of the user's work)
+ * follows its own message. Returns the heartbeat it found fresh, so a caller reads daemon.json once.
  */
-export async function assertDaemonAlive(daemonFile: string, message: string, opts: { outcome?: string; probe?: DaemonProbe } = {}): Promise<DaemonFile> {
+export async function assertDaemonAlive(
+  daemonFile: string, message: string, opts: { outcome?: string; probe?: DaemonProbe } = {},
+): Promise<DaemonFile> {
   const probe = opts.probe ?? systemProbe;
   for (;;) {
     const daemon = await readDaemonFile(filesPort, { daemon: daemonFile });
     const pid = daemon?.pid && probe.isAlive(daemon.pid) ? daemon.pid : undefined;
     const age = daemon?.heartbeatAt ? Date.now() - Date.parse(daemon.heartbeatAt) : undefined;
     if (daemon && pid && age !== undefined && age < HEARTBEAT_STALE_MS) return daemon;
-    const starting = daemon?.startingAt && !daemon.heartbeatAt && Date.now() - Date.parse(daemon.startingAt) < START_GRACE_MS;
+    const starting = daemon?.startingAt && !daemon.heartbeatAt
+      && Date.now() - Date.parse(daemon.startingAt) < START_GRACE_MS;
     if (!starting && !(await isBeingRestarted(daemonFile, daemon, pid))) {
       if (pid) throw await explainSilentDaemon(daemonFile, pid, age, probe, opts.outcome);
       throw new OrgError(message, "down");
@@ -44,15 +47,25 @@ export async function assertDaemonAlive(daemonFile: string, message: string, opt
 }
 
 // The daemon's process lives but its heartbeat is old: a full disk stops the write, anything else is a hung daemon.
-async function explainSilentDaemon(daemonFile: string, pid: number, age: number | undefined, probe: DaemonProbe, outcome: string | undefined): Promise<OrgError> {
+async function explainSilentDaemon(
+  daemonFile: string, pid: number, age: number | undefined, probe: DaemonProbe, outcome: string | undefined,
+): Promise<OrgError> {
   const after = outcome ? ` (${outcome})` : "";
   const free = await probe.readFreeBytes(daemonFile);
   if (free !== undefined && free < FULL_BYTES) {
     const what = `the org's daemon (pid ${pid}) is running but cannot write its heartbeat to ${daemonFile}`;
-    return new OrgError(`${await describeDiskFull(daemonFile, { what, free })}; the daemon carries on by itself once there is room${after}`, "disk-full");
+    return new OrgError(
+      `${await describeDiskFull(daemonFile, { what, free })}; the daemon carries on by itself once there is room`
+        + `${after}`,
+      "disk-full",
+    );
   }
-  const silent = age === undefined ? "has written no heartbeat since it started" : `stopped answering (heartbeat ${Math.round(age / 1000)} s old)`;
-  return new OrgError(`the org's daemon (pid ${pid}) ${silent} — restart it with \`org down && org up\`${after}`, "daemon-stuck");
+  const silent = age === undefined
+    ? "has written no heartbeat since it started"
+    : `stopped answering (heartbeat ${Math.round(age / 1000)} s old)`;
+  return new OrgError(
+    `the org's daemon (pid ${pid}) ${silent} — restart it with \`org down && org up\`${after}`, "daemon-stuck",
+  );
 }
 
 // A daemon that died a moment ago while its keeper runs is about to come back: its clients wait as for one starting.
@@ -73,7 +86,10 @@ export async function waitForAnswer<T>(
     // Only a parse error is the answer's: any other (a read racing the rename) is waited out, as a missing file.
     const value = await readJson(file).catch(keepParseError);
     if (value !== undefined) return checkAnswer(file, value, parse);
-    if (polls % 40 === 0) await assertDaemonAlive(daemonFile, "the org went down while your request waited; it stays queued and runs at the next `org up`", { outcome: "your request stays queued" });
+    if (polls % 40 === 0) await assertDaemonAlive(
+      daemonFile, "the org went down while your request waited; it stays queued and runs at the next `org up`",
+      { outcome: "your request stays queued" },
+    );
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

@@ -40,7 +40,9 @@ export interface RunOptions {
   onExit?: (pid: number | undefined) => void;
 }
 
-/** A child that lives alongside us (a control client, a waiter, a detached host): for what streams or outlives a call. */
+/**
+ * A child that lives alongside us (a control client, a waiter, a detached host): for what streams or outlives a call.
+ */
 export function startChild(argv: string[], options: SpawnOptions = {}): ChildProcess {
   usage.spawned++;
   const [file, ...args] = argv;
@@ -61,7 +63,9 @@ export const processRunner: Runner = {
     const started = performance.now();
     const [file, ...args] = argv;
     const output = options.outputFile ? openSync(options.outputFile, "a") : undefined;
-    const env = options.cleanEnv ? withoutUndefined(options.env ?? {}) : withoutUndefined({ ...process.env, ...options.env });
+    const env = options.cleanEnv
+      ? withoutUndefined(options.env ?? {})
+      : withoutUndefined({ ...process.env, ...options.env });
     return new Promise<RunResult>((resolve) => {
       let timedOut = false;
       let aborted = false;
@@ -78,7 +82,10 @@ export const processRunner: Runner = {
       } catch (error) {
         // A cwd that is a file throws ENOTDIR here rather than emitting "error": a result all the same.
         if (output !== undefined) closeSync(output);
-        resolve({ argv, exitCode: null, signal: null, timedOut: false, durationMs: performance.now() - started, stdout: "", stderr: "", spawnError: (error as Error).message });
+        resolve({
+          argv, exitCode: null, signal: null, timedOut: false, durationMs: performance.now() - started, stdout: "",
+          stderr: "", spawnError: (error as Error).message,
+        });
         return;
       }
       options.onSpawn?.(child.pid);
@@ -87,7 +94,9 @@ export const processRunner: Runner = {
       if (options.input !== undefined) child.stdin?.end(options.input);
       child.stdin?.on("error", () => undefined);
       const kill = (graceMs: number) => child.pid && void killProcessGroup(child.pid, graceMs);
-      const timer = options.timeoutMs ? setTimeout(() => ((timedOut = true), kill(options.killGraceMs ?? 2000)), options.timeoutMs) : undefined;
+      const timer = options.timeoutMs
+        ? setTimeout(() => ((timedOut = true), kill(options.killGraceMs ?? 2000)), options.timeoutMs)
+        : undefined;
       const onAbort = () => ((aborted = true), kill(500));
       if (options.signal?.aborted) onAbort();
       else options.signal?.addEventListener("abort", onAbort, { once: true });
@@ -219,7 +228,9 @@ function sendSignal(target: number, name: NodeJS.Signals): boolean {
 /** Run a program on this terminal (attach, less): returns its exit code. */
 export function runInteractive(argv: string[], env?: Record<string, string | undefined>): Promise<number> {
   return new Promise((resolve) => {
-    const child = spawn(argv[0]!, argv.slice(1), { stdio: "inherit", env: withoutUndefined({ ...process.env, ...env }) });
+    const child = spawn(argv[0]!, argv.slice(1), {
+      stdio: "inherit", env: withoutUndefined({ ...process.env, ...env }),
+    });
     child.on("error", () => resolve(127));
     child.on("close", (code) => resolve(code ?? 1));
   });

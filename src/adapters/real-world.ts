@@ -23,7 +23,10 @@ export function createWorld(): World {
     git: tracePort(gitAdapter, "git"),
     files: tracePort(filesPort, "files"),
     gpus: tracePort(createGpuProbe(processRunner), "gpus"),
-    processes: { isAlive, killGroup: killProcessGroup, endOrphans: async (dir) => (await endOrphanedChildren(dir)).map(describeChild) },
+    processes: {
+      isAlive, killGroup: killProcessGroup,
+      endOrphans: async (dir) => (await endOrphanedChildren(dir)).map(describeChild),
+    },
     // An org run without tmux records its pty host's socket instead: the same grid port, served by `org pty-host`.
     panes: (socket, session) => tracePort(socket.startsWith(PTY_SOCKET_PREFIX)
       ? new PtyGrid(socket, session, [process.execPath, ORG_BIN]) : new Tmux(processRunner, socket, session), "tmux"),
@@ -31,7 +34,10 @@ export function createWorld(): World {
     orgArgv: [process.execPath, ORG_BIN],
     basePath: process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin",
     secretEnv: (names) => pickEnv(process.env, names),
-    sandbox: { probe: () => (sandbox ??= tracePhase("sandbox", "probe", probeSandbox)), tmuxDir: tmuxSocketDir(), home: process.env.HOME ?? "" },
+    sandbox: {
+      probe: () => (sandbox ??= tracePhase("sandbox", "probe", probeSandbox)), tmuxDir: tmuxSocketDir(),
+      home: process.env.HOME ?? "",
+    },
   };
 }
 

@@ -29,7 +29,9 @@ function writeTrace(line: TraceLine): void {
   if (!target) return;
   try {
     if (target.startsWith("/")) appendFileSync(target, `${JSON.stringify(line)}\n`);
-    else process.stderr.write(`[org trace] ${line.scope} ${line.phase} ${line.ms.toFixed(1)} ms${line.detail ? ` (${line.detail})` : ""}\n`);
+    else process.stderr.write(
+      `[org trace] ${line.scope} ${line.phase} ${line.ms.toFixed(1)} ms${line.detail ? ` (${line.detail})` : ""}\n`,
+    );
   } catch {
     // A trace that cannot be written must never change what org does.
   }

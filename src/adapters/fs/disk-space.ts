@@ -7,7 +7,10 @@ import { formatSize } from "../../domain/units/index.js";
 // Less than this free and a write of ours (a heartbeat, a run's log) may already have failed or been cut short.
 export const FULL_BYTES = 1024 * 1024;
 
-/** Free bytes for an unprivileged writer on the filesystem holding `path` (it need not exist yet); undefined if unknown. */
+/**
+ * Free bytes for an unprivileged writer on the filesystem holding `path` (it need not exist yet);
+ * undefined if unknown.
+ */
 export async function readFreeBytes(path: string): Promise<number | undefined> {
   const info = await statNearest(path);
   return info && info.bavail * info.bsize;
@@ -23,7 +26,9 @@ export async function readDiskSize(path: string): Promise<number | undefined> {
 export async function readDiskUse(path: string): Promise<{ free: number; used: number; total: number } | undefined> {
   const info = await statNearest(path);
   if (!info) return undefined;
-  return { free: info.bavail * info.bsize, used: (info.blocks - info.bfree) * info.bsize, total: info.blocks * info.bsize };
+  return {
+    free: info.bavail * info.bsize, used: (info.blocks - info.bfree) * info.bsize, total: info.blocks * info.bsize,
+  };
 }
 
 async function statNearest(path: string): Promise<StatsFs | undefined> {
@@ -71,7 +76,8 @@ export async function describeDiskFull(path: string, opts: { what?: string; free
   const [mount, free] = await Promise.all([findMountPoint(path), opts.free ?? readFreeBytes(path)]);
   const what = opts.what ?? `could not write ${path}`;
   const disk = mount ? `the disk mounted at ${mount}` : `the disk holding ${path}`;
-  return `no space left on ${disk} (${free === undefined ? "free space unknown" : `${formatBytes(free)} free`}): ${what} — free some space there`;
+  return `no space left on ${disk} (${free === undefined ? "free space unknown" : `${formatBytes(free)} free`}): `
+    + `${what} — free some space there`;
 }
 
 /** An ENOSPC or EDQUOT from writing `path` as the disk-full OrgError; any other error as it was. */
@@ -79,8 +85,13 @@ export async function convertNoSpace(error: unknown, path: string): Promise<unkn
   return isNoSpaceError(error) ? new OrgError(await describeDiskFull(path), "disk-full") : error;
 }
 
-/** Rethrows a disk-full error with what became of the user's work (`nothing was committed`) after it; others as they are. */
+/**
+ * Rethrows a disk-full error with what became of the user's work (`nothing was committed`) after it; others
+ * as they are.
+ */
 export function addOutcome(error: unknown, outcome: string): never {
-  if (error instanceof OrgError && error.code === "disk-full") throw new OrgError(`${error.message}; ${outcome}`, "disk-full");
+  if (error instanceof OrgError && error.code === "disk-full") throw new OrgError(
+    `${error.message}; ${outcome}`, "disk-full",
+  );
   throw error;
 }

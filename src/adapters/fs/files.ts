@@ -5,7 +5,8 @@ import { convertNoSpace } from "./disk-space.js";
 
 let counter = 0;
 
-// Folders we create (state and everything in it) are ours alone, whatever the umask: no one else may plant a message, a lock or a verdict.
+// Folders we create (state and everything in it) are ours alone, whatever the umask: no one else may plant a message,
+// a lock or a verdict.
 export const PRIVATE_DIR = 0o700;
 
 /** Write a file so readers see the old or the new content, never a part: tmp file then rename. */
@@ -61,7 +62,8 @@ async function appendInPlace(path: string, lines: string[]): Promise<void> {
     try {
       while (written < data.length) written += (await file.write(data, written)).bytesWritten;
     } catch (error) {
-      // A full disk can take part of a line: cut it off, so the file still ends in a whole line and the next append starts clean.
+      // A full disk can take part of a line: cut it off, so the file still ends in a whole line and the next
+      // append starts clean.
       if (written > 0) await file.truncate(size).catch(() => undefined);
       throw error;
     }
@@ -84,7 +86,10 @@ export async function writeText(path: string, text: string): Promise<void> {
   await writeFile(path, text);
 }
 
-/** Call `onChange` on any change inside `dir` (not recursive), with the name changed when the kernel says; returns the closer. */
+/**
+ * Call `onChange` on any change inside `dir` (not recursive), with the name changed when the kernel says;
+ * returns the closer.
+ */
 export function watchDir(dir: string, onChange: (name: string | undefined) => void): () => void {
   const watcher = watch(dir, { persistent: false }, (_, name) => onChange(name ?? undefined));
   watcher.on("error", () => undefined);

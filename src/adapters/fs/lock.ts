@@ -9,7 +9,10 @@ const WAIT_MS = 5000;
 // A writer holds the lock for milliseconds; one this old was left by a crash.
 const STALE_MS = 30_000;
 
-/** Take the lock file at `path` now, once more after removing a stale one; false while a live `org up` or `org reload` holds it. */
+/**
+ * Take the lock file at `path` now, once more after removing a stale one; false while a live `org up` or
+ * `org reload` holds it.
+ */
 export async function tryLock(path: string): Promise<boolean> {
   // A lock left by a dead process is stale: its holder's pid is in it. A zombie holds nothing (no init reaps here).
   return take(path, async () => {
@@ -18,14 +21,19 @@ export async function tryLock(path: string): Promise<boolean> {
   });
 }
 
-/** Run `change` holding the lock at `path`, waiting a few seconds for another writer; a lock older than any write is taken over. */
+/**
+ * Run `change` holding the lock at `path`, waiting a few seconds for another writer; a lock older than any write
+ * is taken over.
+ */
 export async function withLock<T>(path: string, change: () => Promise<T>): Promise<T> {
   const deadline = Date.now() + WAIT_MS;
   await mkdir(dirname(path), { recursive: true });
   // Holders may run on other hosts sharing the folder: only the lock's age, never its pid, tells a crash.
   const stale = async () => Date.now() - (await stat(path).then((info) => info.mtimeMs, () => Date.now())) > STALE_MS;
   while (!(await take(path, stale))) {
-    if (Date.now() > deadline) throw new OrgError(`${path} is held by another writer — try again; if no org command is running, delete it`, "locked");
+    if (Date.now() > deadline) throw new OrgError(
+      `${path} is held by another writer — try again; if no org command is running, delete it`, "locked",
+    );
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   try {

@@ -8,7 +8,8 @@ import { readText } from "./files.js";
 export function cachedReadText(): (path: string) => Promise<string | undefined> {
   const cache = new Map<string, { key: string; text: string | undefined }>();
   return async (path) => {
-    // Plain numbers, not bigint: this runs for every agent every refresh, and bigints were most of the daemon's garbage.
+    // Plain numbers, not bigint: this runs for every agent every refresh, and bigints were most of
+    // the daemon's garbage.
     const info = await stat(path).catch(() => undefined);
     if (!info) {
       cache.delete(path);

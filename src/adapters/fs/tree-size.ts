@@ -36,7 +36,8 @@ export async function measureTree(root: string, maxEntries: number): Promise<Tre
       break;
     }
     total.entries += taken.length;
-    // Plain lstat calls cost a third of promised ones; a batch of them holds the daemon's loop well under a millisecond.
+    // Plain lstat calls cost a third of promised ones; a batch of them holds the daemon's loop well
+    // under a millisecond.
     for (let at = 0; at < taken.length; at += BATCH) {
       const infos = taken.slice(at, at + BATCH).map((name) => ({ name, info: lstatOrNone(join(dir, name)) }));
       await new Promise((resolve) => setImmediate(resolve));

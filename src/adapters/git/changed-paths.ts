@@ -7,7 +7,9 @@ const SYMLINK_MODE = "120000";
  * What changed from `from` to `to`, renames as delete and add; a path that is a symbolic link at `to` carries its
  * target, read from the blob (never through the link), so the path rules can see where it points.
  */
-export async function listChangedPaths(repo: string, from: string, to: string, call: Omit<GitCall, "cwd">): Promise<ChangedPath[]> {
+export async function listChangedPaths(
+  repo: string, from: string, to: string, call: Omit<GitCall, "cwd">,
+): Promise<ChangedPath[]> {
   const result = await runGit(["diff", "--raw", "--no-renames", "--no-abbrev", "-z", from, to], { ...call, cwd: repo });
   if (result.exitCode !== 0) throw new Error(`git diff --raw ${from} ${to} failed in ${repo}: ${result.stderr.trim()}`);
   const fields = result.stdout.split("\0").filter(Boolean);
@@ -19,7 +21,9 @@ export async function listChangedPaths(repo: string, from: string, to: string, c
     const change: ChangedPath = { status: status!, path };
     if (newMode === SYMLINK_MODE) {
       const target = await runGit(["cat-file", "blob", blob!], { ...call, cwd: repo });
-      if (target.exitCode !== 0) throw new Error(`git cat-file blob ${blob} failed in ${repo}: ${target.stderr.trim()}`);
+      if (target.exitCode !== 0) throw new Error(
+        `git cat-file blob ${blob} failed in ${repo}: ${target.stderr.trim()}`,
+      );
       change.link = target.stdout;
     }
     changed.push(change);

@@ -22,5 +22,9 @@ export async function commitOnto(
   const moved = await git(["update-ref", "--no-deref", "-m", `commit: ${message.split("\n")[0]}`, ref, commit, before]);
   if (moved.exitCode === 0) return { kind: "committed", commit };
   const now = (await git(["rev-parse", "--short", "HEAD"])).stdout.trim();
-  return { kind: "moved", reason: `your branch moved from ${before.slice(0, 7)} to ${now} while committing (the verifier applied a verdict; see \`org inbox\`); nothing was committed — run org submit again` };
+  return {
+    kind: "moved",
+    reason: `your branch moved from ${before.slice(0, 7)} to ${now} while committing (the verifier applied a verdict; `
+      + `see \`org inbox\`); nothing was committed — run org submit again`,
+  };
 }

@@ -25,7 +25,11 @@ export async function createDemoRepo(dir: string, runner: Runner = processRunner
   for (const name of names) await cp(join(template, name), join(dir, name), { recursive: true, force: false });
   await git(runner, dir, ["init", "-q", "-b", "main"]);
   await git(runner, dir, ["add", "--", ...names]);
-  await git(runner, dir, ["commit", "-q", "--no-verify", "-m", "demo research problem: prepare.mjs (fixed metric) and train.mjs"], GIT_IDENTITY);
+  await git(
+    runner, dir,
+    ["commit", "-q", "--no-verify", "-m", "demo research problem: prepare.mjs (fixed metric) and train.mjs"],
+    GIT_IDENTITY,
+  );
   return { created: true };
 }
 

@@ -56,7 +56,9 @@ export const gitAdapter: GitPort = {
   async excludePaths(repo, patterns) {
     // The repo's own .git folder is its common dir; a linked worktree or a subfolder asks git.
     const dotGit = join(repo, ".git");
-    const common = (await stat(dotGit).then((info) => info.isDirectory(), () => false)) ? dotGit : (await raw(repo, ["rev-parse", "--git-common-dir"])).trim();
+    const common = (await stat(dotGit).then((info) => info.isDirectory(), () => false))
+      ? dotGit
+      : (await raw(repo, ["rev-parse", "--git-common-dir"])).trim();
     const file = join(common.startsWith("/") ? common : join(repo, common), "info", "exclude");
     const current = await readFile(file, "utf8").catch(() => "");
     const have = new Set(current.split("\n"));

@@ -3,7 +3,8 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { writeFileAtomic } from "../fs/files.js";
 
-// The user's global git config as it stood when the org's daemon first started: agents may write ~/.gitconfig (HOME is theirs).
+// The user's global git config as it stood when the org's daemon first started: agents may write ~/.gitconfig
+// (HOME is theirs).
 const SNAPSHOT = "git-global-config";
 
 let pinned: string | undefined;
@@ -21,9 +22,12 @@ function globalConfigFiles(env: NodeJS.ProcessEnv): string[] {
 
 /**
  * state/git-global-config: a copy of the global config (git-lfs's filters and all), taken once per `org up`. A daemon
- * started again for the same org (after a crash, `upAt` unchanged) keeps the copy its first start took, before agents could edit it.
+ * started again for the same org (after a crash, `upAt` unchanged) keeps the copy its first start took, before agents
+ * could edit it.
  */
-export async function snapshotGlobalGitConfig(state: string, upAt: string, env: NodeJS.ProcessEnv = process.env): Promise<string> {
+export async function snapshotGlobalGitConfig(
+  state: string, upAt: string, env: NodeJS.ProcessEnv = process.env,
+): Promise<string> {
   const file = join(state, SNAPSHOT);
   const taken = await stat(file).then((info) => info.mtimeMs, () => undefined);
   if (taken !== undefined && taken >= Date.parse(upAt)) return file;
@@ -38,7 +42,9 @@ export async function findGlobalGitConfig(state: string): Promise<string | undef
   return (await stat(file).then((info) => info.isFile(), () => false)) ? file : undefined;
 }
 
-/** From now on, every git call of this process (runGit) reads `file` as the global config; its children are untouched. */
+/**
+ * From now on, every git call of this process (runGit) reads `file` as the global config; its children are untouched.
+ */
 export function pinGlobalGitConfig(file: string | undefined): void {
   pinned = file;
 }

@@ -8,7 +8,10 @@ export async function listMissingCommits(repo: string, commits: string[]): Promi
   const wanted = [...new Set(commits)].filter((commit) => /^[0-9a-f]{40,64}$/.test(commit));
   const found = new Set<string>();
   for (let index = 0; index < wanted.length; index += CHUNK) {
-    const result = await runGit(["rev-list", "--no-walk", "--ignore-missing", ...wanted.slice(index, index + CHUNK)], { cwd: repo, timeoutMs: 30_000 });
+    const result = await runGit(
+      ["rev-list", "--no-walk", "--ignore-missing", ...wanted.slice(index, index + CHUNK)],
+      { cwd: repo, timeoutMs: 30_000 },
+    );
     if (result.exitCode !== 0) return new Set();
     for (const line of result.stdout.split("\n")) found.add(line.trim());
   }

@@ -23,7 +23,11 @@ export class RefStamp {
   async mayHaveMoved(now = Date.now()): Promise<boolean> {
     const common = await (this.common ??= findCommonDir(this.repo));
     if (common === undefined) return true;
-    const times = await Promise.all([join(common, this.folder), join(common, "packed-refs")].map((path) => stat(path).then((info) => info.mtimeMs, () => -1)));
+    const times = await Promise.all(
+      [
+        join(common, this.folder), join(common, "packed-refs"),
+      ].map((path) => stat(path).then((info) => info.mtimeMs, () => -1)),
+    );
     const stamp = times.join(" ");
     const moved = stamp !== this.last || times.some((time) => now - time < RACY_MS);
     this.last = stamp;

@@ -8,13 +8,18 @@ export async function moveRef(repo: string, ref: string, commit: string, reason:
 
 /** Every ref under `prefix` with the `%(…)` fields asked for, one array per ref; none when git fails. */
 export async function listRefs(repo: string, prefix: string, fields: string[]): Promise<string[][]> {
-  const result = await runGit(["for-each-ref", `--format=${fields.map((field) => `%(${field})`).join("%09")}`, prefix], { cwd: repo, timeoutMs: 30_000 });
+  const result = await runGit(
+    ["for-each-ref", `--format=${fields.map((field) => `%(${field})`).join("%09")}`, prefix],
+    { cwd: repo, timeoutMs: 30_000 },
+  );
   return result.stdout.split("\n").filter(Boolean).map((line) => line.split("\t"));
 }
 
 /** Short names of the branches matching `pattern` that contain `commit`. */
 export async function branchesContaining(repo: string, commit: string, pattern: string): Promise<string[]> {
-  const result = await runGit(["branch", "--contains", commit, "--format=%(refname:short)", "--list", pattern], { cwd: repo });
+  const result = await runGit(
+    ["branch", "--contains", commit, "--format=%(refname:short)", "--list", pattern], { cwd: repo },
+  );
   return result.stdout.split("\n").map((line) => line.trim()).filter(Boolean);
 }
 
@@ -26,7 +31,9 @@ export async function readGitVersion(): Promise<string | undefined> {
 
 /** A unified diff of two files outside any repository. */
 export async function diffFilesNoIndex(before: string, after: string): Promise<string> {
-  return (await runGit(["diff", "--no-index", "--no-color", "--no-ext-diff", before, after], { timeoutMs: 10_000 })).stdout;
+  return (await runGit([
+    "diff", "--no-index", "--no-color", "--no-ext-diff", before, after,
+  ], { timeoutMs: 10_000 })).stdout;
 }
 
 /** Remove `ref`; one already gone is no error. */

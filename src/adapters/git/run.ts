@@ -28,10 +28,14 @@ export function runGit(args: string[], call: GitCall = {}): Promise<RunResult> {
 }
 
 /** The full hash `rev` names as a commit in `dir`'s repository; undefined when it names none. */
-export async function resolveCommit(dir: string, rev: string, call: Omit<GitCall, "cwd"> = {}): Promise<string | undefined> {
+export async function resolveCommit(
+  dir: string, rev: string, call: Omit<GitCall, "cwd"> = {},
+): Promise<string | undefined> {
   // A rev starting with "-" would be read as an option, not a name.
   if (rev.startsWith("-")) return undefined;
-  const result = await runGit(["rev-parse", "--verify", "--quiet", `${rev}^{commit}`], { timeoutMs: 30_000, ...call, cwd: dir });
+  const result = await runGit([
+    "rev-parse", "--verify", "--quiet", `${rev}^{commit}`,
+  ], { timeoutMs: 30_000, ...call, cwd: dir });
   const sha = result.stdout.trim();
   return result.exitCode === 0 && /^[0-9a-f]{40,64}$/.test(sha) ? sha : undefined;
 }

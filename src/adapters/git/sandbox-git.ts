@@ -14,7 +14,9 @@ import { openOrgWorktree, readWorktreeRegistry } from "./worktree-git-dir.js";
 export async function prepareSandboxGit(repo: string, org: string): Promise<SandboxGit> {
   // Read, not asked of git, once the repo is ready: every spawned git is time a person waits on `org up`.
   const dotGit = join(repo, ".git");
-  const common = (await stat(dotGit).then((info) => info.isDirectory(), () => false)) ? dotGit : resolve(repo, (await git(repo, ["rev-parse", "--git-common-dir"])).trim());
+  const common = (await stat(dotGit).then((info) => info.isDirectory(), () => false))
+    ? dotGit
+    : resolve(repo, (await git(repo, ["rev-parse", "--git-common-dir"])).trim());
   const best = `refs/heads/${branchName(org, "best")}`;
   const target = `refs/frontier/${org}`;
   await mkdir(join(common, "logs", dirname(best)), { recursive: true });
@@ -23,7 +25,9 @@ export async function prepareSandboxGit(repo: string, org: string): Promise<Sand
     // A best made before the sandbox is a plain branch (loose or packed): its commit moves to the target first.
     if (current !== undefined || (await isPacked(common, best))) {
       const head = await runGit(["rev-parse", "--verify", "-q", `${best}^{commit}`], { cwd: repo });
-      if (head.exitCode === 0) await git(repo, ["update-ref", "-m", "org: best becomes a symbolic ref for the sandbox", target, head.stdout.trim()]);
+      if (head.exitCode === 0) await git(repo, [
+        "update-ref", "-m", "org: best becomes a symbolic ref for the sandbox", target, head.stdout.trim(),
+      ]);
     }
     await git(repo, ["symbolic-ref", "-m", "org: sandbox", best, target]);
   }

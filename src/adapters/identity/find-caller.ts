@@ -12,10 +12,13 @@ import { readAncestry } from "./process-ancestry.js";
 /**
  * The one way a command finds who runs it: the agent whose pane it runs in, found by one walk up /proc against the
  * pane pids status.json records, else the agent whose outbox the daemon ran it for (a sandboxed agent's command, no
- * longer under its pane: a pane found wins, so naming another there changes nothing), else whom ORG_AGENT names, else the person. A refusal ends the command before it
- * changes anything. `roster` is the org's agents as the command knows them (org.yaml, or org.json when running).
+ * longer under its pane: a pane found wins, so naming another there changes nothing), else whom ORG_AGENT names, else
+ * the person. A refusal ends the command before it changes anything. `roster` is the org's agents as the command
+ * knows them (org.yaml, or org.json when running).
  */
-export async function findCaller(root: string, roster: readonly AgentRef[], env: Record<string, string | undefined> = process.env): Promise<Sender> {
+export async function findCaller(
+  root: string, roster: readonly AgentRef[], env: Record<string, string | undefined> = process.env,
+): Promise<Sender> {
   const envAgent = env.ORG_AGENT || undefined;
   const paneAgent = await findPaneAgent(root, envAgent);
   const decision = decideCaller(roster, paneAgent ?? (env[BROKERED_ENV] || undefined), envAgent);

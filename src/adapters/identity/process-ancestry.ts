@@ -17,7 +17,9 @@ export function readAncestry(): Ancestor[] {
   for (let depth = 0; depth < MAX_DEPTH; depth++) {
     const stat = readStat(next);
     if (!stat) break;
-    ancestors.push({ pid: stat.pid, startedMs: bootMs === null ? null : bootMs + (stat.startTicks * 1000) / TICKS_PER_SECOND });
+    ancestors.push({
+      pid: stat.pid, startedMs: bootMs === null ? null : bootMs + (stat.startTicks * 1000) / TICKS_PER_SECOND,
+    });
     if (stat.ppid <= 1) break;
     next = String(stat.ppid);
   }

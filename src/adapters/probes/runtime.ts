@@ -22,11 +22,15 @@ export interface RuntimeProbe {
 
 /** Where a program may be: a path (relative to `baseDir`) is itself; a bare name is looked up on `pathEnv`. */
 export function programCandidates(program: string, baseDir: string, pathEnv: string): string[] {
-  return program.includes("/") ? [isAbsolute(program) ? program : resolve(baseDir, program)] : pathEnv.split(delimiter).filter(Boolean).map((dir) => join(dir, program));
+  return program.includes("/")
+    ? [isAbsolute(program) ? program : resolve(baseDir, program)]
+    : pathEnv.split(delimiter).filter(Boolean).map((dir) => join(dir, program));
 }
 
 /** The program's path: relative ones (./agents/bot.sh) run from the worktree, which mirrors the research repo. */
-export async function findProgram(program: string, repoDir: string, pathEnv = process.env.PATH ?? ""): Promise<string | null> {
+export async function findProgram(
+  program: string, repoDir: string, pathEnv = process.env.PATH ?? "",
+): Promise<string | null> {
   if (program === "") return null;
   for (const candidate of programCandidates(program, repoDir, pathEnv)) {
     if (await access(candidate, constants.X_OK).then(() => true, () => false)) return candidate;
@@ -44,22 +48,41 @@ export async function findMissingPrograms(config: OrgConfig, repoDir: string): P
     if (!runtime || runtime.builtin) continue;
     const resolved = resolveRuntime(runtime);
     if (await findProgram(resolved.program, repoDir)) continue;
-    problems.push(`runtimes.${name}: program "${resolved.program}" is not installed (not on PATH) — install it: ${installHint(resolved, name)}; or set runtimes.${name}.program to its path`);
+    problems.push(
+      `runtimes.${name}: program "${resolved.program}" is not installed (not on PATH) — install it: `
+        + `${installHint(resolved, name)}; or set runtimes.${name}.program to its path`,
+    );
   }
   return problems;
 }
 
-export async function probeRuntime(name: string, resolved: ResolvedRuntime, repoDir: string, runner: Runner = processRunner, env = process.env): Promise<RuntimeProbe> {
+export async function probeRuntime(
+  name: string, resolved: ResolvedRuntime, repoDir: string, runner: Runner = processRunner, env = process.env,
+): Promise<RuntimeProbe> {
   const path = await findProgram(resolved.program, repoDir, env.PATH ?? "");
   const install = installHint(resolved, name);
-  if (!path) return { name, preset: resolved.preset, program: resolved.program, found: false, install, version: null, login: { kind: "unknown" } };
-  // Asked in the environment it was found in (PATH) and judged by (HOME): gemini and opencode write under HOME even for --version.
-  const result = resolved.version.length > 0 ? await runner.run(resolved.version, { timeoutMs: 30_000, cwd: repoDir, env }) : undefined;
-  const version = result && !result.spawnError && result.exitCode === 0 ? result.stdout.trim().split("\n")[0] ?? null : null;
-  return { name, preset: resolved.preset, program: resolved.program, found: true, install, version, login: await findLogin(resolved, env) };
+  if (!path) return {
+    name, preset: resolved.preset, program: resolved.program, found: false, install, version: null,
+    login: { kind: "unknown" },
+  };
+  // Asked in the environment it was found in (PATH) and judged by (HOME): gemini and opencode write under HOME
+  // even for --version.
+  const result = resolved.version.length > 0
+    ? await runner.run(resolved.version, { timeoutMs: 30_000, cwd: repoDir, env })
+    : undefined;
+  const version = result && !result.spawnError && result.exitCode === 0
+    ? result.stdout.trim().split("\n")[0] ?? null
+    : null;
+  return {
+    name, preset: resolved.preset, program: resolved.program, found: true, install, version,
+    login: await findLogin(resolved, env),
+  };
 }
 
-/** A key counts where it reaches the program: its runtime's env, or pass_env from ours; a credential file is seeded from ~. */
+/**
+ * A key counts where it reaches the program: its runtime's env, or pass_env from ours; a credential file is
+ * seeded from ~.
+ */
 async function findLogin(resolved: ResolvedRuntime, env: NodeJS.ProcessEnv): Promise<LoginProbe> {
   const { login } = resolved;
   if (login.env.length === 0 && login.files.length === 0 && !login.without) return { kind: "unknown" };
@@ -69,11 +92,14 @@ async function findLogin(resolved: ResolvedRuntime, env: NodeJS.ProcessEnv): Pro
   if (passed) return { kind: "yes", how: `$${passed} is passed to it` };
   const home = env.HOME ?? "";
   for (const file of login.files) {
-    if (home && (await access(join(home, file)).then(() => true, () => false))) return { kind: "yes", how: `~/${file} exists` };
+    if (home && (await access(join(home, file)).then(() => true, () => false))) return { kind: "yes", how: `~/${file} `
+      + `exists` };
   }
   // Secret-looking variables never reach a program that does not pass them (secrets.ts); a plain one is inherited.
   const withheld = login.env.find((name) => env[name]);
-  if (withheld) return isSecretName(withheld) ? { kind: "withheld", variable: withheld } : { kind: "yes", how: `$${withheld} is set` };
+  if (withheld) return isSecretName(withheld)
+    ? { kind: "withheld", variable: withheld }
+    : { kind: "yes", how: `$${withheld} is set` };
   return { kind: "no", without: login.without, keys: login.env };
 }
 
@@ -85,7 +111,9 @@ export async function hasConversation(runtime: LaunchRuntime, depth = 4): Promis
     const entries = await readdir(folder, { withFileTypes: true }).catch(() => []);
     if (entries.some((entry) => entry.isFile() && entry.name.endsWith(suffix))) return true;
     if (left === 0) return false;
-    for (const entry of entries) if (entry.isDirectory() && (await walk(join(folder, entry.name), left - 1))) return true;
+    for (const entry of entries) {
+      if (entry.isDirectory() && (await walk(join(folder, entry.name), left - 1))) return true;
+    }
     return false;
   };
   return walk(dir, depth);

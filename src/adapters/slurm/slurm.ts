@@ -25,7 +25,9 @@ export interface SlurmPort {
 const TIMEOUT_MS = 30_000;
 
 export function createSlurm(runner: Runner = processRunner, env?: Record<string, string | undefined>): SlurmPort {
-  const run = (argv: string[], extraEnv?: Record<string, string>) => runner.run(argv, { timeoutMs: TIMEOUT_MS, env: { ...env, ...extraEnv } });
+  const run = (
+    argv: string[], extraEnv?: Record<string, string>,
+  ) => runner.run(argv, { timeoutMs: TIMEOUT_MS, env: { ...env, ...extraEnv } });
   return {
     async listJobs(options) {
       const queue = await run(["squeue", "--noheader", "--states=all", `--format=${SQUEUE_FORMAT}`]);
@@ -43,7 +45,9 @@ export function createSlurm(runner: Runner = processRunner, env?: Record<string,
       const result = await run(argv, extraEnv);
       if (!succeeded(result)) return failure(result);
       const id = parseSubmittedId(result.stdout);
-      return id ? { ok: true, value: id } : { ok: false, error: `sbatch printed no job id: ${result.stdout.trim() || "(nothing)"}` };
+      return id
+        ? { ok: true, value: id }
+        : { ok: false, error: `sbatch printed no job id: ${result.stdout.trim() || "(nothing)"}` };
     },
     async startNow(id) {
       const result = await run(["scontrol", "update", `JobId=${id}`, "StartTime=now"]);
@@ -63,8 +67,14 @@ function succeeded(result: RunResult): boolean {
 
 function failure(result: RunResult): { ok: false; error: string } {
   const program = result.argv[0] ?? "slurm";
-  if (result.spawnError) return { ok: false, error: `${program} could not be started (${result.spawnError}) — install Slurm's client commands or put them on PATH` };
-  if (result.timedOut) return { ok: false, error: `${program} did not answer within ${TIMEOUT_MS / 1000} s — is slurmctld reachable?` };
+  if (result.spawnError) return {
+    ok: false,
+    error: `${program} could not be started (${result.spawnError}) — install Slurm's client commands or put them on `
+      + `PATH`,
+  };
+  if (result.timedOut) return {
+    ok: false, error: `${program} did not answer within ${TIMEOUT_MS / 1000} s — is slurmctld reachable?`,
+  };
   const detail = (result.stderr.trim() || result.stdout.trim()).split("\n").slice(-2).join("; ");
   return { ok: false, error: `${program} exited ${result.exitCode ?? result.signal}: ${detail || "no output"}` };
 }

@@ -37,7 +37,10 @@ function spansFile(state: string): string {
   return join(state, "programs", "ab-runs.jsonl");
 }
 
-/** The program an experiment of `agent` submitted at `time` ran under: its half's during an A/B run, else the one running then. */
+/**
+ * The program an experiment of `agent` submitted at `time` ran under: its half's during an A/B run, else the
+ * one running then.
+ */
 export async function readAgentProgramAt(state: string, agent: string, time: string): Promise<string | undefined> {
   const run = await readAbRun(state);
   const own = run && Date.parse(time) >= Date.parse(run.at) ? findAgentProgram(run, agent) : undefined;
@@ -45,12 +48,24 @@ export async function readAgentProgramAt(state: string, agent: string, time: str
 }
 
 /** Both programs loaded and merged, or every problem: B's as `other.yaml:L:C: …`, refused where it is another task. */
-export async function loadAbPrograms(root: string, other: string, now?: Date, probe: ConfigProbe = configProbe): Promise<(Extract<AbMerge, { ok: true }> & { aLoaded: LoadedConfig; bLoaded: LoadedConfig }) | { problems: string[] }> {
+export async function loadAbPrograms(
+  root: string, other: string, now?: Date, probe: ConfigProbe = configProbe,
+): Promise<(Extract<AbMerge, { ok: true }> & {
+  aLoaded: LoadedConfig; bLoaded: LoadedConfig;
+}) | { problems: string[] }> {
   const a = await readAndLoadConfig({ cwd: root, now }, probe);
   if ("problems" in a) return a;
   const absolute = isAbsolute(other) ? other : resolve(root, other);
-  if (absolute === resolve(root, a.loaded.file)) return { problems: [`--ab ${other}: is org.yaml itself — give the other program's file (a second org.yaml, e.g. other.yaml)`] };
-  if ((await readConfigText(root, absolute).catch(() => "")) === undefined) return { problems: [`--ab ${other}: not found in ${root} — give the path of program B's org.yaml, relative to the org's folder`] };
+  if (absolute === resolve(root, a.loaded.file)) return {
+    problems: [
+      `--ab ${other}: is org.yaml itself — give the other program's file (a second org.yaml, e.g. other.yaml)`,
+    ],
+  };
+  if ((await readConfigText(root, absolute).catch(() => "")) === undefined) return {
+    problems: [
+      `--ab ${other}: not found in ${root} — give the path of program B's org.yaml, relative to the org's folder`,
+    ],
+  };
   const b = await readAndLoadConfig({ cwd: root, file: other, now }, probe);
   if ("problems" in b) return b;
   const merged = mergeAbPrograms(a.loaded, b.loaded);

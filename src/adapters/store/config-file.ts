@@ -17,14 +17,21 @@ export async function readConfigText(cwd: string, file = "org.yaml"): Promise<st
 }
 
 /** Read and load org.yaml exactly as every command does; prints nothing. */
-export async function readAndLoadConfig(opts: { cwd: string; file?: string; now?: Date }, probe: ConfigProbe = configProbe): Promise<ReadConfigResult> {
+export async function readAndLoadConfig(
+  opts: { cwd: string; file?: string; now?: Date }, probe: ConfigProbe = configProbe,
+): Promise<ReadConfigResult> {
   const file = opts.file ?? "org.yaml";
   const absFile = resolve(opts.cwd, file);
   let text: string | undefined;
   try {
     text = await readConfigText(opts.cwd, file);
   } catch (error) {
-    return { problems: [`${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}) — check that it is a readable file`] };
+    return {
+      problems: [
+        `${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}) — check that `
+          + `it is a readable file`,
+      ],
+    };
   }
   if (text === undefined) {
     const where = isAbsolute(file) ? "" : ` in ${opts.cwd}`;
@@ -42,8 +49,13 @@ export async function readRepoSetting(root: string): Promise<string | undefined>
 }
 
 /** The metric's name and direction from org.yaml; an unreadable org.yaml falls back to minimizing "metric". */
-export async function readMetricSetting(root: string): Promise<{ goal: Goal; metricName: string; org: string | undefined; pricing: Pricing }> {
+export async function readMetricSetting(root: string): Promise<{
+  goal: Goal; metricName: string; org: string | undefined; pricing: Pricing;
+}> {
   const read = await readAndLoadConfig({ cwd: root });
   const config = "loaded" in read ? read.loaded.config : undefined;
-  return { goal: config?.verify?.metric.goal ?? "minimize", metricName: config?.verify?.metric.name ?? "metric", org: config?.name, pricing: config?.pricing ?? {} };
+  return {
+    goal: config?.verify?.metric.goal ?? "minimize", metricName: config?.verify?.metric.name ?? "metric",
+    org: config?.name, pricing: config?.pricing ?? {},
+  };
 }

@@ -15,7 +15,10 @@ export type CurrentContract = { sprint: number; file: string; parsed: ParsedCont
 /** The newest sprint's contract file, parsed; undefined before the first draft. */
 export async function readCurrentContract(state: string): Promise<CurrentContract | undefined> {
   const paths = contractPaths(state);
-  const sprints = (await mailPort.listNames(paths.dir)).map((name) => /^sprint-([1-9]\d*)\.md$/.exec(name)?.[1]).filter((n) => n !== undefined).map(Number);
+  const sprints = (await mailPort.listNames(paths.dir))
+    .map((name) => /^sprint-([1-9]\d*)\.md$/.exec(name)?.[1])
+    .filter((n) => n !== undefined)
+    .map(Number);
   if (sprints.length === 0) return undefined;
   const sprint = Math.max(...sprints);
   const file = paths.contract(sprint);
@@ -27,7 +30,10 @@ export async function withContractLock<T>(state: string, change: () => Promise<T
   return withLock(contractPaths(state).lock, change);
 }
 
-/** `org submit` by the generator role waits for an agreed contract; a broken org.yaml leaves the rule to the verifier's config. */
+/**
+ * `org submit` by the generator role waits for an agreed contract; a broken org.yaml leaves the rule to
+ * the verifier's config.
+ */
 export async function assertContractAgreed(root: string, role: string, baseCommit?: string): Promise<void> {
   // No contracts section for certain: nothing to check, and the config need not be loaded (config-mention.ts).
   const text = await readConfigText(root).catch(() => undefined);
@@ -39,6 +45,10 @@ export async function assertContractAgreed(root: string, role: string, baseCommi
   if (!settings || settings.generator !== role) return;
   const current = await readCurrentContract(orgPaths(root).state);
   const where = current && `${relative(root, current.file)}:${current.parsed.ok ? 1 : current.parsed.line}`;
-  const decision = decideSubmit(current && (current.parsed.ok ? { contract: current.parsed.contract } : { sprint: current.sprint, problem: `${where}: ${current.parsed.reason} — ${current.parsed.fix}` }), settings.min_assertions);
+  const decision = decideSubmit(current && (current.parsed.ok
+    ? { contract: current.parsed.contract }
+    : {
+      sprint: current.sprint, problem: `${where}: ${current.parsed.reason} — ${current.parsed.fix}`,
+    }), settings.min_assertions);
   if (decision.kind === "refused") throw new OrgError(decision.reason, "no-contract");
 }

@@ -47,7 +47,10 @@ export async function recordRunEnd(state: string, ended: RunEnded): Promise<void
   await appendLines(gpuRunsFile(state), [JSON.stringify(ended)]).catch(() => undefined);
 }
 
-/** Written by the verifier as it starts: what a run could fill, which only it knows (verify.parallel, the GPUs it schedules on). */
+/**
+ * Written by the verifier as it starts: what a run could fill, which only it knows (verify.parallel, the GPUs
+ * it schedules on).
+ */
 export async function writeCapacity(state: string, capacity: Capacity): Promise<void> {
   await writeJsonAtomic(slotsFile(state), capacity);
 }
@@ -82,8 +85,11 @@ export async function readUtilizationInput(state: string, now: Date): Promise<Ut
   const running = open.filter((run) => (run.ticks === null ? isAlive(run.pid) : readStartTicks(run.pid) === run.ticks));
   const runs = toBusyIntervals(ended, running);
   const beat = Date.parse(daemon?.heartbeatAt ?? "");
-  // `org down` removes daemon.json: the clock stops at the last run it recorded rather than run on through the downtime.
+  // `org down` removes daemon.json: the clock stops at the last run it recorded rather than run on
+  // through the downtime.
   const lastRun = Math.max(since, ...runs.map((run) => run.end ?? now.getTime()));
-  const end = daemon === undefined ? lastRun : !Number.isNaN(beat) && now.getTime() - beat > STOPPED_AFTER_MS ? beat : now.getTime();
+  const end = daemon === undefined
+    ? lastRun
+    : !Number.isNaN(beat) && now.getTime() - beat > STOPPED_AFTER_MS ? beat : now.getTime();
   return { runs, capacity, since, now: Math.max(since, end) };
 }

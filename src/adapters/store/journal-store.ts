@@ -89,7 +89,11 @@ export class JournalStore {
     if (found !== this.text) {
       const evidence = await this.keepEvidence(found);
       await writeFileAtomic(this.file, this.text);
-      this.found.push({ kind: "tampered", title: `the journal was changed by hand (found ${new Date().toISOString()})`, body: `${describeJournalChange(this.entries, readChain(found), found)}; the verifier put back its own copy (the changed file is kept as ${evidence})` });
+      this.found.push({
+        kind: "tampered", title: `the journal was changed by hand (found ${new Date().toISOString()})`,
+        body: `${describeJournalChange(this.entries, readChain(found), found)}; the verifier put back its own copy `
+          + `(the changed file is kept as ${evidence})`,
+      });
     }
     this.stamp = await this.readStamp();
   }
@@ -102,23 +106,36 @@ export class JournalStore {
     this.text = chain.text;
     if (chain.broken) {
       const evidence = await this.keepEvidence(text);
-      this.found.push({ kind: "tampered", title: `the journal breaks at line ${chain.broken.line}`, body: `${chain.broken.reason}; what follows is not the verifier's and was set aside as ${evidence}: rows journaled only there count as tampered` });
+      this.found.push({
+        kind: "tampered", title: `the journal breaks at line ${chain.broken.line}`,
+        body: `${chain.broken.reason}; what follows is not the verifier's and was set aside as ${evidence}: rows `
+          + `journaled only there count as tampered`,
+      });
     } else if (chain.torn) {
-      this.found.push({ kind: "recovered", title: `a journal entry cut short after entry ${chain.entries.length - 1}`, body: "the daemon was killed while writing it, before doing what it announced: it was dropped, and that request is answered again" });
+      this.found.push({
+        kind: "recovered", title: `a journal entry cut short after entry ${chain.entries.length - 1}`,
+        body: "the daemon was killed while writing it, before doing what it announced: it was dropped, and that "
+          + "request is answered again",
+      });
     }
     if (chain.entries.length === 0) return this.begin(!chain.broken);
     if (text !== chain.text) await writeFileAtomic(this.file, chain.text);
     this.stamp = await this.readStamp();
   }
 
-  // A new journal records what the org already holds: those rows are unjournaled legacy, that frontier the one to guard.
+  // A new journal records what the org already holds: those rows are unjournaled legacy, that frontier the
+  // one to guard.
   private async begin(vouch: boolean): Promise<void> {
     const text = await readResultsText(this.state);
     const complete = text.slice(0, text.lastIndexOf("\n") + 1);
     const frontier = (await readFrontier(this.state)) ?? null;
     // A journal broken at its first line vouches for nothing: no row before it is legacy then.
-    const results = vouch ? { lines: complete.split("\n").length - 1, sha256: hashText(complete) } : { lines: 0, sha256: hashText("") };
-    const genesis = sealEntry(undefined, { kind: "genesis", payload: { results, frontier: vouch ? frontier : null } }, new Date());
+    const results = vouch
+      ? { lines: complete.split("\n").length - 1, sha256: hashText(complete) }
+      : { lines: 0, sha256: hashText("") };
+    const genesis = sealEntry(
+      undefined, { kind: "genesis", payload: { results, frontier: vouch ? frontier : null } }, new Date(),
+    );
     this.entries = [genesis];
     this.text = `${formatEntry(genesis)}\n`;
     await writeFileAtomic(this.file, this.text);

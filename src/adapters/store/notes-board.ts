@@ -14,7 +14,9 @@ export function readNotes(state: string): Promise<string | undefined> {
 }
 
 /** Append one note under a lock, so two agents noting at once never drop each other's line. */
-export async function addNote(state: string, author: string, text: string, max: number, now = new Date()): Promise<{ count: number; archived: number }> {
+export async function addNote(
+  state: string, author: string, text: string, max: number, now = new Date(),
+): Promise<{ count: number; archived: number }> {
   const entry = formatNote(author, text, now);
   const paths = notesPaths(state);
   return withLock(paths.lock, async () => {

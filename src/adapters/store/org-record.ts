@@ -15,7 +15,9 @@ export async function readRecord(root: string): Promise<OrgRecord> {
 // The daemon's services read org.json every few seconds; it changes on up and reload (an atomic write: a new inode).
 const statFirst = { ...filesPort, readText: cachedReadText() };
 
-/** state/org.json, or undefined for a caller that works on without one; read again only after a stat says it changed. */
+/**
+ * state/org.json, or undefined for a caller that works on without one; read again only after a stat says it changed.
+ */
 export async function readOptionalRecord(root: string): Promise<OrgRecord | undefined> {
   return readOptionalOrgRecord(statFirst, root);
 }

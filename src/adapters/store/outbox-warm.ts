@@ -10,7 +10,10 @@ export interface WarmRequest {
   argv: string[];
   env: Record<string, string>;
   cwd: string;
-  /** The request's files but for the suffix; `local`: .out and .err are the shim's FIFOs (else .status comes by rename). */
+  /**
+   * The request's files but for the suffix; `local`: .out and .err are the shim's FIFOs (else .status
+   * comes by rename).
+   */
   base: string;
   local: boolean;
 }

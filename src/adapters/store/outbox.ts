@@ -45,9 +45,10 @@ interface Started {
 
 /**
  * Runs `argv` for a request: its output into the request's FIFOs (files under Slurm), its exit status into <id>.status.
- * A subshell runs it, left to init as its /bin/sh exits at once: like a command in the agent's pane it outlives a killed
- * daemon (a submit waits on for its verdict), and its process group, recorded, is what `org down` ends. `file`, when
- * the command's -f is passed, is the name the content gets in a folder of our own, its working folder then.
+ * A subshell runs it, left to init as its /bin/sh exits at once: like a command in the agent's pane it outlives
+ * a killed daemon (a submit waits on for its verdict), and its process group, recorded, is what `org down`
+ * ends. `file`, when the command's -f is passed, is the name the content gets in a folder of our own, its
+ * working folder then.
  */
 export async function runOutboxCommand(entry: OutboxEntry, argv: string[], opts: CommandOptions): Promise<Started> {
   const what = `org ${entry.argv[0] ?? ""} for ${opts.agent}`;

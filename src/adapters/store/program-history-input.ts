@@ -1,4 +1,5 @@
-// What `org history`, `org compare` and `org report` read besides results.tsv: the timeline, the saved versions, every agent's replies.
+// What `org history`, `org compare` and `org report` read besides results.tsv: the timeline, the saved versions,
+// every agent's replies.
 import type { SavedProgram } from "../../domain/config-versions/version-history.js";
 import type { ProgramEvent } from "../../domain/config-versions/version-timeline.js";
 import type { UsageRecord } from "../../domain/usage/token-counts.js";
@@ -9,7 +10,9 @@ import { readAbSpans } from "./ab-run.js";
 import type { AbSpan } from "../../domain/config-versions/ab-run-record.js";
 import { agentsDir } from "../../domain/paths.js";
 
-export async function readHistoryInput(state: string): Promise<{ events: ProgramEvent[]; saved: Map<string, SavedProgram>; usage: Map<string, UsageRecord[]>; ab: AbSpan[] }> {
+export async function readHistoryInput(state: string): Promise<{
+  events: ProgramEvent[]; saved: Map<string, SavedProgram>; usage: Map<string, UsageRecord[]>; ab: AbSpan[];
+}> {
   const saved = new Map<string, SavedProgram>();
   for (const version of await listSavedVersions(state)) {
     const copy = await readSavedProgram(state, version);

@@ -1,4 +1,5 @@
-// Recording which program runs: its version saved under state/programs/, its start in history.jsonl, a change in log.md.
+// Recording which program runs: its version saved under state/programs/, its start in history.jsonl, a
+// change in log.md.
 import { resolve } from "node:path";
 import type { LoadedConfig } from "../../domain/config/index.js";
 import { formatLogEntry } from "../../domain/log-entry.js";
@@ -27,44 +28,77 @@ export async function recordProgram(input: RecordProgramInput): Promise<string> 
   const { content, version } = await readProgramContent(loaded, input.readPrompt);
   const at = input.at.toISOString();
   const previous = findLastProgram(await readProgramEvents(state));
-  if (!(await readMeta(state, version))) await saveProgram(state, { version, at, by: input.by, orgYaml: loaded.text, config: loaded.config, prompts: content.prompts });
+  if (!(await readMeta(state, version))) await saveProgram(state, {
+    version, at, by: input.by, orgYaml: loaded.text, config: loaded.config, prompts: content.prompts,
+  });
   if (previous === version && !input.start) return version;
   await appendProgramEvent(state, { at, kind: "use", version, by: input.by });
-  if (previous !== version) await logChange(state, { version, previous, content, by: input.by, at: input.at, start: input.start === true });
+  if (previous !== version) await logChange(state, {
+    version, previous, content, by: input.by, at: input.at, start: input.start === true,
+  });
   return version;
 }
 
 /** A loaded org.yaml's program and its version; prompts read next to it unless `readPrompt` says otherwise. */
-export async function readProgramContent(loaded: LoadedConfig, readPrompt?: (prompt: string) => Promise<string | undefined>): Promise<{ content: ProgramContent; version: string }> {
+export async function readProgramContent(
+  loaded: LoadedConfig, readPrompt?: (prompt: string) => Promise<string | undefined>,
+): Promise<{ content: ProgramContent; version: string }> {
   const read = readPrompt ?? ((prompt: string) => readText(resolve(loaded.dir, prompt)));
-  const prompts = Object.fromEntries(await Promise.all(listPromptPaths(loaded.config).map(async (path) => [path, (await read(path)) ?? ""] as const)));
+  const prompts = Object.fromEntries(
+    await Promise.all(listPromptPaths(loaded.config).map(async (path) => [path, (await read(path)) ?? ""] as const)),
+  );
   const content: ProgramContent = { config: loaded.config, prompts };
   return { content, version: computeProgramVersion(content) };
 }
 
-/** `org up --ab`: program B saved and logged, with no use event: the timeline stays A's, and B's rows are named by state/ab.json. */
-export async function recordSideProgram(input: { state: string; loaded: LoadedConfig; file: string; beside: string; at: Date }): Promise<string> {
+/**
+ * `org up --ab`: program B saved and logged, with no use event: the timeline stays A's, and B's rows are
+ * named by state/ab.json.
+ */
+export async function recordSideProgram(
+  input: { state: string; loaded: LoadedConfig; file: string; beside: string; at: Date },
+): Promise<string> {
   const { content, version } = await readProgramContent(input.loaded);
   const at = input.at.toISOString();
-  if (!(await readMeta(input.state, version))) await saveProgram(input.state, { version, at, by: "org up --ab", orgYaml: input.loaded.text, config: content.config, prompts: content.prompts });
-  const body = [`from ${input.file}; its agents' names start with b-`, `saved in state/programs/${version}/ — \`org program show ${version}\``].join("\n");
-  await appendLines(logPath(input.state), [formatLogEntry({ date: input.at, op: "program", title: `${version} runs beside ${input.beside} as program B of an A/B run, by ${describeAuthor("org up --ab")}`, body })]);
+  if (!(await readMeta(input.state, version))) await saveProgram(input.state, {
+    version, at, by: "org up --ab", orgYaml: input.loaded.text, config: content.config, prompts: content.prompts,
+  });
+  const body = [
+    `from ${input.file}; its agents' names start with b-`,
+    `saved in state/programs/${version}/ — \`org program show ${version}\``,
+  ].join("\n");
+  await appendLines(logPath(input.state), [
+    formatLogEntry({
+      date: input.at, op: "program",
+      title: `${version} runs beside ${input.beside} as program B of an A/B run, by ${describeAuthor("org up --ab")}`,
+      body,
+    }),
+  ]);
   return version;
 }
 
 /** `org down`: the program that ran stops; nothing when none was running. */
 export async function recordProgramStop(state: string, at: Date): Promise<void> {
   const events = await readProgramEvents(state);
-  if (events[events.length - 1]?.kind === "use") await appendProgramEvent(state, { at: at.toISOString(), kind: "stop", by: "org down" });
+  if (events[events.length - 1]?.kind === "use") await appendProgramEvent(state, {
+    at: at.toISOString(), kind: "stop", by: "org down",
+  });
 }
 
-async function logChange(state: string, change: { version: string; previous: string | undefined; content: ProgramContent; by: string; at: Date; start: boolean }): Promise<void> {
+async function logChange(
+  state: string,
+  change: {
+    version: string; previous: string | undefined; content: ProgramContent; by: string; at: Date; start: boolean;
+  },
+): Promise<void> {
   const { version, previous } = change;
   const before = previous ? await readSavedProgram(state, previous) : undefined;
   const known = before?.config && Object.values(before.prompts).every((text) => text !== undefined);
   const lines = previous && !known
     ? [`the saved copy of ${previous} is gone or incomplete, so what changed is unknown`]
-    : describeProgramChanges(known ? { config: before.config!, prompts: before.prompts as Record<string, string> } : undefined, change.content);
+    : describeProgramChanges(known
+      ? { config: before.config!, prompts: before.prompts as Record<string, string> }
+      : undefined, change.content);
   // A reload finding no version recorded: an org started before versions were kept, not a change.
   const first = change.start ? "is the first program" : "is the first program recorded (the org was already running)";
   const title = `${version} ${previous ? `replaces ${previous}` : first}, by ${describeAuthor(change.by)}`;

@@ -1,4 +1,5 @@
-// state/programs/: each program version as first seen (org.yaml, its prompts, meta.json) and history.jsonl of when each ran.
+// state/programs/: each program version as first seen (org.yaml, its prompts, meta.json) and history.jsonl of
+// when each ran.
 import { basename, isAbsolute, join, posix } from "node:path";
 import { ConfigSchema, type OrgConfig } from "../../domain/config/index.js";
 import { isFields, isString } from "../../domain/json-fields.js";
@@ -56,7 +57,10 @@ export async function listSavedVersions(state: string): Promise<string[]> {
   return kept.flat();
 }
 
-/** The saved version an id or a prefix of one names; an unknown, ambiguous or vanished one is an error listing the saved ones. */
+/**
+ * The saved version an id or a prefix of one names; an unknown, ambiguous or vanished one is an error listing
+ * the saved ones.
+ */
 export async function findSavedVersion(state: string, id: string): Promise<string> {
   const used = (await readProgramEvents(state)).flatMap((event) => (event.kind === "use" ? [event.version] : []));
   const lookup = resolveVersion(id, await listSavedVersions(state), used);
@@ -88,23 +92,39 @@ export async function readSavedProgram(state: string, version: string): Promise<
   const meta = await readMeta(state, version);
   if (!meta) return undefined;
   const dir = programDir(state, version);
-  const prompts = Object.fromEntries(await Promise.all(Object.entries(meta.prompts).map(async ([path, file]) => [path, await readText(join(dir, file))] as const)));
+  const prompts = Object.fromEntries(
+    await Promise.all(
+      Object.entries(meta.prompts).map(async ([path, file]) => [path, await readText(join(dir, file))] as const),
+    ),
+  );
   const config = await readSavedConfig(dir);
   return { meta, dir, orgYaml: await readText(join(dir, "org.yaml")), config, prompts };
 }
 
 /** Write a version's folder: meta.json last, so a folder without it (a kill midway) is not a saved version. */
-export async function saveProgram(state: string, input: { version: string; at: string; by: string; orgYaml: string; config: OrgConfig; prompts: Record<string, string> }): Promise<void> {
+export async function saveProgram(
+  state: string,
+  input: {
+    version: string; at: string; by: string; orgYaml: string; config: OrgConfig; prompts: Record<string, string>;
+  },
+): Promise<void> {
   const dir = programDir(state, input.version);
-  const files = Object.fromEntries(Object.keys(input.prompts).sort().map((path, index) => [path, copyName(path, index)]));
+  const files = Object.fromEntries(
+    Object.keys(input.prompts).sort().map((path, index) => [path, copyName(path, index)]),
+  );
   await writeFileAtomic(join(dir, "org.yaml"), input.orgYaml);
   await writeJsonAtomic(join(dir, "config.json"), input.config);
   for (const [path, file] of Object.entries(files)) await writeFileAtomic(join(dir, file), input.prompts[path]!);
-  await writeJsonAtomic(join(dir, "meta.json"), { version: input.version, firstSeen: input.at, by: input.by, prompts: files } satisfies ProgramMeta);
+  await writeJsonAtomic(
+    join(dir, "meta.json"),
+    { version: input.version, firstSeen: input.at, by: input.by, prompts: files } satisfies ProgramMeta,
+  );
 }
 
 // A prompt inside the org folder keeps its path under files/; one outside it (absolute, ../) gets a name of its own.
 function copyName(path: string, index: number): string {
   const inside = !isAbsolute(path) && !posix.normalize(path).startsWith("../");
-  return inside ? posix.join("files", posix.normalize(path)) : posix.join("files", "outside", `${index}-${basename(path)}`);
+  return inside
+    ? posix.join("files", posix.normalize(path))
+    : posix.join("files", "outside", `${index}-${basename(path)}`);
 }

@@ -13,7 +13,9 @@ import { readTrustedRows } from "../verifier/checked-results.js";
  * The stop section over what is on disk now: results.tsv, every agent's usage.json (an agent whose program
  * records no usage costs nothing; one with unpriced models makes the sum a floor), the judge's runs and the waivers.
  */
-export async function evaluateStop(input: { config: OrgConfig; record: Pick<OrgRecord, "root" | "baseCommit" | "upAt" | "agents">; now: Date }): Promise<StopDecision> {
+export async function evaluateStop(
+  input: { config: OrgConfig; record: Pick<OrgRecord, "root" | "baseCommit" | "upAt" | "agents">; now: Date },
+): Promise<StopDecision> {
   const { config, record } = input;
   const paths = orgPaths(record.root);
   // A forged row must not reach a target or use up max_experiments: only the verifier's rows count.
@@ -26,7 +28,8 @@ export async function evaluateStop(input: { config: OrgConfig; record: Pick<OrgR
   const costs = [...agents, ...judgeCostsForStop(spend), ...(judge?.problem ? [null] : [])];
   const metric = config.verify ? { name: config.verify.metric.name, goal: config.verify.metric.goal } : undefined;
   return decideStop({
-    stop: config.stop, metric, rows, baseCommit: record.baseCommit, costs, startedAt: new Date(record.upAt), now: input.now, waived: await readWaivers(paths.state),
+    stop: config.stop, metric, rows, baseCommit: record.baseCommit, costs, startedAt: new Date(record.upAt),
+    now: input.now, waived: await readWaivers(paths.state),
   });
 }
 

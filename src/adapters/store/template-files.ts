@@ -23,7 +23,9 @@ export async function writeTemplateFiles(opts: TemplateFilesOptions): Promise<{ 
   const files: Record<string, string> = { ...template.files };
   for (const prompt of template.prompts) {
     const text = await readText(join(PACKAGE_PROMPTS, prompt));
-    if (text === undefined) throw new OrgError(`prompts/${prompt} is missing from the org package in ${PACKAGE_PROMPTS} — reinstall org`, "package");
+    if (text === undefined) throw new OrgError(
+      `prompts/${prompt} is missing from the org package in ${PACKAGE_PROMPTS} — reinstall org`, "package",
+    );
     files[join("prompts", prompt)] = text;
   }
   const written = ["org.yaml"];

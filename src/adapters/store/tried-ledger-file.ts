@@ -17,7 +17,10 @@ export async function readTriedLedger(state: string): Promise<TriedLedger> {
   return parseTriedLedger((await readText(triedLedgerFile(state))) ?? "", SHOWN);
 }
 
-/** One entry in one append; a last line left without its newline (cut short, hand-edited) is ended first, so it stays its own line. */
+/**
+ * One entry in one append; a last line left without its newline (cut short, hand-edited) is ended first, so it stays
+ * its own line.
+ */
 export async function appendTriedEntry(state: string, entry: TriedEntry): Promise<void> {
   const file = triedLedgerFile(state);
   const ended = await endsWithNewline(file);

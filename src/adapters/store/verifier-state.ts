@@ -25,7 +25,8 @@ export async function readVerifierInput(
     const ledger = await readLedgerView(paths.state, agent).catch(unreadable);
     // A crash an earlier daemon recorded is retried by this one: not judged yet, for `org up --wait`.
     const since = opts.crashedSince;
-    const stale = since !== undefined && ledger?.baselineCrash !== undefined && (await readLedgerTime(paths.state, agent)) < since;
+    const stale = since !== undefined && ledger?.baselineCrash !== undefined
+      && (await readLedgerTime(paths.state, agent)) < since;
     return [agent, stale ? { ...ledger, baselineCrash: undefined } : ledger] as const;
   }));
   return { agents, queue, running, ledgers: new Map(ledgers) };

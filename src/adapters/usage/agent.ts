@@ -12,7 +12,9 @@ import { readJsonlUsage } from "./jsonl.js";
 import { readOpencodeUsage } from "./opencode.js";
 import { UsageStore, type UsageCursors } from "./store.js";
 
-/** One agent's usage as the daemon keeps it: what its CLI recorded since the last look, counted once, summed, priced. */
+/**
+ * One agent's usage as the daemon keeps it: what its CLI recorded since the last look, counted once, summed, priced.
+ */
 export class AgentUsageReader {
   private readonly store;
   private loaded: { seen: Set<string>; tally: UsageTally; cursors: UsageCursors } | undefined;
@@ -46,7 +48,9 @@ export class AgentUsageReader {
     }
     if (!this.loaded) {
       const { records, cursors } = await this.store.load();
-      this.loaded = { seen: new Set(records.map((record) => record.id)), tally: addToTally(emptyTally(), records), cursors };
+      this.loaded = {
+        seen: new Set(records.map((record) => record.id)), tally: addToTally(emptyTally(), records), cursors,
+      };
     }
     const { cursors } = this.loaded;
     const before = JSON.stringify(cursors);

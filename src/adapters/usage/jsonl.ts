@@ -20,7 +20,9 @@ const CHUNK = 4 * 1024 * 1024;
  * New replies in every transcript file of one CLI under `dir`, read from where each file was left; never throws.
  * `top` is the agent's config folder, which it writes: no link below it is followed.
  */
-export async function readJsonlUsage(dir: string, format: JsonlFormat, cursors: Record<string, FileCursor>, now: number, top = dir): Promise<{ records: UsageRecord[]; cursors: Record<string, FileCursor>; problems: string[] }> {
+export async function readJsonlUsage(
+  dir: string, format: JsonlFormat, cursors: Record<string, FileCursor>, now: number, top = dir,
+): Promise<{ records: UsageRecord[]; cursors: Record<string, FileCursor>; problems: string[] }> {
   const listed = await listTranscripts(top, dir, format);
   if ("problem" in listed) return { records: [], cursors, problems: [listed.problem] };
   const next = { ...cursors };
@@ -29,7 +31,9 @@ export async function readJsonlUsage(dir: string, format: JsonlFormat, cursors: 
   for (const file of listed.files) {
     // Named as in the agent's config folder, where a person would look for it.
     const label = join(format.dir, file);
-    const read = await readFileFrom(top, join(dir, file), label, format, next[file], now).catch((error: NodeJS.ErrnoException) => ({ problem: `cannot read ${label}: ${describeError(error)}` }));
+    const read = await readFileFrom(
+      top, join(dir, file), label, format, next[file], now,
+    ).catch((error: NodeJS.ErrnoException) => ({ problem: `cannot read ${label}: ${describeError(error)}` }));
     if ("problem" in read) {
       problems.push(read.problem);
       continue;
@@ -42,7 +46,10 @@ export async function readJsonlUsage(dir: string, format: JsonlFormat, cursors: 
   return { records, cursors: next, problems };
 }
 
-/** Transcript paths relative to `dir`, sorted; a folder where a transcript should be is a problem, no folder is none yet. */
+/**
+ * Transcript paths relative to `dir`, sorted; a folder where a transcript should be is a problem, no folder
+ * is none yet.
+ */
 export async function listTranscripts(
   top: string, dir: string, format: Pick<JsonlFormat, "cli" | "dir" | "matches">,
 ): Promise<{ files: string[]; problems: string[] } | { problem: string }> {
@@ -51,7 +58,11 @@ export async function listTranscripts(
     entries = await listUntrusted(top, dir);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    return code === "ENOENT" ? { files: [], problems: [] } : { problem: `cannot list ${format.cli}'s transcripts in ${dir}: ${describeError(error as NodeJS.ErrnoException)}` };
+    return code === "ENOENT"
+      ? { files: [], problems: [] }
+      : {
+        problem: `cannot list ${format.cli}'s transcripts in ${dir}: ${describeError(error as NodeJS.ErrnoException)}`,
+      };
   }
   const files: string[] = [];
   const problems: string[] = [];
@@ -63,14 +74,18 @@ export async function listTranscripts(
   return { files: files.sort(), problems };
 }
 
-async function readFileFrom(top: string, path: string, label: string, format: JsonlFormat, previous: FileCursor | undefined, now: number): Promise<{ records: UsageRecord[]; cursor: FileCursor; halfLine?: string }> {
+async function readFileFrom(
+  top: string, path: string, label: string, format: JsonlFormat, previous: FileCursor | undefined, now: number,
+): Promise<{ records: UsageRecord[]; cursor: FileCursor; halfLine?: string }> {
   const handle = await openUntrusted(top, path);
   const info = await handle.stat().catch(async (error: unknown) => {
     await handle.close();
     throw error;
   });
   // A file replaced or cut shorter is read again from its start: ids keep replies counted once.
-  let cursor: FileCursor = previous && previous.ino === info.ino && previous.offset <= info.size ? previous : { ...freshCursor(), offset: 0, ino: info.ino };
+  let cursor: FileCursor = previous && previous.ino === info.ino && previous.offset <= info.size
+    ? previous
+    : { ...freshCursor(), offset: 0, ino: info.ino };
   const records: UsageRecord[] = [];
   try {
     let size = CHUNK;
@@ -82,7 +97,13 @@ async function readFileFrom(top: string, path: string, label: string, format: Js
         if (cursor.offset + bytesRead < info.size) { size *= 2; continue; }
         // The CLI may be writing this line now; only one left unfinished for a minute is a truncated file.
         const stale = now - info.mtimeMs >= HALF_LINE_STALE_MS;
-        return { records, cursor, halfLine: stale ? `${label}: truncated — it ends in a half-written line (${bytesRead} bytes) unchanged for ${HALF_LINE_STALE_MS / 1000}s, so its last reply may be missing` : undefined };
+        return {
+          records, cursor,
+          halfLine: stale
+            ? `${label}: truncated — it ends in a half-written line (${bytesRead} bytes) unchanged for `
+              + `${HALF_LINE_STALE_MS / 1000}s, so its last reply may be missing`
+            : undefined,
+        };
       }
       const scanned = scanJsonl(buffer.toString("utf8", 0, end + 1), format.read, cursor, label);
       records.push(...scanned.records);

@@ -3,7 +3,9 @@ import type { UsageRecord } from "../../domain/usage/token-counts.js";
 import { openPages, stampOf } from "./sqlite-pages.js";
 import { readTableRows } from "./sqlite-table.js";
 
-export type OpencodeRead = { kind: "unchanged" } | { kind: "read"; stamp: string; records: UsageRecord[]; problem?: string } | { kind: "failed"; problem: string };
+export type OpencodeRead = { kind: "unchanged" } | {
+  kind: "read"; stamp: string; records: UsageRecord[]; problem?: string;
+} | { kind: "failed"; problem: string };
 
 /**
  * Every finished reply in opencode's database, read from the file itself (Node 20 has no SQLite; `opencode db`
@@ -23,11 +25,15 @@ export async function readOpencodeUsage(
       return { kind: "read", stamp, ...collect(rows) };
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      problem = code === "EACCES" || code === "EPERM" ? "permission denied" : code === "EISDIR" ? "it is a directory" : (error as Error).message;
+      problem = code === "EACCES" || code === "EPERM"
+        ? "permission denied"
+        : code === "EISDIR" ? "it is a directory" : (error as Error).message;
       if ((await stampOf(path)) === stamp) break;
     }
   }
-  return { kind: "failed", problem: `cannot read opencode's database ${path}: ${problem || "it kept changing while read"}` };
+  return {
+    kind: "failed", problem: `cannot read opencode's database ${path}: ${problem || "it kept changing while read"}`,
+  };
 }
 
 async function readRows(path: string, top?: string) {

@@ -36,7 +36,9 @@ export async function openPages(path: string, top = dirname(path)): Promise<Page
         if (framed) return framed;
         const buffer = Buffer.alloc(pageSize);
         const read = await handle.read(buffer, 0, pageSize, (number - 1) * pageSize);
-        if (read.bytesRead < pageSize || (wal.pages > 0 && number > wal.pages)) throw new Error(`page ${number} is past the database's end`);
+        if (read.bytesRead < pageSize || (wal.pages > 0 && number > wal.pages)) throw new Error(
+          `page ${number} is past the database's end`,
+        );
         return buffer;
       },
       close: () => handle.close(),
@@ -50,7 +52,11 @@ export async function openPages(path: string, top = dirname(path)): Promise<Page
 /** Sizes and times of the database and its WAL: equal before and after a read means no writer moved under it. */
 export async function stampOf(path: string): Promise<string> {
   // lstat: a link the agent put there is no database of its CLI's.
-  const parts = await Promise.all([path, `${path}-wal`].map((file) => lstat(file).then((info) => `${info.size}:${info.mtimeMs}:${info.ino}`, () => "-")));
+  const parts = await Promise.all(
+    [path, `${path}-wal`].map((file) => lstat(file).then(
+      (info) => `${info.size}:${info.mtimeMs}:${info.ino}`, () => "-",
+    )),
+  );
   return parts.join("|");
 }
 

@@ -3,14 +3,20 @@ import type { PageSource } from "./sqlite-pages.js";
 
 export type SqlValue = number | string | Buffer | null;
 
-/** Every row of table `name`, as a map from column name to value; throws when the table is missing or the file is damaged. */
+/**
+ * Every row of table `name`, as a map from column name to value; throws when the table is missing or the
+ * file is damaged.
+ */
 export async function readTableRows(source: PageSource, name: string): Promise<Record<string, SqlValue>[]> {
   const schema = await readBtree(source, 1);
   const entry = schema.find((row) => row.values[0] === "table" && row.values[1] === name);
-  if (!entry || typeof entry.values[3] !== "number" || typeof entry.values[4] !== "string") throw new Error(`no table "${name}" in the database`);
+  if (!entry || typeof entry.values[3] !== "number" || typeof entry.values[4] !== "string") throw new Error(`no table "`
+    + `${name}" in the database`);
   const columns = parseColumns(entry.values[4]);
   const rows = await readBtree(source, entry.values[3]);
-  return rows.map(({ rowid, values }) => Object.fromEntries(columns.map((column, index) => [column.name, column.rowid ? rowid : (values[index] ?? null)])));
+  return rows.map(({ rowid, values }) => Object.fromEntries(
+    columns.map((column, index) => [column.name, column.rowid ? rowid : (values[index] ?? null)]),
+  ));
 }
 
 interface Cell {
@@ -83,7 +89,9 @@ function decodeRecord(payload: Buffer): SqlValue[] {
     else if (type === 6) values.push(Number(payload.readBigInt64BE(at)));
     else if (type === 7) values.push(payload.readDoubleBE(at));
     else if (type === 8 || type === 9) values.push(type - 8);
-    else if (type >= 12) values.push(type % 2 === 0 ? payload.subarray(at, at + width) : payload.toString("utf8", at, at + width));
+    else if (type >= 12) values.push(type % 2 === 0
+      ? payload.subarray(at, at + width)
+      : payload.toString("utf8", at, at + width));
     else throw new Error(`a record holds the reserved serial type ${type}`);
     at += width;
   }
@@ -101,7 +109,9 @@ function readVarint(buffer: Buffer, at: number): [number, number] {
   return [value * 256 + buffer[at + 8]!, at + 9];
 }
 
-/** Column names from CREATE TABLE, and which one is an INTEGER PRIMARY KEY (stored as the rowid, NULL in the record). */
+/**
+ * Column names from CREATE TABLE, and which one is an INTEGER PRIMARY KEY (stored as the rowid, NULL in the record).
+ */
 function parseColumns(sql: string): { name: string; rowid: boolean }[] {
   const body = sql.slice(sql.indexOf("(") + 1, sql.lastIndexOf(")"));
   const parts: string[] = [];
@@ -119,5 +129,7 @@ function parseColumns(sql: string): { name: string; rowid: boolean }[] {
   return parts
     .map((part) => part.trim())
     .filter((part) => part !== "" && !/^(constraint|primary|unique|check|foreign)\b/i.test(part))
-    .map((part) => ({ name: part.split(/\s+/)[0]!.replace(/^[`"[]|[`"\]]$/g, ""), rowid: /^\S+\s+integer\s+primary\s+key\b/i.test(part) }));
+    .map((part) => ({
+      name: part.split(/\s+/)[0]!.replace(/^[`"[]|[`"\]]$/g, ""), rowid: /^\S+\s+integer\s+primary\s+key\b/i.test(part),
+    }));
 }

@@ -13,7 +13,8 @@ export interface UsageCursors {
   opencodeStamp?: string;
 }
 
-const isContextValue = (value: unknown) => value === undefined || isString(value) || isNumber(value) || isBoolean(value);
+const isContextValue = (value: unknown) =>
+  value === undefined || isString(value) || isNumber(value) || isBoolean(value);
 
 function isFileCursor(value: unknown): value is FileCursor {
   return isFields(value) && isNumber(value.offset) && isNumber(value.ino) && isNumber(value.lines)
@@ -47,7 +48,9 @@ export class UsageStore {
     return { records: parseLedger(text), cursors: cursors ?? { files: {} } };
   }
 
-  /** Appends first, then saves where reading stopped: a crash between the two re-reads lines the ledger already holds. */
+  /**
+   * Appends first, then saves where reading stopped: a crash between the two re-reads lines the ledger already holds.
+   */
   async save(records: UsageRecord[], cursors: UsageCursors): Promise<void> {
     // A line cut off by a crash is closed before the next one, so it stays one unparseable line.
     const lines = [...(this.ledgerEndsClean ? [] : [""]), ...records.map(formatLedgerLine)];
@@ -63,6 +66,10 @@ export class UsageStore {
 
 /** The ledgers of these agents that have one, as `org results` and `org report` read them. */
 export async function readLedgers(state: string, agents: string[]): Promise<Map<string, UsageRecord[]>> {
-  const read = await Promise.all([...new Set(agents)].map(async (agent) => [agent, await readText(usagePaths(state, agent).ledger).catch(() => undefined)] as const));
+  const read = await Promise.all(
+    [...new Set(agents)].map(async (agent) => [
+      agent, await readText(usagePaths(state, agent).ledger).catch(() => undefined),
+    ] as const),
+  );
   return new Map(read.flatMap(([agent, text]) => (text === undefined ? [] : [[agent, parseLedger(text)] as const])));
 }

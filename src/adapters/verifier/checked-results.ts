@@ -16,14 +16,20 @@ import { readResultsText } from "../store/results-file.js";
  */
 export async function readCheckedResults(root: string, say: (line: string) => void): Promise<CheckedResults> {
   const paths = orgPaths(root);
-  const [text, journal, record] = await Promise.all([readResultsText(paths.state), readJournalChain(paths.state), readOptionalRecord(root).catch(() => undefined)]);
+  const [text, journal, record] = await Promise.all([
+    readResultsText(paths.state), readJournalChain(paths.state), readOptionalRecord(root).catch(() => undefined),
+  ]);
   let checked = checkResults(text, journal);
   // Without the org's repo and agents (none, or a hand-cut org.json) there is nothing to look commits up in or to tell.
   if (!record?.repo || !Array.isArray(record.agents)) return checked;
   // Only kept commits count for a best: those must still be what was judged.
-  const kept = checked.rows.flatMap((row) => (row.trust.kind === "journaled" && row.row.status === "keep" ? [row.trust.commit] : []));
+  const kept = checked.rows.flatMap((row) => (row.trust.kind === "journaled" && row.row.status === "keep"
+    ? [row.trust.commit]
+    : []));
   checked = markMissingCommits(checked, await listMissingCommits(record.repo, kept));
-  await reportIncidents({ state: paths.state, agents: record.agents.map((agent) => agent.name), incidents: listRowIncidents(checked), say });
+  await reportIncidents({
+    state: paths.state, agents: record.agents.map((agent) => agent.name), incidents: listRowIncidents(checked), say,
+  });
   return checked;
 }
 
@@ -34,5 +40,7 @@ export async function readCheckedResults(root: string, say: (line: string) => vo
 export async function readTrustedRows(state: string, entries?: readonly JournalEntry[]): Promise<ResultRow[]> {
   const text = await readResultsText(state);
   const checked = checkResults(text, entries ? { entries } : await readJournalChain(state));
-  return [...listTrustedRows(checked), ...checked.missing.flatMap(({ record }) => parseResults(`${record.row}\n`).rows)];
+  return [
+    ...listTrustedRows(checked), ...checked.missing.flatMap(({ record }) => parseResults(`${record.row}\n`).rows),
+  ];
 }

@@ -33,14 +33,20 @@ export function waitForConfirmation(paths: { state: string; daemon: string }, id
 }
 
 /** `org confirm`: re-run a commit with fresh seeds, compare with the baseline, record it; branches are untouched. */
-export async function runConfirmation(port: VerifierPort, context: ExperimentContext, request: ExperimentRequest, state: string): Promise<ConfirmReport> {
+export async function runConfirmation(
+  port: VerifierPort, context: ExperimentContext, request: ExperimentRequest, state: string,
+): Promise<ConfirmReport> {
   const { ledger, verify } = context;
   const first = ledger.runs ?? 0;
   const count = request.runs ?? 5;
-  const measures = await measureRuns(port, context, request, Array.from({ length: count }, (_, index) => first + index), 0);
+  const measures = await measureRuns(
+    port, context, request, Array.from({ length: count }, (_, index) => first + index), 0,
+  );
   const last = measures.at(-1);
   const crashed = last && (last.outcome.exitCode !== 0 || last.metric === undefined)
-    ? `run ${measures.length} ${last.outcome.timedOut ? "timed out" : `exited ${last.outcome.exitCode ?? last.outcome.signal}`}${last.metric === undefined ? " with no metric" : ""}; log ${last.logFile}`
+    ? `run ${measures.length} `
+      + (last.outcome.timedOut ? "timed out" : `exited ${last.outcome.exitCode ?? last.outcome.signal}`)
+      + `${last.metric === undefined ? " with no metric" : ""}; log ${last.logFile}`
     : undefined;
   const report = buildConfirmReport({
     commit: request.commit, agent: context.agent.name, metric: verify.metric.name, goal: verify.metric.goal,
@@ -50,6 +56,11 @@ export async function runConfirmation(port: VerifierPort, context: ExperimentCon
   const next: AgentLedger = { ...ledger, runs: first + measures.length };
   await writeLedger(state, context.agent.name, next);
   await writeJsonAtomic(confirmationFile(state, request.id), report);
-  await appendLines(logPath(state), [formatLogEntry({ date: context.now(), op: "confirm", title: `${context.agent.name} ${request.commit.slice(0, 7)}`, body: formatConfirmReport(report).join("\n") })]);
+  await appendLines(logPath(state), [
+    formatLogEntry({
+      date: context.now(), op: "confirm", title: `${context.agent.name} ${request.commit.slice(0, 7)}`,
+      body: formatConfirmReport(report).join("\n"),
+    }),
+  ]);
   return report;
 }

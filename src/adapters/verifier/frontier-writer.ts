@@ -1,4 +1,5 @@
-// The org best's one writer: the journal (the truth), the best ref, frontier.json and log.md, in that order, here alone.
+// The org best's one writer: the journal (the truth), the best ref, frontier.json and log.md, in that
+// order, here alone.
 import { decideBest } from "../../domain/experiments/best-guard.js";
 import { decideFrontier, isSameFrontier, type Frontier } from "../../domain/experiments/frontier.js";
 import type { Incident } from "../../domain/experiments/incident.js";
@@ -56,9 +57,12 @@ async function moveFrontier(input: { record: OrgRecord; notify: Notify }, next: 
   await moveRef(record.repo, `refs/heads/${branch}`, next.commit, reason);
   await writeFrontierFile(orgPaths(record.root).state, next);
   const title = `${next.agent} ${next.commit.slice(0, 7)}${next.half ? " (B)" : ""}`;
-  await appendLines(orgPaths(record.root).log, [formatLogEntry({ date: new Date(), op: "frontier", title, body: reason })]);
+  await appendLines(orgPaths(record.root).log, [
+    formatLogEntry({ date: new Date(), op: "frontier", title, body: reason }),
+  ]);
   if (advanced) {
-    const text = `## [${next.at}] the org's best advanced\n${reason}.\nBuild on it: \`git rebase ${branch}\` (or merge it)`
+    const text = `## [${next.at}] the org's best advanced\n${reason}.\nBuild on it: \`git rebase ${branch}\` (or merge `
+      + `it)`
       + " — your own best stays on your branch.\n";
     for (const agent of record.agents) {
       if (agent.name !== next.agent && sameHalf(agent.name)) await input.notify(agent.name, text);
@@ -103,7 +107,8 @@ async function repairFrontierFile(record: OrgRecord, entries: readonly JournalEn
   await writeFrontierFile(state, journaled);
   const was = found ? `at ${found.commit.slice(0, 7)}` : "missing or unreadable";
   return [{
-    kind: "recovered", title: `the org best's record${half ? " (B)" : ""} rewritten from the journal (${new Date().toISOString()})`,
+    kind: "recovered",
+    title: `the org best's record${half ? " (B)" : ""} rewritten from the journal (${new Date().toISOString()})`,
     body: `it was ${was}; the journal has the org best at ${journaled.commit.slice(0, 7)} by ${journaled.agent}`,
   }];
 }

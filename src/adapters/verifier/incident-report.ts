@@ -10,7 +10,11 @@ import { sendMessage } from "../store/inbox-files.js";
  * Tell each incident once: a log.md entry (searched for by its title, so the daemon and a command that both find it
  * tell it once), a message to every agent for tampering, and a line for the person. Returns those newly told.
  */
-export async function reportIncidents(opts: { state: string; agents: string[]; incidents: Incident[]; say: (line: string) => void; messages?: MessageSettings }): Promise<Incident[]> {
+export async function reportIncidents(
+  opts: {
+    state: string; agents: string[]; incidents: Incident[]; say: (line: string) => void; messages?: MessageSettings;
+  },
+): Promise<Incident[]> {
   if (opts.incidents.length === 0) return [];
   const log = (await readText(logPath(opts.state))) ?? "";
   const told: Incident[] = [];
@@ -22,7 +26,11 @@ export async function reportIncidents(opts: { state: string; agents: string[]; i
     await appendLines(logPath(opts.state), [entry]);
     opts.say(`${op}: ${incident.title}: ${incident.body}`);
     if (incident.kind === "tampered" && opts.agents.length > 0) {
-      await sendMessage(opts.state, { from: "verifier", to: opts.agents, kind: "incident", body: formatIncidentMessage(incident, new Date()) }, opts.messages ?? readMessageSettings(undefined));
+      await sendMessage(
+        opts.state,
+        { from: "verifier", to: opts.agents, kind: "incident", body: formatIncidentMessage(incident, new Date()) },
+        opts.messages ?? readMessageSettings(undefined),
+      );
     }
     told.push(incident);
   }

@@ -10,7 +10,11 @@ import { readTrustedRows } from "./checked-results.js";
  * The row the verifier already wrote for this request's commit, if any; an `org confirm` re-run is never one. Only a
  * journaled (or pre-journal) row counts: a forged one would otherwise be taken as the verdict and never run.
  */
-export async function findJudgedRow(input: { repo: string; state: string; request: ExperimentRequest; runner?: Runner; journal?: readonly JournalEntry[] }): Promise<ResultRow | undefined> {
+export async function findJudgedRow(
+  input: {
+    repo: string; state: string; request: ExperimentRequest; runner?: Runner; journal?: readonly JournalEntry[];
+  },
+): Promise<ResultRow | undefined> {
   const { request } = input;
   if (request.kind === "confirm") return undefined;
   const rows = findRowsOfCommit(await readTrustedRows(input.state, input.journal), request);

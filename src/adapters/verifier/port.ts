@@ -58,7 +58,9 @@ export function createVerifierPort(opts: {
   const runner = opts.runner ?? processRunner;
   const git = async (cwd: string, args: string[], allowFailure = false) => {
     const result = await runGit(args, { cwd, config: GIT_CONFIG, timeoutMs: 120_000, runner });
-    if (result.exitCode !== 0 && !allowFailure) throw new Error(`git ${args.join(" ")} failed in ${cwd}: ${result.stderr.trim()}`);
+    if (result.exitCode !== 0 && !allowFailure) throw new Error(
+      `git ${args.join(" ")} failed in ${cwd}: ${result.stderr.trim()}`,
+    );
     return result;
   };
   const store = verifierStorePaths(opts.state);
@@ -134,7 +136,9 @@ export function createVerifierPort(opts: {
       const ticket = opts.children?.announce("verify", `verify run ${id} in ${basename(options.cwd)}`, true);
       let start: string | undefined;
       const result = await runner.run(argv, {
-        cwd: options.cwd, env: { ...filterAgentEnv(process.env), ...env, ...ticket?.env }, cleanEnv: true, timeoutMs: pool ? undefined : options.timeoutMs, outputFile: options.logFile, killGraceMs: 2000, signal: options.signal, reapGroup: true,
+        cwd: options.cwd, env: { ...filterAgentEnv(process.env), ...env, ...ticket?.env }, cleanEnv: true,
+        timeoutMs: pool ? undefined : options.timeoutMs, outputFile: options.logFile, killGraceMs: 2000,
+        signal: options.signal, reapGroup: true,
         onSpawn: (pid) => {
           ticket?.started(pid);
           if (pid === undefined) return;
@@ -145,9 +149,16 @@ export function createVerifierPort(opts: {
       });
       // The whole interval in one line: a killed daemon loses at most the run in flight.
       if (start) await recordRunEnd(opts.state, { id, ...options.run, start, end: new Date().toISOString() });
-      // With the disk full the run's output, and so its metric, is lost: keep the request queued rather than record a false crash.
-      if (await isDiskFull(options.logFile)) throw new OrgError(`${await describeDiskFull(options.logFile, { what: `the run's output in ${options.logFile} could not be saved` })}; the experiment stays queued and runs again`, "disk-full");
-      if (result.spawnError) await appendLines(options.logFile, [`org: could not start ${argv[0]}: ${result.spawnError}`]);
+      // With the disk full the run's output, and so its metric, is lost: keep the request queued rather than record
+      // a false crash.
+      const what = `the run's output in ${options.logFile} could not be saved`;
+      if (await isDiskFull(options.logFile)) throw new OrgError(
+        `${await describeDiskFull(options.logFile, { what })}; the experiment stays queued and runs again`,
+        "disk-full",
+      );
+      if (result.spawnError) await appendLines(options.logFile, [
+        `org: could not start ${argv[0]}: ${result.spawnError}`,
+      ]);
       const log = opts.backend === "slurm" ? ((await readText(options.logFile)) ?? "") : "";
       // The run's node went down: no verdict on a half run; the request stays queued and runs again (judged once).
       const failedNode = opts.backend === "slurm" ? failedNodeOf(log) : undefined;
@@ -159,7 +170,10 @@ export function createVerifierPort(opts: {
         throw new OrgError(`${what}; the experiment stays queued and runs again`, "node-failure");
       }
       const timedOut = result.timedOut || (pool !== undefined && result.exitCode !== 0 && endedByTimeLimit(log));
-      return { exitCode: result.exitCode, signal: result.signal, timedOut, durationMs: result.durationMs, aborted: result.aborted, ...(result.spawnError ? { spawnError: result.spawnError } : {}) };
+      return {
+        exitCode: result.exitCode, signal: result.signal, timedOut, durationMs: result.durationMs,
+        aborted: result.aborted, ...(result.spawnError ? { spawnError: result.spawnError } : {}),
+      };
     },
     async readLog(logFile) {
       return (await readText(logFile)) ?? "";
@@ -202,7 +216,10 @@ export function createVerifierPort(opts: {
       await appendLines(logPath(opts.state), [entry]);
     },
     async appendInbox(agent, text, extra) {
-      await sendMessage(opts.state, { from: "verifier", to: [agent], kind: "verdict", body: text, ...(extra ? { extra } : {}) }, opts.messages ?? readMessageSettings(undefined));
+      await sendMessage(
+        opts.state, { from: "verifier", to: [agent], kind: "verdict", body: text, ...(extra ? { extra } : {}) },
+        opts.messages ?? readMessageSettings(undefined),
+      );
     },
   };
   if (!opts.judge) return port;
@@ -238,7 +255,9 @@ function placeInPoolJob(
   options: { cwd: string; env: Record<string, string>; timeoutMs: number },
 ): Placement {
   const env = Object.fromEntries(Object.entries(options.env).filter(([key]) => key !== "CUDA_VISIBLE_DEVICES"));
-  return { argv: slurmPoolRunArgv(pool.org, pool.settings, { argv, cwd: options.cwd, timeoutMs: options.timeoutMs }), env };
+  return {
+    argv: slurmPoolRunArgv(pool.org, pool.settings, { argv, cwd: options.cwd, timeoutMs: options.timeoutMs }), env,
+  };
 }
 
 /** Under Slurm a run is a step of the agent's own job, on its GPU; with no running job it runs here, and says so. */
@@ -252,5 +271,9 @@ async function placeInJob(
     const env = Object.fromEntries(Object.entries(options.env).filter(([key]) => key !== "CUDA_VISIBLE_DEVICES"));
     return { argv: slurmVerifyArgv(record.id, { argv, cwd: options.cwd }), env };
   }
-  return { argv, env: options.env, note: `org: ${agent}'s Slurm job is not running (${record?.status ?? "no job"}); this run is on the submitting host` };
+  return {
+    argv, env: options.env,
+    note: `org: ${agent}'s Slurm job is not running (${record?.status ?? "no job"}); `
+      + "this run is on the submitting host",
+  };
 }

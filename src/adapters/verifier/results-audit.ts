@@ -35,8 +35,14 @@ export class ResultsAudit {
       await this.appendRow(record.header, record.row);
       const what = `results.tsv row ${record.commit.slice(0, 7)} of ${record.agent} (request ${record.request})`;
       incidents.push(seq === last || this.unwritten.has(seq)
-        ? { kind: "recovered", title: `${what} written from the journal`, body: "the daemon was killed after journaling the verdict and before writing its row" }
-        : { kind: "tampered", title: `${what} was deleted`, body: "the verifier wrote it back from the journal; deleting a row does not remove a verdict" });
+        ? {
+          kind: "recovered", title: `${what} written from the journal`,
+          body: "the daemon was killed after journaling the verdict and before writing its row",
+        }
+        : {
+          kind: "tampered", title: `${what} was deleted`,
+          body: "the verifier wrote it back from the journal; deleting a row does not remove a verdict",
+        });
     }
     this.stamp = await readResultsStamp(this.state);
     const fresh = incidents.filter((incident) => !this.told.has(incident.title));

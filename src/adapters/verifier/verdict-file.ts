@@ -46,7 +46,10 @@ export function waitForVerdict(paths: { state: string; daemon: string }, id: str
   return waitForAnswer(verdictFile(paths.state, id), paths.daemon, parseAnswer);
 }
 
-/** state/verdicts/<id>.json (a verdict, or why it was cancelled), journaled first: a daemon killed between leaves an entry and no file, never a file unjournaled. */
+/**
+ * state/verdicts/<id>.json (a verdict, or why it was cancelled), journaled first: a daemon killed between leaves an
+ * entry and no file, never a file unjournaled.
+ */
 export async function writeVerdictFile(journal: JournalStore, state: string, answer: SubmitAnswer): Promise<void> {
   const text = `${JSON.stringify(answer, null, 2)}\n`;
   const commit = "cancelled" in answer ? answer.commit : answer.outcome.request.commit;
@@ -63,6 +66,14 @@ export async function assertJournaledVerdict(root: string, id: string, say: (lin
   const trust = checkVerdict(id, text ?? "", journal);
   if (trust.kind !== "tampered") return;
   const agents = (await readOptionalRecord(root).catch(() => undefined))?.agents.map((agent) => agent.name) ?? [];
-  await reportIncidents({ state, agents, say, incidents: [{ kind: "tampered", title: `verdict file ${id}.json is not the verifier's`, body: `${trust.reason}; it was not shown as a verdict` }] });
+  await reportIncidents({
+    state, agents, say,
+    incidents: [
+      {
+        kind: "tampered", title: `verdict file ${id}.json is not the verifier's`,
+        body: `${trust.reason}; it was not shown as a verdict`,
+      },
+    ],
+  });
   throw new OrgError(`${trust.reason} — not shown; \`org results\` has the verifier's record`, "tampered");
 }

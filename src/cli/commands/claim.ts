@@ -4,8 +4,13 @@ import { changeClaimAs, type ClaimAction } from "../../flows/claim-idea.js";
 import { describeBoardProblem, describeNear } from "../../ui/claims-format.js";
 import type { Io } from "../io.js";
 
-/** `org claim "idea"` puts the caller's idea on state/claims.md; `--done <id>` / `--drop <id>` closes one of its claims. */
-export async function runClaim(opts: { root: string; text?: string; done?: string; drop?: string }, io: Io): Promise<number> {
+/**
+ * `org claim "idea"` puts the caller's idea on state/claims.md; `--done <id>` / `--drop <id>` closes one
+ * of its claims.
+ */
+export async function runClaim(
+  opts: { root: string; text?: string; done?: string; drop?: string }, io: Io,
+): Promise<number> {
   const action = readAction(opts);
   const outcome = await changeClaimAs(opts.root, action, new Date());
   for (const problem of outcome.problems) io.err(describeBoardProblem(problem));

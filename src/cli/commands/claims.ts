@@ -4,7 +4,10 @@ import { describeBoardProblem, renderClaims } from "../../ui/claims-format.js";
 import type { Io } from "../io.js";
 import { formatJson } from "../../domain/safe-text.js";
 
-/** `org claims [--all] [--json]`: the open claims of state/claims.md (closed ones too with --all); closures due are written back. */
+/**
+ * `org claims [--all] [--json]`: the open claims of state/claims.md (closed ones too with --all); closures due
+ * are written back.
+ */
 export async function runClaims(opts: { root: string; all: boolean; json: boolean }, io: Io): Promise<number> {
   const now = new Date();
   const { claims, problems } = await settleClaims(opts.root, now);
@@ -19,5 +22,8 @@ export async function runClaims(opts: { root: string; all: boolean; json: boolea
 }
 
 function toJson(claim: Claim): object {
-  return { id: claim.id, agent: claim.agent, time: claim.time, status: claim.closed ? "closed" : "open", closed: claim.closed ?? null, idea: claim.idea };
+  return {
+    id: claim.id, agent: claim.agent, time: claim.time, status: claim.closed ? "closed" : "open",
+    closed: claim.closed ?? null, idea: claim.idea,
+  };
 }

@@ -7,7 +7,10 @@ import { crossFraction, describeShare } from "../../domain/lineage/index.js";
 import { describeSideFailures } from "../../ui/gate-failure-line.js";
 import { loadComparison } from "../../flows/views/compare-view.js";
 
-/** `org compare [A B] [--json]`: two program versions' measures with 95 % bootstrap intervals, and which is better where that is clear. */
+/**
+ * `org compare [A B] [--json]`: two program versions' measures with 95 % bootstrap intervals, and which is better
+ * where that is clear.
+ */
 export async function runCompare(opts: { root: string; ids: string[]; json: boolean }, io: Io): Promise<number> {
   const { comparison, metricName, goal, ab, shares, sides } = await loadComparison(opts.root, opts.ids);
   const failed = sides.some((side) => side.failures.length > 0);

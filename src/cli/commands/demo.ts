@@ -4,8 +4,13 @@ import type { Io } from "../io.js";
 
 type DemoOptions = { root: string; attach: boolean; tmux?: boolean };
 
-/** `org demo`: create the toy research repo org.yaml points at (first run only), then `org up` (passed in: no command imports another). */
-export async function runDemo(opts: DemoOptions, io: Io, runUp: (opts: DemoOptions, io: Io) => Promise<number>): Promise<number> {
+/**
+ * `org demo`: create the toy research repo org.yaml points at (first run only), then `org up` (passed in: no
+ * command imports another).
+ */
+export async function runDemo(
+  opts: DemoOptions, io: Io, runUp: (opts: DemoOptions, io: Io) => Promise<number>,
+): Promise<number> {
   const { repo, created } = await prepareDemoRepo(opts.root);
   if (created) io.out(`created the demo research repo in ${repo} (train.mjs is mutable, prepare.mjs is protected)`);
   const code = await runUp(opts, io);
@@ -15,8 +20,11 @@ export async function runDemo(opts: DemoOptions, io: Io, runUp: (opts: DemoOptio
 
 /** What a person types next, for the grid the demo got: tmux, or node-pty when tmux is missing or --no-tmux. */
 function howToWatch(mode: "tmux" | "pty", org: string): string {
-  const watch = mode === "tmux" ? `watch it: ${org} attach   (the tmux grid; Ctrl-b d detaches)   or: ${org} watch   (a dashboard; q quits)` : `watch it: ${org} watch   (no tmux: the panes run in node-pty; q quits, the org keeps running)`;
-  return `${watch}\nresults:  ${org} results   (baselines and keep/discard rows within a minute)\nstop it:  ${org} down`;
+  const watch = mode === "tmux"
+    ? `watch it: ${org} attach   (the tmux grid; Ctrl-b d detaches)   or: ${org} watch   (a dashboard; q quits)`
+    : `watch it: ${org} watch   (no tmux: the panes run in node-pty; q quits, the org keeps running)`;
+  return `${watch}\nresults:  ${org} results   (baselines and keep/discard rows within a minute)`
+    + `\nstop it:  ${org} down`;
 }
 
 // From a clone `npm start` runs bin/org.js, which is not on PATH: show the command that works from here.

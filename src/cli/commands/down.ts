@@ -17,7 +17,9 @@ export async function runDown(opts: { root: string; clean: boolean }, outer: Io)
     if (stopped.kind === "found") printWithoutRecord(stopped, opts.clean, progress.io);
     else printStopped(stopped, opts.clean, progress.io);
     if (!interrupts.signal) return 0;
-    outer.err(`org down: ${interrupts.signal} arrived while stopping; finished first, nothing of the org is left running`);
+    outer.err(
+      `org down: ${interrupts.signal} arrived while stopping; finished first, nothing of the org is left running`,
+    );
     return interrupts.exitCode();
   } finally {
     progress.done();
@@ -25,21 +27,29 @@ export async function runDown(opts: { root: string; clean: boolean }, outer: Io)
   }
 }
 
-function printStopped({ record, result, cancelled }: Extract<Stopped, { kind: "stopped" }>, clean: boolean, io: Io): void {
+function printStopped(
+  { record, result, cancelled }: Extract<Stopped, { kind: "stopped" }>, clean: boolean, io: Io,
+): void {
   const server = record.mode === "pty" ? "the pty host" : "the tmux server";
   const stopped = `stopped: ${result.stoppedGroups} process groups and ${server}`;
   io.out(result.wasRunning ? stopped : "the org was not running; cleaned up what was left");
   if (cancelled) {
     const fix = `run \`scancel\` on jobs named org-${record.name}-*`;
-    io.out(cancelled.ok ? `cancelled ${cancelled.value.length} Slurm jobs of org ${record.name}` : `could not cancel Slurm jobs: ${cancelled.error} — ${fix}`);
+    io.out(cancelled.ok
+      ? `cancelled ${cancelled.value.length} Slurm jobs of org ${record.name}`
+      : `could not cancel Slurm jobs: ${cancelled.error} — ${fix}`);
   }
   if (clean) {
     if (result.removed.length > 0) io.out(`removed worktrees: ${result.removed.join(", ")} (branches kept)`);
-    for (const kept of result.kept) io.out(`kept ${kept.worktree}: ${kept.reason} — commit or discard it, then \`org down --clean\` again`);
+    for (const kept of result.kept) io.out(
+      `kept ${kept.worktree}: ${kept.reason} — commit or discard it, then \`org down --clean\` again`,
+    );
   }
 }
 
-function printWithoutRecord({ missing, result, keeper }: Extract<Stopped, { kind: "found" }>, clean: boolean, io: Io): void {
+function printWithoutRecord(
+  { missing, result, keeper }: Extract<Stopped, { kind: "found" }>, clean: boolean, io: Io,
+): void {
   const server = (socket: string) => (socket.startsWith("pty:") ? "the pty host" : `the tmux server ${socket}`);
   const grids = `${result.stoppedGroups} process groups and ${result.servers.map(server).join(", ")}`;
   const what = [...(result.wasRunning ? [grids] : []), ...(keeper ? ["the keeper"] : [])];

@@ -18,7 +18,9 @@ export interface InboxOptions {
 export async function runInbox(opts: InboxOptions, io: Io): Promise<number> {
   const agent = await findInboxAgent(opts.root, opts.agent);
   if (opts.sent) return printSent(io, opts.root, agent ?? "person");
-  if (agent === undefined) throw new OrgError("whose inbox? an agent runs `org inbox` in its own pane; a person names one: org inbox --agent <agent>", "usage");
+  if (agent === undefined) throw new OrgError(
+    "whose inbox? an agent runs `org inbox` in its own pane; a person names one: org inbox --agent <agent>", "usage",
+  );
   if (opts.read) {
     const { marked, already } = await markMessagesRead(opts.root, agent, opts.read);
     for (const id of marked) io.out(`marked read: ${id}`);
@@ -26,7 +28,9 @@ export async function runInbox(opts: InboxOptions, io: Io): Promise<number> {
     return 0;
   }
   const { unread, problems } = await readUnread(opts.root, agent);
-  for (const problem of problems) io.err(`org: ${relative(opts.root, problem.file)}:${problem.line}: ${problem.reason} — ${problem.fix} (skipped)`);
+  for (const problem of problems) io.err(
+    `org: ${relative(opts.root, problem.file)}:${problem.line}: ${problem.reason} — ${problem.fix} (skipped)`,
+  );
   if (unread.length === 0) {
     io.out(`no unread messages for ${agent}`);
     return 0;
@@ -52,7 +56,8 @@ async function printSent(io: Io, root: string, from: string): Promise<number> {
   }
   io.out(`sent by ${from}, newest last:`);
   for (const { record, deliveries } of sent) {
-    const states = deliveries.map((delivery) => `${delivery.agent} ${delivery.state === "read" ? `read${delivery.at ? ` ${delivery.at}` : ""}` : delivery.state}`);
+    const states = deliveries.map((delivery) => `${delivery.agent} `
+      + `${delivery.state === "read" ? `read${delivery.at ? ` ${delivery.at}` : ""}` : delivery.state}`);
     io.out(`${record.id} ${record.kind} "${record.summary}": ${states.join(", ")}`);
   }
   return 0;

@@ -9,6 +9,10 @@ export async function runNote(opts: { root: string; text?: string }, io: Io): Pr
     return 0;
   }
   const { count, archived, max } = await addNoteAs(opts.root, opts.text);
-  io.out(`noted on the board (${count} of ${max} entries)${archived > 0 ? `; the oldest ${archived === 1 ? "entry" : `${archived} entries`} moved to state/notes-archive.md` : ""}`);
+  const moved = archived === 1 ? "entry" : `${archived} entries`;
+  io.out(
+    `noted on the board (${count} of ${max} entries)`
+      + (archived > 0 ? `; the oldest ${moved} moved to state/notes-archive.md` : ""),
+  );
   return 0;
 }

@@ -9,11 +9,17 @@ export async function runProgramRestore(opts: { root: string; version: string },
   switch (restored.kind) {
     case "invalid":
       for (const problem of restored.problems) io.err(problem);
-      io.err(`program ${version} no longer validates: nothing was restored; org.yaml, the prompts and the running org are as they were`);
+      io.err(
+        `program ${version} no longer validates: nothing was restored; org.yaml, the prompts and the running org are `
+          + `as they were`,
+      );
       return 1;
     case "written": {
       const { prompts } = restored;
-      io.out(`restored program ${version}: org.yaml and ${prompts.length} prompt${prompts.length === 1 ? "" : "s"} (${prompts.join(", ")})`);
+      io.out(
+        `restored program ${version}: org.yaml and ${prompts.length} prompt${prompts.length === 1 ? "" : "s"} `
+          + `(${prompts.join(", ")})`,
+      );
       io.out("the org is not running: `org up` starts it with this program");
       return 0;
     }

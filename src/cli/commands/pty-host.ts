@@ -1,6 +1,9 @@
 import { hostPanes } from "../../flows/host-panes.js";
 
-/** `org pty-host --socket PATH` (hidden): holds an org's panes in node-pty, as the tmux server does in tmux mode, until shut down. */
+/**
+ * `org pty-host --socket PATH` (hidden): holds an org's panes in node-pty, as the tmux server does in tmux mode,
+ * until shut down.
+ */
 export async function runPtyHost(opts: { socket: string }): Promise<number> {
   const { stop, done } = await hostPanes(opts.socket);
   // Started detached with no terminal: a hangup or Ctrl-C reaching us is a stop, never a crash that strands panes.

@@ -30,7 +30,9 @@ import { loadChartRenderer, writeReportFiles } from "../../flows/report-files.js
 type ReportView = Awaited<ReturnType<typeof loadReportView>>;
 
 /** `org report`: state/report.html (chart + leaderboard, self-contained) and state/progress.svg from results.tsv. */
-export async function runReport(opts: { root: string; out?: string; svg?: string; x: ProgressAxis }, io: Io): Promise<number> {
+export async function runReport(
+  opts: { root: string; out?: string; svg?: string; x: ProgressAxis }, io: Io,
+): Promise<number> {
   const paths = orgPaths(opts.root);
   const warn = (line: string) => io.err(line);
   const view = await loadReportView(opts.root, { byTime: opts.x === "time", warn, now: new Date() });
@@ -42,9 +44,20 @@ export async function runReport(opts: { root: string; out?: string; svg?: string
   const title = `org ${setting.org ?? "report"}`;
   const { readVegaRuntime, renderChart } = await loadChartRenderer();
   // The same comparison `org compare` prints for the last two versions, and where each version started.
-  const compared = compareVersions({ ids: [], history: buildProgramHistory({ ...history, rows: table.rows, pricing: setting.pricing, goal: setting.goal }), rows: table.rows, saved: [...history.saved.keys()], goal: setting.goal, random: seededRng(COMPARE_SEED) });
-  const versions = compared.kind === "compared" ? { ...buildComparisonCells(compared.comparison), notes: describeComparison(compared.comparison, metricName) } : { header: [], cells: [], notes: [compared.reason] };
-  const chart = await renderChart(buildProgressSpec(progress, { title: `${title}: ${metricName} per experiment`, metricName, goal: setting.goal, x: opts.x, versions: buildVersionMarks(table.rows, history.events) }));
+  const compared = compareVersions({
+    ids: [],
+    history: buildProgramHistory({ ...history, rows: table.rows, pricing: setting.pricing, goal: setting.goal }),
+    rows: table.rows, saved: [...history.saved.keys()], goal: setting.goal, random: seededRng(COMPARE_SEED),
+  });
+  const versions = compared.kind === "compared"
+    ? { ...buildComparisonCells(compared.comparison), notes: describeComparison(compared.comparison, metricName) }
+    : { header: [], cells: [], notes: [compared.reason] };
+  const chart = await renderChart(
+    buildProgressSpec(progress, {
+      title: `${title}: ${metricName} per experiment`, metricName, goal: setting.goal, x: opts.x,
+      versions: buildVersionMarks(table.rows, history.events),
+    }),
+  );
   const kept = table.rows.filter((row) => row.status === "keep").length;
   const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
   const { ledgers, judge } = view;
@@ -52,7 +65,11 @@ export async function runReport(opts: { root: string; out?: string; svg?: string
   const judged = judge ? `; ${describeJudgeSpend(judge.spend)}` : "";
   // Which gate of verify.gates stopped how many experiments, as `org results` names them.
   const gates = describeGateFailures(tallyGateFailures(table.rows));
-  const summary = `${count(table.rows.length, "experiment")} by ${count(progress.agents.length, "agent")}: ${progress.measured.length} measured, ${kept} kept, ${progress.failed.length} ${gates ? `crashed, rejected or failed a gate (${gates})` : "crashed or rejected"}; ${setting.goal} ${metricName}${usage ? `; ${describeSpend(usage)}` : ""}${judged}${tampered > 0 ? `; ${count(tampered, "tampered row")} left out (see \`org results\`)` : ""}`;
+  const summary = `${count(table.rows.length, "experiment")} by ${count(progress.agents.length, "agent")}: `
+    + `${progress.measured.length} measured, ${kept} kept, ${progress.failed.length} `
+    + `${gates ? `crashed, rejected or failed a gate (${gates})` : "crashed or rejected"}; ${setting.goal} `
+    + `${metricName}${usage ? `; ${describeSpend(usage)}` : ""}${judged}`
+    + `${tampered > 0 ? `; ${count(tampered, "tampered row")} left out (see \`org results\`)` : ""}`;
   const htmlPath = opts.out ? resolve(opts.out) : `${paths.state}/report.html`;
   const svgPath = opts.svg ? resolve(opts.svg) : `${paths.state}/progress.svg`;
   const utilization = view.utilization && await renderUtilization(view.utilization, title, renderChart);
@@ -60,7 +77,8 @@ export async function runReport(opts: { root: string; out?: string; svg?: string
   const tree = lineage.nodes.length > 0 ? renderLineage(lineage, metricName) : undefined;
   const ablation = view.ablation && renderAblationSection(view.ablation);
   const html = renderReportHtml({
-    title: `${title}: progress report`, summary, metricName, board, vegaSpec: chart.vega, runtime: await readVegaRuntime(),
+    title: `${title}: progress report`, summary, metricName, board, vegaSpec: chart.vega,
+    runtime: await readVegaRuntime(),
     svg: chart.svg, usage, utilization, versions, ...(tree ? { lineage: tree } : {}), ...(ablation ? { ablation } : {}),
   });
   await writeReportFiles({ htmlPath, html, svgPath, svg: chart.svg });
@@ -75,7 +93,9 @@ type UtilizationInput = NonNullable<ReportView["utilization"]>;
 
 async function renderUtilization(input: UtilizationInput, title: string, renderChart: RenderChart) {
   const measured = measureUtilization(input);
-  const spec = buildUtilizationSpec(seriesUtilization(input), { title: `${title}: utilization`, unit: measured.unit, gpus: measured.gpus });
+  const spec = buildUtilizationSpec(seriesUtilization(input), {
+    title: `${title}: utilization`, unit: measured.unit, gpus: measured.gpus,
+  });
   const chart = await renderChart(spec);
   return { summary: describeUtilization(measured), vegaSpec: chart.vega, svg: chart.svg };
 }
@@ -85,7 +105,8 @@ function describeSpend(usage: NonNullable<ReturnType<typeof buildResultsUsage>>)
   const spends = Object.values(usage.agents);
   const tokens = totalTokens(spends.reduce((sum, spend) => addCounts(sum, spend), ZERO_COUNTS));
   const unpriced = spends.some((spend) => spend.costUsd === null);
-  return `${formatTokens(tokens)} tokens, ${unpriced ? "unpriced" : formatUsd(spends.reduce((sum, spend) => sum + (spend.costUsd ?? 0), 0))}`;
+  return `${formatTokens(tokens)} tokens, `
+    + `${unpriced ? "unpriced" : formatUsd(spends.reduce((sum, spend) => sum + (spend.costUsd ?? 0), 0))}`;
 }
 
 // The latest `org ablate` (of the org best when there is one): its waterfall and its table, as `org ablate` prints it.

@@ -28,7 +28,10 @@ export async function runResults(opts: { root: string; json: boolean }, io: Io):
   // Tokens and dollars where the daemon kept a ledger of the agents' replies; none: the leaderboard as before.
   const ledgers = view.usageLedgers;
   const usage = ledgers.size > 0 ? buildResultsUsage(table.rows, ledgers, config?.pricing ?? {}) : undefined;
-  const experiments = usage && table.rows.map((row, index) => ({ commit: row.commit, agent: row.agent, status: row.status, description: row.description, time: row.time, usage: usage.windows[index] ?? null }));
+  const experiments = usage && table.rows.map((row, index) => ({
+    commit: row.commit, agent: row.agent, status: row.status, description: row.description, time: row.time,
+    usage: usage.windows[index] ?? null,
+  }));
   // How busy the GPUs were: none before the verifier first started.
   const utilization = view.utilization && measureUtilization(view.utilization);
   // What the experiment ledger answered without a run; its broken lines are `org tried`'s to name.
@@ -42,13 +45,17 @@ export async function runResults(opts: { root: string; json: boolean }, io: Io):
   // The judge's tokens and dollars, the verifier's (judge): one line beside the agents' columns.
   const json = {
     metric: metricName, goal, sigma: noise.sigma ?? null, counts: totals, ...board, ...spend,
-    utilization: utilization ?? null, duplicates, ...(gateFailures.length > 0 ? { gateFailures } : {}), ...describeTrustJson(checked),
+    utilization: utilization ?? null, duplicates, ...(gateFailures.length > 0 ? { gateFailures } : {}),
+    ...describeTrustJson(checked),
     ...(judge ? { judge: judge.spend } : {}),
   };
   const duplicated = duplicates.answered > 0 ? [describeDuplicates(duplicates)] : [];
   const gates = describeGateFailures(gateFailures);
   const judged = judge ? [describeJudgeSpend(judge.spend), ...explainJudgeSpend(judge.spend, judge.maxCost)] : [];
-  const notes = [...judged, ...(gates ? [gates] : []), ...describeTrust(checked), ...duplicated, ...(utilization ? [describeUtilization(utilization)] : [])];
+  const notes = [
+    ...judged, ...(gates ? [gates] : []), ...describeTrust(checked), ...duplicated,
+    ...(utilization ? [describeUtilization(utilization)] : []),
+  ];
   const leaderboard = renderLeaderboard(board, metricName, goal, noise, usage, io.columns);
   const text = [leaderboard, ...notes.map((note) => fitLines(note, io.columns))].join("\n");
   // Before a first experiment, what the verifier is doing says why ("no results yet" with eight jobs queued reads as
@@ -66,9 +73,17 @@ async function describeVerifier(root: string, started: boolean): Promise<string[
   return [...(started ? [] : [formatVerifierLine(view)]), ...describeCrashedBaselines(view, root)];
 }
 
-/** For --json, only where there is something to say: the tampered rows, the count of unchecked legacy ones, a broken journal. */
+/**
+ * For --json, only where there is something to say: the tampered rows, the count of unchecked legacy ones,
+ * a broken journal.
+ */
 function describeTrustJson(checked: CheckedResults) {
-  const tampered = listTamperedRows(checked).map(({ line, number, trust }) => ({ line: number, row: line, reason: trust.reason }));
+  const tampered = listTamperedRows(checked).map(({ line, number, trust }) => ({
+    line: number, row: line, reason: trust.reason,
+  }));
   const unjournaled = checked.rows.filter((row) => row.trust.kind === "legacy").length;
-  return { ...(tampered.length > 0 ? { tampered } : {}), ...(unjournaled > 0 ? { unjournaled } : {}), ...(checked.broken ? { journalBroken: checked.broken } : {}) };
+  return {
+    ...(tampered.length > 0 ? { tampered } : {}), ...(unjournaled > 0 ? { unjournaled } : {}),
+    ...(checked.broken ? { journalBroken: checked.broken } : {}),
+  };
 }

@@ -13,7 +13,9 @@ export async function runSubmit(
   io: Io,
 ): Promise<number> {
   const wait = opts.wait !== false;
-  const submitted = await submitExperiment({ root: opts.root, cwd: opts.cwd, message: opts.message, wait, warn: io.err });
+  const submitted = await submitExperiment({
+    root: opts.root, cwd: opts.cwd, message: opts.message, wait, warn: io.err,
+  });
   const { id, commit, description } = submitted;
   if (!wait) {
     if (opts.json) io.out(formatJson({ id, commit, description, verdict: null }));

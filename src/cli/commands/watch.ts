@@ -5,7 +5,8 @@ const REFRESH_MS = 250;
 
 /**
  * `org watch`: the live dashboard; q stops nothing. Enter attaches to an agent's tmux pane (Ctrl-b d comes back),
- * or, in an org without tmux, focuses it inside the dashboard with keys passed through the pty host (Ctrl-] comes back).
+ * or, in an org without tmux, focuses it inside the dashboard with keys passed through the pty host
+ * (Ctrl-] comes back).
  */
 export async function runWatch(opts: { root: string }, io: Io): Promise<number> {
   if (!process.stdin.isTTY || !process.stdout.isTTY) {

@@ -16,12 +16,24 @@ export type Frontier = z.infer<typeof FrontierSchema>;
 export type FrontierDecision = { kind: "advance"; reason: string } | { kind: "hold"; reason: string };
 
 /** A kept commit advances the frontier only when it beats the org's best, not just its agent's. */
-export function decideFrontier(current: Frontier | undefined, candidate: { commit: string; metric: number; agent: string }, goal: Goal, metricName: string): FrontierDecision {
-  if (!current) return { kind: "advance", reason: `first frontier: ${metricName} ${candidate.metric} by ${candidate.agent}` };
+export function decideFrontier(
+  current: Frontier | undefined, candidate: { commit: string; metric: number; agent: string }, goal: Goal,
+  metricName: string,
+): FrontierDecision {
+  if (!current) return {
+    kind: "advance", reason: `first frontier: ${metricName} ${candidate.metric} by ${candidate.agent}`,
+  };
   const better = goal === "minimize" ? candidate.metric < current.metric : candidate.metric > current.metric;
   return better
-    ? { kind: "advance", reason: `${metricName} ${candidate.metric} by ${candidate.agent} beats the org's best ${current.metric} (${current.agent})` }
-    : { kind: "hold", reason: `${metricName} ${candidate.metric} does not beat the org's best ${current.metric} (${current.agent})` };
+    ? {
+      kind: "advance",
+      reason: `${metricName} ${candidate.metric} by ${candidate.agent} beats the org's best ${current.metric} (`
+        + `${current.agent})`,
+    }
+    : {
+      kind: "hold",
+      reason: `${metricName} ${candidate.metric} does not beat the org's best ${current.metric} (${current.agent})`,
+    };
 }
 
 /** Whether two records name the same frontier, field by field (the journal's key order is not the file's). */

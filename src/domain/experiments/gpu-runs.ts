@@ -29,7 +29,9 @@ export interface RunEnded extends RunSlot {
   end: string;
 }
 
-/** Ended runs, and started ones with no end yet (running, or lost with a killed daemon: the caller tells them apart). */
+/**
+ * Ended runs, and started ones with no end yet (running, or lost with a killed daemon: the caller tells them apart).
+ */
 export function parseGpuRuns(text: string): { ended: RunEnded[]; open: RunStarted[] } {
   const ended = new Map<string, RunEnded>();
   const started = new Map<string, RunStarted>();
@@ -51,9 +53,14 @@ export function toBusyIntervals(ended: RunEnded[], running: RunStarted[]): BusyI
   return intervals.filter((run) => !Number.isNaN(run.start) && !Number.isNaN(run.end ?? 0));
 }
 
-/** The slots the verifier runs on: the pool's GPUs, every GPU an agent holds, or, in a CPU-only org, the `parallel` CPU slots. */
+/**
+ * The slots the verifier runs on: the pool's GPUs, every GPU an agent holds, or, in a CPU-only org, the
+ * `parallel` CPU slots.
+ */
 export function listCapacity(agents: { gpu: number | null }[], parallel: number, pool?: readonly number[]): Capacity {
-  if (pool) return pool.length > 0 ? { unit: "gpu", slots: poolSlots(pool, new Set(), parallel) } : { unit: "slot", slots: slotsFor({ gpu: null }, parallel) };
+  if (pool) return pool.length > 0
+    ? { unit: "gpu", slots: poolSlots(pool, new Set(), parallel) }
+    : { unit: "slot", slots: slotsFor({ gpu: null }, parallel) };
   const gpuAgents = agents.filter((agent) => agent.gpu !== null);
   // A GPU org's agents without a GPU (a chief) add CPU slots that no GPU figure should count.
   const unit = gpuAgents.length > 0 ? "gpu" : "slot";
@@ -66,7 +73,8 @@ function parseLine(line: string): RunStarted | RunEnded | undefined {
   if (!line.trim()) return undefined;
   try {
     const record = JSON.parse(line) as Partial<RunStarted & RunEnded>;
-    if (typeof record.id !== "string" || typeof record.slot !== "string" || typeof record.start !== "string") return undefined;
+    const keyed = typeof record.id === "string" && typeof record.slot === "string" && typeof record.start === "string";
+    if (!keyed) return undefined;
     return record as RunStarted | RunEnded;
   } catch {
     return undefined;

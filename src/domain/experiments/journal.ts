@@ -1,4 +1,5 @@
-// state/journal.jsonl: the verifier's own record of every row, verdict and frontier move, each entry sealed to the one before.
+// state/journal.jsonl: the verifier's own record of every row, verdict and frontier move, each entry sealed to
+// the one before.
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import * as z from "zod";
@@ -7,12 +8,16 @@ import { FrontierSchema } from "./frontier.js";
 /** The hash before the first entry. */
 const ORIGIN = "0".repeat(64);
 
-const RowPayload = z.object({ agent: z.string(), commit: z.string(), request: z.string(), header: z.string(), row: z.string() });
+const RowPayload = z.object({
+  agent: z.string(), commit: z.string(), request: z.string(), header: z.string(), row: z.string(),
+});
 const VerdictPayload = z.object({ id: z.string(), commit: z.string(), sha256: z.string() });
 // half "b": program B's own frontier during an A/B run (`org up --ab`); absent: the org's.
 const FrontierPayload = FrontierSchema;
 // What the org held when the journal began: the rows before it are legacy, and the frontier then is the one to guard.
-const GenesisPayload = z.object({ results: z.object({ lines: z.number().int().min(0), sha256: z.string() }), frontier: FrontierPayload.nullable() });
+const GenesisPayload = z.object({
+  results: z.object({ lines: z.number().int().min(0), sha256: z.string() }), frontier: FrontierPayload.nullable(),
+});
 
 const Sealed = { seq: z.number().int().min(0), time: z.string(), prev: z.string(), hash: z.string() };
 const EntrySchema = z.discriminatedUnion("kind", [
@@ -26,9 +31,14 @@ export type JournalEntry = z.infer<typeof EntrySchema>;
 export type RowRecord = z.infer<typeof RowPayload>;
 export type FrontierRecord = z.infer<typeof FrontierPayload>;
 /** An entry before it is sealed: what the verifier asks to record. */
-export type JournalDraft = { [K in JournalEntry["kind"]]: { kind: K; payload: Extract<JournalEntry, { kind: K }>["payload"] } }[JournalEntry["kind"]];
+export type JournalDraft = { [K in JournalEntry["kind"]]: {
+  kind: K; payload: Extract<JournalEntry, { kind: K }>["payload"];
+} }[JournalEntry["kind"]];
 
-/** The entries whose chain holds, the text they were read from, a torn last line (a write cut by a kill), and where the chain breaks. */
+/**
+ * The entries whose chain holds, the text they were read from, a torn last line (a write cut by a kill), and where
+ * the chain breaks.
+ */
 export interface ChainRead {
   entries: JournalEntry[];
   /** The text of the entries that hold, each line with its newline. */
@@ -60,7 +70,9 @@ export function readChain(text: string): ChainRead {
   let length = 0;
   for (const [index, line] of lines.entries()) {
     const problem = checkLine(line, entries.at(-1));
-    if (typeof problem === "string") return { entries, text: text.slice(0, length), torn: false, broken: { line: index + 1, reason: problem } };
+    if (typeof problem === "string") return {
+      entries, text: text.slice(0, length), torn: false, broken: { line: index + 1, reason: problem },
+    };
     entries.push(problem);
     length += line.length + 1;
   }
@@ -108,7 +120,9 @@ function hashBody(body: Omit<JournalEntry, "hash">): string {
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
   if (value && typeof value === "object") {
-    const fields = Object.entries(value as Record<string, unknown>).filter(([, field]) => field !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const fields = Object.entries(value as Record<string, unknown>)
+      .filter(([, field]) => field !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return `{${fields.map(([key, field]) => `${JSON.stringify(key)}:${canonicalJson(field)}`).join(",")}}`;
   }
   return JSON.stringify(value);

@@ -18,7 +18,12 @@ export type KeepDecision =
  * has noise σ·√(1/n + 1/m), so the rule is gain > max(k·σ·√(1/n + 1/m), min_delta). A candidate whose first
  * run beats the best earns `confirm` more runs with fresh seeds; the mean of all of them then faces the rule.
  */
-export function decideKeep(input: { goal: Goal; metric: string; best: number; bestRuns?: number; samples: number[]; sigma: number | undefined; rule: KeepRule }): KeepDecision {
+export function decideKeep(
+  input: {
+    goal: Goal; metric: string; best: number; bestRuns?: number; samples: number[]; sigma: number | undefined;
+    rule: KeepRule;
+  },
+): KeepDecision {
   const { goal, best, samples, sigma, rule } = input;
   const { mean, n } = summarize(samples);
   const bestRuns = input.bestRuns ?? 1;
@@ -31,10 +36,17 @@ export function decideKeep(input: { goal: Goal; metric: string; best: number; be
   const signed = `${delta >= 0 ? "+" : ""}${format(delta, digits)}`;
   // Every apparent gain is re-run before it is kept: a best measured once is a lucky draw that hides later gains.
   if (gain > 0 && n < 1 + rule.confirm) {
-    return { kind: "confirm", mean, runs: 1 + rule.confirm - n, reason: `confirm: ${signed} beats the best; ${1 + rule.confirm - n} more run(s) with fresh seeds before it can be kept` };
+    return {
+      kind: "confirm", mean, runs: 1 + rule.confirm - n,
+      reason: `confirm: ${signed} beats the best; ${1 + rule.confirm - n} more run(s) with fresh seeds before it can `
+        + `be kept`,
+    };
   }
   if (gain > threshold) {
-    return { kind: "keep", mean, delta, reason: `keep: ${shown} beats best ${format(best, digits)} by ${format(gain, digits)} > ${bar}` };
+    return {
+      kind: "keep", mean, delta,
+      reason: `keep: ${shown} beats best ${format(best, digits)} by ${format(gain, digits)} > ${bar}`,
+    };
   }
   const why = gain > 0 ? `${signed} < ${bar}` : `not better than best ${format(best, digits)} (${signed})`;
   return { kind: "discard", mean, delta, reason: `discard: ${shown} ${why}` };
@@ -47,10 +59,14 @@ export function measureNoise(rule: Pick<KeepRule, "k" | "minDelta">, sigma: numb
   return { noise, threshold: Math.max(noise, rule.minDelta) };
 }
 
-function describeThreshold(rule: KeepRule, sigma: number | undefined, scaled: string, noise: number, threshold: number, digits: number): string {
+function describeThreshold(
+  rule: KeepRule, sigma: number | undefined, scaled: string, noise: number, threshold: number, digits: number,
+): string {
   if (sigma === undefined) return `min_delta ${format(rule.minDelta, digits)} (σ unknown: no repeated baseline yet)`;
   if (sigma === 0) return `min_delta ${format(rule.minDelta, digits)} (σ is 0: a deterministic task)`;
-  return noise >= rule.minDelta ? `${scaled} (${format(threshold, digits)})` : `min_delta ${format(rule.minDelta, digits)} (${scaled} is ${format(noise, digits)})`;
+  return noise >= rule.minDelta
+    ? `${scaled} (${format(threshold, digits)})`
+    : `min_delta ${format(rule.minDelta, digits)} (${scaled} is ${format(noise, digits)})`;
 }
 
 function decimals(magnitude: number): number {

@@ -15,13 +15,17 @@ export function parseMetric(logText: string, pattern: string | RegExp): number |
   return last === undefined ? undefined : toFiniteNumber(last);
 }
 
-/** Peak memory in GB with one decimal, from a pattern whose capture group is megabytes (autoresearch's peak_vram_mb / 1024). */
+/**
+ * Peak memory in GB with one decimal, from a pattern whose capture group is megabytes (autoresearch's
+ * peak_vram_mb / 1024).
+ */
 export function parseMemoryGb(logText: string, pattern: string | RegExp): number | undefined {
   const megabytes = parseMetric(logText, pattern);
   return megabytes === undefined ? undefined : Math.round((megabytes / 1024) * 10) / 10;
 }
 
-// One line at a time with `m` semantics, so `^` and `$` anchor to that line; a global or sticky flag would carry lastIndex between lines.
+// One line at a time with `m` semantics, so `^` and `$` anchor to that line; a global or sticky flag would carry
+// lastIndex between lines.
 function compileLinePattern(pattern: string | RegExp): RegExp {
   if (typeof pattern === "string") return new RegExp(pattern, "m");
   const flags = pattern.flags.replace(/[gy]/g, "");

@@ -1,7 +1,10 @@
 // Which files an experiment may change: protected paths never, and only the role's `edits` globs when it has any.
 import { posix } from "node:path";
 
-/** One entry of `git diff --name-status`: status is git's letter (M, A, D, R100, C75, T); from is the old path of a rename or copy. */
+/**
+ * One entry of `git diff --name-status`: status is git's letter (M, A, D, R100, C75, T); from is the old path of a
+ * rename or copy.
+ */
 export interface ChangedPath {
   path: string;
   status: string;
@@ -19,16 +22,23 @@ export type PathCheck = { ok: true } | { ok: false; reason: string };
 
 const LISTED = 5;
 
-/** Reject a diff that touches a protected path (any status, either side of a rename) or strays outside non-empty `edits`. */
+/**
+ * Reject a diff that touches a protected path (any status, either side of a rename) or strays
+ * outside non-empty `edits`.
+ */
 export function checkPaths(changed: ChangedPath[], rules: PathRules): PathCheck {
-  const touched = unique(changed.flatMap((change) => (change.from === undefined ? [change.path] : [change.from, change.path])).map(normalizePath));
+  const touched = unique(changed.flatMap((change) => (change.from === undefined
+    ? [change.path]
+    : [change.from, change.path])).map(normalizePath));
   const isProtected = touched.filter((path) => rules.protected.some((rule) => matchesRule(path, rule)));
   if (isProtected.length > 0) return { ok: false, reason: `touches protected ${listPaths(isProtected)}` };
   const link = changed.map((change) => checkLink(change, rules)).find((reason) => reason !== undefined);
   if (link) return { ok: false, reason: link };
   if (rules.edits.length === 0) return { ok: true };
   const outside = touched.filter((path) => !rules.edits.some((rule) => matchesRule(path, rule)));
-  if (outside.length > 0) return { ok: false, reason: `changes ${listPaths(outside)}, outside edits [${rules.edits.join(", ")}]` };
+  if (outside.length > 0) return {
+    ok: false, reason: `changes ${listPaths(outside)}, outside edits [${rules.edits.join(", ")}]`,
+  };
   return { ok: true };
 }
 
@@ -43,7 +53,9 @@ function checkLink(change: ChangedPath, rules: PathRules): string | undefined {
     return `${change.path} is a symbolic link out of the repo (${change.link}): commit the file itself`;
   }
   // A link to a folder holding a protected file reaches it as well: the repo's root (".") holds them all.
-  if (rules.protected.some((rule) => resolved === "." || matchesRule(resolved, rule) || matchesRule(normalizePath(rule).replace(/\/+$/, ""), resolved))) {
+  if (rules.protected.some((rule) => resolved === "." || matchesRule(resolved, rule) || matchesRule(
+    normalizePath(rule).replace(/\/+$/, ""), resolved,
+  ))) {
     return `${change.path} is a symbolic link to protected ${resolved}: commit the file itself`;
   }
   return undefined;

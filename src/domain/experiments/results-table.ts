@@ -1,11 +1,15 @@
-// results.tsv: autoresearch's five columns (commit, metric, memory_gb, status, description) plus who, where, how long, when, under which program.
+// results.tsv: autoresearch's five columns (commit, metric, memory_gb, status, description) plus who, where, how
+// long, when, under which program.
 import { join } from "node:path";
 import type { Goal, Verdict } from "./verdict.js";
 import { STACK_AGENT } from "./stack.js";
 import { cleanLine } from "../safe-text.js";
 import { classifyRow } from "./row-kind.js";
 
-/** autoresearch's statuses plus reject and fail (a gate); a baseline is recorded as keep with the description "baseline". */
+/**
+ * autoresearch's statuses plus reject and fail (a gate); a baseline is recorded as keep with the description
+ * "baseline".
+ */
 export type ResultStatus = "keep" | "discard" | "crash" | "reject" | "fail";
 const STATUSES: readonly ResultStatus[] = ["keep", "discard", "crash", "reject", "fail"];
 const EXTRA_COLUMNS = ["agent", "gpu", "seconds", "time", "program"];
@@ -73,7 +77,10 @@ export function toResultStatus(kind: Verdict["kind"]): ResultStatus {
 
 /** The header; a gate column where verify.gates is set, then `extras` (budget metrics, lines added/removed). */
 export function formatHeader(metricName: string, extras: string[] = [], gates = false): string {
-  return ["commit", metricName, "memory_gb", "status", "description", ...EXTRA_COLUMNS, ...(gates ? [GATE_COLUMN] : []), ...extras].join("\t");
+  return [
+    "commit", metricName, "memory_gb", "status", "description", ...EXTRA_COLUMNS, ...(gates ? [GATE_COLUMN] : []),
+    ...extras,
+  ].join("\t");
 }
 
 /** A row's gate column: the failed gate's name for a fail, "" for any other row; none where no gate is configured. */
@@ -97,13 +104,15 @@ export function formatRow(row: ResultRow): string {
     row.time,
     row.program ?? "",
     ...(row.gate === undefined ? [] : [flattenField(row.gate)]),
-    ...Object.values(row.extras ?? {}).map((value) => (value === undefined ? "" : String(Number(value.toPrecision(8))))),
+    ...Object.values(row.extras ?? {})
+      .map((value) => (value === undefined ? "" : String(Number(value.toPrecision(8))))),
   ].join("\t");
 }
 
 /**
- * Rows of a results.tsv; a last line without its newline is still being written and is skipped, as is any malformed line.
- * Each header line names the columns of the rows after it: a file from before a column was added goes on under a new header.
+ * Rows of a results.tsv; a last line without its newline is still being written and is skipped, as is any malformed
+ * line. Each header line names the columns of the rows after it: a file from before a column was added goes on under
+ * a new header.
  */
 export function parseResults(text: string): ResultsTable {
   const lines = text.split("\n");
@@ -144,7 +153,9 @@ export function buildLeaderboard(rows: ResultRow[], goal: Goal): Leaderboard {
       standing.bestCommit = row.commit;
       standing.delta = row.metric - standing.baseline;
     }
-    if (best === undefined || isBetter(row.metric, best.metric, goal)) best = { agent: row.agent, commit: row.commit, metric: row.metric };
+    if (best === undefined || isBetter(row.metric, best.metric, goal)) best = {
+      agent: row.agent, commit: row.commit, metric: row.metric,
+    };
   }
   const agents = [...standings.values()].sort((a, b) => compareStandings(a, b, goal));
   return { agents, best };
@@ -180,7 +191,10 @@ function flattenField(text: string): string {
 }
 
 function createStanding(agent: string): AgentStanding {
-  return { agent, runs: 0, answered: 0, counts: { keep: 0, discard: 0, crash: 0, reject: 0, fail: 0 }, baseline: undefined, best: undefined, bestCommit: undefined, delta: undefined };
+  return {
+    agent, runs: 0, answered: 0, counts: { keep: 0, discard: 0, crash: 0, reject: 0, fail: 0 }, baseline: undefined,
+    best: undefined, bestCommit: undefined, delta: undefined,
+  };
 }
 
 function isBetter(candidate: number, best: number, goal: Goal): boolean {

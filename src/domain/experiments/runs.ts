@@ -8,7 +8,9 @@ import { hasGates, runGates } from "./gates.js";
 import { measureByJudge } from "./judge-measure.js";
 
 /** Run the candidate once per seed, each in a freshly cleaned checkout with protected paths restored. */
-export async function measureRuns(port: VerifierPort, context: ExperimentContext, request: ExperimentRequest, seeds: number[], first: number): Promise<RunMeasure[]> {
+export async function measureRuns(
+  port: VerifierPort, context: ExperimentContext, request: ExperimentRequest, seeds: number[], first: number,
+): Promise<RunMeasure[]> {
   const { verify, agent } = context;
   const measures: RunMeasure[] = [];
   for (const [index, seed] of seeds.entries()) {
@@ -20,11 +22,16 @@ export async function measureRuns(port: VerifierPort, context: ExperimentContext
     // Before every run: the scorer the run would use is the base's as org recorded it, or nothing runs.
     const tampered = await port.restoreProtected(checkout, context.baseCommit, verify.protected);
     if (tampered) throw new TamperedError(tampered);
-    const env = { CUDA_VISIBLE_DEVICES: agent.gpu === null ? "" : String(agent.gpu), ORG_AGENT: agent.name, ORG_COMMIT: request.commit, ORG_SEED: String(seed) };
+    const env = {
+      CUDA_VISIBLE_DEVICES: agent.gpu === null ? "" : String(agent.gpu), ORG_AGENT: agent.name,
+      ORG_COMMIT: request.commit, ORG_SEED: String(seed),
+    };
     const argv = (verify.command ?? []).map((element) => (element === "{seed}" ? String(seed) : element));
     // A candidate's runs after its first are confirmation runs, asked for by the keep rule.
     const kind = request.kind === "candidate" && number > 0 ? "confirmation" : request.kind;
-    const run = { slot: context.slot, gpu: agent.gpu, agent: agent.name, commit: request.commit, kind, run: number + 1 } as const;
+    const run = {
+      slot: context.slot, gpu: agent.gpu, agent: agent.name, commit: request.commit, kind, run: number + 1,
+    } as const;
     // The gates once per experiment, before its first run: the metric counts only when every one passes.
     const gated = number === 0 ? await runGates(port, context, request, { checkout, env, run, seed }) : { seconds: 0 };
     if (gated.failed) {
@@ -32,7 +39,9 @@ export async function measureRuns(port: VerifierPort, context: ExperimentContext
       break;
     }
     // A gate runs the candidate's code too: what it changed of the scorer is put back before the metric runs.
-    const changed = number === 0 && hasGates(verify) && (await port.restoreProtected(checkout, context.baseCommit, verify.protected));
+    const changed = number === 0 && hasGates(verify) && (await port.restoreProtected(
+      checkout, context.baseCommit, verify.protected,
+    ));
     if (changed) throw new TamperedError(changed);
     if (verify.judge) {
       const judged = await measureByJudge(port, context, request, { checkout, logFile, run, seed });
@@ -40,8 +49,12 @@ export async function measureRuns(port: VerifierPort, context: ExperimentContext
       if (judged.metric === undefined) break;
       continue;
     }
-    const result = await port.runCommand(argv, { cwd: checkout, env, logFile, timeoutMs: parseDuration(verify.timeout), signal: context.signal, run });
-    if (result.aborted) throw new OrgError(`run of ${request.commit.slice(0, 7)} for ${agent.name} interrupted by shutdown; it stays queued`, "aborted");
+    const result = await port.runCommand(argv, {
+      cwd: checkout, env, logFile, timeoutMs: parseDuration(verify.timeout), signal: context.signal, run,
+    });
+    if (result.aborted) throw new OrgError(
+      `run of ${request.commit.slice(0, 7)} for ${agent.name} interrupted by shutdown; it stays queued`, "aborted",
+    );
     const log = await port.readLog(logFile);
     const runSeconds = gated.seconds + result.durationMs / 1000;
     measures.push({ seed, outcome: result, log, logFile, runSeconds, ...readNumbers(verify, log) });
@@ -52,8 +65,13 @@ export async function measureRuns(port: VerifierPort, context: ExperimentContext
 }
 
 function readNumbers(verify: VerifyConfig, log: string): Pick<RunMeasure, "metric" | "memoryGb" | "budgets"> {
-  const budgets = Object.fromEntries(Object.entries(verify.budgets).map(([name, budget]) => [name, parseMetric(log, budget.pattern)]));
-  return { metric: parseMetric(log, verify.metric.pattern), memoryGb: verify.memory ? parseMemoryGb(log, verify.memory.pattern) : undefined, budgets };
+  const budgets = Object.fromEntries(
+    Object.entries(verify.budgets).map(([name, budget]) => [name, parseMetric(log, budget.pattern)]),
+  );
+  return {
+    metric: parseMetric(log, verify.metric.pattern),
+    memoryGb: verify.memory ? parseMemoryGb(log, verify.memory.pattern) : undefined, budgets,
+  };
 }
 
 export type BudgetCheck = { ok: true } | { ok: false; kind: "crash" | "discard"; reason: string };
@@ -62,9 +80,13 @@ export type BudgetCheck = { ok: true } | { ok: false; kind: "crash" | "discard";
 export function checkBudgets(verify: VerifyConfig, measures: RunMeasure[]): BudgetCheck {
   for (const [name, budget] of Object.entries(verify.budgets)) {
     const values = measures.map((measure) => measure.budgets[name]);
-    if (values.some((value) => value === undefined)) return { ok: false, kind: "crash", reason: `crash: budget ${name}: no line matched /${budget.pattern}/` };
+    if (values.some((value) => value === undefined)) return {
+      ok: false, kind: "crash", reason: `crash: budget ${name}: no line matched /${budget.pattern}/`,
+    };
     const worst = Math.max(...(values as number[]));
-    if (budget.max !== undefined && worst > budget.max) return { ok: false, kind: "discard", reason: `discard: over budget: ${name} ${worst} > max ${budget.max}` };
+    if (budget.max !== undefined && worst > budget.max) return {
+      ok: false, kind: "discard", reason: `discard: over budget: ${name} ${worst} > max ${budget.max}`,
+    };
   }
   return { ok: true };
 }

@@ -11,12 +11,18 @@ export function describeStopped(reason: string): string {
   return `${STOPPED_BY}${reason}`;
 }
 
-/** Whether a stop ended this agent's program: only the stop's resume starts it again, never a restart policy or reload. */
+/**
+ * Whether a stop ended this agent's program: only the stop's resume starts it again, never a restart
+ * policy or reload.
+ */
 export function isHeldByStop(status: Pick<AgentStatus, "state" | "reason"> | null | undefined): boolean {
   return status?.state === "stopped" && status.reason.startsWith(STOPPED_BY);
 }
 
-/** grace: agents were told and write their progress; draining: their programs are stopped, queued runs finish; stopped: done. */
+/**
+ * grace: agents were told and write their progress; draining: their programs are stopped, queued runs
+ * finish; stopped: done.
+ */
 export type StopPhase = "grace" | "draining" | "stopped";
 
 export interface StopRecord {

@@ -62,20 +62,33 @@ export function decideStop(input: StopInput): StopDecision {
   const figures = measureStop(input);
   const stop: Partial<StopSettings> = input.stop ?? {};
   const configured = ORDER.filter((key) => stop[key] !== undefined);
-  const waived = (key: StopKey) => input.waived?.[key] !== undefined && JSON.stringify(input.waived[key]) === JSON.stringify(stop[key]);
+  const waived = (key: StopKey) => input.waived?.[key] !== undefined
+    && JSON.stringify(input.waived[key]) === JSON.stringify(stop[key]);
   const met = configured.filter((key) => !waived(key) && isMet(key, input, figures));
   const first = met[0];
   if (first !== undefined) {
     // The GPU-hour and cost limits are spent by runs: queued ones are cancelled rather than run past the limit.
-    return { kind: "stop", key: first, reason: explainStop(first, input, figures), figures, met, cancel: first === "max_gpu_hours" || first === "max_cost" };
+    return {
+      kind: "stop", key: first, reason: explainStop(first, input, figures), figures, met,
+      cancel: first === "max_gpu_hours" || first === "max_cost",
+    };
   }
-  return { kind: "running", figures, distances: configured.map((key) => ({ key, text: `${measureDistance(key, input, figures)}${waived(key) ? " (waived)" : ""}` })) };
+  return {
+    kind: "running", figures,
+    distances: configured.map((key) => ({
+      key, text: `${measureDistance(key, input, figures)}${waived(key) ? " (waived)" : ""}`,
+    })),
+  };
 }
 
 /** `503 experiments · 41.2 GPU-h · $12.40 · best val_bpb 0.948 (researcher-2 abc1234)` */
 export function describeFigures(figures: StopFigures): string {
-  const best = figures.best ? ` · best ${figures.best.name} ${formatNumber(figures.best.metric)} (${figures.best.agent} ${figures.best.commit.slice(0, 7)})` : "";
-  return `${figures.experiments} experiments · ${figures.gpuHours.toFixed(1)} GPU-h · ${formatUsd(figures.costUsd, figures.costPartial)}${best}`;
+  const best = figures.best
+    ? ` · best ${figures.best.name} ${formatNumber(figures.best.metric)} (${figures.best.agent} `
+      + `${figures.best.commit.slice(0, 7)})`
+    : "";
+  return `${figures.experiments} experiments · ${figures.gpuHours.toFixed(1)} GPU-h · `
+    + `${formatUsd(figures.costUsd, figures.costPartial)}${best}`;
 }
 
 function measureStop(input: StopInput): StopFigures {
@@ -86,15 +99,20 @@ function measureStop(input: StopInput): StopFigures {
   let best: StopFigures["best"];
   for (const row of input.rows) {
     seconds += row.seconds;
-    const better = row.status === "keep" && row.metric !== undefined && (!best || (goal === "minimize" ? row.metric < best.metric : row.metric > best.metric));
-    if (better) best = { name: input.metric?.name ?? "metric", metric: row.metric!, agent: row.agent, commit: row.commit };
+    const better = row.status === "keep" && row.metric !== undefined && (!best || (goal === "minimize"
+      ? row.metric < best.metric
+      : row.metric > best.metric));
+    if (better) best = {
+      name: input.metric?.name ?? "metric", metric: row.metric!, agent: row.agent, commit: row.commit,
+    };
     if (!ranAsExperiment(row)) continue;
     experiments += 1;
     sinceBest = better ? 0 : sinceBest + 1;
   }
   const known = input.costs.filter((cost): cost is number => cost !== null);
   return {
-    experiments, gpuHours: seconds / 3600, costUsd: known.reduce((sum, cost) => sum + cost, 0), costPartial: known.length < input.costs.length,
+    experiments, gpuHours: seconds / 3600, costUsd: known.reduce((sum, cost) => sum + cost, 0),
+    costPartial: known.length < input.costs.length,
     best, sinceBest, deadline: deadlineOf(input),
   };
 }
@@ -110,7 +128,9 @@ function isMet(key: StopKey, input: StopInput, figures: StopFigures): boolean {
   const stop = input.stop!;
   switch (key) {
     case "target":
-      return figures.best !== undefined && input.metric !== undefined && (input.metric.goal === "minimize" ? figures.best.metric <= stop.target! : figures.best.metric >= stop.target!);
+      return figures.best !== undefined && input.metric !== undefined && (input.metric.goal === "minimize"
+        ? figures.best.metric <= stop.target!
+        : figures.best.metric >= stop.target!);
     case "max_experiments":
       return figures.experiments >= stop.max_experiments!;
     case "max_gpu_hours":
@@ -129,7 +149,8 @@ function explainStop(key: StopKey, input: StopInput, figures: StopFigures): stri
   const best = figures.best!;
   switch (key) {
     case "target":
-      return `target reached: ${best.name} ${formatNumber(best.metric)} ${input.metric!.goal === "minimize" ? "≤" : "≥"} ${stop.target} (${best.agent} ${best.commit.slice(0, 7)})`;
+      return `target reached: ${best.name} ${formatNumber(best.metric)} `
+        + `${input.metric!.goal === "minimize" ? "≤" : "≥"} ${stop.target} (${best.agent} ${best.commit.slice(0, 7)})`;
     case "max_experiments":
       return `max_experiments reached: ${figures.experiments} experiments of ${stop.max_experiments}`;
     case "max_gpu_hours":
@@ -137,9 +158,14 @@ function explainStop(key: StopKey, input: StopInput, figures: StopFigures): stri
     case "max_cost":
       return `max_cost reached: ${formatUsd(figures.costUsd, figures.costPartial)} of $${stop.max_cost} in tokens`;
     case "deadline":
-      return `deadline passed: ${figures.deadline}${typeof stop.deadline === "string" && /^\d{4}-/.test(stop.deadline) ? "" : ` (${stop.deadline} after org up)`}`;
+      return typeof stop.deadline === "string" && /^\d{4}-/.test(stop.deadline)
+        ? `deadline passed: ${figures.deadline}`
+        : `deadline passed: ${figures.deadline} (${stop.deadline} after org up)`;
     case "stall":
-      return `stall: ${figures.sinceBest} experiments without an org-best improvement${figures.best ? ` (best ${best.name} ${formatNumber(best.metric)}, ${best.agent} ${best.commit.slice(0, 7)})` : ""}`;
+      return `stall: ${figures.sinceBest} experiments without an org-best improvement`
+        + (figures.best
+          ? ` (best ${best.name} ${formatNumber(best.metric)}, ${best.agent} ${best.commit.slice(0, 7)})`
+          : "");
   }
 }
 

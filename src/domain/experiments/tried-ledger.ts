@@ -2,7 +2,10 @@
 import * as z from "zod";
 import type { ResultStatus } from "./results-table.js";
 
-/** A change as git sees it: `git patch-id --stable` of its binary diff, and the tree of the commit it was judged against. */
+/**
+ * A change as git sees it: `git patch-id --stable` of its binary diff, and the tree of the commit it
+ * was judged against.
+ */
 export interface ChangeKey {
   patchId: string;
   tree: string;
@@ -59,20 +62,30 @@ const ENTRY = z.object({
   seconds: z.number().nonnegative(),
   time: z.string().min(1),
   change: z.object({ patchId: z.string().min(1), tree: z.string().min(1) }).optional(),
-  duplicateOf: z.object({ commit: z.string().min(1), agent: z.string(), status: STATUS, description: z.string(), seconds: z.number().nonnegative(), gate: z.string().optional() }).optional(),
+  duplicateOf: z.object({
+    commit: z.string().min(1), agent: z.string(), status: STATUS, description: z.string(),
+    seconds: z.number().nonnegative(), gate: z.string().optional(),
+  }).optional(),
 });
 
-/** The entries that parse; every other line is a problem naming its line, and is skipped: the org goes on without it. */
+/**
+ * The entries that parse; every other line is a problem naming its line, and is skipped: the org goes on without it.
+ */
 export function parseTriedLedger(text: string, file: string): TriedLedger {
   const entries: TriedEntry[] = [];
   const problems: string[] = [];
   const lines = text.split("\n");
   lines.forEach((line, index) => {
     if (line.trim() === "") return;
-    const cut = index === lines.length - 1 ? " (the last line has no newline: cut short by a write that did not finish?)" : "";
+    const cut = index === lines.length - 1
+      ? " (the last line has no newline: cut short by a write that did not finish?)"
+      : "";
     const parsed = ENTRY.safeParse(parseJson(line));
     if (parsed.success) entries.push(parsed.data);
-    else problems.push(`${file}:${index + 1}: not an experiment-ledger entry${cut}: ${describeIssue(parsed.error.issues[0])} — the line is skipped; fix it or delete it`);
+    else problems.push(
+      `${file}:${index + 1}: not an experiment-ledger entry${cut}: ${describeIssue(parsed.error.issues[0])} — the line `
+        + `is skipped; fix it or delete it`,
+    );
   });
   return { entries, problems };
 }

@@ -1,4 +1,5 @@
-// `org tried`: every idea tried in the org, newest first, found by words; `org results`: what the ledger's answers saved.
+// `org tried`: every idea tried in the org, newest first, found by words; `org results`: what the
+// ledger's answers saved.
 import type { TriedEntry } from "./tried-ledger.js";
 
 /** Entries whose description, agent, status or commit holds every word of `text` (any case), newest first. */
@@ -15,5 +16,7 @@ export function selectTried(entries: TriedEntry[], text = ""): TriedEntry[] {
 /** How many duplicates the ledger answered, and the GPU seconds their originals took: what was saved. */
 export function summarizeDuplicates(entries: TriedEntry[]): { answered: number; savedSeconds: number } {
   const duplicates = entries.filter((entry) => entry.duplicateOf !== undefined);
-  return { answered: duplicates.length, savedSeconds: duplicates.reduce((sum, entry) => sum + entry.duplicateOf!.seconds, 0) };
+  return {
+    answered: duplicates.length, savedSeconds: duplicates.reduce((sum, entry) => sum + entry.duplicateOf!.seconds, 0),
+  };
 }

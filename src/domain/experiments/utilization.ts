@@ -1,7 +1,11 @@
-// How busy the org kept its GPUs: busy GPU-seconds of verify runs over wall time × GPUs, overall and over the last hour.
+// How busy the org kept its GPUs: busy GPU-seconds of verify runs over wall time × GPUs, overall and over
+// the last hour.
 
 const HOUR_MS = 3_600_000;
-/** Bucket sizes for the plot, smallest first: the first that gives at most MAX_BUCKETS points over the org's life wins. */
+/**
+ * Bucket sizes for the plot, smallest first: the first that gives at most MAX_BUCKETS points over the
+ * org's life wins.
+ */
 const BUCKETS_MS = [60_000, 300_000, 900_000, HOUR_MS, 6 * HOUR_MS, 24 * HOUR_MS];
 const MAX_BUCKETS = 60;
 
@@ -41,7 +45,9 @@ export interface UtilizationPoint {
 }
 
 /** Overall since `since` and over the last hour, up to `now`. */
-export function measureUtilization(input: { runs: BusyInterval[]; capacity: Capacity; since: number; now: number }): Utilization {
+export function measureUtilization(
+  input: { runs: BusyInterval[]; capacity: Capacity; since: number; now: number },
+): Utilization {
   const { runs, capacity, since, now } = input;
   const hourAgo = Math.max(since, now - HOUR_MS);
   const overall = measureWindow(runs, capacity.slots, since, now);
@@ -54,7 +60,9 @@ export function measureUtilization(input: { runs: BusyInterval[]; capacity: Capa
 }
 
 /** Utilization per bucket from `since` to `now`, for the report's plot; the bucket size grows with the org's age. */
-export function seriesUtilization(input: { runs: BusyInterval[]; capacity: Capacity; since: number; now: number }): { bucketSeconds: number; points: UtilizationPoint[] } {
+export function seriesUtilization(
+  input: { runs: BusyInterval[]; capacity: Capacity; since: number; now: number },
+): { bucketSeconds: number; points: UtilizationPoint[] } {
   const { runs, capacity, since, now } = input;
   const span = now - since;
   const bucket = BUCKETS_MS.find((size) => span / size <= MAX_BUCKETS) ?? BUCKETS_MS[BUCKETS_MS.length - 1]!;
@@ -67,7 +75,9 @@ export function seriesUtilization(input: { runs: BusyInterval[]; capacity: Capac
   return { bucketSeconds: bucket / 1000, points };
 }
 
-function measureWindow(runs: BusyInterval[], slots: string[], from: number, to: number): { busyMs: number; wallMs: number; ratio: number | null } {
+function measureWindow(
+  runs: BusyInterval[], slots: string[], from: number, to: number,
+): { busyMs: number; wallMs: number; ratio: number | null } {
   const wallMs = Math.max(0, to - from);
   const busyMs = slots.reduce((sum, slot) => sum + busyOnSlot(runs.filter((run) => run.slot === slot), from, to), 0);
   return { busyMs, wallMs, ratio: wallMs > 0 && slots.length > 0 ? busyMs / (wallMs * slots.length) : null };

@@ -57,21 +57,33 @@ export function judge(input: JudgeInput): Verdict {
   if (input.judgeError !== undefined) return { kind: "fail", gate: JUDGE_GATE, reason: input.judgeError };
   if (run.spawnError !== undefined) return { kind: "crash", reason: `crash: could not start: ${run.spawnError}` };
   if (run.fault !== undefined) return { kind: "crash", reason: `crash: ${run.fault}` };
-  if (run.timedOut) return { kind: "crash", reason: `crash: timed out after ${formatConfigDuration(input.timeoutMs)}; process group killed` };
-  if (candidate === undefined) return { kind: "crash", reason: `crash: no line matched /${metric.pattern}/; ${describeExit(run)}` };
+  if (run.timedOut) return {
+    kind: "crash", reason: `crash: timed out after ${formatConfigDuration(input.timeoutMs)}; process group killed`,
+  };
+  if (candidate === undefined) return {
+    kind: "crash", reason: `crash: no line matched /${metric.pattern}/; ${describeExit(run)}`,
+  };
   // A metric printed by a run that then failed is not trusted: the script did not finish cleanly.
-  if (run.exitCode !== 0) return { kind: "crash", reason: `crash: ${describeExit(run)} after printing ${metric.name} ${candidate.toFixed(4)}` };
-  if (best === undefined) return { kind: "baseline", metric: candidate, reason: `baseline: ${metric.name} ${candidate.toFixed(4)}` };
+  if (run.exitCode !== 0) return {
+    kind: "crash", reason: `crash: ${describeExit(run)} after printing ${metric.name} ${candidate.toFixed(4)}`,
+  };
+  if (best === undefined) return {
+    kind: "baseline", metric: candidate, reason: `baseline: ${metric.name} ${candidate.toFixed(4)}`,
+  };
   const delta = candidate - best;
   const better = metric.goal === "minimize" ? candidate < best : candidate > best;
   const digits = decimalsFor(delta);
   const comparison = COMPARISONS[metric.goal][better ? "better" : "worse"];
-  const detail = `${metric.name} ${candidate.toFixed(digits)} ${comparison} best ${best.toFixed(digits)} (${formatSigned(delta, digits)})`;
+  const detail = `${metric.name} ${candidate.toFixed(digits)} ${comparison} best ${best.toFixed(digits)} (`
+    + `${formatSigned(delta, digits)})`;
   if (better) return { kind: "keep", metric: candidate, delta, reason: `keep: ${detail}` };
   return { kind: "discard", metric: candidate, delta, reason: `discard: ${detail}` };
 }
 
-/** A duration as org.yaml spells it, so a timeout reads back as configured: 600000 → "10m", 90000 → "90s", 1500 → "1500ms". */
+/**
+ * A duration as org.yaml spells it, so a timeout reads back as configured: 600000 → "10m", 90000 → "90s",
+ * 1500 → "1500ms".
+ */
 export function formatConfigDuration(ms: number): string {
   if (ms > 0 && ms % 3_600_000 === 0) return `${ms / 3_600_000}h`;
   if (ms > 0 && ms % 60_000 === 0) return `${ms / 60_000}m`;

@@ -12,7 +12,8 @@ import { isFields, isString } from "../../domain/json-fields.js";
 
 /**
  * A meta agent's editable copy of the org's config: org.yaml and the prompts, at their paths relative to the org
- * folder. The agent writes it: every file there is read and written through adapters/fs/untrusted, never through a link.
+ * folder. The agent writes it: every file there is read and written through adapters/fs/untrusted, never
+ * through a link.
  */
 export function proposalDir(state: string, agent: string): string {
   return agentPaths(state, agent).proposal;
@@ -60,10 +61,13 @@ export async function hasProposal(state: string, agent: string): Promise<boolean
  */
 export async function loadProposal(root: string, dir: string): Promise<LoadResult & { text: string }> {
   const text = (await readUntrusted(dir, join(dir, "org.yaml"))) ?? "";
-  const prompts = new Set(listPromptPaths(text).map((prompt) => resolve(root, prompt)).filter((path) => insideOf(root, path)));
+  const prompts = new Set(listPromptPaths(text)
+    .map((prompt) => resolve(root, prompt))
+    .filter((path) => insideOf(root, path)));
   const probe: ConfigProbe = {
     ...configProbe,
-    exists: (path) => (prompts.has(path) ? existsInCopy(dir, join(dir, relative(root, path))) : configProbe.exists(path)),
+    exists:
+      (path) => (prompts.has(path) ? existsInCopy(dir, join(dir, relative(root, path))) : configProbe.exists(path)),
   };
   return { ...(await loadConfig({ file: "org.yaml", dir: root, text }, probe)), text };
 }

@@ -21,18 +21,28 @@ export async function readReloadRecord(state: string): Promise<ReloadRecord | un
  * Record how a reload attempt ended, keeping the meta rate limit's clock; log.md gets the entry unless it
  * repeats the rejection just logged (the daemon and `org reload` both see one bad save).
  */
-export async function recordReload(state: string, record: Omit<ReloadRecord, "lastMetaAt">, log: { title: string; body?: string; always?: boolean }): Promise<ReloadRecord> {
+export async function recordReload(
+  state: string, record: Omit<ReloadRecord, "lastMetaAt">, log: { title: string; body?: string; always?: boolean },
+): Promise<ReloadRecord> {
   const previous = await readReloadRecord(state);
   const next: ReloadRecord = { ...record, ...(previous?.lastMetaAt ? { lastMetaAt: previous.lastMetaAt } : {}) };
   await saveReloadRecord(state, next);
-  const repeated = record.outcome === "rejected" && previous?.outcome === "rejected" && sameList(previous.problems, record.problems);
-  if (record.outcome !== "in-sync" && (log.always || !repeated)) await logReload(state, { at: record.at, op: record.outcome === "rejected" ? "reload-rejected" : "reload", ...log });
+  const repeated = record.outcome === "rejected" && previous?.outcome === "rejected"
+    && sameList(previous.problems, record.problems);
+  if (record.outcome !== "in-sync" && (log.always || !repeated)) await logReload(state, {
+    at: record.at, op: record.outcome === "rejected" ? "reload-rejected" : "reload", ...log,
+  });
   return next;
 }
 
 /** A `reload`, `reload-rejected` or `reload-failed` entry in log.md. */
-export async function logReload(state: string, entry: { at: string; op: "reload" | "reload-rejected" | "reload-failed"; title: string; body?: string }): Promise<void> {
-  await appendLines(logPath(state), [formatLogEntry({ date: new Date(entry.at), op: entry.op, title: entry.title, body: entry.body })]);
+export async function logReload(
+  state: string,
+  entry: { at: string; op: "reload" | "reload-rejected" | "reload-failed"; title: string; body?: string },
+): Promise<void> {
+  await appendLines(logPath(state), [
+    formatLogEntry({ date: new Date(entry.at), op: entry.op, title: entry.title, body: entry.body }),
+  ]);
 }
 
 /** Start the meta rate limit's clock. */

@@ -25,7 +25,9 @@ function replyFile(state: string, id: string): string {
 const isMetaRequest = (value: unknown): value is MetaRequest =>
   isFields(value) && isString(value.id) && isString(value.agent) && isString(value.at);
 
-const REPLIES: ReadonlySet<unknown> = new Set<MetaReply["outcome"]>(["seeded", "applied", "unchanged", "rejected", "busy"]);
+const REPLIES: ReadonlySet<unknown> = new Set<MetaReply["outcome"]>([
+  "seeded", "applied", "unchanged", "rejected", "busy",
+]);
 
 const parseMetaReply = (value: unknown): MetaReply | undefined =>
   isFields(value) && REPLIES.has(value.outcome) && isArrayOf(isString)(value.lines) ? (value as unknown as MetaReply)
