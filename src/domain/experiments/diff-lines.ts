@@ -1,10 +1,11 @@
+import { walkDiffLines } from "./diff-hunks.js";
+
 /** Lines a change adds and removes, as `git diff --numstat` sums them (a binary file adds none). */
 export interface DiffLines {
   added: number;
   removed: number;
 }
 
-const HUNK = /^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@/;
 const INDEX = /^index ([0-9a-f]+)\.\.([0-9a-f]+)/;
 
 interface FileLines extends DiffLines {
@@ -20,23 +21,16 @@ interface FileLines extends DiffLines {
 export function countDiffLines(diff: string): DiffLines {
   const files: FileLines[] = [];
   let file: FileLines | undefined;
-  let left = { old: 0, new: 0 };
-  for (const line of diff.split("\n")) {
-    if (left.old > 0 || left.new > 0) {
-      if (line.startsWith("\\")) continue;
-      const mark = line[0];
-      if (mark !== "+") left.old--;
-      if (mark !== "-") left.new--;
-      if (mark === "+") file!.added++;
-      if (mark === "-") file!.removed++;
-      continue;
-    }
+  // A hunk before any file header (not git's output) counts nowhere.
+  const countLine = (mark: string) => {
+    if (file && mark === "+") file.added++;
+    if (file && mark === "-") file.removed++;
+  };
+  walkDiffLines(diff, countLine, (line) => {
     if (line.startsWith("diff --git ")) files.push((file = { added: 0, removed: 0, from: "", to: "" }));
     const index = file && INDEX.exec(line);
     if (index) Object.assign(file!, { from: index[1], to: index[2] });
-    const hunk = file && HUNK.exec(line);
-    if (hunk) left = { old: Number(hunk[1] ?? 1), new: Number(hunk[2] ?? 1) };
-  }
+  });
   return sumLines(files);
 }
 

@@ -1,4 +1,5 @@
-const HUNK = /^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@/;
+import { walkDiffLines } from "./diff-hunks.js";
+
 // More than `git diff -w` ignores (space, tab, CR, LF): lines equal here may differ to git, never the reverse.
 const SPACE = /\s/g;
 
@@ -10,20 +11,10 @@ const SPACE = /\s/g;
  */
 export function hasNonWhitespaceEdit(diff: string): boolean {
   const counts = new Map<string, number>();
-  let left = { old: 0, new: 0 };
-  for (const line of diff.split("\n")) {
-    if (left.old > 0 || left.new > 0) {
-      if (line.startsWith("\\")) continue;
-      const mark = line[0];
-      if (mark !== "+") left.old--;
-      if (mark !== "-") left.new--;
-      const text = line.slice(1).replace(SPACE, "");
-      if ((mark !== "+" && mark !== "-") || text === "") continue;
-      counts.set(text, (counts.get(text) ?? 0) + (mark === "+" ? 1 : -1));
-      continue;
-    }
-    const hunk = HUNK.exec(line);
-    if (hunk) left = { old: Number(hunk[1] ?? 1), new: Number(hunk[2] ?? 1) };
-  }
+  walkDiffLines(diff, (mark, line) => {
+    const text = line.slice(1).replace(SPACE, "");
+    if ((mark !== "+" && mark !== "-") || text === "") return;
+    counts.set(text, (counts.get(text) ?? 0) + (mark === "+" ? 1 : -1));
+  });
   return [...counts.values()].some((count) => count !== 0);
 }
