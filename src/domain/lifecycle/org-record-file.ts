@@ -3,7 +3,7 @@
 import { OrgError } from "../errors.js";
 import { orgPaths, type OrgPaths } from "../paths.js";
 import type { FilesPort } from "../ports.js";
-import type { OrgRecord } from "../state.js";
+import type { AgentRecord, OrgRecord } from "../state.js";
 
 const STRINGS = ["name", "root", "repo", "base", "baseCommit", "socket", "session", "controlPaneId", "upAt"] as const;
 const AGENT_STRINGS = ["role", "runtime", "branch", "worktree", "paneId"] as const;
@@ -31,6 +31,12 @@ export async function readOrgRecord(
   const record = await readOptionalOrgRecord(files, root);
   if (!record) throw new OrgError(`no org state in ${orgPaths(root).state} — ${fix}`, "no-state");
   return record;
+}
+
+/** An agent's entry in org.json: the agent as `org up` or a reload planned it, and the pane it runs in. */
+export function toAgentRecord(agent: Omit<AgentRecord, "paneId">, paneId: string | undefined): AgentRecord {
+  const { name, role, runtime, branch, worktree, gpu } = agent;
+  return { name, role, runtime, branch, worktree, gpu, paneId };
 }
 
 /** org.json's text already read (a watcher's copy): the record, or undefined when it is none (absent, cut short). */

@@ -10,7 +10,7 @@ import type { AgentStatus, LaunchSpec, OrgRecord } from "../state.js";
 import { paneLaunch } from "./supervise-step.js";
 import { writeAgentStatus } from "./agent-status-file.js";
 import type { World } from "../world.js";
-import { readOptionalOrgRecord, writeOrgRecord } from "./org-record-file.js";
+import { readOptionalOrgRecord, toAgentRecord, writeOrgRecord } from "./org-record-file.js";
 import type { AgentSandbox } from "../sandbox/layout.js";
 import { daemonLaunch, markDaemonStarting, respawnDeadDaemon } from "./daemon-pane.js";
 import { stopGrid } from "./stop-grid.js";
@@ -162,16 +162,7 @@ export async function upOrg(world: World, loaded: LoadedConfig, opts: UpOptions 
       cpuMode: leases.cpuMode,
       backend: config.backend,
       ...(leases.pool ? { pool: leases.pool } : {}),
-      agents: agents.map((agent, index) =>
-        ({
-          name: agent.name,
-          role: agent.role,
-          runtime: agent.runtime,
-          branch: agent.branch,
-          worktree: agent.worktree,
-          gpu: agent.gpu,
-          paneId: listed[index + 1]!.id,
-        })),
+      agents: agents.map((agent, index) => toAgentRecord(agent, listed[index + 1]!.id)),
       controlPaneId: listed[0]!.id, upAt: world.now().toISOString(),
     };
     // Before org.json, which the daemon waits for: its supervisor then adopts running agents instead of starting them,

@@ -1,4 +1,4 @@
-import { writeOrgRecord } from "../lifecycle/org-record-file.js";
+import { toAgentRecord, writeOrgRecord } from "../lifecycle/org-record-file.js";
 import type { LoadedConfig } from "../config/index.js";
 import { agentPaths, sandboxFile, type OrgPaths } from "../paths.js";
 import { describeDamagedSandbox, parseAgentSandbox } from "../sandbox/prepare-sandboxes.js";
@@ -9,7 +9,7 @@ import { readAgentStatus, writeAgentStatus } from "../lifecycle/agent-status-fil
 import { prepareSlurmAgents } from "../slurm/prepare-jobs.js";
 import { agentPaneSpec, recordStarts, writeStartingStatus } from "../lifecycle/up-org.js";
 import type { World } from "../world.js";
-import type { Action, DesiredAgent, DesiredOrg, ObservedAgent } from "./org-states.js";
+import type { Action, DesiredOrg, ObservedAgent } from "./org-states.js";
 import { writeLaunchSpec } from "../lifecycle/launch-file.js";
 
 // As `org down`: an agent gets this long to exit after SIGTERM before its group is killed.
@@ -85,10 +85,10 @@ export async function applyActions(input: ApplyInput): Promise<OrgRecord> {
     const pane = agentPaneSpec(paths, agent, agent.launch, world.secretEnv(agent.launch.passEnv ?? []), sandbox);
     await tmux.setPaneOptions(paneId, pane.options);
     await tmux.respawnPane(paneId, { argv: pane.argv, cwd: pane.cwd, env: pane.env ?? {} });
-    await save(record.agents.map((entry) => (entry.name === agent.name ? toRecord(agent, paneId) : entry)));
+    await save(record.agents.map((entry) => (entry.name === agent.name ? toAgentRecord(agent, paneId) : entry)));
   }
   for (const { agent, observed } of of("update-held-agent")) await save(record.agents.map((entry) =>
-    (entry.name === agent.name ? toRecord(agent, observed.record.paneId) : entry)));
+    (entry.name === agent.name ? toAgentRecord(agent, observed.record.paneId) : entry)));
 
   const adds = of("add-agent");
   if (adds.length > 0) {
@@ -113,7 +113,7 @@ export async function applyActions(input: ApplyInput): Promise<OrgRecord> {
     // Recorded now, not at the supervisor's next look: a reload is done when the new agents run.
     const fresh = new Set(ids);
     await recordStarts(world, paths, (await tmux.listPanes()).filter((pane) => fresh.has(pane.id)), world.now());
-    const added = new Map(adds.map((action, index) => [action.agent.name, toRecord(action.agent, ids[index])]));
+    const added = new Map(adds.map((action, index) => [action.agent.name, toAgentRecord(action.agent, ids[index])]));
     await save([...record.agents.filter((agent) => !added.has(agent.name)), ...added.values()]);
   }
 
@@ -145,16 +145,4 @@ async function stopAgent(world: World, agent: ObservedAgent): Promise<void> {
   const pid = agent.pane && !agent.pane.dead ? agent.pane.pid : agent.programPid;
   // Only a live group: a stale pid from status.json may have been reused by someone else's lone process.
   if (pid && world.processes.isAlive(-pid)) await world.processes.killGroup(pid, STOP_GRACE_MS);
-}
-
-function toRecord(agent: DesiredAgent, paneId: string | undefined): AgentRecord {
-  return {
-    name: agent.name,
-    role: agent.role,
-    runtime: agent.runtime,
-    branch: agent.branch,
-    worktree: agent.worktree,
-    gpu: agent.gpu,
-    paneId,
-  };
 }
