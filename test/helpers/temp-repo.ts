@@ -46,3 +46,20 @@ export function writeFiles(dir: string, files: Record<string, string>): void {
 export function removeDir(dir: string): void {
   rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
 }
+
+/**
+ * A repo (value.txt "1") with agent a-1's worktree on branch org/t/a-1, one commit ("worse", value 2) ahead of main:
+ * what the verifier's reset after a discard acts on. The caller removes `repo`.
+ */
+export function createAgentWorktree(): {
+  repo: string; base: string; head: string; worktree: string; agent: { name: string; branch: string; worktree: string };
+} {
+  const repo = createRepo({ "value.txt": "1\n" });
+  const base = git(repo, ["rev-parse", "HEAD"]).trim();
+  const worktree = join(repo, "worktrees", "a-1");
+  git(repo, ["worktree", "add", "-q", "-b", "org/t/a-1", worktree, "main"]);
+  writeFileSync(join(worktree, "value.txt"), "2\n");
+  git(worktree, ["commit", "-qam", "worse"]);
+  const head = git(worktree, ["rev-parse", "HEAD"]).trim();
+  return { repo, base, head, worktree, agent: { name: "a-1", branch: "org/t/a-1", worktree } };
+}

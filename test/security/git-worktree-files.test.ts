@@ -6,7 +6,7 @@ import { afterEach, describe, expect, test } from "vitest";
 import { gitAdapter } from "../../src/adapters/git/git.js";
 import { createVerifierPort } from "../../src/adapters/verifier/port.js";
 import { runOrg } from "../helpers/org-cli.js";
-import { createRepo, git, makeTempDir } from "../helpers/temp-repo.js";
+import { createAgentWorktree, git, makeTempDir } from "../helpers/temp-repo.js";
 import { createTestOrg } from "../helpers/test-org/index.js";
 
 let dirs: string[] = [];
@@ -17,19 +17,14 @@ afterEach(() => {
 
 // A repo with agent a-1's worktree on its branch, one commit ahead of main, and a hook that marks where it ran.
 function makeOrg() {
-  const repo = createRepo({ "value.txt": "1\n" });
+  const { repo, base, worktree, agent } = createAgentWorktree();
   const outside = makeTempDir("org-outside-");
   dirs.push(repo, outside);
-  const base = git(repo, ["rev-parse", "HEAD"]).trim();
-  const worktree = join(repo, "worktrees", "a-1");
-  git(repo, ["worktree", "add", "-q", "-b", "org/t/a-1", worktree, "main"]);
-  writeFileSync(join(worktree, "value.txt"), "2\n");
-  git(worktree, ["commit", "-qam", "worse"]);
   const hook = join(outside, "hook.sh");
   const marker = join(outside, "pwned");
   writeFileSync(hook, `#!/bin/sh\necho "$*" >> ${marker}\ncat 2>/dev/null\nexit 0\n`, { mode: 0o755 });
   const gitDir = join(repo, ".git", "worktrees", "a-1");
-  return { repo, base, worktree, gitDir, outside, hook, marker, agent: { name: "a-1", branch: "org/t/a-1", worktree } };
+  return { repo, base, worktree, gitDir, outside, hook, marker, agent };
 }
 
 type Org = ReturnType<typeof makeOrg>;

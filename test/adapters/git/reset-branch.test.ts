@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, expect, test } from "vitest";
 import { resetAgentBranch } from "../../../src/adapters/git/reset-branch.js";
 import { usage } from "../../../src/adapters/usage/counters.js";
-import { createRepo, git, makeTempDir } from "../../helpers/temp-repo.js";
+import { createAgentWorktree, git, makeTempDir } from "../../helpers/temp-repo.js";
 
 let dirs: string[] = [];
 afterEach(() => {
@@ -14,17 +14,10 @@ afterEach(() => {
 
 // a-1's worktree on its branch, one commit (value 2) ahead of the base (value 1).
 function makeWorktree() {
-  const repo = createRepo({ "value.txt": "1\n" });
+  const made = createAgentWorktree();
   const outside = makeTempDir("org-reset-");
-  dirs.push(repo, outside);
-  const base = git(repo, ["rev-parse", "HEAD"]).trim();
-  const worktree = join(repo, "worktrees", "a-1");
-  git(repo, ["worktree", "add", "-q", "-b", "org/t/a-1", worktree, "main"]);
-  writeFileSync(join(worktree, "value.txt"), "2\n");
-  git(worktree, ["commit", "-qam", "worse"]);
-  const head = git(worktree, ["rev-parse", "HEAD"]).trim();
-  const agent = { name: "a-1", branch: "org/t/a-1", worktree };
-  return { repo, base, head, worktree, agent, rescue: join(outside, "rescue.patch") };
+  dirs.push(made.repo, outside);
+  return { ...made, rescue: join(outside, "rescue.patch") };
 }
 
 test("with the head it read, the reset runs one git process less; branch and worktree go to the base", async () => {
