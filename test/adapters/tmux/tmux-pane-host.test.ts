@@ -6,9 +6,10 @@ import type { TmuxControl } from "../../../src/adapters/tmux/control.js";
 import type { PaneInfo } from "../../../src/domain/ports.js";
 import { pollUntil } from "../../helpers/poll.js";
 
-// A real zombie: the background child of a shell that then execs a sleep, which never reaps it.
+// A real zombie: the background child of a shell that then execs a sleep, which never reaps it. The child outlives
+// the exec by a second: one that ended first could be reaped by the shell itself (seen under load).
 async function startZombie(): Promise<{ zombie: number; parent: ChildProcess }> {
-  const parent = spawn("sh", ["-c", "sleep 0 & echo $!; exec sleep 30"], { stdio: ["ignore", "pipe", "ignore"] });
+  const parent = spawn("sh", ["-c", "sleep 1 & echo $!; exec sleep 30"], { stdio: ["ignore", "pipe", "ignore"] });
   const line = await new Promise<string>((resolve) => parent.stdout!.once("data", (chunk: Buffer) => resolve(chunk.toString())));
   return { zombie: Number(line.trim()), parent };
 }
