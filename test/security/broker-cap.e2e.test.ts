@@ -67,7 +67,9 @@ function findBrokered(agent: string): number[] {
   const groups = new Set<number>(findRecordedGroups(agent));
   for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
     try {
-      if (!readFileSync(`/proc/${pid}/environ`, "latin1").split("\0").includes(`ORG_BROKERED_FOR=${agent}`)) continue;
+      // This org's commands only: other e2e files run beside this one, with agents named a-1 of their own.
+      const environ = readFileSync(`/proc/${pid}/environ`, "latin1").split("\0");
+      if (!environ.includes(`ORG_BROKERED_FOR=${agent}`) || !environ.includes(`ORG_ROOT=${org?.dir}`)) continue;
       const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
       groups.add(Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[2]));
     } catch {
