@@ -49,7 +49,10 @@ export function buildServices(opts: { root: string; paths: OrgPaths; record: Org
   const { supervisor, screens } = defineSupervision({ state: paths.state, tmux, children, say });
   // What each agent writes, and the free space verify runs keep: the verifier asks it before every run.
   const disk = new DiskWatch({ root, readConfig, tmux, processes: world.processes, say });
-  const verifier = defineVerifier({ paths, record, children, gpus: world.gpus, readConfig: readCurrentConfig, firstRead, say, holdRuns: () => disk.holdRuns() });
+  const verifier = defineVerifier({
+    paths, record, children, gpus: world.gpus, readConfig: readCurrentConfig, firstRead, say,
+    holdRuns: () => disk.holdRuns(),
+  });
   // The other services judge by the verify section the verifier was handed, never by a later edit of org.yaml's.
   const readJudgedConfig = async (): Promise<ReadConfigResult> => {
     const read = await readConfig();

@@ -55,7 +55,8 @@ export function createStopControl(opts: { root: string; world: World; tmux: Pane
         const sandbox = await readAgentSandbox(state, agent.name);
         if (isRefusedSandbox(sandbox)) {
           const at = world.now().toISOString();
-          await writeAgentStatus(world.files, state, agent.name, { ...status!, state: "failed", reason: sandbox.refused, updatedAt: at });
+          const failed = { ...status!, state: "failed" as const, reason: sandbox.refused, updatedAt: at };
+          await writeAgentStatus(world.files, state, agent.name, failed);
           continue;
         }
         await noteRestart(state, spec, agent.paneId, start.resumed, world.now().getTime());

@@ -24,7 +24,8 @@ function formatStatusText(view: StatusView, root: string, width: number | undefi
   const judged = judge ? [describeJudgeSpend(judge.spend), ...explainJudgeSpend(judge.spend, judge.maxCost)] : [];
   const verifierLines = [...(verifier ? [formatVerifierLine(verifier), ...crashed] : []), ...judged];
   const stopLine = formatStopLine(view.stop, root);
-  return renderStatus(view.snapshot, warnings, view.usage, { utilization: view.utilization, stopLine, verifierLines, width });
+  const shown = { utilization: view.utilization, stopLine, verifierLines, width };
+  return renderStatus(view.snapshot, warnings, view.usage, shown);
 }
 
 function formatStatusJson(view: StatusView): string {

@@ -94,7 +94,8 @@ export function parseAgentSandbox(text: string | undefined): SandboxRecord {
 
 /** What a reader says of a damaged record: the agent is not started, and how to write the record again. */
 export function describeDamagedSandbox(file: string, reason: string): string {
-  return `${file} is damaged (${reason}): the agent is not started without its sandbox — run \`org down\`, then \`org up\``;
+  const fix = "run `org down`, then `org up`";
+  return `${file} is damaged (${reason}): the agent is not started without its sandbox — ${fix}`;
 }
 
 /** node's and org's own installs when the private /tmp would hide them (a clone tried out there): read-only again. */
