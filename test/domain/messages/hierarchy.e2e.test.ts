@@ -48,6 +48,8 @@ describe("the hierarchy's tasks and standups", () => {
     expect(script("junior-1")).toContain("Halve the loss: make train.sh print 0.5");
     const id = /delivered as (\S+) —/.exec(script("chief-1"))![1]!;
     expect(existsSync(file("junior-1", "inbox", "receipts", `${id}.json`))).toBe(true);
+    // The chief sets junior-2's task after junior-1's, which junior-1 may acknowledge first (seen under load).
+    await pollUntil(() => /== task junior-2\n[^]*exit 0\n/.test(script("chief-1")), { what: "junior-2's task set" });
     expect(readFileSync(file("junior-2", "task.md"), "utf8")).toMatch(/\n\n# Keep the baseline\nSubmit nothing; report the baseline.\n$/);
   }, 60_000);
 
