@@ -10,6 +10,17 @@ const fixed = (value: number | undefined, digits = 6) => (value === undefined ? 
 const signed = (value: number | undefined) =>
   (value === undefined ? "-" : `${value > 0 ? "+" : ""}${value.toFixed(6)}`);
 
+/**
+ * One agent's leaderboard cells, as `org results` and the report's table show them: baseline, best, delta, commit,
+ * runs, answered and each verdict's count (the fail count only where a gate failed something).
+ */
+export function describeBoardRow(agent: Leaderboard["agents"][number], fails: boolean): string[] {
+  const { counts } = agent;
+  const verdicts = [counts.keep, counts.discard, counts.crash, counts.reject, ...(fails ? [counts.fail] : [])];
+  const best = [fixed(agent.baseline), fixed(agent.best), signed(agent.delta), agent.bestCommit?.slice(0, 7) ?? "-"];
+  return [agent.agent, ...best, String(agent.runs), String(agent.answered), ...verdicts.map(String)];
+}
+
 /** Kept improvements listed with their cost: the latest ones, the rest counted. */
 const KEEPS_SHOWN = 10;
 
@@ -30,18 +41,7 @@ export function renderLeaderboard(
   // A FAIL column only where verify.gates failed something: an org without gates reads as before.
   const fails = board.agents.some((agent) => agent.counts.fail > 0);
   const rows = board.agents.map((agent) => [
-    agent.agent,
-    fixed(agent.baseline),
-    fixed(agent.best),
-    signed(agent.delta),
-    agent.bestCommit?.slice(0, 7) ?? "-",
-    String(agent.runs),
-    String(agent.answered),
-    String(agent.counts.keep),
-    String(agent.counts.discard),
-    String(agent.counts.crash),
-    String(agent.counts.reject),
-    ...(fails ? [String(agent.counts.fail)] : []),
+    ...describeBoardRow(agent, fails),
     ...(usage ? spendCells(usage.agents[agent.agent]) : []),
   ]);
   const counts = ["RUNS", "ANSWERED", "KEEP", "DISCARD", "CRASH", "REJECT", ...(fails ? ["FAIL"] : [])];

@@ -4,6 +4,7 @@ import type { Leaderboard } from "../domain/experiments/results-table.js";
 import type { ResultsUsage } from "../domain/usage/windows.js";
 import { totalTokens } from "../domain/usage/token-counts.js";
 import { describeSpan, formatTokens, formatUsd } from "./usage-format.js";
+import { describeBoardRow } from "./leaderboard.js";
 
 export interface ReportPage {
   title: string;
@@ -110,9 +111,6 @@ function renderUtilization(utilization: NonNullable<ReportPage["utilization"]>):
 }
 
 function renderBoardTable(board: Leaderboard, metricName: string, usage: ResultsUsage | undefined): string {
-  const fixed = (value: number | undefined) => (value === undefined ? "-" : value.toFixed(6));
-  const signed = (value: number | undefined) =>
-    (value === undefined ? "-" : `${value > 0 ? "+" : ""}${value.toFixed(6)}`);
   // A fail column only where a gate of verify.gates failed something, as in `org results`.
   const fails = board.agents.some((agent) => agent.counts.fail > 0);
   const counts = ["keep", "discard", "crash", "reject", ...(fails ? ["fail"] : [])];
@@ -128,14 +126,7 @@ function renderBoardTable(board: Leaderboard, metricName: string, usage: Results
     ...(usage ? ["tokens", "cost", "cost per keep"] : []),
   ];
   const rows = board.agents.map((agent) => [
-    agent.agent,
-    fixed(agent.baseline),
-    fixed(agent.best),
-    signed(agent.delta),
-    agent.bestCommit?.slice(0, 7) ?? "-",
-    String(agent.runs),
-    String(agent.answered),
-    ...counts.map((status) => String(agent.counts[status as keyof typeof agent.counts])),
+    ...describeBoardRow(agent, fails),
     ...(usage ? spendCells(usage.agents[agent.agent]) : []),
   ]);
   const cells = (row: string[], tag: "th" | "td") =>
