@@ -1,17 +1,29 @@
 import type { PresetName } from "../runtimes/runtime-presets.js";
 import type { ScreenRule } from "./screen-state.js";
 
+/** One regex of alternatives written one or a few a line (a regex literal cannot be broken): `before(?:a|b|…)after`. */
+function anyOf(alternatives: RegExp[], around: { before?: string; after?: string; flags?: string } = {}): RegExp {
+  const { before = "", after = "", flags = "" } = around;
+  return new RegExp(`${before}(?:${alternatives.map((part) => part.source).join("|")})${after}`, flags);
+}
+
 // Order matters: a blocking screen (login, offline, limit, dialog) wins over the prompt drawn under it.
 const CLAUDE: ScreenRule[] = [
   { kind: "refused", pattern: /--dangerously-skip-permissions cannot be used with root\/sudo/, refusal: "root" },
   {
     kind: "offline",
-    pattern: /Unable to connect to Anthropic services|Failed to connect to api\.anthropic\.com|Can't reach the API server/,
+    pattern: anyOf([
+      /Unable to connect to Anthropic services/, /Failed to connect to api\.anthropic\.com/,
+      /Can't reach the API server/,
+    ]),
   },
   // 2.1.328 asks before it uses an ANTHROPIC_API_KEY it has not seen, with "No" selected: a person answers that.
   {
     kind: "login-required",
-    pattern: /Not logged in|Please run \/login|Invalid API key|Select login method|OAuth (error|token has expired)|Detected a custom API key/,
+    pattern: anyOf([
+      /Not logged in/, /Please run \/login/, /Invalid API key/, /Select login method/,
+      /OAuth (error|token has expired)/, /Detected a custom API key/,
+    ]),
   },
   // 2.1.328 retries a 401 ten times ("✻ 401 invalid x-api-key · retrying in 29s · attempt
   // 7/10"), minutes a person could fix it in.
@@ -62,14 +74,19 @@ const CODEX: ScreenRule[] = [
   // 0.169.0: "Trust this folder?" with "› 1. Trust and continue" selected; Enter saves trust_level = "trusted".
   {
     kind: "trust-dialog",
-    pattern: /Trust this folder\?|Trust and continue|Do you trust the files in this folder|allow Codex to work in this folder/i,
+    pattern: anyOf([
+      /Trust this folder\?/, /Trust and continue/, /Do you trust the files in this folder/,
+      /allow Codex to work in this folder/,
+    ], { flags: "i" }),
     keys: ["Enter"],
   },
   { kind: "working", pattern: /esc to interrupt/i },
   // After working: 0.169.0 gives up after "Reconnecting... 5/5" and leaves the last error, under "■", above its prompt.
   {
     kind: "service-error",
-    pattern: /^\s*■ (?:We’re currently experiencing high demand|stream disconnected before completion|unexpected status 5\d\d)/,
+    pattern: anyOf([
+      /We’re currently experiencing high demand/, /stream disconnected before completion/, /unexpected status 5\d\d/,
+    ], { before: String.raw`^\s*■ ` }),
     tail: 5,
   },
   { kind: "idle", pattern: /\? for shortcuts|⏎ send|context left|^\s*[›▌>]\s*$/ },
@@ -89,7 +106,10 @@ const GEMINI: ScreenRule[] = [
   { kind: "login-required", pattern: /Existing API key detected/ },
   {
     kind: "login-required",
-    pattern: /How would you like to authenticate|Waiting for authentication|Failed to sign in|GEMINI_API_KEY environment variable not found/,
+    pattern: anyOf([
+      /How would you like to authenticate/, /Waiting for authentication/, /Failed to sign in/,
+      /GEMINI_API_KEY environment variable not found/,
+    ]),
   },
   { kind: "key-refused", pattern: /^\s*✕ \[API Error: .*(?:"code":\s*401\b|UNAUTHENTICATED|API key not valid)/ },
   { kind: "offline", pattern: /fetch failed|ENOTFOUND|getaddrinfo|Failed to connect/ },
@@ -111,7 +131,9 @@ const GEMINI: ScreenRule[] = [
   // Error: …]" above its prompt.
   {
     kind: "service-error",
-    pattern: /^\s*✕ \[API Error: .*(?:"code":\s*5\d\d\b|INTERNAL|UNAVAILABLE|in JSON at position|Unexpected token|terminated)/,
+    pattern: anyOf([
+      /"code":\s*5\d\d\b/, /INTERNAL/, /UNAVAILABLE/, /in JSON at position/, /Unexpected token/, /terminated/,
+    ], { before: String.raw`^\s*✕ \[API Error: .*` }),
     tail: 13,
   },
   { kind: "idle", pattern: /Type your message|^\s*>\s*$/ },
@@ -125,7 +147,9 @@ const OPENCODE: ScreenRule[] = [
   // 1.18.33 shows only the service's message, in the session's box: the services' own words for a refused key.
   {
     kind: "key-refused",
-    pattern: /^\s*┃\s+(?:Incorrect API key provided|invalid x-api-key|Invalid API key|API key not valid|invalid_api_key)\b/,
+    pattern: anyOf([
+      /Incorrect API key provided/, /invalid x-api-key/, /Invalid API key/, /API key not valid/, /invalid_api_key/,
+    ], { before: String.raw`^\s*┃\s+`, after: String.raw`\b` }),
   },
   // 1.18.33 retries with "Cannot connect to API: … [retrying in 3s attempt #3]", then leaves the error in the session.
   // "Cannot connect to API: The socket connection was closed unexpectedly" is the service
@@ -141,7 +165,10 @@ const OPENCODE: ScreenRule[] = [
   // in the session's box; a reply it cannot parse shows at once.
   {
     kind: "service-error",
-    pattern: /^\s*┃\s+(?:Internal server error|Service Unavailable|Bad Gateway|Overloaded|The server had an error|Cannot connect to API: The socket connection was closed|JSON parsing failed)\b/i,
+    pattern: anyOf([
+      /Internal server error/, /Service Unavailable/, /Bad Gateway/, /Overloaded/, /The server had an error/,
+      /Cannot connect to API: The socket connection was closed/, /JSON parsing failed/,
+    ], { before: String.raw`^\s*┃\s+`, after: String.raw`\b`, flags: "i" }),
   },
   { kind: "idle", pattern: /ctrl\+p commands|enter send/i },
 ];
