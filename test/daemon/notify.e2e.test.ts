@@ -112,6 +112,12 @@ describe("notifications into the pane", () => {
     expect(outcomes("chief-1").map((outcome) => outcome.ids)).toEqual([[id]]);
     expect(screen("chief-1")).toContain("[org] new message from junior-1 (note): run `org inbox`");
     expect(isAlive(daemon)).toBe(true);
-    await pollUntil(() => runOrg(["logs", "daemon"], { cwd: org.dir }).stdout.includes("state/agents/chief-1/inbox/20200101-000000-000-00000000.md:2: the front matter is never closed"), { what: "the report in the daemon's pane" });
+    // Looked for in state/daemon.log, which `org logs daemon` prints, not with a process a look; then the command says it.
+    const report = "state/agents/chief-1/inbox/20200101-000000-000-00000000.md:2: the front matter is never closed";
+    const daemonLog = join(org.dir, "state", "daemon.log");
+    await pollUntil(() => existsSync(daemonLog) && readFileSync(daemonLog, "utf8").includes(report), {
+      what: "the report in the daemon's pane",
+    });
+    expect(runOrg(["logs", "daemon"], { cwd: org.dir }).stdout).toContain(report);
   });
 });

@@ -1,6 +1,6 @@
 // Disk: an agent that writes past its budget, in its worktree or its state folder, is stopped, blocked with why and
 // named in log.md, and stays stopped while the other agents' verdicts go on.
-import { statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { pollUntil } from "../helpers/poll.js";
@@ -20,11 +20,17 @@ describe.each(IDENTITIES)("the disk budget as $name", (who) => {
     org = createTestOrg({ as: who, yaml: diskOrgYaml("{ per_agent: 5M, every: 1s }", 200), files: LOOPING_FILES });
     const up = runOrgAs(who, ["up", "--no-attach"], { cwd: org.dir });
     expect(up.code, up.stderr).toBe(0);
-    const blocked = await pollUntil(() => {
-      const agents = statusOf(org!).agents ?? [];
-      const fillers = agents.filter((agent) => agent.name !== "researcher-1");
-      return fillers.length === 2 && fillers.every((agent) => agent.state === "blocked") ? fillers : undefined;
-    }, { what: "both fillers blocked", timeoutMs: 30_000, explain: explainOrg(org) });
+    // Looked for in the fillers' status files, not with an `org status` process a look; then org status says it.
+    const stateOf = (agent: string) => {
+      const file = join(org!.dir, "state", "agents", agent, "status.json");
+      return existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as { state: string }).state : undefined;
+    };
+    await pollUntil(() => ["filler-1", "stasher-1"].every((agent) => stateOf(agent) === "blocked"), {
+      what: "both fillers blocked", timeoutMs: 30_000, explain: explainOrg(org),
+    });
+    const blocked = (statusOf(org).agents ?? []).filter((agent) => agent.name !== "researcher-1");
+    const shown = blocked.map((agent) => [agent.name, agent.state]);
+    expect(shown).toEqual([["filler-1", "blocked"], ["stasher-1", "blocked"]]);
     for (const agent of blocked) {
       const where = agent.name === "filler-1" ? "worktrees/filler-1" : "worktrees/stasher-1";
       expect(agent.reason).toMatch(new RegExp(`^wrote \\d+(\\.\\d)? MiB in ${where} and state/agents/${agent.name}, over sandbox\\.disk\\.per_agent \\(5\\.0 MiB\\), so its program was stopped — free space there or raise sandbox\\.disk\\.per_agent in org\\.yaml, then restart it \\(r in \`org watch\`, or \`org down && org up\`\\)$`));

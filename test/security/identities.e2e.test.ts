@@ -1,5 +1,5 @@
 // The red-team harness itself: an org comes up sandboxed as each identity, and its agent runs as that identity.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { pollUntil } from "../helpers/poll.js";
@@ -26,12 +26,16 @@ describe.each(IDENTITIES)("the red-team harness as $name", (who) => {
     const up = runOrgAs(who, ["up", "--no-attach"], { cwd: org.dir });
     expect(up.stderr).not.toContain("WITHOUT a sandbox");
     expect(up.code, up.stderr).toBe(0);
-    const status = await pollUntil(() => {
-      const out = runOrgAs(who, ["status", "--json"], { cwd: org!.dir });
-      const agents = (JSON.parse(out.stdout || "{}") as { agents?: { name: string; state: string; pid?: number }[] }).agents ?? [];
-      return agents.find((agent) => agent.name === "a-1" && agent.state === "running" && agent.pid);
-    }, { timeoutMs: 20_000, what: "a-1 running" });
-    const uid = /^Uid:\s+(\d+)/m.exec(readFileSync(join("/proc", String(status.pid), "status"), "utf8"))?.[1];
+    // Looked for in a-1's status file, not with an `org status` process a look; then org status, as `who`, says it.
+    const file = join(org.dir, "state", "agents", "a-1", "status.json");
+    const stateOf = () => (existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as { state: string }).state : "");
+    await pollUntil(() => stateOf() === "running", { timeoutMs: 20_000, what: "a-1 running" });
+    const out = runOrgAs(who, ["status", "--json"], { cwd: org.dir });
+    type Agent = { name: string; state: string; pid?: number };
+    const agents = (JSON.parse(out.stdout || "{}") as { agents?: Agent[] }).agents ?? [];
+    const status = agents.find((agent) => agent.name === "a-1");
+    expect([status?.state, status?.pid]).toEqual(["running", expect.any(Number)]);
+    const uid = /^Uid:\s+(\d+)/m.exec(readFileSync(join("/proc", String(status!.pid), "status"), "utf8"))?.[1];
     expect(Number(uid)).toBe(who.uid);
   }, 60_000);
 });

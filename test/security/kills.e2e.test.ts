@@ -26,7 +26,7 @@ verify:
   keep: { k: 2, min_delta: 0, confirm: 0 }
 `;
 
-const VERIFY = 'sleep 2\necho "val_bpb: 1.0"\n';
+const VERIFY = 'sleep 1\necho "val_bpb: 1.0"\n';
 
 let org: OrgAs | undefined;
 afterEach(() => {

@@ -38,6 +38,13 @@ function hostPids(socket: string): number[] {
 }
 
 type StatusJson = { agents: { name: string; state: string; pid: number | null }[] };
+const statusJson = (dir: string) => JSON.parse(runOrg(["status", "--json"], { cwd: dir }).stdout) as StatusJson;
+
+// Looked for in their status files, not with an `org status` process a look; `org status --json` is asked once after.
+const awaitRunning = (state: string, agents: string[]) => pollUntil(() => agents.every((agent) => {
+  const path = join(state, "agents", agent, "status.json");
+  return existsSync(path) && readJsonFile<AgentStatus>(path).state === "running";
+}), { what: `${agents.join(", ")} running` });
 
 describe("org up --no-tmux: the same org in node-pty", () => {
   test("agents run and are supervised with no tmux server; org watch's feed reads their screens; org down leaves nothing", async () => {
@@ -53,11 +60,10 @@ describe("org up --no-tmux: the same org in node-pty", () => {
     expect([record.mode, record.socket]).toEqual(["pty", `pty:${ptySocket}`]);
     expect(hostPids(ptySocket)).toHaveLength(1);
 
-    const status = await pollUntil(() => {
-      const parsed = JSON.parse(runOrg(["status", "--json"], { cwd: dir }).stdout) as StatusJson;
-      return parsed.agents.every((agent) => agent.state === "running" || agent.name === "flaky-1") ? parsed : undefined;
-    }, { what: "researchers running" });
+    await awaitRunning(state, ["researcher-1", "researcher-2"]);
+    const status = statusJson(dir);
     expect(status.agents.map((agent) => agent.name)).toEqual(["researcher-1", "researcher-2", "flaky-1"]);
+    expect(status.agents.every((agent) => agent.state === "running" || agent.name === "flaky-1")).toBe(true);
 
     const source = new DashboardSource(createWorld(), dir, { goal: "minimize", metricName: "val_bpb" });
     const model = await pollUntil(async () => {
@@ -98,10 +104,9 @@ describe("org up --no-tmux: the same org in node-pty", () => {
     expect(up.code).toBe(0);
     expect(up.stderr).toContain("notice: tmux not found on PATH — running the org without it (node-pty); watch it with `org watch`");
     expect(readJsonFile<OrgRecord & { mode?: string }>(join(dir, "state", "org.json")).mode).toBe("pty");
-    const status = await pollUntil(() => {
-      const parsed = JSON.parse(runOrg(["status", "--json"], { cwd: dir }).stdout) as StatusJson;
-      return parsed.agents[0]?.state === "running" ? parsed : undefined;
-    }, { what: "researcher-1 running" });
+    await awaitRunning(join(dir, "state"), ["researcher-1"]);
+    const status = statusJson(dir);
+    expect(status.agents[0]).toMatchObject({ name: "researcher-1", state: "running" });
     expect(status.agents[0]!.pid).not.toBeNull();
     expect(runOrg(["down"], { cwd: dir }).code).toBe(0);
     await pollUntil(() => !isRunning(status.agents[0]!.pid!), { what: "researcher-1 stopped" });

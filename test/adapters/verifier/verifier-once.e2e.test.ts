@@ -9,9 +9,9 @@ import type { Runner } from "../../../src/adapters/process.js";
 import { ConfigSchema } from "../../../src/domain/config/schema.js";
 import type { AgentLedger, ExperimentRequest } from "../../../src/domain/experiments/request.js";
 import type { VerifierPort } from "../../../src/domain/experiments/verifier-port.js";
-import type { OrgRecord } from "../../../src/domain/state.js";
 import { pollUntil } from "../../helpers/poll.js";
-import { createRepo, git, removeDir } from "../../helpers/temp-repo.js";
+import { git, removeDir } from "../../helpers/temp-repo.js";
+import { createTestOrg } from "../../helpers/test-org/index.js";
 
 const AGENT = "r-1";
 const config = ConfigSchema.parse({
@@ -27,14 +27,9 @@ afterEach(() => {
 
 /** A research repo whose metric is value.txt, one agent worktree on its branch, and the org's state next to them. */
 function createOrg() {
-  root = createRepo({ "score.sh": 'echo "score: $(cat value.txt)"\n', "value.txt": "1.0\n" });
-  const worktree = join(root, "worktrees", AGENT);
-  git(root, ["worktree", "add", "-q", "-b", `org/t/${AGENT}`, worktree, "main"]);
-  const record: OrgRecord = {
-    version: 1, name: "t", root, repo: root, base: "main", baseCommit: git(root, ["rev-parse", "main"]).trim(), socket: "none", session: "none", cpuMode: true,
-    agents: [{ name: AGENT, role: "researcher", runtime: "idle", branch: `org/t/${AGENT}`, worktree, gpu: null }], upAt: new Date().toISOString(),
-  };
-  const state = join(root, "state");
+  const files = { "score.sh": 'echo "score: $(cat value.txt)"\n', "value.txt": "1.0\n" };
+  const { root: dir, worktree, record, state } = createTestOrg({ daemon: false, agents: [AGENT], files });
+  root = dir;
   const port = createVerifierPort({ repo: root, state });
   /** A daemon: a fresh loop, as `org up` starts after a kill. */
   const daemon = (hands: VerifierPort = port) => new VerifierLoop(record, config, hands, () => undefined);

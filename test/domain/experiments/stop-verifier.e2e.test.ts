@@ -7,9 +7,9 @@ import { createVerifierPort } from "../../../src/adapters/verifier/port.js";
 import { ConfigSchema } from "../../../src/domain/config/schema.js";
 import type { ExperimentRequest } from "../../../src/domain/experiments/request.js";
 import type { StopRecord } from "../../../src/domain/experiments/stop-state.js";
-import type { OrgRecord } from "../../../src/domain/state.js";
 import { pollUntil } from "../../helpers/poll.js";
-import { createRepo, git, removeDir } from "../../helpers/temp-repo.js";
+import { git, removeDir } from "../../helpers/temp-repo.js";
+import { createTestOrg } from "../../helpers/test-org/index.js";
 
 const AGENT = "r-1";
 const config = ConfigSchema.parse({
@@ -26,15 +26,10 @@ afterEach(() => {
 
 describe("the verifier under a stop that cancels queued runs", () => {
   test("a queued experiment is cancelled with a log entry, a queued confirmation runs, nothing new is queued; after the stop the commit is judged", async () => {
-    root = createRepo({ "score.sh": 'echo "score: $(cat value.txt)"\n', "value.txt": "1.0\n" });
-    const worktree = join(root, "worktrees", AGENT);
-    git(root, ["worktree", "add", "-q", "-b", `org/t/${AGENT}`, worktree, "main"]);
-    const base = git(root, ["rev-parse", "main"]).trim();
-    const record: OrgRecord = {
-      version: 1, name: "t", root, repo: root, base: "main", baseCommit: base, socket: "none", session: "none", cpuMode: true,
-      agents: [{ name: AGENT, role: "researcher", runtime: "idle", branch: `org/t/${AGENT}`, worktree, gpu: null }], upAt: new Date().toISOString(),
-    };
-    const state = join(root, "state");
+    const files = { "score.sh": 'echo "score: $(cat value.txt)"\n', "value.txt": "1.0\n" };
+    const onDisk = createTestOrg({ daemon: false, agents: [AGENT], files });
+    root = onDisk.root;
+    const { worktree, base, record, state } = onDisk;
     const loop = new VerifierLoop(record, config, createVerifierPort({ repo: root, state }), () => undefined);
     const queued = () => readdirSync(join(state, "queue")).filter((name) => name.endsWith(".json"));
     const look = async (now = new Date()) => {

@@ -66,10 +66,22 @@ describe("an org that knows when to stop", () => {
     // Its figures are today's: the queued runs that finished after the stop count too.
     expect(resumed.stdout).toMatch(/^going on past stop\.max_experiments 3 \(max_experiments reached: \d+ experiments of 3\)\n/);
     await pollUntil(() => log().includes("resume | the stop no longer holds (org up --resume)"), { what: "the --resume entry", timeoutMs: 20_000, explain });
-    const running = async (old: number[]) => pollUntil(() => {
-      const agents = (JSON.parse(runOrg(["status", "--json"], { cwd: dir }).stdout) as { agents: { state: string; pid: number | null }[] }).agents;
-      return agents.every((agent) => agent.state === "running" && agent.pid !== null && !old.includes(agent.pid)) ? agents.map((agent) => agent.pid!) : undefined;
-    }, { what: "both agents running again", timeoutMs: 20_000, explain });
+    // Polled in the status files, an `org status` process less each look; then `org status --json` says the same.
+    const isNew = (old: number[]) => (agents: { state: string; pid?: number | null }[]) =>
+      agents.every((agent) => agent.state === "running" && agent.pid && !old.includes(agent.pid));
+    const running = async (old: number[]) => {
+      const pidsNow = await pollUntil(() => {
+        const statuses = ["researcher-1", "researcher-2"]
+          .map((agent) => readJsonFile<AgentStatus>(join(state, "agents", agent, "status.json")));
+        return isNew(old)(statuses) ? statuses.map((status) => status.pid!) : undefined;
+      }, { what: "both agents running again", timeoutMs: 20_000, explain });
+      const { agents } = JSON.parse(runOrg(["status", "--json"], { cwd: dir }).stdout) as {
+        agents: { state: string; pid: number | null }[];
+      };
+      expect(isNew(old)(agents)).toBe(true);
+      expect(agents.map((agent) => agent.pid)).toEqual(pidsNow);
+      return pidsNow;
+    };
     const second = await running(pids);
 
     // A new value applies again: 4 is met at once; then raised to 1000, the daemon's next look resumes the org.

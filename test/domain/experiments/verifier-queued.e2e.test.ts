@@ -11,9 +11,9 @@ import {
   formatSubmitReply, formatVerdictMessage, type VerdictFile,
 } from "../../../src/domain/experiments/submit-reply.js";
 import { parseMessage, type Message } from "../../../src/domain/messages/message-head.js";
-import type { OrgRecord } from "../../../src/domain/state.js";
 import { pollUntil } from "../../helpers/poll.js";
-import { createRepo, git, removeDir } from "../../helpers/temp-repo.js";
+import { git, removeDir } from "../../helpers/temp-repo.js";
+import { createTestOrg } from "../../helpers/test-org/index.js";
 
 const AGENT = "r-1";
 const config = ConfigSchema.parse({
@@ -29,15 +29,9 @@ afterEach(() => {
 
 /** A repo whose score (lower is better) is a.txt + b.txt, one agent worktree on its branch, the org's state beside them. */
 function createOrg() {
-  root = createRepo({ "score.sh": 'echo "score: $(( $(cat a.txt) + $(cat b.txt) ))"\n', "a.txt": "5\n", "b.txt": "5\n" });
-  const worktree = join(root, "worktrees", AGENT);
-  git(root, ["worktree", "add", "-q", "-b", `org/t/${AGENT}`, worktree, "main"]);
-  const base = git(root, ["rev-parse", "main"]).trim();
-  const record: OrgRecord = {
-    version: 1, name: "t", root, repo: root, base: "main", baseCommit: base, socket: "none", session: "none", cpuMode: true,
-    agents: [{ name: AGENT, role: "researcher", runtime: "idle", branch: `org/t/${AGENT}`, worktree, gpu: null }], upAt: new Date().toISOString(),
-  };
-  const state = join(root, "state");
+  const files = { "score.sh": 'echo "score: $(( $(cat a.txt) + $(cat b.txt) ))"\n', "a.txt": "5\n", "b.txt": "5\n" };
+  const { root: dir, worktree, base, record, state } = createTestOrg({ daemon: false, agents: [AGENT], files });
+  root = dir;
   const port = createVerifierPort({ repo: root, state });
   const daemon = (hands: VerifierPort = port) => new VerifierLoop(record, config, hands, () => undefined);
   const commit = (file: "a.txt" | "b.txt", value: string, message: string) => {
