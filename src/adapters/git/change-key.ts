@@ -5,6 +5,7 @@ import { computePatchId } from "../../domain/experiments/patch-id.js";
 import type { Change } from "../../domain/experiments/tried-answer.js";
 import type { Runner } from "../process.js";
 import { readGitBytes } from "./read-bytes.js";
+import { readLooseCommitTree } from "./loose-commit.js";
 import { runGit } from "./run.js";
 
 // The diff's bytes as git wrote them, their patch-id computed or the bytes hashed.
@@ -17,7 +18,8 @@ async function readTree(repo: string, commit: string, git: (args: string[]) => P
   const key = `${repo}\0${commit}`;
   const known = trees.get(key);
   if (known) return known;
-  const tree = (await git(["rev-parse", `${commit}^{tree}`])).trim();
+  // A new best was a candidate the store took loose: its object says its tree, with no git process.
+  const tree = (await readLooseCommitTree(repo, commit)) ?? (await git(["rev-parse", `${commit}^{tree}`])).trim();
   trees.set(key, tree);
   return tree;
 }

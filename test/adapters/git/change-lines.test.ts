@@ -102,16 +102,17 @@ test("git diff -w runs only when the diff cannot tell: an edited line needs none
   expect(asked.filter((argv) => argv.includes("-w"))).toHaveLength(1);
 });
 
-test("the key costs one git process, the diff, and its patch-id is the one git patch-id --stable prints", async () => {
+test("the key costs one git process, the diff; its patch-id is the one git patch-id --stable prints", async () => {
   const dir = createRepo({ "a.txt": "one\ntwo\nthree\n" });
   repo = dir;
   const base = git(dir, ["rev-parse", "HEAD"]).trim();
-  await readChange(dir, base, base);
   const head = commit(dir, "edit", () => writeFileSync(join(dir, "a.txt"), "one\n2\nthree\n"));
   const before = usage.spawned;
-  const read = await readChange(dir, base, head);
-  // The base's tree was read by the first call already: the diff alone.
+  // In the git folder, as in the verifier's bare store.
+  const read = await readChange(join(dir, ".git"), base, head);
+  // The base's tree read off its loose object, its patch-id computed here: the diff alone.
   expect(usage.spawned - before).toBe(1);
+  expect(read).toMatchObject({ key: { tree: git(dir, ["rev-parse", `${base}^{tree}`]).trim() } });
   const diff = execFileSync("git", ["diff", "--binary", "--full-index", "--no-renames", base, head], { cwd: dir });
   const id = execFileSync("git", ["patch-id", "--stable"], { cwd: dir, input: diff }).toString().split(" ")[0];
   expect(read).toMatchObject({ kind: "change", key: { patchId: id } });
