@@ -22,6 +22,7 @@ const STORE_CONFIG = `[gc]
 const CALL = ["core.hooksPath=/dev/null", "gc.auto=0", "maintenance.auto=false", "fetch.writeCommitGraph=false"];
 const FETCH = ["fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--no-recurse-submodules"];
 const HASH = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+const PACK = ["pack-objects", "--revs", "--stdout", "-q", "--thin", "--delta-base-offset"];
 
 export type StoreOpened = { kind: "opened" | "made" } | { kind: "remade"; brokenTo: string };
 
@@ -94,7 +95,8 @@ async function packCommits(store: string, repo: string, wanted: string[], held: 
   if (held.length === 0) return false;
   const revs = [...wanted, ...held.map((commit) => `^${commit}`)].map((rev) => `${rev}\n`).join("");
   const [packed, indexed] = await pipeGit(
-    { args: ["pack-objects", "--revs", "--stdout", "-q", "--thin", "--delta-base-offset"], cwd: repo, input: revs },
+    // Into a pipe whose other side inflates and resolves it all: no delta search, nothing compressed on the way.
+    { args: [...PACK, "--window=0", "--compression=0"], cwd: repo, input: revs },
     { args: ["unpack-objects", "-q", "--strict"], cwd: store }, CALL, 600_000,
   );
   if (packed.exitCode !== 0 || indexed.exitCode !== 0) return false;

@@ -58,7 +58,7 @@ describe("admitting commits into the verifier's store", () => {
       const before = packs();
       const big = Array.from({ length: 5000 }, (_, index) => `line ${index}`).join("\n");
       commit("a.txt", `${big}\n`);
-      // A thin pack: the second commit's blob is a delta on the first's, which only the store holds.
+      // The second admit builds on the first's commit, which the store now holds whole.
       const head = commit("a.txt", `${big}\nmore\n`);
       const held = commit("b.txt", "held\n");
       expect(await admitCommits(store, repo, [git(repo, ["rev-parse", `${head}~1`]).trim(), base])).toBeUndefined();
@@ -67,6 +67,24 @@ describe("admitting commits into the verifier's store", () => {
       expect(git(store, ["cat-file", "-t", head]).trim()).toBe("commit");
       expect(git(store, ["show", `${head}:a.txt`])).toBe(`${big}\nmore\n`);
       git(store, ["fsck", "--strict", "--no-dangling"]);
+    });
+
+  test("the pipe's pack is made for the pipe: no delta search, nothing compressed that the store inflates at once",
+    async () => {
+      const { repo, store, base, commit } = await createStore();
+      const head = commit("a.txt", `${"x".repeat(100_000)}\n`);
+      const trace = join(repo, ".git", "trace.log");
+      process.env.GIT_TRACE = trace;
+      try {
+        expect(await admitCommits(store, repo, [head, base])).toBeUndefined();
+      } finally {
+        delete process.env.GIT_TRACE;
+      }
+      const lines = readFileSync(trace, "utf8").split("\n");
+      const packs = lines.filter((line) => line.includes("built-in: git pack-objects"));
+      expect(packs).toHaveLength(1);
+      expect(packs[0]).toContain("--window=0 --compression=0");
+      expect(git(store, ["show", `${head}:a.txt`])).toBe(`${"x".repeat(100_000)}\n`);
     });
 
   test("a ref file cut short (a crash mid-write) is not believed: taken again, named whole", async () => {
