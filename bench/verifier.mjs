@@ -31,11 +31,15 @@ async function waitFor(check, timeoutMs) {
   }
 }
 
-// The daemon's CPU (utime + stime, clock ticks of 10 ms) and the processes it spawned, as its heartbeat last wrote them.
+// The daemon's CPU (utime + stime, clock ticks of 10 ms), its reaped children's (cutime + cstime: every git process,
+// and the runs), and the processes it spawned, as its heartbeat last wrote them.
 function readDaemonUsage(dir) {
   const daemon = JSON.parse(readFileSync(join(dir, "state", "daemon.json"), "utf8"));
   const fields = readFileSync(`/proc/${daemon.pid}/stat`, "utf8").split(") ")[1].split(" ");
-  return { ticks: Number(fields[11]) + Number(fields[12]), spawned: daemon.usage.spawned, at: daemon.heartbeatAt };
+  return {
+    ticks: Number(fields[11]) + Number(fields[12]), childTicks: Number(fields[13]) + Number(fields[14]),
+    spawned: daemon.usage.spawned, at: daemon.heartbeatAt,
+  };
 }
 
 export async function benchOverhead(experiments = Number(process.env.BENCH_OVERHEAD_EXPERIMENTS ?? 100)) {
@@ -67,12 +71,14 @@ export async function benchOverhead(experiments = Number(process.env.BENCH_OVERH
       overhead_max_ms: Math.max(...overheads),
       // The whole request (the reset after the row included) and the idle looks between them.
       daemon_cpu_ms_per_experiment: Math.round(((after.ticks - before.ticks) * 10) / experiments),
+      children_cpu_ms_per_experiment: Math.round(((after.childTicks - before.childTicks) * 10) / experiments),
       daemon_spawns_per_experiment: Number(((after.spawned - before.spawned) / experiments).toFixed(1)),
       load: Number(loadavg()[0].toFixed(1)),
     };
     if (trace) result.phases = summarizeTrace(trace);
     process.stderr.write(`verifier overhead: median ${result.overhead_median_ms} ms, p95 ${result.overhead_p95_ms} ms over `
-      + `${experiments}; daemon ${result.daemon_cpu_ms_per_experiment} ms CPU and `
+      + `${experiments}; daemon ${result.daemon_cpu_ms_per_experiment} ms CPU (its processes `
+      + `${result.children_cpu_ms_per_experiment} ms) and `
       + `${result.daemon_spawns_per_experiment} processes an experiment (load ${result.load})\n`);
     return result;
   } finally {

@@ -1,12 +1,14 @@
 import { createHash } from "node:crypto";
 import { countDiffLines, type DiffLines } from "../../domain/experiments/diff-lines.js";
 import { hasNonWhitespaceEdit } from "../../domain/experiments/whitespace-edit.js";
+import { computePatchId } from "../../domain/experiments/patch-id.js";
 import type { Change } from "../../domain/experiments/tried-answer.js";
 import type { Runner } from "../process.js";
-import { pipeGit } from "./pipe.js";
+import { readGitBytes } from "./read-bytes.js";
+import { readLooseCommitTree } from "./loose-commit.js";
 import { runGit } from "./run.js";
 
-// The diff's bytes as git wrote them, handed to patch-id or hashed.
+// The diff's bytes as git wrote them, their patch-id computed or the bytes hashed.
 const DIFF = ["diff", "--binary", "--full-index", "--no-renames", "--no-color", "--no-ext-diff"];
 
 // A commit's tree never changes: `against` (an agent's best) is asked of git once, not on every candidate built on it.
@@ -16,7 +18,8 @@ async function readTree(repo: string, commit: string, git: (args: string[]) => P
   const key = `${repo}\0${commit}`;
   const known = trees.get(key);
   if (known) return known;
-  const tree = (await git(["rev-parse", `${commit}^{tree}`])).trim();
+  // A new best was a candidate the store took loose: its object says its tree, with no git process.
+  const tree = (await readLooseCommitTree(repo, commit)) ?? (await git(["rev-parse", `${commit}^{tree}`])).trim();
   trees.set(key, tree);
   return tree;
 }
@@ -33,7 +36,7 @@ export async function readChange(repo: string, against: string, commit: string, 
     if (result.exitCode !== 0) throw new Error(`git ${args.join(" ")} failed in ${repo}: ${result.stderr.trim()}`);
     return result.stdout;
   };
-  // The reads of the store at once, the diff straight into patch-id: one round of git, no file written.
+  // The reads of the store at once: one round of git, no file written.
   const [tree, { id, diff }] = await Promise.all([readTree(repo, against, git), readPatchId(repo, against, commit)]);
   const text = diff.toString("latin1");
   // `git diff -w` prints nothing for a file whose edits are whitespace; a mode change or a new empty file shows.
@@ -52,13 +55,11 @@ export async function readChange(repo: string, against: string, commit: string, 
   return { kind: "change", key: { patchId, tree }, lines, diff };
 }
 
-// `git diff | git patch-id --stable` in the store: the id ("" for a diff without hunks), and the diff's bytes as
-// they went by (read back as a string, two different non-UTF-8 edits would look the same).
+// The diff in the store, as bytes (read back as a string, two different non-UTF-8 edits would look the same), and
+// its `git patch-id --stable` ("" when git prints none) computed here: one git process, not two in a pipe.
 async function readPatchId(repo: string, against: string, commit: string): Promise<{ id: string; diff: Buffer }> {
-  const [diffed, hashed] = await pipeGit({ args: [...DIFF, against, commit], cwd: repo, input: "", keep: true },
-    { args: ["patch-id", "--stable"], cwd: repo, capture: true }, [], 120_000);
-  const failed = [diffed, hashed].find((side) => side.exitCode !== 0);
-  const why = failed?.stderr.trim();
-  if (failed) throw new Error(`git diff ${against} ${commit} | git patch-id failed in ${repo}: ${why}`);
-  return { id: (hashed.stdout ?? "").trim().split(/\s+/)[0] ?? "", diff: diffed.bytes ?? Buffer.alloc(0) };
+  const diffed = await readGitBytes([...DIFF, against, commit], repo, 120_000);
+  const why = diffed.stderr.trim();
+  if (diffed.exitCode !== 0) throw new Error(`git diff ${against} ${commit} failed in ${repo}: ${why}`);
+  return { id: computePatchId(diffed.bytes), diff: diffed.bytes };
 }

@@ -22,7 +22,7 @@ export async function rebaseChange(
     if (result.exitCode !== 0) throw new Error(`git ${args.join(" ")} failed in ${checkout}: ${result.stderr.trim()}`);
     return result.stdout.trim();
   };
-  await must(["checkout", "--force", "--detach", onto]);
+  await must(["checkout", "--quiet", "--force", "--detach", onto]);
   await must(["clean", "-ffdx", "--quiet"]);
   // One commit holding the whole change, merges within it included, so a single cherry-pick carries it.
   const whole = await must([

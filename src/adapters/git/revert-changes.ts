@@ -35,7 +35,7 @@ export function createRevertPort(opts: { store: string; checkout: string; target
     async revert(changes: readonly KeptChange[]): Promise<RevertOutcome> {
       await open();
       const { checkout, target } = opts;
-      await must(checkout, ["checkout", "--force", "--detach", target]);
+      await must(checkout, ["checkout", "--quiet", "--force", "--detach", target]);
       await must(checkout, ["clean", "-ffdx", "--quiet"]);
       // Newest first, as git revert would: a later change's lines come off before the ones they were written over.
       for (const change of [...changes].reverse()) {

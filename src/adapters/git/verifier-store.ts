@@ -22,6 +22,7 @@ const STORE_CONFIG = `[gc]
 const CALL = ["core.hooksPath=/dev/null", "gc.auto=0", "maintenance.auto=false", "fetch.writeCommitGraph=false"];
 const FETCH = ["fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--no-recurse-submodules"];
 const HASH = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+const PACK = ["pack-objects", "--revs", "--stdout", "-q", "--thin", "--delta-base-offset"];
 
 export type StoreOpened = { kind: "opened" | "made" } | { kind: "remade"; brokenTo: string };
 
@@ -52,9 +53,10 @@ async function isAdmitted(store: string, commit: string): Promise<boolean> {
 
 /**
  * Takes `commits` (full hashes) and all they hold from `repo` into the store, each named by a ref of its own. The
- * fetch runs git's pack-objects and index-pack: every object is named by its content on arrival, so one rewritten
- * in the shared store no longer has the name a tree gives it and the fetch fails; what the store has is never taken
- * again. `depth` 1 takes one commit's tree alone (the base at `org up`). Returns why git refused; disk full throws.
+ * pipe runs git's pack-objects and unpack-objects (a fetch, index-pack): every object is named by its content on
+ * arrival, so one rewritten in the shared store no longer has the name a tree gives it and the admit fails; what the
+ * store has is never taken again. `depth` 1 takes one commit's tree alone (the base at `org up`). Returns why git
+ * refused; disk full throws.
  */
 export async function admitCommits(store: string, repo: string, commits: string[], depth?: number)
   : Promise<string | undefined> {
@@ -81,18 +83,21 @@ export async function admitCommits(store: string, repo: string, commits: string[
 }
 
 /**
- * The fetch's work in three git processes instead of five: pack-objects in `repo` pipes what `wanted` has beyond `held`
- * (commits the store holds whole) straight into index-pack --strict in the store, which names every object by its
+ * The fetch's work in two git processes instead of five: pack-objects in `repo` pipes what `wanted` has beyond `held`
+ * (commits the store holds whole) straight into unpack-objects --strict in the store, which names every object by its
  * content and checks each link of each (the store's own objects are complete: each came in this way, or fetched).
- * The refs move (update-ref) only after the whole pack is in. False when it could not: nothing is named then.
+ * Loose objects, as git's own receive takes a small push: no pack and index to fsync on every candidate's path, and no
+ * pack more per admit for every later git process in the store to search. The refs move only after the whole pack is
+ * in. False when it could not: nothing is named then.
  */
 async function packCommits(store: string, repo: string, wanted: string[], held: string[]): Promise<boolean> {
   // Without a commit both sides hold, the pack would be the whole history: the fetch negotiates better.
   if (held.length === 0) return false;
   const revs = [...wanted, ...held.map((commit) => `^${commit}`)].map((rev) => `${rev}\n`).join("");
   const [packed, indexed] = await pipeGit(
-    { args: ["pack-objects", "--revs", "--stdout", "-q", "--thin", "--delta-base-offset"], cwd: repo, input: revs },
-    { args: ["index-pack", "--stdin", "--fix-thin", "--strict"], cwd: store }, CALL, 600_000,
+    // Into a pipe whose other side inflates and resolves it all: no delta search, nothing compressed on the way.
+    { args: [...PACK, "--window=0", "--compression=0"], cwd: repo, input: revs },
+    { args: ["unpack-objects", "-q", "--strict"], cwd: store }, CALL, 600_000,
   );
   if (packed.exitCode !== 0 || indexed.exitCode !== 0) return false;
   return nameCommits(store, wanted);

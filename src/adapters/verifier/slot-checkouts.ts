@@ -55,10 +55,11 @@ export function createSlotCheckouts(opts: {
         cleaned = false;
         await rm(checkout, { recursive: true, force: true });
         await git(opts.store, ["worktree", "prune"]);
-        await git(opts.store, ["worktree", "add", "--force", "--detach", checkout, commit]);
+        await git(opts.store, ["worktree", "add", "--quiet", "--force", "--detach", checkout, commit]);
       }
-      // Whatever a previous run or an intruder left in the checkout goes: the run sees exactly the commit.
-      await git(checkout, ["checkout", "--force", "--detach", commit]);
+      // Whatever a previous run or an intruder left in the checkout goes: the run sees exactly the commit. Quiet:
+      // leaving a detached HEAD, a checkout that says anything walks from every ref, one per commit the store took.
+      await git(checkout, ["checkout", "--quiet", "--force", "--detach", commit]);
       if (!cleaned) await git(checkout, ["clean", "-ffdx", "--quiet"]);
       // After the clean, afresh each run: a copy a run changed is not the next run's.
       for (const share of opts.shares ?? []) {

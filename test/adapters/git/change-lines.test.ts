@@ -1,9 +1,11 @@
 // The row's line counts come from the tried key's diff: what `git diff --numstat` says of the same commits.
+import { execFileSync } from "node:child_process";
 import { writeFileSync, unlinkSync, renameSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, expect, test } from "vitest";
 import { readChange } from "../../../src/adapters/git/change-key.js";
 import { processRunner, type RunOptions } from "../../../src/adapters/process.js";
+import { usage } from "../../../src/adapters/usage/counters.js";
 import { createRepo, git, removeDir } from "../../helpers/temp-repo.js";
 
 let repo: string | undefined;
@@ -98,4 +100,21 @@ test("git diff -w runs only when the diff cannot tell: an edited line needs none
   const spaced = commit(dir, "spaces", () => writeFileSync(join(dir, "a.txt"), "one\n\n  two\nthree\n"));
   expect(await readChange(dir, base, spaced, runner)).toMatchObject({ kind: "empty", whitespace: true });
   expect(asked.filter((argv) => argv.includes("-w"))).toHaveLength(1);
+});
+
+test("the key costs one git process, the diff; its patch-id is the one git patch-id --stable prints", async () => {
+  const dir = createRepo({ "a.txt": "one\ntwo\nthree\n" });
+  repo = dir;
+  const base = git(dir, ["rev-parse", "HEAD"]).trim();
+  const head = commit(dir, "edit", () => writeFileSync(join(dir, "a.txt"), "one\n2\nthree\n"));
+  const before = usage.spawned;
+  // In the git folder, as in the verifier's bare store.
+  const read = await readChange(join(dir, ".git"), base, head);
+  // The base's tree read off its loose object, its patch-id computed here: the diff alone.
+  expect(usage.spawned - before).toBe(1);
+  expect(read).toMatchObject({ key: { tree: git(dir, ["rev-parse", `${base}^{tree}`]).trim() } });
+  const diff = execFileSync("git", ["diff", "--binary", "--full-index", "--no-renames", base, head], { cwd: dir });
+  const id = execFileSync("git", ["patch-id", "--stable"], { cwd: dir, input: diff }).toString().split(" ")[0];
+  expect(read).toMatchObject({ kind: "change", key: { patchId: id } });
+  expect(read.diff).toEqual(diff);
 });

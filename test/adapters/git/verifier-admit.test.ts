@@ -1,6 +1,6 @@
-// Commits taken into the verifier's own store: piped from pack-objects into index-pack --strict when the store holds a
-// commit to build on, the fetch otherwise; an object rewritten in the shared store is refused either way.
-import { readFileSync, renameSync, writeFileSync } from "node:fs";
+// Commits taken into the verifier's own store: piped from pack-objects into unpack-objects --strict when the store
+// holds a commit to build on, the fetch otherwise; an object rewritten in the shared store is refused either way.
+import { readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { deflateSync } from "node:zlib";
 import { afterEach, describe, expect, test } from "vitest";
@@ -50,6 +50,42 @@ describe("admitting commits into the verifier's store", () => {
     // Held already: nothing runs.
     expect(await countSpawns(() => admitCommits(store, repo, [head]))).toEqual({ refused: undefined, spawned: 0 });
   });
+
+  test("a candidate's objects land loose, as git's own receive of a small push: no pack to fsync, none more to search",
+    async () => {
+      const { repo, store, base, commit } = await createStore();
+      const packs = () => readdirSync(join(store, "objects", "pack")).filter((name) => name.endsWith(".pack"));
+      const before = packs();
+      const big = Array.from({ length: 5000 }, (_, index) => `line ${index}`).join("\n");
+      commit("a.txt", `${big}\n`);
+      // The second admit builds on the first's commit, which the store now holds whole.
+      const head = commit("a.txt", `${big}\nmore\n`);
+      const held = commit("b.txt", "held\n");
+      expect(await admitCommits(store, repo, [git(repo, ["rev-parse", `${head}~1`]).trim(), base])).toBeUndefined();
+      expect(await admitCommits(store, repo, [held])).toBeUndefined();
+      expect(packs()).toEqual(before);
+      expect(git(store, ["cat-file", "-t", head]).trim()).toBe("commit");
+      expect(git(store, ["show", `${head}:a.txt`])).toBe(`${big}\nmore\n`);
+      git(store, ["fsck", "--strict", "--no-dangling"]);
+    });
+
+  test("the pipe's pack is made for the pipe: no delta search, nothing compressed that the store inflates at once",
+    async () => {
+      const { repo, store, base, commit } = await createStore();
+      const head = commit("a.txt", `${"x".repeat(100_000)}\n`);
+      const trace = join(repo, ".git", "trace.log");
+      process.env.GIT_TRACE = trace;
+      try {
+        expect(await admitCommits(store, repo, [head, base])).toBeUndefined();
+      } finally {
+        delete process.env.GIT_TRACE;
+      }
+      const lines = readFileSync(trace, "utf8").split("\n");
+      const packs = lines.filter((line) => line.includes("built-in: git pack-objects"));
+      expect(packs).toHaveLength(1);
+      expect(packs[0]).toContain("--window=0 --compression=0");
+      expect(git(store, ["show", `${head}:a.txt`])).toBe(`${"x".repeat(100_000)}\n`);
+    });
 
   test("a ref file cut short (a crash mid-write) is not believed: taken again, named whole", async () => {
     const { repo, store, base, commit } = await createStore();

@@ -56,7 +56,7 @@ test("a clean started early, then the checkout: exactly the commit, one git proc
   port.startClean!("cpu0");
   expect(await port.admit([second])).toBeUndefined();
   const checkout = await port.prepareCheckout("cpu0", second);
-  expect(calls).toEqual(["clean -ffdx --quiet", `checkout --force --detach ${second}`]);
+  expect(calls).toEqual(["clean -ffdx --quiet", `checkout --quiet --force --detach ${second}`]);
   expect(git(checkout, ["status", "--porcelain", "--ignored", "--untracked-files=all"])).toBe("");
   expect(readFileSync(join(checkout, "a.txt"), "utf8")).toBe("2\n");
   expect(existsSync(join(checkout, "old.txt"))).toBe(false);
@@ -65,7 +65,7 @@ test("a clean started early, then the checkout: exactly the commit, one git proc
   leaveDirt(checkout);
   calls.length = 0;
   await port.prepareCheckout("cpu0", second);
-  expect(calls).toEqual([`checkout --force --detach ${second}`, "clean -ffdx --quiet"]);
+  expect(calls).toEqual([`checkout --quiet --force --detach ${second}`, "clean -ffdx --quiet"]);
   expect(git(checkout, ["status", "--porcelain", "--ignored", "--untracked-files=all"])).toBe("");
 });
 
@@ -82,8 +82,8 @@ test("a checkout whose .git a run replaced: the early clean runs no git in it, t
   const again = await port.prepareCheckout("cpu0", base);
   expect(existsSync(marker)).toBe(false);
   // Made afresh, then cleaned after its checkout: no git ran in the folder while its .git was the run's.
-  expect(calls).toEqual(["worktree prune", `worktree add --force --detach ${again} ${base}`,
-    `checkout --force --detach ${base}`, "clean -ffdx --quiet"]);
+  expect(calls).toEqual(["worktree prune", `worktree add --quiet --force --detach ${again} ${base}`,
+    `checkout --quiet --force --detach ${base}`, "clean -ffdx --quiet"]);
   expect(git(again, ["status", "--porcelain", "--ignored", "--untracked-files=all"])).toBe("");
 });
 
@@ -113,7 +113,7 @@ test("a sealed run's slot is cleaned as its request ends: the next only checks o
   // The next request's own early clean finds the slot cleaned since its run: no second clean.
   slots.startClean("cpu0");
   await slots.prepare("cpu0", second);
-  expect(calls).toEqual(["clean -ffdx --quiet", `checkout --force --detach ${second}`]);
+  expect(calls).toEqual(["clean -ffdx --quiet", `checkout --quiet --force --detach ${second}`]);
   expect(git(checkout, ["status", "--porcelain", "--ignored", "--untracked-files=all"])).toBe("");
   expect(existsSync(join(checkout, "nested"))).toBe(false);
 });
@@ -127,6 +127,26 @@ test("a run not sealed (no pid namespace of its own): nothing cleans at its end,
   calls.length = 0;
   slots.cleanAfterRun("cpu0");
   await slots.prepare("cpu0", base);
-  expect(calls).toEqual([`checkout --force --detach ${base}`, "clean -ffdx --quiet"]);
+  expect(calls).toEqual([`checkout --quiet --force --detach ${base}`, "clean -ffdx --quiet"]);
   expect(git(checkout, ["status", "--porcelain", "--ignored", "--untracked-files=all"])).toBe("");
+});
+
+test("the checkout walks no refs: leaving a commit no ref names behind, it says nothing", async () => {
+  const { base, second } = await createSlots();
+  const store = verifierStorePaths(join(root!, "state"));
+  const said: string[] = [];
+  const run = async (cwd: string, args: string[]) => {
+    const result = await processRunner.run(["git", ...args], { cwd, timeoutMs: 30_000 });
+    if (result.exitCode !== 0) throw new Error(result.stderr);
+    if (args[0] === "checkout") said.push(result.stderr);
+  };
+  const slots = createSlotCheckouts({ dir: store.dir, store: store.repo, repo: root!, git: run });
+  const checkout = await slots.prepare("cpu0", base);
+  // A commit no ref names, left behind by the next checkout: git would walk every ref (one per admitted commit) to
+  // warn of it, on every candidate's path.
+  git(checkout, ["commit", "-q", "--allow-empty", "-m", "left behind"]);
+  said.length = 0;
+  await slots.prepare("cpu0", second);
+  expect(said).toEqual([""]);
+  expect(git(checkout, ["rev-parse", "HEAD"]).trim()).toBe(second);
 });
