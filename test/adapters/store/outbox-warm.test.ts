@@ -1,6 +1,7 @@
 // A brokered command run by a worker started ahead: the real shim, the real org, the same output as a cold start.
 import { spawn } from "node:child_process";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import type { Duplex } from "node:stream";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { renderOrgShim } from "../../../src/domain/sandbox/shim.js";
@@ -23,9 +24,10 @@ afterEach(async () => {
 function trackChildren() {
   const started: { what: string; pid: number }[] = [];
   const ended: number[] = [];
+  let announced = 0;
   const children = {
     announce: (_kind: string, what: string) => ({
-      env: { ORG_CHILD_TOKEN: what },
+      env: { ORG_CHILD_TOKEN: what, ORG_TEST_NTH: String(announced++) },
       started: (pid: number | undefined) => pid !== undefined && started.push({ what, pid }),
       ended: (pid: number | undefined) => pid !== undefined && ended.push(pid),
     }),
@@ -73,12 +75,15 @@ describe("a warm worker", () => {
       expect({ ...warm, pid: 0 }).toEqual({ ...cold, pid: 0 });
       expect(cold.stdout + cold.stderr).not.toBe("");
     }
-    // Two wait; the first request went to the one started first, and each hand-over starts the next.
-    const idleOnes = tracked.started.slice(0, 2).map(({ pid }) => pid);
-    expect(tracked.started.slice(2, 4).map(({ pid, what }) => [pid, what])).toEqual([
-      [idle, "org --version for a-1"], [expect.any(Number), "org outbox-worker (idle, for the next brokered command)"],
-    ]);
-    expect(tracked.started.find(({ what }) => what === "org claims for a-1")?.pid).toBe(idleOnes[1]);
+    // Three wait; each request went to one of them, and each hand-over's replacement started once its command ended.
+    const idleOnes = tracked.started.slice(0, 3).map(({ pid }) => pid);
+    const handed = (what: string) => tracked.started.find((started) => started.what === what)?.pid;
+    expect(idleOnes).toContain(handed("org --version for a-1"));
+    expect(idleOnes).toContain(handed("org claims for a-1"));
+    expect(handed("org claims for a-1")).not.toBe(handed("org --version for a-1"));
+    await pollUntil(() => tracked.started.length === 7, { what: "both handed workers replaced" });
+    expect(tracked.started.at(-1)?.what).toBe("org outbox-worker (idle, for the next brokered command)");
+    expect(idle).toBe(idleOnes[0]);
   }, 30_000);
 
   test("a command that fails prints to stderr and exits as the cold one does", async () => {
@@ -103,13 +108,73 @@ describe("a warm worker", () => {
     // Every idle one killed in turn: the second death starts one more, the third none; commands then start cold.
     for (const pid of tracked.started.slice(1).map((worker) => worker.pid)) await kill(pid);
     await kill(tracked.started.at(-1)!.pid);
-    expect(tracked.started).toHaveLength(4);
+    expect(tracked.started).toHaveLength(5);
     expect(tracked.started.every(({ pid }) => tracked.ended.includes(pid))).toBe(true);
     expect(pool.hand({ argv: [], env: {}, cwd: "/", base: "/nonexistent", local: false }, "org")).toBeUndefined();
   }, 30_000);
 });
 
+/**
+ * A stand-in worker in `dir`: the n-th started writes worker-<n> and only the second says it is warm;
+ * handed a request, it writes request-<n> and exits once `dir`/exit appears.
+ */
+const FAKE_WORKER = `import { createReadStream, existsSync, writeFileSync, writeSync } from "node:fs";
+const [dir, n] = [process.argv[2], process.env.ORG_TEST_NTH];
+writeFileSync(dir + "/worker-" + n, "");
+if (n === "1") writeSync(3, "warm\\n");
+let text = "";
+const input = createReadStream("", { fd: 3, autoClose: false });
+input.on("data", (chunk) => (text += chunk));
+input.on("end", () => {
+  writeFileSync(dir + "/request-" + n, text);
+  setInterval(() => existsSync(dir + "/exit") && process.exit(0), 10);
+});
+`;
+
+describe("which worker is handed a request", () => {
+  test("a warm one before an older one still loading; its replacement starts once its command is over", async () => {
+    const dir = makeTempDir("org-warm-fake-");
+    dirs.push(dir);
+    writeFileSync(join(dir, "worker.mjs"), FAKE_WORKER);
+    const tracked = trackChildren();
+    const pool = createWarmWorkers([process.execPath, join(dir, "worker.mjs"), dir], tracked.children);
+    pools.push(pool);
+    pool.ensure();
+    expect(tracked.started).toHaveLength(3);
+    await pollUntil(() => existsSync(join(dir, "worker-0")), { what: "the first worker started" });
+    const second = await pollUntil(() => {
+      const warm = pool.listIdle().find((worker) => worker.warm);
+      return warm && existsSync(join(dir, "worker-1")) ? warm : undefined;
+    }, { what: "the second worker warm" });
+    expect(second.pid).toBe(tracked.started[1]?.pid);
+    const request = { argv: ["status"], env: { A: "1" }, cwd: "/", base: join(dir, "r1"), local: false };
+    const handed = pool.hand(request, "org status for a-1");
+    expect(handed?.pid).toBe(second.pid);
+    // Nothing new beside the command while it runs: only its record.
+    expect(tracked.started.map(({ what }) => what).slice(3)).toEqual(["org status for a-1"]);
+    const written = join(dir, "request-1");
+    const text = await pollUntil(() => (existsSync(written) ? readFileSync(written, "utf8") : undefined));
+    const env = { A: "1", ORG_CHILD_TOKEN: "org status for a-1", ORG_TEST_NTH: "3" };
+    expect(JSON.parse(text)).toEqual({ ...request, env });
+    writeFileSync(join(dir, "exit"), "");
+    await pollUntil(() => tracked.started.length === 5, { what: "its replacement" });
+    expect(tracked.started[4]?.what).toBe("org outbox-worker (idle, for the next brokered command)");
+    expect(pool.listIdle()).toHaveLength(3);
+  }, 30_000);
+});
+
 describe("the hand-over", () => {
+  test("a real worker says it is warm on fd 3 once loaded, and exits when fd 3 ends with no request", async () => {
+    const worker = spawn(process.execPath, [ORG_BIN, "outbox-worker"], { stdio: ["ignore", "ignore", "pipe", "pipe"] });
+    const channel = worker.stdio[3] as Duplex;
+    let said = "";
+    channel.on("data", (chunk: Buffer) => (said += chunk.toString()));
+    const exited = new Promise((resolve) => worker.on("exit", resolve));
+    await pollUntil(() => said === "warm\n", { what: "warm on fd 3", timeoutMs: 20_000 });
+    channel.end();
+    expect(await exited).toBe(0);
+  }, 30_000);
+
   test("nothing on fd 3 is no request; anything but the daemon's request is an error", () => {
     expect(parseRequest("")).toBeUndefined();
     const request = { argv: ["status"], env: { A: "1" }, cwd: "/w", base: "/o/1", local: true };
