@@ -1,10 +1,10 @@
-import { createReadStream, renameSync, writeSync } from "node:fs";
+import { createReadStream, lstatSync, renameSync, writeSync } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import { openOutputs } from "../adapters/store/outbox-files.js";
 import type { WarmRequest } from "../adapters/store/outbox-warm.js";
 import type { Io } from "./io.js";
 import { traceSince } from "../adapters/store/outbox.js";
-import { recordPhase } from "../adapters/trace.js";
+import { isTracing, recordPhase } from "../adapters/trace.js";
 
 type Main = (argv: string[], io?: Io) => Promise<number>;
 
@@ -31,6 +31,13 @@ export async function runOutboxWorker(main: Main): Promise<number> {
   await traceSince(`${request.base}.ready`, "worker-done");
   traceCpu(warmCpu);
   return code;
+}
+
+// As traceSince, at once: in an exit handler nothing asynchronous runs.
+function traceSinceNow(ready: string, phase: string): void {
+  if (!isTracing()) return;
+  const info = lstatSync(ready, { throwIfNoEntry: false });
+  if (info) recordPhase("outbox", phase, Date.now() - info.mtimeMs);
 }
 
 // With ORG_TRACE_TIMINGS: the worker's CPU before its request (node's start, org's load, the warm-up) and for it.
@@ -80,6 +87,7 @@ function redirectOutputs([out, err, status]: [FileHandle, FileHandle, FileHandle
   });
   // `echo $? >&3` once the command is over, whatever ends it; polled requests see the file whole (`mv -T`).
   process.on("exit", (code) => {
+    traceSinceNow(`${request.base}.ready`, "worker-exit");
     writeAll(status.fd, `${code}\n`);
     if (!request.local) renameSync(`${request.base}.status.tmp`, `${request.base}.status`);
   });
