@@ -21,7 +21,7 @@ export interface WarmRequest {
 export interface WarmWorkers {
   /** Hands `request` to an idle worker: its process group, or undefined when none is ready (then run it cold). */
   hand(request: WarmRequest, what: string): { pid: number; ended: () => void } | undefined;
-  /** Starts workers until two are idle, replacing those that died idle; workers that keep dying are given up on. */
+  /** Starts workers one at a time until three are idle; replaces those that died idle; gives up if they keep dying. */
   ensure(): void;
   /** The idle workers, oldest first: each one's process group and whether it said it is warm. */
   listIdle(): { pid: number; warm: boolean }[];
@@ -34,13 +34,17 @@ interface Idle {
   /** fd 3: the request goes down it; up it comes "warm" (its warm-up done), and its close is the worker's end. */
   channel: Duplex;
   warm: boolean;
+  startedAt: number;
 }
 
 // Workers that died idle in a row before the rest run cold: a broken install must not restart one every second.
 const MAX_IDLE_DEATHS = 3;
-// Two waiting: a command right after another (a submit, then its inbox) finds one whose node has started, not one
-// still starting. Its node costs ~55 MB, and only while some agent is sandboxed.
+// Three waiting: quick commands one after another (the bench's submits) each find one warm, while the one handed
+// before is replaced. Its node costs ~55 MB, and only while some agent is sandboxed.
 const IDLE_WORKERS = 3;
+// One starts at a time, the next once it says it is warm (or this long after its start, if it never does): nodes
+// starting side by side slow one another, and the command running beside them.
+const BOOT_MS = 2000;
 // A worker handed a command is replaced once that command is over, not while it runs: a node starting beside it
 // takes a core from it. A command still running after this long (`org wait`) gets its replacement anyway.
 const REPLACE_AFTER_MS = 500;
@@ -71,10 +75,15 @@ export function createWarmWorkers(orgArgv: readonly string[], children: ChildTra
     channel.on("error", () => undefined);
     (channel as Duplex & { unref?: () => void }).unref?.();
     ticket.started(child.pid);
-    const worker: Idle = { pid: child.pid, ticket, channel, warm: false };
-    channel.on("data", () => void (worker.warm = true));
+    const worker: Idle = { pid: child.pid, ticket, channel, warm: false, startedAt: Date.now() };
+    channel.on("data", () => {
+      worker.warm = true;
+      fill();
+    });
+    setTimeout(fill, BOOT_MS).unref();
     idle.push(worker);
   };
+  const isBooting = (worker: Idle) => !worker.warm && Date.now() - worker.startedAt < BOOT_MS;
   const dropDead = () => {
     for (const worker of idle.filter(({ pid }) => !isAlive(-pid))) {
       worker.ticket.ended(worker.pid);
@@ -83,9 +92,10 @@ export function createWarmWorkers(orgArgv: readonly string[], children: ChildTra
     }
   };
   // One always waits, starting if need be: a booting worker still beats a cold start.
-  const fill = () => {
-    while (!closed && deaths < MAX_IDLE_DEATHS && idle.length < Math.max(1, IDLE_WORKERS - running)) start();
-  };
+  function fill(): void {
+    if (closed || deaths >= MAX_IDLE_DEATHS || idle.some(isBooting)) return;
+    if (idle.length < Math.max(1, IDLE_WORKERS - running)) start();
+  }
   const replaceLater = (worker: Idle) => {
     running += 1;
     let done = false;

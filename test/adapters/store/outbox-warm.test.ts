@@ -57,6 +57,8 @@ async function runBrokered(args: string[], pool?: WarmWorkers) {
   return { pid: started.pid, code, stdout: stdout.replaceAll(dir, "<dir>"), stderr: stderr.replaceAll(dir, "<dir>") };
 }
 
+const IDLE_WHAT = "org outbox-worker (idle, for the next brokered command)";
+
 async function startPool() {
   const tracked = trackChildren();
   const pool = createWarmWorkers([process.execPath, ORG_BIN], tracked.children);
@@ -75,15 +77,14 @@ describe("a warm worker", () => {
       expect({ ...warm, pid: 0 }).toEqual({ ...cold, pid: 0 });
       expect(cold.stdout + cold.stderr).not.toBe("");
     }
-    // Three wait; each request went to one of them, and each hand-over's replacement started once its command ended.
-    const idleOnes = tracked.started.slice(0, 3).map(({ pid }) => pid);
+    // Each request went to a worker started ahead, a different one; three wait again once both are replaced.
     const handed = (what: string) => tracked.started.find((started) => started.what === what)?.pid;
-    expect(idleOnes).toContain(handed("org --version for a-1"));
-    expect(idleOnes).toContain(handed("org claims for a-1"));
+    const idleOnes = () => tracked.started.filter(({ what }) => what === IDLE_WHAT).map(({ pid }) => pid);
+    expect(idleOnes()).toContain(handed("org --version for a-1"));
+    expect(idleOnes()).toContain(handed("org claims for a-1"));
     expect(handed("org claims for a-1")).not.toBe(handed("org --version for a-1"));
-    await pollUntil(() => tracked.started.length === 7, { what: "both handed workers replaced" });
-    expect(tracked.started.at(-1)?.what).toBe("org outbox-worker (idle, for the next brokered command)");
-    expect(idle).toBe(idleOnes[0]);
+    expect(handed("org --version for a-1")).toBe(idle);
+    await pollUntil(() => idleOnes().length === 5 && pool.listIdle().length === 3, { what: "both replaced" });
   }, 30_000);
 
   test("a command that fails prints to stderr and exits as the cold one does", async () => {
@@ -105,18 +106,19 @@ describe("a warm worker", () => {
     const next = tracked.started.at(-1)!.pid;
     expect(next).not.toBe(idle);
     expect(isAlive(-next)).toBe(true);
-    // Every idle one killed in turn: the second death starts one more, the third none; commands then start cold.
-    for (const pid of tracked.started.slice(1).map((worker) => worker.pid)) await kill(pid);
-    await kill(tracked.started.at(-1)!.pid);
-    expect(tracked.started).toHaveLength(5);
-    expect(tracked.started.every(({ pid }) => tracked.ended.includes(pid))).toBe(true);
+    // Every idle one killed in turn: after three deaths in a row none is started again; commands then start cold.
+    const live = () => tracked.started.filter(({ pid }) => !tracked.ended.includes(pid)).map(({ pid }) => pid);
+    for (let left = live(); left.length > 0; left = live()) for (const pid of left) await kill(pid);
+    pool.ensure();
+    expect(live()).toEqual([]);
     expect(pool.hand({ argv: [], env: {}, cwd: "/", base: "/nonexistent", local: false }, "org")).toBeUndefined();
   }, 30_000);
 });
 
 /**
- * A stand-in worker in `dir`: the n-th started writes worker-<n> and only the second says it is warm;
- * handed a request, it writes request-<n> and exits once `dir`/exit appears.
+ * A stand-in worker in `dir`: the n-th started writes worker-<n> and only the second says it is warm (the first
+ * never does: the next starts a while later); handed a request, it writes request-<n> and exits once `dir`/exit
+ * appears.
  */
 const FAKE_WORKER = `import { createReadStream, existsSync, writeFileSync, writeSync } from "node:fs";
 const [dir, n] = [process.argv[2], process.env.ORG_TEST_NTH];
@@ -139,26 +141,26 @@ describe("which worker is handed a request", () => {
     const tracked = trackChildren();
     const pool = createWarmWorkers([process.execPath, join(dir, "worker.mjs"), dir], tracked.children);
     pools.push(pool);
+    // One at a time: the next starts once this one is warm, or a while after its start.
     pool.ensure();
-    expect(tracked.started).toHaveLength(3);
-    await pollUntil(() => existsSync(join(dir, "worker-0")), { what: "the first worker started" });
-    const second = await pollUntil(() => {
-      const warm = pool.listIdle().find((worker) => worker.warm);
-      return warm && existsSync(join(dir, "worker-1")) ? warm : undefined;
-    }, { what: "the second worker warm" });
+    pool.ensure();
+    expect(tracked.started).toHaveLength(1);
+    const second = await pollUntil(() => pool.listIdle().find((worker) => worker.warm), { what: "the second warm" });
     expect(second.pid).toBe(tracked.started[1]?.pid);
+    expect(pool.listIdle()[0]).toEqual({ pid: tracked.started[0]?.pid, warm: false });
+    const before = tracked.started.length;
     const request = { argv: ["status"], env: { A: "1" }, cwd: "/", base: join(dir, "r1"), local: false };
     const handed = pool.hand(request, "org status for a-1");
     expect(handed?.pid).toBe(second.pid);
     // Nothing new beside the command while it runs: only its record.
-    expect(tracked.started.map(({ what }) => what).slice(3)).toEqual(["org status for a-1"]);
+    expect(tracked.started.map(({ what }) => what).slice(before)).toEqual(["org status for a-1"]);
     const written = join(dir, "request-1");
     const text = await pollUntil(() => (existsSync(written) ? readFileSync(written, "utf8") : undefined));
-    const env = { A: "1", ORG_CHILD_TOKEN: "org status for a-1", ORG_TEST_NTH: "3" };
+    const env = { A: "1", ORG_CHILD_TOKEN: "org status for a-1", ORG_TEST_NTH: String(before) };
     expect(JSON.parse(text)).toEqual({ ...request, env });
     writeFileSync(join(dir, "exit"), "");
-    await pollUntil(() => tracked.started.length === 5, { what: "its replacement" });
-    expect(tracked.started[4]?.what).toBe("org outbox-worker (idle, for the next brokered command)");
+    await pollUntil(() => tracked.started.length === before + 2, { what: "its replacement" });
+    expect(tracked.started.at(-1)?.what).toBe(IDLE_WHAT);
     expect(pool.listIdle()).toHaveLength(3);
   }, 30_000);
 });
