@@ -21,7 +21,7 @@ export interface WarmRequest {
 export interface WarmWorkers {
   /** Hands `request` to an idle worker: its process group, or undefined when none is ready (then run it cold). */
   hand(request: WarmRequest, what: string): { pid: number; ended: () => void } | undefined;
-  /** Starts workers one at a time until three are idle; replaces those that died idle; gives up if they keep dying. */
+  /** Starts workers one at a time until four are idle; replaces those that died idle; gives up if they keep dying. */
   ensure(): void;
   /** The idle workers, oldest first: each one's process group and whether it said it is warm. */
   listIdle(): { pid: number; warm: boolean }[];
@@ -39,9 +39,10 @@ interface Idle {
 
 // Workers that died idle in a row before the rest run cold: a broken install must not restart one every second.
 const MAX_IDLE_DEATHS = 3;
-// Three waiting: quick commands one after another (the bench's submits) each find one warm, while the one handed
-// before is replaced. Its node costs ~55 MB, and only while some agent is sandboxed.
-const IDLE_WORKERS = 3;
+// Four waiting: quick commands one after another (the bench's five submits) each find one warm, while those handed
+// before are replaced one at a time. Each costs ~18 MB of its own (node's ~40 MB of code is shared), and only while
+// some agent is sandboxed.
+const IDLE_WORKERS = 4;
 // One starts at a time, the next once it says it is warm (or this long after its start, if it never does): nodes
 // starting side by side slow one another, and the command running beside them.
 const BOOT_MS = 2000;

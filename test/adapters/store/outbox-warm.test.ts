@@ -77,14 +77,14 @@ describe("a warm worker", () => {
       expect({ ...warm, pid: 0 }).toEqual({ ...cold, pid: 0 });
       expect(cold.stdout + cold.stderr).not.toBe("");
     }
-    // Each request went to a worker started ahead, a different one; three wait again once both are replaced.
+    // Each request went to a worker started ahead, a different one; four wait again once both are replaced.
     const handed = (what: string) => tracked.started.find((started) => started.what === what)?.pid;
     const idleOnes = () => tracked.started.filter(({ what }) => what === IDLE_WHAT).map(({ pid }) => pid);
     expect(idleOnes()).toContain(handed("org --version for a-1"));
     expect(idleOnes()).toContain(handed("org claims for a-1"));
     expect(handed("org claims for a-1")).not.toBe(handed("org --version for a-1"));
     expect(handed("org --version for a-1")).toBe(idle);
-    await pollUntil(() => idleOnes().length === 5 && pool.listIdle().length === 3, { what: "both replaced" });
+    await pollUntil(() => idleOnes().length === 6 && pool.listIdle().length === 4, { what: "both replaced" });
   }, 30_000);
 
   test("a command that fails prints to stderr and exits as the cold one does", async () => {
