@@ -33,11 +33,15 @@ export async function runOutboxWorker(main: Main): Promise<number> {
   return code;
 }
 
-// As traceSince, at once: in an exit handler nothing asynchronous runs.
+// As traceSince, at once: in an exit handler nothing asynchronous runs, and nothing may keep the status unwritten.
 function traceSinceNow(ready: string, phase: string): void {
   if (!isTracing()) return;
-  const info = lstatSync(ready, { throwIfNoEntry: false });
-  if (info) recordPhase("outbox", phase, Date.now() - info.mtimeMs);
+  try {
+    const info = lstatSync(ready, { throwIfNoEntry: false });
+    if (info) recordPhase("outbox", phase, Date.now() - info.mtimeMs);
+  } catch {
+    // A trace never changes what the command does.
+  }
 }
 
 // With ORG_TRACE_TIMINGS: the worker's CPU before its request (node's start, org's load, the warm-up) and for it.
