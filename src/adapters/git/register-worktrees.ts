@@ -1,6 +1,6 @@
 // `git worktree add --no-checkout` of a new branch is four small files and two git processes (git and the
-// symbolic-ref it forks), one add at a time: org writes the four files itself, every worktree at once.
-import { lstat, mkdir, realpath, rm, writeFile } from "node:fs/promises";
+// symbolic-ref it forks), one add at a time: org writes the four files itself.
+import { lstatSync, mkdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { NewWorktree } from "../../domain/ports.js";
 
@@ -16,46 +16,63 @@ export interface RegisteredWorktree {
 /**
  * Registers each entry the way `git worktree add --no-checkout` does, for a repo whose .git is a folder. Only new
  * branches (nobody has one checked out); an entry whose folder or name is taken is left for git, which says why.
+ * Synchronous on purpose: the checkouts wait for it, and node's file threads are busy with the agents' files.
  */
-export async function registerWorktrees(repo: string, entries: NewWorktree[]): Promise<RegisteredWorktree[]> {
+export function registerWorktrees(repo: string, entries: NewWorktree[]): RegisteredWorktree[] {
   const dotGit = join(repo, ".git");
-  if (!(await lstat(dotGit).catch(() => undefined))?.isDirectory()) return [];
-  const common = await realpath(dotGit);
-  await mkdir(join(common, "worktrees"), { recursive: true });
-  const made = await Promise.all(entries.map((entry) => registerWorktree(common, entry)));
-  return made.filter((one) => one !== undefined);
+  if (!lstatIfAny(dotGit)?.isDirectory()) return [];
+  const common = realpathSync(dotGit);
+  mkdirSync(join(common, "worktrees"), { recursive: true });
+  const parents = new Map<string, string>();
+  const made: RegisteredWorktree[] = [];
+  for (const entry of entries) {
+    const id = basename(entry.path);
+    if (entry.branchExists || !PLAIN_ID.test(id)) continue;
+    const parent = dirname(entry.path);
+    if (!parents.has(parent)) {
+      mkdirSync(parent, { recursive: true });
+      parents.set(parent, realpathSync(parent));
+    }
+    const one = registerWorktree(common, entry, join(parents.get(parent)!, id));
+    if (one) made.push(one);
+  }
+  return made;
 }
 
-async function registerWorktree(common: string, entry: NewWorktree): Promise<RegisteredWorktree | undefined> {
-  const id = basename(entry.path);
-  if (entry.branchExists || !PLAIN_ID.test(id)) return undefined;
-  await mkdir(dirname(entry.path), { recursive: true });
+function registerWorktree(common: string, entry: NewWorktree, path: string): RegisteredWorktree | undefined {
   // Not recursive: an existing folder, even empty, goes to git.
-  if (!(await mkdir(entry.path).then(() => true, () => false))) return undefined;
-  const admin = join(common, "worktrees", id);
+  try {
+    mkdirSync(entry.path);
+  } catch {
+    return undefined;
+  }
+  const admin = join(common, "worktrees", basename(path));
   let claimed = false;
   try {
-    await mkdir(admin);
+    mkdirSync(admin);
     claimed = true;
-    const path = join(await realpath(dirname(entry.path)), id);
-    await Promise.all([
-      writeFile(join(admin, "gitdir"), `${path}/.git\n`),
-      writeFile(join(admin, "commondir"), "../..\n"),
-      writeFile(join(admin, "HEAD"), `ref: refs/heads/${entry.branch}\n`),
-      writeFile(join(entry.path, ".git"), `gitdir: ${admin}\n`),
-    ]);
+    writeFileSync(join(admin, "gitdir"), `${path}/.git\n`);
+    writeFileSync(join(admin, "commondir"), "../..\n");
+    writeFileSync(join(admin, "HEAD"), `ref: refs/heads/${entry.branch}\n`);
+    writeFileSync(join(entry.path, ".git"), `gitdir: ${admin}\n`);
     return { entry, admin };
   } catch {
     // A name git has already given (EEXIST) or a write that failed: git's own add gets the entry.
-    await unregisterWorktree({ entry, admin }, { withAdmin: claimed });
+    unregisterWorktree({ entry, admin }, { withAdmin: claimed });
     return undefined;
   }
 }
 
 /** Takes back what registerWorktree made: its folder, and with `withAdmin` its entry in .git/worktrees. */
-export async function unregisterWorktree(
-  made: RegisteredWorktree, { withAdmin }: { withAdmin: boolean },
-): Promise<void> {
-  await rm(made.entry.path, { recursive: true, force: true });
-  if (withAdmin) await rm(made.admin, { recursive: true, force: true });
+export function unregisterWorktree(made: RegisteredWorktree, { withAdmin }: { withAdmin: boolean }): void {
+  rmSync(made.entry.path, { recursive: true, force: true });
+  if (withAdmin) rmSync(made.admin, { recursive: true, force: true });
+}
+
+function lstatIfAny(path: string): ReturnType<typeof lstatSync> | undefined {
+  try {
+    return lstatSync(path);
+  } catch {
+    return undefined;
+  }
 }

@@ -47,14 +47,14 @@ export async function addWorktrees(repo: string, entries: NewWorktree[]): Promis
   if (entries.length === 0) return;
   const fresh = entries.filter((entry) => !entry.branchExists);
   const input = fresh.map((entry) => `create refs/heads/${entry.branch} ${entry.base}\n`).join("");
-  const registered = await registerWorktrees(repo, entries);
+  const registered = registerWorktrees(repo, entries);
   const made = new Set(registered.map((one) => one.entry));
   const args = entries.flatMap((entry) => [entry.path, entry.branch, made.has(entry) ? "made" : "add"]);
   const argv = ["/bin/sh", "-c", SCRIPT, "org-worktrees", repo, fresh.length > 0 ? "1" : "0", ...args];
   const result = await processRunner.run(argv, { cwd: repo, input, timeoutMs: 300_000 });
   if (result.exitCode !== 0) {
     // No branch was made, or the shell died: the worktrees made here would point at nothing.
-    await Promise.all(registered.map((one) => unregisterWorktree(one, { withAdmin: true })));
+    for (const one of registered) unregisterWorktree(one, { withAdmin: true });
     if (result.exitCode === 3) {
       throw new OrgError(`git update-ref in ${repo} failed: ${fatalLine(result.stderr)}`, "git");
     }
