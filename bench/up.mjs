@@ -1,8 +1,10 @@
-// `org up` to all panes running for N agents, next to a bare script doing the same worktree adds and one chained tmux call.
+// `org up` to all panes running for N agents, next to a bare script doing the same worktree adds and one chained
+// tmux call.
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { loadavg } from "node:os";
-import { FOREVER, ORG, createRepo, killTmux, median, ms, org, removeDir } from "./lib.mjs";
+import { join } from "node:path";
+import { FOREVER, ROOT, createRepo, killTmux, median, ms, removeDir } from "./lib.mjs";
 
 // CPU ms (user + system) of a side's process and the children it waited for, which load shifts far less than wall
 // time; the tmux server and what it forks (panes, the daemon) are counted on neither side. Without GNU time, none.
@@ -22,20 +24,26 @@ function runTimed(argv, options) {
 }
 
 function orgYaml(name, n) {
-  return `name: ${name}\ngpus: none\nruntimes:\n  idle: { command: ["${FOREVER}"] }\nroles:\n  a: { prompt: prompt.md, runtime: idle, count: ${n} }\n`;
+  const runtimes = `runtimes:\n  idle: { command: ["${FOREVER}"] }\n`;
+  return `name: ${name}\ngpus: none\n${runtimes}roles:\n  a: { prompt: prompt.md, runtime: idle, count: ${n} }\n`;
 }
 
-function timeOrgUp(n, round) {
-  const name = `bu${process.pid}n${n}r${round}`;
+// BENCH_UP_OTHER=<another org tree, built>: its `org up` runs as a third side in every round, so a change and its
+// baseline meet the same load.
+const OTHER = process.env.BENCH_UP_OTHER;
+
+function timeOrgUp(n, round, tree = ROOT) {
+  const name = `bu${process.pid}n${n}r${round}${tree === ROOT ? "" : "o"}`;
+  const bin = join(tree, "bin", "org.js");
   const dir = createRepo({ "prompt.md": "# {{agent}}\n", "org.yaml": orgYaml(name, n) });
   try {
     const env = { ...process.env, TMUX: "", ORG_ROOT: "" };
-    const { elapsed, cpu, stdout } = runTimed([process.execPath, ORG, "up", "--no-attach"], { cwd: dir, env });
+    const { elapsed, cpu, stdout } = runTimed([process.execPath, bin, "up", "--no-attach"], { cwd: dir, env });
     const running = (stdout.match(/^a-\d+ .* running /gm) ?? []).length;
     if (running !== n) throw new Error(`only ${running}/${n} agents running after org up:\n${stdout}`);
     return { elapsed, cpu };
   } finally {
-    try { org(["down"], dir); } catch { /* already down */ }
+    spawnSync(process.execPath, [bin, "down"], { cwd: dir, env: { ...process.env, TMUX: "", ORG_ROOT: "" } });
     removeDir(dir);
   }
 }
@@ -50,14 +58,17 @@ function timeBare(n, round) {
     "base=$(git rev-parse main)",
     `for i in $(seq 1 ${n}); do echo "create refs/heads/bare/a-$i $base"; done | git update-ref --stdin`,
     `for i in $(seq 1 ${n}); do git worktree add -q --no-checkout worktrees/a-$i bare/a-$i; done`,
-    `for i in $(seq 1 ${n}); do git -C worktrees/a-$i reset -q --hard & if [ $((i % 4)) = 0 ]; then wait; fi; done; wait`,
+    `for i in $(seq 1 ${n}); do git -C worktrees/a-$i reset -q --hard & if [ $((i % 4)) = 0 ]; then wait; fi; done`,
+    "wait",
     `args="new-session -d -s bare -x 240 -y 80 -c $PWD ${FOREVER}"`,
-    `for i in $(seq 1 ${n}); do args="$args ; split-window -t bare -c $PWD/worktrees/a-$i ${FOREVER} ; select-layout -t bare tiled"; done`,
+    `for i in $(seq 1 ${n}); do args="$args ; split-window -t bare -c $PWD/worktrees/a-$i ${FOREVER}`
+      + ` ; select-layout -t bare tiled"; done`,
     `eval tmux -L ${socket} -f /dev/null $(echo "$args" | sed 's/ ; / \\\\; /g')`,
   ].join("\n");
   try {
     const { elapsed, cpu } = runTimed(["bash", "-c", script], { cwd: dir });
-    const panes = execFileSync("tmux", ["-L", socket, "list-panes", "-t", "bare", "-F", "#{pane_id}"], { encoding: "utf8" }).trim().split("\n").length;
+    const listed = execFileSync("tmux", ["-L", socket, "list-panes", "-t", "bare", "-F", "#{pane_id}"], { encoding: "utf8" });
+    const panes = listed.trim().split("\n").length;
     if (panes !== n + 1) throw new Error(`bare script made ${panes} panes, expected ${n + 1}`);
     return { elapsed, cpu };
   } finally {
@@ -75,9 +86,13 @@ export function benchUp(sizes = SIZES, rounds = ROUNDS) {
   return sizes.map((n) => {
     const orgRuns = [];
     const bareRuns = [];
+    const otherRuns = [];
     for (let round = 0; round < rounds; round++) {
       const sides = [() => bareRuns.push(timeBare(n, round)), () => orgRuns.push(timeOrgUp(n, round))];
-      for (const side of round % 2 === 0 ? sides : sides.reverse()) side();
+      if (OTHER) sides.push(() => otherRuns.push(timeOrgUp(n, round, OTHER)));
+      // Each round starts with another side, and every other round runs them backwards.
+      const order = [...sides.slice(round % sides.length), ...sides.slice(0, round % sides.length)];
+      for (const side of round % 2 === 0 ? order : order.reverse()) side();
     }
     const load = loadavg()[0].toFixed(2);
     const [orgMs, bareMs] = [orgRuns, bareRuns].map((runs) => runs.map((run) => run.elapsed));
@@ -88,9 +103,18 @@ export function benchUp(sizes = SIZES, rounds = ROUNDS) {
       org_up_cpu_ms: cpuOf(orgRuns), bare_script_cpu_ms: cpuOf(bareRuns),
       rounds, load_1m: Number(load), org_up_all_ms: orgMs, bare_all_ms: bareMs,
     };
+    if (OTHER) {
+      const otherMs = otherRuns.map((run) => run.elapsed);
+      Object.assign(result, {
+        other_tree: OTHER, other_up_ms: median(otherMs), other_up_cpu_ms: cpuOf(otherRuns),
+        other_ratio: Number((median(otherMs) / median(bareMs)).toFixed(2)), other_all_ms: otherMs,
+      });
+    }
     const cpu = result.org_up_cpu_ms === null ? "" : `; CPU ${result.org_up_cpu_ms} vs ${result.bare_script_cpu_ms} ms`;
     const times = `org ${result.org_up_ms} ms, bare ${result.bare_script_ms} ms, ratio ${ratio}${cpu}`;
-    process.stderr.write(`up N=${n}: ${times} (${rounds} rounds a side, load ${load})\n`);
+    const other = OTHER
+      ? `; ${OTHER}: ${result.other_up_ms} ms, ratio ${result.other_ratio}, CPU ${result.other_up_cpu_ms}` : "";
+    process.stderr.write(`up N=${n}: ${times}${other} (${rounds} rounds a side, load ${load})\n`);
     return result;
   });
 }

@@ -1,4 +1,10 @@
 #!/usr/bin/env node
+import { createHash } from "node:crypto";
+import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+import { Script } from "node:vm";
+
 // `org … | head`: a reader that stops early ends the command quietly, as it would a shell tool, never a stack trace.
 for (const stream of [process.stdout, process.stderr]) {
   stream.on("error", (error) => {
@@ -6,6 +12,37 @@ for (const stream of [process.stdout, process.stderr]) {
     process.exit(process.exitCode ?? 0);
   });
 }
-// dist/bundle is `npm run build`'s single-file CLI: loading it is most of the start-up time saved.
-const { main } = await import("../dist/bundle/main.js");
-process.exitCode = await main(process.argv.slice(2));
+// dist/bundle/org.cjs is `npm run build`'s single-file CLI, one function (scripts/bundle.mjs). V8 compiles it from a
+// code cache beside it when there is one: compiling the bundle was most of a short command's start-up.
+const url = new URL("../dist/bundle/org.cjs", import.meta.url);
+const file = fileURLToPath(url);
+const source = readFileSync(file);
+const argv = process.argv.slice(2);
+// One cache per command and bundle, written by the command's first run that succeeds: it holds the functions that
+// run compiled, which differ from one command to the next. V8 itself refuses a cache of another node or flags.
+const command = /^[a-z][a-z-]{0,39}$/.test(argv[0] ?? "") ? argv[0] : undefined;
+const hash = createHash("sha256").update(source).digest("hex").slice(0, 16);
+const cacheFile = command && `${file}.${hash}.${command}.cache`;
+let cachedData;
+try {
+  if (cacheFile) cachedData = readFileSync(cacheFile);
+} catch {
+  // None yet: this run writes it.
+}
+const script = new Script(source.toString("utf8"), { filename: file, cachedData });
+const module = { exports: {} };
+const meta = { url: url.href, resolve: (specifier) => import.meta.resolve(specifier) };
+script.runInThisContext()(createRequire(file), module, module.exports, meta, (specifier) => import(specifier));
+process.exitCode = await module.exports.main(argv);
+if (cacheFile && process.exitCode === 0 && (!cachedData || script.cachedDataRejected)) saveCache(cacheFile);
+
+// Written whole and renamed into place; an install org cannot write to simply runs without one.
+function saveCache(target) {
+  const temporary = `${target}.${process.pid}.tmp`;
+  try {
+    writeFileSync(temporary, script.createCachedData());
+    renameSync(temporary, target);
+  } catch {
+    rmSync(temporary, { force: true });
+  }
+}

@@ -1,11 +1,13 @@
 import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parse, View, type Spec } from "vega";
-import { compile, type TopLevelSpec } from "vega-lite";
+import type { Spec } from "vega";
+import type { TopLevelSpec } from "vega-lite";
 
 /** A Vega-Lite spec compiled to Vega (what the page runs) and rendered to SVG here, with no browser or canvas. */
 export async function renderChart(spec: TopLevelSpec): Promise<{ vega: Spec; svg: string }> {
+  // Imported here: both are ESM only, which bin/org.js's CommonJS bundle reaches through import() alone.
+  const [{ parse, View }, { compile }] = await Promise.all([import("vega"), import("vega-lite")]);
   const vega = compile(spec).spec;
   const view = new View(parse(vega), { renderer: "none" });
   const svg = await view.toSVG();

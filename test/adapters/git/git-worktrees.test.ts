@@ -59,3 +59,48 @@ describe("addWorktrees (one shell for every git call)", () => {
     expect(git(repo, ["rev-parse", "main"]).trim()).not.toBe(head);
   });
 });
+
+describe("addWorktrees of new branches (no git worktree add)", () => {
+  test("org registers the worktree itself, as git would: listed, clean, the same files in .git", async () => {
+    repo = createRepo({ "train.py": "print(1)\n" });
+    git(repo, ["branch", "org/t/a-2"]);
+    const trace = join(repo, "..", `${repo.split("/").pop()}-git-trace`);
+    const at = (name: string) => join(repo!, "work trees", name);
+    process.env.GIT_TRACE = trace;
+    try {
+      await addWorktrees(repo, [
+        { path: at("a-1"), branch: "org/t/a-1", base: "main", branchExists: false },
+        { path: at("a-2"), branch: "org/t/a-2", base: "main", branchExists: true },
+      ]);
+    } finally {
+      delete process.env.GIT_TRACE;
+    }
+    // Only the existing branch went through git's add.
+    const adds = readFileSync(trace, "utf8").match(/built-in: git .*worktree add .*/g) ?? [];
+    removeDir(trace);
+    expect(adds.map((line) => line.includes("a-2"))).toEqual([true]);
+    const listed = git(repo, ["worktree", "list", "--porcelain"]).match(/^(worktree|branch) .*/gm);
+    expect(listed).toEqual([`worktree ${repo}`, "branch refs/heads/main", `worktree ${at("a-1")}`,
+      "branch refs/heads/org/t/a-1", `worktree ${at("a-2")}`, "branch refs/heads/org/t/a-2"]);
+    const read = (name: string) => ["gitdir", "commondir", "HEAD"]
+      .map((file) => readFileSync(join(repo!, ".git", "worktrees", name, file), "utf8").replaceAll(name, "X"))
+      .concat(readFileSync(join(at(name), ".git"), "utf8").replaceAll(name, "X"));
+    expect(read("a-1")).toEqual(read("a-2"));
+    for (const name of ["a-1", "a-2"]) {
+      expect(readFileSync(join(at(name), "train.py"), "utf8")).toBe("print(1)\n");
+      expect(git(at(name), ["status", "--porcelain"])).toBe("");
+    }
+  });
+
+  test("branches git refuses to make: the worktrees registered for them are taken back", async () => {
+    repo = createRepo({ "train.py": "print(1)\n" });
+    git(repo, ["branch", "org/t/a-1"]);
+    const path = join(repo, "worktrees", "a-1");
+    const error = await addWorktrees(repo, [{ path, branch: "org/t/a-1", base: "main", branchExists: false }])
+      .catch((caught: unknown) => caught);
+    expect((error as Error).message).toMatch(/^git update-ref in .* failed: fatal: /);
+    expect(existsSync(path)).toBe(false);
+    expect(existsSync(join(repo, ".git", "worktrees", "a-1"))).toBe(false);
+    expect(git(repo, ["worktree", "list", "--porcelain"]).match(/^worktree .*/gm)).toEqual([`worktree ${repo}`]);
+  });
+});

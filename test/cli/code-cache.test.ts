@@ -1,0 +1,39 @@
+// bin/org.js compiles the bundle from V8's code cache beside it: one per command, written by its first run that
+// succeeds, refused by V8 (and written again) when it does not fit; a failed run writes none.
+import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { describe, expect, test } from "vitest";
+import { PACKAGE_ROOT } from "../../src/adapters/package-root.js";
+import { ORG_BIN } from "../helpers/org-cli.js";
+
+const BUNDLE = `${PACKAGE_ROOT}dist/bundle/org.cjs`;
+
+function cacheOf(command: string): string {
+  const hash = createHash("sha256").update(readFileSync(BUNDLE)).digest("hex").slice(0, 16);
+  return `${BUNDLE}.${hash}.${command}.cache`;
+}
+
+function runOrgBin(args: string[]): { status: number | null; stdout: string; stderr: string } {
+  return spawnSync(process.execPath, [ORG_BIN, ...args], { encoding: "utf8", cwd: PACKAGE_ROOT });
+}
+
+describe("the bundle's code cache", () => {
+  test("written by a first run; one that does not fit is refused and rewritten; a failed run writes none", () => {
+    // `org help` prints the commands and exits 0 outside an org; no other test runs it.
+    const cache = cacheOf("help");
+    rmSync(cache, { force: true });
+    const first = runOrgBin(["help"]);
+    expect([first.status, first.stderr]).toEqual([0, ""]);
+    expect(readFileSync(cache).length).toBeGreaterThan(10_000);
+    const garbage = Buffer.alloc(4096, 7);
+    writeFileSync(cache, garbage);
+    const again = runOrgBin(["help"]);
+    expect([again.status, again.stderr, again.stdout]).toEqual([0, "", first.stdout]);
+    expect(readFileSync(cache).equals(garbage)).toBe(false);
+    const failed = cacheOf("nosuchcommand");
+    const unknown = runOrgBin(["nosuchcommand"]);
+    expect(unknown.status).not.toBe(0);
+    expect(existsSync(failed)).toBe(false);
+  });
+});
