@@ -145,8 +145,9 @@ describe("closing a claim", () => {
 
   test("its own agent closes it as done or dropped", () => {
     const done = closeClaim(settled, "researcher-1", "1", "done", now);
-    expect(done.ok && formatBoard(done.lines).split("\n")[6]).toBe("- #1 researcher-1 2026-01-07T10:00:00Z closed "
-      + "2026-01-07T11:00:00Z done: mine");
+    expect(done.ok && formatBoard(done.lines).split("\n")[6]).toBe(
+      "- #1 researcher-1 2026-01-07T10:00:00Z closed 2026-01-07T11:00:00Z done: mine",
+    );
     expect(closeClaim(settled, "researcher-1", "#1", "dropped", now)).toMatchObject({
       ok: true,
       claim: { closed: { reason: "dropped" } },

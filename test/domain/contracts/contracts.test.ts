@@ -239,8 +239,9 @@ describe("reviews", () => {
       decideSprint({
         sprint: 1, items: parsedReview.items, commit: undefined, kept: kept.slice(0, 1), agreedAt: T1.toISOString(),
       }).reason,
-    ).toBe("15/15 assertions pass, but the verifier has not kept any commit of the generator "
-      + "since the contract was agreed");
+    ).toBe(
+      "15/15 assertions pass, but the verifier has not kept any commit of the generator since the contract was agreed",
+    );
   });
 
   test("a failing item keeps the sprint open and is named", () => {

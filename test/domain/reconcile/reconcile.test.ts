@@ -146,15 +146,18 @@ describe("reconcile: every kind of org.yaml edit → the exact actions", () => {
       "~ restart researcher-1 (environment changed (BAR, FOO))",
       "~ restart researcher-2 (environment changed (BAR, FOO))",
     ]);
-    expect(plan(desire(base()), desire(edit((y) => (y.runtimes.idle!.restart = "always"))))[0]).toBe("~ restart "
-      + "researcher-1 (restart policy on-failure → always)");
-    expect(plan(desire(base()), desire(edit((y) => (y.supervisor = { max_restarts: 3 }))))[0]).toBe("~ restart "
-      + "researcher-1 (supervisor settings changed)");
+    expect(plan(desire(base()), desire(edit((y) => (y.runtimes.idle!.restart = "always"))))[0]).toBe(
+      "~ restart researcher-1 (restart policy on-failure → always)",
+    );
+    expect(plan(desire(base()), desire(edit((y) => (y.supervisor = { max_restarts: 3 }))))[0]).toBe(
+      "~ restart researcher-1 (supervisor settings changed)",
+    );
   });
 
   test("switching a role's runtime restarts; a runtime renamed with the same command does not", () => {
-    expect(plan(desire(base()), desire(edit((y) => (y.roles.researcher!.runtime = "other"))))[0]).toBe("~ restart "
-      + "researcher-1 (runtime idle → other; command changed)");
+    expect(plan(desire(base()), desire(edit((y) => (y.roles.researcher!.runtime = "other"))))[0]).toBe(
+      "~ restart researcher-1 (runtime idle → other; command changed)",
+    );
     const renamed = edit((y) =>
       ((y.runtimes = { idle2: y.runtimes.idle!, other: y.runtimes.other! }), (y.roles.researcher!.runtime = "idle2")));
     expect(plan(desire(base()), desire(renamed))).toEqual(["= nothing to do: the running org matches org.yaml"]);
@@ -270,8 +273,9 @@ describe("reconcile: every kind of org.yaml edit → the exact actions", () => {
       "# retile the grid: 4 panes (panes 1 added, 1 removed)",
     ]);
     const result = reconcile(after, observeAsDesired(before));
-    expect(result.kind === "actions" && summarizeActions(result.actions)).toBe("5 actions: -reviewer-1 ~researcher-1 "
-      + "~researcher-2 +researcher-3");
+    expect(result.kind === "actions" && summarizeActions(result.actions)).toBe(
+      "5 actions: -reviewer-1 ~researcher-1 ~researcher-2 +researcher-3",
+    );
   });
 
   test("applying the plan's own result again is nothing to do", () => {
