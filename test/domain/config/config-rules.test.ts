@@ -163,12 +163,9 @@ describe("rules: verify patterns and paths inside the repo", () => {
   });
 
   it("metric and memory patterns without a capture group", async () => {
-    expect(
-      await problemsOf(
-        verify("  metric: {name: val_bpb, pattern: 'val_bpb: (?:[0-9.]+)'}\n"
-          + "  memory: {pattern: 'peak_vram_mb: [0-9.]+'}\n"),
-      ),
-    ).toEqual([
+    const noGroups = "  metric: {name: val_bpb, pattern: 'val_bpb: (?:[0-9.]+)'}\n"
+      + "  memory: {pattern: 'peak_vram_mb: [0-9.]+'}\n";
+    expect(await problemsOf(verify(noGroups))).toEqual([
       "org.yaml:10:36: verify.metric.pattern has no capture group, so no number can be read from the log — "
         + "put the number in parentheses, e.g. '^val_bpb:\\s*([0-9.]+)'",
       "org.yaml:11:21: verify.memory.pattern has no capture group, so no number can be read from the log — "

@@ -29,14 +29,8 @@ describe("rules: sandbox", () => {
 
   it("an entry that does not exist, inside the org or outside (where the host is read-only), "
     + "and writes into state, worktrees and .git", async () => {
-    expect(
-      await problemsOf(
-        withSandbox(
-          "  read: [dat/cache, /etc]\n  write: [state/results.tsv, worktrees, .git/hooks, /var/cache/x, .]\n",
-        ),
-        probe,
-      ),
-    ).toEqual([
+    const entries = "  read: [dat/cache, /etc]\n  write: [state/results.tsv, worktrees, .git/hooks, /var/cache/x, .]\n";
+    expect(await problemsOf(withSandbox(entries), probe)).toEqual([
       'org.yaml:9:10: sandbox.read[0] "dat/cache" does not exist (/org/dat/cache) — create it first, '
         + 'or give its path relative to this file',
       'org.yaml:9:21: sandbox.read[1] "/etc" does not exist (/etc) — create it first, '

@@ -24,10 +24,9 @@ describe("config: the stop section", () => {
   });
 
   it("refuses zero and negative limits, an unknown key and a deadline that is neither, all at once", async () => {
-    expect(
-      await problemsOf(stop("  max_experiments: 0\n  max_gpu_hours: -5\n  max_cost: 0\n  stall: -1\n"
-        + "  deadline: tomorrow\n  max_experiment: 3\n")),
-    ).toEqual([
+    const limits = "  max_experiments: 0\n  max_gpu_hours: -5\n  max_cost: 0\n  stall: -1\n"
+      + "  deadline: tomorrow\n  max_experiment: 3\n";
+    expect(await problemsOf(stop(limits))).toEqual([
       "org.yaml:12:20: stop.max_experiments must be greater than 0, got 0 — write a number above 0",
       "org.yaml:13:18: stop.max_gpu_hours must be greater than 0, got -5 — write a number above 0",
       "org.yaml:14:13: stop.max_cost must be greater than 0, got 0 — write a number above 0",

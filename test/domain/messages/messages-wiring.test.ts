@@ -117,22 +117,18 @@ describe("org.yaml wiring rules", () => {
   });
 
   test("unsafe names in the wiring", async () => {
-    expect(
-      await problemsOf(
-        WIRED.replace("reports_to: chief", "reports_to: ../chief").replace("talks_to: [chief]", 'talks_to: ["a/b"]'),
-      ),
-    ).toEqual([
+    const unsafe = WIRED.replace("reports_to: chief", "reports_to: ../chief")
+      .replace("talks_to: [chief]", 'talks_to: ["a/b"]');
+    expect(await problemsOf(unsafe)).toEqual([
       'org.yaml:11:17: roles.junior.reports_to "../chief" contains ".", "/" — name one of the roles: chief, junior',
       'org.yaml:12:16: roles.junior.talks_to[0] "a/b" contains "/" — name one of the roles: chief, junior',
     ]);
   });
 
   test("a reports_to cycle is reported once", async () => {
-    expect(
-      await problemsOf(
-        WIRED.replace("    runtime: mybot\n  junior:", "    runtime: mybot\n    reports_to: junior\n  junior:"),
-      ),
-    ).toEqual([
+    const cycle = WIRED.replace("    runtime: mybot\n  junior:",
+      "    runtime: mybot\n    reports_to: junior\n  junior:");
+    expect(await problemsOf(cycle)).toEqual([
       "org.yaml:8:17: roles.chief.reports_to makes a cycle: chief → junior → chief — "
         + "remove reports_to from one of these roles; the top of the org reports to no one",
     ]);

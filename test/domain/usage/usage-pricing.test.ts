@@ -67,9 +67,8 @@ describe("org.yaml pricing: file:line:col: what — fix", () => {
   });
 
   it("a negative price, a price that is not a number, a missing output", async () => {
-    expect(
-      await problemsOf(withPricing('  "claude-*": { input: -3, output: "15$" }\n  gpt-5: { input: 1 }\n')),
-    ).toEqual([
+    const prices = '  "claude-*": { input: -3, output: "15$" }\n  gpt-5: { input: 1 }\n';
+    expect(await problemsOf(withPricing(prices))).toEqual([
       'org.yaml:9:24: pricing["claude-*"].input must be at least 0, got -3 — write 0 or more',
       'org.yaml:9:36: pricing["claude-*"].output must be a number, got "15$" — write a number such as 15',
       'org.yaml:10:10: pricing.gpt-5 is missing required key "output" — add output: 15',
@@ -84,11 +83,8 @@ describe("org.yaml pricing: file:line:col: what — fix", () => {
   });
 
   it("a glob that an earlier prefix glob always beats", async () => {
-    expect(
-      await problemsOf(withPricing(
-        '  "claude-*": { input: 3, output: 15 }\n  "claude-opus-*": { input: 15, output: 75 }\n',
-      )),
-    ).toEqual([
+    const prices = '  "claude-*": { input: 3, output: 15 }\n  "claude-opus-*": { input: 15, output: 75 }\n';
+    expect(await problemsOf(withPricing(prices))).toEqual([
       'org.yaml:10:3: pricing["claude-opus-*"] is never used: "claude-*" above it matches every model it matches — '
         + 'move "claude-opus-*" above "claude-*"',
     ]);
