@@ -33,7 +33,11 @@ describe("commands in a node-pty pane act as its agent", () => {
     const up = runOrg(["up", "--no-tmux", "--no-attach"], { cwd: org.dir });
     expect(up.code, up.stderr).toBe(0);
     const status = (agent: string) => readJsonFile<AgentStatus>(join(state, "agents", agent, "status.json"));
-    await pollUntil(() => ["chief-1", "junior-1"].every((agent) => status(agent).state === "running" && status(agent).pid !== null), { what: "every agent running", timeoutMs: 30_000 });
+    await pollUntil(() =>
+      ["chief-1", "junior-1"].every((agent) => status(agent).state === "running" && status(agent).pid !== null), {
+      what: "every agent running",
+      timeoutMs: 30_000,
+    });
   }, 90_000);
 
   afterAll(() => {
@@ -41,12 +45,19 @@ describe("commands in a node-pty pane act as its agent", () => {
     removeDir(jobs);
   });
 
-  test("a junior claiming to be its chief is refused and nothing changes; the chief in its own pane sends", async () => {
+  test("a junior claiming to be its chief is refused and nothing changes; "
+    + "the chief in its own pane sends", async () => {
     const before = snapshotActs(state);
-    expect(await runInPane(jobs, "junior-1", "ORG_AGENT=chief-1 org task junior-1 'no more work'")).toEqual({ code: 1, stdout: "", stderr: "org: you are junior-1 (this pane's agent); ORG_AGENT=chief-1 names another agent — unset it\n" });
+    expect(await runInPane(jobs, "junior-1", "ORG_AGENT=chief-1 org task junior-1 'no more work'")).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: "org: you are junior-1 (this pane's agent); ORG_AGENT=chief-1 names another agent — unset it\n",
+    });
     expect(snapshotActs(state)).toEqual(before);
     const task = await runInPane(jobs, "chief-1", "env -u ORG_AGENT org task junior-1 'make the loss go down'");
     expect(task.stderr).toBe("");
-    expect(runOrg(["inbox", "--agent", "junior-1"], { cwd: org.dir, env: { ORG_AGENT: "" } }).stdout).toContain("from chief-1 · task");
+    expect(runOrg(["inbox", "--agent", "junior-1"], { cwd: org.dir, env: { ORG_AGENT: "" } }).stdout).toContain(
+      "from chief-1 · task",
+    );
   }, 60_000);
 });

@@ -25,7 +25,8 @@ sandbox: { read: [worktrees], write: ["${jobs}"] }
 `;
 
 // A pid namespace between the pane and the command, as a sandbox may put there; the host's /proc stays. Made in the
-// pane's sandbox, where root cannot: without CAP_SETFCAP it maps no uid 0 into a user namespace of its own (Linux 5.12).
+// pane's sandbox, where root cannot: without CAP_SETFCAP it
+// maps no uid 0 into a user namespace of its own (Linux 5.12).
 const SANDBOX = ["--unshare-user", "--cap-drop", "ALL", "--ro-bind", "/", "/", "--dev-bind", "/dev", "/dev"];
 const CAN_UNSHARE = spawnSync("bwrap", [...SANDBOX, "unshare", "-Urpf", "true"]).status === 0;
 
@@ -34,7 +35,11 @@ let jobs: string;
 let state: string;
 const inPane = (agent: string, script: string) => runInPane(jobs, agent, script);
 const person = (args: string[], agent = "") => runOrg(args, { cwd: org.dir, env: { ORG_AGENT: agent } });
-const refusal = (pane: string, claimed: string) => ({ code: 1, stdout: "", stderr: `org: you are ${pane} (this pane's agent); ORG_AGENT=${claimed} names another agent — unset it\n` });
+const refusal = (pane: string, claimed: string) => ({
+  code: 1,
+  stdout: "",
+  stderr: `org: you are ${pane} (this pane's agent); ORG_AGENT=${claimed} names another agent — unset it\n`,
+});
 const delivered = (result: CliResult) => /^delivered (\S+) /.exec(result.stdout)?.[1];
 
 async function expectRefused(pane: string, script: string, claimed: string): Promise<void> {
@@ -51,7 +56,11 @@ describe("commands act as the agent whose pane runs them", () => {
     const up = runOrg(["up", "--no-attach"], { cwd: org.dir });
     expect(up.code, up.stderr).toBe(0);
     const status = (agent: string) => readJsonFile<AgentStatus>(join(state, "agents", agent, "status.json"));
-    await pollUntil(() => ["planner-1", "generator-1", "evaluator-1"].every((agent) => status(agent).state === "running" && status(agent).pid !== null), { what: "every agent running", timeoutMs: 30_000 });
+    const running = (agent: string) => status(agent).state === "running" && status(agent).pid !== null;
+    await pollUntil(() => ["planner-1", "generator-1", "evaluator-1"].every(running), {
+      what: "every agent running",
+      timeoutMs: 30_000,
+    });
   }, 90_000);
 
   afterAll(() => {
@@ -59,15 +68,24 @@ describe("commands act as the agent whose pane runs them", () => {
     removeDir(jobs);
   });
 
-  test("a pane's agent claiming another by ORG_AGENT cannot send, set a task, sign or review; nothing changes", async () => {
-    await expectRefused("generator-1", "ORG_AGENT=evaluator-1 org send planner-1 'from the evaluator, honest'", "evaluator-1");
+  test("a pane's agent claiming another by ORG_AGENT cannot send, set a task, "
+    + "sign or review; nothing changes", async () => {
+    await expectRefused(
+      "generator-1",
+      "ORG_AGENT=evaluator-1 org send planner-1 'from the evaluator, honest'",
+      "evaluator-1",
+    );
     await expectRefused("generator-1", "ORG_AGENT=planner-1 org task generator-1 'take a week off'", "planner-1");
     writeFileSync(join(org.dir, "contract.md"), "- [ ] loss goes down\n- [ ] no test fails\n");
     const drafted = await inPane("generator-1", `org contract draft -f ${join(org.dir, "contract.md")}`);
     expect(drafted.code, drafted.stderr).toBe(0);
     await expectRefused("generator-1", "ORG_AGENT=evaluator-1 org contract sign", "evaluator-1");
     writeFileSync(join(org.dir, "review.md"), "- [x] loss goes down — see run 1\n- [x] no test fails — see CI\n");
-    await expectRefused("generator-1", `ORG_AGENT=evaluator-1 org review -f ${join(org.dir, "review.md")}`, "evaluator-1");
+    await expectRefused(
+      "generator-1",
+      `ORG_AGENT=evaluator-1 org review -f ${join(org.dir, "review.md")}`,
+      "evaluator-1",
+    );
   }, 120_000);
 
   test("nor acknowledge another's message, by ORG_AGENT or by --agent", async () => {
@@ -75,9 +93,17 @@ describe("commands act as the agent whose pane runs them", () => {
     expect(id).toBeDefined();
     await expectRefused("generator-1", `ORG_AGENT=evaluator-1 org inbox --read ${id}`, "evaluator-1");
     const before = snapshotActs(state);
-    expect(await inPane("generator-1", `org inbox --agent evaluator-1 --read ${id}`)).toEqual({ code: 1, stdout: "", stderr: "org: generator-1 reads only its own inbox; --agent evaluator-1 names another agent — drop --agent\n" });
+    expect(await inPane("generator-1", `org inbox --agent evaluator-1 --read ${id}`)).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: "org: generator-1 reads only its own inbox; --agent evaluator-1 names another agent — drop --agent\n",
+    });
     expect(snapshotActs(state)).toEqual(before);
-    expect(await inPane("evaluator-1", `org inbox --read ${id}`)).toEqual({ code: 0, stdout: `marked read: ${id}\n`, stderr: "" });
+    expect(await inPane("evaluator-1", `org inbox --read ${id}`)).toEqual({
+      code: 0,
+      stdout: `marked read: ${id}\n`,
+      stderr: "",
+    });
   }, 120_000);
 
   test("the genuine agent acts from its pane, with ORG_AGENT as org set it or unset", async () => {
@@ -98,7 +124,9 @@ describe("commands act as the agent whose pane runs them", () => {
     const git = (...args: string[]) => execFileSync("git", ["-C", theirs, ...args], { encoding: "utf8" });
     const head = git("rev-parse", "HEAD");
     expect(await inPane("generator-1", `cd ${theirs} && org submit -m 'their idea'`)).toEqual({
-      code: 1, stdout: "", stderr: `org: you are generator-1, but ${theirs} is evaluator-1's worktree — submit from your own, ${join(org.dir, "worktrees", "generator-1")} (nothing was committed)\n`,
+      code: 1, stdout: "",
+      stderr: `org: you are generator-1, but ${theirs} is evaluator-1's worktree — submit from your own, `
+        + `${join(org.dir, "worktrees", "generator-1")} (nothing was committed)\n`,
     });
     expect([git("rev-parse", "HEAD"), git("status", "--porcelain")]).toEqual([head, "?? idea.txt\n"]);
   }, 60_000);
@@ -114,9 +142,15 @@ describe("commands act as the agent whose pane runs them", () => {
   });
 
   test.skipIf(!CAN_UNSHARE)("a pid namespace between the pane and the command hides nothing", async () => {
-    await expectRefused("generator-1", "unshare -Urpf sh -c 'ORG_AGENT=evaluator-1 org send planner-1 sneaky'", "evaluator-1");
+    await expectRefused(
+      "generator-1",
+      "unshare -Urpf sh -c 'ORG_AGENT=evaluator-1 org send planner-1 sneaky'",
+      "evaluator-1",
+    );
     const sent = await inPane("generator-1", "unshare -Urpf org send planner-1 'through a sandbox'");
     expect(sent.stderr).toBe("");
-    expect(person(["inbox", "--agent", "planner-1"]).stdout).toContain(`## ${delivered(sent)} · from generator-1 · note`);
+    expect(person(["inbox", "--agent", "planner-1"]).stdout).toContain(
+      `## ${delivered(sent)} · from generator-1 · note`,
+    );
   }, 60_000);
 });

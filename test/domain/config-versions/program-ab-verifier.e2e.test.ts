@@ -1,4 +1,5 @@
-// An A/B run on the verifier's real loop and real git: rows carry each half's program, and each half has its own ledger and best.
+// An A/B run on the verifier's real loop and real git:
+// rows carry each half's program, and each half has its own ledger and best.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
@@ -13,21 +14,30 @@ afterEach(() => {
 });
 
 describe("an A/B run's verifier", () => {
-  test("each half's rows carry its program; a change one half tried is run again for the other; each half keeps its own best", async () => {
+  test("each half's rows carry its program; a change one half tried is run again for the other; "
+    + "each half keeps its own best", async () => {
     const org = createTestOrg({ daemon: false, agents: ["r-1", "b-r-1"], verify: {} });
     root = org.root;
-    const run: AbRun = { at: new Date(Date.now() - 1000).toISOString(), a: { version: "aaaa1111", file: "org.yaml", agents: ["r-1"] }, b: { version: "bbbb2222", file: "other.yaml", agents: ["b-r-1"] } };
+    const run: AbRun = {
+      at: new Date(Date.now() - 1000).toISOString(),
+      a: { version: "aaaa1111", file: "org.yaml", agents: ["r-1"] },
+      b: { version: "bbbb2222", file: "other.yaml", agents: ["b-r-1"] },
+    };
     writeFileSync(join(org.state, "ab.json"), JSON.stringify(run));
     const loop = org.daemon();
     await org.settle(loop);
     const base = org.record.baseCommit;
-    expect([git(root, ["rev-parse", "org/t/best"]).trim(), git(root, ["rev-parse", "org/t/b-best"]).trim()]).toEqual([base, base]);
+    expect([git(root, ["rev-parse", "org/t/best"]).trim(), git(root, ["rev-parse", "org/t/b-best"]).trim()]).toEqual([
+      base, base,
+    ]);
 
     const kept = org.commit("r-1", { "value.txt": "0.5\n" }, "lower the value");
     org.submit("r-1", kept, "lower the value");
     await org.settle(loop);
     // A's keep moves A's best only, and only A's agents hear of it.
-    expect([git(root, ["rev-parse", "org/t/best"]).trim(), git(root, ["rev-parse", "org/t/b-best"]).trim()]).toEqual([kept, base]);
+    expect([git(root, ["rev-parse", "org/t/best"]).trim(), git(root, ["rev-parse", "org/t/b-best"]).trim()]).toEqual([
+      kept, base,
+    ]);
     expect(org.inbox("b-r-1")).not.toContain("the org's best advanced");
     const runs = org.runs.length;
 

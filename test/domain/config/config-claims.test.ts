@@ -18,10 +18,12 @@ describe("config: the claims section", () => {
     expect(await problemsOf(claims("  timeout: 3600\n"))).toEqual([]);
   });
 
-  it("refuses a similarity outside (0, 1], a timeout that is no duration and an unknown key, all at once with file:line:col", async () => {
+  it("refuses a similarity outside (0, 1], a timeout that is no duration and an unknown key, "
+    + "all at once with file:line:col", async () => {
     expect(await problemsOf(claims("  similarity: 0\n  timeout: soon\n  similarty: 0.5\n"))).toEqual([
       "org.yaml:9:15: claims.similarity must be greater than 0, got 0 — write a number above 0",
-      'org.yaml:10:12: claims.timeout must be a number of seconds or a duration such as 90s, 10m or 1h, got "soon" — write e.g. 2h',
+      'org.yaml:10:12: claims.timeout must be a number of seconds or a duration such as 90s, 10m or 1h, '
+        + 'got "soon" — write e.g. 2h',
       'org.yaml:11:3: unknown key "similarty" in claims — did you mean "similarity"?',
     ]);
     expect(await problemsOf(claims("  similarity: 1.5\n  timeout: -5\n"))).toEqual([

@@ -27,11 +27,16 @@ describe("did-you-mean", () => {
 
 describe("unknown keys in org.yaml", () => {
   it("a misspelled top-level key, without a second complaint about the key it was meant to be", async () => {
-    expect(await problemsOf(VALID.replace("roles:", "rols:"))).toEqual(['org.yaml:4:1: unknown key "rols" — did you mean "roles"?']);
+    expect(await problemsOf(VALID.replace("roles:", "rols:"))).toEqual([
+      'org.yaml:4:1: unknown key "rols" — did you mean "roles"?',
+    ]);
   });
 
   it("a misspelled key inside a role and inside a runtime", async () => {
-    const text = VALID.replace("    runtime: mybot", "    runtime: mybot\n    cont: 2").replace("    command:", "    comand:");
+    const text = VALID.replace("    runtime: mybot", "    runtime: mybot\n    cont: 2").replace(
+      "    command:",
+      "    comand:",
+    );
     expect(await problemsOf(text)).toEqual([
       'org.yaml:3:5: unknown key "comand" in runtimes.mybot — did you mean "command"?',
       'org.yaml:8:5: unknown key "cont" in roles.researcher — did you mean "count"?',
@@ -40,12 +45,15 @@ describe("unknown keys in org.yaml", () => {
 
   it("a key that resembles nothing lists the allowed keys", async () => {
     expect(await problemsOf(`${VALID}    model: opus\n`)).toEqual([
-      'org.yaml:8:5: unknown key "model" in roles.researcher — remove it; the keys allowed in roles.researcher are prompt, runtime, count, gpu, edits, kickoff, reports_to, talks_to',
+      'org.yaml:8:5: unknown key "model" in roles.researcher — remove it; the keys allowed in roles.researcher are '
+        + 'prompt, runtime, count, gpu, edits, kickoff, reports_to, talks_to',
     ]);
   });
 
   it("a misspelled key in a nested section", async () => {
     const text = `${VALID}verify:\n  command: [python, train.py]\n  metric: {name: loss, patern: 'loss: (.*)'}\n`;
-    expect(await problemsOf(text)).toEqual(['org.yaml:10:24: unknown key "patern" in verify.metric — did you mean "pattern"?']);
+    expect(await problemsOf(text)).toEqual([
+      'org.yaml:10:24: unknown key "patern" in verify.metric — did you mean "pattern"?',
+    ]);
   });
 });

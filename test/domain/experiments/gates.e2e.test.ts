@@ -50,19 +50,24 @@ describe("verify.gates: each must pass before the metric counts", () => {
     base = git(org.dir, ["rev-parse", "main"]).trim();
     const up = runOrg(["up"], { cwd: org.dir });
     expect(up.code, up.stderr).toBe(0);
-    await pollUntil(() => existsSync(join(state, "agents/researcher-1/ledger.json")), { what: "the baseline", timeoutMs: 20_000 });
+    await pollUntil(() => existsSync(join(state, "agents/researcher-1/ledger.json")), {
+      what: "the baseline",
+      timeoutMs: 20_000,
+    });
   }, 60_000);
 
   afterAll(() => teardownOrg(org));
 
-  test("a failing gate is verdict fail naming it, with its own last 50 lines; later gates and the metric never run", () => {
+  test("a failing gate is verdict fail naming it, with its own last 50 lines; "
+    + "later gates and the metric never run", () => {
     const { short, lines } = submit("mode.txt", "fail\n", "break the unit tests");
     const log = gateLog(short, "unit");
     expect(lines).toEqual([
       `submitted ${short} "break the unit tests"; waiting for the verifier…`,
       `metric no metric · your best 1.000000 (${base.slice(0, 7)}) · delta - · fail`,
       "fail: gate unit failed: exit code 1",
-      `your branch was reset to ${base.slice(0, 7)}; the diff is saved in ${join(state, "patches", `researcher-1-${short}-fail.patch`)}`,
+      `your branch was reset to ${base.slice(0, 7)}; `
+        + `the diff is saved in ${join(state, "patches", `researcher-1-${short}-fail.patch`)}`,
       `last lines of ${log}:`,
       ...Array.from({ length: 50 }, (_, index) => `unit line ${index + 11}`),
     ]);
@@ -77,9 +82,13 @@ describe("verify.gates: each must pass before the metric counts", () => {
   test("the same failing change again is answered by the ledger without a run", () => {
     const first = lastRow()[0]!;
     const { short, lines } = submit("mode.txt", "fail\n", "break the unit tests again");
-    expect(lines[2]).toBe(`fail: already tried as ${first} by researcher-1: fail at gate unit; not run again (${lines[2]!.match(/\((\d+\.\d)s of GPU/)![1]}s of GPU time saved; \`org tried\` lists every idea tried)`);
+    expect(lines[2]).toBe(`fail: already tried as ${first} by researcher-1: fail at gate unit; `
+      + `not run again (${lines[2]!.match(/\((\d+\.\d)s of GPU/)![1]}s of GPU time saved; `
+      + `\`org tried\` lists every idea tried)`);
     expect(readdirSync(join(state, "runs")).filter((file) => file.includes(short))).toEqual([]);
-    expect(lastRow()).toEqual([short, "0.000000", "fail", `duplicate of ${first} by researcher-1: break the unit tests`, "unit"]);
+    expect(lastRow()).toEqual([
+      short, "0.000000", "fail", `duplicate of ${first} by researcher-1: break the unit tests`, "unit",
+    ]);
   });
 
   test("a hanging gate is killed at its timeout, its whole process group with it", async () => {
@@ -89,7 +98,10 @@ describe("verify.gates: each must pass before the metric counts", () => {
       "fail: gate unit timed out after 2s; process group killed",
     ]);
     expect(lines.slice(-2)).toEqual([`last lines of ${gateLog(short, "unit")}:`, "unit hangs"]);
-    await pollUntil(() => sleepers(HANG).length === 0, { what: `the gate's sleep ${HANG} to be killed`, timeoutMs: 1000 });
+    await pollUntil(() => sleepers(HANG).length === 0, {
+      what: `the gate's sleep ${HANG} to be killed`,
+      timeoutMs: 1000,
+    });
     expect(lastRow()).toEqual([short, "0.000000", "fail", "wait for the network", "unit"]);
   });
 
@@ -115,7 +127,8 @@ describe("verify.gates: each must pass before the metric counts", () => {
     expect(lastRow()).toEqual([short, "0.000000", "reject", "skip the unit tests", ""]);
   });
 
-  test("org history names the failed gates of the program version they ran under (the ledger's answer ran nothing)", () => {
+  test("org history names the failed gates of the program version they ran under (the "
+    + "ledger's answer ran nothing)", () => {
     const history = org_(["history"]).stdout.split("\n");
     expect(history[0]).toMatch(/CRASHES\s+FAILED GATES/);
     expect(history[1]).toMatch(/\sunit×2\s/);
@@ -134,13 +147,15 @@ function submit(file: string, text: string, message: string): { short: string; l
 /** The last results.tsv row: commit, metric, status, description and the gate column. */
 function lastRow(): string[] {
   const lines = readFileSync(join(state, "results.tsv"), "utf8").trimEnd().split("\n");
-  expect(lines.filter((line) => line.startsWith("commit\t")).at(-1)).toBe("commit\tval_bpb\tmemory_gb\tstatus\tdescription\tagent\tgpu\tseconds\ttime\tprogram\tgate\tlines_added\tlines_removed");
+  expect(lines.filter((line) => line.startsWith("commit\t")).at(-1)).toBe("commit\tval_bpb\tmemory_gb\tstatus\t"
+    + "description\tagent\tgpu\tseconds\ttime\tprogram\tgate\tlines_added\tlines_removed");
   const fields = lines.at(-1)!.split("\t");
   return [fields[0]!, fields[1]!, fields[3]!, fields[4]!, fields[10]!];
 }
 
 function gateLog(short: string, gate: string): string {
-  const logs = readdirSync(join(state, "runs")).filter((file) => file.includes(`-${short}-gate-`) && file.endsWith(`-gate-${gate}.log`));
+  const logs = readdirSync(join(state, "runs")).filter((file) =>
+    file.includes(`-${short}-gate-`) && file.endsWith(`-gate-${gate}.log`));
   expect(logs).toHaveLength(1);
   return join(state, "runs", logs[0]!);
 }

@@ -1,7 +1,10 @@
 import { describe, expect, test } from "vitest";
 import { parseMemoryGb, parseMetric } from "../../../src/domain/experiments/metric.js";
 
-const LOG = ["step 1000: train_loss 0.4", "val_loss: 0.500000", "---", "val_loss: 0.085064", "training_seconds: 0.6", "peak_vram_mb: 45060.2", ""].join("\n");
+const LOG = [
+  "step 1000: train_loss 0.4", "val_loss: 0.500000", "---", "val_loss: 0.085064", "training_seconds: 0.6",
+  "peak_vram_mb: 45060.2", "",
+].join("\n");
 
 describe("parseMetric", () => {
   test("the last matching line wins", () => {

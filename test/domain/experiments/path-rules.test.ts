@@ -8,12 +8,24 @@ describe("checkPaths", () => {
     expect(checkPaths([{ path: "train.py", status: "M" }], rules)).toEqual({ ok: true });
   });
   test("modifying or deleting a protected file is rejected", () => {
-    expect(checkPaths([{ path: "prepare.py", status: "M" }], rules)).toEqual({ ok: false, reason: "touches protected prepare.py" });
-    expect(checkPaths([{ path: "prepare.py", status: "D" }], { ...rules, edits: [] })).toEqual({ ok: false, reason: "touches protected prepare.py" });
+    expect(checkPaths([{ path: "prepare.py", status: "M" }], rules)).toEqual({
+      ok: false,
+      reason: "touches protected prepare.py",
+    });
+    expect(checkPaths([{ path: "prepare.py", status: "D" }], { ...rules, edits: [] })).toEqual({
+      ok: false,
+      reason: "touches protected prepare.py",
+    });
   });
   test("renaming a protected file away, or a file onto it, is rejected", () => {
-    expect(checkPaths([{ path: "old.py", status: "R100", from: "prepare.py" }], { ...rules, edits: [] })).toEqual({ ok: false, reason: "touches protected prepare.py" });
-    expect(checkPaths([{ path: "prepare.py", status: "R090", from: "train.py" }], rules)).toEqual({ ok: false, reason: "touches protected prepare.py" });
+    expect(checkPaths([{ path: "old.py", status: "R100", from: "prepare.py" }], { ...rules, edits: [] })).toEqual({
+      ok: false,
+      reason: "touches protected prepare.py",
+    });
+    expect(checkPaths([{ path: "prepare.py", status: "R090", from: "train.py" }], rules)).toEqual({
+      ok: false,
+      reason: "touches protected prepare.py",
+    });
   });
   test("a path outside non-empty edits is rejected, listing the globs", () => {
     expect(checkPaths([{ path: "train.py", status: "M" }, { path: "data/x.csv", status: "A" }], rules)).toEqual({
@@ -22,25 +34,57 @@ describe("checkPaths", () => {
     });
   });
   test("empty edits allows any path that is not protected", () => {
-    expect(checkPaths([{ path: "notes/idea.md", status: "A" }, { path: "train.py", status: "M" }], { protected: ["prepare.py"], edits: [] })).toEqual({ ok: true });
+    expect(checkPaths([{ path: "notes/idea.md", status: "A" }, { path: "train.py", status: "M" }], {
+      protected: ["prepare.py"],
+      edits: [],
+    })).toEqual({ ok: true });
   });
   test("a protected folder covers everything below it", () => {
-    expect(checkPaths([{ path: "eval/harness.py", status: "M" }], { protected: ["eval/"], edits: [] })).toEqual({ ok: false, reason: "touches protected eval/harness.py" });
+    expect(checkPaths([{ path: "eval/harness.py", status: "M" }], { protected: ["eval/"], edits: [] })).toEqual({
+      ok: false,
+      reason: "touches protected eval/harness.py",
+    });
   });
-  test("an editable file made a symbolic link into the scorer, a folder holding it, or out of the repo is rejected; one to an editable file passes", () => {
-    const link = (target: string, path = "train.py") => checkPaths([{ path, status: "T", link: target }], { protected: ["prepare.py", "eval/"], edits: [] });
-    expect(link("prepare.py")).toEqual({ ok: false, reason: "train.py is a symbolic link to protected prepare.py: commit the file itself" });
-    expect(link("../prepare.py", "lib/train.py")).toEqual({ ok: false, reason: "lib/train.py is a symbolic link to protected prepare.py: commit the file itself" });
-    expect(link("./eval/score.py")).toEqual({ ok: false, reason: "train.py is a symbolic link to protected eval/score.py: commit the file itself" });
-    expect(link(".", "lib")).toEqual({ ok: false, reason: "lib is a symbolic link to protected .: commit the file itself" });
-    expect(link("eval", "lib")).toEqual({ ok: false, reason: "lib is a symbolic link to protected eval: commit the file itself" });
-    expect(link("/org/repo/prepare.py")).toEqual({ ok: false, reason: "train.py is a symbolic link out of the repo (/org/repo/prepare.py): commit the file itself" });
-    expect(link("../../state/results.tsv", "lib/x")).toEqual({ ok: false, reason: "lib/x is a symbolic link out of the repo (../../state/results.tsv): commit the file itself" });
+  test("an editable file made a symbolic link into the scorer, a folder holding it, or out of the repo is rejected; "
+    + "one to an editable file passes", () => {
+    const link = (target: string, path = "train.py") =>
+      checkPaths([{ path, status: "T", link: target }], { protected: ["prepare.py", "eval/"], edits: [] });
+    expect(link("prepare.py")).toEqual({
+      ok: false,
+      reason: "train.py is a symbolic link to protected prepare.py: commit the file itself",
+    });
+    expect(link("../prepare.py", "lib/train.py")).toEqual({
+      ok: false,
+      reason: "lib/train.py is a symbolic link to protected prepare.py: commit the file itself",
+    });
+    expect(link("./eval/score.py")).toEqual({
+      ok: false,
+      reason: "train.py is a symbolic link to protected eval/score.py: commit the file itself",
+    });
+    expect(link(".", "lib")).toEqual({
+      ok: false,
+      reason: "lib is a symbolic link to protected .: commit the file itself",
+    });
+    expect(link("eval", "lib")).toEqual({
+      ok: false,
+      reason: "lib is a symbolic link to protected eval: commit the file itself",
+    });
+    expect(link("/org/repo/prepare.py")).toEqual({
+      ok: false,
+      reason: "train.py is a symbolic link out of the repo (/org/repo/prepare.py): commit the file itself",
+    });
+    expect(link("../../state/results.tsv", "lib/x")).toEqual({
+      ok: false,
+      reason: "lib/x is a symbolic link out of the repo (../../state/results.tsv): commit the file itself",
+    });
     expect(link("model.py")).toEqual({ ok: true });
   });
   test("long lists are cut after five paths", () => {
     const changed = ["a", "b", "c", "d", "e", "f", "g"].map((path) => ({ path: `${path}.txt`, status: "A" }));
-    expect(checkPaths(changed, rules)).toEqual({ ok: false, reason: "changes a.txt, b.txt, c.txt, d.txt, e.txt (+2 more), outside edits [train.py]" });
+    expect(checkPaths(changed, rules)).toEqual({
+      ok: false,
+      reason: "changes a.txt, b.txt, c.txt, d.txt, e.txt (+2 more), outside edits [train.py]",
+    });
   });
   test("no changes pass", () => {
     expect(checkPaths([], rules)).toEqual({ ok: true });

@@ -14,7 +14,8 @@ const entries = [
 const now = new Date("2026-12-04T20:00:00.000Z");
 
 describe("the base's protected files as org up records them", () => {
-  test("each rule covers what it matches (a folder, a glob), a rule that matches nothing covers nothing, a submodule is no file", () => {
+  test("each rule covers what it matches (a folder, a glob), a rule that matches nothing covers "
+    + "nothing, a submodule is no file", () => {
     const record = recordProtected(blob("f"), entries, ["prepare.py", "data", "vendor/**", "missing.txt"], now);
     expect(record).toEqual({
       base: blob("f"), recordedAt: "2026-12-04T20:00:00.000Z",
@@ -30,11 +31,20 @@ describe("the base's protected files as org up records them", () => {
     expect(coversRules(record, blob("0"), ["data"])).toBe(false);
   });
 
-  test("a checkout is tampered when a protected file is missing, a link where a file was, or other content; as recorded it passes", () => {
-    const expected = listProtected(recordProtected(blob("f"), entries, ["prepare.py", "data"], now), ["prepare.py", "data"]);
-    const found = new Map([["prepare.py", entries[0]!.file], ["data/train.csv", entries[1]!.file], ["data/link", entries[2]!.file]]);
+  test("a checkout is tampered when a protected file is missing, a link where a file was, "
+    + "or other content; as recorded it passes", () => {
+    const expected = listProtected(recordProtected(blob("f"), entries, ["prepare.py", "data"], now), [
+      "prepare.py", "data",
+    ]);
+    const found = new Map([
+      ["prepare.py", entries[0]!.file],
+      ["data/train.csv", entries[1]!.file],
+      ["data/link", entries[2]!.file],
+    ]);
     expect(findTampered(expected, found)).toBeUndefined();
-    expect(findTampered(expected, new Map([...found, ["data/train.csv", undefined]]))).toBe("protected data/train.csv is missing from the checkout");
+    expect(findTampered(expected, new Map([...found, ["data/train.csv", undefined]]))).toBe(
+      "protected data/train.csv is missing from the checkout",
+    );
     expect(findTampered(expected, new Map([...found, ["prepare.py", { mode: "120000", blob: blob("a") }]])))
       .toBe("protected prepare.py is a symbolic link in the checkout, not as recorded");
     expect(findTampered(expected, new Map([...found, ["data/link", { mode: "100644", blob: blob("c") }]])))

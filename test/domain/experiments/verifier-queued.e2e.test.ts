@@ -1,4 +1,5 @@
-// Several candidates of one agent queued on one branch (`org submit --no-wait`): the verifier's loop on a real git repo.
+// Several candidates of one agent queued on one branch (`org submit --no-wait`):
+// the verifier's loop on a real git repo.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
@@ -18,7 +19,10 @@ import { createTestOrg } from "../../helpers/test-org/index.js";
 const AGENT = "r-1";
 const config = ConfigSchema.parse({
   roles: { researcher: { prompt: "p.md", runtime: "idle", edits: ["a.txt", "b.txt"] } },
-  verify: { command: ["sh", "score.sh"], metric: { name: "score", pattern: "^score: ([0-9.]+)" }, timeout: "30s", parallel: 1, repeats: 1, keep: { k: 0, min_delta: 0, confirm: 0 } },
+  verify: {
+    command: ["sh", "score.sh"], metric: { name: "score", pattern: "^score: ([0-9.]+)" }, timeout: "30s", parallel: 1,
+    repeats: 1, keep: { k: 0, min_delta: 0, confirm: 0 },
+  },
 });
 
 let root: string | undefined;
@@ -27,7 +31,8 @@ afterEach(() => {
   root = undefined;
 });
 
-/** A repo whose score (lower is better) is a.txt + b.txt, one agent worktree on its branch, the org's state beside them. */
+/** A repo whose score (lower is better) is a.txt + b.txt, one agent worktree on its branch,
+ * the org's state beside them. */
 function createOrg() {
   const files = { "score.sh": 'echo "score: $(( $(cat a.txt) + $(cat b.txt) ))"\n', "a.txt": "5\n", "b.txt": "5\n" };
   const { root: dir, worktree, base, record, state } = createTestOrg({ daemon: false, agents: [AGENT], files });
@@ -43,12 +48,17 @@ function createOrg() {
   /** What `org submit` queues; `after` is the queued candidate the commit was made on. */
   const submit = (commit: string, description: string, extra: Partial<ExperimentRequest> = {}): ExperimentRequest => {
     const at = new Date(Date.now() + submits++);
-    const request: ExperimentRequest = { id: `${at.toISOString().replace(/[:.]/g, "-")}-${AGENT}-${commit.slice(0, 7)}`, agent: AGENT, commit, description, kind: "candidate", submittedAt: at.toISOString(), ...extra };
+    const request: ExperimentRequest = {
+      id: `${at.toISOString().replace(/[:.]/g, "-")}-${AGENT}-${commit.slice(0, 7)}`, agent: AGENT, commit, description,
+      kind: "candidate", submittedAt: at.toISOString(), ...extra,
+    };
     writeFileSync(join(state, "queue", `${request.id}.json`), JSON.stringify(request));
     return request;
   };
-  const rowsOf = (commit: string) => readFileSync(join(state, "results.tsv"), "utf8").split("\n").filter((line) => line.startsWith(`${commit.slice(0, 7)}\t`));
-  const verdictOf = (request: ExperimentRequest) => JSON.parse(readFileSync(join(state, "verdicts", `${request.id}.json`), "utf8")) as VerdictFile;
+  const rowsOf = (commit: string) => readFileSync(join(state, "results.tsv"), "utf8").split("\n").filter((line) =>
+    line.startsWith(`${commit.slice(0, 7)}\t`));
+  const verdictOf = (request: ExperimentRequest) =>
+    JSON.parse(readFileSync(join(state, "verdicts", `${request.id}.json`), "utf8")) as VerdictFile;
   const ledger = () => JSON.parse(readFileSync(join(state, "agents", AGENT, "ledger.json"), "utf8")) as AgentLedger;
   const branch = () => git(root!, ["rev-parse", `org/t/${AGENT}`]).trim();
   const show = (rev: string) => git(root!, ["show", "-s", "--format=%P|%an|%s", rev]).trim();
@@ -60,14 +70,17 @@ function createOrg() {
       return parsed.message;
     });
   };
-  return { record, base, state, worktree, port, daemon, commit, submit, rowsOf, verdictOf, ledger, branch, show, inbox };
+  return {
+    record, base, state, worktree, port, daemon, commit, submit, rowsOf, verdictOf, ledger, branch, show, inbox,
+  };
 }
 
 async function settle(loop: VerifierLoop, state: string): Promise<void> {
   await pollUntil(async () => {
     await loop.tick(new Date());
     await loop.drain();
-    return existsSync(join(state, "agents", AGENT, "ledger.json")) && readdirSync(join(state, "queue")).every((name) => !name.endsWith(".json"));
+    return existsSync(join(state, "agents", AGENT, "ledger.json"))
+      && readdirSync(join(state, "queue")).every((name) => !name.endsWith(".json"));
   }, { what: "an empty queue", timeoutMs: 30_000 });
 }
 
@@ -81,7 +94,8 @@ function dyingAfterRow(port: VerifierPort, times = 1): VerifierPort {
 }
 
 describe("candidates queued on top of each other", () => {
-  test("A discarded, B made on it: the branch waits at B, B's own change runs on the best as B', is kept and takes B's place; uncommitted work stays", async () => {
+  test("A discarded, B made on it: the branch waits at B, B's own change runs on the best as B', "
+    + "is kept and takes B's place; uncommitted work stays", async () => {
     const org = createOrg();
     const loop = org.daemon();
     await settle(loop, org.state);
@@ -93,12 +107,15 @@ describe("candidates queued on top of each other", () => {
     await settle(loop, org.state);
 
     expect(org.verdictOf(first).outcome).toMatchObject({ verdict: { kind: "discard" }, head: a, movedTo: b });
-    expect(formatSubmitReply(org.verdictOf(first)).at(-1)).toBe(`your branch has moved on to ${b.slice(0, 7)}, so it was left there; that commit gets its own verdict (the diff is saved in ${join(org.state, "patches", `${AGENT}-${a.slice(0, 7)}-discard.patch`)})`);
+    expect(formatSubmitReply(org.verdictOf(first)).at(-1)).toBe(`your branch has moved on to ${b.slice(0, 7)}, `
+      + `so it was left there; that commit gets its own verdict (the diff is saved in `
+      + `${join(org.state, "patches", `${AGENT}-${a.slice(0, 7)}-discard.patch`)})`);
     const judged = org.verdictOf(second).outcome;
     const rebased = judged.request.commit;
     expect(judged.request.rebased).toEqual({ kind: "rebased", from: b, onto: org.base, commit: rebased });
     expect(judged).toMatchObject({ verdict: { kind: "keep" }, metric: 8, head: rebased });
-    // Only its own change, on the best: a.txt as the base has it, b.txt as B made it; the agent's message and authorship.
+    // Only its own change, on the best: a.txt as the base has it,
+    // b.txt as B made it; the agent's message and authorship.
     expect(org.show(rebased)).toBe(`${org.base}|org-test|lower b`);
     expect(git(org.record.repo, ["show", `${rebased}:a.txt`])).toBe("5\n");
     expect(git(org.record.repo, ["show", `${rebased}:b.txt`])).toBe("3\n");
@@ -117,10 +134,12 @@ describe("candidates queued on top of each other", () => {
     expect(messages[0]!.body).toMatch(new RegExp(`^## \\[\\S+\\] verdict discard for ${a.slice(0, 7)}\\n`));
     const reply = formatSubmitReply(org.verdictOf(second));
     expect(reply.slice(2)).toEqual([
-      `${b.slice(0, 7)} was made on ${a.slice(0, 7)}, which is not your best: its change ran on your best ${org.base.slice(0, 7)} as ${rebased.slice(0, 7)}`,
+      `${b.slice(0, 7)} was made on ${a.slice(0, 7)}, which is not your best: its change ran on your best `
+        + `${org.base.slice(0, 7)} as ${rebased.slice(0, 7)}`,
       `your branch now points at ${rebased.slice(0, 7)}`,
     ]);
-    expect(messages[1]!.body).toBe(`${[`## verdict keep for ${b.slice(0, 7)} "lower b" (\`org wait ${second.id}\` prints it again)`, ...reply].join("\n")}\n`);
+    const heading = `## verdict keep for ${b.slice(0, 7)} "lower b" (\`org wait ${second.id}\` prints it again)`;
+    expect(messages[1]!.body).toBe(`${[heading, ...reply].join("\n")}\n`);
   });
 
   test("A kept, B made on it: B is judged as it is, nothing rebased", async () => {
@@ -139,7 +158,8 @@ describe("candidates queued on top of each other", () => {
     expect(org.rowsOf(b)).toHaveLength(1);
   });
 
-  test("B's change conflicts with the best once A is discarded: a reject naming B and the file, its own diff saved, the branch back at the best", async () => {
+  test("B's change conflicts with the best once A is discarded: a reject naming B and the file, its own diff saved, "
+    + "the branch back at the best", async () => {
     const org = createOrg();
     const loop = org.daemon();
     await settle(loop, org.state);
@@ -151,7 +171,9 @@ describe("candidates queued on top of each other", () => {
     const { outcome } = org.verdictOf(second);
     expect(outcome.verdict).toEqual({
       kind: "reject",
-      reason: `reject: ${b.slice(0, 7)} "then lower a" conflicts in a.txt with your best ${org.base.slice(0, 7)} (it was made on ${a.slice(0, 7)}, which is not your best) — redo the change on ${org.base.slice(0, 7)} and submit it again`,
+      reason: `reject: ${b.slice(0, 7)} "then lower a" conflicts in a.txt with your best ${org.base.slice(0, 7)} (it `
+        + `was made on ${a.slice(0, 7)}, which is not your best) — `
+        + `redo the change on ${org.base.slice(0, 7)} and submit it again`,
     });
     expect(outcome.request.rebased).toMatchObject({ kind: "conflict", from: b, onto: org.base });
     const patch = join(org.state, "patches", `${AGENT}-${b.slice(0, 7)}-reject.patch`);
@@ -164,7 +186,8 @@ describe("candidates queued on top of each other", () => {
     expect(git(join(org.state, "verifier", "cpu0"), ["status", "--porcelain"])).toBe("");
   });
 
-  test("daemons killed after A's row and after B's: each is judged once, B rebased once, and the last daemon applies it", async () => {
+  test("daemons killed after A's row and after B's: each is judged once, B rebased once, "
+    + "and the last daemon applies it", async () => {
     const org = createOrg();
     await settle(org.daemon(), org.state);
     const a = org.commit("a.txt", "7", "raise a");
@@ -189,7 +212,9 @@ describe("candidates queued on top of each other", () => {
     expect(org.rowsOf(rebased)).toHaveLength(1);
     expect(org.rowsOf(b)).toHaveLength(0);
     expect(org.verdictOf(first).outcome.verdict.kind).toBe("discard");
-    expect(org.verdictOf(second).outcome.verdict.reason).toMatch(/^keep: recorded in results.tsv at \S+ before the daemon stopped; not run again$/);
+    expect(org.verdictOf(second).outcome.verdict.reason).toMatch(
+      /^keep: recorded in results.tsv at \S+ before the daemon stopped; not run again$/,
+    );
     expect(org.verdictOf(second).outcome.request.commit).toBe(rebased);
     expect(org.show(rebased).split("|")[0]).toBe(org.base);
     expect(org.branch()).toBe(rebased);

@@ -1,4 +1,5 @@
-// Stacking on the verifier's real loop and git: a keep that improves its agent's best but not the org's is tried on the org best.
+// Stacking on the verifier's real loop and git:
+// a keep that improves its agent's best but not the org's is tried on the org best.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
@@ -13,7 +14,8 @@ import type { OrgRecord } from "../../../src/domain/state.js";
 import { pollUntil } from "../../helpers/poll.js";
 import { createRepo, git, makeTempDir, removeDir } from "../../helpers/temp-repo.js";
 
-// score = a + b; a run of a combination (both files changed) waits while $1 exists, so a test can kill the daemon mid-stack.
+// score = a + b; a run of a combination (both files changed) waits while $1 exists,
+// so a test can kill the daemon mid-stack.
 const SUM = `if [ -e "$1" ] && [ "$(cat a.txt)" != 1 ] && [ "$(cat b.txt)" != 1 ]; then sleep 30; fi
 echo "score: $(( $(cat a.txt) + $(cat b.txt) ))"
 `;
@@ -27,22 +29,32 @@ afterEach(() => {
   dirs = [];
 });
 
-/** Two agents of two roles: ra-1 may edit a.txt, rb-1 b.txt (or what `rbEdits` says); every keep is confirmed by a second run. */
+/** Two agents of two roles: ra-1 may edit a.txt, rb-1 b.txt (or what `rbEdits` says); every keep is confirmed by a
+ * second run. */
 function createOrg(options: { score?: string; stack?: boolean; rbEdits?: string[] } = {}) {
   const root = createRepo({ "score.sh": options.score ?? SUM, "a.txt": "1\n", "b.txt": "1\n" });
   const outside = makeTempDir("org-stack-flag-");
   dirs.push(root, outside);
   const slow = join(outside, "slow");
   const agents = { "ra-1": "ra", "rb-1": "rb" };
-  for (const agent of Object.keys(agents)) git(root, ["worktree", "add", "-q", "-b", `org/t/${agent}`, join(root, "worktrees", agent), "main"]);
+  for (const agent of Object.keys(agents)) git(root, [
+    "worktree", "add", "-q", "-b", `org/t/${agent}`, join(root, "worktrees", agent), "main",
+  ]);
   const record: OrgRecord = {
-    version: 1, name: "t", root, repo: root, base: "main", baseCommit: git(root, ["rev-parse", "main"]).trim(), socket: "none", session: "none", cpuMode: true,
-    agents: Object.entries(agents).map(([name, role]) => ({ name, role, runtime: "idle", branch: `org/t/${name}`, worktree: join(root, "worktrees", name), gpu: null })), upAt: new Date().toISOString(),
+    version: 1, name: "t", root, repo: root, base: "main", baseCommit: git(root, ["rev-parse", "main"]).trim(),
+    socket: "none", session: "none", cpuMode: true,
+    agents: Object.entries(agents).map(([name, role]) =>
+      ({ name, role, runtime: "idle", branch: `org/t/${name}`, worktree: join(root, "worktrees", name), gpu: null })),
+    upAt: new Date().toISOString(),
   };
   const config = ConfigSchema.parse({
-    roles: { ra: { prompt: "p.md", runtime: "idle", edits: ["a.txt"] }, rb: { prompt: "p.md", runtime: "idle", edits: options.rbEdits ?? ["b.txt"] } },
+    roles: {
+      ra: { prompt: "p.md", runtime: "idle", edits: ["a.txt"] },
+      rb: { prompt: "p.md", runtime: "idle", edits: options.rbEdits ?? ["b.txt"] },
+    },
     verify: {
-      command: ["sh", "score.sh", slow], metric: { name: "score", pattern: "^score: ([0-9.]+)", goal: "maximize" }, timeout: "60s", parallel: 2, repeats: 1,
+      command: ["sh", "score.sh", slow], metric: { name: "score", pattern: "^score: ([0-9.]+)", goal: "maximize" },
+      timeout: "60s", parallel: 2, repeats: 1,
       keep: { k: 0, min_delta: 0, confirm: 1 }, ...(options.stack === undefined ? {} : { stack: options.stack }),
     },
   });
@@ -57,7 +69,10 @@ function createOrg(options: { score?: string; stack?: boolean; rbEdits?: string[
   };
   const submit = (agent: string, commit: string) => {
     const at = new Date().toISOString();
-    const request: ExperimentRequest = { id: `${at.replace(/[:.]/g, "-")}-${agent}-${commit.slice(0, 7)}`, agent, commit, description: `change ${commit.slice(0, 7)}`, kind: "candidate", submittedAt: at };
+    const request: ExperimentRequest = {
+      id: `${at.replace(/[:.]/g, "-")}-${agent}-${commit.slice(0, 7)}`, agent, commit,
+      description: `change ${commit.slice(0, 7)}`, kind: "candidate", submittedAt: at,
+    };
     writeFileSync(join(state, "queue", `${request.id}.json`), JSON.stringify(request));
   };
   const queued = () => readdirSync(join(state, "queue")).filter((name) => name.endsWith(".json"));
@@ -66,7 +81,8 @@ function createOrg(options: { score?: string; stack?: boolean; rbEdits?: string[
     await pollUntil(async () => {
       await loop.tick(new Date());
       await loop.drain();
-      return Object.keys(agents).every((agent) => existsSync(join(state, "agents", agent, "ledger.json"))) && queued().length === 0;
+      return Object.keys(agents).every((agent) => existsSync(join(state, "agents", agent, "ledger.json")))
+        && queued().length === 0;
     }, { what: "an empty queue", timeoutMs: 60_000 });
   };
   const text = (file: string) => (existsSync(join(state, file)) ? readFileSync(join(state, file), "utf8") : "");
@@ -75,8 +91,10 @@ function createOrg(options: { score?: string; stack?: boolean; rbEdits?: string[
   const frontier = () => JSON.parse(text("frontier.json")) as Frontier;
   const best = () => git(root, ["rev-parse", "org/t/best"]).trim();
   const branch = (agent: string) => git(root, ["rev-parse", `org/t/${agent}`]).trim();
-  const inbox = (agent: string) => readdirSync(join(state, "agents", agent, "inbox")).map((name) => readFileSync(join(state, "agents", agent, "inbox", name), "utf8")).join("\n");
-  const attempts = () => text("stacks.jsonl").split("\n").filter(Boolean).map((line) => JSON.parse(line) as { kept: string; onto: string; outcome: string });
+  const inbox = (agent: string) => readdirSync(join(state, "agents", agent, "inbox")).map((name) =>
+    readFileSync(join(state, "agents", agent, "inbox", name), "utf8")).join("\n");
+  const attempts = () => text("stacks.jsonl").split("\n").filter(Boolean).map((line) =>
+    JSON.parse(line) as { kept: string; onto: string; outcome: string });
   const stackRuns = () => readdirSync(join(state, "runs")).filter((name) => name.includes("-stack-"));
   /** Both agents' keeps: ra-1's a=3 (score 4) advances the org best; rb-1's b=2 (score 3) improves only its own. */
   const keepBoth = async (loop: VerifierLoop, values = { a: "3", b: "2" }) => {
@@ -89,11 +107,15 @@ function createOrg(options: { score?: string; stack?: boolean; rbEdits?: string[
     submit("rb-1", b);
     return { a, b };
   };
-  return { record, state, slow, daemon, commit, submit, queued, settle, text, rows, orgRows, frontier, best, branch, inbox, attempts, stackRuns, keepBoth };
+  return {
+    record, state, slow, daemon, commit, submit, queued, settle, text, rows, orgRows, frontier, best, branch, inbox,
+    attempts, stackRuns, keepBoth,
+  };
 }
 
 describe("stacking keeps onto the org best", () => {
-  test("two independent keeps: the second, not beating the org on its own, is stacked, confirmed and becomes the org best; every agent is told", async () => {
+  test("two independent keeps: the second, not beating the org on its own, is stacked, confirmed and becomes the org "
+    + "best; every agent is told", async () => {
     const org = createOrg();
     const loop = org.daemon();
     const { a, b } = await org.keepBoth(loop);
@@ -102,7 +124,11 @@ describe("stacking keeps onto the org best", () => {
     expect(row).toMatchObject({ status: "keep", metric: 3, agent: "rb-1" });
     const [stack] = org.orgRows();
     expect(org.orgRows()).toHaveLength(1);
-    expect(stack).toMatchObject({ status: "keep", metric: 5, description: `stack ${b.slice(0, 7)} onto ${a.slice(0, 7)} (mean of 2 runs)` });
+    expect(stack).toMatchObject({
+      status: "keep",
+      metric: 5,
+      description: `stack ${b.slice(0, 7)} onto ${a.slice(0, 7)} (mean of 2 runs)`,
+    });
     // The org best is one commit holding both changes, made by the verifier on top of ra-1's keep.
     const combined = org.best();
     expect(combined.slice(0, 7)).toBe(stack!.commit);
@@ -110,20 +136,26 @@ describe("stacking keeps onto the org best", () => {
     expect(git(org.record.repo, ["show", `${combined}:b.txt`])).toBe("2\n");
     expect(git(org.record.repo, ["rev-parse", `${combined}^`]).trim()).toBe(a);
     expect(org.frontier()).toMatchObject({ commit: combined, metric: 5, agent: "org", runs: 2 });
-    for (const agent of ["ra-1", "rb-1"]) expect(org.inbox(agent)).toContain("score 5 by org beats the org's best 4 (ra-1)");
+    for (const agent of ["ra-1", "rb-1"]) expect(org.inbox(agent)).toContain(
+      "score 5 by org beats the org's best 4 (ra-1)",
+    );
     // No branch moves for a stack.
     expect(org.branch("ra-1")).toBe(a);
     expect(org.branch("rb-1")).toBe(b);
-    expect(org.text("log.md")).toContain(`keep | org ${combined.slice(0, 7)} stack ${b.slice(0, 7)} onto ${a.slice(0, 7)} (rb-1's keep)\nkeep: score 5.0000 (mean of 2) beats best 4.0000`);
+    expect(org.text("log.md")).toContain(`keep | org ${combined.slice(0, 7)} stack ${b.slice(0, 7)} onto `
+      + `${a.slice(0, 7)} (rb-1's keep)\nkeep: score 5.0000 (mean of 2) beats best 4.0000`);
     expect(org.text("log.md")).toContain("\nthe org best advanced to it\n");
     expect(org.attempts()).toEqual([expect.objectContaining({ kept: b, onto: a, outcome: "keep" })]);
     // `org results`: the org is a row of the leaderboard, measured from the base's baseline.
     const board = buildLeaderboard(org.rows(), "maximize");
     expect(board.best).toMatchObject({ agent: "org", metric: 5 });
-    expect(board.agents.find((standing) => standing.agent === "org")).toMatchObject({ baseline: 2, best: 5, delta: 3, runs: 1 });
+    expect(board.agents.find((standing) => standing.agent === "org")).toMatchObject({
+      baseline: 2, best: 5, delta: 3, runs: 1,
+    });
   });
 
-  test("a change that conflicts with the org best: logged with its reason, nothing run, never tried again for that pair", async () => {
+  test("a change that conflicts with the org best: logged with its reason, nothing run, "
+    + "never tried again for that pair", async () => {
     const org = createOrg({ rbEdits: ["a.txt", "b.txt"] });
     const loop = org.daemon();
     await org.settle(loop);
@@ -133,12 +165,14 @@ describe("stacking keeps onto the org best", () => {
     const b = org.commit("rb-1", "a.txt", "2");
     org.submit("rb-1", b);
     await org.settle(loop);
-    const entry = `stack | org stack ${b.slice(0, 7)} onto ${a.slice(0, 7)} (rb-1's keep)\nnot stacked: rb-1's change ${b.slice(0, 7)} conflicts in a.txt with the org best ${a.slice(0, 7)}\n`;
+    const entry = `stack | org stack ${b.slice(0, 7)} onto ${a.slice(0, 7)} (rb-1's keep)\n`
+      + `not stacked: rb-1's change ${b.slice(0, 7)} conflicts in a.txt with the org best ${a.slice(0, 7)}\n`;
     expect(org.text("log.md")).toContain(entry);
     expect(org.orgRows()).toEqual([]);
     expect(org.stackRuns()).toEqual([]);
     expect(org.attempts()).toEqual([expect.objectContaining({ kept: b, onto: a, outcome: "conflict" })]);
-    // The same stack queued again (a daemon killed before it cleared the request): the pair was tried, so nothing happens.
+    // The same stack queued again (a daemon killed before it cleared the request):
+    // the pair was tried, so nothing happens.
     requeue(org, b, org.record.baseCommit, a);
     await org.settle(loop);
     for (let tick = 0; tick < 3; tick++) await loop.tick(new Date());
@@ -148,13 +182,21 @@ describe("stacking keeps onto the org best", () => {
     expect(org.best()).toBe(a);
   });
 
-  test("a combination that does not beat the org best: a discard row by org, the best stays, never tried again", async () => {
+  test("a combination that does not beat the org best: a discard row by org, "
+    + "the best stays, never tried again", async () => {
     const org = createOrg({ score: MAX });
     const loop = org.daemon();
     const { a, b } = await org.keepBoth(loop);
     await org.settle(loop);
-    expect(org.orgRows()).toEqual([expect.objectContaining({ status: "discard", metric: 3, description: `stack ${b.slice(0, 7)} onto ${a.slice(0, 7)}` })]);
-    expect(org.text("log.md")).toContain(`discard | org ${org.orgRows()[0]!.commit} stack ${b.slice(0, 7)} onto ${a.slice(0, 7)} (rb-1's keep)\ndiscard: score 3.0000 not better than best 3.0000 (+0.0000)\n`);
+    expect(org.orgRows()).toEqual([
+      expect.objectContaining({
+        status: "discard",
+        metric: 3,
+        description: `stack ${b.slice(0, 7)} onto ${a.slice(0, 7)}`,
+      }),
+    ]);
+    expect(org.text("log.md")).toContain(`discard | org ${org.orgRows()[0]!.commit} stack ${b.slice(0, 7)} onto `
+      + `${a.slice(0, 7)} (rb-1's keep)\ndiscard: score 3.0000 not better than best 3.0000 (+0.0000)\n`);
     expect(org.best()).toBe(a);
     requeue(org, b, org.record.baseCommit, a);
     await org.settle(loop);
@@ -181,7 +223,13 @@ describe("stacking keeps onto the org best", () => {
     expect(persisted.rebased).toMatchObject({ kind: "rebased", from: b, onto: a });
     const next = org.daemon();
     await org.settle(next);
-    expect(org.orgRows()).toEqual([expect.objectContaining({ status: "keep", metric: 5, commit: (persisted.rebased as { commit: string }).commit.slice(0, 7) })]);
+    expect(org.orgRows()).toEqual([
+      expect.objectContaining({
+        status: "keep",
+        metric: 5,
+        commit: (persisted.rebased as { commit: string }).commit.slice(0, 7),
+      }),
+    ]);
     expect(org.best()).toBe((persisted.rebased as { commit: string }).commit);
     expect(org.attempts()).toHaveLength(1);
   });

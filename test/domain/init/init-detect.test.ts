@@ -7,7 +7,10 @@ function listing(files: Record<string, string>, machine: Partial<RepoListing> = 
   const paths = Object.keys(files);
   const texts = Object.fromEntries(pickFilesToRead(paths).map((path) => [path, files[path]!]));
   const programs = ["python3", "node", "npm", "bash"];
-  return { folder: "my repo!", base: "main", files: paths, untracked: [], texts, programs, gpus: 0, gpuNote: "nvidia-smi not found on PATH", ...machine };
+  return {
+    folder: "my repo!", base: "main", files: paths, untracked: [], texts, programs, gpus: 0,
+    gpuNote: "nvidia-smi not found on PATH", ...machine,
+  };
 }
 
 describe("org init's guess of a repo", () => {
@@ -17,14 +20,19 @@ describe("org init's guess of a repo", () => {
     expect(fields).toMatchObject({
       name: "my-repo", base: "main", gpus: "none", runtime: "hillclimb", count: 2, gpu: false,
       command: ["python3", "train.py"], edits: ["train.py"], protected: ["prepare.py"],
-      metric: { name: "val_loss", pattern: "^val_loss:\\s*([-+0-9.eE]+)", goal: "minimize", note: "guessed: train.py prints val_loss (it also prints training_seconds); minimize by its name." },
+      metric: {
+        name: "val_loss", pattern: "^val_loss:\\s*([-+0-9.eE]+)", goal: "minimize",
+        note: "guessed: train.py prints val_loss (it also prints training_seconds); minimize by its name.",
+      },
     });
-    expect(fields.runtimeNote).toBe("guessed: no agent CLI (claude, codex, gemini, opencode) is on PATH: the built-in baseline, which tunes the UPPER_CASE number constants of train.py.");
+    expect(fields.runtimeNote).toBe("guessed: no agent CLI (claude, codex, gemini, opencode) is on PATH: "
+      + "the built-in baseline, which tunes the UPPER_CASE number constants of train.py.");
     expect(checks).toEqual([]);
     expect(why).toEqual({ runtime: "no agent CLI on PATH", gpus: "CPU mode: nvidia-smi not found on PATH" });
   });
 
-  test("a Node project with npm test and a bench script: tests before the benchmark, which is protected with them", () => {
+  test("a Node project with npm test and a bench script: tests before the benchmark, "
+    + "which is protected with them", () => {
     const { fields, project, checks } = proposeOrg(listing(NODE_BENCH));
     expect(project.kind).toBe("npm-bench");
     expect(fields).toMatchObject({
@@ -32,7 +40,9 @@ describe("org init's guess of a repo", () => {
       edits: ["src/sort.mjs"], protected: ["package.json", "bench", "test"],
       metric: { name: "comparisons", pattern: "^comparisons:\\s*([-+0-9.eE]+)", goal: "" },
     });
-    expect(checks).toEqual(["verify.metric.goal: is a higher comparisons better? — write maximize, or minimize for lower"]);
+    expect(checks).toEqual([
+      "verify.metric.goal: is a higher comparisons better? — write maximize, or minimize for lower",
+    ]);
   });
 
   test("a bash scorer: the code it runs is the edit, it and its data are protected", () => {
@@ -57,7 +67,9 @@ describe("org init's guess of a repo", () => {
       command: ["sh", "-c", "make -s test && make -s bench"], edits: ["lib/a.js"], protected: ["Makefile", "perf"],
       metric: { name: "ops_per_sec", pattern: "^ops_per_sec=\\s*([-+0-9.eE]+)", goal: "maximize" },
     });
-    const node = proposeOrg(listing({ "train.mjs": "const LR = 0.1;\nconsole.log(`val_loss: ${x}`);\n", "prepare.mjs": "" }));
+    const node = proposeOrg(
+      listing({ "train.mjs": "const LR = 0.1;\nconsole.log(`val_loss: ${x}`);\n", "prepare.mjs": "" }),
+    );
     expect(node.fields).toMatchObject({
       command: ["node", "train.mjs"], edits: ["train.mjs"], protected: ["prepare.mjs"], metric: { name: "val_loss" },
     });
@@ -70,13 +82,16 @@ describe("org init's guess of a repo", () => {
       "codex: { preset: codex }",
       "hillclimb: { builtin: hillclimb, restart: on-failure }   # needs no API: tunes constants",
     ]);
-    expect(fields.runtimeNote).toBe("guessed: codex is on PATH (also: gemini). Write hillclimb here to try the org without a model API.");
+    expect(fields.runtimeNote).toBe(
+      "guessed: codex is on PATH (also: gemini). Write hillclimb here to try the org without a model API.",
+    );
     expect(why.runtime).toBe("found on PATH");
     const root = proposeOrg(listing(PYTHON_TRAIN, { programs: ["claude"], root: true })).fields;
     expect(root.runtimes[0]).toBe('claude: { preset: claude, env: { IS_SANDBOX: "1" } }   # as root, claude needs it');
   });
 
-  test("GPUs: a Python trainer gets one each (at most 8); uv runs a uv project; untracked node_modules is shared", () => {
+  test("GPUs: a Python trainer gets one each (at most 8); uv runs a uv project; "
+    + "untracked node_modules is shared", () => {
     const machine = { gpus: 12, programs: ["uv"], untracked: ["node_modules", ".venv"] };
     const { fields } = proposeOrg(listing({ ...PYTHON_TRAIN, "uv.lock": "" }, machine));
     expect(fields).toMatchObject({
@@ -88,7 +103,9 @@ describe("org init's guess of a repo", () => {
 
   test("many code files are edited by folder; the file with constants comes first for the built-in baseline", () => {
     const files = Object.fromEntries(Array.from({ length: 9 }, (_, i) => [`src/m${i}.js`, ""]));
-    const few = proposeOrg(listing({ "score.sh": "echo score: 1\n", "a.py": "", "b.py": "WIDTH = 3\n", "tests/test_a.py": "" }));
+    const few = proposeOrg(listing({
+      "score.sh": "echo score: 1\n", "a.py": "", "b.py": "WIDTH = 3\n", "tests/test_a.py": "",
+    }));
     expect(few.fields.edits).toEqual(["b.py", "a.py"]);
     expect(few.fields.protected).toEqual(["score.sh", "tests"]);
     const many = proposeOrg(listing({ ...files, "eval.py": "print(f'score: {s}')\n", "main.py": "" }));
@@ -96,12 +113,16 @@ describe("org init's guess of a repo", () => {
   });
 
   test("tests alone: the command runs them, and the metric is left to write", () => {
-    const { fields, project, checks } = proposeOrg(listing({ "package.json": '{"scripts":{"test":"jest"}}', "index.js": "" }));
+    const { fields, project, checks } = proposeOrg(
+      listing({ "package.json": '{"scripts":{"test":"jest"}}', "index.js": "" }),
+    );
     expect(project.kind).toBe("npm-test");
     expect(fields).toMatchObject({ command: ["npm", "test", "--silent"], metric: { name: "", pattern: "", goal: "" } });
     expect(checks).toEqual([
-      "verify.metric: nothing here prints `name: value` — make the run print one line such as `score: 0.93`, then write its name, pattern and goal",
-      "roles.researcher.runtime: hillclimb has no constant to tune in index.js — install an agent CLI (claude, codex, gemini, opencode) and write its name",
+      "verify.metric: nothing here prints `name: value` — make the run print one line such as `score: 0.93`, "
+        + "then write its name, pattern and goal",
+      "roles.researcher.runtime: hillclimb has no constant to tune in index.js — install an agent CLI (claude, codex, "
+        + "gemini, opencode) and write its name",
     ]);
   });
 
@@ -110,13 +131,20 @@ describe("org init's guess of a repo", () => {
     const { fields, project, checks } = proposeOrg(listing({ "README.md": "notes\n", "package.json": npmDefault }));
     const reason = "no train script, scorer, package.json benchmark or Makefile target was found";
     expect(project).toMatchObject({ kind: "unknown", reason });
-    expect(fields).toMatchObject({ command: [], edits: [], protected: [], metric: { name: "", pattern: "", goal: "" } });
-    expect(fields.commandNote).toBe("fill in: the argv that runs one experiment and prints its metric, e.g. [python3, train.py].");
+    expect(fields).toMatchObject({
+      command: [], edits: [], protected: [], metric: { name: "", pattern: "", goal: "" },
+    });
+    expect(fields.commandNote).toBe(
+      "fill in: the argv that runs one experiment and prints its metric, e.g. [python3, train.py].",
+    );
     expect(checks).toEqual([
-      "verify.command: no train script, scorer, package.json benchmark or Makefile target was found — write the argv that runs one experiment and prints its metric",
-      "verify.metric: nothing here prints `name: value` — make the run print one line such as `score: 0.93`, then write its name, pattern and goal",
+      "verify.command: no train script, scorer, package.json benchmark or Makefile target was found — "
+        + "write the argv that runs one experiment and prints its metric",
+      "verify.metric: nothing here prints `name: value` — make the run print one line such as `score: 0.93`, "
+        + "then write its name, pattern and goal",
       "roles.researcher.edits: no code file found — list the files agents may change",
-      "roles.researcher.runtime: hillclimb has no constant to tune in edits — install an agent CLI (claude, codex, gemini, opencode) and write its name",
+      "roles.researcher.runtime: hillclimb has no constant to tune in edits — install an agent CLI (claude, codex, "
+        + "gemini, opencode) and write its name",
     ]);
   });
 
@@ -125,7 +153,8 @@ describe("org init's guess of a repo", () => {
     const { fields, checks } = proposeOrg(listing({ "train.py": train }, { folder: "---" }));
     expect(fields).toMatchObject({ name: "research", protected: [], metric: { name: "loss", goal: "minimize" } });
     expect(checks).toEqual([
-      "verify.protected is empty: train.py both runs and prints loss, so an agent could print any number — move the scoring into a file of its own and list it",
+      "verify.protected is empty: train.py both runs and prints loss, so an agent could print any number — "
+        + "move the scoring into a file of its own and list it",
     ]);
   });
 });

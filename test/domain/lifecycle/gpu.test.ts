@@ -34,11 +34,18 @@ describe("selectGpus", () => {
     expect(selectGpus("auto", gpus, [1])).toMatchObject({ free: [0, 1, 2], warnings: [] });
   });
   test("an explicit list keeps its order and warns about unknown indices", () => {
-    expect(selectGpus([2, 7, 0], gpus)).toEqual({ kind: "gpus", free: [2, 0], warnings: ["GPU 7 is listed in org.yaml but nvidia-smi does not show it; skipped"] });
+    expect(selectGpus([2, 7, 0], gpus)).toEqual({
+      kind: "gpus",
+      free: [2, 0],
+      warnings: ["GPU 7 is listed in org.yaml but nvidia-smi does not show it; skipped"],
+    });
   });
   test("none, a missing nvidia-smi and an empty list mean CPU mode", () => {
     expect(selectGpus("none", gpus)).toEqual({ kind: "cpu", reason: "gpus: none in org.yaml" });
-    expect(selectGpus("auto", { error: "nvidia-smi not found on PATH" })).toEqual({ kind: "cpu", reason: "no GPU found (nvidia-smi not found on PATH)" });
+    expect(selectGpus("auto", { error: "nvidia-smi not found on PATH" })).toEqual({
+      kind: "cpu",
+      reason: "no GPU found (nvidia-smi not found on PATH)",
+    });
     expect(selectGpus("auto", [])).toEqual({ kind: "cpu", reason: "nvidia-smi lists no GPU" });
   });
 });

@@ -5,7 +5,9 @@ import { runOrg } from "../../helpers/org-cli.js";
 import { pollUntil } from "../../helpers/poll.js";
 import { bin, createTestOrg, teardownOrg, type TestOrg, tmux } from "../../helpers/test-org/index.js";
 
-const SECRETS = { DECLARED_API_KEY: "sk-declared", MY_API_KEY: "sk-undeclared", PWN_TOKEN: "tok", SECRET_THING: "s3cr3t" };
+const SECRETS = {
+  DECLARED_API_KEY: "sk-declared", MY_API_KEY: "sk-undeclared", PWN_TOKEN: "tok", SECRET_THING: "s3cr3t",
+};
 
 let org: TestOrg | undefined;
 afterEach(() => {
@@ -14,7 +16,8 @@ afterEach(() => {
 });
 
 describe("secrets in org up's environment", () => {
-  test("reach only the runtime that declares them: not other agents, not verify runs, not the tmux server", async () => {
+  test("reach only the runtime that declares them: not other agents, "
+    + "not verify runs, not the tmux server", async () => {
     org = createTestOrg({ yaml: (name) => `name: ${name}
 gpus: none
 runtimes:
@@ -36,8 +39,12 @@ verify:
       const [line, rest] = existsSync(file) ? readFileSync(file, "utf8").split("\n", 2) : [];
       return rest === undefined ? undefined : (JSON.parse(line!) as { env: Record<string, string | null> }).env;
     }, { what: `${agent}'s environment`, timeoutMs: 20_000 });
-    expect(await seen("keyed-1")).toMatchObject({ DECLARED_API_KEY: "sk-declared", MY_API_KEY: null, PWN_TOKEN: null, SECRET_THING: null });
-    expect(await seen("plain-1")).toMatchObject({ DECLARED_API_KEY: null, MY_API_KEY: null, PWN_TOKEN: null, SECRET_THING: null });
+    expect(await seen("keyed-1")).toMatchObject({
+      DECLARED_API_KEY: "sk-declared", MY_API_KEY: null, PWN_TOKEN: null, SECRET_THING: null,
+    });
+    expect(await seen("plain-1")).toMatchObject({
+      DECLARED_API_KEY: null, MY_API_KEY: null, PWN_TOKEN: null, SECRET_THING: null,
+    });
     const server = tmux(socket, ["show-environment", "-g"]).out;
     for (const name of Object.keys(SECRETS)) expect(server).not.toMatch(new RegExp(`^${name}=`, "m"));
     // Looked for in results.tsv, not with an `org results` process a look; then `org results --json` names it too.
@@ -49,7 +56,8 @@ verify:
     const runs = join(dir, "state/runs");
     expect(existsSync(runs)).toBe(true);
     const logs = (await import("node:fs")).readdirSync(runs, { recursive: true }) as string[];
-    const text = logs.filter((file) => file.endsWith(".log")).map((file) => readFileSync(join(runs, file), "utf8")).join("");
+    const text = logs.filter((file) => file.endsWith(".log")).map((file) =>
+      readFileSync(join(runs, file), "utf8")).join("");
     for (const value of Object.values(SECRETS)) expect(text).not.toContain(value);
   }, 90_000);
 });

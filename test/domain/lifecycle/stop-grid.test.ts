@@ -22,7 +22,8 @@ function fakeGrid(panes: PaneInfo[], running = true) {
   return { calls, tmux, world };
 }
 
-test("without org.json the daemon is the pane with no agent label: stopped first, then agents and recorded pids, then the server", async () => {
+test("without org.json the daemon is the pane with no agent label: stopped first, "
+  + "then agents and recorded pids, then the server", async () => {
   const { calls, tmux, world } = fakeGrid([pane("%0", 10), pane("%1", 11, "a"), pane("%2", 12, "b", true)]);
   const steps: string[] = [];
   const stopped = await stopGrid(world, tmux, { pids: [11, 999, 555], onStep: (step) => steps.push(step) });

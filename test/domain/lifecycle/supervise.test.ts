@@ -11,15 +11,25 @@ const spec: LaunchSpec = {
 const fresh = { restarts: 0, consecutiveFailures: 0 };
 
 // A run that started `durationMs` before the decision.
-function decide(exit: { code?: number | null; signal?: string | null; error?: string }, durationMs: number, over: Partial<LaunchSpec> = {},
-  history = fresh): ExitDecision {
-  return decideAfterExit({ ...spec, ...over }, history, { code: null, signal: null, ...exit, startedAt: 1_000_000 }, 1_000_000 + durationMs);
+function decide(
+  exit: { code?: number | null; signal?: string | null; error?: string },
+  durationMs: number,
+  over: Partial<LaunchSpec> = {},
+  history = fresh,
+): ExitDecision {
+  return decideAfterExit(
+    { ...spec, ...over },
+    history,
+    { code: null, signal: null, ...exit, startedAt: 1_000_000 },
+    1_000_000 + durationMs,
+  );
 }
 
 describe("decideAfterExit", () => {
   test("always restarts even after a clean exit", () => {
     expect(decide({ code: 0 }, 200, { restart: "always" })).toEqual({
-      kind: "restart", delayMs: 1000, reason: "exited with code 0 after 0.2s; restart 1/10 in 1s", history: { restarts: 1, consecutiveFailures: 1 },
+      kind: "restart", delayMs: 1000, reason: "exited with code 0 after 0.2s; restart 1/10 in 1s",
+      history: { restarts: 1, consecutiveFailures: 1 },
     });
   });
 
@@ -27,23 +37,35 @@ describe("decideAfterExit", () => {
     expect(decide({ code: 2 }, 200).kind).toBe("restart");
     expect(decide({ signal: "SIGKILL" }, 1500).reason).toBe("killed by SIGKILL (137) after 1.5s; restart 1/10 in 1s");
     expect(decide({ code: 0 }, 5000)).toEqual({
-      kind: "done", reason: "exited with code 0 after 5s; not restarting (restart policy is on-failure)", history: fresh,
+      kind: "done", reason: "exited with code 0 after 5s; not restarting (restart policy is on-failure)",
+      history: fresh,
     });
   });
 
   test("never is done after code 0 and gives up after a failure", () => {
-    expect(decide({ code: 0 }, 200, { restart: "never" })).toMatchObject({ kind: "done", reason: "exited with code 0 after 0.2s; restart policy is never" });
-    expect(decide({ code: 1 }, 200, { restart: "never" })).toMatchObject({ kind: "give-up", reason: "exited with code 1 after 0.2s; restart policy is never" });
+    expect(decide({ code: 0 }, 200, { restart: "never" })).toMatchObject({
+      kind: "done",
+      reason: "exited with code 0 after 0.2s; restart policy is never",
+    });
+    expect(decide({ code: 1 }, 200, { restart: "never" })).toMatchObject({
+      kind: "give-up",
+      reason: "exited with code 1 after 0.2s; restart policy is never",
+    });
   });
 
   test("backoff doubles per consecutive failure and stops at the cap", () => {
-    const delays = [0, 1, 2, 3, 4, 9].map((consecutiveFailures) => decide({ code: 1 }, 200, {}, { restarts: 20, consecutiveFailures }));
-    expect(delays.map((decision) => (decision.kind === "restart" ? decision.delayMs : -1))).toEqual([1000, 2000, 4000, 8000, 8000, 8000]);
+    const delays = [0, 1, 2, 3, 4, 9].map((consecutiveFailures) =>
+      decide({ code: 1 }, 200, {}, { restarts: 20, consecutiveFailures }));
+    expect(delays.map((decision) => (decision.kind === "restart" ? decision.delayMs : -1))).toEqual([
+      1000, 2000, 4000, 8000, 8000, 8000,
+    ]);
     expect(delays[5]!.history).toEqual({ restarts: 21, consecutiveFailures: 10 });
   });
 
   test("reason counts the restart against the limit", () => {
-    expect(decide({ code: 1 }, 200, {}, { restarts: 2, consecutiveFailures: 2 }).reason).toBe("exited with code 1 after 0.2s; restart 3/10 in 4s");
+    expect(decide({ code: 1 }, 200, {}, { restarts: 2, consecutiveFailures: 2 }).reason).toBe(
+      "exited with code 1 after 0.2s; restart 3/10 in 4s",
+    );
   });
 
   test("gives up after maxRestarts consecutive restarts without a healthy run", () => {
@@ -57,14 +79,18 @@ describe("decideAfterExit", () => {
 
   test("a run lasting healthyAfterMs resets the consecutive count", () => {
     expect(decide({ code: 1 }, 60_000, {}, { restarts: 10, consecutiveFailures: 10 })).toEqual({
-      kind: "restart", delayMs: 1000, reason: "exited with code 1 after 1m; restart 1/10 in 1s", history: { restarts: 11, consecutiveFailures: 1 },
+      kind: "restart", delayMs: 1000, reason: "exited with code 1 after 1m; restart 1/10 in 1s",
+      history: { restarts: 11, consecutiveFailures: 1 },
     });
     expect(decide({ code: 1 }, 59_999, {}, { restarts: 10, consecutiveFailures: 10 }).kind).toBe("give-up");
   });
 
   test("a program that never started is described by its error", () => {
     const decision = decide({ code: 127, error: 'program "foo" not found on PATH' }, 3, { restart: "never" });
-    expect(decision).toMatchObject({ kind: "give-up", reason: 'program "foo" not found on PATH; restart policy is never' });
+    expect(decision).toMatchObject({
+      kind: "give-up",
+      reason: 'program "foo" not found on PATH; restart policy is never',
+    });
   });
 });
 
@@ -87,15 +113,27 @@ describe("describeExit", () => {
 });
 
 test("formatDuration is short at every scale", () => {
-  expect([50, 200, 4000, 12_345, 120_000, 125_000, 3_780_000].map(formatDuration)).toEqual(["50ms", "0.2s", "4s", "12.3s", "2m", "2m 5s", "1h 3m"]);
+  expect([50, 200, 4000, 12_345, 120_000, 125_000, 3_780_000].map(formatDuration)).toEqual([
+    "50ms", "0.2s", "4s", "12.3s", "2m", "2m 5s", "1h 3m",
+  ]);
 });
 
 test("explainSpawnError blames the cwd, PATH or permissions", () => {
   const launch = { argv: ["foo"], cwd: "/wt" };
-  expect(explainSpawnError({ code: "ENOENT", message: "" }, launch, false)).toEqual({ code: 127, error: 'working directory "/wt" does not exist' });
-  expect(explainSpawnError({ code: "ENOENT", message: "" }, launch, true)).toEqual({ code: 127, error: 'program "foo" not found on PATH' });
-  expect(explainSpawnError({ code: "ENOENT", message: "" }, { argv: ["./foo"], cwd: "/wt" }, true).error).toBe('program "./foo" not found');
-  expect(explainSpawnError({ code: "EACCES", message: "" }, launch, true)).toEqual({ code: 126, error: 'program "foo" is not executable' });
+  expect(explainSpawnError({ code: "ENOENT", message: "" }, launch, false)).toEqual({
+    code: 127,
+    error: 'working directory "/wt" does not exist',
+  });
+  expect(explainSpawnError({ code: "ENOENT", message: "" }, launch, true)).toEqual({
+    code: 127,
+    error: 'program "foo" not found on PATH',
+  });
+  expect(explainSpawnError({ code: "ENOENT", message: "" }, { argv: ["./foo"], cwd: "/wt" }, true).error)
+    .toBe('program "./foo" not found');
+  expect(explainSpawnError({ code: "EACCES", message: "" }, launch, true)).toEqual({
+    code: 126,
+    error: 'program "foo" is not executable',
+  });
 });
 
 test("parseLaunchSpec accepts a full spec and names the first bad field", () => {

@@ -56,10 +56,17 @@ describe("shared paths and attaching", () => {
     expect(runOrg(["up"], { cwd: dir }).code).toBe(0);
     outer = `${socket}-outer`;
     // A person's terminal, played by a pane of another tmux server.
-    execFileSync("tmux", ["-L", outer, "-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "40", "-e", "TMUX=", "env", "-u", "TMUX", process.execPath, ORG_BIN, "-C", dir, "attach", "researcher-2"]);
-    await pollUntil(() => tmux(socket, ["list-clients", "-F", "#{client_tty}"]).out.trim() !== "", { what: "a client attached to the org's grid" });
+    execFileSync("tmux", [
+      "-L", outer, "-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "40", "-e", "TMUX=", "env", "-u", "TMUX",
+      process.execPath, ORG_BIN, "-C", dir, "attach", "researcher-2",
+    ]);
+    await pollUntil(() => tmux(socket, ["list-clients", "-F", "#{client_tty}"]).out.trim() !== "", {
+      what: "a client attached to the org's grid",
+    });
     const active = tmux(socket, ["display-message", "-p", "-t", `org-${name}`, "#{@org_agent}"]).out.trim();
     expect(active).toBe("researcher-2");
-    expect(runOrg(["attach", "nobody"], { cwd: dir }).stderr.trim()).toBe('org: no agent named "nobody" — agents: researcher-1, researcher-2');
+    expect(runOrg(["attach", "nobody"], { cwd: dir }).stderr.trim()).toBe(
+      'org: no agent named "nobody" — agents: researcher-1, researcher-2',
+    );
   });
 });

@@ -6,7 +6,8 @@ import { isDiskBlock, judgeAgentDisk, judgeFloor, type AgentDiskUse } from "../.
 import { makeTempDir, removeDir } from "../../helpers/temp-repo.js";
 
 const MIB = 1024 ** 2;
-const use = (agent: string, bytes: number, partial = false): AgentDiskUse => ({ agent, bytes, partial, places: [`worktrees/${agent}`, `state/agents/${agent}`], largest: `worktrees/${agent}` });
+const use = (agent: string, bytes: number, partial = false): AgentDiskUse =>
+  ({ agent, bytes, partial, places: [`worktrees/${agent}`, `state/agents/${agent}`], largest: `worktrees/${agent}` });
 
 describe("measureTree", () => {
   let dir: string;
@@ -27,7 +28,8 @@ describe("measureTree", () => {
     removeDir(other);
     expect(size.partial).toBe(false);
     expect(size.entries).toBe(6);
-    // 2 MiB of data, plus the folders' own blocks and the links: far below the 4 MiB behind the links or the 1 GiB hole.
+    // 2 MiB of data, plus the folders' own blocks and the links:
+    // far below the 4 MiB behind the links or the 1 GiB hole.
     expect(size.bytes).toBeGreaterThanOrEqual(2 * MIB);
     expect(size.bytes).toBeLessThan(2 * MIB + 64 * 1024);
   });
@@ -47,8 +49,9 @@ describe("disk decisions", () => {
     const over = judgeAgentDisk(use("a-1", 21 * 1024 * MIB, true), 20 * 1024 * MIB);
     expect(over).toEqual({
       kind: "over",
-      reason: "wrote at least 21 GiB in worktrees/a-1 and state/agents/a-1, over sandbox.disk.per_agent (20 GiB), so its program was stopped — "
-        + "free space there or raise sandbox.disk.per_agent in org.yaml, then restart it (r in `org watch`, or `org down && org up`)",
+      reason: "wrote at least 21 GiB in worktrees/a-1 and state/agents/a-1, over sandbox.disk.per_agent (20 GiB), "
+        + "so its program was stopped — free space there or raise sandbox.disk.per_agent in org.yaml, "
+        + "then restart it (r in `org watch`, or `org down && org up`)",
     });
     expect(over.kind === "over" && isDiskBlock(over.reason)).toBe(true);
     expect(isDiskBlock("not logged in — run claude /login")).toBe(false);
@@ -56,11 +59,15 @@ describe("disk decisions", () => {
 
   it("below the floor the three agents that wrote the most are named, largest first", () => {
     expect(judgeFloor(2 * 1024 * MIB, 1024 * MIB, [])).toEqual({ kind: "ok", free: 2 * 1024 * MIB });
-    const low = judgeFloor(300 * MIB, 1024 * MIB, [use("a-1", 2 * MIB), use("b-1", 9 * 1024 * MIB), use("c-1", 0), use("d-1", 40 * MIB), use("e-1", MIB)]);
+    const low = judgeFloor(300 * MIB, 1024 * MIB, [
+      use("a-1", 2 * MIB), use("b-1", 9 * 1024 * MIB), use("c-1", 0), use("d-1", 40 * MIB), use("e-1", MIB),
+    ]);
     expect(low).toEqual({
       kind: "low", free: 300 * MIB,
-      reason: "only 300 MiB free on the disk of state/, below sandbox.disk.floor (1.0 GiB): no verify run starts, queued ones wait and nothing is lost; "
-        + "most written: b-1 9.0 GiB (worktrees/b-1), d-1 40 MiB (worktrees/d-1), a-1 2.0 MiB (worktrees/a-1) — free space on that disk and runs resume by themselves",
+      reason: "only 300 MiB free on the disk of state/, below sandbox.disk.floor (1.0 GiB): no verify run starts, "
+        + "queued ones wait and nothing is lost; most written: b-1 9.0 GiB (worktrees/b-1), "
+        + "d-1 40 MiB (worktrees/d-1), a-1 2.0 MiB (worktrees/a-1) — "
+        + "free space on that disk and runs resume by themselves",
     });
   });
 });

@@ -24,7 +24,9 @@ describe("planVerifyRun", () => {
   });
 
   test("the hidden folders read-only after the checkout is bound in one of them; the run in its checkout", () => {
-    for (const dir of layout.hide) expect(at("--remount-ro", dir)).toBeGreaterThan(at("--bind", layout.checkout, layout.checkout));
+    for (const dir of layout.hide) expect(at("--remount-ro", dir)).toBeGreaterThan(
+      at("--bind", layout.checkout, layout.checkout),
+    );
     expect(at("--chdir", layout.checkout)).toBeGreaterThan(0);
     expect(argv.slice(-3)).toEqual(["--", "python", "train.py"]);
   });

@@ -16,18 +16,21 @@ describe("which git folder is an agent worktree's", () => {
     expect(decide("gitdir: ../../.git/worktrees/a-1\n", [relative])).toEqual({ kind: "ok", gitDir: own.dir });
   });
 
-  test("a .git naming another agent's folder, a repository of its own, or nothing is repaired from the registry", () => {
+  test("a .git naming another agent's folder, a repository of its own, "
+    + "or nothing is repaired from the registry", () => {
     expect(decide("gitdir: /o/.git/worktrees/b-1\n", [own, other])).toEqual({
       kind: "repair", gitDir: own.dir,
       reason: "/o/worktrees/a-1/.git names /o/.git/worktrees/b-1; its git folder is /o/.git/worktrees/a-1",
     });
     expect(decide("gitdir: /tmp/evil/.git\n", [own])).toMatchObject({ kind: "repair", gitDir: own.dir });
     expect(decide(undefined, [own])).toEqual({
-      kind: "repair", gitDir: own.dir, reason: "/o/worktrees/a-1/.git names no git folder; its git folder is /o/.git/worktrees/a-1",
+      kind: "repair", gitDir: own.dir,
+      reason: "/o/worktrees/a-1/.git names no git folder; its git folder is /o/.git/worktrees/a-1",
     });
   });
 
-  test("another agent's folder claiming this worktree takes nothing over; two claims, .git naming neither: lost", () => {
+  test("another agent's folder claiming this worktree takes nothing over; "
+    + "two claims, .git naming neither: lost", () => {
     const claim = { dir: "/o/.git/worktrees/b-1", backlink: "/o/worktrees/a-1/.git" };
     expect(decide("gitdir: /o/.git/worktrees/a-1\n", [own, claim])).toEqual({ kind: "ok", gitDir: own.dir });
     expect(decide("gitdir: /tmp/evil\n", [own, claim])).toEqual({
@@ -43,7 +46,8 @@ describe("which git folder is an agent worktree's", () => {
 });
 
 describe("a config.worktree org's git still reads", () => {
-  test("sparse checkout's switches, comments, blank lines; nothing naming a program, no include, nothing unknown", () => {
+  test("sparse checkout's switches, comments, blank lines; nothing naming a program, "
+    + "no include, nothing unknown", () => {
     expect(isHarmlessWorktreeConfig("")).toBe(true);
     const sparse = "# sparse\n[core]\n\tsparseCheckout = true\n\tsparseCheckoutCone = true\n[index]\n\tsparse = true\n";
     expect(isHarmlessWorktreeConfig(sparse)).toBe(true);

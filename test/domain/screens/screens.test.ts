@@ -8,7 +8,8 @@ import { parseResetTime } from "../../../src/domain/screens/reset-time.js";
 import type { PresetName } from "../../../src/domain/runtimes/runtime-presets.js";
 import { FIXTURES } from "../../helpers/org-cli.js";
 
-const screen = async (name: string) => renderScreen(readFileSync(`${FIXTURES}/screens/${name}.txt`, "utf8"), { cols: 120, rows: 40 });
+const screen = async (name: string) =>
+  renderScreen(readFileSync(`${FIXTURES}/screens/${name}.txt`, "utf8"), { cols: 120, rows: 40 });
 
 describe("screen detectors on fixtures", () => {
   // Real screens captured in a tmux pane (claude-2.1.328-*, codex-0.169.0-*, gemini-0.61.0-*, opencode-1.18.33-*)
@@ -76,62 +77,113 @@ describe("screen detectors on fixtures", () => {
   });
 
   test("a dead program's last screen is never idle or working", async () => {
-    expect(detectScreen("claude", await screen("claude-idle"), false)).toEqual({ kind: "unknown", reason: 'no known screen; last line "⏵⏵ bypass permissions on (shift+tab to cycle)"' });
+    expect(detectScreen("claude", await screen("claude-idle"), false)).toEqual({
+      kind: "unknown", reason: 'no known screen; last line "⏵⏵ bypass permissions on (shift+tab to cycle)"',
+    });
   });
 
-  test("real trust dialogs carry the keys that answer yes where the cursor is (checked by hand on each CLI)", async () => {
+  test("real trust dialogs carry the keys that answer yes where the cursor is "
+    + "(checked by hand on each CLI)", async () => {
     // Claude 2.1.328 selects "No, exit" first: Enter alone exits with "this folder isn't trusted".
-    expect(detectScreen("claude", await screen("claude-2.1.328-trust"))).toEqual({ kind: "trust-dialog", keys: ["Down", "Enter"], reason: 'screen shows "Quick safety check: Is this a project you created or one you trust? (Like your own code, a well-known open source"' });
-    expect(detectScreen("claude", await screen("claude-2.1.328-trust-yes-selected"))).toEqual({ kind: "trust-dialog", keys: ["Enter"], reason: 'screen shows "❯ Yes, I trust this folder"' });
-    expect(detectScreen("claude", await screen("claude-2.1.328-bypass-permissions"))).toMatchObject({ keys: ["Down", "Enter"] });
+    expect(detectScreen("claude", await screen("claude-2.1.328-trust"))).toEqual({
+      kind: "trust-dialog", keys: ["Down", "Enter"],
+      reason: 'screen shows "Quick safety check: Is this a project you created or one you trust? (Like your own code, '
+        + 'a well-known open source"',
+    });
+    expect(detectScreen("claude", await screen("claude-2.1.328-trust-yes-selected"))).toEqual({
+      kind: "trust-dialog", keys: ["Enter"], reason: 'screen shows "❯ Yes, I trust this folder"',
+    });
+    expect(detectScreen("claude", await screen("claude-2.1.328-bypass-permissions"))).toMatchObject({
+      keys: ["Down", "Enter"],
+    });
     expect(detectScreen("codex", await screen("codex-0.169.0-trust"))).toMatchObject({ keys: ["Enter"] });
-    expect(detectScreen("gemini", await screen("gemini-0.61.0-trust"))).toEqual({ kind: "trust-dialog", keys: ["Enter"], reason: 'screen shows "Do you trust the files in this folder?"' });
+    expect(detectScreen("gemini", await screen("gemini-0.61.0-trust"))).toEqual({
+      kind: "trust-dialog", keys: ["Enter"], reason: 'screen shows "Do you trust the files in this folder?"',
+    });
   });
 
-  test("a row inside a box is shown without its edges; the CLI's own hint is the reason when it gives one", async () => {
-    expect(detectScreen("gemini", await screen("gemini-0.61.0-sign-in")).reason).toBe('screen shows "How would you like to authenticate for this project?"');
-    expect(detectScreen("gemini", await screen("gemini-0.61.0-api-key-unselected")).reason).toBe('screen shows "Existing API key detected (GEMINI_API_KEY). Select "Gemini API Key" option to use it."');
-    expect(detectScreen("opencode", await screen("opencode-1.18.33-retrying")).reason).toBe('screen shows "⬝⬝⬝⬝■■■■ Cannot connect to API: Was there a typo in the url or port? [retrying in 3s attempt #3] esc interrupt"');
-    expect(detectScreen("claude", await screen("claude-2.1.328-retrying")).reason).toMatch(/^screen shows "✻ Can't reach the API server — check your internet or DNS \(ENOTFOUND\)/);
+  test("a row inside a box is shown without its edges; "
+    + "the CLI's own hint is the reason when it gives one", async () => {
+    expect(detectScreen("gemini", await screen("gemini-0.61.0-sign-in")).reason).toBe(
+      'screen shows "How would you like to authenticate for this project?"',
+    );
+    expect(detectScreen("gemini", await screen("gemini-0.61.0-api-key-unselected")).reason).toBe(
+      'screen shows "Existing API key detected (GEMINI_API_KEY). Select "Gemini API Key" option to use it."',
+    );
+    expect(detectScreen("opencode", await screen("opencode-1.18.33-retrying")).reason).toBe('screen shows "⬝⬝⬝⬝■■■■ '
+      + 'Cannot connect to API: Was there a typo in the url or port? [retrying in 3s attempt #3] esc interrupt"');
+    expect(detectScreen("claude", await screen("claude-2.1.328-retrying")).reason).toMatch(
+      /^screen shows "✻ Can't reach the API server — check your internet or DNS \(ENOTFOUND\)/,
+    );
   });
 
-  test("a key the model service refuses (401) blocks at once, even while the CLI retries, with the fix that names the key", async () => {
+  test("a key the model service refuses (401) blocks at once, even while the CLI retries, "
+    + "with the fix that names the key", async () => {
     const reasons = await Promise.all(
-      (["claude-2.1.328", "codex-0.169.0", "gemini-0.61.0", "opencode-1.18.33"] as const).map(async (name) => detectScreen(name.split("-")[0] as "claude", await screen(`${name}-key-refused`)).reason),
+      (["claude-2.1.328", "codex-0.169.0", "gemini-0.61.0", "opencode-1.18.33"] as const).map(async (name) =>
+        detectScreen(name.split("-")[0] as "claude", await screen(`${name}-key-refused`)).reason),
     );
     expect(reasons).toEqual([
       'screen shows "✻ 401 invalid x-api-key · retrying in 1s · attempt 5/10"',
-      'screen shows "■ unexpected status 401 Unauthorized: invalid x-api-key, url: http://127.0.0.1:41251/v1/responses"',
+      'screen shows "■ unexpected status 401 Unauthorized: invalid x-api-key, url: '
+        + 'http://127.0.0.1:41251/v1/responses"',
       'screen shows "✕ [API Error: {"error":{"code":401,"message":"invalid x-api-key","status":"UNAUTHENTICATED"}}]"',
       'screen shows "invalid x-api-key"',
     ]);
     const ctx = { agent: "c-1", runtime: "cl", program: "claude", home: null, homeEnv: null };
     expect(describeFix({ kind: "key-refused", reason: reasons[0]! }, ctx)).toBe(
-      "claude's model service refused its key (401): export a valid key in your shell and name it under runtimes.cl.pass_env (or fix the service URL under runtimes.cl.env), then restart c-1",
+      "claude's model service refused its key (401): export a valid key in your shell and name it under "
+        + "runtimes.cl.pass_env (or fix the service URL under runtimes.cl.env), then restart c-1",
     );
     // A tool's own output that mentions a 401 is the agent's business, not a refused key.
     expect(detectScreen("claude", ["⎿  curl: (22) The requested URL returned error: 401", "❯ "]).kind).toBe("idle");
   });
 
-  test("a server error the CLI has given up on blocks with the fix that names the service, never a login; its own retries are working", async () => {
+  test("a server error the CLI has given up on blocks with the fix that names the service, never a login; "
+    + "its own retries are working", async () => {
     const ctx = { agent: "x-1", runtime: "cx", program: "codex", home: null, homeEnv: null };
     const gaveUp = detectScreen("codex", await screen("codex-0.169.0-server-error"));
-    expect(gaveUp).toEqual({ kind: "service-error", reason: 'screen shows "■ We’re currently experiencing high demand, which may cause temporary errors."' });
-    expect(detectScreen("codex", await screen("codex-0.169.0-stream-disconnected")).reason).toBe('screen shows "■ stream disconnected before completion: stream closed before response.completed"');
-    expect(describeFix(gaveUp, ctx)).toBe(
-      "codex's model service keeps failing on its side (a server error, not a login or key problem): check the provider's status page, or the service URL under runtimes.cx.env; org nudges x-1 to try again after runtimes.cx.nudge_after",
+    expect(gaveUp).toEqual({
+      kind: "service-error",
+      reason: 'screen shows "■ We’re currently experiencing high demand, which may cause temporary errors."',
+    });
+    expect(detectScreen("codex", await screen("codex-0.169.0-stream-disconnected")).reason).toBe(
+      'screen shows "■ stream disconnected before completion: stream closed before response.completed"',
     );
-    expect(detectScreen("codex", await screen("codex-0.169.0-retrying-500")).reason).toBe('screen shows "• Reconnecting... 3/5 (12s • esc to interrupt)"');
-    expect(detectScreen("claude", await screen("claude-2.1.328-retrying-500")).reason).toBe('screen shows "⏵⏵ bypass permissions on (shift+tab to cycle) · esc to interrupt"');
-    expect(detectScreen("opencode", await screen("opencode-1.18.33-server-error")).reason).toBe('screen shows "Internal server error $0.00 spent"');
-    expect(detectScreen("claude", await screen("claude-2.1.328-connection-dropped")).reason).toBe('screen shows "● API Error: Connection dropped (ECONNRESET). Check the gateway set in ANTHROPIC_BASE_URL, then try again."');
-    expect(detectScreen("gemini", await screen("gemini-0.61.0-malformed-reply")).reason).toBe(`screen shows "✕ [API Error: Expected property name or '}' in JSON at position 1]"`);
-    expect(detectScreen("claude", await screen("claude-2.1.328-server-error")).reason).toBe('screen shows "● API Error: 500 Internal server error. This is a server-side issue, usually temporary — try again in a moment."');
-    // 1.18.33 on a stream the service closed mid-event: its own retry, not the network (the row is wider than a fixture's 119 columns).
-    const dropped = "   ⬝⬝⬝⬝⬝⬝⬝⬝ Cannot connect to API: The socket connection was closed unexpectedly. For more i… (click to expand) [retrying in 1s attempt #2]    esc interrupt";
-    expect(detectScreen("opencode", ["  ┃  Begin the research.", dropped])).toEqual({ kind: "working", reason: `screen shows "${dropped.trim().replace(/\s{2,}/g, " ")}"` });
+    expect(describeFix(gaveUp, ctx)).toBe(
+      "codex's model service keeps failing on its side (a server error, not a login or key problem): "
+        + "check the provider's status page, or the service URL under runtimes.cx.env; "
+        + "org nudges x-1 to try again after runtimes.cx.nudge_after",
+    );
+    expect(detectScreen("codex", await screen("codex-0.169.0-retrying-500")).reason).toBe(
+      'screen shows "• Reconnecting... 3/5 (12s • esc to interrupt)"',
+    );
+    expect(detectScreen("claude", await screen("claude-2.1.328-retrying-500")).reason).toBe(
+      'screen shows "⏵⏵ bypass permissions on (shift+tab to cycle) · esc to interrupt"',
+    );
+    expect(detectScreen("opencode", await screen("opencode-1.18.33-server-error")).reason).toBe(
+      'screen shows "Internal server error $0.00 spent"',
+    );
+    expect(detectScreen("claude", await screen("claude-2.1.328-connection-dropped")).reason).toBe('screen shows "● API '
+      + 'Error: Connection dropped (ECONNRESET). Check the gateway set in ANTHROPIC_BASE_URL, then try again."');
+    expect(detectScreen("gemini", await screen("gemini-0.61.0-malformed-reply")).reason).toBe(
+      `screen shows "✕ [API Error: Expected property name or '}' in JSON at position 1]"`,
+    );
+    expect(detectScreen("claude", await screen("claude-2.1.328-server-error")).reason).toBe('screen shows "● API '
+      + 'Error: 500 Internal server error. This is a server-side issue, usually temporary — try again in a moment."');
+    // 1.18.33 on a stream the service closed mid-event: its own retry,
+    // not the network (the row is wider than a fixture's 119 columns).
+    const dropped = "   ⬝⬝⬝⬝⬝⬝⬝⬝ Cannot connect to API: The socket connection was closed unexpectedly. "
+      + "For more i… (click to expand) [retrying in 1s attempt #2]    esc interrupt";
+    expect(detectScreen("opencode", ["  ┃  Begin the research.", dropped])).toEqual({
+      kind: "working", reason: `screen shows "${dropped.trim().replace(/\s{2,}/g, " ")}"`,
+    });
     // Once the agent has gone on, the old error scrolls out of the last rows and the prompt is idle again.
-    const later = [...(await screen("codex-0.169.0-server-error")).filter((row) => row.trim() !== "").slice(0, -3), "• Ran printf '0.7' > params.txt", "  └ (no output)", "─ Worked for 2s ─", "• Submitted.", "› Ask Codex to do anything", "  ? for shortcuts"];
+    const later = [
+      ...(await screen("codex-0.169.0-server-error")).filter((row) => row.trim() !== "").slice(0, -3),
+      "• Ran printf '0.7' > params.txt", "  └ (no output)", "─ Worked for 2s ─", "• Submitted.",
+      "› Ask Codex to do anything", "  ? for shortcuts",
+    ];
     expect(detectScreen("codex", later).kind).toBe("idle");
     const geminiLater = (await screen("gemini-0.61.0-malformed-reply")).filter((row) => row.trim() !== "");
     geminiLater.splice(geminiLater.findIndex((row) => row.startsWith("⚠")), 0, "> Keep going", "✦ Recovered.");
@@ -141,14 +193,26 @@ describe("screen detectors on fixtures", () => {
   test("a refusal says which, so its fix fits: root for claude's flag, headless for gemini under CI=true", async () => {
     const ctx = { agent: "g-1", runtime: "gem", program: "gemini", home: null, homeEnv: null };
     const headless = detectScreen("gemini", await screen("gemini-0.61.0-headless-untrusted"), false);
-    expect(headless).toEqual({ kind: "refused", refusal: "headless", reason: 'screen shows "Gemini CLI is not running in a trusted directory. To proceed, either use `--skip-trust`, set the `GEMINI_CLI_TRUST_WORKS"' });
-    expect(describeFix(headless, ctx)).toBe('gemini takes its pane for a headless run (CI=true or GITHUB_ACTIONS=true reaches it) and will not ask to trust the folder: set CI: "false" and GITHUB_ACTIONS: "false" under runtimes.gem.env, or leave runtimes.gem.trust out to keep the preset\'s flag that trusts it');
+    expect(headless).toEqual({
+      kind: "refused", refusal: "headless",
+      reason: 'screen shows "Gemini CLI is not running in a trusted directory. To proceed, either use `--skip-trust`, '
+        + 'set the `GEMINI_CLI_TRUST_WORKS"',
+    });
+    expect(describeFix(headless, ctx)).toBe('gemini takes its pane for a headless run (CI=true or GITHUB_ACTIONS=true '
+      + 'reaches it) and will not ask to trust the folder: set CI: "false" and GITHUB_ACTIONS: '
+      + '"false" under runtimes.gem.env, or leave runtimes.gem.trust out to keep the preset\'s flag that trusts it');
     // A narrow pane splits the first phrase; another one still names it.
-    const narrow = ["Gemini CLI is not running in a trus", "ted directory. To proceed, either use", "set the `GEMINI_CLI_TRUST_WORKSPACE=true`"];
+    const narrow = [
+      "Gemini CLI is not running in a trus", "ted directory. To proceed, either use",
+      "set the `GEMINI_CLI_TRUST_WORKSPACE=true`",
+    ];
     expect(detectScreen("gemini", narrow, false)).toMatchObject({ kind: "refused", refusal: "headless" });
     const root = detectScreen("claude", await screen("claude-root-refused"), false);
     expect(root).toMatchObject({ kind: "refused", refusal: "root" });
-    expect(describeFix(root, { ...ctx, runtime: "cl" })).toBe('run org as a non-root user, or inside a sandbox set IS_SANDBOX: "1" under runtimes.cl.env, or drop the flag with runtimes.cl.unattended: []');
+    expect(describeFix(root, { ...ctx, runtime: "cl" })).toBe(
+      'run org as a non-root user, or inside a sandbox set IS_SANDBOX: "1" under runtimes.cl.env, '
+        + 'or drop the flag with runtimes.cl.unattended: []',
+    );
   });
 
   test("the usage limit carries the reset time shown, and the trust dialog its answer", async () => {
@@ -170,11 +234,16 @@ describe("screen detectors on fixtures", () => {
 describe("watch decisions", () => {
   const settings = { nudge: "keep going", nudgeAfterMs: 600_000, nudgesPerHour: 2, answerTrust: false };
   const now = Date.parse("2026-11-29T16:30:00Z");
-  const base: WatchInput = { screen: { kind: "idle", reason: "prompt" }, alive: true, unchangedMs: 0, now, memory: { nudges: [], trustAnswers: [], waitUntil: null }, settings, fix: "THE FIX" };
+  const base: WatchInput = {
+    screen: { kind: "idle", reason: "prompt" }, alive: true, unchangedMs: 0, now,
+    memory: { nudges: [], trustAnswers: [], waitUntil: null }, settings, fix: "THE FIX",
+  };
 
   test("idle and unchanged long enough → nudge, capped per hour", () => {
     expect(decideWatch(base)).toEqual({ kind: "none", reason: "idle, not yet for long" });
-    expect(decideWatch({ ...base, unchangedMs: 600_000 })).toEqual({ kind: "nudge", text: "keep going", reason: "idle with an unchanged screen for 600s" });
+    expect(decideWatch({ ...base, unchangedMs: 600_000 })).toEqual({
+      kind: "nudge", text: "keep going", reason: "idle with an unchanged screen for 600s",
+    });
     const capped = { ...base, unchangedMs: 600_000, memory: { ...base.memory, nudges: [now - 60_000, now - 120_000] } };
     expect(decideWatch(capped)).toEqual({ kind: "none", reason: "idle; 2 nudges this hour already" });
     const old = { ...capped, memory: { ...capped.memory, nudges: [now - 3_700_000, now - 60_000] } };
@@ -187,38 +256,67 @@ describe("watch decisions", () => {
     const allowed = { ...trust, settings: { ...settings, answerTrust: true } };
     expect(decideWatch(allowed)).toEqual({ kind: "answer-trust", keys: ["Enter"], reason: "dialog" });
     expect(decideWatch({ ...allowed, memory: { ...base.memory, trustAnswers: [now - 2000] } }).kind).toBe("none");
-    expect(decideWatch({ ...allowed, memory: { ...base.memory, trustAnswers: [now - 900_000, now - 600_000, now - 300_000] } })).toMatchObject({ kind: "block", reason: "dialog; still there after 3 answers" });
+    expect(decideWatch({
+      ...allowed, memory: { ...base.memory, trustAnswers: [now - 900_000, now - 600_000, now - 300_000] },
+    })).toMatchObject({ kind: "block", reason: "dialog; still there after 3 answers" });
   });
 
   test("a usage limit waits until its reset, then resumes with one nudge; no reset shown waits an hour", () => {
     const limit = { ...base, screen: { kind: "usage-limit" as const, reason: "limit", resetText: "5pm (UTC)" } };
-    expect(decideWatch(limit)).toEqual({ kind: "wait", until: Date.parse("2026-11-29T17:00:00Z"), reason: "usage limit: resets 5pm (UTC)" });
-    expect(decideWatch({ ...limit, memory: { ...base.memory, waitUntil: now - 1 } })).toEqual({ kind: "nudge", text: "keep going", reason: "the usage limit's reset time has passed" });
-    expect(decideWatch({ ...limit, screen: { ...limit.screen, resetText: null } })).toMatchObject({ kind: "wait", until: now + 3_600_000 });
+    expect(decideWatch(limit)).toEqual({
+      kind: "wait", until: Date.parse("2026-11-29T17:00:00Z"), reason: "usage limit: resets 5pm (UTC)",
+    });
+    expect(decideWatch({ ...limit, memory: { ...base.memory, waitUntil: now - 1 } })).toEqual({
+      kind: "nudge", text: "keep going", reason: "the usage limit's reset time has passed",
+    });
+    expect(decideWatch({ ...limit, screen: { ...limit.screen, resetText: null } })).toMatchObject({
+      kind: "wait", until: now + 3_600_000,
+    });
   });
 
   test("login required, offline and a refused flag block with the fix, alive or dead", () => {
-    for (const screen of [{ kind: "login-required", reason: "r" }, { kind: "offline", reason: "r" }, { kind: "refused", reason: "r", refusal: "root" }] as const) {
+    for (const screen of [
+      { kind: "login-required", reason: "r" },
+      { kind: "offline", reason: "r" },
+      { kind: "refused", reason: "r", refusal: "root" },
+    ] as const) {
       expect(decideWatch({ ...base, screen })).toEqual({ kind: "block", fix: "THE FIX", reason: "r" });
       expect(decideWatch({ ...base, alive: false, screen }).kind).toBe("block");
     }
   });
 
-  test("a service error blocks at once, and is nudged to try again once unchanged for nudge_after, within the hourly budget", () => {
+  test("a service error blocks at once, and is nudged to try again once unchanged for "
+    + "nudge_after, within the hourly budget", () => {
     const failing = { ...base, screen: { kind: "service-error" as const, reason: "r" } };
     expect(decideWatch(failing)).toEqual({ kind: "block", fix: "THE FIX", reason: "r" });
-    expect(decideWatch({ ...failing, unchangedMs: 600_000 })).toEqual({ kind: "nudge", text: "keep going", reason: "r, unchanged for 600s: nudged to try the service again" });
-    expect(decideWatch({ ...failing, unchangedMs: 600_000, memory: { ...base.memory, nudges: [now - 60_000, now - 120_000] } })).toEqual({ kind: "block", fix: "THE FIX", reason: "r" });
-    expect(decideWatch({ ...failing, unchangedMs: 600_000, alive: false })).toEqual({ kind: "block", fix: "THE FIX", reason: "r" });
+    expect(decideWatch({ ...failing, unchangedMs: 600_000 })).toEqual({
+      kind: "nudge", text: "keep going", reason: "r, unchanged for 600s: nudged to try the service again",
+    });
+    expect(decideWatch({
+      ...failing, unchangedMs: 600_000, memory: { ...base.memory, nudges: [now - 60_000, now - 120_000] },
+    })).toEqual({ kind: "block", fix: "THE FIX", reason: "r" });
+    expect(decideWatch({ ...failing, unchangedMs: 600_000, alive: false })).toEqual({
+      kind: "block", fix: "THE FIX", reason: "r",
+    });
   });
 
   test("garbage, a shell, exit 127 or a dead agent: nothing is ever typed", () => {
     const typing = new Set(["nudge", "answer-trust"]);
-    const screens = [{ kind: "unknown" as const, reason: "garbage" }, { kind: "shell" as const, reason: "shell" }, { kind: "working" as const, reason: "w" }];
-    for (const screen of screens) expect(typing.has(decideWatch({ ...base, unchangedMs: 9e9, screen }).kind)).toBe(false);
+    const screens = [
+      { kind: "unknown" as const, reason: "garbage" },
+      { kind: "shell" as const, reason: "shell" },
+      { kind: "working" as const, reason: "w" },
+    ];
+    for (const screen of screens) expect(typing.has(decideWatch({ ...base, unchangedMs: 9e9, screen }).kind))
+      .toBe(false);
     const idleButDead = { ...base, alive: false, unchangedMs: 9e9 };
-    expect(decideWatch(idleButDead)).toEqual({ kind: "none", reason: "the program is not running (prompt): nothing is typed" });
-    const trustButDead = { ...idleButDead, screen: { kind: "trust-dialog" as const, reason: "d", keys: ["Enter"] }, settings: { ...settings, answerTrust: true } };
+    expect(decideWatch(idleButDead)).toEqual({
+      kind: "none", reason: "the program is not running (prompt): nothing is typed",
+    });
+    const trustButDead = {
+      ...idleButDead, screen: { kind: "trust-dialog" as const, reason: "d", keys: ["Enter"] },
+      settings: { ...settings, answerTrust: true },
+    };
     expect(decideWatch(trustButDead).kind).toBe("none");
   });
 });

@@ -37,14 +37,17 @@ describe("slurm: parsing squeue", () => {
   });
 
   it("skips blank, short and non-job lines", () => {
-    expect(parseSqueue("\nJOBID|NAME|STATE|REASON|NODELIST|COMMENT\n5|x|RUNNING\nslurm_load_jobs error: Unable to contact slurm controller\n")).toEqual([]);
+    expect(parseSqueue("\nJOBID|NAME|STATE|REASON|NODELIST|COMMENT\n5|x|RUNNING\n"
+      + "slurm_load_jobs error: Unable to contact slurm controller\n")).toEqual([]);
   });
 });
 
 describe("slurm: GPU indices from scontrol show job -d -o", () => {
   const detail = [
-    "JobId=4 JobName=org-demo-r1 JobState=RUNNING Reason=None JOB_GRES=gpu:1   Nodes=node1 CPU_IDs=0 Mem=0 GRES=gpu:1(IDX:2) MinCPUsNode=1 Comment=org/demo/r1",
-    "JobId=5 JobName=two JobState=RUNNING JOB_GRES=gpu:a100:3   Nodes=node1 CPU_IDs=0-1 Mem=0 GRES=gpu:a100:3(IDX:0-1,3) MinCPUsNode=1",
+    "JobId=4 JobName=org-demo-r1 JobState=RUNNING Reason=None JOB_GRES=gpu:1   Nodes=node1 CPU_IDs=0 Mem=0 "
+      + "GRES=gpu:1(IDX:2) MinCPUsNode=1 Comment=org/demo/r1",
+    "JobId=5 JobName=two JobState=RUNNING JOB_GRES=gpu:a100:3   Nodes=node1 CPU_IDs=0-1 Mem=0 "
+      + "GRES=gpu:a100:3(IDX:0-1,3) MinCPUsNode=1",
     "JobId=6 JobName=org-demo-r5 JobState=PENDING Reason=Resources JOB_GRES=(null) TresPerNode=gres:gpu:1",
     "JobId=7 JobName=smoke JobState=COMPLETED JOB_GRES=gpu:1   Nodes=node1 CPU_IDs=0 Mem=0 GRES= MinCPUsNode=1",
   ].join("\n");
@@ -55,7 +58,9 @@ describe("slurm: GPU indices from scontrol show job -d -o", () => {
 
   it("fills running jobs only", () => {
     const jobs = withGpus(parseSqueue(SQUEUE), parseGpuIndices(detail));
-    expect(jobs.filter((job) => job.kind === "running")).toEqual([{ id: "4", name: "org-demo-r1", comment: "org/demo/r1", kind: "running", node: "node1", gpus: [2] }]);
+    expect(jobs.filter((job) => job.kind === "running")).toEqual([
+      { id: "4", name: "org-demo-r1", comment: "org/demo/r1", kind: "running", node: "node1", gpus: [2] },
+    ]);
     expect(describeJob(jobs[1])).toBe("running on node1 GPU 2");
   });
 
@@ -65,7 +70,12 @@ describe("slurm: GPU indices from scontrol show job -d -o", () => {
 });
 
 describe("slurm: sbatch --parsable output", () => {
-  it.each([["12\n", "12"], ["12;cluster\n", "12"], ["", undefined], ["sbatch: error: Batch job submission failed\n", undefined]])("%j → %s", (stdout, id) => {
+  it.each([
+    ["12\n", "12"],
+    ["12;cluster\n", "12"],
+    ["", undefined],
+    ["sbatch: error: Batch job submission failed\n", undefined],
+  ])("%j → %s", (stdout, id) => {
     expect(parseSubmittedId(stdout)).toBe(id);
   });
 });

@@ -7,36 +7,80 @@ import { renderDigest, type JuniorReport } from "../../../src/domain/tasks/stand
 import { resolveTaskTarget } from "../../../src/domain/tasks/task-file.js";
 
 const NOW = new Date("2026-01-07T11:00:00.000Z");
-const due = (last: { at: string; verdicts: number } | undefined, verdicts: number) => decideStandup({ now: NOW, last, verdicts, everyMs: 30 * 60_000, verdictsEvery: 10 });
+const due = (last: { at: string; verdicts: number } | undefined, verdicts: number) =>
+  decideStandup({ now: NOW, last, verdicts, everyMs: 30 * 60_000, verdictsEvery: 10 });
 
 describe("when a standup is due", () => {
   test.each([
     ["a first look only starts the count", undefined, 7, { kind: "start", reason: "counting from 7 verdicts" }],
-    ["enough new verdicts", { at: "2026-01-07T10:55:00.000Z", verdicts: 5 }, 15, { kind: "due", reason: "10 verdicts since the last standup" }],
-    ["too few, too soon", { at: "2026-01-07T10:55:00.000Z", verdicts: 5 }, 8, { kind: "wait", reason: "3 verdicts of 10 and 5m of 30m since the last standup" }],
-    ["the period passed with news", { at: "2026-01-07T10:20:00.000Z", verdicts: 5 }, 6, { kind: "due", reason: "40m and 1 verdict since the last standup" }],
-    ["the period passed with nothing new", { at: "2026-01-07T10:20:00.000Z", verdicts: 5 }, 5, { kind: "wait", reason: "no verdict in the 40m since the last standup: nothing to report" }],
-    ["results.tsv started over", { at: "2026-01-07T10:59:00.000Z", verdicts: 40 }, 12, { kind: "due", reason: "12 verdicts since the last standup" }],
+    [
+      "enough new verdicts",
+      { at: "2026-01-07T10:55:00.000Z", verdicts: 5 },
+      15,
+      { kind: "due", reason: "10 verdicts since the last standup" },
+    ],
+    [
+      "too few, too soon",
+      { at: "2026-01-07T10:55:00.000Z", verdicts: 5 },
+      8,
+      { kind: "wait", reason: "3 verdicts of 10 and 5m of 30m since the last standup" },
+    ],
+    [
+      "the period passed with news",
+      { at: "2026-01-07T10:20:00.000Z", verdicts: 5 },
+      6,
+      { kind: "due", reason: "40m and 1 verdict since the last standup" },
+    ],
+    [
+      "the period passed with nothing new",
+      { at: "2026-01-07T10:20:00.000Z", verdicts: 5 },
+      5,
+      { kind: "wait", reason: "no verdict in the 40m since the last standup: nothing to report" },
+    ],
+    [
+      "results.tsv started over",
+      { at: "2026-01-07T10:59:00.000Z", verdicts: 40 },
+      12,
+      { kind: "due", reason: "12 verdicts since the last standup" },
+    ],
   ])("%s", (_, last, verdicts, expected) => {
     expect(due(last, verdicts)).toEqual(expected);
   });
 });
 
-const row = (agent: string, status: ResultRow["status"], metric: number | undefined, description: string, minute: number): ResultRow => ({
-  commit: `${agent.slice(-1)}${String(minute).padStart(6, "0")}`, metric, memoryGb: 1, status, description, agent, gpu: 0, seconds: 30, time: `2026-01-07T10:${String(minute).padStart(2, "0")}:00.000Z`,
+const row = (
+  agent: string,
+  status: ResultRow["status"],
+  metric: number | undefined,
+  description: string,
+  minute: number,
+): ResultRow => ({
+  commit: `${agent.slice(-1)}${String(minute).padStart(6, "0")}`, metric, memoryGb: 1, status, description, agent,
+  gpu: 0, seconds: 30, time: `2026-01-07T10:${String(minute).padStart(2, "0")}:00.000Z`,
 });
 
 describe("the standup digest", () => {
   const rows = [
     row("junior-1", "keep", 1.0, "baseline", 1), row("junior-2", "keep", 1.0, "baseline", 2),
-    row("junior-1", "keep", 0.97, "cosine schedule", 10), row("junior-1", "discard", 0.99, "warmup 10%", 20), row("junior-2", "crash", undefined, "batch 4096\nOOM", 25),
+    row("junior-1", "keep", 0.97, "cosine schedule", 10), row("junior-1", "discard", 0.99, "warmup 10%", 20),
+    row("junior-2", "crash", undefined, "batch 4096\nOOM", 25),
   ];
   const board = buildLeaderboard(rows, "minimize");
   const reports: JuniorReport[] = [
-    { agent: "junior-1", state: "running", task: { from: "chief-1", time: "2026-01-07T10:05:00.000Z", title: "Try learning-rate schedules" }, rows: rows.filter((r) => r.agent === "junior-1"), standing: board.agents.find((a) => a.agent === "junior-1") },
-    { agent: "junior-2", state: "failed: exited with code 1", task: undefined, rows: rows.filter((r) => r.agent === "junior-2"), standing: board.agents.find((a) => a.agent === "junior-2") },
+    {
+      agent: "junior-1", state: "running",
+      task: { from: "chief-1", time: "2026-01-07T10:05:00.000Z", title: "Try learning-rate schedules" },
+      rows: rows.filter((r) => r.agent === "junior-1"), standing: board.agents.find((a) => a.agent === "junior-1"),
+    },
+    {
+      agent: "junior-2", state: "failed: exited with code 1", task: undefined,
+      rows: rows.filter((r) => r.agent === "junior-2"), standing: board.agents.find((a) => a.agent === "junior-2"),
+    },
   ];
-  const render = (maxBytes: number) => renderDigest({ now: NOW, reason: "10 verdicts since the last standup", metric: "val_bpb", juniors: reports, latest: 2, maxBytes, best: board.best });
+  const render = (maxBytes: number) => renderDigest({
+    now: NOW, reason: "10 verdicts since the last standup", metric: "val_bpb", juniors: reports, latest: 2, maxBytes,
+    best: board.best,
+  });
 
   test("per junior: its task, best, counts, latest results and crashes", () => {
     expect(render(16_384)).toBe(`# Standup 2026-01-07 11:00 UTC
@@ -74,8 +118,10 @@ describe("progress.md caps", () => {
     expect(trimProgress("- did a thing\n", 512)).toBeUndefined();
   });
 
-  test("over the cap the oldest lines move out, the newest stay within three quarters of it, and trimming again keeps one marker", () => {
-    const lines = Array.from({ length: 40 }, (_, i) => `- step ${String(i + 1).padStart(2, "0")}: tried something and measured it`);
+  test("over the cap the oldest lines move out, the newest stay within three quarters of it, "
+    + "and trimming again keeps one marker", () => {
+    const lines = Array.from({ length: 40 }, (_, i) =>
+      `- step ${String(i + 1).padStart(2, "0")}: tried something and measured it`);
     const first = trimProgress(`${lines.join("\n")}\n`, 1024)!;
     expect(Buffer.byteLength(first.kept)).toBeLessThanOrEqual(768);
     expect(first.kept.split("\n")[0]).toBe("<!-- org moved older lines of this file to progress-archive.md -->");
@@ -89,18 +135,55 @@ describe("progress.md caps", () => {
 describe("who may set a task", () => {
   const config = ConfigSchema.parse({
     runtimes: { bot: { command: ["bot"] } },
-    roles: { chief: { prompt: "p.md", runtime: "bot" }, junior: { prompt: "p.md", runtime: "bot", count: 2, reports_to: "chief" }, loner: { prompt: "p.md", runtime: "bot" } },
+    roles: {
+      chief: { prompt: "p.md", runtime: "bot" },
+      junior: { prompt: "p.md", runtime: "bot", count: 2, reports_to: "chief" },
+      loner: { prompt: "p.md", runtime: "bot" },
+    },
   });
   const chief = { kind: "agent" as const, agent: "chief-1", role: "chief" };
 
   test.each([
     ["the chief, for its junior", chief, "junior-2", { ok: true, agent: "junior-2", role: "junior" }],
     ["a person, for anyone", { kind: "person" as const }, "loner-1", { ok: true, agent: "loner-1", role: "loner" }],
-    ["a junior, for its chief", { kind: "agent" as const, agent: "junior-1", role: "junior" }, "chief-1", { ok: false, reason: "junior-1 may not give chief-1 a task: role chief does not report to role junior — add reports_to: junior to roles.chief in org.yaml" }],
-    ["the chief, for an agent reporting to no one", chief, "loner-1", { ok: false, reason: "chief-1 may not give loner-1 a task: role loner does not report to role chief — add reports_to: chief to roles.loner in org.yaml" }],
-    ["a name with ../", chief, "../junior-1", { ok: false, reason: 'agent "../junior-1" contains ".", "/" — name an agent such as chief-1' }],
-    ["a name with a slash", chief, "junior/1", { ok: false, reason: 'agent "junior/1" contains "/" — name an agent such as chief-1' }],
-    ["an unknown agent", chief, "junior-3", { ok: false, reason: 'no agent named "junior-3" in org.yaml — did you mean "junior-1"?' }],
+    [
+      "a junior, for its chief",
+      { kind: "agent" as const, agent: "junior-1", role: "junior" },
+      "chief-1",
+      {
+        ok: false,
+        reason: "junior-1 may not give chief-1 a task: role chief does not report to role junior — add reports_to: "
+          + "junior to roles.chief in org.yaml",
+      },
+    ],
+    [
+      "the chief, for an agent reporting to no one",
+      chief,
+      "loner-1",
+      {
+        ok: false,
+        reason: "chief-1 may not give loner-1 a task: role loner does not report to role chief — add reports_to: "
+          + "chief to roles.loner in org.yaml",
+      },
+    ],
+    [
+      "a name with ../",
+      chief,
+      "../junior-1",
+      { ok: false, reason: 'agent "../junior-1" contains ".", "/" — name an agent such as chief-1' },
+    ],
+    [
+      "a name with a slash",
+      chief,
+      "junior/1",
+      { ok: false, reason: 'agent "junior/1" contains "/" — name an agent such as chief-1' },
+    ],
+    [
+      "an unknown agent",
+      chief,
+      "junior-3",
+      { ok: false, reason: 'no agent named "junior-3" in org.yaml — did you mean "junior-1"?' },
+    ],
   ])("%s", (_, sender, target, expected) => {
     expect(resolveTaskTarget(config, sender, target)).toEqual(expected);
   });

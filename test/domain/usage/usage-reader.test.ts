@@ -24,14 +24,17 @@ beforeEach(() => {
   dir = makeTempDir("org-usage-");
   home = join(dir, "home");
   mkdirSync(join(dir, "state/agents/c-1"), { recursive: true });
-  writeFileSync(join(dir, "state/agents/c-1/launch.json"), JSON.stringify(makeLaunchSpec({ agent: "c-1", runtime: { preset: "claude", home } })));
+  writeFileSync(join(dir, "state/agents/c-1/launch.json"), JSON.stringify(
+    makeLaunchSpec({ agent: "c-1", runtime: { preset: "claude", home } }),
+  ));
 });
 afterEach(() => removeDir(dir));
 
 const transcript = () => join(home, "projects/-work/s.jsonl");
 const summary = () => JSON.parse(readFileSync(usagePaths(join(dir, "state"), "c-1").summary, "utf8")) as UsageSummary;
 const ledger = () => parseLedger(readFileSync(usagePaths(join(dir, "state"), "c-1").ledger, "utf8"));
-const poll = (reader = new AgentUsageReader(join(dir, "state"), "c-1"), at = new Date()) => reader.poll(at, PRICING).then(() => reader);
+const poll = (reader = new AgentUsageReader(join(dir, "state"), "c-1"), at = new Date()) =>
+  reader.poll(at, PRICING).then(() => reader);
 
 function writeTranscript(text: string, ageMs = 0): void {
   mkdirSync(join(home, "projects/-work"), { recursive: true });
@@ -41,7 +44,8 @@ function writeTranscript(text: string, ageMs = 0): void {
 }
 
 describe("the daemon's reading of one agent's transcripts", () => {
-  it("reads by byte offset: a half-written last line waits for its end, then every reply counts once, priced", async () => {
+  it("reads by byte offset: a half-written last line waits for its end, "
+    + "then every reply counts once, priced", async () => {
     const cut = CLAUDE.indexOf("msg_000003") + 20;
     writeTranscript(CLAUDE.slice(0, cut));
     const reader = await poll();
@@ -54,7 +58,8 @@ describe("the daemon's reading of one agent's transcripts", () => {
     expect(ledger().map((record) => record.input)).toEqual([1000, 1007, 1014]);
   });
 
-  it("a restarted daemon goes on from where it stopped, and without its cursors re-reads without counting twice", async () => {
+  it("a restarted daemon goes on from where it stopped, "
+    + "and without its cursors re-reads without counting twice", async () => {
     writeTranscript(CLAUDE);
     await poll();
     await poll();
@@ -69,21 +74,31 @@ describe("the daemon's reading of one agent's transcripts", () => {
     writeFileSync(usagePaths(join(dir, "state"), "c-1").ledger, '{"id":"x:y","at":1,"mod');
     await poll();
     expect(ledger()).toHaveLength(3);
-    expect(readFileSync(usagePaths(join(dir, "state"), "c-1").ledger, "utf8").split("\n")[0]).toBe('{"id":"x:y","at":1,"mod');
+    expect(readFileSync(usagePaths(join(dir, "state"), "c-1").ledger, "utf8").split("\n")[0])
+      .toBe('{"id":"x:y","at":1,"mod');
   });
 
   it("a model without a price: tokens counted, cost null, unpriced with why", async () => {
     writeTranscript(CLAUDE);
     const reader = new AgentUsageReader(join(dir, "state"), "c-1");
     await reader.poll(new Date(), { "gpt-*": { input: 1, output: 2 } });
-    expect(summary()).toMatchObject({ ...SERVED, costUsd: null, priced: false, unpriced: 'no price for model "claude-opus-5-5" under pricing in org.yaml' });
+    expect(summary()).toMatchObject({
+      ...SERVED, costUsd: null, priced: false,
+      unpriced: 'no price for model "claude-opus-5-5" under pricing in org.yaml',
+    });
   });
 
   it("truncated: a half-written last line left for a minute makes the usage unknown, with why", async () => {
     writeTranscript(CLAUDE.slice(0, CLAUDE.indexOf("msg_000003") + 20), 120_000);
     await poll();
     const view = viewUsage(readFileSync(usagePaths(join(dir, "state"), "c-1").summary, "utf8"));
-    expect(view).toMatchObject({ input: 1000, unknown: expect.stringMatching(/^projects\/-work\/s\.jsonl: truncated — it ends in a half-written line \(\d+ bytes\) unchanged for 60s, so its last reply may be missing$/) });
+    expect(view).toMatchObject({
+      input: 1000,
+      unknown: expect.stringMatching(
+        new RegExp(/^projects\/-work\/s\.jsonl: truncated — it ends in a half-written line \(\d+ bytes\) /.source
+          + /unchanged for 60s, so its last reply may be missing$/.source),
+      ),
+    });
   });
 
   it("a directory where a transcript should be, and a file of an unknown shape", async () => {
@@ -93,14 +108,18 @@ describe("the daemon's reading of one agent's transcripts", () => {
     expect(summary().unknown).toBe("projects/-work/odd.jsonl is a directory, not a transcript file (and 1 more)");
     rmSync(join(home, "projects/-work/odd.jsonl"), { recursive: true });
     await poll();
-    expect(summary().unknown).toBe("projects/-work/other.jsonl: an unknown shape — none of its 1 lines is a Claude Code transcript line");
+    expect(summary().unknown).toBe(
+      "projects/-work/other.jsonl: an unknown shape — none of its 1 lines is a Claude Code transcript line",
+    );
   });
 
   it("unreadable (permission denied): usage unknown, with why", async () => {
     writeTranscript(CLAUDE);
     chmodSync(transcript(), 0o000);
     // Root reads any file: the read runs as nobody then, which a mode of 000 stops.
-    const read = process.getuid?.() === 0 ? await readAsNobody(join(home, "projects")) : await readJsonlUsage(join(home, "projects"), usageFormatOf("claude") as never, {}, Date.now());
+    const read = process.getuid?.() === 0
+      ? await readAsNobody(join(home, "projects"))
+      : await readJsonlUsage(join(home, "projects"), usageFormatOf("claude") as never, {}, Date.now());
     expect(read.problems).toEqual(["cannot read projects/-work/s.jsonl: permission denied"]);
     expect(read.records).toEqual([]);
   });
@@ -118,9 +137,15 @@ describe("the daemon's reading of one agent's transcripts", () => {
     writeFileSync(join(dir, "state/org.json"), JSON.stringify({ agents: [{ name: "broken" }, { name: "c-1" }] }));
     // Its ledger is a folder: every append fails.
     mkdirSync(join(dir, "state/agents/broken/usage.jsonl"), { recursive: true });
-    writeFileSync(join(dir, "state/agents/broken/launch.json"), JSON.stringify(makeLaunchSpec({ agent: "broken", runtime: { preset: "claude", home } })));
+    writeFileSync(join(dir, "state/agents/broken/launch.json"), JSON.stringify(
+      makeLaunchSpec({ agent: "broken", runtime: { preset: "claude", home } }),
+    ));
     const said: string[] = [];
-    const poller = new UsagePoller({ root: dir, readConfig: async () => ({ problems: ["bad"] }), say: (line) => said.push(line) });
+    const poller = new UsagePoller({
+      root: dir,
+      readConfig: async () => ({ problems: ["bad"] }),
+      say: (line) => said.push(line),
+    });
     await poller.tick(new Date());
     await poller.tick(new Date(Date.now() + 1));
     expect(summary()).toMatchObject({ replies: 3 });
@@ -131,7 +156,9 @@ describe("the daemon's reading of one agent's transcripts", () => {
 describe("the ledger, state/agents/<agent>/usage.jsonl", () => {
   it("a reply appended twice counts once; a foreign line and a half-written last line are skipped", () => {
     const line = JSON.stringify({ id: "s:m1", at: 1, model: "m", input: 1, output: 2, cacheRead: 3, cacheWrite: 4 });
-    expect(parseLedger(`${line}\n${line}\nnot json\n{"id":"x"}\n{"id":"s:m2","at":2,"mo`)).toEqual([{ id: "s:m1", at: 1, model: "m", input: 1, output: 2, cacheRead: 3, cacheWrite: 4 }]);
+    expect(parseLedger(`${line}\n${line}\nnot json\n{"id":"x"}\n{"id":"s:m2","at":2,"mo`)).toEqual([
+      { id: "s:m1", at: 1, model: "m", input: 1, output: 2, cacheRead: 3, cacheWrite: 4 },
+    ]);
   });
 });
 
@@ -143,12 +170,16 @@ function readAsNobody(folder: string): Promise<{ records: unknown[]; problems: s
 import { usageFormatOf } from ${JSON.stringify(join(PACKAGE_ROOT, "src/domain/usage/usage-formats.ts"))};
 console.log(JSON.stringify(await readJsonlUsage(${JSON.stringify(folder)}, usageFormatOf("claude"), {}, Date.now())));`;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", code], { uid: 65534, gid: 65534, cwd: PACKAGE_ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", code], {
+      uid: 65534, gid: 65534, cwd: PACKAGE_ROOT, stdio: ["ignore", "pipe", "pipe"],
+    });
     let out = "";
     let err = "";
     child.stdout.on("data", (chunk: Buffer) => (out += chunk));
     child.stderr.on("data", (chunk: Buffer) => (err += chunk));
     child.on("error", reject);
-    child.on("close", (status) => (status === 0 ? resolve(JSON.parse(out) as { records: unknown[]; problems: string[] }) : reject(new Error(`exit ${status}: ${err}`))));
+    child.on("close", (status) => (status === 0
+      ? resolve(JSON.parse(out) as { records: unknown[]; problems: string[] })
+      : reject(new Error(`exit ${status}: ${err}`))));
   });
 }

@@ -47,9 +47,13 @@ test("a stop that throws is reported and the services started before it still st
   expect(reported).toEqual(["b: stop failed: b cannot stop"]);
 });
 
-test("a start that throws ends the run: it and every service before it stop, in reverse, and the error comes out", async () => {
+test("a start that throws ends the run: it and every service before it stop, "
+  + "in reverse, and the error comes out", async () => {
   const events: string[] = [];
-  const services = [fakeService("a", events), fakeService("b", events, { stop: true }), fakeService("c", events, { start: true }), fakeService("d", events)];
+  const services = [
+    fakeService("a", events), fakeService("b", events, { stop: true }), fakeService("c", events, { start: true }),
+    fakeService("d", events),
+  ];
   await expect(runServices(services, new AbortController().signal, () => undefined)).rejects.toThrow("c cannot start");
   expect(events).toEqual(["start a", "start b", "start c", "stop c", "stop b", "stop a"]);
 });
@@ -84,7 +88,8 @@ test("a loop ticks at start, again each period and at once when woken; it record
   expect(ticks).toHaveLength(3);
 });
 
-test("a tick that throws is reported and the loop goes on; stop waits for the tick in flight and closes after it", async () => {
+test("a tick that throws is reported and the loop goes on; "
+  + "stop waits for the tick in flight and closes after it", async () => {
   const events: string[] = [];
   let count = 0;
   const loop = defineLoop({
@@ -109,7 +114,8 @@ test("a tick that throws is reported and the loop goes on; stop waits for the ti
   expect(events.slice(2, -1)).toEqual(events.slice(2, -1).map((_, index) => `tick ${index + 2}`));
 });
 
-test("a loop that asks for it has run its first tick when its start resolves; the others' first tick runs behind", async () => {
+test("a loop that asks for it has run its first tick when its start resolves; "
+  + "the others' first tick runs behind", async () => {
   const events: string[] = [];
   const slowTick = (name: string) => async () => {
     await sleep(30);
@@ -125,12 +131,21 @@ test("a loop that asks for it has run its first tick when its start resolves; th
   expect(events).toEqual(["first ticked", "both started", "behind ticked"]);
 });
 
-test("org status reads the services' ticks from daemon.json: none before the first beat or from a file that does not parse", async () => {
+test("org status reads the services' ticks from daemon.json: none before the first beat or from "
+  + "a file that does not parse", async () => {
   const files = (text: string | undefined) => ({ readText: async () => text });
-  const services = [{ name: "verifier", lastTickAt: "2026-01-01T00:00:00.000Z", lagMs: 12 }, { name: "notifier", lastTickAt: null, lagMs: null }];
-  const daemon = { pid: 1, startedAt: "2026-01-01T00:00:00.000Z", heartbeatAt: "2026-01-01T00:00:02.000Z", services: [...services, { name: 3 }] };
+  const services = [
+    { name: "verifier", lastTickAt: "2026-01-01T00:00:00.000Z", lagMs: 12 },
+    { name: "notifier", lastTickAt: null, lagMs: null },
+  ];
+  const daemon = {
+    pid: 1, startedAt: "2026-01-01T00:00:00.000Z", heartbeatAt: "2026-01-01T00:00:02.000Z",
+    services: [...services, { name: 3 }],
+  };
   expect(await readServiceTicks(files(JSON.stringify(daemon)), "daemon.json")).toEqual(services);
-  expect(await readServiceTicks(files(JSON.stringify({ pid: null, startingAt: "2026-01-01T00:00:00.000Z" })), "daemon.json")).toEqual([]);
+  expect(
+    await readServiceTicks(files(JSON.stringify({ pid: null, startingAt: "2026-01-01T00:00:00.000Z" })), "daemon.json"),
+  ).toEqual([]);
   expect(await readServiceTicks(files("{"), "daemon.json")).toEqual([]);
   expect(await readServiceTicks(files(undefined), "daemon.json")).toEqual([]);
 });
@@ -145,7 +160,13 @@ test("org doctor's line per service: an event service, a loop on time, a late lo
   ], now)).toEqual([
     { name: "daemon: notifier", status: "ok", detail: "running (no ticks: it acts on events)" },
     { name: "daemon: verifier", status: "ok", detail: "last tick 2s ago, lag 12 ms" },
-    { name: "daemon: usage", status: "warn", detail: "last tick 20s ago, lag 15000 ms", fix: "the daemon is starved of CPU or a tick runs long: check the machine's load" },
-    { name: "daemon: standups", status: "warn", detail: "last tick 10m ago, lag 0 ms", fix: "a tick hangs or the daemon is stuck: see the control pane (org attach), then `org down && org up`" },
+    {
+      name: "daemon: usage", status: "warn", detail: "last tick 20s ago, lag 15000 ms",
+      fix: "the daemon is starved of CPU or a tick runs long: check the machine's load",
+    },
+    {
+      name: "daemon: standups", status: "warn", detail: "last tick 10m ago, lag 0 ms",
+      fix: "a tick hangs or the daemon is stuck: see the control pane (org attach), then `org down && org up`",
+    },
   ]);
 });

@@ -9,11 +9,21 @@ import { parseResults } from "../../../src/domain/experiments/results-table.js";
 import type { AgentStatus, OrgRecord } from "../../../src/domain/state.js";
 
 const record: OrgRecord = {
-  version: 1, name: "toy", root: "/org", repo: "/org", base: "main", baseCommit: "abc", socket: "org-toy-123456", session: "org-toy", cpuMode: false,
+  version: 1, name: "toy", root: "/org", repo: "/org", base: "main", baseCommit: "abc", socket: "org-toy-123456",
+  session: "org-toy", cpuMode: false,
   agents: [
-    { name: "researcher-1", role: "researcher", runtime: "claude", branch: "org/toy/researcher-1", worktree: "/org/worktrees/researcher-1", gpu: 1, paneId: "%1" },
-    { name: "researcher-2", role: "researcher", runtime: "claude", branch: "org/toy/researcher-2", worktree: "/org/worktrees/researcher-2", gpu: 0, paneId: "%2" },
-    { name: "critic-1", role: "critic", runtime: "claude", branch: "org/toy/critic-1", worktree: "/org/worktrees/critic-1", gpu: 0, paneId: "%3" },
+    {
+      name: "researcher-1", role: "researcher", runtime: "claude", branch: "org/toy/researcher-1",
+      worktree: "/org/worktrees/researcher-1", gpu: 1, paneId: "%1",
+    },
+    {
+      name: "researcher-2", role: "researcher", runtime: "claude", branch: "org/toy/researcher-2",
+      worktree: "/org/worktrees/researcher-2", gpu: 0, paneId: "%2",
+    },
+    {
+      name: "critic-1", role: "critic", runtime: "claude", branch: "org/toy/critic-1",
+      worktree: "/org/worktrees/critic-1", gpu: 0, paneId: "%3",
+    },
   ],
   controlPaneId: "%0",
   upAt: "2026-01-01T10:00:00.000Z",
@@ -21,7 +31,8 @@ const record: OrgRecord = {
 
 const pane = (id: string, dead = false): PaneInfo => ({ id, pid: 100, dead, deadStatus: dead ? 1 : null, options: {} });
 const status = (agent: string, pid: number): AgentStatus => ({
-  agent, state: "running", pid, startedAt: "2026-01-01T10:01:00.000Z", restarts: 2, consecutiveFailures: 0, lastExit: null, reason: "running claude", updatedAt: "",
+  agent, state: "running", pid, startedAt: "2026-01-01T10:01:00.000Z", restarts: 2, consecutiveFailures: 0,
+  lastExit: null, reason: "running claude", updatedAt: "",
 });
 
 const RESULTS = [
@@ -39,12 +50,17 @@ function input(overrides: Partial<DashboardInput> = {}): DashboardInput {
     record,
     panes: [pane("%0"), pane("%1"), pane("%2"), pane("%3", true)],
     screens: new Map([["%1", "step 1\nstep 2   \n\n\n"], ["%2", ""]]),
-    statuses: new Map([["researcher-1", status("researcher-1", 201)], ["researcher-2", status("researcher-2", 202)], ["critic-1", undefined]]),
+    statuses: new Map([
+      ["researcher-1", status("researcher-1", 201)],
+      ["researcher-2", status("researcher-2", 202)],
+      ["critic-1", undefined],
+    ]),
     isAlive: () => true,
     rows: parseResults(RESULTS).rows,
     metricName: "val_bpb",
     goal: "minimize",
-    logText: "# log\n## [2026-01-01] up | started 3 agents\nleases …\n\\## [2026-01-01] fake | escaped\n## [2026-01-01] keep | researcher-1 ddddddd val_bpb 0.9\n",
+    logText: "# log\n## [2026-01-01] up | started 3 agents\nleases …\n\\## [2026-01-01] fake | escaped\n"
+      + "## [2026-01-01] keep | researcher-1 ddddddd val_bpb 0.9\n",
     now: new Date("2026-01-01T11:30:05.000Z"),
     ...overrides,
   };
@@ -56,9 +72,13 @@ describe("buildDashboardModel", () => {
     expect(model.org).toBe("toy");
     expect(model.running).toBe(true);
     expect(model.uptimeMs).toBe(90 * 60_000 + 5000);
-    expect(model.gpus).toEqual([{ gpu: 0, agents: ["researcher-2", "critic-1"] }, { gpu: 1, agents: ["researcher-1"] }]);
+    expect(model.gpus).toEqual([
+      { gpu: 0, agents: ["researcher-2", "critic-1"] },
+      { gpu: 1, agents: ["researcher-1"] },
+    ]);
     expect(model.agents.map((agent) => [agent.name, agent.state, agent.paneId, agent.pid])).toEqual([
-      ["researcher-1", "running", "%1", 201], ["researcher-2", "running", "%2", 202], ["critic-1", "restarting", "%3", null],
+      ["researcher-1", "running", "%1", 201], ["researcher-2", "running", "%2", 202],
+      ["critic-1", "restarting", "%3", null],
     ]);
     expect(model.agents[0]!.screen).toEqual(["step 1", "step 2"]);
     expect(model.agents[1]!.screen).toEqual([]);
@@ -78,7 +98,11 @@ describe("buildDashboardModel", () => {
 
   test("maximize ranks the highest first", () => {
     const model = buildDashboardModel(input({ goal: "maximize" }));
-    expect(model.standings.map((standing) => [standing.agent, standing.best])).toEqual([["researcher-1", 1], ["researcher-2", 0.95], ["critic-1", undefined]]);
+    expect(model.standings.map((standing) => [standing.agent, standing.best])).toEqual([
+      ["researcher-1", 1],
+      ["researcher-2", 0.95],
+      ["critic-1", undefined],
+    ]);
   });
 
   test("a down org: no panes, every agent stopped, no uptime", () => {
@@ -94,11 +118,21 @@ describe("buildDashboardModel", () => {
   });
 
   test("an A/B run tags each agent with its half's program, and the pane label shows it", () => {
-    const ab = { at: "2026-01-01T10:00:00.000Z", a: { version: "aaaa1111", file: "org.yaml", agents: ["researcher-1", "researcher-2"] }, b: { version: "bbbb2222", file: "other.yaml", agents: ["critic-1"] } };
+    const ab = {
+      at: "2026-01-01T10:00:00.000Z",
+      a: { version: "aaaa1111", file: "org.yaml", agents: ["researcher-1", "researcher-2"] },
+      b: { version: "bbbb2222", file: "other.yaml", agents: ["critic-1"] },
+    };
     const model = buildDashboardModel(input({ ab }));
-    expect(model.agents.map((agent) => [agent.name, agent.program])).toEqual([["researcher-1", "aaaa1111"], ["researcher-2", "aaaa1111"], ["critic-1", "bbbb2222"]]);
+    expect(model.agents.map((agent) => [agent.name, agent.program])).toEqual([
+      ["researcher-1", "aaaa1111"],
+      ["researcher-2", "aaaa1111"],
+      ["critic-1", "bbbb2222"],
+    ]);
     expect(renderPaneLabel(model.agents[2]!, false, 80)).toBe("critic-1 · restarting · gpu 0 · bbbb2222");
-    expect(buildDashboardModel(input()).agents.map((agent) => agent.program)).toEqual([undefined, undefined, undefined]);
+    expect(buildDashboardModel(input()).agents.map((agent) => agent.program)).toEqual([
+      undefined, undefined, undefined,
+    ]);
   });
 });
 
@@ -109,7 +143,9 @@ describe("parseLogHeadings", () => {
       { date: "2026-01-01", op: "up", title: "started 3 agents" },
       { date: "2026-01-01", op: "keep", title: "researcher-1 ddddddd val_bpb 0.9" },
     ]);
-    expect(parseLogHeadings(text, 1)).toEqual([{ date: "2026-01-01", op: "keep", title: "researcher-1 ddddddd val_bpb 0.9" }]);
+    expect(parseLogHeadings(text, 1)).toEqual([
+      { date: "2026-01-01", op: "keep", title: "researcher-1 ddddddd val_bpb 0.9" },
+    ]);
     expect(parseLogHeadings(text, 0)).toEqual([]);
     expect(parseLogHeadings("## [2026-01-02] down\r\n", 5)).toEqual([{ date: "2026-01-02", op: "down", title: "" }]);
   });
@@ -118,19 +154,39 @@ describe("parseLogHeadings", () => {
 describe("decideRestart", () => {
   const agent = { name: "researcher-1", state: "running" as const, pid: 201, reason: "running claude", paneId: "%1" };
   test("a running program is signalled; its supervisor restarts it by policy", () => {
-    expect(decideRestart(agent, true)).toEqual({ kind: "signal", agent: "researcher-1", pid: 201, reason: "SIGTERM to researcher-1's program (pid 201); its supervisor restarts it by its restart policy" });
+    expect(decideRestart(agent, true)).toEqual({
+      kind: "signal", agent: "researcher-1", pid: 201,
+      reason: "SIGTERM to researcher-1's program (pid 201); its supervisor restarts it by its restart policy",
+    });
   });
   test("an agent given up on, finished or blocked gets its pane respawned", () => {
-    expect(decideRestart({ ...agent, state: "blocked", pid: null, reason: "not logged in" }, true)).toMatchObject({ kind: "respawn", paneId: "%1" });
-    expect(decideRestart({ ...agent, state: "failed", pid: null, reason: "gave up after 3 restarts" }, true)).toMatchObject({ kind: "respawn", paneId: "%1" });
-    expect(decideRestart({ ...agent, state: "stopped", pid: null, reason: "exited with code 0; restart policy is never" }, true)).toMatchObject({ kind: "respawn", paneId: "%1" });
+    expect(decideRestart({ ...agent, state: "blocked", pid: null, reason: "not logged in" }, true)).toMatchObject({
+      kind: "respawn",
+      paneId: "%1",
+    });
+    expect(
+      decideRestart({ ...agent, state: "failed", pid: null, reason: "gave up after 3 restarts" }, true),
+    ).toMatchObject({ kind: "respawn", paneId: "%1" });
+    expect(decideRestart(
+      { ...agent, state: "stopped", pid: null, reason: "exited with code 0; restart policy is never" },
+      true,
+    )).toMatchObject({ kind: "respawn", paneId: "%1" });
   });
   test("refused while the org is down, mid-restart, or without a pane", () => {
-    expect(decideRestart(agent, false)).toEqual({ kind: "refuse", agent: "researcher-1", reason: "the org is down — start it with `org up`" });
-    expect(decideRestart({ ...agent, state: "restarting", pid: null, reason: "program exited; supervisor deciding" }, true)).toEqual({
-      kind: "refuse", agent: "researcher-1", reason: "researcher-1 is restarting (program exited; supervisor deciding) — wait for it to settle, then press r again",
+    expect(decideRestart(agent, false)).toEqual({
+      kind: "refuse",
+      agent: "researcher-1",
+      reason: "the org is down — start it with `org up`",
     });
-    expect(decideRestart({ ...agent, state: "stopped", pid: null, reason: "its pane is gone" }, true).kind).toBe("refuse");
+    expect(
+      decideRestart({ ...agent, state: "restarting", pid: null, reason: "program exited; supervisor deciding" }, true),
+    ).toEqual({
+      kind: "refuse", agent: "researcher-1",
+      reason: "researcher-1 is restarting (program exited; supervisor deciding) — "
+        + "wait for it to settle, then press r again",
+    });
+    expect(decideRestart({ ...agent, state: "stopped", pid: null, reason: "its pane is gone" }, true).kind)
+      .toBe("refuse");
     expect(decideRestart({ ...agent, state: "failed", pid: null, paneId: null }, true).kind).toBe("refuse");
   });
 });

@@ -1,4 +1,5 @@
-// A submit that lands before the verifier's first look: the agent's baseline still runs first, and the candidate is judged against it.
+// A submit that lands before the verifier's first look:
+// the agent's baseline still runs first, and the candidate is judged against it.
 import { afterEach, describe, expect, test } from "vitest";
 import { pollUntil } from "../../helpers/poll.js";
 import { removeDir } from "../../helpers/temp-repo.js";
