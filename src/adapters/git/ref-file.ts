@@ -69,7 +69,9 @@ async function readRefAt(at: string, common: string, ref: string, depth = 0): Pr
   }
   let text: string;
   try {
-    text = (await handle.stat()).isFile() ? (await handle.readFile("utf8")).trim() : "not a file";
+    // A ref is one line: a file of any other kind or size (a FIFO, a disk's worth) is not read.
+    const info = await handle.stat();
+    text = info.isFile() && info.size <= 4096 ? (await handle.readFile("utf8")).trim() : "not a ref file";
   } finally {
     await handle.close();
   }

@@ -1,4 +1,5 @@
 // The daemon's own write of an agent's ref: as git's files backend writes it, with no reflog written through a link.
+import { execFileSync } from "node:child_process";
 import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
@@ -47,6 +48,13 @@ describe("moveRefFile", () => {
       kind: "refused", reason: `cannot lock ref '${ref}': '${join(common, ref)}.lock' exists`,
     });
     expect(git(repo, ["rev-parse", ref]).trim()).toBe(base);
+    // A FIFO in its place is no ref, and is never opened to wait on.
+    rmSync(join(common, `${ref}.lock`));
+    rmSync(join(common, ref));
+    execFileSync("mkfifo", [join(common, ref)]);
+    expect(await moveRefFile({ top: common, common, ref, commit: next, from: base })).toEqual({
+      kind: "refused", reason: `cannot lock ref '${ref}': is at not a ref file but expected ${base}`,
+    });
   });
 
   test("a branch made symbolic (to main) is replaced, main untouched; a packed one is read", async () => {
