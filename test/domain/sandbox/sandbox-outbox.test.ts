@@ -148,23 +148,18 @@ describe("the outbox", () => {
 });
 
 describe("the repo readied for the sandbox", () => {
-  test("best (b-best) becomes a symbolic ref to refs/frontier/<org> (refs/frontier-b/<org>), a best branch made before it (even packed) moving there first", async () => {
+  test("best becomes a symbolic ref to refs/frontier/<org>, a best branch made before it (even packed) moving there first", async () => {
     const repo = createRepo({ "a.txt": "1\n" }, tempDir());
     const fresh = await prepareSandboxGit(repo, "t");
     expect(fresh.common).toBe(join(repo, ".git"));
     expect(readFileSync(join(repo, ".git", "refs", "heads", "org", "t", "best"), "utf8")).toBe("ref: refs/frontier/t\n");
-    const bBest = join(repo, ".git", "refs", "heads", "org", "t", "b-best");
-    expect(readFileSync(bBest, "utf8")).toBe("ref: refs/frontier-b/t\n");
     expect(existsSync(join(repo, ".git", "logs", "refs", "heads", "org", "t"))).toBe(true);
     const head = git(repo, ["rev-parse", "HEAD"]).trim();
     git(repo, ["branch", "org/u/best", head]);
-    git(repo, ["branch", "org/u/b-best", head]);
     git(repo, ["pack-refs", "--all"]);
     await prepareSandboxGit(repo, "u");
     expect(git(repo, ["symbolic-ref", "refs/heads/org/u/best"]).trim()).toBe("refs/frontier/u");
     expect(git(repo, ["rev-parse", "refs/frontier/u"]).trim()).toBe(head);
-    expect(git(repo, ["symbolic-ref", "refs/heads/org/u/b-best"]).trim()).toBe("refs/frontier-b/u");
-    expect(git(repo, ["rev-parse", "refs/frontier-b/u"]).trim()).toBe(head);
     git(repo, ["worktree", "add", "-q", join(repo, "w"), "-b", "w"]);
     expect(await fresh.findWorktreeDir(join(repo, "w"), "w")).toBe(join(repo, ".git", "worktrees", "w"));
     expect(readFileSync(join(repo, ".git", "worktrees", "w", "config.worktree"), "utf8")).toBe("");
