@@ -1,7 +1,8 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { runGit } from "./run.js";
-import { openOrgWorktree } from "./worktree-git-dir.js";
+import { moveRefFile } from "./ref-file.js";
+import { openOrgWorktree, readCommonDir } from "./worktree-git-dir.js";
 import { runGitOnWorktree } from "./worktree-git.js";
 import { readHeadRef } from "./worktree-head.js";
 
@@ -21,9 +22,14 @@ export async function resetAgentBranch(
     if (result.exitCode !== 0) throw new Error(`git ${what} for ${agent.name} failed: ${result.stderr.trim()}`);
     return result.stdout;
   };
-  const moveBranch = (from?: string) => {
+  const moveBranch = async (from?: string) => {
+    // Written by org, not git: git would append its reflog line through a link the agent put there.
+    const common = await readCommonDir(repo);
+    const moved = await moveRefFile({ top: common, common, ref, commit, ...(from ? { from } : {}) });
+    if (moved?.kind === "refused") throw new Error(`git update-ref ${ref} for ${agent.name} failed: ${moved.reason}`);
+    if (moved) return;
     const args = ["update-ref", "--no-deref", "-m", `org: reset to ${commit.slice(0, 7)}`, ref, commit];
-    return must(runGit([...args, ...(from ? [from] : [])], { cwd: repo, timeoutMs: 30_000 }), `update-ref ${ref}`);
+    await must(runGit([...args, ...(from ? [from] : [])], { cwd: repo, timeoutMs: 30_000 }), `update-ref ${ref}`);
   };
   const worktree = await openOrgWorktree(repo, agent.worktree, agent.name, say).catch((error: Error) => {
     say(`${error.message}; its branch moves without it`);

@@ -1,7 +1,8 @@
 import { OrgError } from "../../domain/errors.js";
 import type { GitAnswer } from "../../domain/experiments/submit-git.js";
 import { describeDiskFull } from "../fs/disk-space.js";
-import { commitOnto, type CommitOnto } from "./commit-onto.js";
+import { commitOnto, type CommitOnto, type MoveRef } from "./commit-onto.js";
+import { moveRefFile } from "./ref-file.js";
 import { runGitOnWorktree } from "./worktree-git.js";
 import { readHeadRef } from "./worktree-head.js";
 import type { OrgWorktree } from "./worktree-git-dir.js";
@@ -32,6 +33,14 @@ export function openSubmitGit(worktree: OrgWorktree): SubmitGit {
   const git = (args: string[], config: string[] = []) => runGitOnWorktree(worktree, args, { config });
   // The identity git would use, taken from its config (or environment) alone: it never guesses one from the host.
   const strict = (args: string[]) => git(args, args[0] === "commit-tree" ? ["user.useConfigOnly=true"] : []);
+  // Written by org, not git (reftable aside): git would append its reflog line through a link the agent put there.
+  const move: MoveRef = async (ref, commit, before) => {
+    const top = ref === "HEAD" ? worktree.gitDir : worktree.common;
+    const moved = await moveRefFile({ top, common: worktree.common, ref, commit, from: before });
+    if (moved) return moved.kind === "moved";
+    const args = ["update-ref", "--no-deref", "-m", `commit: ${commit.slice(0, 7)}`, ref, commit, before];
+    return (await git(args)).exitCode === 0;
+  };
   return {
     stageAll: async () => {
       // HEAD, its tree and its own ref are read while `add` stages: none reads the index, the one file `add` writes.
@@ -48,11 +57,11 @@ export function openSubmitGit(worktree: OrgWorktree): SubmitGit {
       return { tree, head, headTree, symbolic };
     },
     unstage: async () => void (await git(["reset", "--quiet"])),
-    commit: (before, message, ref, tree) => commitOnto(strict, before, message, ref, tree).catch(async (error) => {
+    commit: (before, message, ref, tree) => commitOnto(strict, move, before, message, ref, tree).catch(async (err) => {
       // No identity configured: as before, org's when the repo names nobody (commit-tree failed: nothing moved).
-      if (!NO_IDENTITY.test((error as Error).message)) throw error;
+      if (!NO_IDENTITY.test((err as Error).message)) throw err;
       const identity = await readIdentity(git);
-      return commitOnto((args) => git(args, identity), before, message, ref, tree);
+      return commitOnto((args) => git(args, identity), move, before, message, ref, tree);
     }),
     readSubject: async (commit) => (await git(["log", "-1", "--format=%s", commit])).stdout.trim(),
     isAncestor: async (ancestor, commit) =>

@@ -8,11 +8,11 @@ import { formatLogEntry } from "../../domain/log-entry.js";
 import { orgPaths } from "../../domain/paths.js";
 import type { OrgRecord } from "../../domain/state.js";
 import type { Goal } from "../../domain/experiments/verdict.js";
-import { bestBranchOf, findHalf } from "../../domain/config-versions/ab-run-record.js";
+import { bestBranchOf, findHalf, frontierRefOf } from "../../domain/config-versions/ab-run-record.js";
 import { readAbRun } from "../store/ab-run.js";
 import { readFrontier, writeFrontierFile } from "../store/frontier-file.js";
 import { appendLines } from "../fs/files.js";
-import { deleteRef, moveRef } from "../git/refs.js";
+import { deleteRef, moveRef, type BestRefs } from "../git/refs.js";
 import type { JournalStore } from "../store/journal-store.js";
 
 /**
@@ -54,7 +54,7 @@ async function moveFrontier(input: { record: OrgRecord; notify: Notify }, next: 
   reason: string, sameHalf: (agent: string) => boolean): Promise<void> {
   const { record } = input;
   const branch = bestBranchOf(record.name, next.half);
-  await moveRef(record.repo, `refs/heads/${branch}`, next.commit, reason);
+  await moveRef(record.repo, bestRefsOf(record.name, next.half), next.commit, reason);
   await writeFrontierFile(orgPaths(record.root).state, next);
   const title = `${next.agent} ${next.commit.slice(0, 7)}${next.half ? " (B)" : ""}`;
   await appendLines(orgPaths(record.root).log, [
@@ -87,8 +87,9 @@ export async function guardFrontier(input: {
   let decision = half ? undefined : decideBest(input.listed, entries, starting);
   if (decision?.kind !== "hold") decision = decideBest(await input.branchHead(branch), entries, starting, half);
   if (decision.kind === "hold") return starting ? repairFrontierFile(record, entries, half) : [];
-  if (decision.commit) await moveRef(record.repo, `refs/heads/${branch}`, decision.commit, decision.reason);
-  else await deleteRef(record.repo, `refs/heads/${branch}`);
+  const refs = bestRefsOf(record.name, half);
+  if (decision.commit) await moveRef(record.repo, refs, decision.commit, decision.reason);
+  else await deleteRef(record.repo, refs);
   const at = new Date().toISOString();
   const found: Incident[] = decision.kind === "complete"
     ? [{ kind: "recovered", title: `org best moved to ${decision.commit.slice(0, 7)} from the journal (${at})`,
@@ -111,4 +112,8 @@ async function repairFrontierFile(record: OrgRecord, entries: readonly JournalEn
     title: `the org best's record${half ? " (B)" : ""} rewritten from the journal (${new Date().toISOString()})`,
     body: `it was ${was}; the journal has the org best at ${journaled.commit.slice(0, 7)} by ${journaled.agent}`,
   }];
+}
+
+function bestRefsOf(org: string, half: "b" | undefined): BestRefs {
+  return { branch: `refs/heads/${bestBranchOf(org, half)}`, frontier: frontierRefOf(org, half) };
 }

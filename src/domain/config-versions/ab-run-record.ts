@@ -98,6 +98,14 @@ export function bestBranchOf(org: string, half: Half): string {
   return `org/${org}/${half === "b" ? "b-best" : "best"}`;
 }
 
+/**
+ * The ref a half's best branch is a symbolic ref to under the sandbox (refs/frontier/<name>, refs/frontier-b/<name>
+ * for B): outside the folder agents write, so only the verifier moves it, and its lock and reflog are out of reach.
+ */
+export function frontierRefOf(org: string, half: Half): string {
+  return `refs/${half === "b" ? "frontier-b" : "frontier"}/${org}`;
+}
+
 /** The program an agent of the run belongs to; undefined for one in neither half (not an agent of the run). */
 export function findAgentProgram(run: AbRun, agent: string): string | undefined {
   if (run.b.agents.includes(agent)) return run.b.version;

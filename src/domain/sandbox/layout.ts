@@ -87,8 +87,10 @@ export function planSandbox(layout: SandboxLayout): AgentSandbox {
     ...ro(join(git.worktreeDir, "config.worktree")),
     ...rw(branches),
     ...rw(join(git.common, "logs", "refs", "heads", folder)),
-    // best is a symbolic ref never rewritten in place: this mount holds, and it follows refs/frontier/<org>, read-only.
+    // best (and b-best, B's in an A/B run) is a symbolic ref never rewritten in place: this mount holds, and it
+    // follows refs/frontier/<org> (refs/frontier-b/<org>), read-only.
     ...ro(join(branches, "best")),
+    ...ro(join(branches, "b-best")),
     // The emptied folders stay empty: an agent makes nothing there that only it would see.
     ...[...layout.hideDirs, layout.worktrees].flatMap((dir) => ["--remount-ro", dir]),
     "--chdir", layout.worktree,

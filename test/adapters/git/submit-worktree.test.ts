@@ -28,9 +28,9 @@ async function submitChange(repo: string) {
   return { spawned, author: git(repo, ["log", "-1", "--format=%an <%ae>|%cn", commit]).trim() };
 }
 
-test("with an identity in the repo's config, submit's git is five processes and commits as it", async () => {
+test("with an identity in the repo's config, submit's git is four processes and commits as it", async () => {
   expect(await submitChange(createRepo({ "value.txt": "1\n" }))).toEqual({
-    spawned: 5, author: "org-test <org-test@example.invalid>|org-test",
+    spawned: 4, author: "org-test <org-test@example.invalid>|org-test",
   });
 });
 

@@ -1,25 +1,15 @@
 // `org submit` hands the verifier the commit it made, even when the verifier resets the branch at that very moment.
-import { execFileSync } from "node:child_process";
-import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import { commitOnto, type WorktreeGit } from "../../../src/adapters/git/commit-onto.js";
+import { commitOnto, type MoveRef, type WorktreeGit } from "../../../src/adapters/git/commit-onto.js";
+import { moveRefFile } from "../../../src/adapters/git/ref-file.js";
 import { processRunner } from "../../../src/adapters/process.js";
 import type { ExperimentRequest } from "../../../src/domain/experiments/request.js";
 import { runOrgAsync } from "../../helpers/org-cli.js";
 import { pollUntil } from "../../helpers/poll.js";
 import { createRepo, git, removeDir, writeFiles } from "../../helpers/temp-repo.js";
 import { createTestOrg } from "../../helpers/test-org/index.js";
-
-const REAL_GIT = execFileSync("sh", ["-c", "command -v git"], { encoding: "utf8" }).trim();
-// git as the agent's submit runs it, with the verifier's reset landing the instant the agent's commit is on its branch.
-const RACING_GIT = `#!/bin/sh
-"$REAL_GIT" "$@"; code=$?
-if [ ! -e "$RACE_DONE" ] && [ "$("$REAL_GIT" log -1 --format=%s 2>/dev/null)" = "$RACE_MESSAGE" ]; then
-  : > "$RACE_DONE"; "$REAL_GIT" reset -q --keep "$RACE_BEST"
-fi
-exit $code
-`;
 
 let dir: string | undefined;
 afterEach(() => {
@@ -35,7 +25,10 @@ describe("org submit commits onto the HEAD it saw", () => {
     writeFileSync(join(dir, "value.txt"), "2\n");
     git(dir, ["add", "--all"]);
     const branch = git(dir, ["symbolic-ref", "HEAD"]).trim();
-    const made = await commitOnto(run, base, "two", branch);
+    const common = join(dir, ".git");
+    const move: MoveRef = async (ref, commit, before) =>
+      (await moveRefFile({ top: common, common, ref, commit, from: before }))?.kind === "moved";
+    const made = await commitOnto(run, move, base, "two", branch);
     expect(made.kind).toBe("committed");
     const commit = made.kind === "committed" ? made.commit : "";
     expect(git(dir, ["log", "-1", "--format=%H %P %s"]).trim()).toBe(`${commit} ${base} two`);
@@ -43,11 +36,11 @@ describe("org submit commits onto the HEAD it saw", () => {
     writeFileSync(join(dir, "value.txt"), "3\n");
     git(dir, ["add", "--all"]);
     // The verifier's reset lands between the commit object and the branch update.
-    const racing: WorktreeGit = async (args) => {
-      if (args[0] === "update-ref") git(dir!, ["update-ref", "HEAD", base]);
-      return run(args);
+    const racing: MoveRef = (ref, made, before) => {
+      git(dir!, ["update-ref", "HEAD", base]);
+      return move(ref, made, before);
     };
-    expect(await commitOnto(racing, commit, "three", branch)).toEqual({ kind: "moved", reason: `your branch moved from ${commit.slice(0, 7)} to ${base.slice(0, 7)} while committing (the verifier applied a verdict; see \`org inbox\`); nothing was committed — run org submit again` });
+    expect(await commitOnto(run, racing, commit, "three", branch)).toEqual({ kind: "moved", reason: `your branch moved from ${commit.slice(0, 7)} to ${base.slice(0, 7)} while committing (the verifier applied a verdict; see \`org inbox\`); nothing was committed — run org submit again` });
     expect(git(dir, ["rev-parse", "HEAD"]).trim()).toBe(base);
   });
 
@@ -56,19 +49,27 @@ describe("org submit commits onto the HEAD it saw", () => {
     const { base, worktree, ...org } = createTestOrg({
       daemon: false,
       judged: true,
-      state: { "state/daemon.json": JSON.stringify({ pid: process.pid, heartbeatAt: new Date().toISOString() }), "fakebin/git": RACING_GIT },
+      state: { "state/daemon.json": JSON.stringify({ pid: process.pid, heartbeatAt: new Date().toISOString() }) },
     });
     dir = org.dir;
-    chmodSync(join(dir, "fakebin/git"), 0o755);
     writeFileSync(join(worktree, "value.txt"), "2\n");
-    const env = { PATH: `${join(dir, "fakebin")}:${process.env.PATH}`, REAL_GIT, RACE_DONE: join(dir, "raced"), RACE_MESSAGE: "double it", RACE_BEST: base };
-    const submit = runOrgAsync(["submit", "-m", "double it"], { cwd: worktree, env, timeoutMs: 30_000 });
+    // The verifier's reset, played by the test: the branch back to the base the moment the commit lands on it.
+    const branch = git(worktree, ["symbolic-ref", "HEAD"]).trim();
+    const branchFile = join(dir, ".git", branch);
+    const raced = pollUntil(() => {
+      const at = readFileSync(branchFile, "utf8").trim();
+      if (at === base) return undefined;
+      git(dir!, ["update-ref", branch, base]);
+      return at;
+    }, { what: "the commit landing on the branch", timeoutMs: 20_000, intervalMs: 1 });
+    const submit = runOrgAsync(["submit", "-m", "double it"], { cwd: worktree, timeoutMs: 30_000 });
     const queue = join(dir, "state", "queue");
     const request = await pollUntil(() => {
       const name = existsSync(queue) ? readdirSync(queue).find((file) => file.endsWith(".json")) : undefined;
       return name ? (JSON.parse(readFileSync(join(queue, name), "utf8")) as ExperimentRequest) : undefined;
     }, { what: "the submitted request", timeoutMs: 20_000 });
-    expect(existsSync(env.RACE_DONE)).toBe(true);
+    expect(await raced).toBe(request.commit);
+    expect(git(dir, ["rev-parse", branch]).trim()).toBe(base);
     expect(git(dir, ["log", "-1", "--format=%P %s", request.commit]).trim()).toBe(`${base} double it`);
     expect(request).toMatchObject({ agent: "researcher-1", description: "double it", kind: "candidate" });
     const outcome = { request, verdict: { kind: "discard", metric: 2, delta: 1, reason: "discard: worse" }, metric: 2, seconds: 1, runSeconds: 1, samples: [2], logFile: "x.log", logTail: "", head: base, patch: "p.patch" };

@@ -45,6 +45,7 @@ describe("the sandbox's plan", () => {
       "--bind", "/o/.git/refs/heads/org/t", "/o/.git/refs/heads/org/t",
       "--bind", "/o/.git/logs/refs/heads/org/t", "/o/.git/logs/refs/heads/org/t",
       "--ro-bind", "/o/.git/refs/heads/org/t/best", "/o/.git/refs/heads/org/t/best",
+      "--ro-bind", "/o/.git/refs/heads/org/t/b-best", "/o/.git/refs/heads/org/t/b-best",
       "--remount-ro", "/tmp/tmux-1000", "--remount-ro", "/o/worktrees",
       "--chdir", "/o/worktrees/a-1",
       "--setenv", "GIT_CONFIG_COUNT", "2", "--setenv", "GIT_CONFIG_KEY_0", "gc.auto",

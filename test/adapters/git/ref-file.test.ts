@@ -1,0 +1,71 @@
+// The daemon's own write of an agent's ref: as git's files backend writes it, with no reflog written through a link.
+import { execFileSync } from "node:child_process";
+import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, test } from "vitest";
+import { moveRefFile } from "../../../src/adapters/git/ref-file.js";
+import { createRepo, git } from "../../helpers/temp-repo.js";
+
+let dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  dirs = [];
+});
+
+// main and a second commit, with org/t/a-1 at main and its reflog linked to a file outside the repo's refs.
+function makeRepo() {
+  const repo = createRepo({ "value.txt": "1\n" });
+  dirs.push(repo);
+  const base = git(repo, ["rev-parse", "HEAD"]).trim();
+  git(repo, ["commit", "-q", "--allow-empty", "-m", "two"]);
+  const next = git(repo, ["rev-parse", "HEAD"]).trim();
+  git(repo, ["branch", "org/t/a-1", base]);
+  const common = join(repo, ".git");
+  const victim = join(repo, "victim.txt");
+  writeFileSync(victim, "mine\n");
+  mkdirSync(join(common, "logs", "refs", "heads", "org", "t"), { recursive: true });
+  rmSync(join(common, "logs", "refs", "heads", "org", "t", "a-1"), { force: true });
+  symlinkSync(victim, join(common, "logs", "refs", "heads", "org", "t", "a-1"));
+  return { repo, common, base, next, victim, ref: "refs/heads/org/t/a-1" };
+}
+
+describe("moveRefFile", () => {
+  test("moves the branch from the commit it was at, and appends nothing to its linked log", async () => {
+    const { repo, common, base, next, victim, ref } = makeRepo();
+    expect(await moveRefFile({ top: common, common, ref, commit: next, from: base })).toEqual({ kind: "moved" });
+    expect(git(repo, ["rev-parse", ref]).trim()).toBe(next);
+    expect(readFileSync(victim, "utf8")).toBe("mine\n");
+    expect(existsSync(join(common, `${ref}.lock`))).toBe(false);
+  });
+
+  test("a branch moved meanwhile, or locked by another git, is refused with git's reason, left as it was", async () => {
+    const { repo, common, base, next, ref } = makeRepo();
+    expect(await moveRefFile({ top: common, common, ref, commit: base, from: next })).toEqual({
+      kind: "refused", reason: `cannot lock ref '${ref}': is at ${base} but expected ${next}`,
+    });
+    writeFileSync(join(common, `${ref}.lock`), "");
+    expect(await moveRefFile({ top: common, common, ref, commit: next })).toEqual({
+      kind: "refused", reason: `cannot lock ref '${ref}': '${join(common, ref)}.lock' exists`,
+    });
+    expect(git(repo, ["rev-parse", ref]).trim()).toBe(base);
+    // A FIFO in its place is no ref, and is never opened to wait on.
+    rmSync(join(common, `${ref}.lock`));
+    rmSync(join(common, ref));
+    execFileSync("mkfifo", [join(common, ref)]);
+    expect(await moveRefFile({ top: common, common, ref, commit: next, from: base })).toEqual({
+      kind: "refused", reason: `cannot lock ref '${ref}': is at not a ref file but expected ${base}`,
+    });
+  });
+
+  test("a branch made symbolic (to main) is replaced, main untouched; a packed one is read", async () => {
+    const { repo, common, base, next, ref } = makeRepo();
+    writeFileSync(join(common, ref), "ref: refs/heads/main\n");
+    expect(await moveRefFile({ top: common, common, ref, commit: base, from: next })).toEqual({ kind: "moved" });
+    const after = [readFileSync(join(common, ref), "utf8"), git(repo, ["rev-parse", "main"]).trim()];
+    expect(after).toEqual([`${base}\n`, next]);
+    git(repo, ["pack-refs", "--all"]);
+    expect(lstatSync(join(common, ref), { throwIfNoEntry: false })).toBeUndefined();
+    expect(await moveRefFile({ top: common, common, ref, commit: next, from: base })).toEqual({ kind: "moved" });
+    expect(git(repo, ["rev-parse", ref]).trim()).toBe(next);
+  });
+});
