@@ -1,6 +1,7 @@
 import { OrgError } from "../../domain/errors.js";
 import type { NewWorktree } from "../../domain/ports.js";
 import { processRunner } from "../process.js";
+import { forgetBranchLogs } from "./forget-branch-logs.js";
 import { registerWorktrees, unregisterWorktree } from "./register-worktrees.js";
 import { runGit } from "./run.js";
 
@@ -11,10 +12,12 @@ const CHECKOUTS_AT_ONCE = 4;
 // stdin. Adds: the worktrees registerWorktrees made need none; the others one at a time (concurrent adds read
 // each other's half-made .git/worktrees entries and fail). Checkouts: four at a time. Arguments come in threes:
 // path, branch, and "add" or "made". Only sh builtins and git, whatever else PATH lacks. A failure is reported
-// as "org-failed TAB add|checkout TAB path", git's output, then "org-failed-end", in one write.
+// as "org-failed TAB add|checkout TAB path", git's output, then "org-failed-end", in one write. No reflog is
+// written: the branches' logs are in folders agents write, and git appends through a link it finds there.
 const SCRIPT = `
 repo=$1; fresh=$2; shift 2
-if [ "$fresh" = 1 ]; then git -C "$repo" -c gc.auto=0 update-ref -m "org: agent branch" --stdin || exit 3; fi
+nolog="-c gc.auto=0 -c core.logAllRefUpdates=false"
+if [ "$fresh" = 1 ]; then git -C "$repo" $nolog update-ref -m "org: agent branch" --stdin || exit 3; fi
 report() { printf 'org-failed\t%s\t%s\n%s\norg-failed-end\n' "$1" "$2" "$3"; }
 n=0
 while [ $# -ge 3 ]; do
@@ -30,7 +33,7 @@ i=0; running=0
 while [ "$i" -lt "$n" ]; do
   i=$((i + 1)); eval "path=\\$path_$i; mode=\\$mode_$i"
   if [ "$mode" = made ]; then
-    (out=$(git -C "$path" -c gc.auto=0 reset --hard --no-recurse-submodules --quiet 2>&1) ||
+    (out=$(git -C "$path" $nolog read-tree --reset -u HEAD 2>&1) ||
       report checkout "$path" "$out") &
     running=$((running + 1))
     if [ "$running" -ge ${CHECKOUTS_AT_ONCE} ]; then wait; running=0; fi
@@ -47,6 +50,7 @@ export async function addWorktrees(repo: string, entries: NewWorktree[]): Promis
   if (entries.length === 0) return;
   const fresh = entries.filter((entry) => !entry.branchExists);
   const input = fresh.map((entry) => `create refs/heads/${entry.branch} ${entry.base}\n`).join("");
+  forgetBranchLogs(repo, fresh.map((entry) => entry.branch));
   const registered = registerWorktrees(repo, entries);
   const made = new Set(registered.map((one) => one.entry));
   const args = entries.flatMap((entry) => [entry.path, entry.branch, made.has(entry) ? "made" : "add"]);

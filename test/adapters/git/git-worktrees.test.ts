@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { addWorktrees } from "../../../src/adapters/git/worktrees.js";
@@ -102,5 +102,31 @@ describe("addWorktrees of new branches (no git worktree add)", () => {
     expect(existsSync(path)).toBe(false);
     expect(existsSync(join(repo, ".git", "worktrees", "a-1"))).toBe(false);
     expect(git(repo, ["worktree", "list", "--porcelain"]).match(/^worktree .*/gm)).toEqual([`worktree ${repo}`]);
+  });
+});
+
+describe("addWorktrees and the branches' logs (agents write their folders)", () => {
+  test("a link an agent left at a branch's log is not written through, for a new branch or an existing one", async () => {
+    repo = createRepo({ "train.py": "print(1)\n" });
+    const outside = join(repo, "..", `${repo.split("/").pop()}-rc`);
+    writeFileSync(outside, "export PS1=mine\n");
+    git(repo, ["branch", "org/t/old"]);
+    const logs = join(repo, ".git", "logs", "refs", "heads", "org", "t");
+    mkdirSync(logs, { recursive: true });
+    rmSync(join(logs, "old"));
+    for (const name of ["new", "old"]) symlinkSync(outside, join(logs, name));
+    const entry = (name: string, branchExists: boolean) =>
+      ({ path: join(repo!, "worktrees", name), branch: `org/t/${name}`, base: "main", branchExists });
+    try {
+      await addWorktrees(repo, [entry("new", false), entry("old", true)]);
+      expect(readFileSync(outside, "utf8")).toBe("export PS1=mine\n");
+      expect(lstatSync(join(logs, "new"), { throwIfNoEntry: false })).toBeUndefined();
+      for (const name of ["new", "old"]) {
+        expect(readFileSync(join(repo, "worktrees", name, "train.py"), "utf8")).toBe("print(1)\n");
+        expect(git(join(repo, "worktrees", name), ["status", "--porcelain"])).toBe("");
+      }
+    } finally {
+      rmSync(outside, { force: true });
+    }
   });
 });
