@@ -28,8 +28,7 @@ describe.each(IDENTITIES)("the red-team harness as $name", (who) => {
     expect(up.code, up.stderr).toBe(0);
     const status = await pollUntil(() => {
       const out = runOrgAs(who, ["status", "--json"], { cwd: org!.dir });
-      const agents =
-        (JSON.parse(out.stdout || "{}") as { agents?: { name: string; state: string; pid?: number }[] }).agents ?? [];
+      const agents = (JSON.parse(out.stdout || "{}") as { agents?: { name: string; state: string; pid?: number }[] }).agents ?? [];
       return agents.find((agent) => agent.name === "a-1" && agent.state === "running" && agent.pid);
     }, { timeoutMs: 20_000, what: "a-1 running" });
     const uid = /^Uid:\s+(\d+)/m.exec(readFileSync(join("/proc", String(status.pid), "status"), "utf8"))?.[1];
