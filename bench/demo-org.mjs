@@ -51,22 +51,10 @@ function armYaml(seed, agents, arm) {
 }
 
 const readLines = (path) => {
-  try {
-    return readFileSync(path, "utf8")
-      .split("\n")
-      .filter((line) => line.trim() !== "");
-  } catch {
-    return [];
-  }
+  try { return readFileSync(path, "utf8").split("\n").filter((line) => line.trim() !== ""); } catch { return []; }
 };
 const readJsonl = (path) =>
-  readLines(path).flatMap((line) => {
-    try {
-      return [JSON.parse(line)];
-    } catch {
-      return [];
-    }
-  });
+  readLines(path).flatMap((line) => { try { return [JSON.parse(line)]; } catch { return []; } });
 
 function readRows(dir) {
   const [header, ...lines] = readLines(join(dir, "state", "results.tsv"));

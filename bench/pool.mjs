@@ -51,15 +51,8 @@ function readRows(dir) {
   }
   return text.trim().split("\n").slice(1).map((line) => {
     const fields = line.split("\t");
-    return {
-      commit: fields[0],
-      status: fields[3],
-      description: fields[4],
-      agent: fields[5],
-      gpu: fields[6],
-      seconds: Number(fields[7]),
-      time: Date.parse(fields[8]),
-    };
+    return { commit: fields[0], status: fields[3], description: fields[4], agent: fields[5], gpu: fields[6],
+      seconds: Number(fields[7]), time: Date.parse(fields[8]) };
   });
 }
 
@@ -71,11 +64,8 @@ function readRuns(text, until) {
     const record = JSON.parse(line);
     if (record.end || !runs.has(record.id)) runs.set(record.id, record);
   }
-  return [...runs.values()].map((run) => ({
-    ...run,
-    start: Date.parse(run.start),
-    end: run.end ? Date.parse(run.end) : until,
-  }));
+  const when = (run) => ({ start: Date.parse(run.start), end: run.end ? Date.parse(run.end) : until });
+  return [...runs.values()].map((run) => ({ ...run, ...when(run) }));
 }
 
 function readVerdicts(dir) {
@@ -106,12 +96,8 @@ const round = (value, digits = 1) =>
 
 function spread(values) {
   if (values.length === 0) return { median: null, p95: null, max: null, n: 0 };
-  return {
-    median: round(median(values)),
-    p95: round(percentile(values, 95)),
-    max: round(Math.max(...values)),
-    n: values.length,
-  };
+  return { median: round(median(values)), p95: round(percentile(values, 95)), max: round(Math.max(...values)),
+    n: values.length };
 }
 
 /** One configuration: up, wait for every baseline, measure `window` seconds, down. */
@@ -120,11 +106,8 @@ async function measure(label, opts) {
   const dir = createRepo({ "prompt.md": "x\n", "knobs/base.txt": "1.0\n", "org.yaml": poolYaml(name, opts) });
   try {
     orgIn(dir, ["up", "--no-attach"]);
-    await waitFor(
-      () => readRows(dir).filter((row) => row.description === "baseline").length >= opts.agents,
-      120_000,
-      `${opts.agents} baselines`,
-    );
+    const baselines = () => readRows(dir).filter((row) => row.description === "baseline").length;
+    await waitFor(() => baselines() >= opts.agents, 120_000, `${opts.agents} baselines`);
     const from = Date.now();
     process.stderr.write(`pool ${label}: baselines done, measuring ${opts.window}s\n`);
     const load = loadavg();
@@ -136,16 +119,8 @@ async function measure(label, opts) {
     const verdicts = readVerdicts(dir);
     const status = JSON.parse(orgIn(dir, ["status", "--json"]));
     const agentLog = readAgentLogs(dir, status.agents.map((agent) => agent.name));
-    return summarize(label, opts, {
-      load,
-      from,
-      until,
-      runs: readRuns(runsText, until),
-      rows,
-      verdicts,
-      status,
-      agentLog,
-    });
+    return summarize(label, opts, { load, from, until, runs: readRuns(runsText, until), rows, verdicts, status,
+      agentLog });
   } finally {
     try { orgIn(dir, ["down"]); } catch { /* already down */ }
     removeDir(dir);
@@ -245,12 +220,8 @@ function summarize(label, opts, data) {
     experiments: inWindow.length,
     experiments_per_gpu_hour: round(inWindow.length / gpuHours, 0),
     ideal_per_gpu_hour: round(3600 / opts.run, 0),
-    verdicts: Object.fromEntries(
-      ["keep", "discard", "crash", "reject"].map((status) => [
-        status,
-        inWindow.filter((row) => row.status === status).length,
-      ]),
-    ),
+    verdicts: Object.fromEntries(["keep", "discard", "crash", "reject"]
+      .map((status) => [status, inWindow.filter((row) => row.status === status).length])),
     // bench/verifier.mjs's figure: commit → row minus the run's own time (queue wait included).
     commit_to_row_minus_run_ms: spread(overhead),
     // The harness's own share, queue wait excluded: dispatch + record.
