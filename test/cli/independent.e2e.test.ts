@@ -93,8 +93,8 @@ describe("the independent template", () => {
     "read and the sender sees the receipt; bad recipients are refused", async () => {
     const log = script("researcher-1");
     expect(scriptSection(log, "send to an agent not in the org")).toBe(
-      'org: no agent or role named "researcher-9" in org.yaml — did you mean "researcher-1"? (nothing was sent)\nexit ' +
-        '1\n',
+      'org: no agent or role named "researcher-9" in org.yaml — did you mean "researcher-1"? ' +
+        "(nothing was sent)\nexit 1\n",
     );
     expect(scriptSection(log, "send to a path")).toBe(
       'org: recipient "../researcher-2" contains ".", "/" — name an agent such as researcher-1 or a role such as ' +

@@ -34,9 +34,8 @@ describe("the pipeline's contract protocol", () => {
       () => script("evaluator-1").includes("== review\n") && /\nexit \d+\n$/.test(script("evaluator-1")),
       { what: "the evaluator's review", timeoutMs: 90_000 },
     ).catch((error: Error) => {
-      throw new Error(
-        `${error.message}\n${["generator-1", "evaluator-1"].map((agent) => `${agent}:\n${script(agent).slice(0, 1500)}`).join("\n")}`,
-      );
+      const scripts = ["generator-1", "evaluator-1"].map((agent) => `${agent}:\n${script(agent).slice(0, 1500)}`);
+      throw new Error(`${error.message}\n${scripts.join("\n")}`);
     });
     const generator = script("generator-1");
     expect(section(generator, "submit before any contract")).toBe(

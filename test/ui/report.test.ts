@@ -116,7 +116,8 @@ describe("renderReportHtml", () => {
   test("the leaderboard table, escaped", () => {
     expect(html).toContain("<title>org &#60;toy&#62;</title>");
     expect(html).toContain(
-      "<tr><td>r-1</td><td>1.000000</td><td>0.950000</td><td>-0.050000</td><td>a000005</td><td>3</td><td>0</td><td>1</td><td>1</td><td>0</td><td>1</td></tr>",
+      "<tr><td>r-1</td><td>1.000000</td><td>0.950000</td><td>-0.050000</td><td>a000005</td>" +
+        "<td>3</td><td>0</td><td>1</td><td>1</td><td>0</td><td>1</td></tr>",
     );
     expect(html).toContain("org best: val_bpb 0.950000 by r-1 at a000005");
     expect(escapeHtml(`<a href="x">'&'</a>`)).toBe("&#60;a href=&#34;x&#34;&#62;&#39;&#38;&#39;&#60;/a&#62;");

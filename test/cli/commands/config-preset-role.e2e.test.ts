@@ -105,8 +105,8 @@ describe("a role naming a runtime that is neither defined nor a preset", () => {
 
   test("near a defined runtime", async () => {
     expect(await problemsOf(`runtimes:\n  mybot: { command: [mybot] }\n${roles("mybott")}`)).toEqual([
-      'org.yaml:6:14: roles.researcher.runtime names "mybott", which is neither defined under runtimes nor a preset — ' +
-        'did you mean "mybot"?',
+      'org.yaml:6:14: roles.researcher.runtime names "mybott", which is neither defined under runtimes ' +
+        'nor a preset — did you mean "mybot"?',
     ]);
   });
 

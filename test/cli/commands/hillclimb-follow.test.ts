@@ -45,7 +45,8 @@ describe("the built-in researcher follows the org", () => {
   const dirs: string[] = [];
   afterEach(() => { for (const dir of dirs.splice(0)) removeDir(dir); });
 
-  test("a frontier message moves it onto the org best, and a step the ledger holds on that code is skipped", async () => {
+  test("a frontier message moves it onto the org best, " +
+    "and a step the ledger holds on that code is skipped", async () => {
     const repo = createRepo({ "train.mjs": TRAIN });
     const state = makeTempDir();
     dirs.push(repo, state);

@@ -214,7 +214,8 @@ describe("org send, org inbox and org note", () => {
     expect(listed.stdout).toContain(`## ${id} · from chief-1 · task`);
   });
 
-  test("32 senders to one recipient at the same instant: every message delivered once, none lost or merged", async () => {
+  test("32 senders to one recipient at the same instant: " +
+    "every message delivered once, none lost or merged", async () => {
     const before = new Set(messageFiles("loner-1"));
     const results = await Promise.all(
       Array.from({ length: 32 }, (_, index) =>

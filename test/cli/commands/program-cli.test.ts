@@ -130,8 +130,8 @@ describe("org program show", () => {
       "prompts/researcher.md  2 lines; deleted since — `org program restore` brings it back\n",
     );
     expect(shown.stdout).toContain(
-      `org.yaml does not load now (org.yaml:9:25: roles.researcher.prompt file "prompts/researcher.md" does not exist ` +
-        `— create it, or give its path relative to this file); compared with the program that ran last, ${v2}\n`,
+      `org.yaml does not load now (org.yaml:9:25: roles.researcher.prompt file "prompts/researcher.md" ` +
+        `does not exist — create it, or give its path relative to this file); compared with the program that ran last, ${v2}\n`,
     );
   });
 
@@ -168,14 +168,16 @@ describe("org program show", () => {
 });
 
 describe("org program restore", () => {
-  test("writes the saved org.yaml and prompts back, a deleted prompt included, when the org is not running", async () => {
+  test("writes the saved org.yaml and prompts back, " +
+    "a deleted prompt included, when the org is not running", async () => {
     const [v1] = await twoVersions();
     rmSync(join(dir, "prompts/researcher.md"));
     expect(org(["program", "restore", v1])).toEqual({
       code: 0,
       stderr: "",
-      stdout: `restored program ${v1}: org.yaml and 1 prompt (prompts/researcher.md)\nthe org is not running: ` +
-        `\`org up\` starts it with this program\n`,
+      stdout:
+        `restored program ${v1}: org.yaml and 1 prompt (prompts/researcher.md)\nthe org is not running: ` +
+          `\`org up\` starts it with this program\n`,
     });
     expect([read("org.yaml"), read("prompts/researcher.md")]).toEqual([orgYaml(1), PROMPT]);
     expect(org(["validate"]).code).toBe(0);
@@ -194,8 +196,8 @@ describe("org program restore", () => {
       code: 1,
       stdout: "",
       stderr:
-        `state/programs/${old}/org.yaml:4:7: base "exp" does not name a commit in repo "." — name an existing branch, ` +
-          `tag or commit (see \`git -C . branch\`)\n` +
+        `state/programs/${old}/org.yaml:4:7: base "exp" does not name a commit in repo "." — ` +
+        `name an existing branch, tag or commit (see \`git -C . branch\`)\n` +
         `program ${old} no longer validates: nothing was restored; org.yaml, ` +
         `the prompts and the running org are as they were\n`,
     });

@@ -180,7 +180,8 @@ describe("PtyHost: agents in node-pty, read through @xterm/headless", () => {
     await pollUntil(() => !isRunning(stray) && !isRunning(pane!.pid), { what: "the agent and its stray child gone" });
   });
 
-  test("bad calls are clear errors: an unknown pane, an empty argv; a missing program is an exit, not a throw", async () => {
+  test("bad calls are clear errors: an unknown pane, an empty argv; " +
+    "a missing program is an exit, not a throw", async () => {
     await startHost();
     expect(() => host!.screen("ghost")).toThrow('no pane or agent "ghost" in this org — see `org status`');
     await expect(host!.respawn("ghost")).rejects.toThrow('no pane or agent "ghost" in this org');

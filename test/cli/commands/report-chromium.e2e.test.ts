@@ -98,7 +98,10 @@ describe("org report", () => {
     writeFileSync(join(dir, "state", "gpu-slots.json"), JSON.stringify({ unit: "slot", slots: ["cpu0", "cpu1"] }));
     writeFileSync(
       join(dir, "state", "gpu-runs.jsonl"),
-      `${JSON.stringify({ id: "a", slot: "cpu0", gpu: null, agent: "researcher-1", commit: "c000001", kind: "baseline", run: 1, start: "2026-01-01T10:01:00Z", end: "2026-01-01T10:20:00Z" })}\n`,
+      `${JSON.stringify({
+        id: "a", slot: "cpu0", gpu: null, agent: "researcher-1", commit: "c000001", kind: "baseline", run: 1,
+        start: "2026-01-01T10:01:00Z", end: "2026-01-01T10:20:00Z",
+      })}\n`,
     );
 
     const run = runOrg(["report"], { cwd: dir });

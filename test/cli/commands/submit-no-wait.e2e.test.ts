@@ -115,7 +115,8 @@ describe("org submit --no-wait", () => {
 });
 
 describe("org wait", () => {
-  test("no id, an unknown id, or a path for an id: a clear error naming how to list ids, and nothing changes", async () => {
+  test("no id, an unknown id, or a path for an id: " +
+    "a clear error naming how to list ids, and nothing changes", async () => {
     const org = createTestOrg({ daemon: false, judged: true, state: alive() });
     dir = org.dir;
     mkdirSync(join(dir, "state", "queue"), { recursive: true });

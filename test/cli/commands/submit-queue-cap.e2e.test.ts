@@ -50,7 +50,11 @@ describe("org submit at the queue cap", () => {
     const queued = [request("researcher-1", "aaaaaaa"), request("researcher-1", "bbbbbbb")];
     const { base, worktree, ...org } = createTestOrg({ daemon: false, judged: true, state: {
       // A daemon just started: it accepted nothing yet, but the queue on disk is full.
-      "state/daemon.json": JSON.stringify({ pid: process.pid, heartbeatAt: new Date().toISOString(), queuePerAgent: 2 }),
+      "state/daemon.json": JSON.stringify({
+        pid: process.pid,
+        heartbeatAt: new Date().toISOString(),
+        queuePerAgent: 2,
+      }),
       ...Object.fromEntries(queued.map((item) => [`state/queue/${item.id}.json`, JSON.stringify(item)])),
     } });
     dir = org.dir;

@@ -253,7 +253,8 @@ describe("the experiment ledger answers what was tried", () => {
     ]);
   });
 
-  test("binary changes: two different edits of a binary file both run; the first one made again is answered", async () => {
+  test("binary changes: two different edits of a binary file both run; " +
+    "the first one made again is answered", async () => {
     const org = createOrg(["r-1"]);
     const base = org.record.baseCommit;
     const loop = org.daemon();

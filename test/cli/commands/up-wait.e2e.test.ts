@@ -32,8 +32,8 @@ describe("org up --wait", () => {
     const crash =
       /^baseline crashed \(researcher-1\): crash: no line matched \/\^val_bpb:\\s\*\(\[0-9\.\]\+\)\/; exit code 0 — run log: state\/runs\/\S+-researcher-1-baseline\.log$/m;
     expect(up.stderr).toContain(
-      "every baseline crashed (1/1), so no experiment can run — fix the verify command or verify.metric.pattern (`org " +
-        "validate`), then `org down && org up`\n",
+      "every baseline crashed (1/1), so no experiment can run — fix the verify command or " +
+        "verify.metric.pattern (`org validate`), then `org down && org up`\n",
     );
     expect(up.stderr).toMatch(crash);
     const status = runOrg(["status"], { cwd: org.dir }).stdout;

@@ -144,7 +144,8 @@ test("org results: a utilization line under the leaderboard, and the figures in 
   expect((JSON.parse(json.text()) as { utilization: { overall: number } }).utilization.overall).toBe(110 / 240);
 });
 
-test("org report: the utilization plot under the progress chart, one bar per 5 minutes, in the same page", { timeout: 60_000 }, async () => {
+test("org report: the utilization plot under the progress chart, " +
+  "one bar per 5 minutes, in the same page", { timeout: 60_000 }, async () => {
   const dir = writeOrg();
   await runReport({ root: dir, x: "index" }, capture().io);
   const html = readFileSync(join(dir, "state", "report.html"), "utf8");

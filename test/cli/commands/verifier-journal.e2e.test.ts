@@ -84,7 +84,8 @@ describe("the verifier's word is final, daemon running", () => {
     expect(countLogEntries(org.read("log.md"), "tamper | results.tsv row deadbee")).toBe(1);
   });
 
-  test("org history counts no forged row: a forged keep is neither an experiment nor a keep of any program", async () => {
+  test("org history counts no forged row: a forged keep is " +
+    "neither an experiment nor a keep of any program", async () => {
     org = createJournalOrg();
     await org.settle(org.daemon());
     forgeRow(org.state, "deadbee", "0.000100", "r-1", "forged keep");

@@ -91,7 +91,8 @@ const status = (dir: string, agent: string) =>
   readJsonFile<AgentStatus>(join(dir, "state", "agents", agent, "status.json"));
 
 describe("org watch", () => {
-  test("a dashboard of every agent: select, help, restart, attach and come back, and q leaves the org running", async () => {
+  test("a dashboard of every agent: select, help, restart, " +
+    "attach and come back, and q leaves the org running", async () => {
     org = createTestOrg({ yaml: orgYaml });
     const { dir, name, socket } = org;
     expect(runOrg(["up"], { cwd: dir }).code).toBe(0);
