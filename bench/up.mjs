@@ -1,5 +1,4 @@
-// `org up` to all panes running for N agents, next to a bare
-// script doing the same worktree adds and one chained tmux call.
+// `org up` to all panes running for N agents, next to a bare script doing the same worktree adds and one chained tmux call.
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -23,8 +22,7 @@ function runTimed(argv, options) {
 }
 
 function orgYaml(name, n) {
-  return `name: ${name}\ngpus: none\nruntimes:\n  idle: { command: ["${FOREVER}"] }\nroles:\n  a: { prompt: ` +
-    `prompt.md, runtime: idle, count: ${n} }\n`;
+  return `name: ${name}\ngpus: none\nruntimes:\n  idle: { command: ["${FOREVER}"] }\nroles:\n  a: { prompt: prompt.md, runtime: idle, count: ${n} }\n`;
 }
 
 function timeOrgUp(n, round) {
@@ -52,20 +50,14 @@ function timeBare(n, round) {
     "base=$(git rev-parse main)",
     `for i in $(seq 1 ${n}); do echo "create refs/heads/bare/a-$i $base"; done | git update-ref --stdin`,
     `for i in $(seq 1 ${n}); do git worktree add -q --no-checkout worktrees/a-$i bare/a-$i; done`,
-    `for i in $(seq 1 ${n}); do git -C worktrees/a-$i reset -q --hard & if [ $((i % 4)) = 0 ]; then wait; fi; done; ` +
-      `wait`,
+    `for i in $(seq 1 ${n}); do git -C worktrees/a-$i reset -q --hard & if [ $((i % 4)) = 0 ]; then wait; fi; done; wait`,
     `args="new-session -d -s bare -x 240 -y 80 -c $PWD ${FOREVER}"`,
-    `for i in $(seq 1 ${n}); do args="$args ; split-window -t bare -c $PWD/worktrees/a-$i ${FOREVER} ; ` +
-      `select-layout -t bare tiled"; done`,
+    `for i in $(seq 1 ${n}); do args="$args ; split-window -t bare -c $PWD/worktrees/a-$i ${FOREVER} ; select-layout -t bare tiled"; done`,
     `eval tmux -L ${socket} -f /dev/null $(echo "$args" | sed 's/ ; / \\\\; /g')`,
   ].join("\n");
   try {
     const { elapsed, cpu } = runTimed(["bash", "-c", script], { cwd: dir });
-    const panes = execFileSync("tmux", ["-L", socket, "list-panes", "-t", "bare", "-F", "#{pane_id}"], {
-      encoding: "utf8",
-    })
-      .trim()
-      .split("\n").length;
+    const panes = execFileSync("tmux", ["-L", socket, "list-panes", "-t", "bare", "-F", "#{pane_id}"], { encoding: "utf8" }).trim().split("\n").length;
     if (panes !== n + 1) throw new Error(`bare script made ${panes} panes, expected ${n + 1}`);
     return { elapsed, cpu };
   } finally {
