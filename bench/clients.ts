@@ -62,10 +62,31 @@ async function bare(cli: Cli): Promise<Timing> {
     const env = { ...process.env, ...org.env, ...spec.env, PATH: spec.env.PATH ?? "" } as Record<string, string>;
     const socket = `orgbench-${process.pid}-${cli}`;
     const start = Date.now();
-    await run(["tmux", "-L", socket, "-f", "/dev/null", "new-session", "-d", "-x", "200", "-y", "50", "-c", spec.cwd, "--", ...argv], { cwd: spec.cwd, env });
+    await run(
+      [
+        "tmux",
+        "-L",
+        socket,
+        "-f",
+        "/dev/null",
+        "new-session",
+        "-d",
+        "-x",
+        "200",
+        "-y",
+        "50",
+        "-c",
+        spec.cwd,
+        "--",
+        ...argv,
+      ],
+      { cwd: spec.cwd, env },
+    );
     try {
       const total = await firstRequest(org.server.exchanges, start);
-      const pid = Number(execFileSync("tmux", ["-L", socket, "list-panes", "-F", "#{pane_pid}"], { encoding: "utf8" }).trim());
+      const pid = Number(
+        execFileSync("tmux", ["-L", socket, "list-panes", "-F", "#{pane_pid}"], { encoding: "utf8" }).trim(),
+      );
       return { total, launch: start + total - processStartMs(pid) };
     } finally {
       await run(["tmux", "-L", socket, "kill-server"], { cwd: spec.cwd, env });
@@ -83,10 +104,21 @@ for (const cli of CLIS) {
   const of = (side: "bare" | "org", key: keyof Timing) => median(runs.map((one) => one[side][key]));
   results[cli] = {
     runs,
-    launch_to_request_ms: { bare: of("bare", "launch"), org: of("org", "launch"), org_adds: of("org", "launch") - of("bare", "launch") },
-    command_to_request_ms: { bare: of("bare", "total"), org: of("org", "total"), org_adds: of("org", "total") - of("bare", "total") },
+    launch_to_request_ms: {
+      bare: of("bare", "launch"),
+      org: of("org", "launch"),
+      org_adds: of("org", "launch") - of("bare", "launch"),
+    },
+    command_to_request_ms: {
+      bare: of("bare", "total"),
+      org: of("org", "total"),
+      org_adds: of("org", "total") - of("bare", "total"),
+    },
   };
-  process.stderr.write(`clients: ${cli} launch → first request: bare ${of("bare", "launch")} ms, under org ${of("org", "launch")} ms; command → first request: tmux ${of("bare", "total")} ms, org up ${of("org", "total")} ms\n`);
+  process.stderr.write(
+    `clients: ${cli} launch → first request: bare ${of("bare", "launch")} ms, under org ${of("org", "launch")} ms; ` +
+      `command → first request: tmux ${of("bare", "total")} ms, org up ${of("org", "total")} ms\n`,
+  );
 }
 process.stdout.write(`${JSON.stringify(results)}\n`);
 process.exit(0);

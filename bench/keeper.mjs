@@ -4,7 +4,9 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { FOREVER, createRepo, median, org, removeDir } from "./lib.mjs";
 
-const orgYaml = (name) => `name: ${name}\ngpus: none\nruntimes:\n  idle: { command: ["${FOREVER}"] }\nroles:\n  a: { prompt: prompt.md, runtime: idle }\n`;
+const orgYaml = (name) =>
+  `name: ${name}\ngpus: none\nruntimes:\n  idle: { command: ["${FOREVER}"] }\nroles:\n  a: { prompt: prompt.md, ` +
+    `runtime: idle }\n`;
 
 function readBeat(state) {
   try {
@@ -40,7 +42,10 @@ async function timeRestart(mode, round) {
     }, "the next daemon's first heartbeat");
     const keeper = JSON.parse(readFileSync(join(state, "keeper.json"), "utf8"));
     // Both on this machine's clock: the kill, and the heartbeat's own time stamp.
-    return { tick_s: (Date.parse(next.heartbeatAt) - killedAt) / 1000, respawn_s: (Date.parse(keeper.lastRestart.at) - killedAt) / 1000 };
+    return {
+      tick_s: (Date.parse(next.heartbeatAt) - killedAt) / 1000,
+      respawn_s: (Date.parse(keeper.lastRestart.at) - killedAt) / 1000,
+    };
   } finally {
     try { org(["down"], dir); } catch { /* already down */ }
     removeDir(dir);
@@ -53,8 +58,15 @@ export async function benchKeeper(rounds = 5) {
     const runs = [];
     for (let round = 0; round < rounds; round++) runs.push(await timeRestart(mode, round));
     const ticks = runs.map((run) => run.tick_s);
-    result[mode] = { kill_to_first_tick_s: median(ticks), kill_to_respawn_s: median(runs.map((run) => run.respawn_s)), all_tick_s: ticks, rounds };
-    process.stderr.write(`keeper (${mode}): kill -9 to the next daemon's first tick, median ${median(ticks)} s of ${ticks.join(", ")}\n`);
+    result[mode] = {
+      kill_to_first_tick_s: median(ticks),
+      kill_to_respawn_s: median(runs.map((run) => run.respawn_s)),
+      all_tick_s: ticks,
+      rounds,
+    };
+    process.stderr.write(
+      `keeper (${mode}): kill -9 to the next daemon's first tick, median ${median(ticks)} s of ${ticks.join(", ")}\n`,
+    );
   }
   return result;
 }

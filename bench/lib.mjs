@@ -8,10 +8,19 @@ import { fileURLToPath } from "node:url";
 export const ROOT = fileURLToPath(new URL("../", import.meta.url));
 export const ORG = join(ROOT, "bin", "org.js");
 export const FOREVER = join(ROOT, "test", "fixtures", "bin", "forever");
-const GIT_ENV = { GIT_AUTHOR_NAME: "bench", GIT_AUTHOR_EMAIL: "b@b.invalid", GIT_COMMITTER_NAME: "bench", GIT_COMMITTER_EMAIL: "b@b.invalid" };
+const GIT_ENV = {
+  GIT_AUTHOR_NAME: "bench",
+  GIT_AUTHOR_EMAIL: "b@b.invalid",
+  GIT_COMMITTER_NAME: "bench",
+  GIT_COMMITTER_EMAIL: "b@b.invalid",
+};
 
 export function git(dir, args) {
-  return execFileSync("git", ["-c", "commit.gpgsign=false", "-c", "gc.auto=0", ...args], { cwd: dir, env: { ...process.env, ...GIT_ENV }, encoding: "utf8" });
+  return execFileSync("git", ["-c", "commit.gpgsign=false", "-c", "gc.auto=0", ...args], {
+    cwd: dir,
+    env: { ...process.env, ...GIT_ENV },
+    encoding: "utf8",
+  });
 }
 
 /** A temp git repo on main with these files committed, identity in its own config. */
@@ -30,8 +39,13 @@ export function createRepo(files) {
 }
 
 export function org(args, cwd) {
-  const result = spawnSync(process.execPath, [ORG, ...args], { cwd, encoding: "utf8", env: { ...process.env, TMUX: "", ORG_ROOT: "" } });
-  if (result.status !== 0) throw new Error(`org ${args.join(" ")} failed (${result.status}): ${result.stderr}${result.stdout}`);
+  const result = spawnSync(process.execPath, [ORG, ...args], {
+    cwd,
+    encoding: "utf8",
+    env: { ...process.env, TMUX: "", ORG_ROOT: "" },
+  });
+  if (result.status !== 0)
+    throw new Error(`org ${args.join(" ")} failed (${result.status}): ${result.stderr}${result.stdout}`);
   return result.stdout;
 }
 

@@ -12,7 +12,12 @@ const { MessagesSchema } = await import(join(ROOT, "dist", "domain", "config", "
 const IDLE_MS = 1000;
 
 function summarize(values) {
-  return { n: values.length, p50_ms: percentile(values, 50), p99_ms: percentile(values, 99), max_ms: Math.max(...values) };
+  return {
+    n: values.length,
+    p50_ms: percentile(values, 50),
+    p99_ms: percentile(values, 99),
+    max_ms: Math.max(...values),
+  };
 }
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -73,13 +78,22 @@ async function cpuSeconds(pid) {
 }
 
 function orgYaml(name, agents, notify) {
-  return `name: ${name}\ngpus: none\nruntimes:\n  idle: { command: ["${FOREVER}"] }\nroles:\n  a: { prompt: prompt.md, runtime: idle, count: ${agents} }\nmessages: { idle: ${IDLE_MS}ms, notify: ${notify} }\n`;
+  return `name: ${name}\ngpus: none\nruntimes:\n  idle: { command: ["${FOREVER}"] }\nroles:\n  a: { prompt: ` +
+    `prompt.md, runtime: idle, count: ${agents} }\nmessages: { idle: ${IDLE_MS}ms, notify: ${notify} }\n`;
 }
 
 // Up, wait for the daemon, and measure its CPU over 5 s while nothing happens.
 async function upIdle(dir) {
   org(["up", "--no-attach"], dir);
-  const daemon = await waitFor(() => readFile(join(dir, "state", "daemon.json"), "utf8").then((text) => JSON.parse(text).pid, () => undefined), 60_000, "the daemon");
+  const daemon = await waitFor(
+    () =>
+      readFile(join(dir, "state", "daemon.json"), "utf8").then(
+        (text) => JSON.parse(text).pid,
+        () => undefined,
+      ),
+    60_000,
+    "the daemon",
+  );
   await sleep(3 * IDLE_MS);
   const before = await cpuSeconds(daemon);
   await sleep(5000);
@@ -112,7 +126,11 @@ export async function benchMessages(agents = 32, rounds = 5) {
       for (let round = 0; round < rounds; round++) {
         const sent = [];
         for (const agent of names) {
-          const { id } = await sendMessage(state, { from: "person", to: [agent], kind: "note", body: `round ${round}` }, settings);
+          const { id } = await sendMessage(
+            state,
+            { from: "person", to: [agent], kind: "note", body: `round ${round}` },
+            settings,
+          );
           sent.push({ agent, id });
           if (mode === "spread") await sleep(50);
         }
@@ -128,7 +146,10 @@ export async function benchMessages(agents = 32, rounds = 5) {
       }
     }
     const result = {
-      agents, messages: detect.length, idle_setting_ms: IDLE_MS, load_average: loadavg().map((load) => Number(load.toFixed(1))),
+      agents,
+      messages: detect.length,
+      idle_setting_ms: IDLE_MS,
+      load_average: loadavg().map((load) => Number(load.toFixed(1))),
       raw_fs_watch: fsWatch,
       detected: summarize(detect),
       pane_notified: summarize(notified),
@@ -138,7 +159,11 @@ export async function benchMessages(agents = 32, rounds = 5) {
       daemon_idle_cpu_percent: { notify: idleCpu, notify_off: quietCpu },
       goal: "p50 ≤ 20 ms, p99 ≤ 100 ms",
     };
-    process.stderr.write(`messages: detected p50 ${result.detected.p50_ms} ms p99 ${result.detected.p99_ms} ms; notified p50 ${result.pane_notified.p50_ms} ms p99 ${result.pane_notified.p99_ms} ms; daemon idle CPU ${idleCpu}% (${quietCpu}% with notify off)\n`);
+    process.stderr.write(
+      `messages: detected p50 ${result.detected.p50_ms} ms p99 ${result.detected.p99_ms} ms; ` +
+        `notified p50 ${result.pane_notified.p50_ms} ms p99 ${result.pane_notified.p99_ms} ms; ` +
+        `daemon idle CPU ${idleCpu}% (${quietCpu}% with notify off)\n`,
+    );
     return result;
   } finally {
     try { org(["down"], dir); } catch { /* already down */ }

@@ -9,7 +9,8 @@ import { FOREVER, createRepo, killTmux, median, ms, org, percentile, removeDir }
 const GOAL_MS = 1000;
 
 function orgYaml(name, count) {
-  return `name: ${name}\ngpus: none\nruntimes:\n  idle: { command: ["${FOREVER}"] }\nroles:\n  a: { prompt: prompt.md, runtime: idle, count: ${count} }\n`;
+  return `name: ${name}\ngpus: none\nruntimes:\n  idle: { command: ["${FOREVER}"] }\nroles:\n  a: { prompt: ` +
+    `prompt.md, runtime: idle, count: ${count} }\n`;
 }
 
 async function until(check, timeoutMs, what) {
@@ -49,9 +50,17 @@ async function timeReloads(rounds) {
       const start = performance.now();
       save(dir, orgYaml(name, round + 2));
       // Applied: org.json lists the agent with its new pane; running: its supervisor started the program.
-      await until(() => readJson(join(dir, "state", "org.json"))?.agents.some((entry) => entry.name === agent && entry.paneId), 30_000, `${agent} applied`);
+      await until(
+        () => readJson(join(dir, "state", "org.json"))?.agents.some((entry) => entry.name === agent && entry.paneId),
+        30_000,
+        `${agent} applied`,
+      );
       times.applied.push(ms(start));
-      await until(() => readJson(join(dir, "state", "agents", agent, "status.json"))?.state === "running", 30_000, `${agent} running`);
+      await until(
+        () => readJson(join(dir, "state", "agents", agent, "status.json"))?.state === "running",
+        30_000,
+        `${agent} running`,
+      );
       times.running.push(ms(start));
     }
     return times;
@@ -71,7 +80,15 @@ function timeBare(rounds) {
     const times = [];
     for (let round = 0; round < rounds; round++) {
       const start = performance.now();
-      execFileSync("bash", ["-c", `git worktree add -q -b bare/a-${round} worktrees/a-${round} main && tmux -L ${socket} -f /dev/null split-window -t bare -c worktrees/a-${round} ${FOREVER} \\; select-layout -t bare tiled`], { cwd: dir, stdio: "pipe" });
+      execFileSync(
+        "bash",
+        [
+          "-c",
+          `git worktree add -q -b bare/a-${round} worktrees/a-${round} main && tmux -L ${socket} -f /dev/null ` +
+            `split-window -t bare -c worktrees/a-${round} ${FOREVER} \\; select-layout -t bare tiled`,
+        ],
+        { cwd: dir, stdio: "pipe" },
+      );
       times.push(ms(start));
     }
     return times;
@@ -85,11 +102,22 @@ export async function benchReload(rounds = 5) {
   const bare = timeBare(rounds);
   const reload = await timeReloads(rounds);
   const result = {
-    agents_added: 1, rounds, goal_ms: GOAL_MS,
-    reload_ms: median(reload.running), reload_p90_ms: percentile(reload.running, 90), meets_goal: median(reload.running) <= GOAL_MS,
-    applied_ms: median(reload.applied), bare_script_ms: median(bare), debounce_ms: 200,
-    reload_all_ms: reload.running, applied_all_ms: reload.applied, bare_all_ms: bare,
+    agents_added: 1,
+    rounds,
+    goal_ms: GOAL_MS,
+    reload_ms: median(reload.running),
+    reload_p90_ms: percentile(reload.running, 90),
+    meets_goal: median(reload.running) <= GOAL_MS,
+    applied_ms: median(reload.applied),
+    bare_script_ms: median(bare),
+    debounce_ms: 200,
+    reload_all_ms: reload.running,
+    applied_all_ms: reload.applied,
+    bare_all_ms: bare,
   };
-  process.stderr.write(`reload: +1 agent running ${result.reload_ms} ms after the save (p90 ${result.reload_p90_ms}), bare worktree+split ${result.bare_script_ms} ms\n`);
+  process.stderr.write(
+    `reload: +1 agent running ${result.reload_ms} ms after the save (p90 ${result.reload_p90_ms}), ` +
+      `bare worktree+split ${result.bare_script_ms} ms\n`,
+  );
   return result;
 }

@@ -39,7 +39,16 @@ function simulate(rule, stream, sigma, seed, options) {
     if (rule === "naive") {
       kept = samples[0] < bestMeasured;
     } else {
-      const decide = () => decideKeep({ goal: "minimize", metric: "val_loss", best: bestMeasured, bestRuns, samples, sigma: pooledSigma(groups), rule: options.rule });
+      const decide = () =>
+        decideKeep({
+          goal: "minimize",
+          metric: "val_loss",
+          best: bestMeasured,
+          bestRuns,
+          samples,
+          sigma: pooledSigma(groups),
+          rule: options.rule,
+        });
       let decision = decide();
       if (decision.kind === "confirm") {
         for (let index = 0; index < decision.runs; index++) samples.push(measure(truth));
@@ -73,17 +82,32 @@ function simulate(rule, stream, sigma, seed, options) {
 export function benchRigor(count = 2000, seeds = [1, 2, 3, 4, 5]) {
   const sigma = 0.0047;
   const options = { repeats: 3, rule: { k: 2, minDelta: 0, confirm: 2 } };
-  const runsOf = (rule) => seeds.map((seed) => simulate(rule, makeStream(count, sigma, seed), sigma, seed * 7919, options));
+  const runsOf = (rule) =>
+    seeds.map((seed) => simulate(rule, makeStream(count, sigma, seed), sigma, seed * 7919, options));
   const total = (results) => {
     const sum = (key) => results.reduce((acc, result) => acc + result[key], 0);
     return {
-      candidates: sum("candidates"), truly_better: sum("better"), kept: sum("kept"), false_keeps: sum("falseKeeps"), runs: sum("runs"),
+      candidates: sum("candidates"),
+      truly_better: sum("better"),
+      kept: sum("kept"),
+      false_keeps: sum("falseKeeps"),
+      runs: sum("runs"),
       false_keep_rate: Number((sum("falseKeeps") / Math.max(1, sum("kept"))).toFixed(3)),
-      false_keeps_per_non_improving: Number((sum("falseKeeps") / Math.max(1, sum("candidates") - sum("better"))).toFixed(3)),
+      false_keeps_per_non_improving: Number(
+        (sum("falseKeeps") / Math.max(1, sum("candidates") - sum("better"))).toFixed(3),
+      ),
       recall: Number((sum("trueKeeps") / Math.max(1, sum("better"))).toFixed(3)),
     };
   };
-  const result = { sigma, stream: "20% better by 2-6σ, 50% neutral, 30% worse by 0.5-5σ", naive: total(runsOf("naive")), ours: total(runsOf("ours")) };
-  process.stderr.write(`rigor: naive false keeps ${result.naive.false_keep_rate} recall ${result.naive.recall}; ours false keeps ${result.ours.false_keep_rate} recall ${result.ours.recall}\n`);
+  const result = {
+    sigma,
+    stream: "20% better by 2-6σ, 50% neutral, 30% worse by 0.5-5σ",
+    naive: total(runsOf("naive")),
+    ours: total(runsOf("ours")),
+  };
+  process.stderr.write(
+    `rigor: naive false keeps ${result.naive.false_keep_rate} recall ${result.naive.recall}; ` +
+      `ours false keeps ${result.ours.false_keep_rate} recall ${result.ours.recall}\n`,
+  );
   return result;
 }

@@ -41,7 +41,11 @@ async function waitForHeartbeat(dir) {
 /** N idle agents: what the daemon costs while nobody works, and what `org status` costs a person. */
 async function measureIdle(agents, windowMs) {
   const name = `sc${process.pid}n${agents}`;
-  const dir = createRepo({ "prompt.md": "# {{agent}}\n", "org.yaml": `name: ${name}\ngpus: none\nruntimes:\n  idle: { command: ["${FOREVER}"] }\nroles:\n  a: { prompt: prompt.md, runtime: idle, count: ${agents} }\n` });
+  const dir = createRepo({
+    "prompt.md": "# {{agent}}\n",
+    "org.yaml": `name: ${name}\ngpus: none\nruntimes:\n  idle: { command: ["${FOREVER}"] }\nroles:\n  a: { prompt: ` +
+      `prompt.md, runtime: idle, count: ${agents} }\n`,
+  });
   try {
     org(["up", "--no-attach"], dir);
     const pid = await waitForHeartbeat(dir);
@@ -77,7 +81,13 @@ async function measureIdle(agents, windowMs) {
       org_status_all_ms: statusMs,
       org_status_cpu_ms: median(statusCpuMs),
     };
-    process.stderr.write(`scale idle N=${agents}: daemon ${result.daemon_cpu_pct}% CPU (${result.daemon_cpu_ms} ms), ${result.daemon_wakes_per_s} wakes/s, ${result.daemon_rss_mb} MB, ${result.supervisor_polls} supervisor polls, ${result.tmux_commands_per_s} tmux commands/s, ${result.processes_spawned_while_idle} processes spawned, org status ${result.org_status_ms} ms (${result.org_status_cpu_ms} ms CPU)\n`);
+    process.stderr.write(
+      `scale idle N=${agents}: daemon ${result.daemon_cpu_pct}% CPU (${result.daemon_cpu_ms} ms), ` +
+        `${result.daemon_wakes_per_s} wakes/s, ${result.daemon_rss_mb} MB, ` +
+        `${result.supervisor_polls} supervisor polls, ${result.tmux_commands_per_s} tmux commands/s, ` +
+        `${result.processes_spawned_while_idle} processes spawned, org status ${result.org_status_ms} ms ` +
+        `(${result.org_status_cpu_ms} ms CPU)\n`,
+    );
     return result;
   } finally {
     try { org(["down"], dir); } catch { /* already down */ }
@@ -110,17 +120,38 @@ verify:
     org(["demo", "--no-attach"], dir);
     await sleep(seconds * 1000);
     org(["down"], dir);
-    const rows = readFileSync(join(dir, "state/results.tsv"), "utf8").split("\n").filter(Boolean).slice(1).map((line) => line.split("\t"));
+    const rows = readFileSync(join(dir, "state/results.tsv"), "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .slice(1)
+      .map((line) => line.split("\t"));
     const verdictsDir = join(dir, "state/verdicts");
-    const verdicts = existsSync(verdictsDir) ? readdirSync(verdictsDir).filter((file) => file.endsWith(".json")).map((file) => JSON.parse(readFileSync(join(verdictsDir, file), "utf8")).outcome.request) : [];
+    const verdicts = existsSync(verdictsDir)
+      ? readdirSync(verdictsDir)
+          .filter((file) => file.endsWith(".json"))
+          .map((file) => JSON.parse(readFileSync(join(verdictsDir, file), "utf8")).outcome.request)
+      : [];
     const header = readFileSync(join(dir, "state/results.tsv"), "utf8").split("\n")[0].split("\t");
     const column = (row, key) => row[header.indexOf(key)];
-    // A verdict answered with no row, or with two, is a lost or doubled experiment; by commit, as a commit is judged once.
-    const rowsOf = (request) => rows.filter((row) => column(row, "agent") === request.agent && request.commit.startsWith(column(row, "commit"))).length;
+    // A verdict answered with no row, or with two, is a lost or
+    // doubled experiment; by commit, as a commit is judged once.
+    const rowsOf = (request) =>
+      rows.filter((row) => column(row, "agent") === request.agent && request.commit.startsWith(column(row, "commit")))
+        .length;
     const lost = verdicts.filter((request) => rowsOf(request) === 0).length;
     const doubled = verdicts.filter((request) => rowsOf(request) > 1).length;
-    const result = { agents, seconds, rows: rows.length, verdicts: verdicts.length, rows_lost: lost, rows_doubled: doubled };
-    process.stderr.write(`scale work N=${agents} for ${seconds}s: ${result.rows} rows, ${result.verdicts} verdicts, ${lost} lost, ${doubled} doubled\n`);
+    const result = {
+      agents,
+      seconds,
+      rows: rows.length,
+      verdicts: verdicts.length,
+      rows_lost: lost,
+      rows_doubled: doubled,
+    };
+    process.stderr.write(
+      `scale work N=${agents} for ${seconds}s: ${result.rows} rows, ${result.verdicts} verdicts, ${lost} lost, ` +
+        `${doubled} doubled\n`,
+    );
     return result;
   } finally {
     try { org(["down"], dir); } catch { /* already down */ }
@@ -130,7 +161,12 @@ verify:
 
 /** ORG_SCALE_WORK_SECONDS=0 measures the idle org only; ORG_SCALE_SIZES=64 one size. */
 const SIZES = (process.env.ORG_SCALE_SIZES ?? "32,64").split(",").map(Number);
-export async function benchScale({ sizes = SIZES, windowMs = Number(process.env.ORG_SCALE_IDLE_SECONDS ?? 60) * 1000, workAgents = 64, workSeconds = Number(process.env.ORG_SCALE_WORK_SECONDS ?? 90) } = {}) {
+export async function benchScale({
+  sizes = SIZES,
+  windowMs = Number(process.env.ORG_SCALE_IDLE_SECONDS ?? 60) * 1000,
+  workAgents = 64,
+  workSeconds = Number(process.env.ORG_SCALE_WORK_SECONDS ?? 90),
+} = {}) {
   const idle = [];
   for (const agents of sizes) idle.push(await measureIdle(agents, windowMs));
   return { idle, work: workSeconds > 0 ? await measureWork(workAgents, workSeconds) : null };

@@ -1,5 +1,6 @@
 // `org watch` on a 16-agent org at 4 refreshes a second: its CPU and tmux command lines per refresh, next to a bare
-// loop spawning the same one tmux call 4×/s and rendering nothing (what a spawn-per-refresh dashboard pays before drawing).
+// loop spawning the same one tmux call 4×/s and rendering nothing (what a spawn-per-refresh dashboard pays before
+// drawing).
 import { execFileSync, spawn } from "node:child_process";
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -10,13 +11,19 @@ const SECONDS = 10;
 const TICK = 100; // getconf CLK_TCK on Linux
 
 function orgYaml(name) {
-  return `name: ${name}\ngpus: none\nruntimes:\n  chatty: { command: [sh, chatty.sh] }\nroles:\n  a: { prompt: prompt.md, runtime: chatty, count: ${AGENTS} }\n`;
+  return `name: ${name}\ngpus: none\nruntimes:\n  chatty: { command: [sh, chatty.sh] }\nroles:\n  a: { prompt: ` +
+    `prompt.md, runtime: chatty, count: ${AGENTS} }\n`;
 }
 
 // An agent that prints a line every 250 ms, so every refresh has new pane text to paint.
-const CHATTY = "#!/bin/sh\ni=0\nwhile true; do i=$((i+1)); echo \"$ORG_AGENT step $i: loss 0.$((i % 97)) lr 3e-4 tokens $((i * 4096))\"; sleep 0.25; done\n";
+const CHATTY =
+  '#!/bin/sh\ni=0\nwhile true; do i=$((i+1)); echo "$ORG_AGENT step $i: loss 0.$((i % 97)) ' +
+    'lr 3e-4 tokens $((i * 4096))"; sleep 0.25; done\n';
 
-/** utime+stime of a process, and with its children (waited-for ones and live ones, like a control-mode tmux client), in seconds. */
+/**
+ * utime+stime of a process, and with its children (waited-for ones
+ * and live ones, like a control-mode tmux client), in seconds.
+ */
 function cpuSeconds(pid) {
   const own = (id) => {
     const fields = readFileSync(`/proc/${id}/stat`, "utf8").split(") ")[1].split(" ");
@@ -37,7 +44,11 @@ function cpuSeconds(pid) {
 function descendants(pid) {
   let children;
   try {
-    children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8")
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number);
   } catch {
     return [];
   }
@@ -97,20 +108,58 @@ export async function benchWatch() {
   try {
     org(["up", "--no-attach"], dir);
     const record = JSON.parse(readFileSync(join(dir, "state", "org.json"), "utf8"));
-    const serverPid = Number(execFileSync("tmux", ["-L", record.socket, "display-message", "-p", "-t", record.session, "#{pid}"], { encoding: "utf8" }).trim());
+    const serverPid = Number(
+      execFileSync("tmux", ["-L", record.socket, "display-message", "-p", "-t", record.session, "#{pid}"], {
+        encoding: "utf8",
+      }).trim(),
+    );
     const paneIds = record.agents.map((agent) => agent.paneId);
 
     const idle = await measure(serverPid, SECONDS);
     process.stderr.write(`watch: tmux server idle ${idle.cpu_percent_of_core}%\n`);
 
     // Baseline: the same single tmux call, 4×/s, from a bare node loop that renders nothing.
-    const captureArgs = ["-L", record.socket, "-f", "/dev/null", "list-panes", "-s", "-t", `=${record.session}`, "-F", "#{pane_id}",
-      ...paneIds.flatMap((id) => [";", "display-message", "-p", "-t", id, `@@mark ${id}`, ";", "capture-pane", "-p", "-t", id])];
-    const loop = spawn(process.execPath, ["-e", `const { execFile } = require("node:child_process"); setInterval(() => execFile("tmux", ${JSON.stringify(captureArgs)}, () => {}), 250);`], { stdio: "ignore" });
+    const captureArgs = [
+      "-L",
+      record.socket,
+      "-f",
+      "/dev/null",
+      "list-panes",
+      "-s",
+      "-t",
+      `=${record.session}`,
+      "-F",
+      "#{pane_id}",
+      ...paneIds.flatMap((id) => [
+        ";",
+        "display-message",
+        "-p",
+        "-t",
+        id,
+        `@@mark ${id}`,
+        ";",
+        "capture-pane",
+        "-p",
+        "-t",
+        id,
+      ]),
+    ];
+    const loop = spawn(
+      process.execPath,
+      [
+        "-e",
+        `const { execFile } = require("node:child_process"); setInterval(() => execFile("tmux", ` +
+          `${JSON.stringify(captureArgs)}, () => {}), 250);`,
+      ],
+      { stdio: "ignore" },
+    );
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const bare = await measure(loop.pid, SECONDS);
     loop.kill();
-    process.stderr.write(`watch: bare capture loop ${bare.cpu_percent_of_core}% (${bare.cpu_percent_with_tmux_clients}% with tmux clients)\n`);
+    process.stderr.write(
+      `watch: bare capture loop ${bare.cpu_percent_of_core}% (${bare.cpu_percent_with_tmux_clients}% with tmux ` +
+        `clients)\n`,
+    );
 
     execFileSync("tmux", ["-L", outer, "-f", "/dev/null", "new-session", "-d", "-x", "200", "-y", "60", "-e", "TMUX=",
       "env", "-u", "TMUX", `PATH=${shim}:${process.env.PATH}`, process.execPath, ORG, "-C", dir, "watch"]);
@@ -118,7 +167,9 @@ export async function benchWatch() {
     await waitFor(() => screen().includes("a-16 · running"), "the dashboard showing all 16 agents").catch((error) => {
       throw new Error(`${error.message}; the screen:\n${screen()}`);
     });
-    const watchPid = Number(execFileSync("tmux", ["-L", outer, "display-message", "-p", "#{pane_pid}"], { encoding: "utf8" }).trim());
+    const watchPid = Number(
+      execFileSync("tmux", ["-L", outer, "display-message", "-p", "#{pane_pid}"], { encoding: "utf8" }).trim(),
+    );
     const before = countLines(calls).length;
     const serverStart = cpuSeconds(serverPid);
     const dashboard = await measure(watchPid, SECONDS);
@@ -143,7 +194,11 @@ export async function benchWatch() {
       baseline_bare_capture_loop_cpu_percent_with_tmux_clients: bare.cpu_percent_with_tmux_clients,
       goal: "dashboard ≤ 10 % of a core; 1 tmux call per refresh",
     };
-    process.stderr.write(`watch: dashboard ${result.dashboard_cpu_percent_of_core}% of a core (${result.dashboard_cpu_percent_with_its_tmux_client}% with its tmux client), ${result.tmux_calls_per_refresh} tmux calls per refresh, ${result.refreshes_per_second} refreshes/s\n`);
+    process.stderr.write(
+      `watch: dashboard ${result.dashboard_cpu_percent_of_core}% of a core ` +
+        `(${result.dashboard_cpu_percent_with_its_tmux_client}% with its tmux client), ` +
+        `${result.tmux_calls_per_refresh} tmux calls per refresh, ${result.refreshes_per_second} refreshes/s\n`,
+    );
     return result;
   } finally {
     try { execFileSync("tmux", ["-L", outer, "kill-server"], { stdio: "ignore" }); } catch { /* already gone */ }

@@ -88,7 +88,8 @@ async function keepDaemon({ world, paths, record, first, save, mine }: KeepInput
       continue;
     }
     if (!control.dead) {
-      if (daemon?.pid !== control.pid) daemon = { pid: control.pid, since: await readDaemonStart(paths, control.pid, now) };
+      if (daemon?.pid !== control.pid)
+        daemon = { pid: control.pid, since: await readDaemonStart(paths, control.pid, now) };
       // Restarted by `org up` while this keeper waited out a backoff: nothing is pending any more.
       if (due && state.waitingUntil) {
         const { waitingUntil: _, ...rest } = state;

@@ -20,7 +20,9 @@ export interface LoopSpec {
   firstTickInStart?: boolean;
 }
 
-/** The loop `spec` declares as a service: start opens it and sets off the first tick, stop waits for the tick in flight. */
+/**
+ * The loop `spec` declares as a service: start opens it and sets off the first tick, stop waits for the tick in flight.
+ */
 export function defineLoop(spec: LoopSpec): Service {
   let stopping = false;
   // A wake-up that arrives mid-tick is remembered, so the next sleep is skipped rather than the event lost.

@@ -35,13 +35,14 @@ const SETTLE_MS = 500;
 // a pane still since (typed at once) from one that changed (typed once it has been still for messages.idle).
 const IDLE_LOOK_MS = 30_000;
 // A full look that finds every pane as before doubles the next wait, up to this: a still pane stays "still since", so a
-// later look only makes a changed pane wait messages.idle, as a fresh one would (64 idle panes: 128 tmux commands a look).
+// later look only makes a changed pane wait messages.idle, as a fresh one would
+// (64 idle panes: 128 tmux commands a look).
 const MAX_IDLE_LOOK_MS = 240_000;
 
 /**
- * Watches every agent's inbox and types one short line into its pane when a message arrives:
- * only while its program runs and the pane has been still for `messages.idle`. Agents and panes are
- * found by the @org_agent label the grid carries (tmux, or the pty host), so a reload or a stale org.json never misdirects a line.
+ * Watches every agent's inbox and types one short line into its pane when a message arrives: only while its program
+ * runs and the pane has been still for `messages.idle`. Agents and panes are found by the @org_agent label the grid
+ * carries (tmux, or the pty host), so a reload or a stale org.json never misdirects a line.
  */
 export class Notifier {
   private readonly state: string;
@@ -72,7 +73,10 @@ export class Notifier {
     this.state = orgPaths(root).state;
   }
 
-  /** Start watching the panes behind `io` (the grid's NoticePort); resolves once every agent pane found is watched. Off when messages.notify is false. */
+  /**
+   * Start watching the panes behind `io` (the grid's NoticePort); resolves
+   * once every agent pane found is watched. Off when messages.notify is false.
+   */
   static async start(opts: {
     record: Pick<OrgRecord, "root" | "backend">; config: OrgConfig | undefined;
     say: (line: string) => void; io: NoticePort;
@@ -121,9 +125,13 @@ export class Notifier {
     this.ticking = true;
     try {
       const now = Date.now();
-      // Panes with messages waiting, and panes just typed into until they settle: their next message then knows they are still.
-      for (const [pane, at] of this.typedAt) if (now - at > SETTLE_LOOKS * this.settings.idleMs) this.typedAt.delete(pane);
-      const waiting = [...new Set([...[...this.known.keys()].filter((agent) => this.pending.get(agent)?.length).flatMap((agent) => this.panes.get(agent) ?? []), ...this.typedAt.keys()])];
+      // Panes with messages waiting, and panes just typed into until
+      // they settle: their next message then knows they are still.
+      for (const [pane, at] of this.typedAt)
+        if (now - at > SETTLE_LOOKS * this.settings.idleMs) this.typedAt.delete(pane);
+      const withMessages = [...this.known.keys()].filter((agent) => this.pending.get(agent)?.length);
+      const panesWithMessages = withMessages.flatMap((agent) => this.panes.get(agent) ?? []);
+      const waiting = [...new Set([...panesWithMessages, ...this.typedAt.keys()])];
       const full = Date.now() - this.lastFullLook >= this.fullLookMs;
       if (full) this.lastFullLook = Date.now();
       if (full) {
@@ -161,13 +169,16 @@ export class Notifier {
       if (text === undefined) continue;
       const parsed = parseMessage(text);
       if (!parsed.ok && (await this.stillBeingWritten(file))) {
-        // A file written in place (not by org send's rename) is seen the moment it is created: judge it once it settles.
+        // A file written in place (not by org send's rename) is
+        // seen the moment it is created: judge it once it settles.
         known.delete(id);
         setTimeout(() => void this.scan(agent), SETTLE_MS).unref();
         continue;
       }
       if (!parsed.ok) {
-        this.say(`${relative(this.root, file)}:${parsed.line}: ${parsed.reason} — ${parsed.fix}; \`org inbox\` skips it`);
+        this.say(
+          `${relative(this.root, file)}:${parsed.line}: ${parsed.reason} — ${parsed.fix}; \`org inbox\` skips it`,
+        );
         continue;
       }
       const { from, kind, time, extra } = parsed.message;
@@ -208,10 +219,13 @@ export class Notifier {
     if (live.alive && fresh) await this.refreshLooks([pane]);
     const look = this.looks.get(pane);
     const screen = look && (await this.readScreen(agent, look.text));
-    const decision = decideNotice({ agent, live, look, pending: queue, now: Date.now(), ...this.settings, ...(screen ? { screen } : {}) });
+    const decision = decideNotice({
+      agent, live, look, pending: queue, now: Date.now(), ...this.settings, ...(screen ? { screen } : {}),
+    });
     if (decision.kind === "wait") return;
     const batch = queue.splice(0);
-    if (decision.kind === "skip") return this.recordOutcome(agent, pane, batch, { outcome: decision.outcome, reason: decision.reason });
+    if (decision.kind === "skip")
+      return this.recordOutcome(agent, pane, batch, { outcome: decision.outcome, reason: decision.reason });
     const lookAt = async () => {
       await this.refreshLooks([pane]);
       return this.looks.get(pane)?.text;
@@ -219,17 +233,21 @@ export class Notifier {
     let reason = "";
     const shownBefore = countNoticeLines((await lookAt()) ?? "", decision.line);
     for (let attempts = 1; attempts <= 2; attempts++) {
-      const typed = await typeNotice(this.io, pane, decision.line, `org-notify-${agent}`, lookAt, CONFIRM_MS, shownBefore);
+      const typed = await typeNotice(this.io, pane, decision.line, `org-notify-${agent}`, lookAt, CONFIRM_MS,
+        shownBefore);
       this.typedAt.set(pane, Date.now());
       if (typed.kind === "typed") {
-        return this.recordOutcome(agent, pane, batch, { outcome: "typed", attempts, latencyMs: Date.now() - Math.min(...batch.map((notice) => notice.sentAt)) });
+        const latencyMs = Date.now() - Math.min(...batch.map((notice) => notice.sentAt));
+        return this.recordOutcome(agent, pane, batch, { outcome: "typed", attempts, latencyMs });
       }
       reason = typed.reason;
       // The retry goes only to a program that still runs.
       const again = await this.checkLive(agent);
-      if (!again.alive) return this.recordOutcome(agent, pane, batch, { outcome: "skipped-dead", reason: again.reason, attempts });
+      if (!again.alive)
+        return this.recordOutcome(agent, pane, batch, { outcome: "skipped-dead", reason: again.reason, attempts });
     }
-    this.say(`notify ${agent}: the pane did not take the notification, twice (${reason}); the message stays in its inbox`);
+    this.say(`notify ${agent}: the pane did not take the notification, twice (${reason}); ` +
+      "the message stays in its inbox");
     return this.recordOutcome(agent, pane, batch, { outcome: "failed", attempts: 2, reason });
   }
 
@@ -253,7 +271,9 @@ export class Notifier {
   private async refreshLooks(panes: string[]): Promise<boolean> {
     // Every pane at once; if one pane is gone that fails, so then each pane is looked at alone.
     const batch = await this.io.look(panes);
-    const looks = batch ?? new Map((await Promise.all(panes.map((pane) => this.io.look([pane])))).flatMap((one) => [...(one ?? [])]));
+    const looks =
+      batch ??
+      new Map((await Promise.all(panes.map((pane) => this.io.look([pane])))).flatMap((one) => [...(one ?? [])]));
     const now = Date.now();
     let changed = false;
     for (const [pane, look] of looks) {
@@ -265,9 +285,13 @@ export class Notifier {
     return changed;
   }
 
-  private async recordOutcome(agent: string, pane: string, batch: PendingNotice[], result: { outcome: NoticeOutcome; attempts?: number; latencyMs?: number; reason?: string }): Promise<void> {
+  private async recordOutcome(agent: string, pane: string, batch: PendingNotice[],
+    result: { outcome: NoticeOutcome; attempts?: number; latencyMs?: number; reason?: string }): Promise<void> {
     const detectMs = Math.max(...batch.map((notice) => notice.seenAt - notice.sentAt));
-    const line = { at: new Date().toISOString(), ...result, ids: batch.map((notice) => notice.id), from: batch.map((notice) => notice.from), pane, detectMs };
+    const line = {
+      at: new Date().toISOString(), ...result, ids: batch.map((notice) => notice.id),
+      from: batch.map((notice) => notice.from), pane, detectMs,
+    };
     await appendNotification(this.state, agent, line);
   }
 }

@@ -53,8 +53,14 @@ export class PaneSupervisor {
       }
       // Logged first: a dead pane's last screen goes to its log before a restart replaces it.
       for (const pane of panes ?? []) if (pane.logged === false) await this.startLog(pane, now);
-      for (const pane of panes ?? []) await this.superviseOne(pane, now).catch((error: Error) => this.say(`supervisor: ${pane.agent}: ${error.message}`));
-      return panes !== undefined && panes.every((pane) => this.seen.get(pane.agent) === `${pane.id} ${pane.pid} ${pane.dead}`);
+      for (const pane of panes ?? [])
+        await this.superviseOne(pane, now).catch((error: Error) =>
+          this.say(`supervisor: ${pane.agent}: ${error.message}`),
+        );
+      return (
+        panes !== undefined &&
+        panes.every((pane) => this.seen.get(pane.agent) === `${pane.id} ${pane.pid} ${pane.dead}`)
+      );
     } finally {
       this.ticking = false;
     }
@@ -89,7 +95,9 @@ export class PaneSupervisor {
     // A dead pane's screen is written once; a live pane without a pipe is asked again now and then.
     if (!this.host.startLog || (asked !== undefined && (pane.dead || now - asked < LOG_RETRY_MS))) return;
     this.logAsked.set(key, now);
-    await this.host.startLog(pane.id, agentPaths(this.state, pane.agent).paneLog, pane.dead).catch((error: Error) => this.say(`supervisor: ${pane.agent}: ${error.message}`));
+    await this.host
+      .startLog(pane.id, agentPaths(this.state, pane.agent).paneLog, pane.dead)
+      .catch((error: Error) => this.say(`supervisor: ${pane.agent}: ${error.message}`));
   }
 
   private async superviseOne(pane: AgentPane, now: number): Promise<void> {
@@ -104,9 +112,14 @@ export class PaneSupervisor {
       this.seen.set(pane.agent, key);
       return;
     }
-    const exitError = pane.dead && (pane.exitCode === 126 || pane.exitCode === 127) ? await explainNeverRan(spec) : undefined;
+    const exitError =
+      pane.dead && (pane.exitCode === 126 || pane.exitCode === 127) ? await explainNeverRan(spec) : undefined;
     const broken = pane.dead && pane.exitCode === 127 && !exitError ? explainBrokenProgram(spec) : undefined;
-    const blocked = broken ?? (pane.dead && status?.state !== "failed" && status?.state !== "stopped" ? await this.whyBlocked(pane) : undefined);
+    const blocked =
+      broken ??
+      (pane.dead && status?.state !== "failed" && status?.state !== "stopped"
+        ? await this.whyBlocked(pane)
+        : undefined);
     const step = stepAgent({ status, pane, spec, now, exitError, blocked });
     await this.apply(step, pane, status, spec, now);
     // A pending restart keeps the agent looked at every tick until it is due.
@@ -114,10 +127,26 @@ export class PaneSupervisor {
     else this.seen.delete(pane.agent);
   }
 
-  private async apply(step: SupervisionStep, pane: AgentPane, status: AgentStatus | undefined, spec: LaunchSpec, now: number): Promise<void> {
+  private async apply(
+    step: SupervisionStep,
+    pane: AgentPane,
+    status: AgentStatus | undefined,
+    spec: LaunchSpec,
+    now: number,
+  ): Promise<void> {
     const paths = agentPaths(this.state, pane.agent);
     const at = new Date(now).toISOString();
-    const base: AgentStatus = status ?? { agent: pane.agent, state: "starting", pid: null, startedAt: null, restarts: 0, consecutiveFailures: 0, lastExit: null, reason: "", updatedAt: at };
+    const base: AgentStatus = status ?? {
+      agent: pane.agent,
+      state: "starting",
+      pid: null,
+      startedAt: null,
+      restarts: 0,
+      consecutiveFailures: 0,
+      lastExit: null,
+      reason: "",
+      updatedAt: at,
+    };
     const write = async (next: AgentStatus) => {
       await writeAgentStatus(filesPort, this.state, pane.agent, next);
       if (next.state !== status?.state) await this.host.setStatus(pane.id, next.state).catch(() => undefined);
@@ -128,24 +157,69 @@ export class PaneSupervisor {
       // Started again by a person after it failed or stopped: the restart budget starts over.
       const fresh = base.state === "failed" || base.state === "stopped" ? { consecutiveFailures: 0 } : {};
       await event({ type: "start", pid: step.pid, code: null, signal: null, durationMs: null });
-      await write({ ...base, ...fresh, state: "running", pid: step.pid, startedAt: at, restartAt: null, reason: `running ${program}`, updatedAt: at });
+      await write({
+        ...base,
+        ...fresh,
+        state: "running",
+        pid: step.pid,
+        startedAt: at,
+        restartAt: null,
+        reason: `running ${program}`,
+        updatedAt: at,
+      });
     } else if (step.kind === "exited") {
       const { decision, exit } = step;
       const endedAt = exitTime(pane, now);
-      const state: AgentState = ({ restart: "restarting", "give-up": "failed", done: "stopped" } as const)[decision.kind];
+      const state: AgentState = ({ restart: "restarting", "give-up": "failed", done: "stopped" } as const)[
+        decision.kind
+      ];
       const restartAt = decision.kind === "restart" ? new Date(endedAt + decision.delayMs).toISOString() : null;
-      await event({ type: "exit", pid: pane.pid, code: exit.code, signal: exit.signal, durationMs: Math.max(0, endedAt - exit.startedAt), reason: decision.reason });
-      await write({ ...base, ...decision.history, state, pid: null, restartAt, lastExit: { code: exit.code, signal: exit.signal, at: new Date(endedAt).toISOString(), pid: pane.pid }, reason: decision.reason, updatedAt: at });
-      if (decision.kind !== "done") await this.timeline(decision.kind === "restart" ? "restart" : "failed", pane.agent, decision.reason, now);
+      await event({
+        type: "exit",
+        pid: pane.pid,
+        code: exit.code,
+        signal: exit.signal,
+        durationMs: Math.max(0, endedAt - exit.startedAt),
+        reason: decision.reason,
+      });
+      await write({
+        ...base,
+        ...decision.history,
+        state,
+        pid: null,
+        restartAt,
+        lastExit: { code: exit.code, signal: exit.signal, at: new Date(endedAt).toISOString(), pid: pane.pid },
+        reason: decision.reason,
+        updatedAt: at,
+      });
+      if (decision.kind !== "done")
+        await this.timeline(decision.kind === "restart" ? "restart" : "failed", pane.agent, decision.reason, now);
     } else if (step.kind === "blocked") {
       const { exit } = step;
       const endedAt = exitTime(pane, now);
-      await event({ type: "exit", pid: pane.pid, code: exit.code, signal: exit.signal, durationMs: Math.max(0, endedAt - exit.startedAt), reason: `blocked: ${step.reason}` });
-      await write({ ...base, state: "blocked", pid: null, restartAt: null, lastExit: { code: exit.code, signal: exit.signal, at: new Date(endedAt).toISOString(), pid: pane.pid }, reason: step.reason, updatedAt: at });
+      await event({
+        type: "exit",
+        pid: pane.pid,
+        code: exit.code,
+        signal: exit.signal,
+        durationMs: Math.max(0, endedAt - exit.startedAt),
+        reason: `blocked: ${step.reason}`,
+      });
+      await write({
+        ...base,
+        state: "blocked",
+        pid: null,
+        restartAt: null,
+        lastExit: { code: exit.code, signal: exit.signal, at: new Date(endedAt).toISOString(), pid: pane.pid },
+        reason: step.reason,
+        updatedAt: at,
+      });
       if (status?.state !== "blocked") await this.timeline("blocked", pane.agent, step.reason, now);
     } else if (step.kind === "respawn") {
       // A CLI that keeps conversations resumes its own by id rather than starting over.
-      const start = spec.runtime ? chooseStartArgv(spec, await hasConversation(spec.runtime)) : { argv: spec.argv, resumed: false };
+      const start = spec.runtime
+        ? chooseStartArgv(spec, await hasConversation(spec.runtime))
+        : { argv: spec.argv, resumed: false };
       // Secrets the runtime declares come from our own environment, never from a file.
       // launch.json (restart, passEnv, argv) is written by org up and reload from org.yaml into state/agents/<agent>/,
       // which the agent's sandbox mounts read-only; the sandbox itself comes from state/sandbox/.
@@ -183,7 +257,8 @@ async function explainNeverRan(spec: LaunchSpec): Promise<string | undefined> {
 // The program is there, so its own 127 is a command it runs that is missing: every restart would end the same way.
 function explainBrokenProgram(spec: LaunchSpec): string {
   const program = spec.argv[0]!;
-  return `exit 127 from ${program} itself: a command it runs is not installed (a broken install or wrapper) — run \`${program} --version\` by hand to see what is missing, fix it, then restart ${spec.agent}`;
+  return `exit 127 from ${program} itself: a command it runs is not installed (a broken install or wrapper) — ` +
+    `run \`${program} --version\` by hand to see what is missing, fix it, then restart ${spec.agent}`;
 }
 
 async function firstAccessible(paths: string[], mode: "exists" | "execute"): Promise<string | undefined> {

@@ -12,16 +12,22 @@ import { buildServices } from "./services-table.js";
 const ORG_FILE_WAIT_MS = 30_000;
 const ORG_FILE_POLL_MS = 100;
 
-/** The control pane: every daemon service (supervisor, outbox broker, screens, verifier, notifier, reload, standups, usage, table, heartbeat) until SIGTERM or SIGHUP. */
-export async function runDaemon(opts: { root: string; renderStatus: (snapshot: OrgSnapshot) => string }): Promise<number> {
+/**
+ * The control pane: every daemon service (supervisor, outbox broker, screens, verifier, notifier, reload, standups,
+ * usage, table, heartbeat) until SIGTERM or SIGHUP.
+ */
+export async function runDaemon(opts: {
+  root: string;
+  renderStatus: (snapshot: OrgSnapshot) => string;
+}): Promise<number> {
   const paths = orgPaths(opts.root);
   const record = await waitForOrgRecord(opts.root);
   if (!record) {
     process.stderr.write(`[org] no ${paths.orgFile}; run \`org up\`\n`);
     return 1;
   }
-  // Before any run starts: a slot or GPU must never hold a run of ours next to one a killed daemon left.
-  // An agent's org command it ran goes on (a submit waits for its verdict, from us now), as it would in the agent's pane.
+  // Before any run starts: a slot or GPU must never hold a run of ours next to one a killed daemon left. An agent's org
+  // command it ran goes on (a submit waits for its verdict, from us now), as it would in the agent's pane.
   await endLeftChildren(paths, "the daemon", ["command"]);
   // The verifier's checkouts and judging read the global git config as it was at `org up`, never an agent's later edit.
   pinGlobalGitConfig(await snapshotGlobalGitConfig(paths.state, record.upAt));

@@ -47,8 +47,8 @@ interface Seen extends WatchMemory {
  */
 export class ScreenWatch {
   private readonly seen = new Map<string, Seen>();
-  // Every look needs each agent's launch.json, which changes only on up and reload. A reload that changes an
-  // agent's launch restarts its program, so a pane's process keeps its spec; it is read again now and then all the same.
+  // Every look needs each agent's launch.json, which changes only on up and reload. A reload that changes an agent's
+  // launch restarts its program, so a pane's process keeps its spec; it is read again now and then all the same.
   private readonly specs = new Map<string, { pid: number; at: number; spec: LaunchSpec | undefined }>();
   private readonly kickoffs: ResumeKickoffs;
   /** Panes captured by the last look; undefined before the first. */
@@ -66,7 +66,9 @@ export class ScreenWatch {
   async tick(panes: AgentPane[], now = Date.now()): Promise<WatchOutcome[]> {
     const specs = await Promise.all(panes.map((pane) => this.specFor(pane, now)));
     // A generic program's screen is only ever a shell or unknown, which nothing acts on: its pane is not captured.
-    const watched = panes.filter((_, index) => specs[index]?.runtime && SCREEN_RULES[specs[index].runtime.preset].length > 0);
+    const watched = panes.filter(
+      (_, index) => specs[index]?.runtime && SCREEN_RULES[specs[index].runtime.preset].length > 0,
+    );
     this.watching = watched.length;
     const screens = await this.port.capture(watched.map((pane) => pane.id));
     this.kickoffs.retain(new Set(watched.map((pane) => pane.agent)));
@@ -96,16 +98,29 @@ export class ScreenWatch {
     if (!spec?.runtime) return undefined;
     const first = await this.readBlock(pane, spec, spec.runtime);
     if (first !== undefined) return first;
-    // tmux can mark a pane dead before it has drawn the program's last output (a CLI that prints why and exits at once).
+    // tmux can mark a pane dead before it has drawn the program's
+    // last output (a CLI that prints why and exits at once).
     await new Promise((resolve) => setTimeout(resolve, DEAD_SCREEN_SETTLE_MS));
     return this.readBlock(pane, spec, spec.runtime);
   }
 
-  private async readBlock(pane: AgentPane, spec: LaunchSpec, runtime: NonNullable<LaunchSpec["runtime"]>): Promise<string | undefined> {
+  private async readBlock(
+    pane: AgentPane,
+    spec: LaunchSpec,
+    runtime: NonNullable<LaunchSpec["runtime"]>,
+  ): Promise<string | undefined> {
     const text = (await this.port.capture([pane.id])).get(pane.id);
     if (text === undefined) return undefined;
     const screen = detectScreen(runtime.preset, text.split("\n"), false);
-    const decision = decideWatch({ screen, alive: false, unchangedMs: 0, now: Date.now(), memory: emptyMemory(), settings: runtime.watch, fix: fixFor(screen, spec) });
+    const decision = decideWatch({
+      screen,
+      alive: false,
+      unchangedMs: 0,
+      now: Date.now(),
+      memory: emptyMemory(),
+      settings: runtime.watch,
+      fix: fixFor(screen, spec),
+    });
     return decision.kind === "block" ? `${decision.reason} — ${decision.fix}` : undefined;
   }
 
@@ -125,11 +140,22 @@ export class ScreenWatch {
     const runtime = spec.runtime!;
     const hash = createHash("sha1").update(text).digest("hex");
     const previous = this.seen.get(pane.agent);
-    const seen: Seen = previous && previous.hash === hash ? previous : { ...(previous ?? { ...emptyMemory(), recorded: "" }), hash, since: now };
+    const seen: Seen =
+      previous && previous.hash === hash
+        ? previous
+        : { ...(previous ?? { ...emptyMemory(), recorded: "" }), hash, since: now };
     this.seen.set(pane.agent, seen);
     const alive = !pane.dead && this.isAlive(pane.pid);
     const screen = detectScreen(runtime.preset, text.split("\n"), alive);
-    const decision = decideWatch({ screen, alive, unchangedMs: now - seen.since, now, memory: seen, settings: runtime.watch, fix: fixFor(screen, spec) });
+    const decision = decideWatch({
+      screen,
+      alive,
+      unchangedMs: now - seen.since,
+      now,
+      memory: seen,
+      settings: runtime.watch,
+      fix: fixFor(screen, spec),
+    });
     const look = { screen, preset: runtime.preset };
     const typed = await this.act(pane, decision, seen, now, look);
     await this.record(pane, spec, screen, decision, typed, seen, now);
@@ -142,7 +168,13 @@ export class ScreenWatch {
     return { agent: pane.agent, screen, decision, typed: typed ?? kickoff };
   }
 
-  private async act(pane: AgentPane, decision: WatchDecision, seen: Seen, now: number, look: { screen: ScreenState; preset: PresetName }): Promise<string | null> {
+  private async act(
+    pane: AgentPane,
+    decision: WatchDecision,
+    seen: Seen,
+    now: number,
+    look: { screen: ScreenState; preset: PresetName },
+  ): Promise<string | null> {
     if (decision.kind === "wait") seen.waitUntil = decision.until;
     if (decision.kind !== "nudge" && decision.kind !== "answer-trust") return null;
     if (!(await this.canType(pane, look))) return null;
@@ -159,8 +191,10 @@ export class ScreenWatch {
 
   private async canType(pane: AgentPane, look: { screen: ScreenState; preset: PresetName }): Promise<boolean> {
     // The program may have died since the capture: a line typed now would land in whatever replaced it.
-    if (pane.dead || !this.isAlive(pane.pid) || (this.port.paneAlive && !(await this.port.paneAlive(pane.id)))) return false;
-    // A screen between two states (a dialog closing, a menu opening) must not take keys meant for the first: look again.
+    if (pane.dead || !this.isAlive(pane.pid) || (this.port.paneAlive && !(await this.port.paneAlive(pane.id))))
+      return false;
+    // A screen between two states (a dialog closing, a menu
+    // opening) must not take keys meant for the first: look again.
     return this.stillShows(pane.id, look.screen, look.preset);
   }
 
@@ -172,15 +206,33 @@ export class ScreenWatch {
     return again.kind === screen.kind && keys(again) === keys(screen);
   }
 
-  private async record(pane: AgentPane, spec: LaunchSpec, screen: ScreenState, decision: WatchDecision, typed: string | null, seen: Seen, now: number): Promise<void> {
+  private async record(
+    pane: AgentPane,
+    spec: LaunchSpec,
+    screen: ScreenState,
+    decision: WatchDecision,
+    typed: string | null,
+    seen: Seen,
+    now: number,
+  ): Promise<void> {
     const key = `${decision.kind} ${decision.kind === "wait" ? decision.until : ""} ${screen.kind}`;
     if (key === seen.recorded && typed === null) return;
     seen.recorded = key;
     const paths = agentPaths(this.state, pane.agent);
     const at = new Date(now).toISOString();
-    await appendLines(paths.events, [JSON.stringify({ at, type: "screen", screen: screen.kind, decision: decision.kind, reason: decision.reason, typed })]);
+    await appendLines(paths.events, [
+      JSON.stringify({
+        at,
+        type: "screen",
+        screen: screen.kind,
+        decision: decision.kind,
+        reason: decision.reason,
+        typed,
+      }),
+    ]);
     const status = await readAgentStatus(filesPort, this.state, pane.agent);
-    const timeline = (op: string, body: string) => appendLines(logPath(this.state), [formatLogEntry({ date: new Date(now), op, title: pane.agent, body })]);
+    const timeline = (op: string, body: string) =>
+      appendLines(logPath(this.state), [formatLogEntry({ date: new Date(now), op, title: pane.agent, body })]);
     if (decision.kind === "block") {
       const reason = `${decision.reason} — ${decision.fix}`;
       if (status && status.reason !== reason) {
@@ -188,20 +240,36 @@ export class ScreenWatch {
         await writeAgentStatus(filesPort, this.state, pane.agent, blocked);
       }
       await timeline("blocked", reason);
-    } else if (status?.state === "blocked" && !isDiskBlock(status.reason) && (screen.kind === "working" || screen.kind === "idle") && !pane.dead) {
+    } else if (
+      status?.state === "blocked" &&
+      !isDiskBlock(status.reason) &&
+      (screen.kind === "working" || screen.kind === "idle") &&
+      !pane.dead
+    ) {
       const reason = `running ${spec.argv[0]} (unblocked: ${screen.kind})`;
       await writeAgentStatus(filesPort, this.state, pane.agent, { ...status, state: "running", reason, updatedAt: at });
       await timeline("unblocked", screen.reason);
     }
-    if (decision.kind === "wait") await timeline("waiting", `${decision.reason}; resumes at ${new Date(decision.until).toISOString()}`);
-    if (typed !== null) await timeline(decision.kind === "nudge" ? "nudge" : "trust", `${decision.reason}; typed ${JSON.stringify(typed)}`);
+    if (decision.kind === "wait")
+      await timeline("waiting", `${decision.reason}; resumes at ${new Date(decision.until).toISOString()}`);
+    if (typed !== null)
+      await timeline(
+        decision.kind === "nudge" ? "nudge" : "trust",
+        `${decision.reason}; typed ${JSON.stringify(typed)}`,
+      );
   }
 }
 
 function fixFor(screen: ScreenState, spec: LaunchSpec): string {
   const runtime = spec.runtime!;
   const homeEnv = Object.keys(spec.env).find((name) => spec.env[name] === runtime.home) ?? null;
-  return describeFix(screen, { agent: spec.agent, runtime: runtime.name, program: spec.argv[0]!, home: runtime.home, homeEnv });
+  return describeFix(screen, {
+    agent: spec.agent,
+    runtime: runtime.name,
+    program: spec.argv[0]!,
+    home: runtime.home,
+    homeEnv,
+  });
 }
 
 function emptyMemory(): WatchMemory {

@@ -28,7 +28,13 @@ import { defineVerifier } from "./verifier/service.js";
 const REFRESH_MS = 10_000;
 
 /** The daemon's table of services, in start order: each one's timers and watchers are its own, stopped in reverse. */
-export function buildServices(opts: { root: string; paths: OrgPaths; record: OrgRecord; feed: Feed; renderStatus: (snapshot: OrgSnapshot) => string }): Service[] {
+export function buildServices(opts: {
+  root: string;
+  paths: OrgPaths;
+  record: OrgRecord;
+  feed: Feed;
+  renderStatus: (snapshot: OrgSnapshot) => string;
+}): Service[] {
   const { root, paths, record, feed } = opts;
   const say = feed.say;
   const world = createWorld();
@@ -65,7 +71,8 @@ export function buildServices(opts: { root: string; paths: OrgPaths; record: Org
   const standups = new StandupScheduler({ root, readConfig: readJudgedConfig, say });
   // Token usage from what each agent CLI records: usage.json per agent, which `org status` shows as it is.
   const tokens = new UsagePoller({ root, readConfig, say });
-  // org.yaml's stop section: when a condition is met, the agents are told, stopped after a grace, and the report written.
+  // org.yaml's stop section: when a condition is met, the agents
+  // are told, stopped after a grace, and the report written.
   const control = createStopControl({ root, world, tmux });
   const stops = new StopWatch({ root, readConfig: readJudgedConfig, control, say });
   const services: Service[] = [
@@ -80,11 +87,22 @@ export function buildServices(opts: { root: string; paths: OrgPaths; record: Org
       name: "notifier",
       start: async () => {
         const read = await firstRead();
-        notifier = await Notifier.start({ record, config: "loaded" in read ? read.loaded.config : undefined, say, io: tmux.openNoticePort() });
+        notifier = await Notifier.start({
+          record,
+          config: "loaded" in read ? read.loaded.config : undefined,
+          say,
+          io: tmux.openNoticePort(),
+        });
       },
       stop: async () => notifier?.stop(),
     },
-    defineLoop({ name: "hot-reload", periodMs: REFRESH_MS, open: async () => hotReload.start(await firstRead()), tick: async () => hotReload.tick(), close: () => hotReload.stop() }),
+    defineLoop({
+      name: "hot-reload",
+      periodMs: REFRESH_MS,
+      open: async () => hotReload.start(await firstRead()),
+      tick: async () => hotReload.tick(),
+      close: () => hotReload.stop(),
+    }),
     defineLoop({ name: "standups", periodMs: STANDUP_TICK_MS, tick: (now) => standups.tick(now) }),
     defineLoop({ name: "usage", periodMs: USAGE_EVERY_MS, tick: (now) => tokens.tick(now) }),
     defineLoop({ name: "stop", periodMs: STOP_TICK_MS, tick: (now) => stops.tick(now) }),
@@ -98,6 +116,8 @@ export function buildServices(opts: { root: string; paths: OrgPaths; record: Org
     }),
     defineStatusScreen({ root, world, tmux, record, feed, renderStatus: opts.renderStatus }),
   ];
-  services.push(defineHeartbeat({ file: paths.daemon, queuePerAgent: verifier.queuePerAgent, services: () => services, say }));
+  services.push(
+    defineHeartbeat({ file: paths.daemon, queuePerAgent: verifier.queuePerAgent, services: () => services, say }),
+  );
   return services;
 }

@@ -16,7 +16,11 @@ export interface Service {
  * Start each service in order, run until `signal` aborts, then stop every service whose start was tried, in
  * reverse start order: one that fails to stop is reported and the rest are stopped all the same.
  */
-export async function runServices(services: readonly Service[], signal: AbortSignal, report: (line: string) => void = writeStderr): Promise<void> {
+export async function runServices(
+  services: readonly Service[],
+  signal: AbortSignal,
+  report: (line: string) => void = writeStderr,
+): Promise<void> {
   const started: Service[] = [];
   try {
     for (const service of services) {

@@ -65,30 +65,61 @@ export class StandupScheduler {
       // The agent may have written meanwhile: its newer text wins, and is trimmed at the next tick.
       const now = await readUntrusted(files.own, files.progress);
       if (now === text) await writeUntrusted(files.own, files.progress, trimmed.kept);
-      this.opts.say(`progress: moved ${trimmed.archived.length} old lines of ${agent.name}'s progress.md to progress-archive.md`);
+      this.opts.say(
+        `progress: moved ${trimmed.archived.length} old lines of ${agent.name}'s progress.md to progress-archive.md`,
+      );
     }
   }
 
   private async standup(config: OrgConfig, now: Date): Promise<void> {
     const settings = config.standup!;
     const agents = listAgents(config);
-    const juniorRoles = new Set(Object.entries(config.roles).filter(([, role]) => role.reports_to === settings.to).map(([name]) => name));
+    const juniorRoles = new Set(
+      Object.entries(config.roles)
+        .filter(([, role]) => role.reports_to === settings.to)
+        .map(([name]) => name),
+    );
     const juniors = agents.filter((agent) => juniorRoles.has(agent.role)).map((agent) => agent.name);
     const chiefs = agents.filter((agent) => agent.role === settings.to).map((agent) => agent.name);
     if (juniors.length === 0 || chiefs.length === 0) return;
     // Only the verifier's rows: a forged row never reaches the chief as a junior's result.
     const rows = (await readTrustedRows(this.paths.state)).filter((row) => juniors.includes(row.agent));
     const last = await readStandupMark(this.paths.state);
-    const decision = decideStandup({ now, last, verdicts: rows.length, everyMs: parseDuration(settings.every), verdictsEvery: settings.verdicts });
+    const decision = decideStandup({
+      now,
+      last,
+      verdicts: rows.length,
+      everyMs: parseDuration(settings.every),
+      verdictsEvery: settings.verdicts,
+    });
     if (decision.kind === "wait") return;
     if (decision.kind === "due") {
       const board = buildLeaderboard(rows, config.verify?.metric.goal ?? "minimize");
-      const reports = await Promise.all(juniors.map(async (agent): Promise<JuniorReport> => ({
-        agent, state: await this.readState(agent), task: await this.readTask(agent), rows: rows.filter((row) => row.agent === agent), standing: board.agents.find((standing) => standing.agent === agent),
-      })));
+      const reports = await Promise.all(
+        juniors.map(async (agent): Promise<JuniorReport> => ({
+          agent,
+          state: await this.readState(agent),
+          task: await this.readTask(agent),
+          rows: rows.filter((row) => row.agent === agent),
+          standing: board.agents.find((standing) => standing.agent === agent),
+        })),
+      );
       const messages = readMessageSettings(config);
-      const body = renderDigest({ now, reason: decision.reason, metric: config.verify?.metric.name ?? "metric", juniors: reports, latest: settings.results, maxBytes: messages.max_bytes, best: board.best });
-      const { id } = await sendMessage(this.paths.state, { from: "org", to: chiefs, kind: "standup", body }, messages, now);
+      const body = renderDigest({
+        now,
+        reason: decision.reason,
+        metric: config.verify?.metric.name ?? "metric",
+        juniors: reports,
+        latest: settings.results,
+        maxBytes: messages.max_bytes,
+        best: board.best,
+      });
+      const { id } = await sendMessage(
+        this.paths.state,
+        { from: "org", to: chiefs, kind: "standup", body },
+        messages,
+        now,
+      );
       this.opts.say(`standup ${id} to ${chiefs.join(", ")}: ${decision.reason}`);
     }
     await writeStandupMark(this.paths.state, { at: now.toISOString(), verdicts: rows.length });
@@ -105,7 +136,11 @@ export class StandupScheduler {
     if (text === undefined) return undefined;
     const parsed = parseFrontMatter(text, "from: chief-1");
     if (!parsed.ok) return { from: "?", time: "", title: `unreadable task.md (line ${parsed.line}: ${parsed.reason})` };
-    const title = parsed.body.split("\n").map((line) => line.replace(/^#+\s*/, "").trim()).find((line) => line !== "") ?? "(empty)";
+    const title =
+      parsed.body
+        .split("\n")
+        .map((line) => line.replace(/^#+\s*/, "").trim())
+        .find((line) => line !== "") ?? "(empty)";
     return { from: parsed.fields.get("from")?.value ?? "?", time: parsed.fields.get("time")?.value ?? "", title };
   }
 }

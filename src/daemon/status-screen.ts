@@ -36,14 +36,19 @@ export function defineStatusScreen(opts: {
     const { panes, people } = await paneFeed!.capture([]);
     if (people === 0 && unchanged()) return;
     readAt = Date.now();
-    const table = await readSnapshot(tableWorld, opts.root, { panes, branches }).then(opts.renderStatus, (error: Error) => `status unavailable: ${error.message}`);
+    const table = await readSnapshot(tableWorld, opts.root, { panes, branches }).then(
+      opts.renderStatus,
+      (error: Error) => `status unavailable: ${error.message}`,
+    );
     // The table and feed carry agent text; only our own clear and home escapes may reach the daemon pane.
     const screen = cleanText(`${table}\n\n${feed.text}`);
     // An unchanged table is not drawn again (tmux would parse it for nothing), but the clock says we live to
     // whoever watches: the first look of the next person to attach redraws it.
     if (screen === drawn.screen && (people === 0 || Date.now() - drawn.at < REDRAW_MS)) return;
     drawn = { screen, at: Date.now(), said: feed.said };
-    process.stdout.write(`\x1b[H\x1b[2J${screen}\n\n[org daemon pid ${process.pid}] ${new Date().toLocaleTimeString()}\n`);
+    process.stdout.write(
+      `\x1b[H\x1b[2J${screen}\n\n[org daemon pid ${process.pid}] ${new Date().toLocaleTimeString()}\n`,
+    );
   };
   return defineLoop({
     name: "status-table",

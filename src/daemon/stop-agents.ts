@@ -50,8 +50,11 @@ export function createStopControl(opts: { root: string; world: World; tmux: Pane
         if (!agent.paneId || !isHeldByStop(status)) continue;
         const spec = await readLaunchSpec(world.files, state, agent.name);
         if (!spec) continue;
-        // As the supervisor's restart: a CLI resumes its conversation, and secrets come from our environment, never a file.
-        const start = spec.runtime ? chooseStartArgv(spec, await hasConversation(spec.runtime)) : { argv: spec.argv, resumed: false };
+        // As the supervisor's restart: a CLI resumes its conversation,
+        // and secrets come from our environment, never a file.
+        const start = spec.runtime
+          ? chooseStartArgv(spec, await hasConversation(spec.runtime))
+          : { argv: spec.argv, resumed: false };
         const sandbox = await readAgentSandbox(state, agent.name);
         if (isRefusedSandbox(sandbox)) {
           const at = world.now().toISOString();
@@ -79,9 +82,18 @@ export function createStopControl(opts: { root: string; world: World; tmux: Pane
     },
     async writeReport() {
       // `org report` in its own process: the chart's renderer is heavy, and the daemon never loads it.
-      const result = await processRunner.run([...world.orgArgv, "-C", opts.root, "report"], { timeoutMs: REPORT_TIMEOUT_MS });
+      const result = await processRunner.run([...world.orgArgv, "-C", opts.root, "report"], {
+        timeoutMs: REPORT_TIMEOUT_MS,
+      });
       if (result.exitCode === 0) return { path: `${state}/report.html` };
-      const why = (result.stderr.trim() || result.stdout.trim() || result.spawnError || `exit ${result.exitCode ?? result.signal}`).split("\n").pop()!;
+      const why = (
+        result.stderr.trim() ||
+        result.stdout.trim() ||
+        result.spawnError ||
+        `exit ${result.exitCode ?? result.signal}`
+      )
+        .split("\n")
+        .pop()!;
       return { error: why };
     },
   };

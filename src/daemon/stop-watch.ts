@@ -18,7 +18,9 @@ export const STOP_TICK_MS = Number(process.env.ORG_TEST_STOP_TICK_MS) || 3000;
 
 /** What carrying out a stop does to the world: the grid's programs and the report. */
 export interface StopControl {
-  /** Marks every live agent stopped (so no supervisor restarts it) and ends its program's group; returns their names. */
+  /**
+   * Marks every live agent stopped (so no supervisor restarts it) and ends its program's group; returns their names.
+   */
   stopAgents(record: OrgRecord, reason: string): Promise<string[]>;
   /** Starts again each agent a stop ended; returns their names. */
   resumeAgents(record: OrgRecord): Promise<string[]>;
@@ -38,7 +40,9 @@ export class StopWatch {
   // No stop section and no stop.json at the last look: only this watch writes one, so none is read until one is named.
   private clear = false;
 
-  constructor(private readonly opts: { root: string; readConfig: ReadConfig; control: StopControl; say: (line: string) => void }) {
+  constructor(
+    private readonly opts: { root: string; readConfig: ReadConfig; control: StopControl; say: (line: string) => void },
+  ) {
     this.paths = orgPaths(opts.root);
   }
 
@@ -67,8 +71,16 @@ export class StopWatch {
     const decision = await evaluateStop({ config, record, now });
     if (decision.kind === "running") {
       if (stopped) await this.resume(stopped, config, record, now);
-      if (stopped || JSON.stringify(current?.kind === "running" ? current.distances : undefined) !== JSON.stringify(decision.distances)) {
-        await writeStopFile(this.paths.state, { kind: "running", at: now.toISOString(), distances: decision.distances });
+      if (
+        stopped ||
+        JSON.stringify(current?.kind === "running" ? current.distances : undefined) !==
+          JSON.stringify(decision.distances)
+      ) {
+        await writeStopFile(this.paths.state, {
+          kind: "running",
+          at: now.toISOString(),
+          distances: decision.distances,
+        });
       }
       return;
     }
@@ -77,25 +89,60 @@ export class StopWatch {
   }
 
   /** Met: the timeline, one message to every agent, and the grace they get to write their progress. */
-  private async begin(decision: Extract<StopDecision, { kind: "stop" }>, config: OrgConfig, record: OrgRecord, now: Date): Promise<void> {
+  private async begin(
+    decision: Extract<StopDecision, { kind: "stop" }>,
+    config: OrgConfig,
+    record: OrgRecord,
+    now: Date,
+  ): Promise<void> {
     const grace = parseDuration(config.stop?.grace ?? "2m");
     const graceUntil = new Date(now.getTime() + grace).toISOString();
-    const stop: StopRecord = { kind: "stop", phase: "grace", key: decision.key, reason: decision.reason, figures: decision.figures, cancel: decision.cancel, metAt: now.toISOString(), graceUntil };
+    const stop: StopRecord = {
+      kind: "stop",
+      phase: "grace",
+      key: decision.key,
+      reason: decision.reason,
+      figures: decision.figures,
+      cancel: decision.cancel,
+      metAt: now.toISOString(),
+      graceUntil,
+    };
     await writeStopFile(this.paths.state, stop);
-    const queued = decision.cancel ? "queued experiments are cancelled (confirmations finish)" : "queued experiments finish";
+    const queued = decision.cancel
+      ? "queued experiments are cancelled (confirmations finish)"
+      : "queued experiments finish";
     const agents = record.agents.map((agent) => agent.name);
     const body = [
-      `# The org stops: ${decision.reason}`, "",
-      `You have ${config.stop?.grace ?? "2m"} (until ${graceUntil}) to write your progress file ($ORG_PROGRESS): what you tried, what worked, what you would try next.`,
+      `# The org stops: ${decision.reason}`,
+      "",
+      `You have ${config.stop?.grace ?? "2m"} (until ${graceUntil}) to write your progress file ($ORG_PROGRESS): ` +
+        `what you tried, what worked, what you would try next.`,
       `Submit nothing new: ${queued}. Then your program is stopped; your pane, branch and worktree stay.`,
     ].join("\n");
-    const sent = agents.length > 0 ? await sendMessage(this.paths.state, { from: "org", to: agents, kind: "stop", body }, readMessageSettings(config), now) : undefined;
-    await this.timeline(now, "stop", decision.reason, [describeFigures(decision.figures), `agents told${sent ? ` (message ${sent.id})` : ""}; their programs stop at ${graceUntil}; ${queued}`]);
+    const sent =
+      agents.length > 0
+        ? await sendMessage(
+            this.paths.state,
+            { from: "org", to: agents, kind: "stop", body },
+            readMessageSettings(config),
+            now,
+          )
+        : undefined;
+    await this.timeline(now, "stop", decision.reason, [
+      describeFigures(decision.figures),
+      `agents told${sent ? ` (message ${sent.id})` : ""}; their programs stop at ${graceUntil}; ${queued}`,
+    ]);
     this.opts.say(`stop: ${decision.reason}; agents stop at ${graceUntil}`);
   }
 
   /** Past the grace the programs stop; once no experiment is queued or running, the report and the stop are final. */
-  private async advance(stopped: StopRecord, decision: Extract<StopDecision, { kind: "stop" }>, config: OrgConfig, record: OrgRecord, now: Date): Promise<void> {
+  private async advance(
+    stopped: StopRecord,
+    decision: Extract<StopDecision, { kind: "stop" }>,
+    config: OrgConfig,
+    record: OrgRecord,
+    now: Date,
+  ): Promise<void> {
     let next: StopRecord = stopped;
     if (decision.key !== stopped.key) {
       // The limit that stopped the org was raised, but another holds now: the stop stands, for the new reason.
@@ -104,7 +151,9 @@ export class StopWatch {
     }
     if (next.phase === "grace" && now.getTime() >= Date.parse(next.graceUntil)) {
       const names = await this.opts.control.stopAgents(record, next.reason);
-      this.opts.say(`stop: stopped ${names.length > 0 ? names.join(", ") : "no running agent"}; waiting for queued experiments`);
+      this.opts.say(
+        `stop: stopped ${names.length > 0 ? names.join(", ") : "no running agent"}; waiting for queued experiments`,
+      );
       next = { ...next, phase: "draining" };
     }
     // stop.ablate: once the agents' experiments drained, the best's variants queue and drain the same way.
@@ -120,7 +169,11 @@ export class StopWatch {
       const report = await this.opts.control.writeReport();
       next = { ...next, phase: "stopped", figures: decision.figures, stoppedAt: now.toISOString(), report };
       const written = "path" in report ? `report ${report.path}` : `no report: ${report.error}`;
-      await this.timeline(now, "stopped", next.reason, [describeFigures(decision.figures), `agents stopped; ${written}`, "to go on: raise the limit in org.yaml, or `org up --resume`"]);
+      await this.timeline(now, "stopped", next.reason, [
+        describeFigures(decision.figures),
+        `agents stopped; ${written}`,
+        "to go on: raise the limit in org.yaml, or `org up --resume`",
+      ]);
     }
     if (next !== stopped) await writeStopFile(this.paths.state, next);
   }
@@ -128,12 +181,27 @@ export class StopWatch {
   private async resume(stopped: StopRecord, config: OrgConfig, record: OrgRecord, now: Date): Promise<void> {
     const value = config.stop?.[stopped.key];
     const waived = (await readWaivers(this.paths.state))[stopped.key];
-    const why = value === undefined ? `stop.${stopped.key} removed` : waived !== undefined && JSON.stringify(waived) === JSON.stringify(value) ? "org up --resume" : `stop.${stopped.key} now ${String(value)}`;
+    const why =
+      value === undefined
+        ? `stop.${stopped.key} removed`
+        : waived !== undefined && JSON.stringify(waived) === JSON.stringify(value)
+          ? "org up --resume"
+          : `stop.${stopped.key} now ${String(value)}`;
     const names = stopped.phase === "grace" ? [] : await this.opts.control.resumeAgents(record);
-    await this.timeline(now, "resume", `the stop no longer holds (${why})`, [`was: ${stopped.reason}`, names.length > 0 ? `restarted: ${names.join(", ")}` : "no agent was stopped yet"]);
+    await this.timeline(now, "resume", `the stop no longer holds (${why})`, [
+      `was: ${stopped.reason}`,
+      names.length > 0 ? `restarted: ${names.join(", ")}` : "no agent was stopped yet",
+    ]);
     const agents = record.agents.map((agent) => agent.name);
-    const body = `# The org goes on\n\nThe stop (${stopped.reason}) no longer holds: ${why}. Carry on with your research loop.`;
-    if (agents.length > 0) await sendMessage(this.paths.state, { from: "org", to: agents, kind: "resume", body }, readMessageSettings(config), now);
+    const body = `# The org goes on\n\nThe stop (${stopped.reason}) no longer holds: ` +
+      `${why}. Carry on with your research loop.`;
+    if (agents.length > 0)
+      await sendMessage(
+        this.paths.state,
+        { from: "org", to: agents, kind: "resume", body },
+        readMessageSettings(config),
+        now,
+      );
     this.opts.say(`stop: resumed (${why})`);
   }
 

@@ -23,7 +23,9 @@ export function defineSupervision(opts: {
   const { say } = opts;
   const screenPort = opts.tmux.openScreenPort();
   const screens = new ScreenWatch(opts.state, screenPort);
-  const supervisor = new PaneSupervisor(opts.state, opts.tmux.openPaneHost(opts.children), say, (pane) => screens.whyBlocked(pane));
+  const supervisor = new PaneSupervisor(opts.state, opts.tmux.openPaneHost(opts.children), say, (pane) =>
+    screens.whyBlocked(pane),
+  );
   let settled = false;
   const screensPauseMs = () => (screens.isWaitingOnPrompt() ? PROMPT_WAIT_SCREEN_MS : SCREEN_MS);
   return {
@@ -31,7 +33,8 @@ export function defineSupervision(opts: {
       name: "supervisor",
       periodMs: SETTLED_SUPERVISE_MS,
       firstTickInStart: true,
-      tick: async () => (settled = await supervisor.tick().catch((error: Error) => (say(`supervisor: ${error.message}`), false))),
+      tick: async () =>
+        (settled = await supervisor.tick().catch((error: Error) => (say(`supervisor: ${error.message}`), false))),
       pause: () => supervisor.pause(settled, SUPERVISE_MS, SETTLED_SUPERVISE_MS),
       // The supervisor reads dead panes' screens: the screen port closes with it, not with the screen watch.
       close: async () => {

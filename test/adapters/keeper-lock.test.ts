@@ -32,13 +32,16 @@ describe("keeper.lock", () => {
     expect(readFileSync(join(state, "keeper.lock"), "utf8")).toBe(`${process.pid}\n`);
   });
 
-  test("a running keeper of this org keeps its lock; org down ends it, removes its files and marks the stop", async () => {
+  test("a running keeper of this org keeps its lock; org down ends it, " +
+    "removes its files and marks the stop", async () => {
     const state = makeState();
     // What counts is the command line: `… keeper --root <root>`.
     child = spawn("sh", ["-c", "sleep 60; :", "keeper", "--root", root!], { detached: true, stdio: "ignore" });
     writeFileSync(join(state, "keeper.lock"), `${child.pid}\n`);
     writeFileSync(join(state, "keeper.json"), "{}\n");
-    await pollUntil(() => readFileSync(`/proc/${child!.pid}/cmdline`, "utf8").includes(root!), { what: "the fake keeper's start" });
+    await pollUntil(() => readFileSync(`/proc/${child!.pid}/cmdline`, "utf8").includes(root!), {
+      what: "the fake keeper's start",
+    });
     expect(await findRunningKeeper(root!, state)).toBe(child.pid);
     expect(await findRunningKeeper(`${root!}-other`, state)).toBeUndefined();
     expect(await takeKeeperLock(root!, state)).toBe(false);
@@ -49,7 +52,9 @@ describe("keeper.lock", () => {
   });
 
   test("a keeper gets no secret but the daemon's, and their names to hand on", () => {
-    const env = keeperEnv({ PATH: "/bin", GITHUB_TOKEN: "no", ANTHROPIC_API_KEY: "yes", TMUX: "/tmp/x,1,0" }, ["ANTHROPIC_API_KEY"]);
+    const env = keeperEnv({ PATH: "/bin", GITHUB_TOKEN: "no", ANTHROPIC_API_KEY: "yes", TMUX: "/tmp/x,1,0" }, [
+      "ANTHROPIC_API_KEY",
+    ]);
     expect(env).toEqual({ PATH: "/bin", ANTHROPIC_API_KEY: "yes", ORG_DAEMON_SECRETS: "ANTHROPIC_API_KEY" });
   });
 });

@@ -33,9 +33,17 @@ test("a group leader and its children go together; a group already gone is left 
   await killProcessGroup(leader.pid!, 5000);
 });
 
-test("a program that cannot start is a result with spawnError, never a throw: a missing program, a cwd that is a file", async () => {
-  expect(await processRunner.run(["/nonexistent/program"])).toMatchObject({ exitCode: null, spawnError: expect.stringMatching(/ENOENT/) });
-  expect(await processRunner.run(["true"], { cwd: "/etc/hostname" })).toMatchObject({ exitCode: null, stdout: "", spawnError: "spawn ENOTDIR" });
+test("a program that cannot start is a result with spawnError, " +
+  "never a throw: a missing program, a cwd that is a file", async () => {
+  expect(await processRunner.run(["/nonexistent/program"])).toMatchObject({
+    exitCode: null,
+    spawnError: expect.stringMatching(/ENOENT/),
+  });
+  expect(await processRunner.run(["true"], { cwd: "/etc/hostname" })).toMatchObject({
+    exitCode: null,
+    stdout: "",
+    spawnError: "spawn ENOTDIR",
+  });
 });
 
 test("one process signalled is a result: sent while it runs, ESRCH once it has exited", async () => {

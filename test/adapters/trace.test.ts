@@ -23,7 +23,8 @@ describe("phase timings", () => {
     expect(existsSync(join(dir, "trace.jsonl"))).toBe(false);
   });
 
-  test("on: every port call and phase is a line with its scope, name and milliseconds; results pass through", async () => {
+  test("on: every port call and phase is a line with its scope, " +
+    "name and milliseconds; results pass through", async () => {
     dir = makeTempDir("org-trace-");
     const file = join(dir, "trace.jsonl");
     process.env[TRACE_VAR] = file;
@@ -32,8 +33,15 @@ describe("phase timings", () => {
     expect(traced.name).toBe("port");
     await expect(tracePhase("up", "grid", () => Promise.reject(new Error("no tmux")))).rejects.toThrow("no tmux");
     recordPhase("verifier", "waited", 12.5, "candidate a-1 abc1234");
-    const lines = readFileSync(file, "utf8").trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(lines.map(({ scope, phase }) => `${String(scope)} ${String(phase)}`)).toEqual(["verifier.port work", "up grid", "verifier waited"]);
+    const lines = readFileSync(file, "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.map(({ scope, phase }) => `${String(scope)} ${String(phase)}`)).toEqual([
+      "verifier.port work",
+      "up grid",
+      "verifier waited",
+    ]);
     expect(lines.every((line) => typeof line.ms === "number" && line.pid === process.pid)).toBe(true);
     expect(lines[2]).toMatchObject({ ms: 12.5, detail: "candidate a-1 abc1234" });
   });

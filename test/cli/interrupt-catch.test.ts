@@ -12,7 +12,9 @@ test("the first signal is noted, the second says up is still finishing, the thir
   process.emit("SIGTERM", "SIGTERM");
   expect([interrupts.signal, interrupts.exitCode(), lines]).toEqual(["SIGTERM", 143, []]);
   process.emit("SIGINT", "SIGINT");
-  expect(lines).toEqual(["org up: still finishing after SIGTERM — interrupt once more to quit at once, leaving what runs"]);
+  expect(lines).toEqual([
+    "org up: still finishing after SIGTERM — interrupt once more to quit at once, leaving what runs",
+  ]);
   expect(exit).not.toHaveBeenCalled();
   process.emit("SIGINT", "SIGINT");
   expect(exit).toHaveBeenCalledWith(143);

@@ -28,17 +28,33 @@ const shared = upOrgPerFile({ yaml: orgYaml, files: { "train.sh": 'echo "val_bpb
 const script = (agent: string) => readScriptLog(shared.state, agent);
 
 describe("the pipeline's contract protocol", () => {
-  test("the generator's submits are refused until the contract is agreed; the review of the kept commit closes the sprint", async () => {
-    await pollUntil(() => script("evaluator-1").includes("== review\n") && /\nexit \d+\n$/.test(script("evaluator-1")), { what: "the evaluator's review", timeoutMs: 90_000 }).catch((error: Error) => {
-      throw new Error(`${error.message}\n${["generator-1", "evaluator-1"].map((agent) => `${agent}:\n${script(agent).slice(0, 1500)}`).join("\n")}`);
+  test("the generator's submits are refused until the contract is agreed; " +
+    "the review of the kept commit closes the sprint", async () => {
+    await pollUntil(
+      () => script("evaluator-1").includes("== review\n") && /\nexit \d+\n$/.test(script("evaluator-1")),
+      { what: "the evaluator's review", timeoutMs: 90_000 },
+    ).catch((error: Error) => {
+      const scripts = ["generator-1", "evaluator-1"].map((agent) => `${agent}:\n${script(agent).slice(0, 1500)}`);
+      throw new Error(`${error.message}\n${scripts.join("\n")}`);
     });
     const generator = script("generator-1");
-    expect(section(generator, "submit before any contract")).toBe("org: no agreed contract for sprint 1: none is drafted yet — draft one: org contract draft -f contract.md (nothing was committed)\nexit 1\n");
+    expect(section(generator, "submit before any contract")).toBe(
+      "org: no agreed contract for sprint 1: none is drafted yet — draft one: " +
+        "org contract draft -f contract.md (nothing was committed)\nexit 1\n",
+    );
     expect(section(generator, "sign")).toMatch(/^generator-1 signed sprint 1's contract/);
-    expect(section(generator, "submit before the evaluator signs")).toBe("org: no agreed contract for sprint 1: the evaluator has not signed it — the evaluator reads it, then signs with `org contract sign` or objects with `org contract object \"why\"` (nothing was committed)\nexit 1\n");
+    expect(section(generator, "submit before the evaluator signs")).toBe(
+      'org: no agreed contract for sprint 1: the evaluator has not signed it — the evaluator reads it, ' +
+        'then signs with `org contract sign` or objects with `org contract object "why"` (nothing was ' +
+        'committed)\nexit 1\n',
+    );
     expect(section(generator, "submit after agreement")).toMatch(/keep[^]*\nexit 0\n$/);
-    expect(section(script("evaluator-1"), "sign")).toMatch(/^sprint 1's contract is agreed \(15 assertions, sha256:[0-9a-f]{16}\): the generator may submit\nexit 0\n$/);
-    expect(section(script("evaluator-1"), "review")).toMatch(/^sprint 1 done: 15\/15 assertions pass and the verifier kept [0-9a-f]{7} — the review is state\/contracts\/sprint-1.review.md; /);
+    expect(section(script("evaluator-1"), "sign")).toMatch(
+      /^sprint 1's contract is agreed \(15 assertions, sha256:[0-9a-f]{16}\): the generator may submit\nexit 0\n$/,
+    );
+    expect(section(script("evaluator-1"), "review")).toMatch(
+      /^sprint 1 done: 15\/15 assertions pass and the verifier kept [0-9a-f]{7} — the review is state\/contracts\/sprint-1.review.md; /,
+    );
     // The refused submits committed nothing: the branch holds the one accepted commit.
     const { dir, name } = shared.org;
     expect(git(dir, ["rev-list", "--count", `main..org/${name}/generator-1`]).trim()).toBe("1");

@@ -19,7 +19,12 @@ pricing:
 `;
 // The fixture transcript's three replies, as the scripted server sent them (test/fixtures/transcripts/README.md).
 const SERVED = { input: 3021, output: 123, cacheRead: 903, cacheWrite: 150 };
-const DOLLARS = (SERVED.input * PRICE.input + SERVED.output * PRICE.output + SERVED.cacheRead * PRICE.cache_read + SERVED.cacheWrite * PRICE.cache_write) / 1e6;
+const DOLLARS =
+  (SERVED.input * PRICE.input +
+    SERVED.output * PRICE.output +
+    SERVED.cacheRead * PRICE.cache_read +
+    SERVED.cacheWrite * PRICE.cache_write) /
+  1e6;
 
 let org: TestOrg | undefined;
 afterEach(() => {
@@ -28,11 +33,23 @@ afterEach(() => {
 });
 
 interface StatusJson {
-  agents: { name: string; usage: { input: number; output: number; cacheRead: number; cacheWrite: number; costUsd: number | null; priced: boolean; unknown?: string } | null }[];
+  agents: {
+    name: string;
+    usage: {
+      input: number;
+      output: number;
+      cacheRead: number;
+      cacheWrite: number;
+      costUsd: number | null;
+      priced: boolean;
+      unknown?: string;
+    } | null;
+  }[];
 }
 
 describe("tokens and dollars in a running org", () => {
-  test("the daemon reads each agent's transcript: org status shows its tokens and dollars, org results its cost per keep", async () => {
+  test("the daemon reads each agent's transcript: org status shows " +
+    "its tokens and dollars, org results its cost per keep", async () => {
     org = createTestOrg({ yaml: orgYaml });
     const { dir } = org;
     expect(runOrg(["up", "--no-attach"], { cwd: dir }).code).toBe(0);
@@ -55,8 +72,12 @@ describe("tokens and dollars in a running org", () => {
       "",
     ].join("\n"));
     const results = runOrg(["results"], { cwd: dir }).stdout;
-    expect(results).toContain(`  bbbbbbb researcher-1 val_bpb 0.900000: 4.20k tokens, $${DOLLARS.toFixed(2)} over 1 experiment`);
-    const json = JSON.parse(runOrg(["results", "--json"], { cwd: dir }).stdout) as { usage: { keeps: { usage: object }[] } };
+    expect(results).toContain(
+      `  bbbbbbb researcher-1 val_bpb 0.900000: 4.20k tokens, $${DOLLARS.toFixed(2)} over 1 experiment`,
+    );
+    const json = JSON.parse(runOrg(["results", "--json"], { cwd: dir }).stdout) as {
+      usage: { keeps: { usage: object }[] };
+    };
     expect(json.usage.keeps[0]!.usage).toMatchObject({ ...SERVED, replies: 3 });
   }, 90_000);
 });

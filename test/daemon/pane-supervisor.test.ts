@@ -18,7 +18,9 @@ const T0 = Date.parse("2026-11-29T12:00:00.000Z");
 
 /** A pane host in memory: tests kill and start "programs" by changing the panes it lists. */
 class FakeHost implements PaneHost {
-  panes: AgentPane[] = [{ agent: "alice", id: "%1", pid: 100, dead: false, exitCode: null, exitSignal: null, exitedAt: null }];
+  panes: AgentPane[] = [
+    { agent: "alice", id: "%1", pid: 100, dead: false, exitCode: null, exitSignal: null, exitedAt: null },
+  ];
   respawns: { id: string; launch: PaneLaunch }[] = [];
   statuses: string[] = [];
   async listAgentPanes() {
@@ -26,7 +28,11 @@ class FakeHost implements PaneHost {
   }
   async respawn(id: string, launch: PaneLaunch) {
     this.respawns.push({ id, launch });
-    this.panes = this.panes.map((pane) => (pane.id === id ? { ...pane, pid: pane.pid + 1, dead: false, exitCode: null, exitSignal: null, exitedAt: null } : pane));
+    this.panes = this.panes.map((pane) =>
+      pane.id === id
+        ? { ...pane, pid: pane.pid + 1, dead: false, exitCode: null, exitSignal: null, exitedAt: null }
+        : pane,
+    );
   }
   async setStatus(_id: string, status: string) {
     this.statuses.push(status);
@@ -40,7 +46,11 @@ class FakeHost implements PaneHost {
 let state: string;
 let host: FakeHost;
 const status = async () => JSON.parse(await readFile(agentPaths(state, "alice").status, "utf8")) as AgentStatus;
-const events = async () => (await readFile(agentPaths(state, "alice").events, "utf8")).trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+const events = async () =>
+  (await readFile(agentPaths(state, "alice").events, "utf8"))
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 
 beforeEach(async () => {
   state = await mkdtemp(join(tmpdir(), "org-pane-supervisor-"));
@@ -50,13 +60,21 @@ beforeEach(async () => {
 afterEach(() => rm(state, { recursive: true, force: true }));
 
 describe("PaneSupervisor", () => {
-  test("adopts a live pane, restarts a failed program after its backoff with the launch spec, and records every step", async () => {
+  test("adopts a live pane, restarts a failed program after its " +
+    "backoff with the launch spec, and records every step", async () => {
     const supervisor = new PaneSupervisor(state, host);
     await supervisor.tick(T0);
     expect(await status()).toMatchObject({ state: "running", pid: 100, restarts: 0 });
     host.die(3, null, T0 + 2000);
     await supervisor.tick(T0 + 2100);
-    expect(await status()).toMatchObject({ state: "restarting", pid: null, restarts: 1, consecutiveFailures: 1, restartAt: "2026-11-29T12:00:03.100Z", lastExit: { code: 3, signal: null } });
+    expect(await status()).toMatchObject({
+      state: "restarting",
+      pid: null,
+      restarts: 1,
+      consecutiveFailures: 1,
+      restartAt: "2026-11-29T12:00:03.100Z",
+      lastExit: { code: 3, signal: null },
+    });
     expect((await status()).reason).toBe("exited with code 3 after 2.1s; restart 1/2 in 1s");
     await supervisor.tick(T0 + 2500);
     expect(host.respawns).toEqual([]);
@@ -69,7 +87,8 @@ describe("PaneSupervisor", () => {
     expect(await readFile(join(state, "log.md"), "utf8")).toContain("restart");
   });
 
-  test("a tick says whether every agent is settled; settled, the pause waits on the host's change signal, else it polls", async () => {
+  test("a tick says whether every agent is settled; settled, " +
+    "the pause waits on the host's change signal, else it polls", async () => {
     const waits: number[] = [];
     const hooked = Object.assign(host, { waitForChange: async (ms: number) => void waits.push(ms) });
     const supervisor = new PaneSupervisor(state, hooked);
@@ -125,20 +144,41 @@ describe("PaneSupervisor", () => {
     await supervisor.tick(T0);
     host.die(0, null, T0 + 500);
     await supervisor.tick(T0 + 600);
-    expect(await status()).toMatchObject({ state: "stopped", reason: "exited with code 0 after 0.6s; not restarting (restart policy is on-failure)" });
+    expect(await status()).toMatchObject({
+      state: "stopped",
+      reason: "exited with code 0 after 0.6s; not restarting (restart policy is on-failure)",
+    });
     await supervisor.tick(T0 + 60_000);
     expect(host.respawns).toEqual([]);
-    expect(stepAgent({ status: { ...(await status()), state: "running", pid: 100 }, pane: { ...host.panes[0]!, exitCode: null, exitSignal: "SIGKILL" }, spec, now: T0 + 600 }))
-      .toMatchObject({ kind: "exited", decision: { kind: "restart", reason: expect.stringMatching(/^killed by SIGKILL \(137\)/) } });
+    expect(
+      stepAgent({
+        status: { ...(await status()), state: "running", pid: 100 },
+        pane: { ...host.panes[0]!, exitCode: null, exitSignal: "SIGKILL" },
+        spec,
+        now: T0 + 600,
+      }),
+    ).toMatchObject({
+      kind: "exited",
+      decision: { kind: "restart", reason: expect.stringMatching(/^killed by SIGKILL \(137\)/) },
+    });
   });
 
   test("a blocked agent is never restarted: its exit is recorded once and it waits for a person", async () => {
-    const supervisor = new PaneSupervisor(state, host, () => undefined, async () => "not logged in — run `claude` in its pane and /login");
+    const supervisor = new PaneSupervisor(
+      state,
+      host,
+      () => undefined,
+      async () => "not logged in — run `claude` in its pane and /login",
+    );
     await supervisor.tick(T0);
     host.die(1, null, T0 + 100);
     await supervisor.tick(T0 + 200);
     await supervisor.tick(T0 + 60_000);
-    expect(await status()).toMatchObject({ state: "blocked", pid: null, reason: "not logged in — run `claude` in its pane and /login" });
+    expect(await status()).toMatchObject({
+      state: "blocked",
+      pid: null,
+      reason: "not logged in — run `claude` in its pane and /login",
+    });
     expect(host.respawns).toEqual([]);
     expect((await events()).map((event) => event.type)).toEqual(["start", "exit"]);
   });
@@ -161,7 +201,9 @@ describe("PaneSupervisor", () => {
     expect(await status()).toMatchObject({
       state: "blocked",
       restarts: 0,
-      reason: "exit 127 from /bin/true itself: a command it runs is not installed (a broken install or wrapper) — run `/bin/true --version` by hand to see what is missing, fix it, then restart alice",
+      reason:
+        "exit 127 from /bin/true itself: a command it runs is not installed (a broken install or wrapper) — " +
+          "run `/bin/true --version` by hand to see what is missing, fix it, then restart alice",
     });
     expect(host.respawns).toEqual([]);
   });
@@ -203,6 +245,8 @@ test("paneLaunch execs the argv as data: no word of it reaches a shell parser", 
     argv: ["/bin/sh", "-c", 'exec "$0" "$@"', "claude", "$(touch x); `id`"], cwd: "/w", env: { A: "1" },
   });
   expect(paneLaunch({ argv: ["claude"], cwd: "/w", env: { A: "1", PATH: "/s/bin:$(id)" } })).toEqual({
-    argv: ["/bin/sh", "-c", 'PATH="$1"; export PATH; shift; exec "$@"', "org-agent", "/s/bin:$(id)", "claude"], cwd: "/w", env: { A: "1" },
+    argv: ["/bin/sh", "-c", 'PATH="$1"; export PATH; shift; exec "$@"', "org-agent", "/s/bin:$(id)", "claude"],
+    cwd: "/w",
+    env: { A: "1" },
   });
 });

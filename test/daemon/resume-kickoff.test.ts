@@ -17,50 +17,92 @@ const T0 = Date.parse("2026-12-04T12:00:00Z");
 const IDLE: ScreenState = { kind: "idle", reason: "screen shows \"ctrl+p commands\"" };
 const WORKING: ScreenState = { kind: "working", reason: "screen shows \"esc interrupt\"" };
 const pending = pendResumeKickoff("%1", T0);
-const input = { record: pending, kickoff: KICKOFF, paneId: "%1", screen: IDLE, alive: true, unchangedMs: 1_000, now: T0 + 9_000 };
+const input = {
+  record: pending,
+  kickoff: KICKOFF,
+  paneId: "%1",
+  screen: IDLE,
+  alive: true,
+  unchangedMs: 1_000,
+  now: T0 + 9_000,
+};
 
 describe("when a resumed CLI's kickoff is typed", () => {
   test("at its settled prompt, within the bound: typed, with the reason", () => {
-    expect(decideResumeKickoff(input)).toEqual({ kind: "type", text: KICKOFF, reason: "at its prompt 9s after the resume, which dropped the kickoff" });
+    expect(decideResumeKickoff(input)).toEqual({
+      kind: "type",
+      text: KICKOFF,
+      reason: "at its prompt 9s after the resume, which dropped the kickoff",
+    });
   });
 
   test("not yet: while it starts, draws, or is not running", () => {
-    expect(decideResumeKickoff({ ...input, screen: WORKING })).toEqual({ kind: "wait", reason: `not at its prompt yet (${WORKING.reason})` });
-    expect(decideResumeKickoff({ ...input, unchangedMs: 999 })).toEqual({ kind: "wait", reason: "at its prompt, still drawing" });
-    expect(decideResumeKickoff({ ...input, alive: false })).toEqual({ kind: "wait", reason: "the resumed program is not running" });
+    expect(decideResumeKickoff({ ...input, screen: WORKING })).toEqual({
+      kind: "wait",
+      reason: `not at its prompt yet (${WORKING.reason})`,
+    });
+    expect(decideResumeKickoff({ ...input, unchangedMs: 999 })).toEqual({
+      kind: "wait",
+      reason: "at its prompt, still drawing",
+    });
+    expect(decideResumeKickoff({ ...input, alive: false })).toEqual({
+      kind: "wait",
+      reason: "the resumed program is not running",
+    });
   });
 
   test("only once: a record marked done is never typed again, whatever the screen", () => {
     const typed = { ...pending, done: { at: "2026-12-04T12:00:09.000Z", outcome: "typed" as const } };
-    expect(decideResumeKickoff({ ...input, record: typed })).toEqual({ kind: "none", reason: "the resumed kickoff was typed at 2026-12-04T12:00:09.000Z" });
+    expect(decideResumeKickoff({ ...input, record: typed })).toEqual({
+      kind: "none",
+      reason: "the resumed kickoff was typed at 2026-12-04T12:00:09.000Z",
+    });
   });
 
-  test("never for a CLI that takes its kickoff from the resume argv, a start with nothing pending, or another pane", () => {
+  test("never for a CLI that takes its kickoff from the resume argv, " +
+    "a start with nothing pending, or another pane", () => {
     expect(decideResumeKickoff({ ...input, kickoff: null }).kind).toBe("none");
     expect(decideResumeKickoff({ ...input, kickoff: undefined }).kind).toBe("none");
     expect(decideResumeKickoff({ ...input, record: undefined })).toEqual({ kind: "none", reason: "no resume pending" });
-    expect(decideResumeKickoff({ ...input, paneId: "%7" })).toEqual({ kind: "none", reason: "resumed in pane %1, not this one" });
+    expect(decideResumeKickoff({ ...input, paneId: "%7" })).toEqual({
+      kind: "none",
+      reason: "resumed in pane %1, not this one",
+    });
   });
 
   test("no prompt within the bound: given up, and the idle nudge takes over", () => {
     const late = { ...input, screen: WORKING, now: T0 + RESUME_KICKOFF_BOUND_MS + 1 };
-    expect(decideResumeKickoff(late)).toEqual({ kind: "give-up", reason: "no prompt 120s after the resume: the idle nudge takes over" });
+    expect(decideResumeKickoff(late)).toEqual({
+      kind: "give-up",
+      reason: "no prompt 120s after the resume: the idle nudge takes over",
+    });
     expect(decideResumeKickoff({ ...late, now: T0 + RESUME_KICKOFF_BOUND_MS }).kind).toBe("wait");
   });
 });
 
 describe("which presets' resume drops the kickoff", () => {
   const specFor = (preset: string) => {
-    const config = ConfigSchema.parse({ name: "toy", runtimes: { r: { preset } }, roles: { researcher: { prompt: "p.md", runtime: "r", kickoff: KICKOFF } } });
+    const config = ConfigSchema.parse({
+      name: "toy",
+      runtimes: { r: { preset } },
+      roles: { researcher: { prompt: "p.md", runtime: "r", kickoff: KICKOFF } },
+    });
     const [agent] = planAgents(config, "/o/worktrees", new Map([["researcher-1", null]]));
-    const context = { state: "/o/state", root: "/o", orgArgv: ["/node", "/pkg/bin/org.js"], binDir: "/o/state/bin", basePath: "/usr/bin" };
+    const context = {
+      state: "/o/state",
+      root: "/o",
+      orgArgv: ["/node", "/pkg/bin/org.js"],
+      binDir: "/o/state/bin",
+      basePath: "/usr/bin",
+    };
     return buildLaunchSpec(config, agent!, context);
   };
 
   test("opencode alone (1.18.33 ignores --prompt with --continue); launch.json carries its kickoff to type", () => {
     expect(PRESET_NAMES.filter((name) => PRESETS[name].kickoff_on_resume === "type")).toEqual(["opencode"]);
     expect(specFor("opencode").runtime?.typeOnResume).toBe(KICKOFF);
-    for (const preset of ["claude", "codex", "gemini"]) expect(specFor(preset).runtime?.typeOnResume, preset).toBeNull();
+    for (const preset of ["claude", "codex", "gemini"])
+      expect(specFor(preset).runtime?.typeOnResume, preset).toBeNull();
   });
 });
 
@@ -95,10 +137,13 @@ describe("the daemon's side: recorded before it types, so a restarted daemon nev
     expect(typed).toEqual([`${KICKOFF} (done: typed)`]);
     expect(first.isWaiting()).toBe(false);
     expect(readFileSync(join(state, "log.md"), "utf8")).toContain(`typed "${KICKOFF}"`);
-    expect(readFileSync(join(state, "agents", "a", "events.jsonl"), "utf8")).toContain('"type":"resume-kickoff","outcome":"typed"');
+    expect(readFileSync(join(state, "agents", "a", "events.jsonl"), "utf8")).toContain(
+      '"type":"resume-kickoff","outcome":"typed"',
+    );
   });
 
-  test("no prompt within the bound: logged once as given up, nothing typed; a fresh start clears the record", async () => {
+  test("no prompt within the bound: logged once as given up, " +
+    "nothing typed; a fresh start clears the record", async () => {
     await noteRestart(state, spec, "%1", true, T0);
     const typed: string[] = [];
     const watch = new ResumeKickoffs(state);

@@ -44,21 +44,40 @@ describe("screen watch on fake CLIs in real tmux panes", () => {
 
   const typed = () => (existsSync(join(dir, "typed.log")) ? readFileSync(join(dir, "typed.log"), "utf8") : "");
   const fake = (agent: string, env: Record<string, string>) => {
-    const id = lab.start(agent, [bin("fake-agent-cli"), "--dangerously-skip-permissions", "Read your system prompt and begin."], { FAKE_TYPED_LOG: join(dir, "typed.log"), ...env }, dir);
+    const id = lab.start(
+      agent,
+      [bin("fake-agent-cli"), "--dangerously-skip-permissions", "Read your system prompt and begin."],
+      { FAKE_TYPED_LOG: join(dir, "typed.log"), ...env },
+      dir,
+    );
     return id;
   };
   const ready = (id: string, text: string) => pollUntil(() => lab.screen(id).includes(text), { what: text });
-  const status = (agent: string) => JSON.parse(readFileSync(join(state, "agents", agent, "status.json"), "utf8")) as AgentStatus;
+  const status = (agent: string) =>
+    JSON.parse(readFileSync(join(state, "agents", agent, "status.json"), "utf8")) as AgentStatus;
 
-  test("a CLI that ignores the kickoff sits idle: it is nudged once its screen is unchanged long enough, then capped", async () => {
+  test("a CLI that ignores the kickoff sits idle: it is nudged once " +
+    "its screen is unchanged long enough, then capped", async () => {
     const id = fake("a", { FAKE_SCREEN: "claude-idle", FAKE_AFTER: "claude-working" });
     await ready(id, "bypass permissions");
-    writeAgentState(state, "a", { preset: "claude", watch: { nudge: "Keep going.", nudgeAfterMs: 60_000, nudgesPerHour: 1, answerTrust: false } }, lab.panes()[0]!.pid);
+    writeAgentState(
+      state,
+      "a",
+      { preset: "claude", watch: { nudge: "Keep going.", nudgeAfterMs: 60_000, nudgesPerHour: 1, answerTrust: false } },
+      lab.panes()[0]!.pid,
+    );
     const port = countingPort(lab);
     const watch = new ScreenWatch(state, port);
     const t0 = Date.now();
-    expect((await watch.tick(lab.panes(), t0))[0]).toMatchObject({ screen: { kind: "idle" }, decision: { kind: "none" }, typed: null });
-    expect((await watch.tick(lab.panes(), t0 + 61_000))[0]).toMatchObject({ decision: { kind: "nudge" }, typed: "Keep going." });
+    expect((await watch.tick(lab.panes(), t0))[0]).toMatchObject({
+      screen: { kind: "idle" },
+      decision: { kind: "none" },
+      typed: null,
+    });
+    expect((await watch.tick(lab.panes(), t0 + 61_000))[0]).toMatchObject({
+      decision: { kind: "nudge" },
+      typed: "Keep going.",
+    });
     await pollUntil(() => typed() === "Keep going.\n", { what: "the nudge to arrive as one submitted line" });
     await ready(id, "esc to interrupt");
     expect((await watch.tick(lab.panes(), t0 + 62_000))[0]).toMatchObject({ screen: { kind: "working" }, typed: null });
@@ -74,7 +93,10 @@ describe("screen watch on fake CLIs in real tmux panes", () => {
     writeAgentState(state, "b", { preset: "claude" }, null);
     const port = countingPort(lab);
     const watch = new ScreenWatch(state, port);
-    const outcomes = [...(await watch.tick(lab.panes(), Date.now())), ...(await watch.tick(lab.panes(), Date.now() + 3_600_000))];
+    const outcomes = [
+      ...(await watch.tick(lab.panes(), Date.now())),
+      ...(await watch.tick(lab.panes(), Date.now() + 3_600_000)),
+    ];
     expect(outcomes.map((outcome) => outcome.typed)).toEqual([null, null]);
     expect(outcomes[1]!.decision.kind).toBe("none");
     // Alive in tmux's listing but dead by the time we would type (the pid check): still nothing typed.
@@ -95,7 +117,9 @@ describe("screen watch on fake CLIs in real tmux panes", () => {
     const watch = new ScreenWatch(state, port);
     await watch.tick(lab.panes(), Date.now());
     const outcomes = await watch.tick(lab.panes(), Date.now() + 3_600_000);
-    expect(Object.fromEntries(outcomes.map((outcome) => [outcome.agent, [outcome.screen.kind, outcome.decision.kind]]))).toEqual({ g: ["unknown", "none"], n: ["shell", "none"] });
+    expect(
+      Object.fromEntries(outcomes.map((outcome) => [outcome.agent, [outcome.screen.kind, outcome.decision.kind]])),
+    ).toEqual({ g: ["unknown", "none"], n: ["shell", "none"] });
     expect(port.sent).toEqual([]);
     expect(status("g").state).toBe("running");
   });
@@ -106,13 +130,24 @@ describe("screen watch on fake CLIs in real tmux panes", () => {
     await ready(yes, "Yes, proceed");
     await ready(no, "Yes, proceed");
     const pids = new Map(lab.panes().map((pane) => [pane.agent, pane.pid]));
-    writeAgentState(state, "y", { preset: "claude", watch: { nudge: "k", nudgeAfterMs: 60_000, nudgesPerHour: 3, answerTrust: true } }, pids.get("y")!);
+    writeAgentState(
+      state,
+      "y",
+      { preset: "claude", watch: { nudge: "k", nudgeAfterMs: 60_000, nudgesPerHour: 3, answerTrust: true } },
+      pids.get("y")!,
+    );
     writeAgentState(state, "z", { preset: "claude", name: "cc" }, pids.get("z")!);
     const port = countingPort(lab);
     const outcomes = await new ScreenWatch(state, port).tick(lab.panes(), Date.now());
-    expect(outcomes.map((outcome) => [outcome.agent, outcome.decision.kind, outcome.typed])).toEqual([["y", "answer-trust", "Enter"], ["z", "block", null]]);
+    expect(outcomes.map((outcome) => [outcome.agent, outcome.decision.kind, outcome.typed])).toEqual([
+      ["y", "answer-trust", "Enter"],
+      ["z", "block", null],
+    ]);
     await ready(yes, "bypass permissions");
-    expect(status("z")).toMatchObject({ state: "blocked", reason: expect.stringContaining("let org answer it with runtimes.cc.answer_trust: true") });
+    expect(status("z")).toMatchObject({
+      state: "blocked",
+      reason: expect.stringContaining("let org answer it with runtimes.cc.answer_trust: true"),
+    });
     expect(port.sent).toEqual(["Enter"]);
   });
 
@@ -124,19 +159,32 @@ describe("screen watch on fake CLIs in real tmux panes", () => {
     const watch = new ScreenWatch(state, port);
     const now = Date.now();
     const [outcome] = await watch.tick(lab.panes(), now);
-    expect(outcome!.decision).toEqual({ kind: "wait", until: now + (2 * 60 + 14) * 60_000, reason: "usage limit: resets 2 hours 14 minutes" });
+    expect(outcome!.decision).toEqual({
+      kind: "wait",
+      until: now + (2 * 60 + 14) * 60_000,
+      reason: "usage limit: resets 2 hours 14 minutes",
+    });
     expect((await watch.tick(lab.panes(), now + 60 * 60_000))[0]!.decision.kind).toBe("wait");
-    expect((await watch.tick(lab.panes(), now + 135 * 60_000))[0]).toMatchObject({ decision: { kind: "nudge" }, typed: "Keep going." });
+    expect((await watch.tick(lab.panes(), now + 135 * 60_000))[0]).toMatchObject({
+      decision: { kind: "nudge" },
+      typed: "Keep going.",
+    });
     expect(status("l").state).toBe("running");
     expect(readFileSync(join(state, "log.md"), "utf8")).toContain("waiting");
   });
 });
 
-test("a screen that moves on between the look and the keystroke takes no keys: gemini's trust dialog turning into its sign-in menu", async () => {
+test("a screen that moves on between the look and the keystroke takes no keys: " +
+  "gemini's trust dialog turning into its sign-in menu", async () => {
   const dir = makeTempDir("org-screen-moved-");
   try {
     const state = join(dir, "state");
-    writeAgentState(state, "g", { preset: "gemini", watch: { nudge: "Keep going.", nudgeAfterMs: 60_000, nudgesPerHour: 3, answerTrust: true } }, process.pid);
+    writeAgentState(
+      state,
+      "g",
+      { preset: "gemini", watch: { nudge: "Keep going.", nudgeAfterMs: 60_000, nudgesPerHour: 3, answerTrust: true } },
+      process.pid,
+    );
     const fixture = (name: string) => readFileSync(join(FIXTURES, "screens", `${name}.txt`), "utf8");
     const screens = [fixture("gemini-0.61.0-trust"), fixture("gemini-0.61.0-sign-in")];
     const sent: string[] = [];
@@ -146,7 +194,9 @@ test("a screen that moves on between the look and the keystroke takes no keys: g
       sendLine: async (_, text) => void sent.push(text),
       sendKeys: async (_, keys) => void sent.push(keys.join(" ")),
     };
-    const [outcome] = await new ScreenWatch(state, port).tick([{ agent: "g", id: "%1", pid: process.pid, dead: false, exitCode: null, exitSignal: null, exitedAt: null }]);
+    const [outcome] = await new ScreenWatch(state, port).tick([
+      { agent: "g", id: "%1", pid: process.pid, dead: false, exitCode: null, exitSignal: null, exitedAt: null },
+    ]);
     expect(outcome).toMatchObject({ decision: { kind: "answer-trust" }, typed: null });
     expect(sent).toEqual([]);
   } finally {
@@ -155,16 +205,31 @@ test("a screen that moves on between the look and the keystroke takes no keys: g
 });
 
 describe("a dead pane's screen", () => {
-  test("is looked at once more when it names no reason: tmux can mark a pane dead before it draws the program's last words", async () => {
+  test("is looked at once more when it names no reason: tmux can mark " +
+    "a pane dead before it draws the program's last words", async () => {
     const dir = makeTempDir("org-screen-");
     try {
       const state = join(dir, "state");
       writeAgentState(state, "r-1", { preset: "claude" }, null);
       const screens = ["", "Unable to connect to Anthropic services\n"];
       let captures = 0;
-      const port: ScreenPort = { capture: async (ids) => new Map([[ids[0]!, screens[Math.min(captures++, 1)]!]]), sendLine: async () => {}, sendKeys: async () => {} };
-      const pane = { agent: "r-1", id: "%1", pid: 123, dead: true, exitCode: 1, exitSignal: null, exitedAt: Date.now() };
-      expect(await new ScreenWatch(state, port).whyBlocked(pane)).toMatch(/^screen shows "Unable to connect to Anthropic services" — this machine cannot reach claude's service/);
+      const port: ScreenPort = {
+        capture: async (ids) => new Map([[ids[0]!, screens[Math.min(captures++, 1)]!]]),
+        sendLine: async () => {},
+        sendKeys: async () => {},
+      };
+      const pane = {
+        agent: "r-1",
+        id: "%1",
+        pid: 123,
+        dead: true,
+        exitCode: 1,
+        exitSignal: null,
+        exitedAt: Date.now(),
+      };
+      expect(await new ScreenWatch(state, port).whyBlocked(pane)).toMatch(
+        /^screen shows "Unable to connect to Anthropic services" — this machine cannot reach claude's service/,
+      );
       expect(captures).toBe(2);
     } finally {
       removeDir(dir);

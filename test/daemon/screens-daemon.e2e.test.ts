@@ -26,7 +26,8 @@ afterEach(() => {
 });
 
 describe("the daemon reads agents' screens", () => {
-  test("an offline CLI that exits is blocked with its fix instead of restart-looping; a sign-in menu is blocked alive; nothing is typed", async () => {
+  test("an offline CLI that exits is blocked with its fix instead of restart-looping; " +
+    "a sign-in menu is blocked alive; nothing is typed", async () => {
     const typed = `/tmp/org-typed-${process.pid}.log`;
     org = createTestOrg({ yaml: orgYaml(typed) });
     const { dir } = org;
@@ -34,18 +35,30 @@ describe("the daemon reads agents' screens", () => {
     const up = runOrg(["up"], { cwd: dir });
     expect(up.code, up.stderr).toBe(0);
     const status = (agent: string) => readJsonFile<AgentStatus>(join(state, "agents", agent, "status.json"));
-    const offline = await pollUntil(() => (status("a-1").state === "blocked" ? status("a-1") : undefined), { what: "a-1 blocked", timeoutMs: 20_000 });
+    const offline = await pollUntil(() => (status("a-1").state === "blocked" ? status("a-1") : undefined), {
+      what: "a-1 blocked",
+      timeoutMs: 20_000,
+    });
     expect(offline.reason).toMatch(/cannot reach|offline|connect/i);
     expect(offline.reason).toContain(" — ");
-    const signin = await pollUntil(() => (status("b-1").state === "blocked" ? status("b-1") : undefined), { what: "b-1 blocked", timeoutMs: 20_000 });
+    const signin = await pollUntil(() => (status("b-1").state === "blocked" ? status("b-1") : undefined), {
+      what: "b-1 blocked",
+      timeoutMs: 20_000,
+    });
     expect(signin.reason).toMatch(/log|sign/i);
     expect(signin.pid).not.toBeNull();
     // Blocked means no restart loop: after two more daemon heartbeats (2 s each), a-1 has not been started again.
-    const starts = () => readFileSync(join(state, "agents", "a-1", "events.jsonl"), "utf8").split("\n").filter((line) => line.includes('"type":"start"')).length;
+    const starts = () =>
+      readFileSync(join(state, "agents", "a-1", "events.jsonl"), "utf8")
+        .split("\n")
+        .filter((line) => line.includes('"type":"start"')).length;
     const before = starts();
     const heartbeat = () => readJsonFile<{ heartbeatAt?: string }>(join(state, "daemon.json")).heartbeatAt;
     const first = await pollUntil(heartbeat, { what: "a heartbeat" });
-    const second = await pollUntil(() => (heartbeat() !== first ? heartbeat() : undefined), { what: "the next heartbeat", timeoutMs: 10_000 });
+    const second = await pollUntil(() => (heartbeat() !== first ? heartbeat() : undefined), {
+      what: "the next heartbeat",
+      timeoutMs: 10_000,
+    });
     await pollUntil(() => heartbeat() !== second, { what: "one more heartbeat", timeoutMs: 10_000 });
     expect(starts()).toBe(before);
     expect(before).toBeLessThanOrEqual(2);

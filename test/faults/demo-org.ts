@@ -19,7 +19,11 @@ export function countRows(org: DemoOrg): number {
 /** Wait until results.tsv has grown by `more` rows: the org is making progress. */
 export async function waitForRows(org: DemoOrg, more: number, timeoutMs = 90_000): Promise<void> {
   const target = countRows(org) + more;
-  await pollUntil(() => countRows(org) >= target, { what: `${target} rows in results.tsv`, timeoutMs, intervalMs: 200 });
+  await pollUntil(() => countRows(org) >= target, {
+    what: `${target} rows in results.tsv`,
+    timeoutMs,
+    intervalMs: 200,
+  });
 }
 
 export function readDaemonPid(org: DemoOrg): number | undefined {
@@ -30,7 +34,9 @@ export function readDaemonPid(org: DemoOrg): number | undefined {
 /** What the daemon's control pane shows, scrollback included: where it tells a person what went wrong. */
 export function readControlPane(org: DemoOrg): string {
   const record = JSON.parse(readFileSync(join(org.dir, "state/org.json"), "utf8")) as { controlPaneId?: string };
-  return record.controlPaneId ? tmux(org.socket, ["capture-pane", "-p", "-J", "-S", "-", "-t", record.controlPaneId]).out : "";
+  return record.controlPaneId
+    ? tmux(org.socket, ["capture-pane", "-p", "-J", "-S", "-", "-t", record.controlPaneId]).out
+    : "";
 }
 
 /** No request waits in state/queue: whatever was submitted has its verdict. */
@@ -39,7 +45,10 @@ export function queueIsEmpty(org: DemoOrg): boolean {
   return !existsSync(queue) || readdirSync(queue).every((name) => !name.endsWith(".json"));
 }
 
-/** What afterEach does: `org down`, the tmux server for sure, and the folder unless ORG_FAULTS_KEEP asks for a post-mortem. */
+/**
+ * What afterEach does: `org down`, the tmux server for sure,
+ * and the folder unless ORG_FAULTS_KEEP asks for a post-mortem.
+ */
 export function removeDemoOrg(org: DemoOrg): void {
   runOrg(["down"], { cwd: org.dir });
   tmux(org.socket, ["kill-server"]);

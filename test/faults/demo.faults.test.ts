@@ -35,8 +35,13 @@ afterEach(() => {
 
 /** What every agent's pane shows, scrollback included: where an agent's `org submit` says what went wrong. */
 function readAgentPanes(current: DemoOrg): string {
-  const record = JSON.parse(readFileSync(join(current.dir, "state/org.json"), "utf8")) as { agents: { paneId?: string }[] };
-  return record.agents.filter((agent) => agent.paneId).map((agent) => tmux(current.socket, ["capture-pane", "-p", "-J", "-S", "-", "-t", agent.paneId!]).out).join("\n");
+  const record = JSON.parse(readFileSync(join(current.dir, "state/org.json"), "utf8")) as {
+    agents: { paneId?: string }[];
+  };
+  return record.agents
+    .filter((agent) => agent.paneId)
+    .map((agent) => tmux(current.socket, ["capture-pane", "-p", "-J", "-S", "-", "-t", agent.paneId!]).out)
+    .join("\n");
 }
 
 /** `org down`, then every invariant and state file; the org must be gone. */
@@ -45,8 +50,10 @@ function downAndCheck(current: DemoOrg): void {
 }
 
 describe("faults on the demo org: nothing is lost", () => {
-  test(`kill -9 of the daemon ${KILLS} times (at random, during a verify run, right after a row), each followed by org up`, async () => {
-    // Runs 5 s longer than the demo's own, as a training would be: a run the killed daemon left outlives the next one's start.
+  test(`kill -9 of the daemon ${KILLS} times (at random, during a verify run, ` +
+    `right after a row), each followed by org up`, async () => {
+    // Runs 5 s longer than the demo's own, as a training would be:
+    // a run the killed daemon left outlives the next one's start.
     org = createTestOrg({ demo: { verifyCommand: ["bash", "-c", "sleep 5; exec node train.mjs"] } });
     startDemo(org);
     await waitForRows(org, 2);
@@ -60,9 +67,15 @@ describe("faults on the demo org: nothing is lost", () => {
     }
     await waitForRows(org, 2);
     const sampled = sampler.stop();
-    console.log(`${KILLS} kills, ${betweenRowAndReset} between a row and its reset; rows ${countRows(org)}; answered from a killed daemon's row: ${countRecoveredRows(org)}; slot samples ${sampled.samples}, doubled ${sampled.doubled.length}; over the queue cap ${sampled.overCap.length}; left 1 s after org up: ${left.length}`);
+    console.log(
+      `${KILLS} kills, ${betweenRowAndReset} between a row and its reset; rows ${countRows(org)}; ` +
+        `answered from a killed daemon's row: ${countRecoveredRows(org)}; slot samples ${sampled.samples}, ` +
+        `doubled ${sampled.doubled.length}; over the queue cap ${sampled.overCap.length}; left 1 s after org up: ` +
+        `${left.length}`,
+    );
     if (KILLS >= KILL_MOMENTS.length) expect(betweenRowAndReset).toBeGreaterThan(0);
-    // A slot never holds a run next to one a killed daemon left, and nothing of a dead daemon outlives the next one's start.
+    // A slot never holds a run next to one a killed daemon left,
+    // and nothing of a dead daemon outlives the next one's start.
     expect(sampled.doubled).toEqual([]);
     expect(sampled.overCap).toEqual([]);
     expect(left).toEqual([]);
@@ -83,39 +96,67 @@ describe("faults on the demo org: nothing is lost", () => {
     org = createTestOrg({ demo: {} });
     startDemo(org);
     await waitForRows(org, 2);
-    const panes = tmux(org.socket, ["list-panes", "-s", "-F", "#{pane_id} #{@org_agent}"]).out.split("\n").filter((line) => line.endsWith(" researcher-1"));
+    const panes = tmux(org.socket, ["list-panes", "-s", "-F", "#{pane_id} #{@org_agent}"])
+      .out.split("\n")
+      .filter((line) => line.endsWith(" researcher-1"));
     expect(panes).toHaveLength(1);
     tmux(org.socket, ["kill-pane", "-t", panes[0]!.split(" ")[0]!]);
     const up = runOrg(["up", "--no-attach"], { cwd: org.dir });
     expect(up.code).toBe(0);
     expect(up.stdout).toContain("+ add researcher-1 (its pane is gone)");
-    await pollUntil(() => tmux(org!.socket, ["list-panes", "-s", "-F", "#{@org_agent} #{pane_dead}"]).out.includes("researcher-1 0"), { what: "researcher-1's pane back", timeoutMs: 30_000 });
+    await pollUntil(
+      () => tmux(org!.socket, ["list-panes", "-s", "-F", "#{@org_agent} #{pane_dead}"]).out.includes("researcher-1 0"),
+      { what: "researcher-1's pane back", timeoutMs: 30_000 },
+    );
     await waitForRows(org, 2);
     downAndCheck(org);
   }, 300_000);
 
-  test("an agent that exits at once forever: backed off, marked failed after max_restarts, the others go on, no CPU spin", async () => {
+  test("an agent that exits at once forever: backed off, " +
+    "marked failed after max_restarts, the others go on, no CPU spin", async () => {
     org = createTestOrg({
-      demo: { extraRoles: { crasher: `{ command: ["${bin("exit-now")}"] }` }, supervisor: "{ backoff: 300ms, max_backoff: 2s, max_restarts: 5, healthy_after: 10s }" },
+      demo: {
+        extraRoles: { crasher: `{ command: ["${bin("exit-now")}"] }` },
+        supervisor: "{ backoff: 300ms, max_backoff: 2s, max_restarts: 5, healthy_after: 10s }",
+      },
     });
     startDemo(org);
     const events = join(org.dir, "state/agents/crasher-1/events.jsonl");
     // From the first exit on, past the daemon's own start-up: what the crash loop costs.
-    await pollUntil(() => existsSync(events) && readFileSync(events, "utf8").includes('"type":"exit"'), { what: "crasher-1's first exit", timeoutMs: 30_000 });
+    await pollUntil(() => existsSync(events) && readFileSync(events, "utf8").includes('"type":"exit"'), {
+      what: "crasher-1's first exit",
+      timeoutMs: 30_000,
+    });
     const cpu = startCpuWindow(await pollUntil(() => readDaemonPid(org!), { what: "daemon.json" }));
     const status = join(org.dir, "state/agents/crasher-1/status.json");
-    await pollUntil(() => existsSync(status) && (JSON.parse(readFileSync(status, "utf8")) as { state: string }).state === "failed", { what: "crasher-1 failed", timeoutMs: 60_000 });
+    await pollUntil(
+      () => existsSync(status) && (JSON.parse(readFileSync(status, "utf8")) as { state: string }).state === "failed",
+      { what: "crasher-1 failed", timeoutMs: 60_000 },
+    );
     // The researchers never noticed: their experiments keep landing after the crasher gave up.
-    const researched = () => readFileSync(join(org!.dir, "state/results.tsv"), "utf8").split("\n").filter((line) => /\tresearcher-\d+\t/.test(line) && !line.includes("\tbaseline\t")).length;
+    const researched = () =>
+      readFileSync(join(org!.dir, "state/results.tsv"), "utf8")
+        .split("\n")
+        .filter((line) => /\tresearcher-\d+\t/.test(line) && !line.includes("\tbaseline\t")).length;
     const before = researched();
     await pollUntil(() => researched() >= before + 2, { what: "two more researcher rows", timeoutMs: 90_000 });
     const used = cpu();
-    console.log(`crash loop: daemon used ${(used.share * 100).toFixed(1)}% of a core over ${used.seconds.toFixed(1)} s`);
+    console.log(
+      `crash loop: daemon used ${(used.share * 100).toFixed(1)}% of a core over ${used.seconds.toFixed(1)} s`,
+    );
     expect(used.share).toBeLessThan(0.2);
-    const exits = readFileSync(events, "utf8").split("\n").filter(Boolean)
-      .map((line) => JSON.parse(line) as { at: string; type: string; reason?: string }).filter((event) => event.type === "exit");
+    const exits = readFileSync(events, "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { at: string; type: string; reason?: string })
+      .filter((event) => event.type === "exit");
     expect(exits.map((event) => event.reason!.replace(/ in [\d.]+m?s$/, "").replace(/^.*; /, ""))).toEqual([
-      "restart 1/5", "restart 2/5", "restart 3/5", "restart 4/5", "restart 5/5", "gave up after 5 restarts without a run lasting 10s",
+      "restart 1/5",
+      "restart 2/5",
+      "restart 3/5",
+      "restart 4/5",
+      "restart 5/5",
+      "gave up after 5 restarts without a run lasting 10s",
     ]);
     // Backoff 300ms doubling to 2s: 0.3 + 0.6 + 1.2 + 2 + 2 s at least between the first exit and the last.
     expect(Date.parse(exits.at(-1)!.at) - Date.parse(exits[0]!.at)).toBeGreaterThanOrEqual(5500);
@@ -132,16 +173,29 @@ describe("faults on the demo org: nothing is lost", () => {
     await waitForRows(org, 2);
     const filler = join(state, "filler");
     // dd stops with "No space left on device": the disk is full.
-    expect(spawnSync("dd", ["if=/dev/zero", `of=${filler}`, "bs=64k"], { encoding: "utf8" }).stderr).toContain("No space left on device");
+    expect(spawnSync("dd", ["if=/dev/zero", `of=${filler}`, "bs=64k"], { encoding: "utf8" }).stderr).toContain(
+      "No space left on device",
+    );
     const full = countRows(org);
-    // The verifier meets the full disk too: it says so (a run cut short, or the pause below sandbox.disk.floor) and keeps
+    // The verifier meets the full disk too: it says so (a run cut
+    // short, or the pause below sandbox.disk.floor) and keeps
     // the request queued instead of recording a false crash.
-    await pollUntil(() => /verifier( paused)?: .*(no space left on|free on the disk of state)/i.test(readControlPane(org!)), { what: "the verifier saying the disk is full", timeoutMs: 60_000 });
+    await pollUntil(
+      () => /verifier( paused)?: .*(no space left on|free on the disk of state)/i.test(readControlPane(org!)),
+      { what: "the verifier saying the disk is full", timeoutMs: 60_000 },
+    );
     const status = runOrg(["status"], { cwd: org.dir });
     expect(`${status.stdout}${status.stderr}`).not.toMatch(/^\s+at /m);
     expect(`${status.stdout}${status.stderr}`).not.toMatch(/not running/);
-    // The agents' own `org submit`s meet it once the heartbeat is stale: they name the disk and the running daemon, never "not running".
-    await pollUntil(() => /no space left on the disk mounted at .* free\): the org's daemon \(pid \d+\) is running but cannot write its heartbeat/.test(readAgentPanes(org!)), { what: "a submit naming the full disk under a running daemon", timeoutMs: 90_000 });
+    // The agents' own `org submit`s meet it once the heartbeat is stale:
+    // they name the disk and the running daemon, never "not running".
+    await pollUntil(
+      () =>
+        /no space left on the disk mounted at .* free\): the org's daemon \(pid \d+\) is running but cannot write its heartbeat/.test(
+          readAgentPanes(org!),
+        ),
+      { what: "a submit naming the full disk under a running daemon", timeoutMs: 90_000 },
+    );
     expect(readAgentPanes(org)).not.toMatch(/not running|went down/);
     expect(readControlPane(org)).toMatch(/heartbeat: no space left on the disk mounted at .* free\): could not write /);
     rmSync(filler);
@@ -153,11 +207,22 @@ describe("faults on the demo org: nothing is lost", () => {
 
   test("a verify command that hangs and forks children is killed as a group, no orphans", async () => {
     org = createTestOrg({
-      demo: { count: 1, runtime: `{ command: ["${bin("forever")}"] }`, verifyCommand: [bin("hang-fork")], timeout: "3s" },
+      demo: {
+        count: 1,
+        runtime: `{ command: ["${bin("forever")}"] }`,
+        verifyCommand: [bin("hang-fork")],
+        timeout: "3s",
+      },
     });
     startDemo(org);
-    await pollUntil(() => countRows(org!) > 0 && readFileSync(join(org!.dir, "state/results.tsv"), "utf8").includes("\tcrash\t"), { what: "the hung baseline recorded as crash", timeoutMs: 60_000 });
-    await pollUntil(() => findLeftovers(org!.dir, "none").filter((line) => line.includes("sleep 3600")).length === 0, { what: "no hang-fork child left", timeoutMs: 10_000 });
+    await pollUntil(
+      () => countRows(org!) > 0 && readFileSync(join(org!.dir, "state/results.tsv"), "utf8").includes("\tcrash\t"),
+      { what: "the hung baseline recorded as crash", timeoutMs: 60_000 },
+    );
+    await pollUntil(() => findLeftovers(org!.dir, "none").filter((line) => line.includes("sleep 3600")).length === 0, {
+      what: "no hang-fork child left",
+      timeoutMs: 10_000,
+    });
     downAndCheck(org);
   }, 120_000);
 
@@ -192,7 +257,10 @@ describe("faults on the demo org: nothing is lost", () => {
     for (const [index, agent] of ["researcher-1", "researcher-2", "researcher-1"].entries()) {
       await pollUntil(() => queueIsEmpty(org!), { what: "an empty queue", timeoutMs: 60_000 });
       tampered.push(commitTamper(org, agent, String(index)));
-      await pollUntil(() => statusesOf(org!, [tampered.at(-1)!]).length === 1, { what: `a row for ${tampered.at(-1)}`, timeoutMs: 60_000 });
+      await pollUntil(() => statusesOf(org!, [tampered.at(-1)!]).length === 1, {
+        what: `a row for ${tampered.at(-1)}`,
+        timeoutMs: 60_000,
+      });
     }
     expect(statusesOf(org, tampered)).toEqual(["reject", "reject", "reject"]);
     expect(countRows(org)).toBeGreaterThanOrEqual(5);

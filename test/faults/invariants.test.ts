@@ -2,12 +2,31 @@ import { describe, expect, test } from "vitest";
 import { checkInvariants, findLostExperiments, type OrgFacts } from "./invariants.js";
 
 const BASE = "b".repeat(40);
-const row = (agent: string, commit: string, status: string, description: string) => ({ agent, commit: commit.slice(0, 7), status, description });
-const verdict = (id: string, agent: string, commit: string, description: string, kind: string) => ({ id, agent, commit, description, verdict: kind });
+const row = (agent: string, commit: string, status: string, description: string) => ({
+  agent,
+  commit: commit.slice(0, 7),
+  status,
+  description,
+});
+const verdict = (id: string, agent: string, commit: string, description: string, kind: string) => ({
+  id,
+  agent,
+  commit,
+  description,
+  verdict: kind,
+});
 const good = (): OrgFacts => ({
   baseCommit: BASE,
-  rows: [row("r-1", BASE, "keep", "baseline"), row("r-1", "c1".repeat(20), "keep", "lr up"), row("r-1", "c2".repeat(20), "discard", "lr down")],
-  verdicts: [verdict("1-r-1-baseline", "r-1", BASE, "baseline", "baseline"), verdict("2-r-1-c1", "r-1", "c1".repeat(20), "lr up", "keep"), verdict("3-r-1-c2", "r-1", "c2".repeat(20), "lr down", "discard")],
+  rows: [
+    row("r-1", BASE, "keep", "baseline"),
+    row("r-1", "c1".repeat(20), "keep", "lr up"),
+    row("r-1", "c2".repeat(20), "discard", "lr down"),
+  ],
+  verdicts: [
+    verdict("1-r-1-baseline", "r-1", BASE, "baseline", "baseline"),
+    verdict("2-r-1-c1", "r-1", "c1".repeat(20), "lr up", "keep"),
+    verdict("3-r-1-c2", "r-1", "c2".repeat(20), "lr down", "discard"),
+  ],
   runs: ["1-r-1-baseline", "2-r-1-c1", "3-r-1-c2"],
   queued: [],
   branches: [{ agent: "r-1", head: "c1".repeat(20), commits: ["c1".repeat(20)] }],
@@ -47,10 +66,17 @@ describe("the faults invariants", () => {
     ]);
   });
 
-  test("an agent that left its kept commit for another's keep (the org best) lost nothing; a branch on neither did", () => {
+  test("an agent that left its kept commit for another's keep " +
+    "(the org best) lost nothing; a branch on neither did", () => {
     const facts = good();
-    facts.rows.push(row("r-2", "e1".repeat(20), "keep", "wd down"), row("org", "e2".repeat(20), "keep", "stack e1e1e1e onto c1c1c1c"));
-    facts.verdicts.push(verdict("4-r-2-e1", "r-2", "e1".repeat(20), "wd down", "keep"), verdict("5-org-e2", "org", "e2".repeat(20), "stack e1e1e1e onto c1c1c1c", "keep"));
+    facts.rows.push(
+      row("r-2", "e1".repeat(20), "keep", "wd down"),
+      row("org", "e2".repeat(20), "keep", "stack e1e1e1e onto c1c1c1c"),
+    );
+    facts.verdicts.push(
+      verdict("4-r-2-e1", "r-2", "e1".repeat(20), "wd down", "keep"),
+      verdict("5-org-e2", "org", "e2".repeat(20), "stack e1e1e1e onto c1c1c1c", "keep"),
+    );
     facts.runs.push("4-r-2-e1", "5-org-e2");
     facts.branches[0] = { agent: "r-1", head: "e2".repeat(20), commits: ["e2".repeat(20), "e1".repeat(20)] };
     expect(checkInvariants(facts)).toEqual([]);
@@ -68,7 +94,8 @@ describe("the faults invariants", () => {
     expect(checkInvariants(facts)).toEqual(["r-1's branch still holds c5c5c5c, which results.tsv says was not kept"]);
   });
 
-  test("a commit submitted again is answered from its one row; the same commit judged twice under two descriptions is named", () => {
+  test("a commit submitted again is answered from its one row; " +
+    "the same commit judged twice under two descriptions is named", () => {
     const facts = good();
     facts.verdicts.push(verdict("4-r-1-c1", "r-1", "c1".repeat(20), "idea after a restart", "keep"));
     expect(checkInvariants(facts)).toEqual([]);

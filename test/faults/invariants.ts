@@ -54,15 +54,22 @@ export function checkInvariants(facts: OrgFacts): string[] {
     if (rows.length !== 1) problems.push(`experiment ${verdict.id} has ${rows.length} rows in results.tsv, not 1`);
   }
   for (const row of facts.rows) {
-    const answered = facts.verdicts.some((verdict) => verdict.agent === row.agent && sameCommit(row.commit, verdict.commit));
+    const answered = facts.verdicts.some(
+      (verdict) => verdict.agent === row.agent && sameCommit(row.commit, verdict.commit),
+    );
     // A daemon killed between the row and the verdict leaves the request queued: the next one answers it from the row.
-    const pending = facts.queued.some((request) => request.agent === row.agent && sameCommit(request.commit, row.commit));
-    if (!answered && !pending) problems.push(`row ${row.agent} ${row.commit} ${row.status} "${row.description}" answers no experiment`);
+    const pending = facts.queued.some(
+      (request) => request.agent === row.agent && sameCommit(request.commit, row.commit),
+    );
+    if (!answered && !pending)
+      problems.push(`row ${row.agent} ${row.commit} ${row.status} "${row.description}" answers no experiment`);
   }
   const baselines = new Map<string, number>();
-  for (const row of facts.rows.filter((row) => row.description === "baseline")) baselines.set(row.agent, (baselines.get(row.agent) ?? 0) + 1);
+  for (const row of facts.rows.filter((row) => row.description === "baseline"))
+    baselines.set(row.agent, (baselines.get(row.agent) ?? 0) + 1);
   for (const [agent, count] of baselines) if (count > 1) problems.push(`${agent} has ${count} baseline rows`);
-  for (const run of unknownRuns(facts)) problems.push(`run ${run} reached the verifier but has neither a verdict nor a queue entry: lost`);
+  for (const run of unknownRuns(facts))
+    problems.push(`run ${run} reached the verifier but has neither a verdict nor a queue entry: lost`);
   for (const branch of facts.branches) problems.push(...checkBranch(facts, branch));
   problems.push(...facts.leftovers.map((leftover) => `left running after org down: ${leftover}`));
   return problems;
@@ -70,7 +77,10 @@ export function checkInvariants(facts: OrgFacts): string[] {
 
 /** Experiments that reached the verifier and left no row: judged without one, or run and forgotten. */
 export function findLostExperiments(facts: OrgFacts): string[] {
-  return [...facts.verdicts.filter((verdict) => rowsOf(facts, verdict).length === 0).map((verdict) => verdict.id), ...unknownRuns(facts)];
+  return [
+    ...facts.verdicts.filter((verdict) => rowsOf(facts, verdict).length === 0).map((verdict) => verdict.id),
+    ...unknownRuns(facts),
+  ];
 }
 
 // By commit, not description: a commit is judged once, and a later request for it is answered from that row.
@@ -83,29 +93,35 @@ function unknownRuns(facts: OrgFacts): string[] {
   return facts.runs.filter((run) => !known.has(run));
 }
 
-// Past the kept commit a branch holds only commits on their way: a judged one stays only under a newer one still to judge,
+// Past the kept commit a branch holds only commits on their way:
+// a judged one stays only under a newer one still to judge,
 // because the verifier never resets a branch that has moved on.
 function checkBranch(facts: OrgFacts, branch: BranchFact): string[] {
   const rows = facts.rows.filter((row) => row.agent === branch.agent);
-  const kept = rows.filter((row) => row.status === "keep" && row.description !== "baseline").at(-1)?.commit ?? facts.baseCommit;
+  const kept =
+    rows.filter((row) => row.status === "keep" && row.description !== "baseline").at(-1)?.commit ?? facts.baseCommit;
   const keptIndex = findAnchor(facts, branch, kept);
   if (keptIndex < 0) return [`${branch.agent}'s branch lost its kept commit ${short(kept)}`];
   const newer = branch.commits.slice(0, keptIndex);
-  const queued = (commit: string) => facts.queued.some((request) => request.agent === branch.agent && sameCommit(request.commit, commit));
+  const queued = (commit: string) =>
+    facts.queued.some((request) => request.agent === branch.agent && sameCommit(request.commit, commit));
   const judged = (commit: string) => rows.some((row) => sameCommit(row.commit, commit));
   const problems: string[] = [];
   newer.forEach((commit, index) => {
     const awaited = newer.slice(0, index).some((above) => queued(above) || !judged(above));
-    if (judged(commit) && !queued(commit) && !awaited) problems.push(`${branch.agent}'s branch still holds ${short(commit)}, which results.tsv says was not kept`);
+    if (judged(commit) && !queued(commit) && !awaited)
+      problems.push(`${branch.agent}'s branch still holds ${short(commit)}, which results.tsv says was not kept`);
   });
   return problems;
 }
 
-// An agent may leave its own best for the org's, a commit another agent (or the org's stacking) kept: the built-in researcher does.
+// An agent may leave its own best for the org's, a commit another
+// agent (or the org's stacking) kept: the built-in researcher does.
 function findAnchor(facts: OrgFacts, branch: BranchFact, kept: string): number {
   if (sameCommit(kept, facts.baseCommit)) return branch.commits.length;
   const own = branch.commits.findIndex((commit) => sameCommit(commit, kept));
   if (own >= 0) return own;
-  const keptByOthers = (commit: string) => facts.rows.some((row) => row.agent !== branch.agent && row.status === "keep" && sameCommit(row.commit, commit));
+  const keptByOthers = (commit: string) =>
+    facts.rows.some((row) => row.agent !== branch.agent && row.status === "keep" && sameCommit(row.commit, commit));
   return branch.commits.findIndex(keptByOthers);
 }

@@ -9,14 +9,21 @@ import { readDescendants, stillRunning, type ProcFact } from "./proc-table.js";
 import { readDaemonPid } from "./demo-org.js";
 import { type DemoOrg } from "../helpers/test-org/index.js";
 
-/** random: any time; verify-run: while a verify command runs; after-row: the instant a results row lands, before its reset. */
+/**
+ * random: any time; verify-run: while a verify command runs;
+ * after-row: the instant a results row lands, before its reset.
+ */
 export const KILL_MOMENTS = ["random", "verify-run", "after-row"] as const;
 export type KillMoment = (typeof KILL_MOMENTS)[number];
 
 /** Kill the daemon at `moment`, bring it back with `org up`, and wait for the new one. rowPending: it died with the
  * latest row written but its request not yet cleared, the window between the row and the reset. inRun: a verify run
  * of its was alive the instant before it died. */
-export async function killDaemonAt(org: DemoOrg, moment: KillMoment, rng: Rng): Promise<{ pid: number; rowPending: boolean; inRun: boolean; left: string[] }> {
+export async function killDaemonAt(
+  org: DemoOrg,
+  moment: KillMoment,
+  rng: Rng,
+): Promise<{ pid: number; rowPending: boolean; inRun: boolean; left: string[] }> {
   const pid = await pollUntil(() => readDaemonPid(org), { what: "daemon.json" });
   let children: ProcFact[] = [];
   let inRun = false;
@@ -35,7 +42,11 @@ export async function killDaemonAt(org: DemoOrg, moment: KillMoment, rng: Rng): 
     kill();
   } else if (moment === "verify-run") {
     // A run's child record naming a live process: a changed .log file may be a run already over.
-    await pollUntil(() => findLiveVerifyRuns(org.dir).length > 0 || undefined, { what: "a verify run in progress", timeoutMs: 90_000, intervalMs: 50 });
+    await pollUntil(() => findLiveVerifyRuns(org.dir).length > 0 || undefined, {
+      what: "a verify run in progress",
+      timeoutMs: 90_000,
+      intervalMs: 50,
+    });
     // The demo's runs take a few seconds: somewhere inside one.
     await sleep(rng.int(50, 500));
     kill();
@@ -52,8 +63,12 @@ export async function killDaemonAt(org: DemoOrg, moment: KillMoment, rng: Rng): 
     return current !== undefined && current !== pid && isRunning(current) ? current : undefined;
   }, { what: "a new daemon after org up", timeoutMs: 30_000 });
   // The new daemon ends what its predecessor left before its first heartbeat; a second is all it may take.
-  const left = await pollUntil(() => (stillRunning(children).length === 0 ? [] : undefined), { what: "nothing of the killed daemon left", timeoutMs: 1000 })
-    .catch(() => stillRunning(children).map((fact) => `pid ${fact.pid} (${fact.cmdline.slice(0, 100)}) of killed daemon ${pid}`));
+  const left = await pollUntil(() => (stillRunning(children).length === 0 ? [] : undefined), {
+    what: "nothing of the killed daemon left",
+    timeoutMs: 1000,
+  }).catch(() =>
+    stillRunning(children).map((fact) => `pid ${fact.pid} (${fact.cmdline.slice(0, 100)}) of killed daemon ${pid}`),
+  );
   return { pid: next, rowPending, inRun, left };
 }
 
@@ -74,7 +89,11 @@ function findLiveVerifyRuns(root: string): number[] {
 
 function isLastRowQueued(org: DemoOrg): boolean {
   if (!existsSync(join(org.dir, "state/results.tsv"))) return false;
-  const [commit, , , , , agent] = readFileSync(join(org.dir, "state/results.tsv"), "utf8").trimEnd().split("\n").at(-1)!.split("\t");
+  const [commit, , , , , agent] = readFileSync(join(org.dir, "state/results.tsv"), "utf8")
+    .trimEnd()
+    .split("\n")
+    .at(-1)!
+    .split("\t");
   const queue = join(org.dir, "state/queue");
   return readdirSync(queue).filter((name) => name.endsWith(".json")).some((name) => {
     const request = JSON.parse(readFileSync(join(queue, name), "utf8")) as { agent: string; commit: string };
@@ -88,7 +107,12 @@ export function countRecoveredRows(org: DemoOrg): number {
   return existsSync(log) ? readFileSync(log, "utf8").split("before the daemon stopped; not run again").length - 1 : 0;
 }
 
-function onChange(dir: string, matches: (name: string) => boolean, then: () => void = () => undefined, timeoutMs = 90_000): Promise<void> {
+function onChange(
+  dir: string,
+  matches: (name: string) => boolean,
+  then: () => void = () => undefined,
+  timeoutMs = 90_000,
+): Promise<void> {
   return new Promise((resolve, reject) => {
     const watcher = watch(dir, (_event, name) => {
       if (!name || !matches(name)) return;

@@ -36,21 +36,33 @@ function readProc(pid: number): ProcFact | undefined {
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
     if (fields[0] === "Z") return undefined;
     const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " ").trim();
-    return { pid, ppid: Number(fields[1]), pgid: Number(fields[2]), startTicks: Number(fields[19]), cwd: readlinkSync(`/proc/${pid}/cwd`), cmdline };
+    return {
+      pid,
+      ppid: Number(fields[1]),
+      pgid: Number(fields[2]),
+      startTicks: Number(fields[19]),
+      cwd: readlinkSync(`/proc/${pid}/cwd`),
+      cmdline,
+    };
   } catch {
     // Gone between the listing and the read.
     return undefined;
   }
 }
 
-/** The process's descendants, read through each task's /proc children file: a few reads, quick enough to run just before a kill. */
+/**
+ * The process's descendants, read through each task's /proc children
+ * file: a few reads, quick enough to run just before a kill.
+ */
 export function readDescendants(pid: number): ProcFact[] {
   const found: ProcFact[] = [];
   const queue = [pid];
   while (queue.length > 0) {
     const parent = queue.shift()!;
     for (const task of readOrNothing(() => readdirSync(`/proc/${parent}/task`))) {
-      const children = readOrNothing(() => readFileSync(`/proc/${parent}/task/${task}/children`, "utf8").split(" ").filter(Boolean).map(Number));
+      const children = readOrNothing(() =>
+        readFileSync(`/proc/${parent}/task/${task}/children`, "utf8").split(" ").filter(Boolean).map(Number),
+      );
       for (const child of children) {
         const fact = readProc(child);
         if (fact) found.push(fact);
@@ -82,7 +94,11 @@ export function stillRunning(facts: ProcFact[]): ProcFact[] {
 
 /** Samples the org every `everyMs` until stopped: every moment two verify groups shared a slot, or an agent had more
  * distinct candidates queued on disk than `cap`. */
-export function sampleOrg(root: string, cap: number, everyMs = 100): { stop(): { samples: number; doubled: string[]; overCap: string[] } } {
+export function sampleOrg(
+  root: string,
+  cap: number,
+  everyMs = 100,
+): { stop(): { samples: number; doubled: string[]; overCap: string[] } } {
   let samples = 0;
   const doubled: string[] = [];
   const overCap: string[] = [];
@@ -103,8 +119,13 @@ function queuedCandidates(queue: string): Map<string, Set<string>> {
   const byAgent = new Map<string, Set<string>>();
   for (const name of readOrNothing(() => readdirSync(queue).filter((entry) => entry.endsWith(".json")))) {
     try {
-      const request = JSON.parse(readFileSync(join(queue, name), "utf8")) as { agent: string; commit: string; kind: string };
-      if (request.kind === "candidate") byAgent.set(request.agent, (byAgent.get(request.agent) ?? new Set()).add(request.commit.slice(0, 7)));
+      const request = JSON.parse(readFileSync(join(queue, name), "utf8")) as {
+        agent: string;
+        commit: string;
+        kind: string;
+      };
+      if (request.kind === "candidate")
+        byAgent.set(request.agent, (byAgent.get(request.agent) ?? new Set()).add(request.commit.slice(0, 7)));
     } catch {
       // Cleared or half-written between the listing and the read.
     }

@@ -22,7 +22,10 @@ const rng = createRng(SEED);
 // The tamperer runs `forever`: only the soak commits in its worktree, so every tampered commit is ours alone.
 const TAMPERER = "tamperer-1";
 
-const moments = Object.fromEntries(KILL_MOMENTS.map((moment) => [moment, 0])) as Record<(typeof KILL_MOMENTS)[number], number>;
+const moments = Object.fromEntries(KILL_MOMENTS.map((moment) => [moment, 0])) as Record<
+  (typeof KILL_MOMENTS)[number],
+  number
+>;
 // What a killed daemon left running one second after the next one started: must stay empty.
 const leftByKilledDaemons: string[] = [];
 
@@ -43,11 +46,19 @@ async function inject(org: DemoOrg, kind: Fault, tampered: string[]): Promise<st
     return moment;
   }
   if (kind === "pane-kill") {
-    const panes = tmux(org.socket, ["list-panes", "-s", "-F", "#{pane_id} #{@org_agent}"]).out.split("\n").filter((line) => /^%\d+ researcher-\d+$/.test(line));
+    const panes = tmux(org.socket, ["list-panes", "-s", "-F", "#{pane_id} #{@org_agent}"])
+      .out.split("\n")
+      .filter((line) => /^%\d+ researcher-\d+$/.test(line));
     const [pane, agent] = rng.pick(panes).split(" ");
     tmux(org.socket, ["kill-pane", "-t", pane!]);
     await up(org);
-    await pollUntil(() => tmux(org.socket, ["list-panes", "-s", "-F", "#{@org_agent} #{pane_dead}"]).out.split("\n").includes(`${agent} 0`), { what: `${agent}'s pane back`, timeoutMs: 60_000 });
+    await pollUntil(
+      () =>
+        tmux(org.socket, ["list-panes", "-s", "-F", "#{@org_agent} #{pane_dead}"])
+          .out.split("\n")
+          .includes(`${agent} 0`),
+      { what: `${agent}'s pane back`, timeoutMs: 60_000 },
+    );
     return agent!;
   }
   if (kind === "server-kill") {
@@ -60,8 +71,10 @@ async function inject(org: DemoOrg, kind: Fault, tampered: string[]): Promise<st
     writeFileSync(join(org.repo, ".git/index.lock"), "");
     return "";
   }
-  // Sixteen researchers keep the verifier busy: a tampered commit may wait minutes in the queue, so none is piled on top.
-  if (tampered.length && statusesOf(org, [tampered.at(-1)!]).length === 0) return "skipped: the last tampered commit still waits for its verdict";
+  // Sixteen researchers keep the verifier busy: a tampered commit
+  // may wait minutes in the queue, so none is piled on top.
+  if (tampered.length && statusesOf(org, [tampered.at(-1)!]).length === 0)
+    return "skipped: the last tampered commit still waits for its verdict";
   tampered.push(commitTamper(org, TAMPERER, String(tampered.length)));
   return tampered.at(-1)!;
 }
@@ -89,7 +102,11 @@ async function soak(): Promise<number> {
       await new Promise((resolve) => setTimeout(resolve, rng.int(0, 10_000)));
     }
     // The last tampered commit gets its verdict before the count; behind a long queue that can take a while.
-    if (tampered.length) await pollUntil(() => statusesOf(org, [tampered.at(-1)!]).length > 0, { what: "the last tampered commit judged", timeoutMs: 600_000 });
+    if (tampered.length)
+      await pollUntil(() => statusesOf(org, [tampered.at(-1)!]).length > 0, {
+        what: "the last tampered commit judged",
+        timeoutMs: 600_000,
+      });
   } catch (caught) {
     error = (caught as Error).message;
   }
@@ -104,9 +121,12 @@ async function soak(): Promise<number> {
     experiments: facts.rows.length, verdicts: facts.verdicts.length, queuedAtEnd: facts.queued.length,
     faults, daemonKillMoments: moments, faultsTotal: Object.values(faults).reduce((sum, count) => sum + count, 0),
     answeredFromKilledDaemonsRow: countRecoveredRows(org),
-    slotSamples: sampled.samples, slotsDoubled: sampled.doubled, queueOverCap: sampled.overCap, leftOneSecondAfterUp: leftByKilledDaemons,
+    slotSamples: sampled.samples, slotsDoubled: sampled.doubled, queueOverCap: sampled.overCap,
+    leftOneSecondAfterUp: leftByKilledDaemons,
     rowsLost: findLostExperiments(facts).length,
-    tamperedCommits: tampered.length, tamperedAccepted: tamperStatuses.filter((status) => status !== "reject").length, tamperedJudged: tamperStatuses.length,
+    tamperedCommits: tampered.length,
+    tamperedAccepted: tamperStatuses.filter((status) => status !== "reject").length,
+    tamperedJudged: tamperStatuses.length,
     invariantProblems: problems, unreadableFiles: unreadable, error: error ?? null,
   };
   mkdirSync(join(PACKAGE_ROOT, "bench/out"), { recursive: true });
@@ -115,7 +135,15 @@ async function soak(): Promise<number> {
   tmux(org.socket, ["kill-server"]);
   if (process.env.ORG_SOAK_KEEP) console.log(`kept ${org.dir}`);
   else removeDir(org.dir);
-  return error || problems.length || unreadable.length || report.tamperedAccepted || sampled.doubled.length || sampled.overCap.length || leftByKilledDaemons.length ? 1 : 0;
+  return error ||
+    problems.length ||
+    unreadable.length ||
+    report.tamperedAccepted ||
+    sampled.doubled.length ||
+    sampled.overCap.length ||
+    leftByKilledDaemons.length
+    ? 1
+    : 0;
 }
 
 process.exitCode = await soak();

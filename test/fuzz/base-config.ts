@@ -21,7 +21,14 @@ export function baseConfig(options: BaseOptions): Record<string, unknown> {
     },
     roles: {
       chief: { prompt: "prompts/researcher.md", runtime: "bot", count: 1, kickoff: "Begin.", talks_to: [] },
-      researcher: { prompt: "prompts/researcher.md", runtime: "bot", count: 2, gpu: false, edits: ["train.py"], reports_to: "chief" },
+      researcher: {
+        prompt: "prompts/researcher.md",
+        runtime: "bot",
+        count: 2,
+        gpu: false,
+        edits: ["train.py"],
+        reports_to: "chief",
+      },
     },
     verify: {
       command: ["true"],
@@ -34,7 +41,15 @@ export function baseConfig(options: BaseOptions): Record<string, unknown> {
     },
     supervisor: { backoff: "1s", max_backoff: "30s", max_restarts: 10, healthy_after: "60s" },
     reload: { watch: true, min_interval: "60s" },
-    messages: { max_bytes: 16384, inbox_max: 50, notes_max: 50, notify: true, idle: "1s", busy_timeout: "10m", quiet: ["verdict"] },
+    messages: {
+      max_bytes: 16384,
+      inbox_max: 50,
+      notes_max: 50,
+      notify: true,
+      idle: "1s",
+      busy_timeout: "10m",
+      quiet: ["verdict"],
+    },
   };
 }
 

@@ -27,7 +27,8 @@ export function generateMutations(options: { seed: number; count: number; base: 
       const doc = baseConfig(options.base);
       const what = objectMutation(doc, rng);
       // Now and then two things are wrong at once: every problem must still be reported.
-      const extra = rng.next() < 0.15 ? `; ${OBJECT_MUTATIONS[rng.pick(Object.keys(OBJECT_MUTATIONS))]!(doc, rng)}` : "";
+      const extra =
+        rng.next() < 0.15 ? `; ${OBJECT_MUTATIONS[rng.pick(Object.keys(OBJECT_MUTATIONS))]!(doc, rng)}` : "";
       return { index, kind, what: what + extra, text: toYaml(doc) };
     }
     const { text, what } = TEXT_MUTATIONS[kind]!(valid, rng);

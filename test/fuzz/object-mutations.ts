@@ -9,7 +9,8 @@ export type ObjectMutation = (doc: Doc, rng: Rng) => string;
 /** Every path to a value in the document, maps and lists included. */
 export function listPaths(value: unknown, prefix: Path = []): Path[] {
   if (Array.isArray(value)) return [prefix, ...value.flatMap((item, index) => listPaths(item, [...prefix, index]))];
-  if (value !== null && typeof value === "object") return [prefix, ...Object.entries(value).flatMap(([key, item]) => listPaths(item, [...prefix, key]))];
+  if (value !== null && typeof value === "object")
+    return [prefix, ...Object.entries(value).flatMap(([key, item]) => listPaths(item, [...prefix, key]))];
   return [prefix];
 }
 
@@ -25,7 +26,9 @@ function setAt(doc: Doc, path: Path, value: unknown): void {
 
 function deleteAt(doc: Doc, path: Path): void {
   let parent: unknown = doc;
-  for (const segment of path.slice(0, -1)) parent = parent !== null && typeof parent === "object" ? (parent as Record<string | number, unknown>)[segment] : undefined;
+  for (const segment of path.slice(0, -1))
+    parent =
+      parent !== null && typeof parent === "object" ? (parent as Record<string | number, unknown>)[segment] : undefined;
   // An earlier mutation of the same document may have removed the parent already.
   if (parent === null || typeof parent !== "object") return;
   const key = path[path.length - 1]!;
@@ -74,12 +77,25 @@ export const OBJECT_MUTATIONS: Record<string, ObjectMutation> = {
     const target = (path.length === 0 ? doc : parentOf(doc, path)[path[path.length - 1]!]) as Doc;
     const keys = Object.keys(target);
     // Half are typos of a real key (did-you-mean), half are strangers.
-    const key = rng.next() < 0.5 && keys.length > 0 ? `${rng.pick(keys)}${rng.pick(["s", "_", "x"])}` : rng.pick(["extra", "../up", "$(touch PWNED)", "🧪", "command ", "__proto__", "constructor"]);
+    const key =
+      rng.next() < 0.5 && keys.length > 0
+        ? `${rng.pick(keys)}${rng.pick(["s", "_", "x"])}`
+        : rng.pick(["extra", "../up", "$(touch PWNED)", "🧪", "command ", "__proto__", "constructor"]);
     target[key] = rng.pick(WRONG_TYPES);
     return `${show([...path, key])} added`;
   },
   "deleted field": (doc, rng) => {
-    const required: Path[] = [["roles"], ["roles", "chief", "prompt"], ["roles", "researcher", "runtime"], ["verify", "command"], ["verify", "metric"], ["verify", "metric", "name"], ["verify", "metric", "pattern"], ["runtimes", "bot", "command"], ["runtimes"]];
+    const required: Path[] = [
+      ["roles"],
+      ["roles", "chief", "prompt"],
+      ["roles", "researcher", "runtime"],
+      ["verify", "command"],
+      ["verify", "metric"],
+      ["verify", "metric", "name"],
+      ["verify", "metric", "pattern"],
+      ["runtimes", "bot", "command"],
+      ["runtimes"],
+    ];
     const path = rng.next() < 0.6 ? rng.pick(required) : rng.pick(leafPaths(doc));
     deleteAt(doc, path);
     return `${show(path)} deleted`;
@@ -118,7 +134,8 @@ export const OBJECT_MUTATIONS: Record<string, ObjectMutation> = {
     else if (spot === "env-key") runtime(doc, "bot").env = { [value]: "1" };
     else if (spot === "kickoff") role(doc, "chief").kickoff = value;
     else if (spot === "verify") verify(doc).command = [value];
-    else if (spot === "pattern") (verify(doc).metric as Doc).pattern = rng.pick([value, "([", "(?<", "^(a+)+$", "\\", "(?=x)*"]);
+    else if (spot === "pattern")
+      (verify(doc).metric as Doc).pattern = rng.pick([value, "([", "(?<", "^(a+)+$", "\\", "(?=x)*"]);
     else mapAt(doc, "messages").quiet = [value];
     return `${spot} carries ${JSON.stringify(value)}`;
   },
@@ -140,23 +157,52 @@ export const OBJECT_MUTATIONS: Record<string, ObjectMutation> = {
     if (spot === "count") role(doc, "researcher").count = rng.pick([257, 1e6, 1e9, 2 ** 31, 1e21]);
     else if (spot === "kickoff") role(doc, "chief").kickoff = hugeString(rng.pick([100_000, 1_000_000]));
     else if (spot === "name") doc.name = hugeString(rng.int(41, 10_000));
-    else if (spot === "command") runtime(doc, "bot").command = Array.from({ length: 10_000 }, (_, index) => `arg${index}`);
-    else if (spot === "roles") for (let index = 0; index < 300; index++) roles(doc)[`r${index}`] = { prompt: "prompts/researcher.md", runtime: "bot", count: 256 };
+    else if (spot === "command")
+      runtime(doc, "bot").command = Array.from({ length: 10_000 }, (_, index) => `arg${index}`);
+    else if (spot === "roles")
+      for (let index = 0; index < 300; index++)
+        roles(doc)[`r${index}`] = { prompt: "prompts/researcher.md", runtime: "bot", count: 256 };
     else if (spot === "talks_to") role(doc, "chief").talks_to = Array.from({ length: 5_000 }, () => "researcher");
-    else if (spot === "env") runtime(doc, "bot").env = Object.fromEntries(Array.from({ length: 5_000 }, (_, index) => [`K${index}`, hugeString(100)]));
+    else if (spot === "env")
+      runtime(doc, "bot").env = Object.fromEntries(
+        Array.from({ length: 5_000 }, (_, index) => [`K${index}`, hugeString(100)]),
+      );
     else if (spot === "number") verify(doc).parallel = rng.pick([1e308, -1e308, 2 ** 64, 0.000001]);
     else roles(doc)[hugeString(rng.pick([1_000, 100_000]))] = { prompt: "prompts/researcher.md", runtime: "bot" };
     return `huge ${spot}`;
   },
   "unicode": (doc, rng) => {
     const value = rng.pick(["研究者", "🧪🧪", "\u202Eevil", "e\u0301", "\uD800", "Ω", "\u0000", "a\u200Db"]);
-    const path = rng.pick(leafPaths(doc).filter((candidate) => typeof parentOf(doc, candidate)[candidate[candidate.length - 1]!] === "string"));
+    const path = rng.pick(
+      leafPaths(doc).filter(
+        (candidate) => typeof parentOf(doc, candidate)[candidate[candidate.length - 1]!] === "string",
+      ),
+    );
     setAt(doc, path, rng.next() < 0.5 ? value : `${String(parentOf(doc, path)[path[path.length - 1]!])}${value}`);
     return `${show(path)} gets ${JSON.stringify(value)}`;
   },
   "bad duration": (doc, rng) => {
-    const spot = rng.pick([["verify", "timeout"], ["supervisor", "backoff"], ["supervisor", "healthy_after"], ["messages", "idle"], ["reload", "min_interval"]] as Path[]);
-    const value = rng.pick(["10", "10 m", "-1s", "1d", "1e3s", "0", 0, -5, "∞", "1.5.5s", "ms", "99999999999999999999h"]);
+    const spot = rng.pick([
+      ["verify", "timeout"],
+      ["supervisor", "backoff"],
+      ["supervisor", "healthy_after"],
+      ["messages", "idle"],
+      ["reload", "min_interval"],
+    ] as Path[]);
+    const value = rng.pick([
+      "10",
+      "10 m",
+      "-1s",
+      "1d",
+      "1e3s",
+      "0",
+      0,
+      -5,
+      "∞",
+      "1.5.5s",
+      "ms",
+      "99999999999999999999h",
+    ]);
     mapAt(doc, String(spot[0]))[spot[1]!] = value;
     return `${show(spot)} = ${JSON.stringify(value)}`;
   },
@@ -165,8 +211,10 @@ export const OBJECT_MUTATIONS: Record<string, ObjectMutation> = {
     const change = rng.pick(["both", "neither", "placeholder", "builtin", "restart"]);
     if (change === "both") bot.builtin = "hillclimb";
     else if (change === "neither") delete bot.command;
-    else if (change === "placeholder") bot.command = ["x", rng.pick(["{promptfile}", "{seed}", "{}", "{../x}", "{$(id)}", "{agent"])];
-    else if (change === "builtin") runtime(doc, "hill").builtin = rng.pick(["hillclimbing", "", "$(id)", "../hillclimb"]);
+    else if (change === "placeholder")
+      bot.command = ["x", rng.pick(["{promptfile}", "{seed}", "{}", "{../x}", "{$(id)}", "{agent"])];
+    else if (change === "builtin")
+      runtime(doc, "hill").builtin = rng.pick(["hillclimbing", "", "$(id)", "../hillclimb"]);
     else bot.restart = rng.pick(["Always", "sometimes", "", 1]);
     return `runtime ${change}`;
   },

@@ -31,7 +31,12 @@ export function expectDown(dir: string, socket: string): Promise<void> {
 export function upInterruptedAfter(dir: string, delayMs: number): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const env = { ...process.env, TMUX: "", TMUX_PANE: "", ORG_ROOT: "" };
-    const child = spawn(process.execPath, [ORG_BIN, "up", "--no-attach"], { cwd: dir, detached: true, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [ORG_BIN, "up", "--no-attach"], {
+      cwd: dir,
+      detached: true,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));

@@ -60,14 +60,19 @@ export function awaitDaemon(state: string, not?: number, timeoutMs = 10_000): Pr
 /** The running keeper's pid, other than `not`. */
 export function awaitKeeper(state: string, not?: number, timeoutMs = 10_000): Promise<number> {
   return pollUntil(() => {
-    const pid = Number(existsSync(join(state, "keeper.lock")) ? readFileSync(join(state, "keeper.lock"), "utf8").trim() : "");
+    const pid = Number(
+      existsSync(join(state, "keeper.lock")) ? readFileSync(join(state, "keeper.lock"), "utf8").trim() : "",
+    );
     return pid && pid !== not && isRunning(pid) ? pid : undefined;
   }, { timeoutMs, what: `a keeper${not ? ` other than ${not}` : ""}` });
 }
 
 /** Nothing of the org runs: a killed tmux server or pty host takes a moment to exit. */
 export function awaitNothingLeft(dir: string, socket: string): Promise<boolean> {
-  return pollUntil(() => findLeftovers(dir, socket).length === 0, { what: "nothing of the org left", explain: () => findLeftovers(dir, socket).join("\n") });
+  return pollUntil(() => findLeftovers(dir, socket).length === 0, {
+    what: "nothing of the org left",
+    explain: () => findLeftovers(dir, socket).join("\n"),
+  });
 }
 
 export function environOf(pid: number): string[] {

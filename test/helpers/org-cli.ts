@@ -24,7 +24,10 @@ export function runOrg(args: string[], options: { cwd: string; env?: Record<stri
 }
 
 /** runOrg without blocking the event loop: for tests that need several CLI processes live at once. */
-export function runOrgAsync(args: string[], options: { cwd: string; env?: Record<string, string>; timeoutMs?: number }): Promise<CliResult> {
+export function runOrgAsync(
+  args: string[],
+  options: { cwd: string; env?: Record<string, string>; timeoutMs?: number },
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [ORG_BIN, ...args], {
       cwd: options.cwd,

@@ -11,11 +11,21 @@ export async function runInPane(jobs: string, agent: string, script: string): Pr
   const base = join(jobs, agent, `job-${++count}`);
   writeFileSync(`${base}.tmp`, script);
   renameSync(`${base}.tmp`, `${base}.sh`);
-  const code = await pollUntil(() => existsSync(`${base}.rc`) && readFileSync(`${base}.rc`, "utf8").trim(), { timeoutMs: 45_000, what: `${agent}'s job ${script}` });
-  return { code: Number(code), stdout: readFileSync(`${base}.out`, "utf8"), stderr: readFileSync(`${base}.err`, "utf8") };
+  const code = await pollUntil(() => existsSync(`${base}.rc`) && readFileSync(`${base}.rc`, "utf8").trim(), {
+    timeoutMs: 45_000,
+    what: `${agent}'s job ${script}`,
+  });
+  return {
+    code: Number(code),
+    stdout: readFileSync(`${base}.out`, "utf8"),
+    stderr: readFileSync(`${base}.err`, "utf8"),
+  };
 }
 
-/** The files a refused command must leave alone: inboxes and their receipts, sent logs, tasks, contracts and reviews, notes. */
+/**
+ * The files a refused command must leave alone: inboxes and their
+ * receipts, sent logs, tasks, contracts and reviews, notes.
+ */
 export function snapshotActs(state: string): Record<string, string> {
   if (!existsSync(state)) return {};
   const entries: Record<string, string> = {};

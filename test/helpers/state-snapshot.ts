@@ -15,8 +15,17 @@ export function snapshotDir(dir: string): Record<string, string> {
   return entries;
 }
 
-/** The command failed with exactly this stderr (its newline added) and exit status (2: a usage error), and dir is as it was. */
-export function expectRefusedIn(dir: string, result: CliResult, stderr: string, before: Record<string, string>, code = 1): void {
+/**
+ * The command failed with exactly this stderr (its newline added)
+ * and exit status (2: a usage error), and dir is as it was.
+ */
+export function expectRefusedIn(
+  dir: string,
+  result: CliResult,
+  stderr: string,
+  before: Record<string, string>,
+  code = 1,
+): void {
   expect(result).toEqual({ code, stdout: "", stderr: `${stderr}\n` });
   expect(snapshotDir(dir)).toEqual(before);
 }

@@ -1,4 +1,5 @@
-// org.yaml of researchers that submit forever (test/fixtures/bin/submit-loop) under a stop after `maxExperiments`: the stop e2e tests.
+// org.yaml of researchers that submit forever (test/fixtures/bin/submit-loop)
+// under a stop after `maxExperiments`: the stop e2e tests.
 import { bin } from "./test-org/index.js";
 
 /** The verify block of a looping org: train.sh's val_bpb, lower is better, every change that improves it kept. */

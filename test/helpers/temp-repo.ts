@@ -27,7 +27,12 @@ export function makeTempDir(prefix = "org-test-"): string {
 /** A temp git repo on branch main with these files committed; identity set in its own config. */
 export function createRepo(files: Record<string, string>, dir = makeTempDir()): string {
   git(dir, ["init", "-q", "-b", "main"]);
-  for (const [key, value] of [["user.name", GIT_ENV.GIT_AUTHOR_NAME], ["user.email", GIT_ENV.GIT_AUTHOR_EMAIL], ["commit.gpgsign", "false"], ["gc.auto", "0"]]) {
+  for (const [key, value] of [
+    ["user.name", GIT_ENV.GIT_AUTHOR_NAME],
+    ["user.email", GIT_ENV.GIT_AUTHOR_EMAIL],
+    ["commit.gpgsign", "false"],
+    ["gc.auto", "0"],
+  ]) {
     git(dir, ["config", key!, value!]);
   }
   writeFiles(dir, files);

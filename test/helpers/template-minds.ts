@@ -17,8 +17,10 @@ export function notice(from: string, kind: string): RegExp {
 }
 
 /**
- * Each role's mind as data, told apart by the agent its rendered prompt names. Stateless like `reactions`: the k-th step
- * runs once k tool results followed the latest user turn, so what a step does may depend on what the earlier ones printed.
+ * Each role's mind as data, told apart by the agent its rendered
+ * prompt names. Stateless like `reactions`: the k-th step
+ * runs once k tool results followed the latest user turn, so
+ * what a step does may depend on what the earlier ones printed.
  */
 export function minds(byRole: Record<string, Cue[]>): Script {
   return (request: ModelRequest): Move => {

@@ -1,4 +1,5 @@
-// A topology A/B run of built-ins: one independent researcher (A) against a built-in chief with two built-in juniors (B).
+// A topology A/B run of built-ins: one independent researcher
+// (A) against a built-in chief with two built-in juniors (B).
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
@@ -7,7 +8,9 @@ import { runOrg } from "../helpers/org-cli.js";
 import { pollUntil } from "../helpers/poll.js";
 import { createTestOrg, teardownOrg, type TestOrg } from "../helpers/test-org/index.js";
 
-const TRAIN = "const A = 1.0;\nconst B = 2.0;\nconst C = 3.0;\nconsole.log(`val_loss: ${((A - 3) ** 2 + (B - 1) ** 2 + (C - 2) ** 2).toFixed(6)}`);\n";
+const TRAIN =
+  "const A = 1.0;\nconst B = 2.0;\nconst C = 3.0;\nconsole.log(`val_loss: ${((A - 3) ** 2 + (B - 1) ** 2 + (C - 2) " +
+    "** 2).toFixed(6)}`);\n";
 const VERIFY = `verify:
   command: [node, train.mjs]
   metric: { name: val_loss, pattern: '^val_loss:\\s*([0-9.]+)', goal: minimize }
@@ -35,7 +38,8 @@ afterEach(() => {
 });
 
 describe("a built-in chief and juniors in an A/B run", () => {
-  test("the chief tasks each junior with its own constant through org task, and each junior's experiments work on it", async () => {
+  test("the chief tasks each junior with its own constant through org task, " +
+    "and each junior's experiments work on it", async () => {
     org = createTestOrg({ yaml: independent, files: { "train.mjs": TRAIN } });
     const { dir, name } = org;
     const state = join(dir, "state");
@@ -56,7 +60,11 @@ describe("a built-in chief and juniors in an A/B run", () => {
     expect(new Set(tasks.map((task) => parseFocus(task)[0])).size).toBe(2);
 
     // Each junior's ledger rows come to name the constant its task gives it (a re-plan may move it; then the new one).
-    const ledger = () => (existsSync(join(state, "tried.jsonl")) ? readFileSync(join(state, "tried.jsonl"), "utf8") : "").split("\n").filter(Boolean).map((line) => JSON.parse(line) as { agent: string; description: string });
+    const ledger = () =>
+      (existsSync(join(state, "tried.jsonl")) ? readFileSync(join(state, "tried.jsonl"), "utf8") : "")
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as { agent: string; description: string });
     await pollUntil(() => ["b-junior-1", "b-junior-2"].every((junior) => {
       const focus = parseFocus(taskOf(junior))[0]!;
       return ledger().some((entry) => entry.agent === junior && entry.description.startsWith(`${focus} `));
@@ -65,6 +73,9 @@ describe("a built-in chief and juniors in an A/B run", () => {
 
     const compare = runOrg(["compare", "--json"], { cwd: dir });
     expect(compare.code, compare.stderr).toBe(0);
-    expect(JSON.parse(compare.stdout)).toMatchObject({ a: { experiments: expect.any(Number) }, b: { experiments: expect.any(Number) } });
+    expect(JSON.parse(compare.stdout)).toMatchObject({
+      a: { experiments: expect.any(Number) },
+      b: { experiments: expect.any(Number) },
+    });
   });
 });

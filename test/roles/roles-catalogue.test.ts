@@ -51,13 +51,24 @@ describe("the meta kind", () => {
 
   test("its edits default makes a role meta", () => {
     expect(isMetaRole(config, "meta")).toBe(true);
-    expect(checkMetaEdit({ agent: "meta-1", role: "meta", config, changed: ["org.yaml", "prompts/researcher.md"], verifyChanged: false })).toEqual({ ok: true });
+    expect(
+      checkMetaEdit({
+        agent: "meta-1",
+        role: "meta",
+        config,
+        changed: ["org.yaml", "prompts/researcher.md"],
+        verifyChanged: false,
+      }),
+    ).toEqual({ ok: true });
   });
 
   test("the fix a non-meta role is shown names the catalogue's edits, word for word as before", () => {
-    expect(checkMetaEdit({ agent: "researcher-1", role: "researcher", config, changed: [], verifyChanged: false })).toEqual({
+    expect(
+      checkMetaEdit({ agent: "researcher-1", role: "researcher", config, changed: [], verifyChanged: false }),
+    ).toEqual({
       ok: false,
-      reason: `researcher-1's role researcher may not change the org: its edits [train.py] name neither org.yaml nor a prompt — a meta role lists them, e.g. edits: [org.yaml, "prompts/**"]`,
+      reason: `researcher-1's role researcher may not change the org: its edits [train.py] name neither org.yaml nor ` +
+        `a prompt — a meta role lists them, e.g. edits: [org.yaml, "prompts/**"]`,
     });
   });
 });

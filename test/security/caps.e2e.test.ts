@@ -1,4 +1,5 @@
-// Issue 28, an allow-list sandbox with no capabilities: a scripted agent in a real tmux pane tries what an agent as root
+// Issue 28, an allow-list sandbox with no capabilities: a
+// scripted agent in a real tmux pane tries what an agent as root
 // in a container would (undo its sandbox, reach the grid's tmux server, write the user's home and the host), as root
 // and as an ordinary user. Every try fails, and nothing outside the sandbox changes.
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -30,7 +31,8 @@ afterEach(() => {
 });
 
 describe.each(IDENTITIES)("an agent's capabilities and the host, as $name", (who) => {
-  test("zero capabilities; the org stays read-only, the tmux server out of reach, the user's home and the host unwritten", async () => {
+  test("zero capabilities; the org stays read-only, the tmux server " +
+    "out of reach, the user's home and the host unwritten", async () => {
     writeFileSync(join(who.home, ".bashrc"), BASHRC);
     writeFileSync(join(who.home, ".gitconfig"), GITCONFIG);
     handOver(who, who.home);
@@ -41,13 +43,27 @@ describe.each(IDENTITIES)("an agent's capabilities and the host, as $name", (who
     upSandboxedAs(who, dir);
     const log = join(dir, "worktrees", "a-1", "caps.log");
     const read = () => (existsSync(log) ? readFileSync(log, "utf8") : "");
-    await pollUntil(() => read().includes("== done"), { timeoutMs: 30_000, what: "the probe to finish", explain: () => read() || "no caps.log" });
-    const lines = read().trim().split("\n").map((line) => (line.includes(": ") ? [line.slice(0, line.indexOf(": ")), line.slice(line.indexOf(": ") + 2)] : [line, ""]));
+    await pollUntil(() => read().includes("== done"), {
+      timeoutMs: 30_000,
+      what: "the probe to finish",
+      explain: () => read() || "no caps.log",
+    });
+    const lines = read()
+      .trim()
+      .split("\n")
+      .map((line) =>
+        line.includes(": ") ? [line.slice(0, line.indexOf(": ")), line.slice(line.indexOf(": ") + 2)] : [line, ""],
+      );
     const readOnly = expect.stringMatching(/: Read-only file system$/);
     expect(Object.fromEntries(lines)).toEqual({
-      caps: ["CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb"].map((cap) => `${cap}:${ZERO} `).join("").trim(),
+      caps: ["CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb"]
+        .map((cap) => `${cap}:${ZERO} `)
+        .join("")
+        .trim(),
       "remount org": expect.stringMatching(/^mount: .*: (permission denied|must be superuser to use mount)\. \/ /),
-      "remount org in a user namespace": expect.stringMatching(/^(mount: .*: permission denied\.|unshare: write failed \/proc\/self\/uid_map: Operation not permitted)/),
+      "remount org in a user namespace": expect.stringMatching(
+        /^(mount: .*: permission denied\.|unshare: write failed \/proc\/self\/uid_map: Operation not permitted)/,
+      ),
       // Its own pid namespace hides the server's pid; were it seen, its root would still be out of reach.
       "tmux via /proc/<pid>/root": expect.stringMatching(
         /^error connecting to .*\/proc\/\d+\/root\/tmp\/tmux-\*\/org-\* .* \/ ls: cannot access '\/proc\/\d+\/root\/tmp\/': (Permission denied|No such file or directory)$/,
@@ -61,7 +77,9 @@ describe.each(IDENTITIES)("an agent's capabilities and the host, as $name", (who
       "== done": "",
     });
     // Outside, as it was: the record, the org's folder, the home's files, the host's.
-    expect(existsSync(join(dir, "state", "results.tsv")) ? readFileSync(join(dir, "state", "results.tsv"), "utf8") : "").not.toContain("forged");
+    expect(
+      existsSync(join(dir, "state", "results.tsv")) ? readFileSync(join(dir, "state", "results.tsv"), "utf8") : "",
+    ).not.toContain("forged");
     expect(existsSync(join(dir, "pwned-by-tmux"))).toBe(false);
     expect(readFileSync(join(who.home, ".bashrc"), "utf8")).toBe(BASHRC);
     expect(readFileSync(join(who.home, ".gitconfig"), "utf8")).toBe(GITCONFIG);

@@ -23,13 +23,19 @@ ${LOOPING_VERIFY}sandbox:
 export interface AgentJson { name: string; state: string; reason: string; restarts: number }
 
 export const statusOf = (org: OrgAs) =>
-  JSON.parse(runOrgAs(org.who, ["status", "--json"], { cwd: org.dir }).stdout || "{}") as { agents?: AgentJson[]; disk?: { low: string | null } | null };
+  JSON.parse(runOrgAs(org.who, ["status", "--json"], { cwd: org.dir }).stdout || "{}") as {
+    agents?: AgentJson[];
+    disk?: { low: string | null } | null;
+  };
 export const logOf = (org: OrgAs) => readFileSync(join(org.dir, "state", "log.md"), "utf8");
 
 /** results.tsv rows of researcher-1: its verdicts so far. */
 export function countVerdicts(org: OrgAs): number {
   const file = join(org.dir, "state", "results.tsv");
-  return (existsSync(file) ? readFileSync(file, "utf8") : "").split("\n").filter((line) => line.includes("\tresearcher-1\t")).length;
+  return (existsSync(file) ? readFileSync(file, "utf8") : "")
+    .split("\n")
+    .filter((line) => line.includes("\tresearcher-1\t")).length;
 }
 
-export const explainOrg = (org: OrgAs) => () => `${logOf(org)}\n${runOrgAs(org.who, ["status"], { cwd: org.dir }).stdout}`;
+export const explainOrg = (org: OrgAs) => () =>
+  `${logOf(org)}\n${runOrgAs(org.who, ["status"], { cwd: org.dir }).stdout}`;

@@ -26,17 +26,25 @@ afterEach(() => {
 });
 
 describe.each(IDENTITIES)("an agent's launch spec as $name", (who) => {
-  test("launch.json edited to restart: always with another runtime's secret: not restarted, the secret never reaches it", async () => {
+  test("launch.json edited to restart: always with another runtime's secret: " +
+    "not restarted, the secret never reaches it", async () => {
     org = createTestOrg({ as: who, yaml: orgYaml });
     const { dir } = org;
     const agentDir = join(dir, "state", "agents", "a-1");
     const worktree = join(dir, "worktrees", "a-1");
     upSandboxedAs(who, dir, { OTHER_SECRET: SECRET });
     const launch = readFileSync(join(agentDir, "launch.json"), "utf8");
-    const status = await pollUntil(() => {
-      const read = JSON.parse(readFileSync(join(agentDir, "status.json"), "utf8")) as AgentStatus;
-      return read.lastExit ? read : undefined;
-    }, { timeoutMs: 30_000, what: "a-1's exit recorded", explain: () => readFileSync(join(worktree, ".attack.log"), "utf8") });
+    const status = await pollUntil(
+      () => {
+        const read = JSON.parse(readFileSync(join(agentDir, "status.json"), "utf8")) as AgentStatus;
+        return read.lastExit ? read : undefined;
+      },
+      {
+        timeoutMs: 30_000,
+        what: "a-1's exit recorded",
+        explain: () => readFileSync(join(worktree, ".attack.log"), "utf8"),
+      },
+    );
     expect(status).toMatchObject({ state: "stopped", restarts: 0, lastExit: { code: 0 } });
     expect(readFileSync(join(worktree, ".attack.log"), "utf8")).toMatch(/refused: sed -i /);
     expect(readFileSync(join(agentDir, "launch.json"), "utf8")).toBe(launch);
@@ -48,7 +56,10 @@ describe.each(IDENTITIES)("an agent's launch spec as $name", (who) => {
     expect(runOrgAs(who, ["down"], { cwd: dir }).code).toBe(0);
     const again = runOrgAs(who, ["up", "--no-attach", "--resume"], { cwd: dir, env: { OTHER_SECRET: SECRET } });
     expect(again.code, again.stderr).toBe(0);
-    const second = await pollUntil(() => (existsSync(join(worktree, ".second")) ? readFileSync(join(worktree, ".second"), "utf8") : undefined), { timeoutMs: 30_000, what: "a-1 started again" });
+    const second = await pollUntil(
+      () => (existsSync(join(worktree, ".second")) ? readFileSync(join(worktree, ".second"), "utf8") : undefined),
+      { timeoutMs: 30_000, what: "a-1 started again" },
+    );
     expect(second).toBe("second run: secret=[]\n");
   }, 90_000);
 });

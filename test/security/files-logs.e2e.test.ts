@@ -18,18 +18,26 @@ afterEach(() => {
 });
 
 describe.each(IDENTITIES)("org logs of an agent's own pane as $name", (who) => {
-  test("pane.log linked to another agent's worktree file: the file is not shown; an older org's link is refused, then reclaimed", async () => {
+  test("pane.log linked to another agent's worktree file: the file is not shown; " +
+    "an older org's link is refused, then reclaimed", async () => {
     org = createTestOrg({ as: who, yaml: orgYaml });
     const { dir } = org;
     const agentDir = join(dir, "state", "agents", "a-1");
     const worktree = join(dir, "worktrees", "a-1");
     upSandboxedAs(who, dir);
     const secret = join(dir, "worktrees", "b-1", "private.txt");
-    expect(runAs(who, ["sh", "-c", 'printf "%s\\n" "$1" > "$2" && : > "$3"', "sh", PRIVATE, secret, join(worktree, ".go")], { cwd: dir }).code).toBe(0);
-    const out = await pollUntil(() => {
-      const text = existsSync(join(worktree, ".logs-out")) ? readFileSync(join(worktree, ".logs-out"), "utf8") : "";
-      return text.includes("== done") ? text : undefined;
-    }, { timeoutMs: 30_000, what: "a-1's org logs", explain: () => readFileSync(join(worktree, ".attack.log"), "utf8") });
+    expect(
+      runAs(who, ["sh", "-c", 'printf "%s\\n" "$1" > "$2" && : > "$3"', "sh", PRIVATE, secret, join(worktree, ".go")], {
+        cwd: dir,
+      }).code,
+    ).toBe(0);
+    const out = await pollUntil(
+      () => {
+        const text = existsSync(join(worktree, ".logs-out")) ? readFileSync(join(worktree, ".logs-out"), "utf8") : "";
+        return text.includes("== done") ? text : undefined;
+      },
+      { timeoutMs: 30_000, what: "a-1's org logs", explain: () => readFileSync(join(worktree, ".attack.log"), "utf8") },
+    );
     expect(out).not.toContain(PRIVATE);
     expect(lstatSync(join(agentDir, "pane.log")).isFile()).toBe(true);
     expect(readFileSync(join(worktree, ".attack.log"), "utf8")).toMatch(/refused: ln -s /);
@@ -42,10 +50,16 @@ describe.each(IDENTITIES)("org logs of an agent's own pane as $name", (who) => {
     handOver(who, join(agentDir, "progress.md"));
     const refused = runOrgAs(who, ["logs", "a-1"], { cwd: dir });
     expect(refused).toMatchObject({ code: 1, stdout: "" });
-    expect(refused.stderr).toBe(`org: ${join(agentDir, "pane.log")} is a symbolic link: not followed — \`org up\` makes it the pane's log again\n`);
+    expect(refused.stderr).toBe(
+      `org: ${join(agentDir, "pane.log")} is a symbolic link: not followed — ` +
+        `\`org up\` makes it the pane's log again\n`,
+    );
     const again = runOrgAs(who, ["up", "--no-attach", "--resume"], { cwd: dir });
     expect(again.code, again.stderr).toBe(0);
-    expect(again.stderr).toContain(`warning: removed ${join(agentDir, "pane.log")}: a link or special file where org writes, left by an agent of an older org\n`);
+    expect(again.stderr).toContain(
+      `warning: removed ${join(agentDir, "pane.log")}: a link or special file where org writes, ` +
+        `left by an agent of an older org\n`,
+    );
     expect(lstatSync(join(agentDir, "pane.log")).isFile()).toBe(true);
     expect(readFileSync(join(agentDir, "own", "progress.md"), "utf8")).toBe("- notes from before\n");
     expect(existsSync(join(agentDir, "progress.md"))).toBe(false);

@@ -24,12 +24,14 @@ afterEach(() => {
 });
 
 describe.each(IDENTITIES)("a meta agent's proposal copy as $name", (who) => {
-  test("a prompt of the copy made a link to another worktree's file: refused by name, not in log.md, the org's prompt as it was", () => {
+  test("a prompt of the copy made a link to another worktree's file: " +
+    "refused by name, not in log.md, the org's prompt as it was", () => {
     org = createTestOrg({ as: who, yaml: orgYaml, files: { "prompts/meta.md": "# Meta {{agent}}\n" } });
     const { dir } = org;
     const up = runOrgAs(who, ["up", "--no-attach"], { cwd: dir });
     expect(up.code, up.stderr).toBe(0);
-    const asMeta = () => runOrgAs(who, ["reload"], { cwd: join(dir, "worktrees", "meta-1"), env: { ORG_AGENT: "meta-1", ORG_ROOT: dir } });
+    const asMeta = () =>
+      runOrgAs(who, ["reload"], { cwd: join(dir, "worktrees", "meta-1"), env: { ORG_AGENT: "meta-1", ORG_ROOT: dir } });
     const copy = join(dir, "state", "agents", "meta-1", "proposal");
     expect(asMeta().code).toBe(0);
     const secret = join(dir, "worktrees", "researcher-1", "private.txt");

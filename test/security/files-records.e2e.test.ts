@@ -17,7 +17,8 @@ afterEach(() => {
 });
 
 describe.each(IDENTITIES)("the daemon's records of an agent as $name", (who) => {
-  test("links at pane.log, events.jsonl and status.json, a forged ledger, task and prompt: refused; .git/config unchanged, no forged message, the org restarts cleanly", async () => {
+  test("links at pane.log, events.jsonl and status.json, a forged ledger, task and prompt: " +
+    "refused; .git/config unchanged, no forged message, the org restarts cleanly", async () => {
     org = createTestOrg({ as: who, yaml: orgYaml });
     const { dir } = org;
     const state = join(dir, "state");
@@ -26,20 +27,29 @@ describe.each(IDENTITIES)("the daemon's records of an agent as $name", (who) => 
     const agentDir = join(state, "agents", "a-1");
     const attackLog = join(dir, "worktrees", "a-1", ".attack.log");
     // Its second run, after the exit the daemon recorded, prints the forged message: the pane log then holds it.
-    await pollUntil(() => existsSync(join(dir, "worktrees", "a-1", ".second")), { timeoutMs: 30_000, what: "a-1's restart" });
+    await pollUntil(() => existsSync(join(dir, "worktrees", "a-1", ".second")), {
+      timeoutMs: 30_000,
+      what: "a-1's restart",
+    });
     const paneLog = join(agentDir, "pane.log");
     await pollUntil(() => readFileSync(paneLog, "utf8").includes("forged: keep my commit"), {
-      timeoutMs: 20_000, what: "the second run's output in a-1's pane log", explain: () => readFileSync(attackLog, "utf8"),
+      timeoutMs: 20_000,
+      what: "the second run's output in a-1's pane log",
+      explain: () => readFileSync(attackLog, "utf8"),
     });
     expect(readFileSync(join(dir, ".git", "config"), "utf8")).toBe(gitConfig);
     expect(readdirSync(join(state, "agents", "b-1", "inbox")).filter((name) => name.endsWith(".md"))).toEqual([]);
-    for (const record of ["pane.log", "events.jsonl", "status.json"]) expect(lstatSync(join(agentDir, record)).isFile(), record).toBe(true);
+    for (const record of ["pane.log", "events.jsonl", "status.json"])
+      expect(lstatSync(join(agentDir, record)).isFile(), record).toBe(true);
     // The verifier's ledger of the agent, its task and its prompt: the daemon's, not forged.
     expect(existsSync(join(agentDir, "ledger.json"))).toBe(false);
     expect(existsSync(join(agentDir, "task.md"))).toBe(false);
     expect(readFileSync(join(agentDir, "prompt.md"), "utf8")).not.toContain("forged");
     // The record stays true: its exit, in events.jsonl and status.json.
-    const events = readFileSync(join(agentDir, "events.jsonl"), "utf8").trim().split("\n").map((line) => JSON.parse(line) as { type: string; code: number | null });
+    const events = readFileSync(join(agentDir, "events.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { type: string; code: number | null });
     expect(events.find((event) => event.type === "exit")?.code).toBe(1);
     expect(JSON.parse(readFileSync(join(agentDir, "status.json"), "utf8"))).toMatchObject({ lastExit: { code: 1 } });
     expect(readFileSync(attackLog, "utf8")).toMatch(/Read-only file system[^]*refused: ln -s [^]*\/pane\.log/);

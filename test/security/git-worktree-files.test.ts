@@ -28,7 +28,12 @@ function makeOrg() {
 }
 
 type Org = ReturnType<typeof makeOrg>;
-const where = (org: Org) => ({ repo: org.repo, state: join(org.outside, "state"), worktree: org.worktree, agent: "a-1" });
+const where = (org: Org) => ({
+  repo: org.repo,
+  state: join(org.outside, "state"),
+  worktree: org.worktree,
+  agent: "a-1",
+});
 
 // The verifier's reset of a-1's branch to base after a discard, as the daemon's verifier port does it.
 function reset(org: Org, say: (line: string) => void): Promise<string | undefined> {
@@ -124,7 +129,8 @@ describe("the daemon's git on a worktree the agent rewrote", () => {
     expect(submit.stdout).toContain(`queued ${branch.slice(0, 7)} "double it"`);
   });
 
-  test("org submit reads the org's snapshot of the global config, not a ~/.gitconfig the agent wrote a filter into", () => {
+  test("org submit reads the org's snapshot of the global config, " +
+    "not a ~/.gitconfig the agent wrote a filter into", () => {
     const daemon = { pid: process.pid, heartbeatAt: new Date().toISOString() };
     const org = createTestOrg({
       daemon: false,

@@ -25,9 +25,17 @@ const asUser = ["setpriv", `--reuid=${USER_ID}`, `--regid=${USER_ID}`, "--clear-
 
 // A checkout in a folder only root may enter (a home of mode 0700) cannot run as the user: say so, run as root alone.
 function reachesPackage(): boolean {
-  const [program, ...args] = [...asUser, process.execPath, "-e", `require("fs").accessSync(${JSON.stringify(ORG_BIN)}, 4)`];
+  const [program, ...args] = [
+    ...asUser,
+    process.execPath,
+    "-e",
+    `require("fs").accessSync(${JSON.stringify(ORG_BIN)}, 4)`,
+  ];
   if (spawnSync(program!, args).status === 0) return true;
-  process.stderr.write(`test/security: uid ${USER_ID} cannot read ${ORG_BIN} (a folder above it is closed to others): the red team runs as root only\n`);
+  process.stderr.write(
+    `test/security: uid ${USER_ID} cannot read ${ORG_BIN} (a folder above it is closed to others): ` +
+      `the red team runs as root only\n`,
+  );
   return false;
 }
 
@@ -53,16 +61,32 @@ export function envOf(who: Identity, env: Record<string, string> = {}): NodeJS.P
 }
 
 /** Any program as `who`, its result as data. */
-export function runAs(who: Identity, argv: string[], options: { cwd: string; env?: Record<string, string>; timeoutMs?: number }): CliResult {
+export function runAs(
+  who: Identity,
+  argv: string[],
+  options: { cwd: string; env?: Record<string, string>; timeoutMs?: number },
+): CliResult {
   const [program, ...args] = [...who.wrap, ...argv];
   const result: SpawnSyncReturns<string> = spawnSync(program!, args, {
-    cwd: options.cwd, env: envOf(who, options.env), encoding: "utf8", timeout: options.timeoutMs ?? 60_000, stdio: ["ignore", "pipe", "pipe"],
+    cwd: options.cwd,
+    env: envOf(who, options.env),
+    encoding: "utf8",
+    timeout: options.timeoutMs ?? 60_000,
+    stdio: ["ignore", "pipe", "pipe"],
   });
-  return { code: result.status ?? -1, stdout: result.stdout ?? "", stderr: result.stderr ?? String(result.error ?? "") };
+  return {
+    code: result.status ?? -1,
+    stdout: result.stdout ?? "",
+    stderr: result.stderr ?? String(result.error ?? ""),
+  };
 }
 
 /** The built CLI as `who`, as test/helpers/org-cli.ts runOrg runs it for the test's own identity. */
-export function runOrgAs(who: Identity, args: string[], options: { cwd: string; env?: Record<string, string>; timeoutMs?: number }): CliResult {
+export function runOrgAs(
+  who: Identity,
+  args: string[],
+  options: { cwd: string; env?: Record<string, string>; timeoutMs?: number },
+): CliResult {
   return runAs(who, [process.execPath, ORG_BIN, ...args], options);
 }
 
@@ -76,8 +100,12 @@ export function upSandboxedAs(who: Identity, dir: string, env: Record<string, st
 
 /** git as `who`, with the tests' fixed identity; throws with git's stderr when it fails, as temp-repo's git does. */
 export function gitAs(who: Identity, dir: string, args: string[]): string {
-  const result = runAs(who, ["git", "-c", "commit.gpgsign=false", "-c", "gc.auto=0", ...args], { cwd: dir, env: GIT_ENV });
-  if (result.code !== 0) throw new Error(`git ${args.join(" ")} as ${who.name} failed (${result.code}): ${result.stderr}`);
+  const result = runAs(who, ["git", "-c", "commit.gpgsign=false", "-c", "gc.auto=0", ...args], {
+    cwd: dir,
+    env: GIT_ENV,
+  });
+  if (result.code !== 0)
+    throw new Error(`git ${args.join(" ")} as ${who.name} failed (${result.code}): ${result.stderr}`);
   return result.stdout;
 }
 

@@ -41,23 +41,34 @@ export interface Attacked {
 }
 
 /** Up, the attack, its submit's verdict; the org is left up for the test's teardown. */
-export async function runAttack(who: Identity, mode: "rewrite" | "preseed", keep: (org: OrgAs) => void): Promise<Attacked> {
+export async function runAttack(
+  who: Identity,
+  mode: "rewrite" | "preseed",
+  keep: (org: OrgAs) => void,
+): Promise<Attacked> {
   const org = createTestOrg({ as: who, yaml: orgYaml(mode), files: { "score.sh": REAL_SCORER, "value.txt": "1.0\n" } });
   keep(org);
   const up = runOrgAs(who, ["up", "--no-attach"], { cwd: org.dir });
   if (up.code !== 0) throw new Error(`org up failed: ${up.stderr}`);
   const state = join(org.dir, "state");
   const file = join(state, "agents", "r-1", "own", "attack.log");
-  const text = await pollUntil(() => (existsSync(file) && readFileSync(file, "utf8").includes("== done") ? readFileSync(file, "utf8") : undefined), {
-    timeoutMs: 60_000, what: "the attacker's submit to get its verdict", explain: () => (existsSync(file) ? readFileSync(file, "utf8") : "no attack.log"),
-  });
+  const text = await pollUntil(
+    () => (existsSync(file) && readFileSync(file, "utf8").includes("== done") ? readFileSync(file, "utf8") : undefined),
+    {
+      timeoutMs: 60_000,
+      what: "the attacker's submit to get its verdict",
+      explain: () => (existsSync(file) ? readFileSync(file, "utf8") : "no attack.log"),
+    },
+  );
   const runsDir = join(state, "runs");
   return {
     org, log: text.trim().split("\n"),
     rows: readFileSync(join(state, "results.tsv"), "utf8").trim().split("\n").slice(1).map((line) => line.split("\t")),
     base: gitAs(who, org.dir, ["rev-parse", "main"]).trim(),
     best: gitAs(who, org.dir, ["rev-parse", `org/${org.name}/best`]).trim(),
-    runs: readdirSync(runsDir).filter((name) => name.endsWith(".log")).map((name) => readFileSync(join(runsDir, name), "utf8")),
+    runs: readdirSync(runsDir)
+      .filter((name) => name.endsWith(".log"))
+      .map((name) => readFileSync(join(runsDir, name), "utf8")),
     logMd: readFileSync(join(state, "log.md"), "utf8"),
   };
 }

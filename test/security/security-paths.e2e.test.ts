@@ -16,7 +16,10 @@ roles:
 
 /** Every path under dir, relative, except .git. */
 function listTree(dir: string): string[] {
-  return (readdirSync(dir, { recursive: true }) as string[]).filter((name) => !name.split("/").includes(".git")).map((name) => relative(dir, join(dir, name))).sort();
+  return (readdirSync(dir, { recursive: true }) as string[])
+    .filter((name) => !name.split("/").includes(".git"))
+    .map((name) => relative(dir, join(dir, name)))
+    .sort();
 }
 
 let outer: string | undefined;
@@ -26,10 +29,18 @@ afterEach(() => {
 });
 
 // Names a hostile agent or a careless script could pass where an agent, a role or a message id is expected.
-const HOSTILE = ["../chief-1", "chief-1/../../../evil", "..", "/tmp/evil", "researcher/../chief", "$(touch PWNED); `touch PWNED`"];
+const HOSTILE = [
+  "../chief-1",
+  "chief-1/../../../evil",
+  "..",
+  "/tmp/evil",
+  "researcher/../chief",
+  "$(touch PWNED); `touch PWNED`",
+];
 
 describe("names and messages cannot escape state or worktrees", () => {
-  test("hostile recipients, senders, inboxes, message ids and kinds are refused and write nothing outside state", () => {
+  test("hostile recipients, senders, inboxes, message ids and " +
+    "kinds are refused and write nothing outside state", () => {
     outer = makeTempDir();
     const root = join(outer, "org");
     mkdirSync(root);

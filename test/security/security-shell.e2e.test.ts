@@ -17,13 +17,21 @@ function findPwned(dir: string, depth = 6): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
     if (entry.name === "PWNED") return [path];
-    return entry.isDirectory() && !entry.isSymbolicLink() && entry.name !== ".git" && entry.name !== "node_modules" ? findPwned(path, depth - 1) : [];
+    return entry.isDirectory() && !entry.isSymbolicLink() && entry.name !== ".git" && entry.name !== "node_modules"
+      ? findPwned(path, depth - 1)
+      : [];
   });
 }
 
 type ArgvLine = { argv: string[]; env: Record<string, string | null>; cwd: string };
 // The file exists before its first line is whole: only the lines a newline ends are read.
-const readArgvLines = (file: string): ArgvLine[] => (existsSync(file) ? readFileSync(file, "utf8").split("\n").slice(0, -1).map((line) => JSON.parse(line) as ArgvLine) : []);
+const readArgvLines = (file: string): ArgvLine[] =>
+  existsSync(file)
+    ? readFileSync(file, "utf8")
+        .split("\n")
+        .slice(0, -1)
+        .map((line) => JSON.parse(line) as ArgvLine)
+    : [];
 
 let outer: string | undefined;
 let org: { dir: string; socket: string } | undefined;
@@ -35,7 +43,8 @@ afterEach(() => {
 });
 
 describe("no shell ever interprets user data", () => {
-  test("metacharacters in the org's folder, prompt path, share, command, env, kickoff and verify arrive verbatim; no PWNED anywhere", async () => {
+  test("metacharacters in the org's folder, prompt path, share, command, " +
+    "env, kickoff and verify arrive verbatim; no PWNED anywhere", async () => {
     outer = makeTempDir();
     // The org's own folder has a hostile name: it is in every path tmux, git and the panes see.
     const root = join(outer, "org $(touch PWNED) `touch PWNED`; x");
@@ -63,7 +72,16 @@ verify:
   repeats: 1
 sandbox: { write: [${JSON.stringify(argvDir)}] }
 `;
-    createRepo({ "org.yaml": yaml, [prompt]: PROMPT, "train.py": "print(1)\n", "prepare.py": "# fixed\n", ".gitignore": "data */\nstate/\nworktrees/\n" }, root);
+    createRepo(
+      {
+        "org.yaml": yaml,
+        [prompt]: PROMPT,
+        "train.py": "print(1)\n",
+        "prepare.py": "# fixed\n",
+        ".gitignore": "data */\nstate/\nworktrees/\n",
+      },
+      root,
+    );
     mkdirSync(join(root, share));
     org = { dir: root, socket: tmuxSocket(name, root) };
     const up = runOrg(["up"], { cwd: root });
@@ -80,13 +98,17 @@ sandbox: { write: [${JSON.stringify(argvDir)}] }
     // The verifier's baseline run: its argv went to its run log verbatim.
     const runLog = await pollUntil(() => {
       const runs = join(root, "state/runs");
-      const logs = existsSync(runs) ? (readdirSync(runs, { recursive: true }) as string[]).filter((file) => file.endsWith(".log")) : [];
+      const logs = existsSync(runs)
+        ? (readdirSync(runs, { recursive: true }) as string[]).filter((file) => file.endsWith(".log"))
+        : [];
       const text = logs.map((file) => readFileSync(join(runs, file), "utf8")).join("");
       return text.includes('"argv"') ? text : undefined;
     }, { what: "a verify run", timeoutMs: 30_000 });
     expect(JSON.parse(runLog.split("\n").find((line) => line.startsWith("{"))!).argv).toEqual([EVIL]);
     expect(existsSync(join(worktree, share))).toBe(true);
-    expect(git(root, ["for-each-ref", "--format=%(refname:short)", "refs/heads/org/"]).trim()).toBe(`org/${name}/researcher-1`);
+    expect(git(root, ["for-each-ref", "--format=%(refname:short)", "refs/heads/org/"]).trim()).toBe(
+      `org/${name}/researcher-1`,
+    );
 
     expect(runOrg(["down"], { cwd: root }).code).toBe(0);
     const searched = [outer, tmpdir(), homedir(), process.cwd()];
@@ -96,17 +118,27 @@ sandbox: { write: [${JSON.stringify(argvDir)}] }
   test("state and the tmux socket are not writable by other users, even under umask 000", async () => {
     outer = makeTempDir();
     const name = `md${process.pid}`;
-    const root = createRepo({
-      "org.yaml": `name: ${name}\ngpus: none\nruntimes:\n  bot: { command: ["${bin("forever")}"] }\nroles:\n  researcher: { prompt: prompts/researcher.md, runtime: bot }\n`,
-      "prompts/researcher.md": PROMPT,
-    }, outer);
+    const root = createRepo(
+      {
+        "org.yaml": `name: ${name}\ngpus: none\nruntimes:\n  bot: { command: ` +
+          `["${bin("forever")}"] }\nroles:\n  researcher: { prompt: prompts/researcher.md, runtime: bot }\n`,
+        "prompts/researcher.md": PROMPT,
+      },
+      outer,
+    );
     org = { dir: root, socket: tmuxSocket(name, root) };
     // Our own fixed script; the arguments stay positional.
-    const up = spawnSync("sh", ["-c", 'umask 000 && exec "$0" "$@"', process.execPath, ORG_BIN, "up"], { cwd: root, env: { ...process.env, TMUX: "", ORG_ROOT: "" }, encoding: "utf8" });
+    const up = spawnSync("sh", ["-c", 'umask 000 && exec "$0" "$@"', process.execPath, ORG_BIN, "up"], {
+      cwd: root,
+      env: { ...process.env, TMUX: "", ORG_ROOT: "" },
+      encoding: "utf8",
+    });
     expect(up.status, up.stderr).toBe(0);
     const mode = (path: string) => statSync(path).mode & 0o777;
     // Group and others may not write: no one else can plant a message, a lock, a launch.json or a verdict.
-    for (const path of ["state", "state/agents", "state/agents/researcher-1", "state/agents/researcher-1/inbox"].map((path) => join(root, path))) {
+    for (const path of ["state", "state/agents", "state/agents/researcher-1", "state/agents/researcher-1/inbox"].map(
+      (path) => join(root, path),
+    )) {
       if (existsSync(path)) expect(mode(path) & 0o022, path).toBe(0);
     }
     const socketDir = join(process.env.TMUX_TMPDIR || "/tmp", `tmux-${process.getuid!()}`);

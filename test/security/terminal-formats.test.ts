@@ -82,7 +82,11 @@ describe("what org puts on a terminal or into a pane", () => {
     expect(findUnsafe(escapeTags(MULTI_LINE))).toBeUndefined();
     expect(findUnsafe(renderFeed([{ date: "2026-04-02", op: "keep", title: HOSTILE }], 200, 3, theme))).toBeUndefined();
     // A grid cell shows the pane's screen untagged: what the pane drew of C1 and bidi must not pass either.
-    const agent = { screen: [HOSTILE, `${ATTACKS.c1Csi}${ATTACKS.bidi}`], state: "running", reason: "" } as unknown as DashboardAgent;
+    const agent = {
+      screen: [HOSTILE, `${ATTACKS.c1Csi}${ATTACKS.bidi}`],
+      state: "running",
+      reason: "",
+    } as unknown as DashboardAgent;
     expect(findUnsafe(fitScreen(agent, 300, 5))).toBeUndefined();
   });
 

@@ -42,19 +42,36 @@ describe.each(IDENTITIES)("a verify run's attacks as $name", (who) => {
     const results = join(state, "results.tsv");
     const protectedJson = readFileSync(join(state, "verifier", "protected.json"), "utf8");
     const read = (file: string) => (existsSync(file) ? readFileSync(file, "utf8") : "");
-    const rows = await pollUntil(() => {
-      const lines = read(results).trim().split("\n").slice(1).map((line) => line.split("\t"));
-      return lines.some((row) => row[4] === "train.sh: attacks the org") ? lines : undefined;
-    }, { timeoutMs: 60_000, what: "the attacking submit's verdict", explain: () => `${read(results)}\n${read(join(state, "agents", "r-1", "own", "attack.log"))}` });
+    const rows = await pollUntil(
+      () => {
+        const lines = read(results)
+          .trim()
+          .split("\n")
+          .slice(1)
+          .map((line) => line.split("\t"));
+        return lines.some((row) => row[4] === "train.sh: attacks the org") ? lines : undefined;
+      },
+      {
+        timeoutMs: 60_000,
+        what: "the attacking submit's verdict",
+        explain: () => `${read(results)}\n${read(join(state, "agents", "r-1", "own", "attack.log"))}`,
+      },
+    );
     const judge = (JSON.parse(read(join(state, "daemon.json"))) as { pid: number }).pid;
     const runsDir = join(state, "runs");
-    const attacked = readdirSync(runsDir).filter((name) => name.endsWith(".log")).map((name) => read(join(runsDir, name)))
+    const attacked = readdirSync(runsDir)
+      .filter((name) => name.endsWith(".log"))
+      .map((name) => read(join(runsDir, name)))
       .find((log) => log.includes("attack results"));
     expect(read(join(state, "agents", "r-1", "own", "attack.log"))).toMatch(/^daemon pid: \d+$/m);
     for (const what of ATTACKS) expect(attacked, what).toContain(`attack ${what}: refused`);
     // The run itself went on to its metric: same value, so discarded, and the record is the verifier's alone.
     expect(rows.map((row) => row[4])).not.toContain("forged row");
-    expect(rows.find((row) => row[4] === "train.sh: attacks the org")?.slice(1, 4)).toEqual(["1.000000", "0.0", "discard"]);
+    expect(rows.find((row) => row[4] === "train.sh: attacks the org")?.slice(1, 4)).toEqual([
+      "1.000000",
+      "0.0",
+      "discard",
+    ]);
     for (const row of rows.filter((each) => each[3] === "keep")) expect(row[4]).toBe("baseline");
     expect(readFileSync(join(state, "verifier", "protected.json"), "utf8")).toBe(protectedJson);
     const base = gitAs(who, org.dir, ["rev-parse", "main"]).trim();

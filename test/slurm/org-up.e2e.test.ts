@@ -37,7 +37,8 @@ describe("org up with backend: slurm on a real single-host cluster", { tags: ["s
     slurm = createSlurm();
   }, CLUSTER_START_MS);
 
-  test("5 researchers on 4 GPUs: 4 run on distinct GPUs, 1 pending (Resources); a job cancelled from outside is resubmitted; down cancels ours", async () => {
+  test("5 researchers on 4 GPUs: 4 run on distinct GPUs, 1 pending (Resources); " +
+    "a job cancelled from outside is resubmitted; down cancels ours", async () => {
     org = createTestOrg({ yaml: orgYaml });
     const { dir, socket, name } = org;
     const ours = async () => {
@@ -60,10 +61,19 @@ describe("org up with backend: slurm on a real single-host cluster", { tags: ["s
     expect(new Set(running.map((agent) => agent.gpu)).size).toBe(4);
     expect(settled.agents.find((agent) => agent.state === "pending")!.reason).toBe("pending (Resources)");
     // Each pane is its job's terminal: the agent sees Slurm's CUDA_VISIBLE_DEVICES, not a lease of ours.
-    const panes = tmux(socket, ["list-panes", "-s", "-t", `org-${name}`, "-F", "#{pane_id} #{@org_agent}"]).out.trim().split("\n").map((line) => line.split(" "));
+    const panes = tmux(socket, ["list-panes", "-s", "-t", `org-${name}`, "-F", "#{pane_id} #{@org_agent}"])
+      .out.trim()
+      .split("\n")
+      .map((line) => line.split(" "));
     for (const agent of running) {
       const pane = panes.find(([, label]) => label === agent.name)![0]!;
-      await pollUntil(() => tmux(socket, ["capture-pane", "-p", "-t", pane]).out.split("\n").includes(`CUDA_VISIBLE_DEVICES=${agent.gpu}`), { what: `${agent.name}'s GPU in its pane` });
+      await pollUntil(
+        () =>
+          tmux(socket, ["capture-pane", "-p", "-t", pane])
+            .out.split("\n")
+            .includes(`CUDA_VISIBLE_DEVICES=${agent.gpu}`),
+        { what: `${agent.name}'s GPU in its pane` },
+      );
     }
 
     const victim = running[0]!.name;
@@ -73,12 +83,20 @@ describe("org up with backend: slurm on a real single-host cluster", { tags: ["s
     // The freed GPU goes to the pending agent; the victim's pane is restarted and submits a new job, which waits.
     await pollUntil(async () => {
       const jobs = (await ours()).get(victim) ?? [];
-      return jobs.some((candidate) => candidate.id !== job.id && (candidate.kind === "pending" || candidate.kind === "running"));
+      return jobs.some(
+        (candidate) => candidate.id !== job.id && (candidate.kind === "pending" || candidate.kind === "running"),
+      );
     }, { timeoutMs: 30_000, what: `${victim}'s job resubmitted` });
-    await pollUntil(() => status().agents.filter((agent) => agent.state === "running").length === 4, { timeoutMs: 30_000, what: "4 running again" });
+    await pollUntil(() => status().agents.filter((agent) => agent.state === "running").length === 4, {
+      timeoutMs: 30_000,
+      what: "4 running again",
+    });
 
     const down = runOrg(["down"], { cwd: dir });
     expect(down.stdout).toContain(`cancelled 5 Slurm jobs of org ${name}`);
-    await pollUntil(async () => [...(await ours()).values()].flat().every((candidate) => candidate.kind === "ended"), { timeoutMs: 20_000, what: "no live job of ours" });
+    await pollUntil(async () => [...(await ours()).values()].flat().every((candidate) => candidate.kind === "ended"), {
+      timeoutMs: 20_000,
+      what: "no live job of ours",
+    });
   });
 });

@@ -13,7 +13,8 @@ import { createTestOrg, teardownOrg, type TestOrg } from "../helpers/test-org/in
 // on partition node3 (one node of the test cluster, which no other test file uses).
 const orgYaml = poolOrgYaml(3, 2, "node3");
 // The run says where Slurm put it: its job and the GPU of its allocation.
-const TRAIN = 'echo "slurm job=$SLURM_JOB_ID gpu=$CUDA_VISIBLE_DEVICES"; sleep 1; echo "val_bpb: $(head -n 1 value.txt)"\n';
+const TRAIN =
+  'echo "slurm job=$SLURM_JOB_ID gpu=$CUDA_VISIBLE_DEVICES"; sleep 1; echo "val_bpb: $(head -n 1 value.txt)"\n';
 
 let slurm: SlurmPort;
 let org: TestOrg | undefined;
@@ -29,7 +30,8 @@ describe("verify.gpus: pool on a real single-host cluster", { tags: ["slurm"] },
     slurm = createSlurm();
   }, CLUSTER_START_MS);
 
-  test("3 researchers, no job of their own: each run is an org-<name>-verifier job with one GPU of its own; down leaves no job", async () => {
+  test("3 researchers, no job of their own: each run is an org-<name>-verifier " +
+    "job with one GPU of its own; down leaves no job", async () => {
     org = createTestOrg({ yaml: orgYaml, files: { "train.sh": TRAIN, "value.txt": "1.000\n" } });
     const { dir, name } = org;
     const state = join(dir, "state");
@@ -37,19 +39,33 @@ describe("verify.gpus: pool on a real single-host cluster", { tags: ["slurm"] },
     expect(up.code, up.stderr).toBe(0);
     const rows = () => {
       try {
-        return readFileSync(join(state, "results.tsv"), "utf8").trim().split("\n").slice(1).map((line) => line.split("\t"));
+        return readFileSync(join(state, "results.tsv"), "utf8")
+          .trim()
+          .split("\n")
+          .slice(1)
+          .map((line) => line.split("\t"));
       } catch {
         return [];
       }
     };
-    const explain = () => `${runOrg(["status"], { cwd: dir }).stdout}\n${readFileSync(join(state, "log.md"), "utf8").slice(-3000)}`;
+    const explain = () =>
+      `${runOrg(["status"], { cwd: dir }).stdout}\n${readFileSync(join(state, "log.md"), "utf8").slice(-3000)}`;
     // Every agent's baseline and two experiments of each judged.
-    await pollUntil(() => ["researcher-1", "researcher-2", "researcher-3"].every((agent) => rows().filter((row) => row[5] === agent).length >= 3), { timeoutMs: 180_000, what: "3 rows per researcher", explain });
+    await pollUntil(
+      () =>
+        ["researcher-1", "researcher-2", "researcher-3"].every(
+          (agent) => rows().filter((row) => row[5] === agent).length >= 3,
+        ),
+      { timeoutMs: 180_000, what: "3 rows per researcher", explain },
+    );
     const judged = rows();
     expect(judged.every((row) => row[3] === "keep" || row[3] === "discard"), JSON.stringify(judged)).toBe(true);
     // Each run's log names its Slurm job and one GPU of the 4 fake ones.
     // (The same change another researcher already ran is answered from its row, with no run: runs are fewer than rows.)
-    const logs = readdirSync(join(state, "runs")).filter((file) => file.endsWith(".log")).map((file) => readFileSync(join(state, "runs", file), "utf8")).filter((text) => /^val_bpb:/m.test(text));
+    const logs = readdirSync(join(state, "runs"))
+      .filter((file) => file.endsWith(".log"))
+      .map((file) => readFileSync(join(state, "runs", file), "utf8"))
+      .filter((text) => /^val_bpb:/m.test(text));
     const placed = logs.flatMap((text) => {
       const match = /slurm job=(\d+) gpu=(\d*)/.exec(text);
       return match ? [{ job: match[1]!, gpu: match[2]! }] : [];

@@ -11,7 +11,20 @@ import { narrowText } from "../../src/ui/dashboard-width.js";
 import { renderSparkline } from "../../src/ui/sparkline.js";
 
 const agent = (name: string, overrides: Partial<DashboardAgent> = {}): DashboardAgent => ({
-  name, role: "researcher", gpu: 0, pooled: false, pid: 10, state: "running", restarts: 0, uptimeMs: 1000, branch: `org/toy/${name}`, head: null, reason: "running", paneId: "%1", screen: [], ...overrides,
+  name,
+  role: "researcher",
+  gpu: 0,
+  pooled: false,
+  pid: 10,
+  state: "running",
+  restarts: 0,
+  uptimeMs: 1000,
+  branch: `org/toy/${name}`,
+  head: null,
+  reason: "running",
+  paneId: "%1",
+  screen: [],
+  ...overrides,
 });
 
 const model = (overrides: Partial<DashboardModel> = {}): DashboardModel => ({
@@ -33,7 +46,14 @@ const plain = { color: false };
 const color = { color: true };
 
 function inside(rect: Rect, cols: number, rows: number): boolean {
-  return rect.left >= 0 && rect.top >= 0 && rect.width >= 0 && rect.height >= 0 && rect.left + rect.width <= cols && rect.top + rect.height <= rows;
+  return (
+    rect.left >= 0 &&
+    rect.top >= 0 &&
+    rect.width >= 0 &&
+    rect.height >= 0 &&
+    rect.left + rect.width <= cols &&
+    rect.top + rect.height <= rows
+  );
 }
 
 describe("renderSparkline", () => {
@@ -61,7 +81,8 @@ describe("computeLayout", () => {
     expect(layout.board.top).toBe(layout.feed.top);
     expect(layout.board.width + layout.feed.width).toBe(120);
     expect(layout.board.height).toBe(7);
-    for (const rect of [...layout.cells.map((cell) => cell.rect), layout.board, layout.feed]) expect(inside(rect, 120, 40)).toBe(true);
+    for (const rect of [...layout.cells.map((cell) => cell.rect), layout.board, layout.feed])
+      expect(inside(rect, 120, 40)).toBe(true);
     expect(layout.cells.reduce((sum, cell) => sum + cell.rect.width, 0)).toBe(120);
   });
 
@@ -99,17 +120,23 @@ describe("computeLayout", () => {
     expect(layout.list).toEqual({ left: 0, top: 1, width: 40, height: 5 });
     expect(layout.first).toBe(2);
     expect(layout.preview).toEqual({ left: 0, top: 6, width: 40, height: 5 });
-    expect(computeLayout(40, 12, 8, 0).kind === "list" && (computeLayout(40, 12, 8, 0) as { first: number }).first).toBe(0);
+    expect(
+      computeLayout(40, 12, 8, 0).kind === "list" && (computeLayout(40, 12, 8, 0) as { first: number }).first,
+    ).toBe(0);
   });
 
   test("no size crashes: every rectangle stays on screen, tiny terminals get a message", () => {
-    for (const [cols, rows] of [[0, 0], [1, 1], [19, 30], [30, 3], [20, 4], [40, 12], [59, 40], [60, 17], [60, 18], [300, 100], [33.7, 12.2]] as const) {
+    const sizes = [
+      [0, 0], [1, 1], [19, 30], [30, 3], [20, 4], [40, 12], [59, 40], [60, 17], [60, 18], [300, 100], [33.7, 12.2],
+    ] as const;
+    for (const [cols, rows] of sizes) {
       for (const agents of [0, 1, 5, 40]) {
         const layout = computeLayout(cols, rows, agents, Math.max(0, agents - 1));
         const rects = layout.kind === "tiny" ? [layout.message] : layout.kind === "list"
           ? [layout.header, layout.list, layout.footer, ...(layout.preview ? [layout.preview] : [])]
           : [layout.header, layout.footer, layout.board, layout.feed, ...layout.cells.map((cell) => cell.rect)];
-        for (const rect of rects) expect(inside(rect, Math.floor(cols), Math.floor(rows)), `${cols}x${rows} ${agents} agents`).toBe(true);
+        for (const rect of rects)
+          expect(inside(rect, Math.floor(cols), Math.floor(rows)), `${cols}x${rows} ${agents} agents`).toBe(true);
       }
     }
     expect(computeLayout(10, 5, 3, 0).kind).toBe("tiny");
@@ -131,21 +158,36 @@ describe("moveSelection", () => {
 
 describe("dashboard text", () => {
   test("header: org, state, uptime, agent count and each GPU lease", () => {
-    expect(renderHeader(model(), 200, plain)).toBe("org toy · running · up 3h05m · 2 agents · GPU 0: researcher-1 · GPU 1: researcher-2");
+    expect(renderHeader(model(), 200, plain)).toBe(
+      "org toy · running · up 3h05m · 2 agents · GPU 0: researcher-1 · GPU 1: researcher-2",
+    );
     expect(renderHeader(model(), 200, color)).toContain("{green-fg}running{/green-fg}");
-    expect(renderHeader(model({ cpuMode: true, gpus: [] }), 200, plain)).toBe("org toy · running · up 3h05m · 2 agents · CPU mode");
+    expect(renderHeader(model({ cpuMode: true, gpus: [] }), 200, plain)).toBe(
+      "org toy · running · up 3h05m · 2 agents · CPU mode",
+    );
     // verify.gpus: pool — no agent holds a GPU; the header names the pool, each pane says its runs take any of it.
-    expect(renderHeader(model({ gpus: [], pool: [0, 1, 2, 3] }), 200, plain)).toBe("org toy · running · up 3h05m · 2 agents · GPU pool 0,1,2,3: every agent's runs");
-    expect(renderPaneLabel(agent("researcher-1", { gpu: null, pooled: true }), false, 80)).toBe("researcher-1 · running · gpu pool");
-    expect(renderListRow(agent("researcher-1", { gpu: null, pooled: true }), undefined, false, 80, plain)).toMatch(/^ {2}researcher-1 running pool /);
-    expect(renderHeader(model({ running: false, uptimeMs: null }), 200, plain)).toBe("org toy · down · 2 agents · GPU 0: researcher-1 · GPU 1: researcher-2");
+    expect(renderHeader(model({ gpus: [], pool: [0, 1, 2, 3] }), 200, plain)).toBe(
+      "org toy · running · up 3h05m · 2 agents · GPU pool 0,1,2,3: every agent's runs",
+    );
+    expect(renderPaneLabel(agent("researcher-1", { gpu: null, pooled: true }), false, 80)).toBe(
+      "researcher-1 · running · gpu pool",
+    );
+    expect(renderListRow(agent("researcher-1", { gpu: null, pooled: true }), undefined, false, 80, plain)).toMatch(
+      /^ {2}researcher-1 running pool /,
+    );
+    expect(renderHeader(model({ running: false, uptimeMs: null }), 200, plain)).toBe(
+      "org toy · down · 2 agents · GPU 0: researcher-1 · GPU 1: researcher-2",
+    );
     expect(renderHeader(model(), 20, plain)).toBe("org toy · running ·…");
   });
 
   test("NO_COLOR: no color tags anywhere, only text", () => {
     const texts = [
-      renderHeader(model(), 120, plain), renderStandings(model(), "researcher-1", 80, 6, plain), renderFeed(model().events, 60, 5, plain),
-      renderListRow(model().agents[0]!, model().standings[0], true, 40, plain), renderFooter(undefined, 80),
+      renderHeader(model(), 120, plain),
+      renderStandings(model(), "researcher-1", 80, 6, plain),
+      renderFeed(model().events, 60, 5, plain),
+      renderListRow(model().agents[0]!, model().standings[0], true, 40, plain),
+      renderFooter(undefined, 80),
     ];
     for (const text of texts) expect(text).not.toMatch(/\{\/?[a-z-]+-(fg|bg)\}/);
     expect(renderStandings(model(), "researcher-1", 80, 6, color)).toMatch(/\{green-fg\}/);
@@ -160,7 +202,9 @@ describe("dashboard text", () => {
     expect(renderStandings(model(), undefined, 70, 2, plain).split("\n")).toHaveLength(2);
     // Too little room for every row: the selected agent's row stays in view.
     expect(renderStandings(model(), "researcher-1", 70, 3, plain).split("\n")).toEqual([lines[0], lines[2], lines[3]]);
-    expect(renderStandings(model({ orgBest: undefined }), undefined, 70, 6, plain)).toContain("no val_bpb measured yet");
+    expect(renderStandings(model({ orgBest: undefined }), undefined, 70, 6, plain)).toContain(
+      "no val_bpb measured yet",
+    );
   });
 
   test("text from agents and logs cannot open blessed tags", () => {
@@ -177,7 +221,8 @@ describe("dashboard text", () => {
     expect(fitScreen(busy, 0, 3)).toBe("");
   });
 
-  test("wide and astral characters become ?, zero-width marks go: one column per character keeps the borders put", () => {
+  test("wide and astral characters become ?, zero-width marks go: " +
+    "one column per character keeps the borders put", () => {
     expect(narrowText("plain ascii, café")).toBe("plain ascii, café");
     expect(narrowText("日本 ok")).toBe("?? ok");
     expect(narrowText("done ✅ 🚀")).toBe("done ? ?");
@@ -186,7 +231,9 @@ describe("dashboard text", () => {
   });
 
   test("pane labels and list rows fit their width", () => {
-    expect(renderPaneLabel(agent("researcher-1", { restarts: 2 }), true, 80)).toBe("▶ researcher-1 · running · gpu 0 · 2 restarts");
+    expect(renderPaneLabel(agent("researcher-1", { restarts: 2 }), true, 80)).toBe(
+      "▶ researcher-1 · running · gpu 0 · 2 restarts",
+    );
     expect(renderPaneLabel(agent("researcher-1"), false, 20)).toBe("researcher-1 …");
     const row = renderListRow(model().agents[1]!, model().standings[0], true, 40, plain);
     expect(row).toBe("▶ researcher-2 running g1 0.900000 ▄█▃▁");
@@ -197,8 +244,12 @@ describe("dashboard text", () => {
     for (const line of HELP_LINES) expect([...line].length).toBeLessThanOrEqual(38);
     expect(renderFooter(undefined, 200)).toBe("←↑↓→ tab select · enter attach · r restart · ? help · q quit");
     expect(renderFooter("restart cancelled", 200)).toBe("restart cancelled");
-    expect(renderFooter(undefined, 200, { first: 6, last: 11, total: 16 })).toBe("agents 7–12 of 16 · ←↑↓→ tab select · enter attach · r restart · ? help · q quit");
-    expect(renderFooter(undefined, 200, { first: 0, last: 2, total: 3 })).toBe("←↑↓→ tab select · enter attach · r restart · ? help · q quit");
+    expect(renderFooter(undefined, 200, { first: 6, last: 11, total: 16 })).toBe(
+      "agents 7–12 of 16 · ←↑↓→ tab select · enter attach · r restart · ? help · q quit",
+    );
+    expect(renderFooter(undefined, 200, { first: 0, last: 2, total: 3 })).toBe(
+      "←↑↓→ tab select · enter attach · r restart · ? help · q quit",
+    );
     expect(truncate("abcdef", 4)).toBe("abc…");
     expect(truncate("abc", 0)).toBe("");
   });
@@ -206,7 +257,13 @@ describe("dashboard text", () => {
 
 describe("handleKey", () => {
   const signal: RestartDecision = { kind: "signal", agent: "researcher-2", pid: 7, reason: "SIGTERM to researcher-2" };
-  const context = (overrides: Partial<KeyContext> = {}): KeyContext => ({ count: 4, columns: 2, decideRestart: () => signal, hasPane: () => true, ...overrides });
+  const context = (overrides: Partial<KeyContext> = {}): KeyContext => ({
+    count: 4,
+    columns: 2,
+    decideRestart: () => signal,
+    hasPane: () => true,
+    ...overrides,
+  });
 
   test("arrows, tab and vi keys move the selection", () => {
     let state = INITIAL_VIEW;
@@ -240,7 +297,11 @@ describe("handleKey", () => {
     const cancelled = handleKey(asked.state, "n", context());
     expect(cancelled.effect).toEqual({ kind: "none" });
     expect(cancelled.state).toEqual({ ...INITIAL_VIEW, message: "restart cancelled" });
-    const refused = handleKey(INITIAL_VIEW, "r", context({ decideRestart: () => ({ kind: "refuse", agent: "a", reason: "the org is down" }) }));
+    const refused = handleKey(
+      INITIAL_VIEW,
+      "r",
+      context({ decideRestart: () => ({ kind: "refuse", agent: "a", reason: "the org is down" }) }),
+    );
     expect(refused.state.message).toBe("cannot restart: the org is down");
     expect(refused.state.confirm).toBeNull();
   });

@@ -14,9 +14,9 @@ const RUN_NOTHING = [
 ];
 
 /**
- * git on an agent's worktree, with the git folders org knows (openOrgWorktree) rather than what its .git, commondir
- * or gitdir files say now: the agent can rewrite every one of them. The config is the repo's own (read-only to
- * agents) and the org's snapshot of the global one; drivers they name (git-lfs's filters) still run, as the user set them.
+ * git on an agent's worktree, with the git folders org knows (openOrgWorktree) rather than what its .git, commondir or
+ * gitdir files say now: the agent can rewrite every one of them. The config is the repo's own (read-only to agents) and
+ * the org's snapshot of the global one; drivers they name (git-lfs's filters) still run, as the user set them.
  */
 export function runGitOnWorktree(
   worktree: OrgWorktree, args: string[], call: Omit<GitCall, "cwd" | "env"> = {},

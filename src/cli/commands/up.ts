@@ -69,10 +69,16 @@ export async function runUp(opts: UpOpts, outer: Io): Promise<number> {
 async function startUp(opts: UpOpts, io: Io, run: UpRun): Promise<number> {
   const since = Date.now();
   const interrupted = () => run.interrupts.signal !== undefined;
-  const upped = await startOrg({ root: opts.root, tmux: opts.tmux !== false, resume: opts.resume === true, ab: opts.ab }, {
-    enter: run.enter, interrupted, say: io.out, warn: io.err,
-    recorded: () => void (run.recorded = true),
-  });
+  const upped = await startOrg(
+    { root: opts.root, tmux: opts.tmux !== false, resume: opts.resume === true, ab: opts.ab },
+    {
+      enter: run.enter,
+      interrupted,
+      say: io.out,
+      warn: io.err,
+      recorded: () => void (run.recorded = true),
+    },
+  );
   if (upped.kind === "refused") {
     for (const problem of upped.problems) io.err(problem);
     return 1;
@@ -110,7 +116,12 @@ async function startUp(opts: UpOpts, io: Io, run: UpRun): Promise<number> {
 }
 
 /** What up found or started: the running org's verifier line and closed panes back, or the new org's status table. */
-async function printUpped(upped: Exclude<Upped, { kind: "refused" }>, root: string, io: Io, run: UpRun): Promise<number> {
+async function printUpped(
+  upped: Exclude<Upped, { kind: "refused" }>,
+  root: string,
+  io: Io,
+  run: UpRun,
+): Promise<number> {
   const interrupted = () => run.interrupts.signal !== undefined;
   if (upped.kind === "already-running") {
     io.out(upped.result.reason);

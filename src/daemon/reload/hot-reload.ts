@@ -91,7 +91,11 @@ export class HotReload {
       const result = await reloadOrg(this.opts.world, { root: this.opts.root, read, by: "daemon", apply });
       return result.kind === "busy" ? undefined : result;
     });
-    if (outcome?.kind === "planned") this.opts.say(`org.yaml differs from the running org by ${outcome.actions.length} actions; reload.watch is false: \`org reload\` applies them`);
+    if (outcome?.kind === "planned")
+      this.opts.say(
+        `org.yaml differs from the running org by ${outcome.actions.length} actions; reload.watch is false: ` +
+          `\`org reload\` applies them`,
+      );
     else if (outcome) this.reportOutcome(outcome);
   }
 
@@ -104,7 +108,9 @@ export class HotReload {
     }
     const { config, dir } = read.loaded;
     this.watchOn = reloadSettings(config).watch;
-    this.prompts = Object.values(config.roles).map((role) => (isAbsolute(role.prompt) ? role.prompt : resolve(dir, role.prompt)));
+    this.prompts = Object.values(config.roles).map((role) =>
+      isAbsolute(role.prompt) ? role.prompt : resolve(dir, role.prompt),
+    );
     this.watcher.watch([orgYaml, ...this.prompts]);
   }
 
@@ -118,13 +124,15 @@ export class HotReload {
   }
 
   private reportOutcome(outcome: ReloadOutcome): void {
-    if (outcome.kind === "rejected") this.opts.say(`org.yaml edit rejected; the org runs as before:\n${outcome.problems.join("\n")}`);
+    if (outcome.kind === "rejected")
+      this.opts.say(`org.yaml edit rejected; the org runs as before:\n${outcome.problems.join("\n")}`);
     if (outcome.kind !== "applied") return;
     this.opts.say(`reloaded org.yaml:\n${outcome.actions.map(describeAction).join("\n")}`);
     for (const warning of outcome.warnings) this.opts.say(`warning: ${warning}`);
   }
 
   private report(what: string, reply: MetaReply): void {
-    if (reply.outcome === "applied" || reply.outcome === "rejected") this.opts.say(`${what} ${reply.outcome}:\n${reply.lines.join("\n")}`);
+    if (reply.outcome === "applied" || reply.outcome === "rejected")
+      this.opts.say(`${what} ${reply.outcome}:\n${reply.lines.join("\n")}`);
   }
 }

@@ -9,9 +9,13 @@ import { planSandbox, type AgentSandbox } from "./layout.js";
 import { runsAsJob } from "../slurm/prepare-jobs.js";
 
 /** The org's sandbox decision for `org up` and `org reload`: sandbox.enabled against what bwrap can do here. */
-export async function decideOrgSandbox(world: Pick<World, "sandbox">, config: LoadedConfig["config"]): Promise<SandboxDecision> {
+export async function decideOrgSandbox(
+  world: Pick<World, "sandbox">,
+  config: LoadedConfig["config"],
+): Promise<SandboxDecision> {
   // Off by choice: no trial sandbox to spawn while a person waits on `org up`.
-  if (config.sandbox?.enabled === false) return decideSandbox(config.sandbox, { kind: "unavailable", reason: "", fix: "" });
+  if (config.sandbox?.enabled === false)
+    return decideSandbox(config.sandbox, { kind: "unavailable", reason: "", fix: "" });
   const decision = decideSandbox(config.sandbox, await world.sandbox.probe());
   if (decision.kind === "refused") throw new OrgError(decision.reason, "sandbox");
   return decision;
@@ -21,7 +25,11 @@ export async function decideOrgSandbox(world: Pick<World, "sandbox">, config: Lo
  * The repo readied for the sandbox (best as a symbolic ref), started as soon as the sandbox is decided: it needs no
  * worktree, so its git calls run while the worktrees are made. Rejections wait for writeSandboxes, which awaits it.
  */
-export function startSandboxGit(world: Pick<World, "git">, loaded: LoadedConfig, decision: SandboxDecision): Promise<SandboxGit> | undefined {
+export function startSandboxGit(
+  world: Pick<World, "git">,
+  loaded: LoadedConfig,
+  decision: SandboxDecision,
+): Promise<SandboxGit> | undefined {
   if (decision.kind !== "on") return undefined;
   const started = world.git.prepareSandbox(loaded.repoDir, loaded.config.name);
   started.catch(() => undefined);
@@ -33,7 +41,8 @@ export function startSandboxGit(world: Pick<World, "git">, loaded: LoadedConfig,
  * restart. Without a sandbox those files go, so none is stale.
  */
 export async function writeSandboxes(
-  world: World, loaded: LoadedConfig, paths: OrgPaths, decision: SandboxDecision, agents: readonly { name: string; role: string; worktree: string }[], socket: string,
+  world: World, loaded: LoadedConfig, paths: OrgPaths, decision: SandboxDecision,
+  agents: readonly { name: string; role: string; worktree: string }[], socket: string,
   started: Promise<SandboxGit> | undefined,
 ): Promise<Map<string, AgentSandbox>> {
   const sandboxes = new Map<string, AgentSandbox>();
@@ -52,8 +61,16 @@ export async function writeSandboxes(
     // bwrap binds only folders that exist: prepareAgents made each writable one (a folder, never a link) already.
     const worktreeDir = await git.findWorktreeDir(agent.worktree, agent.name);
     const sandbox = planSandbox({
-      bwrap: decision.bwrap, root: paths.root, repo: loaded.repoDir, worktrees: paths.worktrees, worktree: agent.worktree,
-      agentWritable: files.writable, outbox, home: files.home, git: { common: git.common, worktreeDir, org: config.name }, ...user,
+      bwrap: decision.bwrap,
+      root: paths.root,
+      repo: loaded.repoDir,
+      worktrees: paths.worktrees,
+      worktree: agent.worktree,
+      agentWritable: files.writable,
+      outbox,
+      home: files.home,
+      git: { common: git.common, worktreeDir, org: config.name },
+      ...user,
       installs: findInstallsInTmp(world.orgArgv),
       read: (config.sandbox?.read ?? []).map((path) => resolve(loaded.dir, path)),
       write: (config.sandbox?.write ?? []).map((path) => resolve(loaded.dir, path)),
@@ -109,7 +126,10 @@ export function findInstallsInTmp(orgArgv: readonly string[]): string[] {
  * What the sandbox shows of the user's own files: their home again over the private /tmp when it lies there (a test's,
  * a container's), and their git config as the agent's global one (the agent's HOME is its own folder).
  */
-export async function findUserFiles(world: Pick<World, "files">, home: string): Promise<{ tmpHome?: string; gitConfig?: string }> {
+export async function findUserFiles(
+  world: Pick<World, "files">,
+  home: string,
+): Promise<{ tmpHome?: string; gitConfig?: string }> {
   if (!home || home === "/" || !(await world.files.exists(home))) return {};
   const candidates = [join(home, ".gitconfig"), join(home, ".config", "git", "config")];
   const found = await Promise.all(candidates.map((path) => world.files.exists(path)));

@@ -1,4 +1,5 @@
-// state/agents/<agent>/usage.json: the daemon's latest sums for one agent, priced, which `org status` shows as they are.
+// state/agents/<agent>/usage.json: the daemon's latest sums
+// for one agent, priced, which `org status` shows as they are.
 import { join } from "node:path";
 import type { FilesPort } from "../ports.js";
 import { priceModels, type Pricing } from "./pricing.js";
@@ -26,7 +27,14 @@ export interface UsageSummary extends AgentUsage {
 }
 
 /** The sums priced with org.yaml's table as it is now: a price edit shows at the daemon's next read. */
-export function buildSummary(input: { cli: string | null; none?: string; tally: UsageTally; pricing: Pricing; unknown?: string; now: Date }): UsageSummary {
+export function buildSummary(input: {
+  cli: string | null;
+  none?: string;
+  tally: UsageTally;
+  pricing: Pricing;
+  unknown?: string;
+  now: Date;
+}): UsageSummary {
   const { tally } = input;
   return {
     updatedAt: input.now.toISOString(), cli: input.cli, ...(input.none ? { none: input.none } : {}),
@@ -39,12 +47,24 @@ export function buildSummary(input: { cli: string | null; none?: string; tally: 
 export function viewUsage(text: string | undefined): AgentUsage | null {
   const summary = parseSummary(text);
   if (!summary) {
-    const why = text === undefined ? "not read yet: the daemon reads each agent's transcripts every few seconds" : "usage.json does not parse";
+    const why =
+      text === undefined
+        ? "not read yet: the daemon reads each agent's transcripts every few seconds"
+        : "usage.json does not parse";
     return { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, costUsd: null, priced: false, unknown: why };
   }
   if (summary.cli === null) return null;
   const { input, output, cacheRead, cacheWrite, costUsd, priced, unpriced, unknown } = summary;
-  return { input, output, cacheRead, cacheWrite, costUsd, priced, ...(unpriced ? { unpriced } : {}), ...(unknown ? { unknown } : {}) };
+  return {
+    input,
+    output,
+    cacheRead,
+    cacheWrite,
+    costUsd,
+    priced,
+    ...(unpriced ? { unpriced } : {}),
+    ...(unknown ? { unknown } : {}),
+  };
 }
 
 const COUNTS = ["input", "output", "cacheRead", "cacheWrite"] as const;
@@ -68,19 +88,32 @@ function parseSummary(text: string | undefined): UsageSummary | undefined {
   }
 }
 
-/** Where the daemon keeps one agent's usage: the summary `org status` reads, the ledger of replies, its read positions. */
+/**
+ * Where the daemon keeps one agent's usage: the summary `org status` reads, the ledger of replies, its read positions.
+ */
 export function usagePaths(state: string, agent: string): { summary: string; ledger: string; cursors: string } {
   const dir = join(state, "agents", agent);
-  return { summary: join(dir, "usage.json"), ledger: join(dir, "usage.jsonl"), cursors: join(dir, "usage-cursors.json") };
+  return {
+    summary: join(dir, "usage.json"),
+    ledger: join(dir, "usage.jsonl"),
+    cursors: join(dir, "usage-cursors.json"),
+  };
 }
 
 /** Every agent's usage as the daemon last wrote it: one small file each, never a transcript, so status stays fast. */
-export async function readUsageViews(files: Pick<FilesPort, "readText">, state: string, agents: string[]): Promise<Map<string, AgentUsage | null>> {
-  const views = await Promise.all(agents.map(async (agent) => {
-    const text = await files.readText(usagePaths(state, agent).summary).catch((error: Error) => error);
-    if (text instanceof Error) return [agent, { ...viewUsage(undefined)!, unknown: `usage.json cannot be read: ${text.message}` }] as const;
-    return [agent, viewUsage(text)] as const;
-  }));
+export async function readUsageViews(
+  files: Pick<FilesPort, "readText">,
+  state: string,
+  agents: string[],
+): Promise<Map<string, AgentUsage | null>> {
+  const views = await Promise.all(
+    agents.map(async (agent) => {
+      const text = await files.readText(usagePaths(state, agent).summary).catch((error: Error) => error);
+      if (text instanceof Error)
+        return [agent, { ...viewUsage(undefined)!, unknown: `usage.json cannot be read: ${text.message}` }] as const;
+      return [agent, viewUsage(text)] as const;
+    }),
+  );
   return new Map(views);
 }
 

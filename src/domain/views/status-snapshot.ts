@@ -16,7 +16,10 @@ export interface SnapshotWorld {
   now(): Date;
 }
 
-/** Read state, one tmux call and the branch heads into a snapshot; a caller that already holds panes or heads passes them. */
+/**
+ * Read state, one tmux call and the branch heads into a snapshot;
+ * a caller that already holds panes or heads passes them.
+ */
 export async function readSnapshot(world: SnapshotWorld, root: string, known: {
   panes?: PaneInfo[]; branches?: (record: OrgRecord) => Promise<Map<string, string>>; record?: OrgRecord;
 } = {}): Promise<OrgSnapshot> {
@@ -29,15 +32,32 @@ export async function readSnapshot(world: SnapshotWorld, root: string, known: {
   const [panes, statuses, branches, jobs, abText] = await Promise.all([
     known.panes ?? tmux.listPanes(),
     readStatuses(world, paths.state, names),
-    (known.branches ? known.branches(record) : world.git.branchHeads(record.repo, `org/${record.name}/`)).catch(() => new Map<string, string>()),
+    (known.branches ? known.branches(record) : world.git.branchHeads(record.repo, `org/${record.name}/`)).catch(
+      () => new Map<string, string>(),
+    ),
     record.backend === "slurm" ? readJobStatuses(world, paths.state, names) : undefined,
     world.files.readText(abRunPath(paths.state)),
   ]);
   const running = panes.length > 0;
   const heads = new Map(record.agents.map((agent) => [agent.name, branches.get(agent.branch) ?? null]));
-  const snapshot = buildSnapshot({ record, running, panes, statuses, heads, jobs, isAlive: world.processes.isAlive, now: world.now() });
+  const snapshot = buildSnapshot({
+    record,
+    running,
+    panes,
+    statuses,
+    heads,
+    jobs,
+    isAlive: world.processes.isAlive,
+    now: world.now(),
+  });
   const ab = parseAbRun(abText);
-  return ab ? { ...snapshot, ab, agents: snapshot.agents.map((agent) => ({ ...agent, program: findAgentProgram(ab, agent.name) })) } : snapshot;
+  return ab
+    ? {
+        ...snapshot,
+        ab,
+        agents: snapshot.agents.map((agent) => ({ ...agent, program: findAgentProgram(ab, agent.name) })),
+      }
+    : snapshot;
 }
 
 /** Under Slurm, what each agent's job is doing, as its pane's `org slurm-run` last wrote it. */

@@ -24,8 +24,12 @@ describe("tryLock", () => {
     // The shell's background child exits; the program the shell became never waits for it.
     const parent = spawn("sh", ["-c", "sleep 0.05 & echo $!; exec sleep 10"], { stdio: ["ignore", "pipe", "ignore"] });
     try {
-      const zombie = Number(await new Promise<string>((resolve) => parent.stdout.once("data", (chunk) => resolve(String(chunk)))));
-      await pollUntil(() => /^\d+ \(.*\) Z /.test(readFileSync(`/proc/${zombie}/stat`, "utf8")), { what: "the zombie" });
+      const zombie = Number(
+        await new Promise<string>((resolve) => parent.stdout.once("data", (chunk) => resolve(String(chunk)))),
+      );
+      await pollUntil(() => /^\d+ \(.*\) Z /.test(readFileSync(`/proc/${zombie}/stat`, "utf8")), {
+        what: "the zombie",
+      });
       writeFileSync(lock, `${zombie}\n`);
       expect(await tryLock(lock)).toBe(true);
       expect(readFileSync(lock, "utf8")).toBe(`${process.pid}\n`);

@@ -1,4 +1,5 @@
-// A full disk takes part of a write: appends and atomic writes must leave whole files behind, never a cut line or a tmp file.
+// A full disk takes part of a write: appends and atomic writes
+// must leave whole files behind, never a cut line or a tmp file.
 import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -23,23 +24,38 @@ describe.runIf(process.getuid?.() === 0)("files on a full disk", () => {
   });
 
   test("an append that only partly fits is cut back: the file ends in its last whole line", async () => {
-    await expect(appendLines(join(dir, "results.tsv"), ["abc1234\t0.5\tkeep"])).rejects.toThrow(`no space left on the disk mounted at ${dir} (0 B free): could not write ${join(dir, "results.tsv")} — free some space there`);
+    await expect(appendLines(join(dir, "results.tsv"), ["abc1234\t0.5\tkeep"])).rejects.toThrow(
+      `no space left on the disk mounted at ${dir} (0 B free): could not write ${join(dir, "results.tsv")} — ` +
+        `free some space there`,
+    );
     expect(readFileSync(join(dir, "results.tsv"), "utf8")).toBe(`${"x".repeat(4089)}\n`);
   });
 
   test("an atomic write that does not fit leaves the old file and no tmp file", async () => {
-    await expect(writeJsonAtomic(join(dir, "results.tsv"), { big: "y".repeat(8192) })).rejects.toThrow(`no space left on the disk mounted at ${dir} (0 B free): could not write ${join(dir, "results.tsv")} — free some space there`);
+    await expect(writeJsonAtomic(join(dir, "results.tsv"), { big: "y".repeat(8192) })).rejects.toThrow(
+      `no space left on the disk mounted at ${dir} (0 B free): could not write ${join(dir, "results.tsv")} — ` +
+        `free some space there`,
+    );
     expect(readdirSync(dir).sort()).toEqual(["filler", "results.tsv"]);
     expect(readFileSync(join(dir, "results.tsv"), "utf8")).toBe(`${"x".repeat(4089)}\n`);
   });
 
-  test("a live daemon that cannot write its heartbeat on the full disk is named running, with the disk and its free space", async () => {
+  test("a live daemon that cannot write its heartbeat on the full disk " +
+    "is named running, with the disk and its free space", async () => {
     // The filler becomes the daemon's file, a stale heartbeat of this live process; at most a page is left free.
     const daemonFile = join(dir, "filler");
-    writeFileSync(daemonFile, JSON.stringify({ pid: process.pid, heartbeatAt: new Date(Date.now() - 60_000).toISOString() }));
-    const failed = await assertDaemonAlive(daemonFile, "the org is not running — start it with `org up`", { outcome: "nothing was committed" }).catch((error: Error) => error.message);
+    writeFileSync(
+      daemonFile,
+      JSON.stringify({ pid: process.pid, heartbeatAt: new Date(Date.now() - 60_000).toISOString() }),
+    );
+    const failed = await assertDaemonAlive(daemonFile, "the org is not running — start it with `org up`", {
+      outcome: "nothing was committed",
+    }).catch((error: Error) => error.message);
     expect(failed).toMatch(/^no space left on the disk mounted at \S+ \((0 B|4\.0 KiB) free\): /);
     expect(failed).toContain(`mounted at ${dir} (`);
-    expect(failed).toContain(`: the org's daemon (pid ${process.pid}) is running but cannot write its heartbeat to ${daemonFile} — free some space there; the daemon carries on by itself once there is room (nothing was committed)`);
+    expect(failed).toContain(
+      `: the org's daemon (pid ${process.pid}) is running but cannot write its heartbeat to ${daemonFile} — ` +
+        `free some space there; the daemon carries on by itself once there is room (nothing was committed)`,
+    );
   });
 });

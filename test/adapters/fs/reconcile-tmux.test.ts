@@ -14,10 +14,15 @@ function recordingRunner(): Runner & { calls: string[][] } {
     calls,
     async run(argv): Promise<RunResult> {
       calls.push(argv);
-      // Panes by label (list-panes -s, tab-separated: id, pid, dead, status, signal, time, pipe, @org_agent, …); else by window.
+      // Panes by label (list-panes -s, tab-separated: id, pid, dead,
+      // status, signal, time, pipe, @org_agent, …); else by window.
       const pane = (id: string, agent: string) => `${id}\t100\t0\t\t\t0\t1\t${agent}\t\t\t\n`;
       const byLabel = argv.includes("-s");
-      const stdout = byLabel ? pane("%0", "") + pane("%1", "a-1") + pane("%7", "a-3") + pane("%8", "a-4") : argv.includes("list-panes") ? "%0 0\n%1 1\n" : "";
+      const stdout = byLabel
+        ? pane("%0", "") + pane("%1", "a-1") + pane("%7", "a-3") + pane("%8", "a-4")
+        : argv.includes("list-panes")
+          ? "%0 0\n%1 1\n"
+          : "";
       return { argv, exitCode: 0, signal: null, stdout, stderr: "", timedOut: false, durationMs: 1 };
     },
   };
@@ -26,11 +31,22 @@ function recordingRunner(): Runner & { calls: string[][] } {
 const PREFIX = ["tmux", "-L", "sock", "-f", "/dev/null"];
 
 describe("tmux adapter: reload's pane commands", () => {
-  test("addPanes splits after the last pane, labels each new pane (the daemon logs agent panes), re-tiles, and gives focus back", async () => {
+  test("addPanes splits after the last pane, labels each new pane (the " +
+    "daemon logs agent panes), re-tiles, and gives focus back", async () => {
     const runner = recordingRunner();
     const ids = await new Tmux(runner, "sock", "org-x").addPanes([
-      { argv: ["node", "org.js", "supervise", "a-3"], cwd: "/w/a-3", options: { "@org_agent": "a-3" }, logFile: "/s/a-3/pane.log" },
-      { argv: ["node", "org.js", "supervise", "a-4"], cwd: "/w/a-4", options: { "@org_agent": "a-4" }, logFile: "/s/a-4/pane's.log" },
+      {
+        argv: ["node", "org.js", "supervise", "a-3"],
+        cwd: "/w/a-3",
+        options: { "@org_agent": "a-3" },
+        logFile: "/s/a-3/pane.log",
+      },
+      {
+        argv: ["node", "org.js", "supervise", "a-4"],
+        cwd: "/w/a-4",
+        options: { "@org_agent": "a-4" },
+        logFile: "/s/a-4/pane's.log",
+      },
     ]);
     expect(ids).toEqual(["%7", "%8"]);
     expect(runner.calls).toEqual([
@@ -59,7 +75,22 @@ describe("tmux adapter: reload's pane commands", () => {
     await tmux.retile();
     expect(runner.calls).toEqual([
       [...PREFIX, "kill-pane", "-t", "%2", ";", "kill-pane", "-t", "%3"],
-      [...PREFIX, "set-option", "-p", "-t", "%3", "@org_gpu", "1", ";", "set-option", "-p", "-t", "%3", "@org_status", "starting"],
+      [
+        ...PREFIX,
+        "set-option",
+        "-p",
+        "-t",
+        "%3",
+        "@org_gpu",
+        "1",
+        ";",
+        "set-option",
+        "-p",
+        "-t",
+        "%3",
+        "@org_status",
+        "starting",
+      ],
       [...PREFIX, "select-layout", "-t", "org-x:org", "tiled"],
     ]);
   });

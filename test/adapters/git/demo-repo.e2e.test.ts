@@ -7,15 +7,27 @@ import { parseMemoryGb, parseMetric } from "../../../src/domain/experiments/metr
 import { git, makeTempDir, removeDir } from "../../helpers/temp-repo.js";
 
 const VAL_LOSS = "^val_loss:\\s*([0-9.]+)";
-const TUNED: Record<string, string> = { LEARNING_RATE: "0.05", MOMENTUM: "0.9", WEIGHT_DECAY: "0.0001", INIT_SCALE: "1.0" };
+const TUNED: Record<string, string> = {
+  LEARNING_RATE: "0.05",
+  MOMENTUM: "0.9",
+  WEIGHT_DECAY: "0.0001",
+  INIT_SCALE: "1.0",
+};
 
 async function train(cwd: string, seed: number, file = "train.mjs") {
-  const result = await processRunner.run([process.execPath, file], { cwd, env: { ORG_SEED: String(seed) }, timeoutMs: 60_000 });
+  const result = await processRunner.run([process.execPath, file], {
+    cwd,
+    env: { ORG_SEED: String(seed) },
+    timeoutMs: 60_000,
+  });
   return { ...result, valLoss: parseMetric(result.stdout, VAL_LOSS) };
 }
 
 function withConstants(source: string, values: Record<string, string>): string {
-  return Object.entries(values).reduce((text, [name, value]) => text.replace(new RegExp(`^const ${name} = [^;]+;`, "m"), `const ${name} = ${value};`), source);
+  return Object.entries(values).reduce(
+    (text, [name, value]) => text.replace(new RegExp(`^const ${name} = [^;]+;`, "m"), `const ${name} = ${value};`),
+    source,
+  );
 }
 
 describe("createDemoRepo", () => {
@@ -30,7 +42,9 @@ describe("createDemoRepo", () => {
 
   test("commits the template on main with a clean worktree", () => {
     expect(git(dir, ["branch", "--show-current"]).trim()).toBe("main");
-    expect(git(dir, ["log", "--format=%an <%ae> %s"]).trim()).toBe("org demo <demo@org.invalid> demo research problem: prepare.mjs (fixed metric) and train.mjs");
+    expect(git(dir, ["log", "--format=%an <%ae> %s"]).trim()).toBe(
+      "org demo <demo@org.invalid> demo research problem: prepare.mjs (fixed metric) and train.mjs",
+    );
     expect(git(dir, ["ls-files"]).trim().split("\n")).toEqual(["README.md", "prepare.mjs", "train.mjs"]);
     expect(git(dir, ["status", "--porcelain"])).toBe("");
     expect(readFileSync(join(dir, "prepare.mjs"), "utf8")).toContain("DO NOT CHANGE — this is the fixed metric");
@@ -50,7 +64,8 @@ describe("createDemoRepo", () => {
     expect(seed0.exitCode).toBe(0);
     expect(seed0.stdout).toMatch(/^val_loss: \d+\.\d{6}$/m);
     expect(parseMemoryGb(seed0.stdout, "^peak_vram_mb:\\s*([0-9.]+)")).toBe(0);
-    // Measured over three seeds: default 0.105 ± 0.003 (was 0.088 ± 0.004 before the demo was made to learn within minutes).
+    // Measured over three seeds: default 0.105 ± 0.003 (was 0.088
+    // ± 0.004 before the demo was made to learn within minutes).
     expect(seed0.valLoss).toBeGreaterThan(0.07);
     expect(seed1.valLoss).not.toBe(seed0.valLoss);
     expect(Math.abs(seed1.valLoss! - seed0.valLoss!)).toBeLessThan(0.02);

@@ -16,7 +16,11 @@ test("the verifier's ref stamp: moved after a commit, a new branch or a pack; st
   const later = () => Date.now() + 5000;
   expect(await stamp.mayHaveMoved(later())).toBe(true);
   expect(await stamp.mayHaveMoved(later())).toBe(false);
-  git(repo, ["update-ref", "refs/heads/org/t/a-1", git(repo, ["commit-tree", "-p", "HEAD", "-m", "next", "HEAD^{tree}"]).trim()]);
+  git(repo, [
+    "update-ref",
+    "refs/heads/org/t/a-1",
+    git(repo, ["commit-tree", "-p", "HEAD", "-m", "next", "HEAD^{tree}"]).trim(),
+  ]);
   expect(await stamp.mayHaveMoved(later())).toBe(true);
   expect(await stamp.mayHaveMoved(later())).toBe(false);
   git(repo, ["branch", "org/t/a-2"]);

@@ -15,7 +15,14 @@ function runningStatus(startedAt: string) {
 
 function writeOrg(backend: "local" | "slurm", startedAt = new Date().toISOString()): void {
   mkdirSync(join(root, "state", "agents", "a-1"), { recursive: true });
-  writeFileSync(join(root, "state", "org.json"), JSON.stringify({ version: 1, backend, agents: roster.map((agent) => ({ ...agent, worktree: join(root, agent.name) })) }));
+  writeFileSync(
+    join(root, "state", "org.json"),
+    JSON.stringify({
+      version: 1,
+      backend,
+      agents: roster.map((agent) => ({ ...agent, worktree: join(root, agent.name) })),
+    }),
+  );
   writeFileSync(join(root, "state", "agents", "a-1", "status.json"), JSON.stringify(runningStatus(startedAt)));
 }
 
@@ -28,17 +35,28 @@ describe("findCaller, against this process's own /proc ancestry", () => {
   test("inside a recorded pane the pane is the caller, and ORG_AGENT naming another is refused", async () => {
     writeOrg("local");
     await expect(findCaller(root, roster, {})).resolves.toEqual({ kind: "agent", agent: "a-1", role: "a" });
-    await expect(findCaller(root, roster, { ORG_AGENT: "b-1" })).rejects.toThrow("you are a-1 (this pane's agent); ORG_AGENT=b-1 names another agent — unset it");
+    await expect(findCaller(root, roster, { ORG_AGENT: "b-1" })).rejects.toThrow(
+      "you are a-1 (this pane's agent); ORG_AGENT=b-1 names another agent — unset it",
+    );
   });
 
-  test("a pid recorded before this process started is a dead pane's: ORG_AGENT is taken, as outside every pane", async () => {
+  test("a pid recorded before this process started is a dead pane's: " +
+    "ORG_AGENT is taken, as outside every pane", async () => {
     writeOrg("local", "2020-01-01T00:00:00.000Z");
-    await expect(findCaller(root, roster, { ORG_AGENT: "b-1" })).resolves.toEqual({ kind: "agent", agent: "b-1", role: "b" });
+    await expect(findCaller(root, roster, { ORG_AGENT: "b-1" })).resolves.toEqual({
+      kind: "agent",
+      agent: "b-1",
+      role: "b",
+    });
   });
 
   test("under Slurm panes are on other nodes: ORG_AGENT decides; with no org.json, the person", async () => {
     writeOrg("slurm");
-    await expect(findCaller(root, roster, { ORG_AGENT: "b-1" })).resolves.toEqual({ kind: "agent", agent: "b-1", role: "b" });
+    await expect(findCaller(root, roster, { ORG_AGENT: "b-1" })).resolves.toEqual({
+      kind: "agent",
+      agent: "b-1",
+      role: "b",
+    });
     rmSync(join(root, "state", "org.json"));
     await expect(findCaller(root, roster, {})).resolves.toEqual({ kind: "person" });
   });

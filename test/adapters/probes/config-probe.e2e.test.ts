@@ -49,7 +49,15 @@ describe("the config probe's git calls", () => {
     const runner: Runner = {
       run: async (argv, opts) => {
         calls.push({ argv, cwd: opts?.cwd });
-        return { argv, exitCode: 0, signal: null, stdout: argv.includes("--is-inside-work-tree") ? "true\n" : `${"a".repeat(40)}\n`, stderr: "", timedOut: false, durationMs: 1 };
+        return {
+          argv,
+          exitCode: 0,
+          signal: null,
+          stdout: argv.includes("--is-inside-work-tree") ? "true\n" : `${"a".repeat(40)}\n`,
+          stderr: "",
+          timedOut: false,
+          durationMs: 1,
+        };
       },
     };
     const probe = createConfigProbe(runner);

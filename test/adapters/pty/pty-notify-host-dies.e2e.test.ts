@@ -37,22 +37,59 @@ interface Outcome {
 }
 
 describe("the daemon's notifier over a pty host whose socket dies", () => {
-  test("typed while the host serves; failed once its socket is dead; skipped-dead once the program is gone; the messages stay, nothing throws", async () => {
+  test("typed while the host serves; failed once its socket is dead; " +
+    "skipped-dead once the program is gone; the messages stay, nothing throws", async () => {
     dir = makeTempDir("org-pty-notify-");
     const state = join(dir, "state");
     const agentDir = join(state, "agents", "alpha");
     mkdirSync(agentDir, { recursive: true });
     host = await PtyHost.create({ cols: 80, rows: 10, killGraceMs: 500 });
-    const pane = await host.open({ argv: [join(BIN, "forever")], cwd: dir, env: {}, options: { "@org_agent": "alpha" } });
+    const pane = await host.open({
+      argv: [join(BIN, "forever")],
+      cwd: dir,
+      env: {},
+      options: { "@org_agent": "alpha" },
+    });
     server = await startPtyServer(host, join(state, "pty.sock"));
     const { pid } = (await host.listAgentPanes())[0]!;
-    const status: AgentStatus = { agent: "alpha", state: "running", pid, startedAt: new Date().toISOString(), restarts: 0, consecutiveFailures: 0, lastExit: null, reason: "running", updatedAt: new Date().toISOString() };
+    const status: AgentStatus = {
+      agent: "alpha",
+      state: "running",
+      pid,
+      startedAt: new Date().toISOString(),
+      restarts: 0,
+      consecutiveFailures: 0,
+      lastExit: null,
+      reason: "running",
+      updatedAt: new Date().toISOString(),
+    };
     writeFileSync(join(agentDir, "status.json"), JSON.stringify(status));
     const said: string[] = [];
-    notifier = await Notifier.start({ record: { root: dir }, config: { messages: settings } as OrgConfig, say: (line) => said.push(line), io: openPtyNoticePort(server.path) });
-    const send = async (body: string) => (await deliverMessage(mailPort, state, { from: "person", to: ["alpha"], kind: "note", body }, settings, { now: new Date(), entropy: randomBytes(4).toString("hex") })).id;
-    const outcomes = (): Outcome[] => (existsSync(join(agentDir, "notifications.jsonl")) ? readFileSync(join(agentDir, "notifications.jsonl"), "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line) as Outcome) : []);
-    const outcomeOf = (id: string) => pollUntil(() => outcomes().find((outcome) => outcome.ids.includes(id)), { what: `the outcome of ${id}`, timeoutMs: 10_000 });
+    notifier = await Notifier.start({
+      record: { root: dir },
+      config: { messages: settings } as OrgConfig,
+      say: (line) => said.push(line),
+      io: openPtyNoticePort(server.path),
+    });
+    const send = async (body: string) =>
+      (
+        await deliverMessage(mailPort, state, { from: "person", to: ["alpha"], kind: "note", body }, settings, {
+          now: new Date(),
+          entropy: randomBytes(4).toString("hex"),
+        })
+      ).id;
+    const outcomes = (): Outcome[] =>
+      existsSync(join(agentDir, "notifications.jsonl"))
+        ? readFileSync(join(agentDir, "notifications.jsonl"), "utf8")
+            .split("\n")
+            .filter(Boolean)
+            .map((line) => JSON.parse(line) as Outcome)
+        : [];
+    const outcomeOf = (id: string) =>
+      pollUntil(() => outcomes().find((outcome) => outcome.ids.includes(id)), {
+        what: `the outcome of ${id}`,
+        timeoutMs: 10_000,
+      });
 
     const first = await send("while the host serves");
     expect(await outcomeOf(first)).toMatchObject({ outcome: "typed", attempts: 1 });
@@ -62,9 +99,16 @@ describe("the daemon's notifier over a pty host whose socket dies", () => {
     await server.close();
     server = undefined;
     const second = await send("while the socket is dead");
-    expect(await outcomeOf(second)).toMatchObject({ outcome: "failed", attempts: 2, reason: "the paste did not reach the pane" });
+    expect(await outcomeOf(second)).toMatchObject({
+      outcome: "failed",
+      attempts: 2,
+      reason: "the paste did not reach the pane",
+    });
     // Said once, and nothing else: a dead socket is an outcome, never an error thrown out of the notifier.
-    expect(said).toEqual(["notify alpha: the pane did not take the notification, twice (the paste did not reach the pane); the message stays in its inbox"]);
+    expect(said).toEqual([
+      "notify alpha: the pane did not take the notification, twice (the paste did not reach the pane); " +
+        "the message stays in its inbox",
+    ]);
 
     await host.close();
     await pollUntil(() => !isRunning(pid), { what: "alpha's program gone with its host" });

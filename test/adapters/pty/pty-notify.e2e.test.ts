@@ -33,7 +33,10 @@ const status = (agent: string) => readJsonFile<AgentStatus>(join(state, "agents"
 /** Pids of `org pty-host` processes serving `socket`. */
 function hostPids(socket: string): number[] {
   const out = execFileSync("ps", ["-eo", "pid=,args="], { encoding: "utf8" });
-  return out.split("\n").filter((line) => line.includes(`pty-host --socket ${socket}`)).map((line) => Number(line.trim().split(/\s+/)[0]));
+  return out
+    .split("\n")
+    .filter((line) => line.includes(`pty-host --socket ${socket}`))
+    .map((line) => Number(line.trim().split(/\s+/)[0]));
 }
 
 function send(args: string[], agent: string): string {
@@ -48,9 +51,17 @@ describe("org up --no-tmux: notifications and status as under tmux", () => {
     state = join(org.dir, "state");
     const up = runOrg(["up", "--no-tmux", "--no-attach"], { cwd: org.dir });
     expect(up.code, up.stderr).toBe(0);
-    panes = Object.fromEntries(readJsonFile<OrgRecord>(join(state, "org.json")).agents.map((agent) => [agent.name, agent.paneId!]));
+    panes = Object.fromEntries(
+      readJsonFile<OrgRecord>(join(state, "org.json")).agents.map((agent) => [agent.name, agent.paneId!]),
+    );
     client = await PtyClient.connect(join(state, "pty.sock"));
-    await pollUntil(async () => ["chief-1", "junior-1"].every((agent) => existsSync(join(state, "agents", agent, "status.json")) && status(agent).state === "running") && (await screen("junior-1")).includes("ready"), { what: "both agents running", timeoutMs: 20_000 });
+    await pollUntil(
+      async () =>
+        ["chief-1", "junior-1"].every(
+          (agent) => existsSync(join(state, "agents", agent, "status.json")) && status(agent).state === "running",
+        ) && (await screen("junior-1")).includes("ready"),
+      { what: "both agents running", timeoutMs: 20_000 },
+    );
   }, 60_000);
 
   afterAll(async () => {
@@ -69,7 +80,9 @@ describe("org up --no-tmux: notifications and status as under tmux", () => {
   test("a message is typed into its recipient's pty pane as one line, and the outcome logged", async () => {
     const id = send(["chief-1", "--kind", "task", "try a cosine schedule; the details stay in the file"], "junior-1");
     await pollUntil(() => outcomes("chief-1").length > 0, { what: "chief-1's notification", timeoutMs: 10_000 });
-    expect(outcomes("chief-1")).toMatchObject([{ outcome: "typed", ids: [id], from: ["junior-1"], pane: panes["chief-1"], attempts: 1 }]);
+    expect(outcomes("chief-1")).toMatchObject([
+      { outcome: "typed", ids: [id], from: ["junior-1"], pane: panes["chief-1"], attempts: 1 },
+    ]);
     const lines = await screen("chief-1");
     expect(lines).toContain("[org] new message from junior-1 (task): run `org inbox`");
     expect(lines.join("\n")).not.toContain("cosine");
@@ -79,9 +92,15 @@ describe("org up --no-tmux: notifications and status as under tmux", () => {
   test("the line arrives as one bracketed paste (the program asked for it), then Enter outside it", async () => {
     const id = send(["junior-1", "standup at noon"], "chief-1");
     await pollUntil(() => outcomes("junior-1").length > 0, { what: "junior-1's notification", timeoutMs: 10_000 });
-    expect(outcomes("junior-1")).toMatchObject([{ outcome: "typed", ids: [id], from: ["chief-1"], pane: panes["junior-1"] }]);
+    expect(outcomes("junior-1")).toMatchObject([
+      { outcome: "typed", ids: [id], from: ["chief-1"], pane: panes["junior-1"] },
+    ]);
     // The program may read the paste and the Enter in one read or two: what matters is the bytes, in order.
-    const received = async () => (await screen("junior-1")).filter((line) => line.startsWith("read: ")).map((line) => JSON.parse(line.slice(6)) as string).join("");
+    const received = async () =>
+      (await screen("junior-1"))
+        .filter((line) => line.startsWith("read: "))
+        .map((line) => JSON.parse(line.slice(6)) as string)
+        .join("");
     const bytes = await pollUntil(async () => {
       const got = await received();
       return got.endsWith("\r") ? got : undefined;

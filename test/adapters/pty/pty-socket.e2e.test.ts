@@ -31,8 +31,18 @@ afterEach(async () => {
 async function startServed(): Promise<string> {
   dir = makeTempDir("org-pty-sock-");
   host = await PtyHost.create({ cols: 80, rows: 10, killGraceMs: 500 });
-  await host.open({ argv: [join(BIN, "echo-line")], cwd: dir, env: {}, options: { "@org_agent": "alpha", "@org_status": "starting" } });
-  await host.open({ argv: [join(BIN, "print-env-sleep")], cwd: dir, env: { ORG_AGENT: "beta" }, options: { "@org_agent": "beta", "@org_status": "running" } });
+  await host.open({
+    argv: [join(BIN, "echo-line")],
+    cwd: dir,
+    env: {},
+    options: { "@org_agent": "alpha", "@org_status": "starting" },
+  });
+  await host.open({
+    argv: [join(BIN, "print-env-sleep")],
+    cwd: dir,
+    env: { ORG_AGENT: "beta" },
+    options: { "@org_agent": "beta", "@org_status": "running" },
+  });
   server = await startPtyServer(host, join(dir, "pty.sock"));
   return server.path;
 }
@@ -65,13 +75,18 @@ describe("the pty host's control socket", () => {
     expect(statSync(path).mode & 0o777).toBe(0o600);
     const client = await connectClient(path);
     const panes = await client.list();
-    expect(panes.map((pane) => [pane.agent, pane.dead, pane.status])).toEqual([["alpha", false, "starting"], ["beta", false, "running"]]);
+    expect(panes.map((pane) => [pane.agent, pane.dead, pane.status])).toEqual([
+      ["alpha", false, "starting"],
+      ["beta", false, "running"],
+    ]);
     await pollUntil(async () => (await client.screen("beta")).includes("ORG_AGENT=beta"), { what: "beta's screen" });
     await pollUntil(async () => (await client.screen("alpha")).includes("ready"), { what: "alpha ready" });
     // The cursor waits at the start of the line below "ready", where typing lands.
     expect(await client.request({ op: "screen", pane: "alpha" })).toMatchObject({ ok: true, cursor: { x: 0, y: 1 } });
     await client.keys("alpha", "over the socket\r");
-    await pollUntil(async () => (await client.screen("alpha")).includes("got: over the socket"), { what: "typed text echoed" });
+    await pollUntil(async () => (await client.screen("alpha")).includes("got: over the socket"), {
+      what: "typed text echoed",
+    });
     await client.resize("alpha", 60, 8);
     expect(await client.screen("alpha")).toHaveLength(8);
     await client.respawn("beta");
@@ -80,7 +95,8 @@ describe("the pty host's control socket", () => {
     expect(after[1]).toMatchObject({ agent: "beta", dead: false });
   });
 
-  test("the grid's calls: open panes with labels and logs, respawn with a new launch, set options, kill; shutdown stops all", async () => {
+  test("the grid's calls: open panes with labels and logs, " +
+    "respawn with a new launch, set options, kill; shutdown stops all", async () => {
     const path = await startServed();
     let shutdowns = 0;
     await server!.close();
@@ -90,13 +106,21 @@ describe("the pty host's control socket", () => {
     });
     const client = await connectClient(path);
     const log = join(dir, "agents", "gamma", "pane.log");
-    const [gamma] = await client.open([{ argv: [join(BIN, "echo-line")], cwd: dir, env: {}, options: { "@org_agent": "gamma" }, logFile: log }]);
+    const [gamma] = await client.open([
+      { argv: [join(BIN, "echo-line")], cwd: dir, env: {}, options: { "@org_agent": "gamma" }, logFile: log },
+    ]);
     expect(gamma).toBe("%2");
     await pollUntil(() => existsSync(log) && readFileSync(log, "utf8").includes("ready"), { what: "gamma's pane.log" });
     await client.respawn(gamma!, { argv: [join(BIN, "print-env-sleep")], cwd: dir, env: { ORG_AGENT: "gamma-2" } });
-    await pollUntil(async () => (await client.screen("gamma")).includes("ORG_AGENT=gamma-2"), { what: "the new launch" });
+    await pollUntil(async () => (await client.screen("gamma")).includes("ORG_AGENT=gamma-2"), {
+      what: "the new launch",
+    });
     await client.options(gamma!, { "@org_status": "blocked", "@org_role": "tester" });
-    expect((await client.list())[2]!.options).toEqual({ "@org_agent": "gamma", "@org_status": "blocked", "@org_role": "tester" });
+    expect((await client.list())[2]!.options).toEqual({
+      "@org_agent": "gamma",
+      "@org_status": "blocked",
+      "@org_role": "tester",
+    });
     const pids = (await client.list()).map((pane) => pane.pid);
     await client.kill(["alpha"]);
     expect((await client.list()).map((pane) => pane.agent)).toEqual(["beta", "gamma"]);
@@ -123,9 +147,22 @@ describe("the pty host's control socket", () => {
     ];
     const { lines } = await exchange(path, `${requests.join("\n")}\n`, requests.length);
     const replies = lines.map((line) => JSON.parse(line) as { id?: number; ok: boolean; error?: string });
-    expect(replies.map((reply) => [reply.id, reply.ok])).toEqual([[undefined, false], [1, false], [2, false], [3, false], [4, false], [5, false], [6, false], [undefined, false], [7, false], [8, false]]);
+    expect(replies.map((reply) => [reply.id, reply.ok])).toEqual([
+      [undefined, false],
+      [1, false],
+      [2, false],
+      [3, false],
+      [4, false],
+      [5, false],
+      [6, false],
+      [undefined, false],
+      [7, false],
+      [8, false],
+    ]);
     expect(replies[0]!.error).toBe('not JSON — send one JSON object per line, e.g. {"op":"list"}');
-    expect(replies[1]!.error).toMatch(/^bad request: op: .* — ops: list, screen\(pane\), keys\(pane, data\), resize\(pane, cols, rows\), respawn\(pane, launch\?\), open\(panes\), kill\(panes\), options\(pane, options\), shutdown$/);
+    expect(replies[1]!.error).toMatch(
+      /^bad request: op: .* — ops: list, screen\(pane\), keys\(pane, data\), resize\(pane, cols, rows\), respawn\(pane, launch\?\), open\(panes\), kill\(panes\), options\(pane, options\), shutdown$/,
+    );
     expect(replies[2]!.error).toMatch(/^bad request: pane: /);
     expect(replies[3]!.error).toBe('no pane or agent "ghost" in this org — see `org status`');
     expect(replies[4]!.error).toMatch(/^bad request: cols: /);
@@ -144,7 +181,10 @@ describe("the pty host's control socket", () => {
     const huge = JSON.stringify({ id: 9, op: "keys", pane: "alpha", data: "x".repeat(MAX_REQUEST_BYTES) });
     const { lines, closed } = await exchange(path, huge, 1);
     expect(closed).toBe(true);
-    expect(JSON.parse(lines[0]!)).toEqual({ ok: false, error: `request longer than ${MAX_REQUEST_BYTES} bytes — split the keys into smaller writes` });
+    expect(JSON.parse(lines[0]!)).toEqual({
+      ok: false,
+      error: `request longer than ${MAX_REQUEST_BYTES} bytes — split the keys into smaller writes`,
+    });
     expect(await (await connectClient(path)).list()).toHaveLength(2);
   });
 
@@ -155,14 +195,19 @@ describe("the pty host's control socket", () => {
     host = await PtyHost.create();
     server = await startPtyServer(host, path);
     expect(await (await connectClient(path)).list()).toEqual([]);
-    await expect(startPtyServer(host, path)).rejects.toThrow(`another pty host is serving ${path} — stop that org first (org down)`);
+    await expect(startPtyServer(host, path)).rejects.toThrow(
+      `another pty host is serving ${path} — stop that org first (org down)`,
+    );
     await server.close();
     server = undefined;
     expect(existsSync(path)).toBe(false);
-    await expect(PtyClient.connect(path)).rejects.toThrow(`no pty host at ${path} (ENOENT) — start the org with \`org up --no-tmux\``);
+    await expect(PtyClient.connect(path)).rejects.toThrow(
+      `no pty host at ${path} (ENOENT) — start the org with \`org up --no-tmux\``,
+    );
   });
 
-  test("the dashboard's pty feed: panes in tmux's shape plus the screens asked for; nothing when the host is gone", async () => {
+  test("the dashboard's pty feed: panes in tmux's shape plus the " +
+    "screens asked for; nothing when the host is gone", async () => {
     const path = await startServed();
     const feed = new PtyFeed(path);
     closers.push(() => feed.close());
@@ -177,17 +222,24 @@ describe("the pty host's control socket", () => {
     expect([...capture.screens.keys()]).toEqual(["%1"]);
     expect(await feed.sendKeys("alpha", "fed\r")).toBe(true);
     expect(await feed.sendKeys("ghost", "x")).toBe(false);
-    await pollUntil(async () => (await feed.capture(["alpha"])).screens.get("alpha")?.includes("got: fed"), { what: "keys through the feed" });
+    await pollUntil(async () => (await feed.capture(["alpha"])).screens.get("alpha")?.includes("got: fed"), {
+      what: "keys through the feed",
+    });
     // A paste of 10 kB (more than one keys request) goes in pieces, in order; a tty line holds at most 4 kB.
     expect(await feed.sendKeys("alpha", `${`${"p".repeat(99)}\r`.repeat(100)}end of paste\r`)).toBe(true);
-    await pollUntil(async () => (await feed.capture(["alpha"])).screens.get("alpha")?.includes("got: end of paste"), { what: "the paste echoed" });
+    await pollUntil(async () => (await feed.capture(["alpha"])).screens.get("alpha")?.includes("got: end of paste"), {
+      what: "the paste echoed",
+    });
     await server!.close();
     server = undefined;
-    await pollUntil(async () => (await feed.capture(["alpha"])).panes.length === 0, { what: "an empty capture once the host is gone" });
+    await pollUntil(async () => (await feed.capture(["alpha"])).panes.length === 0, {
+      what: "an empty capture once the host is gone",
+    });
     expect(await feed.capture(["alpha"])).toEqual({ panes: [], screens: new Map() });
   });
 
-  test("focus from the dashboard: the agent's terminal takes the pane's size, and its own size comes back after", async () => {
+  test("focus from the dashboard: the agent's terminal takes the " +
+    "pane's size, and its own size comes back after", async () => {
     const path = await startServed();
     const feed = new PtyFeed(path);
     closers.push(() => feed.close());
@@ -196,15 +248,28 @@ describe("the pty host's control socket", () => {
     await focus.enter("alpha", 60, 9);
     expect((await feed.panes())!.find((pane) => pane.agent === "alpha")).toMatchObject({ cols: 60, rows: 9 });
     expect(await focus.keys("alpha", "size\r")).toBe(true);
-    await pollUntil(async () => (await feed.capture(["alpha"])).screens.get("alpha")?.includes("9 60"), { what: "the program to see its focused size" });
-    expect(await focus.screen("alpha")).toMatchObject({ lines: expect.arrayContaining(["9 60"]), cursor: { x: 0, y: 3 } });
+    await pollUntil(async () => (await feed.capture(["alpha"])).screens.get("alpha")?.includes("9 60"), {
+      what: "the program to see its focused size",
+    });
+    expect(await focus.screen("alpha")).toMatchObject({
+      lines: expect.arrayContaining(["9 60"]),
+      cursor: { x: 0, y: 3 },
+    });
     await focus.leave("alpha");
     expect((await feed.panes())!.find((pane) => pane.agent === "alpha")).toMatchObject({ cols: 80, rows: 10 });
     await expect(focus.enter("ghost", 50, 7)).rejects.toThrow("ghost has no pane — is the org up?");
   });
 
-  test("the daemon's screen port: emulated screens, a line typed then submitted, tmux key names as bytes, live panes", async () => {
-    expect(["Enter", "Down", "Escape", "C-c", "C-[", "y"].map(keyBytes)).toEqual(["\r", "\x1b[B", "\x1b", "\x03", "\x1b", "y"]);
+  test("the daemon's screen port: emulated screens, a line typed " +
+    "then submitted, tmux key names as bytes, live panes", async () => {
+    expect(["Enter", "Down", "Escape", "C-c", "C-[", "y"].map(keyBytes)).toEqual([
+      "\r",
+      "\x1b[B",
+      "\x1b",
+      "\x03",
+      "\x1b",
+      "y",
+    ]);
     const path = await startServed();
     const port = ptyScreenPort(path);
     closers.push(() => port.close?.());
@@ -214,7 +279,9 @@ describe("the pty host's control socket", () => {
     }, { what: "alpha's screen" });
     expect([...screens.keys()]).toEqual(["%0"]);
     await port.sendLine("%0", "typed by the daemon");
-    await pollUntil(async () => (await port.capture(["%0"])).get("%0")?.includes("got: typed by the daemon"), { what: "the line submitted" });
+    await pollUntil(async () => (await port.capture(["%0"])).get("%0")?.includes("got: typed by the daemon"), {
+      what: "the line submitted",
+    });
     expect(await port.paneAlive!("%0")).toBe(true);
     await port.sendKeys("%0", ["C-c"]);
     await pollUntil(async () => !(await port.paneAlive!("%0")), { what: "Ctrl-C to end alpha" });

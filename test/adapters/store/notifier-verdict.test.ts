@@ -28,7 +28,10 @@ function fakePane(): { io: NoticePort; entered: string[] } {
   let input = "";
   const io: NoticePort = {
     listAgentPanes: async () => new Map([["alpha", "%1"]]),
-    look: async (panes) => new Map(panes.map((pane) => [pane, { text: `0,0\n${entered.join("\n")}\n> ${input}`, dead: false, agent: "alpha" }])),
+    look: async (panes) =>
+      new Map(
+        panes.map((pane) => [pane, { text: `0,0\n${entered.join("\n")}\n> ${input}`, dead: false, agent: "alpha" }]),
+      ),
     paste: async (_pane, line) => ((input += line), true),
     pressEnter: async () => (entered.push(input), (input = ""), true),
     close: () => undefined,
@@ -42,14 +45,44 @@ describe("the notifier and verdicts", () => {
     const state = join(dir, "state");
     const agentDir = join(state, "agents", "alpha");
     mkdirSync(agentDir, { recursive: true });
-    const status: AgentStatus = { agent: "alpha", state: "running", pid: process.pid, startedAt: new Date().toISOString(), restarts: 0, consecutiveFailures: 0, lastExit: null, reason: "running", updatedAt: new Date().toISOString() };
+    const status: AgentStatus = {
+      agent: "alpha",
+      state: "running",
+      pid: process.pid,
+      startedAt: new Date().toISOString(),
+      restarts: 0,
+      consecutiveFailures: 0,
+      lastExit: null,
+      reason: "running",
+      updatedAt: new Date().toISOString(),
+    };
     writeFileSync(join(agentDir, "status.json"), JSON.stringify(status));
     const pane = fakePane();
-    notifier = await Notifier.start({ record: { root: dir }, config: { messages: settings } as OrgConfig, say: () => undefined, io: pane.io });
-    const send = async (extra?: Record<string, string>) => (await deliverMessage(mailPort, state, { from: "verifier", to: ["alpha"], kind: "verdict", body: "metric 1.0", ...(extra ? { extra } : {}) }, settings, { now: new Date(), entropy: randomBytes(4).toString("hex") })).id;
+    notifier = await Notifier.start({
+      record: { root: dir },
+      config: { messages: settings } as OrgConfig,
+      say: () => undefined,
+      io: pane.io,
+    });
+    const send = async (extra?: Record<string, string>) =>
+      (
+        await deliverMessage(
+          mailPort,
+          state,
+          { from: "verifier", to: ["alpha"], kind: "verdict", body: "metric 1.0", ...(extra ? { extra } : {}) },
+          settings,
+          { now: new Date(), entropy: randomBytes(4).toString("hex") },
+        )
+      ).id;
     const quiet = await send();
     const asked = await send({ experiment: "2026-12-02T00-00-00-000Z-alpha-abcdef0", notify: "always" });
-    const outcomes = () => (existsSync(join(agentDir, "notifications.jsonl")) ? readFileSync(join(agentDir, "notifications.jsonl"), "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line) as { outcome: string; ids: string[] }) : []);
+    const outcomes = () =>
+      existsSync(join(agentDir, "notifications.jsonl"))
+        ? readFileSync(join(agentDir, "notifications.jsonl"), "utf8")
+            .split("\n")
+            .filter(Boolean)
+            .map((line) => JSON.parse(line) as { outcome: string; ids: string[] })
+        : [];
     await pollUntil(() => outcomes().length > 0, { what: "a notification" });
     expect(outcomes()).toEqual([expect.objectContaining({ outcome: "typed", ids: [asked] })]);
     expect(pane.entered).toEqual(["[org] new message from verifier (verdict): run `org inbox`"]);

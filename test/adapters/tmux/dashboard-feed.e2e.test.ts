@@ -25,14 +25,37 @@ afterEach(() => {
 });
 
 function startGrid(): string[] {
-  execFileSync("tmux", ["-L", socket, "-f", "/dev/null", "new-session", "-d", "-s", "grid", "-x", "100", "-y", "30",
-    "printf 'first pane\\n%%end 1 2 1\\nquote '\"'\"' tab\\t{x}\\n'; exec sleep 600", ";",
-    "split-window", "-t", "grid", "printf 'second pane\\n'; exec sleep 600", ";", "set-option", "-p", "@org_agent", "second"]);
+  execFileSync("tmux", [
+    "-L",
+    socket,
+    "-f",
+    "/dev/null",
+    "new-session",
+    "-d",
+    "-s",
+    "grid",
+    "-x",
+    "100",
+    "-y",
+    "30",
+    "printf 'first pane\\n%%end 1 2 1\\nquote '\"'\"' tab\\t{x}\\n'; exec sleep 600",
+    ";",
+    "split-window",
+    "-t",
+    "grid",
+    "printf 'second pane\\n'; exec sleep 600",
+    ";",
+    "set-option",
+    "-p",
+    "@org_agent",
+    "second",
+  ]);
   return tmux(socket, ["list-panes", "-s", "-t", "grid", "-F", "#{pane_id}"]).out.trim().split("\n");
 }
 
 describe("the dashboard's pane feed (tmux control mode)", () => {
-  test("one command line to one standing client: every pane listed with its options and the text of the panes asked for", async () => {
+  test("one command line to one standing client: every pane listed " +
+    "with its options and the text of the panes asked for", async () => {
     const [first, second] = startGrid();
     feed = new Tmux(processRunner, socket, "grid").openPaneFeed();
     const capture = await pollUntil(async () => {
@@ -41,10 +64,18 @@ describe("the dashboard's pane feed (tmux control mode)", () => {
       const drawn = result.screens.get(first!)?.includes("tab") && result.screens.get(second!)?.includes("second pane");
       return drawn ? result : undefined;
     }, { what: "both panes captured" });
-    expect(capture.panes.map((pane) => [pane.id, pane.dead, pane.options["@org_agent"] ?? null])).toEqual([[first, false, null], [second, false, "second"]]);
+    expect(capture.panes.map((pane) => [pane.id, pane.dead, pane.options["@org_agent"] ?? null])).toEqual([
+      [first, false, null],
+      [second, false, "second"],
+    ]);
     // A line that looks like the protocol's own end marker is pane text, not the end of the reply.
-    expect(capture.screens.get(first!)!.split("\n").slice(0, 3)).toEqual(["first pane", "%end 1 2 1", "quote ' tab     {x}"]);
-    const clients = () => tmux(socket, ["list-clients", "-F", "#{client_pid} #{client_control_mode} #{client_flags}"]).out.trim();
+    expect(capture.screens.get(first!)!.split("\n").slice(0, 3)).toEqual([
+      "first pane",
+      "%end 1 2 1",
+      "quote ' tab     {x}",
+    ]);
+    const clients = () =>
+      tmux(socket, ["list-clients", "-F", "#{client_pid} #{client_control_mode} #{client_flags}"]).out.trim();
     const client = clients();
     expect(client).toMatch(/^\d+ 1 .*ignore-size,no-output/);
     await feed.capture([second!]);
@@ -66,19 +97,48 @@ describe("the dashboard's pane feed (tmux control mode)", () => {
     feed = new Tmux(processRunner, socket, "grid").openPaneFeed();
     expect((await feed.capture([])).people).toBe(0);
     // A person's terminal, played by a pane of another tmux server.
-    execFileSync("tmux", ["-L", `${socket}-outer`, "-f", "/dev/null", "new-session", "-d", "-x", "100", "-y", "30", "env", "-u", "TMUX", "tmux", "-L", socket, "attach", "-t", "grid"]);
+    execFileSync("tmux", [
+      "-L",
+      `${socket}-outer`,
+      "-f",
+      "/dev/null",
+      "new-session",
+      "-d",
+      "-x",
+      "100",
+      "-y",
+      "30",
+      "env",
+      "-u",
+      "TMUX",
+      "tmux",
+      "-L",
+      socket,
+      "attach",
+      "-t",
+      "grid",
+    ]);
     await pollUntil(async () => (await feed!.capture([])).people === 1, { what: "one person counted" });
-    expect(tmux(socket, ["list-clients", "-F", "#{client_control_mode}"]).out.trim().split("\n").sort()).toEqual(["0", "1"]);
+    expect(tmux(socket, ["list-clients", "-F", "#{client_control_mode}"]).out.trim().split("\n").sort()).toEqual([
+      "0",
+      "1",
+    ]);
   });
 
-  test("a pane's program that ends wakes the pane host's wait long before its period; the look sees it dead with its real signal", async () => {
+  test("a pane's program that ends wakes the pane host's wait long before " +
+    "its period; the look sees it dead with its real signal", async () => {
     const [, second] = startGrid();
     tmux(socket, ["set-option", "-g", "remain-on-exit", "on"]);
-    const pid = Number(tmux(socket, ["split-window", "-P", "-F", "#{pane_pid}", "-t", "grid", "exec sleep 600"]).out.trim());
+    const pid = Number(
+      tmux(socket, ["split-window", "-P", "-F", "#{pane_pid}", "-t", "grid", "exec sleep 600"]).out.trim(),
+    );
     tmux(socket, ["set-option", "-p", "@org_agent", "brief"]);
     const host = new Tmux(processRunner, socket, "grid").openPaneHost();
     try {
-      expect((await host.listAgentPanes())?.map((pane) => [pane.agent, pane.dead])).toEqual([["second", false], ["brief", false]]);
+      expect((await host.listAgentPanes())?.map((pane) => [pane.agent, pane.dead])).toEqual([
+        ["second", false],
+        ["brief", false],
+      ]);
       // Ended between the first look and the first wait: the hooks set with that look still tell the wait.
       process.kill(pid, "SIGTERM");
       // Under load tmux 3.3 can miss the SIGCHLD and leave the program a zombie: a look then makes it reap.

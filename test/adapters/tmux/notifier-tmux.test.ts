@@ -5,7 +5,10 @@ import type { ControlReply, TmuxControl } from "../../../src/adapters/tmux/contr
 // A control client that answers each command line from `answer`, recording what was sent.
 function fakeControl(answer: (commands: string[][]) => ControlReply): { control: TmuxControl; sent: string[][][] } {
   const sent: string[][][] = [];
-  const control = { run: async (commands: string[][]) => (sent.push(commands), answer(commands)), close: () => undefined } as unknown as TmuxControl;
+  const control = {
+    run: async (commands: string[][]) => (sent.push(commands), answer(commands)),
+    close: () => undefined,
+  } as unknown as TmuxControl;
   return { control, sent };
 }
 
@@ -21,7 +24,9 @@ describe("openTmuxNoticePort", () => {
     const mark = "\x1forg-pane";
     const { control } = fakeControl(() => ({ blocks: [`${mark} %1 0 10,2,3 a-1\n`, "line one\n\nline three\n"] }));
     const port = openTmuxNoticePort(control, "org-x");
-    expect(await port.look(["%1"])).toEqual(new Map([["%1", { text: "10,2,3\nline one\n\nline three", dead: false, agent: "a-1" }]]));
+    expect(await port.look(["%1"])).toEqual(
+      new Map([["%1", { text: "10,2,3\nline one\n\nline three", dead: false, agent: "a-1" }]]),
+    );
     expect(await port.look(["%2"])).toBeUndefined();
     expect(await port.look([])).toEqual(new Map());
   });
@@ -31,7 +36,10 @@ describe("openTmuxNoticePort", () => {
     const { control, sent } = fakeControl(() => reply);
     const port = openTmuxNoticePort(control, "org-x");
     expect(await port.paste("%1", "[org] 1 new message", "org-notify-a-1")).toBe(true);
-    expect(sent[0]).toEqual([["set-buffer", "-b", "org-notify-a-1", "--", "[org] 1 new message"], ["paste-buffer", "-d", "-p", "-b", "org-notify-a-1", "-t", "%1"]]);
+    expect(sent[0]).toEqual([
+      ["set-buffer", "-b", "org-notify-a-1", "--", "[org] 1 new message"],
+      ["paste-buffer", "-d", "-p", "-b", "org-notify-a-1", "-t", "%1"],
+    ]);
     reply = { blocks: [], error: "can't find pane: %1" };
     expect(await port.pressEnter("%1")).toBe(false);
     reply = undefined;

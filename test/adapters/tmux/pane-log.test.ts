@@ -18,7 +18,8 @@ afterEach(async () => {
   dir = socket = host = undefined;
 });
 
-test("an agent pane is logged from the daemon's first look: what it showed before, then its live output, each once", async () => {
+test("an agent pane is logged from the daemon's first look: " +
+  "what it showed before, then its live output, each once", async () => {
   dir = makeTempDir("org-pane-log-");
   socket = `org-test-log-${process.pid}`;
   const grid = new Tmux(processRunner, socket, "org-log");
@@ -29,7 +30,9 @@ test("an agent pane is logged from the daemon's first look: what it showed befor
     { argv: agent, cwd: dir, options: { "@org_agent": "a-1" }, logFile: log },
   ], { width: 80, height: 24 });
   const paneId = agentPane!.id;
-  await pollUntil(() => tmuxCli(socket!, ["capture-pane", "-p", "-t", paneId]).out.includes("before"), { what: "the agent's first line" });
+  await pollUntil(() => tmuxCli(socket!, ["capture-pane", "-p", "-t", paneId]).out.includes("before"), {
+    what: "the agent's first line",
+  });
   // The agent pane is left to the supervisor; the daemon pane logs from its start.
   expect(existsSync(log)).toBe(false);
   host = grid.openPaneHost();
@@ -38,7 +41,9 @@ test("an agent pane is logged from the daemon's first look: what it showed befor
   await host.startLog!(pane!.id, log, false);
   expect((await host.listAgentPanes())![0]).toMatchObject({ logged: true });
   tmuxCli(socket, ["send-keys", "-t", paneId, "go", "Enter"]);
-  await pollUntil(() => existsSync(log) && readFileSync(log, "utf8").includes("after go"), { what: "the live line in the log" });
+  await pollUntil(() => existsSync(log) && readFileSync(log, "utf8").includes("after go"), {
+    what: "the live line in the log",
+  });
   const text = readFileSync(log, "utf8");
   expect(text.match(/before/g)).toHaveLength(1);
   expect(text.match(/after go/g)).toHaveLength(1);
@@ -49,7 +54,8 @@ test("an agent pane is logged from the daemon's first look: what it showed befor
   expect(tmuxCli(socket, ["list-buffers"]).out).toBe("");
 });
 
-test("a pane dead before its first look: its last screen is written once, and its restart is logged from its first line", async () => {
+test("a pane dead before its first look: its last screen is written once, " +
+  "and its restart is logged from its first line", async () => {
   dir = makeTempDir("org-pane-log-");
   socket = `org-test-log-${process.pid}-dead`;
   const grid = new Tmux(processRunner, socket, "org-log");
@@ -57,13 +63,21 @@ test("a pane dead before its first look: its last screen is written once, and it
   await grid.createGrid([
     { argv: ["sleep", "60"], cwd: dir, options: {}, logFile: join(dir, "daemon.log") },
     // The pause: under load tmux can mark a pane dead before it has drawn what a program printed as it exited.
-    { argv: ["sh", "-c", "echo first life; sleep 0.3; exit 3"], cwd: dir, options: { "@org_agent": "a-1" }, logFile: log },
+    {
+      argv: ["sh", "-c", "echo first life; sleep 0.3; exit 3"],
+      cwd: dir,
+      options: { "@org_agent": "a-1" },
+      logFile: log,
+    },
   ], { width: 80, height: 24 });
   host = grid.openPaneHost();
-  const pane = await pollUntil(async () => (await host!.listAgentPanes())?.find((one) => one.dead), { what: "the pane dead" });
+  const pane = await pollUntil(async () => (await host!.listAgentPanes())?.find((one) => one.dead), {
+    what: "the pane dead",
+  });
   expect(pane.logged).toBe(false);
   await host.startLog!(pane.id, log, true);
-  // The log takes the screen as tmux drew it: under load tmux can mark a pane dead before (or without) drawing its dead-pane line.
+  // The log takes the screen as tmux drew it: under load tmux can
+  // mark a pane dead before (or without) drawing its dead-pane line.
   expect(readFileSync(log, "utf8")).toMatch(/^first life\n(\n\[org\] a-1 exited with status 3.*\n)?$/);
   await host.respawn(pane.id, { argv: ["sh", "-c", "echo second life; sleep 60"], cwd: dir, env: {} }, log);
   await pollUntil(() => readFileSync(log, "utf8").includes("second life"), { what: "the restart's output in the log" });

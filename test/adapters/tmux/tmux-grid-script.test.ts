@@ -23,14 +23,24 @@ async function startGrid(values: string[]): Promise<{ files: string[]; spawns: n
   dir = makeTempDir("org-grid-script-");
   socket = `org-test-script-${process.pid}-${values.length}`;
   let spawns = 0;
-  const counting: Runner = { run: (argv, options) => ((spawns += argv[0] === "tmux" ? 1 : 0), processRunner.run(argv, options)) };
+  const counting: Runner = {
+    run: (argv, options) => ((spawns += argv[0] === "tmux" ? 1 : 0), processRunner.run(argv, options)),
+  };
   const grid = new Tmux(counting, socket, "org-script");
   const files = values.map((_, index) => join(dir!, `out-${index}`));
   const panes: PaneSpec[] = [
     { argv: ["sleep", "60"], cwd: dir, options: {}, logFile: join(dir, "daemon.log") },
     ...values.map((value, index) => ({
-      argv: ["sh", "-c", 'printf "%s|%s" "$VALUE" "$1" > "$0.tmp" && mv "$0.tmp" "$0"; sleep 60', files[index]!, TRICKY],
-      cwd: dir!, env: { VALUE: value, [`ONLY_${index}`]: "x".repeat(3000) }, options: { "@org_agent": `a-${index}` },
+      argv: [
+        "sh",
+        "-c",
+        'printf "%s|%s" "$VALUE" "$1" > "$0.tmp" && mv "$0.tmp" "$0"; sleep 60',
+        files[index]!,
+        TRICKY,
+      ],
+      cwd: dir!,
+      env: { VALUE: value, [`ONLY_${index}`]: "x".repeat(3000) },
+      options: { "@org_agent": `a-${index}` },
       logFile: join(dir!, `pane-${index}.log`),
     })),
   ];

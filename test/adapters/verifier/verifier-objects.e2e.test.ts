@@ -31,7 +31,10 @@ afterEach(() => {
   root = undefined;
 });
 
-/** A repo scored by score.sh from value.txt, an agent's worktree, the org's state; `org up`'s store unless `up` is false. */
+/**
+ * A repo scored by score.sh from value.txt, an agent's worktree,
+ * the org's state; `org up`'s store unless `up` is false.
+ */
 async function createOrg(up = true) {
   root = createRepo({ "score.sh": 'echo "score: $(cat value.txt)"\n', "value.txt": "1.0\n" });
   const worktree = join(root, "worktrees", AGENT);
@@ -46,20 +49,29 @@ async function createOrg(up = true) {
   if (up) await prepareVerifierStore({ repo: root, state, base: baseCommit, protected: ["score.sh"] });
   const said: string[] = [];
   const say = (line: string) => void said.push(line);
-  const daemon = () => new VerifierLoop(record, config, createVerifierPort({ repo: root!, state, baseCommit, say }), say);
+  const daemon = () =>
+    new VerifierLoop(record, config, createVerifierPort({ repo: root!, state, baseCommit, say }), say);
   const submit = (value: string): ExperimentRequest => {
     writeFileSync(join(worktree, "value.txt"), `${value}\n`);
     git(worktree, ["commit", "-qam", `value ${value}`]);
     const commit = git(worktree, ["rev-parse", "HEAD"]).trim();
     const now = new Date();
     const id = `${now.toISOString().replace(/[:.]/g, "-")}-${AGENT}-${commit.slice(0, 7)}`;
-    const request: ExperimentRequest = { id, agent: AGENT, commit, description: `value ${value}`, kind: "candidate", submittedAt: now.toISOString() };
+    const request: ExperimentRequest = {
+      id,
+      agent: AGENT,
+      commit,
+      description: `value ${value}`,
+      kind: "candidate",
+      submittedAt: now.toISOString(),
+    };
     mkdirSync(join(state, "queue"), { recursive: true });
     writeFileSync(join(state, "queue", `${request.id}.json`), JSON.stringify(request));
     return request;
   };
   type Verdict = { outcome: { verdict: { kind: string; reason: string } } };
-  const verdictOf = (request: ExperimentRequest) => JSON.parse(readFileSync(join(state, "verdicts", `${request.id}.json`), "utf8")) as Verdict;
+  const verdictOf = (request: ExperimentRequest) =>
+    JSON.parse(readFileSync(join(state, "verdicts", `${request.id}.json`), "utf8")) as Verdict;
   const store = join(state, "verifier", "objects.git");
   return { record, state, store, said, daemon, submit, verdictOf };
 }
@@ -82,7 +94,8 @@ function rewriteObject(repo: string, name: string, type: "blob" | "tree", conten
 }
 
 describe("the verifier's own objects", () => {
-  test("a protected file in the checkout not as org up recorded it: reject naming it, in log.md, nothing run, the best stays", async () => {
+  test("a protected file in the checkout not as org up recorded it: " +
+    "reject naming it, in log.md, nothing run, the best stays", async () => {
     const org = await createOrg();
     const loop = org.daemon();
     await settle(loop, org.state);
@@ -95,7 +108,8 @@ describe("the verifier's own objects", () => {
     writeFileSync(hashes, JSON.stringify({ ...recorded, rules: other }));
     const request = org.submit("0.5");
     await settle(loop, org.state);
-    const why = `protected score.sh in the checkout is ${real.slice(0, 12)}, not the base's 000000000000 recorded at org up`;
+    const why = `protected score.sh in the checkout is ${real.slice(0, 12)}, ` +
+      `not the base's 000000000000 recorded at org up`;
     expect(org.verdictOf(request).outcome.verdict).toEqual({ kind: "reject", reason: `reject: ${why}` });
     expect(readFileSync(join(org.state, "log.md"), "utf8")).toContain(`tamper | ${why}`);
     expect(readdirSync(join(org.state, "runs")).filter((name) => name.startsWith(request.id))).toEqual([]);
@@ -105,7 +119,8 @@ describe("the verifier's own objects", () => {
     expect(ledger).toMatchObject({ best: { commit: org.record.baseCommit, metric: 1 } });
   });
 
-  test("a store missing at daemon start is made again, the base alone first; a broken one is moved aside and made again", async () => {
+  test("a store missing at daemon start is made again, the base alone first; " +
+    "a broken one is moved aside and made again", async () => {
     const org = await createOrg(false);
     await settle(org.daemon(), org.state);
     expect(git(org.store, ["rev-parse", "--is-shallow-repository"]).trim()).toBe("true");
@@ -121,7 +136,8 @@ describe("the verifier's own objects", () => {
     expect(readFileSync(join(aside, "HEAD"), "utf8")).toBe("not a repository\n");
   });
 
-  test("the base's object rewritten in the shared store: org up's store never reads it again; once missing, a clear refusal", async () => {
+  test("the base's object rewritten in the shared store: " +
+    "org up's store never reads it again; once missing, a clear refusal", async () => {
     const org = await createOrg();
     const scorer = git(root!, ["rev-parse", "main:score.sh"]).trim();
     rewriteObject(root!, scorer, "blob", Buffer.from('echo "score: 0.001"\n'));
@@ -130,7 +146,9 @@ describe("the verifier's own objects", () => {
     await prepareVerifierStore({ repo: root!, state: org.state, base: org.record.baseCommit, protected: ["score.sh"] });
     expect(readFileSync(join(org.state, "verifier", "protected.json"), "utf8")).toBe(before);
     await settle(org.daemon(), org.state);
-    const runs = readdirSync(join(org.state, "runs")).map((name) => readFileSync(join(org.state, "runs", name), "utf8"));
+    const runs = readdirSync(join(org.state, "runs")).map((name) =>
+      readFileSync(join(org.state, "runs", name), "utf8"),
+    );
     expect(runs).toEqual(["score: 1.0\n"]);
     removeDir(org.store);
     const request = org.submit("0.5");
@@ -138,23 +156,36 @@ describe("the verifier's own objects", () => {
     await loop.tick(new Date());
     await loop.drain();
     expect(org.said.find((line) => line.startsWith(`verifier: ${request.id}: `))).toMatch(
-      new RegExp(": the base cannot be taken into the verifier's own object store, so nothing can be verified: "
-        + "[0-9a-f]{7} could not be taken into the verifier's own object store: fatal: .* — an object in the repo's shared "
-        + `store is missing or does not match its name — run \`git fsck\` in ${root} and repair it, or start the org on another base$`),
+      new RegExp(
+        ": the base cannot be taken into the verifier's own object store, so nothing can be verified: " +
+          "[0-9a-f]{7} could not be taken into the verifier's own object store: fatal: .* — " +
+          "an object in the repo's shared " +
+          `store is missing or does not match its name — run \`git fsck\` in ${root} and repair it, ` +
+          `or start the org on another base$`,
+      ),
     );
     expect(existsSync(join(org.state, "queue", `${request.id}.json`))).toBe(true);
     expect(readFileSync(join(org.state, "results.tsv"), "utf8").trim().split("\n")).toHaveLength(2);
   });
 
-  test("a reload that protects one more path records it from the verifier's store, not the shared one; the rest stays", async () => {
+  test("a reload that protects one more path records it from the " +
+    "verifier's store, not the shared one; the rest stays", async () => {
     const org = await createOrg();
     const hashes = join(org.state, "verifier", "protected.json");
     const before = JSON.parse(readFileSync(hashes, "utf8")) as ProtectedRecord;
     const value = git(root!, ["rev-parse", "main:value.txt"]).trim();
     // The base's tree itself rewritten in the shared store: there value.txt now names another blob.
-    const fake = execFileSync("git", ["hash-object", "-w", "--stdin"], { cwd: root, input: "0.001\n", encoding: "utf8" }).trim();
-    const entry = (name: string, blob: string) => Buffer.concat([Buffer.from(`100644 ${name}\0`), Buffer.from(blob, "hex")]);
-    const [tree, scorer] = [git(root!, ["rev-parse", "main^{tree}"]).trim(), git(root!, ["rev-parse", "main:score.sh"]).trim()];
+    const fake = execFileSync("git", ["hash-object", "-w", "--stdin"], {
+      cwd: root,
+      input: "0.001\n",
+      encoding: "utf8",
+    }).trim();
+    const entry = (name: string, blob: string) =>
+      Buffer.concat([Buffer.from(`100644 ${name}\0`), Buffer.from(blob, "hex")]);
+    const [tree, scorer] = [
+      git(root!, ["rev-parse", "main^{tree}"]).trim(),
+      git(root!, ["rev-parse", "main:score.sh"]).trim(),
+    ];
     rewriteObject(root!, tree, "tree", Buffer.concat([entry("score.sh", scorer), entry("value.txt", fake)]));
     expect(git(root!, ["rev-parse", "main:value.txt"]).trim()).toBe(fake);
     const rules = ["score.sh", "value.txt"];

@@ -21,7 +21,11 @@ test("a linked share is a link to the repo's, a copied one is copied afresh for 
   const base = git(root, ["rev-parse", "main"]).trim();
   const state = join(root, "state");
   await prepareVerifierStore({ repo: root, state, base, protected: ["train.sh"] });
-  const shares = [{ path: ".venv", mode: "link" as const }, { path: "data.txt", mode: "copy" as const }, { path: "gone", mode: "link" as const }];
+  const shares = [
+    { path: ".venv", mode: "link" as const },
+    { path: "data.txt", mode: "copy" as const },
+    { path: "gone", mode: "link" as const },
+  ];
   const port = createVerifierPort({ repo: root, state, baseCommit: base, shares });
   const checkout = await port.prepareCheckout("cpu0", base);
   expect(readlinkSync(join(checkout, ".venv"))).toBe(join(root, ".venv"));

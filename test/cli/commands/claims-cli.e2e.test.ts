@@ -19,7 +19,8 @@ claims: { similarity: 0.5, timeout: 2h }
 let org: TestOrg;
 let state: string;
 const snapshot = () => snapshotDir(state);
-const expectRefused = (result: CliResult, stderr: string, before: Record<string, string>, code?: number) => expectRefusedIn(state, result, `org: ${stderr}`, before, code);
+const expectRefused = (result: CliResult, stderr: string, before: Record<string, string>, code?: number) =>
+  expectRefusedIn(state, result, `org: ${stderr}`, before, code);
 const boardFile = () => join(state, "claims.md");
 const as = (agent: string) => ({ cwd: org.dir, env: { ORG_AGENT: agent } });
 const person = () => ({ cwd: org.dir, env: { ORG_AGENT: "" } });
@@ -30,7 +31,14 @@ const writeBoard = (...lines: string[]) => {
 };
 const writeResults = (...rows: string[][]) => {
   mkdirSync(state, { recursive: true });
-  writeFileSync(join(state, "results.tsv"), ["commit\tval_bpb\tmemory_gb\tstatus\tdescription\tagent\tgpu\tseconds\ttime", ...rows.map((row) => row.join("\t")), ""].join("\n"));
+  writeFileSync(
+    join(state, "results.tsv"),
+    [
+      "commit\tval_bpb\tmemory_gb\tstatus\tdescription\tagent\tgpu\tseconds\ttime",
+      ...rows.map((row) => row.join("\t")),
+      "",
+    ].join("\n"),
+  );
 };
 
 
@@ -54,31 +62,69 @@ describe("org claim and org claims", () => {
     expect(result).toEqual({
       code: 0,
       stderr: "",
-      stdout: "claimed #1 for researcher-1: warmup 10% then cosine\nit closes with your next verdict or after 2h; moving on sooner: org claim --done 1 (or --drop 1)\n",
+      stdout:
+        "claimed #1 for researcher-1: warmup 10% then cosine\nit closes with your next verdict or after 2h; " +
+          "moving on sooner: org claim --done 1 (or --drop 1)\n",
     });
     const lines = readFileSync(boardFile(), "utf8").split("\n");
     expect(lines.slice(0, BOARD_HEADER.length)).toEqual(BOARD_HEADER);
-    expect(lines.slice(BOARD_HEADER.length)).toEqual([expect.stringMatching(/^- #1 researcher-1 \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ open: warmup 10% then cosine$/), ""]);
+    expect(lines.slice(BOARD_HEADER.length)).toEqual([
+      expect.stringMatching(/^- #1 researcher-1 \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ open: warmup 10% then cosine$/),
+      "",
+    ]);
     const list = runOrg(["claims"], person());
-    expect(list.stdout).toMatch(/^1 open claim, oldest first:\n#1 researcher-1 · \d+[sm] ago · open · warmup 10% then cosine\n\nclose yours when you move on: org claim --done <id> \(or --drop <id>\)\n$/);
+    expect(list.stdout).toMatch(
+      /^1 open claim, oldest first:\n#1 researcher-1 · \d+[sm] ago · open · warmup 10% then cosine\n\nclose yours when you move on: org claim --done <id> \(or --drop <id>\)\n$/,
+    );
     const json = JSON.parse(runOrg(["claims", "--json"], person()).stdout) as { claims: unknown[] };
-    expect(json.claims).toEqual([{ id: 1, agent: "researcher-1", time: expect.any(String), status: "open", closed: null, idea: "warmup 10% then cosine" }]);
+    expect(json.claims).toEqual([
+      {
+        id: 1,
+        agent: "researcher-1",
+        time: expect.any(String),
+        status: "open",
+        closed: null,
+        idea: "warmup 10% then cosine",
+      },
+    ]);
   });
 
   test("a person claims as person; an unknown $ORG_AGENT is refused and writes nothing", () => {
-    expect(runOrg(["claim", "bigger batch"], person()).stdout).toMatch(/^claimed #1 for person: bigger batch\nit closes after 2h;/);
-    expectRefused(runOrg(["claim", "x"], as("ghost-1")), '$ORG_AGENT is "ghost-1", which is not an agent of this org — unset ORG_AGENT to act as a person', snapshot());
+    expect(runOrg(["claim", "bigger batch"], person()).stdout).toMatch(
+      /^claimed #1 for person: bigger batch\nit closes after 2h;/,
+    );
+    expectRefused(
+      runOrg(["claim", "x"], as("ghost-1")),
+      '$ORG_AGENT is "ghost-1", which is not an agent of this org — unset ORG_AGENT to act as a person',
+      snapshot(),
+    );
   });
 
   test("a claim near an open claim or a tried idea is accepted with a warning naming it", () => {
-    writeResults(["abc1234", "0.990000", "0.0", "discard", "dropout 0.1 on the attention", "researcher-2", "cpu", "3.0", ago(3_600_000)]);
+    writeResults([
+      "abc1234",
+      "0.990000",
+      "0.0",
+      "discard",
+      "dropout 0.1 on the attention",
+      "researcher-2",
+      "cpu",
+      "3.0",
+      ago(3_600_000),
+    ]);
     claimed(runOrg(["claim", "cosine schedule with warmup"], as("researcher-2")));
     const near = runOrg(["claim", "warmup then a cosine schedule"], as("researcher-1"));
     expect(claimed(near)).toBe(2);
-    expect(near.stderr).toBe("warning: near claim #1 by researcher-2: 'cosine schedule with warmup' (1.00) — pick another idea, or ask researcher-2 first\n");
+    expect(near.stderr).toBe(
+      "warning: near claim #1 by researcher-2: 'cosine schedule with warmup' (1.00) — pick another idea, " +
+        "or ask researcher-2 first\n",
+    );
     const tried = runOrg(["claim", "dropout 0.1 on attention and MLP"], as("researcher-1"));
     expect(claimed(tried)).toBe(3);
-    expect(tried.stderr).toBe("warning: near tried idea abc1234 by researcher-2 (discard): 'dropout 0.1 on the attention' (0.75) — say what is different this time, or pick another idea\n");
+    expect(tried.stderr).toBe(
+      "warning: near tried idea abc1234 by researcher-2 (discard): 'dropout 0.1 on the attention' (0.75) — " +
+        "say what is different this time, or pick another idea\n",
+    );
     expect(runOrg(["claim", "label smoothing"], as("researcher-1")).stderr).toBe("");
   });
 
@@ -91,23 +137,59 @@ describe("org claim and org claims", () => {
     claimed(runOrg(["claim", "first"], as("researcher-1")));
     const before = snapshot();
     expectRefused(runOrg(["claim", " "], as("researcher-1")), empty, before, 2);
-    expectRefused(runOrg(["claim", "x", "--done", "1"], as("researcher-1")), "give one of: an idea, --done <id> or --drop <id> (nothing was changed)", before, 2);
-    expectRefused(runOrg(["claim", "--done", "1", "--drop", "1"], as("researcher-1")), "give one of: an idea, --done <id> or --drop <id> (nothing was changed)", before, 2);
+    expectRefused(
+      runOrg(["claim", "x", "--done", "1"], as("researcher-1")),
+      "give one of: an idea, --done <id> or --drop <id> (nothing was changed)",
+      before,
+      2,
+    );
+    expectRefused(
+      runOrg(["claim", "--done", "1", "--drop", "1"], as("researcher-1")),
+      "give one of: an idea, --done <id> or --drop <id> (nothing was changed)",
+      before,
+      2,
+    );
   });
 
   test("an agent closes its own claim; a missing, another's or closed claim is refused and nothing is written", () => {
     claimed(runOrg(["claim", "mine"], as("researcher-1")));
     claimed(runOrg(["claim", "theirs"], as("researcher-2")));
     const before = snapshot();
-    expectRefused(runOrg(["claim", "--done", "7"], as("researcher-1")), "there is no claim #7 — `org claims --all` lists every claim with its number (nothing was changed)", before);
-    expectRefused(runOrg(["claim", "--drop", "2"], as("researcher-1")), "claim #2 is researcher-2's, not researcher-1's — only researcher-2 may close it (nothing was changed)", before);
-    expectRefused(runOrg(["claim", "--done", "2"], person()), "claim #2 is researcher-2's, not person's — only researcher-2 may close it (nothing was changed)", before);
-    expectRefused(runOrg(["claim", "--done", "abc"], as("researcher-1")), '"abc" is not a claim id — give the number `org claims` shows, e.g. 3 (nothing was changed)', before);
-    expect(runOrg(["claim", "--done", "1"], as("researcher-1"))).toEqual({ code: 0, stderr: "", stdout: "closed claim #1 (done): mine\n" });
-    expect(readFileSync(boardFile(), "utf8")).toMatch(/\n- #1 researcher-1 \S+ closed \S+ done: mine\n- #2 researcher-2 \S+ open: theirs\n$/);
+    expectRefused(
+      runOrg(["claim", "--done", "7"], as("researcher-1")),
+      "there is no claim #7 — `org claims --all` lists every claim with its number (nothing was changed)",
+      before,
+    );
+    expectRefused(
+      runOrg(["claim", "--drop", "2"], as("researcher-1")),
+      "claim #2 is researcher-2's, not researcher-1's — only researcher-2 may close it (nothing was changed)",
+      before,
+    );
+    expectRefused(
+      runOrg(["claim", "--done", "2"], person()),
+      "claim #2 is researcher-2's, not person's — only researcher-2 may close it (nothing was changed)",
+      before,
+    );
+    expectRefused(
+      runOrg(["claim", "--done", "abc"], as("researcher-1")),
+      '"abc" is not a claim id — give the number `org claims` shows, e.g. 3 (nothing was changed)',
+      before,
+    );
+    expect(runOrg(["claim", "--done", "1"], as("researcher-1"))).toEqual({
+      code: 0,
+      stderr: "",
+      stdout: "closed claim #1 (done): mine\n",
+    });
+    expect(readFileSync(boardFile(), "utf8")).toMatch(
+      /\n- #1 researcher-1 \S+ closed \S+ done: mine\n- #2 researcher-2 \S+ open: theirs\n$/,
+    );
     const after = snapshot();
     const closedAt = /\n- #1 \S+ \S+ closed (\S+) done: /.exec(readFileSync(boardFile(), "utf8"))![1];
-    expectRefused(runOrg(["claim", "--drop", "1"], as("researcher-1")), `claim #1 is already closed (done at ${closedAt}) — nothing to close (nothing was changed)`, after);
+    expectRefused(
+      runOrg(["claim", "--drop", "1"], as("researcher-1")),
+      `claim #1 is already closed (done at ${closedAt}) — nothing to close (nothing was changed)`,
+      after,
+    );
     expect(runOrg(["claims"], person()).stdout).toMatch(/^1 open claim, oldest first:\n#2 researcher-2 · /);
   });
 
@@ -115,9 +197,15 @@ describe("org claim and org claims", () => {
     writeBoard(`- #1 researcher-1 ${ago(60_000)} open: lr 0.02`, `- #2 researcher-2 ${ago(60_000)} open: lr 0.04`);
     const judged = new Date().toISOString();
     writeResults(["1234567", "0.950000", "0.0", "keep", "lr 0.02", "researcher-1", "cpu", "3.0", judged]);
-    expect(runOrg(["claims"], person()).stdout).toMatch(/^1 open claim, oldest first:\n#2 researcher-2 · \d+m ago · open · lr 0.04\n/);
-    expect(readFileSync(boardFile(), "utf8")).toMatch(new RegExp(`\\n- #1 researcher-1 \\S+ closed ${judged.replace(/\.\d+Z$/, "Z")} keep 1234567: lr 0\\.02\\n`));
-    expect(runOrg(["claims", "--all"], person()).stdout).toMatch(/^2 claims \(1 open\), oldest first:\n#1 researcher-1 · \d+m ago · keep 1234567 · lr 0\.02\n#2 researcher-2 · \d+m ago · open · lr 0\.04\n/);
+    expect(runOrg(["claims"], person()).stdout).toMatch(
+      /^1 open claim, oldest first:\n#2 researcher-2 · \d+m ago · open · lr 0.04\n/,
+    );
+    expect(readFileSync(boardFile(), "utf8")).toMatch(
+      new RegExp(`\\n- #1 researcher-1 \\S+ closed ${judged.replace(/\.\d+Z$/, "Z")} keep 1234567: lr 0\\.02\\n`),
+    );
+    expect(runOrg(["claims", "--all"], person()).stdout).toMatch(
+      /^2 claims \(1 open\), oldest first:\n#1 researcher-1 · \d+m ago · keep 1234567 · lr 0\.02\n#2 researcher-2 · \d+m ago · open · lr 0\.04\n/,
+    );
   });
 
   test("a claim older than claims.timeout with no verdict expires", () => {
@@ -125,16 +213,26 @@ describe("org claim and org claims", () => {
     writeBoard(`- #1 researcher-1 ${made} open: stale idea`);
     expect(runOrg(["claims"], person()).stdout).toMatch(/^no open claims — claim an idea before you work on it/);
     const expires = new Date(Date.parse(made) + 2 * 3_600_000).toISOString().replace(/\.\d+Z$/, "Z");
-    expect(readFileSync(boardFile(), "utf8")).toContain(`\n- #1 researcher-1 ${made} closed ${expires} expired: stale idea\n`);
+    expect(readFileSync(boardFile(), "utf8")).toContain(
+      `\n- #1 researcher-1 ${made} closed ${expires} expired: stale idea\n`,
+    );
   });
 
-  test("a garbled board: each bad line is named by file and line, the rest works, and every bad line survives the next write", () => {
-    const bad = ["this line is garbage", `- #2 researcher-2 ${ago(0).slice(0, 12)}`, "- #3 researcher-1 yesterday open: no time"];
+  test("a garbled board: each bad line is named by file and line, " +
+    "the rest works, and every bad line survives the next write", () => {
+    const bad = [
+      "this line is garbage",
+      `- #2 researcher-2 ${ago(0).slice(0, 12)}`,
+      "- #3 researcher-1 yesterday open: no time",
+    ];
     writeBoard(`- #1 researcher-2 ${ago(60_000)} open: good one`, ...bad);
     const problems = [
-      'org: state/claims.md:8: "this line is garbage" is not a claim — write it as - #<id> <agent> <time> open: <idea>, or delete the line (skipped; the line is kept as it is)',
-      'org: state/claims.md:9: claim #2 has no idea after ": " — write the idea after the colon: - #<id> <agent> <time> open: <idea> (skipped; the line is kept as it is)',
-      'org: state/claims.md:10: claim #3 has no ISO time ("yesterday") — write a time such as 2026-01-07T10:15:00Z after the agent (skipped; the line is kept as it is)',
+      'org: state/claims.md:8: "this line is garbage" is not a claim — write it as - #<id> <agent> <time> open: ' +
+        '<idea>, or delete the line (skipped; the line is kept as it is)',
+      'org: state/claims.md:9: claim #2 has no idea after ": " — write the idea after the colon: ' +
+        '- #<id> <agent> <time> open: <idea> (skipped; the line is kept as it is)',
+      'org: state/claims.md:10: claim #3 has no ISO time ("yesterday") — ' +
+        'write a time such as 2026-01-07T10:15:00Z after the agent (skipped; the line is kept as it is)',
     ];
     const list = runOrg(["claims"], person());
     expect(list.stderr).toBe(`${problems.join("\n")}\n`);
@@ -145,17 +243,27 @@ describe("org claim and org claims", () => {
     const text = readFileSync(boardFile(), "utf8");
     expect(text.split("\n").slice(BOARD_HEADER.length + 1, -2)).toEqual(bad);
     expect(text).toMatch(/\n- #4 researcher-1 \S+ open: label smoothing\n$/);
-    expectRefused(runOrg(["claim", "--done", "3"], as("researcher-1")),
-      'claim #3 is on line 10 of state/claims.md, which does not parse — fix that line first (write a time such as 2026-01-07T10:15:00Z after the agent) (nothing was changed)', snapshot());
+    expectRefused(
+      runOrg(["claim", "--done", "3"], as("researcher-1")),
+      "claim #3 is on line 10 of state/claims.md, which does not parse — " +
+        "fix that line first (write a time such as 2026-01-07T10:15:00Z after the agent) (nothing was changed)",
+      snapshot(),
+    );
   });
 
   test("two agents claiming at once lose nothing: every claim is on the board with its own number", async () => {
-    const runs = Array.from({ length: 8 }, (_, index) => runOrgAsync(["claim", `idea number ${index}`], { ...as(`researcher-${(index % 2) + 1}`), timeoutMs: 60_000 }));
+    const runs = Array.from({ length: 8 }, (_, index) =>
+      runOrgAsync(["claim", `idea number ${index}`], { ...as(`researcher-${(index % 2) + 1}`), timeoutMs: 60_000 }),
+    );
     const results = await Promise.all(runs);
     expect(results.map((result) => result.code)).toEqual(Array(8).fill(0));
     const entries = readFileSync(boardFile(), "utf8").split("\n").filter((line) => line.startsWith("- #"));
-    expect(entries.map((line) => Number(/^- #(\d+)/.exec(line)![1])).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
-    expect(entries.map((line) => line.replace(/^.*: /, "")).sort()).toEqual(Array.from({ length: 8 }, (_, index) => `idea number ${index}`));
+    expect(entries.map((line) => Number(/^- #(\d+)/.exec(line)![1])).sort((a, b) => a - b)).toEqual([
+      1, 2, 3, 4, 5, 6, 7, 8,
+    ]);
+    expect(entries.map((line) => line.replace(/^.*: /, "")).sort()).toEqual(
+      Array.from({ length: 8 }, (_, index) => `idea number ${index}`),
+    );
     expect(existsSync(join(state, "claims.lock"))).toBe(false);
   });
 });

@@ -49,11 +49,15 @@ describe("org init and org validate", () => {
       "  runtime   hillclimb (no agent CLI on PATH), 2 agents",
       "  gpus      none (CPU mode: nvidia-smi lists none)",
       "check:",
-      "  - verify.protected is empty: train.py both runs and prints val_bpb, so an agent could print any number — move the scoring into a file of its own and list it",
-      "  - roles.researcher.runtime: hillclimb has no constant to tune in train.py — install an agent CLI (claude, codex, gemini, opencode) and write its name",
+      "  - verify.protected is empty: train.py both runs and prints val_bpb, so an agent could print any number — " +
+        "move the scoring into a file of its own and list it",
+      "  - roles.researcher.runtime: hillclimb has no constant to tune in train.py — install an agent CLI (claude, " +
+        "codex, gemini, opencode) and write its name",
       "next: read org.yaml (each guess says why), check it with `org validate`, then start with `org up`",
     ]);
-    expect(readFileSync(join(dir, "org.yaml"), "utf8")).toMatch(/^# yaml-language-server: \$schema=\S+org\.schema\.json\n/);
+    expect(readFileSync(join(dir, "org.yaml"), "utf8")).toMatch(
+      /^# yaml-language-server: \$schema=\S+org\.schema\.json\n/,
+    );
     const validate = capture();
     expect(await runValidate({ cwd: dir }, validate.io)).toBe(0);
     expect(validate).toMatchObject({ out: ["org.yaml is valid: 1 role, 2 agents, runtime hillclimb"], err: [] });
@@ -62,12 +66,25 @@ describe("org init and org validate", () => {
   it("the starter, as rendered, loads with every section set", async () => {
     const dir = repo({ "prompts/researcher.md": renderStarter().prompt });
     const result = await loadConfig({ file: "org.yaml", dir, text: renderStarter().orgYaml }, createConfigProbe());
-    expect(result.ok && Object.keys(result.loaded.config).sort()).toEqual(["backend", "base", "gpus", "name", "repo", "roles", "runtimes", "share", "supervisor", "verify"]);
+    expect(result.ok && Object.keys(result.loaded.config).sort()).toEqual([
+      "backend",
+      "base",
+      "gpus",
+      "name",
+      "repo",
+      "roles",
+      "runtimes",
+      "share",
+      "supervisor",
+      "verify",
+    ]);
   });
 
   it("the starter's researchers move to any agent CLI by their runtime alone, with its unattended flags", async () => {
     const dir = repo({ "prompts/researcher.md": renderStarter().prompt });
-    expect(renderStarter().orgYaml).toContain("    # For coding agents, write claude, codex, gemini or opencode here.\n    runtime: hillclimb\n");
+    expect(renderStarter().orgYaml).toContain(
+      "    # For coding agents, write claude, codex, gemini or opencode here.\n    runtime: hillclimb\n",
+    );
     for (const preset of ["claude", "codex", "gemini", "opencode"] as const) {
       const text = renderStarter().orgYaml.replace("runtime: hillclimb", `runtime: ${preset}`);
       const result = await loadConfig({ file: "org.yaml", dir, text }, createConfigProbe());
@@ -84,7 +101,9 @@ describe("org init and org validate", () => {
     const before = snapshot(dir);
     const init = capture();
     expect(await runInit({ cwd: dir }, init.io)).toBe(1);
-    expect(init.err).toEqual([`org.yaml already exists in ${dir} — edit it, or run \`org init --force\` to replace it`]);
+    expect(init.err).toEqual([
+      `org.yaml already exists in ${dir} — edit it, or run \`org init --force\` to replace it`,
+    ]);
     expect(snapshot(dir)).toEqual(before);
   });
 
@@ -105,7 +124,8 @@ describe("org init and org validate", () => {
     expect(validate.out).toEqual([]);
     expect(validate.err).toEqual([
       'org.yaml:1:1: unknown key "rols" — did you mean "roles"?',
-      'org.yaml:2:7: base "nope" does not name a commit in repo "." — name an existing branch, tag or commit (see `git -C . branch`)',
+      'org.yaml:2:7: base "nope" does not name a commit in repo "." — name an existing branch, ' +
+        'tag or commit (see `git -C . branch`)',
     ]);
     expect(snapshot(dir)).toEqual(before);
   });
@@ -113,20 +133,28 @@ describe("org init and org validate", () => {
   it("a missing org.yaml, and a file named by a relative path", async () => {
     const dir = makeTempDir();
     dirs.push(dir);
-    expect(await readAndLoadConfig({ cwd: dir })).toEqual({ problems: [`org.yaml: not found in ${dir} — run \`org init\` to create one`] });
+    expect(await readAndLoadConfig({ cwd: dir })).toEqual({
+      problems: [`org.yaml: not found in ${dir} — run \`org init\` to create one`],
+    });
     mkdirSync(join(dir, "conf"));
     writeFileSync(join(dir, "conf/org.yaml"), "roles: {}\n");
     expect(await readAndLoadConfig({ cwd: dir, file: "conf/org.yaml" })).toEqual({
       problems: [
-        `conf/org.yaml:1:1: repo "." is not a git repository (${join(dir, "conf")}) — run \`git init\` there, or point repo at your research git repo`,
-        "conf/org.yaml:1:8: roles defines no role — define at least one role, e.g. researcher: {prompt: prompts/researcher.md, runtime: claude}",
+        `conf/org.yaml:1:1: repo "." is not a git repository (${join(dir, "conf")}) — run \`git init\` there, ` +
+          `or point repo at your research git repo`,
+        "conf/org.yaml:1:8: roles defines no role — define at least one role, e.g. researcher: {prompt: " +
+          "prompts/researcher.md, runtime: claude}",
       ],
     });
     expect(readdirSync(dir).sort()).toEqual(["conf"]);
   });
 
   it("org --version prints package.json's version, from the bundle as from source", async () => {
-    const version = (JSON.parse(readFileSync(join(import.meta.dirname, "..", "..", "..", "package.json"), "utf8")) as { version: string }).version;
+    const version = (
+      JSON.parse(readFileSync(join(import.meta.dirname, "..", "..", "..", "package.json"), "utf8")) as {
+        version: string;
+      }
+    ).version;
     const fromSource = capture();
     expect(await main(["--version"], fromSource.io)).toBe(0);
     expect(fromSource.out).toEqual([version]);

@@ -14,10 +14,17 @@ import { createRepo, removeDir } from "../../helpers/temp-repo.js";
 import { observeAsDesired } from "../../helpers/observed-org.js";
 
 const paths = orgPaths(DIR);
-const context = { state: paths.state, root: DIR, orgArgv: ["/node", "/pkg/bin/org.js"], binDir: `${paths.state}/bin`, basePath: "/usr/bin" };
+const context = {
+  state: paths.state,
+  root: DIR,
+  orgArgv: ["/node", "/pkg/bin/org.js"],
+  binDir: `${paths.state}/bin`,
+  basePath: "/usr/bin",
+};
 const AGENT_PRESETS = ["claude", "codex", "gemini", "opencode"] as const;
 
-const roles = (runtime: string) => `roles:\n  researcher:\n    prompt: prompts/researcher.md\n    runtime: ${runtime}\n    count: 2\n`;
+const roles = (runtime: string) =>
+  `roles:\n  researcher:\n    prompt: prompts/researcher.md\n    runtime: ${runtime}\n    count: 2\n`;
 
 async function loaded(text: string): Promise<LoadedConfig> {
   const result = await load(text);
@@ -36,7 +43,9 @@ function desire(config: LoadedConfig["config"]): DesiredOrg {
 /** The org as `org up` left it for `desired`: every file written, every pane alive. */
 function planReload(before: LoadedConfig, after: LoadedConfig): string[] {
   const result = reconcile(desire(after.config), observeAsDesired(desire(before.config)));
-  return result.kind === "refused" ? result.refusals.map((refusal) => refusal.message) : result.actions.map(describeAction);
+  return result.kind === "refused"
+    ? result.refusals.map((refusal) => refusal.message)
+    : result.actions.map(describeAction);
 }
 
 function firstSpec(config: LoadedConfig["config"]) {
@@ -44,7 +53,8 @@ function firstSpec(config: LoadedConfig["config"]) {
 }
 
 describe("a role naming a preset directly", () => {
-  test.each(AGENT_PRESETS)("runtime: %s with no runtimes entry plans the launch spec of an entry {preset: <that name>}", async (preset) => {
+  test.each(AGENT_PRESETS)("runtime: %s with no runtimes entry plans " +
+    "the launch spec of an entry {preset: <that name>}", async (preset) => {
     const implicit = await loaded(roles(preset));
     const explicit = await loaded(`runtimes:\n  ${preset}: { preset: ${preset} }\n${roles(preset)}`);
     expect(implicit.config.runtimes).toEqual(explicit.config.runtimes);
@@ -73,13 +83,19 @@ describe("a role naming a preset directly", () => {
   });
 
   test("another role's runtime entry does not stop a bare preset name", async () => {
-    const config = (await loaded(`runtimes:\n  hill: { builtin: hillclimb }\n${roles("opencode")}  baseline: { prompt: prompts/researcher.md, runtime: hill }\n`)).config;
+    const config = (
+      await loaded(
+        `runtimes:\n  hill: { builtin: hillclimb }\n${roles("opencode")}  baseline: { prompt: prompts/researcher.md, ` +
+          `runtime: hill }\n`,
+      )
+    ).config;
     expect(Object.keys(config.runtimes)).toEqual(["hill", "opencode"]);
   });
 });
 
 describe("a role naming a runtime that is neither defined nor a preset", () => {
-  const at = (runtime: string) => `org.yaml:4:14: roles.researcher.runtime names "${runtime}", which is neither defined under runtimes nor a preset`;
+  const at = (runtime: string) =>
+    `org.yaml:4:14: roles.researcher.runtime names "${runtime}", which is neither defined under runtimes nor a preset`;
 
   test("near a preset", async () => {
     expect(await problemsOf(roles("claud"))).toEqual([`${at("claud")} — did you mean "claude" (a preset)?`]);
@@ -89,31 +105,40 @@ describe("a role naming a runtime that is neither defined nor a preset", () => {
 
   test("near a defined runtime", async () => {
     expect(await problemsOf(`runtimes:\n  mybot: { command: [mybot] }\n${roles("mybott")}`)).toEqual([
-      'org.yaml:6:14: roles.researcher.runtime names "mybott", which is neither defined under runtimes nor a preset — did you mean "mybot"?',
+      'org.yaml:6:14: roles.researcher.runtime names "mybott", which is neither defined under runtimes ' +
+        'nor a preset — did you mean "mybot"?',
     ]);
   });
 
   test("near nothing: the presets, the defined runtimes and an example that starts the program asked for", async () => {
     expect(await problemsOf(roles("aider"))).toEqual([
-      `${at("aider")} — name a preset (claude, codex, gemini or opencode), or define it under runtimes, e.g. runtimes: {aider: {command: [aider, "{kickoff}"]}}`,
+      `${at("aider")} — name a preset (claude, codex, gemini or opencode), or define it under runtimes, ` +
+        `e.g. runtimes: {aider: {command: [aider, "{kickoff}"]}}`,
     ]);
-    expect(await problemsOf(`runtimes:\n  mybot: { command: [mybot] }\n  hill: { builtin: hillclimb }\n${roles("aider")}`)).toEqual([
-      'org.yaml:7:14: roles.researcher.runtime names "aider", which is neither defined under runtimes nor a preset — name a preset (claude, codex, gemini or opencode) or a defined runtime (mybot, hill), or define it under runtimes, e.g. runtimes: {aider: {command: [aider, "{kickoff}"]}}',
+    expect(
+      await problemsOf(`runtimes:\n  mybot: { command: [mybot] }\n  hill: { builtin: hillclimb }\n${roles("aider")}`),
+    ).toEqual([
+      'org.yaml:7:14: roles.researcher.runtime names "aider", which is neither defined under runtimes nor a preset — ' +
+        'name a preset (claude, codex, gemini or opencode) or a defined runtime (mybot, hill), ' +
+        'or define it under runtimes, e.g. runtimes: {aider: {command: [aider, "{kickoff}"]}}',
     ]);
   });
 
   test("generic is no preset a role can name alone: it has no program", async () => {
     expect(await problemsOf(roles("generic"))).toEqual([
-      `${at("generic")} — name a preset (claude, codex, gemini or opencode), or define it under runtimes, e.g. runtimes: {generic: {command: [generic, "{kickoff}"]}}`,
+      `${at("generic")} — name a preset (claude, codex, gemini or opencode), or define it under runtimes, ` +
+        `e.g. runtimes: {generic: {command: [generic, "{kickoff}"]}}`,
     ]);
   });
 
   test("a runtime entry with no way to start names its own program, or its preset", async () => {
     expect(await problemsOf(`runtimes:\n  codex: { restart: always }\n${roles("codex")}`)).toEqual([
-      'org.yaml:2:10: runtimes.codex has neither command, preset nor builtin — add preset: codex, command: [codex, "{kickoff}"], or builtin: hillclimb',
+      'org.yaml:2:10: runtimes.codex has neither command, preset nor builtin — add preset: codex, command: [codex, ' +
+        '"{kickoff}"], or builtin: hillclimb',
     ]);
     expect(await problemsOf(`runtimes:\n  aider: { restart: always }\n${roles("aider")}`)).toEqual([
-      'org.yaml:2:10: runtimes.aider has neither command, preset nor builtin — add preset: claude (or codex, gemini, opencode), command: [aider, "{kickoff}"], or builtin: hillclimb',
+      'org.yaml:2:10: runtimes.aider has neither command, preset nor builtin — add preset: claude (or codex, gemini, ' +
+        'opencode), command: [aider, "{kickoff}"], or builtin: hillclimb',
     ]);
   });
 });
@@ -142,7 +167,9 @@ roles:
     expect(err).toEqual([
       `org.yaml:4:31: roles.a.runtime names "claud", ${neither} — did you mean "claude" (a preset)?`,
       `org.yaml:5:31: roles.b.runtime names "mybott", ${neither} — did you mean "mybot"?`,
-      `org.yaml:6:31: roles.c.runtime names "aider", ${neither} — name a preset (claude, codex, gemini or opencode) or a defined runtime (mybot), or define it under runtimes, e.g. runtimes: {aider: {command: [aider, "{kickoff}"]}}`,
+      `org.yaml:6:31: roles.c.runtime names "aider", ${neither} — name a preset (claude, codex, gemini or opencode) ` +
+        `or a defined runtime (mybot), or define it under runtimes, e.g. runtimes: {aider: {command: [aider, ` +
+        `"{kickoff}"]}}`,
       'org.yaml:7:45: roles.d.count must be a whole number, got "two" — write a number such as 2',
     ]);
     expect(snapshot(dir)).toEqual(before);

@@ -15,7 +15,15 @@ function recordingRunner(cwd: string, calls: { description: string; train: strin
     async run(argv) {
       calls.push({ description: argv.at(-1)!, train: readFileSync(join(cwd, "train.mjs"), "utf8") });
       git(cwd, ["checkout", "-q", "--", "train.mjs"]);
-      return { argv, exitCode: 0, signal: null, stdout: "verdict: discard\n", stderr: "", timedOut: false, durationMs: 1 };
+      return {
+        argv,
+        exitCode: 0,
+        signal: null,
+        stdout: "verdict: discard\n",
+        stderr: "",
+        timedOut: false,
+        durationMs: 1,
+      };
     },
   };
 }
@@ -37,7 +45,8 @@ describe("the built-in researcher follows the org", () => {
   const dirs: string[] = [];
   afterEach(() => { for (const dir of dirs.splice(0)) removeDir(dir); });
 
-  test("a frontier message moves it onto the org best, and a step the ledger holds on that code is skipped", async () => {
+  test("a frontier message moves it onto the org best, " +
+    "and a step the ledger holds on that code is skipped", async () => {
     const repo = createRepo({ "train.mjs": TRAIN });
     const state = makeTempDir();
     dirs.push(repo, state);
@@ -51,12 +60,35 @@ describe("the built-in researcher follows the org", () => {
     writeFileSync(join(inbox, "m1.md"), "## [now] the org's best advanced\nr-2 beat it.\n");
     // The step seed 5 draws first on the best's code, already judged there by another agent.
     const first = proposeChange(BEST, seededRng(5))!.description;
-    const entry = { commit: "a".repeat(40), agent: "r-2", description: first, status: "discard", metric: 1, reason: "discard", seconds: 2, time: new Date().toISOString(), change: { patchId: "p", tree: bestTree } };
+    const entry = {
+      commit: "a".repeat(40),
+      agent: "r-2",
+      description: first,
+      status: "discard",
+      metric: 1,
+      reason: "discard",
+      seconds: 2,
+      time: new Date().toISOString(),
+      change: { patchId: "p", tree: bestTree },
+    };
     writeFileSync(join(state, "tried.jsonl"), `${JSON.stringify(entry)}\n`);
     const calls: { description: string; train: string }[] = [];
     const lines: string[] = [];
-    const world = { ...hillclimbWorld(recordingRunner(repo, calls)), ...orgWorld({ ORG_NAME: "t", ORG_INBOX: inbox, ORG_STATE: state }) };
-    await runHillclimb({ cwd: repo, submitArgv: ["org", "submit"], rng: seededRng(5), log: (line) => lines.push(line), iterations: 2, pauseMs: 0 }, world);
+    const world = {
+      ...hillclimbWorld(recordingRunner(repo, calls)),
+      ...orgWorld({ ORG_NAME: "t", ORG_INBOX: inbox, ORG_STATE: state }),
+    };
+    await runHillclimb(
+      {
+        cwd: repo,
+        submitArgv: ["org", "submit"],
+        rng: seededRng(5),
+        log: (line) => lines.push(line),
+        iterations: 2,
+        pauseMs: 0,
+      },
+      world,
+    );
     expect(git(repo, ["rev-parse", "HEAD"])).toBe(git(repo, ["rev-parse", "org/t/best"]));
     expect(lines.filter((line) => line.includes("moved onto the org best"))).toHaveLength(1);
     expect(lines).toContain("hillclimb: skipped 1 change(s) already tried on this code (org tried)");
@@ -66,7 +98,8 @@ describe("the built-in researcher follows the org", () => {
     expect(calls[0]!.train.split("\n").filter((line, index) => line !== BEST.split("\n")[index])).toHaveLength(1);
   });
 
-  test("ORG_HILLCLIMB_FOLLOW=0 and ORG_HILLCLIMB_TRIED=0: the same frontier message and ledger entry move nothing and skip nothing", async () => {
+  test("ORG_HILLCLIMB_FOLLOW=0 and ORG_HILLCLIMB_TRIED=0: the same frontier " +
+    "message and ledger entry move nothing and skip nothing", async () => {
     const repo = createRepo({ "train.mjs": TRAIN });
     const state = makeTempDir();
     dirs.push(repo, state);
@@ -77,12 +110,38 @@ describe("the built-in researcher follows the org", () => {
     mkdirSync(inbox, { recursive: true });
     writeFileSync(join(inbox, "m1.md"), "## [now] the org's best advanced\nr-2 beat it.\n");
     const first = proposeChange(TRAIN, seededRng(5))!.description;
-    const entry = { commit: "a".repeat(40), agent: "r-2", description: first, status: "discard", metric: 1, reason: "discard", seconds: 2, time: new Date().toISOString(), change: { patchId: "p", tree: git(repo, ["rev-parse", "HEAD^{tree}"]).trim() } };
+    const entry = {
+      commit: "a".repeat(40),
+      agent: "r-2",
+      description: first,
+      status: "discard",
+      metric: 1,
+      reason: "discard",
+      seconds: 2,
+      time: new Date().toISOString(),
+      change: { patchId: "p", tree: git(repo, ["rev-parse", "HEAD^{tree}"]).trim() },
+    };
     writeFileSync(join(state, "tried.jsonl"), `${JSON.stringify(entry)}\n`);
     const calls: { description: string; train: string }[] = [];
     const lines: string[] = [];
-    const env = { ORG_NAME: "t", ORG_INBOX: inbox, ORG_STATE: state, ORG_HILLCLIMB_FOLLOW: "0", ORG_HILLCLIMB_TRIED: "0" };
-    await runHillclimb({ cwd: repo, submitArgv: ["org", "submit"], rng: seededRng(5), log: (line) => lines.push(line), iterations: 1, pauseMs: 0 }, { ...hillclimbWorld(recordingRunner(repo, calls)), ...orgWorld(env) });
+    const env = {
+      ORG_NAME: "t",
+      ORG_INBOX: inbox,
+      ORG_STATE: state,
+      ORG_HILLCLIMB_FOLLOW: "0",
+      ORG_HILLCLIMB_TRIED: "0",
+    };
+    await runHillclimb(
+      {
+        cwd: repo,
+        submitArgv: ["org", "submit"],
+        rng: seededRng(5),
+        log: (line) => lines.push(line),
+        iterations: 1,
+        pauseMs: 0,
+      },
+      { ...hillclimbWorld(recordingRunner(repo, calls)), ...orgWorld(env) },
+    );
     expect(git(repo, ["rev-parse", "HEAD"])).toBe(head);
     expect(calls.map((call) => call.description)).toEqual([first]);
     expect(lines.filter((line) => line.includes("moved onto") || line.includes("skipped"))).toEqual([]);
@@ -96,13 +155,20 @@ describe("the built-in researcher follows the org", () => {
     git(repo, ["checkout", "-q", "-b", "mine"]);
     const head = git(repo, ["rev-parse", "HEAD"]);
     const calls: { description: string; train: string }[] = [];
-    const world = { ...hillclimbWorld(recordingRunner(repo, calls)), ...orgWorld({ ORG_NAME: "t", ORG_INBOX: join(state, "inbox"), ORG_STATE: state }) };
-    await runHillclimb({ cwd: repo, submitArgv: ["org", "submit"], rng: seededRng(1), log: () => {}, iterations: 1, pauseMs: 0 }, world);
+    const world = {
+      ...hillclimbWorld(recordingRunner(repo, calls)),
+      ...orgWorld({ ORG_NAME: "t", ORG_INBOX: join(state, "inbox"), ORG_STATE: state }),
+    };
+    await runHillclimb(
+      { cwd: repo, submitArgv: ["org", "submit"], rng: seededRng(1), log: () => {}, iterations: 1, pauseMs: 0 },
+      world,
+    );
     expect(git(repo, ["rev-parse", "HEAD"])).toBe(head);
     expect(calls).toHaveLength(1);
   });
 
-  test("after following onto another agent's best, a change the ledger answered against its own best is not submitted", async () => {
+  test("after following onto another agent's best, a change the " +
+    "ledger answered against its own best is not submitted", async () => {
     const repo = createRepo({ "train.mjs": TRAIN });
     const state = makeTempDir();
     dirs.push(repo, state);
@@ -114,15 +180,41 @@ describe("the built-in researcher follows the org", () => {
     git(repo, ["checkout", "-q", "-b", "org/t/r-1"]);
     // Its own best is still the base: the verifier diffs its changes on the org best against the base's tree.
     mkdirSync(join(state, "agents", "r-1"), { recursive: true });
-    writeFileSync(join(state, "agents", "r-1", "ledger.json"), JSON.stringify({ best: { commit: base, metric: 1 }, lastVerified: base }));
+    writeFileSync(
+      join(state, "agents", "r-1", "ledger.json"),
+      JSON.stringify({ best: { commit: base, metric: 1 }, lastVerified: base }),
+    );
     writeFileSync(join(state, "org.json"), JSON.stringify({ baseCommit: base }));
     const first = proposeChange(BEST, seededRng(5))!.description;
-    const entry = { commit: "b".repeat(40), agent: "r-1", description: first, status: "discard", metric: 1, reason: "discard", seconds: 2, time: new Date().toISOString(), change: { patchId: "p", tree: baseTree } };
+    const entry = {
+      commit: "b".repeat(40),
+      agent: "r-1",
+      description: first,
+      status: "discard",
+      metric: 1,
+      reason: "discard",
+      seconds: 2,
+      time: new Date().toISOString(),
+      change: { patchId: "p", tree: baseTree },
+    };
     writeFileSync(join(state, "tried.jsonl"), `${JSON.stringify(entry)}\n`);
     const calls: { description: string; train: string }[] = [];
     const lines: string[] = [];
-    const world = { ...hillclimbWorld(recordingRunner(repo, calls)), ...orgWorld({ ORG_NAME: "t", ORG_STATE: state, ORG_AGENT: "r-1" }) };
-    await runHillclimb({ cwd: repo, submitArgv: ["org", "submit"], rng: seededRng(5), log: (line) => lines.push(line), iterations: 1, pauseMs: 0 }, world);
+    const world = {
+      ...hillclimbWorld(recordingRunner(repo, calls)),
+      ...orgWorld({ ORG_NAME: "t", ORG_STATE: state, ORG_AGENT: "r-1" }),
+    };
+    await runHillclimb(
+      {
+        cwd: repo,
+        submitArgv: ["org", "submit"],
+        rng: seededRng(5),
+        log: (line) => lines.push(line),
+        iterations: 1,
+        pauseMs: 0,
+      },
+      world,
+    );
     expect(calls).toHaveLength(1);
     expect(calls[0]!.description).not.toBe(first);
     expect(lines).toContain("hillclimb: skipped 1 change(s) already tried on this code (org tried)");
@@ -134,8 +226,14 @@ describe("the built-in researcher follows the org", () => {
     const calls: { description: string; train: string }[] = [];
     // Draws that would pick the same constant and step every time.
     const same = () => 0;
-    await runHillclimb({ cwd: repo, submitArgv: ["org", "submit"], rng: same, log: () => {}, iterations: 2, pauseMs: 0 }, { ...hillclimbWorld(recordingRunner(repo, calls)), listTried: async () => new Set<string>() });
-    expect(calls.map((call) => call.description)).toEqual(["LEARNING_RATE 0.01 -> 0.005", "LEARNING_RATE 0.01 -> 0.005; LEARNING_RATE 0.005 -> 0.0025"]);
+    await runHillclimb(
+      { cwd: repo, submitArgv: ["org", "submit"], rng: same, log: () => {}, iterations: 2, pauseMs: 0 },
+      { ...hillclimbWorld(recordingRunner(repo, calls)), listTried: async () => new Set<string>() },
+    );
+    expect(calls.map((call) => call.description)).toEqual([
+      "LEARNING_RATE 0.01 -> 0.005",
+      "LEARNING_RATE 0.01 -> 0.005; LEARNING_RATE 0.005 -> 0.0025",
+    ]);
     expect(calls[1]!.train).toBe(TRAIN.replace("0.01", "0.0025"));
   });
 });

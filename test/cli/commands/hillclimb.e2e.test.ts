@@ -8,7 +8,19 @@ import type { Runner } from "../../../src/adapters/process.js";
 import { createRng } from "../../fuzz/rng.js";
 import { makeTempDir, removeDir } from "../../helpers/temp-repo.js";
 
-const TRAIN = ["// knobs", "const LEARNING_RATE = 0.01;", "const HIDDEN = 16;", "const LAYERS = 2; // depth", "const WEIGHT_DECAY = 0;", "const NAME = \"x\";", "", "function f() {", "  const STEPS = 10;", "}", ""].join("\n");
+const TRAIN = [
+  "// knobs",
+  "const LEARNING_RATE = 0.01;",
+  "const HIDDEN = 16;",
+  "const LAYERS = 2; // depth",
+  "const WEIGHT_DECAY = 0;",
+  'const NAME = "x";',
+  "",
+  "function f() {",
+  "  const STEPS = 10;",
+  "}",
+  "",
+].join("\n");
 const RECORD_SUBMIT = fileURLToPath(new URL("../../fixtures/bin/record-submit.mjs", import.meta.url));
 
 // An rng that replays fixed draws, to pick an exact constant and direction.
@@ -18,7 +30,11 @@ function replay(...draws: number[]): () => number {
 
 describe("proposeChange", () => {
   test("finds module-level positive numeric constants only", () => {
-    expect(findConstants(TRAIN).map((c) => [c.name, c.literal, c.isInteger])).toEqual([["LEARNING_RATE", "0.01", false], ["HIDDEN", "16", true], ["LAYERS", "2", true]]);
+    expect(findConstants(TRAIN).map((c) => [c.name, c.literal, c.isInteger])).toEqual([
+      ["LEARNING_RATE", "0.01", false],
+      ["HIDDEN", "16", true],
+      ["LAYERS", "2", true],
+    ]);
   });
   test("scales a float by a factor and changes only that literal", () => {
     const proposal = proposeChange(TRAIN, replay(0, 0.6));
@@ -70,23 +86,54 @@ describe("runHillclimb", () => {
       async run(argv) {
         submitted.push(argv);
         writeFileSync(path, "const LEARNING_RATE = 0.01;\n");
-        return { argv, exitCode: 1, signal: null, stdout: "verdict: discard\n", stderr: "", timedOut: false, durationMs: 1 };
+        return {
+          argv,
+          exitCode: 1,
+          signal: null,
+          stdout: "verdict: discard\n",
+          stderr: "",
+          timedOut: false,
+          durationMs: 1,
+        };
       },
     };
     const lines: string[] = [];
-    await runHillclimb({ cwd: dir, submitArgv: ["org", "submit"], rng: replay(0, 0.6, 0, 0.6), log: (line) => lines.push(line), iterations: 2, pauseMs: 0 }, hillclimbWorld(resettingRunner));
+    await runHillclimb(
+      {
+        cwd: dir,
+        submitArgv: ["org", "submit"],
+        rng: replay(0, 0.6, 0, 0.6),
+        log: (line) => lines.push(line),
+        iterations: 2,
+        pauseMs: 0,
+      },
+      hillclimbWorld(resettingRunner),
+    );
     // The second step starts from 0.01 again, and is not the step just submitted.
-    expect(submitted).toEqual([["org", "submit", "-m", "LEARNING_RATE 0.01 -> 0.0125"], ["org", "submit", "-m", "LEARNING_RATE 0.01 -> 0.005"]]);
+    expect(submitted).toEqual([
+      ["org", "submit", "-m", "LEARNING_RATE 0.01 -> 0.0125"],
+      ["org", "submit", "-m", "LEARNING_RATE 0.01 -> 0.005"],
+    ]);
     expect(lines).toEqual([
-      "hillclimb: LEARNING_RATE 0.01 -> 0.0125", "verdict: discard", "hillclimb: submit exited 1",
-      "hillclimb: skipped 1 change(s) already tried on this code (org tried)", "hillclimb: LEARNING_RATE 0.01 -> 0.005", "verdict: discard", "hillclimb: submit exited 1",
+      "hillclimb: LEARNING_RATE 0.01 -> 0.0125",
+      "verdict: discard",
+      "hillclimb: submit exited 1",
+      "hillclimb: skipped 1 change(s) already tried on this code (org tried)",
+      "hillclimb: LEARNING_RATE 0.01 -> 0.005",
+      "verdict: discard",
+      "hillclimb: submit exited 1",
     ]);
   });
 
   test("a train.mjs with nothing to tune stops with a message", async () => {
     dir = makeTempDir();
     writeFileSync(join(dir, "train.mjs"), "let x = 1;\n");
-    expect(await runHillclimb({ cwd: dir, submitArgv: ["true"], log: () => {}, iterations: 1 }, hillclimbWorld())).toEqual({ kind: "failed", reason: `hillclimb: ${join(dir, "train.mjs")} has no \`const NAME = <positive number>;\` line to tune` });
+    expect(
+      await runHillclimb({ cwd: dir, submitArgv: ["true"], log: () => {}, iterations: 1 }, hillclimbWorld()),
+    ).toEqual({
+      kind: "failed",
+      reason: `hillclimb: ${join(dir, "train.mjs")} has no \`const NAME = <positive number>;\` line to tune`,
+    });
   });
 
   test("runs the real submit command three times with -m and prints its output", async () => {
@@ -94,10 +141,25 @@ describe("runHillclimb", () => {
     writeFileSync(join(dir, "train.mjs"), "const LEARNING_RATE = 0.01;\nconst STEPS = 3000;\n");
     const record = join(dir, "record.jsonl");
     const lines: string[] = [];
-    await runHillclimb({ cwd: dir, submitArgv: [process.execPath, RECORD_SUBMIT, record], rng: createRng(1).next, log: (line) => lines.push(line), iterations: 3, pauseMs: 10 }, hillclimbWorld());
-    const calls = readFileSync(record, "utf8").trim().split("\n").map((line) => JSON.parse(line) as { args: string[]; train: string });
+    await runHillclimb(
+      {
+        cwd: dir,
+        submitArgv: [process.execPath, RECORD_SUBMIT, record],
+        rng: createRng(1).next,
+        log: (line) => lines.push(line),
+        iterations: 3,
+        pauseMs: 10,
+      },
+      hillclimbWorld(),
+    );
+    const calls = readFileSync(record, "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { args: string[]; train: string });
     expect(calls).toHaveLength(3);
-    const descriptions = lines.filter((line) => line.startsWith("hillclimb: ")).map((line) => line.slice("hillclimb: ".length));
+    const descriptions = lines
+      .filter((line) => line.startsWith("hillclimb: "))
+      .map((line) => line.slice("hillclimb: ".length));
     expect(calls.map((call) => call.args)).toEqual(descriptions.map((description) => ["-m", description]));
     expect(lines.filter((line) => line === "verdict: keep")).toHaveLength(3);
     // Nothing resets the file here, so each submit sees the previous changes plus one more.
@@ -114,6 +176,8 @@ describe("defaultSubmitArgv", () => {
     expect(defaultSubmitArgv({})).toEqual([process.execPath, join(root, "bin", "org.js"), "submit"]);
   });
   test("a malformed ORG_SUBMIT says what it expects", () => {
-    expect(() => defaultSubmitArgv({ ORG_SUBMIT: "org submit" })).toThrow('ORG_SUBMIT must be a JSON array of strings such as ["org","submit"], got org submit');
+    expect(() => defaultSubmitArgv({ ORG_SUBMIT: "org submit" })).toThrow(
+      'ORG_SUBMIT must be a JSON array of strings such as ["org","submit"], got org submit',
+    );
   });
 });

@@ -46,9 +46,15 @@ describe("org init on a repo of one's own", () => {
     expect(org(["init"], scorer, path).code).toBe(0);
     expect(org(["validate"], scorer, path)).toEqual(VALID);
     // The benchmark's direction is not in its name: validate names the one key left to write.
-    expect(org(["init"], node, path).stdout).toContain("check:\n  - verify.metric.goal: is a higher comparisons better? — write maximize, or minimize for lower\n");
+    expect(org(["init"], node, path).stdout).toContain(
+      "check:\n  - verify.metric.goal: is a higher comparisons better? — write maximize, or minimize for lower\n",
+    );
     expect(org(["validate"], node, path)).toEqual({
-      code: 1, stdout: "", stderr: "org.yaml:54:5: verify.metric.goal must be one of minimize, maximize, got nothing — write minimize or maximize\n",
+      code: 1,
+      stdout: "",
+      stderr:
+        "org.yaml:54:5: verify.metric.goal must be one of minimize, maximize, got nothing — " +
+          "write minimize or maximize\n",
     });
     const written = readFileSync(join(node, "org.yaml"), "utf8");
     writeFileSync(join(node, "org.yaml"), written.replace(/^ {4}goal:$/m, "    goal: minimize"));
@@ -64,13 +70,22 @@ describe("org init on a repo of one's own", () => {
     git(empty, ["init", "-q", "-b", "main"]);
     mkdirSync(join(repo, "sub"));
     expect(org(["init"], plain, path)).toEqual({
-      code: 1, stdout: "", stderr: `${plain} is not a git repository — run \`git init\` and commit your code there, or run \`org init\` in your research repo\n`,
+      code: 1,
+      stdout: "",
+      stderr: `${plain} is not a git repository — run \`git init\` and commit your code there, ` +
+        `or run \`org init\` in your research repo\n`,
     });
     expect(org(["init"], empty, path)).toEqual({
-      code: 1, stdout: "", stderr: `${empty} has no commit yet — commit your code first (\`git add -A && git commit -m start\`): every agent branches from a commit\n`,
+      code: 1,
+      stdout: "",
+      stderr: `${empty} has no commit yet — commit your code first (\`git add -A && git commit -m start\`): ` +
+        `every agent branches from a commit\n`,
     });
     expect(org(["init"], join(repo, "sub"), path)).toEqual({
-      code: 1, stdout: "", stderr: `${join(repo, "sub")} is inside the git repo ${repo} — run \`org init\` at the repo's root: edits and verify are paths from there\n`,
+      code: 1,
+      stdout: "",
+      stderr: `${join(repo, "sub")} is inside the git repo ${repo} — run \`org init\` at the repo's root: ` +
+        `edits and verify are paths from there\n`,
     });
     expect([readdirSync(plain), readdirSync(empty), readdirSync(join(repo, "sub"))]).toEqual([[], [".git"], []]);
     expect(readdirSync(repo).sort()).toEqual([".git", "README.md", "prepare.py", "sub", "train.py"]);
@@ -81,7 +96,10 @@ describe("org init on a repo of one's own", () => {
     const repo = createRepo({ "README.md": "notes\n" });
     dirs.push(repo);
     expect(org(["init"], repo, path).code).toBe(0);
-    expect(readFileSync(join(repo, "org.yaml"), "utf8")).toContain("  # fill in: the argv that runs one experiment and prints its metric, e.g. [python3, train.py].\n  command: []\n");
+    expect(readFileSync(join(repo, "org.yaml"), "utf8")).toContain(
+      "  # fill in: the argv that runs one experiment and prints its metric, e.g. [python3, train.py].\n  command: " +
+        "[]\n",
+    );
     expect(org(["validate"], repo, path)).toEqual({
       code: 1,
       stdout: "",

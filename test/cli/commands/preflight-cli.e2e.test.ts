@@ -16,7 +16,9 @@ const FILES = {
   "train.sh": '. ./params.sh\necho "lr: $LR"\necho "loss: 1.339393"\n',
   "prepare.sh": "# fixed\n",
 };
-const orgYaml = (opts: { pattern?: string; metric?: string; edits?: string; extra?: string; verify?: string } = {}) => (name: string) => `name: ${name}
+const orgYaml =
+  (opts: { pattern?: string; metric?: string; edits?: string; extra?: string; verify?: string } = {}) =>
+  (name: string) => `name: ${name}
 gpus: none
 runtimes:
   hill: { builtin: hillclimb }
@@ -40,7 +42,12 @@ const noGpu = { probe: async () => ({ error: "nvidia-smi not found on PATH" }) }
 async function validateRun(dir: string, json = false): Promise<{ code: number; out: string[]; err: string[] }> {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await runValidate({ cwd: dir, run: true, json }, { out: (line) => out.push(line), err: (line) => err.push(line) }, undefined, noGpu);
+  const code = await runValidate(
+    { cwd: dir, run: true, json },
+    { out: (line) => out.push(line), err: (line) => err.push(line) },
+    undefined,
+    noGpu,
+  );
   return { code, out, err };
 }
 
@@ -74,7 +81,9 @@ describe("org validate --run: the verify command once on the base", () => {
       "org.yaml is valid: 1 role, 1 agent, runtime hill",
       `running sh train.sh once on base main (${sha}) in a clean checkout (timeout 10m)…`,
     ]);
-    expect(result.out[2]).toMatch(/^verify run on the base: exit 0 after \d+\.\d s; metric loss = 1\.339393 \(from "loss: 1\.339393"\)$/);
+    expect(result.out[2]).toMatch(
+      /^verify run on the base: exit 0 after \d+\.\d s; metric loss = 1\.339393 \(from "loss: 1\.339393"\)$/,
+    );
     expect(snapshot(org.dir)).toEqual(before);
     const json = await validateRun(org.dir, true);
     expect(json.code).toBe(0);
@@ -91,12 +100,15 @@ describe("org validate --run: the verify command once on the base", () => {
     const result = await validateRun(org.dir);
     expect(result.code).toBe(1);
     expect(result.err).toEqual([
-      "org.yaml:10:38: verify.metric.pattern '^val_loss: ([0-9.]+)' matched no line of the run's output, so every run would be a crash"
+      "org.yaml:10:38: verify.metric.pattern '^val_loss: ([0-9.]+)' matched no line of the run's output, " +
+        "so every run would be a crash"
         + " — set pattern: '^loss:\\s*([0-9.]+)', which reads 1.339393 from \"loss: 1.339393\"",
       // A budget's proposal must name it: `loss` is no reading of seconds.
-      "org.yaml:12:34: verify.budgets.seconds.pattern '^seconds: ([0-9.]+)' matched no line of the run's output, so every run would be a crash"
+      "org.yaml:12:34: verify.budgets.seconds.pattern '^seconds: ([0-9.]+)' matched no line of the run's output, " +
+        "so every run would be a crash"
         + " — print it on a line such as \"seconds: 0.123\", or change the pattern to match a line below",
-      "org.yaml:12:74: verify.budgets.lr.pattern '^LR=(.*)' matched no line of the run's output, so every run would be a crash"
+      "org.yaml:12:74: verify.budgets.lr.pattern '^LR=(.*)' matched no line of the run's output, " +
+        "so every run would be a crash"
         + " — set pattern: '^lr:\\s*([0-9.]+)', which reads 0.01 from \"lr: 0.01\"",
       "last lines of the run's output:",
       "  | lr: 0.01",
@@ -116,7 +128,8 @@ describe("org validate --run: the verify command once on the base", () => {
     const result = await validateRun(org.dir);
     expect(result.code).toBe(0);
     expect(result.err).toEqual([
-      `warning: uncommitted changes to tracked files are left out: params.sh (modified) — the agents and verifier start from base main (${sha}) as committed; commit them to main to include them`,
+      `warning: uncommitted changes to tracked files are left out: params.sh (modified) — ` +
+        `the agents and verifier start from base main (${sha}) as committed; commit them to main to include them`,
     ]);
     expect(result.out[2]).toMatch(/; metric lr = 0\.01 \(from "lr: 0\.01"\)$/);
     expect(snapshot(org.dir)).toEqual(before);
@@ -128,7 +141,9 @@ describe("org validate --run: the verify command once on the base", () => {
     const before = snapshot(org.dir);
     const result = await validateRun(org.dir);
     expect(result.code).toBe(1);
-    expect(result.err[0]).toMatch(/^org\.yaml:8:12: the verify command was killed at verify\.timeout \(1s\) after \d+\.\d s on the base — the verifier records such a base as a crash and judges nothing: make it run \(output below\)$/);
+    expect(result.err[0]).toMatch(
+      /^org\.yaml:8:12: the verify command was killed at verify\.timeout \(1s\) after \d+\.\d s on the base — the verifier records such a base as a crash and judges nothing: make it run \(output below\)$/,
+    );
     expect(result.err.slice(1)).toEqual(["last lines of the run's output:", "  | starting"]);
     expect(git(org.dir, ["status", "--porcelain"])).toBe("");
     expect(listProcesses().filter((args) => args.includes("sleep 37.4521"))).toEqual([]);
@@ -139,15 +154,23 @@ describe("org validate --run: the verify command once on the base", () => {
     const files = { ...FILES, "train.sh": 'echo "starting"\nsleep 38.7713 &\nwait\n' };
     org = createTestOrg({ yaml: orgYaml(), files });
     const before = snapshot(org.dir);
-    const child = spawn(process.execPath, [ORG_BIN, "validate", "--run"], { cwd: org.dir, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [ORG_BIN, "validate", "--run"], {
+      cwd: org.dir,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stderr = "";
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
     const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
-    await pollUntil(() => listProcesses().some((args) => args.includes("sleep 38.7713")), { what: "the verify run's sleep" });
+    await pollUntil(() => listProcesses().some((args) => args.includes("sleep 38.7713")), {
+      what: "the verify run's sleep",
+    });
     child.kill("SIGINT");
     expect(await exited).toBe(1);
     expect(stderr).toBe("org: interrupted: the verify run was stopped, and nothing is left of it\n");
-    await pollUntil(() => !listProcesses().some((args) => args.includes("sleep 38.7713")), { what: "no sleep left", timeoutMs: 5000 });
+    await pollUntil(() => !listProcesses().some((args) => args.includes("sleep 38.7713")), {
+      what: "no sleep left",
+      timeoutMs: 5000,
+    });
     expect(snapshot(org.dir)).toEqual(before);
   });
 });
@@ -163,9 +186,12 @@ describe("org up's pre-flight refuses a repo that cannot work, before anything i
     const up = runOrg(["up", "--no-attach"], { cwd: org.dir });
     expect(up.code).toBe(1);
     expect(up.stderr.trim().split("\n")).toEqual([
-      `org.yaml:6:71: roles.researcher.edits[0] "params.py" matches no file at base main (${sha}) — did you mean "params.sh"?`,
-      `org.yaml:6:82: roles.researcher.edits[1] "src/**/*.sh" matches no file at base main (${sha}) — fix the glob, or commit a file it matches (\`git ls-tree -r --name-only main\` lists them)`,
-      `org.yaml:9:15: verify.protected[0] "prepare.sh" matches no file at base main (${sha}) — did you mean "prepare.py"?`,
+      `org.yaml:6:71: roles.researcher.edits[0] "params.py" matches no file at base main (${sha}) — ` +
+        `did you mean "params.sh"?`,
+      `org.yaml:6:82: roles.researcher.edits[1] "src/**/*.sh" matches no file at base main (${sha}) — fix the glob, ` +
+        `or commit a file it matches (\`git ls-tree -r --name-only main\` lists them)`,
+      `org.yaml:9:15: verify.protected[0] "prepare.sh" matches no file at base main (${sha}) — ` +
+        `did you mean "prepare.py"?`,
     ]);
     expectNothingStarted(org.dir, org.socket, before);
   });
@@ -173,7 +199,8 @@ describe("org up's pre-flight refuses a repo that cannot work, before anything i
   test("an agent command in the repo folder but not in the commit", () => {
     const extra = "  bot: { prompt: prompts/researcher.md, runtime: bot }\n";
     org = createTestOrg({
-      yaml: (name) => orgYaml({ extra })(name).replace("runtimes:\n", "runtimes:\n  bot: { command: [./agents/bot.sh] }\n"),
+      yaml: (name) =>
+        orgYaml({ extra })(name).replace("runtimes:\n", "runtimes:\n  bot: { command: [./agents/bot.sh] }\n"),
       files: FILES,
     });
     writeFiles(org.dir, { "agents/bot.sh": "#!/bin/sh\nsleep 600\n" });
@@ -183,7 +210,8 @@ describe("org up's pre-flight refuses a repo that cannot work, before anything i
     const up = runOrg(["up", "--no-attach"], { cwd: org.dir });
     expect(up.code).toBe(1);
     expect(up.stderr.trim().split("\n")).toEqual([
-      `org.yaml:4:20: runtimes.bot.command[0] "./agents/bot.sh" is in the repo folder but not at base main (${sha}), which the agents' worktrees hold — commit it (git add agents/bot.sh && git commit), or list it under share:`,
+      `org.yaml:4:20: runtimes.bot.command[0] "./agents/bot.sh" is in the repo folder but not at base main (${sha}), ` +
+        `which the agents' worktrees hold — commit it (git add agents/bot.sh && git commit), or list it under share:`,
     ]);
     expectNothingStarted(org.dir, org.socket, before);
   });
@@ -191,10 +219,15 @@ describe("org up's pre-flight refuses a repo that cannot work, before anything i
   test("gpus: [0, 1] on a machine with no GPU is an error naming the key, though no role holds a GPU", () => {
     org = createTestOrg({ yaml: (name) => orgYaml()(name).replace("gpus: none", "gpus: [0, 1]"), files: FILES });
     const before = snapshot(org.dir);
-    const up = runOrg(["up", "--no-attach"], { cwd: org.dir, env: { PATH: `${FIXTURES}/gpu:${process.env.PATH}`, FAKE_NVIDIA_SMI_FAIL: "1" } });
+    const up = runOrg(["up", "--no-attach"], {
+      cwd: org.dir,
+      env: { PATH: `${FIXTURES}/gpu:${process.env.PATH}`, FAKE_NVIDIA_SMI_FAIL: "1" },
+    });
     expect(up.code).toBe(1);
     expect(up.stderr.trim().split("\n")).toEqual([
-      "org.yaml:2:7: gpus lists GPUs 0, 1 but this machine has none (nvidia-smi exited 9: NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.) — set gpus: none to run on the CPU, or gpus: auto to take what nvidia-smi finds",
+      "org.yaml:2:7: gpus lists GPUs 0, 1 but this machine has none (nvidia-smi exited 9: " +
+        "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.) — set gpus: " +
+        "none to run on the CPU, or gpus: auto to take what nvidia-smi finds",
     ]);
     expectNothingStarted(org.dir, org.socket, before);
   });
@@ -208,7 +241,8 @@ describe("org up's pre-flight warns of uncommitted changes and starts the org on
     const up = runOrg(["up", "--no-attach"], { cwd: org.dir });
     expect(up.code, up.stderr).toBe(0);
     expect(up.stderr.split("\n")).toContain(
-      `warning: uncommitted changes to tracked files are left out: params.sh (modified) — the agents and verifier start from base main (${sha}) as committed; commit them to main to include them`,
+      `warning: uncommitted changes to tracked files are left out: params.sh (modified) — ` +
+        `the agents and verifier start from base main (${sha}) as committed; commit them to main to include them`,
     );
     expect(readFileSync(join(org.dir, "worktrees/researcher-1/params.sh"), "utf8")).toBe("LR=0.01\n");
     expect(readFileSync(join(org.dir, "params.sh"), "utf8")).toBe("LR=0.03\n");

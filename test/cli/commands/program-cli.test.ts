@@ -51,13 +51,19 @@ function snapshotFiles(): string {
 }
 
 describe("recording program versions", () => {
-  test("each version is saved once with who ran it first; a change is a log.md entry saying what changed and who", async () => {
+  test("each version is saved once with who ran it first; " +
+    "a change is a log.md entry saying what changed and who", async () => {
     const [v1, v2] = await twoVersions();
     expect(v1).not.toBe(v2);
     // The same program again (a comment edit) is no new version and no entry.
     writeFileSync(join(dir, "org.yaml"), `${orgYaml(2)}# a comment\n`);
     expect(await record("org reload", "2026-01-07T11:30:00.000Z")).toBe(v2);
-    expect(JSON.parse(read(`state/programs/${v1}/meta.json`))).toEqual({ version: v1, firstSeen: "2026-01-07T10:00:00.000Z", by: "org up", prompts: { "prompts/researcher.md": "files/prompts/researcher.md" } });
+    expect(JSON.parse(read(`state/programs/${v1}/meta.json`))).toEqual({
+      version: v1,
+      firstSeen: "2026-01-07T10:00:00.000Z",
+      by: "org up",
+      prompts: { "prompts/researcher.md": "files/prompts/researcher.md" },
+    });
     expect(read(`state/programs/${v1}/org.yaml`)).toBe(orgYaml(1));
     expect(read(`state/programs/${v1}/files/prompts/researcher.md`)).toBe(PROMPT);
     expect(read("state/log.md")).toBe([
@@ -73,13 +79,22 @@ describe("recording program versions", () => {
       "",
     ].join("\n"));
     await recordProgramStop(state(), new Date("2026-01-07T12:00:00.000Z"));
-    expect(read("state/programs/history.jsonl").trim().split("\n").map((line) => JSON.parse(line) as { kind: string; by: string })
-      .map((event) => `${event.kind} ${event.by}`)).toEqual(["use org up", "use daemon", "stop org down"]);
+    expect(
+      read("state/programs/history.jsonl")
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line) as { kind: string; by: string })
+        .map((event) => `${event.kind} ${event.by}`),
+    ).toEqual(["use org up", "use daemon", "stop org down"]);
   });
 
-  test("a reload that finds no version recorded (an org started before versions) says so rather than claim the change", async () => {
+  test("a reload that finds no version recorded (an org started before versions) " +
+    "says so rather than claim the change", async () => {
     const version = await record("daemon", "2026-01-07T10:00:00.000Z");
-    expect(read("state/log.md").split("\n")[0]).toBe(`## [2026-01-07] program | ${version} is the first program recorded (the org was already running), by a person's save, applied by hot reload`);
+    expect(read("state/log.md").split("\n")[0]).toBe(
+      `## [2026-01-07] program | ${version} is the first program recorded (the org was already running), ` +
+        `by a person's save, applied by hot reload`,
+    );
   });
 });
 
@@ -100,43 +115,69 @@ describe("org program show", () => {
       "  ~ prompt prompts/researcher.md changed",
       "",
     ].join("\n"));
-    expect(org(["program", "show", v2]).stdout).toContain(`── against the current program ──\n${v2} is the current program\n`);
+    expect(org(["program", "show", v2]).stdout).toContain(
+      `── against the current program ──\n${v2} is the current program\n`,
+    );
   });
 
-  test("a prompt deleted since is shown from the saved copy; org.yaml that no longer loads is compared with the program that ran last", async () => {
+  test("a prompt deleted since is shown from the saved copy; org.yaml that " +
+    "no longer loads is compared with the program that ran last", async () => {
     const [v1, v2] = await twoVersions();
     rmSync(join(dir, "prompts/researcher.md"));
     const shown = org(["program", "show", v1]);
     expect(shown.code).toBe(0);
-    expect(shown.stdout).toContain("prompts/researcher.md  2 lines; deleted since — `org program restore` brings it back\n");
-    expect(shown.stdout).toContain(`org.yaml does not load now (org.yaml:9:25: roles.researcher.prompt file "prompts/researcher.md" does not exist — create it, or give its path relative to this file); compared with the program that ran last, ${v2}\n`);
+    expect(shown.stdout).toContain(
+      "prompts/researcher.md  2 lines; deleted since — `org program restore` brings it back\n",
+    );
+    expect(shown.stdout).toContain(
+      `org.yaml does not load now (org.yaml:9:25: roles.researcher.prompt file "prompts/researcher.md" ` +
+        `does not exist — create it, or give its path relative to this file); compared with the program that ran last, ${v2}\n`,
+    );
   });
 
-  test("an unknown id, an ambiguous prefix and a version whose folder is gone: one line naming the saved versions", async () => {
+  test("an unknown id, an ambiguous prefix and a version whose folder is gone: " +
+    "one line naming the saved versions", async () => {
     const [v1, v2] = await twoVersions();
     const saved = [v1, v2].sort().join(", ");
-    expect(org(["program", "show", "ffffffff"])).toEqual({ code: 1, stdout: "", stderr: `org: no program version ffffffff — saved versions: ${saved}\n` });
+    expect(org(["program", "show", "ffffffff"])).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: `org: no program version ffffffff — saved versions: ${saved}\n`,
+    });
     cpSync(join(state(), "programs", v1), join(state(), "programs", "abcd0001"), { recursive: true });
     cpSync(join(state(), "programs", v1), join(state(), "programs", "abcd0002"), { recursive: true });
-    expect(org(["program", "restore", "abcd"])).toEqual({ code: 1, stdout: "", stderr: "org: abcd matches 2 versions: abcd0001, abcd0002 — give more of its digits\n" });
+    expect(org(["program", "restore", "abcd"])).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: "org: abcd matches 2 versions: abcd0001, abcd0002 — give more of its digits\n",
+    });
     rmSync(join(state(), "programs", "abcd0001"), { recursive: true });
     rmSync(join(state(), "programs", "abcd0002"), { recursive: true });
     rmSync(join(state(), "programs", v2), { recursive: true });
     const before = snapshotFiles();
     for (const command of ["show", "restore"]) {
-      expect(org(["program", command, v2])).toEqual({ code: 1, stdout: "", stderr: `org: program ${v2} ran here, but its saved copy state/programs/${v2}/ is gone (removed by hand?) — saved versions: ${v1}\n` });
+      expect(org(["program", command, v2])).toEqual({
+        code: 1,
+        stdout: "",
+        stderr: `org: program ${v2} ran here, but its saved copy state/programs/${v2}/ is gone (removed by hand?) — ` +
+          `saved versions: ${v1}\n`,
+      });
     }
     expect(snapshotFiles()).toBe(before);
   });
 });
 
 describe("org program restore", () => {
-  test("writes the saved org.yaml and prompts back, a deleted prompt included, when the org is not running", async () => {
+  test("writes the saved org.yaml and prompts back, " +
+    "a deleted prompt included, when the org is not running", async () => {
     const [v1] = await twoVersions();
     rmSync(join(dir, "prompts/researcher.md"));
     expect(org(["program", "restore", v1])).toEqual({
-      code: 0, stderr: "",
-      stdout: `restored program ${v1}: org.yaml and 1 prompt (prompts/researcher.md)\nthe org is not running: \`org up\` starts it with this program\n`,
+      code: 0,
+      stderr: "",
+      stdout:
+        `restored program ${v1}: org.yaml and 1 prompt (prompts/researcher.md)\nthe org is not running: ` +
+          `\`org up\` starts it with this program\n`,
     });
     expect([read("org.yaml"), read("prompts/researcher.md")]).toEqual([orgYaml(1), PROMPT]);
     expect(org(["validate"]).code).toBe(0);
@@ -152,9 +193,13 @@ describe("org program restore", () => {
     rmSync(join(dir, "prompts/researcher.md"));
     const before = snapshotFiles();
     expect(org(["program", "restore", old])).toEqual({
-      code: 1, stdout: "",
-      stderr: `state/programs/${old}/org.yaml:4:7: base "exp" does not name a commit in repo "." — name an existing branch, tag or commit (see \`git -C . branch\`)\n`
-        + `program ${old} no longer validates: nothing was restored; org.yaml, the prompts and the running org are as they were\n`,
+      code: 1,
+      stdout: "",
+      stderr:
+        `state/programs/${old}/org.yaml:4:7: base "exp" does not name a commit in repo "." — ` +
+        `name an existing branch, tag or commit (see \`git -C . branch\`)\n` +
+        `program ${old} no longer validates: nothing was restored; org.yaml, ` +
+        `the prompts and the running org are as they were\n`,
     });
     expect(snapshotFiles()).toBe(before);
   });
@@ -164,9 +209,13 @@ describe("org program restore", () => {
     rmSync(join(state(), "programs", v1, "files/prompts/researcher.md"));
     const before = snapshotFiles();
     expect(org(["program", "restore", v1])).toEqual({
-      code: 1, stdout: "",
-      stderr: `state/programs/${v1}/files/prompts/researcher.md: the saved copy of prompts/researcher.md is missing — this version cannot be restored as it ran; pick another one (\`org history\`)\n`
-        + `program ${v1} no longer validates: nothing was restored; org.yaml, the prompts and the running org are as they were\n`,
+      code: 1,
+      stdout: "",
+      stderr:
+        `state/programs/${v1}/files/prompts/researcher.md: the saved copy of prompts/researcher.md is missing — ` +
+          `this version cannot be restored as it ran; pick another one (\`org history\`)\n` +
+        `program ${v1} no longer validates: nothing was restored; org.yaml, ` +
+        `the prompts and the running org are as they were\n`,
     });
     expect(snapshotFiles()).toBe(before);
   });
@@ -190,11 +239,32 @@ describe("org history", () => {
     expect(lines.slice(1, 4).map((line) => line.split(/\s{2,}/))).toEqual([
       ["unversioned", "2026-01-07 08:54", "2026-01-07 09:00", "1", "0", "0", "0", "-→1", "0.10", "-", "-", "-"],
       [v1, "2026-01-07 10:00", "2026-01-07 11:00", "1", "1", "1", "0", "1→0.9", "0.20", "-", "-", "`org up`"],
-      [v2, "2026-01-07 11:00", "running", "2", "1", "0", "1", "0.9=", "0.01", "-", "-", "a person's save, applied by hot reload"],
+      [
+        v2,
+        "2026-01-07 11:00",
+        "running",
+        "2",
+        "1",
+        "0",
+        "1",
+        "0.9=",
+        "0.01",
+        "-",
+        "-",
+        "a person's save, applied by hot reload",
+      ],
     ]);
-    const json = JSON.parse(org(["history", "--json"]).stdout) as { metric: string; attribution: string; programs: { program: string; experiments: number; gpuHours: number; usage: { replies: number } }[] };
+    const json = JSON.parse(org(["history", "--json"]).stdout) as {
+      metric: string;
+      attribution: string;
+      programs: { program: string; experiments: number; gpuHours: number; usage: { replies: number } }[];
+    };
     expect(json.metric).toBe("val_bpb");
     expect(json.attribution).toContain("tokens and $: every agent's replies while the program ran");
-    expect(json.programs.map((line) => [line.program, line.experiments, line.gpuHours, line.usage.replies])).toEqual([["unversioned", 0, 0.1, 0], [v1, 1, 0.2, 0], [v2, 1, 0.01, 0]]);
+    expect(json.programs.map((line) => [line.program, line.experiments, line.gpuHours, line.usage.replies])).toEqual([
+      ["unversioned", 0, 0.1, 0],
+      [v1, 1, 0.2, 0],
+      [v2, 1, 0.01, 0],
+    ]);
   });
 });

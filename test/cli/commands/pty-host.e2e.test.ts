@@ -26,14 +26,23 @@ async function startHost(opts: { killGraceMs?: number } = {}): Promise<PtyHost> 
 const spec = (argv: string[], env: Record<string, string> = {}): PaneLaunch => ({ argv, cwd: dir, env });
 /** A pane labelled with the agent, logging where `org up` puts an agent's pane.log. */
 const openAgent = (agent: string, argv: string[], env: Record<string, string> = {}) =>
-  host!.open({ ...spec(argv, env), options: { "@org_agent": agent, "@org_status": "starting" }, logFile: join(dir, "agents", agent, "pane.log") });
+  host!.open({
+    ...spec(argv, env),
+    options: { "@org_agent": agent, "@org_status": "starting" },
+    logFile: join(dir, "agents", agent, "pane.log"),
+  });
 const screenOf = (agent: string) => host!.screen(agent).join("\n");
-const waitForScreen = (agent: string, text: string) => pollUntil(() => screenOf(agent).includes(text), { what: `${agent}'s screen to show ${JSON.stringify(text)}` });
+const waitForScreen = (agent: string, text: string) =>
+  pollUntil(() => screenOf(agent).includes(text), { what: `${agent}'s screen to show ${JSON.stringify(text)}` });
 
 describe("PtyHost: agents in node-pty, read through @xterm/headless", () => {
-  test("a program gets argv, cwd, its env on top of ours and a colour terminal; its screen and pane.log show its output", async () => {
+  test("a program gets argv, cwd, its env on top of ours and a colour terminal; " +
+    "its screen and pane.log show its output", async () => {
     await startHost();
-    await openAgent("researcher-1", [join(BIN, "print-env-sleep")], { ORG_AGENT: "researcher-1", CUDA_VISIBLE_DEVICES: "3" });
+    await openAgent("researcher-1", [join(BIN, "print-env-sleep")], {
+      ORG_AGENT: "researcher-1",
+      CUDA_VISIBLE_DEVICES: "3",
+    });
     await waitForScreen("researcher-1", "cwd=");
     const screen = host!.screen("researcher-1");
     expect(screen).toContain("ORG_AGENT=researcher-1");
@@ -41,10 +50,23 @@ describe("PtyHost: agents in node-pty, read through @xterm/headless", () => {
     expect(screen).toContain(`cwd=${dir}`);
     expect(screen).toHaveLength(12);
     const [pane] = await host!.listAgentPanes();
-    expect(pane).toMatchObject({ agent: "researcher-1", id: "%0", dead: false, exitCode: null, exitSignal: null, exitedAt: null, status: "starting", cols: 80, rows: 12 });
+    expect(pane).toMatchObject({
+      agent: "researcher-1",
+      id: "%0",
+      dead: false,
+      exitCode: null,
+      exitSignal: null,
+      exitedAt: null,
+      status: "starting",
+      cols: 80,
+      rows: 12,
+    });
     expect(isRunning(pane!.pid)).toBe(true);
     // Raw bytes, CRLF as the pty wrote them.
-    await pollUntil(() => readFileSync(join(dir, "agents", "researcher-1", "pane.log"), "utf8").includes(`cwd=${dir}\r\n`), { what: "pane.log" });
+    await pollUntil(
+      () => readFileSync(join(dir, "agents", "researcher-1", "pane.log"), "utf8").includes(`cwd=${dir}\r\n`),
+      { what: "pane.log" },
+    );
   });
 
   test("typed keys reach the program; its exit code is reported to listeners and in the listing", async () => {
@@ -77,13 +99,20 @@ describe("PtyHost: agents in node-pty, read through @xterm/headless", () => {
 
   test("colours come back as SGR escapes when asked, plain text otherwise", async () => {
     await startHost();
-    await openAgent("painter", ["sh", "-c", "printf '\\033[1;31mred\\033[0m plain \\033[38;5;200mpink\\033[0m\\n'; exec sleep 60"]);
+    await openAgent("painter", [
+      "sh",
+      "-c",
+      "printf '\\033[1;31mred\\033[0m plain \\033[38;5;200mpink\\033[0m\\n'; exec sleep 60",
+    ]);
     await waitForScreen("painter", "pink");
     expect(host!.screen("painter")[0]).toBe("red plain pink");
-    expect(host!.screen("painter", { attributes: true })[0]).toBe("\x1b[0;1;31mred\x1b[0m plain \x1b[0;38;5;200mpink\x1b[0m");
+    expect(host!.screen("painter", { attributes: true })[0]).toBe(
+      "\x1b[0;1;31mred\x1b[0m plain \x1b[0;38;5;200mpink\x1b[0m",
+    );
   });
 
-  test("respawn kills the running program and starts the same spec again, or a new one, in the same pane; the exit is a signal", async () => {
+  test("respawn kills the running program and starts the same spec again, " +
+    "or a new one, in the same pane; the exit is a signal", async () => {
     await startHost();
     const exits: PtyPane[] = [];
     host!.onExit((pane) => exits.push(pane));
@@ -99,7 +128,10 @@ describe("PtyHost: agents in node-pty, read through @xterm/headless", () => {
     await pollUntil(() => exits.length >= 1, { what: "the first exit reported" });
     expect(exits).toEqual([expect.objectContaining({ pid: before!.pid, exitSignal: "SIGTERM", exitCode: null })]);
     // Two respawns at once run one after the other: one program is left, the second one's.
-    await Promise.all([host!.respawn(id, spec([join(BIN, "forever")])), host!.respawn(id, spec([join(BIN, "echo-line")]))]);
+    await Promise.all([
+      host!.respawn(id, spec([join(BIN, "forever")])),
+      host!.respawn(id, spec([join(BIN, "echo-line")])),
+    ]);
     await waitForScreen("worker", "ready");
     const [last] = await host!.listPanes();
     expect(last).toMatchObject({ id, dead: false });
@@ -108,7 +140,8 @@ describe("PtyHost: agents in node-pty, read through @xterm/headless", () => {
     expect(exits.map((exit) => exit.exitSignal)).toEqual(["SIGTERM", "SIGTERM", "SIGTERM"]);
   });
 
-  test("a respawned program gets a fresh terminal's modes: the dead one's bracketed paste no longer wraps a paste", async () => {
+  test("a respawned program gets a fresh terminal's modes: " +
+    "the dead one's bracketed paste no longer wraps a paste", async () => {
     await startHost();
     const id = await openAgent("worker", [join(BIN, "paste-probe")]);
     await waitForScreen("worker", "ready");
@@ -134,7 +167,8 @@ describe("PtyHost: agents in node-pty, read through @xterm/headless", () => {
     expect((await host!.listPanes()).map((pane) => pane.id)).toEqual([agent]);
   });
 
-  test("a kill is the whole process group: a child ignoring SIGTERM and SIGHUP gets SIGKILL after the grace; nothing is left", async () => {
+  test("a kill is the whole process group: a child ignoring SIGTERM and " +
+    "SIGHUP gets SIGKILL after the grace; nothing is left", async () => {
     await startHost({ killGraceMs: 300 });
     await openAgent("leaky", [join(BIN, "spawn-stray")]);
     await waitForScreen("leaky", "stray=");
@@ -146,7 +180,8 @@ describe("PtyHost: agents in node-pty, read through @xterm/headless", () => {
     await pollUntil(() => !isRunning(stray) && !isRunning(pane!.pid), { what: "the agent and its stray child gone" });
   });
 
-  test("bad calls are clear errors: an unknown pane, an empty argv; a missing program is an exit, not a throw", async () => {
+  test("bad calls are clear errors: an unknown pane, an empty argv; " +
+    "a missing program is an exit, not a throw", async () => {
     await startHost();
     expect(() => host!.screen("ghost")).toThrow('no pane or agent "ghost" in this org — see `org status`');
     await expect(host!.respawn("ghost")).rejects.toThrow('no pane or agent "ghost" in this org');

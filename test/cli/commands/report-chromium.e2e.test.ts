@@ -16,7 +16,8 @@ verify:
   metric: { name: val_bpb, pattern: '^val_bpb:\\s*([0-9.]+)', goal: minimize }
 `;
 
-// 3 agents, 23 experiments: baselines, keeps, discards, crashes and rejects; one description tries to break out of the page.
+// 3 agents, 23 experiments: baselines, keeps, discards, crashes and rejects; one description tries to break out of the
+// page.
 function resultsTsv(): { text: string; measured: number; kept: number; failed: number } {
   const lines = ["commit\tval_bpb\tmemory_gb\tstatus\tdescription\tagent\tgpu\tseconds\ttime"];
   let measured = 0;
@@ -29,18 +30,45 @@ function resultsTsv(): { text: string; measured: number; kept: number; failed: n
     if (status === "crash" || status === "reject") failed += 1;
     else measured += 1;
     if (status === "keep") kept += 1;
-    const description = i === 5 ? `</script><img src=x onerror="document.title='pwned'"> idea ${i}` : i <= 3 ? "baseline" : `idea ${i}`;
-    lines.push([`c${String(i).padStart(6, "0")}`, metric.toFixed(6), "1.0", status, description, agent, "cpu", "3.0", `2026-01-01T10:${String(i).padStart(2, "0")}:00Z`].join("\t"));
+    const description =
+      i === 5 ? `</script><img src=x onerror="document.title='pwned'"> idea ${i}` : i <= 3 ? "baseline" : `idea ${i}`;
+    lines.push(
+      [
+        `c${String(i).padStart(6, "0")}`,
+        metric.toFixed(6),
+        "1.0",
+        status,
+        description,
+        agent,
+        "cpu",
+        "3.0",
+        `2026-01-01T10:${String(i).padStart(2, "0")}:00Z`,
+      ].join("\t"),
+    );
   }
   return { text: `${lines.join("\n")}\n`, measured, kept, failed };
 }
 
 function chromium(url: string, flags: string[], userDataDir: string): string {
-  const result = spawnSync("chromium", [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    "--no-first-run", `--user-data-dir=${userDataDir}`, "--virtual-time-budget=5000", ...flags, url,
-  ], { encoding: "utf8", timeout: 60_000 });
-  if (result.error) throw new Error(`chromium did not run (${result.error.message}) — apt-get install chromium; .ci/run installs it`);
+  const result = spawnSync(
+    "chromium",
+    [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+      `--user-data-dir=${userDataDir}`,
+      "--virtual-time-budget=5000",
+      ...flags,
+      url,
+    ],
+    { encoding: "utf8", timeout: 60_000 },
+  );
+  if (result.error)
+    throw new Error(`chromium did not run (${result.error.message}) — apt-get install chromium; .ci/run installs it`);
   return result.stdout;
 }
 
@@ -58,7 +86,8 @@ afterEach(() => {
 });
 
 describe("org report", () => {
-  test("the HTML page, opened in headless Chromium, draws one point per measured experiment, marks the failures, and hovers descriptions", () => {
+  test("the HTML page, opened in headless Chromium, draws one point per " +
+    "measured experiment, marks the failures, and hovers descriptions", () => {
     dir = createRepo({ "org.yaml": ORG_YAML, "prompts/r.md": "# r\n", "train.py": "print(1)\n" });
     const results = resultsTsv();
     mkdirSync(join(dir, "state"));
@@ -67,14 +96,23 @@ describe("org report", () => {
     writeFileSync(join(dir, "state", "org.json"), JSON.stringify({ upAt: "2026-01-01T10:00:00Z", agents: [] }));
     writeFileSync(join(dir, "state", "daemon.json"), JSON.stringify({ heartbeatAt: "2026-01-01T10:30:00Z" }));
     writeFileSync(join(dir, "state", "gpu-slots.json"), JSON.stringify({ unit: "slot", slots: ["cpu0", "cpu1"] }));
-    writeFileSync(join(dir, "state", "gpu-runs.jsonl"), `${JSON.stringify({ id: "a", slot: "cpu0", gpu: null, agent: "researcher-1", commit: "c000001", kind: "baseline", run: 1, start: "2026-01-01T10:01:00Z", end: "2026-01-01T10:20:00Z" })}\n`);
+    writeFileSync(
+      join(dir, "state", "gpu-runs.jsonl"),
+      `${JSON.stringify({
+        id: "a", slot: "cpu0", gpu: null, agent: "researcher-1", commit: "c000001", kind: "baseline", run: 1,
+        start: "2026-01-01T10:01:00Z", end: "2026-01-01T10:20:00Z",
+      })}\n`,
+    );
 
     const run = runOrg(["report"], { cwd: dir });
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     const html = join(dir, "state", "report.html");
     const svgPath = join(dir, "state", "progress.svg");
-    expect(run.stdout.trim()).toBe(`wrote ${html} and ${svgPath}: 23 experiments by 3 agents: ${results.measured} measured, ${results.kept} kept, ${results.failed} crashed or rejected; minimize val_bpb`);
+    expect(run.stdout.trim()).toBe(
+      `wrote ${html} and ${svgPath}: 23 experiments by 3 agents: ${results.measured} measured, ${results.kept} kept, ` +
+        `${results.failed} crashed or rejected; minimize val_bpb`,
+    );
 
     const dom = chromium(`file://${html}#selftest`, ["--dump-dom"], join(dir, "chromium"));
     const body = /<body([^>]*)>/.exec(dom)?.[1] ?? "";
@@ -82,8 +120,11 @@ describe("org report", () => {
     expect(body).toContain(`data-points="${results.measured}"`);
     expect(body).toContain(`data-failures="${results.failed}"`);
     expect(body).toContain('data-utilization="30"');
-    expect(body).toMatch(/data-hover="idea: baseline\nagent: researcher-2\nstatus: keep\nval_bpb: 0\.999000\nexperiment: 1\ncommit: c000001"/);
-    // The description that tries to close the script and inject markup stays data: the title is unchanged, no <img> exists.
+    expect(body).toMatch(
+      /data-hover="idea: baseline\nagent: researcher-2\nstatus: keep\nval_bpb: 0\.999000\nexperiment: 1\ncommit: c000001"/,
+    );
+    // The description that tries to close the script and inject markup stays data: the title is unchanged, no <img>
+    // exists.
     expect(dom.includes("<title>org rpt: progress report</title>")).toBe(true);
     expect(/<img[^>]*onerror/.test(dom)).toBe(false);
     expect(dom.includes('<table id="leaderboard">')).toBe(true);
@@ -99,21 +140,31 @@ describe("org report", () => {
     dir = createRepo({ "org.yaml": ORG_YAML, "prompts/r.md": "# r\n", "train.py": "print(1)\n" });
     mkdirSync(join(dir, "state"));
     writeFileSync(join(dir, "state", "results.tsv"), resultsTsv().text);
-    expect(runOrg(["report", "-o", "out/page.html", "--svg", "out/chart.svg", "--x", "time"], { cwd: dir }).code).toBe(0);
+    expect(runOrg(["report", "-o", "out/page.html", "--svg", "out/chart.svg", "--x", "time"], { cwd: dir }).code).toBe(
+      0,
+    );
     const shot = join(dir, "shot.png");
-    chromium(`file://${join(dir, "out", "page.html")}`, [`--screenshot=${shot}`, "--window-size=1100,900"], join(dir, "chromium"));
+    chromium(
+      `file://${join(dir, "out", "page.html")}`,
+      [`--screenshot=${shot}`, "--window-size=1100,900"],
+      join(dir, "chromium"),
+    );
     expect(existsSync(shot)).toBe(true);
     // A blank white page compresses to a few kB; axes, points and the table take far more.
     expect(readFileSync(shot).length).toBeGreaterThan(30_000);
     expect(existsSync(join(dir, "out", "chart.svg"))).toBe(true);
   });
 
-  test("bad input: no results yet, an unknown --x, a time axis without times — each a clear error, nothing written", () => {
+  test("bad input: no results yet, an unknown --x, " +
+    "a time axis without times — each a clear error, nothing written", () => {
     dir = makeTempDir();
     writeFileSync(join(dir, "org.yaml"), ORG_YAML);
     const run = runOrg(["report"], { cwd: dir });
     expect(run.code).toBe(1);
-    expect(run.stderr.trim()).toBe(`org: no results yet in ${join(dir, "state", "results.tsv")} — nothing to plot; run experiments first (agents call \`org submit\`)`);
+    expect(run.stderr.trim()).toBe(
+      `org: no results yet in ${join(dir, "state", "results.tsv")} — nothing to plot; ` +
+        `run experiments first (agents call \`org submit\`)`,
+    );
     expect(existsSync(join(dir, "state", "report.html"))).toBe(false);
     expect(existsSync(join(dir, "state", "progress.svg"))).toBe(false);
     const bad = runOrg(["report", "--x", "commits"], { cwd: dir });
@@ -122,10 +173,16 @@ describe("org report", () => {
 
     // autoresearch's own five columns: no agent, no time. By index it plots; by time it cannot.
     mkdirSync(join(dir, "state"));
-    writeFileSync(join(dir, "state", "results.tsv"), "commit\tval_bpb\tmemory_gb\tstatus\tdescription\na1b2c3d\t0.997900\t44.0\tkeep\tbaseline\n");
+    writeFileSync(
+      join(dir, "state", "results.tsv"),
+      "commit\tval_bpb\tmemory_gb\tstatus\tdescription\na1b2c3d\t0.997900\t44.0\tkeep\tbaseline\n",
+    );
     const untimed = runOrg(["report", "--x", "time"], { cwd: dir });
     expect(untimed.code).toBe(1);
-    expect(untimed.stderr.trim()).toBe(`org: row 1 of ${join(dir, "state", "results.tsv")} has no time (an autoresearch five-column file?) — plot by experiment with --x index`);
+    expect(untimed.stderr.trim()).toBe(
+      `org: row 1 of ${join(dir, "state", "results.tsv")} has no time (an autoresearch five-column file?) — ` +
+        `plot by experiment with --x index`,
+    );
     expect(existsSync(join(dir, "state", "report.html"))).toBe(false);
     const indexed = runOrg(["report"], { cwd: dir });
     expect(indexed.code).toBe(0);

@@ -38,7 +38,10 @@ describe("org submit", () => {
     base = git(org.dir, ["rev-parse", "main"]).trim();
     const up = runOrg(["up"], { cwd: org.dir });
     expect(up.code, up.stderr).toBe(0);
-    await pollUntil(() => existsSync(join(state, "agents/researcher-1/ledger.json")), { what: "the baseline", timeoutMs: 20_000 });
+    await pollUntil(() => existsSync(join(state, "agents/researcher-1/ledger.json")), {
+      what: "the baseline",
+      timeoutMs: 20_000,
+    });
     // The verifier clears a request just after its ledger: the snapshots below must not see it go.
     const cleared = () => readdirSync(join(state, "queue")).length === 0;
     await pollUntil(cleared, { what: "the baseline's request cleared", timeoutMs: 20_000 });
@@ -49,12 +52,26 @@ describe("org submit", () => {
   test("a verify command that fails on the base makes the baseline a crash that says so", () => {
     const reason = "crash: no line matched /^val_bpb:\\s*([0-9.]+)/; exit code 3";
     expect(readRows()).toEqual([[short(base), "0.000000", "0.0", "crash", "baseline", "researcher-1", "cpu"]]);
-    expect(readJsonFile<AgentLedger>(join(state, "agents/researcher-1/ledger.json"))).toMatchObject({ best: null, lastVerified: base, baselineCrash: reason });
-    expect(readFileSync(join(state, "log.md"), "utf8")).toMatch(new RegExp(`^## \\[\\d{4}-\\d\\d-\\d\\d\\] crash \\| researcher-1 ${short(base)} baseline\\n${escape(reason)}\\n`, "m"));
+    expect(readJsonFile<AgentLedger>(join(state, "agents/researcher-1/ledger.json"))).toMatchObject({
+      best: null,
+      lastVerified: base,
+      baselineCrash: reason,
+    });
+    expect(readFileSync(join(state, "log.md"), "utf8")).toMatch(
+      new RegExp(
+        `^## \\[\\d{4}-\\d\\d-\\d\\d\\] crash \\| researcher-1 ${short(base)} baseline\\n${escape(reason)}\\n`,
+        "m",
+      ),
+    );
     const inbox = join(state, "agents/researcher-1/inbox");
     const messages = readdirSync(inbox).filter((name) => name.endsWith(".md"));
     expect(messages).toHaveLength(1);
-    expect(readFileSync(join(inbox, messages[0]!), "utf8")).toMatch(new RegExp(`^---\\nid: \\S+\\nfrom: verifier\\nto: researcher-1\\ntime: \\S+\\nkind: verdict\\n---\\n\\n## \\[[^\\]]+\\] verdict crash for ${short(base)}\\n${escape(reason)}\\n$`));
+    expect(readFileSync(join(inbox, messages[0]!), "utf8")).toMatch(
+      new RegExp(
+        `^---\\nid: \\S+\\nfrom: verifier\\nto: researcher-1\\ntime: \\S+\\nkind: ` +
+          `verdict\\n---\\n\\n## \\[[^\\]]+\\] verdict crash for ${short(base)}\\n${escape(reason)}\\n$`,
+      ),
+    );
     const logs = readdirSync(join(state, "runs"));
     expect(logs).toHaveLength(1);
     expect(readFileSync(join(state, "runs", logs[0]!), "utf8")).toBe("no data yet\n");
@@ -63,15 +80,28 @@ describe("org submit", () => {
   test("refusals exit 1 with the reason and change nothing", () => {
     const before = snapshot();
     const outside = runOrg(["submit", "-m", "try"], { cwd: join(org.dir, "prompts") });
-    expect(outside).toEqual({ code: 1, stdout: "", stderr: `org: not inside an agent's worktree (${org.dir}/prompts) — run it from one of ${org.dir}/worktrees/<agent>\n` });
+    expect(outside).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: `org: not inside an agent's worktree (${org.dir}/prompts) — ` +
+        `run it from one of ${org.dir}/worktrees/<agent>\n`,
+    });
 
     const nothing = runOrg(["submit", "-m", "try"], { cwd: worktree });
-    expect(nothing).toEqual({ code: 1, stdout: "", stderr: `org: nothing to submit: no changes since ${short(base)}, your last verified commit\n` });
+    expect(nothing).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: `org: nothing to submit: no changes since ${short(base)}, your last verified commit\n`,
+    });
     expect(snapshot()).toEqual(before);
 
     writeFileSync(join(worktree, "notes.md"), "an idea\n");
     const silent = runOrg(["submit"], { cwd: worktree });
-    expect(silent).toEqual({ code: 1, stdout: "", stderr: 'org: say what you tried: org submit -m "raised the learning rate to 0.04" (nothing was committed)\n' });
+    expect(silent).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: 'org: say what you tried: org submit -m "raised the learning rate to 0.04" (nothing was committed)\n',
+    });
     expect(snapshot()).toEqual({ ...before, status: "?? notes.md\n" });
     git(worktree, ["clean", "-fq"]);
   });
@@ -83,7 +113,9 @@ describe("org submit", () => {
     expect(refused).toEqual({
       code: 1,
       stdout: "",
-      stderr: "org: your baseline crashed, so the base is broken: crash: no line matched /^val_bpb:\\s*([0-9.]+)/; exit code 3 — fix it, then `org down && org up` (nothing was committed)\n",
+      stderr:
+        "org: your baseline crashed, so the base is broken: crash: no line matched /^val_bpb:\\s*([0-9.]+)/; " +
+          "exit code 3 — fix it, then `org down && org up` (nothing was committed)\n",
     });
     expect(snapshot()).toEqual(before);
     expect(before.status).toBe(" M verify.sh\n");
@@ -98,7 +130,11 @@ describe("org submit", () => {
     writeFileSync(join(worktree, "verify.sh"), '#!/bin/sh\necho "val_bpb: 0.4"\n');
     const before = snapshot();
     const down = runOrg(["submit", "-m", "lower it"], { cwd: worktree });
-    expect(down).toEqual({ code: 1, stdout: "", stderr: "org: the org is not running — start it with `org up` (nothing was committed)\n" });
+    expect(down).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: "org: the org is not running — start it with `org up` (nothing was committed)\n",
+    });
     expect(snapshot()).toEqual(before);
     expect(before.status).toBe(" M verify.sh\n");
   });
@@ -118,7 +154,9 @@ function snapshot(): { head: string; branch: string; status: string; results: st
 /** results.tsv rows without the seconds and time columns. */
 function readRows(): string[][] {
   const lines = readFileSync(join(state, "results.tsv"), "utf8").trimEnd().split("\n");
-  expect(lines.shift()).toBe("commit\tval_bpb\tmemory_gb\tstatus\tdescription\tagent\tgpu\tseconds\ttime\tprogram\tlines_added\tlines_removed");
+  expect(lines.shift()).toBe(
+    "commit\tval_bpb\tmemory_gb\tstatus\tdescription\tagent\tgpu\tseconds\ttime\tprogram\tlines_added\tlines_removed",
+  );
   return lines.map((line) => line.split("\t").slice(0, 7));
 }
 

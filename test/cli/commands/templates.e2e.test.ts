@@ -21,10 +21,22 @@ function repo(files: Record<string, string> = {}): string {
 }
 
 const EXPECTED = {
-  pipeline: { wrote: "wrote org.yaml, goal.md, prompts/planner.md, prompts/generator.md and prompts/evaluator.md", valid: "org.yaml is valid: 3 roles, 3 agents, runtime claude" },
-  hierarchy: { wrote: "wrote org.yaml, prompts/chief.md and prompts/junior.md", valid: "org.yaml is valid: 2 roles, 3 agents, runtime claude" },
-  independent: { wrote: "wrote org.yaml and prompts/independent.md", valid: "org.yaml is valid: 1 role, 3 agents, runtime claude" },
-  autoresearch: { wrote: "wrote org.yaml and prompts/researcher.md", valid: "org.yaml is valid: 1 role, 4 agents, runtime claude" },
+  pipeline: {
+    wrote: "wrote org.yaml, goal.md, prompts/planner.md, prompts/generator.md and prompts/evaluator.md",
+    valid: "org.yaml is valid: 3 roles, 3 agents, runtime claude",
+  },
+  hierarchy: {
+    wrote: "wrote org.yaml, prompts/chief.md and prompts/junior.md",
+    valid: "org.yaml is valid: 2 roles, 3 agents, runtime claude",
+  },
+  independent: {
+    wrote: "wrote org.yaml and prompts/independent.md",
+    valid: "org.yaml is valid: 1 role, 3 agents, runtime claude",
+  },
+  autoresearch: {
+    wrote: "wrote org.yaml and prompts/researcher.md",
+    valid: "org.yaml is valid: 1 role, 4 agents, runtime claude",
+  },
 };
 
 describe("org init --template", () => {
@@ -44,7 +56,8 @@ describe("org init --template", () => {
     }
   });
 
-  test.each(TEMPLATES)("%s starts every agent with the claude preset's unattended flags; a role moves to codex by its runtime alone", async (name) => {
+  test.each(TEMPLATES)("%s starts every agent with the claude preset's unattended flags; " +
+    "a role moves to codex by its runtime alone", async (name) => {
     const dir = repo();
     await runInit({ cwd: dir, template: name, countGpus: async () => 2 }, capture().io);
     const argvs = async () => {
@@ -69,14 +82,27 @@ describe("org init --template", () => {
     const read = await readAndLoadConfig({ cwd: dir });
     if (!("loaded" in read)) throw new Error(read.problems.join("\n"));
     const roles = read.loaded.config.roles;
-    const pairs = ["planner", "generator", "evaluator"].flatMap((from) => ["planner", "generator", "evaluator"].filter((to) => to !== from && mayMessage(roles, from, to)).map((to) => `${from}→${to}`));
-    expect(pairs).toEqual(["planner→generator", "planner→evaluator", "generator→planner", "generator→evaluator", "evaluator→planner", "evaluator→generator"]);
+    const pairs = ["planner", "generator", "evaluator"].flatMap((from) =>
+      ["planner", "generator", "evaluator"]
+        .filter((to) => to !== from && mayMessage(roles, from, to))
+        .map((to) => `${from}→${to}`),
+    );
+    expect(pairs).toEqual([
+      "planner→generator",
+      "planner→evaluator",
+      "generator→planner",
+      "generator→evaluator",
+      "evaluator→planner",
+      "evaluator→generator",
+    ]);
   });
 
   test("autoresearch runs one researcher per GPU, and one when none is found", async () => {
     const dir = repo();
     await runInit({ cwd: dir, template: "autoresearch", countGpus: async () => 0 }, capture().io);
-    expect(readFileSync(join(dir, "org.yaml"), "utf8")).toContain("count: 1          # one per GPU: none was found at `org init`; set it to your GPU count");
+    expect(readFileSync(join(dir, "org.yaml"), "utf8")).toContain(
+      "count: 1          # one per GPU: none was found at `org init`; set it to your GPU count",
+    );
   });
 
   test("the notes board and the hierarchy's reporting line are in the prompts", async () => {
@@ -103,7 +129,9 @@ describe("org init --template", () => {
     const dir = repo({ "org.yaml": "roles: {}\n", "prompts/chief.md": "mine\n" });
     const init = capture();
     expect(await runInit({ cwd: dir, template: "hierarchy" }, init.io)).toBe(1);
-    expect(init.err).toEqual([`org.yaml already exists in ${dir} — edit it, or run \`org init --template hierarchy --force\` to replace it`]);
+    expect(init.err).toEqual([
+      `org.yaml already exists in ${dir} — edit it, or run \`org init --template hierarchy --force\` to replace it`,
+    ]);
     expect(await runInit({ cwd: dir, template: "hierarchy", force: true }, init.io)).toBe(0);
     expect(init.out[0]).toBe("wrote org.yaml and prompts/junior.md (kept the existing prompts/chief.md)");
     expect(readFileSync(join(dir, "prompts", "chief.md"), "utf8")).toBe("mine\n");

@@ -12,11 +12,41 @@ const B = "b2c3d4e".padEnd(40, "0");
 const C = "c3d4e5f".padEnd(40, "0");
 const KEY = { patchId: "1".repeat(40), tree: "2".repeat(40) };
 const ENTRIES: TriedEntry[] = [
-  { commit: A, agent: "r-1", description: "Raise the LR warmup", status: "discard", metric: 1.01, delta: 0.01, reason: "discard: worse", seconds: 1830, time: "2026-04-02T10:00:00.000Z", change: KEY },
-  { commit: B, agent: "r-2", description: "wider MLP", status: "keep", metric: 0.98, delta: -0.02, reason: "keep: better", seconds: 1700, time: "2026-04-02T12:00:00.000Z" },
   {
-    commit: C, agent: "r-2", description: "duplicate of a1b2c3d by r-1: Raise the LR warmup", status: "discard", metric: 1.01, delta: 0.03, reason: "discard: already tried", seconds: 0,
-    time: "2026-04-02T11:00:00.000Z", change: KEY, duplicateOf: { commit: A, agent: "r-1", status: "discard", description: "Raise the LR warmup", seconds: 1830 },
+    commit: A,
+    agent: "r-1",
+    description: "Raise the LR warmup",
+    status: "discard",
+    metric: 1.01,
+    delta: 0.01,
+    reason: "discard: worse",
+    seconds: 1830,
+    time: "2026-04-02T10:00:00.000Z",
+    change: KEY,
+  },
+  {
+    commit: B,
+    agent: "r-2",
+    description: "wider MLP",
+    status: "keep",
+    metric: 0.98,
+    delta: -0.02,
+    reason: "keep: better",
+    seconds: 1700,
+    time: "2026-04-02T12:00:00.000Z",
+  },
+  {
+    commit: C,
+    agent: "r-2",
+    description: "duplicate of a1b2c3d by r-1: Raise the LR warmup",
+    status: "discard",
+    metric: 1.01,
+    delta: 0.03,
+    reason: "discard: already tried",
+    seconds: 0,
+    time: "2026-04-02T11:00:00.000Z",
+    change: KEY,
+    duplicateOf: { commit: A, agent: "r-1", status: "discard", description: "Raise the LR warmup", seconds: 1830 },
   },
 ];
 
@@ -30,7 +60,13 @@ function writeOrg(ledger: string): string {
   dir = makeTempDir();
   writeFiles(dir, {
     "state/tried.jsonl": ledger,
-    "state/results.tsv": ["commit\tval_bpb\tmemory_gb\tstatus\tdescription\tagent\tgpu\tseconds\ttime", `${A.slice(0, 7)}\t1.010000\t1.0\tdiscard\tRaise the LR warmup\tr-1\t0\t1830.0\t2026-04-02T10:00:00.000Z`, `${C.slice(0, 7)}\t1.010000\t0.0\tdiscard\tduplicate of a1b2c3d by r-1: Raise the LR warmup\tr-2\t1\t0.0\t2026-04-02T11:00:00.000Z`, ""].join("\n"),
+    "state/results.tsv": [
+      "commit\tval_bpb\tmemory_gb\tstatus\tdescription\tagent\tgpu\tseconds\ttime",
+      `${A.slice(0, 7)}\t1.010000\t1.0\tdiscard\tRaise the LR warmup\tr-1\t0\t1830.0\t2026-04-02T10:00:00.000Z`,
+      `${C.slice(0, 7)}\t1.010000\t0.0\tdiscard\tduplicate of a1b2c3d by r-1: ` +
+        `Raise the LR warmup\tr-2\t1\t0.0\t2026-04-02T11:00:00.000Z`,
+      "",
+    ].join("\n"),
   });
   return dir;
 }
@@ -68,17 +104,29 @@ describe("org tried", () => {
 
   test("no ledger yet: said so, exit 0; no org state at all: an error, exit 1, as org status", async () => {
     dir = makeTempDir();
-    expect(await org(["tried"])).toEqual({ code: 1, out: "", err: `org: no org state in ${join(dir, "state")} — run \`org up\` first` });
+    expect(await org(["tried"])).toEqual({
+      code: 1,
+      out: "",
+      err: `org: no org state in ${join(dir, "state")} — run \`org up\` first`,
+    });
     writeFiles(dir, { "state/org.json": "{}" });
-    expect(await org(["tried"])).toEqual({ code: 0, out: "nothing tried yet: state/tried.jsonl has no entries", err: "" });
+    expect(await org(["tried"])).toEqual({
+      code: 0,
+      out: "nothing tried yet: state/tried.jsonl has no entries",
+      err: "",
+    });
   });
 
-  test("a broken line is named on stderr with file and line; the rest is listed and the file is left as it was", async () => {
+  test("a broken line is named on stderr with file and line; " +
+    "the rest is listed and the file is left as it was", async () => {
     const text = `${formatTriedEntry(ENTRIES[0]!)}\n{"commit": 42}\n${formatTriedEntry(ENTRIES[1]!)}\n`;
     writeOrg(text);
     const result = await org(["tried"]);
     expect(result.code).toBe(0);
-    expect(result.err).toBe("org: state/tried.jsonl:2: not an experiment-ledger entry: commit: Invalid input: expected string, received number — the line is skipped; fix it or delete it");
+    expect(result.err).toBe(
+      "org: state/tried.jsonl:2: not an experiment-ledger entry: commit: Invalid input: expected string, " +
+        "received number — the line is skipped; fix it or delete it",
+    );
     expect(result.out.split("\n").at(-1)).toBe("2 tried");
     expect(readFileSync(join(dir!, "state", "tried.jsonl"), "utf8")).toBe(text);
   });
@@ -88,7 +136,9 @@ describe("org results", () => {
   test("counts the duplicates the ledger answered and the GPU time they saved, in text and --json", async () => {
     writeOrg(`${ENTRIES.map(formatTriedEntry).join("\n")}\n`);
     const text = await org(["results"]);
-    expect(text.out).toContain("\nduplicates: 1 answered from the experiment ledger without a run, 30m of GPU time saved");
+    expect(text.out).toContain(
+      "\nduplicates: 1 answered from the experiment ledger without a run, 30m of GPU time saved",
+    );
     expect(JSON.parse((await org(["results", "--json"])).out).duplicates).toEqual({ answered: 1, savedSeconds: 1830 });
   });
 

@@ -1,4 +1,5 @@
-// The experiment ledger whatever dies when, and whatever a person did to its file: no entry lost or doubled, the org goes on.
+// The experiment ledger whatever dies when, and whatever a person did to its file: no entry lost or doubled, the org
+// goes on.
 import { appendFileSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
@@ -28,7 +29,8 @@ function dyingAfterRow(port: VerifierPort): VerifierPort {
 }
 
 describe("the experiment ledger survives", () => {
-  test("a daemon killed between the row and the ledger entry: the next one computes the entry once, for a run and for an answer alike", async () => {
+  test("a daemon killed between the row and the ledger entry: the next one " +
+    "computes the entry once, for a run and for an answer alike", async () => {
     const org = createOrg();
     await org.settle(org.daemon());
     const first = org.commit("r-1", { "value.txt": "1.5\n" }, "raise the value");
@@ -44,7 +46,16 @@ describe("the experiment ledger survives", () => {
     expect(org.runs).toHaveLength(2);
     expect(org.rows().filter((row) => row[0] === first.slice(0, 7))).toHaveLength(1);
     const row = org.rows().find((line) => line[0] === first.slice(0, 7))!;
-    expect(org.entries()).toEqual([expect.objectContaining({ commit: first, status: "discard", metric: 1.5, seconds: Number(row[7]), time: row[8], change: expect.objectContaining({ tree: expect.any(String) }) })]);
+    expect(org.entries()).toEqual([
+      expect.objectContaining({
+        commit: first,
+        status: "discard",
+        metric: 1.5,
+        seconds: Number(row[7]),
+        time: row[8],
+        change: expect.objectContaining({ tree: expect.any(String) }),
+      }),
+    ]);
 
     // The same change again, answered from the ledger, with the daemon killed right after the answer's row.
     const again = org.commit("r-1", { "value.txt": "1.5\n" }, "raise the value again");
@@ -56,13 +67,24 @@ describe("the experiment ledger survives", () => {
     expect(org.entries()).toHaveLength(1);
     await org.settle(org.daemon());
     expect(org.runs).toHaveLength(2);
-    expect(org.rows().filter((line) => line[0] === again.slice(0, 7)).map((line) => line[4])).toEqual([`duplicate of ${first.slice(0, 7)} by r-1: raise the value`]);
-    expect(org.entries().map((entry) => [entry.commit, entry.duplicateOf?.commit])).toEqual([[first, undefined], [again, first]]);
-    expect(org.verdictOf(request).outcome.verdict.reason).toMatch(new RegExp(`^discard: already tried as ${first.slice(0, 7)} by r-1: discard, score 1\\.500000; not run again`));
+    expect(
+      org
+        .rows()
+        .filter((line) => line[0] === again.slice(0, 7))
+        .map((line) => line[4]),
+    ).toEqual([`duplicate of ${first.slice(0, 7)} by r-1: raise the value`]);
+    expect(org.entries().map((entry) => [entry.commit, entry.duplicateOf?.commit])).toEqual([
+      [first, undefined],
+      [again, first],
+    ]);
+    expect(org.verdictOf(request).outcome.verdict.reason).toMatch(
+      new RegExp(`^discard: already tried as ${first.slice(0, 7)} by r-1: discard, score 1\\.500000; not run again`),
+    );
     expect(org.branch("r-1")).toBe(org.record.baseCommit);
   });
 
-  test("a hand-edited, cut-short ledger: each broken line named once with file and line, kept as it was, and the org answers from the lines that parse", async () => {
+  test("a hand-edited, cut-short ledger: each broken line named once with file and line, " +
+    "kept as it was, and the org answers from the lines that parse", async () => {
     const org = createOrg();
     const loop = org.daemon();
     await org.settle(loop);
@@ -83,9 +105,12 @@ describe("the experiment ledger survives", () => {
     expect(org.verdictOf(request).outcome.verdict.reason).toContain(`already tried as ${first.slice(0, 7)} by r-1`);
     expect(org.runs).toHaveLength(3);
     expect(org.log.filter((line) => line.includes("tried.jsonl"))).toEqual([
-      "verifier: state/tried.jsonl:2: not an experiment-ledger entry: not a JSON object — the line is skipped; fix it or delete it",
-      "verifier: state/tried.jsonl:3: not an experiment-ledger entry: commit: must be a full commit hash — the line is skipped; fix it or delete it",
-      "verifier: state/tried.jsonl:4: not an experiment-ledger entry (the last line has no newline: cut short by a write that did not finish?): not a JSON object — the line is skipped; fix it or delete it",
+      "verifier: state/tried.jsonl:2: not an experiment-ledger entry: not a JSON object — the line is skipped; " +
+        "fix it or delete it",
+      "verifier: state/tried.jsonl:3: not an experiment-ledger entry: commit: must be a full commit hash — " +
+        "the line is skipped; fix it or delete it",
+      "verifier: state/tried.jsonl:4: not an experiment-ledger entry (the last line has no newline: " +
+        "cut short by a write that did not finish?): not a JSON object — the line is skipped; fix it or delete it",
     ]);
     // Nothing lost: the broken lines stay for a person to mend; the new entries start on lines of their own.
     const text = readFileSync(join(org.state, "tried.jsonl"), "utf8");

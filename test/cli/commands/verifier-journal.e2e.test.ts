@@ -1,4 +1,5 @@
-// Red team, daemon running: each scripted attack on the verifier's record must fail and be told (log.md once, every agent, the person).
+// Red team, daemon running: each scripted attack on the verifier's record must fail and be told (log.md once, every
+// agent, the person).
 import { appendFileSync, readFileSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
@@ -32,14 +33,23 @@ function capture() {
   return { out, err, io: { out: (text: string) => void out.push(text), err: (text: string) => void err.push(text) } };
 }
 
-async function readResults(root: string): Promise<{ best?: { commit: string; metric: number }; tampered: { row: string; reason: string }[]; agents: { agent: string; best?: number }[] }> {
+async function readResults(
+  root: string,
+): Promise<{
+  best?: { commit: string; metric: number };
+  tampered: { row: string; reason: string }[];
+  agents: { agent: string; best?: number }[];
+}> {
   const json = capture();
   await runResults({ root, json: true }, json.io);
   return JSON.parse(json.out.join("\n"));
 }
 
 function forgeRow(state: string, commit: string, metric: string, agent: string, description = "forged"): void {
-  appendFileSync(join(state, "results.tsv"), `${commit}\t${metric}\t0.0\tkeep\t${description}\t${agent}\tcpu\t1.0\t${new Date().toISOString()}\t0\t0\n`);
+  appendFileSync(
+    join(state, "results.tsv"),
+    `${commit}\t${metric}\t0.0\tkeep\t${description}\t${agent}\tcpu\t1.0\t${new Date().toISOString()}\t0\t0\n`,
+  );
 }
 
 /** Every agent was told, the person saw a line, and log.md holds the entry exactly once. */
@@ -60,7 +70,12 @@ describe("the verifier's word is final, daemon running", () => {
     expectTold(org, "tamper | results.tsv row deadbee keep \"forged\" by r-1 is not the verifier's");
     const results = await readResults(org.root);
     expect(results.best?.commit).toBe(org.baseCommit.slice(0, 7));
-    expect(results.tampered).toEqual([expect.objectContaining({ row: expect.stringMatching(/^deadbee\t/), reason: expect.stringContaining("no journal entry") })]);
+    expect(results.tampered).toEqual([
+      expect.objectContaining({
+        row: expect.stringMatching(/^deadbee\t/),
+        reason: expect.stringContaining("no journal entry"),
+      }),
+    ]);
     const text = capture();
     await runResults({ root: org.root, json: false }, text.io);
     expect(text.out.join("\n")).toMatch(/TAMPERED results\.tsv line \d+: deadbee keep "forged" by r-1/);
@@ -69,17 +84,23 @@ describe("the verifier's word is final, daemon running", () => {
     expect(countLogEntries(org.read("log.md"), "tamper | results.tsv row deadbee")).toBe(1);
   });
 
-  test("org history counts no forged row: a forged keep is neither an experiment nor a keep of any program", async () => {
+  test("org history counts no forged row: a forged keep is " +
+    "neither an experiment nor a keep of any program", async () => {
     org = createJournalOrg();
     await org.settle(org.daemon());
     forgeRow(org.state, "deadbee", "0.000100", "r-1", "forged keep");
     const json = capture();
     await runHistory({ root: org.root, json: true }, json.io);
-    const programs = (JSON.parse(json.out.join("\n")) as { programs: { experiments: number; keeps: number; bestAfter: number | null }[] }).programs;
+    const programs = (
+      JSON.parse(json.out.join("\n")) as {
+        programs: { experiments: number; keeps: number; bestAfter: number | null }[];
+      }
+    ).programs;
     expect(programs.map((line) => [line.experiments, line.keeps, line.bestAfter])).toEqual([[0, 0, 1]]);
   });
 
-  test("a forged keep for a real, unjudged commit is not taken as its verdict: the commit runs and is judged on its merits", async () => {
+  test("a forged keep for a real, unjudged commit is not taken as its verdict: " +
+    "the commit runs and is judged on its merits", async () => {
     org = createJournalOrg();
     const loop = org.daemon();
     await org.settle(loop);
@@ -93,7 +114,11 @@ describe("the verifier's word is final, daemon running", () => {
     expect(org.best()).toBe(org.baseCommit);
     const results = await readResults(org.root);
     expect(results.agents.find((agent) => agent.agent === "r-1")?.best).toBe(1);
-    expect(results.tampered).toEqual([expect.objectContaining({ reason: expect.stringContaining(`the verifier recorded ${worse.slice(0, 7)} for r-1 otherwise`) })]);
+    expect(results.tampered).toEqual([
+      expect.objectContaining({
+        reason: expect.stringContaining(`the verifier recorded ${worse.slice(0, 7)} for r-1 otherwise`),
+      }),
+    ]);
     expectTold(org, `tamper | results.tsv row ${worse.slice(0, 7)} keep "make it worse" by r-1 is not the verifier's`);
   });
 
@@ -101,14 +126,22 @@ describe("the verifier's word is final, daemon running", () => {
     org = createJournalOrg();
     const loop = org.daemon();
     await org.settle(loop);
-    const evil = git(org.root, ["commit-tree", `${org.baseCommit}^{tree}`, "-p", org.baseCommit, "-m", "unjudged"]).trim();
+    const evil = git(org.root, [
+      "commit-tree",
+      `${org.baseCommit}^{tree}`,
+      "-p",
+      org.baseCommit,
+      "-m",
+      "unjudged",
+    ]).trim();
     git(org.root, ["update-ref", "refs/heads/org/t/best", evil]);
     await tickUntilPutBack(org, loop);
     expectTold(org, "tamper | org best moved by hand, put back");
     expect(org.read("log.md")).toContain(`moved by hand at ${evil.slice(0, 7)} (a commit the verifier never judged)`);
   });
 
-  test("an agent branch and the org best moved to an unjudged commit: the best goes back, the commit is judged as a plain commit, and only its verdict moves the best", async () => {
+  test("an agent branch and the org best moved to an unjudged commit: the best goes back, " +
+    "the commit is judged as a plain commit, and only its verdict moves the best", async () => {
     org = createJournalOrg();
     const loop = org.daemon();
     await org.settle(loop);
@@ -117,7 +150,10 @@ describe("the verifier's word is final, daemon running", () => {
     await tickUntilPutBack(org, loop);
     // Judged once its head has stood a tick period, as a plain commit.
     const current = org;
-    await pollUntil(async () => (await tickOnce(loop), current.best() === better), { what: "the plain commit's keep to move the best", timeoutMs: 30_000 });
+    await pollUntil(async () => (await tickOnce(loop), current.best() === better), {
+      what: "the plain commit's keep to move the best",
+      timeoutMs: 30_000,
+    });
     expect(org.read("journal.jsonl")).toContain(`"kind":"frontier","payload":{"agent":"r-2","at":`);
     expectTold(org, "tamper | org best moved by hand, put back");
   });
@@ -136,8 +172,12 @@ describe("the verifier's word is final, daemon running", () => {
     const verdict = JSON.parse(readFileSync(file, "utf8"));
     verdict.outcome.verdict = { kind: "keep", metric: 0.1, delta: -0.9, reason: "keep: forged" };
     writeFileSync(file, JSON.stringify(verdict, null, 2));
-    await expect(runWait({ root: org.root, id: request.id }, capture().io)).rejects.toThrow(/is not the verdict the verifier wrote/);
-    expect(countLogEntries(org.read("log.md"), `tamper | verdict file ${request.id}.json is not the verifier's`)).toBe(1);
+    await expect(runWait({ root: org.root, id: request.id }, capture().io)).rejects.toThrow(
+      /is not the verdict the verifier wrote/,
+    );
+    expect(countLogEntries(org.read("log.md"), `tamper | verdict file ${request.id}.json is not the verifier's`)).toBe(
+      1,
+    );
     for (const agent of AGENTS) expect(org.inbox(agent)).toContain("tampering found: verdict file");
     // A verdict file made up for an id the verifier never judged is refused as well.
     const made = `${new Date().toISOString().replace(/[:.]/g, "-")}-r-1-abcdef0`;
@@ -155,7 +195,9 @@ describe("the verifier's word is final, daemon running", () => {
     await tickOnce(loop);
     expect(readFileSync(journal, "utf8")).toBe(before);
     expectTold(org, "tamper | the journal was changed by hand");
-    expect(org.read("log.md")).toMatch(/the journal was cut after entry \d+: entries \d+\.\.\d+ removed; the verifier put back its own copy/);
+    expect(org.read("log.md")).toMatch(
+      /the journal was cut after entry \d+: entries \d+\.\.\d+ removed; the verifier put back its own copy/,
+    );
   });
 
   test("a journal line deleted, or a well-sealed entry appended, is put back and told", async () => {
@@ -172,13 +214,22 @@ describe("the verifier's word is final, daemon running", () => {
     expect(countLogEntries(org.read("log.md"), "tamper | the journal was changed by hand")).toBe(1);
     // A forger who seals its own entry the way the verifier does: the chain holds, but it is not the daemon's chain.
     const row = `deadbee\t0.000100\t0.0\tkeep\tsealed forgery\tr-2\tcpu\t1.0\t${new Date().toISOString()}\t0\t0`;
-    const forged = sealEntry(readChain(before).entries.at(-1), { kind: "row", payload: { agent: "r-2", commit: "deadbee".padEnd(40, "0"), request: "x", header: "", row } }, new Date());
+    const forged = sealEntry(
+      readChain(before).entries.at(-1),
+      { kind: "row", payload: { agent: "r-2", commit: "deadbee".padEnd(40, "0"), request: "x", header: "", row } },
+      new Date(),
+    );
     appendFileSync(journal, `${formatEntry(forged)}\n`);
     appendFileSync(join(org.state, "results.tsv"), `${row}\n`);
     await tickOnce(loop);
     expect(readFileSync(journal, "utf8")).toBe(before);
     expect(org.read("log.md")).toContain("1 entries were added after entry");
     expect((await readResults(org.root)).tampered).toEqual([expect.objectContaining({ row })]);
-    expect(countLogEntries(org.read("log.md"), `tamper | results.tsv row deadbee keep "sealed forgery" by r-2 is not the verifier's`)).toBe(1);
+    expect(
+      countLogEntries(
+        org.read("log.md"),
+        `tamper | results.tsv row deadbee keep "sealed forgery" by r-2 is not the verifier's`,
+      ),
+    ).toBe(1);
   });
 });

@@ -37,12 +37,42 @@ function killServer(socket: string): void {
   rmSync(join(process.env.TMUX_TMPDIR || "/tmp", `tmux-${process.getuid?.() ?? 0}`, socket), { force: true });
 }
 
-/** A person's terminal of cols×rows, played by a pane of another tmux server, running `org watch`; its exit status is printed after it. */
-function openTerminal(socket: string, dir: string, size: { cols: number; rows: number }, env: Record<string, string> = {}): string {
+/**
+ * A person's terminal of cols×rows, played by a pane of another tmux server, running `org watch`; its exit status is
+ * printed after it.
+ */
+function openTerminal(
+  socket: string,
+  dir: string,
+  size: { cols: number; rows: number },
+  env: Record<string, string> = {},
+): string {
   const name = `${socket}-outer`;
   const envArgs = Object.entries({ TMUX: "", ...env }).flatMap(([key, value]) => ["-e", `${key}=${value}`]);
-  execFileSync("tmux", ["-L", name, "-f", "/dev/null", "new-session", "-d", "-x", String(size.cols), "-y", String(size.rows), ...envArgs,
-    "env", "-u", "TMUX", "sh", "-c", `"$0" "$@"; echo "[watch exited $?]"; exec sleep 600`, process.execPath, ORG_BIN, "-C", dir, "watch"]);
+  execFileSync("tmux", [
+    "-L",
+    name,
+    "-f",
+    "/dev/null",
+    "new-session",
+    "-d",
+    "-x",
+    String(size.cols),
+    "-y",
+    String(size.rows),
+    ...envArgs,
+    "env",
+    "-u",
+    "TMUX",
+    "sh",
+    "-c",
+    `"$0" "$@"; echo "[watch exited $?]"; exec sleep 600`,
+    process.execPath,
+    ORG_BIN,
+    "-C",
+    dir,
+    "watch",
+  ]);
   return name;
 }
 
@@ -57,14 +87,19 @@ async function showing(socket: string, text: string, what = text): Promise<strin
     throw new Error(`${error.message}; the screen:\n${screen(socket)}`);
   });
 }
-const status = (dir: string, agent: string) => readJsonFile<AgentStatus>(join(dir, "state", "agents", agent, "status.json"));
+const status = (dir: string, agent: string) =>
+  readJsonFile<AgentStatus>(join(dir, "state", "agents", agent, "status.json"));
 
 describe("org watch", () => {
-  test("a dashboard of every agent: select, help, restart, attach and come back, and q leaves the org running", async () => {
+  test("a dashboard of every agent: select, help, restart, " +
+    "attach and come back, and q leaves the org running", async () => {
     org = createTestOrg({ yaml: orgYaml });
     const { dir, name, socket } = org;
     expect(runOrg(["up"], { cwd: dir }).code).toBe(0);
-    await pollUntil(() => status(dir, "flaky-1").state === "failed" && status(dir, "researcher-2").state === "running", { what: "agents settled" });
+    await pollUntil(
+      () => status(dir, "flaky-1").state === "failed" && status(dir, "researcher-2").state === "running",
+      { what: "agents settled" },
+    );
     outer = openTerminal(socket, dir, { cols: 120, rows: 40 });
 
     const first = await showing(outer, "▶ researcher-1 · running · cpu");
@@ -100,32 +135,50 @@ describe("org watch", () => {
     await showing(outer, "restart? respawn flaky-1's pane");
     keys(outer, "y");
     // A fresh budget: it runs and fails again, restarts counted from where they were.
-    await pollUntil(() => status(dir, "flaky-1").lastExit?.pid !== flaky.lastExit?.pid, { what: "flaky-1 started again in its pane" });
+    await pollUntil(() => status(dir, "flaky-1").lastExit?.pid !== flaky.lastExit?.pid, {
+      what: "flaky-1 started again in its pane",
+    });
 
     keys(outer, "Left");
     await showing(outer, "▶ researcher-2 · running");
     keys(outer, "Enter");
     // The dashboard's own control-mode client stays attached; a person's is the one that is not.
-    const people = () => tmux(socket, ["list-clients", "-F", "#{client_control_mode}"]).out.split("\n").filter((mode) => mode === "0");
+    const people = () =>
+      tmux(socket, ["list-clients", "-F", "#{client_control_mode}"])
+        .out.split("\n")
+        .filter((mode) => mode === "0");
     await pollUntil(() => people().length === 1, { what: "a client attached to the org's grid" });
-    expect(tmux(socket, ["display-message", "-p", "-t", `org-${name}`, "#{@org_agent}"]).out.trim()).toBe("researcher-2");
+    expect(tmux(socket, ["display-message", "-p", "-t", `org-${name}`, "#{@org_agent}"]).out.trim()).toBe(
+      "researcher-2",
+    );
     keys(outer, "C-b", "d");
     await showing(outer, "▶ researcher-2 · running", "the dashboard again after detaching");
     expect(people()).toEqual([]);
 
-    // Control clients attach with ignore-size: the dashboard's, and the daemon's two (its supervisor's and its notifier's).
-    const controls = () => tmux(socket, ["list-clients", "-F", "#{client_flags}"]).out.split("\n").filter((flags) => flags.includes("ignore-size"));
+    // Control clients attach with ignore-size: the dashboard's, and the daemon's two (its supervisor's and its
+    // notifier's).
+    const controls = () =>
+      tmux(socket, ["list-clients", "-F", "#{client_flags}"])
+        .out.split("\n")
+        .filter((flags) => flags.includes("ignore-size"));
     expect(controls()).toHaveLength(3);
     const researcher1 = status(dir, "researcher-1");
     keys(outer, "q");
     await showing(outer, "[watch exited 0]");
     await pollUntil(() => controls().length === 2, { what: "the dashboard's control client gone" });
-    const running = JSON.parse(runOrg(["status", "--json"], { cwd: dir }).stdout) as { running: boolean; agents: { name: string; state: string; pid: number | null }[] };
+    const running = JSON.parse(runOrg(["status", "--json"], { cwd: dir }).stdout) as {
+      running: boolean;
+      agents: { name: string; state: string; pid: number | null }[];
+    };
     expect(running.running).toBe(true);
-    expect(running.agents.find((agent) => agent.name === "researcher-1")).toMatchObject({ state: "running", pid: researcher1.pid });
+    expect(running.agents.find((agent) => agent.name === "researcher-1")).toMatchObject({
+      state: "running",
+      pid: researcher1.pid,
+    });
   });
 
-  test("40×12 under NO_COLOR: a list of agents with the selected pane, no color codes; resizing brings the grid", async () => {
+  test("40×12 under NO_COLOR: a list of agents with the selected pane, " +
+    "no color codes; resizing brings the grid", async () => {
     org = createTestOrg({ yaml: orgYaml });
     const { dir, name, socket } = org;
     expect(runOrg(["up"], { cwd: dir }).code).toBe(0);
@@ -162,6 +215,8 @@ describe("org watch", () => {
 
     outer = openTerminal(`org-watch-nostate-${process.pid}`, tempDir, { cols: 150, rows: 10 });
     await showing(outer, "[watch exited 1]");
-    expect(screen(outer).trim().split("\n")[0]).toBe(`org: no org state in ${join(tempDir, "state")} — run \`org up\` first`);
+    expect(screen(outer).trim().split("\n")[0]).toBe(
+      `org: no org state in ${join(tempDir, "state")} — run \`org up\` first`,
+    );
   });
 });

@@ -1,4 +1,5 @@
-// Every verify run leaves its busy interval in state/gpu-runs.jsonl: baseline repeats and confirmation runs each their own.
+// Every verify run leaves its busy interval in state/gpu-runs.jsonl:
+// baseline repeats and confirmation runs each their own.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, expect, test } from "vitest";
@@ -14,7 +15,14 @@ import { createRepo, git, removeDir } from "../../helpers/temp-repo.js";
 const AGENT = "r-1";
 const config = ConfigSchema.parse({
   roles: { researcher: { prompt: "p.md", runtime: "idle", edits: ["value.txt"] } },
-  verify: { command: ["sh", "score.sh"], metric: { name: "score", pattern: "^score: ([0-9.]+)" }, timeout: "30s", parallel: 2, repeats: 2, keep: { k: 0, min_delta: 0, confirm: 1 } },
+  verify: {
+    command: ["sh", "score.sh"],
+    metric: { name: "score", pattern: "^score: ([0-9.]+)" },
+    timeout: "30s",
+    parallel: 2,
+    repeats: 2,
+    keep: { k: 0, min_delta: 0, confirm: 1 },
+  },
 });
 
 let root: string | undefined;
@@ -23,28 +31,62 @@ afterEach(() => {
   root = undefined;
 });
 
-const lines = (state: string) => readFileSync(join(state, "gpu-runs.jsonl"), "utf8").trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+const lines = (state: string) =>
+  readFileSync(join(state, "gpu-runs.jsonl"), "utf8")
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 
-test("a run's start is on disk while it runs and its whole interval once it ends; the verifier records its slots", async () => {
-  // Each run waits for the file state/go (two levels above its checkout, state/verifier/cpu0), so one can be caught in flight.
-  root = createRepo({ "score.sh": 'while [ ! -e ../../go ]; do sleep 0.05; done\necho "score: $(cat value.txt)"\n', "value.txt": "1.0\n" });
+test("a run's start is on disk while it runs and its whole interval " +
+  "once it ends; the verifier records its slots", async () => {
+  // Each run waits for the file state/go (two levels above its
+  // checkout, state/verifier/cpu0), so one can be caught in flight.
+  root = createRepo({
+    "score.sh": 'while [ ! -e ../../go ]; do sleep 0.05; done\necho "score: $(cat value.txt)"\n',
+    "value.txt": "1.0\n",
+  });
   const worktree = join(root, "worktrees", AGENT);
   git(root, ["worktree", "add", "-q", "-b", `org/t/${AGENT}`, worktree, "main"]);
   const baseCommit = git(root, ["rev-parse", "main"]).trim();
   const record: OrgRecord = {
-    version: 1, name: "t", root, repo: root, base: "main", baseCommit, socket: "none", session: "none", cpuMode: true,
-    agents: [{ name: AGENT, role: "researcher", runtime: "idle", branch: `org/t/${AGENT}`, worktree, gpu: null }], upAt: new Date().toISOString(),
+    version: 1,
+    name: "t",
+    root,
+    repo: root,
+    base: "main",
+    baseCommit,
+    socket: "none",
+    session: "none",
+    cpuMode: true,
+    agents: [{ name: AGENT, role: "researcher", runtime: "idle", branch: `org/t/${AGENT}`, worktree, gpu: null }],
+    upAt: new Date().toISOString(),
   };
   const state = join(root, "state");
   mkdirSync(state);
   writeFileSync(join(state, "org.json"), JSON.stringify(record));
-  const loop = new VerifierLoop(record, config, createVerifierPort({ repo: root, state, children: new ChildRecords(join(state, "children")) }), () => undefined);
+  const loop = new VerifierLoop(
+    record,
+    config,
+    createVerifierPort({ repo: root, state, children: new ChildRecords(join(state, "children")) }),
+    () => undefined,
+  );
 
   await loop.tick(new Date());
-  expect(JSON.parse(readFileSync(join(state, "gpu-slots.json"), "utf8"))).toEqual({ unit: "slot", slots: ["cpu0", "cpu1"] });
+  expect(JSON.parse(readFileSync(join(state, "gpu-slots.json"), "utf8"))).toEqual({
+    unit: "slot",
+    slots: ["cpu0", "cpu1"],
+  });
   await pollUntil(() => existsSync(join(state, "gpu-runs.jsonl")), { what: "the first run's start line" });
   const [started] = lines(state);
-  expect(started).toMatchObject({ slot: "cpu0", gpu: null, agent: AGENT, commit: baseCommit, kind: "baseline", run: 1, pid: expect.any(Number) });
+  expect(started).toMatchObject({
+    slot: "cpu0",
+    gpu: null,
+    agent: AGENT,
+    commit: baseCommit,
+    kind: "baseline",
+    run: 1,
+    pid: expect.any(Number),
+  });
   expect(started).not.toHaveProperty("end");
   const inFlight = await readUtilizationInput(state, new Date());
   expect(inFlight?.runs).toEqual([{ slot: "cpu0", start: Date.parse(started!.start as string) }]);
@@ -62,10 +104,14 @@ test("a run's start is on disk while it runs and its whole interval once it ends
 
   const ended = lines(state).filter((line) => "end" in line);
   expect(ended.map((line) => [line.kind, line.run, line.commit, line.slot])).toEqual([
-    ["baseline", 1, baseCommit, "cpu0"], ["baseline", 2, baseCommit, "cpu0"], ["candidate", 1, candidate, "cpu0"], ["confirmation", 2, candidate, "cpu0"],
+    ["baseline", 1, baseCommit, "cpu0"],
+    ["baseline", 2, baseCommit, "cpu0"],
+    ["candidate", 1, candidate, "cpu0"],
+    ["confirmation", 2, candidate, "cpu0"],
   ]);
   expect(ended[0]).toMatchObject({ id: started!.id, start: started!.start });
-  for (const line of ended) expect(Date.parse(line.end as string)).toBeGreaterThanOrEqual(Date.parse(line.start as string));
+  for (const line of ended)
+    expect(Date.parse(line.end as string)).toBeGreaterThanOrEqual(Date.parse(line.start as string));
   const after = await readUtilizationInput(state, new Date());
   expect(after?.runs.map((run) => run.end !== undefined)).toEqual([true, true, true, true]);
 });

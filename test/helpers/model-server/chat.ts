@@ -22,7 +22,10 @@ function toTurns(messages: Message[]): { turns: Turn[]; system: string[] } {
   for (const message of messages) {
     if (message.role === "system" || message.role === "developer") system.push(textOf(message.content));
     else if (message.role === "assistant") {
-      const calls = (message.tool_calls ?? []).map((call) => ({ name: call.function.name, args: parseArgs(call.function.arguments) }));
+      const calls = (message.tool_calls ?? []).map((call) => ({
+        name: call.function.name,
+        args: parseArgs(call.function.arguments),
+      }));
       turns.push({ role: "assistant", text: textOf(message.content), calls });
     } else if (message.role === "tool") turns.push({ role: "tool", output: textOf(message.content) });
     else turns.push({ role: "user", text: textOf(message.content) });
@@ -63,7 +66,16 @@ export const chatApi: ApiAdapter = {
     const created = Math.floor(Date.now() / 1000);
     const text = move.kind === "text" ? move.text : (move.text ?? "");
     const call = move.kind === "shell" ? this.shellCall(request, move.command) : null;
-    const toolCalls = call ? [{ index: 0, id: ids.next("call_"), type: "function", function: { name: call.name, arguments: JSON.stringify(call.args) } }] : undefined;
+    const toolCalls = call
+      ? [
+          {
+            index: 0,
+            id: ids.next("call_"),
+            type: "function",
+            function: { name: call.name, arguments: JSON.stringify(call.args) },
+          },
+        ]
+      : undefined;
     const finish = call ? "tool_calls" : "stop";
     const usageBody = {
       prompt_tokens: usage.input + usage.cacheRead,
@@ -72,10 +84,26 @@ export const chatApi: ApiAdapter = {
       prompt_tokens_details: { cached_tokens: usage.cacheRead },
     };
     if (!request.stream) {
-      const message = { role: "assistant", content: text || null, ...(toolCalls ? { tool_calls: toolCalls.map(({ index: _index, ...rest }) => rest) } : {}) };
-      return { kind: "json", body: { id, object: "chat.completion", created, model: request.model, choices: [{ index: 0, message, finish_reason: finish }], usage: usageBody } };
+      const message = {
+        role: "assistant",
+        content: text || null,
+        ...(toolCalls ? { tool_calls: toolCalls.map(({ index: _index, ...rest }) => rest) } : {}),
+      };
+      return {
+        kind: "json",
+        body: {
+          id,
+          object: "chat.completion",
+          created,
+          model: request.model,
+          choices: [{ index: 0, message, finish_reason: finish }],
+          usage: usageBody,
+        },
+      };
     }
-    const chunk = (choices: unknown[], extra: object = {}) => ({ data: { id, object: "chat.completion.chunk", created, model: request.model, choices, ...extra } });
+    const chunk = (choices: unknown[], extra: object = {}) => ({
+      data: { id, object: "chat.completion.chunk", created, model: request.model, choices, ...extra },
+    });
     const events = [chunk([{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }])];
     if (text) events.push(chunk([{ index: 0, delta: { content: text }, finish_reason: null }]));
     if (toolCalls) events.push(chunk([{ index: 0, delta: { tool_calls: toolCalls }, finish_reason: null }]));

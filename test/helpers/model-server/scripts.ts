@@ -23,7 +23,8 @@ export function latestUserTurn(turns: Turn[]): { text: string; toolResults: stri
 export function reactions(list: Reaction[], otherwise = "Nothing to do."): Script {
   return (request: ModelRequest): Move => {
     const latest = latestUserTurn(request.turns);
-    const matches = (when: Reaction["when"], text: string) => (when instanceof RegExp ? when.test(text) : when(text, request));
+    const matches = (when: Reaction["when"], text: string) =>
+      when instanceof RegExp ? when.test(text) : when(text, request);
     const reaction = latest && list.find((candidate) => matches(candidate.when, latest.text));
     if (!latest || !reaction) return { kind: "text", text: otherwise };
     const next = reaction.commands[latest.toolResults.length];

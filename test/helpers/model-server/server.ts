@@ -25,11 +25,21 @@ export interface ModelServer {
   close(): Promise<void>;
 }
 
-export const answerSide: Script = (request) => ({ kind: "text", text: request.jsonSchema ? JSON.stringify(sampleOf(request.jsonSchema)) : "Scripted research" });
+export const answerSide: Script = (request) => ({
+  kind: "text",
+  text: request.jsonSchema ? JSON.stringify(sampleOf(request.jsonSchema)) : "Scripted research",
+});
 
-const defaultUsage = (_request: ModelRequest, index: number): Usage => ({ input: 1000 + 7 * index, output: 40 + index, cacheRead: 300 + index, cacheWrite: 50 });
+const defaultUsage = (_request: ModelRequest, index: number): Usage => ({
+  input: 1000 + 7 * index,
+  output: 40 + index,
+  cacheRead: 300 + index,
+  cacheWrite: 50,
+});
 
-/** A scripted model behind every API the four CLIs speak, on 127.0.0.1: each request recorded, each reply's usage exact. */
+/**
+ * A scripted model behind every API the four CLIs speak, on 127.0.0.1: each request recorded, each reply's usage exact.
+ */
 export async function startModelServer(options: ModelServerOptions): Promise<ModelServer> {
   const exchanges: Exchange[] = [];
   const sockets = new Set<Socket>();
@@ -64,7 +74,8 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
     exchanges.push(exchange);
     if (move.kind === "hang") return; // no bytes until the client gives up or the server closes
     if (move.kind === "error") {
-      const headers: Record<string, string> = move.retryAfterSeconds === undefined ? {} : { "retry-after": String(move.retryAfterSeconds) };
+      const headers: Record<string, string> =
+        move.retryAfterSeconds === undefined ? {} : { "retry-after": String(move.retryAfterSeconds) };
       return sendJson(res, move.status, api.error(move.status, move.message ?? `scripted ${move.status}`), headers);
     }
     if (move.kind === "malformed") {
@@ -119,7 +130,9 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
 }
 
 function formatEvents(reply: Extract<Reply, { kind: "sse" }>): string[] {
-  const lines = reply.events.map((event) => `${event.event ? `event: ${event.event}\n` : ""}data: ${JSON.stringify(event.data)}\n\n`);
+  const lines = reply.events.map(
+    (event) => `${event.event ? `event: ${event.event}\n` : ""}data: ${JSON.stringify(event.data)}\n\n`,
+  );
   return reply.done ? [...lines, "data: [DONE]\n\n"] : lines;
 }
 
@@ -134,7 +147,11 @@ function cutMidEvent(res: ServerResponse, reply: Reply): void {
   const events = reply.kind === "sse" ? formatEvents(reply) : [JSON.stringify(reply.body)];
   res.writeHead(200, { "content-type": reply.kind === "sse" ? "text/event-stream" : "application/json" });
   const second = events[1] ?? events[0]!;
-  res.write(reply.kind === "sse" ? `${events[0]}${second.slice(0, Math.floor(second.length / 2))}` : second.slice(0, Math.floor(second.length / 2)));
+  res.write(
+    reply.kind === "sse"
+      ? `${events[0]}${second.slice(0, Math.floor(second.length / 2))}`
+      : second.slice(0, Math.floor(second.length / 2)),
+  );
   res.socket?.destroy();
 }
 

@@ -70,4 +70,5 @@ export interface IdSource {
 }
 
 /** A whole reply: JSON, or SSE events written one by one. */
-export type Reply = { kind: "json"; body: unknown } | { kind: "sse"; events: { event?: string; data: unknown }[]; done?: boolean };
+export type Reply =
+  { kind: "json"; body: unknown } | { kind: "sse"; events: { event?: string; data: unknown }[]; done?: boolean };
