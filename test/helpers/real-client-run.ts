@@ -54,6 +54,8 @@ export const RECIPES: Record<Preset, Recipe> = {
       XDG_CACHE_HOME: join(dir, "user/.cache"),
       XDG_STATE_HOME: join(dir, "user/.state"),
       OPENCODE_DISABLE_AUTOUPDATE: "1", OPENCODE_DISABLE_MODELS_FETCH: "1",
+      // Its background plugin install stays offline (OPENCODE_NO_NPM in real-org.ts says why).
+      npm_config_offline: "true",
     }),
     setup: (url, _home, cwd) => {
       const provider = {
