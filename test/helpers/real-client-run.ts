@@ -54,8 +54,6 @@ export const RECIPES: Record<Preset, Recipe> = {
       XDG_CACHE_HOME: join(dir, "user/.cache"),
       XDG_STATE_HOME: join(dir, "user/.state"),
       OPENCODE_DISABLE_AUTOUPDATE: "1", OPENCODE_DISABLE_MODELS_FETCH: "1",
-      // Its background plugin install stays offline (OPENCODE_NO_NPM in real-org.ts says why).
-      npm_config_offline: "true",
     }),
     setup: (url, _home, cwd) => {
       const provider = {
@@ -66,6 +64,12 @@ export const RECIPES: Record<Preset, Recipe> = {
       };
       const config = { model: "scripted/model", provider: { scripted: provider } };
       writeFileSync(join(cwd, "opencode.json"), JSON.stringify(config));
+      // Its config folder as if its plugin package were installed: opencode 1.18.33 then runs no npm install at its
+      // start (one that fetches from the registry where it answers, and fails).
+      const folder = join(cwd, "../user/.config/opencode");
+      mkdirSync(join(folder, "node_modules"), { recursive: true });
+      const lock = { packages: { "": { dependencies: { "@opencode-ai/plugin": "*" } } } };
+      writeFileSync(join(folder, "package-lock.json"), JSON.stringify(lock));
     },
   },
 };
