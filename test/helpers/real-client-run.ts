@@ -64,6 +64,12 @@ export const RECIPES: Record<Preset, Recipe> = {
       };
       const config = { model: "scripted/model", provider: { scripted: provider } };
       writeFileSync(join(cwd, "opencode.json"), JSON.stringify(config));
+      // Its config folder as if its plugin package were installed: opencode 1.18.33 then runs no npm install at its
+      // start (one that fetches from the registry where it answers, and fails).
+      const folder = join(cwd, "../user/.config/opencode");
+      mkdirSync(join(folder, "node_modules"), { recursive: true });
+      const lock = { packages: { "": { dependencies: { "@opencode-ai/plugin": "*" } } } };
+      writeFileSync(join(folder, "package-lock.json"), JSON.stringify(lock));
     },
   },
 };

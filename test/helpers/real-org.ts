@@ -33,9 +33,19 @@ export function runtimeYaml(cli: Cli, url: string, path = join(CLIENTS, cli)): s
     case "gemini":
       return `{ preset: gemini, ${program}, pass_env: [GEMINI_API_KEY], env: { GOOGLE_GEMINI_BASE_URL: "${url}", CI: "false" } }`;
     case "opencode":
-      return `{ preset: opencode, ${program}, pass_env: [SCRIPTED_API_KEY], env: { OPENCODE_DISABLE_MODELS_FETCH: "1" } }`;
+      // OPENCODE_NO_NPM: its background `npm install @opencode-ai/plugin` into each fresh config folder stays offline.
+      return `{ preset: opencode, ${program}, pass_env: [SCRIPTED_API_KEY], env: { ${OPENCODE_NO_NPM}, ` +
+        'OPENCODE_DISABLE_MODELS_FETCH: "1" } }';
   }
 }
+
+/**
+ * opencode 1.18.33 runs npm's installer for `@opencode-ai/plugin` in the background at each start, in every config
+ * folder without a node_modules (each agent's is new): where the npm registry answers, it fetches packuments
+ * (@opentui, react) for an install that then fails. Offline it fails at once: about 1 CPU s less per start, and the
+ * tests touch no network.
+ */
+export const OPENCODE_NO_NPM = 'npm_config_offline: "true"';
 
 /** The user's own config files under ~ that org copies into each agent's config folder. */
 export function homeFiles(url: string): Record<string, string> {

@@ -11,6 +11,7 @@ import { resolveRuntime } from "../../../src/domain/runtimes/resolve-runtime.js"
 import type { AgentStatus, LaunchSpec, OrgRecord } from "../../../src/domain/state.js";
 import { PACKAGE_ROOT, runOrg } from "../../helpers/org-cli.js";
 import { PaneLab } from "../../helpers/screen-panes.js";
+import { OPENCODE_NO_NPM } from "../../helpers/real-org.js";
 import { pollUntil } from "../../helpers/poll.js";
 import { git, makeTempDir, removeDir } from "../../helpers/temp-repo.js";
 import { createTestOrg, readJsonFile, teardownOrg, type TestOrg, tmux } from "../../helpers/test-org/index.js";
@@ -181,7 +182,8 @@ describe("Gemini CLI and opencode started by `org up`, offline", () => {
     org = home = undefined;
   });
 
-  // opencode's start otherwise spends most of a minute fetching models and plugins; these skip that (its self-update is off by the preset).
+  // opencode's start otherwise spends most of a minute fetching models and plugins; these skip that (its self-update is off by the preset),
+  // and its plugin install stays offline.
   // gem drops gemini's --skip-trust, so its real trust dialog is answered; gk and ck get fake keys through pass_env.
   // gemini takes CI=true (set on CI machines) as headless and then refuses to ask: gem sets CI false, gci true.
   const orgYaml = (name: string) => `name: ${name}
@@ -191,7 +193,7 @@ runtimes:
   gci: { preset: gemini, program: "${join(CLIENTS, "gemini")}", answer_trust: true, trust: [], env: { CI: "true" } }
   gk: { preset: gemini, program: "${join(CLIENTS, "gemini")}", answer_trust: true, pass_env: [GEMINI_API_KEY] }
   ck: { preset: claude, program: "${join(CLIENTS, "claude")}", answer_trust: true, pass_env: [ANTHROPIC_API_KEY], env: { IS_SANDBOX: "1" } }
-  oc: { preset: opencode, program: "${join(CLIENTS, "opencode")}", env: { OPENCODE_DISABLE_MODELS_FETCH: "1", OPENCODE_DISABLE_DEFAULT_PLUGINS: "1" } }
+  oc: { preset: opencode, program: "${join(CLIENTS, "opencode")}", env: { OPENCODE_DISABLE_MODELS_FETCH: "1", OPENCODE_DISABLE_DEFAULT_PLUGINS: "1", ${OPENCODE_NO_NPM} } }
 roles:
   g: { prompt: prompts/researcher.md, runtime: gem }
   h: { prompt: prompts/researcher.md, runtime: gci }
