@@ -81,10 +81,16 @@ export function createWarmWorkers(orgArgv: readonly string[], children: ChildTra
       worker.warm = true;
       fill();
     });
-    setTimeout(fill, BOOT_MS).unref();
+    fillOnceBooted(worker);
     idle.push(worker);
   };
   const isBooting = (worker: Idle) => !worker.warm && Date.now() - worker.startedAt < BOOT_MS;
+  // A timer counts from the loop's cached clock, which a slow spawn leaves behind Date.now(): it may fire while the
+  // worker still counts as booting, so it looks again then rather than never.
+  const fillOnceBooted = (worker: Idle) => {
+    const left = BOOT_MS - (Date.now() - worker.startedAt);
+    setTimeout(() => (isBooting(worker) ? fillOnceBooted(worker) : fill()), Math.max(left, 0) + 1).unref();
+  };
   const dropDead = () => {
     for (const worker of idle.filter(({ pid }) => !isAlive(-pid))) {
       worker.ticket.ended(worker.pid);
