@@ -24,7 +24,8 @@ interface Running {
   folder?: string;
 }
 
-// A watch on every outbox wakes the broker at once; this look catches what no watch reports (Slurm's shared filesystem).
+// A watch on every outbox wakes the broker at once; this look
+// catches what no watch reports (Slurm's shared filesystem).
 const OUTBOX_MS = 1000;
 // With every outbox watched on a local disk and no command running, the look is only a safety net: 64 idle agents
 // cost 64 readdirs a second otherwise (and 6 a second at a 10 s look).
@@ -35,7 +36,13 @@ const WATCHED_OUTBOX_MS = 60_000;
  * sandbox, as that agent (whose outbox it is decides, not its environment), at most OUTBOX_CAP at once for each, and is
  * stopped when the agent gives up on it: its `org` cancelled or gone (killed, or its pane ended).
  */
-export function defineOutboxBroker(opts: { root: string; paths: OrgPaths; orgArgv: string[]; children: ChildTracker; say: (line: string) => void }): Service {
+export function defineOutboxBroker(opts: {
+  root: string;
+  paths: OrgPaths;
+  orgArgv: string[];
+  children: ChildTracker;
+  say: (line: string) => void;
+}): Service {
   const running = new Map<string, Running>();
   const watched = new Map<string, () => void>();
   // Started once some agent has an outbox (it is sandboxed): an org without one never pays for an idle worker.
@@ -68,7 +75,11 @@ export function defineOutboxBroker(opts: { root: string; paths: OrgPaths; orgArg
         // Its git reads the global config the daemon pinned, never a ~/.gitconfig the agent wrote since.
         const env = { ...decision.env, ...pinnedGitEnv() };
         const started = await runOutboxCommand(entry, [...opts.orgArgv, ...decision.args], {
-          cwd: decision.cwd, env, children: opts.children, agent: agent.name, warm: { workers: warm, args: decision.args },
+          cwd: decision.cwd,
+          env,
+          children: opts.children,
+          agent: agent.name,
+          warm: { workers: warm, args: decision.args },
           ...(decision.file ? { file: decision.file } : {}),
         }).catch((error: Error) => {
           opts.say(`outbox: ${agent.name}: org ${entry.argv[0] ?? ""} did not start: ${error.message}`);

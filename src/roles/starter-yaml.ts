@@ -1,6 +1,7 @@
 // The starter org.yaml as text: each key with a line on what it means, and `org init`'s note on what it guessed.
 
-const RUNTIMES_HELP = `# How to start agent programs. A role may name a preset, claude, codex, gemini or opencode, with no
+const RUNTIMES_HELP =
+  `# How to start agent programs. A role may name a preset, claude, codex, gemini or opencode, with no
 # entry here: the preset starts that CLI unattended (no permission prompts), hands it the role's prompt,
 # resumes its conversation after a restart and gives each agent a config folder of its own.
 # To change a preset's keys, add an entry that names it; the entry's keys win:

@@ -33,7 +33,14 @@ export class PtyClient {
     return new Promise((resolve, reject) => {
       const socket = connect(path);
       socket.once("connect", () => resolve(new PtyClient(socket)));
-      socket.once("error", (error: NodeJS.ErrnoException) => reject(new OrgError(`no pty host at ${path} (${error.code ?? error.message}) — start the org with \`org up --no-tmux\``, "pty")));
+      socket.once("error", (error: NodeJS.ErrnoException) =>
+        reject(
+          new OrgError(
+            `no pty host at ${path} (${error.code ?? error.message}) — start the org with \`org up --no-tmux\``,
+            "pty",
+          ),
+        ),
+      );
     });
   }
 
@@ -46,7 +53,15 @@ export class PtyClient {
     if (this.closed) return Promise.resolve({ ok: false, error: "the connection to the pty host is closed" });
     const id = this.nextId++;
     return new Promise((resolve) => {
-      const timer = setTimeout(() => this.settle(id, { id, ok: false, error: `the pty host did not answer ${request.op} within ${REPLY_TIMEOUT_MS / 1000} s` }), REPLY_TIMEOUT_MS);
+      const timer = setTimeout(
+        () =>
+          this.settle(id, {
+            id,
+            ok: false,
+            error: `the pty host did not answer ${request.op} within ${REPLY_TIMEOUT_MS / 1000} s`,
+          }),
+        REPLY_TIMEOUT_MS,
+      );
       this.pending.set(id, { resolve, timer });
       this.socket.write(`${JSON.stringify({ ...request, id })}\n`);
     });
@@ -87,7 +102,9 @@ export class PtyClient {
 
   /** Stops every pane and the host; resolves once the host has closed the connection. */
   async shutdown(): Promise<void> {
-    const closed = new Promise<void>((resolve) => (this.socket.closed ? resolve() : this.socket.once("close", () => resolve())));
+    const closed = new Promise<void>((resolve) =>
+      this.socket.closed ? resolve() : this.socket.once("close", () => resolve()),
+    );
     expectOk(await this.request({ op: "shutdown" }));
     await closed;
   }

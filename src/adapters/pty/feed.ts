@@ -20,7 +20,10 @@ export class PtyFeed implements PaneFeed {
   async capture(ids: string[]): Promise<PaneCapture> {
     const client = await this.connection.get();
     if (!client) return NOTHING;
-    const [listed, ...screens] = await Promise.all([client.request({ op: "list" }), ...ids.map((pane) => client.request({ op: "screen", pane }))]);
+    const [listed, ...screens] = await Promise.all([
+      client.request({ op: "list" }),
+      ...ids.map((pane) => client.request({ op: "screen", pane })),
+    ]);
     if (!listed?.ok || !listed.panes) return NOTHING;
     const captured = new Map<string, string>();
     screens.forEach((reply, index) => {
@@ -74,7 +77,12 @@ export class PtyFeed implements PaneFeed {
 /** A pty pane in the shape tmux panes are read in, so snapshots and the dashboard treat both alike. */
 export function toPaneInfo(pane: PtyPane): PaneInfo {
   return {
-    id: pane.id, pid: pane.pid, dead: pane.dead, deadStatus: pane.dead ? pane.exitCode : null, deadSignal: pane.exitSignal, deadAt: pane.exitedAt,
+    id: pane.id,
+    pid: pane.pid,
+    dead: pane.dead,
+    deadStatus: pane.dead ? pane.exitCode : null,
+    deadSignal: pane.exitSignal,
+    deadAt: pane.exitedAt,
     options: pane.options,
   };
 }

@@ -15,7 +15,8 @@ export class PtyFocus {
       if (!pane) throw new Error(`${agent} has no pane — is the org up?`);
       this.sizes.set(agent, { cols: pane.cols, rows: pane.rows });
     }
-    if (!(await this.feed.resize(agent, cols, rows))) throw new Error(`cannot resize ${agent}'s terminal to ${cols}×${rows}`);
+    if (!(await this.feed.resize(agent, cols, rows)))
+      throw new Error(`cannot resize ${agent}'s terminal to ${cols}×${rows}`);
   }
 
   screen(agent: string): ReturnType<PtyFeed["screen"]> {

@@ -43,7 +43,11 @@ export class PtyGrid implements PanesPort {
     const listed = await this.listPanes();
     return ids.map((id) => {
       const pane = listed.find((one) => one.id === id);
-      if (!pane) throw new OrgError(`the pty host started pane ${id} but does not list it — run \`org down\`, then \`org up\``, "pty");
+      if (!pane)
+        throw new OrgError(
+          `the pty host started pane ${id} but does not list it — run \`org down\`, then \`org up\``,
+          "pty",
+        );
       return pane;
     });
   }
@@ -97,7 +101,17 @@ export class PtyGrid implements PanesPort {
 
   addPanes(panes: PaneSpec[]): Promise<string[]> {
     if (panes.length === 0) return Promise.resolve([]);
-    return this.call((client) => client.open(panes.map((pane) => ({ argv: pane.argv, cwd: pane.cwd, env: pane.env ?? {}, options: pane.options, logFile: pane.logFile }))));
+    return this.call((client) =>
+      client.open(
+        panes.map((pane) => ({
+          argv: pane.argv,
+          cwd: pane.cwd,
+          env: pane.env ?? {},
+          options: pane.options,
+          logFile: pane.logFile,
+        })),
+      ),
+    );
   }
 
   killPanes(ids: string[]): Promise<void> {
@@ -124,7 +138,11 @@ export class PtyGrid implements PanesPort {
   private async startHost(): Promise<void> {
     const logFile = join(dirname(this.path), "pty-host.log");
     const log = openSync(logFile, "a");
-    const child = startChild([...this.orgArgv, "pty-host", "--socket", this.path], { detached: true, stdio: ["ignore", log, log], cwd: dirname(this.path) });
+    const child = startChild([...this.orgArgv, "pty-host", "--socket", this.path], {
+      detached: true,
+      stdio: ["ignore", log, log],
+      cwd: dirname(this.path),
+    });
     closeSync(log);
     child.unref();
     const deadline = Date.now() + START_TIMEOUT_MS;

@@ -65,7 +65,8 @@ async function loadNodePty(): Promise<PtyModule> {
     const mod = (await import("node-pty")) as PtyModule & { default?: PtyModule };
     return typeof mod.spawn === "function" ? mod : mod.default!;
   } catch (error) {
-    throw new OrgError(`node-pty cannot be loaded (${(error as Error).message.split("\n")[0]}) — run \`npm rebuild node-pty\`, or use tmux mode`, "pty");
+    throw new OrgError(`node-pty cannot be loaded (${(error as Error).message.split("\n")[0]}) — ` +
+      "run `npm rebuild node-pty`, or use tmux mode", "pty");
   }
 }
 
@@ -97,9 +98,11 @@ export class PtyHost implements PaneHost {
     if (this.closed) throw new OrgError("the pty host is shutting down", "pty");
     checkLaunch(spec);
     const id = `%${this.nextId++}`;
-    const term = new Terminal({ cols: this.opts.cols, rows: this.opts.rows, scrollback: this.opts.scrollback, allowProposedApi: true });
+    const term = new Terminal({ cols: this.opts.cols, rows: this.opts.rows, scrollback: this.opts.scrollback,
+      allowProposedApi: true });
     const log = spec.logFile ? openLog(spec.logFile) : undefined;
-    this.panes.set(id, this.spawn(id, { argv: spec.argv, cwd: spec.cwd, env: spec.env }, { ...spec.options }, term, log));
+    const launch = { argv: spec.argv, cwd: spec.cwd, env: spec.env };
+    this.panes.set(id, this.spawn(id, launch, { ...spec.options }, term, log));
     return id;
   }
 
@@ -127,7 +130,8 @@ export class PtyHost implements PaneHost {
     await this.stop(pane);
     if (this.closed || this.panes.get(id) !== pane) return;
     // The new program starts on a fresh line below what the old one left, with the modes of a fresh terminal, as tmux's
-    // respawn-pane gives it: a dead TUI's bracketed paste would otherwise wrap every paste in markers the new one shows as text.
+    // respawn-pane gives it: a dead TUI's bracketed paste would otherwise wrap every paste in markers the new one
+    // shows as text.
     pane.term.write(RESET_MODES);
     if (pane.term.buffer.active.cursorX > 0) pane.term.write("\r\n");
     this.panes.set(pane.id, this.spawn(pane.id, launch ?? pane.spec, pane.options, pane.term, pane.log));
@@ -144,7 +148,8 @@ export class PtyHost implements PaneHost {
   /** Typed keys (raw bytes, escape sequences included) to the pane's program. */
   write(ref: string, data: string): void {
     const pane = this.require(ref);
-    if (pane.dead) throw new OrgError(`${ref} is not running (exit ${pane.exitCode ?? pane.exitSignal}) — restart it first`, "pty");
+    if (pane.dead)
+      throw new OrgError(`${ref} is not running (exit ${pane.exitCode ?? pane.exitSignal}) — restart it first`, "pty");
     pane.pty.write(data);
   }
 
@@ -155,7 +160,8 @@ export class PtyHost implements PaneHost {
   paste(ref: string, text: string): void {
     const body = text.replace(/\r?\n/g, "\r");
     // An end marker inside would close the paste early and hand the rest to the program as keys.
-    this.write(ref, this.require(ref).term.modes.bracketedPasteMode ? `${PASTE_START}${body.replaceAll(PASTE_END, "")}${PASTE_END}` : body);
+    const bracketed = `${PASTE_START}${body.replaceAll(PASTE_END, "")}${PASTE_END}`;
+    this.write(ref, this.require(ref).term.modes.bracketedPasteMode ? bracketed : body);
   }
 
   resize(ref: string, cols: number, rows: number): void {
@@ -206,14 +212,18 @@ export class PtyHost implements PaneHost {
     await Promise.all([...this.panes.keys()].map((id) => this.remove(id)));
   }
 
-  private spawn(id: string, spec: PaneLaunch, options: Record<string, string>, term: Terminal, log: WriteStream | undefined): Pane {
+  private spawn(
+    id: string, spec: PaneLaunch, options: Record<string, string>, term: Terminal, log: WriteStream | undefined,
+  ): Pane {
     const [file, ...args] = spec.argv;
     // Like tmux's default-terminal inside our panes: programs see a colour terminal, not whatever ran the host.
     const env = { ...withoutTmux(process.env), ...spec.env, TERM: "xterm-256color" };
-    const pty = this.pty.spawn(file!, args, { name: "xterm-256color", cols: term.cols, rows: term.rows, cwd: spec.cwd, env });
+    const pty = this.pty.spawn(file!, args, { name: "xterm-256color", cols: term.cols, rows: term.rows,
+      cwd: spec.cwd, env });
     let resolveExit!: () => void;
     const exited = new Promise<void>((resolve) => (resolveExit = resolve));
-    const pane: Pane = { id, spec, options, term, log, pty, exited, dead: false, exitCode: null, exitSignal: null, exitedAt: null };
+    const pane: Pane = { id, spec, options, term, log, pty, exited,
+      dead: false, exitCode: null, exitSignal: null, exitedAt: null };
     pty.onData((data) => {
       term.write(data);
       log?.write(data);
@@ -249,8 +259,9 @@ export class PtyHost implements PaneHost {
 
   private describe(pane: Pane): PtyPane {
     return {
-      agent: pane.options["@org_agent"] ?? "", id: pane.id, pid: pane.pty.pid, dead: pane.dead, exitCode: pane.exitCode, exitSignal: pane.exitSignal,
-      exitedAt: pane.exitedAt, status: pane.options["@org_status"] ?? "", options: { ...pane.options }, cols: pane.term.cols, rows: pane.term.rows,
+      agent: pane.options["@org_agent"] ?? "", id: pane.id, pid: pane.pty.pid, dead: pane.dead, exitCode: pane.exitCode,
+      exitSignal: pane.exitSignal, exitedAt: pane.exitedAt, status: pane.options["@org_status"] ?? "",
+      options: { ...pane.options }, cols: pane.term.cols, rows: pane.term.rows,
     };
   }
 
@@ -283,6 +294,7 @@ function closeLog(stream: WriteStream): Promise<void> {
 
 function withoutTmux(env: NodeJS.ProcessEnv): Record<string, string> {
   const copy: Record<string, string> = {};
-  for (const [key, value] of Object.entries(env)) if (value !== undefined && key !== "TMUX" && key !== "TMUX_PANE") copy[key] = value;
+  for (const [key, value] of Object.entries(env))
+    if (value !== undefined && key !== "TMUX" && key !== "TMUX_PANE") copy[key] = value;
   return copy;
 }

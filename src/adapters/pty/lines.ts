@@ -1,6 +1,9 @@
 // Line framing of the pty host's socket, shared by host and clients; no zod here, so clients load fast.
 
-/** Longest request line the host reads (an open of 32 panes with their environments fits); a longer one is answered with an error and the connection closed. */
+/**
+ * Longest request line the host reads (an open of 32 panes with their environments
+ * fits); a longer one is answered with an error and the connection closed.
+ */
 export const MAX_REQUEST_BYTES = 1024 * 1024;
 /** Longest reply line a client reads: a screen of 500×300 cells with colour escapes fits. */
 export const MAX_REPLY_BYTES = 4 * 1024 * 1024;

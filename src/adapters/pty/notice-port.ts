@@ -18,7 +18,10 @@ export function openPtyNoticePort(path: string): NoticePort {
       const client = await connection.get();
       if (!client) return undefined;
       // One list for dead and label, one screen per pane: written at once, answered in order.
-      const [listed, ...screens] = await Promise.all([client.request({ op: "list" }), ...panes.map((pane) => client.request({ op: "screen", pane }))]);
+      const [listed, ...screens] = await Promise.all([
+        client.request({ op: "list" }),
+        ...panes.map((pane) => client.request({ op: "screen", pane })),
+      ]);
       if (!listed?.ok || !listed.panes) return undefined;
       const known = new Map(listed.panes.map((pane) => [pane.id, pane]));
       const looks = new Map<string, PaneText>();
@@ -26,7 +29,11 @@ export function openPtyNoticePort(path: string): NoticePort {
         const pane = known.get(id);
         const screen = screens[index];
         if (!pane || !screen?.ok || !screen.lines) return undefined;
-        looks.set(id, { text: `${screen.history},${screen.cursor.x},${screen.cursor.y}\n${screen.lines.join("\n")}`, dead: pane.dead, agent: pane.agent });
+        looks.set(id, {
+          text: `${screen.history},${screen.cursor.x},${screen.cursor.y}\n${screen.lines.join("\n")}`,
+          dead: pane.dead,
+          agent: pane.agent,
+        });
       }
       return looks;
     },

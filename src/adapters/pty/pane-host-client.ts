@@ -13,7 +13,17 @@ export class PtyPaneHost implements PaneHost {
     const client = await this.connection.get();
     const reply = client ? await client.request({ op: "list" }) : undefined;
     if (!reply?.ok || !reply.panes) return undefined;
-    return reply.panes.filter((pane) => pane.agent !== "").map(({ agent, id, pid, dead, exitCode, exitSignal, exitedAt }) => ({ agent, id, pid, dead, exitCode, exitSignal, exitedAt }));
+    return reply.panes
+      .filter((pane) => pane.agent !== "")
+      .map(({ agent, id, pid, dead, exitCode, exitSignal, exitedAt }) => ({
+        agent,
+        id,
+        pid,
+        dead,
+        exitCode,
+        exitSignal,
+        exitedAt,
+      }));
   }
 
   async respawn(id: string, launch: PaneLaunch): Promise<void> {

@@ -15,14 +15,26 @@ const launch = z.object({
   env: z.record(z.string().max(1000), text),
 }).strict();
 const labels = z.record(z.string().max(100), z.string().max(1000));
-const paneSpec = launch.extend({ options: labels.optional(), logFile: z.string().min(1).max(4096).optional() }).strict();
+const paneSpec = launch
+  .extend({ options: labels.optional(), logFile: z.string().min(1).max(4096).optional() })
+  .strict();
 
 const requestSchema = z.discriminatedUnion("op", [
   z.object({ id, op: z.literal("list") }).strict(),
   z.object({ id, op: z.literal("screen"), pane, attributes: z.boolean().optional() }).strict(),
   // paste: the data arrives as one paste, as tmux's paste-buffer -p sends it (bracketed when the program asked).
-  z.object({ id, op: z.literal("keys"), pane, data: z.string().min(1).max(MAX_KEYS), paste: z.boolean().optional() }).strict(),
-  z.object({ id, op: z.literal("resize"), pane, cols: z.number().int().min(2).max(500), rows: z.number().int().min(2).max(300) }).strict(),
+  z
+    .object({ id, op: z.literal("keys"), pane, data: z.string().min(1).max(MAX_KEYS), paste: z.boolean().optional() })
+    .strict(),
+  z
+    .object({
+      id,
+      op: z.literal("resize"),
+      pane,
+      cols: z.number().int().min(2).max(500),
+      rows: z.number().int().min(2).max(300),
+    })
+    .strict(),
   z.object({ id, op: z.literal("respawn"), pane, launch: launch.optional() }).strict(),
   z.object({ id, op: z.literal("open"), panes: z.array(paneSpec).min(1).max(256) }).strict(),
   z.object({ id, op: z.literal("kill"), panes: z.array(pane).min(1).max(256) }).strict(),
@@ -59,5 +71,9 @@ export function parseRequest(line: string): { request: PtyRequest } | { error: s
   const replyId = typeof raw === "number" || (typeof raw === "string" && raw.length <= 100) ? raw : undefined;
   const issue = parsed.error.issues[0]!;
   const where = issue.path.length > 0 ? `${issue.path.join(".")}: ` : "";
-  return { error: `bad request: ${where}${issue.message} — ops: list, screen(pane), keys(pane, data), resize(pane, cols, rows), respawn(pane, launch?), open(panes), kill(panes), options(pane, options), shutdown`, ...(replyId === undefined ? {} : { id: replyId }) };
+  return {
+    error: `bad request: ${where}${issue.message} — ops: list, screen(pane), keys(pane, data), ` +
+      "resize(pane, cols, rows), respawn(pane, launch?), open(panes), kill(panes), options(pane, options), shutdown",
+    ...(replyId === undefined ? {} : { id: replyId }),
+  };
 }

@@ -40,7 +40,9 @@ function renderStyledLine(line: Line, cols: number, scratch: Cell): string {
 }
 
 function isBlank(cell: Cell | undefined): boolean {
-  return !cell || ((cell.getChars() === "" || cell.getChars() === " ") && cell.isAttributeDefault() && !cell.isInverse());
+  return (
+    !cell || ((cell.getChars() === "" || cell.getChars() === " ") && cell.isAttributeDefault() && !cell.isInverse())
+  );
 }
 
 /** The SGR parameters of one cell, "0" for the default style. */

@@ -6,7 +6,11 @@ import { LineReader, MAX_REQUEST_BYTES } from "./lines.js";
 import { parseRequest, type PtyReply, type PtyRequest } from "./protocol.js";
 
 /** What the socket may ask of the host. */
-export type PtyControl = Pick<PtyHost, "listPanes" | "open" | "remove" | "setOptions" | "screen" | "cursor" | "history" | "write" | "paste" | "resize" | "respawn">;
+export type PtyControl = Pick<
+  PtyHost,
+  "listPanes" | "open" | "remove" | "setOptions" | "screen" | "cursor" | "history" | "write" | "paste" | "resize"
+  | "respawn"
+>;
 
 export interface PtyServer {
   readonly path: string;
@@ -22,12 +26,18 @@ const MAX_QUEUED_REQUESTS = 1000;
 
 /** Serves `host` on a unix socket only this user may open (mode 0600); a stale socket file is replaced. */
 export async function startPtyServer(host: PtyControl, path: string, onShutdown?: () => void): Promise<PtyServer> {
-  if (Buffer.byteLength(path) > MAX_SOCKET_PATH) throw new OrgError(`the pty socket path ${path} is longer than ${MAX_SOCKET_PATH} bytes — move the org to a shorter folder`, "pty");
+  if (Buffer.byteLength(path) > MAX_SOCKET_PATH)
+    throw new OrgError(
+      `the pty socket path ${path} is longer than ${MAX_SOCKET_PATH} bytes — move the org to a shorter folder`,
+      "pty",
+    );
   await removeStaleSocket(path);
   const clients = new Set<Socket>();
   const server = createServer((socket) => {
     if (clients.size >= MAX_CLIENTS) {
-      socket.end(`${JSON.stringify({ ok: false, error: `too many clients (${MAX_CLIENTS}) — close another org watch` })}\n`);
+      socket.end(
+        `${JSON.stringify({ ok: false, error: `too many clients (${MAX_CLIENTS}) — close another org watch` })}\n`,
+      );
       return;
     }
     clients.add(socket);
@@ -68,10 +78,16 @@ function serveConnection(host: PtyControl, socket: Socket, onShutdown: (() => vo
     const parsed = parseRequest(line);
     queue = queue.then(async () => {
       queued--;
-      if (!("request" in parsed)) return send({ ok: false, error: parsed.error, ...(parsed.id === undefined ? {} : { id: parsed.id }) });
+      if (!("request" in parsed))
+        return send({ ok: false, error: parsed.error, ...(parsed.id === undefined ? {} : { id: parsed.id }) });
       if (parsed.request.op !== "shutdown") return send(await answer(host, parsed.request));
       const id = parsed.request.id === undefined ? {} : { id: parsed.request.id };
-      if (!onShutdown) return send({ ...id, ok: false, error: "this pty host is not shut down over its socket — stop the process that runs it" });
+      if (!onShutdown)
+        return send({
+          ...id,
+          ok: false,
+          error: "this pty host is not shut down over its socket — stop the process that runs it",
+        });
       // Answered first: the caller then waits for the connection to close, which the shutdown does last.
       send({ ...id, ok: true });
       onShutdown();
@@ -92,7 +108,13 @@ export async function answer(host: PtyControl, request: Exclude<PtyRequest, { op
       case "list":
         return { ...id, ok: true, panes: await host.listPanes() };
       case "screen":
-        return { ...id, ok: true, lines: host.screen(request.pane, { attributes: request.attributes ?? false }), cursor: host.cursor(request.pane), history: host.history(request.pane) };
+        return {
+          ...id,
+          ok: true,
+          lines: host.screen(request.pane, { attributes: request.attributes ?? false }),
+          cursor: host.cursor(request.pane),
+          history: host.history(request.pane),
+        };
       case "keys":
         if (request.paste) host.paste(request.pane, request.data);
         else host.write(request.pane, request.data);

@@ -90,7 +90,9 @@ export class TmuxControl implements PaneFeed {
       }, this.replyTimeoutMs);
       this.pending = { expected: commands.length, blocks: [], error: undefined, resolve, timer };
       // A newline would end the command line early: no argument keeps one.
-      child.stdin!.write(`${commands.map((argv) => argv.map((arg) => quote(arg.replace(/\n/g, ""))).join(" ")).join(" ; ")}\n`);
+      child.stdin!.write(
+        `${commands.map((argv) => argv.map((arg) => quote(arg.replace(/\n/g, ""))).join(" ")).join(" ; ")}\n`,
+      );
     });
   }
 
@@ -98,7 +100,8 @@ export class TmuxControl implements PaneFeed {
     if (this.child) return this.child;
     // While the org is down, try again at most once a second rather than on every refresh.
     if (Date.now() - this.failedAt < RETRY_MS) return undefined;
-    const child = startChild(tmuxArgv(this.socket, ["-C", "attach-session", "-t", `=${this.session}`, "-f", "no-output,ignore-size"], { noStart: true }), {
+    const attach = ["-C", "attach-session", "-t", `=${this.session}`, "-f", "no-output,ignore-size"];
+    const child = startChild(tmuxArgv(this.socket, attach, { noStart: true }), {
       stdio: ["pipe", "pipe", "ignore"],
       env: { ...process.env, TMUX: "" },
     });

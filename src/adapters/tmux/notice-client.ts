@@ -6,9 +6,10 @@ const MARK = "\x1forg-pane";
 export const NOTICE_REPLY_TIMEOUT_MS = 5000;
 
 /**
- * The notifier's tmux operations on the org's private socket, over its own long-lived control-mode client instead of a
- * tmux process per command: looking at 32 panes twice a second, and typing within milliseconds of a message, would
- * otherwise fork all day. A look's text carries the scrollback length and cursor: a repeated line scrolls an unchanged screen.
+ * The notifier's tmux operations on the org's private socket, over its own long-lived control-mode client instead of
+ * a tmux process per command: looking at 32 panes twice a second, and typing within milliseconds of a message, would
+ * otherwise fork all day. A look's text carries the scrollback length and cursor: a repeated line scrolls an
+ * unchanged screen.
  */
 export function openTmuxNoticePort(control: TmuxControl, session: string): NoticePort {
   // One command line runs up to its first failure: any failure fails the whole operation, as it did command by command.
@@ -39,13 +40,21 @@ export function openTmuxNoticePort(control: TmuxControl, session: string): Notic
         // A pane that is gone is not listed, or its capture fails: either way, no look.
         if (!head || capture === undefined) return undefined;
         const [, , dead, position, agent] = head;
-        looks.set(pane, { text: `${position}\n${splitLines(capture).join("\n")}`, dead: dead === "1", agent: agent ?? "" });
+        looks.set(pane, {
+          text: `${position}\n${splitLines(capture).join("\n")}`,
+          dead: dead === "1",
+          agent: agent ?? "",
+        });
       }
       return looks;
     },
     async paste(pane, line, buffer) {
-      // -p pastes with bracketed-paste markers when the program asked for them, so a TUI sees one paste, not keystrokes.
-      return succeeds([["set-buffer", "-b", buffer, "--", line], ["paste-buffer", "-d", "-p", "-b", buffer, "-t", pane]]);
+      // -p pastes with bracketed-paste markers when the program
+      // asked for them, so a TUI sees one paste, not keystrokes.
+      return succeeds([
+        ["set-buffer", "-b", buffer, "--", line],
+        ["paste-buffer", "-d", "-p", "-b", buffer, "-t", pane],
+      ]);
     },
     async pressEnter(pane) {
       return succeeds([["send-keys", "-t", pane, "Enter"]]);

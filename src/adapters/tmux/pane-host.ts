@@ -42,7 +42,10 @@ export class TmuxPaneHost implements PaneHost {
     // A plain client, not a control-mode one: there wait-for does not hold its reply until the signal.
     this.change ??= this.startWaiter();
     let timer: NodeJS.Timeout | undefined;
-    const woke = await Promise.race([this.change.done, new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), wait)))]);
+    const woke = await Promise.race([
+      this.change.done,
+      new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), wait))),
+    ]);
     clearTimeout(timer);
     // A server that went away answers at once: wait out the period rather than spin; the next look says what is left.
     if (woke === "gone" && !this.closed) {
@@ -58,14 +61,26 @@ export class TmuxPaneHost implements PaneHost {
     if (!reply || reply.error !== undefined || reply.blocks.length <= hooks.length) return undefined;
     this.hooked = true;
     const panes = reply.blocks[hooks.length]!.split("\n").filter(Boolean).map(this.parsePane);
-    for (const pid of this.waitingSince.keys()) if (!panes.some((pane) => pane.pid === pid)) this.waitingSince.delete(pid);
+    for (const pid of this.waitingSince.keys())
+      if (!panes.some((pane) => pane.pid === pid)) this.waitingSince.delete(pid);
     return panes.flatMap((pane) => {
       const agent = pane.options["@org_agent"];
       if (!agent) return [];
       // tmux marks a pane dead when its terminal closes, maybe before the program has ended or been reaped: wait
       // for the status, but not forever.
       const dead = pane.dead && (pane.deadStatus !== null || Boolean(pane.deadSignal) || this.statusLost(pane.pid));
-      return [{ agent, id: pane.id, pid: pane.pid, dead, exitCode: dead ? pane.deadStatus : null, exitSignal: pane.deadSignal ?? null, exitedAt: pane.deadAt ?? null, logged: pane.piped ?? true }];
+      return [
+        {
+          agent,
+          id: pane.id,
+          pid: pane.pid,
+          dead,
+          exitCode: dead ? pane.deadStatus : null,
+          exitSignal: pane.deadSignal ?? null,
+          exitedAt: pane.deadAt ?? null,
+          logged: pane.piped ?? true,
+        },
+      ];
     });
   }
 
@@ -86,15 +101,21 @@ export class TmuxPaneHost implements PaneHost {
 
   async respawn(id: string, launch: PaneLaunch, logFile?: string): Promise<void> {
     // One command line: the pipe is there before the new program prints anything.
-    const reply = await this.control.run([respawnArgs(id, launch), ...(logFile ? [["pipe-pane", "-o", "-t", id, appendCommand(logFile)]] : [])]);
+    const reply = await this.control.run([
+      respawnArgs(id, launch),
+      ...(logFile ? [["pipe-pane", "-o", "-t", id, appendCommand(logFile)]] : []),
+    ]);
     if (!reply) throw new Error(`cannot respawn pane ${id}: tmux is not running`);
     if (reply.error !== undefined) throw new Error(`cannot respawn pane ${id}: ${reply.error}`);
   }
 
   async startLog(id: string, file: string, dead: boolean): Promise<void> {
     // tmux pipes no dead pane: its last screen is written once, and the respawn that revives it starts the pipe.
-    const reply = await this.control.run(dead ? [["capture-pane", "-p", "-J", "-S", "-", "-t", id]] : startLogArgs(this.socket, id, file));
-    if (!reply || reply.error !== undefined) throw new Error(`cannot log pane ${id}: ${reply?.error ?? "tmux is not running"}`);
+    const reply = await this.control.run(
+      dead ? [["capture-pane", "-p", "-J", "-S", "-", "-t", id]] : startLogArgs(this.socket, id, file),
+    );
+    if (!reply || reply.error !== undefined)
+      throw new Error(`cannot log pane ${id}: ${reply?.error ?? "tmux is not running"}`);
     // The dead-pane line sits at the screen's foot: the empty rows above it say nothing.
     if (dead) await appendLines(file, [reply.blocks[0]!.replace(/\n{3,}/g, "\n\n").replace(/\s+$/, "")]);
   }
@@ -106,7 +127,10 @@ export class TmuxPaneHost implements PaneHost {
   private startWaiter(): { child: ChildProcess; done: Promise<"changed" | "gone"> } {
     // A daemon killed with -9 leaves it blocked on the channel: the next daemon ends it by this record.
     const ticket = this.children?.announce("waiter", `tmux wait-for ${CHANGED} on ${this.socket}`, false);
-    const child = startChild(tmuxArgv(this.socket, ["wait-for", CHANGED], { noStart: true }), { stdio: "ignore", env: { ...process.env, TMUX: "", ...ticket?.env } });
+    const child = startChild(tmuxArgv(this.socket, ["wait-for", CHANGED], { noStart: true }), {
+      stdio: "ignore",
+      env: { ...process.env, TMUX: "", ...ticket?.env },
+    });
     ticket?.started(child.pid);
     const done = new Promise<"changed" | "gone">((resolve) => {
       child.on("error", () => resolve("gone"));

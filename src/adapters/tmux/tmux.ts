@@ -15,9 +15,14 @@ import { appendCommand, envArgs, quote, respawnArgs, tmuxArgv } from "./args.js"
 import { filterAgentEnv } from "../../domain/lifecycle/secrets.js";
 
 const OPTION_KEYS = ["@org_agent", "@org_role", "@org_gpu", "@org_status"] as const;
-const PANE_FORMAT = ["#{pane_id}", "#{pane_pid}", "#{pane_dead}", "#{pane_dead_status}", "#{pane_dead_signal}", "#{pane_dead_time}", "#{pane_pipe}", ...OPTION_KEYS.map((key) => `#{${key}}`)].join("\t");
+const PANE_FORMAT = [
+  "#{pane_id}", "#{pane_pid}", "#{pane_dead}", "#{pane_dead_status}", "#{pane_dead_signal}", "#{pane_dead_time}",
+  "#{pane_pipe}", ...OPTION_KEYS.map((key) => `#{${key}}`),
+].join("\t");
 
-const DEAD_PANE_FORMAT = "[org] #{@org_agent} #{?pane_dead_signal,killed by signal #{pane_dead_signal},exited with status #{pane_dead_status}} — #{@org_status}; see: org logs #{@org_agent}";
+const DEAD_PANE_FORMAT = "[org] #{@org_agent} " +
+  "#{?pane_dead_signal,killed by signal #{pane_dead_signal},exited with status #{pane_dead_status}} — " +
+  "#{@org_status}; see: org logs #{@org_agent}";
 
 // Labels live in pane options because agents overwrite pane titles with OSC 2.
 const BORDER_FORMAT = " #{?@org_agent,#{@org_agent} | #{@org_role} | gpu #{@org_gpu} | #{@org_status},org daemon} ";
@@ -36,7 +41,10 @@ function commonEnv(panes: PaneSpec[]): Record<string, string> {
   return Object.fromEntries(Object.entries(envs[0]!).filter(([key, value]) => envs.every((env) => env[key] === value)));
 }
 
-function withoutCommon(env: Record<string, string> | undefined, common: Record<string, string>): Record<string, string> {
+function withoutCommon(
+  env: Record<string, string> | undefined,
+  common: Record<string, string>,
+): Record<string, string> {
   return Object.fromEntries(Object.entries(env ?? {}).filter(([key]) => !(key in common)));
 }
 
@@ -70,9 +78,18 @@ export class Tmux implements PanesPort {
 
   private async tmux(args: string[], allowFailure = false, input?: string): Promise<string> {
     // The server keeps its first client's environment for every pane: it must never hold a secret.
-    const options = { timeoutMs: 10_000, env: filterAgentEnv(process.env), cleanEnv: true, ...(input === undefined ? {} : { input }) };
+    const options = {
+      timeoutMs: 10_000,
+      env: filterAgentEnv(process.env),
+      cleanEnv: true,
+      ...(input === undefined ? {} : { input }),
+    };
     const result = await this.runner.run(tmuxArgv(this.socket, args), options);
-    if (result.spawnError) throw new OrgError("tmux not found on PATH — install tmux ≥ 3.2 (apt-get install tmux), or run `org doctor`", "tmux");
+    if (result.spawnError)
+      throw new OrgError(
+        "tmux not found on PATH — install tmux ≥ 3.2 (apt-get install tmux), or run `org doctor`",
+        "tmux",
+      );
     if (result.exitCode !== 0 && !allowFailure) {
       throw new OrgError(`tmux ${args[0]} failed: ${result.stderr.trim() || `exit ${result.exitCode}`}`, "tmux");
     }
@@ -82,7 +99,8 @@ export class Tmux implements PanesPort {
   async isRunning(): Promise<boolean> {
     // No socket file, no server: `org up` of a stopped org asks no tmux process.
     if (!(await pathExists(socketPath(this.socket)))) return false;
-    const result = await this.runner.run(tmuxArgv(this.socket, ["has-session", "-t", `=${this.session}`]), { timeoutMs: 10_000 });
+    const argv = tmuxArgv(this.socket, ["has-session", "-t", `=${this.session}`]);
+    const result = await this.runner.run(argv, { timeoutMs: 10_000 });
     return result.exitCode === 0;
   }
 
@@ -110,9 +128,11 @@ export class Tmux implements PanesPort {
       const own = withoutCommon(pane.env, common);
       args.push(...create, "-c", pane.cwd, ...envArgs(own), ...pane.argv, ";");
       // new-session -e also sets the session's environment: the first pane's own variables must not reach the rest.
-      if (index === 0) for (const key of Object.keys(own)) args.push("set-environment", "-t", this.session, "-u", key, ";");
+      if (index === 0)
+        for (const key of Object.keys(own)) args.push("set-environment", "-t", this.session, "-u", key, ";");
       for (const [key, value] of Object.entries(pane.options)) args.push("set-option", "-p", key, value, ";");
-      // Agent panes are logged by the daemon's supervisor (startLog): a logger process per pane would double the grid's time.
+      // Agent panes are logged by the daemon's supervisor (startLog):
+      // a logger process per pane would double the grid's time.
       if (!isAgentPane(pane)) args.push("pipe-pane", "-o", appendCommand(pane.logFile), ";");
       if (index > 0) args.push("select-layout", "-t", `${this.session}:org`, "tiled", ";");
     });
@@ -126,7 +146,12 @@ export class Tmux implements PanesPort {
     );
     const printed = await this.runCommands([...chunks, args]);
     const listed = await this.listByLabel(panes, printed);
-    if (listed.some((pane) => pane === undefined)) throw new OrgError(`tmux built the grid on socket ${this.socket} but lists only some of its panes — run \`org down\`, then \`org up\``, "tmux");
+    if (listed.some((pane) => pane === undefined))
+      throw new OrgError(
+        `tmux built the grid on socket ${this.socket} but lists only some of its panes — ` +
+          "run `org down`, then `org up`",
+        "tmux",
+      );
     return listed as PaneInfo[];
   }
 
@@ -167,7 +192,8 @@ export class Tmux implements PanesPort {
 
   /** The notifier's looks and typing, over a control-mode client of its own. */
   openNoticePort(): NoticePort {
-    return openTmuxNoticePort(new TmuxControl(this.socket, this.session, parsePaneLine, PANE_FORMAT, NOTICE_REPLY_TIMEOUT_MS), this.session);
+    const control = new TmuxControl(this.socket, this.session, parsePaneLine, PANE_FORMAT, NOTICE_REPLY_TIMEOUT_MS);
+    return openTmuxNoticePort(control, this.session);
   }
 
   openPaneHost(children?: ChildTracker): PaneHost {
@@ -177,7 +203,10 @@ export class Tmux implements PanesPort {
   async addPanes(panes: PaneSpec[]): Promise<string[]> {
     if (panes.length === 0) return [];
     const window = `${this.session}:org`;
-    const listed = (await this.tmux(["list-panes", "-t", window, "-F", "#{pane_id} #{pane_active}"])).split("\n").filter(Boolean).map((line) => line.split(" "));
+    const listed = (await this.tmux(["list-panes", "-t", window, "-F", "#{pane_id} #{pane_active}"]))
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => line.split(" "));
     const last = listed.at(-1)?.[0];
     if (!last) throw new OrgError(`tmux window ${window} has no pane — restart the org: org down && org up`, "tmux");
     const active = listed.find(([, flag]) => flag === "1")?.[0] ?? last;
@@ -205,7 +234,11 @@ export class Tmux implements PanesPort {
   async setPaneOptions(pane: string, options: Record<string, string>): Promise<void> {
     const entries = Object.entries(options);
     if (entries.length === 0) return;
-    await this.tmux(entries.flatMap(([key, value], index) => [...(index > 0 ? [";"] : []), "set-option", "-p", "-t", pane, key, value]));
+    await this.tmux(
+      entries.flatMap(([key, value], index) => [
+        ...(index > 0 ? [";"] : []), "set-option", "-p", "-t", pane, key, value,
+      ]),
+    );
   }
 
   async retile(): Promise<void> {
@@ -254,7 +287,8 @@ function parsePaneLine(line: string): PaneInfo {
   });
   return {
     id: id!, pid: Number(pid), dead: dead === "1", deadStatus: deadStatus ? Number(deadStatus) : null,
-    deadSignal: deadSignal ? signalName(deadSignal) : null, deadAt: deadTime && deadTime !== "0" ? Number(deadTime) * 1000 : null, piped: pipe === "1", options,
+    deadSignal: deadSignal ? signalName(deadSignal) : null,
+    deadAt: deadTime && deadTime !== "0" ? Number(deadTime) * 1000 : null, piped: pipe === "1", options,
   };
 }
 

@@ -30,14 +30,35 @@ export async function cancelQueued(input: {
       kept.push(request);
       continue;
     }
-    const why = `the org stopped (${reason}) — raise the limit in org.yaml, or \`org up --resume\`; the commit is judged then`;
+    const why = `the org stopped (${reason}) — raise the limit in org.yaml, or \`org up --resume\`; ` +
+      `the commit is judged then`;
     // Answered like a verdict, before the request goes: `org submit` and `org wait` would otherwise wait for ever.
-    const answer: CancelledFile = { id: request.id, commit: request.commit, description: request.description, cancelled: why };
-    for (const id of [request.id, ...input.aliases(request.id)]) await writeVerdictFile(input.journal, paths.state, { ...answer, id });
-    if (request.reply === "message") await input.port.appendInbox(request.agent, `## cancelled ${request.commit.slice(0, 7)}\n${describeCancel(answer)}`, { experiment: request.id, notify: "always" });
+    const answer: CancelledFile = {
+      id: request.id,
+      commit: request.commit,
+      description: request.description,
+      cancelled: why,
+    };
+    for (const id of [request.id, ...input.aliases(request.id)])
+      await writeVerdictFile(input.journal, paths.state, { ...answer, id });
+    if (request.reply === "message")
+      await input.port.appendInbox(
+        request.agent,
+        `## cancelled ${request.commit.slice(0, 7)}\n${describeCancel(answer)}`,
+        { experiment: request.id, notify: "always" },
+      );
     await removeFromQueue(paths.state, request.id);
-    const title = `${request.agent} ${request.commit.slice(0, 7)} ${request.kind === "baseline" ? "baseline" : request.description.replace(/\s+/g, " ").slice(0, 120)}`;
-    await appendLines(paths.log, [formatLogEntry({ date: input.now, op: "cancel", title, body: `not run: the org stopped (${reason}); its request was removed — raise the limit in org.yaml and the commit is judged` })]);
+    const title = `${request.agent} ${request.commit.slice(0, 7)} ` +
+      `${request.kind === "baseline" ? "baseline" : request.description.replace(/\s+/g, " ").slice(0, 120)}`;
+    await appendLines(paths.log, [
+      formatLogEntry({
+        date: input.now,
+        op: "cancel",
+        title,
+        body: `not run: the org stopped (${reason}); its request was removed — ` +
+          `raise the limit in org.yaml and the commit is judged`,
+      }),
+    ]);
     input.log(`stop: cancelled ${request.id}: the org stopped (${reason})`);
   }
   return kept;

@@ -37,7 +37,9 @@ export class VerifierHandle {
     return this.current !== undefined || this.swapping !== undefined;
   }
 
-  /** What one agent may have queued, under the verify section the verifier judges by; submits read it from daemon.json. */
+  /**
+   * What one agent may have queued, under the verify section the verifier judges by; submits read it from daemon.json.
+   */
   get queuePerAgent(): number | undefined {
     return this.verify?.queue_per_agent;
   }
@@ -79,10 +81,16 @@ export class VerifierHandle {
     const verify = JSON.stringify(withoutGpus(config.verify)) ?? "";
     if (verify !== (JSON.stringify(withoutGpus(this.verify)) ?? "") && verify !== this.warned) {
       this.warned = verify;
-      this.say("org.yaml's verify section changed: the verifier keeps judging as it started — `org down && org up` applies it");
+      this.say(
+        "org.yaml's verify section changed: the verifier keeps judging as it started — `org down && org up` applies it",
+      );
     }
     if (!this.verify) return;
-    const key = JSON.stringify([record.agents.map(({ name, branch, worktree, gpu }) => [name, branch, worktree, gpu]), Object.entries(config.roles).map(([role, spec]) => [role, spec.edits]), record.pool]);
+    const key = JSON.stringify([
+      record.agents.map(({ name, branch, worktree, gpu }) => [name, branch, worktree, gpu]),
+      Object.entries(config.roles).map(([role, spec]) => [role, spec.edits]),
+      record.pool,
+    ]);
     if (key === this.key) return;
     this.key = key;
     const next = { ...config, verify: this.verify };

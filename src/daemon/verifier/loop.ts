@@ -67,11 +67,13 @@ export class VerifierLoop {
     private readonly holdRuns: () => Promise<string | undefined> = async () => undefined,
   ) {
     this.pool = new PoolKeeper(record.pool, port, log, probe);
-    this.port = record.pool && probe ? watchPoolGpus(port, probe, (gpu, reason) => this.pool.dropGpu(gpu, reason)) : port;
+    const dropGpu = (gpu: number, reason: string) => this.pool.dropGpu(gpu, reason);
+    this.port = record.pool && probe ? watchPoolGpus(port, probe, dropGpu) : port;
     this.paths = orgPaths(record.root);
     this.agents = new Map(record.agents.map((agent) => [agent.name, agent]));
     this.heads = new OrgHeadsReader(record, this.agents);
-    this.guard = new VerifierGuard({ record, journal: this.journal, port: this.port, say: log, messages: config.messages });
+    const messages = config.messages;
+    this.guard = new VerifierGuard({ record, journal: this.journal, port: this.port, say: log, messages });
     this.tried = new TriedMemory({ state: this.paths.state, base: record.baseCommit, verify: config.verify!, log });
     this.stacks = new StackRunner(record, config, this.port, log, { journal: this.journal, guard: this.guard });
     this.ablations = new AblationRunner(record, config, this.port, log, { journal: this.journal, guard: this.guard });
@@ -85,17 +87,21 @@ export class VerifierLoop {
     await this.pool.checkOnce();
     const listing = await this.heads.read(now.getTime());
     // Before anything is judged: the record is the verifier's, and the org best where it put it.
-    await this.guard.check(listing.best).catch((error: Error) => this.log(`verifier: checking the journal: ${error.message}`));
+    await this.guard.check(listing.best)
+      .catch((error: Error) => this.log(`verifier: checking the journal: ${error.message}`));
     // Once per loop: a reload that changes the agents starts a new loop, and so rewrites it.
-    if (!this.capacityWritten) await writeCapacity(this.paths.state, listCapacity(this.record.agents, verify.parallel, this.record.pool));
+    const capacity = () => listCapacity(this.record.agents, verify.parallel, this.record.pool);
+    if (!this.capacityWritten) await writeCapacity(this.paths.state, capacity());
     this.capacityWritten = true;
     const running = () => [...this.running.values()].map((run) => run.request);
     const pending = await readQueue(this.paths.state, this.agents, running, this.aliases);
+    const unfinished = () => pending.filter((request) => !this.finished.has(request.id));
     const stop = await readStopFile(this.paths.state);
     // Stopped by a GPU-hour or cost limit: nothing new is queued or started, confirmations excepted.
     if (stop?.kind === "stop" && stop.cancel) {
       const kept = await cancelQueued({
-        pending, keep: (request) => this.running.has(request.id) || this.finished.has(request.id), aliases: (id) => this.aliases.get(id) ?? [],
+        pending, keep: (request) => this.running.has(request.id) || this.finished.has(request.id),
+        aliases: (id) => this.aliases.get(id) ?? [],
         reason: stop.reason, now, paths: this.paths, journal: this.journal, port: this.port, log: this.log,
       });
       return this.startWhenRoom(kept, verify.parallel);
@@ -104,11 +110,12 @@ export class VerifierLoop {
     const ledgers = new Map<string, AgentLedger>();
     for (const agent of this.record.agents) {
       // Busy is checked before the ledger is read: with no run in flight the ledger cannot change under us.
-      const mine = [...pending.filter((request) => !this.finished.has(request.id)), ...[...this.running.values()].map((run) => run.request)].filter((request) => request.agent === agent.name);
+      const mine = [...unfinished(), ...running()].filter((request) => request.agent === agent.name);
       if (mine.length > 0) {
         queuedAgents.add(agent.name);
         // A submit that beat the first tick still waits for its agent's baseline, which pickNext runs first.
-        if (!mine.some((request) => request.kind === "baseline") && !(await hasLedger(this.paths.state, agent.name))) pending.push(await this.enqueueBaseline(agent.name, now));
+        const baselined = mine.some((request) => request.kind === "baseline");
+        if (!baselined && !(await hasLedger(this.paths.state, agent.name))) pending.push(await this.enqueueBaseline(agent.name, now));
         continue;
       }
       const ledger = await readLedger(this.paths.state, agent.name);
@@ -124,17 +131,23 @@ export class VerifierLoop {
     const { heads, subjects, fresh } = listing;
     // Reused from a look moments ago, the heads may predate a move: plain commits are sought in the next fresh one.
     if (!fresh) return this.startWhenRoom(pending, verify.parallel);
-    // A head counts once it stood a tick period, not two looks (ms apart when the queue wakes the loop): `org submit` gets there first.
-    const stable = new Map([...heads].filter(([agent, head]) => this.seenHeads.get(agent)?.head === head && now.getTime() - this.seenHeads.get(agent)!.since >= HEAD_SETTLE_MS));
-    for (const [agent, head] of heads) if (head && this.seenHeads.get(agent)?.head !== head) this.seenHeads.set(agent, { head, since: now.getTime() });
-    for (const request of detectNewCommits({ heads: stable, ledgers, queuedAgents, now, subjects })) pending.push(await this.enqueue(request));
+    // A head counts once it stood a tick period, not two looks (ms apart when the queue wakes the loop):
+    // `org submit` gets there first.
+    const settled = ([agent, head]: [string, string | null]) =>
+      this.seenHeads.get(agent)?.head === head && now.getTime() - this.seenHeads.get(agent)!.since >= HEAD_SETTLE_MS;
+    const stable = new Map([...heads].filter(settled));
+    for (const [agent, head] of heads)
+      if (head && this.seenHeads.get(agent)?.head !== head) this.seenHeads.set(agent, { head, since: now.getTime() });
+    const found = detectNewCommits({ heads: stable, ledgers, queuedAgents, now, subjects });
+    for (const request of found) pending.push(await this.enqueue(request));
     await this.startWhenRoom(pending, verify.parallel);
   }
 
   // holdRuns says why no run may start (the disk below sandbox.disk.floor): the queue stays, a later look starts it.
   private async startWhenRoom(pending: ExperimentRequest[], cpuSlots: number): Promise<void> {
     this.ready = pending;
-    if (!(await this.holdRuns()) && this.draining === 0 && !this.abort.signal.aborted) this.startRuns(pending, cpuSlots);
+    if (!(await this.holdRuns()) && this.draining === 0 && !this.abort.signal.aborted)
+      this.startRuns(pending, cpuSlots);
   }
 
   /** Start whatever slots allow. */
@@ -249,7 +262,8 @@ export class VerifierLoop {
         const text = formatVerdictMessage({ id: request.id, outcome: rest, best: next.best }, readMessageSettings(this.config).max_bytes);
         await this.port.appendInbox(agent.name, text, { experiment: request.id, notify: "always" });
       }
-      this.log(`${outcome.verdict.reason} [${agent.name} ${request.commit.slice(0, 7)}, ${outcome.seconds.toFixed(1)}s]`);
+      this.log(`${outcome.verdict.reason} [${agent.name} ${request.commit.slice(0, 7)}, ` +
+        `${outcome.seconds.toFixed(1)}s]`);
       await removeFromQueue(this.paths.state, request.id);
       this.finished.add(request.id);
     } catch (error) {
@@ -263,7 +277,8 @@ export class VerifierLoop {
       this.tried.release(submitted.id);
       this.running.delete(submitted.id);
       // Only after a verdict: a request that failed waits for the next look rather than retry at once, in a loop.
-      if (this.finished.has(submitted.id)) void this.startNext().catch((error: Error) => this.log(`verifier: ${error.message}`));
+      if (this.finished.has(submitted.id))
+        void this.startNext().catch((error: Error) => this.log(`verifier: ${error.message}`));
     }
   }
 
@@ -274,7 +289,8 @@ export class VerifierLoop {
   }
 
   private enqueueBaseline(agent: string, now: Date): Promise<ExperimentRequest> {
-    return this.enqueue({ id: requestId(now, agent, "baseline"), agent, commit: this.record.baseCommit, description: "baseline", kind: "baseline", submittedAt: now.toISOString() });
+    return this.enqueue({ id: requestId(now, agent, "baseline"), agent, commit: this.record.baseCommit,
+      description: "baseline", kind: "baseline", submittedAt: now.toISOString() });
   }
 
   private async enqueue(request: ExperimentRequest): Promise<ExperimentRequest> {

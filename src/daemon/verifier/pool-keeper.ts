@@ -46,8 +46,13 @@ export class PoolKeeper {
   async dropGpu(gpu: number, reason: string): Promise<void> {
     this.lost.add(gpu);
     const left = (this.gpus ?? []).filter((index) => !this.lost.has(index));
-    const body = `${reason}; ${left.length > 0 ? `runs go on on gpu ${left.join(", ")}` : "no GPU is left: runs wait until `org down && org up`"}`;
+    const next = left.length > 0
+      ? `runs go on on gpu ${left.join(", ")}`
+      : "no GPU is left: runs wait until `org down && org up`";
+    const body = `${reason}; ${next}`;
     this.log(`verifier: gpu ${gpu} left the pool: ${body}`);
-    await this.port.appendLog(formatLogEntry({ date: new Date(), op: "pool", title: `gpu ${gpu} left the pool`, body }));
+    await this.port.appendLog(
+      formatLogEntry({ date: new Date(), op: "pool", title: `gpu ${gpu} left the pool`, body }),
+    );
   }
 }

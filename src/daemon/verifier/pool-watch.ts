@@ -8,7 +8,11 @@ import { appendLines } from "../../adapters/fs/files.js";
  * a crash for that reason (said in its log too), and `onGone` takes the GPU out of the pool. Asked only on a
  * failure, so a healthy pool costs no probe.
  */
-export function watchPoolGpus(port: VerifierPort, probe: GpuProbe, onGone: (gpu: number, reason: string) => Promise<void>): VerifierPort {
+export function watchPoolGpus(
+  port: VerifierPort,
+  probe: GpuProbe,
+  onGone: (gpu: number, reason: string) => Promise<void>,
+): VerifierPort {
   return {
     ...port,
     async runCommand(argv, options) {

@@ -17,7 +17,14 @@ import { JournalStore } from "../../adapters/store/journal-store.js";
 const VERIFY_MS = 2000;
 
 /** The verifier as a service: it judges the queue every VERIFY_MS, and at once when a submit lands in it. */
-export function defineVerifier(opts: { paths: OrgPaths; record: OrgRecord; children: ChildRecords; gpus: GpuProbe; readConfig: () => Promise<ReadConfigResult>; firstRead: () => Promise<ReadConfigResult>; say: (line: string) => void;
+export function defineVerifier(opts: {
+  paths: OrgPaths;
+  record: OrgRecord;
+  children: ChildRecords;
+  gpus: GpuProbe;
+  readConfig: () => Promise<ReadConfigResult>;
+  firstRead: () => Promise<ReadConfigResult>;
+  say: (line: string) => void;
   /** Why no verify run may start now (the disk is below its floor), or undefined. */
   holdRuns?: () => Promise<string | undefined>;
 }): { service: Service; queuePerAgent: () => number | undefined; judgedVerify: VerifierHandle["judgedVerify"] } {
@@ -27,7 +34,10 @@ export function defineVerifier(opts: { paths: OrgPaths; record: OrgRecord; child
   // A reload that changes the agents hands the verifier a new org: the handle swaps loops between runs.
   const verifier = new VerifierHandle(paths, (next, config) => {
     // Under Slurm a pool run is a job of its own; the GPU inventory it would check is the cluster's, not this host's.
-    const slurmPool = next.pool && config.backend === "slurm" ? { org: next.name, settings: config.slurm ?? SlurmSchema.parse({}) } : undefined;
+    const slurmPool =
+      next.pool && config.backend === "slurm"
+        ? { org: next.name, settings: config.slurm ?? SlurmSchema.parse({}) }
+        : undefined;
     // Decided once, at the loop's first run, as org up decided the agents' sandbox.
     let sandbox: ReturnType<typeof findVerifySandbox> | undefined;
     const port = tracePort(createVerifierPort({
@@ -45,7 +55,8 @@ export function defineVerifier(opts: { paths: OrgPaths; record: OrgRecord; child
     open: async () => {
       const read = await opts.firstRead();
       await verifier.begin(opts.record, "loaded" in read ? read.loaded.config : undefined);
-      if ("problems" in read) say(`org.yaml has problems; the verifier is off until they are fixed:\n${read.problems.join("\n")}`);
+      if ("problems" in read)
+        say(`org.yaml has problems; the verifier is off until they are fixed:\n${read.problems.join("\n")}`);
       else if (!verifier.active) say("no verify section in org.yaml: experiments are not judged");
       await prepareQueue(paths.state);
     },

@@ -14,7 +14,10 @@ import { filterOwnHalf } from "../../domain/config-versions/ab-run-record.js";
 import { verifierStorePaths } from "../../domain/paths.js";
 import { hasGates } from "../../domain/experiments/gates.js";
 
-/** What the verifier does with a candidate, given the ledger: run it, answer it without a run, or hold it behind its twin. */
+/**
+ * What the verifier does with a candidate, given the ledger:
+ * run it, answer it without a run, or hold it behind its twin.
+ */
 export type TriedPlan =
   | { kind: "skip"; reason: string }
   | { kind: "run"; change?: ChangeKey; lines?: DiffLines; patch?: KnownPatch }
@@ -23,7 +26,10 @@ export type TriedPlan =
 
 type Log = (line: string) => void;
 
-/** The verifier's memory of every judged change (state/tried.jsonl): answers from it, holds twins, records each verdict once. */
+/**
+ * The verifier's memory of every judged change (state/tried.jsonl):
+ * answers from it, holds twins, records each verdict once.
+ */
 export class TriedMemory {
   // The same change on the same tree in flight: the request judging it, and who waits on it.
   private readonly claims = new Map<string, { id: string; commit: string; done: Promise<void>; finish: () => void }>();
@@ -34,16 +40,27 @@ export class TriedMemory {
   constructor(private readonly opts: { state: string; base: string; verify: VerifyConfig; log: Log }) {}
 
   /**
-   * Before a candidate runs: a change already judged on this tree, or none at all, is answered from the ledger without a run.
-   * An answer's results row is written here, before any reset, so a daemon killed after it answers the request the same.
+   * Before a candidate runs: a change already judged on this tree, or none at all, is answered from the ledger without
+   * a run. An answer's results row is written here, before any reset, so a daemon killed after it answers the request
+   * the same.
    */
-  async plan(input: { request: ExperimentRequest; ledger: AgentLedger; recorded?: ResultRow; gpu: number | null; port: VerifierPort; program?: string; sigma?: number }): Promise<TriedPlan> {
+  async plan(input: {
+    request: ExperimentRequest;
+    ledger: AgentLedger;
+    recorded?: ResultRow;
+    gpu: number | null;
+    port: VerifierPort;
+    program?: string;
+    sigma?: number;
+  }): Promise<TriedPlan> {
     const { request, ledger, recorded } = input;
-    if ((await this.read()).some((entry) => entry.commit === request.commit && entry.agent === request.agent)) return { kind: "skip", reason: "in the ledger already" };
+    if ((await this.read()).some((entry) => entry.commit === request.commit && entry.agent === request.agent))
+      return { kind: "skip", reason: "in the ledger already" };
     // Nothing is tried on a broken base.
     if (ledger.baselineCrash !== undefined) return { kind: "skip", reason: "not run: the baseline crashed" };
     const against = ledger.best?.commit ?? this.opts.base;
-    // A conflicting rebase has no change of its own, and a best answered from its row is no change: tried, never an answer.
+    // A conflicting rebase has no change of its own, and a best
+    // answered from its row is no change: tried, never an answer.
     if (request.rebased?.kind === "conflict" || against === request.commit) return { kind: "run" };
     // From the verifier's own store, where the loop took both: a diff in the shared one could pass for another's.
     const change = await readChange(verifierStorePaths(this.opts.state).repo, against, request.commit);
@@ -57,8 +74,15 @@ export class TriedMemory {
     }
     // Read after the claim: a twin that finished while the diff was read is in the ledger by now.
     const decision = decideTried({
-      commit: request.commit, agent: request.agent, description: request.description, change, entries: answers ? filterOwnHalf(run, request.agent, await this.read()) : [], best: ledger.best,
-      metricName: this.opts.verify.metric.name, goal: this.opts.verify.metric.goal, ...(recorded ? { recordedAt: recorded.time } : {}),
+      commit: request.commit,
+      agent: request.agent,
+      description: request.description,
+      change,
+      entries: answers ? filterOwnHalf(run, request.agent, await this.read()) : [],
+      best: ledger.best,
+      metricName: this.opts.verify.metric.name,
+      goal: this.opts.verify.metric.goal,
+      ...(recorded ? { recordedAt: recorded.time } : {}),
       ...(input.sigma !== undefined ? { noise: this.opts.verify.keep.k * input.sigma } : {}),
     });
     // The lines it adds from the best, as the row counts them: counted already, from the key's diff.
@@ -71,11 +95,21 @@ export class TriedMemory {
     const { commit, agent } = request;
     const answered = buildAnsweredRow({ commit, agent, gpu: input.gpu, decision, time, extras, gates });
     const row = recorded ?? { ...answered, ...(input.program ? { program: input.program } : {}) };
-    if (!recorded) await input.port.appendResult(formatHeader(this.opts.verify.metric.name, extras, gates), formatRow(row));
-    return { kind: "answer", verdict: decision.verdict, row, ...(key ? { change: key } : {}), ...(decision.original ? { original: decision.original } : {}) };
+    if (!recorded)
+      await input.port.appendResult(formatHeader(this.opts.verify.metric.name, extras, gates), formatRow(row));
+    return {
+      kind: "answer",
+      verdict: decision.verdict,
+      row,
+      ...(key ? { change: key } : {}),
+      ...(decision.original ? { original: decision.original } : {}),
+    };
   }
 
-  /** The verdict's entry, before the agent's ledger moves its best: a daemon killed in between computes it on the same tree. */
+  /**
+   * The verdict's entry, before the agent's ledger moves its best:
+   * a daemon killed in between computes it on the same tree.
+   */
   async record(plan: TriedPlan, outcome: ExperimentOutcome, recorded?: ResultRow): Promise<void> {
     if (plan.kind === "skip" || plan.kind === "hold") return;
     const { request, verdict } = outcome;
@@ -84,15 +118,35 @@ export class TriedMemory {
     const measured = status === "keep" || status === "discard";
     const original = answer?.original && originalOf(answer.original);
     await appendTriedEntry(this.opts.state, {
-      commit: request.commit, agent: request.agent, description: answer?.row.description ?? request.description, status,
-      ...(measured && outcome.metric !== undefined ? { metric: outcome.metric } : {}), ...("delta" in verdict ? { delta: verdict.delta } : {}),
-      reason: verdict.reason, ...(verdict.kind === "fail" ? { gate: verdict.gate } : {}), seconds: outcome.seconds, time: (answer?.row ?? recorded)?.time ?? new Date().toISOString(),
+      commit: request.commit,
+      agent: request.agent,
+      description: answer?.row.description ?? request.description,
+      status,
+      ...(measured && outcome.metric !== undefined ? { metric: outcome.metric } : {}),
+      ...("delta" in verdict ? { delta: verdict.delta } : {}),
+      reason: verdict.reason,
+      ...(verdict.kind === "fail" ? { gate: verdict.gate } : {}),
+      seconds: outcome.seconds,
+      time: (answer?.row ?? recorded)?.time ?? new Date().toISOString(),
       ...(plan.change ? { change: plan.change } : {}),
-      ...(original ? { duplicateOf: { commit: original.commit, agent: original.agent, status: original.status, description: original.description, seconds: original.seconds, ...(original.gate ? { gate: original.gate } : {}) } } : {}),
+      ...(original
+        ? {
+            duplicateOf: {
+              commit: original.commit,
+              agent: original.agent,
+              status: original.status,
+              description: original.description,
+              seconds: original.seconds,
+              ...(original.gate ? { gate: original.gate } : {}),
+            },
+          }
+        : {}),
     });
   }
 
-  /** Whether the agent's next request waits: its candidate is held behind the same change in flight for another agent. */
+  /**
+   * Whether the agent's next request waits: its candidate is held behind the same change in flight for another agent.
+   */
   holds(agent: string): boolean {
     return this.held.has(agent);
   }
@@ -113,7 +167,10 @@ export class TriedMemory {
     if (current && current.id !== request.id) {
       this.held.add(request.agent);
       void current.done.then(() => this.held.delete(request.agent));
-      this.opts.log(`${request.agent} ${request.commit.slice(0, 7)} is the same change as ${current.commit.slice(0, 7)}, running now: held until its verdict answers it`);
+      this.opts.log(
+        `${request.agent} ${request.commit.slice(0, 7)} is the same change as ${current.commit.slice(0, 7)}, ` +
+          `running now: held until its verdict answers it`,
+      );
       return { kind: "hold", twin: current.commit };
     }
     let finish = () => {};

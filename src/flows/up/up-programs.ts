@@ -1,4 +1,5 @@
-// What `org up` starts and records as the org starts: org.yaml's program, or with --ab both programs, checked and merged first.
+// What `org up` starts and records as the org starts: org.yaml's
+// program, or with --ab both programs, checked and merged first.
 import { orgPaths } from "../../domain/paths.js";
 import type { AbRun } from "../../domain/config-versions/ab-run-record.js";
 import type { LoadedConfig } from "../../domain/config/index.js";
@@ -8,9 +9,13 @@ import { readProgramContent, recordProgram, recordSideProgram } from "../../adap
 import { createWorld } from "../../adapters/real-world.js";
 import { readAndLoadConfig } from "../../adapters/store/config-file.js";
 
-export type UpPrograms = { loaded: LoadedConfig; record: (at: Date) => Promise<string | undefined> } | { problems: string[] };
+export type UpPrograms =
+  { loaded: LoadedConfig; record: (at: Date) => Promise<string | undefined> } | { problems: string[] };
 
-/** org.yaml, or with `ab` both programs; `record` saves the version(s) run and says, for an A/B run, which agents run which. */
+/**
+ * org.yaml, or with `ab` both programs; `record` saves the
+ * version(s) run and says, for an A/B run, which agents run which.
+ */
 export async function prepareUp(root: string, ab: string | undefined, now: Date | undefined): Promise<UpPrograms> {
   if (ab !== undefined) return prepareAbUp(root, ab, now);
   const read = await readAndLoadConfig({ cwd: root, now });
@@ -30,17 +35,32 @@ export async function prepareUp(root: string, ab: string | undefined, now: Date 
 async function prepareAbUp(root: string, other: string, now: Date | undefined): Promise<UpPrograms> {
   const record = await readOptionalRecord(root).catch(() => undefined);
   if (record && (await createWorld().panes(record.socket, record.session).isRunning())) {
-    return { problems: [`--ab ${other}: org ${record.name} is already running — an A/B run starts both halves together on the same hours: \`org down\` first, then \`org up --ab ${other}\``] };
+    return {
+      problems: [
+        `--ab ${other}: org ${record.name} is already running — ` +
+          `an A/B run starts both halves together on the same hours: \`org down\` first, then \`org up --ab ${other}\``,
+      ],
+    };
   }
   const read = await loadAbPrograms(root, other, now);
   if ("problems" in read) return read;
   const [a, b] = await Promise.all([readProgramContent(read.aLoaded), readProgramContent(read.bLoaded)]);
-  if (a.version === b.version) return { problems: [`--ab ${other}: is the same program as org.yaml (version ${a.version}) — an A/B run compares two different programs`] };
+  if (a.version === b.version)
+    return {
+      problems: [
+        `--ab ${other}: is the same program as org.yaml (version ${a.version}) — ` +
+          `an A/B run compares two different programs`,
+      ],
+    };
   const state = orgPaths(root).state;
   const recordBoth = async (at: Date): Promise<string> => {
     const va = await recordProgram({ state, loaded: read.aLoaded, by: "org up --ab", at, start: true });
     const vb = await recordSideProgram({ state, loaded: read.bLoaded, file: other, beside: va, at });
-    const run: AbRun = { at: at.toISOString(), a: { version: va, file: read.aLoaded.file, agents: read.a }, b: { version: vb, file: other, agents: read.b } };
+    const run: AbRun = {
+      at: at.toISOString(),
+      a: { version: va, file: read.aLoaded.file, agents: read.a },
+      b: { version: vb, file: other, agents: read.b },
+    };
     await writeAbRun(state, run);
     return `A/B run: A ${va} (${read.aLoaded.file}: ${read.a.join(", ")}) vs B ${vb} (${other}: ${read.b.join(", ")})`;
   };
