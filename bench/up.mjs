@@ -67,7 +67,9 @@ function timeBare(n, round) {
   ].join("\n");
   try {
     const { elapsed, cpu } = runTimed(["bash", "-c", script], { cwd: dir });
-    const listed = execFileSync("tmux", ["-L", socket, "list-panes", "-t", "bare", "-F", "#{pane_id}"], { encoding: "utf8" });
+    const listed = execFileSync("tmux", ["-L", socket, "list-panes", "-t", "bare", "-F", "#{pane_id}"], {
+      encoding: "utf8",
+    });
     const panes = listed.trim().split("\n").length;
     if (panes !== n + 1) throw new Error(`bare script made ${panes} panes, expected ${n + 1}`);
     return { elapsed, cpu };

@@ -11,8 +11,11 @@ function verifyYaml(name, opts) {
     `name: ${name}`, "gpus: none",
     "runtimes:", `  idle: { command: ["${FOREVER}"] }`, "  hill: { builtin: hillclimb, restart: always }",
     "roles:", `  a: { prompt: prompt.md, runtime: ${opts.runtime}, count: ${opts.count}, edits: [train.mjs] }`,
-    "verify:", `  command: [sh, -c, '${opts.sleep ? `sleep ${opts.sleep}; ` : ""}sed -n "s/^const VALUE = \\\\(.*\\\\);/val_loss: \\\\1/p" train.mjs']`,
-    "  metric: { name: val_loss, pattern: '^val_loss:\\s*([-+0-9.eE]+)' }", "  timeout: 1m", `  parallel: ${opts.parallel}`,
+    "verify:",
+    `  command: [sh, -c, '${opts.sleep ? `sleep ${opts.sleep}; ` : ""}` +
+      `sed -n "s/^const VALUE = \\\\(.*\\\\);/val_loss: \\\\1/p" train.mjs']`,
+    "  metric: { name: val_loss, pattern: '^val_loss:\\s*([-+0-9.eE]+)' }",
+    "  timeout: 1m", `  parallel: ${opts.parallel}`,
     // One run per experiment: this measures the harness, not the noise rule (which runs more by design).
     "  repeats: 1", "  keep: { k: 2, min_delta: 0, confirm: 0 }", "",
   ].join("\n");
@@ -43,7 +46,11 @@ function readDaemonUsage(dir) {
 }
 
 export async function benchOverhead(experiments = Number(process.env.BENCH_OVERHEAD_EXPERIMENTS ?? 100)) {
-  const dir = createRepo({ "prompt.md": "x\n", "train.mjs": "const VALUE = 1.0;\n", "org.yaml": verifyYaml(`bo${process.pid}`, { runtime: "idle", count: 1, parallel: 1 }) });
+  const dir = createRepo({
+    "prompt.md": "x\n",
+    "train.mjs": "const VALUE = 1.0;\n",
+    "org.yaml": verifyYaml(`bo${process.pid}`, { runtime: "idle", count: 1, parallel: 1 }),
+  });
   // BENCH_TRACE=1: where each request's milliseconds went, phase by phase (ORG_TRACE_TIMINGS in the daemon).
   const trace = startTrace(join(ROOT, "bench", "out", "overhead-trace.jsonl"));
   try {
@@ -54,12 +61,16 @@ export async function benchOverhead(experiments = Number(process.env.BENCH_OVERH
     const before = readDaemonUsage(dir);
     for (let index = 0; index < experiments; index++) {
       // Alternating better and worse values exercise both the keep path and the discard-and-reset path.
-      writeFileSync(join(worktree, "train.mjs"), `const VALUE = ${index % 2 === 0 ? 1 - index / 1000 : 2 + index / 1000};\n`);
+      writeFileSync(
+        join(worktree, "train.mjs"),
+        `const VALUE = ${index % 2 === 0 ? 1 - index / 1000 : 2 + index / 1000};\n`,
+      );
       const out = org(["submit", "-m", `try ${index}`], worktree);
       const verdict = JSON.parse(readFileSync(join(dir, "state", "verdicts", readVerdictName(dir, out)), "utf8"));
       const commit = verdict.outcome.request.commit.slice(0, 7);
       const row = rowsOf(dir).findLast((fields) => fields[0] === commit && fields[4] === `try ${index}`);
-      const overheadMs = Date.parse(row[8]) - Date.parse(verdict.outcome.request.submittedAt) - verdict.outcome.runSeconds * 1000;
+      const overheadMs =
+        Date.parse(row[8]) - Date.parse(verdict.outcome.request.submittedAt) - verdict.outcome.runSeconds * 1000;
       overheads.push(overheadMs);
     }
     // The heartbeat (every 2 s) after the last verdict carries the spawn count: both are read from the same one.
@@ -76,10 +87,12 @@ export async function benchOverhead(experiments = Number(process.env.BENCH_OVERH
       load: Number(loadavg()[0].toFixed(1)),
     };
     if (trace) result.phases = summarizeTrace(trace);
-    process.stderr.write(`verifier overhead: median ${result.overhead_median_ms} ms, p95 ${result.overhead_p95_ms} ms over `
-      + `${experiments}; daemon ${result.daemon_cpu_ms_per_experiment} ms CPU (its processes `
-      + `${result.children_cpu_ms_per_experiment} ms) and `
-      + `${result.daemon_spawns_per_experiment} processes an experiment (load ${result.load})\n`);
+    process.stderr.write(
+      `verifier overhead: median ${result.overhead_median_ms} ms, p95 ${result.overhead_p95_ms} ms over ` +
+        `${experiments}; daemon ${result.daemon_cpu_ms_per_experiment} ms CPU (its processes ` +
+        `${result.children_cpu_ms_per_experiment} ms) and ` +
+        `${result.daemon_spawns_per_experiment} processes an experiment (load ${result.load})\n`,
+    );
     return result;
   } finally {
     try { org(["down"], dir); } catch { /* already down */ }
@@ -94,7 +107,11 @@ function readVerdictName(dir, out) {
 }
 
 export async function benchThroughput(seconds = 30, agents = 8, parallel = 2, runSeconds = 1) {
-  const dir = createRepo({ "prompt.md": "x\n", "train.mjs": "const VALUE = 1.0;\n", "org.yaml": verifyYaml(`bt${process.pid}`, { runtime: "hill", count: agents, parallel, sleep: runSeconds }) });
+  const dir = createRepo({
+    "prompt.md": "x\n",
+    "train.mjs": "const VALUE = 1.0;\n",
+    "org.yaml": verifyYaml(`bt${process.pid}`, { runtime: "hill", count: agents, parallel, sleep: runSeconds }),
+  });
   try {
     org(["up", "--no-attach"], dir);
     await waitFor(() => { try { return rowsOf(dir).length >= agents; } catch { return false; } }, 120_000);
@@ -104,8 +121,19 @@ export async function benchThroughput(seconds = 30, agents = 8, parallel = 2, ru
     const done = rowsOf(dir).length - start;
     const elapsed = (Date.now() - started) / 1000;
     const ideal = Math.floor((parallel * elapsed) / runSeconds);
-    const result = { agents, slots: parallel, run_seconds: runSeconds, window_seconds: Number(elapsed.toFixed(1)), experiments: done, ideal, efficiency: Number((done / ideal).toFixed(2)) };
-    process.stderr.write(`throughput: ${done} experiments in ${result.window_seconds}s with ${parallel} slots; ideal ${ideal} (${result.efficiency})\n`);
+    const result = {
+      agents,
+      slots: parallel,
+      run_seconds: runSeconds,
+      window_seconds: Number(elapsed.toFixed(1)),
+      experiments: done,
+      ideal,
+      efficiency: Number((done / ideal).toFixed(2)),
+    };
+    process.stderr.write(
+      `throughput: ${done} experiments in ${result.window_seconds}s with ${parallel} slots; ` +
+        `ideal ${ideal} (${result.efficiency})\n`,
+    );
     return result;
   } finally {
     try { org(["down"], dir); } catch { /* already down */ }

@@ -24,12 +24,17 @@ afterEach(() => {
 });
 
 describe("faults, the fast subset: nothing is lost", () => {
-  test("kill -9 of the daemon right after a row and during a run, a stale index.lock and a tampered commit", async () => {
-    // While the marker exists a run takes 20 s more: the run a killed daemon leaves would outlive the next daemon's start.
+  test("kill -9 of the daemon right after a row and during a run, " +
+    "a stale index.lock and a tampered commit", async () => {
+    // While the marker exists a run takes 20 s more: the run a
+    // killed daemon leaves would outlive the next daemon's start.
     marks = makeTempDir("org-slow-");
     const slow = join(marks, "slow");
     org = createTestOrg({
-      demo: { extraRoles: { tamperer: `{ command: ["${bin("forever")}"] }` }, verifyCommand: ["bash", "-c", `if [ -e ${slow} ]; then sleep 20; fi; exec node train.mjs`] },
+      demo: {
+        extraRoles: { tamperer: `{ command: ["${bin("forever")}"] }` },
+        verifyCommand: ["bash", "-c", `if [ -e ${slow} ]; then sleep 20; fi; exec node train.mjs`],
+      },
     });
     startDemo(org);
     await waitForRows(org, 3);
@@ -47,10 +52,15 @@ describe("faults, the fast subset: nothing is lost", () => {
     expect(duringRun.left).toEqual([]);
     // The daemon says so once it has ended them all: a moment after the last is gone.
     const recovered = /recover \| the daemon ended \d+ process(es)? a killed daemon left\n- verify run /;
-    await pollUntil(() => recovered.test(readFileSync(join(org!.dir, "state/log.md"), "utf8")), { what: "the recover line in log.md" });
+    await pollUntil(() => recovered.test(readFileSync(join(org!.dir, "state/log.md"), "utf8")), {
+      what: "the recover line in log.md",
+    });
     writeFileSync(join(org.repo, ".git/index.lock"), "");
     const tampered = commitTamper(org, "tamperer-1", "fast");
-    await pollUntil(() => statusesOf(org!, [tampered]).length > 0, { what: `a row for ${tampered}`, timeoutMs: 60_000 });
+    await pollUntil(() => statusesOf(org!, [tampered]).length > 0, {
+      what: `a row for ${tampered}`,
+      timeoutMs: 60_000,
+    });
     expect(statusesOf(org, [tampered])).toEqual(["reject"]);
     await waitForRows(org, 1);
     // The next daemon answered that request from its row instead of running it again.
@@ -65,27 +75,46 @@ describe("faults, the fast subset: nothing is lost", () => {
 
   test("a verify command that hangs and forks children is killed as a group at its timeout, no orphans", async () => {
     org = createTestOrg({
-      demo: { count: 1, runtime: `{ command: ["${bin("forever")}"] }`, verifyCommand: [bin("hang-fork")], timeout: "2s" },
+      demo: {
+        count: 1,
+        runtime: `{ command: ["${bin("forever")}"] }`,
+        verifyCommand: [bin("hang-fork")],
+        timeout: "2s",
+      },
     });
     startDemo(org);
     await pollUntil(() => countRows(org!) > 0, { what: "the hung baseline's row", timeoutMs: 60_000 });
     expect(readFileSync(join(org.dir, "state/results.tsv"), "utf8")).toContain("\tcrash\tbaseline\t");
-    await pollUntil(() => findLeftovers(org!.dir, "none").every((line) => !line.includes("sleep 3600")), { what: "no hang-fork child left", timeoutMs: 10_000 });
+    await pollUntil(() => findLeftovers(org!.dir, "none").every((line) => !line.includes("sleep 3600")), {
+      what: "no hang-fork child left",
+      timeoutMs: 10_000,
+    });
     expect(downAndFindProblems(org.dir)).toEqual([]);
   }, 60_000);
 
-  test("a daemon and its keeper killed during a run, then org down: the run's whole process group is ended and logged", async () => {
+  test("a daemon and its keeper killed during a run, then org down: " +
+    "the run's whole process group is ended and logged", async () => {
     org = createTestOrg({
-      demo: { count: 1, runtime: `{ command: ["${bin("forever")}"] }`, verifyCommand: [bin("hang-fork")], timeout: "5m" },
+      demo: {
+        count: 1,
+        runtime: `{ command: ["${bin("forever")}"] }`,
+        verifyCommand: [bin("hang-fork")],
+        timeout: "5m",
+      },
     });
     startDemo(org);
-    await pollUntil(() => findLeftovers(org!.dir, "none").some((line) => line.includes("sleep 3600")), { what: "the hanging baseline's child", timeoutMs: 60_000 });
+    await pollUntil(() => findLeftovers(org!.dir, "none").some((line) => line.includes("sleep 3600")), {
+      what: "the hanging baseline's child",
+      timeoutMs: 60_000,
+    });
     const daemon = await pollUntil(() => readDaemonPid(org!), { what: "daemon.json" });
     // The keeper too: alone, the daemon would be back in a second and end the run itself.
     await pollUntil(() => existsSync(join(org!.dir, "state/keeper.lock")), { what: "the keeper" });
     killDaemonAndKeepers(org.dir, daemon);
     await pollUntil(() => !isRunning(daemon), { what: "the daemon gone" });
     expect(downAndFindProblems(org.dir)).toEqual([]);
-    expect(readFileSync(join(org.dir, "state/log.md"), "utf8")).toMatch(/ended, left by a killed daemon: verify run .*-researcher-1-baseline in cpu0 \(pid \d+ and its process group, left by daemon \d+\)/);
+    expect(readFileSync(join(org.dir, "state/log.md"), "utf8")).toMatch(
+      /ended, left by a killed daemon: verify run .*-researcher-1-baseline in cpu0 \(pid \d+ and its process group, left by daemon \d+\)/,
+    );
   }, 60_000);
 });

@@ -47,26 +47,43 @@ describe("notifications into the pane", () => {
     expect(up.code, up.stderr).toBe(0);
     const record = readJsonFile<OrgRecord>(join(state, "org.json"));
     panes = Object.fromEntries(record.agents.map((agent) => [agent.name, agent.paneId!]));
-    await pollUntil(() => ["chief-1", "junior-1", "junior-2", "busy-1"].every((agent) => status(agent).state === "running") && status("ghost-1").state === "failed", { what: "agents running, the ghost failed", timeoutMs: 20_000 });
+    await pollUntil(
+      () =>
+        ["chief-1", "junior-1", "junior-2", "busy-1"].every((agent) => status(agent).state === "running") &&
+        status("ghost-1").state === "failed",
+      { what: "agents running, the ghost failed", timeoutMs: 20_000 },
+    );
   }, 60_000);
 
   afterAll(() => teardownOrg(org));
 
   test("a message appears as one line in its recipient's pane, and in no other", async () => {
-    const id = send(["junior-1", "--kind", "task", "try a cosine schedule; the details are long and stay in the file"], "chief-1");
+    const id = send(
+      ["junior-1", "--kind", "task", "try a cosine schedule; the details are long and stay in the file"],
+      "chief-1",
+    );
     const line = "[org] new message from chief-1 (task): run `org inbox`";
     await pollUntil(() => outcomes("junior-1").length > 0, { what: "junior-1's notification", timeoutMs: 10_000 });
-    expect(outcomes("junior-1")).toMatchObject([{ outcome: "typed", ids: [id], from: ["chief-1"], pane: panes["junior-1"], attempts: 1 }]);
+    expect(outcomes("junior-1")).toMatchObject([
+      { outcome: "typed", ids: [id], from: ["chief-1"], pane: panes["junior-1"], attempts: 1 },
+    ]);
     expect(screen("junior-1")).toContain(line);
     expect(screen("junior-1")).not.toContain("cosine");
-    for (const other of ["chief-1", "junior-2", "ghost-1", "busy-1"]) expect(screen(other), other).not.toContain("new message");
+    for (const other of ["chief-1", "junior-2", "ghost-1", "busy-1"])
+      expect(screen(other), other).not.toContain("new message");
   });
 
   test("a message to a role notifies each of its agents", async () => {
     const id = send(["junior", "standup at noon"]);
     for (const agent of ["junior-1", "junior-2"]) {
-      await pollUntil(() => outcomes(agent).some((outcome) => outcome.ids.includes(id)), { what: `${agent}'s notification`, timeoutMs: 10_000 });
-      expect(outcomes(agent).find((outcome) => outcome.ids.includes(id))).toMatchObject({ outcome: "typed", from: ["person"] });
+      await pollUntil(() => outcomes(agent).some((outcome) => outcome.ids.includes(id)), {
+        what: `${agent}'s notification`,
+        timeoutMs: 10_000,
+      });
+      expect(outcomes(agent).find((outcome) => outcome.ids.includes(id))).toMatchObject({
+        outcome: "typed",
+        from: ["person"],
+      });
       expect(screen(agent)).toContain("[org] new message from person (note): run `org inbox`");
     }
   });
@@ -74,7 +91,13 @@ describe("notifications into the pane", () => {
   test("a recipient whose program died keeps the message and gets no keystrokes", async () => {
     const id = send(["ghost-1", "are you there?"]);
     await pollUntil(() => outcomes("ghost-1").length > 0, { what: "the ghost's outcome", timeoutMs: 10_000 });
-    expect(outcomes("ghost-1")).toMatchObject([{ outcome: "skipped-dead", ids: [id], reason: expect.stringMatching(/^its program is failed: exited (with code 1 )?after /) }]);
+    expect(outcomes("ghost-1")).toMatchObject([
+      {
+        outcome: "skipped-dead",
+        ids: [id],
+        reason: expect.stringMatching(/^its program is failed: exited (with code 1 )?after /),
+      },
+    ]);
     expect(existsSync(join(state, "agents", "ghost-1", "inbox", `${id}.md`))).toBe(true);
     expect(screen("ghost-1")).not.toContain("are you there");
     expect(screen("ghost-1")).not.toContain("new message");
@@ -84,11 +107,23 @@ describe("notifications into the pane", () => {
   test("a program killed from outside leaves a dead pane that gets no keystrokes", async () => {
     const running = status("junior-2");
     process.kill(-running.pid!, "SIGKILL");
-    await pollUntil(() => tmux(org.socket, ["display-message", "-p", "-t", panes["junior-2"]!, "#{pane_dead}"]).out.trim() === "1", { what: "junior-2's pane to die" });
+    await pollUntil(
+      () => tmux(org.socket, ["display-message", "-p", "-t", panes["junior-2"]!, "#{pane_dead}"]).out.trim() === "1",
+      { what: "junior-2's pane to die" },
+    );
     const before = paneLog("junior-2");
     const id = send(["junior-2", "still there?"], "chief-1");
-    await pollUntil(() => outcomes("junior-2").some((outcome) => outcome.ids.includes(id)), { what: "junior-2's outcome", timeoutMs: 10_000 });
-    expect(outcomes("junior-2").at(-1)).toMatchObject({ outcome: "skipped-dead", ids: [id], reason: expect.stringMatching(/^its (pane is dead|program has exited|program is failed: .*restart policy is never)$/) });
+    await pollUntil(() => outcomes("junior-2").some((outcome) => outcome.ids.includes(id)), {
+      what: "junior-2's outcome",
+      timeoutMs: 10_000,
+    });
+    expect(outcomes("junior-2").at(-1)).toMatchObject({
+      outcome: "skipped-dead",
+      ids: [id],
+      reason: expect.stringMatching(
+        /^its (pane is dead|program has exited|program is failed: .*restart policy is never)$/,
+      ),
+    });
     expect(paneLog("junior-2")).toBe(before);
     expect(screen("junior-2")).not.toContain("from chief-1");
   });
@@ -105,14 +140,21 @@ describe("notifications into the pane", () => {
     const bad = join(state, "agents", "chief-1", "inbox", "20200101-000000-000-00000000.md");
     writeFileSync(bad, "---\nfrom: junior-1\n");
     const listed = runOrg(["inbox"], { cwd: org.dir, env: { ORG_AGENT: "chief-1" } });
-    expect(listed.stderr).toBe("org: state/agents/chief-1/inbox/20200101-000000-000-00000000.md:2: the front matter is never closed — end it with a line holding only --- (skipped)\n");
+    expect(listed.stderr).toBe(
+      "org: state/agents/chief-1/inbox/20200101-000000-000-00000000.md:2: the front matter is never closed — " +
+        "end it with a line holding only --- (skipped)\n",
+    );
     expect(listed.stdout).toBe("no unread messages for chief-1\n");
     const id = send(["chief", "results are in"], "junior-1");
-    await pollUntil(() => outcomes("chief-1").some((outcome) => outcome.ids.includes(id)), { what: "chief-1's notification", timeoutMs: 10_000 });
+    await pollUntil(() => outcomes("chief-1").some((outcome) => outcome.ids.includes(id)), {
+      what: "chief-1's notification",
+      timeoutMs: 10_000,
+    });
     expect(outcomes("chief-1").map((outcome) => outcome.ids)).toEqual([[id]]);
     expect(screen("chief-1")).toContain("[org] new message from junior-1 (note): run `org inbox`");
     expect(isAlive(daemon)).toBe(true);
-    // Looked for in state/daemon.log, which `org logs daemon` prints, not with a process a look; then the command says it.
+    // Looked for in state/daemon.log, which `org logs daemon`
+    // prints, not with a process a look; then the command says it.
     const report = "state/agents/chief-1/inbox/20200101-000000-000-00000000.md:2: the front matter is never closed";
     const daemonLog = join(org.dir, "state", "daemon.log");
     await pollUntil(() => existsSync(daemonLog) && readFileSync(daemonLog, "utf8").includes(report), {

@@ -32,10 +32,12 @@ afterEach(() => {
   org = undefined;
 });
 
-const readJson = <T>(path: string): T | undefined => (existsSync(path) ? (JSON.parse(readFileSync(path, "utf8")) as T) : undefined);
+const readJson = <T>(path: string): T | undefined =>
+  existsSync(path) ? (JSON.parse(readFileSync(path, "utf8")) as T) : undefined;
 
 describe.each(IDENTITIES)("the daemon outlives careless agents, as $name", (who) => {
-  test("kill -9 of the daemon from outside during an agent's verify run: a new daemon within 10 s, one verdict", async () => {
+  test("kill -9 of the daemon from outside during an agent's verify run: " +
+    "a new daemon within 10 s, one verdict", async () => {
     org = createTestOrg({ as: who, yaml: orgYaml, files: { "value.txt": "1\n" } });
     const { dir } = org;
     const state = join(dir, "state");
@@ -44,8 +46,16 @@ describe.each(IDENTITIES)("the daemon outlives careless agents, as $name", (who)
     // The agent's experiment is queued and its verify run has started (the baseline's came first).
     const request = await pollUntil(() => {
       const queue = join(state, "queue");
-      const ids = existsSync(queue) ? readdirSync(queue).filter((name) => name.endsWith(".json")).map((name) => name.slice(0, -5)) : [];
-      return ids.find((id) => readJson<{ agent: string }>(join(queue, `${id}.json`))?.agent === "careless-1" && existsSync(join(state, "runs", `${id}.log`)));
+      const ids = existsSync(queue)
+        ? readdirSync(queue)
+            .filter((name) => name.endsWith(".json"))
+            .map((name) => name.slice(0, -5))
+        : [];
+      return ids.find(
+        (id) =>
+          readJson<{ agent: string }>(join(queue, `${id}.json`))?.agent === "careless-1" &&
+          existsSync(join(state, "runs", `${id}.log`)),
+      );
     }, { timeoutMs: 60_000, what: "careless-1's verify run" });
     const agent = readJson<{ pid: number }>(join(state, "agents/careless-1/status.json"))!.pid;
     const daemon = readJson<{ pid: number }>(join(state, "daemon.json"))!.pid;
@@ -64,21 +74,31 @@ describe.each(IDENTITIES)("the daemon outlives careless agents, as $name", (who)
       return found.length > 0 && !existsSync(join(state, "queue", `${request}.json`)) ? found : undefined;
     }, { timeoutMs: 60_000, what: `the verdict on ${commit.slice(0, 7)}` });
     expect(rows.map((row) => row[3])).toEqual(["keep"]);
-    expect(readJson<{ pid: number; state: string }>(join(state, "agents/careless-1/status.json"))).toMatchObject({ pid: agent, state: "running" });
+    expect(readJson<{ pid: number; state: string }>(join(state, "agents/careless-1/status.json"))).toMatchObject({
+      pid: agent,
+      state: "running",
+    });
     const script = join(state, "agents/careless-1/own/script.log");
-    await pollUntil(() => readFileSync(script, "utf8").includes("== done"), { timeoutMs: 30_000, what: "the agent's submit to return" });
+    await pollUntil(() => readFileSync(script, "utf8").includes("== done"), {
+      timeoutMs: 30_000,
+      what: "the agent's submit to return",
+    });
     // Its `org submit` waited through the restart for its verdict, rather than call the org down.
     expect(readFileSync(script, "utf8")).toContain("submit: exit 0");
     // The keeper writes its line once the new daemon is up; on a loaded machine that may come after the verdict.
     const logMd = () => readFileSync(join(state, "log.md"), "utf8");
-    await pollUntil(() => /^## \[[\d-]+\] keeper \| restarted the daemon \(signal SIGKILL\), 1 time since org up$/m.test(logMd()), {
-      timeoutMs: 15_000, what: "the keeper's line in log.md", explain: logMd,
-    });
+    await pollUntil(
+      () => /^## \[[\d-]+\] keeper \| restarted the daemon \(signal SIGKILL\), 1 time since org up$/m.test(logMd()),
+      { timeoutMs: 15_000, what: "the keeper's line in log.md", explain: logMd },
+    );
     // `org down` ends the new daemon, its keeper and the agent: nothing of the org is left.
     expect(runOrgAs(who, ["down"], { cwd: dir }).code).toBe(0);
     // A killed server takes a moment to exit.
     const { socket } = org;
-    await pollUntil(() => findLeftovers(dir, socket).length === 0, { what: "nothing of the org left", explain: () => findLeftovers(dir, socket).join("\n") });
+    await pollUntil(() => findLeftovers(dir, socket).length === 0, {
+      what: "nothing of the org left",
+      explain: () => findLeftovers(dir, socket).join("\n"),
+    });
     expect(isRunning(next)).toBe(false);
   }, 120_000);
 });

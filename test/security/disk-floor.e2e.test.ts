@@ -24,7 +24,8 @@ afterEach(() => {
 
 describe.each(IDENTITIES)("the disk floor as $name", (who) => {
   // The floor needs a small disk to fill: a tmpfs, which only root may mount; unprivileged, this test is skipped.
-  test.skipIf(!isRoot)("below sandbox.disk.floor no verify run starts, log.md and org status name the agent that filled the disk; runs resume when space comes back, none lost", async () => {
+  test.skipIf(!isRoot)("below sandbox.disk.floor no verify run starts, log.md and org status name " +
+    "the agent that filled the disk; runs resume when space comes back, none lost", async () => {
     mount = mkdtempSync(join(tmpdir(), "org-sec-disk-"));
     expect(spawnSync("mount", ["-t", "tmpfs", "-o", "size=64m,mode=1777", "tmpfs", mount]).status).toBe(0);
     const saved = process.env.TMPDIR;
@@ -42,25 +43,53 @@ describe.each(IDENTITIES)("the disk floor as $name", (who) => {
     }
     const up = runOrgAs(who, ["up", "--no-attach"], { cwd: org.dir });
     expect(up.code, up.stderr).toBe(0);
-    const paused = await pollUntil(() => /\] paused \| verifier\n(.*)\n/.exec(logOf(org!))?.[1], { what: "the verifier paused", timeoutMs: 30_000, explain: explainOrg(org) });
-    expect(paused).toMatch(/^only \d+(\.\d)? MiB free on the disk of state\/, below sandbox\.disk\.floor \(24 MiB\): no verify run starts, queued ones wait and nothing is lost; most written: (filler-1 \d+(\.\d)? MiB \(worktrees\/filler-1\)|stasher-1 \d+(\.\d)? MiB \(state\/agents\/stasher-1\)), (filler-1|stasher-1) /);
+    const paused = await pollUntil(() => /\] paused \| verifier\n(.*)\n/.exec(logOf(org!))?.[1], {
+      what: "the verifier paused",
+      timeoutMs: 30_000,
+      explain: explainOrg(org),
+    });
+    expect(paused).toMatch(
+      /^only \d+(\.\d)? MiB free on the disk of state\/, below sandbox\.disk\.floor \(24 MiB\): no verify run starts, queued ones wait and nothing is lost; most written: (filler-1 \d+(\.\d)? MiB \(worktrees\/filler-1\)|stasher-1 \d+(\.\d)? MiB \(state\/agents\/stasher-1\)), (filler-1|stasher-1) /,
+    );
     // The status says it too, with the free space of the disk watch's latest look.
-    expect(runOrgAs(who, ["status"], { cwd: org.dir }).stdout).toMatch(/\nverifier paused: only .+ free on the disk of state\/, below sandbox\.disk\.floor \(24 MiB\): .+; most written: (filler-1|stasher-1) /);
+    expect(runOrgAs(who, ["status"], { cwd: org.dir }).stdout).toMatch(
+      /\nverifier paused: only .+ free on the disk of state\/, below sandbox\.disk\.floor \(24 MiB\): .+; most written: (filler-1|stasher-1) /,
+    );
     // While paused the researcher's submit waits in the queue: the watch looks again and again, and nothing is judged.
     const queue = join(org.dir, "state", "queue");
     const rows = countVerdicts(org);
-    const watchedAt = () => Date.parse((JSON.parse(readFileSync(join(org!.dir, "state", "disk.json"), "utf8")) as { at: string }).at);
+    const watchedAt = () =>
+      Date.parse((JSON.parse(readFileSync(join(org!.dir, "state", "disk.json"), "utf8")) as { at: string }).at);
     const since = watchedAt();
-    const queued = await pollUntil(() => {
-      const ids = readdirSync(queue).filter((name) => name.endsWith(".json"));
-      return ids.length > 0 && watchedAt() - since >= 3000 ? ids : undefined;
-    }, { what: "a request queued while paused, and three seconds of looks", timeoutMs: 20_000, explain: explainOrg(org) });
+    const queued = await pollUntil(
+      () => {
+        const ids = readdirSync(queue).filter((name) => name.endsWith(".json"));
+        return ids.length > 0 && watchedAt() - since >= 3000 ? ids : undefined;
+      },
+      {
+        what: "a request queued while paused, and three seconds of looks",
+        timeoutMs: 20_000,
+        explain: explainOrg(org),
+      },
+    );
     expect(countVerdicts(org)).toBe(rows);
     expect(logOf(org).match(/\] paused \| verifier/g)).toHaveLength(1);
     // A person frees the space: the verifier resumes by itself and every request queued meanwhile gets its verdict.
-    for (const file of [join(org.dir, "worktrees", "filler-1", "fill.bin"), join(org.dir, "state", "agents", "stasher-1", "own", "fill.bin")]) rmSync(file, { force: true });
-    await pollUntil(() => logOf(org!).includes("] resumed | verifier\n"), { what: "the verifier resumed", timeoutMs: 20_000, explain: explainOrg(org) });
-    await pollUntil(() => queued.every((name) => existsSync(join(org!.dir, "state", "verdicts", name))), { what: "a verdict for every request queued while paused", timeoutMs: 60_000, explain: explainOrg(org) });
+    for (const file of [
+      join(org.dir, "worktrees", "filler-1", "fill.bin"),
+      join(org.dir, "state", "agents", "stasher-1", "own", "fill.bin"),
+    ])
+      rmSync(file, { force: true });
+    await pollUntil(() => logOf(org!).includes("] resumed | verifier\n"), {
+      what: "the verifier resumed",
+      timeoutMs: 20_000,
+      explain: explainOrg(org),
+    });
+    await pollUntil(() => queued.every((name) => existsSync(join(org!.dir, "state", "verdicts", name))), {
+      what: "a verdict for every request queued while paused",
+      timeoutMs: 60_000,
+      explain: explainOrg(org),
+    });
     expect(statusOf(org).disk?.low).toBeNull();
   }, 120_000);
 });

@@ -69,7 +69,8 @@ const SUBMIT = 'org submit --no-wait -m "worse, with a trap"\n';
 const ATTACKS = [
   { agent: "a-1", value: "2.000", plant: POINT_DOT_GIT, what: "its .git points at a repository of its own" },
   { agent: "b-1", value: "2.500", plant: POINT_COMMONDIR, what: "its commondir points at a copy of the repo" },
-  { agent: "c-1", value: "3.000", plant: WRITE_WORKTREE_CONFIG, what: "config.worktree and .gitattributes name its hook" },
+  { agent: "c-1", value: "3.000", plant: WRITE_WORKTREE_CONFIG,
+    what: "config.worktree and .gitattributes name its hook" },
 ];
 
 describe.each(IDENTITIES)("the daemon's git in an agent's worktree, as $name", (who) => {
@@ -132,7 +133,8 @@ describe.each(IDENTITIES)("the daemon's git in an agent's worktree, as $name", (
     const moved = `a-1: ${dotGit} names ${evil}; its git folder is ${join(org.dir, ".git", "worktrees", "a-1")}`
       + "; org ignored it and put .git back";
     expect(submitted.get("a-1")!.stderr).toContain(`org: ${moved}`);
-    // The verifier's reset found it pointed away again, and the daemon's log says so (the screen is drawn now and then).
+    // The verifier's reset found it pointed away again, and the
+    // daemon's log says so (the screen is drawn now and then).
     const logged = () => readFileSync(join(state, "daemon.log"), "utf8").includes(moved);
     await pollUntil(logged, { timeoutMs: 15_000, what: "the daemon's log naming a-1" });
     expect(submitted.get("c-1")!.stdout).toContain("config.worktree refused");

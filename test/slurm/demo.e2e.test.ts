@@ -19,13 +19,27 @@ afterEach(() => {
   dirs = [];
 });
 
-/** The demo org (builtin hillclimb researchers, node train.mjs judged by the verifier) on one backend, until it has verdicts. */
+/**
+ * The demo org (builtin hillclimb researchers, node train.mjs
+ * judged by the verifier) on one backend, until it has verdicts.
+ */
 async function runDemo(backend: "local" | "slurm") {
-  const dir = createRepo({ "README.md": "demo under test\n", "prompts/researcher.md": readFileSync(join(PACKAGE_ROOT, "prompts", "researcher.md"), "utf8") });
+  const dir = createRepo({
+    "README.md": "demo under test\n",
+    "prompts/researcher.md": readFileSync(join(PACKAGE_ROOT, "prompts", "researcher.md"), "utf8"),
+  });
   dirs.push(dir);
   await createDemoRepo(join(dir, "research"));
-  const demo = readFileSync(join(PACKAGE_ROOT, "org.yaml"), "utf8").replace(/^name: .*$/m, `name: d${process.pid}${backend}`).replace(/^repo: .*$/m, "repo: research");
-  writeFileSync(join(dir, "org.yaml"), demo.replace(/^gpus: .*$/m, backend === "slurm" ? "gpus: auto\nbackend: slurm\nslurm: { partition: node4 }" : "gpus: none"));
+  const demo = readFileSync(join(PACKAGE_ROOT, "org.yaml"), "utf8")
+    .replace(/^name: .*$/m, `name: d${process.pid}${backend}`)
+    .replace(/^repo: .*$/m, "repo: research");
+  writeFileSync(
+    join(dir, "org.yaml"),
+    demo.replace(
+      /^gpus: .*$/m,
+      backend === "slurm" ? "gpus: auto\nbackend: slurm\nslurm: { partition: node4 }" : "gpus: none",
+    ),
+  );
   const up = runOrg(["up"], { cwd: dir });
   expect(up.code, up.stderr).toBe(0);
   const results = join(dir, "state", "results.tsv");
@@ -44,12 +58,16 @@ describe("the demo org under backend: slurm", { tags: ["slurm"] }, () => {
     await startCluster();
   }, CLUSTER_START_MS);
 
-  test("produces the same kind of results as the local backend: baselines kept, then experiments judged, metric parsed", async () => {
+  test("produces the same kind of results as the local backend: " +
+    "baselines kept, then experiments judged, metric parsed", async () => {
     // Side by side: each waits on its own verify runs, not on the other's.
     const [local, slurm] = await Promise.all([runDemo("local"), runDemo("slurm")]);
     for (const rows of [local, slurm]) {
-      expect(rows.filter((row) => row.description.startsWith("baseline") && row.status === "keep").length).toBeGreaterThanOrEqual(1);
-      for (const row of rows.filter((candidate) => candidate.status === "keep" || candidate.status === "discard")) expect(row.metric).toBeGreaterThan(0);
+      expect(
+        rows.filter((row) => row.description.startsWith("baseline") && row.status === "keep").length,
+      ).toBeGreaterThanOrEqual(1);
+      for (const row of rows.filter((candidate) => candidate.status === "keep" || candidate.status === "discard"))
+        expect(row.metric).toBeGreaterThan(0);
     }
     expect(Object.keys(slurm[0]!).sort()).toEqual(Object.keys(local[0]!).sort());
   }, 240_000);

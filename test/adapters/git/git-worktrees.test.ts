@@ -16,7 +16,8 @@ afterEach(() => {
 // A commit git will not check out: its tree holds a folder named .git.
 function uncheckoutableCommit(dir: string): string {
   const env = { ...process.env, ...GIT_ENV };
-  const run = (args: string[], input: string) => execFileSync("git", args, { cwd: dir, input, encoding: "utf8", env }).trim();
+  const run = (args: string[], input: string) =>
+    execFileSync("git", args, { cwd: dir, input, encoding: "utf8", env }).trim();
   const blob = run(["hash-object", "-w", "--stdin"], "hi\n");
   const inner = run(["mktree"], `100644 blob ${blob}\tx\n`);
   const tree = run(["mktree"], `040000 tree ${inner}\t.git\n`);

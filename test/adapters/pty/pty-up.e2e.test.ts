@@ -34,7 +34,10 @@ afterEach(() => {
 /** Pids of `org pty-host` processes serving `socket`. */
 function hostPids(socket: string): number[] {
   const out = execFileSync("ps", ["-eo", "pid=,args="], { encoding: "utf8" });
-  return out.split("\n").filter((line) => line.includes(`pty-host --socket ${socket}`)).map((line) => Number(line.trim().split(/\s+/)[0]));
+  return out
+    .split("\n")
+    .filter((line) => line.includes(`pty-host --socket ${socket}`))
+    .map((line) => Number(line.trim().split(/\s+/)[0]));
 }
 
 type StatusJson = { agents: { name: string; state: string; pid: number | null }[] };
@@ -47,7 +50,8 @@ const awaitRunning = (state: string, agents: string[]) => pollUntil(() => agents
 }), { what: `${agents.join(", ")} running` });
 
 describe("org up --no-tmux: the same org in node-pty", () => {
-  test("agents run and are supervised with no tmux server; org watch's feed reads their screens; org down leaves nothing", async () => {
+  test("agents run and are supervised with no tmux server; " +
+    "org watch's feed reads their screens; org down leaves nothing", async () => {
     org = createTestOrg({ yaml: orgYaml });
     const { dir, socket } = org;
     const state = join(dir, "state");
@@ -99,10 +103,13 @@ describe("org up --no-tmux: the same org in node-pty", () => {
     // A PATH with what org and the fixtures need, and no tmux.
     const path = join(dir, "state", "no-tmux-bin");
     mkdirSync(path, { recursive: true });
-    for (const tool of ["git", "sleep", "ps"]) symlinkSync(execFileSync("which", [tool], { encoding: "utf8" }).trim(), join(path, tool));
+    for (const tool of ["git", "sleep", "ps"])
+      symlinkSync(execFileSync("which", [tool], { encoding: "utf8" }).trim(), join(path, tool));
     const up = runOrg(["up", "--no-attach"], { cwd: dir, env: { PATH: path } });
     expect(up.code).toBe(0);
-    expect(up.stderr).toContain("notice: tmux not found on PATH — running the org without it (node-pty); watch it with `org watch`");
+    expect(up.stderr).toContain(
+      "notice: tmux not found on PATH — running the org without it (node-pty); watch it with `org watch`",
+    );
     expect(readJsonFile<OrgRecord & { mode?: string }>(join(dir, "state", "org.json")).mode).toBe("pty");
     await awaitRunning(join(dir, "state"), ["researcher-1"]);
     const status = statusJson(dir);
@@ -112,7 +119,8 @@ describe("org up --no-tmux: the same org in node-pty", () => {
     await pollUntil(() => !isRunning(status.agents[0]!.pid!), { what: "researcher-1 stopped" });
   });
 
-  test("org watch in a terminal: enter focuses an agent, typed keys reach it, Ctrl-] comes back, its size is restored", async () => {
+  test("org watch in a terminal: enter focuses an agent, " +
+    "typed keys reach it, Ctrl-] comes back, its size is restored", async () => {
     org = createTestOrg({ yaml: (name) => `name: ${name}
 repo: .
 base: main
@@ -128,8 +136,16 @@ roles:
     try {
       const exits: (number | null)[] = [];
       terminal.onExit((pane) => exits.push(pane.exitCode));
-      const watch = await terminal.open({ argv: [process.execPath, ORG_BIN, "watch"], cwd: dir, env: { NO_COLOR: "1", TMUX: "" } });
-      const waitFor = (text: string) => pollUntil(() => terminal.screen(watch).join("\n").includes(text), { what: `org watch to show ${JSON.stringify(text)}`, timeoutMs: 20_000 });
+      const watch = await terminal.open({
+        argv: [process.execPath, ORG_BIN, "watch"],
+        cwd: dir,
+        env: { NO_COLOR: "1", TMUX: "" },
+      });
+      const waitFor = (text: string) =>
+        pollUntil(() => terminal.screen(watch).join("\n").includes(text), {
+          what: `org watch to show ${JSON.stringify(text)}`,
+          timeoutMs: 20_000,
+        });
       await waitFor("enter focus");
       await waitFor("ready");
       terminal.write(watch, "\r");

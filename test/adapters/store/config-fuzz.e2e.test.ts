@@ -33,7 +33,8 @@ describe("config fuzzing: generated mutations of a valid org.yaml", () => {
     expect(new Set(mutations.map((mutation) => mutation.kind))).toEqual(new Set(MUTATION_KINDS));
   });
 
-  test(`${COUNT} mutations through the loader: each valid or clean file:line:col problems, nothing thrown or printed`, async () => {
+  test(`${COUNT} mutations through the loader: each valid or clean ` +
+    `file:line:col problems, nothing thrown or printed`, async () => {
     const warnings = vi.spyOn(process, "emitWarning");
     const failures: string[] = [];
     let rejected = 0;
@@ -60,8 +61,9 @@ describe("config fuzzing: generated mutations of a valid org.yaml", () => {
   test("a name with a newline or a bidi override still makes one honest line", async () => {
     const doc = baseConfig(BASE);
     doc.name = "evil\nname\u202e";
-    expect((await load(toYaml(doc))).ok ? [] : (await load(toYaml(doc)) as { problems: string[] }).problems).toEqual([
-      `org.yaml:1:7: name "evil\\nname\\u202e" contains "\\n", "\u202e" — use 1-40 letters, digits, '-' or '_', starting with a letter or digit, e.g. "evil-name"`.replace("\u202e", "\\u202e"),
+    expect((await load(toYaml(doc))).ok ? [] : ((await load(toYaml(doc))) as { problems: string[] }).problems).toEqual([
+      (`org.yaml:1:7: name "evil\\nname\\u202e" contains "\\n", "\u202e" — use 1-40 letters, digits, '-' or '_', ` +
+        `starting with a letter or digit, e.g. "evil-name"`).replace("\u202e", "\\u202e"),
     ]);
   });
 
@@ -71,9 +73,12 @@ describe("config fuzzing: generated mutations of a valid org.yaml", () => {
     (doc.runtimes as { bot: { env: Record<string, string> } }).bot.env = { "A=B": "1", OK: "x\u0000" };
     const result = await load(toYaml(doc));
     expect(result.ok ? [] : result.problems).toEqual([
-      "org.yaml:12:9: runtimes.bot.command[3] contains a NUL byte, which no program, git path or file name can hold — remove the \\0 from the value",
-      'org.yaml:15:7: runtimes.bot.env has "A=B", which is not an environment variable name — use letters, digits and \'_\', not starting with a digit, e.g. PYTHONUNBUFFERED',
-      "org.yaml:16:7: runtimes.bot.env.OK contains a NUL byte, which no program, git path or file name can hold — remove the \\0 from the value",
+      "org.yaml:12:9: runtimes.bot.command[3] contains a NUL byte, which no program, " +
+        "git path or file name can hold — remove the \\0 from the value",
+      'org.yaml:15:7: runtimes.bot.env has "A=B", which is not an environment variable name — use letters, ' +
+        'digits and \'_\', not starting with a digit, e.g. PYTHONUNBUFFERED',
+      "org.yaml:16:7: runtimes.bot.env.OK contains a NUL byte, which no program, git path or file name can hold — " +
+        "remove the \\0 from the value",
     ]);
   });
 });
@@ -86,7 +91,8 @@ describe("config fuzzing through the real CLI and a running org", () => {
     org = undefined;
   });
 
-  test("a sample through `org validate`: exit 0 with the summary, or exit 1 with only file:line:col lines", async () => {
+  test("a sample through `org validate`: exit 0 with the summary, " +
+    "or exit 1 with only file:line:col lines", async () => {
     org = createTestOrg({ yaml: (name) => toYaml(baseConfig({ ...BASE, name })) });
     const { dir } = org;
     const sample = sampleOf(mutations, Number(process.env.ORG_FUZZ_CLI_SAMPLE ?? 30));
@@ -106,12 +112,15 @@ describe("config fuzzing through the real CLI and a running org", () => {
         if (said !== JSON.stringify(result)) failures.push(`${label}: the built CLI said ${said.slice(0, 500)}`);
       }
       if ("loaded" in expected) {
-        if (result.code !== 0 || !/^org\.yaml is valid: /.test(result.stdout) || result.stderr !== "") failures.push(`${label}: valid in-process, CLI said ${JSON.stringify(result)}`);
+        if (result.code !== 0 || !/^org\.yaml is valid: /.test(result.stdout) || result.stderr !== "")
+          failures.push(`${label}: valid in-process, CLI said ${JSON.stringify(result)}`);
         continue;
       }
       const lines = result.stderr.split("\n").filter(Boolean);
-      if (result.code !== 1 || result.stdout !== "" || !lines.every((line) => PROBLEM_LINE.test(line))) failures.push(`${label}: ${JSON.stringify(result).slice(0, 500)}`);
-      else if (result.stderr !== `${expected.problems.join("\n")}\n`) failures.push(`${label}: CLI and loader disagree`);
+      if (result.code !== 1 || result.stdout !== "" || !lines.every((line) => PROBLEM_LINE.test(line)))
+        failures.push(`${label}: ${JSON.stringify(result).slice(0, 500)}`);
+      else if (result.stderr !== `${expected.problems.join("\n")}\n`)
+        failures.push(`${label}: CLI and loader disagree`);
     }
     expect(failures).toEqual([]);
     expect(sample.length).toBeGreaterThanOrEqual(Math.min(30, COUNT));
@@ -127,7 +136,14 @@ describe("config fuzzing through the real CLI and a running org", () => {
     expect(runOrg(["up"], { cwd: dir }).code).toBe(0);
     const agents = ["chief-1", "researcher-1", "researcher-2"];
     const snapshot = () => ({
-      panes: tmux(socket, ["list-panes", "-s", "-t", `org-${name}`, "-F", "#{pane_id} #{pane_pid} #{pane_dead} #{@org_agent}"]).out,
+      panes: tmux(socket, [
+        "list-panes",
+        "-s",
+        "-t",
+        `org-${name}`,
+        "-F",
+        "#{pane_id} #{pane_pid} #{pane_dead} #{@org_agent}",
+      ]).out,
       record: readFileSync(join(state, "org.json"), "utf8"),
       programs: agents.map((agent) => readJsonFile<{ pid?: number }>(join(state, "agents", agent, "status.json")).pid),
     });
@@ -151,11 +167,15 @@ describe("config fuzzing through the real CLI and a running org", () => {
       expect(seen.problems, label).toEqual((expected as { problems: string[] }).problems);
       expect(snapshot(), label).toEqual(before);
       // reload.json is written just before log.md.
-      await pollUntil(() => readFileSync(join(state, "log.md"), "utf8").includes(seen.problems[0]!), { what: `log.md to report ${label}` });
+      await pollUntil(() => readFileSync(join(state, "log.md"), "utf8").includes(seen.problems[0]!), {
+        what: `log.md to report ${label}`,
+      });
     }
     expect(runOrg(["status"], { cwd: dir }).stdout).toContain("was rejected; the org runs as before:");
     writeFileSync(join(dir, "org.yaml"), good);
-    await pollUntil(() => readJsonFile<ReloadRecord>(join(state, "reload.json")).outcome === "in-sync", { what: "the good org.yaml back in sync" });
+    await pollUntil(() => readJsonFile<ReloadRecord>(join(state, "reload.json")).outcome === "in-sync", {
+      what: "the good org.yaml back in sync",
+    });
     expect(snapshot()).toEqual(before);
     expect(sample).toHaveLength(Math.min(20, candidates.length));
   }, 300_000);

@@ -42,16 +42,27 @@ async function runBrokered(args: string[], pool?: WarmWorkers) {
   const outbox = join(dir, "outbox");
   mkdirSync(outbox);
   writeFileSync(join(dir, "org"), renderOrgShim(["/bin/false"]), { mode: 0o755 });
-  const shim = spawn(join(dir, "org"), args, { cwd: dir, env: { ...process.env, ORG_OUTBOX: outbox, ORG_AGENT: "a-1" } });
+  const shim = spawn(join(dir, "org"), args, {
+    cwd: dir,
+    env: { ...process.env, ORG_OUTBOX: outbox, ORG_AGENT: "a-1" },
+  });
   let [stdout, stderr] = ["", ""];
   shim.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
   shim.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   const ended = new Promise<number | null>((resolve) => shim.on("close", resolve));
-  const [entry] = await pollUntil(() => takeOutboxRequests(outbox).then((taken) => (taken.length > 0 ? taken : undefined)));
+  const [entry] = await pollUntil(() =>
+    takeOutboxRequests(outbox).then((taken) => (taken.length > 0 ? taken : undefined)),
+  );
   const env = { ORG_ROOT: dir, ORG_AGENT: "a-1" };
   const { children } = trackChildren();
   const warm = pool ? { workers: pool, args } : undefined;
-  const started = await runOutboxCommand(entry!, [process.execPath, ORG_BIN, ...args], { cwd: dir, env, children, agent: "a-1", ...(warm ? { warm } : {}) });
+  const started = await runOutboxCommand(entry!, [process.execPath, ORG_BIN, ...args], {
+    cwd: dir,
+    env,
+    children,
+    agent: "a-1",
+    ...(warm ? { warm } : {}),
+  });
   const code = await ended;
   await closeOutboxRequest(entry!, { files: false });
   return { pid: started.pid, code, stdout: stdout.replaceAll(dir, "<dir>"), stderr: stderr.replaceAll(dir, "<dir>") };
@@ -69,7 +80,8 @@ async function startPool() {
 }
 
 describe("a warm worker", () => {
-  test("runs the brokered command in the process started ahead, with the output and status a cold start gives", async () => {
+  test("runs the brokered command in the process started ahead, " +
+    "with the output and status a cold start gives", async () => {
     const { pool, tracked } = await startPool();
     for (const args of [["--version"], ["claims"]]) {
       const cold = await runBrokered(args);
@@ -96,7 +108,8 @@ describe("a warm worker", () => {
     expect(warm).toEqual({ ...cold, pid: warm.pid });
   }, 30_000);
 
-  test("one that dies idle is replaced; those that keep dying are given up, and the commands then start cold", async () => {
+  test("one that dies idle is replaced; those that keep dying " +
+    "are given up, and the commands then start cold", async () => {
     const { pool, idle, tracked } = await startPool();
     // Looked at again until its group is gone (a zombie a moment still counts), as the broker looks every second.
     const kill = async (pid: number) => {
@@ -183,7 +196,11 @@ describe("the hand-over", () => {
     expect(parseRequest("")).toBeUndefined();
     const request = { argv: ["status"], env: { A: "1" }, cwd: "/w", base: "/o/1", local: true };
     expect(parseRequest(`${JSON.stringify(request)}\n`)).toEqual(request);
-    expect(() => parseRequest(JSON.stringify({ ...request, env: { A: 1 } }))).toThrow("the daemon's request to a warm worker is not as it writes one");
-    expect(() => parseRequest(JSON.stringify({ ...request, argv: "status" }))).toThrow("the daemon's request to a warm worker is not as it writes one");
+    expect(() => parseRequest(JSON.stringify({ ...request, env: { A: 1 } }))).toThrow(
+      "the daemon's request to a warm worker is not as it writes one",
+    );
+    expect(() => parseRequest(JSON.stringify({ ...request, argv: "status" }))).toThrow(
+      "the daemon's request to a warm worker is not as it writes one",
+    );
   });
 });

@@ -1,4 +1,5 @@
-// A commit is judged once, whatever dies when: the verifier's loop on a real git repo, with the crash injected at the exact step.
+// A commit is judged once, whatever dies when: the verifier's loop
+// on a real git repo, with the crash injected at the exact step.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
@@ -16,7 +17,14 @@ import { createTestOrg } from "../../helpers/test-org/index.js";
 const AGENT = "r-1";
 const config = ConfigSchema.parse({
   roles: { researcher: { prompt: "p.md", runtime: "idle", edits: ["value.txt"] } },
-  verify: { command: ["sh", "score.sh"], metric: { name: "score", pattern: "^score: ([0-9.]+)" }, timeout: "30s", parallel: 1, repeats: 1, keep: { k: 0, min_delta: 0, confirm: 0 } },
+  verify: {
+    command: ["sh", "score.sh"],
+    metric: { name: "score", pattern: "^score: ([0-9.]+)" },
+    timeout: "30s",
+    parallel: 1,
+    repeats: 1,
+    keep: { k: 0, min_delta: 0, confirm: 0 },
+  },
 });
 
 let root: string | undefined;
@@ -42,14 +50,28 @@ function createOrg() {
   /** What `org submit` hands the daemon: a request file in state/queue. */
   const submit = (commit: string, description: string): ExperimentRequest => {
     const now = new Date();
-    const request: ExperimentRequest = { id: `${now.toISOString().replace(/[:.]/g, "-")}-${AGENT}-${commit.slice(0, 7)}`, agent: AGENT, commit, description, kind: "candidate", submittedAt: now.toISOString() };
+    const request: ExperimentRequest = {
+      id: `${now.toISOString().replace(/[:.]/g, "-")}-${AGENT}-${commit.slice(0, 7)}`,
+      agent: AGENT,
+      commit,
+      description,
+      kind: "candidate",
+      submittedAt: now.toISOString(),
+    };
     writeFileSync(join(state, "queue", `${request.id}.json`), JSON.stringify(request));
     return request;
   };
-  const rowsOf = (commit: string) => readFileSync(join(state, "results.tsv"), "utf8").split("\n").filter((line) => line.startsWith(`${commit.slice(0, 7)}\t`));
-  const verdictOf = (request: ExperimentRequest) => JSON.parse(readFileSync(join(state, "verdicts", `${request.id}.json`), "utf8")) as { outcome: { verdict: { kind: string; reason: string } } };
+  const rowsOf = (commit: string) =>
+    readFileSync(join(state, "results.tsv"), "utf8")
+      .split("\n")
+      .filter((line) => line.startsWith(`${commit.slice(0, 7)}\t`));
+  const verdictOf = (request: ExperimentRequest) =>
+    JSON.parse(readFileSync(join(state, "verdicts", `${request.id}.json`), "utf8")) as {
+      outcome: { verdict: { kind: string; reason: string } };
+    };
   const ledger = () => JSON.parse(readFileSync(join(state, "agents", AGENT, "ledger.json"), "utf8")) as AgentLedger;
-  const ranFor = (request: ExperimentRequest) => readdirSync(join(state, "runs")).some((name) => name.startsWith(request.id));
+  const ranFor = (request: ExperimentRequest) =>
+    readdirSync(join(state, "runs")).some((name) => name.startsWith(request.id));
   const branch = () => git(root!, ["rev-parse", `org/t/${AGENT}`]).trim();
   return { record, state, worktree, port, daemon, commit, submit, rowsOf, verdictOf, ledger, ranFor, branch };
 }
@@ -59,7 +81,10 @@ async function settle(loop: VerifierLoop, state: string): Promise<void> {
   await pollUntil(async () => {
     await loop.tick(new Date());
     await loop.drain();
-    return existsSync(join(state, "agents", AGENT, "ledger.json")) && readdirSync(join(state, "queue")).every((name) => !name.endsWith(".json"));
+    return (
+      existsSync(join(state, "agents", AGENT, "ledger.json")) &&
+      readdirSync(join(state, "queue")).every((name) => !name.endsWith(".json"))
+    );
   }, { what: "an empty queue", timeoutMs: 30_000 });
 }
 
@@ -72,7 +97,8 @@ function dyingAfter(port: VerifierPort, step: "appendResult"): VerifierPort {
 }
 
 describe("a commit is judged exactly once", () => {
-  test("a daemon killed right after the row: the next one answers that request, and a re-run submit's second request for the commit, from the row", async () => {
+  test("a daemon killed right after the row: the next one answers that request, " +
+    "and a re-run submit's second request for the commit, from the row", async () => {
     const org = createOrg();
     await settle(org.daemon(), org.state);
     const worse = org.commit("1.5", "raise the value");
@@ -82,20 +108,29 @@ describe("a commit is judged exactly once", () => {
     await killed.drain();
     expect(org.rowsOf(worse)).toHaveLength(1);
     expect(org.branch()).toBe(worse);
-    // `org up`: a new daemon; the agent's submit, killed with the old one, runs again and reads the ledger before the verdict lands.
+    // `org up`: a new daemon; the agent's submit, killed with the old
+    // one, runs again and reads the ledger before the verdict lands.
     const next = org.daemon();
     await settle(next, org.state);
     const again = org.submit(worse, "raise the value");
     await settle(next, org.state);
     expect(org.rowsOf(worse)).toHaveLength(1);
-    expect(org.verdictOf(first).outcome.verdict.reason).toMatch(/^discard: recorded in results.tsv at \S+ before the daemon stopped; not run again$/);
-    expect(org.verdictOf(again).outcome.verdict.reason).toMatch(/^discard: recorded in results.tsv at \S+ for an earlier request; not run again$/);
+    expect(org.verdictOf(first).outcome.verdict.reason).toMatch(
+      /^discard: recorded in results.tsv at \S+ before the daemon stopped; not run again$/,
+    );
+    expect(org.verdictOf(again).outcome.verdict.reason).toMatch(
+      /^discard: recorded in results.tsv at \S+ for an earlier request; not run again$/,
+    );
     expect(org.ranFor(again)).toBe(false);
     expect(org.branch()).toBe(org.record.baseCommit);
-    expect(org.ledger()).toMatchObject({ best: { commit: org.record.baseCommit, metric: 1, runs: 1 }, lastVerified: org.record.baseCommit });
+    expect(org.ledger()).toMatchObject({
+      best: { commit: org.record.baseCommit, metric: 1, runs: 1 },
+      lastVerified: org.record.baseCommit,
+    });
   });
 
-  test("a reset that fails after the row (a stale index.lock in the worktree) is retried without running the commit again", async () => {
+  test("a reset that fails after the row (a stale index.lock in the worktree) " +
+    "is retried without running the commit again", async () => {
     const org = createOrg();
     const loop = org.daemon();
     await settle(loop, org.state);
@@ -115,7 +150,8 @@ describe("a commit is judged exactly once", () => {
     expect(org.branch()).toBe(org.record.baseCommit);
   });
 
-  test("a kept commit the branch is set back to after a better keep is not run again, not made best again, and the branch goes back to the best", async () => {
+  test("a kept commit the branch is set back to after a better keep is not run again, " +
+    "not made best again, and the branch goes back to the best", async () => {
     const org = createOrg();
     const loop = org.daemon();
     await settle(loop, org.state);
@@ -142,11 +178,43 @@ describe("a commit is judged exactly once", () => {
   test("seven hex digits another commit shares too: only a row written since the request counts", async () => {
     const org = createOrg();
     await settle(org.daemon(), org.state);
-    const ambiguous: Runner = { run: async (argv) => ({ argv, exitCode: 128, signal: null, stdout: "", stderr: "error: short object ID is ambiguous", timedOut: false, durationMs: 1 }) };
+    const ambiguous: Runner = {
+      run: async (argv) => ({
+        argv,
+        exitCode: 128,
+        signal: null,
+        stdout: "",
+        stderr: "error: short object ID is ambiguous",
+        timedOut: false,
+        durationMs: 1,
+      }),
+    };
     const base = org.record.baseCommit;
-    const lookup = (submittedAt: string) => findJudgedRow({ repo: org.record.repo, state: org.state, request: { id: "x", agent: AGENT, commit: base, description: "again", kind: "candidate", submittedAt }, runner: ambiguous });
-    expect(await lookup("2000-01-01T00:00:00.000Z")).toMatchObject({ commit: base.slice(0, 7), description: "baseline" });
+    const lookup = (submittedAt: string) =>
+      findJudgedRow({
+        repo: org.record.repo,
+        state: org.state,
+        request: { id: "x", agent: AGENT, commit: base, description: "again", kind: "candidate", submittedAt },
+        runner: ambiguous,
+      });
+    expect(await lookup("2000-01-01T00:00:00.000Z")).toMatchObject({
+      commit: base.slice(0, 7),
+      description: "baseline",
+    });
     expect(await lookup("2999-01-01T00:00:00.000Z")).toBeUndefined();
-    expect(await findJudgedRow({ repo: org.record.repo, state: org.state, request: { id: "x", agent: AGENT, commit: base, description: "again", kind: "candidate", submittedAt: "2999-01-01T00:00:00.000Z" } })).toMatchObject({ description: "baseline" });
+    expect(
+      await findJudgedRow({
+        repo: org.record.repo,
+        state: org.state,
+        request: {
+          id: "x",
+          agent: AGENT,
+          commit: base,
+          description: "again",
+          kind: "candidate",
+          submittedAt: "2999-01-01T00:00:00.000Z",
+        },
+      }),
+    ).toMatchObject({ description: "baseline" });
   });
 });

@@ -40,7 +40,8 @@ describe.each([["tmux", []], ["pty", ["--no-tmux"]]] as const)("the daemon's kee
 });
 
 describe("the daemon's keeper backs off", () => {
-  test("a daemon that dies again within 30 s of its restart waits 2 s, and keeper.json and log.md say why", async () => {
+  test("a daemon that dies again within 30 s of its restart waits 2 s, " +
+    "and keeper.json and log.md say why", async () => {
     org = createTestOrg({ yaml: orgYaml });
     const state = join(org.dir, "state");
     expect(runOrg(["up", "--no-attach"], { cwd: org.dir }).code).toBe(0);
@@ -50,11 +51,18 @@ describe("the daemon's keeper backs off", () => {
     const second = await awaitDaemon(state, first);
     process.kill(second, "SIGKILL");
     // The second quick death: the keeper waits before the third start, and says so in keeper.json while it waits.
-    const waiting = await pollUntil(() => readJson<{ waitingUntil?: string }>(join(state, "keeper.json"))?.waitingUntil, { what: "the keeper's backoff" });
+    const waiting = await pollUntil(
+      () => readJson<{ waitingUntil?: string }>(join(state, "keeper.json"))?.waitingUntil,
+      { what: "the keeper's backoff" },
+    );
     const third = await awaitDaemon(state, second);
     expect(Date.now()).toBeGreaterThanOrEqual(Date.parse(waiting));
-    expect(readFileSync(join(state, "log.md"), "utf8")).toMatch(/^## \[[\d-]+\] keeper \| restarted the daemon \(signal SIGKILL\), 2 times since org up\nit ran [\d.]+s \(signal SIGKILL\); 2 daemons in a row died within 30s, so the next starts in 2s; agents kept running$/m);
-    expect(readJson<{ waitingUntil?: string; quickDeaths: number }>(join(state, "keeper.json"))).toMatchObject({ quickDeaths: 2 });
+    expect(readFileSync(join(state, "log.md"), "utf8")).toMatch(
+      /^## \[[\d-]+\] keeper \| restarted the daemon \(signal SIGKILL\), 2 times since org up\nit ran [\d.]+s \(signal SIGKILL\); 2 daemons in a row died within 30s, so the next starts in 2s; agents kept running$/m,
+    );
+    expect(readJson<{ waitingUntil?: string; quickDeaths: number }>(join(state, "keeper.json"))).toMatchObject({
+      quickDeaths: 2,
+    });
     expect(readJson<{ waitingUntil?: string }>(join(state, "keeper.json"))?.waitingUntil).toBeUndefined();
     expect(isRunning(third)).toBe(true);
   }, 60_000);

@@ -16,7 +16,8 @@ afterEach(() => {
 });
 
 describe.each([["tmux", []], ["pty", ["--no-tmux"]]] as const)("the daemon's keeper (%s)", (_mode, flags) => {
-  test("kill -9 of the daemon: a new one within 10 s with the same secrets; of the keeper: the daemon starts another", async () => {
+  test("kill -9 of the daemon: a new one within 10 s with the same secrets; " +
+    "of the keeper: the daemon starts another", async () => {
     org = createTestOrg({ yaml: orgYaml });
     const state = join(org.dir, "state");
     expect(runOrg(["up", "--no-attach", ...flags], { cwd: org.dir, env: SECRET }).code).toBe(0);
@@ -26,18 +27,34 @@ describe.each([["tmux", []], ["pty", ["--no-tmux"]]] as const)("the daemon's kee
     process.kill(daemon, "SIGKILL");
     const next = await awaitDaemon(state, daemon);
     expect(environOf(next)).toContain("ORG_KEEPER_TEST_TOKEN=tok-123");
-    expect(readFileSync(join(state, "log.md"), "utf8")).toMatch(/^## \[[\d-]+\] keeper \| restarted the daemon \(signal SIGKILL\), 1 time since org up\nit ran [\d.]+s \(signal SIGKILL\); agents kept running$/m);
-    expect(runOrg(["status"], { cwd: org.dir }).stdout).toMatch(new RegExp(`^daemon: kept by its keeper \\(pid ${keeper}\\); daemon restarted \\(signal SIGKILL\\), 1 time, last at \\S+$`, "m"));
+    expect(readFileSync(join(state, "log.md"), "utf8")).toMatch(
+      /^## \[[\d-]+\] keeper \| restarted the daemon \(signal SIGKILL\), 1 time since org up\nit ran [\d.]+s \(signal SIGKILL\); agents kept running$/m,
+    );
+    expect(runOrg(["status"], { cwd: org.dir }).stdout).toMatch(
+      new RegExp(
+        `^daemon: kept by its keeper \\(pid ${keeper}\\); daemon restarted \\(signal SIGKILL\\), 1 time, last at \\S+$`,
+        "m",
+      ),
+    );
 
     process.kill(keeper, "SIGKILL");
     const again = await awaitKeeper(state, keeper);
     expect(environOf(again)).toContain("ORG_KEEPER_TEST_TOKEN=tok-123");
-    const replaced = new RegExp(`^## \\[[\\d-]+\\] keeper \\| restarted the keeper\\nkeeper pid ${keeper} was gone; 1 keeper restarts since org up$`, "m");
-    await pollUntil(() => replaced.test(readFileSync(join(state, "log.md"), "utf8")), { what: "the new keeper's line in log.md" });
+    const replaced = new RegExp(
+      `^## \\[[\\d-]+\\] keeper \\| restarted the keeper\\nkeeper pid ${keeper} was gone; ` +
+        `1 keeper restarts since org up$`,
+      "m",
+    );
+    await pollUntil(() => replaced.test(readFileSync(join(state, "log.md"), "utf8")), {
+      what: "the new keeper's line in log.md",
+    });
     // The new keeper keeps the daemon as the first did.
     process.kill(next, "SIGKILL");
     await awaitDaemon(state, next);
-    expect(readJson<{ pid: number; state: string }>(join(state, "agents/researcher-1/status.json"))).toMatchObject({ pid: agent, state: "running" });
+    expect(readJson<{ pid: number; state: string }>(join(state, "agents/researcher-1/status.json"))).toMatchObject({
+      pid: agent,
+      state: "running",
+    });
 
     const down = runOrg(["down"], { cwd: org.dir });
     expect(down.code, down.stderr).toBe(0);

@@ -131,7 +131,8 @@ describe("org program show", () => {
     );
     expect(shown.stdout).toContain(
       `org.yaml does not load now (org.yaml:9:25: roles.researcher.prompt file "prompts/researcher.md" ` +
-        `does not exist — create it, or give its path relative to this file); compared with the program that ran last, ${v2}\n`,
+        `does not exist — create it, or give its path relative to this file); ` +
+        `compared with the program that ran last, ${v2}\n`,
     );
   });
 

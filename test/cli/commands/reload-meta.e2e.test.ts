@@ -62,8 +62,8 @@ describe("a meta role reprograms the org", () => {
 
     expect(asMeta()).toEqual([
       0,
-      `your copy of the org's config is in ${copy}: org.yaml, prompts/meta.md, prompts/researcher.md — edit it there, ` +
-        `then run \`org reload\` again`,
+      `your copy of the org's config is in ${copy}: org.yaml, prompts/meta.md, prompts/researcher.md — ` +
+        `edit it there, then run \`org reload\` again`,
       "",
     ]);
     expect(readFileSync(join(copy, "org.yaml"), "utf8")).toBe(orgYaml(name));
@@ -151,9 +151,9 @@ describe("a meta role reprograms the org", () => {
     expect(asMeta("researcher-1")).toEqual([
       1,
       "",
-      `researcher-1's role researcher may not change the org: its edits [train.py] name neither org.yaml nor a prompt ` +
-        `— a meta role lists them, e.g. edits: [org.yaml, "prompts/**"]\nnothing changed: the org runs as before; ` +
-        `this attempt is in log.md`,
+      `researcher-1's role researcher may not change the org: its edits [train.py] name neither org.yaml nor a ` +
+        `prompt — a meta role lists them, e.g. edits: [org.yaml, "prompts/**"]\nnothing changed: ` +
+        `the org runs as before; this attempt is in log.md`,
     ]);
     expect(panes()).toHaveLength(4);
   }, 120_000);

@@ -18,7 +18,8 @@ afterEach(() => {
 });
 
 describe("org submit commits onto the HEAD it saw", () => {
-  test("the branch takes the commit only if it still points where it did; else nothing is committed, with the reason", async () => {
+  test("the branch takes the commit only if it still points where it did; " +
+    "else nothing is committed, with the reason", async () => {
     dir = createRepo({ "value.txt": "1\n" });
     const base = git(dir, ["rev-parse", "HEAD"]).trim();
     const run: WorktreeGit = (args) => processRunner.run(["git", ...args], { cwd: dir });
@@ -40,11 +41,16 @@ describe("org submit commits onto the HEAD it saw", () => {
       git(dir!, ["update-ref", "HEAD", base]);
       return move(ref, made, before);
     };
-    expect(await commitOnto(run, racing, commit, "three", branch)).toEqual({ kind: "moved", reason: `your branch moved from ${commit.slice(0, 7)} to ${base.slice(0, 7)} while committing (the verifier applied a verdict; see \`org inbox\`); nothing was committed — run org submit again` });
+    expect(await commitOnto(run, racing, commit, "three", branch)).toEqual({
+      kind: "moved",
+      reason: `your branch moved from ${commit.slice(0, 7)} to ${base.slice(0, 7)} while committing (the verifier ` +
+        `applied a verdict; see \`org inbox\`); nothing was committed — run org submit again`,
+    });
     expect(git(dir, ["rev-parse", "HEAD"]).trim()).toBe(base);
   });
 
-  test("the verifier resets the branch right after the agent's commit lands: the request still names that commit, not the branch's new head", async () => {
+  test("the verifier resets the branch right after the agent's commit lands: " +
+    "the request still names that commit, not the branch's new head", async () => {
     // The test is the daemon: alive by its heartbeat, and it answers the request.
     const { base, worktree, ...org } = createTestOrg({
       daemon: false,
@@ -72,8 +78,16 @@ describe("org submit commits onto the HEAD it saw", () => {
     expect(git(dir, ["rev-parse", branch]).trim()).toBe(base);
     expect(git(dir, ["log", "-1", "--format=%P %s", request.commit]).trim()).toBe(`${base} double it`);
     expect(request).toMatchObject({ agent: "researcher-1", description: "double it", kind: "candidate" });
-    const outcome = { request, verdict: { kind: "discard", metric: 2, delta: 1, reason: "discard: worse" }, metric: 2, seconds: 1, runSeconds: 1, samples: [2], logFile: "x.log", logTail: "", head: base, patch: "p.patch" };
-    writeFiles(dir, { [`state/verdicts/${request.id}.json`]: JSON.stringify({ id: request.id, outcome, best: { commit: base, metric: 1 } }) });
+    const outcome = {
+      request,
+      verdict: { kind: "discard", metric: 2, delta: 1, reason: "discard: worse" },
+      metric: 2, seconds: 1, runSeconds: 1, samples: [2], logFile: "x.log", logTail: "", head: base, patch: "p.patch",
+    };
+    writeFiles(dir, {
+      [`state/verdicts/${request.id}.json`]: JSON.stringify({
+        id: request.id, outcome, best: { commit: base, metric: 1 },
+      }),
+    });
     const result = await submit;
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain(`submitted ${request.commit.slice(0, 7)} "double it"; waiting for the verifier…`);

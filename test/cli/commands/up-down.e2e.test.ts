@@ -37,8 +37,22 @@ describe("org up / status / down", { timeout: 60_000 }, () => {
     expect(up.code).toBe(0);
     expect(up.stdout).toContain(`attach: org attach [agent]   (or: tmux -L ${socket} attach-session -t org-${name})`);
 
-    const panes = tmux(socket, ["list-panes", "-s", "-t", `org-${name}`, "-F", "#{pane_id} #{@org_agent} #{@org_role} #{@org_gpu}"]).out.trim().split("\n");
-    expect(panes.map((line) => line.split(" ").slice(1).join(" ").trim())).toEqual(["", "researcher-1 researcher cpu", "researcher-2 researcher cpu", "flaky-1 flaky cpu"]);
+    const panes = tmux(socket, [
+      "list-panes",
+      "-s",
+      "-t",
+      `org-${name}`,
+      "-F",
+      "#{pane_id} #{@org_agent} #{@org_role} #{@org_gpu}",
+    ])
+      .out.trim()
+      .split("\n");
+    expect(panes.map((line) => line.split(" ").slice(1).join(" ").trim())).toEqual([
+      "",
+      "researcher-1 researcher cpu",
+      "researcher-2 researcher cpu",
+      "flaky-1 flaky cpu",
+    ]);
 
     const researcherPane = panes[1]!.split(" ")[0]!;
     const screen = await pollUntil(() => {
@@ -47,11 +61,23 @@ describe("org up / status / down", { timeout: 60_000 }, () => {
     }, { what: "env printed in the pane" });
     const worktree = join(dir, "worktrees", "researcher-1");
     const state = join(dir, "state");
-    for (const line of [`ORG_AGENT=researcher-1`, "ORG_ROLE=researcher", `ORG_STATE=${state}`, `ORG_WORKTREE=${worktree}`, `ORG_INBOX=${state}/agents/researcher-1/inbox`, `ORG_NAME=${name}`, "CUDA_VISIBLE_DEVICES=", `cwd=${worktree}`, `org=${state}/bin/org`]) {
+    for (const line of [
+      `ORG_AGENT=researcher-1`,
+      "ORG_ROLE=researcher",
+      `ORG_STATE=${state}`,
+      `ORG_WORKTREE=${worktree}`,
+      `ORG_INBOX=${state}/agents/researcher-1/inbox`,
+      `ORG_NAME=${name}`,
+      "CUDA_VISIBLE_DEVICES=",
+      `cwd=${worktree}`,
+      `org=${state}/bin/org`,
+    ]) {
       expect(screen.split("\n")).toContain(line);
     }
     expect(git(worktree, ["rev-parse", "--abbrev-ref", "HEAD"]).trim()).toBe(`org/${name}/researcher-1`);
-    expect(readFileSync(join(state, "agents/researcher-1/prompt.md"), "utf8")).toContain("You are researcher-1 (researcher) on GPU none (CPU). Edit only train.py.");
+    expect(readFileSync(join(state, "agents/researcher-1/prompt.md"), "utf8")).toContain(
+      "You are researcher-1 (researcher) on GPU none (CPU). Edit only train.py.",
+    );
     expect(git(dir, ["status", "--porcelain"]).trim()).toBe("");
 
     const flaky = await pollUntil(() => {
@@ -60,12 +86,32 @@ describe("org up / status / down", { timeout: 60_000 }, () => {
     }, { what: "the dying agent to be restarted, then marked failed" });
     expect(flaky.restarts).toBe(3);
 
-    const status = JSON.parse(runOrg(["status", "--json"], { cwd: dir }).stdout) as { agents: { name: string; state: string; pid: number | null; head: string }[]; daemon: { services: { name: string; lastTickAt: string | null; lagMs: number | null }[] } };
-    expect(status.agents.map((agent) => [agent.name, agent.state])).toEqual([["researcher-1", "running"], ["researcher-2", "running"], ["flaky-1", "failed"]]);
+    const status = JSON.parse(runOrg(["status", "--json"], { cwd: dir }).stdout) as {
+      agents: { name: string; state: string; pid: number | null; head: string }[];
+      daemon: { services: { name: string; lastTickAt: string | null; lagMs: number | null }[] };
+    };
+    expect(status.agents.map((agent) => [agent.name, agent.state])).toEqual([
+      ["researcher-1", "running"],
+      ["researcher-2", "running"],
+      ["flaky-1", "failed"],
+    ]);
     // Every daemon service as its last heartbeat wrote it: the loops have ticked; the notifier runs on its own events.
-    expect(status.daemon.services.map((service) => [service.name, typeof service.lastTickAt, typeof service.lagMs])).toEqual([
-      ["keeper", "string", "number"], ["supervisor", "string", "number"], ["outbox", "string", "number"], ["screens", "string", "number"], ["verifier", "string", "number"], ["notifier", "object", "object"],
-      ["hot-reload", "string", "number"], ["standups", "string", "number"], ["usage", "string", "number"], ["stop", "string", "number"], ["disk", "string", "number"], ["status-table", "string", "number"], ["heartbeat", "string", "number"],
+    expect(
+      status.daemon.services.map((service) => [service.name, typeof service.lastTickAt, typeof service.lagMs]),
+    ).toEqual([
+      ["keeper", "string", "number"],
+      ["supervisor", "string", "number"],
+      ["outbox", "string", "number"],
+      ["screens", "string", "number"],
+      ["verifier", "string", "number"],
+      ["notifier", "object", "object"],
+      ["hot-reload", "string", "number"],
+      ["standups", "string", "number"],
+      ["usage", "string", "number"],
+      ["stop", "string", "number"],
+      ["disk", "string", "number"],
+      ["status-table", "string", "number"],
+      ["heartbeat", "string", "number"],
     ]);
     expect(status.agents[0]!.head).toBe(git(dir, ["rev-parse", "main"]).trim());
     const pids = status.agents.map((agent) => agent.pid).filter((pid): pid is number => pid !== null);
@@ -84,16 +130,23 @@ describe("org up / status / down", { timeout: 60_000 }, () => {
     expect(existsSync(join(state, "up.lock"))).toBe(false);
     const log = readFileSync(join(state, "log.md"), "utf8");
     expect(log.match(/^## \[\d{4}-\d\d-\d\d\] restart \| flaky-1$/gm)).toHaveLength(3);
-    expect(log).toMatch(/^## \[\d{4}-\d\d-\d\d\] failed \| flaky-1\nexited (with code 1 )?after (\d+ms|[\d.]+s); gave up after 3 restarts without a run lasting 5s$/m);
-    expect(log).toMatch(/^## \[\d{4}-\d\d-\d\d\] up \| started 3 agents\n[\s\S]*^## \[\d{4}-\d\d-\d\d\] down \| stopped 3 agents/m);
+    expect(log).toMatch(
+      /^## \[\d{4}-\d\d-\d\d\] failed \| flaky-1\nexited (with code 1 )?after (\d+ms|[\d.]+s); gave up after 3 restarts without a run lasting 5s$/m,
+    );
+    expect(log).toMatch(
+      /^## \[\d{4}-\d\d-\d\d\] up \| started 3 agents\n[\s\S]*^## \[\d{4}-\d\d-\d\d\] down \| stopped 3 agents/m,
+    );
   });
 
-  test("agents outlive a daemon and its keeper killed with SIGKILL; org up brings it back, and it adopts them and restarts by policy again", async () => {
+  test("agents outlive a daemon and its keeper killed with SIGKILL; " +
+    "org up brings it back, and it adopts them and restarts by policy again", async () => {
     org = createTestOrg({ yaml: orgYaml });
     const { dir } = org;
     const state = join(dir, "state");
     expect(runOrg(["up"], { cwd: dir }).code).toBe(0);
-    const daemon = await pollUntil(() => readJsonFile<{ pid: number | null }>(join(state, "daemon.json")).pid, { what: "the daemon's heartbeat" });
+    const daemon = await pollUntil(() => readJsonFile<{ pid: number | null }>(join(state, "daemon.json")).pid, {
+      what: "the daemon's heartbeat",
+    });
     const researcher = readJsonFile<AgentStatus>(join(state, "agents/researcher-1/status.json"));
     // Both at once: the keeper would restart the daemon by itself (test/cli/commands/keeper.e2e.test.ts), the daemon
     // the keeper.
@@ -109,7 +162,10 @@ describe("org up / status / down", { timeout: 60_000 }, () => {
       return pid && pid !== daemon ? pid : undefined;
     }, { what: "a new daemon's heartbeat" });
     expect(isRunning(revived)).toBe(true);
-    expect(readJsonFile<AgentStatus>(join(state, "agents/researcher-1/status.json"))).toMatchObject({ state: "running", pid: researcher.pid });
+    expect(readJsonFile<AgentStatus>(join(state, "agents/researcher-1/status.json"))).toMatchObject({
+      state: "running",
+      pid: researcher.pid,
+    });
     process.kill(researcher.pid!, "SIGKILL");
     const restarted = await pollUntil(() => {
       const now = readJsonFile<AgentStatus>(join(state, "agents/researcher-1/status.json"));
@@ -135,7 +191,10 @@ describe("org up / status / down", { timeout: 60_000 }, () => {
     const down = runOrg(["down", "--clean"], { cwd: dir });
     expect(down.code).toBe(0);
     expect(down.stdout).toContain("removed worktrees: researcher-1, flaky-1 (branches kept)");
-    expect(down.stdout).toContain(`kept ${worktree}: uncommitted changes (1 path: notes.md) — commit or discard it, then \`org down --clean\` again`);
+    expect(down.stdout).toContain(
+      `kept ${worktree}: uncommitted changes (1 path: notes.md) — commit or discard it, ` +
+        `then \`org down --clean\` again`,
+    );
     expect(existsSync(join(dir, "worktrees", "researcher-1"))).toBe(false);
     expect(readFileSync(join(worktree, "notes.md"), "utf8")).toBe("unsaved idea\n");
     expect(git(dir, ["branch", "--list", "org/*"]).trim().split("\n")).toHaveLength(3);

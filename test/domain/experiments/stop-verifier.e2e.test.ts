@@ -29,7 +29,8 @@ afterEach(() => {
 });
 
 describe("the verifier under a stop that cancels queued runs", () => {
-  test("a queued experiment is cancelled with a log entry, a queued confirmation runs, nothing new is queued; after the stop the commit is judged", async () => {
+  test("a queued experiment is cancelled with a log entry, a queued confirmation runs, " +
+    "nothing new is queued; after the stop the commit is judged", async () => {
     const files = { "score.sh": 'echo "score: $(cat value.txt)"\n', "value.txt": "1.0\n" };
     const onDisk = createTestOrg({ daemon: false, agents: [AGENT], files });
     root = onDisk.root;
