@@ -1,5 +1,5 @@
 // verify.gpus: pool on the verifier's real loop and git: agents share fake GPUs, one run per GPU, whatever fails when.
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { createVerifierPort } from "../../../src/adapters/verifier/port.js";
@@ -259,13 +259,15 @@ describe("the verifier with a GPU pool", () => {
     expect(org.rows()).toHaveLength(3 + 2);
     expect(org.queued()).toHaveLength(6);
     // Second kill: mid-run on both GPUs (once the two rows are answered
-    // from), so what it ran is ended and nothing of it recorded.
+    // from), so what it ran is ended and nothing of it recorded. Held, so no run ends before both are seen going.
+    writeFileSync(`${org.marks}.hold`, "");
     const second = org.daemon();
     await pollUntil(async () => {
       await second.tick(new Date());
       return org.going() === 2;
     }, { what: "two runs going", timeoutMs: 30_000 });
     await second.stop();
+    rmSync(`${org.marks}.hold`);
     expect(org.rows()).toHaveLength(5);
     await org.settle(org.daemon());
     const rows = org.rows();
