@@ -19,9 +19,9 @@ const orgYaml = idleOrgYaml(", count: 2, edits: [a.txt, b.txt]", `verify:
   keep: { k: 2, min_delta: 0, confirm: 0 }
 `);
 // a counts ten to one; b counts nothing. The noise is 0 or 0.2 by seed, and researcher-2's fifth run (seed 4) is lucky.
-// A second an ablation's run (not a researcher's): its 12 runs, two at a time, then outlast the moment `org down`
-// takes (half a second was too little at load 20).
-const SCORE = `case "$ORG_AGENT" in researcher-*) ;; *) sleep 1 ;; esac
+// Half a second a run: the ablation's 12 runs then outlast the moment `org down` takes (measured all before it once).
+// Every run: with the sleep in runs not named researcher-* alone, the ablation measured all before it at load 15.
+const SCORE = `sleep 0.5
 awk -v a="$(cat a.txt)" -v s="$ORG_SEED" -v who="$ORG_AGENT" 'BEGIN {
   n = (s % 2) * 0.2; if (who == "researcher-2" && s == 4) n = 1; printf "score: %.4f\\n", 10 * a + n }'
 `;
