@@ -17,7 +17,12 @@ describe("real agent CLIs when the model service limits them", () => {
     const timeline = (run.timeline = startTimeline());
     const submit = "printf '0.7\\n' > params.txt && pwd >> params.txt && org submit -m 'raise to 0.7'";
     const researcher = reactions([{ when: (text) => text.includes(KICKOFF), commands: [submit], done: "Submitted." }]);
-    const limit = { kind: "error", status: 429, message: "Rate limit reached for requests", retryAfterSeconds: 1 } as const;
+    const limit = {
+      kind: "error",
+      status: 429,
+      message: "Rate limit reached for requests",
+      retryAfterSeconds: 1,
+    } as const;
     const { script, seen: limited } = faultFirst(2, limit, researcher);
     const org = (run.org = await createRealOrg(roles, script));
     expect((await org.up()).code).toBe(0);

@@ -3,7 +3,14 @@ import { join } from "node:path";
 import { PtyClient } from "../../src/adapters/pty/client.js";
 import { tmuxSocket } from "../../src/domain/paths.js";
 import type { AgentStatus } from "../../src/domain/state.js";
-import { startModelServer, toolOutputs, type ModelRequest, type ModelServer, type Move, type Script } from "./model-server/index.js";
+import {
+  startModelServer,
+  toolOutputs,
+  type ModelRequest,
+  type ModelServer,
+  type Move,
+  type Script,
+} from "./model-server/index.js";
 import { pollUntil } from "./poll.js";
 import { PACKAGE_ROOT, runOrg, runOrgAsync, type CliResult } from "./org-cli.js";
 import { isRunning } from "./processes.js";
@@ -18,20 +25,34 @@ const API_KEY = "sk-scripted-0123456789abcdefghij";
 
 /** The environment every org command of these tests runs with: nothing inherited that changes how a CLI behaves. */
 export function orgEnv(home: string): Record<string, string> {
-  return { HOME: home, SCRIPTED_API_KEY: API_KEY, ANTHROPIC_API_KEY: API_KEY, GEMINI_API_KEY: API_KEY, IS_SANDBOX: "", CI: "", NO_COLOR: "1", TERM: "xterm-256color" };
+  return {
+    HOME: home,
+    SCRIPTED_API_KEY: API_KEY,
+    ANTHROPIC_API_KEY: API_KEY,
+    GEMINI_API_KEY: API_KEY,
+    IS_SANDBOX: "",
+    CI: "",
+    NO_COLOR: "1",
+    TERM: "xterm-256color",
+  };
 }
 
-/** Each CLI pointed at the scripted server the way a user points it at a provider: runtime env, or its own config file under ~. */
+/**
+ * Each CLI pointed at the scripted server the way a user points
+ * it at a provider: runtime env, or its own config file under ~.
+ */
 export function runtimeYaml(cli: Cli, url: string, path = join(CLIENTS, cli)): string {
   const program = `program: ${path}, answer_trust: true`;
   switch (cli) {
     case "claude":
       // As root Claude Code refuses --dangerously-skip-permissions without IS_SANDBOX (inside a container or VM only).
-      return `{ preset: claude, ${program}, pass_env: [ANTHROPIC_API_KEY], env: { ANTHROPIC_BASE_URL: "${url}", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1", IS_SANDBOX: "1" } }`;
+      return `{ preset: claude, ${program}, pass_env: [ANTHROPIC_API_KEY], env: { ANTHROPIC_BASE_URL: "${url}", ` +
+        `CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1", IS_SANDBOX: "1" } }`;
     case "codex":
       return `{ preset: codex, ${program}, pass_env: [SCRIPTED_API_KEY] }`;
     case "gemini":
-      return `{ preset: gemini, ${program}, pass_env: [GEMINI_API_KEY], env: { GOOGLE_GEMINI_BASE_URL: "${url}", CI: "false" } }`;
+      return `{ preset: gemini, ${program}, pass_env: [GEMINI_API_KEY], ` +
+        `env: { GOOGLE_GEMINI_BASE_URL: "${url}", CI: "false" } }`;
     case "opencode":
       // OPENCODE_NO_NPM: its background `npm install @opencode-ai/plugin` into each fresh config folder stays offline.
       return `{ preset: opencode, ${program}, pass_env: [SCRIPTED_API_KEY], env: { ${OPENCODE_NO_NPM}, ` +
@@ -50,11 +71,20 @@ export const OPENCODE_NO_NPM = 'npm_config_offline: "true"';
 /** The user's own config files under ~ that org copies into each agent's config folder. */
 export function homeFiles(url: string): Record<string, string> {
   return {
-    ".codex/config.toml": `model = "gpt-scripted"\nmodel_provider = "scripted"\n\n[model_providers.scripted]\nname = "scripted"\nbase_url = "${url}/v1"\nwire_api = "responses"\nenv_key = "SCRIPTED_API_KEY"\n`,
+    ".codex/config.toml":
+      `model = "gpt-scripted"\nmodel_provider = "scripted"\n\n[model_providers.scripted]\nname = "scripted"\n` +
+      `base_url = "${url}/v1"\nwire_api = "responses"\nenv_key = "SCRIPTED_API_KEY"\n`,
     ".config/opencode/opencode.json": JSON.stringify({
       $schema: "https://opencode.ai/config.json",
       model: "scripted/model",
-      provider: { scripted: { npm: "@ai-sdk/openai-compatible", name: "scripted", options: { baseURL: `${url}/v1`, apiKey: "{env:SCRIPTED_API_KEY}" }, models: { model: { name: "model" } } } },
+      provider: {
+        scripted: {
+          npm: "@ai-sdk/openai-compatible",
+          name: "scripted",
+          options: { baseURL: `${url}/v1`, apiKey: "{env:SCRIPTED_API_KEY}" },
+          models: { model: { name: "model" } },
+        },
+      },
     }),
   };
 }
@@ -82,18 +112,38 @@ export interface RealOrg {
  * A research repo whose verifier scores params.txt (higher is better), and an org of real CLIs, one role per entry,
  * each behind the scripted model server. Every role's prompt carries a marker the test can find in what the CLI sent.
  */
-export async function createRealOrg(roles: { role: string; cli: Cli; kickoff: string; extra?: string }[], script: Script, mode: "tmux" | "pty" = "tmux", program?: (cli: Cli) => string): Promise<RealOrg> {
+export async function createRealOrg(
+  roles: { role: string; cli: Cli; kickoff: string; extra?: string }[],
+  script: Script,
+  mode: "tmux" | "pty" = "tmux",
+  program?: (cli: Cli) => string,
+): Promise<RealOrg> {
   const server = await startModelServer({ script });
-  const runtimes = [...new Set(roles.map((role) => role.cli))].map((cli) => `  ${cli}: ${runtimeYaml(cli, server.url, program?.(cli))}`).join("\n");
-  const roleYaml = roles
-    .map((role) => `  ${role.role}: { prompt: prompts/${role.role}.md, runtime: ${role.cli}, edits: [params.txt], kickoff: "${role.kickoff}"${role.extra ? `, ${role.extra}` : ""} }`)
+  const runtimes = [...new Set(roles.map((role) => role.cli))]
+    .map((cli) => `  ${cli}: ${runtimeYaml(cli, server.url, program?.(cli))}`)
     .join("\n");
-  const prompts = Object.fromEntries(roles.map((role) => [`prompts/${role.role}.md`, `# Role marker ${role.role}\nYou are {{agent}}. Edit only {{edits}}; run \`org submit -m "idea"\`.\n`]));
+  const roleYaml = roles
+    .map(
+      (role) =>
+        `  ${role.role}: { prompt: prompts/${role.role}.md, runtime: ${role.cli}, edits: [params.txt], ` +
+          `kickoff: "${role.kickoff}"${role.extra ? `, ${role.extra}` : ""} }`,
+    )
+    .join("\n");
+  const prompts = Object.fromEntries(
+    roles.map((role) => [
+      `prompts/${role.role}.md`,
+      `# Role marker ${role.role}\nYou are {{agent}}. Edit only {{edits}}; run \`org submit -m "idea"\`.\n`,
+    ]),
+  );
   const { dir, name, socket } = createTestOrg({
     plain: true,
     letter: "r",
     files: { "params.txt": "0.5\n", "score.sh": "#!/bin/sh\necho \"score: $(cat params.txt)\"\n", ...prompts },
-    yaml: (name) => `name: ${name}\nrepo: .\nbase: main\ngpus: none\nruntimes:\n${runtimes}\nroles:\n${roleYaml}\nverify:\n  command: [sh, score.sh]\n  protected: [score.sh]\n  metric: { name: score, pattern: '^score:\\s*([0-9.]+)', goal: maximize }\n  repeats: 1\n  keep: { k: 0, min_delta: 0, confirm: 0 }\nmessages: { idle: 500ms }\n`,
+    yaml: (name) =>
+      `name: ${name}\nrepo: .\nbase: main\ngpus: none\nruntimes:\n${runtimes}\nroles:\n${roleYaml}\n` +
+        `verify:\n  command: [sh, score.sh]\n  protected: [score.sh]\n` +
+        `  metric: { name: score, pattern: '^score:\\s*([0-9.]+)', goal: maximize }\n` +
+        `  repeats: 1\n  keep: { k: 0, min_delta: 0, confirm: 0 }\nmessages: { idle: 500ms }\n`,
   });
   const home = join(dir, ".home");
   for (const [file, text] of Object.entries(homeFiles(server.url))) {
@@ -112,7 +162,12 @@ export async function createRealOrg(roles: { role: string; cli: Cli; kickoff: st
     env,
     org: (args) => runOrgAsync(args, { cwd: dir, env, timeoutMs: 120_000 }),
     status: (agent) => JSON.parse(readFileSync(join(state, "agents", agent, "status.json"), "utf8")) as AgentStatus,
-    results: () => readFileSync(join(state, "results.tsv"), "utf8").trim().split("\n").slice(1).map((line) => line.split("\t")),
+    results: () =>
+      readFileSync(join(state, "results.tsv"), "utf8")
+        .trim()
+        .split("\n")
+        .slice(1)
+        .map((line) => line.split("\t")),
     notifications: (agent) => {
       try {
         return readFileSync(join(state, "agents", agent, "notifications.jsonl"), "utf8");
@@ -120,7 +175,12 @@ export async function createRealOrg(roles: { role: string; cli: Cli; kickoff: st
         return "(no notifications.jsonl)";
       }
     },
-    up: () => runOrgAsync(["up", "--no-attach", ...(mode === "pty" ? ["--no-tmux"] : [])], { cwd: dir, env, timeoutMs: 120_000 }),
+    up: () =>
+      runOrgAsync(["up", "--no-attach", ...(mode === "pty" ? ["--no-tmux"] : [])], {
+        cwd: dir,
+        env,
+        timeoutMs: 120_000,
+      }),
     async screen(agent) {
       if (mode === "pty") return ptyScreen(join(state, "pty.sock"), agent);
       const panes = tmux(socket, ["list-panes", "-a", "-F", "#{pane_id} #{@org_agent}"]).out.split("\n");
@@ -159,7 +219,10 @@ async function ptyScreen(socket: string, agent: string): Promise<string> {
   }
 }
 
-/** Live processes of this org: every agent program and its children carry ORG_STATE; the daemon and hosts name the folder. */
+/**
+ * Live processes of this org: every agent program and its
+ * children carry ORG_STATE; the daemon and hosts name the folder.
+ */
 export function processesOf(org: Pick<RealOrg, "dir" | "state">): { pid: number; command: string }[] {
   const found: { pid: number; command: string }[] = [];
   for (const entry of readdirSync("/proc")) {
@@ -168,7 +231,8 @@ export function processesOf(org: Pick<RealOrg, "dir" | "state">): { pid: number;
     try {
       const command = readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ").trim();
       const environ = readFileSync(`/proc/${pid}/environ`, "utf8");
-      if ((environ.includes(`ORG_STATE=${org.state}\0`) || command.includes(org.dir)) && isRunning(pid)) found.push({ pid, command });
+      if ((environ.includes(`ORG_STATE=${org.state}\0`) || command.includes(org.dir)) && isRunning(pid))
+        found.push({ pid, command });
     } catch {
       // gone between the listing and the read
     }
@@ -177,9 +241,13 @@ export function processesOf(org: Pick<RealOrg, "dir" | "state">): { pid: number;
 }
 
 /** Which CLI a request came from, by the role marker its rendered prompt carries. */
-export const cliOfRequest = (request: ModelRequest): string => /# Role marker (\w+)-r\n/.exec(request.system)?.[1] ?? "";
+export const cliOfRequest = (request: ModelRequest): string =>
+  /# Role marker (\w+)-r\n/.exec(request.system)?.[1] ?? "";
 
-/** A script whose first `count` requests from each CLI get `fault`, and `then` answers after; `seen` counts them per CLI. */
+/**
+ * A script whose first `count` requests from each CLI get
+ * `fault`, and `then` answers after; `seen` counts them per CLI.
+ */
 export function faultFirst(count: number, fault: Move, then: Script): { script: Script; seen: Map<string, number> } {
   const seen = new Map<string, number>();
   const script: Script = (request) => {
@@ -192,9 +260,21 @@ export function faultFirst(count: number, fault: Move, then: Script): { script: 
 
 /** Until every CLI's conversation holds a keep verdict. */
 export function waitForKeeps(org: RealOrg, clis: Cli[], what: string): Promise<unknown> {
-  const kept = (cli: Cli) => org.server.exchanges.some((exchange) => cliOfRequest(exchange.request) === cli && toolOutputs(exchange.request).some((output) => output.includes("· keep")));
+  const kept = (cli: Cli) =>
+    org.server.exchanges.some(
+      (exchange) =>
+        cliOfRequest(exchange.request) === cli &&
+        toolOutputs(exchange.request).some((output) => output.includes("· keep")),
+    );
   return Promise.all(
-    clis.map((cli) => pollUntil(() => kept(cli), { timeoutMs: 150_000, intervalMs: 250, what: `${cli} to reach its verdict ${what}`, explain: () => JSON.stringify(org.status(`${cli}-r-1`)) })),
+    clis.map((cli) =>
+      pollUntil(() => kept(cli), {
+        timeoutMs: 150_000,
+        intervalMs: 250,
+        what: `${cli} to reach its verdict ${what}`,
+        explain: () => JSON.stringify(org.status(`${cli}-r-1`)),
+      }),
+    ),
   );
 }
 

@@ -14,7 +14,8 @@ import { killClient, runRealClient, type Preset } from "../../helpers/real-clien
 import { makeTempDir, removeDir } from "../../helpers/temp-repo.js";
 import { makeLaunchSpec } from "../../helpers/launch-spec.js";
 
-// Each real CLI, non-interactive, against the scripted server: org's counts must be the server's usage, reply for reply.
+// Each real CLI, non-interactive, against the scripted server:
+// org's counts must be the server's usage, reply for reply.
 const MIND = reactions([{ when: /research/, commands: ["echo one", "echo two"], done: "All done." }]);
 // A text before each tool call: Claude Code writes such a reply as two lines, which must count once.
 const TALKATIVE: Script = (request) => {
@@ -39,22 +40,44 @@ describe("token usage read from what each real CLI records", () => {
     removeDir(dir);
   });
 
-  /** The CLI run to its end in a folder of its own, with `home` as its config folder, then read as the daemon reads it. */
+  /**
+   * The CLI run to its end in a folder of its own, with `home` as its config folder, then read as the daemon reads it.
+   */
   async function run(preset: Preset, script: Script) {
     dir = makeTempDir(`org-usage-${preset}-`);
     const home = join(dir, "state/agents/a-1/home");
     server = await startModelServer({ script });
     mkdirSync(home, { recursive: true });
-    writeFileSync(join(dir, "state/agents/a-1/launch.json"), JSON.stringify(makeLaunchSpec({ agent: "a-1", runtime: { preset, home } })));
-    const exit = await runRealClient(preset, { url: server.url, dir, home, prompt: "Please do research", track: (started) => (child = started) });
+    writeFileSync(
+      join(dir, "state/agents/a-1/launch.json"),
+      JSON.stringify(makeLaunchSpec({ agent: "a-1", runtime: { preset, home } })),
+    );
+    const exit = await runRealClient(preset, {
+      url: server.url,
+      dir,
+      home,
+      prompt: "Please do research",
+      track: (started) => (child = started),
+    });
     expect(exit.output).toContain("All done.");
     await new AgentUsageReader(join(dir, "state"), "a-1").poll(new Date(), {});
     const paths = usagePaths(join(dir, "state"), "a-1");
     const summary = JSON.parse(readFileSync(paths.summary, "utf8")) as UsageSummary;
     const ledger = parseLedger(readFileSync(paths.ledger, "utf8"));
     const served = server.exchanges.filter(conversation).map((exchange) => exchange.usage);
-    const counted = { input: summary.input, output: summary.output, cacheRead: summary.cacheRead, cacheWrite: summary.cacheWrite };
-    return { summary, counted, served, replies: ledger.map(({ input, output, cacheRead, cacheWrite }) => ({ input, output, cacheRead, cacheWrite })), server };
+    const counted = {
+      input: summary.input,
+      output: summary.output,
+      cacheRead: summary.cacheRead,
+      cacheWrite: summary.cacheWrite,
+    };
+    return {
+      summary,
+      counted,
+      served,
+      replies: ledger.map(({ input, output, cacheRead, cacheWrite }) => ({ input, output, cacheRead, cacheWrite })),
+      server,
+    };
   }
 
   test("Claude Code (claude -p): every request, each reply once though written as two lines", async () => {
@@ -83,7 +106,8 @@ describe("token usage read from what each real CLI records", () => {
     expect(side.map((exchange) => exchange.request.path)).toEqual([expect.stringMatching(/:generateContent$/)]);
   }, 90_000);
 
-  test("opencode (opencode run): the conversation's requests exactly, read from its SQLite file and WAL; its title call is not recorded", async () => {
+  test("opencode (opencode run): the conversation's requests exactly, " +
+    "read from its SQLite file and WAL; its title call is not recorded", async () => {
     const result = await run("opencode", MIND);
     expect(result.served).toHaveLength(3);
     expect(result.replies).toEqual(result.served);
