@@ -1,4 +1,3 @@
-import InterleaveSequencer from "./test/interleave-sequencer.js";
 import { configDefaults, defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
 
 // One vocabulary for speed, the file's name wherever it sits: `*.e2e.test.ts` starts real processes (an org, tmux,
@@ -23,27 +22,24 @@ const shared: NonNullable<TestProjectInlineConfiguration["test"]> = {
   ],
 };
 
-/** Projects of one `groupOrder` share a pool of `maxWorkers` files at once; groups run one after another. */
+/** Projects run one after another (`groupOrder`), each with the files at once that its kind of work allows. */
 const after = (groupOrder: number, maxWorkers: number) => ({ sequence: { groupOrder }, maxWorkers });
-/** `npm test`'s projects: one pool, its queue mixed by test/interleave-sequencer.ts (docs/testing.md). */
-const POOL = after(0, 5);
 
 export default defineConfig({
   test: {
     // Once per run, whichever projects run.
     globalSetup: ["test/global-setup.ts"],
-    sequence: { sequencer: InterleaveSequencer },
     projects: [
       {
         test: {
-          ...shared, ...POOL, name: "unit", include: ["test/**/*.test.ts"],
+          ...shared, ...after(0, 2), name: "unit", include: ["test/**/*.test.ts"],
           exclude: [...configDefaults.exclude, E2E, CLIENTS, FAULTS, STRESS],
         },
       },
-      // The real CLIs are CPU-bound (node, bun, a Rust binary starting on each pane); e2e files mostly wait on git,
-      // tmux, daemons and verify runs: the queue keeps about two clients files beside three e2e files.
-      { test: { ...shared, ...POOL, name: "clients", include: [CLIENTS] } },
-      { test: { ...shared, ...POOL, name: "e2e", include: [E2E] } },
+      // The real CLIs are CPU-bound (node, bun, a Rust binary starting on each pane): two files at a time.
+      { test: { ...shared, ...after(1, 2), name: "clients", include: [CLIENTS] } },
+      // Mostly waiting on git, tmux, daemons and verify runs: four at a time on 2 cores (docs/testing.md).
+      { test: { ...shared, ...after(2, 4), name: "e2e", include: [E2E] } },
       // The demo org under injected faults: minutes, so apart from `npm test` (`npm run faults`).
       { test: { ...shared, ...after(3, 2), name: "faults", include: [FAULTS], testTimeout: 600_000, hookTimeout: 60_000 } },
       // Real CLIs against a model service that keeps failing: apart from `npm test` until its timing holds under load.
