@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs the real agent CLIs that test/adapters/probes/real-clients.clients.test.ts drives (Claude Code, Codex, Gemini CLI, opencode; exact
+# Installs the real agent CLIs that the `*.clients.test.ts` files drive (Claude Code, Codex, Gemini CLI, opencode; exact
 # versions, about 1.2 GB) into test/clients/node_modules, kept out of org's own dependencies. Idempotent: a no-op
 # when all four are present at their pinned versions.
 set -euo pipefail
