@@ -114,8 +114,8 @@ export class VerifierLoop {
       if (mine.length > 0) {
         queuedAgents.add(agent.name);
         // A submit that beat the first tick still waits for its agent's baseline, which pickNext runs first.
-        const baselined = mine.some((request) => request.kind === "baseline");
-        if (!baselined && !(await hasLedger(this.paths.state, agent.name))) pending.push(await this.enqueueBaseline(agent.name, now));
+        const owed = !mine.some(({ kind }) => kind === "baseline") && !(await hasLedger(this.paths.state, agent.name));
+        if (owed) pending.push(await this.enqueueBaseline(agent.name, now));
         continue;
       }
       const ledger = await readLedger(this.paths.state, agent.name);
