@@ -1,5 +1,5 @@
 // `org submit` hands the verifier the commit it made, even when the verifier resets the branch at that very moment.
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { commitOnto, type MoveRef, type WorktreeGit } from "../../../src/adapters/git/commit-onto.js";
@@ -83,11 +83,14 @@ describe("org submit commits onto the HEAD it saw", () => {
       verdict: { kind: "discard", metric: 2, delta: 1, reason: "discard: worse" },
       metric: 2, seconds: 1, runSeconds: 1, samples: [2], logFile: "x.log", logTail: "", head: base, patch: "p.patch",
     };
+    // Whole or not at all, as the daemon writes it: the waiting submit polls the file every 50 ms.
+    const verdict = join(dir, "state", "verdicts", `${request.id}.json`);
     writeFiles(dir, {
-      [`state/verdicts/${request.id}.json`]: JSON.stringify({
+      [`state/verdicts/${request.id}.json.tmp`]: JSON.stringify({
         id: request.id, outcome, best: { commit: base, metric: 1 },
       }),
     });
+    renameSync(`${verdict}.tmp`, verdict);
     const result = await submit;
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain(`submitted ${request.commit.slice(0, 7)} "double it"; waiting for the verifier…`);

@@ -7,7 +7,9 @@ import { isRunning } from "../../helpers/processes.js";
 import { runOrg } from "../../helpers/org-cli.js";
 import { pollUntil } from "../../helpers/poll.js";
 import { LOOPING_FILES, loopingOrgYaml } from "../../helpers/stop-org.js";
-import { createTestOrg, readJsonFile, teardownOrg, type TestOrg, tmux } from "../../helpers/test-org/index.js";
+import {
+  createTestOrg, describeOrgProcesses, readJsonFile, teardownOrg, type TestOrg, tmux,
+} from "../../helpers/test-org/index.js";
 
 // Two researchers that submit forever, and a stop after three
 // experiments: the whole stop, then a raised limit resumes it.
@@ -27,7 +29,7 @@ describe("an org that knows when to stop", () => {
     const stopFile = () =>
       existsSync(join(state, "stop.json")) ? readJsonFile<StopFile>(join(state, "stop.json")) : undefined;
     const log = () => readFileSync(join(state, "log.md"), "utf8");
-    const explain = () => `${log()}\n${runOrg(["status"], { cwd: dir }).stdout}`;
+    const explain = () => `${log()}\n${runOrg(["status"], { cwd: dir }).stdout}\n${describeOrgProcesses(org!)}`;
     const pids = await pollUntil(() => {
       const statuses = ["researcher-1", "researcher-2"].map((agent) =>
         readJsonFile<AgentStatus>(join(state, "agents", agent, "status.json")),

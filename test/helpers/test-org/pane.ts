@@ -1,6 +1,7 @@
 // What every test org shares once built: its fixture programs, its tmux server, its files, and its teardown.
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { FIXTURES, runOrg } from "../org-cli.js";
 import { removeDir } from "../temp-repo.js";
 
@@ -43,6 +44,21 @@ export function readJsonFile<T>(path: string): T {
 }
 
 /** Stop whatever a test left: `org down`, then the server itself, then the files. */
+/**
+ * What a timed-out wait prints after the timeline: whether the org's tmux server still answers, and the last lines of
+ * the daemon's and the keeper's logs (a daemon gone is otherwise told only as "org is down").
+ */
+export function describeOrgProcesses(org: TestOrg): string {
+  const tail = (file: string) => {
+    const path = join(org.dir, "state", file);
+    const lines = existsSync(path) ? readFileSync(path, "utf8").trimEnd().split("\n").slice(-15) : ["(none)"];
+    return [`-- ${file}:`, ...lines].join("\n");
+  };
+  const server = tmux(org.socket, ["list-panes", "-s", "-F", "#{pane_id} #{@org_agent} dead=#{pane_dead}"]);
+  const panes = server.code === 0 ? server.out.trimEnd() : `no tmux server answers (exit ${server.code})`;
+  return [`-- tmux panes:\n${panes}`, tail("daemon.log"), tail("keeper.log")].join("\n");
+}
+
 export function teardownOrg(org: { dir: string; socket: string } | undefined): void {
   if (!org) return;
   runOrg(["down"], { cwd: org.dir });
