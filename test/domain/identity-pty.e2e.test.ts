@@ -7,19 +7,10 @@ import { runOrg } from "../helpers/org-cli.js";
 import { runInPane, snapshotActs } from "../helpers/pane-jobs.js";
 import { pollUntil } from "../helpers/poll.js";
 import { removeDir } from "../helpers/temp-repo.js";
-import { bin, createTestOrg, readJsonFile, teardownOrg, type TestOrg } from "../helpers/test-org/index.js";
+import { createTestOrg, jobsOrgYaml, readJsonFile, teardownOrg, type TestOrg } from "../helpers/test-org/index.js";
 
 // As test/domain/identity-tmux.e2e.test.ts, with node-pty panes under `org pty-host` (org up --no-tmux).
-const orgYaml = (jobs: string) => (name: string) => `name: ${name}
-gpus: none
-runtimes:
-  jobs: { command: ["${bin("run-jobs")}", "${jobs}"], restart: never }
-roles:
-  chief: { prompt: prompts/researcher.md, runtime: jobs }
-  junior: { prompt: prompts/researcher.md, runtime: jobs, reports_to: chief }
-# The jobs folder lies in /tmp, the agents' own in the sandbox: declared, it is the host's.
-sandbox: { write: ["${jobs}"] }
-`;
+const orgYaml = (jobs: string) => jobsOrgYaml(jobs, { roles: { chief: "", junior: ", reports_to: chief" } });
 
 let org: TestOrg;
 let jobs: string;

@@ -8,21 +8,14 @@ import { runOrg, type CliResult } from "../helpers/org-cli.js";
 import { runInPane, snapshotActs } from "../helpers/pane-jobs.js";
 import { pollUntil } from "../helpers/poll.js";
 import { removeDir } from "../helpers/temp-repo.js";
-import { bin, createTestOrg, readJsonFile, teardownOrg, type TestOrg } from "../helpers/test-org/index.js";
+import { createTestOrg, jobsOrgYaml, readJsonFile, teardownOrg, type TestOrg } from "../helpers/test-org/index.js";
 
 // Agents whose tool calls are shell jobs run inside their real tmux panes: each `org` command there is a pane's.
-const orgYaml = (jobs: string) => (name: string) => `name: ${name}
-gpus: none
-runtimes:
-  jobs: { command: ["${bin("run-jobs")}", "${jobs}"], restart: never }
-roles:
-  planner: { prompt: prompts/researcher.md, runtime: jobs }
-  generator: { prompt: prompts/researcher.md, runtime: jobs, reports_to: planner }
-  evaluator: { prompt: prompts/researcher.md, runtime: jobs, reports_to: planner }
-contracts: { generator: generator, evaluator: evaluator, min_assertions: 2 }
-# The jobs folder lies in /tmp, the agents' own in the sandbox: declared, it is the host's.
-sandbox: { read: [worktrees], write: ["${jobs}"] }
-`;
+const orgYaml = (jobs: string) => jobsOrgYaml(jobs, {
+  roles: { planner: "", generator: ", reports_to: planner", evaluator: ", reports_to: planner" },
+  rest: "contracts: { generator: generator, evaluator: evaluator, min_assertions: 2 }\n",
+  read: ["worktrees"],
+});
 
 // A pid namespace between the pane and the command, as a sandbox may put there; the host's /proc stays. Made in the
 // pane's sandbox, where root cannot: without CAP_SETFCAP it

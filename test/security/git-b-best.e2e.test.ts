@@ -8,23 +8,11 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { runInPane } from "../helpers/pane-jobs.js";
 import { pollUntil } from "../helpers/poll.js";
-import { bin, createTestOrg } from "../helpers/test-org/index.js";
+import { createTestOrg, jobsOrgYaml } from "../helpers/test-org/index.js";
 import { gitAs, handOver, IDENTITIES, runAs, runOrgAs, teardownOrgAs, type OrgAs } from "./identities.js";
 
-const programYaml = (jobs: string, role: string) => (name: string) => `name: ${name}
-gpus: none
-runtimes:
-  jobs: { command: ["${bin("run-jobs")}", "${jobs}"], restart: never }
-roles:
-  ${role}: { prompt: prompts/researcher.md, runtime: jobs, edits: [value.txt] }
-verify:
-  command: [sh, train.sh]
-  metric: { name: val_bpb, pattern: '^val_bpb:\\s*([0-9.]+)', goal: minimize }
-  timeout: 30s
-  repeats: 1
-  keep: { k: 0, min_delta: 0, confirm: 0 }
-sandbox: { write: ["${jobs}"] }
-`;
+const programYaml = (jobs: string, role: string) =>
+  jobsOrgYaml(jobs, { roles: { [role]: ", edits: [value.txt]" }, verify: {} });
 
 // Each try says whether the sandbox let it through; what the files hold after is checked from outside.
 const ATTACK = `common=$(git rev-parse --path-format=absolute --git-common-dir)

@@ -9,23 +9,10 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { AgentLedger } from "../../src/domain/experiments/request.js";
 import { runInPane } from "../helpers/pane-jobs.js";
 import { pollUntil } from "../helpers/poll.js";
-import { bin, createTestOrg } from "../helpers/test-org/index.js";
+import { createTestOrg, jobsOrgYaml } from "../helpers/test-org/index.js";
 import { gitAs, handOver, IDENTITIES, runOrgAs, teardownOrgAs, type OrgAs } from "./identities.js";
 
-const orgYaml = (jobs: string) => (name: string) => `name: ${name}
-gpus: none
-runtimes:
-  jobs: { command: ["${bin("run-jobs")}", "${jobs}"], restart: never }
-roles:
-  a: { prompt: prompts/researcher.md, runtime: jobs, edits: [value.txt] }
-verify:
-  command: [sh, train.sh]
-  metric: { name: val_bpb, pattern: '^val_bpb:\\s*([0-9.]+)', goal: minimize }
-  timeout: 30s
-  repeats: 1
-  keep: { k: 0, min_delta: 0, confirm: 0 }
-sandbox: { write: ["${jobs}"] }
-`;
+const orgYaml = (jobs: string) => jobsOrgYaml(jobs, { roles: { a: ", edits: [value.txt]" }, verify: {} });
 
 // Both logs the daemon's git would append to, linked to the org's log.md (read-only inside); then a worse value,
 // committed by the daemon for the brokered submit and reset by the verifier once discarded.

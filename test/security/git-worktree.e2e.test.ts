@@ -9,28 +9,13 @@ import type { AgentLedger } from "../../src/domain/experiments/request.js";
 import { runInPane } from "../helpers/pane-jobs.js";
 import { pollUntil } from "../helpers/poll.js";
 import { gitAs, handOver, IDENTITIES, runOrgAs, teardownOrgAs, type OrgAs } from "./identities.js";
-import { bin, createTestOrg } from "../helpers/test-org/index.js";
+import { createTestOrg, jobsOrgYaml } from "../helpers/test-org/index.js";
 
 // Three agents whose tool calls are shell jobs in real sandboxed panes; a candidate's run takes 3 s, time for an
 // agent to rewrite its worktree again between its submit and the verifier's reset.
-const orgYaml = (jobs: string) => (name: string) => `name: ${name}
-gpus: none
-runtimes:
-  jobs: { command: ["${bin("run-jobs")}", "${jobs}"], restart: never }
-roles:
-  a: { prompt: prompts/researcher.md, runtime: jobs, edits: [value.txt, .gitattributes] }
-  b: { prompt: prompts/researcher.md, runtime: jobs, edits: [value.txt, .gitattributes] }
-  c: { prompt: prompts/researcher.md, runtime: jobs, edits: [value.txt, .gitattributes] }
-verify:
-  command: [sh, train.sh]
-  metric: { name: val_bpb, pattern: '^val_bpb:\\s*([0-9.]+)', goal: minimize }
-  timeout: 30s
-  parallel: 3
-  repeats: 1
-  keep: { k: 2, min_delta: 0, confirm: 0 }
-# The jobs folder lies in /tmp, the agents' own in the sandbox: declared, it is the host's.
-sandbox: { write: ["${jobs}"] }
-`;
+const EDITS = ", edits: [value.txt, .gitattributes]";
+const orgYaml = (jobs: string) =>
+  jobsOrgYaml(jobs, { roles: { a: EDITS, b: EDITS, c: EDITS }, verify: { parallel: 3, k: 2 } });
 const TRAIN = 'v=$(cat value.txt); [ "$v" = 1.000 ] || sleep 3; echo "val_bpb: $v"\n';
 
 // What every attack plants: a program that leaves a mark in state/, which no sandbox can write; only git run by the

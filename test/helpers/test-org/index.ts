@@ -8,7 +8,9 @@ import { createRepoOrg, createRepoOrgAs, type RepoOptions } from "./repo.js";
 import { createTemplateRepoOrg, type TemplateOptions } from "./template.js";
 import { createVerifierOrg, type VerifierOptions, type VerifierOrg } from "./verifier-loop.js";
 
-export { bin, idleOrgYaml, PROMPT, printerOrgYaml, readJsonFile, teardownOrg, tmux, type TestOrg } from "./pane.js";
+export {
+  bin, idleOrgYaml, jobsOrgYaml, PROMPT, printerOrgYaml, readJsonFile, teardownOrg, tmux, type TestOrg,
+} from "./pane.js";
 export { upUntilBaselines } from "./baselines.js";
 export { replaceExactly, swapRuntime, templatePath } from "./template.js";
 export { countLogEntries, tickOnce, verifierOrgPerTest, type VerifierOrg } from "./verifier-loop.js";
