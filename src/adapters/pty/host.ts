@@ -12,7 +12,10 @@ const PASTE_END = "\x1b[201~";
 // @xterm/headless is CommonJS: a named import compiles but is undefined at run time.
 const { Terminal } = xterm;
 
-/** A new pane: what runs in it (argv, never a shell string; env on top of ours), its labels (@org_agent names the agent), and where its raw output goes. */
+/**
+ * A new pane: what runs in it (argv, never a shell string; env on top of ours), its labels (@org_agent names the
+ * agent), and where its raw output goes.
+ */
 export interface PtyPaneSpec extends PaneLaunch {
   options?: Record<string, string>;
   logFile?: string;
@@ -149,7 +152,10 @@ export class PtyHost implements PaneHost {
     return { x: buffer.active.cursorX, y: buffer.active.cursorY };
   }
 
-  /** Lines scrolled above the screen, up to the scrollback kept (tmux's history_size): a repeated line scrolls an unchanged screen. */
+  /**
+   * Lines scrolled above the screen, up to the scrollback kept (tmux's history_size): a repeated line scrolls an
+   * unchanged screen.
+   */
   history(ref: string): number {
     return this.require(ref).term.buffer.active.baseY;
   }
@@ -175,7 +181,10 @@ export class PtyHost implements PaneHost {
     if (current.log) await closeLog(current.log);
   }
 
-  /** Stops every pane's process group and closes the logs; later opens and respawns are refused. Unlike tmux, panes cannot outlive their host. */
+  /**
+   * Stops every pane's process group and closes the logs; later opens and respawns are refused. Unlike tmux, panes
+   * cannot outlive their host.
+   */
   async close(): Promise<void> {
     this.closed = true;
     await Promise.all([...this.panes.keys()].map((id) => this.remove(id)));

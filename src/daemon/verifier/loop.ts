@@ -142,8 +142,11 @@ export class VerifierLoop {
     for (;;) {
       const busySlots = new Set([...this.running.values()].map((run) => run.slot));
       const runningAgents = new Set([...this.running.values()].map((run) => run.request.agent));
-      const waiting = pending.filter((request) => !this.running.has(request.id) && !this.finished.has(request.id) && !this.tried.holds(request.agent));
-      const decision = pickNext({ pending: waiting, runningAgents, busySlots, agents: this.agents, cpuSlots, ...this.pool.readSlots(cpuSlots) });
+      const waiting = pending.filter((request) =>
+        !this.running.has(request.id) && !this.finished.has(request.id) && !this.tried.holds(request.agent));
+      const slots = this.pool.readSlots(cpuSlots);
+      const { agents } = this;
+      const decision = pickNext({ pending: waiting, runningAgents, busySlots, agents, cpuSlots, ...slots });
       if (decision.kind === "wait") return;
       const { request, slot } = decision;
       this.pool.countStart(request.agent);
@@ -203,9 +206,11 @@ export class VerifierLoop {
       checkout = refused ? undefined : startEarly(this.port.prepareCheckout(slot, request.commit));
       const own = request.kind !== "baseline" && !refused && request.rebased?.kind !== "conflict";
       const changed = own ? startEarly(this.port.changedPaths(this.record.baseCommit, request.commit)) : undefined;
-      // Judged once already (by a daemon killed before it cleared the request, or under an earlier request): answer from that row.
+      // Judged once already (by a daemon killed before it cleared the request, or under an earlier request): answer
+      // from that row.
       const judged = { repo: this.record.repo, state: this.paths.state, request };
-      const recorded = await traceStep("judged", async () => findJudgedRow({ ...judged, journal: await this.journal.read() }));
+      const findRow = async () => findJudgedRow({ ...judged, journal: await this.journal.read() });
+      const recorded = await traceStep("judged", findRow);
       // Every row goes through the journal: one the verifier did not seal would read as forged.
       const port = this.guard.journalRows(this.port, request);
       const plan = () => this.tried.plan({ request, ledger, recorded, gpu: gpuOfSlot(slot), port, program, sigma });
@@ -213,8 +218,12 @@ export class VerifierLoop {
       if (tried?.kind === "hold") return;
       const context: ExperimentContext = {
         verify: this.config.verify!, baseCommit: this.record.baseCommit, slot, ledger,
-        agent: { name: agent.name, branch: agent.branch, worktree: agent.worktree, gpu: gpuOfSlot(slot), edits: this.config.roles[agent.role]?.edits ?? [] },
-        runsDir: this.paths.runs, patchesDir: this.paths.patches, now: () => new Date(), signal: this.abort.signal, sigma,
+        agent: {
+          name: agent.name, branch: agent.branch, worktree: agent.worktree, gpu: gpuOfSlot(slot),
+          edits: this.config.roles[agent.role]?.edits ?? [],
+        },
+        runsDir: this.paths.runs, patchesDir: this.paths.patches, now: () => new Date(), signal: this.abort.signal,
+        sigma,
         ...(tried?.kind === "answer" ? { recorded: tried.row, answer: tried.verdict } : { recorded }),
         program, ...(refused ? { refused } : {}), ...(checkout ? { checkout } : {}), ...(changed ? { changed } : {}),
         ...(tried?.kind === "run" && tried.lines ? { lines: tried.lines } : {}),
