@@ -3,12 +3,10 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { AgentStatus } from "../../src/domain/state.js";
 import { runOrg, type CliResult } from "../helpers/org-cli.js";
 import { runInPane, snapshotActs } from "../helpers/pane-jobs.js";
-import { pollUntil } from "../helpers/poll.js";
 import { removeDir } from "../helpers/temp-repo.js";
-import { createTestOrg, jobsOrgYaml, readJsonFile, teardownOrg, type TestOrg } from "../helpers/test-org/index.js";
+import { createTestOrg, jobsOrgYaml, teardownOrg, type TestOrg, upUntilRunning } from "../helpers/test-org/index.js";
 
 // Agents whose tool calls are shell jobs run inside their real tmux panes: each `org` command there is a pane's.
 const orgYaml = (jobs: string) => jobsOrgYaml(jobs, {
@@ -46,14 +44,7 @@ describe("commands act as the agent whose pane runs them", () => {
     jobs = mkdtempSync(join(tmpdir(), "org-jobs-"));
     org = createTestOrg({ yaml: orgYaml(jobs) });
     state = join(org.dir, "state");
-    const up = runOrg(["up", "--no-attach"], { cwd: org.dir });
-    expect(up.code, up.stderr).toBe(0);
-    const status = (agent: string) => readJsonFile<AgentStatus>(join(state, "agents", agent, "status.json"));
-    const running = (agent: string) => status(agent).state === "running" && status(agent).pid !== null;
-    await pollUntil(() => ["planner-1", "generator-1", "evaluator-1"].every(running), {
-      what: "every agent running",
-      timeoutMs: 30_000,
-    });
+    await upUntilRunning(org, ["planner-1", "generator-1", "evaluator-1"]);
   }, 90_000);
 
   afterAll(() => {

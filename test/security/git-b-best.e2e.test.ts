@@ -2,14 +2,13 @@
 // so does program B's best, org/<name>/b-best. An agent that forges, deletes or redirects b-best (a symbolic ref to
 // A's best or to main), locks best, or links best's reflog to a file of the daemon's, must change nothing the
 // verifier keeps: the daemon's frontier moves write with its own rights.
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { runInPane } from "../helpers/pane-jobs.js";
 import { pollUntil } from "../helpers/poll.js";
 import { createTestOrg, jobsOrgYaml } from "../helpers/test-org/index.js";
-import { gitAs, handOver, IDENTITIES, runAs, runOrgAs, teardownOrgAs, type OrgAs } from "./identities.js";
+import { gitAs, IDENTITIES, makeJobsDirAs, runAs, teardownOrgAs, type OrgAs, upSandboxedAs } from "./identities.js";
 
 const programYaml = (jobs: string, role: string) =>
   jobsOrgYaml(jobs, { roles: { [role]: ", edits: [value.txt]" }, verify: {} });
@@ -34,8 +33,7 @@ describe.each(IDENTITIES)("the org's best refs against an agent, as $name", (who
   let attacked: { code: number; stdout: string; stderr: string };
 
   beforeAll(async () => {
-    jobs = realpathSync(mkdtempSync(join(tmpdir(), "org-sec-jobs-")));
-    handOver(who, jobs);
+    jobs = makeJobsDirAs(who);
     const train = "echo \"val_bpb: $(cat value.txt)\"\n";
     const files = { "train.sh": train, "value.txt": "1.000\n" };
     org = createTestOrg({ as: who, yaml: programYaml(jobs, "a"), files });
@@ -44,9 +42,7 @@ describe.each(IDENTITIES)("the org's best refs against an agent, as $name", (who
     });
     expect(other.code, other.stderr).toBe(0);
     base = gitAs(who, org.dir, ["rev-parse", "main"]).trim();
-    const up = runOrgAs(who, ["up", "--no-attach", "--ab", "other.yaml"], { cwd: org.dir });
-    expect(up.stderr).not.toContain("WITHOUT a sandbox");
-    expect(up.code, up.stderr).toBe(0);
+    upSandboxedAs(who, org.dir, {}, ["--ab", "other.yaml"]);
     // A's agent attacks B's best (the other half's frontier, which no verdict of its own moves) and its own.
     attacked = await runInPane(jobs, "a-1", ATTACK);
   }, 90_000);

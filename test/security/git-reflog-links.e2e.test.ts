@@ -2,15 +2,14 @@
 // daemon moves an agent's branch itself (a brokered `org submit` commits, the verifier resets after a discard), and
 // the agent writes the folders of those logs (its branch's beside the others', its worktree's logs/HEAD). Linked to
 // a file of the daemon's, a log must receive nothing: the line's message is the agent's commit subject.
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { AgentLedger } from "../../src/domain/experiments/request.js";
 import { runInPane } from "../helpers/pane-jobs.js";
 import { pollUntil } from "../helpers/poll.js";
 import { createTestOrg, jobsOrgYaml } from "../helpers/test-org/index.js";
-import { gitAs, handOver, IDENTITIES, runOrgAs, teardownOrgAs, type OrgAs } from "./identities.js";
+import { gitAs, IDENTITIES, makeJobsDirAs, teardownOrgAs, type OrgAs, upSandboxedAs } from "./identities.js";
 
 const orgYaml = (jobs: string) => jobsOrgYaml(jobs, { roles: { a: ", edits: [value.txt]" }, verify: {} });
 
@@ -32,14 +31,11 @@ describe.each(IDENTITIES)("the daemon's ref moves against linked reflogs, as $na
   let attacked: { code: number; stdout: string; stderr: string };
 
   beforeAll(async () => {
-    jobs = realpathSync(mkdtempSync(join(tmpdir(), "org-sec-jobs-")));
-    handOver(who, jobs);
+    jobs = makeJobsDirAs(who);
     const files = { "train.sh": "echo \"val_bpb: $(cat value.txt)\"\n", "value.txt": "1.000\n" };
     org = createTestOrg({ as: who, yaml: orgYaml(jobs), files });
     base = gitAs(who, org.dir, ["rev-parse", "main"]).trim();
-    const up = runOrgAs(who, ["up", "--no-attach"], { cwd: org.dir });
-    expect(up.stderr).not.toContain("WITHOUT a sandbox");
-    expect(up.code, up.stderr).toBe(0);
+    upSandboxedAs(who, org.dir);
     attacked = await runInPane(jobs, "a-1", ATTACK);
   }, 90_000);
 

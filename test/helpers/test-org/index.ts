@@ -11,7 +11,7 @@ import { createVerifierOrg, type VerifierOptions, type VerifierOrg } from "./ver
 export {
   bin, idleOrgYaml, jobsOrgYaml, PROMPT, printerOrgYaml, readJsonFile, teardownOrg, tmux, type TestOrg,
 } from "./pane.js";
-export { upUntilBaselines } from "./baselines.js";
+export { upUntilBaselines, upUntilRunning } from "./baselines.js";
 export { replaceExactly, swapRuntime, templatePath } from "./template.js";
 export { countLogEntries, tickOnce, verifierOrgPerTest, type VerifierOrg } from "./verifier-loop.js";
 export type { DemoOrg, DemoOptions, OrgOnDisk };
