@@ -41,7 +41,7 @@ function install() {
   );
 }
 
-// Each subject as one ESM file, the way scripts/bundle.mjs ships the CLI.
+// Each subject bundled as one ESM file, as the CLI's bundle once was (scripts/bundle.mjs now writes CommonJS).
 const SUBJECTS = {
   execa: { source: 'export { execa } from "execa";', dir: PREFIX, unbundled: "execa" },
   processRunner: {
@@ -67,7 +67,7 @@ async function bundle(name, { source, dir }) {
     platform: "node",
     target: "node20",
     logLevel: "warning",
-    // As scripts/bundle.mjs does: bundled CommonJS (simple-git's `debug`) calls require() for node built-ins.
+    // Bundled CommonJS (simple-git's `debug`) calls require() for node built-ins.
     banner: {
       js: "import { createRequire as __benchCreateRequire } from 'node:module'; " +
         "const require = __benchCreateRequire(import.meta.url);",

@@ -6,7 +6,10 @@ import { join } from "node:path";
 // real CLI a test starts inherits this environment, never the shell's (IS_SANDBOX, CI, a real ~/.claude, …).
 
 /** Kept from the shell: where programs and certificates are, vitest's own variables and the suites' knobs. */
-const KEPT = /^(PATH|TMPDIR|TMUX_TMPDIR|PYENV_ROOT|NODE_ENV|NODE_V8_COVERAGE|NODE_EXTRA_CA_CERTS|SSL_CERT_FILE|SSL_CERT_DIR|VITEST\w*|TINYPOOL\w*|ORG_(FUZZ|FAULTS|SOAK)_\w+)$/;
+const KEPT = new RegExp(`^(${[
+  "PATH", "TMPDIR", "TMUX_TMPDIR", "PYENV_ROOT", "NODE_ENV", "NODE_V8_COVERAGE", "NODE_EXTRA_CA_CERTS", "SSL_CERT_FILE",
+  "SSL_CERT_DIR", String.raw`VITEST\w*`, String.raw`TINYPOOL\w*`, String.raw`ORG_(FUZZ|FAULTS|SOAK)_\w+`,
+].join("|")})$`);
 
 /** What every test process runs with, whatever the shell held; HOME is an empty folder of its own. */
 export function hermeticEnv(home: string): Record<string, string> {

@@ -53,7 +53,7 @@ export async function main(argv: string[], given: Io = stdio): Promise<number> {
   }
 }
 
-// package.json sits two folders up from both src/cli/main.ts and its bundle, dist/bundle/main.js.
+// package.json sits two folders up from both src/cli/main.ts and its bundle, dist/bundle/org.cjs.
 function readVersion(): string {
   const manifest = readFileSync(new URL("../../package.json", import.meta.url), "utf8");
   return (JSON.parse(manifest) as { version: string }).version;

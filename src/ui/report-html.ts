@@ -31,13 +31,15 @@ export interface ReportPage {
 
 const STYLE = `body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;max-width:1000px;padding:0 16px;color:#222}
 h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px}.summary{color:#555;margin:0 0 16px}
-table{border-collapse:collapse;font-variant-numeric:tabular-nums}th,td{padding:4px 10px;border-bottom:1px solid #ddd;text-align:right}
-th:first-child,td:first-child{text-align:left}th{background:#f4f4f4}#chart{min-height:420px}#utilization-chart{min-height:220px}`;
+table{border-collapse:collapse;font-variant-numeric:tabular-nums}
+th,td{padding:4px 10px;border-bottom:1px solid #ddd;text-align:right}th:first-child,td:first-child{text-align:left}
+th{background:#f4f4f4}#chart{min-height:420px}#utilization-chart{min-height:220px}`;
 
 // Counts what was drawn, not what was meant to be: a test reads these back from the rendered page.
 const RENDER = `(async () => {
   const draw = async (specId, container) => {
-    const view = new vega.View(vega.parse(JSON.parse(document.getElementById(specId).textContent)), { renderer: "svg", container, hover: true });
+    const spec = JSON.parse(document.getElementById(specId).textContent);
+    const view = new vega.View(vega.parse(spec), { renderer: "svg", container, hover: true });
     await view.runAsync();
   };
   await draw("spec", "#chart");
@@ -51,8 +53,11 @@ const RENDER = `(async () => {
   // #selftest hovers the first point, so a headless browser can check the tooltip shows its description.
   const first = document.querySelector("#chart g.experiments_marks > path");
   if (location.hash === "#selftest" && first) {
-    for (const type of ["pointerover", "pointermove", "mouseover", "mousemove"]) first.dispatchEvent(new MouseEvent(type, { bubbles: true, clientX: 1, clientY: 1 }));
-    document.body.dataset.hover = document.querySelector("#chart").getAttribute("title") || document.querySelector("#chart svg")?.getAttribute("title") || "";
+    for (const type of ["pointerover", "pointermove", "mouseover", "mousemove"]) {
+      first.dispatchEvent(new MouseEvent(type, { bubbles: true, clientX: 1, clientY: 1 }));
+    }
+    const title = (selector) => document.querySelector(selector)?.getAttribute("title");
+    document.body.dataset.hover = title("#chart") || title("#chart svg") || "";
   }
   document.body.dataset.rendered = "1";
 })().catch((error) => {

@@ -15,7 +15,11 @@ roles:
   researcher: { prompt: prompts/researcher.md, runtime: talker }
   helper: { prompt: prompts/researcher.md, runtime: printer }
 pricing:
-  "claude-opus-*": { input: ${PRICE.input}, output: ${PRICE.output}, cache_read: ${PRICE.cache_read}, cache_write: ${PRICE.cache_write} }
+  "claude-opus-*":
+    input: ${PRICE.input}
+    output: ${PRICE.output}
+    cache_read: ${PRICE.cache_read}
+    cache_write: ${PRICE.cache_write}
 `;
 // The fixture transcript's three replies, as the scripted server sent them (test/fixtures/transcripts/README.md).
 const SERVED = { input: 3021, output: 123, cacheRead: 903, cacheWrite: 150 };

@@ -11,8 +11,15 @@ import { bin, createTestOrg, readJsonFile, teardownOrg, type TestOrg } from "../
 const orgYaml = (typed: string) => (name: string) => `name: ${name}
 gpus: none
 runtimes:
-  offline: { preset: claude, program: "${bin("fake-agent-cli")}", restart: always, env: { FAKE_SCREEN: claude-2.1.328-offline, FAKE_EXIT: "1" } }
-  signin: { preset: codex, program: "${bin("fake-agent-cli")}", env: { FAKE_SCREEN: codex-0.169.0-sign-in, FAKE_TYPED_LOG: "${typed}" } }
+  offline:
+    preset: claude
+    program: "${bin("fake-agent-cli")}"
+    restart: always
+    env: { FAKE_SCREEN: claude-2.1.328-offline, FAKE_EXIT: "1" }
+  signin:
+    preset: codex
+    program: "${bin("fake-agent-cli")}"
+    env: { FAKE_SCREEN: codex-0.169.0-sign-in, FAKE_TYPED_LOG: "${typed}" }
 roles:
   a: { prompt: prompts/researcher.md, runtime: offline }
   b: { prompt: prompts/researcher.md, runtime: signin }

@@ -2,24 +2,13 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { AgentStatus } from "../../src/domain/state.js";
 import { runOrg } from "../helpers/org-cli.js";
 import { runInPane, snapshotActs } from "../helpers/pane-jobs.js";
-import { pollUntil } from "../helpers/poll.js";
 import { removeDir } from "../helpers/temp-repo.js";
-import { bin, createTestOrg, readJsonFile, teardownOrg, type TestOrg } from "../helpers/test-org/index.js";
+import { createTestOrg, jobsOrgYaml, teardownOrg, type TestOrg, upUntilRunning } from "../helpers/test-org/index.js";
 
 // As test/domain/identity-tmux.e2e.test.ts, with node-pty panes under `org pty-host` (org up --no-tmux).
-const orgYaml = (jobs: string) => (name: string) => `name: ${name}
-gpus: none
-runtimes:
-  jobs: { command: ["${bin("run-jobs")}", "${jobs}"], restart: never }
-roles:
-  chief: { prompt: prompts/researcher.md, runtime: jobs }
-  junior: { prompt: prompts/researcher.md, runtime: jobs, reports_to: chief }
-# The jobs folder lies in /tmp, the agents' own in the sandbox: declared, it is the host's.
-sandbox: { write: ["${jobs}"] }
-`;
+const orgYaml = (jobs: string) => jobsOrgYaml(jobs, { roles: { chief: "", junior: ", reports_to: chief" } });
 
 let org: TestOrg;
 let jobs: string;
@@ -30,14 +19,7 @@ describe("commands in a node-pty pane act as its agent", () => {
     jobs = mkdtempSync(join(tmpdir(), "org-jobs-"));
     org = createTestOrg({ yaml: orgYaml(jobs) });
     state = join(org.dir, "state");
-    const up = runOrg(["up", "--no-tmux", "--no-attach"], { cwd: org.dir });
-    expect(up.code, up.stderr).toBe(0);
-    const status = (agent: string) => readJsonFile<AgentStatus>(join(state, "agents", agent, "status.json"));
-    await pollUntil(() =>
-      ["chief-1", "junior-1"].every((agent) => status(agent).state === "running" && status(agent).pid !== null), {
-      what: "every agent running",
-      timeoutMs: 30_000,
-    });
+    await upUntilRunning(org, ["chief-1", "junior-1"], ["--no-tmux"]);
   }, 90_000);
 
   afterAll(() => {

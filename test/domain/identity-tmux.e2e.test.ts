@@ -3,26 +3,17 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { AgentStatus } from "../../src/domain/state.js";
 import { runOrg, type CliResult } from "../helpers/org-cli.js";
 import { runInPane, snapshotActs } from "../helpers/pane-jobs.js";
-import { pollUntil } from "../helpers/poll.js";
 import { removeDir } from "../helpers/temp-repo.js";
-import { bin, createTestOrg, readJsonFile, teardownOrg, type TestOrg } from "../helpers/test-org/index.js";
+import { createTestOrg, jobsOrgYaml, teardownOrg, type TestOrg, upUntilRunning } from "../helpers/test-org/index.js";
 
 // Agents whose tool calls are shell jobs run inside their real tmux panes: each `org` command there is a pane's.
-const orgYaml = (jobs: string) => (name: string) => `name: ${name}
-gpus: none
-runtimes:
-  jobs: { command: ["${bin("run-jobs")}", "${jobs}"], restart: never }
-roles:
-  planner: { prompt: prompts/researcher.md, runtime: jobs }
-  generator: { prompt: prompts/researcher.md, runtime: jobs, reports_to: planner }
-  evaluator: { prompt: prompts/researcher.md, runtime: jobs, reports_to: planner }
-contracts: { generator: generator, evaluator: evaluator, min_assertions: 2 }
-# The jobs folder lies in /tmp, the agents' own in the sandbox: declared, it is the host's.
-sandbox: { read: [worktrees], write: ["${jobs}"] }
-`;
+const orgYaml = (jobs: string) => jobsOrgYaml(jobs, {
+  roles: { planner: "", generator: ", reports_to: planner", evaluator: ", reports_to: planner" },
+  rest: "contracts: { generator: generator, evaluator: evaluator, min_assertions: 2 }\n",
+  read: ["worktrees"],
+});
 
 // A pid namespace between the pane and the command, as a sandbox may put there; the host's /proc stays. Made in the
 // pane's sandbox, where root cannot: without CAP_SETFCAP it
@@ -53,14 +44,7 @@ describe("commands act as the agent whose pane runs them", () => {
     jobs = mkdtempSync(join(tmpdir(), "org-jobs-"));
     org = createTestOrg({ yaml: orgYaml(jobs) });
     state = join(org.dir, "state");
-    const up = runOrg(["up", "--no-attach"], { cwd: org.dir });
-    expect(up.code, up.stderr).toBe(0);
-    const status = (agent: string) => readJsonFile<AgentStatus>(join(state, "agents", agent, "status.json"));
-    const running = (agent: string) => status(agent).state === "running" && status(agent).pid !== null;
-    await pollUntil(() => ["planner-1", "generator-1", "evaluator-1"].every(running), {
-      what: "every agent running",
-      timeoutMs: 30_000,
-    });
+    await upUntilRunning(org, ["planner-1", "generator-1", "evaluator-1"]);
   }, 90_000);
 
   afterAll(() => {

@@ -2,7 +2,7 @@ import { build } from "esbuild";
 import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-// As scripts/bundle.mjs: bundled CommonJS (yaml, commander) calls require() for node's built-ins.
+// An ESM bundle: the CommonJS bundled into it (yaml, commander) calls require() for node's built-ins.
 const BANNER = "import { createRequire as __orgCreateRequire } from 'node:module'; "
   + "const require = __orgCreateRequire(import.meta.url);";
 

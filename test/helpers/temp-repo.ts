@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { afterEach } from "vitest";
 
 /** Environment for real git in tests: fixed identity, no gpg, no auto-gc, no user config. */
 export const GIT_ENV = {
@@ -50,6 +51,23 @@ export function writeFiles(dir: string, files: Record<string, string>): void {
 
 export function removeDir(dir: string): void {
   rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+}
+
+/** For a file whose tests make folders: the function returned notes each one, removed after its test. */
+export function removeAfterEachTest(): (...dirs: string[]) => void {
+  let dirs: string[] = [];
+  afterEach(() => {
+    for (const dir of dirs) removeDir(dir);
+    dirs = [];
+  });
+  return (...made) => void dirs.push(...made);
+}
+
+/** A repo (value.txt "1") with these branches at main, as the ref tests start from; `head` is main's commit. */
+export function createBranchRepo(branches: readonly string[]): { repo: string; head: string } {
+  const repo = createRepo({ "value.txt": "1\n" });
+  for (const branch of branches) git(repo, ["branch", branch]);
+  return { repo, head: git(repo, ["rev-parse", "HEAD"]).trim() };
 }
 
 /**

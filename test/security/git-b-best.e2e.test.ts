@@ -2,29 +2,16 @@
 // so does program B's best, org/<name>/b-best. An agent that forges, deletes or redirects b-best (a symbolic ref to
 // A's best or to main), locks best, or links best's reflog to a file of the daemon's, must change nothing the
 // verifier keeps: the daemon's frontier moves write with its own rights.
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { runInPane } from "../helpers/pane-jobs.js";
 import { pollUntil } from "../helpers/poll.js";
-import { bin, createTestOrg } from "../helpers/test-org/index.js";
-import { gitAs, handOver, IDENTITIES, runAs, runOrgAs, teardownOrgAs, type OrgAs } from "./identities.js";
+import { createTestOrg, jobsOrgYaml } from "../helpers/test-org/index.js";
+import { gitAs, IDENTITIES, makeJobsDirAs, runAs, teardownOrgAs, type OrgAs, upSandboxedAs } from "./identities.js";
 
-const programYaml = (jobs: string, role: string) => (name: string) => `name: ${name}
-gpus: none
-runtimes:
-  jobs: { command: ["${bin("run-jobs")}", "${jobs}"], restart: never }
-roles:
-  ${role}: { prompt: prompts/researcher.md, runtime: jobs, edits: [value.txt] }
-verify:
-  command: [sh, train.sh]
-  metric: { name: val_bpb, pattern: '^val_bpb:\\s*([0-9.]+)', goal: minimize }
-  timeout: 30s
-  repeats: 1
-  keep: { k: 0, min_delta: 0, confirm: 0 }
-sandbox: { write: ["${jobs}"] }
-`;
+const programYaml = (jobs: string, role: string) =>
+  jobsOrgYaml(jobs, { roles: { [role]: ", edits: [value.txt]" }, verify: {} });
 
 // Each try says whether the sandbox let it through; what the files hold after is checked from outside.
 const ATTACK = `common=$(git rev-parse --path-format=absolute --git-common-dir)
@@ -46,8 +33,7 @@ describe.each(IDENTITIES)("the org's best refs against an agent, as $name", (who
   let attacked: { code: number; stdout: string; stderr: string };
 
   beforeAll(async () => {
-    jobs = realpathSync(mkdtempSync(join(tmpdir(), "org-sec-jobs-")));
-    handOver(who, jobs);
+    jobs = makeJobsDirAs(who);
     const train = "echo \"val_bpb: $(cat value.txt)\"\n";
     const files = { "train.sh": train, "value.txt": "1.000\n" };
     org = createTestOrg({ as: who, yaml: programYaml(jobs, "a"), files });
@@ -56,9 +42,7 @@ describe.each(IDENTITIES)("the org's best refs against an agent, as $name", (who
     });
     expect(other.code, other.stderr).toBe(0);
     base = gitAs(who, org.dir, ["rev-parse", "main"]).trim();
-    const up = runOrgAs(who, ["up", "--no-attach", "--ab", "other.yaml"], { cwd: org.dir });
-    expect(up.stderr).not.toContain("WITHOUT a sandbox");
-    expect(up.code, up.stderr).toBe(0);
+    upSandboxedAs(who, org.dir, {}, ["--ab", "other.yaml"]);
     // A's agent attacks B's best (the other half's frontier, which no verdict of its own moves) and its own.
     attacked = await runInPane(jobs, "a-1", ATTACK);
   }, 90_000);

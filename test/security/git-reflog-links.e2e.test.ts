@@ -2,30 +2,16 @@
 // daemon moves an agent's branch itself (a brokered `org submit` commits, the verifier resets after a discard), and
 // the agent writes the folders of those logs (its branch's beside the others', its worktree's logs/HEAD). Linked to
 // a file of the daemon's, a log must receive nothing: the line's message is the agent's commit subject.
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { AgentLedger } from "../../src/domain/experiments/request.js";
 import { runInPane } from "../helpers/pane-jobs.js";
 import { pollUntil } from "../helpers/poll.js";
-import { bin, createTestOrg } from "../helpers/test-org/index.js";
-import { gitAs, handOver, IDENTITIES, runOrgAs, teardownOrgAs, type OrgAs } from "./identities.js";
+import { createTestOrg, jobsOrgYaml } from "../helpers/test-org/index.js";
+import { gitAs, IDENTITIES, makeJobsDirAs, teardownOrgAs, type OrgAs, upSandboxedAs } from "./identities.js";
 
-const orgYaml = (jobs: string) => (name: string) => `name: ${name}
-gpus: none
-runtimes:
-  jobs: { command: ["${bin("run-jobs")}", "${jobs}"], restart: never }
-roles:
-  a: { prompt: prompts/researcher.md, runtime: jobs, edits: [value.txt] }
-verify:
-  command: [sh, train.sh]
-  metric: { name: val_bpb, pattern: '^val_bpb:\\s*([0-9.]+)', goal: minimize }
-  timeout: 30s
-  repeats: 1
-  keep: { k: 0, min_delta: 0, confirm: 0 }
-sandbox: { write: ["${jobs}"] }
-`;
+const orgYaml = (jobs: string) => jobsOrgYaml(jobs, { roles: { a: ", edits: [value.txt]" }, verify: {} });
 
 // Both logs the daemon's git would append to, linked to the org's log.md (read-only inside); then a worse value,
 // committed by the daemon for the brokered submit and reset by the verifier once discarded.
@@ -45,14 +31,11 @@ describe.each(IDENTITIES)("the daemon's ref moves against linked reflogs, as $na
   let attacked: { code: number; stdout: string; stderr: string };
 
   beforeAll(async () => {
-    jobs = realpathSync(mkdtempSync(join(tmpdir(), "org-sec-jobs-")));
-    handOver(who, jobs);
+    jobs = makeJobsDirAs(who);
     const files = { "train.sh": "echo \"val_bpb: $(cat value.txt)\"\n", "value.txt": "1.000\n" };
     org = createTestOrg({ as: who, yaml: orgYaml(jobs), files });
     base = gitAs(who, org.dir, ["rev-parse", "main"]).trim();
-    const up = runOrgAs(who, ["up", "--no-attach"], { cwd: org.dir });
-    expect(up.stderr).not.toContain("WITHOUT a sandbox");
-    expect(up.code, up.stderr).toBe(0);
+    upSandboxedAs(who, org.dir);
     attacked = await runInPane(jobs, "a-1", ATTACK);
   }, 90_000);
 

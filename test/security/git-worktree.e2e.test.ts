@@ -1,36 +1,20 @@
 // Red team: an agent rewrites what git reads in its worktree (.git, its git folder's commondir, config.worktree and
 // .gitattributes) so that the daemon's git, run there for a brokered `org submit` and for the verifier's reset after a
 // discard, would run the agent's fsmonitor or filter outside the sandbox, with the daemon's rights.
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { AgentLedger } from "../../src/domain/experiments/request.js";
 import { runInPane } from "../helpers/pane-jobs.js";
 import { pollUntil } from "../helpers/poll.js";
-import { gitAs, handOver, IDENTITIES, runOrgAs, teardownOrgAs, type OrgAs } from "./identities.js";
-import { bin, createTestOrg } from "../helpers/test-org/index.js";
+import { gitAs, IDENTITIES, makeJobsDirAs, teardownOrgAs, type OrgAs, upSandboxedAs } from "./identities.js";
+import { createTestOrg, jobsOrgYaml } from "../helpers/test-org/index.js";
 
 // Three agents whose tool calls are shell jobs in real sandboxed panes; a candidate's run takes 3 s, time for an
 // agent to rewrite its worktree again between its submit and the verifier's reset.
-const orgYaml = (jobs: string) => (name: string) => `name: ${name}
-gpus: none
-runtimes:
-  jobs: { command: ["${bin("run-jobs")}", "${jobs}"], restart: never }
-roles:
-  a: { prompt: prompts/researcher.md, runtime: jobs, edits: [value.txt, .gitattributes] }
-  b: { prompt: prompts/researcher.md, runtime: jobs, edits: [value.txt, .gitattributes] }
-  c: { prompt: prompts/researcher.md, runtime: jobs, edits: [value.txt, .gitattributes] }
-verify:
-  command: [sh, train.sh]
-  metric: { name: val_bpb, pattern: '^val_bpb:\\s*([0-9.]+)', goal: minimize }
-  timeout: 30s
-  parallel: 3
-  repeats: 1
-  keep: { k: 2, min_delta: 0, confirm: 0 }
-# The jobs folder lies in /tmp, the agents' own in the sandbox: declared, it is the host's.
-sandbox: { write: ["${jobs}"] }
-`;
+const EDITS = ", edits: [value.txt, .gitattributes]";
+const orgYaml = (jobs: string) =>
+  jobsOrgYaml(jobs, { roles: { a: EDITS, b: EDITS, c: EDITS }, verify: { parallel: 3, k: 2 } });
 const TRAIN = 'v=$(cat value.txt); [ "$v" = 1.000 ] || sleep 3; echo "val_bpb: $v"\n';
 
 // What every attack plants: a program that leaves a mark in state/, which no sandbox can write; only git run by the
@@ -82,17 +66,14 @@ describe.each(IDENTITIES)("the daemon's git in an agent's worktree, as $name", (
   const submitted = new Map<string, { code: number; stdout: string; stderr: string }>();
 
   beforeAll(async () => {
-    jobs = realpathSync(mkdtempSync(join(tmpdir(), "org-sec-jobs-")));
-    handOver(who, jobs);
+    jobs = makeJobsDirAs(who);
     org = createTestOrg({ as: who, yaml: orgYaml(jobs), files: { "train.sh": TRAIN, "value.txt": "1.000\n" } });
     state = join(org.dir, "state");
     // A repo that reads per-worktree config (git sparse-checkout turns this on).
     gitAs(who, org.dir, ["config", "extensions.worktreeConfig", "true"]);
     config = readFileSync(join(org.dir, ".git", "config"), "utf8");
     base = gitAs(who, org.dir, ["rev-parse", "main"]).trim();
-    const up = runOrgAs(who, ["up", "--no-attach"], { cwd: org.dir });
-    expect(up.stderr).not.toContain("WITHOUT a sandbox");
-    expect(up.code, up.stderr).toBe(0);
+    upSandboxedAs(who, org.dir);
     const baselined = () => ATTACKS.every(({ agent }) => readLedger(state, agent)?.lastVerified === base);
     await pollUntil(baselined, { timeoutMs: 30_000, what: "the three baselines" });
     // Each agent plants its trap, submits a worse value (the brokered submit runs daemon-side), then plants it again

@@ -90,9 +90,11 @@ export function runOrgAs(
   return runAs(who, [process.execPath, ORG_BIN, ...args], options);
 }
 
-/** `org up --no-attach` as `who`, which must start the org sandboxed. */
-export function upSandboxedAs(who: Identity, dir: string, env: Record<string, string> = {}): CliResult {
-  const up = runOrgAs(who, ["up", "--no-attach"], { cwd: dir, env });
+/** `org up --no-attach` (and `args`) as `who`, which must start the org sandboxed. */
+export function upSandboxedAs(
+  who: Identity, dir: string, env: Record<string, string> = {}, args: string[] = [],
+): CliResult {
+  const up = runOrgAs(who, ["up", "--no-attach", ...args], { cwd: dir, env });
   expect(up.stderr).not.toContain("WITHOUT a sandbox");
   expect(up.code, up.stderr).toBe(0);
   return up;
@@ -107,6 +109,13 @@ export function gitAs(who: Identity, dir: string, args: string[]): string {
   if (result.code !== 0)
     throw new Error(`git ${args.join(" ")} as ${who.name} failed (${result.code}): ${result.stderr}`);
   return result.stdout;
+}
+
+/** A folder for the shell jobs of a jobs org's agents (jobsOrgYaml, runInPane), owned by `who`. */
+export function makeJobsDirAs(who: Identity): string {
+  const jobs = realpathSync(mkdtempSync(join(tmpdir(), "org-sec-jobs-")));
+  handOver(who, jobs);
+  return jobs;
 }
 
 /** Give a folder the test process made, and everything in it, to `who`; nothing to do for the test's own identity. */

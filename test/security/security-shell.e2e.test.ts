@@ -64,7 +64,8 @@ runtimes:
     command: [${JSON.stringify(bin("print-argv"))}, "{kickoff}", ${JSON.stringify(EVIL)}, "{prompt_file}", "{worktree}"]
     env: { HOSTILE_ENV: ${JSON.stringify(EVIL)}, PRINT_ARGV_FILE: ${JSON.stringify(argvFile)}, PRINT_ARGV_SLEEP: "1" }
 roles:
-  researcher: { prompt: ${JSON.stringify(prompt)}, runtime: printer, kickoff: ${JSON.stringify(EVIL)}, edits: [${JSON.stringify(`train.py`)}] }
+  researcher:
+    { prompt: ${JSON.stringify(prompt)}, runtime: printer, kickoff: ${JSON.stringify(EVIL)}, edits: ["train.py"] }
 verify:
   command: [${JSON.stringify(bin("print-argv"))}, ${JSON.stringify(EVIL)}]
   protected: [${JSON.stringify("prepare.py")}]

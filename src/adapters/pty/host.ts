@@ -1,23 +1,21 @@
 import { createWriteStream, mkdirSync, type WriteStream } from "node:fs";
-import { constants } from "node:os";
 import { dirname } from "node:path";
 import xterm from "@xterm/headless";
-import type { IPty } from "node-pty";
 import { OrgError } from "../../domain/errors.js";
 import type { AgentPane, PaneHost, PaneLaunch } from "../../domain/ports.js";
-import { isAlive, killProcessGroup } from "../process.js";
+import { loadNodePty, type Pane, type PtyModule, spawnPane, stopPane } from "./pane-process.js";
 import { readScreen } from "./screen-text.js";
 
-const EXIT_WAIT_MS = 3000;
 const PASTE_START = "\x1b[200~";
 const PASTE_END = "\x1b[201~";
 
 // @xterm/headless is CommonJS: a named import compiles but is undefined at run time.
 const { Terminal } = xterm;
-type Terminal = InstanceType<typeof Terminal>;
-type PtyModule = typeof import("node-pty");
 
-/** A new pane: what runs in it (argv, never a shell string; env on top of ours), its labels (@org_agent names the agent), and where its raw output goes. */
+/**
+ * A new pane: what runs in it (argv, never a shell string; env on top of ours), its labels (@org_agent names the
+ * agent), and where its raw output goes.
+ */
 export interface PtyPaneSpec extends PaneLaunch {
   options?: Record<string, string>;
   logFile?: string;
@@ -41,33 +39,6 @@ export interface PtyHostOptions {
   scrollback?: number;
   /** Between SIGTERM and SIGKILL of a pane's process group. */
   killGraceMs?: number;
-}
-
-interface Pane {
-  id: string;
-  spec: PaneLaunch;
-  options: Record<string, string>;
-  term: Terminal;
-  log: WriteStream | undefined;
-  pty: IPty;
-  exited: Promise<void>;
-  dead: boolean;
-  exitCode: number | null;
-  exitSignal: string | null;
-  exitedAt: number | null;
-}
-
-const SIGNAL_NAMES = new Map(Object.entries(constants.signals).map(([name, number]) => [number, name]));
-
-/** Loads node-pty only when pty mode is used, so tmux mode works where the native module was never built. */
-async function loadNodePty(): Promise<PtyModule> {
-  try {
-    const mod = (await import("node-pty")) as PtyModule & { default?: PtyModule };
-    return typeof mod.spawn === "function" ? mod : mod.default!;
-  } catch (error) {
-    throw new OrgError(`node-pty cannot be loaded (${(error as Error).message.split("\n")[0]}) — ` +
-      "run `npm rebuild node-pty`, or use tmux mode", "pty");
-  }
 }
 
 /**
@@ -102,7 +73,8 @@ export class PtyHost implements PaneHost {
       allowProposedApi: true });
     const log = spec.logFile ? openLog(spec.logFile) : undefined;
     const launch = { argv: spec.argv, cwd: spec.cwd, env: spec.env };
-    this.panes.set(id, this.spawn(id, launch, { ...spec.options }, term, log));
+    const at = { id, spec: launch, options: { ...spec.options }, term, log };
+    this.panes.set(id, spawnPane(this.pty, at, this.announceExit));
     return id;
   }
 
@@ -127,14 +99,14 @@ export class PtyHost implements PaneHost {
     if (launch) checkLaunch(launch);
     const pane = this.panes.get(id);
     if (!pane) throw new OrgError(`pane ${id} was removed`, "pty");
-    await this.stop(pane);
+    await stopPane(pane, this.opts.killGraceMs);
     if (this.closed || this.panes.get(id) !== pane) return;
     // The new program starts on a fresh line below what the old one left, with the modes of a fresh terminal, as tmux's
     // respawn-pane gives it: a dead TUI's bracketed paste would otherwise wrap every paste in markers the new one
     // shows as text.
     pane.term.write(RESET_MODES);
     if (pane.term.buffer.active.cursorX > 0) pane.term.write("\r\n");
-    this.panes.set(pane.id, this.spawn(pane.id, launch ?? pane.spec, pane.options, pane.term, pane.log));
+    this.panes.set(pane.id, spawnPane(this.pty, { ...pane, spec: launch ?? pane.spec }, this.announceExit));
   }
 
   async setStatus(ref: string, status: string): Promise<void> {
@@ -180,7 +152,10 @@ export class PtyHost implements PaneHost {
     return { x: buffer.active.cursorX, y: buffer.active.cursorY };
   }
 
-  /** Lines scrolled above the screen, up to the scrollback kept (tmux's history_size): a repeated line scrolls an unchanged screen. */
+  /**
+   * Lines scrolled above the screen, up to the scrollback kept (tmux's history_size): a repeated line scrolls an
+   * unchanged screen.
+   */
   history(ref: string): number {
     return this.require(ref).term.buffer.active.baseY;
   }
@@ -200,54 +175,24 @@ export class PtyHost implements PaneHost {
   private async removeNow(pane: Pane): Promise<void> {
     const current = this.panes.get(pane.id);
     if (!current) return;
-    await this.stop(current);
+    await stopPane(current, this.opts.killGraceMs);
     this.panes.delete(pane.id);
     current.term.dispose();
     if (current.log) await closeLog(current.log);
   }
 
-  /** Stops every pane's process group and closes the logs; later opens and respawns are refused. Unlike tmux, panes cannot outlive their host. */
+  /**
+   * Stops every pane's process group and closes the logs; later opens and respawns are refused. Unlike tmux, panes
+   * cannot outlive their host.
+   */
   async close(): Promise<void> {
     this.closed = true;
     await Promise.all([...this.panes.keys()].map((id) => this.remove(id)));
   }
 
-  private spawn(
-    id: string, spec: PaneLaunch, options: Record<string, string>, term: Terminal, log: WriteStream | undefined,
-  ): Pane {
-    const [file, ...args] = spec.argv;
-    // Like tmux's default-terminal inside our panes: programs see a colour terminal, not whatever ran the host.
-    const env = { ...withoutTmux(process.env), ...spec.env, TERM: "xterm-256color" };
-    const pty = this.pty.spawn(file!, args, { name: "xterm-256color", cols: term.cols, rows: term.rows,
-      cwd: spec.cwd, env });
-    let resolveExit!: () => void;
-    const exited = new Promise<void>((resolve) => (resolveExit = resolve));
-    const pane: Pane = { id, spec, options, term, log, pty, exited,
-      dead: false, exitCode: null, exitSignal: null, exitedAt: null };
-    pty.onData((data) => {
-      term.write(data);
-      log?.write(data);
-    });
-    pty.onExit(({ exitCode, signal }) => {
-      pane.dead = true;
-      pane.exitSignal = signal ? (SIGNAL_NAMES.get(signal) ?? String(signal)) : null;
-      pane.exitCode = pane.exitSignal ? null : exitCode;
-      pane.exitedAt = Date.now();
-      resolveExit();
-      for (const listener of this.exitListeners) listener(this.describe(pane));
-    });
-    return pane;
-  }
-
-  // The group, not the pid: a shell's children would otherwise keep running (and keep the pty open).
-  private async stop(pane: Pane): Promise<void> {
-    const pgid = pane.pty.pid;
-    if (!pane.dead || isAlive(-pgid)) await killProcessGroup(pgid, this.opts.killGraceMs);
-    // node-pty reports the exit once the child is reaped; a slow reap under load must not hold a respawn forever.
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([pane.exited, new Promise((resolve) => (timer = setTimeout(resolve, EXIT_WAIT_MS)))]);
-    clearTimeout(timer);
-  }
+  private readonly announceExit = (pane: Pane) => {
+    for (const listener of this.exitListeners) listener(this.describe(pane));
+  };
 
   private serialize<T>(id: string, task: () => Promise<T>): Promise<T> {
     const run = (this.queues.get(id) ?? Promise.resolve()).then(task, task);
@@ -290,11 +235,4 @@ function openLog(path: string): WriteStream {
 
 function closeLog(stream: WriteStream): Promise<void> {
   return new Promise((resolve) => stream.end(resolve));
-}
-
-function withoutTmux(env: NodeJS.ProcessEnv): Record<string, string> {
-  const copy: Record<string, string> = {};
-  for (const [key, value] of Object.entries(env))
-    if (value !== undefined && key !== "TMUX" && key !== "TMUX_PANE") copy[key] = value;
-  return copy;
 }

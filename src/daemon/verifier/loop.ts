@@ -1,24 +1,22 @@
 import type { OrgConfig } from "../../domain/config/index.js";
 import { runExperiment } from "../../domain/experiments/experiment.js";
-import { requestId, type AgentLedger, type ExperimentRequest } from "../../domain/experiments/request.js";
+import { requestId, type ExperimentRequest } from "../../domain/experiments/request.js";
 import type { ExperimentContext, VerifierPort } from "../../domain/experiments/verifier-port.js";
 import { toJudged } from "../../domain/experiments/rebase.js";
-import { formatVerdictMessage } from "../../domain/experiments/submit-reply.js";
-import { readMessageSettings } from "../../domain/messages/mail-port.js";
 import { orgPaths } from "../../domain/paths.js";
 import type { OrgRecord } from "../../domain/state.js";
 import { detectNewCommits, gpuOfSlot, pickNext } from "../../domain/experiments/schedule.js";
 import type { GpuProbe } from "../../domain/ports.js";
 import { readStopFile } from "../../adapters/store/stop-file.js";
 import { findJudgedRow } from "../../adapters/verifier/judged-row.js";
-import { advanceFrontier } from "../../adapters/verifier/frontier-writer.js";
 import { runConfirmation } from "../../adapters/verifier/confirmation.js";
 import { JournalStore } from "../../adapters/store/journal-store.js";
-import { writeVerdictFile } from "../../adapters/verifier/verdict-file.js";
 import { VerifierGuard } from "./guard.js";
 import { OrgHeadsReader } from "./org-heads.js";
 import { rebaseOntoBest } from "./rebase-onto-best.js";
 import { addToQueue, prepareQueue, removeFromQueue } from "../../adapters/store/queue.js";
+import { publishVerdict, type VerdictHands } from "./publish-verdict.js";
+import { scanAgents } from "./scan-agents.js";
 import { readQueue } from "./read-queue.js";
 import { watchPoolGpus } from "./pool-watch.js";
 import { PoolKeeper } from "./pool-keeper.js";
@@ -32,7 +30,7 @@ import { traceExperiment, traceRun, traceStep } from "./trace-run.js";
 import { startEarly } from "./start-early.js";
 import { readAgentProgramAt } from "../../adapters/store/ab-run.js";
 import { readPooledSigma } from "../../adapters/verifier/judge-calibration.js";
-import { EMPTY_LEDGER, hasLedger, readLedger, writeLedger } from "../../adapters/store/agent-ledger.js";
+import { EMPTY_LEDGER, readLedger } from "../../adapters/store/agent-ledger.js";
 
 const HEAD_SETTLE_MS = 2000;
 
@@ -55,6 +53,7 @@ export class VerifierLoop {
   private readonly stacks;
   private readonly ablations;
   private readonly abort = new AbortController();
+  private readonly verdictHands: VerdictHands;
 
   constructor(
     private readonly record: OrgRecord,
@@ -77,6 +76,11 @@ export class VerifierLoop {
     this.tried = new TriedMemory({ state: this.paths.state, base: record.baseCommit, verify: config.verify!, log });
     this.stacks = new StackRunner(record, config, this.port, log, { journal: this.journal, guard: this.guard });
     this.ablations = new AblationRunner(record, config, this.port, log, { journal: this.journal, guard: this.guard });
+    this.verdictHands = {
+      record, config, journal: this.journal, port: this.port, state: this.paths.state, log,
+      noteBest: (commit) => this.heads.noteBest(commit),
+      noteHead: (agent, head) => this.seenHeads.set(agent, { head, since: 0 }),
+    };
   }
 
   /** One pass: enqueue baselines and plain commits, then start whatever slots allow. */
@@ -106,28 +110,11 @@ export class VerifierLoop {
       });
       return this.startWhenRoom(kept, verify.parallel);
     }
-    const queuedAgents = new Set<string>();
-    const ledgers = new Map<string, AgentLedger>();
-    for (const agent of this.record.agents) {
-      // Busy is checked before the ledger is read: with no run in flight the ledger cannot change under us.
-      const mine = [...unfinished(), ...running()].filter((request) => request.agent === agent.name);
-      if (mine.length > 0) {
-        queuedAgents.add(agent.name);
-        // A submit that beat the first tick still waits for its agent's baseline, which pickNext runs first.
-        const owed = !mine.some(({ kind }) => kind === "baseline") && !(await hasLedger(this.paths.state, agent.name));
-        if (owed) pending.push(await this.enqueueBaseline(agent.name, now));
-        continue;
-      }
-      const ledger = await readLedger(this.paths.state, agent.name);
-      // A crashed baseline is retried once per daemon: `org down && org up` after fixing the environment.
-      const retry = ledger?.baselineCrash !== undefined && !this.retried.has(agent.name);
-      if (ledger && !retry) ledgers.set(agent.name, ledger);
-      else {
-        this.retried.add(agent.name);
-        pending.push(await this.enqueueBaseline(agent.name, now));
-        queuedAgents.add(agent.name);
-      }
-    }
+    const { queuedAgents, ledgers, baselines } = await scanAgents({
+      agents: this.record.agents, state: this.paths.state, active: () => [...unfinished(), ...running()],
+      retried: this.retried, enqueueBaseline: (agent) => this.enqueueBaseline(agent, now),
+    });
+    pending.push(...baselines);
     const { heads, subjects, fresh } = listing;
     // Reused from a look moments ago, the heads may predate a move: plain commits are sought in the next fresh one.
     if (!fresh) return this.startWhenRoom(pending, verify.parallel);
@@ -155,8 +142,11 @@ export class VerifierLoop {
     for (;;) {
       const busySlots = new Set([...this.running.values()].map((run) => run.slot));
       const runningAgents = new Set([...this.running.values()].map((run) => run.request.agent));
-      const waiting = pending.filter((request) => !this.running.has(request.id) && !this.finished.has(request.id) && !this.tried.holds(request.agent));
-      const decision = pickNext({ pending: waiting, runningAgents, busySlots, agents: this.agents, cpuSlots, ...this.pool.readSlots(cpuSlots) });
+      const waiting = pending.filter((request) =>
+        !this.running.has(request.id) && !this.finished.has(request.id) && !this.tried.holds(request.agent));
+      const slots = this.pool.readSlots(cpuSlots);
+      const { agents } = this;
+      const decision = pickNext({ pending: waiting, runningAgents, busySlots, agents, cpuSlots, ...slots });
       if (decision.kind === "wait") return;
       const { request, slot } = decision;
       this.pool.countStart(request.agent);
@@ -216,9 +206,11 @@ export class VerifierLoop {
       checkout = refused ? undefined : startEarly(this.port.prepareCheckout(slot, request.commit));
       const own = request.kind !== "baseline" && !refused && request.rebased?.kind !== "conflict";
       const changed = own ? startEarly(this.port.changedPaths(this.record.baseCommit, request.commit)) : undefined;
-      // Judged once already (by a daemon killed before it cleared the request, or under an earlier request): answer from that row.
+      // Judged once already (by a daemon killed before it cleared the request, or under an earlier request): answer
+      // from that row.
       const judged = { repo: this.record.repo, state: this.paths.state, request };
-      const recorded = await traceStep("judged", async () => findJudgedRow({ ...judged, journal: await this.journal.read() }));
+      const findRow = async () => findJudgedRow({ ...judged, journal: await this.journal.read() });
+      const recorded = await traceStep("judged", findRow);
       // Every row goes through the journal: one the verifier did not seal would read as forged.
       const port = this.guard.journalRows(this.port, request);
       const plan = () => this.tried.plan({ request, ledger, recorded, gpu: gpuOfSlot(slot), port, program, sigma });
@@ -226,8 +218,12 @@ export class VerifierLoop {
       if (tried?.kind === "hold") return;
       const context: ExperimentContext = {
         verify: this.config.verify!, baseCommit: this.record.baseCommit, slot, ledger,
-        agent: { name: agent.name, branch: agent.branch, worktree: agent.worktree, gpu: gpuOfSlot(slot), edits: this.config.roles[agent.role]?.edits ?? [] },
-        runsDir: this.paths.runs, patchesDir: this.paths.patches, now: () => new Date(), signal: this.abort.signal, sigma,
+        agent: {
+          name: agent.name, branch: agent.branch, worktree: agent.worktree, gpu: gpuOfSlot(slot),
+          edits: this.config.roles[agent.role]?.edits ?? [],
+        },
+        runsDir: this.paths.runs, patchesDir: this.paths.patches, now: () => new Date(), signal: this.abort.signal,
+        sigma,
         ...(tried?.kind === "answer" ? { recorded: tried.row, answer: tried.verdict } : { recorded }),
         program, ...(refused ? { refused } : {}), ...(checkout ? { checkout } : {}), ...(changed ? { changed } : {}),
         ...(tried?.kind === "run" && tried.lines ? { lines: tried.lines } : {}),
@@ -242,29 +238,7 @@ export class VerifierLoop {
       const outcome = await traceExperiment(() => runExperiment(port, context, request));
       if (tried) await this.tried.record(tried, outcome, recorded);
       await this.stacks.offer(request, ledger, outcome);
-      await writeLedger(this.paths.state, agent.name, outcome.ledger);
-      const { verdict } = outcome;
-      if (verdict.kind === "keep" || verdict.kind === "baseline") {
-        const moved = await advanceFrontier({
-          record: this.record, journal: this.journal, goal: this.config.verify!.metric.goal, metricName: this.config.verify!.metric.name,
-          candidate: { commit: request.commit, metric: verdict.metric, agent: agent.name }, notify: (to, text) => this.port.appendInbox(to, text),
-          onlyIfMissing: verdict.kind === "baseline",
-        });
-        if (moved && !moved.half) this.heads.noteBest(moved.commit);
-      }
-      this.seenHeads.set(agent.name, { head: outcome.head, since: 0 });
-      const { ledger: next, ...rest } = outcome;
-      for (const id of [request.id, ...(this.aliases.get(request.id) ?? [])]) {
-        await writeVerdictFile(this.journal, this.paths.state, { id, outcome: rest, best: next.best });
-      }
-      // Sent after the verdict file and before the request is cleared: a daemon killed between sends it again, never not at all.
-      if (request.reply === "message") {
-        const text = formatVerdictMessage({ id: request.id, outcome: rest, best: next.best }, readMessageSettings(this.config).max_bytes);
-        await this.port.appendInbox(agent.name, text, { experiment: request.id, notify: "always" });
-      }
-      this.log(`${outcome.verdict.reason} [${agent.name} ${request.commit.slice(0, 7)}, ` +
-        `${outcome.seconds.toFixed(1)}s]`);
-      await removeFromQueue(this.paths.state, request.id);
+      await publishVerdict(this.verdictHands, request, outcome, this.aliases.get(request.id) ?? []);
       this.finished.add(request.id);
     } catch (error) {
       // The request file stays: the next daemon retries it rather than lose the experiment.

@@ -1,27 +1,20 @@
 // The verifier reads a branch's commit off the repo's ref files when they say it plainly; anything else asks git.
-import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, expect, test } from "vitest";
+import { expect, test } from "vitest";
 import { readBranchHead } from "../../../src/adapters/git/branch-head.js";
 import { usage } from "../../../src/adapters/usage/counters.js";
 import { createVerifierPort } from "../../../src/adapters/verifier/port.js";
-import { createRepo, git } from "../../helpers/temp-repo.js";
+import { createBranchRepo, git, removeAfterEachTest } from "../../helpers/temp-repo.js";
 
-let dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-  dirs = [];
-});
+const removeLater = removeAfterEachTest();
 
 function makeRepo() {
-  const repo = createRepo({ "value.txt": "1\n" });
-  dirs.push(repo);
-  git(repo, ["branch", "org/t/a-1"]);
-  git(repo, ["branch", "org/t/a-10"]);
+  const { repo, head } = createBranchRepo(["org/t/a-1", "org/t/a-10"]);
+  removeLater(repo);
   const asked: string[] = [];
   const ask = (branch: string) => async () => (asked.push(branch), "from git");
   const read = (branch: string) => readBranchHead(join(repo, ".git"), branch, ask(branch));
-  return { repo, head: git(repo, ["rev-parse", "HEAD"]).trim(), asked, read };
+  return { repo, head, asked, read };
 }
 
 test("a loose branch, a packed one and a missing one are read without git, as git reads them", async () => {

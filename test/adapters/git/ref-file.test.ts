@@ -2,24 +2,18 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { moveRefFile } from "../../../src/adapters/git/ref-file.js";
-import { createRepo, git } from "../../helpers/temp-repo.js";
+import { createBranchRepo, git, removeAfterEachTest } from "../../helpers/temp-repo.js";
 
-let dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-  dirs = [];
-});
+const removeLater = removeAfterEachTest();
 
 // main and a second commit, with org/t/a-1 at main and its reflog linked to a file outside the repo's refs.
 function makeRepo() {
-  const repo = createRepo({ "value.txt": "1\n" });
-  dirs.push(repo);
-  const base = git(repo, ["rev-parse", "HEAD"]).trim();
+  const { repo, head: base } = createBranchRepo(["org/t/a-1"]);
+  removeLater(repo);
   git(repo, ["commit", "-q", "--allow-empty", "-m", "two"]);
   const next = git(repo, ["rev-parse", "HEAD"]).trim();
-  git(repo, ["branch", "org/t/a-1", base]);
   const common = join(repo, ".git");
   const victim = join(repo, "victim.txt");
   writeFileSync(victim, "mine\n");

@@ -2,23 +2,13 @@
 // goes on.
 import { appendFileSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import type { VerifierPort } from "../../../src/domain/experiments/verifier-port.js";
 import { parseTriedLedger } from "../../../src/domain/experiments/tried-ledger.js";
-import { removeDir } from "../../helpers/temp-repo.js";
-import { createTestOrg } from "../../helpers/test-org/index.js";
+import { verifierOrgPerTest } from "../../helpers/test-org/index.js";
 
-let root: string | undefined;
-afterEach(() => {
-  if (root) removeDir(root);
-  root = undefined;
-});
-
-function createOrg() {
-  const org = createTestOrg({ daemon: false, agents: ["r-1"], verify: {} });
-  root = org.root;
-  return org;
-}
+const createVerifierOrg = verifierOrgPerTest();
+const createOrg = () => createVerifierOrg(["r-1"]);
 
 /** The verifier's hands with results.tsv's append dying right after it wrote the row, as kill -9 would leave it. */
 function dyingAfterRow(port: VerifierPort): VerifierPort {

@@ -19,7 +19,9 @@ const SCORE = `marks="$1"
 echo "start $ORG_AGENT $ORG_COMMIT $CUDA_VISIBLE_DEVICES $(date +%s%N)" >> "$marks"
 sleep 0.4
 while [ -e "$marks.hold" ] && [ ! -e "$marks.gone" ]; do sleep 0.05; done
-if [ -e "$marks.gone" ] && [ "$CUDA_VISIBLE_DEVICES" = "1" ]; then echo "CUDA error: unspecified launch failure"; exit 1; fi
+if [ -e "$marks.gone" ] && [ "$CUDA_VISIBLE_DEVICES" = "1" ]; then
+  echo "CUDA error: unspecified launch failure"; exit 1
+fi
 echo "end $ORG_AGENT $ORG_COMMIT $CUDA_VISIBLE_DEVICES $(date +%s%N)" >> "$marks"
 echo "score: $(cat value.txt)"
 `;

@@ -21,7 +21,10 @@ describe("secrets in org up's environment", () => {
     org = createTestOrg({ yaml: (name) => `name: ${name}
 gpus: none
 runtimes:
-  keyed: { command: ["${bin("print-argv")}"], env: { PRINT_ARGV_FILE: "argv.jsonl", PRINT_ARGV_SLEEP: "1" }, pass_env: [DECLARED_API_KEY] }
+  keyed:
+    command: ["${bin("print-argv")}"]
+    env: { PRINT_ARGV_FILE: "argv.jsonl", PRINT_ARGV_SLEEP: "1" }
+    pass_env: [DECLARED_API_KEY]
   plain: { command: ["${bin("print-argv")}"], env: { PRINT_ARGV_FILE: "argv.jsonl", PRINT_ARGV_SLEEP: "1" } }
 roles:
   keyed: { prompt: prompts/researcher.md, runtime: keyed }

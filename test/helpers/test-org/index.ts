@@ -9,11 +9,12 @@ import { createTemplateRepoOrg, type TemplateOptions } from "./template.js";
 import { createVerifierOrg, type VerifierOptions, type VerifierOrg } from "./verifier-loop.js";
 
 export {
-  bin, describeOrgProcesses, idleOrgYaml, PROMPT, printerOrgYaml, readJsonFile, teardownOrg, tmux, type TestOrg,
+  bin, describeOrgProcesses, idleOrgYaml, jobsOrgYaml, PROMPT, printerOrgYaml, readJsonFile, teardownOrg, tmux,
+  type TestOrg,
 } from "./pane.js";
-export { upUntilBaselines } from "./baselines.js";
+export { upUntilBaselines, upUntilRunning } from "./baselines.js";
 export { replaceExactly, swapRuntime, templatePath } from "./template.js";
-export { countLogEntries, tickOnce, type VerifierOrg } from "./verifier-loop.js";
+export { countLogEntries, tickOnce, verifierOrgPerTest, type VerifierOrg } from "./verifier-loop.js";
 export type { DemoOrg, DemoOptions, OrgOnDisk };
 export type { OrgYaml, RepoOptions } from "./repo.js";
 

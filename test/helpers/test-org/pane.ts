@@ -81,3 +81,35 @@ runtimes:
 roles:
   researcher: { prompt: prompts/researcher.md, runtime: idle${role} }
 ${rest}`;
+
+/** What a jobs org (jobsOrgYaml) differs in: role name → keys after `runtime: jobs`, a verify of train.sh's val_bpb. */
+interface JobsOrgOptions {
+  roles: Record<string, string>;
+  verify?: { parallel?: number; k?: number };
+  /** Sections between the verify and the sandbox. */
+  rest?: string;
+  /** Folders the agents' sandboxes may read, besides the default. */
+  read?: string[];
+}
+
+/**
+ * org.yaml of agents whose tool calls are the shell jobs put in `jobs`/<agent> (runInPane, test/helpers/pane-jobs.ts):
+ * every command a test runs there is its pane's, in its real sandbox.
+ */
+export const jobsOrgYaml = (jobs: string, options: JobsOrgOptions) => (name: string) => {
+  const roles = Object.entries(options.roles)
+    .map(([role, keys]) => `  ${role}: { prompt: prompts/researcher.md, runtime: jobs${keys} }\n`).join("");
+  const { parallel, k = 0 } = options.verify ?? {};
+  const verify = options.verify ? `verify:
+  command: [sh, train.sh]
+  metric: { name: val_bpb, pattern: '^val_bpb:\\s*([0-9.]+)', goal: minimize }
+  timeout: 30s
+${parallel ? `  parallel: ${parallel}\n` : ""}  repeats: 1
+  keep: { k: ${k}, min_delta: 0, confirm: 0 }
+` : "";
+  const read = options.read ? `read: [${options.read.join(", ")}], ` : "";
+  const runtime = `  jobs: { command: ["${bin("run-jobs")}", "${jobs}"], restart: never }`;
+  // The jobs folder lies in /tmp, the agents' own in the sandbox: declared, it is the host's.
+  const sandbox = `sandbox: { ${read}write: ["${jobs}"] }`;
+  return `name: ${name}\ngpus: none\nruntimes:\n${runtime}\nroles:\n${roles}${verify}${options.rest ?? ""}${sandbox}\n`;
+};

@@ -9,9 +9,10 @@ import { ConfigSchema } from "../../../src/domain/config/schema.js";
 import type { ExperimentRequest } from "../../../src/domain/experiments/request.js";
 import type { VerifierPort } from "../../../src/domain/experiments/verifier-port.js";
 import { parseTriedLedger } from "../../../src/domain/experiments/tried-ledger.js";
+import { afterEach } from "vitest";
 import { pollUntil } from "../poll.js";
 import { createOrgOnDisk } from "./on-disk.js";
-import { git, GIT_ENV } from "../temp-repo.js";
+import { git, GIT_ENV, removeDir } from "../temp-repo.js";
 
 const VERIFY = {
   command: ["sh", "score.sh"], metric: { name: "score", pattern: "^score: ([0-9.]+)" }, timeout: "30s", parallel: 2,
@@ -107,6 +108,20 @@ export function createVerifierOrg({ agents, verify }: VerifierOptions) {
   return {
     root, state, record, port, baseCommit, log, runs, daemon, worktree, commit, submit, read, rows, verdictOf,
     ledgerText, entries, branch, best, ranFor, inbox, settle,
+  };
+}
+
+/** For a file whose every test makes its own verifier org: each org's folder is removed after its test. */
+export function verifierOrgPerTest(): (agents: readonly string[], verify?: Record<string, unknown>) => VerifierOrg {
+  let root: string | undefined;
+  afterEach(() => {
+    if (root) removeDir(root);
+    root = undefined;
+  });
+  return (agents, verify = {}) => {
+    const org = createVerifierOrg({ daemon: false, agents, verify });
+    root = org.root;
+    return org;
   };
 }
 
