@@ -2,7 +2,7 @@
 // commander, ours), which is most of a command's start-up time. Lazy commands stay lazy as split chunks.
 import { build } from "esbuild";
 import { createHash } from "node:crypto";
-import { readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -55,6 +55,12 @@ const outputs = [...Object.keys(result.metafile.outputs), ...Object.keys(script.
 const written = new Set(outputs.map((file) => relative(outdir, `${root}${file}`)));
 // bin/org.js's code caches of this very org.cjs stay (its name holds the hash bin/org.js checks); older ones go.
 const hash = createHash("sha256").update(readFileSync(`${outdir}/org.cjs`)).digest("hex").slice(0, 16);
+// The hash with the size and mtime it belongs to: bin/org.js takes it for a bundle that still has both, and hashes
+// the 2 MB itself otherwise (an install that reset the mtimes, a bundle edited in place).
+const { size, mtimeNs } = statSync(`${outdir}/org.cjs`, { bigint: true });
+writeFileSync(`${outdir}/org.cjs.sum.${process.pid}.tmp`, `${size} ${mtimeNs} ${hash}\n`);
+renameSync(`${outdir}/org.cjs.sum.${process.pid}.tmp`, `${outdir}/org.cjs.sum`);
+written.add("org.cjs.sum");
 const current = (name) => written.has(name) || (name.startsWith(`org.cjs.${hash}.`) && name.endsWith(".cache"));
 for (const name of readdirSync(outdir)) if (!current(name)) rmSync(`${outdir}/${name}`, { force: true });
 // The banner only where require is named: each of the other chunks would pay a createRequire and an import.meta on
