@@ -78,11 +78,16 @@ export function createVerifierPort(opts: {
   }));
   // One fetch at a time: two slots taking the same commit would race for its ref, and fail an honest commit.
   let queue: Promise<unknown> = Promise.resolve();
+  // Commits this port saw taken whole (their refs are org's, never removed): asked again, no ref file is read.
+  const whole = new Set<string>();
   const admit = (named: (string | undefined)[]): Promise<string | undefined> => {
+    const commits = named.filter((commit) => commit !== undefined);
+    if (commits.every((commit) => whole.has(commit))) return Promise.resolve(undefined);
     const next = queue.then(async () => {
       await open();
-      const refused = await admitCommits(store.repo, opts.repo, named.filter((commit) => commit !== undefined));
+      const refused = await admitCommits(store.repo, opts.repo, commits);
       if (refused) await tell(refused, "nothing of it was run: the repo's shared store was written behind git's back");
+      else for (const commit of commits) whole.add(commit);
       return refused;
     });
     queue = next.catch(() => undefined);
