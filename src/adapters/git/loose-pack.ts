@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { closeSync, constants, existsSync, fstatSync, openSync, readFileSync } from "node:fs";
 import { promisify } from "node:util";
 import { deflate, deflateSync, inflate, inflateSync } from "node:zlib";
+import { createStoreReader } from "./store-objects.js";
 
 const inflateAsync = promisify(inflate);
 const deflateAsync = promisify(deflate);
@@ -30,11 +31,12 @@ class NotPlain extends Error {}
 /**
  * The pack `pack-objects --revs` would send for `wanted` beyond `held` (commits the store holds whole), made here from
  * loose objects: the wanted commits' own from `repo` (the shared store, its objects folder), the held commits' trees
- * from `store` first (the verifier's own: every commit it took came in loose). Each object read is hashed against its
- * name, through no link, from a regular file; its tree entries are compared with its parents' at the same path, and
- * what a parent has is not sent. Undefined when anything is not that plain (packed, a root commit, a merge beyond the
- * held ones, a mode git would question, too big): git's pipe then does it all. The pack is only a proposal:
- * `unpack-objects --strict` in the store names every object by its content and checks each link, as it does git's.
+ * from `store` first (the verifier's own repository: loose, or the base's pack). Each object read is hashed against
+ * its name, the shared store's through no link, from a regular file; its tree entries are compared with its parents'
+ * at the same path, and what a parent has is not sent. Undefined when anything is not that plain (packed in the
+ * shared store, a root commit, a mode git would question, too big): git's pipe then does it all. The pack is only a
+ * proposal: `unpack-objects --strict` in the store names every object by its content and checks each link, as it
+ * does git's.
  */
 export async function buildLoosePack(input: { repo: string; store: string; wanted: string[]; held: string[] })
   : Promise<Buffer | undefined> {
@@ -46,8 +48,13 @@ export async function buildLoosePack(input: { repo: string; store: string; wante
     if (!found) read.set(key, (found = readLooseObject(top, hash)));
     return found;
   };
-  // A held commit's objects are in the store: read there, else (the shallow base's, packed) from the shared store.
-  const readHeld = (hash: string) => readObject(hash, input.store).catch(() => readObject(hash, input.repo));
+  // A held commit's objects are in the store, loose or in the base's pack: read there, else from the shared store.
+  const fromStore = createStoreReader(input.store);
+  const readHeld = (hash: string): Promise<GitObject> => {
+    const found = fromStore(hash);
+    const plain = found && found.kind !== "tag" ? { kind: found.kind, body: found.body } : undefined;
+    return plain ? Promise.resolve(plain) : readObject(hash, input.repo);
+  };
   const sent = new Map<string, GitObject>();
   let bytes = 0;
   const send = (hash: string, object: GitObject) => {

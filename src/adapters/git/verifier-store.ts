@@ -115,7 +115,7 @@ async function packCommits(store: string, repo: string, wanted: string[], held: 
 async function unpackLoose(store: string, repo: string, wanted: string[], held: string[]): Promise<boolean> {
   const common = await readCommonDir(repo).catch(() => undefined);
   if (!common) return false;
-  const pack = await buildLoosePack({ repo: join(common, "objects"), store: join(store, "objects"), wanted, held });
+  const pack = await buildLoosePack({ repo: join(common, "objects"), store, wanted, held });
   if (!pack) return false;
   const call = { cwd: store, config: CALL, timeoutMs: 600_000, input: pack };
   return (await runGit(["unpack-objects", "-q", "--strict"], call)).exitCode === 0;

@@ -29,7 +29,7 @@ async function createStore(files: Record<string, string>) {
   };
   const objectFile = (hash: string) => join(repo, ".git", "objects", hash.slice(0, 2), hash.slice(2));
   const build = (wanted: string[], held = [base]) => buildLoosePack({
-    repo: join(repo, ".git", "objects"), store: join(store, "objects"), wanted, held,
+    repo: join(repo, ".git", "objects"), store, wanted, held,
   });
   return { repo, store, base, commit, objectFile, build };
 }
@@ -41,6 +41,20 @@ test("a change deep in a folder: the commit, the trees on its path and the blob,
   writeFiles(repo, { "a/b/c.txt": "10\n" });
   expect(countOf(await build([commit("deep")]))).toBe(5);
 });
+
+test("the base packed in the store (a fetch keeps a pack): its trees read there, the candidate still packed by node",
+  async () => {
+    const { repo, store, base, commit, build } = await createStore({ "a/b.txt": "1\n", "c.txt": "2\n" });
+    git(store, ["repack", "-adq"]);
+    git(store, ["prune-packed"]);
+    writeFiles(repo, { "a/b.txt": "10\n" });
+    const head = commit("on the packed base");
+    expect(countOf(await build([head]))).toBe(4);
+    const before = usage.spawned;
+    expect(await admitCommits(store, repo, [head, base])).toBeUndefined();
+    expect(usage.spawned - before).toBe(1);
+    git(store, ["fsck", "--strict", "--no-dangling"]);
+  });
 
 test("every shape of change, three commits deep: one git process, the store the repo's and checked clean", async () => {
   const { repo, store, base, commit } = await createStore({
