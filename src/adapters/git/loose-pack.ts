@@ -14,11 +14,16 @@ const TYPE_CODES = { commit: 1, tree: 2, blob: 3 } as const;
 type Kind = keyof typeof TYPE_CODES;
 interface GitObject { kind: Kind; body: Buffer }
 interface TreeEntry { mode: string; name: string; hash: string }
+interface Budget { objects: number; bytes: number }
 
 // Past these the pack is pack-objects' to make: it reads packs and deltas, and streams what it sends.
 const MAX_COMMITS = 64;
 const MAX_OBJECTS = 4096;
 const MAX_BYTES = 32 * 1024 * 1024;
+// All one admit reads (compressed and inflated, sent or only compared): a commit of many parents, each file a zlib bomb
+// hard-linked from one, would otherwise inflate MAX_BYTES a parent on the daemon's thread.
+const READ_BYTES = 2 * MAX_BYTES;
+const READ_OBJECTS = 2 * MAX_OBJECTS;
 // Inflated and deflated on node's own thread up to this: the thread pool's round trip is dearer for a small object.
 const SYNC_BYTES = 256 * 1024;
 const TREE_MODE = "40000";
@@ -42,10 +47,11 @@ export async function buildLoosePack(input: { repo: string; store: string; wante
   : Promise<Buffer | undefined> {
   const held = new Set(input.held);
   const read = new Map<string, Promise<GitObject>>();
+  const budget: Budget = { objects: READ_OBJECTS, bytes: READ_BYTES };
   const readObject = (hash: string, top: string) => {
     const key = `${top}\0${hash}`;
     let found = read.get(key);
-    if (!found) read.set(key, (found = readLooseObject(top, hash)));
+    if (!found) read.set(key, (found = readLooseObject(top, hash, budget)));
     return found;
   };
   // A held commit's objects are in the store, loose or in the base's pack: read there, else from the shared store.
@@ -70,11 +76,13 @@ export async function buildLoosePack(input: { repo: string; store: string; wante
     const object = await readObject(hash, input.repo);
     if (object.kind !== "tree") throw new NotPlain();
     send(hash, object);
-    const others = await Promise.all(theirs.map(async (tree, index) => {
+    // One read at a time: the budget is taken before each inflate, never by several at once.
+    const others: Map<string, TreeEntry>[] = [];
+    for (const [index, tree] of theirs.entries()) {
       const other = await (fromHeld[index] ? readHeld(tree) : readObject(tree, input.repo));
       if (other.kind !== "tree") throw new NotPlain();
-      return new Map(parseTree(other.body).map((entry) => [entry.name, entry]));
-    }));
+      others.push(new Map(parseTree(other.body).map((entry) => [entry.name, entry])));
+    }
     for (const entry of parseTree(object.body)) {
       if (entry.mode === GITLINK_MODE) continue;
       const same = others.map((other) => other.get(entry.name));
@@ -103,7 +111,8 @@ export async function buildLoosePack(input: { repo: string; store: string; wante
       // A root commit brings a whole history: the fetch negotiates that better.
       if (parents.length === 0) throw new NotPlain();
       send(commit, object);
-      const theirs = await Promise.all(parents.map(treeOf));
+      const theirs: string[] = [];
+      for (const parent of parents) theirs.push(await treeOf(parent));
       await takeTree(tree, theirs, parents.map((parent) => held.has(parent)));
       queue.push(...parents);
     }
@@ -119,16 +128,19 @@ export async function buildLoosePack(input: { repo: string; store: string; wante
  * no link followed (each step opened from the last one's fd, as openUntrusted does), a regular file only, and at
  * once: a small object costs a few system calls here, where each thread-pool round trip costs more than the read.
  */
-async function readLooseObject(top: string, hash: string): Promise<GitObject> {
-  if (!SHA1.test(hash) || !BY_FD) throw new NotPlain();
-  const compressed = readBelow(top, [hash.slice(0, 2), hash.slice(2)]);
-  const limit = { maxOutputLength: MAX_BYTES + 64 };
+async function readLooseObject(top: string, hash: string, budget: Budget): Promise<GitObject> {
+  if (!SHA1.test(hash) || !BY_FD || --budget.objects < 0) throw new NotPlain();
+  const compressed = readBelow(top, [hash.slice(0, 2), hash.slice(2)], Math.min(MAX_BYTES, budget.bytes));
+  budget.bytes -= compressed.length;
+  const limit = { maxOutputLength: Math.min(MAX_BYTES, budget.bytes) + 64 };
   let raw: Buffer;
   try {
     raw = compressed.length <= SYNC_BYTES ? inflateSync(compressed, limit) : await inflateAsync(compressed, limit);
   } catch {
     throw new NotPlain();
   }
+  budget.bytes -= raw.length;
+  if (budget.bytes < 0) throw new NotPlain();
   if (createHash("sha1").update(raw).digest("hex") !== hash) throw new NotPlain();
   const nul = raw.indexOf(0);
   const header = /^(commit|tree|blob) (\d+)$/.exec(raw.subarray(0, Math.max(nul, 0)).toString("latin1"));
@@ -136,8 +148,8 @@ async function readLooseObject(top: string, hash: string): Promise<GitObject> {
   return { kind: header[1] as Kind, body: raw.subarray(nul + 1) };
 }
 
-/** The regular file at `top`/`parts`, through no link and no FIFO, at most MAX_BYTES; NotPlain otherwise. */
-function readBelow(top: string, parts: string[]): Buffer {
+/** The regular file at `top`/`parts`, through no link and no FIFO, at most `most` bytes; NotPlain otherwise. */
+function readBelow(top: string, parts: string[], most: number): Buffer {
   const fds: number[] = [];
   try {
     fds.push(openSync(top, O_RDONLY | O_DIRECTORY | O_NOFOLLOW));
@@ -147,7 +159,7 @@ function readBelow(top: string, parts: string[]): Buffer {
       fds.push(openSync(`/proc/self/fd/${fds.at(-1)!}/${part}`, flags));
     }
     const info = fstatSync(fds.at(-1)!);
-    if (!info.isFile() || info.size > MAX_BYTES) throw new NotPlain();
+    if (!info.isFile() || info.size > most) throw new NotPlain();
     return readFileSync(fds.at(-1)!);
   } catch {
     throw new NotPlain();
