@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { closeSync, constants, existsSync, fstatSync, openSync, readFileSync } from "node:fs";
+import { closeSync, constants, existsSync, fstatSync, openSync, readSync } from "node:fs";
 import { promisify } from "node:util";
 import { deflate, deflateSync, inflate, inflateSync } from "node:zlib";
 import { createStoreReader } from "./store-objects.js";
@@ -148,7 +148,10 @@ async function readLooseObject(top: string, hash: string, budget: Budget): Promi
   return { kind: header[1] as Kind, body: raw.subarray(nul + 1) };
 }
 
-/** The regular file at `top`/`parts`, through no link and no FIFO, at most `most` bytes; NotPlain otherwise. */
+/**
+ * The regular file at `top`/`parts`, through no link and no FIFO, at most `most` bytes; NotPlain otherwise. Read up to
+ * the size fstat gave, never to the end: a file the agent grows after the fstat is not read whole.
+ */
 function readBelow(top: string, parts: string[], most: number): Buffer {
   const fds: number[] = [];
   try {
@@ -160,7 +163,12 @@ function readBelow(top: string, parts: string[], most: number): Buffer {
     }
     const info = fstatSync(fds.at(-1)!);
     if (!info.isFile() || info.size > most) throw new NotPlain();
-    return readFileSync(fds.at(-1)!);
+    const bytes = Buffer.allocUnsafe(info.size);
+    let filled = 0;
+    for (let got = -1; got !== 0 && filled < bytes.length; filled += got) {
+      got = readSync(fds.at(-1)!, bytes, filled, bytes.length - filled, filled);
+    }
+    return bytes.subarray(0, filled);
   } catch {
     throw new NotPlain();
   } finally {
