@@ -14,7 +14,7 @@ const TYPE_CODES = { commit: 1, tree: 2, blob: 3 } as const;
 type Kind = keyof typeof TYPE_CODES;
 interface GitObject { kind: Kind; body: Buffer }
 interface TreeEntry { mode: string; name: string; hash: string }
-interface Budget { objects: number; bytes: number }
+interface Budget { objects: number; bytes: number; treeBytes: number }
 
 // Past these the pack is pack-objects' to make: it reads packs and deltas, and streams what it sends.
 const MAX_COMMITS = 64;
@@ -24,6 +24,9 @@ const MAX_BYTES = 32 * 1024 * 1024;
 // hard-linked from one, would otherwise inflate MAX_BYTES a parent on the daemon's thread.
 const READ_BYTES = 2 * MAX_BYTES;
 const READ_OBJECTS = 2 * MAX_OBJECTS;
+// Tree bytes parsed into entries, all trees of one admit: a 32 MB tree (a million entries) held the daemon's thread a
+// second, where git's pipe parses it in its own processes. An honest change's trees are a small part of this.
+const TREE_BYTES = 4 * 1024 * 1024;
 // Inflated and deflated on node's own thread up to this: the thread pool's round trip is dearer for a small object.
 const SYNC_BYTES = 256 * 1024;
 const TREE_MODE = "40000";
@@ -47,7 +50,7 @@ export async function buildLoosePack(input: { repo: string; store: string; wante
   : Promise<Buffer | undefined> {
   const held = new Set(input.held);
   const read = new Map<string, Promise<GitObject>>();
-  const budget: Budget = { objects: READ_OBJECTS, bytes: READ_BYTES };
+  const budget: Budget = { objects: READ_OBJECTS, bytes: READ_BYTES, treeBytes: TREE_BYTES };
   const readObject = (hash: string, top: string) => {
     const key = `${top}\0${hash}`;
     let found = read.get(key);
@@ -81,9 +84,9 @@ export async function buildLoosePack(input: { repo: string; store: string; wante
     for (const [index, tree] of theirs.entries()) {
       const other = await (fromHeld[index] ? readHeld(tree) : readObject(tree, input.repo));
       if (other.kind !== "tree") throw new NotPlain();
-      others.push(new Map(parseTree(other.body).map((entry) => [entry.name, entry])));
+      others.push(new Map(parseTree(other.body, budget).map((entry) => [entry.name, entry])));
     }
-    for (const entry of parseTree(object.body)) {
+    for (const entry of parseTree(object.body, budget)) {
       if (entry.mode === GITLINK_MODE) continue;
       const same = others.map((other) => other.get(entry.name));
       if (entry.mode === TREE_MODE) {
@@ -191,8 +194,10 @@ function parseCommit(body: Buffer): { tree: string; parents: string[] } {
   return { tree, parents };
 }
 
-/** A tree's entries: `<mode> <name>\0<20 bytes>` each; a mode git would not write plainly is NotPlain. */
-function parseTree(body: Buffer): TreeEntry[] {
+/** A tree's entries: `<mode> <name>\0<20 bytes>` each; a mode git would not write plainly, or too many: NotPlain. */
+function parseTree(body: Buffer, budget: Budget): TreeEntry[] {
+  budget.treeBytes -= body.length;
+  if (budget.treeBytes < 0) throw new NotPlain();
   const entries: TreeEntry[] = [];
   let at = 0;
   while (at < body.length) {

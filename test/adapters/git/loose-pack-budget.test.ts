@@ -68,3 +68,25 @@ test("63 parents, each a zlib bomb: one is inflated, not each, and the admit sti
   expect(inflated.bytes).toBeLessThan(2 * BOMB_BYTES);
   expect(await admitCommits(store, repo, [commit, base])).toMatch(/could not be taken into the verifier's own object/);
 });
+
+test("a tree of 150,000 entries is git's to parse, in its own process: the admit takes it, by git's pipe", async () => {
+  const repo = createRepo({ "a.txt": "1\n" });
+  const store = join(makeTempDir(), "objects.git");
+  dirs.push(repo, join(store, ".."));
+  await openVerifierStore(store);
+  const base = git(repo, ["rev-parse", "HEAD"]).trim();
+  expect(await admitCommits(store, repo, [base], 1)).toBeUndefined();
+  const blob = Buffer.from(git(repo, ["rev-parse", "HEAD:a.txt"]).trim(), "hex");
+  const names = Array.from({ length: 150_000 }, (_, index) => `f${String(index).padStart(6, "0")}`);
+  const body = Buffer.concat(names.flatMap((name) => [Buffer.from(`100644 ${name}\0`), blob]));
+  const hashObject = (type: string, input: Buffer | string) =>
+    execFileSync("git", ["hash-object", "-w", "-t", type, "--stdin"], { cwd: repo, input, encoding: "utf8" }).trim();
+  const tree = hashObject("tree", body);
+  const person = "a <a@example.com> 0 +0000";
+  const commit = hashObject("commit", `tree ${tree}\nparent ${base}\nauthor ${person}\ncommitter ${person}\n\nwide\n`);
+  const objects = join(repo, ".git", "objects");
+  expect(await buildLoosePack({ repo: objects, store: join(store, "objects"), wanted: [commit], held: [base] }))
+    .toBeUndefined();
+  expect(await admitCommits(store, repo, [commit, base])).toBeUndefined();
+  expect(git(store, ["rev-parse", `${commit}^{tree}`]).trim()).toBe(tree);
+});
