@@ -146,8 +146,10 @@ async function readLooseObject(top: string, hash: string, budget: Budget): Promi
   if (budget.bytes < 0) throw new NotPlain();
   if (createHash("sha1").update(raw).digest("hex") !== hash) throw new NotPlain();
   const nul = raw.indexOf(0);
+  // The header exactly as git writes it ("blob 012" is no size git reads): the store names the pack's object by its
+  // body, and a commit named otherwise here would get a ref to an object the store never holds.
   const header = /^(commit|tree|blob) (\d+)$/.exec(raw.subarray(0, Math.max(nul, 0)).toString("latin1"));
-  if (nul < 0 || !header || Number(header[2]) !== raw.length - nul - 1) throw new NotPlain();
+  if (nul < 0 || !header || header[2] !== String(raw.length - nul - 1)) throw new NotPlain();
   return { kind: header[1] as Kind, body: raw.subarray(nul + 1) };
 }
 

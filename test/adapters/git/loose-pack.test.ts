@@ -1,7 +1,8 @@
 // The admit's pack made by node from loose objects: what the store lacks and nothing it has, each object believed only
 // when its bytes hash to its name; anything else is left to git's pipe, and the store's unpack-objects --strict judges.
 import { execFileSync } from "node:child_process";
-import { renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { deflateSync } from "node:zlib";
 import { afterEach, expect, test } from "vitest";
@@ -124,3 +125,22 @@ test("a fifo in an object's place is not opened for reading: left to git", async
   execFileSync("mkfifo", [objectFile(blob)]);
   expect(await build([head])).toBeUndefined();
 });
+
+test("a commit whose loose header writes its size as git never does: not taken, and no ref names what is not there",
+  async () => {
+    const { repo, store, base, build } = await createStore({ "a.txt": "1\n" });
+    writeFiles(repo, { "a.txt": "2\n" });
+    git(repo, ["add", "-A"]);
+    const tree = git(repo, ["write-tree"]).trim();
+    const person = "a <a@example.com> 0 +0000";
+    const body = `tree ${tree}\nparent ${base}\nauthor ${person}\ncommitter ${person}\n\nz\n`;
+    // "commit 0153": its hash is this file's, but the store would name the body it is sent by "commit 153".
+    const raw = Buffer.from(`commit 0${Buffer.byteLength(body)}\0${body}`);
+    const commit = createHash("sha1").update(raw).digest("hex");
+    mkdirSync(join(repo, ".git", "objects", commit.slice(0, 2)), { recursive: true });
+    writeFileSync(join(repo, ".git", "objects", commit.slice(0, 2), commit.slice(2)), deflateSync(raw));
+    expect(await build([commit])).toBeUndefined();
+    expect(await admitCommits(store, repo, [commit, base])).toMatch(/could not be taken into the verifier's own/);
+    expect(git(store, ["for-each-ref", "--format=%(refname)", "refs/verified"]).trim()).toBe(`refs/verified/${base}`);
+    git(store, ["fsck", "--strict", "--no-dangling"]);
+  });
