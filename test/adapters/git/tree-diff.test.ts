@@ -1,5 +1,6 @@
 // What changed between two commits, read off their trees by node (loose objects, or packs with deltas), held to
 // `git diff --raw --no-renames` on every shape of change; anything not read plainly is left to git.
+import { execFileSync } from "node:child_process";
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterEach, expect, test } from "vitest";
@@ -114,4 +115,23 @@ test("an object missing, or not a tree where one is named: left to git", () => {
   expect(diffCommits((hash) => (hash === tree ? undefined : read(hash)), base, head)).toBeUndefined();
   expect(diffCommits(read, base, tree)).toBeUndefined();
   expect(diffCommits(read, base, "0".repeat(40))).toBeUndefined();
+});
+
+test("a tree naming one subtree twice, 12 deep (13 small trees, 4096 paths): left to git, which lists them all", () => {
+  const repo = createRepo({ "a.txt": "1\n" });
+  dirs.push(repo);
+  const base = git(repo, ["rev-parse", "HEAD"]).trim();
+  const hashTree = (entries: [string, string, string][]) => {
+    const input = Buffer.concat(entries.flatMap(([mode, name, hash]) => [`${mode} ${name}\0`, Buffer.from(hash, "hex")])
+      .map((part) => Buffer.from(part)));
+    return execFileSync("git", ["hash-object", "-w", "-t", "tree", "--stdin"], { cwd: repo, input, encoding: "utf8" })
+      .trim();
+  };
+  const blob = git(repo, ["rev-parse", "HEAD:a.txt"]).trim();
+  let tree = hashTree([["100644", "f", blob]]);
+  for (let depth = 0; depth < 12; depth++) tree = hashTree([["40000", "a", tree], ["40000", "b", tree]]);
+  const root = hashTree([["100644", "a.txt", blob], ["40000", "d", tree]]);
+  const head = git(repo, ["commit-tree", root, "-p", base, "-m", "doubled"]).trim();
+  expect(diffCommits(createStoreReader(join(repo, ".git")), base, head)).toBeUndefined();
+  expect(asGit(repo, base, head)).toHaveLength(4096);
 });
