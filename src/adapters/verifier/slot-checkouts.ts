@@ -79,7 +79,9 @@ function slotOf(dir: string, cwd: string): string | undefined {
 
 /**
  * Whether `checkout` is a worktree of the store: its .git file names a folder under the store's worktrees. Looked at
- * at once (a run's leftovers are read through no FIFO): it stands between the admit and the checkout's start.
+ * at once (a run's leftovers are read through no FIFO): it stands between the admit and the checkout's start. Through
+ * no link, neither to the .git file nor on the path it names: git reads both again after this look, and a link the run
+ * left could point where an agent's process changes what git finds then (a git dir whose config runs a program).
  */
 function isStoreCheckout(checkout: string, store: string): boolean {
   const text = readSmallFile(join(checkout, ".git"));
@@ -93,7 +95,7 @@ function isStoreCheckout(checkout: string, store: string): boolean {
     }
   };
   const [dir, worktrees] = [real(named), real(join(store, "worktrees"))];
-  if (!dir || !worktrees || !dir.startsWith(`${worktrees}/`)) return false;
+  if (!dir || dir !== named || !worktrees || !dir.startsWith(`${worktrees}/`)) return false;
   try {
     return statSync(join(dir, "HEAD")).isFile();
   } catch {
@@ -101,11 +103,11 @@ function isStoreCheckout(checkout: string, store: string): boolean {
   }
 }
 
-// A small regular file's text, "" for anything else: a run may leave a FIFO, or a folder, where .git was.
+// A small regular file's text, "" for anything else: a run may leave a FIFO, a folder or a link where .git was.
 function readSmallFile(path: string): string {
   let fd: number | undefined;
   try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
     const info = fstatSync(fd);
     return info.isFile() && info.size <= 64 * 1024 ? readFileSync(fd, "utf8") : "";
   } catch {
