@@ -167,7 +167,10 @@ function applyDelta(base: Buffer, delta: Buffer): Buffer | undefined {
     return value;
   };
   if (size() !== base.length) return undefined;
-  const out = Buffer.alloc(size());
+  // The result's size is the delta's word alone: a few bytes of copies of one base may name 512 MB.
+  const resultSize = size();
+  if (resultSize > MAX_BYTES) return undefined;
+  const out = Buffer.alloc(resultSize);
   let written = 0;
   while (at < delta.length) {
     const op = delta[at++]!;

@@ -1,7 +1,7 @@
 // What changed between two commits, read off their trees by node (loose objects, or packs with deltas), held to
 // `git diff --raw --no-renames` on every shape of change; anything not read plainly is left to git.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterEach, expect, test } from "vitest";
 import type { ChangedPath } from "../../../src/domain/experiments/path-rules.js";
@@ -134,4 +134,28 @@ test("a tree naming one subtree twice, 12 deep (13 small trees, 4096 paths): lef
   const head = git(repo, ["commit-tree", root, "-p", base, "-m", "doubled"]).trim();
   expect(diffCommits(createStoreReader(join(repo, ".git")), base, head)).toBeUndefined();
   expect(asGit(repo, base, head)).toHaveLength(4096);
+});
+
+test("a link's blob packed as a delta whose result is past what node reads: left to git", () => {
+  const repo = createRepo({ "a.txt": "1\n" });
+  dirs.push(repo);
+  let state = 1;
+  const letters = Array.from({ length: 3_000_000 }, () => (state = (state * 1103515245 + 12345) % 2 ** 31) % 10);
+  const text = Buffer.from(letters.map((letter) => 97 + letter));
+  writeFileSync(join(repo, "base.txt"), text);
+  const base = commit(repo, "base");
+  // Five MB, all copies of the base's three: a delta of a few bytes in the pack, its result past node's 4 MB.
+  writeFileSync(join(repo, "big.txt"), Buffer.concat([text, text.subarray(0, 2_000_000)]));
+  const blob = git(repo, ["hash-object", "-w", "big.txt"]).trim();
+  rmSync(join(repo, "big.txt"));
+  git(repo, ["update-index", "--add", "--cacheinfo", `120000,${blob},link`]);
+  git(repo, ["commit", "-qm", "link"]);
+  const head = git(repo, ["rev-parse", "HEAD"]).trim();
+  git(repo, ["repack", "-adfq", "--window=50", "--depth=50"]);
+  git(repo, ["prune-packed"]);
+  const packs = join(repo, ".git", "objects", "pack");
+  const index = join(packs, readdirSync(packs).find((name) => name.endsWith(".idx"))!);
+  // The link's blob is a delta of depth 1 in the pack.
+  expect(git(repo, ["verify-pack", "-v", index])).toMatch(new RegExp(`^${blob} blob +\\d+ \\d+ \\d+ 1 `, "m"));
+  expect(diffCommits(createStoreReader(join(repo, ".git")), base, head)).toBeUndefined();
 });
