@@ -62,7 +62,7 @@ test("63 parents, each a zlib bomb: one is inflated, not each, and the admit sti
   }).trim();
   inflated.bytes = 0;
   const pack = await buildLoosePack({
-    repo: objects, store: join(store, "objects"), wanted: [commit], held: [base],
+    repo: objects, store, wanted: [commit], held: [base],
   });
   expect(pack).toBeUndefined();
   expect(inflated.bytes).toBeLessThan(2 * BOMB_BYTES);
@@ -85,7 +85,7 @@ test("a tree of 150,000 entries is git's to parse, in its own process: the admit
   const person = "a <a@example.com> 0 +0000";
   const commit = hashObject("commit", `tree ${tree}\nparent ${base}\nauthor ${person}\ncommitter ${person}\n\nwide\n`);
   const objects = join(repo, ".git", "objects");
-  expect(await buildLoosePack({ repo: objects, store: join(store, "objects"), wanted: [commit], held: [base] }))
+  expect(await buildLoosePack({ repo: objects, store, wanted: [commit], held: [base] }))
     .toBeUndefined();
   expect(await admitCommits(store, repo, [commit, base])).toBeUndefined();
   expect(git(store, ["rev-parse", `${commit}^{tree}`]).trim()).toBe(tree);

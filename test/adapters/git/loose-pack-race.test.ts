@@ -53,7 +53,7 @@ test("a blob's file grown between the fstat and the read: only the size fstat ga
   chmodSync(file, 0o644);
   Object.assign(race, { ino: statSync(file).ino, path: file, read: 0 });
   const pack = await buildLoosePack({
-    repo: join(repo, ".git", "objects"), store: join(store, "objects"), wanted: [head], held: [base],
+    repo: join(repo, ".git", "objects"), store, wanted: [head], held: [base],
   });
   race.ino = -1;
   expect(race.read).toBeLessThan(1024 * 1024);
