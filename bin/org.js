@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { createHash } from "node:crypto";
-import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { Script } from "node:vm";
@@ -16,12 +16,15 @@ for (const stream of [process.stdout, process.stderr]) {
 // code cache beside it when there is one: compiling the bundle was most of a short command's start-up.
 const url = new URL("../dist/bundle/org.cjs", import.meta.url);
 const file = fileURLToPath(url);
-const source = readFileSync(file);
+const fd = openSync(file, "r");
+const { size, mtimeNs } = fstatSync(fd, { bigint: true });
+const source = readFileSync(fd);
+closeSync(fd);
 const argv = process.argv.slice(2);
 // One cache per command and bundle, written by the command's first run that succeeds: it holds the functions that
 // run compiled, which differ from one command to the next. V8 itself refuses a cache of another node or flags.
 const command = /^[a-z][a-z-]{0,39}$/.test(argv[0] ?? "") ? argv[0] : undefined;
-const hash = createHash("sha256").update(source).digest("hex").slice(0, 16);
+const hash = readBuildHash() ?? createHash("sha256").update(source).digest("hex").slice(0, 16);
 const cacheFile = command && `${file}.${hash}.${command}.cache`;
 let cachedData;
 try {
@@ -44,5 +47,16 @@ function saveCache(target) {
     renameSync(temporary, target);
   } catch {
     rmSync(temporary, { force: true });
+  }
+}
+
+// The build's hash of the bundle (org.cjs.sum), when the bundle read is still the one it hashed: same size and mtime.
+function readBuildHash() {
+  try {
+    const [sumSize, sumMtime, sumHash] = readFileSync(`${file}.sum`, "latin1").trim().split(" ");
+    const fits = sumSize === String(size) && sumMtime === String(mtimeNs) && /^[0-9a-f]{16}$/.test(sumHash ?? "");
+    return fits ? sumHash : undefined;
+  } catch {
+    return undefined;
   }
 }

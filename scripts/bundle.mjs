@@ -47,6 +47,13 @@ const outputs = Object.keys(script.metafile.outputs);
 const written = new Set(outputs.map((file) => relative(outdir, `${root}${file}`)));
 // bin/org.js's code caches of this very org.cjs stay (its name holds the hash bin/org.js checks); older ones go.
 const hash = createHash("sha256").update(readFileSync(`${outdir}/org.cjs`)).digest("hex").slice(0, 16);
+// The hash with the size and mtime it belongs to: bin/org.js takes it for a bundle that still has both, and hashes
+// the 2 MB itself otherwise (an install that reset the mtimes, a bundle edited in place).
+const { size, mtimeNs } = statSync(`${outdir}/org.cjs`, { bigint: true });
+const sumTmp = `${outdir}/org.cjs.sum.${TMP}`;
+writeFileSync(sumTmp, `${size} ${mtimeNs} ${hash}\n`);
+renameSync(sumTmp, `${outdir}/org.cjs.sum`);
+written.add("org.cjs.sum");
 // Another build's temporary file stays while that build may still be running.
 const building = (name) => name.endsWith(".tmp")
   && Date.now() - (statSync(`${outdir}/${name}`, { throwIfNoEntry: false })?.mtimeMs ?? 0) < STALE_TMP_MS;

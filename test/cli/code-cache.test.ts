@@ -2,7 +2,7 @@
 // succeeds, refused by V8 (and written again) when it does not fit; a failed run writes none.
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
 import { PACKAGE_ROOT } from "../../src/adapters/package-root.js";
 import { ORG_BIN } from "../helpers/org-cli.js";
@@ -36,4 +36,26 @@ describe("the bundle's code cache", () => {
     expect(unknown.status).not.toBe(0);
     expect(existsSync(failed)).toBe(false);
   });
+
+  test("named by the build's hash while the bundle has the size and mtime it was hashed at; hashed again otherwise",
+    () => {
+      const sum = `${BUNDLE}.sum`;
+      const built = readFileSync(sum, "latin1");
+      const { size, mtimeNs } = statSync(BUNDLE, { bigint: true });
+      expect(built).toBe(`${size} ${mtimeNs} ${cacheOf("help").split(".").at(-3)}\n`);
+      const stand = `${BUNDLE}.${"0".repeat(16)}.help.cache`;
+      try {
+        // A sum of another bundle (its mtime differs) is not believed: the cache keeps the bundle's own hash.
+        writeFileSync(sum, `${size} ${mtimeNs + 1n} ${"0".repeat(16)}\n`);
+        expect(runOrgBin(["help"]).status).toBe(0);
+        expect(existsSync(stand)).toBe(false);
+        // One that fits is: no 2 MB hashed on the way.
+        writeFileSync(sum, `${size} ${mtimeNs} ${"0".repeat(16)}\n`);
+        expect(runOrgBin(["help"]).status).toBe(0);
+        expect(existsSync(stand)).toBe(true);
+      } finally {
+        writeFileSync(sum, built);
+        rmSync(stand, { force: true });
+      }
+    });
 });

@@ -10,7 +10,7 @@ import { createTestOrg } from "../helpers/test-org/index.js";
 /** The protected scorer: it says it is the real one, then the metric is value.txt (lower is better). */
 export const REAL_SCORER = 'echo "scorer: real"\necho "val_bpb: $(cat value.txt)"\n';
 
-const orgYaml = (mode: "rewrite" | "preseed") => (name: string) => `name: ${name}
+const orgYaml = (mode: "rewrite" | "preseed" | "parents") => (name: string) => `name: ${name}
 gpus: none
 runtimes:
   attacker: { command: ["${process.execPath}", "${FIXTURES}/bin/objects-attacker.mjs", ${mode}] }
@@ -43,7 +43,7 @@ export interface Attacked {
 /** Up, the attack, its submit's verdict; the org is left up for the test's teardown. */
 export async function runAttack(
   who: Identity,
-  mode: "rewrite" | "preseed",
+  mode: "rewrite" | "preseed" | "parents",
   keep: (org: OrgAs) => void,
 ): Promise<Attacked> {
   const org = createTestOrg({ as: who, yaml: orgYaml(mode), files: { "score.sh": REAL_SCORER, "value.txt": "1.0\n" } });

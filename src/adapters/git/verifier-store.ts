@@ -1,8 +1,10 @@
 import { appendFile, mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { OrgError } from "../../domain/errors.js";
+import { buildLoosePack } from "./loose-pack.js";
 import { pipeGit } from "./pipe.js";
 import { runGit } from "./run.js";
+import { readCommonDir } from "./worktree-git-dir.js";
 
 // The store's own settings, in its config file: no hooks, no gc racing the runs, and every fetched object checked.
 const STORE_CONFIG = `[gc]
@@ -93,6 +95,7 @@ export async function admitCommits(store: string, repo: string, commits: string[
 async function packCommits(store: string, repo: string, wanted: string[], held: string[]): Promise<boolean> {
   // Without a commit both sides hold, the pack would be the whole history: the fetch negotiates better.
   if (held.length === 0) return false;
+  if (await unpackLoose(store, repo, wanted, held)) return nameCommits(store, wanted);
   const revs = [...wanted, ...held.map((commit) => `^${commit}`)].map((rev) => `${rev}\n`).join("");
   const [packed, indexed] = await pipeGit(
     // Into a pipe whose other side inflates and resolves it all: no delta search, nothing compressed on the way.
@@ -101,6 +104,21 @@ async function packCommits(store: string, repo: string, wanted: string[], held: 
   );
   if (packed.exitCode !== 0 || indexed.exitCode !== 0) return false;
   return nameCommits(store, wanted);
+}
+
+/**
+ * The commits' new objects read loose by node, whose pack goes straight into unpack-objects --strict: one git process,
+ * where the pipe is two. The store checks it as it checks pack-objects' (each object named by its content, every link
+ * in the pack or the store). False when the objects are not plain loose ones, or the store refused the pack: the pipe
+ * then tries, and the fetch after it says why.
+ */
+async function unpackLoose(store: string, repo: string, wanted: string[], held: string[]): Promise<boolean> {
+  const common = await readCommonDir(repo).catch(() => undefined);
+  if (!common) return false;
+  const pack = await buildLoosePack({ repo: join(common, "objects"), store, wanted, held });
+  if (!pack) return false;
+  const call = { cwd: store, config: CALL, timeoutMs: 600_000, input: pack };
+  return (await runGit(["unpack-objects", "-q", "--strict"], call)).exitCode === 0;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { access, constants, readdir } from "node:fs/promises";
+import { accessSync } from "node:fs";
 import { delimiter, isAbsolute, join, resolve } from "node:path";
 import type { OrgConfig } from "../../domain/config/index.js";
 import type { LoginProbe } from "../../domain/views/doctor-checks.js";
@@ -36,6 +37,20 @@ export async function findProgram(
     if (await access(candidate, constants.X_OK).then(() => true, () => false)) return candidate;
   }
   return null;
+}
+
+/** findProgram at once, for the verifier's path to a run: a lookup on PATH is a few thread-pool round trips else. */
+export function findProgramNow(program: string, repoDir: string, pathEnv = process.env.PATH ?? ""): string | null {
+  if (program === "") return null;
+  const runs = (candidate: string) => {
+    try {
+      accessSync(candidate, constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  return programCandidates(program, repoDir, pathEnv).find(runs) ?? null;
 }
 
 /** Runtimes the roles (and the judge) use whose program is not installed, as `what — how to fix` lines for org up. */

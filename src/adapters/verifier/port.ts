@@ -1,3 +1,4 @@
+import { mkdirSync, writeFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { OrgError } from "../../domain/errors.js";
@@ -35,7 +36,7 @@ import { checkProtectedFiles, recordProtectedHashes } from "./protected-check.js
 import { reportIncidents } from "./incident-report.js";
 import { planVerifyRun } from "../../domain/sandbox/verify-run.js";
 import type { VerifySandbox } from "./run-sandbox.js";
-import { findProgram } from "../probes/runtime.js";
+import { findProgramNow } from "../probes/runtime.js";
 
 const GIT_CONFIG = ["core.hooksPath=/dev/null", "gc.auto=0", "advice.detachedHead=false"];
 
@@ -77,11 +78,16 @@ export function createVerifierPort(opts: {
   }));
   // One fetch at a time: two slots taking the same commit would race for its ref, and fail an honest commit.
   let queue: Promise<unknown> = Promise.resolve();
+  // Commits this port saw taken whole (their refs are org's, never removed): asked again, no ref file is read.
+  const whole = new Set<string>();
   const admit = (named: (string | undefined)[]): Promise<string | undefined> => {
+    const commits = named.filter((commit) => commit !== undefined);
+    if (commits.every((commit) => whole.has(commit))) return Promise.resolve(undefined);
     const next = queue.then(async () => {
       await open();
-      const refused = await admitCommits(store.repo, opts.repo, named.filter((commit) => commit !== undefined));
+      const refused = await admitCommits(store.repo, opts.repo, commits);
       if (refused) await tell(refused, "nothing of it was run: the repo's shared store was written behind git's back");
+      else for (const commit of commits) whole.add(commit);
       return refused;
     });
     queue = next.catch(() => undefined);
@@ -121,8 +127,9 @@ export function createVerifierPort(opts: {
     admit: (commits) => admit(commits),
     publish: (commit) => open().then(() => publishCommit(store.repo, opts.repo, commit)),
     async runCommand(command, options) {
-      await mkdir(join(options.logFile, ".."), { recursive: true });
-      await writeFile(options.logFile, "");
+      // At once: org's own folder, and every thread-pool round trip here delays the run.
+      mkdirSync(join(options.logFile, ".."), { recursive: true });
+      writeFileSync(options.logFile, "");
       const pool = opts.backend === "slurm" ? opts.slurmPool : undefined;
       const placed = pool ? placeInPoolJob(pool, command, options)
         : opts.backend === "slurm" ? await placeInJob(opts.state, command, options)
@@ -242,7 +249,7 @@ async function placeInSandbox(
 ): Promise<Placement> {
   const layout = await sandbox?.();
   // A program not there runs nowhere: spawned as is, its error says so (in bwrap it would be a bare exit 1).
-  const found = layout && (await findProgram(argv[0] ?? "", options.cwd, options.env.PATH ?? process.env.PATH));
+  const found = layout && findProgramNow(argv[0] ?? "", options.cwd, options.env.PATH ?? process.env.PATH);
   const judge = options.judgeHome ? { judgeHome: options.judgeHome } : {};
   if (!layout || !found) return { argv, env: options.env };
   // In bwrap's pid namespace: its every process dies with the run, so nothing of it writes into the slot after.

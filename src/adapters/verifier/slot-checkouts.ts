@@ -1,4 +1,5 @@
-import { readFile, realpath, rm } from "node:fs/promises";
+import { closeSync, constants, fstatSync, openSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { filesPort } from "../fs/files-port.js";
 
@@ -23,7 +24,7 @@ export function createSlotCheckouts(opts: {
   const unsealed = new Set<string>();
   const clean = async (checkout: string) => {
     // Never a folder whose .git is not the store's: git would read that git dir's config, and run what it names.
-    if (!(await isStoreCheckout(checkout, opts.store))) return false;
+    if (!isStoreCheckout(checkout, opts.store)) return false;
     await git(checkout, ["clean", "-ffdx", "--quiet"]);
     return true;
   };
@@ -51,7 +52,7 @@ export function createSlotCheckouts(opts: {
       let cleaned = started ? await started.catch(() => false) : false;
       const checkout = join(opts.dir, slot);
       // A checkout of the store's own, or none: one left by an older org was a worktree of the shared store.
-      if (!(await isStoreCheckout(checkout, opts.store))) {
+      if (!isStoreCheckout(checkout, opts.store)) {
         cleaned = false;
         await rm(checkout, { recursive: true, force: true });
         await git(opts.store, ["worktree", "prune"]);
@@ -76,13 +77,42 @@ function slotOf(dir: string, cwd: string): string | undefined {
   return slot !== "" && !slot.startsWith("..") && !slot.includes("/") ? slot : undefined;
 }
 
-/** Whether `checkout` is a worktree of the store: its .git file names a folder under the store's worktrees. */
-async function isStoreCheckout(checkout: string, store: string): Promise<boolean> {
-  const text = await readFile(join(checkout, ".git"), "utf8").catch(() => "");
+/**
+ * Whether `checkout` is a worktree of the store: its .git file names a folder under the store's worktrees. Looked at
+ * at once (a run's leftovers are read through no FIFO): it stands between the admit and the checkout's start. Through
+ * no link, neither to the .git file nor on the path it names: git reads both again after this look, and a link the run
+ * left could point where an agent's process changes what git finds then (a git dir whose config runs a program).
+ */
+function isStoreCheckout(checkout: string, store: string): boolean {
+  const text = readSmallFile(join(checkout, ".git"));
   const named = /^gitdir: (.+)$/m.exec(text)?.[1]?.trim();
   // git writes the real path: the org's folder may be reached through a link.
-  const real = (path: string | undefined) => (path ? realpath(path).catch(() => undefined) : undefined);
-  const [dir, worktrees] = await Promise.all([real(named), real(join(store, "worktrees"))]);
-  if (!dir || !worktrees || !dir.startsWith(`${worktrees}/`)) return false;
-  return readFile(join(dir, "HEAD"), "utf8").then(() => true, () => false);
+  const real = (path: string | undefined) => {
+    try {
+      return path ? realpathSync(path) : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const [dir, worktrees] = [real(named), real(join(store, "worktrees"))];
+  if (!dir || dir !== named || !worktrees || !dir.startsWith(`${worktrees}/`)) return false;
+  try {
+    return statSync(join(dir, "HEAD")).isFile();
+  } catch {
+    return false;
+  }
+}
+
+// A small regular file's text, "" for anything else: a run may leave a FIFO, a folder or a link where .git was.
+function readSmallFile(path: string): string {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+    const info = fstatSync(fd);
+    return info.isFile() && info.size <= 64 * 1024 ? readFileSync(fd, "utf8") : "";
+  } catch {
+    return "";
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 }

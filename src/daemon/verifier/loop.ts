@@ -33,7 +33,6 @@ import { readPooledSigma } from "../../adapters/verifier/judge-calibration.js";
 import { EMPTY_LEDGER, readLedger } from "../../adapters/store/agent-ledger.js";
 
 const HEAD_SETTLE_MS = 2000;
-
 /** The daemon's verifier: takes requests from state/queue and plain commits, runs them by slot, records verdicts. */
 export class VerifierLoop {
   private readonly paths;
@@ -202,8 +201,9 @@ export class VerifierLoop {
       ]);
       const rebase = { port: this.port, state: this.paths.state, base: this.record.baseCommit, log: this.log };
       const request = toJudged(refused ? submitted : await rebaseOntoBest(rebase, submitted, ledger, slot));
-      // The checkout, and what changed since the base, made while the ledger and the row are looked up.
+      // The checkout, the key's diff and what changed since the base, made while the ledger and the row are looked up.
       checkout = refused ? undefined : startEarly(this.port.prepareCheckout(slot, request.commit));
+      if (!refused) this.tried.prefetch(request, ledger);
       const own = request.kind !== "baseline" && !refused && request.rebased?.kind !== "conflict";
       const changed = own ? startEarly(this.port.changedPaths(this.record.baseCommit, request.commit)) : undefined;
       // Judged once already (by a daemon killed before it cleared the request, or under an earlier request): answer

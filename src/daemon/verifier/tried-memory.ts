@@ -37,7 +37,20 @@ export class TriedMemory {
   // Agents whose candidate waits on its twin: none of their requests starts meanwhile, so their verdicts stay in order.
   private readonly held = new Set<string>();
 
+  // The key's diff, started by prefetch as soon as the commit is in the store: the request's id, then its diff.
+  private readonly early = new Map<string, { against: string; change: ReturnType<typeof readChange> }>();
+
   constructor(private readonly opts: { state: string; base: string; verify: VerifyConfig; log: Log }) {}
+
+  /** Starts the diff plan reads for a candidate, beside the checkout: the journal's read need not come first. */
+  prefetch(request: ExperimentRequest, ledger: AgentLedger): void {
+    const against = ledger.best?.commit ?? this.opts.base;
+    const none = request.kind !== "candidate" || ledger.baselineCrash !== undefined;
+    if (none || request.rebased?.kind === "conflict" || against === request.commit) return;
+    const change = readChange(verifierStorePaths(this.opts.state).repo, against, request.commit);
+    change.catch(() => undefined);
+    this.early.set(request.id, { against, change });
+  }
 
   /**
    * Before a candidate runs: a change already judged on this tree, or none at all, is answered from the ledger without
@@ -63,7 +76,10 @@ export class TriedMemory {
     // answered from its row is no change: tried, never an answer.
     if (request.rebased?.kind === "conflict" || against === request.commit) return { kind: "run" };
     // From the verifier's own store, where the loop took both: a diff in the shared one could pass for another's.
-    const change = await readChange(verifierStorePaths(this.opts.state).repo, against, request.commit);
+    const early = this.early.get(request.id);
+    this.early.delete(request.id);
+    const change = await (early?.against === against ? early.change
+      : readChange(verifierStorePaths(this.opts.state).repo, against, request.commit));
     const key = change.kind === "change" ? change.key : undefined;
     const run = await readAbRun(this.opts.state);
     // verify.ledger false: every change runs, twins too; the ledger is still written, so `org tried` lists them.
@@ -153,6 +169,7 @@ export class TriedMemory {
 
   /** The request is done (judged, answered or failed): a twin held behind it may go. */
   release(id: string): void {
+    this.early.delete(id);
     for (const [key, claim] of this.claims) {
       if (claim.id !== id) continue;
       this.claims.delete(key);

@@ -1,5 +1,6 @@
-// Commits taken into the verifier's own store: piped from pack-objects into unpack-objects --strict when the store
-// holds a commit to build on, the fetch otherwise; an object rewritten in the shared store is refused either way.
+// Commits taken into the verifier's own store: their loose objects packed by node (else piped from pack-objects) into
+// unpack-objects --strict when the store holds a commit to build on, the fetch otherwise; an object rewritten in the
+// shared store is refused every way.
 import { readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { deflateSync } from "node:zlib";
@@ -28,7 +29,10 @@ async function createStore() {
   return { repo, store, base, commit };
 }
 
-/** Spawned from node for one admit: the fetch is one git (its helpers its own), the pipe two (the refs are files). */
+/**
+ * Spawned from node for one admit: the fetch is one git (its helpers its own), the pipe two, node's pack one (the refs
+ * are files).
+ */
 async function countSpawns(run: () => Promise<string | undefined>) {
   const before = usage.spawned;
   const refused = await run();
@@ -36,12 +40,12 @@ async function countSpawns(run: () => Promise<string | undefined>) {
 }
 
 describe("admitting commits into the verifier's store", () => {
-  test("two new commits on the base: piped in whole, named by refs, and the store checks clean", async () => {
+  test("two new commits on the base: packed by node in whole, named by refs, and the store checks clean", async () => {
     const { repo, store, base, commit } = await createStore();
     commit("a.txt", "10\n");
     const head = commit("b.txt", "20\n");
     const admitted = await countSpawns(() => admitCommits(store, repo, [head, base]));
-    expect(admitted).toEqual({ refused: undefined, spawned: 2 });
+    expect(admitted).toEqual({ refused: undefined, spawned: 1 });
     expect(git(store, ["rev-parse", `refs/verified/${head}`]).trim()).toBe(head);
     const refs = git(store, ["for-each-ref", "--format=%(refname)", "refs/verified"]);
     expect(refs.trim().split("\n")).toHaveLength(2);
@@ -69,10 +73,12 @@ describe("admitting commits into the verifier's store", () => {
       git(store, ["fsck", "--strict", "--no-dangling"]);
     });
 
-  test("the pipe's pack is made for the pipe: no delta search, nothing compressed that the store inflates at once",
+  test("objects packed in the shared store: git's pipe, made for the pipe (no delta search, nothing compressed)",
     async () => {
       const { repo, store, base, commit } = await createStore();
       const head = commit("a.txt", `${"x".repeat(100_000)}\n`);
+      git(repo, ["repack", "-adq"]);
+      git(repo, ["prune-packed"]);
       const trace = join(repo, ".git", "trace.log");
       process.env.GIT_TRACE = trace;
       try {
@@ -92,7 +98,7 @@ describe("admitting commits into the verifier's store", () => {
     const head = commit("a.txt", "10\n");
     writeFileSync(join(store, "refs", "verified", head), "");
     const admitted = await countSpawns(() => admitCommits(store, repo, [head, base]));
-    expect(admitted).toEqual({ refused: undefined, spawned: 2 });
+    expect(admitted).toEqual({ refused: undefined, spawned: 1 });
     expect(readFileSync(join(store, "refs", "verified", head), "utf8")).toBe(`${head}\n`);
     git(store, ["fsck", "--strict", "--no-dangling"]);
   });

@@ -1,6 +1,6 @@
 // A slot's checkout kept between runs: its clean may start early, beside the commit's admit, and the checkout is still
 // exactly the commit; a checkout whose .git is no longer the store's is never cleaned by git (its config would run).
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, expect, test } from "vitest";
 import { processRunner, type Runner } from "../../../src/adapters/process.js";
@@ -17,7 +17,7 @@ afterEach(() => {
 });
 
 /** A repo of two commits (the second drops old.txt, adds new.txt), the store holding the first; git calls logged. */
-async function createSlot() {
+async function createSlot(beforeGit: (command: string[]) => void = () => {}) {
   root = createRepo({ "a.txt": "1\n", "old.txt": "old\n", ".gitignore": "ignored/\n" });
   const base = git(root, ["rev-parse", "HEAD"]).trim();
   git(root, ["rm", "-q", "old.txt"]);
@@ -32,6 +32,7 @@ async function createSlot() {
   const runner: Runner = {
     run: (argv, options) => {
       const command = argv.slice(argv.indexOf("git") + 1);
+      beforeGit(command);
       calls.push(command.filter((arg, index) => arg !== "-c" && command[index - 1] !== "-c").join(" "));
       return processRunner.run(argv, options);
     },
@@ -86,6 +87,44 @@ test("a checkout whose .git a run replaced: the early clean runs no git in it, t
     `checkout --quiet --force --detach ${base}`, "clean -ffdx --quiet"]);
   expect(git(again, ["status", "--porcelain", "--ignored", "--untracked-files=all"])).toBe("");
 });
+
+test.each(["a link to a file", "a file naming the git dir through a link"])(
+  "a checkout whose .git the run made %s an agent may flip: not believed, no git ran by it, made afresh",
+  async (how) => {
+    // The agent's own folder, outside the run's sandbox: the .git it names, and a git dir whose config runs a program.
+    let flip = () => {};
+    const { port, base, calls } = await createSlot((command) => command.includes("clean") && flip());
+    const checkout = await port.prepareCheckout("cpu0", base);
+    const agent = join(root!, "agent");
+    const marker = join(root!, "ran");
+    git(root!, ["init", "-q", join(agent, "evil")]);
+    writeFileSync(join(agent, "evil", ".git", "config"), `[core]\n\tfsmonitor = "touch ${marker}; false"\n`, {
+      flag: "a",
+    });
+    const honest = readFileSync(join(checkout, ".git"), "utf8");
+    const named = /^gitdir: (.+)$/m.exec(honest)![1]!;
+    rmSync(join(checkout, ".git"));
+    if (how === "a link to a file") {
+      writeFileSync(join(agent, "dotgit"), honest);
+      symlinkSync(join(agent, "dotgit"), join(checkout, ".git"));
+      // The agent wins the race: the file says the store's git dir when org reads it, its own when git does.
+      flip = () => writeFileSync(join(agent, "dotgit"), `gitdir: ${join(agent, "evil", ".git")}\n`);
+    } else {
+      symlinkSync(named, join(agent, "gitdir"));
+      writeFileSync(join(checkout, ".git"), `gitdir: ${join(agent, "gitdir")}\n`);
+      flip = () => {
+        rmSync(join(agent, "gitdir"));
+        symlinkSync(join(agent, "evil", ".git"), join(agent, "gitdir"));
+      };
+    }
+    calls.length = 0;
+    port.startClean!("cpu0");
+    const again = await port.prepareCheckout("cpu0", base);
+    expect(existsSync(marker)).toBe(false);
+    expect(lstatSync(join(again, ".git")).isFile()).toBe(true);
+    expect(calls.slice(0, 2)).toEqual(["worktree prune", `worktree add --quiet --force --detach ${again} ${base}`]);
+  },
+);
 
 // The slots alone, their git calls logged: what a run's end starts, given whether the run was sealed.
 async function createSlots() {
