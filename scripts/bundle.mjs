@@ -2,7 +2,7 @@
 // commander, ours), which is most of a command's start-up time. Lazy commands stay lazy as esbuild's init functions.
 import { build } from "esbuild";
 import { createHash, randomBytes } from "node:crypto";
-import { readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -31,7 +31,8 @@ const script = await build({
   footer: { js: "})" },
   write: false,
 });
-// Written whole, then renamed: a running org process may be reading the old one.
+// Written whole, then renamed: a running org process may be reading the old one. A fresh clone has no folder yet.
+mkdirSync(outdir, { recursive: true });
 for (const { path, text: built } of script.outputFiles) {
   let text = built;
   if (path.endsWith(".cjs")) {
