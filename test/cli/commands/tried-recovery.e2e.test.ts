@@ -6,7 +6,7 @@ import { afterEach, describe, expect, test } from "vitest";
 import type { VerifierPort } from "../../../src/domain/experiments/verifier-port.js";
 import { parseTriedLedger } from "../../../src/domain/experiments/tried-ledger.js";
 import { removeDir } from "../../helpers/temp-repo.js";
-import { createTestOrg } from "../../helpers/test-org/index.js";
+import { createVerifierOrg } from "../../helpers/test-org/verifier-loop.js";
 
 let root: string | undefined;
 afterEach(() => {
@@ -15,7 +15,7 @@ afterEach(() => {
 });
 
 function createOrg() {
-  const org = createTestOrg({ daemon: false, agents: ["r-1"], verify: {} });
+  const org = createVerifierOrg({ daemon: false, agents: ["r-1"], verify: {} });
   root = org.root;
   return org;
 }

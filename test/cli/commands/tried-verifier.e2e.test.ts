@@ -6,7 +6,7 @@ import { readChange } from "../../../src/adapters/git/change-key.js";
 import type { VerifierPort } from "../../../src/domain/experiments/verifier-port.js";
 import { pollUntil } from "../../helpers/poll.js";
 import { git, removeDir } from "../../helpers/temp-repo.js";
-import { createTestOrg } from "../../helpers/test-org/index.js";
+import { createVerifierOrg } from "../../helpers/test-org/verifier-loop.js";
 
 let root: string | undefined;
 afterEach(() => {
@@ -15,7 +15,7 @@ afterEach(() => {
 });
 
 function createOrg(agents: string[], verify: Record<string, unknown> = {}) {
-  const org = createTestOrg({ daemon: false, agents, verify });
+  const org = createVerifierOrg({ daemon: false, agents, verify });
   root = org.root;
   return org;
 }
