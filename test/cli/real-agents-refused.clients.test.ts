@@ -5,7 +5,7 @@ import { closeEachWithTimeline } from "../helpers/real-agents-suite.js";
 import { createRealOrg, type Cli } from "../helpers/real-org.js";
 
 // The four real CLIs in one org, behind a model service that refuses their key (one that limits them:
-// real-agents-faults.clients, a file of its own so the two run side by side).
+// real-agents-tmux.clients, whose CLIs get two 429s at their start).
 const CLIS: Cli[] = ["claude", "codex", "gemini", "opencode"];
 const roles = CLIS.map((cli) => ({ role: `${cli}-r`, cli, kickoff: "Begin the research." }));
 

@@ -5,7 +5,9 @@ import {
   earlierToolOutputs, reactions, startTimeline, toolOutputs, userTexts, type Exchange, type ModelRequest, type Timeline,
 } from "./model-server/index.js";
 import { pollUntil } from "./poll.js";
-import { cliOfRequest, cpuSecondsOf, createRealOrg, processesOf, type Cli, type RealOrg } from "./real-org.js";
+import {
+  cliOfRequest, cpuSecondsOf, createRealOrg, faultFirst, processesOf, type Cli, type RealOrg,
+} from "./real-org.js";
 
 // Real Claude Code, Codex, Gemini CLI and opencode in one org under `org up`, each behind a scripted model server
 // that plays a researcher: its moves run org's commands through the CLI's own shell tool, as a model would.
@@ -32,6 +34,9 @@ const script = reactions([
   { when: (text) => text.includes(KICKOFF), commands: [SUBMIT], done: "Submitted; waiting for the next idea." },
 ]);
 
+// A rate limit in each API's shape: the CLI waits it out by itself, and org neither blocks nor restarts it.
+const LIMIT = { kind: "error", status: 429, message: "Rate limit reached for requests", retryAfterSeconds: 1 } as const;
+
 /** A test's real org and timeline, which the test sets; after each test, the org is closed and the timeline printed. */
 export interface RealRun {
   org?: RealOrg;
@@ -54,8 +59,13 @@ export function closeEachWithTimeline(): RealRun {
   return run;
 }
 
-/** The whole path of the four real CLIs in one pane mode: a file per mode, so the two run side by side. */
-export function describeRealAgents(mode: "tmux" | "pty"): void {
+/**
+ * The whole path of the four real CLIs in one pane mode: a file per mode, so the two run side by side. With
+ * `limited`, each CLI's first two requests get a 429 (the same CLI starts then cover the rate limit).
+ */
+export function describeRealAgents(mode: "tmux" | "pty", limited = false): void {
+  const { script: served, seen } = limited ? faultFirst(2, LIMIT, script) : { script, seen: undefined };
+  const through = limited ? ", through two 429s in its API's shape, neither blocked nor restarted" : "";
   describe(`real agent CLIs under org up (${mode} panes), behind a scripted model`, () => {
     let org: RealOrg;
     const timeline = startTimeline();
@@ -76,7 +86,7 @@ export function describeRealAgents(mode: "tmux" | "pty"): void {
     const eachCli = <T>(run: (cli: Cli) => Promise<T>) => Promise.all(CLIS.map(run));
 
     beforeAll(async () => {
-      org = await createRealOrg(CLIS.map((cli) => ({ role: `${cli}-r`, cli, kickoff: KICKOFF })), script, mode);
+      org = await createRealOrg(CLIS.map((cli) => ({ role: `${cli}-r`, cli, kickoff: KICKOFF })), served, mode);
       const up = await org.up();
       expect(up.code, up.stderr).toBe(0);
       timeline.mark("org", "up");
@@ -90,7 +100,7 @@ export function describeRealAgents(mode: "tmux" | "pty"): void {
     });
 
     test("each role prompt reaches its model, the kickoff is the first user turn, and the CLI's own shell runs org " +
-      "submit to a verdict", async () => {
+      `submit to a verdict${through}`, async () => {
       await eachCli(async (cli) => {
         const agent = agentOf(cli);
         const verdict = await waitForRequest(cli, "the verdict in the conversation", (exchange) =>
@@ -106,8 +116,10 @@ export function describeRealAgents(mode: "tmux" | "pty"): void {
         expect(rows.map((row) => [row[3], row[4]])).toEqual([["keep", "baseline"], ["keep", "raise to 0.7"]]);
         expect(toolOutputs(verdict.request).join("\n"))
           .toContain(`metric 0.700000 · your best 0.700000 (${rows[1]![0]}) · delta +0.200000 · keep`);
+        if (seen) expect(seen.get(cli)!, cli).toBeGreaterThanOrEqual(3);
+        if (seen) expect(org.status(agent), cli).toMatchObject({ state: "running", restarts: 0 });
       });
-    }, 150_000);
+    }, 200_000);
 
     test("org send reaches each model as a user turn, and the agent reads its inbox", async () => {
       await Promise.all(MESSAGED.map(async (cli) => {

@@ -1,5 +1,5 @@
 // Each real agent CLI run once, non-interactive, against a scripted model server, with its config folder where org
-// gives an agent's: what usage-real-clients and traces-real-clients read back as the daemon and `org traces` do.
+// gives an agent's: what real-client-records reads back as the daemon and `org traces` do.
 import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

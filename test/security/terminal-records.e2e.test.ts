@@ -7,7 +7,7 @@ import { main } from "../../src/cli/main.js";
 import { stripAnsi } from "../../src/ui/strip-ansi.js";
 import { createRepo, removeDir, writeFiles } from "../helpers/temp-repo.js";
 import { ATTACKS, HOSTILE, findUnsafe } from "./terminal-payloads.js";
-import { createTestOrg } from "../helpers/test-org/index.js";
+import { createVerifierOrg } from "../helpers/test-org/verifier-loop.js";
 
 const ORG_YAML = `name: term
 gpus: none
@@ -125,7 +125,7 @@ describe("what org writes of an agent's escapes", () => {
   });
 
   test("the verifier: results.tsv, log.md and the verdict hold none of its escapes", async () => {
-    const tried = createTestOrg({ daemon: false, agents: ["r-1"], verify: {} });
+    const tried = createVerifierOrg({ daemon: false, agents: ["r-1"], verify: {} });
     dir = tried.root;
     const loop = tried.daemon();
     await tried.settle(loop);

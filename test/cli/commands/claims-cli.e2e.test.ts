@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { BOARD_HEADER } from "../../../src/domain/claims/board.js";
 import { runOrg, runOrgAsync, type CliResult } from "../../helpers/org-cli.js";
+import { runOrgInProcess as inOrg } from "../../helpers/org-in-process.js";
 import { expectRefusedIn, snapshotDir } from "../../helpers/state-snapshot.js";
 import { createTestOrg, teardownOrg, type TestOrg } from "../../helpers/test-org/index.js";
 
@@ -57,7 +58,8 @@ describe("org claim and org claims", () => {
   beforeEach(() => rmSync(state, { recursive: true, force: true }));
   afterAll(() => teardownOrg(org));
 
-  test("an agent claims an idea: a line on state/claims.md with its name and time; org claims lists it", () => {
+  test("an agent claims an idea: a line on state/claims.md with its name and time; org claims lists it", async () => {
+    // The built CLI once, as a process; every other case runs `main` in this process (a node start less each).
     const result = runOrg(["claim", "warmup", "10%", "then", "cosine"], as("researcher-1"));
     expect(result).toEqual({
       code: 0,
@@ -72,11 +74,11 @@ describe("org claim and org claims", () => {
       expect.stringMatching(/^- #1 researcher-1 \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ open: warmup 10% then cosine$/),
       "",
     ]);
-    const list = runOrg(["claims"], person());
+    const list = await inOrg(["claims"], person());
     expect(list.stdout).toMatch(
       /^1 open claim, oldest first:\n#1 researcher-1 · \d+[sm] ago · open · warmup 10% then cosine\n\nclose yours when you move on: org claim --done <id> \(or --drop <id>\)\n$/,
     );
-    const json = JSON.parse(runOrg(["claims", "--json"], person()).stdout) as { claims: unknown[] };
+    const json = JSON.parse((await inOrg(["claims", "--json"], person())).stdout) as { claims: unknown[] };
     expect(json.claims).toEqual([
       {
         id: 1,
@@ -89,18 +91,18 @@ describe("org claim and org claims", () => {
     ]);
   });
 
-  test("a person claims as person; an unknown $ORG_AGENT is refused and writes nothing", () => {
-    expect(runOrg(["claim", "bigger batch"], person()).stdout).toMatch(
+  test("a person claims as person; an unknown $ORG_AGENT is refused and writes nothing", async () => {
+    expect((await inOrg(["claim", "bigger batch"], person())).stdout).toMatch(
       /^claimed #1 for person: bigger batch\nit closes after 2h;/,
     );
     expectRefused(
-      runOrg(["claim", "x"], as("ghost-1")),
+      await inOrg(["claim", "x"], as("ghost-1")),
       '$ORG_AGENT is "ghost-1", which is not an agent of this org — unset ORG_AGENT to act as a person',
       snapshot(),
     );
   });
 
-  test("a claim near an open claim or a tried idea is accepted with a warning naming it", () => {
+  test("a claim near an open claim or a tried idea is accepted with a warning naming it", async () => {
     writeResults([
       "abc1234",
       "0.990000",
@@ -112,70 +114,71 @@ describe("org claim and org claims", () => {
       "3.0",
       ago(3_600_000),
     ]);
-    claimed(runOrg(["claim", "cosine schedule with warmup"], as("researcher-2")));
-    const near = runOrg(["claim", "warmup then a cosine schedule"], as("researcher-1"));
+    claimed(await inOrg(["claim", "cosine schedule with warmup"], as("researcher-2")));
+    const near = await inOrg(["claim", "warmup then a cosine schedule"], as("researcher-1"));
     expect(claimed(near)).toBe(2);
     expect(near.stderr).toBe(
       "warning: near claim #1 by researcher-2: 'cosine schedule with warmup' (1.00) — pick another idea, " +
         "or ask researcher-2 first\n",
     );
-    const tried = runOrg(["claim", "dropout 0.1 on attention and MLP"], as("researcher-1"));
+    const tried = await inOrg(["claim", "dropout 0.1 on attention and MLP"], as("researcher-1"));
     expect(claimed(tried)).toBe(3);
     expect(tried.stderr).toBe(
       "warning: near tried idea abc1234 by researcher-2 (discard): 'dropout 0.1 on the attention' (0.75) — " +
         "say what is different this time, or pick another idea\n",
     );
-    expect(runOrg(["claim", "label smoothing"], as("researcher-1")).stderr).toBe("");
+    expect((await inOrg(["claim", "label smoothing"], as("researcher-1"))).stderr).toBe("");
   });
 
-  test("an empty or whitespace idea, or an idea with --done, is refused and nothing is written", () => {
+  test("an empty or whitespace idea, or an idea with --done, is refused and nothing is written", async () => {
     const fresh = snapshot();
     const empty = 'no idea given — say it in one line: org claim "the idea in one line" (nothing was changed)';
-    expectRefused(runOrg(["claim"], as("researcher-1")), empty, fresh, 2);
-    expectRefused(runOrg(["claim", "   "], as("researcher-1")), empty, fresh, 2);
-    expectRefused(runOrg(["claim", "\n\t"], as("researcher-1")), empty, fresh, 2);
-    claimed(runOrg(["claim", "first"], as("researcher-1")));
+    expectRefused(await inOrg(["claim"], as("researcher-1")), empty, fresh, 2);
+    expectRefused(await inOrg(["claim", "   "], as("researcher-1")), empty, fresh, 2);
+    expectRefused(await inOrg(["claim", "\n\t"], as("researcher-1")), empty, fresh, 2);
+    claimed(await inOrg(["claim", "first"], as("researcher-1")));
     const before = snapshot();
-    expectRefused(runOrg(["claim", " "], as("researcher-1")), empty, before, 2);
+    expectRefused(await inOrg(["claim", " "], as("researcher-1")), empty, before, 2);
     expectRefused(
-      runOrg(["claim", "x", "--done", "1"], as("researcher-1")),
+      await inOrg(["claim", "x", "--done", "1"], as("researcher-1")),
       "give one of: an idea, --done <id> or --drop <id> (nothing was changed)",
       before,
       2,
     );
     expectRefused(
-      runOrg(["claim", "--done", "1", "--drop", "1"], as("researcher-1")),
+      await inOrg(["claim", "--done", "1", "--drop", "1"], as("researcher-1")),
       "give one of: an idea, --done <id> or --drop <id> (nothing was changed)",
       before,
       2,
     );
   });
 
-  test("an agent closes its own claim; a missing, another's or closed claim is refused and nothing is written", () => {
-    claimed(runOrg(["claim", "mine"], as("researcher-1")));
-    claimed(runOrg(["claim", "theirs"], as("researcher-2")));
+  test("an agent closes its own claim; a missing, another's or closed claim is refused and nothing is " +
+    "written", async () => {
+    claimed(await inOrg(["claim", "mine"], as("researcher-1")));
+    claimed(await inOrg(["claim", "theirs"], as("researcher-2")));
     const before = snapshot();
     expectRefused(
-      runOrg(["claim", "--done", "7"], as("researcher-1")),
+      await inOrg(["claim", "--done", "7"], as("researcher-1")),
       "there is no claim #7 — `org claims --all` lists every claim with its number (nothing was changed)",
       before,
     );
     expectRefused(
-      runOrg(["claim", "--drop", "2"], as("researcher-1")),
+      await inOrg(["claim", "--drop", "2"], as("researcher-1")),
       "claim #2 is researcher-2's, not researcher-1's — only researcher-2 may close it (nothing was changed)",
       before,
     );
     expectRefused(
-      runOrg(["claim", "--done", "2"], person()),
+      await inOrg(["claim", "--done", "2"], person()),
       "claim #2 is researcher-2's, not person's — only researcher-2 may close it (nothing was changed)",
       before,
     );
     expectRefused(
-      runOrg(["claim", "--done", "abc"], as("researcher-1")),
+      await inOrg(["claim", "--done", "abc"], as("researcher-1")),
       '"abc" is not a claim id — give the number `org claims` shows, e.g. 3 (nothing was changed)',
       before,
     );
-    expect(runOrg(["claim", "--done", "1"], as("researcher-1"))).toEqual({
+    expect(await inOrg(["claim", "--done", "1"], as("researcher-1"))).toEqual({
       code: 0,
       stderr: "",
       stdout: "closed claim #1 (done): mine\n",
@@ -186,32 +189,33 @@ describe("org claim and org claims", () => {
     const after = snapshot();
     const closedAt = /\n- #1 \S+ \S+ closed (\S+) done: /.exec(readFileSync(boardFile(), "utf8"))![1];
     expectRefused(
-      runOrg(["claim", "--drop", "1"], as("researcher-1")),
+      await inOrg(["claim", "--drop", "1"], as("researcher-1")),
       `claim #1 is already closed (done at ${closedAt}) — nothing to close (nothing was changed)`,
       after,
     );
-    expect(runOrg(["claims"], person()).stdout).toMatch(/^1 open claim, oldest first:\n#2 researcher-2 · /);
+    expect((await inOrg(["claims"], person())).stdout).toMatch(/^1 open claim, oldest first:\n#2 researcher-2 · /);
   });
 
-  test("a verdict of the claim's agent dated after it closes it, written to the board on the next org claims", () => {
+  test("a verdict of the claim's agent dated after it closes it, written to the board on the next " +
+    "org claims", async () => {
     writeBoard(`- #1 researcher-1 ${ago(60_000)} open: lr 0.02`, `- #2 researcher-2 ${ago(60_000)} open: lr 0.04`);
     const judged = new Date().toISOString();
     writeResults(["1234567", "0.950000", "0.0", "keep", "lr 0.02", "researcher-1", "cpu", "3.0", judged]);
-    expect(runOrg(["claims"], person()).stdout).toMatch(
+    expect((await inOrg(["claims"], person())).stdout).toMatch(
       /^1 open claim, oldest first:\n#2 researcher-2 · \d+m ago · open · lr 0.04\n/,
     );
     expect(readFileSync(boardFile(), "utf8")).toMatch(
       new RegExp(`\\n- #1 researcher-1 \\S+ closed ${judged.replace(/\.\d+Z$/, "Z")} keep 1234567: lr 0\\.02\\n`),
     );
-    expect(runOrg(["claims", "--all"], person()).stdout).toMatch(
+    expect((await inOrg(["claims", "--all"], person())).stdout).toMatch(
       /^2 claims \(1 open\), oldest first:\n#1 researcher-1 · \d+m ago · keep 1234567 · lr 0\.02\n#2 researcher-2 · \d+m ago · open · lr 0\.04\n/,
     );
   });
 
-  test("a claim older than claims.timeout with no verdict expires", () => {
+  test("a claim older than claims.timeout with no verdict expires", async () => {
     const made = ago(3 * 3_600_000);
     writeBoard(`- #1 researcher-1 ${made} open: stale idea`);
-    expect(runOrg(["claims"], person()).stdout).toMatch(/^no open claims — claim an idea before you work on it/);
+    expect((await inOrg(["claims"], person())).stdout).toMatch(/^no open claims — claim an idea before you work on it/);
     const expires = new Date(Date.parse(made) + 2 * 3_600_000).toISOString().replace(/\.\d+Z$/, "Z");
     expect(readFileSync(boardFile(), "utf8")).toContain(
       `\n- #1 researcher-1 ${made} closed ${expires} expired: stale idea\n`,
@@ -219,7 +223,7 @@ describe("org claim and org claims", () => {
   });
 
   test("a garbled board: each bad line is named by file and line, " +
-    "the rest works, and every bad line survives the next write", () => {
+    "the rest works, and every bad line survives the next write", async () => {
     const bad = [
       "this line is garbage",
       `- #2 researcher-2 ${ago(0).slice(0, 12)}`,
@@ -234,17 +238,17 @@ describe("org claim and org claims", () => {
       'org: state/claims.md:10: claim #3 has no ISO time ("yesterday") — ' +
         'write a time such as 2026-01-07T10:15:00Z after the agent (skipped; the line is kept as it is)',
     ];
-    const list = runOrg(["claims"], person());
+    const list = await inOrg(["claims"], person());
     expect(list.stderr).toBe(`${problems.join("\n")}\n`);
     expect(list.stdout).toMatch(/^1 open claim, oldest first:\n#1 researcher-2 · \d+m ago · open · good one\n/);
-    const next = runOrg(["claim", "label smoothing"], as("researcher-1"));
+    const next = await inOrg(["claim", "label smoothing"], as("researcher-1"));
     expect(claimed(next)).toBe(4);
     expect(next.stderr).toBe(`${problems.join("\n")}\n`);
     const text = readFileSync(boardFile(), "utf8");
     expect(text.split("\n").slice(BOARD_HEADER.length + 1, -2)).toEqual(bad);
     expect(text).toMatch(/\n- #4 researcher-1 \S+ open: label smoothing\n$/);
     expectRefused(
-      runOrg(["claim", "--done", "3"], as("researcher-1")),
+      await inOrg(["claim", "--done", "3"], as("researcher-1")),
       "claim #3 is on line 10 of state/claims.md, which does not parse — " +
         "fix that line first (write a time such as 2026-01-07T10:15:00Z after the agent) (nothing was changed)",
       snapshot(),

@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
 import { readChange } from "../../../src/adapters/git/change-key.js";
 import { git } from "../../helpers/temp-repo.js";
-import { verifierOrgPerTest } from "../../helpers/test-org/index.js";
+import { verifierOrgPerTest } from "../../helpers/test-org/verifier-loop.js";
 
 const createOrg = verifierOrgPerTest();
 

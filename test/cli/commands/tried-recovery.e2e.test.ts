@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import type { VerifierPort } from "../../../src/domain/experiments/verifier-port.js";
 import { parseTriedLedger } from "../../../src/domain/experiments/tried-ledger.js";
-import { verifierOrgPerTest } from "../../helpers/test-org/index.js";
+import { verifierOrgPerTest } from "../../helpers/test-org/verifier-loop.js";
 
 const createVerifierOrg = verifierOrgPerTest();
 const createOrg = () => createVerifierOrg(["r-1"]);

@@ -5,7 +5,7 @@ import { describe, expect, test } from "vitest";
 import type { VerifierPort } from "../../../src/domain/experiments/verifier-port.js";
 import { pollUntil } from "../../helpers/poll.js";
 import { git } from "../../helpers/temp-repo.js";
-import { verifierOrgPerTest } from "../../helpers/test-org/index.js";
+import { verifierOrgPerTest } from "../../helpers/test-org/verifier-loop.js";
 
 const createOrg = verifierOrgPerTest();
 

@@ -9,11 +9,13 @@ import { runWait } from "../../../src/cli/commands/wait.js";
 import { formatEntry, readChain, sealEntry } from "../../../src/domain/experiments/journal.js";
 import { pollUntil } from "../../helpers/poll.js";
 import { git, removeDir } from "../../helpers/temp-repo.js";
-import { countLogEntries, createTestOrg, tickOnce, type VerifierOrg } from "../../helpers/test-org/index.js";
+import {
+  countLogEntries, createVerifierOrg, tickOnce, type VerifierOrg,
+} from "../../helpers/test-org/verifier-loop.js";
 
 const AGENTS = ["r-1", "r-2"] as const;
 /** Two researchers, one verify run at a time. */
-const createJournalOrg = () => createTestOrg({ daemon: false, agents: AGENTS, verify: { parallel: 1 } });
+const createJournalOrg = () => createVerifierOrg({ daemon: false, agents: AGENTS, verify: { parallel: 1 } });
 
 let org: VerifierOrg | undefined;
 

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import type { AbRun } from "../../../src/domain/config-versions/ab-run-record.js";
 import { git, removeDir } from "../../helpers/temp-repo.js";
-import { createTestOrg } from "../../helpers/test-org/index.js";
+import { createVerifierOrg } from "../../helpers/test-org/verifier-loop.js";
 
 let root: string | undefined;
 afterEach(() => {
@@ -16,7 +16,7 @@ afterEach(() => {
 describe("an A/B run's verifier", () => {
   test("each half's rows carry its program; a change one half tried is run again for the other; "
     + "each half keeps its own best", async () => {
-    const org = createTestOrg({ daemon: false, agents: ["r-1", "b-r-1"], verify: {} });
+    const org = createVerifierOrg({ daemon: false, agents: ["r-1", "b-r-1"], verify: {} });
     root = org.root;
     const run: AbRun = {
       at: new Date(Date.now() - 1000).toISOString(),

@@ -8,11 +8,13 @@ import type { VerifierPort } from "../../../src/domain/experiments/verifier-port
 import { checkResults, listTamperedRows } from "../../../src/domain/experiments/journal-check.js";
 import { readChain } from "../../../src/domain/experiments/journal.js";
 import { git, removeDir } from "../../helpers/temp-repo.js";
-import { countLogEntries, createTestOrg, tickOnce, type VerifierOrg } from "../../helpers/test-org/index.js";
+import {
+  countLogEntries, createVerifierOrg, tickOnce, type VerifierOrg,
+} from "../../helpers/test-org/verifier-loop.js";
 
 const AGENTS = ["r-1", "r-2"] as const;
 /** Two researchers, one verify run at a time. */
-const createJournalOrg = () => createTestOrg({ daemon: false, agents: AGENTS, verify: { parallel: 1 } });
+const createJournalOrg = () => createVerifierOrg({ daemon: false, agents: AGENTS, verify: { parallel: 1 } });
 
 let org: VerifierOrg | undefined;
 afterEach(() => {

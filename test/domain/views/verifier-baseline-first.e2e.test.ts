@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, test } from "vitest";
 import { pollUntil } from "../../helpers/poll.js";
 import { removeDir } from "../../helpers/temp-repo.js";
-import { createTestOrg } from "../../helpers/test-org/index.js";
+import { createVerifierOrg } from "../../helpers/test-org/verifier-loop.js";
 
 let root: string | undefined;
 afterEach(() => {
@@ -13,7 +13,7 @@ afterEach(() => {
 
 describe("the verifier's first look", () => {
   test("a candidate queued before any baseline waits for its agent's baseline, then is judged against it", async () => {
-    const org = createTestOrg({ daemon: false, agents: ["r-1"], verify: {} });
+    const org = createVerifierOrg({ daemon: false, agents: ["r-1"], verify: {} });
     root = org.root;
     const base = org.record.baseCommit;
     const commit = org.commit("r-1", { "value.txt": "0.5\n" }, "halve the value");

@@ -1,5 +1,6 @@
 // Agents on a real git repo around the verifier's real loop, with no daemon process: the test plays the daemon's ticks
-// (the ledger, journal, stack and red-team tests of the verifier's records). createTestOrg builds it given `verify`.
+// (the ledger, journal, stack and red-team tests of the verifier's records). Not behind createTestOrg: imported by the
+// files that use it, so no other file loads the verifier's modules (about a second of import each).
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
