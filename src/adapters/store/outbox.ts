@@ -56,6 +56,7 @@ export async function runOutboxCommand(entry: OutboxEntry, argv: string[], opts:
     const env = { ...definedEnv(), ...opts.env };
     const request = { argv: opts.warm.args, env, cwd: opts.cwd, base: entry.base, local: entry.local };
     const handed = opts.warm.workers.hand(request, what);
+    await traceSince(`${entry.base}.ready`, handed ? "daemon-handed" : "daemon-cold");
     if (handed) return handed;
   }
   const [out, err, status] = await openOutputs(entry);
