@@ -1,9 +1,10 @@
-import { createReadStream, renameSync, writeSync } from "node:fs";
+import { createReadStream, lstatSync, renameSync, writeSync } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import { openOutputs } from "../adapters/store/outbox-files.js";
 import type { WarmRequest } from "../adapters/store/outbox-warm.js";
 import type { Io } from "./io.js";
 import { traceSince } from "../adapters/store/outbox.js";
+import { isTracing, recordPhase } from "../adapters/trace.js";
 
 type Main = (argv: string[], io?: Io) => Promise<number>;
 
@@ -13,10 +14,12 @@ type Main = (argv: string[], io?: Io) => Promise<number>;
  * daemon opens them, never through a link), and its exit status into <id>.status as the shell writes it.
  */
 export async function runOutboxWorker(main: Main): Promise<number> {
-  warmUp(process.cwd(), main);
-  const request = parseRequest(await readInput());
+  const warming = warmUp(process.cwd(), main);
+  const request = parseRequest(await readInput(warming.stop));
   // Nothing handed: the daemon stopped, or let this worker go.
   if (!request) return 0;
+  const warmCpu = process.cpuUsage();
+  await traceSince(`${request.base}.ready`, "worker-request");
   const outputs = await openOutputs(request);
   await traceSince(`${request.base}.ready`, "worker-handed");
   process.chdir(request.cwd);
@@ -24,26 +27,54 @@ export async function runOutboxWorker(main: Main): Promise<number> {
   Object.assign(process.env, request.env);
   process.argv = [process.argv[0] ?? "node", process.argv[1] ?? "org", ...request.argv];
   redirectOutputs(outputs, request);
-  return main(request.argv);
+  const code = await main(request.argv);
+  await traceSince(`${request.base}.ready`, "worker-done");
+  traceCpu(warmCpu);
+  return code;
 }
 
-// A moment after start: the worker starts as the command before it runs, and must not slow that one down.
-const WARM_DELAY_MS = 300;
+// As traceSince, at once: in an exit handler nothing asynchronous runs, and nothing may keep the status unwritten.
+function traceSinceNow(ready: string, phase: string): void {
+  if (!isTracing()) return;
+  try {
+    const info = lstatSync(ready, { throwIfNoEntry: false });
+    if (info) recordPhase("outbox", phase, Date.now() - info.mtimeMs);
+  } catch {
+    // A trace never changes what the command does.
+  }
+}
+
+// With ORG_TRACE_TIMINGS: the worker's CPU before its request (node's start, org's load, the warm-up) and for it.
+function traceCpu(before: NodeJS.CpuUsage): void {
+  const ms = ({ user, system }: NodeJS.CpuUsage) => (user + system) / 1000;
+  recordPhase("outbox", "worker-cpu-warm", ms(before));
+  recordPhase("outbox", "worker-cpu-request", ms(process.cpuUsage(before)));
+}
 
 /**
  * What a brokered submit loads and reads first, done while the worker waits: in a fresh process its modules take
  * ~40 ms, the first parse of org.yaml ~60 ms more, and each first read its code's compile (see warmSubmit). The
  * command line is parsed once too (`org submit --help`, printed nowhere): building org's commands compiles them.
+ * Started at once (the daemon starts a worker once the command before it is over) and said on fd 3 when done:
+ * the daemon hands its next request to a warm worker first. A request that comes first stops what has not begun.
  */
-function warmUp(root: string, main: Main): void {
+function warmUp(root: string, main: Main): { stop: () => void } {
+  let stopped = false;
   const silent: Io = { out: () => {}, err: () => {} };
-  const timer = setTimeout(() => {
-    void main(["submit", "--help"], silent)
-      .then(() => Promise.all([import("./commands/submit.js"), import("../flows/submit-warm.js")]))
-      .then(([, { warmSubmit }]) => warmSubmit(root))
-      .catch(() => undefined);
-  }, WARM_DELAY_MS);
-  timer.unref();
+  const warm = async () => {
+    await main(["submit", "--help"], silent);
+    if (stopped) return;
+    const [, { warmSubmit }] = await Promise.all([import("./commands/submit.js"), import("../flows/submit-warm.js")]);
+    if (!stopped) await warmSubmit(root);
+    if (!stopped) writeSync(3, "warm\n");
+  };
+  const timer = setImmediate(() => void warm().catch(() => undefined));
+  return {
+    stop: () => {
+      stopped = true;
+      clearImmediate(timer);
+    },
+  };
 }
 
 // Held to the end: a FileHandle collected would close its fd under the command.
@@ -60,6 +91,7 @@ function redirectOutputs([out, err, status]: [FileHandle, FileHandle, FileHandle
   });
   // `echo $? >&3` once the command is over, whatever ends it; polled requests see the file whole (`mv -T`).
   process.on("exit", (code) => {
+    traceSinceNow(`${request.base}.ready`, "worker-exit");
     writeAll(status.fd, `${code}\n`);
     if (!request.local) renameSync(`${request.base}.status.tmp`, `${request.base}.status`);
   });
@@ -95,11 +127,15 @@ function writeAll(fd: number, data: string | Uint8Array): void {
   }
 }
 
-function readInput(): Promise<string> {
+// fd 3 stays open to the end: its close tells the daemon this command is over (it then starts the next worker).
+function readInput(received: () => void): Promise<string> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
-    const input = createReadStream("", { fd: 3 });
-    input.on("data", (chunk) => chunks.push(chunk as Buffer));
+    const input = createReadStream("", { fd: 3, autoClose: false });
+    input.on("data", (chunk) => {
+      received();
+      chunks.push(chunk as Buffer);
+    });
     input.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
     input.on("error", () => resolve(""));
   });

@@ -7,7 +7,8 @@ import { watchDir } from "../adapters/fs/files.js";
 import { readOptionalRecord } from "../adapters/store/org-record.js";
 import { pinnedGitEnv } from "../adapters/git/global-config.js";
 import {
-  checkOutboxCommand, closeOutboxRequest, refuseOutboxRequest, runOutboxCommand, stopOutboxCommand, takeOutboxRequests,
+  checkOutboxCommand, closeOutboxRequest, refuseOutboxRequest, releaseOutboxShim, runOutboxCommand, stopOutboxCommand,
+  takeOutboxRequests,
 } from "../adapters/store/outbox.js";
 import type { OutboxEntry } from "../adapters/store/outbox-entry.js";
 import { createWarmWorkers } from "../adapters/store/outbox-warm.js";
@@ -86,7 +87,7 @@ export function defineOutboxBroker(opts: {
           return undefined;
         });
         if (started) running.set(entry.base, { entry, agent: agent.name, ...started });
-        else await closeOutboxRequest(entry, { files: false });
+        else await releaseOutboxShim(entry).finally(() => closeOutboxRequest(entry, { files: false }));
       }
     }
   };
@@ -98,7 +99,7 @@ export function defineOutboxBroker(opts: {
       const close = () => closeOutboxRequest(entry, { files, ...(folder ? { folder } : {}) }).finally(ended);
       // Its grace runs on its own: a loop that waited on it would leave new requests waiting too.
       if (state === "abandoned") void stopOutboxCommand(pid).finally(close);
-      else void close();
+      else void releaseOutboxShim(entry).finally(close);
       running.delete(base);
     }
   };

@@ -1,4 +1,6 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import {
+  chownSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import type { CliResult } from "./org-cli.js";
 import { pollUntil } from "./poll.js";
@@ -7,7 +9,11 @@ let count = 0;
 
 /** Runs a shell script inside an agent's pane, through the run-jobs fixture agent whose jobs live in `jobs`/<agent>. */
 export async function runInPane(jobs: string, agent: string, script: string): Promise<CliResult> {
-  mkdirSync(join(jobs, agent), { recursive: true });
+  const folder = join(jobs, agent);
+  mkdirSync(folder, { recursive: true });
+  // The agent's, as if its pane had made it: made first here (a pane still starting), it moves no job of another uid.
+  const owner = statSync(jobs);
+  if (statSync(folder).uid !== owner.uid) chownSync(folder, owner.uid, owner.gid);
   const base = join(jobs, agent, `job-${++count}`);
   writeFileSync(`${base}.tmp`, script);
   renameSync(`${base}.tmp`, `${base}.sh`);

@@ -1,4 +1,4 @@
-import type { Writable } from "node:stream";
+import type { Duplex } from "node:stream";
 import type { ChildTicket, ChildTracker } from "../../domain/ports.js";
 import { isAlive, killProcessGroup, startChild } from "../process.js";
 
@@ -21,22 +21,34 @@ export interface WarmRequest {
 export interface WarmWorkers {
   /** Hands `request` to an idle worker: its process group, or undefined when none is ready (then run it cold). */
   hand(request: WarmRequest, what: string): { pid: number; ended: () => void } | undefined;
-  /** Starts workers until two are idle, replacing those that died idle; workers that keep dying are given up on. */
+  /** Starts workers one at a time until four are idle; replaces those that died idle; gives up if they keep dying. */
   ensure(): void;
+  /** The idle workers, oldest first: each one's process group and whether it said it is warm. */
+  listIdle(): { pid: number; warm: boolean }[];
   close(): Promise<void>;
 }
 
 interface Idle {
   pid: number;
   ticket: ChildTicket;
-  input: Writable;
+  /** fd 3: the request goes down it; up it comes "warm" (its warm-up done), and its close is the worker's end. */
+  channel: Duplex;
+  warm: boolean;
+  startedAt: number;
 }
 
 // Workers that died idle in a row before the rest run cold: a broken install must not restart one every second.
 const MAX_IDLE_DEATHS = 3;
-// Two waiting: a command right after another (a submit, then its inbox) finds one whose node has started, not one
-// still starting. Its node costs ~55 MB, and only while some agent is sandboxed.
-const IDLE_WORKERS = 2;
+// Four waiting: quick commands one after another (the bench's five submits) each find one warm, while those handed
+// before are replaced one at a time. Each costs ~18 MB of its own (node's ~40 MB of code is shared), and only while
+// some agent is sandboxed.
+const IDLE_WORKERS = 4;
+// One starts at a time, the next once it says it is warm (or this long after its start, if it never does): nodes
+// starting side by side slow one another, and the command running beside them.
+const BOOT_MS = 2000;
+// A worker handed a command is replaced once that command is over, not while it runs: a node starting beside it
+// takes a core from it. A command still running after this long (`org wait`) gets its replacement anyway.
+const REPLACE_AFTER_MS = 500;
 
 /**
  * `org outbox-worker`s started ahead, so a brokered command skips node's start-up and org's load. Each starts as a
@@ -45,6 +57,8 @@ const IDLE_WORKERS = 2;
 export function createWarmWorkers(orgArgv: readonly string[], children: ChildTracker): WarmWorkers {
   // Oldest first: the first handed out is the one longest loaded.
   const idle: Idle[] = [];
+  // Handed workers whose commands still run: their replacements start when they end.
+  let running = 0;
   let deaths = 0;
   let closed = false;
   const start = () => {
@@ -56,13 +70,26 @@ export function createWarmWorkers(orgArgv: readonly string[], children: ChildTra
     });
     child.on("error", () => ticket.ended(child.pid));
     child.unref();
-    const input = child.stdio[3] as Writable | null;
-    if (child.pid === undefined || !input) return ticket.ended(child.pid);
+    const channel = child.stdio[3] as Duplex | null;
+    if (child.pid === undefined || !channel) return ticket.ended(child.pid);
     // A worker gone leaves its pipe broken: the next look replaces it.
-    input.on("error", () => undefined);
-    (input as Writable & { unref?: () => void }).unref?.();
+    channel.on("error", () => undefined);
+    (channel as Duplex & { unref?: () => void }).unref?.();
     ticket.started(child.pid);
-    idle.push({ pid: child.pid, ticket, input });
+    const worker: Idle = { pid: child.pid, ticket, channel, warm: false, startedAt: Date.now() };
+    channel.on("data", () => {
+      worker.warm = true;
+      fill();
+    });
+    fillOnceBooted(worker);
+    idle.push(worker);
+  };
+  const isBooting = (worker: Idle) => !worker.warm && Date.now() - worker.startedAt < BOOT_MS;
+  // A timer counts from the loop's cached clock, which a slow spawn leaves behind Date.now(): it may fire while the
+  // worker still counts as booting, so it looks again then rather than never.
+  const fillOnceBooted = (worker: Idle) => {
+    const left = BOOT_MS - (Date.now() - worker.startedAt);
+    setTimeout(() => (isBooting(worker) ? fillOnceBooted(worker) : fill()), Math.max(left, 0) + 1).unref();
   };
   const dropDead = () => {
     for (const worker of idle.filter(({ pid }) => !isAlive(-pid))) {
@@ -71,19 +98,36 @@ export function createWarmWorkers(orgArgv: readonly string[], children: ChildTra
       deaths += 1;
     }
   };
-  const fill = () => {
-    while (!closed && deaths < MAX_IDLE_DEATHS && idle.length < IDLE_WORKERS) start();
+  // One always waits, starting if need be: a booting worker still beats a cold start.
+  function fill(): void {
+    if (closed || deaths >= MAX_IDLE_DEATHS || idle.some(isBooting)) return;
+    if (idle.length < Math.max(1, IDLE_WORKERS - running)) start();
+  }
+  const replaceLater = (worker: Idle) => {
+    running += 1;
+    let done = false;
+    const replace = () => {
+      if (done) return;
+      done = true;
+      running -= 1;
+      fill();
+    };
+    worker.channel.once("close", replace);
+    setTimeout(replace, REPLACE_AFTER_MS).unref();
   };
   return {
     hand(request, what) {
       dropDead();
-      const worker = closed ? undefined : idle.shift();
+      // A warm one first, the longest loaded; else the oldest, its node furthest on.
+      const worker = closed ? undefined : (idle.find(({ warm }) => warm) ?? idle[0]);
       if (!worker) return undefined;
+      idle.splice(idle.indexOf(worker), 1);
       // Its record now says what it runs, as a cold command's does.
       const ticket = children.announce("command", what, true);
-      worker.input.end(`${JSON.stringify({ ...request, env: { ...request.env, ...ticket.env } })}\n`);
+      worker.channel.end(`${JSON.stringify({ ...request, env: { ...request.env, ...ticket.env } })}\n`);
       ticket.started(worker.pid);
       deaths = 0;
+      replaceLater(worker);
       fill();
       return { pid: worker.pid, ended: () => ticket.ended(worker.pid) };
     },
@@ -91,11 +135,12 @@ export function createWarmWorkers(orgArgv: readonly string[], children: ChildTra
       dropDead();
       fill();
     },
+    listIdle: () => idle.map(({ pid, warm }) => ({ pid, warm })),
     async close() {
       closed = true;
       // Its fd 3 ends with nothing on it: an idle worker then exits by itself; this makes sure.
       await Promise.all(idle.splice(0).map(async (worker) => {
-        worker.input.end();
+        worker.channel.end();
         await killProcessGroup(worker.pid, 1000);
         worker.ticket.ended(worker.pid);
       }));

@@ -1,10 +1,11 @@
+import { constants } from "node:fs";
 import { lstat, mkdtemp, readdir, rename, rm, unlink, writeFile, type FileHandle } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ChildTracker } from "../../domain/ports.js";
 import { isAlive, killProcessGroup, startChild } from "../process.js";
 import { readEntry, type OutboxEntry } from "./outbox-entry.js";
-import { openOutputs } from "./outbox-files.js";
+import { openOutboxFile, openOutputs } from "./outbox-files.js";
 import type { WarmWorkers } from "./outbox-warm.js";
 import { isTracing, recordPhase } from "../trace.js";
 
@@ -56,6 +57,7 @@ export async function runOutboxCommand(entry: OutboxEntry, argv: string[], opts:
     const env = { ...definedEnv(), ...opts.env };
     const request = { argv: opts.warm.args, env, cwd: opts.cwd, base: entry.base, local: entry.local };
     const handed = opts.warm.workers.hand(request, what);
+    await traceSince(`${entry.base}.ready`, handed ? "daemon-handed" : "daemon-cold");
     if (handed) return handed;
   }
   const [out, err, status] = await openOutputs(entry);
@@ -121,6 +123,25 @@ async function hasEnded(live: FileHandle): Promise<boolean> {
 /** Ends a command's process group (its leader, /bin/sh, long gone: the group still stands for it). */
 export function stopOutboxCommand(pid: number): Promise<void> {
   return killProcessGroup(pid, 1000);
+}
+
+/**
+ * Once a command's process group is gone: a request whose outputs nothing opened (a warm worker that died first) lets
+ * the shim's readers go, or gets an empty status when polled, so the shim ends saying there was no exit status.
+ */
+export async function releaseOutboxShim(entry: OutboxEntry): Promise<void> {
+  // Opened last by whatever opened the outputs: there, the shim has its end of file, or will.
+  if (await exists(`${entry.base}.status`)) return;
+  if (!entry.local) {
+    // Not once the shim has removed its files (.taken too): a status then would be left behind.
+    const status = `${entry.base}.status`;
+    if (await exists(`${entry.base}.taken`)) await writeFile(status, "", { flag: "wx" }).catch(() => undefined);
+    return;
+  }
+  for (const suffix of [".out", ".err"]) {
+    const writer = await openOutboxFile(`${entry.base}${suffix}`, constants.O_WRONLY, "fifo").catch(() => undefined);
+    await writer?.close();
+  }
 }
 
 /** What a request held, let go once it is over: its end of <id>.live, our copy of its file, its files if given up. */

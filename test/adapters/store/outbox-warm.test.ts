@@ -1,6 +1,7 @@
 // A brokered command run by a worker started ahead: the real shim, the real org, the same output as a cold start.
 import { spawn } from "node:child_process";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import type { Duplex } from "node:stream";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { renderOrgShim } from "../../../src/domain/sandbox/shim.js";
@@ -23,9 +24,10 @@ afterEach(async () => {
 function trackChildren() {
   const started: { what: string; pid: number }[] = [];
   const ended: number[] = [];
+  let announced = 0;
   const children = {
     announce: (_kind: string, what: string) => ({
-      env: { ORG_CHILD_TOKEN: what },
+      env: { ORG_CHILD_TOKEN: what, ORG_TEST_NTH: String(announced++) },
       started: (pid: number | undefined) => pid !== undefined && started.push({ what, pid }),
       ended: (pid: number | undefined) => pid !== undefined && ended.push(pid),
     }),
@@ -40,20 +42,33 @@ async function runBrokered(args: string[], pool?: WarmWorkers) {
   const outbox = join(dir, "outbox");
   mkdirSync(outbox);
   writeFileSync(join(dir, "org"), renderOrgShim(["/bin/false"]), { mode: 0o755 });
-  const shim = spawn(join(dir, "org"), args, { cwd: dir, env: { ...process.env, ORG_OUTBOX: outbox, ORG_AGENT: "a-1" } });
+  const shim = spawn(join(dir, "org"), args, {
+    cwd: dir,
+    env: { ...process.env, ORG_OUTBOX: outbox, ORG_AGENT: "a-1" },
+  });
   let [stdout, stderr] = ["", ""];
   shim.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
   shim.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   const ended = new Promise<number | null>((resolve) => shim.on("close", resolve));
-  const [entry] = await pollUntil(() => takeOutboxRequests(outbox).then((taken) => (taken.length > 0 ? taken : undefined)));
+  const [entry] = await pollUntil(() =>
+    takeOutboxRequests(outbox).then((taken) => (taken.length > 0 ? taken : undefined)),
+  );
   const env = { ORG_ROOT: dir, ORG_AGENT: "a-1" };
   const { children } = trackChildren();
   const warm = pool ? { workers: pool, args } : undefined;
-  const started = await runOutboxCommand(entry!, [process.execPath, ORG_BIN, ...args], { cwd: dir, env, children, agent: "a-1", ...(warm ? { warm } : {}) });
+  const started = await runOutboxCommand(entry!, [process.execPath, ORG_BIN, ...args], {
+    cwd: dir,
+    env,
+    children,
+    agent: "a-1",
+    ...(warm ? { warm } : {}),
+  });
   const code = await ended;
   await closeOutboxRequest(entry!, { files: false });
   return { pid: started.pid, code, stdout: stdout.replaceAll(dir, "<dir>"), stderr: stderr.replaceAll(dir, "<dir>") };
 }
+
+const IDLE_WHAT = "org outbox-worker (idle, for the next brokered command)";
 
 async function startPool() {
   const tracked = trackChildren();
@@ -65,21 +80,25 @@ async function startPool() {
 }
 
 describe("a warm worker", () => {
-  test("runs the brokered command in the process started ahead, with the output and status a cold start gives", async () => {
-    const { pool, idle, tracked } = await startPool();
+  test("runs the brokered command in the process started ahead, " +
+    "with the output and status a cold start gives", async () => {
+    const { pool, tracked } = await startPool();
     for (const args of [["--version"], ["claims"]]) {
       const cold = await runBrokered(args);
       const warm = await runBrokered(args, pool);
       expect({ ...warm, pid: 0 }).toEqual({ ...cold, pid: 0 });
       expect(cold.stdout + cold.stderr).not.toBe("");
     }
-    // Two wait; the first request went to the one started first, and each hand-over starts the next.
-    const idleOnes = tracked.started.slice(0, 2).map(({ pid }) => pid);
-    expect(tracked.started.slice(2, 4).map(({ pid, what }) => [pid, what])).toEqual([
-      [idle, "org --version for a-1"], [expect.any(Number), "org outbox-worker (idle, for the next brokered command)"],
-    ]);
-    expect(tracked.started.find(({ what }) => what === "org claims for a-1")?.pid).toBe(idleOnes[1]);
-  }, 30_000);
+    // Each request went to a worker started ahead, a different one; four wait again once both are replaced.
+    const handed = (what: string) => tracked.started.find((started) => started.what === what)?.pid;
+    const idleOnes = () => tracked.started.filter(({ what }) => what === IDLE_WHAT).map(({ pid }) => pid);
+    expect(idleOnes()).toContain(handed("org --version for a-1"));
+    expect(idleOnes()).toContain(handed("org claims for a-1"));
+    expect(handed("org claims for a-1")).not.toBe(handed("org --version for a-1"));
+    // One boots at a time: six nodes one after another on a loaded machine.
+    const refilled = () => idleOnes().length === 6 && pool.listIdle().length === 4;
+    await pollUntil(refilled, { what: "both replaced", timeoutMs: 40_000 });
+  }, 60_000);
 
   test("a command that fails prints to stderr and exits as the cold one does", async () => {
     const { pool } = await startPool();
@@ -89,7 +108,8 @@ describe("a warm worker", () => {
     expect(warm).toEqual({ ...cold, pid: warm.pid });
   }, 30_000);
 
-  test("one that dies idle is replaced; those that keep dying are given up, and the commands then start cold", async () => {
+  test("one that dies idle is replaced; those that keep dying " +
+    "are given up, and the commands then start cold", async () => {
     const { pool, idle, tracked } = await startPool();
     // Looked at again until its group is gone (a zombie a moment still counts), as the broker looks every second.
     const kill = async (pid: number) => {
@@ -100,21 +120,87 @@ describe("a warm worker", () => {
     const next = tracked.started.at(-1)!.pid;
     expect(next).not.toBe(idle);
     expect(isAlive(-next)).toBe(true);
-    // Every idle one killed in turn: the second death starts one more, the third none; commands then start cold.
-    for (const pid of tracked.started.slice(1).map((worker) => worker.pid)) await kill(pid);
-    await kill(tracked.started.at(-1)!.pid);
-    expect(tracked.started).toHaveLength(4);
-    expect(tracked.started.every(({ pid }) => tracked.ended.includes(pid))).toBe(true);
+    // Every idle one killed in turn: after three deaths in a row none is started again; commands then start cold.
+    const live = () => tracked.started.filter(({ pid }) => !tracked.ended.includes(pid)).map(({ pid }) => pid);
+    for (let left = live(); left.length > 0; left = live()) for (const pid of left) await kill(pid);
+    pool.ensure();
+    expect(live()).toEqual([]);
     expect(pool.hand({ argv: [], env: {}, cwd: "/", base: "/nonexistent", local: false }, "org")).toBeUndefined();
   }, 30_000);
 });
 
+/**
+ * A stand-in worker in `dir`: the n-th started writes worker-<n> and only the second says it is warm (the first
+ * never does: the next starts a while later); handed a request, it writes request-<n> and exits once `dir`/exit
+ * appears.
+ */
+const FAKE_WORKER = `import { createReadStream, existsSync, writeFileSync, writeSync } from "node:fs";
+const [dir, n] = [process.argv[2], process.env.ORG_TEST_NTH];
+writeFileSync(dir + "/worker-" + n, "");
+if (n === "1") writeSync(3, "warm\\n");
+let text = "";
+const input = createReadStream("", { fd: 3, autoClose: false });
+input.on("data", (chunk) => (text += chunk));
+input.on("end", () => {
+  writeFileSync(dir + "/request-" + n, text);
+  setInterval(() => existsSync(dir + "/exit") && process.exit(0), 10);
+});
+`;
+
+describe("which worker is handed a request", () => {
+  test("a warm one before an older one still loading; its replacement starts once its command is over", async () => {
+    const dir = makeTempDir("org-warm-fake-");
+    dirs.push(dir);
+    writeFileSync(join(dir, "worker.mjs"), FAKE_WORKER);
+    const tracked = trackChildren();
+    const pool = createWarmWorkers([process.execPath, join(dir, "worker.mjs"), dir], tracked.children);
+    pools.push(pool);
+    // One at a time: the next starts once this one is warm, or a while after its start.
+    pool.ensure();
+    pool.ensure();
+    expect(tracked.started).toHaveLength(1);
+    const warm = () => pool.listIdle().find((worker) => worker.warm);
+    const second = await pollUntil(warm, { what: "the second warm", timeoutMs: 20_000 });
+    expect(second.pid).toBe(tracked.started[1]?.pid);
+    expect(pool.listIdle()[0]).toEqual({ pid: tracked.started[0]?.pid, warm: false });
+    const before = tracked.started.length;
+    const request = { argv: ["status"], env: { A: "1" }, cwd: "/", base: join(dir, "r1"), local: false };
+    const handed = pool.hand(request, "org status for a-1");
+    expect(handed?.pid).toBe(second.pid);
+    // Nothing new beside the command while it runs: only its record.
+    expect(tracked.started.map(({ what }) => what).slice(before)).toEqual(["org status for a-1"]);
+    const written = join(dir, "request-1");
+    const text = await pollUntil(() => (existsSync(written) ? readFileSync(written, "utf8") : undefined));
+    const env = { A: "1", ORG_CHILD_TOKEN: "org status for a-1", ORG_TEST_NTH: String(before) };
+    expect(JSON.parse(text)).toEqual({ ...request, env });
+    writeFileSync(join(dir, "exit"), "");
+    await pollUntil(() => tracked.started.length === before + 2, { what: "its replacement", timeoutMs: 20_000 });
+    expect(tracked.started.at(-1)?.what).toBe(IDLE_WHAT);
+    expect(pool.listIdle()).toHaveLength(3);
+  }, 30_000);
+});
+
 describe("the hand-over", () => {
+  test("a real worker says it is warm on fd 3 once loaded, and exits when fd 3 ends with no request", async () => {
+    const worker = spawn(process.execPath, [ORG_BIN, "outbox-worker"], { stdio: ["ignore", "ignore", "pipe", "pipe"] });
+    const channel = worker.stdio[3] as Duplex;
+    let said = "";
+    channel.on("data", (chunk: Buffer) => (said += chunk.toString()));
+    const exited = new Promise((resolve) => worker.on("exit", resolve));
+    await pollUntil(() => said === "warm\n", { what: "warm on fd 3", timeoutMs: 20_000 });
+    channel.end();
+    expect(await exited).toBe(0);
+  }, 30_000);
+
   test("nothing on fd 3 is no request; anything but the daemon's request is an error", () => {
     expect(parseRequest("")).toBeUndefined();
     const request = { argv: ["status"], env: { A: "1" }, cwd: "/w", base: "/o/1", local: true };
     expect(parseRequest(`${JSON.stringify(request)}\n`)).toEqual(request);
-    expect(() => parseRequest(JSON.stringify({ ...request, env: { A: 1 } }))).toThrow("the daemon's request to a warm worker is not as it writes one");
-    expect(() => parseRequest(JSON.stringify({ ...request, argv: "status" }))).toThrow("the daemon's request to a warm worker is not as it writes one");
+    expect(() => parseRequest(JSON.stringify({ ...request, env: { A: 1 } }))).toThrow(
+      "the daemon's request to a warm worker is not as it writes one",
+    );
+    expect(() => parseRequest(JSON.stringify({ ...request, argv: "status" }))).toThrow(
+      "the daemon's request to a warm worker is not as it writes one",
+    );
   });
 });
