@@ -8,8 +8,9 @@ import type * as Zlib from "node:zlib";
 import { deflateSync } from "node:zlib";
 import { afterEach, expect, test, vi } from "vitest";
 import { buildLoosePack } from "../../../src/adapters/git/loose-pack.js";
-import { admitCommits, openVerifierStore } from "../../../src/adapters/git/verifier-store.js";
-import { createRepo, git, makeTempDir, removeDir } from "../../helpers/temp-repo.js";
+import { admitCommits } from "../../../src/adapters/git/verifier-store.js";
+import { createAdmittedRepo } from "../../helpers/verifier-store.js";
+import { git, removeDir } from "../../helpers/temp-repo.js";
 
 // Every byte node inflates, counted: the cost is the bytes, which no clock need measure.
 const inflated = vi.hoisted(() => ({ bytes: 0 }));
@@ -36,12 +37,7 @@ afterEach(() => {
 const BOMB_BYTES = 4 * 1024 * 1024;
 
 test("63 parents, each a zlib bomb: one is inflated, not each, and the admit still refuses the commit", async () => {
-  const repo = createRepo({ "a.txt": "1\n" });
-  const store = join(makeTempDir(), "objects.git");
-  dirs.push(repo, join(store, ".."));
-  await openVerifierStore(store);
-  const base = git(repo, ["rev-parse", "HEAD"]).trim();
-  expect(await admitCommits(store, repo, [base], 1)).toBeUndefined();
+  const { repo, store, base } = await createAdmittedRepo(dirs);
   const objects = join(repo, ".git", "objects");
   const bomb = join(objects, "bomb");
   const header = Buffer.from(`commit ${BOMB_BYTES}\0`);
@@ -70,12 +66,7 @@ test("63 parents, each a zlib bomb: one is inflated, not each, and the admit sti
 });
 
 test("a tree of 150,000 entries is git's to parse, in its own process: the admit takes it, by git's pipe", async () => {
-  const repo = createRepo({ "a.txt": "1\n" });
-  const store = join(makeTempDir(), "objects.git");
-  dirs.push(repo, join(store, ".."));
-  await openVerifierStore(store);
-  const base = git(repo, ["rev-parse", "HEAD"]).trim();
-  expect(await admitCommits(store, repo, [base], 1)).toBeUndefined();
+  const { repo, store, base } = await createAdmittedRepo(dirs);
   const blob = Buffer.from(git(repo, ["rev-parse", "HEAD:a.txt"]).trim(), "hex");
   const names = Array.from({ length: 150_000 }, (_, index) => `f${String(index).padStart(6, "0")}`);
   const body = Buffer.concat(names.flatMap((name) => [Buffer.from(`100644 ${name}\0`), blob]));

@@ -5,8 +5,8 @@ import { chmodSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, expect, test, vi } from "vitest";
 import { buildLoosePack } from "../../../src/adapters/git/loose-pack.js";
-import { admitCommits, openVerifierStore } from "../../../src/adapters/git/verifier-store.js";
-import { createRepo, git, makeTempDir, removeDir, writeFiles } from "../../helpers/temp-repo.js";
+import { createAdmittedRepo } from "../../helpers/verifier-store.js";
+import { git, removeDir, writeFiles } from "../../helpers/temp-repo.js";
 
 const GROWN = 256 * 1024 * 1024;
 const race = vi.hoisted(() => ({ ino: -1, path: "", read: 0 }));
@@ -37,12 +37,7 @@ afterEach(() => {
 });
 
 test("a blob's file grown between the fstat and the read: only the size fstat gave is read", async () => {
-  const repo = createRepo({ "a.txt": "1\n" });
-  const store = join(makeTempDir(), "objects.git");
-  dirs.push(repo, join(store, ".."));
-  await openVerifierStore(store);
-  const base = git(repo, ["rev-parse", "HEAD"]).trim();
-  expect(await admitCommits(store, repo, [base], 1)).toBeUndefined();
+  const { repo, store, base } = await createAdmittedRepo(dirs);
   writeFiles(repo, { "a.txt": "2\n" });
   git(repo, ["add", "-A"]);
   git(repo, ["commit", "-qm", "next"]);

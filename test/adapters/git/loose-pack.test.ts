@@ -7,9 +7,10 @@ import { join } from "node:path";
 import { deflateSync } from "node:zlib";
 import { afterEach, expect, test } from "vitest";
 import { buildLoosePack } from "../../../src/adapters/git/loose-pack.js";
-import { admitCommits, openVerifierStore } from "../../../src/adapters/git/verifier-store.js";
+import { admitCommits } from "../../../src/adapters/git/verifier-store.js";
 import { usage } from "../../../src/adapters/usage/counters.js";
-import { createRepo, git, makeTempDir, removeDir, writeFiles } from "../../helpers/temp-repo.js";
+import { createAdmittedRepo } from "../../helpers/verifier-store.js";
+import { git, makeTempDir, removeDir, writeFiles } from "../../helpers/temp-repo.js";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -17,12 +18,7 @@ afterEach(() => {
 });
 
 async function createStore(files: Record<string, string>) {
-  const repo = createRepo(files);
-  const store = join(makeTempDir(), "objects.git");
-  dirs.push(repo, join(store, ".."));
-  await openVerifierStore(store);
-  const base = git(repo, ["rev-parse", "HEAD"]).trim();
-  expect(await admitCommits(store, repo, [base], 1)).toBeUndefined();
+  const { repo, store, base } = await createAdmittedRepo(dirs, files);
   const commit = (message: string) => {
     git(repo, ["add", "-A"]);
     git(repo, ["commit", "-qm", message]);

@@ -7,6 +7,7 @@ import { deflateSync } from "node:zlib";
 import { afterEach, describe, expect, test } from "vitest";
 import { admitCommits, openVerifierStore } from "../../../src/adapters/git/verifier-store.js";
 import { usage } from "../../../src/adapters/usage/counters.js";
+import { createAdmittedRepo } from "../../helpers/verifier-store.js";
 import { createRepo, git, makeTempDir, removeDir } from "../../helpers/temp-repo.js";
 
 const dirs: string[] = [];
@@ -15,12 +16,7 @@ afterEach(() => {
 });
 
 async function createStore() {
-  const repo = createRepo({ "a.txt": "1\n", "b.txt": "2\n" });
-  const store = join(makeTempDir(), "objects.git");
-  dirs.push(repo, join(store, ".."));
-  await openVerifierStore(store);
-  const base = git(repo, ["rev-parse", "HEAD"]).trim();
-  expect(await admitCommits(store, repo, [base], 1)).toBeUndefined();
+  const { repo, store, base } = await createAdmittedRepo(dirs, { "a.txt": "1\n", "b.txt": "2\n" });
   const commit = (file: string, text: string) => {
     writeFileSync(join(repo, file), text);
     git(repo, ["commit", "-qam", `${file} ${text.trim()}`]);
