@@ -23,20 +23,37 @@ export interface RecordProgramInput {
 }
 
 /** The version now running: saved when new, a history line when it starts running, a log.md entry when it changed. */
-export async function recordProgram(input: RecordProgramInput): Promise<string> {
-  const { loaded, state } = input;
-  const { content, version } = await readProgramContent(loaded, input.readPrompt);
+export async function recordProgram(input: RecordProgramInput, copy?: Promise<ProgramCopy>): Promise<string> {
+  const { state } = input;
   const at = input.at.toISOString();
-  const previous = findLastProgram(await readProgramEvents(state));
-  if (!(await readMeta(state, version))) await saveProgram(state, {
-    version, at, by: input.by, orgYaml: loaded.text, config: loaded.config, prompts: content.prompts,
-  });
+  const [{ content, version }, events] = await Promise.all([copy ?? saveProgramCopy(input), readProgramEvents(state)]);
+  const previous = findLastProgram(events);
   if (previous === version && !input.start) return version;
   await appendProgramEvent(state, { at, kind: "use", version, by: input.by });
   if (previous !== version) await logChange(state, {
     version, previous, content, by: input.by, at: input.at, start: input.start === true,
   });
   return version;
+}
+
+/** A program's content and version, once its copy is under state/programs/<version>/. */
+export interface ProgramCopy {
+  content: ProgramContent;
+  version: string;
+}
+
+/**
+ * The program's copy saved when its version is new, and nothing else: `org up` saves it beside the grid's start, so
+ * only the start's lines are left for recordProgram once the grid stands.
+ */
+export async function saveProgramCopy(input: Omit<RecordProgramInput, "start">): Promise<ProgramCopy> {
+  const { loaded, state } = input;
+  const { content, version } = await readProgramContent(loaded, input.readPrompt);
+  if (!(await readMeta(state, version))) await saveProgram(state, {
+    version, at: input.at.toISOString(), by: input.by, orgYaml: loaded.text, config: loaded.config,
+    prompts: content.prompts,
+  });
+  return { content, version };
 }
 
 /** A loaded org.yaml's program and its version; prompts read next to it unless `readPrompt` says otherwise. */

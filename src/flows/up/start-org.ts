@@ -68,7 +68,12 @@ export async function startOrg(input: UpInput, hooks: UpHooks): Promise<Upped> {
   await allowKeeper(orgPaths(input.root).state);
   const mode = await chooseMode(input.tmux, hooks.warn);
   const { interrupted } = hooks;
-  const result = await upOrg(world, read.loaded, { mode, onStart, onPhase: hooks.enter, interrupted });
+  // The program's copy is saved while tmux builds the grid: its start's lines then wait on fewer writes.
+  const onPhase = (phase: UpPhase) => {
+    if (phase === "grid") read.save?.(new Date());
+    return hooks.enter(phase);
+  };
+  const result = await upOrg(world, read.loaded, { mode, onStart, onPhase, interrupted });
   hooks.recorded();
   await hooks.enter("keeper");
   await ensureKeeper(input.root, world.orgArgv, declaredSecrets(read.loaded.config));

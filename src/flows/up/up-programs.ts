@@ -5,12 +5,17 @@ import type { AbRun } from "../../domain/config-versions/ab-run-record.js";
 import type { LoadedConfig } from "../../domain/config/index.js";
 import { loadAbPrograms, removeAbRun, writeAbRun } from "../../adapters/store/ab-run.js";
 import { readOptionalRecord } from "../../adapters/store/org-record.js";
-import { readProgramContent, recordProgram, recordSideProgram } from "../../adapters/store/program-record.js";
+import {
+  readProgramContent, recordProgram, recordSideProgram, saveProgramCopy, type ProgramCopy,
+} from "../../adapters/store/program-record.js";
 import { createWorld } from "../../adapters/real-world.js";
 import { readAndLoadConfig } from "../../adapters/store/config-file.js";
 
-export type UpPrograms =
-  { loaded: LoadedConfig; record: (at: Date) => Promise<string | undefined> } | { problems: string[] };
+export type UpPrograms = {
+  loaded: LoadedConfig; record: (at: Date) => Promise<string | undefined>;
+  /** Saves what `record` will name, before the grid starts; `record` does it itself when this was not called. */
+  save?: (at: Date) => void;
+} | { problems: string[] };
 
 /**
  * org.yaml, or with `ab` both programs; `record` saves the
@@ -20,12 +25,19 @@ export async function prepareUp(root: string, ab: string | undefined, now: Date 
   if (ab !== undefined) return prepareAbUp(root, ab, now);
   const read = await readAndLoadConfig({ cwd: root, now });
   if ("problems" in read) return read;
+  const state = orgPaths(root).state;
+  const input = (at: Date) => ({ state, loaded: read.loaded, by: "org up", at, start: true });
+  let copy: Promise<ProgramCopy> | undefined;
   return {
     loaded: read.loaded,
+    save: (at) => {
+      copy ??= saveProgramCopy(input(at));
+      // Its failure is told by `record`; a grid that never stood records nothing, and then nothing is told.
+      copy.catch(() => undefined);
+    },
     record: async (at) => {
       // A plain `org up` of a stopped org: an A/B run left by a crash (no `org down`) is over.
-      await removeAbRun(orgPaths(root).state);
-      await recordProgram({ state: orgPaths(root).state, loaded: read.loaded, by: "org up", at, start: true });
+      await Promise.all([removeAbRun(state), recordProgram(input(at), copy)]);
       return undefined;
     },
   };
