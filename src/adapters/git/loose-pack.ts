@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { closeSync, constants, existsSync, fstatSync, openSync, readSync } from "node:fs";
 import { promisify } from "node:util";
 import { deflate, deflateSync, inflate, inflateSync } from "node:zlib";
+import { parseTreeEntries, splitLooseObject } from "./object-format.js";
 import { createStoreReader } from "./store-objects.js";
 
 const inflateAsync = promisify(inflate);
@@ -145,12 +146,9 @@ async function readLooseObject(top: string, hash: string, budget: Budget): Promi
   budget.bytes -= raw.length;
   if (budget.bytes < 0) throw new NotPlain();
   if (createHash("sha1").update(raw).digest("hex") !== hash) throw new NotPlain();
-  const nul = raw.indexOf(0);
-  // The header exactly as git writes it ("blob 012" is no size git reads): the store names the pack's object by its
-  // body, and a commit named otherwise here would get a ref to an object the store never holds.
-  const header = /^(commit|tree|blob) (\d+)$/.exec(raw.subarray(0, Math.max(nul, 0)).toString("latin1"));
-  if (nul < 0 || !header || header[2] !== String(raw.length - nul - 1)) throw new NotPlain();
-  return { kind: header[1] as Kind, body: raw.subarray(nul + 1) };
+  const object = splitLooseObject(raw);
+  if (!object || object.kind === "tag") throw new NotPlain();
+  return { kind: object.kind, body: object.body };
 }
 
 /**
@@ -200,19 +198,10 @@ function parseCommit(body: Buffer): { tree: string; parents: string[] } {
 function parseTree(body: Buffer, budget: Budget): TreeEntry[] {
   budget.treeBytes -= body.length;
   if (budget.treeBytes < 0) throw new NotPlain();
-  const entries: TreeEntry[] = [];
-  let at = 0;
-  while (at < body.length) {
-    const space = body.indexOf(0x20, at);
-    const nul = body.indexOf(0, space + 1);
-    if (space < 0 || nul < 0 || nul + 21 > body.length) throw new NotPlain();
-    const mode = body.subarray(at, space).toString("latin1");
-    if (mode !== TREE_MODE && mode !== GITLINK_MODE && !BLOB_MODES.has(mode)) throw new NotPlain();
-    const name = body.subarray(space + 1, nul).toString("latin1");
-    entries.push({ mode, name, hash: body.subarray(nul + 1, nul + 21).toString("hex") });
-    at = nul + 21;
-  }
-  return entries;
+  const entries = parseTreeEntries(body);
+  const plain = (mode: string) => mode === TREE_MODE || mode === GITLINK_MODE || BLOB_MODES.has(mode);
+  if (!entries || !entries.every((entry) => plain(entry.mode))) throw new NotPlain();
+  return entries.map((entry) => ({ ...entry, name: entry.name.toString("latin1") }));
 }
 
 /** A version 2 pack of `objects`, whole, each deflated without compression (the other side inflates it at once). */

@@ -2,8 +2,8 @@ import { createHash } from "node:crypto";
 import { closeSync, fstatSync, openSync, readFileSync, readSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { inflateSync } from "node:zlib";
+import { splitLooseObject, type ObjectKind } from "./object-format.js";
 
-export type ObjectKind = "commit" | "tree" | "blob" | "tag";
 export interface StoreObject { kind: ObjectKind; body: Buffer }
 
 const SHA1 = /^[0-9a-f]{40}$/;
@@ -55,10 +55,8 @@ function readLoose(file: string, hash: string): StoreObject | undefined {
     return undefined;
   }
   const raw = inflateSync(compressed, { maxOutputLength: MAX_BYTES + 64 });
-  const nul = raw.indexOf(0);
-  const header = /^(commit|tree|blob|tag) (\d+)$/.exec(raw.subarray(0, Math.max(nul, 0)).toString("latin1"));
-  if (nul < 0 || !header || Number(header[2]) !== raw.length - nul - 1) return undefined;
-  return checked(hash, { kind: header[1] as ObjectKind, body: raw.subarray(nul + 1) });
+  const object = splitLooseObject(raw);
+  return object && checked(hash, object);
 }
 
 function checked(hash: string, object: StoreObject): StoreObject | undefined {

@@ -1,4 +1,5 @@
 import type { ChangedPath } from "../../domain/experiments/path-rules.js";
+import { parseTreeEntries } from "./object-format.js";
 import type { StoreObject } from "./store-objects.js";
 
 const TREE = "40000";
@@ -83,17 +84,7 @@ function treeOf(read: Read, budget: Budget, commit: string): string {
 // A tree's entries by name: `<mode> <name>\0<20 bytes>` each.
 function readTree(read: Read, budget: Budget, hash: string): Map<string, Entry & { name: Buffer }> {
   const body = readObject(read, budget, hash, "tree");
-  const entries = new Map<string, Entry & { name: Buffer }>();
-  let at = 0;
-  while (at < body.length) {
-    const space = body.indexOf(0x20, at);
-    const nul = body.indexOf(0, space + 1);
-    if (space < 0 || nul < 0 || nul + 21 > body.length) throw new Unreadable();
-    const mode = body.subarray(at, space).toString("latin1");
-    if (!MODES.has(mode)) throw new Unreadable();
-    const name = body.subarray(space + 1, nul);
-    entries.set(name.toString("latin1"), { mode, name, hash: body.subarray(nul + 1, nul + 21).toString("hex") });
-    at = nul + 21;
-  }
-  return entries;
+  const entries = parseTreeEntries(body);
+  if (!entries || !entries.every((entry) => MODES.has(entry.mode))) throw new Unreadable();
+  return new Map(entries.map((entry) => [entry.name.toString("latin1"), entry]));
 }

@@ -38,7 +38,8 @@ else
   cat "$r.out" 9>&- & out=$!
   : > "$r.ready"
   # Not taken in time: the watchdog opens the FIFOs itself, so both readers see their end (read-write: never waits
-  # for a reader), its message through .err. Ended once the output is read, it removes the request's files (the shim forks no more).
+  # for a reader), its message through .err. Ended once the output is read, it removes the request's files (the shim
+  # forks no more).
   # It holds none of our outputs: a TERM sent before it has replaced the shim's trap is lost (a quick command on a busy
   # machine), and it sleeps on; then it removes the files itself once the shim is gone.
   ( trap 'kill $s 2>/dev/null; exec rm -f "$r".*' TERM; sleep ${TAKE_TIMEOUT_S} & s=$!; wait $s
