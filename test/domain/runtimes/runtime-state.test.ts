@@ -147,7 +147,7 @@ describe("first-start answers in the agent's config folder", () => {
   });
 
   test("gemini with GEMINI_API_KEY passed: the key selected in its settings over the "
-    + "seeded ones, no self-update", async () => {
+    + "seeded ones, no self-update, its shell tool on pipes", async () => {
     const spec = specFor({ preset: "gemini", pass_env: ["GEMINI_API_KEY"] });
     writeFiles(join(dir, "user"), {
       ".gemini/settings.json": JSON.stringify({ ui: { theme: "ANSI" }, general: { vimMode: true } }),
@@ -156,6 +156,7 @@ describe("first-start answers in the agent's config folder", () => {
     expect(readJson(join(spec.runtime!.home, ".gemini/settings.json"))).toEqual({
       ui: { theme: "ANSI" },
       general: { vimMode: true, enableAutoUpdate: false },
+      tools: { shell: { enableInteractiveShell: false } },
       security: { auth: { selectedType: "gemini-api-key" } },
     });
     expect(allText(spec.runtime!.home)).not.toContain("gemini-key");
@@ -172,6 +173,7 @@ describe("first-start answers in the agent's config folder", () => {
     await prepare(spec, { GEMINI_API_KEY: "not-passed" });
     expect(readJson(join(spec.runtime!.home, ".gemini/settings.json"))).toEqual({
       general: { enableAutoUpdate: false },
+      tools: { shell: { enableInteractiveShell: false } },
     });
     const commented = specFor({ preset: "gemini", pass_env: ["GEMINI_API_KEY"] });
     removeDir(commented.runtime!.home);
