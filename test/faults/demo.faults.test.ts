@@ -191,7 +191,10 @@ describe("faults on the demo org: nothing is lost", () => {
     // they name the disk and the running daemon, never "not running".
     await pollUntil(
       () =>
-        /no space left on the disk mounted at .* free\): the org's daemon \(pid \d+\) is running but cannot write its heartbeat/.test(
+        new RegExp(
+          /no space left on the disk mounted at .* free\): the org's daemon \(pid \d+\) is running but cannot /.source +
+          /write its heartbeat/.source,
+        ).test(
           readAgentPanes(org!),
         ),
       { what: "a submit naming the full disk under a running daemon", timeoutMs: 90_000 },
