@@ -7,9 +7,12 @@ cd "$(dirname "$0")/.."
 for_what="${1:-test}"
 
 # Node first: nothing else runs without it, and apt's Node is too old on Debian 12.
-node_ok=$(node -e 'const [a, b] = process.versions.node.split(".").map(Number); console.log(a > 20 || (a === 20 && b >= 19) ? "yes" : process.versions.node)' 2>/dev/null || echo "none")
+node_ok=$(node -e '
+  const [a, b] = process.versions.node.split(".").map(Number);
+  console.log(a > 20 || (a === 20 && b >= 19) ? "yes" : process.versions.node)' 2>/dev/null || echo "none")
 if [ "$node_ok" != "yes" ]; then
-  echo "setup: Node >= 20.19 is needed (found: $node_ok) — install it from https://nodejs.org or with nvm: nvm install 20" >&2
+  echo "setup: Node >= 20.19 is needed (found: $node_ok) —" \
+    "install it from https://nodejs.org or with nvm: nvm install 20" >&2
   exit 1
 fi
 
@@ -24,7 +27,8 @@ if [ "$for_what" = test ]; then
   need tmux tmux "the grid's tests run real tmux servers"
   need chromium chromium "test/cli/commands/report-chromium.e2e.test.ts opens org report's page in headless Chromium"
   need python python-is-python3 "the template tests run train.py with python"
-  need bwrap bubblewrap "agents run in a bubblewrap sandbox by default; test/domain/sandbox/sandbox.e2e.test.ts checks what it lets them write"
+  sandbox_test=test/domain/sandbox/sandbox.e2e.test.ts
+  need bwrap bubblewrap "agents run in a bubblewrap sandbox by default; $sandbox_test checks what it lets them write"
 fi
 # The demo's agents run sandboxed too, where Linux has bubblewrap: installed when it can be, else the demo says why not.
 want_bwrap=no
@@ -44,7 +48,8 @@ if [ $want_bwrap = yes ]; then
   if [ $can_apt = yes ]; then
     packages+=(bubblewrap)
   else
-    echo "setup: bwrap (bubblewrap) is missing, so the demo's agents run WITHOUT a sandbox — install it to sandbox them: sudo apt-get install -y bubblewrap (dnf install bubblewrap)" >&2
+    echo "setup: bwrap (bubblewrap) is missing, so the demo's agents run WITHOUT a sandbox —" \
+      "install it to sandbox them: sudo apt-get install -y bubblewrap (dnf install bubblewrap)" >&2
   fi
 fi
 
@@ -66,7 +71,8 @@ fi
 
 # npm's own rule: the installed tree is current while its hidden lockfile is newer than package-lock.json.
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  # node-pty compiles against Node's headers: those next to node when present (Debian's nodejs has them), else node-gyp downloads them.
+  # node-pty compiles against Node's headers: those next to node when present (Debian's nodejs has them), else
+  # node-gyp downloads them.
   prefix=$(dirname "$(dirname "$(node -p process.execPath)")")
   [ -f "$prefix/include/node/node.h" ] && export npm_config_nodedir="${npm_config_nodedir:-$prefix}"
   npm ci --no-audit --no-fund

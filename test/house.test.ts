@@ -3,6 +3,7 @@ import { basename, dirname, join, relative, resolve } from "node:path";
 import { describe, expect, test } from "vitest";
 import { PACKAGE_ROOT } from "./helpers/org-cli.js";
 import { readSources, sourceFiles, SRC } from "./helpers/source-tree.js";
+import { git } from "./helpers/temp-repo.js";
 
 // cli → ui → daemon → flows → adapters → domain → roles: each folder may import its own and those after it.
 const LAYERS = ["cli", "ui", "daemon", "flows", "adapters", "domain", "roles"];
@@ -30,6 +31,9 @@ const FLOWS: Record<string, string> = {
 // The CLI modules that still reach an adapter themselves; every other one asks a flow (none may join the list).
 const CLI_ADAPTER_USERS = ["cli/outbox-worker.ts"];
 const RELATIVE_IMPORT = /(?:from|import)\s*\(?\s*"(\.{1,2}\/[^"]+)"/g;
+const MAX_COLUMNS = 120;
+// Recorded from the real CLIs and kept as written, for the parsers' tests.
+const VERBATIM = ["test/fixtures/transcripts/", "test/fixtures/judge-output/"];
 
 /** Every relative import of src as [importer, imported], both relative to src. */
 function imports(): [string, string][] {
@@ -54,6 +58,22 @@ function findCycles(edges: [string, string][]): string[] {
   };
   for (const file of [...next.keys()].sort()) walk(file, []);
   return cycles;
+}
+
+/** Every tracked text file under src, test, bench and scripts, TS and shell alike, as [path, text]: not binary. */
+function trackedTexts(): [string, string][] {
+  const paths = git(PACKAGE_ROOT, ["ls-files", "-z", "--", "src", "test", "bench", "scripts"]).split("\0");
+  return paths.filter((path) => path && !VERBATIM.some((dir) => path.startsWith(dir)))
+    .map((path): [string, string] => [path, readFileSync(join(PACKAGE_ROOT, path), "utf8")])
+    .filter(([, text]) => !text.includes("\0"));
+}
+
+/** Each line over MAX_COLUMNS characters (code points: "—" is one) as `path:line (length)`. */
+function findLongLines(files: [string, string][]): string[] {
+  return files.flatMap(([path, text]) => text.split("\n").flatMap((line, at) => {
+    const length = [...line].length;
+    return length > MAX_COLUMNS ? [`${path}:${at + 1} (${length})`] : [];
+  }));
 }
 
 function layerBreaks(edges: [string, string][]): string[] {
@@ -171,6 +191,15 @@ describe("the house", () => {
     const text = sourceFiles(SRC).map((file) => readFileSync(file, "utf8")).join("\n");
     const isImported = (name: string) => text.includes(`"${name}"`) || text.includes(`"${name}/`);
     expect(Object.keys(dependencies).filter((name) => !isImported(name))).toEqual([]);
+  });
+
+  test("no line of a tracked text file in src, test, bench or scripts is over 120 characters", () => {
+    expect(findLongLines(trackedTexts())).toEqual([]);
+  });
+
+  test("a long line is found by file and line, characters counted, not bytes", () => {
+    const files: [string, string][] = [["a.sh", `ok\n${"x".repeat(121)}\n`], ["b.ts", `${"—".repeat(120)}\n`]];
+    expect(findLongLines(files)).toEqual(["a.sh:2 (121)"]);
   });
 
   test("every source folder is one of the layers", () => {

@@ -48,7 +48,12 @@ describe("the autoresearch template", () => {
     expect(scriptSection(script("researcher-1"), "where")).toBe(`${branch("researcher-1")}\ngpu 0\n`);
     expect(scriptSection(script("researcher-2"), "where")).toBe(`${branch("researcher-2")}\ngpu 1\n`);
     expect(readFileSync(join(state, "agents/researcher-2/prompt.md"), "utf8")).toMatch(
-      /^<!-- rendered by org for researcher-2; [^\n]* -->\n# You are researcher-2, a researcher in the org "autoresearch"\n\nYou work alone in your own git worktree \(\S+\/worktrees\/researcher-2\) on branch `org\/autoresearch\/researcher-2`, with GPU 1\./,
+      new RegExp(
+        /^<!-- rendered by org for researcher-2; [^\n]* -->\n/.source +
+        /# You are researcher-2, a researcher in the org "autoresearch"\n\n/.source +
+        /You work alone in your own git worktree \(\S+\/worktrees\/researcher-2\) /.source +
+        /on branch `org\/autoresearch\/researcher-2`, with GPU 1\./.source,
+      ),
     );
   });
 

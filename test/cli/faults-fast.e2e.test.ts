@@ -119,7 +119,10 @@ describe("faults, the fast subset: nothing is lost", () => {
     await pollUntil(() => !isRunning(daemon), { what: "the daemon gone" });
     expect(downAndFindProblems(org.dir)).toEqual([]);
     expect(readFileSync(join(org.dir, "state/log.md"), "utf8")).toMatch(
-      /ended, left by a killed daemon: verify run .*-researcher-1-baseline in cpu0 \(pid \d+ and its process group, left by daemon \d+\)/,
+      new RegExp(
+        /ended, left by a killed daemon: verify run .*-researcher-1-baseline in cpu0 \(pid \d+ and its /.source +
+        /process group, left by daemon \d+\)/.source,
+      ),
     );
   }, 60_000);
 });

@@ -53,7 +53,10 @@ describe("the pipeline's contract protocol", () => {
       /^sprint 1's contract is agreed \(15 assertions, sha256:[0-9a-f]{16}\): the generator may submit\nexit 0\n$/,
     );
     expect(section(script("evaluator-1"), "review")).toMatch(
-      /^sprint 1 done: 15\/15 assertions pass and the verifier kept [0-9a-f]{7} — the review is state\/contracts\/sprint-1.review.md; /,
+      new RegExp(
+        /^sprint 1 done: 15\/15 assertions pass and the verifier kept [0-9a-f]{7} /.source +
+        /— the review is state\/contracts\/sprint-1.review.md; /.source,
+      ),
     );
     // The refused submits committed nothing: the branch holds the one accepted commit.
     const { dir, name } = shared.org;

@@ -189,11 +189,12 @@ describe("faults on the demo org: nothing is lost", () => {
     expect(`${status.stdout}${status.stderr}`).not.toMatch(/not running/);
     // The agents' own `org submit`s meet it once the heartbeat is stale:
     // they name the disk and the running daemon, never "not running".
+    const heartbeatRefused = new RegExp(
+      /no space left on the disk mounted at .* free\): the org's daemon \(pid \d+\) is running but cannot /.source +
+      /write its heartbeat/.source,
+    );
     await pollUntil(
-      () =>
-        /no space left on the disk mounted at .* free\): the org's daemon \(pid \d+\) is running but cannot write its heartbeat/.test(
-          readAgentPanes(org!),
-        ),
+      () => heartbeatRefused.test(readAgentPanes(org!)),
       { what: "a submit naming the full disk under a running daemon", timeoutMs: 90_000 },
     );
     expect(readAgentPanes(org)).not.toMatch(/not running|went down/);

@@ -66,7 +66,10 @@ describe.each(IDENTITIES)("an agent's capabilities and the host, as $name", (who
       ),
       // Its own pid namespace hides the server's pid; were it seen, its root would still be out of reach.
       "tmux via /proc/<pid>/root": expect.stringMatching(
-        /^error connecting to .*\/proc\/\d+\/root\/tmp\/tmux-\*\/org-\* .* \/ ls: cannot access '\/proc\/\d+\/root\/tmp\/': (Permission denied|No such file or directory)$/,
+        new RegExp(
+          /^error connecting to .*\/proc\/\d+\/root\/tmp\/tmux-\*\/org-\* .* /.source +
+          /\/ ls: cannot access '\/proc\/\d+\/root\/tmp\/': (Permission denied|No such file or directory)$/.source,
+        ),
       ),
       "write home .bashrc": readOnly,
       "write home .gitconfig": readOnly,

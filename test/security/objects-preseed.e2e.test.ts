@@ -17,7 +17,11 @@ describe.each(IDENTITIES)("a pre-seeded blob as $name", (who) => {
     expect(attacked.log[0]).toMatch(/^preseeded [0-9a-f]{40}: 0\.5$/);
     const submit = attacked.log.find((line) => line.startsWith("submit: "))!;
     expect(submit).toMatch(
-      /reject: [0-9a-f]{7} could not be taken into the verifier's own object store: .*did not receive expected object [0-9a-f]{40}.* — an object in the repo's shared store is missing or does not match its name/,
+      new RegExp(
+        /reject: [0-9a-f]{7} could not be taken into the verifier's own object store: .*did not receive /.source +
+        /expected object [0-9a-f]{40}.* — an object in the repo's shared store is missing or does not match /.source +
+        /its name/.source,
+      ),
     );
     expect(attacked.rows.map((row) => [row[1], row[3], row[4]])).toEqual([
       ["1.000000", "keep", "baseline"],

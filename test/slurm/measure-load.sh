@@ -16,7 +16,8 @@ ms() { date +%s%3N; }
 log() { echo "measure: $*" >&2; }
 
 # The shared cluster first: munged is then its, and stopping this one leaves it running for the others.
-env -u ORG_SLURM_DIR -u ORG_SLURM_NODES -u ORG_SLURM_CTLD_PORT -u ORG_SLURM_NODE_PORT bash "$root/test/slurm/start.sh" >/dev/null
+env -u ORG_SLURM_DIR -u ORG_SLURM_NODES -u ORG_SLURM_CTLD_PORT -u ORG_SLURM_NODE_PORT \
+  bash "$root/test/slurm/start.sh" >/dev/null
 export ORG_SLURM_DIR=/var/lib/org-slurm-load ORG_SLURM_NODES="$nodes" ORG_SLURM_CTLD_PORT=6837 ORG_SLURM_NODE_PORT=17201
 eval "$(bash "$root/test/slurm/start.sh")"
 dir=$(mktemp -d /tmp/org-load-XXXXXX)
@@ -30,11 +31,16 @@ trap cleanup EXIT
 count_running() { squeue -h -t R -o %i | wc -l; }
 wait_running() { # wait_running N: until N jobs run (at most 300 s)
   local deadline=$(( $(date +%s) + 300 ))
-  until [ "$(count_running)" -ge "$1" ]; do [ "$(date +%s)" -lt "$deadline" ] || { log "only $(count_running) of $1 running"; exit 1; }; sleep 0.2; done
+  until [ "$(count_running)" -ge "$1" ]; do
+    [ "$(date +%s)" -lt "$deadline" ] || { log "only $(count_running) of $1 running"; exit 1; }
+    sleep 0.2
+  done
 }
 
 t0=$(ms)
-for ((i = 1; i <= agents; i++)); do sbatch --parsable -J bare -o /dev/null --gres=gpu:1 -t 10 --wrap 'exec sleep infinity' >/dev/null; done
+for ((i = 1; i <= agents; i++)); do
+  sbatch --parsable -J bare -o /dev/null --gres=gpu:1 -t 10 --wrap 'exec sleep infinity' >/dev/null
+done
 t1=$(ms)
 wait_running "$running"
 t2=$(ms)
@@ -70,5 +76,6 @@ stats=$(sdiag)
 # Every RPC the controller served, by message type, less sdiag's own (REQUEST_STATS_INFO).
 total=$(awk '/by message type/ {on = 1; next} /by user/ {on = 0} on && /count:/ && !/REQUEST_STATS_INFO/ {
   for (i = 1; i <= NF; i++) if ($i ~ /^count:/) { sub("count:", "", $i); n += $i } } END { print n + 0 }' <<<"$stats")
-log "at rest for $seconds s: $total RPCs ($(awk -v n="$total" -v s="$seconds" 'BEGIN { printf "%.2f", n / s }') per second)"
+rate=$(awk -v n="$total" -v s="$seconds" 'BEGIN { printf "%.2f", n / s }')
+log "at rest for $seconds s: $total RPCs ($rate per second)"
 awk '/by message type/ {on = 1; next} /by user/ {on = 0} on && /count:/' <<<"$stats" >&2

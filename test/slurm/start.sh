@@ -4,7 +4,8 @@
 # Idempotent: installs only missing packages, rewrites config only when it changed, starts only daemons
 # that are not running, and records the pids it started so stop.sh stops exactly those.
 # Env: ORG_SLURM_DIR (state, default /var/lib/org-slurm), ORG_SLURM_NODES (default 4), ORG_SLURM_GPUS (fake GPUs
-# per node, default 4), ORG_SLURM_CTLD_PORT (default 6817), ORG_SLURM_NODE_PORT (node1's; nodeK's is +K-1, default 17001).
+# per node, default 4), ORG_SLURM_CTLD_PORT (default 6817), ORG_SLURM_NODE_PORT (node1's; nodeK's is +K-1, default
+# 17001).
 # Partitions: gpu (every node, the default) and nodeK (that node alone, for tests that count one node's GPUs).
 # Prints `export SLURM_CONF=...` last: clients need it to find this cluster.
 set -euo pipefail
@@ -22,7 +23,8 @@ elapsed() { echo "$(( ($(date +%s%N) - started_at) / 1000000 )) ms"; }
 [ "$(id -u)" = 0 ] || { log "must run as root (it installs packages and starts daemons)"; exit 1; }
 [[ "$gpus" =~ ^[1-9][0-9]?$ ]] || { log "ORG_SLURM_GPUS must be 1-99, got $gpus"; exit 1; }
 [[ "$nodes" =~ ^[1-9][0-9]?$ ]] || { log "ORG_SLURM_NODES must be 1-99, got $nodes"; exit 1; }
-[[ "$ctld_port$node_port" =~ ^[1-9][0-9]{3,4}[1-9][0-9]{3,4}$ ]] || { log "ORG_SLURM_CTLD_PORT and ORG_SLURM_NODE_PORT must be port numbers"; exit 1; }
+[[ "$ctld_port$node_port" =~ ^[1-9][0-9]{3,4}[1-9][0-9]{3,4}$ ]] \
+  || { log "ORG_SLURM_CTLD_PORT and ORG_SLURM_NODE_PORT must be port numbers"; exit 1; }
 node_names=()
 for ((k = 1; k <= nodes; k++)); do node_names+=("node$k"); done
 all_nodes="node[1-$nodes]"
@@ -43,7 +45,9 @@ if [ ${#missing[@]} -gt 0 ]; then
   if [ ! -e /usr/sbin/policy-rc.d ]; then
     printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d && chmod +x /usr/sbin/policy-rc.d && made_policy=1
   fi
-  install() { DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null; }
+  install() {
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  }
   install || { apt-get update -qq && install; }
   [ -n "$made_policy" ] && rm -f /usr/sbin/policy-rc.d
   log "installed in $(elapsed)"
@@ -90,7 +94,8 @@ AccountingStorageType=accounting_storage/none
 EOF
 {
   for ((k = 1; k <= nodes; k++)); do
-    echo "NodeName=node$k NodeHostname=$host NodeAddr=127.0.0.1 Port=$((node_port + k - 1)) CPUs=$((gpus * 2)) RealMemory=8000 Gres=gpu:$gpus State=UNKNOWN"
+    echo "NodeName=node$k NodeHostname=$host NodeAddr=127.0.0.1 Port=$((node_port + k - 1))" \
+      "CPUs=$((gpus * 2)) RealMemory=8000 Gres=gpu:$gpus State=UNKNOWN"
   done
   # LLN: each job goes to the least loaded node, so a few jobs already spread over every node (Slurm packs by default).
   echo "PartitionName=gpu Nodes=$all_nodes Default=YES LLN=YES MaxTime=INFINITE State=UP"
@@ -103,16 +108,27 @@ EOF
 
 changed=""
 for f in slurm.conf gres.conf; do
-  if cmp -s "$dir/etc/$f.new" "$dir/etc/$f"; then rm "$dir/etc/$f.new"; else mv "$dir/etc/$f.new" "$dir/etc/$f"; changed=1; fi
+  if cmp -s "$dir/etc/$f.new" "$dir/etc/$f"; then
+    rm "$dir/etc/$f.new"
+  else
+    mv "$dir/etc/$f.new" "$dir/etc/$f"; changed=1
+  fi
 done
 export SLURM_CONF="$dir/etc/slurm.conf"
 
 # pid of a live process named $2 whose pid is in file $1, or nothing.
-live() { local pid; pid=$(cat "$1" 2>/dev/null) || return 1; [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = "$2" ] && echo "$pid"; }
+live() {
+  local pid
+  pid=$(cat "$1" 2>/dev/null) || return 1
+  [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = "$2" ] && echo "$pid"
+}
 # Daemons write their pid file after forking: wait for it, then record the pid as ours.
 record() {
   local i pid
-  for i in $(seq 50); do pid=$(live "$1" "$2") && { echo "$pid $2" >>"$dir/run/ours"; started=1; return; }; sleep 0.1; done
+  for i in $(seq 50); do
+    pid=$(live "$1" "$2") && { echo "$pid $2" >>"$dir/run/ours"; started=1; return; }
+    sleep 0.1
+  done
   log "$2 did not start; see $dir/log"; exit 1
 }
 touch "$dir/run/ours"
@@ -124,7 +140,10 @@ if [ -n "$changed" ] && [ -s "$dir/run/ours" ]; then
   bash "$(dirname "$0")/stop.sh"
 fi
 
-[ -s /etc/munge/munge.key ] || { mungekey --create >/dev/null 2>&1 || /usr/sbin/create-munge-key -f >/dev/null; chown munge:munge /etc/munge/munge.key; }
+[ -s /etc/munge/munge.key ] || {
+  mungekey --create >/dev/null 2>&1 || /usr/sbin/create-munge-key -f >/dev/null
+  chown munge:munge /etc/munge/munge.key
+}
 if ! munge -n 2>/dev/null | unmunge >/dev/null 2>&1; then
   runuser -u munge -- /usr/sbin/munged 9>&-
   record /run/munge/munged.pid munged
@@ -146,7 +165,9 @@ until [ "$(sinfo -h -N -p gpu -o '%N %T' 2>/dev/null | grep -cE ' (idle|mixed|al
   states=$(sinfo -h -N -p gpu -o '%N %T' 2>/dev/null || true)
   # A node drained by an earlier run (or down after a restart, or taken down by a test) comes back on resume.
   while read -r node state; do
-    case "$state" in drain*|down*|*drain|*down) scontrol update NodeName="$node" State=RESUME 2>/dev/null || true ;; esac
+    case "$state" in
+      drain*|down*|*drain|*down) scontrol update NodeName="$node" State=RESUME 2>/dev/null || true ;;
+    esac
   done <<<"$states"
   [ "$(date +%s)" -lt "$deadline" ] || { log "nodes not idle after 50 s: $(echo $states); see $dir/log"; exit 1; }
   sleep 0.1

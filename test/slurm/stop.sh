@@ -11,7 +11,9 @@ if [ -f "$ours" ]; then
   export SLURM_CONF="$dir/etc/slurm.conf"
   # Jobs first, so slurmd does not keep orphaned steps; only while our controller answers.
   if grep -q ' slurmctld$' "$ours"; then
-    for partition in $(timeout 5 sinfo -h -o '%R' 2>/dev/null); do timeout 5 scancel --full --quiet -p "$partition" 2>/dev/null || true; done
+    for partition in $(timeout 5 sinfo -h -o '%R' 2>/dev/null); do
+      timeout 5 scancel --full --quiet -p "$partition" 2>/dev/null || true
+    done
   fi
   pids=()
   while read -r pid comm; do

@@ -20,13 +20,18 @@ ${FILE_OPTION}
 printf '%s\\0' "$@" > "$r.argv" && pwd -P > "$r.cwd" && printf '%s' "$ORG_AGENT" > "$r.agent" || exit 70
 out= err= dog=
 trap ': > "$r.cancel"; kill $out $err 2>/dev/null; exit 130' INT TERM HUP
-gone() { echo "org: the org's daemon did not take this command within ${TAKE_TIMEOUT_S} s: it runs org's commands for sandboxed agents — check it with \\\`org status\\\`" >&2; }
+gone() {
+  echo "org: the org's daemon did not take this command within ${TAKE_TIMEOUT_S} s:" \\
+    "it runs org's commands for sandboxed agents — check it with \\\`org status\\\`" >&2
+}
 if [ -n "$ORG_OUTBOX_POLL" ]; then
   : > "$r.ready"
   n=0
   while [ ! -e "$r.status" ]; do
     sleep 0.2; n=$((n + 1))
-    if [ $n -ge $((${TAKE_TIMEOUT_S} * 5)) ] && [ ! -e "$r.taken" ]; then : > "$r.cancel"; gone; rm -f "$r".*; exit 70; fi
+    if [ $n -ge $((${TAKE_TIMEOUT_S} * 5)) ] && [ ! -e "$r.taken" ]; then
+      : > "$r.cancel"; gone; rm -f "$r".*; exit 70
+    fi
   done
   cat "$r.out" 2>/dev/null; cat "$r.err" >&2 2>/dev/null
 else
@@ -52,7 +57,8 @@ status=; [ -e "$r.status" ] && read -r status < "$r.status"
 taken=no; [ -e "$r.taken" ] && taken=yes
 if ! kill $dog 2>/dev/null; then rm -f "$r".* & fi
 [ -n "$status" ] && exit "$status"
-[ $taken = yes ] && echo "org: the command ended without an exit status (the daemon stopped?) — see \\\`org status\\\`" >&2
+[ $taken = yes ] && echo "org: the command ended without an exit status (the daemon stopped?)" \\
+  "— see \\\`org status\\\`" >&2
 exit 70
 `;
 }

@@ -76,7 +76,10 @@ describe("org claim and org claims", () => {
     ]);
     const list = await inOrg(["claims"], person());
     expect(list.stdout).toMatch(
-      /^1 open claim, oldest first:\n#1 researcher-1 · \d+[sm] ago · open · warmup 10% then cosine\n\nclose yours when you move on: org claim --done <id> \(or --drop <id>\)\n$/,
+      new RegExp(
+        /^1 open claim, oldest first:\n#1 researcher-1 · \d+[sm] ago · open · warmup 10% then cosine\n\n/.source +
+        /close yours when you move on: org claim --done <id> \(or --drop <id>\)\n$/.source,
+      ),
     );
     const json = JSON.parse((await inOrg(["claims", "--json"], person())).stdout) as { claims: unknown[] };
     expect(json.claims).toEqual([
@@ -208,7 +211,10 @@ describe("org claim and org claims", () => {
       new RegExp(`\\n- #1 researcher-1 \\S+ closed ${judged.replace(/\.\d+Z$/, "Z")} keep 1234567: lr 0\\.02\\n`),
     );
     expect((await inOrg(["claims", "--all"], person())).stdout).toMatch(
-      /^2 claims \(1 open\), oldest first:\n#1 researcher-1 · \d+m ago · keep 1234567 · lr 0\.02\n#2 researcher-2 · \d+m ago · open · lr 0\.04\n/,
+      new RegExp(
+        /^2 claims \(1 open\), oldest first:\n#1 researcher-1 · \d+m ago · keep 1234567 · lr 0\.02\n/.source +
+        /#2 researcher-2 · \d+m ago · open · lr 0\.04\n/.source,
+      ),
     );
   });
 

@@ -100,7 +100,10 @@ describe("org contract, org review and org task", () => {
     write("contract.md", `# Sprint 1\n\n${checklist(15)}\n`);
     expect(as("generator-1", "contract", "draft", "-f", "contract.md").code).toBe(0);
     expect(as("generator-1", "contract", "sign").stdout).toMatch(
-      /^generator-1 signed sprint 1's contract \(sha256:[0-9a-f]{16}\); it is agreed once the other party signs it too: state\/contracts\/sprint-1.md\n$/,
+      new RegExp(
+        /^generator-1 signed sprint 1's contract \(sha256:[0-9a-f]{16}\); it is agreed once the other party /.source +
+        /signs it too: state\/contracts\/sprint-1.md\n$/.source,
+      ),
     );
     expect(as("generator-1", "contract", "status").stdout).toMatch(
       /^sprint 1: not agreed — the evaluator has not signed it; /,
@@ -143,7 +146,10 @@ describe("org contract, org review and org task", () => {
           "generator since the contract was agreed — the review is state/contracts/sprint-1.review.md\n",
     });
     expect(readFileSync(join(state, "contracts", "sprint-1.review.md"), "utf8")).toMatch(
-      /^---\nsprint: 1\nby: evaluator-1\ntime: \S+\npassed: "15\/15"\nverdict: open\n---\n\n- \[x\] assertion 1 holds\n/,
+      new RegExp(
+        /^---\nsprint: 1\nby: evaluator-1\ntime: \S+\npassed: "15\/15"\nverdict: open\n---\n\n/.source +
+        /- \[x\] assertion 1 holds\n/.source,
+      ),
     );
   });
 
@@ -175,7 +181,10 @@ describe("org contract, org review and org task", () => {
         "org contract draft -f contract.md\n",
     );
     expect(readFileSync(join(state, "log.md"), "utf8")).toMatch(
-      /## \[[^\]]+\] sprint \| sprint 1 done\nsprint 1 done: 15\/15 assertions pass and the verifier kept 1a2b3c4 \(state\/contracts\/sprint-1.review.md\)\n\n$/,
+      new RegExp(
+        /## \[[^\]]+\] sprint \| sprint 1 done\nsprint 1 done: 15\/15 assertions pass and the verifier kept /.source +
+        /1a2b3c4 \(state\/contracts\/sprint-1.review.md\)\n\n$/.source,
+      ),
     );
     expect(readFileSync(contractFile(), "utf8")).toMatch(/\nstatus: done\n[^]*\ndone_commit: 1a2b3c4\n/);
     expect(as("planner-1", "contract", "status").stdout.split("\n")[0]).toBe(

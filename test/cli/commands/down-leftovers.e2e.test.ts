@@ -42,7 +42,11 @@ describe("org down without a readable org.json; Ctrl-C at any moment of up", () 
       if (damage === "half-written")
         expect(down.stdout).toContain(`removed the unreadable ${orgFile}; \`org up\` starts afresh\n`);
       expect(down.stdout).toMatch(
-        /: stopped the org by its own socket and records — 2 process groups and the tmux server org-\S+(, the keeper)?$/m,
+        new RegExp(
+          /: stopped the org by its own socket and records — 2 process groups and the tmux server /.source +
+          /org-\S+(, the keeper)?$/.source,
+          "m",
+        ),
       );
       await expectNothingLeft(dir, socket);
       // Without org.json, which worktrees are the org's is unknown: every one stays.

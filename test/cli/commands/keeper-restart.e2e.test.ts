@@ -58,7 +58,12 @@ describe("the daemon's keeper backs off", () => {
     const third = await awaitDaemon(state, second);
     expect(Date.now()).toBeGreaterThanOrEqual(Date.parse(waiting));
     expect(readFileSync(join(state, "log.md"), "utf8")).toMatch(
-      /^## \[[\d-]+\] keeper \| restarted the daemon \(signal SIGKILL\), 2 times since org up\nit ran [\d.]+s \(signal SIGKILL\); 2 daemons in a row died within 30s, so the next starts in 2s; agents kept running$/m,
+      new RegExp(
+        /^## \[[\d-]+\] keeper \| restarted the daemon \(signal SIGKILL\), 2 times since org up\n/.source +
+        /it ran [\d.]+s \(signal SIGKILL\); 2 daemons in a row died within 30s, so the next starts in 2s; /.source +
+        /agents kept running$/.source,
+        "m",
+      ),
     );
     expect(readJson<{ waitingUntil?: string; quickDeaths: number }>(join(state, "keeper.json"))).toMatchObject({
       quickDeaths: 2,

@@ -28,7 +28,11 @@ describe.each([["tmux", []], ["pty", ["--no-tmux"]]] as const)("the daemon's kee
     const next = await awaitDaemon(state, daemon);
     expect(environOf(next)).toContain("ORG_KEEPER_TEST_TOKEN=tok-123");
     expect(readFileSync(join(state, "log.md"), "utf8")).toMatch(
-      /^## \[[\d-]+\] keeper \| restarted the daemon \(signal SIGKILL\), 1 time since org up\nit ran [\d.]+s \(signal SIGKILL\); agents kept running$/m,
+      new RegExp(
+        /^## \[[\d-]+\] keeper \| restarted the daemon \(signal SIGKILL\), 1 time since org up\n/.source +
+        /it ran [\d.]+s \(signal SIGKILL\); agents kept running$/.source,
+        "m",
+      ),
     );
     expect(runOrg(["status"], { cwd: org.dir }).stdout).toMatch(
       new RegExp(

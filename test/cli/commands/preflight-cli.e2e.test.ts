@@ -142,7 +142,10 @@ describe("org validate --run: the verify command once on the base", () => {
     const result = await validateRun(org.dir);
     expect(result.code).toBe(1);
     expect(result.err[0]).toMatch(
-      /^org\.yaml:8:12: the verify command was killed at verify\.timeout \(1s\) after \d+\.\d s on the base — the verifier records such a base as a crash and judges nothing: make it run \(output below\)$/,
+      new RegExp(
+        /^org\.yaml:8:12: the verify command was killed at verify\.timeout \(1s\) after \d+\.\d s on the base /.source +
+        /— the verifier records such a base as a crash and judges nothing: make it run \(output below\)$/.source,
+      ),
     );
     expect(result.err.slice(1)).toEqual(["last lines of the run's output:", "  | starting"]);
     expect(git(org.dir, ["status", "--porcelain"])).toBe("");

@@ -119,20 +119,32 @@ describe("a meta role reprograms the org", () => {
       what: "researcher-2 running",
     });
     expect(log()).toMatch(
-      /^## \[\d{4}-\d\d-\d\d\] reload \| 3 actions: ~researcher-1 \+researcher-2 \(meta edit by meta-1\)\n~ restart researcher-1 \(prompt changed\)\n/m,
+      new RegExp(
+        /^## \[\d{4}-\d\d-\d\d\] reload \| 3 actions: ~researcher-1 \+researcher-2 \(meta edit by meta-1\)\n/.source +
+        /~ restart researcher-1 \(prompt changed\)\n/.source,
+        "m",
+      ),
     );
     expect(log()).toContain("\n--- org/prompts/researcher.md\n+++ proposed/prompts/researcher.md\n");
     expect(log()).toContain("\n+Try one idea at a time.\n");
     // The new program version names the meta role's proposal as what changed it.
     expect(log()).toMatch(
-      /^## \[\d{4}-\d\d-\d\d\] program \| [0-9a-f]{8} replaces [0-9a-f]{8}, by the meta role's proposal \(meta-1\)\n~ researcher count 1 → 2\n~ prompt prompts\/researcher\.md changed\n/m,
+      new RegExp(
+        /^## \[\d{4}-\d\d-\d\d\] program \| [0-9a-f]{8} replaces [0-9a-f]{8}, /.source +
+        /by the meta role's proposal \(meta-1\)\n/.source +
+        /~ researcher count 1 → 2\n~ prompt prompts\/researcher\.md changed\n/.source,
+        "m",
+      ),
     );
 
     writeFileSync(copyYaml, orgYaml(name).replace("count: 1", "count: 3"));
     const [code, out, err] = asMeta();
     expect([code, out]).toEqual([1, ""]);
     expect(err).toMatch(
-      /^rate-limited: the last meta edit was applied [\d.]+s ago and reload.min_interval is 1m — run `org reload` again in [\d.]+s\nnothing changed/,
+      new RegExp(
+        /^rate-limited: the last meta edit was applied [\d.]+s ago and reload.min_interval is 1m /.source +
+        /— run `org reload` again in [\d.]+s\nnothing changed/.source,
+      ),
     );
     expect(panes()).toHaveLength(4);
 

@@ -72,7 +72,12 @@ describe("hot reload of a running org", () => {
       `org/${name}/researcher-3`,
     );
     expect(readFileSync(join(state, "log.md"), "utf8")).toMatch(
-      /^## \[\d{4}-\d\d-\d\d\] reload \| 2 actions: \+researcher-3 \(daemon\)\n\+ add researcher-3 \(roles\.researcher\.count 2 → 3\): worktree, pane\n# retile the grid: 4 panes \(panes 1 added\)\n/m,
+      new RegExp(
+        /^## \[\d{4}-\d\d-\d\d\] reload \| 2 actions: \+researcher-3 \(daemon\)\n/.source +
+        /\+ add researcher-3 \(roles\.researcher\.count 2 → 3\): worktree, pane\n/.source +
+        /# retile the grid: 4 panes \(panes 1 added\)\n/.source,
+        "m",
+      ),
     );
 
     for (const command of ["plan", "reload"]) {

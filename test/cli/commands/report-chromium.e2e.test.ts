@@ -121,7 +121,10 @@ describe("org report", () => {
     expect(body).toContain(`data-failures="${results.failed}"`);
     expect(body).toContain('data-utilization="30"');
     expect(body).toMatch(
-      /data-hover="idea: baseline\nagent: researcher-2\nstatus: keep\nval_bpb: 0\.999000\nexperiment: 1\ncommit: c000001"/,
+      new RegExp(
+        /data-hover="idea: baseline\nagent: researcher-2\nstatus: keep\nval_bpb: 0\.999000\nexperiment: 1\n/.source +
+        /commit: c000001"/.source,
+      ),
     );
     // The description that tries to close the script and inject markup stays data: the title is unchanged, no <img>
     // exists.

@@ -131,7 +131,11 @@ describe("org up / status / down", { timeout: 60_000 }, () => {
     const log = readFileSync(join(state, "log.md"), "utf8");
     expect(log.match(/^## \[\d{4}-\d\d-\d\d\] restart \| flaky-1$/gm)).toHaveLength(3);
     expect(log).toMatch(
-      /^## \[\d{4}-\d\d-\d\d\] failed \| flaky-1\nexited (with code 1 )?after (\d+ms|[\d.]+s); gave up after 3 restarts without a run lasting 5s$/m,
+      new RegExp(
+        /^## \[\d{4}-\d\d-\d\d\] failed \| flaky-1\nexited (with code 1 )?after (\d+ms|[\d.]+s); gave up /.source +
+        /after 3 restarts without a run lasting 5s$/.source,
+        "m",
+      ),
     );
     expect(log).toMatch(
       /^## \[\d{4}-\d\d-\d\d\] up \| started 3 agents\n[\s\S]*^## \[\d{4}-\d\d-\d\d\] down \| stopped 3 agents/m,

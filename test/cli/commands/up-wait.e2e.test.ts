@@ -29,8 +29,11 @@ describe("org up --wait", () => {
     org = createTestOrg({ yaml: orgYaml("^val_bpb:\\s*([0-9.]+)"), files: VERIFY });
     const up = await runOrgAsync(["up", "--no-attach", "--wait"], { cwd: org.dir, timeoutMs: 40_000 });
     expect(up.code).toBe(1);
-    const crash =
-      /^baseline crashed \(researcher-1\): crash: no line matched \/\^val_bpb:\\s\*\(\[0-9\.\]\+\)\/; exit code 0 — run log: state\/runs\/\S+-researcher-1-baseline\.log$/m;
+    const crash = new RegExp(
+      /^baseline crashed \(researcher-1\): crash: no line matched \/\^val_bpb:\\s\*\(\[0-9\.\]\+\)\/; /.source +
+      /exit code 0 — run log: state\/runs\/\S+-researcher-1-baseline\.log$/.source,
+      "m",
+    );
     expect(up.stderr).toContain(
       "every baseline crashed (1/1), so no experiment can run — fix the verify command or " +
         "verify.metric.pattern (`org validate`), then `org down && org up`\n",

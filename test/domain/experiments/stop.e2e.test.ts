@@ -77,7 +77,11 @@ describe("an org that knows when to stop", () => {
       ["researcher-2", "stopped", null, `org stopped: ${stopped.reason}`],
     ]);
     expect(runOrg(["status"], { cwd: dir }).stdout.split("\n")[1]).toMatch(
-      /^stopped: max_experiments reached: \d+ experiments of 3 · \d+ experiments · \d+\.\d GPU-h · \$0\.00 · best val_bpb 1 \(researcher-\d [0-9a-f]{7}\) · report state\/report\.html — to go on, raise the limit in org\.yaml or run `org up --resume`$/,
+      new RegExp(
+        /^stopped: max_experiments reached: \d+ experiments of 3 · \d+ experiments · \d+\.\d GPU-h · \$0\.00 /.source +
+        /· best val_bpb 1 \(researcher-\d [0-9a-f]{7}\) · report state\/report\.html — to go on, raise the /.source +
+        /limit in org\.yaml or run `org up --resume`$/.source,
+      ),
     );
 
     const again = runOrg(["up", "--no-attach"], { cwd: dir });
