@@ -130,14 +130,16 @@ describe("every template from org init with several agents, run by real agent CL
     const lessons = Object.entries(values).map(([agent, value]) => `${agent}: val_bpb ${value} is a keep`);
     await withOrg("independent", { researcher: "gemini" }, independentScript(values), async (org) => {
       await Promise.all(Object.entries(values).map(async ([agent, value]) => {
-        const read = await waitForOutput(org, agent, "the board with both lessons", (outputs) =>
-          lessons.every((lesson) => outputs.includes(lesson)),
-        );
-        const outputs = toolOutputs(read.request);
-        expect(outputs[1]).toMatch(
+        // Its own lesson first: a submit whose verdict did not reach the CLI fails here, its output shown.
+        const noted = await waitForOutput(org, agent, "its lesson noted", (outputs) => outputs.includes("noted on"));
+        const [, submitted, note] = toolOutputs(noted.request);
+        expect(submitted).toMatch(
           new RegExp(`metric ${value}00000 · your best ${value}00000 \\(\\w{7}\\) · delta -0\\.[24]00000 · keep`),
         );
-        expect(outputs[2]).toMatch(/noted on the board \([12] of 50 entries\)/);
+        expect(note).toMatch(/noted on the board \([12] of 50 entries\)/);
+        await waitForOutput(org, agent, "the board with both lessons", (outputs) =>
+          lessons.every((lesson) => outputs.includes(lesson)),
+        );
         expect(rowsOf(org, agent)).toEqual([["keep", "baseline"], ["keep", `print ${value}`]]);
       }));
       expect(org.read("notes.md")).toMatch(/^- \d{4}-\d\d-\d\d \d\d:\d\d researcher-1: val_bpb 0\.8 is a keep$/m);
