@@ -1,7 +1,10 @@
 #!/usr/bin/env node
 import { createHash } from "node:crypto";
-import { closeSync, fstatSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import {
+  accessSync, closeSync, constants, fstatSync, openSync, readFileSync, renameSync, rmSync, writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
+import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Script } from "node:vm";
 
@@ -41,6 +44,12 @@ if (cacheFile && process.exitCode === 0 && (!cachedData || script.cachedDataReje
 
 // Written whole and renamed into place; an install org cannot write to simply runs without one.
 function saveCache(target) {
+  // Computing it costs tens of ms: skipped where this user cannot write (`npm install -g` by root, run by a user).
+  try {
+    accessSync(dirname(target), constants.W_OK);
+  } catch {
+    return;
+  }
   const temporary = `${target}.${process.pid}.tmp`;
   try {
     writeFileSync(temporary, script.createCachedData());

@@ -2,10 +2,13 @@
 // succeeds, refused by V8 (and written again) when it does not fit; a failed run writes none.
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { PACKAGE_ROOT } from "../../src/adapters/package-root.js";
 import { ORG_BIN } from "../helpers/org-cli.js";
+import { IDENTITIES, runAs } from "../security/identities.js";
 
 const BUNDLE = `${PACKAGE_ROOT}dist/bundle/org.cjs`;
 
@@ -58,4 +61,32 @@ describe("the bundle's code cache", () => {
         rmSync(stand, { force: true });
       }
     });
+
+  // As root the user is uid 4242, who cannot write root's dist/; as a user there is no such install to test.
+  const user = IDENTITIES.find((who) => who.name === "user" && who.uid !== process.getuid?.());
+  test.runIf(user)("an install the user cannot write: no cache computed for it, and the command runs", () => {
+    const cache = cacheOf("help");
+    rmSync(cache, { force: true });
+    const dir = mkdtempSync(join(tmpdir(), "org-cache-"));
+    try {
+      // Told by V8's own call: a preload marks each createCachedData in a file the user may write.
+      const marks = join(dir, "marks");
+      writeFileSync(join(dir, "mark.cjs"), `const { Script } = require("node:vm");
+const create = Script.prototype.createCachedData;
+Script.prototype.createCachedData = function () {
+  require("node:fs").appendFileSync(${JSON.stringify(marks)}, "computed\\n");
+  return create.call(this);
+};`);
+      chownSync(dir, user!.uid, user!.gid);
+      const env = { NODE_OPTIONS: `--require ${join(dir, "mark.cjs")}` };
+      const run = runAs(user!, [process.execPath, ORG_BIN, "help"], { cwd: dir, env });
+      expect([run.code, run.stderr]).toEqual([0, ""]);
+      expect(run.stdout).toContain("org up");
+      expect(existsSync(marks)).toBe(false);
+      expect(existsSync(cache)).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
+
