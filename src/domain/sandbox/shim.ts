@@ -1,3 +1,5 @@
+// Below this much free (KiB, as df counts) the disk is full: 1 MiB, FULL_BYTES of the CLI unsandboxed.
+const FULL_KIB = 1024;
 // How long a sandboxed `org` waits for the daemon to take its command before saying the daemon is not answering.
 const TAKE_TIMEOUT_S = 30;
 
@@ -15,9 +17,11 @@ export function renderOrgShim(orgArgv: readonly string[]): string {
 [ -n "$ORG_OUTBOX" ] || exec ${orgArgv.map(quote).join(" ")} "$@"
 r="$ORG_OUTBOX/$$"
 [ -e "$r.argv" ] && r="$r-$(date +%s%N)"
-[ -d "$ORG_OUTBOX" ] || mkdir -p "$ORG_OUTBOX" || exit 70
+${UNWRITTEN}
+[ -d "$ORG_OUTBOX" ] || mkdir -p "$ORG_OUTBOX" 2>/dev/null || unwritten
 ${FILE_OPTION}
-printf '%s\\0' "$@" > "$r.argv" && pwd -P > "$r.cwd" && printf '%s' "$ORG_AGENT" > "$r.agent" || exit 70
+{ printf '%s\\0' "$@" > "$r.argv" && pwd -P > "$r.cwd" && printf '%s' "$ORG_AGENT" > "$r.agent"; } 2>/dev/null \\
+  || unwritten
 out= err= dog=
 trap ': > "$r.cancel"; kill $out $err 2>/dev/null; exit 130' INT TERM HUP
 gone() {
@@ -25,7 +29,7 @@ gone() {
     "it runs org's commands for sandboxed agents — check it with \\\`org status\\\`" >&2
 }
 if [ -n "$ORG_OUTBOX_POLL" ]; then
-  : > "$r.ready"
+  : 2>/dev/null > "$r.ready" || unwritten
   n=0
   while [ ! -e "$r.status" ]; do
     sleep 0.2; n=$((n + 1))
@@ -35,7 +39,7 @@ if [ -n "$ORG_OUTBOX_POLL" ]; then
   done
   cat "$r.out" 2>/dev/null; cat "$r.err" >&2 2>/dev/null
 else
-  mkfifo "$r.out" "$r.err" "$r.live" || exit 70
+  mkfifo "$r.out" "$r.err" "$r.live" 2>/dev/null || unwritten
   # Read-write: never waits for a reader. No child keeps it: its end is this shim's.
   exec 9<> "$r.live"
   # Readers before .ready: the daemon, opening the writers without waiting, finds them there and loses no retry.
@@ -74,9 +78,25 @@ case $1 in send|task|contract|review|plan)
   done;;
 esac
 if [ -n "$f" ]; then
-  [ -f "$f" ] && [ -r "$f" ] && cat -- "$f" > "$r.file" || {
+  [ -f "$f" ] && [ -r "$f" ] || {
     echo "org: cannot read $f in $PWD: give a readable file (nothing was done)" >&2; rm -f "$r".*; exit 2; }
+  cat -- "$f" 2>/dev/null > "$r.file" || unwritten
 fi`;
+
+// The request could not be written in the outbox (a full disk under state/, the usual cause): one line saying so,
+// no shell error, no file left. Only this failure pays for df; its 4th field on the 2nd line is what is free, in KiB.
+const UNWRITTEN = `unwritten() {
+  rm -f "$r".*
+  set -- $(df -Pk -- "$ORG_OUTBOX" 2>/dev/null)
+  if [ $# -ge 11 ] && [ "\${11}" -lt ${FULL_KIB} ] 2>/dev/null; then
+    echo "org: no space left on the disk holding $ORG_OUTBOX (\${11} KiB free): this command could not be handed" \\
+      "to the org's daemon — free some space there and run it again (nothing was done)" >&2
+  else
+    echo "org: could not write this command's request in $ORG_OUTBOX — check that folder and its disk" \\
+      "(nothing was done)" >&2
+  fi
+  exit 70
+}`;
 
 function quote(value: string): string {
   return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;

@@ -52,7 +52,6 @@ const outputsOf = (pid: number) => [1, 2].map((fd) => readlinkSync(`/proc/${pid}
 // busy machine): it then sleeps on, and must not hold the output the caller reads to its end.
 test("the watchdog and its sleep hold none of the caller's outputs", async () => {
   const { shim, outbox, ended } = startShim(["status"]);
-  const caller = outputsOf(shim.pid!);
   // The watchdog is the shim's child whose own child sleeps (the readers, cat, have none).
   const watchdog = await pollUntil(() => {
     const parents = readParents();
@@ -60,6 +59,8 @@ test("the watchdog and its sleep hold none of the caller's outputs", async () =>
       parents.get(parent) === shim.pid && readFileSync(`/proc/${pid}/comm`, "utf8").trim() === "sleep");
     return sleeper && [sleeper[1], sleeper[0]];
   }, { what: "the watchdog's sleep" });
+  // Read once it has started the watchdog and only waits: before, a redirection of its own (2>/dev/null) may hold them.
+  const caller = outputsOf(shim.pid!);
   for (const pid of watchdog) expect(outputsOf(pid).filter((path) => caller.includes(path))).toEqual([]);
   const [entry] = await takeOutboxRequests(outbox);
   await runOutboxCommand(entry!, ["true"], { cwd: dir!, env: {}, children, agent: "a-1" });
