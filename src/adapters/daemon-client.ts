@@ -86,12 +86,25 @@ export async function waitForAnswer<T>(
     // Only a parse error is the answer's: any other (a read racing the rename) is waited out, as a missing file.
     const value = await readJson(file).catch(keepParseError);
     if (value !== undefined) return checkAnswer(file, value, parse);
-    if (polls % 40 === 0) await assertDaemonAlive(
+    if (polls % 40 === 0) await assertRoomToAnswer(daemonFile, await assertDaemonAlive(
       daemonFile, "the org went down while your request waited; it stays queued and runs at the next `org up`",
       { outcome: "your request stays queued" },
-    );
+    ));
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+// A live daemon whose heartbeat still fits may have no room for the answer (the verifier pauses on a full disk): the
+// caller hears of the disk now rather than waiting in silence until someone frees it.
+async function assertRoomToAnswer(daemonFile: string, daemon: DaemonFile): Promise<void> {
+  const free = await readFreeBytes(daemonFile);
+  if (free === undefined || free >= FULL_BYTES) return;
+  const what = `the org's daemon (pid ${daemon.pid ?? "unknown"}) is running but has no room to answer`;
+  throw new OrgError(
+    `${await describeDiskFull(daemonFile, { what, free })}; the daemon carries on by itself once there is room`
+      + " (your request stays queued)",
+    "disk-full",
+  );
 }
 
 const keepParseError = (error: Error) => (error instanceof SyntaxError ? error : undefined);

@@ -4,7 +4,7 @@ import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { assertDaemonAlive } from "../../../src/adapters/daemon-client.js";
+import { assertDaemonAlive, waitForAnswer } from "../../../src/adapters/daemon-client.js";
 import { appendLines, writeJsonAtomic } from "../../../src/adapters/fs/files.js";
 import { makeTempDir, removeDir } from "../../helpers/temp-repo.js";
 
@@ -56,6 +56,19 @@ describe.runIf(process.getuid?.() === 0)("files on a full disk", () => {
     expect(failed).toContain(
       `: the org's daemon (pid ${process.pid}) is running but cannot write its heartbeat to ${daemonFile} — ` +
         `free some space there; the daemon carries on by itself once there is room (nothing was committed)`,
+    );
+  });
+
+  test("a wait for the daemon's answer names the full disk at once, though the heartbeat still fits: " +
+    "never a silent wait", async () => {
+    const daemonFile = join(dir, "filler");
+    writeFileSync(daemonFile, JSON.stringify({ pid: process.pid, heartbeatAt: new Date().toISOString() }));
+    const failed = await waitForAnswer(join(dir, "answer.json"), daemonFile, () => undefined)
+      .catch((error: Error) => error.message);
+    expect(failed).toMatch(new RegExp(`^no space left on the disk mounted at ${dir} \\((0 B|4\\.0 KiB) free\\): `));
+    expect(failed).toContain(
+      `: the org's daemon (pid ${process.pid}) is running but has no room to answer — free some space there; ` +
+        "the daemon carries on by itself once there is room (your request stays queued)",
     );
   });
 });
