@@ -35,13 +35,17 @@ afterEach(() => {
 
 /** What every agent's pane shows, scrollback included: where an agent's `org submit` says what went wrong. */
 function readAgentPanes(current: DemoOrg): string {
+  return listAgentPanes(current).join("\n");
+}
+
+/** Each agent's pane, scrollback included, one string an agent. */
+function listAgentPanes(current: DemoOrg): string[] {
   const record = JSON.parse(readFileSync(join(current.dir, "state/org.json"), "utf8")) as {
     agents: { paneId?: string }[];
   };
   return record.agents
     .filter((agent) => agent.paneId)
-    .map((agent) => tmux(current.socket, ["capture-pane", "-p", "-J", "-S", "-", "-t", agent.paneId!]).out)
-    .join("\n");
+    .map((agent) => tmux(current.socket, ["capture-pane", "-p", "-J", "-S", "-", "-t", agent.paneId!]).out);
 }
 
 /** `org down`, then every invariant and state file; the org must be gone. */
@@ -172,33 +176,55 @@ describe("faults on the demo org: nothing is lost", () => {
     startDemo(org);
     await waitForRows(org, 2);
     const filler = join(state, "filler");
-    // dd stops with "No space left on device": the disk is full.
-    expect(spawnSync("dd", ["if=/dev/zero", `of=${filler}`, "bs=64k"], { encoding: "utf8" }).stderr).toContain(
-      "No space left on device",
-    );
+    // dd stops with "No space left on device": the disk is full. Topped up at every look after: what the org frees
+    // (a cut run's log) is taken again, as by whatever filled the disk, so the daemon's heartbeat cannot fit either.
+    const fill = () => spawnSync("dd", ["if=/dev/zero", `of=${filler}`, "bs=4k", "oflag=append", "conv=notrunc"], {
+      encoding: "utf8",
+    }).stderr;
+    expect(fill()).toContain("No space left on device");
     const full = countRows(org);
     // The verifier meets the full disk too: it says so (a run cut
     // short, or the pause below sandbox.disk.floor) and keeps
     // the request queued instead of recording a false crash.
     await pollUntil(
-      () => /verifier( paused)?: .*(no space left on|free on the disk of state)/i.test(readControlPane(org!)),
-      { what: "the verifier saying the disk is full", timeoutMs: 60_000 },
+      () => fill() && /verifier( paused)?: .*(no space left on|free on the disk of state)/i.test(readControlPane(org!)),
+      { what: "the verifier saying the disk is full", timeoutMs: 60_000, intervalMs: 500 },
     );
     const status = runOrg(["status"], { cwd: org.dir });
     expect(`${status.stdout}${status.stderr}`).not.toMatch(/^\s+at /m);
     expect(`${status.stdout}${status.stderr}`).not.toMatch(/not running/);
-    // The agents' own `org submit`s meet it once the heartbeat is stale:
-    // they name the disk and the running daemon, never "not running".
-    const heartbeatRefused = new RegExp(
-      /no space left on the disk mounted at .* free\): the org's daemon \(pid \d+\) is running but cannot /.source +
-      /write its heartbeat/.source,
-    );
+    // Every agent's `org submit` names the full disk and what to do: one waiting on its verdict is told by the
+    // daemon (it runs the command, as unsandboxed) that it runs but has no room; a new one, whose request the
+    // sandbox's `org` cannot even write in its outbox, says so itself. Never silence, never "not running".
+    const daemonSaid = /the org's daemon \(pid \d+\) is running but (cannot write its heartbeat|has no room to answer)/;
+    const shimSaid = /this command could not be handed to the org's daemon/;
+    const toldFull = (pane: string) => new RegExp(
+      `no space left on the disk (mounted at|holding) .* free\\): (${daemonSaid.source}|${shimSaid.source})` +
+      ".* — free some space there",
+    ).test(pane);
+    const listOutboxes = () => spawnSync("ls", ["-lR", join(state, "agents")], { encoding: "utf8" }).stdout;
+    const explainFull = () =>
+      `control pane:\n${readControlPane(org!)}\nagent panes:\n${readAgentPanes(org!)}\noutboxes:\n${listOutboxes()}`;
     await pollUntil(
-      () => heartbeatRefused.test(readAgentPanes(org!)),
-      { what: "a submit naming the full disk under a running daemon", timeoutMs: 90_000 },
+      () => fill() && listAgentPanes(org!).every(toldFull),
+      {
+        what: "every agent's submit naming the full disk", timeoutMs: 90_000, intervalMs: 500,
+        explain: explainFull,
+      },
     );
+    const told = listAgentPanes(org).map((pane) => [...new Set(pane.split("\n").filter(toldFull))].join(" / "));
+    console.log(`what each agent was told: ${told.join(" | ")}`);
     expect(readAgentPanes(org)).not.toMatch(/not running|went down/);
-    expect(readControlPane(org)).toMatch(/heartbeat: no space left on the disk mounted at .* free\): could not write /);
+    // The daemon tells its own: its heartbeat does not fit.
+    await pollUntil(
+      () => fill() && /heartbeat: no space left on the disk mounted at .* free\): could not write /.test(
+        readControlPane(org!),
+      ),
+      {
+        what: "the daemon saying its heartbeat does not fit", timeoutMs: 30_000, intervalMs: 500,
+        explain: explainFull,
+      },
+    );
     rmSync(filler);
     await waitForRows(org, 3, 120_000);
     expect(countRows(org)).toBeGreaterThan(full);
