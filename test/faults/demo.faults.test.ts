@@ -212,6 +212,13 @@ describe("faults on the demo org: nothing is lost", () => {
         explain: explainFull,
       },
     );
+    // Sandboxed (where bwrap works), the submit after it cannot even leave its request: the agent's `org` says so.
+    if (existsSync(join(state, "sandbox"))) await pollUntil(
+      () => fill() && listAgentPanes(org!).every((pane) => pane.split("\n").some((line) => toldFull(line)
+        && shimSaid.test(line))),
+      { what: "every sandboxed agent's next submit naming the full disk", timeoutMs: 30_000, intervalMs: 500,
+        explain: explainFull },
+    );
     const told = listAgentPanes(org).map((pane) => [...new Set(pane.split("\n").filter(toldFull))].join(" / "));
     console.log(`what each agent was told: ${told.join(" | ")}`);
     expect(readAgentPanes(org)).not.toMatch(/not running|went down/);
