@@ -39,6 +39,21 @@ export function readControlPane(org: DemoOrg): string {
     : "";
 }
 
+/** What every agent's pane shows, scrollback included: where an agent's `org submit` says what went wrong. */
+export function readAgentPanes(current: DemoOrg): string {
+  return listAgentPanes(current).join("\n");
+}
+
+/** Each agent's pane, scrollback included, one string an agent. */
+export function listAgentPanes(current: DemoOrg): string[] {
+  const record = JSON.parse(readFileSync(join(current.dir, "state/org.json"), "utf8")) as {
+    agents: { paneId?: string }[];
+  };
+  return record.agents
+    .filter((agent) => agent.paneId)
+    .map((agent) => tmux(current.socket, ["capture-pane", "-p", "-J", "-S", "-", "-t", agent.paneId!]).out);
+}
+
 /** No request waits in state/queue: whatever was submitted has its verdict. */
 export function queueIsEmpty(org: DemoOrg): boolean {
   const queue = join(org.dir, "state/queue");

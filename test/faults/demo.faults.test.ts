@@ -9,7 +9,8 @@ import { createRng } from "../fuzz/rng.js";
 import { downAndFindProblems, findLeftovers } from "./collect.js";
 import { startCpuWindow } from "./cpu.js";
 import {
-  countRows, queueIsEmpty, readControlPane, readDaemonPid, removeDemoOrg, startDemo, waitForRows,
+  countRows, listAgentPanes, queueIsEmpty, readAgentPanes, readControlPane, readDaemonPid, removeDemoOrg, startDemo,
+  waitForRows,
 } from "./demo-org.js";
 import { countRecoveredRows, killDaemonAt, KILL_MOMENTS } from "./kill-daemon.js";
 import { sampleOrg } from "./proc-table.js";
@@ -32,21 +33,6 @@ afterEach(() => {
   org = undefined;
   mounted = undefined;
 });
-
-/** What every agent's pane shows, scrollback included: where an agent's `org submit` says what went wrong. */
-function readAgentPanes(current: DemoOrg): string {
-  return listAgentPanes(current).join("\n");
-}
-
-/** Each agent's pane, scrollback included, one string an agent. */
-function listAgentPanes(current: DemoOrg): string[] {
-  const record = JSON.parse(readFileSync(join(current.dir, "state/org.json"), "utf8")) as {
-    agents: { paneId?: string }[];
-  };
-  return record.agents
-    .filter((agent) => agent.paneId)
-    .map((agent) => tmux(current.socket, ["capture-pane", "-p", "-J", "-S", "-", "-t", agent.paneId!]).out);
-}
 
 /** `org down`, then every invariant and state file; the org must be gone. */
 function downAndCheck(current: DemoOrg): void {
