@@ -16,14 +16,14 @@ import { type DemoOrg } from "../helpers/test-org/index.js";
 export const KILL_MOMENTS = ["random", "verify-run", "after-row"] as const;
 export type KillMoment = (typeof KILL_MOMENTS)[number];
 
-/** Kill the daemon at `moment`, bring it back with `org up`, and wait for the new one. rowPending: it died with the
- * latest row written but its request not yet cleared, the window between the row and the reset. inRun: a verify run
- * of its was alive the instant before it died. */
+/** Kill the daemon at `moment`, bring it back with `org up`, and wait for the new one. pending (rowPending): it died
+ * with the latest row written but its request not yet cleared, the window between the row and the reset. inRun: a
+ * verify run of its was alive the instant before it died. */
 export async function killDaemonAt(
   org: DemoOrg,
   moment: KillMoment,
   rng: Rng,
-): Promise<{ pid: number; rowPending: boolean; inRun: boolean; left: string[] }> {
+): Promise<{ pid: number; rowPending: boolean; pending?: PendingRow; inRun: boolean; left: string[] }> {
   const pid = await pollUntil(() => readDaemonPid(org), { what: "daemon.json" });
   let children: ProcFact[] = [];
   let inRun = false;
@@ -55,7 +55,7 @@ export async function killDaemonAt(
     await onChange(join(org.dir, "state"), (name) => name === "results.tsv", kill);
   }
   await pollUntil(() => !isRunning(pid), { what: `daemon ${pid} dead` });
-  const rowPending = isLastRowQueued(org);
+  const pending = findPendingRow(org);
   const up = await runOrgAsync(["up", "--no-attach"], { cwd: org.dir });
   if (up.code !== 0) throw new Error(`org up after kill -9 failed (${up.code}): ${up.stderr}`);
   const next = await pollUntil(() => {
@@ -69,7 +69,7 @@ export async function killDaemonAt(
   }).catch(() =>
     stillRunning(children).map((fact) => `pid ${fact.pid} (${fact.cmdline.slice(0, 100)}) of killed daemon ${pid}`),
   );
-  return { pid: next, rowPending, inRun, left };
+  return { pid: next, rowPending: pending !== undefined, ...(pending ? { pending } : {}), inRun, left };
 }
 
 /** The verify runs the daemon recorded that are running now. */
@@ -87,18 +87,41 @@ function findLiveVerifyRuns(root: string): number[] {
   });
 }
 
-function isLastRowQueued(org: DemoOrg): boolean {
-  if (!existsSync(join(org.dir, "state/results.tsv"))) return false;
+/** A request a killed daemon had written the row of but not cleared: its id, and the row's agent and commit. */
+export interface PendingRow {
+  id: string;
+  agent: string;
+  commit: string;
+}
+
+function findPendingRow(org: DemoOrg): PendingRow | undefined {
+  if (!existsSync(join(org.dir, "state/results.tsv"))) return undefined;
   const [commit, , , , , agent] = readFileSync(join(org.dir, "state/results.tsv"), "utf8")
     .trimEnd()
     .split("\n")
     .at(-1)!
     .split("\t");
+  return listQueued(org).find((request) => request.agent === agent && request.commit.startsWith(commit!));
+}
+
+/** The requests in the queue now. */
+export function listQueued(org: DemoOrg): PendingRow[] {
   const queue = join(org.dir, "state/queue");
-  return readdirSync(queue).filter((name) => name.endsWith(".json")).some((name) => {
-    const request = JSON.parse(readFileSync(join(queue, name), "utf8")) as { agent: string; commit: string };
-    return request.agent === agent && request.commit.startsWith(commit!);
+  return readdirSync(queue).filter((name) => name.endsWith(".json")).flatMap((name) => {
+    try {
+      return [JSON.parse(readFileSync(join(queue, name), "utf8")) as PendingRow];
+    } catch {
+      // Being written or removed: the next look sees it whole or not at all.
+      return [];
+    }
   });
+}
+
+/** The results rows of `agent` whose commit is `commit` (a row holds its short sha). */
+export function countRowsOf(org: DemoOrg, { agent, commit }: { agent: string; commit: string }): number {
+  const rows = readFileSync(join(org.dir, "state/results.tsv"), "utf8").trimEnd().split("\n");
+  return rows.map((row) => row.split("\t")).filter(([short, , , , , of]) => of === agent && commit.startsWith(short!))
+    .length;
 }
 
 /** How many requests a restarted daemon answered from a row its killed predecessor had written. */
