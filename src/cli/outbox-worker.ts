@@ -1,10 +1,10 @@
-import { createReadStream, lstatSync, renameSync, writeSync } from "node:fs";
+import { createReadStream, renameSync, writeSync } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import { openOutputs } from "../adapters/store/outbox-files.js";
 import type { WarmRequest } from "../adapters/store/outbox-warm.js";
 import type { Io } from "./io.js";
 import { traceSince } from "../adapters/store/outbox.js";
-import { isTracing, recordPhase } from "../adapters/trace.js";
+import { recordPhase } from "../adapters/trace.js";
 
 type Main = (argv: string[], io?: Io) => Promise<number>;
 
@@ -19,29 +19,18 @@ export async function runOutboxWorker(main: Main): Promise<number> {
   // Nothing handed: the daemon stopped, or let this worker go.
   if (!request) return 0;
   const warmCpu = process.cpuUsage();
-  await traceSince(`${request.base}.ready`, "worker-request");
+  traceSince(`${request.base}.ready`, "worker-request");
   const outputs = await openOutputs(request);
-  await traceSince(`${request.base}.ready`, "worker-handed");
+  traceSince(`${request.base}.ready`, "worker-handed");
   process.chdir(request.cwd);
   for (const key of Object.keys(process.env)) delete process.env[key];
   Object.assign(process.env, request.env);
   process.argv = [process.argv[0] ?? "node", process.argv[1] ?? "org", ...request.argv];
   redirectOutputs(outputs, request);
   const code = await main(request.argv);
-  await traceSince(`${request.base}.ready`, "worker-done");
+  traceSince(`${request.base}.ready`, "worker-done");
   traceCpu(warmCpu);
   return code;
-}
-
-// As traceSince, at once: in an exit handler nothing asynchronous runs, and nothing may keep the status unwritten.
-function traceSinceNow(ready: string, phase: string): void {
-  if (!isTracing()) return;
-  try {
-    const info = lstatSync(ready, { throwIfNoEntry: false });
-    if (info) recordPhase("outbox", phase, Date.now() - info.mtimeMs);
-  } catch {
-    // A trace never changes what the command does.
-  }
 }
 
 // With ORG_TRACE_TIMINGS: the worker's CPU before its request (node's start, org's load, the warm-up) and for it.
@@ -91,7 +80,7 @@ function redirectOutputs([out, err, status]: [FileHandle, FileHandle, FileHandle
   });
   // `echo $? >&3` once the command is over, whatever ends it; polled requests see the file whole (`mv -T`).
   process.on("exit", (code) => {
-    traceSinceNow(`${request.base}.ready`, "worker-exit");
+    traceSince(`${request.base}.ready`, "worker-exit");
     writeAll(status.fd, `${code}\n`);
     if (!request.local) renameSync(`${request.base}.status.tmp`, `${request.base}.status`);
   });

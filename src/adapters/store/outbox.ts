@@ -1,4 +1,4 @@
-import { constants } from "node:fs";
+import { constants, lstatSync } from "node:fs";
 import { lstat, mkdtemp, readdir, rename, rm, unlink, writeFile, type FileHandle } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -20,7 +20,7 @@ export async function takeOutboxRequests(outbox: string): Promise<OutboxEntry[]>
     // Marked before it runs, and never through a link: a daemon started again never runs a command twice.
     const marked = await writeFile(`${base}.taken`, "", { flag: "wx" }).then(() => true, () => false);
     if (!marked) continue;
-    await traceSince(`${base}.ready`, "taken");
+    traceSince(`${base}.ready`, "taken");
     taken.push(await readEntry(base, names.has(`${id}.live`), names.has(`${id}.file`)));
   }
   return taken;
@@ -57,7 +57,7 @@ export async function runOutboxCommand(entry: OutboxEntry, argv: string[], opts:
     const env = { ...definedEnv(), ...opts.env };
     const request = { argv: opts.warm.args, env, cwd: opts.cwd, base: entry.base, local: entry.local };
     const handed = opts.warm.workers.hand(request, what);
-    await traceSince(`${entry.base}.ready`, handed ? "daemon-handed" : "daemon-cold");
+    traceSince(`${entry.base}.ready`, handed ? "daemon-handed" : "daemon-cold");
     if (handed) return handed;
   }
   const [out, err, status] = await openOutputs(entry);
@@ -155,11 +155,18 @@ export async function closeOutboxRequest(entry: OutboxEntry, opts: { folder?: st
   await Promise.all(mine.map((name) => unlink(join(outbox, name)).catch(() => undefined)));
 }
 
-/** With ORG_TRACE_TIMINGS: how long after the shim's <id>.ready this step of its request came. */
-export async function traceSince(ready: string, phase: string): Promise<void> {
+/**
+ * With ORG_TRACE_TIMINGS: how long after the shim's <id>.ready this step of its request came. At once: a warm worker
+ * traces from its exit handler too, where nothing asynchronous runs.
+ */
+export function traceSince(ready: string, phase: string): void {
   if (!isTracing()) return;
-  const info = await lstat(ready).catch(() => undefined);
-  if (info) recordPhase("outbox", phase, Date.now() - info.mtimeMs);
+  try {
+    const info = lstatSync(ready, { throwIfNoEntry: false });
+    if (info) recordPhase("outbox", phase, Date.now() - info.mtimeMs);
+  } catch {
+    // A trace never changes what the command does.
+  }
 }
 
 function exists(path: string): Promise<boolean> {
