@@ -1,7 +1,8 @@
 import { OrgError } from "../domain/errors.js";
 import { readDaemonFile, type DaemonFile } from "../domain/lifecycle/daemon-file.js";
 import { filesPort } from "./fs/files-port.js";
-import { describeDiskFull, FULL_BYTES, readFreeBytes } from "./fs/disk-space.js";
+import { FULL_BYTES } from "../domain/sandbox/disk-floor.js";
+import { describeDiskFull, readFreeBytes } from "./fs/disk-space.js";
 import { readJson } from "./fs/files.js";
 import { isRunningProcess } from "./process.js";
 import { dirname } from "node:path";

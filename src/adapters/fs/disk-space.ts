@@ -2,10 +2,8 @@ import type { StatsFs } from "node:fs";
 import { stat, statfs } from "node:fs/promises";
 import { dirname } from "node:path";
 import { OrgError } from "../../domain/errors.js";
+import { FULL_BYTES } from "../../domain/sandbox/disk-floor.js";
 import { formatSize } from "../../domain/units/index.js";
-
-// Less than this free and a write of ours (a heartbeat, a run's log) may already have failed or been cut short.
-export const FULL_BYTES = 1024 * 1024;
 
 /**
  * Free bytes for an unprivileged writer on the filesystem holding `path` (it need not exist yet);

@@ -1,5 +1,9 @@
 import { formatSize } from "../units/index.js";
 
+// Less than this free and a write of ours (a heartbeat, a run's log, a sandboxed command's request) may already have
+// failed or been cut short: the disk is full.
+export const FULL_BYTES = 1024 * 1024;
+
 /** What one agent has written, in the folders it may write (`places`, as the person sees them). */
 export interface AgentDiskUse {
   agent: string;

@@ -1,5 +1,7 @@
-// Below this much free (KiB, as df counts) the disk is full: 1 MiB, FULL_BYTES of the CLI unsandboxed.
-const FULL_KIB = 1024;
+import { FULL_BYTES } from "./disk-floor.js";
+
+// The CLI's own threshold, in the KiB df counts.
+const FULL_KIB = FULL_BYTES / 1024;
 // How long a sandboxed `org` waits for the daemon to take its command before saying the daemon is not answering.
 const TAKE_TIMEOUT_S = 30;
 
