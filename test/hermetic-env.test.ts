@@ -30,7 +30,7 @@ describe("the tests' environment (test/hermetic-env.ts)", () => {
     expect(child).toBe(`${process.env.HOME}|xterm-256color|unset|unset`);
   });
 
-  test("only PATH, certificates, vitest's own and the suites' knobs are kept; the rest is dropped or fixed", () => {
+  test("only PATH, the certificate files, vitest's own and the suites' knobs are kept; the rest is dropped", () => {
     const env: NodeJS.ProcessEnv = {
       PATH: "/bin",
       VITEST_POOL_ID: "1",
@@ -42,6 +42,7 @@ describe("the tests' environment (test/hermetic-env.ts)", () => {
       HOME: "/root",
       ANTHROPIC_BASE_URL: "https://x",
       ORG_STATE: "/s",
+      NODE_EXTRA_CA_CERTS: "/etc/ssl/certs/ca-certificates.crt",
     };
     applyHermeticEnv(env, hermeticEnv("/tmp/h"));
     expect(env).toEqual({ PATH: "/bin", VITEST_POOL_ID: "1", ORG_FUZZ_COUNT: "9", ...hermeticEnv("/tmp/h") });

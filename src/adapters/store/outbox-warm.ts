@@ -21,7 +21,10 @@ export interface WarmRequest {
 export interface WarmWorkers {
   /** Hands `request` to an idle worker: its process group, or undefined when none is ready (then run it cold). */
   hand(request: WarmRequest, what: string): { pid: number; ended: () => void } | undefined;
-  /** Starts workers one at a time until four are idle; replaces those that died idle; gives up if they keep dying. */
+  /**
+   * Starts workers one at a time until two are idle, four once a command was handed; replaces those that died idle;
+   * gives up if they keep dying.
+   */
   ensure(): void;
   /** The idle workers, oldest first: each one's process group and whether it said it is warm. */
   listIdle(): { pid: number; warm: boolean }[];
@@ -39,10 +42,12 @@ interface Idle {
 
 // Workers that died idle in a row before the rest run cold: a broken install must not restart one every second.
 const MAX_IDLE_DEATHS = 3;
-// Four waiting: quick commands one after another (the bench's five submits) each find one warm, while those handed
-// before are replaced one at a time. Each costs ~18 MB of its own (node's ~40 MB of code is shared), and only while
-// some agent is sandboxed.
+// Four waiting once the org has brokered a command: quick commands one after another (the bench's five submits) each
+// find one warm, while those handed before are replaced one at a time. Each costs ~18 MB of its own (node's ~40 MB of
+// code is shared) and a node's start, so an org whose agents have not run `org` yet keeps two (the bench's quick
+// submits on a new org find the second warm as well).
 const IDLE_WORKERS = 4;
+const IDLE_BEFORE_USE = 2;
 // One starts at a time, the next once it says it is warm (or this long after its start, if it never does): nodes
 // starting side by side slow one another, and the command running beside them.
 const BOOT_MS = 2000;
@@ -54,9 +59,12 @@ const REPLACE_AFTER_MS = 500;
  * `org outbox-worker`s started ahead, so a brokered command skips node's start-up and org's load. Each starts as a
  * cold command does: a /bin/sh in its own process group that leaves it to init, recorded in the child records.
  */
-export function createWarmWorkers(orgArgv: readonly string[], children: ChildTracker): WarmWorkers {
+export function createWarmWorkers(
+  orgArgv: readonly string[], children: ChildTracker, idleBeforeUse = IDLE_BEFORE_USE,
+): WarmWorkers {
   // Oldest first: the first handed out is the one longest loaded.
   const idle: Idle[] = [];
+  let used = false;
   // Handed workers whose commands still run: their replacements start when they end.
   let running = 0;
   let deaths = 0;
@@ -101,7 +109,7 @@ export function createWarmWorkers(orgArgv: readonly string[], children: ChildTra
   // One always waits, starting if need be: a booting worker still beats a cold start.
   function fill(): void {
     if (closed || deaths >= MAX_IDLE_DEATHS || idle.some(isBooting)) return;
-    if (idle.length < Math.max(1, IDLE_WORKERS - running)) start();
+    if (idle.length < Math.max(1, (used ? IDLE_WORKERS : idleBeforeUse) - running)) start();
   }
   const replaceLater = (worker: Idle) => {
     running += 1;
@@ -122,6 +130,7 @@ export function createWarmWorkers(orgArgv: readonly string[], children: ChildTra
       const worker = closed ? undefined : (idle.find(({ warm }) => warm) ?? idle[0]);
       if (!worker) return undefined;
       idle.splice(idle.indexOf(worker), 1);
+      used = true;
       // Its record now says what it runs, as a cold command's does.
       const ticket = children.announce("command", what, true);
       worker.channel.end(`${JSON.stringify({ ...request, env: { ...request.env, ...ticket.env } })}\n`);

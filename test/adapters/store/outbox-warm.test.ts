@@ -153,7 +153,8 @@ describe("which worker is handed a request", () => {
     dirs.push(dir);
     writeFileSync(join(dir, "worker.mjs"), FAKE_WORKER);
     const tracked = trackChildren();
-    const pool = createWarmWorkers([process.execPath, join(dir, "worker.mjs"), dir], tracked.children);
+    // As a pool already in use: four wait.
+    const pool = createWarmWorkers([process.execPath, join(dir, "worker.mjs"), dir], tracked.children, 4);
     pools.push(pool);
     // One at a time: the next starts once this one is warm, or a while after its start.
     pool.ensure();
@@ -177,6 +178,34 @@ describe("which worker is handed a request", () => {
     await pollUntil(() => tracked.started.length === before + 2, { what: "its replacement", timeoutMs: 20_000 });
     expect(tracked.started.at(-1)?.what).toBe(IDLE_WHAT);
     expect(pool.listIdle()).toHaveLength(3);
+  }, 30_000);
+});
+
+/** A stand-in worker that says it is warm at once and exits once handed its request. */
+const WARM_AT_ONCE = `import { createReadStream, writeSync } from "node:fs";
+writeSync(3, "warm\\n");
+createReadStream("", { fd: 3, autoClose: false }).on("data", () => undefined).on("end", () => process.exit(0));
+`;
+
+describe("how many wait", () => {
+  test("two until a command is handed (an org whose agents run no `org` pays for two nodes), then four", async () => {
+    const dir = makeTempDir("org-warm-fake-");
+    dirs.push(dir);
+    writeFileSync(join(dir, "worker.mjs"), WARM_AT_ONCE);
+    const tracked = trackChildren();
+    const pool = createWarmWorkers([process.execPath, join(dir, "worker.mjs")], tracked.children);
+    pools.push(pool);
+    pool.ensure();
+    // The second's "warm" is when a pool in use would start the third.
+    const twoWarm = () => pool.listIdle().length === 2 && pool.listIdle().every(({ warm }) => warm);
+    await pollUntil(twoWarm, { what: "two warm", timeoutMs: 20_000 });
+    pool.ensure();
+    expect(tracked.started).toHaveLength(2);
+    pool.hand({ argv: ["status"], env: {}, cwd: "/", base: join(dir, "r1"), local: false }, "org status for a-1");
+    const fourWarm = () => pool.listIdle().length === 4 && pool.listIdle().every(({ warm }) => warm);
+    await pollUntil(fourWarm, { what: "four warm", timeoutMs: 20_000 });
+    expect(tracked.started.filter(({ what }) => what === IDLE_WHAT)).toHaveLength(5);
+    expect(tracked.started).toHaveLength(6);
   }, 30_000);
 });
 
