@@ -22,11 +22,11 @@ export async function tryLock(path: string): Promise<boolean> {
 }
 
 /**
- * Run `change` holding the lock at `path`, waiting a few seconds for another writer; a lock older than any write
- * is taken over.
+ * Run `change` holding the lock at `path`, waiting a few seconds (`waitMs`) for another writer; a lock older than any
+ * write is taken over.
  */
-export async function withLock<T>(path: string, change: () => Promise<T>): Promise<T> {
-  const deadline = Date.now() + WAIT_MS;
+export async function withLock<T>(path: string, change: () => Promise<T>, waitMs = WAIT_MS): Promise<T> {
+  const deadline = Date.now() + waitMs;
   await mkdir(dirname(path), { recursive: true });
   // Holders may run on other hosts sharing the folder: only the lock's age, never its pid, tells a crash.
   const stale = async () => Date.now() - (await stat(path).then((info) => info.mtimeMs, () => Date.now())) > STALE_MS;
