@@ -139,6 +139,8 @@ describe("the outbox", () => {
     expect(stdout).toMatch(/^# hello\n.*\/org-file-\w+\n$/);
     await closeOutboxRequest(entry!, { files: false, folder: started!.folder! });
     expect(existsSync(started!.folder!)).toBe(false);
+    // The shim's watchdog removes the request's files as the shim ends, a moment after its output.
+    await pollUntil(() => readdirSync(outbox).length === 0, { what: "the request's files to go" });
     expect(await runShim(outbox, ["task", "b-1", "-f", "missing.md"])).toEqual({
       code: 2, stdout: "",
       stderr: `org: cannot read missing.md in ${join(outbox, "..")}: give a readable file (nothing was done)\n`,
