@@ -133,6 +133,23 @@ export function isAlive(pid: number): boolean {
   return isRunningProcess(-pid) || hasRunningMember(-pid);
 }
 
+// USER_HZ, the unit of /proc/<pid>/stat's start time: 100 on every architecture Node runs on.
+const TICKS_PER_SECOND = 100;
+
+/** When the live, non-zombie process `pid` started, in ms since the epoch; undefined when none (or no /proc). */
+export function readStartedAt(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Fields after the name, which may hold spaces and parentheses: state is field 3, starttime field 22.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (fields[0] === "Z") return undefined;
+    const uptimeS = Number(readFileSync("/proc/uptime", "utf8").split(" ")[0]);
+    return Date.now() - uptimeS * 1000 + (Number(fields[19]) * 1000) / TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Whether any process of group `pgid` is left, exited ones not yet reaped included: what a signal to it reaches. */
 export function groupExists(pgid: number): boolean {
   return answersSignal(-pgid);

@@ -5,7 +5,7 @@ import { gitAdapter } from "./git/git.js";
 import { PACKAGE_ROOT } from "./package-root.js";
 import { createGpuProbe } from "./probes/gpu.js";
 import { describeChild, endOrphanedChildren } from "./child-records.js";
-import { isAlive, killProcessGroup, processRunner } from "./process.js";
+import { isAlive, killProcessGroup, processRunner, readStartedAt } from "./process.js";
 import { PtyGrid } from "./pty/grid.js";
 import { Tmux } from "./tmux/tmux.js";
 import { pickEnv } from "../domain/lifecycle/secrets.js";
@@ -24,7 +24,7 @@ export function createWorld(): World {
     files: tracePort(filesPort, "files"),
     gpus: tracePort(createGpuProbe(processRunner), "gpus"),
     processes: {
-      isAlive, killGroup: killProcessGroup,
+      isAlive, killGroup: killProcessGroup, startedAt: readStartedAt,
       endOrphans: async (dir) => (await endOrphanedChildren(dir)).map(describeChild),
     },
     // An org run without tmux records its pty host's socket instead: the same grid port, served by `org pty-host`.

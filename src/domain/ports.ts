@@ -248,6 +248,8 @@ export interface FilesPort {
 
 export interface ProcessPort {
   isAlive(pid: number): boolean;
+  /** When the live process `pid` started (ms since the epoch); undefined when none runs (or no /proc). */
+  startedAt(pid: number): number | undefined;
   killGroup(pgid: number, graceMs?: number): Promise<void>;
   /** Ends what a dead daemon recorded in `dir` (verify runs, waiters); returns a line per process ended. */
   endOrphans(dir: string): Promise<string[]>;

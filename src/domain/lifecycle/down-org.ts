@@ -2,6 +2,7 @@ import { formatLogEntry } from "../log-entry.js";
 import { orgPaths } from "../paths.js";
 import type { OrgRecord } from "../state.js";
 import { readAgentStatus } from "./agent-status-file.js";
+import { findRecordedProgram } from "./recorded-program.js";
 import { removeDaemonFile } from "./daemon-file.js";
 import type { World } from "../world.js";
 import { stopGrid } from "./stop-grid.js";
@@ -35,8 +36,8 @@ export async function downOrg(world: World, root: string, input: DownInput): Pro
   // Agent programs lead their pane's process group; their recorded pids catch panes tmux already lost.
   const pids: number[] = [];
   for (const name of names) {
-    const status = await readAgentStatus(world.files, paths.state, name);
-    if (status?.pid) pids.push(status.pid);
+    const pid = findRecordedProgram(world.processes, await readAgentStatus(world.files, paths.state, name));
+    if (pid) pids.push(pid);
   }
   const grids = [...(record ? [{ socket: record.socket, session: record.session }] : []), ...input.grids];
   const result: DownResult = { wasRunning: false, stoppedGroups: 0, servers: [], removed: [], kept: [] };

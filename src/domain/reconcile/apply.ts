@@ -143,6 +143,6 @@ async function markStatus(
 
 async function stopAgent(world: World, agent: ObservedAgent): Promise<void> {
   const pid = agent.pane && !agent.pane.dead ? agent.pane.pid : agent.programPid;
-  // Only a live group: a stale pid from status.json may have been reused by someone else's lone process.
+  // Only a live group: programPid is status.json's only while its process is the program recorded (observe.ts).
   if (pid && world.processes.isAlive(-pid)) await world.processes.killGroup(pid, STOP_GRACE_MS);
 }

@@ -3,6 +3,7 @@ import type { PanesPort } from "../ports.js";
 import type { OrgRecord } from "../state.js";
 import { readAgentStatus } from "../lifecycle/agent-status-file.js";
 import { readLaunchSpec } from "../lifecycle/launch-file.js";
+import { findRecordedProgram } from "../lifecycle/recorded-program.js";
 import type { World } from "../world.js";
 import type { ObservedOrg } from "./org-states.js";
 import { isHeldByStop } from "../experiments/stop-state.js";
@@ -24,7 +25,7 @@ export async function observeOrg(
       launch,
       prompt: prompt ?? null,
       pane: agent.paneId ? byId.get(agent.paneId) : undefined,
-      programPid: status?.pid || null,
+      programPid: findRecordedProgram(world.processes, status) ?? null,
       heldByStop: isHeldByStop(status),
     };
   }));
