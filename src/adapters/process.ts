@@ -133,8 +133,8 @@ export function isAlive(pid: number): boolean {
   return isRunningProcess(-pid) || hasRunningMember(-pid);
 }
 
-// USER_HZ, the unit of /proc/<pid>/stat's start time: 100 on every architecture Node runs on.
-const TICKS_PER_SECOND = 100;
+/** USER_HZ, the unit of /proc/<pid>/stat's start time: 100 on every architecture Node runs on. */
+export const TICKS_PER_SECOND = 100;
 
 /** When the live, non-zombie process `pid` started, in ms since the epoch; undefined when none (or no /proc). */
 export function readStartedAt(pid: number): number | undefined {

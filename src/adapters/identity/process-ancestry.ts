@@ -1,10 +1,9 @@
 import { readFileSync } from "node:fs";
 import type { Ancestor } from "../../domain/identity/pane-owner.js";
+import { TICKS_PER_SECOND } from "../process.js";
 
 // Deep enough for any shell, CLI and sandbox nesting; a cycle in a racing /proc cannot loop forever.
 const MAX_DEPTH = 64;
-// USER_HZ, the unit of /proc/<pid>/stat's start time: 100 on every architecture Node runs on.
-const TICKS_PER_SECOND = 100;
 
 /**
  * This process and each one above it, nearest first, in one walk up /proc. It starts at /proc/self, not our pid:
