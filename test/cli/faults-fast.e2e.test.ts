@@ -12,7 +12,8 @@ import { countRows, readDaemonPid, removeDemoOrg, startDemo, waitForRows } from 
 import { countRowsOf, killDaemonAt, listQueued, type PendingRow } from "../faults/kill-daemon.js";
 import { sampleOrg } from "../faults/proc-table.js";
 import { commitTamper, statusesOf } from "../faults/tamper.js";
-import { bin, createTestOrg, type DemoOrg } from "../helpers/test-org/index.js";
+import { bin, createTestOrg, describeOrgProcesses, type DemoOrg } from "../helpers/test-org/index.js";
+import { runOrg } from "../helpers/org-cli.js";
 
 let org: DemoOrg | undefined;
 let marks: string | undefined;
@@ -71,7 +72,13 @@ describe("faults, the fast subset: nothing is lost", () => {
     // commit has the one row.
     await pollUntil(() => !listQueued(org!).some(({ id }) => id === pending!.id), {
       what: `request ${pending!.id} to leave the queue`,
-      explain: () => readFileSync(join(org!.dir, "state/log.md"), "utf8"),
+      // Seen stuck twice in ~16 runs (the request never answered by the next daemons): what will tell why.
+      explain: () => [
+        readFileSync(join(org!.dir, "state/log.md"), "utf8"), runOrg(["status"], { cwd: org!.dir }).stdout,
+        `-- queue: ${JSON.stringify(listQueued(org!))}`,
+        `-- results.tsv, its end:\n${readFileSync(join(org!.dir, "state/results.tsv"), "utf8").slice(-1500)}`,
+        describeOrgProcesses(org!),
+      ].join("\n"),
     });
     expect(countRowsOf(org, pending!), readFileSync(join(org.dir, "state/results.tsv"), "utf8")).toBe(1);
     // Daemons killed mid-write leave nothing the journal calls tampering.
