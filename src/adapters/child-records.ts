@@ -6,7 +6,7 @@ import type { ChildRecord, ChildRecordSchema } from "./child-record-schema.js";
 import { formatLogEntry } from "../domain/log-entry.js";
 import type { ChildTicket, ChildTracker } from "../domain/ports.js";
 import { appendLines } from "./fs/files.js";
-import { groupExists, isAlive, killProcessGroup } from "./process.js";
+import { groupExists, isAlive, killProcessGroup, readStartTicks } from "./process.js";
 
 export type { ChildRecord } from "./child-record-schema.js";
 
@@ -151,18 +151,6 @@ function isSameProcess(pid: number, ticks: number | null): boolean {
   const now = readStartTicks(pid);
   // Without /proc there is no start time to compare: a live pid is taken as the same process.
   return ticks === null ? isAlive(pid) : now === ticks;
-}
-
-/** The start time of a live, non-zombie process; null when there is none (or no /proc). */
-export function readStartTicks(pid: number): number | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    // Fields after the name start at field 3 (state); starttime is field 22.
-    return fields[0] === "Z" ? null : Number(fields[19]);
-  } catch {
-    return null;
-  }
 }
 
 function readRecord(schema: typeof ChildRecordSchema, file: string): ChildRecord | undefined {

@@ -136,18 +136,32 @@ export function isAlive(pid: number): boolean {
 /** USER_HZ, the unit of /proc/<pid>/stat's start time: 100 on every architecture Node runs on. */
 export const TICKS_PER_SECOND = 100;
 
-/** When the live, non-zombie process `pid` started, in ms since the epoch; undefined when none (or no /proc). */
-export function readStartedAt(pid: number): number | undefined {
+/** The start time of a live, non-zombie process, in ticks since boot; null when there is none (or no /proc). */
+export function readStartTicks(pid: number): number | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    // Fields after the name, which may hold spaces and parentheses: state is field 3, starttime field 22.
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    if (fields[0] === "Z") return undefined;
-    const uptimeS = Number(readFileSync("/proc/uptime", "utf8").split(" ")[0]);
-    return Date.now() - uptimeS * 1000 + (Number(fields[19]) * 1000) / TICKS_PER_SECOND;
+    // Fields after the name start at field 3 (state); starttime is field 22.
+    return fields[0] === "Z" ? null : Number(fields[19]);
   } catch {
-    return undefined;
+    return null;
   }
+}
+
+/** When the machine booted, in ms since the epoch; null without /proc. */
+export function readBootMs(): number | null {
+  try {
+    return Date.now() - Number(readFileSync("/proc/uptime", "utf8").split(" ")[0]) * 1000;
+  } catch {
+    return null;
+  }
+}
+
+/** When the live, non-zombie process `pid` started, in ms since the epoch; undefined when none (or no /proc). */
+export function readStartedAt(pid: number): number | undefined {
+  const ticks = readStartTicks(pid);
+  const bootMs = ticks === null ? null : readBootMs();
+  return ticks === null || bootMs === null ? undefined : bootMs + (ticks * 1000) / TICKS_PER_SECOND;
 }
 
 /** Whether any process of group `pgid` is left, exited ones not yet reaped included: what a signal to it reaches. */

@@ -5,8 +5,9 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import {
-  CHILD_TOKEN_ENV, ChildRecords, endLeftChildren, endOrphanedChildren, readStartTicks, type ChildRecord,
+  CHILD_TOKEN_ENV, ChildRecords, endLeftChildren, endOrphanedChildren, type ChildRecord,
 } from "../../src/adapters/child-records.js";
+import { readStartTicks } from "../../src/adapters/process.js";
 import { pollUntil } from "../helpers/poll.js";
 import { isRunning } from "../helpers/processes.js";
 import { makeTempDir, removeDir } from "../helpers/temp-repo.js";

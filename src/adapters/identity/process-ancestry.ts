@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { Ancestor } from "../../domain/identity/pane-owner.js";
-import { TICKS_PER_SECOND } from "../process.js";
+import { readBootMs, TICKS_PER_SECOND } from "../process.js";
 
 // Deep enough for any shell, CLI and sandbox nesting; a cycle in a racing /proc cannot loop forever.
 const MAX_DEPTH = 64;
@@ -34,13 +34,5 @@ function readStat(pid: string): { pid: number; ppid: number; startTicks: number 
   } catch {
     // No /proc (not Linux), or the process ended mid-walk: the walk stops there.
     return undefined;
-  }
-}
-
-function readBootMs(): number | null {
-  try {
-    return Date.now() - Number(readFileSync("/proc/uptime", "utf8").split(" ")[0]) * 1000;
-  } catch {
-    return null;
   }
 }

@@ -7,9 +7,8 @@ import { parseGpuRuns, toBusyIntervals, type RunEnded, type RunStarted } from ".
 import type { BusyInterval, Capacity } from "../../domain/experiments/utilization.js";
 import { readDaemonFile } from "../../domain/lifecycle/daemon-file.js";
 import { orgPaths } from "../../domain/paths.js";
-import { readStartTicks } from "../child-records.js";
 import { appendLines, readJson, readText, writeJsonAtomic } from "../fs/files.js";
-import { isAlive } from "../process.js";
+import { isAlive, readStartTicks } from "../process.js";
 import { isArrayOf, isFields, isString } from "../../domain/json-fields.js";
 
 // Beats come every 2 s: older than this, the daemon is gone and the org's clock stopped at its last beat.

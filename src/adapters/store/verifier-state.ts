@@ -1,8 +1,7 @@
 // What the verifier left on disk for the views: state/queue, the runs going in gpu-runs.jsonl, each agent's ledger.
 import { orgPaths } from "../../domain/paths.js";
 import type { VerifierInput } from "../../domain/views/verifier.js";
-import { readStartTicks } from "../child-records.js";
-import { isAlive } from "../process.js";
+import { isAlive, readStartTicks } from "../process.js";
 import { hasQueue, listQueue } from "./queue.js";
 import { readOpenRuns } from "./gpu-runs-file.js";
 import { readLedgerTime, readLedgerView } from "./agent-ledger.js";

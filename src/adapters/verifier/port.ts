@@ -12,9 +12,9 @@ import { readMessageSettings } from "../../domain/messages/mail-port.js";
 import { describeDiskFull, isDiskFull } from "../fs/disk-space.js";
 import { appendLines, readText } from "../fs/files.js";
 import { sendMessage } from "../store/inbox-files.js";
-import { readStartTicks, type ChildRecords } from "../child-records.js";
+import type { ChildRecords } from "../child-records.js";
 import { recordRunEnd, recordRunStart } from "../store/gpu-runs-file.js";
-import { processRunner, type Runner } from "../process.js";
+import { processRunner, readStartTicks, type Runner } from "../process.js";
 import { filterAgentEnv } from "../../domain/lifecycle/secrets.js";
 import {
   endedByTimeLimit, failedNodeOf, isNodeDown, nodeStateArgv, slurmPoolRunArgv, slurmVerifyArgv,

@@ -6,7 +6,7 @@ import { afterEach, expect, test } from "vitest";
 import { runReport } from "../../../src/cli/commands/report.js";
 import { runResults } from "../../../src/cli/commands/results.js";
 import { runStatus } from "../../../src/cli/commands/status.js";
-import { readStartTicks } from "../../../src/adapters/child-records.js";
+import { readStartTicks } from "../../../src/adapters/process.js";
 import { makeTempDir, removeDir } from "../../helpers/temp-repo.js";
 
 const T = Date.parse("2026-01-01T10:00:00Z");
