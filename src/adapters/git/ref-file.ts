@@ -8,6 +8,9 @@ import { join } from "node:path";
 import { placeUntrusted } from "../fs/untrusted.js";
 
 const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK } = constants;
+// git holds a ref's lock for the few milliseconds of one write: one this old was left by a process killed holding it
+// (a daemon killed mid-move, an agent's git killed mid-commit), and would refuse every move of that ref for good.
+export const STALE_LOCK_MS = 10_000;
 
 /** How a move ended: made, or refused with git's words for why (another lock held, the ref moved meanwhile). */
 export type RefMove = { kind: "moved" } | { kind: "refused"; reason: string };
@@ -23,15 +26,27 @@ export async function moveRefFile(input: { top: string; common: string; ref: str
   if (await lstat(join(common, "reftable")).then(() => true, () => false)) return undefined;
   let result: RefMove = { kind: "moved" };
   await placeUntrusted(top, join(top, ref), async (at) => {
-    const lock = await open(`${at}.lock`, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o644)
-      .catch((error: NodeJS.ErrnoException) => {
-        if (error.code !== "EEXIST") throw error;
-        result = { kind: "refused", reason: `cannot lock ref '${ref}': '${join(top, ref)}.lock' exists` };
-        return undefined;
-      });
+    const lock = await takeLock(`${at}.lock`);
     if (lock) result = await writeLocked(lock, at, { common, ref, commit, from });
+    else result = { kind: "refused", reason: `cannot lock ref '${ref}': '${join(top, ref)}.lock' exists` };
   });
   return result;
+}
+
+// The lock made exclusively; one held too long to be live is removed (unlinked, never followed) and taken again once.
+async function takeLock(path: string): Promise<FileHandle | undefined> {
+  const take = () => open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o644)
+    .catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== "EEXIST") throw error;
+      return undefined;
+    });
+  const lock = await take();
+  if (lock) return lock;
+  const held = await lstat(path).catch(() => undefined);
+  if (held && Date.now() - held.mtimeMs < STALE_LOCK_MS) return undefined;
+  // A folder in its place is no lock git left: it stays, and the move is refused.
+  if (!(await rm(path, { force: true }).then(() => true, () => false))) return undefined;
+  return take();
 }
 
 async function writeLocked(lock: FileHandle, at: string, input: { common: string; ref: string; commit: string;

@@ -22,8 +22,8 @@ export interface WarmWorkers {
   /** Hands `request` to an idle worker: its process group, or undefined when none is ready (then run it cold). */
   hand(request: WarmRequest, what: string): { pid: number; ended: () => void } | undefined;
   /**
-   * Starts workers one at a time until two are idle, four once a command was handed; replaces those that died idle;
-   * gives up if they keep dying.
+   * Starts workers one at a time until two are idle, four once a command was handed (none in the pool's first seconds
+   * unless one was); replaces those that died idle; gives up if they keep dying.
    */
   ensure(): void;
   /** The idle workers, oldest first: each one's process group and whether it said it is warm. */
@@ -51,6 +51,9 @@ const IDLE_BEFORE_USE = 2;
 // One starts at a time, the next once it says it is warm (or this long after its start, if it never does): nodes
 // starting side by side slow one another, and the command running beside them.
 const BOOT_MS = 2000;
+// None starts in the org's first seconds, unless a command is brokered then: that is when every agent's CLI starts at
+// once (node, bun, a Rust binary each), and no agent runs `org` before its CLI is up and its model has answered.
+const START_AFTER_MS = 5000;
 // A worker handed a command is replaced once that command is over, not while it runs: a node starting beside it
 // takes a core from it. A command still running after this long (`org wait`) gets its replacement anyway.
 const REPLACE_AFTER_MS = 500;
@@ -60,8 +63,11 @@ const REPLACE_AFTER_MS = 500;
  * cold command does: a /bin/sh in its own process group that leaves it to init, recorded in the child records.
  */
 export function createWarmWorkers(
-  orgArgv: readonly string[], children: ChildTracker, idleBeforeUse = IDLE_BEFORE_USE,
+  orgArgv: readonly string[], children: ChildTracker,
+  { idleBeforeUse = IDLE_BEFORE_USE, startAfterMs = START_AFTER_MS } = {},
 ): WarmWorkers {
+  const startsAt = Date.now() + startAfterMs;
+  let waiting: NodeJS.Timeout | undefined;
   // Oldest first: the first handed out is the one longest loaded.
   const idle: Idle[] = [];
   let used = false;
@@ -109,6 +115,13 @@ export function createWarmWorkers(
   // One always waits, starting if need be: a booting worker still beats a cold start.
   function fill(): void {
     if (closed || deaths >= MAX_IDLE_DEATHS || idle.some(isBooting)) return;
+    if (!used && Date.now() < startsAt) {
+      waiting ??= setTimeout(() => {
+        waiting = undefined;
+        fill();
+      }, startsAt - Date.now() + 1).unref();
+      return;
+    }
     if (idle.length < Math.max(1, (used ? IDLE_WORKERS : idleBeforeUse) - running)) start();
   }
   const replaceLater = (worker: Idle) => {
@@ -128,9 +141,10 @@ export function createWarmWorkers(
       dropDead();
       // A warm one first, the longest loaded; else the oldest, its node furthest on.
       const worker = closed ? undefined : (idle.find(({ warm }) => warm) ?? idle[0]);
+      // The org brokers commands now: the broker's next look starts workers, even in the org's first seconds.
+      used = true;
       if (!worker) return undefined;
       idle.splice(idle.indexOf(worker), 1);
-      used = true;
       // Its record now says what it runs, as a cold command's does.
       const ticket = children.announce("command", what, true);
       worker.channel.end(`${JSON.stringify({ ...request, env: { ...request.env, ...ticket.env } })}\n`);
@@ -147,6 +161,7 @@ export function createWarmWorkers(
     listIdle: () => idle.map(({ pid, warm }) => ({ pid, warm })),
     async close() {
       closed = true;
+      clearTimeout(waiting);
       // Its fd 3 ends with nothing on it: an idle worker then exits by itself; this makes sure.
       await Promise.all(idle.splice(0).map(async (worker) => {
         worker.channel.end();

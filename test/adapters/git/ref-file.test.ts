@@ -1,9 +1,11 @@
 // The daemon's own write of an agent's ref: as git's files backend writes it, with no reflog written through a link.
 import { execFileSync } from "node:child_process";
-import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { moveRefFile } from "../../../src/adapters/git/ref-file.js";
+import { moveRefFile, STALE_LOCK_MS } from "../../../src/adapters/git/ref-file.js";
 import { createBranchRepo, git, removeAfterEachTest } from "../../helpers/temp-repo.js";
 
 const removeLater = removeAfterEachTest();
@@ -49,6 +51,23 @@ describe("moveRefFile", () => {
     expect(await moveRefFile({ top: common, common, ref, commit: next, from: base })).toEqual({
       kind: "refused", reason: `cannot lock ref '${ref}': is at not a ref file but expected ${base}`,
     });
+  });
+
+  test("a lock left by a process killed holding it (older than git ever holds one) is taken over; " +
+    "a fresh one, or a folder in its place, still refuses", async () => {
+    const { repo, common, base, next, ref } = makeRepo();
+    const lock = join(common, `${ref}.lock`);
+    writeFileSync(lock, "");
+    const old = (Date.now() - STALE_LOCK_MS - 1000) / 1000;
+    utimesSync(lock, old, old);
+    expect(await moveRefFile({ top: common, common, ref, commit: next, from: base })).toEqual({ kind: "moved" });
+    expect([git(repo, ["rev-parse", ref]).trim(), existsSync(lock)]).toEqual([next, false]);
+    mkdirSync(lock);
+    utimesSync(lock, old, old);
+    expect(await moveRefFile({ top: common, common, ref, commit: base, from: next })).toEqual({
+      kind: "refused", reason: `cannot lock ref '${ref}': '${join(common, ref)}.lock' exists`,
+    });
+    expect(git(repo, ["rev-parse", ref]).trim()).toBe(next);
   });
 
   test("a branch made symbolic (to main) is replaced, main untouched; a packed one is read", async () => {

@@ -69,8 +69,10 @@ describe("PtyGrid: the grid port over a detached `org pty-host`", () => {
       ["%0", false, null],
       ["%1", false, "alpha"],
     ]);
+    // The host opens the pane's log without waiting for it: listed, the pane may have none yet.
+    const alphaLog = join(state, "agents", "alpha", "pane.log");
     await pollUntil(
-      () => readFileSync(join(state, "agents", "alpha", "pane.log"), "utf8").includes("ORG_AGENT=alpha"),
+      () => existsSync(alphaLog) && readFileSync(alphaLog, "utf8").includes("ORG_AGENT=alpha"),
       { what: "alpha's pane.log" },
     );
 

@@ -72,7 +72,7 @@ const IDLE_WHAT = "org outbox-worker (idle, for the next brokered command)";
 
 async function startPool() {
   const tracked = trackChildren();
-  const pool = createWarmWorkers([process.execPath, ORG_BIN], tracked.children);
+  const pool = createWarmWorkers([process.execPath, ORG_BIN], tracked.children, { startAfterMs: 0 });
   pools.push(pool);
   pool.ensure();
   const idle = tracked.started[0]!.pid;
@@ -154,7 +154,8 @@ describe("which worker is handed a request", () => {
     writeFileSync(join(dir, "worker.mjs"), FAKE_WORKER);
     const tracked = trackChildren();
     // As a pool already in use: four wait.
-    const pool = createWarmWorkers([process.execPath, join(dir, "worker.mjs"), dir], tracked.children, 4);
+    const argv = [process.execPath, join(dir, "worker.mjs"), dir];
+    const pool = createWarmWorkers(argv, tracked.children, { idleBeforeUse: 4, startAfterMs: 0 });
     pools.push(pool);
     // One at a time: the next starts once this one is warm, or a while after its start.
     pool.ensure();
@@ -193,7 +194,7 @@ describe("how many wait", () => {
     dirs.push(dir);
     writeFileSync(join(dir, "worker.mjs"), WARM_AT_ONCE);
     const tracked = trackChildren();
-    const pool = createWarmWorkers([process.execPath, join(dir, "worker.mjs")], tracked.children);
+    const pool = createWarmWorkers([process.execPath, join(dir, "worker.mjs")], tracked.children, { startAfterMs: 0 });
     pools.push(pool);
     pool.ensure();
     // The second's "warm" is when a pool in use would start the third.
@@ -206,6 +207,31 @@ describe("how many wait", () => {
     await pollUntil(fourWarm, { what: "four warm", timeoutMs: 20_000 });
     expect(tracked.started.filter(({ what }) => what === IDLE_WHAT)).toHaveLength(5);
     expect(tracked.started).toHaveLength(6);
+  }, 30_000);
+
+  test("none in the org's first seconds, while its agents' CLIs start; then two, or at once once a command is " +
+    "handed", async () => {
+    const dir = makeTempDir("org-warm-fake-");
+    dirs.push(dir);
+    writeFileSync(join(dir, "worker.mjs"), WARM_AT_ONCE);
+    const argv = [process.execPath, join(dir, "worker.mjs")];
+    const later = trackChildren();
+    const waiting = createWarmWorkers(argv, later.children, { startAfterMs: 1500 });
+    pools.push(waiting);
+    const start = Date.now();
+    waiting.ensure();
+    waiting.ensure();
+    expect(later.started).toHaveLength(0);
+    await pollUntil(() => later.started.length === 1, { what: "the first after the wait", timeoutMs: 20_000 });
+    expect(Date.now() - start).toBeGreaterThanOrEqual(1500);
+    const used = trackChildren();
+    const handed = createWarmWorkers(argv, used.children, { startAfterMs: 60_000 });
+    pools.push(handed);
+    const request = { argv: ["status"], env: {}, cwd: "/", base: join(dir, "r1"), local: false };
+    // None idle: the command starts cold, and the broker's next look starts the workers.
+    expect(handed.hand(request, "org status for a-1")).toBeUndefined();
+    handed.ensure();
+    expect(used.started.map(({ what }) => what)).toEqual([IDLE_WHAT]);
   }, 30_000);
 });
 
