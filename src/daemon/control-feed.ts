@@ -1,3 +1,5 @@
+import { formatClock } from "../domain/units/index.js";
+
 const FEED_LINES = 12;
 
 /** The control pane's feed: the last lines the services said, drawn under the status table. */
@@ -8,7 +10,7 @@ export class Feed {
 
   readonly say = (line: string): void => {
     this.count++;
-    this.lines.push(`${new Date().toLocaleTimeString()} ${line}`);
+    this.lines.push(`${formatClock(new Date())} ${line}`);
     this.lines.splice(0, Math.max(0, this.lines.length - FEED_LINES));
   };
 

@@ -9,6 +9,7 @@ import type { Feed } from "./control-feed.js";
 import { defineLoop } from "./loop-service.js";
 import type { Service } from "./services.js";
 import { cleanText } from "../domain/safe-text.js";
+import { formatClock } from "../domain/units/index.js";
 
 const REFRESH_MS = 2000;
 const REDRAW_MS = 10_000;
@@ -47,7 +48,7 @@ export function defineStatusScreen(opts: {
     if (screen === drawn.screen && (people === 0 || Date.now() - drawn.at < REDRAW_MS)) return;
     drawn = { screen, at: Date.now(), said: feed.said };
     process.stdout.write(
-      `\x1b[H\x1b[2J${screen}\n\n[org daemon pid ${process.pid}] ${new Date().toLocaleTimeString()}\n`,
+      `\x1b[H\x1b[2J${screen}\n\n[org daemon pid ${process.pid}] ${formatClock(new Date())}\n`,
     );
   };
   return defineLoop({

@@ -45,8 +45,9 @@ export function pickNext(input: {
   served?: ReadonlyMap<string, Served>;
 }): ScheduleDecision {
   const rank = (request: ExperimentRequest) => (request.kind === "baseline" ? 0 : 1);
+  // ISO times and ids compare as code points: localeCompare's first call loads ICU's collation (10–30 ms a daemon).
   const byAge = (a: ExperimentRequest, b: ExperimentRequest) =>
-    a.submittedAt.localeCompare(b.submittedAt) || a.id.localeCompare(b.id);
+    compareCodePoints(a.submittedAt, b.submittedAt) || compareCodePoints(a.id, b.id);
   const heads = new Map<string, ExperimentRequest>();
   for (const request of [...input.pending].sort((a, b) => rank(a) - rank(b) || byAge(a, b))) {
     const { agent } = request;
@@ -105,4 +106,8 @@ export function decideQueueRoom(queued: ExperimentRequest[], agent: string, cap:
 
 function listCpuSlots(count: number): string[] {
   return Array.from({ length: count }, (_, index) => `cpu${index}`);
+}
+
+function compareCodePoints(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
