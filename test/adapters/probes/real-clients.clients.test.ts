@@ -180,13 +180,20 @@ describe("real agent CLIs in tmux panes, offline", () => {
     };
     const trust = (keys: string) => ({ screen: { kind: "trust-dialog" }, typed: keys });
     const block = (kind: string) => ({ screen: { kind }, decision: { kind: "block" }, typed: null });
-    expect(await look(claude, "Yes, I trust this folder")).toMatchObject(trust("Down Enter"));
-    expect(await look(claude, "Yes, I accept")).toMatchObject(trust("Down Enter"));
-    expect(await look(claude, "Not logged in")).toMatchObject(block("login-required"));
-    expect(await look(codex, "Trust this folder?")).toMatchObject(trust("Enter"));
-    // "Reconnecting... 1/5" is its own retry (a 500 shows it too); "waiting for network" is the machine offline.
-    expect(await look(codex, "waiting for network")).toMatchObject(block("offline"));
-    expect(typed).toEqual([
+    // Side by side: Codex's own retries take ~18 s before it says the network is gone, Claude Code's dialogs ~6.
+    await Promise.all([
+      (async () => {
+        expect(await look(claude, "Yes, I trust this folder")).toMatchObject(trust("Down Enter"));
+        expect(await look(claude, "Yes, I accept")).toMatchObject(trust("Down Enter"));
+        expect(await look(claude, "Not logged in")).toMatchObject(block("login-required"));
+      })(),
+      (async () => {
+        expect(await look(codex, "Trust this folder?")).toMatchObject(trust("Enter"));
+        // "Reconnecting... 1/5" is its own retry (a 500 shows it too); "waiting for network" is the machine offline.
+        expect(await look(codex, "waiting for network")).toMatchObject(block("offline"));
+      })(),
+    ]);
+    expect(typed.sort()).toEqual([
       "trusting-claude-1: Down Enter", "trusting-claude-1: Down Enter", "trusting-codex-1: Enter",
     ]);
     // Only the dialogs' own keys were ever typed again, never one into a later screen.
