@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { isAscii } from "node:buffer";
 import { createHash } from "node:crypto";
 import {
   accessSync, closeSync, constants, fstatSync, openSync, readFileSync, renameSync, rmSync, writeFileSync,
@@ -35,7 +36,9 @@ try {
 } catch {
   // None yet: this run writes it.
 }
-const script = new Script(source.toString("utf8"), { filename: file, cachedData });
+// The build escapes every character past ASCII: latin1 is then the same text, decoded ~4× faster than UTF-8 (2 MB).
+const text = isAscii(source) ? source.toString("latin1") : source.toString("utf8");
+const script = new Script(text, { filename: file, cachedData });
 const module = { exports: {} };
 const meta = { url: url.href, resolve: (specifier) => import.meta.resolve(specifier) };
 script.runInThisContext()(createRequire(file), module, module.exports, meta, (specifier) => import(specifier));

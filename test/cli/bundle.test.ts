@@ -44,6 +44,9 @@ describe("scripts/bundle.mjs", () => {
     expect(left.filter((name) => name.endsWith(".js") || name === killed)).toEqual([]);
     const bundle = readFileSync(join(outdir, "org.cjs"), "utf8");
     expect(bundle.startsWith("(function (require, module, exports, __orgImportMeta, __orgImport) {")).toBe(true);
+    // ASCII only, for bin/org.js's latin1 decoding: a screen pattern's "■" is there as \u25a0.
+    expect(bundle.match(/[^\x00-\x7f]/g)).toBeNull();
+    expect(bundle).toContain(String.raw`^\s*\u25a0 `);
   }, 60_000);
 
   test("builds in a tree with no dist/ yet, as a fresh clone's first build does", () => {
