@@ -32,10 +32,11 @@ export default defineConfig({
     projects: [
       {
         test: {
-          ...shared, ...after(0, 2), name: "unit", include: ["test/**/*.test.ts"],
+          ...shared, ...after(0, 3), name: "unit", include: ["test/**/*.test.ts"],
           exclude: [...configDefaults.exclude, E2E, CLIENTS, FAULTS, STRESS],
           // Files share a process and its loaded modules: a fork and its imports for each of ~200 files took a third
           // of the project's time. What a file changes it restores (env, mocks, timers); the setup gives each a HOME.
+          // Three at a time on 2 cores: a third of its files wait on a timer or a child, which two left a core idle.
           isolate: false,
         },
       },
