@@ -30,7 +30,7 @@ export function applyHermeticEnv(env: NodeJS.ProcessEnv, fixed: Record<string, s
   Object.assign(env, fixed);
 }
 
-// Each file gets an empty HOME; a process that runs several files (the unit project's) removes the one before.
+// Each file gets an empty HOME; a process that runs several files (the unit and e2e projects') removes the one before.
 const held = globalThis as { orgTestHome?: string };
 if (held.orgTestHome) rmSync(held.orgTestHome, { recursive: true, force: true });
 else process.once("exit", () => held.orgTestHome && rmSync(held.orgTestHome, { recursive: true, force: true }));

@@ -147,14 +147,19 @@ input.on("end", () => {
 });
 `;
 
+/** A stand-in worker of `source` in a folder of its own, removed after the file; its folder is its argument. */
+function writeFakeWorker(source: string): { dir: string; argv: string[] } {
+  const dir = makeTempDir("org-warm-fake-");
+  dirs.push(dir);
+  writeFileSync(join(dir, "worker.mjs"), source);
+  return { dir, argv: [process.execPath, join(dir, "worker.mjs"), dir] };
+}
+
 describe("which worker is handed a request", () => {
   test("a warm one before an older one still loading; its replacement starts once its command is over", async () => {
-    const dir = makeTempDir("org-warm-fake-");
-    dirs.push(dir);
-    writeFileSync(join(dir, "worker.mjs"), FAKE_WORKER);
+    const { dir, argv } = writeFakeWorker(FAKE_WORKER);
     const tracked = trackChildren();
     // As a pool already in use: four wait.
-    const argv = [process.execPath, join(dir, "worker.mjs"), dir];
     const pool = createWarmWorkers(argv, tracked.children, { idleBeforeUse: 4, startAfterMs: 0 });
     pools.push(pool);
     // One at a time: the next starts once this one is warm, or a while after its start.
@@ -190,11 +195,9 @@ createReadStream("", { fd: 3, autoClose: false }).on("data", () => undefined).on
 
 describe("how many wait", () => {
   test("two until a command is handed (an org whose agents run no `org` pays for two nodes), then four", async () => {
-    const dir = makeTempDir("org-warm-fake-");
-    dirs.push(dir);
-    writeFileSync(join(dir, "worker.mjs"), WARM_AT_ONCE);
+    const { dir, argv } = writeFakeWorker(WARM_AT_ONCE);
     const tracked = trackChildren();
-    const pool = createWarmWorkers([process.execPath, join(dir, "worker.mjs")], tracked.children, { startAfterMs: 0 });
+    const pool = createWarmWorkers(argv, tracked.children, { startAfterMs: 0 });
     pools.push(pool);
     pool.ensure();
     // The second's "warm" is when a pool in use would start the third.
@@ -211,10 +214,7 @@ describe("how many wait", () => {
 
   test("none in the org's first seconds, while its agents' CLIs start; then two, or at once once a command is " +
     "handed", async () => {
-    const dir = makeTempDir("org-warm-fake-");
-    dirs.push(dir);
-    writeFileSync(join(dir, "worker.mjs"), WARM_AT_ONCE);
-    const argv = [process.execPath, join(dir, "worker.mjs")];
+    const { dir, argv } = writeFakeWorker(WARM_AT_ONCE);
     const later = trackChildren();
     const start = Date.now();
     const waiting = createWarmWorkers(argv, later.children, { startAfterMs: 600 });
