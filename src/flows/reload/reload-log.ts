@@ -2,11 +2,14 @@ import { join } from "node:path";
 import { formatLogEntry } from "../../domain/log-entry.js";
 import { parseReloadRecord, type ReloadRecord } from "../../domain/reconcile/reload-record.js";
 import { appendLines, readJson, writeJsonAtomic } from "../../adapters/fs/files.js";
+import { withLock } from "../../adapters/fs/lock.js";
 import { logPath } from "../../domain/paths.js";
 
 export function reloadFile(state: string): string {
   return join(state, "reload.json");
 }
+
+const lockFile = (state: string) => `${reloadFile(state)}.lock`;
 
 /**
  * state/reload.json, this module's alone to read and write; undefined when missing, unreadable or of another shape:
@@ -24,15 +27,18 @@ export async function readReloadRecord(state: string): Promise<ReloadRecord | un
 export async function recordReload(
   state: string, record: Omit<ReloadRecord, "lastMetaAt">, log: { title: string; body?: string; always?: boolean },
 ): Promise<ReloadRecord> {
-  const previous = await readReloadRecord(state);
-  const next: ReloadRecord = { ...record, ...(previous?.lastMetaAt ? { lastMetaAt: previous.lastMetaAt } : {}) };
-  await saveReloadRecord(state, next);
-  const repeated = record.outcome === "rejected" && previous?.outcome === "rejected"
-    && sameList(previous.problems, record.problems);
-  if (record.outcome !== "in-sync" && (log.always || !repeated)) await logReload(state, {
-    at: record.at, op: record.outcome === "rejected" ? "reload-rejected" : "reload", ...log,
+  // The daemon and `org reload` see one bad save at once: read, compare and log as one step, or both would log it.
+  return withLock(lockFile(state), async () => {
+    const previous = await readReloadRecord(state);
+    const next: ReloadRecord = { ...record, ...(previous?.lastMetaAt ? { lastMetaAt: previous.lastMetaAt } : {}) };
+    await saveReloadRecord(state, next);
+    const repeated = record.outcome === "rejected" && previous?.outcome === "rejected"
+      && sameList(previous.problems, record.problems);
+    if (record.outcome !== "in-sync" && (log.always || !repeated)) await logReload(state, {
+      at: record.at, op: record.outcome === "rejected" ? "reload-rejected" : "reload", ...log,
+    });
+    return next;
   });
-  return next;
 }
 
 /** A `reload`, `reload-rejected` or `reload-failed` entry in log.md. */
@@ -47,8 +53,10 @@ export async function logReload(
 
 /** Start the meta rate limit's clock. */
 export async function markMetaApplied(state: string, at: string): Promise<void> {
-  const record = await readReloadRecord(state);
-  if (record) await saveReloadRecord(state, { ...record, lastMetaAt: at });
+  await withLock(lockFile(state), async () => {
+    const record = await readReloadRecord(state);
+    if (record) await saveReloadRecord(state, { ...record, lastMetaAt: at });
+  });
 }
 
 async function saveReloadRecord(state: string, record: ReloadRecord): Promise<void> {

@@ -1,5 +1,5 @@
 // state/reload.json through its owner: read back whole; a damaged one reads as none, so `org status` warns of nothing.
-import { readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, expect, test } from "vitest";
 import { markMetaApplied, readReloadRecord, recordReload } from "../../../src/flows/reload/reload-log.js";
@@ -23,6 +23,16 @@ test("a reload's outcome is written and read back whole, with the meta clock; no
   expect(await readReloadRecord(state)).toEqual(REJECTED);
   await markMetaApplied(state, "2026-01-07T10:01:00.000Z");
   expect(await readReloadRecord(state)).toEqual({ ...REJECTED, lastMetaAt: "2026-01-07T10:01:00.000Z" });
+});
+
+test("one bad save seen by the daemon and `org reload` at the same moment is logged once", async () => {
+  state = makeTempDir("org-reload-log-");
+  const title = ": the edit is rejected; nothing changed";
+  await Promise.all(["daemon", "org reload"].map((by) =>
+    recordReload(state!, { ...REJECTED, by }, { title: `${by}${title}`, body: REJECTED.problems[0] })));
+  const log = readFileSync(join(state, "log.md"), "utf8");
+  expect(log.split(`${title}\n${REJECTED.problems[0]}\n`)).toHaveLength(2);
+  expect(readdirSync(state).sort()).toEqual(["log.md", "reload.json"]);
 });
 
 test.each([
