@@ -185,6 +185,9 @@ export function describeRealAgents(mode: "tmux" | "pty", limited = false): void 
 
     test("org down leaves no process of the org (the CLIs' helpers included)", async () => {
       expect(processesOf(org).length).toBeGreaterThan(0);
+      // Gemini CLI runs as one node: its preset keeps it from starting itself again as a child for a bigger heap.
+      const geminiNodes = processesOf(org).filter(({ command }) => /^(\S*\/)?node .*\/gemini /.test(`${command} `));
+      expect(geminiNodes.map(({ command }) => command.slice(0, 120)), "gemini's node processes").toHaveLength(1);
       const down = await org.org(["down"]);
       expect(down.code, down.stderr).toBe(0);
       await pollUntil(() => processesOf(org).length === 0,

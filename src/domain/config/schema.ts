@@ -25,7 +25,7 @@ export const RuntimeSchema = z
       .describe("when the supervisor restarts the program after it exits"),
     env: z.record(z.string(), z.string()).default({})
       .describe("extra environment for the program, over its preset's key by key (claude: DISABLE_AUTOUPDATER=1, "
-        + "opencode: OPENCODE_DISABLE_AUTOUPDATE=1; \"\" turns one off)")
+        + "gemini: GEMINI_CLI_NO_RELAUNCH=true, opencode: OPENCODE_DISABLE_AUTOUPDATE=1; \"\" turns one off)")
       .meta({ examples: [{ PYTHONUNBUFFERED: "1" }] }),
     pass_env: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: "an environment variable name" })
       .meta({ examples: ["ANTHROPIC_API_KEY"] })).optional()

@@ -105,7 +105,8 @@ export const PRESETS: Record<PresetName, RuntimePreset> = {
     trust: ["--skip-trust"],
     prompt_file: "GEMINI.md",
     home_env: ["GEMINI_CLI_HOME"],
-    env: {},
+    // 0.61.0 starts itself again as a child node for a bigger heap and waits on it: ~145 MB and 0.5 CPU s an agent.
+    env: { GEMINI_CLI_NO_RELAUNCH: "true" },
     seed: [
       { from: ".gemini/oauth_creds.json", to: ".gemini/oauth_creds.json" },
       { from: ".gemini/settings.json", to: ".gemini/settings.json" },

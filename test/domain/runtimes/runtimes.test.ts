@@ -90,12 +90,13 @@ describe("runtime presets", () => {
     ]);
   });
 
-  test("preset env: no self-update for claude and opencode; "
+  test("preset env: no self-update for claude and opencode, no second node for gemini; "
     + "org.yaml's env adds to it and overrides it key by key", () => {
     expect(specFor({ preset: "claude" }).env).toMatchObject({
       DISABLE_AUTOUPDATER: "1",
       CLAUDE_CONFIG_DIR: "/o/state/agents/researcher-1/home",
     });
+    expect(specFor({ preset: "gemini" }).env).toMatchObject({ GEMINI_CLI_NO_RELAUNCH: "true" });
     expect(specFor({ preset: "opencode" }).env).toMatchObject({
       OPENCODE_DISABLE_AUTOUPDATE: "1",
       XDG_DATA_HOME: "/o/state/agents/researcher-1/home",
