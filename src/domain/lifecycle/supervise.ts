@@ -65,7 +65,9 @@ export function parseLaunchSpec(raw: unknown): LaunchSpec | string {
   return spec;
 }
 
-type RestartPolicy = Pick<LaunchSpec, "restart" | "backoffMs" | "maxBackoffMs" | "maxRestarts" | "healthyAfterMs">;
+type RestartPolicy = Pick<LaunchSpec, "restart" | "backoffMs" | "maxBackoffMs" | "maxRestarts" | "healthyAfterMs"> & {
+  runtime?: { relaunchCode?: number };
+};
 
 /** Decide what the supervisor does after the agent program exits, by the spec's restart policy. */
 export function decideAfterExit(
@@ -76,6 +78,14 @@ export function decideAfterExit(
   const failed = exit.code !== 0 || exit.signal !== null;
   const consecutive = durationMs >= spec.healthyAfterMs ? 0 : history.consecutiveFailures;
   const settled = { restarts: history.restarts, consecutiveFailures: consecutive };
+  const relaunch = exit.code !== null && exit.code === spec.runtime?.relaunchCode;
+  // The CLI's own restart, whatever the policy (its own wrapper would start it again): at once, and still counted,
+  // so one that asks at every start gives up as a crash loop does.
+  if (relaunch && consecutive < spec.maxRestarts) {
+    const next = { restarts: history.restarts + 1, consecutiveFailures: consecutive + 1 };
+    const reason = `${what}: it asks to be started again; restarting it`;
+    return { kind: "restart", delayMs: 0, reason, history: next };
+  }
   if (spec.restart === "never") {
     const verdict = failed ? "give-up" : "done";
     return { kind: verdict, reason: `${what}; restart policy is never`, history: settled };

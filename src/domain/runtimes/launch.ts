@@ -14,6 +14,8 @@ export interface LaunchRuntime {
   resumeArgv: string[] | null;
   /** The kickoff the daemon types once a resumed CLI shows its prompt, for a CLI that drops it on resume; else null. */
   typeOnResume?: string | null;
+  /** The exit code with which the CLI asks to be started again: the supervisor does so at once. */
+  relaunchCode?: number;
   /** Folder (absolute) and file-name suffix of the CLI's conversations: a resume needs one there. */
   transcripts: { dir: string; suffix: string } | null;
   /** Absolute path of the prompt file written into the worktree, or null. */
@@ -44,6 +46,7 @@ export function describeRuntimeLaunch(
       typeOnResume: resolved.resume && resolved.kickoff_on_resume === "type"
         ? substitute(["{kickoff}"]).join(" ")
         : null,
+      ...(resolved.relaunch_code === undefined ? {} : { relaunchCode: resolved.relaunch_code }),
       transcripts,
       promptFile: resolved.prompt_file && join(where.worktree, resolved.prompt_file),
       seed: resolved.seed,

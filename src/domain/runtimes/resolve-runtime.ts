@@ -44,6 +44,7 @@ export function resolveRuntime(runtime: RuntimeConfig): ResolvedRuntime {
     login: runtime.login ?? base.login,
     transcripts: base.transcripts,
     kickoff_on_resume: base.kickoff_on_resume,
+    ...(base.relaunch_code === undefined ? {} : { relaunch_code: base.relaunch_code }),
     watch: {
       nudge: runtime.nudge,
       nudgeAfterMs: parseDuration(runtime.nudge_after),

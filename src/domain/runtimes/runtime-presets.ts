@@ -39,6 +39,8 @@ export interface RuntimePreset {
    * "type" when it drops it, so the daemon types the kickoff once the resumed CLI shows its prompt.
    */
   kickoff_on_resume: "argv" | "type";
+  /** The exit code with which the CLI asks to be started again (after a sign-in, a trust change): a relaunch. */
+  relaunch_code?: number;
 }
 
 export const PRESET_NAMES = ["claude", "codex", "gemini", "opencode", "generic"] as const;
@@ -106,6 +108,7 @@ export const PRESETS: Record<PresetName, RuntimePreset> = {
     prompt_file: "GEMINI.md",
     home_env: ["GEMINI_CLI_HOME"],
     // 0.61.0 starts itself again as a child node for a bigger heap and waits on it: ~145 MB and 0.5 CPU s an agent.
+    // Without that parent, the supervisor restarts it when it exits asking for one (relaunch_code).
     env: { GEMINI_CLI_NO_RELAUNCH: "true" },
     seed: [
       { from: ".gemini/oauth_creds.json", to: ".gemini/oauth_creds.json" },
@@ -119,6 +122,8 @@ export const PRESETS: Record<PresetName, RuntimePreset> = {
     transcripts: { dir: ".gemini/tmp", suffix: ".jsonl" },
     // Its resumed conversation's next user turn is the kickoff (test/helpers/real-agents-suite.ts, kill -9).
     kickoff_on_resume: "argv",
+    // Its exit after a sign-in or a trust change, which its own parent (turned off above) answered with a new start.
+    relaunch_code: 199,
   },
   // opencode keeps auth.json and its database (every session) under $XDG_DATA_HOME/opencode.
   opencode: {

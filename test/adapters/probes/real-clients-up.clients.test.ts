@@ -51,7 +51,8 @@ roles:
 
   test("gemini: its trust dialog answered with Enter, then its sign-in menu blocks it; " +
     "with keys passed, gemini and claude start working with no dialog; " +
-    "opencode cannot reach its service; no restarts, nothing else typed", async () => {
+    "opencode cannot reach its service; no restart but the one gemini asks for after its trust answer, " +
+    "nothing else typed", async () => {
     org = createTestOrg({ yaml: orgYaml });
     // A HOME of its own: nothing is seeded from, or written to, the real ~/.gemini or ~/.config/opencode.
     home = makeTempDir("org-clients-home-");
@@ -154,12 +155,16 @@ roles:
     expect(opencode.reason).toMatch(unreachable);
     expect(opencode.pid).not.toBeNull();
 
-    // Blocked, not restart-looping: one start each, and a heartbeat later nothing new typed or started.
+    // Blocked, not restart-looping: one start each (g-1's trust answer made gemini exit asking to be started again,
+    // which its supervisor did at once), and a heartbeat later nothing new typed or started.
     const heartbeat = () => readJsonFile<{ heartbeatAt?: string }>(join(state, "daemon.json")).heartbeatAt;
     const first = await pollUntil(heartbeat, { what: "a heartbeat" });
     await pollUntil(() => heartbeat() !== first, { what: "the next heartbeat", timeoutMs: 15_000 });
-    for (const agent of ["g-1", "h-1", "o-1"])
-      expect(events(agent).filter((event) => event.type === "start")).toHaveLength(1);
+    const starts = (agent: string) => events(agent).filter((event) => event.type === "start");
+    expect(["g-1", "h-1", "o-1"].map((agent) => starts(agent).length)).toEqual([2, 1, 1]);
+    const relaunched = events("g-1").filter((event) => event.type === "exit") as { code?: number; reason?: string }[];
+    expect(relaunched).toEqual([expect.objectContaining({ code: 199 })]);
+    expect(relaunched[0]!.reason).toMatch(/^exited with code 199 after \S+: it asks to be started again; restarting/);
     expect(events("g-1").filter((event) => event.typed)).toHaveLength(1);
     expect(events("o-1").filter((event) => event.typed)).toEqual([]);
     for (const agent of ["k-1", "c-1", "h-1"]) expect(events(agent).filter((event) => event.typed)).toEqual([]);

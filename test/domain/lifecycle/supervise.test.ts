@@ -9,6 +9,10 @@ const spec: LaunchSpec = {
   restart: "on-failure", backoffMs: 1000, maxBackoffMs: 8000, maxRestarts: 10, healthyAfterMs: 60_000,
 };
 const fresh = { restarts: 0, consecutiveFailures: 0 };
+const RUNTIME: NonNullable<LaunchSpec["runtime"]> = {
+  name: "gem", preset: "gemini", sessionId: "s", home: "/h", resumeArgv: null, transcripts: null, promptFile: null,
+  seed: [], watch: { nudge: "", nudgeAfterMs: 600_000, nudgesPerHour: 6, answerTrust: false },
+};
 
 // A run that started `durationMs` before the decision.
 function decide(
@@ -83,6 +87,22 @@ describe("decideAfterExit", () => {
       history: { restarts: 11, consecutiveFailures: 1 },
     });
     expect(decide({ code: 1 }, 59_999, {}, { restarts: 10, consecutiveFailures: 10 }).kind).toBe("give-up");
+  });
+
+  test("a CLI's own relaunch code restarts it at once, whatever the policy, and counts toward the crash loop", () => {
+    const relaunching = { runtime: { ...RUNTIME, relaunchCode: 199 } };
+    for (const restart of ["on-failure", "never", "always"] as const) {
+      expect(decide({ code: 199 }, 3000, { ...relaunching, restart })).toEqual({
+        kind: "restart", delayMs: 0,
+        reason: "exited with code 199 after 3s: it asks to be started again; restarting it",
+        history: { restarts: 1, consecutiveFailures: 1 },
+      });
+    }
+    // One that asks at every start is a crash loop: given up on as any other.
+    expect(decide({ code: 199 }, 200, relaunching, { restarts: 10, consecutiveFailures: 10 }).kind).toBe("give-up");
+    // The code means nothing from a CLI whose preset names none, nor another code from this one.
+    expect(decide({ code: 199 }, 200).reason).toBe("exited with code 199 after 0.2s; restart 1/10 in 1s");
+    expect(decide({ code: 198 }, 200, relaunching).reason).toBe("exited with code 198 after 0.2s; restart 1/10 in 1s");
   });
 
   test("a program that never started is described by its error", () => {
