@@ -13,6 +13,8 @@ const TIME = "/usr/bin/time";
 /** Runs argv; its wall ms, its CPU ms (or null), and its stdout. */
 function runTimed(argv, options) {
   const timed = existsSync(TIME);
+  // The round before removed a repo of worktrees: its writeback would land on whichever side runs next.
+  spawnSync("sync");
   const start = performance.now();
   const [file, ...args] = timed ? [TIME, "-f", "org-bench-cpu %U %S", ...argv] : argv;
   const result = spawnSync(file, args, { ...options, encoding: "utf8" });
