@@ -109,7 +109,8 @@ async function keepDaemon({ world, paths, record, first, save, mine }: KeepInput
     unreaped = undefined;
     if (!due) {
       const exit = describeDaemonExit(control);
-      const livedMs = now - (daemon?.since ?? now);
+      // One this keeper never saw alive (both killed, a keeper started since): the daemon's record says when it began.
+      const livedMs = now - (daemon?.since ?? (await readDaemonStart(paths, control.pid, now)));
       const decision = decideDaemonRestart({ livedMs, quickDeaths: state.quickDeaths, exit });
       const delay = decision.kind === "back-off" ? decision.delayMs : 0;
       due = { at: now + delay, dead: control, reason: decision.reason };

@@ -1,11 +1,12 @@
 // The keeper: a daemon killed with -9 comes back by itself, in tmux and without it, and a killed keeper comes back too.
+import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import { runOrg } from "../../helpers/org-cli.js";
+import { ORG_BIN, runOrg } from "../../helpers/org-cli.js";
 import { pollUntil } from "../../helpers/poll.js";
 import {
-  awaitDaemon, awaitKeeper, awaitNothingLeft, environOf, orgYaml, readJson, SECRET,
+  awaitDaemon, awaitKeeper, awaitNothingLeft, environOf, killDaemonAndKeepers, orgYaml, readJson, SECRET,
 } from "../../helpers/keepers.js";
 import { createTestOrg, teardownOrg, type TestOrg } from "../../helpers/test-org/index.js";
 
@@ -15,9 +16,10 @@ afterEach(() => {
   org = undefined;
 });
 
-describe.each([["tmux", []], ["pty", ["--no-tmux"]]] as const)("the daemon's keeper (%s)", (_mode, flags) => {
+describe.each([["tmux", []], ["pty", ["--no-tmux"]]] as const)("the daemon's keeper (%s)", (mode, flags) => {
   test("kill -9 of the daemon: a new one within 10 s with the same secrets; " +
-    "of the keeper: the daemon starts another", async () => {
+    "of the keeper: the daemon starts another; a keeper that never saw it alive still says how long it ran",
+  async () => {
     org = createTestOrg({ yaml: orgYaml });
     const state = join(org.dir, "state");
     expect(runOrg(["up", "--no-attach", ...flags], { cwd: org.dir, env: SECRET }).code).toBe(0);
@@ -54,7 +56,22 @@ describe.each([["tmux", []], ["pty", ["--no-tmux"]]] as const)("the daemon's kee
     });
     // The new keeper keeps the daemon as the first did.
     process.kill(next, "SIGKILL");
-    await awaitDaemon(state, next);
+    const third = await awaitDaemon(state, next);
+    // Both killed, then a keeper started by hand: it never saw this daemon alive, and says how long it ran from the
+    // daemon's own record, not 0 ms (the keeper's loop is the same in both modes: tmux's run covers it).
+    if (mode === "tmux") {
+      killDaemonAndKeepers(org.dir, third);
+      spawn(process.execPath, [ORG_BIN, "keeper", "--root", org.dir], {
+        cwd: org.dir, detached: true, stdio: "ignore", env: { ...process.env, ...SECRET },
+      }).unref();
+      await awaitDaemon(state, third);
+      expect(readFileSync(join(state, "log.md"), "utf8")).toMatch(new RegExp(
+        /^## \[[\d-]+\] keeper \| restarted the daemon \(signal SIGKILL\), 3 times since org up\n/.source +
+          /it ran (?!0ms)\d+(\.\d+)?m?s \(signal SIGKILL\); 3 daemons in a row died within 30s, /.source +
+          /so the next starts in 4s; agents kept running$/.source,
+        "m",
+      ));
+    }
     expect(readJson<{ pid: number; state: string }>(join(state, "agents/researcher-1/status.json"))).toMatchObject({
       pid: agent,
       state: "running",
