@@ -1,11 +1,12 @@
 // `npm test`'s share of `npm run faults`: one fault of each kind on one small demo org, then the same invariants.
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { pollUntil } from "../helpers/poll.js";
 import { killDaemonAndKeepers } from "../helpers/keepers.js";
 import { isRunning } from "../helpers/processes.js";
-import { makeTempDir, removeDir } from "../helpers/temp-repo.js";
+import { removeDir } from "../helpers/temp-repo.js";
 import { createRng } from "../fuzz/rng.js";
 import { downAndFindProblems, findLeftovers } from "../faults/collect.js";
 import { countRows, readDaemonPid, removeDemoOrg, startDemo, waitForRows } from "../faults/demo-org.js";
@@ -17,6 +18,20 @@ import { runOrg } from "../helpers/org-cli.js";
 
 let org: DemoOrg | undefined;
 let marks: string | undefined;
+
+/** The `sleep 20`s of verify runs whose bash tested `marker`. */
+function findSleepers(marker: string): number[] {
+  return readdirSync("/proc").filter((name) => /^\d+$/.test(name)).map(Number).filter((pid) => {
+    try {
+      if (readFileSync(`/proc/${pid}/cmdline`, "utf8") !== "sleep\u000020\u0000") return false;
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      return readFileSync(`/proc/${parent}/cmdline`, "utf8").includes(marker);
+    } catch {
+      return false;
+    }
+  });
+}
 afterEach(() => {
   if (org) removeDemoOrg(org);
   if (marks) removeDir(marks);
@@ -27,9 +42,9 @@ afterEach(() => {
 describe("faults, the fast subset: nothing is lost", () => {
   test("kill -9 of the daemon right after a row and during a run, " +
     "a stale index.lock and a tampered commit", async () => {
-    // While the marker exists a run takes 20 s more: the run a
-    // killed daemon leaves would outlive the next daemon's start.
-    marks = makeTempDir("org-slow-");
+    // While the marker exists a run takes 20 s more: the run a killed daemon leaves would outlive the next daemon's
+    // start. In HOME, which verify runs see read-only: their sandbox has a /tmp of its own.
+    marks = realpathSync(mkdtempSync(join(homedir(), "org-slow-")));
     const slow = join(marks, "slow");
     org = createTestOrg({
       demo: {
@@ -47,7 +62,12 @@ describe("faults, the fast subset: nothing is lost", () => {
     for (let tries = 0; tries < 8 && !pending; tries++) pending = (await killDaemonAt(org, "after-row", rng)).pending;
     expect(pending, "no kill in 8 landed between a row and the clearing of its request").toBeDefined();
     writeFileSync(slow, "");
-    // Until the kill lands inside a run (a run begun before the marker may end first).
+    // A run begun before the marker may end before the next daemon looks, leaving it nothing to end: the kill waits
+    // for one asleep on the marker (its bash names the marker).
+    await pollUntil(() => findSleepers(slow).length > 0, {
+      what: "a verify run asleep on the marker", timeoutMs: 60_000,
+    });
+    // Until the kill lands inside a run.
     let duringRun = await killDaemonAt(org, "verify-run", rng);
     for (let tries = 0; tries < 3 && !duringRun.inRun; tries++) duringRun = await killDaemonAt(org, "verify-run", rng);
     rmSync(slow);
