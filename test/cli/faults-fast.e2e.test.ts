@@ -32,6 +32,7 @@ function findSleepers(marker: string): number[] {
     }
   });
 }
+
 afterEach(() => {
   if (org) removeDemoOrg(org);
   if (marks) removeDir(marks);

@@ -86,7 +86,7 @@ export function decideAfterExit(
     const reason = `${what}: it asks to be started again; restarting it`;
     return { kind: "restart", delayMs: 0, reason, history: next };
   }
-  if (spec.restart === "never") {
+  if (spec.restart === "never" && !relaunch) {
     const verdict = failed ? "give-up" : "done";
     return { kind: verdict, reason: `${what}; restart policy is never`, history: settled };
   }

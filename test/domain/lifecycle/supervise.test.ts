@@ -98,8 +98,14 @@ describe("decideAfterExit", () => {
         history: { restarts: 1, consecutiveFailures: 1 },
       });
     }
-    // One that asks at every start is a crash loop: given up on as any other.
-    expect(decide({ code: 199 }, 200, relaunching, { restarts: 10, consecutiveFailures: 10 }).kind).toBe("give-up");
+    // One that asks at every start is a crash loop: given up on as any other, and said so under each policy.
+    for (const restart of ["on-failure", "never"] as const) {
+      expect(decide({ code: 199 }, 200, { ...relaunching, restart }, { restarts: 10, consecutiveFailures: 10 }))
+        .toMatchObject({
+          kind: "give-up",
+          reason: "exited with code 199 after 0.2s; gave up after 10 restarts without a run lasting 1m",
+        });
+    }
     // The code means nothing from a CLI whose preset names none, nor another code from this one.
     expect(decide({ code: 199 }, 200).reason).toBe("exited with code 199 after 0.2s; restart 1/10 in 1s");
     expect(decide({ code: 198 }, 200, relaunching).reason).toBe("exited with code 198 after 0.2s; restart 1/10 in 1s");
