@@ -1,5 +1,5 @@
 // `npm test`'s share of `npm run faults`: one fault of each kind on one small demo org, then the same invariants.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
@@ -11,7 +11,7 @@ import { createRng } from "../fuzz/rng.js";
 import { downAndFindProblems, findLeftovers } from "../faults/collect.js";
 import { countRows, readDaemonPid, removeDemoOrg, startDemo, waitForRows } from "../faults/demo-org.js";
 import { countRowsOf, killDaemonAt, listQueued, type PendingRow } from "../faults/kill-daemon.js";
-import { sampleOrg } from "../faults/proc-table.js";
+import { readProcTable, sampleOrg } from "../faults/proc-table.js";
 import { commitTamper, statusesOf } from "../faults/tamper.js";
 import { bin, createTestOrg, describeOrgProcesses, type DemoOrg } from "../helpers/test-org/index.js";
 import { runOrg } from "../helpers/org-cli.js";
@@ -19,18 +19,11 @@ import { runOrg } from "../helpers/org-cli.js";
 let org: DemoOrg | undefined;
 let marks: string | undefined;
 
-/** The `sleep 20`s of verify runs whose bash tested `marker`. */
-function findSleepers(marker: string): number[] {
-  return readdirSync("/proc").filter((name) => /^\d+$/.test(name)).map(Number).filter((pid) => {
-    try {
-      if (readFileSync(`/proc/${pid}/cmdline`, "utf8") !== "sleep\u000020\u0000") return false;
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      return readFileSync(`/proc/${parent}/cmdline`, "utf8").includes(marker);
-    } catch {
-      return false;
-    }
-  });
+/** Whether a verify run whose bash tested `marker` sleeps on it now. */
+function isRunAsleep(marker: string): boolean {
+  const table = readProcTable();
+  const byPid = new Map(table.map((fact) => [fact.pid, fact]));
+  return table.some((fact) => fact.cmdline === "sleep 20" && byPid.get(fact.ppid)?.cmdline.includes(marker));
 }
 
 afterEach(() => {
@@ -65,7 +58,7 @@ describe("faults, the fast subset: nothing is lost", () => {
     writeFileSync(slow, "");
     // A run begun before the marker may end before the next daemon looks, leaving it nothing to end: the kill waits
     // for one asleep on the marker (its bash names the marker).
-    await pollUntil(() => findSleepers(slow).length > 0, {
+    await pollUntil(() => isRunAsleep(slow), {
       what: "a verify run asleep on the marker", timeoutMs: 60_000,
     });
     // Until the kill lands inside a run.

@@ -1,8 +1,8 @@
 // The keeper: a daemon killed with -9 comes back by itself, in tmux and without it, and a killed keeper comes back too.
-import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
+import { keeperEnv, startKeeper } from "../../../src/adapters/keeper-process.js";
 import { ORG_BIN, runOrg } from "../../helpers/org-cli.js";
 import { pollUntil } from "../../helpers/poll.js";
 import {
@@ -61,9 +61,10 @@ describe.each([["tmux", []], ["pty", ["--no-tmux"]]] as const)("the daemon's kee
     // daemon's own record, not 0 ms (the keeper's loop is the same in both modes: tmux's run covers it).
     if (mode === "tmux") {
       killDaemonAndKeepers(org.dir, third);
-      spawn(process.execPath, [ORG_BIN, "keeper", "--root", org.dir], {
-        cwd: org.dir, detached: true, stdio: "ignore", env: { ...process.env, ...SECRET },
-      }).unref();
+      await startKeeper({
+        root: org.dir, state, orgArgv: [process.execPath, ORG_BIN],
+        env: keeperEnv({ ...process.env, ...SECRET }, Object.keys(SECRET)),
+      });
       await awaitDaemon(state, third);
       expect(readFileSync(join(state, "log.md"), "utf8")).toMatch(new RegExp(
         /^## \[[\d-]+\] keeper \| restarted the daemon \(signal SIGKILL\), 3 times since org up\n/.source +
