@@ -4,7 +4,7 @@ import type { AgentPane, PaneHost } from "../domain/ports.js";
 import type { AgentState, AgentStatus, LaunchSpec } from "../domain/state.js";
 import { readAgentStatus, writeAgentStatus } from "../domain/lifecycle/agent-status-file.js";
 import { filesPort } from "../adapters/fs/files-port.js";
-import { explainSpawnError } from "../domain/lifecycle/supervise.js";
+import { explainSpawnError, type ProgramExit } from "../domain/lifecycle/supervise.js";
 import { loadLaunchSpec } from "../domain/lifecycle/launch-file.js";
 import { exitTime, paneLaunch, stepAgent, type SupervisionStep } from "../domain/lifecycle/supervise-step.js";
 import { chooseStartArgv } from "../domain/runtimes/launch.js";
@@ -152,6 +152,14 @@ export class PaneSupervisor {
       if (next.state !== status?.state) await this.host.setStatus(pane.id, next.state).catch(() => undefined);
     };
     const event = (fields: Record<string, unknown>) => appendLines(paths.events, [JSON.stringify({ at, ...fields })]);
+    // An exit goes once to the events and comes back as status.json's lastExit.
+    const recordExit = async (exit: ProgramExit, reason: string): Promise<AgentStatus["lastExit"]> => {
+      const endedAt = exitTime(pane, now);
+      const { code, signal } = exit;
+      const durationMs = Math.max(0, endedAt - exit.startedAt);
+      await event({ type: "exit", pid: pane.pid, code, signal, durationMs, reason });
+      return { code, signal, at: new Date(endedAt).toISOString(), pid: pane.pid };
+    };
     const program = spec.argv[0]!;
     if (step.kind === "started") {
       // Started again by a person after it failed or stopped: the restart budget starts over.
@@ -174,46 +182,16 @@ export class PaneSupervisor {
         decision.kind
       ];
       const restartAt = decision.kind === "restart" ? new Date(endedAt + decision.delayMs).toISOString() : null;
-      await event({
-        type: "exit",
-        pid: pane.pid,
-        code: exit.code,
-        signal: exit.signal,
-        durationMs: Math.max(0, endedAt - exit.startedAt),
-        reason: decision.reason,
-      });
+      const lastExit = await recordExit(exit, decision.reason);
       await write({
-        ...base,
-        ...decision.history,
-        state,
-        pid: null,
-        restartAt,
-        lastExit: { code: exit.code, signal: exit.signal, at: new Date(endedAt).toISOString(), pid: pane.pid },
-        reason: decision.reason,
-        updatedAt: at,
+        ...base, ...decision.history, state, pid: null, restartAt, lastExit, reason: decision.reason, updatedAt: at,
       });
       if (decision.kind !== "done")
         await this.timeline(decision.kind === "restart" ? "restart" : "failed", pane.agent, decision.reason, now);
     } else if (step.kind === "blocked") {
-      const { exit } = step;
-      const endedAt = exitTime(pane, now);
-      await event({
-        type: "exit",
-        pid: pane.pid,
-        code: exit.code,
-        signal: exit.signal,
-        durationMs: Math.max(0, endedAt - exit.startedAt),
-        reason: `blocked: ${step.reason}`,
-      });
-      await write({
-        ...base,
-        state: "blocked",
-        pid: null,
-        restartAt: null,
-        lastExit: { code: exit.code, signal: exit.signal, at: new Date(endedAt).toISOString(), pid: pane.pid },
-        reason: step.reason,
-        updatedAt: at,
-      });
+      const lastExit = await recordExit(step.exit, `blocked: ${step.reason}`);
+      const reason = step.reason;
+      await write({ ...base, state: "blocked", pid: null, restartAt: null, lastExit, reason, updatedAt: at });
       if (status?.state !== "blocked") await this.timeline("blocked", pane.agent, step.reason, now);
     } else if (step.kind === "respawn") {
       // A CLI that keeps conversations resumes its own by id rather than starting over.

@@ -3,6 +3,16 @@
 
 export type Fields = Record<string, unknown>;
 
+/** A record's text as JSON; undefined for none, a write cut short, or anything else that is not JSON. */
+export function parseJsonText(text: string | undefined): unknown {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 export const isFields = (value: unknown): value is Fields =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 

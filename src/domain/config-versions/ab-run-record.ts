@@ -1,4 +1,5 @@
 // state/ab.json: an A/B run (`org up --ab other.yaml`) — which program each half runs and which agents are B's.
+import { isFields, parseJsonText } from "../json-fields.js";
 
 /** One half of an A/B run: its program version and its agents. */
 export interface AbHalf {
@@ -26,13 +27,12 @@ export function abRunPath(state: string): string {
 }
 
 export function parseAbRun(text: string | undefined): AbRun | undefined {
-  if (!text) return undefined;
-  try {
-    const run = JSON.parse(text) as Partial<AbRun>;
-    return typeof run.at === "string" && isHalf(run.a) && isHalf(run.b) ? (run as AbRun) : undefined;
-  } catch {
-    return undefined;
-  }
+  const run = parseJsonText(text);
+  return isAbRun(run) ? run : undefined;
+}
+
+function isAbRun(value: unknown): value is AbRun {
+  return isFields(value) && typeof value.at === "string" && isHalf(value.a) && isHalf(value.b);
 }
 
 function isHalf(half: unknown): half is AbHalf {

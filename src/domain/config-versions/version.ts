@@ -3,6 +3,7 @@
 import { createHash } from "node:crypto";
 import { posix } from "node:path";
 import type { OrgConfig } from "../config/index.js";
+import { compareCodeUnits } from "../code-unit-order.js";
 /** What rows written before program versions, and rows with an empty program column, belong to. */
 export const UNVERSIONED = "unversioned";
 
@@ -53,6 +54,6 @@ function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (value === null || typeof value !== "object") return value;
   const entries = Object.entries(value as Record<string, unknown>).filter(([, item]) => item !== undefined);
-  return Object.fromEntries(entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+  return Object.fromEntries(entries.sort(([a], [b]) => compareCodeUnits(a, b))
     .map(([key, item]) => [key, sortKeys(item)]));
 }

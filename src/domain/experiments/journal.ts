@@ -4,6 +4,7 @@ import { createHash } from "node:crypto";
 import { join } from "node:path";
 import * as z from "zod";
 import { FrontierSchema } from "./frontier.js";
+import { compareCodeUnits } from "../code-unit-order.js";
 
 /** The hash before the first entry. */
 const ORIGIN = "0".repeat(64);
@@ -122,7 +123,7 @@ function canonicalJson(value: unknown): string {
   if (value && typeof value === "object") {
     const fields = Object.entries(value as Record<string, unknown>)
       .filter(([, field]) => field !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      .sort(([a], [b]) => compareCodeUnits(a, b));
     return `{${fields.map(([key, field]) => `${JSON.stringify(key)}:${canonicalJson(field)}`).join(",")}}`;
   }
   return JSON.stringify(value);

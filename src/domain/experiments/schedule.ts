@@ -1,5 +1,6 @@
 import type { ExperimentRequest } from "./request.js";
 import { requestId } from "./request-id.js";
+import { compareCodeUnits } from "../code-unit-order.js";
 
 /** The slot an agent's runs take: its GPU, or one of the CPU slots; in pool mode any slot of the pool. */
 export function slotsFor(agent: { gpu: number | null }, cpuSlots: number, pool?: readonly string[]): string[] {
@@ -47,7 +48,7 @@ export function pickNext(input: {
   const rank = (request: ExperimentRequest) => (request.kind === "baseline" ? 0 : 1);
   // ISO times and ids compare as code points: localeCompare's first call loads ICU's collation (10–30 ms a daemon).
   const byAge = (a: ExperimentRequest, b: ExperimentRequest) =>
-    compareCodePoints(a.submittedAt, b.submittedAt) || compareCodePoints(a.id, b.id);
+    compareCodeUnits(a.submittedAt, b.submittedAt) || compareCodeUnits(a.id, b.id);
   const heads = new Map<string, ExperimentRequest>();
   for (const request of [...input.pending].sort((a, b) => rank(a) - rank(b) || byAge(a, b))) {
     const { agent } = request;
@@ -106,8 +107,4 @@ export function decideQueueRoom(queued: ExperimentRequest[], agent: string, cap:
 
 function listCpuSlots(count: number): string[] {
   return Array.from({ length: count }, (_, index) => `cpu${index}`);
-}
-
-function compareCodePoints(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -1,7 +1,7 @@
 // state/stop.json: what `org status` shows of the stop section, and where a stop has got to.
 import type { AgentStatus } from "../state.js";
 import type { StopDistance, StopFigures, StopKey } from "./stop.js";
-import { isArrayOf, isBoolean, isFields, isOptional, isString } from "../json-fields.js";
+import { isArrayOf, isBoolean, isFields, isOptional, isString, parseJsonText } from "../json-fields.js";
 
 // The reason a stop writes into status.json: what tells a program it ended from one that failed or finished.
 const STOPPED_BY = "org stopped: ";
@@ -62,12 +62,6 @@ function isStopFile(value: unknown): value is StopFile {
  * of another shape, is none: the stop watch decides afresh at its next look, and a condition still met stops again.
  */
 export function parseStopFile(text: string | undefined): StopFile | undefined {
-  if (!text) return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
+  const value = parseJsonText(text);
   return isStopFile(value) ? value : undefined;
 }

@@ -4,20 +4,14 @@ import { agentPaths } from "../paths.js";
 import type { FilesPort } from "../ports.js";
 import type { AgentStatus } from "../state.js";
 import { parseAgentStatus } from "./agent-status-schema.js";
+import { parseJsonText } from "../json-fields.js";
 
 /** The agent's status; undefined when none was written yet, or the file is cut short or of another shape. */
 export async function readAgentStatus(files: Pick<FilesPort, "readText">, state: string, agent: string):
   Promise<AgentStatus | undefined> {
   // Unreadable counts as absent: a view of the org shows the agent as not started rather than failing whole.
   const text = await files.readText(agentPaths(state, agent).status).catch(() => undefined);
-  if (!text) return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  return parseAgentStatus(value);
+  return parseAgentStatus(parseJsonText(text));
 }
 
 /** Every agent's status, by name; a missing or malformed one is undefined. */

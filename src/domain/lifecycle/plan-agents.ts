@@ -1,20 +1,12 @@
 import { join } from "node:path";
 import { parseDuration, type OrgConfig } from "../config/index.js";
-import type { LaunchSpec } from "../state.js";
+import type { AgentRecord, LaunchSpec } from "../state.js";
 import { agentPaths, branchName } from "../paths.js";
 import { describeRuntimeLaunch } from "../runtimes/launch.js";
 import { resolveRuntime, sessionIdFor } from "../runtimes/resolve-runtime.js";
 
-/** One agent as the plan wants it: identity, branch, worktree and GPU lease. */
-export interface PlannedAgent {
-  name: string;
-  role: string;
-  runtime: string;
-  branch: string;
-  worktree: string;
-  gpu: number | null;
-  needsGpu: boolean;
-}
+/** One agent as the plan wants it: its record in org.json before it has a pane, and whether it wants a GPU. */
+export type PlannedAgent = Omit<AgentRecord, "paneId"> & { needsGpu: boolean };
 
 /** roles × count → agent names, in org.yaml order: researcher-1, researcher-2, … */
 export function listAgents(config: OrgConfig): { name: string; role: string; gpu: boolean }[] {

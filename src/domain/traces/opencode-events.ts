@@ -1,4 +1,6 @@
 // opencode's messages as events: the `message` and `part` tables of opencode/opencode.db in XDG_DATA_HOME (1.18.33).
+import { compareCodeUnits } from "../code-unit-order.js";
+import { parseJsonText } from "../json-fields.js";
 import { readObject } from "../usage/token-counts.js";
 import { clipText, describeCall, timeOf, type FileEvents, type TraceEvent } from "./events.js";
 
@@ -17,14 +19,14 @@ export interface OpencodePart {
 export function readOpencodeEvents(messages: ReadonlyMap<string, string>, parts: readonly OpencodePart[]): FileEvents {
   const roles = new Map<string, string>();
   for (const [id, data] of messages) {
-    const role = readObject(parseJson(data))?.role;
+    const role = readObject(parseJsonText(data))?.role;
     if (typeof role === "string") roles.set(id, role);
   }
   const events: TraceEvent[] = [];
   let known = roles.size;
-  const ordered = [...parts].sort((a, b) => a.at - b.at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const ordered = [...parts].sort((a, b) => a.at - b.at || compareCodeUnits(a.id, b.id));
   for (const part of ordered) {
-    const data = readObject(parseJson(part.data));
+    const data = readObject(parseJsonText(part.data));
     const role = roles.get(part.messageId);
     if (!data || typeof data.type !== "string" || !role) continue;
     known++;
@@ -41,12 +43,4 @@ export function readOpencodeEvents(messages: ReadonlyMap<string, string>, parts:
     if (typeof output === "string") events.push({ kind: "result", at: end, text: clipText(output), ...id });
   }
   return { events, known };
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }

@@ -5,7 +5,7 @@ import type { FilesPort } from "../ports.js";
 import { priceModels, type Pricing } from "./pricing.js";
 import type { UsageTally } from "./ledger.js";
 import type { TokenCounts } from "./token-counts.js";
-import { isBoolean, isFields, isNullable, isNumber, isString } from "../json-fields.js";
+import { isBoolean, isFields, isNullable, isNumber, isString, parseJsonText } from "../json-fields.js";
 
 /** What `org status --json` shows per agent (null there for an agent whose program records no usage). */
 export interface AgentUsage extends TokenCounts {
@@ -79,13 +79,8 @@ function isSummary(value: unknown): value is UsageSummary {
 }
 
 function parseSummary(text: string | undefined): UsageSummary | undefined {
-  if (!text) return undefined;
-  try {
-    const value: unknown = JSON.parse(text);
-    return isSummary(value) ? value : undefined;
-  } catch {
-    return undefined;
-  }
+  const value = parseJsonText(text);
+  return isSummary(value) ? value : undefined;
 }
 
 /**
