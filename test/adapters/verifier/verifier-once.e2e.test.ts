@@ -2,42 +2,27 @@
 // on a real git repo, with the crash injected at the exact step.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { findJudgedRow } from "../../../src/adapters/verifier/judged-row.js";
 import { VerifierLoop } from "../../../src/daemon/verifier/loop.js";
 import { createVerifierPort } from "../../../src/adapters/verifier/port.js";
 import type { Runner } from "../../../src/adapters/process.js";
-import { ConfigSchema } from "../../../src/domain/config/schema.js";
 import type { AgentLedger, ExperimentRequest } from "../../../src/domain/experiments/request.js";
 import type { VerifierPort } from "../../../src/domain/experiments/verifier-port.js";
 import { pollUntil } from "../../helpers/poll.js";
-import { git, removeDir } from "../../helpers/temp-repo.js";
+import { git, removeAfterEachTest, removeDir } from "../../helpers/temp-repo.js";
 import { createTestOrg } from "../../helpers/test-org/index.js";
+import { parseScoreConfig } from "../../helpers/test-org/verifier-loop.js";
 
 const AGENT = "r-1";
-const config = ConfigSchema.parse({
-  roles: { researcher: { prompt: "p.md", runtime: "idle", edits: ["value.txt"] } },
-  verify: {
-    command: ["sh", "score.sh"],
-    metric: { name: "score", pattern: "^score: ([0-9.]+)" },
-    timeout: "30s",
-    parallel: 1,
-    repeats: 1,
-    keep: { k: 0, min_delta: 0, confirm: 0 },
-  },
-});
-
-let root: string | undefined;
-afterEach(() => {
-  if (root) removeDir(root);
-  root = undefined;
-});
+const config = parseScoreConfig({ parallel: 1 });
+const removeAfterTest = removeAfterEachTest();
 
 /** A research repo whose metric is value.txt, one agent worktree on its branch, and the org's state next to them. */
 function createOrg() {
   const files = { "score.sh": 'echo "score: $(cat value.txt)"\n', "value.txt": "1.0\n" };
-  const { root: dir, worktree, record, state } = createTestOrg({ daemon: false, agents: [AGENT], files });
-  root = dir;
+  const { root, worktree, record, state } = createTestOrg({ daemon: false, agents: [AGENT], files });
+  removeAfterTest(root);
   const port = createVerifierPort({ repo: root, state });
   /** A daemon: a fresh loop, as `org up` starts after a kill. */
   const daemon = (hands: VerifierPort = port) => new VerifierLoop(record, config, hands, () => undefined);
@@ -72,7 +57,7 @@ function createOrg() {
   const ledger = () => JSON.parse(readFileSync(join(state, "agents", AGENT, "ledger.json"), "utf8")) as AgentLedger;
   const ranFor = (request: ExperimentRequest) =>
     readdirSync(join(state, "runs")).some((name) => name.startsWith(request.id));
-  const branch = () => git(root!, ["rev-parse", `org/t/${AGENT}`]).trim();
+  const branch = () => git(root, ["rev-parse", `org/t/${AGENT}`]).trim();
   return { record, state, worktree, port, daemon, commit, submit, rowsOf, verdictOf, ledger, ranFor, branch };
 }
 

@@ -1,35 +1,20 @@
 // Every verify run leaves its busy interval in state/gpu-runs.jsonl:
 // baseline repeats and confirmation runs each their own.
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, expect, test } from "vitest";
+import { expect, test } from "vitest";
 import { VerifierLoop } from "../../../src/daemon/verifier/loop.js";
 import { createVerifierPort } from "../../../src/adapters/verifier/port.js";
 import { readUtilizationInput } from "../../../src/adapters/store/gpu-runs-file.js";
 import { ChildRecords } from "../../../src/adapters/child-records.js";
-import { ConfigSchema } from "../../../src/domain/config/schema.js";
-import type { OrgRecord } from "../../../src/domain/state.js";
 import { pollUntil } from "../../helpers/poll.js";
-import { createRepo, git, removeDir } from "../../helpers/temp-repo.js";
+import { git, removeAfterEachTest } from "../../helpers/temp-repo.js";
+import { createTestOrg } from "../../helpers/test-org/index.js";
+import { parseScoreConfig } from "../../helpers/test-org/verifier-loop.js";
 
 const AGENT = "r-1";
-const config = ConfigSchema.parse({
-  roles: { researcher: { prompt: "p.md", runtime: "idle", edits: ["value.txt"] } },
-  verify: {
-    command: ["sh", "score.sh"],
-    metric: { name: "score", pattern: "^score: ([0-9.]+)" },
-    timeout: "30s",
-    parallel: 2,
-    repeats: 2,
-    keep: { k: 0, min_delta: 0, confirm: 1 },
-  },
-});
-
-let root: string | undefined;
-afterEach(() => {
-  if (root) removeDir(root);
-  root = undefined;
-});
+const config = parseScoreConfig({ repeats: 2, keep: { k: 0, min_delta: 0, confirm: 1 } });
+const removeAfterTest = removeAfterEachTest();
 
 const lines = (state: string) =>
   readFileSync(join(state, "gpu-runs.jsonl"), "utf8")
@@ -41,29 +26,12 @@ test("a run's start is on disk while it runs and its whole interval " +
   "once it ends; the verifier records its slots", async () => {
   // Each run waits for the file state/go (two levels above its
   // checkout, state/verifier/cpu0), so one can be caught in flight.
-  root = createRepo({
+  const files = {
     "score.sh": 'while [ ! -e ../../go ]; do sleep 0.05; done\necho "score: $(cat value.txt)"\n',
     "value.txt": "1.0\n",
-  });
-  const worktree = join(root, "worktrees", AGENT);
-  git(root, ["worktree", "add", "-q", "-b", `org/t/${AGENT}`, worktree, "main"]);
-  const baseCommit = git(root, ["rev-parse", "main"]).trim();
-  const record: OrgRecord = {
-    version: 1,
-    name: "t",
-    root,
-    repo: root,
-    base: "main",
-    baseCommit,
-    socket: "none",
-    session: "none",
-    cpuMode: true,
-    agents: [{ name: AGENT, role: "researcher", runtime: "idle", branch: `org/t/${AGENT}`, worktree, gpu: null }],
-    upAt: new Date().toISOString(),
   };
-  const state = join(root, "state");
-  mkdirSync(state);
-  writeFileSync(join(state, "org.json"), JSON.stringify(record));
+  const { root, worktree, base: baseCommit, record, state } = createTestOrg({ daemon: false, agents: [AGENT], files });
+  removeAfterTest(root);
   const loop = new VerifierLoop(
     record,
     config,

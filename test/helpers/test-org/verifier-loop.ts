@@ -29,15 +29,20 @@ export interface VerifierOptions {
 
 export type VerifierOrg = ReturnType<typeof createVerifierOrg>;
 
+/** The config of an org whose score.sh prints "score: <n>" and whose researchers edit `edits`; `verify` over VERIFY. */
+export function parseScoreConfig(verify: Record<string, unknown>, edits = ["value.txt"]) {
+  return ConfigSchema.parse({
+    roles: { researcher: { prompt: "p.md", runtime: "idle", edits } },
+    verify: { ...VERIFY, ...verify },
+  });
+}
+
 /**
  * An org on disk whose repo is scored by value.txt (lower is better), with a binary weights.bin; a loop per
  * "daemon"; `verify` keys over the defaults.
  */
 export function createVerifierOrg({ agents, verify }: VerifierOptions) {
-  const config = ConfigSchema.parse({
-    roles: { researcher: { prompt: "p.md", runtime: "idle", edits: ["value.txt", "weights.bin"] } },
-    verify: { ...VERIFY, ...verify },
-  });
+  const config = parseScoreConfig(verify, ["value.txt", "weights.bin"]);
   const files = {
     "score.sh": 'echo "score: $(head -n 1 value.txt)"\n', "value.txt": "1.0\n", "weights.bin": "\0\x01\x02\n",
   };
