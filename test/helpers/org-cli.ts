@@ -11,6 +11,11 @@ export interface CliResult {
   stderr: string;
 }
 
+/** The environment of a CLI run that sees these GPUs: test/fixtures/gpu/nvidia-smi prints `rows`, its CSV lines. */
+export function fakeGpuEnv(rows: readonly string[]): Record<string, string> {
+  return { PATH: `${FIXTURES}/gpu:${process.env.PATH}`, FAKE_NVIDIA_SMI_CSV: rows.join("\n") };
+}
+
 /** Run the built CLI as a person would, without a terminal. */
 export function runOrg(args: string[], options: { cwd: string; env?: Record<string, string> }): CliResult {
   const result = spawnSync(process.execPath, [ORG_BIN, ...args], {

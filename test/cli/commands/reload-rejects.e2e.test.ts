@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import type { ReloadRecord } from "../../../src/domain/reconcile/reload-record.js";
 import type { AgentStatus } from "../../../src/domain/state.js";
-import { FIXTURES, runOrg } from "../../helpers/org-cli.js";
+import { fakeGpuEnv, runOrg } from "../../helpers/org-cli.js";
 import { pollUntil } from "../../helpers/poll.js";
 import {
   bin, createTestOrg, PROMPT, readJsonFile, teardownOrg, type TestOrg, tmux,
@@ -20,11 +20,10 @@ roles:
 `;
 
 // Two idle GPUs, both leased by the two researchers.
-const GPUS = [
+const env = fakeGpuEnv([
   "0, GPU-00000000-aaaa, NVIDIA H100 80GB HBM3, 1, 81559",
   "1, GPU-00000001-aaaa, NVIDIA H100 80GB HBM3, 1, 81559",
-].join("\n");
-const env = { PATH: `${FIXTURES}/gpu:${process.env.PATH}`, FAKE_NVIDIA_SMI_CSV: GPUS };
+]);
 
 let org: TestOrg | undefined;
 afterEach(() => {

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import type { OrgRecord } from "../../../src/domain/state.js";
-import { FIXTURES, runOrg } from "../../helpers/org-cli.js";
+import { fakeGpuEnv, runOrg } from "../../helpers/org-cli.js";
 import { pollUntil } from "../../helpers/poll.js";
 import { git } from "../../helpers/temp-repo.js";
 import { bin, createTestOrg, teardownOrg, type TestOrg, tmux } from "../../helpers/test-org/index.js";
@@ -17,12 +17,11 @@ roles:
 `;
 
 // Two idle GPUs and one that another user's job fills.
-const GPUS = [
+const env = fakeGpuEnv([
   "0, GPU-00000000-aaaa, NVIDIA H100 80GB HBM3, 1, 81559",
   "1, GPU-00000001-aaaa, NVIDIA H100 80GB HBM3, 70100, 81559",
   "2, GPU-00000002-aaaa, NVIDIA H100 80GB HBM3, 3, 81559",
-].join("\n");
-const env = { PATH: `${FIXTURES}/gpu:${process.env.PATH}`, FAKE_NVIDIA_SMI_CSV: GPUS };
+]);
 
 let org: TestOrg | undefined;
 afterEach(() => {
