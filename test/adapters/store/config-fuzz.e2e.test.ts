@@ -11,7 +11,9 @@ import {
 import { runOrg, runOrgAsync } from "../../helpers/org-cli.js";
 import { runOrgInProcess } from "../../helpers/org-in-process.js";
 import { pollUntil } from "../../helpers/poll.js";
-import { bin, createTestOrg, readJsonFile, teardownOrg, type TestOrg, tmux } from "../../helpers/test-org/index.js";
+import {
+  bin, createTestOrg, readJsonFile, readOrgSnapshot, teardownOrg, type TestOrg,
+} from "../../helpers/test-org/index.js";
 
 // `npm run fuzz` raises the count and varies the seed; the normal suite runs the same 500 every time.
 const COUNT = Number(process.env.ORG_FUZZ_COUNT ?? 500);
@@ -135,18 +137,8 @@ describe("config fuzzing through the real CLI and a running org", () => {
     const state = join(dir, "state");
     expect(runOrg(["up"], { cwd: dir }).code).toBe(0);
     const agents = ["chief-1", "researcher-1", "researcher-2"];
-    const snapshot = () => ({
-      panes: tmux(socket, [
-        "list-panes",
-        "-s",
-        "-t",
-        `org-${name}`,
-        "-F",
-        "#{pane_id} #{pane_pid} #{pane_dead} #{@org_agent}",
-      ]).out,
-      record: readFileSync(join(state, "org.json"), "utf8"),
-      programs: agents.map((agent) => readJsonFile<{ pid?: number }>(join(state, "agents", agent, "status.json")).pid),
-    });
+    const panes = "#{pane_id} #{pane_pid} #{pane_dead} #{@org_agent}";
+    const snapshot = () => readOrgSnapshot({ dir, name, socket }, agents, panes);
     await pollUntil(() => snapshot().programs.every((pid) => typeof pid === "number"), { what: "every agent started" });
     const before = snapshot();
     // Only mutations the loader rejects: a valid one would be applied, as it should.

@@ -2,11 +2,10 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import type { ReloadRecord } from "../../../src/domain/reconcile/reload-record.js";
-import type { AgentStatus } from "../../../src/domain/state.js";
 import { fakeGpuEnv, runOrg } from "../../helpers/org-cli.js";
 import { pollUntil } from "../../helpers/poll.js";
 import {
-  bin, createTestOrg, PROMPT, readJsonFile, teardownOrg, type TestOrg, tmux,
+  bin, createTestOrg, PROMPT, readJsonFile, readOrgSnapshot, teardownOrg, type TestOrg, tmux,
 } from "../../helpers/test-org/index.js";
 
 const good = (name: string) => `name: ${name}
@@ -39,20 +38,8 @@ describe("bad edits of a running org's org.yaml", () => {
     const orgFile = join(dir, "org.yaml");
     expect(runOrg(["up"], { cwd: dir, env }).code).toBe(0);
     // What must not change: every pane with its process and labels, org.json, and each agent's program.
-    const snapshot = () => ({
-      panes: tmux(socket, [
-        "list-panes",
-        "-s",
-        "-t",
-        `org-${name}`,
-        "-F",
-        "#{pane_id} #{pane_pid} #{pane_dead} #{@org_agent} #{@org_gpu}",
-      ]).out,
-      record: readFileSync(join(state, "org.json"), "utf8"),
-      programs: ["researcher-1", "researcher-2"].map(
-        (agent) => readJsonFile<AgentStatus>(join(state, "agents", agent, "status.json")).pid,
-      ),
-    });
+    const panes = "#{pane_id} #{pane_pid} #{pane_dead} #{@org_agent} #{@org_gpu}";
+    const snapshot = () => readOrgSnapshot({ dir, name, socket }, ["researcher-1", "researcher-2"], panes);
     const before = snapshot();
     expect(before.panes).toMatch(/ researcher-1 0\n.* researcher-2 1\n$/);
     const reload = () => runOrg(["reload"], { cwd: dir, env });

@@ -9,8 +9,8 @@ import { createRepoOrg, createRepoOrgAs, type RepoOptions } from "./repo.js";
 import { createTemplateRepoOrg, type TemplateOptions } from "./template.js";
 
 export {
-  bin, describeOrgProcesses, idleOrgYaml, jobsOrgYaml, PROMPT, printerOrgYaml, readJsonFile, teardownOrg, tmux,
-  type TestOrg,
+  bin, describeOrgProcesses, idleOrgYaml, jobsOrgYaml, PROMPT, printerOrgYaml, readJsonFile, readOrgSnapshot,
+  teardownOrg, tmux, type TestOrg,
 } from "./pane.js";
 export { upUntilBaselines, upUntilRunning } from "./baselines.js";
 export { replaceExactly, swapRuntime, templatePath } from "./template.js";

@@ -2,6 +2,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import type { AgentStatus } from "../../../src/domain/state.js";
 import { FIXTURES, runOrg } from "../org-cli.js";
 import { removeDir } from "../temp-repo.js";
 
@@ -57,6 +58,16 @@ export function describeOrgProcesses(org: TestOrg): string {
   const server = tmux(org.socket, ["list-panes", "-s", "-F", "#{pane_id} #{@org_agent} dead=#{pane_dead}"]);
   const panes = server.code === 0 ? server.out.trimEnd() : `no tmux server answers (exit ${server.code})`;
   return [`-- tmux panes:\n${panes}`, tail("daemon.log"), tail("keeper.log")].join("\n");
+}
+
+/** What a refused reload must leave as it was: each pane (`format`), org.json, and each of `agents`' program pid. */
+export function readOrgSnapshot(org: TestOrg, agents: readonly string[], format: string) {
+  const state = join(org.dir, "state");
+  return {
+    panes: tmux(org.socket, ["list-panes", "-s", "-t", `org-${org.name}`, "-F", format]).out,
+    record: readFileSync(join(state, "org.json"), "utf8"),
+    programs: agents.map((agent) => readJsonFile<AgentStatus>(join(state, "agents", agent, "status.json")).pid),
+  };
 }
 
 export function teardownOrg(org: { dir: string; socket: string } | undefined): void {
