@@ -4,22 +4,10 @@
 import { cpSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { spawnSync } from "node:child_process";
-import { ORG, ROOT, git, removeDir } from "./lib.mjs";
+import { ROOT, downAndRemove, git, org, removeDir } from "./lib.mjs";
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const round = (value, digits = 4) => (typeof value === "number" ? Number(value.toFixed(digits)) : null);
-
-function orgIn(dir, args) {
-  const result = spawnSync(process.execPath, [ORG, ...args], {
-    cwd: dir,
-    encoding: "utf8",
-    env: { ...process.env, TMUX: "", ORG_ROOT: "" },
-  });
-  if (result.status !== 0)
-    throw new Error(`org ${args.join(" ")} failed (${result.status}): ${result.stderr}${result.stdout}`);
-  return result.stdout;
-}
 
 // The repo's own demo org.yaml with `count` researchers under a name of this run's.
 function demoYaml(count) {
@@ -77,8 +65,8 @@ export async function benchAb() {
   const series = [];
   try {
     // `org demo` creates the research repo (and starts A alone): down, and the A/B run starts from nothing of it.
-    orgIn(dir, ["demo", "--no-attach"]);
-    orgIn(dir, ["down"]);
+    org(["demo", "--no-attach"], dir);
+    org(["down"], dir);
     const repo = join(dir, ".demo", "research");
     removeDir(join(dir, "worktrees"));
     git(repo, ["worktree", "prune"]);
@@ -88,10 +76,10 @@ export async function benchAb() {
       git(repo, ["branch", "-D", branch]);
     removeDir(join(dir, "state"));
     const started = Date.now();
-    orgIn(dir, ["up", "--no-attach", "--ab", "other.yaml"]);
+    org(["up", "--no-attach", "--ab", "other.yaml"], dir);
     while (Date.now() - started < opts.windowS * 1000) {
       await sleep(opts.everyS * 1000);
-      series.push(summarize(JSON.parse(orgIn(dir, ["compare", "--json"])), Math.round((Date.now() - started) / 1000)));
+      series.push(summarize(JSON.parse(org(["compare", "--json"], dir)), Math.round((Date.now() - started) / 1000)));
       process.stderr.write(`ab: ${JSON.stringify(series.at(-1))}\n`);
     }
     const first = series.find((point) =>
@@ -108,7 +96,6 @@ export async function benchAb() {
       series,
     };
   } finally {
-    try { orgIn(dir, ["down"]); } catch { /* already down */ }
-    removeDir(dir);
+    downAndRemove(dir);
   }
 }

@@ -4,23 +4,11 @@
 import { cpSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { spawnSync } from "node:child_process";
-import { ORG, ROOT, removeDir } from "./lib.mjs";
+import { ROOT, downAndRemove, org } from "./lib.mjs";
 
 const K = 2;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const round = (value, digits = 4) => (value === undefined || value === null ? null : Number(value.toFixed(digits)));
-
-function orgIn(dir, args) {
-  const result = spawnSync(process.execPath, [ORG, ...args], {
-    cwd: dir,
-    encoding: "utf8",
-    env: { ...process.env, TMUX: "", ORG_ROOT: "" },
-  });
-  if (result.status !== 0)
-    throw new Error(`org ${args.join(" ")} failed (${result.status}): ${result.stderr}${result.stdout}`);
-  return result.stdout;
-}
 
 // The repo's own demo org.yaml, renamed for this run and with the seed in the researchers' env.
 function demoYaml(seed, agents) {
@@ -47,7 +35,7 @@ async function runSeed(seed, opts) {
   const started = Date.now();
   const moves = [];
   try {
-    orgIn(dir, ["demo", "--no-attach"]);
+    org(["demo", "--no-attach"], dir);
     let sigma;
     let crossed;
     while (Date.now() - started < opts.windowS * 1000) {
@@ -60,14 +48,14 @@ async function runSeed(seed, opts) {
           s: round((Date.parse(frontier.at) - started) / 1000, 1),
         });
       if (sigma === undefined && moves.length > 0)
-        sigma = JSON.parse(orgIn(dir, ["results", "--json"])).sigma ?? undefined;
+        sigma = JSON.parse(org(["results", "--json"], dir)).sigma ?? undefined;
       if (sigma !== undefined && moves.length > 1 && moves.at(-1).metric < moves[0].metric - K * sigma) {
         crossed = moves.at(-1);
         break;
       }
       await sleep(1000);
     }
-    const results = JSON.parse(orgIn(dir, ["results", "--json"]));
+    const results = JSON.parse(org(["results", "--json"], dir));
     const rows = readFileSync(join(dir, "state", "results.tsv"), "utf8")
       .trim()
       .split("\n")
@@ -90,8 +78,7 @@ async function runSeed(seed, opts) {
       load_average_end: round(loadavg()[0], 1),
     };
   } finally {
-    try { orgIn(dir, ["down"]); } catch { /* already down */ }
-    removeDir(dir);
+    downAndRemove(dir);
   }
 }
 

@@ -8,7 +8,7 @@ import { cpSync, mkdtempSync, readFileSync, realpathSync, writeFileSync, readdir
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
-import { ORG, ROOT, git, removeDir } from "./lib.mjs";
+import { ROOT, downAndRemove, git, org, removeDir } from "./lib.mjs";
 
 const K = 2;
 const REMEASURE_SEEDS = [1001, 1002, 1003, 1004, 1005];
@@ -16,17 +16,6 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const round = (value, digits = 4) =>
   value === undefined || value === null || Number.isNaN(value) ? null : Number(value.toFixed(digits));
 const mean = (values) => values.reduce((sum, value) => sum + value, 0) / values.length;
-
-function orgIn(dir, args) {
-  const result = spawnSync(process.execPath, [ORG, ...args], {
-    cwd: dir,
-    encoding: "utf8",
-    env: { ...process.env, TMUX: "", ORG_ROOT: "" },
-  });
-  if (result.status !== 0)
-    throw new Error(`org ${args.join(" ")} failed (${result.status}): ${result.stderr}${result.stdout}`);
-  return result.stdout;
-}
 
 // The repo's demo org.yaml with the seed, the size and, for "today", the three switches off.
 // "nofollow" (DEMO_ORG_ARMS only): ledger and stacking on, following off, to see stacking where agents do not follow.
@@ -199,7 +188,7 @@ async function runArm(seed, agents, arm, opts) {
   writeFileSync(join(dir, "org.yaml"), armYaml(seed, agents, arm));
   const started = Date.now();
   try {
-    orgIn(dir, ["demo", "--no-attach"]);
+    org(["demo", "--no-attach"], dir);
     let counted = 0;
     while (Date.now() - started < opts.windowS * 1000) {
       counted = readRows(dir).filter((row) => !row.description.startsWith("baseline") && row.agent !== "org").length;
@@ -213,9 +202,9 @@ async function runArm(seed, agents, arm, opts) {
         return undefined;
       }
     })();
-    const sigma = JSON.parse(orgIn(dir, ["results", "--json"])).sigma ?? NaN;
+    const sigma = JSON.parse(org(["results", "--json"], dir)).sigma ?? NaN;
     const seconds = round((Date.now() - started) / 1000, 1);
-    try { orgIn(dir, ["down"]); } catch { /* already down */ }
+    try { org(["down"], dir); } catch { /* already down */ }
     const repo = join(dir, ".demo", "research");
     const figures = summarize(dir, opts.experiments, frontier, sigma);
     return {
@@ -228,8 +217,7 @@ async function runArm(seed, agents, arm, opts) {
       load_average_end: round(loadavg()[0], 1),
     };
   } finally {
-    try { orgIn(dir, ["down"]); } catch { /* already down */ }
-    removeDir(dir);
+    downAndRemove(dir);
   }
 }
 

@@ -49,6 +49,12 @@ export function org(args, cwd) {
   return result.stdout;
 }
 
+/** The org in `dir` taken down if it still runs, then its folder removed: the end of every bench's own org. */
+export function downAndRemove(dir) {
+  try { org(["down"], dir); } catch { /* already down */ }
+  removeDir(dir);
+}
+
 export function removeDir(dir) {
   // A stopped org's last writers (a brokered command ending, the verifier's checkout) may still be finishing.
   rmSync(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 200 });
