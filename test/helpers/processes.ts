@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { isAlive } from "../../src/adapters/process.js";
 
@@ -9,4 +10,13 @@ export function isRunning(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** Pids of `org pty-host` processes serving `socket`. */
+export function findPtyHosts(socket: string): number[] {
+  const out = execFileSync("ps", ["-eo", "pid=,args="], { encoding: "utf8" });
+  return out
+    .split("\n")
+    .filter((line) => line.includes(`pty-host --socket ${socket}`))
+    .map((line) => Number(line.trim().split(/\s+/)[0]));
 }

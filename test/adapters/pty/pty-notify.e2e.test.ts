@@ -1,4 +1,3 @@
-import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -6,6 +5,7 @@ import { PtyClient } from "../../../src/adapters/pty/client.js";
 import type { AgentStatus, OrgRecord } from "../../../src/domain/state.js";
 import { runOrg } from "../../helpers/org-cli.js";
 import { pollUntil } from "../../helpers/poll.js";
+import { findPtyHosts } from "../../helpers/processes.js";
 import { bin, createTestOrg, readJsonFile, teardownOrg, type TestOrg } from "../../helpers/test-org/index.js";
 import { readNotifications } from "../../helpers/notifications.js";
 
@@ -29,15 +29,6 @@ let panes: Record<string, string>;
 const screen = (agent: string) => client.screen(agent);
 const outcomes = (agent: string) => readNotifications(state, agent);
 const status = (agent: string) => readJsonFile<AgentStatus>(join(state, "agents", agent, "status.json"));
-
-/** Pids of `org pty-host` processes serving `socket`. */
-function hostPids(socket: string): number[] {
-  const out = execFileSync("ps", ["-eo", "pid=,args="], { encoding: "utf8" });
-  return out
-    .split("\n")
-    .filter((line) => line.includes(`pty-host --socket ${socket}`))
-    .map((line) => Number(line.trim().split(/\s+/)[0]));
-}
 
 function send(args: string[], agent: string): string {
   const result = runOrg(["send", ...args], { cwd: org.dir, env: { ORG_AGENT: agent } });
@@ -67,7 +58,7 @@ describe("org up --no-tmux: notifications and status as under tmux", () => {
   afterAll(async () => {
     client?.close();
     teardownOrg(org);
-    await pollUntil(() => hostPids(join(state, "pty.sock")).length === 0, { what: "the pty host gone" });
+    await pollUntil(() => findPtyHosts(join(state, "pty.sock")).length === 0, { what: "the pty host gone" });
   });
 
   test("org status names the pty host and how to reach it, not a tmux socket; --json says the backend", () => {

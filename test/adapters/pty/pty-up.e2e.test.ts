@@ -9,7 +9,7 @@ import { DashboardSource } from "../../../src/domain/views/dashboard-source.js";
 import type { AgentStatus, OrgRecord } from "../../../src/domain/state.js";
 import { runOrg } from "../../helpers/org-cli.js";
 import { pollUntil } from "../../helpers/poll.js";
-import { isRunning } from "../../helpers/processes.js";
+import { findPtyHosts, isRunning } from "../../helpers/processes.js";
 import { bin, createTestOrg, readJsonFile, teardownOrg, type TestOrg, tmux } from "../../helpers/test-org/index.js";
 
 const orgYaml = (name: string) => `name: ${name}
@@ -30,15 +30,6 @@ afterEach(() => {
   teardownOrg(org);
   org = undefined;
 });
-
-/** Pids of `org pty-host` processes serving `socket`. */
-function hostPids(socket: string): number[] {
-  const out = execFileSync("ps", ["-eo", "pid=,args="], { encoding: "utf8" });
-  return out
-    .split("\n")
-    .filter((line) => line.includes(`pty-host --socket ${socket}`))
-    .map((line) => Number(line.trim().split(/\s+/)[0]));
-}
 
 type StatusJson = { agents: { name: string; state: string; pid: number | null }[] };
 const statusJson = (dir: string) => JSON.parse(runOrg(["status", "--json"], { cwd: dir }).stdout) as StatusJson;
@@ -62,7 +53,7 @@ describe("org up --no-tmux: the same org in node-pty", () => {
     expect(tmux(socket, ["list-sessions"]).code).not.toBe(0);
     const record = readJsonFile<OrgRecord & { mode?: string }>(join(state, "org.json"));
     expect([record.mode, record.socket]).toEqual(["pty", `pty:${ptySocket}`]);
-    expect(hostPids(ptySocket)).toHaveLength(1);
+    expect(findPtyHosts(ptySocket)).toHaveLength(1);
 
     await awaitRunning(state, ["researcher-1", "researcher-2"]);
     const status = statusJson(dir);
@@ -88,13 +79,14 @@ describe("org up --no-tmux: the same org in node-pty", () => {
     expect(again.code).toBe(0);
     expect(again.stdout).toContain("already running");
 
-    const pids = [...hostPids(ptySocket), ...status.agents.flatMap((agent) => (agent.pid === null ? [] : [agent.pid]))];
+    const agentPids = status.agents.flatMap((agent) => (agent.pid === null ? [] : [agent.pid]));
+    const pids = [...findPtyHosts(ptySocket), ...agentPids];
     expect(pids.length).toBeGreaterThanOrEqual(3);
     const down = runOrg(["down"], { cwd: dir });
     expect(down.code).toBe(0);
     await pollUntil(() => pids.every((pid) => !isRunning(pid)), { what: "the pty host, daemon and agents gone" });
     expect(existsSync(ptySocket)).toBe(false);
-    expect(hostPids(ptySocket)).toEqual([]);
+    expect(findPtyHosts(ptySocket)).toEqual([]);
   });
 
   test("with no tmux on PATH, org up says so and runs the org without it", async () => {
