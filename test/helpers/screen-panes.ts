@@ -129,6 +129,14 @@ export function writeAgentState(
     healthyAfterMs: 60_000,
     runtime: full,
   };
+  writeFileSync(join(dir, "launch.json"), JSON.stringify(spec));
+  writeRunningStatus(state, agent, pid, "running claude");
+}
+
+/** status.json of an agent whose program `pid` runs, as the supervisor writes it. */
+export function writeRunningStatus(state: string, agent: string, pid: number | null, reason = "running"): void {
+  const dir = join(state, "agents", agent);
+  mkdirSync(dir, { recursive: true });
   const status: AgentStatus = {
     agent,
     state: "running",
@@ -137,9 +145,8 @@ export function writeAgentState(
     restarts: 0,
     consecutiveFailures: 0,
     lastExit: null,
-    reason: "running claude",
+    reason,
     updatedAt: new Date().toISOString(),
   };
-  writeFileSync(join(dir, "launch.json"), JSON.stringify(spec));
   writeFileSync(join(dir, "status.json"), JSON.stringify(status));
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { mailPort } from "../../../src/adapters/store/inbox-files.js";
@@ -9,9 +9,9 @@ import { openPtyNoticePort } from "../../../src/adapters/pty/notice-port.js";
 import { startPtyServer, type PtyServer } from "../../../src/adapters/pty/server.js";
 import { MessagesSchema, type OrgConfig } from "../../../src/domain/config/schema.js";
 import { deliverMessage } from "../../../src/domain/messages/deliver.js";
-import type { AgentStatus } from "../../../src/domain/state.js";
 import { pollUntil } from "../../helpers/poll.js";
 import { isRunning } from "../../helpers/processes.js";
+import { writeRunningStatus } from "../../helpers/screen-panes.js";
 import { makeTempDir } from "../../helpers/temp-repo.js";
 
 const BIN = resolve("test/fixtures/bin");
@@ -52,18 +52,7 @@ describe("the daemon's notifier over a pty host whose socket dies", () => {
     });
     server = await startPtyServer(host, join(state, "pty.sock"));
     const { pid } = (await host.listAgentPanes())[0]!;
-    const status: AgentStatus = {
-      agent: "alpha",
-      state: "running",
-      pid,
-      startedAt: new Date().toISOString(),
-      restarts: 0,
-      consecutiveFailures: 0,
-      lastExit: null,
-      reason: "running",
-      updatedAt: new Date().toISOString(),
-    };
-    writeFileSync(join(agentDir, "status.json"), JSON.stringify(status));
+    writeRunningStatus(state, "alpha", pid);
     const said: string[] = [];
     notifier = await Notifier.start({
       record: { root: dir },

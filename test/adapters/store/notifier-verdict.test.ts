@@ -1,6 +1,6 @@
 // Verdicts are a quiet kind by default; the one `org submit --no-wait` asked for is announced in the pane all the same.
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { mailPort } from "../../../src/adapters/store/inbox-files.js";
@@ -8,8 +8,8 @@ import { Notifier } from "../../../src/daemon/notifier.js";
 import { MessagesSchema, type OrgConfig } from "../../../src/domain/config/schema.js";
 import { deliverMessage } from "../../../src/domain/messages/deliver.js";
 import type { NoticePort } from "../../../src/domain/ports.js";
-import type { AgentStatus } from "../../../src/domain/state.js";
 import { pollUntil } from "../../helpers/poll.js";
+import { writeRunningStatus } from "../../helpers/screen-panes.js";
 import { makeTempDir } from "../../helpers/temp-repo.js";
 
 const settings = MessagesSchema.parse({ idle: "200ms", busy_timeout: "5s" });
@@ -44,19 +44,7 @@ describe("the notifier and verdicts", () => {
     dir = makeTempDir("org-notify-verdict-");
     const state = join(dir, "state");
     const agentDir = join(state, "agents", "alpha");
-    mkdirSync(agentDir, { recursive: true });
-    const status: AgentStatus = {
-      agent: "alpha",
-      state: "running",
-      pid: process.pid,
-      startedAt: new Date().toISOString(),
-      restarts: 0,
-      consecutiveFailures: 0,
-      lastExit: null,
-      reason: "running",
-      updatedAt: new Date().toISOString(),
-    };
-    writeFileSync(join(agentDir, "status.json"), JSON.stringify(status));
+    writeRunningStatus(state, "alpha", process.pid);
     const pane = fakePane();
     notifier = await Notifier.start({
       record: { root: dir },
