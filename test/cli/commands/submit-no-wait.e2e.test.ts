@@ -25,6 +25,16 @@ const queuedIn = (state: string) =>
     .sort()
     .map((name) => JSON.parse(readFileSync(join(state, "queue", name), "utf8")) as ExperimentRequest);
 
+/** The request `org wait` is asked about, as `org submit --no-wait` would have queued it. */
+const REQUEST: ExperimentRequest = {
+  id: "2026-12-02T00-00-00-000Z-researcher-1-abcdef0",
+  agent: "researcher-1",
+  commit: "abcdef0123",
+  description: "double it",
+  kind: "candidate",
+  submittedAt: "2026-12-02T00:00:00.000Z",
+};
+
 /** Every file under `root` with its size and time: what "nothing changed" compares. */
 function snapshot(root: string): string[] {
   const walk = (path: string): string[] => statSync(path).isDirectory()
@@ -142,14 +152,7 @@ describe("org wait", () => {
   test("an id already judged prints at once, exactly as org submit would, even with the org down", async () => {
     const { base, ...org } = createTestOrg({ daemon: false, judged: true });
     dir = org.dir;
-    const request: ExperimentRequest = {
-      id: "2026-12-02T00-00-00-000Z-researcher-1-abcdef0",
-      agent: "researcher-1",
-      commit: "abcdef0123",
-      description: "double it",
-      kind: "candidate",
-      submittedAt: "2026-12-02T00:00:00.000Z",
-    };
+    const request = REQUEST;
     mkdirSync(join(dir, "state", "verdicts"), { recursive: true });
     writeFileSync(join(dir, "state", "verdicts", `${request.id}.json`), JSON.stringify(verdictFor(request, base)));
     const waited = await runOrgAsync(["wait", request.id], { cwd: dir });
@@ -189,15 +192,7 @@ describe("org wait", () => {
     "with the daemon gone it fails as org submit does and the request stays", async () => {
     const { base, ...org } = createTestOrg({ daemon: false, judged: true, state: alive() });
     dir = org.dir;
-    const request: ExperimentRequest = {
-      id: "2026-12-02T00-00-00-000Z-researcher-1-abcdef0",
-      agent: "researcher-1",
-      commit: "abcdef0123",
-      description: "double it",
-      kind: "candidate",
-      submittedAt: "2026-12-02T00:00:00.000Z",
-      reply: "message",
-    };
+    const request: ExperimentRequest = { ...REQUEST, reply: "message" };
     const queueFile = join(dir, "state", "queue", `${request.id}.json`);
     mkdirSync(join(dir, "state", "queue"), { recursive: true });
     mkdirSync(join(dir, "state", "verdicts"), { recursive: true });
