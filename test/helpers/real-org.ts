@@ -15,7 +15,7 @@ import { pollUntil } from "./poll.js";
 import { PACKAGE_ROOT, runOrg, runOrgAsync, type CliResult } from "./org-cli.js";
 import { isRunning } from "./processes.js";
 import { removeDir } from "./temp-repo.js";
-import { createTestOrg, tmux } from "./test-org/index.js";
+import { createTestOrg, readResultRows, tmux } from "./test-org/index.js";
 
 export const CLIENTS = join(PACKAGE_ROOT, "test/clients/node_modules/.bin");
 export type Cli = "claude" | "codex" | "gemini" | "opencode";
@@ -89,6 +89,17 @@ export function homeFiles(url: string): Record<string, string> {
   };
 }
 
+/** The org's HOME, dir/.home, holding homeFiles and kept out of the repo's git; returned. */
+export function writeOrgHome(dir: string, url: string): string {
+  const home = join(dir, ".home");
+  for (const [file, text] of Object.entries(homeFiles(url))) {
+    mkdirSync(join(home, file, ".."), { recursive: true });
+    writeFileSync(join(home, file), text);
+  }
+  writeFileSync(join(dir, ".git/info/exclude"), "/.home/\n", { flag: "a" });
+  return home;
+}
+
 export interface RealOrg {
   name: string;
   dir: string;
@@ -145,12 +156,7 @@ export async function createRealOrg(
         `  metric: { name: score, pattern: '^score:\\s*([0-9.]+)', goal: maximize }\n` +
         `  repeats: 1\n  keep: { k: 0, min_delta: 0, confirm: 0 }\nmessages: { idle: 500ms }\n`,
   });
-  const home = join(dir, ".home");
-  for (const [file, text] of Object.entries(homeFiles(server.url))) {
-    mkdirSync(join(home, file, ".."), { recursive: true });
-    writeFileSync(join(home, file), text);
-  }
-  writeFileSync(join(dir, ".git/info/exclude"), "/.home/\n", { flag: "a" });
+  const home = writeOrgHome(dir, server.url);
   const env = orgEnv(home);
   const state = join(dir, "state");
   return {
@@ -162,12 +168,7 @@ export async function createRealOrg(
     env,
     org: (args) => runOrgAsync(args, { cwd: dir, env, timeoutMs: 120_000 }),
     status: (agent) => JSON.parse(readFileSync(join(state, "agents", agent, "status.json"), "utf8")) as AgentStatus,
-    results: () =>
-      readFileSync(join(state, "results.tsv"), "utf8")
-        .trim()
-        .split("\n")
-        .slice(1)
-        .map((line) => line.split("\t")),
+    results: () => readResultRows(state),
     notifications: (agent) => {
       try {
         return readFileSync(join(state, "agents", agent, "notifications.jsonl"), "utf8");

@@ -1,13 +1,13 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { TemplateName } from "../../src/roles/index.js";
 import { tmuxSocket } from "../../src/domain/paths.js";
 import { startModelServer, type Exchange, type ModelServer, type Script } from "./model-server/index.js";
 import { runOrg, runOrgAsync, type CliResult } from "./org-cli.js";
-import { homeFiles, orgEnv, runtimeYaml, type Cli } from "./real-org.js";
+import { orgEnv, runtimeYaml, writeOrgHome, type Cli } from "./real-org.js";
 import { removeDir } from "./temp-repo.js";
-import { createTestOrg, tmux } from "./test-org/index.js";
+import { createTestOrg, readResultRows, tmux } from "./test-org/index.js";
 
 export interface TemplateOrg {
   dir: string;
@@ -63,12 +63,7 @@ export async function createRealTemplateOrg(
       ),
   });
   const env = envOf(dir);
-  const home = join(dir, ".home");
-  for (const [file, text] of Object.entries(homeFiles(server.url))) {
-    mkdirSync(join(home, file, ".."), { recursive: true });
-    writeFileSync(join(home, file), text);
-  }
-  writeFileSync(join(dir, ".git/info/exclude"), "/.home/\n", { flag: "a" });
+  writeOrgHome(dir, server.url);
   const state = join(dir, "state");
   const org: TemplateOrg = {
     dir,
@@ -79,12 +74,7 @@ export async function createRealTemplateOrg(
       server.exchanges.filter(
         (exchange) => exchange.request.tools.length > 0 && agentOf(exchange.request.system) === agent,
       ),
-    results: () =>
-      readFileSync(join(state, "results.tsv"), "utf8")
-        .trim()
-        .split("\n")
-        .slice(1)
-        .map((line) => line.split("\t")),
+    results: () => readResultRows(state),
     read: (path) => {
       try {
         return readFileSync(join(state, path), "utf8");

@@ -10,7 +10,7 @@ import { createTemplateRepoOrg, type TemplateOptions } from "./template.js";
 
 export {
   bin, describeOrgProcesses, idleOrgYaml, jobsOrgYaml, PROMPT, printerOrgYaml, readJsonFile, readOrgSnapshot,
-  teardownOrg, tmux, type TestOrg,
+  readResultRows, teardownOrg, tmux, type TestOrg,
 } from "./pane.js";
 export { upUntilBaselines, upUntilRunning } from "./baselines.js";
 export { replaceExactly, swapRuntime, templatePath } from "./template.js";

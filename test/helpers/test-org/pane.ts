@@ -60,6 +60,11 @@ export function describeOrgProcesses(org: TestOrg): string {
   return [`-- tmux panes:\n${panes}`, tail("daemon.log"), tail("keeper.log")].join("\n");
 }
 
+/** results.tsv's rows under its header, each split into its fields. */
+export function readResultRows(state: string): string[][] {
+  return readFileSync(join(state, "results.tsv"), "utf8").trim().split("\n").slice(1).map((line) => line.split("\t"));
+}
+
 /** What a refused reload must leave as it was: each pane (`format`), org.json, and each of `agents`' program pid. */
 export function readOrgSnapshot(org: TestOrg, agents: readonly string[], format: string) {
   const state = join(org.dir, "state");
