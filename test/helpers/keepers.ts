@@ -1,7 +1,9 @@
 // Killing an org's daemon for good: its keeper would bring it back, and it would bring back its keeper.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { expect } from "vitest";
 import { findLeftovers } from "../faults/collect.js";
+import { runOrg } from "./org-cli.js";
 import { pollUntil } from "./poll.js";
 import { isRunning } from "./processes.js";
 import { bin } from "./test-org/index.js";
@@ -65,6 +67,13 @@ export function awaitKeeper(state: string, not?: number, timeoutMs = 10_000): Pr
     );
     return pid && pid !== not && isRunning(pid) ? pid : undefined;
   }, { timeoutMs, what: `a keeper${not ? ` other than ${not}` : ""}` });
+}
+
+/** `org up` of an orgYaml org with `flags` and SECRET: the daemon's and the keeper's pids once both run. */
+export async function upUntilKept(dir: string, flags: readonly string[]): Promise<{ daemon: number; keeper: number }> {
+  expect(runOrg(["up", "--no-attach", ...flags], { cwd: dir, env: SECRET }).code).toBe(0);
+  const state = join(dir, "state");
+  return { daemon: await awaitDaemon(state), keeper: await awaitKeeper(state) };
 }
 
 /** Nothing of the org runs: a killed tmux server or pty host takes a moment to exit. */

@@ -7,6 +7,7 @@ import { runOrg } from "../../helpers/org-cli.js";
 import { pollUntil } from "../../helpers/poll.js";
 import {
   awaitDaemon, awaitKeeper, awaitNothingLeft, environOf, killDaemonAndKeepers, orgYaml, readJson, SECRET,
+  upUntilKept,
 } from "../../helpers/keepers.js";
 import { isRunning } from "../../helpers/processes.js";
 import { createTestOrg, teardownOrg, type TestOrg } from "../../helpers/test-org/index.js";
@@ -21,9 +22,7 @@ describe.each([["tmux", []], ["pty", ["--no-tmux"]]] as const)("the daemon's kee
   test("both killed at once: neither comes back by itself; org up restarts the daemon and a keeper", async () => {
     org = createTestOrg({ yaml: orgYaml });
     const state = join(org.dir, "state");
-    expect(runOrg(["up", "--no-attach", ...flags], { cwd: org.dir, env: SECRET }).code).toBe(0);
-    const daemon = await awaitDaemon(state);
-    const keeper = await awaitKeeper(state);
+    const { daemon, keeper } = await upUntilKept(org.dir, flags);
     killDaemonAndKeepers(org.dir, daemon);
     // Three seconds, more than the keeper or the daemon takes to restart the other: no one is left to do it.
     await expect(awaitDaemon(state, daemon, 3000)).rejects.toThrow(/timed out waiting for a daemon other than/);

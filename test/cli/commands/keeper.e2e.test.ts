@@ -7,6 +7,7 @@ import { ORG_BIN, runOrg } from "../../helpers/org-cli.js";
 import { pollUntil } from "../../helpers/poll.js";
 import {
   awaitDaemon, awaitKeeper, awaitNothingLeft, environOf, killDaemonAndKeepers, orgYaml, readJson, SECRET,
+  upUntilKept,
 } from "../../helpers/keepers.js";
 import { createTestOrg, teardownOrg, type TestOrg } from "../../helpers/test-org/index.js";
 
@@ -22,9 +23,7 @@ describe.each([["tmux", []], ["pty", ["--no-tmux"]]] as const)("the daemon's kee
   async () => {
     org = createTestOrg({ yaml: orgYaml });
     const state = join(org.dir, "state");
-    expect(runOrg(["up", "--no-attach", ...flags], { cwd: org.dir, env: SECRET }).code).toBe(0);
-    const daemon = await awaitDaemon(state);
-    const keeper = await awaitKeeper(state);
+    const { daemon, keeper } = await upUntilKept(org.dir, flags);
     const agent = readJson<{ pid: number }>(join(state, "agents/researcher-1/status.json"))!.pid;
     process.kill(daemon, "SIGKILL");
     const next = await awaitDaemon(state, daemon);
