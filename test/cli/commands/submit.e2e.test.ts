@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { AgentLedger } from "../../../src/domain/experiments/request.js";
@@ -7,7 +7,7 @@ import { runOrg } from "../../helpers/org-cli.js";
 import { pollUntil } from "../../helpers/poll.js";
 import { git } from "../../helpers/temp-repo.js";
 import {
-  createTestOrg, idleOrgYaml, readJsonFile, teardownOrg, type TestOrg, tmux,
+  createTestOrg, idleOrgYaml, readJsonFile, teardownOrg, type TestOrg, tmux, upUntilBaselines,
 } from "../../helpers/test-org/index.js";
 
 // The base's verify script prints no metric and fails: every run of the base is a crash until an agent fixes it.
@@ -36,12 +36,7 @@ describe("org submit", () => {
     state = join(org.dir, "state");
     worktree = join(org.dir, "worktrees", "researcher-1");
     base = git(org.dir, ["rev-parse", "main"]).trim();
-    const up = runOrg(["up"], { cwd: org.dir });
-    expect(up.code, up.stderr).toBe(0);
-    await pollUntil(() => existsSync(join(state, "agents/researcher-1/ledger.json")), {
-      what: "the baseline",
-      timeoutMs: 20_000,
-    });
+    await upUntilBaselines(org, ["researcher-1"], 20_000);
     // The verifier clears a request just after its ledger: the snapshots below must not see it go.
     const cleared = () => readdirSync(join(state, "queue")).length === 0;
     await pollUntil(cleared, { what: "the baseline's request cleared", timeoutMs: 20_000 });

@@ -1,10 +1,12 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { runOrg } from "../../helpers/org-cli.js";
 import { pollUntil } from "../../helpers/poll.js";
 import { git } from "../../helpers/temp-repo.js";
-import { createTestOrg, idleOrgYaml, teardownOrg, type TestOrg } from "../../helpers/test-org/index.js";
+import {
+  createTestOrg, idleOrgYaml, teardownOrg, type TestOrg, upUntilBaselines,
+} from "../../helpers/test-org/index.js";
 
 // One idle researcher; the test is the agent. The unit gate is the repo's protected script, which tests what the
 // candidate wrote in mode.txt: pass, fail with 60 lines, hang, or fork a child and pass. lint runs after it.
@@ -48,12 +50,7 @@ describe("verify.gates: each must pass before the metric counts", () => {
     });
     state = join(org.dir, "state");
     base = git(org.dir, ["rev-parse", "main"]).trim();
-    const up = runOrg(["up"], { cwd: org.dir });
-    expect(up.code, up.stderr).toBe(0);
-    await pollUntil(() => existsSync(join(state, "agents/researcher-1/ledger.json")), {
-      what: "the baseline",
-      timeoutMs: 20_000,
-    });
+    await upUntilBaselines(org, ["researcher-1"], 20_000);
   }, 60_000);
 
   afterAll(() => teardownOrg(org));
