@@ -15,6 +15,10 @@ const spec: LaunchSpec = {
   restart: "on-failure", backoffMs: 1000, maxBackoffMs: 8000, maxRestarts: 2, healthyAfterMs: 60_000,
 };
 const T0 = Date.parse("2026-11-29T12:00:00.000Z");
+const GEMINI: NonNullable<LaunchSpec["runtime"]> = {
+  name: "gem", preset: "gemini", sessionId: "s", home: "/h", resumeArgv: null, transcripts: null, promptFile: null,
+  seed: [], watch: { nudge: "", nudgeAfterMs: 600_000, nudgesPerHour: 6, answerTrust: false },
+};
 
 /** A pane host in memory: tests kill and start "programs" by changing the panes it lists. */
 class FakeHost implements PaneHost {
@@ -181,6 +185,31 @@ describe("PaneSupervisor", () => {
     });
     expect(host.respawns).toEqual([]);
     expect((await events()).map((event) => event.type)).toEqual(["start", "exit"]);
+  });
+
+  test("a CLI that exits with its relaunch code is started again at once, whatever its screen showed", async () => {
+    const relaunching = { ...spec, runtime: { ...GEMINI, relaunchCode: 199 } };
+    await writeJsonAtomic(agentPaths(state, "alice").launch, relaunching);
+    const signIn = "screen shows a sign-in menu — log in once for this agent";
+    const supervisor = new PaneSupervisor(state, host, () => undefined, async () => signIn);
+    await supervisor.tick(T0);
+    host.die(199, null, T0 + 100);
+    await supervisor.tick(T0 + 200);
+    expect(await status()).toMatchObject({
+      state: "restarting", reason: "exited with code 199 after 0.2s: it asks to be started again; restarting it",
+    });
+    await supervisor.tick(T0 + 300);
+    expect(host.respawns).toHaveLength(1);
+    // The live screen watch had blocked it before the exit: the relaunch still wins.
+    await writeJsonAtomic(agentPaths(state, "alice").status, { ...(await status()), state: "blocked", reason: signIn });
+    const blocked = { ...(await status()), pid: host.panes[0]!.pid };
+    const pane = { ...host.panes[0]!, dead: true, exitCode: 199, exitSignal: null, exitedAt: T0 + 400 };
+    const step = (code: number) =>
+      stepAgent({ status: blocked, pane: { ...pane, exitCode: code }, spec: relaunching, now: T0 + 500 });
+    expect(step(199)).toMatchObject({ kind: "exited", decision: { kind: "restart", delayMs: 0 } });
+    // Any other code from a blocked screen still waits for a person.
+    expect(step(1)).toMatchObject({ kind: "blocked", reason: signIn });
+    expect(stepAgent({ status: blocked, pane, spec, now: T0 + 500 })).toMatchObject({ kind: "blocked" });
   });
 
   test("exit 127 from a program that is not there says so", async () => {

@@ -2,7 +2,9 @@ import type { AgentPane, PaneLaunch } from "../ports.js";
 import type { AgentStatus, LaunchSpec } from "../state.js";
 import { wrapInSandbox } from "../sandbox/wrap.js";
 import type { AgentSandbox } from "../sandbox/layout.js";
-import { decideAfterExit, type ExitDecision, type ProgramExit, type RestartHistory } from "./supervise.js";
+import {
+  asksRelaunch, decideAfterExit, type ExitDecision, type ProgramExit, type RestartHistory,
+} from "./supervise.js";
 
 /** What the supervisor does for one agent, from what its pane shows and what its status file says. */
 export type SupervisionStep =
@@ -41,7 +43,9 @@ export function stepAgent(input: {
       ...(input.exitError ? { error: input.exitError } : {}),
     };
     const blocked = input.blocked ?? (status?.state === "blocked" ? status.reason : undefined);
-    if (blocked !== undefined) return { kind: "blocked", exit, reason: blocked };
+    // A CLI that asks to be started again gets its new start: the screen it left is its old one.
+    const relaunch = asksRelaunch(input.spec, exit.code);
+    if (blocked !== undefined && !relaunch) return { kind: "blocked", exit, reason: blocked };
     const history: RestartHistory = {
       restarts: status?.restarts ?? 0,
       consecutiveFailures: status?.consecutiveFailures ?? 0,

@@ -69,6 +69,11 @@ type RestartPolicy = Pick<LaunchSpec, "restart" | "backoffMs" | "maxBackoffMs" |
   runtime?: { relaunchCode?: number };
 };
 
+/** Whether the program ended with its CLI's own relaunch code: it asks to be started again. */
+export function asksRelaunch(spec: Pick<RestartPolicy, "runtime">, code: number | null): boolean {
+  return code !== null && code === spec.runtime?.relaunchCode;
+}
+
 /** Decide what the supervisor does after the agent program exits, by the spec's restart policy. */
 export function decideAfterExit(
   spec: RestartPolicy, history: RestartHistory, exit: ProgramExit, now: number,
@@ -78,7 +83,7 @@ export function decideAfterExit(
   const failed = exit.code !== 0 || exit.signal !== null;
   const consecutive = durationMs >= spec.healthyAfterMs ? 0 : history.consecutiveFailures;
   const settled = { restarts: history.restarts, consecutiveFailures: consecutive };
-  const relaunch = exit.code !== null && exit.code === spec.runtime?.relaunchCode;
+  const relaunch = asksRelaunch(spec, exit.code);
   // The CLI's own restart, whatever the policy (its own wrapper would start it again): at once, and still counted,
   // so one that asks at every start gives up as a crash loop does.
   if (relaunch && consecutive < spec.maxRestarts) {
