@@ -2,7 +2,7 @@
 // brought back by its keeper: a fresh org each round, so no round is a "quick death" that the keeper backs off from.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { FOREVER, createRepo, median, org, removeDir } from "./lib.mjs";
+import { FOREVER, createRepo, downAndRemove, median, org } from "./lib.mjs";
 
 const orgYaml = (name) =>
   `name: ${name}\ngpus: none\nruntimes:\n  idle: { command: ["${FOREVER}"] }\nroles:\n  a: { prompt: prompt.md, ` +
@@ -47,8 +47,7 @@ async function timeRestart(mode, round) {
       respawn_s: (Date.parse(keeper.lastRestart.at) - killedAt) / 1000,
     };
   } finally {
-    try { org(["down"], dir); } catch { /* already down */ }
-    removeDir(dir);
+    downAndRemove(dir);
   }
 }
 

@@ -4,7 +4,7 @@ import { mkdtempSync, watch } from "node:fs";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { FOREVER, ROOT, createRepo, org, percentile, removeDir } from "./lib.mjs";
+import { FOREVER, ROOT, createRepo, downAndRemove, org, percentile, removeDir } from "./lib.mjs";
 
 const { sendMessage } = await import(join(ROOT, "dist", "adapters", "store", "inbox-files.js"));
 const { MessagesSchema } = await import(join(ROOT, "dist", "domain", "config", "schema.js"));
@@ -108,8 +108,7 @@ export async function benchMessages(agents = 32, rounds = 5) {
   try {
     quietCpu = await upIdle(quiet);
   } finally {
-    try { org(["down"], quiet); } catch { /* already down */ }
-    removeDir(quiet);
+    downAndRemove(quiet);
   }
   const dir = createRepo({ "prompt.md": "# {{agent}}\n", "org.yaml": orgYaml(`bm${process.pid}`, agents, true) });
   const settings = MessagesSchema.parse({});
@@ -166,7 +165,6 @@ export async function benchMessages(agents = 32, rounds = 5) {
     );
     return result;
   } finally {
-    try { org(["down"], dir); } catch { /* already down */ }
-    removeDir(dir);
+    downAndRemove(dir);
   }
 }

@@ -4,7 +4,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { FOREVER, createRepo, killTmux, median, ms, org, percentile, removeDir } from "./lib.mjs";
+import { FOREVER, createRepo, downAndRemove, killTmux, median, ms, org, percentile, removeDir } from "./lib.mjs";
 
 const GOAL_MS = 1000;
 
@@ -65,8 +65,7 @@ async function timeReloads(rounds) {
     }
     return times;
   } finally {
-    try { org(["down"], dir); } catch { /* already down */ }
-    removeDir(dir);
+    downAndRemove(dir);
   }
 }
 

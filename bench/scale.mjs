@@ -2,7 +2,7 @@
 // supervisor poll, and, with hill-climbing researchers and short verify runs, rows lost (must be 0).
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { FOREVER, ROOT, createRepo, median, ms, org, removeDir } from "./lib.mjs";
+import { FOREVER, ROOT, createRepo, downAndRemove, median, ms, org } from "./lib.mjs";
 
 const sleep = (millis) => new Promise((resolve) => setTimeout(resolve, millis));
 const readDaemon = (dir) => JSON.parse(readFileSync(join(dir, "state/daemon.json"), "utf8"));
@@ -90,8 +90,7 @@ async function measureIdle(agents, windowMs) {
     );
     return result;
   } finally {
-    try { org(["down"], dir); } catch { /* already down */ }
-    removeDir(dir);
+    downAndRemove(dir);
   }
 }
 
@@ -154,8 +153,7 @@ verify:
     );
     return result;
   } finally {
-    try { org(["down"], dir); } catch { /* already down */ }
-    removeDir(dir);
+    downAndRemove(dir);
   }
 }
 

@@ -4,7 +4,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { FOREVER, ROOT, createRepo, median, ms, org, removeDir } from "./lib.mjs";
+import { FOREVER, ROOT, createRepo, downAndRemove, median, ms, org } from "./lib.mjs";
 
 const VERDICTS = 6;
 
@@ -29,8 +29,7 @@ async function timeUpToRunning(backend, round) {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   } finally {
-    try { org(["down"], dir); } catch { /* already down */ }
-    removeDir(dir);
+    downAndRemove(dir);
   }
 }
 
@@ -69,8 +68,7 @@ async function timeVerdicts(backend) {
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   } finally {
-    try { org(["down"], dir); } catch { /* already down */ }
-    removeDir(dir);
+    downAndRemove(dir);
   }
 }
 

@@ -3,7 +3,7 @@
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
-import { FOREVER, ROOT, createRepo, median, org, percentile, removeDir } from "./lib.mjs";
+import { FOREVER, ROOT, createRepo, downAndRemove, median, org, percentile } from "./lib.mjs";
 import { startTrace, summarizeTrace } from "./trace.mjs";
 
 function verifyYaml(name, opts) {
@@ -95,8 +95,7 @@ export async function benchOverhead(experiments = Number(process.env.BENCH_OVERH
     );
     return result;
   } finally {
-    try { org(["down"], dir); } catch { /* already down */ }
-    removeDir(dir);
+    downAndRemove(dir);
   }
 }
 
@@ -136,7 +135,6 @@ export async function benchThroughput(seconds = 30, agents = 8, parallel = 2, ru
     );
     return result;
   } finally {
-    try { org(["down"], dir); } catch { /* already down */ }
-    removeDir(dir);
+    downAndRemove(dir);
   }
 }

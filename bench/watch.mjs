@@ -4,7 +4,7 @@
 import { execFileSync, spawn } from "node:child_process";
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ORG, createRepo, org, removeDir } from "./lib.mjs";
+import { ORG, createRepo, downAndRemove, org } from "./lib.mjs";
 
 const AGENTS = 16;
 const SECONDS = 10;
@@ -203,7 +203,6 @@ export async function benchWatch() {
   } finally {
     try { execFileSync("tmux", ["-L", outer, "kill-server"], { stdio: "ignore" }); } catch { /* already gone */ }
     rmSync(join(process.env.TMUX_TMPDIR || "/tmp", `tmux-${process.getuid()}`, outer), { force: true });
-    try { org(["down"], dir); } catch { /* already down */ }
-    removeDir(dir);
+    downAndRemove(dir);
   }
 }
