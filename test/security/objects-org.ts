@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { FIXTURES } from "../helpers/org-cli.js";
 import { pollUntil } from "../helpers/poll.js";
 import { gitAs, runOrgAs, type Identity, type OrgAs } from "./identities.js";
-import { createTestOrg } from "../helpers/test-org/index.js";
+import { createTestOrg, readResultRows } from "../helpers/test-org/index.js";
 
 /** The protected scorer: it says it is the real one, then the metric is value.txt (lower is better). */
 export const REAL_SCORER = 'echo "scorer: real"\necho "val_bpb: $(cat value.txt)"\n';
@@ -63,7 +63,7 @@ export async function runAttack(
   const runsDir = join(state, "runs");
   return {
     org, log: text.trim().split("\n"),
-    rows: readFileSync(join(state, "results.tsv"), "utf8").trim().split("\n").slice(1).map((line) => line.split("\t")),
+    rows: readResultRows(state),
     base: gitAs(who, org.dir, ["rev-parse", "main"]).trim(),
     best: gitAs(who, org.dir, ["rev-parse", `org/${org.name}/best`]).trim(),
     runs: readdirSync(runsDir)

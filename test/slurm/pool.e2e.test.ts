@@ -7,7 +7,7 @@ import { runOrg } from "../helpers/org-cli.js";
 import { pollUntil } from "../helpers/poll.js";
 import { CLUSTER_START_MS, startCluster } from "./cluster.js";
 import { poolOrgYaml } from "./pool-org.js";
-import { createTestOrg, teardownOrg, type TestOrg } from "../helpers/test-org/index.js";
+import { createTestOrg, readResultRows, teardownOrg, type TestOrg } from "../helpers/test-org/index.js";
 
 // Three researchers that submit forever, no GPU of their own: every verify run is a one-GPU Slurm job of the pool,
 // on partition node3 (one node of the test cluster, which no other test file uses).
@@ -39,11 +39,7 @@ describe("verify.gpus: pool on a real single-host cluster", { tags: ["slurm"] },
     expect(up.code, up.stderr).toBe(0);
     const rows = () => {
       try {
-        return readFileSync(join(state, "results.tsv"), "utf8")
-          .trim()
-          .split("\n")
-          .slice(1)
-          .map((line) => line.split("\t"));
+        return readResultRows(state);
       } catch {
         return [];
       }

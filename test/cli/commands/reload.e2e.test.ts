@@ -7,7 +7,7 @@ import { runOrg } from "../../helpers/org-cli.js";
 import { pollUntil } from "../../helpers/poll.js";
 import { git } from "../../helpers/temp-repo.js";
 import {
-  createTestOrg, printerOrgYaml, readJsonFile, teardownOrg, type TestOrg, tmux,
+  createTestOrg, printerOrgYaml, readJsonFile, readResultRows, teardownOrg, type TestOrg, tmux,
 } from "../../helpers/test-org/index.js";
 
 const orgYaml = (count: number) => printerOrgYaml(count, ", edits: [train.py]");
@@ -200,11 +200,7 @@ describe("hot reload of a running org", () => {
       expect.stringMatching(/program \| [0-9a-f]{8} is the first program, by `org up`$/),
       expect.stringMatching(new RegExp(`program \\| ${programs[1]} replaces ${programs[0]}, by \`org reload\`$`)),
     ]);
-    const rows = readFileSync(join(dir, "state/results.tsv"), "utf8")
-      .trim()
-      .split("\n")
-      .slice(1)
-      .map((line) => line.split("\t"));
+    const rows = readResultRows(join(dir, "state"));
     expect(rows.map((row) => [row[5], row[9]]).sort()).toEqual([
       ["researcher-1", programs[0]],
       ["researcher-2", programs[1]],

@@ -12,6 +12,7 @@ import type { GpuProbe } from "../../../src/domain/ports.js";
 import type { OrgRecord } from "../../../src/domain/state.js";
 import { pollUntil } from "../../helpers/poll.js";
 import { createRepo, git, makeTempDir, removeDir } from "../../helpers/temp-repo.js";
+import { readResultRows } from "../../helpers/test-org/index.js";
 
 // Each run notes its start and end (agent, commit, CUDA_VISIBLE_DEVICES, ns); with $marks.hold it waits for
 // $marks.gone, after which a run on GPU 1 fails as its GPU would.
@@ -105,12 +106,7 @@ function createPoolOrg(count: number, pool: number[]) {
       });
   /** Runs started and not ended: going now, or killed. */
   const going = () => readMarks().reduce((count, mark) => count + (mark.kind === "start" ? 1 : -1), 0);
-  const rows = () =>
-    readFileSync(join(state, "results.tsv"), "utf8")
-      .trim()
-      .split("\n")
-      .slice(1)
-      .map((line) => line.split("\t"));
+  const rows = () => readResultRows(state);
   const verdictOf = (request: ExperimentRequest) =>
     JSON.parse(readFileSync(join(state, "verdicts", `${request.id}.json`), "utf8")) as {
       outcome: { verdict: { kind: string; reason: string } };
