@@ -114,7 +114,7 @@ roles:
         `(or \`org attach g-1\` and sign in there), or export its API key in your shell ` +
         `and name it under runtimes.gem.pass_env (secrets never go in org.yaml)`,
     );
-    expect(gemini.pid).not.toBeNull();
+    expect(gemini.pid, `${JSON.stringify(gemini)}\n${explain("g-1")()}`).not.toBeNull();
     // The one key typed was the trust answer, and gemini took it as yes for the worktree.
     expect(events("g-1").filter((event) => event.typed)).toEqual([
       expect.objectContaining({ screen: "trust-dialog", decision: "answer-trust", typed: "Enter" }),
