@@ -153,8 +153,7 @@ export class PaneSupervisor {
     };
     const event = (fields: Record<string, unknown>) => appendLines(paths.events, [JSON.stringify({ at, ...fields })]);
     // An exit goes once to the events and comes back as status.json's lastExit.
-    const recordExit = async (exit: ProgramExit, reason: string): Promise<AgentStatus["lastExit"]> => {
-      const endedAt = exitTime(pane, now);
+    const recordExit = async (exit: ProgramExit, endedAt: number, reason: string): Promise<AgentStatus["lastExit"]> => {
       const { code, signal } = exit;
       const durationMs = Math.max(0, endedAt - exit.startedAt);
       await event({ type: "exit", pid: pane.pid, code, signal, durationMs, reason });
@@ -182,14 +181,14 @@ export class PaneSupervisor {
         decision.kind
       ];
       const restartAt = decision.kind === "restart" ? new Date(endedAt + decision.delayMs).toISOString() : null;
-      const lastExit = await recordExit(exit, decision.reason);
+      const lastExit = await recordExit(exit, endedAt, decision.reason);
       await write({
         ...base, ...decision.history, state, pid: null, restartAt, lastExit, reason: decision.reason, updatedAt: at,
       });
       if (decision.kind !== "done")
         await this.timeline(decision.kind === "restart" ? "restart" : "failed", pane.agent, decision.reason, now);
     } else if (step.kind === "blocked") {
-      const lastExit = await recordExit(step.exit, `blocked: ${step.reason}`);
+      const lastExit = await recordExit(step.exit, exitTime(pane, now), `blocked: ${step.reason}`);
       const reason = step.reason;
       await write({ ...base, state: "blocked", pid: null, restartAt: null, lastExit, reason, updatedAt: at });
       if (status?.state !== "blocked") await this.timeline("blocked", pane.agent, step.reason, now);

@@ -44,7 +44,6 @@ export function readJsonFile<T>(path: string): T {
   return JSON.parse(readFileSync(path, "utf8")) as T;
 }
 
-/** Stop whatever a test left: `org down`, then the server itself, then the files. */
 /**
  * What a timed-out wait prints after the timeline: whether the org's tmux server still answers, and the last lines of
  * the daemon's and the keeper's logs (a daemon gone is otherwise told only as "org is down").
@@ -75,6 +74,7 @@ export function readOrgSnapshot(org: TestOrg, agents: readonly string[], format:
   };
 }
 
+/** Stop whatever a test left: `org down`, then the server itself, then the files. */
 export function teardownOrg(org: { dir: string; socket: string } | undefined): void {
   if (!org) return;
   runOrg(["down"], { cwd: org.dir });
