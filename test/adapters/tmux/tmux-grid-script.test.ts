@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, expect, test } from "vitest";
@@ -65,4 +66,31 @@ test("a value with a newline, which tmux's parser cannot quote, still arrives wh
   const values = ["first line\nsecond line", TRICKY];
   const { files } = await startGrid(values);
   for (const [index, file] of files.entries()) expect(await readOut(file)).toBe(`${values[index]}|${TRICKY}`);
+});
+
+test("each agent's program starts at its pane's final size: the splits after it never resize it", async () => {
+  dir = makeTempDir("org-grid-size-");
+  socket = `org-test-size-${process.pid}`;
+  const grid = new Tmux(processRunner, socket, "org-script");
+  const files = Array.from({ length: 6 }, (_, index) => join(dir!, `size-${index}`));
+  // The size the program saw as it started, and whether a resize (SIGWINCH) reached it within the next second.
+  const report = 'trap "echo winch >> $0" WINCH; stty size > "$0"; sleep 1; echo done >> "$0"; sleep 60';
+  await grid.createGrid([
+    { argv: ["sleep", "60"], cwd: dir, options: {}, logFile: join(dir, "daemon.log") },
+    ...files.map((file, index) => ({
+      argv: ["sh", "-c", report, file], cwd: dir!, options: { "@org_agent": `a-${index}` }, logFile: `${file}.log`,
+    })),
+  ], { width: 200, height: 60 });
+  const format = "#{@org_agent} #{pane_height} #{pane_width}";
+  const listed = execFileSync("tmux", ["-L", socket, "list-panes", "-t", "org-script", "-F", format], {
+    encoding: "utf8",
+  });
+  const sizes = new Map(listed.trim().split("\n").map((line) => {
+    const [agent, height, width] = line.split(" ");
+    return [agent, `${height} ${width}`];
+  }));
+  for (const [index, file] of files.entries()) {
+    await pollUntil(() => existsSync(file) && readFileSync(file, "utf8").includes("done"), { what: `${file} done` });
+    expect(readFileSync(file, "utf8")).toBe(`${sizes.get(`a-${index}`)}\ndone\n`);
+  }
 });
