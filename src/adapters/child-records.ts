@@ -6,7 +6,7 @@ import type { ChildRecord, ChildRecordSchema } from "./child-record-schema.js";
 import { formatLogEntry } from "../domain/log-entry.js";
 import type { ChildTicket, ChildTracker } from "../domain/ports.js";
 import { appendLines } from "./fs/files.js";
-import { groupExists, isAlive, killProcessGroup, readStartTicks } from "./process.js";
+import { groupExists, isSameProcess, killProcessGroup, readStartTicks } from "./process.js";
 
 export type { ChildRecord } from "./child-record-schema.js";
 
@@ -145,12 +145,6 @@ async function killProcess(pid: number, graceMs: number): Promise<void> {
   const deadline = Date.now() + graceMs;
   while (Date.now() < deadline && readStartTicks(pid) !== null) await new Promise((resolve) => setTimeout(resolve, 25));
   if (readStartTicks(pid) !== null) process.kill(pid, "SIGKILL");
-}
-
-function isSameProcess(pid: number, ticks: number | null): boolean {
-  const now = readStartTicks(pid);
-  // Without /proc there is no start time to compare: a live pid is taken as the same process.
-  return ticks === null ? isAlive(pid) : now === ticks;
 }
 
 function readRecord(schema: typeof ChildRecordSchema, file: string): ChildRecord | undefined {

@@ -148,6 +148,12 @@ export function readStartTicks(pid: number): number | null {
   }
 }
 
+/** Whether `pid` is still the process first seen with start time `ticks` (readStartTicks): a reused pid is not. */
+export function isSameProcess(pid: number, ticks: number | null): boolean {
+  // Without /proc there is no start time to compare: a live pid is taken as the same process.
+  return ticks === null ? isAlive(pid) : readStartTicks(pid) === ticks;
+}
+
 /** When the machine booted, in ms since the epoch; null without /proc. */
 export function readBootMs(): number | null {
   try {

@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, test } from "vitest";
-import { isAlive } from "../../src/adapters/process.js";
+import { isAlive, isSameProcess, readStartTicks } from "../../src/adapters/process.js";
 import { pollUntil } from "../helpers/poll.js";
 
 const isZombie = (pid: number): boolean => {
@@ -46,5 +46,21 @@ describe("isAlive", () => {
   test("a running process is alive; a pid nobody holds is not", () => {
     expect(isAlive(process.pid)).toBe(true);
     expect(isAlive(2 ** 22 + 1)).toBe(false);
+  });
+});
+
+describe("isSameProcess", () => {
+  test("a pid is the process first seen only while its start time is the same: a reused pid or a zombie is not", async () => {
+    const ticks = readStartTicks(process.pid);
+    expect(ticks).not.toBeNull();
+    expect(isSameProcess(process.pid, ticks)).toBe(true);
+    // What a reused pid looks like: the same number, another start.
+    expect(isSameProcess(process.pid, ticks! - 1)).toBe(false);
+    // Long enough to be read alive first, even on a busy machine.
+    const zombie = await startUnreaped("sleep 0.5 & echo $!");
+    const zombieTicks = readStartTicks(zombie);
+    await pollUntil(() => isZombie(zombie), { what: "the zombie" });
+    expect(zombieTicks).not.toBeNull();
+    expect(isSameProcess(zombie, zombieTicks)).toBe(false);
   });
 });
