@@ -51,9 +51,17 @@ async function measureIdle(agents, windowMs) {
     const pid = await waitForHeartbeat(dir);
     // Past the start-up work (first looks, pipes for every pane's log).
     await sleep(5000);
-    const before = { ...processUsage(pid), ...readDaemon(dir).usage, wakes: countWakes(pid), at: performance.now() };
+    // The keeper idles beside the daemon for the org's whole life: its CPU is the org's too.
+    const keeper = Number(readFileSync(join(dir, "state/keeper.lock"), "utf8").trim());
+    const before = {
+      ...processUsage(pid), ...readDaemon(dir).usage, wakes: countWakes(pid), keeperTicks: processUsage(keeper).ticks,
+      at: performance.now(),
+    };
     await sleep(windowMs);
-    const after = { ...processUsage(pid), ...readDaemon(dir).usage, wakes: countWakes(pid), at: performance.now() };
+    const after = {
+      ...processUsage(pid), ...readDaemon(dir).usage, wakes: countWakes(pid), keeperTicks: processUsage(keeper).ticks,
+      at: performance.now(),
+    };
     const seconds = (after.at - before.at) / 1000;
     const polls = after.polls - before.polls;
     const statusMs = [];
@@ -70,6 +78,7 @@ async function measureIdle(agents, windowMs) {
       idle_window_s: Number(seconds.toFixed(1)),
       daemon_cpu_pct: Number((((after.ticks - before.ticks) / 100 / seconds) * 100).toFixed(2)),
       daemon_cpu_ms: (after.ticks - before.ticks) * 10,
+      keeper_cpu_pct: Number((((after.keeperTicks - before.keeperTicks) / 100 / seconds) * 100).toFixed(2)),
       daemon_wakes_per_s: Number(((after.wakes - before.wakes) / seconds).toFixed(1)),
       daemon_rss_mb: Math.round(after.rssBytes / 1e6),
       supervisor_polls: polls,
@@ -83,6 +92,7 @@ async function measureIdle(agents, windowMs) {
     };
     process.stderr.write(
       `scale idle N=${agents}: daemon ${result.daemon_cpu_pct}% CPU (${result.daemon_cpu_ms} ms), ` +
+        `keeper ${result.keeper_cpu_pct}% CPU, ` +
         `${result.daemon_wakes_per_s} wakes/s, ${result.daemon_rss_mb} MB, ` +
         `${result.supervisor_polls} supervisor polls, ${result.tmux_commands_per_s} tmux commands/s, ` +
         `${result.processes_spawned_while_idle} processes spawned, org status ${result.org_status_ms} ms ` +
