@@ -50,7 +50,7 @@ describe("isAlive", () => {
 });
 
 describe("isSameProcess", () => {
-  test("a pid is the process first seen only while its start time is the same: a reused pid or a zombie is not", async () => {
+  test("a pid is the process first seen while its start time holds: a reused pid or a zombie is not", async () => {
     const ticks = readStartTicks(process.pid);
     expect(ticks).not.toBeNull();
     expect(isSameProcess(process.pid, ticks)).toBe(true);
