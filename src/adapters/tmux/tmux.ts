@@ -11,7 +11,8 @@ import { NOTICE_REPLY_TIMEOUT_MS, openTmuxNoticePort } from "./notice-client.js"
 import { TmuxControl } from "./control.js";
 import { TmuxPaneHost } from "./pane-host.js";
 import { controlScreenPort } from "./control-screen-port.js";
-import { appendCommand, envArgs, quote, respawnArgs, tmuxArgv } from "./args.js";
+import { quote, respawnArgs, tmuxArgv } from "./args.js";
+import { addPaneCommands, chunkCommands, gridCommands } from "./grid-commands.js";
 import { filterAgentEnv } from "../../domain/lifecycle/secrets.js";
 
 const OPTION_KEYS = ["@org_agent", "@org_role", "@org_gpu", "@org_status"] as const;
@@ -19,34 +20,6 @@ const PANE_FORMAT = [
   "#{pane_id}", "#{pane_pid}", "#{pane_dead}", "#{pane_dead_status}", "#{pane_dead_signal}", "#{pane_dead_time}",
   "#{pane_pipe}", ...OPTION_KEYS.map((key) => `#{${key}}`),
 ].join("\t");
-
-const DEAD_PANE_FORMAT = "[org] #{@org_agent} " +
-  "#{?pane_dead_signal,killed by signal #{pane_dead_signal},exited with status #{pane_dead_status}} — " +
-  "#{@org_status}; see: org logs #{@org_agent}";
-
-// Labels live in pane options because agents overwrite pane titles with OSC 2.
-const BORDER_FORMAT = " #{?@org_agent,#{@org_agent} | #{@org_role} | gpu #{@org_gpu} | #{@org_status},org daemon} ";
-
-// Under tmux's 16 KB message limit, with room for the largest pane's arguments.
-const CHUNK_BYTES = 10_000;
-
-function byteLength(args: string[]): number {
-  return args.reduce((sum, arg) => sum + Buffer.byteLength(arg) + 1, 0);
-}
-
-/** The variables with one value in every pane that has an environment. */
-function commonEnv(panes: PaneSpec[]): Record<string, string> {
-  const envs = panes.flatMap((pane) => (pane.env ? [pane.env] : []));
-  if (envs.length < 2) return {};
-  return Object.fromEntries(Object.entries(envs[0]!).filter(([key, value]) => envs.every((env) => env[key] === value)));
-}
-
-function withoutCommon(
-  env: Record<string, string> | undefined,
-  common: Record<string, string>,
-): Record<string, string> {
-  return Object.fromEntries(Object.entries(env ?? {}).filter(([key]) => !(key in common)));
-}
 
 /** tmux on a private socket, never the user's own server, with no user config. */
 export class Tmux implements PanesPort {
@@ -105,46 +78,7 @@ export class Tmux implements PanesPort {
   }
 
   async createGrid(panes: PaneSpec[], size: { width: number; height: number }): Promise<PaneInfo[]> {
-    // Variables every agent shares are set once for the server: each pane carries only its own.
-    const common = commonEnv(panes);
-    const window = `${this.session}:org`;
-    const commands: string[][] = [
-      ["start-server"],
-      ...Object.entries(common).map(([key, value]) => ["set-environment", "-g", key, value]),
-      ["set", "-g", "history-limit", "50000"],
-      ["set", "-g", "remain-on-exit", "on"],
-      ["set", "-g", "escape-time", "0"],
-      ["set", "-g", "exit-empty", "off"],
-      // A dead pane says what ended and where to look; the daemon's supervisor decides whether it restarts.
-      ["set", "-g", "remain-on-exit-format", DEAD_PANE_FORMAT],
-    ];
-    const [first, ...rest] = panes;
-    if (!first) throw new OrgError("a grid needs at least one pane", "tmux");
-    const own = withoutCommon(first.env, common);
-    const dims = ["-x", String(size.width), "-y", String(size.height)];
-    commands.push(["new-session", "-d", "-s", this.session, "-n", "org", ...dims, "-c", first.cwd, ...envArgs(own),
-      ...first.argv]);
-    // new-session -e also sets the session's environment: the first pane's own variables must not reach the rest.
-    for (const key of Object.keys(own)) commands.push(["set-environment", "-t", this.session, "-u", key]);
-    commands.push(
-      ...optionCommands(first), ...pipeCommands(first),
-      // A smaller client attaching must not shrink the grid for good.
-      ["set", "-w", "-t", window, "window-size", "manual"],
-      // Before the splits: a border row added later would resize every pane.
-      ["set", "-w", "-t", window, "pane-border-status", "top"],
-      ["set", "-w", "-t", window, "pane-border-format", BORDER_FORMAT],
-    );
-    // The other panes are made empty (''), in order, each split re-tiled so none runs out of space; only then are
-    // their programs started, by index, at their final size: a program started with its pane was resized at every
-    // later split, which took half the grid's time (16 sandboxed agents: ~90 → ~50 ms).
-    const tile = ["select-layout", "-t", window, "tiled"];
-    for (const pane of rest) commands.push(["split-window", "-t", window, ""], ...optionCommands(pane), tile);
-    rest.forEach((pane, index) => {
-      const target = `${window}.${index + 1}`;
-      const env = envArgs(withoutCommon(pane.env, common));
-      commands.push(["respawn-pane", "-t", target, "-c", pane.cwd, ...env, ...pane.argv]);
-      commands.push(...pipeCommands(pane, target));
-    });
+    const commands = gridCommands(panes, this.session, size);
     // Listed by the same tmux process: what source-file's commands print comes back on its stdout.
     commands.push(["list-panes", "-s", "-t", `=${this.session}`, "-F", PANE_FORMAT]);
     const printed = await this.runCommands(chunkCommands(commands));
@@ -213,19 +147,8 @@ export class Tmux implements PanesPort {
     const last = listed.at(-1)?.[0];
     if (!last) throw new OrgError(`tmux window ${window} has no pane — restart the org: org down && org up`, "tmux");
     const active = listed.find(([, flag]) => flag === "1")?.[0] ?? last;
-    // Splitting the last pane appends in order; without -d each new pane is current, so its options land on it.
-    const args = ["select-pane", "-t", last, ";"];
-    for (const pane of panes) {
-      if (byteLength(args) > CHUNK_BYTES) {
-        await this.tmux(args.slice(0, -1));
-        args.splice(0, args.length);
-      }
-      args.push("split-window", "-t", window, "-c", pane.cwd, ...envArgs(pane.env), ...pane.argv, ";");
-      for (const [key, value] of Object.entries(pane.options)) args.push("set-option", "-p", key, value, ";");
-      args.push("select-layout", "-t", window, "tiled", ";");
-    }
-    args.push("select-pane", "-t", active);
-    await this.tmux(args);
+    // Splitting the last pane appends in order, from index listed.length; focus goes back where it was.
+    await this.runCommands(chunkCommands(addPaneCommands(panes, window, { last, count: listed.length, active })));
     return this.idsByLabel(panes);
   }
 
@@ -272,32 +195,6 @@ export class Tmux implements PanesPort {
 
 function socketPath(socket: string): string {
   return join(process.env.TMUX_TMPDIR || "/tmp", `tmux-${process.getuid?.() ?? 0}`, socket);
-}
-
-/** The pane's labels, set on the pane just made (tmux's current pane). */
-function optionCommands(pane: PaneSpec): string[][] {
-  return Object.entries(pane.options).map(([key, value]) => ["set-option", "-p", key, value]);
-}
-
-// Agent panes are logged by the daemon's supervisor (startLog): a logger process per pane would double the grid's time.
-function pipeCommands(pane: PaneSpec, target?: string): string[][] {
-  if (isAgentPane(pane)) return [];
-  return [["pipe-pane", ...(target ? ["-t", target] : []), "-o", appendCommand(pane.logFile)]];
-}
-
-/** Commands packed into `;`-joined command lines under tmux's 16 KB message limit, for a grid sent as argv. */
-function chunkCommands(commands: string[][]): string[][] {
-  const chunks: string[][] = [[]];
-  for (const command of commands) {
-    const chunk = chunks.at(-1)!;
-    if (chunk.length > 0 && byteLength(chunk) + byteLength(command) > CHUNK_BYTES) chunks.push([...command]);
-    else chunk.push(...(chunk.length > 0 ? [";"] : []), ...command);
-  }
-  return chunks;
-}
-
-function isAgentPane(pane: PaneSpec): boolean {
-  return pane.options["@org_agent"] !== undefined;
 }
 
 function parsePaneLines(out: string): PaneInfo[] {

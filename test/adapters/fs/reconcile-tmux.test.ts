@@ -7,13 +7,16 @@ import { Tmux } from "../../../src/adapters/tmux/tmux.js";
 import { pollUntil } from "../../helpers/poll.js";
 import { makeTempDir, removeDir } from "../../helpers/temp-repo.js";
 
-/** Records every argv; answers list-panes with two panes, %1 active, or (by label) with the new panes %7 and %8. */
+/**
+ * Records every argv, and the script a call sends on stdin after it; answers list-panes with two panes, %1 active, or
+ * (by label) with the new panes %7 and %8.
+ */
 function recordingRunner(): Runner & { calls: string[][] } {
   const calls: string[][] = [];
   return {
     calls,
-    async run(argv): Promise<RunResult> {
-      calls.push(argv);
+    async run(argv, options): Promise<RunResult> {
+      calls.push(options?.input === undefined ? argv : [...argv, String(options.input)]);
       // Panes by label (list-panes -s, tab-separated: id, pid, dead,
       // status, signal, time, pipe, @org_agent, …); else by window.
       const pane = (id: string, agent: string) => `${id}\t100\t0\t\t\t0\t1\t${agent}\t\t\t\n`;
@@ -31,8 +34,8 @@ function recordingRunner(): Runner & { calls: string[][] } {
 const PREFIX = ["tmux", "-L", "sock", "-f", "/dev/null"];
 
 describe("tmux adapter: reload's pane commands", () => {
-  test("addPanes splits after the last pane, labels each new pane (the " +
-    "daemon logs agent panes), re-tiles, and gives focus back", async () => {
+  test("addPanes splits empty panes after the last one, labels each (the daemon logs agent panes), re-tiles, " +
+    "starts each program at its final size, and gives focus back", async () => {
     const runner = recordingRunner();
     const ids = await new Tmux(runner, "sock", "org-x").addPanes([
       {
@@ -51,15 +54,20 @@ describe("tmux adapter: reload's pane commands", () => {
     expect(ids).toEqual(["%7", "%8"]);
     expect(runner.calls).toEqual([
       [...PREFIX, "list-panes", "-t", "org-x:org", "-F", "#{pane_id} #{pane_active}"],
-      [...PREFIX,
-        "select-pane", "-t", "%1", ";",
-        "split-window", "-t", "org-x:org", "-c", "/w/a-3", "node", "org.js", "supervise", "a-3", ";",
-        "set-option", "-p", "@org_agent", "a-3", ";",
-        "select-layout", "-t", "org-x:org", "tiled", ";",
-        "split-window", "-t", "org-x:org", "-c", "/w/a-4", "node", "org.js", "supervise", "a-4", ";",
-        "set-option", "-p", "@org_agent", "a-4", ";",
-        "select-layout", "-t", "org-x:org", "tiled", ";",
-        "select-pane", "-t", "%1"],
+      // Empty panes first, tiled as each is split; then each program at its pane's final size, by index after %0, %1.
+      [...PREFIX, "start-server", ";", "source-file", "-", [
+        "select-pane -t %1",
+        "split-window -t org-x:org ''",
+        "set-option -p '@org_agent' a-3",
+        "select-layout -t org-x:org tiled",
+        "split-window -t org-x:org ''",
+        "set-option -p '@org_agent' a-4",
+        "select-layout -t org-x:org tiled",
+        "respawn-pane -t org-x:org.2 -c /w/a-3 node org.js supervise a-3",
+        "respawn-pane -t org-x:org.3 -c /w/a-4 node org.js supervise a-4",
+        "select-pane -t %1",
+        "",
+      ].join("\n")],
       [...PREFIX, "list-panes", "-s", "-t", "=org-x", "-F", expect.stringMatching(/^#\{pane_id\}\t#\{pane_pid\}\t/)],
     ]);
   });
