@@ -18,7 +18,7 @@ import type { World } from "../domain/world.js";
 
 // A pid probe reads one /proc file: cheap enough to notice a dead daemon within a fifth of a second.
 const POLL_MS = 200;
-// `org down` also ends the keeper's process group: the stop mark is the keeper's own check, between two of its ticks.
+// keeper.lock and `org down`'s mark, while the daemon lives (`org down` also ends the keeper's process group itself).
 const MINE_EVERY_MS = 1000;
 // The pid probe knows the daemon by its start time, so a reused pid is no daemon: tmux is asked only now and then.
 const LOOK_EVERY_MS = 60_000;
@@ -78,8 +78,8 @@ async function keepDaemon({ world, paths, record, first, save, mine }: KeepInput
   for (;;) {
     const now = Date.now();
     const alive = daemon !== undefined && isSameProcess(daemon.pid, daemon.ticks) && now - lookedAt < LOOK_EVERY_MS;
-    // While the daemon lives the pid probe is all a tick does: the lock and the stop mark, two file reads, are read
-    // once a second (they were two thirds of an idle keeper's CPU), and afresh before anything is done.
+    // While the daemon lives a tick is its pid probe, one /proc read: the lock and the stop mark are read once a
+    // second, and afresh before anything is done.
     if (!alive || now - minedAt >= MINE_EVERY_MS) {
       if (!(await mine())) return;
       minedAt = now;
