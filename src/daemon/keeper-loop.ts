@@ -98,8 +98,9 @@ async function keepDaemon({ world, paths, record, first, save, mine }: KeepInput
       continue;
     }
     if (!control.dead) {
+      // A pid tmux still lists but that has already ended (no start time) keeps the daemon first seen, and its start.
       const ticks = readStartTicks(control.pid);
-      if (daemon?.pid !== control.pid || daemon.ticks !== ticks)
+      if (daemon?.pid !== control.pid || (ticks !== null && daemon.ticks !== ticks))
         daemon = { pid: control.pid, ticks, since: await readDaemonStart(paths, control.pid, now) };
       // Restarted by `org up` while this keeper waited out a backoff: nothing is pending any more.
       if (due && state.waitingUntil) {
