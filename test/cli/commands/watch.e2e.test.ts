@@ -78,11 +78,15 @@ function openTerminal(
 
 const screen = (socket: string) => tmux(socket, ["capture-pane", "-p"]).out;
 const keys = (socket: string, ...names: string[]) => tmux(socket, ["send-keys", ...names]);
-/** Waits for `text` on the terminal; a timeout shows the screen it saw last. */
-async function showing(socket: string, text: string, what = text): Promise<string> {
+/**
+ * Waits for `text` on the terminal, or for every one of several on one screen (a frame drawn whole: a capture can
+ * land while the dashboard is still writing its first); a timeout shows the screen it saw last.
+ */
+async function showing(socket: string, text: string | string[], what = String(text)): Promise<string> {
+  const texts = typeof text === "string" ? [text] : text;
   return pollUntil(() => {
     const shown = screen(socket);
-    return shown.includes(text) ? shown : undefined;
+    return texts.every((one) => shown.includes(one)) ? shown : undefined;
   }, { what: `"${what}" on the dashboard`, timeoutMs: 15_000 }).catch((error: Error) => {
     throw new Error(`${error.message}; the screen:\n${screen(socket)}`);
   });
@@ -102,7 +106,8 @@ describe("org watch", () => {
     );
     outer = openTerminal(socket, dir, { cols: 120, rows: 40 });
 
-    const first = await showing(outer, "▶ researcher-1 · running · cpu");
+    const first = await showing(outer, ["▶ researcher-1 · running · cpu", "─ leaderboard ─", "─ events ─"],
+      "the first frame, whole");
     expect(first).toContain(`org ${name} · running · up `);
     expect(first).toContain("researcher-2 · running · cpu");
     expect(first).toContain("flaky-1 · failed · cpu");
@@ -200,7 +205,7 @@ describe("org watch", () => {
     keys(outer, "Escape");
 
     tmux(outer, ["resize-window", "-x", "120", "-y", "40"]);
-    await showing(outer, "▶ researcher-2 · running · cpu", "the grid after the resize");
+    await showing(outer, ["▶ researcher-2 · running · cpu", "─ leaderboard ─"], "the grid after the resize, whole");
     expect(screen(outer)).toContain("─ leaderboard ─");
     keys(outer, "q");
     await showing(outer, "[watch exited 0]");
