@@ -155,16 +155,20 @@ roles:
     expect(opencode.reason).toMatch(unreachable);
     expect(opencode.pid).not.toBeNull();
 
-    // Blocked, not restart-looping: one start each (g-1's trust answer made gemini exit asking to be started again,
-    // which its supervisor did at once), and a heartbeat later nothing new typed or started.
+    // Blocked, not restart-looping: one start each, and a heartbeat later nothing new typed or started. g-1's trust
+    // answer makes gemini exit asking to be started again, which its supervisor does at once, unless gemini drops its
+    // own relaunch: 0.61 clears the 250 ms timer when its settings reload closes the dialog first (seen under load).
     const heartbeat = () => readJsonFile<{ heartbeatAt?: string }>(join(state, "daemon.json")).heartbeatAt;
     const first = await pollUntil(heartbeat, { what: "a heartbeat" });
     await pollUntil(() => heartbeat() !== first, { what: "the next heartbeat", timeoutMs: 15_000 });
     const starts = (agent: string) => events(agent).filter((event) => event.type === "start");
-    expect(["g-1", "h-1", "o-1"].map((agent) => starts(agent).length)).toEqual([2, 1, 1]);
     const relaunched = events("g-1").filter((event) => event.type === "exit") as { code?: number; reason?: string }[];
-    expect(relaunched).toEqual([expect.objectContaining({ code: 199 })]);
-    expect(relaunched[0]!.reason).toMatch(/^exited with code 199 after \S+: it asks to be started again; restarting/);
+    expect(["g-1", "h-1", "o-1"].map((agent) => starts(agent).length)).toEqual([1 + relaunched.length, 1, 1]);
+    expect(relaunched.length, explain("g-1")()).toBeLessThanOrEqual(1);
+    for (const exit of relaunched) {
+      expect(exit).toMatchObject({ code: 199 });
+      expect(exit.reason).toMatch(/^exited with code 199 after \S+: it asks to be started again; restarting/);
+    }
     expect(events("g-1").filter((event) => event.typed)).toHaveLength(1);
     expect(events("o-1").filter((event) => event.typed)).toEqual([]);
     for (const agent of ["k-1", "c-1", "h-1"]) expect(events(agent).filter((event) => event.typed)).toEqual([]);

@@ -55,9 +55,10 @@ describe("org up / status / down", { timeout: 60_000 }, () => {
     ]);
 
     const researcherPane = panes[1]!.split(" ")[0]!;
+    // Its last line: under load a capture can land between two of the script's printf lines.
     const screen = await pollUntil(() => {
       const text = tmux(socket, ["capture-pane", "-p", "-t", researcherPane]).out;
-      return text.includes("cwd=") ? text : "";
+      return text.split("\n").some((line) => line.startsWith("org=")) ? text : "";
     }, { what: "env printed in the pane" });
     const worktree = join(dir, "worktrees", "researcher-1");
     const state = join(dir, "state");
