@@ -53,15 +53,13 @@ async function measureIdle(agents, windowMs) {
     await sleep(5000);
     // The keeper idles beside the daemon for the org's whole life: its CPU is the org's too.
     const keeper = Number(readFileSync(join(dir, "state/keeper.lock"), "utf8").trim());
-    const before = {
+    const sample = () => ({
       ...processUsage(pid), ...readDaemon(dir).usage, wakes: countWakes(pid), keeperTicks: processUsage(keeper).ticks,
       at: performance.now(),
-    };
+    });
+    const before = sample();
     await sleep(windowMs);
-    const after = {
-      ...processUsage(pid), ...readDaemon(dir).usage, wakes: countWakes(pid), keeperTicks: processUsage(keeper).ticks,
-      at: performance.now(),
-    };
+    const after = sample();
     const seconds = (after.at - before.at) / 1000;
     const polls = after.polls - before.polls;
     const statusMs = [];
