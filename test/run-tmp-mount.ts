@@ -3,7 +3,7 @@ import { readFileSync, rmSync } from "node:fs";
 import { isSameProcess, readStartTicks } from "../src/adapters/process.js";
 
 // The run's folder on a tmpfs of its own where root may mount one: on this machine's disk (ext4 without a journal,
-// online discard) the files the suite makes and removes (repos, worktrees, state) cost a sixth of its CPU in the
+// online discard) the files the suite makes and removes (repos, worktrees, state) cost ~15 % of its CPU, most in the
 // kernel's inode allocator (docs/testing.md). Unprivileged, or where mount fails, the folder stays on the disk.
 
 /** The mount's source names its run's process and start time: read back from mountinfo, it can never go missing. */
