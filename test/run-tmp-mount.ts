@@ -32,15 +32,22 @@ export function reapStaleRunTmpfs(parent: string): string[] {
 }
 
 function listRunMounts(parent: string): { dir: string; pid: number; ticks: number | null }[] {
+  return readMounts().flatMap(({ dir, type, source }) => {
+    const owner = type === "tmpfs" ? SOURCE.exec(source) : null;
+    const inParent = dir.startsWith(`${parent}/org-run-`) && !dir.slice(parent.length + 1).includes("/");
+    if (!owner || !inParent) return [];
+    return [{ dir, pid: Number(owner[1]), ticks: owner[2] === "x" ? null : Number(owner[2]) }];
+  });
+}
+
+/** This process's mounts: where each is, its filesystem type and its source. */
+export function readMounts(): { dir: string; type: string; source: string }[] {
   // A mountinfo line: id parent dev root mountpoint options [optional…] - fstype source super-options.
   return readFileSync("/proc/self/mountinfo", "utf8").split("\n").flatMap((line) => {
     const [mount, filesystem] = line.split(" - ");
     const [type, source] = filesystem?.split(" ") ?? [];
-    const owner = type === "tmpfs" ? SOURCE.exec(source ?? "") : null;
-    const dir = decodePath(mount?.split(" ")[4] ?? "");
-    const inParent = dir.startsWith(`${parent}/org-run-`) && !dir.slice(parent.length + 1).includes("/");
-    if (!owner || !inParent) return [];
-    return [{ dir, pid: Number(owner[1]), ticks: owner[2] === "x" ? null : Number(owner[2]) }];
+    const dir = mount?.split(" ")[4];
+    return dir && type ? [{ dir: decodePath(dir), type, source: source ?? "" }] : [];
   });
 }
 

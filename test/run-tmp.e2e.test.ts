@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, expect, test } from "vitest";
 import { readStartTicks } from "../src/adapters/process.js";
+import { readMounts } from "./run-tmp-mount.js";
 
 // A `vitest run` of its own (test/fixtures/run-tmp: the run's folder and the hermetic env, as vitest.config.ts has
 // them), in a TMPDIR of the test's: one file makes folders and passes, one starts a process and is killed before its
@@ -27,10 +28,9 @@ function runFixture(dir: string) {
   });
 }
 
-/** The mount points in `dir`, from this process's mountinfo. */
+/** The mount points in `dir`. */
 function mountsIn(dir: string): string[] {
-  return readFileSync("/proc/self/mountinfo", "utf8").split("\n").map((line) => line.split(" ")[4] ?? "")
-    .filter((point) => point.startsWith(`${dir}/`));
+  return readMounts().map((mount) => mount.dir).filter((point) => point.startsWith(`${dir}/`));
 }
 
 const sleeping = () => readdirSync("/proc").filter((pid) => {
